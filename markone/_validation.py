@@ -1,0 +1,244 @@
+"""Input validation shared by every part of markone.
+
+One place checks arrays, labels, seeds and scalar parameters, so that every public
+function fails the same way: a ``ValueError`` (or ``TypeError``) whose message names
+the argument, what was expected, what came, and how to fix it.
+
+Examples
+--------
+>>> import numpy as np
+>>> check_matrix([[0, 1], [1, 0]]).dtype
+dtype('float64')
+>>> check_matrix([[1.0, float("nan")]])
+Traceback (most recent call last):
+...
+ValueError: X contains NaN or infinity (first at row 0, column 1); remove or impute those entries before training.
+>>> y, classes = encode_binary_labels(["cat", "dog", "cat"])
+>>> y.tolist(), classes.tolist()
+([-1, 1, -1], ['cat', 'dog'])
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "check_matrix",
+    "check_vector",
+    "check_consistent_length",
+    "encode_binary_labels",
+    "check_pm1_labels",
+    "as_generator",
+    "child_seeds",
+    "check_positive",
+    "check_int_at_least",
+    "check_choice",
+]
+
+
+def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False):
+    """Return ``X`` as a C-contiguous 2-D array of ``dtype``, or raise a clear error.
+
+    Rejects ragged input, non-numeric entries, 1-D or 3-D arrays, empty arrays (unless
+    ``allow_empty``) and NaN/inf. Never copies an array that already fits.
+    """
+    if isinstance(X, (str, bytes)):
+        raise TypeError(f"{name} must be a 2-D array of numbers, got a string.")
+    try:
+        arr = np.asarray(X)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(
+            f"{name} is ragged (rows of different lengths); every row must have the "
+            "same number of features."
+        ) from exc
+    if arr.dtype == object:
+        raise ValueError(
+            f"{name} is ragged or holds non-numeric objects; pass a rectangular array "
+            "of numbers (use exact=True for Fractions or strings like '3/4')."
+        )
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} must hold numbers, got dtype {arr.dtype}; convert it with "
+            "np.asarray(X, dtype=float) or use exact=True for rational strings."
+        )
+    if arr.ndim == 1:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_features), got a 1-D array of shape "
+            f"{arr.shape}; use X.reshape(-1, 1) for one feature or X.reshape(1, -1) "
+            "for one sample."
+        )
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_features), got {arr.ndim}-D shape "
+            f"{arr.shape}; flatten each sample, e.g. X.reshape(len(X), -1)."
+        )
+    if not allow_empty and (arr.shape[0] == 0 or arr.shape[1] == 0):
+        raise ValueError(
+            f"{name} is empty (shape {arr.shape}); at least one sample with at least "
+            "one feature is needed."
+        )
+    arr = np.ascontiguousarray(arr, dtype=dtype)
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise ValueError(
+                f"{name} contains NaN or infinity (first at row {i}, column {j}); "
+                "remove or impute those entries before training."
+            )
+    return arr
+
+
+def check_vector(v, *, name="x", n_features=None, dtype=np.float64):
+    """Return one sample ``v`` as a contiguous 1-D array, checking its length."""
+    arr = check_matrix(np.asarray(v).reshape(1, -1) if np.ndim(v) == 1 else v,
+                       name=name, dtype=dtype)
+    if arr.shape[0] != 1:
+        raise ValueError(f"{name} must be one sample (1-D), got shape {np.shape(v)}.")
+    arr = arr[0]
+    if n_features is not None and arr.shape[0] != n_features:
+        raise ValueError(
+            f"{name} has {arr.shape[0]} features but the model was fitted with "
+            f"{n_features}."
+        )
+    return arr
+
+
+def check_consistent_length(X, y, *, names=("X", "y")):
+    """Raise when ``X`` and ``y`` disagree on the number of samples."""
+    if len(X) != len(y):
+        raise ValueError(
+            f"{names[0]} has {len(X)} samples but {names[1]} has {len(y)}; they must "
+            "have one label per sample."
+        )
+
+
+def _as_label_array(y, name):
+    if isinstance(y, (str, bytes)):
+        raise TypeError(f"{name} must be a 1-D sequence of labels, got a string.")
+    arr = np.asarray(y)
+    if arr.ndim == 2 and 1 in arr.shape:
+        raise ValueError(
+            f"{name} must be 1-D, got shape {arr.shape}; use y.ravel() to flatten it."
+        )
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}.")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one labelled sample is needed.")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or infinity; every label must be a value.")
+    return arr
+
+
+def encode_binary_labels(y, *, name="y", classes=None, allow_single=False):
+    """Map labels of any two values to -1/+1; return ``(y_pm1, classes)``.
+
+    ``classes`` (sorted, as ``np.unique`` gives them) maps ``classes[0] -> -1`` and
+    ``classes[1] -> +1``. Given ``classes``, labels outside them are an error. With
+    ``allow_single`` a one-class ``y`` that is already -1/+1 is accepted.
+    """
+    arr = _as_label_array(y, name)
+    if classes is None:
+        classes = np.unique(arr)
+    else:
+        classes = np.asarray(classes)
+        unknown = np.setdiff1d(np.unique(arr), classes)
+        if unknown.size:
+            raise ValueError(
+                f"{name} has labels {unknown.tolist()} not among the classes "
+                f"{classes.tolist()} given at the first fit."
+            )
+    if len(classes) > 2:
+        raise ValueError(
+            f"{name} has {len(classes)} classes {classes.tolist()[:10]}, but a binary "
+            "perceptron needs exactly two; use MulticlassPerceptron for more."
+        )
+    if len(classes) == 1:
+        if allow_single:
+            return check_pm1_labels(arr, name=name), classes
+        raise ValueError(
+            f"{name} has only one class ({classes[0]!r}); a classifier needs samples "
+            "of two classes (pass classes=[a, b] to partial_fit to fix both up front)."
+        )
+    y_pm1 = np.where(arr == classes[1], 1, -1).astype(np.int64)
+    return y_pm1, classes
+
+
+def check_pm1_labels(y, *, name="y"):
+    """Return ``y`` as int64 -1/+1 labels, or raise if any label is not -1 or +1."""
+    arr = _as_label_array(y, name)
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be -1/+1 numbers here, got dtype {arr.dtype}.")
+    ok = (arr == 1) | (arr == -1)
+    if not ok.all():
+        bad = arr[~ok][0]
+        raise ValueError(
+            f"{name} must contain only -1 and +1 here, found {bad!r}; map your two "
+            "classes with markone._validation.encode_binary_labels or the estimators."
+        )
+    return arr.astype(np.int64)
+
+
+def as_generator(seed):
+    """Turn ``seed`` (None, int, ``SeedSequence`` or ``Generator``) into a Generator.
+
+    >>> as_generator(0).integers(10) == as_generator(0).integers(10)
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, (numbers.Integral, np.random.SeedSequence)):
+        if isinstance(seed, numbers.Integral) and seed < 0:
+            raise ValueError(f"seed(={seed}) must be a non-negative integer.")
+        return np.random.default_rng(seed)
+    raise TypeError(
+        f"seed must be None, a non-negative int or a numpy.random.Generator, got "
+        f"{type(seed).__name__}."
+    )
+
+
+def child_seeds(seed, n):
+    """Draw ``n`` independent integer seeds up front from ``seed``.
+
+    Results of many-run experiments then do not depend on the order in which the runs
+    are scheduled.
+
+    >>> child_seeds(1, 3) == child_seeds(1, 3)
+    True
+    """
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(
+        None if seed is None else int(seed) if isinstance(seed, numbers.Integral)
+        else int(as_generator(seed).integers(2**63))
+    )
+    return [int(c.generate_state(1, np.uint64)[0] >> np.uint64(1)) for c in ss.spawn(n)]
+
+
+def check_positive(value, name, *, allow_zero=False):
+    """Return ``value`` as float if it is a finite number > 0 (>= 0 with allow_zero)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}.")
+    v = float(value)
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+        op = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name}(={value!r}) must be a finite number {op}.")
+    return v
+
+
+def check_int_at_least(value, name, minimum):
+    """Return ``value`` as int if it is an integer >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name}(={value}) must be >= {minimum}.")
+    return int(value)
+
+
+def check_choice(value, name, choices):
+    """Return ``value`` if it is one of ``choices``, else name the valid ones."""
+    if value not in choices:
+        raise ValueError(
+            f"{name}(={value!r}) must be one of {', '.join(map(repr, choices))}."
+        )
+    return value

@@ -1,0 +1,72 @@
+"""The perceptron's single online update: the one rule every learner in markone uses.
+
+The estimators' ``learn_one``/``partial_fit``, the multiclass and kernel learners and
+the Mark I's R-units all ask these functions whether a response is a mistake and what
+increment to apply; the compiled loops in :mod:`markone._kernels` implement the same
+rule for speed and are tested against it.
+
+The rule (Rosenblatt's error correction, with the convention that a score of exactly
+zero is a mistake):
+
+* mistake  when  ``y * (w . x) <= 0``
+* update   ``w <- w + eta * y * x``
+
+All functions broadcast, so one call can decide for many R-units at once.
+
+Examples
+--------
+>>> import numpy as np
+>>> w = np.zeros(3)
+>>> x = np.array([1.0, 0.0, 1.0])
+>>> bool(is_mistake(score(w, x), 1))      # a zero score is a mistake
+True
+>>> w, mistake = update(w, x, 1)
+>>> w.tolist(), mistake
+([1.0, 0.0, 1.0], True)
+>>> update(w, x, 1)[1]                    # now correct: no update
+False
+
+Many R-units at once (rows of ``W``), each with its own target:
+
+>>> W = np.array([[1.0, 0, 0], [0, 0, -1.0]])
+>>> is_mistake(W @ x, np.array([1, 1])).tolist()
+[False, True]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["score", "is_mistake", "increment", "update", "predict_sign"]
+
+
+def score(w, x):
+    """The activation ``w . x`` (works for float, int and Fraction object arrays)."""
+    return np.dot(w, x)
+
+
+def is_mistake(s, y):
+    """True where the signed score ``y * s`` is ``<= 0`` (zero counts as a mistake)."""
+    return np.asarray(y) * s <= 0
+
+
+def increment(x, y, eta=1.0):
+    """The correction ``eta * y * x`` applied after a mistake on ``(x, y)``."""
+    return eta * y * x
+
+
+def update(w, x, y, eta=1.0):
+    """One online step on ``(x, y)``: return ``(w_new, mistake)``.
+
+    ``w`` is not modified; ``w_new`` is ``w`` itself when there was no mistake.
+    """
+    mistake = bool(is_mistake(score(w, x), y))
+    if mistake:
+        return w + increment(x, y, eta), True
+    return w, False
+
+
+def predict_sign(s, zero=1):
+    """Map scores to -1/+1, sending an exact zero to ``zero`` (default +1)."""
+    s = np.asarray(s)
+    return np.where(s > 0, 1, np.where(s < 0, -1, zero)).astype(np.int64)

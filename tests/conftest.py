@@ -1,0 +1,28 @@
+"""Test configuration: hypothesis profiles and shared fixtures.
+
+Profiles: ``ci`` (derandomised, the default under CI=true), ``dev`` (the default
+locally), ``thorough`` (many examples; select with HYPOTHESIS_PROFILE=thorough).
+"""
+
+import os
+
+import matplotlib
+from hypothesis import HealthCheck, settings
+
+matplotlib.use("Agg")
+
+settings.register_profile(
+    "ci", derandomize=True, max_examples=50, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "dev", max_examples=50, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough", max_examples=1000, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
+)

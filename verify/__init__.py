@@ -1,0 +1,51 @@
+"""verify: perceptron theory checked on concrete data, with exact certificates.
+
+Floating-point LP proposes, exact arithmetic disposes, Z3 is the independent exact
+arbiter. Every verdict can be re-checked from scratch with :func:`check_certificate`.
+Names are imported lazily from their modules.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+# public name -> module that defines it
+_EXPORTS = {
+    # separability and margins
+    "check_separable": "verify.separability",
+    "SeparabilityVerdict": "verify.separability",
+    "check_certificate": "verify.separability",
+    "max_margin": "verify.margin",
+    "Margin": "verify.margin",
+    # bounds, adversaries, cycling, proofs
+    "check_mistake_bound": "verify.bounds",
+    "freund_schapire_bound": "verify.bounds",
+    "intercept_cost": "verify.bounds",
+    "check_multiclass_bound": "verify.bounds",
+    "check_compression": "verify.bounds",
+    "worst_order": "verify.adversary",
+    "AdversarialOrder": "verify.adversary",
+    "orthonormal_case": "verify.adversary",
+    "label_adversary": "verify.adversary",
+    "check_cycling": "verify.cycling",
+    "CyclingReport": "verify.cycling",
+}
+_SUBMODULES = {"separability", "margin", "bounds", "adversary", "cycling", "proofs"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        module = importlib.import_module(f"verify.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'verify' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
