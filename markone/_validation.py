@@ -29,6 +29,7 @@ __all__ = [
     "check_vector",
     "check_consistent_length",
     "encode_binary_labels",
+    "encode_class_labels",
     "check_pm1_labels",
     "as_generator",
     "child_seeds",
@@ -164,6 +165,38 @@ def encode_binary_labels(y, *, name="y", classes=None, allow_single=False):
         )
     y_pm1 = np.where(arr == classes[1], 1, -1).astype(np.int64)
     return y_pm1, classes
+
+
+def encode_class_labels(y, *, name="y", classes=None):
+    """Map labels of two or more values to indices ``0..K-1``; return ``(idx, classes)``.
+
+    ``classes`` (``np.unique`` of ``y``, or of the ``classes`` given, e.g. at a first
+    ``partial_fit``; always sorted) fixes the order: ``classes[k] -> k``. Labels outside
+    the given ``classes`` and fewer than two classes are errors.
+
+    >>> idx, classes = encode_class_labels(["b", "c", "a", "b"])
+    >>> idx.tolist(), classes.tolist()
+    ([1, 2, 0, 1], ['a', 'b', 'c'])
+    """
+    arr = _as_label_array(y, name)
+    if classes is None:
+        classes = np.unique(arr)
+    else:
+        classes = np.unique(_as_label_array(classes, "classes"))
+        unknown = np.setdiff1d(np.unique(arr), classes)
+        if unknown.size:
+            raise ValueError(
+                f"{name} has labels {unknown.tolist()[:10]} not among the classes "
+                f"{classes.tolist()[:10]} given at the first fit; pass every class to "
+                "the first partial_fit (classes=...)."
+            )
+    if len(classes) < 2:
+        raise ValueError(
+            f"{name} has only one class ({classes[0]!r}); a classifier needs samples "
+            "of at least two classes (pass classes=[...] to partial_fit to fix them "
+            "up front)."
+        )
+    return np.searchsorted(classes, arr).astype(np.int64), classes
 
 
 def check_pm1_labels(y, *, name="y"):
