@@ -1,0 +1,89 @@
+"""Exact rational input for the core: parse, scale to integers, and back.
+
+Exact training works on integers: every entry is parsed to a :class:`~fractions.Fraction`
+(ints, Fractions, strings like ``"3/4"`` or ``"0.25"``, and floats as the exact binary
+fractions they are), then the whole array is multiplied by the least common multiple
+of the denominators. A perceptron's decisions are unchanged by a positive rescaling of
+its inputs, so training on the integers and dividing the weights by that multiple gives
+the exact rational run.
+
+>>> M, scale = to_integer_matrix([["1/2", "3"], [0.25, 1]])
+>>> M.tolist(), scale
+([[2, 12], [1, 4]], Fraction(4, 1))
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+
+import numpy as np
+
+__all__ = ["to_fraction", "to_fraction_matrix", "to_integer_matrix", "fits_int64"]
+
+
+def to_fraction(value, *, where=""):
+    """Parse one number exactly; reject NaN, inf, bools and non-numeric strings."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        raise TypeError(f"{where}got a boolean {value!r}; pass 0/1 as numbers.")
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        if not math.isfinite(f):
+            raise ValueError(f"{where}is {f}; exact mode needs finite numbers.")
+        return Fraction(f)
+    if isinstance(value, (str, np.str_)):
+        text = str(value).strip()
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(
+                f"{where}{value!r} is not a number; exact mode accepts integers, "
+                "fractions like '3/4' and decimals like '0.25'."
+            ) from None
+    raise TypeError(f"{where}{value!r} of type {type(value).__name__} is not a number.")
+
+
+def to_fraction_matrix(X, *, name="X"):
+    """Parse a 2-D array-like into a list of rows of Fractions, checking its shape."""
+    if isinstance(X, np.ndarray) and X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {X.shape}.")
+    rows = [list(r) for r in X]
+    if not rows or not rows[0]:
+        raise ValueError(f"{name} is empty; at least one sample with one feature is needed.")
+    width = len(rows[0])
+    out = []
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise ValueError(
+                f"{name} is ragged: row {i} has {len(r)} entries, row 0 has {width}."
+            )
+        out.append([to_fraction(v, where=f"{name}[{i}, {j}] ") for j, v in enumerate(r)])
+    return out
+
+
+def to_integer_matrix(X, *, name="X", extra=()):
+    """Return ``(M, scale)``: integers ``M = X * scale`` with ``scale`` the lcm of all
+    denominators (of ``X`` and of the ``extra`` numbers). ``M`` is int64 when every
+    entry fits, else an object array of Python ints."""
+    F = to_fraction_matrix(X, name=name)
+    dens = [v.denominator for r in F for v in r] + [Fraction(e).denominator for e in extra]
+    scale = 1
+    for den in set(dens):
+        scale = scale * den // math.gcd(scale, den)
+    M = [[int(v * scale) for v in r] for r in F]
+    arr = np.array(M, dtype=object)
+    if fits_int64(arr):
+        arr = arr.astype(np.int64)
+    return arr, Fraction(scale)
+
+
+def fits_int64(arr, limit=2**62):
+    """True when every entry of an integer array has magnitude below ``limit``."""
+    if arr.size == 0:
+        return True
+    return max(abs(int(arr.max())), abs(int(arr.min()))) < limit

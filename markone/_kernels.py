@@ -1,0 +1,123 @@
+"""The compiled hot loops of the perceptron, and nothing else.
+
+Each kernel makes ONE pass over the rows ``idx`` of ``yx`` (the augmented inputs with
+their labels folded in, ``yx[i] = y_i * [x_i, c]``), updating the state in place, with
+the rule of :mod:`markone.online`: a mistake when ``w . yx[i] <= 0``, then
+``w += eta * yx[i]``.
+
+* :func:`epoch_last` is the lean loop (last iterate only) used by :func:`markone.train`
+  for float data and by the batched runs in :mod:`markone.batch` (it can be called
+  from other numba functions, including ``prange`` loops).
+* :func:`epoch_general` also keeps what the variants need (the averaging sum, the
+  pocket vector, survival runs, and, on request, every intermediate vector), and
+  guards int64 arithmetic against overflow. Its pure-Python body
+  (``epoch_general.py_func``) runs unchanged on object arrays of Python integers,
+  which is how exact runs continue when int64 would overflow: one implementation of
+  the loop serves both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["epoch_last", "epoch_general", "INT64_LIMIT"]
+
+#: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
+#: factor two of headroom for the sums inside a dot product).
+INT64_LIMIT = 2**62
+
+
+@njit(cache=True, fastmath=True, nogil=True)
+def epoch_last(yx, idx, eta, w):
+    """One pass of the plain perceptron over ``yx[idx]``; returns the mistakes made.
+
+    ``w`` is updated in place. ``fastmath`` lets LLVM vectorise the dot products; on
+    integer-valued data (exact in float64) the result does not depend on the
+    summation order.
+    """
+    d = yx.shape[1]
+    mistakes = 0
+    for t in range(idx.shape[0]):
+        row = yx[idx[t]]
+        s = 0.0
+        for j in range(d):
+            s += w[j] * row[j]
+        if s <= 0:
+            for j in range(d):
+                w[j] += eta * row[j]
+            mistakes += 1
+    return mistakes
+
+
+@njit(cache=True, nogil=True)
+def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
+                  record_w, limit, xmax, l1max):
+    """One pass keeping the state that every variant needs.
+
+    Parameters (all arrays are updated in place)
+    ----------
+    yx, idx, eta, w : as in :func:`epoch_last`.
+    acc : array like ``w``
+        ``sum_s s * Delta_s`` over updates ``Delta_s`` made at presentation number
+        ``s`` (1-based); the average of the iterates after ``T`` presentations is
+        ``((T + 1) * w - acc) / T``.
+    pocket : array like ``w``
+        The iterate with the longest run of consecutive correct predictions so far.
+    ctr : int64 array of 5
+        ``[presentations T, current run, pocket run, pocket is current (0/1),
+        wmax]`` where ``wmax`` bounds ``max_j |w_j|`` (used for overflow checks).
+    rec_idx, rec_run : int64 arrays, at least ``len(idx)`` long
+        For the k-th mistake of this pass: the example index, and the run of
+        correct predictions that the vector before it survived.
+    rec_w : 2-D array, ``len(idx)`` rows when ``record_w`` (else any)
+        The iterate after each mistake of this pass.
+    limit : int
+        ``> 0``: stop before any update after which an int64 intermediate could
+        exceed ``limit`` (returns ``-1 - t`` with ``t`` the position in ``idx``).
+        ``<= 0``: no checks (float data, or Python integers).
+    xmax, l1max : largest ``|entry|`` of each row of ``yx`` (array), and the largest
+        row 1-norm (scalar), for the overflow checks.
+
+    Returns
+    -------
+    The number of mistakes made in this pass, or ``-1 - t`` on (impending) overflow
+    at position ``t``; the state is then exactly as before that presentation.
+    """
+    d = yx.shape[1]
+    mistakes = 0
+    for t in range(idx.shape[0]):
+        i = idx[t]
+        row = yx[i]
+        s = 0 * w[0]
+        for j in range(d):
+            s += w[j] * row[j]
+        step = ctr[0] + 1
+        if s <= 0:
+            if limit > 0:
+                grown = ctr[4] + eta * xmax[i]
+                if grown * l1max > limit or step * grown > limit:
+                    return -1 - t
+                ctr[4] = grown
+            for j in range(d):
+                delta = eta * row[j]
+                w[j] += delta
+                acc[j] += step * delta
+            rec_idx[mistakes] = i
+            rec_run[mistakes] = ctr[1]
+            if record_w:
+                for j in range(d):
+                    rec_w[mistakes, j] = w[j]
+            mistakes += 1
+            ctr[1] = 0
+            ctr[3] = 0
+        else:
+            ctr[1] += 1
+            if ctr[1] > ctr[2]:
+                ctr[2] = ctr[1]
+                if ctr[3] == 0:
+                    for j in range(d):
+                        pocket[j] = w[j]
+                    ctr[3] = 1
+        ctr[0] = step
+    return mistakes

@@ -1,0 +1,148 @@
+"""Datasets: small shipped data and generators with known answers.
+
+Every function returns ``(X, y)`` as numpy arrays (``separable`` also returns the
+unit vector ``u`` that labels the points). Labels are -1/+1 unless stated.
+
+* :func:`iris` — Fisher's 150 flowers (shipped CSV): ``X`` (150, 4) in cm, ``y`` 0/1/2.
+* :func:`xor` — the four XOR points, not linearly separable.
+* :func:`orthonormal` — the worst case of Novikoff's bound: exactly ``m`` mistakes.
+* :func:`separable` — random points in the unit ball with a guaranteed margin.
+* :func:`letters`, :func:`shapes` — figures on the Mark I's 20 x 20 retina
+  (from :mod:`markone._figures`).
+
+>>> X, y = xor()
+>>> X.tolist(), y.tolist()
+([[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]], [-1, 1, 1, -1])
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib import resources
+
+import numpy as np
+
+from markone._validation import as_generator, check_choice, check_int_at_least, check_positive
+
+__all__ = ["iris", "IRIS_FEATURES", "IRIS_CLASSES", "xor", "orthonormal", "separable",
+           "letters", "shapes"]
+
+#: Column names of :func:`iris` features.
+IRIS_FEATURES = ("sepal_length", "sepal_width", "petal_length", "petal_width")
+#: Species names, indexed by the labels of :func:`iris`.
+IRIS_CLASSES = ("setosa", "versicolor", "virginica")
+
+
+def iris():
+    """Fisher's iris data: ``X`` (150, 4) float64 in cm, ``y`` (150,) int in {0, 1, 2}.
+
+    Columns are :data:`IRIS_FEATURES`; labels index :data:`IRIS_CLASSES`
+    (50 flowers each, in that order). Source: R. A. Fisher (1936), *The use of
+    multiple measurements in taxonomic problems*; measurements by E. Anderson (1935).
+
+    >>> X, y = iris()
+    >>> X.shape, np.bincount(y).tolist(), X[0].tolist()
+    ((150, 4), [50, 50, 50], [5.1, 3.5, 1.4, 0.2])
+    """
+    text = resources.files("markone").joinpath("data/iris.csv").read_text()
+    rows = [ln.split(",") for ln in text.splitlines() if ln and not ln.startswith("#")][1:]
+    X = np.array([[float(v) for v in r[:4]] for r in rows])
+    y = np.array([IRIS_CLASSES.index(r[4].strip()) for r in rows], dtype=np.int64)
+    return X, y
+
+
+def xor(encoding="pm1"):
+    """The XOR problem: ``X`` (4, 2), ``y`` (4,) = +1 where the two inputs differ.
+
+    ``encoding="pm1"`` gives inputs in {-1, +1}; ``"01"`` in {0, 1}. Labels are -1/+1
+    either way. No line separates the classes, so the perceptron cycles forever.
+
+    >>> xor("01")[0].tolist()
+    [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    """
+    check_choice(encoding, "encoding", ("pm1", "01"))
+    bits = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float)
+    y = np.where(bits[:, 0] != bits[:, 1], 1, -1).astype(np.int64)
+    X = bits if encoding == "01" else 2 * bits - 1
+    return X, y
+
+
+def orthonormal(m, d=None, labels=None):
+    """The orthonormal worst case: ``X`` = the first ``m`` unit vectors of R^d.
+
+    With ``R = 1`` and, for ``u = sum_i y_i e_i / sqrt(m)``, margin ``m**-0.5``,
+    Novikoff's bound ``(R / gamma)**2 = m`` is met exactly: a perceptron without
+    intercept makes one mistake per example, whatever the labels.
+
+    Parameters
+    ----------
+    m : int
+        Number of examples (>= 1).
+    d : int, optional
+        Dimension (>= m; default m).
+    labels : sequence of -1/+1, optional
+        Labels (default all +1).
+
+    >>> X, y = orthonormal(2, d=3, labels=[1, -1])
+    >>> X.tolist(), y.tolist()
+    ([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], [1, -1])
+    """
+    m = check_int_at_least(m, "m", 1)
+    d = m if d is None else check_int_at_least(d, "d", 1)
+    if d < m:
+        raise ValueError(f"d(={d}) must be >= m(={m}): R^d holds at most d orthonormal vectors.")
+    X = np.eye(m, d)
+    if labels is None:
+        y = np.ones(m, dtype=np.int64)
+    else:
+        y = np.asarray(labels)
+        if y.shape != (m,) or not np.isin(y, (-1, 1)).all():
+            raise ValueError(f"labels must be {m} values in {{-1, +1}}, got {labels!r}.")
+        y = y.astype(np.int64)
+    return X, y
+
+
+def separable(n, d, margin, seed=None):
+    """Random linearly separable data with a known margin: ``(X, y, u)``.
+
+    Points are uniform in the unit ball of R^d (so ``R <= 1``); ``u`` is a random unit
+    vector, ``y = sign(u . x)``, and points closer than ``margin`` to the hyperplane
+    ``u . x = 0`` are rejected and redrawn, so every point has ``y * u . x >= margin``.
+    The separator passes through the origin (train with ``intercept=False`` to apply
+    Novikoff's bound with this ``u``).
+
+    >>> X, y, u = separable(50, 3, 0.1, seed=0)
+    >>> X.shape, bool(np.all(y * (X @ u) >= 0.1)), bool(np.all(np.linalg.norm(X, axis=1) <= 1))
+    ((50, 3), True, True)
+    """
+    n = check_int_at_least(n, "n", 1)
+    d = check_int_at_least(d, "d", 1)
+    margin = check_positive(margin, "margin", allow_zero=True)
+    if margin >= 1:
+        raise ValueError(f"margin(={margin}) must be < 1: the points lie in the unit ball.")
+    rng = as_generator(seed)
+    u = rng.standard_normal(d)
+    u /= np.linalg.norm(u)
+    out, have, tries = [], 0, 0
+    while have < n:
+        k = max(64, 2 * (n - have))
+        g = rng.standard_normal((k, d))
+        g /= np.linalg.norm(g, axis=1, keepdims=True)
+        pts = g * rng.random((k, 1)) ** (1.0 / d)
+        keep = pts[np.abs(pts @ u) >= margin]
+        out.append(keep)
+        have += len(keep)
+        tries += k
+        if tries > 1000 * n and have < n:
+            raise ValueError(
+                f"margin(={margin}) leaves almost no room in the unit ball of R^{d}; "
+                "choose a smaller margin.")
+    X = np.concatenate(out)[:n]
+    y = np.where(X @ u > 0, 1, -1).astype(np.int64)
+    return X, y, u
+
+
+def __getattr__(name):
+    if name in ("letters", "shapes"):
+        return getattr(importlib.import_module("markone._figures"), name)
+    raise AttributeError(f"module 'markone.datasets' has no attribute {name!r}")
