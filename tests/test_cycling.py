@@ -1,0 +1,216 @@
+"""Tests for verify.cycling: exact cycles and all-order reachable sets."""
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify.cycling import check_cycling, integer_yx, reachable_states
+
+XOR_PM1 = (np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]]), np.array([-1, 1, 1, -1]))
+XOR_01 = (np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), np.array([-1, 1, 1, -1]))
+
+
+def parity3(encoding="01"):
+    P = np.array(list(itertools.product([0, 1], repeat=3)))
+    y = np.where(P.sum(axis=1) % 2 == 1, 1, -1)
+    return (P if encoding == "01" else 2 * P - 1), y
+
+
+# ---- independent oracles: plain Python tuples, no numpy ------------------------------
+
+def _rows(X, y, intercept):
+    return [tuple(int(v) * int(t) for v in (list(r) + ([1] if intercept else [])))
+            for r, t in zip(X, y)]
+
+
+def _dot(a, b):
+    return sum(p * q for p, q in zip(a, b))
+
+
+def oracle_cyclic(X, y, intercept=True, strict=False):
+    """Textbook loop with a dict of (w, position) states: (transient, period, cycle)."""
+    rows = _rows(X, y, intercept)
+    n, w = len(rows), (0,) * len(rows[0])
+    seen, traj, step, quiet = {(w, 0): 0}, [w], 0, 0
+    while quiet < n:
+        r = rows[step % n]
+        step += 1
+        s = _dot(r, w)
+        if s < 0 or (s == 0 and not strict):
+            w = tuple(a + b for a, b in zip(w, r))
+            traj.append(w)
+            quiet = 0
+            if (w, step % n) in seen:
+                first = seen[(w, step % n)]
+                return first, len(traj) - 1 - first, tuple(traj[first:-1])
+            seen[(w, step % n)] = len(traj) - 1
+        else:
+            quiet += 1
+    return None
+
+
+def oracle_reachable(X, y, intercept=True, strict=False):
+    rows = _rows(X, y, intercept)
+    start = (0,) * len(rows[0])
+    seen, stack = {start}, [start]
+    while stack:
+        w = stack.pop()
+        for r in rows:
+            s = _dot(r, w)
+            if s < 0 or (s == 0 and not strict):
+                v = tuple(a + b for a, b in zip(w, r))
+                if v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+    return seen
+
+
+# ---- exact expected values ------------------------------------------------------------
+
+def test_xor_pm1_cycle_exact():
+    r = check_cycling(*XOR_PM1)
+    # hand computation: updates on rows 0,1,2,3 give (1,1,-1),(0,2,0),(1,1,1),(0,0,0)
+    assert (r.converged, r.transient, r.period_updates, r.period_epochs) == (False, 0, 4, 1)
+    assert r.cycle == ((0, 0, 0), (1, 1, -1), (0, 2, 0), (1, 1, 1))
+    assert r.cycle_indices == (0, 1, 2, 3)
+    assert r.max_norm_sq == 4 and r.complete and r.scale == 1
+
+
+def test_xor_01_cycle_exact():
+    r = check_cycling(*XOR_01)
+    assert r.cycle == ((0, 0, 0), (0, 0, -1), (0, 1, 0), (1, 1, 1))
+    assert (r.transient, r.period_updates, r.period_epochs, r.max_norm_sq) == (0, 4, 1, 3)
+
+
+@pytest.mark.parametrize("data", [XOR_PM1, XOR_01, parity3("01"), parity3("pm1")])
+def test_cyclic_matches_oracle(data):
+    r = check_cycling(*data)
+    first, period, cycle = oracle_cyclic(*data)
+    assert (r.transient, r.period_updates, r.cycle) == (first, period, cycle)
+
+
+@pytest.mark.parametrize("data", [XOR_PM1, XOR_01, parity3("pm1")])
+@pytest.mark.parametrize("intercept", [True, False])
+def test_all_orders_matches_oracle(data, intercept):
+    r = check_cycling(*data, order="all", intercept=intercept)
+    seen = oracle_reachable(*data, intercept=intercept)
+    assert r.complete and r.states == len(seen)
+    assert r.max_norm_sq == max(_dot(w, w) for w in seen)
+    assert r.max_norm_state in seen
+
+
+def test_all_orders_bounds_the_cyclic_trajectory():
+    for data in (XOR_PM1, XOR_01, parity3("01")):
+        cyc, allr = check_cycling(*data), check_cycling(*data, order="all")
+        assert cyc.max_norm_sq <= allr.max_norm_sq
+        seen = oracle_reachable(*data) if len(data[0]) <= 4 else None
+        if seen is not None:
+            assert set(cyc.cycle) <= seen
+
+
+def test_parity3_01_reachable_set_is_large_but_finite():
+    r = check_cycling(*parity3("01"), order="all")
+    assert r.complete and r.states == len(oracle_reachable(*parity3("01")))
+
+
+# ---- strict vs non-strict rule --------------------------------------------------------
+
+@pytest.mark.parametrize("data", [XOR_PM1, XOR_01, parity3("01")])
+def test_strict_rule_never_leaves_zero(data):
+    r = check_cycling(*data, rule="strict")
+    assert r.converged and r.transient == 0 and r.cycle == ((0,) * (data[0].shape[1] + 1),)
+    a = check_cycling(*data, rule="strict", order="all")
+    assert a.states == 1 and a.max_norm_sq == 0
+    # ...while the non-strict rule moves at once and cycles
+    assert not check_cycling(*data).converged
+
+
+# ---- separable data converges; budgets; rationals ------------------------------------
+
+def test_separable_converges_to_a_fixed_point():
+    X, y = np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), np.array([-1, -1, -1, 1])  # AND
+    r = check_cycling(X, y)
+    assert r.converged and r.period_updates == 0
+    w = np.array(r.cycle[0])
+    Xa = np.c_[X, np.ones(4, int)]
+    assert (y * (Xa @ w) > 0).all()
+
+
+def test_budget_stops_and_says_so():
+    r = check_cycling(*parity3("01"), order="all", budget=100)
+    assert not r.complete and r.states > 100 and "budget" in r.message
+    c = check_cycling(*parity3("01"), budget=2)
+    assert not c.complete and c.period_updates is None
+
+
+def test_rational_input_is_scaled_exactly():
+    X = [["-1/2", "-1/2"], ["-1/2", "1/2"], ["1/2", "-1/2"], ["1/2", "1/2"]]
+    r = check_cycling(X, [-1, 1, 1, -1], intercept_scale="1/2")
+    assert r.scale == Fraction(2) and r.period_updates == 4
+    assert r.cycle == check_cycling(*XOR_PM1).cycle
+
+
+def test_integer_yx_and_errors():
+    YX, s = integer_yx([[1, 2]], [1], intercept=False)
+    assert YX.tolist() == [[1, 2]] and s == 1
+    with pytest.raises(ValueError, match="order"):
+        check_cycling(*XOR_PM1, order="sideways")
+    with pytest.raises(ValueError, match="rule"):
+        check_cycling(*XOR_PM1, rule="lenient")
+    with pytest.raises(ValueError, match="2-D"):
+        check_cycling([1, 2, 3], [1, -1, 1])
+    with pytest.raises(ValueError, match="samples"):
+        check_cycling([[1], [2]], [1])
+    with pytest.raises(ValueError, match="not a number"):
+        check_cycling([["x"], [1]], [1, -1])
+
+
+def test_huge_integers_fall_back_to_python_ints():
+    X = np.array([[2**40, 1], [-(2**40), 1], [1, -(2**40)]], dtype=object)
+    r = check_cycling(X, [1, 1, -1], order="all", budget=2000)
+    seen = oracle_reachable(X, [1, 1, -1]) if r.complete else None
+    if seen is not None:
+        assert r.states == len(seen)
+    assert r.states >= 1
+
+
+# ---- properties against the oracles ---------------------------------------------------
+
+small_int_data = st.integers(2, 5).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.integers(-2, 2), min_size=2, max_size=2), min_size=n, max_size=n),
+    st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n),
+))
+
+
+@settings(max_examples=40)
+@given(small_int_data)
+def test_cyclic_agrees_with_oracle_hypo(data):
+    X, y = np.array(data[0]), np.array(data[1])
+    r = check_cycling(X, y)
+    o = oracle_cyclic(X, y)
+    if o is None:
+        assert r.converged
+    else:
+        assert (r.transient, r.period_updates, r.cycle) == o
+
+
+@settings(max_examples=30)
+@given(small_int_data, st.booleans())
+def test_reachable_agrees_with_oracle_hypo(data, strict):
+    X, y = np.array(data[0]), np.array(data[1])
+    rule = "strict" if strict else "nonstrict"
+    r = check_cycling(X, y, order="all", rule=rule, budget=20000)
+    seen = oracle_reachable(X, y, strict=strict)
+    assert r.states == len(seen) and r.max_norm_sq == max(_dot(w, w) for w in seen)
+
+
+def test_reachable_edges_are_mistakes():
+    YX, _ = integer_yx(*XOR_PM1)
+    g = reachable_states(YX, edges=True)
+    S = g.states
+    assert np.array_equal(S[g.dst], S[g.src] + YX[g.example])
+    assert (np.einsum("ij,ij->i", S[g.src], YX[g.example]) <= 0).all()

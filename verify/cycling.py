@@ -1,0 +1,378 @@
+"""Cycling on non-separable data, in exact integer arithmetic.
+
+On data that no hyperplane separates the perceptron never stops, but it does not wander
+off either: the *perceptron cycling theorem* (Minsky & Papert 1969; Block & Levin 1970)
+says its weight vectors stay bounded whatever the order of presentation. On integer
+data a bounded set of integer vectors is finite, so
+
+* under a **cyclic** order (the examples presented again and again in the given order)
+  the trajectory is eventually periodic: :func:`check_cycling` finds the exact transient
+  and period by cycle detection on the ``(w, position)`` states;
+* over **all** orders the set of weight vectors reachable from zero by mistake-driven
+  updates is finite: ``order="all"`` enumerates it (breadth first) and reports its size
+  and the largest squared norm, a boundedness certificate over every order at once.
+
+Everything runs on integers: rational inputs are scaled by the lcm of their
+denominators (``scale`` in the report), which changes no decision of a zero-start
+perceptron. Weights in the report are in those integer units (divide by ``scale`` for
+the original ones; with integer data ``scale`` is 1).
+
+The mistake rule is a choice here: ``rule="nonstrict"`` (markone's convention, a zero
+score is a mistake, ``y w.x <= 0``) or ``rule="strict"`` (``y w.x < 0``). From the zero
+start the strict rule never updates at all (every score is 0), so it "converges" at once
+to the zero vector, which classifies nothing; the two rules differ on every data set.
+
+Examples
+--------
+XOR in the -1/+1 encoding, with an intercept, cycles with period 4 updates (one pass)
+right from the start, and the zero vector is on the cycle:
+
+>>> import numpy as np
+>>> X = np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]]); y = np.array([-1, 1, 1, -1])
+>>> r = check_cycling(X, y)
+>>> r.converged, r.transient, r.period_updates, r.period_epochs
+(False, 0, 4, 1)
+>>> r.cycle
+((0, 0, 0), (1, 1, -1), (0, 2, 0), (1, 1, 1))
+>>> check_cycling(X, y, order="all").states      # every order at once
+15
+>>> check_cycling(X, y, rule="strict").converged  # strict rule: stuck at zero
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from markone._exact import fits_int64, to_integer_matrix
+from markone._validation import (
+    check_choice,
+    check_consistent_length,
+    check_int_at_least,
+    encode_binary_labels,
+)
+
+__all__ = ["CyclingReport", "check_cycling", "integer_yx", "mistake_mask"]
+
+_RULES = ("nonstrict", "strict")
+
+
+@dataclass(frozen=True)
+class CyclingReport:
+    """What :func:`check_cycling` found. Weights are in integer units (see ``scale``).
+
+    Attributes
+    ----------
+    order, rule, intercept : str, str, bool
+        The question asked.
+    converged : bool or None
+        ``order="cyclic"``: the run reached a pass without a mistake (a fixed point,
+        period 0). ``order="all"``: whether some reachable vector makes no mistake.
+    transient : int or None
+        Updates made before the first state on the cycle (``order="cyclic"``).
+    transient_epochs : int or None
+        Complete passes made before the cycle is entered.
+    period_updates, period_epochs : int or None
+        Length of the cycle in updates and in passes over the data (0 when converged).
+    cycle : tuple of tuple of int
+        The weight vectors after each update on the cycle, in order (for
+        ``order="all"``: empty).
+    cycle_indices : tuple of int
+        The example index of each update on the cycle: an update on
+        ``cycle_indices[j]`` takes ``cycle[j]`` to ``cycle[j + 1]`` (cyclically).
+    states : int
+        Distinct weight vectors seen (cyclic: update states on the trajectory;
+        all: reachable vectors, zero included).
+    max_norm_sq : int
+        Largest squared norm over the trajectory / the reachable set.
+    max_norm_state : tuple of int
+        A vector attaining ``max_norm_sq``.
+    complete : bool
+        False when ``budget`` stopped the search: then the numbers describe what was
+        found so far.
+    scale : Fraction
+        The integer weights are ``scale`` times the weights on the original data.
+    message : str
+        One line saying what was found.
+    """
+
+    order: str
+    rule: str
+    intercept: bool
+    converged: bool | None
+    transient: int | None
+    transient_epochs: int | None
+    period_updates: int | None
+    period_epochs: int | None
+    cycle: tuple = field(repr=False)
+    cycle_indices: tuple = field(repr=False)
+    states: int
+    max_norm_sq: int
+    max_norm_state: tuple = field(repr=False)
+    complete: bool
+    scale: Fraction
+    message: str
+
+
+def integer_yx(X, y, *, intercept=True, intercept_scale=1):
+    """Return ``(YX, scale)``: the rows ``y_i * [x_i, c]`` as exact integers.
+
+    ``X`` may hold ints, Fractions, rational strings or floats (taken as the exact
+    binary fractions they are); labels may be any two values (mapped to -1/+1, sorted
+    classes). ``YX`` is int64 when it fits, else an object array of Python ints.
+
+    >>> YX, s = integer_yx([[1, "1/2"]], [1], intercept=True)
+    >>> YX.tolist(), s
+    ([[2, 1, 2]], Fraction(2, 1))
+    """
+    Xl = [list(r) for r in np.asarray(X, dtype=object)] if np.ndim(X) == 2 else X
+    if np.ndim(X) != 2:
+        raise ValueError(
+            f"X must be 2-D (n_samples, n_features), got shape {np.shape(X)}; use "
+            "X.reshape(-1, 1) for one feature."
+        )
+    check_consistent_length(Xl, y)
+    ypm, _ = encode_binary_labels(y, allow_single=True)
+    if intercept:
+        Xl = [list(r) + [intercept_scale] for r in Xl]
+    M, scale = to_integer_matrix(Xl)
+    YX = M * ypm.astype(M.dtype)[:, None]
+    return np.ascontiguousarray(YX), scale
+
+
+def mistake_mask(signed_scores, rule="nonstrict"):
+    """True where a signed score ``y w.x`` is a mistake under ``rule``.
+
+    >>> mistake_mask(np.array([-1, 0, 1])).tolist()
+    [True, True, False]
+    >>> mistake_mask(np.array([-1, 0, 1]), "strict").tolist()
+    [True, False, False]
+    """
+    return signed_scores <= 0 if rule == "nonstrict" else signed_scores < 0
+
+
+def _widen(YX, W):
+    """Switch to Python ints when int64 dot products could overflow."""
+    if YX.dtype == object:
+        return YX, W
+    bound = int(np.abs(YX).max(initial=0)) * (int(np.abs(W).max(initial=0)) + 1)
+    if fits_int64(np.array([bound * YX.shape[1]], dtype=object), limit=2**62):
+        return YX, W
+    return YX.astype(object), W.astype(object)
+
+
+def check_cycling(X, y, *, intercept=True, intercept_scale=1, order="cyclic",
+                  rule="nonstrict", budget=1_000_000):
+    """Find the exact cycle of the perceptron, or every weight vector it can reach.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Integers, Fractions, rational strings or floats (all treated exactly).
+    y : array-like of shape (n_samples,)
+        Two classes (any values; sorted, the first is -1).
+    intercept : bool, default True
+        Append the constant ``intercept_scale`` to every input.
+    intercept_scale : int, Fraction or str, default 1
+    order : {"cyclic", "all"}, default "cyclic"
+        ``"cyclic"``: the examples in the given order, pass after pass, until a state
+        ``(w, position)`` repeats. ``"all"``: breadth-first search over all weight
+        vectors reachable from zero by updates on misclassified examples, in any order.
+    rule : {"nonstrict", "strict"}, default "nonstrict"
+        Mistake when ``y w.x <= 0`` (markone's rule) or when ``y w.x < 0``.
+    budget : int, default 1_000_000
+        At most this many updates (cyclic) or states (all); past it the report has
+        ``complete=False`` and what was found so far.
+
+    Returns
+    -------
+    CyclingReport
+
+    Raises
+    ------
+    ValueError
+        Bad shapes or labels, non-numeric entries, an unknown ``order`` or ``rule``.
+
+    Examples
+    --------
+    The 0/1 encoding of XOR cycles too (every pass: four mistakes, back to zero):
+
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1]]; y = [-1, 1, 1, -1]
+    >>> r = check_cycling(X, y)
+    >>> r.transient, r.period_updates, r.period_epochs, r.max_norm_sq
+    (0, 4, 1, 3)
+    """
+    check_choice(order, "order", ("cyclic", "all"))
+    check_choice(rule, "rule", _RULES)
+    budget = check_int_at_least(budget, "budget", 1)
+    YX, scale = integer_yx(X, y, intercept=intercept, intercept_scale=intercept_scale)
+    if order == "cyclic":
+        return _cyclic(YX, scale, rule, budget, intercept)
+    reach = reachable_states(YX, rule=rule, budget=budget)
+    norms = _norms_sq(reach.states)
+    k = int(np.argmax(norms))
+    consistent = reach.clean_states > 0
+    msg = (f"{len(reach.states)} weight vectors reachable from zero in any order"
+           f"{'' if reach.complete else f' found before the budget ({budget}) stopped the search'}"
+           f"; largest squared norm {int(norms[k])}"
+           f"{'; some of them classify every example correctly' if consistent else ''}.")
+    return CyclingReport(
+        order="all", rule=rule, intercept=bool(intercept), converged=bool(consistent),
+        transient=None, transient_epochs=None, period_updates=None, period_epochs=None,
+        cycle=(), cycle_indices=(), states=len(reach.states),
+        max_norm_sq=int(norms[k]), max_norm_state=_as_tuple(reach.states[k]),
+        complete=reach.complete, scale=scale, message=msg,
+    )
+
+
+def _as_tuple(w):
+    return tuple(int(v) for v in w)
+
+
+def _norms_sq(W):
+    return np.array([int(np.dot(w, w)) for w in W], dtype=object) if W.dtype == object \
+        else np.einsum("ij,ij->i", W, W)
+
+
+def _cyclic(YX, scale, rule, budget, intercept):
+    n, d = YX.shape
+    w = np.zeros(d, dtype=YX.dtype)
+    # state after update k: (w, next position) -> (k, step count)
+    seen = {(w.tobytes(), 0): (0, 0)}
+    weights, positions, norms = [w.copy()], [-1], [0]
+    step, since_update, updates = 0, 0, 0
+    converged = False
+    complete = True
+    while True:
+        i = step % n
+        step += 1
+        if mistake_mask(np.dot(YX[i], w), rule):
+            YX, w = _widen(YX, w)
+            w = w + YX[i]
+            updates += 1
+            since_update = 0
+            weights.append(w)
+            positions.append(i)
+            norms.append(int(np.dot(w, w)))
+            key = (w.tobytes() if w.dtype != object else tuple(w), step % n)
+            if key in seen:
+                first, first_step = seen[key]
+                break
+            seen[key] = (updates, step)
+            if updates >= budget:
+                complete = False
+                break
+        else:
+            since_update += 1
+            if since_update >= n:
+                converged = True
+                break
+    k = int(np.argmax(norms))
+    common = dict(order="cyclic", rule=rule, intercept=bool(intercept), states=len(seen),
+                  max_norm_sq=int(norms[k]), max_norm_state=_as_tuple(weights[k]),
+                  scale=scale)
+    if converged or not complete:
+        msg = (f"converged after {updates} updates (a pass without mistakes)"
+               if converged else
+               f"no cycle within the budget of {budget} updates; stopped")
+        return CyclingReport(
+            converged=converged, transient=updates if converged else None,
+            transient_epochs=(step - n - 1) // n + 1 if converged else None,
+            period_updates=0 if converged else None,
+            period_epochs=0 if converged else None,
+            cycle=(_as_tuple(w),) if converged else (), cycle_indices=(),
+            complete=complete, message=msg, **common)
+    period = updates - first
+    period_steps = step - first_step
+    cycle = tuple(_as_tuple(v) for v in weights[first + 1: updates + 1])
+    # rotate so that the cycle starts with the state reached at update `first`
+    cycle = cycle[-1:] + cycle[:-1]
+    idx = tuple(positions[first + 1: updates + 1])
+    msg = (f"cycles: after a transient of {first} updates, a period of {period} "
+           f"updates ({period_steps // n} passes); largest squared norm {norms[k]}.")
+    return CyclingReport(
+        converged=False, transient=first, transient_epochs=first_step // n,
+        period_updates=period, period_epochs=period_steps // n, cycle=cycle,
+        cycle_indices=idx, complete=True, message=msg, **common)
+
+
+@dataclass(frozen=True)
+class Reachable:
+    """The mistake graph reachable from zero (see :func:`reachable_states`).
+
+    ``states[0]`` is the zero vector; edge ``k`` goes from ``states[src[k]]`` to
+    ``states[dst[k]]`` by an update on example ``example[k]``.
+    """
+
+    states: np.ndarray = field(repr=False)
+    src: np.ndarray = field(repr=False)
+    dst: np.ndarray = field(repr=False)
+    example: np.ndarray = field(repr=False)
+    clean_states: int
+    complete: bool
+
+
+def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
+    """Breadth-first search of every weight vector reachable from zero.
+
+    A vector ``w`` has a successor ``w + YX[i]`` for every row with
+    ``YX[i] . w <= 0`` (``< 0`` under the strict rule). One frontier is expanded at a
+    time with numpy; vectors are deduplicated exactly (as int64 bytes or tuples of
+    Python ints). Stops once more than ``budget`` states are known.
+
+    >>> YX = np.array([[1, 0], [0, 1]])
+    >>> r = reachable_states(YX, edges=True)
+    >>> r.states.tolist(), r.complete
+    ([[0, 0], [1, 0], [0, 1], [1, 1]], True)
+    """
+    YX = np.asarray(YX)
+    d = YX.shape[1]
+    W = np.zeros((1, d), dtype=YX.dtype)
+    index = {_key(W[0]): 0}
+    blocks = [W]
+    src, dst, ex = [], [], []
+    frontier_ids = np.array([0])
+    frontier = W
+    clean = 0
+    complete = True
+    while len(frontier):
+        YX, frontier = _widen(YX, frontier)
+        S = frontier @ YX.T
+        M = mistake_mask(S, rule)
+        clean += int((~M.any(axis=1)).sum())
+        r, c = np.nonzero(M)
+        children = frontier[r] + YX[c]
+        new_rows, new_ids, child_ids = [], [], np.empty(len(children), dtype=np.int64)
+        n_known = len(index)
+        for k, row in enumerate(children):
+            key = _key(row)
+            j = index.get(key)
+            if j is None:
+                j = n_known + len(new_rows)
+                index[key] = j
+                new_rows.append(row)
+                new_ids.append(j)
+            child_ids[k] = j
+        if edges:
+            src.append(frontier_ids[r])
+            dst.append(child_ids)
+            ex.append(c)
+        if not new_rows:
+            break
+        frontier = np.array(new_rows, dtype=YX.dtype).reshape(-1, d)
+        frontier_ids = np.array(new_ids)
+        blocks.append(frontier)
+        if len(index) > budget:
+            complete = False
+            break
+    states = np.concatenate([b.astype(YX.dtype) for b in blocks])
+    cat = (lambda parts: np.concatenate(parts) if parts else np.empty(0, np.int64))
+    return Reachable(states=states, src=cat(src), dst=cat(dst), example=cat(ex),
+                     clean_states=clean, complete=complete)
+
+
+def _key(row):
+    return row.tobytes() if row.dtype != object else tuple(int(v) for v in row)
