@@ -1,0 +1,323 @@
+"""Many small perceptrons at once: batched runs for sweeps and simulations.
+
+A sweep of hundreds of small runs spends its time in Python overhead when each run is
+a call to :func:`markone.train`. Here the runs are packed into one array per shape and
+trained together in one compiled ``numba.prange`` loop over datasets, each pass calling
+the core kernel :func:`markone._kernels.epoch_last` (the update rule is not written a
+second time). Orders are drawn exactly as :func:`markone.train` draws them, so every
+run equals ``markone.train(X, y, ..., seed=seed)`` with the same arguments.
+
+* :func:`train_many` trains each dataset to convergence (or ``max_epochs``).
+* :func:`trace_many` replays one online stream per run and records the last and the
+  averaged iterate every ``record_every`` presentations.
+
+Examples
+--------
+>>> import numpy as np
+>>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+>>> res = train_many([X, X], [[-1, -1, -1, 1], [-1, 1, 1, 1]])   # AND, OR
+>>> res.converged.tolist(), res.mistakes.tolist()
+([True, True], [18, 9])
+>>> res.w[0].tolist()
+[3.0, 2.0, -4.0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from markone._kernels import epoch_last
+from markone.perceptron import augment
+from markone._validation import (as_generator, check_choice, check_consistent_length,
+                                 check_int_at_least, check_matrix, check_positive,
+                                 child_seeds, encode_binary_labels)
+
+__all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
+
+#: Epochs of fresh permutations drawn per compiled call in ``order="shuffle"``.
+_CHUNK = 16
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """The outcome of :func:`train_many`, one entry per dataset.
+
+    Attributes
+    ----------
+    w : tuple of ndarray
+        Final (last-iterate) weight vector of each run, in the augmented space
+        ``[x, intercept_scale]`` when ``intercept`` (so ``w[b][-1]`` is the intercept
+        weight), as :attr:`markone.TrainResult.w`.
+    mistakes : ndarray of int64
+        Total updates of each run.
+    epochs : ndarray of int64
+        Passes made, the final clean pass included.
+    converged : ndarray of bool
+        Whether each run ended with a pass without mistakes.
+    mistakes_per_epoch : tuple of tuple of int
+        Updates in each pass, per run.
+    seeds : tuple of int or None
+        The seed each run used (``order="shuffle"``), else ``None`` entries.
+    """
+
+    w: tuple
+    mistakes: np.ndarray
+    epochs: np.ndarray
+    converged: np.ndarray
+    mistakes_per_epoch: tuple
+    seeds: tuple
+
+    def __len__(self):
+        return len(self.w)
+
+
+@njit(cache=True, parallel=True)
+def _train_block(yx3, orders, eta, n_epochs, W, mpe, active):
+    """Run up to ``n_epochs`` passes of every active dataset of a same-shape block.
+
+    Pass ``e`` of dataset ``b`` presents ``orders[b, e % orders.shape[1]]``; the
+    mistakes of each pass go to ``mpe[b, e]``; a dataset stops after a clean pass
+    (``active[b] = False``).
+    """
+    n_orders = orders.shape[1]
+    for b in prange(yx3.shape[0]):
+        if not active[b]:
+            continue
+        for e in range(n_epochs):
+            m = epoch_last(yx3[b], orders[b, e % n_orders], eta, W[b])
+            mpe[b, e] = m
+            if m == 0:
+                active[b] = False
+                break
+
+
+@njit(cache=True, parallel=True)
+def _trace_block(yx3, orders, eta, record_every, last, avg):
+    """Replay ``orders[r]`` on ``yx3[r]`` one presentation at a time, recording."""
+    d = yx3.shape[2]
+    for r in prange(yx3.shape[0]):
+        w = np.zeros(d)
+        total = np.zeros(d)
+        one = np.empty(1, np.int64)
+        k = 0
+        for t in range(orders.shape[1]):
+            one[0] = orders[r, t]
+            epoch_last(yx3[r], one, eta, w)
+            total += w
+            if (t + 1) % record_every == 0:
+                last[r, k] = w
+                avg[r, k] = total / (t + 1)
+                k += 1
+
+
+def _fold(X, y, intercept, intercept_scale, name):
+    """``y[:, None] * [X, c]`` as float64, with the labels mapped to -1/+1."""
+    X = check_matrix(X, name=name)
+    y_pm1, _ = encode_binary_labels(y, name=name.replace("X", "y"), allow_single=True)
+    check_consistent_length(X, y_pm1, names=(name, name.replace("X", "y")))
+    return np.ascontiguousarray(augment(X, intercept, intercept_scale) * y_pm1[:, None])
+
+
+def _fold_all(Xs, ys, intercept, intercept_scale):
+    if len(Xs) != len(ys):
+        raise ValueError(
+            f"Xs has {len(Xs)} datasets but ys has {len(ys)}; pass one label vector "
+            "per dataset."
+        )
+    if len(Xs) == 0:
+        raise ValueError("Xs is empty; pass at least one dataset.")
+    scale = check_positive(intercept_scale, "intercept_scale")
+    return [_fold(X, y, intercept, scale, f"Xs[{b}]") for b, (X, y) in
+            enumerate(zip(Xs, ys))]
+
+
+def shuffle_orders(seed, n, n_epochs):
+    """The presentation orders ``markone.train(order="shuffle", seed=seed)`` uses.
+
+    Returns an ``(n_epochs, n)`` int64 array: a fresh permutation of ``range(n)`` per
+    pass. Drawing them in several chunks from one generator gives the same stream.
+
+    >>> shuffle_orders(0, 4, 2).shape
+    (2, 4)
+    """
+    return _permutations(as_generator(seed), n, n_epochs)
+
+
+def _permutations(rng, n, k):
+    return np.stack([rng.permutation(n) for _ in range(k)]).astype(np.int64)
+
+
+def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
+               max_epochs=1000, order="given", seeds=None):
+    """Train one perceptron per dataset, all at once (last iterate).
+
+    Parameters
+    ----------
+    Xs : sequence of array-like
+        The datasets, each ``(n_b, d_b)``; shapes may differ between datasets.
+    ys : sequence of array-like
+        The labels of each dataset (any two values, as in :func:`markone.train`).
+    intercept, intercept_scale, eta, max_epochs
+        As in :func:`markone.train`.
+    order : {"given", "shuffle"} or sequence of int arrays
+        ``"given"``: rows in order each pass. ``"shuffle"``: a fresh seeded permutation
+        each pass. A sequence: one explicit stream of indices per dataset, presented
+        once per pass.
+    seeds : int, Generator or sequence of int, optional
+        For ``"shuffle"``: one seed per dataset, or a root seed from which one child
+        seed per dataset is drawn up front (:func:`markone._validation.child_seeds`).
+
+    Returns
+    -------
+    BatchResult
+        Run ``b`` equals ``markone.train(Xs[b], ys[b], ..., seed=res.seeds[b])``.
+
+    Raises
+    ------
+    ValueError
+        On mismatched lengths, bad data (as :func:`markone.train`), or bad orders.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 2.0], [-1.0, -1.0], [2.0, 0.5]])
+    >>> res = train_many([X] * 3, [[1, -1, 1]] * 3, order="shuffle", seeds=7)
+    >>> bool(res.converged.all()), len(res.seeds)
+    (True, 3)
+    """
+    yxs = _fold_all(Xs, ys, intercept, intercept_scale)
+    B = len(yxs)
+    max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
+    eta = check_positive(eta, "eta")
+    if isinstance(order, str):
+        check_choice(order, "order", ("given", "shuffle"))
+    shuffle = order == "shuffle" if isinstance(order, str) else False
+    if shuffle:
+        seeds = _per_dataset_seeds(seeds, B)
+    else:
+        seeds = (None,) * B
+    streams = None if isinstance(order, str) else _check_streams(order, yxs)
+
+    W = [np.zeros(yx.shape[1]) for yx in yxs]
+    mpe = [[] for _ in range(B)]
+    groups = {}
+    for b, yx in enumerate(yxs):
+        key = (yx.shape, 0 if streams is None else len(streams[b]))
+        groups.setdefault(key, []).append(b)
+    for members in groups.values():
+        yx3 = np.stack([yxs[b] for b in members])
+        Wg = np.zeros((len(members), yx3.shape[2]))
+        active = np.ones(len(members), dtype=np.bool_)
+        n = yx3.shape[1]
+        rngs = [as_generator(seeds[b]) for b in members] if shuffle else None
+        done = 0
+        while done < max_epochs and active.any():
+            n_ep = min(_CHUNK, max_epochs - done) if shuffle else max_epochs
+            if shuffle:
+                orders = np.stack([_permutations(r, n, n_ep) for r in rngs])
+            elif streams is None:
+                orders = np.broadcast_to(np.arange(n, dtype=np.int64),
+                                         (len(members), 1, n)).copy()
+            else:
+                orders = np.stack([streams[b] for b in members])[:, None, :]
+            block = np.full((len(members), n_ep), -1, dtype=np.int64)
+            was_active = active.copy()
+            _train_block(yx3, orders, eta, n_ep, Wg, block, active)
+            for g, b in enumerate(members):
+                if was_active[g]:
+                    mpe[b].extend(int(m) for m in block[g] if m >= 0)
+            done += n_ep
+        for g, b in enumerate(members):
+            W[b] = Wg[g].copy()
+    mistakes = np.array([sum(m) for m in mpe], dtype=np.int64)
+    epochs = np.array([len(m) for m in mpe], dtype=np.int64)
+    converged = np.array([bool(m) and m[-1] == 0 for m in mpe], dtype=bool)
+    return BatchResult(tuple(W), mistakes, epochs, converged,
+                       tuple(tuple(m) for m in mpe), tuple(seeds))
+
+
+def _per_dataset_seeds(seeds, B):
+    if seeds is None or isinstance(seeds, (int, np.integer, np.random.Generator)):
+        return tuple(child_seeds(seeds, B))
+    seeds = tuple(int(s) for s in seeds)
+    if len(seeds) != B:
+        raise ValueError(f"seeds has {len(seeds)} entries but there are {B} datasets; "
+                         "pass one seed per dataset or one root seed.")
+    return seeds
+
+
+def _check_streams(order, yxs):
+    if len(order) != len(yxs):
+        raise ValueError(f"order has {len(order)} streams but there are {len(yxs)} "
+                         "datasets; pass one index sequence per dataset.")
+    streams = []
+    for b, (s, yx) in enumerate(zip(order, yxs)):
+        s = np.asarray(s)
+        if s.ndim != 1 or s.size == 0 or s.dtype.kind not in "iu":
+            raise ValueError(f"order[{b}] must be a non-empty 1-D sequence of integer "
+                             f"indices, got shape {s.shape} and dtype {s.dtype}.")
+        if s.min() < 0 or s.max() >= len(yx):
+            raise ValueError(f"order[{b}] has indices outside 0..{len(yx) - 1} (its "
+                             f"dataset has {len(yx)} rows).")
+        streams.append(np.ascontiguousarray(s, dtype=np.int64))
+    return streams
+
+
+def trace_many(Xs, ys, orders, *, intercept=True, intercept_scale=1.0, eta=1.0,
+               record_every=1):
+    """Replay one online stream per run and record its iterates along the way.
+
+    Parameters
+    ----------
+    Xs, ys : sequences of array-like, or arrays of shape ``(R, n, d)`` / ``(R, n)``
+        One dataset per run; all of the same shape.
+    orders : array-like of int, shape ``(R, T)``
+        The stream of example indices each run sees (e.g. several permutations
+        concatenated for several passes), presented once.
+    intercept, intercept_scale, eta
+        As in :func:`markone.train`.
+    record_every : int
+        Record after every ``record_every`` presentations (``T // record_every``
+        records).
+
+    Returns
+    -------
+    last, averaged : ndarray, shape ``(R, T // record_every, D)``
+        The last iterate, and the average of the iterates after each presentation so
+        far (Freund & Schapire's averaged perceptron), at each record. The last iterate
+        after the full stream equals ``markone.train(X, y, order=stream,
+        max_epochs=1).last_w``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> last, avg = trace_many([X], [[1, -1]], [[0, 1, 0, 1]], intercept=False)
+    >>> last[0].tolist()
+    [[1.0, 0.0], [1.0, -1.0], [1.0, -1.0], [1.0, -1.0]]
+    >>> avg[0, -1].tolist()
+    [1.0, -0.75]
+    """
+    yxs = _fold_all(list(Xs), list(ys), intercept, intercept_scale)
+    shapes = {yx.shape for yx in yxs}
+    if len(shapes) != 1:
+        raise ValueError(f"trace_many needs datasets of one shape, got {sorted(shapes)}; "
+                         "call it once per shape.")
+    orders = np.asarray(orders)
+    n = yxs[0].shape[0]
+    if orders.ndim != 2 or orders.shape[0] != len(yxs) or orders.dtype.kind not in "iu":
+        raise ValueError(f"orders must be an integer array of shape (R={len(yxs)}, T), "
+                         f"got shape {orders.shape} and dtype {orders.dtype}.")
+    if orders.size and (orders.min() < 0 or orders.max() >= n):
+        raise ValueError(f"orders has indices outside 0..{n - 1}.")
+    k = check_int_at_least(record_every, "record_every", 1)
+    yx3 = np.stack(yxs)
+    R, T, D = len(yxs), orders.shape[1], yx3.shape[2]
+    last = np.zeros((R, T // k, D))
+    avg = np.zeros((R, T // k, D))
+    _trace_block(yx3, np.ascontiguousarray(orders, dtype=np.int64),
+                 check_positive(eta, "eta"), k, last, avg)
+    return last, avg

@@ -1,0 +1,75 @@
+"""``markone sim``: list and run the classic experiments of :mod:`sims`.
+
+Thin: parses arguments and calls :func:`sims.runner.run_experiment`.
+"""
+
+from __future__ import annotations
+
+from markone.cli import add_command
+
+__all__ = ["register"]
+
+RUN_EXAMPLES = """\
+  markone sim run novikoff                       300 datasets, mistakes vs (R/gamma)^2
+  markone sim run all --out results --workers 2  every experiment, 2 processes
+  markone sim run novikoff --dask local          on a dask.distributed LocalCluster
+  markone sim run novikoff --dask tcp://host:8786  on your own cluster
+Killed and restarted with the same arguments, a sweep runs only the missing tasks."""
+
+
+def _list(args):
+    from sims.runner import EXPERIMENTS, load_experiment
+
+    width = max(map(len, EXPERIMENTS))
+    for name in EXPERIMENTS:
+        doc = (load_experiment(name).__doc__ or "").strip().splitlines()
+        print(f"{name:<{width}}  {doc[0] if doc else ''}")
+    return 0
+
+
+def _run(args):
+    from sims.runner import EXPERIMENTS, run_experiment
+
+    names = EXPERIMENTS if args.name == "all" else (args.name,)
+    for name in names:
+        runs = args.runs
+        if args.name == "all" and runs is not None:
+            from sims.runner import load_experiment
+
+            runs = runs if "runs" in load_experiment(name).DEFAULTS else None
+        res = run_experiment(name, out=args.out, seed=args.seed, size=args.size,
+                             runs=runs, workers=args.workers, dask=args.dask)
+        print(f"{name}: {res.n_run} task(s) run, {res.n_reused} reused -> "
+              f"{res.results_path} ({len(res.figures)} figure(s))")
+    return 0
+
+
+def register(subparsers):
+    """Add ``markone sim list`` and ``markone sim run`` to ``subparsers``."""
+    p = add_command(
+        subparsers, "sim",
+        help="list and run the classic experiments (results.json + figures)",
+        description="Each experiment writes OUT/NAME/results.json (the numbers behind "
+        "its figures, with config and seed) and PNG figures; sweeps are resumable.",
+        example="markone sim run novikoff --out results",
+        func=lambda args: p.print_help() or 2,
+    )
+    sub = p.add_subparsers(dest="sim_command", metavar="ACTION")
+    add_command(sub, "list", help="list the experiments",
+                description="One line per experiment.", example="markone sim list",
+                func=_list)
+    r = add_command(sub, "run", help="run one experiment or all of them",
+                    description="Tasks are seeded up front from --seed, so results do "
+                    "not depend on --workers or --dask.", example=RUN_EXAMPLES,
+                    func=_run)
+    r.add_argument("name", help="experiment name (see `markone sim list`) or 'all'")
+    r.add_argument("--out", default="sim-out", help="output folder")
+    r.add_argument("--runs", type=int, default=None,
+                   help="number of runs (experiments with repeated runs)")
+    r.add_argument("--seed", type=int, default=0, help="root seed")
+    r.add_argument("--workers", type=int, default=1, help="worker processes")
+    r.add_argument("--dask", default=None, metavar="local|ADDRESS",
+                   help="run on a dask LocalCluster ('local') or a scheduler address")
+    r.add_argument("--size", choices=("small", "default"), default="default",
+                   help="problem sizes: 'small' is quick")
+    return p

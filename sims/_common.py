@@ -1,0 +1,58 @@
+"""Small helpers shared by the experiment modules (not part of the public API)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["inline", "chunked", "new_figure", "save_figure", "as_array", "DPI"]
+
+#: Resolution of the gallery figures (small PNGs).
+DPI = 90
+
+
+def inline(module_name):
+    """Make the module-level ``run(config=None, *, seed=0)`` of an experiment."""
+
+    def run(config=None, *, seed=0):
+        """Run this experiment in memory: tasks, run_task, combine (no files).
+
+        ``config`` defaults to ``DEFAULTS`` (use ``sims.runner.make_config`` for
+        ``size="small"``); returns the results dict that ``results.json`` holds.
+        """
+        from sims.runner import run_inline
+
+        return run_inline(sys.modules[module_name], config, seed)
+
+    return run
+
+
+def chunked(items, size):
+    """Split ``items`` into consecutive lists of at most ``size`` (the task batches)."""
+    items = list(items)
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+def new_figure(ncols=1, *, width=5.0, height=4.0):
+    """A figure with ``ncols`` axes side by side (Agg: never shown on screen)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width * ncols, height))
+    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    return fig, axes
+
+
+def save_figure(fig, out_dir, name):
+    """Write ``fig`` to ``out_dir/name.png`` and return the path."""
+    path = Path(out_dir) / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    return path
+
+
+def as_array(values):
+    """A float array from JSON lists (``"inf"``/``"nan"`` strings included)."""
+    return np.asarray(values, dtype=float)
