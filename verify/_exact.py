@@ -1,0 +1,456 @@
+"""Exact arithmetic helpers for verification: floats taken as the exact numbers they are.
+
+A float64 is an exact binary fraction ``m * 2**e``. These helpers turn float (and
+rational) data into Python integers without losing a bit, compute exact dot products,
+bound the rounding error of a floating-point dot product rigorously, and solve small
+linear systems exactly. They are the "exact arithmetic disposes" half of
+``verify``: a floating-point proposal (an LP solution, a perceptron's weights) becomes
+a proof only after passing through here.
+
+* :func:`float_rows_to_ints` / :func:`rows_to_ints`: data as integer rows, each a
+  positive multiple of the original row (signs of dot products are unchanged).
+* :func:`exact_dot` and :func:`float_dot_exact`: exact dot products.
+* :func:`dot_error_bound`: a rigorous bound on ``|fl(A @ w) - A @ w|``.
+* :func:`certify_positive`: prove ``A[i] . w > 0`` for all rows, with floats where the
+  rounding bound allows and exact integers for the rest.
+* :func:`null_vector`: an exact rational vector spanning the kernel of an integer
+  matrix of corank one (p-adic lifting for large systems, fraction-free elimination
+  for small or wide-integer ones).
+
+Examples
+--------
+>>> import numpy as np
+>>> ints, e = float_to_ints(np.array([0.5, 0.75, 3.0]))
+>>> ints, e                      # 0.5 = 2 * 2**-2, 0.75 = 3 * 2**-2, 3 = 12 * 2**-2
+([2, 3, 12], -2)
+>>> float_dot_exact([0.1, 0.2], [1.0, 1.0]) == Fraction(0.1) + Fraction(0.2)
+True
+>>> A = np.array([[1.0, 1e-20], [1.0, -1.0]])
+>>> certify_positive(A, np.array([1.0, 0.5]))
+(True, 0)
+>>> null_vector([[1, 1, -2]])            # kernel of a 1 x 3 matrix has dimension 2
+Traceback (most recent call last):
+...
+ValueError: the matrix has a kernel of dimension 2, not 1; null_vector needs corank one.
+>>> null_vector([[1, 0, -1], [0, 2, -1]])
+[2, 1, 2]
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from fractions import Fraction
+
+import numpy as np
+from numba import njit
+
+from markone._exact import to_fraction, to_fraction_matrix
+
+__all__ = [
+    "to_fraction",
+    "float_to_ints",
+    "float_rows_to_ints",
+    "rows_to_ints",
+    "exact_dot",
+    "float_dot_exact",
+    "dot_error_bound",
+    "certify_positive",
+    "null_vector",
+    "UNIT_ROUNDOFF",
+]
+
+#: Unit roundoff of IEEE double precision, ``2**-53``.
+UNIT_ROUNDOFF = 2.0**-53
+_TINY = 2.0**-1074  # smallest positive subnormal double
+
+
+def float_to_ints(v):
+    """Return ``(ints, e)`` with ``v[j] == ints[j] * 2**e`` exactly for a float vector.
+
+    ``e`` is as large as possible (the common power of two is stripped), so integer
+    data comes back as the integers themselves.
+    """
+    ints, exps = float_rows_to_ints(np.asarray(v, dtype=np.float64).reshape(1, -1))
+    return ints[0], exps[0]
+
+
+def float_rows_to_ints(A):
+    """Exact integer rows of a finite float64 matrix: ``A[i] == ints[i] * 2**exps[i]``.
+
+    Returns ``(ints, exps)``: a list of lists of Python ints, and a list of int
+    exponents. Each row is a positive multiple of the original, so the sign of any
+    dot product with a row is unchanged.
+    """
+    A = np.asarray(A, dtype=np.float64)
+    if not np.isfinite(A).all():
+        raise ValueError("A contains NaN or infinity; exact conversion needs finite numbers.")
+    mant, ex = np.frexp(A)
+    m = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit mantissas
+    tz = _trailing_zeros(m)
+    e = ex.astype(np.int64) - 53 + tz
+    m = m >> tz
+    nz = m != 0
+    out_ints, out_exps = [], []
+    for i in range(A.shape[0]):
+        if not nz[i].any():
+            out_ints.append([0] * A.shape[1])
+            out_exps.append(0)
+            continue
+        emin = int(e[i][nz[i]].min())
+        shift = np.where(nz[i], e[i] - emin, 0)
+        if int(shift.max()) <= 9:  # fits int64: |m| < 2**53, shifted by <= 9 bits
+            row = (m[i] << shift).tolist()
+        else:
+            row = [int(a) << int(s) for a, s in zip(m[i].tolist(), shift.tolist())]
+        out_ints.append(row)
+        out_exps.append(emin)
+    return out_ints, out_exps
+
+
+def _trailing_zeros(m):
+    """Number of trailing zero bits of each int64 (0 for zeros)."""
+    a = np.abs(m)
+    low = a & -a  # lowest set bit
+    tz = np.zeros(m.shape, dtype=np.int64)
+    nz = low != 0
+    tz[nz] = np.log2(low[nz].astype(np.float64)).astype(np.int64)
+    return tz
+
+
+def rows_to_ints(X):
+    """Exact integer rows of any numeric matrix: ``X[i] == ints[i] * scales[i]``.
+
+    Float64 arrays are converted bit-exactly without Fractions; other input (ints,
+    :class:`~fractions.Fraction`, strings like ``"3/4"``) goes through
+    :func:`markone._exact.to_fraction`. ``scales`` are positive Fractions.
+
+    >>> ints, scales = rows_to_ints([["1/2", "1/3"], [2, 4]])
+    >>> ints, scales
+    ([[3, 2], [1, 2]], [Fraction(1, 6), Fraction(2, 1)])
+    """
+    if isinstance(X, np.ndarray) and X.dtype.kind == "f":
+        ints, exps = float_rows_to_ints(X)
+        return ints, [Fraction(2) ** e for e in exps]
+    if isinstance(X, np.ndarray) and X.dtype.kind in "iub":
+        rows = [[int(v) for v in r] for r in X.tolist()]
+        F = None
+    else:
+        F = to_fraction_matrix(X)
+        rows = None
+    ints, scales = [], []
+    for i in range(len(rows) if F is None else len(F)):
+        if F is None:
+            r = rows[i]
+            g = math.gcd(*r) or 1
+            ints.append([v // g for v in r])
+            scales.append(Fraction(g))
+            continue
+        r = F[i]
+        den = math.lcm(*(v.denominator for v in r))
+        num = [int(v * den) for v in r]
+        g = math.gcd(*num) or 1
+        ints.append([v // g for v in num])
+        scales.append(Fraction(g, den))
+    return ints, scales
+
+
+def exact_dot(a, b):
+    """Exact dot product of two sequences of ints or Fractions."""
+    return sum(map(operator.mul, a, b), 0)
+
+
+def float_dot_exact(a, b):
+    """The exact rational value of the dot product of two float vectors."""
+    ia, ea = float_to_ints(a)
+    ib, eb = float_to_ints(b)
+    return Fraction(exact_dot(ia, ib)) * Fraction(2) ** (ea + eb)
+
+
+def dot_error_bound(A, w):
+    """Rigorous bounds on the rounding error of ``A @ w`` computed in float64.
+
+    For each row, ``|fl(A[i] . w) - A[i] . w| <= bound[i]`` whatever the summation
+    order (BLAS blocking, FMA, threads): the classical bound
+    ``gamma_n * sum_j |A[i, j] w[j]|`` with ``gamma_n = n u / (1 - n u)``, inflated
+    for the rounding of the bound itself, plus ``n`` times the smallest subnormal for
+    underflow. Infinite where the sums overflow.
+
+    >>> import numpy as np
+    >>> b = dot_error_bound(np.array([[1.0, 2.0]]), np.array([3.0, 4.0]))
+    >>> bool(0 < b[0] < 1e-13)
+    True
+    """
+    A = np.asarray(A, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    n = A.shape[1] + 1
+    nu = n * UNIT_ROUNDOFF
+    if nu >= 0.01:
+        raise ValueError(f"dot products of length {n} are too long for this bound.")
+    s = np.abs(A) @ np.abs(w)
+    gamma = nu / (1 - nu)
+    # s underestimates the exact sum by at most a factor (1 - gamma); a further 1%
+    # covers the rounding of this very expression.
+    with np.errstate(over="ignore"):
+        return (gamma / (1 - gamma)) * 1.01 * s + (2 * n + 2) * _TINY
+
+
+def certify_positive(A, w, *, rows=None):
+    """Prove ``A[i] . w > 0`` exactly for every row (or the given ``rows``).
+
+    Rows whose floating-point dot product exceeds its :func:`dot_error_bound` are
+    proven without rationals; the remaining ones are decided in exact integer
+    arithmetic. ``A`` and ``w`` are float64 and taken as the exact binary fractions
+    they are.
+
+    Returns
+    -------
+    (ok, n_exact) : (bool, int)
+        ``ok`` is True when every row is strictly positive; ``n_exact`` counts the rows
+        that needed exact arithmetic.
+    """
+    A = np.asarray(A, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    if rows is not None:
+        A = A[np.asarray(rows, dtype=np.int64)]
+    if not np.isfinite(w).all():
+        return False, 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = A @ w
+    bound = dot_error_bound(A, w)
+    unsure = np.flatnonzero(~(s > bound))
+    if unsure.size == 0:
+        return True, 0
+    if (s[unsure] < -bound[unsure]).any():  # certainly negative somewhere
+        return False, 0
+    wi, _ = float_to_ints(w)
+    ints, _ = float_rows_to_ints(A[unsure])
+    for r in ints:
+        if exact_dot(r, wi) <= 0:
+            return False, int(unsure.size)
+    return True, int(unsure.size)
+
+
+# --------------------------------------------------------------------------------------
+# exact kernels of integer matrices
+
+
+def null_vector(M):
+    """Exact kernel vector of an integer (or rational) matrix whose kernel has dim 1.
+
+    ``M`` has shape ``(m, k)`` and rank ``k - 1``. Returns a primitive integer vector
+    ``v`` (a list of ``k`` Python ints with gcd 1) with ``M v = 0`` exactly, checked
+    before returning. Large systems with int64-sized entries are solved by p-adic
+    (Dixon) lifting in numpy; others by integer Gauss-Jordan elimination.
+
+    Raises
+    ------
+    ValueError
+        When the kernel does not have dimension exactly one.
+    """
+    if isinstance(M, np.ndarray) and M.dtype.kind in "iu":
+        ints = M.tolist()
+    else:
+        ints = []
+        for r in M:
+            r = [Fraction(v) for v in r]
+            den = math.lcm(*(v.denominator for v in r)) if r else 1
+            ints.append([int(v * den) for v in r])
+    k = len(ints[0]) if ints else 0
+    v = None
+    if k > 24 and max(abs(v) for r in ints for v in r) < 2**24:
+        v = _null_vector_dixon(np.array(ints, dtype=np.int64))
+        if v is not None and any(exact_dot(r, v) != 0 for r in ints):
+            v = None  # unlucky prime or rank deficiency: decide by elimination
+    if v is None:
+        v = _null_vector_gauss(ints, k)
+    if any(exact_dot(r, v) != 0 for r in ints):  # pragma: no cover - defensive
+        raise ArithmeticError("exact kernel check failed")
+    return v
+
+
+def _primitive(v):
+    """Divide an integer vector by the gcd of its entries."""
+    g = math.gcd(*v)
+    return [a // g for a in v] if g > 1 else list(v)
+
+
+def _from_fractions(fracs):
+    """Smallest integer multiple of a rational vector."""
+    den = math.lcm(*(q.denominator for q in fracs))
+    return _primitive([int(q * den) for q in fracs])
+
+
+def _null_vector_gauss(ints, k):
+    """Integer Gauss-Jordan (rows kept primitive); returns the kernel vector."""
+    A = [_primitive(r) if any(r) else list(r) for r in ints]
+    m = len(A)
+    pivots = []
+    r = 0
+    for c in range(k):
+        p = next((i for i in range(r, m) if A[i][c] != 0), None)
+        if p is None:
+            continue
+        A[r], A[p] = A[p], A[r]
+        piv, prow = A[r][c], A[r]
+        for i in range(m):
+            f = A[i][c]
+            if i != r and f:
+                A[i] = _primitive([piv * a - f * b for a, b in zip(A[i], prow)])
+        pivots.append(c)
+        r += 1
+        if r == m:
+            break
+    free = [c for c in range(k) if c not in set(pivots)]
+    if len(free) != 1:
+        raise ValueError(
+            f"the matrix has a kernel of dimension {len(free)}, not 1; null_vector "
+            "needs corank one.")
+    f = free[0]
+    v = [Fraction(0)] * k
+    v[f] = Fraction(1)
+    for i, c in enumerate(pivots):
+        v[c] = Fraction(-A[i][f], A[i][c])
+    return _from_fractions(v)
+
+
+_DIXON_PRIME = 2_097_143  # a prime below 2**21: int64 sums of products stay exact
+
+
+def _null_vector_dixon(A):
+    """Kernel vector of an int64 matrix of corank one by p-adic lifting, or None.
+
+    A pivoting pass modulo a prime finds ``k - 1`` independent rows and columns and
+    the inverse of that square block; Dixon's lifting then solves
+    ``B x = -a_free`` to enough p-adic digits for rational reconstruction (Hadamard
+    bound). Returns None when the modular pass is inconclusive (unlucky prime or
+    corank not one), so the caller can fall back to exact elimination.
+    """
+    p = _DIXON_PRIME
+    m, k = A.shape
+    piv_rows, piv_cols, inv = _modular_pivots(A % p, p)
+    if len(piv_cols) != k - 1:
+        return None
+    free = next(c for c in range(k) if c not in set(piv_cols))
+    B = A[np.ix_(piv_rows, piv_cols)]
+    b = -A[piv_rows, free]
+    # Hadamard bound of B and of B with b in a column: numerators and det bounded.
+    norms = np.sqrt((B.astype(np.float64) ** 2).sum(axis=0))
+    logh = float(np.log2(np.maximum(norms, 1)).sum()) + float(
+        np.log2(max(np.sqrt((b.astype(np.float64) ** 2).sum()), 1)))
+    steps = int((2 * logh + 4) / math.log2(p)) + 2
+    digits = []
+    r = b.copy()
+    for _ in range(steps):
+        x = (inv @ (r % p)) % p
+        digits.append(x)
+        r = (r - B @ x) // p
+    X = [0] * len(piv_cols)
+    for x in reversed(digits):
+        X = [a * p + int(c) for a, c in zip(X, x.tolist())]
+    mod = p ** steps
+    den = None
+    sol = []
+    for a in X:
+        if den is not None:
+            num = (a * den) % mod
+            if num > mod // 2:
+                num -= mod
+            if 2 * num * num < mod:
+                sol.append(Fraction(num, den))
+                continue
+        q = _rational_reconstruct(a, mod)
+        if q is None:
+            return None
+        den = q.denominator if den is None else math.lcm(den, q.denominator)
+        sol.append(q)
+    v = [Fraction(0)] * k
+    v[free] = Fraction(1)
+    for c, q in zip(piv_cols, sol):
+        v[c] = q
+    return _from_fractions(v)
+
+
+def _modular_pivots(A, p):
+    """Independent rows and columns of ``A`` modulo ``p`` and the pivot block's inverse."""
+    W = np.ascontiguousarray(A % p)
+    perm = np.arange(W.shape[0], dtype=np.int64)
+    pcols = np.full(W.shape[0], -1, dtype=np.int64)
+    rank = _rref_mod(W, perm, pcols, W.shape[1], p)
+    piv_rows = perm[:rank].tolist()
+    piv_cols = pcols[:rank].tolist()
+    if rank == 0:
+        return piv_rows, piv_cols, None
+    n = rank
+    aug = np.zeros((n, 2 * n), dtype=np.int64)
+    aug[:, :n] = A[np.ix_(piv_rows, piv_cols)] % p
+    aug[:, n:] = np.eye(n, dtype=np.int64)
+    perm2 = np.arange(n, dtype=np.int64)
+    pcols2 = np.full(n, -1, dtype=np.int64)
+    if _rref_mod(aug, perm2, pcols2, n, p) != n:
+        return piv_rows, [], None
+    # rows of the reduced block are in pivot-column order: row i has its 1 in column
+    # pcols2[i]; reorder so that row j holds column j's pivot.
+    inv = np.empty((n, n), dtype=np.int64)
+    inv[pcols2] = aug[:, n:]
+    return piv_rows, piv_cols, inv
+
+
+@njit(cache=True, nogil=True)
+def _rref_mod(W, perm, pcols, ncols, p):  # pragma: no cover - compiled
+    """In-place reduced row echelon form of ``W`` mod prime ``p`` on its first
+    ``ncols`` columns (row swaps recorded in ``perm``); returns the rank."""
+    m, k = W.shape
+    r = 0
+    for c in range(ncols):
+        if r == m:
+            break
+        piv = -1
+        for i in range(r, m):
+            if W[i, c] != 0:
+                piv = i
+                break
+        if piv < 0:
+            continue
+        if piv != r:
+            for j in range(k):
+                t = W[r, j]
+                W[r, j] = W[piv, j]
+                W[piv, j] = t
+            t = perm[r]
+            perm[r] = perm[piv]
+            perm[piv] = t
+        # inverse of the pivot by Fermat: a**(p-2) mod p
+        a = W[r, c]
+        inv = 1
+        e = p - 2
+        while e > 0:
+            if e & 1:
+                inv = (inv * a) % p
+            a = (a * a) % p
+            e >>= 1
+        for j in range(k):
+            W[r, j] = (W[r, j] * inv) % p
+        for i in range(m):
+            if i != r:
+                f = W[i, c]
+                if f != 0:
+                    for j in range(k):
+                        W[i, j] = (W[i, j] - f * W[r, j]) % p
+        pcols[r] = c
+        r += 1
+    return r
+
+
+def _rational_reconstruct(a, mod):
+    """The fraction n/d with ``n = a d (mod mod)`` and ``|n|, d < sqrt(mod/2)``, or None."""
+    bound = math.isqrt(mod // 2)
+    r0, r1 = mod, a % mod
+    s0, s1 = 0, 1
+    while r1 > bound:
+        q = r0 // r1
+        r0, r1 = r1, r0 - q * r1
+        s0, s1 = s1, s0 - q * s1
+    if s1 == 0 or abs(s1) > bound:
+        return None
+    return Fraction(r1, s1)
