@@ -8,6 +8,11 @@ the rule of :mod:`markone.online`: a mistake when ``w . yx[i] <= 0``, then
 * :func:`epoch_last` is the lean loop (last iterate only) used by :func:`markone.train`
   for float data and by the batched runs in :mod:`markone.batch` (it can be called
   from other numba functions, including ``prange`` loops).
+* :func:`epoch_last_xy` is the same loop on the raw inputs ``X`` with the labels and
+  the appended constant folded in on the fly. It saves the two passes over memory
+  that building ``yx`` costs (and the separate NaN scan: a non-finite input makes its
+  score non-finite, which the loop reports), so a float run reads its data once per
+  pass, as ``X @ w`` does.
 * :func:`epoch_general` also keeps what the variants need (the averaging sum, the
   pocket vector, survival runs, and, on request, every intermediate vector), and
   guards int64 arithmetic against overflow. Its pure-Python body
@@ -21,14 +26,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["epoch_last", "epoch_general", "INT64_LIMIT"]
+__all__ = ["epoch_last", "epoch_last_xy", "epoch_general", "INT64_LIMIT"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
 INT64_LIMIT = 2**62
 
 
-@njit(cache=True, fastmath=True, nogil=True)
+#: Fast-math flags that allow vectorised reductions but keep NaN/inf semantics
+#: (the loops detect non-finite inputs through their scores).
+FASTMATH = {"reassoc", "contract", "nsz", "arcp"}
+
+
+@njit(cache=True, fastmath=FASTMATH, nogil=True)
 def epoch_last(yx, idx, eta, w):
     """One pass of the plain perceptron over ``yx[idx]``; returns the mistakes made.
 
@@ -46,6 +56,43 @@ def epoch_last(yx, idx, eta, w):
         if s <= 0:
             for j in range(d):
                 w[j] += eta * row[j]
+            mistakes += 1
+    return mistakes
+
+
+@njit(cache=True, fastmath=FASTMATH, nogil=True)
+def epoch_last_xy(X, y, c, idx, eta, w, status):
+    """One pass of the plain perceptron over ``(X[idx], y[idx])``.
+
+    ``w`` has ``d + 1`` entries, the last one the weight of the constant ``c``
+    (``c = 0`` for no intercept). Returns the mistakes made. Stops early with
+    ``status = [1, t]`` when the score at position ``t`` is not finite (a NaN or
+    infinity in that input), or ``[2, t]`` when a zero input vector (with ``c = 0``)
+    was met, which no weight vector can ever classify.
+    """
+    d = X.shape[1]
+    mistakes = 0
+    for t in range(idx.shape[0]):
+        i = idx[t]
+        row = X[i]
+        s = w[d] * c
+        for j in range(d):
+            s += w[j] * row[j]
+        if not np.isfinite(s):
+            status[0] = 1
+            status[1] = t
+            return mistakes
+        if y[i] * s <= 0:
+            step = eta * y[i]
+            nonzero = c != 0
+            for j in range(d):
+                w[j] += step * row[j]
+                nonzero |= row[j] != 0
+            w[d] += step * c
+            if not nonzero:
+                status[0] = 2
+                status[1] = t
+                return mistakes
             mistakes += 1
     return mistakes
 

@@ -39,11 +39,12 @@ __all__ = [
 ]
 
 
-def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False):
+def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_finite=True):
     """Return ``X`` as a C-contiguous 2-D array of ``dtype``, or raise a clear error.
 
     Rejects ragged input, non-numeric entries, 1-D or 3-D arrays, empty arrays (unless
-    ``allow_empty``) and NaN/inf. Never copies an array that already fits.
+    ``allow_empty``) and NaN/inf (unless ``check_finite=False``, for callers that
+    detect them on the way). Never copies an array that already fits.
     """
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a 2-D array of numbers, got a string.")
@@ -81,7 +82,7 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False):
             "one feature is needed."
         )
     arr = np.ascontiguousarray(arr, dtype=dtype)
-    if arr.dtype.kind == "f":
+    if check_finite and arr.dtype.kind == "f":
         bad = ~np.isfinite(arr)
         if bad.any():
             i, j = np.argwhere(bad)[0]

@@ -202,8 +202,13 @@ class _Engine:
 
     def run_pass(self, yx, idx, eta, checks):
         """One pass over ``yx[idx]``; returns the number of mistakes."""
-        if self.lean:
-            return int(_kernels.epoch_last(yx, idx, eta, self.w))
+        if self.lean:  # yx is (X, y, c): labels and constant folded in on the fly
+            X, y, c = yx
+            status = np.zeros(2, dtype=np.int64)
+            m = _kernels.epoch_last_xy(X, y, c, idx, eta, self.w, status)
+            if status[0]:
+                _raise_bad_row(X, int(idx[status[1]]), int(status[0]))
+            return int(m)
         n = idx.shape[0]
         rec_idx = np.empty(n, dtype=np.int64)
         rec_run = np.empty(n, dtype=np.int64 if self.dtype != object else object)
@@ -315,12 +320,20 @@ def _check_eta(eta):
 def _zero_rows_error(yx):
     zero = ~np.any(yx != 0, axis=1)
     if zero.any():
-        i = int(np.flatnonzero(zero)[0])
+        _raise_bad_row(yx, int(np.flatnonzero(zero)[0]), 2)
+
+
+def _raise_bad_row(X, i, status):
+    """Raise the error for row ``i``: 1 = not finite, 2 = zero vector (no intercept)."""
+    if status == 1:
+        j = int(np.flatnonzero(~np.isfinite(X[i]))[0])
         raise ValueError(
-            f"X[{i}] is the zero vector and intercept=False: its score is always 0, "
-            "which counts as a mistake, so training could never converge. Remove it "
-            "or use intercept=True."
-        )
+            f"X contains NaN or infinity (first at row {i}, column {j}); remove or "
+            "impute those entries before training.")
+    raise ValueError(
+        f"X[{i}] is the zero vector and intercept=False: its score is always 0, which "
+        "counts as a mistake, so training could never converge. Remove it or use "
+        "intercept=True.")
 
 
 def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000,
@@ -393,6 +406,14 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
             M = np.hstack([M, col])
         yx = M * y_pm1.astype(M.dtype)[:, None]
         run_eta = 1
+    elif variant == "last" and not record:
+        # the lean path reads X as it is; NaN/inf and zero rows are caught by the loop
+        explicit = not isinstance(order, str)
+        Xf = check_matrix(X, check_finite=explicit)
+        check_consistent_length(Xf, y_pm1)
+        c = float(intercept_scale) if intercept else None
+        yx = (Xf, y_pm1.astype(np.float64), c if intercept else 0.0)
+        run_eta = float(eta)
     else:
         Xf = check_matrix(X)
         check_consistent_length(Xf, y_pm1)
@@ -400,9 +421,10 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
         yx = np.ascontiguousarray(Xa * y_pm1[:, None])
         run_eta = float(eta)
         c = float(intercept_scale) if intercept else None
-    if not intercept:
+    if not intercept and not isinstance(yx, tuple):
         _zero_rows_error(yx)
-    order = _check_order(order, yx.shape[0])
+    n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
+    order = _check_order(order, n)
     rng = as_generator(seed)
 
     if exact and yx.dtype == np.int64:
@@ -433,11 +455,16 @@ def _overflow_checks(yx):
 
 
 def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
-    lean = variant == "last" and not record and yx.dtype == np.float64
-    engine = _Engine(yx.shape[1], yx.dtype, lean=lean, record_w=record or variant == "voted")
+    lean = isinstance(yx, tuple)
+    if lean:
+        n, d = yx[0].shape[0], yx[0].shape[1] + 1
+        engine = _Engine(d, np.float64, lean=True, record_w=False)
+    else:
+        n, d = yx.shape
+        engine = _Engine(d, yx.dtype, lean=False, record_w=record or variant == "voted")
     per_epoch = []
     for _ in range(max_epochs):
-        idx = _epoch_indices(order, yx.shape[0], rng)
+        idx = _epoch_indices(order, n, rng)
         m = engine.run_pass(yx, idx, eta, checks)
         per_epoch.append(m)
         if m == 0:
@@ -461,6 +488,8 @@ def _result(engine, per_epoch, variant, exact, unit, c, classes, record):
                 np.empty((0, engine.w.shape[0]))
 
     vote_vectors = vote_counts = None
+    if engine.lean and c is None:  # the unused constant's weight (always 0) goes
+        engine.w = engine.w[:-1]
     if variant == "last":
         w = engine.w
     elif variant == "averaged":
