@@ -1,0 +1,91 @@
+"""XOR: the perceptron never converges, but its weights cycle on a bounded orbit.
+
+Setup (Minsky & Papert, *Perceptrons*, 1969, ch. 11 (the cycling theorem, proved by
+Block & Levin 1970); the XOR example as in Bishop 2006 §4.1.7): the four XOR points in
+the -1/+1 and the 0/1 encodings, with an intercept, presented again and again in the
+given order. The core trains exactly (``exact=True``, integer weights) for ``epochs``
+passes and records every update; :func:`verify.check_cycling` finds the exact transient
+and period of the cyclic trajectory and, over *all* orders at once, the finite set of
+reachable weight vectors and its largest norm: bounded whatever the order.
+
+``results.json``, per encoding: ``trajectory`` (weights after each update),
+``transient`` and ``period_updates`` / ``period_epochs``, ``cycle``,
+``reachable_states`` and ``max_norm_sq`` (all orders), and ``periodic`` (the core's
+trajectory repeats with the period found).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sims._common import inline, new_figure, save_figure
+
+__all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
+
+NAME = "xor_cycling"
+DEFAULTS = {"epochs": 12, "encodings": ["pm1", "01"]}
+SMALL = {"epochs": 6}
+
+
+def tasks(config, seed):
+    """One task per encoding (nothing random: ``seed`` is unused)."""
+    return [{"id": enc, "encoding": enc, "epochs": config["epochs"]}
+            for enc in config["encodings"]]
+
+
+def run_task(spec):
+    """The exact trajectory and the cycle report of one encoding."""
+    import warnings
+
+    import markone
+    from markone.datasets import xor
+    from verify import check_cycling
+
+    X, y = xor(spec["encoding"])
+    Xi = X.astype(np.int64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", markone.ConvergenceWarning)
+        res = markone.train(Xi, y, exact=True, record=True, max_epochs=spec["epochs"])
+    traj = [[int(v) for v in w] for w in res.weights_after]
+    cyc = check_cycling(Xi, y)
+    every = check_cycling(Xi, y, order="all")
+    p, t0 = cyc.period_updates, cyc.transient
+    periodic = all(traj[i] == traj[i + p] for i in range(max(t0 - 1, 0), len(traj) - p))
+    return {"encoding": spec["encoding"], "trajectory": traj,
+            "mistakes_per_epoch": list(res.mistakes_per_epoch),
+            "converged": bool(res.converged), "transient": t0,
+            "period_updates": p, "period_epochs": cyc.period_epochs,
+            "cycle": [list(w) for w in cyc.cycle], "periodic": periodic,
+            "reachable_states": every.states, "max_norm_sq": every.max_norm_sq,
+            "reachable_complete": every.complete,
+            "trajectory_max_norm_sq": max(sum(v * v for v in w) for w in traj)}
+
+
+def combine(config, task_results):
+    """One entry per encoding."""
+    return {"encodings": {r["encoding"]: r for r in task_results},
+            "bounded": all(r["trajectory_max_norm_sq"] <= r["max_norm_sq"]
+                           for r in task_results),
+            "periodic": all(r["periodic"] for r in task_results)}
+
+
+def plot(results, out_dir):
+    """Each weight after every update; the periodic part shaded."""
+    encs = results["encodings"]
+    fig, axes = new_figure(len(encs), width=4.5, height=3.5)
+    for ax, (enc, r) in zip(axes, encs.items()):
+        W = np.asarray(r["trajectory"])
+        k = np.arange(1, len(W) + 1)
+        for j, lab in enumerate(["w₁", "w₂", "b (intercept)"]):
+            ax.step(k, W[:, j], where="post", label=lab)
+        ax.axvspan(max(r["transient"], 1), len(W), color="0.9", zorder=0,
+                   label=f"cycle: period {r['period_updates']} updates")
+        ax.set(xlabel="update", ylabel="weight",
+               title=f"XOR ({enc}): {r['reachable_states']} states reachable, "
+                     f"max ‖w‖² {r['max_norm_sq']}")
+        ax.title.set_fontsize(9)
+        ax.legend(fontsize=7, loc="lower left")
+    return [save_figure(fig, out_dir, "xor_cycling")]
+
+
+run = inline(__name__)
