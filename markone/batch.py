@@ -29,8 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from markone._kernels import epoch_last
-from markone.perceptron import augment
+from markone._kernels import epoch_last_xy
 from markone._validation import (as_generator, check_choice, check_consistent_length,
                                  check_int_at_least, check_matrix, check_positive,
                                  child_seeds, encode_binary_labels)
@@ -75,37 +74,40 @@ class BatchResult:
 
 
 @njit(cache=True, parallel=True)
-def _train_block(yx3, orders, eta, n_epochs, W, mpe, active):
+def _train_block(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status):
     """Run up to ``n_epochs`` passes of every active dataset of a same-shape block.
 
     Pass ``e`` of dataset ``b`` presents ``orders[b, e % orders.shape[1]]``; the
     mistakes of each pass go to ``mpe[b, e]``; a dataset stops after a clean pass
-    (``active[b] = False``).
+    (``active[b] = False``) or a bad row (``status[b, 0] != 0``).
     """
     n_orders = orders.shape[1]
-    for b in prange(yx3.shape[0]):
+    for b in prange(X3.shape[0]):
         if not active[b]:
             continue
         for e in range(n_epochs):
-            m = epoch_last(yx3[b], orders[b, e % n_orders], eta, W[b])
+            m = epoch_last_xy(X3[b], y2[b], c, orders[b, e % n_orders], eta, W[b],
+                              status[b])
             mpe[b, e] = m
-            if m == 0:
+            if m == 0 or status[b, 0] != 0:
                 active[b] = False
                 break
 
 
 @njit(cache=True, parallel=True)
-def _trace_block(yx3, orders, eta, record_every, last, avg):
-    """Replay ``orders[r]`` on ``yx3[r]`` one presentation at a time, recording."""
-    d = yx3.shape[2]
-    for r in prange(yx3.shape[0]):
-        w = np.zeros(d)
-        total = np.zeros(d)
+def _trace_block(X3, y2, c, orders, eta, record_every, last, avg, status):
+    """Replay ``orders[r]`` on dataset ``r`` one presentation at a time, recording."""
+    D = X3.shape[2] + 1
+    for r in prange(X3.shape[0]):
+        w = np.zeros(D)
+        total = np.zeros(D)
         one = np.empty(1, np.int64)
         k = 0
         for t in range(orders.shape[1]):
             one[0] = orders[r, t]
-            epoch_last(yx3[r], one, eta, w)
+            epoch_last_xy(X3[r], y2[r], c, one, eta, w, status[r])
+            if status[r, 0] != 0:
+                break
             total += w
             if (t + 1) % record_every == 0:
                 last[r, k] = w
@@ -113,15 +115,16 @@ def _trace_block(yx3, orders, eta, record_every, last, avg):
                 k += 1
 
 
-def _fold(X, y, intercept, intercept_scale, name):
-    """``y[:, None] * [X, c]`` as float64, with the labels mapped to -1/+1."""
+def _prepare(X, y, name):
+    """``X`` as float64 and its labels as float -1/+1 (the core's lean layout)."""
     X = check_matrix(X, name=name)
-    y_pm1, _ = encode_binary_labels(y, name=name.replace("X", "y"), allow_single=True)
-    check_consistent_length(X, y_pm1, names=(name, name.replace("X", "y")))
-    return np.ascontiguousarray(augment(X, intercept, intercept_scale) * y_pm1[:, None])
+    yname = "ys" + name[2:]
+    y_pm1, _ = encode_binary_labels(y, name=yname, allow_single=True)
+    check_consistent_length(X, y_pm1, names=(name, yname))
+    return X, y_pm1.astype(np.float64)
 
 
-def _fold_all(Xs, ys, intercept, intercept_scale):
+def _prepare_all(Xs, ys, intercept, intercept_scale):
     if len(Xs) != len(ys):
         raise ValueError(
             f"Xs has {len(Xs)} datasets but ys has {len(ys)}; pass one label vector "
@@ -129,9 +132,18 @@ def _fold_all(Xs, ys, intercept, intercept_scale):
         )
     if len(Xs) == 0:
         raise ValueError("Xs is empty; pass at least one dataset.")
-    scale = check_positive(intercept_scale, "intercept_scale")
-    return [_fold(X, y, intercept, scale, f"Xs[{b}]") for b, (X, y) in
-            enumerate(zip(Xs, ys))]
+    c = check_positive(intercept_scale, "intercept_scale") if intercept else 0.0
+    return [_prepare(X, y, f"Xs[{b}]") for b, (X, y) in enumerate(zip(Xs, ys))], c
+
+
+def _raise_status(status, members):
+    bad = np.flatnonzero(status[:, 0])
+    if bad.size:
+        b = members[bad[0]]
+        what = ("contains NaN or infinity" if status[bad[0], 0] == 1 else
+                "has an all-zero row, which no hyperplane through the origin can "
+                "classify (use intercept=True)")
+        raise ValueError(f"Xs[{b}] {what}; fix that dataset.")
 
 
 def shuffle_orders(seed, n, n_epochs):
@@ -188,30 +200,28 @@ def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
     >>> bool(res.converged.all()), len(res.seeds)
     (True, 3)
     """
-    yxs = _fold_all(Xs, ys, intercept, intercept_scale)
-    B = len(yxs)
+    data, c = _prepare_all(Xs, ys, intercept, intercept_scale)
+    B = len(data)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
     eta = check_positive(eta, "eta")
     if isinstance(order, str):
         check_choice(order, "order", ("given", "shuffle"))
-    shuffle = order == "shuffle" if isinstance(order, str) else False
-    if shuffle:
-        seeds = _per_dataset_seeds(seeds, B)
-    else:
-        seeds = (None,) * B
-    streams = None if isinstance(order, str) else _check_streams(order, yxs)
+    shuffle = isinstance(order, str) and order == "shuffle"
+    seeds = _per_dataset_seeds(seeds, B) if shuffle else (None,) * B
+    streams = None if isinstance(order, str) else _check_streams(order, data)
 
-    W = [np.zeros(yx.shape[1]) for yx in yxs]
-    mpe = [[] for _ in range(B)]
+    W, mpe = [None] * B, [[] for _ in range(B)]
     groups = {}
-    for b, yx in enumerate(yxs):
-        key = (yx.shape, 0 if streams is None else len(streams[b]))
+    for b, (X, _) in enumerate(data):
+        key = (X.shape, 0 if streams is None else len(streams[b]))
         groups.setdefault(key, []).append(b)
     for members in groups.values():
-        yx3 = np.stack([yxs[b] for b in members])
-        Wg = np.zeros((len(members), yx3.shape[2]))
-        active = np.ones(len(members), dtype=np.bool_)
-        n = yx3.shape[1]
+        X3 = np.stack([data[b][0] for b in members])
+        y2 = np.stack([data[b][1] for b in members])
+        G, n = len(members), X3.shape[1]
+        Wg = np.zeros((G, X3.shape[2] + 1))
+        active = np.ones(G, dtype=np.bool_)
+        status = np.zeros((G, 2), dtype=np.int64)
         rngs = [as_generator(seeds[b]) for b in members] if shuffle else None
         done = 0
         while done < max_epochs and active.any():
@@ -219,19 +229,19 @@ def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
             if shuffle:
                 orders = np.stack([_permutations(r, n, n_ep) for r in rngs])
             elif streams is None:
-                orders = np.broadcast_to(np.arange(n, dtype=np.int64),
-                                         (len(members), 1, n)).copy()
+                orders = np.broadcast_to(np.arange(n, dtype=np.int64), (G, 1, n)).copy()
             else:
                 orders = np.stack([streams[b] for b in members])[:, None, :]
-            block = np.full((len(members), n_ep), -1, dtype=np.int64)
+            block = np.full((G, n_ep), -1, dtype=np.int64)
             was_active = active.copy()
-            _train_block(yx3, orders, eta, n_ep, Wg, block, active)
+            _train_block(X3, y2, c, orders, eta, n_ep, Wg, block, active, status)
+            _raise_status(status, members)
             for g, b in enumerate(members):
                 if was_active[g]:
                     mpe[b].extend(int(m) for m in block[g] if m >= 0)
             done += n_ep
         for g, b in enumerate(members):
-            W[b] = Wg[g].copy()
+            W[b] = Wg[g].copy() if intercept else Wg[g, :-1].copy()
     mistakes = np.array([sum(m) for m in mpe], dtype=np.int64)
     epochs = np.array([len(m) for m in mpe], dtype=np.int64)
     converged = np.array([bool(m) and m[-1] == 0 for m in mpe], dtype=bool)
@@ -249,12 +259,12 @@ def _per_dataset_seeds(seeds, B):
     return seeds
 
 
-def _check_streams(order, yxs):
-    if len(order) != len(yxs):
-        raise ValueError(f"order has {len(order)} streams but there are {len(yxs)} "
+def _check_streams(order, data):
+    if len(order) != len(data):
+        raise ValueError(f"order has {len(order)} streams but there are {len(data)} "
                          "datasets; pass one index sequence per dataset.")
     streams = []
-    for b, (s, yx) in enumerate(zip(order, yxs)):
+    for b, (s, (yx, _)) in enumerate(zip(order, data)):
         s = np.asarray(s)
         if s.ndim != 1 or s.size == 0 or s.dtype.kind not in "iu":
             raise ValueError(f"order[{b}] must be a non-empty 1-D sequence of integer "
@@ -301,23 +311,28 @@ def trace_many(Xs, ys, orders, *, intercept=True, intercept_scale=1.0, eta=1.0,
     >>> avg[0, -1].tolist()
     [1.0, -0.75]
     """
-    yxs = _fold_all(list(Xs), list(ys), intercept, intercept_scale)
-    shapes = {yx.shape for yx in yxs}
+    data, c = _prepare_all(list(Xs), list(ys), intercept, intercept_scale)
+    shapes = {X.shape for X, _ in data}
     if len(shapes) != 1:
         raise ValueError(f"trace_many needs datasets of one shape, got {sorted(shapes)}; "
                          "call it once per shape.")
     orders = np.asarray(orders)
-    n = yxs[0].shape[0]
-    if orders.ndim != 2 or orders.shape[0] != len(yxs) or orders.dtype.kind not in "iu":
-        raise ValueError(f"orders must be an integer array of shape (R={len(yxs)}, T), "
+    R, n = len(data), data[0][0].shape[0]
+    if orders.ndim != 2 or orders.shape[0] != R or orders.dtype.kind not in "iu":
+        raise ValueError(f"orders must be an integer array of shape (R={R}, T), "
                          f"got shape {orders.shape} and dtype {orders.dtype}.")
     if orders.size and (orders.min() < 0 or orders.max() >= n):
         raise ValueError(f"orders has indices outside 0..{n - 1}.")
     k = check_int_at_least(record_every, "record_every", 1)
-    yx3 = np.stack(yxs)
-    R, T, D = len(yxs), orders.shape[1], yx3.shape[2]
+    X3 = np.stack([X for X, _ in data])
+    y2 = np.stack([y for _, y in data])
+    T, D = orders.shape[1], X3.shape[2] + 1
     last = np.zeros((R, T // k, D))
     avg = np.zeros((R, T // k, D))
-    _trace_block(yx3, np.ascontiguousarray(orders, dtype=np.int64),
-                 check_positive(eta, "eta"), k, last, avg)
-    return last, avg
+    status = np.zeros((R, 2), dtype=np.int64)
+    _trace_block(X3, y2, c, np.ascontiguousarray(orders, dtype=np.int64),
+                 check_positive(eta, "eta"), k, last, avg, status)
+    _raise_status(status, list(range(R)))
+    if not intercept:
+        last, avg = last[..., :-1], avg[..., :-1]
+    return np.ascontiguousarray(last), np.ascontiguousarray(avg)

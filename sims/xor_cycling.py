@@ -23,8 +23,8 @@ from sims._common import inline, new_figure, save_figure
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
 NAME = "xor_cycling"
-DEFAULTS = {"epochs": 12, "encodings": ["pm1", "01"]}
-SMALL = {"epochs": 6}
+DEFAULTS = {"epochs": 6, "encodings": ["pm1", "01"]}
+SMALL = {"epochs": 4}
 
 
 def tasks(config, seed):
@@ -77,7 +77,7 @@ def plot(results, out_dir):
         W = np.asarray(r["trajectory"])
         k = np.arange(1, len(W) + 1)
         for j, lab in enumerate(["w₁", "w₂", "b (intercept)"]):
-            ax.step(k, W[:, j], where="post", label=lab)
+            ax.step(k, W[:, j], where="post", marker=".", label=lab)
         ax.axvspan(max(r["transient"], 1), len(W), color="0.9", zorder=0,
                    label=f"cycle: period {r['period_updates']} updates")
         ax.set(xlabel="update", ylabel="weight",
