@@ -34,8 +34,9 @@ INT64_LIMIT = 2**62
 
 
 #: Fast-math flags that allow vectorised reductions but keep NaN/inf semantics
-#: (the loops detect non-finite inputs through their scores).
-FASTMATH = {"reassoc", "contract", "nsz", "arcp"}
+#: (the loops detect non-finite inputs through their scores; "nsz" would let LLVM
+#: fold 0 * NaN to 0 and hide them, so it is left out).
+FASTMATH = {"reassoc", "contract"}
 
 
 @njit(cache=True, fastmath=FASTMATH, nogil=True)
@@ -141,11 +142,11 @@ def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
             s += w[j] * row[j]
         step = ctr[0] + 1
         if s <= 0:
-            if limit > 0:
-                grown = ctr[4] + eta * xmax[i]
-                if grown * l1max > limit or step * grown > limit:
+            if limit > 0:  # keep wmax * l1max and step * wmax below limit
+                cap = min(limit // l1max, limit // step)
+                if eta * xmax[i] > cap - ctr[4]:
                     return -1 - t
-                ctr[4] = grown
+                ctr[4] += eta * xmax[i]
             for j in range(d):
                 delta = eta * row[j]
                 w[j] += delta

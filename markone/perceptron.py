@@ -429,8 +429,9 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
 
     if exact and yx.dtype == np.int64:
         try:
+            checks = _overflow_checks(yx)
             engine, per_epoch = _run(yx, order, rng, run_eta, max_epochs, variant, record,
-                                     checks=_overflow_checks(yx))
+                                     checks=checks)
         except _Overflow:
             rng = as_generator(seed)
             engine, per_epoch = _run(yx.astype(object), order, rng, run_eta, max_epochs,
@@ -451,7 +452,10 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
 
 def _overflow_checks(yx):
     absx = np.abs(yx)
-    return _kernels.INT64_LIMIT, absx.max(axis=1).astype(np.int64), int(absx.sum(axis=1).max())
+    l1max = max(1, int(absx.sum(axis=1, dtype=object).max()))
+    if l1max > _kernels.INT64_LIMIT:
+        raise _Overflow
+    return _kernels.INT64_LIMIT, absx.max(axis=1).astype(np.int64), l1max
 
 
 def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
