@@ -1,0 +1,435 @@
+"""The Mark I Perceptron: retina, plugboard, A-units, R-units, motors and trainer on
+one SimPy clock.
+
+One trial (one figure shown) is: the retina settles (or the exposure ends), the A/R
+logic takes ``logic_s``, the trainer decides from the R-units' scores with the core's
+online rule, and the motors of the reinforced R-units turn in parallel. That is a
+handful of SimPy events per figure, whatever the number of potentiometers.
+
+Examples
+--------
+>>> from markone._figures import letters
+>>> images, labels = letters("AB", per_class=3, seed=0)
+>>> machine = MarkI(seed=0)
+>>> run = machine.train(images, labels, epochs=20)
+>>> run.converged, machine.score(images, labels)
+(True, 1.0)
+>>> machine.a_features(images).shape
+(6, 512)
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import simpy
+
+from markone import online
+from markone._validation import (as_generator, check_consistent_length,
+                                 check_int_at_least, check_matrix, child_seeds)
+from markone.hardware import plugboard
+from markone.hardware.motors import Motors
+from markone.hardware.params import RULES, MarkIParams
+from markone.hardware.retina import Retina
+from markone.hardware.run import MachineRun, Presentation
+from markone.hardware.runits import RUnits
+from markone.hardware.trainer import Trainer
+
+__all__ = ["MarkI", "class_codes"]
+
+#: Passes over the training set when neither ``epochs`` nor ``presentations`` is given.
+DEFAULT_EPOCHS = 100
+
+
+def class_codes(n_classes, n_r_units, code="binary"):
+    """The +/-1 targets of the R-units for each class: ``(n_classes, n_r_units)``.
+
+    ``"binary"``: R-unit ``r`` answers +1 when bit ``r`` of the class index is set
+    (up to ``2**n_r_units`` classes). ``"one_hot"``: R-unit ``i`` answers +1 for class
+    ``i`` only (up to ``n_r_units`` classes).
+
+    >>> class_codes(3, 2).tolist()
+    [[-1, -1], [1, -1], [-1, 1]]
+    >>> class_codes(2, 3, "one_hot").tolist()
+    [[1, -1, -1], [-1, 1, -1]]
+    """
+    cap = 2 ** n_r_units if code == "binary" else n_r_units
+    if n_classes > cap:
+        raise ValueError(
+            f"labels have {n_classes} classes but class_code={code!r} over "
+            f"n_r_units={n_r_units} R-units represents at most {cap}; use fewer classes, "
+            "more R-units" + (" or class_code='binary'." if code == "one_hot" else ".")
+        )
+    idx = np.arange(n_classes)
+    if code == "binary":
+        bits = (idx[:, None] >> np.arange(n_r_units)) & 1
+    else:
+        bits = (idx[:, None] == np.arange(n_r_units)).astype(np.int64)
+    return (2 * bits - 1).astype(np.int64)
+
+
+class MarkI:
+    """The Mark I Perceptron emulated as a discrete-event machine.
+
+    Parameters
+    ----------
+    params : MarkIParams, optional
+        The physics (default: ``MarkIParams()``; ``MarkIParams.ideal()`` removes it).
+    seed : None, int or numpy.random.Generator
+        Draws the plugboard wiring, the source sets, the photocell noise, stochastic
+        rounding and shuffles.
+
+    Attributes
+    ----------
+    wiring : plugboard.Wiring
+    theta : int or None
+        The A-unit threshold (None until ``theta="auto"`` is calibrated).
+    classes_ : ndarray or None
+        Class labels known to the machine; class ``i`` has code ``codes_[i]``.
+    now_s : float
+        The machine clock.
+
+    Notes
+    -----
+    The R-units' decisions and increments come from :mod:`markone.online`. With
+    ``MarkIParams.ideal()`` R-unit ``k`` after ``train(images, labels, epochs=E)``
+    equals ``markone.train(A, code[:, k], intercept=False, max_epochs=E)`` on
+    ``A = machine.a_features(images)`` and ``code = machine.code(labels)``: weights and
+    mistakes, bit for bit.
+    """
+
+    def __init__(self, params=None, seed=None):
+        if params is None:
+            params = MarkIParams()
+        if not isinstance(params, MarkIParams):
+            raise TypeError(
+                f"params must be a MarkIParams, got {type(params).__name__}; build one "
+                "with MarkIParams(...) or MarkIParams.ideal()."
+            )
+        self.params = params
+        self.seed = int(seed) if isinstance(seed, numbers.Integral) else None
+        wiring_seed, runit_seed, self._physics_seed = child_seeds(
+            seed if not isinstance(seed, np.random.Generator)
+            else int(seed.integers(2**63)), 3)
+        self.wiring = plugboard.wire(params, wiring_seed)
+        self.runits = RUnits(params, runit_seed)
+        self.theta = None if params.theta == "auto" else int(params.theta)
+        self.classes_ = None
+        self._index = {}
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+    def reset(self):
+        """Zero every weight, darken the retina and restart the clock at 0 s."""
+        self.env = simpy.Environment()
+        rng = as_generator(self._physics_seed)
+        self._rng = rng
+        self.retina = Retina(self.env, self.params, rng)
+        self.motors = Motors(self.env, self.params.motor_step_s)
+        self.runits.weights[:] = 0.0
+        self.runits.rng = rng
+
+    @property
+    def weights(self):
+        """A copy of the potentiometer settings, ``(n_r_units, n_a_units)``."""
+        return self.runits.weights.copy()
+
+    @property
+    def now_s(self):
+        """The machine clock in seconds."""
+        return float(self.env.now)
+
+    @property
+    def codes_(self):
+        """The R-units' +/-1 target of each known class."""
+        if self.classes_ is None:
+            return None
+        return class_codes(len(self.classes_), self.params.n_r_units,
+                           self.params.class_code)
+
+    # ------------------------------------------------------------------ inputs
+    def _images(self, images, name="images"):
+        """Flat float64 light levels ``(n, n_s)`` after checking shape and range."""
+        rows, cols = self.params.retina_shape
+        arr = np.asarray(images)
+        if arr.dtype == bool:
+            arr = arr.astype(np.uint8)
+        if arr.ndim == 3 and arr.shape[1:] == (rows, cols):
+            arr = arr.reshape(len(arr), rows * cols)
+        elif not (arr.ndim == 2 and arr.shape[1] == rows * cols):
+            raise ValueError(
+                f"{name} must have shape (n, {rows}, {cols}) or (n, {rows * cols}) for a "
+                f"{rows}x{cols} retina, got shape {arr.shape}; render figures with "
+                f"size={rows} or build the machine with MarkIParams(retina_shape=...)."
+            )
+        arr = check_matrix(arr, name=name)
+        lo, hi = float(arr.min()), float(arr.max())
+        if lo < 0 or hi > 1:
+            raise ValueError(
+                f"{name} must be light levels in [0, 1] (0 dark, 1 full light), got "
+                f"values in [{lo:g}, {hi:g}]; divide 8-bit images by 255."
+            )
+        return arr
+
+    def _image(self, image):
+        rows, cols = self.params.retina_shape
+        arr = np.asarray(image)
+        if arr.shape not in ((rows, cols), (rows * cols,)):
+            raise ValueError(
+                f"image must have shape ({rows}, {cols}) or ({rows * cols},), got "
+                f"{arr.shape}; pass one figure (use train/predict for many)."
+            )
+        return self._images(arr.reshape(1, -1), name="image")[0]
+
+    def _label_indices(self, labels, *, grow):
+        labels = np.asarray(labels)
+        if labels.ndim != 1:
+            raise ValueError(f"labels must be 1-D, got shape {labels.shape}.")
+        if grow:
+            new = [v for v in np.unique(labels).tolist() if v not in self._index]
+            if new:
+                known = [] if self.classes_ is None else self.classes_.tolist()
+                class_codes(len(known) + len(new), self.params.n_r_units,
+                            self.params.class_code)  # raises when too many
+                self.classes_ = np.array(known + new)
+                self._index = {v: i for i, v in enumerate(self.classes_.tolist())}
+        unknown = [v for v in np.unique(labels).tolist() if v not in self._index]
+        if unknown:
+            raise ValueError(
+                f"labels {unknown[:5]} are not among the machine's classes "
+                f"{self.classes_.tolist() if self.classes_ is not None else []}."
+            )
+        return np.array([self._index[v] for v in labels.tolist()], dtype=np.int64)
+
+    # ------------------------------------------------------------------ features
+    def calibrate(self, images):
+        """Set ``theta`` so that 5-20% (``theta_target_rate``) of A-units fire on
+        ``images``; return it."""
+        s = self.retina.settled(self._images(images))
+        p = self.params
+        self.theta = plugboard.calibrate_theta(self.wiring, s, p.theta_target_rate,
+                                               p.n_excitatory, p.n_inhibitory)
+        return self.theta
+
+    def a_features(self, images):
+        """A-unit outputs ``(n, n_a_units)`` (uint8 0/1) for settled, noise-free
+        figures. An uncalibrated ``theta="auto"`` is calibrated on ``images`` first."""
+        X = self._images(images)
+        if self.theta is None:
+            self.calibrate(X)
+        return plugboard.fire(self.wiring, self.retina.settled(X), self.theta)
+
+    def code(self, labels):
+        """The +/-1 target of each R-unit for each label: ``(n, n_r_units)``.
+
+        Uses the machine's classes once trained, else the sorted distinct labels.
+
+        >>> MarkI(MarkIParams(n_r_units=2), seed=0).code(["B", "A", "C"]).tolist()
+        [[1, -1], [-1, -1], [-1, 1]]
+        """
+        if self.classes_ is None:
+            classes, idx = np.unique(np.asarray(labels), return_inverse=True)
+            return class_codes(len(classes), self.params.n_r_units,
+                               self.params.class_code)[idx.ravel()]
+        return self.codes_[self._label_indices(labels, grow=False)]
+
+    def _decode(self, responses, scores):
+        """Class index nearest (Hamming) to each response; ties go to the class whose
+        code agrees best with the scores."""
+        codes = self.codes_
+        dist = (responses[..., None, :] != codes).sum(-1)
+        agree = scores @ codes.T
+        near = dist == dist.min(axis=-1, keepdims=True)
+        return np.where(near, agree, -np.inf).argmax(axis=-1)
+
+    # ------------------------------------------------------------------ use
+    def _check_trained(self):
+        if self.classes_ is None or self.theta is None:
+            raise ValueError(
+                "the machine has not been trained; call train(images, labels) first."
+            )
+
+    def decision_function(self, images):
+        """R-unit scores ``(n, n_r_units)`` for settled, noise-free figures."""
+        self._check_trained()
+        return self.a_features(images) @ self.runits.weights.T
+
+    def predict(self, images):
+        """Decoded class label of each figure (settled, noise-free; no machine time)."""
+        scores = self.decision_function(images)
+        return self.classes_[self._decode(online.predict_sign(scores), scores)]
+
+    def predict_one(self, image):
+        """The decoded class label of one figure."""
+        return self.predict(self._image(image)[None, :])[0]
+
+    def score(self, images, labels):
+        """Fraction of figures whose decoded class equals the label."""
+        return float(np.mean(self.predict(images) == np.asarray(labels)))
+
+    # ------------------------------------------------------------------ learning
+    def _trial(self, x, target, label, figure, trainer, stats, log, exposure_s=None):
+        """SimPy process of one figure: settle, logic, decision, motors."""
+        env = self.env
+        t0 = env.now
+        s = yield from self.retina.show(x, exposure_s)
+        settle_s = env.now - t0
+        a = plugboard.fire(self.wiring, s, self.theta)
+        yield env.timeout(self.params.logic_s)
+        scores = self.runits.scores(a)
+        mistakes, rows, delta = trainer.decide(scores, target, a)
+        move = self.runits.plan(rows, delta)
+        motor_s = yield from self.motors.turn(move.steps)
+        self.runits.commit(move)
+        response = online.predict_sign(scores)
+        correct = bool(self._decode(response, scores) == label)
+        stats["mistakes"] += mistakes
+        stats["reinforcements"][rows] += 1
+        stats["saturated"][rows] += move.blocked
+        stats["shown"] += 1
+        if log is None:
+            return bool(mistakes.any()), correct
+        changed = np.nonzero(move.new != move.old)
+        rec = Presentation(
+            t_s=float(t0), end_t_s=float(env.now), figure=int(figure), label=int(label),
+            active_a=tuple(np.flatnonzero(a).tolist()), scores=tuple(scores.tolist()),
+            response=tuple(response.tolist()), target=tuple(int(v) for v in target),
+            reinforced=tuple(np.isin(np.arange(len(scores)), rows).tolist()),
+            changes=tuple((int(rows[i]), int(j), float(move.new[i, j]))
+                          for i, j in zip(*changed)),
+            saturated=int(move.blocked.sum()), motor_s=float(motor_s),
+            figure_correct=correct, settle_s=float(settle_s))
+        log.append(rec)
+        return bool(mistakes.any()), correct
+
+    def _session(self, X, targets, label_idx, passes, stop_when_clean, trainer,
+                 stats, log):
+        for order in passes:
+            errors = mistaken = 0
+            for i in order:
+                wrong, correct = yield from self._trial(
+                    X[i], targets[i], label_idx[i], i, trainer, stats, log)
+                mistaken += wrong
+                errors += not correct
+            stats["epoch_errors"].append(errors)
+            stats["epoch_mistakes"].append(mistaken)
+            stats["epoch_end_s"].append(float(self.env.now))
+            if stop_when_clean and mistaken == 0:
+                stats["converged"] = True
+                return
+        stats["converged"] = bool(stats["epoch_mistakes"]) and \
+            stats["epoch_mistakes"][-1] == 0
+
+    def _passes(self, n, epochs, presentations, shuffle):
+        """Presentation orders, one array per pass (a seeded shuffle if asked)."""
+        left = presentations
+        for _ in range(epochs if presentations is None else presentations):
+            order = self._rng.permutation(n) if shuffle else np.arange(n)
+            if left is not None:
+                order, left = order[:left], left - min(left, n)
+                if order.size == 0:
+                    return
+            yield order
+
+    def train(self, images, labels, *, epochs=None, presentations=None, rule=None,
+              shuffle=False, log=False, warm_start=False):
+        """Show the figures, in order, pass after pass, and learn from the trainer.
+
+        Parameters
+        ----------
+        images : array (n, rows, cols) or (n, rows*cols)
+            Light levels in [0, 1] (0/1 figures from :mod:`markone.datasets`).
+        labels : array (n,)
+            Class labels; at most ``2**n_r_units`` classes (binary code) or
+            ``n_r_units`` (one-hot).
+        epochs : int, optional
+            Most passes over the set (default 100); training stops after the first
+            pass in which no R-unit made a mistake.
+        presentations : int, optional
+            Show exactly this many figures instead (cycling through the set), with no
+            early stop.
+        rule : {"error_correction", "forced", "gamma"}, optional
+            Reinforcement rule; default ``params.rule``.
+        shuffle : bool
+            A fresh seeded order each pass instead of the given order.
+        log : bool
+            Keep one :class:`Presentation` record per figure (memory grows with the
+            number of presentations; without it memory is O(weights)).
+        warm_start : bool
+            Continue from the current weights, clock and classes instead of a fresh
+            start (zero weights, clock at 0).
+
+        Returns
+        -------
+        MachineRun
+        """
+        X = self._images(images)
+        labels = np.asarray(labels)
+        check_consistent_length(X, labels, names=("images", "labels"))
+        if epochs is not None and presentations is not None:
+            raise ValueError("give epochs or presentations, not both.")
+        if presentations is not None:
+            check_int_at_least(presentations, "presentations", 1)
+        epochs = DEFAULT_EPOCHS if epochs is None else check_int_at_least(epochs, "epochs", 1)
+        rule = self.params.rule if rule is None else rule
+        if rule not in RULES:
+            raise ValueError(f"rule(={rule!r}) must be one of {', '.join(map(repr, RULES))}.")
+        if not warm_start:
+            self.classes_, self._index = None, {}
+            self.reset()
+        if self.theta is None:
+            self.calibrate(X)
+        label_idx = self._label_indices(labels, grow=True)
+        targets = self.codes_[label_idx]
+        trainer = Trainer(rule, eta=self.params.increment_steps, mask=self.runits.mask)
+        n_r = self.params.n_r_units
+        stats = {"mistakes": np.zeros(n_r, np.int64),
+                 "reinforcements": np.zeros(n_r, np.int64),
+                 "saturated": np.zeros(n_r, np.int64), "shown": 0,
+                 "epoch_errors": [], "epoch_mistakes": [], "epoch_end_s": [],
+                 "converged": False}
+        records = [] if log else None
+        start, w0 = self.env.now, self.weights
+        passes = self._passes(len(X), epochs, presentations, shuffle)
+        session = self.env.process(self._session(
+            X, targets, label_idx, passes, presentations is None, trainer, stats, records))
+        self.env.run(until=session)
+        return MachineRun(
+            params=self.params, seed=self.seed, theta=self.theta, rule=rule,
+            classes=tuple(self.classes_.tolist()), codes=self.codes_,
+            weight_mask=self.runits.mask, excitatory=self.wiring.excitatory,
+            inhibitory=self.wiring.inhibitory, weights_initial=w0, weights=self.weights,
+            sim_time_s=float(self.env.now - start), n_presentations=stats["shown"],
+            epochs=len(stats["epoch_errors"]), converged=stats["converged"],
+            mistakes=stats["mistakes"], reinforcements=stats["reinforcements"],
+            saturated=stats["saturated"], epoch_errors=tuple(stats["epoch_errors"]),
+            epoch_mistakes=tuple(stats["epoch_mistakes"]),
+            epoch_end_s=tuple(stats["epoch_end_s"]),
+            figures=self.retina.settled(X) if log else None,
+            log=tuple(records) if log else None)
+
+    def learn_one(self, image, label, *, rule=None, exposure_s=None):
+        """Show one figure and let the trainer reinforce; return its
+        :class:`Presentation`. A new label becomes a new class (if the code allows).
+
+        ``theta="auto"`` must be calibrated first (:meth:`calibrate` or :meth:`train`).
+        """
+        x = self._image(image)
+        if self.theta is None:
+            raise ValueError(
+                "theta='auto' is not calibrated yet; call calibrate(images) on typical "
+                "figures (or train) first, or set MarkIParams(theta=...)."
+            )
+        label_idx = self._label_indices(np.asarray([label]), grow=True)[0]
+        rule = self.params.rule if rule is None else rule
+        trainer = Trainer(rule, eta=self.params.increment_steps, mask=self.runits.mask)
+        n_r = self.params.n_r_units
+        stats = {"mistakes": np.zeros(n_r, np.int64),
+                 "reinforcements": np.zeros(n_r, np.int64),
+                 "saturated": np.zeros(n_r, np.int64), "shown": 0}
+        records = []
+        trial = self.env.process(self._trial(x, self.codes_[label_idx], label_idx, 0,
+                                             trainer, stats, records, exposure_s))
+        self.env.run(until=trial)
+        return records[0]

@@ -1,0 +1,40 @@
+"""The motors that turn the potentiometers.
+
+The motors of one reinforcement run in parallel: R-unit ``r``'s bank needs
+``steps[r] * motor_step_s`` seconds (its largest move), and the motor phase ends when
+the slowest bank stops. One SimPy timeout per moving bank, never one per potentiometer.
+
+Examples
+--------
+>>> import numpy as np, simpy
+>>> env = simpy.Environment()
+>>> motors = Motors(env, motor_step_s=0.2)
+>>> proc = env.process(motors.turn(np.array([1.0, 3.0, 0.0])))
+>>> seconds = env.run(proc)
+>>> round(seconds, 6), round(env.now, 6)    # the slowest bank: 3 steps
+(0.6, 0.6)
+"""
+
+from __future__ import annotations
+
+__all__ = ["Motors"]
+
+
+class Motors:
+    """The motor banks, one per R-unit, as a SimPy component holding ``env``."""
+
+    def __init__(self, env, motor_step_s):
+        self.env = env
+        self.motor_step_s = float(motor_step_s)
+
+    def turn(self, steps):
+        """SimPy process: run each bank for its largest move (``steps``, in motor
+        steps) in parallel; return the motor phase's duration in seconds."""
+        env = self.env
+        runs = [env.timeout(float(s) * self.motor_step_s) for s in steps
+                if s > 0 and self.motor_step_s > 0]
+        if not runs:
+            return 0.0
+        start = env.now
+        yield env.all_of(runs)
+        return env.now - start

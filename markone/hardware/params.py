@@ -1,0 +1,328 @@
+"""Every physical parameter of the Mark I emulation, with its unit and provenance.
+
+Each field of :class:`MarkIParams` is **documented** (stated in a source listed in the
+history page), **disputed** (sources disagree; both options are offered) or
+**assumed** (no source found; the note says why this default). The machine prints this
+provenance: ``MarkIParams().table()``.
+
+Examples
+--------
+>>> p = MarkIParams()
+>>> p.motor_step_s, p.weight_range, p.topology
+(0.2, (-50, 50), 'full')
+>>> MarkIParams.ideal().motor_step_s
+0.0
+>>> row = p.describe()[0]
+>>> row.name, row.provenance
+('retina_shape', 'documented')
+>>> MarkIParams(photocell_rise_s=-1)
+Traceback (most recent call last):
+...
+ValueError: photocell_rise_s(=-1) must be a finite number >= 0 (seconds); use 0 for an instant photocell.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from typing import NamedTuple
+
+from markone._validation import check_choice, check_int_at_least, check_positive
+
+__all__ = ["MarkIParams", "ParamRow", "RULES", "TOPOLOGIES", "CLASS_CODES"]
+
+RULES = ("error_correction", "forced", "gamma")
+TOPOLOGIES = ("full", "source_sets")
+CLASS_CODES = ("binary", "one_hot")
+
+
+class ParamRow(NamedTuple):
+    """One row of :meth:`MarkIParams.describe`."""
+
+    name: str
+    value: object
+    unit: str
+    provenance: str
+    note: str
+
+
+# name -> (unit, provenance, note). The order of MarkIParams' fields is the table's.
+_PROVENANCE = {
+    "retina_shape": ("S-units", "documented",
+                     "20x20 CdS photocells (Bishop 2006, sec. 4.1.7; Nagy 2011)"),
+    "s_threshold": ("of full light", "assumed",
+                    "an S-unit is on when its cell sees at least this light"),
+    "photocell_rise_s": ("s", "assumed",
+                         "first-order lag; CdS cells are slow, faster to light up"),
+    "photocell_decay_s": ("s", "assumed", "first-order lag; CdS cells decay slower"),
+    "settle_tolerance": ("of full light", "assumed",
+                         "the machine reads the retina once every cell is this close"),
+    "photocell_noise_sd": ("of full light", "assumed",
+                           "Gaussian noise on each cell's light, per presentation"),
+    "exposure_s": ("s", "assumed",
+                   "None: each figure is shown until the retina settles"),
+    "n_a_units": ("A-units", "documented", "512 association units (Nagy 2011)"),
+    "n_excitatory": ("per A-unit", "assumed", "random S-units wired with +1"),
+    "n_inhibitory": ("per A-unit", "assumed", "random S-units wired with -1"),
+    "max_fanout": ("A-units per S-unit", "documented",
+                   "secondary sources, low confidence"),
+    "theta": ("net input", "assumed",
+              "'auto' calibrates 5-20% firing on the training set (sparse A activity)"),
+    "theta_target_rate": ("fraction", "assumed", "firing rate sought by theta='auto'"),
+    "n_r_units": ("R-units", "documented", "8 response units (Nagy 2011)"),
+    "topology": ("", "disputed",
+                 "'full': 512x8 = 4096 weights; 'source_sets': 64 A-units per R-unit"),
+    "class_code": ("", "assumed",
+                   "binary code over the R-units (letters need more than 8 classes)"),
+    "weight_range": ("motor steps", "assumed",
+                     "potentiometer end stops; ~100 levels as in Tobermory"),
+    "quantize": ("", "assumed", "potentiometers move in whole motor steps"),
+    "increment_steps": ("motor steps", "assumed",
+                        "one step per reinforcement of an active A-unit"),
+    "motor_step_s": ("s per step", "assumed",
+                     "motors of one reinforcement run in parallel"),
+    "logic_s": ("s", "assumed", "A/R logic time between settling and the decision"),
+    "rule": ("", "documented",
+             "error correction (R-controlled alpha), after the Navy 1960 caption; "
+             "'forced' (S-controlled) and 'gamma' offered"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class MarkIParams:
+    """The Mark I's physical parameters, validated on construction.
+
+    Units are in the names (``_s`` seconds) or in :meth:`describe`. Light levels are
+    fractions of full illumination; weights are counted in motor steps.
+
+    Parameters
+    ----------
+    retina_shape : tuple of int
+        Rows and columns of photocells (S-units).
+    s_threshold : float
+        Light level in (0, 1) at and above which an S-unit is on.
+    photocell_rise_s, photocell_decay_s : float
+        Time constants (>= 0) of each cell's first-order lag when the light rises /
+        falls. 0 means an instant cell.
+    settle_tolerance : float
+        The retina counts as settled when every cell is within this of its target.
+    photocell_noise_sd : float
+        Standard deviation (>= 0) of Gaussian noise on each cell's light.
+    exposure_s : float or None
+        How long a figure is shown before the machine reads the retina; ``None`` waits
+        until it has settled. Shorter than the settling time gives a blend of the
+        previous figure and this one.
+    n_a_units, n_excitatory, n_inhibitory, max_fanout : int
+        A-unit count, inputs per A-unit, and the cap on A-units fed by one S-unit.
+    theta : int or "auto"
+        A-unit threshold on (excitatory - inhibitory) active inputs; valid range
+        ``-n_inhibitory + 1 .. n_excitatory``. ``"auto"`` picks the integer whose
+        firing rate on the training set falls in ``theta_target_rate``.
+    theta_target_rate : tuple of float
+        ``(lo, hi)`` with ``0 < lo < hi < 1``.
+    n_r_units : int
+        Number of R-units (response units).
+    topology : {"full", "source_sets"}
+        Every A-unit feeds every R-unit, or each R-unit owns a disjoint source set.
+    class_code : {"binary", "one_hot"}
+        How classes map to the R-units' +/-1 targets.
+    weight_range : tuple of int or None
+        End stops ``(lo, hi)`` of every potentiometer, ``lo <= 0 <= hi``, ``lo < hi``;
+        ``None`` for no limit.
+    quantize : bool
+        Weights move in whole motor steps.
+    increment_steps : float
+        Steps per reinforcement of an active A-unit (the core's ``eta``).
+    motor_step_s : float
+        Seconds per motor step; a reinforcement lasts as long as its largest move.
+    logic_s : float
+        Seconds of A/R logic between settling and the trainer's decision.
+    rule : {"error_correction", "forced", "gamma"}
+        Default reinforcement rule.
+    """
+
+    retina_shape: tuple = (20, 20)
+    s_threshold: float = 0.5
+    photocell_rise_s: float = 0.020
+    photocell_decay_s: float = 0.100
+    settle_tolerance: float = 0.05
+    photocell_noise_sd: float = 0.0
+    exposure_s: float | None = None
+    n_a_units: int = 512
+    n_excitatory: int = 5
+    n_inhibitory: int = 5
+    max_fanout: int = 40
+    theta: int | str = "auto"
+    theta_target_rate: tuple = (0.05, 0.20)
+    n_r_units: int = 8
+    topology: str = "full"
+    class_code: str = "binary"
+    weight_range: tuple | None = (-50, 50)
+    quantize: bool = True
+    increment_steps: float = 1
+    motor_step_s: float = 0.2
+    logic_s: float = 0.05
+    rule: str = "error_correction"
+
+    def __post_init__(self):
+        shape = self.retina_shape
+        if (not isinstance(shape, (tuple, list)) or len(shape) != 2
+                or not all(isinstance(v, numbers.Integral) and v >= 1 for v in shape)):
+            raise ValueError(
+                f"retina_shape(={shape!r}) must be two integers >= 1 (rows, columns), "
+                "e.g. (20, 20)."
+            )
+        object.__setattr__(self, "retina_shape", (int(shape[0]), int(shape[1])))
+        _check_open_unit(self.s_threshold, "s_threshold")
+        for name in ("photocell_rise_s", "photocell_decay_s", "photocell_noise_sd",
+                     "motor_step_s", "logic_s"):
+            _check_time(getattr(self, name), name)
+        _check_open_unit(self.settle_tolerance, "settle_tolerance")
+        if self.exposure_s is not None:
+            _check_time(self.exposure_s, "exposure_s")
+        check_int_at_least(self.n_a_units, "n_a_units", 1)
+        check_int_at_least(self.n_excitatory, "n_excitatory", 0)
+        check_int_at_least(self.n_inhibitory, "n_inhibitory", 0)
+        check_int_at_least(self.max_fanout, "max_fanout", 1)
+        check_int_at_least(self.n_r_units, "n_r_units", 1)
+        n_s = shape[0] * shape[1]
+        per_a = self.n_excitatory + self.n_inhibitory
+        if per_a < 1 or per_a > n_s:
+            raise ValueError(
+                f"n_excitatory + n_inhibitory(={per_a}) must be between 1 and the "
+                f"number of S-units ({n_s}); each A-unit needs distinct S-units."
+            )
+        if self.n_a_units * per_a > n_s * self.max_fanout:
+            raise ValueError(
+                f"max_fanout(={self.max_fanout}) is too small: {self.n_a_units} A-units "
+                f"x {per_a} inputs need at least {-(-self.n_a_units * per_a // n_s)} "
+                f"connections per S-unit on a {n_s}-cell retina."
+            )
+        if self.theta != "auto":
+            lo, hi = -self.n_inhibitory + 1, self.n_excitatory
+            if isinstance(self.theta, bool) or not isinstance(self.theta, numbers.Integral):
+                raise TypeError(f"theta must be an integer or 'auto', got {self.theta!r}.")
+            if not lo <= self.theta <= hi:
+                raise ValueError(
+                    f"theta(={self.theta}) is out of range {lo}..{hi}: above "
+                    f"{hi} no A-unit can ever fire (it has {self.n_excitatory} excitatory "
+                    f"inputs), at or below {-self.n_inhibitory} every A-unit always fires; "
+                    "or use theta='auto'."
+                )
+        rate = self.theta_target_rate
+        if (not isinstance(rate, (tuple, list)) or len(rate) != 2
+                or not all(isinstance(v, numbers.Real) for v in rate)
+                or not 0 < rate[0] < rate[1] < 1):
+            raise ValueError(
+                f"theta_target_rate(={rate!r}) must be (lo, hi) with 0 < lo < hi < 1, "
+                "e.g. (0.05, 0.20)."
+            )
+        object.__setattr__(self, "theta_target_rate", (float(rate[0]), float(rate[1])))
+        check_choice(self.topology, "topology", TOPOLOGIES)
+        if self.topology == "source_sets" and self.n_a_units < self.n_r_units:
+            raise ValueError(
+                f"topology='source_sets' needs n_a_units(={self.n_a_units}) >= "
+                f"n_r_units(={self.n_r_units}) so that every R-unit owns a source set."
+            )
+        check_choice(self.class_code, "class_code", CLASS_CODES)
+        check_choice(self.rule, "rule", RULES)
+        wr = self.weight_range
+        if wr is not None:
+            if (not isinstance(wr, (tuple, list)) or len(wr) != 2
+                    or not all(isinstance(v, numbers.Real) for v in wr)):
+                raise ValueError(
+                    f"weight_range(={wr!r}) must be (lo, hi) motor steps or None."
+                )
+            if not wr[0] <= 0 <= wr[1] or wr[0] >= wr[1]:
+                raise ValueError(
+                    f"weight_range(={tuple(wr)!r}) must satisfy lo <= 0 <= hi and lo < hi "
+                    "(weights start at zero), e.g. (-50, 50); None removes the end stops."
+                )
+            object.__setattr__(self, "weight_range", (wr[0], wr[1]))
+        if not isinstance(self.quantize, (bool,)):
+            raise TypeError(f"quantize must be True or False, got {self.quantize!r}.")
+        check_positive(self.increment_steps, "increment_steps")
+        if self.quantize and float(self.increment_steps) != int(self.increment_steps):
+            raise ValueError(
+                f"increment_steps(={self.increment_steps}) must be a whole number of "
+                "motor steps when quantize=True."
+            )
+
+    @classmethod
+    def ideal(cls, **changes):
+        """The machine without physics: instant photocells and motors, no end stops,
+        no quantisation, no noise. In this limit each R-unit is the core perceptron.
+
+        >>> MarkIParams.ideal().weight_range is None
+        True
+        """
+        base = dict(photocell_rise_s=0.0, photocell_decay_s=0.0, photocell_noise_sd=0.0,
+                    exposure_s=None, weight_range=None, quantize=False,
+                    motor_step_s=0.0)
+        base.update(changes)
+        return cls(**base)
+
+    def replace(self, **changes):
+        """A copy with some fields changed (validated again).
+
+        >>> MarkIParams().replace(topology="source_sets").topology
+        'source_sets'
+        """
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self):
+        """Every field as a JSON-ready value (tuples become lists)."""
+        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
+                for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data):
+        """Inverse of :meth:`to_dict`; unknown keys are an error naming them."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown MarkIParams fields {unknown}; valid: {sorted(names)}.")
+        return cls(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()})
+
+    def describe(self):
+        """Rows ``(name, value, unit, provenance, note)``, one per parameter.
+
+        >>> [r.provenance for r in MarkIParams().describe() if r.name == "topology"]
+        ['disputed']
+        """
+        return tuple(ParamRow(f.name, getattr(self, f.name), *_PROVENANCE[f.name])
+                     for f in dataclasses.fields(self))
+
+    def table(self, fmt="text"):
+        """The :meth:`describe` rows as a printable ``"text"`` or ``"markdown"`` table.
+
+        >>> print(MarkIParams().table("markdown").splitlines()[2])
+        | retina_shape | (20, 20) | S-units | documented | 20x20 CdS photocells (Bishop 2006, sec. 4.1.7; Nagy 2011) |
+        """
+        check_choice(fmt, "fmt", ("text", "markdown"))
+        head = ("parameter", "value", "unit", "provenance", "note")
+        rows = [(r.name, repr(r.value) if isinstance(r.value, str) else str(r.value),
+                 r.unit, r.provenance, r.note) for r in self.describe()]
+        if fmt == "markdown":
+            lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            lines += ["| " + " | ".join(r) + " |" for r in rows]
+            return "\n".join(lines)
+        widths = [max(len(x[i]) for x in [head, *rows]) for i in range(4)]
+        fmt_row = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
+        return "\n".join(fmt_row.format(*r).rstrip() for r in [head, *rows])
+
+
+def _check_time(value, name):
+    try:
+        check_positive(value, name, allow_zero=True)
+    except ValueError:
+        raise ValueError(
+            f"{name}(={value!r}) must be a finite number >= 0 (seconds); use 0 for an "
+            "instant photocell." if "photocell" in name else
+            f"{name}(={value!r}) must be a finite number >= 0."
+        ) from None
+
+
+def _check_open_unit(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < 1:
+        raise ValueError(f"{name}(={value!r}) must be a number strictly between 0 and 1.")

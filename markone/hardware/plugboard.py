@@ -1,0 +1,113 @@
+"""The plugboard (random S->A wiring) and the 512 A-units behind it.
+
+The wiring is drawn from a seed, as Rosenblatt's team drew it from a table of random
+numbers: each A-unit gets ``n_excitatory`` (+1) and ``n_inhibitory`` (-1) connections
+to distinct S-units, and no S-unit feeds more than ``max_fanout`` A-units. An A-unit
+fires (output 1) when its net input, active excitatory minus active inhibitory S-units,
+reaches the threshold ``theta``.
+
+Examples
+--------
+>>> import numpy as np
+>>> from markone.hardware.params import MarkIParams
+>>> p = MarkIParams(retina_shape=(2, 2), n_a_units=3, n_excitatory=1, n_inhibitory=1)
+>>> board = wire(p, seed=0)
+>>> board.excitatory.shape, bool(np.all(board.excitatory != board.inhibitory))
+((3, 1), True)
+>>> net_input(board, np.ones((1, 4), dtype=np.uint8)).tolist()   # +1 - 1 each
+[[0, 0, 0]]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from markone._validation import as_generator
+
+__all__ = ["Wiring", "wire", "net_input", "fire", "calibrate_theta",
+           "connection_matrix"]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Wiring:
+    """Which S-units feed each A-unit: ``excitatory`` (n_a, n_exc) and
+    ``inhibitory`` (n_a, n_inh) index arrays into the flat retina of ``n_s`` cells."""
+
+    excitatory: np.ndarray
+    inhibitory: np.ndarray
+    n_s: int
+
+    @property
+    def fanout(self):
+        """How many A-units each S-unit feeds (both kinds of connection)."""
+        return np.bincount(np.concatenate([self.excitatory.ravel(),
+                                           self.inhibitory.ravel()]), minlength=self.n_s)
+
+
+def wire(params, seed=None):
+    """Draw the plugboard's S->A wiring for ``params`` from ``seed``."""
+    rng = as_generator(seed)
+    n_s = params.retina_shape[0] * params.retina_shape[1]
+    k = params.n_excitatory + params.n_inhibitory
+    room = np.full(n_s, params.max_fanout)
+    picks = np.empty((params.n_a_units, k), dtype=np.int64)
+    for a in range(params.n_a_units):
+        free = np.flatnonzero(room > 0)
+        if free.size < k:  # only when max_fanout is nearly exhausted
+            raise ValueError(
+                f"max_fanout(={params.max_fanout}) left only {free.size} free S-units for "
+                f"A-unit {a}, which needs {k} distinct ones; raise max_fanout."
+            )
+        picks[a] = rng.choice(free, size=k, replace=False)
+        room[picks[a]] -= 1
+    return Wiring(picks[:, :params.n_excitatory].copy(),
+                  picks[:, params.n_excitatory:].copy(), n_s)
+
+
+def net_input(wiring, s):
+    """Net input of every A-unit: ``(n, n_a)`` int for S-states ``s`` of shape
+    ``(n, n_s)`` (or ``(n_a,)`` for one state of shape ``(n_s,)``)."""
+    s = np.asarray(s, dtype=np.int64)
+    return (s[..., wiring.excitatory].sum(-1) - s[..., wiring.inhibitory].sum(-1))
+
+
+def fire(wiring, s, theta):
+    """A-unit outputs (uint8 0/1) for S-states ``s``: net input ``>= theta``."""
+    return (net_input(wiring, s) >= theta).astype(np.uint8)
+
+
+def calibrate_theta(wiring, s, target_rate, n_excitatory, n_inhibitory):
+    """The integer threshold whose mean firing rate on S-states ``s`` is in
+    ``target_rate`` (closest to its middle), or else nearest to that range.
+
+    >>> from markone.hardware.params import MarkIParams
+    >>> p = MarkIParams(retina_shape=(1, 4), n_a_units=4, n_excitatory=2, n_inhibitory=0)
+    >>> w = Wiring(np.array([[0, 1], [1, 2], [2, 3], [3, 0]]), np.zeros((4, 0), int), 4)
+    >>> s = np.array([[1, 0, 0, 0], [1, 1, 1, 1]])
+    >>> calibrate_theta(w, s, (0.05, 0.6), 2, 0)   # theta=2 fires on 4 of 8
+    2
+    """
+    net = net_input(wiring, s)
+    lo, hi = target_rate
+    mid = (lo + hi) / 2
+    best, best_key = None, None
+    for theta in range(-n_inhibitory + 1, n_excitatory + 1):
+        rate = float(np.mean(net >= theta))
+        outside = max(lo - rate, rate - hi, 0.0)
+        key = (outside, abs(rate - mid))
+        if best_key is None or key < best_key:
+            best, best_key = theta, key
+    return best
+
+
+def connection_matrix(wiring):
+    """``(n_s, n_a)`` matrix of +1 (excitatory) / -1 (inhibitory) connections: maps
+    A-unit weights back onto the retina (``C @ w``)."""
+    n_a = wiring.excitatory.shape[0]
+    C = np.zeros((wiring.n_s, n_a), dtype=np.int64)
+    cols = np.arange(n_a)
+    np.add.at(C, (wiring.excitatory, cols[:, None]), 1)
+    np.add.at(C, (wiring.inhibitory, cols[:, None]), -1)
+    return C

@@ -1,0 +1,216 @@
+"""What a training session of the Mark I leaves behind: :class:`MachineRun`.
+
+A run holds the final weights, the machine time, the mistakes and end-stop saturations
+of each R-unit, per-pass learning numbers, and (when ``log=True`` was asked) one
+:class:`Presentation` record per figure shown. It saves to and loads from the JSON
+format ``markone-machine-run`` version 1, which the browser replay reads;
+:meth:`MachineRun.weights_at` rebuilds the weights after any presentation from the
+logged changes, as the replay does.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from markone.hardware import MarkI, MarkIParams
+>>> from markone._figures import letters
+>>> images, labels = letters("AB", per_class=2, seed=0)
+>>> run = MarkI(MarkIParams(n_r_units=2), seed=0).train(images, labels, epochs=3, log=True)
+>>> path = run.save(os.path.join(tempfile.mkdtemp(), "run.json"))
+>>> again = MachineRun.load(path)
+>>> bool((again.weights_at(len(again.log) - 1) == run.weights).all())
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from markone._io import read_json, write_json
+from markone._version import __version__
+from markone.hardware.params import MarkIParams
+
+__all__ = ["MachineRun", "Presentation", "FORMAT", "VERSION"]
+
+FORMAT = "markone-machine-run"
+VERSION = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Presentation:
+    """One figure shown to the machine, as the JSON log records it.
+
+    Times are machine seconds; ``figure`` indexes ``MachineRun.figures``, ``label``
+    the classes; ``changes`` lists ``(r, a, new_value)`` for every weight that moved.
+    """
+
+    t_s: float
+    end_t_s: float
+    figure: int
+    label: int
+    active_a: tuple
+    scores: tuple
+    response: tuple
+    target: tuple
+    reinforced: tuple
+    changes: tuple
+    saturated: int
+    motor_s: float
+    figure_correct: bool
+    settle_s: float = 0.0
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class MachineRun:
+    """The result of :meth:`markone.hardware.MarkI.train`.
+
+    Attributes
+    ----------
+    weights : ndarray (n_r_units, n_a_units)
+        Final potentiometer settings, in motor steps.
+    weights_initial : ndarray (n_r_units, n_a_units)
+    sim_time_s : float
+        Machine time the session took (settling, logic and motors).
+    mistakes, reinforcements, saturated : ndarray (n_r_units,)
+        Per R-unit: wrong answers, reinforcements, moves blocked by end stops.
+    n_presentations, epochs : int
+        Figures shown, and passes started over the training set.
+    converged : bool
+        Whether the last pass was free of mistakes.
+    epoch_errors, epoch_mistakes, epoch_end_s : tuple
+        Per pass: misclassified figures, R-unit mistakes, machine time at its end.
+    classes : tuple
+        The class labels; ``codes[i]`` is the R-units' +/-1 target for class ``i``.
+    theta : int
+        The A-units' threshold used.
+    log : tuple of Presentation or None
+        One record per figure shown (only with ``log=True``); ``figures`` then holds
+        the settled retina images, one row per training figure.
+    """
+
+    params: MarkIParams
+    seed: int | None
+    theta: int
+    rule: str
+    classes: tuple
+    codes: np.ndarray
+    weight_mask: np.ndarray | None
+    excitatory: np.ndarray
+    inhibitory: np.ndarray
+    weights_initial: np.ndarray
+    weights: np.ndarray
+    sim_time_s: float
+    n_presentations: int
+    epochs: int
+    converged: bool
+    mistakes: np.ndarray
+    reinforcements: np.ndarray
+    saturated: np.ndarray
+    epoch_errors: tuple
+    epoch_mistakes: tuple
+    epoch_end_s: tuple
+    figures: np.ndarray | None = None
+    log: tuple | None = None
+
+    def __repr__(self):
+        return (f"MachineRun(presentations={self.n_presentations}, epochs={self.epochs}, "
+                f"converged={self.converged}, sim_time_s={self.sim_time_s:.1f}, "
+                f"mistakes={self.mistakes.tolist()}, saturated={int(self.saturated.sum())})")
+
+    def weights_at(self, step):
+        """Weights after presentation ``step`` (0-based), rebuilt from the log's
+        ``changes`` applied to ``weights_initial``."""
+        if self.log is None:
+            raise ValueError(
+                "weights_at needs the per-presentation log; train with log=True."
+            )
+        n = len(self.log)
+        if isinstance(step, bool) or not isinstance(step, (int, np.integer)) \
+                or not 0 <= step < n:
+            raise ValueError(f"step(={step!r}) must be an integer in 0..{n - 1}.")
+        w = self.weights_initial.copy()
+        for rec in self.log[:step + 1]:
+            for r, a, value in rec.changes:
+                w[r, a] = value
+        return w
+
+    def to_json(self):
+        """The run as a dict in the ``markone-machine-run`` version 1 format."""
+        p = self.params
+        return {
+            "format": FORMAT, "version": VERSION, "markone_version": __version__,
+            "params": p.to_dict(), "seed": self.seed,
+            "retina_shape": list(p.retina_shape), "n_a_units": p.n_a_units,
+            "n_r_units": p.n_r_units, "topology": p.topology,
+            "weight_mask": None if self.weight_mask is None
+            else self.weight_mask.astype(int),
+            "class_code": p.class_code, "classes": [str(c) for c in self.classes],
+            "codes": self.codes,
+            "wiring": {"excitatory": self.excitatory, "inhibitory": self.inhibitory},
+            "figures": [] if self.figures is None else self.figures,
+            "weights_initial": self.weights_initial, "weights_final": self.weights,
+            "sim_time_s": self.sim_time_s,
+            "presentations": [] if self.log is None
+            else [dataclasses.asdict(rec) for rec in self.log],
+            "theta": self.theta, "rule": self.rule, "logged": self.log is not None,
+            "n_presentations": self.n_presentations, "epochs": self.epochs,
+            "converged": self.converged, "mistakes": self.mistakes,
+            "reinforcements": self.reinforcements, "saturated": self.saturated,
+            "epoch_errors": self.epoch_errors, "epoch_mistakes": self.epoch_mistakes,
+            "epoch_end_s": self.epoch_end_s,
+        }
+
+    def save(self, path):
+        """Write the run as JSON to ``path`` atomically; return the path."""
+        return write_json(path, self.to_json())
+
+    @classmethod
+    def load(cls, path):
+        """Read a run saved by :meth:`save` (classes come back as strings)."""
+        data = read_json(path)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            got = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise ValueError(
+                f"{path} is not a Mark I run: format is {got!r}, expected {FORMAT!r}."
+            )
+        version = data.get("version")
+        if not isinstance(version, int) or version > VERSION:
+            raise ValueError(
+                f"{path} has format version {version!r}, but this markone reads "
+                f"versions up to {VERSION}; upgrade markone to read it."
+            )
+        try:
+            return cls._from_json(data)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"{path} is a damaged Mark I run: {exc!r}") from exc
+
+    @classmethod
+    def _from_json(cls, d):
+        log = None
+        if d.get("logged", bool(d["presentations"])):
+            log = tuple(Presentation(**{**rec, "changes": tuple(
+                (int(r), int(a), v) for r, a, v in rec["changes"])})
+                for rec in d["presentations"])
+        mask = d["weight_mask"]
+        n_r = d["n_r_units"]
+        return cls(
+            params=MarkIParams.from_dict(d["params"]), seed=d["seed"],
+            theta=d.get("theta"), rule=d.get("rule", d["params"].get("rule")),
+            classes=tuple(d["classes"]), codes=np.array(d["codes"], dtype=np.int64),
+            weight_mask=None if mask is None else np.array(mask, dtype=bool),
+            excitatory=np.array(d["wiring"]["excitatory"], dtype=np.int64),
+            inhibitory=np.array(d["wiring"]["inhibitory"], dtype=np.int64),
+            weights_initial=np.array(d["weights_initial"], dtype=np.float64),
+            weights=np.array(d["weights_final"], dtype=np.float64),
+            sim_time_s=float(d["sim_time_s"]),
+            n_presentations=d.get("n_presentations", len(d["presentations"])),
+            epochs=d.get("epochs", 0), converged=d.get("converged", False),
+            mistakes=np.array(d.get("mistakes", [0] * n_r)),
+            reinforcements=np.array(d.get("reinforcements", [0] * n_r)),
+            saturated=np.array(d.get("saturated", [0] * n_r)),
+            epoch_errors=tuple(d.get("epoch_errors", ())),
+            epoch_mistakes=tuple(d.get("epoch_mistakes", ())),
+            epoch_end_s=tuple(d.get("epoch_end_s", ())),
+            figures=np.array(d["figures"], dtype=np.uint8) if d["figures"] else None,
+            log=log,
+        )

@@ -1,0 +1,66 @@
+"""The trainer: which R-units to reinforce, and by how much.
+
+Every decision and increment comes from :mod:`markone.online`, the single online
+update rule of the learner core; the machine only realises it with motors.
+
+``"error_correction"`` (R-controlled alpha system, the default)
+    reinforce an R-unit when ``online.is_mistake(score, target)``; active A-units move
+    by ``online.increment(a, target, eta)``.
+``"forced"`` (S-controlled)
+    the trainer forces the correct response on every figure: every R-unit is
+    reinforced towards its target, right or wrong.
+``"gamma"``
+    error-driven like alpha, but the inactive A-units of the R-unit lose what the
+    active ones gain (the increment of ``a`` minus its mean), so the total is conserved.
+
+Examples
+--------
+>>> import numpy as np
+>>> t = Trainer("error_correction", eta=1.0)
+>>> mistakes, rows, delta = t.decide(np.array([0.0, 2.0]), np.array([1, 1]),
+...                                  np.array([1, 0, 1]))
+>>> mistakes.tolist(), rows.tolist(), delta.tolist()
+([True, False], [0], [[1.0, 0.0, 1.0]])
+>>> Trainer("gamma").decide(np.array([0.0]), np.array([-1]), np.array([1, 0]))[2].tolist()
+[[-0.5, 0.5]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from markone import online
+from markone._validation import check_choice
+from markone.hardware.params import RULES
+
+__all__ = ["Trainer"]
+
+
+class Trainer:
+    """Decides reinforcements with rule ``rule`` and step ``eta`` (motor steps).
+
+    ``mask`` (``n_r x n_a`` bool, optional) restricts each R-unit to its source set.
+    """
+
+    def __init__(self, rule="error_correction", eta=1.0, mask=None):
+        self.rule = check_choice(rule, "rule", RULES)
+        self.eta = eta
+        self.mask = mask
+
+    def decide(self, scores, target, a):
+        """Return ``(mistakes, rows, delta)``: which R-units answered wrongly, which
+        are reinforced, and their requested increments (one row per reinforced unit)."""
+        mistakes = online.is_mistake(scores, target)
+        rows = (np.arange(len(scores)) if self.rule == "forced"
+                else np.flatnonzero(mistakes))
+        x = np.broadcast_to(a.astype(np.float64), (len(rows), len(a)))
+        if self.mask is not None:
+            x = x * self.mask[rows]
+        if self.rule == "gamma":
+            own = (self.mask[rows].sum(axis=1, keepdims=True) if self.mask is not None
+                   else len(a))
+            x = x - x.sum(axis=1, keepdims=True) / own
+            if self.mask is not None:
+                x = x * self.mask[rows]
+        delta = online.increment(x, target[rows, None], self.eta)
+        return mistakes, rows, delta
