@@ -62,7 +62,12 @@ def to_fraction_matrix(X, *, name="X"):
             raise ValueError(
                 f"{name} is ragged: row {i} has {len(r)} entries, row 0 has {width}."
             )
-        out.append([to_fraction(v, where=f"{name}[{i}, {j}] ") for j, v in enumerate(r)])
+        try:
+            out.append([v if type(v) is Fraction else to_fraction(v) for v in r])
+        except (TypeError, ValueError):  # parse again, naming the bad entry
+            for j, v in enumerate(r):
+                to_fraction(v, where=f"{name}[{i}, {j}] ")
+            raise
     return out
 
 
@@ -71,11 +76,10 @@ def to_integer_matrix(X, *, name="X", extra=()):
     denominators (of ``X`` and of the ``extra`` numbers). ``M`` is int64 when every
     entry fits, else an object array of Python ints."""
     F = to_fraction_matrix(X, name=name)
-    dens = [v.denominator for r in F for v in r] + [Fraction(e).denominator for e in extra]
-    scale = 1
-    for den in set(dens):
-        scale = scale * den // math.gcd(scale, den)
-    M = [[int(v * scale) for v in r] for r in F]
+    dens = {v.denominator for r in F for v in r}
+    dens.update(Fraction(e).denominator for e in extra)
+    scale = math.lcm(*dens)
+    M = [[v.numerator * (scale // v.denominator) for v in r] for r in F]
     arr = np.array(M, dtype=object)
     if fits_int64(arr):
         arr = arr.astype(np.int64)

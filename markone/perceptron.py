@@ -684,7 +684,8 @@ class Perceptron:
 
     def predict(self, X):
         """Predicted classes (a zero score predicts ``classes_[1]``)."""
-        return self.classes_[(predict_sign(self.decision_function(X)) > 0).astype(int)]
+        positive = predict_sign(self.decision_function(X)) > 0
+        return self.classes_[positive.astype(int)]
 
     def predict_one(self, x):
         """Predict the class of one example."""
