@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import multiprocessing
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -247,7 +248,9 @@ def _local_results(name, specs, workers):
         for spec in specs:
             yield spec["id"], _run_one(name, spec)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
+    with ProcessPoolExecutor(max_workers=workers,
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = {pool.submit(_run_one, name, spec): spec["id"] for spec in specs}
         for fut in as_completed(futures):
             yield futures[fut], fut.result()
