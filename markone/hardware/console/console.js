@@ -190,7 +190,7 @@
         const k = r * this.nA + a, delta = after[k] - before[k];
         const moved = stepTime > 0 ? elapsed / stepTime : Infinity;
         if (moved < Math.abs(delta)) {
-          weights[k] = before[k] + Math.sign(delta) * Math.floor(moved * 1000) / 1000;
+          weights[k] = before[k] + Math.sign(delta) * moved;
           moving.push(k);
         } else weights[k] = after[k];
       }
