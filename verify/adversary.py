@@ -1,0 +1,502 @@
+"""Adversarial orders: how many mistakes can the order of presentation force?
+
+Novikoff's theorem bounds the mistakes of the perceptron on separable data by
+``(R/gamma)^2`` whatever the order, and an order is an online *stream*: the same
+example may come again as long as it is still misclassified. This module searches for
+streams that make the core (:func:`markone.train`) err as often as possible:
+
+* ``method="exhaustive"`` enumerates every weight vector reachable from zero by
+  mistake-driven updates, in exact integer arithmetic (each vector once, memoised), and
+  finds the longest path of that graph: the true maximum number of mistakes over all
+  streams, for small integer data;
+* ``method="z3"`` asks Z3 "is there a stream of k mistakes?" (bounded model checking in
+  linear integer arithmetic) for growing k;
+* ``method="greedy"`` scales to thousands of points: it follows a few vectorised rules
+  (largest growth of ``||w||``, least violated, smallest gain of alignment with the
+  max-margin direction) and keeps the best stream.
+
+Every result is replayed with ``markone.train(X, y, order=order, max_epochs=1)``, which
+makes exactly ``mistakes`` updates, and checked against the bound.
+
+:func:`orthonormal_case` is the classic construction that meets the bound exactly, and
+:func:`label_adversary` forces *any* deterministic online learner into ``m`` mistakes on
+an orthonormal stream that stays separable with margin ``m**-0.5``.
+
+Examples
+--------
+>>> X = [[1, 0], [0, 1], [1, 1], [2, -1]]; y = [1, 1, 1, -1]
+>>> a = worst_order(X, y, intercept=False, method="exhaustive")
+>>> a.mistakes, a.complete, a.mistakes <= a.bound
+(10, True, True)
+>>> import markone
+>>> a.order
+(0, 3, 0, 0, 3, 0, 0, 3, 0, 0)
+>>> markone.train(X, y, intercept=False, order=a.order, max_epochs=1).mistakes
+10
+>>> orthonormal_case(4, labels=[1, -1, -1, 1]).mistakes
+4
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from markone._validation import (
+    check_choice,
+    check_int_at_least,
+    check_matrix,
+    check_pm1_labels,
+)
+from verify.cycling import integer_yx, reachable_states
+
+__all__ = [
+    "AdversarialOrder",
+    "ForcedMistakes",
+    "worst_order",
+    "orthonormal_case",
+    "label_adversary",
+    "replay",
+    "novikoff_bound",
+]
+
+_METHODS = ("greedy", "exhaustive", "z3")
+_DEFAULT_BUDGET = {"greedy": 100_000, "exhaustive": 2_000_000, "z3": 40}
+
+
+@dataclass(frozen=True)
+class AdversarialOrder:
+    """A stream of example indices and the mistakes the core makes on it.
+
+    Attributes
+    ----------
+    order : tuple of int
+        The stream: replayed by ``markone.train(X, y, order=order, max_epochs=1)``
+        every presentation is a mistake.
+    mistakes : int
+        Number of updates on that replay (``len(order)``).
+    bound : float
+        Novikoff's ``(R/gamma)^2`` for the (augmented) data; ``inf`` when not
+        separable.
+    R, gamma : float
+        Radius and maximal margin of the augmented data.
+    complete : bool
+        True when ``mistakes`` is proved to be the maximum over all streams (the
+        exhaustive search finished, Z3 refuted one more, or the bound is met).
+    method : str
+    intercept : bool
+    explored : int
+        Weight vectors enumerated (exhaustive), solver queries (z3) or greedy steps.
+    w : ndarray
+        The final weight vector of the replay (augmented space).
+    X, y : ndarray
+        The data, as float64 and -1/+1 (kept for export).
+    message : str
+    """
+
+    order: tuple = field(repr=False)
+    mistakes: int
+    bound: float
+    R: float
+    gamma: float
+    complete: bool
+    method: str
+    intercept: bool
+    explored: int
+    w: np.ndarray = field(repr=False)
+    X: np.ndarray = field(repr=False)
+    y: np.ndarray = field(repr=False)
+    message: str = ""
+
+
+def novikoff_bound(X, y, *, intercept=True):
+    """Return ``(R, gamma, (R/gamma)^2)`` of the augmented data via
+    :func:`verify.max_margin` (``gamma <= 0`` gives an infinite bound)."""
+    from verify.margin import max_margin
+
+    m = max_margin(X, y, intercept=intercept)
+    return float(m.R), float(m.gamma), float(m.bound) if m.separable else math.inf
+
+
+def replay(X, y, order, *, intercept=True):
+    """Replay ``order`` once with :func:`markone.train`; return its TrainResult.
+
+    >>> replay([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
+    1
+    """
+    from markone.perceptron import train
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return train(X, y, intercept=intercept, order=list(order), max_epochs=1,
+                     record=True)
+
+
+def worst_order(X, y, *, intercept=True, method="greedy", budget=None, seed=None):
+    """Search for a stream on which the perceptron makes as many mistakes as possible.
+
+    Parameters
+    ----------
+    X : array-like (n_samples, n_features)
+        Inputs; ``"exhaustive"`` and ``"z3"`` need integers or rationals (they are
+        scaled to integers exactly).
+    y : array-like (n_samples,)
+        -1/+1 labels.
+    intercept : bool, default True
+        Append a constant 1 to every input (the augmented data is what the bound and
+        the search use).
+    method : {"greedy", "exhaustive", "z3"}, default "greedy"
+    budget : int, optional
+        greedy: at most this many updates (default 100,000); exhaustive: at most this
+        many weight vectors (default 2,000,000); z3: the longest stream asked about
+        (default 40). Past the budget the result has ``complete=False``.
+    seed : int or Generator, optional
+        Unused by the current rules (all deterministic); accepted for uniformity.
+
+    Returns
+    -------
+    AdversarialOrder
+
+    Raises
+    ------
+    ValueError
+        On bad input; for ``"exhaustive"`` when a reachable cycle shows the data is not
+        separable (the number of mistakes is then unbounded: see
+        :func:`verify.check_cycling`).
+    RuntimeError
+        If a stream ever exceeded Novikoff's bound (a bug, reported as such).
+
+    Examples
+    --------
+    >>> X = [[2, 1], [1, 2], [-1, -1]]; y = [1, 1, -1]
+    >>> g = worst_order(X, y, method="greedy")
+    >>> e = worst_order(X, y, method="exhaustive")
+    >>> g.mistakes <= e.mistakes <= e.bound, e.complete
+    (True, True)
+    """
+    check_choice(method, "method", _METHODS)
+    budget = _DEFAULT_BUDGET[method] if budget is None else check_int_at_least(
+        budget, "budget", 1)
+    ypm = check_pm1_labels(y)
+    if method == "greedy":
+        Xf = check_matrix(X)
+        if len(Xf) != len(ypm):
+            raise ValueError(f"X has {len(Xf)} samples but y has {len(ypm)}.")
+        order, explored, complete_hint = _greedy(Xf, ypm, intercept, budget)
+    else:
+        YX, _ = integer_yx(X, ypm, intercept=intercept)
+        Xf = np.asarray(np.asarray(X, dtype=object) if np.ndim(X) == 2 else X,
+                        dtype=object)
+        Xf = np.array([[float(_frac(v)) for v in r] for r in Xf])
+        if method == "exhaustive":
+            order, explored, complete_hint = _exhaustive(YX, budget)
+        else:
+            order, explored, complete_hint = _z3_search(YX, budget)
+    return _finish(Xf, ypm, intercept, order, method, explored, complete_hint)
+
+
+def _frac(v):
+    from markone._exact import to_fraction
+
+    return to_fraction(v)
+
+
+def _finish(Xf, ypm, intercept, order, method, explored, complete_hint):
+    R, gamma, bound = novikoff_bound(Xf, ypm, intercept=intercept)
+    res = replay(Xf, ypm, order, intercept=intercept) if len(order) else None
+    mistakes = res.mistakes if res is not None else 0
+    if res is not None and mistakes != len(order):
+        raise RuntimeError(
+            f"BUG: the {method} stream of {len(order)} steps replays with only "
+            f"{mistakes} mistakes; please report it with the data.")
+    if mistakes > bound * (1 + 1e-9):
+        raise RuntimeError(
+            f"BUG: {mistakes} mistakes exceed Novikoff's bound {bound:.6g} "
+            f"(R={R:.6g}, gamma={gamma:.6g}); the theorem cannot fail, so the core, the "
+            "margin or this search is wrong. Please report it with the data.")
+    complete = bool(complete_hint or mistakes >= math.floor(bound * (1 + 1e-12)))
+    d = Xf.shape[1] + bool(intercept)
+    w = res.last_w if res is not None else np.zeros(d)
+    msg = (f"{mistakes} mistakes ({method}); Novikoff's bound {bound:.6g}; "
+           + ("the maximum over all streams" if complete else "a lower bound on the maximum"))
+    return AdversarialOrder(
+        order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),
+        R=R, gamma=gamma, complete=complete, method=method, intercept=bool(intercept),
+        explored=int(explored), w=np.asarray(w, dtype=float), X=Xf, y=ypm, message=msg)
+
+
+# ---- greedy ------------------------------------------------------------------------
+
+def _greedy(Xf, ypm, intercept, budget):
+    Xa = np.hstack([Xf, np.ones((len(Xf), 1))]) if intercept else Xf
+    YX = np.ascontiguousarray(Xa * ypm[:, None])
+    u = _direction(YX)
+    rules = ("norm", "least", "align") if u is not None else ("norm", "least")
+    best, steps = None, 0
+    for rule in rules:
+        order = _greedy_run(YX, rule, u, budget)
+        steps += len(order)
+        if best is None or len(order) > len(best):
+            best = order
+    return best, steps, False
+
+
+def _direction(YX):
+    """A unit separating direction (the max-margin one), or None if not separable."""
+    from verify.margin import max_margin
+
+    m = max_margin(YX, np.ones(len(YX), dtype=np.int64), intercept=False)
+    if not m.separable:
+        return None
+    return np.asarray(m.u, dtype=float)
+
+
+def _greedy_run(YX, rule, u, budget):
+    norms = np.einsum("ij,ij->i", YX, YX)
+    gain = YX @ u if u is not None else None
+    w = np.zeros(YX.shape[1])
+    order = []
+    while len(order) < budget:
+        s = YX @ w
+        cand = np.flatnonzero(s <= 0)
+        if cand.size == 0:
+            break
+        if rule == "norm":      # largest growth of ||w||^2 = 2 y w.x + ||x||^2
+            key = 2 * s[cand] + norms[cand]
+        elif rule == "least":   # the least violated example (score closest to 0)
+            key = s[cand]
+        else:                   # the smallest progress along the max-margin direction
+            key = -gain[cand]
+        i = int(cand[np.argmax(key)])
+        w += YX[i]
+        order.append(i)
+    return order
+
+
+# ---- exhaustive --------------------------------------------------------------------
+
+@njit(cache=True)
+def _longest_path(n_nodes, src, dst):  # pragma: no cover - compiled
+    """Longest path from node 0 in a graph given by edges (Kahn's topological order).
+
+    Returns (dist, parent_edge, n_sorted); n_sorted < n_nodes means a cycle."""
+    indeg = np.zeros(n_nodes, np.int64)
+    for k in range(src.shape[0]):
+        indeg[dst[k]] += 1
+    start = np.zeros(n_nodes + 1, np.int64)
+    for k in range(src.shape[0]):
+        start[src[k] + 1] += 1
+    for i in range(n_nodes):
+        start[i + 1] += start[i]
+    pos = start[:-1].copy()
+    out = np.empty(src.shape[0], np.int64)
+    for k in range(src.shape[0]):
+        out[pos[src[k]]] = k
+        pos[src[k]] += 1
+    dist = np.full(n_nodes, -1, np.int64)
+    parent = np.full(n_nodes, -1, np.int64)
+    dist[0] = 0
+    queue = np.empty(n_nodes, np.int64)
+    head, tail = 0, 0
+    for i in range(n_nodes):
+        if indeg[i] == 0:
+            queue[tail] = i
+            tail += 1
+    while head < tail:
+        v = queue[head]
+        head += 1
+        for j in range(start[v], start[v + 1]):
+            k = out[j]
+            t = dst[k]
+            if dist[v] >= 0 and dist[v] + 1 > dist[t]:
+                dist[t] = dist[v] + 1
+                parent[t] = k
+            indeg[t] -= 1
+            if indeg[t] == 0:
+                queue[tail] = t
+                tail += 1
+    return dist, parent, head
+
+
+def _exhaustive(YX, budget):
+    g = reachable_states(YX, budget=budget, edges=True)
+    n = len(g.states)
+    dist, parent, n_sorted = _longest_path(n, g.src.astype(np.int64),
+                                           g.dst.astype(np.int64))
+    if n_sorted < n:
+        raise ValueError(
+            "the mistake graph has a cycle, so the data is not linearly separable (or "
+            "a zero input makes an update that changes nothing) and the number of "
+            "mistakes is unbounded; study it with verify.check_cycling instead.")
+    end = int(np.argmax(dist))
+    order = []
+    while parent[end] >= 0:
+        k = parent[end]
+        order.append(int(g.example[k]))
+        end = int(g.src[k])
+    order.reverse()
+    return order, n, g.complete
+
+
+# ---- z3 ----------------------------------------------------------------------------
+
+def _z3_search(YX, budget):
+    """Longest stream found by asking Z3 for k = 1, 2, ... mistakes."""
+    import z3
+
+    rows = [[int(v) for v in r] for r in YX]
+    n, d = len(rows), len(rows[0])
+    solver = z3.Solver()
+    w = [z3.IntVal(0)] * d
+    choices, best, queries = [], [], 0
+    for k in range(1, budget + 1):
+        c = z3.Int(f"c{k}")
+        choices.append(c)
+        solver.add(c >= 0, c < n)
+        score = z3.Sum([z3.If(c == i, z3.Sum([r[j] * w[j] for j in range(d)]), 0)
+                        for i, r in enumerate(rows)])
+        solver.add(score <= 0)
+        w = [w[j] + z3.Sum([z3.If(c == i, r[j], 0) for i, r in enumerate(rows)])
+             for j in range(d)]
+        queries += 1
+        if solver.check() != z3.sat:
+            return best, queries, True
+        model = solver.model()
+        best = [model.eval(ci).as_long() for ci in choices]
+    return best, queries, False
+
+
+# ---- the orthonormal construction ---------------------------------------------------
+
+def orthonormal_case(m, labels=None):
+    """The orthonormal stream on which the bound is met exactly.
+
+    ``X`` holds the unit vectors ``e_1..e_m`` with ``labels`` (default all +1); without
+    intercept, ``R = 1`` and the margin is ``m**-0.5`` (attained by
+    ``u = sum_i y_i e_i / sqrt(m)``), so Novikoff's bound is ``m``, and the perceptron
+    makes exactly ``m`` mistakes: each ``e_i`` is orthogonal to all earlier updates,
+    so its score is 0, a mistake, whatever its label.
+
+    >>> c = orthonormal_case(3)
+    >>> c.mistakes, c.bound, c.order
+    (3, 3.0, (0, 1, 2))
+    """
+    from markone.datasets import orthonormal
+
+    X, y = orthonormal(m, labels=labels)
+    return _finish(X, y, False, list(range(len(X))), "orthonormal", 0, True)
+
+
+@dataclass(frozen=True)
+class ForcedMistakes:
+    """What :func:`label_adversary` forced: a separable stream and the learner's errors.
+
+    ``X`` is the identity (``e_1..e_m``), ``y`` the labels the adversary chose (the
+    opposite of each prediction), ``u = y / sqrt(m)`` a unit separator with margin
+    ``gamma = m**-0.5`` and ``R = 1``, so the stream is separable and Novikoff's bound
+    is ``m``; ``mistakes`` counts predictions that differed from the label.
+    """
+
+    X: np.ndarray = field(repr=False)
+    y: np.ndarray
+    predictions: np.ndarray
+    mistakes: int
+    u: np.ndarray = field(repr=False)
+    gamma: float
+    R: float
+
+
+def label_adversary(learner, m):
+    """Force a deterministic online learner into ``m`` mistakes on a separable stream.
+
+    The adversary shows ``e_1, e_2, ..., e_m`` in turn, reads the learner's prediction
+    and declares the opposite label, then lets the learner learn it. Whatever the
+    learner, the labels are separable by ``u = y/sqrt(m)`` with margin ``m**-0.5``
+    and ``R = 1``: no mistake bound better than ``(R/gamma)^2 = m`` holds for any
+    online learner, so the perceptron's is optimal.
+
+    Parameters
+    ----------
+    learner : object or callable
+        One of:
+
+        * an object with ``predict_one(x)`` and ``learn_one(x, y)`` (markone's
+          estimators, River-style learners);
+        * an object with ``partial_fit(X, y, classes=...)`` and ``predict(X)``
+          (scikit-learn's ``Perceptron``, ``SGDClassifier``...);
+        * a callable ``learner(history, x) -> label``, with ``history`` the tuple of
+          ``(x, y)`` pairs seen so far: the definition of a deterministic online
+          learner.
+
+        Labels are -1/+1. Before its first update an estimator that cannot predict yet
+        is taken to predict +1 (the zero-score convention).
+    m : int
+        Length of the stream (>= 1).
+
+    Returns
+    -------
+    ForcedMistakes
+
+    Examples
+    --------
+    >>> majority = lambda history, x: 1 if sum(t for _, t in history) >= 0 else -1
+    >>> label_adversary(majority, 5).mistakes
+    5
+    >>> import markone
+    >>> label_adversary(markone.Perceptron(), 4).mistakes
+    4
+    """
+    m = check_int_at_least(m, "m", 1)
+    predict, learn = _protocol(learner)
+    X = np.eye(m)
+    y = np.empty(m, dtype=np.int64)
+    pred = np.empty(m, dtype=np.int64)
+    for t in range(m):
+        p = predict(X[t])
+        if p not in (-1, 1):
+            raise ValueError(
+                f"the learner predicted {p!r} for e_{t + 1}; label_adversary needs "
+                "predictions in {-1, +1}.")
+        pred[t], y[t] = p, -p
+        learn(X[t], int(y[t]))
+    return ForcedMistakes(X=X, y=y, predictions=pred, mistakes=int((pred != y).sum()),
+                          u=y / math.sqrt(m), gamma=1 / math.sqrt(m), R=1.0)
+
+
+def _protocol(learner):
+    if hasattr(learner, "predict_one") and hasattr(learner, "learn_one"):
+        def predict(x):
+            try:
+                return int(learner.predict_one(x))
+            except (ValueError, AttributeError):   # not fitted yet: zero-score convention
+                return 1
+
+        def learn(x, t):
+            learner.learn_one(x, t)
+        return predict, learn
+    if hasattr(learner, "partial_fit") and hasattr(learner, "predict"):
+        def predict(x):
+            try:
+                return int(learner.predict(x.reshape(1, -1))[0])
+            except (ValueError, AttributeError):
+                return 1
+
+        def learn(x, t):
+            learner.partial_fit(x.reshape(1, -1), [t], classes=[-1, 1])
+        return predict, learn
+    if callable(learner):
+        history = []
+
+        def predict(x):
+            return int(learner(tuple(history), x.copy()))
+
+        def learn(x, t):
+            history.append((x.copy(), t))
+        return predict, learn
+    raise TypeError(
+        f"learner must have predict_one/learn_one, partial_fit/predict, or be a callable "
+        f"learner(history, x) -> label; got {type(learner).__name__}.")

@@ -1,0 +1,572 @@
+"""Mistake bounds checked on runs of the core: Novikoff, Freund & Schapire, the cost of
+an intercept, the multiclass (Kesler) bound, and sample compression.
+
+* :func:`check_mistake_bound`: Novikoff (1962). On data separable with margin
+  ``gamma`` by a unit vector, inside a ball of radius ``R``, the perceptron makes at most
+  ``(R/gamma)^2`` mistakes, whatever the order. The check runs :func:`markone.train` and
+  compares; a violation cannot happen, so it raises :class:`BoundViolation` as a bug.
+* :func:`freund_schapire_bound`: Freund & Schapire (1999). On any sequence, for a unit
+  ``u`` and ``gamma > 0``, with deviations ``d_t = max(0, gamma - y_t u.x_t)`` and
+  ``D = ||d||``, one pass makes at most ``((R + D)/gamma)^2`` mistakes.
+* :func:`intercept_cost`: an intercept learned by appending a constant ``c`` costs
+  ``(R^2 + c^2)(1 + b^2/c^2)/gamma^2``, smallest at ``c^2 = R|b|`` where it is
+  ``(R + |b|)^2/gamma^2``.
+* :func:`check_multiclass_bound`: the argmax multiclass perceptron is the binary
+  perceptron on Kesler's construction (``psi`` with ``x`` in the true class's block and
+  ``-x`` in the predicted one's), so it makes at most ``2 (R/gamma)^2`` mistakes.
+* :func:`check_compression`: replaying only the mistakes, in the order they happened,
+  rebuilds the final weight vector exactly (the perceptron is a compression scheme).
+
+Examples
+--------
+>>> X = [[0, 0], [0, 1], [1, 0], [1, 1]]; y = [-1, -1, -1, 1]      # AND
+>>> r = check_mistake_bound(X, y, order="shuffle", runs=5, seed=0)
+>>> r.held, max(r.mistakes) <= r.bound, round(r.bound, 6)
+(True, True, 51.0)
+>>> c = intercept_cost(R=1.0, b=4.0, gamma=0.5)
+>>> c.c_opt, c.bound_min, c.checked
+(2.0, 100.0, True)
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from markone._validation import (
+    check_choice,
+    check_consistent_length,
+    check_int_at_least,
+    check_matrix,
+    check_positive,
+    child_seeds,
+    encode_binary_labels,
+)
+
+__all__ = [
+    "BoundViolation",
+    "MistakeBoundReport",
+    "FreundSchapireReport",
+    "InterceptCost",
+    "MulticlassBoundReport",
+    "CompressionReport",
+    "check_mistake_bound",
+    "freund_schapire_bound",
+    "intercept_bound",
+    "intercept_cost",
+    "kesler",
+    "check_multiclass_bound",
+    "check_compression",
+]
+
+_RTOL = 1e-9   # slack for a float bound against an integer count
+
+
+class BoundViolation(AssertionError):
+    """A proved mistake bound was exceeded: a bug in the core, the margin or the check.
+
+    The report is attached as ``.report``.
+    """
+
+    def __init__(self, message, report):
+        super().__init__(message)
+        self.report = report
+
+
+@dataclass(frozen=True)
+class MistakeBoundReport:
+    """Mistakes of runs of the core against Novikoff's bound ``(R/gamma)^2``.
+
+    Attributes
+    ----------
+    mistakes : tuple of int
+        Total mistakes of each run (until a clean pass).
+    R, gamma, bound : float
+        Radius of the (augmented) data, the margin used, ``(R/gamma)^2``.
+    ratio : float
+        Largest mistakes over the bound (<= 1).
+    held : bool
+        True (a violation raises :class:`BoundViolation`).
+    gamma_source : str
+        ``"max_margin"`` (certified, :func:`verify.max_margin`), ``"u"`` (the worst
+        margin of the given ``u``) or ``"given"`` (trusted as passed).
+    order, intercept : the runs' settings.
+    """
+
+    mistakes: tuple
+    R: float
+    gamma: float
+    bound: float
+    ratio: float
+    held: bool
+    gamma_source: str
+    order: object = field(repr=False)
+    intercept: bool = True
+
+
+def _augmented(X, intercept):
+    Xf = check_matrix(X)
+    return np.hstack([Xf, np.ones((len(Xf), 1))]) if intercept else Xf
+
+
+def _pm1(y, n):
+    ypm, _ = encode_binary_labels(y, allow_single=True)
+    check_consistent_length(range(n), ypm)
+    return ypm
+
+
+def _margin_of(u, Z, name="u"):
+    u = np.asarray(u, dtype=float).ravel()
+    if u.shape[0] != Z.shape[1]:
+        raise ValueError(
+            f"{name} has {u.shape[0]} entries but the (augmented) inputs have "
+            f"{Z.shape[1]}; with intercept=True append the intercept weight to {name}.")
+    nu = np.linalg.norm(u)
+    if not np.isfinite(nu) or nu == 0:
+        raise ValueError(f"{name} must be a non-zero finite vector.")
+    return u / nu, Z @ (u / nu)
+
+
+def _train(X, y, **kw):
+    from markone.perceptron import train
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return train(X, y, **kw)
+
+
+def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma=None,
+                        intercept=True):
+    """Run the perceptron and check Novikoff's bound ``(R/gamma)^2`` on each run.
+
+    Parameters
+    ----------
+    X, y : array-like
+        Separable data (two classes, any labels).
+    order : "given", "shuffle" or sequence of int
+        Presentation order (as in :func:`markone.train`); with ``"shuffle"`` each run
+        has its own seed drawn from ``seed``.
+    runs : int, default 1
+    seed : int or Generator, optional
+    u : array-like, optional
+        A separating vector in the augmented space (intercept weight last); the margin
+        is then its worst margin ``min_i y_i u.x_i / ||u||``.
+    gamma : float, optional
+        A margin to trust as given (with or without ``u``); by default the certified
+        maximal margin of :func:`verify.max_margin`.
+    intercept : bool, default True
+
+    Returns
+    -------
+    MistakeBoundReport
+
+    Raises
+    ------
+    ValueError
+        When the data (or ``u``) do not separate: there is no bound to check.
+    BoundViolation
+        When a run exceeds the bound (a bug).
+
+    Examples
+    --------
+    >>> import markone
+    >>> X, y = markone.datasets.orthonormal(6, labels=[1, -1, 1, 1, -1, -1])
+    >>> r = check_mistake_bound(X, y, intercept=False)
+    >>> r.mistakes, r.bound, r.ratio                  # the bound is met exactly
+    ((6,), 6.0, 1.0)
+    """
+    runs = check_int_at_least(runs, "runs", 1)
+    Z0 = _augmented(X, intercept)
+    ypm = _pm1(y, len(Z0))
+    Z = Z0 * ypm[:, None]
+    R = float(np.sqrt(np.einsum("ij,ij->i", Z, Z).max()))
+    if gamma is not None:
+        g, source = check_positive(gamma, "gamma"), "given"
+    elif u is not None:
+        _, margins = _margin_of(u, Z)
+        g, source = float(margins.min()), "u"
+        if g <= 0:
+            raise ValueError(
+                f"u does not separate the data (worst margin {g:.6g} <= 0 at example "
+                f"{int(np.argmin(margins))}); pass a separating u or omit it.")
+    else:
+        from verify.margin import max_margin
+
+        m = max_margin(X, ypm, intercept=intercept)
+        if not m.separable:
+            raise ValueError(
+                "the data are not linearly separable, so no mistake bound applies; "
+                "see verify.check_cycling (bounded weights) or freund_schapire_bound.")
+        g, source = float(m.lower), "max_margin"
+    bound = (R / g) ** 2
+    seeds = child_seeds(seed, runs)
+    max_epochs = int(min(bound, 10**7)) + 2
+    counts = tuple(
+        _train(X, ypm, intercept=intercept, order=order, seed=s,
+               max_epochs=max_epochs).mistakes for s in seeds)
+    held = max(counts) <= bound * (1 + _RTOL)
+    report = MistakeBoundReport(mistakes=counts, R=R, gamma=g, bound=bound,
+                                ratio=max(counts) / bound, held=held,
+                                gamma_source=source, order=order,
+                                intercept=bool(intercept))
+    if not held:
+        raise BoundViolation(
+            f"BUG: a run made {max(counts)} mistakes, more than Novikoff's bound "
+            f"(R/gamma)^2 = {bound:.6g} (R={R:.6g}, gamma={g:.6g} from {source}). "
+            + ("The given gamma may be larger than the true margin; " if source == "given"
+               else "")
+            + "Please report it with the data.", report)
+    return report
+
+
+@dataclass(frozen=True)
+class FreundSchapireReport:
+    """One-pass mistakes against Freund & Schapire's ``((R + D)/gamma)^2``.
+
+    ``deviations`` holds ``d_t = max(0, gamma - y_t u.x_t)`` along the stream,
+    ``D = ||d||``; ``mistakes`` one pass per run (the stream as given, or random
+    permutations of it with ``runs > 1``).
+    """
+
+    mistakes: tuple
+    R: float
+    D: float
+    gamma: float
+    bound: float
+    ratio: float
+    held: bool
+    deviations: np.ndarray = field(repr=False)
+
+
+def freund_schapire_bound(X, y, u, gamma, *, order="given", runs=1, seed=None,
+                          intercept=True):
+    """Check the Freund-Schapire bound ``((R + D)/gamma)^2`` on one pass of a stream.
+
+    Parameters
+    ----------
+    X, y : array-like
+        Any data (need not be separable).
+    u : array-like
+        A direction in the (augmented) input space; normalised here.
+    gamma : float
+        The target margin (> 0).
+    order : "given" or sequence of int
+        The stream (repeats allowed). With ``runs > 1``, runs after the first present
+        a fresh random permutation of the stream (``D`` does not change).
+    runs : int, default 1
+    seed : int or Generator, optional
+    intercept : bool, default True
+
+    Returns
+    -------
+    FreundSchapireReport
+
+    Raises
+    ------
+    BoundViolation
+        When a pass makes more mistakes than the bound (a bug).
+
+    Examples
+    --------
+    XOR (not separable): with ``u`` the first axis and ``gamma = 1`` the two points on
+    the wrong side (examples 1 and 3) deviate by 2 each, so ``D = 2 sqrt(2)`` and the
+    bound is ``(sqrt(3) + 2 sqrt(2))^2``; one pass makes 4 mistakes:
+
+    >>> import markone
+    >>> X, y = markone.datasets.xor()
+    >>> r = freund_schapire_bound(X, y, u=[1, 0, 0], gamma=1.0)
+    >>> r.mistakes, r.deviations.tolist(), round(r.bound, 4)
+    ((4,), [0.0, 2.0, 0.0, 2.0], 20.798)
+    """
+    runs = check_int_at_least(runs, "runs", 1)
+    g = check_positive(gamma, "gamma")
+    Z0 = _augmented(X, intercept)
+    ypm = _pm1(y, len(Z0))
+    if isinstance(order, str) and order != "given":
+        raise ValueError(f"order(={order!r}) must be 'given' or a sequence of indices.")
+    stream = np.arange(len(Z0)) if isinstance(order, str) else np.asarray(order)
+    if stream.dtype.kind not in "iu":
+        raise ValueError(f"order must be a sequence of integer indices, got {order!r}.")
+    if stream.ndim != 1 or stream.size == 0 or stream.min() < 0 or stream.max() >= len(Z0):
+        raise ValueError(f"order must be indices in [0, {len(Z0)}), got {order!r}.")
+    _, margins = _margin_of(u, Z0 * ypm[:, None])
+    dev = np.maximum(0.0, g - margins[stream])
+    D = float(np.linalg.norm(dev))
+    R = float(np.sqrt(np.einsum("ij,ij->i", Z0, Z0)[stream].max()))
+    bound = ((R + D) / g) ** 2
+    rng = np.random.default_rng(child_seeds(seed, 1)[0])
+    counts = []
+    for k in range(runs):
+        s = stream if k == 0 else rng.permutation(stream)
+        counts.append(_train(X, ypm, intercept=intercept, order=s, max_epochs=1).mistakes)
+    held = max(counts) <= bound * (1 + _RTOL)
+    report = FreundSchapireReport(mistakes=tuple(counts), R=R, D=D, gamma=g, bound=bound,
+                                  ratio=max(counts) / bound, held=held, deviations=dev)
+    if not held:
+        raise BoundViolation(
+            f"BUG: one pass made {max(counts)} mistakes, more than Freund and "
+            f"Schapire's bound {bound:.6g} (R={R:.6g}, D={D:.6g}, gamma={g:.6g}).",
+            report)
+    return report
+
+
+def intercept_bound(R, b, gamma, c):
+    """Novikoff's bound after appending the constant ``c``:
+    ``(R^2 + c^2)(1 + b^2/c^2)/gamma^2`` (vectorised over ``c``).
+
+    >>> float(intercept_bound(1.0, 4.0, 0.5, 2.0))
+    100.0
+    """
+    c = np.asarray(c, dtype=float)
+    return (R * R + c * c) * (1 + b * b / (c * c)) / (gamma * gamma)
+
+
+@dataclass(frozen=True)
+class InterceptCost:
+    """The mistake bound as a function of the appended constant ``c``.
+
+    ``c_opt = sqrt(R|b|)`` and ``bound_min = (R + |b|)^2/gamma^2`` in closed form;
+    ``numeric_c`` and ``numeric_min`` from a bounded scalar minimisation of
+    :func:`intercept_bound` (over ``log c``); ``checked`` when the closed form attains
+    ``bound_min`` at ``c_opt`` and the numeric minimum equals it (rtol 1e-6) without
+    going below;
+    ``bound_at_c`` the bound at the given ``c`` (None if not given), ``bound_no_b``
+    the bound ``R^2/gamma^2`` of a separator through the origin.
+    """
+
+    R: float
+    b: float
+    gamma: float
+    c_opt: float
+    bound_min: float
+    numeric_c: float
+    numeric_min: float
+    checked: bool
+    c: float | None = None
+    bound_at_c: float | None = None
+    bound_no_b: float = 0.0
+
+
+def intercept_cost(R, b, gamma, c=None):
+    """The cost of learning an intercept by appending a constant ``c``.
+
+    For a separator ``u.x + b`` with ``||u|| = 1`` and margin ``gamma`` on data of
+    radius ``R``, the augmented data have radius ``sqrt(R^2 + c^2)`` and the augmented
+    separator ``(u, b/c)`` margin ``gamma/sqrt(1 + b^2/c^2)``.
+
+    Parameters
+    ----------
+    R : float
+        Radius of the inputs (> 0).
+    b : float
+        The separator's offset.
+    gamma : float
+        Its margin (> 0).
+    c : float, optional
+        A constant to evaluate the bound at (> 0).
+
+    Returns
+    -------
+    InterceptCost
+
+    Examples
+    --------
+    >>> r = intercept_cost(R=3.0, b=-12.0, gamma=1.0, c=1.0)
+    >>> r.c_opt, r.bound_min, r.bound_at_c, r.checked
+    (6.0, 225.0, 1450.0, True)
+    """
+    from scipy.optimize import minimize_scalar
+
+    R = check_positive(R, "R")
+    gamma = check_positive(gamma, "gamma")
+    if isinstance(b, bool) or not np.isfinite(float(b)):
+        raise ValueError(f"b(={b!r}) must be a finite number.")
+    b = float(b)
+    c_opt = math.sqrt(R * abs(b))
+    best = (R + abs(b)) ** 2 / gamma**2
+    if b == 0:  # the infimum is at c -> 0: no intercept needed
+        num_c, num_min = 0.0, R * R / gamma**2
+    else:
+        scale = math.log(c_opt)
+        res = minimize_scalar(lambda t: float(intercept_bound(R, b, gamma, math.exp(t))),
+                              bounds=(scale - 20, scale + 20), method="bounded",
+                              options={"xatol": 1e-10})
+        num_c, num_min = math.exp(res.x), float(res.fun)
+    # the closed form must attain its value, and no c found numerically may beat it
+    # (the minimiser itself is ill-conditioned when the curve is flat, e.g. b ~ 0)
+    at_opt = best if b == 0 else float(intercept_bound(R, b, gamma, c_opt))
+    checked = (math.isclose(at_opt, best, rel_tol=1e-9)
+               and math.isclose(num_min, best, rel_tol=1e-6)
+               and num_min >= best * (1 - 1e-9))
+    at_c = None
+    if c is not None:
+        c = check_positive(c, "c")
+        at_c = float(intercept_bound(R, b, gamma, c))
+    return InterceptCost(R=R, b=b, gamma=gamma, c_opt=c_opt, bound_min=best,
+                         numeric_c=num_c, numeric_min=num_min, checked=checked, c=c,
+                         bound_at_c=at_c, bound_no_b=R * R / gamma**2)
+
+
+def kesler(X, y, n_classes=None):
+    """Kesler's construction: ``psi(x, y, k)`` for every example and every ``k != y``.
+
+    Row ``(i, k)`` is the stacked vector with ``x_i`` in block ``y_i`` and ``-x_i`` in
+    block ``k``; a stacked ``W`` (blocks ``w_1..w_K``) separates the multiclass data
+    iff ``W . psi > 0`` for every row. Returns an array of shape
+    ``(n * (K - 1), K * d)``.
+
+    >>> kesler([[1.0, 2.0]], [0], n_classes=2).tolist()
+    [[1.0, 2.0, -1.0, -2.0]]
+    """
+    Xf = check_matrix(X)
+    y = np.asarray(y)
+    K = int(y.max()) + 1 if n_classes is None else int(n_classes)
+    n, d = Xf.shape
+    rows = []
+    for k in range(K):
+        mask = y != k
+        P = np.zeros((int(mask.sum()), K * d))
+        for j, (x, t) in enumerate(zip(Xf[mask], y[mask])):
+            P[j, t * d:(t + 1) * d] = x
+            P[j, k * d:(k + 1) * d] = -x
+        rows.append(P)
+    return np.vstack(rows)
+
+
+@dataclass(frozen=True)
+class MulticlassBoundReport:
+    """Multiclass perceptron mistakes against ``2 (R/gamma)^2`` (Kesler).
+
+    ``gamma`` is the multiclass margin ``min_i min_{k != y_i} (w_{y_i} - w_k).x_i`` of
+    the best stacked unit ``W`` (from :func:`verify.max_margin` on the Kesler rows);
+    ``R`` the radius of the (augmented) inputs.
+    """
+
+    mistakes: tuple
+    R: float
+    gamma: float
+    bound: float
+    ratio: float
+    held: bool
+    n_classes: int
+
+
+def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=True):
+    """Check ``2 (R/gamma)^2`` on runs of :class:`markone.MulticlassPerceptron`.
+
+    Parameters
+    ----------
+    X : array-like (n_samples, n_features)
+    y : array-like (n_samples,)
+        Class labels (any values, K >= 2 classes), linearly separable in the
+        multiclass sense.
+    order : "given" or "shuffle"
+    runs : int, default 1
+    seed : int or Generator, optional
+    intercept : bool, default True
+
+    Returns
+    -------
+    MulticlassBoundReport
+
+    Raises
+    ------
+    ValueError
+        When the classes are not linearly separable (no bound applies).
+    BoundViolation
+        When a run exceeds the bound (a bug).
+    """
+    from markone import MulticlassPerceptron
+    from verify.margin import max_margin
+
+    runs = check_int_at_least(runs, "runs", 1)
+    check_choice(order, "order", ("given", "shuffle"))
+    Z = _augmented(X, intercept)
+    classes, yi = np.unique(np.asarray(y), return_inverse=True)
+    check_consistent_length(Z, yi)
+    K = len(classes)
+    if K < 2:
+        raise ValueError(f"y has only one class ({classes[0]!r}); two or more are needed.")
+    P = kesler(Z, yi, K)
+    m = max_margin(P, np.ones(len(P), dtype=np.int64), intercept=False)
+    if not m.separable:
+        raise ValueError("the classes are not linearly separable (Kesler's data are "
+                         "not), so no mistake bound applies.")
+    R = float(np.sqrt(np.einsum("ij,ij->i", Z, Z).max()))
+    g = float(m.lower)
+    bound = 2 * (R / g) ** 2
+    counts = []
+    for s in child_seeds(seed, runs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clf = MulticlassPerceptron(intercept=intercept, order=order, seed=s,
+                                       max_epochs=int(min(bound, 10**7)) + 2)
+            clf.fit(X, y)
+        counts.append(int(clf.n_mistakes_))
+    held = max(counts) <= bound * (1 + _RTOL)
+    report = MulticlassBoundReport(mistakes=tuple(counts), R=R, gamma=g, bound=bound,
+                                   ratio=max(counts) / bound, held=held, n_classes=K)
+    if not held:
+        raise BoundViolation(
+            f"BUG: a multiclass run made {max(counts)} mistakes, more than "
+            f"2 (R/gamma)^2 = {bound:.6g}.", report)
+    return report
+
+
+@dataclass(frozen=True)
+class CompressionReport:
+    """Sample compression: the mistakes alone rebuild the final weights.
+
+    ``mistake_indices`` is the stream of examples the run updated on, ``support`` the
+    distinct examples among them (the compression set), ``reproduced`` whether a
+    single pass over ``mistake_indices`` (each presentation again a mistake) gives
+    exactly the final ``w``.
+    """
+
+    mistakes: int
+    support: tuple
+    mistake_indices: tuple = field(repr=False)
+    reproduced: bool
+    replay_mistakes: int
+    w: object = field(repr=False)
+
+
+def check_compression(X, y, *, intercept=True, order="given", seed=None,
+                      max_epochs=1000, exact=False):
+    """Rerun the core on the mistake examples alone, in mistake order; compare ``w``.
+
+    Parameters
+    ----------
+    X, y : array-like
+    intercept : bool, default True
+    order, seed, max_epochs : as in :func:`markone.train`
+    exact : bool, default False
+        Train in exact arithmetic (then equality is of Fractions).
+
+    Returns
+    -------
+    CompressionReport
+
+    Examples
+    --------
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1]]
+    >>> r = check_compression(X, [-1, -1, -1, 1])
+    >>> r.reproduced, r.mistakes, r.support
+    (True, 18, (0, 1, 2, 3))
+    """
+    kw = dict(intercept=intercept, exact=exact)
+    full = _train(X, y, order=order, seed=seed, max_epochs=max_epochs, record=True, **kw)
+    idx = tuple(int(i) for i in full.mistake_indices)
+    if not idx:
+        return CompressionReport(mistakes=0, support=(), mistake_indices=(),
+                                 reproduced=True, replay_mistakes=0, w=full.last_w)
+    again = _train(X, y, order=list(idx), max_epochs=1, **kw)
+    same = (tuple(again.last_w) == tuple(full.last_w)) if exact else \
+        bool(np.array_equal(again.last_w, full.last_w))
+    return CompressionReport(mistakes=full.mistakes, support=tuple(sorted(set(idx))),
+                             mistake_indices=idx,
+                             reproduced=same and again.mistakes == len(idx),
+                             replay_mistakes=again.mistakes, w=full.last_w)
