@@ -65,11 +65,9 @@ class Retina:
         self._t = env.now
 
     def _catch_up(self):
-        dt = self.env.now - self._t
-        if dt > 0:
-            p = self.params
-            self.level = approach(self.level, self.light, dt, p.photocell_rise_s,
-                                  p.photocell_decay_s)
+        p = self.params  # also at dt == 0: an instant cell jumps to its light
+        self.level = approach(self.level, self.light, self.env.now - self._t,
+                              p.photocell_rise_s, p.photocell_decay_s)
         self._t = self.env.now
 
     def settle_time_s(self, light):

@@ -134,7 +134,7 @@ class MachineRun:
                 w[r, a] = value
         return w
 
-    def to_json(self):
+    def to_dict(self):
         """The run as a dict in the ``markone-machine-run`` version 1 format."""
         p = self.params
         return {
@@ -162,7 +162,7 @@ class MachineRun:
 
     def save(self, path):
         """Write the run as JSON to ``path`` atomically; return the path."""
-        return write_json(path, self.to_json())
+        return write_json(path, self.to_dict())
 
     @classmethod
     def load(cls, path):
