@@ -250,6 +250,8 @@ def null_vector(M):
     """
     if isinstance(M, np.ndarray) and M.dtype.kind in "iu":
         ints = M.tolist()
+    elif all(type(v) is int for r in M for v in r):
+        ints = [list(r) for r in M]
     else:
         ints = []
         for r in M:
@@ -376,7 +378,7 @@ def _modular_pivots(A, p):
     W = np.ascontiguousarray(A % p)
     perm = np.arange(W.shape[0], dtype=np.int64)
     pcols = np.full(W.shape[0], -1, dtype=np.int64)
-    rank = _rref_mod(W, perm, pcols, W.shape[1], p)
+    rank = _rref_mod(W, perm, pcols, W.shape[1], False)
     piv_rows = perm[:rank].tolist()
     piv_cols = pcols[:rank].tolist()
     if rank == 0:
@@ -387,7 +389,7 @@ def _modular_pivots(A, p):
     aug[:, n:] = np.eye(n, dtype=np.int64)
     perm2 = np.arange(n, dtype=np.int64)
     pcols2 = np.full(n, -1, dtype=np.int64)
-    if _rref_mod(aug, perm2, pcols2, n, p) != n:
+    if _rref_mod(aug, perm2, pcols2, n, True) != n:
         return piv_rows, [], None
     # rows of the reduced block are in pivot-column order: row i has its 1 in column
     # pcols2[i]; reorder so that row j holds column j's pivot.
@@ -397,9 +399,12 @@ def _modular_pivots(A, p):
 
 
 @njit(cache=True, nogil=True)
-def _rref_mod(W, perm, pcols, ncols, p):  # pragma: no cover - compiled
-    """In-place reduced row echelon form of ``W`` mod prime ``p`` on its first
-    ``ncols`` columns (row swaps recorded in ``perm``); returns the rank."""
+def _rref_mod(W, perm, pcols, ncols, reduced):  # pragma: no cover - compiled
+    """In-place row echelon form (``reduced``: Gauss-Jordan) of ``W`` modulo
+    :data:`_DIXON_PRIME` (a compile-time constant, so ``%`` compiles to
+    multiplications) on its first ``ncols`` columns, row swaps recorded in ``perm``;
+    returns the rank."""
+    p = _DIXON_PRIME
     m, k = W.shape
     r = 0
     for c in range(ncols):
@@ -431,7 +436,7 @@ def _rref_mod(W, perm, pcols, ncols, p):  # pragma: no cover - compiled
             e >>= 1
         for j in range(k):
             W[r, j] = (W[r, j] * inv) % p
-        for i in range(m):
+        for i in range(0 if reduced else r + 1, m):
             if i != r:
                 f = W[i, c]
                 if f != 0:

@@ -1,0 +1,419 @@
+"""The maximum margin gamma(D) with a certified interval, R, and Novikoff's (R/gamma)^2.
+
+For labelled data ``D = {(x_i, y_i)}`` and ``z_i = y_i [x_i, 1]`` (augmented; without
+the 1 when ``intercept=False``), the worst-case margin of the best unit vector,
+
+    gamma(D) = max_{||u|| = 1} min_i u . z_i,
+
+is, when positive, the distance from the origin to the convex hull of ``{z_i}``
+(von Neumann / Gilbert duality). Wolfe's min-norm-point algorithm finds the nearest
+hull point ``p`` (a convex combination of at most d + 1 of the ``z_i``); both sides of
+the duality then certify the answer:
+
+* ``lower = min_i u . z_i`` for the unit vector ``u = p / ||p||`` (any unit vector's
+  worst margin is a lower bound for the best), and
+* ``upper = ||p||`` (every unit vector ``v`` has ``min_i v . z_i <= v . p <= ||p||``
+  because ``p`` is a convex combination of the ``z_i``).
+
+Both bounds are computed in floating point with rigorous rounding-error bounds
+(:func:`verify._exact.dot_error_bound`), so ``lower <= gamma(D) <= upper`` holds for the
+exact data. When the hull contains the origin, the data are not separable
+(``gamma <= 0``); then :func:`verify.check_separable` supplies the exact Gordan
+certificate and ``upper = 0``.
+
+With ``svm=True`` the margin is the hard-margin SVM's: a free intercept that is not in
+the norm, ``max_{||w|| = 1, b} min_i y_i (w . x_i + b)``, which is half the distance
+between the convex hulls of the two classes; Wolfe's algorithm runs on their
+difference polytope through a linear-minimisation oracle, never forming its vertices.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from markone._validation import check_consistent_length, check_matrix, check_positive
+from verify._exact import UNIT_ROUNDOFF, dot_error_bound
+
+__all__ = ["Margin", "max_margin", "min_norm_point"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Margin:
+    """The maximum margin of a labelled data set, with a certified interval.
+
+    Attributes
+    ----------
+    gamma : float
+        The maximum worst-case margin (within ``[lower, upper]``; their midpoint when
+        separable, 0.0 when not: the hull of ``{y_i x_i}`` contains the origin).
+    u : ndarray
+        A unit vector that attains ``lower``: in the augmented space (last entry the
+        intercept weight) by default; in feature space with ``svm=True``.
+    offset : float
+        The decision function's constant: ``u[-1]`` (times the constant 1) with an
+        intercept, 0.0 without, the SVM's ``b`` with ``svm=True``.
+    lower, upper : float
+        Rigorous bounds ``lower <= gamma(D) <= upper`` for the exact data.
+    R : float
+        Largest norm of an (augmented) input: Novikoff's radius.
+    bound : float
+        Novikoff's mistake bound ``(R / gamma)**2`` (inf when ``gamma <= 0``).
+    separable : bool
+        Whether some unit vector has a positive margin on every example.
+    support : tuple of int
+        Examples whose convex combination is the nearest hull point (the support
+        vectors); with ``svm=True`` both classes' support examples.
+    weights : tuple of float
+        The convex weights of ``support`` (summing to 1, per class with ``svm=True``).
+    certificate : dict or None
+        When not separable: the exact Gordan certificate of
+        :func:`verify.check_separable` (index -> Fraction).
+    intercept, svm : bool
+        The question that was answered.
+    iterations : int
+        Major iterations of Wolfe's algorithm.
+    message : str
+        What was found, in words.
+    time_s : float
+        Wall-clock seconds taken.
+    """
+
+    gamma: float
+    u: np.ndarray
+    offset: float
+    lower: float
+    upper: float
+    R: float
+    bound: float
+    separable: bool
+    support: tuple
+    weights: tuple
+    certificate: dict | None
+    intercept: bool
+    svm: bool
+    iterations: int
+    message: str
+    time_s: float
+
+    @property
+    def gap(self):
+        """Relative width of the certified interval, ``(upper - lower) / upper``."""
+        return (self.upper - self.lower) / self.upper if self.upper > 0 else 0.0
+
+
+def max_margin(X, y, *, intercept=True, svm=False, rtol=1e-12, max_iter=None):
+    """The maximum margin of ``(X, y)`` with a certified interval and Novikoff's bound.
+
+    Parameters
+    ----------
+    X : array-like (n_samples, n_features)
+        Inputs (finite numbers).
+    y : array-like (n_samples,)
+        Two classes of any values (the sorted first is -1), or -1/+1 labels (one
+        class only is then accepted).
+    intercept : bool
+        Margin in the augmented space ``[x, 1]`` (the perceptron's with intercept;
+        the intercept weight is part of the unit vector). False: through the origin.
+    svm : bool
+        Instead, the hard-margin SVM margin: free intercept, not in the norm.
+    rtol : float
+        Stop when ``upper - lower <= rtol * upper`` (default 1e-12).
+    max_iter : int, optional
+        Cap on Wolfe's major iterations (default ``20 * (n + d)``).
+
+    Returns
+    -------
+    Margin
+
+    Raises
+    ------
+    ValueError
+        On NaN/inf, empty data, mismatched lengths, labels that are not two classes,
+        or ``svm=True`` with one class only.
+
+    Examples
+    --------
+    AND on {0,1}^2 (labels -1 except for (1, 1)) through the origin of the augmented
+    space: the best unit vector is (2, 2, -3)/sqrt(17), margin 1/sqrt(17).
+
+    >>> import numpy as np
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1]]
+    >>> m = max_margin(X, [-1, -1, -1, 1])
+    >>> bool(m.separable), round(m.gamma * 17**0.5, 9), np.round(m.u * 17**0.5, 6)
+    (True, 1.0, array([ 2.,  2., -3.]))
+    >>> bool(m.lower <= 1 / 17**0.5 <= m.upper), round(m.bound, 6)   # R^2 = 3
+    (True, 51.0)
+
+    XOR is not separable: gamma is 0 and an exact certificate says why.
+
+    >>> m = max_margin([[0, 0], [0, 1], [1, 0], [1, 1]], [-1, 1, 1, -1])
+    >>> m.separable, m.gamma, m.upper, sorted(m.certificate)
+    (False, 0.0, 0.0, [0, 1, 2, 3])
+
+    The SVM margin of two points 4 apart is 2:
+
+    >>> round(max_margin([[0.0], [4.0]], [0, 1], svm=True).gamma, 12)
+    2.0
+    """
+    t0 = time.perf_counter()
+    Xf = check_matrix(X)
+    y_pm1 = _labels(y)
+    check_consistent_length(Xf, y_pm1)
+    rtol = check_positive(rtol, "rtol")
+    n, d = Xf.shape
+    if max_iter is None:
+        max_iter = 20 * (n + d)
+    if svm:
+        return _svm_margin(Xf, y_pm1, rtol, max_iter, t0)
+    Z = Xf * y_pm1[:, None]
+    if intercept:
+        Z = np.hstack([Z, y_pm1[:, None].astype(np.float64)])
+    Z = np.ascontiguousarray(Z)
+    R = float(np.sqrt((Z * Z).sum(axis=1)).max())
+    res = min_norm_point(Z, rtol=rtol, max_iter=max_iter)
+    p, lam, support, iters = res
+    u, lower = _unit_and_lower(Z, p)
+    upper = _hull_norm_upper(Z, support, lam)
+    if lower > 0:
+        return _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0,
+                                 offset=float(u[-1]) if intercept else 0.0)
+    return _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters,
+                        t0, svm=False)
+
+
+def _labels(y):
+    arr = np.asarray(y)
+    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
+        return arr.astype(np.int64)
+    from markone._validation import encode_binary_labels
+
+    return encode_binary_labels(y)[0]
+
+
+def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
+                      offset, svm=False):
+    gamma = 0.5 * (lower + upper)
+    return Margin(
+        gamma=gamma, u=u, offset=offset, lower=lower, upper=upper, R=R,
+        bound=(R / gamma) ** 2, separable=True, support=tuple(int(i) for i in support),
+        weights=tuple(float(v) for v in lam), certificate=None, intercept=intercept,
+        svm=svm, iterations=iters,
+        message=f"separable with margin {gamma:.6g} (certified within "
+        f"[{lower:.17g}, {upper:.17g}]); Novikoff bound (R/gamma)^2 = "
+        f"{(R / gamma) ** 2:.6g}",
+        time_s=time.perf_counter() - t0)
+
+
+def _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
+                 svm, offset=None):
+    """Decide exactly when the float margin is not positive."""
+    from verify.separability import check_separable
+
+    verdict = check_separable(Xf, y_pm1, intercept=intercept)
+    if verdict.separable:
+        w = np.array([float(v) for v in verdict.witness])
+        if svm:
+            w = w[:-1] / np.linalg.norm(w[:-1]) if np.any(w[:-1]) else w[:-1]
+        Z = Xf * y_pm1[:, None]
+        if intercept and not svm:
+            Z = np.hstack([Z, y_pm1[:, None].astype(np.float64)])
+        u2, lower2 = _unit_and_lower(Z, w) if not svm else (u, lower)
+        if lower2 > lower:
+            u, lower = u2, lower2
+        lower = max(lower, 0.0)
+        gamma = 0.5 * (lower + upper)
+        return Margin(
+            gamma=gamma, u=u, offset=float(u[-1]) if intercept and not svm else
+            (0.0 if offset is None else offset), lower=lower, upper=upper, R=R,
+            bound=(R / gamma) ** 2 if gamma > 0 else float("inf"), separable=True,
+            support=tuple(int(i) for i in support), weights=tuple(float(v) for v in lam),
+            certificate=None, intercept=intercept, svm=svm, iterations=iters,
+            message=f"separable (exact witness), but the margin {gamma:.3g} is below "
+            "what float64 resolves: lower bound from the exact witness",
+            time_s=time.perf_counter() - t0)
+    if verdict.separable is None:  # pragma: no cover - needs a solver timeout
+        raise RuntimeError(f"could not decide separability: {verdict.message}")
+    cert = verdict.certificate
+    return Margin(
+        gamma=0.0, u=u, offset=float(u[-1]) if intercept and not svm else
+        (0.0 if offset is None else offset), lower=min(lower, 0.0), upper=0.0, R=R,
+        bound=float("inf"), separable=False, support=tuple(sorted(cert)),
+        weights=tuple(float(cert[i] / sum(cert.values())) for i in sorted(cert)),
+        certificate=cert, intercept=intercept, svm=svm, iterations=iters,
+        message=f"not separable: the convex hull of the signed examples contains the "
+        f"origin (exact certificate on {len(cert)} examples); gamma <= 0",
+        time_s=time.perf_counter() - t0)
+
+
+def _unit_and_lower(Z, p):
+    """Unit vector along ``p`` and a rigorous lower bound of its worst margin on ``Z``."""
+    norm = float(np.linalg.norm(p))
+    if norm == 0 or not np.isfinite(norm):
+        u = np.zeros(Z.shape[1])
+        u[-1] = 1.0
+    else:
+        u = p / norm
+    s = Z @ u
+    err = dot_error_bound(Z, u)
+    low = float(np.min(s - err))
+    # ||u|| is 1 up to rounding: divide by an upper (or lower) bound of the true norm.
+    k = Z.shape[1] + 4
+    nrm = float(np.sqrt(u @ u))
+    nrm_hi, nrm_lo = nrm * (1 + k * UNIT_ROUNDOFF), nrm * (1 - k * UNIT_ROUNDOFF)
+    low = low / nrm_hi if low >= 0 else low / nrm_lo
+    return u / nrm, low * (1 - 4 * UNIT_ROUNDOFF) if low > 0 else low * (1 + 4 * UNIT_ROUNDOFF)
+
+
+def _hull_norm_upper(Z, support, lam):
+    """Rigorous upper bound of ``||sum lam_i Z_i|| / sum lam_i`` (a hull point's norm)."""
+    S = Z[np.asarray(support, dtype=np.int64)].T
+    lam = np.asarray(lam, dtype=np.float64)
+    p = S @ lam
+    err = dot_error_bound(S, lam)
+    k = len(lam) + Z.shape[1] + 4
+    num = float(np.sqrt(((np.abs(p) + err) ** 2).sum())) * (1 + k * UNIT_ROUNDOFF)
+    den = float(lam.sum()) * (1 - k * UNIT_ROUNDOFF)
+    return num / den
+
+
+def min_norm_point(Z, *, rtol=1e-12, max_iter=10_000, lmo=None):
+    """Wolfe's algorithm: the point of minimum norm in the convex hull of the rows of Z.
+
+    Parameters
+    ----------
+    Z : ndarray (n, d)
+        The points (rows).
+    rtol : float
+        Stop when ``||p||**2 - min_i p . Z_i <= rtol * ||p||**2`` (Wolfe's criterion).
+    max_iter : int
+        Cap on major iterations.
+    lmo : callable, optional
+        Linear minimisation oracle ``lmo(x) -> (key, atom)`` returning a point of the
+        polytope minimising ``x . atom`` (default: the rows of ``Z``, key = row index).
+        Lets the algorithm run on polytopes given implicitly (e.g. a Minkowski
+        difference); ``Z`` then only supplies a starting atom in its first row.
+
+    Returns
+    -------
+    (p, weights, keys, iterations)
+        The nearest point, the convex weights of the atoms ``keys`` that make it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p, lam, keys, _ = min_norm_point(np.array([[1.0, 2.0], [1.0, -2.0]]))
+    >>> p.tolist(), sorted(keys)
+    ([1.0, 0.0], [0, 1])
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    custom = lmo is not None
+    if lmo is None:
+        def lmo(x):
+            i = int(np.argmin(Z @ x))
+            return i, Z[i]
+    norms = (Z * Z).sum(axis=1)
+    if custom:
+        key0, atom0 = lmo(Z[0])
+    else:
+        key0 = int(np.argmin(norms))
+        atom0 = Z[key0]
+    keys = [key0]
+    atoms = [np.asarray(atom0, dtype=np.float64)]
+    lam = np.array([1.0])
+    x = atoms[0].copy()
+    it = 0
+    scale = float(max(norms.max(), 1e-300))
+    for it in range(1, max_iter + 1):
+        key, atom = lmo(x)
+        xx = float(x @ x)
+        gap = xx - float(x @ atom)
+        if gap <= rtol * xx or xx <= 1e-30 * scale or key in keys:
+            break
+        keys.append(key)
+        atoms.append(np.asarray(atom, dtype=np.float64))
+        lam = np.append(lam, 0.0)
+        while True:  # minor cycle
+            S = np.array(atoms)
+            alpha = _affine_min(S)
+            if (alpha > 0).all():
+                lam = alpha
+                x = alpha @ S
+                break
+            neg = alpha <= 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratios = lam[neg] / (lam[neg] - alpha[neg])
+            theta = float(np.min(ratios))
+            theta = min(max(theta, 0.0), 1.0)
+            lam = theta * alpha + (1 - theta) * lam
+            drop = np.flatnonzero(neg)[int(np.argmin(ratios))]
+            lam[drop] = 0.0
+            keep = lam > 0
+            keys = [k for k, kp in zip(keys, keep) if kp]
+            atoms = [a for a, kp in zip(atoms, keep) if kp]
+            lam = lam[keep] / lam[keep].sum()
+            x = lam @ np.array(atoms)
+            if len(atoms) == 1:
+                break
+    return x, lam, keys, it
+
+
+def _affine_min(S):
+    """Coefficients (sum 1) of the point of minimum norm in the affine hull of rows S."""
+    k = S.shape[0]
+    if k == 1:
+        return np.ones(1)
+    D = (S[1:] - S[0]).T
+    beta = np.linalg.lstsq(D, -S[0], rcond=None)[0]
+    return np.concatenate([[1.0 - beta.sum()], beta])
+
+
+# --------------------------------------------------------------------------------------
+# hard-margin SVM: half the distance between the class hulls
+
+
+def _svm_margin(Xf, y, rtol, max_iter, t0):
+    P, N = np.flatnonzero(y > 0), np.flatnonzero(y < 0)
+    if P.size == 0 or N.size == 0:
+        raise ValueError(
+            "svm=True needs examples of both classes; with one class only the SVM "
+            "margin is unbounded (use svm=False for the perceptron's margin).")
+    XP, XN = Xf[P], Xf[N]
+
+    def lmo(x):
+        i = int(np.argmin(XP @ x))
+        j = int(np.argmax(XN @ x))
+        return (int(P[i]), int(N[j])), XP[i] - XN[j]
+
+    start = (Xf[P[0]] - Xf[N[0]])[None, :]
+    p, lam, keys, iters = min_norm_point(start, rtol=rtol, max_iter=max_iter, lmo=lmo)
+    R = float(np.sqrt((Xf * Xf).sum(axis=1)).max())
+    norm = float(np.linalg.norm(p))
+    u = p / norm if norm > 0 else np.zeros_like(p)
+    sp, sn = XP @ u, XN @ u
+    ep, en = dot_error_bound(XP, u), dot_error_bound(XN, u)
+    k = Xf.shape[1] + 4
+    nrm = float(np.sqrt(u @ u)) if norm > 0 else 1.0
+    lo = 0.5 * (float(np.min(sp - ep)) - float(np.max(sn + en)))
+    lo = lo / (nrm * (1 + k * UNIT_ROUNDOFF)) if lo > 0 else lo / (nrm * (1 - k * UNIT_ROUNDOFF))
+    b = -0.5 * (float(np.min(sp)) + float(np.max(sn)))
+    # The hull point is sum lam_k (x_i - x_j): a point of conv P minus one of conv N.
+    D = np.array([Xf[i] - Xf[j] for i, j in keys])
+    up = 0.5 * _hull_norm_upper(D, range(len(keys)), lam)
+    support = sorted({i for key in keys for i in key})
+    if lo > 0:
+        return _separable_margin(u / nrm, lo, up, R, support, _class_weights(keys, lam, support),
+                                 True, iters, t0, offset=b, svm=True)
+    return _unseparated(Xf, y, True, u, lo, up, R, support,
+                        _class_weights(keys, lam, support), iters, t0, svm=True, offset=b)
+
+
+def _class_weights(keys, lam, support):
+    """Per-example convex weights (within its class) of the SVM's two hull points."""
+    w = dict.fromkeys(support, 0.0)
+    for (i, j), v in zip(keys, lam):
+        w[i] += float(v)
+        w[j] += float(v)
+    return [w[s] for s in support]

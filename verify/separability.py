@@ -1,0 +1,651 @@
+"""Is this labelled data linearly separable? Exact verdicts with checkable certificates.
+
+For ``z_i = y_i [x_i, 1]`` (augmented; without the 1 when ``intercept=False``) exactly
+one of two things holds (Gordan's theorem of the alternative):
+
+* a **witness** ``w`` with ``w . z_i > 0`` for every ``i`` (a separating hyperplane), or
+* a **certificate** ``lambda >= 0``, not all zero, with ``sum_i lambda_i z_i = 0``
+  (the origin is in the convex hull of the ``z_i``, so no ``w`` can be positive on all).
+
+:func:`check_separable` returns one of the two, in exact rational arithmetic
+(:class:`~fractions.Fraction`; floats are taken as the binary fractions they are), and
+:func:`check_certificate` re-checks either from scratch. The provers run cheapest first
+(``method="auto"``):
+
+1. trivial cases: one class only, a zero vector without intercept, two examples that
+   cancel (the same point with both labels);
+2. a short compiled perceptron run: on separable data with a fair margin it converges,
+   and its weights are certified exactly (floating-point margins that beat a rigorous
+   rounding-error bound, exact integers for the rest);
+3. one HiGHS linear program, ``max t`` s.t. ``z_i . w >= t``, ``|w_j| <= 1``, whose
+   primal solution is a witness when ``t > 0`` and whose dual solution is a Gordan
+   certificate when ``t = 0``; the dual's support (at most d + 1 points, Caratheodory)
+   becomes an exact certificate by solving one small integer linear system exactly;
+4. Z3 (exact simplex over the rationals) only on small cores, when rounding the LP's
+   answer cannot be made exact.
+
+``method="z3"`` is the plain QF_LRA encoding of the whole problem (exact, slow on big
+data); ``"lp"`` skips the perceptron; ``"perceptron"`` only tries the perceptron
+(verdict ``None`` when it does not converge).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from markone._exact import to_fraction_matrix, to_integer_matrix
+from markone._validation import (check_choice, check_consistent_length, check_matrix,
+                                 check_positive)
+from verify._exact import (certify_positive, exact_dot, float_rows_to_ints, float_to_ints,
+                           null_vector, rows_to_ints)
+
+__all__ = ["SeparabilityVerdict", "check_separable", "check_certificate",
+           "CertificateError", "METHODS"]
+
+#: Valid values of ``method``.
+METHODS = ("auto", "lp", "z3", "perceptron")
+
+
+class CertificateError(ValueError):
+    """A witness or certificate that does not prove what it claims (says why)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SeparabilityVerdict:
+    """The answer of :func:`check_separable`, with the proof that backs it.
+
+    Attributes
+    ----------
+    separable : bool or None
+        True or False (proven), or None: unknown (a solver timed out). Never wrong.
+    witness : tuple of Fraction or None
+        When separable: ``w`` in the augmented space (last entry the intercept weight
+        when ``intercept``) with ``y_i * w . [x_i, 1] > 0`` for every ``i``.
+    certificate : dict or None
+        When not separable: example index -> positive Fraction ``lambda_i`` with
+        ``sum_i lambda_i y_i [x_i, 1] = 0`` exactly (Gordan's alternative).
+    method : str
+        The prover that decided: ``"trivial"``, ``"perceptron"``, ``"lp"``,
+        ``"lp+z3"``, ``"z3"`` or ``"timeout"``.
+    exact : bool
+        True when the witness or certificate was checked in exact arithmetic.
+    message : str
+        The verdict in words.
+    time_s : float
+        Wall-clock seconds taken.
+    intercept : bool
+        Whether the question included an intercept (the augmented space).
+    """
+
+    separable: bool | None
+    witness: tuple | None
+    certificate: dict | None
+    method: str
+    exact: bool
+    message: str
+    time_s: float
+    intercept: bool = True
+
+    def __bool__(self):
+        raise TypeError("the truth value of a SeparabilityVerdict is ambiguous (it can be "
+                        "unknown); use verdict.separable.")
+
+
+class _Timeout(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------------------
+# data preparation: a float64 matrix that is (when possible) exactly the problem
+
+
+class _Problem:
+    """Signed augmented rows ``z_i`` as float64 (``Zf``), plus exact integer access.
+
+    ``Zf[i]`` is a positive multiple of the exact ``z_i`` when ``float_exact``;
+    otherwise an approximation, and exact rows come from Python integers.
+    """
+
+    def __init__(self, X, y, intercept):
+        self.intercept = intercept
+        self.y, self.single = _labels(y)
+        arr = None if _is_exact_input(X) else np.asarray(X)
+        if arr is not None and arr.dtype.kind in "iu" and arr.size and \
+                int(np.abs(arr).max()) >= 2**53:
+            arr = arr.astype(object)
+        if arr is not None and arr.dtype != object:
+            Xf = check_matrix(arr)
+            check_consistent_length(Xf, self.y)
+            Z = Xf * self.y[:, None]
+            if intercept:
+                Z = np.hstack([Z, self.y[:, None].astype(np.float64)])
+            self.Zf = np.ascontiguousarray(Z)
+            self.M = None
+        else:
+            if arr is not None and arr.ndim == 2 and 0 in arr.shape:
+                raise ValueError(f"X is empty (shape {arr.shape}); at least one sample "
+                                 "with at least one feature is needed.")
+            M, scale = to_integer_matrix(X, extra=(1,))
+            M = M.astype(object)
+            check_consistent_length(M, self.y)
+            if intercept:  # the constant 1, scaled like the features
+                M = np.hstack([M, np.full((M.shape[0], 1), int(scale), dtype=object)])
+            self.M = M * self.y.astype(object)[:, None]
+            big = max(abs(int(v)) for v in self.M.ravel()) if self.M.size else 0
+            self.Zf = np.ascontiguousarray(self.M.astype(np.float64))
+            if big < 2**53:
+                self.M = None  # float64 holds the integers exactly
+        self.n, self.d = self.Zf.shape
+        self.float_exact = self.M is None
+
+    def int_rows(self, idx):
+        """Integer rows, each a positive multiple of ``z_i``, and those multiples'
+        inverses: ``z_i = ints[k] * scales[k]`` up to one common positive factor."""
+        idx = list(idx)
+        if self.float_exact:
+            ints, exps = float_rows_to_ints(self.Zf[idx])
+            return ints, [Fraction(2) ** e for e in exps]
+        return [[int(v) for v in self.M[i]] for i in idx], [Fraction(1)] * len(idx)
+
+    def certify(self, w):
+        """True when the float vector ``w`` is positive on every row, exactly."""
+        if self.float_exact:
+            return certify_positive(self.Zf, w)[0]
+        wi, _ = float_to_ints(w)
+        ints, _ = self.int_rows(range(self.n))
+        return all(exact_dot(r, wi) > 0 for r in ints)
+
+    def certificate_from(self, mu, idx):
+        """Turn integer multipliers ``mu`` of ``int_rows(idx)`` into ``{i: lambda_i}``
+        with ``sum lambda_i z_i = 0``, normalised so the smallest weight is 1... or
+        None when some multiplier is negative."""
+        if any(m < 0 for m in mu):
+            if all(m <= 0 for m in mu):
+                mu = [-m for m in mu]
+            else:
+                return None
+        _, scales = self.int_rows(idx)
+        cert = {int(i): Fraction(m) / s for i, m, s in zip(idx, mu, scales) if m}
+        if not cert:
+            return None
+        g = min(cert.values())
+        return {i: v / g for i, v in sorted(cert.items())}
+
+
+def _is_exact_input(X):
+    """True for input that must be parsed exactly (Fractions, strings, objects)."""
+    if isinstance(X, np.ndarray):
+        return X.dtype == object or X.dtype.kind in "US"
+    try:
+        first = X[0][0] if len(X) and len(X[0]) else None
+    except (TypeError, IndexError, KeyError):
+        return False
+    return isinstance(first, (Fraction, str))
+
+
+def _labels(y):
+    """-1/+1 labels; any two values mapped (sorted first -> -1); one class -> all +1."""
+    arr = np.asarray(y)
+    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
+        return arr.astype(np.int64), np.unique(arr).size == 1
+    from markone._validation import encode_binary_labels
+
+    if arr.ndim == 1 and arr.size and np.unique(arr).size == 1:
+        return np.ones(arr.size, dtype=np.int64), True
+    return encode_binary_labels(y)[0], False
+
+
+# --------------------------------------------------------------------------------------
+# the public entry point
+
+
+def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None):
+    """Decide exactly whether ``(X, y)`` is linearly separable, with a proof.
+
+    Parameters
+    ----------
+    X : array-like (n_samples, n_features)
+        Inputs: floats (taken as the exact binary fractions they are), ints, or
+        :class:`~fractions.Fraction` / strings like ``"3/4"`` (exact rationals).
+    y : array-like (n_samples,)
+        Two classes of any values (the sorted first is -1), -1/+1 labels, or one
+        class only (then separable with an intercept; said in the message).
+    intercept : bool
+        Ask for a separating hyperplane ``w . x + b`` (default); False: through the
+        origin (``w . x``).
+    method : "auto", "lp", "z3" or "perceptron"
+        See the module docstring. ``"auto"`` (default) runs the cheap provers first.
+    timeout_s : float, optional
+        Give up after about this many seconds: the verdict is then ``None``
+        (unknown), never a guess.
+
+    Returns
+    -------
+    SeparabilityVerdict
+
+    Raises
+    ------
+    ValueError
+        On NaN/inf, empty data, mismatched lengths, labels of three or more classes,
+        or an unknown ``method``.
+
+    Examples
+    --------
+    AND is separable; the witness is exact and positive on every example:
+
+    >>> v = check_separable([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
+    >>> v.separable, v.exact, len(v.witness)
+    (True, True, 3)
+    >>> check_certificate([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1], v)
+    True
+
+    XOR is not: the certificate weighs the four points so that they cancel.
+
+    >>> v = check_separable([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0])
+    >>> v.separable, v.certificate
+    (False, {0: Fraction(1, 1), 1: Fraction(1, 1), 2: Fraction(1, 1), 3: Fraction(1, 1)})
+    """
+    t0 = time.perf_counter()
+    check_choice(method, "method", METHODS)
+    if timeout_s is not None:
+        timeout_s = check_positive(timeout_s, "timeout_s")
+    deadline = None if timeout_s is None else t0 + timeout_s
+    prob = _Problem(X, y, intercept)
+    try:
+        verdict = _decide(prob, method, deadline)
+    except _Timeout:
+        verdict = ("timeout", None, None, f"unknown: no verdict within timeout_s="
+                   f"{timeout_s:g} s (method={method!r}); raise timeout_s or try "
+                   "another method")
+    how, witness, cert, message = verdict
+    sep = True if witness is not None else False if cert is not None else None
+    return SeparabilityVerdict(
+        separable=sep, witness=witness, certificate=cert, method=how,
+        exact=sep is not None, message=message, time_s=time.perf_counter() - t0,
+        intercept=intercept)
+
+
+def _decide(prob, method, deadline):
+    """Run the provers for ``method``; return ``(how, witness, certificate, message)``."""
+    if method == "z3":
+        return _z3_decide(prob, range(prob.n), deadline, "z3")
+    found = _trivial(prob)
+    if found is not None:
+        return found
+    if method in ("auto", "perceptron"):
+        found = _perceptron(prob)
+        if found is not None:
+            return found
+        if method == "perceptron":
+            return ("perceptron", None, None, "unknown: the perceptron did not converge "
+                    "within its epoch budget (use method='auto' for a verdict)")
+    return _lp(prob, deadline)
+
+
+def _sep(how, w, prob, detail):
+    return (how, tuple(Fraction(v) for v in w), None,
+            f"separable: {detail}; exact witness checked on all {prob.n} examples")
+
+
+def _notsep(how, cert, detail):
+    return (how, None, cert, f"not separable: {detail}; exact certificate on "
+            f"{len(cert)} examples (sum of lambda_i y_i x_i is 0)")
+
+
+def _trivial(prob):
+    Z = prob.Zf
+    if prob.single and prob.intercept:
+        w = [Fraction(0)] * prob.d
+        w[-1] = Fraction(int(prob.y[0]))
+        return ("trivial", tuple(w), None,
+                "separable: one class only (every example has the same label), so "
+                "the constant intercept separates; exact witness")
+    zero = np.flatnonzero(~Z.any(axis=1))
+    if zero.size:
+        i = int(zero[0])
+        return _notsep("trivial", {i: Fraction(1)},
+                       f"example {i} is the zero vector and there is no intercept, so "
+                       "its score is always 0")
+    seen = {}
+    for i, row in enumerate(Z + 0.0):  # + 0.0 turns -0.0 into 0.0
+        key = row.tobytes()
+        j = seen.get((-row + 0.0).tobytes())
+        if j is not None and prob.float_exact:
+            return _notsep("trivial", {j: Fraction(1), i: Fraction(1)},
+                           f"examples {j} and {i} are the same point with both labels")
+        seen.setdefault(key, i)
+    return None
+
+
+def _perceptron(prob, budget=2e7):
+    """A short compiled perceptron run; its weights, certified exactly, or None."""
+    from markone._kernels import epoch_last
+
+    Z = prob.Zf
+    epochs = int(min(1000, max(10, budget // max(Z.size, 1))))
+    w = np.zeros(prob.d)
+    idx = np.arange(prob.n, dtype=np.int64)
+    for e in range(1, epochs + 1):
+        if epoch_last(Z, idx, 1.0, w) == 0:
+            if prob.certify(w):
+                return _sep("perceptron", w, prob,
+                            f"a perceptron run converged in {e} epochs")
+            return None
+        if not np.isfinite(w).all():
+            return None
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# linear programming (HiGHS), then exact rounding
+
+
+def _lp(prob, deadline):
+    from scipy.optimize import linprog
+
+    Z = prob.Zf
+    n, d = Z.shape
+    scale = np.abs(Z).max(axis=1, keepdims=True)
+    Zs = Z / scale  # row scaling keeps the problem and helps HiGHS
+    A = np.hstack([-Zs, np.ones((n, 1))])
+    c = np.zeros(d + 1)
+    c[-1] = -1.0
+    bounds = [(-1.0, 1.0)] * d + [(None, 1.0)]
+    options = {"presolve": True}
+    if deadline is not None:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            raise _Timeout
+        options["time_limit"] = left
+    res = linprog(c, A_ub=A, b_ub=np.zeros(n), bounds=bounds, method="highs-ds",
+                  options=options)
+    if res.status == 1 and deadline is not None:
+        raise _Timeout
+    if res.status != 0:  # pragma: no cover - HiGHS failure on a bounded feasible LP
+        return _z3_decide(prob, range(n), deadline, "lp+z3")
+    t, w = -res.fun, res.x[:d]
+    if t > 0 and prob.certify(w):
+        return _sep("lp", w, prob, f"the LP's hyperplane has margin {t:.3g} "
+                    "(max-norm scaled)")
+    lam = -res.ineqlin.marginals
+    support = np.flatnonzero(lam > 1e-12 * max(lam.max(), 1e-300))
+    if t <= 1e-7 and support.size:
+        cert = _exact_gordan(prob, support, lam[support] / scale[support, 0])
+        if cert is not None:
+            return _notsep("lp", cert, "the LP's dual solution, rounded exactly")
+    # Rounding could not be made exact: Z3 decides on a small core.
+    if t > 0:
+        return _z3_witness_by_cuts(prob, w, deadline)
+    core = support if support.size else np.arange(n)
+    found = _z3_decide(prob, core, deadline, "lp+z3", certificate_only=True)
+    if found is not None:
+        return found
+    return _z3_decide(prob, range(n), deadline, "lp+z3")
+
+
+def _exact_gordan(prob, support, lam):
+    """Exact Gordan certificate on ``support`` (float multipliers ``lam``), or None.
+
+    Reduces the support numerically to an affinely minimal one (Caratheodory: a
+    one-dimensional kernel), then solves that small integer system exactly.
+    """
+    idx, lam = _caratheodory(prob.Zf[support], support, lam)
+    if idx is None:
+        return None
+    ints, _ = prob.int_rows(idx)
+    A = [list(col) for col in zip(*ints)]  # columns = examples
+    try:
+        mu = null_vector(A)
+    except ValueError:
+        return None
+    return prob.certificate_from(mu, idx)
+
+
+def _caratheodory(Zs, idx, lam, max_steps=None):
+    """Drop points from a float Gordan certificate until its kernel is 1-D."""
+    idx = np.asarray(idx)
+    lam = np.asarray(lam, dtype=np.float64)
+    steps = 0
+    while True:
+        k = idx.size
+        if k == 1:
+            return idx, lam
+        _, s, vt = np.linalg.svd(Zs.T)
+        tol = max(Zs.shape) * np.finfo(float).eps * (s[0] if s.size else 1.0)
+        rank = int((s > tol).sum())
+        if k - rank <= 1:
+            return idx, lam
+        nu = vt[-1]
+        if not (nu > 0).any():
+            nu = -nu
+        pos = nu > 0
+        ratios = lam[pos] / nu[pos]
+        j = np.flatnonzero(pos)[int(np.argmin(ratios))]
+        lam = lam - ratios.min() * nu
+        keep = np.ones(k, dtype=bool)
+        keep[j] = False
+        keep &= lam > 0
+        idx, lam, Zs = idx[keep], lam[keep], Zs[keep]
+        steps += 1
+        if max_steps is not None and steps > max_steps:
+            return None, None
+
+
+# --------------------------------------------------------------------------------------
+# Z3: exact QF_LRA over the rationals
+
+
+def _z3_solver(deadline):
+    import z3
+
+    s = z3.SolverFor("QF_LRA")
+    if deadline is not None:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            raise _Timeout
+        s.set("timeout", max(1, int(left * 1000)))
+    return s
+
+
+def _z3_check(s):
+    import z3
+
+    r = s.check()
+    if r == z3.unknown:
+        raise _Timeout
+    return r == z3.sat
+
+
+def _z3_value(model, v):
+    val = model.eval(v, model_completion=True)
+    return Fraction(val.numerator_as_long(), val.denominator_as_long())
+
+
+def _z3_witness(ints, d, deadline):
+    """A rational ``w`` with ``r . w >= 1`` for each integer row ``r``, or None."""
+    import z3
+
+    s = _z3_solver(deadline)
+    w = [z3.Real(f"w{j}") for j in range(d)]
+    for r in ints:
+        s.add(z3.Sum([c * w[j] for j, c in enumerate(r) if c]) >= 1)
+    if not _z3_check(s):
+        return None
+    m = s.model()
+    return [_z3_value(m, v) for v in w]
+
+
+def _z3_gordan(ints, d, deadline):
+    """Rational ``mu >= 0`` summing to 1 with ``sum mu_k ints[k] = 0``, or None."""
+    import z3
+
+    s = _z3_solver(deadline)
+    mu = [z3.Real(f"l{k}") for k in range(len(ints))]
+    for v in mu:
+        s.add(v >= 0)
+    s.add(z3.Sum(mu) == 1)
+    for j in range(d):
+        terms = [r[j] * mu[k] for k, r in enumerate(ints) if r[j]]
+        if terms:
+            s.add(z3.Sum(terms) == 0)
+    if not _z3_check(s):
+        return None
+    m = s.model()
+    return [_z3_value(m, v) for v in mu]
+
+
+def _z3_decide(prob, idx, deadline, how, certificate_only=False):
+    """Exact verdict on the rows ``idx`` by Z3 (witness system, then Gordan system)."""
+    idx = list(idx)
+    ints, _ = prob.int_rows(idx)
+    if not certificate_only:
+        w = _z3_witness(ints, prob.d, deadline)
+        if w is not None:
+            if len(idx) == prob.n:
+                return (how, tuple(w), None, f"separable: Z3 found an exact witness "
+                        f"(checked on all {prob.n} examples)")
+            return None
+    mu = _z3_gordan(ints, prob.d, deadline)
+    if mu is None:
+        return None
+    den = math.lcm(*(q.denominator for q in mu))
+    cert = prob.certificate_from([int(q * den) for q in mu], idx)
+    if cert is None:  # pragma: no cover - Z3 returned a model that is not >= 0
+        return None
+    return _notsep(how, cert, "Z3 solved the Gordan system exactly")
+
+
+def _z3_witness_by_cuts(prob, w, deadline):
+    """Exact witness by constraint generation: Z3 on the rows the float ``w`` finds
+    hardest, adding every row its answer violates, until all rows hold."""
+    Z = prob.Zf
+    margins = Z @ w
+    core = set(np.argsort(margins)[: prob.d + 1].tolist())
+    all_ints, _ = prob.int_rows(range(prob.n))
+    while True:
+        idx = sorted(core)
+        wq = _z3_witness([all_ints[i] for i in idx], prob.d, deadline)
+        if wq is None:
+            found = _z3_decide(prob, idx, deadline, "lp+z3", certificate_only=True)
+            if found is not None:
+                return found
+            return _z3_decide(prob, range(prob.n), deadline, "lp+z3")  # pragma: no cover
+        den = math.lcm(*(q.denominator for q in wq))
+        wi = [int(q * den) for q in wq]
+        bad = [i for i, r in enumerate(all_ints) if exact_dot(r, wi) <= 0]
+        if not bad:
+            return ("lp+z3", tuple(wq), None, "separable: Z3 refined the LP's hyperplane "
+                    f"on a core of {len(idx)} examples; exact witness checked on all "
+                    f"{prob.n} examples")
+        core.update(bad[: prob.d + 1])
+
+
+# --------------------------------------------------------------------------------------
+# re-checking a verdict from scratch
+
+
+def check_certificate(X, y, verdict):
+    """Re-check a verdict's witness or certificate from scratch, in exact arithmetic.
+
+    Parses ``X`` again (floats as the exact binary fractions they are), builds the
+    signed augmented examples for ``verdict.intercept``, and checks either
+    ``y_i w . [x_i, 1] > 0`` for every example (a witness) or that the certificate's
+    weights are positive and ``sum_i lambda_i y_i [x_i, 1] = 0`` (Gordan).
+
+    Returns
+    -------
+    True
+        When the proof holds.
+
+    Raises
+    ------
+    CertificateError
+        Naming what fails (the example, the coordinate, the weight).
+    ValueError
+        When the verdict is unknown (nothing to check) or the data are invalid.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> v = check_separable([[0.0], [1.0]], [0, 1])
+    >>> check_certificate([[0.0], [1.0]], [0, 1], v)
+    True
+    >>> bad = SeparabilityVerdict(True, (Fraction(-1), Fraction(0)), None, "user", True,
+    ...                           "", 0.0)
+    >>> check_certificate([[0.0], [1.0]], [0, 1], bad)
+    Traceback (most recent call last):
+    ...
+    verify.separability.CertificateError: the witness fails on example 0: y * w . [x, 1] = 0, not > 0.
+    """
+    if verdict.separable is None:
+        raise ValueError("the verdict is unknown (separable=None): there is no witness "
+                         "or certificate to check; rerun check_separable with a longer "
+                         "timeout_s.")
+    y_pm1, _ = _labels(y)
+    ints, scales = _exact_augmented_rows(X, verdict.intercept)
+    if len(ints) != len(y_pm1):
+        raise ValueError(f"X has {len(ints)} samples but y has {len(y_pm1)}.")
+    d = len(ints[0])
+    aug = ", 1]" if verdict.intercept else "]"
+    if verdict.separable:
+        w = [Fraction(v) for v in verdict.witness]
+        if len(w) != d:
+            raise CertificateError(f"the witness has {len(w)} entries, expected {d} "
+                                   f"(features{' + intercept' if verdict.intercept else ''}).")
+        den = math.lcm(*(v.denominator for v in w))
+        wi = [int(v * den) for v in w]
+        for i, r in enumerate(ints):
+            s = int(y_pm1[i]) * exact_dot(r, wi)
+            if s <= 0:
+                val = Fraction(s) * scales[i] / den
+                raise CertificateError(f"the witness fails on example {i}: y * w . [x{aug}"
+                                       f" = {val}, not > 0.")
+        return True
+    cert = verdict.certificate
+    if not cert:
+        raise CertificateError("the certificate is empty; it needs at least one "
+                               "positive weight.")
+    coef = {}
+    for i, lam in cert.items():
+        i, lam = int(i), Fraction(lam)
+        if not 0 <= i < len(ints):
+            raise CertificateError(f"the certificate names example {i}, but there are "
+                                   f"{len(ints)} examples.")
+        if lam <= 0:
+            raise CertificateError(f"the certificate's weight of example {i} is {lam}; "
+                                   "every weight must be > 0.")
+        coef[i] = lam * scales[i] * int(y_pm1[i])
+    den = math.lcm(*(c.denominator for c in coef.values()))
+    total = [0] * d
+    for i, c in coef.items():
+        ci = int(c * den)
+        total = [t + ci * v for t, v in zip(total, ints[i])]
+    for j, t in enumerate(total):
+        if t != 0:
+            raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
+                                   f"sum lambda_i y_i [x_i{aug} is {Fraction(t, den)}, "
+                                   "not 0.")
+    return True
+
+
+def _exact_augmented_rows(X, intercept):
+    """Exact integer rows of ``[X, 1]`` (or ``X``) with their positive scales."""
+    if not _is_exact_input(X):
+        arr = np.asarray(X)
+        if arr.dtype.kind in "iu" and arr.size and int(np.abs(arr).max()) >= 2**53:
+            arr = arr.astype(object)
+        if arr.dtype != object:
+            Xf = check_matrix(arr)
+            if intercept:
+                Xf = np.hstack([Xf, np.ones((Xf.shape[0], 1))])
+            return rows_to_ints(Xf)
+    F = to_fraction_matrix(X)
+    if intercept:
+        F = [r + [Fraction(1)] for r in F]
+    return rows_to_ints(F)
+
