@@ -1,0 +1,63 @@
+"""Figures of the learner core: data with the learned boundary, mistakes per pass.
+
+Plot functions draw on a matplotlib ``Axes`` that the caller gives, so they compose
+into any figure; matplotlib is imported only when they run.
+
+>>> import matplotlib; matplotlib.use("Agg")
+>>> import matplotlib.pyplot as plt, markone
+>>> X, y = markone.datasets.xor("01")
+>>> fig, ax = plt.subplots()
+>>> ax = plot_boundary(ax, X, y, markone.train([[0, 0], [1, 1]], [-1, 1]))
+>>> plt.close(fig)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["plot_boundary", "plot_mistakes"]
+
+CLASS_COLOURS = ("#d95f02", "#1b9e77")
+
+
+def plot_boundary(ax, X, y, result, *, labels=None, title=None, margin=0.08):
+    """Scatter 2-D data ``(X, y)`` and draw the line ``coef . x + intercept = 0``.
+
+    The half-plane the result predicts as the second class is shaded lightly.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"plot_boundary draws 2-D data; X has shape {X.shape}.")
+    classes = np.unique(y)
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    pad = (hi - lo) * margin + 1e-9
+    lo, hi = lo - pad, hi + pad
+    gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], 200), np.linspace(lo[1], hi[1], 200))
+    coef = np.array([float(v) for v in result.coef])
+    b = float(result.intercept)
+    z = gx * coef[0] + gy * coef[1] + b
+    ax.contourf(gx, gy, z > 0, levels=[-0.5, 0.5, 1.5], colors=["#fdf0e6", "#e6f5f0"])
+    ax.contour(gx, gy, z, levels=[0.0], colors="k", linewidths=1.5)
+    for k, c in enumerate(classes[:2]):
+        pts = X[y == c]
+        name = labels[k] if labels is not None else str(c)
+        ax.scatter(pts[:, 0], pts[:, 1], s=22, color=CLASS_COLOURS[k], edgecolor="k",
+                   linewidth=0.4, label=name, zorder=3)
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.legend(loc="best", fontsize=8)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def plot_mistakes(ax, result, *, title=None):
+    """Bar chart of mistakes per pass of a :class:`~markone.TrainResult`."""
+    m = np.asarray(result.mistakes_per_epoch)
+    ax.bar(np.arange(1, len(m) + 1), m, color="#7570b3")
+    ax.set_xlabel("pass")
+    ax.set_ylabel("mistakes")
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
