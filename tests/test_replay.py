@@ -11,11 +11,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from markone import online
-from markone._io import write_json
+from markone._io import to_jsonable, write_json
 from markone._validation import as_generator
+from markone._figures import letters
+from markone.hardware import MachineRun, MarkI, MarkIParams
 from markone.hardware.replay import (
     RUN_FORMAT, RUN_VERSION, check_run, render_replay_html, write_replay_html,
 )
+
+
+def machine_run(presentations=30, *, seed=0, **params):
+    """A real run: the emulated Mark I learning four letters, with its log."""
+    images, labels = letters("ABCD", per_class=3, seed=seed)
+    return MarkI(MarkIParams(**params), seed=seed).train(
+        images, labels, presentations=presentations, log=True)
+
+
+def as_json(obj):
+    return json.loads(json.dumps(to_jsonable(obj)))
 
 
 def make_run(n_presentations=20, *, seed=0, n_a=512, n_r=8, shape=(20, 20), n_classes=3,
@@ -190,6 +203,23 @@ def test_bad_arguments(run, tmp_path):
         write_replay_html(tmp_path / "junk.json", tmp_path / "r.html")
     with pytest.raises(TypeError, match="JSON object"):
         check_run([run])
+
+
+def test_machine_run_object_file_and_loaded_run_give_the_same_page(tmp_path):
+    run = machine_run(12)
+    path = run.save(tmp_path / "run.json")
+    html = render_replay_html(run)
+    assert embedded_run(html) == as_json(run.to_dict())
+    assert render_replay_html(path) == html
+    assert render_replay_html(MachineRun.load(path)) == html
+
+
+def test_run_without_log_is_refused(tmp_path):
+    images, labels = letters("AB", per_class=2, seed=0)
+    run = MarkI(MarkIParams(), seed=0).train(images, labels, presentations=3)
+    with pytest.raises(ValueError, match=r"no presentations to replay.*log=True"):
+        write_replay_html(run, tmp_path / "r.html")
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_check_run_accepts_source_sets_and_returns_the_run():

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from markone.hardware.replay import render_replay_html, write_replay_html
-from test_replay import make_run
+from test_replay import as_json, machine_run, make_run
 
 pytestmark = pytest.mark.browser
 
@@ -63,11 +63,15 @@ def page(browser):
     assert errors == [], f"the page logged errors: {errors}"
 
 
+def recording(**kwargs):
+    """A real Mark I run as saved JSON, and ``weights_at(step)`` for every step."""
+    run = machine_run(**kwargs)
+    return as_json(run.to_dict()), [run.weights_at(k) for k in range(len(run.log))]
+
+
 @pytest.fixture(scope="module")
 def recorded():
-    """A recorded run and the weights it held after each presentation (the oracle)."""
-    run, history = make_run(30, seed=4, w_max=3)
-    return run, history
+    return recording(presentations=30)
 
 
 def open_replay(page, run, tmp_path, **kwargs):
@@ -142,6 +146,10 @@ def test_knobs_turn_at_the_motors_pace(page, recorded, tmp_path):
     run, history = recorded
     open_replay(page, run, tmp_path)
     i = max(range(1, len(history)), key=lambda k: run["presentations"][k]["motor_s"])
+    assert_knobs_turn_at_motor_pace(page, run, history, i)
+
+
+def assert_knobs_turn_at_motor_pace(page, run, history, i):
     p = run["presentations"][i]
     before, after = history[i - 1], history[i]
     start = p["end_t_s"] - p["motor_s"]
@@ -200,11 +208,22 @@ def test_number_keys_choose_the_r_unit(page, recorded, tmp_path):
     assert state(page)["unit"] == 2
 
 
-def test_source_sets_run_replays(page, tmp_path):
-    run, history = make_run(6, seed=5, source_sets=True)
+def test_source_sets_run_with_end_stops_replays(page, tmp_path):
+    run, history = recording(presentations=24, seed=1, topology="source_sets",
+                             weight_range=(-2, 2))
+    assert sum(p["saturated"] for p in run["presentations"]) > 0
     open_replay(page, run, tmp_path)
-    page.evaluate("window.markoneConsole.jump(5)")
-    assert_shows_step(page, run, history, 5)
+    for step in (5, 23, 11):
+        page.evaluate("(s) => window.markoneConsole.jump(s)", step)
+        assert_shows_step(page, run, history, step)
+
+
+def test_synthetic_run_with_long_motor_phases(page, tmp_path):
+    # knobs that move several steps in one presentation (not in the default machine)
+    run, history = make_run(10, seed=4, w_max=3)
+    open_replay(page, run, tmp_path)
+    i = max(range(1, len(history)), key=lambda k: run["presentations"][k]["motor_s"])
+    assert_knobs_turn_at_motor_pace(page, run, history, i)
 
 
 def _page_with_embedded(run_text, tmp_path, good_run):
@@ -288,7 +307,7 @@ if __name__ == "__main__":  # refresh the docs figure
     with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
         b = launch(pw)
         pg = b.new_page(viewport={"width": 1400, "height": 1000})
-        shot = save_screenshot(pg, make_run(30, seed=4, w_max=3)[0],
+        shot = save_screenshot(pg, recording(presentations=30)[0],
                                Path(tmp) / "shot.png", Path(tmp))
         b.close()
         img = Image.open(shot).convert("RGB")

@@ -53,14 +53,12 @@ from pathlib import Path
 from markone._io import atomic_write, read_json, to_jsonable
 from markone._validation import check_positive
 from markone._version import __version__
+from markone.hardware.run import FORMAT as RUN_FORMAT
+from markone.hardware.run import VERSION as RUN_VERSION
 
 __all__ = ["write_replay_html", "render_replay_html", "check_run", "RUN_FORMAT",
            "RUN_VERSION"]
 
-#: The ``"format"`` field of a machine-run JSON file.
-RUN_FORMAT = "markone-machine-run"
-#: The newest run-format version this console reads.
-RUN_VERSION = 1
 
 _TOP_FIELDS = ("retina_shape", "n_a_units", "n_r_units", "classes", "codes", "figures",
                "weights_initial", "sim_time_s", "presentations")
@@ -138,6 +136,9 @@ def _check_contents(run):
              f"{len(run['classes'])} classes")
     _require(all(len(f) == rows * cols for f in run["figures"]),
              f"every figure must have {rows * cols} retina cells ({rows} x {cols})")
+    _require(len(run["presentations"]) > 0,
+             "it has no presentations to replay; record the run with "
+             "MarkI(...).train(..., log=True)")
     for i, p in enumerate(run["presentations"]):
         _check_presentation(p, i, run, n_a, n_r)
 

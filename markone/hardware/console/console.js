@@ -57,7 +57,9 @@
     need(isInt(nR) && nR > 0, `"n_r_units" must be a positive integer, got ${JSON.stringify(nR)}.`);
     need(isNum(run.sim_time_s), `"sim_time_s" must be a number, got ${JSON.stringify(run.sim_time_s)}.`);
     need(isArr(run.classes) && run.classes.length > 0, `"classes" must be a non-empty list.`);
-    need(isArr(run.presentations), `"presentations" must be a list.`);
+    need(isArr(run.presentations) && run.presentations.length > 0,
+      `This run has no presentations to replay: it was recorded without its log. ` +
+      `Record it with MarkI(...).train(..., log=True).`);
     if (problems.length) return problems;
     const matrix = (m, name) => need(isArr(m) && m.length === nR &&
       m.every((row) => isArr(row) && row.length === nA && row.every(isNum)),
