@@ -83,7 +83,8 @@ class AdversarialOrder:
         Novikoff's ``(R/gamma)^2`` for the (augmented) data; ``inf`` when not
         separable.
     R, gamma : float
-        Radius and maximal margin of the augmented data.
+        Radius and maximal margin of the augmented data (the certified lower end of
+        the margin interval of :func:`verify.max_margin`, so ``bound`` is safe).
     complete : bool
         True when ``mistakes`` is proved to be the maximum over all streams (the
         exhaustive search finished, Z3 refuted one more, or the bound is met).
@@ -115,11 +116,15 @@ class AdversarialOrder:
 
 def novikoff_bound(X, y, *, intercept=True):
     """Return ``(R, gamma, (R/gamma)^2)`` of the augmented data via
-    :func:`verify.max_margin` (``gamma <= 0`` gives an infinite bound)."""
+    :func:`verify.max_margin`, with ``gamma`` its certified lower end (so the bound is
+    never below the exact one); non-separable data give ``(R, 0.0, inf)``."""
     from verify.margin import max_margin
 
     m = max_margin(X, y, intercept=intercept)
-    return float(m.R), float(m.gamma), float(m.bound) if m.separable else math.inf
+    if not m.separable:
+        return float(m.R), 0.0, math.inf
+    # the certified lower end of the margin: the bound is then never below the true one
+    return float(m.R), float(m.lower), (float(m.R) / float(m.lower)) ** 2
 
 
 def replay(X, y, order, *, intercept=True):
@@ -218,7 +223,8 @@ def _finish(Xf, ypm, intercept, order, method, explored, complete_hint):
             f"BUG: {mistakes} mistakes exceed Novikoff's bound {bound:.6g} "
             f"(R={R:.6g}, gamma={gamma:.6g}); the theorem cannot fail, so the core, the "
             "margin or this search is wrong. Please report it with the data.")
-    complete = bool(complete_hint or mistakes >= math.floor(bound * (1 + 1e-12)))
+    # mistakes <= true maximum <= floor(true bound) <= floor(bound): equality is proof
+    complete = bool(complete_hint or (math.isfinite(bound) and mistakes >= math.floor(bound)))
     d = Xf.shape[1] + bool(intercept)
     w = res.last_w if res is not None else np.zeros(d)
     msg = (f"{mistakes} mistakes ({method}); Novikoff's bound {bound:.6g}; "
