@@ -50,6 +50,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
+from markone._version import __version__
 from markone._io import to_jsonable, write_json
 from markone._progress import Progress
 from markone._validation import check_choice, check_int_at_least
@@ -158,14 +159,15 @@ def make_config(module, *, size="default", runs=None, overrides=None):
 
 
 def config_hash(name, config, seed):
-    """A short hash of everything a task result depends on.
+    """A short hash of everything a task result depends on (and markone's version).
 
     >>> config_hash("x", {"a": 1}, 0) == config_hash("x", {"a": 1}, 0)
     True
     >>> config_hash("x", {"a": 1}, 0) == config_hash("x", {"a": 1}, 1)
     False
     """
-    text = json.dumps({"name": name, "config": config, "seed": seed}, sort_keys=True)
+    text = json.dumps({"name": name, "config": config, "seed": seed,
+                       "version": __version__}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
