@@ -1,0 +1,61 @@
+"""``markone demo`` end to end: the summary's numbers, the files, the index page."""
+
+import contextlib
+import io
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from markone.cli import main
+
+
+class _Refs(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs = []
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k in ("src", "href"):
+                self.refs.append(v)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """Run the demo once, as a user would: through the command line."""
+    out = tmp_path_factory.mktemp("demo") / "markone-demo"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["demo", "--out", str(out)]) == 0
+    return out, json.loads((out / "summary.json").read_text()), printed.getvalue()
+
+
+def test_demo_numbers_follow_theory(demo):
+    out, s, text = demo
+    assert s["core"]["mistakes"] > 0 and not s["core"]["hard_converged"]
+    assert s["separability"] == {"xor_separable": False, "certificate_checked": True,
+                                 "iris_separable": True}
+    assert s["worst_case"]["tight"]
+    assert s["xor"]["period_updates"] == 4
+    assert "XOR" in text and "Mark I" in text
+
+
+def test_index_references_only_files_that_exist(demo):
+    out, s, _ = demo
+    parser = _Refs()
+    parser.feed((out / "index.html").read_text())
+    assert parser.refs, "the index shows nothing"
+    for ref in parser.refs:
+        assert not re.match(r"[a-z]+://", ref), ref
+        assert (out / ref).is_file(), ref
+    assert {"core_iris.png", "orthonormal.png", "xor_cycle.png", "replay.html"} <= set(parser.refs)
+    assert not list(out.glob("*.tmp")) and not list(out.glob(".*.tmp"))
+
+
+def test_demo_prints_a_summary(demo):
+    out, s, printed = demo
+    assert f"wrote {out / 'index.html'}" in printed
+    assert "== The Mark I learning letters" in printed
