@@ -7,7 +7,7 @@ Names are imported lazily from their modules.
 
 from __future__ import annotations
 
-import importlib
+from markone._lazy import lazy_exports
 
 # public name -> module that defines it
 _EXPORTS = {
@@ -35,17 +35,4 @@ _SUBMODULES = {"separability", "margin", "bounds", "adversary", "cycling", "proo
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value
-        return value
-    if name in _SUBMODULES:
-        module = importlib.import_module(f"verify.{name}")
-        globals()[name] = module
-        return module
-    raise AttributeError(f"module 'verify' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports('verify', _EXPORTS, _SUBMODULES)
