@@ -188,9 +188,7 @@ class MachineRun:
     def _from_json(cls, d):
         log = None
         if d.get("logged", bool(d["presentations"])):
-            log = tuple(Presentation(**{**rec, "changes": tuple(
-                (int(r), int(a), v) for r, a, v in rec["changes"])})
-                for rec in d["presentations"])
+            log = tuple(_presentation(rec) for rec in d["presentations"])
         mask = d["weight_mask"]
         n_r = d["n_r_units"]
         return cls(
@@ -214,3 +212,12 @@ class MachineRun:
             figures=np.array(d["figures"], dtype=np.uint8) if d["figures"] else None,
             log=log,
         )
+
+
+def _presentation(rec):
+    """A :class:`Presentation` from its JSON dict (lists back to tuples)."""
+    fields = {f.name for f in dataclasses.fields(Presentation)}
+    rec = {k: (tuple(v) if isinstance(v, list) else v) for k, v in rec.items()
+           if k in fields}
+    rec["changes"] = tuple((int(r), int(a), v) for r, a, v in rec["changes"])
+    return Presentation(**rec)
