@@ -63,7 +63,8 @@ def make_run(n_presentations=20, *, seed=0, n_a=512, n_r=8, shape=(20, 20), n_cl
         moved = np.argwhere(new != W)
         motor_s = step_s * float(np.abs(new - W).max())
         response = online.predict_sign(scores)
-        decoded = [c for c in range(n_classes) if (codes[c] == response).all()]
+        dist = (codes != response).sum(1)  # nearest code; ties: best agreement
+        decoded = int(np.where(dist == dist.min(), codes @ scores, -np.inf).argmax())
         end = t + 0.15 + motor_s
         presentations.append({
             "t_s": t, "end_t_s": end, "figure": f, "label": figure_label[f],
@@ -72,7 +73,7 @@ def make_run(n_presentations=20, *, seed=0, n_a=512, n_r=8, shape=(20, 20), n_cl
             "reinforced": reinforced.tolist(),
             "changes": [[int(r), int(c), int(new[r, c])] for r, c in moved],
             "saturated": int((wanted != new).sum()), "motor_s": motor_s,
-            "figure_correct": decoded == [figure_label[f]],
+            "figure_correct": decoded == figure_label[f],
         })
         W = new
         history.append(W.copy())

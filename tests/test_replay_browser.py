@@ -98,6 +98,11 @@ def assert_shows_step(page, run, history, step):
     assert page.inner_text("#mistakes") == str(mistakes)
     assert page.get_attribute("#mistakes", "data-value") == str(mistakes)
     assert page.get_attribute("body", "data-step") == str(step)
+    if step >= 0:  # the answer shown decodes as the machine did
+        p = run["presentations"][step]
+        assert (s["answer"] == p["label"]) == p["figure_correct"]
+        assert page.inner_text("#verdict").endswith("right" if p["figure_correct"] else "wrong")
+        assert f'“{run["classes"][s["answer"]]}”' in page.inner_text("#verdict")
 
 
 def test_keyboard_steps_show_the_runs_weights_and_mistakes(page, recorded, tmp_path):
@@ -312,5 +317,5 @@ if __name__ == "__main__":  # refresh the docs figure
         b.close()
         img = Image.open(shot).convert("RGB")
         img = img.resize((img.width * 2 // 3, img.height * 2 // 3), Image.LANCZOS)
-        img.quantize(colors=64).save(DOCS_SCREENSHOT, optimize=True)
+        img.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(DOCS_SCREENSHOT, optimize=True)
     print(DOCS_SCREENSHOT, DOCS_SCREENSHOT.stat().st_size, "bytes")

@@ -199,11 +199,19 @@
       return Object.assign(frame, { phase: "motors", weights, moving });
     }
 
-    /** The class whose code equals the R-units' response, or null. */
+    /** The class the machine answered: the code nearest (Hamming) to the R-units'
+     *  response; ties go to the code that agrees best with the scores (as MarkI does). */
     decoded(i) {
-      const resp = this.pres[i].response;
-      const c = this.run.codes.findIndex((code) => code.every((v, r) => v === resp[r]));
-      return c < 0 ? null : c;
+      const { response, scores } = this.pres[i];
+      let best = 0, bestDist = Infinity, bestAgree = -Infinity;
+      this.run.codes.forEach((code, c) => {
+        const dist = code.filter((v, r) => v !== response[r]).length;
+        const agree = code.reduce((s, v, r) => s + v * scores[r], 0);
+        if (dist < bestDist || (dist === bestDist && agree > bestAgree)) {
+          best = c; bestDist = dist; bestAgree = agree;
+        }
+      });
+      return best;
     }
   }
 
@@ -595,8 +603,7 @@
         verdict.className = "verdict";
         return;
       }
-      const c = replay.decoded(frame.i);
-      const said = c === null ? "no class (its code matches none)" : `“${replay.run.classes[c]}”`;
+      const said = `“${replay.run.classes[replay.decoded(frame.i)]}”`;
       verdict.textContent = `Machine says ${said}: ${p.figure_correct ? "✓ right" : "✗ wrong"}`;
       verdict.className = `verdict ${p.figure_correct ? "right" : "wrong"}`;
     }
@@ -632,8 +639,7 @@
         `“${run.classes[p.label]}”; ${p.active_a.length} A-units fired. `;
       if (!frame.decided) return `${text}The R-units are answering.`;
       const rightUnits = p.response.filter((v, r) => v === p.target[r]).length;
-      const c = replay.decoded(frame.i);
-      text += `The machine answered ${c === null ? "no class" : `“${run.classes[c]}”`}: ` +
+      text += `The machine answered “${run.classes[replay.decoded(frame.i)]}”: ` +
         `${p.figure_correct ? "right" : "wrong"} (${rightUnits} of ${replay.nR} R-units right). `;
       if (frame.phase === "motors") text += `Motors turning ${p.changes.length} potentiometers. `;
       else if (p.changes.length) {
@@ -650,6 +656,7 @@
       const weights = [];
       for (let r = 0; r < this.replay.nR; r++) weights.push(Array.from(f.weights.slice(r * nA, (r + 1) * nA)));
       return { loaded: true, error: null, step: f.step, presentation: f.i, phase: f.phase,
+        answer: f.i >= 0 && f.decided ? this.replay.decoded(f.i) : null,
         t: this.t, playing: this.playing, speed: this.speed, unit: this.unit,
         mistakes: f.mistakes, corrections: f.corrections, moving: f.moving.length, weights };
     }
