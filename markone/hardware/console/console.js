@@ -333,7 +333,7 @@
       this.unit = 0;
       this.playing = false;
       this.error = null;
-      this.lastSpoken = "";
+      this.lastKey = "";
       this.bindControls();
     }
 
@@ -372,7 +372,9 @@
 
     summaryText() {
       const run = this.replay.run, n = run.presentations.length;
-      const parts = [`${n} presentations`, `classes ${run.classes.join(", ")}`,
+      const classes = run.classes.length <= 10 ? run.classes.join(", ")
+        : `${run.classes.slice(0, 3).join(", ")} … ${run.classes[run.classes.length - 1]}`;
+      const parts = [`${n} presentations`, `${run.classes.length} classes (${classes})`,
         `${run.n_a_units} A-units, ${run.n_r_units} R-units`];
       if (run.topology) parts.push(`${run.topology} topology`);
       if (run.class_code) parts.push(`${run.class_code} code`);
@@ -567,13 +569,12 @@
       document.body.dataset.step = String(frame.step);
       document.body.dataset.phase = frame.phase;
 
-      const text = this.narrate(frame);
-      if (speak || text !== this.lastSpoken) {
-        const key = `${frame.i}:${frame.phase}`;
-        if (speak || key !== this.lastKey) $("narration").textContent = text;
-        this.lastKey = key;
-        this.lastSpoken = text;
+      // Narrate each phase while playing at a followable pace, and every stop.
+      const key = `${frame.i}:${frame.phase}`;
+      if (speak || (key !== this.lastKey && this.speed <= 5)) {
+        $("narration").textContent = this.narrate(frame);
       }
+      this.lastKey = key;
     }
 
     renderRUnits(p, frame) {
