@@ -1,0 +1,213 @@
+"""``markone verify``: exact separability verdicts, certified margins, certificate checks.
+
+Thin: parses arguments and calls :func:`verify.check_separable`,
+:func:`verify.max_margin` and :func:`verify.check_certificate`. Exit status: 0
+separable, 1 not separable, 2 unknown or bad input (or a certificate that fails).
+
+CSV cells are read exactly: integer columns as integers, decimals (``0.1``) and
+fractions (``1/3``) as the exact rationals they denote. ``.npz`` arrays are taken as
+they are (float64 as exact binary fractions).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import re
+from pathlib import Path
+
+from markone.cli import add_command
+
+__all__ = ["register", "CERTIFICATE_FORMAT"]
+
+#: The ``format`` tag of certificate files written by ``markone verify separable``.
+CERTIFICATE_FORMAT = "markone.verify.separability/1"
+
+_INT = re.compile(r"^[+-]?\d+$")
+
+SEPARABLE_EXAMPLES = """\
+  markone verify separable data.csv                      verdict (exit 0 yes, 1 no)
+  markone verify separable data.csv --certificate c.json save the proof
+  markone verify check c.json                            re-check it from scratch
+  markone verify separable data.npz --no-intercept --method z3 --timeout 60"""
+
+
+def _load(path, label):
+    """``(X, y)`` from CSV (exact cells) or .npz (arrays as they are)."""
+    from markone._io import load_table
+
+    if Path(path).suffix == ".npz":
+        return load_table(path)
+    X, y = load_table(path, label=label, exact=True)
+    return _exact_cells(X), y
+
+
+def _exact_cells(X):
+    """Integer cells -> an integer array; anything else stays exact strings."""
+    import numpy as np
+
+    if X.size and all(_INT.match(str(c)) for c in X.ravel()):
+        ints = [[int(c) for c in row] for row in X.tolist()]
+        big = max(abs(v) for row in ints for v in row)
+        return np.array(ints, dtype=np.int64 if big < 2**62 else object)
+    return X
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _status(separable):
+    return 0 if separable else 1 if separable is False else 2
+
+
+def _separable(args):
+    from markone._io import to_jsonable, write_json
+    from verify import check_separable
+
+    X, y = _load(args.file, args.label)
+    v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
+                        timeout_s=args.timeout)
+    word = {True: "separable", False: "not separable", None: "unknown"}[v.separable]
+    print(f"{word} (method {v.method}, {'exact' if v.exact else 'not decided'}, "
+          f"{v.time_s:.3g} s)")
+    print(v.message)
+    if v.separable is False and len(v.certificate) <= 10:
+        print("certificate (example: lambda):",
+              ", ".join(f"{i}: {lam}" for i, lam in v.certificate.items()))
+    if args.certificate:
+        if v.separable is None:
+            print(f"no certificate written to {args.certificate}: the verdict is unknown")
+        else:
+            doc = {
+                "format": CERTIFICATE_FORMAT,
+                "source": {"path": str(args.file), "sha256": _sha256(args.file),
+                           "label": args.label},
+                "data": {"X": to_jsonable(X), "y": to_jsonable(y)},
+                "intercept": v.intercept, "separable": v.separable,
+                "witness": v.witness, "certificate": v.certificate,
+                "method": v.method, "message": v.message,
+            }
+            write_json(args.certificate, doc)
+            print(f"certificate written to {args.certificate}")
+    return _status(v.separable)
+
+
+def _margin(args):
+    import numpy as np
+
+    from verify import max_margin
+
+    X, y = _load(args.file, args.label)
+    if X.dtype == object or X.dtype.kind in "US":  # exact cells -> nearest floats
+        from markone._exact import to_fraction_matrix
+
+        X = np.array([[float(c) for c in row] for row in to_fraction_matrix(X)])
+    m = max_margin(X, y, intercept=not args.no_intercept, svm=args.svm)
+    kind = "SVM margin (free intercept)" if args.svm else "max margin"
+    print(f"{kind}: gamma = {m.gamma:.12g}, certified in [{m.lower:.17g}, {m.upper:.17g}]")
+    print(f"R = {m.R:.12g}, Novikoff bound (R/gamma)^2 = {m.bound:.6g}, "
+          f"{len(m.support)} support examples, {m.time_s:.3g} s")
+    print(m.message)
+    return _status(m.separable)
+
+
+def _check(args):
+    from fractions import Fraction
+
+    import numpy as np
+
+    from markone._io import read_json
+    from markone.cli import CommandError
+    from verify import SeparabilityVerdict, check_certificate
+
+    doc = read_json(args.cert)
+    if not isinstance(doc, dict) or doc.get("format") != CERTIFICATE_FORMAT:
+        raise CommandError(f"{args.cert} is not a markone certificate (expected "
+                           f"format {CERTIFICATE_FORMAT!r}); write one with "
+                           "`markone verify separable FILE --certificate OUT.json`.")
+    try:
+        rows, y = doc["data"]["X"], doc["data"]["y"]
+        exact = any(isinstance(c, str) for row in rows for c in row)
+        X = np.array(rows, dtype=object) if exact else np.array(rows)
+        witness = None if doc["witness"] is None else tuple(map(Fraction, doc["witness"]))
+        cert = None if doc["certificate"] is None else {
+            int(i): Fraction(v) for i, v in doc["certificate"].items()}
+        verdict = SeparabilityVerdict(
+            separable=doc["separable"], witness=witness, certificate=cert,
+            method=doc.get("method", "file"), exact=True, message=doc.get("message", ""),
+            time_s=0.0, intercept=bool(doc["intercept"]))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise CommandError(f"{args.cert} is missing or has a malformed field: {exc}") \
+            from exc
+    check_certificate(X, np.asarray(y), verdict)
+    src = doc.get("source", {})
+    what = "witness" if verdict.separable else "certificate"
+    print(f"OK: the {what} proves the data {'are' if verdict.separable else 'are not'} "
+          f"linearly separable ({len(y)} examples, intercept={verdict.intercept}; "
+          f"data from {src.get('path', '?')}, sha256 {str(src.get('sha256', '?'))[:12]})")
+    return _status(verdict.separable)
+
+
+def register(subparsers):
+    """Add the ``markone verify`` group (separable, margin, check, and plug-ins)."""
+    p = add_command(
+        subparsers, "verify",
+        help="verify perceptron theory on data: separability, margins, bounds",
+        description="Exact verdicts with certificates anyone can re-check. Exit status "
+        "0 separable, 1 not separable, 2 unknown or bad input.",
+        example="markone verify separable data.csv --certificate cert.json",
+        func=lambda args: p.print_help() or 2,
+    )
+    group = p.add_subparsers(dest="verify_command", metavar="ACTION")
+
+    s = add_command(group, "separable", help="exact separability verdict with a proof",
+                    description="A witness hyperplane (separable) or a Gordan "
+                    "certificate (not separable), both exact rationals.",
+                    example=SEPARABLE_EXAMPLES, func=_separable)
+    _data_args(s)
+    s.add_argument("--method", choices=("auto", "lp", "z3", "perceptron"),
+                   default="auto", help="prover: cheap ones first (auto), HiGHS LP, "
+                   "plain Z3, or the perceptron only")
+    s.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                   help="give up (verdict unknown, exit 2) after this long")
+    s.add_argument("--certificate", default=None, metavar="OUT.json",
+                   help="write the verdict with its proof and the data (self-contained)")
+
+    m = add_command(group, "margin", help="maximum margin with a certified interval",
+                    description="gamma = max over unit u of min_i y_i u.[x_i, 1], "
+                    "bracketed by a unit vector (lower) and a hull point (upper), with "
+                    "R and Novikoff's (R/gamma)^2.",
+                    example="markone verify margin data.csv --svm", func=_margin)
+    _data_args(m)
+    m.add_argument("--svm", action="store_true",
+                   help="hard-margin SVM margin instead (free intercept, not in the norm)")
+
+    c = add_command(group, "check", help="re-check a certificate file from scratch",
+                    description="Exact re-check of a file written by `markone verify "
+                    "separable --certificate`; exit 0/1 as the proven verdict, 2 when "
+                    "the proof fails.", example="markone verify check cert.json",
+                    func=_check)
+    c.add_argument("cert", metavar="CERT.json", help="certificate file")
+
+    try:  # `verify bound` and `verify cycling` plug in here
+        _verify_theory = importlib.import_module("markone.cli._verify_theory")
+    except ModuleNotFoundError as exc:
+        if exc.name != "markone.cli._verify_theory":
+            raise
+    else:
+        _verify_theory.register(group)
+    return p
+
+
+def _data_args(p):
+    p.add_argument("file", metavar="FILE", help="CSV (last column the label) or .npz "
+                   "with arrays X and y")
+    p.add_argument("--label", default=None, metavar="COL",
+                   help="label column of a CSV: header name or 0-based index")
+    p.add_argument("--no-intercept", action="store_true",
+                   help="separate through the origin (no constant input)")
