@@ -214,3 +214,14 @@ def test_reachable_edges_are_mistakes():
     S = g.states
     assert np.array_equal(S[g.dst], S[g.src] + YX[g.example])
     assert (np.einsum("ij,ij->i", S[g.src], YX[g.example]) <= 0).all()
+
+
+@pytest.mark.parametrize("data", [XOR_PM1, XOR_01, parity3("01")])
+def test_compiled_search_equals_general_search(data):
+    YX, _ = integer_yx(*data)
+    fast = reachable_states(YX, edges=True)                  # packed int64 keys
+    slow = reachable_states(YX.astype(object), edges=True)   # Python ints, dict keys
+    assert np.array_equal(fast.states, slow.states.astype(np.int64))
+    for f in ("src", "dst", "example"):
+        assert np.array_equal(getattr(fast, f), getattr(slow, f))
+    assert fast.clean_states == slow.clean_states and fast.complete and slow.complete

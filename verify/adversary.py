@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from markone._validation import (
+    as_generator,
     check_choice,
     check_int_at_least,
     check_matrix,
@@ -62,6 +63,7 @@ __all__ = [
     "label_adversary",
     "replay",
     "novikoff_bound",
+    "small_margin_lattice",
 ]
 
 _METHODS = ("greedy", "exhaustive", "z3")
@@ -374,6 +376,47 @@ def _z3_search(YX, budget):
         model = solver.model()
         best = [model.eval(ci).as_long() for ci in choices]
     return best, queries, False
+
+
+# ---- families of hard cases ---------------------------------------------------------
+
+def small_margin_lattice(n=8, d=3, k=5, *, draws=500, seed=None, intercept=True):
+    """A small integer data set with a tiny margin: a hard case for the adversary.
+
+    Draws ``draws`` sets of ``n`` points with integer coordinates in ``[-k, k]^d``,
+    each labelled by a random affine hyperplane with integer normal and half-integer
+    offset (so no point lies on it), and returns the one with the largest Novikoff
+    bound ``(R/gamma)^2``.
+
+    Returns
+    -------
+    X : ndarray of int64, shape (n, d)
+    y : ndarray of int64 (-1/+1), shape (n,)
+
+    >>> X, y = small_margin_lattice(6, 2, 3, draws=50, seed=0)
+    >>> X.shape, sorted(set(y.tolist())), int(abs(X).max()) <= 3
+    ((6, 2), [-1, 1], True)
+    """
+    from verify.margin import max_margin
+
+    n = check_int_at_least(n, "n", 2)
+    d = check_int_at_least(d, "d", 1)
+    k = check_int_at_least(k, "k", 1)
+    draws = check_int_at_least(draws, "draws", 1)
+    rng = as_generator(seed)
+    best, best_bound = None, -1.0
+    for _ in range(draws):
+        X = rng.integers(-k, k + 1, size=(n, d))
+        u = rng.integers(-k, k + 1, size=d)
+        y = np.where(X @ u + rng.integers(-k, k + 1) + 0.5 > 0, 1, -1).astype(np.int64)
+        if abs(int(y.sum())) == n:
+            continue
+        m = max_margin(X, y, intercept=intercept)
+        if m.separable and m.bound > best_bound:
+            best, best_bound = (X.astype(np.int64), y), m.bound
+    if best is None:
+        raise ValueError(f"no two-class separable draw in {draws} tries; raise draws.")
+    return best
 
 
 # ---- the orthonormal construction ---------------------------------------------------

@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+from numba import njit, types
+from numba.typed import Dict
 
 from markone._exact import fits_int64, to_integer_matrix
 from markone._validation import (
@@ -329,6 +331,9 @@ def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
     ([[0, 0], [1, 0], [0, 1], [1, 1]], True)
     """
     YX = np.asarray(YX)
+    fast = _reachable_compiled(YX, rule, budget, edges)
+    if fast is not None:
+        return fast
     d = YX.shape[1]
     W = np.zeros((1, d), dtype=YX.dtype)
     index = {_key(W[0]): 0}
@@ -376,3 +381,93 @@ def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
 
 def _key(row):
     return row.tobytes() if row.dtype != object else tuple(int(v) for v in row)
+
+
+def _reachable_compiled(YX, rule, budget, edges):
+    """The same search compiled, with each vector packed into one int64 key.
+
+    Returns None when the coordinates may not fit the packing (then the caller runs
+    the general search): each coordinate gets ``63 // d`` bits.
+    """
+    if YX.dtype != np.int64:
+        return None
+    d = YX.shape[1]
+    bits = 63 // d
+    if bits < 4:
+        return None
+    amax = int(np.abs(YX).max(initial=0))
+    if amax * d * 2 ** bits >= 2**62:   # dot products of in-range vectors must fit
+        return None
+    out = _bfs_packed(np.ascontiguousarray(YX), rule == "strict", int(budget), bits,
+                      bool(edges))
+    states, src, dst, ex, clean, complete, ok = out
+    if not ok:
+        return None
+    return Reachable(states=states, src=src, dst=dst, example=ex,
+                     clean_states=int(clean), complete=bool(complete))
+
+
+@njit(cache=True)
+def _bfs_packed(YX, strict, budget, bits, want_edges):  # pragma: no cover - compiled
+    n, d = YX.shape
+    off = np.int64(1) << (bits - 1)
+    lim = off - 1
+    index = Dict.empty(key_type=types.int64, value_type=types.int64)
+    states = np.zeros((1024, d), np.int64)
+    src = np.empty(1024, np.int64)
+    dst = np.empty(1024, np.int64)
+    ex = np.empty(1024, np.int64)
+    key0 = np.int64(0)
+    for j in range(d):
+        key0 = (key0 << bits) + off
+    index[key0] = 0
+    count, ne, head, clean = 1, 0, 0, 0
+    complete, ok = True, True
+    child = np.empty(d, np.int64)
+    while head < count:
+        mistakes = 0
+        for i in range(n):
+            s = np.int64(0)
+            for j in range(d):
+                s += YX[i, j] * states[head, j]
+            if s < 0 or (s == 0 and not strict):
+                mistakes += 1
+                key = np.int64(0)
+                for j in range(d):
+                    c = states[head, j] + YX[i, j]
+                    if c > lim or c < -lim:
+                        ok = False
+                    child[j] = c
+                    key = (key << bits) + (c + off)
+                if not ok:
+                    return states[:0], src[:0], dst[:0], ex[:0], 0, False, False
+                j_id = index.get(key, -1)
+                if j_id < 0:
+                    j_id = count
+                    index[key] = count
+                    if count == states.shape[0]:
+                        bigger = np.zeros((2 * count, d), np.int64)
+                        bigger[:count] = states
+                        states = bigger
+                    states[count] = child
+                    count += 1
+                if want_edges:
+                    if ne == src.shape[0]:
+                        src2 = np.empty(2 * ne, np.int64)
+                        dst2 = np.empty(2 * ne, np.int64)
+                        ex2 = np.empty(2 * ne, np.int64)
+                        src2[:ne] = src
+                        dst2[:ne] = dst
+                        ex2[:ne] = ex
+                        src, dst, ex = src2, dst2, ex2
+                    src[ne] = head
+                    dst[ne] = j_id
+                    ex[ne] = i
+                    ne += 1
+        if mistakes == 0:
+            clean += 1
+        head += 1
+        if count > budget:
+            complete = False
+            break
+    return states[:count], src[:ne], dst[:ne], ex[:ne], clean, complete, ok
