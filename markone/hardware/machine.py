@@ -117,6 +117,7 @@ class MarkI:
         self.theta = None if params.theta == "auto" else int(params.theta)
         self.classes_ = None
         self._index = {}
+        self._codes = None
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -145,8 +146,10 @@ class MarkI:
         """The R-units' +/-1 target of each known class."""
         if self.classes_ is None:
             return None
-        return class_codes(len(self.classes_), self.params.n_r_units,
-                           self.params.class_code)
+        if self._codes is None or len(self._codes) != len(self.classes_):
+            self._codes = class_codes(len(self.classes_), self.params.n_r_units,
+                                      self.params.class_code)
+        return self._codes
 
     # ------------------------------------------------------------------ inputs
     def _images(self, images, name="images"):
@@ -279,18 +282,21 @@ class MarkI:
         yield env.timeout(self.params.logic_s)
         scores = self.runits.scores(a)
         mistakes, rows, delta = trainer.decide(scores, target, a)
-        move = self.runits.plan(rows, delta)
-        motor_s = yield from self.motors.turn(move.steps)
-        self.runits.commit(move)
+        motor_s, blocked = 0.0, 0
+        if rows.size:
+            move = self.runits.plan(rows, delta)
+            motor_s = yield from self.motors.turn(move.steps)
+            self.runits.commit(move)
+            stats["reinforcements"][rows] += 1
+            stats["saturated"][rows] += move.blocked
+            blocked = int(move.blocked.sum())
         response = online.predict_sign(scores)
         correct = bool(self._decode(response, scores) == label)
         stats["mistakes"] += mistakes
-        stats["reinforcements"][rows] += 1
-        stats["saturated"][rows] += move.blocked
         stats["shown"] += 1
         if log is None:
             return bool(mistakes.any()), correct
-        changed = np.nonzero(move.new != move.old)
+        changed = np.nonzero(move.new != move.old) if rows.size else ((), ())
         rec = Presentation(
             t_s=float(t0), end_t_s=float(env.now), figure=int(figure), label=int(label),
             active_a=tuple(np.flatnonzero(a).tolist()), scores=tuple(scores.tolist()),
@@ -298,7 +304,7 @@ class MarkI:
             reinforced=tuple(np.isin(np.arange(len(scores)), rows).tolist()),
             changes=tuple((int(rows[i]), int(j), float(move.new[i, j]))
                           for i, j in zip(*changed)),
-            saturated=int(move.blocked.sum()), motor_s=float(motor_s),
+            saturated=blocked, motor_s=float(motor_s),
             figure_correct=correct, settle_s=float(settle_s))
         log.append(rec)
         return bool(mistakes.any()), correct

@@ -38,6 +38,14 @@ class Wiring:
     excitatory: np.ndarray
     inhibitory: np.ndarray
     n_s: int
+    inputs: np.ndarray = dataclasses.field(init=False, repr=False)
+    signs: np.ndarray = dataclasses.field(init=False, repr=False)
+
+    def __post_init__(self):
+        # every A-unit's inputs side by side, and their signs: net = s[inputs] @ signs
+        object.__setattr__(self, "inputs", np.hstack([self.excitatory, self.inhibitory]))
+        object.__setattr__(self, "signs", np.r_[np.ones(self.excitatory.shape[1]),
+                                                -np.ones(self.inhibitory.shape[1])])
 
     @property
     def fanout(self):
@@ -69,13 +77,17 @@ def wire(params, seed=None):
 def net_input(wiring, s):
     """Net input of every A-unit: ``(n, n_a)`` int for S-states ``s`` of shape
     ``(n, n_s)`` (or ``(n_a,)`` for one state of shape ``(n_s,)``)."""
-    s = np.asarray(s, dtype=np.int64)
-    return (s[..., wiring.excitatory].sum(-1) - s[..., wiring.inhibitory].sum(-1))
+    return _net(wiring, s).astype(np.int64)
+
+
+def _net(wiring, s):
+    # small integers summed in float64: exact, and one gather plus one matmul
+    return np.asarray(s, dtype=np.float64)[..., wiring.inputs] @ wiring.signs
 
 
 def fire(wiring, s, theta):
     """A-unit outputs (uint8 0/1) for S-states ``s``: net input ``>= theta``."""
-    return (net_input(wiring, s) >= theta).astype(np.uint8)
+    return (_net(wiring, s) >= theta).astype(np.uint8)
 
 
 def calibrate_theta(wiring, s, target_rate, n_excitatory, n_inhibitory):

@@ -25,6 +25,8 @@ Examples
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from markone._validation import as_generator
@@ -38,10 +40,13 @@ def approach(level, light, dt, rise_s, decay_s):
     >>> approach(np.array([0.0, 1.0]), np.array([1.0, 0.0]), 0.1, 0.1, 0.0).round(3)
     array([0.632, 0.   ])
     """
-    tau = np.where(light > level, rise_s, decay_s)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        keep = np.where(tau > 0, np.exp(-dt / np.where(tau > 0, tau, 1.0)), 0.0)
+    keep = np.where(light > level, _remains(dt, rise_s), _remains(dt, decay_s))
     return light + (level - light) * keep
+
+
+def _remains(dt, tau):
+    """Fraction of a step still to go after ``dt`` seconds (time constant ``tau``)."""
+    return math.exp(-dt / tau) if tau > 0 else 0.0
 
 
 class Retina:
@@ -73,12 +78,12 @@ class Retina:
     def settle_time_s(self, light):
         """Seconds until every cell is within ``settle_tolerance`` of ``light``."""
         p = self.params
-        gap = np.abs(self.level - light)
-        tau = np.where(light > self.level, p.photocell_rise_s, p.photocell_decay_s)
-        far = (gap > p.settle_tolerance) & (tau > 0)
-        if not far.any():
-            return 0.0
-        return float(np.max(tau[far] * np.log(gap[far] / p.settle_tolerance)))
+        gap = light - self.level
+        wait = 0.0
+        for tau, worst in ((p.photocell_rise_s, gap.max()), (p.photocell_decay_s, -gap.min())):
+            if tau > 0 and worst > p.settle_tolerance:
+                wait = max(wait, tau * math.log(worst / p.settle_tolerance))
+        return wait
 
     def show(self, image, exposure_s=None):
         """SimPy process: put ``image`` (flat light levels in [0, 1]) on the retina,

@@ -53,7 +53,7 @@ class Trainer:
         mistakes = online.is_mistake(scores, target)
         rows = (np.arange(len(scores)) if self.rule == "forced"
                 else np.flatnonzero(mistakes))
-        x = np.broadcast_to(a.astype(np.float64), (len(rows), len(a)))
+        x = a.astype(np.float64)[None, :]   # broadcasts against the reinforced rows
         if self.mask is not None:
             x = x * self.mask[rows]
         if self.rule == "gamma":
