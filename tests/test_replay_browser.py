@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from markone.hardware.replay import render_replay_html, write_replay_html
-from test_replay import as_json, machine_run, make_run
+from test_replay import BAD_RUNS, as_json, machine_run, make_run
 
 pytestmark = pytest.mark.browser
 
@@ -265,6 +265,18 @@ def test_bad_embedded_run_shows_a_message(page, recorded, tmp_path, case):
     assert message in page.inner_text("#error")
     assert page.get_attribute("#error", "role") == "alert"
     assert state(page) == {"loaded": False, "error": page.inner_text("#error")}
+
+
+def test_page_refuses_every_run_python_refuses(page, tmp_path):
+    # the page's checks and check_run agree on the bad runs of test_replay.py
+    run, _ = make_run(12, seed=1, n_a=64, n_r=4, shape=(6, 6))
+    open_replay(page, run, tmp_path)
+    check = "(r) => window.markoneConsole.checkRun(r)"
+    assert page.evaluate(check, run) == []
+    for case, (edit, _) in sorted(BAD_RUNS.items()):
+        bad = copy.deepcopy(run)
+        edit(bad)
+        assert page.evaluate(check, bad) != [], case
 
 
 def test_invalid_json_shows_a_message(page, recorded, tmp_path):
