@@ -273,4 +273,5 @@ class KernelPerceptron(OnlineClassifier):
 
     def predict(self, X):
         """Predicted classes (a zero score predicts ``classes_[1]``)."""
-        return self.classes_[(predict_sign(self.decision_function(X)) > 0).astype(int)]
+        positive = predict_sign(self.decision_function(X)) > 0
+        return self.classes_[positive.astype(int)]

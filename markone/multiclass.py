@@ -389,4 +389,5 @@ class MulticlassPerceptron(OnlineClassifier):
 
     def predict(self, X):
         """The class of highest score (ties to the lowest class index)."""
-        return self.classes_[np.argmax(self._scores(X), axis=1)]
+        S = self._scores(X)
+        return self.classes_[np.argmax(S, axis=1)]
