@@ -278,6 +278,8 @@ def _cyclic(YX, scale, rule, budget, intercept):
                   scale=scale)
     if converged or not complete:
         msg = (f"converged after {updates} updates (a pass without mistakes)"
+               + ("; under the strict rule the zero start never updates (every score "
+                  "is 0, not a mistake)" if updates == 0 and rule == "strict" else "")
                if converged else
                f"no cycle within the budget of {budget} updates; stopped")
         return CyclingReport(
@@ -294,7 +296,8 @@ def _cyclic(YX, scale, rule, budget, intercept):
     cycle = cycle[-1:] + cycle[:-1]
     idx = tuple(positions[first + 1: updates + 1])
     msg = (f"cycles: after a transient of {first} updates, a period of {period} "
-           f"updates ({period_steps // n} passes); largest squared norm {norms[k]}.")
+           f"updates ({period_steps // n} pass{'es' if period_steps // n > 1 else ''}); "
+           f"largest squared norm {norms[k]}.")
     return CyclingReport(
         converged=False, transient=first, transient_epochs=first_step // n,
         period_updates=period, period_epochs=period_steps // n, cycle=cycle,

@@ -1,0 +1,125 @@
+"""Tests for `markone adversary ...`, `markone verify bound` and `markone verify cycling`."""
+
+import json
+import textwrap
+
+import numpy as np
+import pytest
+
+from markone.cli import main
+from markone.cli._verify_theory import builtin_data
+from markone.cli.adversary import CASE_FORMAT, check_case
+
+IMPL = textwrap.dedent("""
+    import numpy as np
+
+    def run(X, y, order):
+        w = np.zeros(X.shape[1]); m = 0
+        for i in order:
+            if y[i] * (w @ X[i]) <= 0:
+                w += y[i] * X[i]; m += 1
+        return w, m
+
+    def strict(X, y, order):           # the strict rule: a different perceptron
+        w = np.zeros(X.shape[1]); m = 0
+        for i in order:
+            if y[i] * (w @ X[i]) < 0:
+                w += y[i] * X[i]; m += 1
+        return w, m
+
+    def count_only(X, y, order):
+        return run(X, y, order)[1]
+""")
+
+
+@pytest.fixture
+def work(tmp_path, monkeypatch):
+    (tmp_path / "myperc_cli_test.py").write_text(IMPL)
+    (tmp_path / "small.csv").write_text("1,0,1\n0,1,1\n1,1,1\n2,-1,-1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_orthonormal_case_file_and_check(work, capsys):
+    assert main(["adversary", "orthonormal", "--m", "5", "--labels", "+-+-+",
+                 "--out", "o.json"]) == 0
+    doc = json.loads((work / "o.json").read_text())
+    assert doc["format"] == CASE_FORMAT and doc["expected_mistakes"] == 5
+    assert doc["order"] == [0, 1, 2, 3, 4] and doc["y"] == [1, -1, 1, -1, 1]
+    assert doc["expected_w"] == [1.0, -1.0, 1.0, -1.0, 1.0] and doc["intercept"] is False
+    assert abs(doc["bound"] - 5) < 1e-9
+    capsys.readouterr()
+    assert main(["adversary", "check", "o.json", "--impl", "myperc_cli_test:run"]) == 0
+    assert "AGREE" in capsys.readouterr().out
+    assert main(["adversary", "check", "o.json", "--impl", "myperc_cli_test:strict"]) == 1
+    assert "DISAGREE" in capsys.readouterr().out
+    assert main(["adversary", "check", "o.json",
+                 "--impl", "myperc_cli_test:count_only"]) == 0
+
+
+@pytest.mark.parametrize("method", ["exhaustive", "z3", "greedy"])
+def test_search_cases_replay_in_an_independent_implementation(work, method):
+    assert main(["adversary", method, "small.csv", "--no-intercept",
+                 "--out", f"{method}.json"]) == 0
+    doc = json.loads((work / f"{method}.json").read_text())
+    if method != "greedy":
+        assert doc["expected_mistakes"] == 10 and doc["complete"]
+    import myperc_cli_test
+
+    X = np.array(doc["X"])
+    w, m = myperc_cli_test.run(X, np.array(doc["y"]), np.array(doc["order"]))
+    assert m == doc["expected_mistakes"] == len(doc["order"])
+    assert w.tolist() == doc["expected_w"]
+
+
+def test_lattice_family_with_intercept(work):
+    assert main(["adversary", "lattice", "--draws", "30", "--seed", "2",
+                 "--out", "l.json"]) == 0
+    doc = json.loads((work / "l.json").read_text())
+    assert doc["intercept"] is True and doc["complete"]
+    agree, lines = check_case(doc, __import__("myperc_cli_test").run)
+    assert agree, lines
+    assert doc["expected_mistakes"] <= doc["bound"]
+
+
+def test_check_errors(work, capsys):
+    assert main(["adversary", "check", "small.csv", "--impl", "m:f"]) == 2
+    main(["adversary", "orthonormal", "--m", "3", "--out", "o.json"])
+    assert main(["adversary", "check", "o.json", "--impl", "no_such_module:f"]) == 2
+    assert main(["adversary", "check", "o.json", "--impl", "nocolon"]) == 2
+    (work / "other.json").write_text('{"format": "something else"}')
+    assert main(["adversary", "check", "other.json", "--impl", "m:f"]) == 2
+    assert main(["adversary", "orthonormal", "--m", "3", "--labels", "+x+",
+                 "--out", "bad.json"]) == 2
+    assert not (work / "bad.json").exists()
+    err = capsys.readouterr().err
+    assert "not a markone adversary case" in err and "module:function" in err
+
+
+def test_verify_cycling_builtin_and_file(work, capsys):
+    assert main(["verify", "cycling", "xor"]) == 0
+    out = capsys.readouterr().out
+    assert "period of 4 updates" in out and "w = [1, 1, -1]" in out
+    assert main(["verify", "cycling", "parity3", "--encoding", "01", "--order", "all"]) == 0
+    assert "48562 weight vectors" in capsys.readouterr().out
+    assert main(["verify", "cycling", "xor", "--rule", "strict"]) == 0
+    assert "never updates" in capsys.readouterr().out
+    (work / "xor.csv").write_text("0,0,-1\n0,1,1\n1,0,1\n1,1,-1\n")
+    assert main(["verify", "cycling", "xor.csv"]) == 0
+    assert main(["verify", "cycling", "parity3", "--order", "all", "--budget", "10"]) == 1
+
+
+def test_builtin_data_parity():
+    X, y = builtin_data("parity3", "01")
+    assert X.shape == (8, 3) and (y == np.where(X.sum(1) % 2 == 1, 1, -1)).all()
+
+
+def test_verify_bound(work, capsys):
+    assert main(["verify", "bound", "small.csv", "--order", "shuffle", "--runs", "4",
+                 "--seed", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "held: True" in out and "rebuild w: True" in out
+    (work / "xor.csv").write_text("0,0,-1\n0,1,1\n1,0,1\n1,1,-1\n")
+    assert main(["verify", "bound", "xor.csv"]) == 2
+    assert "not linearly separable" in capsys.readouterr().err
