@@ -57,7 +57,6 @@ __all__ = [
     "freund_schapire_bound",
     "intercept_bound",
     "intercept_cost",
-    "kesler",
     "check_multiclass_bound",
     "check_compression",
 ]
@@ -410,32 +409,6 @@ def intercept_cost(R, b, gamma, c=None):
                          bound_at_c=at_c, bound_no_b=R * R / gamma**2)
 
 
-def kesler(X, y, n_classes=None):
-    """Kesler's construction: ``psi(x, y, k)`` for every example and every ``k != y``.
-
-    Row ``(i, k)`` is the stacked vector with ``x_i`` in block ``y_i`` and ``-x_i`` in
-    block ``k``; a stacked ``W`` (blocks ``w_1..w_K``) separates the multiclass data
-    iff ``W . psi > 0`` for every row. Returns an array of shape
-    ``(n * (K - 1), K * d)``.
-
-    >>> kesler([[1.0, 2.0]], [0], n_classes=2).tolist()
-    [[1.0, 2.0, -1.0, -2.0]]
-    """
-    Xf = check_matrix(X)
-    y = np.asarray(y)
-    K = int(y.max()) + 1 if n_classes is None else int(n_classes)
-    n, d = Xf.shape
-    rows = []
-    for k in range(K):
-        mask = y != k
-        P = np.zeros((int(mask.sum()), K * d))
-        for j, (x, t) in enumerate(zip(Xf[mask], y[mask])):
-            P[j, t * d:(t + 1) * d] = x
-            P[j, k * d:(k + 1) * d] = -x
-        rows.append(P)
-    return np.vstack(rows)
-
-
 @dataclass(frozen=True)
 class MulticlassBoundReport:
     """Multiclass perceptron mistakes against ``2 (R/gamma)^2`` (Kesler).
@@ -456,6 +429,11 @@ class MulticlassBoundReport:
 
 def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=True):
     """Check ``2 (R/gamma)^2`` on runs of :class:`markone.MulticlassPerceptron`.
+
+    Each argmax mistake (prediction ``p`` != class ``c``) is a mistake of the binary
+    perceptron on Kesler's vector ``psi(x, c, p)`` (``W . psi = W[c].x - W[p].x <= 0``),
+    whose norm is ``sqrt(2) ||x||``; the margin ``gamma`` is the maximal margin of all
+    Kesler vectors (:func:`markone.multiclass.kesler_expand`) by a stacked unit ``W``.
 
     Parameters
     ----------
@@ -478,8 +456,15 @@ def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=
         When the classes are not linearly separable (no bound applies).
     BoundViolation
         When a run exceeds the bound (a bug).
+
+    Examples
+    --------
+    >>> X = [[0, 3], [3, 0], [-3, -3], [1, 4], [4, 1]]; y = ["a", "b", "c", "a", "b"]
+    >>> r = check_multiclass_bound(X, y, order="shuffle", runs=3, seed=0)
+    >>> r.held, r.n_classes, max(r.mistakes) <= r.bound
+    (True, 3, True)
     """
-    from markone import MulticlassPerceptron
+    from markone.multiclass import MulticlassPerceptron, kesler_expand
     from verify.margin import max_margin
 
     runs = check_int_at_least(runs, "runs", 1)
@@ -490,7 +475,7 @@ def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=
     K = len(classes)
     if K < 2:
         raise ValueError(f"y has only one class ({classes[0]!r}); two or more are needed.")
-    P = kesler(Z, yi, K)
+    P = kesler_expand(Z, yi, K)
     m = max_margin(P, np.ones(len(P), dtype=np.int64), intercept=False)
     if not m.separable:
         raise ValueError("the classes are not linearly separable (Kesler's data are "
@@ -502,7 +487,8 @@ def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=
     for s in child_seeds(seed, runs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            clf = MulticlassPerceptron(intercept=intercept, order=order, seed=s,
+            clf = MulticlassPerceptron(strategy="argmax", intercept=intercept,
+                                       order=order, seed=s,
                                        max_epochs=int(min(bound, 10**7)) + 2)
             clf.fit(X, y)
         counts.append(int(clf.n_mistakes_))
