@@ -12,12 +12,20 @@ scikit-learn's input validation, ``get_params``/``set_params``/``clone``, tags a
 
 Examples
 --------
+>>> import warnings
 >>> from sklearn.model_selection import cross_val_score
+>>> from sklearn.pipeline import make_pipeline
+>>> from sklearn.preprocessing import StandardScaler
 >>> from markone import datasets
 >>> from markone.sklearn import MulticlassPerceptronClassifier
 >>> X, y = datasets.iris()
->>> clf = MulticlassPerceptronClassifier(max_epochs=50, variant="averaged")
->>> scores = cross_val_score(clf, X, y, cv=3)   # doctest: +SKIP
+>>> clf = make_pipeline(StandardScaler(), MulticlassPerceptronClassifier(
+...     max_epochs=50, variant="averaged", order="shuffle", seed=0))
+>>> with warnings.catch_warnings():
+...     warnings.simplefilter("ignore")   # iris is not separable: no clean pass
+...     scores = cross_val_score(clf, X, y, cv=5)
+>>> scores.round(2).tolist()
+[1.0, 1.0, 0.93, 0.93, 0.97]
 """
 
 from __future__ import annotations
