@@ -1,0 +1,166 @@
+"""``markone machine``: run, inspect and replay the emulated Mark I Perceptron.
+
+Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handlers).
+"""
+
+from __future__ import annotations
+
+from markone.cli import add_command
+
+__all__ = ["register"]
+
+DEMO_EXAMPLES = """\
+  markone machine demo letters                     A-D, default physics, ./machine-demo
+  markone machine demo letters --chars ABCDEF --epochs 30 --out demo --seed 1"""
+
+TRAIN_EXAMPLES = """\
+  markone machine train --chars ABC --out run.json --log
+  markone machine train --shapes 40 --topology source_sets --rule gamma --out run.json"""
+
+
+def _params(args):
+    from markone.hardware import MarkIParams
+
+    changes = {k: v for k, v in (("topology", getattr(args, "topology", None)),
+                                 ("rule", getattr(args, "rule", None)),
+                                 ("photocell_noise_sd", getattr(args, "noise", None)))
+               if v is not None}
+    return (MarkIParams.ideal(**changes) if getattr(args, "ideal", False)
+            else MarkIParams(**changes))
+
+
+def _demo(args):
+    from markone.hardware.demo import letters_demo
+
+    letters_demo(args.out, seed=args.seed, chars=args.chars, epochs=args.epochs,
+                 per_class=args.per_class, typeface=args.typeface, echo=print)
+    return 0
+
+
+def _params_table(args):
+    print(_params(args).table("markdown" if args.markdown else "text"))
+    return 0
+
+
+def _train(args):
+    import numpy as np
+
+    from markone._figures import letters, shapes
+    from markone.hardware import MarkI
+    from markone.hardware.demo import format_minutes
+
+    if args.shapes:
+        images, labels = shapes(args.shapes, seed=args.seed)
+    else:
+        images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
+                                 typeface=args.typeface)
+    machine = MarkI(_params(args), seed=args.seed)
+    run = machine.train(images, labels, epochs=args.epochs, log=args.log,
+                        shuffle=args.shuffle)
+    print(f"{run!r}")
+    print(f"training accuracy {100 * machine.score(images, labels):.1f}% on "
+          f"{len(images)} figures ({', '.join(map(str, np.unique(labels)))}); "
+          f"machine time {format_minutes(run.sim_time_s)}")
+    if args.out:
+        print(f"wrote {run.save(args.out)}")
+    return 0
+
+
+def _navy(args):
+    from markone.hardware.demo import format_minutes, navy_comparison
+
+    res = navy_comparison(seed=args.seed, per_class=args.per_class, epochs=args.epochs,
+                          jitter=args.jitter, params=_params(args))
+    print("Navy, June 1960: one typeface eventually recognised without error; 85% once "
+          "a second typeface was added.")
+    for name in ("one_typeface", "two_typefaces"):
+        r = res[name]
+        print(f"emulator, {name.replace('_', ' ')}: {100 * r['train_accuracy']:.1f}% of "
+              f"the training figures, {100 * r['test_accuracy']:.1f}% of freshly placed "
+              f"ones after {r['epochs']} passes (converged={r['converged']}, "
+              f"{format_minutes(r['sim_time_s'])} of machine time)")
+    print(f"trained on block letters only, it reads {100 * res['block_only_on_serif']:.1f}% "
+          "of serif letters")
+    return 0
+
+
+def _replay(args):
+    from markone.hardware.replay import write_replay_html
+
+    print(f"wrote {write_replay_html(args.run, args.html)}")
+    return 0
+
+
+def register(subparsers):
+    """Add ``markone machine demo|params|train|navy|replay`` to ``subparsers``."""
+    p = add_command(
+        subparsers, "machine",
+        help="the Mark I Perceptron emulated: demo, parameters, training, replay",
+        description="A discrete-event emulation of Rosenblatt's 1960 machine: 20x20 "
+        "photocells, a random plugboard, 512 A-units, 8 R-units with motor-driven "
+        "potentiometers.",
+        example="markone machine demo letters --out machine-demo",
+        func=lambda args: p.print_help() or 2,
+    )
+    sub = p.add_subparsers(dest="machine_command", metavar="ACTION")
+
+    d = add_command(sub, "demo", help="train on letters with default physics; write "
+                    "pictures, an animation and the run",
+                    description="Prints accuracy, mistakes, saturation and the 1960 "
+                    "machine time; writes machine_*.png, machine_training.gif and "
+                    "machine-run.json.", example=DEMO_EXAMPLES, func=_demo)
+    d.add_argument("what", choices=["letters"], help="the demonstration")
+    d.add_argument("--out", default="machine-demo", help="output folder")
+    d.add_argument("--seed", type=int, default=0, help="seed of the wiring and the figures")
+    d.add_argument("--chars", default="ABCD", help="letters to learn")
+    d.add_argument("--per-class", type=int, default=5, help="figures per letter")
+    d.add_argument("--epochs", type=int, default=50, help="most passes")
+    d.add_argument("--typeface", choices=["block", "serif"], default="block")
+
+    t = add_command(sub, "params", help="print every parameter with its unit and "
+                    "provenance (documented / disputed / assumed)",
+                    description="The emulator's defaults and where each comes from.",
+                    example="markone machine params --markdown", func=_params_table)
+    t.add_argument("--markdown", action="store_true", help="a Markdown table")
+    t.add_argument("--ideal", action="store_true", help="the ideal machine's values")
+
+    r = add_command(sub, "train", help="train on letters or shapes; save the run as JSON",
+                    description="Default physics unless --ideal.", example=TRAIN_EXAMPLES,
+                    func=_train)
+    r.add_argument("--chars", default="ABC", help="letters to learn")
+    r.add_argument("--per-class", type=int, default=5, help="figures per letter")
+    r.add_argument("--typeface", choices=["block", "serif"], default="block")
+    r.add_argument("--shapes", type=int, default=0, metavar="N",
+                   help="learn N discs and squares instead of letters")
+    r.add_argument("--epochs", type=int, default=50, help="most passes")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--shuffle", action="store_true", help="a seeded new order each pass")
+    r.add_argument("--log", action="store_true", help="record every presentation")
+    r.add_argument("--out", default=None, help="save the run to this JSON file")
+    for q in (r,):
+        q.add_argument("--ideal", action="store_true", help="no physics")
+        q.add_argument("--topology", choices=["full", "source_sets"], default=None)
+        q.add_argument("--rule", choices=["error_correction", "forced", "gamma"],
+                       default=None)
+        q.add_argument("--noise", type=float, default=None, help="photocell noise sd")
+
+    n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
+                    "then two", description="Compares the emulator with the June 1960 "
+                    "press caption.", example="markone machine navy --per-class 20",
+                    func=_navy)
+    n.add_argument("--per-class", type=int, default=20, help="figures per letter")
+    n.add_argument("--epochs", type=int, default=30, help="most passes")
+    n.add_argument("--jitter", type=int, default=1, help="largest shift in pixels")
+    n.add_argument("--seed", type=int, default=0)
+    n.add_argument("--topology", choices=["full", "source_sets"], default=None)
+    n.add_argument("--noise", type=float, default=None, help="photocell noise sd")
+
+    y = add_command(sub, "replay", help="write a browser replay of a saved run",
+                    description="A self-contained HTML page: figures appear, motors "
+                    "turn the weights.",
+                    example="markone machine replay machine-demo/machine-run.json "
+                    "--html replay.html", func=_replay)
+    y.add_argument("run", help="a run saved by `markone machine train --log --out` or "
+                   "the demo (machine-run.json)")
+    y.add_argument("--html", required=True, help="the page to write")
+    return p
