@@ -76,7 +76,33 @@ class BoundViolation(AssertionError):
 
 
 @dataclass(frozen=True)
-class MistakeBoundReport:
+class _BoundCheck:
+    """Mistakes of runs against a bound (fields shared by the reports below)."""
+
+    mistakes: tuple
+    R: float
+    gamma: float
+    bound: float
+    ratio: float
+    held: bool
+
+
+def _judge(cls, counts, bound, bug, **fields):
+    """Build a report of ``cls``; raise :class:`BoundViolation` (message ``bug``) when
+    a run exceeded ``bound``."""
+    counts = tuple(int(c) for c in counts)
+    held = max(counts) <= bound * (1 + _RTOL)
+    report = cls(mistakes=counts, bound=bound, ratio=max(counts) / bound, held=held,
+                 **fields)
+    if not held:
+        raise BoundViolation(f"BUG: a run made {max(counts)} mistakes, more than "
+                             f"{bug} = {bound:.6g}. Please report it with the data.",
+                             report)
+    return report
+
+
+@dataclass(frozen=True)
+class MistakeBoundReport(_BoundCheck):
     """Mistakes of runs of the core against Novikoff's bound ``(R/gamma)^2``.
 
     Attributes
@@ -95,12 +121,6 @@ class MistakeBoundReport:
     order, intercept : the runs' settings.
     """
 
-    mistakes: tuple
-    R: float
-    gamma: float
-    bound: float
-    ratio: float
-    held: bool
     gamma_source: str
     order: object = field(repr=False)
     intercept: bool = True
@@ -206,23 +226,15 @@ def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma
     counts = tuple(
         _train(X, ypm, intercept=intercept, order=order, seed=s,
                max_epochs=max_epochs).mistakes for s in seeds)
-    held = max(counts) <= bound * (1 + _RTOL)
-    report = MistakeBoundReport(mistakes=counts, R=R, gamma=g, bound=bound,
-                                ratio=max(counts) / bound, held=held,
-                                gamma_source=source, order=order,
-                                intercept=bool(intercept))
-    if not held:
-        raise BoundViolation(
-            f"BUG: a run made {max(counts)} mistakes, more than Novikoff's bound "
-            f"(R/gamma)^2 = {bound:.6g} (R={R:.6g}, gamma={g:.6g} from {source}). "
-            + ("The given gamma may be larger than the true margin; " if source == "given"
-               else "")
-            + "Please report it with the data.", report)
-    return report
+    bug = (f"Novikoff's bound (R/gamma)^2 with R={R:.6g}, gamma={g:.6g} from {source}"
+           + (" (the given gamma may be larger than the true margin)"
+              if source == "given" else ""))
+    return _judge(MistakeBoundReport, counts, bound, bug, R=R, gamma=g,
+                  gamma_source=source, order=order, intercept=bool(intercept))
 
 
 @dataclass(frozen=True)
-class FreundSchapireReport:
+class FreundSchapireReport(_BoundCheck):
     """One-pass mistakes against Freund & Schapire's ``((R + D)/gamma)^2``.
 
     ``deviations`` holds ``d_t = max(0, gamma - y_t u.x_t)`` along the stream,
@@ -230,13 +242,7 @@ class FreundSchapireReport:
     permutations of it with ``runs > 1``).
     """
 
-    mistakes: tuple
-    R: float
     D: float
-    gamma: float
-    bound: float
-    ratio: float
-    held: bool
     deviations: np.ndarray = field(repr=False)
 
 
@@ -301,15 +307,9 @@ def freund_schapire_bound(X, y, u, gamma, *, order="given", runs=1, seed=None,
     for k in range(runs):
         s = stream if k == 0 else rng.permutation(stream)
         counts.append(_train(X, ypm, intercept=intercept, order=s, max_epochs=1).mistakes)
-    held = max(counts) <= bound * (1 + _RTOL)
-    report = FreundSchapireReport(mistakes=tuple(counts), R=R, D=D, gamma=g, bound=bound,
-                                  ratio=max(counts) / bound, held=held, deviations=dev)
-    if not held:
-        raise BoundViolation(
-            f"BUG: one pass made {max(counts)} mistakes, more than Freund and "
-            f"Schapire's bound {bound:.6g} (R={R:.6g}, D={D:.6g}, gamma={g:.6g}).",
-            report)
-    return report
+    return _judge(FreundSchapireReport, counts, bound,
+                  f"Freund and Schapire's ((R + D)/gamma)^2 with R={R:.6g}, D={D:.6g}, "
+                  f"gamma={g:.6g}", R=R, gamma=g, D=D, deviations=dev)
 
 
 def intercept_bound(R, b, gamma, c):
@@ -410,7 +410,7 @@ def intercept_cost(R, b, gamma, c=None):
 
 
 @dataclass(frozen=True)
-class MulticlassBoundReport:
+class MulticlassBoundReport(_BoundCheck):
     """Multiclass perceptron mistakes against ``2 (R/gamma)^2`` (Kesler).
 
     ``gamma`` is the multiclass margin ``min_i min_{k != y_i} (w_{y_i} - w_k).x_i`` of
@@ -418,12 +418,6 @@ class MulticlassBoundReport:
     ``R`` the radius of the (augmented) inputs.
     """
 
-    mistakes: tuple
-    R: float
-    gamma: float
-    bound: float
-    ratio: float
-    held: bool
     n_classes: int
 
 
@@ -492,14 +486,9 @@ def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=
                                        max_epochs=int(min(bound, 10**7)) + 2)
             clf.fit(X, y)
         counts.append(int(clf.n_mistakes_))
-    held = max(counts) <= bound * (1 + _RTOL)
-    report = MulticlassBoundReport(mistakes=tuple(counts), R=R, gamma=g, bound=bound,
-                                   ratio=max(counts) / bound, held=held, n_classes=K)
-    if not held:
-        raise BoundViolation(
-            f"BUG: a multiclass run made {max(counts)} mistakes, more than "
-            f"2 (R/gamma)^2 = {bound:.6g}.", report)
-    return report
+    return _judge(MulticlassBoundReport, counts, bound,
+                  f"the multiclass bound 2 (R/gamma)^2 with R={R:.6g}, gamma={g:.6g}",
+                  R=R, gamma=g, n_classes=K)
 
 
 @dataclass(frozen=True)
