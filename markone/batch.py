@@ -36,8 +36,10 @@ from markone._validation import (as_generator, check_choice, check_consistent_le
 
 __all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
 
-#: Epochs of fresh permutations drawn per compiled call in ``order="shuffle"``.
-_CHUNK = 16
+#: Most epochs of fresh permutations drawn per compiled call in ``order="shuffle"``
+#: (the chunks grow 2, 2, 4, 8, ... up to this, so at most about twice the
+#: permutations a run needs are drawn).
+_MAX_CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -73,46 +75,67 @@ class BatchResult:
         return len(self.w)
 
 
-@njit(cache=True, parallel=True)
-def _train_block(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status):
-    """Run up to ``n_epochs`` passes of every active dataset of a same-shape block.
-
-    Pass ``e`` of dataset ``b`` presents ``orders[b, e % orders.shape[1]]``; the
-    mistakes of each pass go to ``mpe[b, e]``; a dataset stops after a clean pass
-    (``active[b] = False``) or a bad row (``status[b, 0] != 0``).
-    """
+@njit(cache=True, nogil=True)
+def _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b):
+    """Up to ``n_epochs`` passes of dataset ``b``: pass ``e`` presents
+    ``orders[b, e % orders.shape[1]]``, its mistakes go to ``mpe[b, e]``; the run
+    stops after a clean pass (``active[b] = False``) or a bad row (``status[b, 0]``)."""
+    if not active[b]:
+        return
     n_orders = orders.shape[1]
-    for b in prange(X3.shape[0]):
-        if not active[b]:
-            continue
-        for e in range(n_epochs):
-            m = epoch_last_xy(X3[b], y2[b], c, orders[b, e % n_orders], eta, W[b],
-                              status[b])
-            mpe[b, e] = m
-            if m == 0 or status[b, 0] != 0:
-                active[b] = False
-                break
+    for e in range(n_epochs):
+        m = epoch_last_xy(X3[b], y2[b], c, orders[b, e % n_orders], eta, W[b], status[b])
+        mpe[b, e] = m
+        if m == 0 or status[b, 0] != 0:
+            active[b] = False
+            return
 
 
-@njit(cache=True, parallel=True)
-def _trace_block(X3, y2, c, orders, eta, record_every, last, avg, status):
+@njit(cache=True, nogil=True)
+def _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r):
     """Replay ``orders[r]`` on dataset ``r`` one presentation at a time, recording."""
     D = X3.shape[2] + 1
+    w = np.zeros(D)
+    total = np.zeros(D)
+    one = np.empty(1, np.int64)
+    k = 0
+    for t in range(orders.shape[1]):
+        one[0] = orders[r, t]
+        epoch_last_xy(X3[r], y2[r], c, one, eta, w, status[r])
+        if status[r, 0] != 0:
+            return
+        total += w
+        if (t + 1) % record_every == 0:
+            last[r, k] = w
+            avg[r, k] = total / (t + 1)
+            k += 1
+
+
+# Each block loop twice: serial (the default: sweeps already run in parallel processes,
+# and on a busy machine thread start-up costs more than small runs take) and with
+# ``prange`` over the datasets (``parallel=True``).
+@njit(cache=True, nogil=True)
+def _train_serial(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status):
+    for b in range(X3.shape[0]):
+        _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b)
+
+
+@njit(cache=True, parallel=True)
+def _train_parallel(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status):
+    for b in prange(X3.shape[0]):
+        _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b)
+
+
+@njit(cache=True, nogil=True)
+def _trace_serial(X3, y2, c, orders, eta, record_every, last, avg, status):
+    for r in range(X3.shape[0]):
+        _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r)
+
+
+@njit(cache=True, parallel=True)
+def _trace_parallel(X3, y2, c, orders, eta, record_every, last, avg, status):
     for r in prange(X3.shape[0]):
-        w = np.zeros(D)
-        total = np.zeros(D)
-        one = np.empty(1, np.int64)
-        k = 0
-        for t in range(orders.shape[1]):
-            one[0] = orders[r, t]
-            epoch_last_xy(X3[r], y2[r], c, one, eta, w, status[r])
-            if status[r, 0] != 0:
-                break
-            total += w
-            if (t + 1) % record_every == 0:
-                last[r, k] = w
-                avg[r, k] = total / (t + 1)
-                k += 1
+        _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r)
 
 
 def _prepare(X, y, name):
@@ -158,12 +181,15 @@ def shuffle_orders(seed, n, n_epochs):
     return _permutations(as_generator(seed), n, n_epochs)
 
 
-def _permutations(rng, n, k):
-    return np.stack([rng.permutation(n) for _ in range(k)]).astype(np.int64)
+def _permutations(rng, n, k, out=None):
+    out = np.empty((k, n), dtype=np.int64) if out is None else out
+    for e in range(k):
+        out[e] = rng.permutation(n)
+    return out
 
 
 def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
-               max_epochs=1000, order="given", seeds=None):
+               max_epochs=1000, order="given", seeds=None, parallel=False):
     """Train one perceptron per dataset, all at once (last iterate).
 
     Parameters
@@ -181,6 +207,9 @@ def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
     seeds : int, Generator or sequence of int, optional
         For ``"shuffle"``: one seed per dataset, or a root seed from which one child
         seed per dataset is drawn up front (:func:`markone._validation.child_seeds`).
+    parallel : bool
+        Spread the datasets over threads (``numba.prange``). Worth it for big batches
+        on an idle machine; off by default, since sweeps run in parallel processes.
 
     Returns
     -------
@@ -210,6 +239,7 @@ def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
     seeds = _per_dataset_seeds(seeds, B) if shuffle else (None,) * B
     streams = None if isinstance(order, str) else _check_streams(order, data)
 
+    train_block = _train_parallel if parallel else _train_serial
     W, mpe = [None] * B, [[] for _ in range(B)]
     groups = {}
     for b, (X, _) in enumerate(data):
@@ -225,16 +255,19 @@ def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
         rngs = [as_generator(seeds[b]) for b in members] if shuffle else None
         done = 0
         while done < max_epochs and active.any():
-            n_ep = min(_CHUNK, max_epochs - done) if shuffle else max_epochs
-            if shuffle:
-                orders = np.stack([_permutations(r, n, n_ep) for r in rngs])
+            n_ep = (min(max(done, 2), _MAX_CHUNK, max_epochs - done) if shuffle
+                    else max_epochs)
+            if shuffle:  # permutations only for the runs still going
+                orders = np.zeros((G, n_ep, n), dtype=np.int64)
+                for g in np.flatnonzero(active):
+                    _permutations(rngs[g], n, n_ep, out=orders[g])
             elif streams is None:
                 orders = np.broadcast_to(np.arange(n, dtype=np.int64), (G, 1, n)).copy()
             else:
                 orders = np.stack([streams[b] for b in members])[:, None, :]
             block = np.full((G, n_ep), -1, dtype=np.int64)
             was_active = active.copy()
-            _train_block(X3, y2, c, orders, eta, n_ep, Wg, block, active, status)
+            train_block(X3, y2, c, orders, eta, n_ep, Wg, block, active, status)
             _raise_status(status, members)
             for g, b in enumerate(members):
                 if was_active[g]:
@@ -277,7 +310,7 @@ def _check_streams(order, data):
 
 
 def trace_many(Xs, ys, orders, *, intercept=True, intercept_scale=1.0, eta=1.0,
-               record_every=1):
+               record_every=1, parallel=False):
     """Replay one online stream per run and record its iterates along the way.
 
     Parameters
@@ -292,6 +325,8 @@ def trace_many(Xs, ys, orders, *, intercept=True, intercept_scale=1.0, eta=1.0,
     record_every : int
         Record after every ``record_every`` presentations (``T // record_every``
         records).
+    parallel : bool
+        Spread the runs over threads (``numba.prange``), as in :func:`train_many`.
 
     Returns
     -------
@@ -330,8 +365,9 @@ def trace_many(Xs, ys, orders, *, intercept=True, intercept_scale=1.0, eta=1.0,
     last = np.zeros((R, T // k, D))
     avg = np.zeros((R, T // k, D))
     status = np.zeros((R, 2), dtype=np.int64)
-    _trace_block(X3, y2, c, np.ascontiguousarray(orders, dtype=np.int64),
-                 check_positive(eta, "eta"), k, last, avg, status)
+    trace_block = _trace_parallel if parallel else _trace_serial
+    trace_block(X3, y2, c, np.ascontiguousarray(orders, dtype=np.int64),
+                check_positive(eta, "eta"), k, last, avg, status)
     _raise_status(status, list(range(R)))
     if not intercept:
         last, avg = last[..., :-1], avg[..., :-1]

@@ -101,3 +101,16 @@ def test_trace_many_records_every_step_of_a_stream():
 def test_bad_input_is_named(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_parallel_equals_serial():
+    rng = np.random.default_rng(8)
+    Xs = [rng.standard_normal((30, 4)) for _ in range(6)]
+    ys = [np.where(X @ [1, -2, 0.5, 1] + 0.3 > 0, 1, -1) for X in Xs]
+    a = train_many(Xs, ys, order="shuffle", seeds=2, parallel=True)
+    b = train_many(Xs, ys, order="shuffle", seeds=2)
+    assert all(np.array_equal(u, v) for u, v in zip(a.w, b.w))
+    assert a.mistakes_per_epoch == b.mistakes_per_epoch
+    streams = np.stack([rng.permutation(30) for _ in range(6)])
+    for x, y in zip(trace_many(Xs, ys, streams, parallel=True), trace_many(Xs, ys, streams)):
+        assert np.array_equal(x, y)
