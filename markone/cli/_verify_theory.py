@@ -16,9 +16,9 @@ BOUND_EXAMPLES = """\
   markone verify bound data.csv --order shuffle --runs 20 --seed 1"""
 
 CYCLING_EXAMPLES = """\
-  markone verify cycling xor                           the XOR cycle, exactly
-  markone verify cycling xor --encoding 01 --order all every order at once
-  markone verify cycling parity3 --rule strict         the strict rule never moves
+  markone verify cycling xor                            the XOR cycle, exactly
+  markone verify cycling xor --encoding 01 --order all  every order at once
+  markone verify cycling parity3 --rule strict          the strict rule never moves
   markone verify cycling data.csv --budget 100000"""
 
 

@@ -26,9 +26,9 @@ CERTIFICATE_FORMAT = "markone.verify.separability/1"
 _INT = re.compile(r"^[+-]?\d+$")
 
 SEPARABLE_EXAMPLES = """\
-  markone verify separable data.csv                      verdict (exit 0 yes, 1 no)
-  markone verify separable data.csv --certificate c.json save the proof
-  markone verify check c.json                            re-check it from scratch
+  markone verify separable data.csv                       verdict (exit 0 yes, 1 no)
+  markone verify separable data.csv --certificate c.json  save the proof
+  markone verify check c.json                             re-check it from scratch
   markone verify separable data.npz --no-intercept --method z3 --timeout 60"""
 
 
