@@ -225,3 +225,38 @@ def test_compiled_search_equals_general_search(data):
     for f in ("src", "dst", "example"):
         assert np.array_equal(getattr(fast, f), getattr(slow, f))
     assert fast.clean_states == slow.clean_states and fast.complete and slow.complete
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 100_000), st.integers(4, 7))
+def test_random_non_separable_sets_cycle_hypo(seed, n):
+    """Random integer sets that verify.check_separable proves non-separable never
+    converge, cycle exactly as the oracle says, and stay within the all-order set."""
+    import verify
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, 2))
+    y = rng.choice([-1, 1], size=n)
+    if verify.check_separable(X, y).separable is not False:
+        return
+    r = check_cycling(X, y)
+    assert not r.converged and r.period_updates > 0
+    assert (r.transient, r.period_updates, r.cycle) == oracle_cyclic(X, y)
+    a = check_cycling(X, y, order="all", budget=200_000)
+    if a.complete:
+        assert set(r.cycle) <= oracle_reachable(X, y)
+        assert r.max_norm_sq <= a.max_norm_sq
+        assert not a.converged        # no reachable vector classifies everything
+
+
+def test_random_non_separable_examples_exist():
+    import verify
+
+    found = 0
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        X, y = rng.integers(-2, 3, size=(6, 2)), rng.choice([-1, 1], size=6)
+        if verify.check_separable(X, y).separable is False:
+            found += 1
+            assert not check_cycling(X, y).converged
+    assert found >= 5

@@ -51,7 +51,7 @@ from markone._validation import (
     check_choice,
     check_int_at_least,
     check_matrix,
-    check_pm1_labels,
+    encode_binary_labels,
 )
 from verify.cycling import integer_yx, reachable_states
 
@@ -143,7 +143,7 @@ def replay(X, y, order, *, intercept=True):
                      record=True)
 
 
-def worst_order(X, y, *, intercept=True, method="greedy", budget=None, seed=None):
+def worst_order(X, y, *, intercept=True, method="greedy", budget=None):
     """Search for a stream on which the perceptron makes as many mistakes as possible.
 
     Parameters
@@ -152,7 +152,7 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, seed=None
         Inputs; ``"exhaustive"`` and ``"z3"`` need integers or rationals (they are
         scaled to integers exactly).
     y : array-like (n_samples,)
-        -1/+1 labels.
+        Two classes (any values; sorted, the first is -1).
     intercept : bool, default True
         Append a constant 1 to every input (the augmented data is what the bound and
         the search use).
@@ -161,8 +161,6 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, seed=None
         greedy: at most this many updates (default 100,000); exhaustive: at most this
         many weight vectors (default 2,000,000); z3: the longest stream asked about
         (default 40). Past the budget the result has ``complete=False``.
-    seed : int or Generator, optional
-        Unused by the current rules (all deterministic); accepted for uniformity.
 
     Returns
     -------
@@ -188,7 +186,7 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, seed=None
     check_choice(method, "method", _METHODS)
     budget = _DEFAULT_BUDGET[method] if budget is None else check_int_at_least(
         budget, "budget", 1)
-    ypm = check_pm1_labels(y)
+    ypm, _ = encode_binary_labels(y, allow_single=True)
     if method == "greedy":
         Xf = check_matrix(X)
         if len(Xf) != len(ypm):
