@@ -13,7 +13,6 @@ from hypothesis.extra.numpy import arrays
 pytest.importorskip("sklearn")
 
 from sklearn.base import clone  # noqa: E402
-from sklearn.exceptions import ConvergenceWarning as SkConvergenceWarning  # noqa: E402
 from sklearn.linear_model import Perceptron as SkPerceptron  # noqa: E402
 from sklearn.model_selection import GridSearchCV  # noqa: E402
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
@@ -54,11 +53,14 @@ def integer_data(draw, max_classes):
     return X, y
 
 
-def sklearn_perceptron(X, y, epochs):
-    sk = SkPerceptron(shuffle=False, tol=None, eta0=1, max_iter=epochs, fit_intercept=True)
+def quiet_fit(estimator, X, y):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", SkConvergenceWarning)
-        return sk.fit(X, y)
+        warnings.simplefilter("ignore")  # markone's and sklearn's ConvergenceWarning
+        return estimator.fit(X, y)
+
+
+def sklearn_perceptron(epochs):
+    return SkPerceptron(shuffle=False, tol=None, eta0=1, max_iter=epochs, fit_intercept=True)
 
 
 @given(integer_data(max_classes=2), st.integers(1, 8))
@@ -66,14 +68,11 @@ def test_binary_weights_equal_sklearn_perceptron_hypo(data, epochs):
     # sklearn updates on y * score <= 0 as markone does (a zero score is a mistake);
     # it always runs max_iter passes, markone stops at a clean pass that changes nothing
     X, y = data
-    sk = sklearn_perceptron(X, y, epochs)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        ours = PerceptronClassifier(max_epochs=epochs).fit(X, y)
-        res = markone.train(X, y, max_epochs=epochs)
+    sk = quiet_fit(sklearn_perceptron(epochs), X, y)
+    ours = quiet_fit(PerceptronClassifier(max_epochs=epochs), X, y)
     assert np.array_equal(ours.coef_, sk.coef_)
     assert np.array_equal(ours.intercept_, sk.intercept_)
-    assert np.array_equal(res.w, np.append(sk.coef_[0], sk.intercept_))
+    assert np.array_equal(ours.result_.w, np.append(sk.coef_[0], sk.intercept_))
     # predictions agree except on a zero score: markone predicts classes_[1] there
     # (its documented convention), sklearn classes_[0]
     zero = sk.decision_function(X) == 0
@@ -83,28 +82,23 @@ def test_binary_weights_equal_sklearn_perceptron_hypo(data, epochs):
 
 @given(integer_data(max_classes=4), st.integers(1, 8))
 def test_ovr_weights_equal_sklearn_perceptron_hypo(data, epochs):
-    # sklearn's multiclass Perceptron is one-vs-rest over the same binary rule
+    # sklearn's multiclass Perceptron is one-vs-rest over the same binary rule; for two
+    # classes it keeps one vector, that of class 1
     X, y = data
-    sk = sklearn_perceptron(X, y, epochs)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        ours = MulticlassPerceptronClassifier(strategy="ovr", max_epochs=epochs).fit(X, y)
-    if len(ours.classes_) == 2:  # sklearn keeps one vector for two classes: class 1's
-        assert np.array_equal(ours.coef_[1], sk.coef_[0])
-        assert np.array_equal(ours.intercept_[1:], sk.intercept_)
-    else:
-        assert np.array_equal(ours.coef_, sk.coef_)
-        assert np.array_equal(ours.intercept_, sk.intercept_)
+    sk = quiet_fit(sklearn_perceptron(epochs), X, y)
+    ours = quiet_fit(MulticlassPerceptronClassifier(strategy="ovr", max_epochs=epochs),
+                     X, y)
+    rows = slice(1, None) if len(ours.classes_) == 2 else slice(None)
+    assert np.array_equal(ours.coef_[rows], sk.coef_)
+    assert np.array_equal(ours.intercept_[rows], sk.intercept_)
 
 
 def test_adapters_are_the_markone_estimators():
     X, y = markone.datasets.iris()
-    plain = markone.MulticlassPerceptron(max_epochs=40, order="shuffle", seed=3)
-    adapted = MulticlassPerceptronClassifier(max_epochs=40, order="shuffle", seed=3)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        plain.fit(X, y)
-        adapted.fit(X, y)
+    plain = quiet_fit(markone.MulticlassPerceptron(max_epochs=40, order="shuffle",
+                                                   seed=3), X, y)
+    adapted = quiet_fit(MulticlassPerceptronClassifier(max_epochs=40, order="shuffle",
+                                                       seed=3), X, y)
     assert isinstance(adapted, markone.MulticlassPerceptron)
     assert np.array_equal(plain.coef_, adapted.coef_)
     assert clone(adapted).get_params() == adapted.get_params()
@@ -117,9 +111,7 @@ def test_grid_search_over_kernels():
     y = np.concatenate([y, y])
     grid = GridSearchCV(KernelPerceptronClassifier(max_epochs=20),
                         {"kernel": ["linear", "rbf"]}, cv=2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        grid.fit(X, y)
+    quiet_fit(grid, X, y)
     assert grid.best_params_ == {"kernel": "rbf"} and grid.best_score_ == 1.0
 
 
