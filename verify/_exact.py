@@ -57,6 +57,7 @@ __all__ = [
     "dot_error_bound",
     "certify_positive",
     "null_vector",
+    "blas_single_thread",
     "UNIT_ROUNDOFF",
 ]
 
@@ -229,6 +230,23 @@ def certify_positive(A, w, *, rows=None):
         if exact_dot(r, wi) <= 0:
             return False, int(unsure.size)
     return True, int(unsure.size)
+
+
+def blas_single_thread():
+    """Context manager limiting BLAS to one thread (when threadpoolctl is installed).
+
+    The verifiers make many small matrix calls (100 x 100 least squares, matrix-vector
+    products); on a busy machine, multithreaded BLAS spends more time waking threads
+    than computing (measured here: 30x slower under load). Without threadpoolctl this
+    is a no-op.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - optional
+        import contextlib
+
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 # --------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ import time
 import numpy as np
 
 from markone._validation import check_consistent_length, check_matrix, check_positive
-from verify._exact import UNIT_ROUNDOFF, dot_error_bound
+from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dot_error_bound
 
 __all__ = ["Margin", "max_margin", "min_norm_point"]
 
@@ -159,6 +159,11 @@ def max_margin(X, y, *, intercept=True, svm=False, rtol=1e-12, max_iter=None):
     2.0
     """
     t0 = time.perf_counter()
+    with blas_single_thread():
+        return _max_margin(X, y, intercept, svm, rtol, max_iter, t0)
+
+
+def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
     Xf = check_matrix(X)
     y_pm1 = _labels(y)
     check_consistent_length(Xf, y_pm1)
@@ -365,8 +370,10 @@ def _affine_min(S):
     k = S.shape[0]
     if k == 1:
         return np.ones(1)
+    from scipy.linalg import lstsq
+
     D = (S[1:] - S[0]).T
-    beta = np.linalg.lstsq(D, -S[0], rcond=None)[0]
+    beta = lstsq(D, -S[0], lapack_driver="gelsy", check_finite=False)[0]
     return np.concatenate([[1.0 - beta.sum()], beta])
 
 

@@ -41,8 +41,8 @@ import numpy as np
 from markone._exact import to_fraction_matrix, to_integer_matrix
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive)
-from verify._exact import (certify_positive, exact_dot, float_rows_to_ints, float_to_ints,
-                           null_vector, rows_to_ints)
+from verify._exact import (blas_single_thread, certify_positive, exact_dot,
+                           float_rows_to_ints, float_to_ints, null_vector, rows_to_ints)
 
 __all__ = ["SeparabilityVerdict", "check_separable", "check_certificate",
            "CertificateError", "METHODS"]
@@ -257,7 +257,8 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None):
     deadline = None if timeout_s is None else t0 + timeout_s
     prob = _Problem(X, y, intercept)
     try:
-        verdict = _decide(prob, method, deadline)
+        with blas_single_thread():
+            verdict = _decide(prob, method, deadline)
     except _Timeout:
         verdict = ("timeout", None, None, f"unknown: no verdict within timeout_s="
                    f"{timeout_s:g} s (method={method!r}); raise timeout_s or try "
@@ -322,7 +323,7 @@ def _trivial(prob):
     return None
 
 
-def _perceptron(prob, budget=2e7):
+def _perceptron(prob, budget=1e8):
     """A short compiled perceptron run; its weights, certified exactly, or None."""
     from markone._kernels import epoch_last
 

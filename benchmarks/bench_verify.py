@@ -1,0 +1,128 @@
+"""Speed of exact verification: check_separable vs a plain Z3 encoding, and max_margin.
+
+Covers: exact separability verdicts (separable and not) on 1000 x 20 integer data
+(target <= 0.5 s each); the same question for plain Z3 (``method="z3"``) on a size Z3
+can finish, timed against ours on the same data (the ratio); 2000 Mark I A-unit
+patterns x 512 binary features (target <= 5 s); max_margin on 10,000 x 100
+(target <= 5 s with (upper - lower) <= 1e-9 relative).
+
+Every verdict is re-checked from scratch with ``check_certificate`` (timed too).
+Numbers are wall-clock seconds on this machine, measured in one run; the machine is
+shared, so compare ratios rather than absolute times.
+
+Run: ``python benchmarks/bench_verify.py [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from markone import datasets
+from verify import check_certificate, check_separable, max_margin
+
+SEED = 0
+N_INT, D_INT = 1000, 20  # integer data
+N_Z3 = 80  # plain Z3 needs ~20-40 s already at 100 x 20 here
+N_MARK, D_MARK = 2000, 512  # Mark I A-unit patterns
+N_MARGIN, D_MARGIN = 10_000, 100
+Z3_TIMEOUT_S = 300
+
+
+def integer_data(n, d, flips, rng):
+    """Integer points labelled by a random affine hyperplane, ``flips`` labels flipped."""
+    X = rng.integers(-10, 11, size=(n, d))
+    y = np.where(X @ rng.normal(size=d) + 0.5 > 0, 1, -1)
+    y[rng.choice(n, flips, replace=False)] *= -1
+    return X, y
+
+
+def timed_verdict(X, y, **kw):
+    t = time.perf_counter()
+    v = check_separable(X, y, **kw)
+    t_verdict = time.perf_counter() - t
+    t = time.perf_counter()
+    if v.separable is not None:
+        check_certificate(X, y, v)
+    return v, t_verdict, time.perf_counter() - t
+
+
+def line(name, v, t, t_check=None):
+    what = {True: "separable", False: "NOT separable", None: "unknown"}[v.separable]
+    size = "" if v.separable is None else (
+        f"witness" if v.separable else f"certificate on {len(v.certificate)} pts")
+    extra = "" if t_check is None else f"  re-check {t_check:6.3f} s"
+    print(f"  {name:<34} {t:8.3f} s  {what:<13} via {v.method:<10} {size}{extra}")
+
+
+def mark1_patterns(rng, n=N_MARK):
+    """A-unit outputs of the Mark I (default wiring) on jittered letters, 2 typefaces."""
+    from markone.hardware import MarkI
+
+    images, labels = datasets.letters(per_class=n // 52 + 1, seed=rng, jitter=2,
+                                      typeface=("block", "serif"))
+    machine = MarkI(seed=SEED)
+    A = machine.a_features(images[:n]).astype(np.float64)
+    return A, labels[:n]
+
+
+def main(quick=False):
+    rng = np.random.default_rng(SEED)
+    # warm-up: imports, numba caches, HiGHS and Z3 start-up are not what we measure
+    check_separable(*datasets.xor())
+    check_separable(*datasets.xor(), method="z3")
+    max_margin(*datasets.xor())
+
+    print(f"1. exact verdicts on {N_INT} x {D_INT} integer data (target <= 0.5 s each)")
+    Xs, ys = integer_data(N_INT, D_INT, 0, rng)
+    Xn, yn = integer_data(N_INT, D_INT, 50, rng)
+    v, t, tc = timed_verdict(Xs, ys)
+    line("separable, auto", v, t, tc)
+    v, t, tc = timed_verdict(Xn, yn)
+    line("50 labels flipped, auto", v, t, tc)
+    v, t, tc = timed_verdict(Xs, ys, method="lp")
+    line("separable, lp (no perceptron)", v, t, tc)
+
+    print(f"\n2. plain Z3 encoding vs ours on {N_Z3} x {D_INT} (a size Z3 can finish)")
+    for flips, name in ((0, "separable"), (N_Z3 // 4, "not separable")):
+        X, y = integer_data(N_Z3, D_INT, flips, rng)
+        ours, t_ours, _ = timed_verdict(X, y)
+        z3v, t_z3, _ = timed_verdict(X, y, method="z3", timeout_s=Z3_TIMEOUT_S)
+        line(f"{name}: ours (auto)", ours, t_ours)
+        line(f"{name}: plain Z3", z3v, t_z3)
+        agree = "agree" if ours.separable == z3v.separable else "DISAGREE"
+        print(f"  -> plain Z3 / ours = {t_z3 / t_ours:8.0f}x  ({agree})")
+
+    print(f"\n3. {N_MARK} Mark I A-unit patterns x {D_MARK} binary features "
+          "(target <= 5 s)")
+    A, letters = mark1_patterns(rng)
+    A, keep = np.unique(A, axis=0, return_index=True)
+    letters = letters[keep]
+    print(f"  ({len(A)} distinct patterns, {A.mean():.1%} of A-units active)")
+    half = np.isin(letters, list("ABCDEFGHIJKLM"))
+    v, t, tc = timed_verdict(A, np.where(half, 1, -1))
+    line("letters A-M vs N-Z", v, t, tc)
+    v, t, tc = timed_verdict(A, np.where(letters == "E", 1, -1))
+    line("letter E vs the rest", v, t, tc)
+    B = (rng.random((N_MARK, D_MARK)) < 0.15).astype(np.float64)
+    v, t, tc = timed_verdict(B, rng.choice([-1, 1], N_MARK))
+    line(f"random 15%-active, random labels", v, t, tc)
+
+    n = N_MARGIN // (10 if quick else 1)
+    print(f"\n4. max_margin on {n} x {D_MARGIN} (target <= 5 s, gap <= 1e-9)")
+    X, y, _ = datasets.separable(n, D_MARGIN, 0.05, seed=SEED)
+    for kw in ({"intercept": True}, {"intercept": False}, {"svm": True}):
+        t = time.perf_counter()
+        m = max_margin(X, y, **kw)
+        t = time.perf_counter() - t
+        name = ", ".join(f"{k}={v}" for k, v in kw.items())
+        print(f"  {name:<34} {t:8.3f} s  gamma {m.gamma:.12f}  relative gap "
+              f"{m.gap:.1e}  {len(m.support)} support pts, {m.iterations} iterations")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller margin problem")
+    main(**vars(parser.parse_args()))
