@@ -26,7 +26,16 @@ from markone.hardware import plots
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
 
-__all__ = ["letters_demo", "navy_comparison", "format_minutes"]
+__all__ = ["letters_demo", "navy_comparison", "navy_sweep", "navy_table", "format_minutes",
+           "NAVY_SETTINGS"]
+
+#: Settings compared with the Navy's 1960 result: name -> (MarkIParams changes, jitter).
+NAVY_SETTINGS = {
+    "default physics": ({}, 1),
+    "jitter of 2 pixels": ({}, 2),
+    "photocell noise 0.3": ({"photocell_noise_sd": 0.3}, 1),
+    "source sets (512 weights)": ({"topology": "source_sets"}, 1),
+}
 
 
 def format_minutes(seconds):
@@ -165,3 +174,28 @@ def navy_comparison(*, seed=0, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ", per_class=4,
                                           typeface="serif", jitter=jitter)
             results["block_only_on_serif"] = machine.score(serif, serif_labels)
     return results
+
+
+def navy_sweep(settings=None, *, seed=0, per_class=20, epochs=30):
+    """:func:`navy_comparison` for each of ``settings`` (default
+    :data:`NAVY_SETTINGS`); returns ``{name: result}``."""
+    settings = NAVY_SETTINGS if settings is None else settings
+    return {name: navy_comparison(seed=seed, per_class=per_class, epochs=epochs,
+                                  jitter=jitter, params=MarkIParams(**changes))
+            for name, (changes, jitter) in settings.items()}
+
+
+def navy_table(sweep):
+    """The :func:`navy_sweep` results as a Markdown table (percentages)."""
+    head = ("| setting | one typeface: training / fresh | passes | "
+            "two typefaces: training / fresh | passes | block-trained, reading serif |")
+    lines = [head, "|---|---|---|---|---|---|"]
+    for name, r in sweep.items():
+        one, two = r["one_typeface"], r["two_typefaces"]
+        cells = [name]
+        for x in (one, two):
+            cells.append(f"{100 * x['train_accuracy']:.0f}% / {100 * x['test_accuracy']:.0f}%")
+            cells.append(f"{x['epochs']}" + ("" if x["converged"] else " (cut)"))
+        cells.append(f"{100 * r['block_only_on_serif']:.0f}%")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

@@ -76,7 +76,8 @@ def plot_a_activity(a_rows, labels, path):
     side = int(np.sqrt(a_rows.shape[1] / 2)) or 1
     shape = (side, a_rows.shape[1] // side) if side * (a_rows.shape[1] // side) == \
         a_rows.shape[1] else (1, a_rows.shape[1])
-    fig, axes = plt.subplots(n, 1, figsize=(4, 1.3 * n + 0.3), squeeze=False)
+    fig, axes = plt.subplots(n, 1, figsize=(4, 1.6 * n + 0.4), squeeze=False,
+                             layout="constrained")
     for ax, a, label in zip(axes[:, 0], a_rows, labels):
         ax.imshow(a.reshape(shape), cmap="Greys", vmin=0, vmax=1, interpolation="nearest")
         ax.set_xticks([]), ax.set_yticks([])
@@ -118,7 +119,7 @@ def plot_learning_curve(run, path):
     return _save(fig, path, dpi=80, bbox_inches="tight")
 
 
-def animate_training(run, path, *, frames=40, fps=5):
+def animate_training(run, path, *, frames=36, fps=5):
     """An animated GIF of training: the figure shown and the weights of the R-units
     that carry the class code, as the motors turn them. Needs ``log=True``."""
     if run.log is None:
@@ -159,6 +160,6 @@ def animate_training(run, path, *, frames=40, fps=5):
         return [fig_im, *w_ims, title]
 
     anim = animation.FuncAnimation(fig, draw, frames=len(snapshots), blit=False)
-    anim.save(path, writer=animation.PillowWriter(fps=fps), dpi=60)
+    anim.save(path, writer=animation.PillowWriter(fps=fps), dpi=80)
     plt.close(fig)
     return path
