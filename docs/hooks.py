@@ -1,0 +1,163 @@
+"""Build-time helpers of the documentation site (loaded by ``mkdocs.yml``).
+
+* The **CLI reference** (``cli.md``) is generated from the real parser,
+  :func:`markone.cli.build_parser`, every time the site is built, so it cannot drift
+  from the code: :func:`render_cli` writes it and the MkDocs hook :func:`on_files` adds
+  it to the site. ``python docs/hooks.py`` prints the page.
+* :class:`MarkoneDocstrings` is a small Griffe extension for the API reference: it
+  turns Sphinx roles (``:func:`train```) into code spans and gives a bare doctest
+  block its numpydoc ``Examples`` heading, so every docstring renders cleanly under
+  ``mkdocs build --strict``.
+
+Only :func:`render_cli` is needed by the tests; MkDocs and Griffe are imported only
+when the site is built.
+
+>>> page = render_cli()
+>>> page.splitlines()[0]
+'# Command line reference'
+>>> "## `markone sim run`" in page
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+
+__all__ = ["GENERATED", "WIDTH", "render_cli", "iter_commands", "clean_docstring", "on_files"]
+
+#: Pages of the site that exist only at build time (path relative to ``docs/``).
+GENERATED = ("cli.md",)
+
+#: Column width of the rendered ``--help`` texts (fixed, so the page is reproducible).
+WIDTH = 88
+
+_INTRO = """\
+# Command line reference
+
+Generated from the parser itself (`markone.cli.build_parser()`) each time this site is
+built, so it always matches the installed `markone`. Every command below prints the
+same text with `--help`. Errors are one line on stderr with exit status 2; add
+`--debug` (before the command) to see the full traceback instead.
+
+| command | purpose |
+|---|---|
+"""
+
+
+def iter_commands(parser, path=("markone",)):
+    """Yield ``(path, help, parser)`` for ``parser`` and every nested subcommand.
+
+    ``path`` is the tuple of words that invokes the command (``("markone", "sim",
+    "run")``); ``help`` is its one-line purpose (the top level's description).
+
+    >>> from markone.cli import build_parser
+    >>> [" ".join(p) for p, _, _ in iter_commands(build_parser())][:1]
+    ['markone']
+    """
+    yield path, parser.description, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                yield from _children(sub, path + (name,), helps.get(name, ""))
+
+
+def _children(parser, path, help):
+    for i, item in enumerate(iter_commands(parser, path)):
+        yield item if i else (path, help, parser)
+
+
+def render_cli(parser=None):
+    """Return the Markdown CLI reference of ``parser`` (default: ``markone``'s).
+
+    One section per command and subcommand, each with its one-line purpose and the
+    exact ``--help`` text at :data:`WIDTH` columns.
+    """
+    if parser is None:
+        from markone.cli import build_parser
+
+        parser = build_parser()
+    commands = list(iter_commands(parser))
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(WIDTH)
+    try:
+        rows, sections = [], []
+        for path, help, sub in commands:
+            name = " ".join(path)
+            purpose = (help or "").strip().splitlines()[0] if help else ""
+            rows.append(f"| [`{name}`](#{_anchor(name)}) | {_cell(purpose)} |")
+            sections.append(f"## `{name}`\n\n{purpose}\n\n```text\n"
+                            f"{sub.format_help().rstrip()}\n```\n")
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+    return _INTRO + "\n".join(rows) + "\n\n" + "\n".join(sections)
+
+
+def _anchor(name):
+    """The anchor MkDocs (toc extension, default slugify) gives ``## `name```."""
+    return re.sub(r"[\s]+", "-", re.sub(r"[^\w\s-]", "", name).strip().lower())
+
+
+def _cell(text):
+    return text.replace("|", r"\|")
+
+
+def on_files(files, config, **kwargs):
+    """MkDocs hook: add the generated pages (:data:`GENERATED`) to the site."""
+    from mkdocs.structure.files import File
+
+    files.append(File.generated(config, "cli.md", content=render_cli()))
+    return files
+
+
+# --- Griffe extension for the API reference ----------------------------------------
+
+_ROLE = re.compile(r":(?:py:)?(?:func|meth|class|mod|data|attr|obj|exc|const):`(~?)([^`]+)`")
+_SECTION = re.compile(r"^(Examples?)\n-{3,}$", re.M)
+
+
+def _code_span(match):
+    tilde, target = match.groups()
+    return f"`{target.rsplit('.', 1)[-1] if tilde else target}`"
+
+
+def clean_docstring(text):
+    """Sphinx roles -> code spans; a bare doctest block gets an ``Examples`` heading.
+
+    >>> clean_docstring("See :func:`~markone.train`.\\n\\n>>> 1 + 1\\n2").splitlines()
+    ['See `train`.', '', 'Examples', '--------', '>>> 1 + 1', '2']
+    """
+    text = _ROLE.sub(_code_span, text)
+    if _SECTION.search(text):
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith(">>>") and (i == 0 or not lines[i - 1].strip()):
+            return "\n".join(lines[:i] + ["Examples", "--------"] + lines[i:])
+    return text
+
+
+try:  # the docs extra; absent in a test-only install
+    import griffe
+except ImportError:  # pragma: no cover
+    griffe = None
+
+if griffe is not None:
+
+    class MarkoneDocstrings(griffe.Extension):
+        """Clean every docstring with :func:`clean_docstring` as Griffe loads it."""
+
+        def on_instance(self, *, obj, **kwargs):
+            if obj.docstring is not None:
+                obj.docstring.value = clean_docstring(obj.docstring.value)
+
+    __all__.append("MarkoneDocstrings")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(render_cli(), end="")
