@@ -125,3 +125,29 @@ def test_cli_list_and_run(tmp_path, capsys):
     assert main(["sim", "run", "xor_cycling", "--runs", "3", "--out",
                  str(tmp_path)]) == 2
     assert "no 'runs' setting" in capsys.readouterr().err
+
+
+def test_kill_9_then_restart_equals_uninterrupted(tmp_path):
+    """A real SIGKILL in the middle of a sweep, then the same command again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    ref = run_experiment("mark1_letters", out=tmp_path / "ref", size="small", plot=False)
+    cmd = [sys.executable, "-m", "markone", "sim", "run", "mark1_letters", "--size",
+           "small", "--out", str(tmp_path / "killed")]
+    log = tmp_path / "killed" / "mark1_letters" / "tasks.jsonl"
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if log.exists() and log.read_bytes().count(b"\n") >= 1:
+            os.kill(proc.pid, signal.SIGKILL)
+            break
+        time.sleep(0.01)
+    assert proc.wait() == -signal.SIGKILL          # killed mid-sweep, not finished
+    assert not (tmp_path / "killed" / "mark1_letters" / "results.json").exists()
+    assert subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode == 0
+    again = tmp_path / "killed" / "mark1_letters" / "results.json"
+    assert again.read_bytes() == ref.results_path.read_bytes()
