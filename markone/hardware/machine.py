@@ -30,7 +30,7 @@ from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_matrix, child_seeds)
 from markone.hardware import plugboard
 from markone.hardware.motors import Motors
-from markone.hardware.params import RULES, MarkIParams
+from markone.hardware.params import MarkIParams
 from markone.hardware.retina import Retina
 from markone.hardware.run import MachineRun, Presentation
 from markone.hardware.runits import RUnits
@@ -272,6 +272,18 @@ class MarkI:
         return float(np.mean(self.predict(images) == np.asarray(labels)))
 
     # ------------------------------------------------------------------ learning
+    def _trainer(self, rule):
+        return Trainer(self.params.rule if rule is None else rule,
+                       eta=self.params.increment_steps, mask=self.runits.mask)
+
+    def _new_stats(self):
+        n_r = self.params.n_r_units
+        return {"mistakes": np.zeros(n_r, np.int64),
+                "reinforcements": np.zeros(n_r, np.int64),
+                "saturated": np.zeros(n_r, np.int64), "shown": 0,
+                "epoch_errors": [], "epoch_mistakes": [], "epoch_end_s": [],
+                "converged": False}
+
     def _trial(self, x, target, label, figure, trainer, stats, log, exposure_s=None):
         """SimPy process of one figure: settle, logic, decision, motors."""
         env = self.env
@@ -378,9 +390,7 @@ class MarkI:
         if presentations is not None:
             check_int_at_least(presentations, "presentations", 1)
         epochs = DEFAULT_EPOCHS if epochs is None else check_int_at_least(epochs, "epochs", 1)
-        rule = self.params.rule if rule is None else rule
-        if rule not in RULES:
-            raise ValueError(f"rule(={rule!r}) must be one of {', '.join(map(repr, RULES))}.")
+        trainer = self._trainer(rule)
         if not warm_start:
             self.classes_, self._index = None, {}
             self.reset()
@@ -388,13 +398,7 @@ class MarkI:
             self.calibrate(X)
         label_idx = self._label_indices(labels, grow=True)
         targets = self.codes_[label_idx]
-        trainer = Trainer(rule, eta=self.params.increment_steps, mask=self.runits.mask)
-        n_r = self.params.n_r_units
-        stats = {"mistakes": np.zeros(n_r, np.int64),
-                 "reinforcements": np.zeros(n_r, np.int64),
-                 "saturated": np.zeros(n_r, np.int64), "shown": 0,
-                 "epoch_errors": [], "epoch_mistakes": [], "epoch_end_s": [],
-                 "converged": False}
+        stats = self._new_stats()
         records = [] if log else None
         start, w0 = self.env.now, self.weights
         passes = self._passes(len(X), epochs, presentations, shuffle)
@@ -402,7 +406,7 @@ class MarkI:
             X, targets, label_idx, passes, presentations is None, trainer, stats, records))
         self.env.run(until=session)
         return MachineRun(
-            params=self.params, seed=self.seed, theta=self.theta, rule=rule,
+            params=self.params, seed=self.seed, theta=self.theta, rule=trainer.rule,
             classes=tuple(self.classes_.tolist()), codes=self.codes_,
             weight_mask=self.runits.mask, excitatory=self.wiring.excitatory,
             inhibitory=self.wiring.inhibitory, weights_initial=w0, weights=self.weights,
@@ -427,15 +431,11 @@ class MarkI:
                 "theta='auto' is not calibrated yet; call calibrate(images) on typical "
                 "figures (or train) first, or set MarkIParams(theta=...)."
             )
+        trainer = self._trainer(rule)
         label_idx = self._label_indices(np.asarray([label]), grow=True)[0]
-        rule = self.params.rule if rule is None else rule
-        trainer = Trainer(rule, eta=self.params.increment_steps, mask=self.runits.mask)
-        n_r = self.params.n_r_units
-        stats = {"mistakes": np.zeros(n_r, np.int64),
-                 "reinforcements": np.zeros(n_r, np.int64),
-                 "saturated": np.zeros(n_r, np.int64), "shown": 0}
         records = []
         trial = self.env.process(self._trial(x, self.codes_[label_idx], label_idx, 0,
-                                             trainer, stats, records, exposure_s))
+                                             trainer, self._new_stats(), records,
+                                             exposure_s))
         self.env.run(until=trial)
         return records[0]
