@@ -18,6 +18,8 @@ import time
 from markone._validation import child_seeds
 from sims.runner import EXPERIMENTS, run_experiment
 
+__all__ = ["bench_batching", "bench_tracing", "main"]
+
 
 def _timed(fn):
     t0 = time.perf_counter()

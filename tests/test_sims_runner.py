@@ -151,3 +151,24 @@ def test_kill_9_then_restart_equals_uninterrupted(tmp_path):
     assert subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode == 0
     again = tmp_path / "killed" / "mark1_letters" / "results.json"
     assert again.read_bytes() == ref.results_path.read_bytes()
+
+
+def test_dask_scheduler_address_equals_local(reference, tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        res = run_experiment("novikoff", out=tmp_path, dask=cluster.scheduler_address,
+                             **SMALL)
+    assert _bytes(res.results_path) == _bytes(reference.results_path)
+
+
+def test_progress_bar_counts_reused_and_new_tasks(reference, tmp_path, capsys):
+    run_experiment("novikoff", out=tmp_path, **SMALL)
+    (tmp_path / "novikoff" / "tasks.jsonl").write_text(
+        (tmp_path / "novikoff" / "tasks.jsonl").read_text().splitlines()[0] + "\n")
+    run_experiment("novikoff", out=tmp_path, progress=True, **SMALL)
+    err = capsys.readouterr().err
+    n = reference.n_tasks
+    assert f"{n}/{n}" in err and "novikoff" in err
+    run_experiment("novikoff", out=tmp_path, progress=None, **SMALL)  # not a tty
+    assert capsys.readouterr().err == ""

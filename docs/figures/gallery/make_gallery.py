@@ -9,6 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+__all__ = ["main"]
+
 
 def main(argv=()):
     from markone.cli import main as markone
