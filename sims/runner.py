@@ -223,7 +223,14 @@ def read_task_log(path, key):
 def _open_log(path):
     """Open the task log for appending, cutting a torn (unterminated) last line."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    created = not path.exists()
     fh = open(path, "ab")
+    if created:  # make the new file's directory entry durable too
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
     size = fh.seek(0, os.SEEK_END)
     if size:
         with open(path, "rb") as rd:
@@ -251,11 +258,14 @@ def _local_results(name, specs, workers):
             yield spec["id"], _run_one(name, spec)
         return
     # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
-    with ProcessPoolExecutor(max_workers=workers,
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context("spawn"))
+    try:
         futures = {pool.submit(_run_one, name, spec): spec["id"] for spec in specs}
         for fut in as_completed(futures):
             yield futures[fut], fut.result()
+    finally:  # on an error or Ctrl-C, do not start the tasks still queued
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _dask_client(address):
