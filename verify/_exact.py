@@ -341,14 +341,14 @@ def _null_vector_dixon(A):
     """Kernel vector of an int64 matrix of corank one by p-adic lifting, or None.
 
     A pivoting pass modulo a prime finds ``k - 1`` independent rows and columns and
-    the inverse of that square block; Dixon's lifting then solves
+    an LU factorisation of that square block; Dixon's lifting then solves
     ``B x = -a_free`` to enough p-adic digits for rational reconstruction (Hadamard
     bound). Returns None when the modular pass is inconclusive (unlucky prime or
     corank not one), so the caller can fall back to exact elimination.
     """
     p = _DIXON_PRIME
     m, k = A.shape
-    piv_rows, piv_cols, inv = _modular_pivots(A % p, p)
+    piv_rows, piv_cols, lu = _modular_pivots(A % p, p)
     if len(piv_cols) != k - 1:
         return None
     free = next(c for c in range(k) if c not in set(piv_cols))
@@ -362,7 +362,7 @@ def _null_vector_dixon(A):
     digits = []
     r = b.copy()
     for _ in range(steps):
-        x = (inv @ (r % p)) % p
+        x = _lu_solve_mod(*lu, r % p)
         digits.append(x)
         r = (r - B @ x) // p
     X = [0] * len(piv_cols)
@@ -392,40 +392,100 @@ def _null_vector_dixon(A):
 
 
 def _modular_pivots(A, p):
-    """Independent rows and columns of ``A`` modulo ``p`` and the pivot block's inverse."""
+    """Independent rows and columns of ``A`` modulo ``p`` and an LU factorisation
+    ``(LU, perm, inverse diagonal)`` of the pivot block (None when singular)."""
     W = np.ascontiguousarray(A % p)
     perm = np.arange(W.shape[0], dtype=np.int64)
     pcols = np.full(W.shape[0], -1, dtype=np.int64)
-    rank = _rref_mod(W, perm, pcols, W.shape[1], False)
+    rank = _echelon_mod(W, perm, pcols)
     piv_rows = perm[:rank].tolist()
     piv_cols = pcols[:rank].tolist()
     if rank == 0:
         return piv_rows, piv_cols, None
-    n = rank
-    aug = np.zeros((n, 2 * n), dtype=np.int64)
-    aug[:, :n] = A[np.ix_(piv_rows, piv_cols)] % p
-    aug[:, n:] = np.eye(n, dtype=np.int64)
-    perm2 = np.arange(n, dtype=np.int64)
-    pcols2 = np.full(n, -1, dtype=np.int64)
-    if _rref_mod(aug, perm2, pcols2, n, True) != n:
+    LU = np.ascontiguousarray(A[np.ix_(piv_rows, piv_cols)] % p)
+    lperm = np.arange(rank, dtype=np.int64)
+    dinv = np.zeros(rank, dtype=np.int64)
+    if not _lu_mod(LU, lperm, dinv):
         return piv_rows, [], None
-    # rows of the reduced block are in pivot-column order: row i has its 1 in column
-    # pcols2[i]; reorder so that row j holds column j's pivot.
-    inv = np.empty((n, n), dtype=np.int64)
-    inv[pcols2] = aug[:, n:]
-    return piv_rows, piv_cols, inv
+    return piv_rows, piv_cols, (LU, lperm, dinv)
 
 
 @njit(cache=True, nogil=True)
-def _rref_mod(W, perm, pcols, ncols, reduced):  # pragma: no cover - compiled
-    """In-place row echelon form (``reduced``: Gauss-Jordan) of ``W`` modulo
-    :data:`_DIXON_PRIME` (a compile-time constant, so ``%`` compiles to
-    multiplications) on its first ``ncols`` columns, row swaps recorded in ``perm``;
-    returns the rank."""
+def _inv_mod(a):  # pragma: no cover - compiled
+    """Inverse of ``a`` modulo the prime, by Fermat: ``a**(p-2)``."""
+    p = _DIXON_PRIME
+    inv = 1
+    e = p - 2
+    a = a % p
+    while e > 0:
+        if e & 1:
+            inv = (inv * a) % p
+        a = (a * a) % p
+        e >>= 1
+    return inv
+
+
+@njit(cache=True, nogil=True)
+def _lu_mod(LU, perm, dinv):  # pragma: no cover - compiled
+    """In-place LU with row pivoting modulo the prime; False when singular."""
+    p = _DIXON_PRIME
+    n = LU.shape[0]
+    for c in range(n):
+        piv = -1
+        for i in range(c, n):
+            if LU[i, c] != 0:
+                piv = i
+                break
+        if piv < 0:
+            return False
+        if piv != c:
+            for j in range(n):
+                t = LU[c, j]
+                LU[c, j] = LU[piv, j]
+                LU[piv, j] = t
+            t = perm[c]
+            perm[c] = perm[piv]
+            perm[piv] = t
+        inv = _inv_mod(LU[c, c])
+        dinv[c] = inv
+        for i in range(c + 1, n):
+            f = (LU[i, c] * inv) % p
+            LU[i, c] = f
+            if f != 0:
+                for j in range(c + 1, n):
+                    LU[i, j] = (LU[i, j] - f * LU[c, j]) % p
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _lu_solve_mod(LU, perm, dinv, b):  # pragma: no cover - compiled
+    """Solve ``B x = b`` modulo the prime from :func:`_lu_mod`'s factors."""
+    p = _DIXON_PRIME
+    n = LU.shape[0]
+    y = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        s = b[perm[i]] % p
+        for j in range(i):
+            s -= LU[i, j] * y[j]  # |terms| < 2**42; n of them stay in int64
+        y[i] = s % p
+    x = np.empty(n, dtype=np.int64)
+    for i in range(n - 1, -1, -1):
+        s = y[i]
+        for j in range(i + 1, n):
+            s -= LU[i, j] * x[j]
+        x[i] = ((s % p) * dinv[i]) % p
+    return x
+
+
+@njit(cache=True, nogil=True)
+def _echelon_mod(W, perm, pcols):  # pragma: no cover - compiled
+    """In-place row echelon form of ``W`` modulo :data:`_DIXON_PRIME` (a compile-time
+    constant, so ``%`` compiles to multiplications), row swaps recorded in ``perm``
+    and pivot columns in ``pcols``; returns the rank."""
     p = _DIXON_PRIME
     m, k = W.shape
     r = 0
-    for c in range(ncols):
+    for c in range(k):
         if r == m:
             break
         piv = -1
@@ -443,23 +503,14 @@ def _rref_mod(W, perm, pcols, ncols, reduced):  # pragma: no cover - compiled
             t = perm[r]
             perm[r] = perm[piv]
             perm[piv] = t
-        # inverse of the pivot by Fermat: a**(p-2) mod p
-        a = W[r, c]
-        inv = 1
-        e = p - 2
-        while e > 0:
-            if e & 1:
-                inv = (inv * a) % p
-            a = (a * a) % p
-            e >>= 1
-        for j in range(k):
+        inv = _inv_mod(W[r, c])
+        for j in range(c, k):
             W[r, j] = (W[r, j] * inv) % p
-        for i in range(0 if reduced else r + 1, m):
-            if i != r:
-                f = W[i, c]
-                if f != 0:
-                    for j in range(k):
-                        W[i, j] = (W[i, j] - f * W[r, j]) % p
+        for i in range(r + 1, m):
+            f = W[i, c]
+            if f != 0:
+                for j in range(c, k):
+                    W[i, j] = (W[i, j] - f * W[r, j]) % p
         pcols[r] = c
         r += 1
     return r
