@@ -165,7 +165,7 @@ def render_ascii(image):
     return "\n".join("".join("#" if v else "." for v in row) for row in np.asarray(image))
 
 
-def letters(chars=string.ascii_uppercase, per_class=10, seed=None, *, jitter=1,
+def letters(chars=string.ascii_uppercase, per_class=10, seed=None, jitter=1,
             typeface="block", size=20):
     """Capital letters drawn on a ``size x size`` retina.
 

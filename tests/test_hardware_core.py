@@ -137,3 +137,31 @@ def test_default_physics_decisions_come_from_the_core_hypo(seed, n):
         np.testing.assert_array_equal(rec.scores, scores)
         expected = markone.online.is_mistake(scores, np.array(rec.target))
         assert list(rec.reinforced) == expected.tolist()
+
+
+@given(seed=st.integers(0, 2**16), epochs=st.integers(1, 4))
+def test_shuffled_ideal_machine_equals_core_on_its_stream_hypo(seed, epochs):
+    """With shuffle=True the logged order of figures is one online stream; the core
+    replaying that stream once gives the same weights and mistakes."""
+    rng = np.random.default_rng(seed)
+    images = (rng.random((6, 6, 6)) < 0.6).astype(np.uint8)
+    labels = rng.integers(0, 4, 6)
+    machine = MarkI(MarkIParams.ideal(**SMALL), seed=seed)
+    run = machine.train(images, labels, epochs=epochs, shuffle=True, log=True)
+    stream = [rec.figure for rec in run.log]
+    A, code = machine.a_features(images), machine.code(labels)
+    for k in range(3):
+        if not A.any(axis=1).all():
+            break
+        ref = core(A, code[:, k], order=stream, max_epochs=1)
+        np.testing.assert_array_equal(run.weights[k], ref.w)
+        assert run.mistakes[k] == ref.mistakes
+
+
+def test_shuffle_is_seeded_and_changes_the_order():
+    images, labels = letters("ABCDEF", per_class=2, seed=0)
+    orders = [[rec.figure for rec in MarkI(seed=s).train(images, labels, epochs=2,
+                                                         shuffle=True, log=True).log]
+              for s in (1, 1, 2)]
+    assert orders[0] == orders[1] != orders[2]
+    assert orders[0][:12] != list(range(12)) and sorted(orders[0][:12]) == list(range(12))

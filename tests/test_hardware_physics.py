@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware import plugboard
+from markone.hardware.retina import Retina, approach
 from markone.hardware.runits import source_set_mask
 
 SMALL = dict(retina_shape=(6, 6), n_a_units=40, n_excitatory=3, n_inhibitory=2,
@@ -217,3 +218,44 @@ def test_letters_are_learned_with_default_physics():
     run = machine.train(images, labels, epochs=40)
     assert run.converged and machine.score(images, labels) == 1.0
     assert run.sim_time_s == pytest.approx(run.epoch_end_s[-1])
+
+
+# ---------------------------------------------------------------- photocell lag law
+levels = st.lists(st.floats(0, 1), min_size=1, max_size=20)
+
+
+@given(level=levels, data=st.data(), t1=st.floats(0, 0.5), t2=st.floats(0, 0.5))
+def test_lag_is_a_semigroup_hypo(level, data, t1, t2):
+    """Waiting t1 then t2 under the same light equals waiting t1 + t2."""
+    level = np.array(level)
+    light = np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0]), min_size=len(level),
+                                        max_size=len(level))))
+    once = approach(level, light, t1 + t2, 0.02, 0.1)
+    twice = approach(approach(level, light, t1, 0.02, 0.1), light, t2, 0.02, 0.1)
+    np.testing.assert_allclose(once, twice, atol=1e-12)
+
+
+def test_lag_matches_a_fine_euler_integration():
+    level, light = np.array([0.0, 1.0, 0.3]), np.array([1.0, 0.0, 0.0])
+    x, dt = level.copy(), 1e-6
+    for _ in range(50_000):   # 50 ms of dx/dt = (light - x) / tau
+        tau = np.where(light > x, 0.02, 0.1)
+        x = x + dt * (light - x) / tau
+    np.testing.assert_allclose(approach(level, light, 0.05, 0.02, 0.1), x, atol=1e-5)
+
+
+@given(level=levels, seed=st.integers(0, 2**16))
+def test_settle_time_is_exactly_when_every_cell_is_close_hypo(level, seed):
+    import simpy
+    p = MarkIParams(retina_shape=(1, len(level)), n_a_units=1, n_excitatory=1,
+                    n_inhibitory=0)
+    retina = Retina(simpy.Environment(), p)
+    retina.level = np.array(level)
+    light = (np.random.default_rng(seed).random(len(level)) < 0.5).astype(float)
+    t = retina.settle_time_s(light)
+    after = approach(retina.level, light, t, p.photocell_rise_s, p.photocell_decay_s)
+    assert np.abs(after - light).max() <= p.settle_tolerance + 1e-12
+    if t > 1e-9:
+        before = approach(retina.level, light, t * 0.999, p.photocell_rise_s,
+                          p.photocell_decay_s)
+        assert np.abs(before - light).max() > p.settle_tolerance
