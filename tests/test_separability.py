@@ -287,3 +287,65 @@ def test_agrees_with_perceptron_on_larger_integer_data():
     v = check_separable(X, y)
     assert v.separable is False and len(v.certificate) <= X.shape[1] + 2
     assert check_certificate(X, y, v)
+
+
+# --------------------------------------------------------------------------------------
+# the exact helpers in verify._exact (shared with the other verify modules)
+
+from verify import _exact  # noqa: E402
+
+finite_floats = st.floats(allow_nan=False, allow_infinity=False, width=64)
+
+
+@given(st.lists(st.lists(finite_floats, min_size=3, max_size=3), min_size=1, max_size=4))
+def test_float_rows_to_ints_is_exact_hypo(rows):
+    ints, exps = _exact.float_rows_to_ints(np.array(rows))
+    for r, ir, e in zip(rows, ints, exps):
+        assert [Fraction(v) for v in r] == [Fraction(a) * Fraction(2) ** e for a in ir]
+
+
+@given(st.lists(st.floats(-1e300, 1e300, allow_nan=False), min_size=1, max_size=6).flatmap(
+    lambda w: st.tuples(st.just(w), st.lists(st.lists(
+        st.floats(-1e300, 1e300, allow_nan=False), min_size=len(w), max_size=len(w)),
+        min_size=1, max_size=4))))
+def test_dot_error_bound_is_rigorous_hypo(data):
+    w, rows = data
+    A, w = np.array(rows), np.array(w)
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = A @ w
+    bound = _exact.dot_error_bound(A, w)
+    for i, r in enumerate(rows):
+        if np.isfinite(s[i]) and np.isfinite(bound[i]):
+            exact = sum(Fraction(a) * Fraction(b) for a, b in zip(r, w.tolist()))
+            assert abs(Fraction(s[i]) - exact) <= Fraction(bound[i])
+
+
+def test_certify_positive_uses_exact_rows_only_when_needed():
+    A = np.array([[1.0, 1.0], [1.0, 1e-300], [1e16, -1e16 + 2]])
+    w = np.array([1.0, 1.0])
+    ok, n_exact = _exact.certify_positive(A, w)
+    assert ok and n_exact == 1  # row 2 cancels catastrophically: decided exactly
+    ok, _ = _exact.certify_positive(np.array([[1e16, -1e16]]), w)
+    assert not ok  # exactly zero is not positive
+
+
+@given(st.integers(2, 40).flatmap(lambda k: st.lists(
+    st.lists(st.integers(-3, 3), min_size=k, max_size=k), min_size=k - 1, max_size=k - 1)))
+def test_null_vector_dixon_equals_elimination_hypo(rows):
+    k = len(rows[0])
+    try:
+        ref = _exact._null_vector_gauss(rows, k)
+    except ValueError:
+        return  # kernel dimension above one: not null_vector's problem
+    lifted = _exact._null_vector_dixon(np.array(rows, dtype=np.int64))
+    assert lifted is None or lifted in (ref, [-v for v in ref])
+    v = _exact.null_vector(rows)
+    assert v in (ref, [-v for v in ref])
+    assert all(sum(a * b for a, b in zip(r, v)) == 0 for r in rows)
+
+
+def test_null_vector_large_binary_system():
+    rng = np.random.default_rng(5)
+    A = rng.integers(0, 2, size=(120, 121))
+    v = _exact.null_vector(A)
+    assert any(v) and all(sum(int(a) * b for a, b in zip(r, v)) == 0 for r in A)

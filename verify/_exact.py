@@ -188,11 +188,11 @@ def dot_error_bound(A, w):
     nu = n * UNIT_ROUNDOFF
     if nu >= 0.01:
         raise ValueError(f"dot products of length {n} are too long for this bound.")
-    s = np.abs(A) @ np.abs(w)
     gamma = nu / (1 - nu)
     # s underestimates the exact sum by at most a factor (1 - gamma); a further 1%
     # covers the rounding of this very expression.
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = np.abs(A) @ np.abs(w)
         return (gamma / (1 - gamma)) * 1.01 * s + (2 * n + 2) * _TINY
 
 
