@@ -15,6 +15,7 @@ _EXPORTS = {
     "check_separable": "verify.separability",
     "SeparabilityVerdict": "verify.separability",
     "check_certificate": "verify.separability",
+    "CertificateError": "verify.separability",
     "max_margin": "verify.margin",
     "Margin": "verify.margin",
     # bounds, adversaries, cycling, proofs
