@@ -11,14 +11,27 @@ and the convergence warning. The learning itself lives in each estimator's modul
 from __future__ import annotations
 
 import inspect
+import numbers
 import warnings
 
 import numpy as np
 
 from markone._validation import check_matrix
-from markone.perceptron import ConvergenceWarning, NotFittedError
+from markone.perceptron import ConvergenceWarning, NotFittedError, _check_common
 
-__all__ = ["OnlineClassifier", "warn_not_converged"]
+__all__ = ["OnlineClassifier", "warn_not_converged", "check_core_params"]
+
+
+def check_core_params(eta, max_epochs, variant, intercept_scale, intercept):
+    """Check the parameters shared with :func:`markone.train`; return ``eta`` as float.
+
+    The estimators train in float64, so ``eta`` and ``intercept_scale`` must be real
+    numbers here (``train(exact=True)`` also takes Fractions and strings).
+    """
+    for name, value in (("eta", eta), ("intercept_scale", intercept_scale)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} must be a real number, got {value!r}.")
+    return float(_check_common(eta, max_epochs, variant, intercept_scale, intercept))
 
 
 def warn_not_converged(max_epochs, what="the data", stacklevel=3):

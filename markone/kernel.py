@@ -33,13 +33,11 @@ XOR is not linearly separable, but the degree-2 polynomial kernel separates it:
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from numba import njit
 from scipy.spatial.distance import cdist
 
-from markone._estimator import OnlineClassifier, warn_not_converged
+from markone._estimator import OnlineClassifier, check_core_params, warn_not_converged
 from markone._validation import (
     as_generator,
     check_choice,
@@ -50,7 +48,7 @@ from markone._validation import (
     encode_binary_labels,
 )
 from markone.online import predict_sign
-from markone.perceptron import _check_common, _check_order, _epoch_indices
+from markone.perceptron import _check_order, _epoch_indices
 
 __all__ = ["KernelPerceptron", "kernel_matrix", "KERNELS"]
 
@@ -169,10 +167,8 @@ class KernelPerceptron(OnlineClassifier):
         if self.gamma is not None:
             check_positive(self.gamma, "gamma")
         check_positive(self.coef0, "coef0", allow_zero=True)
-        if not isinstance(self.intercept_scale, numbers.Real):
-            raise TypeError(f"intercept_scale must be a number, got "
-                            f"{self.intercept_scale!r}.")
-        _check_common(1.0, self.max_epochs, "last", self.intercept_scale, self.intercept)
+        check_core_params(1.0, self.max_epochs, "last", self.intercept_scale,
+                          self.intercept)
 
     def _gram(self, A, B):
         K = kernel_matrix(A, B, self.kernel, degree=self.degree, gamma=self.gamma_,

@@ -59,7 +59,7 @@ import numpy as np
 from numba import njit
 
 from markone import online
-from markone._estimator import OnlineClassifier, warn_not_converged
+from markone._estimator import OnlineClassifier, check_core_params, warn_not_converged
 from markone._validation import (
     as_generator,
     check_choice,
@@ -70,7 +70,6 @@ from markone._validation import (
 )
 from markone.perceptron import (
     ConvergenceWarning,
-    _check_common,
     _check_order,
     _epoch_indices,
     _zero_rows_error,
@@ -258,9 +257,8 @@ class MulticlassPerceptron(OnlineClassifier):
     def _checked_eta(self):
         check_choice(self.strategy, "strategy", STRATEGIES)
         check_choice(self.variant, "variant", ("last", "averaged"))
-        eta = _check_common(self.eta, self.max_epochs, self.variant,
-                            self.intercept_scale, self.intercept)
-        return float(eta)
+        return check_core_params(self.eta, self.max_epochs, self.variant,
+                                 self.intercept_scale, self.intercept)
 
     # fitting ----------------------------------------------------------------------
     def fit(self, X, y):

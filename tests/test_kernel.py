@@ -203,3 +203,8 @@ def test_partial_fit_and_predict_errors():
         clf.partial_fit([[1.0]], ["c"])
     with pytest.raises(ValueError, match="X has 2 features"):
         clf.decision_function([[1.0, 2.0]])
+
+
+def test_intercept_scale_must_be_a_real_number():
+    with pytest.raises(TypeError, match="intercept_scale must be a real number"):
+        KernelPerceptron(intercept_scale="3/4").fit([[1.0], [2.0]], [0, 1])

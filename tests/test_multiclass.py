@@ -348,3 +348,10 @@ def test_params_roundtrip_and_repr():
     assert repr(clf) == "MulticlassPerceptron(strategy='ovr', eta=2.0, max_epochs=5)"
     with pytest.raises(ValueError, match="invalid parameter"):
         clf.set_params(gamma=1)
+
+
+@pytest.mark.parametrize("params", [dict(eta="1/2"), dict(intercept_scale="3/4"),
+                                    dict(eta=True)])
+def test_eta_and_intercept_scale_must_be_real_numbers(params):
+    with pytest.raises(TypeError, match="must be a real number"):
+        MulticlassPerceptron(**params).fit([[1.0], [2.0]], [0, 1])
