@@ -1,11 +1,13 @@
 """Many small perceptrons at once: batched runs for sweeps and simulations.
 
-A sweep of hundreds of small runs spends its time in Python overhead when each run is
-a call to :func:`markone.train`. Here the runs are packed into one array per shape and
-trained together in one compiled ``numba.prange`` loop over datasets, each pass calling
-the core kernel :func:`markone._kernels.epoch_last` (the update rule is not written a
-second time). Orders are drawn exactly as :func:`markone.train` draws them, so every
-run equals ``markone.train(X, y, ..., seed=seed)`` with the same arguments.
+A sweep of hundreds of small runs should not pay Python overhead per run and per pass.
+Here the runs are packed into one array per shape and trained together in one
+compiled loop over datasets (serial by default, ``numba.prange`` with
+``parallel=True``), each pass calling the core's own kernel
+:func:`markone._kernels.epoch_last_xy`, the one :func:`markone.train` uses: the update
+rule is not written a second time. Orders are drawn exactly as :func:`markone.train`
+draws them, so every run equals ``markone.train(X, y, ..., seed=seed)`` with the same
+arguments, bit for bit.
 
 * :func:`train_many` trains each dataset to convergence (or ``max_epochs``).
 * :func:`trace_many` replays one online stream per run and records the last and the
@@ -36,10 +38,10 @@ from markone._validation import (as_generator, check_choice, check_consistent_le
 
 __all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
 
-#: Most epochs of fresh permutations drawn per compiled call in ``order="shuffle"``
-#: (the chunks grow 2, 2, 4, 8, ... up to this, so at most about twice the
-#: permutations a run needs are drawn).
-_MAX_CHUNK = 64
+#: Most passes per compiled call: the chunks grow 2, 2, 4, 8, ... up to this, so at
+#: most about twice the permutations a run needs are drawn (``order="shuffle"``), and
+#: the per-pass mistake counts of a long run are collected in bounded blocks.
+_MAX_CHUNK = {"shuffle": 64, "fixed": 4096}
 
 
 @dataclass(frozen=True)
@@ -159,16 +161,6 @@ def _prepare_all(Xs, ys, intercept, intercept_scale):
     return [_prepare(X, y, f"Xs[{b}]") for b, (X, y) in enumerate(zip(Xs, ys))], c
 
 
-def _raise_status(status, members):
-    bad = np.flatnonzero(status[:, 0])
-    if bad.size:
-        b = members[bad[0]]
-        what = ("contains NaN or infinity" if status[bad[0], 0] == 1 else
-                "has an all-zero row, which no hyperplane through the origin can "
-                "classify (use intercept=True)")
-        raise ValueError(f"Xs[{b}] {what}; fix that dataset.")
-
-
 def shuffle_orders(seed, n, n_epochs):
     """The presentation orders ``markone.train(order="shuffle", seed=seed)`` uses.
 
@@ -240,46 +232,76 @@ def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
     streams = None if isinstance(order, str) else _check_streams(order, data)
 
     train_block = _train_parallel if parallel else _train_serial
-    W, mpe = [None] * B, [[] for _ in range(B)]
+    W, mpe = [None] * B, [None] * B
     groups = {}
     for b, (X, _) in enumerate(data):
         key = (X.shape, 0 if streams is None else len(streams[b]))
         groups.setdefault(key, []).append(b)
     for members in groups.values():
-        X3 = np.stack([data[b][0] for b in members])
-        y2 = np.stack([data[b][1] for b in members])
-        G, n = len(members), X3.shape[1]
-        Wg = np.zeros((G, X3.shape[2] + 1))
-        active = np.ones(G, dtype=np.bool_)
-        status = np.zeros((G, 2), dtype=np.int64)
+        if shuffle:
+            fixed = None
+        elif streams is None:
+            fixed = np.arange(data[members[0]][0].shape[0], dtype=np.int64)
+            fixed = np.broadcast_to(fixed, (len(members), 1, fixed.size)).copy()
+        else:
+            fixed = np.stack([streams[b] for b in members])[:, None, :]
         rngs = [as_generator(seeds[b]) for b in members] if shuffle else None
-        done = 0
-        while done < max_epochs and active.any():
-            n_ep = (min(max(done, 2), _MAX_CHUNK, max_epochs - done) if shuffle
-                    else max_epochs)
-            if shuffle:  # permutations only for the runs still going
-                orders = np.zeros((G, n_ep, n), dtype=np.int64)
-                for g in np.flatnonzero(active):
-                    _permutations(rngs[g], n, n_ep, out=orders[g])
-            elif streams is None:
-                orders = np.broadcast_to(np.arange(n, dtype=np.int64), (G, 1, n)).copy()
-            else:
-                orders = np.stack([streams[b] for b in members])[:, None, :]
-            block = np.full((G, n_ep), -1, dtype=np.int64)
-            was_active = active.copy()
-            train_block(X3, y2, c, orders, eta, n_ep, Wg, block, active, status)
-            _raise_status(status, members)
-            for g, b in enumerate(members):
-                if was_active[g]:
-                    mpe[b].extend(int(m) for m in block[g] if m >= 0)
-            done += n_ep
+        try:
+            Wg, mpe_g = _train_group([data[b] for b in members], c, eta, max_epochs,
+                                     fixed, rngs, train_block)
+        except _BadRow as exc:
+            b = members[exc.args[0]]
+            raise ValueError(f"Xs[{b}] {exc.args[1]}; fix that dataset.") from None
         for g, b in enumerate(members):
-            W[b] = Wg[g].copy() if intercept else Wg[g, :-1].copy()
+            W[b] = Wg[g] if intercept else Wg[g, :-1].copy()
+            mpe[b] = mpe_g[g]
     mistakes = np.array([sum(m) for m in mpe], dtype=np.int64)
     epochs = np.array([len(m) for m in mpe], dtype=np.int64)
     converged = np.array([bool(m) and m[-1] == 0 for m in mpe], dtype=bool)
     return BatchResult(tuple(W), mistakes, epochs, converged,
                        tuple(tuple(m) for m in mpe), tuple(seeds))
+
+
+class _BadRow(Exception):
+    """A dataset of a group has a NaN/inf or (without intercept) an all-zero row."""
+
+
+def _train_group(data, c, eta, max_epochs, fixed, rngs, train_block):
+    """Train same-shape datasets together, a growing chunk of passes per call.
+
+    ``fixed``: the ``(G, 1, L)`` orders presented every pass, or ``None`` to draw a
+    fresh permutation per pass from ``rngs[g]``. Returns ``(W, mistakes_per_epoch)``.
+    """
+    X3 = np.stack([X for X, _ in data])
+    y2 = np.stack([y for _, y in data])
+    G, n = X3.shape[0], X3.shape[1]
+    W = np.zeros((G, X3.shape[2] + 1))
+    active = np.ones(G, dtype=np.bool_)
+    status = np.zeros((G, 2), dtype=np.int64)
+    mpe = [[] for _ in range(G)]
+    cap = _MAX_CHUNK["fixed" if rngs is None else "shuffle"]
+    done = 0
+    while done < max_epochs and active.any():
+        n_ep = min(max(done, 2), cap, max_epochs - done)
+        orders = fixed
+        if rngs is not None:  # permutations only for the runs still going
+            orders = np.zeros((G, n_ep, n), dtype=np.int64)
+            for g in np.flatnonzero(active):
+                _permutations(rngs[g], n, n_ep, out=orders[g])
+        block = np.full((G, n_ep), -1, dtype=np.int64)
+        train_block(X3, y2, c, orders, eta, n_ep, W, block, active, status)
+        bad = np.flatnonzero(status[:, 0])
+        if bad.size:
+            raise _BadRow(int(bad[0]), _BAD_ROW[int(status[bad[0], 0])])
+        for g in range(G):
+            mpe[g].extend(int(m) for m in block[g] if m >= 0)
+        done += n_ep
+    return W, mpe
+
+
+_BAD_ROW = {1: "contains NaN or infinity",
+            2: "has an all-zero row, which no hyperplane through the origin can "
+               "classify (use intercept=True)"}
 
 
 def _per_dataset_seeds(seeds, B):
@@ -368,7 +390,10 @@ def trace_many(Xs, ys, orders, *, intercept=True, intercept_scale=1.0, eta=1.0,
     trace_block = _trace_parallel if parallel else _trace_serial
     trace_block(X3, y2, c, np.ascontiguousarray(orders, dtype=np.int64),
                 check_positive(eta, "eta"), k, last, avg, status)
-    _raise_status(status, list(range(R)))
+    bad = np.flatnonzero(status[:, 0])
+    if bad.size:
+        raise ValueError(f"Xs[{bad[0]}] {_BAD_ROW[int(status[bad[0], 0])]}; fix that "
+                         "dataset.")
     if not intercept:
         last, avg = last[..., :-1], avg[..., :-1]
     return np.ascontiguousarray(last), np.ascontiguousarray(avg)

@@ -114,3 +114,13 @@ def test_parallel_equals_serial():
     streams = np.stack([rng.permutation(30) for _ in range(6)])
     for x, y in zip(trace_many(Xs, ys, streams, parallel=True), trace_many(Xs, ys, streams)):
         assert np.array_equal(x, y)
+
+
+def test_long_non_separable_runs_equal_train():
+    X, y = markone.datasets.xor()
+    res = train_many([X, X], [y, y], max_epochs=5000, order="shuffle", seeds=[0, 1])
+    assert not res.converged.any() and res.epochs.tolist() == [5000, 5000]
+    for b in range(2):
+        _same(res, b, markone.train(X, y, max_epochs=5000, order="shuffle", seed=b))
+    given = train_many([X], [y], max_epochs=5000)
+    _same(given, 0, markone.train(X, y, max_epochs=5000))
