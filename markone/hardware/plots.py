@@ -104,17 +104,25 @@ def plot_weights(run, path, *, units=None):
 
 
 def plot_learning_curve(run, path):
-    """Figures misclassified per pass against machine time (minutes)."""
+    """Figures misclassified against machine time (minutes): per pass, and (with the
+    log) as a running rate over the last pass's worth of figures."""
     plt = _pyplot()
-    n_per_pass = run.n_presentations / max(run.epochs, 1)
-    minutes = np.asarray(run.epoch_end_s) / 60
-    errors = 100 * np.asarray(run.epoch_errors) / n_per_pass
+    n_per_pass = max(1, round(run.n_presentations / max(run.epochs, 1)))
     fig, ax = plt.subplots(figsize=(4.5, 3))
-    ax.plot(minutes, errors, "o-", ms=3)
+    if run.log:
+        wrong = np.array([not rec.figure_correct for rec in run.log], dtype=float)
+        window = np.convolve(wrong, np.ones(n_per_pass), "full")[:len(wrong)]
+        count = np.minimum(np.arange(1, len(wrong) + 1), n_per_pass)
+        minutes = np.array([rec.end_t_s for rec in run.log]) / 60
+        ax.plot(minutes, 100 * window / count, "-", lw=1, alpha=0.7,
+                label=f"last {n_per_pass} figures")
+    ax.plot(np.asarray(run.epoch_end_s) / 60,
+            100 * np.asarray(run.epoch_errors) / n_per_pass, "o", ms=4, label="whole pass")
     ax.set_xlabel("machine time (minutes, 1960 motors)")
-    ax.set_ylabel("figures misclassified in the pass (%)")
+    ax.set_ylabel("figures misclassified (%)")
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
     ax.set_title("learning against machine time", fontsize=10)
     return _save(fig, path, dpi=80, bbox_inches="tight")
 
