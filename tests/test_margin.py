@@ -187,3 +187,13 @@ def test_min_norm_point_simplex_corner():
     p, lam, keys, _ = min_norm_point(Z)
     np.testing.assert_allclose(p, [1 / 3] * 3)
     assert sorted(keys) == [0, 1, 2] and lam.sum() == pytest.approx(1)
+
+
+def test_exponentially_thin_margin_is_bracketed_conservatively():
+    from test_separability import _doubling_chain  # tests/ is on sys.path under pytest
+
+    X, y = _doubling_chain(40, slack=1)  # every witness has w_{k+1} > 2 w_k
+    m = max_margin(X, y, intercept=False)
+    assert m.separable and 0 < m.lower <= m.gamma <= m.upper
+    assert m.lower < 2.0**-39  # e_1 . u = u_1 <= 2**-39 for a unit witness u
+    assert m.bound >= (m.R / m.upper) ** 2

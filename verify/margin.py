@@ -47,8 +47,10 @@ class Margin:
     Attributes
     ----------
     gamma : float
-        The maximum worst-case margin (within ``[lower, upper]``; their midpoint when
-        separable, 0.0 when not: the hull of ``{y_i x_i}`` contains the origin).
+        The maximum worst-case margin: the midpoint of ``[lower, upper]`` when
+        separable (the interval is typically 1e-12 relative), the certified ``lower``
+        when the margin is too thin for float64 to resolve (see ``message``), and
+        0.0 when not separable (the hull of ``{y_i x_i}`` contains the origin).
     u : ndarray
         A unit vector that attains ``lower``: in the augmented space (last entry the
         intercept weight) by default; in feature space with ``svm=True``.
@@ -229,15 +231,16 @@ def _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters, 
         if lower2 > lower:
             u, lower = u2, lower2
         lower = max(lower, 0.0)
-        gamma = 0.5 * (lower + upper)
+        gamma = lower  # conservative: (R/lower)^2 still bounds the mistakes
         return Margin(
             gamma=gamma, u=u, offset=float(u[-1]) if intercept and not svm else
             (0.0 if offset is None else offset), lower=lower, upper=upper, R=R,
             bound=(R / gamma) ** 2 if gamma > 0 else float("inf"), separable=True,
             support=tuple(int(i) for i in support), weights=tuple(float(v) for v in lam),
             certificate=None, intercept=intercept, svm=svm, iterations=iters,
-            message=f"separable (exact witness), but the margin {gamma:.3g} is below "
-            "what float64 resolves: lower bound from the exact witness",
+            message=f"separable (exact witness), but the margin is too thin for float64 "
+            f"to resolve: certified in [{lower:.3g}, {upper:.3g}]; gamma is the lower "
+            "end, from the exact witness",
             time_s=time.perf_counter() - t0)
     if verdict.separable is None:  # pragma: no cover - needs a solver timeout
         raise RuntimeError(f"could not decide separability: {verdict.message}")
