@@ -259,6 +259,28 @@ def test_nav_lists_every_page_and_only_existing_ones():
                                      f"{sorted(pages - set(listed))}")
 
 
+def public_modules():
+    """Dotted names of the public modules of markone, verify and sims (not the CLI)."""
+    names = set()
+    for package in ("markone", "verify", "sims"):
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            if not any(p.startswith("_") for p in parts) and parts[:2] != ("markone", "cli"):
+                names.add(".".join(parts))
+    return names
+
+
+def test_api_reference_documents_every_public_module_once():
+    documented = [m.group(1) for page in sorted((DOCS / "api").glob("*.md"))
+                  for m in re.finditer(r"^::: ([\w.]+)", page.read_text(encoding="utf-8"), re.M)]
+    twice = {name for name in documented if documented.count(name) > 1}
+    assert not twice, f"documented twice in docs/api: {sorted(twice)}"
+    missing = public_modules() - set(documented)
+    assert not missing, f"public modules missing from docs/api/*.md: {sorted(missing)}"
+
+
 def test_cli_reference_covers_every_command():
     page = HOOKS.render_cli()
     commands = [" ".join(path) for path, _, _ in HOOKS.iter_commands(build_parser())]
