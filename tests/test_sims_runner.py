@@ -125,6 +125,8 @@ def test_cli_list_and_run(tmp_path, capsys):
     assert main(["sim", "run", "xor_cycling", "--runs", "3", "--out",
                  str(tmp_path)]) == 2
     assert "no 'runs' setting" in capsys.readouterr().err
+    assert main(["sim", "run", "nope"]) == 2
+    assert "or 'all'" in capsys.readouterr().err
 
 
 def test_kill_9_then_restart_equals_uninterrupted(tmp_path):

@@ -5,7 +5,7 @@ Thin: parses arguments and calls :func:`sims.runner.run_experiment`.
 
 from __future__ import annotations
 
-from markone.cli import add_command
+from markone.cli import CommandError, add_command
 
 __all__ = ["register"]
 
@@ -28,15 +28,16 @@ def _list(args):
 
 
 def _run(args):
-    from sims.runner import EXPERIMENTS, run_experiment
+    from sims.runner import EXPERIMENTS, load_experiment, run_experiment
 
+    if args.name != "all" and args.name not in EXPERIMENTS:
+        raise CommandError(f"no experiment named {args.name!r}; choose one of "
+                           f"{', '.join(EXPERIMENTS)}, or 'all' (see `markone sim list`).")
     names = EXPERIMENTS if args.name == "all" else (args.name,)
     for name in names:
         runs = args.runs
-        if args.name == "all" and runs is not None:
-            from sims.runner import load_experiment
-
-            runs = runs if "runs" in load_experiment(name).DEFAULTS else None
+        if args.name == "all" and "runs" not in load_experiment(name).DEFAULTS:
+            runs = None  # --runs applies to the experiments that have runs
         res = run_experiment(name, out=args.out, seed=args.seed, size=args.size,
                              runs=runs, workers=args.workers, dask=args.dask)
         print(f"{name}: {res.n_run} task(s) run, {res.n_reused} reused -> "
