@@ -167,28 +167,21 @@ def nav_files(nav):
 
 
 DOC_COMMANDS = documented_commands()
-HELP_EXAMPLES = help_examples()
+HELP_EXAMPLES = [(f"`{command} --help`", argv) for command, argv in help_examples()]
 
 
-def test_the_docs_show_commands():
-    # the README's quick start at least; guards the extraction itself
+def test_the_docs_and_the_help_show_commands():
+    # the README's quick start and the top-level help at least; guards the extraction
     assert ["demo"] in [argv for _, argv in DOC_COMMANDS]
+    assert ["demo"] in [argv for _, argv in HELP_EXAMPLES]
 
 
-@pytest.mark.parametrize(("where", "argv"), DOC_COMMANDS,
-                         ids=[f"{w}:{' '.join(a)}" for w, a in DOC_COMMANDS])
-def test_documented_command_parses(where, argv):
+@pytest.mark.parametrize(("where", "argv"), DOC_COMMANDS + HELP_EXAMPLES,
+                         ids=[f"{w}:{' '.join(a)}" for w, a in DOC_COMMANDS + HELP_EXAMPLES])
+def test_shown_command_parses(where, argv):
     error = parse_error(build_parser(), argv)
-    assert error is None, (f"{where}: `markone {shlex.join(argv)}` does not parse "
-                           f"with the current CLI:\n{error}\nFix the page or the parser.")
-
-
-@pytest.mark.parametrize(("command", "argv"), HELP_EXAMPLES,
-                         ids=[f"{c}:{' '.join(a)}" for c, a in HELP_EXAMPLES])
-def test_help_example_parses(command, argv):
-    error = parse_error(build_parser(), argv)
-    assert error is None, (f"the example `markone {shlex.join(argv)}` in "
-                           f"`{command} --help` does not parse:\n{error}")
+    assert error is None, (f"{where}: the command `markone {shlex.join(argv)}` does not "
+                           f"parse with the current CLI:\n{error}\nFix the text or the parser.")
 
 
 def test_shell_commands_extraction():
