@@ -259,3 +259,15 @@ def test_settle_time_is_exactly_when_every_cell_is_close_hypo(level, seed):
         before = approach(retina.level, light, t * 0.999, p.photocell_rise_s,
                           p.photocell_decay_s)
         assert np.abs(before - light).max() > p.settle_tolerance
+
+
+def test_a_fresh_training_recalibrates_auto_theta_warm_start_keeps_it():
+    sparse, _ = letters("I", per_class=2, seed=0, typeface="serif")
+    dense = np.ones((2, 20, 20), dtype=np.uint8)   # net input 0 everywhere
+    machine = MarkI(seed=0)
+    machine.train(sparse, ["s", "s"], epochs=1)
+    theta_sparse = machine.theta
+    machine.train(dense, ["d", "d"], epochs=1)
+    assert machine.theta == MarkI(seed=0).calibrate(dense) != theta_sparse
+    machine.train(sparse, ["s", "s"], epochs=1, warm_start=True)
+    assert machine.theta == MarkI(seed=0).calibrate(dense)

@@ -375,8 +375,9 @@ class MarkI:
             Keep one :class:`Presentation` record per figure (memory grows with the
             number of presentations; without it memory is O(weights)).
         warm_start : bool
-            Continue from the current weights, clock and classes instead of a fresh
-            start (zero weights, clock at 0).
+            Continue from the current weights, clock, classes and threshold instead of
+            a fresh start (zero weights, clock at 0, ``theta="auto"`` calibrated on
+            these images).
 
         Returns
         -------
@@ -394,7 +395,7 @@ class MarkI:
         if not warm_start:
             self.classes_, self._index = None, {}
             self.reset()
-        if self.theta is None:
+        if self.theta is None or (not warm_start and self.params.theta == "auto"):
             self.calibrate(X)
         label_idx = self._label_indices(labels, grow=True)
         targets = self.codes_[label_idx]
