@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import sims.novikoff
 from markone.cli import main
@@ -174,3 +175,18 @@ def test_progress_bar_counts_reused_and_new_tasks(reference, tmp_path, capsys):
     assert f"{n}/{n}" in err and "novikoff" in err
     run_experiment("novikoff", out=tmp_path, progress=None, **SMALL)  # not a tty
     assert capsys.readouterr().err == ""
+
+
+@settings(max_examples=15,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cut=st.floats(0, 1))
+def test_log_cut_anywhere_resumes_identically_hypo(reference, tmp_path_factory, cut):
+    out = tmp_path_factory.mktemp("cut")
+    run_experiment("novikoff", out=out, **SMALL)
+    log = out / "novikoff" / "tasks.jsonl"
+    data = log.read_bytes()
+    log.write_bytes(data[: int(cut * len(data))])       # a crash at any byte
+    (out / "novikoff" / "results.json").unlink()
+    again = run_experiment("novikoff", out=out, **SMALL)
+    assert again.n_reused == data[: int(cut * len(data))].count(b"\n")
+    assert _bytes(again.results_path) == _bytes(reference.results_path)
