@@ -16,6 +16,8 @@ Examples
 (True, 1.0)
 >>> machine.a_features(images).shape
 (6, 512)
+>>> machine
+MarkI(seed=0, topology='full', theta=2, classes=['A', 'B'], now_s=...)
 """
 
 from __future__ import annotations
@@ -119,6 +121,11 @@ class MarkI:
         self._index = {}
         self._codes = None
         self.reset()
+
+    def __repr__(self):
+        classes = None if self.classes_ is None else self.classes_.tolist()
+        return (f"MarkI(seed={self.seed}, topology={self.params.topology!r}, "
+                f"theta={self.theta}, classes={classes}, now_s={self.now_s:.1f})")
 
     # ------------------------------------------------------------------ state
     def reset(self):
