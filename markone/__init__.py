@@ -20,7 +20,7 @@ _EXPORTS = {
     "train": "markone.perceptron",
     "TrainResult": "markone.perceptron",
     "Perceptron": "markone.perceptron",
-    "ConvergenceWarning": "markone.perceptron",
+    "ConvergenceWarning": "markone._checks",
     "MulticlassPerceptron": "markone.multiclass",
     "KernelPerceptron": "markone.kernel",
 }

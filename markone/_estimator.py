@@ -1,4 +1,4 @@
-"""Plumbing shared by the multiclass and kernel estimators (not public).
+"""Plumbing shared by every markone estimator (not public).
 
 Parameter access in the scikit-learn style (constructor arguments are keyword-only and
 stored verbatim; ``get_params`` reads them from the ``__init__`` signature), the
@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import inspect
 import numbers
-import warnings
 
 import numpy as np
 
 from markone._validation import check_matrix
-from markone.perceptron import ConvergenceWarning, NotFittedError, _check_common
+from markone._checks import NotFittedError, check_common
 
 __all__ = ["OnlineClassifier", "warn_not_converged", "check_core_params"]
 
@@ -31,16 +30,7 @@ def check_core_params(eta, max_epochs, variant, intercept_scale, intercept):
     for name, value in (("eta", eta), ("intercept_scale", intercept_scale)):
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError(f"{name} must be a real number, got {value!r}.")
-    return float(_check_common(eta, max_epochs, variant, intercept_scale, intercept))
-
-
-def warn_not_converged(max_epochs, what="the data", stacklevel=3):
-    """Issue the :class:`~markone.ConvergenceWarning` that suggests what to do."""
-    warnings.warn(
-        f"no pass without mistakes in max_epochs={max_epochs} passes over {what}; the "
-        "data may not be separable. Raise max_epochs, or use variant='averaged' for "
-        "non-separable data.",
-        ConvergenceWarning, stacklevel=stacklevel)
+    return float(check_common(eta, max_epochs, variant, intercept_scale, intercept))
 
 
 class OnlineClassifier:

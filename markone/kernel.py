@@ -37,7 +37,8 @@ import numpy as np
 from numba import njit
 from scipy.spatial.distance import cdist
 
-from markone._estimator import OnlineClassifier, check_core_params, warn_not_converged
+from markone._checks import check_order, epoch_indices, warn_not_converged
+from markone._estimator import OnlineClassifier, check_core_params
 from markone._validation import (
     as_generator,
     check_choice,
@@ -48,7 +49,6 @@ from markone._validation import (
     encode_binary_labels,
 )
 from markone.online import predict_sign
-from markone.perceptron import _check_order, _epoch_indices
 
 __all__ = ["KernelPerceptron", "kernel_matrix", "KERNELS"]
 
@@ -188,9 +188,9 @@ class KernelPerceptron(OnlineClassifier):
         G = self._checked_gram(Xf)
         alpha, f = np.zeros(len(Xf), dtype=np.int64), np.zeros(len(Xf))
         yf = y_pm1.astype(np.float64)
-        order = _check_order(self.order, len(Xf))
+        order = check_order(self.order, len(Xf))
         for _ in range(self.max_epochs):
-            m = int(_dual_epoch(G, yf, _epoch_indices(order, len(Xf), self._rng), alpha, f))
+            m = int(_dual_epoch(G, yf, epoch_indices(order, len(Xf), self._rng), alpha, f))
             self._per_epoch.append(m)
             if m == 0:
                 break
@@ -216,9 +216,9 @@ class KernelPerceptron(OnlineClassifier):
         f = (self.dual_coef_ @ self._gram(self.support_vectors_, Xf) if not first
              else np.zeros(len(Xf)))
         alpha = np.zeros(len(Xf), dtype=np.int64)
-        order = _check_order(self.order, len(Xf))
+        order = check_order(self.order, len(Xf))
         self._per_epoch.append(int(_dual_epoch(
-            G, y_pm1.astype(np.float64), _epoch_indices(order, len(Xf), self._rng),
+            G, y_pm1.astype(np.float64), epoch_indices(order, len(Xf), self._rng),
             alpha, f)))
         self._store(Xf, y_pm1, alpha, keep_all=False)
         return self

@@ -59,7 +59,14 @@ import numpy as np
 from numba import njit
 
 from markone import online
-from markone._estimator import OnlineClassifier, check_core_params, warn_not_converged
+from markone._checks import (
+    ConvergenceWarning,
+    check_order,
+    epoch_indices,
+    warn_not_converged,
+    zero_rows_error,
+)
+from markone._estimator import OnlineClassifier, check_core_params
 from markone._validation import (
     as_generator,
     check_choice,
@@ -68,14 +75,7 @@ from markone._validation import (
     check_matrix,
     encode_class_labels,
 )
-from markone.perceptron import (
-    ConvergenceWarning,
-    _check_order,
-    _epoch_indices,
-    _zero_rows_error,
-    augment,
-    train,
-)
+from markone.perceptron import augment, train
 
 __all__ = ["MulticlassPerceptron", "kesler_expand", "STRATEGIES"]
 
@@ -272,9 +272,9 @@ class MulticlassPerceptron(OnlineClassifier):
             self._fit_ovr(Xf, cls, eta)
         else:
             Xa = self._augmented(Xf, cls)
-            order = _check_order(self.order, Xa.shape[0])
+            order = check_order(self.order, Xa.shape[0])
             for _ in range(self.max_epochs):
-                m = self._pass(Xa, cls, _epoch_indices(order, Xa.shape[0], self._rng), eta)
+                m = self._pass(Xa, cls, epoch_indices(order, Xa.shape[0], self._rng), eta)
                 self._per_epoch.append(m)
                 if m == 0:
                     break
@@ -324,9 +324,9 @@ class MulticlassPerceptron(OnlineClassifier):
         if first:
             self._reset(classes, Xf.shape[1])
         Xa = self._augmented(Xf, cls)
-        order = _check_order(self.order, Xa.shape[0])
+        order = check_order(self.order, Xa.shape[0])
         self._per_epoch.append(
-            self._pass(Xa, cls, _epoch_indices(order, Xa.shape[0], self._rng), eta))
+            self._pass(Xa, cls, epoch_indices(order, Xa.shape[0], self._rng), eta))
         self._publish()
         return self
 
@@ -344,7 +344,7 @@ class MulticlassPerceptron(OnlineClassifier):
         Xa = np.array(augment(Xf, self.intercept, self.intercept_scale))  # owned copy
         if not self.intercept:
             if self.strategy == "ovr":
-                _zero_rows_error(Xa)
+                zero_rows_error(Xa)
             zero = ~np.any(Xa != 0, axis=1) & (cls != 0)
             if zero.any():
                 i = int(np.flatnonzero(zero)[0])

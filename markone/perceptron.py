@@ -29,14 +29,24 @@ Exactly, with rationals:
 
 from __future__ import annotations
 
-import numbers
-import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
 from markone import _kernels
+from markone._checks import (
+    VARIANTS,
+    ConvergenceWarning,
+    NotFittedError,
+    check_common,
+    check_order,
+    epoch_indices,
+    raise_bad_row,
+    warn_not_converged,
+    zero_rows_error,
+)
+from markone._estimator import OnlineClassifier
 from markone._exact import to_fraction, to_integer_matrix
 from markone._validation import (
     as_generator,
@@ -52,12 +62,7 @@ from markone.online import predict_sign
 __all__ = ["train", "TrainResult", "Perceptron", "ConvergenceWarning", "augment",
            "VARIANTS"]
 
-#: The prediction vectors :func:`train` can return.
-VARIANTS = ("last", "averaged", "voted", "pocket")
 
-
-class ConvergenceWarning(UserWarning):
-    """Training stopped at ``max_epochs`` with a pass that still made mistakes."""
 
 
 def augment(X, intercept=True, intercept_scale=1.0):
@@ -207,7 +212,7 @@ class _Engine:
             status = np.zeros(2, dtype=np.int64)
             m = _kernels.epoch_last_xy(X, y, c, idx, eta, self.w, status)
             if status[0]:
-                _raise_bad_row(X, int(idx[status[1]]), int(status[0]))
+                raise_bad_row(X, int(idx[status[1]]), int(status[0]))
             return int(m)
         n = idx.shape[0]
         rec_idx = np.empty(n, dtype=np.int64)
@@ -257,83 +262,12 @@ class _Engine:
 _NO_X = np.zeros(1, dtype=np.int64)
 
 
-def _check_order(order, n):
-    """Return a function ``epoch -> idx`` for ``order``, validating it."""
-    if isinstance(order, str):
-        check_choice(order, "order", ("given", "shuffle"))
-        return order
-    arr = np.asarray(order)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(
-            f"order must be 'given', 'shuffle' or a non-empty 1-D sequence of example "
-            f"indices, got shape {arr.shape}."
-        )
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"order must hold integer indices, got dtype {arr.dtype}.")
-    bad = (arr < 0) | (arr >= n)
-    if bad.any():
-        raise ValueError(
-            f"order has index {int(arr[bad][0])} outside [0, {n}) for {n} examples."
-        )
-    return np.ascontiguousarray(arr, dtype=np.int64)
-
-
-def _epoch_indices(order, n, rng):
-    if isinstance(order, np.ndarray):
-        return order
-    if order == "shuffle":
-        return rng.permutation(n).astype(np.int64)
-    return np.arange(n, dtype=np.int64)
-
-
 def _labels(y):
     """-1/+1 labels (one class allowed) pass through; any two values are mapped."""
     arr = np.asarray(y)
     if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
         return arr.astype(np.int64), np.array([-1, 1])
     return encode_binary_labels(y)
-
-
-def _check_common(eta, max_epochs, variant, intercept_scale, intercept):
-    eta = _check_eta(eta)
-    check_int_at_least(max_epochs, "max_epochs", 1)
-    check_choice(variant, "variant", VARIANTS)
-    if intercept:
-        if isinstance(intercept_scale, (str, Fraction)):
-            c = to_fraction(intercept_scale, where="intercept_scale ")
-            if c <= 0:
-                raise ValueError(f"intercept_scale(={intercept_scale}) must be > 0.")
-        else:
-            check_positive(intercept_scale, "intercept_scale")
-    return eta
-
-
-def _check_eta(eta):
-    if isinstance(eta, (Fraction, str)):
-        e = to_fraction(eta, where="eta ")
-        if e <= 0:
-            raise ValueError(f"eta(={eta}) must be > 0.")
-        return e
-    return check_positive(eta, "eta")
-
-
-def _zero_rows_error(yx):
-    zero = ~np.any(yx != 0, axis=1)
-    if zero.any():
-        _raise_bad_row(yx, int(np.flatnonzero(zero)[0]), 2)
-
-
-def _raise_bad_row(X, i, status):
-    """Raise the error for row ``i``: 1 = not finite, 2 = zero vector (no intercept)."""
-    if status == 1:
-        j = int(np.flatnonzero(~np.isfinite(X[i]))[0])
-        raise ValueError(
-            f"X contains NaN or infinity (first at row {i}, column {j}); remove or "
-            "impute those entries before training.")
-    raise ValueError(
-        f"X[{i}] is the zero vector and intercept=False: its score is always 0, which "
-        "counts as a mistake, so training could never converge. Remove it or use "
-        "intercept=True.")
 
 
 def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000,
@@ -394,7 +328,7 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
     >>> res.converged, res.epochs, caught[0].category.__name__
     (False, 50, 'ConvergenceWarning')
     """
-    eta = _check_common(eta, max_epochs, variant, intercept_scale, intercept)
+    eta = check_common(eta, max_epochs, variant, intercept_scale, intercept)
     y_pm1, classes = _labels(y)
     if exact:
         n = len(X) if not isinstance(X, np.ndarray) else X.shape[0]
@@ -422,9 +356,9 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
         run_eta = float(eta)
         c = float(intercept_scale) if intercept else None
     if not intercept and not isinstance(yx, tuple):
-        _zero_rows_error(yx)
+        zero_rows_error(yx)
     n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
-    order = _check_order(order, n)
+    order = check_order(order, n)
     rng = as_generator(seed)
 
     if exact and yx.dtype == np.int64:
@@ -441,11 +375,7 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
                                  checks=None)
     converged = per_epoch[-1] == 0
     if not converged and not (isinstance(order, np.ndarray) and max_epochs == 1):
-        warnings.warn(
-            f"no pass without mistakes in max_epochs={max_epochs} passes; the data may "
-            "not be linearly separable (check with verify.check_separable). Raise "
-            "max_epochs, or use variant='pocket' or 'averaged' for non-separable data.",
-            ConvergenceWarning, stacklevel=2)
+        warn_not_converged(max_epochs)
     unit = (Fraction(eta) / scale) if exact else None
     return _result(engine, per_epoch, variant, exact, unit, c, classes, record)
 
@@ -468,7 +398,7 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
         engine = _Engine(d, yx.dtype, lean=False, record_w=record or variant == "voted")
     per_epoch = []
     for _ in range(max_epochs):
-        idx = _epoch_indices(order, n, rng)
+        idx = epoch_indices(order, n, rng)
         m = engine.run_pass(yx, idx, eta, checks)
         per_epoch.append(m)
         if m == 0:
@@ -525,7 +455,7 @@ def _result(engine, per_epoch, variant, exact, unit, c, classes, record):
 # the estimator
 
 
-class Perceptron:
+class Perceptron(OnlineClassifier):
     """Binary perceptron with the scikit-learn estimator contract.
 
     A thin layer over the engine of :func:`train`: ``fit(X, y)`` equals
@@ -546,6 +476,7 @@ class Perceptron:
     n_mistakes_, n_epochs_ : int
     converged_ : bool
     w_ : ndarray, the augmented prediction vector.
+    result_ : TrainResult of the last fit (or of all partial fits so far).
 
     Examples
     --------
@@ -567,31 +498,9 @@ class Perceptron:
         self.seed = seed
         self.variant = variant
 
-    # sklearn-style parameter access -----------------------------------------------
-    def get_params(self, deep=True):
-        """The constructor arguments, as stored."""
-        return {k: getattr(self, k) for k in
-                ("intercept", "intercept_scale", "eta", "max_epochs", "order", "seed",
-                 "variant")}
-
-    def set_params(self, **params):
-        """Set constructor arguments; unknown names are an error."""
-        valid = self.get_params()
-        for k, v in params.items():
-            if k not in valid:
-                raise ValueError(f"invalid parameter {k!r} for Perceptron; valid: {sorted(valid)}.")
-            setattr(self, k, v)
-        return self
-
-    def __repr__(self):
-        defaults = Perceptron().get_params()
-        changed = {k: v for k, v in self.get_params().items() if v is not defaults[k] and v != defaults[k]}
-        return f"Perceptron({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
-
-    # fitting ----------------------------------------------------------------------
     def _validated(self):
-        return _check_common(self.eta, self.max_epochs, self.variant, self.intercept_scale,
-                             self.intercept)
+        return check_common(self.eta, self.max_epochs, self.variant, self.intercept_scale,
+                            self.intercept)
 
     def fit(self, X, y):
         """Train from zero on ``(X, y)`` (two classes); return ``self``."""
@@ -622,25 +531,17 @@ class Perceptron:
         self._validated()
         Xf = check_matrix(X)
         first = not hasattr(self, "classes_")
-        if first and classes is None:
-            raise ValueError(
-                "classes must be passed to the first call of partial_fit (or learn_one), "
-                "e.g. partial_fit(X, y, classes=[0, 1]): later batches may not show "
-                "both classes.")
-        if first:
-            classes = np.unique(np.asarray(classes))
-            if len(classes) != 2:
-                raise ValueError(f"classes must hold exactly two labels, got {classes.tolist()}.")
-        y_pm1, _ = encode_binary_labels(y, classes=self.classes_ if not first else classes,
-                                        allow_single=True)
+        classes = self._classes_for_partial_fit(classes)
+        if len(classes) != 2:
+            raise ValueError(f"classes must hold exactly two labels, got {classes.tolist()}.")
+        y_pm1, _ = encode_binary_labels(y, classes=classes, allow_single=True)
         check_consistent_length(Xf, y_pm1)
-        if not first and Xf.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {Xf.shape[1]} features, but the model was fitted "
-                             f"with {self.n_features_in_}.")
+        if not first:
+            Xf = self._check_X(Xf)
         Xa = augment(Xf, self.intercept, self.intercept_scale)
         yx = np.ascontiguousarray(Xa * y_pm1[:, None])
         if not self.intercept:
-            _zero_rows_error(yx)
+            zero_rows_error(yx)
         engine = getattr(self, "_engine", None)
         if engine is None:
             engine = _Engine(yx.shape[1], np.float64, lean=False,
@@ -650,51 +551,30 @@ class Perceptron:
             self._rng = as_generator(self.seed)
             self._per_epoch = [] if first else list(self.result_.mistakes_per_epoch)
             self._engine = engine
-        order = _check_order(self.order, yx.shape[0])
-        m = engine.run_pass(yx, _epoch_indices(order, yx.shape[0], self._rng),
+        order = check_order(self.order, yx.shape[0])
+        m = engine.run_pass(yx, epoch_indices(order, yx.shape[0], self._rng),
                             float(self.eta), None)
         self._per_epoch.append(m)
         c = float(self.intercept_scale) if self.intercept else None
-        res = _result(engine, self._per_epoch, self.variant, False, None, c,
-                      classes if first else self.classes_, False)
-        self._set_fitted(res, classes if first else self.classes_, Xf.shape[1])
+        res = _result(engine, self._per_epoch, self.variant, False, None, c, classes, False)
+        self._set_fitted(res, classes, Xf.shape[1])
         return self
 
     def learn_one(self, x, y, classes=None):
-        """Learn from one example (the same update as ``fit``); return ``self``."""
-        if not hasattr(self, "classes_") and classes is None:
-            classes = [-1, 1] if y in (-1, 1) else None
-        return self.partial_fit(np.asarray(x, dtype=float).reshape(1, -1), [y],
-                                classes=classes)
+        """Learn from one example (the same update as ``fit``); return ``self``.
 
-    # prediction -------------------------------------------------------------------
-    def _check_fitted(self):
-        if not hasattr(self, "classes_"):
-            raise NotFittedError(
-                "This Perceptron is not fitted yet; call fit(X, y) or partial_fit first.")
+        The first call needs ``classes`` unless the labels are -1/+1.
+        """
+        if not hasattr(self, "classes_") and classes is None and y in (-1, 1):
+            classes = [-1, 1]
+        return super().learn_one(x, y, classes=classes)
 
     def decision_function(self, X):
         """Signed scores (positive means ``classes_[1]``)."""
         self._check_fitted()
-        Xf = check_matrix(X)
-        if Xf.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {Xf.shape[1]} features, but the model was fitted "
-                             f"with {self.n_features_in_}.")
-        return np.asarray(self.result_.decision_function(Xf), dtype=float)
+        return np.asarray(self.result_.decision_function(self._check_X(X)), dtype=float)
 
     def predict(self, X):
         """Predicted classes (a zero score predicts ``classes_[1]``)."""
         positive = predict_sign(self.decision_function(X)) > 0
         return self.classes_[positive.astype(int)]
-
-    def predict_one(self, x):
-        """Predict the class of one example."""
-        return self.predict(np.asarray(x, dtype=float).reshape(1, -1))[0].item()
-
-    def score(self, X, y):
-        """Mean accuracy on ``(X, y)``."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
-
-
-class NotFittedError(ValueError, AttributeError):
-    """An estimator was used before ``fit``."""

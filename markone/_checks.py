@@ -1,0 +1,121 @@
+"""Checks and warnings shared by every learner: parameters, orders, bad rows.
+
+One place says what a bad ``eta``, ``max_epochs``, ``order`` or input row is, and how
+non-convergence is reported, so ``train`` and all the estimators fail the same way.
+
+>>> check_order([2, 0, 2], 3).tolist()
+[2, 0, 2]
+>>> check_order([3], 3)
+Traceback (most recent call last):
+...
+ValueError: order has index 3 outside [0, 3) for 3 examples.
+"""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+
+import numpy as np
+
+from markone._exact import to_fraction
+from markone._validation import (
+    check_choice,
+    check_int_at_least,
+    check_positive,
+)
+
+__all__ = ["ConvergenceWarning", "NotFittedError", "VARIANTS", "check_common", "check_eta",
+           "check_order", "epoch_indices", "warn_not_converged", "zero_rows_error",
+           "raise_bad_row"]
+
+#: The prediction vectors :func:`markone.train` can return.
+VARIANTS = ("last", "averaged", "voted", "pocket")
+
+
+class ConvergenceWarning(UserWarning):
+    """Training stopped at ``max_epochs`` with a pass that still made mistakes."""
+
+
+class NotFittedError(ValueError, AttributeError):
+    """An estimator was used before ``fit``."""
+
+
+def check_order(order, n):
+    """Return a function ``epoch -> idx`` for ``order``, validating it."""
+    if isinstance(order, str):
+        check_choice(order, "order", ("given", "shuffle"))
+        return order
+    arr = np.asarray(order)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(
+            f"order must be 'given', 'shuffle' or a non-empty 1-D sequence of example "
+            f"indices, got shape {arr.shape}."
+        )
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"order must hold integer indices, got dtype {arr.dtype}.")
+    bad = (arr < 0) | (arr >= n)
+    if bad.any():
+        raise ValueError(
+            f"order has index {int(arr[bad][0])} outside [0, {n}) for {n} examples."
+        )
+    return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+def epoch_indices(order, n, rng):
+    if isinstance(order, np.ndarray):
+        return order
+    if order == "shuffle":
+        return rng.permutation(n).astype(np.int64)
+    return np.arange(n, dtype=np.int64)
+
+
+def check_common(eta, max_epochs, variant, intercept_scale, intercept):
+    eta = check_eta(eta)
+    check_int_at_least(max_epochs, "max_epochs", 1)
+    check_choice(variant, "variant", VARIANTS)
+    if intercept:
+        if isinstance(intercept_scale, (str, Fraction)):
+            c = to_fraction(intercept_scale, where="intercept_scale ")
+            if c <= 0:
+                raise ValueError(f"intercept_scale(={intercept_scale}) must be > 0.")
+        else:
+            check_positive(intercept_scale, "intercept_scale")
+    return eta
+
+
+def check_eta(eta):
+    if isinstance(eta, (Fraction, str)):
+        e = to_fraction(eta, where="eta ")
+        if e <= 0:
+            raise ValueError(f"eta(={eta}) must be > 0.")
+        return e
+    return check_positive(eta, "eta")
+
+
+def zero_rows_error(yx):
+    zero = ~np.any(yx != 0, axis=1)
+    if zero.any():
+        raise_bad_row(yx, int(np.flatnonzero(zero)[0]), 2)
+
+
+def raise_bad_row(X, i, status):
+    """Raise the error for row ``i``: 1 = not finite, 2 = zero vector (no intercept)."""
+    if status == 1:
+        j = int(np.flatnonzero(~np.isfinite(X[i]))[0])
+        raise ValueError(
+            f"X contains NaN or infinity (first at row {i}, column {j}); remove or "
+            "impute those entries before training.")
+    raise ValueError(
+        f"X[{i}] is the zero vector and intercept=False: its score is always 0, which "
+        "counts as a mistake, so training could never converge. Remove it or use "
+        "intercept=True.")
+
+
+def warn_not_converged(max_epochs, what="the data", stacklevel=3):
+    """Issue the :class:`ConvergenceWarning` that says what to do next."""
+    warnings.warn(
+        f"no pass without mistakes in max_epochs={max_epochs} passes over {what}; the "
+        "data may not be linearly separable (check with verify.check_separable). Raise "
+        "max_epochs, or use variant='pocket' or 'averaged' for non-separable data.",
+        ConvergenceWarning, stacklevel=stacklevel)
