@@ -175,10 +175,7 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
         max_iter = 20 * (n + d)
     if svm:
         return _svm_margin(Xf, y_pm1, rtol, max_iter, t0)
-    Z = Xf * y_pm1[:, None]
-    if intercept:
-        Z = np.hstack([Z, y_pm1[:, None].astype(np.float64)])
-    Z = np.ascontiguousarray(Z)
+    Z = _signed(Xf, y_pm1, intercept)
     R = float(np.sqrt((Z * Z).sum(axis=1)).max())
     res = min_norm_point(Z, rtol=rtol, max_iter=max_iter)
     p, lam, support, iters = res
@@ -188,7 +185,7 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
         return _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0,
                                  offset=float(u[-1]) if intercept else 0.0)
     return _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters,
-                        t0, svm=False)
+                        t0, svm=False, offset=float(u[-1]) if intercept else 0.0)
 
 
 def _labels(y):
@@ -215,45 +212,52 @@ def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
 
 
 def _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
-                 svm, offset=None):
+                 svm, offset):
     """Decide exactly when the float margin is not positive."""
     from verify.separability import check_separable
 
     verdict = check_separable(Xf, y_pm1, intercept=intercept)
+    if verdict.separable is None:  # pragma: no cover - needs a solver timeout
+        raise RuntimeError(f"could not decide separability: {verdict.message}")
     if verdict.separable:
+        # Too thin for float64: the exact witness gives the certified lower end.
         w = np.array([float(v) for v in verdict.witness])
-        if svm:
-            w = w[:-1] / np.linalg.norm(w[:-1]) if np.any(w[:-1]) else w[:-1]
-        Z = Xf * y_pm1[:, None]
-        if intercept and not svm:
-            Z = np.hstack([Z, y_pm1[:, None].astype(np.float64)])
-        u2, lower2 = _unit_and_lower(Z, w) if not svm else (u, lower)
-        if lower2 > lower:
-            u, lower = u2, lower2
-        lower = max(lower, 0.0)
-        gamma = lower  # conservative: (R/lower)^2 still bounds the mistakes
+        Z = _signed(Xf, y_pm1, intercept)
+        low2 = _worst_margin(Z, w, -1 if svm else None)
+        if low2 > lower:
+            lower = low2
+            if svm:
+                u, offset = w[:-1] / np.linalg.norm(w[:-1]), w[-1] / np.linalg.norm(w[:-1])
+            else:
+                u = w / np.linalg.norm(w)
+                offset = float(u[-1]) if intercept else 0.0
+        gamma = max(lower, 0.0)  # conservative: (R/gamma)^2 still bounds the mistakes
         return Margin(
-            gamma=gamma, u=u, offset=float(u[-1]) if intercept and not svm else
-            (0.0 if offset is None else offset), lower=lower, upper=upper, R=R,
+            gamma=gamma, u=u, offset=offset, lower=gamma, upper=upper, R=R,
             bound=(R / gamma) ** 2 if gamma > 0 else float("inf"), separable=True,
             support=tuple(int(i) for i in support), weights=tuple(float(v) for v in lam),
             certificate=None, intercept=intercept, svm=svm, iterations=iters,
             message=f"separable (exact witness), but the margin is too thin for float64 "
-            f"to resolve: certified in [{lower:.3g}, {upper:.3g}]; gamma is the lower "
+            f"to resolve: certified in [{gamma:.3g}, {upper:.3g}]; gamma is the lower "
             "end, from the exact witness",
             time_s=time.perf_counter() - t0)
-    if verdict.separable is None:  # pragma: no cover - needs a solver timeout
-        raise RuntimeError(f"could not decide separability: {verdict.message}")
     cert = verdict.certificate
     return Margin(
-        gamma=0.0, u=u, offset=float(u[-1]) if intercept and not svm else
-        (0.0 if offset is None else offset), lower=min(lower, 0.0), upper=0.0, R=R,
+        gamma=0.0, u=u, offset=offset, lower=min(lower, 0.0), upper=0.0, R=R,
         bound=float("inf"), separable=False, support=tuple(sorted(cert)),
         weights=tuple(float(cert[i] / sum(cert.values())) for i in sorted(cert)),
         certificate=cert, intercept=intercept, svm=svm, iterations=iters,
         message=f"not separable: the convex hull of the signed examples contains the "
         f"origin (exact certificate on {len(cert)} examples); gamma <= 0",
         time_s=time.perf_counter() - t0)
+
+
+def _signed(Xf, y, intercept):
+    """The signed (augmented) examples ``y_i [x_i, 1]`` (exact: sign flips only)."""
+    Z = Xf * y[:, None]
+    if intercept:
+        Z = np.hstack([Z, y[:, None].astype(np.float64)])
+    return np.ascontiguousarray(Z)
 
 
 def _unit_and_lower(Z, p):
@@ -264,15 +268,25 @@ def _unit_and_lower(Z, p):
         u[-1] = 1.0
     else:
         u = p / norm
-    s = Z @ u
-    err = dot_error_bound(Z, u)
-    low = float(np.min(s - err))
-    # ||u|| is 1 up to rounding: divide by an upper (or lower) bound of the true norm.
-    k = Z.shape[1] + 4
-    nrm = float(np.sqrt(u @ u))
-    nrm_hi, nrm_lo = nrm * (1 + k * UNIT_ROUNDOFF), nrm * (1 - k * UNIT_ROUNDOFF)
-    low = low / nrm_hi if low >= 0 else low / nrm_lo
-    return u / nrm, low * (1 - 4 * UNIT_ROUNDOFF) if low > 0 else low * (1 + 4 * UNIT_ROUNDOFF)
+    return u, _worst_margin(Z, u)
+
+
+def _worst_margin(Z, w, n_norm=None):
+    """Rigorous lower bound of ``min_i Z_i . w / ||w[:n_norm]||`` for the exact data.
+
+    The dot products carry :func:`verify._exact.dot_error_bound`; the norm is bounded
+    above (or below, for a negative numerator) by its own rounding error.
+    """
+    s = Z @ w
+    low = float(np.min(s - dot_error_bound(Z, w)))
+    v = w[:n_norm]
+    k = v.size + 4
+    nrm = float(np.sqrt(v @ v))
+    if nrm == 0:
+        return -np.inf
+    low = low / (nrm * (1 + k * UNIT_ROUNDOFF)) if low >= 0 else \
+        low / (nrm * (1 - k * UNIT_ROUNDOFF))
+    return low * (1 - 4 * UNIT_ROUNDOFF) if low > 0 else low * (1 + 4 * UNIT_ROUNDOFF)
 
 
 def _hull_norm_upper(Z, support, lam):
@@ -402,22 +416,20 @@ def _svm_margin(Xf, y, rtol, max_iter, t0):
     R = float(np.sqrt((Xf * Xf).sum(axis=1)).max())
     norm = float(np.linalg.norm(p))
     u = p / norm if norm > 0 else np.zeros_like(p)
-    sp, sn = XP @ u, XN @ u
-    ep, en = dot_error_bound(XP, u), dot_error_bound(XN, u)
-    k = Xf.shape[1] + 4
-    nrm = float(np.sqrt(u @ u)) if norm > 0 else 1.0
-    lo = 0.5 * (float(np.min(sp - ep)) - float(np.max(sn + en)))
-    lo = lo / (nrm * (1 + k * UNIT_ROUNDOFF)) if lo > 0 else lo / (nrm * (1 - k * UNIT_ROUNDOFF))
-    b = -0.5 * (float(np.min(sp)) + float(np.max(sn)))
-    # The hull point is sum lam_k (x_i - x_j): a point of conv P minus one of conv N.
-    D = np.array([Xf[i] - Xf[j] for i, j in keys])
-    up = 0.5 * _hull_norm_upper(D, range(len(keys)), lam)
+    b = -0.5 * (float(np.min(XP @ u)) + float(np.max(XN @ u)))  # midway between hulls
+    # any (u, b) gives a rigorous lower bound: min_i y_i (u . x_i + b) / ||u||
+    lo = _worst_margin(_signed(Xf, y, True), np.append(u, b), -1) if norm > 0 else -np.inf
+    # the hull point sum_k lam_k (x_i - x_j) / 2, as one convex combination of the rows
+    # x_i and -x_j with weights lam/2 each (exact negation, no rounded differences)
+    rows = np.array([Xf[i] for i, _ in keys] + [-Xf[j] for _, j in keys])
+    up = _hull_norm_upper(rows, range(len(rows)), np.concatenate([lam, lam]))
     support = sorted({i for key in keys for i in key})
+    weights = _class_weights(keys, lam, support)
     if lo > 0:
-        return _separable_margin(u / nrm, lo, up, R, support, _class_weights(keys, lam, support),
+        return _separable_margin(u / float(np.sqrt(u @ u)), lo, up, R, support, weights,
                                  True, iters, t0, offset=b, svm=True)
-    return _unseparated(Xf, y, True, u, lo, up, R, support,
-                        _class_weights(keys, lam, support), iters, t0, svm=True, offset=b)
+    return _unseparated(Xf, y, True, u, lo, up, R, support, weights, iters, t0, svm=True,
+                        offset=b)
 
 
 def _class_weights(keys, lam, support):
