@@ -34,6 +34,8 @@ Examples
 ...                      plot=False)
 >>> res.n_run, res.n_reused
 (1, 0)
+>>> res                                              # doctest: +ELLIPSIS
+SweepResult(name='orthonormal_tight', results_path=...results.json'), figures=(), n_tasks=1, n_run=1, n_reused=0)
 >>> res.results["all_equal"]
 True
 """
@@ -47,7 +49,7 @@ import multiprocessing
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from markone._version import __version__
@@ -103,7 +105,7 @@ class SweepResult:
     """
 
     name: str
-    results: dict
+    results: dict = field(repr=False)
     results_path: Path
     figures: tuple
     n_tasks: int
