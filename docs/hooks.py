@@ -119,6 +119,8 @@ def on_files(files, config, **kwargs):
 
 _ROLE = re.compile(r":(?:py:)?(?:func|meth|class|mod|data|attr|obj|exc|const):`(~?)([^`]+)`")
 _SECTION = re.compile(r"^(Examples?)\n-{3,}$", re.M)
+# a numpydoc "name : type" line; the type is shown as code, so inline markup must go
+_TYPED = re.compile(r"^(?P<names>[ \t]*\*{0,2}\w+(?:, *\*{0,2}\w+)*) : (?P<type>.*)$", re.M)
 
 
 def _code_span(match):
@@ -127,12 +129,15 @@ def _code_span(match):
 
 
 def clean_docstring(text):
-    """Sphinx roles -> code spans; a bare doctest block gets an ``Examples`` heading.
+    """Sphinx roles -> code spans; no markup in types; a bare doctest gets ``Examples``.
 
     >>> clean_docstring("See :func:`~markone.train`.\\n\\n>>> 1 + 1\\n2").splitlines()
     ['See `train`.', '', 'Examples', '--------', '>>> 1 + 1', '2']
+    >>> clean_docstring("X, y : arrays of shape ``(n, d)``, :class:`numpy.ndarray`")
+    'X, y : arrays of shape (n, d), numpy.ndarray'
     """
     text = _ROLE.sub(_code_span, text)
+    text = _TYPED.sub(lambda m: f"{m['names']} : {m['type'].replace('`', '')}", text)
     if _SECTION.search(text):
         return text
     lines = text.split("\n")
