@@ -270,34 +270,39 @@ def _local_results(name, specs, workers):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask_client(address):
+def _distributed():
+    """``dask.distributed``, imported lazily, or an error that says how to get it."""
     try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError as exc:  # pragma: no cover - depends on the environment
+        import dask.distributed
+    except ImportError as exc:
         raise ImportError(
             "--dask needs dask.distributed, which is not installed; install it with "
             'pip install "markone[dask]"'
         ) from exc
-    if address == "local":
-        cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                               dashboard_address=None)
-        return Client(cluster), cluster
-    if not str(address).startswith(("tcp://", "tls://", "ucx://", "inproc://")):
+    return dask.distributed
+
+
+def _check_dask(address):
+    if address is not None and address != "local" and not str(address).startswith(
+            ("tcp://", "tls://", "ucx://", "inproc://")):
         raise ValueError(
             f"dask(={address!r}) must be 'local' or a scheduler address like "
             "'tcp://host:8786'."
         )
-    return Client(address), None
+    return address
 
 
 def _dask_results(name, specs, address):
-    from dask.distributed import as_completed as dask_completed
-
-    client, cluster = _dask_client(address)
+    distributed = _distributed()
+    cluster = None
+    if address == "local":  # threads in this process: light on a laptop
+        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2,
+                                           processes=False, dashboard_address=None)
+    client = distributed.Client(cluster if cluster is not None else address)
     try:
         futures = {client.submit(_run_one, name, spec, pure=False): spec["id"]
                    for spec in specs}
-        for fut in dask_completed(list(futures)):
+        for fut in distributed.as_completed(list(futures)):
             yield futures[fut], fut.result()
     finally:
         client.close()
@@ -336,6 +341,7 @@ def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
     module = load_experiment(name)
     seed = check_int_at_least(seed, "seed", 0)
     workers = check_int_at_least(workers, "workers", 1)
+    dask = _check_dask(dask)
     config = make_config(module, size=size, runs=runs, overrides=overrides)
     key = config_hash(name, config, seed)
     out_dir = Path(out) / name

@@ -190,3 +190,14 @@ def test_log_cut_anywhere_resumes_identically_hypo(reference, tmp_path_factory, 
     again = run_experiment("novikoff", out=out, **SMALL)
     assert again.n_reused == data[: int(cut * len(data))].count(b"\n")
     assert _bytes(again.results_path) == _bytes(reference.results_path)
+
+
+def test_missing_dask_says_how_to_install(tmp_path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)   # import fails
+    with pytest.raises(ImportError, match=r'pip install "markone\[dask\]"'):
+        run_experiment("novikoff", out=tmp_path, dask="local", **SMALL)
+    assert main(["sim", "run", "novikoff", "--size", "small", "--dask", "local",
+                 "--out", str(tmp_path)]) == 2
+    assert 'pip install "markone[dask]"' in capsys.readouterr().err

@@ -38,8 +38,11 @@ def _run(args):
         runs = args.runs
         if args.name == "all" and "runs" not in load_experiment(name).DEFAULTS:
             runs = None  # --runs applies to the experiments that have runs
-        res = run_experiment(name, out=args.out, seed=args.seed, size=args.size,
-                             runs=runs, workers=args.workers, dask=args.dask)
+        try:
+            res = run_experiment(name, out=args.out, seed=args.seed, size=args.size,
+                                 runs=runs, workers=args.workers, dask=args.dask)
+        except ImportError as exc:  # --dask without dask.distributed installed
+            raise CommandError(str(exc)) from exc
         print(f"{name}: {res.n_run} task(s) run, {res.n_reused} reused -> "
               f"{res.results_path} ({len(res.figures)} figure(s))")
     return 0
