@@ -202,12 +202,12 @@ def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
     gamma = 0.5 * (lower + upper)
     return Margin(
         gamma=gamma, u=u, offset=offset, lower=lower, upper=upper, R=R,
-        bound=(R / gamma) ** 2, separable=True, support=tuple(int(i) for i in support),
+        bound=_novikoff(R, gamma), separable=True, support=tuple(int(i) for i in support),
         weights=tuple(float(v) for v in lam), certificate=None, intercept=intercept,
         svm=svm, iterations=iters,
         message=f"separable with margin {gamma:.6g} (certified within "
         f"[{lower:.17g}, {upper:.17g}]); Novikoff bound (R/gamma)^2 = "
-        f"{(R / gamma) ** 2:.6g}",
+        f"{_novikoff(R, gamma):.6g}",
         time_s=time.perf_counter() - t0)
 
 
@@ -234,7 +234,7 @@ def _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters, 
         gamma = max(lower, 0.0)  # conservative: (R/gamma)^2 still bounds the mistakes
         return Margin(
             gamma=gamma, u=u, offset=offset, lower=gamma, upper=upper, R=R,
-            bound=(R / gamma) ** 2 if gamma > 0 else float("inf"), separable=True,
+            bound=_novikoff(R, gamma), separable=True,
             support=tuple(int(i) for i in support), weights=tuple(float(v) for v in lam),
             certificate=None, intercept=intercept, svm=svm, iterations=iters,
             message=f"separable (exact witness), but the margin is too thin for float64 "
@@ -250,6 +250,14 @@ def _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters, 
         message=f"not separable: the convex hull of the signed examples contains the "
         f"origin (exact certificate on {len(cert)} examples); gamma <= 0",
         time_s=time.perf_counter() - t0)
+
+
+def _novikoff(R, gamma):
+    """``(R / gamma)**2``, infinite when gamma <= 0 or when it overflows."""
+    if gamma <= 0:
+        return float("inf")
+    with np.errstate(over="ignore"):
+        return float(np.square(np.float64(R) / np.float64(gamma)))
 
 
 def _signed(Xf, y, intercept):
