@@ -52,7 +52,7 @@ def timed_verdict(X, y, **kw):
 def line(name, v, t, t_check=None):
     what = {True: "separable", False: "NOT separable", None: "unknown"}[v.separable]
     size = "" if v.separable is None else (
-        f"witness" if v.separable else f"certificate on {len(v.certificate)} pts")
+        "witness" if v.separable else f"certificate on {len(v.certificate)} pts")
     extra = "" if t_check is None else f"  re-check {t_check:6.3f} s"
     print(f"  {name:<34} {t:8.3f} s  {what:<13} via {v.method:<10} {size}{extra}")
 
@@ -98,17 +98,21 @@ def main(quick=False):
     print(f"\n3. {N_MARK} Mark I A-unit patterns x {D_MARK} binary features "
           "(target <= 5 s)")
     A, letters = mark1_patterns(rng)
-    A, keep = np.unique(A, axis=0, return_index=True)
-    letters = letters[keep]
-    print(f"  ({len(A)} distinct patterns, {A.mean():.1%} of A-units active)")
+    _, pattern = np.unique(A, axis=0, return_inverse=True)
+    pattern = pattern.ravel()
+    print(f"  ({pattern.max() + 1} distinct patterns among {len(A)}, {A.mean():.1%} of "
+          "A-units active)")
     half = np.isin(letters, list("ABCDEFGHIJKLM"))
     v, t, tc = timed_verdict(A, np.where(half, 1, -1))
     line("letters A-M vs N-Z", v, t, tc)
     v, t, tc = timed_verdict(A, np.where(letters == "E", 1, -1))
     line("letter E vs the rest", v, t, tc)
+    coin = rng.choice([-1, 1], pattern.max() + 1)  # one random label per pattern
+    v, t, tc = timed_verdict(A, coin[pattern])
+    line("random label per pattern", v, t, tc)
     B = (rng.random((N_MARK, D_MARK)) < 0.15).astype(np.float64)
     v, t, tc = timed_verdict(B, rng.choice([-1, 1], N_MARK))
-    line(f"random 15%-active, random labels", v, t, tc)
+    line("random 15%-active, random labels", v, t, tc)
 
     n = N_MARGIN // (10 if quick else 1)
     print(f"\n4. max_margin on {n} x {D_MARGIN} (target <= 5 s, gap <= 1e-9)")
