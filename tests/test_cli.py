@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import runpy
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -25,11 +26,11 @@ COMMANDS = [(" ".join(path), help, parser) for path, help, parser
             in runpy.run_path(str(ROOT / "docs" / "hooks.py"))["iter_commands"](build_parser())]
 
 
-def run_markone(*args, cwd=None):
-    """Run ``python -m markone ARGS`` in a fresh process, output through pipes."""
+def run_markone(*args, stderr=subprocess.PIPE):
+    """Run ``python -m markone ARGS`` in a fresh process, stdout through a pipe."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "markone", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "markone", *args], env=env,
+                          stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=120)
 
 
 def test_every_subcommand_is_registered():
@@ -106,9 +107,34 @@ def test_real_process_version_errors_and_quiet_pipes(tmp_path):
     done = run_markone("--debug", "train", str(tmp_path / "missing.csv"))
     assert done.returncode == 1 and "Traceback" in done.stderr
 
-    # long work shows progress on a terminal only: through a pipe stderr stays empty
-    done = run_markone("sim", "run", "orthonormal_tight", "--size", "small",
-                       "--out", str(tmp_path / "out"))
+
+
+SMALL_SWEEP = ("sim", "run", "orthonormal_tight", "--size", "small")
+
+
+def test_progress_stays_quiet_in_a_pipe(tmp_path):
+    done = run_markone(*SMALL_SWEEP, "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert "orthonormal_tight: 1 task(s) run" in done.stdout
+
+
+def test_progress_shows_on_a_terminal(tmp_path):
+    pty = pytest.importorskip("pty")
+    leader, follower = pty.openpty()
+    try:
+        done = run_markone(*SMALL_SWEEP, "--out", str(tmp_path), stderr=follower)
+    finally:
+        os.close(follower)
+    shown = b""
+    while select.select([leader], [], [], 0.5)[0]:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert done.returncode == 0
+    assert b"\rorthonormal_tight [" in shown and b"1/1" in shown
