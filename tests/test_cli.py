@@ -95,7 +95,7 @@ def test_debug_shows_the_traceback(tmp_path):
         main(["--debug", "train", str(tmp_path / "missing.csv")])
 
 
-def test_real_process_version_errors_and_quiet_pipes(tmp_path):
+def test_real_process_version_and_errors(tmp_path):
     done = run_markone("--version")
     assert (done.returncode, done.stdout.strip()) == (0, f"markone {markone.__version__}")
 
@@ -106,7 +106,6 @@ def test_real_process_version_errors_and_quiet_pipes(tmp_path):
 
     done = run_markone("--debug", "train", str(tmp_path / "missing.csv"))
     assert done.returncode == 1 and "Traceback" in done.stderr
-
 
 
 SMALL_SWEEP = ("sim", "run", "orthonormal_tight", "--size", "small")
