@@ -161,9 +161,9 @@ class _Problem:
         return all(exact_dot(r, wi) > 0 for r in ints)
 
     def certificate_from(self, mu, idx):
-        """Turn integer multipliers ``mu`` of ``int_rows(idx)`` into ``{i: lambda_i}``
-        with ``sum lambda_i z_i = 0``, normalised so the smallest weight is 1... or
-        None when some multiplier is negative."""
+        """Turn integer multipliers ``mu`` of ``int_rows(idx)`` (a kernel vector, of
+        either sign) into ``{i: lambda_i}`` with ``sum lambda_i z_i = 0`` and the
+        smallest weight 1; None unless all nonzero multipliers share one sign."""
         if any(m < 0 for m in mu):
             if all(m <= 0 for m in mu):
                 mu = [-m for m in mu]
@@ -396,8 +396,6 @@ def _exact_gordan(prob, support, lam):
     one-dimensional kernel), then solves that small integer system exactly.
     """
     idx, lam = _caratheodory(prob.Zf[support], support, lam)
-    if idx is None:
-        return None
     ints, _ = prob.int_rows(idx)
     A = [list(col) for col in zip(*ints)]  # columns = examples
     try:
@@ -407,34 +405,29 @@ def _exact_gordan(prob, support, lam):
     return prob.certificate_from(mu, idx)
 
 
-def _caratheodory(Zs, idx, lam, max_steps=None):
-    """Drop points from a float Gordan certificate until its kernel is 1-D."""
+def _caratheodory(Zs, idx, lam):
+    """Drop points from a float Gordan certificate until its kernel is 1-D.
+
+    While the support's vectors have a kernel of dimension above one, move the
+    weights along a kernel direction until one of them reaches zero, and drop it
+    (the classical proof of Caratheodory's theorem, in floating point; the exact
+    solve afterwards decides whether the result is a certificate).
+    """
     idx = np.asarray(idx)
     lam = np.asarray(lam, dtype=np.float64)
-    steps = 0
-    while True:
-        k = idx.size
-        if k == 1:
-            return idx, lam
+    while idx.size > 1:
         _, s, vt = np.linalg.svd(Zs.T)
         tol = max(Zs.shape) * np.finfo(float).eps * (s[0] if s.size else 1.0)
-        rank = int((s > tol).sum())
-        if k - rank <= 1:
-            return idx, lam
-        nu = vt[-1]
-        if not (nu > 0).any():
-            nu = -nu
-        pos = nu > 0
+        if idx.size - int((s > tol).sum()) <= 1:
+            break
+        nu = vt[-1] * np.sign(vt[-1][np.argmax(np.abs(vt[-1]))])  # largest entry > 0
+        pos = nu > 1e-12 * np.abs(nu).max()
         ratios = lam[pos] / nu[pos]
-        j = np.flatnonzero(pos)[int(np.argmin(ratios))]
         lam = lam - ratios.min() * nu
-        keep = np.ones(k, dtype=bool)
-        keep[j] = False
-        keep &= lam > 0
+        keep = lam > 0
+        keep[np.flatnonzero(pos)[int(np.argmin(ratios))]] = False
         idx, lam, Zs = idx[keep], lam[keep], Zs[keep]
-        steps += 1
-        if max_steps is not None and steps > max_steps:
-            return None, None
+    return idx, lam
 
 
 # --------------------------------------------------------------------------------------
