@@ -34,6 +34,7 @@ def atomic_write(path, data, *, mode="w"):
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         with os.fdopen(fd, mode) as fh:
             fh.write(data)
             fh.flush()
@@ -46,6 +47,12 @@ def atomic_write(path, data, *, mode="w"):
             pass
         raise
     return path
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def to_jsonable(obj):
