@@ -31,6 +31,7 @@ def test_separable_writes_certificate_and_check_accepts_it(files, capsys):
     assert main(["verify", "separable", files["and"], "--certificate", cert]) == 0
     out = capsys.readouterr().out
     assert out.startswith("separable") and "certificate written" in out
+    assert "witness (w, intercept): 3, 2, -4" in out  # the perceptron's integer weights
     doc = read_json(cert)
     assert doc["separable"] is True and doc["data"]["y"] == ["no", "no", "no", "yes"]
     assert len(doc["witness"]) == 3 and len(doc["source"]["sha256"]) == 64

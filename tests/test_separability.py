@@ -276,6 +276,21 @@ def test_float_data_auto_matches_z3_hypo(data):
     assert_proof(X, y, a)
 
 
+extreme_floats = st.floats(min_value=-1e150, max_value=1e150, allow_nan=False,
+                           allow_infinity=False, width=64)  # subnormals included
+
+
+@given(st.integers(1, 5).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(extreme_floats, min_size=2, max_size=2), min_size=n, max_size=n),
+    st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n), st.booleans())))
+def test_extreme_exponents_auto_matches_z3_hypo(data):
+    X, y, intercept = data
+    a = check_separable(X, y, intercept=intercept)
+    b = check_separable(X, y, intercept=intercept, method="z3")
+    assert a.separable == b.separable
+    assert check_certificate(X, y, a) and check_certificate(X, y, b)
+
+
 def test_agrees_with_perceptron_on_larger_integer_data():
     rng = np.random.default_rng(3)
     X = rng.integers(-10, 11, size=(300, 6))

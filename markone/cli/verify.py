@@ -79,6 +79,9 @@ def _separable(args):
     if v.separable is False and len(v.certificate) <= 10:
         print("certificate (example: lambda):",
               ", ".join(f"{i}: {lam}" for i, lam in v.certificate.items()))
+    if v.separable and len(v.witness) <= 10:
+        print(f"witness (w{', intercept' if v.intercept else ''}):",
+              ", ".join(str(c) for c in v.witness))
     if args.certificate:
         if v.separable is None:
             print(f"no certificate written to {args.certificate}: the verdict is unknown")
