@@ -166,6 +166,12 @@ def max_margin(X, y, *, intercept=True, svm=False, rtol=1e-12, max_iter=None):
 
 
 def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
+    if np.asarray(X).dtype.kind in "OUS":
+        raise TypeError(
+            "max_margin works on float64 data (margins are irrational in general), got "
+            "Fractions or strings; convert with np.asarray(X, dtype=float): the "
+            "certified interval then refers to those floats. check_separable accepts "
+            "exact rationals.")
     Xf = check_matrix(X)
     y_pm1 = _labels(y)
     check_consistent_length(Xf, y_pm1)
