@@ -140,7 +140,8 @@ def _machine_section(rep, seed):
     replay = write_replay_html(run_path, rep.out / "replay.html")
     lines = info.get("summary_lines") or [f"{k}: {v}" for k, v in info.items()
                                           if k not in ("figures", "run_json")]
-    lines = list(lines) + [f"replay the run in a browser: {replay.name}"]
+    lines = [ln.strip() for ln in lines if not ln.strip().startswith("wrote ")]
+    lines.append(f"replay the run in a browser: {replay.name}")
     rep.section("The Mark I learning letters", lines,
                 [*info.get("figures", []), run_path, replay])
     return {k: v for k, v in info.items() if k != "summary_lines"}
