@@ -278,8 +278,8 @@ def null_vector(M):
             ints.append([int(v * den) for v in r])
     k = len(ints[0]) if ints else 0
     v = None
-    if k > 24 and max(abs(v) for r in ints for v in r) < 2**24:
-        v = _null_vector_dixon(np.array(ints, dtype=np.int64))
+    if k > 8:
+        v = _null_vector_dixon(ints)
         if v is not None and any(exact_dot(r, v) != 0 for r in ints):
             v = None  # unlucky prime or rank deficiency: decide by elimination
     if v is None:
@@ -337,35 +337,49 @@ def _null_vector_gauss(ints, k):
 _DIXON_PRIME = 2_097_143  # a prime below 2**21: int64 sums of products stay exact
 
 
-def _null_vector_dixon(A):
-    """Kernel vector of an int64 matrix of corank one by p-adic lifting, or None.
+_LIMB = 20  # bits per limb of a large integer matrix (limb @ digit stays in int64)
 
-    A pivoting pass modulo a prime finds ``k - 1`` independent rows and columns and
-    an LU factorisation of that square block; Dixon's lifting then solves
-    ``B x = -a_free`` to enough p-adic digits for rational reconstruction (Hadamard
-    bound). Returns None when the modular pass is inconclusive (unlucky prime or
-    corank not one), so the caller can fall back to exact elimination.
+
+def _null_vector_dixon(ints):
+    """Kernel vector of an integer matrix of corank one by p-adic lifting, or None.
+
+    ``ints`` is a list of rows of Python ints of any size. A pivoting pass modulo a
+    prime finds ``k - 1`` independent rows and columns and an LU factorisation of that
+    square block ``B``; Dixon's lifting then solves ``B x = -a_free`` one p-adic digit
+    at a time, to enough digits for rational reconstruction (Hadamard bound). Products
+    with ``B`` run in int64 on 20-bit limbs of its entries, so only O(n) Python-int
+    operations happen per digit. Returns None when the modular pass is inconclusive
+    (unlucky prime or corank not one): the caller then eliminates exactly.
     """
     p = _DIXON_PRIME
-    m, k = A.shape
-    piv_rows, piv_cols, lu = _modular_pivots(A % p, p)
+    k = len(ints[0])
+    Amod = np.array([[v % p for v in r] for r in ints], dtype=np.int64)
+    piv_rows, piv_cols, lu = _modular_pivots(Amod)
     if len(piv_cols) != k - 1:
         return None
     free = next(c for c in range(k) if c not in set(piv_cols))
-    B = A[np.ix_(piv_rows, piv_cols)]
-    b = -A[piv_rows, free]
-    # Hadamard bound of B and of B with b in a column: numerators and det bounded.
-    norms = np.sqrt((B.astype(np.float64) ** 2).sum(axis=0))
-    logh = float(np.log2(np.maximum(norms, 1)).sum()) + float(
-        np.log2(max(np.sqrt((b.astype(np.float64) ** 2).sum()), 1)))
+    B = [[ints[i][c] for c in piv_cols] for i in piv_rows]
+    b = [-ints[i][free] for i in piv_rows]
+    n = len(b)
+    # Hadamard: every column's norm is at most sqrt(n) times its largest entry.
+    colbits = [max(abs(row[c]).bit_length() for row in B) for c in range(n)]
+    colbits.append(max(abs(v).bit_length() for v in b))
+    logh = sum(colbits) + 0.5 * math.log2(max(n, 1)) * (n + 1)
     steps = int((2 * logh + 4) / math.log2(p)) + 2
+    limbs = _limbs(B, max(1, -(-max(colbits[:-1]) // _LIMB)))
     digits = []
-    r = b.copy()
+    r = b
     for _ in range(steps):
-        x = _lu_solve_mod(*lu, r % p)
+        x = _lu_solve_mod(*lu, np.array([v % p for v in r], dtype=np.int64))
         digits.append(x)
-        r = (r - B @ x) // p
-    X = [0] * len(piv_cols)
+        bx = limbs[0] @ x
+        if len(limbs) == 1:
+            r = [(ri - bi) // p for ri, bi in zip(r, bx.tolist())]
+        else:
+            parts = [(Lt @ x).tolist() for Lt in limbs[1:]]
+            r = [(ri - bi - sum(pt[j] << (_LIMB * (t + 1)) for t, pt in enumerate(parts)))
+                 // p for j, (ri, bi) in enumerate(zip(r, bx.tolist()))]
+    X = [0] * n
     for x in reversed(digits):
         X = [a * p + int(c) for a, c in zip(X, x.tolist())]
     mod = p ** steps
@@ -391,10 +405,25 @@ def _null_vector_dixon(A):
     return _from_fractions(v)
 
 
-def _modular_pivots(A, p):
-    """Independent rows and columns of ``A`` modulo ``p`` and an LU factorisation
-    ``(LU, perm, inverse diagonal)`` of the pivot block (None when singular)."""
-    W = np.ascontiguousarray(A % p)
+def _limbs(B, T):
+    """Signed 20-bit limbs of an integer matrix: ``B = sum_t limbs[t] * 2**(20 t)``."""
+    mask = (1 << _LIMB) - 1
+    if T == 1:
+        return [np.array(B, dtype=np.int64)]
+    out = np.zeros((T, len(B), len(B[0])), dtype=np.int64)
+    for i, row in enumerate(B):
+        for j, v in enumerate(row):
+            a, sgn = abs(v), -1 if v < 0 else 1
+            for t in range(T):
+                out[t, i, j] = sgn * ((a >> (_LIMB * t)) & mask)
+    return list(out)
+
+
+def _modular_pivots(A):
+    """Independent rows and columns of ``A`` (entries already reduced modulo the
+    prime) and an LU factorisation ``(LU, perm, inverse diagonal)`` of the pivot
+    block (None when singular)."""
+    W = np.array(A, dtype=np.int64)  # a copy: the echelon pass works in place
     perm = np.arange(W.shape[0], dtype=np.int64)
     pcols = np.full(W.shape[0], -1, dtype=np.int64)
     rank = _echelon_mod(W, perm, pcols)
@@ -402,7 +431,7 @@ def _modular_pivots(A, p):
     piv_cols = pcols[:rank].tolist()
     if rank == 0:
         return piv_rows, piv_cols, None
-    LU = np.ascontiguousarray(A[np.ix_(piv_rows, piv_cols)] % p)
+    LU = np.ascontiguousarray(A[np.ix_(piv_rows, piv_cols)])
     lperm = np.arange(rank, dtype=np.int64)
     dinv = np.zeros(rank, dtype=np.int64)
     if not _lu_mod(LU, lperm, dinv):
