@@ -84,6 +84,9 @@ def main(quick=False):
     line("50 labels flipped, auto", v, t, tc)
     v, t, tc = timed_verdict(Xs, ys, method="lp")
     line("separable, lp (no perceptron)", v, t, tc)
+    G = rng.normal(size=(N_MARGIN, D_MARGIN))
+    v, t, tc = timed_verdict(G, rng.choice([-1, 1], N_MARGIN))
+    line(f"{N_MARGIN} x {D_MARGIN} Gaussian, random labels", v, t, tc)
 
     print(f"\n2. plain Z3 encoding vs ours on {N_Z3} x {D_INT} (a size Z3 can finish)")
     for flips, name in ((0, "separable"), (N_Z3 // 4, "not separable")):

@@ -14,8 +14,8 @@ a proof only after passing through here.
 * :func:`certify_positive`: prove ``A[i] . w > 0`` for all rows, with floats where the
   rounding bound allows and exact integers for the rest.
 * :func:`null_vector`: an exact rational vector spanning the kernel of an integer
-  matrix of corank one (p-adic lifting for large systems, fraction-free elimination
-  for small or wide-integer ones).
+  matrix of corank one (p-adic lifting in numpy/numba for all but tiny systems,
+  integer elimination for those).
 
 Examples
 --------
@@ -258,8 +258,10 @@ def null_vector(M):
 
     ``M`` has shape ``(m, k)`` and rank ``k - 1``. Returns a primitive integer vector
     ``v`` (a list of ``k`` Python ints with gcd 1) with ``M v = 0`` exactly, checked
-    before returning. Large systems with int64-sized entries are solved by p-adic
-    (Dixon) lifting in numpy; others by integer Gauss-Jordan elimination.
+    before returning. Systems with more than 8 columns are solved by p-adic (Dixon)
+    lifting in numpy/numba, whatever the size of the entries; smaller ones (and the
+    rare case where the modular pass is inconclusive) by integer Gauss-Jordan
+    elimination.
 
     Raises
     ------
