@@ -23,6 +23,8 @@ import numpy as np
 from markone import datasets
 from verify import check_certificate, check_separable, max_margin
 
+__all__ = ["main"]
+
 SEED = 0
 N_INT, D_INT = 1000, 20  # integer data
 N_Z3 = 80  # plain Z3 needs ~20-40 s already at 100 x 20 here

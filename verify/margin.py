@@ -36,6 +36,7 @@ import numpy as np
 
 from markone._validation import check_consistent_length, check_matrix, check_positive
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dot_error_bound
+from verify.separability import check_separable, labels_pm1
 
 __all__ = ["Margin", "max_margin", "min_norm_point"]
 
@@ -173,7 +174,7 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
             "certified interval then refers to those floats. check_separable accepts "
             "exact rationals.")
     Xf = check_matrix(X)
-    y_pm1 = _labels(y)
+    y_pm1, _ = labels_pm1(y)
     check_consistent_length(Xf, y_pm1)
     rtol = check_positive(rtol, "rtol")
     n, d = Xf.shape
@@ -194,15 +195,6 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
                         t0, svm=False, offset=float(u[-1]) if intercept else 0.0)
 
 
-def _labels(y):
-    arr = np.asarray(y)
-    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
-        return arr.astype(np.int64)
-    from markone._validation import encode_binary_labels
-
-    return encode_binary_labels(y)[0]
-
-
 def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
                       offset, svm=False):
     gamma = 0.5 * (lower + upper)
@@ -220,8 +212,6 @@ def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
 def _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
                  svm, offset):
     """Decide exactly when the float margin is not positive."""
-    from verify.separability import check_separable
-
     verdict = check_separable(Xf, y_pm1, intercept=intercept)
     if verdict.separable is None:  # pragma: no cover - needs a solver timeout
         raise RuntimeError(f"could not decide separability: {verdict.message}")

@@ -40,12 +40,12 @@ import numpy as np
 
 from markone._exact import to_fraction_matrix, to_integer_matrix
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
-                                 check_positive)
+                                 check_positive, encode_binary_labels)
 from verify._exact import (blas_single_thread, certify_positive, exact_dot,
                            float_rows_to_ints, float_to_ints, null_vector, rows_to_ints)
 
 __all__ = ["SeparabilityVerdict", "check_separable", "check_certificate",
-           "CertificateError", "METHODS"]
+           "CertificateError", "METHODS", "labels_pm1"]
 
 #: Valid values of ``method``.
 METHODS = ("auto", "lp", "z3", "perceptron")
@@ -113,7 +113,7 @@ class _Problem:
 
     def __init__(self, X, y, intercept):
         self.intercept = intercept
-        self.y, self.single = _labels(y)
+        self.y, self.single = labels_pm1(y)
         arr = None if _is_exact_input(X) else np.asarray(X)
         if arr is not None and arr.dtype.kind in "iu" and arr.size and \
                 int(np.abs(arr).max()) >= 2**53:
@@ -188,13 +188,19 @@ def _is_exact_input(X):
     return isinstance(first, (Fraction, str))
 
 
-def _labels(y):
-    """-1/+1 labels; any two values mapped (sorted first -> -1); one class -> all +1."""
+def labels_pm1(y):
+    """Labels as int64 -1/+1 and whether there is one class only.
+
+    -1/+1 labels pass through; any two values are mapped (the sorted first to -1,
+    as everywhere in markone); one class of any other value becomes all +1.
+
+    >>> y, single = labels_pm1(["cat", "dog", "cat"])
+    >>> y.tolist(), single
+    ([-1, 1, -1], False)
+    """
     arr = np.asarray(y)
     if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
         return arr.astype(np.int64), np.unique(arr).size == 1
-    from markone._validation import encode_binary_labels
-
     if arr.ndim == 1 and arr.size and np.unique(arr).size == 1:
         return np.ones(arr.size, dtype=np.int64), True
     return encode_binary_labels(y)[0], False
@@ -574,13 +580,13 @@ def check_certificate(X, y, verdict):
     >>> check_certificate([[0.0], [1.0]], [0, 1], bad)
     Traceback (most recent call last):
     ...
-    verify.separability.CertificateError: the witness fails on example 0: y * w . [x, 1] = 0, not > 0.
+    verify.separability.CertificateError: the witness fails on example 0: ... = 0, not > 0.
     """
     if verdict.separable is None:
         raise ValueError("the verdict is unknown (separable=None): there is no witness "
                          "or certificate to check; rerun check_separable with a longer "
                          "timeout_s.")
-    y_pm1, _ = _labels(y)
+    y_pm1, _ = labels_pm1(y)
     ints, scales = _exact_augmented_rows(X, verdict.intercept)
     if len(ints) != len(y_pm1):
         raise ValueError(f"X has {len(ints)} samples but y has {len(y_pm1)}.")

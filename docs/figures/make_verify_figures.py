@@ -20,6 +20,8 @@ import numpy as np  # noqa: E402
 from markone import datasets  # noqa: E402
 from verify import check_separable, max_margin  # noqa: E402
 
+__all__ = ["main"]
+
 OUT = Path(__file__).resolve().parent
 FEATURES = [2, 3]  # petal length, petal width (cm)
 COLORS = {-1: "#1f77b4", 1: "#d62728"}
