@@ -457,26 +457,32 @@ def _inv_mod(a):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
+def _pivot_to(W, perm, r, c):  # pragma: no cover - compiled
+    """Swap the first row ``>= r`` with a nonzero in column ``c`` into row ``r``
+    (recording it in ``perm``); False when there is none."""
+    m, k = W.shape
+    for i in range(r, m):
+        if W[i, c] != 0:
+            if i != r:
+                for j in range(k):
+                    t = W[r, j]
+                    W[r, j] = W[i, j]
+                    W[i, j] = t
+                t = perm[r]
+                perm[r] = perm[i]
+                perm[i] = t
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _lu_mod(LU, perm, dinv):  # pragma: no cover - compiled
     """In-place LU with row pivoting modulo the prime; False when singular."""
     p = _DIXON_PRIME
     n = LU.shape[0]
     for c in range(n):
-        piv = -1
-        for i in range(c, n):
-            if LU[i, c] != 0:
-                piv = i
-                break
-        if piv < 0:
+        if not _pivot_to(LU, perm, c, c):
             return False
-        if piv != c:
-            for j in range(n):
-                t = LU[c, j]
-                LU[c, j] = LU[piv, j]
-                LU[piv, j] = t
-            t = perm[c]
-            perm[c] = perm[piv]
-            perm[piv] = t
         inv = _inv_mod(LU[c, c])
         dinv[c] = inv
         for i in range(c + 1, n):
@@ -519,21 +525,8 @@ def _echelon_mod(W, perm, pcols):  # pragma: no cover - compiled
     for c in range(k):
         if r == m:
             break
-        piv = -1
-        for i in range(r, m):
-            if W[i, c] != 0:
-                piv = i
-                break
-        if piv < 0:
+        if not _pivot_to(W, perm, r, c):
             continue
-        if piv != r:
-            for j in range(k):
-                t = W[r, j]
-                W[r, j] = W[piv, j]
-                W[piv, j] = t
-            t = perm[r]
-            perm[r] = perm[piv]
-            perm[piv] = t
         inv = _inv_mod(W[r, c])
         for j in range(c, k):
             W[r, j] = (W[r, j] * inv) % p
