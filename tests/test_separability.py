@@ -364,3 +364,22 @@ def test_null_vector_large_binary_system():
     A = rng.integers(0, 2, size=(120, 121))
     v = _exact.null_vector(A)
     assert any(v) and all(sum(int(a) * b for a, b in zip(r, v)) == 0 for r in A)
+
+
+def test_verdicts_and_margins_serialise_to_json():
+    import json
+
+    from markone._io import to_jsonable
+    from verify import max_margin
+
+    for y in AND[1], XOR[1]:
+        v = check_separable(AND[0], y)
+        doc = json.loads(json.dumps(to_jsonable(v)))
+        assert doc["separable"] == v.separable
+        if v.separable:
+            assert tuple(map(Fraction, doc["witness"])) == v.witness
+        else:
+            assert {int(i): Fraction(c) for i, c in doc["certificate"].items()} == \
+                v.certificate
+        m = json.loads(json.dumps(to_jsonable(max_margin(AND[0], y))))
+        assert m["separable"] == v.separable and len(m["u"]) == 3
