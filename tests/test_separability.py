@@ -383,3 +383,13 @@ def test_verdicts_and_margins_serialise_to_json():
                 v.certificate
         m = json.loads(json.dumps(to_jsonable(max_margin(AND[0], y))))
         assert m["separable"] == v.separable and len(m["u"]) == 3
+
+
+@pytest.mark.slow
+def test_mark1_sized_binary_certificate():
+    rng = np.random.default_rng(11)
+    X = (rng.random((2000, 512)) < 0.15).astype(float)
+    y = rng.choice([-1, 1], 2000)
+    v = check_separable(X, y)
+    assert v.separable is False and v.method == "lp"
+    assert check_certificate(X, y, v)
