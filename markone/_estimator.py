@@ -18,7 +18,7 @@ import numpy as np
 from markone._validation import check_matrix
 from markone._checks import NotFittedError, check_common
 
-__all__ = ["OnlineClassifier", "warn_not_converged", "check_core_params"]
+__all__ = ["OnlineClassifier", "check_core_params"]
 
 
 def check_core_params(eta, max_epochs, variant, intercept_scale, intercept):

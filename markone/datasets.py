@@ -17,11 +17,11 @@ unit vector ``u`` that labels the points). Labels are -1/+1 unless stated.
 
 from __future__ import annotations
 
-import importlib
 from importlib import resources
 
 import numpy as np
 
+from markone._figures import letters, shapes
 from markone._validation import as_generator, check_choice, check_int_at_least, check_positive
 
 __all__ = ["iris", "IRIS_FEATURES", "IRIS_CLASSES", "xor", "orthonormal", "separable",
@@ -140,9 +140,3 @@ def separable(n, d, margin, seed=None):
     X = np.concatenate(out)[:n]
     y = np.where(X @ u > 0, 1, -1).astype(np.int64)
     return X, y, u
-
-
-def __getattr__(name):
-    if name in ("letters", "shapes"):
-        return getattr(importlib.import_module("markone._figures"), name)
-    raise AttributeError(f"module 'markone.datasets' has no attribute {name!r}")

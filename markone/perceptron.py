@@ -38,7 +38,6 @@ from markone import _kernels
 from markone._checks import (
     VARIANTS,
     ConvergenceWarning,
-    NotFittedError,
     check_common,
     check_order,
     epoch_indices,
@@ -50,11 +49,8 @@ from markone._estimator import OnlineClassifier
 from markone._exact import to_fraction, to_integer_matrix
 from markone._validation import (
     as_generator,
-    check_choice,
     check_consistent_length,
-    check_int_at_least,
     check_matrix,
-    check_positive,
     encode_binary_labels,
 )
 from markone.online import predict_sign

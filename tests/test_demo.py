@@ -5,7 +5,6 @@ import io
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 

@@ -18,7 +18,8 @@ import sys
 
 from markone._version import __version__
 
-__all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS"]
+__all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
+           "read_tagged_json"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
 SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
@@ -99,6 +100,30 @@ def add_command(sub, name, *, help, description, example, func):
     )
     p.set_defaults(func=func)
     return p
+
+
+def add_group(sub, name, *, help, description, example, metavar="ACTION"):
+    """Add a subcommand with actions of its own; return ``(parser, actions)``.
+
+    Called without an action, the group prints its help and exits with status 2.
+    """
+    p = add_command(sub, name, help=help, description=description, example=example,
+                    func=lambda args: p.print_help() or 2)
+    return p, p.add_subparsers(dest=f"{name}_command", metavar=metavar)
+
+
+def read_tagged_json(path, fmt, *, what, how):
+    """Read a JSON document whose ``"format"`` field must be ``fmt``.
+
+    Anything else raises :class:`CommandError` saying the file is not ``what`` and
+    ``how`` to make one.
+    """
+    from markone._io import read_json
+
+    doc = read_json(path)
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        raise CommandError(f"{path} is not {what} (expected format {fmt!r}); {how}.")
+    return doc
 
 
 if __name__ == "__main__":  # pragma: no cover

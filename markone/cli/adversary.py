@@ -18,7 +18,7 @@ The implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
-from markone.cli import add_command
+from markone.cli import add_command, add_group
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case"]
 
@@ -133,14 +133,11 @@ def _check(args):
     import os
     import sys
 
-    from markone._io import read_json
-    from markone.cli import CommandError
+    from markone.cli import CommandError, read_tagged_json
 
-    doc = read_json(args.case)
-    if not isinstance(doc, dict) or doc.get("format") != CASE_FORMAT:
-        raise CommandError(f"{args.case} is not a markone adversary case (expected "
-                           f"format {CASE_FORMAT!r}); write one with `markone adversary "
-                           "orthonormal --out CASE.json`.")
+    doc = read_tagged_json(args.case, CASE_FORMAT, what="a markone adversary case",
+                           how="write one with `markone adversary orthonormal --out "
+                           "CASE.json`")
     mod_name, sep, func_name = args.impl.partition(":")
     if not sep or not mod_name or not func_name:
         raise CommandError(f"--impl must look like module:function, got {args.impl!r}.")
@@ -160,14 +157,13 @@ def _check(args):
 
 def register(subparsers):
     """Add ``markone adversary`` (orthonormal, greedy, exhaustive, z3, lattice, check)."""
-    p = add_command(
+    p, sub = add_group(
         subparsers, "adversary",
         help="worst-case streams as test cases, and checks of other perceptrons",
         description="Write a case (data, stream, expected mistakes and weights, bound) "
         "or check an implementation f(X, y, order) -> (w, mistakes) against one "
         "(exit 0 agree, 1 disagree).",
-        example=EXAMPLES, func=lambda args: p.print_help() or 2)
-    sub = p.add_subparsers(dest="adversary_command", metavar="NAME")
+        example=EXAMPLES, metavar="NAME")
 
     def out_arg(q):
         q.add_argument("--out", required=True, metavar="CASE.json",

@@ -5,7 +5,7 @@ Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handle
 
 from __future__ import annotations
 
-from markone.cli import add_command
+from markone.cli import add_command, add_group
 
 __all__ = ["register"]
 
@@ -93,16 +93,14 @@ def _replay(args):
 
 def register(subparsers):
     """Add ``markone machine demo|params|train|navy|replay`` to ``subparsers``."""
-    p = add_command(
+    p, sub = add_group(
         subparsers, "machine",
         help="the Mark I Perceptron emulated: demo, parameters, training, replay",
         description="A discrete-event emulation of Rosenblatt's 1960 machine: 20x20 "
         "photocells, a random plugboard, 512 A-units, 8 R-units with motor-driven "
         "potentiometers.",
         example="markone machine demo letters --out machine-demo",
-        func=lambda args: p.print_help() or 2,
     )
-    sub = p.add_subparsers(dest="machine_command", metavar="ACTION")
 
     d = add_command(sub, "demo", help="train on letters with default physics; write "
                     "pictures, an animation and the run",

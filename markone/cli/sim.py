@@ -5,7 +5,7 @@ Thin: parses arguments and calls :func:`sims.runner.run_experiment`.
 
 from __future__ import annotations
 
-from markone.cli import CommandError, add_command
+from markone.cli import CommandError, add_command, add_group
 
 __all__ = ["register"]
 
@@ -50,15 +50,13 @@ def _run(args):
 
 def register(subparsers):
     """Add ``markone sim list`` and ``markone sim run`` to ``subparsers``."""
-    p = add_command(
+    p, sub = add_group(
         subparsers, "sim",
         help="list and run the classic experiments (results.json + figures)",
         description="Each experiment writes OUT/NAME/results.json (the numbers behind "
         "its figures, with config and seed) and PNG figures; sweeps are resumable.",
         example="markone sim run novikoff --out results",
-        func=lambda args: p.print_help() or 2,
     )
-    sub = p.add_subparsers(dest="sim_command", metavar="ACTION")
     add_command(sub, "list", help="list the experiments",
                 description="One line per experiment.", example="markone sim list",
                 func=_list)

@@ -16,7 +16,7 @@ import importlib
 import re
 from pathlib import Path
 
-from markone.cli import add_command
+from markone.cli import add_command, add_group
 
 __all__ = ["register", "CERTIFICATE_FORMAT"]
 
@@ -124,15 +124,12 @@ def _check(args):
 
     import numpy as np
 
-    from markone._io import read_json
-    from markone.cli import CommandError
+    from markone.cli import CommandError, read_tagged_json
     from verify import SeparabilityVerdict, check_certificate
 
-    doc = read_json(args.cert)
-    if not isinstance(doc, dict) or doc.get("format") != CERTIFICATE_FORMAT:
-        raise CommandError(f"{args.cert} is not a markone certificate (expected "
-                           f"format {CERTIFICATE_FORMAT!r}); write one with "
-                           "`markone verify separable FILE --certificate OUT.json`.")
+    doc = read_tagged_json(args.cert, CERTIFICATE_FORMAT, what="a markone certificate",
+                           how="write one with `markone verify separable FILE "
+                           "--certificate OUT.json`")
     try:
         rows, y = doc["data"]["X"], doc["data"]["y"]
         exact = any(isinstance(c, str) for row in rows for c in row)
@@ -158,15 +155,13 @@ def _check(args):
 
 def register(subparsers):
     """Add the ``markone verify`` group (separable, margin, check, and plug-ins)."""
-    p = add_command(
+    p, group = add_group(
         subparsers, "verify",
         help="verify perceptron theory on data: separability, margins, bounds",
         description="Exact verdicts with certificates anyone can re-check. Exit status "
         "0 separable, 1 not separable, 2 unknown or bad input.",
         example="markone verify separable data.csv --certificate cert.json",
-        func=lambda args: p.print_help() or 2,
     )
-    group = p.add_subparsers(dest="verify_command", metavar="ACTION")
 
     s = add_command(group, "separable", help="exact separability verdict with a proof",
                     description="A witness hyperplane (separable) or a Gordan "
