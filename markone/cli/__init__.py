@@ -42,7 +42,13 @@ class CommandError(Exception):
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter,
                     argparse.ArgumentDefaultsHelpFormatter):
-    """Keeps hand-written examples as they are and shows defaults."""
+    """Keeps hand-written examples as they are and shows defaults that say something
+    (not None, False or a required argument's)."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, False) or action.required:
+            return action.help
+        return super()._get_help_string(action)
 
 
 def build_parser():
