@@ -129,15 +129,31 @@ def _code_span(match):
 
 
 def clean_docstring(text):
-    """Sphinx roles -> code spans; no markup in types; a bare doctest gets ``Examples``.
+    """Make a numpydoc/reST docstring render well as Markdown (see :class:`MarkoneDocstrings`).
+
+    Sphinx roles become code spans; types lose inline markup (they render as code);
+    before the first numpydoc section, reST simple tables and definition lists become
+    Markdown; a bare doctest block gets its ``Examples`` heading.
 
     >>> clean_docstring("See :func:`~markone.train`.\\n\\n>>> 1 + 1\\n2").splitlines()
     ['See `train`.', '', 'Examples', '--------', '>>> 1 + 1', '2']
     >>> clean_docstring("X, y : arrays of shape ``(n, d)``, :class:`numpy.ndarray`")
     'X, y : arrays of shape (n, d), numpy.ndarray'
+    >>> print(clean_docstring("Intro.\\n\\n``NAME``\\n    its name,\\n    a string\\n"
+    ...                       "``run``\\n    the call\\n\\n===  ====\\na    b c\\n===  ===="))
+    Intro.
+    <BLANKLINE>
+    - ``NAME``: its name, a string
+    - ``run``: the call
+    <BLANKLINE>
+    - a: b c
     """
     text = _ROLE.sub(_code_span, text)
     text = _TYPED.sub(lambda m: f"{m['names']} : {m['type'].replace('`', '')}", text)
+    first = _NUMPYDOC_SECTION.search(text)
+    cut = first.start() if first else len(text)
+    head = "\n".join(_definition_lists(_simple_tables(text[:cut].split("\n"))))
+    text = head + text[cut:]
     if _SECTION.search(text):
         return text
     lines = text.split("\n")
@@ -145,6 +161,58 @@ def clean_docstring(text):
         if line.startswith(">>>") and (i == 0 or not lines[i - 1].strip()):
             return "\n".join(lines[:i] + ["Examples", "--------"] + lines[i:])
     return text
+
+
+_NUMPYDOC_SECTION = re.compile(r"^[A-Z][A-Za-z ]*\n-{3,}[ \t]*$", re.M)
+_BORDER = re.compile(r"^=+( +=+)+[ \t]*$")
+
+
+def _simple_tables(lines):
+    """reST simple tables -> a Markdown table (a bullet list when two columns, no header)."""
+    out, i = [], 0
+    while i < len(lines):
+        end = i
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        block = lines[i:end]
+        if len(block) >= 3 and _BORDER.match(block[0]) and _BORDER.match(block[-1]):
+            starts = [m.start() for m in re.finditer(r"=+", block[0])]
+            borders = [k for k, line in enumerate(block) if _BORDER.match(line)]
+            rows = [[line[a:b].strip() for a, b in zip(starts, starts[1:] + [None])]
+                    for line in block if not _BORDER.match(line)]
+            header = rows[:borders[1] - 1] if len(borders) == 3 else []
+            body = rows[len(header):]
+            if not header and len(starts) == 2:
+                out += [f"- {a}: {b}" for a, b in body]
+            else:
+                cells = lambda row: "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
+                out += [cells(header[0] if header else [""] * len(starts)),
+                        "|" + "---|" * len(starts)] + [cells(r) for r in body]
+            i = end
+        else:
+            out.append(lines[i])
+            i += 1
+    return out
+
+
+def _definition_lists(lines):
+    """reST definition lists (a term, its definition indented below) -> bullets."""
+    out, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        follows = i + 1 < len(lines) and lines[i + 1].startswith("    ") and lines[i + 1].strip()
+        starts_item = i == 0 or not lines[i - 1].strip() or (out and out[-1].startswith("- "))
+        if (follows and starts_item and line.strip() and not line[0].isspace()
+                and not line.startswith((">>>", "...", "- ", "* "))):
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("    ") and lines[j].strip():
+                j += 1
+            out.append(f"- {line.strip()}: " + " ".join(l.strip() for l in lines[i + 1:j]))
+            i = j
+        else:
+            out.append(line)
+            i += 1
+    return out
 
 
 try:  # the docs extra; absent in a test-only install
