@@ -4,13 +4,13 @@
   :func:`markone.cli.build_parser`, every time the site is built, so it cannot drift
   from the code: :func:`render_cli` writes it and the MkDocs hook :func:`on_files` adds
   it to the site. ``python docs/hooks.py`` prints the page.
-* :class:`MarkoneDocstrings` is a small Griffe extension for the API reference: it
-  turns Sphinx roles (``:func:`train```) into code spans and gives a bare doctest
-  block its numpydoc ``Examples`` heading, so every docstring renders cleanly under
-  ``mkdocs build --strict``.
+* :class:`MarkoneDocstrings` is a small Griffe extension for the API reference
+  (:func:`clean_docstring`): the docstrings are numpydoc with reST touches (Sphinx
+  roles, simple tables, definition lists, bare doctests), and the API pages render
+  them as Markdown, cleanly and with no warning under ``mkdocs build --strict``.
 
-Only :func:`render_cli` is needed by the tests; MkDocs and Griffe are imported only
-when the site is built.
+The tests use :func:`render_cli` and :func:`iter_commands`; MkDocs and Griffe are
+imported only when the site is built.
 
 >>> page = render_cli()
 >>> page.splitlines()[0]
