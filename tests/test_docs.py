@@ -231,6 +231,13 @@ def test_relative_links_resolve(path):
                          "publish them; link to the repository URL):\n" + "\n".join(outside))
 
 
+@pytest.mark.parametrize("path", MARKDOWN, ids=_rel)
+def test_images_have_alt_text(path):
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    bare = re.findall(r"!\[\s*\]\(([^)]*)\)", text)
+    assert not bare, f"{_rel(path)}: images without alt text (say what they show): {bare}"
+
+
 def test_relative_links_finds_links_and_skips_code(tmp_path):
     page = tmp_path / "p.md"
     page.write_text('[a](x.md#s) ![b](fig/y.png "t") [c](https://e.org) [d](#top)\n'
