@@ -21,6 +21,7 @@ _EXPORTS = {
     "TrainResult": "markone.perceptron",
     "Perceptron": "markone.perceptron",
     "ConvergenceWarning": "markone._checks",
+    "NotFittedError": "markone._checks",
     "MulticlassPerceptron": "markone.multiclass",
     "KernelPerceptron": "markone.kernel",
 }

@@ -11,7 +11,7 @@ from hypothesis.extra import numpy as hnp
 
 import markone
 from markone import ConvergenceWarning, Perceptron, datasets, online, train
-from markone.perceptron import NotFittedError
+from markone import NotFittedError
 
 
 def test_fit_equals_train():
