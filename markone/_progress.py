@@ -7,6 +7,11 @@
 ...         bar.advance()
 >>> out.getvalue()  # not a terminal: nothing printed
 ''
+>>> shown = io.StringIO()
+>>> bar = Progress(4, "sweep", stream=shown, enabled=True, min_interval_s=0)
+>>> bar.advance(2); bar.close()
+>>> shown.getvalue().splitlines()[-1].split("]")[1].split()[0]
+'2/4'
 """
 
 from __future__ import annotations
@@ -51,11 +56,11 @@ class Progress:
     def _draw(self, elapsed):
         frac = self.done / self.total if self.total else 1.0
         rate = self.done / elapsed if elapsed > 0 else 0.0
-        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        left = f"{(self.total - self.done) / rate:5.0f}s" if rate > 0 else "    ?s"
         bar = "#" * int(30 * frac)
         self.stream.write(
             f"\r{self.label} [{bar:<30}] {self.done}/{self.total} "
-            f"{rate:6.1f}/s  {left:5.0f}s left "
+            f"{rate:6.1f}/s  {left} left "
         )
         self.stream.flush()
 
