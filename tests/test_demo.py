@@ -38,7 +38,8 @@ def test_demo_numbers_follow_theory(demo):
     assert s["separability"] == {"xor_separable": False, "certificate_checked": True,
                                  "iris_separable": True}
     assert s["worst_case"]["tight"]
-    assert s["xor"]["period_updates"] == 4
+    assert s["xor"]["period_updates"] == 4 and s["xor"]["converged"] is False
+    assert s["xor"]["epochs"] == 1000
     assert "XOR" in text and "Mark I" in text
 
 
