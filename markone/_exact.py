@@ -76,11 +76,22 @@ def to_integer_matrix(X, *, name="X", extra=()):
     denominators (of ``X`` and of the ``extra`` numbers). ``M`` is int64 when every
     entry fits, else an object array of Python ints."""
     F = to_fraction_matrix(X, name=name)
-    dens = {v.denominator for r in F for v in r}
-    dens.update(Fraction(e).denominator for e in extra)
-    scale = math.lcm(*dens)
-    M = [[v.numerator * (scale // v.denominator) for v in r] for r in F]
-    arr = np.array(M, dtype=object)
+    nums = [[v.numerator for v in r] for r in F]
+    dens = [[v.denominator for v in r] for r in F]
+    try:  # the common case: numerators and denominators fit int64, so does the result
+        N = np.array(nums, dtype=np.int64)
+        D = np.array(dens, dtype=np.int64)
+    except OverflowError:
+        N = D = None
+    den_set = set(np.unique(D).tolist()) if D is not None else {d for r in dens for d in r}
+    den_set.update(Fraction(e).denominator for e in extra)
+    scale = math.lcm(*den_set)
+    if N is not None and N.size:
+        top = max(abs(int(N.max())), abs(int(N.min())))
+        if scale < 2**62 and top * scale < 2**62:
+            return N * (scale // D), Fraction(scale)
+    arr = np.array([[n * (scale // d) for n, d in zip(rn, rd)] for rn, rd in zip(nums, dens)],
+                   dtype=object)
     if fits_int64(arr):
         arr = arr.astype(np.int64)
     return arr, Fraction(scale)
