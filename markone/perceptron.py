@@ -404,8 +404,9 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
 
 def _result(engine, per_epoch, variant, exact, unit, c, classes, record):
     if exact:
-        def conv(v):
-            return tuple(Fraction(x) * unit for x in v)
+        def conv(v):  # int() first: a Fraction of an np.int64 keeps int64 parts
+            return tuple((x if isinstance(x, Fraction) else Fraction(int(x))) * unit
+                         for x in v)
 
         def conv_rows(rows):
             return tuple(conv(r) for r in rows)
