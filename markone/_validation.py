@@ -31,6 +31,7 @@ __all__ = [
     "encode_binary_labels",
     "encode_class_labels",
     "check_pm1_labels",
+    "labels_to_pm1",
     "as_generator",
     "child_seeds",
     "check_positive",
@@ -198,6 +199,20 @@ def encode_class_labels(y, *, name="y", classes=None):
             "up front)."
         )
     return np.searchsorted(classes, arr).astype(np.int64), classes
+
+
+def labels_to_pm1(y, *, name="y"):
+    """Labels for the core: -1/+1 labels pass through (one class allowed); any two
+    other values are mapped with :func:`encode_binary_labels`. Returns
+    ``(y_pm1, classes)``.
+
+    >>> labels_to_pm1([1, 1])[0].tolist(), labels_to_pm1([0, 5])[1].tolist()
+    ([1, 1], [0, 5])
+    """
+    arr = np.asarray(y)
+    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
+        return arr.astype(np.int64), np.array([-1, 1])
+    return encode_binary_labels(y, name=name)
 
 
 def check_pm1_labels(y, *, name="y"):

@@ -52,6 +52,7 @@ from markone._validation import (
     check_consistent_length,
     check_matrix,
     encode_binary_labels,
+    labels_to_pm1,
 )
 from markone.online import predict_sign
 
@@ -258,14 +259,6 @@ class _Engine:
 _NO_X = np.zeros(1, dtype=np.int64)
 
 
-def _labels(y):
-    """-1/+1 labels (one class allowed) pass through; any two values are mapped."""
-    arr = np.asarray(y)
-    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
-        return arr.astype(np.int64), np.array([-1, 1])
-    return encode_binary_labels(y)
-
-
 def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000,
           order="given", seed=None, variant="last", exact=False, record=False):
     """Train a binary perceptron with Rosenblatt's rule from a zero start.
@@ -325,7 +318,7 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
     (False, 50, 'ConvergenceWarning')
     """
     eta = check_common(eta, max_epochs, variant, intercept_scale, intercept)
-    y_pm1, classes = _labels(y)
+    y_pm1, classes = labels_to_pm1(y)
     if exact:
         n = len(X) if not isinstance(X, np.ndarray) else X.shape[0]
         check_consistent_length(range(n), y_pm1)

@@ -40,7 +40,7 @@ import numpy as np
 
 from markone._exact import to_fraction_matrix, to_integer_matrix
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
-                                 check_positive, encode_binary_labels)
+                                 check_positive, labels_to_pm1)
 from verify._exact import (blas_single_thread, certify_positive, exact_dot,
                            float_rows_to_ints, float_to_ints, null_vector, rows_to_ints)
 
@@ -199,11 +199,11 @@ def labels_pm1(y):
     ([-1, 1, -1], False)
     """
     arr = np.asarray(y)
-    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
-        return arr.astype(np.int64), np.unique(arr).size == 1
-    if arr.ndim == 1 and arr.size and np.unique(arr).size == 1:
+    if (arr.ndim == 1 and arr.size and np.unique(arr).size == 1
+            and not (arr.dtype.kind in "iuf" and arr[0] in (-1, 1))):
         return np.ones(arr.size, dtype=np.int64), True
-    return encode_binary_labels(y)[0], False
+    y_pm1, _ = labels_to_pm1(y)
+    return y_pm1, np.unique(y_pm1).size == 1
 
 
 # --------------------------------------------------------------------------------------
