@@ -238,8 +238,9 @@ def _finish(Xf, ypm, intercept, order, method, explored, complete_hint):
 # ---- greedy ------------------------------------------------------------------------
 
 def _greedy(Xf, ypm, intercept, budget):
-    Xa = np.hstack([Xf, np.ones((len(Xf), 1))]) if intercept else Xf
-    YX = np.ascontiguousarray(Xa * ypm[:, None])
+    from markone.perceptron import augment
+
+    YX = np.ascontiguousarray(augment(Xf, intercept) * ypm[:, None])
     u = _direction(YX)
     rules = ("norm", "least", "align") if u is not None else ("norm", "least")
     best, steps = None, 0

@@ -40,7 +40,6 @@ from markone._validation import (
     check_choice,
     check_consistent_length,
     check_int_at_least,
-    check_matrix,
     check_positive,
     child_seeds,
     encode_binary_labels,
@@ -127,8 +126,9 @@ class MistakeBoundReport(_BoundCheck):
 
 
 def _augmented(X, intercept):
-    Xf = check_matrix(X)
-    return np.hstack([Xf, np.ones((len(Xf), 1))]) if intercept else Xf
+    from markone.perceptron import augment
+
+    return augment(X, intercept)
 
 
 def _pm1(y, n):

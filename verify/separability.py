@@ -39,6 +39,7 @@ from fractions import Fraction
 import numpy as np
 
 from markone._exact import to_fraction_matrix, to_integer_matrix
+from markone.perceptron import augment
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, labels_to_pm1)
 from verify._exact import (blas_single_thread, certify_positive, exact_dot,
@@ -640,10 +641,7 @@ def _exact_augmented_rows(X, intercept):
         if arr.dtype.kind in "iu" and arr.size and int(np.abs(arr).max()) >= 2**53:
             arr = arr.astype(object)
         if arr.dtype != object:
-            Xf = check_matrix(arr)
-            if intercept:
-                Xf = np.hstack([Xf, np.ones((Xf.shape[0], 1))])
-            return rows_to_ints(Xf)
+            return rows_to_ints(augment(arr, intercept))
     F = to_fraction_matrix(X)
     if intercept:
         F = [r + [Fraction(1)] for r in F]

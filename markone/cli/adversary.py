@@ -58,6 +58,8 @@ def check_case(doc, impl):
     """Run ``impl(X, y, order)`` on a case document; return ``(agree, lines)``."""
     import numpy as np
 
+    from markone.perceptron import augment
+
     try:
         X = np.asarray(doc["X"], dtype=float)
         y = np.asarray(doc["y"], dtype=np.int64)
@@ -67,8 +69,7 @@ def check_case(doc, impl):
         intercept = bool(doc["intercept"])
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"the case is missing or has a malformed field: {exc}") from exc
-    if intercept:
-        X = np.hstack([X, np.ones((len(X), 1))])
+    X = augment(X, intercept)
     out = impl(X.copy(), y.copy(), order.copy())
     w = None
     if isinstance(out, tuple) and len(out) == 2:
