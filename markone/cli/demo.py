@@ -84,10 +84,11 @@ def run_demo(out="markone-demo", *, seed=0, echo=print):
 
 
 def _savefig(fig, path):
+    import io
+
     import matplotlib.pyplot as plt
 
     from markone._io import atomic_write
-    import io
 
     buf = io.BytesIO()
     fig.savefig(buf, format=path.suffix[1:], dpi=90)
