@@ -94,7 +94,12 @@ def check_eta(eta):
 
 
 def zero_rows_error(yx):
-    zero = ~np.any(yx != 0, axis=1)
+    """Raise for the first all-zero row of ``yx`` (dense, or scipy.sparse CSR)."""
+    if hasattr(yx, "indptr"):
+        rows = np.repeat(np.arange(yx.shape[0]), np.diff(yx.indptr))
+        zero = np.bincount(rows[yx.data != 0], minlength=yx.shape[0]) == 0
+    else:
+        zero = ~np.any(yx != 0, axis=1)
     if zero.any():
         raise_bad_row(yx, int(np.flatnonzero(zero)[0]), 2)
 

@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from markone._validation import check_matrix
+from markone._validation import check_matrix_or_sparse
 from markone._checks import NotFittedError, check_common
 
 __all__ = ["OnlineClassifier", "check_core_params"]
@@ -76,8 +76,9 @@ class OnlineClassifier:
                 "partial_fit(X, y, classes=...) first.")
 
     def _check_X(self, X):
-        """``X`` as float64, with the width the model was fitted with."""
-        Xf = check_matrix(X)
+        """``X`` as float64 (dense, or canonical CSR when sparse), with the width the
+        model was fitted with."""
+        Xf = check_matrix_or_sparse(X)
         if Xf.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {Xf.shape[1]} features, but {type(self).__name__} was fitted "

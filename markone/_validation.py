@@ -26,6 +26,10 @@ import numpy as np
 
 __all__ = [
     "check_matrix",
+    "check_matrix_or_sparse",
+    "check_sparse",
+    "is_sparse",
+    "sparse_refused",
     "check_vector",
     "check_consistent_length",
     "encode_binary_labels",
@@ -49,6 +53,8 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
     """
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a 2-D array of numbers, got a string.")
+    if is_sparse(X):
+        raise sparse_refused(X, name=name)
     try:
         arr = np.asarray(X)
     except ValueError as exc:  # ragged nested sequences
@@ -94,6 +100,85 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
     return arr
 
 
+def is_sparse(X):
+    """True for a :mod:`scipy.sparse` matrix or array (any format)."""
+    if not hasattr(X, "tocsr"):  # cheap pre-test: no scipy import for dense input
+        return False
+    import scipy.sparse
+
+    return scipy.sparse.issparse(X)
+
+
+def sparse_refused(X, *, name="X", what="this function", hint=""):
+    """The ``TypeError`` for sparse input where only dense input is supported.
+
+    Names the format and shape, and the fix: ``X.toarray()`` (after checking that
+    the dense copy fits in memory).
+
+    >>> import scipy.sparse as sp
+    >>> print(sparse_refused(sp.csr_array((2, 3)), what="exact=True"))
+    X is a scipy.sparse csr_array of shape (2, 3), but exact=True needs a dense array; pass X.toarray() (it needs 2 x 3 x 8 bytes).
+    """
+    n, d = X.shape
+    return TypeError(
+        f"{name} is a scipy.sparse {type(X).__name__} of shape {X.shape}, but {what} "
+        f"needs a dense array; pass {name}.toarray() (it needs {n} x {d} x 8 bytes)"
+        f"{hint}.")
+
+
+def check_sparse(X, *, name="X", allow_empty=False):
+    """Return sparse ``X`` as a canonical float64 CSR matrix, or raise a clear error.
+
+    Any :mod:`scipy.sparse` format (CSR, CSC, COO, ... matrices and the ``*_array``
+    types) is converted to CSR with sorted, summed duplicate entries (so each stored
+    entry is added once, as the dense matrix has it); the stored values are checked
+    for NaN/inf and numeric type. Never copies a matrix that already fits.
+
+    >>> import scipy.sparse as sp
+    >>> A = check_sparse(sp.coo_array(([1, 2, 5], ([0, 0, 1], [1, 1, 0])), shape=(2, 3)))
+    >>> A.format, A.dtype, A.toarray().tolist()
+    ('csr', dtype('float64'), [[0.0, 3.0, 0.0], [5.0, 0.0, 0.0]])
+    """
+    import scipy.sparse
+
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, n_features), got a sparse "
+                         f"array of shape {X.shape}.")
+    if not allow_empty and (X.shape[0] == 0 or X.shape[1] == 0):
+        raise ValueError(
+            f"{name} is empty (shape {X.shape}); at least one sample with at least "
+            "one feature is needed.")
+    if X.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} must hold numbers, got a sparse matrix of dtype {X.dtype}; "
+            "convert it with X.astype(float).")
+    A = X if X.format == "csr" else X.tocsr()
+    if A.dtype != np.float64:
+        A = A.astype(np.float64)
+    if not A.has_canonical_format:
+        A = A.copy() if A is X else A
+        A.sum_duplicates()
+    bad = ~np.isfinite(A.data)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        i = int(np.searchsorted(A.indptr, k, side="right") - 1)
+        raise ValueError(
+            f"{name} contains NaN or infinity (first at row {i}, column "
+            f"{int(A.indices[k])}); remove or impute those entries before training.")
+    if A.indptr.dtype != A.indices.dtype:  # one integer type for the compiled loops
+        A = scipy.sparse.csr_matrix((A.data, A.indices.astype(np.int64),
+                                     A.indptr.astype(np.int64)), shape=A.shape)
+    return A
+
+
+def check_matrix_or_sparse(X, *, name="X", allow_empty=False):
+    """:func:`check_sparse` for sparse input, :func:`check_matrix` (float64) for the
+    rest: the one entry point of every function that takes both."""
+    if is_sparse(X):
+        return check_sparse(X, name=name, allow_empty=allow_empty)
+    return check_matrix(X, name=name, allow_empty=allow_empty)
+
+
 def check_vector(v, *, name="x", n_features=None, dtype=np.float64):
     """Return one sample ``v`` as a contiguous 1-D array, checking its length."""
     arr = check_matrix(np.asarray(v).reshape(1, -1) if np.ndim(v) == 1 else v,
@@ -111,9 +196,10 @@ def check_vector(v, *, name="x", n_features=None, dtype=np.float64):
 
 def check_consistent_length(X, y, *, names=("X", "y")):
     """Raise when ``X`` and ``y`` disagree on the number of samples."""
-    if len(X) != len(y):
+    nx = X.shape[0] if hasattr(X, "shape") else len(X)
+    if nx != len(y):
         raise ValueError(
-            f"{names[0]} has {len(X)} samples but {names[1]} has {len(y)}; they must "
+            f"{names[0]} has {nx} samples but {names[1]} has {len(y)}; they must "
             "have one label per sample."
         )
 

@@ -51,8 +51,12 @@ from markone._validation import (
     as_generator,
     check_consistent_length,
     check_matrix,
+    check_matrix_or_sparse,
+    check_sparse,
     encode_binary_labels,
+    is_sparse,
     labels_to_pm1,
+    sparse_refused,
 )
 from markone.online import predict_sign
 
@@ -65,13 +69,39 @@ __all__ = ["train", "TrainResult", "Perceptron", "ConvergenceWarning", "augment"
 def augment(X, intercept=True, intercept_scale=1.0):
     """Return ``[X, c]`` (a column of ``c = intercept_scale`` appended) as float64.
 
+    Sparse input gives a canonical CSR matrix (the constant column stored).
+
     >>> augment([[1.0, 2.0]]).tolist()
     [[1.0, 2.0, 1.0]]
+    >>> import scipy.sparse as sp
+    >>> augment(sp.csr_array([[0.0, 2.0]]), intercept_scale=0.5).toarray().tolist()
+    [[0.0, 2.0, 0.5]]
     """
-    X = check_matrix(X)
+    X = check_matrix_or_sparse(X)
     if not intercept:
         return X
+    if is_sparse(X):
+        import scipy.sparse
+
+        col = np.full((X.shape[0], 1), float(intercept_scale))
+        return scipy.sparse.hstack([X, col], format="csr")
     return np.hstack([X, np.full((X.shape[0], 1), float(intercept_scale))])
+
+
+def signed_rows(X, y_pm1, intercept=True, intercept_scale=1.0):
+    """The rows ``y_i [x_i, c]`` the general loop trains on (dense, or sparse CSR).
+
+    A sign flip and an appended constant: exact in float64.
+
+    >>> signed_rows([[1.0, 2.0], [3.0, 0.0]], np.array([1, -1])).tolist()
+    [[1.0, 2.0, 1.0], [-3.0, -0.0, -1.0]]
+    """
+    Xa = augment(X, intercept, intercept_scale)
+    if is_sparse(Xa):
+        Xa = Xa.copy() if Xa is X else Xa
+        Xa.data *= np.repeat(y_pm1, np.diff(Xa.indptr)).astype(np.float64)
+        return Xa
+    return np.ascontiguousarray(Xa * y_pm1[:, None])
 
 
 # ----------------------------------------------------------------------------------
@@ -139,6 +169,8 @@ class TrainResult:
         return self.w[-1] * self.intercept_scale
 
     def _augmented(self, X):
+        if self.exact and is_sparse(X):
+            raise sparse_refused(X, what="an exact result's predictions")
         if self.exact:
             rows = [[to_fraction(v) for v in r] for r in X]
             if self.intercept_scale is not None:
@@ -207,7 +239,7 @@ class _Engine:
         if self.lean:  # yx is (X, y, c): labels and constant folded in on the fly
             X, y, c = yx
             status = np.zeros(2, dtype=np.int64)
-            m = _kernels.epoch_last_xy(X, y, c, idx, eta, self.w, status)
+            m = _kernels.epoch_last_xy(_kernel_rows(X), y, c, idx, eta, self.w, status)
             if status[0]:
                 raise_bad_row(X, int(idx[status[1]]), int(status[0]))
             return int(m)
@@ -223,7 +255,7 @@ class _Engine:
         else:
             limit, xmax, l1max = checks if checks is not None else (0, _NO_X, 0)
             m = _kernels.epoch_general(
-                yx, idx, eta, self.w, self.acc, self.pocket, self.ctr, rec_idx, rec_run,
+                _kernel_rows(yx), idx, eta, self.w, self.acc, self.pocket, self.ctr, rec_idx, rec_run,
                 rec_w, self.record_w, limit, xmax, l1max)
             if m < 0:
                 raise _Overflow
@@ -259,14 +291,24 @@ class _Engine:
 _NO_X = np.zeros(1, dtype=np.int64)
 
 
+def _kernel_rows(X):
+    """What the compiled loops take: the array itself, or the CSR triple."""
+    return _kernels.csr_rows(X) if is_sparse(X) else X
+
+
 def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000,
           order="given", seed=None, variant="last", exact=False, record=False):
     """Train a binary perceptron with Rosenblatt's rule from a zero start.
 
     Parameters
     ----------
-    X : array-like (n_samples, n_features)
+    X : array-like (n_samples, n_features) or scipy.sparse matrix
         Inputs; with ``exact=True`` also ints, Fractions or strings like ``"3/4"``.
+        Sparse input (any :mod:`scipy.sparse` format, matrix or array) runs a
+        compiled CSR loop that touches only the stored entries; it supports every
+        ``variant``, ``order`` and ``record``, not ``exact=True``. Its weights equal
+        the dense run's bit for bit whenever the dot products are exact (e.g.
+        integer-valued data).
     y : array-like (n_samples,)
         Two classes of any values (mapped to -1/+1, the sorted first to -1), or
         -1/+1 labels (then one class only is accepted too).
@@ -319,6 +361,10 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
     """
     eta = check_common(eta, max_epochs, variant, intercept_scale, intercept)
     y_pm1, classes = labels_to_pm1(y)
+    if exact and is_sparse(X):
+        raise sparse_refused(X, what="exact=True",
+                             hint=", or drop exact=True: on integer-valued data "
+                             "below 2**53 the float64 run is exact too")
     if exact:
         n = len(X) if not isinstance(X, np.ndarray) else X.shape[0]
         check_consistent_length(range(n), y_pm1)
@@ -332,16 +378,15 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
     elif variant == "last" and not record:
         # the lean path reads X as it is; NaN/inf and zero rows are caught by the loop
         explicit = not isinstance(order, str)
-        Xf = check_matrix(X, check_finite=explicit)
+        Xf = check_sparse(X) if is_sparse(X) else check_matrix(X, check_finite=explicit)
         check_consistent_length(Xf, y_pm1)
         c = float(intercept_scale) if intercept else None
         yx = (Xf, y_pm1.astype(np.float64), c if intercept else 0.0)
         run_eta = float(eta)
     else:
-        Xf = check_matrix(X)
+        Xf = check_matrix_or_sparse(X)
         check_consistent_length(Xf, y_pm1)
-        Xa = augment(Xf, intercept, intercept_scale)
-        yx = np.ascontiguousarray(Xa * y_pm1[:, None])
+        yx = signed_rows(Xf, y_pm1, intercept, intercept_scale)
         run_eta = float(eta)
         c = float(intercept_scale) if intercept else None
     if not intercept and not isinstance(yx, tuple):
@@ -495,7 +540,7 @@ class Perceptron(OnlineClassifier):
     def fit(self, X, y):
         """Train from zero on ``(X, y)`` (two classes); return ``self``."""
         self._validated()
-        Xf = check_matrix(X)
+        Xf = check_matrix_or_sparse(X)
         y_pm1, classes = encode_binary_labels(y)
         check_consistent_length(Xf, y_pm1)
         res = train(Xf, y_pm1, intercept=self.intercept, intercept_scale=self.intercept_scale,
@@ -519,7 +564,7 @@ class Perceptron(OnlineClassifier):
     def partial_fit(self, X, y, classes=None):
         """One pass over ``(X, y)`` from the current state (``classes`` the first time)."""
         self._validated()
-        Xf = check_matrix(X)
+        Xf = check_matrix_or_sparse(X)
         first = not hasattr(self, "classes_")
         classes = self._classes_for_partial_fit(classes)
         if len(classes) != 2:
@@ -528,8 +573,7 @@ class Perceptron(OnlineClassifier):
         check_consistent_length(Xf, y_pm1)
         if not first:
             Xf = self._check_X(Xf)
-        Xa = augment(Xf, self.intercept, self.intercept_scale)
-        yx = np.ascontiguousarray(Xa * y_pm1[:, None])
+        yx = signed_rows(Xf, y_pm1, self.intercept, self.intercept_scale)
         if not self.intercept:
             zero_rows_error(yx)
         engine = getattr(self, "_engine", None)
