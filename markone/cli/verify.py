@@ -1,7 +1,8 @@
 """``markone verify``: exact separability verdicts, certified margins, certificate checks.
 
 Thin: parses arguments and calls :func:`verify.check_separable`,
-:func:`verify.max_margin` and :func:`verify.check_certificate`. Exit status: 0
+:func:`verify.max_margin` and :func:`verify.certificate.check_certificate_file` (the
+small trusted checker). Exit status: 0
 separable, 1 not separable, 2 unknown or bad input (or a certificate that fails).
 
 Table cells are read exactly (:func:`markone.datasets.load_table` with ``exact=True``):
@@ -18,10 +19,8 @@ from pathlib import Path
 
 from markone.cli import add_command, add_group, data_options, load_data, positive_float
 
-__all__ = ["register", "CERTIFICATE_FORMAT"]
+__all__ = ["register"]
 
-#: The ``format`` tag of certificate files written by ``markone verify separable``.
-CERTIFICATE_FORMAT = "markone.verify.separability/1"
 
 SEPARABLE_EXAMPLES = """\
   markone verify separable data.csv                       verdict (exit 0 yes, 1 no)
@@ -52,6 +51,7 @@ def _status(separable):
 def _separable(args):
     from markone._io import to_jsonable, write_json
     from verify import check_separable
+    from verify.certificate import CERTIFICATE_FORMAT  # the checker defines the format
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
@@ -103,37 +103,16 @@ def _margin(args):
 
 
 def _check(args):
-    from fractions import Fraction
+    from verify.certificate import check_certificate_file
 
-    import numpy as np
-
-    from markone.cli import CommandError, read_tagged_json
-    from verify import SeparabilityVerdict, check_certificate
-
-    doc = read_tagged_json(args.cert, CERTIFICATE_FORMAT, what="a markone certificate",
-                           how="write one with `markone verify separable FILE "
-                           "--certificate OUT.json`")
-    try:
-        rows, y = doc["data"]["X"], doc["data"]["y"]
-        exact = any(isinstance(c, str) for row in rows for c in row)
-        X = np.array(rows, dtype=object) if exact else np.array(rows)
-        witness = None if doc["witness"] is None else tuple(map(Fraction, doc["witness"]))
-        cert = None if doc["certificate"] is None else {
-            int(i): Fraction(v) for i, v in doc["certificate"].items()}
-        verdict = SeparabilityVerdict(
-            separable=doc["separable"], witness=witness, certificate=cert,
-            method=doc.get("method", "file"), exact=True, message=doc.get("message", ""),
-            time_s=0.0, intercept=bool(doc["intercept"]))
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise CommandError(f"{args.cert} is missing or has a malformed field: {exc}") \
-            from exc
-    check_certificate(X, np.asarray(y), verdict)
-    src = doc.get("source", {})
-    what = "witness" if verdict.separable else "certificate"
-    print(f"OK: the {what} proves the data {'are' if verdict.separable else 'are not'} "
-          f"linearly separable ({len(y)} examples, intercept={verdict.intercept}; "
+    claim = check_certificate_file(args.cert)
+    src = claim.fields.get("source") or {}
+    n = len(claim.fields["data"]["y"])
+    what = "witness" if claim.separable else "certificate"
+    print(f"OK: the {what} proves the data {'are' if claim.separable else 'are not'} "
+          f"linearly separable ({n} examples, intercept={claim.intercept}; "
           f"data from {src.get('path', '?')}, sha256 {str(src.get('sha256', '?'))[:12]})")
-    return _status(verdict.separable)
+    return _status(claim.separable)
 
 
 def register(subparsers):
