@@ -32,5 +32,18 @@ def progress_bar(total, label="", *, initial=0, stream=None, enabled=None):
     stream = sys.stderr if stream is None else stream
     if enabled is None:
         enabled = bool(getattr(stream, "isatty", lambda: False)())
+    known = _terminal_size(stream)  # a terminal of unknown size (0 x 0) hides tqdm
     return tqdm(total=total, desc=label, initial=initial, file=stream,
-                disable=not enabled, dynamic_ncols=True, leave=True, mininterval=0.1)
+                disable=not enabled, leave=True, mininterval=0.1,
+                ncols=None if known else 80, nrows=None if known else 24)
+
+
+def _terminal_size(stream):
+    """The terminal's columns x lines, or 0 when unknown."""
+    import os
+
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return 0
+    return size.columns * size.lines
