@@ -150,7 +150,7 @@ def load_table(path, *, label=None, exact=False):
     else:
         try:
             X = np.array([[float(_frac_or_float(c)) for c in r] for r in feats])
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
             raise ValueError(f"{path}: a feature cell is not a number ({exc}).") from exc
     y = np.array([_label_value(v) for v in labels])
     return X, y
@@ -158,7 +158,10 @@ def load_table(path, *, label=None, exact=False):
 
 def _frac_or_float(cell):
     if "/" in cell:
-        return Fraction(cell)
+        try:
+            return Fraction(cell)
+        except ZeroDivisionError:
+            raise ValueError(f"{cell!r} divides by zero") from None
     return float(cell)
 
 
@@ -166,7 +169,7 @@ def _is_number(cell):
     try:
         _frac_or_float(cell.strip())
         return True
-    except (ValueError, ZeroDivisionError):
+    except ValueError:
         return False
 
 
