@@ -292,6 +292,8 @@ def _unscaled(m, prob, t0):
     R, _ = _times_pow2(m.R, -k, +1)
     gamma = 0.0 if not m.separable else float(np.clip(
         _times_pow2(m.gamma, -k, 0)[0], lower, upper))
+    if math.isinf(gamma):  # beyond float64: the largest float, still certified
+        gamma = lower
     offset = _times_pow2(m.offset, -k, 0)[0] if m.svm else m.offset
     out = dataclasses.replace(m, lower=lower, upper=upper, R=R, gamma=gamma,
                               offset=offset)
@@ -326,12 +328,19 @@ def _times_pow2(v, e, direction):
     nearest (0) when inexact; an overflow rounds down to the largest float."""
     with np.errstate(over="ignore", under="ignore"):
         out = float(np.ldexp(v, e))
-        exact = math.isfinite(out) and float(np.ldexp(out, -e)) == v
-    if exact or direction == 0:
-        return out, exact
-    if math.isinf(out) and direction * out < 0:
-        return math.copysign(np.finfo(np.float64).max, out), False
-    return float(np.nextafter(out, direction * np.inf)), False
+    if not math.isfinite(v):
+        return out, True
+    true = Fraction(v) * Fraction(2) ** e
+    if math.isinf(out):
+        if direction * out < 0:
+            return math.copysign(np.finfo(np.float64).max, out), False
+        return out, False
+    got = Fraction(out)
+    if got == true or direction == 0:
+        return out, got == true
+    if (got - true) * direction < 0:  # rounded the wrong way: one step outward
+        out = float(np.nextafter(out, direction * np.inf))
+    return out, False
 
 
 def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
