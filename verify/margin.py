@@ -269,7 +269,7 @@ def scaled_data(X, y, intercept=True):
     Exact input that float64 cannot hold is rounded once (to nearest).
 
     >>> Z, k = scaled_data([[1e-200], [-3e-200]], [1, 0], intercept=False)
-    >>> Z.max() < 1 <= 2 * Z.max(), k > 600
+    >>> bool(Z.max() < 1 <= 2 * Z.max()), k > 600
     (True, True)
     """
     y_pm1, _ = labels_pm1(y)
