@@ -88,6 +88,8 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
             f"{name} is empty (shape {arr.shape}); at least one sample with at least "
             "one feature is needed."
         )
+    if np.dtype(dtype) == np.float64:
+        _refuse_rounding(arr, name)
     arr = np.ascontiguousarray(arr, dtype=dtype)
     if check_finite and arr.dtype.kind == "f":
         bad = ~np.isfinite(arr)
@@ -153,18 +155,30 @@ def check_sparse(X, *, name="X", allow_empty=False):
             f"{name} must hold numbers, got a sparse matrix of dtype {X.dtype}; "
             "convert it with X.astype(float).")
     A = X if X.format == "csr" else X.tocsr()
-    if A.dtype != np.float64:
-        A = A.astype(np.float64)
     if not A.has_canonical_format:
         A = A.copy() if A is X else A
         A.sum_duplicates()
+
+    def where(k):  # row and column of stored entry k
+        return int(np.searchsorted(A.indptr, k, side="right") - 1), int(A.indices[k])
+
+    if A.dtype != np.float64:
+        from markone._exact import first_inexact
+
+        k = first_inexact(A.data)
+        if k is not None:
+            i, j = where(k[0])
+            raise ValueError(
+                f"{name}[{i}, {j}] = {A.data[k[0]]} ({A.dtype}) is not exactly a "
+                "float64, so float arithmetic would round it; round it deliberately "
+                "with X.astype(float), or pass X.toarray() to an exact function.")
+        A = A.astype(np.float64)
     bad = ~np.isfinite(A.data)
     if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        i = int(np.searchsorted(A.indptr, k, side="right") - 1)
+        i, j = where(int(np.flatnonzero(bad)[0]))
         raise ValueError(
-            f"{name} contains NaN or infinity (first at row {i}, column "
-            f"{int(A.indices[k])}); remove or impute those entries before training.")
+            f"{name} contains NaN or infinity (first at row {i}, column {j}); remove "
+            "or impute those entries before training.")
     if A.indptr.dtype != A.indices.dtype:  # one integer type for the compiled loops
         A = scipy.sparse.csr_matrix((A.data, A.indices.astype(np.int64),
                                      A.indptr.astype(np.int64)), shape=A.shape)
@@ -177,6 +191,24 @@ def check_matrix_or_sparse(X, *, name="X", allow_empty=False):
     if is_sparse(X):
         return check_sparse(X, name=name, allow_empty=allow_empty)
     return check_matrix(X, name=name, allow_empty=allow_empty)
+
+
+def _refuse_rounding(arr, name):
+    """Raise when converting ``arr`` to float64 would round an entry (a longdouble
+    with more bits, an integer beyond 2**53): nothing is rounded without a word."""
+    from markone._exact import first_inexact
+
+    k = first_inexact(arr)
+    if k is None:
+        return
+    where = f"{name}[{', '.join(map(str, k))}]"
+    value = np.format_float_scientific(arr[k], unique=True) if arr.dtype.kind == "f" \
+        else str(arr[k])
+    raise ValueError(
+        f"{where} = {value} ({arr.dtype}) is not exactly a float64, so float "
+        "arithmetic would round it. Use exact arithmetic (markone.train(..., "
+        "exact=True); verify.check_separable takes it exactly), or round it "
+        "deliberately with np.asarray(X, dtype=float).")
 
 
 def check_vector(v, *, name="x", n_features=None, dtype=np.float64):

@@ -158,3 +158,11 @@ def test_dense_only_functions_say_so_never_ragged():
     with pytest.raises(TypeError, match=r"csr_matrix of shape \(3, 3\).*toarray") as e:
         check_matrix(A)
     assert "ragged" not in str(e.value)
+
+
+def test_sparse_integers_beyond_float64_are_refused_not_rounded():
+    A = sp.csr_array(np.array([[0, 2**53 + 1], [1, 0]], dtype=np.int64))
+    with pytest.raises(ValueError, match=r"X\[0, 1\] = 9007199254740993 .*not exactly"):
+        train(A, [1, -1])
+    B = sp.csr_array(np.array([[0, 2**53], [1, 0]], dtype=np.int64))  # exact: accepted
+    assert train(B, [1, -1]).converged
