@@ -126,7 +126,7 @@ def raise_bad_row(X, i, status):
     """Raise the error for row ``i``: 1 = not finite (a NaN/inf input, or else an
     overflow), 2 = zero vector (no intercept)."""
     if status == 1:
-        if np.isfinite(X[i]).all():
+        if hasattr(X, "indptr") or np.isfinite(X[i]).all():  # sparse: checked finite
             raise float_range_error(i, "overflow")
         j = int(np.flatnonzero(~np.isfinite(X[i]))[0])
         raise ValueError(

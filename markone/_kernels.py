@@ -45,7 +45,7 @@ from numba import njit, types
 from numba.extending import overload
 
 __all__ = ["epoch_last", "epoch_last_xy", "epoch_general", "INT64_LIMIT", "csr_rows",
-           "row_dot", "row_axpy", "row_update"]
+           "row_dot", "row_axpy", "row_update", "min_abs_nonzero"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -303,3 +303,15 @@ def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
                     ctr[3] = 1
         ctr[0] = step
     return mistakes
+
+
+@njit(cache=True, nogil=True)
+def min_abs_nonzero(a):
+    """Smallest nonzero ``|a_k|`` of a 1-D array (inf when there is none), in one
+    pass without a temporary (a NaN entry is ignored: the loops report it)."""
+    best = np.inf
+    for k in range(a.shape[0]):
+        v = abs(a[k])
+        if v != 0 and v < best:
+            best = v
+    return best

@@ -435,15 +435,43 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
         engine = _Engine(d, yx.dtype, lean=False, record_w=record or variant == "voted")
     per_epoch = []
     floats = engine.dtype == np.float64
+    underflow = floats and _underflow_possible(yx, eta)
     for epoch in range(1, max_epochs + 1):
         idx = epoch_indices(order, n, rng)
         m = engine.run_pass(yx, idx, eta, checks)
         per_epoch.append(m)
         if m == 0:
             break
-        if floats and (epoch & (epoch - 1) == 0 or epoch == max_epochs):
-            _check_float_range(yx, engine.w)  # epochs 1, 2, 4, 8, ... and the last
+        if not floats:
+            continue
+        if epoch == max_epochs or (epoch & (epoch - 1) == 0 and (underflow or not lean)):
+            _check_float_range(yx, engine.w, underflow)  # epochs 1, 2, 4, ... and the last
+        elif lean and not np.isfinite(engine.w).all():
+            raise float_range_error(0, "overflow")
     return engine, per_epoch
+
+
+def _underflow_possible(yx, eta):
+    """False when no nonzero score term can fall in the underflow zone, whatever the
+    run does: every weight is a sum of increments ``eta * x_ij``, all multiples of the
+    quantum ``q = 2**(e - 52)`` of the smallest one (``2**e`` its leading bit), so a
+    nonzero weight is at least ``q`` and a nonzero term at least ``q * min |x_ij|``.
+    The lean loop sees every score (a non-finite one stops it), so the scans of
+    :func:`_check_float_range` are then needed only at the last epoch."""
+    if isinstance(yx, tuple):
+        X, _, c = yx
+        xmin = _kernels.min_abs_nonzero(X.data if is_sparse(X) else X.reshape(-1))
+        if c:
+            xmin = min(xmin, abs(c))
+    else:
+        xmin = _kernels.min_abs_nonzero(yx.data if is_sparse(yx) else yx.reshape(-1))
+    if not np.isfinite(xmin):  # no nonzero input at all
+        return False
+    smallest = float(eta) * xmin
+    if smallest == 0 or not np.isfinite(smallest):
+        return True
+    q = 2.0 ** (np.frexp(smallest)[1] - 1 - 52)
+    return q * xmin < 2 * _UNDERFLOW_ZONE
 
 
 #: Scores whose terms sum (in absolute value) below this are decided by underflow:
@@ -451,9 +479,10 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
 _UNDERFLOW_ZONE = 2.0**-969
 
 
-def _check_float_range(yx, w):
+def _check_float_range(yx, w, underflow=True):
     """Raise :class:`FloatRangeError` when float64 cannot carry this run: weights or
-    scores that overflowed, or scores whose nonzero terms underflow."""
+    scores that overflowed, or (when ``underflow``) scores whose nonzero terms
+    underflow."""
     if isinstance(yx, tuple):  # lean: (X, y, c), w has the constant's weight last
         X, _, c = yx
         wx, wc = w[:-1], w[-1] * c
@@ -464,7 +493,9 @@ def _check_float_range(yx, w):
         bad = np.flatnonzero(~np.isfinite(s))
         if bad.size or not np.isfinite(w).all():
             raise float_range_error(int(bad[0]) if bad.size else 0, "overflow")
-        a = np.abs(X) @ np.abs(wx) + abs(wc)
+        if not underflow:
+            return
+        a = abs(X) @ np.abs(wx) + abs(wc)
     small = np.flatnonzero(a < _UNDERFLOW_ZONE)
     if small.size:
         # a stored nonzero entry meets a nonzero weight (dense or sparse rows)
