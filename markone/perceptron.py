@@ -40,6 +40,7 @@ from markone._checks import (
     VARIANTS,
     ConvergenceWarning,
     check_order,
+    float_range_error,
     is_replay,
     raise_bad_row,
     run_epochs,
@@ -359,8 +360,10 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
         c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
         M, scale = to_integer_matrix(X, extra=(c,) if intercept else ())
         if intercept:
-            col = np.full((M.shape[0], 1), int(c * scale), dtype=M.dtype)
-            M = np.hstack([M, col])
+            c_int = int(c * scale)
+            if M.dtype != object and c_int >= _kernels.INT64_LIMIT:
+                M = M.astype(object)  # the scaled constant needs Python integers
+            M = np.hstack([M, np.full((M.shape[0], 1), c_int, dtype=M.dtype)])
         yx = M * y_pm1.astype(M.dtype)[:, None]
         run_eta = 1
     elif variant == "last" and not record:
@@ -420,9 +423,21 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
     """The epoch driver of :func:`markone._checks.run_epochs` on a fresh engine."""
     engine = _new_engine(yx, variant, record)
     n = yx[0].shape[0] if engine.lean else yx.shape[0]
-    per_epoch = run_epochs(lambda idx: engine.run_pass(yx, idx, eta, checks), order, n,
-                           max_epochs, rng)
+    epochs = iter(range(1, max_epochs + 1))
+    per_epoch = run_epochs(
+        lambda idx: _checked_pass(engine, yx, idx, eta, checks, next(epochs), max_epochs),
+        order, n, max_epochs, rng)
     return engine, per_epoch
+
+
+def _checked_pass(engine, yx, idx, eta, checks, epoch, max_epochs):
+    """One pass; float runs then check their range after passes 1, 2, 4, 8, ... and
+    the last (:func:`_check_float_range`)."""
+    m = engine.run_pass(yx, idx, eta, checks)
+    if m and engine.dtype == np.float64 and (epoch & (epoch - 1) == 0
+                                             or epoch == max_epochs):
+        _check_float_range(yx, engine.w)
+    return m
 
 
 def _new_engine(yx, variant, record):
@@ -430,6 +445,32 @@ def _new_engine(yx, variant, record):
         return _Engine(yx[0].shape[1] + 1, np.float64, lean=True, keep_history=False)
     return _Engine(yx.shape[1], yx.dtype, lean=False,
                    keep_history=record or variant == "voted")
+
+
+#: Scores whose terms sum (in absolute value) below this are decided by underflow:
+#: within 53 bits of the subnormal range, rounding to zero outweighs the data.
+_UNDERFLOW_ZONE = 2.0**-969
+
+
+def _check_float_range(yx, w):
+    """Raise :class:`FloatRangeError` when float64 cannot carry this run: weights or
+    scores that overflowed, or scores whose nonzero terms underflow."""
+    if isinstance(yx, tuple):  # lean: (X, y, c), w has the constant's weight last
+        X, _, c = yx
+        wx, wc = w[:-1], w[-1] * c
+    else:
+        X, wx, wc = yx, w, 0.0
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        s = X @ wx + wc
+        bad = np.flatnonzero(~np.isfinite(s))
+        if bad.size or not np.isfinite(w).all():
+            raise float_range_error(int(bad[0]) if bad.size else 0, "overflow")
+        a = np.abs(X) @ np.abs(wx) + abs(wc)
+    small = np.flatnonzero(a < _UNDERFLOW_ZONE)
+    if small.size:
+        live = ((X[small] != 0) & (wx != 0)).any(axis=1) | (wc != 0)
+        if live.any():
+            raise float_range_error(int(small[np.flatnonzero(live)[0]]), "underflow")
 
 
 def _result(engine, per_epoch, variant, exact, unit, c, classes, record, drop_last=None):
@@ -560,6 +601,7 @@ class Perceptron(OnlineClassifier):
         lean = self.variant == "last"
         self._engine = _Engine(n_features + 1, np.float64, lean=lean,
                                keep_history=self.variant == "voted")
+        self._passes = 0
 
     def _prepare(self, X, codes):
         if self._engine.lean:
@@ -567,7 +609,9 @@ class Perceptron(OnlineClassifier):
         return _folded(np.hstack([X, np.full((len(X), 1), self._c)]), codes, None)
 
     def _pass(self, data, idx):
-        return self._engine.run_pass(data, idx, self._eta, None)
+        self._passes += 1
+        return _checked_pass(self._engine, data, idx, self._eta, None, self._passes,
+                             self.max_epochs)
 
     def _learn_row(self, x, code):
         return self._engine.step(x, code, self._c, self._eta)
