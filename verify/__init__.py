@@ -30,8 +30,11 @@ _EXPORTS = {
     "label_adversary": "verify.adversary",
     "check_cycling": "verify.cycling",
     "CyclingReport": "verify.cycling",
+    # the machine
+    "check_machine": "verify.machine",
+    "MachineReport": "verify.machine",
 }
-_SUBMODULES = {"separability", "margin", "bounds", "adversary", "cycling", "proofs"}
+_SUBMODULES = {"separability", "margin", "bounds", "adversary", "cycling", "proofs", "machine"}
 
 __all__ = sorted(_EXPORTS)
 
