@@ -41,20 +41,29 @@ other rules and noisy machines only learnability is decided (the report says so)
 
 Examples
 --------
-A tiny machine: 3 x 3 retina, 6 A-units, one R-unit, end stops at +/-1 step.
+Two photocells, each wired to its own A-unit, one R-unit; figure "a" lights the first
+cell and "b" the second. With end stops at +/-1 step the theorems promise everything:
 
 >>> import numpy as np
 >>> from markone.hardware import MarkI, MarkIParams
->>> p = MarkIParams(retina_shape=(3, 3), n_a_units=6, n_excitatory=2,
-...                 n_inhibitory=1, n_r_units=1, theta=1, weight_range=(-1, 1))
->>> images = np.array([[1, 1, 0, 0, 1, 0, 0, 0, 0], [0, 0, 0, 1, 0, 1, 1, 1, 1],
-...                    [1, 0, 1, 0, 1, 0, 1, 0, 1]])
->>> report = check_machine(MarkI(p, seed=3), images, ["X", "O", "X"])
->>> r = report.r_units[0]
+>>> p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
+...                 max_fanout=1, theta=1, n_r_units=1, weight_range=(-1, 1))
+>>> figures, labels = np.array([[1, 0], [0, 1]]), ["a", "b"]
+>>> r = check_machine(MarkI(p, seed=0), figures, labels).r_units[0]
 >>> r.learnable.holds, r.end_stops.holds, r.converges.holds
 (True, True, True)
->>> r.end_stops.evidence["bound_used"]
-'exact reachable states'
+>>> r.end_stops.evidence["bound_used"], r.end_stops.evidence["max_weight_steps"]
+('exact reachable states', '1')
+
+With end stops at (0, 1) the potentiometer can never go negative: "a" (target -1)
+is never corrected, although the task is separable. The report gives the stream:
+
+>>> machine = MarkI(p.replace(weight_range=(0, 1)), seed=0)
+>>> r = check_machine(machine, figures, labels).r_units[0]
+>>> r.end_stops.holds, r.converges.holds, r.converges.evidence["cycle"]
+(False, False, [0, 1])
+>>> replay_stream(machine, figures, labels, [], [0, 1])["converged"]
+False
 """
 
 from __future__ import annotations
@@ -235,7 +244,7 @@ def machine_task(machine, images, labels):
     >>> images, labels = letters("AB", per_class=2, seed=0)
     >>> t = machine_task(MarkI(seed=0), images, labels)
     >>> t.patterns.shape, t.targets[:, 0].tolist(), t.theta
-    ((4, 512), [-1, -1, 1, 1], 2)
+    ((4, 512), [-1, 1, -1, 1], 2)
     """
     from markone.hardware import plugboard
     from markone.hardware.machine import class_codes
@@ -463,7 +472,7 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
               min_weight_steps=str(units.steps(bottom)))
     if top <= units.hi and bottom >= units.lo:
         return Claim(True, used,
-                     f"no end stop is ever reached beyond: every weight stays within "
+                     f"no end stop ever cuts a move short: every weight stays within "
                      f"[{units.steps(bottom)}, {units.steps(top)}] steps for every order "
                      f"({used}); the machine is the ideal perceptron on this task and "
                      f"learns it within {mistakes} reinforcements", ev), None
