@@ -95,7 +95,8 @@ def register(verify_subparsers):
     m.add_argument("--weight-range", type=int, default=None, metavar="K",
                    help="end stops at +/-K motor steps (0: none; default the "
                    "machine's +/-50)")
-    m.add_argument("--topology", choices=("full", "source_sets"), default=None)
+    m.add_argument("--topology", choices=("full", "source_sets"), default=None,
+                   help="every A-unit to every R-unit, or disjoint source sets")
     m.add_argument("--exposure", type=float, default=None, metavar="SECONDS",
                    help="judge this exposure time (default: wait until settled)")
     m.add_argument("--seed", type=int, default=0, help="wiring, figures and searches")
