@@ -39,7 +39,7 @@ def _run_task(path):
     import numpy as np
 
     from markone.hardware import MachineRun, MarkI
-    from markone.hardware.plugboard import Wiring
+    from markone.hardware.plugboard import PatternCache, Wiring
 
     run = MachineRun.load(path)
     if run.log is None or run.figures is None:
@@ -55,6 +55,7 @@ def _run_task(path):
     machine = MarkI(params, seed=run.seed)
     machine.wiring = Wiring(run.excitatory, run.inhibitory,
                             params.retina_shape[0] * params.retina_shape[1])
+    machine._patterns = PatternCache(machine.wiring)   # the run's plugboard
     if run.weight_mask is not None:
         machine.runits.mask = run.weight_mask
     labels = np.array([run.classes[label_of[i]] for i in shown])
