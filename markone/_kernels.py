@@ -45,7 +45,7 @@ from numba import njit, types
 from numba.extending import overload
 
 __all__ = ["epoch_last", "epoch_last_xy", "epoch_general", "INT64_LIMIT", "csr_rows",
-           "row_dot", "row_axpy", "row_update", "min_abs_nonzero"]
+           "row_dot", "row_axpy", "row_update", "min_abs_nonzero", "kernel_rows"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -67,6 +67,12 @@ def csr_rows(A):
     matrix.
     """
     return (A.data, A.indices, A.indptr)
+
+
+def kernel_rows(X):
+    """What the kernels take: a dense array itself, or the CSR triple of a sparse
+    matrix (:func:`csr_rows`)."""
+    return csr_rows(X) if hasattr(X, "indptr") else X
 
 
 # ----------------------------------------------------------------------------------

@@ -166,3 +166,25 @@ def test_sparse_integers_beyond_float64_are_refused_not_rounded():
         train(A, [1, -1])
     B = sp.csr_array(np.array([[0, 2**53], [1, 0]], dtype=np.int64))  # exact: accepted
     assert train(B, [1, -1]).converged
+
+
+@pytest.mark.parametrize("strategy", ["argmax", "ovr"])
+@pytest.mark.parametrize("variant", ["last", "averaged"])
+def test_multiclass_sparse_equals_dense(strategy, variant):
+    rng = np.random.default_rng(4)
+    X = (rng.random((80, 15)) < 0.25) * rng.integers(-3, 4, (80, 15)).astype(float)
+    X[5] = 0  # an empty row
+    y = rng.choice(["a", "b", "c"], 80)
+    kw = dict(strategy=strategy, variant=variant, max_epochs=4)
+    d = quiet(markone.MulticlassPerceptron(**kw).fit, X, y)
+    s = quiet(markone.MulticlassPerceptron(**kw).fit, sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(d.w_, s.w_)
+    np.testing.assert_array_equal(d.predict(X), s.predict(sp.csc_array(X)))
+    d.partial_fit(X[:30], y[:30])
+    s.partial_fit(sp.coo_matrix(X[:30]), y[:30])
+    np.testing.assert_array_equal(d.w_, s.w_)
+
+
+def test_kernel_perceptron_says_to_densify():
+    with pytest.raises(TypeError, match=r"toarray"):
+        markone.KernelPerceptron().fit(sp.csr_array(np.eye(4)), [0, 1, 0, 1])
