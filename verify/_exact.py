@@ -58,6 +58,7 @@ __all__ = [
     "certify_positive",
     "null_vector",
     "blas_single_thread",
+    "dense_rows",
     "UNIT_ROUNDOFF",
 ]
 
@@ -182,9 +183,10 @@ def dot_error_bound(A, w):
     >>> bool(0 < b[0] < 1e-13)
     True
     """
-    A = np.asarray(A, dtype=np.float64)
+    if not _is_sparse(A):
+        A = np.asarray(A, dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
-    n = A.shape[1] + 1
+    n = A.shape[1] + 1  # (sparse rows have fewer terms: the bound holds all the more)
     nu = n * UNIT_ROUNDOFF
     if nu >= 0.01:
         raise ValueError(f"dot products of length {n} are too long for this bound.")
@@ -192,7 +194,7 @@ def dot_error_bound(A, w):
     # s underestimates the exact sum by at most a factor (1 - gamma); a further 1%
     # covers the rounding of this very expression.
     with np.errstate(over="ignore", invalid="ignore"):
-        s = np.abs(A) @ np.abs(w)
+        s = abs(A) @ np.abs(w)
         return (gamma / (1 - gamma)) * 1.01 * s + (2 * n + 2) * _TINY
 
 
@@ -210,7 +212,8 @@ def certify_positive(A, w, *, rows=None):
         ``ok`` is True when every row is strictly positive; ``n_exact`` counts the rows
         that needed exact arithmetic.
     """
-    A = np.asarray(A, dtype=np.float64)
+    if not _is_sparse(A):
+        A = np.asarray(A, dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
     if rows is not None:
         A = A[np.asarray(rows, dtype=np.int64)]
@@ -225,11 +228,24 @@ def certify_positive(A, w, *, rows=None):
     if (s[unsure] < -bound[unsure]).any():  # certainly negative somewhere
         return False, 0
     wi, _ = float_to_ints(w)
-    ints, _ = float_rows_to_ints(A[unsure])
+    ints, _ = float_rows_to_ints(dense_rows(A, unsure))
     for r in ints:
         if exact_dot(r, wi) <= 0:
             return False, int(unsure.size)
     return True, int(unsure.size)
+
+
+def _is_sparse(A):
+    return hasattr(A, "indptr") or hasattr(A, "tocsr")
+
+
+def dense_rows(A, rows):
+    """Rows ``rows`` of a dense or :mod:`scipy.sparse` matrix, as a dense float64
+    array (the stored entries are the exact values)."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if _is_sparse(A):
+        return A[rows].toarray()
+    return np.asarray(A, dtype=np.float64)[rows]
 
 
 def blas_single_thread():

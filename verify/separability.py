@@ -40,9 +40,12 @@ from fractions import Fraction
 import numpy as np
 
 from markone._exact import first_inexact, to_integer_matrix
+from markone._checks import zero_rows
+from markone._kernels import epoch_last, kernel_rows
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
-                                 check_positive, labels_to_pm1)
-from verify._exact import (blas_single_thread, certify_positive, exact_dot,
+                                 check_positive, check_sparse, is_sparse, labels_to_pm1)
+from markone.perceptron import signed_rows
+from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_rows_to_ints, float_to_ints, null_vector)
 from verify.certificate import CertificateError, check_certificate
 
@@ -112,6 +115,14 @@ class _Problem:
     def __init__(self, X, y, intercept):
         self.intercept = intercept
         self.y, self.single = labels_pm1(y)
+        if is_sparse(X):  # the stored entries are the exact values (float64)
+            Xs = check_sparse(X)
+            check_consistent_length(Xs, self.y)
+            self.Zf = signed_rows(Xs, self.y, intercept)
+            self.M = None
+            self.n, self.d = self.Zf.shape
+            self.float_exact = True
+            return
         arr = None if _is_exact_input(X) else np.asarray(X)
         if arr is not None:
             Xf = check_matrix(arr)
@@ -143,7 +154,7 @@ class _Problem:
         inverses: ``z_i = ints[k] * scales[k]`` up to one common positive factor."""
         idx = list(idx)
         if self.float_exact:
-            ints, exps = float_rows_to_ints(self.Zf[idx])
+            ints, exps = float_rows_to_ints(dense_rows(self.Zf, idx))
             return ints, [Fraction(2) ** e for e in exps]
         return [[int(v) for v in self.M[i]] for i in idx], [Fraction(1)] * len(idx)
 
@@ -334,33 +345,69 @@ def _trivial(prob):
         return ("trivial", tuple(w), None,
                 "separable: one class only (every example has the same label), so "
                 "the constant intercept separates; exact witness")
-    zero = np.flatnonzero(~Z.any(axis=1))
+    zero = np.flatnonzero(zero_rows(Z))
     if zero.size:
         i = int(zero[0])
         return _notsep("trivial", {i: Fraction(1)},
                        f"example {i} is the zero vector and there is no intercept, so "
                        "its score is always 0")
-    seen = {}
-    for i, row in enumerate(Z + 0.0):  # + 0.0 turns -0.0 into 0.0
-        key = row.tobytes()
-        j = seen.get((-row + 0.0).tobytes())
-        if j is not None and prob.float_exact:
-            return _notsep("trivial", {j: Fraction(1), i: Fraction(1)},
-                           f"examples {j} and {i} are the same point with both labels")
-        seen.setdefault(key, i)
+    pair = _opposite_pair(Z) if prob.float_exact else None
+    if pair is not None:
+        j, i = pair
+        return _notsep("trivial", {j: Fraction(1), i: Fraction(1)},
+                       f"examples {j} and {i} are the same point with both labels")
     return None
+
+
+def _opposite_pair(Z):
+    """The first pair ``(j, i)``, ``j < i``, of rows with ``Z[i] == -Z[j]`` exactly (the
+    same point with both labels), or None. Vectorised: rows are hashed by their dot
+    product with a fixed random vector after flipping each to a positive leading
+    entry; candidates with equal hashes are then compared exactly (a hash that
+    rounding made unequal only loses this shortcut, never a verdict)."""
+    n = Z.shape[0]
+    sparse = is_sparse(Z)
+    if sparse:
+        lead = Z.data[Z.indptr[:-1]]  # first stored entry (no zero rows by now)
+        nz = Z.data != 0
+        if not nz.all():  # stored zeros: find the first nonzero per row
+            first = np.minimum.reduceat(np.where(nz, np.arange(Z.nnz), Z.nnz),
+                                        Z.indptr[:-1])
+            lead = Z.data[first]
+    else:
+        lead = Z[np.arange(n), np.argmax(Z != 0, axis=1)]
+    sign = np.where(lead > 0, 1.0, -1.0)
+    r = np.random.default_rng(12345).standard_normal(Z.shape[1])
+    key = sign * (Z @ r)
+    order = np.lexsort((np.arange(n), key))  # by key, then by index
+    ks = key[order]
+    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+    ends = np.r_[starts[1:], n]
+    best = None
+    for a, b in zip(starts[ends - starts > 1], ends[ends - starts > 1]):
+        run = order[a:b]
+        pos, neg = run[sign[run] > 0], run[sign[run] < 0]
+        if not pos.size or not neg.size:
+            continue
+        j, i = sorted((int(pos.min()), int(neg.min())))
+        if best is not None and i >= best[1]:
+            continue
+        ri, rj = dense_rows(Z, [i, j])
+        if np.array_equal(ri, -rj):
+            best = (j, i)
+    return best
 
 
 def _perceptron(prob, budget=1e8):
     """A short compiled perceptron run; its weights, certified exactly, or None."""
-    from markone._kernels import epoch_last
-
     Z = prob.Zf
-    epochs = int(min(1000, max(10, budget // max(Z.size, 1))))
+    size = Z.nnz if is_sparse(Z) else Z.size
+    epochs = int(min(1000, max(10, budget // max(size, 1))))
     w = np.zeros(prob.d)
     idx = np.arange(prob.n, dtype=np.int64)
+    rows = kernel_rows(Z)
     for e in range(1, epochs + 1):
-        if epoch_last(Z, idx, 1.0, w) == 0:
+        if epoch_last(rows, idx, 1.0, w) == 0:
             if prob.certify(w):
                 return _sep("perceptron", w, prob,
                             f"a perceptron run converged in {e} epochs")
