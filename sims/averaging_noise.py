@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._style import legend_outside
 from sims._common import chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -111,7 +112,7 @@ def plot(results, out_dir):
     ax.set(xlabel="passes over the training set", ylabel="exact population error",
            ylim=(0, min(0.5, 3 * float(np.max(last[len(last) // 10:])))),
            title=f"{100 * results['bayes_error']:g}% label noise, {results['runs']} runs")
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "averaging_noise")]
 
 

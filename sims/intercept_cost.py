@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._style import legend_outside
 from sims._common import chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -130,7 +131,7 @@ def plot(results, out_dir):
     ax.set(xscale="log", yscale="log", xlabel="appended constant c",
            ylabel="mistakes", title=f"R = {results['R']:.2f}, |b| = "
            f"{abs(results['b']):.2f}, γ = {results['gamma']:.3f}")
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "intercept_cost")]
 
 

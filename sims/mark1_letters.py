@@ -27,6 +27,7 @@ import string
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._style import legend_outside
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -110,7 +111,7 @@ def plot(results, out_dir):
     ax.set(xlabel="potentiometer end stops ±k (motor steps)", ylabel="accuracy",
            ylim=(0, 1.02),
            title=f"{results['n_classes']} letters (chance {1 / results['n_classes']:.2f})")
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     speeds = np.asarray(results["motor_step_s"])
     for j, lab in enumerate(ranges):
         bx.plot(speeds, [row[j] / 60 for row in results["machine_time_s"]], "o-",
@@ -120,7 +121,7 @@ def plot(results, out_dir):
     bx.minorticks_off()
     bx.set(xlabel="seconds per motor step",
            ylabel="machine time to train (minutes)", title="machine time")
-    bx.legend(title="end stops", fontsize=8)
+    legend_outside(bx, title="end stops")
     return [save_figure(fig, out_dir, "mark1_letters")]
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._style import count_axis, legend_outside
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -80,7 +81,8 @@ def plot(results, out_dir):
     ax.text(bound, 0, " (R/γ)²", va="bottom", ha="right", rotation=90)
     ax.set(xlabel="mistakes k", ylabel="length",
            title=f"{results['mistakes']} mistakes, bound {bound:.0f}")
-    ax.legend(fontsize=8)
+    count_axis(ax.xaxis)
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "proof_quantities")]
 
 
