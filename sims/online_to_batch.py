@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
-from markone._style import legend_outside
+from markone._style import legend_outside, styled
 from sims._common import chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -110,6 +110,7 @@ def combine(config, task_results):
     }
 
 
+@styled
 def plot(results, out_dir):
     """Mistake frequency at step t against the exact error of w_{t-1}."""
     fig, (ax,) = new_figure(width=6)

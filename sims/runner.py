@@ -55,7 +55,6 @@ from pathlib import Path
 from markone._version import __version__
 from markone._io import to_jsonable, write_json
 from markone._progress import Progress
-from markone._style import styled
 from markone._validation import check_choice, check_int_at_least
 
 __all__ = [
@@ -371,7 +370,7 @@ def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
     combined = _roundtrip(module.combine(config, [done[s["id"]] for s in specs]))
     combined = {**combined, "experiment": name, "config": config, "seed": seed}
     results_path = write_json(out_dir / RESULTS, combined)
-    figures = tuple(styled(module.plot)(combined, out_dir)) if plot else ()
+    figures = tuple(module.plot(combined, out_dir)) if plot else ()
     return SweepResult(name, combined, results_path, figures, len(specs), len(todo),
                        n_reused)
 

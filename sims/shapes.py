@@ -31,7 +31,7 @@ import warnings
 import numpy as np
 
 from markone._validation import child_seeds
-from markone._style import legend_outside
+from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -138,6 +138,7 @@ def combine(config, task_results):
     }
 
 
+@styled
 def plot(results, out_dir):
     """The two features of both training sets, and the small shapes' errors."""
     fig, axes = new_figure(3, width=4.2, height=3.8)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from markone._style import count_axis, legend_outside
+from markone._style import count_axis, legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -70,6 +70,7 @@ def combine(config, task_results):
             "periodic": all(r["periodic"] for r in task_results)}
 
 
+@styled
 def plot(results, out_dir):
     """Each weight after every update; the periodic part shaded."""
     encs = results["encodings"]
