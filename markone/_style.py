@@ -29,7 +29,6 @@ Examples
 from __future__ import annotations
 
 import functools
-import io
 from pathlib import Path
 
 __all__ = ["DPI", "MIN_POINTS", "RC", "styled", "new_figure", "save_figure",
@@ -93,7 +92,7 @@ def save_figure(fig, path, *, check=None):
     """Write ``fig`` to ``path`` (PNG at :data:`DPI`, written atomically) and return
     the path. With ``check`` (default :data:`STRICT`) a figure that :func:`audit`
     finds fault with is refused with :class:`FigureAuditError`."""
-    from markone._io import atomic_write
+    from markone._io import write_figure
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -101,10 +100,7 @@ def save_figure(fig, path, *, check=None):
         problems = audit(fig)
         if problems:
             raise FigureAuditError(f"{path.name}: " + "; ".join(problems))
-    buf = io.BytesIO()
-    fig.savefig(buf, format=path.suffix.lstrip(".") or "png", dpi=DPI)
-    atomic_write(path, buf.getvalue(), mode="wb")
-    return path
+    return write_figure(fig, path, dpi=DPI)
 
 
 def count_axis(axis):

@@ -236,7 +236,7 @@ def _separability_section(rep):
         f"XOR: no line separates it. The certificate gives every corner the weight "
         f"({lam}); with those weights both classes average to the centre of the square, "
         f"and a fresh check in exact arithmetic confirms it"
-        + (". " if checked else " FAILED. "),
+        + ("." if checked else ": the check FAILED."),
         f"Iris setosa against versicolor, all four measurements: a separating plane "
         f"exists, and it was checked exactly on all {int(keep.sum())} flowers."
         if sep.separable else "Iris setosa against versicolor: no separating plane.",
