@@ -16,7 +16,8 @@ A claim about labelled data ``(x_i, y_i)`` is about the signed rows
 
 Numbers are read exactly: ints, :class:`~fractions.Fraction`, strings such as
 ``"3/4"`` or ``"0.1"``, and binary floats of any precision as the exact fractions they
-are. Labels follow markone's rule: -1/+1 numbers pass through; any two other values
+are. A :mod:`scipy.sparse` matrix is read through its stored entries (duck-typed:
+its ``tocsr()``; no import), row by row, without ever forming the dense matrix. Labels follow markone's rule: -1/+1 numbers pass through; any two other values
 map the sorted first to -1; a single class of any other value is +1.
 
 Examples
@@ -96,19 +97,30 @@ def check_certificate(X, y, verdict):
     if verdict.separable not in (True, False):
         raise CertificateError(f"separable={verdict.separable!r} must be True or False.")
     signs = labels_pm1(y)
-    rows, scales = exact_rows(X, intercept=bool(verdict.intercept))
+    if hasattr(X, "tocsr") and hasattr(X, "shape"):
+        rows, scales = _sparse_rows(X, intercept=bool(verdict.intercept))
+        d = X.shape[1] + bool(verdict.intercept)
+    else:
+        rows, scales = exact_rows(X, intercept=bool(verdict.intercept))
+        d = len(rows[0])
     if len(rows) != len(signs):
         raise ValueError(f"X has {len(rows)} samples but y has {len(signs)}.")
     aug = ", 1]" if verdict.intercept else "]"
     if verdict.separable:
-        _check_witness(rows, scales, signs, verdict.witness, aug)
+        _check_witness(rows, scales, signs, verdict.witness, aug, d)
     else:
-        _check_gordan(rows, scales, signs, verdict.certificate, aug)
+        _check_gordan(rows, scales, signs, verdict.certificate, aug, d)
     return True
 
 
-def _check_witness(rows, scales, signs, witness, aug):
-    d = len(rows[0])
+def _dot(row, w):
+    """Exact ``row . w``: a dense row (list), or a sparse one ({column: value})."""
+    if isinstance(row, dict):
+        return sum(v * w[j] for j, v in row.items())
+    return sum(map(operator.mul, row, w))
+
+
+def _check_witness(rows, scales, signs, witness, aug, d):
     if isinstance(witness, (str, bytes, dict)) or not hasattr(witness, "__len__") \
             or len(witness) != d:
         size = len(witness) if isinstance(witness, (list, tuple)) else "no"
@@ -118,13 +130,13 @@ def _check_witness(rows, scales, signs, witness, aug):
     den = math.lcm(*(v.denominator for v in w))
     wi = [v.numerator * (den // v.denominator) for v in w]
     for i, r in enumerate(rows):
-        s = signs[i] * sum(map(operator.mul, r, wi))
+        s = signs[i] * _dot(r, wi)
         if s <= 0:
             raise CertificateError(f"the witness fails on example {i}: y * w . [x{aug} = "
                                    f"{Fraction(s, den) * scales[i]}, not > 0.")
 
 
-def _check_gordan(rows, scales, signs, certificate, aug):
+def _check_gordan(rows, scales, signs, certificate, aug, d):
     if not certificate:
         raise CertificateError("the certificate is empty; it needs at least one "
                                "positive weight.")
@@ -145,10 +157,14 @@ def _check_gordan(rows, scales, signs, certificate, aug):
                                    "every weight must be > 0.")
         coef[i] = lam * scales[i] * signs[i]
     den = math.lcm(*(c.denominator for c in coef.values()))
-    total = [0] * len(rows[0])
+    total = [0] * d
     for i, c in coef.items():
         ci = c.numerator * (den // c.denominator)
-        total = [t + ci * v for t, v in zip(total, rows[i])]
+        if isinstance(rows[i], dict):
+            for j, v in rows[i].items():
+                total[j] += ci * v
+        else:
+            total = [t + ci * v for t, v in zip(total, rows[i])]
     for j, t in enumerate(total):
         if t != 0:
             raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
@@ -227,6 +243,31 @@ def exact_rows(X, *, intercept):
             den = math.lcm(*dens)
         rows.append(list(map(operator.mul, nums, map(operator.floordiv, repeat(den), dens)))
                     + ([den] if intercept else []))
+        scales.append(Fraction(1, den))
+    return rows, scales
+
+
+def _sparse_rows(X, *, intercept):
+    """Exact integer rows of a sparse ``[X, 1]`` as ``{column: int}`` dicts (the
+    stored entries; a repeated entry adds up), with their positive scales, as in
+    :func:`exact_rows`."""
+    A = X.tocsr()
+    n, d = A.shape
+    if n == 0 or d == 0:
+        raise ValueError(f"X is empty (shape {A.shape}); at least one sample with one "
+                         "feature is needed.")
+    ptr, cols, vals = A.indptr.tolist(), A.indices.tolist(), A.data.tolist()
+    rows, scales = [], []
+    for i in range(n):
+        entries = {}
+        for k in range(ptr[i], ptr[i + 1]):
+            q = _number(vals[k], f"X[{i}, {cols[k]}]")
+            entries[cols[k]] = entries.get(cols[k], 0) + q
+        den = math.lcm(*(q.denominator for q in entries.values())) if entries else 1
+        row = {j: q.numerator * (den // q.denominator) for j, q in entries.items() if q}
+        if intercept:
+            row[d] = den
+        rows.append(row)
         scales.append(Fraction(1, den))
     return rows, scales
 

@@ -114,6 +114,7 @@ class _Problem:
 
     def __init__(self, X, y, intercept):
         self.intercept = intercept
+        self.guess = None  # an approximate separator, when a prover found one
         self.y, self.single = labels_pm1(y)
         if is_sparse(X):  # the stored entries are the exact values (float64)
             Xs = check_sparse(X)
@@ -127,10 +128,11 @@ class _Problem:
         if arr is not None:
             Xf = check_matrix(arr)
             check_consistent_length(Xf, self.y)
-            Z = Xf * self.y[:, None]
+            n, d = Xf.shape
+            self.Zf = np.empty((n, d + bool(intercept)))  # y * [x, 1], one allocation
+            np.multiply(Xf, self.y[:, None], out=self.Zf[:, :d])
             if intercept:
-                Z = np.hstack([Z, self.y[:, None].astype(np.float64)])
-            self.Zf = np.ascontiguousarray(Z)
+                self.Zf[:, d] = self.y
             self.M = None
         else:
             if arr is not None and arr.ndim == 2 and 0 in arr.shape:
@@ -407,6 +409,7 @@ def _perceptron(prob, budget=1e8):
     idx = np.arange(prob.n, dtype=np.int64)
     rows = kernel_rows(Z)
     for e in range(1, epochs + 1):
+        prob.guess = w  # the LP starts from the rows this run finds hardest
         if epoch_last(rows, idx, 1.0, w) == 0:
             if prob.certify(w):
                 return _sep("perceptron", w, prob,
@@ -422,46 +425,33 @@ def _perceptron(prob, budget=1e8):
 
 
 def _lp(prob, deadline):
-    from scipy.optimize import linprog
+    """The LP by cutting planes (:func:`verify._cuts.solve_by_cuts`: a sample of rows,
+    then the most violated ones, warm-started), then exact rounding."""
+    from verify._cuts import LPTimeout, solve_by_cuts
 
-    Z = prob.Zf
-    n, d = Z.shape
-    scale = np.abs(Z).max(axis=1, keepdims=True)
-    Zs = Z / scale  # row scaling keeps the problem and helps HiGHS
-    A = np.hstack([-Zs, np.ones((n, 1))])
-    c = np.zeros(d + 1)
-    c[-1] = -1.0
-    bounds = [(-1.0, 1.0)] * d + [(None, 1.0)]
-    options = {"presolve": True}
-    if deadline is not None:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            raise _Timeout
-        options["time_limit"] = left
-    res = linprog(c, A_ub=A, b_ub=np.zeros(n), bounds=bounds, method="highs-ds",
-                  options=options)
-    if res.status == 1 and deadline is not None:
-        raise _Timeout
-    if res.status != 0:  # pragma: no cover - HiGHS failure on a bounded feasible LP
-        return _z3_decide(prob, range(n), deadline, "lp+z3")
-    t, w = -res.fun, res.x[:d]
+    try:
+        t, w, rows, lam = solve_by_cuts(prob.Zf, deadline=deadline, guess=prob.guess)
+    except LPTimeout:
+        raise _Timeout from None
+    except ArithmeticError:  # pragma: no cover - HiGHS failure on a bounded feasible LP
+        return _z3_decide(prob, range(prob.n), deadline, "lp+z3")
     if t > 0 and prob.certify(w):
         return _sep("lp", w, prob, f"the LP's hyperplane has margin {t:.3g} "
-                    "(max-norm scaled)")
-    lam = -res.ineqlin.marginals
-    support = np.flatnonzero(lam > 1e-12 * max(lam.max(), 1e-300))
+                    f"(max-norm scaled; {len(rows)} of {prob.n} rows in the LP)")
+    support = rows[lam > 1e-12 * max(lam.max(), 1e-300)] if lam.size else rows[:0]
     if t <= 1e-7 and support.size:
-        cert = _exact_gordan(prob, support, lam[support] / scale[support, 0])
+        weights = lam[lam > 1e-12 * max(lam.max(), 1e-300)]
+        cert = _exact_gordan(prob, support, weights)
         if cert is not None:
             return _notsep("lp", cert, "the LP's dual solution, rounded exactly")
     # Rounding could not be made exact: Z3 decides on a small core.
     if t > 0:
         return _z3_witness_by_cuts(prob, w, deadline)
-    core = support if support.size else np.arange(n)
+    core = support if support.size else rows
     found = _z3_decide(prob, core, deadline, "lp+z3", certificate_only=True)
     if found is not None:
         return found
-    return _z3_decide(prob, range(n), deadline, "lp+z3")
+    return _z3_decide(prob, range(prob.n), deadline, "lp+z3")
 
 
 def _exact_gordan(prob, support, lam):
@@ -470,7 +460,7 @@ def _exact_gordan(prob, support, lam):
     Reduces the support numerically to an affinely minimal one (Caratheodory: a
     one-dimensional kernel), then solves that small integer system exactly.
     """
-    idx, lam = _caratheodory(prob.Zf[support], support, lam)
+    idx, lam = _caratheodory(dense_rows(prob.Zf, support), support, lam)
     ints, _ = prob.int_rows(idx)
     A = [list(col) for col in zip(*ints)]  # columns = examples
     try:

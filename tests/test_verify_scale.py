@@ -1,0 +1,109 @@
+"""verify on sparse and larger data: the same exact verdicts from scipy.sparse input
+(certificates that the trusted checker accepts, on the sparse matrix itself), and the
+cutting-plane LP (a few rows, warm-started) agreeing with the whole LP."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from verify import check_certificate, check_separable
+from verify._cuts import solve_by_cuts
+
+
+@st.composite
+def sparse_labelled(draw, max_n=14, max_d=5):
+    n = draw(st.integers(2, max_n))
+    d = draw(st.integers(1, max_d))
+    X = draw(hnp.arrays(np.int64, (n, d), elements=st.integers(-3, 3)))
+    X = X * draw(hnp.arrays(np.bool_, (n, d)))
+    for j in draw(st.lists(st.integers(0, d - 1), max_size=1)):
+        X[:, j] = 0  # an empty column
+    y = draw(hnp.arrays(np.int64, n, elements=st.sampled_from([-1, 1])))
+    return X.astype(np.float64) / draw(st.sampled_from([1, 2, 8])), y
+
+
+@settings(max_examples=40)
+@given(sparse_labelled(), st.booleans(), st.sampled_from(["auto", "lp"]),
+       st.sampled_from([sp.csr_matrix, sp.csc_array, sp.coo_matrix]))
+def test_sparse_verdicts_equal_dense_and_check(data, intercept, method, kind):
+    X, y = data
+    if not intercept:
+        X[~X.any(axis=1), 0] = 1.0  # zero rows without intercept: trivial, tested below
+    A = kind(X)
+    dense = check_separable(X, y, intercept=intercept, method=method)
+    sparse = check_separable(A, y, intercept=intercept, method=method)
+    assert sparse.separable == dense.separable
+    assert sparse.exact
+    # the trusted checker reads the sparse matrix itself, and the dense one
+    assert check_certificate(A, y, sparse) is True
+    assert check_certificate(X, y, sparse) is True
+
+
+def test_sparse_trivial_cases():
+    A = sp.csr_array(np.array([[1.0, 0.0], [0.0, 0.0], [0.0, 2.0]]))
+    v = check_separable(A, [1, -1, 1], intercept=False)
+    assert (v.separable, v.method, v.certificate) == (False, "trivial", {1: 1})
+    B = sp.csr_array(np.array([[0.0, 3.0], [1.0, 0.0], [0.0, 3.0]]))
+    v = check_separable(B, [1, 1, -1])
+    assert (v.separable, v.method, v.certificate) == (False, "trivial", {0: 1, 2: 1})
+    assert check_certificate(B, [1, 1, -1], v)
+
+
+def test_checker_refuses_a_wrong_sparse_witness():
+    from verify import CertificateError, SeparabilityVerdict
+
+    A = sp.csr_matrix(np.array([[0.0, 1.0], [2.0, 0.0]]))
+    bad = SeparabilityVerdict(True, (1, -1, 0), None, "user", True, "", 0.0)
+    with pytest.raises(CertificateError, match="fails on example 0"):
+        check_certificate(A, [1, 1], bad)
+
+
+def thin_margin_data(n, d, flips, seed):
+    """Integer points labelled by an affine hyperplane with a tiny offset: the
+    perceptron needs far too many epochs, so the LP decides."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-10, 11, size=(n, d))
+    y = np.where(X @ rng.normal(size=d) + 0.5 > 0, 1, -1)
+    y[rng.choice(n, flips, replace=False)] *= -1
+    return X, y
+
+
+@pytest.mark.parametrize("flips", [0, 5])
+def test_cutting_planes_use_few_rows_and_agree_with_the_whole_lp(flips):
+    from scipy.optimize import linprog
+
+    X, y = thin_margin_data(3000, 6, flips, seed=flips)
+    Z = np.hstack([X * y[:, None], y[:, None]]).astype(float)
+    t, w, rows, lam = solve_by_cuts(Z)
+    assert len(rows) < len(Z)
+    Zs = Z / np.abs(Z).max(axis=1, keepdims=True)
+    A = np.hstack([-Zs, np.ones((len(Z), 1))])
+    c = np.zeros(Z.shape[1] + 1)
+    c[-1] = -1
+    full = linprog(c, A_ub=A, b_ub=np.zeros(len(Z)),
+                   bounds=[(-1, 1)] * Z.shape[1] + [(None, 1)], method="highs")
+    assert t == pytest.approx(-full.fun, abs=1e-9)
+    v = check_separable(X, y, method="lp")
+    assert v.separable == (flips == 0) == (t > 1e-7)
+    assert check_certificate(X, y, v)
+
+
+def test_sparse_certificate_on_a_large_sparse_matrix():
+    """2000 sparse rows labelled by a hyperplane (separable), then three of them
+    again, doubled, with the other label: the certificate is small, exact, and checks
+    on the sparse matrix."""
+    rng = np.random.default_rng(3)
+    A = sp.random(2000, 300, density=0.01, random_state=4, format="csr",
+                  data_rvs=lambda k: rng.integers(1, 5, k).astype(float))
+    w = rng.normal(size=300)
+    y = np.where(A @ w > 0, 1, -1)
+    v = check_separable(A, y)
+    assert v.separable and check_certificate(A, y, v)
+    A2 = sp.vstack([A, A[:3] * 2], format="csr")
+    y2 = np.r_[y, -y[:3]]
+    v2 = check_separable(A2, y2)
+    assert v2.separable is False
+    assert check_certificate(A2, y2, v2)

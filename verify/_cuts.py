@@ -1,0 +1,159 @@
+"""The separability LP by cutting planes, warm-started in HiGHS (through highspy).
+
+The LP of :func:`verify.check_separable` is
+
+    max t  s.t.  z_i . w >= t (every example i),  |w_j| <= 1,  t <= 1,
+
+over the signed, row-scaled examples ``z_i``. Its answer depends on very few rows:
+at most d + 1 carry the optimum (Caratheodory), and the rest only need checking. So
+:func:`solve_by_cuts` solves it on a sample of rows, checks the solution's margin on
+every row (one ``Z @ w``), adds the most violated rows to the same HiGHS model and
+solves again from the previous basis (the dual simplex continues where it stopped),
+until no row is violated (a candidate witness) or the sampled LP itself has optimum
+``t = 0`` (then its dual solution, on the sampled rows only, is a Gordan certificate
+for the whole data set: a subset that cannot be separated proves the rest).
+
+Rows may be a dense array or a :mod:`scipy.sparse` CSR matrix; HiGHS stores them
+sparse either way.
+
+>>> import numpy as np
+>>> Z = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 0.5]])   # rows to make positive
+>>> t, w, rows, lam = solve_by_cuts(Z)                       # impossible: t = 0
+>>> abs(t) < 1e-12, rows.tolist(), np.round(lam / lam.max(), 12).tolist()
+(True, [0, 1, 2], [0.25, 0.75, 1.0])
+>>> t, w, rows, lam = solve_by_cuts(Z[:2])                   # possible: w = (1, 0)
+>>> bool(t > 0), bool((Z[:2] @ w > 0).all())
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+__all__ = ["solve_by_cuts", "LPTimeout"]
+
+
+class LPTimeout(Exception):
+    """The deadline passed before the LP finished."""
+
+
+def _is_sparse(Z):
+    return hasattr(Z, "indptr")
+
+
+class _HighsLP:
+    """The LP ``max t, -z . w + t <= 0 (rows added over time), |w| <= 1, t <= 1``."""
+
+    def __init__(self, d):
+        import highspy
+
+        self._highspy = highspy
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("presolve", "off")  # keep the basis between solves
+        h.setOptionValue("threads", 1)
+        inf = highspy.kHighsInf
+        cost = np.zeros(d + 1)
+        cost[-1] = -1.0  # minimise -t
+        lower = np.r_[-np.ones(d), -inf]
+        upper = np.ones(d + 1)
+        h.addCols(d + 1, cost, lower, upper, 0, np.zeros(0, np.int32),
+                  np.zeros(0, np.int32), np.zeros(0))
+        self.h, self.d, self.rows = h, d, []
+
+    def add(self, Zs, idx):
+        """Add the rows ``-Zs[k] . w + t <= 0`` for the examples ``idx``."""
+        import scipy.sparse as sp
+
+        A = sp.csr_matrix(-Zs) if not _is_sparse(Zs) else -Zs.tocsr()
+        A = sp.hstack([A, np.ones((A.shape[0], 1))], format="csr")
+        k = A.shape[0]
+        self.h.addRows(k, np.full(k, -self._highspy.kHighsInf), np.zeros(k), A.nnz,
+                       A.indptr[:-1].astype(np.int32), A.indices.astype(np.int32),
+                       A.data.astype(np.float64))
+        self.rows.extend(int(i) for i in idx)
+
+    def solve(self, deadline):
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise LPTimeout
+            self.h.setOptionValue("time_limit", float(left))
+        self.h.run()
+        status = self.h.getModelStatus()
+        optimal = self._highspy.HighsModelStatus.kOptimal
+        if status != optimal:
+            if deadline is not None and time.perf_counter() >= deadline - 1e-3:
+                raise LPTimeout
+            raise ArithmeticError(f"HiGHS stopped with status {status}")  # pragma: no cover
+        sol = self.h.getSolution()
+        x = np.asarray(sol.col_value)
+        return float(x[-1]), x[:-1], -np.asarray(sol.row_dual)
+
+
+def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0):
+    """Solve the separability LP on the rows of ``Z`` by cutting planes.
+
+    Parameters
+    ----------
+    Z : ndarray or scipy.sparse CSR (n, d)
+        Signed (augmented) examples, no zero rows.
+    deadline : float, optional
+        ``time.perf_counter()`` value after which :class:`LPTimeout` is raised.
+    guess : ndarray, optional
+        An approximate separator (e.g. a perceptron's weights): the first LP then
+        takes the rows of smallest margin under it, the likeliest to matter.
+    first : int, optional
+        Rows in the first LP (default ``5 (d + 1)``, all rows when there are fewer):
+        those of smallest margin under ``guess``, else a seeded random sample.
+    add : int, optional
+        Most violated rows added per round (default ``d + 1``).
+
+    Returns
+    -------
+    (t, w, rows, lam)
+        The optimum ``t`` of the LP on the rows it used (``t > 0``: ``w`` has margin
+        at least ``t`` on every row of ``Z``, after row scaling, up to rounding;
+        ``t <= 0``: those rows alone cannot be separated), ``w`` in the space of ``Z``,
+        the row indices used, and their dual values in ``Z``'s own scale (so that
+        ``sum lam_k Z[rows[k]]`` is about 0 when ``t = 0``).
+    """
+    n, d = Z.shape
+    if _is_sparse(Z):
+        scale = np.asarray(abs(Z).max(axis=1).todense()).ravel()
+    else:
+        scale = np.abs(Z).max(axis=1)
+    first = min(n, 5 * (d + 1) if first is None else first)
+    add = d + 1 if add is None else add
+    if first >= n:
+        start = np.arange(n)
+    elif guess is not None and np.isfinite(guess).all() and np.any(guess):
+        start = np.sort(np.argsort((Z @ guess) / scale, kind="stable")[:first])
+    else:
+        start = np.sort(np.random.default_rng(seed).choice(n, first, replace=False))
+    lp = _HighsLP(d)
+    lp.add(_scaled(Z, start, scale), start)
+    while True:
+        t, w, lam = lp.solve(deadline)
+        rows = np.asarray(lp.rows)
+        if t <= 1e-7 or len(rows) == n:
+            break
+        margins = (Z @ w) / scale
+        bad = np.flatnonzero(margins <= 1e-9 * t)
+        if not bad.size:
+            break
+        new = bad[np.argsort(margins[bad], kind="stable")[:add]]
+        lp.add(_scaled(Z, new, scale), new)
+    return t, w, rows, lam / scale[rows]
+
+
+def _scaled(Z, idx, scale):
+    """Rows ``idx`` of ``Z``, each divided by its largest magnitude."""
+    R = Z[idx]
+    if _is_sparse(R):
+        import scipy.sparse as sp
+
+        return sp.diags(1.0 / scale[idx]) @ R
+    return R / scale[idx, None]
