@@ -312,7 +312,7 @@ def test_answer_shapes_are_accepted_or_explained(cases):
     r = C.run_case(case, C.adapter_for(lambda X, y, o: 8))
     assert r.passed     # the number of mistakes alone is checked alone
     r = C.run_case(case, C.adapter_for(lambda X, y, o: "eight"))
-    assert r.status == "error" and "return a dict like" in r.details[0]
+    assert r.status == "error" and "it must return (w, mistakes)" in r.details[0]
     r = C.run_case(case, C.adapter_for(lambda p: {"w": ["x"] * 8, "mistakes": 8}))
     assert r.status == "error" and "w[0] is 'x', not a number" in r.details[0]
     r = C.run_case(case, C.adapter_for(lambda p: {"weights": w}))
@@ -347,8 +347,9 @@ def test_cli_shows_the_implementations_traceback_marked_as_its_own(suite, tmp_pa
                    "--impl", f"{tmp_path / 'broken_impl.py'}:boom"])
     out, err = capsys.readouterr()
     assert status == 1
-    assert "failed on case xor-cycle; its own output follows" in err
-    assert "  | ZeroDivisionError: my own bug on line 6" in err
+    assert err.startswith("markone adversary check: error in your code (--impl ")
+    assert "on case xor-cycle:" in err and "not a bug in markone" in err
+    assert "ZeroDivisionError: my own bug on line 6" in err and "conformance" not in err
     assert "in helper" in err and "broken_impl.py" in err
     assert "ERROR" in out and "1 errors" in out
 
@@ -361,7 +362,7 @@ def test_cli_command_errors_show_stderr(suite, tmp_path, capsys):
                    "--cmd", f"{sys.executable} {script}"])
     out, err = capsys.readouterr()
     assert status == 1 and "exited with status 3" in out
-    assert "  | cannot parse the problem" in err
+    assert "error in your code (--cmd " in err and "cannot parse the problem" in err
     script.write_text("print('not json')\n")
     assert main(["adversary", "check", str(suite / "xor-cycle.json"),
                  "--cmd", f"{sys.executable} {script}"]) == 1

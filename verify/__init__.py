@@ -1,7 +1,8 @@
 """verify: perceptron theory checked on concrete data, with exact certificates.
 
 Floating-point LP proposes, exact arithmetic disposes, Z3 is the independent exact
-arbiter. Every verdict can be re-checked from scratch with :func:`check_certificate`.
+arbiter. Every verdict can be re-checked from scratch with :func:`check_certificate`,
+the small trusted checker in :mod:`verify.certificate` (standard library only).
 Names are imported lazily from their modules.
 """
 
@@ -14,8 +15,8 @@ _EXPORTS = {
     # separability and margins
     "check_separable": "verify.separability",
     "SeparabilityVerdict": "verify.separability",
-    "check_certificate": "verify.separability",
-    "CertificateError": "verify.separability",
+    "check_certificate": "verify.certificate",
+    "CertificateError": "verify.certificate",
     "max_margin": "verify.margin",
     "Margin": "verify.margin",
     # bounds, adversaries, cycling, proofs
@@ -31,7 +32,8 @@ _EXPORTS = {
     "check_cycling": "verify.cycling",
     "CyclingReport": "verify.cycling",
 }
-_SUBMODULES = {"separability", "margin", "bounds", "adversary", "cycling", "proofs"}
+_SUBMODULES = {"certificate", "separability", "margin", "bounds", "adversary", "cycling",
+               "proofs"}
 
 __all__ = sorted(_EXPORTS)
 

@@ -9,7 +9,8 @@ one of two things holds (Gordan's theorem of the alternative):
 
 :func:`check_separable` returns one of the two, in exact rational arithmetic
 (:class:`~fractions.Fraction`; floats are taken as the binary fractions they are), and
-:func:`check_certificate` re-checks either from scratch. The provers run cheapest first
+:func:`verify.certificate.check_certificate` (the small trusted checker, which
+depends on nothing but :mod:`fractions` and the data) re-checks either from scratch. The provers run cheapest first
 (``method="auto"``):
 
 1. trivial cases: one class only, a zero vector without intercept, two examples that
@@ -38,22 +39,18 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone._exact import to_fraction_matrix, to_integer_matrix
-from markone.perceptron import augment
+from markone._exact import to_integer_matrix
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, labels_to_pm1)
 from verify._exact import (blas_single_thread, certify_positive, exact_dot,
-                           float_rows_to_ints, float_to_ints, null_vector, rows_to_ints)
+                           float_rows_to_ints, float_to_ints, null_vector)
+from verify.certificate import CertificateError, check_certificate
 
 __all__ = ["SeparabilityVerdict", "check_separable", "check_certificate",
            "CertificateError", "METHODS", "labels_pm1"]
 
 #: Valid values of ``method``.
 METHODS = ("auto", "lp", "z3", "perceptron")
-
-
-class CertificateError(ValueError):
-    """A witness or certificate that does not prove what it claims (says why)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -544,106 +541,3 @@ def _z3_witness_by_cuts(prob, w, deadline):
                     f"on a core of {len(idx)} examples; exact witness checked on all "
                     f"{prob.n} examples")
         core.update(bad[: prob.d + 1])
-
-
-# --------------------------------------------------------------------------------------
-# re-checking a verdict from scratch
-
-
-def check_certificate(X, y, verdict):
-    """Re-check a verdict's witness or certificate from scratch, in exact arithmetic.
-
-    Parses ``X`` again (floats as the exact binary fractions they are), builds the
-    signed augmented examples for ``verdict.intercept``, and checks either
-    ``y_i w . [x_i, 1] > 0`` for every example (a witness) or that the certificate's
-    weights are positive and ``sum_i lambda_i y_i [x_i, 1] = 0`` (Gordan).
-
-    Returns
-    -------
-    True
-        When the proof holds.
-
-    Raises
-    ------
-    CertificateError
-        Naming what fails (the example, the coordinate, the weight).
-    ValueError
-        When the verdict is unknown (nothing to check) or the data are invalid.
-
-    Examples
-    --------
-    >>> from fractions import Fraction
-    >>> v = check_separable([[0.0], [1.0]], [0, 1])
-    >>> check_certificate([[0.0], [1.0]], [0, 1], v)
-    True
-    >>> bad = SeparabilityVerdict(True, (Fraction(-1), Fraction(0)), None, "user", True,
-    ...                           "", 0.0)
-    >>> check_certificate([[0.0], [1.0]], [0, 1], bad)
-    Traceback (most recent call last):
-    ...
-    verify.separability.CertificateError: the witness fails on example 0: ... = 0, not > 0.
-    """
-    if verdict.separable is None:
-        raise ValueError("the verdict is unknown (separable=None): there is no witness "
-                         "or certificate to check; rerun check_separable with a longer "
-                         "timeout_s.")
-    y_pm1, _ = labels_pm1(y)
-    ints, scales = _exact_augmented_rows(X, verdict.intercept)
-    if len(ints) != len(y_pm1):
-        raise ValueError(f"X has {len(ints)} samples but y has {len(y_pm1)}.")
-    d = len(ints[0])
-    aug = ", 1]" if verdict.intercept else "]"
-    if verdict.separable:
-        w = [Fraction(v) for v in verdict.witness]
-        if len(w) != d:
-            raise CertificateError(f"the witness has {len(w)} entries, expected {d} "
-                                   f"(features{' + intercept' if verdict.intercept else ''}).")
-        den = math.lcm(*(v.denominator for v in w))
-        wi = [int(v * den) for v in w]
-        for i, r in enumerate(ints):
-            s = int(y_pm1[i]) * exact_dot(r, wi)
-            if s <= 0:
-                val = Fraction(s) * scales[i] / den
-                raise CertificateError(f"the witness fails on example {i}: y * w . [x{aug}"
-                                       f" = {val}, not > 0.")
-        return True
-    cert = verdict.certificate
-    if not cert:
-        raise CertificateError("the certificate is empty; it needs at least one "
-                               "positive weight.")
-    coef = {}
-    for i, lam in cert.items():
-        i, lam = int(i), Fraction(lam)
-        if not 0 <= i < len(ints):
-            raise CertificateError(f"the certificate names example {i}, but there are "
-                                   f"{len(ints)} examples.")
-        if lam <= 0:
-            raise CertificateError(f"the certificate's weight of example {i} is {lam}; "
-                                   "every weight must be > 0.")
-        coef[i] = lam * scales[i] * int(y_pm1[i])
-    den = math.lcm(*(c.denominator for c in coef.values()))
-    total = [0] * d
-    for i, c in coef.items():
-        ci = int(c * den)
-        total = [t + ci * v for t, v in zip(total, ints[i])]
-    for j, t in enumerate(total):
-        if t != 0:
-            raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
-                                   f"sum lambda_i y_i [x_i{aug} is {Fraction(t, den)}, "
-                                   "not 0.")
-    return True
-
-
-def _exact_augmented_rows(X, intercept):
-    """Exact integer rows of ``[X, 1]`` (or ``X``) with their positive scales."""
-    if not _is_exact_input(X):
-        arr = np.asarray(X)
-        if arr.dtype.kind in "iu" and arr.size and int(np.abs(arr).max()) >= 2**53:
-            arr = arr.astype(object)
-        if arr.dtype != object:
-            return rows_to_ints(augment(arr, intercept))
-    F = to_fraction_matrix(X)
-    if intercept:
-        F = [r + [Fraction(1)] for r in F]
-    return rows_to_ints(F)
-

@@ -20,7 +20,8 @@ The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
-from markone.cli import add_command, add_group
+from markone.cli import (add_command, add_group, data_options, load_data, nonnegative_int,
+                         plural, positive_int)
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
            "show_implementation_error"]
@@ -75,7 +76,7 @@ def _write(args, a, name):
 
     write_json(args.out, case_document(a, name))
     print(a.message)
-    print(f"case written to {args.out} ({len(a.order)} presentations)")
+    print(f"case written to {args.out} ({plural(len(a.order), 'presentation')})")
     return 0
 
 
@@ -91,12 +92,10 @@ def _orthonormal(args):
 
 def _search(method):
     def run(args):
-        from markone._io import load_table
+        from markone._validation import encode_binary_labels
         from verify.adversary import worst_order
 
-        X, y = load_table(args.file, label=args.label, exact=method != "greedy")
-        from markone._validation import encode_binary_labels
-
+        X, y = load_data(args, exact=method != "greedy")
         ypm, _ = encode_binary_labels(y, allow_single=True)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget)
@@ -113,14 +112,13 @@ def _lattice(args):
 
 
 def show_implementation_error(name, case_id, text):
-    """Print what the implementation under test said when it failed, marked as its
-    own (every line prefixed), on stderr. The one place that shows user-code errors."""
-    import sys
+    """Show on stderr what the implementation under test said when it failed (its
+    traceback or stderr), marked as the user's code through the CLI's one mechanism
+    (:func:`markone.cli.report_user_code`)."""
+    from markone.cli import UserCodeError, report_user_code
 
-    print(f"--- {name} failed on case {case_id}; its own output follows ---",
-          file=sys.stderr)
-    for line in text.splitlines():
-        print(f"  | {line}", file=sys.stderr)
+    report_user_code("markone adversary check",
+                     UserCodeError(name, f"on case {case_id}:\n{text}"))
 
 
 def _suite(args):
@@ -135,7 +133,7 @@ def _suite(args):
 def _check(args):
     from pathlib import Path
 
-    from markone.cli import CommandError
+    from markone.cli import CommandError, UserCodeError
     from verify.conformance import (
         CommandAdapter,
         as_json,
@@ -161,11 +159,11 @@ def _check(args):
     else:
         try:
             adapter = load_impl(args.impl)
-        except ImplementationError as exc:
-            show_implementation_error(args.impl, "(import)", exc.text or str(exc))
-            raise CommandError(f"importing the implementation failed: {exc}") from None
+        except ImplementationError as exc:   # the user's module raised on import
+            raise UserCodeError(f"--impl {args.impl}", exc.text or str(exc),
+                                status=2) from None
     results = run_suite(cases, adapter)
-    name = args.impl or args.cmd
+    name = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
     if all(r.status == "n/a" for r in results):
         raise CommandError(f"none of the {len(results)} cases applies to {name}: "
                            f"{results[0].details[0]}.")
@@ -207,7 +205,7 @@ def register(subparsers):
                     description="R = 1, gamma = m^-1/2, no intercept.",
                     example="markone adversary orthonormal --m 10 --out o.json",
                     func=_orthonormal)
-    o.add_argument("--m", type=int, default=10)
+    o.add_argument("--m", type=positive_int, default=10, help="number of examples")
     o.add_argument("--labels", default=None, metavar="+-+...",
                    help="labels as + and - characters (default all +)")
     out_arg(o)
@@ -221,10 +219,10 @@ def register(subparsers):
                         "mistakes; the result is checked against Novikoff's bound.",
                         example=f"markone adversary {method} data.csv --out case.json",
                         func=_search(method))
-        q.add_argument("file", metavar="FILE", help="CSV (last column the label) or .npz")
-        q.add_argument("--label", default=None, metavar="COL")
-        q.add_argument("--no-intercept", action="store_true")
-        q.add_argument("--budget", type=int, default=None,
+        data_options(q)
+        q.add_argument("--no-intercept", action="store_true",
+                       help="no constant input (separator through the origin)")
+        q.add_argument("--budget", type=positive_int, default=None,
                        help="greedy: updates; exhaustive: states; z3: longest stream")
         out_arg(q)
 
@@ -234,12 +232,15 @@ def register(subparsers):
                      "with the largest (R/gamma)^2 is kept.",
                      example="markone adversary lattice --n 8 --d 3 --k 5 --out l.json",
                      func=_lattice)
-    lt.add_argument("--n", type=int, default=8)
-    lt.add_argument("--d", type=int, default=3)
-    lt.add_argument("--k", type=int, default=5)
-    lt.add_argument("--draws", type=int, default=200)
-    lt.add_argument("--seed", type=int, default=0)
-    lt.add_argument("--budget", type=int, default=None, help="most states to explore")
+    lt.add_argument("--n", type=positive_int, default=8, help="points")
+    lt.add_argument("--d", type=positive_int, default=3, help="dimension")
+    lt.add_argument("--k", type=positive_int, default=5,
+                    help="coordinates are integers in [-k, k]")
+    lt.add_argument("--draws", type=positive_int, default=200,
+                    help="random draws; the hardest is kept")
+    lt.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the draws")
+    lt.add_argument("--budget", type=positive_int, default=None,
+                    help="most states to explore")
     out_arg(lt)
 
     st = add_command(sub, "suite", help="write the conformance suite: manifest, "

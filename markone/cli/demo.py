@@ -16,7 +16,7 @@ import html
 import time
 from pathlib import Path
 
-from markone.cli import add_command
+from markone.cli import add_command, nonnegative_int
 
 __all__ = ["register", "run_demo"]
 
@@ -32,7 +32,8 @@ def register(sub):
         func=_main,
     )
     p.add_argument("--out", default="markone-demo", help="output folder")
-    p.add_argument("--seed", type=int, default=0, help="seed of the machine and its data")
+    p.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="seed of the machine and its data")
 
 
 def _main(args):
@@ -63,22 +64,24 @@ def run_demo(out="markone-demo", *, seed=0, echo=print):
     """
     import matplotlib
 
-    from markone._io import write_json
+    from markone._io import staged_output, write_json
+    from markone._validation import check_int_at_least
 
     matplotlib.use("Agg")
+    check_int_at_least(seed, "seed", 0)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    rep = _Report(out, echo)
-    summary = {"out": str(out)}
-    summary["core"] = _core_section(rep)
-    summary["machine"] = _machine_section(rep, seed)
-    summary["separability"] = _separability_section(rep)
-    summary["worst_case"] = _worst_case_section(rep)
-    summary["xor"] = _xor_section(rep)
-    summary["seconds"] = time.perf_counter() - t0
-    write_json(out / "summary.json", summary)
-    _write_index(rep, summary)
+    with staged_output(out) as stage:  # all files or none: a failure leaves out as it was
+        rep = _Report(stage, echo)
+        summary = {"out": str(out)}
+        summary["core"] = _core_section(rep)
+        summary["machine"] = _machine_section(rep, seed)
+        summary["separability"] = _separability_section(rep)
+        summary["worst_case"] = _worst_case_section(rep)
+        summary["xor"] = _xor_section(rep)
+        summary["seconds"] = time.perf_counter() - t0
+        write_json(stage / "summary.json", summary)
+        _write_index(rep, summary)
     echo(f"\nwrote {out / 'index.html'} ({summary['seconds']:.1f} s)")
     return summary
 
@@ -145,7 +148,11 @@ def _machine_section(rep, seed):
     lines.append(f"replay the run in a browser: {replay.name}")
     rep.section("The Mark I learning letters", lines,
                 [*info.get("figures", []), run_path, replay])
-    return {k: v for k, v in info.items() if k != "summary_lines"}
+    names = {"files": {k: Path(v).name for k, v in info.get("files", {}).items()},
+             "figures": [Path(f).name for f in info.get("figures", [])],
+             "run_json": run_path.name}  # relative to the output folder
+    return {**{k: v for k, v in info.items() if k not in ("summary_lines", "report")},
+            **names}
 
 
 def _separability_section(rep):

@@ -5,7 +5,8 @@ Thin: parses arguments and calls :func:`sims.runner.run_experiment`.
 
 from __future__ import annotations
 
-from markone.cli import CommandError, add_command, add_group
+from markone.cli import (CommandError, add_command, add_group, nonnegative_int, plural,
+                         positive_int)
 
 __all__ = ["register"]
 
@@ -43,8 +44,8 @@ def _run(args):
                                  runs=runs, workers=args.workers, dask=args.dask)
         except ImportError as exc:  # --dask without dask.distributed installed
             raise CommandError(str(exc)) from exc
-        print(f"{name}: {res.n_run} task(s) run, {res.n_reused} reused -> "
-              f"{res.results_path} ({len(res.figures)} figure(s))")
+        print(f"{name}: {plural(res.n_run, 'task')} run, {res.n_reused} reused -> "
+              f"{res.results_path} ({plural(len(res.figures), 'figure')})")
     return 0
 
 
@@ -66,10 +67,10 @@ def register(subparsers):
                     func=_run)
     r.add_argument("name", help="experiment name (see `markone sim list`) or 'all'")
     r.add_argument("--out", default="sim-out", help="output folder")
-    r.add_argument("--runs", type=int, default=None,
+    r.add_argument("--runs", type=positive_int, default=None,
                    help="number of runs (experiments with repeated runs)")
-    r.add_argument("--seed", type=int, default=0, help="root seed")
-    r.add_argument("--workers", type=int, default=1, help="worker processes")
+    r.add_argument("--seed", type=nonnegative_int, default=0, help="root seed")
+    r.add_argument("--workers", type=positive_int, default=1, help="worker processes")
     r.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     r.add_argument("--size", choices=("small", "default"), default="default",

@@ -1,29 +1,26 @@
 """``markone verify``: exact separability verdicts, certified margins, certificate checks.
 
 Thin: parses arguments and calls :func:`verify.check_separable`,
-:func:`verify.max_margin` and :func:`verify.check_certificate`. Exit status: 0
+:func:`verify.max_margin` and :func:`verify.certificate.check_certificate_file` (the
+small trusted checker). Exit status: 0
 separable, 1 not separable, 2 unknown or bad input (or a certificate that fails).
 
-CSV cells are read exactly: integer columns as integers, decimals (``0.1``) and
-fractions (``1/3``) as the exact rationals they denote. ``.npz`` arrays are taken as
-they are (float64 as exact binary fractions).
+Table cells are read exactly (:func:`markone.datasets.load_table` with ``exact=True``):
+integer columns as integers, decimals (``0.1``) and fractions (``1/3``) as the exact
+rationals they denote. ``.npz`` arrays are taken as they are (float64 as exact binary
+fractions).
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
-import re
 from pathlib import Path
 
-from markone.cli import add_command, add_group
+from markone.cli import add_command, add_group, data_options, load_data, positive_float
 
-__all__ = ["register", "CERTIFICATE_FORMAT"]
+__all__ = ["register"]
 
-#: The ``format`` tag of certificate files written by ``markone verify separable``.
-CERTIFICATE_FORMAT = "markone.verify.separability/1"
-
-_INT = re.compile(r"^[+-]?\d+$")
 
 SEPARABLE_EXAMPLES = """\
   markone verify separable data.csv                       verdict (exit 0 yes, 1 no)
@@ -32,25 +29,11 @@ SEPARABLE_EXAMPLES = """\
   markone verify separable data.npz --no-intercept --method z3 --timeout 60"""
 
 
-def _load(path, label):
-    """``(X, y)`` from CSV (exact cells) or .npz (arrays as they are)."""
-    from markone._io import load_table
-
-    if Path(path).suffix == ".npz":
-        return load_table(path)
-    X, y = load_table(path, label=label, exact=True)
-    return _exact_cells(X), y
-
-
-def _exact_cells(X):
-    """Integer cells -> an integer array; anything else stays exact strings."""
-    import numpy as np
-
-    if X.size and all(_INT.match(str(c)) for c in X.ravel()):
-        ints = [[int(c) for c in row] for row in X.tolist()]
-        big = max(abs(v) for row in ints for v in row)
-        return np.array(ints, dtype=np.int64 if big < 2**62 else object)
-    return X
+def _source(args):
+    """Where the data came from: the file and its hash, or the built-in data set."""
+    if not Path(args.file).is_file():
+        return {"builtin": str(args.file), "label": args.label}
+    return {"path": str(args.file), "sha256": _sha256(args.file), "label": args.label}
 
 
 def _sha256(path):
@@ -68,8 +51,9 @@ def _status(separable):
 def _separable(args):
     from markone._io import to_jsonable, write_json
     from verify import check_separable
+    from verify.certificate import CERTIFICATE_FORMAT  # the checker defines the format
 
-    X, y = _load(args.file, args.label)
+    X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
                         timeout_s=args.timeout)
     word = {True: "separable", False: "not separable", None: "unknown"}[v.separable]
@@ -88,8 +72,7 @@ def _separable(args):
         else:
             doc = {
                 "format": CERTIFICATE_FORMAT,
-                "source": {"path": str(args.file), "sha256": _sha256(args.file),
-                           "label": args.label},
+                "source": _source(args),
                 "data": {"X": to_jsonable(X), "y": to_jsonable(y)},
                 "intercept": v.intercept, "separable": v.separable,
                 "witness": v.witness, "certificate": v.certificate,
@@ -105,7 +88,7 @@ def _margin(args):
 
     from verify import max_margin
 
-    X, y = _load(args.file, args.label)
+    X, y = load_data(args, exact=True)
     if X.dtype == object or X.dtype.kind in "US":  # exact cells -> nearest floats
         from markone._exact import to_fraction_matrix
 
@@ -120,37 +103,16 @@ def _margin(args):
 
 
 def _check(args):
-    from fractions import Fraction
+    from verify.certificate import check_certificate_file
 
-    import numpy as np
-
-    from markone.cli import CommandError, read_tagged_json
-    from verify import SeparabilityVerdict, check_certificate
-
-    doc = read_tagged_json(args.cert, CERTIFICATE_FORMAT, what="a markone certificate",
-                           how="write one with `markone verify separable FILE "
-                           "--certificate OUT.json`")
-    try:
-        rows, y = doc["data"]["X"], doc["data"]["y"]
-        exact = any(isinstance(c, str) for row in rows for c in row)
-        X = np.array(rows, dtype=object) if exact else np.array(rows)
-        witness = None if doc["witness"] is None else tuple(map(Fraction, doc["witness"]))
-        cert = None if doc["certificate"] is None else {
-            int(i): Fraction(v) for i, v in doc["certificate"].items()}
-        verdict = SeparabilityVerdict(
-            separable=doc["separable"], witness=witness, certificate=cert,
-            method=doc.get("method", "file"), exact=True, message=doc.get("message", ""),
-            time_s=0.0, intercept=bool(doc["intercept"]))
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise CommandError(f"{args.cert} is missing or has a malformed field: {exc}") \
-            from exc
-    check_certificate(X, np.asarray(y), verdict)
-    src = doc.get("source", {})
-    what = "witness" if verdict.separable else "certificate"
-    print(f"OK: the {what} proves the data {'are' if verdict.separable else 'are not'} "
-          f"linearly separable ({len(y)} examples, intercept={verdict.intercept}; "
+    claim = check_certificate_file(args.cert)
+    src = claim.fields.get("source") or {}
+    n = len(claim.fields["data"]["y"])
+    what = "witness" if claim.separable else "certificate"
+    print(f"OK: the {what} proves the data {'are' if claim.separable else 'are not'} "
+          f"linearly separable ({n} examples, intercept={claim.intercept}; "
           f"data from {src.get('path', '?')}, sha256 {str(src.get('sha256', '?'))[:12]})")
-    return _status(verdict.separable)
+    return _status(claim.separable)
 
 
 def register(subparsers):
@@ -171,7 +133,7 @@ def register(subparsers):
     s.add_argument("--method", choices=("auto", "lp", "z3", "perceptron"),
                    default="auto", help="prover: cheap ones first (auto), HiGHS LP, "
                    "plain Z3, or the perceptron only")
-    s.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    s.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                    help="give up (verdict unknown, exit 2) after this long")
     s.add_argument("--certificate", default=None, metavar="OUT.json",
                    help="write the verdict with its proof and the data (self-contained)")
@@ -203,9 +165,6 @@ def register(subparsers):
 
 
 def _data_args(p):
-    p.add_argument("file", metavar="FILE", help="CSV (last column the label) or .npz "
-                   "with arrays X and y")
-    p.add_argument("--label", default=None, metavar="COL",
-                   help="label column of a CSV: header name or 0-based index")
+    data_options(p)
     p.add_argument("--no-intercept", action="store_true",
                    help="separate through the origin (no constant input)")

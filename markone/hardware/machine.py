@@ -115,6 +115,8 @@ class MarkI:
             seed if not isinstance(seed, np.random.Generator)
             else int(seed.integers(2**63)), 3)
         self.wiring = plugboard.wire(params, wiring_seed)
+        self._patterns = plugboard.PatternCache(self.wiring)
+        self._nearest = {}   # (n_classes, response bytes) -> nearest class indices
         self.runits = RUnits(params, runit_seed)
         self.theta = None if params.theta == "auto" else int(params.theta)
         self.classes_ = None
@@ -253,6 +255,16 @@ class MarkI:
         near = dist == dist.min(axis=-1, keepdims=True)
         return np.where(near, agree, -np.inf).argmax(axis=-1)
 
+    def _decode_one(self, response, scores):
+        """:meth:`_decode` of one response, the Hamming search done once per
+        distinct response (the scores are needed only to break a tie)."""
+        key = (len(self.classes_), response.tobytes())
+        near = self._nearest.get(key)
+        if near is None:
+            dist = (response != self.codes_).sum(-1)
+            near = self._nearest[key] = np.flatnonzero(dist == dist.min())
+        return int(near[0]) if len(near) == 1 else int(self._decode(response, scores))
+
     # ------------------------------------------------------------------ use
     def _check_trained(self):
         if self.classes_ is None or self.theta is None:
@@ -292,41 +304,53 @@ class MarkI:
                 "converged": False}
 
     def _trial(self, x, target, label, figure, trainer, stats, log, exposure_s=None):
-        """SimPy process of one figure: settle, logic, decision, motors."""
+        """SimPy process of one figure: settle, logic, decision, motors.
+
+        ``target`` is the R-units' +/-1 code of ``label`` (an int64 array); ``log`` a
+        list to append the :class:`Presentation` to, or None.
+        """
         env = self.env
         t0 = env.now
-        s = yield from self.retina.show(x, exposure_s)
+        s = yield from self.retina.read(x, exposure_s)
         settle_s = env.now - t0
-        a = plugboard.fire(self.wiring, s, self.theta)
+        pattern = self._patterns.get(s, self.theta)
+        a = pattern.a
         yield env.timeout(self.params.logic_s)
-        scores = self.runits.scores(a)
-        mistakes, rows, delta = trainer.decide(scores, target, a)
+        scores = pattern.scores(self.runits.weights)
+        mistakes, rows, delta = trainer.decide(scores, target, a, pattern)
+        wrong = bool(rows.size if trainer.rule != "forced" else mistakes.any())
         motor_s, blocked = 0.0, 0
         if rows.size:
-            move = self.runits.plan(rows, delta)
+            move = self.runits.plan(rows, delta, trainer.whole)
             motor_s = yield from self.motors.turn(move.steps)
             self.runits.commit(move)
             stats["reinforcements"][rows] += 1
-            stats["saturated"][rows] += move.blocked
-            blocked = int(move.blocked.sum())
-        response = online.predict_sign(scores)
-        correct = bool(self._decode(response, scores) == label)
-        stats["mistakes"] += mistakes
+            if move.blocked.any():
+                stats["saturated"][rows] += move.blocked
+                blocked = int(move.blocked.sum())
+        if wrong:
+            stats["mistakes"] += mistakes
+            response = online.predict_sign(scores)
+            correct = self._decode_one(response, scores) == int(label)
+        else:   # every R-unit's sign is its target: the figure's own code, decoded
+            response, correct = target, True
         stats["shown"] += 1
         if log is None:
-            return bool(mistakes.any()), correct
-        changed = np.nonzero(move.new != move.old) if rows.size else ((), ())
-        rec = Presentation(
+            return wrong, correct
+        if rows.size:
+            i, j = (move.new != move.old).nonzero()
+            changes = tuple(zip(move.rows[i].tolist(), j.tolist(),
+                                move.new[i, j].tolist()))
+            reinforced = tuple(np.isin(np.arange(len(scores)), rows).tolist())
+        else:
+            changes, reinforced = (), (False,) * len(scores)
+        log.append(Presentation(
             t_s=float(t0), end_t_s=float(env.now), figure=int(figure), label=int(label),
-            active_a=tuple(np.flatnonzero(a).tolist()), scores=tuple(scores.tolist()),
-            response=tuple(response.tolist()), target=tuple(int(v) for v in target),
-            reinforced=tuple(np.isin(np.arange(len(scores)), rows).tolist()),
-            changes=tuple((int(rows[i]), int(j), float(move.new[i, j]))
-                          for i, j in zip(*changed)),
-            saturated=blocked, motor_s=float(motor_s),
-            figure_correct=correct, settle_s=float(settle_s))
-        log.append(rec)
-        return bool(mistakes.any()), correct
+            active_a=pattern.active, scores=tuple(scores.tolist()),
+            response=tuple(response.tolist()), target=tuple(target.tolist()),
+            reinforced=reinforced, changes=changes, saturated=blocked,
+            motor_s=float(motor_s), figure_correct=correct, settle_s=float(settle_s)))
+        return wrong, correct
 
     def _session(self, X, targets, label_idx, passes, stop_when_clean, trainer,
                  stats, log):

@@ -90,9 +90,9 @@ def normalise_answer(out, problem):
     if _vector_like(out) and binary_w:
         return {"w": np.asarray(out).tolist()}
     raise ImplementationError(
-        f"the implementation returned {type(out).__name__} "
-        f"{_short(out)}; return a dict like {{\"w\": [...], \"mistakes\": k}}, or "
-        "(w, mistakes), or w alone, or the number of mistakes alone")
+        f"the implementation returned {type(out).__name__} {_short(out)}; it must "
+        "return (w, mistakes), w alone, the number of mistakes alone, or a dict like "
+        "{\"w\": [...], \"mistakes\": k}")
 
 
 def _int(v):
