@@ -419,10 +419,9 @@ def intercept_cost(R, b, gamma, c=None):
     b = float(b)
     c_opt = math.sqrt(R * abs(b))
     best = (R + abs(b)) ** 2 / gamma**2
-    if c_opt == 0:  # b == 0, or R*|b| underflows (b ~ 5e-324): then the infimum is at
-        b_used = 0.0    # c -> 0 (no intercept needed), R^2/gamma^2 to double precision
-    else:
-        b_used = b
+    # b == 0, or |b| below half an ulp of R (e.g. 5e-324, where b^2/c^2 underflows to
+    # 0/0): the infimum is at c -> 0 (no intercept needed), R^2/gamma^2 in doubles
+    b_used = 0.0 if R + abs(b) == R else b
     if b_used == 0:  # the infimum is at c -> 0: no intercept needed
         num_c, num_min = 0.0, R * R / gamma**2
     else:
