@@ -228,6 +228,8 @@ class _Engine:
                 rec_w, self.record_w, limit, xmax, l1max)
             if m < 0:
                 raise _Overflow
+            if self.dtype == np.float64 and not np.isfinite(self.w).all():
+                raise float_range_error(int(rec_idx[max(m - 1, 0)]), "overflow")
         self.mistake_idx.extend(rec_idx[:m].tolist())
         self.runs.extend(rec_run[:m].tolist())
         if self.record_w:
@@ -396,9 +398,14 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
         per_epoch.append(m)
         if m == 0:
             break
-        if floats and (epoch & (epoch - 1) == 0 or epoch == max_epochs):
-            _check_float_range(yx, engine.w)  # epochs 1, 2, 4, 8, ... and the last
+        if floats and (epoch in _RANGE_CHECKS or epoch == max_epochs):
+            _check_float_range(yx, engine.w)
     return engine, per_epoch
+
+
+#: Epochs after which a float run that has not converged checks that float64 can
+#: carry it (one matrix-vector product each: at most 1/16 of the run's work).
+_RANGE_CHECKS = frozenset(16 * 4**k for k in range(12))
 
 
 #: Scores whose terms sum (in absolute value) below this are decided by underflow:
@@ -419,8 +426,10 @@ def _check_float_range(yx, w):
         bad = np.flatnonzero(~np.isfinite(s))
         if bad.size or not np.isfinite(w).all():
             raise float_range_error(int(bad[0]) if bad.size else 0, "overflow")
-        a = np.abs(X) @ np.abs(wx) + abs(wc)
-    small = np.flatnonzero(a < _UNDERFLOW_ZONE)
+        small = np.flatnonzero(np.abs(s) < _UNDERFLOW_ZONE)  # |score| <= sum |terms|
+        if small.size:
+            a = np.abs(X[small]) @ np.abs(wx) + abs(wc)
+            small = small[a < _UNDERFLOW_ZONE]
     if small.size:
         live = ((X[small] != 0) & (wx != 0)).any(axis=1) | (wc != 0)
         if live.any():
