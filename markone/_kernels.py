@@ -45,7 +45,7 @@ from numba import njit, types
 from numba.extending import overload
 
 __all__ = ["epoch_last", "epoch_last_xy", "epoch_general", "INT64_LIMIT", "csr_rows",
-           "row_dot", "row_axpy", "row_update", "min_abs_nonzero", "kernel_rows"]
+           "row_dot", "row_axpy", "row_update", "kernel_rows"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -284,7 +284,7 @@ def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
         i = idx[t]
         s = row_dot(yx, i, w)
         step = ctr[0] + 1
-        if s <= 0:
+        if not s > 0:  # a NaN score (an overflow: inf - inf) is no correct answer
             if limit > 0:  # keep wmax * l1max and step * wmax below limit
                 cap = min(limit // l1max, limit // step)
                 if eta * xmax[i] > cap - ctr[4]:
@@ -310,14 +310,3 @@ def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
         ctr[0] = step
     return mistakes
 
-
-@njit(cache=True, nogil=True)
-def min_abs_nonzero(a):
-    """Smallest nonzero ``|a_k|`` of a 1-D array (inf when there is none), in one
-    pass without a temporary (a NaN entry is ignored: the loops report it)."""
-    best = np.inf
-    for k in range(a.shape[0]):
-        v = abs(a[k])
-        if v != 0 and v < best:
-            best = v
-    return best

@@ -209,6 +209,14 @@ class TrainResult:
             f"{', exact=True' if self.exact else ''})"
         )
 
+    def _repr_html_(self):
+        """Shown in Jupyter: what happened in words, the fields as a table."""
+        from markone._html import result_html
+
+        state = "converged" if self.converged else "did not converge"
+        return result_html(self, headline=f"{state} after {self.mistakes} mistakes in "
+                                          f"{self.epochs} passes")
+
 
 # ----------------------------------------------------------------------------------
 # the engine
@@ -268,6 +276,8 @@ class _Engine:
                 rec_idx, rec_run, rec_w, self.keep_history, limit, xmax, l1max)
             if m < 0:
                 raise _Overflow
+            if self.dtype == np.float64 and not np.isfinite(self.w).all():
+                raise float_range_error(int(rec_idx[max(m - 1, 0)]), "overflow")
         if self.keep_history:
             self.mistake_idx.extend(rec_idx[:m].tolist())
             self.runs.extend(rec_run[:m].tolist())
@@ -474,45 +484,18 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
 
 
 def _checked_pass(engine, yx, idx, eta, checks, epoch, max_epochs):
-    """One pass; float runs then check their range after passes 1, 2, 4, 8, ... and
-    the last (:func:`_check_float_range`), the lean loop only when it must."""
+    """One pass; float runs that have not converged then check their range after
+    passes 16, 64, 256, ... and the last (:func:`_check_float_range`)."""
     m = engine.run_pass(yx, idx, eta, checks)
-    if not m or engine.dtype != np.float64:
-        return m
-    last = epoch == max_epochs
-    if last or epoch & (epoch - 1) == 0:
-        rows = yx[0] if engine.lean else yx
-        if getattr(engine, "_range_rows", None) is not rows:  # once per data
-            engine._range_rows, engine._underflow = rows, _underflow_possible(yx, eta)
-        if last or engine._underflow or not engine.lean:
-            _check_float_range(yx, engine.w, engine._underflow)
-            return m
-    if engine.lean and not np.isfinite(engine.w).all():
-        raise float_range_error(0, "overflow")
+    if m and engine.dtype == np.float64 and (epoch in _RANGE_CHECKS
+                                             or epoch == max_epochs):
+        _check_float_range(yx, engine.w)
     return m
 
 
-def _underflow_possible(yx, eta):
-    """False when no nonzero score term can fall in the underflow zone, whatever the
-    run does: every weight is a sum of increments ``eta * x_ij``, all multiples of the
-    quantum ``q = 2**(e - 52)`` of the smallest one (``2**e`` its leading bit), so a
-    nonzero weight is at least ``q`` and a nonzero term at least ``q * min |x_ij|``.
-    The lean loop sees every score (a non-finite one stops it), so the scans of
-    :func:`_check_float_range` are then needed only at the last epoch."""
-    if isinstance(yx, tuple):
-        X, _, c = yx
-        xmin = _kernels.min_abs_nonzero(X.data if is_sparse(X) else X.reshape(-1))
-        if c:
-            xmin = min(xmin, abs(c))
-    else:
-        xmin = _kernels.min_abs_nonzero(yx.data if is_sparse(yx) else yx.reshape(-1))
-    if not np.isfinite(xmin):  # no nonzero input at all
-        return False
-    smallest = float(eta) * xmin
-    if smallest == 0 or not np.isfinite(smallest):
-        return True
-    q = 2.0 ** (np.frexp(smallest)[1] - 1 - 52)
-    return q * xmin < 2 * _UNDERFLOW_ZONE
+#: Epochs after which a float run that has not converged checks that float64 can
+#: carry it (one matrix-vector product each: at most 1/16 of the run's work).
+_RANGE_CHECKS = frozenset(16 * 4**k for k in range(12))
 
 
 def _new_engine(yx, variant, record):
@@ -527,10 +510,9 @@ def _new_engine(yx, variant, record):
 _UNDERFLOW_ZONE = 2.0**-969
 
 
-def _check_float_range(yx, w, underflow=True):
+def _check_float_range(yx, w):
     """Raise :class:`FloatRangeError` when float64 cannot carry this run: weights or
-    scores that overflowed, or (when ``underflow``) scores whose nonzero terms
-    underflow."""
+    scores that overflowed, or scores whose nonzero terms underflow."""
     if isinstance(yx, tuple):  # lean: (X, y, c), w has the constant's weight last
         X, _, c = yx
         wx, wc = w[:-1], w[-1] * c
@@ -541,10 +523,10 @@ def _check_float_range(yx, w, underflow=True):
         bad = np.flatnonzero(~np.isfinite(s))
         if bad.size or not np.isfinite(w).all():
             raise float_range_error(int(bad[0]) if bad.size else 0, "overflow")
-        if not underflow:
-            return
-        a = abs(X) @ np.abs(wx) + abs(wc)
-    small = np.flatnonzero(a < _UNDERFLOW_ZONE)
+        small = np.flatnonzero(np.abs(s) < _UNDERFLOW_ZONE)  # |score| <= sum |terms|
+        if small.size:
+            a = abs(X[small]) @ np.abs(wx) + abs(wc)
+            small = small[a < _UNDERFLOW_ZONE]
     if small.size:
         # a stored nonzero entry meets a nonzero weight (dense or sparse rows)
         live = (abs(X[small]) @ (wx != 0).astype(np.float64) > 0) | (wc != 0)
