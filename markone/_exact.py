@@ -75,6 +75,10 @@ def to_fraction(value, *, where=""):
 
 def to_fraction_matrix(X, *, name="X"):
     """Parse a 2-D array-like into a list of rows of Fractions, checking its shape."""
+    from markone._validation import is_sparse, sparse_refused
+
+    if is_sparse(X):  # exact arithmetic works on dense rows of Python numbers
+        raise sparse_refused(X, name=name, what="exact arithmetic")
     if isinstance(X, np.ndarray) and X.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {X.shape}.")
     rows = [list(r) for r in X]

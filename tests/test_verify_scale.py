@@ -107,3 +107,38 @@ def test_sparse_certificate_on_a_large_sparse_matrix():
     v2 = check_separable(A2, y2)
     assert v2.separable is False
     assert check_certificate(A2, y2, v2)
+
+
+@settings(max_examples=25)
+@given(sparse_labelled(max_n=10, max_d=4), st.booleans())
+def test_margin_bound_and_greedy_order_equal_on_sparse(data, intercept):
+    from verify import check_mistake_bound, max_margin, worst_order
+
+    X, y = data
+    if not intercept:
+        X[~X.any(axis=1), 0] = 1.0
+    A = sp.csr_matrix(X)
+    md, ms = max_margin(X, y, intercept=intercept), max_margin(A, y, intercept=intercept)
+    assert md.separable == ms.separable
+    if not md.separable:
+        assert ms.certificate is not None and check_certificate(
+            A, y, check_separable(A, y, intercept=intercept))
+        return
+    assert ms.lower <= md.upper and md.lower <= ms.upper  # both certified intervals
+    assert ms.lower == pytest.approx(md.lower, rel=1e-9)
+    bd = check_mistake_bound(X, y, intercept=intercept)
+    bs = check_mistake_bound(A, y, intercept=intercept)
+    assert bd.mistakes == bs.mistakes and bs.held
+    gd = worst_order(X, y, intercept=intercept)
+    gs = worst_order(A, y, intercept=intercept)
+    assert gd.order == gs.order and gs.mistakes <= gs.bound
+
+
+def test_svm_margin_and_exact_orders_say_to_densify():
+    from verify import max_margin, worst_order
+
+    A = sp.csr_array(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    with pytest.raises(TypeError, match=r"svm=True\) needs a dense array; pass X.toarray"):
+        max_margin(A, [0, 1], svm=True)
+    with pytest.raises((TypeError, ValueError), match="toarray|dense"):
+        worst_order(A, [0, 1], method="exhaustive")

@@ -50,7 +50,10 @@ class _HighsLP:
         import highspy
 
         self._highspy = highspy
-        h = highspy.Highs()
+        # the bare solver class: highspy.Highs() prints a banner on stdout (in C, so
+        # no Python redirection stops it), which would corrupt a CLI's output
+        core = getattr(getattr(highspy, "_core", None), "_Highs", highspy.Highs)
+        h = core()
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")  # keep the basis between solves
         h.setOptionValue("threads", 1)

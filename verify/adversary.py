@@ -54,9 +54,13 @@ from markone._validation import (
     check_choice,
     check_int_at_least,
     check_matrix,
+    check_matrix_or_sparse,
     check_positive,
+    check_sparse,
     encode_binary_labels,
+    is_sparse,
 )
+from verify._exact import dense_rows
 from verify.cycling import integer_yx, reachable_states
 
 __all__ = [
@@ -200,9 +204,9 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s
         timeout_s = check_positive(timeout_s, "timeout_s")
     ypm, _ = encode_binary_labels(y, allow_single=True)
     if method == "greedy":
-        Xf = check_matrix(X)
-        if len(Xf) != len(ypm):
-            raise ValueError(f"X has {len(Xf)} samples but y has {len(ypm)}.")
+        Xf = check_matrix_or_sparse(X)
+        if Xf.shape[0] != len(ypm):
+            raise ValueError(f"X has {Xf.shape[0]} samples but y has {len(ypm)}.")
         order, explored, complete_hint = _greedy(Xf, ypm, intercept, budget)
         return _finish(Xf, ypm, intercept, order, method, explored, complete_hint)
     YX, _ = integer_yx(X, ypm, intercept=intercept)
@@ -257,6 +261,8 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
 def _floats_if_exact(X):
     """``X`` as float64 when every entry is exactly a float64 (ints, floats of any
     precision, Fractions or strings such as ``"1/2"``), else None."""
+    if is_sparse(X):  # its stored entries are float64 already (check_sparse)
+        return check_sparse(X)
     Xf = exactly_float64(X)
     if Xf is None:
         F = to_fraction_matrix(X)
@@ -285,7 +291,7 @@ def _greedy(Xf, ypm, intercept, budget):
     from verify.margin import scaled_data
 
     # a power-of-two rescaling changes no decision and keeps the scores in range
-    YX = np.ascontiguousarray(scaled_data(Xf, ypm, intercept)[0])
+    YX = scaled_data(Xf, ypm, intercept)[0]  # dense C-contiguous, or CSR
     u = _direction(YX)
     rules = ("norm", "least", "align") if u is not None else ("norm", "least")
     best, steps = None, 0
@@ -301,14 +307,16 @@ def _direction(YX):
     """A unit separating direction (the max-margin one), or None if not separable."""
     from verify.margin import max_margin
 
-    m = max_margin(YX, np.ones(len(YX), dtype=np.int64), intercept=False)
+    m = max_margin(YX, np.ones(YX.shape[0], dtype=np.int64), intercept=False)
     if not m.separable:
         return None
     return np.asarray(m.u, dtype=float)
 
 
 def _greedy_run(YX, rule, u, budget):
-    norms = np.einsum("ij,ij->i", YX, YX)
+    from verify.margin import _row_sq_norms
+
+    norms = _row_sq_norms(YX)
     gain = YX @ u if u is not None else None
     w = np.zeros(YX.shape[1])
     order = []
@@ -324,7 +332,7 @@ def _greedy_run(YX, rule, u, budget):
         else:                   # the smallest progress along the max-margin direction
             key = -gain[cand]
         i = int(cand[np.argmax(key)])
-        w += YX[i]
+        w += dense_rows(YX, [i])[0]
         order.append(i)
     return order
 

@@ -212,13 +212,13 @@ def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma
     >>> r.mistakes, r.bound, r.ratio                  # the bound is met exactly
     ((6,), 6.0, 1.0)
     """
-    from verify.margin import scaled_data
+    from verify.margin import _radius, scaled_data
 
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
     ypm, _ = encode_binary_labels(y, allow_single=True)
-    Zs, k = scaled_data(X, ypm, intercept)  # Z * 2**k, at the scale of 1
-    Rs = float(np.sqrt(np.einsum("ij,ij->i", Zs, Zs).max()))
+    Zs, k = scaled_data(X, ypm, intercept)  # Z * 2**k, at the scale of 1 (or CSR)
+    Rs = _radius(Zs)
     R = _pow2(Rs, -k)
     if gamma is not None:
         g, source = check_positive(gamma, "gamma"), "given"

@@ -131,6 +131,10 @@ def integer_yx(X, y, *, intercept=True, intercept_scale=1):
     >>> YX.tolist(), s
     ([[2, 1, 2]], Fraction(2, 1))
     """
+    from markone._validation import is_sparse, sparse_refused
+
+    if is_sparse(X):  # the exact searches work on dense rows of Python numbers
+        raise sparse_refused(X, what="exact arithmetic")
     Xl = [list(r) for r in np.asarray(X, dtype=object)] if np.ndim(X) == 2 else X
     if np.ndim(X) != 2:
         raise ValueError(

@@ -38,8 +38,10 @@ import numpy as np
 
 from markone._html import ShownInJupyter
 from markone._exact import exactly_float64, to_fraction_matrix
-from markone._validation import check_consistent_length, check_matrix, check_positive
-from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dot_error_bound
+from markone._validation import (check_consistent_length, check_matrix, check_positive,
+                                 check_sparse, is_sparse, sparse_refused)
+from markone.perceptron import signed_rows
+from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
 from verify.separability import _is_exact_input, check_separable, labels_pm1
 
 __all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data"]
@@ -229,6 +231,8 @@ def _scaled_problem(X, y_pm1, intercept, svm):
     (Fractions, strings, longdouble or integers that float64 cannot hold) is scaled in
     exact arithmetic and rounded once; ``delta`` bounds that rounding.
     """
+    if is_sparse(X):
+        return _scaled_sparse(X, y_pm1, intercept, svm)
     Xf = exactly_float64(X) if not _is_exact_input(X) else None
     if Xf is not None:
         Xf = check_matrix(Xf)
@@ -259,6 +263,24 @@ def _scaled_problem(X, y_pm1, intercept, svm):
         norms = np.sqrt((Zs * Zs).sum(axis=1))
         delta = 2.0**-52 * float(norms.max()) + math.sqrt(Zs.shape[1]) * 2.0**-1073
     return _ScaledProblem(Zs, k, delta, np.array(F, dtype=object))
+
+
+def _scaled_sparse(X, y_pm1, intercept, svm):
+    """:func:`_scaled_problem` for scipy.sparse input: the signed rows stay CSR and
+    only their stored entries are scaled (exactly, by a power of two)."""
+    if svm:
+        raise sparse_refused(X, what="max_margin(svm=True)")
+    Xs = check_sparse(X)
+    check_consistent_length(Xs, y_pm1)
+    Z = signed_rows(Xs, y_pm1, intercept)
+    top = float(np.abs(Z.data).max()) if Z.nnz else 0.0
+    k = 0 if top == 0 else -math.frexp(top)[1]
+    Zs = Z.copy()
+    with np.errstate(under="ignore"):
+        Zs.data = np.ldexp(Z.data, k)
+    inexact = k < 0 and not np.array_equal(np.ldexp(Zs.data, -k), Z.data)
+    delta = math.sqrt(Z.shape[1]) * 2.0**-1073 if inexact else 0.0
+    return _ScaledProblem(Zs, k, delta, Xs)
 
 
 def scaled_data(X, y, intercept=True):
@@ -411,15 +433,19 @@ def _novikoff(R, gamma):
 
 def _signed(Xf, y, intercept):
     """The signed (augmented) examples ``y_i [x_i, 1]`` (exact: sign flips only)."""
-    Z = Xf * y[:, None]
-    if intercept:
-        Z = np.hstack([Z, y[:, None].astype(np.float64)])
-    return np.ascontiguousarray(Z)
+    return signed_rows(Xf, y, intercept)
+
+
+def _row_sq_norms(Z):
+    """Squared norm of every row of a dense or sparse matrix."""
+    if is_sparse(Z):
+        return np.asarray(Z.multiply(Z).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", Z, Z)
 
 
 def _radius(Z, delta=0.0):
     """The largest row norm (plus ``delta``, the rounding of exact data)."""
-    return float(np.sqrt(np.einsum("ij,ij->i", Z, Z).max())) + delta
+    return float(np.sqrt(_row_sq_norms(Z).max())) + delta
 
 
 def _unit_and_lower(Z, p):
@@ -456,7 +482,7 @@ def _worst_margin(Z, w, n_norm=None):
 def _hull_norm_upper(Z, support, lam):
     """Rigorous upper bound of ``||sum lam_i Z_i|| / sum lam_i`` (a hull point's norm),
     squares that underflow included."""
-    S = Z[np.asarray(support, dtype=np.int64)].T
+    S = dense_rows(Z, support).T
     lam = np.asarray(lam, dtype=np.float64)
     p = S @ lam
     err = dot_error_bound(S, lam)
@@ -472,7 +498,7 @@ def min_norm_point(Z, *, rtol=1e-12, max_iter=10_000, lmo=None):
 
     Parameters
     ----------
-    Z : ndarray (n, d)
+    Z : ndarray or scipy.sparse CSR (n, d)
         The points (rows).
     rtol : float
         Stop when ``||p||**2 - min_i p . Z_i <= rtol * ||p||**2`` (Wolfe's criterion).
@@ -496,18 +522,19 @@ def min_norm_point(Z, *, rtol=1e-12, max_iter=10_000, lmo=None):
     >>> p.tolist(), sorted(keys)
     ([1.0, 0.0], [0, 1])
     """
-    Z = np.asarray(Z, dtype=np.float64)
+    if not is_sparse(Z):
+        Z = np.asarray(Z, dtype=np.float64)
     custom = lmo is not None
     if lmo is None:
         def lmo(x):
             i = int(np.argmin(Z @ x))
-            return i, Z[i]
-    norms = (Z * Z).sum(axis=1)
+            return i, dense_rows(Z, [i])[0]
+    norms = _row_sq_norms(Z)
     if custom:
-        key0, atom0 = lmo(Z[0])
+        key0, atom0 = lmo(dense_rows(Z, [0])[0])
     else:
         key0 = int(np.argmin(norms))
-        atom0 = Z[key0]
+        atom0 = dense_rows(Z, [key0])[0]
     keys = [key0]
     atoms = [np.asarray(atom0, dtype=np.float64)]
     lam = np.array([1.0])
