@@ -6,7 +6,13 @@ can finish, timed against ours on the same data (the ratio); 2000 Mark I A-unit
 patterns x 512 binary features (target <= 5 s); max_margin on 10,000 x 100
 (target <= 5 s with (upper - lower) <= 1e-9 relative).
 
-Every verdict is re-checked from scratch with ``check_certificate`` (timed too).
+5. verify at scale: 100,000 x 100 integer data, both verdicts (target <= 5 s each),
+and a 100,000 x 10,000 scipy.sparse matrix (20 stored entries a row); ``--sizes``
+prints the table of verdict time against n and d quoted in docs/sparse-large.md.
+
+Every verdict is re-checked from scratch with ``check_certificate`` (timed too; on the
+100,000-row cases the trusted checker, pure Python by design, takes minutes, so
+``--no-recheck-large`` skips it there).
 Numbers are wall-clock seconds on this machine, measured in one run; the machine is
 shared, so compare ratios rather than absolute times.
 
@@ -70,12 +76,70 @@ def mark1_patterns(rng, n=N_MARK):
     return A, labels[:n]
 
 
-def main(quick=False):
+def sparse_data(n, d, k, rng):
+    """``n x d`` CSR with ``k`` entries a row in 1..3, labelled by a hyperplane with a
+    fair margin (the perceptron decides), int32 indices."""
+    import scipy.sparse as sp
+
+    cols = rng.integers(0, d, size=(n, k)).astype(np.int32)
+    A = sp.csr_array((rng.integers(1, 4, n * k).astype(np.float64), cols.ravel(),
+                      np.arange(0, n * k + 1, k, dtype=np.int32)), shape=(n, d))
+    A.sum_duplicates()
+    s = A @ rng.normal(size=d)
+    keep = np.abs(s - np.median(s)) > 0.5 * np.std(s)  # a margin around the hyperplane
+    A = A[np.flatnonzero(keep)]
+    return A, np.where(s[keep] > np.median(s), 1, -1)
+
+
+def at_scale(rng, recheck):
+    print("\n5. verify at scale (target <= 5 s per verdict on 100,000 x 100)")
+    for flips, name in ((0, "separable"), (50, "50 labels flipped")):
+        X, y = integer_data(100_000, 100, flips, rng)
+        v, t, tc = timed_verdict(X, y) if recheck else (*timed_verdict_only(X, y), None)
+        line(f"100,000 x 100 int, {name}", v, t, tc)
+    A, y = sparse_data(100_000, 10_000, 20, rng)
+    v, t, tc = timed_verdict(A, y) if recheck else (*timed_verdict_only(A, y), None)
+    line(f"{A.shape[0]:,} x 10,000 sparse, separable", v, t, tc)
+    import scipy.sparse as sp
+
+    B = sp.vstack([A, A[7:8] * 3], format="csr")
+    yb = np.r_[y, -y[7]]
+    v, t, tc = timed_verdict(B, yb) if recheck else (*timed_verdict_only(B, yb), None)
+    line("same + one point again, other label", v, t, tc)
+
+
+def timed_verdict_only(X, y):
+    t = time.perf_counter()
+    v = check_separable(X, y)
+    return v, time.perf_counter() - t
+
+
+def size_table(rng):
+    """Verdict time against n and d (integer data as above, both verdicts)."""
+    print("\n6. check_separable time (s) against n and d: separable / 50 flipped")
+    print(f"  {'n':>8} {'d':>5} {'separable':>10} {'not sep.':>10}")
+    for n in (10_000, 30_000, 100_000):
+        for d in (20, 50, 100):
+            times = []
+            for flips in (0, 50):
+                X, y = integer_data(n, d, flips, rng)
+                v, t = timed_verdict_only(X, y)
+                assert v.separable == (flips == 0)
+                times.append(t)
+            print(f"  {n:>8} {d:>5} {times[0]:>10.2f} {times[1]:>10.2f}")
+
+
+def main(quick=False, recheck_large=True, sizes=False, only_scale=False):
     rng = np.random.default_rng(SEED)
     # warm-up: imports, numba caches, HiGHS and Z3 start-up are not what we measure
     check_separable(*datasets.xor())
     check_separable(*datasets.xor(), method="z3")
     max_margin(*datasets.xor())
+    if only_scale:
+        at_scale(rng, recheck_large)
+        if sizes:
+            size_table(rng)
+        return
 
     print(f"1. exact verdicts on {N_INT} x {D_INT} integer data (target <= 0.5 s each)")
     Xs, ys = integer_data(N_INT, D_INT, 0, rng)
@@ -130,8 +194,18 @@ def main(quick=False):
         print(f"  {name:<34} {t:8.3f} s  gamma {m.gamma:.12f}  relative gap "
               f"{m.gap:.1e}  {len(m.support)} support pts, {m.iterations} iterations")
 
+    at_scale(rng, recheck_large)
+    if sizes:
+        size_table(rng)
+
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller margin problem")
+    parser.add_argument("--no-recheck-large", dest="recheck_large", action="store_false",
+                        help="skip the (minutes-long) re-check of the 100,000-row cases")
+    parser.add_argument("--sizes", action="store_true",
+                        help="also print the verdict time table against n and d")
+    parser.add_argument("--only-scale", action="store_true",
+                        help="only the cases at scale (5, and 6 with --sizes)")
     main(**vars(parser.parse_args()))
