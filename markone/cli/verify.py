@@ -84,15 +84,9 @@ def _separable(args):
 
 
 def _margin(args):
-    import numpy as np
-
     from verify import max_margin
 
-    X, y = load_data(args, exact=True)
-    if X.dtype == object or X.dtype.kind in "US":  # exact cells -> nearest floats
-        from markone._exact import to_fraction_matrix
-
-        X = np.array([[float(c) for c in row] for row in to_fraction_matrix(X)])
+    X, y = load_data(args)  # float64: each cell the nearest float to its exact value
     m = max_margin(X, y, intercept=not args.no_intercept, svm=args.svm)
     kind = "SVM margin (free intercept)" if args.svm else "max margin"
     print(f"{kind}: gamma = {m.gamma:.12g}, certified in [{m.lower:.17g}, {m.upper:.17g}]")
