@@ -33,7 +33,7 @@ _EXPORTS = {
     "CyclingReport": "verify.cycling",
 }
 _SUBMODULES = {"certificate", "separability", "margin", "bounds", "adversary", "cycling",
-               "proofs"}
+               "proofs", "smt"}
 
 __all__ = sorted(_EXPORTS)
 
