@@ -14,18 +14,20 @@ which is flushed, synced and then renamed over the target.
 
 from __future__ import annotations
 
-import csv
+import contextlib
 import dataclasses
 import json
 import math
 import os
+import shutil
 import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "load_table"]
+__all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
+           "plural", "write_figure"]
 
 
 def atomic_write(path, data, *, mode="w"):
@@ -80,6 +82,20 @@ def to_jsonable(obj):
     return obj
 
 
+def write_figure(fig, path, *, dpi):
+    """Save a matplotlib figure to ``path`` atomically (format from the suffix) and
+    close it; return the path."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format=Path(path).suffix[1:], dpi=dpi)
+    if hasattr(fig, "number"):  # made by pyplot: release it
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    return atomic_write(path, buf.getvalue(), mode="wb")
+
+
 def write_json(path, obj):
     """Write ``obj`` as indented, key-sorted JSON to ``path`` atomically."""
     text = json.dumps(to_jsonable(obj), indent=2, sort_keys=True) + "\n"
@@ -96,83 +112,67 @@ def read_json(path):
         raise ValueError(f"{path} is not valid JSON: {exc}") from exc
 
 
-def load_table(path, *, label=None, exact=False):
-    """Load ``(X, y)`` from a CSV or ``.npz`` file.
+@contextlib.contextmanager
+def staged_output(out):
+    """Write a folder's files all or nothing: yield a staging folder for them.
 
-    CSV: one row per sample, comma-separated, an optional header row; the label is the
-    last column unless ``label`` names (header) or numbers (0-based) another. With
-    ``exact`` the feature cells are returned as strings (for exact arithmetic);
-    otherwise as float64. ``.npz``: arrays ``X`` and ``y``.
+    The staging folder is made next to ``out``; when the block finishes, every file in
+    it is moved into ``out`` (created if needed, files replaced one by one with
+    :func:`os.replace`). When the block raises, the staging folder and any parent
+    folder made for it are removed, so ``out`` is left as it was found.
+
+    >>> import tempfile, os
+    >>> top = tempfile.mkdtemp()
+    >>> try:
+    ...     with staged_output(os.path.join(top, "run")) as stage:
+    ...         _ = (stage / "half.txt").write_text("half done")
+    ...         raise RuntimeError("power cut")
+    ... except RuntimeError:
+    ...     pass
+    >>> os.listdir(top)
+    []
+    >>> with staged_output(os.path.join(top, "run")) as stage:
+    ...     _ = (stage / "done.txt").write_text("all done")
+    >>> os.listdir(os.path.join(top, "run"))
+    ['done.txt']
     """
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no such data file: {path}")
-    if path.suffix == ".npz":
-        with np.load(path, allow_pickle=False) as data:
-            missing = {"X", "y"} - set(data.files)
-            if missing:
-                raise ValueError(
-                    f"{path} must hold arrays named 'X' and 'y'; it has {data.files}."
-                )
-            return data["X"], data["y"]
-    with open(path, newline="") as fh:
-        rows = [r for r in csv.reader(fh) if r and any(c.strip() for c in r)]
-    if not rows:
-        raise ValueError(f"{path} has no data rows.")
-    header = None
-    if not _is_number(rows[0][0 if label is None else -1]) and not all(
-        _is_number(c) for c in rows[0][:-1]
-    ):
-        header, rows = [c.strip() for c in rows[0]], rows[1:]
-    if not rows:
-        raise ValueError(f"{path} has a header but no data rows.")
-    width = len(rows[0])
-    for i, r in enumerate(rows):
-        if len(r) != width:
-            raise ValueError(
-                f"{path}: row {i + 1 + (header is not None)} has {len(r)} columns, "
-                f"expected {width}."
-            )
-    if width < 2:
-        raise ValueError(f"{path} needs at least one feature column and a label column.")
-    col = width - 1
-    if label is not None:
-        if isinstance(label, str) and not label.lstrip("-").isdigit():
-            if header is None or label not in header:
-                raise ValueError(f"{path} has no column named {label!r}; header: {header}.")
-            col = header.index(label)
-        else:
-            col = int(label) % width
-    labels = [r[col].strip() for r in rows]
-    feats = [[c.strip() for j, c in enumerate(r) if j != col] for r in rows]
-    if exact:
-        X = np.array(feats, dtype=object)
-    else:
-        try:
-            X = np.array([[float(_frac_or_float(c)) for c in r] for r in feats])
-        except ValueError as exc:
-            raise ValueError(f"{path}: a feature cell is not a number ({exc}).") from exc
-    y = np.array([_label_value(v) for v in labels])
-    return X, y
-
-
-def _frac_or_float(cell):
-    if "/" in cell:
-        return Fraction(cell)
-    return float(cell)
-
-
-def _is_number(cell):
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} exists and is not a folder; choose another output "
+                         "folder.")
+    made = []
+    for parent in reversed(out.absolute().parents):
+        if not parent.exists():
+            parent.mkdir()
+            made.append(parent)
+    stage = Path(tempfile.mkdtemp(dir=out.absolute().parent, prefix=f".{out.name}.",
+                                  suffix=".staging"))
     try:
-        _frac_or_float(cell.strip())
-        return True
-    except (ValueError, ZeroDivisionError):
-        return False
-
-
-def _label_value(v):
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        for parent in reversed(made):
+            try:
+                parent.rmdir()
+            except OSError:
+                pass
+        raise
     try:
-        f = float(v)
-        return int(f) if f.is_integer() else f
-    except ValueError:
-        return v
+        out.mkdir(exist_ok=True)
+        for src in sorted(stage.rglob("*")):
+            dest = out / src.relative_to(stage)
+            if src.is_dir():
+                dest.mkdir(exist_ok=True)
+            else:
+                os.replace(src, dest)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def plural(n, word, words=None):
+    """``"1 mistake"``, ``"2 mistakes"``: ``n`` and the word in the right number.
+
+    >>> plural(1, "pass", "passes"), plural(0, "mistake")
+    ('1 pass', '0 mistakes')
+    """
+    return f"{n} {word if n == 1 else (words or word + 's')}"

@@ -5,10 +5,13 @@ unit vector ``u`` that labels the points). Labels are -1/+1 unless stated.
 
 * :func:`iris` — Fisher's 150 flowers (shipped CSV): ``X`` (150, 4) in cm, ``y`` 0/1/2.
 * :func:`xor` — the four XOR points, not linearly separable.
+* :func:`parity` — all 2^k corners of the cube labelled by parity (k = 2 is XOR).
 * :func:`orthonormal` — the worst case of Novikoff's bound: exactly ``m`` mistakes.
 * :func:`separable` — random points in the unit ball with a guaranteed margin.
 * :func:`letters`, :func:`shapes` — figures on the Mark I's 20 x 20 retina
   (from :mod:`markone._figures`).
+* :func:`load_table` — your own data: a CSV (or semicolon-, tab-, space-separated) or
+  ``.npz`` file, or a built-in name (``xor``, ``parity3``, ``iris``).
 
 >>> X, y = xor()
 >>> X.tolist(), y.tolist()
@@ -22,10 +25,11 @@ from importlib import resources
 import numpy as np
 
 from markone._figures import letters, shapes
+from markone._table import BUILTIN_TABLES, load_table
 from markone._validation import as_generator, check_choice, check_int_at_least, check_positive
 
-__all__ = ["iris", "IRIS_FEATURES", "IRIS_CLASSES", "xor", "orthonormal", "separable",
-           "letters", "shapes"]
+__all__ = ["iris", "IRIS_FEATURES", "IRIS_CLASSES", "xor", "parity", "orthonormal",
+           "separable", "letters", "shapes", "load_table", "BUILTIN_TABLES"]
 
 #: Column names of :func:`iris` features.
 IRIS_FEATURES = ("sepal_length", "sepal_width", "petal_length", "petal_width")
@@ -65,6 +69,25 @@ def xor(encoding="pm1"):
     y = np.where(bits[:, 0] != bits[:, 1], 1, -1).astype(np.int64)
     X = bits if encoding == "01" else 2 * bits - 1
     return X, y
+
+
+def parity(k=3, encoding="pm1"):
+    """Parity on ``k`` inputs: the ``2**k`` corners of the cube, ``y = +1`` where an odd
+    number of inputs is on. Not linearly separable for ``k >= 2`` (``k = 2`` is XOR).
+
+    ``encoding="pm1"`` gives inputs in {-1, +1} (on = +1); ``"01"`` in {0, 1}.
+
+    >>> X, y = parity(3, "01")
+    >>> X.shape, y.tolist()
+    ((8, 3), [-1, 1, 1, -1, 1, -1, -1, 1])
+    """
+    import itertools
+
+    k = check_int_at_least(k, "k", 1)
+    check_choice(encoding, "encoding", ("pm1", "01"))
+    bits = np.array(list(itertools.product([0, 1], repeat=k)), dtype=float)
+    y = np.where(bits.sum(axis=1) % 2 == 1, 1, -1).astype(np.int64)
+    return (bits if encoding == "01" else 2 * bits - 1), y
 
 
 def orthonormal(m, d=None, labels=None):

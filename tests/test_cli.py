@@ -8,12 +8,14 @@ Subcommand behaviour is tested next to each subcommand (``test_cli_verify.py``,
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import runpy
 import select
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -115,7 +117,7 @@ def test_progress_stays_quiet_in_a_pipe(tmp_path):
     done = run_markone(*SMALL_SWEEP, "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
-    assert "orthonormal_tight: 1 task(s) run" in done.stdout
+    assert "orthonormal_tight: 1 task run, 0 reused" in done.stdout
 
 
 def test_progress_shows_on_a_terminal(tmp_path):
@@ -136,4 +138,114 @@ def test_progress_shows_on_a_terminal(tmp_path):
         shown += chunk
     os.close(leader)
     assert done.returncode == 0
-    assert b"\rorthonormal_tight [" in shown and b"1/1" in shown
+    assert b"orthonormal_tight: 100%|" in shown and b"1/1" in shown, shown
+
+
+def test_every_option_has_help_text():
+    missing = [f"{name} {'/'.join(a.option_strings) or a.dest}"
+               for name, _, parser in COMMANDS for a in parser._actions
+               if not a.help and not isinstance(a, argparse._SubParsersAction)]
+    assert not missing, missing
+
+
+def test_every_help_states_the_exit_statuses(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    top = capsys.readouterr().out
+    for status in ("0  the claim holds", "1  the claim does not hold",
+                   "2  the input or the options are wrong", "3  an internal error"):
+        assert status in top
+    for name, _, parser in COMMANDS[1:]:
+        assert "exit status: 0 holds/done, 1 does not hold" in parser.format_help(), name
+
+
+def test_usage_errors_are_one_line(capsys):
+    for argv, match in ([["train", "x.csv", "--max-epochs", "0"], "at least 1"],
+                        [["demo", "--seed", "-1"], "'-1' must be 0 or more"],
+                        [["sim", "run", "novikoff", "--workers", "two"], "whole number"],
+                        [["verify", "separable", "x", "--timeout", "nan"], "not a number"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and err.count("\n") == 1 and match in err, err
+        assert err.startswith("markone ") and "--help" in err
+
+
+def test_label_out_of_range_is_refused_not_wrapped(tmp_path, capsys):
+    data = tmp_path / "d.csv"
+    data.write_text("0,0,1\n1,1,-1\n")
+    for label in ("7", "-99", "3"):
+        assert main(["verify", "separable", str(data), "--label", label]) == 2
+        err = capsys.readouterr().err
+        assert f"--label {label} is outside the table" in err and "3 columns" in err
+
+
+def test_messages_speak_flags_not_python(tmp_path, capsys):
+    data = tmp_path / "d.csv"
+    data.write_text("label,x\nno,1\nyes,2\n")
+    assert main(["train", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "pass --label 0 or --label 'label'" in err and "label=" not in err
+    assert main(["train", "xor", "--max-epochs", "2", "--variant", "pocket"]) == 1
+    out = capsys.readouterr().out
+    assert "raise --max-epochs" in out and "--variant pocket" not in out
+    assert "2 passes" in out and "coef: " in out and "[" not in out.split("coef:")[1]
+    zero = tmp_path / "zero.csv"
+    zero.write_text("0,0,1\n1,1,-1\n")
+    assert main(["train", str(zero), "--no-intercept"]) == 2
+    err = capsys.readouterr().err
+    assert "drop --no-intercept" in err and "intercept=" not in err
+
+
+def test_single_class_file_says_so(tmp_path, capsys):
+    data = tmp_path / "one.csv"
+    data.write_text("1,2,1\n3,4,1\n")
+    assert main(["train", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "one class only (1, as +1)" in out and "[-1, 1]" not in out
+    assert "1 mistake\n" in out
+    data.write_text("1,2,5\n3,4,5\n")
+    assert main(["train", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "only one class (5)" in err and "np." not in err and "partial_fit" not in err
+
+
+def test_an_internal_error_is_reported_as_a_bug(monkeypatch, tmp_path, capsys):
+    import markone.cli.train as train_cli
+
+    def broken(args):
+        return {}["result"]
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(train_cli, "run", broken)
+    assert main(["train", "xor"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "this is a bug in markone" in err
+    assert "KeyError" in err and "Traceback" not in err
+    report = Path(re.search(r"traceback is in (\S+),", err).group(1))
+    assert report.parent == tmp_path and "Traceback" in report.read_text()
+    with pytest.raises(KeyError):
+        main(["--debug", "train", "xor"])
+
+
+def test_user_code_errors_are_shown_as_the_users(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mine_cli_err.py").write_text(
+        "def run(X, y, order):\n    return helper(X)\n\n"
+        "def helper(X):\n    raise ZeroDivisionError('my bug')\n\n"
+        "def odd(X, y, order):\n    return 'many'\n")
+    (tmp_path / "broken_cli_mod.py").write_text("import no_such_dependency_xyz\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert main(["adversary", "orthonormal", "--m", "3", "--out", "o.json"]) == 0
+    capsys.readouterr()
+    assert main(["adversary", "check", "o.json", "--impl", "mine_cli_err:run"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("markone adversary check: error in your code (--impl "
+                          "mine_cli_err:run)") and "not a bug in markone" in err
+    assert "mine_cli_err.py" in err and "in helper" in err and "my bug" in err
+    assert "markone/cli" not in err                      # only the user's frames
+    assert main(["adversary", "check", "o.json", "--impl", "mine_cli_err:odd"]) == 2
+    assert "must return (w, mistakes)" in capsys.readouterr().err
+    assert main(["adversary", "check", "o.json", "--impl", "broken_cli_mod:run"]) == 2
+    err = capsys.readouterr().err
+    assert "error in your code" in err and "no_such_dependency_xyz" in err

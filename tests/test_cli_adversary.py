@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from markone.cli import main
-from markone.cli._verify_theory import builtin_data
+from markone.datasets import parity
 from markone.cli.adversary import CASE_FORMAT, check_case
 
 IMPL = textwrap.dedent("""
@@ -111,7 +111,7 @@ def test_verify_cycling_builtin_and_file(work, capsys):
 
 
 def test_builtin_data_parity():
-    X, y = builtin_data("parity3", "01")
+    X, y = parity(3, "01")
     assert X.shape == (8, 3) and (y == np.where(X.sum(1) % 2 == 1, 1, -1)).all()
 
 

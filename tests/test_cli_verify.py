@@ -79,7 +79,7 @@ def test_label_column_and_npz(files, capsys):
 def test_bad_input_exit_2(files, capsys):
     for action in ("separable", "margin"):
         assert main(["verify", action, files["nan"]]) == 2
-        assert "X[0, 1] 'nan' is not a number" in capsys.readouterr().err
+        assert "nan.csv, line 1, column 2: 'nan' is not a finite number" in capsys.readouterr().err
     assert main(["verify", "separable", str(files["dir"] / "missing.csv")]) == 2
     assert "no such data file" in capsys.readouterr().err
     assert main(["verify"]) == 2

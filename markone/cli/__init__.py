@@ -5,9 +5,13 @@ Each subcommand lives in its own module of this package and exposes
 parsed arguments; it returns the exit status). Heavy modules are imported inside
 ``func``, so ``markone --help`` stays instant.
 
-Errors raised as ``ValueError``, ``TypeError``, ``FileNotFoundError`` or
-:class:`CommandError` are printed to stderr as one line, with exit status 2; ``--debug``
-shows the traceback instead.
+Every command ends with one of the exit statuses of :mod:`markone.cli._errors`
+(0 holds / done, 1 does not hold, 2 bad input or options, 3 a bug in markone).
+Errors raised as ``ValueError``, ``TypeError``, ``OSError`` or :class:`CommandError`
+are printed to stderr as one line in command-line terms, with exit status 2; any other
+exception is a bug: one line says so and where its traceback was written (status 3).
+Code the user hands over (``--impl``) runs through :func:`call_user_code`. ``--debug``
+shows every traceback instead.
 """
 
 from __future__ import annotations
@@ -15,16 +19,23 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 
+from markone._io import plural  # noqa: F401  (re-exported for the subcommands)
 from markone._version import __version__
+from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # noqa: F401
+                                 CommandError, UserCodeError, call_user_code, cli_terms,
+                                 one_line, report_bug, report_user_code)
 
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
-           "read_tagged_json"]
+           "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
+           "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
+           "plural", "data_options", "load_data", "cli_terms", "one_line"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
 SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
   markone demo                         the tour: Mark I, certificates, bounds, XOR
   markone train data.csv               train a perceptron on a CSV (last column = label)
@@ -32,12 +43,53 @@ examples:
   markone machine demo letters         the Mark I learning letters
   markone sim run novikoff             reproduce a textbook figure
 
-Every subcommand has --help with an example.
+Every subcommand has --help with an example. Data files: CSV, or separated by
+semicolons, tabs or spaces (found by themselves, or --delimiter), with or without a
+header line; .npz with arrays X and y; or a built-in name (xor, parity3, iris).
+
+{EXIT_STATUS_HELP}
 """
 
+#: One line at the end of every subcommand's help.
+EXIT_LINE = ("exit status: 0 holds/done, 1 does not hold, 2 bad input or options, "
+             "3 bug in markone (see markone --help)")
 
-class CommandError(Exception):
-    """A user-facing error: printed without traceback, exit status 2."""
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (exit status 2)."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see "
+                  f"`{self.prog} --help`)\n")
+
+
+def _number_type(convert, name, ok, rule):
+    def parse(text):
+        try:
+            value = convert(text)
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {name}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{text!r} must be {rule}")
+        return value
+    parse.__name__ = name
+    return parse
+
+
+def _finite_float(text):
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(text)
+    return value
+
+
+#: argparse types: whole numbers >= 1 / >= 0, finite numbers > 0 / >= 0.
+positive_int = _number_type(int, "a whole number", lambda v: v >= 1, "at least 1")
+nonnegative_int = _number_type(int, "a whole number", lambda v: v >= 0, "0 or more")
+positive_float = _number_type(_finite_float, "a number", lambda v: v > 0,
+                              "greater than 0")
+nonnegative_float = _number_type(_finite_float, "a number", lambda v: v >= 0,
+                                 "0 or more")
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter,
@@ -53,7 +105,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter,
 
 def build_parser():
     """Return the full ``markone`` argument parser (used by the CLI reference docs)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="markone",
         description="markone: Rosenblatt's Mark I Perceptron emulated, perceptron "
         "theory verified, classic experiments reproduced.",
@@ -81,30 +133,48 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 0 if args.command is None else 2
+        return 0 if args.command is None else EXIT_USAGE
+    prog = getattr(args, "prog", "markone")
     try:
-        status = args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_printer(prog)
+            status = args.func(args)
     except KeyboardInterrupt:
-        print("markone: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
-    except (CommandError, ValueError, TypeError, FileNotFoundError, OSError) as exc:
+    except UserCodeError as exc:
+        return report_user_code(prog, exc)
+    except USER_ERRORS as exc:
         if args.debug:
             raise
-        print(f"markone {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        print(f"{prog}: error: {cli_terms(one_line(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # noqa: BLE001 - anything else is a bug in markone
+        if args.debug:
+            raise
+        return report_bug(prog, exc)
     return 0 if status is None else int(status)
+
+
+def _warning_printer(prog):
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"{prog}: warning: {cli_terms(one_line(message))}",
+              file=sys.stderr if file is None else file)
+    return show
 
 
 def add_command(sub, name, *, help, description, example, func):
     """Add one subcommand parser with a one-line purpose and an example epilog."""
+    examples = (f"example:\n  {example}" if "\n" not in example
+                else f"examples:\n{example}")
     p = sub.add_parser(
         name,
         help=help,
         description=f"{help}\n\n{description}".rstrip(),
-        epilog=f"example:\n  {example}" if "\n" not in example else f"examples:\n{example}",
+        epilog=f"{examples}\n\n{EXIT_LINE}",
         formatter_class=HelpFormatter,
     )
-    p.set_defaults(func=func)
+    p.set_defaults(func=func, prog=p.prog)
     return p
 
 
@@ -130,6 +200,31 @@ def read_tagged_json(path, fmt, *, what, how):
     if not isinstance(doc, dict) or doc.get("format") != fmt:
         raise CommandError(f"{path} is not {what} (expected format {fmt!r}); {how}.")
     return doc
+
+
+def data_options(p, *, label=True, what="FILE"):
+    """Add the data-file argument and ``--label``/``--delimiter``/``--header`` to ``p``."""
+    p.add_argument("file", metavar=what, help="CSV (or ; tab space separated) data "
+                   "file, .npz with arrays X and y, or a built-in name: xor, parity3, "
+                   "iris")
+    if label:
+        p.add_argument("--label", default=None, metavar="COL",
+                       help="label column: header name or 0-based index, negative from "
+                       "the end (default: the last column)")
+    p.add_argument("--delimiter", default=None, metavar="SEP",
+                   help="cell separator: comma, semicolon, tab, whitespace or one "
+                   "character (default: found from the file)")
+    p.add_argument("--header", default=None, action=argparse.BooleanOptionalAction,
+                   help="whether the first line names the columns (default: found "
+                   "from the file)")
+
+
+def load_data(args, *, exact=False):
+    """``(X, y)`` of the data options added by :func:`data_options`."""
+    from markone._table import load_table
+
+    return load_table(args.file, label=getattr(args, "label", None),
+                      delimiter=args.delimiter, header=args.header, exact=exact)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,9 +7,10 @@ and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 
 from __future__ import annotations
 
-from markone.cli import add_command
+from markone.cli import (CommandError, add_command, data_options, load_data,
+                         nonnegative_int, plural, positive_int)
 
-__all__ = ["register", "builtin_data"]
+__all__ = ["register"]
 
 BOUND_EXAMPLES = """\
   markone verify bound data.csv                       one run in the given order
@@ -22,30 +23,17 @@ CYCLING_EXAMPLES = """\
   markone verify cycling data.csv --budget 100000"""
 
 
-def builtin_data(name, encoding="pm1"):
-    """The named small data sets of ``verify cycling``: ``xor`` and ``parity3``
-    (labels +1 where an odd number of inputs is on), as integer arrays."""
-    import itertools
-
-    import numpy as np
-
-    bits = np.array(list(itertools.product([0, 1], repeat=2 if name == "xor" else 3)))
-    y = np.where(bits.sum(axis=1) % 2 == 1, 1, -1)
-    return (bits if encoding == "01" else 2 * bits - 1), y
-
-
 def _bound(args):
-    from markone._io import load_table
     from verify.bounds import check_compression, check_mistake_bound
 
-    X, y = load_table(args.file, label=args.label)
+    X, y = load_data(args)
     intercept = not args.no_intercept
     order = args.order
     r = check_mistake_bound(X, y, order=order, runs=args.runs, seed=args.seed,
                             intercept=intercept)
     print(f"Novikoff: R = {r.R:.6g}, gamma = {r.gamma:.6g} ({r.gamma_source}), "
           f"bound (R/gamma)^2 = {r.bound:.6g}")
-    print(f"mistakes over {len(r.mistakes)} run(s): max {max(r.mistakes)}, min "
+    print(f"mistakes over {plural(len(r.mistakes), 'run')}: max {max(r.mistakes)}, min "
           f"{min(r.mistakes)}; ratio to the bound {r.ratio:.4f}; held: {r.held}")
     c = check_compression(X, y, order=order, seed=args.seed, intercept=intercept)
     print(f"compression: the {c.mistakes} mistakes ({len(c.support)} distinct examples) "
@@ -54,13 +42,16 @@ def _bound(args):
 
 
 def _cycling(args):
-    from markone._io import load_table
+    from pathlib import Path
+
     from verify.cycling import check_cycling
 
-    if args.data in ("xor", "parity3"):
-        X, y = builtin_data(args.data, args.encoding)
-    else:
-        X, y = load_table(args.data, label=args.label, exact=True)
+    if args.encoding != "pm1":
+        if Path(args.file).exists() or args.file not in ("xor", "parity3"):
+            raise CommandError("--encoding applies to the built-in data sets xor and "
+                               f"parity3, not to {args.file}.")
+        args.file = f"{args.file}:{args.encoding}"
+    X, y = load_data(args, exact=True)
     r = check_cycling(X, y, intercept=not args.no_intercept, order=args.order,
                       rule=args.rule, budget=args.budget)
     print(r.message)
@@ -135,11 +126,13 @@ def register(verify_subparsers):
                     "within the bound (a violation is reported as a bug), and the "
                     "mistakes alone must rebuild the weights. Exit 0 when both hold.",
                     example=BOUND_EXAMPLES, func=_bound)
-    b.add_argument("file", metavar="FILE", help="CSV (last column the label) or .npz")
-    b.add_argument("--label", default=None, metavar="COL", help="label column of a CSV")
-    b.add_argument("--order", choices=("given", "shuffle"), default="given")
-    b.add_argument("--runs", type=int, default=1)
-    b.add_argument("--seed", type=int, default=None)
+    data_options(b)
+    b.add_argument("--order", choices=("given", "shuffle"), default="given",
+                   help="presentation order of each pass")
+    b.add_argument("--runs", type=positive_int, default=1,
+                   help="runs to check (each in its own shuffled order)")
+    b.add_argument("--seed", type=nonnegative_int, default=None,
+                   help="seed of the shuffled orders")
     b.add_argument("--no-intercept", action="store_true",
                    help="no constant input (separator through the origin)")
 
@@ -150,14 +143,13 @@ def register(verify_subparsers):
                     "reachable in any order (finite: the cycling theorem). Exit 0, or 1 "
                     "when the budget stopped the search.",
                     example=CYCLING_EXAMPLES, func=_cycling)
-    c.add_argument("data", metavar="FILE|xor|parity3",
-                   help="a CSV/.npz file, or a built-in data set")
+    data_options(c, what="FILE|xor|parity3")
     c.add_argument("--encoding", choices=("pm1", "01"), default="pm1",
                    help="inputs of the built-in data sets: -1/+1 or 0/1")
-    c.add_argument("--label", default=None, metavar="COL", help="label column of a CSV")
-    c.add_argument("--order", choices=("cyclic", "all"), default="cyclic")
+    c.add_argument("--order", choices=("cyclic", "all"), default="cyclic",
+                   help="cyclic: the same order every pass; all: every order at once")
     c.add_argument("--rule", choices=("nonstrict", "strict"), default="nonstrict",
                    help="mistake when y w.x <= 0 (markone) or < 0")
-    c.add_argument("--budget", type=int, default=1_000_000,
+    c.add_argument("--budget", type=positive_int, default=1_000_000,
                    help="at most this many updates (cyclic) or states (all)")
     c.add_argument("--no-intercept", action="store_true", help="no constant input")

@@ -18,7 +18,8 @@ The implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
-from markone.cli import add_command, add_group
+from markone.cli import (add_command, add_group, call_user_code, data_options, load_data,
+                         nonnegative_int, plural, positive_int)
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case"]
 
@@ -54,8 +55,13 @@ def case_document(a, name):
     }
 
 
-def check_case(doc, impl):
-    """Run ``impl(X, y, order)`` on a case document; return ``(agree, lines)``."""
+def check_case(doc, impl, what=None):
+    """Run ``impl(X, y, order)`` on a case document; return ``(agree, lines)``.
+
+    With ``what`` (how the user named ``impl``, e.g. ``"--impl mypkg:run"``), an
+    exception inside ``impl`` or a result of the wrong kind is reported as the user's
+    (:class:`markone.cli.UserCodeError`).
+    """
     import numpy as np
 
     from markone.perceptron import augment
@@ -70,12 +76,20 @@ def check_case(doc, impl):
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"the case is missing or has a malformed field: {exc}") from exc
     X = augment(X, intercept)
-    out = impl(X.copy(), y.copy(), order.copy())
-    w = None
-    if isinstance(out, tuple) and len(out) == 2:
-        w, m = np.asarray(out[0], dtype=float).ravel(), int(out[1])
+    if what is None:
+        out = impl(X.copy(), y.copy(), order.copy())
     else:
-        m = int(out)
+        out = call_user_code(what, impl, X.copy(), y.copy(), order.copy())
+    w = None
+    try:
+        if isinstance(out, tuple) and len(out) == 2:
+            w, m = np.asarray(out[0], dtype=float).ravel(), int(out[1])
+        else:
+            m = int(out)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{what or 'the implementation'} returned {type(out).__name__} "
+                         f"{str(out)[:60]}; it must return (w, mistakes) or mistakes."
+                         ) from None
     lines = [f"mistakes: expected {want_m}, got {m}"]
     agree = m == want_m
     if w is not None:
@@ -92,7 +106,7 @@ def _write(args, a, name):
 
     write_json(args.out, case_document(a, name))
     print(a.message)
-    print(f"case written to {args.out} ({len(a.order)} presentations)")
+    print(f"case written to {args.out} ({plural(len(a.order), 'presentation')})")
     return 0
 
 
@@ -108,12 +122,10 @@ def _orthonormal(args):
 
 def _search(method):
     def run(args):
-        from markone._io import load_table
+        from markone._validation import encode_binary_labels
         from verify.adversary import worst_order
 
-        X, y = load_table(args.file, label=args.label, exact=method != "greedy")
-        from markone._validation import encode_binary_labels
-
+        X, y = load_data(args, exact=method != "greedy")
         ypm, _ = encode_binary_labels(y, allow_single=True)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget)
@@ -134,7 +146,7 @@ def _check(args):
     import os
     import sys
 
-    from markone.cli import CommandError, read_tagged_json
+    from markone.cli import CommandError, UserCodeError, read_tagged_json
 
     doc = read_tagged_json(args.case, CASE_FORMAT, what="a markone adversary case",
                            how="write one with `markone adversary orthonormal --out "
@@ -144,11 +156,20 @@ def _check(args):
         raise CommandError(f"--impl must look like module:function, got {args.impl!r}.")
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+    what = f"--impl {args.impl}"
     try:
-        impl = getattr(importlib.import_module(mod_name), func_name)
-    except (ImportError, AttributeError) as exc:
-        raise CommandError(f"cannot load {args.impl!r}: {exc}") from exc
-    agree, lines = check_case(doc, impl)
+        module = call_user_code(what, importlib.import_module, mod_name, status=2)
+    except UserCodeError as exc:
+        if "ModuleNotFoundError" in exc.text and mod_name in exc.text.splitlines()[-1]:
+            raise CommandError(f"cannot load {args.impl!r}: no module named {mod_name!r} "
+                               "(run from the folder that holds it, or add it to "
+                               "PYTHONPATH).") from None
+        raise
+    impl = getattr(module, func_name, None)
+    if not callable(impl):
+        raise CommandError(f"cannot load {args.impl!r}: module {mod_name!r} has no "
+                           f"function {func_name!r}.")
+    agree, lines = check_case(doc, impl, what)
     for line in lines:
         print(line)
     print(f"{'AGREE' if agree else 'DISAGREE'}: {args.impl} on {args.case} "
@@ -174,7 +195,7 @@ def register(subparsers):
                     description="R = 1, gamma = m^-1/2, no intercept.",
                     example="markone adversary orthonormal --m 10 --out o.json",
                     func=_orthonormal)
-    o.add_argument("--m", type=int, default=10)
+    o.add_argument("--m", type=positive_int, default=10, help="number of examples")
     o.add_argument("--labels", default=None, metavar="+-+...",
                    help="labels as + and - characters (default all +)")
     out_arg(o)
@@ -188,10 +209,10 @@ def register(subparsers):
                         "mistakes; the result is checked against Novikoff's bound.",
                         example=f"markone adversary {method} data.csv --out case.json",
                         func=_search(method))
-        q.add_argument("file", metavar="FILE", help="CSV (last column the label) or .npz")
-        q.add_argument("--label", default=None, metavar="COL")
-        q.add_argument("--no-intercept", action="store_true")
-        q.add_argument("--budget", type=int, default=None,
+        data_options(q)
+        q.add_argument("--no-intercept", action="store_true",
+                       help="no constant input (separator through the origin)")
+        q.add_argument("--budget", type=positive_int, default=None,
                        help="greedy: updates; exhaustive: states; z3: longest stream")
         out_arg(q)
 
@@ -201,12 +222,15 @@ def register(subparsers):
                      "with the largest (R/gamma)^2 is kept.",
                      example="markone adversary lattice --n 8 --d 3 --k 5 --out l.json",
                      func=_lattice)
-    lt.add_argument("--n", type=int, default=8)
-    lt.add_argument("--d", type=int, default=3)
-    lt.add_argument("--k", type=int, default=5)
-    lt.add_argument("--draws", type=int, default=200)
-    lt.add_argument("--seed", type=int, default=0)
-    lt.add_argument("--budget", type=int, default=None, help="most states to explore")
+    lt.add_argument("--n", type=positive_int, default=8, help="points")
+    lt.add_argument("--d", type=positive_int, default=3, help="dimension")
+    lt.add_argument("--k", type=positive_int, default=5,
+                    help="coordinates are integers in [-k, k]")
+    lt.add_argument("--draws", type=positive_int, default=200,
+                    help="random draws; the hardest is kept")
+    lt.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the draws")
+    lt.add_argument("--budget", type=positive_int, default=None,
+                    help="most states to explore")
     out_arg(lt)
 
     c = add_command(sub, "check", help="run another implementation on a case",
@@ -215,6 +239,8 @@ def register(subparsers):
                     "has an intercept. Exit 0 agree, 1 disagree.",
                     example="markone adversary check case.json --impl mypkg.perc:run",
                     func=_check)
-    c.add_argument("case", metavar="CASE.json")
-    c.add_argument("--impl", required=True, metavar="MODULE:FUNCTION")
+    c.add_argument("case", metavar="CASE.json", help="a case written by `markone "
+                   "adversary NAME --out`")
+    c.add_argument("--impl", required=True, metavar="MODULE:FUNCTION",
+                   help="your implementation, importable from the current folder")
     return p

@@ -5,7 +5,8 @@ Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handle
 
 from __future__ import annotations
 
-from markone.cli import add_command, add_group
+from markone.cli import (CommandError, add_command, add_group, nonnegative_float,
+                         nonnegative_int, plural, positive_int)
 
 __all__ = ["register"]
 
@@ -30,10 +31,18 @@ def _params(args):
 
 
 def _demo(args):
+    from markone._figures import letters
+    from markone._io import staged_output
     from markone.hardware.demo import letters_demo
 
-    letters_demo(args.out, seed=args.seed, chars=args.chars, epochs=args.epochs,
-                 per_class=args.per_class, typeface=args.typeface, echo=print)
+    letters(args.chars, per_class=1, typeface=args.typeface)  # checks --chars first
+    with staged_output(args.out) as stage:
+        lines = []
+        letters_demo(stage, seed=args.seed, chars=args.chars, epochs=args.epochs,
+                     per_class=args.per_class, typeface=args.typeface,
+                     echo=lines.append)
+    for line in lines:  # the files are in --out now, not in the staging folder
+        print(line.replace(str(stage), str(args.out)))
     return 0
 
 
@@ -49,15 +58,23 @@ def _train(args):
     from markone.hardware import MarkI
     from markone.hardware.demo import format_minutes
 
-    if args.shapes:
+    if args.shapes is not None:
+        if args.chars is not None:
+            raise CommandError("--shapes and --chars exclude each other: train on "
+                               "shapes or on letters.")
         images, labels = shapes(args.shapes, seed=args.seed)
     else:
-        images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
-                                 typeface=args.typeface)
+        images, labels = letters(args.chars or "ABC", per_class=args.per_class,
+                                 seed=args.seed, typeface=args.typeface)
     machine = MarkI(_params(args), seed=args.seed)
     run = machine.train(images, labels, epochs=args.epochs, log=args.log,
                         shuffle=args.shuffle)
-    print(f"{run!r}")
+    ending = ("converged" if run.converged
+              else f"stopped at --epochs {args.epochs} before an error-free pass")
+    print(f"{plural(run.epochs, 'pass', 'passes')} ({ending}): "
+          f"{plural(run.n_presentations, 'presentation')}, "
+          f"{plural(int(run.mistakes.sum()), 'mistake')} of the R-units, "
+          f"{plural(int(run.saturated.sum()), 'weight move')} blocked by end stops")
     print(f"training accuracy {100 * machine.score(images, labels):.1f}% on "
           f"{len(images)} figures ({', '.join(map(str, np.unique(labels)))}); "
           f"machine time {format_minutes(run.sim_time_s)}")
@@ -109,11 +126,13 @@ def register(subparsers):
                     "machine-run.json.", example=DEMO_EXAMPLES, func=_demo)
     d.add_argument("what", choices=["letters"], help="the demonstration")
     d.add_argument("--out", default="machine-demo", help="output folder")
-    d.add_argument("--seed", type=int, default=0, help="seed of the wiring and the figures")
+    d.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="seed of the wiring and the figures")
     d.add_argument("--chars", default="ABCD", help="letters to learn")
-    d.add_argument("--per-class", type=int, default=5, help="figures per letter")
-    d.add_argument("--epochs", type=int, default=50, help="most passes")
-    d.add_argument("--typeface", choices=["block", "serif"], default="block")
+    d.add_argument("--per-class", type=positive_int, default=5, help="figures per letter")
+    d.add_argument("--epochs", type=positive_int, default=50, help="most passes")
+    d.add_argument("--typeface", choices=["block", "serif"], default="block",
+                   help="the letters' typeface")
 
     t = add_command(sub, "params", help="print every parameter with its unit and "
                     "provenance (documented / disputed / assumed)",
@@ -125,33 +144,41 @@ def register(subparsers):
     r = add_command(sub, "train", help="train on letters or shapes; save the run as JSON",
                     description="Default physics unless --ideal.", example=TRAIN_EXAMPLES,
                     func=_train)
-    r.add_argument("--chars", default="ABC", help="letters to learn")
-    r.add_argument("--per-class", type=int, default=5, help="figures per letter")
-    r.add_argument("--typeface", choices=["block", "serif"], default="block")
-    r.add_argument("--shapes", type=int, default=0, metavar="N",
+    r.add_argument("--chars", default=None, help="letters to learn (default ABC)")
+    r.add_argument("--per-class", type=positive_int, default=5, help="figures per letter")
+    r.add_argument("--typeface", choices=["block", "serif"], default="block",
+                   help="the letters' typeface")
+    r.add_argument("--shapes", type=positive_int, default=None, metavar="N",
                    help="learn N discs and squares instead of letters")
-    r.add_argument("--epochs", type=int, default=50, help="most passes")
-    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--epochs", type=positive_int, default=50, help="most passes")
+    r.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="seed of the wiring and the figures")
     r.add_argument("--shuffle", action="store_true", help="a seeded new order each pass")
     r.add_argument("--log", action="store_true", help="record every presentation")
     r.add_argument("--out", default=None, help="save the run to this JSON file")
     for q in (r,):
         q.add_argument("--ideal", action="store_true", help="no physics")
-        q.add_argument("--topology", choices=["full", "source_sets"], default=None)
+        q.add_argument("--topology", choices=["full", "source_sets"], default=None,
+                       help="plugboard wiring (default: the machine's)")
         q.add_argument("--rule", choices=["error_correction", "forced", "gamma"],
-                       default=None)
-        q.add_argument("--noise", type=float, default=None, help="photocell noise sd")
+                       default=None, help="reinforcement rule (default: the machine's)")
+        q.add_argument("--noise", type=nonnegative_float, default=None,
+                       help="photocell noise sd")
 
     n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
                     "then two", description="Compares the emulator with the June 1960 "
                     "press caption.", example="markone machine navy --per-class 20",
                     func=_navy)
-    n.add_argument("--per-class", type=int, default=20, help="figures per letter")
-    n.add_argument("--epochs", type=int, default=30, help="most passes")
-    n.add_argument("--jitter", type=int, default=1, help="largest shift in pixels")
-    n.add_argument("--seed", type=int, default=0)
-    n.add_argument("--topology", choices=["full", "source_sets"], default=None)
-    n.add_argument("--noise", type=float, default=None, help="photocell noise sd")
+    n.add_argument("--per-class", type=positive_int, default=20, help="figures per letter")
+    n.add_argument("--epochs", type=positive_int, default=30, help="most passes")
+    n.add_argument("--jitter", type=nonnegative_int, default=1,
+                   help="largest shift in pixels")
+    n.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="seed of the wiring and the figures")
+    n.add_argument("--topology", choices=["full", "source_sets"], default=None,
+                   help="plugboard wiring (default: the machine's)")
+    n.add_argument("--noise", type=nonnegative_float, default=None,
+                   help="photocell noise sd")
 
     y = add_command(sub, "replay", help="write a browser replay of a saved run",
                     description="A self-contained HTML page: figures appear, motors "

@@ -5,7 +5,8 @@ Thin: parses arguments and calls :func:`sims.runner.run_experiment`.
 
 from __future__ import annotations
 
-from markone.cli import CommandError, add_command, add_group
+from markone.cli import (CommandError, add_command, add_group, nonnegative_int, plural,
+                         positive_int)
 
 __all__ = ["register"]
 
@@ -14,7 +15,8 @@ RUN_EXAMPLES = """\
   markone sim run all --out results --workers 2  every experiment, 2 processes
   markone sim run novikoff --dask local          on a dask.distributed LocalCluster
   markone sim run novikoff --dask tcp://host:8786  on your own cluster
-Killed and restarted with the same arguments, a sweep runs only the missing tasks."""
+Killed and restarted with the same arguments, a sweep runs only the missing tasks.
+Another --seed, --runs or --size into a folder of earlier results needs --overwrite."""
 
 
 def _list(args):
@@ -40,11 +42,12 @@ def _run(args):
             runs = None  # --runs applies to the experiments that have runs
         try:
             res = run_experiment(name, out=args.out, seed=args.seed, size=args.size,
-                                 runs=runs, workers=args.workers, dask=args.dask)
+                                 runs=runs, workers=args.workers, dask=args.dask,
+                                 overwrite=args.overwrite)
         except ImportError as exc:  # --dask without dask.distributed installed
             raise CommandError(str(exc)) from exc
-        print(f"{name}: {res.n_run} task(s) run, {res.n_reused} reused -> "
-              f"{res.results_path} ({len(res.figures)} figure(s))")
+        print(f"{name}: {plural(res.n_run, 'task')} run, {res.n_reused} reused -> "
+              f"{res.results_path} ({plural(len(res.figures), 'figure')})")
     return 0
 
 
@@ -66,12 +69,15 @@ def register(subparsers):
                     func=_run)
     r.add_argument("name", help="experiment name (see `markone sim list`) or 'all'")
     r.add_argument("--out", default="sim-out", help="output folder")
-    r.add_argument("--runs", type=int, default=None,
+    r.add_argument("--runs", type=positive_int, default=None,
                    help="number of runs (experiments with repeated runs)")
-    r.add_argument("--seed", type=int, default=0, help="root seed")
-    r.add_argument("--workers", type=int, default=1, help="worker processes")
+    r.add_argument("--seed", type=nonnegative_int, default=0, help="root seed")
+    r.add_argument("--workers", type=positive_int, default=1, help="worker processes")
     r.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     r.add_argument("--size", choices=("small", "default"), default="default",
                    help="problem sizes: 'small' is quick")
+    r.add_argument("--overwrite", action="store_true",
+                   help="replace the results of another sweep (other seed or settings) "
+                   "in the output folder")
     return p

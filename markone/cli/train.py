@@ -1,8 +1,9 @@
-"""``markone train``: train a perceptron on a CSV or .npz file and print the result."""
+"""``markone train``: train a perceptron on a data file and print the result."""
 
 from __future__ import annotations
 
-from markone.cli import add_command
+from markone.cli import (add_command, cli_terms, data_options, load_data, nonnegative_int,
+                         one_line, plural, positive_int)
 
 __all__ = ["register"]
 
@@ -11,23 +12,24 @@ def register(sub):
     p = add_command(
         sub, "train",
         help="train a perceptron on a data file and print weights, mistakes and passes",
-        description="Reads CSV (one sample per row, last column the label unless --label "
-        "says otherwise; an optional header) or .npz (arrays X and y). Labels may be any "
-        "two values. Exit status 0 when training converged, 1 when it stopped at "
-        "--max-epochs, 2 on bad input.",
+        description="Reads a table (one sample per line, the last column the label "
+        "unless --label says otherwise; comma, semicolon, tab or space separated; an "
+        "optional header line), a .npz file (arrays X and y) or a built-in data set. "
+        "Labels may be any two values. Exit status 0 when training converged, 1 when it "
+        "stopped at --max-epochs, 2 on bad input.",
         example="markone train data.csv --variant averaged --max-epochs 100 --json out.json",
         func=run,
     )
-    p.add_argument("file", help="CSV or .npz data file")
-    p.add_argument("--label", default=None, help="label column: header name or 0-based index")
+    data_options(p)
     p.add_argument("--no-intercept", action="store_true",
                    help="no appended constant: a separator through the origin")
     p.add_argument("--variant", default="last", choices=["last", "averaged", "voted", "pocket"],
                    help="which weight vector predicts")
-    p.add_argument("--max-epochs", type=int, default=1000, help="passes at most")
+    p.add_argument("--max-epochs", type=positive_int, default=1000, help="passes at most")
     p.add_argument("--order", default="given", choices=["given", "shuffle"],
                    help="presentation order of each pass")
-    p.add_argument("--seed", type=int, default=None, help="seed for --order shuffle")
+    p.add_argument("--seed", type=nonnegative_int, default=None,
+                   help="seed for --order shuffle")
     p.add_argument("--exact", action="store_true",
                    help="exact rational arithmetic (weights printed as fractions)")
     p.add_argument("--json", metavar="OUT", default=None,
@@ -38,22 +40,43 @@ def run(args):
     import warnings
 
     import markone
-    from markone._io import load_table, write_json
+    from markone._io import write_json
 
-    X, y = load_table(args.file, label=args.label, exact=args.exact)
+    X, y = load_data(args, exact=args.exact)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", markone.ConvergenceWarning)
         res = markone.train(X, y, intercept=not args.no_intercept, variant=args.variant,
                             max_epochs=args.max_epochs, order=args.order, seed=args.seed,
                             exact=args.exact)
-    print(f"data: {len(y)} samples x {len(X[0])} features, classes "
-          f"{res.classes.tolist()} -> [-1, +1]")
-    print(f"converged: {res.converged} after {res.epochs} passes, {res.mistakes} mistakes")
-    print(f"coef: {[str(v) if args.exact else float(v) for v in res.coef]}")
-    print(f"intercept: {res.intercept if args.exact else float(res.intercept)}")
+    number = str if args.exact else (lambda v: repr(float(v)))
+    print(f"data: {plural(len(y), 'sample')} x {plural(X.shape[1], 'feature')}; "
+          f"{_classes(y, res.classes)}")
+    if res.converged:
+        print(f"converged after {plural(res.epochs, 'pass', 'passes')} with "
+              f"{plural(res.mistakes, 'mistake')}")
+    else:
+        print(f"not converged: {plural(res.mistakes, 'mistake')} in "
+              f"{plural(res.epochs, 'pass', 'passes')} (--max-epochs {args.max_epochs})")
+    print(f"coef: {', '.join(number(v) for v in res.coef) or '(none)'}")
+    print(f"intercept: {number(res.intercept)}")
+    if any(issubclass(w.category, markone.ConvergenceWarning) for w in caught):
+        hint = ("" if args.variant in ("pocket", "averaged")
+                else ", or use --variant pocket or --variant averaged")
+        print(f"note: the data may not be linearly separable (check with `markone verify "
+              f"separable {args.file}`); raise --max-epochs{hint}.")
     for w in caught:
-        print(f"note: {w.message}")
+        if not issubclass(w.category, markone.ConvergenceWarning):
+            print(f"note: {cli_terms(one_line(w.message))}")
     if args.json:
         write_json(args.json, res)
         print(f"wrote {args.json}")
     return 0 if res.converged else 1
+
+
+def _classes(y, classes):
+    """``'classes no -> -1, yes -> +1'``, or the one class a file holds."""
+    present = set(y.tolist())
+    shown = [(c, s) for c, s in zip(classes.tolist(), ("-1", "+1")) if c in present]
+    if len(shown) == 1:
+        return f"one class only ({shown[0][0]}, as {shown[0][1]})"
+    return "classes " + ", ".join(f"{c} -> {s}" for c, s in shown)

@@ -5,24 +5,22 @@ Thin: parses arguments and calls :func:`verify.check_separable`,
 small trusted checker). Exit status: 0
 separable, 1 not separable, 2 unknown or bad input (or a certificate that fails).
 
-CSV cells are read exactly: integer columns as integers, decimals (``0.1``) and
-fractions (``1/3``) as the exact rationals they denote. ``.npz`` arrays are taken as
-they are (float64 as exact binary fractions).
+Table cells are read exactly (:func:`markone.datasets.load_table` with ``exact=True``):
+integer columns as integers, decimals (``0.1``) and fractions (``1/3``) as the exact
+rationals they denote. ``.npz`` arrays are taken as they are (float64 as exact binary
+fractions).
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
-import re
 from pathlib import Path
 
-from markone.cli import add_command, add_group
+from markone.cli import add_command, add_group, data_options, load_data, positive_float
 
 __all__ = ["register"]
 
-
-_INT = re.compile(r"^[+-]?\d+$")
 
 SEPARABLE_EXAMPLES = """\
   markone verify separable data.csv                       verdict (exit 0 yes, 1 no)
@@ -31,25 +29,11 @@ SEPARABLE_EXAMPLES = """\
   markone verify separable data.npz --no-intercept --method z3 --timeout 60"""
 
 
-def _load(path, label):
-    """``(X, y)`` from CSV (exact cells) or .npz (arrays as they are)."""
-    from markone._io import load_table
-
-    if Path(path).suffix == ".npz":
-        return load_table(path)
-    X, y = load_table(path, label=label, exact=True)
-    return _exact_cells(X), y
-
-
-def _exact_cells(X):
-    """Integer cells -> an integer array; anything else stays exact strings."""
-    import numpy as np
-
-    if X.size and all(_INT.match(str(c)) for c in X.ravel()):
-        ints = [[int(c) for c in row] for row in X.tolist()]
-        big = max(abs(v) for row in ints for v in row)
-        return np.array(ints, dtype=np.int64 if big < 2**62 else object)
-    return X
+def _source(args):
+    """Where the data came from: the file and its hash, or the built-in data set."""
+    if not Path(args.file).is_file():
+        return {"builtin": str(args.file), "label": args.label}
+    return {"path": str(args.file), "sha256": _sha256(args.file), "label": args.label}
 
 
 def _sha256(path):
@@ -69,7 +53,7 @@ def _separable(args):
     from verify import check_separable
     from verify.certificate import CERTIFICATE_FORMAT  # the checker defines the format
 
-    X, y = _load(args.file, args.label)
+    X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
                         timeout_s=args.timeout)
     word = {True: "separable", False: "not separable", None: "unknown"}[v.separable]
@@ -88,8 +72,7 @@ def _separable(args):
         else:
             doc = {
                 "format": CERTIFICATE_FORMAT,
-                "source": {"path": str(args.file), "sha256": _sha256(args.file),
-                           "label": args.label},
+                "source": _source(args),
                 "data": {"X": to_jsonable(X), "y": to_jsonable(y)},
                 "intercept": v.intercept, "separable": v.separable,
                 "witness": v.witness, "certificate": v.certificate,
@@ -105,7 +88,7 @@ def _margin(args):
 
     from verify import max_margin
 
-    X, y = _load(args.file, args.label)
+    X, y = load_data(args, exact=True)
     if X.dtype == object or X.dtype.kind in "US":  # exact cells -> nearest floats
         from markone._exact import to_fraction_matrix
 
@@ -150,7 +133,7 @@ def register(subparsers):
     s.add_argument("--method", choices=("auto", "lp", "z3", "perceptron"),
                    default="auto", help="prover: cheap ones first (auto), HiGHS LP, "
                    "plain Z3, or the perceptron only")
-    s.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    s.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                    help="give up (verdict unknown, exit 2) after this long")
     s.add_argument("--certificate", default=None, metavar="OUT.json",
                    help="write the verdict with its proof and the data (self-contained)")
@@ -171,20 +154,19 @@ def register(subparsers):
                     func=_check)
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
 
-    try:  # `verify bound` and `verify cycling` plug in here
-        _verify_theory = importlib.import_module("markone.cli._verify_theory")
-    except ModuleNotFoundError as exc:
-        if exc.name != "markone.cli._verify_theory":
-            raise
-    else:
-        _verify_theory.register(group)
+    # `verify bound`, `verify cycling` and `verify machine` plug in here
+    for name in ("markone.cli._verify_theory", "markone.cli._verify_machine"):
+        try:
+            plugin = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+        else:
+            plugin.register(group)
     return p
 
 
 def _data_args(p):
-    p.add_argument("file", metavar="FILE", help="CSV (last column the label) or .npz "
-                   "with arrays X and y")
-    p.add_argument("--label", default=None, metavar="COL",
-                   help="label column of a CSV: header name or 0-based index")
+    data_options(p)
     p.add_argument("--no-intercept", action="store_true",
                    help="separate through the origin (no constant input)")

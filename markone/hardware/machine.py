@@ -28,6 +28,7 @@ import numpy as np
 import simpy
 
 from markone import online
+from markone._checks import check_order
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_matrix, child_seeds)
 from markone.hardware import plugboard
@@ -115,6 +116,8 @@ class MarkI:
             seed if not isinstance(seed, np.random.Generator)
             else int(seed.integers(2**63)), 3)
         self.wiring = plugboard.wire(params, wiring_seed)
+        self._patterns = plugboard.PatternCache(self.wiring)
+        self._nearest = {}   # (n_classes, response bytes) -> nearest class indices
         self.runits = RUnits(params, runit_seed)
         self.theta = None if params.theta == "auto" else int(params.theta)
         self.classes_ = None
@@ -253,6 +256,16 @@ class MarkI:
         near = dist == dist.min(axis=-1, keepdims=True)
         return np.where(near, agree, -np.inf).argmax(axis=-1)
 
+    def _decode_one(self, response, scores):
+        """:meth:`_decode` of one response, the Hamming search done once per
+        distinct response (the scores are needed only to break a tie)."""
+        key = (len(self.classes_), response.tobytes())
+        near = self._nearest.get(key)
+        if near is None:
+            dist = (response != self.codes_).sum(-1)
+            near = self._nearest[key] = np.flatnonzero(dist == dist.min())
+        return int(near[0]) if len(near) == 1 else int(self._decode(response, scores))
+
     # ------------------------------------------------------------------ use
     def _check_trained(self):
         if self.classes_ is None or self.theta is None:
@@ -292,41 +305,53 @@ class MarkI:
                 "converged": False}
 
     def _trial(self, x, target, label, figure, trainer, stats, log, exposure_s=None):
-        """SimPy process of one figure: settle, logic, decision, motors."""
+        """SimPy process of one figure: settle, logic, decision, motors.
+
+        ``target`` is the R-units' +/-1 code of ``label`` (an int64 array); ``log`` a
+        list to append the :class:`Presentation` to, or None.
+        """
         env = self.env
         t0 = env.now
-        s = yield from self.retina.show(x, exposure_s)
+        s = yield from self.retina.read(x, exposure_s)
         settle_s = env.now - t0
-        a = plugboard.fire(self.wiring, s, self.theta)
+        pattern = self._patterns.get(s, self.theta)
+        a = pattern.a
         yield env.timeout(self.params.logic_s)
-        scores = self.runits.scores(a)
-        mistakes, rows, delta = trainer.decide(scores, target, a)
+        scores = pattern.scores(self.runits.weights)
+        mistakes, rows, delta = trainer.decide(scores, target, a, pattern)
+        wrong = bool(rows.size if trainer.rule != "forced" else mistakes.any())
         motor_s, blocked = 0.0, 0
         if rows.size:
-            move = self.runits.plan(rows, delta)
+            move = self.runits.plan(rows, delta, trainer.whole)
             motor_s = yield from self.motors.turn(move.steps)
             self.runits.commit(move)
             stats["reinforcements"][rows] += 1
-            stats["saturated"][rows] += move.blocked
-            blocked = int(move.blocked.sum())
-        response = online.predict_sign(scores)
-        correct = bool(self._decode(response, scores) == label)
-        stats["mistakes"] += mistakes
+            if move.blocked.any():
+                stats["saturated"][rows] += move.blocked
+                blocked = int(move.blocked.sum())
+        if wrong:
+            stats["mistakes"] += mistakes
+            response = online.predict_sign(scores)
+            correct = self._decode_one(response, scores) == int(label)
+        else:   # every R-unit's sign is its target: the figure's own code, decoded
+            response, correct = target, True
         stats["shown"] += 1
         if log is None:
-            return bool(mistakes.any()), correct
-        changed = np.nonzero(move.new != move.old) if rows.size else ((), ())
-        rec = Presentation(
+            return wrong, correct
+        if rows.size:
+            i, j = (move.new != move.old).nonzero()
+            changes = tuple(zip(move.rows[i].tolist(), j.tolist(),
+                                move.new[i, j].tolist()))
+            reinforced = tuple(np.isin(np.arange(len(scores)), rows).tolist())
+        else:
+            changes, reinforced = (), (False,) * len(scores)
+        log.append(Presentation(
             t_s=float(t0), end_t_s=float(env.now), figure=int(figure), label=int(label),
-            active_a=tuple(np.flatnonzero(a).tolist()), scores=tuple(scores.tolist()),
-            response=tuple(response.tolist()), target=tuple(int(v) for v in target),
-            reinforced=tuple(np.isin(np.arange(len(scores)), rows).tolist()),
-            changes=tuple((int(rows[i]), int(j), float(move.new[i, j]))
-                          for i, j in zip(*changed)),
-            saturated=blocked, motor_s=float(motor_s),
-            figure_correct=correct, settle_s=float(settle_s))
-        log.append(rec)
-        return bool(mistakes.any()), correct
+            active_a=pattern.active, scores=tuple(scores.tolist()),
+            response=tuple(response.tolist()), target=tuple(target.tolist()),
+            reinforced=reinforced, changes=changes, saturated=blocked,
+            motor_s=float(motor_s), figure_correct=correct, settle_s=float(settle_s)))
+        return wrong, correct
 
     def _session(self, X, targets, label_idx, passes, stop_when_clean, trainer,
                  stats, log):
@@ -346,19 +371,23 @@ class MarkI:
         stats["converged"] = bool(stats["epoch_mistakes"]) and \
             stats["epoch_mistakes"][-1] == 0
 
-    def _passes(self, n, epochs, presentations, shuffle):
-        """Presentation orders, one array per pass (a seeded shuffle if asked)."""
+    def _passes(self, n, epochs, presentations, shuffle, order=None):
+        """Presentation orders, one array per pass: the figures as given, a seeded
+        shuffle, or the explicit ``order`` (example indices) every pass."""
         left = presentations
         for _ in range(epochs if presentations is None else presentations):
-            order = self._rng.permutation(n) if shuffle else np.arange(n)
+            if order is not None:
+                this = order
+            else:
+                this = self._rng.permutation(n) if shuffle else np.arange(n)
             if left is not None:
-                order, left = order[:left], left - min(left, n)
-                if order.size == 0:
+                this, left = this[:left], left - min(left, len(this))
+                if this.size == 0:
                     return
-            yield order
+            yield this
 
     def train(self, images, labels, *, epochs=None, presentations=None, rule=None,
-              shuffle=False, log=False, warm_start=False):
+              shuffle=False, order=None, log=False, warm_start=False):
         """Show the figures, in order, pass after pass, and learn from the trainer.
 
         Parameters
@@ -378,6 +407,11 @@ class MarkI:
             Reinforcement rule; default ``params.rule``.
         shuffle : bool
             A fresh seeded order each pass instead of the given order.
+        order : sequence of int, optional
+            The example indices shown in every pass, in this order (repeats allowed,
+            examples may be left out); a pass without a mistake ends training. Not
+            together with ``shuffle``. :func:`verify.machine.check_machine` reports
+            its adversarial streams in this form.
         log : bool
             Keep one :class:`Presentation` record per figure (memory grows with the
             number of presentations; without it memory is O(weights)).
@@ -398,6 +432,10 @@ class MarkI:
         if presentations is not None:
             check_int_at_least(presentations, "presentations", 1)
         epochs = DEFAULT_EPOCHS if epochs is None else check_int_at_least(epochs, "epochs", 1)
+        if order is not None:
+            if shuffle:
+                raise ValueError("give shuffle=True or an explicit order, not both.")
+            order = check_order(order, len(X))
         trainer = self._trainer(rule)
         if not warm_start:
             self.classes_, self._index = None, {}
@@ -409,7 +447,7 @@ class MarkI:
         stats = self._new_stats()
         records = [] if log else None
         start, w0 = self.env.now, self.weights
-        passes = self._passes(len(X), epochs, presentations, shuffle)
+        passes = self._passes(len(X), epochs, presentations, shuffle, order)
         session = self.env.process(self._session(
             X, targets, label_idx, passes, presentations is None, trainer, stats, records))
         self.env.run(until=session)

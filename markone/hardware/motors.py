@@ -2,7 +2,9 @@
 
 The motors of one reinforcement run in parallel: R-unit ``r``'s bank needs
 ``steps[r] * motor_step_s`` seconds (its largest move), and the motor phase ends when
-the slowest bank stops. One SimPy timeout per moving bank, never one per potentiometer.
+the slowest bank stops. One SimPy timeout per motor phase (the slowest bank's run, so
+the clock reads exactly what waiting for every bank would give), never one per
+potentiometer.
 
 Examples
 --------
@@ -30,11 +32,12 @@ class Motors:
     def turn(self, steps):
         """SimPy process: run each bank for its largest move (``steps``, in motor
         steps) in parallel; return the motor phase's duration in seconds."""
-        env = self.env
-        runs = [env.timeout(float(s) * self.motor_step_s) for s in steps
-                if s > 0 and self.motor_step_s > 0]
-        if not runs:
+        if not self.motor_step_s > 0:
             return 0.0
-        start = env.now
-        yield env.all_of(runs)
-        return env.now - start
+        longest = float(max(steps, default=0.0))   # moves are >= 0
+        if not longest > 0:
+            return 0.0
+        start = self.env.now
+        # rounding is monotone: max(s) * step == max(s * step), start + it likewise
+        yield self.env.timeout(longest * self.motor_step_s)
+        return self.env.now - start

@@ -27,7 +27,7 @@ import numpy as np
 from markone._validation import as_generator
 
 __all__ = ["Wiring", "wire", "net_input", "fire", "calibrate_theta",
-           "connection_matrix"]
+           "connection_matrix", "Pattern", "PatternCache"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -88,6 +88,87 @@ def _net(wiring, s):
 def fire(wiring, s, theta):
     """A-unit outputs (uint8 0/1) for S-states ``s``: net input ``>= theta``."""
     return (_net(wiring, s) >= theta).astype(np.uint8)
+
+
+class Pattern:
+    """One A-unit pattern and what the trainer and the log need of it, each computed
+    once (on first use) and shared by every presentation that settles on it.
+
+    >>> pat = Pattern(np.array([1, 0, 1], dtype=np.uint8))
+    >>> pat.x.tolist(), pat.active, pat.scores(np.array([[1.0, 2.0, 3.0]])).tolist()
+    ([[1.0, 0.0, 1.0]], (0, 2), [4.0])
+    >>> pat.masked(np.array([[True, True, False], [False, False, True]])).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    """
+
+    __slots__ = ("a", "_a_float", "x", "_masked", "_active")
+
+    def __init__(self, a):
+        a.flags.writeable = False
+        self.a = a
+        self._a_float = a.astype(np.float64)
+        self._a_float.flags.writeable = False
+        #: the outputs as a float64 row ``(1, n_a)``: the trainer's input
+        self.x = self._a_float[None, :]
+        self._masked = self._active = None
+
+    def scores(self, weights):
+        """Every R-unit's weighted sum ``weights @ a`` (``weights`` is
+        ``(n_r, n_a)``): numpy casts ``a`` to float64 for this product anyway."""
+        return weights @ self._a_float
+
+    def masked(self, mask):
+        """``x`` seen through each R-unit's source set: ``x * mask``, ``(n_r, n_a)``."""
+        if self._masked is None:
+            self._masked = self.x * mask
+            self._masked.flags.writeable = False
+        return self._masked
+
+    @property
+    def active(self):
+        """Indices of the A-units that fire, as the log records them."""
+        if self._active is None:
+            self._active = tuple(np.flatnonzero(self.a).tolist())
+        return self._active
+
+
+class PatternCache:
+    """The A-unit :class:`Pattern` of each distinct S-state, computed once.
+
+    The A-units are a fixed function of the S-units (given the wiring and ``theta``),
+    and a training set has few distinct settled images: the machine looks each one up
+    instead of summing 512 A-units per presentation. A change of ``theta`` empties the
+    cache; so does reaching ``limit`` entries (noisy photocells make every S-state new).
+
+    >>> from markone.hardware.params import MarkIParams
+    >>> p = MarkIParams(retina_shape=(2, 2), n_a_units=3, n_excitatory=1, n_inhibitory=1)
+    >>> cache = PatternCache(wire(p, seed=0))
+    >>> s = np.array([True, False, True, True])
+    >>> cache.get(s, theta=1) is cache.get(s.copy(), theta=1), len(cache)
+    (True, 1)
+    """
+
+    def __init__(self, wiring, limit=4096):
+        self.wiring = wiring
+        self.limit = limit
+        self._theta = None
+        self._patterns = {}
+
+    def __len__(self):
+        return len(self._patterns)
+
+    def get(self, s, theta):
+        """The :class:`Pattern` of S-state ``s`` (bool or 0/1, ``(n_s,)``)."""
+        if theta != self._theta:
+            self._patterns.clear()
+            self._theta = theta
+        key = np.asarray(s, dtype=bool).tobytes()
+        pattern = self._patterns.get(key)
+        if pattern is None:
+            if len(self._patterns) >= self.limit:
+                self._patterns.clear()
+            pattern = self._patterns[key] = Pattern(fire(self.wiring, s, theta))
+        return pattern
 
 
 def calibrate_theta(wiring, s, target_rate, n_excitatory, n_inhibitory):

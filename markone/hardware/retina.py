@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from markone._validation import as_generator
 
@@ -37,16 +38,44 @@ __all__ = ["Retina", "approach"]
 def approach(level, light, dt, rise_s, decay_s):
     """Cell levels after ``dt`` seconds of first-order lag towards ``light``.
 
+    The closed form of the lag: ``light + (level - light) * exp(-dt / tau)``, with
+    ``tau = rise_s`` where the light is above the level, else ``decay_s``; a new array.
+
     >>> approach(np.array([0.0, 1.0]), np.array([1.0, 0.0]), 0.1, 0.1, 0.0).round(3)
     array([0.632, 0.   ])
     """
-    keep = np.where(light > level, _remains(dt, rise_s), _remains(dt, decay_s))
-    return light + (level - light) * keep
+    level, light = np.broadcast_arrays(np.asarray(level, dtype=np.float64),
+                                       np.asarray(light, dtype=np.float64))
+    out = level.copy()
+    _lag(out.reshape(-1), np.ascontiguousarray(light).reshape(-1),
+         _remains(dt, rise_s), _remains(dt, decay_s))
+    return out
 
 
 def _remains(dt, tau):
     """Fraction of a step still to go after ``dt`` seconds (time constant ``tau``)."""
     return math.exp(-dt / tau) if tau > 0 else 0.0
+
+
+# Compiled without fast-math: the same IEEE operations, in the same order, as
+# ``light + (level - light) * np.where(light > level, up, down)`` (bit for bit).
+@njit(cache=True, nogil=True)
+def _lag(level, light, up, down):
+    """In place: every cell ``level[i]`` after its lag towards ``light[i]``, the
+    factors ``up`` (light above the level) and ``down`` precomputed."""
+    for i in range(level.size):
+        now, target = level[i], light[i]
+        level[i] = target + (now - target) * (up if target > now else down)
+
+
+@njit(cache=True, nogil=True)
+def _gaps(level, light):
+    """``(max(light - level), max(level - light))``: the worst rise and fall."""
+    rise = fall = -np.inf
+    for i in range(level.size):
+        rise = max(rise, light[i] - level[i])
+        fall = max(fall, level[i] - light[i])
+    return rise, fall
 
 
 class Retina:
@@ -70,17 +99,23 @@ class Retina:
         self._t = env.now
 
     def _catch_up(self):
+        """Bring every cell's level to the clock, in place (closed form)."""
         p = self.params  # also at dt == 0: an instant cell jumps to its light
-        self.level = approach(self.level, self.light, self.env.now - self._t,
-                              p.photocell_rise_s, p.photocell_decay_s)
+        dt = self.env.now - self._t
+        if self.level.dtype != np.float64 or not self.level.flags.writeable:
+            self.level = np.array(self.level, dtype=np.float64)
+        _lag(self.level, self.light, _remains(dt, p.photocell_rise_s),
+             _remains(dt, p.photocell_decay_s))
         self._t = self.env.now
 
     def settle_time_s(self, light):
         """Seconds until every cell is within ``settle_tolerance`` of ``light``."""
         p = self.params
-        gap = light - self.level
+        if not (p.photocell_rise_s > 0 or p.photocell_decay_s > 0):
+            return 0.0   # instant cells
+        rise, fall = _gaps(self.level, np.asarray(light, dtype=np.float64))
         wait = 0.0
-        for tau, worst in ((p.photocell_rise_s, gap.max()), (p.photocell_decay_s, -gap.min())):
+        for tau, worst in ((p.photocell_rise_s, rise), (p.photocell_decay_s, fall)):
             if tau > 0 and worst > p.settle_tolerance:
                 wait = max(wait, tau * math.log(worst / p.settle_tolerance))
         return wait
@@ -88,6 +123,13 @@ class Retina:
     def show(self, image, exposure_s=None):
         """SimPy process: put ``image`` (flat light levels in [0, 1]) on the retina,
         wait until it settles (or ``exposure_s``), and return the S-units (uint8 0/1)."""
+        s = yield from self.read(image, exposure_s)
+        return s.astype(np.uint8)
+
+    def read(self, image, exposure_s=None):
+        """SimPy process behind :meth:`show`: one timeout (the settling time or the
+        exposure), the photocells in closed form on both sides of it; returns the
+        S-units as a bool array (the machine's key to its A-unit patterns)."""
         p = self.params
         self._catch_up()
         light = image
@@ -100,7 +142,7 @@ class Retina:
         wait = self.settle_time_s(light) if exposure_s is None else exposure_s
         yield self.env.timeout(wait)
         self._catch_up()
-        return (self.level >= p.s_threshold).astype(np.uint8)
+        return self.level >= p.s_threshold
 
     def settled(self, images):
         """S-units of each figure once settled, without noise: ``(n, n_s)`` uint8."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from numba import njit
 
 from markone._validation import as_generator
 
@@ -43,6 +44,26 @@ class Move:
     new: np.ndarray
     blocked: np.ndarray
     steps: np.ndarray
+
+
+# Compiled without fast-math: each value is what the numpy expression
+# ``np.clip(old + request, lo, hi)`` gives, bit for bit, in one pass.
+@njit(cache=True, nogil=True)
+def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
+    """Fill ``old``/``new`` (the rows' weights before and after the end stops),
+    ``blocked`` (requested moves an end stop cut short) and ``steps`` (each row's
+    largest move)."""
+    for k in range(rows.size):
+        n_blocked, largest = 0, 0.0
+        for j in range(weights.shape[1]):
+            before, want = weights[rows[k], j], request[k, j]
+            wanted = before + want
+            after = min(max(wanted, lo), hi)
+            if after != wanted and want != 0:
+                n_blocked += 1
+            old[k, j], new[k, j] = before, after
+            largest = max(largest, abs(after - before))
+        blocked[k], steps[k] = n_blocked, largest
 
 
 def source_set_mask(n_r, n_a, seed=None):
@@ -75,26 +96,27 @@ class RUnits:
         self.weights = np.zeros((n_r, n_a))
 
     def scores(self, a):
-        """Weighted sums of the active A-units ``a`` (0/1): one score per R-unit."""
+        """Weighted sums of the active A-units ``a`` (0/1): one score per R-unit.
+        (The machine asks its cached :class:`~markone.hardware.plugboard.Pattern`,
+        which gives the same numbers.)"""
         return self.weights @ a
 
-    def plan(self, rows, delta):
+    def plan(self, rows, delta, whole=False):
         """The :class:`Move` that realises increments ``delta`` (one row per R-unit in
-        ``rows``) within the potentiometers' steps and end stops."""
+        ``rows``) within the potentiometers' steps and end stops. ``whole=True``
+        promises whole-step increments (skips the check for fractions)."""
         p = self.params
-        old = self.weights[rows]
         request = delta
-        if p.quantize and not np.array_equal(request, np.round(request)):
+        if p.quantize and not whole and not np.array_equal(request, np.round(request)):
             # unbiased (stochastic) rounding to whole steps: the gamma rule's fractions
             request = np.floor(request + self.rng.random(request.shape))
-        new = old + request
-        if p.weight_range is not None:
-            stopped = np.clip(new, *p.weight_range)
-            blocked = ((stopped != new) & (request != 0)).sum(axis=1)
-            new = stopped
-        else:
-            blocked = np.zeros(len(rows), dtype=np.int64)
-        steps = np.abs(new - old).max(axis=1) if new.size else np.zeros(len(rows))
+        lo, hi = (-np.inf, np.inf) if p.weight_range is None else p.weight_range
+        shape = (len(rows), self.weights.shape[1])
+        old, new = np.empty(shape), np.empty(shape)
+        blocked, steps = np.empty(len(rows), dtype=np.int64), np.empty(len(rows))
+        _move(self.weights, np.asarray(rows, dtype=np.int64),
+              np.ascontiguousarray(np.broadcast_to(request, shape), dtype=np.float64),
+              float(lo), float(hi), old, new, blocked, steps)
         return Move(rows, old, new, blocked, steps)
 
     def commit(self, move):

@@ -35,6 +35,9 @@ from markone.hardware.params import RULES
 
 __all__ = ["Trainer"]
 
+#: How many (pattern, target) increments a trainer keeps (8 x 512 floats each).
+INCREMENT_CACHE = 512
+
 
 class Trainer:
     """Decides reinforcements with rule ``rule`` and step ``eta`` (motor steps).
@@ -46,16 +49,30 @@ class Trainer:
         self.rule = check_choice(rule, "rule", RULES)
         self.eta = eta
         self.mask = mask
+        #: every increment is a whole number of motor steps (no rounding to plan)
+        self.whole = self.rule != "gamma" and float(eta).is_integer()
+        self._increments = {}   # (pattern, target) -> every R-unit's increment
 
-    def decide(self, scores, target, a):
+    def decide(self, scores, target, a, pattern=None):
         """Return ``(mistakes, rows, delta)``: which R-units answered wrongly, which
-        are reinforced, and their requested increments (one row per reinforced unit)."""
+        are reinforced, and their requested increments (one row per reinforced unit).
+
+        ``pattern`` (a :class:`~markone.hardware.plugboard.Pattern` of ``a``) supplies
+        the float inputs computed once per distinct pattern; the result is the same.
+        """
         mistakes = online.is_mistake(scores, target)
         rows = (np.arange(len(scores)) if self.rule == "forced"
-                else np.flatnonzero(mistakes))
-        x = a.astype(np.float64)[None, :]   # broadcasts against the reinforced rows
-        if self.mask is not None:
-            x = x * self.mask[rows]
+                else mistakes.nonzero()[0])
+        if not rows.size:
+            return mistakes, rows, np.zeros((0, len(a)))
+        if pattern is not None and self.rule != "gamma":
+            return mistakes, rows, self._all_increments(pattern, target)[rows]
+        if pattern is None:
+            x = a.astype(np.float64)[None, :]   # broadcasts against the reinforced rows
+            if self.mask is not None:
+                x = x * self.mask[rows]
+        else:
+            x = pattern.x if self.mask is None else pattern.masked(self.mask)[rows]
         if self.rule == "gamma":
             own = (self.mask[rows].sum(axis=1, keepdims=True) if self.mask is not None
                    else len(a))
@@ -64,3 +81,17 @@ class Trainer:
                 x = x * self.mask[rows]
         delta = online.increment(x, target[rows, None], self.eta)
         return mistakes, rows, delta
+
+    def _all_increments(self, pattern, target):
+        """``online.increment`` for every R-unit at once on a cached ``pattern``:
+        row ``r`` is what R-unit ``r`` gets when it is reinforced (computed once per
+        pattern and target, at most ``INCREMENT_CACHE`` of them kept)."""
+        key = (pattern, target.tobytes())
+        inc = self._increments.get(key)
+        if inc is None:
+            if len(self._increments) >= INCREMENT_CACHE:
+                self._increments.clear()
+            x = pattern.x if self.mask is None else pattern.masked(self.mask)
+            inc = self._increments[key] = online.increment(x, target[:, None], self.eta)
+            inc.flags.writeable = False
+        return inc

@@ -1,0 +1,382 @@
+"""Reading data tables: the one loader behind every command and ``datasets.load_table``.
+
+A table is one sample per line: feature cells and one label cell. The loader finds the
+delimiter (comma, semicolon, tab or runs of whitespace), a header line, and the label
+column, and reports every cell it cannot use by line and column (1-based, as an editor
+shows them). Nothing is guessed silently: a label index outside the table, an empty
+cell, a word among the numbers, ``1/0`` or a number too large for a float are errors
+that say where and what to do.
+
+Formats are chosen by :data:`READERS` (file suffix -> reader); a reader takes the path
+and returns ``(X, y)``. ``.npz`` files (arrays ``X`` and ``y``) are read by
+:func:`read_npz`; every other suffix is read as delimited text. Built-in data sets
+(:data:`BUILTIN_TABLES`) are accepted wherever a file is, when no file of that name
+exists.
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "and.csv")
+>>> _ = open(path, "w").write("x1;x2;label\\n0;0;no\\n0;1;no\\n1;0;no\\n1;1;yes\\n")
+>>> X, y = load_table(path)
+>>> X.tolist(), y.tolist()
+([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], ['no', 'no', 'no', 'yes'])
+>>> load_table(path, label="x3")
+Traceback (most recent call last):
+...
+ValueError: ...and.csv has no column named 'x3'; its columns are x1, x2, label: pass label= one of them or a 0-based index.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from markone._io import plural
+
+__all__ = ["load_table", "read_npz", "read_text_table", "READERS", "BUILTIN_TABLES",
+           "DELIMITERS"]
+
+#: Delimiters the loader recognises by itself (``delimiter=None``), in order of trial:
+#: a tab or a semicolon on every line wins over commas (which may be decimal commas).
+DELIMITERS = ("\t", ";", ",")
+
+#: Accepted names of the ``delimiter`` argument (a word is easier to type than a tab).
+_DELIMITER_WORDS = {"comma": ",", "semicolon": ";", "tab": "\t", "\\t": "\t",
+                    "whitespace": None, "space": None}
+
+_INT = re.compile(r"^[+-]?\d+$")
+_NON_FINITE = ("nan", "inf", "infinity")
+#: How many lines the delimiter sniffer looks at.
+_SNIFF_LINES = 50
+
+
+def _builtin(name, encoding="pm1"):
+    from markone import datasets
+
+    if name == "iris":
+        return datasets.iris()
+    if name == "xor":
+        return datasets.xor(encoding)
+    return datasets.parity(3, encoding)
+
+
+#: Built-in data sets accepted wherever a data file is: ``NAME`` or ``NAME:01``
+#: (inputs 0/1 instead of -1/+1). ``iris`` has three classes (0, 1, 2).
+BUILTIN_TABLES = {
+    "xor": lambda: _builtin("xor"),
+    "xor:01": lambda: _builtin("xor", "01"),
+    "parity3": lambda: _builtin("parity3"),
+    "parity3:01": lambda: _builtin("parity3", "01"),
+    "iris": lambda: _builtin("iris"),
+}
+
+
+def read_npz(path):
+    """``(X, y)`` from a NumPy ``.npz`` file holding arrays named ``X`` and ``y``.
+
+    The one place where ``.npz`` files are read (scipy.sparse files belong here too).
+    """
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise ValueError(f"{path} is not a readable .npz file ({exc}).") from None
+    with data:
+        missing = {"X", "y"} - set(data.files)
+        if missing:
+            raise ValueError(f"{path} must hold arrays named 'X' and 'y'; it has "
+                             f"{', '.join(data.files) or 'none'}.")
+        try:
+            return data["X"], data["y"]
+        except ValueError as exc:  # object arrays need pickle: refused
+            raise ValueError(f"{path}: {exc}") from None
+
+
+def load_table(source, *, label=None, delimiter=None, header=None, exact=False):
+    """Load ``(X, y)`` from a data file or a built-in data set.
+
+    Parameters
+    ----------
+    source : str or path
+        A delimited text file (CSV and friends), a ``.npz`` file with arrays ``X`` and
+        ``y``, or the name of a built-in data set (:data:`BUILTIN_TABLES`: ``xor``,
+        ``xor:01``, ``parity3``, ``parity3:01``, ``iris``) when no file of that name
+        exists.
+    label : str or int, optional
+        The label column: a header name, or a 0-based index (negative counts from the
+        end). Default: the last column. An index outside the table is an error.
+    delimiter : str, optional
+        ``","``, ``";"``, ``"\\t"`` (or the words ``comma``, ``semicolon``, ``tab``),
+        ``"whitespace"``, or any single character. Default: found from the file.
+    header : bool, optional
+        Whether the first line names the columns. Default: it does when some column
+        has a word there and a number on the next line.
+    exact : bool
+        Keep the numbers exact: integer cells give an int64 array (Python ints beyond
+        int64), anything else an object array of the cells as written (``"0.1"``,
+        ``"1/3"``), for exact commands. Otherwise float64; ``a/b`` cells are divided.
+
+    Returns
+    -------
+    X : ndarray, shape (n_samples, n_features)
+    y : ndarray, shape (n_samples,)
+        Labels as written: integer-valued cells as ints, other numbers as floats,
+        words as strings.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file and no built-in data set of that name.
+    ValueError
+        The table cannot be used; the message names the line and column.
+
+    Examples
+    --------
+    Train on a file (any two label values; words are fine):
+
+    >>> import tempfile, os, markone
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.csv")
+    >>> _ = open(path, "w").write("label\\tx\\nyes\\t2\\nno\\t-1/2\\n")
+    >>> X, y = load_table(path, label="label", exact=True)
+    >>> X.tolist(), y.tolist()
+    ([['2'], ['-1/2']], ['yes', 'no'])
+    >>> markone.train(*load_table(path, label=0)).converged
+    True
+    >>> load_table("xor")[1].tolist()
+    [-1, 1, 1, -1]
+    """
+    path = Path(source)
+    if not path.exists():
+        name = str(source).lower()
+        if name in BUILTIN_TABLES and label is None:
+            X, y = BUILTIN_TABLES[name]()
+            return _exact_builtin(X) if exact else X, y
+        names = ", ".join(BUILTIN_TABLES)
+        raise FileNotFoundError(f"no such data file: {source} (built-in data sets: "
+                                f"{names})")
+    if path.is_dir():
+        raise ValueError(f"{source} is a folder, not a data file.")
+    reader = READERS.get(path.suffix.lower())
+    if reader is not None:
+        if label is not None or delimiter is not None or header is not None:
+            raise ValueError(f"{source}: label=, delimiter= and header= apply to text "
+                             f"tables, not to {path.suffix} files (they hold X and y).")
+        return reader(path)
+    return read_text_table(path, label=label, delimiter=delimiter, header=header,
+                           exact=exact)
+
+
+#: File suffix (lower case) -> reader ``f(path) -> (X, y)``; other suffixes are text.
+READERS = {".npz": read_npz}
+
+
+def _exact_builtin(X):
+    ints = X.astype(np.int64)
+    return ints if np.array_equal(ints, X) else X
+
+
+def read_text_table(path, *, label=None, delimiter=None, header=None, exact=False):
+    """``(X, y)`` from a delimited text file (see :func:`load_table`)."""
+    lines = _read_lines(path)
+    delim = _delimiter(path, lines, delimiter)
+    rows = [(n, _split(text, delim)) for n, text in lines]
+    width = len(rows[0][1])
+    for n, cells in rows:
+        if len(cells) != width:
+            raise ValueError(f"{path}, line {n}: {plural(len(cells), 'column')}, but line "
+                             f"{rows[0][0]} has {width}{_delimiter_hint(delim)}.")
+    if width < 2:
+        raise ValueError(f"{path} has a single column{_delimiter_hint(delim)}; a table "
+                         "needs at least one feature column and a label column.")
+    names = None
+    if _has_header(rows, header):
+        names = rows[0][1]
+        rows = rows[1:]
+        if not rows:
+            raise ValueError(f"{path} has a header line but no data lines.")
+    col = _label_column(path, label, names, width)
+    ys, feats = [], []
+    for n, cells in rows:
+        if not cells[col]:
+            raise ValueError(f"{path}, line {n}, column {col + 1}: the label cell is "
+                             "empty.")
+        ys.append(_label_value(cells[col]))
+        feats.append([(n, j, c) for j, c in enumerate(cells) if j != col])
+    X = _exact_matrix(path, feats, names, col) if exact else _float_matrix(path, feats,
+                                                                           names, col)
+    return X, np.array(ys)
+
+
+def _read_lines(path):
+    """Non-blank lines (``#`` comments dropped) with their 1-based line numbers."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not a text file (byte {exc.start} is not UTF-8); "
+                         "a table is text, one sample per line.") from None
+    if "\x00" in text:
+        raise ValueError(f"{path} is not a text file (it holds NUL bytes); a table is "
+                         "text, one sample per line.")
+    lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1)]
+    lines = [(n, ln) for n, ln in lines if ln and not ln.startswith("#")]
+    if not lines:
+        raise ValueError(f"{path} has no data lines.")
+    return lines
+
+
+def _delimiter(path, lines, delimiter):
+    if delimiter is not None:
+        if not isinstance(delimiter, str):
+            raise TypeError(f"delimiter must be a string, got {delimiter!r}.")
+        d = _DELIMITER_WORDS.get(delimiter.lower(), delimiter)
+        if d is not None and (len(d) != 1 or d in "\"'\n\r" or d.isalnum()
+                              or d in ".-+/"):
+            raise ValueError(f"delimiter={delimiter!r} is not usable: give one "
+                             "character that is not part of a number (, ; tab), or "
+                             "'whitespace'.")
+        return d
+    sample = [text for _, text in lines[:_SNIFF_LINES]]
+    for d in DELIMITERS:
+        counts = {text.count(d) for text in sample}
+        if len(counts) == 1 and counts != {0}:
+            return d
+    # ragged lines: the delimiter on the most lines (the row check then names the line)
+    on_lines = [sum(d in text for text in sample) for d in DELIMITERS]
+    if max(on_lines):
+        return DELIMITERS[on_lines.index(max(on_lines))]
+    return None
+
+
+def _delimiter_hint(delim):
+    shown = {None: "whitespace", "\t": "tab"}.get(delim, repr(delim))
+    return (f" when split at {shown} (pass delimiter= ',', ';', 'tab' or 'whitespace' "
+            "if that is wrong)")
+
+
+def _split(text, delim):
+    if delim is None:
+        return text.split()
+    return [c.strip() for c in next(csv.reader([text], delimiter=delim))]
+
+
+def _number(cell):
+    """The exact value of a cell, or None if it is not a finite number."""
+    try:
+        return Fraction(cell)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _has_header(rows, header):
+    if header is not None:
+        return bool(header)
+    first = rows[0][1]
+    if len(rows) == 1:
+        return all(_is_word(c) for c in first)
+    second = rows[1][1]
+    return any(_is_word(a) and _number(b) is not None for a, b in zip(first, second))
+
+
+def _is_word(cell):
+    """A cell that names a column: not a number (nor nan/inf), with a letter in it."""
+    return (_number(cell) is None and cell.lower().lstrip("+-") not in _NON_FINITE
+            and re.search(r"[^\W\d]", cell) is not None)
+
+
+def _label_column(path, label, names, width):
+    if label is None:
+        return width - 1
+    if isinstance(label, (bool, np.bool_)):
+        raise TypeError(f"label must be a column name or index, got {label!r}.")
+    if isinstance(label, str) and not _INT.match(label.strip()):
+        if names is None or label not in names:
+            cols = ", ".join(names) if names else "not named (no header line)"
+            raise ValueError(f"{path} has no column named {label!r}; its columns are "
+                             f"{cols}: pass label= one of them or a 0-based index.")
+        return names.index(label)
+    index = int(label)
+    if not -width <= index < width:
+        raise ValueError(f"label={index} is outside the table: {path} has {width} "
+                         f"columns, so the index must be 0..{width - 1} (or "
+                         f"-{width}..-1 from the end).")
+    return index % width
+
+
+def _label_value(cell):
+    value = _number(cell)
+    if value is None:
+        return cell
+    if value.denominator == 1:
+        return int(value)
+    return float(value)
+
+
+def _where(path, n, j, names):
+    name = f" ({names[j]})" if names else ""
+    return f"{path}, line {n}, column {j + 1}{name}"
+
+
+def _bad_cell(path, n, j, cell, names, col):
+    where = _where(path, n, j, names)
+    if not cell:
+        return ValueError(f"{where}: the cell is empty; fill it in or remove the line.")
+    if re.fullmatch(r"\s*[+-]?[\d.eE+-]+\s*/\s*[+-]?0+\s*", cell):
+        return ValueError(f"{where}: {cell!r} divides by zero.")
+    if cell.lower().lstrip("+-") in _NON_FINITE:
+        return ValueError(f"{where}: {cell!r} is not a finite number; remove or "
+                          "replace it.")
+    hint = ""
+    if re.fullmatch(r"[+-]?\d+,\d+", cell):
+        hint = "; write decimals with a point (1.5, not 1,5)"
+    elif names is None or j != col:
+        hint = (f"; if column {j + 1} holds the labels, pass label={j}"
+                f"{f' or label={names[j]!r}' if names else ''}")
+    return ValueError(f"{where}: {cell!r} is not a number{hint}.")
+
+
+def _float_matrix(path, feats, names, col):
+    out = np.empty((len(feats), len(feats[0])), dtype=np.float64)
+    for i, row in enumerate(feats):
+        for k, (n, j, cell) in enumerate(row):
+            try:
+                v = float(cell)
+            except ValueError:
+                frac = _number(cell)
+                if frac is None:
+                    raise _bad_cell(path, n, j, cell, names, col) from None
+                try:
+                    v = float(frac)
+                except OverflowError:
+                    v = math.inf
+            if not math.isfinite(v):
+                if _number(cell) is None:
+                    raise _bad_cell(path, n, j, cell, names, col)
+                raise ValueError(f"{_where(path, n, j, names)}: {cell!r} is too large "
+                                 "for a float64; rescale the column, or use an exact "
+                                 "command (exact=True).")
+            out[i, k] = v
+    return out
+
+
+def _exact_matrix(path, feats, names, col):
+    values = []
+    for row in feats:
+        vals = []
+        for n, j, cell in row:
+            if _number(cell) is None:
+                raise _bad_cell(path, n, j, cell, names, col)
+            vals.append(cell)
+        values.append(vals)
+    if all(_INT.match(c) for row in values for c in row):
+        ints = [[int(c) for c in row] for row in values]
+        if all(abs(v) < 2**62 for row in ints for v in row):
+            return np.array(ints, dtype=np.int64)
+        out = np.empty((len(ints), len(ints[0])), dtype=object)
+        out[:] = ints
+        return out
+    out = np.empty((len(values), len(values[0])), dtype=object)
+    out[:] = values
+    return out

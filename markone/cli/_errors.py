@@ -1,0 +1,166 @@
+"""How the ``markone`` command ends: exit statuses, one-line errors, bug reports.
+
+Every command follows one convention (printed by ``markone --help``):
+
+==========  ==============================================================
+status      meaning
+==========  ==============================================================
+0           the claim holds / the job finished
+1           the claim does not hold (not separable, disagrees, did not converge)
+2           the input or the options are wrong (one line on stderr)
+3           an internal error: a bug in markone (the traceback goes to a file)
+==========  ==============================================================
+
+Library messages speak Python (``variant='pocket'``, ``max_epochs=``); on the command
+line they are rewritten by :func:`cli_terms` into flags (``--variant pocket``,
+``--max-epochs``). Code that the user hands to a command (``--impl module:function``)
+runs through :func:`call_user_code`, so that an exception inside it is shown with its
+own traceback, marked as the user's, instead of being taken for a bug in markone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import tempfile
+import time
+import traceback
+
+__all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_STATUS_HELP",
+           "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
+           "report_bug", "report_user_code"]
+
+EXIT_OK = 0     #: the claim holds / the job finished
+EXIT_NO = 1     #: the claim does not hold
+EXIT_USAGE = 2  #: bad input or options
+EXIT_BUG = 3    #: an internal error: a bug in markone
+
+EXIT_STATUS_HELP = """\
+exit status (every command):
+  0  the claim holds / the job finished
+  1  the claim does not hold (not separable, disagrees, did not converge)
+  2  the input or the options are wrong (one line on stderr says which)
+  3  an internal error: a bug in markone (the traceback is written to a file)"""
+
+
+class CommandError(Exception):
+    """A user-facing error: printed without traceback, exit status 2."""
+
+
+#: Exceptions that mean "the input or the options are wrong" (exit status 2).
+USER_ERRORS = (CommandError, ValueError, TypeError, OSError)
+
+
+class UserCodeError(Exception):
+    """An exception raised inside code the user gave to a command (``--impl``).
+
+    ``what`` names the code as the user wrote it (``"--impl mypkg:run"``), ``text`` is
+    the traceback of the user's frames only, and ``status`` the exit status to end
+    with (default 1: the user's code does not do what the command checks).
+    """
+
+    def __init__(self, what, text, status=EXIT_NO):
+        super().__init__(f"{what} raised an exception")
+        self.what, self.text, self.status = what, text, status
+
+
+def call_user_code(what, func, *args, status=EXIT_NO, **kwargs):
+    """Call ``func(*args, **kwargs)``, code the user gave as ``what``.
+
+    An exception inside it becomes :class:`UserCodeError` carrying the traceback of
+    the user's frames (markone's own calling frame is left out).
+
+    >>> def users_run(X):
+    ...     return X[10]
+    >>> try:
+    ...     call_user_code("--impl mine:users_run", users_run, [1, 2])
+    ... except UserCodeError as exc:
+    ...     print(exc.what, "->", exc.text.strip().splitlines()[-1])
+    --impl mine:users_run -> IndexError: list index out of range
+    """
+    try:
+        return func(*args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - anything the user's code raises
+        tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+        text = "".join(traceback.format_exception(type(exc), exc, tb))
+        raise UserCodeError(what, text, status) from None
+
+
+# (pattern, replacement): Python phrasing in library messages -> command-line phrasing
+_CLI_TERMS = [
+    (r"MarkI\(\.\.\.\)\.train\(\.\.\., log=True\)( and save it with run\.save\(path\))?",
+     "`markone machine train --log --out RUN.json`"),
+    (r"\buse intercept=True\b", "drop --no-intercept"),
+    (r"\bintercept=True\b", "without --no-intercept"),
+    (r"\bintercept=False\b", "--no-intercept"),
+    (r"\bvariant='(\w+)' or '(\w+)'", r"--variant \1 or --variant \2"),
+    (r"\bvariant='(\w+)'", r"--variant \1"),
+    (r"\btimeout_s=([\d.eE+-]+) s\b", r"--timeout \1 s"),
+    (r"\b(a longer |raise )timeout_s\b", r"\1--timeout"),
+    (r"\bmax_epochs=(\d+)", r"--max-epochs \1"),
+    (r"\b(raise|Raise) max_epochs\b", r"\1 --max-epochs"),
+    (r"\bmethod='(\w+)'", r"--method \1"),
+    (r"\bexact=True\b", "--exact"),
+    (r"\blabel=(-?\d+|'[^']*')", r"--label \1"),
+    (r"\blabel= ", "--label "),
+    (r"\bdelimiter= ", "--delimiter "),
+    (r"\bdelimiter=('[^']*')", r"--delimiter \1"),
+    (r"\bverify\.check_separable\b", "`markone verify separable`"),
+    (r"\bnp\.(?:u?int|float|str_|bool_|complex)\w*\(([^()]*)\)", r"\1"),  # numpy reprs
+    (r"\s*\(pass classes=\[a, b\] to partial_fit[^)]*\)", ""),
+    (r"\brerun check_separable\b", "rerun `markone verify separable`"),
+]
+_CLI_TERMS = [(re.compile(p), r) for p, r in _CLI_TERMS]
+
+
+def cli_terms(message):
+    """Rewrite the Python phrasing of a library message into command-line terms.
+
+    >>> cli_terms("Raise max_epochs, or use variant='pocket' or 'averaged'.")
+    'Raise --max-epochs, or use --variant pocket or --variant averaged.'
+    >>> cli_terms("Remove it or use intercept=True.")
+    'Remove it or drop --no-intercept.'
+    >>> cli_terms("y has only one class (np.int64(5))")
+    'y has only one class (5)'
+    """
+    text = str(message)
+    for pattern, repl in _CLI_TERMS:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def one_line(message):
+    """A message as one line: newlines folded, surrounding space removed."""
+    return " ".join(str(message).split())
+
+
+def report_bug(prog, exc, stream=None):
+    """Write the traceback of ``exc`` to a file and say, on one line, that it is a bug.
+
+    Returns :data:`EXIT_BUG`.
+    """
+    stream = sys.stderr if stream is None else stream
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    where = _save_traceback(prog, text)
+    stream.write(f"{prog}: internal error ({type(exc).__name__}: {one_line(exc)}): this "
+                 f"is a bug in markone; the traceback is in {where}, please report it "
+                 "with the command you ran.\n")
+    return EXIT_BUG
+
+
+def _save_traceback(prog, text):
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    fd, path = tempfile.mkstemp(prefix=f"markone-bug-{stamp}-", suffix=".txt")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(f"command: {' '.join(sys.argv)}\nprogram: {prog}\n\n{text}")
+    return path
+
+
+def report_user_code(prog, exc, stream=None):
+    """Show the traceback of the user's code, marked as theirs; return its status."""
+    stream = sys.stderr if stream is None else stream
+    stream.write(f"{prog}: error in your code ({exc.what}); its traceback follows "
+                 "(not a bug in markone):\n")
+    stream.write(exc.text if exc.text.endswith("\n") else exc.text + "\n")
+    return exc.status

@@ -1,0 +1,140 @@
+"""markone.datasets.load_table: delimiters, headers, label columns, exact cells and
+errors that name the line and the column."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import markone
+from markone.datasets import BUILTIN_TABLES, load_table
+
+AND = [[0, 0], [0, 1], [1, 0], [1, 1]]
+
+
+def write(tmp_path, text, name="t.csv"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", " ", "  \t "])
+@pytest.mark.parametrize("header", [True, False])
+def test_every_delimiter_with_or_without_header(tmp_path, sep, header):
+    lines = ([sep.join(["x1", "x2", "y"])] if header else []) + [
+        sep.join(map(str, [*x, int(x == [1, 1])])) for x in AND]
+    X, y = load_table(write(tmp_path, "\n".join(lines) + "\n"))
+    assert X.tolist() == AND and X.dtype == np.float64
+    assert y.tolist() == [0, 0, 0, 1]
+
+
+def test_label_by_name_index_and_negative_index(tmp_path):
+    path = write(tmp_path, "lab,a,b\nyes,1,2\nno,3,4\n")
+    for label in ("lab", 0, "0", -3):
+        X, y = load_table(path, label=label)
+        assert X.tolist() == [[1, 2], [3, 4]] and y.tolist() == ["yes", "no"]
+    with pytest.raises(ValueError, match=r"line 2, column 1 \(lab\): 'yes' is not a number; "
+                       r"if column 1 holds the labels, pass label=0 or label='lab'"):
+        load_table(path, label="a")
+
+
+@pytest.mark.parametrize("label", [3, 7, -4, -99, "7"])
+def test_label_index_outside_the_table_is_an_error_not_a_wrap(tmp_path, label):
+    path = write(tmp_path, "1,2,0\n3,4,1\n")
+    with pytest.raises(ValueError, match=r"label=-?\d+ is outside the table: .* 3 columns"):
+        load_table(path, label=label)
+
+
+def test_label_name_not_in_header(tmp_path):
+    with pytest.raises(ValueError, match="no column named 'z'; its columns are a, b, y"):
+        load_table(write(tmp_path, "a,b,y\n1,2,0\n"), label="z")
+    with pytest.raises(ValueError, match="no column named 'z'; its columns are not named"):
+        load_table(write(tmp_path, "1,2,0\n"), label="z")
+
+
+@pytest.mark.parametrize("text, match", [
+    ("a,b,y\n1,,0\n2,3,1\n", r"line 2, column 2 \(b\): the cell is empty"),
+    ("no,1,2\nyes,3,4\n", r"line 1, column 1: 'no' is not a number; if column 1 holds "
+                          r"the labels, pass label=0"),
+    ("1,2,0\n1/0,2,1\n", r"line 2, column 1: '1/0' divides by zero"),
+    ("1,nan,0\n1,2,1\n", r"line 1, column 2: 'nan' is not a finite number"),
+    ("1,-inf,0\n", r"line 1, column 2: '-inf' is not a finite number"),
+    ("1e999,2,0\n", r"line 1, column 1: '1e999' is too large for a float64"),
+    ("1,2,3\n4\n", r"line 2: 1 column, but line 1 has 3"),
+    ("1,2,\n3,4,1\n", r"line 1, column 3: the label cell is empty"),
+    ("1\n2\n", r"single column .* whitespace"),
+    ("\n# only a comment\n\n", "no data lines"),
+    ("a,b,y\n", "header line but no data lines"),
+    ('1;2,5;0\n3;4,5;1\n', r"'2,5' is not a number; write decimals with a point"),
+])
+def test_bad_tables_name_line_and_column(tmp_path, text, match):
+    with pytest.raises(ValueError, match=match):
+        load_table(write(tmp_path, text))
+
+
+def test_binary_and_missing_files(tmp_path):
+    (tmp_path / "b.csv").write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ValueError, match="not a text file"):
+        load_table(tmp_path / "b.csv")
+    with pytest.raises(FileNotFoundError, match="no such data file: .*built-in data sets"):
+        load_table(tmp_path / "missing.csv")
+    with pytest.raises(ValueError, match="is a folder"):
+        load_table(tmp_path)
+
+
+def test_exact_cells_stay_exact(tmp_path):
+    path = write(tmp_path, "0.1,1/3,1\n0.2,2/3,0\n")
+    X, y = load_table(path, exact=True)
+    assert X.dtype == object and X.tolist() == [["0.1", "1/3"], ["0.2", "2/3"]]
+    assert [[Fraction(c) for c in r] for r in X] == [[Fraction(1, 10), Fraction(1, 3)],
+                                                     [Fraction(1, 5), Fraction(2, 3)]]
+    Xf, _ = load_table(path)
+    assert Xf[0, 1] == 1 / 3
+    ints, _ = load_table(write(tmp_path, "1,-2,0\n3,4,1\n"), exact=True)
+    assert ints.dtype == np.int64
+    big, _ = load_table(write(tmp_path, f"{2**70},1,0\n1,1,1\n"), exact=True)
+    assert big.dtype == object and big[0, 0] == 2**70
+    huge, _ = load_table(write(tmp_path, "1e999,1,0\n"), exact=True)
+    assert Fraction(huge[0, 0]) == 10**999
+
+
+def test_explicit_delimiter_and_header(tmp_path):
+    path = write(tmp_path, "1|2|0\n3|4|1\n")
+    assert load_table(path, delimiter="|")[0].tolist() == [[1, 2], [3, 4]]
+    path = write(tmp_path, "1 2 0\n3 4 1\n")
+    assert load_table(path, delimiter="whitespace")[0].tolist() == [[1, 2], [3, 4]]
+    assert load_table(path, header=True)[0].tolist() == [[3, 4]]
+    with pytest.raises(ValueError, match="delimiter='1' is not usable"):
+        load_table(path, delimiter="1")
+    path = write(tmp_path, "a,b,c\n1,2,0\n")
+    with pytest.raises(ValueError, match="'a' is not a number"):
+        load_table(path, header=False)
+
+
+def test_npz_and_builtins(tmp_path):
+    np.savez(tmp_path / "d.npz", X=np.eye(2), y=np.array([0, 1]))
+    X, y = load_table(tmp_path / "d.npz")
+    assert X.tolist() == [[1, 0], [0, 1]] and y.tolist() == [0, 1]
+    np.savez(tmp_path / "bad.npz", A=np.eye(2))
+    with pytest.raises(ValueError, match="arrays named 'X' and 'y'; it has A"):
+        load_table(tmp_path / "bad.npz")
+    with pytest.raises(ValueError, match="apply to text tables"):
+        load_table(tmp_path / "d.npz", label=0)
+    assert set(BUILTIN_TABLES) >= {"xor", "iris", "parity3"}
+    X, y = load_table("xor", exact=True)
+    assert X.dtype == np.int64 and y.tolist() == [-1, 1, 1, -1]
+    assert load_table("iris")[0].shape == (150, 4)
+    assert load_table("parity3:01")[0].tolist()[-1] == [1, 1, 1]
+
+
+def test_a_file_wins_over_a_builtin_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "5,5,1\n6,6,0\n", name="xor")
+    assert load_table("xor")[0].tolist() == [[5, 5], [6, 6]]
+
+
+def test_train_a_file_through_the_loader(tmp_path):
+    path = write(tmp_path, "x1;x2;label\n0;0;no\n0;1;no\n1;0;no\n1;1;yes\n")
+    res = markone.train(*load_table(path))
+    assert res.converged and res.w.tolist() == [3.0, 2.0, -4.0]
+    assert res.classes.tolist() == ["no", "yes"]
