@@ -25,7 +25,7 @@ from markone._validation import (
     check_positive,
 )
 
-__all__ = ["ConvergenceWarning", "NotFittedError", "VARIANTS", "check_common", "check_eta",
+__all__ = ["ConvergenceWarning", "NotFittedError", "FloatRangeError", "float_range_error", "VARIANTS", "check_common", "check_eta",
            "check_order", "epoch_indices", "warn_not_converged", "zero_rows_error",
            "raise_bad_row"]
 
@@ -39,6 +39,24 @@ class ConvergenceWarning(UserWarning):
 
 class NotFittedError(ValueError, AttributeError):
     """An estimator was used before ``fit``."""
+
+
+class FloatRangeError(ValueError, ArithmeticError):
+    """Float64 cannot carry these data: a score or a weight overflowed, or scores
+    underflowed so that rounding, not the data, would decide the updates."""
+
+
+def float_range_error(i, kind):
+    """The :class:`FloatRangeError` for example ``i``: ``kind`` is ``"overflow"`` or
+    ``"underflow"``; the message says what to do (exact arithmetic, or rescaling)."""
+    what = ("its score or the weights overflowed float64 (beyond ~1.8e308)"
+            if kind == "overflow" else
+            "its score underflows float64: the terms x_j * w_j are below ~1e-292, "
+            "where rounding to zero would decide the update, not the data")
+    return FloatRangeError(
+        f"example {i}: {what}. Train with exact=True (exact rationals, any magnitude), "
+        "or rescale X (multiplying every input, and intercept_scale, by one positive "
+        "number does not change a perceptron's decisions).")
 
 
 def check_order(order, n):
@@ -100,8 +118,11 @@ def zero_rows_error(yx):
 
 
 def raise_bad_row(X, i, status):
-    """Raise the error for row ``i``: 1 = not finite, 2 = zero vector (no intercept)."""
+    """Raise the error for row ``i``: 1 = not finite (a NaN/inf input, or else an
+    overflow), 2 = zero vector (no intercept)."""
     if status == 1:
+        if np.isfinite(X[i]).all():
+            raise float_range_error(i, "overflow")
         j = int(np.flatnonzero(~np.isfinite(X[i]))[0])
         raise ValueError(
             f"X contains NaN or infinity (first at row {i}, column {j}); remove or "

@@ -10,17 +10,30 @@ the exact rational run.
 >>> M, scale = to_integer_matrix([["1/2", "3"], [0.25, 1]])
 >>> M.tolist(), scale
 ([[2, 12], [1, 4]], Fraction(4, 1))
+
+Every float is the exact rational it stores, whatever its precision: a
+``np.longdouble`` is read with ``as_integer_ratio()``, never through float64.
+
+>>> import numpy as np
+>>> to_fraction(np.longdouble(1) + np.longdouble(2) ** -60) == 1 + Fraction(1, 2**60)
+True
+>>> exactly_float64(np.array([0.5, 3], dtype=np.longdouble)).dtype
+dtype('float64')
+>>> exactly_float64(np.array([1 + np.longdouble(2) ** -60])) is None  # would round
+True
 """
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["to_fraction", "to_fraction_matrix", "to_integer_matrix", "fits_int64"]
+__all__ = ["to_fraction", "to_fraction_matrix", "to_integer_matrix", "fits_int64",
+           "exactly_float64", "first_inexact"]
 
 
 def to_fraction(value, *, where=""):
@@ -31,10 +44,22 @@ def to_fraction(value, *, where=""):
         raise TypeError(f"{where}got a boolean {value!r}; pass 0/1 as numbers.")
     if isinstance(value, numbers.Integral):
         return Fraction(int(value))
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{where}is {value}; exact mode needs finite numbers.")
+        return Fraction(value)
+    if isinstance(value, np.floating):  # any precision, longdouble included: exactly
+        if not np.isfinite(value):
+            raise ValueError(f"{where}is {value}; exact mode needs finite numbers.")
+        return Fraction(*value.as_integer_ratio())
     if isinstance(value, numbers.Real):
         f = float(value)
         if not math.isfinite(f):
             raise ValueError(f"{where}is {f}; exact mode needs finite numbers.")
+        if f != value:  # a Real that float() rounds (e.g. a Decimal): refuse, not guess
+            raise ValueError(
+                f"{where}{value!r} of type {type(value).__name__} is not exactly a "
+                "float64; pass it as a Fraction or a decimal string.")
         return Fraction(f)
     if isinstance(value, (str, np.str_)):
         text = str(value).strip()
@@ -102,3 +127,46 @@ def fits_int64(arr, limit=2**62):
     if arr.size == 0:
         return True
     return max(abs(int(arr.max())), abs(int(arr.min()))) < limit
+
+
+def exactly_float64(X):
+    """``X`` as a float64 ndarray when that conversion is exact, else None.
+
+    Exact: float16/32/64 arrays, longdouble arrays whose every entry is a float64, and
+    integer arrays whose entries are (|v| <= 2**53 or otherwise representable). Object
+    and string arrays (Fractions, ``"3/4"``), and anything that would round, give None:
+    the caller then takes the exact road. Shape and finiteness are not checked here.
+    """
+    arr = X if isinstance(X, np.ndarray) else None
+    if arr is None:
+        try:
+            arr = np.asarray(X)
+        except (ValueError, OverflowError):
+            return None
+    if arr.dtype.kind not in "biuf":
+        return None
+    if first_inexact(arr) is not None:
+        return None
+    return arr.astype(np.float64)
+
+
+def first_inexact(arr):
+    """Index of the first entry of a numeric array that float64 cannot hold exactly
+    (None when all can): longdouble entries with more bits or range than float64,
+    integers beyond 2**53 that are not a float64. NaN and inf count as exact."""
+    arr = np.asarray(arr)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        with np.errstate(over="ignore", invalid="ignore"):
+            back = arr.astype(np.float64).astype(arr.dtype)
+        bad = ~((back == arr) | np.isnan(arr))
+    elif arr.dtype.kind in "iu" and arr.dtype.itemsize >= 8:
+        big = (arr > 2**53) | (arr < -(2**53)) if arr.dtype.kind == "i" else arr > 2**53
+        bad = np.zeros(arr.shape, dtype=bool)
+        for k in zip(*np.nonzero(big)):
+            v = int(arr[k])
+            bad[k] = int(float(v)) != v
+    else:
+        return None
+    if not bad.any():
+        return None
+    return tuple(int(i) for i in np.argwhere(bad)[0])

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
-           "plural"]
+           "plural", "write_figure"]
 
 
 def atomic_write(path, data, *, mode="w"):
@@ -80,6 +80,20 @@ def to_jsonable(obj):
     if isinstance(obj, Path):
         return str(obj)
     return obj
+
+
+def write_figure(fig, path, *, dpi=90):
+    """Save a matplotlib figure to ``path`` atomically (format from the suffix) and
+    close it; return the path."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format=Path(path).suffix[1:], dpi=dpi)
+    if hasattr(fig, "number"):  # made by pyplot: release it
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    return atomic_write(path, buf.getvalue(), mode="wb")
 
 
 def write_json(path, obj):

@@ -6,6 +6,11 @@ One executor for every sweep in markone: the ``sims`` runner (``markone sim run
 front, so where they ran never changes a result; :func:`run_each` yields them as
 they finish, each with its index.
 
+A sweep killed with ``kill -9`` gets no chance to stop its worker processes. Each
+local worker therefore asks Linux to kill it when its parent dies
+(``PR_SET_PDEATHSIG``), and, everywhere, watches its parent from a small thread and
+exits when it is gone (:func:`die_with_parent`).
+
 Examples
 --------
 >>> sorted(run_each(abs, [-2, 3, -5]))
@@ -14,12 +19,45 @@ Examples
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from markone._validation import check_int_at_least
 
-__all__ = ["run_each", "check_dask", "distributed"]
+__all__ = ["run_each", "check_dask", "distributed", "die_with_parent"]
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent_pid, poll_s=0.5):
+    """Make this process exit when ``parent_pid`` (its parent) is gone.
+
+    The ``initializer`` of every local worker process of :func:`run_each`.
+
+    >>> import os
+    >>> die_with_parent(os.getppid())   # the parent is alive: returns at once
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl
+            pass
+    if os.getppid() != parent_pid:  # the parent died before we were set up
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(poll_s)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
 def distributed():
@@ -74,7 +112,8 @@ def run_each(fn, items, *, workers=1, dask=None):
 def _local_each(fn, items, workers):
     # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
     pool = ProcessPoolExecutor(max_workers=min(workers, len(items)),
-                               mp_context=multiprocessing.get_context("spawn"))
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=die_with_parent, initargs=(os.getpid(),))
     try:
         futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
         for fut in as_completed(futures):
@@ -89,7 +128,14 @@ def _dask_each(fn, items, address):
     if address == "local":  # threads in this process: light on a laptop
         cluster = dist.LocalCluster(n_workers=1, threads_per_worker=2,
                                     processes=False, dashboard_address=None)
-    client = dist.Client(cluster if cluster is not None else address)
+    try:
+        client = dist.Client(cluster if cluster is not None else address,
+                             timeout="10s")
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise OSError(f"cannot reach the Dask scheduler at {address} ({exc}); start "
+                      "it first, or use --dask local.") from None
     try:
         futures = {client.submit(fn, item, pure=False): i for i, item in enumerate(items)}
         for fut in dist.as_completed(list(futures)):

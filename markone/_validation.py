@@ -82,6 +82,8 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
             f"{name} is empty (shape {arr.shape}); at least one sample with at least "
             "one feature is needed."
         )
+    if np.dtype(dtype) == np.float64:
+        _refuse_rounding(arr, name)
     arr = np.ascontiguousarray(arr, dtype=dtype)
     if check_finite and arr.dtype.kind == "f":
         bad = ~np.isfinite(arr)
@@ -92,6 +94,24 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
                 "remove or impute those entries before training."
             )
     return arr
+
+
+def _refuse_rounding(arr, name):
+    """Raise when converting ``arr`` to float64 would round an entry (a longdouble
+    with more bits, an integer beyond 2**53): nothing is rounded without a word."""
+    from markone._exact import first_inexact
+
+    k = first_inexact(arr)
+    if k is None:
+        return
+    where = f"{name}[{', '.join(map(str, k))}]"
+    value = np.format_float_scientific(arr[k], unique=True) if arr.dtype.kind == "f" \
+        else str(arr[k])
+    raise ValueError(
+        f"{where} = {value} ({arr.dtype}) is not exactly a float64, so float "
+        "arithmetic would round it. Use exact arithmetic (markone.train(..., "
+        "exact=True); verify.check_separable takes it exactly), or round it "
+        "deliberately with np.asarray(X, dtype=float).")
 
 
 def check_vector(v, *, name="x", n_features=None, dtype=np.float64):

@@ -41,6 +41,7 @@ from markone._checks import (
     check_common,
     check_order,
     epoch_indices,
+    float_range_error,
     raise_bad_row,
     warn_not_converged,
     zero_rows_error,
@@ -325,8 +326,10 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
         c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
         M, scale = to_integer_matrix(X, extra=(c,) if intercept else ())
         if intercept:
-            col = np.full((M.shape[0], 1), int(c * scale), dtype=M.dtype)
-            M = np.hstack([M, col])
+            c_int = int(c * scale)
+            if M.dtype != object and c_int >= _kernels.INT64_LIMIT:
+                M = M.astype(object)  # the scaled constant needs Python integers
+            M = np.hstack([M, np.full((M.shape[0], 1), c_int, dtype=M.dtype)])
         yx = M * y_pm1.astype(M.dtype)[:, None]
         run_eta = 1
     elif variant == "last" and not record:
@@ -386,13 +389,42 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
         n, d = yx.shape
         engine = _Engine(d, yx.dtype, lean=False, record_w=record or variant == "voted")
     per_epoch = []
-    for _ in range(max_epochs):
+    floats = engine.dtype == np.float64
+    for epoch in range(1, max_epochs + 1):
         idx = epoch_indices(order, n, rng)
         m = engine.run_pass(yx, idx, eta, checks)
         per_epoch.append(m)
         if m == 0:
             break
+        if floats and (epoch & (epoch - 1) == 0 or epoch == max_epochs):
+            _check_float_range(yx, engine.w)  # epochs 1, 2, 4, 8, ... and the last
     return engine, per_epoch
+
+
+#: Scores whose terms sum (in absolute value) below this are decided by underflow:
+#: within 53 bits of the subnormal range, rounding to zero outweighs the data.
+_UNDERFLOW_ZONE = 2.0**-969
+
+
+def _check_float_range(yx, w):
+    """Raise :class:`FloatRangeError` when float64 cannot carry this run: weights or
+    scores that overflowed, or scores whose nonzero terms underflow."""
+    if isinstance(yx, tuple):  # lean: (X, y, c), w has the constant's weight last
+        X, _, c = yx
+        wx, wc = w[:-1], w[-1] * c
+    else:
+        X, wx, wc = yx, w, 0.0
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        s = X @ wx + wc
+        bad = np.flatnonzero(~np.isfinite(s))
+        if bad.size or not np.isfinite(w).all():
+            raise float_range_error(int(bad[0]) if bad.size else 0, "overflow")
+        a = np.abs(X) @ np.abs(wx) + abs(wc)
+    small = np.flatnonzero(a < _UNDERFLOW_ZONE)
+    if small.size:
+        live = ((X[small] != 0) & (wx != 0)).any(axis=1) | (wc != 0)
+        if live.any():
+            raise float_range_error(int(small[np.flatnonzero(live)[0]]), "underflow")
 
 
 def _result(engine, per_epoch, variant, exact, unit, c, classes, record):

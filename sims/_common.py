@@ -45,12 +45,11 @@ def new_figure(ncols=1, *, width=5.0, height=4.0):
 
 
 def save_figure(fig, out_dir, name):
-    """Write ``fig`` to ``out_dir/name.png`` and return the path."""
-    path = Path(out_dir) / f"{name}.png"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``fig`` to ``out_dir/name.png`` atomically and return the path."""
+    from markone._io import write_figure
+
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
-    return path
+    return write_figure(fig, Path(out_dir) / f"{name}.png", dpi=DPI)
 
 
 def as_array(values):

@@ -20,12 +20,27 @@ Every experiment module in :mod:`sims` exposes the same small protocol:
     the convenience path: tasks, run_task and combine, in memory.
 
 :func:`run_experiment` drives a module durably. Each finished task is appended as one
-JSON line (flushed and ``fsync``-ed) to ``OUT/NAME/tasks.jsonl``, keyed by task id and a
-hash of the configuration and seed. Killed at any moment (even ``kill -9``) and started
+JSON line (flushed and ``fsync``-ed) to ``OUT/NAME/tasks.jsonl``, carrying the task id,
+the sweep's key (a hash of the configuration, seed and markone version) and a SHA-256
+checksum of the line's content. Killed at any moment (even ``kill -9``) and started
 again with the same arguments, it runs only the missing tasks; a torn last line is
 dropped; ``results.json`` is written atomically (write, then rename). Fresh results are
 passed through the same JSON round trip as reloaded ones, so a resumed sweep produces
 byte-identical files.
+
+Safety of a sweep folder:
+
+* a line that does not verify (edited, truncated inside, without a result, of another
+  sweep, or a second, different line for a task) is reported with a
+  :class:`SweepWarning` and its task is run again: nothing in the log is trusted
+  without its checksum;
+* a lock (``OUT/NAME/.lock``, ``flock``) keeps two sweeps out of one folder; a lock
+  left by a killed sweep is released by the system and taken over (with a note);
+* ``OUT/NAME/sweep.json`` records which sweep the folder holds: a different
+  configuration or seed is refused unless ``overwrite=True`` (``--overwrite``);
+* worker processes die with the sweep, even after ``kill -9`` of the sweep;
+* the size of a sweep (``runs`` at most :data:`MAX_RUNS`) is checked before any task
+  is made; a run that fails before finishing a task leaves the folder as it was.
 
 Examples
 --------
@@ -42,20 +57,22 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
 import json
 import os
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from markone._version import __version__
-from markone._io import to_jsonable, write_json
+from markone._io import read_json, to_jsonable, write_json
 from markone._parallel import check_dask, run_each
-from markone._progress import Progress
+from markone._progress import progress_bar
 from markone._validation import check_choice, check_int_at_least
+from markone._version import __version__
 
 __all__ = [
     "EXPERIMENTS",
@@ -66,6 +83,9 @@ __all__ = [
     "run_inline",
     "run_experiment",
     "read_task_log",
+    "SweepWarning",
+    "SweepConflictError",
+    "MAX_RUNS",
 ]
 
 #: Every experiment, in the order ``markone sim list`` and ``sim run all`` use.
@@ -84,6 +104,21 @@ EXPERIMENTS = (
 
 TASK_LOG = "tasks.jsonl"
 RESULTS = "results.json"
+SWEEP = "sweep.json"
+LOCK = ".lock"
+
+#: The most runs one sweep may hold: every run is a record in the task log and in
+#: results.json, so the size is checked before any task is made.
+MAX_RUNS = 100_000
+
+
+class SweepWarning(UserWarning):
+    """Something in a sweep folder was not as left: a task-log line that does not
+    verify (its task is run again), or the lock of an interrupted sweep (taken over)."""
+
+
+class SweepConflictError(ValueError):
+    """The output folder holds another sweep, or a sweep is running in it."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +185,11 @@ def make_config(module, *, size="default", runs=None, overrides=None):
                 f"{', '.join(sorted(config))}); drop --runs for it."
             )
         extra["runs"] = check_int_at_least(runs, "runs", 1)
+        if extra["runs"] > MAX_RUNS:
+            raise ValueError(
+                f"runs={runs} is more than one sweep holds (at most {MAX_RUNS}: every "
+                "run is a record of the task log and of results.json); run several "
+                "sweeps with different seeds instead.")
     unknown = set(extra) - set(config)
     if unknown:
         raise ValueError(
@@ -200,31 +240,95 @@ def run_inline(module, config=None, seed=0):
     return _roundtrip(module.combine(config, results))
 
 
-def read_task_log(path, key):
-    """The task results recorded in the JSON-lines log ``path`` under ``key``.
+def _line_check(task_id, key, result):
+    """The checksum of a task-log line: SHA-256 of its canonical content."""
+    text = json.dumps({"id": task_id, "key": key, "result": result}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
-    Lines that do not parse (a torn last line after a crash) and lines of another
-    configuration are ignored. Returns ``{task_id: result}``.
+
+def _record(task_id, key, result):
+    return {"id": task_id, "key": key, "result": result,
+            "check": _line_check(task_id, key, result)}
+
+
+def _scan_log(data, key):
+    """``(done, problems, kept)`` of a task log's bytes.
+
+    ``done`` maps task id -> result of the lines that verify; ``problems`` lists
+    ``(line_number, task_id_or_None, reason)``; ``kept`` is the bytes of the verified
+    lines (one per task). A torn last line (no newline) is dropped silently: that is
+    what a crash leaves behind.
     """
-    done = {}
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except FileNotFoundError:
-        return done
-    for line in data.split(b"\n"):
+    done, lines, problems, conflicts = {}, {}, [], set()
+    body = data[: data.rfind(b"\n") + 1]
+    for n, line in enumerate(body.split(b"\n")[:-1], 1):
         try:
             rec = json.loads(line)
         except ValueError:
+            problems.append((n, None, "it is not JSON"))
             continue
-        if isinstance(rec, dict) and rec.get("key") == key and "id" in rec:
-            done[rec["id"]] = rec["result"]
+        task = rec.get("id") if isinstance(rec, dict) else None
+        if not isinstance(rec, dict) or not {"id", "key", "result", "check"} <= set(rec):
+            problems.append((n, task, "it lacks the id, key, result or checksum"))
+        elif rec["key"] != key:
+            problems.append((n, task, "it belongs to another sweep (key "
+                             f"{str(rec['key'])[:16]})"))
+        elif rec["check"] != _line_check(rec["id"], rec["key"], rec["result"]):
+            problems.append((n, task, "its checksum does not match its content"))
+        elif not isinstance(task, str):
+            problems.append((n, task, "its task id is not a string"))
+        elif task in done and done[task] != rec["result"]:
+            problems.append((n, task, "a second line for the task disagrees"))
+            conflicts.add(task)
+        elif task not in done:
+            done[task], lines[task] = rec["result"], line
+    for task in conflicts:
+        del done[task], lines[task]
+    return done, problems, b"".join(line + b"\n" for line in lines.values())
+
+
+def read_task_log(path, key):
+    """The task results recorded in the JSON-lines log ``path`` under ``key``.
+
+    Only lines whose checksum verifies count; every other line (edited, without a
+    result, of another sweep, a second and different line for one task) is reported
+    with a :class:`SweepWarning` and its task counts as not done. A torn last line
+    (after a crash) is dropped quietly. Returns ``{task_id: result}``.
+    """
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return {}
+    done, problems, _ = _scan_log(data, key)
+    _warn_problems(path, problems)
+    return done
+
+
+def _warn_problems(path, problems):
+    for n, task, reason in problems:
+        which = f"task {task}" if isinstance(task, str) else "its task"
+        warnings.warn(f"{path}, line {n} does not verify ({reason}); {which} will be "
+                      "run again", SweepWarning, stacklevel=3)
+
+
+def _load_log(path, key):
+    """Read the task log, report the lines that do not verify, and keep only the good
+    ones (rewritten atomically when anything was dropped). Returns ``{id: result}``."""
+    from markone._io import atomic_write
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    done, problems, kept = _scan_log(data, key)
+    _warn_problems(path, problems)
+    if kept != data:
+        atomic_write(path, kept, mode="wb")
     return done
 
 
 def _open_log(path):
-    """Open the task log for appending, cutting a torn (unterminated) last line."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Open the task log for appending (the file and its folder entry made durable)."""
     created = not path.exists()
     fh = open(path, "ab")
     if created:  # make the new file's directory entry durable too
@@ -233,13 +337,6 @@ def _open_log(path):
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
-    size = fh.seek(0, os.SEEK_END)
-    if size:
-        with open(path, "rb") as rd:
-            data = rd.read()
-        if not data.endswith(b"\n"):
-            fh.truncate(data.rfind(b"\n") + 1)
-            fh.seek(0, os.SEEK_END)
     return fh
 
 
@@ -262,7 +359,8 @@ def _results(name, specs, workers, dask):
 
 
 def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
-                   overrides=None, workers=1, dask=None, plot=True, progress=None):
+                   overrides=None, workers=1, dask=None, plot=True, progress=None,
+                   overwrite=False):
     """Run experiment ``name`` resumably and write ``OUT/NAME/results.json`` + figures.
 
     Parameters
@@ -284,10 +382,19 @@ def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
         Write the figures too.
     progress : bool, optional
         Show a progress bar; ``None`` shows it only on a terminal.
+    overwrite : bool
+        Replace the results of another sweep (other configuration or seed) in
+        ``out/name``; without it such a folder is refused.
 
     Returns
     -------
     SweepResult
+
+    Raises
+    ------
+    SweepConflictError
+        ``out/name`` holds another sweep (and not ``overwrite``), or a sweep is running
+        in it.
     """
     module = load_experiment(name)
     seed = check_int_at_least(seed, "seed", 0)
@@ -297,32 +404,144 @@ def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
     key = config_hash(name, config, seed)
     out_dir = Path(out) / name
     log_path = out_dir / TASK_LOG
-
     specs = _roundtrip(module.tasks(config, seed))
     _check_specs(name, specs)
-    done = read_task_log(log_path, key)
-    todo = [s for s in specs if s["id"] not in done]
-    n_reused = len(specs) - len(todo)
 
-    if todo:
-        fh = _open_log(log_path)
-        try:
+    with _locked_folder(out_dir) as folder:
+        identity = {"experiment": name, "config": config, "seed": seed, "key": key,
+                    "version": __version__}
+        replace = _other_sweep(out_dir, identity, overwrite)
+        done = {} if replace else _load_log(log_path, key)
+        todo = [s for s in specs if s["id"] not in done]
+        n_reused = len(specs) - len(todo)
+        if todo:
             results = _results(name, todo, workers, dask)
-            with Progress(len(specs), name, enabled=progress) as bar:
-                bar.advance(n_reused)
-                for task_id, result in results:
-                    _append(fh, {"id": task_id, "key": key, "result": result})
-                    done[task_id] = result
-                    bar.advance()
-        finally:
-            fh.close()
+            fh = None
+            try:
+                with progress_bar(len(specs), name, initial=n_reused,
+                                  enabled=progress) as bar:
+                    for task_id, result in results:
+                        if fh is None:  # the folder changes only now
+                            folder.touched = True
+                            fh = _start_log(out_dir, identity, replace)
+                        _append(fh, _record(task_id, key, result))
+                        done[task_id] = result
+                        bar.update()
+            finally:
+                if fh is not None:
+                    fh.close()
+        elif not (out_dir / SWEEP).exists():
+            write_json(out_dir / SWEEP, identity)
 
-    combined = _roundtrip(module.combine(config, [done[s["id"]] for s in specs]))
-    combined = {**combined, "experiment": name, "config": config, "seed": seed}
-    results_path = write_json(out_dir / RESULTS, combined)
-    figures = tuple(module.plot(combined, out_dir)) if plot else ()
+        combined = _roundtrip(module.combine(config, [done[s["id"]] for s in specs]))
+        combined = {**combined, "experiment": name, "config": config, "seed": seed}
+        folder.touched = True
+        results_path = write_json(out_dir / RESULTS, combined)
+        figures = tuple(module.plot(combined, out_dir)) if plot else ()
     return SweepResult(name, combined, results_path, figures, len(specs), len(todo),
                        n_reused)
+
+
+class _Folder:
+    touched = False
+
+
+@contextlib.contextmanager
+def _locked_folder(out_dir):
+    """Hold ``OUT/NAME/.lock`` for the sweep; on a failure before the folder was
+    touched, remove what was made for it (the lock, new folders)."""
+    import fcntl
+
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ValueError(f"{out_dir} exists and is not a folder; choose another --out.")
+    made = [p for p in (*reversed(out_dir.absolute().parents), out_dir.absolute())
+            if not p.exists()]
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lock_path = out_dir / LOCK
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)  # the lock file is the running sweep's: leave it
+        raise SweepConflictError(
+            f"another sweep (pid {holder}) is running in {out_dir}; wait for it to "
+            "finish, or choose another --out.") from None
+    folder = _Folder()
+    try:
+        stale = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        if stale:
+            warnings.warn(f"{out_dir}: took over the lock left by an interrupted sweep "
+                          f"(pid {stale}, no longer running)", SweepWarning, stacklevel=3)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield folder
+    except BaseException:
+        _remove_quietly(lock_path)
+        if not folder.touched:
+            for path in reversed(made):
+                with contextlib.suppress(OSError):
+                    path.rmdir()
+        raise
+    else:
+        _remove_quietly(lock_path)
+    finally:
+        os.close(fd)
+
+
+def _remove_quietly(path):
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def _other_sweep(out_dir, identity, overwrite):
+    """True when ``out_dir`` holds another sweep that ``overwrite`` allows to replace;
+    :class:`SweepConflictError` when it holds one and ``overwrite`` is false."""
+    sweep = out_dir / SWEEP
+    if sweep.exists():
+        try:
+            held = read_json(sweep)
+        except ValueError:
+            held = {}
+    elif (out_dir / RESULTS).exists() or (out_dir / TASK_LOG).exists():
+        held = {}  # results without a record of their sweep: not ours to mix with
+    else:
+        return False
+    if isinstance(held, dict) and held.get("key") == identity["key"]:
+        return False
+    if overwrite:
+        return True
+    raise SweepConflictError(
+        f"{out_dir} holds another sweep ({_describe(held, identity)}); pass "
+        "--overwrite to replace it, or choose another --out.")
+
+
+def _describe(held, identity):
+    if not isinstance(held, dict) or "key" not in held:
+        return f"results without a readable {SWEEP}"
+    diffs = []
+    if held.get("seed") != identity["seed"]:
+        diffs.append(f"seed {held.get('seed')}, not {identity['seed']}")
+    old = held.get("config") if isinstance(held.get("config"), dict) else {}
+    changed = sorted(k for k in set(old) | set(identity["config"])
+                     if old.get(k) != identity["config"].get(k))
+    if changed:
+        diffs.append(f"other settings: {', '.join(changed)}")
+    if held.get("version") != identity["version"]:
+        diffs.append(f"made by markone {held.get('version')}")
+    return "; ".join(diffs) or "another configuration"
+
+
+def _start_log(out_dir, identity, replace):
+    """Open the task log for the first result of this run (replacing another sweep's
+    files when asked to), recording the sweep's identity first."""
+    if replace:
+        for name in (TASK_LOG, RESULTS, SWEEP):
+            _remove_quietly(out_dir / name)
+    if not (out_dir / SWEEP).exists():
+        write_json(out_dir / SWEEP, identity)
+    return _open_log(out_dir / TASK_LOG)
 
 
 if __name__ == "__main__":  # pragma: no cover

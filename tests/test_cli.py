@@ -138,7 +138,7 @@ def test_progress_shows_on_a_terminal(tmp_path):
         shown += chunk
     os.close(leader)
     assert done.returncode == 0
-    assert b"\rorthonormal_tight [" in shown and b"1/1" in shown
+    assert b"orthonormal_tight: 100%|" in shown and b"1/1" in shown, shown
 
 
 def test_every_option_has_help_text():

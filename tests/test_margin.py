@@ -115,8 +115,10 @@ def test_one_class_and_svm_errors():
         max_margin([[np.nan, 1.0], [2.0, 1.0]], [0, 1])
     with pytest.raises(ValueError, match="rtol"):
         max_margin([[0.0], [1.0]], [0, 1], rtol=0)
-    with pytest.raises(TypeError, match="dtype=float"):
-        max_margin([["1/3"], ["1"]], [0, 1])
+    with pytest.raises(ValueError, match="not a number"):
+        max_margin([["1/3"], ["one"]], [0, 1])
+    m = max_margin([["1/3"], ["1"]], [0, 1], svm=True)  # exact input: rounded once
+    assert Fraction(m.lower) <= Fraction(1, 3) <= Fraction(m.upper)
 
 
 def test_svm_margin_of_known_sets():

@@ -7,8 +7,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import sims.novikoff
 from markone.cli import main
-from sims.runner import (EXPERIMENTS, config_hash, load_experiment, make_config,
-                         read_task_log, run_experiment)
+from sims.runner import (EXPERIMENTS, MAX_RUNS, SweepConflictError, SweepWarning,
+                         config_hash, load_experiment, make_config, read_task_log,
+                         run_experiment)
 
 SMALL = dict(size="small", plot=False, seed=3)
 
@@ -65,9 +66,15 @@ def test_crash_mid_sweep_keeps_finished_tasks(reference, tmp_path, monkeypatch):
     assert run_experiment("novikoff", out=tmp_path, **SMALL).n_run == 0
 
 
-def test_other_config_or_seed_reuses_nothing(reference, tmp_path):
+def test_other_config_or_seed_is_refused_unless_overwrite(reference, tmp_path):
     run_experiment("novikoff", out=tmp_path, **SMALL)
-    other = run_experiment("novikoff", out=tmp_path, **{**SMALL, "seed": 4})
+    before = {p.name: p.read_bytes() for p in (tmp_path / "novikoff").iterdir()}
+    with pytest.raises(SweepConflictError, match=r"seed 3, not 4.*--overwrite"):
+        run_experiment("novikoff", out=tmp_path, **{**SMALL, "seed": 4})
+    with pytest.raises(SweepConflictError, match=r"other settings: runs"):
+        run_experiment("novikoff", out=tmp_path, runs=5, **SMALL)
+    assert {p.name: p.read_bytes() for p in (tmp_path / "novikoff").iterdir()} == before
+    other = run_experiment("novikoff", out=tmp_path, overwrite=True, **{**SMALL, "seed": 4})
     assert other.n_reused == 0
     key = config_hash("novikoff", other.results["config"], 4)
     assert len(read_task_log(tmp_path / "novikoff" / "tasks.jsonl", key)) == other.n_tasks
@@ -172,7 +179,7 @@ def test_progress_bar_counts_reused_and_new_tasks(reference, tmp_path, capsys):
     run_experiment("novikoff", out=tmp_path, progress=True, **SMALL)
     err = capsys.readouterr().err
     n = reference.n_tasks
-    assert f"{n}/{n}" in err and "novikoff" in err
+    assert f"1/{n}" in err and f"{n}/{n}" in err and "novikoff" in err
     run_experiment("novikoff", out=tmp_path, progress=None, **SMALL)  # not a tty
     assert capsys.readouterr().err == ""
 
@@ -201,3 +208,183 @@ def test_missing_dask_says_how_to_install(tmp_path, monkeypatch, capsys):
     assert main(["sim", "run", "novikoff", "--size", "small", "--dask", "local",
                  "--out", str(tmp_path)]) == 2
     assert 'pip install "markone[dask]"' in capsys.readouterr().err
+
+
+def _edit_log(folder, edit):
+    log = folder / "novikoff" / "tasks.jsonl"
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(edit(lines)) + "\n")
+    (folder / "novikoff" / "results.json").unlink()
+
+
+def _bump_a_number(line):
+    """The line with its first whole number plus one: a plausible hand edit."""
+    rec = json.loads(line)
+
+    def bump(node):
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, v in items:
+            if isinstance(v, int) and not isinstance(v, bool):
+                node[k] = v + 1
+                return True
+            if isinstance(v, (dict, list)) and bump(v):
+                return True
+        return False
+
+    assert bump(rec["result"])
+    return json.dumps(rec, sort_keys=True)
+
+
+def _forge(line):
+    """A different result for the task, with its checksum recomputed to match."""
+    from sims.runner import _line_check
+
+    rec = json.loads(_bump_a_number(line))
+    rec["check"] = _line_check(rec["id"], rec["key"], rec["result"])
+    return json.dumps(rec, sort_keys=True)
+
+
+# how the log is edited -> (is a warning expected, are tasks run again)
+TAMPERINGS = {
+    "edited number": lambda lines: [_bump_a_number(lines[0]), *lines[1:]],
+    "second edited line for a task": lambda lines: [*lines, _bump_a_number(lines[1])],
+    "second forged line for a task": lambda lines: [*lines, _forge(lines[1])],
+    "line without result": lambda lines: [json.dumps(
+        {k: v for k, v in json.loads(lines[0]).items() if k != "result"}), *lines[1:]],
+    "not json": lambda lines: [lines[0][:-3], *lines[1:]],
+    "duplicate identical line": lambda lines: [*lines, lines[0]],
+    "line of another sweep": lambda lines: [lines[0].replace(
+        json.loads(lines[0])["key"], "0" * 16), *lines[1:]],
+}
+
+
+@pytest.mark.parametrize("how", sorted(TAMPERINGS))
+def test_tampered_task_log_is_reported_and_rerun(reference, tmp_path, how):
+    run_experiment("novikoff", out=tmp_path, **SMALL)
+    _edit_log(tmp_path, TAMPERINGS[how])
+    if how == "duplicate identical line":
+        again = run_experiment("novikoff", out=tmp_path, **SMALL)
+    else:
+        with pytest.warns(SweepWarning, match=r"tasks.jsonl, line \d+ does not verify"):
+            again = run_experiment("novikoff", out=tmp_path, **SMALL)
+    # the untouched original line of an edited duplicate still verifies: nothing to rerun
+    rerun = how not in ("duplicate identical line", "second edited line for a task")
+    assert again.n_run == (1 if rerun else 0)
+    assert _bytes(again.results_path) == _bytes(reference.results_path)
+    # the log was cleaned: a further run trusts every line and runs nothing
+    log = tmp_path / "novikoff" / "tasks.jsonl"
+    assert len(log.read_text().splitlines()) == reference.n_tasks
+    assert run_experiment("novikoff", out=tmp_path, **SMALL).n_run == 0
+
+
+def test_every_line_carries_checksum_and_key(reference):
+    key = config_hash("novikoff", reference.results["config"], 3)
+    for line in (reference.results_path.parent / "tasks.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        assert rec["key"] == key and len(rec["check"]) == 64
+    assert len(read_task_log(reference.results_path.parent / "tasks.jsonl", key)) == \
+        reference.n_tasks
+
+
+def test_a_lock_keeps_a_second_sweep_out(tmp_path):
+    import fcntl
+    import os
+
+    folder = tmp_path / "novikoff"
+    folder.mkdir()
+    fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT)
+    os.write(fd, b"4242\n")
+    fcntl.flock(fd, fcntl.LOCK_EX)                 # a sweep that is running
+    try:
+        with pytest.raises(SweepConflictError, match=r"another sweep \(pid 4242\) is "
+                                                     r"running"):
+            run_experiment("novikoff", out=tmp_path, **SMALL)
+        assert sorted(p.name for p in folder.iterdir()) == [".lock"]
+    finally:
+        os.close(fd)                               # ... and now it is gone
+    with pytest.warns(SweepWarning, match=r"took over the lock .*pid 4242"):
+        res = run_experiment("novikoff", out=tmp_path, **SMALL)
+    assert res.n_run == res.n_tasks and not (folder / ".lock").exists()
+
+
+def test_a_sweep_too_large_is_refused_before_any_task(tmp_path):
+    with pytest.raises(ValueError, match=rf"at most {MAX_RUNS}"):
+        run_experiment("novikoff", out=tmp_path, runs=10_000_000, size="small")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failure_before_any_task_leaves_no_trace(tmp_path, monkeypatch):
+    def broken(spec):
+        raise RuntimeError("no task finishes")
+
+    monkeypatch.setattr(sims.novikoff, "run_task", broken)
+    out = tmp_path / "new" / "folder"
+    with pytest.raises(RuntimeError):
+        run_experiment("novikoff", out=out, **SMALL)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unreachable_dask_scheduler_leaves_no_trace(tmp_path, capsys):
+    pytest.importorskip("dask.distributed")
+    assert main(["sim", "run", "novikoff", "--size", "small", "--dask",
+                 "tcp://127.0.0.1:1", "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in err
+    assert err.count("\n") == 1 and not (tmp_path / "o").exists()
+
+
+def _descendants(pid):
+    """Pids of every process below ``pid`` (from /proc)."""
+    import os
+
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        out += kids
+        todo += kids
+    return out
+
+
+def _alive(pid):
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_kill_9_of_a_two_worker_sweep_leaves_no_process(tmp_path):
+    """A real SIGKILL of `--workers 2`: the workers and the resource tracker die too."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, "-m", "markone", "sim", "run", "novikoff", "--runs", "400",
+           "--workers", "2", "--out", str(tmp_path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    kids = []
+    while time.monotonic() < deadline and proc.poll() is None and len(kids) < 3:
+        kids = _descendants(proc.pid)               # 2 workers + the resource tracker
+        time.sleep(0.05)
+    assert proc.poll() is None and len(kids) >= 2, "the sweep ended before the kill"
+    kids = _descendants(proc.pid)
+    os.kill(proc.pid, signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(k) for k in kids):
+        time.sleep(0.1)
+    assert not [k for k in kids if _alive(k)], "a child of the sweep survived it"

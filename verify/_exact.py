@@ -130,7 +130,7 @@ def rows_to_ints(X):
     >>> ints, scales
     ([[3, 2], [1, 2]], [Fraction(1, 6), Fraction(2, 1)])
     """
-    if isinstance(X, np.ndarray) and X.dtype.kind == "f":
+    if isinstance(X, np.ndarray) and X.dtype.kind == "f" and X.dtype.itemsize <= 8:
         ints, exps = float_rows_to_ints(X)
         return ints, [Fraction(2) ** e for e in exps]
     if isinstance(X, np.ndarray) and X.dtype.kind in "iub":

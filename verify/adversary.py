@@ -42,15 +42,18 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from numba import njit
 
+from markone._exact import exactly_float64, to_fraction_matrix
 from markone._validation import (
     as_generator,
     check_choice,
     check_int_at_least,
     check_matrix,
+    check_positive,
     encode_binary_labels,
 )
 from verify.cycling import integer_yx, reachable_states
@@ -122,14 +125,16 @@ def novikoff_bound(X, y, *, intercept=True):
     never below the exact one); non-separable data give ``(R, 0.0, inf)``."""
     from verify.margin import max_margin
 
+    from verify.bounds import _ratio_squared
+
     m = max_margin(X, y, intercept=intercept)
     if not m.separable:
         return float(m.R), 0.0, math.inf
     # the certified lower end of the margin: the bound is then never below the true one
-    return float(m.R), float(m.lower), (float(m.R) / float(m.lower)) ** 2
+    return float(m.R), float(m.lower), _ratio_squared(float(m.R), float(m.lower))
 
 
-def replay(X, y, order, *, intercept=True):
+def replay(X, y, order, *, intercept=True, exact=False):
     """Replay ``order`` once with :func:`markone.train`; return its TrainResult.
 
     >>> replay([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
@@ -140,10 +145,11 @@ def replay(X, y, order, *, intercept=True):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return train(X, y, intercept=intercept, order=list(order), max_epochs=1,
-                     record=True)
+                     record=True, exact=exact)
 
 
-def worst_order(X, y, *, intercept=True, method="greedy", budget=None):
+def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s=None,
+                progress=None):
     """Search for a stream on which the perceptron makes as many mistakes as possible.
 
     Parameters
@@ -161,6 +167,11 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None):
         greedy: at most this many updates (default 100,000); exhaustive: at most this
         many weight vectors (default 2,000,000); z3: the longest stream asked about
         (default 40). Past the budget the result has ``complete=False``.
+    timeout_s : float, optional
+        z3: stop asking after about this many seconds (the longest stream found so
+        far is returned, ``complete=False``).
+    progress : bool, optional
+        Show a progress bar of the z3 queries (default: when stderr is a terminal).
 
     Returns
     -------
@@ -172,8 +183,6 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None):
         On bad input; for ``"exhaustive"`` when a reachable cycle shows the data is not
         separable (the number of mistakes is then unbounded: see
         :func:`verify.check_cycling`).
-    RuntimeError
-        If a stream ever exceeded Novikoff's bound (a bug, reported as such).
 
     Examples
     --------
@@ -186,45 +195,54 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None):
     check_choice(method, "method", _METHODS)
     budget = _DEFAULT_BUDGET[method] if budget is None else check_int_at_least(
         budget, "budget", 1)
+    if timeout_s is not None:
+        timeout_s = check_positive(timeout_s, "timeout_s")
     ypm, _ = encode_binary_labels(y, allow_single=True)
     if method == "greedy":
         Xf = check_matrix(X)
         if len(Xf) != len(ypm):
             raise ValueError(f"X has {len(Xf)} samples but y has {len(ypm)}.")
         order, explored, complete_hint = _greedy(Xf, ypm, intercept, budget)
+        return _finish(Xf, ypm, intercept, order, method, explored, complete_hint)
+    YX, _ = integer_yx(X, ypm, intercept=intercept)
+    if method == "exhaustive":
+        order, explored, complete_hint = _exhaustive(YX, budget)
     else:
-        YX, _ = integer_yx(X, ypm, intercept=intercept)
-        Xf = np.asarray(np.asarray(X, dtype=object) if np.ndim(X) == 2 else X,
-                        dtype=object)
-        Xf = np.array([[float(_frac(v)) for v in r] for r in Xf])
-        if method == "exhaustive":
-            order, explored, complete_hint = _exhaustive(YX, budget)
-        else:
-            order, explored, complete_hint = _z3_search(YX, budget)
-    return _finish(Xf, ypm, intercept, order, method, explored, complete_hint)
+        order, explored, complete_hint = _z3_search(YX, budget, timeout_s, progress)
+    return _finish(X, ypm, intercept, order, method, explored, complete_hint)
 
 
-def _frac(v):
-    from markone._exact import to_fraction
+def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
+            closed_form=None):
+    """Replay ``order``, check it against Novikoff's bound, and report.
 
-    return to_fraction(v)
+    The float replay of the core is the answer when it confirms every step; when it
+    does not (scores that float64 cannot carry, or a search that rounded), the stream
+    is replayed in exact arithmetic, and only its prefix of genuine mistakes is kept.
+    ``closed_form`` = ``(R, gamma, bound)`` when theory gives them.
+    """
+    from markone._checks import FloatRangeError
 
-
-def _finish(Xf, ypm, intercept, order, method, explored, complete_hint):
-    R, gamma, bound = novikoff_bound(Xf, ypm, intercept=intercept)
-    res = replay(Xf, ypm, order, intercept=intercept) if len(order) else None
+    R, gamma, bound = closed_form or novikoff_bound(X, ypm, intercept=intercept)
+    Xf = _floats_if_exact(X)
+    res = None
+    if len(order):
+        try:
+            res = None if Xf is None else replay(Xf, ypm, order, intercept=intercept)
+        except FloatRangeError:
+            res = None
+        if res is None or res.mistakes != len(order) or res.mistakes > bound:
+            res = replay(X, ypm, order, intercept=intercept, exact=True)
+            order = _mistake_prefix(order, res)
+            if len(order) != res.mistakes:
+                res = replay(X, ypm, order, intercept=intercept, exact=True)
     mistakes = res.mistakes if res is not None else 0
-    if res is not None and mistakes != len(order):
-        raise RuntimeError(
-            f"BUG: the {method} stream of {len(order)} steps replays with only "
-            f"{mistakes} mistakes; please report it with the data.")
-    if mistakes > bound * (1 + 1e-9):
-        raise RuntimeError(
-            f"BUG: {mistakes} mistakes exceed Novikoff's bound {bound:.6g} "
-            f"(R={R:.6g}, gamma={gamma:.6g}); the theorem cannot fail, so the core, the "
-            "margin or this search is wrong. Please report it with the data.")
+    # exact arithmetic and a certified margin: Novikoff's theorem holds here
+    assert mistakes <= bound * (1 + 1e-9), (mistakes, bound)
     # mistakes <= true maximum <= floor(true bound) <= floor(bound): equality is proof
     complete = bool(complete_hint or (math.isfinite(bound) and mistakes >= math.floor(bound)))
+    if Xf is None:  # kept for export: the nearest floats
+        Xf = np.array([[float(v) for v in r] for r in to_fraction_matrix(X)])
     d = Xf.shape[1] + bool(intercept)
     w = res.last_w if res is not None else np.zeros(d)
     msg = (f"{mistakes} mistakes ({method}); Novikoff's bound {bound:.6g}; "
@@ -235,12 +253,38 @@ def _finish(Xf, ypm, intercept, order, method, explored, complete_hint):
         explored=int(explored), w=np.asarray(w, dtype=float), X=Xf, y=ypm, message=msg)
 
 
+def _floats_if_exact(X):
+    """``X`` as float64 when every entry is exactly a float64 (ints, floats of any
+    precision, Fractions or strings such as ``"1/2"``), else None."""
+    Xf = exactly_float64(X)
+    if Xf is None:
+        F = to_fraction_matrix(X)
+        try:
+            Xf = np.array([[float(v) for v in r] for r in F])
+        except OverflowError:
+            return None
+        if any(Fraction(f) != v for r, fr in zip(F, Xf.tolist()) for v, f in zip(r, fr)):
+            return None
+    return check_matrix(Xf)
+
+
+def _mistake_prefix(order, res):
+    """The longest prefix of ``order`` whose every presentation was a mistake in the
+    (exact) replay ``res``, from its record of mistake indices and weights."""
+    made = list(res.mistake_indices)
+    k = 0
+    while k < len(order) and k < len(made) and made[k] == order[k]:
+        k += 1
+    return list(order[:k])
+
+
 # ---- greedy ------------------------------------------------------------------------
 
 def _greedy(Xf, ypm, intercept, budget):
-    from markone.perceptron import augment
+    from verify.margin import scaled_data
 
-    YX = np.ascontiguousarray(augment(Xf, intercept) * ypm[:, None])
+    # a power-of-two rescaling changes no decision and keeps the scores in range
+    YX = np.ascontiguousarray(scaled_data(Xf, ypm, intercept)[0])
     u = _direction(YX)
     rules = ("norm", "least", "align") if u is not None else ("norm", "least")
     best, steps = None, 0
@@ -351,30 +395,58 @@ def _exhaustive(YX, budget):
 
 # ---- z3 ----------------------------------------------------------------------------
 
-def _z3_search(YX, budget):
-    """Longest stream found by asking Z3 for k = 1, 2, ... mistakes."""
+def _z3_search(YX, budget, timeout_s=None, progress=None):
+    """Longest stream found by asking Z3 for k = 1, 2, ... mistakes (within
+    ``budget`` queries and about ``timeout_s`` seconds)."""
+    import time
+
     import z3
 
+    from markone._progress import Progress
+
+    deadline = None if timeout_s is None else time.perf_counter() + timeout_s
     rows = [[int(v) for v in r] for r in YX]
     n, d = len(rows), len(rows[0])
     solver = z3.Solver()
     w = [z3.IntVal(0)] * d
     choices, best, queries = [], [], 0
-    for k in range(1, budget + 1):
-        c = z3.Int(f"c{k}")
-        choices.append(c)
-        solver.add(c >= 0, c < n)
-        score = z3.Sum([z3.If(c == i, z3.Sum([r[j] * w[j] for j in range(d)]), 0)
-                        for i, r in enumerate(rows)])
-        solver.add(score <= 0)
-        w = [w[j] + z3.Sum([z3.If(c == i, r[j], 0) for i, r in enumerate(rows)])
-             for j in range(d)]
-        queries += 1
-        if solver.check() != z3.sat:
-            return best, queries, True
-        model = solver.model()
-        best = [model.eval(ci).as_long() for ci in choices]
+    with Progress(budget, "worst_order z3", enabled=progress) as bar:
+        for k in range(1, budget + 1):
+            if deadline is not None:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    return best, queries, False
+                solver.set("timeout", max(1, int(left * 1000)))
+            found = _z3_step(solver, rows, n, d, w, choices, k)
+            bar.advance()
+            queries += 1
+            if found is None:  # the solver gave up (timeout): not a proof
+                return best, queries, False
+            if found is False:
+                return best, queries, True
+            w = found
+            model = solver.model()
+            best = [model.eval(ci).as_long() for ci in choices]
     return best, queries, False
+
+
+def _z3_step(solver, rows, n, d, w, choices, k):
+    """Add step ``k`` (choose an example whose score is <= 0, update ``w``); return
+    the new symbolic ``w`` when satisfiable, False when refuted, None when unknown."""
+    import z3
+
+    c = z3.Int(f"c{k}")
+    choices.append(c)
+    solver.add(c >= 0, c < n)
+    score = z3.Sum([z3.If(c == i, z3.Sum([r[j] * w[j] for j in range(d)]), 0)
+                    for i, r in enumerate(rows)])
+    solver.add(score <= 0)
+    w = [w[j] + z3.Sum([z3.If(c == i, r[j], 0) for i, r in enumerate(rows)])
+         for j in range(d)]
+    r = solver.check()
+    if r == z3.unknown:
+        return None
+    return w if r == z3.sat else False
 
 
 # ---- families of hard cases ---------------------------------------------------------
@@ -436,7 +508,9 @@ def orthonormal_case(m, labels=None):
     from markone.datasets import orthonormal
 
     X, y = orthonormal(m, labels=labels)
-    return _finish(X, y, False, list(range(len(X))), "orthonormal", 0, True)
+    m = len(X)
+    return _finish(X, y, False, list(range(m)), "orthonormal", 0, True,
+                   closed_form=(1.0, m**-0.5, float(m)))
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from markone._validation import (
     check_choice,
     check_consistent_length,
     check_int_at_least,
+    check_matrix,
     check_positive,
     child_seeds,
     encode_binary_labels,
@@ -118,11 +119,16 @@ class MistakeBoundReport(_BoundCheck):
         ``"max_margin"`` (certified, :func:`verify.max_margin`), ``"u"`` (the worst
         margin of the given ``u``) or ``"given"`` (trusted as passed).
     order, intercept : the runs' settings.
+    converged : bool
+        Whether every run reached a clean pass within ``max_epochs`` (when not, the
+        mistakes counted so far were checked: a run still below the bound cannot yet
+        contradict it).
     """
 
     gamma_source: str
     order: object = field(repr=False)
     intercept: bool = True
+    converged: bool = True
 
 
 def _augmented(X, intercept):
@@ -138,7 +144,7 @@ def _pm1(y, n):
 
 
 def _margin_of(u, Z, name="u"):
-    u = np.asarray(u, dtype=float).ravel()
+    u = check_matrix(np.asarray(u).reshape(1, -1), name=name)[0]
     if u.shape[0] != Z.shape[1]:
         raise ValueError(
             f"{name} has {u.shape[0]} entries but the (augmented) inputs have "
@@ -158,13 +164,14 @@ def _train(X, y, **kw):
 
 
 def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma=None,
-                        intercept=True):
+                        intercept=True, exact=False, max_epochs=100_000):
     """Run the perceptron and check Novikoff's bound ``(R/gamma)^2`` on each run.
 
     Parameters
     ----------
     X, y : array-like
-        Separable data (two classes, any labels).
+        Separable data (two classes, any labels); with ``exact=True`` also Fractions
+        or strings like ``"3/4"``.
     order : "given", "shuffle" or sequence of int
         Presentation order (as in :func:`markone.train`); with ``"shuffle"`` each run
         has its own seed drawn from ``seed``.
@@ -177,6 +184,14 @@ def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma
         A margin to trust as given (with or without ``u``); by default the certified
         maximal margin of :func:`verify.max_margin`.
     intercept : bool, default True
+    exact : bool, default False
+        Train in exact arithmetic (any magnitude; the float run refuses data whose
+        scores under- or overflow).
+    max_epochs : int, default 100,000
+        The budget of each run: at most ``min(bound, max_epochs)`` passes (a run makes
+        at most ``bound`` mistakes, so with a finite bound it converges within
+        ``bound + 1`` passes). A run stopped by the budget is reported with
+        ``converged=False``, its mistakes so far still checked.
 
     Returns
     -------
@@ -197,20 +212,25 @@ def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma
     >>> r.mistakes, r.bound, r.ratio                  # the bound is met exactly
     ((6,), 6.0, 1.0)
     """
+    from verify.margin import scaled_data
+
     runs = check_int_at_least(runs, "runs", 1)
-    Z0 = _augmented(X, intercept)
-    ypm = _pm1(y, len(Z0))
-    Z = Z0 * ypm[:, None]
-    R = float(np.sqrt(np.einsum("ij,ij->i", Z, Z).max()))
+    max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
+    ypm, _ = encode_binary_labels(y, allow_single=True)
+    Zs, k = scaled_data(X, ypm, intercept)  # Z * 2**k, at the scale of 1
+    Rs = float(np.sqrt(np.einsum("ij,ij->i", Zs, Zs).max()))
+    R = _pow2(Rs, -k)
     if gamma is not None:
         g, source = check_positive(gamma, "gamma"), "given"
+        bound = _ratio_squared(R, g)
     elif u is not None:
-        _, margins = _margin_of(u, Z)
-        g, source = float(margins.min()), "u"
-        if g <= 0:
+        _, margins = _margin_of(u, Zs)
+        gs, source = float(margins.min()), "u"
+        if gs <= 0:
             raise ValueError(
-                f"u does not separate the data (worst margin {g:.6g} <= 0 at example "
-                f"{int(np.argmin(margins))}); pass a separating u or omit it.")
+                f"u does not separate the data (worst margin {_pow2(gs, -k):.6g} <= 0 "
+                f"at example {int(np.argmin(margins))}); pass a separating u or omit it.")
+        g, bound = _pow2(gs, -k), _ratio_squared(Rs, gs)
     else:
         from verify.margin import max_margin
 
@@ -220,17 +240,30 @@ def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma
                 "the data are not linearly separable, so no mistake bound applies; "
                 "see verify.check_cycling (bounded weights) or freund_schapire_bound.")
         g, source = float(m.lower), "max_margin"
-    bound = (R / g) ** 2
+        bound = _ratio_squared(float(m.R), g)
     seeds = child_seeds(seed, runs)
-    max_epochs = int(min(bound, 10**7)) + 2
-    counts = tuple(
-        _train(X, ypm, intercept=intercept, order=order, seed=s,
-               max_epochs=max_epochs).mistakes for s in seeds)
+    epochs = int(min(bound + 2, max_epochs))
+    results = [_train(X, ypm, intercept=intercept, order=order, seed=s, exact=exact,
+                      max_epochs=epochs) for s in seeds]
     bug = (f"Novikoff's bound (R/gamma)^2 with R={R:.6g}, gamma={g:.6g} from {source}"
            + (" (the given gamma may be larger than the true margin)"
               if source == "given" else ""))
-    return _judge(MistakeBoundReport, counts, bound, bug, R=R, gamma=g,
-                  gamma_source=source, order=order, intercept=bool(intercept))
+    return _judge(MistakeBoundReport, [r.mistakes for r in results], bound, bug, R=R,
+                  gamma=g, gamma_source=source, order=order, intercept=bool(intercept),
+                  converged=all(r.converged for r in results))
+
+
+def _pow2(v, e):
+    """``v * 2**e`` in float64 (inf or 0 beyond its range)."""
+    with np.errstate(over="ignore", under="ignore"):
+        return float(np.ldexp(v, e))
+
+
+def _ratio_squared(R, g):
+    """``(R / g)**2`` without a ZeroDivisionError or an overflow warning: inf when it
+    is beyond float64 (then no run can exceed it)."""
+    with np.errstate(over="ignore", divide="ignore", under="ignore"):
+        return float(np.square(np.float64(R) / np.float64(g)))
 
 
 @dataclass(frozen=True)
@@ -419,9 +452,11 @@ class MulticlassBoundReport(_BoundCheck):
     """
 
     n_classes: int
+    converged: bool = True
 
 
-def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=True):
+def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=True,
+                           max_epochs=100_000):
     """Check ``2 (R/gamma)^2`` on runs of :class:`markone.MulticlassPerceptron`.
 
     Each argmax mistake (prediction ``p`` != class ``c``) is a mistake of the binary
@@ -439,6 +474,10 @@ def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=
     runs : int, default 1
     seed : int or Generator, optional
     intercept : bool, default True
+    max_epochs : int, default 100,000
+        The budget of each run (as in :func:`check_mistake_bound`): at most
+        ``min(bound, max_epochs)`` passes; ``converged`` says whether every run
+        finished.
 
     Returns
     -------
@@ -462,6 +501,7 @@ def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=
     from verify.margin import max_margin
 
     runs = check_int_at_least(runs, "runs", 1)
+    max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
     check_choice(order, "order", ("given", "shuffle"))
     Z = _augmented(X, intercept)
     classes, yi = np.unique(np.asarray(y), return_inverse=True)
@@ -474,21 +514,22 @@ def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=
     if not m.separable:
         raise ValueError("the classes are not linearly separable (Kesler's data are "
                          "not), so no mistake bound applies.")
-    R = float(np.sqrt(np.einsum("ij,ij->i", Z, Z).max()))
+    R = float(m.R) / math.sqrt(2)  # Kesler's vectors have norm sqrt(2) ||x||
     g = float(m.lower)
-    bound = 2 * (R / g) ** 2
-    counts = []
+    bound = _ratio_squared(float(m.R), g)  # 2 (R/gamma)^2
+    counts, converged = [], []
     for s in child_seeds(seed, runs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             clf = MulticlassPerceptron(strategy="argmax", intercept=intercept,
                                        order=order, seed=s,
-                                       max_epochs=int(min(bound, 10**7)) + 2)
+                                       max_epochs=int(min(bound + 2, max_epochs)))
             clf.fit(X, y)
         counts.append(int(clf.n_mistakes_))
+        converged.append(bool(getattr(clf, "converged_", True)))
     return _judge(MulticlassBoundReport, counts, bound,
                   f"the multiclass bound 2 (R/gamma)^2 with R={R:.6g}, gamma={g:.6g}",
-                  R=R, gamma=g, n_classes=K)
+                  R=R, gamma=g, n_classes=K, converged=all(converged))
 
 
 @dataclass(frozen=True)

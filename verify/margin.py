@@ -30,15 +30,18 @@ difference polytope through a linear-minimisation oracle, never forming its vert
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
+from fractions import Fraction
 
 import numpy as np
 
+from markone._exact import exactly_float64, to_fraction_matrix
 from markone._validation import check_consistent_length, check_matrix, check_positive
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dot_error_bound
-from verify.separability import check_separable, labels_pm1
+from verify.separability import _is_exact_input, check_separable, labels_pm1
 
-__all__ = ["Margin", "max_margin", "min_norm_point"]
+__all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,7 +62,9 @@ class Margin:
         The decision function's constant: ``u[-1]`` (times the constant 1) with an
         intercept, 0.0 without, the SVM's ``b`` with ``svm=True``.
     lower, upper : float
-        Rigorous bounds ``lower <= gamma(D) <= upper`` for the exact data.
+        Rigorous bounds ``lower <= gamma(D) <= upper`` for the exact data, rounded
+        outward when the margin is beyond float64's range (``message`` then gives it
+        as a multiple of a power of two).
     R : float
         Largest norm of an (augmented) input: Novikoff's radius.
     bound : float
@@ -113,7 +118,12 @@ def max_margin(X, y, *, intercept=True, svm=False, rtol=1e-12, max_iter=None):
     Parameters
     ----------
     X : array-like (n_samples, n_features)
-        Inputs (finite numbers).
+        Finite numbers of any kind: floats of any NumPy precision, ints, Fractions or
+        strings like ``"3/4"``. Float64 data are used as they are; anything float64
+        cannot hold exactly (a longdouble's extra bits, ``"1e-400"``, ``10**400``) is
+        rounded once and the interval widened by that rounding (said in ``message``).
+        Any magnitude: the work is done at the scale of 1 (a power-of-two rescaling,
+        exact), so squares never underflow nor sums overflow.
     y : array-like (n_samples,)
         Two classes of any values (the sorted first is -1), or -1/+1 labels (one
         class only is then accepted).
@@ -167,32 +177,170 @@ def max_margin(X, y, *, intercept=True, svm=False, rtol=1e-12, max_iter=None):
 
 
 def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
-    if np.asarray(X).dtype.kind in "OUS":
-        raise TypeError(
-            "max_margin works on float64 data (margins are irrational in general), got "
-            "Fractions or strings; convert with np.asarray(X, dtype=float): the "
-            "certified interval then refers to those floats. check_separable accepts "
-            "exact rationals.")
-    Xf = check_matrix(X)
     y_pm1, _ = labels_pm1(y)
-    check_consistent_length(Xf, y_pm1)
     rtol = check_positive(rtol, "rtol")
-    n, d = Xf.shape
+    prob = _scaled_problem(X, y_pm1, intercept, svm)
+    n, d = prob.Z.shape
     if max_iter is None:
         max_iter = 20 * (n + d)
     if svm:
-        return _svm_margin(Xf, y_pm1, rtol, max_iter, t0)
-    Z = _signed(Xf, y_pm1, intercept)
-    R = float(np.sqrt((Z * Z).sum(axis=1)).max())
-    res = min_norm_point(Z, rtol=rtol, max_iter=max_iter)
-    p, lam, support, iters = res
-    u, lower = _unit_and_lower(Z, p)
-    upper = _hull_norm_upper(Z, support, lam)
-    if lower > 0:
-        return _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0,
-                                 offset=float(u[-1]) if intercept else 0.0)
-    return _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters,
-                        t0, svm=False, offset=float(u[-1]) if intercept else 0.0)
+        m = _svm_margin(prob, y_pm1, rtol, max_iter, t0)
+    else:
+        Z = prob.Z
+        R = _radius(Z, prob.delta)
+        p, lam, support, iters = min_norm_point(Z, rtol=rtol, max_iter=max_iter)
+        u, lower = _unit_and_lower(Z, p)
+        lower -= prob.delta
+        upper = _hull_norm_upper(Z, support, lam) + prob.delta
+        offset = float(u[-1]) if intercept else 0.0
+        if lower > 0:
+            m = _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0,
+                                  offset=offset)
+        else:
+            m = _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam,
+                             iters, t0, svm=False, offset=offset)
+    return _unscaled(m, prob, t0)
+
+
+# --------------------------------------------------------------------------------------
+# numbers at the edges: one power of two brings the data into float64's comfortable
+# range; exact data that float64 cannot hold are rounded once, with the rounding bound
+
+
+@dataclasses.dataclass(frozen=True)
+class _ScaledProblem:
+    """The data as float64, scaled by ``2**k``: ``Z`` (signed, augmented rows; or the
+    plain inputs for the SVM) differs from the exact scaled data by at most ``delta``
+    in the norm of every row. ``exact`` are the data for the exact verdicts."""
+
+    Z: np.ndarray
+    k: int
+    delta: float
+    exact: object
+
+
+def _scaled_problem(X, y_pm1, intercept, svm):
+    """Float64 data within range (largest entry in [1/2, 1)), and how it was made.
+
+    A margin scales with the data (``gamma(2**k D) = 2**k gamma(D)``, the SVM's too),
+    so working at the scale of 1 avoids the underflow of squares below ~1e-154 and the
+    overflow of sums near 1e308; multiplying by a power of two is exact. Exact input
+    (Fractions, strings, longdouble or integers that float64 cannot hold) is scaled in
+    exact arithmetic and rounded once; ``delta`` bounds that rounding.
+    """
+    Xf = exactly_float64(X) if not _is_exact_input(X) else None
+    if Xf is not None:
+        Xf = check_matrix(Xf)
+        check_consistent_length(Xf, y_pm1)
+        Z = Xf if svm else _signed(Xf, y_pm1, intercept)
+        top = float(np.abs(Z).max())
+        k = 0 if top == 0 else -math.frexp(top)[1]
+        with np.errstate(under="ignore"):
+            Zs = np.ldexp(Z, k)
+        inexact = k < 0 and not np.array_equal(np.ldexp(Zs, -k), Z)
+        delta = math.sqrt(Z.shape[1]) * 2.0**-1073 if inexact else 0.0
+        return _ScaledProblem(Zs, k, delta, Xf)
+    F = to_fraction_matrix(X)
+    check_consistent_length(F, y_pm1)
+    if svm:
+        rows = F
+    else:
+        rows = [[v * int(t) for v in r] + ([Fraction(int(t))] if intercept else [])
+                for r, t in zip(F, y_pm1)]
+    top = max(abs(v) for r in rows for v in r)
+    k = 0 if top == 0 else -_floor_log2(top) - 1
+    two_k = Fraction(2) ** k
+    Zs = np.array([[float(v * two_k) for v in r] for r in rows])
+    inexact = any(Fraction(f) != v * two_k for r, fr in zip(rows, Zs.tolist())
+                  for v, f in zip(r, fr))
+    delta = 0.0
+    if inexact:  # each entry within 2**-53 of itself, or 2**-1075 when subnormal
+        norms = np.sqrt((Zs * Zs).sum(axis=1))
+        delta = 2.0**-52 * float(norms.max()) + math.sqrt(Zs.shape[1]) * 2.0**-1073
+    return _ScaledProblem(Zs, k, delta, np.array(F, dtype=object))
+
+
+def scaled_data(X, y, intercept=True):
+    """The signed (augmented) examples ``y_i [x_i, 1]`` scaled by ``2**k`` into
+    float64's comfortable range (largest entry in [1/2, 1)); returns ``(Z, k)``.
+
+    Quantities that do not depend on the scale (``R / gamma``, a direction's worst
+    margin relative to ``R``) can be computed on ``Z`` without under- or overflow.
+    Exact input that float64 cannot hold is rounded once (to nearest).
+
+    >>> Z, k = scaled_data([[1e-200], [-3e-200]], [1, 0], intercept=False)
+    >>> bool(Z.max() < 1 <= 2 * Z.max()), k > 600
+    (True, True)
+    """
+    y_pm1, _ = labels_pm1(y)
+    prob = _scaled_problem(X, y_pm1, intercept, svm=False)
+    return prob.Z, prob.k
+
+
+def _floor_log2(q):
+    """``floor(log2(q))`` of a positive Fraction, exactly."""
+    e = q.numerator.bit_length() - q.denominator.bit_length()
+    return e if Fraction(2) ** e <= q else e - 1
+
+
+def _unscaled(m, prob, t0):
+    """The margin of the scaled problem, brought back to the data's scale: each
+    bound rounded outward, and said when float64 cannot show it."""
+    k = prob.k
+    lower, lo_ok = _times_pow2(m.lower, -k, -1)
+    upper, up_ok = _times_pow2(m.upper, -k, +1)
+    R, _ = _times_pow2(m.R, -k, +1)
+    gamma = 0.0 if not m.separable else float(np.clip(
+        _times_pow2(m.gamma, -k, 0)[0], lower, upper))
+    if math.isinf(gamma):  # beyond float64: the largest float, still certified
+        gamma = lower
+    offset = _times_pow2(m.offset, -k, 0)[0] if m.svm else m.offset
+    out = dataclasses.replace(m, lower=lower, upper=upper, R=R, gamma=gamma,
+                              offset=offset)
+    message = _message(out, thin=m.message == "thin")
+    if prob.delta:
+        message += ("; the exact data were rounded to float64 once and the interval "
+                    f"widened by that rounding ({prob.delta:.3g} at the working scale)")
+    if not (lo_ok and up_ok):
+        message += (f"; the margin lies outside float64's range: gamma = {m.gamma!r} * "
+                    f"2**{-k}, certified within [{m.lower!r}, {m.upper!r}] * 2**{-k}, "
+                    "shown here rounded outward")
+    return dataclasses.replace(out, message=message, time_s=time.perf_counter() - t0)
+
+
+def _message(m, *, thin):
+    """The margin in words."""
+    if not m.separable:
+        return (f"not separable: the convex hull of the signed examples contains the "
+                f"origin (exact certificate on {len(m.certificate)} examples); "
+                "gamma <= 0")
+    if thin:
+        return (f"separable (exact witness), but the margin is too thin for float64 to "
+                f"resolve: certified in [{m.lower:.3g}, {m.upper:.3g}]; gamma is the "
+                "lower end, from the exact witness")
+    return (f"separable with margin {m.gamma:.6g} (certified within "
+            f"[{m.lower:.17g}, {m.upper:.17g}]); Novikoff bound (R/gamma)^2 = "
+            f"{m.bound:.6g}")
+
+
+def _times_pow2(v, e, direction):
+    """``(v * 2**e, exact)`` in float64, rounded down (direction -1), up (+1) or to
+    nearest (0) when inexact; an overflow rounds down to the largest float."""
+    with np.errstate(over="ignore", under="ignore"):
+        out = float(np.ldexp(v, e))
+    if not math.isfinite(v):
+        return out, True
+    true = Fraction(v) * Fraction(2) ** e
+    if math.isinf(out):
+        if direction * out < 0:
+            return math.copysign(np.finfo(np.float64).max, out), False
+        return out, False
+    got = Fraction(out)
+    if got == true or direction == 0:
+        return out, got == true
+    if (got - true) * direction < 0:  # rounded the wrong way: one step outward
+        out = float(np.nextafter(out, direction * np.inf))
+    return out, False
 
 
 def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
@@ -203,23 +351,20 @@ def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
         bound=_novikoff(R, gamma), separable=True, support=tuple(int(i) for i in support),
         weights=tuple(float(v) for v in lam), certificate=None, intercept=intercept,
         svm=svm, iterations=iters,
-        message=f"separable with margin {gamma:.6g} (certified within "
-        f"[{lower:.17g}, {upper:.17g}]); Novikoff bound (R/gamma)^2 = "
-        f"{_novikoff(R, gamma):.6g}",
-        time_s=time.perf_counter() - t0)
+        message="", time_s=time.perf_counter() - t0)
 
 
-def _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
+def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
                  svm, offset):
     """Decide exactly when the float margin is not positive."""
-    verdict = check_separable(Xf, y_pm1, intercept=intercept)
+    verdict = check_separable(prob.exact, y_pm1, intercept=intercept)
     if verdict.separable is None:  # pragma: no cover - needs a solver timeout
         raise RuntimeError(f"could not decide separability: {verdict.message}")
     if verdict.separable:
         # Too thin for float64: the exact witness gives the certified lower end.
-        w = np.array([float(v) for v in verdict.witness])
-        Z = _signed(Xf, y_pm1, intercept)
-        low2 = _worst_margin(Z, w, -1 if svm else None)
+        w = _witness_floats(verdict.witness, prob.k if svm else 0)
+        Z = _signed(prob.Z, y_pm1, True) if svm else prob.Z
+        low2 = _worst_margin(Z, w, -1 if svm else None) - prob.delta
         if low2 > lower:
             lower = low2
             if svm:
@@ -233,19 +378,26 @@ def _unseparated(Xf, y_pm1, intercept, u, lower, upper, R, support, lam, iters, 
             bound=_novikoff(R, gamma), separable=True,
             support=tuple(int(i) for i in support), weights=tuple(float(v) for v in lam),
             certificate=None, intercept=intercept, svm=svm, iterations=iters,
-            message=f"separable (exact witness), but the margin is too thin for float64 "
-            f"to resolve: certified in [{gamma:.3g}, {upper:.3g}]; gamma is the lower "
-            "end, from the exact witness",
-            time_s=time.perf_counter() - t0)
+            message="thin", time_s=time.perf_counter() - t0)
     cert = verdict.certificate
     return Margin(
         gamma=0.0, u=u, offset=offset, lower=min(lower, 0.0), upper=0.0, R=R,
         bound=float("inf"), separable=False, support=tuple(sorted(cert)),
         weights=tuple(float(cert[i] / sum(cert.values())) for i in sorted(cert)),
         certificate=cert, intercept=intercept, svm=svm, iterations=iters,
-        message=f"not separable: the convex hull of the signed examples contains the "
-        f"origin (exact certificate on {len(cert)} examples); gamma <= 0",
-        time_s=time.perf_counter() - t0)
+        message="", time_s=time.perf_counter() - t0)
+
+
+def _witness_floats(witness, k):
+    """An exact witness (Fractions) as float64, its direction kept: scaled by a power
+    of two to the range of 1 first; with ``k`` the last entry (the SVM's offset) is
+    multiplied by ``2**k`` to match data scaled by ``2**k``."""
+    w = [Fraction(v) for v in witness]
+    if k:
+        w[-1] *= Fraction(2) ** k
+    top = max(abs(v) for v in w)
+    e = -_floor_log2(top) if top else 0
+    return np.array([float(v * Fraction(2) ** e) for v in w])
 
 
 def _novikoff(R, gamma):
@@ -264,6 +416,11 @@ def _signed(Xf, y, intercept):
     return np.ascontiguousarray(Z)
 
 
+def _radius(Z, delta=0.0):
+    """The largest row norm (plus ``delta``, the rounding of exact data)."""
+    return float(np.sqrt(np.einsum("ij,ij->i", Z, Z).max())) + delta
+
+
 def _unit_and_lower(Z, p):
     """Unit vector along ``p`` and a rigorous lower bound of its worst margin on ``Z``."""
     norm = float(np.linalg.norm(p))
@@ -279,28 +436,32 @@ def _worst_margin(Z, w, n_norm=None):
     """Rigorous lower bound of ``min_i Z_i . w / ||w[:n_norm]||`` for the exact data.
 
     The dot products carry :func:`verify._exact.dot_error_bound`; the norm is bounded
-    above (or below, for a negative numerator) by its own rounding error.
+    above (or below, for a negative numerator) by its own rounding error, squares that
+    underflow included.
     """
     s = Z @ w
     low = float(np.min(s - dot_error_bound(Z, w)))
     v = w[:n_norm]
     k = v.size + 4
-    nrm = float(np.sqrt(v @ v))
-    if nrm == 0:
+    sq = float(v @ v)
+    if sq == 0:
         return -np.inf
-    low = low / (nrm * (1 + k * UNIT_ROUNDOFF)) if low >= 0 else \
-        low / (nrm * (1 - k * UNIT_ROUNDOFF))
+    nrm_hi = math.sqrt(sq + v.size * 2.0**-1073) * (1 + k * UNIT_ROUNDOFF)
+    nrm_lo = math.sqrt(sq) * (1 - k * UNIT_ROUNDOFF)
+    low = low / nrm_hi if low >= 0 else low / nrm_lo
     return low * (1 - 4 * UNIT_ROUNDOFF) if low > 0 else low * (1 + 4 * UNIT_ROUNDOFF)
 
 
 def _hull_norm_upper(Z, support, lam):
-    """Rigorous upper bound of ``||sum lam_i Z_i|| / sum lam_i`` (a hull point's norm)."""
+    """Rigorous upper bound of ``||sum lam_i Z_i|| / sum lam_i`` (a hull point's norm),
+    squares that underflow included."""
     S = Z[np.asarray(support, dtype=np.int64)].T
     lam = np.asarray(lam, dtype=np.float64)
     p = S @ lam
     err = dot_error_bound(S, lam)
     k = len(lam) + Z.shape[1] + 4
-    num = float(np.sqrt(((np.abs(p) + err) ** 2).sum())) * (1 + k * UNIT_ROUNDOFF)
+    sq = float(((np.abs(p) + err) ** 2).sum()) + p.size * 2.0**-1073
+    num = math.sqrt(sq) * (1 + k * UNIT_ROUNDOFF)
     den = float(lam.sum()) * (1 - k * UNIT_ROUNDOFF)
     return num / den
 
@@ -402,7 +563,8 @@ def _affine_min(S):
 # hard-margin SVM: half the distance between the class hulls
 
 
-def _svm_margin(Xf, y, rtol, max_iter, t0):
+def _svm_margin(prob, y, rtol, max_iter, t0):
+    Xf = prob.Z
     P, N = np.flatnonzero(y > 0), np.flatnonzero(y < 0)
     if P.size == 0 or N.size == 0:
         raise ValueError(
@@ -417,23 +579,24 @@ def _svm_margin(Xf, y, rtol, max_iter, t0):
 
     start = (Xf[P[0]] - Xf[N[0]])[None, :]
     p, lam, keys, iters = min_norm_point(start, rtol=rtol, max_iter=max_iter, lmo=lmo)
-    R = float(np.sqrt((Xf * Xf).sum(axis=1)).max())
+    R = _radius(Xf, prob.delta)
     norm = float(np.linalg.norm(p))
     u = p / norm if norm > 0 else np.zeros_like(p)
     b = -0.5 * (float(np.min(XP @ u)) + float(np.max(XN @ u)))  # midway between hulls
     # any (u, b) gives a rigorous lower bound: min_i y_i (u . x_i + b) / ||u||
     lo = _worst_margin(_signed(Xf, y, True), np.append(u, b), -1) if norm > 0 else -np.inf
+    lo -= prob.delta
     # the hull point sum_k lam_k (x_i - x_j) / 2, as one convex combination of the rows
     # x_i and -x_j with weights lam/2 each (exact negation, no rounded differences)
     rows = np.array([Xf[i] for i, _ in keys] + [-Xf[j] for _, j in keys])
-    up = _hull_norm_upper(rows, range(len(rows)), np.concatenate([lam, lam]))
+    up = _hull_norm_upper(rows, range(len(rows)), np.concatenate([lam, lam])) + prob.delta
     support = sorted({i for key in keys for i in key})
     weights = _class_weights(keys, lam, support)
     if lo > 0:
         return _separable_margin(u / float(np.sqrt(u @ u)), lo, up, R, support, weights,
                                  True, iters, t0, offset=b, svm=True)
-    return _unseparated(Xf, y, True, u, lo, up, R, support, weights, iters, t0, svm=True,
-                        offset=b)
+    return _unseparated(prob, y, True, u, lo, up, R, support, weights, iters, t0,
+                        svm=True, offset=b)
 
 
 def _class_weights(keys, lam, support):

@@ -39,7 +39,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone._exact import to_integer_matrix
+from markone._exact import first_inexact, to_integer_matrix
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, labels_to_pm1)
 from verify._exact import (blas_single_thread, certify_positive, exact_dot,
@@ -113,10 +113,7 @@ class _Problem:
         self.intercept = intercept
         self.y, self.single = labels_pm1(y)
         arr = None if _is_exact_input(X) else np.asarray(X)
-        if arr is not None and arr.dtype.kind in "iu" and arr.size and \
-                int(np.abs(arr).max()) >= 2**53:
-            arr = arr.astype(object)
-        if arr is not None and arr.dtype != object:
+        if arr is not None:
             Xf = check_matrix(arr)
             check_consistent_length(Xf, self.y)
             Z = Xf * self.y[:, None]
@@ -135,7 +132,7 @@ class _Problem:
                 M = np.hstack([M, np.full((M.shape[0], 1), int(scale), dtype=object)])
             self.M = M * self.y.astype(object)[:, None]
             big = max(abs(int(v)) for v in self.M.ravel()) if self.M.size else 0
-            self.Zf = np.ascontiguousarray(self.M.astype(np.float64))
+            self.Zf = np.ascontiguousarray(_float_rows(self.M, big))
             if big < 2**53:
                 self.M = None  # float64 holds the integers exactly
         self.n, self.d = self.Zf.shape
@@ -175,15 +172,42 @@ class _Problem:
         return {i: v / g for i, v in sorted(cert.items())}
 
 
+def _float_rows(M, big):
+    """Float64 rows approximating positive multiples of the integer rows ``M``.
+
+    Rows whose entries reach beyond float64's range (``10**400``, or ``"1e-400"``
+    scaled to integers) are divided by a power of two first, so that no entry
+    overflows; the provers only use these floats to propose, never to decide.
+    """
+    if big < 2**1000:
+        return M.astype(np.float64)
+    out = np.empty(M.shape)
+    for i, row in enumerate(M.tolist()):
+        shift = max(max(abs(v) for v in row).bit_length() - 1000, 0)
+        out[i] = [float(v >> shift) if v >= 0 else -float(-v >> shift) for v in row]
+    return out
+
+
 def _is_exact_input(X):
-    """True for input that must be parsed exactly (Fractions, strings, objects)."""
+    """True for input that must be parsed exactly: Fractions, strings, objects, and
+    numbers that float64 cannot hold (longdouble entries with more bits or range,
+    integers beyond 2**53 that are not a float64)."""
     if isinstance(X, np.ndarray):
-        return X.dtype == object or X.dtype.kind in "US"
-    try:
-        first = X[0][0] if len(X) and len(X[0]) else None
-    except (TypeError, IndexError, KeyError):
-        return False
-    return isinstance(first, (Fraction, str))
+        arr = X
+    else:
+        try:
+            first = X[0][0] if len(X) and len(X[0]) else None
+        except (TypeError, IndexError, KeyError):
+            return False
+        if isinstance(first, (Fraction, str)):
+            return True
+        try:
+            arr = np.asarray(X)
+        except (ValueError, OverflowError):
+            return False  # ragged: check_matrix says so
+    if arr.dtype == object or arr.dtype.kind in "US":
+        return True
+    return arr.dtype.kind in "biuf" and first_inexact(arr) is not None
 
 
 def labels_pm1(y):

@@ -86,26 +86,13 @@ def run_demo(out="markone-demo", *, seed=0, echo=print):
     return summary
 
 
-def _savefig(fig, path):
-    import io
-
-    import matplotlib.pyplot as plt
-
-    from markone._io import atomic_write
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format=path.suffix[1:], dpi=90)
-    plt.close(fig)
-    atomic_write(path, buf.getvalue(), mode="wb")
-    return path
-
-
 def _core_section(rep):
     import warnings
 
     import matplotlib.pyplot as plt
 
     import markone
+    from markone._io import write_figure
     from markone.plot import plot_boundary, plot_mistakes
 
     X, y = markone.datasets.iris()
@@ -123,7 +110,7 @@ def _core_section(rep):
     axes[0].set_ylabel("petal width (cm)")
     plot_mistakes(axes[1], hard, title="versicolor vs virginica: mistakes never stop")
     fig.tight_layout()
-    path = _savefig(fig, rep.out / "core_iris.png")
+    path = write_figure(fig, rep.out / "core_iris.png")
     w = ", ".join(f"{v:g}" for v in res.w)
     rep.section("The learner core: iris", [
         f"setosa vs versicolor (petal length, width): converged in {res.epochs} passes "
@@ -183,6 +170,7 @@ def _worst_case_section(rep):
     import matplotlib.pyplot as plt
 
     import verify
+    from markone._io import write_figure
 
     ms = list(range(1, 41))
     cases = [verify.orthonormal_case(m, labels=[(-1) ** i for i in range(m)]) for m in ms]
@@ -195,7 +183,7 @@ def _worst_case_section(rep):
     ax.legend(fontsize=8)
     ax.set_title("the bound is tight", fontsize=10)
     fig.tight_layout()
-    path = _savefig(fig, rep.out / "orthonormal.png")
+    path = write_figure(fig, rep.out / "orthonormal.png")
     tight = all(c.mistakes == m for c, m in zip(cases, ms))
     rep.section("The worst case meets Novikoff's bound", [
         f"orthonormal e_1..e_m, R = 1, gamma = 1/sqrt(m): exactly m mistakes for every "
@@ -205,13 +193,14 @@ def _worst_case_section(rep):
 
 
 def _xor_section(rep):
+    import warnings
+
     import matplotlib.pyplot as plt
     import numpy as np
 
     import markone
     import verify
-
-    import warnings
+    from markone._io import write_figure
 
     X, y = markone.datasets.xor()
     with warnings.catch_warnings():
@@ -230,7 +219,7 @@ def _xor_section(rep):
     ax.set_ylabel("w2")
     ax.set_zlabel("bias")
     ax.set_title(f"XOR: a cycle of {cyc.period_updates} updates", fontsize=10)
-    path = _savefig(fig, rep.out / "xor_cycle.png")
+    path = write_figure(fig, rep.out / "xor_cycle.png")
     rep.section("XOR cycles, and stays bounded", [
         f"markone.train on XOR: converged={run.converged} after {run.epochs} passes, "
         f"at least {min(run.mistakes_per_epoch)} mistakes in every pass",

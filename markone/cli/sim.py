@@ -15,7 +15,8 @@ RUN_EXAMPLES = """\
   markone sim run all --out results --workers 2  every experiment, 2 processes
   markone sim run novikoff --dask local          on a dask.distributed LocalCluster
   markone sim run novikoff --dask tcp://host:8786  on your own cluster
-Killed and restarted with the same arguments, a sweep runs only the missing tasks."""
+Killed and restarted with the same arguments, a sweep runs only the missing tasks.
+Another --seed, --runs or --size into a folder of earlier results needs --overwrite."""
 
 
 def _list(args):
@@ -41,7 +42,8 @@ def _run(args):
             runs = None  # --runs applies to the experiments that have runs
         try:
             res = run_experiment(name, out=args.out, seed=args.seed, size=args.size,
-                                 runs=runs, workers=args.workers, dask=args.dask)
+                                 runs=runs, workers=args.workers, dask=args.dask,
+                                 overwrite=args.overwrite)
         except ImportError as exc:  # --dask without dask.distributed installed
             raise CommandError(str(exc)) from exc
         print(f"{name}: {plural(res.n_run, 'task')} run, {res.n_reused} reused -> "
@@ -75,4 +77,7 @@ def register(subparsers):
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     r.add_argument("--size", choices=("small", "default"), default="default",
                    help="problem sizes: 'small' is quick")
+    r.add_argument("--overwrite", action="store_true",
+                   help="replace the results of another sweep (other seed or settings) "
+                   "in the output folder")
     return p
