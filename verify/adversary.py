@@ -402,7 +402,7 @@ def _z3_search(YX, budget, timeout_s=None, progress=None):
 
     import z3
 
-    from markone._progress import Progress
+    from markone._progress import progress_bar
 
     deadline = None if timeout_s is None else time.perf_counter() + timeout_s
     rows = [[int(v) for v in r] for r in YX]
@@ -410,7 +410,7 @@ def _z3_search(YX, budget, timeout_s=None, progress=None):
     solver = z3.Solver()
     w = [z3.IntVal(0)] * d
     choices, best, queries = [], [], 0
-    with Progress(budget, "worst_order z3", enabled=progress) as bar:
+    with progress_bar(budget, "worst_order z3", enabled=progress) as bar:
         for k in range(1, budget + 1):
             if deadline is not None:
                 left = deadline - time.perf_counter()
@@ -418,7 +418,7 @@ def _z3_search(YX, budget, timeout_s=None, progress=None):
                     return best, queries, False
                 solver.set("timeout", max(1, int(left * 1000)))
             found = _z3_step(solver, rows, n, d, w, choices, k)
-            bar.advance()
+            bar.update()
             queries += 1
             if found is None:  # the solver gave up (timeout): not a proof
                 return best, queries, False
