@@ -26,7 +26,7 @@ _EXPORTS = {
     "KernelPerceptron": "markone.kernel",
 }
 _SUBMODULES = {"datasets", "online", "hardware", "perceptron", "multiclass", "kernel",
-               "sklearn", "batch"}
+               "batch"}
 
 __all__ = sorted(_EXPORTS) + ["__version__", "datasets", "online", "hardware"]
 

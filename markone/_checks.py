@@ -14,20 +14,15 @@ ValueError: order has index 3 outside [0, 3) for 3 examples.
 from __future__ import annotations
 
 import warnings
-from fractions import Fraction
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
 
-from markone._exact import to_fraction
-from markone._validation import (
-    check_choice,
-    check_int_at_least,
-    check_positive,
-)
+from markone._validation import check_choice
 
-__all__ = ["ConvergenceWarning", "NotFittedError", "FloatRangeError", "float_range_error", "VARIANTS", "check_common", "check_eta",
-           "check_order", "epoch_indices", "warn_not_converged", "zero_rows_error",
-           "raise_bad_row"]
+__all__ = ["ConvergenceWarning", "NotFittedError", "FloatRangeError", "float_range_error",
+           "VARIANTS", "check_order", "epoch_indices", "run_epochs", "is_replay",
+           "warn_not_converged", "zero_rows_error", "raise_bad_row"]
 
 #: The prediction vectors :func:`markone.train` can return.
 VARIANTS = ("last", "averaged", "voted", "pocket")
@@ -35,10 +30,6 @@ VARIANTS = ("last", "averaged", "voted", "pocket")
 
 class ConvergenceWarning(UserWarning):
     """Training stopped at ``max_epochs`` with a pass that still made mistakes."""
-
-
-class NotFittedError(ValueError, AttributeError):
-    """An estimator was used before ``fit``."""
 
 
 class FloatRangeError(ValueError, ArithmeticError):
@@ -88,27 +79,28 @@ def epoch_indices(order, n, rng):
     return np.arange(n, dtype=np.int64)
 
 
-def check_common(eta, max_epochs, variant, intercept_scale, intercept):
-    eta = check_eta(eta)
-    check_int_at_least(max_epochs, "max_epochs", 1)
-    check_choice(variant, "variant", VARIANTS)
-    if intercept:
-        if isinstance(intercept_scale, (str, Fraction)):
-            c = to_fraction(intercept_scale, where="intercept_scale ")
-            if c <= 0:
-                raise ValueError(f"intercept_scale(={intercept_scale}) must be > 0.")
-        else:
-            check_positive(intercept_scale, "intercept_scale")
-    return eta
+def run_epochs(one_pass, order, n, max_epochs, rng):
+    """The one epoch driver of every learner: passes until a clean one.
+
+    Calls ``one_pass(idx)`` (which returns the updates it made) with the indices of
+    each pass drawn by :func:`epoch_indices`, and stops after a pass without updates
+    or after ``max_epochs`` passes. Returns the list of updates per pass.
+
+    >>> run_epochs(lambda idx: int(idx[0]), check_order([2, 0], 3), 3, 5, None)
+    [2, 2, 2, 2, 2]
+    """
+    per_epoch = []
+    for _ in range(max_epochs):
+        m = one_pass(epoch_indices(order, n, rng))
+        per_epoch.append(m)
+        if m == 0:
+            break
+    return per_epoch
 
 
-def check_eta(eta):
-    if isinstance(eta, (Fraction, str)):
-        e = to_fraction(eta, where="eta ")
-        if e <= 0:
-            raise ValueError(f"eta(={eta}) must be > 0.")
-        return e
-    return check_positive(eta, "eta")
+def is_replay(order, max_epochs):
+    """A single pass of an explicit stream replays it: it is not asked to converge."""
+    return not isinstance(order, str) and max_epochs == 1
 
 
 def zero_rows_error(yx):
@@ -137,6 +129,7 @@ def warn_not_converged(max_epochs, what="the data", stacklevel=3):
     """Issue the :class:`ConvergenceWarning` that says what to do next."""
     warnings.warn(
         f"no pass without mistakes in max_epochs={max_epochs} passes over {what}; the "
-        "data may not be linearly separable (check with verify.check_separable). Raise "
+        "data may not be linearly separable (check with `markone verify separable` or "
+        "verify.check_separable). Raise "
         "max_epochs, or use variant='pocket' or 'averaged' for non-separable data.",
         ConvergenceWarning, stacklevel=stacklevel)

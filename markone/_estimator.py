@@ -1,115 +1,336 @@
-"""Plumbing shared by every markone estimator (not public).
+"""What every markone estimator shares: scikit-learn's contract and the stream API.
 
-Parameter access in the scikit-learn style (constructor arguments are keyword-only and
-stored verbatim; ``get_params`` reads them from the ``__init__`` signature), the
-fitted-state check, input checks against the fitted width, the first-call ``classes``
-rule of ``partial_fit``, the one-example API (``learn_one``/``predict_one`` are
-``partial_fit``/``predict`` on a batch of one, so they call the same update), scoring,
-and the convergence warning. The learning itself lives in each estimator's module.
+:class:`OnlineClassifier` is a scikit-learn classifier (``BaseEstimator`` and
+``ClassifierMixin``): constructor arguments are keyword-only and stored verbatim, and
+``fit``/``partial_fit`` check them against one declarative table,
+``_parameter_constraints``, with scikit-learn's own parameter validation; inputs go
+through ``validate_data`` (``n_features_in_``, ``feature_names_in_`` from DataFrames)
+and the targets through ``check_classification_targets``, so the errors are the ones
+scikit-learn users know. markone adds its own wording only where it knows more (a zero
+row with ``intercept=False``, the convergence warning).
+
+Learning itself is three hooks per learner: ``_start`` (zero state for the classes and
+width), ``_pass`` (one pass over rows ``idx``, returning the updates) and
+``_learn_row`` (one example, the same rule, O(d)). ``fit`` runs the one epoch driver of
+:func:`markone._checks.run_epochs`; ``partial_fit`` is one pass; ``learn_one`` is one
+example and **not** an epoch: it adds to ``n_mistakes_`` but not to ``n_epochs_``.
+
+The parameter table (:data:`CORE_CONSTRAINTS`) also checks :func:`markone.train`'s
+arguments, so the function and the estimators accept and refuse the same values: step
+sizes and intercept constants may be positive reals, ``Fraction`` or rational strings
+such as ``"1/2"`` (markone's exact-mode extension), wherever exact mode allows them.
+
+>>> from markone._estimator import validate_core_params
+>>> validate_core_params({"eta": "1/2", "max_epochs": 3}, "train")
+>>> validate_core_params({"eta": "-1/2"}, "train")
+Traceback (most recent call last):
+...
+sklearn.utils._param_validation.InvalidParameterError: The 'eta' parameter of train must be a finite real number > 0 (int, float or Fraction) or a str holding a positive rational such as '1/2' or '0.25'. Got '-1/2' instead.
 """
 
 from __future__ import annotations
 
-import inspect
 import numbers
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import (
+    Interval,
+    Options,
+    StrOptions,
+    validate_parameter_constraints,
+)
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from markone._validation import check_matrix
-from markone._checks import NotFittedError, check_common
+from markone._checks import (
+    VARIANTS,
+    check_order,
+    epoch_indices,
+    is_replay,
+    run_epochs,
+    warn_not_converged,
+)
+from markone._validation import as_generator, encode_binary_labels, encode_class_labels
 
-__all__ = ["OnlineClassifier", "check_core_params"]
+__all__ = ["OnlineClassifier", "CORE_CONSTRAINTS", "PositiveReal", "PositiveRationalString",
+           "validate_core_params", "as_float"]
 
 
-def check_core_params(eta, max_epochs, variant, intercept_scale, intercept):
-    """Check the parameters shared with :func:`markone.train`; return ``eta`` as float.
+class PositiveRationalString(Options):
+    """Constraint: a string holding a positive finite rational (``"1/2"``, ``"0.25"``).
 
-    The estimators train in float64, so ``eta`` and ``intercept_scale`` must be real
-    numbers here (``train(exact=True)`` also takes Fractions and strings).
+    markone's extension of scikit-learn's parameter table: exact mode reads step sizes
+    and intercept constants as rationals, so the estimators accept the same strings.
+
+    >>> PositiveRationalString().is_satisfied_by("3/4"), PositiveRationalString(
+    ...     ).is_satisfied_by("0")
+    (True, False)
     """
-    for name, value in (("eta", eta), ("intercept_scale", intercept_scale)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise TypeError(f"{name} must be a real number, got {value!r}.")
-    return float(check_common(eta, max_epochs, variant, intercept_scale, intercept))
+
+    def __init__(self) -> None:
+        super().__init__(str, set())
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        if not isinstance(val, str):
+            return False
+        try:
+            return Fraction(val.strip()) > 0
+        except (ValueError, ZeroDivisionError):
+            return False
+
+    def __str__(self) -> str:
+        return "a str holding a positive rational such as '1/2' or '0.25'"
 
 
-class OnlineClassifier:
-    """Base of estimators with ``fit``/``partial_fit``/``learn_one``/``predict_one``.
+class PositiveReal(Interval):
+    """Constraint: a finite real number ``> 0`` (``Fraction`` included), not a bool.
 
-    Subclasses define ``__init__`` (keyword-only arguments stored verbatim), ``fit``,
-    ``partial_fit(X, y, classes=None)`` and ``decision_function``/``predict``.
+    >>> from fractions import Fraction
+    >>> [PositiveReal().is_satisfied_by(v) for v in (0.5, Fraction(1, 3), True, 0)]
+    [True, True, False, False]
     """
 
-    @classmethod
-    def _param_names(cls):
-        params = inspect.signature(cls.__init__).parameters.values()
-        return [p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    def __init__(self) -> None:
+        super().__init__(numbers.Real, 0, None, closed="neither")
 
-    def get_params(self, deep=True):
-        """The constructor arguments, as stored."""
-        return {name: getattr(self, name) for name in self._param_names()}
+    def is_satisfied_by(self, val: Any) -> bool:
+        if isinstance(val, (bool, np.bool_)) or not isinstance(val, numbers.Real):
+            return False
+        if isinstance(val, numbers.Rational):  # exact: Fraction, int
+            return val > 0
+        return bool(0 < float(val) < float("inf"))
 
-    def set_params(self, **params):
-        """Set constructor arguments (checked at the next fit); return ``self``."""
-        valid = self._param_names()
-        for name, value in params.items():
-            if name not in valid:
+    def __str__(self) -> str:
+        return "a finite real number > 0 (int, float or Fraction)"
+
+
+_POSITIVE = [PositiveReal(), PositiveRationalString()]
+
+#: The one table of the parameters that :func:`markone.train` and every estimator
+#: share (each estimator adds its own entries to it).
+CORE_CONSTRAINTS: dict = {
+    "intercept": ["boolean"],
+    "intercept_scale": _POSITIVE,
+    "eta": list(_POSITIVE),
+    "max_epochs": [Interval(numbers.Integral, 1, None, closed="left")],
+    "order": [StrOptions({"given", "shuffle"}), "array-like"],
+    "seed": [None, Interval(numbers.Integral, 0, None, closed="left"),
+             np.random.Generator, np.random.SeedSequence],
+    "variant": [StrOptions(set(VARIANTS))],
+}
+
+
+def validate_core_params(params: dict, caller: str) -> None:
+    """Check ``params`` (name -> value) against :data:`CORE_CONSTRAINTS`."""
+    validate_parameter_constraints(
+        {k: CORE_CONSTRAINTS[k] for k in params}, params, caller_name=caller)
+
+
+def as_float(value: Any) -> float:
+    """A validated positive real, ``Fraction`` or rational string, as float."""
+    return float(Fraction(value.strip())) if isinstance(value, str) else float(value)
+
+
+class OnlineClassifier(ClassifierMixin, BaseEstimator):
+    """Base of markone's estimators: ``fit``/``partial_fit``/``learn_one``/``predict_one``.
+
+    Subclasses set ``_binary`` and ``_parameter_constraints`` and define ``__init__``
+    (keyword-only arguments stored verbatim), ``_start``, ``_pass``, ``_learn_row`` and
+    ``decision_function``; ``_prepare`` may precompute per-fit data.
+    """
+
+    _binary = True
+    _parameter_constraints: dict = dict(CORE_CONSTRAINTS)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = not self._binary
+        return tags
+
+    # checks -------------------------------------------------------------------------
+    def _validate_xy(self, X, y, *, reset: bool):
+        X, y = validate_data(self, X, y, reset=reset, dtype=np.float64)
+        check_classification_targets(y)
+        if self._binary:
+            kind = type_of_target(y, input_name="y", raise_unknown=True)
+            if kind != "binary":
                 raise ValueError(
-                    f"invalid parameter {name!r} for {type(self).__name__}; valid "
-                    f"parameters are {valid}.")
-            setattr(self, name, value)
-        return self
+                    f"Only binary classification is supported. The type of the target "
+                    f"is {kind}; use markone.MulticlassPerceptron for more classes.")
+        return X, y
 
-    def __repr__(self):
-        defaults = {p.name: p.default for p in
-                    inspect.signature(type(self).__init__).parameters.values()}
-        changed = [f"{k}={v!r}" for k, v in self.get_params().items()
-                   if not (v is defaults[k] or (isinstance(v, (str, int, float))
-                                                and v == defaults[k]))]
-        return f"{type(self).__name__}({', '.join(changed)})"
+    def _encode(self, y, classes=None):
+        """``(codes, classes)``: -1/+1 for binary learners, ``0..K-1`` otherwise."""
+        if self._binary:
+            return encode_binary_labels(y, classes=classes, allow_single=classes is not None)
+        return encode_class_labels(y, classes=classes)
 
-    # state checks -----------------------------------------------------------------
-    def _check_fitted(self):
-        if not hasattr(self, "classes_"):
-            raise NotFittedError(
-                f"This {type(self).__name__} is not fitted yet; call fit(X, y) or "
-                "partial_fit(X, y, classes=...) first.")
-
-    def _check_X(self, X):
-        """``X`` as float64, with the width the model was fitted with."""
-        Xf = check_matrix(X)
-        if Xf.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {Xf.shape[1]} features, but {type(self).__name__} was fitted "
-                f"with {self.n_features_in_}; pass samples with the same features.")
-        return Xf
-
-    def _classes_for_partial_fit(self, classes):
-        """The classes of this ``partial_fit``: given the first time, then fixed."""
-        if hasattr(self, "classes_"):
-            if classes is not None and not np.array_equal(np.unique(classes),
-                                                          self.classes_):
-                raise ValueError(
-                    f"classes={np.unique(classes).tolist()} differs from the classes "
-                    f"{self.classes_.tolist()} of the first fit; call fit to restart.")
-            return self.classes_
+    def _first_classes(self, classes, y=None):
+        """The classes a ``partial_fit``/``learn_one`` must be told the first time."""
         if classes is None:
+            if self._binary and y is not None and np.isin(np.asarray(y), (-1, 1)).all():
+                return np.array([-1, 1])  # -1/+1 labels need no ``classes``
             raise ValueError(
                 "classes must be passed to the first call of partial_fit (or "
-                "learn_one), e.g. partial_fit(X, y, classes=[0, 1, 2]): later batches "
+                "learn_one), e.g. partial_fit(X, y, classes=[0, 1]): later batches "
                 "may not show every class.")
-        return np.unique(np.asarray(classes))
+        classes = np.unique(np.asarray(classes))
+        if self._binary and len(classes) != 2:
+            raise ValueError(f"classes must hold exactly two labels for a binary "
+                             f"learner, got {classes.tolist()}.")
+        return classes
 
-    # one example at a time ----------------------------------------------------------
+    def _check_same_classes(self, classes):
+        if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(
+                f"classes={np.unique(classes).tolist()} differs from the classes "
+                f"{self.classes_.tolist()} of the first fit; call fit to restart.")
+
+    def _begin(self, classes, n_features: int) -> None:
+        self.classes_ = classes
+        self.n_features_in_ = n_features
+        self._code = {c.item() if hasattr(c, "item") else c: code for c, code in
+                      zip(classes, self._encode(classes, classes)[0].tolist())}
+        self._rng = as_generator(self.seed)
+        self._per_epoch: list = []
+        self._mistakes = 0
+        self._start(classes, n_features)
+
+    # learning -------------------------------------------------------------------------
+    def fit(self, X, y):
+        """Train from zero on ``(X, y)``; return ``self``.
+
+        Passes over the data in ``order`` until one makes no update, or
+        ``max_epochs`` passes (then a :class:`~markone.ConvergenceWarning`).
+        """
+        self._validate_params()
+        X, y = self._validate_xy(X, y, reset=True)
+        codes, classes = self._encode(y)
+        self._begin(classes, X.shape[1])
+        self._fit_passes(X, codes)
+        return self
+
+    def _fit_passes(self, X, codes) -> None:
+        data = self._prepare(X, codes)
+        order = check_order(self.order, X.shape[0])
+        per_epoch = run_epochs(lambda idx: self._pass(data, idx), order, X.shape[0],
+                               self.max_epochs, self._rng)
+        self._record_passes(per_epoch)
+        if per_epoch[-1] and not is_replay(order, self.max_epochs):
+            warn_not_converged(self.max_epochs, stacklevel=4)
+
+    def _record_passes(self, per_epoch) -> None:
+        self._per_epoch.extend(int(m) for m in per_epoch)
+        self._mistakes += int(sum(per_epoch))
+
+    def partial_fit(self, X, y, classes=None):
+        """One pass over ``(X, y)`` from the current state; return ``self``.
+
+        ``classes`` (every class the model will see) is needed the first time, unless
+        a binary learner gets -1/+1 labels.
+        """
+        self._validate_params()
+        first = not hasattr(self, "_code")
+        X, y = self._validate_xy(X, y, reset=first)
+        if first:
+            classes = self._first_classes(classes, y)
+        else:
+            self._check_same_classes(classes)
+            classes = self.classes_
+        codes, _ = self._encode(y, classes)
+        if first:
+            self._begin(classes, X.shape[1])
+        data = self._prepare(X, codes)
+        order = check_order(self.order, X.shape[0])
+        self._record_passes([self._pass(data, epoch_indices(order, X.shape[0], self._rng))])
+        self._end_partial_fit()
+        return self
+
+    def _end_partial_fit(self):
+        """Hook: what a learner does after the pass of a ``partial_fit``."""
+
     def learn_one(self, x, y, classes=None):
-        """Learn from one example with the same update as ``fit``; return ``self``."""
-        return self.partial_fit(np.asarray(x, dtype=float).reshape(1, -1), [y],
-                                classes=classes)
+        """Learn from one example with the same rule as ``fit``; return ``self``.
+
+        O(d) per call (for the kernel learner: O(d) per stored example), constant in
+        the number of examples seen; a ``learn_one`` is not an epoch. The first call
+        needs ``classes`` unless a binary learner gets -1/+1 labels. Parameters are
+        checked when the first call creates the state (``fit``/``partial_fit`` check
+        them every time).
+        """
+        if not hasattr(self, "_code"):
+            self._validate_params()
+            classes = self._first_classes(classes, [y])
+            self._begin(classes, len(np.ravel(x)))
+        elif classes is not None:
+            self._check_same_classes(classes)
+        try:
+            code = self._code[y]
+        except (KeyError, TypeError):
+            raise ValueError(f"y={y!r} is not one of the classes "
+                             f"{self.classes_.tolist()} given at the first fit.") from None
+        self._mistakes += self._learn_row(self._one_row(x), code)
+        return self
+
+    def _one_row(self, x):
+        x = np.asarray(x, dtype=np.float64)
+        if x.shape != (self.n_features_in_,):
+            raise ValueError(
+                f"x must be one sample of {self.n_features_in_} features (a 1-D "
+                f"sequence), got shape {x.shape}.")
+        return x
+
+    # prediction -------------------------------------------------------------------------
+    def _checked_X(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def predict(self, X):
+        """Predicted classes (ties: a zero binary score predicts ``classes_[1]``, a
+        multiclass tie the lowest class index)."""
+        index = self._predict_index(self.decision_function(X))
+        return self.classes_[index]
+
+    def _predict_index(self, scores):
+        scores = np.asarray(scores)
+        if scores.ndim == 1:
+            return (scores >= 0).astype(int)
+        return np.argmax(scores, axis=1)
 
     def predict_one(self, x):
-        """Predict the class of one example."""
-        return self.predict(np.asarray(x, dtype=float).reshape(1, -1))[0].item()
+        """Predict the class of one example (O(d))."""
+        check_is_fitted(self)
+        score = self._score_one(self._one_row(x))
+        return self.classes_[self._predict_index(score[None])[0]].item()
 
-    def score(self, X, y):
-        """Mean accuracy on ``(X, y)``."""
-        return float(np.mean(self.predict(X) == np.asarray(y)))
+    def _score_one(self, x):
+        return np.asarray(self.decision_function(x[None, :]))[0]
+
+    # counts -----------------------------------------------------------------------------
+    @property
+    def n_mistakes_(self) -> int:
+        """Updates made so far (passes of ``fit``/``partial_fit`` and ``learn_one``)."""
+        check_is_fitted(self)
+        return self._mistakes
+
+    @property
+    def n_epochs_(self) -> int:
+        """Passes made (``fit``'s final clean pass included; one per ``partial_fit``)."""
+        check_is_fitted(self)
+        return len(self._per_epoch)
+
+    @property
+    def mistakes_per_epoch_(self) -> tuple:
+        """Updates in each pass (``learn_one`` calls are in no pass)."""
+        check_is_fitted(self)
+        return tuple(self._per_epoch)
+
+    @property
+    def converged_(self) -> bool:
+        """True when the last pass made no update."""
+        check_is_fitted(self)
+        return bool(self._per_epoch) and self._per_epoch[-1] == 0
+

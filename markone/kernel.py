@@ -37,18 +37,13 @@ import numpy as np
 from numba import njit
 from scipy.spatial.distance import cdist
 
-from markone._checks import check_order, epoch_indices, warn_not_converged
-from markone._estimator import OnlineClassifier, check_core_params
-from markone._validation import (
-    as_generator,
-    check_choice,
-    check_consistent_length,
-    check_int_at_least,
-    check_matrix,
-    check_positive,
-    encode_binary_labels,
-)
-from markone.online import predict_sign
+import numbers
+
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, PositiveReal, as_float
+from markone._validation import check_choice, check_matrix
 
 __all__ = ["KernelPerceptron", "kernel_matrix", "KERNELS"]
 
@@ -147,6 +142,14 @@ class KernelPerceptron(OnlineClassifier):
     ['diff', 'same']
     """
 
+    _parameter_constraints: dict = {
+        **{k: v for k, v in CORE_CONSTRAINTS.items() if k not in ("eta", "variant")},
+        "kernel": [StrOptions(set(KERNELS)), callable],
+        "degree": [Interval(numbers.Integral, 1, None, closed="left")],
+        "gamma": [None, PositiveReal()],
+        "coef0": [Interval(numbers.Real, 0, None, closed="left")],
+    }
+
     def __init__(self, *, kernel="linear", degree=3, gamma=None, coef0=1.0,
                  intercept=True, intercept_scale=1.0, max_epochs=1000, order="given",
                  seed=None):
@@ -160,78 +163,49 @@ class KernelPerceptron(OnlineClassifier):
         self.order = order
         self.seed = seed
 
-    def _check_params(self):
-        if not callable(self.kernel):
-            check_choice(self.kernel, "kernel", KERNELS)
-        check_int_at_least(self.degree, "degree", 1)
-        if self.gamma is not None:
-            check_positive(self.gamma, "gamma")
-        check_positive(self.coef0, "coef0", allow_zero=True)
-        check_core_params(1.0, self.max_epochs, "last", self.intercept_scale,
-                          self.intercept)
-
     def _gram(self, A, B):
         K = kernel_matrix(A, B, self.kernel, degree=self.degree, gamma=self.gamma_,
                           coef0=float(self.coef0))
         if self.intercept:
-            K += float(self.intercept_scale) ** 2
+            K += self._c ** 2
         return K
 
-    # fitting ----------------------------------------------------------------------
-    def fit(self, X, y):
-        """Train from zero on ``(X, y)`` (two classes); return ``self``."""
-        self._check_params()
-        Xf = check_matrix(X)
-        y_pm1, classes = encode_binary_labels(y)
-        check_consistent_length(Xf, y_pm1)
-        self._reset(classes, Xf.shape[1])
-        G = self._checked_gram(Xf)
-        alpha, f = np.zeros(len(Xf), dtype=np.int64), np.zeros(len(Xf))
-        yf = y_pm1.astype(np.float64)
-        order = check_order(self.order, len(Xf))
-        for _ in range(self.max_epochs):
-            m = int(_dual_epoch(G, yf, epoch_indices(order, len(Xf), self._rng), alpha, f))
-            self._per_epoch.append(m)
-            if m == 0:
-                break
-        if m and not (isinstance(order, np.ndarray) and self.max_epochs == 1):
-            warn_not_converged(self.max_epochs)
-        self._store(Xf, y_pm1, alpha, keep_all=True)
-        return self
-
-    def partial_fit(self, X, y, classes=None):
-        """One pass over ``(X, y)`` from the current state; return ``self``.
-
-        ``classes`` (the two labels) is needed the first time.
-        """
-        self._check_params()
-        classes = self._classes_for_partial_fit(classes)
-        first = not hasattr(self, "classes_")
-        Xf = check_matrix(X) if first else self._check_X(X)
-        y_pm1, _ = encode_binary_labels(y, classes=classes)
-        check_consistent_length(Xf, y_pm1)
-        if first:
-            self._reset(classes, Xf.shape[1])
-        G = self._checked_gram(Xf)
-        f = (self.dual_coef_ @ self._gram(self.support_vectors_, Xf) if not first
-             else np.zeros(len(Xf)))
-        alpha = np.zeros(len(Xf), dtype=np.int64)
-        order = check_order(self.order, len(Xf))
-        self._per_epoch.append(int(_dual_epoch(
-            G, y_pm1.astype(np.float64), epoch_indices(order, len(Xf), self._rng),
-            alpha, f)))
-        self._store(Xf, y_pm1, alpha, keep_all=False)
-        return self
-
-    def _reset(self, classes, n_features):
-        self.classes_ = classes
-        self.n_features_in_ = n_features
-        self.gamma_ = 1.0 / n_features if self.gamma is None else float(self.gamma)
+    # the hooks of OnlineClassifier ----------------------------------------------------
+    def _start(self, classes, n_features):
+        self.gamma_ = 1.0 / n_features if self.gamma is None else as_float(self.gamma)
+        self._c = as_float(self.intercept_scale) if self.intercept else 0.0
         self._X = np.empty((0, n_features))
         self._y = np.empty(0, dtype=np.int64)
         self._alpha = np.empty(0, dtype=np.int64)
-        self._per_epoch = []
-        self._rng = as_generator(self.seed)
+        self._publish()
+
+    def _fit_passes(self, X, codes):
+        super()._fit_passes(X, codes)
+        self._store(*self._data, keep_all=True)
+
+    def _prepare(self, X, codes):
+        """Gram matrix, labels, fresh mistake counts and current scores of ``X``."""
+        G = self._checked_gram(X)
+        f = (self.dual_coef_ @ self._gram(self.support_vectors_, X)
+             if len(self.dual_coef_) else np.zeros(len(X)))
+        self._data = (X, codes, np.zeros(len(X), dtype=np.int64))
+        return G, codes.astype(np.float64), self._data[2], f
+
+    def _pass(self, data, idx):
+        G, yf, alpha, f = data
+        return int(_dual_epoch(G, yf, idx, alpha, f))
+
+    def _end_partial_fit(self):
+        self._store(*self._data, keep_all=False)  # only the examples it erred on
+
+    def _learn_row(self, x, code):
+        if not np.isfinite(x).all():
+            raise ValueError("x contains NaN or infinity; remove or impute those entries.")
+        self._checked_gram(x[None])
+        if code * self._scores(x[None])[0] > 0:
+            return 0
+        self._store(x[None], np.array([code]), np.array([1]), keep_all=True)
+        return 1
 
     def _checked_gram(self, Xf):
         G = self._gram(Xf, Xf)
@@ -249,25 +223,20 @@ class KernelPerceptron(OnlineClassifier):
         self._X = np.vstack([self._X, Xf[keep]])
         self._y = np.concatenate([self._y, y_pm1[keep]])
         self._alpha = np.concatenate([self._alpha, alpha[keep]])
+        self._publish()
+
+    def _publish(self):
         support = self._alpha > 0
         self.alpha_ = self._alpha.copy()
         self.support_vectors_ = self._X[support]
         self.dual_coef_ = (self._alpha * self._y)[support].astype(np.float64)
-        self.n_mistakes_ = int(sum(self._per_epoch))
-        self.n_epochs_ = len(self._per_epoch)
-        self.converged_ = self._per_epoch[-1] == 0
-        self.mistakes_per_epoch_ = tuple(self._per_epoch)
 
     # prediction -------------------------------------------------------------------
     def decision_function(self, X):
         """``f(x) = sum_i alpha_i y_i k(x_i, x)`` (positive means ``classes_[1]``)."""
-        self._check_fitted()
-        Xf = self._check_X(X)
-        if not len(self.dual_coef_):
-            return np.zeros(len(Xf))
-        return self.dual_coef_ @ self._gram(self.support_vectors_, Xf)
+        return self._scores(self._checked_X(X))
 
-    def predict(self, X):
-        """Predicted classes (a zero score predicts ``classes_[1]``)."""
-        positive = predict_sign(self.decision_function(X)) > 0
-        return self.classes_[positive.astype(int)]
+    def _scores(self, X):
+        if not len(self.dual_coef_):
+            return np.zeros(len(X))
+        return self.dual_coef_ @ self._gram(self.support_vectors_, X)

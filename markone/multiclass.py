@@ -58,22 +58,22 @@ import warnings
 import numpy as np
 from numba import njit
 
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.validation import check_is_fitted
+
 from markone import online
 from markone._checks import (
     ConvergenceWarning,
-    check_order,
-    epoch_indices,
+    is_replay,
     warn_not_converged,
     zero_rows_error,
 )
-from markone._estimator import OnlineClassifier, check_core_params
+from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, as_float
 from markone._validation import (
     as_generator,
-    check_choice,
     check_consistent_length,
     check_int_at_least,
     check_matrix,
-    encode_class_labels,
 )
 from markone.perceptron import augment, train
 
@@ -243,6 +243,13 @@ class MulticlassPerceptron(OnlineClassifier):
     7
     """
 
+    _binary = False
+    _parameter_constraints: dict = {
+        **CORE_CONSTRAINTS,
+        "strategy": [StrOptions(set(STRATEGIES))],
+        "variant": [StrOptions({"last", "averaged"})],
+    }
+
     def __init__(self, *, strategy="argmax", intercept=True, intercept_scale=1.0,
                  eta=1.0, max_epochs=1000, order="given", seed=None, variant="last"):
         self.strategy = strategy
@@ -254,48 +261,31 @@ class MulticlassPerceptron(OnlineClassifier):
         self.seed = seed
         self.variant = variant
 
-    def _checked_eta(self):
-        check_choice(self.strategy, "strategy", STRATEGIES)
-        check_choice(self.variant, "variant", ("last", "averaged"))
-        return check_core_params(self.eta, self.max_epochs, self.variant,
-                                 self.intercept_scale, self.intercept)
+    # the hooks of OnlineClassifier ----------------------------------------------------
+    def _start(self, classes, n_features):
+        K, d = len(classes), n_features + bool(self.intercept)
+        self._eta = as_float(self.eta)
+        self._c = as_float(self.intercept_scale) if self.intercept else None
+        self._W = np.zeros((K, d))
+        self._acc = np.zeros((K, d))
+        self._T = np.zeros(K, dtype=np.int64)
+        self._targets = np.where(np.eye(K, dtype=bool), 1, -1)
 
-    # fitting ----------------------------------------------------------------------
-    def fit(self, X, y):
-        """Train from zero on ``(X, y)`` (two or more classes); return ``self``."""
-        eta = self._checked_eta()
-        Xf = check_matrix(X)
-        cls, classes = encode_class_labels(y)
-        check_consistent_length(Xf, cls)
-        self._reset(classes, Xf.shape[1])
-        if self.strategy == "ovr":
-            self._fit_ovr(Xf, cls, eta)
-        else:
-            Xa = self._augmented(Xf, cls)
-            order = check_order(self.order, Xa.shape[0])
-            for _ in range(self.max_epochs):
-                m = self._pass(Xa, cls, epoch_indices(order, Xa.shape[0], self._rng), eta)
-                self._per_epoch.append(m)
-                if m == 0:
-                    break
-            if m and not (isinstance(order, np.ndarray) and self.max_epochs == 1):
-                warn_not_converged(self.max_epochs)
-        self._publish()
-        return self
-
-    def _fit_ovr(self, Xf, cls, eta):
+    def _fit_passes(self, X, codes):
+        if self.strategy == "argmax":
+            return super()._fit_passes(X, codes)
         # one integer seed for all K runs: with order="shuffle" they see the same orders
-        seed = int(as_generator(self.seed).integers(2**63))
+        seed = int(self._rng.integers(2**63))
         results = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             for k in range(len(self.classes_)):
                 results.append(train(
-                    Xf, np.where(cls == k, 1, -1), intercept=self.intercept,
-                    intercept_scale=self.intercept_scale, eta=eta,
+                    X, np.where(codes == k, 1, -1), intercept=self.intercept,
+                    intercept_scale=self.intercept_scale, eta=self.eta,
                     max_epochs=self.max_epochs, order=self.order, seed=seed,
                     variant=self.variant))
-        per_pass = len(self.order) if not isinstance(self.order, str) else len(Xf)
+        per_pass = len(self.order) if not isinstance(self.order, str) else len(X)
         for k, res in enumerate(results):
             T = res.epochs * per_pass
             self._W[k] = res.last_w
@@ -303,103 +293,110 @@ class MulticlassPerceptron(OnlineClassifier):
             # the averaging sum that continues the average in partial_fit
             self._acc[k] = (T + 1) * self._W[k] - T * np.asarray(res.w)
         longest = max(res.epochs for res in results)
-        self._per_epoch = [sum(r.mistakes_per_epoch[e] for r in results
-                               if e < r.epochs) for e in range(longest)]
+        self._record_passes([sum(r.mistakes_per_epoch[e] for r in results
+                                 if e < r.epochs) for e in range(longest)])
         stuck = [self.classes_[k].item() for k, r in enumerate(results) if not r.converged]
-        if stuck and not (not isinstance(self.order, str) and self.max_epochs == 1):
+        if stuck and not is_replay(self.order, self.max_epochs):
             warn_not_converged(self.max_epochs, f"the one-vs-rest problems of classes "
                                                 f"{stuck}", stacklevel=4)
 
-    def partial_fit(self, X, y, classes=None):
-        """One pass over ``(X, y)`` from the current state; return ``self``.
-
-        ``classes`` (every class the model will see) is needed the first time.
-        """
-        eta = self._checked_eta()
-        classes = self._classes_for_partial_fit(classes)
-        first = not hasattr(self, "classes_")
-        Xf = check_matrix(X) if first else self._check_X(X)
-        cls, _ = encode_class_labels(y, classes=classes)
-        check_consistent_length(Xf, cls)
-        if first:
-            self._reset(classes, Xf.shape[1])
-        Xa = self._augmented(Xf, cls)
-        order = check_order(self.order, Xa.shape[0])
-        self._per_epoch.append(
-            self._pass(Xa, cls, epoch_indices(order, Xa.shape[0], self._rng), eta))
-        self._publish()
-        return self
-
-    def _reset(self, classes, n_features):
-        K, d = len(classes), n_features + bool(self.intercept)
-        self.classes_ = classes
-        self.n_features_in_ = n_features
-        self._W = np.zeros((K, d))
-        self._acc = np.zeros((K, d))
-        self._T = np.zeros(K, dtype=np.int64)
-        self._per_epoch = []
-        self._rng = as_generator(self.seed)
-
-    def _augmented(self, Xf, cls):
-        Xa = np.array(augment(Xf, self.intercept, self.intercept_scale))  # owned copy
+    def _prepare(self, X, codes):
+        Xa = np.array(augment(X, self.intercept, self._c))  # owned copy
         if not self.intercept:
             if self.strategy == "ovr":
                 zero_rows_error(Xa)
-            zero = ~np.any(Xa != 0, axis=1) & (cls != 0)
+            zero = ~np.any(Xa != 0, axis=1) & (codes != 0)
             if zero.any():
-                i = int(np.flatnonzero(zero)[0])
-                raise ValueError(
-                    f"X[{i}] is the zero vector and intercept=False: every class scores "
-                    f"0 on it, so it is always predicted as {self.classes_[0]!r} and "
-                    f"its class {self.classes_[cls[i]]!r} can never be learned. Remove "
-                    "it or use intercept=True.")
-        return Xa
+                self._zero_row_error(int(np.flatnonzero(zero)[0]), codes)
+        return Xa, codes
 
-    def _pass(self, Xa, cls, idx, eta):
+    def _zero_row_error(self, i, codes):
+        raise ValueError(
+            f"X[{i}] is the zero vector and intercept=False: every class scores "
+            f"0 on it, so it is always predicted as {self.classes_[0]!r} and "
+            f"its class {self.classes_[codes[i]]!r} can never be learned. Remove "
+            "it or use intercept=True.")
+
+    def _pass(self, data, idx):
         """One pass over ``Xa[idx]`` with the strategy's rule; returns the updates."""
+        Xa, cls = data
         if self.strategy == "argmax":
             T = self._T[:1].copy()
-            m = _argmax_epoch(Xa, cls, idx, eta, self._W, self._acc, T)
+            m = _argmax_epoch(Xa, cls, idx, self._eta, self._W, self._acc, T)
             self._T[:] = T[0]
             return int(m)
         mistakes = 0
-        targets = np.where(np.arange(len(self.classes_)) == cls[:, None], 1, -1)
         for i in idx:  # K binary perceptrons at once, with the one online rule
-            self._T += 1
-            wrong = online.is_mistake(online.score(self._W, Xa[i]), targets[i])
-            if wrong.any():
-                delta = online.increment(Xa[i], targets[i, wrong, None], eta)
-                self._W[wrong] += delta
-                self._acc[wrong] += self._T[wrong, None] * delta
-                mistakes += int(wrong.sum())
+            mistakes += self._ovr_step(Xa[i], self._targets[cls[i]])
         return mistakes
 
-    def _publish(self):
-        W = self._W
-        if self.variant == "averaged":
-            T = np.maximum(self._T, 1)[:, None]
-            W = np.where(self._T[:, None] > 0, ((T + 1) * self._W - self._acc) / T, W)
-        d = self.n_features_in_
-        self.w_ = W.copy()
-        self.coef_ = W[:, :d].copy()
-        c = float(self.intercept_scale) if self.intercept else 0.0
-        self.intercept_ = W[:, d] * c if self.intercept else np.zeros(len(W))
-        self.n_mistakes_ = int(sum(self._per_epoch))
-        self.n_epochs_ = len(self._per_epoch)
-        self.converged_ = self._per_epoch[-1] == 0
-        self.mistakes_per_epoch_ = tuple(int(m) for m in self._per_epoch)
+    def _ovr_step(self, xa, targets):
+        self._T += 1
+        wrong = online.is_mistake(online.score(self._W, xa), targets)
+        if wrong.any():
+            delta = online.increment(xa, targets[wrong, None], self._eta)
+            self._W[wrong] += delta
+            self._acc[wrong] += self._T[wrong, None] * delta
+        return int(wrong.sum())
 
-    # prediction -------------------------------------------------------------------
-    def _scores(self, X):
-        self._check_fitted()
-        return self._check_X(X) @ self.coef_.T + self.intercept_
+    def _learn_row(self, x, code):
+        xa = np.append(x, self._c) if self.intercept else x
+        if not np.isfinite(xa).all():
+            raise ValueError("x contains NaN or infinity; remove or impute those entries.")
+        if not xa.any() and (code != 0 or self.strategy == "ovr"):
+            self._zero_row_error(0, [code])
+        if self.strategy == "ovr":
+            return self._ovr_step(xa, self._targets[code])
+        T = self._T[:1].copy()
+        m = _argmax_epoch(xa[None], np.array([code]), _ONE, self._eta, self._W,
+                          self._acc, T)
+        self._T[:] = T[0]
+        return int(m)
+
+    # fitted values --------------------------------------------------------------------
+    def _prediction(self):
+        check_is_fitted(self)
+        if self.variant != "averaged":
+            return self._W
+        T = np.maximum(self._T, 1)[:, None]
+        return np.where(self._T[:, None] > 0, ((T + 1) * self._W - self._acc) / T, self._W)
+
+    @property
+    def w_(self):
+        """The prediction vectors in the augmented space, shape (n_classes, d + 1)."""
+        return self._prediction().copy()
+
+    @property
+    def coef_(self):
+        """Weights of the features, shape (n_classes, n_features)."""
+        return self._prediction()[:, :self.n_features_in_].copy()
+
+    @property
+    def intercept_(self):
+        """The bias of each class, shape (n_classes,)."""
+        W = self._prediction()
+        return W[:, -1] * self._c if self.intercept else np.zeros(len(W))
+
+    # prediction -----------------------------------------------------------------------
+    def _class_scores(self, X):
+        W = self._prediction()
+        d = self.n_features_in_
+        S = X @ W[:, :d].T
+        return S + W[:, d] * self._c if self.intercept else S
 
     def decision_function(self, X):
         """Scores per class, shape (n, n_classes); with two classes ``s1 - s0``."""
-        S = self._scores(X)
+        S = self._class_scores(self._checked_X(X))
         return S[:, 1] - S[:, 0] if S.shape[1] == 2 else S
 
-    def predict(self, X):
+    def _score_one(self, x):
+        s = self._class_scores(x[None, :])[0]
+        return s[1] - s[0] if len(s) == 2 else s
+
+    def _predict_index(self, scores):
         """The class of highest score (ties to the lowest class index)."""
-        S = self._scores(X)
-        return self.classes_[np.argmax(S, axis=1)]
+        scores = np.asarray(scores)
+        return (scores > 0).astype(int) if scores.ndim == 1 else np.argmax(scores, axis=1)
+
+
+_ONE = np.zeros(1, dtype=np.int64)

@@ -29,30 +29,30 @@ Exactly, with rationals:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted
 
 from markone import _kernels
 from markone._checks import (
     VARIANTS,
     ConvergenceWarning,
-    check_common,
     check_order,
-    epoch_indices,
     float_range_error,
+    is_replay,
     raise_bad_row,
+    run_epochs,
     warn_not_converged,
     zero_rows_error,
 )
-from markone._estimator import OnlineClassifier
+from markone._estimator import OnlineClassifier, as_float, validate_core_params
 from markone._exact import to_fraction, to_integer_matrix
 from markone._validation import (
     as_generator,
     check_consistent_length,
     check_matrix,
-    encode_binary_labels,
     labels_to_pm1,
 )
 from markone.online import predict_sign
@@ -187,13 +187,16 @@ class _Overflow(Exception):
 
 class _Engine:
     """Mutable state of one binary perceptron over rows ``yx`` (float64, int64 or
-    object). ``lean`` engines (float, last iterate, no recording) use the fastest
-    kernel; the others keep what every variant needs."""
+    object). ``lean`` engines (float, last iterate, no history) use the fastest kernel
+    on ``(X, y, c)``; the others keep what every variant needs in O(d) (the averaging
+    sum, the pocket vector, counters), and the history (mistake indices, survival
+    runs, intermediate vectors) only when ``keep_history`` (``record=True`` or the
+    voted variant)."""
 
-    def __init__(self, d, dtype, *, lean, record_w):
+    def __init__(self, d, dtype, *, lean, keep_history):
         self.dtype = dtype
         self.lean = lean
-        self.record_w = record_w
+        self.keep_history = keep_history
         zero = np.zeros(d, dtype=dtype) if dtype != object else np.array([0] * d, dtype=object)
         self.w = zero.copy()
         self.acc = zero.copy()
@@ -202,37 +205,65 @@ class _Engine:
         self.mistake_idx = []
         self.runs = []
         self.after = []
+        self._y1 = np.ones(1)
+        self._status = np.zeros(2, dtype=np.int64)
 
     def run_pass(self, yx, idx, eta, checks):
         """One pass over ``yx[idx]``; returns the number of mistakes."""
         if self.lean:  # yx is (X, y, c): labels and constant folded in on the fly
             X, y, c = yx
-            status = np.zeros(2, dtype=np.int64)
+            status = self._status
             m = _kernels.epoch_last_xy(X, y, c, idx, eta, self.w, status)
             if status[0]:
-                raise_bad_row(X, int(idx[status[1]]), int(status[0]))
+                code, status[0] = int(status[0]), 0
+                raise_bad_row(X, int(idx[status[1]]), code)
             return int(m)
         n = idx.shape[0]
         rec_idx = np.empty(n, dtype=np.int64)
         rec_run = np.empty(n, dtype=np.int64 if self.dtype != object else object)
-        shape = (n, yx.shape[1]) if self.record_w else (1, yx.shape[1])
+        shape = (n, yx.shape[1]) if self.keep_history else (1, yx.shape[1])
         rec_w = np.empty(shape, dtype=self.dtype)
         if self.dtype == object:
             m = _kernels.epoch_general.py_func(
                 yx, idx, eta, self.w, self.acc, self.pocket, self.ctr, rec_idx, rec_run,
-                rec_w, self.record_w, 0, None, None)
+                rec_w, self.keep_history, 0, None, None)
         else:
             limit, xmax, l1max = checks if checks is not None else (0, _NO_X, 0)
             m = _kernels.epoch_general(
                 yx, idx, eta, self.w, self.acc, self.pocket, self.ctr, rec_idx, rec_run,
-                rec_w, self.record_w, limit, xmax, l1max)
+                rec_w, self.keep_history, limit, xmax, l1max)
             if m < 0:
                 raise _Overflow
-        self.mistake_idx.extend(rec_idx[:m].tolist())
-        self.runs.extend(rec_run[:m].tolist())
-        if self.record_w:
+        if self.keep_history:
+            self.mistake_idx.extend(rec_idx[:m].tolist())
+            self.runs.extend(rec_run[:m].tolist())
             self.after.extend(rec_w[:m].copy())
         return int(m)
+
+    def step(self, x, sign, c, eta):
+        """Present one float example ``x`` of label ``sign`` (constant ``c``, 0 for
+        none) with the same compiled rule as a pass; returns 1 on an update, else 0."""
+        if self.lean:
+            self._y1[0] = sign
+            return self.run_pass((x.reshape(1, -1), self._y1, c), _ONE, eta, None)
+        row = np.empty((1, x.shape[0] + 1))
+        row[0, :-1] = x
+        row[0, -1] = c
+        row *= sign
+        if not np.isfinite(row).all():
+            raise_bad_row(row, 0, 1)
+        zero_rows_error(row)
+        return self.run_pass(row, _ONE, eta, None)
+
+    def prediction(self, variant):
+        """The vector that predicts for ``variant`` (for "voted": the weighted average)."""
+        if variant == "last":
+            return self.w
+        if variant == "averaged":
+            return self.averaged()
+        if variant == "pocket":
+            return self.pocket
+        return self.voted()[2]
 
     def averaged(self):
         T = int(self.ctr[0])
@@ -257,6 +288,7 @@ class _Engine:
         return vectors, counts, avg
 
 
+_ONE = np.zeros(1, dtype=np.int64)
 _NO_X = np.zeros(1, dtype=np.int64)
 
 
@@ -318,7 +350,9 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
     >>> res.converged, res.epochs, caught[0].category.__name__
     (False, 50, 'ConvergenceWarning')
     """
-    eta = check_common(eta, max_epochs, variant, intercept_scale, intercept)
+    validate_core_params(dict(intercept=intercept, intercept_scale=intercept_scale, eta=eta,
+                              max_epochs=max_epochs, order=order, seed=seed,
+                              variant=variant), "train")
     y_pm1, classes = labels_to_pm1(y)
     if exact:
         n = len(X) if not isinstance(X, np.ndarray) else X.shape[0]
@@ -337,18 +371,15 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
         explicit = not isinstance(order, str)
         Xf = check_matrix(X, check_finite=explicit)
         check_consistent_length(Xf, y_pm1)
-        c = float(intercept_scale) if intercept else None
+        c = as_float(intercept_scale) if intercept else None
         yx = (Xf, y_pm1.astype(np.float64), c if intercept else 0.0)
-        run_eta = float(eta)
+        run_eta = as_float(eta)
     else:
         Xf = check_matrix(X)
         check_consistent_length(Xf, y_pm1)
-        Xa = augment(Xf, intercept, intercept_scale)
-        yx = np.ascontiguousarray(Xa * y_pm1[:, None])
-        run_eta = float(eta)
-        c = float(intercept_scale) if intercept else None
-    if not intercept and not isinstance(yx, tuple):
-        zero_rows_error(yx)
+        c = as_float(intercept_scale) if intercept else None
+        yx = _folded(Xf, y_pm1, c)
+        run_eta = as_float(eta)
     n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
     order = check_order(order, n)
     rng = as_generator(seed)
@@ -365,11 +396,19 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
     else:
         engine, per_epoch = _run(yx, order, rng, run_eta, max_epochs, variant, record,
                                  checks=None)
-    converged = per_epoch[-1] == 0
-    if not converged and not (isinstance(order, np.ndarray) and max_epochs == 1):
+    if per_epoch[-1] and not is_replay(order, max_epochs):
         warn_not_converged(max_epochs)
-    unit = (Fraction(eta) / scale) if exact else None
+    unit = (to_fraction(eta, where="eta ") / scale) if exact else None
     return _result(engine, per_epoch, variant, exact, unit, c, classes, record)
+
+
+def _folded(X, y_pm1, c):
+    """The rows ``y * [x, c]`` of the general engine (float64; ``c=None``: no
+    column), after the zero-row check that ``c=None`` needs."""
+    yx = np.ascontiguousarray(augment(X, c is not None, c or 1.0) * y_pm1[:, None])
+    if c is None:
+        zero_rows_error(yx)
+    return yx
 
 
 def _overflow_checks(yx):
@@ -381,24 +420,31 @@ def _overflow_checks(yx):
 
 
 def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
-    lean = isinstance(yx, tuple)
-    if lean:
-        n, d = yx[0].shape[0], yx[0].shape[1] + 1
-        engine = _Engine(d, np.float64, lean=True, record_w=False)
-    else:
-        n, d = yx.shape
-        engine = _Engine(d, yx.dtype, lean=False, record_w=record or variant == "voted")
-    per_epoch = []
-    floats = engine.dtype == np.float64
-    for epoch in range(1, max_epochs + 1):
-        idx = epoch_indices(order, n, rng)
-        m = engine.run_pass(yx, idx, eta, checks)
-        per_epoch.append(m)
-        if m == 0:
-            break
-        if floats and (epoch & (epoch - 1) == 0 or epoch == max_epochs):
-            _check_float_range(yx, engine.w)  # epochs 1, 2, 4, 8, ... and the last
+    """The epoch driver of :func:`markone._checks.run_epochs` on a fresh engine."""
+    engine = _new_engine(yx, variant, record)
+    n = yx[0].shape[0] if engine.lean else yx.shape[0]
+    epochs = iter(range(1, max_epochs + 1))
+    per_epoch = run_epochs(
+        lambda idx: _checked_pass(engine, yx, idx, eta, checks, next(epochs), max_epochs),
+        order, n, max_epochs, rng)
     return engine, per_epoch
+
+
+def _checked_pass(engine, yx, idx, eta, checks, epoch, max_epochs):
+    """One pass; float runs then check their range after passes 1, 2, 4, 8, ... and
+    the last (:func:`_check_float_range`)."""
+    m = engine.run_pass(yx, idx, eta, checks)
+    if m and engine.dtype == np.float64 and (epoch & (epoch - 1) == 0
+                                             or epoch == max_epochs):
+        _check_float_range(yx, engine.w)
+    return m
+
+
+def _new_engine(yx, variant, record):
+    if isinstance(yx, tuple):
+        return _Engine(yx[0].shape[1] + 1, np.float64, lean=True, keep_history=False)
+    return _Engine(yx.shape[1], yx.dtype, lean=False,
+                   keep_history=record or variant == "voted")
 
 
 #: Scores whose terms sum (in absolute value) below this are decided by underflow:
@@ -427,7 +473,12 @@ def _check_float_range(yx, w):
             raise float_range_error(int(small[np.flatnonzero(live)[0]]), "underflow")
 
 
-def _result(engine, per_epoch, variant, exact, unit, c, classes, record):
+def _result(engine, per_epoch, variant, exact, unit, c, classes, record, drop_last=None):
+    """The :class:`TrainResult` of ``engine`` (which stays usable: nothing is moved).
+
+    ``drop_last``: leave out the last weight (that of a constant 0, kept by lean
+    engines and the estimator's when there is no intercept); by default for lean
+    engines without intercept."""
     if exact:
         def conv(v):  # int() first: a Fraction of an np.int64 keeps int64 parts
             return tuple((x if isinstance(x, Fraction) else Fraction(int(x))) * unit
@@ -436,25 +487,23 @@ def _result(engine, per_epoch, variant, exact, unit, c, classes, record):
         def conv_rows(rows):
             return tuple(conv(r) for r in rows)
     else:
+        if drop_last is None:
+            drop_last = engine.lean and c is None
+        cut = slice(None, -1) if drop_last else slice(None)
+
         def conv(v):
-            return np.array(v, dtype=float)
+            return np.array(v, dtype=float)[cut]
 
         def conv_rows(rows):
-            return np.array(rows, dtype=float).reshape(len(rows), -1) if len(rows) else \
-                np.empty((0, engine.w.shape[0]))
+            return np.array(rows, dtype=float).reshape(len(rows), -1)[:, cut] if len(rows) \
+                else np.empty((0, len(engine.w[cut])))
 
     vote_vectors = vote_counts = None
-    if engine.lean and c is None:  # the unused constant's weight (always 0) goes
-        engine.w = engine.w[:-1]
-    if variant == "last":
-        w = engine.w
-    elif variant == "averaged":
-        w = engine.averaged()
-    elif variant == "pocket":
-        w = engine.pocket
-    else:
+    if variant == "voted":
         vectors, counts, w = engine.voted()
         vote_vectors, vote_counts = conv_rows(vectors), tuple(int(k) for k in counts)
+    else:
+        w = engine.prediction(variant)
     return TrainResult(
         w=conv(w),
         last_w=conv(engine.w),
@@ -478,27 +527,44 @@ def _result(engine, per_epoch, variant, exact, unit, c, classes, record):
 
 
 class Perceptron(OnlineClassifier):
-    """Binary perceptron with the scikit-learn estimator contract.
+    """Binary perceptron: a scikit-learn classifier, and a stream learner.
 
     A thin layer over the engine of :func:`train`: ``fit(X, y)`` equals
-    ``train(X, y, ...)`` with the same settings; ``partial_fit`` makes one pass from
-    the current state; ``learn_one``/``predict_one`` handle one example at a time and
-    call the same update.
+    ``train(X, y, ...)`` with the same settings (the same compiled passes, bit for
+    bit); ``partial_fit`` makes one pass from the current state; ``learn_one`` and
+    ``predict_one`` handle one example in O(d), with the same compiled update, and a
+    stream of ``learn_one`` calls ends where ``train(X, y, order=stream,
+    max_epochs=1)`` ends. Every variant continues exactly after ``fit``.
 
     Parameters
     ----------
     intercept, intercept_scale, eta, max_epochs, order, seed, variant
-        As in :func:`train` (keyword-only, stored verbatim, checked in ``fit``).
+        As in :func:`train` (keyword-only, stored verbatim, checked by scikit-learn's
+        parameter validation in ``fit`` and ``partial_fit``). ``eta`` and
+        ``intercept_scale`` may be ``Fraction`` or strings like ``"1/2"`` (markone's
+        extension); the estimator trains in float64 (``train(exact=True)`` is the
+        exact mode).
 
     Attributes
     ----------
     coef_ : ndarray (1, n_features)
     intercept_ : ndarray (1,)
     classes_ : ndarray (2,)
-    n_mistakes_, n_epochs_ : int
+        ``classes_[0]`` is -1 inside the core, ``classes_[1]`` is +1.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When ``X`` was a DataFrame with string column names.
+    w_ : ndarray
+        The prediction vector in the augmented space, as :attr:`TrainResult.w`.
+    n_mistakes_ : int
+        Updates so far (``fit``, ``partial_fit`` and ``learn_one``).
+    n_epochs_ : int
+        Passes so far (``fit``'s final clean pass included; a ``learn_one`` is none).
+    mistakes_per_epoch_ : tuple of int
     converged_ : bool
-    w_ : ndarray, the augmented prediction vector.
-    result_ : TrainResult of the last fit (or of all partial fits so far).
+        The last pass made no update.
+    result_ : TrainResult
+        Everything above as :func:`train` returns it (built on access).
 
     Examples
     --------
@@ -508,6 +574,14 @@ class Perceptron(OnlineClassifier):
     (['yes', 'no'], 18)
     >>> clf.learn_one([2, 2], "yes").predict_one([2, 2])
     'yes'
+
+    One example at a time from nothing (-1/+1 labels need no ``classes``):
+
+    >>> stream = Perceptron()
+    >>> for x, y in [([1, 0], 1), ([0, 1], -1), ([2, 1], 1)]:
+    ...     _ = stream.learn_one(x, y)
+    >>> stream.w_.tolist(), stream.n_mistakes_, stream.n_epochs_
+    ([1.0, -1.0, 0.0], 2, 0)
     """
 
     def __init__(self, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000,
@@ -520,83 +594,73 @@ class Perceptron(OnlineClassifier):
         self.seed = seed
         self.variant = variant
 
-    def _validated(self):
-        return check_common(self.eta, self.max_epochs, self.variant, self.intercept_scale,
-                            self.intercept)
+    # the three hooks of OnlineClassifier ---------------------------------------------
+    def _start(self, classes, n_features):
+        self._c = as_float(self.intercept_scale) if self.intercept else 0.0
+        self._eta = as_float(self.eta)
+        lean = self.variant == "last"
+        self._engine = _Engine(n_features + 1, np.float64, lean=lean,
+                               keep_history=self.variant == "voted")
+        self._passes = 0
 
-    def fit(self, X, y):
-        """Train from zero on ``(X, y)`` (two classes); return ``self``."""
-        self._validated()
-        Xf = check_matrix(X)
-        y_pm1, classes = encode_binary_labels(y)
-        check_consistent_length(Xf, y_pm1)
-        res = train(Xf, y_pm1, intercept=self.intercept, intercept_scale=self.intercept_scale,
-                    eta=self.eta, max_epochs=self.max_epochs, order=self.order,
-                    seed=self.seed, variant=self.variant)
-        self._set_fitted(res, classes, Xf.shape[1])
-        self._engine = None  # partial_fit after fit continues from the result
-        return self
+    def _prepare(self, X, codes):
+        if self._engine.lean:
+            return X, codes.astype(np.float64), self._c
+        return _folded(np.hstack([X, np.full((len(X), 1), self._c)]), codes, None)
 
-    def _set_fitted(self, res, classes, n_features):
-        self.classes_ = classes
-        self.n_features_in_ = n_features
-        self.w_ = np.asarray(res.w, dtype=float)
-        self.result_ = res
-        self.coef_ = np.asarray(res.coef, dtype=float).reshape(1, -1)
-        self.intercept_ = np.array([float(res.intercept)])
-        self.n_mistakes_ = res.mistakes
-        self.n_epochs_ = res.epochs
-        self.converged_ = res.converged
+    def _pass(self, data, idx):
+        self._passes += 1
+        return _checked_pass(self._engine, data, idx, self._eta, None, self._passes,
+                             self.max_epochs)
 
-    def partial_fit(self, X, y, classes=None):
-        """One pass over ``(X, y)`` from the current state (``classes`` the first time)."""
-        self._validated()
-        Xf = check_matrix(X)
-        first = not hasattr(self, "classes_")
-        classes = self._classes_for_partial_fit(classes)
-        if len(classes) != 2:
-            raise ValueError(f"classes must hold exactly two labels, got {classes.tolist()}.")
-        y_pm1, _ = encode_binary_labels(y, classes=classes, allow_single=True)
-        check_consistent_length(Xf, y_pm1)
-        if not first:
-            Xf = self._check_X(Xf)
-        Xa = augment(Xf, self.intercept, self.intercept_scale)
-        yx = np.ascontiguousarray(Xa * y_pm1[:, None])
-        if not self.intercept:
-            zero_rows_error(yx)
-        engine = getattr(self, "_engine", None)
-        if engine is None:
-            engine = _Engine(yx.shape[1], np.float64, lean=False,
-                             record_w=self.variant == "voted")
-            if not first:  # continue from fit(): only the last iterate carries over
-                engine.w[:] = self.result_.last_w
-            self._rng = as_generator(self.seed)
-            self._per_epoch = [] if first else list(self.result_.mistakes_per_epoch)
-            self._engine = engine
-        order = check_order(self.order, yx.shape[0])
-        m = engine.run_pass(yx, epoch_indices(order, yx.shape[0], self._rng),
-                            float(self.eta), None)
-        self._per_epoch.append(m)
-        c = float(self.intercept_scale) if self.intercept else None
-        res = _result(engine, self._per_epoch, self.variant, False, None, c, classes, False)
-        self._set_fitted(res, classes, Xf.shape[1])
-        return self
+    def _learn_row(self, x, code):
+        return self._engine.step(x, code, self._c, self._eta)
 
-    def learn_one(self, x, y, classes=None):
-        """Learn from one example (the same update as ``fit``); return ``self``.
+    # fitted values ------------------------------------------------------------------
+    def _w(self):
+        check_is_fitted(self)
+        return np.asarray(self._engine.prediction(self.variant), dtype=float)
 
-        The first call needs ``classes`` unless the labels are -1/+1.
-        """
-        if not hasattr(self, "classes_") and classes is None and y in (-1, 1):
-            classes = [-1, 1]
-        return super().learn_one(x, y, classes=classes)
+    @property
+    def w_(self):
+        """The prediction vector ``[coef..., intercept weight]`` (no intercept weight
+        when ``intercept=False``)."""
+        w = self._w()
+        return w.copy() if self.intercept else w[:-1].copy()
 
+    @property
+    def coef_(self):
+        """Weights of the features, shape (1, n_features)."""
+        return self._w()[:-1].reshape(1, -1).copy()
+
+    @property
+    def intercept_(self):
+        """The bias ``b`` in ``coef . x + b``, shape (1,)."""
+        return np.array([self._w()[-1] * self._c])
+
+    @property
+    def result_(self):
+        """The :class:`TrainResult` of the passes and examples so far."""
+        check_is_fitted(self)
+        res = _result(self._engine, self._per_epoch or [0], self.variant, False, None,
+                      self._c if self.intercept else None, self.classes_, False,
+                      drop_last=not self.intercept)
+        return replace(res, mistakes=self._mistakes, epochs=self.n_epochs_,
+                       converged=self.converged_, mistakes_per_epoch=self.mistakes_per_epoch_)
+
+    # prediction -----------------------------------------------------------------------
     def decision_function(self, X):
-        """Signed scores (positive means ``classes_[1]``)."""
-        self._check_fitted()
-        return np.asarray(self.result_.decision_function(self._check_X(X)), dtype=float)
+        """Signed scores (positive means ``classes_[1]``; for "voted": the vote)."""
+        X = self._checked_X(X)
+        if self.variant == "voted":
+            vectors, counts, _ = self._engine.voted()
+            A = np.hstack([X, np.full((len(X), 1), self._c)])
+            return (predict_sign(A @ np.array(vectors).T) @ np.array(counts)).astype(float)
+        w = self._w()
+        return X @ w[:-1] + w[-1] * self._c
 
-    def predict(self, X):
-        """Predicted classes (a zero score predicts ``classes_[1]``)."""
-        positive = predict_sign(self.decision_function(X)) > 0
-        return self.classes_[positive.astype(int)]
+    def _score_one(self, x):
+        if self.variant == "voted":
+            return super()._score_one(x)
+        w = self._w()
+        return np.float64(x @ w[:-1] + w[-1] * self._c)

@@ -78,7 +78,7 @@ def test_estimator_bad_input():
     with pytest.raises(NotFittedError, match="not fitted"):
         Perceptron().predict([[0.0]])
     with pytest.raises(ValueError, match="classes must be passed"):
-        Perceptron().partial_fit([[0.0]], [1])
+        Perceptron().partial_fit([[0.0]], [2])
     clf = Perceptron().fit([[0.0], [1.0]], [0, 1])
     with pytest.raises(ValueError, match="features"):
         clf.predict([[0.0, 1.0]])

@@ -175,11 +175,11 @@ def test_bad_parameters_are_checked_in_fit(params, match):
 
 
 @pytest.mark.parametrize("X, y, match", [
-    ([[1.0], [2.0], [3.0]], [0, 1, 2], "exactly two"),
+    ([[1.0], [2.0], [3.0]], [0, 1, 2], "Only binary classification"),
     ([[1.0], [2.0]], [1, 1], "only one class"),
-    ([[1.0], [np.inf]], [0, 1], "NaN or infinity"),
-    ([[1.0], [2.0]], [0], "samples"),
-    ([[[1.0]], [[2.0]]], [0, 1], "2-D"),
+    ([[1.0], [np.inf]], [0, 1], "Input X contains infinity"),
+    ([[1.0], [2.0]], [0], "inconsistent numbers of samples"),
+    ([[[1.0]], [[2.0]]], [0, 1], "Found array with dim 3"),
 ])
 def test_fit_bad_input(X, y, match):
     with pytest.raises(ValueError, match=match):
@@ -205,6 +205,10 @@ def test_partial_fit_and_predict_errors():
         clf.decision_function([[1.0, 2.0]])
 
 
-def test_intercept_scale_must_be_a_real_number():
-    with pytest.raises(TypeError, match="intercept_scale must be a real number"):
-        KernelPerceptron(intercept_scale="3/4").fit([[1.0], [2.0]], [0, 1])
+def test_rational_intercept_scale_equals_its_float():
+    X, y = [[1.0], [2.0], [-1.0]], [0, 1, 0]
+    a = KernelPerceptron(intercept_scale="3/4").fit(X, y)
+    b = KernelPerceptron(intercept_scale=0.75).fit(X, y)
+    assert a.alpha_.tolist() == b.alpha_.tolist()
+    with pytest.raises(ValueError, match="'intercept_scale' parameter"):
+        KernelPerceptron(intercept_scale="3/0").fit(X, y)

@@ -31,9 +31,12 @@ _EXPORTS = {
     "label_adversary": "verify.adversary",
     "check_cycling": "verify.cycling",
     "CyclingReport": "verify.cycling",
+    # the machine
+    "check_machine": "verify.machine",
+    "MachineReport": "verify.machine",
 }
 _SUBMODULES = {"certificate", "separability", "margin", "bounds", "adversary", "cycling",
-               "proofs"}
+               "proofs", "machine"}
 
 __all__ = sorted(_EXPORTS)
 

@@ -154,13 +154,15 @@ def register(subparsers):
                     func=_check)
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
 
-    try:  # `verify bound` and `verify cycling` plug in here
-        _verify_theory = importlib.import_module("markone.cli._verify_theory")
-    except ModuleNotFoundError as exc:
-        if exc.name != "markone.cli._verify_theory":
-            raise
-    else:
-        _verify_theory.register(group)
+    # `verify bound`, `verify cycling` and `verify machine` plug in here
+    for name in ("markone.cli._verify_theory", "markone.cli._verify_machine"):
+        try:
+            plugin = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+        else:
+            plugin.register(group)
     return p
 
 

@@ -28,6 +28,7 @@ import numpy as np
 import simpy
 
 from markone import online
+from markone._checks import check_order
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_matrix, child_seeds)
 from markone.hardware import plugboard
@@ -370,19 +371,23 @@ class MarkI:
         stats["converged"] = bool(stats["epoch_mistakes"]) and \
             stats["epoch_mistakes"][-1] == 0
 
-    def _passes(self, n, epochs, presentations, shuffle):
-        """Presentation orders, one array per pass (a seeded shuffle if asked)."""
+    def _passes(self, n, epochs, presentations, shuffle, order=None):
+        """Presentation orders, one array per pass: the figures as given, a seeded
+        shuffle, or the explicit ``order`` (example indices) every pass."""
         left = presentations
         for _ in range(epochs if presentations is None else presentations):
-            order = self._rng.permutation(n) if shuffle else np.arange(n)
+            if order is not None:
+                this = order
+            else:
+                this = self._rng.permutation(n) if shuffle else np.arange(n)
             if left is not None:
-                order, left = order[:left], left - min(left, n)
-                if order.size == 0:
+                this, left = this[:left], left - min(left, len(this))
+                if this.size == 0:
                     return
-            yield order
+            yield this
 
     def train(self, images, labels, *, epochs=None, presentations=None, rule=None,
-              shuffle=False, log=False, warm_start=False):
+              shuffle=False, order=None, log=False, warm_start=False):
         """Show the figures, in order, pass after pass, and learn from the trainer.
 
         Parameters
@@ -402,6 +407,11 @@ class MarkI:
             Reinforcement rule; default ``params.rule``.
         shuffle : bool
             A fresh seeded order each pass instead of the given order.
+        order : sequence of int, optional
+            The example indices shown in every pass, in this order (repeats allowed,
+            examples may be left out); a pass without a mistake ends training. Not
+            together with ``shuffle``. :func:`verify.machine.check_machine` reports
+            its adversarial streams in this form.
         log : bool
             Keep one :class:`Presentation` record per figure (memory grows with the
             number of presentations; without it memory is O(weights)).
@@ -422,6 +432,10 @@ class MarkI:
         if presentations is not None:
             check_int_at_least(presentations, "presentations", 1)
         epochs = DEFAULT_EPOCHS if epochs is None else check_int_at_least(epochs, "epochs", 1)
+        if order is not None:
+            if shuffle:
+                raise ValueError("give shuffle=True or an explicit order, not both.")
+            order = check_order(order, len(X))
         trainer = self._trainer(rule)
         if not warm_start:
             self.classes_, self._index = None, {}
@@ -433,7 +447,7 @@ class MarkI:
         stats = self._new_stats()
         records = [] if log else None
         start, w0 = self.env.now, self.weights
-        passes = self._passes(len(X), epochs, presentations, shuffle)
+        passes = self._passes(len(X), epochs, presentations, shuffle, order)
         session = self.env.process(self._session(
             X, targets, label_idx, passes, presentations is None, trainer, stats, records))
         self.env.run(until=session)

@@ -1,0 +1,150 @@
+"""One example at a time: markone's learn_one against River and scikit-learn.
+
+The same stream (n examples, d features, integer-valued floats so every run's
+arithmetic is exact, noisy labels so mistakes happen all along) goes through
+
+* ``markone.Perceptron().learn_one(x, y)`` (x a NumPy row),
+* River's ``linear_model.Perceptron().learn_one(x, y)`` (x a dict, y a bool: River's
+  own input format; its rule is the same: hinge loss with threshold 0 and ``<=``,
+  step 1 for the weights and the intercept),
+* scikit-learn's ``Perceptron(eta0=1).partial_fit`` on one row at a time (slow, so
+  only on the first ``--sk-n`` examples).
+
+Before timing, the three learners are checked to make identical decisions: the
+same update (mistake or not) at every step of the first ``--check-n`` examples, and
+after the timed runs markone and River hold identical weights. Then calls per second
+are printed, with the ratios that matter: markone / River at each n, and markone's
+rate at the largest n over its rate at the smallest (constant cost per call means a
+ratio near 1).
+
+Usage: ``python benchmarks/bench_stream.py [--d 20] [--n 1000 100000]``.
+"""
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+
+import markone
+
+
+def make_stream(n, d, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, d)).astype(np.float64)
+    y = np.where(X @ rng.standard_normal(d) + 2 * rng.standard_normal(n) > 0, 1, -1)
+    return X, y
+
+
+def river_model():
+    from river import linear_model
+    return linear_model.Perceptron()
+
+
+def sklearn_model():
+    from sklearn.linear_model import Perceptron as SkPerceptron
+    return SkPerceptron(eta0=1.0, shuffle=False, tol=None, alpha=0.0)
+
+
+def run_markone(X, y):
+    clf = markone.Perceptron()
+    learn = clf.learn_one
+    t0 = time.perf_counter()
+    for x, t in zip(X, y):
+        learn(x, t)
+    return time.perf_counter() - t0, clf
+
+
+def run_river(dicts, labels):
+    model = river_model()
+    learn = model.learn_one
+    t0 = time.perf_counter()
+    for x, t in zip(dicts, labels):
+        learn(x, t)
+    return time.perf_counter() - t0, model
+
+
+def run_sklearn(X, y):
+    model = sklearn_model()
+    classes = np.array([-1, 1])
+    t0 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(len(X)):
+            model.partial_fit(X[i:i + 1], y[i:i + 1], classes=classes)
+    return time.perf_counter() - t0, model
+
+
+def river_weights(model, d):
+    return np.array([model.weights.get(j, 0.0) for j in range(d)] + [model.intercept])
+
+
+def check_identical_decisions(X, y):
+    """The update decision of every step, for the three learners; raise if any differ."""
+    d = X.shape[1]
+    ours, river, sk = markone.Perceptron(), river_model(), sklearn_model()
+    classes = np.array([-1, 1])
+    w_sk = np.zeros(d + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i, (x, t) in enumerate(zip(X, y)):
+            before = ours.n_mistakes_ if i else 0
+            ours.learn_one(x, t)
+            m_ours = ours.n_mistakes_ - before
+            b_river = river_weights(river, d)
+            river.learn_one(dict(enumerate(x)), bool(t > 0))
+            m_river = int(not np.array_equal(b_river, river_weights(river, d)))
+            sk.partial_fit(X[i:i + 1], y[i:i + 1], classes=classes)
+            w_new = np.append(sk.coef_[0], sk.intercept_)
+            m_sk, w_sk = int(not np.array_equal(w_new, w_sk)), w_new
+            if not m_ours == m_river == m_sk:
+                raise AssertionError(f"step {i}: markone {m_ours}, River {m_river}, "
+                                     f"scikit-learn {m_sk} (1 = update)")
+    if not np.array_equal(ours.w_, river_weights(river, d)):
+        raise AssertionError("markone and River end with different weights")
+    if not np.array_equal(ours.w_, w_sk):
+        raise AssertionError("markone and scikit-learn end with different weights")
+    return ours.n_mistakes_
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--d", type=int, default=20)
+    p.add_argument("--n", type=int, nargs="+", default=[1_000, 100_000])
+    p.add_argument("--sk-n", type=int, default=3_000)
+    p.add_argument("--check-n", type=int, default=2_000)
+    p.add_argument("--repeat", type=int, default=3)
+    a = p.parse_args(argv)
+
+    Xc, yc = make_stream(a.check_n, a.d, seed=1)
+    updates = check_identical_decisions(Xc, yc)
+    print(f"identical decisions: markone, River and scikit-learn made the same update "
+          f"decision at all {a.check_n} steps ({updates} updates) and ended with the same "
+          f"weights (d={a.d})")
+    run_markone(Xc[:100], yc[:100])  # compile outside the timing
+
+    rates = {}
+    for n in a.n:
+        X, y = make_stream(n, a.d)
+        dicts, labels = [dict(enumerate(r)) for r in X], (y > 0).tolist()
+        t_m = min(run_markone(X, y)[0] for _ in range(a.repeat))
+        t_r = min(run_river(dicts, labels)[0] for _ in range(a.repeat))
+        _, ours = run_markone(X, y)
+        _, river = run_river(dicts, labels)
+        if not np.array_equal(ours.w_, river_weights(river, a.d)):
+            raise AssertionError(f"n={n}: markone and River end with different weights")
+        k = min(n, a.sk_n)
+        t_s = run_sklearn(X[:k], y[:k])[0]
+        rates[n] = (n / t_m, n / t_r, k / t_s)
+        print(f"n={n:>7}: calls/s  markone {n / t_m:>9,.0f}   River {n / t_r:>9,.0f}   "
+              f"scikit-learn one-row partial_fit {k / t_s:>7,.0f} (first {k})   "
+              f"markone/River {t_r / t_m:.2f}x   markone/scikit-learn "
+              f"{(n / t_m) / (k / t_s):.1f}x   same final weights as River: yes")
+    lo, hi = min(rates), max(rates)
+    print(f"markone rate at n={hi} / rate at n={lo}: {rates[hi][0] / rates[lo][0]:.2f} "
+          f"(River: {rates[hi][1] / rates[lo][1]:.2f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""``markone verify machine``: what the theorems promise a Mark I on a task.
+
+Thin: builds the task (letters, or a saved run's figures and machine) and calls
+:func:`verify.machine.check_machine`. Exit status: 0 the machine provably learns the
+task for every order, 1 it provably does not for some order (or the task is not
+learnable), 2 undecided or bad input.
+"""
+
+from __future__ import annotations
+
+from markone.cli import CommandError, add_command
+
+__all__ = ["register"]
+
+EXAMPLES = """\
+  markone verify machine letters --chars ABCD            default machine, letters A-D
+  markone verify machine letters --chars AB --weight-range 3 --json report.json
+  markone verify machine letters --exposure 0.01        can a 10 ms exposure blend figures?
+  markone verify machine run.json                        a run saved with log=True"""
+
+
+def _letters_task(args):
+    from markone._figures import letters
+    from markone.hardware import MarkI, MarkIParams
+
+    images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
+                             typeface=args.typeface)
+    changes = {}
+    if args.weight_range is not None:
+        changes["weight_range"] = None if args.weight_range == 0 else (
+            -args.weight_range, args.weight_range)
+    if args.topology:
+        changes["topology"] = args.topology
+    return MarkI(MarkIParams(**changes), seed=args.seed), images, labels
+
+
+def _run_task(path):
+    """The machine and the logged figures of a saved run."""
+    import numpy as np
+
+    from markone.hardware import MachineRun, MarkI
+    from markone.hardware.plugboard import PatternCache, Wiring
+
+    run = MachineRun.load(path)
+    if run.log is None or run.figures is None:
+        raise CommandError(f"{path} has no per-presentation log, so its figures and "
+                           "labels are unknown; record the run with "
+                           "MarkI(...).train(..., log=True) (or `markone machine train "
+                           "--log`).")
+    label_of = {}
+    for rec in run.log:
+        label_of.setdefault(rec.figure, rec.label)
+    shown = sorted(label_of)
+    params = run.params.replace(theta=int(run.theta))
+    machine = MarkI(params, seed=run.seed)
+    machine.wiring = Wiring(run.excitatory, run.inhibitory,
+                            params.retina_shape[0] * params.retina_shape[1])
+    machine._patterns = PatternCache(machine.wiring)   # the run's plugboard
+    if run.weight_mask is not None:
+        machine.runits.mask = run.weight_mask
+    labels = np.array([run.classes[label_of[i]] for i in shown])
+    return machine, run.figures[shown], labels
+
+
+def _machine(args):
+    from markone._io import write_json
+    from verify.machine import check_machine
+
+    if args.task == "letters":
+        machine, images, labels = _letters_task(args)
+    else:
+        machine, images, labels = _run_task(args.task)
+    report = check_machine(machine, images, labels, exposure_s=args.exposure,
+                           seed=args.seed, time_budget_s=args.time_budget)
+    print(report.text())
+    if args.json:
+        write_json(args.json, report.to_dict())
+        print(f"report written to {args.json}")
+    return {True: 0, False: 1, None: 2}[report.converges]
+
+
+def register(verify_subparsers):
+    """Add ``machine`` to the ``markone verify`` group."""
+    m = add_command(verify_subparsers, "machine",
+                    help="what the perceptron theorems promise the Mark I on a task",
+                    description="Per R-unit: learnable at all (exact certificate), end "
+                    "stops never reached for any order (Novikoff or exact search) or a "
+                    "stream that reaches them, and whether end stops then block "
+                    "learning; timing and quantisation. Exit 0 learns for every order, "
+                    "1 does not, 2 undecided.", example=EXAMPLES, func=_machine)
+    m.add_argument("task", metavar="letters|RUN.json",
+                   help="the letters task, or a machine run saved with log=True")
+    m.add_argument("--chars", default="ABCD", help="letters (classes) of the task")
+    m.add_argument("--per-class", type=int, default=3, help="figures per letter")
+    m.add_argument("--typeface", default="block", help="block or serif")
+    m.add_argument("--weight-range", type=int, default=None, metavar="K",
+                   help="end stops at +/-K motor steps (0: none; default the "
+                   "machine's +/-50)")
+    m.add_argument("--topology", choices=("full", "source_sets"), default=None,
+                   help="every A-unit to every R-unit, or disjoint source sets")
+    m.add_argument("--exposure", type=float, default=None, metavar="SECONDS",
+                   help="judge this exposure time (default: wait until settled)")
+    m.add_argument("--seed", type=int, default=0, help="wiring, figures and searches")
+    m.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+                   help="stop searching for counterexamples after about this long")
+    m.add_argument("--json", default=None, metavar="OUT.json",
+                   help="also write the report as JSON")
+    return m

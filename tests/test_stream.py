@@ -1,0 +1,126 @@
+"""One example at a time: learn_one/predict_one run the core's update in O(d).
+
+A stream of learn_one calls is a replay of ``train(X, y, order=stream, max_epochs=1)``
+(the same weights and mistakes, for every variant); a learn_one is not an epoch; the
+state does not grow with the stream unless the variant keeps history ("voted")."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import markone
+from markone import KernelPerceptron, MulticlassPerceptron, Perceptron
+
+
+@st.composite
+def streams(draw, max_classes=2):
+    n = draw(st.integers(1, 8))
+    d = draw(st.integers(1, 4))
+    X = draw(hnp.arrays(np.int64, (n, d), elements=st.integers(-3, 3))).astype(float)
+    y = draw(hnp.arrays(np.int64, (n,), elements=st.integers(0, max_classes - 1)))
+    stream = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=40))
+    return X, y, stream
+
+
+@given(streams(), st.sampled_from(markone.perceptron.VARIANTS), st.booleans())
+def test_learn_one_stream_equals_train_replay_hypo(data, variant, intercept):
+    X, y, stream = data
+    if not intercept:
+        X[~X.any(axis=1), 0] = 1.0  # a zero row without intercept is refused
+    clf = Perceptron(variant=variant, intercept=intercept)
+    for i in stream:
+        assert clf.learn_one(X[i], y[i], classes=[0, 1]) is clf
+    res = markone.train(X, np.where(y == 1, 1, -1), order=stream, max_epochs=1,
+                        variant=variant, intercept=intercept)
+    assert clf.n_mistakes_ == res.mistakes
+    assert clf.w_.tolist() == np.asarray(res.w).tolist()
+    assert clf.n_epochs_ == 0 and clf.mistakes_per_epoch_ == ()  # no pass was made
+    assert [clf.predict_one(x) for x in X] == clf.predict(X).tolist()
+
+
+@given(streams(max_classes=4), st.sampled_from(["last", "averaged"]))
+def test_multiclass_learn_one_stream_equals_fit_replay_hypo(data, variant):
+    X, y, stream = data
+    classes = [0, 1, 2, 3]
+    clf = MulticlassPerceptron(variant=variant)
+    for i in stream:
+        clf.learn_one(X[i], y[i], classes=classes)
+    replay = MulticlassPerceptron(variant=variant, order=stream, max_epochs=1)
+    replay.partial_fit(X, y, classes=classes)
+    assert clf.n_mistakes_ == replay.n_mistakes_
+    assert np.array_equal(clf.w_, replay.w_)
+    assert [clf.predict_one(x) for x in X] == clf.predict(X).tolist()
+
+
+@given(streams(), st.integers(1, 4))
+def test_learn_one_continues_fit_like_partial_fit_hypo(data, epochs):
+    X, y, _ = data
+    y[:2] = [0, 1][:len(y)]
+    if len(np.unique(y)) < 2:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", markone.ConvergenceWarning)
+        a = Perceptron(variant="averaged", max_epochs=epochs).fit(X, y)
+        b = Perceptron(variant="averaged", max_epochs=epochs).fit(X, y)
+    for x, t in zip(X, y):
+        a.learn_one(x, t)
+    b.partial_fit(X, y)
+    assert np.array_equal(a.w_, b.w_) and a.n_mistakes_ == b.n_mistakes_
+    assert a.n_epochs_ == b.n_epochs_ - 1  # the partial_fit was a pass, learn_one none
+
+
+@pytest.mark.parametrize("variant, grows", [("last", False), ("averaged", False),
+                                            ("pocket", False), ("voted", True)])
+def test_stream_state_is_O_d_unless_voted(variant, grows):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(4000, 5))
+    y = np.where(rng.random(4000) < 0.5, 1, -1)  # noise: mistakes all along
+    clf = Perceptron(variant=variant)
+    sizes = []
+    for n in (200, 4000):
+        for x, t in zip(X[len(sizes) and 200:n], y[len(sizes) and 200:n]):
+            clf.learn_one(x, t)
+        sizes.append(len(pickle.dumps(clf)))
+    assert (sizes[1] > 2 * sizes[0]) == grows
+
+
+def test_kernel_learn_one_stores_only_mistakes_and_is_no_epoch():
+    X, y = markone.datasets.xor()
+    clf = KernelPerceptron(kernel="poly", degree=2)
+    for _ in range(3):
+        for x, t in zip(X, y):
+            clf.learn_one(x, t)
+    assert clf.n_epochs_ == 0 and len(clf.support_vectors_) == clf.n_mistakes_ > 0
+    assert [clf.predict_one(x) for x in X] == y.tolist()
+
+
+@pytest.mark.parametrize("make", [Perceptron, MulticlassPerceptron, KernelPerceptron])
+def test_learn_one_bad_input(make):
+    clf = make()
+    with pytest.raises(ValueError, match="classes must be passed"):
+        clf.learn_one([1.0, 2.0], "a")
+    clf.learn_one([1.0, 2.0], "a", classes=["a", "b"])
+    with pytest.raises(ValueError, match="one sample of 2 features"):
+        clf.learn_one([1.0, 2.0, 3.0], "a")
+    with pytest.raises(ValueError, match="one sample of 2 features"):
+        clf.predict_one([[1.0, 2.0]])
+    with pytest.raises(ValueError, match=r"y='c' is not one of the classes \['a', 'b'\]"):
+        clf.learn_one([1.0, 2.0], "c")
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        clf.learn_one([np.nan, 2.0], "b")
+    with pytest.raises(ValueError, match="differs from the classes"):
+        clf.learn_one([1.0, 2.0], "a", classes=["a", "z"])
+    before = clf.n_mistakes_
+    clf.learn_one([1.0, 2.0], "b")  # a refused example changed nothing
+    assert clf.n_mistakes_ == before + 1
+
+
+def test_learn_one_zero_vector_without_intercept():
+    clf = Perceptron(intercept=False)
+    with pytest.raises(ValueError, match="zero vector and intercept=False"):
+        clf.learn_one([0.0, 0.0], 1)

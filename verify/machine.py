@@ -1,0 +1,871 @@
+"""What the theorems promise a given Mark I on a given task, and what breaks it.
+
+:func:`check_machine` looks at the machine's own A-unit patterns of the figures (its
+wiring, threshold and faults) and, for each R-unit, proves or refutes three claims:
+
+**learnable**
+    the R-unit's task (its +/-1 targets on the A-unit patterns of its source set) is
+    linearly separable through the origin: an exact witness, or a Gordan certificate
+    that no order and no amount of training helps (:func:`verify.check_separable`).
+**end stops**
+    no move of a potentiometer is ever cut short by an end stop, whatever the order.
+    Until the first cut the machine *is* the ideal perceptron (zero start, moves of
+    ``increment_steps`` on the active A-units), so every weight is a multiple of the
+    increment bounded by Novikoff's argument: ``|w_j| <= ||w|| <= R^2/gamma`` and
+    ``|w_j| <= (number of reinforcements) <= (R/gamma)^2`` (in increments), with the
+    certified lower end of the margin ``gamma`` and the exact ``R^2`` (the most
+    A-units active on one figure). On small tasks the exact set of weight vectors
+    reachable by any stream gives the tightest bound. When the bound fits inside
+    ``weight_range`` the machine equals the ideal perceptron on this task for every
+    order and converges within ``(R/gamma)^2`` reinforcements of this R-unit. When it
+    does not, a stream that reaches an end stop is searched for (greedy, random
+    orders, exhaustive, and Z3 bounded model checking to the depth ``(R/gamma)^2``,
+    which decides the question because the machine equals the ideal rule until the
+    first cut).
+**converges**
+    the machine learns the R-unit's task for every fair stream (every figure shown
+    again and again). When end stops can bite this is decided exactly on small tasks
+    (a reachable strongly connected set of clipped states that keeps making mistakes
+    under every figure), and otherwise by a concrete stream: a ``prefix`` shown once
+    and a ``cycle`` of all figures that returns the potentiometers to the same setting
+    after a pass with mistakes, so that ``MarkI.train(images, labels, order=cycle,
+    warm_start=True)`` after ``order=prefix + cycle`` provably never learns.
+
+and two claims about the whole machine: **timing** (can ``exposure_s`` change an
+A-unit pattern, from the closed-form photocell response; the shortest exposure that
+cannot) and **quantisation** (when whole motor steps make the decisions identical to
+the real-valued rule).
+
+The claims are about the ``"error_correction"`` rule without photocell noise; for the
+other rules and noisy machines only learnability is decided (the report says so).
+
+Examples
+--------
+Two photocells, each wired to its own A-unit, one R-unit; figure "a" lights the first
+cell and "b" the second. With end stops at +/-1 step the theorems promise everything:
+
+>>> import numpy as np
+>>> from markone.hardware import MarkI, MarkIParams
+>>> p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
+...                 max_fanout=1, theta=1, n_r_units=1, weight_range=(-1, 1))
+>>> figures, labels = np.array([[1, 0], [0, 1]]), ["a", "b"]
+>>> r = check_machine(MarkI(p, seed=0), figures, labels).r_units[0]
+>>> r.learnable.holds, r.end_stops.holds, r.converges.holds
+(True, True, True)
+>>> r.end_stops.evidence["bound_used"], r.end_stops.evidence["max_weight_steps"]
+('exact reachable states', '1')
+
+With end stops at (0, 1) the potentiometer can never go negative: "a" (target -1)
+is never corrected, although the task is separable. The report gives the stream:
+
+>>> machine = MarkI(p.replace(weight_range=(0, 1)), seed=0)
+>>> r = check_machine(machine, figures, labels).r_units[0]
+>>> r.end_stops.holds, r.converges.holds, r.converges.evidence["cycle"]
+(False, False, [0, 1])
+>>> replay_stream(machine, figures, labels, [], [0, 1])["converged"]
+False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from markone._validation import as_generator, check_consistent_length, check_int_at_least
+from verify import _clipped
+
+__all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
+           "exposure_limits", "replay_stream"]
+
+#: Tasks with at most this many distinct A-unit columns and examples get the exact
+#: (all streams) searches.
+EXACT_MAX_STATES = 200_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """One claim of a report: whether it holds, how that was decided, the evidence.
+
+    Attributes
+    ----------
+    holds : bool or None
+        True (proven), False (refuted, with a concrete counterexample in
+        ``evidence``) or None (not decided; ``message`` says what was tried).
+    method : str
+        What decided it.
+    message : str
+        The claim and the verdict in words.
+    evidence : dict
+        JSON-ready numbers, orders and certificates that re-check the verdict.
+    """
+
+    holds: bool | None
+    method: str
+    message: str
+    evidence: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    def to_dict(self):
+        """The claim as a JSON-ready dict."""
+        return {"holds": self.holds, "method": self.method, "message": self.message,
+                "evidence": self.evidence}
+
+
+@dataclasses.dataclass(frozen=True)
+class RUnitReport:
+    """The three claims about one R-unit (see the module docstring)."""
+
+    r_unit: int
+    learnable: Claim
+    end_stops: Claim
+    converges: Claim
+
+    def to_dict(self):
+        """The R-unit's claims as a JSON-ready dict."""
+        return {"r_unit": self.r_unit, "learnable": self.learnable.to_dict(),
+                "end_stops": self.end_stops.to_dict(),
+                "converges": self.converges.to_dict()}
+
+
+@dataclasses.dataclass(frozen=True)
+class MachineReport:
+    """What :func:`check_machine` proved about a machine on a task.
+
+    Attributes
+    ----------
+    r_units : tuple of RUnitReport
+    timing, quantisation : Claim
+    theta : int
+        The A-unit threshold the machine uses on these figures.
+    n_examples, n_a_units : int
+    weight_range : tuple or None
+    increment_steps : float
+    rule : str
+    data_sha256 : str
+        SHA-256 of the figures and labels the report is about.
+    time_s : float
+    """
+
+    r_units: tuple
+    timing: Claim
+    quantisation: Claim
+    theta: int
+    n_examples: int
+    n_a_units: int
+    weight_range: tuple | None
+    increment_steps: float
+    rule: str
+    data_sha256: str
+    time_s: float
+
+    @property
+    def learnable(self):
+        """True when every R-unit's task is proven learnable (None if unknown)."""
+        return _all(r.learnable.holds for r in self.r_units)
+
+    @property
+    def converges(self):
+        """True when the machine provably learns the task for every fair order."""
+        return _all(r.converges.holds for r in self.r_units)
+
+    def to_dict(self):
+        """The report as a JSON-ready dict (format ``markone.verify.machine/1``)."""
+        return {"format": "markone.verify.machine/1", "theta": self.theta,
+                "n_examples": self.n_examples, "n_a_units": self.n_a_units,
+                "weight_range": self.weight_range,
+                "increment_steps": self.increment_steps, "rule": self.rule,
+                "data_sha256": self.data_sha256, "learnable": self.learnable,
+                "converges": self.converges,
+                "r_units": [r.to_dict() for r in self.r_units],
+                "timing": self.timing.to_dict(),
+                "quantisation": self.quantisation.to_dict(), "time_s": self.time_s}
+
+    def text(self):
+        """The report in words, one line per claim."""
+        word = {True: "yes", False: "NO", None: "unknown"}
+        lines = [f"Mark I on {self.n_examples} figures: theta={self.theta}, end stops "
+                 f"{self.weight_range}, increment {self.increment_steps} step(s), "
+                 f"rule {self.rule!r}",
+                 f"learnable: {word[self.learnable]}; learns for every order: "
+                 f"{word[self.converges]}"]
+        for r in self.r_units:
+            lines.append(f"R-unit {r.r_unit}:")
+            for name in ("learnable", "end_stops", "converges"):
+                c = getattr(r, name)
+                lines.append(f"  {name:10s} {word[c.holds]:7s} [{c.method}] {c.message}")
+        for name in ("timing", "quantisation"):
+            c = getattr(self, name)
+            lines.append(f"{name}: {word[c.holds]} [{c.method}] {c.message}")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.text()
+
+
+def _all(values):
+    values = list(values)
+    if all(v is True for v in values):
+        return True
+    return False if any(v is False for v in values) else None
+
+
+# --------------------------------------------------------------------------------------
+# the task as the machine sees it
+
+
+@dataclasses.dataclass(frozen=True)
+class MachineTask:
+    """A-unit patterns and R-unit targets of a task on one machine.
+
+    ``patterns`` (n, n_a) uint8, ``targets`` (n, n_r) -1/+1, ``theta`` the threshold,
+    ``inputs[r]`` the A-units wired to R-unit ``r``, ``settled`` the S-unit states.
+    """
+
+    patterns: np.ndarray
+    targets: np.ndarray
+    theta: int
+    inputs: tuple
+    settled: np.ndarray
+    classes: np.ndarray
+
+
+def machine_task(machine, images, labels):
+    """The A-unit patterns and R-unit targets ``MarkI.train(images, labels)`` uses.
+
+    The threshold is calibrated on ``images`` as a fresh ``train`` would (the machine
+    itself is not changed); labels get the codes of their sorted classes.
+
+    >>> from markone.hardware import MarkI
+    >>> from markone._figures import letters
+    >>> images, labels = letters("AB", per_class=2, seed=0)
+    >>> t = machine_task(MarkI(seed=0), images, labels)
+    >>> t.patterns.shape, t.targets[:, 0].tolist(), t.theta
+    ((4, 512), [-1, 1, -1, 1], 2)
+    """
+    from markone.hardware import plugboard
+    from markone.hardware.machine import class_codes
+
+    X = machine._images(images)
+    labels = np.asarray(labels)
+    check_consistent_length(X, labels, names=("images", "labels"))
+    p = machine.params
+    settled = machine.retina.settled(X)
+    if p.theta == "auto":
+        theta = plugboard.calibrate_theta(machine.wiring, settled, p.theta_target_rate,
+                                          p.n_excitatory, p.n_inhibitory)
+    else:
+        theta = int(p.theta)
+    A = plugboard.fire(machine.wiring, settled, theta)
+    classes, idx = np.unique(labels, return_inverse=True)
+    targets = class_codes(len(classes), p.n_r_units, p.class_code)[idx.ravel()]
+    mask = machine.runits.mask
+    inputs = tuple(np.flatnonzero(mask[r]) if mask is not None
+                   else np.arange(p.n_a_units) for r in range(p.n_r_units))
+    return MachineTask(A, targets, int(theta), inputs, settled, classes)
+
+
+# --------------------------------------------------------------------------------------
+# the public entry point
+
+
+def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None,
+                  orders=20, z3_depth=40, seed=0, time_budget_s=None):
+    """What the perceptron's theorems promise ``machine`` on ``(images, labels)``.
+
+    Parameters
+    ----------
+    machine : markone.hardware.MarkI
+        The machine (its wiring, threshold rule, end stops, increment, topology).
+        It is not changed.
+    images : array (n, rows, cols) or (n, rows*cols)
+        Figures (light levels in [0, 1]).
+    labels : array (n,)
+        Class labels (coded on the R-units as ``MarkI.train`` codes them).
+    exposure_s : float, optional
+        Exposure to judge in the timing claim (default ``params.exposure_s``; None
+        waits for the retina to settle).
+    exact_budget : int, optional
+        Most states of the exact all-streams searches (default 200,000); they run
+        only on tasks small enough to finish.
+    orders : int
+        Random periodic orders tried per R-unit when end stops can bite.
+    z3_depth : int
+        Bounded model checking of the end-stop question runs when the Novikoff depth
+        ``(R/gamma)^2`` is at most this (and the task is small).
+    seed : int or numpy.random.Generator
+        For the random orders.
+    time_budget_s : float, optional
+        Stop searching for counterexamples after about this long (claims then stay
+        undecided, never guessed).
+
+    Returns
+    -------
+    MachineReport
+
+    Raises
+    ------
+    TypeError
+        When ``machine`` is not a :class:`~markone.hardware.MarkI`.
+    ValueError
+        On bad figures or labels (shape, range, length, too many classes).
+    """
+    from markone.hardware import MarkI
+
+    t0 = time.perf_counter()
+    if not isinstance(machine, MarkI):
+        raise TypeError(f"machine must be a markone.hardware.MarkI, got "
+                        f"{type(machine).__name__}; build one with MarkI(MarkIParams()).")
+    orders = check_int_at_least(orders, "orders", 0)
+    z3_depth = check_int_at_least(z3_depth, "z3_depth", 0)
+    budget = EXACT_MAX_STATES if exact_budget is None else check_int_at_least(
+        exact_budget, "exact_budget", 1)
+    deadline = None if time_budget_s is None else t0 + float(time_budget_s)
+    task = machine_task(machine, images, labels)
+    p = machine.params
+    rng = as_generator(seed)
+    dynamic = p.rule == "error_correction" and p.photocell_noise_sd == 0
+    units = _Units(p.increment_steps, p.weight_range)
+    reports = tuple(
+        _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline)
+        for r in range(p.n_r_units))
+    if exposure_s is None:
+        exposure_s = p.exposure_s
+    return MachineReport(
+        r_units=reports,
+        timing=_timing_claim(machine, task, machine._images(images), exposure_s),
+        quantisation=_quantisation_claim(p, units, reports),
+        theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
+        weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
+        data_sha256=_data_hash(task), time_s=time.perf_counter() - t0)
+
+
+def _data_hash(task):
+    h = hashlib.sha256()
+    h.update(np.ascontiguousarray(task.settled, dtype=np.uint8).tobytes())
+    h.update(np.ascontiguousarray(task.targets, dtype=np.int64).tobytes())
+    return h.hexdigest()
+
+
+class _Units:
+    """Integer units for the weights: ``Q`` units per motor step, so that the
+    increment ``e`` and the end stops ``lo``, ``hi`` are whole units."""
+
+    def __init__(self, eta, weight_range):
+        parts = [Fraction(eta)] + ([Fraction(v) for v in weight_range]
+                                   if weight_range is not None else [])
+        self.Q = math.lcm(*(f.denominator for f in parts))
+        self.eta = Fraction(eta)
+        self.e = int(self.eta * self.Q)
+        if weight_range is None:
+            self.lo, self.hi = -_clipped.NO_STOP, _clipped.NO_STOP
+        else:
+            self.lo, self.hi = (int(Fraction(v) * self.Q) for v in weight_range)
+        self.stops = weight_range is not None
+
+    def steps(self, units):
+        """A count of units as motor steps (exact)."""
+        return Fraction(int(units), self.Q)
+
+
+# --------------------------------------------------------------------------------------
+# one R-unit
+
+
+def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline):
+    from verify.separability import check_separable
+
+    cols = task.inputs[r]
+    X = task.patterns[:, cols].astype(np.int64)
+    y = task.targets[:, r]
+    verdict = check_separable(X, y, intercept=False)
+    learnable = _learnable_claim(verdict, cols)
+    if not verdict.separable:
+        why = ("not learnable, so no order can make it converge"
+               if verdict.separable is False else "learnability undecided")
+        return RUnitReport(r, learnable,
+                           Claim(None, "not assessed", f"end stops: {why}"),
+                           Claim(False if verdict.separable is False else None,
+                                 learnable.method, f"converges: {why}"))
+    if not dynamic:
+        note = ("only the 'error_correction' rule without photocell noise is analysed; "
+                "learnability holds")
+        return RUnitReport(r, learnable, Claim(None, "not assessed", note),
+                           Claim(None, "not assessed", note))
+    red = _Reduced(X, y, units)
+    end_stops, hit = _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline)
+    converges = _convergence_claim(red, units, end_stops, hit, budget, orders, rng,
+                                   deadline)
+    return RUnitReport(r, learnable, end_stops, converges)
+
+
+def _learnable_claim(v, cols):
+    n = len(cols)
+    if v.separable:
+        return Claim(True, f"check_separable/{v.method}",
+                     f"separable on its {n} A-units: an exact witness classifies every "
+                     "figure, so training can succeed",
+                     {"witness": [str(c) for c in v.witness],
+                      "a_units": [int(c) for c in cols]})
+    if v.separable is False:
+        return Claim(False, f"check_separable/{v.method}",
+                     f"not separable on its {n} A-units: an exact certificate on "
+                     f"{len(v.certificate)} figures shows that no setting of the "
+                     "potentiometers answers all of them",
+                     {"certificate": {str(i): str(c) for i, c in v.certificate.items()},
+                      "a_units": [int(c) for c in cols]})
+    return Claim(None, f"check_separable/{v.method}", v.message)
+
+
+class _Reduced:
+    """One R-unit's task with A-unit columns that always agree merged; all-zero
+    columns dropped. ``P`` scores, ``D`` moves (units), ``groups`` the A-units of each
+    merged column (indices into the R-unit's inputs)."""
+
+    def __init__(self, X, y, units):
+        active = np.flatnonzero(X.any(axis=0))
+        uniq, inverse, counts = np.unique(X[:, active].T, axis=0, return_inverse=True,
+                                          return_counts=True)
+        self.groups = [active[inverse.ravel() == g] for g in range(len(uniq))]
+        Xu = uniq.T.astype(np.int64)
+        self.X, self.y = X, y
+        self.P = y[:, None] * Xu * counts[None, :]
+        self.D = units.e * y[:, None] * Xu
+        self.R_sq = int(X.sum(axis=1).max())
+        self.n, self.d = Xu.shape
+
+    def small(self):
+        return self.d <= 64 and self.n <= 24
+
+
+def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
+    from verify.margin import max_margin
+
+    m = max_margin(red.X.astype(np.float64), red.y, intercept=False)
+    lower = Fraction(m.lower) if m.lower > 0 else None
+    ev = {"R_sq": red.R_sq, "gamma_lower": m.lower, "gamma_upper": m.upper,
+          "weight_range": None if not units.stops else
+          [str(units.steps(units.lo)), str(units.steps(units.hi))],
+          "increment_steps": str(units.eta)}
+    if lower is None:   # pragma: no cover - separable data have a positive margin
+        return Claim(None, "max_margin", "margin too thin to certify", ev), None
+    mistakes = math.floor(Fraction(red.R_sq) / lower ** 2)
+    norm = math.floor(Fraction(red.R_sq) / lower)
+    bound, used = ((norm, "||w|| <= R^2/gamma") if norm <= mistakes else
+                   (mistakes, "|w_j| <= reinforcements <= (R/gamma)^2"))
+    ev.update(reinforcement_bound=mistakes, novikoff_norm_bound_steps=str(norm *
+              units.eta))
+    top, bottom = bound * units.e, -bound * units.e
+    graph = None
+    if red.small():
+        graph = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP,
+                                   budget=budget)
+        if graph.complete:
+            top = int(graph.states.max(initial=0))
+            bottom = int(graph.states.min(initial=0))
+            used = "exact reachable states"
+            ev["reachable_states"] = len(graph.states)
+    ev.update(bound_used=used, max_weight_steps=str(units.steps(top)),
+              min_weight_steps=str(units.steps(bottom)))
+    if top <= units.hi and bottom >= units.lo:
+        return Claim(True, used,
+                     f"no end stop ever cuts a move short: every weight stays within "
+                     f"[{units.steps(bottom)}, {units.steps(top)}] steps for every order "
+                     f"({used}); the machine is the ideal perceptron on this task and "
+                     f"learns it within {mistakes} reinforcements", ev), None
+    if used == "exact reachable states":
+        s = int(np.flatnonzero((graph.states > units.hi).any(axis=1)
+                               | (graph.states < units.lo).any(axis=1))[0])
+        return _hit_claim(red, units, graph.path_to(s), "exhaustive", ev)
+    for stream in _greedy_streams(red, units, mistakes):
+        if _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.asarray(stream),
+                               max_passes=1).first_clip >= 0:
+            return _hit_claim(red, units, stream, "greedy", ev)
+    for _ in range(orders):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        order = rng.permutation(red.n)
+        run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
+                                  max_passes=200)
+        if run.first_clip >= 0:
+            stream = np.tile(order, run.first_clip // red.n + 1)[:run.first_clip + 1]
+            return _hit_claim(red, units, stream.tolist(), "random order", ev)
+    if mistakes <= z3_depth and red.small():
+        found = _z3_hit(red, units, mistakes)
+        if found is None:
+            return Claim(True, "z3 bounded model checking",
+                         f"no stream of up to {mistakes} reinforcements (the most any "
+                         "order makes before a first cut) reaches an end stop: Z3 "
+                         "proved it", ev), None
+        return _hit_claim(red, units, found, "z3", ev)
+    return Claim(None, used, f"the bound {units.steps(top)} steps exceeds the end "
+                 "stops and no stream reaching them was found", ev), None
+
+
+def _hit_claim(red, units, stream, how, ev):
+    """Cut ``stream`` at its first blocked move (checked with the clipped update)."""
+    stream = [int(i) for i in stream]
+    w = np.zeros(red.d, np.int64)
+    run = _clipped.run_passes(red.P, red.D, units.lo, units.hi,
+                              np.asarray(stream), max_passes=1)
+    if run.first_clip < 0:  # pragma: no cover - every search returns a hitting stream
+        raise RuntimeError("BUG: a stream said to reach an end stop does not; please "
+                           "report it with the data.")
+    del w
+    stream = stream[:run.first_clip + 1]
+    ev = dict(ev, stream=stream)
+    return Claim(False, how, f"an end stop cuts a move short after {len(stream)} "
+                 f"presentations of a stream found by the {how} search (replay: "
+                 "MarkI.train(images, labels, order=stream, epochs=1) has saturated > 0 "
+                 "for this R-unit)", ev), stream
+
+
+def _greedy_streams(red, units, mistakes):
+    """Greedy mistake streams of the ideal rule: push the weight that is furthest out
+    further, and :mod:`verify.adversary`'s rules (largest growth of ``||w||``, least
+    violated, least progress along the max-margin direction)."""
+    from verify.adversary import _direction, _greedy_run
+
+    w = np.zeros(red.d, np.int64)
+    stream = []
+    while len(stream) <= mistakes:
+        wrong = np.flatnonzero(red.P @ w <= 0)
+        if wrong.size == 0:
+            break
+        nxt = w[None, :] + red.D[wrong]
+        reach = np.maximum(nxt.max(axis=1) / max(units.hi, 1),
+                           nxt.min(axis=1) / min(units.lo, -1))
+        k = int(wrong[np.argmax(reach)])
+        stream.append(k)
+        w = w + red.D[k]
+        if w.max() > units.hi or w.min() < units.lo:
+            break
+    yield stream
+    YX = (red.y[:, None] * red.X).astype(np.float64)
+    u = _direction(YX)
+    for rule in ("norm", "least", "align"):
+        yield _greedy_run(YX, rule, u, mistakes + 1)
+
+
+def _z3_hit(red, units, depth):
+    """A stream of at most ``depth`` mistakes whose ideal weights leave the end
+    stops, or None when Z3 proves there is none."""
+    import z3
+
+    P = red.P.tolist()
+    D = red.D.tolist()
+    w = [z3.IntVal(0)] * red.d
+    solver = z3.Solver()
+    choices, outside = [], []
+    for k in range(depth):
+        c = z3.Int(f"c{k}")
+        choices.append(c)
+        solver.add(c >= 0, c < red.n)
+        score = z3.Sum([z3.If(c == i, z3.Sum([P[i][j] * w[j] for j in range(red.d)]),
+                              0) for i in range(red.n)])
+        solver.add(score <= 0)
+        w = [w[j] + z3.Sum([z3.If(c == i, D[i][j], 0) for i in range(red.n)])
+             for j in range(red.d)]
+        outside.append(z3.Or([z3.Or(v > units.hi, v < units.lo) for v in w]))
+        solver.push()
+        solver.add(outside[-1])
+        if solver.check() == z3.sat:
+            model = solver.model()
+            return [model.eval(ci).as_long() for ci in choices]
+        solver.pop()
+        if solver.check() != z3.sat:   # no stream of k + 1 mistakes at all
+            return None
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# convergence with end stops
+
+
+def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline):
+    if end_stops.holds:
+        return Claim(True, "equals the ideal perceptron",
+                     f"learns for every order within "
+                     f"{end_stops.evidence['reinforcement_bound']} reinforcements "
+                     "(Novikoff), because no end stop ever bites", {})
+    if red.small():
+        graph = _clipped.reachable(red.P, red.D, units.lo, units.hi, budget=budget)
+        if graph.complete:
+            return _exact_convergence(graph, red)
+    for k in range(orders + 1):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        order = np.arange(red.n) if k == 0 else rng.permutation(red.n)
+        prefix = [] if hit is None or k % 2 == 0 else list(hit)
+        claim = _periodic_witness(red, units, prefix, order)
+        if claim is not None:
+            return claim
+    return Claim(None, "periodic orders",
+                 f"no order among {orders + 1} tried keeps the machine from learning; "
+                 "not proven either way", {})
+
+
+def _periodic_witness(red, units, prefix, order):
+    """Run ``prefix`` then ``order`` pass after pass; a cycle with mistakes proves the
+    machine never learns on that stream."""
+    P, D = red.P, red.D
+    w = np.zeros(red.d, np.int64)
+    if prefix:
+        _clipped._pass(w, P, D, units.lo, units.hi, np.asarray(prefix, np.int64))
+    start = w.copy()
+    seen = {w.tobytes(): 0}
+    for k in range(1, 501):
+        mistakes, _ = _clipped._pass(w, P, D, units.lo, units.hi, order)
+        if mistakes == 0:
+            return None
+        key = w.tobytes()
+        if key in seen:
+            head = seen[key]
+            full_prefix = list(prefix) + order.tolist() * head
+            cycle = order.tolist() * (k - head)
+            return _blocking_claim(full_prefix, cycle, "periodic order")
+        seen[key] = k
+    del start
+    return None
+
+
+def _blocking_claim(prefix, cycle, how):
+    ev = {"prefix": [int(i) for i in prefix], "cycle": [int(i) for i in cycle]}
+    return Claim(False, how,
+                 f"never learns on a stream that shows every figure again and again: "
+                 f"after a prefix of {len(prefix)} presentations, a cycle of "
+                 f"{len(cycle)} presentations with mistakes brings the potentiometers "
+                 "back to the same setting (end stops block the corrections)", ev)
+
+
+def _exact_convergence(graph, red):
+    """Decide over every fair stream with the strongly connected components of the
+    clipped mistake graph."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n_states = len(graph.states)
+    adj = coo_matrix((np.ones(len(graph.src)), (graph.src, graph.dst)),
+                     shape=(n_states, n_states)).tocsr()
+    _, comp = connected_components(adj, directed=True, connection="strong")
+    inside = comp[graph.src] == comp[graph.dst]
+    n_comp = comp.max() + 1
+    has_mistake = np.zeros(n_comp, bool)
+    has_mistake[comp[graph.src[inside]]] = True
+    covered = np.zeros((n_comp, red.n), bool)
+    np.logical_or.at(covered, comp[:len(graph.correct)], graph.correct)
+    covered[comp[graph.src[inside]], graph.example[inside]] = True
+    bad = np.flatnonzero(has_mistake & covered.all(axis=1))
+    if bad.size == 0:
+        return Claim(True, "exhaustive (all streams)",
+                     f"learns on every stream that shows every figure again and again: "
+                     f"none of the {n_states} reachable settings of the potentiometers "
+                     "lies on a cycle of mistakes that every figure leaves in place", {})
+    c = int(bad[0])
+    members = np.flatnonzero(comp == c)
+    s = int(members.min())
+    prefix = graph.path_to(s)
+    cycle = _covering_walk(graph, comp, c, s, red.n, inside)
+    claim = _blocking_claim(prefix, cycle, "exhaustive (all streams)")
+    return claim
+
+
+def _covering_walk(graph, comp, c, s, n, inside):
+    """A closed walk from ``s`` inside component ``c`` that presents every figure and
+    makes at least one mistake."""
+    from collections import deque
+
+    edges = np.flatnonzero(inside & (comp[graph.src] == c))
+    out = {}
+    for k in edges:
+        out.setdefault(int(graph.src[k]), []).append(int(k))
+
+    def path(a, b):
+        if a == b:
+            return []
+        prev = {a: None}
+        queue = deque([a])
+        while queue:
+            v = queue.popleft()
+            for k in out.get(v, ()):
+                t = int(graph.dst[k])
+                if t not in prev:
+                    prev[t] = k
+                    if t == b:
+                        steps = []
+                        while prev[t] is not None:
+                            steps.append(prev[t])
+                            t = int(graph.src[prev[t]])
+                        return steps[::-1]
+                    queue.append(t)
+        raise RuntimeError("BUG: no path inside a strongly connected set")  # pragma: no cover
+
+    walk, here, mistakes = [], s, 0
+    members = np.flatnonzero(comp == c)
+    for i in range(n):
+        # a state of c where figure i is correct (no move) or a mistake that stays in c
+        where = [int(v) for v in members if v < len(graph.correct) and graph.correct[v, i]]
+        stay = [int(k) for k in edges if graph.example[k] == i]
+        if where:
+            target, move = where[0], None
+        else:
+            target, move = int(graph.src[stay[0]]), stay[0]
+        for k in path(here, target):
+            walk.append(int(graph.example[k]))
+            mistakes += 1
+        here = target
+        walk.append(i)
+        if move is not None:
+            here = int(graph.dst[move])
+            mistakes += 1
+    if mistakes == 0:   # all figures were correct where we went: take a mistake edge
+        k = int(edges[0])
+        for e in path(here, int(graph.src[k])):
+            walk.append(int(graph.example[e]))
+        walk.append(int(graph.example[k]))
+        here = int(graph.dst[k])
+    for k in path(here, s):
+        walk.append(int(graph.example[k]))
+    return walk
+
+
+# --------------------------------------------------------------------------------------
+# replaying streams on the machine itself
+
+
+def replay_stream(machine, images, labels, prefix, cycle, *, passes=3):
+    """Show ``prefix + cycle`` once, then ``cycle`` ``passes`` times, on ``machine``
+    (retrained from zero); return what a blocking claim predicts can be checked.
+
+    Returns a dict: ``saturated`` (moves cut short, per R-unit), ``mistakes_per_pass``
+    of the cycle passes, ``returns`` (the weights after each cycle pass equal those
+    after the first run: the machine is on a cycle) and ``converged``.
+    """
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        first = machine.train(images, labels, order=list(prefix) + list(cycle),
+                              epochs=1)
+        w = machine.weights
+        more = machine.train(images, labels, order=list(cycle), epochs=passes,
+                             warm_start=True)
+    return {"saturated": (first.saturated + more.saturated).tolist(),
+            "mistakes_per_pass": list(more.epoch_mistakes),
+            "returns": bool(np.array_equal(machine.weights, w)),
+            "converged": bool(more.converged)}
+
+
+# --------------------------------------------------------------------------------------
+# timing and quantisation
+
+
+def exposure_limits(params, images=None):
+    """``(rise_s, decay_s)``: exposures below which a photocell can be misread.
+
+    A lit cell (light ``T >= s_threshold``) shown after darkness reads
+    ``T (1 - exp(-t/tau_rise))``: it is read dark while ``t < rise_s``. A dark cell
+    (``T < s_threshold``) after long light ``L`` reads ``T + (L - T) exp(-t/tau_decay)``:
+    it is read lit while ``t < decay_s``. Worst cases are taken over the light levels
+    in ``images`` (default: figures of 0 and 1). 0.0 when the cell cannot be misread.
+
+    >>> from markone.hardware import MarkIParams
+    >>> [round(t, 6) for t in exposure_limits(MarkIParams())]   # 20 ms ln 2, 100 ms ln 2
+    [0.013863, 0.069315]
+    """
+    th = params.s_threshold
+    levels = np.array([0.0, 1.0]) if images is None else np.unique(np.asarray(images))
+    lit, dark = levels[levels >= th], levels[levels < th]
+    rise = decay = 0.0
+    if lit.size and params.photocell_rise_s > 0:
+        t = float(lit.min())
+        rise = math.inf if t == th else params.photocell_rise_s * math.log(t / (t - th))
+    if lit.size and dark.size and params.photocell_decay_s > 0:
+        t, top = float(dark.max()), float(lit.max())
+        decay = params.photocell_decay_s * math.log((top - t) / (th - t))
+    return rise, decay
+
+
+def _timing_claim(machine, task, images, exposure_s):
+    from markone.hardware import plugboard
+
+    p = machine.params
+    rise, decay = exposure_limits(p, images)
+    ev = {"exposure_s": exposure_s, "rise_limit_s": rise, "decay_limit_s": decay,
+          "shortest_safe_exposure_s": max(rise, decay)}
+    if exposure_s is None:
+        levels = np.unique(images)
+        th, tol = p.s_threshold, p.settle_tolerance
+        close = levels[(levels >= th) & (levels - tol < th)
+                       | (levels < th) & (levels + tol >= th)]
+        if close.size:
+            return Claim(None, "settling",
+                         f"light levels {close[:5].tolist()} lie within the settling "
+                         f"tolerance {tol} of the threshold {th}: a settled cell may "
+                         "still be read on the wrong side", ev)
+        return Claim(True, "settling", "each figure is shown until the retina settles "
+                     f"within {tol} of its light, and every light level is further than "
+                     "that from the threshold, so every S-unit is read as settled; "
+                     f"fixed exposures longer than {max(rise, decay) * 1000:.4g} ms are "
+                     "safe too", ev)
+    if exposure_s >= rise and (exposure_s > decay or decay == 0):
+        return Claim(True, "closed-form photocell response",
+                     f"an exposure of {exposure_s * 1000:.4g} ms cannot change any S-unit "
+                     f"(so no A-unit pattern), whatever came before: every exposure "
+                     f"longer than {max(rise, decay) * 1000:.4g} ms is safe; shorter ones "
+                     "can misread a photocell", ev)
+    S = task.settled.astype(bool)
+    n = len(S)
+    befores = [None] + list(range(n))   # the dark start, or figure q shown long before
+    for q in befores:
+        prev = np.zeros(S.shape[1], bool) if q is None else S[q]
+        read = S.copy()
+        if exposure_s < rise:
+            read &= ~(S & ~prev)               # lit now, dark before: still dark
+        if exposure_s < decay:
+            read |= (~S & prev)                # dark now, lit before: still lit
+        A = plugboard.fire(machine.wiring, read.astype(np.uint8), task.theta)
+        changed = np.flatnonzero((A != task.patterns).any(axis=1))
+        if changed.size:
+            c = int(changed[0])
+            units = np.flatnonzero(A[c] != task.patterns[c]).tolist()
+            ev.update(before=q, figure=c, a_units_changed=units)
+            first = "the dark start" if q is None else f"figure {q} shown long before"
+            return Claim(False, "closed-form photocell response",
+                         f"an exposure of {exposure_s * 1000:.4g} ms blends figures: after "
+                         f"{first}, figure {c} fires a different set of A-units "
+                         f"({len(units)} change); exposures of at least "
+                         f"{max(rise, decay) * 1000:.4g} ms are safe", ev)
+    return Claim(None, "closed-form photocell response",
+                 f"an exposure of {exposure_s * 1000:.4g} ms can misread S-units, but no "
+                 "figure shown after one other figure changes an A-unit; longer "
+                 f"histories were not searched (safe from {max(rise, decay) * 1000:.4g} "
+                 "ms)", ev)
+
+
+def _quantisation_claim(p, units, reports):
+    ev = {"quantize": p.quantize, "increment_steps": str(units.eta),
+          "units_per_step": units.Q}
+    if p.rule == "gamma":
+        return Claim(False if p.quantize else True, "rule",
+                     "the gamma rule asks for fractional moves (active A-units gain what "
+                     "the others lose); whole motor steps round them stochastically, so "
+                     "decisions can differ from the real-valued rule" if p.quantize else
+                     "weights are real-valued (quantize=False): no rounding", ev)
+    exact = units.Q & (units.Q - 1) == 0 and max(abs(units.lo), abs(units.hi),
+                                                   units.e) < 2**40
+    if not p.quantize:
+        return Claim(exact or None, "float arithmetic",
+                     "weights are real-valued (quantize=False); the increments and end "
+                     "stops are binary fractions, so float64 adds them exactly"
+                     if exact else "weights are real-valued (quantize=False) with "
+                     "increments that float64 may round; the claims above are about the "
+                     "exact rule", ev)
+    return Claim(True, "whole increments",
+                 f"every requested move is 0 or +/-{units.eta} steps, a whole number, so "
+                 "quantising to motor steps never rounds: the machine's decisions are the "
+                 "real-valued rule's, step for step (and, while no end stop bites, the "
+                 "core perceptron's for any increment: zero start)", ev)
