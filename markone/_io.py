@@ -82,7 +82,7 @@ def to_jsonable(obj):
     return obj
 
 
-def write_figure(fig, path, *, dpi=90):
+def write_figure(fig, path, *, dpi):
     """Save a matplotlib figure to ``path`` atomically (format from the suffix) and
     close it; return the path."""
     import io

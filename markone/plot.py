@@ -46,18 +46,22 @@ def plot_boundary(ax, X, y, result, *, labels=None, title=None, margin=0.08):
                    linewidth=0.4, label=name, zorder=3)
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
-    ax.legend(loc="best", fontsize=8)
+    ax.legend(loc="best")
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title)
     return ax
 
 
 def plot_mistakes(ax, result, *, title=None):
     """Bar chart of mistakes per pass of a :class:`~markone.TrainResult`."""
     m = np.asarray(result.mistakes_per_epoch)
+    from matplotlib.ticker import MaxNLocator
+
     ax.bar(np.arange(1, len(m) + 1), m, color="#7570b3")
-    ax.set_xlabel("pass")
-    ax.set_ylabel("mistakes")
+    ax.set_xlabel("pass through the data")
+    ax.set_ylabel("mistakes in the pass")
+    for axis in (ax.xaxis, ax.yaxis):  # counts: whole-number ticks
+        axis.set_major_locator(MaxNLocator(integer=True))
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title)
     return ax

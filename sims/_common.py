@@ -7,10 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["inline", "chunked", "new_figure", "save_figure", "as_array", "DPI"]
-
-#: Resolution of the gallery figures (small PNGs).
-DPI = 90
+__all__ = ["inline", "chunked", "new_figure", "save_figure", "as_array"]
 
 
 def inline(module_name):
@@ -36,20 +33,19 @@ def chunked(items, size):
 
 
 def new_figure(ncols=1, *, width=5.0, height=4.0):
-    """A figure with ``ncols`` axes side by side (Agg: never shown on screen)."""
-    from matplotlib.figure import Figure
+    """A figure with ``ncols`` axes side by side in markone's figure style
+    (:mod:`markone._style`: 150 dpi, no text under 10 pt)."""
+    from markone._style import new_figure as styled_figure
 
-    fig = Figure(figsize=(width * ncols, height))
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    return fig, axes
+    return styled_figure(1, ncols, width=width, height=height)
 
 
 def save_figure(fig, out_dir, name):
-    """Write ``fig`` to ``out_dir/name.png`` atomically and return the path."""
-    from markone._io import write_figure
+    """Write ``fig`` to ``out_dir/name.png`` in markone's figure style; return the
+    path."""
+    from markone._style import save_figure as save
 
-    fig.tight_layout()
-    return write_figure(fig, Path(out_dir) / f"{name}.png", dpi=DPI)
+    return save(fig, Path(out_dir) / f"{name}.png")
 
 
 def as_array(values):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._style import legend_outside, styled
 from sims._common import chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -98,6 +99,7 @@ def combine(config, task_results):
     }
 
 
+@styled
 def plot(results, out_dir):
     """Exact error of the last and the averaged vector along training."""
     fig, (ax,) = new_figure(width=6.5)
@@ -110,8 +112,9 @@ def plot(results, out_dir):
                label=f"Bayes error = flip rate {results['bayes_error']:g}")
     ax.set(xlabel="passes over the training set", ylabel="exact population error",
            ylim=(0, min(0.5, 3 * float(np.max(last[len(last) // 10:])))),
-           title=f"{100 * results['bayes_error']:g}% label noise, {results['runs']} runs")
-    ax.legend(fontsize=8)
+           title=f"The averaged vector under label noise\n"
+                 f"({100 * results['bayes_error']:g}% of labels flipped, {results['runs']} runs)")
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "averaging_noise")]
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._style import legend_outside, styled
 from sims._common import chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -117,6 +118,7 @@ def combine(config, task_results):
     }
 
 
+@styled
 def plot(results, out_dir):
     """Bound and mistakes against c, the optimum marked."""
     fig, (ax,) = new_figure(width=6.5)
@@ -128,9 +130,9 @@ def plot(results, out_dir):
     ax.axvline(results["c_opt"], color="0.5", ls=":",
                label=f"c² = R|b|: c = {results['c_opt']:.2f}")
     ax.set(xscale="log", yscale="log", xlabel="appended constant c",
-           ylabel="mistakes", title=f"R = {results['R']:.2f}, |b| = "
+           ylabel="mistakes", title=f"The cost of the intercept's constant c\nR = {results['R']:.2f}, |b| = "
            f"{abs(results['b']):.2f}, γ = {results['gamma']:.3f}")
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "intercept_cost")]
 
 

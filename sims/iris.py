@@ -26,6 +26,7 @@ import warnings
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -107,6 +108,7 @@ def combine(config, task_results):
                                              for v in VARIANTS}}}
 
 
+@styled
 def plot(results, out_dir):
     """Petal data with the perceptron's and the max-margin lines; accuracies."""
     from fractions import Fraction
@@ -125,9 +127,9 @@ def plot(results, out_dir):
         ax.plot(xs, -(w0 + w1 * xs) / w2, style, label=lab)
     ax.set(xlabel="petal length (cm)", ylabel="petal width (cm)",
            ylim=(P[:, 1].min() - 0.3, P[:, 1].max() + 0.3),
-           title=f"w = ({', '.join(b['w'])}), bound (R/γ)² = {b['bound']:.0f}")
-    ax.title.set_fontsize(9)
-    ax.legend(fontsize=7, loc="upper left")
+           title=f"Setosa or versicolor: w = ({', '.join(b['w'])})\n"
+                 f"Novikoff's bound (R/γ)² = {b['bound']:.0f}")
+    legend_outside(ax)
     acc = results["multiclass"]["accuracy"]
     x = np.arange(len(VARIANTS))
     for split, off in (("train", -0.2), ("test", 0.2)):
@@ -137,7 +139,7 @@ def plot(results, out_dir):
     bx.set_xticks(x, [f"{v} weights" for v in VARIANTS])
     bx.set(ylim=(0.5, 1.02), ylabel="accuracy (mean ± sd over orders)",
            title="three classes, standardised features")
-    bx.legend(fontsize=8, loc="lower right")
+    legend_outside(bx)
     return [save_figure(fig, out_dir, "iris")]
 
 

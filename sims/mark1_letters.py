@@ -27,6 +27,7 @@ import string
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -96,6 +97,7 @@ def combine(config, task_results):
     return out
 
 
+@styled
 def plot(results, out_dir):
     """Accuracy against the weight range; machine time against motor speed."""
     fig, (ax, bx) = new_figure(2, width=5)
@@ -109,8 +111,9 @@ def plot(results, out_dir):
     ax.set_xticks(x, ranges)
     ax.set(xlabel="potentiometer end stops ±k (motor steps)", ylabel="accuracy",
            ylim=(0, 1.02),
-           title=f"{results['n_classes']} letters (chance {1 / results['n_classes']:.2f})")
-    ax.legend(fontsize=8)
+           title=f"Mark I accuracy against the end stops\n{results['n_classes']} letters "
+                 f"(chance {1 / results['n_classes']:.2f})")
+    legend_outside(ax)
     speeds = np.asarray(results["motor_step_s"])
     for j, lab in enumerate(ranges):
         bx.plot(speeds, [row[j] / 60 for row in results["machine_time_s"]], "o-",
@@ -120,7 +123,7 @@ def plot(results, out_dir):
     bx.minorticks_off()
     bx.set(xlabel="seconds per motor step",
            ylabel="machine time to train (minutes)", title="machine time")
-    bx.legend(title="end stops", fontsize=8)
+    legend_outside(bx, title="end stops")
     return [save_figure(fig, out_dir, "mark1_letters")]
 
 

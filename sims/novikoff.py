@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._style import count_axis, legend_outside, styled
 from sims._common import as_array, chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -88,6 +89,7 @@ def combine(config, task_results):
     }
 
 
+@styled
 def plot(results, out_dir):
     """Mistakes against the bound (impossible region shaded) and ratios per dimension."""
     fig, (ax, bx) = new_figure(2)
@@ -101,8 +103,9 @@ def plot(results, out_dir):
     sc = ax.scatter(bounds, mistakes, c=np.log(dims), s=10, cmap="viridis")
     ax.set(xlim=(0, top), ylim=(0, top),
            xlabel="Novikoff bound (R/γ)²", ylabel="mistakes to convergence",
-           title=f"{results['runs']} separable datasets")
-    ax.legend(loc="upper left", fontsize=8)
+           title=f"Mistakes never exceed the bound\n({results['runs']} separable datasets)")
+    ax.legend(loc="upper left")
+    count_axis(ax.yaxis)
     cbar = fig.colorbar(sc, ax=ax)
     uniq = sorted(set(results["dims"]))
     cbar.set_ticks(np.log(uniq), labels=[str(d) for d in uniq])
@@ -115,7 +118,7 @@ def plot(results, out_dir):
            title=f"max ratio {results['max_ratio']:.2f}")
     bx.plot(range(1, len(uniq) + 1), [per[str(d)]["max_ratio"] for d in uniq], "r^",
             label="max")
-    bx.legend(fontsize=8)
+    legend_outside(bx)
     return [save_figure(fig, out_dir, "novikoff")]
 
 

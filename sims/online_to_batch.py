@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._style import legend_outside, styled
 from sims._common import chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -109,6 +110,7 @@ def combine(config, task_results):
     }
 
 
+@styled
 def plot(results, out_dir):
     """Mistake frequency at step t against the exact error of w_{t-1}."""
     fig, (ax,) = new_figure(width=6)
@@ -121,8 +123,8 @@ def plot(results, out_dir):
     ax.axhline(results["bound"], color="k", ls=":",
                label=f"bound (R/γ)²/(n+1) = {results['bound']:.3f}")
     ax.set(xscale="log", yscale="log", xlabel="step t", ylabel="probability",
-           title=f"online to batch on the circle (R = 1, γ = {results['gamma']:g})")
-    ax.legend(fontsize=8)
+           title=f"online to batch on the circle\n(R = 1, γ = {results['gamma']:g})")
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "online_to_batch")]
 
 

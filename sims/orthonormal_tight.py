@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._style import count_axis, legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -61,6 +62,7 @@ def combine(config, task_results):
             "all_equal": r["mistakes_given"] == m and r["mistakes_shuffled"] == m}
 
 
+@styled
 def plot(results, out_dir):
     """Mistakes against m, on the line of the bound."""
     fig, (ax,) = new_figure()
@@ -70,7 +72,8 @@ def plot(results, out_dir):
     ax.plot(m, results["mistakes_shuffled"], "x", ms=3, label="shuffled order")
     ax.set(xlabel="m (orthonormal examples)", ylabel="mistakes",
            title="the bound is met with equality")
-    ax.legend()
+    count_axis(ax.xaxis), count_axis(ax.yaxis)
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "orthonormal_tight")]
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._style import count_axis, legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -66,6 +67,7 @@ def combine(config, task_results):
     }
 
 
+@styled
 def plot(results, out_dir):
     """u.w_k and ||w_k|| between the lines k*gamma and sqrt(k)*R."""
     fig, (ax,) = new_figure(width=6)
@@ -79,8 +81,10 @@ def plot(results, out_dir):
     ax.axvline(bound, color="k", lw=1, ls=":")
     ax.text(bound, 0, " (R/γ)²", va="bottom", ha="right", rotation=90)
     ax.set(xlabel="mistakes k", ylabel="length",
-           title=f"{results['mistakes']} mistakes, bound {bound:.0f}")
-    ax.legend(fontsize=8)
+           title=f"The two inequalities of Novikoff's proof\n"
+                 f"{results['mistakes']} mistakes, bound {bound:.0f}")
+    count_axis(ax.xaxis)
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "proof_quantities")]
 
 

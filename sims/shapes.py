@@ -31,6 +31,7 @@ import warnings
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -137,6 +138,7 @@ def combine(config, task_results):
     }
 
 
+@styled
 def plot(results, out_dir):
     """The two features of both training sets, and the small shapes' errors."""
     fig, axes = new_figure(3, width=4.2, height=3.8)
@@ -150,9 +152,8 @@ def plot(results, out_dir):
                    if r["separable"] else "not separable")
         ax.set(xlabel="extent (area / bounding box)",
                ylabel="max centroid distance / equal-area radius",
-               title=f"{kind} shapes: {verdict}")
-        ax.title.set_fontsize(9)
-        ax.legend(fontsize=8)
+               title=f"{kind} shapes:\n{verdict}")
+        legend_outside(ax)
     ax = axes[2]
     small = results["small"]
     x = np.arange(len(VARIANTS))
@@ -163,8 +164,7 @@ def plot(results, out_dir):
     ax.set_xticks(x, VARIANTS)
     ax.set(ylabel=f"error (mean ± sd over {len(small['errors']['last']['train'])} "
            "orders)", title="small shapes: which vector to keep")
-    ax.title.set_fontsize(9)
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     return [save_figure(fig, out_dir, "shapes")]
 
 

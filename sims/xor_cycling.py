@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from markone._style import count_axis, legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -69,6 +70,7 @@ def combine(config, task_results):
             "periodic": all(r["periodic"] for r in task_results)}
 
 
+@styled
 def plot(results, out_dir):
     """Each weight after every update; the periodic part shaded."""
     encs = results["encodings"]
@@ -81,10 +83,10 @@ def plot(results, out_dir):
         ax.axvspan(max(r["transient"], 1), len(W), color="0.9", zorder=0,
                    label=f"cycle: period {r['period_updates']} updates")
         ax.set(xlabel="update", ylabel="weight",
-               title=f"XOR ({enc}): {r['reachable_states']} states reachable, "
+               title=f"XOR ({enc}): {r['reachable_states']} states reachable,\n"
                      f"max ‖w‖² {r['max_norm_sq']}")
-        ax.title.set_fontsize(9)
-        ax.legend(fontsize=7, loc="lower left")
+        count_axis(ax.xaxis), count_axis(ax.yaxis)
+        legend_outside(ax)
     return [save_figure(fig, out_dir, "xor_cycling")]
 
 

@@ -26,3 +26,10 @@ settings.register_profile(
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
 )
+
+# Every figure markone draws during the tests is audited for a room (issue 15): text
+# under 10 pt, text cut off at the figure's edge or a legend over the data fails the
+# test that drew it (markone._style.save_figure raises FigureAuditError).
+import markone._style  # noqa: E402
+
+markone._style.STRICT = True

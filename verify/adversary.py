@@ -418,7 +418,7 @@ def _z3_search(YX, budget, timeout_s=None, progress=None):
                     return best, queries, False
                 solver.set("timeout", max(1, int(left * 1000)))
             found = _z3_step(solver, rows, n, d, w, choices, k)
-            bar.update()
+            bar.update(1)
             queries += 1
             if found is None:  # the solver gave up (timeout): not a proof
                 return best, queries, False

@@ -10,11 +10,11 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
 import markone  # noqa: E402
+from markone._style import legend_outside, new_figure, save_figure, styled  # noqa: E402
 
 OUT = Path(__file__).parent
 COLORS = ["#4c72b0", "#dd8452", "#55a868"]
@@ -34,14 +34,15 @@ def regions(ax, clf, X, y, names, title, pad=0.4, steps=300):
         pts = X[y == clf.classes_[j]]
         ax.scatter(pts[:, 0], pts[:, 1], s=14, color=COLORS[j], edgecolor="k",
                    linewidth=0.3, label=name)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title)
 
 
+@styled
 def main():
     X, y = markone.datasets.iris()
     petals = X[:, 2:]
     names = ["setosa", "versicolor", "virginica"]
-    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+    fig, axes = new_figure(1, 3, width=4.6, height=4.4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", markone.ConvergenceWarning)
         for ax, strategy in zip(axes[:2], ["argmax", "ovr"]):
@@ -49,26 +50,24 @@ def main():
                 strategy=strategy, variant="averaged", order="shuffle", seed=0,
                 max_epochs=EPOCHS).fit(petals, y)
             regions(ax, clf, petals, y, names,
-                    f"{strategy}: averaged, {EPOCHS} passes, accuracy "
+                    f"{strategy}: averaged, {EPOCHS} passes,\naccuracy "
                     f"{clf.score(petals, y):.2f}")
             ax.set_xlabel("petal length (cm)")
             ax.set_ylabel("petal width (cm)")
-    axes[0].legend(loc="upper left", fontsize=8)
+    legend_outside(axes[0])
 
     Xx, yx = markone.datasets.xor()
     kern = markone.KernelPerceptron(kernel="poly", degree=2).fit(Xx, yx)
     regions(axes[2], kern, Xx, yx, ["same (-1)", "differ (+1)"],
-            f"XOR, kernel poly degree 2: {kern.n_mistakes_} mistakes, "
+            f"XOR, kernel poly degree 2:\n{kern.n_mistakes_} mistakes, "
             f"{kern.n_epochs_} passes", pad=0.8)
     gx, gy = np.meshgrid(np.linspace(-1.8, 1.8, 200), np.linspace(-1.8, 1.8, 200))
     f = kern.decision_function(np.c_[gx.ravel(), gy.ravel()]).reshape(gx.shape)
     axes[2].contour(gx, gy, f, levels=[0], colors="k", linewidths=1)
-    axes[2].legend(loc="upper left", fontsize=8)
+    legend_outside(axes[2])
     axes[2].set_xlabel("x1")
     axes[2].set_ylabel("x2")
-    fig.tight_layout()
-    fig.savefig(OUT / "multiclass_regions.png", dpi=90)
-    plt.close(fig)
+    save_figure(fig, OUT / "multiclass_regions.png")
 
 
 if __name__ == "__main__":

@@ -16,10 +16,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 import markone  # noqa: E402
+from markone._style import legend_outside, new_figure, save_figure, styled  # noqa: E402
 from verify.adversary import worst_order  # noqa: E402
 from verify.cycling import check_cycling, integer_yx, reachable_states  # noqa: E402
 
@@ -32,6 +32,7 @@ def parity3(encoding="01"):
     return (P if encoding == "01" else 2 * P - 1), np.where(P.sum(1) % 2 == 1, 1, -1)
 
 
+@styled
 def bounds_figure(path):
     rng = np.random.default_rng(SEED)
     rows = []
@@ -46,7 +47,7 @@ def bounds_figure(path):
                                           seed=rng).mistakes for _ in range(5)]
             rows.append((a.bound, given, max(shuffled), a.mistakes))
     B = np.array(rows, dtype=float)
-    fig, ax = plt.subplots(figsize=(5.6, 4.2))
+    fig, (ax,) = new_figure(width=6.4, height=4.6)
     lim = [B[:, 0].min() * 0.7, B[:, 0].max() * 1.4]
     ax.plot(lim, lim, "k-", lw=1, label="bound $(R/\\gamma)^2$")
     ax.scatter(B[:, 0], B[:, 1], s=14, marker="o", label="given order")
@@ -57,44 +58,41 @@ def bounds_figure(path):
     ax.set_xlabel("Novikoff's bound $(R/\\gamma)^2$ (certified margin)")
     ax.set_ylabel("mistakes until convergence")
     ax.set_title("200 points in $R^5$, 24 data sets")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    legend_outside(ax)
+    save_figure(fig, path)
 
 
+@styled
 def xor_cycle_figure(path):
-    fig = plt.figure(figsize=(9, 4.2))
-    for k, enc in enumerate(("pm1", "01")):
+    fig, axes = new_figure(1, 2, width=5.6, height=5.4, subplot_kw={"projection": "3d"})
+    for ax, enc in zip(axes, ("pm1", "01")):
         X, y = markone.datasets.xor(enc)
         r = check_cycling(X.astype(int), y)
         reach = check_cycling(X.astype(int), y, order="all")
         YX, _ = integer_yx(X.astype(int), y)
         S = reachable_states(YX).states
-        ax = fig.add_subplot(1, 2, k + 1, projection="3d")
         ax.scatter(S[:, 0], S[:, 1], S[:, 2], s=8, c="0.7",
                    label=f"reachable in any order ({reach.states})")
         C = np.array(r.cycle + r.cycle[:1])
         ax.plot(C[:, 0], C[:, 1], C[:, 2], "-o", color="C3", lw=2,
                 label=f"cyclic order: period {r.period_updates}")
         for w, i in zip(r.cycle, r.cycle_indices):
-            ax.text(w[0], w[1], w[2], f"  x{i}", fontsize=8)
+            ax.text(w[0], w[1], w[2], f"  x{i}")
         ax.set_xlabel("$w_1$")
         ax.set_ylabel("$w_2$")
         ax.set_zlabel("$w_0$ (intercept)")
         ax.set_title(f"XOR, {'−1/+1' if enc == 'pm1' else '0/1'} inputs")
-        ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+        legend_outside(ax)
+    save_figure(fig, path)
 
 
+@styled
 def reachable_figure(path):
     cases = [("XOR −1/+1", markone.datasets.xor("pm1")),
              ("XOR 0/1", markone.datasets.xor("01")),
              ("parity3 −1/+1", parity3("pm1")),
              ("parity3 0/1", parity3("01"))]
-    fig, axes = plt.subplots(1, len(cases), figsize=(12, 3.2), sharey=False)
+    fig, axes = new_figure(1, len(cases), width=3.6, height=3.8)
     for ax, (name, (X, y)) in zip(axes, cases):
         X = np.asarray(X).astype(int)
         YX, _ = integer_yx(X, y)
@@ -105,15 +103,14 @@ def reachable_figure(path):
         ax.bar(values, counts, width=0.8, color="0.55")
         ax.axvline(cyc.max_norm_sq, color="C3", lw=1.5,
                    label=f"cyclic order max {cyc.max_norm_sq}")
-        ax.set_title(f"{name}: {len(S)} states, max {norms.max()}", fontsize=9)
+        ax.set_title(f"{name}:\n{len(S)} states, max {norms.max()}")
         ax.set_xlabel("$\\|w\\|^2$")
-        ax.legend(fontsize=7)
+        legend_outside(ax)
     axes[0].set_ylabel("reachable weight vectors")
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
+@styled
 def main():
     bounds_figure(OUT / "theory_bounds.png")
     xor_cycle_figure(OUT / "theory_xor_cycle.png")

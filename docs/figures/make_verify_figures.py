@@ -14,10 +14,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from markone import datasets  # noqa: E402
+from markone._style import legend_outside, new_figure, save_figure, styled  # noqa: E402
 from verify import check_separable, max_margin  # noqa: E402
 
 __all__ = ["main"]
@@ -55,7 +55,7 @@ def plot_band(ax, X, y, names):
     for level, style in ((0, "-"), (m.gamma, "--"), (-m.gamma, "--")):
         ax.plot(xs, (level - b - u[0] * xs) / u[1], "k" + style, lw=1)
     ax.set_title(f"separable: max margin {m.gamma:.4f} cm\ncertified in "
-                 f"[{m.lower:.12f}, {m.upper:.12f}]", fontsize=9)
+                 f"[{m.lower:.12f}, {m.upper:.12f}]")
 
 
 def plot_certificate(ax, X, y, names):
@@ -77,11 +77,12 @@ def plot_certificate(ax, X, y, names):
     ax.scatter(*common, marker="*", s=260, color="k", zorder=5,
                label="common point of both hulls")
     ax.set_title(f"not separable: exact certificate on {len(idx)} flowers\n"
-                 "(circles sized by lambda; shared measurements removed)", fontsize=9)
+                 "(circles sized by lambda; shared measurements removed)")
 
 
+@styled
 def main(out=OUT):
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    fig, axes = new_figure(1, 2, width=6.0, height=4.6)
     X, y = iris_pair(0, 1)
     plot_band(axes[0], X, y, {-1: "setosa", 1: "versicolor"})
     X, y = drop_shared_points(*iris_pair(1, 2))
@@ -89,14 +90,12 @@ def main(out=OUT):
     for ax in axes:
         ax.set_xlabel("petal length (cm)")
         ax.set_ylabel("petal width (cm)")
-        ax.legend(fontsize=7, loc="upper left")
+        legend_outside(ax)
         ax.set_aspect("equal", adjustable="box")
     axes[0].set_xlim(0.5, 5.5)
     axes[0].set_ylim(-0.3, 2.3)
-    fig.tight_layout()
     path = Path(out) / "verify_separability.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
     return [path]
 
 

@@ -42,18 +42,27 @@ def _main(args):
 
 
 class _Report:
-    """Collects printed lines and the figures of the index page."""
+    """Collects the tour's sections: printed to the terminal as they finish, and
+    written as the guided tour of ``index.html`` at the end."""
 
-    def __init__(self, out, echo):
-        self.out = out
+    def __init__(self, out, echo, shown_as=None):
+        self.out = out                      # where the files are written now
+        self.shown_as = Path(shown_as or out)  # where the user will find them
         self.echo = echo
-        self.sections = []  # (title, paragraphs, files)
+        self.sections = []
 
-    def section(self, title, lines, files=()):
+    def section(self, title, intro, facts, figures=(), links=()):
+        """``intro``: plain-language paragraphs (what you see, what to notice);
+        ``facts``: the results in sentences; ``figures``: ``(path, caption)``;
+        ``links``: ``(path, text)``."""
         self.echo(f"\n== {title}")
-        for ln in lines:
-            self.echo(f"   {ln}")
-        self.sections.append((title, list(lines), [Path(f).name for f in files]))
+        for fact in facts:
+            self.echo(f"   {fact}")
+        for path, text in links:
+            self.echo(f"   {text}: {self.shown_as / Path(path).name}")
+        self.sections.append((title, list(intro), list(facts),
+                              [(Path(f), c) for f, c in figures],
+                              [(Path(f), t) for f, t in links]))
 
 
 def run_demo(out="markone-demo", *, seed=0, echo=print):
@@ -67,12 +76,12 @@ def run_demo(out="markone-demo", *, seed=0, echo=print):
     from markone._io import staged_output, write_json
     from markone._validation import check_int_at_least
 
+    check_int_at_least(seed, "seed", 0)  # before anything is written
     matplotlib.use("Agg")
-    check_int_at_least(seed, "seed", 0)
     out = Path(out)
     t0 = time.perf_counter()
     with staged_output(out) as stage:  # all files or none: a failure leaves out as it was
-        rep = _Report(stage, echo)
+        rep = _Report(stage, echo, shown_as=out)
         summary = {"out": str(out)}
         summary["core"] = _core_section(rep)
         summary["machine"] = _machine_section(rep, seed)
@@ -89,10 +98,9 @@ def run_demo(out="markone-demo", *, seed=0, echo=print):
 def _core_section(rep):
     import warnings
 
-    import matplotlib.pyplot as plt
-
     import markone
-    from markone._io import write_figure
+    from markone._style import new_figure, save_figure, styled
+    from markone._words import plural
     from markone.plot import plot_boundary, plot_mistakes
 
     X, y = markone.datasets.iris()
@@ -103,38 +111,97 @@ def _core_section(rep):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", markone.ConvergenceWarning)
         hard = markone.train(Xv, yv, max_epochs=100)
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
-    plot_boundary(axes[0], Xs, ys, res, labels=["setosa", "versicolor"],
-                  title=f"iris petals: converged after {res.mistakes} mistakes")
-    axes[0].set_xlabel("petal length (cm)")
-    axes[0].set_ylabel("petal width (cm)")
-    plot_mistakes(axes[1], hard, title="versicolor vs virginica: mistakes never stop")
-    fig.tight_layout()
-    path = write_figure(fig, rep.out / "core_iris.png")
-    w = ", ".join(f"{v:g}" for v in res.w)
-    rep.section("The learner core: iris", [
-        f"setosa vs versicolor (petal length, width): converged in {res.epochs} passes "
-        f"with {res.mistakes} mistakes; w = [{w}] (last entry: the intercept weight)",
-        f"versicolor vs virginica: not separable, still {hard.mistakes_per_epoch[-1]} "
-        f"mistakes in pass {hard.epochs} (converged={hard.converged})",
-    ], [path])
+
+    @styled
+    def draw():
+        fig, (ax, bx) = new_figure(1, 2, width=5.2, height=4.2)
+        plot_boundary(ax, Xs, ys, res, labels=["setosa", "versicolor"],
+                      title=f"Setosa or versicolor?\nLearned after "
+                            f"{plural(res.mistakes, 'mistake')}")
+        ax.set_xlabel("petal length (cm)")
+        ax.set_ylabel("petal width (cm)")
+        plot_mistakes(bx, hard, title="Versicolor or virginica?\nThe mistakes never stop")
+        return save_figure(fig, rep.out / "core_iris.png")
+
+    path = draw()
+    last = hard.mistakes_per_epoch[-1]
+    rep.section("The learner core: learning from mistakes", [
+        "A perceptron decides by a weighted vote: it multiplies each measurement by a "
+        "weight, adds them up, and answers one class when the total is positive and the "
+        "other when it is not. It learns one example at a time: when it answers wrongly "
+        "it adds the example to its weights (or subtracts it), and when it is right it "
+        "changes nothing.",
+        "Here it looks at iris flowers, measured by the length and width of their petals. "
+        "Notice the difference between the two panels: when a straight line can separate "
+        "the two kinds (left), the mistakes stop after a few; when the kinds overlap "
+        "(right), they never stop.",
+    ], [
+        f"Setosa against versicolor: the perceptron learned to tell all "
+        f"{int(keep.sum())} flowers apart after {plural(res.mistakes, 'mistake')}, in "
+        f"{plural(res.epochs, 'pass')} through the flowers.",
+        f"Versicolor against virginica: no straight line separates them, and after "
+        f"{plural(hard.epochs, 'pass')} it still made {plural(last, 'mistake')} in the "
+        f"last one.",
+    ], [(path, "Left: the iris flowers by petal size, and the line the perceptron "
+               "learned. Right: mistakes in each pass on a problem no line can solve.")])
     return {"mistakes": res.mistakes, "epochs": res.epochs, "w": res.w.tolist(),
             "hard_converged": hard.converged}
 
 
+#: Captions of the Mark I's pictures, by file name (markone.hardware.demo writes them).
+_MACHINE_CAPTIONS = {
+    "machine_retina.png": "A training figure as the 400 photocells of the retina see it.",
+    "machine_a_units.png": "Which of the 512 association units fire for one figure of "
+                           "each letter: each letter lights a different pattern.",
+    "machine_weights.png": "What each response unit learned, drawn back onto the retina "
+                           "through the plugboard: red cells vote for +1, blue for -1.",
+    "machine_learning_curve.png": "Figures misread against the time the 1960 motors "
+                                  "would have taken: the errors fall to zero.",
+    "machine_training.gif": "Training as an animation: the figure shown and the knobs "
+                            "of the response units that carry the letter code.",
+}
+
+
 def _machine_section(rep, seed):
-    from markone.hardware.demo import letters_demo
+    from markone.hardware.demo import format_minutes, letters_demo
+    from markone.hardware.plots import code_caption
     from markone.hardware.replay import write_replay_html
+    from markone.hardware.run import MachineRun
+    from markone._words import plural
 
     info = letters_demo(rep.out, seed=seed, echo=lambda s: None)
     run_path = Path(info["run_json"])
     replay = write_replay_html(run_path, rep.out / "replay.html")
-    lines = info.get("summary_lines") or [f"{k}: {v}" for k, v in info.items()
-                                          if k not in ("figures", "run_json")]
-    lines = [ln.strip() for ln in lines if not ln.strip().startswith("wrote ")]
-    lines.append(f"replay the run in a browser: {replay.name}")
-    rep.section("The Mark I learning letters", lines,
-                [*info.get("figures", []), run_path, replay])
+    n = info["n_figures"]
+    misread = round((1 - info["test_accuracy"]) * n)
+    code = code_caption(MachineRun.load(run_path))
+    figures = [(f, _MACHINE_CAPTIONS.get(Path(f).name, Path(f).name))
+               for f in info.get("figures", [])]
+    rep.section("The Mark I learning letters", [
+        "This is an emulation of the 1960 machine. A camera showed a printed letter to a "
+        "20 by 20 grid of photocells. A plugboard, wired at random, connected the "
+        "photocells to 512 association units; each fires when enough of its photocells "
+        "see ink. Eight response units add up the votes of the association units that "
+        "fire, each vote weighted by a knob (a potentiometer) that an electric motor "
+        "turns. When the machine answers wrongly, the motors turn the knobs of the units "
+        "that fired: learning is motors turning knobs.",
+        code.replace("R-units", "response units (R1 to R8)", 1),
+        "What 1960 reported: the US Navy's caption of June 1960 says the machine "
+        "eventually recognised letters in one typeface without error, and 85% once a "
+        "second typeface was added. Our emulation of the first task is below.",
+    ], [
+        f"The machine learned {len(info['chars'])} letters ({info['chars']}) from "
+        f"{plural(n, 'figure')} in {plural(info['epochs'], 'pass')}, reading every "
+        f"training figure right at the end." if info["converged"] else
+        f"The machine saw {plural(n, 'figure')} of {len(info['chars'])} letters for "
+        f"{plural(info['epochs'], 'pass')} without reading all of them right.",
+        f"On {plural(n, 'new figure')}, placed afresh in front of the camera, it misread "
+        f"{misread} of {n}.",
+        f"On the 1960 machine this training would have taken "
+        f"{format_minutes(info['sim_time_s'])} of motors turning "
+        f"({plural(info['presentations'], 'figure')} shown).",
+    ], figures, [(replay, "Replay the run in your browser, as the operators saw it"),
+                 (run_path, "The run, as a file (JSON)")])
     names = {"files": {k: Path(v).name for k, v in info.get("files", {}).items()},
              "figures": [Path(f).name for f in info.get("figures", [])],
              "run_json": run_path.name}  # relative to the output folder
@@ -152,55 +219,80 @@ def _separability_section(rep):
     checked = verify.check_certificate(X, y, verdict)
     path = write_json(rep.out / "xor-certificate.json", {
         "data": {"X": X.tolist(), "y": y.tolist()}, "verdict": verdict})
-    lam = ", ".join(f"{i}: {v}" for i, v in verdict.certificate.items())
+    lam = ", ".join(str(v) for v in verdict.certificate.values())
     Xi, yi = markone.datasets.iris()
     keep = yi < 2
     sep = verify.check_separable(Xi[keep], yi[keep])
-    rep.section("Separability, with certificates", [
-        f"XOR: separable={verdict.separable} ({verdict.method}); certificate lambda = "
-        f"{{{lam}}}: sum lambda_i y_i [x_i, 1] = 0 exactly, re-checked: {checked}",
-        f"iris setosa vs versicolor (4 features): separable={sep.separable}, witness "
-        f"checked exactly on all {int(keep.sum())} flowers ({sep.method})",
-    ], [path])
+    rep.section("Proof, not just a plot: separability with certificates", [
+        "Can a straight line (a flat plane, in more dimensions) separate two classes? "
+        "markone answers with evidence anyone can re-check by hand. If yes, the evidence "
+        "is a line that works, checked on every point in exact fractions. If no, the "
+        "evidence is a set of positive weights on the points that makes the two classes' "
+        "weighted averages coincide, so that no line can put them on different sides "
+        "(Gordan's theorem, 1873).",
+        "XOR is the classic example that no line can solve: the four corners of a square, "
+        "diagonal corners in the same class.",
+    ], [
+        f"XOR: no line separates it. The certificate gives every corner the weight "
+        f"({lam}); with those weights both classes average to the centre of the square, "
+        f"and a fresh check in exact arithmetic confirms it"
+        + ("." if checked else ": the check FAILED."),
+        f"Iris setosa against versicolor, all four measurements: a separating plane "
+        f"exists, and it was checked exactly on all {int(keep.sum())} flowers."
+        if sep.separable else "Iris setosa against versicolor: no separating plane.",
+    ], links=[(path, "The XOR certificate, as a file that 'markone verify check' "
+                     "re-checks")])
     return {"xor_separable": verdict.separable, "certificate_checked": bool(checked),
             "iris_separable": sep.separable}
 
 
 def _worst_case_section(rep):
-    import matplotlib.pyplot as plt
-
     import verify
-    from markone._io import write_figure
+    from markone._style import count_axis, new_figure, save_figure, styled
 
     ms = list(range(1, 41))
     cases = [verify.orthonormal_case(m, labels=[(-1) ** i for i in range(m)]) for m in ms]
-    fig, ax = plt.subplots(figsize=(4.8, 3.4))
-    ax.plot(ms, [c.bound for c in cases], "k-", label="Novikoff bound (R/gamma)^2 = m")
-    ax.plot(ms, [c.mistakes for c in cases], "o", ms=4, color="#d95f02",
-            label="perceptron mistakes")
-    ax.set_xlabel("m (orthonormal examples)")
-    ax.set_ylabel("mistakes")
-    ax.legend(fontsize=8)
-    ax.set_title("the bound is tight", fontsize=10)
-    fig.tight_layout()
-    path = write_figure(fig, rep.out / "orthonormal.png")
+
+    @styled
+    def draw():
+        fig, (ax,) = new_figure(width=6.4, height=4.2)
+        ax.plot(ms, [c.bound for c in cases], "k-", label="Novikoff's bound (R/γ)² = m")
+        ax.plot(ms, [c.mistakes for c in cases], "o", color="#d95f02",
+                label="the perceptron's mistakes")
+        count_axis(ax.xaxis), count_axis(ax.yaxis)
+        ax.set_xlabel("m, the number of examples (each at right angles to the others)")
+        ax.set_ylabel("mistakes before it learns")
+        ax.legend(loc="upper left")
+        ax.set_title("The worst case meets the bound exactly")
+        return save_figure(fig, rep.out / "orthonormal.png")
+
+    path = draw()
     tight = all(c.mistakes == m for c, m in zip(cases, ms))
-    rep.section("The worst case meets Novikoff's bound", [
-        f"orthonormal e_1..e_m, R = 1, gamma = 1/sqrt(m): exactly m mistakes for every "
-        f"m in 1..{ms[-1]}: {tight}",
-    ], [path])
+    rep.section("How many mistakes, at most? Novikoff's bound", [
+        "In 1962 Albert Novikoff proved that when a line separates the classes with room "
+        "to spare (a margin γ), and no example is farther than R from the origin, the "
+        "perceptron makes at most (R/γ)² mistakes, whatever the order of the examples.",
+        "Is that bound ever reached? Yes: m examples at right angles to each other (the "
+        "unit vectors e1, e2, ..., em) force exactly m mistakes, and for them (R/γ)² = m. "
+        "Notice that the dots sit exactly on the line.",
+    ], [
+        f"For every m from 1 to {ms[-1]}, the perceptron made exactly m mistakes: the "
+        f"bound is met with equality." if tight else
+        "For some m the mistakes fell short of the bound.",
+    ], [(path, "Mistakes of the perceptron on m orthonormal examples (dots) and "
+               "Novikoff's bound (line).")])
     return {"tight": tight, "m_max": ms[-1]}
 
 
 def _xor_section(rep):
     import warnings
 
-    import matplotlib.pyplot as plt
     import numpy as np
 
     import markone
     import verify
-    from markone._io import write_figure
+    from markone._style import new_figure, save_figure, styled
+    from markone._words import plural
 
     X, y = markone.datasets.xor()
     with warnings.catch_warnings():
@@ -209,24 +301,43 @@ def _xor_section(rep):
     cyc = verify.check_cycling(X, y)
     reach = verify.check_cycling(X, y, order="all")
     W = np.array(cyc.cycle, dtype=float)
-    fig = plt.figure(figsize=(4.8, 4))
-    ax = fig.add_subplot(projection="3d")
-    loop = np.vstack([W, W[:1]])
-    ax.plot(loop[:, 0], loop[:, 1], loop[:, 2], "-o", color="#7570b3")
-    for k, w in enumerate(W):
-        ax.text(*w, f" w{k}", fontsize=8)
-    ax.set_xlabel("w1")
-    ax.set_ylabel("w2")
-    ax.set_zlabel("bias")
-    ax.set_title(f"XOR: a cycle of {cyc.period_updates} updates", fontsize=10)
-    path = write_figure(fig, rep.out / "xor_cycle.png")
-    rep.section("XOR cycles, and stays bounded", [
-        f"markone.train on XOR: converged={run.converged} after {run.epochs} passes, "
-        f"at least {min(run.mistakes_per_epoch)} mistakes in every pass",
-        cyc.message,
-        f"over every order of presentation: {reach.states} reachable weight vectors, "
-        f"largest squared norm {reach.max_norm_sq} (complete={reach.complete})",
-    ], [path])
+
+    @styled
+    def draw():
+        fig, (ax,) = new_figure(width=6.0, height=5.4, subplot_kw={"projection": "3d"})
+        loop = np.vstack([W, W[:1]])
+        ax.plot(loop[:, 0], loop[:, 1], loop[:, 2], "-o", color="#7570b3", ms=8)
+        for k, w in enumerate(W):
+            ax.text(*w, f"  state {k + 1}", fontsize=11)
+        ax.set_xlabel("weight on x₁")
+        ax.set_ylabel("weight on x₂")
+        ax.set_zlabel("intercept weight b")
+        ax.set_title(f"XOR: the weights go round a loop\nof "
+                     f"{plural(cyc.period_updates, 'update')}, forever")
+        return save_figure(fig, rep.out / "xor_cycle.png")
+
+    path = draw()
+    states = ", ".join("(" + ", ".join(str(v) for v in w) + ")" for w in cyc.cycle)
+    rep.section("When no line exists: XOR goes round in circles", [
+        "What does the perceptron do when no line can separate the classes? It never "
+        "stops making mistakes; but it does not wander off either. On XOR, shown in the "
+        "same order again and again, its weights come back to where they were after "
+        "four updates and repeat that loop forever. The perceptron cycling theorem "
+        "(Block and Levin, 1970) says the weights stay bounded on any data set.",
+        "Minsky and Papert's book Perceptrons (1969) made XOR famous as what a single "
+        "perceptron cannot learn.",
+    ], [
+        f"markone.train on XOR did not converge: after {plural(run.epochs, 'pass')} it "
+        f"still made at least {plural(min(run.mistakes_per_epoch), 'mistake')} in every "
+        f"pass.",
+        f"In the given order, the weights (w₁, w₂, b) visit {states} and come back: a "
+        f"cycle of {plural(cyc.period_updates, 'update')}, found exactly.",
+        f"Over every possible order of presentation, only "
+        f"{plural(reach.states, 'weight vector')} can ever be reached, none of squared "
+        f"length above {reach.max_norm_sq}"
+        + (" (the search was complete)." if reach.complete else " (search cut short)."),
+    ], [(path, "The four weight vectors of XOR's cycle, joined in the order they are "
+               "visited.")])
     return {"converged": run.converged, "epochs": run.epochs,
             "period_updates": cyc.period_updates, "reachable": reach.states,
             "max_norm_sq": reach.max_norm_sq}
@@ -234,34 +345,45 @@ def _xor_section(rep):
 
 def _write_index(rep, summary):
     from markone._io import atomic_write
+    from markone._style import css_width_px
 
     parts = []
-    for title, lines, files in rep.sections:
-        items = "".join(f"<li>{html.escape(ln)}</li>" for ln in lines)
-        media = []
-        for f in files:
-            esc = html.escape(f)
-            if f.endswith((".png", ".gif")):
-                media.append(f'<figure><img src="{esc}" alt="{html.escape(title)}: {esc}">'
-                             f"<figcaption>{esc}</figcaption></figure>")
-            else:
-                media.append(f'<p><a href="{esc}">{esc}</a></p>')
-        parts.append(f"<section><h2>{html.escape(title)}</h2><ul>{items}</ul>"
-                     f"{''.join(media)}</section>")
+    for title, intro, facts, figures, links in rep.sections:
+        body = "".join(f"<p>{html.escape(p)}</p>" for p in intro)
+        body += "<ul class=facts>" + "".join(f"<li>{html.escape(f)}</li>" for f in facts)
+        body += "</ul>"
+        for path, caption in figures:
+            name = html.escape(path.name)
+            body += (f'<figure><img src="{name}" width="{css_width_px(path)}" '
+                     f'alt="{html.escape(caption)}"><figcaption>{html.escape(caption)}'
+                     f"</figcaption></figure>")
+        for path, text in links:
+            body += f'<p class=link><a href="{html.escape(path.name)}">{html.escape(text)}</a></p>'
+        parts.append(f"<section><h2>{html.escape(title)}</h2>{body}</section>")
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<title>markone demo</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>markone: a guided tour of the perceptron</title>
 <style>
-body {{ font: 17px/1.5 system-ui, sans-serif; max-width: 1000px; margin: 2em auto;
-       padding: 0 1em; color: #222; }}
-h1 {{ font-size: 1.8em; }} h2 {{ border-bottom: 1px solid #ccc; }}
-img {{ max-width: 100%; }} figure {{ margin: 1em 0; }}
-figcaption {{ color: #666; font-size: .85em; }}
+body {{ font: 20px/1.55 system-ui, sans-serif; max-width: 1100px; margin: 2em auto;
+       padding: 0 1em; color: #1a1a1a; }}
+h1 {{ font-size: 2em; margin-bottom: .2em; }}
+h2 {{ border-bottom: 2px solid #ccc; margin-top: 2em; }}
+img {{ max-width: 100%; height: auto; }} figure {{ margin: 1.2em 0; }}
+figcaption {{ color: #333; font-size: .9em; max-width: 50em; }}
+ul.facts {{ background: #f4f6f8; padding: .8em 1em .8em 2em; border-radius: 6px; }}
+p.link a {{ font-weight: 600; }}
 </style></head><body>
-<h1>markone: the tour</h1>
-<p>Rosenblatt's Mark I Perceptron emulated, perceptron theory verified, written by
-<code>markone demo</code> in {summary['seconds']:.1f} s.</p>
+<h1>The perceptron, from 1960 to a proof</h1>
+<p>In 1960 Frank Rosenblatt's Mark I Perceptron learned to tell printed letters apart:
+a camera, 400 photocells, a random tangle of wires and 512 little voting units, and
+electric motors turning knobs whenever it answered wrongly. This page walks through what
+it did and what mathematics later proved about it. Every number below was computed just
+now by <code>markone demo</code> (in {summary['seconds']:.0f} seconds); the figures
+are the machine's and the theory's own output.</p>
 {''.join(parts)}
+<p>Made with markone. Run it again with <code>markone demo</code>; read more in the
+documentation, starting with the page "Teaching with markone".</p>
 </body></html>
 """
     atomic_write(rep.out / "index.html", page)

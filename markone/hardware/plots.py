@@ -20,25 +20,16 @@ True
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 
+from markone._style import DPI, new_figure, r_unit_name, save_figure, styled
 from markone.hardware.plugboard import Wiring, connection_matrix
 
-__all__ = ["weight_maps", "active_r_units", "plot_retina", "plot_a_activity",
+__all__ = ["weight_maps", "active_r_units", "code_caption", "plot_retina", "plot_a_activity",
            "plot_weights", "plot_learning_curve", "animate_training"]
-
-
-def _pyplot():
-    import matplotlib
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-    return plt
-
-
-def _save(fig, path, **kw):
-    fig.savefig(path, **kw)
-    _pyplot().close(fig)
-    return path
 
 
 def weight_maps(run, weights=None):
@@ -58,116 +49,178 @@ def active_r_units(run):
     return varying if varying.size else np.arange(1)
 
 
-def plot_retina(image, path, *, title="the retina (20 x 20 photocells)"):
-    """One figure as the photocells see it."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(3, 3))
-    ax.imshow(np.asarray(image), cmap="gray_r", vmin=0, vmax=1)
+def code_caption(run):
+    """One sentence on how the R-units spell the class, for captions and pages.
+
+    >>> from markone.hardware import MarkI
+    >>> from markone._figures import letters
+    >>> run = MarkI(seed=0).train(*letters("ABCD", per_class=1, seed=0), epochs=3)
+    >>> print(code_caption(run))
+    The 8 R-units spell each letter's number in binary: with 4 letters only R1-R2 change from letter to letter; R3-R8 always answer -1 and have nothing to learn.
+    """
+    n_units = run.codes.shape[1]
+    active = active_r_units(run)
+    names = _span(active)
+    idle = [k for k in range(n_units) if k not in set(active.tolist())]
+    text = (f"The {n_units} R-units spell each letter's number in "
+            f"{run.params.class_code.replace('_', '-')}: with {len(run.classes)} letters "
+            f"only {names} change from letter to letter")
+    if idle:
+        values = sorted({int(run.codes[0, k]) for k in idle})
+        answer = "-1" if values == [-1] else "+1" if values == [1] else "the same"
+        text += f"; {_span(idle)} always answer {answer} and have nothing to learn."
+    else:
+        text += "."
+    return text
+
+
+def _span(units):
+    """``R1-R3`` for consecutive units, ``R1, R4`` otherwise (0-based in)."""
+    units = [int(k) for k in units]
+    if len(units) > 2 and units == list(range(units[0], units[-1] + 1)):
+        return f"{r_unit_name(units[0])}-{r_unit_name(units[-1])}"
+    if len(units) == 2 and units[1] == units[0] + 1:
+        return f"{r_unit_name(units[0])}-{r_unit_name(units[1])}"
+    return ", ".join(r_unit_name(k) for k in units)
+
+
+@styled
+def plot_retina(image, path, *, title="a figure on the retina"):
+    """One figure as the 20 x 20 photocells see it (black: lit cell)."""
+    image = np.asarray(image)
+    fig, (ax,) = new_figure(width=3.4, height=3.6)
+    ax.imshow(image, cmap="gray_r", vmin=0, vmax=1)
     ax.set_xticks([]), ax.set_yticks([])
-    ax.set_title(title, fontsize=9)
-    return _save(fig, path, dpi=80, bbox_inches="tight")
+    ax.set_title(title)
+    ax.set_xlabel(f"{image.shape[0]} x {image.shape[1]} photocells")
+    return save_figure(fig, path)
 
 
+@styled
 def plot_a_activity(a_rows, labels, path):
-    """A-unit outputs (one 16 x 32 panel per figure; a dot per A-unit that fired)."""
-    plt = _pyplot()
+    """A-unit outputs for a few figures: one panel per figure, a dark cell per A-unit
+    that fired."""
     a_rows = np.asarray(a_rows)
     n = len(a_rows)
     side = int(np.sqrt(a_rows.shape[1] / 2)) or 1
     shape = (side, a_rows.shape[1] // side) if side * (a_rows.shape[1] // side) == \
         a_rows.shape[1] else (1, a_rows.shape[1])
-    fig, axes = plt.subplots(n, 1, figsize=(4, 1.6 * n + 0.4), squeeze=False,
-                             layout="constrained")
-    for ax, a, label in zip(axes[:, 0], a_rows, labels):
-        ax.imshow(a.reshape(shape), cmap="Greys", vmin=0, vmax=1, interpolation="nearest")
+    fig, axes = new_figure(n, 1, width=5.0, height=1.9)
+    for ax, a, label in zip(axes, a_rows, labels):
+        ax.imshow(a.reshape(shape), cmap="Greys", vmin=0, vmax=1)
         ax.set_xticks([]), ax.set_yticks([])
-        ax.set_ylabel(str(label), rotation=0, labelpad=12, fontsize=10)
-        ax.set_title(f"{int(a.sum())} of {a.size} A-units fire", fontsize=8)
-    fig.suptitle("A-unit activity", fontsize=10)
-    return _save(fig, path, dpi=80, bbox_inches="tight")
+        ax.set_ylabel(str(label), rotation=0, labelpad=14, fontsize=14,
+                      va="center")
+        ax.set_title(f"{int(a.sum())} of {a.size} A-units fire")
+    fig.suptitle("A-unit activity for one figure of each letter")
+    return save_figure(fig, path)
 
 
+@styled
 def plot_weights(run, path, *, units=None):
-    """Each R-unit's weights projected onto the retina (red +, blue -)."""
-    plt = _pyplot()
+    """Each R-unit's weights projected back onto the retina (red: a lit cell pushes
+    the R-unit towards +1, blue: towards -1), with a colour bar in weight units and a
+    caption on the class code."""
     maps = weight_maps(run)
     units = np.arange(len(maps)) if units is None else np.asarray(units)
-    fig, axes = plt.subplots(1, len(units), figsize=(1.6 * len(units) + 0.4, 2),
-                             squeeze=False)
+    ncols = min(len(units), 4)
+    nrows = -(-len(units) // ncols)
+    fig, axes = new_figure(nrows, ncols, width=2.3, height=2.5, squeeze=False)
     lim = max(float(np.abs(maps).max()), 1e-9)
-    for ax, k in zip(axes[0], units):
-        ax.imshow(maps[k], cmap="RdBu_r", vmin=-lim, vmax=lim)
+    active = set(active_r_units(run).tolist())
+    image = None
+    for ax, k in zip(axes.ravel(), units):
+        image = ax.imshow(maps[k], cmap="RdBu_r", vmin=-lim, vmax=lim)
         ax.set_xticks([]), ax.set_yticks([])
-        ax.set_title(f"R{k}", fontsize=9)
-    fig.suptitle("R-unit weights seen through the plugboard", fontsize=10)
-    return _save(fig, path, dpi=80, bbox_inches="tight")
+        ax.set_title(r_unit_name(k) + ("" if k in active else " (idle)"))
+    for ax in axes.ravel()[len(units):]:
+        ax.set_visible(False)
+    bar = fig.colorbar(image, ax=axes, shrink=0.8)
+    bar.set_label("summed weight seen by the cell")
+    fig.suptitle("R-unit weights seen through the plugboard")
+    fig.supxlabel(_wrap(code_caption(run), 72), fontsize=10)  # laid out with the rest
+    return save_figure(fig, path)
 
 
+def _wrap(text, width):
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
+
+
+@styled
 def plot_learning_curve(run, path):
-    """Figures misclassified against machine time (minutes): per pass, and (with the
-    log) as a running rate over the last pass's worth of figures."""
-    plt = _pyplot()
+    """Figures misclassified against machine time (minutes): after each pass, and
+    (with the log) as a running rate over the last pass's worth of figures."""
     n_per_pass = max(1, round(run.n_presentations / max(run.epochs, 1)))
-    fig, ax = plt.subplots(figsize=(4.5, 3))
-    if run.log:
+    fig, (ax,) = new_figure(width=6.4, height=4.0)
+    if run.log and len(run.log) >= n_per_pass:
         wrong = np.array([not rec.figure_correct for rec in run.log], dtype=float)
-        window = np.convolve(wrong, np.ones(n_per_pass), "full")[:len(wrong)]
-        count = np.minimum(np.arange(1, len(wrong) + 1), n_per_pass)
-        minutes = np.array([rec.end_t_s for rec in run.log]) / 60
-        ax.plot(minutes, 100 * window / count, "-", lw=1, alpha=0.7,
-                label=f"last {n_per_pass} figures")
+        window = np.convolve(wrong, np.ones(n_per_pass), "valid")  # full windows only
+        minutes = np.array([rec.end_t_s for rec in run.log])[n_per_pass - 1:] / 60
+        ax.plot(minutes, 100 * window / n_per_pass, "-", lw=1.5, alpha=0.8,
+                label=f"the {n_per_pass} figures before")
     ax.plot(np.asarray(run.epoch_end_s) / 60,
-            100 * np.asarray(run.epoch_errors) / n_per_pass, "o", ms=4, label="whole pass")
-    ax.set_xlabel("machine time (minutes, 1960 motors)")
-    ax.set_ylabel("figures misclassified (%)")
+            100 * np.asarray(run.epoch_errors) / n_per_pass, "o", ms=6,
+            label="a whole pass")
+    ax.set_xlabel("machine time (minutes of 1960 motors)")
+    ax.set_ylabel("figures misread (%)")
     ax.set_ylim(bottom=0)
+    ax.set_xlim(left=0)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_title("learning against machine time", fontsize=10)
-    return _save(fig, path, dpi=80, bbox_inches="tight")
+    ax.legend(loc="upper right")
+    ax.set_title("The Mark I learning: figures misread")
+    return save_figure(fig, path)
 
 
+@styled
 def animate_training(run, path, *, frames=36, fps=5):
     """An animated GIF of training: the figure shown and the weights of the R-units
     that carry the class code, as the motors turn them. Needs ``log=True``."""
     if run.log is None:
         raise ValueError("animate_training needs the per-presentation log; train "
-                         "with log=True.")
+                         "with log=True (on the command line: --log).")
     import matplotlib.animation as animation
-    plt = _pyplot()
+
     units = active_r_units(run)
-    steps = np.unique(np.linspace(0, len(run.log) - 1, min(frames, len(run.log)))
-                      .astype(int))
+    steps = set(np.unique(np.linspace(0, len(run.log) - 1, min(frames, len(run.log)))
+                          .astype(int)).tolist())
     snapshots, w = [], run.weights_initial.copy()
     for t, rec in enumerate(run.log):
         for r, a, value in rec.changes:
             w[r, a] = value
-        if t in set(steps.tolist()):
+        if t in steps:
             snapshots.append((t, rec, weight_maps(run, w)[units]))
     lim = max(max(float(np.abs(m).max()) for *_, m in snapshots), 1e-9)
-    fig, axes = plt.subplots(1, len(units) + 1, figsize=(1.5 * (len(units) + 1), 1.9))
+    fig, axes = new_figure(1, len(units) + 1, width=2.2, height=2.9)
     shape = run.params.retina_shape
     fig_im = axes[0].imshow(np.zeros(shape), cmap="gray_r", vmin=0, vmax=1)
     w_ims = [ax.imshow(np.zeros(shape), cmap="RdBu_r", vmin=-lim, vmax=lim)
              for ax in axes[1:]]
     for ax, k in zip(axes[1:], units):
-        ax.set_title(f"R{k} weights", fontsize=7)
+        ax.set_title(f"{r_unit_name(k)} weights")
     for ax in axes:
         ax.set_xticks([]), ax.set_yticks([])
-    title = fig.suptitle("", fontsize=8)
+    title = fig.suptitle("")
 
     def draw(i):
         t, rec, maps = snapshots[i]
         fig_im.set_data(run.figures[rec.figure].reshape(shape))
-        axes[0].set_title(f"shown: {run.classes[rec.label]}", fontsize=7)
+        axes[0].set_title(f"shown: {run.classes[rec.label]}")
         for im, m in zip(w_ims, maps):
             im.set_data(m)
-        mark = "right" if rec.figure_correct else "wrong"
-        title.set_text(f"figure {t + 1}/{len(run.log)}, {rec.end_t_s / 60:.1f} min: "
+        mark = "read right" if rec.figure_correct else "misread"
+        title.set_text(f"figure {t + 1} of {len(run.log)}, {rec.end_t_s / 60:.1f} min: "
                        f"{mark}, {sum(rec.reinforced)} R-units reinforced")
         return [fig_im, *w_ims, title]
 
     anim = animation.FuncAnimation(fig, draw, frames=len(snapshots), blit=False)
-    anim.save(path, writer=animation.PillowWriter(fps=fps), dpi=80)
-    plt.close(fig)
+    path = Path(path)
+    part = path.with_name(f".{path.stem}.part{path.suffix}")  # Pillow reads the suffix
+    try:
+        anim.save(str(part), writer=animation.PillowWriter(fps=fps), dpi=DPI)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    os.replace(part, path)
     return path
