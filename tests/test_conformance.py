@@ -214,6 +214,12 @@ def test_float_implementation_fails_only_where_floats_cannot_pass(cases):
 
 
 def test_not_applicable_cases_are_said_so(cases):
+    def declines(problem):
+        if problem["task"] != "binary":
+            raise C.NotApplicable("binary only")
+        return impls.correct(problem)
+    r = C.run_case(by_id(cases, "kernel-dual-counts"), C.adapter_for(declines))
+    assert r.status == "n/a" and r.details == ("binary only",)
     r = C.run_case(by_id(cases, "kernel-dual-counts"), C.adapter_for(impls.legacy_correct))
     assert r.status == "n/a" and "f(problem)" in r.details[0]
     r = C.run_case(by_id(cases, "variant-voted"),
