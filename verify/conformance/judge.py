@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from verify.conformance.protocol import parse_vector
+from verify.conformance.protocol import parse_number, parse_vector
 from verify.conformance.replay import (
     BinaryRun,
     binary_run,
@@ -150,7 +150,8 @@ def _parse_answer(problem, answer):
         try:
             value = answer[key]
             if key == "mistakes" or key == "alpha" or key == "predictions":
-                nums = [value] if key == "mistakes" else parse_vector(value, where=key)
+                nums = [parse_number(value, where=key)] if key == "mistakes" else \
+                    parse_vector(value, where=key)
                 for v in nums:
                     if Fraction(v).denominator != 1:
                         raise ValueError(f"{key} must be integers, got {v}")
