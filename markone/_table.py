@@ -75,24 +75,57 @@ BUILTIN_TABLES = {
 }
 
 
-def read_npz(path):
-    """``(X, y)`` from a NumPy ``.npz`` file holding arrays named ``X`` and ``y``.
+#: The arrays of a :func:`scipy.sparse.save_npz` file.
+SPARSE_NPZ_KEYS = frozenset({"data", "indices", "indptr", "format", "shape"})
 
-    The one place where ``.npz`` files are read (scipy.sparse files belong here too).
+
+def read_npz(path):
+    """``(X, y)`` from a ``.npz`` file: NumPy arrays named ``X`` and ``y``, or a
+    :func:`scipy.sparse.save_npz` file of the matrix ``[X, y]`` (the labels as its
+    last column, since such a file holds one matrix); ``X`` then stays sparse (CSR).
+
+    The one place where ``.npz`` files are read.
+
+    >>> import os, tempfile, scipy.sparse as sp
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.npz")
+    >>> sp.save_npz(path, sp.csr_array([[0, 2, 1], [1, 0, 0]]))
+    >>> X, y = read_npz(path)
+    >>> X.format, X.toarray().tolist(), y.tolist()
+    ('csr', [[0, 2], [1, 0]], [1, 0])
     """
     try:
         data = np.load(path, allow_pickle=False)
     except (ValueError, OSError) as exc:
         raise ValueError(f"{path} is not a readable .npz file ({exc}).") from None
     with data:
+        if {"X", "y"} - set(data.files) and SPARSE_NPZ_KEYS <= set(data.files):
+            return _read_sparse_npz(path)
         missing = {"X", "y"} - set(data.files)
         if missing:
-            raise ValueError(f"{path} must hold arrays named 'X' and 'y'; it has "
+            raise ValueError(f"{path} must hold arrays named 'X' and 'y' (or be a "
+                             "scipy.sparse.save_npz file of [X, y]); it has "
                              f"{', '.join(data.files) or 'none'}.")
         try:
             return data["X"], data["y"]
         except ValueError as exc:  # object arrays need pickle: refused
             raise ValueError(f"{path}: {exc}") from None
+
+
+def _read_sparse_npz(path):
+    import scipy.sparse
+
+    try:
+        M = scipy.sparse.load_npz(path).tocsr()
+    except (ValueError, OSError, KeyError) as exc:
+        raise ValueError(f"{path} is not a readable scipy.sparse .npz file ({exc}).") \
+            from None
+    if M.ndim != 2 or M.shape[1] < 2:
+        raise ValueError(f"{path} holds a sparse matrix of shape {M.shape}; it must be "
+                         "[X, y]: at least one feature column and the label column last.")
+    y = M[:, [M.shape[1] - 1]].toarray().ravel()
+    if y.dtype.kind == "f" and np.array_equal(y, np.round(y)):
+        y = y.astype(np.int64)  # labels as written: integer-valued cells as ints
+    return M[:, : M.shape[1] - 1].tocsr(), y
 
 
 def load_table(source, *, label=None, delimiter=None, header=None, exact=False):

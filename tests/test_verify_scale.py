@@ -142,3 +142,27 @@ def test_svm_margin_and_exact_orders_say_to_densify():
         max_margin(A, [0, 1], svm=True)
     with pytest.raises((TypeError, ValueError), match="toarray|dense"):
         worst_order(A, [0, 1], method="exhaustive")
+
+
+def test_cli_reads_sparse_npz_files(tmp_path, capsys):
+    """A scipy.sparse.save_npz file of [X, y] (labels last) goes through the CLI's
+    table loader: X stays sparse; the certificate file checks."""
+    from markone.cli import main
+
+    X = np.array([[0, 2, 0], [1, 0, 0], [0, 0, 3], [2, 2, 0]])
+    y = np.array([1, 0, 1, 0])
+    path = tmp_path / "data.npz"
+    sp.save_npz(path, sp.hstack([sp.csr_matrix(X), y[:, None]], format="csr"))
+    from markone.datasets import load_table
+
+    Xs, ys = load_table(str(path))
+    assert sp.issparse(Xs) and Xs.toarray().tolist() == X.tolist()
+    assert ys.tolist() == y.tolist()
+    assert main(["train", str(path)]) == 0
+    cert = tmp_path / "cert.json"
+    assert main(["verify", "separable", str(path), "--certificate", str(cert)]) == 0
+    assert main(["verify", "check", str(cert)]) == 0
+    one_column = tmp_path / "bad.npz"
+    sp.save_npz(one_column, sp.csr_matrix(np.ones((3, 1))))
+    assert main(["train", str(one_column)]) == 2
+    assert "label column last" in capsys.readouterr().err

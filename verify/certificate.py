@@ -214,6 +214,8 @@ def _plain(data):
     """Array-likes (NumPy, pandas) as nested Python lists, without importing them."""
     if hasattr(data, "to_numpy"):
         data = data.to_numpy()
+    if hasattr(data, "tocsr") and hasattr(data, "toarray"):  # scipy.sparse: written out
+        data = data.toarray()
     if hasattr(data, "tolist"):
         data = data.tolist()
     return data
@@ -354,13 +356,20 @@ def data_sha256(X, y):
 
     >>> data_sha256([[0.5]], ["b"]) == data_sha256([["1/2"]], ["b"]) != data_sha256([[0.5]], [-1])
     True
+    >>> import scipy.sparse as sp
+    >>> data_sha256(sp.csr_array([[0.0, 0.5]]), [1]) == data_sha256([[0, "1/2"]], [1])
+    True
     """
-    rows, scales = exact_rows(X, intercept=False)
+    sparse = hasattr(X, "tocsr") and hasattr(X, "shape")
+    rows, scales = (_sparse_rows if sparse else exact_rows)(X, intercept=False)
+    d = X.shape[1] if sparse else len(rows[0])
     signs = labels_pm1(y)
     if len(rows) != len(signs):
         raise ValueError(f"X has {len(rows)} samples but y has {len(signs)}.")
-    h = hashlib.sha256(f"markone-data/1\n{len(rows)} {len(rows[0])}\n".encode())
+    h = hashlib.sha256(f"markone-data/1\n{len(rows)} {d}\n".encode())
     for r, sc in zip(rows, scales):
+        if sparse:  # the same text as the dense matrix gives: zeros written out
+            r = [r.get(j, 0) for j in range(d)]
         h.update((" ".join(str(v * sc) for v in r) + "\n").encode())
     h.update((" ".join("+1" if t > 0 else "-1" for t in signs) + "\n").encode())
     return h.hexdigest()

@@ -45,7 +45,8 @@ examples:
 
 Every subcommand has --help with an example. Data files: CSV, or separated by
 semicolons, tabs or spaces (found by themselves, or --delimiter), with or without a
-header line; .npz with arrays X and y; or a built-in name (xor, parity3, iris).
+header line; .npz with arrays X and y, or a scipy.sparse.save_npz file of [X, y]
+(labels last; X stays sparse); or a built-in name (xor, parity3, iris).
 
 {EXIT_STATUS_HELP}
 """
@@ -209,8 +210,8 @@ def read_tagged_json(path, fmt, *, what, how):
 def data_options(p, *, label=True, what="FILE"):
     """Add the data-file argument and ``--label``/``--delimiter``/``--header`` to ``p``."""
     p.add_argument("file", metavar=what, help="CSV (or ; tab space separated) data "
-                   "file, .npz with arrays X and y, or a built-in name: xor, parity3, "
-                   "iris")
+                   "file, .npz with arrays X and y (or a scipy.sparse.save_npz file of "
+                   "[X, y], labels last), or a built-in name: xor, parity3, iris")
     if label:
         p.add_argument("--label", default=None, metavar="COL",
                        help="label column: header name or 0-based index, negative from "

@@ -14,7 +14,8 @@ def register(sub):
         help="train a perceptron on a data file and print weights, mistakes and passes",
         description="Reads a table (one sample per line, the last column the label "
         "unless --label says otherwise; comma, semicolon, tab or space separated; an "
-        "optional header line), a .npz file (arrays X and y) or a built-in data set. "
+        "optional header line), a .npz file (arrays X and y, or a sparse [X, y] from "
+        "scipy.sparse.save_npz) or a built-in data set. "
         "Labels may be any two values. Exit status 0 when training converged, 1 when it "
         "stopped at --max-epochs, 2 on bad input.",
         example="markone train data.csv --variant averaged --max-epochs 100 --json out.json",
