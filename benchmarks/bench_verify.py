@@ -102,7 +102,7 @@ def at_scale(rng, recheck):
     line(f"{A.shape[0]:,} x 10,000 sparse, separable", v, t, tc)
     import scipy.sparse as sp
 
-    B = sp.vstack([A, A[7:8] * 3], format="csr")
+    B = sp.vstack([A, A[7:8]], format="csr")  # the same point, both labels
     yb = np.r_[y, -y[7]]
     v, t, tc = timed_verdict(B, yb) if recheck else (*timed_verdict_only(B, yb), None)
     line("same + one point again, other label", v, t, tc)
