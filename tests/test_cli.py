@@ -244,7 +244,8 @@ def test_user_code_errors_are_shown_as_the_users(tmp_path, monkeypatch, capsys):
                           "mine_cli_err:run)") and "not a bug in markone" in err
     assert "mine_cli_err.py" in err and "in helper" in err and "my bug" in err
     assert "markone/cli" not in err                      # only the user's frames
-    assert main(["adversary", "check", "o.json", "--impl", "mine_cli_err:odd"]) == 2
+    # an answer of the wrong kind: the implementation does not conform (status 1)
+    assert main(["adversary", "check", "o.json", "--impl", "mine_cli_err:odd"]) == 1
     assert "must return (w, mistakes)" in capsys.readouterr().err
     assert main(["adversary", "check", "o.json", "--impl", "broken_cli_mod:run"]) == 2
     err = capsys.readouterr().err

@@ -51,9 +51,10 @@ def test_orthonormal_case_file_and_check(work, capsys):
     assert abs(doc["bound"] - 5) < 1e-9
     capsys.readouterr()
     assert main(["adversary", "check", "o.json", "--impl", "myperc_cli_test:run"]) == 0
-    assert "AGREE" in capsys.readouterr().out
+    assert "1 passed, 0 failed" in capsys.readouterr().out
     assert main(["adversary", "check", "o.json", "--impl", "myperc_cli_test:strict"]) == 1
-    assert "DISAGREE" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "likely cause: the strict rule" in out
     assert main(["adversary", "check", "o.json",
                  "--impl", "myperc_cli_test:count_only"]) == 0
 
@@ -94,7 +95,7 @@ def test_check_errors(work, capsys):
                  "--out", "bad.json"]) == 2
     assert not (work / "bad.json").exists()
     err = capsys.readouterr().err
-    assert "not a markone adversary case" in err and "module:function" in err
+    assert "not a markone conformance case" in err and "module:function" in err
 
 
 def test_verify_cycling_builtin_and_file(work, capsys):

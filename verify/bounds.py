@@ -419,7 +419,10 @@ def intercept_cost(R, b, gamma, c=None):
     b = float(b)
     c_opt = math.sqrt(R * abs(b))
     best = (R + abs(b)) ** 2 / gamma**2
-    if b == 0:  # the infimum is at c -> 0: no intercept needed
+    # b == 0, or |b| below half an ulp of R (e.g. 5e-324, where b^2/c^2 underflows to
+    # 0/0): the infimum is at c -> 0 (no intercept needed), R^2/gamma^2 in doubles
+    b_used = 0.0 if R + abs(b) == R else b
+    if b_used == 0:  # the infimum is at c -> 0: no intercept needed
         num_c, num_min = 0.0, R * R / gamma**2
     else:
         scale = math.log(c_opt)
@@ -429,7 +432,7 @@ def intercept_cost(R, b, gamma, c=None):
         num_c, num_min = math.exp(res.x), float(res.fun)
     # the closed form must attain its value, and no c found numerically may beat it
     # (the minimiser itself is ill-conditioned when the curve is flat, e.g. b ~ 0)
-    at_opt = best if b == 0 else float(intercept_bound(R, b, gamma, c_opt))
+    at_opt = best if b_used == 0 else float(intercept_bound(R, b, gamma, c_opt))
     checked = (math.isclose(at_opt, best, rel_tol=1e-9)
                and math.isclose(num_min, best, rel_tol=1e-6)
                and num_min >= best * (1 - 1e-9))

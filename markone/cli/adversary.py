@@ -2,10 +2,12 @@
 
 ``markone adversary NAME --out CASE.json`` writes a self-contained test case: the data,
 the stream (``order``), the number of mistakes the textbook perceptron makes on it, its
-final weights and Novikoff's bound. ``markone adversary check CASE.json --impl
-module:function`` runs another implementation on the case and reports agreement.
+final weights and Novikoff's bound. ``markone adversary suite --out DIR`` writes the
+whole conformance suite (:mod:`verify.conformance`). ``markone adversary check
+DIR_OR_CASE --impl SPEC`` (or ``--cmd "COMMAND"``) runs another implementation on a
+suite or a case and reports, case by case, what differs and the likely cause.
 
-The implementation is a function ``f(X, y, order) -> (w, mistakes)``:
+The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 * ``X``: float64 array (n, d'), the inputs *already augmented* with the constant 1 when
   the case has an intercept, so ``f`` needs only the homogeneous rule;
@@ -18,10 +20,11 @@ The implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
-from markone.cli import (add_command, add_group, call_user_code, data_options, load_data,
-                         nonnegative_int, plural, positive_int)
+from markone.cli import (add_command, add_group, data_options, load_data, nonnegative_int,
+                         plural, positive_int)
 
-__all__ = ["register", "CASE_FORMAT", "case_document", "check_case"]
+__all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
+           "show_implementation_error"]
 
 #: The ``format`` tag of case files.
 CASE_FORMAT = "markone.adversary/1"
@@ -31,7 +34,9 @@ EXAMPLES = """\
   markone adversary greedy data.csv --out hard.json          scales to thousands
   markone adversary exhaustive small.csv --out worst.json    true maximum (integers)
   markone adversary lattice --seed 1 --out lattice.json      a small-margin family
-  markone adversary check worst.json --impl mypkg.perc:run   test your perceptron"""
+  markone adversary suite --out suite/                       the conformance suite
+  markone adversary check suite/ --impl mypkg.perc:run       test your perceptron
+  markone adversary check suite/ --cmd "node perceptron.js"  ... in any language"""
 
 
 def case_document(a, name):
@@ -55,50 +60,15 @@ def case_document(a, name):
     }
 
 
-def check_case(doc, impl, what=None):
-    """Run ``impl(X, y, order)`` on a case document; return ``(agree, lines)``.
+def check_case(doc, impl):
+    """Run a Python implementation on one case document; return ``(agree, lines)``."""
+    from verify.conformance import CASE_FORMAT as SUITE_CASE
+    from verify.conformance import adapter_for, run_case
+    from verify.conformance.protocol import from_legacy_case
 
-    With ``what`` (how the user named ``impl``, e.g. ``"--impl mypkg:run"``), an
-    exception inside ``impl`` or a result of the wrong kind is reported as the user's
-    (:class:`markone.cli.UserCodeError`).
-    """
-    import numpy as np
-
-    from markone.perceptron import augment
-
-    try:
-        X = np.asarray(doc["X"], dtype=float)
-        y = np.asarray(doc["y"], dtype=np.int64)
-        order = np.asarray(doc["order"], dtype=np.int64)
-        want_m = int(doc["expected_mistakes"])
-        want_w = np.asarray(doc["expected_w"], dtype=float)
-        intercept = bool(doc["intercept"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"the case is missing or has a malformed field: {exc}") from exc
-    X = augment(X, intercept)
-    if what is None:
-        out = impl(X.copy(), y.copy(), order.copy())
-    else:
-        out = call_user_code(what, impl, X.copy(), y.copy(), order.copy())
-    w = None
-    try:
-        if isinstance(out, tuple) and len(out) == 2:
-            w, m = np.asarray(out[0], dtype=float).ravel(), int(out[1])
-        else:
-            m = int(out)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{what or 'the implementation'} returned {type(out).__name__} "
-                         f"{str(out)[:60]}; it must return (w, mistakes) or mistakes."
-                         ) from None
-    lines = [f"mistakes: expected {want_m}, got {m}"]
-    agree = m == want_m
-    if w is not None:
-        same = w.shape == want_w.shape and np.allclose(
-            w, want_w, rtol=1e-9, atol=1e-9 * max(1.0, float(np.abs(want_w).max())))
-        lines.append(f"final w: {'agrees' if same else 'differs'} "
-                     f"(expected {want_w.tolist()[:6]}, got {w.tolist()[:6]})")
-        agree = agree and same
-    return agree, lines
+    case = doc if doc.get("format") == SUITE_CASE else from_legacy_case(doc)
+    r = run_case(case, adapter_for(impl))
+    return r.passed, list(r.details) + [f"likely cause: {d}" for d in r.diagnosis]
 
 
 def _write(args, a, name):
@@ -141,50 +111,90 @@ def _lattice(args):
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 
+def show_implementation_error(name, case_id, text):
+    """Show on stderr what the implementation under test said when it failed (its
+    traceback or stderr), marked as the user's code through the CLI's one mechanism
+    (:func:`markone.cli.report_user_code`)."""
+    from markone.cli import UserCodeError, report_user_code
+
+    report_user_code("markone adversary check",
+                     UserCodeError(name, f"on case {case_id}:\n{text}"))
+
+
+def _suite(args):
+    from verify.conformance import write_suite
+
+    manifest = write_suite(args.out)
+    print(f"suite version {manifest['suite_version']}: {len(manifest['cases'])} cases, "
+          f"manifest.json and schema.json written to {args.out}")
+    return 0
+
+
 def _check(args):
-    import importlib
-    import os
-    import sys
+    from pathlib import Path
 
-    from markone.cli import CommandError, UserCodeError, read_tagged_json
+    from markone.cli import CommandError, UserCodeError
+    from verify.conformance import (
+        CommandAdapter,
+        as_json,
+        as_junit,
+        as_table,
+        exit_status,
+        load_cases,
+        load_impl,
+        run_suite,
+    )
+    from verify.conformance.adapters import ImplementationError
 
-    doc = read_tagged_json(args.case, CASE_FORMAT, what="a markone adversary case",
-                           how="write one with `markone adversary orthonormal --out "
-                           "CASE.json`")
-    mod_name, sep, func_name = args.impl.partition(":")
-    if not sep or not mod_name or not func_name:
-        raise CommandError(f"--impl must look like module:function, got {args.impl!r}.")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    what = f"--impl {args.impl}"
-    try:
-        module = call_user_code(what, importlib.import_module, mod_name, status=2)
-    except UserCodeError as exc:
-        if "ModuleNotFoundError" in exc.text and mod_name in exc.text.splitlines()[-1]:
-            raise CommandError(f"cannot load {args.impl!r}: no module named {mod_name!r} "
-                               "(run from the folder that holds it, or add it to "
-                               "PYTHONPATH).") from None
-        raise
-    impl = getattr(module, func_name, None)
-    if not callable(impl):
-        raise CommandError(f"cannot load {args.impl!r}: module {mod_name!r} has no "
-                           f"function {func_name!r}.")
-    agree, lines = check_case(doc, impl, what)
-    for line in lines:
-        print(line)
-    print(f"{'AGREE' if agree else 'DISAGREE'}: {args.impl} on {args.case} "
-          f"({doc.get('name', '?')})")
-    return 0 if agree else 1
+    if (args.impl is None) == (args.cmd is None):
+        raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
+                           "path/to/file.py:FUNCTION) and --cmd \"COMMAND\".")
+    if args.timeout <= 0:
+        raise CommandError(f"--timeout must be > 0 seconds, got {args.timeout}.")
+    if args.report is not None and Path(args.report).is_dir():
+        raise CommandError(f"--report {args.report} is a folder; give a file name.")
+    cases = load_cases(args.target)
+    if args.cmd is not None:
+        adapter = CommandAdapter(args.cmd, timeout=args.timeout)
+    else:
+        try:
+            adapter = load_impl(args.impl)
+        except ImplementationError as exc:   # the user's module raised on import
+            raise UserCodeError(f"--impl {args.impl}", exc.text or str(exc),
+                                status=2) from None
+    results = run_suite(cases, adapter)
+    name = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
+    if all(r.status == "n/a" for r in results):
+        raise CommandError(f"none of the {len(results)} cases applies to {name}: "
+                           f"{results[0].details[0]}.")
+    for r in results:
+        if r.status == "error" and r.error:
+            show_implementation_error(name, r.id, r.error)
+    render = {"table": lambda: as_table(results, name, show_errors=False) + "\n",
+              "json": lambda: as_json(results, name),
+              "junit": lambda: as_junit(results, name)}[args.format]
+    text = render()
+    if args.report is not None:
+        from markone._io import atomic_write
+
+        atomic_write(args.report, text)
+        print(as_table(results, name, show_errors=False))
+        print(f"{args.format} report written to {args.report}")
+    else:
+        print(text, end="")
+    return exit_status(results)
 
 
 def register(subparsers):
-    """Add ``markone adversary`` (orthonormal, greedy, exhaustive, z3, lattice, check)."""
+    """Add ``markone adversary`` (orthonormal, greedy, exhaustive, z3, lattice, suite,
+    check)."""
     p, sub = add_group(
         subparsers, "adversary",
-        help="worst-case streams as test cases, and checks of other perceptrons",
+        help="worst-case streams as test cases, the conformance suite, and checks of "
+        "other perceptrons",
         description="Write a case (data, stream, expected mistakes and weights, bound) "
-        "or check an implementation f(X, y, order) -> (w, mistakes) against one "
-        "(exit 0 agree, 1 disagree).",
+        "or the whole conformance suite, or check any implementation against them "
+        "(exit 0 all pass, 1 some fail, 2 bad input).",
         example=EXAMPLES, metavar="NAME")
 
     def out_arg(q):
@@ -233,14 +243,34 @@ def register(subparsers):
                     help="most states to explore")
     out_arg(lt)
 
-    c = add_command(sub, "check", help="run another implementation on a case",
-                    description="IMPL is module:function with f(X, y, order) -> "
-                    "(w, mistakes); X comes augmented with the constant 1 when the case "
-                    "has an intercept. Exit 0 agree, 1 disagree.",
-                    example="markone adversary check case.json --impl mypkg.perc:run",
+    st = add_command(sub, "suite", help="write the conformance suite: manifest, "
+                     "schema and one JSON file per case",
+                     description="Each case pins one convention of the perceptron "
+                     "(zero score, intercept, exact rationals, variants, multiclass "
+                     "ties, kernel counts...) with the answer markone computes.",
+                     example="markone adversary suite --out suite/", func=_suite)
+    st.add_argument("--out", required=True, metavar="DIR",
+                    help="a new (or empty) folder for the suite")
+
+    c = add_command(sub, "check", help="run another implementation on a suite or a case",
+                    description="IMPL is module:function, path/to/file.py:function, a "
+                    "scikit-learn estimator (partial_fit) or a River learner (learn_one); "
+                    "a function is f(problem) -> answer or f(X, y, order) -> (w, "
+                    "mistakes). --cmd runs a program: the problem as JSON on stdin, the "
+                    "answer as JSON on stdout. Exit 0 all cases pass, 1 some fail, "
+                    "2 bad input.",
+                    example="markone adversary check suite/ --cmd \"node perceptron.js\"",
                     func=_check)
-    c.add_argument("case", metavar="CASE.json", help="a case written by `markone "
-                   "adversary NAME --out`")
-    c.add_argument("--impl", required=True, metavar="MODULE:FUNCTION",
-                   help="your implementation, importable from the current folder")
+    c.add_argument("target", metavar="DIR_OR_CASE",
+                   help="a suite folder or one case file")
+    c.add_argument("--impl", default=None, metavar="SPEC",
+                   help="module:function or path/to/file.py:function (or an estimator)")
+    c.add_argument("--cmd", default=None, metavar="COMMAND",
+                   help="a program speaking JSON on stdin/stdout")
+    c.add_argument("--format", choices=("table", "json", "junit"), default="table",
+                   help="report format")
+    c.add_argument("--report", default=None, metavar="FILE",
+                   help="write the report to FILE (atomically) and print the table")
+    c.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="--cmd: seconds allowed per case")
     return p

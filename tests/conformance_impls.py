@@ -1,0 +1,171 @@
+"""Perceptron implementations for the conformance tests: a correct one in every
+adapter shape, and three deliberately wrong ones (the strict rule, a zero score counted
+as correct, learning rate 0.5). Independent of markone: plain Fraction loops."""
+
+from fractions import Fraction
+
+import numpy as np
+
+RULES = {"correct": lambda y, s: y * s <= 0, "strict": lambda y, s: y * s < 0,
+         "zero_correct": lambda y, s: (1 if s >= 0 else -1) != y,
+         "half_rate": lambda y, s: y * s <= 0}
+STEP = {"half_rate": Fraction(1, 2)}
+
+
+def perceptron(rows, ys, order, kind="correct"):
+    """The 15-line textbook loop in Fractions: returns (w, mistakes, iterates, correct)."""
+    mistake, eta = RULES[kind], STEP.get(kind, Fraction(1))
+    w = [Fraction(0)] * len(rows[0])
+    iterates, correct, m = [], [], 0
+    for i in order:
+        x, y = rows[i], ys[i]
+        s = sum((a * b for a, b in zip(w, x)), Fraction(0))
+        if mistake(y, s):
+            w = [a + eta * y * b for a, b in zip(w, x)]
+            m += 1
+        correct.append(not mistake(y, s))
+        iterates.append(w)
+    return w, m, iterates, correct
+
+
+def _rows(problem):
+    X = problem.get("X_exact") or problem["X"]
+    return [[Fraction(v) for v in r] + [Fraction(1)] * problem["intercept"] for r in X]
+
+
+def _sign(s):
+    return 1 if s >= 0 else -1
+
+
+def solve(problem, kind="correct"):
+    """f(problem) -> answer for every task and variant of the suite."""
+    if problem["task"] == "kernel":
+        G, ys = [[Fraction(v) for v in r] for r in problem["gram"]], problem["y"]
+        alpha = [0] * len(ys)
+        for i in problem["order"]:
+            f = sum(alpha[j] * ys[j] * G[j][i] for j in range(len(ys)))
+            alpha[i] += RULES[kind](ys[i], f)
+        return {"alpha": alpha, "mistakes": sum(alpha)}
+    rows = _rows(problem)
+    if problem["task"] == "multiclass":
+        K = problem["n_classes"]
+        W = [[Fraction(0)] * len(rows[0]) for _ in range(K)]
+
+        def argmax(x):
+            s = [sum(a * b for a, b in zip(W[k], x)) for k in range(K)]
+            return s.index(max(s))
+
+        m = 0
+        for i in problem["order"]:
+            x, c = rows[i], problem["y"][i]
+            p = argmax(x)
+            if p != c:
+                W[c] = [a + b for a, b in zip(W[c], x)]
+                W[p] = [a - b for a, b in zip(W[p], x)]
+                m += 1
+        q = [[Fraction(v) for v in r] + [1] * problem["intercept"] for r in problem["queries"]]
+        return {"W": [[str(v) for v in r] for r in W], "mistakes": m,
+                "predictions": [argmax(x) for x in q]}
+    w, m, it, ok = perceptron(rows, problem["y"], problem["order"], kind)
+    v = problem["variant"]
+    if v == "averaged":
+        w = [sum(c) / len(it) for c in zip(*it)]
+    elif v == "pocket":
+        best, run, w = 0, 0, [Fraction(0)] * len(w)
+        for vec, good in zip(it, ok):
+            run = run + 1 if good else 0
+            if run > best:
+                best, w = run, vec
+    elif v == "voted":
+        vectors, counts, prev = [[Fraction(0)] * len(w)], [0], None
+        for vec, good in zip(it, ok):
+            if good:
+                counts[-1] += 1
+            else:
+                vectors.append(vec)
+                counts.append(0)
+        q = [[Fraction(v) for v in r] + [1] * problem["intercept"] for r in problem["queries"]]
+        return {"mistakes": m, "predictions": [
+            _sign(sum(c * _sign(sum(a * b for a, b in zip(vec, x)))
+                      for vec, c in zip(vectors, counts))) for x in q]}
+    return {"w": [str(x) for x in w], "mistakes": m}
+
+
+def correct(problem):
+    return solve(problem)
+
+
+def strict(problem):
+    return solve(problem, "strict")
+
+
+def zero_correct(problem):
+    return solve(problem, "zero_correct")
+
+
+def half_rate(problem):
+    return solve(problem, "half_rate")
+
+
+def _legacy(kind):
+    def run(X, y, order):
+        rows = [[Fraction(float(v)) for v in r] for r in X]
+        w, m, _, _ = perceptron(rows, [int(t) for t in y], [int(i) for i in order], kind)
+        return np.array([float(v) for v in w]), m
+    return run
+
+
+legacy_correct, legacy_strict = _legacy("correct"), _legacy("strict")
+legacy_zero_correct, legacy_half_rate = _legacy("zero_correct"), _legacy("half_rate")
+
+
+class OnlinePerceptron:
+    """One learner, both online APIs: partial_fit (scikit-learn style, coef_ and
+    intercept_) and learn_one (River style, weights dict and intercept)."""
+
+    def __init__(self, kind="correct", fit_intercept=True):
+        self.kind, self.fit_intercept = kind, fit_intercept
+
+    def get_params(self, deep=True):
+        return {"kind": self.kind, "fit_intercept": self.fit_intercept}
+
+    def set_params(self, **params):
+        for k, v in params.items():
+            setattr(self, k, v)
+        return self
+
+    def _step(self, x, y):
+        if not hasattr(self, "w"):
+            self.w, self.b = [Fraction(0)] * len(x), Fraction(0)
+        s = sum(a * Fraction(float(v)) for a, v in zip(self.w, x)) + self.b
+        if RULES[self.kind](y, s):
+            eta = STEP.get(self.kind, Fraction(1))
+            self.w = [a + eta * y * Fraction(float(v)) for a, v in zip(self.w, x)]
+            if self.fit_intercept:
+                self.b += eta * y
+
+    def partial_fit(self, X, y, classes=None):
+        for x, t in zip(np.asarray(X), y):
+            self._step(list(x), int(t))
+        self.coef_ = np.array([[float(v) for v in self.w]])
+        self.intercept_ = np.array([float(self.b)])
+        return self
+
+    def learn_one(self, x, y):
+        self._step([x[j] for j in sorted(x)], 1 if y else -1)
+        self.weights = {j: float(v) for j, v in enumerate(self.w)}
+        self.intercept = float(self.b)
+
+    def predict_one(self, x):
+        return True
+
+
+class LearnOnly(OnlinePerceptron):
+    """The River face only (no partial_fit)."""
+
+    partial_fit = property()   # hide it: hasattr() is False
+
+    def __getattribute__(self, name):
+        if name == "partial_fit":
+            raise AttributeError(name)
+        return super().__getattribute__(name)

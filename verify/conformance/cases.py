@@ -1,0 +1,298 @@
+"""The cases of the conformance suite, each with the answer markone computes for it.
+
+Every case pins down one convention or definition of the perceptron and stores the
+expected answer computed by markone itself (:func:`markone.train` in exact mode, the
+multiclass and kernel estimators on integer data, which are exact in float64), so the
+suite is exactly what markone does. A multi-pass run is written as one explicit stream
+(``order``) presented once, so every case has the same shape: data, stream, answer.
+
+>>> [c["id"] for c in build_cases()][:3]
+['zero-score-orthonormal', 'worst-order-lattice', 'worst-order-greedy']
+"""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+
+import numpy as np
+
+from verify.conformance.protocol import (
+    CASE_FORMAT,
+    PROBLEM_FORMAT,
+    SUITE_VERSION,
+    exact_vector,
+    rule_text,
+)
+
+__all__ = ["build_cases", "TOLERANCE"]
+
+#: Relative tolerance on weights (to max |expected entry|) for implementations in
+#: floating point; decisions (mistakes, predictions, dual counts) must match exactly.
+TOLERANCE = 1e-9
+
+# 2**500 ~ 3.3e150: a power of two, so a float64 implementation computes exactly
+_BIG = Fraction(2) ** 500
+
+
+def _case(cid, title, prop, pins, problem, expected, *, task="binary", variant="last",
+          float64_can_pass=True, notes=""):
+    problem = {"format": PROBLEM_FORMAT, "id": cid, "task": task, "variant": variant,
+               "rule": rule_text(task, variant), **problem}
+    doc = {"format": CASE_FORMAT, "suite_version": SUITE_VERSION, "id": cid,
+           "title": title, "property": prop, "pins": pins, "task": task,
+           "variant": variant, "float64_can_pass": float64_can_pass,
+           "tolerance": TOLERANCE, "problem": problem, "expected": expected}
+    if notes:
+        doc["notes"] = notes
+    return doc
+
+
+def _train(X, y, order, intercept, variant="last"):
+    from markone.perceptron import train
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return train(X, y, intercept=intercept, order=list(order), max_epochs=1,
+                     variant=variant, exact=True, record=True)
+
+
+def _until_converged(X, y, intercept, epochs_cap=200):
+    """The given order repeated for as many passes as markone needs, plus the clean
+    pass that shows convergence (or ``epochs_cap`` passes)."""
+    from markone.perceptron import train
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = train(X, y, intercept=intercept, max_epochs=epochs_cap, exact=True)
+    return list(range(len(X))) * r.epochs
+
+
+def _binary(cid, title, prop, pins, X, y, order, intercept, *, variant="last",
+            X_exact=None, queries=None, checkpoints=(), float64_can_pass=True, notes=""):
+    """A binary case: X as JSON numbers (and exact strings when they are not floats)."""
+    data = X_exact if X_exact is not None else X
+    res = _train(data, y, order, intercept, variant)
+    problem = {"intercept": bool(intercept),
+               "X": [[float(Fraction(v)) for v in row] for row in data],
+               "y": [int(v) for v in y], "order": [int(i) for i in order]}
+    if X_exact is not None:
+        problem["X_exact"] = [[str(Fraction(v)) for v in row] for row in X_exact]
+    expected = {"mistakes": int(res.mistakes)}
+    if variant == "voted":
+        problem["queries"] = [[float(v) for v in q] for q in queries]
+        expected["predictions"] = [int(p) for p in res.predict(queries)]
+    else:
+        expected["w"] = exact_vector(res.w)
+    if variant != "last":
+        expected["last_w"] = exact_vector(res.last_w)
+    if checkpoints:
+        expected["checkpoints"] = []
+        for t in checkpoints:
+            r = _train(data, y, order[:t], intercept) if t else None
+            w = r.w if r is not None else [0] * (len(data[0]) + bool(intercept))
+            expected["checkpoints"].append(
+                {"after": int(t), "mistakes": int(r.mistakes) if r else 0,
+                 "w": exact_vector(w)})
+    return _case(cid, title, prop, pins, problem, expected, variant=variant,
+                 float64_can_pass=float64_can_pass, notes=notes)
+
+
+# ---- the cases ----------------------------------------------------------------------
+
+def _zero_score():
+    from markone.datasets import orthonormal
+
+    labels = [1, -1, 1, 1, -1, -1, 1, -1]
+    X, y = orthonormal(8, labels=labels)
+    return _binary(
+        "zero-score-orthonormal", "orthonormal stream e_1..e_8, mixed labels",
+        "zero-score-is-a-mistake",
+        "a score of exactly 0 is a mistake (update when y w.x <= 0): every e_i meets "
+        "w.e_i = 0, so the rule makes 8 mistakes; the strict rule (< 0) makes none, and "
+        "counting a zero score as correct for one class skips that class's examples",
+        X.astype(int).tolist(), y, list(range(8)), False)
+
+
+def _lattice():
+    from verify.adversary import small_margin_lattice, worst_order
+
+    X, y = small_margin_lattice(7, 2, 4, draws=60, seed=5)
+    a = worst_order(X, y, method="exhaustive")
+    return _binary(
+        "worst-order-lattice", "the longest mistake stream on a small integer set",
+        "adversarial-worst-order",
+        f"mistake-driven updates on the worst stream found by exhaustive search "
+        f"({a.mistakes} mistakes, the maximum over all streams; Novikoff's bound "
+        f"{a.bound:.1f})", X.tolist(), y, list(a.order), True)
+
+
+def _greedy():
+    from markone.datasets import separable
+    from verify.adversary import worst_order
+
+    X, y, _ = separable(600, 6, 0.01, seed=11)
+    a = worst_order(X, y, method="greedy")
+    return _binary(
+        "worst-order-greedy", "a long adversarial stream on 600 points in 6-D",
+        "adversarial-worst-order",
+        f"mistake-driven updates over a long stream ({a.mistakes} mistakes) found by "
+        "the greedy adversary on float data", X.tolist(), y, list(a.order), True)
+
+
+def _intercept():
+    X = [[3], [1], [2], [0], [4]]
+    y = [1, -1, 1, -1, 1]
+    return _binary(
+        "intercept-convention", "1-D data that needs a threshold",
+        "intercept-convention",
+        "the intercept is a constant 1 appended LAST to every input, its weight updated "
+        "like any other (w[-1] += y); the answer's w has d + 1 entries",
+        X, y, _until_converged(X, y, True), True)
+
+
+def _rational_tie():
+    X_exact = [["1/10", "2/10", "3/10"], ["1", "1", "-1"], ["-1/2", "1/3", "1/7"]]
+    y = [1, 1, -1]
+    return _binary(
+        "exact-rational-tie", "rationals whose exact score is 0 (tenths)",
+        "exact-arithmetic",
+        "exact arithmetic on rationals: after w = (1/10, 2/10, 3/10) the score of "
+        "(1, 1, -1) is exactly 0, a mistake; in float64 0.1 + 0.2 - 0.3 = 5.6e-17 > 0",
+        None, y, [0, 1, 2, 0, 1, 2], False, X_exact=X_exact, float64_can_pass=False,
+        notes="float64 cannot pass: the inputs are not binary fractions; X holds the "
+              "nearest doubles, X_exact the data.")
+
+
+def _near_tie():
+    X = [[0.1, 0.2, 0.3], [1.0, 1.0, -1.0], [0.5, -0.25, 0.125]]
+    y = [1, -1, 1]
+    return _binary(
+        "float64-near-tie", "doubles whose exact score is 2.8e-17",
+        "float64-rounding",
+        "the data ARE the doubles 0.1, 0.2, 0.3 (exactly); the score 0.1 + 0.2 - 0.3 of "
+        "these doubles is +2.8e-17 exactly: a float64 implementation gets its sign "
+        "right in any summation order; in float32 the score is 0 or -7.5e-9",
+        X, y, [0, 1, 2, 0, 1, 2], False)
+
+
+def _cancellation():
+    X = [[1e16, 1.0, 1e16], [1.0, 1.0, -1.0], [1.0, -1.0, 1.0]]
+    y = [1, 1, -1]
+    return _binary(
+        "exact-cancellation", "1e16 + 1 - 1e16: an exact score of 1 that float64 "
+        "rounds to 0", "exact-arithmetic",
+        "exact arithmetic on doubles: after w = (1e16, 1, 1e16) the score of (1, 1, -1) "
+        "is exactly 1 (correct, no update); float64 computes 1e16 + 1 = 1e16 and scores "
+        "0, a mistake", X, y, [0, 1, 2, 1, 2], False, float64_can_pass=False,
+        notes="float64 cannot pass: the cancellation loses the 1.")
+
+
+def _extreme(scale, cid, what):
+    from verify.adversary import worst_order
+
+    base = [[1, 0], [0, 1], [1, 1], [2, -1]]
+    y = [1, 1, 1, -1]
+    X_exact = [[Fraction(v) * scale for v in r] for r in base]
+    order = worst_order(base, y, intercept=False, method="exhaustive").order
+    return _binary(
+        cid, f"coordinates near {what}", "extreme-magnitudes",
+        f"no overflow, underflow or zero threshold: inputs of size {what} (powers of "
+        "two, so float64 is exact and scores stay normal); float32 overflows or "
+        "flushes to zero, a tolerance |s| < eps counts tiny scores as ties",
+        None, y, order, False, X_exact=X_exact)
+
+
+def _xor():
+    from markone.datasets import xor
+
+    X, y = xor()
+    order = list(range(4)) * 3
+    return _binary(
+        "xor-cycle", "XOR (+-1 encoding, intercept): the exact 4-state cycle",
+        "cycle-states",
+        "on XOR every presentation is a mistake and w cycles through 4 states, "
+        "returning to (0, 0, 0) after each pass; the checkpoints are the states after "
+        "every presentation", X.astype(int).tolist(), y, order, True,
+        checkpoints=list(range(1, 13)))
+
+
+_VARIANT_DATA = ([[2, 1], [-1, 2], [1, -2], [-2, -1], [1, 1], [1, 1], [0, -1]],
+                 [1, 1, -1, -1, 1, -1, -1])
+
+
+def _variant(variant, pins):
+    X, y = _VARIANT_DATA
+    # not separable ((1, 1) comes with both labels): every variant has its own answer
+    order = list(range(7)) * 4
+    queries = [[1, 0], [0, 1], [-1, 0], [0, -1], [1, 1], [1, -1], [-1, 1], [2, -1],
+               [3, 1], [-1, -3]]
+    return _binary(f"variant-{variant}", f"the {variant} perceptron's definition",
+                   f"variant-{variant}", pins, X, y, order, True, variant=variant,
+                   queries=queries if variant == "voted" else None)
+
+
+def _multiclass():
+    from markone.multiclass import MulticlassPerceptron
+
+    X = [[1, 0], [0, 1], [-1, -1], [0, 0], [2, 1], [-1, 2]]
+    y = [0, 1, 2, 1, 0, 2]
+    order = [1, 0, 2, 3, 4, 5, 1, 3, 2, 5]
+    queries = [[0, 0], [1, 1], [-1, 0], [3, 0]]
+    clf = MulticlassPerceptron(intercept=True, order=order, max_epochs=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(X, y)
+    W = np.hstack([clf.coef_, clf.intercept_[:, None]])
+    pred = clf.predict(queries)
+    problem = {"intercept": True, "X": [[float(v) for v in r] for r in X], "y": y,
+               "order": order, "n_classes": 3,
+               "queries": [[float(v) for v in q] for q in queries]}
+    expected = {"mistakes": int(clf.n_mistakes_),
+                "W": [exact_vector(Fraction(float(v)) for v in row) for row in W],
+                "predictions": [int(p) for p in pred]}
+    return _case("multiclass-argmax-ties", "three classes: argmax with ties",
+                 "multiclass-tie-breaking",
+                 "argmax ties go to the lowest class index (at the zero start every "
+                 "class ties, so class 0 is predicted); a mistake adds x to the true "
+                 "class's row and subtracts it from the predicted one",
+                 problem, expected, task="multiclass")
+
+
+def _kernel():
+    from markone.datasets import xor
+    from markone.kernel import KernelPerceptron, kernel_matrix
+
+    X, y = xor()
+    order = list(range(4)) * 3
+    clf = KernelPerceptron(kernel="poly", degree=2, gamma=1.0, coef0=1.0,
+                           order=order, max_epochs=1).fit(X, y)
+    G = kernel_matrix(X, X, "poly", degree=2, gamma=1.0, coef0=1.0) + 1.0
+    problem = {"intercept": True, "X": X.tolist(), "y": [int(v) for v in y],
+               "order": order, "gram": G.tolist()}
+    expected = {"mistakes": int(clf.n_mistakes_),
+                "alpha": [int(a) for a in clf.alpha_]}
+    return _case("kernel-dual-counts", "XOR with the kernel (x.z + 1)^2 (+1 intercept)",
+                 "kernel-dual-counts",
+                 "the dual perceptron counts mistakes per example (alpha); the Gram "
+                 "matrix is given, the intercept's constant already added",
+                 problem, expected, task="kernel")
+
+
+def build_cases():
+    """Every case of the suite, in a fixed order (a list of case dicts)."""
+    return [
+        _zero_score(), _lattice(), _greedy(), _intercept(), _rational_tie(),
+        _near_tie(), _cancellation(),
+        _extreme(_BIG, "extreme-large", "1e+150"),
+        _extreme(1 / _BIG, "extreme-small", "1e-150"),
+        _xor(),
+        _variant("averaged", "averaged: the mean of the iterates after every "
+                 "presentation (not only after mistakes; the zero start excluded)"),
+        _variant("voted", "voted (Freund & Schapire): each iterate votes, weighted by "
+                 "the presentations it survived; sign(0) = +1"),
+        _variant("pocket", "pocket (Gallant): the iterate with the longest run of "
+                 "consecutive correct presentations; a longer run replaces it, ties "
+                 "keep the earlier"),
+        _multiclass(), _kernel(),
+    ]

@@ -1,0 +1,438 @@
+"""Judge an implementation's answers against a case, and diagnose what went wrong.
+
+A case passes when every checked quantity matches: the number of mistakes, the
+predictions and the dual counts exactly; weights within the case's relative
+``tolerance`` (0 differences for exact implementations, rounding for float ones).
+When something differs, :func:`diagnose` replays the case under the usual misreadings
+of the rule (:mod:`verify.conformance.replay`) and names those that reproduce the
+answer: the strict rule ``< 0``, a zero score counted as correct, a learning rate
+other than 1 (same decisions, weights scaled by a positive factor), an intercept of
+the implementation's own added to an input that already carries the constant, the
+intercept stored first, a wrong dimension, float64 or float32 rounding, and the
+last iterate returned instead of a variant's vector.
+
+>>> case = {"id": "t", "property": "p", "task": "binary", "variant": "last",
+...         "tolerance": 1e-9, "float64_can_pass": True,
+...         "problem": {"task": "binary", "variant": "last", "intercept": False,
+...                     "X": [[1, 0], [0, 1]], "y": [1, -1], "order": [0, 1]},
+...         "expected": {"mistakes": 2, "w": ["1", "-1"]}}
+>>> r = judge(case, {"w": [0.5, -0.5], "mistakes": 2})
+>>> r.status, r.failed, r.diagnosis[0][:40]
+('fail', ('w',), 'learning rate 1/2 instead of 1: the same')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from verify.conformance.protocol import parse_vector
+from verify.conformance.replay import (
+    BinaryRun,
+    binary_run,
+    kernel_run,
+    multiclass_run,
+    variant_answer,
+)
+
+__all__ = ["CaseResult", "judge", "show_vector", "answer_keys"]
+
+_RULE_WORDS = {
+    "strict": "the strict rule (update only when y w.x < 0): a zero score counted as "
+              "correct",
+    "zero-positive": "a zero score counted as correct when the label is +1 (a zero "
+                     "score predicts +1, and only a wrong prediction updates)",
+    "zero-negative": "a zero score counted as correct when the label is -1 (a zero "
+                     "score predicts -1, and only a wrong prediction updates)",
+}
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """The verdict on one case.
+
+    ``status`` is ``"pass"``, ``"fail"``, ``"error"`` (the implementation raised or
+    answered nonsense) or ``"n/a"`` (the adapter cannot express the case);
+    ``failed`` names the quantities that differ, ``details`` says how, ``diagnosis``
+    gives likely causes, ``error`` the implementation's own message or traceback.
+    """
+
+    id: str
+    property: str
+    task: str
+    variant: str
+    status: str
+    failed: tuple = ()
+    details: tuple = ()
+    diagnosis: tuple = ()
+    error: str = ""
+    float64_can_pass: bool = True
+    answer: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def passed(self):
+        return self.status == "pass"
+
+
+def answer_keys(problem):
+    """The keys an answer to ``problem`` must have."""
+    if problem["task"] == "kernel":
+        return ("alpha", "mistakes")
+    if problem["task"] == "multiclass":
+        return ("W", "mistakes", "predictions")
+    if problem["variant"] == "voted":
+        return ("predictions", "mistakes")
+    return ("w", "mistakes")
+
+
+def show_vector(values, limit=8):
+    """A vector for a report: in full up to ``limit`` entries, else the first and last
+    few with an explicit ellipsis and the length.
+
+    >>> show_vector([1, 2, 3])
+    '[1, 2, 3]'
+    >>> show_vector(range(20))
+    '[0, 1, 2, 3, 4, 5, ..., 18, 19] (20 entries)'
+    """
+    vals = [_fmt(v) for v in values]
+    if len(vals) <= limit:
+        return "[" + ", ".join(vals) + "]"
+    head, tail = vals[:limit - 2], vals[-2:]
+    return "[" + ", ".join(head) + ", ..., " + ", ".join(tail) + f"] ({len(vals)} entries)"
+
+
+def _fmt(v):
+    if isinstance(v, Fraction):
+        if v.denominator == 1:
+            return str(v.numerator) if abs(v.numerator) < 10**15 else f"{float(v):.6g}"
+        return f"{float(v):.6g}" if v.denominator > 1000 else str(v)
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, (list, tuple)):
+        return show_vector(v)
+    return str(v)
+
+
+def _close(got, want, tol):
+    """Exact equality, or within ``tol`` relative to the largest expected entry."""
+    if len(got) != len(want):
+        return False
+    scale = max((abs(v) for v in want), default=Fraction(0))
+    bound = Fraction(tol) * scale
+    return all(abs(g - e) <= bound for g, e in zip(got, want))
+
+
+def _scale_factor(got, want, tol):
+    """k > 0 with got = k * want (within tol), or None."""
+    if len(got) != len(want):
+        return None
+    pivot = max(range(len(want)), key=lambda j: abs(want[j]), default=None)
+    if pivot is None or want[pivot] == 0:
+        return Fraction(1) if all(g == 0 for g in got) else None
+    k = got[pivot] / want[pivot]
+    if k <= 0 or not _close(got, [k * v for v in want], tol):
+        return None
+    return k
+
+
+def _parse_answer(problem, answer):
+    """Check the answer's shape; return (parsed, problems) with readable problems."""
+    if not isinstance(answer, dict):
+        return None, [f"the answer must be a JSON object (dict) with keys "
+                      f"{list(answer_keys(problem))}, got {type(answer).__name__}"]
+    parsed, errors = {}, []
+    for key in answer_keys(problem):
+        if key not in answer:
+            if key == "mistakes" or (key == "w" and "mistakes" in answer):
+                continue        # a count alone, or weights alone, is checked alone
+            errors.append(f"the answer has no {key!r} (keys: {sorted(answer)})")
+            continue
+        try:
+            value = answer[key]
+            if key == "mistakes" or key == "alpha" or key == "predictions":
+                nums = [value] if key == "mistakes" else parse_vector(value, where=key)
+                for v in nums:
+                    if Fraction(v).denominator != 1:
+                        raise ValueError(f"{key} must be integers, got {v}")
+                parsed[key] = int(value) if key == "mistakes" else [int(v) for v in nums]
+            elif key == "W":
+                parsed[key] = [parse_vector(r, where=f"W[{k}]") for k, r in
+                               enumerate(value)]
+            else:
+                parsed[key] = parse_vector(value, where=key)
+        except (ValueError, TypeError) as exc:
+            errors.append(str(exc))
+    return parsed, errors
+
+
+def judge(case, answer, checkpoint_answers=None):
+    """Compare an answer (and the answers at checkpoints) with a case's expectation.
+
+    Parameters
+    ----------
+    case : dict
+        A case document.
+    answer : dict
+        The implementation's answer to the whole stream.
+    checkpoint_answers : dict, optional
+        ``{t: answer}`` for the case's checkpoints (answers to the first ``t``
+        presentations).
+
+    Returns
+    -------
+    CaseResult
+    """
+    problem, want = case["problem"], case["expected"]
+    tol = case.get("tolerance", 0)
+    base = dict(id=case["id"], property=case["property"], task=case["task"],
+                variant=case["variant"], float64_can_pass=case["float64_can_pass"],
+                answer=answer if isinstance(answer, dict) else {"raw": repr(answer)})
+    got, errors = _parse_answer(problem, answer)
+    if errors:
+        return CaseResult(status="error", failed=("answer",), details=tuple(errors),
+                          error="; ".join(errors), **base)
+    failed, details = [], []
+    if "mistakes" in got and got["mistakes"] != want["mistakes"]:
+        failed.append("mistakes")
+        details.append(f"mistakes: expected {want['mistakes']}, got {got['mistakes']}")
+    if "w" in got:
+        w_want = [Fraction(v) for v in want["w"]]
+        if not _close(got["w"], w_want, tol):
+            failed.append("w")
+            details.append(f"w: expected {show_vector(w_want)}, got "
+                           f"{show_vector(got['w'])}" + _dim_note(got["w"], w_want))
+    if "W" in got:
+        W_want = [[Fraction(v) for v in r] for r in want["W"]]
+        if len(got["W"]) != len(W_want) or not all(
+                _close(g, e, tol) for g, e in zip(got["W"], W_want)):
+            failed.append("W")
+            details.append(f"W: expected {show_vector(W_want)}, got "
+                           f"{show_vector(got['W'])}")
+    for key in ("alpha", "predictions"):
+        if key in got and got[key] != want[key]:
+            failed.append(key)
+            details.append(f"{key}: expected {show_vector(want[key])}, got "
+                           f"{show_vector(got[key])}")
+    cp_case = None
+    for cp in want.get("checkpoints", ()):
+        t = cp["after"]
+        a = (checkpoint_answers or {}).get(t)
+        if a is None:
+            continue
+        cp_got, cp_err = _parse_answer(problem, a)
+        w_cp = [Fraction(v) for v in cp["w"]]
+        if cp_err or not _close(cp_got["w"], w_cp, tol) or (
+                "mistakes" in cp_got and cp_got["mistakes"] != cp["mistakes"]):
+            failed.append("checkpoints")
+            shown = "; ".join(cp_err) if cp_err else show_vector(cp_got["w"])
+            details.append(f"state after {t} presentations: expected "
+                           f"{show_vector(w_cp)}, got {shown}")
+            if not cp_err:
+                cp_case = (_truncated_case(case, cp), cp_got)
+            break
+    if not failed:
+        return CaseResult(status="pass", **base)
+    found = diagnose(case, got) if set(failed) - {"checkpoints"} else []
+    if not found and cp_case is not None:
+        found = [f"at the state after {cp_case[0]['problem']['order'].__len__()} "
+                 f"presentations: {d}" for d in diagnose(*cp_case)]
+    return CaseResult(status="fail", failed=tuple(failed), details=tuple(details),
+                      diagnosis=tuple(found), **base)
+
+
+def _truncated_case(case, cp):
+    problem = dict(case["problem"], order=case["problem"]["order"][:cp["after"]])
+    return dict(case, problem=problem,
+                expected={"mistakes": cp["mistakes"], "w": cp["w"]})
+
+
+def _dim_note(got, want):
+    if len(got) == len(want):
+        return ""
+    return f" (length {len(got)} instead of {len(want)})"
+
+
+# ---- diagnoses -----------------------------------------------------------------------
+
+def diagnose(case, got):
+    """Likely causes of a failed case: the misreadings of the rule that reproduce the
+    answer ``got`` (parsed numbers), most specific first. Empty when none does."""
+    problem = case["problem"]
+    if problem["task"] == "multiclass":
+        return _diagnose_multiclass(case, got)
+    if problem["task"] == "kernel":
+        return _diagnose_kernel(got, problem)
+    return _diagnose_binary(case, got)
+
+
+def _reproduces(candidate, got, tol, *, scale=True):
+    """None, or the positive factor k with which ``candidate`` reproduces ``got``."""
+    if "mistakes" in got and got["mistakes"] != candidate["mistakes"]:
+        return None
+    if "predictions" in got:
+        return Fraction(1) if got["predictions"] == candidate.get("predictions") else None
+    w = [Fraction(v) for v in candidate["w"]]
+    if not scale:
+        return Fraction(1) if _close(got["w"], w, tol) else None
+    return _scale_factor(got["w"], w, tol)
+
+
+def _step_words(k):
+    return f", with a learning rate of {_fmt(k)}" if k != 1 else ""
+
+
+def _diagnose_binary(case, got):
+    problem, want, tol = case["problem"], case["expected"], case.get("tolerance", 0)
+    if "w" in got and len(got["w"]) != len(want["w"]):
+        return _diagnose_dimension(problem, got, len(want["w"]), tol)
+    if "w" in got and problem["variant"] != "last":
+        found = _variant_misreadings(case, got["w"], tol)
+        if found:
+            return found
+    truth = variant_answer(binary_run(problem), problem)
+    k = _reproduces(truth, got, tol)
+    if k is not None and k != 1:
+        return [f"learning rate {_fmt(k)} instead of 1: the same decisions, weights "
+                f"scaled by {_fmt(k)} (a different convention for the step size; with a "
+                "zero start it changes no decision)"]
+    out = _arithmetic_misreadings(case, got, tol) if not case["float64_can_pass"] else []
+    for rule, words in _RULE_WORDS.items():
+        if out:
+            break
+        k = _reproduces(variant_answer(binary_run(problem, rule=rule), problem), got, tol)
+        if k is not None:
+            out.append(words + _step_words(k))
+    if not out:
+        out = _arithmetic_misreadings(case, got, tol)
+    if "w" in got:
+        out.extend(_diagnose_vector(case, got, truth, tol))
+    elif "predictions" in got and not out:
+        out.append("the vote differs: check the survival counts (presentations each "
+                   "iterate classified correctly) and sign(0) = +1")
+    return out
+
+
+def _arithmetic_misreadings(case, got, tol):
+    """Does a float64 (or float32) replay of the rule reproduce the answer?"""
+    problem = case["problem"]
+    for arith in ("float64", "float32"):
+        run = binary_run(problem, arithmetic=arith)
+        if not all(_finite(v) for v in run.w):
+            continue
+        run = BinaryRun(w=[Fraction(float(v)) for v in run.w], mistakes=run.mistakes,
+                        iterates=[[Fraction(float(v)) for v in r] for r in run.iterates],
+                        correct=run.correct)
+        k = _reproduces(variant_answer(run, problem), got,
+                        max(tol, 1e-6) if arith == "float32" else tol)
+        if k is not None:
+            if arith == "float64" and not case["float64_can_pass"]:
+                return ["float64 arithmetic: this case needs exact arithmetic (a float64 "
+                        "implementation cannot pass it; expected)" + _step_words(k)]
+            return [f"{arith} arithmetic: rounding changed a decision" + _step_words(k)]
+    return []
+
+
+def _diagnose_vector(case, got, truth, tol):
+    problem, want = case["problem"], case["expected"]
+    w, expect = got["w"], [Fraction(v) for v in truth["w"]]
+    same_decisions = "mistakes" in got and got["mistakes"] == want["mistakes"]
+    out = []
+    if problem["intercept"] and not _close(w, expect, tol):
+        if _close(w[1:] + w[:1], expect, tol):
+            out.append("the intercept weight is stored first; the suite expects it last")
+        elif same_decisions and _close(w[:-1], expect[:-1], tol) and w[-1] != expect[-1]:
+            out.append(f"the intercept weight differs ({_fmt(w[-1])} instead of "
+                       f"{_fmt(expect[-1])}): a different step for the intercept")
+    return out
+
+
+def _variant_misreadings(case, w, tol):
+    """The last iterate instead of the variant's vector, or another averaging."""
+    problem = case["problem"]
+    if _close(w, [Fraction(v) for v in case["expected"]["last_w"]], tol):
+        return [f"the last iterate was returned, not the {problem['variant']} vector "
+                "(see the case's rule for its definition)"]
+    if problem["variant"] != "averaged":
+        return []
+    run = binary_run(problem)
+    it = run.iterates
+    zero = [Fraction(0)] * len(run.w)
+    candidates = {
+        "the average of the iterates after mistakes only (the rule averages the "
+        "iterates after every presentation)": [v for v, c in zip(it, run.correct)
+                                               if not c],
+        "the average including the zero start (T + 1 terms; the rule averages the T "
+        "iterates after the presentations)": [zero] + it,
+    }
+    out = [words for words, vs in candidates.items() if vs and _close(w, _mean(vs), tol)]
+    if _close(w, [sum(c) for c in zip(*it)], tol):
+        out.append("the sum of the iterates, not their average")
+    return out
+
+
+def _finite(v):
+    return bool(abs(float(v)) < float("inf"))
+
+
+def _diagnose_dimension(problem, got, d, tol):
+    w, out = got["w"], []
+    n_feat = len(problem["X"][0])
+    if problem["intercept"] and len(w) == d + 1 and problem["variant"] == "last":
+        run = binary_run(problem, extra_constants=2)
+        k = _reproduces({"w": run.w, "mistakes": run.mistakes}, got, tol)
+        if k is not None:
+            out.append("an intercept of its own added to an input that already "
+                       "carries the constant 1 (two constant columns)" + _step_words(k))
+    if not problem["intercept"] and len(w) == n_feat + 1:
+        out.append(f"wrong dimension: an intercept the case does not have (w has "
+                   f"{len(w)} entries; the case has {n_feat} features and no intercept; "
+                   f"the extra weight is {_fmt(w[-1])})")
+    if problem["intercept"] and len(w) == n_feat:
+        out.append(f"wrong dimension: no intercept weight (w has {n_feat} entries; the "
+                   "constant 1 must be appended last and its weight reported)")
+    return out or [f"wrong dimension: w has {len(w)} entries, the case expects {d} "
+                   f"({n_feat} features" + (" + the intercept weight, last)"
+                                            if problem["intercept"] else ", no intercept)")]
+
+
+def _mean(vectors):
+    n = len(vectors)
+    return [sum(c, Fraction(0)) / n for c in zip(*vectors)]
+
+
+def _diagnose_multiclass(case, got):
+    problem, want = case["problem"], case["expected"]
+    flat_want = [Fraction(v) for r in want["W"] for v in r]
+    flat_got = [v for r in got["W"] for v in r]
+    k = _scale_factor(flat_got, flat_want, case.get("tolerance", 0))
+    if k is not None and k != 1 and got.get("mistakes", want["mistakes"]) == \
+            want["mistakes"]:
+        return [f"learning rate {_fmt(k)} instead of 1: the same decisions, weights "
+                f"scaled by {_fmt(k)}"]
+    out = []
+    for ties, words in (("highest", "argmax ties go to the highest class index (the "
+                         "rule: the lowest)"),
+                        ("true-class", "a tie that includes the true class is counted "
+                         "as correct (the rule: the lowest index wins the tie)")):
+        W, m, argmax = multiclass_run(problem, ties=ties)
+        if ("mistakes" not in got or got["mistakes"] == m) and len(got["W"]) == len(W) \
+                and all(_close(g, e, 0) for g, e in zip(got["W"], W)):
+            out.append(words)
+    if not out and got.get("predictions") != want["predictions"] and \
+            got.get("mistakes") == want["mistakes"]:
+        out.append("predictions on tied queries differ: ties go to the lowest class "
+                   "index")
+    return out
+
+
+def _diagnose_kernel(got, problem):
+    out = []
+    for rule, words in _RULE_WORDS.items():
+        alpha, m = kernel_run(problem, rule=rule)
+        if got["alpha"] == alpha:
+            out.append(words)
+    if len(got["alpha"]) != len(problem["y"]):
+        out.append(f"wrong dimension: alpha has {len(got['alpha'])} entries, one per "
+                   f"example ({len(problem['y'])}) is expected")
+    return out
+

@@ -1,0 +1,257 @@
+"""The conformance protocol: case files, the problem an implementation sees, its answer.
+
+A **case** (``format`` :data:`CASE_FORMAT`) holds a ``problem`` and the ``expected``
+answer computed by markone. The **problem** is what an implementation receives (on
+stdin as JSON for ``--cmd``, as a dict for a Python callable); it never contains the
+expected answer. The **answer** is a JSON object:
+
+* binary cases (``task == "binary"``): ``{"w": [...], "mistakes": k}`` with ``w`` in the
+  augmented space (the intercept weight last when ``problem["intercept"]``);
+* ``variant == "voted"``: ``{"predictions": [...], "mistakes": k}`` (labels -1/+1 for
+  ``problem["queries"]``);
+* ``task == "multiclass"``: ``{"W": [[...], ...], "mistakes": k}`` one row per class
+  (plus ``"predictions"`` for the queries);
+* ``task == "kernel"``: ``{"alpha": [...], "mistakes": k}`` the mistakes per example.
+
+Numbers in answers may be JSON numbers or exact strings (``"3/4"``, ``"0.1"``); they
+are read exactly (a float is the binary fraction it is).
+
+>>> problem_of({"problem": {"X": [[1]], "y": [1], "order": [0]}})["order"]
+[0]
+>>> parse_number("3/4"), parse_number(0.5)
+(Fraction(3, 4), Fraction(1, 2))
+"""
+
+from __future__ import annotations
+
+import copy
+import numbers
+from fractions import Fraction
+
+__all__ = [
+    "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
+    "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",
+    "exact_vector", "rule_text", "schema", "from_legacy_case",
+]
+
+#: ``format`` of one case file.
+CASE_FORMAT = "markone.conformance.case/1"
+#: ``format`` of the problem sent to an implementation.
+PROBLEM_FORMAT = "markone.conformance.problem/1"
+#: ``format`` of a suite's manifest.json.
+MANIFEST_FORMAT = "markone.conformance.suite/1"
+#: ``format`` of the single cases written by ``markone adversary NAME --out``.
+LEGACY_CASE_FORMAT = "markone.adversary/1"
+#: Bumped whenever a case or its expected answer changes meaning.
+SUITE_VERSION = 1
+
+TASKS = ("binary", "multiclass", "kernel")
+VARIANTS = ("last", "averaged", "voted", "pocket")
+
+_RULES = {
+    ("binary", "last"): (
+        "start at w = 0; present the examples in `order` (indices into X, repeats "
+        "allowed), once; on example i, if y_i * (w . x_i) <= 0 (a zero score is a "
+        "mistake) then w += y_i * x_i. With `intercept`, x_i is first augmented with a "
+        "constant 1 appended last. Answer {\"w\": final w, \"mistakes\": updates}."),
+    ("binary", "averaged"): (
+        "the rule of the last variant; answer the average of the T iterates w_1..w_T "
+        "held after each of the T presentations (w_t is w after presentation t), "
+        "as \"w\", with \"mistakes\"."),
+    ("binary", "pocket"): (
+        "the rule of the last variant; answer the pocket vector: the iterate with the "
+        "longest run of consecutive correct presentations so far (a longer run "
+        "replaces it; ties keep the earlier one; the zero start counts), as \"w\", with "
+        "\"mistakes\"."),
+    ("binary", "voted"): (
+        "the rule of the last variant; every iterate (the zero start first) votes with "
+        "weight = the number of presentations it classified correctly before it was "
+        "replaced (the last one: until the end of the stream); "
+        "a vote is sign(v . q) with sign(0) = +1, the prediction is the sign of the "
+        "weighted sum of votes (0 -> +1). Answer {\"predictions\": labels of `queries`, "
+        "\"mistakes\": updates}."),
+    ("multiclass", "last"): (
+        "one weight vector per class, W = 0 (n_classes rows); on example i of class c, "
+        "predict p = argmax_k W[k] . x_i with ties going to the LOWEST class index; if "
+        "p != c then W[c] += x_i and W[p] -= x_i. With `intercept`, x_i is augmented "
+        "with a constant 1 appended last. Answer {\"W\": rows, \"mistakes\": updates, "
+        "\"predictions\": argmax (lowest index on ties) for `queries`}."),
+    ("kernel", "last"): (
+        "dual perceptron on the Gram matrix G (G[i][j] = k(x_i, x_j), the intercept's "
+        "c^2 = 1 already added): alpha = 0; on example i, the score is "
+        "f_i = sum_j alpha_j y_j G[j][i]; if y_i * f_i <= 0 then alpha_i += 1. Answer "
+        "{\"alpha\": counts per example, \"mistakes\": updates}."),
+}
+
+
+def rule_text(task, variant):
+    """The rule a (task, variant) case pins down, in words (stored in every problem)."""
+    return _RULES[(task, variant)]
+
+
+def problem_of(case):
+    """The problem part of a case: what an implementation receives (a deep copy)."""
+    return copy.deepcopy(case["problem"])
+
+
+def parse_number(value, *, where="a number"):
+    """Read one answer number exactly: int, float (its exact binary value), or a string
+    such as ``"3/4"`` or ``"0.1"``. Raises ValueError naming ``where``."""
+    if isinstance(value, bool):
+        raise ValueError(f"{where} is a boolean ({value!r}), not a number.")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, numbers.Real):
+        v = float(value)
+        if v != v or v in (float("inf"), float("-inf")):
+            raise ValueError(f"{where} is {v}; a finite number is needed.")
+        return Fraction(v)
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise ValueError(f"{where} is {value!r}, not a number (give a JSON number or a "
+                     "string like \"3/4\").")
+
+
+def parse_vector(values, *, where):
+    """A list of exact numbers from a JSON array (or any sequence, numpy included)."""
+    if hasattr(values, "tolist"):
+        values = values.tolist()
+    if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
+        raise ValueError(f"{where} must be a list of numbers, got {type(values).__name__}.")
+    return [parse_number(v, where=f"{where}[{k}]") for k, v in enumerate(values)]
+
+
+def exact_vector(values):
+    """Fractions to exact strings for a case file (``"3/4"``, ``"-2"``)."""
+    return [str(Fraction(v)) for v in values]
+
+
+def from_legacy_case(doc):
+    """Turn a ``markone adversary NAME --out`` case into a conformance case."""
+    try:
+        X = [[float(v) for v in row] for row in doc["X"]]
+        y = [int(v) for v in doc["y"]]
+        order = [int(i) for i in doc["order"]]
+        intercept = bool(doc["intercept"])
+        w = [Fraction(float(v)) for v in doc["expected_w"]]
+        mistakes = int(doc["expected_mistakes"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"the case is missing or has a malformed field: {exc}") from exc
+    name = str(doc.get("name", "case"))
+    return {
+        "format": CASE_FORMAT, "suite_version": SUITE_VERSION, "id": name,
+        "title": f"adversarial stream ({doc.get('method', '?')})",
+        "property": "mistake-driven-updates",
+        "pins": "the mistakes and final weights of the rule on an adversarial stream",
+        "task": "binary", "variant": "last", "float64_can_pass": True, "tolerance": 1e-9,
+        "problem": {"format": PROBLEM_FORMAT, "id": name, "task": "binary",
+                    "variant": "last", "rule": rule_text("binary", "last"),
+                    "intercept": intercept, "X": X, "y": y, "order": order},
+        "expected": {"mistakes": mistakes, "w": exact_vector(w)},
+    }
+
+
+_NUM = {"oneOf": [{"type": "number"},
+                  {"type": "string", "pattern": r"^\s*-?[0-9]+(/[0-9]+|\.[0-9]*)?\s*$"}]}
+_VEC = {"type": "array", "items": _NUM}
+_MAT = {"type": "array", "items": _VEC, "minItems": 1}
+_IDX = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+
+
+def schema():
+    """The JSON Schema (draft 2020-12) of case files, manifests and answers.
+
+    >>> sorted(schema()["$defs"])
+    ['answer', 'case', 'manifest', 'problem']
+    """
+    problem = {
+        "type": "object",
+        "required": ["format", "id", "task", "variant", "rule", "intercept", "X", "y",
+                     "order"],
+        "properties": {
+            "format": {"const": PROBLEM_FORMAT},
+            "id": {"type": "string"},
+            "task": {"enum": list(TASKS)},
+            "variant": {"enum": list(VARIANTS)},
+            "rule": {"type": "string"},
+            "intercept": {"type": "boolean"},
+            "X": _MAT,
+            "X_exact": {"type": "array", "items": {"type": "array",
+                                                   "items": {"type": "string"}}},
+            "y": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+            "order": _IDX,
+            "queries": _MAT,
+            "n_classes": {"type": "integer", "minimum": 2},
+            "gram": _MAT,
+        },
+        "additionalProperties": False,
+    }
+    expected = {
+        "type": "object", "required": ["mistakes"],
+        "properties": {
+            "mistakes": {"type": "integer", "minimum": 0},
+            "w": _VEC, "last_w": _VEC, "W": _MAT, "alpha": _IDX, "predictions":
+            {"type": "array", "items": {"type": "integer"}},
+            "checkpoints": {"type": "array", "items": {
+                "type": "object", "required": ["after", "mistakes", "w"],
+                "properties": {"after": {"type": "integer", "minimum": 0},
+                               "mistakes": {"type": "integer", "minimum": 0},
+                               "w": _VEC}}},
+        },
+    }
+    case = {
+        "type": "object",
+        "required": ["format", "suite_version", "id", "title", "property", "pins",
+                     "task", "variant", "float64_can_pass", "tolerance", "problem",
+                     "expected"],
+        "properties": {
+            "format": {"const": CASE_FORMAT},
+            "suite_version": {"type": "integer"},
+            "id": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"},
+            "title": {"type": "string"}, "property": {"type": "string"},
+            "pins": {"type": "string"}, "task": {"enum": list(TASKS)},
+            "variant": {"enum": list(VARIANTS)},
+            "float64_can_pass": {"type": "boolean"},
+            "tolerance": {"type": "number", "minimum": 0},
+            "notes": {"type": "string"},
+            "problem": {"$ref": "#/$defs/problem"},
+            "expected": expected,
+        },
+    }
+    manifest = {
+        "type": "object",
+        "required": ["format", "suite_version", "markone_version", "schema", "cases"],
+        "properties": {
+            "format": {"const": MANIFEST_FORMAT},
+            "suite_version": {"type": "integer"},
+            "markone_version": {"type": "string"},
+            "schema": {"type": "string"},
+            "cases": {"type": "array", "minItems": 1, "items": {
+                "type": "object",
+                "required": ["id", "file", "property", "task", "variant", "sha256"],
+                "properties": {"id": {"type": "string"}, "file": {"type": "string"},
+                               "property": {"type": "string"},
+                               "task": {"enum": list(TASKS)},
+                               "variant": {"enum": list(VARIANTS)},
+                               "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}}},
+        },
+    }
+    answer = {
+        "type": "object",
+        "properties": {"mistakes": {"type": "integer", "minimum": 0}, "w": _VEC,
+                       "W": _MAT, "alpha": _VEC,
+                       "predictions": {"type": "array", "items": {"type": "integer"}}},
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://markone.invalid/conformance/{SUITE_VERSION}/schema.json",
+        "title": "markone conformance suite",
+        "oneOf": [{"$ref": "#/$defs/case"}, {"$ref": "#/$defs/manifest"}],
+        "$defs": {"case": case, "problem": problem, "manifest": manifest,
+                  "answer": answer},
+    }

@@ -1,0 +1,106 @@
+"""Reports of a conformance run: a readable table, JSON, and JUnit XML.
+
+>>> from verify.conformance.judge import CaseResult
+>>> r = [CaseResult(id="a", property="p", task="binary", variant="last", status="pass")]
+>>> print(as_table(r, "impl"))
+case  property  verdict
+a     p         pass
+<BLANKLINE>
+impl: 1 passed, 0 failed, 0 errors, 0 not applicable (of 1 cases)
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+__all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status"]
+
+
+def summary(results):
+    """Counts of each status."""
+    c = Counter(r.status for r in results)
+    return {"passed": c["pass"], "failed": c["fail"], "errors": c["error"],
+            "not_applicable": c["n/a"], "total": len(results)}
+
+
+def exit_status(results):
+    """0 when no case failed or errored (cases that do not apply do not count), else 1."""
+    s = summary(results)
+    return 0 if s["failed"] == 0 and s["errors"] == 0 else 1
+
+
+def _verdict(r):
+    if r.status == "fail" and not r.float64_can_pass and any(
+            "float64 arithmetic" in d for d in r.diagnosis):
+        return "FAIL (float64: expected)"
+    return {"pass": "pass", "fail": "FAIL", "error": "ERROR", "n/a": "n/a"}[r.status]
+
+
+def as_table(results, impl_name, *, show_errors=True):
+    """The table people read: one line per case, then what failed and why."""
+    rows = [("case", "property", "verdict")] + [(r.id, r.property, _verdict(r))
+                                               for r in results]
+    widths = [max(len(row[k]) for row in rows) for k in range(3)]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+             for row in rows]
+    for r in results:
+        if r.status in ("fail", "error") or (r.status == "n/a" and r.details):
+            lines.append("")
+            lines.append(f"{r.id} [{r.status}] ({r.task}, {r.variant}):")
+            lines.extend(f"  {d}" for d in r.details)
+            lines.extend(f"  likely cause: {d}" for d in r.diagnosis)
+            if r.status == "fail" and not r.diagnosis:
+                lines.append("  likely cause: none of the known misreadings reproduces "
+                             "this answer")
+            if r.status == "error" and show_errors and r.error and r.error != \
+                    (r.details[0] if r.details else ""):
+                lines.append("  the implementation's own output:")
+                lines.extend(f"  | {t}" for t in r.error.splitlines())
+    s = summary(results)
+    lines.append("")
+    lines.append(f"{impl_name}: {s['passed']} passed, {s['failed']} failed, "
+                 f"{s['errors']} errors, {s['not_applicable']} not applicable "
+                 f"(of {s['total']} cases)")
+    return "\n".join(lines)
+
+
+def _jsonable_answer(answer):
+    from markone._io import to_jsonable
+
+    return to_jsonable(answer)
+
+
+def as_json(results, impl_name):
+    """The run as a JSON string (full vectors, nothing cut)."""
+    doc = {"format": "markone.conformance.report/1", "implementation": impl_name,
+           "summary": summary(results), "exit_status": exit_status(results),
+           "cases": [{"id": r.id, "property": r.property, "task": r.task,
+                      "variant": r.variant, "status": r.status,
+                      "failed": list(r.failed), "details": list(r.details),
+                      "diagnosis": list(r.diagnosis), "error": r.error,
+                      "float64_can_pass": r.float64_can_pass,
+                      "answer": _jsonable_answer(r.answer)} for r in results]}
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def as_junit(results, impl_name):
+    """JUnit XML (one testsuite, one testcase per case) for CI systems."""
+    s = summary(results)
+    suite = ET.Element("testsuite", name=f"markone conformance: {impl_name}",
+                       tests=str(s["total"]), failures=str(s["failed"]),
+                       errors=str(s["errors"]), skipped=str(s["not_applicable"]))
+    for r in results:
+        case = ET.SubElement(suite, "testcase", classname=f"conformance.{r.property}",
+                             name=r.id)
+        text = "\n".join(list(r.details) + [f"likely cause: {d}" for d in r.diagnosis])
+        if r.status == "fail":
+            ET.SubElement(case, "failure", message="; ".join(r.failed)).text = text
+        elif r.status == "error":
+            ET.SubElement(case, "error", message=r.details[0] if r.details else
+                          "error").text = r.error
+        elif r.status == "n/a":
+            ET.SubElement(case, "skipped", message=text)
+    ET.indent(suite)
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

@@ -1,0 +1,190 @@
+"""Write, read and run a conformance suite.
+
+A suite is a folder: ``manifest.json`` (format, version, one entry per case with its
+file and SHA-256), ``schema.json`` (the JSON Schema of cases and manifests) and one
+``<id>.json`` per case. :func:`write_suite` builds everything in memory, validates it
+against the schema and only then writes the folder (via a temporary folder renamed
+into place, so no half-written suite is ever left). :func:`load_cases` reads a suite
+folder, one case file, or a single case written by ``markone adversary NAME --out``,
+checking the schema and the hashes. :func:`run_suite` runs an adapter on the cases.
+
+>>> import tempfile, os
+>>> out = os.path.join(tempfile.mkdtemp(), "suite")
+>>> manifest = write_suite(out, cases=build_cases()[:1])
+>>> [c["id"] for c in load_cases(out)]
+['zero-score-orthonormal']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from verify.conformance.adapters import ImplementationError, NotApplicable
+from verify.conformance.cases import build_cases
+from verify.conformance.judge import CaseResult, judge
+from verify.conformance.protocol import (
+    CASE_FORMAT,
+    LEGACY_CASE_FORMAT,
+    MANIFEST_FORMAT,
+    SUITE_VERSION,
+    from_legacy_case,
+    problem_of,
+    schema,
+)
+
+__all__ = ["write_suite", "load_cases", "run_case", "run_suite", "validate"]
+
+
+def _dumps(doc):
+    from markone._io import to_jsonable
+
+    return json.dumps(to_jsonable(doc), indent=1, sort_keys=True) + "\n"
+
+
+def validate(doc, kind):
+    """Validate a case or manifest dict against the suite's JSON Schema.
+
+    Raises ValueError naming the first problem and where it is."""
+    import jsonschema
+
+    sch = schema()
+    sub = {"$defs": sch["$defs"], "$ref": f"#/$defs/{kind}"}
+    try:
+        jsonschema.Draft202012Validator(sub).validate(doc)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
+        raise ValueError(f"not a valid {kind}: at {where}: {exc.message}") from None
+
+
+def write_suite(out, *, cases=None):
+    """Write the suite (or the given ``cases``) into the new folder ``out``.
+
+    ``out`` must not exist, or be an empty folder. Returns the manifest dict.
+    """
+    from markone._version import __version__
+
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ValueError(f"{out} already exists and is not an empty folder; choose a new "
+                         "folder for the suite (or remove the old one).")
+    cases = build_cases() if cases is None else cases
+    files, entries = {}, []
+    for case in cases:
+        validate(case, "case")
+        text = _dumps(case)
+        name = f"{case['id']}.json"
+        files[name] = text
+        entries.append({"id": case["id"], "file": name, "property": case["property"],
+                        "task": case["task"], "variant": case["variant"],
+                        "sha256": hashlib.sha256(text.encode()).hexdigest()})
+    manifest = {"format": MANIFEST_FORMAT, "suite_version": SUITE_VERSION,
+                "markone_version": __version__, "schema": "schema.json",
+                "cases": entries}
+    validate(manifest, "manifest")
+    files["manifest.json"] = _dumps(manifest)
+    files["schema.json"] = json.dumps(schema(), indent=1) + "\n"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text)
+        if out.exists():
+            out.rmdir()
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return manifest
+
+
+def _read(path):
+    from markone._io import read_json
+
+    return read_json(path)
+
+
+def load_cases(path):
+    """The cases of a suite folder, of one case file, or of a legacy single case.
+
+    Raises FileNotFoundError or ValueError (naming the file and the problem) on
+    anything that is not a valid, unmodified case or suite."""
+    path = Path(path)
+    if path.is_dir():
+        mpath = path / "manifest.json"
+        if not mpath.is_file():
+            raise ValueError(f"{path} is a folder without manifest.json; write a suite "
+                             "with `markone adversary suite --out DIR`.")
+        manifest = _read(mpath)
+        if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
+            raise ValueError(f"{mpath} is not a markone conformance manifest (expected "
+                             f"format {MANIFEST_FORMAT!r}).")
+        validate(manifest, "manifest")
+        cases = []
+        for entry in manifest["cases"]:
+            cpath = path / entry["file"]
+            if not cpath.is_file():
+                raise FileNotFoundError(f"{cpath} is listed in the manifest but missing.")
+            digest = hashlib.sha256(cpath.read_bytes()).hexdigest()
+            if digest != entry["sha256"]:
+                raise ValueError(f"{cpath} was modified after the suite was written (its "
+                                 "SHA-256 differs from the manifest's); write the suite "
+                                 "again.")
+            cases.append(_one(cpath))
+        return cases
+    if not path.exists():
+        raise FileNotFoundError(f"no such case file or suite folder: {path}")
+    return [_one(path)]
+
+
+def _one(path):
+    doc = _read(path)
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    if fmt == LEGACY_CASE_FORMAT:
+        return from_legacy_case(doc)
+    if fmt != CASE_FORMAT:
+        raise ValueError(f"{path} is not a markone conformance case (expected format "
+                         f"{CASE_FORMAT!r} or {LEGACY_CASE_FORMAT!r}); write one with "
+                         "`markone adversary suite --out DIR`.")
+    try:
+        validate(doc, "case")
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    return doc
+
+
+def _truncated(problem, t):
+    p = dict(problem)
+    p["order"] = problem["order"][:t]
+    return p
+
+
+def run_case(case, adapter):
+    """Run ``adapter`` on one case (and its checkpoints); return a CaseResult."""
+    base = dict(id=case["id"], property=case["property"], task=case["task"],
+                variant=case["variant"], float64_can_pass=case["float64_can_pass"])
+    problem = problem_of(case)
+    try:
+        answer = adapter.answer(problem)
+        checkpoints = {cp["after"]: adapter.answer(_truncated(problem, cp["after"]))
+                       for cp in case["expected"].get("checkpoints", ()) if cp["after"]}
+    except NotApplicable as exc:
+        return CaseResult(status="n/a", details=(str(exc),), **base)
+    except ImplementationError as exc:
+        return CaseResult(status="error", failed=("implementation",),
+                          details=(str(exc),), error=exc.text or str(exc), **base)
+    return judge(case, answer, checkpoints)
+
+
+def run_suite(cases, adapter, *, progress=None):
+    """Run ``adapter`` on every case; returns the list of CaseResults."""
+    results = []
+    for case in cases:
+        results.append(run_case(case, adapter))
+        if progress is not None:
+            progress(results[-1])
+    return results
