@@ -141,7 +141,7 @@ def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
         for j in range(d):
             s += w[j] * row[j]
         step = ctr[0] + 1
-        if s <= 0:
+        if not s > 0:  # a NaN score (an overflow: inf - inf) is no correct answer
             if limit > 0:  # keep wmax * l1max and step * wmax below limit
                 cap = min(limit // l1max, limit // step)
                 if eta * xmax[i] > cap - ctr[4]:

@@ -179,6 +179,14 @@ class TrainResult:
             f"{', exact=True' if self.exact else ''})"
         )
 
+    def _repr_html_(self):
+        """Shown in Jupyter: what happened in words, the fields as a table."""
+        from markone._html import result_html
+
+        state = "converged" if self.converged else "did not converge"
+        return result_html(self, headline=f"{state} after {self.mistakes} mistakes in "
+                                          f"{self.epochs} passes")
+
 
 # ----------------------------------------------------------------------------------
 # the engine
@@ -237,6 +245,8 @@ class _Engine:
                 rec_w, self.keep_history, limit, xmax, l1max)
             if m < 0:
                 raise _Overflow
+            if self.dtype == np.float64 and not np.isfinite(self.w).all():
+                raise float_range_error(int(rec_idx[max(m - 1, 0)]), "overflow")
         if self.keep_history:
             self.mistake_idx.extend(rec_idx[:m].tolist())
             self.runs.extend(rec_run[:m].tolist())
@@ -437,13 +447,18 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
 
 
 def _checked_pass(engine, yx, idx, eta, checks, epoch, max_epochs):
-    """One pass; float runs then check their range after passes 1, 2, 4, 8, ... and
-    the last (:func:`_check_float_range`)."""
+    """One pass; float runs that have not converged then check their range after
+    passes 16, 64, 256, ... and the last (:func:`_check_float_range`)."""
     m = engine.run_pass(yx, idx, eta, checks)
-    if m and engine.dtype == np.float64 and (epoch & (epoch - 1) == 0
+    if m and engine.dtype == np.float64 and (epoch in _RANGE_CHECKS
                                              or epoch == max_epochs):
         _check_float_range(yx, engine.w)
     return m
+
+
+#: Epochs after which a float run that has not converged checks that float64 can
+#: carry it (one matrix-vector product each: at most 1/16 of the run's work).
+_RANGE_CHECKS = frozenset(16 * 4**k for k in range(12))
 
 
 def _new_engine(yx, variant, record):
@@ -471,8 +486,10 @@ def _check_float_range(yx, w):
         bad = np.flatnonzero(~np.isfinite(s))
         if bad.size or not np.isfinite(w).all():
             raise float_range_error(int(bad[0]) if bad.size else 0, "overflow")
-        a = np.abs(X) @ np.abs(wx) + abs(wc)
-    small = np.flatnonzero(a < _UNDERFLOW_ZONE)
+        small = np.flatnonzero(np.abs(s) < _UNDERFLOW_ZONE)  # |score| <= sum |terms|
+        if small.size:
+            a = np.abs(X[small]) @ np.abs(wx) + abs(wc)
+            small = small[a < _UNDERFLOW_ZONE]
     if small.size:
         live = ((X[small] != 0) & (wx != 0)).any(axis=1) | (wc != 0)
         if live.any():

@@ -160,6 +160,7 @@ def test_certificate_files_truncated_or_tampered(tmp_path, capsys):
     cert = tmp_path / "c.json"
     assert main(["verify", "separable", str(data), "--certificate", str(cert)]) == 1
     assert check_certificate_file(cert).separable is False
+    assert check_certificate_file(cert).source_checked
     text = cert.read_text()
     for cut in (len(text) // 3, len(text) - 3):
         cert.write_text(text[:cut])
@@ -175,13 +176,13 @@ def test_certificate_files_truncated_or_tampered(tmp_path, capsys):
             check_certificate_file(cert)
     for change, msg in (({"intercept": "yes"}, "true or false"),
                         ({"certificate": [1, 1, 1, 1]}, "map example indices"),
-                        ({"separable": "no"}, "must be True or False"),
+                        ({"separable": "no"}, "true or false"),
                         ({"certificate": {"0": "1", "1": "1", "2": "1", "3": "1/2"}},
                          "does not cancel")):
         cert.write_text(json.dumps({**doc, **change}))
         with pytest.raises(CertificateError, match=msg):
             check_certificate_file(cert)
-    doc["data"]["y"][0] = 1  # flip a label
+    doc["data"]["y"][0] = 1  # flip a label: the data no longer match their hash
     cert.write_text(json.dumps(doc))
-    with pytest.raises(CertificateError, match="does not cancel"):
+    with pytest.raises(CertificateError, match="do not match their hash"):
         check_certificate_file(cert)

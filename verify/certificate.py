@@ -36,18 +36,22 @@ verify.certificate.CertificateError: the certificate does not cancel: coordinate
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import numbers
 import operator
+import re
 from itertools import repeat
 from fractions import Fraction
 
-__all__ = ["CertificateError", "check_certificate", "check_certificate_file",
-           "read_certificate", "Claim", "exact_rows", "labels_pm1", "CERTIFICATE_FORMAT"]
+__all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
+           "check_certificate_file", "read_certificate", "certificate_document",
+           "data_sha256", "file_sha256", "Claim", "exact_rows", "labels_pm1",
+           "CERTIFICATE_FORMAT"]
 
 #: The ``format`` tag of certificate files (``markone verify separable --certificate``).
-CERTIFICATE_FORMAT = "markone.verify.separability/1"
+CERTIFICATE_FORMAT = "markone.verify.separability/2"
 
 
 class CertificateError(ValueError):
@@ -169,6 +173,12 @@ def _number(v, where):
     if isinstance(v, numbers.Integral):
         return Fraction(int(v))
     if isinstance(v, str):
+        e = _EXPONENT.search(v)
+        if len(v) > MAX_NUMBER_CHARS or (e and abs(int(e.group(1))) > MAX_EXPONENT):
+            raise ValueError(f"{where} has a number too large to expand ({len(v)} "
+                             f"characters, exponent {e.group(1) if e else 'none'}); "
+                             f"the checker reads at most {MAX_NUMBER_CHARS} characters "
+                             f"and |exponent| <= {MAX_EXPONENT}.")
         try:
             return Fraction(v.strip())
         except (ValueError, ZeroDivisionError):
@@ -257,55 +267,305 @@ def labels_pm1(y):
 # certificate files
 
 
+#: Certificates written before they named their data (no ``data_sha256``).
+_OLD_FORMATS = ("markone.verify.separability/1",)
+
+#: Limits on one number in a certificate file: characters, and the decimal exponent
+#: (``1e-400`` is fine; ``1e999999999`` would take the checker hours to expand).
+MAX_NUMBER_CHARS = 100_000
+MAX_EXPONENT = 100_000
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_EXPONENT = re.compile(r"[eE]([+-]?\d+)\s*$")
+
+
+class CertificateUnreadable(CertificateError):
+    """The file cannot be read as a certificate: not JSON (e.g. truncated), not
+    markone's format, a required field missing or of the wrong type, a value that is
+    not a finite number. ``markone verify check`` exits 2 on it (1 is for proofs that
+    fail or data that do not match their hashes)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Claim:
     """What a certificate file claims: the fields :func:`check_certificate` reads,
-    plus the whole document (``fields``) for callers that show or bind more of it."""
+    plus the whole document (``fields``) for callers that show or bind more of it.
+    ``source_checked`` says whether the source file was found (``source_file``) and
+    its hash compared (by :func:`check_certificate_file`)."""
 
     separable: object
     intercept: bool
     witness: object
     certificate: object
     fields: dict
+    source_checked: bool = False
+    source_file: object = None
+
+
+def data_sha256(X, y):
+    """The SHA-256 that names labelled data exactly: the same numbers and labels give
+    the same hash, however they are written (``0.5``, ``"1/2"``, ``Fraction(1, 2)``).
+
+    The hashed text is ``"markone-data/1"``, then ``n d``, then one line per example
+    (its entries as reduced fractions ``p/q``, or integers, separated by spaces), then
+    the labels as ``+1``/``-1`` (markone's label rule), each line ending in a newline;
+    anyone can recompute it without markone.
+
+    >>> data_sha256([[0.5]], ["b"]) == data_sha256([["1/2"]], ["b"]) != data_sha256([[0.5]], [-1])
+    True
+    """
+    rows, scales = exact_rows(X, intercept=False)
+    signs = labels_pm1(y)
+    if len(rows) != len(signs):
+        raise ValueError(f"X has {len(rows)} samples but y has {len(signs)}.")
+    h = hashlib.sha256(f"markone-data/1\n{len(rows)} {len(rows[0])}\n".encode())
+    for r, sc in zip(rows, scales):
+        h.update((" ".join(str(v * sc) for v in r) + "\n").encode())
+    h.update((" ".join("+1" if t > 0 else "-1" for t in signs) + "\n").encode())
+    return h.hexdigest()
+
+
+def file_sha256(path):
+    """The SHA-256 of a file's bytes (hex)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def certificate_document(X, y, verdict, *, source=None):
+    """The certificate file's content (a JSON-ready dict) for a decided ``verdict``.
+
+    The data are embedded exactly (ints and float64 as JSON numbers, anything else,
+    a longdouble's extra bits included, as an exact ``"p/q"`` string) and named by
+    :func:`data_sha256`; ``source`` is a path (its SHA-256 is recorded, for
+    :func:`check_certificate_file` to compare when the file is present) or a dict
+    (e.g. ``{"builtin": "xor"}``).
+
+    >>> from types import SimpleNamespace as V
+    >>> doc = certificate_document([[0], [1]], [0, 1], V(separable=True, intercept=True,
+    ...     witness=(2, -1), certificate=None, method="user", message=""))
+    >>> doc["format"], doc["witness"], doc["data_sha256"] == data_sha256([[0], [1]], [0, 1])
+    ('markone.verify.separability/2', ['2', '-1'], True)
+    """
+    if verdict.separable not in (True, False):
+        raise ValueError("the verdict is unknown (separable=None): there is no proof "
+                         "to write.")
+    X = [[_json_number(v) for v in row] for row in _plain(X)]
+    y = [_json_label(v) for v in _plain(y)]
+    if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
+        source = {"path": str(source), "sha256": file_sha256(source)}
+    doc = {
+        "format": CERTIFICATE_FORMAT,
+        "data": {"X": X, "y": y},
+        "data_sha256": data_sha256(X, y),
+        "intercept": bool(verdict.intercept),
+        "separable": bool(verdict.separable),
+        "witness": None if not verdict.separable else
+        [str(_number(v, "the witness")) for v in verdict.witness],
+        "certificate": None if verdict.separable else
+        {str(int(i)): str(_number(v, "a certificate weight"))
+         for i, v in verdict.certificate.items()},
+        "method": str(getattr(verdict, "method", "")),
+        "message": str(getattr(verdict, "message", "")),
+    }
+    if source is not None:
+        doc["source"] = dict(source)
+    return doc
+
+
+def _json_number(v):
+    """One data entry for JSON, exactly: strings as given, ints, floats that are
+    float64 values as JSON numbers, anything else as its exact ``"p/q"``."""
+    q = _number(v, "X")  # exact; refuses NaN, inf, booleans and non-numbers
+    if isinstance(v, str):
+        return v.strip()
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    try:
+        f = float(q)
+    except OverflowError:
+        return str(q)
+    return f if Fraction(f) == q else str(q)
+
+
+def _json_label(v):
+    if isinstance(v, bool) or type(v).__name__ in ("bool", "bool_"):
+        raise ValueError(f"y has a boolean label {v!r}; use 0/1 or names.")
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        f = float(v)
+        if not math.isfinite(f) or f != v:
+            raise ValueError(f"y has the label {v!r}, which JSON cannot hold exactly.")
+        return f
+    if isinstance(v, str):
+        return v
+    raise ValueError(f"y has the label {v!r} of type {type(v).__name__}; labels are "
+                     "numbers or strings.")
 
 
 def read_certificate(path):
     """Read a certificate file; return ``(X, y, claim)`` (``claim`` a :class:`Claim`).
 
-    Raises :class:`CertificateError` when the file is not JSON (e.g. truncated), not a
-    markone certificate, or misses a field.
+    Validates the schema: the format tag, every required field and its type (the
+    string ``"false"`` is not a boolean), every number finite and of bounded size.
+
+    Raises
+    ------
+    CertificateUnreadable
+        When the file is not JSON (e.g. truncated), not a markone certificate, or a
+        field is missing or malformed; the message names the field.
     """
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
+    how = "write it again with `markone verify separable FILE --certificate OUT.json`"
     try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CertificateError(f"{path} is not valid JSON ({exc}); is it truncated? "
-                               "Write it again with `markone verify separable FILE "
-                               "--certificate OUT.json`.") from None
-    if not isinstance(doc, dict) or doc.get("format") != CERTIFICATE_FORMAT:
-        raise CertificateError(f"{path} is not a markone certificate (expected format "
-                               f"{CERTIFICATE_FORMAT!r}).")
+        raise CertificateUnreadable(f"{path} is not valid JSON ({exc}); is it "
+                                    f"truncated? {how[0].upper()}{how[1:]}.") from None
+    except UnicodeDecodeError:
+        raise CertificateUnreadable(f"{path} is not a text file; {how}.") from None
+    except (ValueError, RecursionError) as exc:  # 4300+ digit ints, absurd nesting
+        raise CertificateUnreadable(f"{path} cannot be read: {str(exc)[:120]}.") \
+            from None
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    if fmt in _OLD_FORMATS:
+        raise CertificateUnreadable(f"{path} is in the old format {fmt!r}, which does not "
+                                    f"name its data (no data_sha256); {how}.")
+    if fmt != CERTIFICATE_FORMAT:
+        raise CertificateUnreadable(f"{path} is not a markone certificate (expected "
+                                    f"format {CERTIFICATE_FORMAT!r}); {how}.")
+    _validate(doc, str(path))
+    claim = Claim(doc["separable"], doc["intercept"], doc["witness"], doc["certificate"],
+                  doc)
+    return doc["data"]["X"], doc["data"]["y"], claim
+
+
+def _validate(doc, path):
+    """Check every field's presence and type; raise CertificateUnreadable naming it."""
+    def bad(field, what):
+        raise CertificateUnreadable(f"{path}: {field} {what}.")
+
+    for key in ("data", "data_sha256", "intercept", "separable", "witness",
+                "certificate"):
+        if key not in doc:
+            raise CertificateUnreadable(f"{path} misses the field {key!r}.")
+    data = doc["data"]
+    if not isinstance(data, dict) or "X" not in data or "y" not in data:
+        bad("data", "must be an object with X and y")
+    X, y = data["X"], data["y"]
+    if not isinstance(X, list) or not X or not all(isinstance(r, list) for r in X):
+        bad("data.X", "must be a non-empty list of rows")
+    d = len(X[0])
+    if d == 0 or any(len(r) != d for r in X):
+        bad("data.X", "must have rows of one non-zero length")
+    for i, r in enumerate(X):
+        for j, v in enumerate(r):
+            _file_number(v, f"data.X[{i}][{j}]", path)
+    if not isinstance(y, list) or len(y) != len(X):
+        bad("data.y", f"must be a list of {len(X)} labels (one per row of X)")
+    for i, v in enumerate(y):
+        if isinstance(v, bool) or v is None or isinstance(v, (list, dict)) or \
+                (isinstance(v, float) and not math.isfinite(v)):
+            bad(f"data.y[{i}]", f"is {v!r}; labels are numbers or strings")
     try:
-        X, y = doc["data"]["X"], doc["data"]["y"]
-        claim = Claim(doc["separable"], doc["intercept"], doc["witness"],
-                      doc["certificate"], doc)
-    except (KeyError, TypeError) as exc:
-        raise CertificateError(f"{path} misses the field {exc}.") from None
-    if not isinstance(claim.intercept, bool):
-        raise CertificateError(f"{path}: intercept must be true or false.")
-    if claim.certificate is not None and not isinstance(claim.certificate, dict):
-        raise CertificateError(f"{path}: the certificate must map example indices to "
-                               "weights.")
-    return X, y, claim
+        labels_pm1(y)
+    except ValueError as exc:
+        bad("data.y", f"is not two classes ({exc})")
+    if not isinstance(doc["data_sha256"], str) or not _HEX64.fullmatch(doc["data_sha256"]):
+        bad("data_sha256", "must be 64 lowercase hex digits")
+    for key in ("intercept", "separable"):
+        if not isinstance(doc[key], bool):
+            bad(key, f"is {doc[key]!r}; it must be true or false (a JSON boolean)")
+    if doc["separable"]:
+        if not isinstance(doc["witness"], list):
+            bad("witness", "must be a list of numbers when separable is true")
+        for j, v in enumerate(doc["witness"]):
+            _file_number(v, f"witness[{j}]", path)
+        if doc["certificate"] is not None:
+            bad("certificate", "must be null when separable is true")
+    else:
+        cert = doc["certificate"]
+        if not isinstance(cert, dict) or not cert:
+            bad("certificate", "must map example indices to weights when separable is "
+                "false")
+        for i, v in cert.items():
+            if not i.isdigit():
+                bad("certificate", f"names {i!r}, which is not an example index")
+            _file_number(v, f"certificate[{i!r}]", path)
+        if doc["witness"] is not None:
+            bad("witness", "must be null when separable is false")
+    src = doc.get("source")
+    if src is not None:
+        if not isinstance(src, dict):
+            bad("source", "must be an object")
+        if "path" in src and not isinstance(src["path"], str):
+            bad("source.path", "must be a string")
+        if "path" in src and not (isinstance(src.get("sha256"), str)
+                                  and _HEX64.fullmatch(src["sha256"])):
+            bad("source.sha256", "must be 64 lowercase hex digits")
+    for key in ("method", "message"):
+        if key in doc and not isinstance(doc[key], str):
+            bad(key, "must be a string")
+
+
+def _file_number(v, where, path):
+    try:
+        if isinstance(v, (list, dict)) or v is None:
+            raise ValueError(f"{where} is {v!r}, not a number")
+        _number(v, where)
+    except ValueError as exc:
+        raise CertificateUnreadable(f"{path}: {exc}") from None
 
 
 def check_certificate_file(path):
-    """Check the certificate file at ``path`` against the data it carries.
+    """Check the certificate file at ``path``: its schema, its data, its proof.
 
-    Returns its :class:`Claim` when the proof holds; raises :class:`CertificateError`
-    (or ValueError for invalid data) otherwise.
+    1. the schema (:func:`read_certificate`);
+    2. the embedded data's hash is recomputed (:func:`data_sha256`) and must equal
+       ``data_sha256``: edited data are caught even when the proof still holds on them;
+    3. when ``source.path`` names a file that is present (as written, or next to the
+       certificate), its SHA-256 must equal ``source.sha256``;
+    4. the proof, on the embedded data (:func:`check_certificate`).
+
+    Returns its :class:`Claim` (``source_checked`` True when step 3 compared a file).
+
+    Raises
+    ------
+    CertificateUnreadable
+        When the file cannot be read as a certificate (``verify check`` exit 2).
+    CertificateError
+        When a hash does not match or the proof fails (``verify check`` exit 1).
     """
     X, y, claim = read_certificate(path)
+    got = data_sha256(X, y)
+    if got != claim.fields["data_sha256"]:
+        raise CertificateError(f"{path}: the embedded data do not match their hash "
+                               f"(data_sha256 {claim.fields['data_sha256'][:12]}..., the "
+                               f"data hash to {got[:12]}...): the data or the labels were "
+                               "edited after the certificate was written.")
+    checked, found = False, None
+    src = claim.fields.get("source") or {}
+    if "path" in src:
+        found = _find_source(src["path"], path)
+        if found is not None:
+            if file_sha256(found) != src["sha256"]:
+                raise CertificateError(f"{path}: the source file {found} has changed since "
+                                       "the certificate was written (its SHA-256 differs "
+                                       "from source.sha256).")
+            checked = True
     check_certificate(X, y, claim)
-    return claim
+    return dataclasses.replace(claim, source_checked=checked, source_file=found)
+
+
+def _find_source(name, cert_path):
+    """The source file as written, or next to the certificate; None when absent."""
+    import os
+
+    for cand in (name, os.path.join(os.path.dirname(os.fspath(cert_path)), name)):
+        if os.path.isfile(cand):
+            return cand
+    return None

@@ -13,7 +13,6 @@ fractions).
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from pathlib import Path
 
@@ -31,17 +30,28 @@ SEPARABLE_EXAMPLES = """\
 
 def _source(args):
     """Where the data came from: the file and its hash, or the built-in data set."""
+    from verify.certificate import file_sha256
+
+    how = {"label": args.label, "delimiter": args.delimiter, "header": args.header}
     if not Path(args.file).is_file():
-        return {"builtin": str(args.file), "label": args.label}
-    return {"path": str(args.file), "sha256": _sha256(args.file), "label": args.label}
+        return {"builtin": str(args.file), **how}
+    return {"path": str(args.file), "sha256": file_sha256(args.file), **how}
 
 
-def _sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+def _source_data_sha256(claim):
+    """The hash of the data read again from the certificate's source (a file that is
+    present, or a built-in data set), as ``verify separable`` read it; None when there
+    is nothing to read."""
+    from markone._table import BUILTIN_TABLES, load_table
+    from verify.certificate import data_sha256
+
+    src = claim.fields.get("source") or {}
+    name = claim.source_file if claim.source_checked else src.get("builtin")
+    if name is None or ("builtin" in src and src["builtin"] not in BUILTIN_TABLES):
+        return None
+    X, y = load_table(name, label=src.get("label"), delimiter=src.get("delimiter"),
+                      header=src.get("header"), exact=True)
+    return data_sha256(X, y)
 
 
 def _status(separable):
@@ -49,9 +59,9 @@ def _status(separable):
 
 
 def _separable(args):
-    from markone._io import to_jsonable, write_json
+    from markone._io import write_json
     from verify import check_separable
-    from verify.certificate import CERTIFICATE_FORMAT  # the checker defines the format
+    from verify.certificate import certificate_document  # the checker's own format
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
@@ -70,29 +80,17 @@ def _separable(args):
         if v.separable is None:
             print(f"no certificate written to {args.certificate}: the verdict is unknown")
         else:
-            doc = {
-                "format": CERTIFICATE_FORMAT,
-                "source": _source(args),
-                "data": {"X": to_jsonable(X), "y": to_jsonable(y)},
-                "intercept": v.intercept, "separable": v.separable,
-                "witness": v.witness, "certificate": v.certificate,
-                "method": v.method, "message": v.message,
-            }
-            write_json(args.certificate, doc)
+            write_json(args.certificate, certificate_document(X, y, v,
+                                                              source=_source(args)))
             print(f"certificate written to {args.certificate}")
     return _status(v.separable)
 
 
 def _margin(args):
-    import numpy as np
 
     from verify import max_margin
 
-    X, y = load_data(args, exact=True)
-    if X.dtype == object or X.dtype.kind in "US":  # exact cells -> nearest floats
-        from markone._exact import to_fraction_matrix
-
-        X = np.array([[float(c) for c in row] for row in to_fraction_matrix(X)])
+    X, y = load_data(args, exact=True)  # exact cells: rounded once, said in the message
     m = max_margin(X, y, intercept=not args.no_intercept, svm=args.svm)
     kind = "SVM margin (free intercept)" if args.svm else "max margin"
     print(f"{kind}: gamma = {m.gamma:.12g}, certified in [{m.lower:.17g}, {m.upper:.17g}]")
@@ -103,16 +101,38 @@ def _margin(args):
 
 
 def _check(args):
-    from verify.certificate import check_certificate_file
+    from verify.certificate import CertificateError, CertificateUnreadable, \
+        check_certificate_file
 
-    claim = check_certificate_file(args.cert)
-    src = claim.fields.get("source") or {}
-    n = len(claim.fields["data"]["y"])
+    try:
+        claim = check_certificate_file(args.cert)
+    except CertificateUnreadable:
+        raise  # exit 2: cannot be read (one line on stderr)
+    except CertificateError as exc:  # readable, but wrong: exit 1
+        print(f"INVALID: {exc}")
+        return 1
+    doc = claim.fields
+    src = doc.get("source") or {}
+    again = _source_data_sha256(claim)
+    if again is not None and again != doc["data_sha256"]:
+        print(f"INVALID: {args.cert}: the embedded data are not the data of "
+              f"{src.get('path') or src.get('builtin')} (read again, they hash to "
+              f"{again[:12]}..., not {doc['data_sha256'][:12]}...): the certificate "
+              "speaks about other data than its source.")
+        return 1
+    if "path" in src:
+        where = (f"source {src['path']} present, sha256 matches, its data are the "
+                 "embedded data" if claim.source_checked
+                 else f"source {src['path']} not present here: not compared")
+    elif again is not None:
+        where = f"built-in data {src['builtin']}, read again: the embedded data"
+    else:
+        where = "no source file"
     what = "witness" if claim.separable else "certificate"
     print(f"OK: the {what} proves the data {'are' if claim.separable else 'are not'} "
-          f"linearly separable ({n} examples, intercept={claim.intercept}; "
-          f"data from {src.get('path', '?')}, sha256 {str(src.get('sha256', '?'))[:12]})")
-    return _status(claim.separable)
+          f"linearly separable ({len(doc['data']['y'])} examples, intercept="
+          f"{claim.intercept}; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
+    return 0
 
 
 def register(subparsers):
@@ -149,8 +169,12 @@ def register(subparsers):
 
     c = add_command(group, "check", help="re-check a certificate file from scratch",
                     description="Exact re-check of a file written by `markone verify "
-                    "separable --certificate`; exit 0/1 as the proven verdict, 2 when "
-                    "the proof fails.", example="markone verify check cert.json",
+                    "separable --certificate`: its schema, the hash of its embedded "
+                    "data, the source file's hash when that file is present, and the "
+                    "proof. Exit status 0 valid (whichever verdict it proves), 1 the "
+                    "certificate is wrong (a proof that fails, data that do not match "
+                    "their hash), 2 the file cannot be read as a certificate.",
+                    example="markone verify check cert.json",
                     func=_check)
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
 

@@ -1,0 +1,208 @@
+"""Certificates bound to their data (issue 17): ``markone verify check`` exits 0 for a
+valid certificate, 1 for one that is wrong (a proof that fails, data that do not match
+their hash or their source), 2 for a file that cannot be read as a certificate, and
+never shows a traceback. Every certificate markone writes reads back."""
+
+import copy
+import json
+
+import pytest
+
+from markone.cli import main
+from verify.certificate import data_sha256
+
+XOR_CSV = "0,0,0\n0,1,1\n1,0,1\n1,1,0\n"
+AND_CSV = "x1,x2,label\n0,0,no\n0,1,no\n1,0,no\n1,1,yes\n"
+
+
+@pytest.fixture
+def certs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "xor.csv").write_text(XOR_CSV)
+    (tmp_path / "and.csv").write_text(AND_CSV)
+    assert main(["verify", "separable", "xor.csv", "--certificate", "xor.json"]) == 1
+    assert main(["verify", "separable", "and.csv", "--certificate", "and.json"]) == 0
+    return tmp_path
+
+
+def status(path, capsys):
+    """``verify check``'s exit status; the output must never be a traceback."""
+    capsys.readouterr()
+    code = main(["verify", "check", str(path)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and code in (0, 1, 2), (code, out, err)
+    if code == 2:
+        assert len(err.strip().splitlines()) == 1, err  # one line on stderr
+    return code, out + err
+
+
+def rewrite(path, doc=None, text=None):
+    path.write_text(text if text is not None else json.dumps(doc))
+    return path
+
+
+def test_valid_certificates_exit_0_whichever_verdict(certs, capsys):
+    for name in ("xor.json", "and.json"):
+        code, out = status(certs / name, capsys)
+        assert code == 0 and "OK" in out and "sha256 matches" in out
+    (certs / "and.csv").rename(certs / "elsewhere.csv")  # source gone: not compared
+    code, out = status(certs / "and.json", capsys)
+    assert code == 0 and "not present here" in out
+
+
+def test_the_certificate_names_its_data(certs):
+    doc = json.loads((certs / "xor.json").read_text())
+    assert doc["data_sha256"] == data_sha256(doc["data"]["X"], doc["data"]["y"])
+    assert doc["data_sha256"] == data_sha256([[0, 0], [0, 1], [1, 0], [1, 1]],
+                                             [-1, 1, 1, -1])
+    assert len(doc["source"]["sha256"]) == 64 and doc["source"]["path"] == "xor.csv"
+
+
+WRONG = {  # forgeries that are readable certificates but prove nothing: exit 1
+    "edited data": lambda d: d["data"]["X"][0].__setitem__(0, 5),
+    "flipped label": lambda d: d["data"]["y"].__setitem__(0, 1 - d["data"]["y"][0]),
+    "negative multiplier": lambda d: d["certificate"].__setitem__("1", "-1"),
+    "zero multiplier": lambda d: d["certificate"].__setitem__("0", "0"),
+    "changed multiplier": lambda d: d["certificate"].__setitem__("3", "3/2"),
+    "dropped example": lambda d: d["certificate"].pop("2"),
+    "unknown example": lambda d: d["certificate"].__setitem__("9", "1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_wrong_certificates_exit_1(certs, capsys, name):
+    doc = json.loads((certs / "xor.json").read_text())
+    WRONG[name](doc)
+    code, out = status(rewrite(certs / "forged.json", doc), capsys)
+    assert code == 1 and "INVALID" in out, out
+
+
+def test_edited_data_with_a_recomputed_hash(certs, capsys):
+    """A forger who edits the data and recomputes data_sha256 is caught by the source
+    file when it is present, and by the proof when it is not."""
+    doc = json.loads((certs / "xor.json").read_text())
+    # moving examples 0 (label -1) and 1 (label +1) by the same vector keeps
+    # sum lambda_i y_i [x_i, 1] = 0: the proof holds for these other data
+    doc["data"]["X"][0] = [2, 3]
+    doc["data"]["X"][1] = [2, 4]
+    doc["data_sha256"] = data_sha256(doc["data"]["X"], doc["data"]["y"])
+    code, out = status(rewrite(certs / "forged.json", doc), capsys)
+    assert code == 1 and "not the data of xor.csv" in out
+    (certs / "xor.csv").unlink()  # no source to compare: valid for its own data
+    code, out = status(certs / "forged.json", capsys)
+    assert code == 0 and "not present here" in out
+    doc["data"]["X"][3] = [1, 2]  # and a proof that fails on the edited data
+    doc["data_sha256"] = data_sha256(doc["data"]["X"], doc["data"]["y"])
+    code, out = status(rewrite(certs / "forged.json", doc), capsys)
+    assert code == 1 and "does not cancel" in out
+
+
+def test_a_changed_source_file_exit_1(certs, capsys):
+    (certs / "xor.csv").write_text(XOR_CSV + "2,2,1\n")
+    code, out = status(certs / "xor.json", capsys)
+    assert code == 1 and "has changed" in out
+
+
+def test_perturbed_witnesses(certs, capsys):
+    doc = json.loads((certs / "and.json").read_text())
+    assert doc["witness"] == ["3", "2", "-4"]
+    for w, expected in ((["3", "2", "-3"], 1),             # (1, 0): 3 - 3 = 0, not < 0
+                        (["3", "2", "-4.000000000000000000001"], 0),  # still separates
+                        (["3", "2", "-5"], 1),             # (1, 1): 0
+                        ([f"3{'0' * 300}", f"2{'0' * 300}", f"-4{'0' * 300}"], 0),
+                        (["3", "2"], 1)):                  # too short
+        doc["witness"] = w
+        code, out = status(rewrite(certs / "w.json", doc), capsys)
+        assert code == expected, (w, out)
+
+
+UNREADABLE = {  # not a certificate one can read: exit 2
+    "intercept as a string": lambda d: d.__setitem__("intercept", "false"),
+    "separable as a string": lambda d: d.__setitem__("separable", "false"),
+    "separable as 0": lambda d: d.__setitem__("separable", 0),
+    "certificate as a list": lambda d: d.__setitem__("certificate", [1, 1, 1, 1]),
+    "witness where none belongs": lambda d: d.__setitem__("witness", ["1", "1", "1"]),
+    "hash of the wrong type": lambda d: d.__setitem__("data_sha256", 12),
+    "missing hash": lambda d: d.pop("data_sha256"),
+    "missing data": lambda d: d.pop("data"),
+    "boolean entry": lambda d: d["data"]["X"][0].__setitem__(0, True),
+    "null entry": lambda d: d["data"]["X"][0].__setitem__(0, None),
+    "ragged rows": lambda d: d["data"]["X"][0].append(1),
+    "label list": lambda d: d["data"]["y"].__setitem__(0, [1]),
+    "three classes": lambda d: d["data"]["y"].__setitem__(0, 7),
+    "1/0 weight": lambda d: d["certificate"].__setitem__("0", "1/0"),
+    "huge exponent": lambda d: d["certificate"].__setitem__("0", "1e999999999"),
+    "word for a number": lambda d: d["certificate"].__setitem__("0", "one"),
+    "index that is not one": lambda d: d["certificate"].__setitem__("x", "1"),
+    "old format": lambda d: d.__setitem__("format", "markone.verify.separability/1"),
+    "source path not a string": lambda d: d["source"].__setitem__("path", 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREADABLE))
+def test_malformed_certificates_exit_2(certs, capsys, name):
+    doc = json.loads((certs / "xor.json").read_text())
+    UNREADABLE[name](doc)
+    code, out = status(rewrite(certs / "forged.json", doc), capsys)
+    assert code == 2, out
+
+
+def test_broken_files_exit_2(certs, capsys):
+    text = (certs / "xor.json").read_text()
+    raw = {
+        "truncated": text[: len(text) // 2],
+        "cut at the end": text[:-2],
+        "empty": "",
+        "infinite number": text.replace('"certificate": {\n    "0": "1"',
+                                        '"certificate": {\n    "0": 1e999'),
+        "NaN": text.replace('"certificate": {\n    "0": "1"',
+                            '"certificate": {\n    "0": NaN'),
+        "5000-digit integer": text.replace('"certificate": {\n    "0": "1"',
+                                           '"certificate": {\n    "0": ' + "7" * 5000),
+        "deep nesting": "[" * 100_000 + "]" * 100_000,
+        "not an object": "[1, 2, 3]",
+    }
+    assert raw["infinite number"] != text and raw["NaN"] != text
+    for name, body in raw.items():
+        code, out = status(rewrite(certs / "broken.json", text=body), capsys)
+        assert code == 2, (name, out)
+    (certs / "bin.json").write_bytes(b"\xff\xfe\x00garbage")
+    assert status(certs / "bin.json", capsys)[0] == 2
+    assert status(certs / "missing.json", capsys)[0] == 2
+
+
+def test_every_certificate_markone_writes_reads_back(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rat.csv").write_text("0.1,1/3,1\n0.2,2/3,0\n0.3,1,1\n")
+    for args in (["xor"], ["rat.csv", "--no-intercept"], ["rat.csv"],
+                 ["iris", "--method", "lp"]):
+        capsys.readouterr()
+        main(["verify", "separable", *args, "--certificate", "c.json"])
+        assert status(tmp_path / "c.json", capsys)[0] == 0, args
+    import numpy as np
+
+    X = np.array([[1.0], [1.0]], dtype=np.longdouble)
+    X[1, 0] += np.longdouble(2) ** -60  # a longdouble: embedded exactly, not rounded
+    np.savez(tmp_path / "ld.npz", X=X, y=np.array([0, 1]))
+    assert main(["verify", "separable", "ld.npz", "--certificate", "c.json"]) == 0
+    assert status(tmp_path / "c.json", capsys)[0] == 0
+
+
+def test_the_demo_certificate_reads_back(tmp_path, capsys):
+    from markone.cli.demo import _separability_section
+
+    class Report:
+        out = tmp_path
+
+        def section(self, *a, **k):
+            pass
+
+    assert _separability_section(Report())["certificate_checked"]
+    code, out = status(tmp_path / "xor-certificate.json", capsys)
+    assert code == 0 and "built-in data xor" in out
+    doc = copy.deepcopy(json.loads((tmp_path / "xor-certificate.json").read_text()))
+    doc["data"]["X"][0] = [5, 5]  # examples 0 (-1) and 1 (+1) moved alike: still
+    doc["data"]["X"][1] = [5, 7]  # cancels, but these are not the data of xor
+    doc["data_sha256"] = data_sha256(doc["data"]["X"], doc["data"]["y"])
+    code, out = status(rewrite(tmp_path / "f.json", doc), capsys)
+    assert code == 1 and "not the data of xor" in out
