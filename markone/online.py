@@ -53,9 +53,19 @@ def score(w: ArrayLike, x: ArrayLike) -> Any:
     return np.dot(w, x)
 
 
-def is_mistake(s: ArrayLike, y: ArrayLike) -> Any:
-    """True where the signed score ``y * s`` is ``<= 0`` (zero counts as a mistake)."""
-    return np.asarray(y) * s <= 0
+def is_mistake(s: ArrayLike, y: ArrayLike, *, strict: bool = False) -> Any:
+    """True where the signed score ``y * s`` is ``<= 0`` (zero counts as a mistake).
+
+    ``strict=True`` is the other convention, found in some texts: a mistake only when
+    ``y * s < 0`` (from a zero start it never updates; see :func:`verify.check_cycling`).
+
+    >>> is_mistake(np.array([-1, 0, 1]), 1).tolist()
+    [True, True, False]
+    >>> is_mistake(np.array([-1, 0, 1]), 1, strict=True).tolist()
+    [True, False, False]
+    """
+    signed = np.asarray(y) * s
+    return signed < 0 if strict else signed <= 0
 
 
 def increment(x: Any, y: Any, eta: Any = 1.0) -> Any:
