@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -91,6 +92,7 @@ _LABELS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",
            "stopped_motors": "motors stopped"}
 
 
+@styled
 def plot(results, out_dir):
     """Accuracy (fresh figures) and machine time against the fraction broken."""
     fig, (ax, bx) = new_figure(2, width=5)
@@ -104,12 +106,12 @@ def plot(results, out_dir):
     chance = 1 / results["n_classes"]
     ax.axhline(chance, color="grey", lw=0.8, ls=":")
     ax.set(xlabel="fraction broken", ylabel="accuracy on fresh figures",
-           ylim=(0, 1.02), title=f"{results['n_classes']} letters, "
-           f"{results['runs']} machines per point")
-    ax.legend(fontsize=8)
+           ylim=(0, 1.02), title=f"Mark I with broken parts\n{results['n_classes']} "
+           f"letters, {results['runs']} machines per point")
+    legend_outside(ax)
     bx.set(xlabel="fraction broken", ylabel="machine time to train (minutes)",
            title="training time")
-    bx.legend(fontsize=8)
+    legend_outside(bx)
     return [save_figure(fig, out_dir, "damage")]
 
 
