@@ -14,13 +14,13 @@ same weights bit for bit whenever the dot products are exact in float64 (integer
 data, or dyadic fractions of modest size); otherwise they differ only by the order in
 which the products are summed.
 
-* :func:`epoch_last` is the lean loop (last iterate only) used to prove separability
-  in :mod:`verify.separability` (it can be called from other numba functions).
-* :func:`epoch_last_xy` is the same loop on the raw inputs ``X`` with the labels and
-  the appended constant folded in on the fly. It saves the two passes over memory
+* :func:`epoch_last_xy` is the lean loop (last iterate only) used by
+  :func:`markone.train` for float data and by the batched runs in :mod:`markone.batch`,
+  on the raw inputs ``X`` with the labels and the appended constant folded in on the
+  fly. It saves the two passes over memory
   that building ``yx`` costs (and the separate NaN scan: a non-finite input makes its
   score non-finite, which the loop reports), so a float run reads its data once per
-  pass, as ``X @ w`` does. :func:`markone.train` and :mod:`markone.batch` use it.
+  pass, as ``X @ w`` does.
 * :func:`epoch_general` also keeps what the variants need (the averaging sum, the
   pocket vector, survival runs, and, on request, every intermediate vector), and
   guards int64 arithmetic against overflow. Its pure-Python body
@@ -30,11 +30,13 @@ which the products are summed.
 
 >>> import numpy as np, scipy.sparse as sp
 >>> X = np.array([[0.0, 2.0, 0.0], [1.0, 0.0, -1.0]])
->>> w_dense, w_sparse = np.zeros(3), np.zeros(3)
->>> idx = np.arange(2)
->>> epoch_last(X, idx, 1.0, w_dense), epoch_last(csr_rows(sp.csr_array(X)), idx, 1.0, w_sparse)
-(2, 2)
->>> w_dense.tolist() == w_sparse.tolist() == [1.0, 2.0, -1.0]
+>>> y, idx, status = np.array([1.0, -1.0]), np.arange(2), np.zeros(2, dtype=np.int64)
+>>> w_dense, w_sparse = np.zeros(4), np.zeros(4)
+>>> epoch_last_xy(X, y, 1.0, idx, 1.0, w_dense, status)
+2
+>>> epoch_last_xy(kernel_rows(sp.csr_array(X)), y, 1.0, idx, 1.0, w_sparse, status)
+2
+>>> w_dense.tolist() == w_sparse.tolist() == [-1.0, 2.0, 1.0, 0.0]
 True
 """
 
@@ -44,8 +46,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-__all__ = ["epoch_last", "epoch_last_xy", "epoch_general", "INT64_LIMIT", "csr_rows",
-           "row_dot", "row_axpy", "row_update", "kernel_rows"]
+__all__ = ["epoch_last_xy", "epoch_general", "INT64_LIMIT", "csr_rows", "row_dot",
+           "row_axpy", "row_update", "kernel_rows"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -197,23 +199,6 @@ def _row_update(X, i, a, step, w, acc):
 
 
 @njit(cache=True, fastmath=FASTMATH, nogil=True)
-def epoch_last(yx, idx, eta, w):
-    """One pass of the plain perceptron over ``yx[idx]``; returns the mistakes made.
-
-    ``w`` is updated in place. ``fastmath`` lets LLVM vectorise the dot products; on
-    integer-valued data (exact in float64) the result does not depend on the
-    summation order.
-    """
-    mistakes = 0
-    for t in range(idx.shape[0]):
-        i = idx[t]
-        if row_dot(yx, i, w) <= 0:
-            row_axpy(yx, i, eta, w)
-            mistakes += 1
-    return mistakes
-
-
-@njit(cache=True, fastmath=FASTMATH, nogil=True)
 def epoch_last_xy(X, y, c, idx, eta, w, status):
     """One pass of the plain perceptron over ``(X[idx], y[idx])``.
 
@@ -251,7 +236,7 @@ def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
 
     Parameters (all arrays are updated in place)
     ----------
-    yx, idx, eta, w : as in :func:`epoch_last`.
+    yx, idx, eta, w : the signed rows, the order of this pass, the step, the weights.
     acc : array like ``w``
         ``sum_s s * Delta_s`` over updates ``Delta_s`` made at presentation number
         ``s`` (1-based); the average of the iterates after ``T`` presentations is

@@ -42,7 +42,6 @@ import numpy as np
 from markone._html import ShownInJupyter
 from markone._exact import first_inexact, to_integer_matrix
 from markone._checks import zero_rows
-from markone._kernels import epoch_last, kernel_rows
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, check_sparse, is_sparse, labels_to_pm1)
 from markone.perceptron import signed_rows
@@ -402,22 +401,29 @@ def _opposite_pair(Z):
 
 
 def _perceptron(prob, budget=1e8):
-    """A short compiled perceptron run; its weights, certified exactly, or None."""
+    """A short run of :func:`markone.train` on the signed rows; its weights, certified
+    exactly, or None. (Training on ``z_i = y_i [x_i, 1]`` with all labels +1 and no
+    intercept is the same run as on ``(x_i, y_i)``: every score is the same number.)"""
+    import warnings
+
+    from markone._checks import FloatRangeError
+    from markone.perceptron import train
+
     Z = prob.Zf
     size = Z.nnz if is_sparse(Z) else Z.size
     epochs = int(min(1000, max(10, budget // max(size, 1))))
-    w = np.zeros(prob.d)
-    idx = np.arange(prob.n, dtype=np.int64)
-    rows = kernel_rows(Z)
-    for e in range(1, epochs + 1):
-        prob.guess = w  # the LP starts from the rows this run finds hardest
-        if epoch_last(rows, idx, 1.0, w) == 0:
-            if prob.certify(w):
-                return _sep("perceptron", w, prob,
-                            f"a perceptron run converged in {e} epochs")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # not converging is an answer here, not a warning
+        try:
+            res = train(Z, np.ones(prob.n, dtype=np.int64), intercept=False,
+                        max_epochs=epochs)
+        except FloatRangeError:  # float64 cannot carry this run: the LP decides
             return None
-        if not np.isfinite(w).all():
-            return None
+    w = np.asarray(res.w, dtype=np.float64)
+    prob.guess = w  # the LP starts from the rows this run finds hardest
+    if res.converged and np.isfinite(w).all() and prob.certify(w):
+        return _sep("perceptron", w, prob,
+                    f"a perceptron run (markone.train) converged in {res.epochs} epochs")
     return None
 
 
