@@ -485,6 +485,8 @@ class MarkI:
             self.reset()
         if self.theta is None or (not warm_start and self.params.theta == "auto"):
             self.calibrate(X)
+        if self.faults is None:   # the settled figures' patterns, in one pass
+            self._patterns.prime(self.retina.settled(X), self.theta)
         label_idx = self._label_indices(labels, grow=True)
         targets = self.codes_[label_idx]
         stats = self._new_stats()
