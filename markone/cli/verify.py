@@ -17,7 +17,7 @@ import importlib
 from pathlib import Path
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         positive_float)
+                         plural, positive_float)
 
 __all__ = ["register"]
 
@@ -131,8 +131,8 @@ def _check(args):
         where = "no source file"
     what = "witness" if claim.separable else "certificate"
     print(f"OK: the {what} proves the data {'are' if claim.separable else 'are not'} "
-          f"linearly separable ({len(doc['data']['y'])} examples, intercept="
-          f"{claim.intercept}; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
+          f"linearly separable ({plural(len(doc['data']['y']), 'example')}, "
+          f"{'with' if claim.intercept else 'without'} intercept; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
     return 0
 
 
