@@ -355,8 +355,8 @@ def _float_matrix(path, feats, names, col):
                 if _number(cell) is None:
                     raise _bad_cell(path, n, j, cell, names, col)
                 raise ValueError(f"{_where(path, n, j, names)}: {cell!r} is too large "
-                                 "for a float64; rescale the column, or use an exact "
-                                 "command (exact=True).")
+                                 "for a float64; rescale the column, or read the table "
+                                 "exactly (exact=True).")
             out[i, k] = v
     return out
 

@@ -176,6 +176,14 @@ class TrainResult:
             f"{', exact=True' if self.exact else ''})"
         )
 
+    def _repr_html_(self):
+        """Shown in Jupyter: what happened in words, the fields as a table."""
+        from markone._html import result_html
+
+        state = "converged" if self.converged else "did not converge"
+        return result_html(self, headline=f"{state} after {self.mistakes} mistakes in "
+                                          f"{self.epochs} passes")
+
 
 # ----------------------------------------------------------------------------------
 # the engine

@@ -58,22 +58,21 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import json
-import multiprocessing
 import os
 import sys
 import warnings
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from markone._io import read_json, to_jsonable, write_json
+from markone._parallel import check_dask, run_each
 from markone._progress import progress_bar
 from markone._validation import check_choice, check_int_at_least
 from markone._version import __version__
-from sims._workers import die_with_parent
 
 __all__ = [
     "EXPERIMENTS",
@@ -352,68 +351,11 @@ def _run_one(name, spec):
     return _roundtrip(load_experiment(name).run_task(spec))
 
 
-def _local_results(name, specs, workers):
-    if workers == 1:
-        for spec in specs:
-            yield spec["id"], _run_one(name, spec)
-        return
-    # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
-    pool = ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"),
-                               initializer=die_with_parent, initargs=(os.getpid(),))
-    try:
-        futures = {pool.submit(_run_one, name, spec): spec["id"] for spec in specs}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
-    finally:  # on an error or Ctrl-C, do not start the tasks still queued
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _distributed():
-    """``dask.distributed``, imported lazily, or an error that says how to get it."""
-    try:
-        import dask.distributed
-    except ImportError as exc:
-        raise ImportError(
-            "--dask needs dask.distributed, which is not installed; install it with "
-            'pip install "markone[dask]"'
-        ) from exc
-    return dask.distributed
-
-
-def _check_dask(address):
-    if address is not None and address != "local" and not str(address).startswith(
-            ("tcp://", "tls://", "ucx://", "inproc://")):
-        raise ValueError(
-            f"dask(={address!r}) must be 'local' or a scheduler address like "
-            "'tcp://host:8786'."
-        )
-    return address
-
-
-def _dask_results(name, specs, address):
-    distributed = _distributed()
-    cluster = None
-    if address == "local":  # threads in this process: light on a laptop
-        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2,
-                                           processes=False, dashboard_address=None)
-    try:
-        client = distributed.Client(cluster if cluster is not None else address,
-                                    timeout="10s")
-    except (OSError, TimeoutError) as exc:
-        if cluster is not None:
-            cluster.close()
-        raise OSError(f"cannot reach the Dask scheduler at {address} ({exc}); start "
-                      "it first, or use --dask local.") from None
-    try:
-        futures = {client.submit(_run_one, name, spec, pure=False): spec["id"]
-                   for spec in specs}
-        for fut in distributed.as_completed(list(futures)):
-            yield futures[fut], fut.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+def _results(name, specs, workers, dask):
+    """``(task id, result)`` of every spec as it finishes (:func:`run_each`)."""
+    for i, result in run_each(functools.partial(_run_one, name), specs,
+                              workers=workers, dask=dask):
+        yield specs[i]["id"], result
 
 
 def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
@@ -457,7 +399,7 @@ def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
     module = load_experiment(name)
     seed = check_int_at_least(seed, "seed", 0)
     workers = check_int_at_least(workers, "workers", 1)
-    dask = _check_dask(dask)
+    dask = check_dask(dask)
     config = make_config(module, size=size, runs=runs, overrides=overrides)
     key = config_hash(name, config, seed)
     out_dir = Path(out) / name
@@ -473,8 +415,7 @@ def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
         todo = [s for s in specs if s["id"] not in done]
         n_reused = len(specs) - len(todo)
         if todo:
-            results = (_dask_results(name, todo, dask) if dask is not None
-                       else _local_results(name, todo, workers))
+            results = _results(name, todo, workers, dask)
             fh = None
             try:
                 with progress_bar(len(specs), name, initial=n_reused,

@@ -147,8 +147,10 @@ class OnlinePerceptron:
     def partial_fit(self, X, y, classes=None):
         for x, t in zip(np.asarray(X), y):
             self._step(list(x), int(t))
-        self.coef_ = np.array([[float(v) for v in self.w]])
-        self.intercept_ = np.array([float(self.b)])
+        if not hasattr(self, "coef_"):
+            self.coef_, self.intercept_ = np.zeros((1, len(self.w))), np.zeros(1)
+        self.coef_[0, :] = [float(v) for v in self.w]     # in place, as scikit-learn
+        self.intercept_[:] = float(self.b)
         return self
 
     def learn_one(self, x, y):

@@ -160,7 +160,7 @@ def test_every_help_states_the_exit_statuses(capsys):
 
 
 def test_usage_errors_are_one_line(capsys):
-    for argv, match in ([["train", "x.csv", "--max-epochs", "0"], "at least 1"],
+    for argv, match in ([["train", "x.csv", "--max-epochs", "0"], "at least 1 and at most"],
                         [["demo", "--seed", "-1"], "'-1' must be 0 or more"],
                         [["sim", "run", "novikoff", "--workers", "two"], "whole number"],
                         [["verify", "separable", "x", "--timeout", "nan"], "not a number"]):

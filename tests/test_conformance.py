@@ -214,6 +214,12 @@ def test_float_implementation_fails_only_where_floats_cannot_pass(cases):
 
 
 def test_not_applicable_cases_are_said_so(cases):
+    def declines(problem):
+        if problem["task"] != "binary":
+            raise C.NotApplicable("binary only")
+        return impls.correct(problem)
+    r = C.run_case(by_id(cases, "kernel-dual-counts"), C.adapter_for(declines))
+    assert r.status == "n/a" and r.details == ("binary only",)
     r = C.run_case(by_id(cases, "kernel-dual-counts"), C.adapter_for(impls.legacy_correct))
     assert r.status == "n/a" and "f(problem)" in r.details[0]
     r = C.run_case(by_id(cases, "variant-voted"),
@@ -415,3 +421,38 @@ def test_cli_node_example(suite, capsys):
 def test_docs_show_the_complete_node_example():
     page = (HERE.parent / "docs" / "test-your-perceptron.md").read_text()
     assert NODE_EXAMPLE.read_text() in page
+
+
+def test_nasty_answers_are_errors_not_passes(cases):
+    case = by_id(cases, "zero-score-orthonormal")
+    w = [1, -1, 1, 1, -1, -1, 1, -1]
+    for bad, words in (({"w": w, "mistakes": True}, "boolean"),
+                       ({"w": w, "mistakes": 8.5}, "integers"),
+                       ({"w": w[:-1] + [float("nan")], "mistakes": 8}, "nan"),
+                       ({"w": w[:-1] + [float("inf")], "mistakes": 8}, "inf"),
+                       ({"w": [w], "mistakes": 8}, "not a number")):
+        r = C.run_case(case, C.adapter_for(lambda p, bad=bad: bad))
+        assert r.status == "error" and words in r.details[0], (bad, r.details)
+
+
+def test_cmd_timeout_is_the_implementations_error(suite, tmp_path, capsys):
+    script = tmp_path / "slow.py"
+    script.write_text("import time\ntime.sleep(30)\n")
+    status = main(["adversary", "check", str(suite / "intercept-convention.json"),
+                   "--cmd", f"{sys.executable} {script}", "--timeout", "0.5"])
+    assert status == 1 and "did not answer within 0.5 s" in capsys.readouterr().out
+    assert main(["adversary", "check", str(suite), "--cmd", "node",
+                 "--timeout", "0"]) == 2
+
+
+def test_cli_estimator_and_learner_classes(suite, capsys):
+    """--impl names a class: an instance with its defaults is made for every case."""
+    case = str(suite / "zero-score-orthonormal.json")
+    assert main(["adversary", "check", case, "--impl",
+                 "sklearn.linear_model:Perceptron"]) == 0
+    assert "1 passed" in capsys.readouterr().out
+    assert main(["adversary", "check", case, "--impl", "markone:Perceptron"]) == 0
+    pytest.importorskip("river")
+    assert main(["adversary", "check", case, "--impl",
+                 "river.linear_model:Perceptron"]) == 1
+    assert "an intercept the case does not have" in capsys.readouterr().out

@@ -59,3 +59,24 @@ def test_demo_prints_a_summary(demo):
     out, s, printed = demo
     assert f"wrote {out / 'index.html'}" in printed
     assert "== The Mark I learning letters" in printed
+
+
+def test_every_figure_is_drawn_for_a_projector(demo):
+    """150 dpi or more, shown on the index page at the size it was drawn (so its
+    text is at least 10 pt there), with a caption that is a sentence, not a file name."""
+    from PIL import Image
+
+    out, _, _ = demo
+    page = (out / "index.html").read_text()
+    figures = sorted(out.glob("*.png")) + sorted(out.glob("*.gif"))
+    assert len(figures) >= 8
+    for path in figures:
+        with Image.open(path) as im:
+            dpi = im.info.get("dpi", (0, 0))[0] if path.suffix == ".png" else 150
+            assert round(dpi) >= 150 and im.size[0] >= 450, (path.name, dpi, im.size)
+        if path.suffix == ".png":
+            tag = re.search(rf'<img src="{re.escape(path.name)}" width="(\d+)" '
+                            rf'alt="([^"]+)"', page)
+            assert tag, path.name
+            assert int(tag.group(1)) == round(im.size[0] * 96 / dpi)
+            assert path.name not in tag.group(2) and len(tag.group(2).split()) >= 6

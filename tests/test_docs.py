@@ -303,4 +303,4 @@ def test_site_builds_strict(tmp_path):
                            "--site-dir", str(tmp_path / "site")], cwd=ROOT,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert (tmp_path / "site" / "cli" / "index.html").exists()
+    assert (tmp_path / "site" / "cli.html").exists()  # use_directory_urls: false

@@ -1,92 +1,198 @@
-"""Tests for verify.proofs: every obligation proved, every wrong variant refuted, and
-the counterexamples re-checked here in exact Fraction arithmetic (independently of Z3)."""
+"""Tests of verify.proofs: every part of every theorem proved by Z3 and by cvc5, every
+wrong variant refuted by both with an exact rational counterexample that is re-checked
+here (PSD by our own elimination, the statement by hand), and the exported SMT-LIB 2
+files answered the same way by the ``z3`` executable."""
 
+import shutil
+import subprocess
+import sysconfig
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
-from verify.proofs import OBLIGATIONS, ProofResult, check_all, prove
+from markone.cli import main
+from verify.proofs import OBLIGATIONS, ProofResult, check_all, prove, table
+from verify.smt import evaluate
 
 
-@pytest.mark.parametrize("name", sorted(OBLIGATIONS))
-@pytest.mark.parametrize("dim", [2, 3])
-def test_each_obligation_is_proved(name, dim):
-    r = prove(name, dim=dim)
-    assert isinstance(r, ProofResult)
-    assert r.status == "proved" and r.expected and r.counterexample == {}
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Every obligation, right and wrong, with both solvers (queries saved)."""
+    out = tmp_path_factory.mktemp("smt2")
+    results = check_all(smt2_dir=out)
+    return {(r.name, r.wrong, r.solver): r for r in results}, out
 
 
-@pytest.mark.parametrize("name", sorted(OBLIGATIONS))
-def test_each_wrong_variant_gets_a_counterexample(name):
-    r = prove(name, dim=2, wrong=True)
-    assert r.status == "counterexample" and r.expected and r.counterexample
-    assert all(isinstance(v, (Fraction, str)) for v in r.counterexample.values())
+@pytest.mark.parametrize("name", list(OBLIGATIONS))
+def test_each_part_is_proved_by_both_solvers(run, name):
+    results, _ = run
+    for solver in ("z3", "cvc5"):
+        r = results[name, False, solver]
+        assert r.status == "proved" and r.expected and r.counterexample == {}
+        assert r.dimension_free and r.form in ("gram", "scalar")
 
 
-def _vec(cex, name, dim):
-    return [cex[f"{name}{i}"] for i in range(dim)]
+def _gram(cex):
+    """The Gram matrix in a counterexample (vector names have no underscore)."""
+    names = []
+    for key in cex:
+        if key.startswith("g_"):
+            for n in key[2:].split("_"):
+                if n not in names:
+                    names.append(n)
+    return names, [[cex[_key(a, b, cex)] for b in names] for a in names]
 
 
-def _dot(a, b):
-    return sum(p * q for p, q in zip(a, b))
+def _key(a, b, cex):
+    return f"g_{a}_{b}" if f"g_{a}_{b}" in cex else f"g_{b}_{a}"
 
 
-def test_norm_counterexample_really_breaks_the_claim():
-    c = prove("norm", dim=3, wrong=True).counterexample
-    w, x, y, R = _vec(c, "w", 3), _vec(c, "x", 3), c["y"], c["R"]
-    assert y in (1, -1) and _dot(x, x) <= R * R
-    new = [a + y * b for a, b in zip(w, x)]
-    assert _dot(new, new) > _dot(w, w) + R * R       # the wrong claim fails...
-    assert y * _dot(w, x) > 0                         # ...because it was no mistake
+def _is_psd(G):
+    """Exact PSD test by symmetric elimination (our own, not the solver's minors)."""
+    A = [[Fraction(v) for v in row] for row in G]
+    n = len(A)
+    for p in range(n):
+        if A[p][p] < 0:
+            return False
+        if A[p][p] == 0:
+            if any(A[p][j] != 0 for j in range(p + 1, n)):
+                return False
+            continue
+        for i in range(p + 1, n):
+            f = A[i][p] / A[p][p]
+            for j in range(p, n):
+                A[i][j] -= f * A[p][j]
+    return True
 
 
-def test_novikoff_counterexample_satisfies_hypotheses_but_not_the_wrong_bound():
-    c = prove("novikoff", wrong=True).counterexample
-    k, A, N, g, R = (c[v] for v in ("k", "A", "N", "gamma", "R"))
-    assert A >= k * g and N <= k * R * R and A * A <= N and g > 0 and k >= 0
-    assert k * g > R and k * g * g <= R * R
+@pytest.mark.parametrize("name", list(OBLIGATIONS))
+def test_each_wrong_variant_is_refuted_with_an_exact_counterexample(run, name):
+    results, _ = run
+    for solver in ("z3", "cvc5"):
+        r = results[name, True, solver]
+        assert r.status == "counterexample" and r.expected
+        cex = r.counterexample
+        assert cex and all(type(v) is Fraction for v in cex.values()), cex
+        hyp, concl = r.statement_terms()
+        assert all(evaluate(h, cex) for h in hyp) and not evaluate(concl, cex)
+        assert r.holds(cex) is False
+        if r.form == "gram":
+            names, G = _gram(cex)
+            assert _is_psd(G), (name, solver, G)   # realisable by real vectors
 
 
-def test_intercept_optimum_counterexample_and_true_minimum():
-    c = prove("intercept_optimum", wrong=True).counterexample
-    R, b, cc = c["R"], c["b"], c["c"]
-    assert cc == R * abs(b)
-    cost = (R * R + cc * cc) * (1 + b * b / (cc * cc))
-    assert cost != (R + abs(b)) ** 2
-    # at c^2 = R|b| the minimum is attained: check on a rational example
-    R, b = Fraction(4), Fraction(9)            # R|b| = 36 = 6^2
-    cc = Fraction(6)
-    assert (R * R + cc * cc) * (1 + b * b / (cc * cc)) == (R + b) ** 2
+def test_is_psd_oracle():
+    assert _is_psd([[1, 1], [1, 1]]) and _is_psd([[0, 0], [0, 2]])
+    assert not _is_psd([[1, 2], [2, 1]]) and not _is_psd([[0, 1], [1, 5]])
+    assert not _is_psd([[1, 0, 0], [0, 1, 1], [0, 1, Fraction(1, 2)]])
 
 
-def test_alignment_and_cauchy_schwarz_counterexamples():
-    c = prove("alignment", dim=2, wrong=True).counterexample
-    u, w, x = _vec(c, "u", 2), _vec(c, "w", 2), _vec(c, "x", 2)
-    y, g = c["y"], c["gamma"]
-    assert _dot(u, u) == 1 and y * _dot(u, x) >= g
-    assert _dot(u, [a + y * b for a, b in zip(w, x)]) < _dot(u, w) + 2 * g
-    c = prove("cauchy_schwarz", dim=3, wrong=True).counterexample
-    u, w = _vec(c, "u", 3), _vec(c, "w", 3)
-    assert _dot(u, w) > _dot(u, u) * _dot(w, w)
+def _dotter(cex):
+    def dot(a, b):
+        """Inner product of two combinations {name: coef} through the Gram entries."""
+        return sum(ca * cb * cex[_key(p, q, cex)] for p, ca in a.items()
+                   for q, cb in b.items())
+    return dot
 
 
-def test_check_all_reports_every_statement():
-    results = check_all()
-    names = {r.name for r in results}
-    assert names == set(OBLIGATIONS)
-    assert all(r.expected for r in results)
-    assert {r.dim for r in results if r.name == "norm"} == {2, 3}
-    wrong = check_all(dims=(2,), wrong=True)
-    assert all(r.status == "counterexample" for r in wrong)
+def test_counterexamples_break_the_statements_written_out_by_hand(run):
+    results, _ = run
+    for solver in ("z3", "cvc5"):
+        # Novikoff's step without "mistake": the norm grows past (k+1) R^2
+        c = results["novikoff.step", True, solver].counterexample
+        dot, y, k, g, R = _dotter(c), c["y"], c["k"], c["gamma"], c["R"]
+        u, w, x, new = {"u": 1}, {"w": 1}, {"x": 1}, {"w": 1, "x": c["y"]}
+        assert y in (1, -1) and dot(u, u) == 1 and y * dot(u, x) >= g > 0
+        assert dot(x, x) <= R * R and k >= 0 and dot(u, w) >= k * g
+        assert dot(w, w) <= k * R * R
+        assert not (dot(u, new) >= (k + 1) * g and dot(new, new) <= (k + 1) * R * R)
+        assert y * dot(w, x) > 0                       # because it was no mistake
+        # the bound k <= R/gamma is wrong, k <= (R/gamma)^2 is right
+        c = results["novikoff.bound", True, solver].counterexample
+        k, g, R = c["k"], c["gamma"], c["R"]
+        assert k * g > R and k * g * g <= R * R
+        # Freund-Schapire: (R^2 + D^2)/gamma^2 is exceeded, ((R + D)/gamma)^2 is not
+        c = results["freund_schapire.bound", True, solver].counterexample
+        k, g, R, D = c["k"], c["gamma"], c["R"], c["D"]
+        assert R * R + D * D < k * g * g <= (R + D) ** 2
+        # Kesler without the factor 2
+        c = results["kesler.bound", True, solver].counterexample
+        k, g, R = c["k"], c["gamma"], c["R"]
+        assert R * R < k * g * g <= 2 * R * R
+        # the end stop at R/gamma is too tight; R^2/gamma holds
+        c = results["endstop.norm", True, solver].counterexample
+        dot, g, R = _dotter(c), c["gamma"], c["R"]
+        wj = dot({"w": 1}, {"e": 1})
+        assert dot({"e": 1}, {"e": 1}) == 1 and (g * wj) ** 2 > R * R
+        assert (g * wj) ** 2 <= R ** 4
+        # the intercept's best constant is c^2 = R|b|, not c = R|b|
+        c = results["intercept.optimum", True, solver].counterexample
+        R, b, cc = c["R"], c["b"], c["c"]
+        assert cc == R * abs(b) and (R * R + cc * cc) * (1 + b * b / (cc * cc)) != \
+            (R + abs(b)) ** 2
+    R, b = Fraction(4), Fraction(9)            # at c^2 = R|b| = 36 the minimum is met
+    assert (R * R + 36) * (1 + b * b / 36) == (R + b) ** 2
+
+
+def _z3_executable():
+    found = shutil.which("z3", path=sysconfig.get_path("scripts")) or shutil.which("z3")
+    assert found, ("the z3 executable of the z3-solver wheel was not found in "
+                   f"{sysconfig.get_path('scripts')} or on PATH")
+    return found
+
+
+def test_exported_smt2_files_get_the_same_answers_from_the_z3_executable(run):
+    results, out = run
+    files = sorted(Path(out).glob("*.smt2"))
+    assert len(files) == 2 * len(OBLIGATIONS)
+    z3 = _z3_executable()
+    for f in files:
+        name = f.name[:-len(".smt2")]
+        wrong = name.endswith(".wrong")
+        name = name[:-len(".wrong")] if wrong else name
+        answer = subprocess.run([z3, "-T:60", str(f)], capture_output=True, text=True,
+                                check=False).stdout.split()[0]
+        r = results[name, wrong, "z3"]
+        assert answer == {"proved": "unsat", "counterexample": "sat"}[r.status], f.name
+        assert f.read_text() == r.smt2 == results[name, wrong, "cvc5"].smt2
+
+
+def test_table_lists_every_check_and_flags_disagreement(run):
+    results, _ = run
+    text = table(results.values())
+    assert text.splitlines()[0].split()[:4] == ["obligation", "dimension-free", "z3", "cvc5"]
+    assert len(text.splitlines()) == 2 + 2 * len(OBLIGATIONS)
+    assert "DISAGREE" not in text
+    a = ProofResult("novikoff.step", "", "gram", False, "z3", "proved")
+    b = ProofResult("novikoff.step", "", "gram", False, "cvc5", "unknown")
+    assert table([a, b]).splitlines()[-1].endswith("DISAGREE")
+    assert not b.expected
 
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="name"):
         prove("pythagoras")
-    with pytest.raises(ValueError, match="dim"):
-        prove("norm", dim=0)
+    with pytest.raises(ValueError, match="solver"):
+        prove("novikoff.step", solver="yices")
+    with pytest.raises(ValueError, match="timeout_ms"):
+        prove("novikoff.step", timeout_ms=0)
+    with pytest.raises(ValueError, match="name"):
+        check_all(names=["novikoff.stp"])
 
 
-def test_timeout_gives_unknown_not_a_verdict():
-    r = prove("cauchy_schwarz", dim=3, timeout_ms=1)
-    assert r.status in {"proved", "unknown"}
+def test_cli_prints_the_table_and_writes_queries(tmp_path, capsys):
+    out = tmp_path / "q"
+    assert main(["verify", "proofs", "--only", "novikoff.step", "endstop.norm",
+                 "--smt2", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "novikoff.step (wrong)" in text and "every obligation proved" in text
+    assert sorted(p.name for p in out.iterdir()) == [
+        "endstop.norm.smt2", "endstop.norm.wrong.smt2", "novikoff.step.smt2",
+        "novikoff.step.wrong.smt2"]
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["verify", "proofs", "--smt2", str(blocker)]) == 2
+    assert main(["verify", "proofs", "--only", "nope"]) == 2
+    assert main(["verify", "proofs", "--timeout", "0"]) == 2
+    assert "no such obligation" in capsys.readouterr().err

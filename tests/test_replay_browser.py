@@ -10,46 +10,23 @@ Run ``python tests/test_replay_browser.py`` to refresh docs/figures/console.png.
 
 import copy
 import json
-import os
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from markone.hardware.replay import render_replay_html, write_replay_html
+from _browser import headless_chromium, launch
 from test_replay import BAD_RUNS, as_json, machine_run, make_run
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("MARKONE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 CONSOLE_HTML = Path(__file__).parents[1] / "markone" / "hardware" / "console" / "console.html"
 DOCS_SCREENSHOT = Path(__file__).parents[1] / "docs" / "figures" / "console.png"
 
 
-def launch(playwright):
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed: pip install playwright (or "
-                    "pip install '.[test]'); do not run 'playwright install', the test "
-                    "uses Debian's chromium")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed: apt-get install -y chromium (Debian; "
-                    ".ci/run does this), or point MARKONE_CHROMIUM at a Chromium binary")
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
+browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 @pytest.fixture
@@ -199,6 +176,35 @@ def test_play_runs_to_the_end_and_space_pauses(page, recorded, tmp_path):
     page.wait_for_function("!window.markoneConsole.state().playing", timeout=20000)
     assert_shows_step(page, run, history, len(history) - 1)
     assert state(page)["corrections"] == sum(sum(p["reinforced"]) for p in run["presentations"])
+
+
+def _symbol_box(page, button):
+    """Width and height of the drawn symbol of a control button (its SVG icon)."""
+    return page.evaluate(
+        "(b) => { const r = document.querySelector(b + ' svg').getBoundingClientRect();"
+        " return [r.width, r.height]; }", button)
+
+
+def test_controls_show_visible_symbols_and_words(page, recorded, tmp_path):
+    """Every control shows a drawn symbol and a word, in any font: the pause button was
+    an empty box where the font had no U+23F8 (issue 15)."""
+    run, _ = recorded
+    open_replay(page, run, tmp_path)
+    for button, word in (("#btn-home", "start"), ("#btn-back", "step"),
+                         ("#btn-play", "play"), ("#btn-step", "step"),
+                         ("#btn-end", "end")):
+        width, height = _symbol_box(page, button)
+        assert width >= 6 and height >= 6, (button, width, height)
+        assert page.inner_text(button).strip().endswith(word) or \
+            page.inner_text(button).strip().startswith(word)
+    page.click("#btn-play")
+    assert page.inner_text("#btn-play").strip() == "pause"
+    width, height = _symbol_box(page, "#btn-play")
+    assert width >= 6 and height >= 6
+    assert page.evaluate("document.querySelector('#btn-play svg path').getAttribute('d')") \
+        .count("z") == 2                              # two bars: the pause symbol
+    page.click("#btn-play")
+    assert page.inner_text("#btn-play").strip() == "play"
 
 
 def test_number_keys_choose_the_r_unit(page, recorded, tmp_path):

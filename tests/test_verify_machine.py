@@ -280,3 +280,36 @@ def test_cli_letters_and_run(tmp_path):
     assert again["data_sha256"] == doc["data_sha256"]
     unlogged = MarkI(seed=0).train(images, labels, epochs=1).save(tmp_path / "u.json")
     assert main(["verify", "machine", str(unlogged)]) == 2
+
+
+def test_damaged_machine_names_the_faults_that_broke_it():
+    from markone.hardware.faults import AUnitStuck, FaultPlan, apply_faults
+
+    machine = two_cell_machine(weight_range=(-1, 1))
+    healthy = check_machine(machine, FIGURES, LABELS)
+    assert healthy.faults.holds is True and healthy.learnable
+    # kill the A-unit that sees figure "a": that figure becomes blind
+    a_of_first = int(np.flatnonzero(machine.a_features(FIGURES)[0])[0])
+    apply_faults(machine, FaultPlan((AUnitStuck(1 - a_of_first, 0, at_s=5.0),
+                                     AUnitStuck(a_of_first, 0))))
+    rep = check_machine(machine, FIGURES, LABELS)
+    assert rep.learnable is False and rep.faults.holds is False
+    assert rep.faults.evidence["culprits"]["0"] == {"healthy": True,
+                                                    "kinds": ["AUnitStuck"],
+                                                    "faults": [0, 1]}
+    # the machine itself never learns it
+    assert not machine.train(FIGURES, LABELS, epochs=30).converged
+
+
+def test_damage_that_leaves_the_task_learnable():
+    from markone.hardware.faults import apply_faults, random_faults
+
+    images, labels = letters("ABC", per_class=2, seed=0)
+    machine = MarkI(seed=0)
+    apply_faults(machine, random_faults(machine, cut_wires=0.2, seed=0))
+    rep = check_machine(machine, images, labels, orders=2)
+    assert rep.faults.holds is True and rep.learnable is True
+    for r in rep.r_units:
+        if r.end_stops.holds:
+            run = machine.train(images, labels, epochs=50, shuffle=True)
+            assert run.saturated[r.r_unit] == 0

@@ -36,7 +36,7 @@ _EXPORTS = {
     "MachineReport": "verify.machine",
 }
 _SUBMODULES = {"certificate", "separability", "margin", "bounds", "adversary", "cycling",
-               "proofs", "machine"}
+               "proofs", "smt", "machine"}
 
 __all__ = sorted(_EXPORTS)
 

@@ -47,6 +47,7 @@ from fractions import Fraction
 import numpy as np
 from numba import njit
 
+from markone._html import ShownInJupyter
 from markone._exact import exactly_float64, to_fraction_matrix
 from markone._validation import (
     as_generator,
@@ -74,7 +75,7 @@ _DEFAULT_BUDGET = {"greedy": 100_000, "exhaustive": 2_000_000, "z3": 40}
 
 
 @dataclass(frozen=True)
-class AdversarialOrder:
+class AdversarialOrder(ShownInJupyter):
     """A stream of example indices and the mistakes the core makes on it.
 
     Attributes

@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from markone._html import ShownInJupyter
 from markone._exact import fits_int64, to_integer_matrix
 from markone._validation import (
     check_choice,
@@ -63,7 +64,7 @@ _RULES = ("nonstrict", "strict")
 
 
 @dataclass(frozen=True)
-class CyclingReport:
+class CyclingReport(ShownInJupyter):
     """What :func:`check_cycling` found. Weights are in integer units (see ``scale``).
 
     Attributes

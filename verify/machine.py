@@ -153,6 +153,7 @@ class MachineReport:
     r_units: tuple
     timing: Claim
     quantisation: Claim
+    faults: Claim
     theta: int
     n_examples: int
     n_a_units: int
@@ -181,7 +182,7 @@ class MachineReport:
                 "data_sha256": self.data_sha256, "learnable": self.learnable,
                 "converges": self.converges,
                 "r_units": [r.to_dict() for r in self.r_units],
-                "timing": self.timing.to_dict(),
+                "timing": self.timing.to_dict(), "faults": self.faults.to_dict(),
                 "quantisation": self.quantisation.to_dict(), "time_s": self.time_s}
 
     def text(self):
@@ -197,7 +198,7 @@ class MachineReport:
             for name in ("learnable", "end_stops", "converges"):
                 c = getattr(r, name)
                 lines.append(f"  {name:10s} {word[c.holds]:7s} [{c.method}] {c.message}")
-        for name in ("timing", "quantisation"):
+        for name in ("faults", "timing", "quantisation"):
             c = getattr(self, name)
             lines.append(f"{name}: {word[c.holds]} [{c.method}] {c.message}")
         return "\n".join(lines)
@@ -233,11 +234,14 @@ class MachineTask:
     classes: np.ndarray
 
 
-def machine_task(machine, images, labels):
+def machine_task(machine, images, labels, plan=None):
     """The A-unit patterns and R-unit targets ``MarkI.train(images, labels)`` uses.
 
     The threshold is calibrated on ``images`` as a fresh ``train`` would (the machine
-    itself is not changed); labels get the codes of their sorted classes.
+    itself is not changed); labels get the codes of their sorted classes. Hardware
+    faults (``plan``, default the machine's own) count as happened: their patterns
+    are the damaged ones, and an A-unit whose motor is stopped from the start is not
+    an input of that R-unit (its weight stays 0).
 
     >>> from markone.hardware import MarkI
     >>> from markone._figures import letters
@@ -247,6 +251,7 @@ def machine_task(machine, images, labels):
     ((4, 512), [-1, 1, -1, 1], 2)
     """
     from markone.hardware import plugboard
+    from markone.hardware.faults import FaultPlan, MotorStopped, damaged_patterns
     from markone.hardware.machine import class_codes
 
     X = machine._images(images)
@@ -259,12 +264,17 @@ def machine_task(machine, images, labels):
                                           p.n_excitatory, p.n_inhibitory)
     else:
         theta = int(p.theta)
-    A = plugboard.fire(machine.wiring, settled, theta)
+    if plan is None:
+        plan = machine.faults.plan if machine.faults is not None else FaultPlan()
+    A = damaged_patterns(machine, settled, theta, plan)
     classes, idx = np.unique(labels, return_inverse=True)
     targets = class_codes(len(classes), p.n_r_units, p.class_code)[idx.ravel()]
-    mask = machine.runits.mask
-    inputs = tuple(np.flatnonzero(mask[r]) if mask is not None
-                   else np.arange(p.n_a_units) for r in range(p.n_r_units))
+    wired = (machine.runits.mask.copy() if machine.runits.mask is not None
+             else np.ones((p.n_r_units, p.n_a_units), bool))
+    for f in plan.faults:
+        if isinstance(f, MotorStopped) and f.at_s == 0:
+            wired[f.r_unit, f.a_unit] = False
+    inputs = tuple(np.flatnonzero(wired[r]) for r in range(p.n_r_units))
     return MachineTask(A, targets, int(theta), inputs, settled, classes)
 
 
@@ -327,7 +337,9 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     task = machine_task(machine, images, labels)
     p = machine.params
     rng = as_generator(seed)
-    dynamic = p.rule == "error_correction" and p.photocell_noise_sd == 0
+    plan = machine.faults.plan if machine.faults is not None else None
+    dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
+               and (plan is None or _static(plan)))
     units = _Units(p.increment_steps, p.weight_range)
     reports = tuple(
         _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline)
@@ -337,10 +349,68 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     return MachineReport(
         r_units=reports,
         timing=_timing_claim(machine, task, machine._images(images), exposure_s),
+        faults=_fault_claim(machine, images, labels, plan, reports),
         quantisation=_quantisation_claim(p, units, reports),
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
         data_sha256=_data_hash(task), time_s=time.perf_counter() - t0)
+
+
+def _static(plan):
+    """True when every fault is one the dynamic claims model exactly (permanent
+    pattern faults, and motors stopped from the start)."""
+    from markone.hardware.faults import PATTERN_FAULTS, MotorStopped
+
+    return all(isinstance(f, PATTERN_FAULTS) or (isinstance(f, MotorStopped)
+                                                  and f.at_s == 0) for f in plan.faults)
+
+
+def _fault_claim(machine, images, labels, plan, reports):
+    """Is the damaged task still learnable, and which faults made it impossible?"""
+    from verify.separability import check_separable
+
+    if plan is None or not len(plan):
+        return Claim(True, "no faults", "the machine has no faults", {})
+    broken = [r.r_unit for r in reports if r.learnable.holds is False]
+    ev = {"faults": len(plan), "kinds": list(plan.kinds()),
+          "unlearnable_r_units": broken}
+    if not broken:
+        return Claim(True, "separability of the damaged patterns",
+                     f"with its {len(plan)} faults ({', '.join(plan.kinds())}) every "
+                     "R-unit's task is still learnable", ev)
+
+    def learnable_with(sub, r):
+        t = machine_task(machine, images, labels, plan=sub)
+        X = t.patterns[:, t.inputs[r]]
+        return check_separable(X.astype(np.int64), t.targets[:, r],
+                               intercept=False).separable
+
+    culprits = {}
+    for r in broken:
+        if learnable_with(plan.only(lambda f: False), r) is False:
+            culprits[str(r)] = {"healthy": False, "kinds": [], "faults": []}
+            continue
+        kinds = [k for k in plan.kinds()
+                 if learnable_with(plan.only(lambda f, k=k: type(f).__name__ == k), r)
+                 is False]
+        single = []
+        if len(plan) <= 32:
+            single = [i for i, f in enumerate(plan.faults)
+                      if learnable_with(plan.only(lambda g, f=f: g is f), r) is False]
+        culprits[str(r)] = {"healthy": True, "kinds": kinds, "faults": single}
+    ev["culprits"] = culprits
+    words = []
+    for r, c in culprits.items():
+        if not c["healthy"]:
+            words.append(f"R-unit {r} was not learnable before the damage either")
+        else:
+            why = (f"the {', '.join(c['kinds'])} faults alone" if c["kinds"]
+                   else "only the faults together")
+            if c["faults"]:
+                why += f" (each of faults {c['faults']} on its own)"
+            words.append(f"R-unit {r}: {why}")
+    return Claim(False, "separability with and without each kind of fault",
+                 "the damage makes the task unlearnable: " + "; ".join(words), ev)
 
 
 def _data_hash(task):
@@ -391,8 +461,9 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
                            Claim(False if verdict.separable is False else None,
                                  learnable.method, f"converges: {why}"))
     if not dynamic:
-        note = ("only the 'error_correction' rule without photocell noise is analysed; "
-                "learnability holds")
+        note = ("only the 'error_correction' rule without photocell noise, drift, "
+                "summation noise or motors that stop late is analysed; learnability "
+                "holds")
         return RUnitReport(r, learnable, Claim(None, "not assessed", note),
                            Claim(None, "not assessed", note))
     red = _Reduced(X, y, units)

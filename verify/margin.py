@@ -36,6 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from markone._html import ShownInJupyter
 from markone._exact import exactly_float64, to_fraction_matrix
 from markone._validation import check_consistent_length, check_matrix, check_positive
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dot_error_bound
@@ -45,7 +46,7 @@ __all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data"]
 
 
 @dataclasses.dataclass(frozen=True)
-class Margin:
+class Margin(ShownInJupyter):
     """The maximum margin of a labelled data set, with a certified interval.
 
     Attributes

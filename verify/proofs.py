@@ -1,222 +1,462 @@
-"""The perceptron's theorems as proof obligations, discharged by Z3 over the reals.
+"""The perceptron's theorems as chained proof obligations, for every dimension at once.
 
-Each step of the classical proofs is a universally quantified statement about real
-numbers and real vectors (of a fixed symbolic dimension, 2 or 3 by default, plus a
-dimension-free scalar form where the step only needs scalars). Z3 proves a statement by
-showing that its negation has no model; when the negation has one, the model is a
-counterexample. Every statement comes with a deliberately wrong variant (a dropped
-hypothesis or a wrong constant) that must get a counterexample: that shows the checker
-can fail, so a "proved" means something.
+Each theorem is an induction on the number of mistakes ``k``, split into parts that an
+SMT solver discharges over the reals: a **base** case (the zero start satisfies the
+invariant), a **step** (a mistake preserves it) and a **bound** (the invariant forces
+the conclusion). Natural-number induction itself (base and step give the invariant
+after every mistake; an example the perceptron gets right changes nothing) is the only
+reasoning left outside the solver.
 
-Obligations (Novikoff 1962; Freund & Schapire 1999):
+**Dimension-free.** A part mentions a few vectors (the comparator ``u``, the weights
+``w``, an example ``x``, ...) only through their inner products, which are real
+unknowns ``g_a_b`` whose matrix (the Gram matrix) is positive semidefinite: every
+principal minor is ``>= 0``. Any finite family of vectors in any real inner-product
+space has a PSD Gram matrix, and every PSD ``k x k`` matrix is the Gram matrix of
+``k`` vectors of ``R^k`` (the rows of a Cholesky factor); so a part proved this way
+holds in every dimension, and a counterexample is one in ``R^k`` (see
+``docs/theory/proofs.md``).
 
-``alignment``
-    ``||u|| = 1``, ``y u.x >= gamma`` and ``y in {-1, +1}`` imply
-    ``u.(w + y x) >= u.w + gamma``: each mistake raises the alignment by at least gamma.
-``norm``
-    ``y w.x <= 0`` (a mistake), ``||x||^2 <= R^2`` and ``y in {-1, +1}`` imply
-    ``||w + y x||^2 <= ||w||^2 + R^2``.
-``cauchy_schwarz``
-    ``(u.w)^2 <= ||u||^2 ||w||^2`` in the stated dimension.
-``novikoff``
-    (scalars) ``A >= k gamma``, ``N <= k R^2``, ``A^2 <= N``, ``gamma > 0``, ``k >= 0``
-    imply ``k gamma^2 <= R^2``, i.e. ``k <= (R/gamma)^2``.
-``fs_margin``
-    with ``d = max(0, gamma - y u.x)``, the augmented example ``x' = (x, Delta e_t)``
-    and ``u' = (u, y d e_t / Delta)`` satisfy ``y u'.x' >= gamma``; after normalising
-    ``u'`` the margin is ``gamma / sqrt(1 + D^2/Delta^2)``.
-``fs_norm``
-    the augmented vector's squared norm is ``1 + D^2/Delta^2`` when ``||u|| = 1`` and
-    ``D^2 = sum d_t^2`` (here with ``T`` = dimension deviations).
-``fs_optimum`` and ``intercept_optimum``
-    ``(R^2 + c^2)(1 + b^2/c^2) >= (R + |b|)^2`` for every ``c > 0``, with equality at
-    ``c^2 = R |b|``: the best appended constant, and the Freund-Schapire
-    ``((R + D)/gamma)^2`` (the same inequality with ``b = D``).
+Every part has a deliberately wrong variant (a dropped hypothesis or a wrong constant)
+that must get a counterexample: an exact rational model that can be plugged back into
+the statement (:meth:`ProofResult.holds`). Each query is SMT-LIB 2 text that Z3 and
+cvc5 both read (:mod:`verify.smt`) and that :func:`prove` can save for any other solver.
+
+Theorems and parts (:data:`OBLIGATIONS`):
+
+* ``novikoff.*`` -- Novikoff (1962): ``||u|| = 1`` and ``y u.x >= gamma`` on every
+  example of radius ``R``; invariant ``u.w_k >= k gamma`` and ``||w_k||^2 <= k R^2``;
+  conclusion ``k <= (R/gamma)^2``.
+* ``freund_schapire.*`` -- Freund & Schapire (1999), any data, one pass: with deviations
+  ``d_t = max(0, gamma - y_t u.x_t)`` and ``D^2 = sum d_t^2``, invariant
+  ``u.w_k >= k gamma - A_k``, ``||w_k||^2 <= k R^2``, ``A_k^2 <= k S_k`` (``A``, ``S``
+  the sums of ``d`` and ``d^2`` over the mistakes); conclusion
+  ``k <= ((R + D)/gamma)^2``.
+* ``intercept.*`` -- the cost of learning an intercept by appending a constant ``c``:
+  radius ``sqrt(R^2 + c^2)``, comparator ``(u, b/c)`` of squared norm ``1 + b^2/c^2``,
+  hence ``k <= (R^2 + c^2)(1 + b^2/c^2)/gamma^2``, at least ``((R + |b|)/gamma)^2``
+  with equality at ``c^2 = R |b|`` (Novikoff's base and step apply unchanged in the
+  augmented space, being dimension-free).
+* ``kesler.*`` -- the multiclass (argmax) perceptron through Kesler's construction:
+  invariant ``U.W_k >= k gamma``, ``||W_k||^2 <= 2 k R^2``; conclusion
+  ``k <= 2 (R/gamma)^2``.
+* ``endstop.*`` -- what the Mark I's potentiometers must hold (``verify.machine``):
+  every weight ``|w_j| <= ||w|| <= R^2/gamma``, and ``|w_j| <= k`` when every
+  ``|x_j| <= 1``.
 
 Examples
 --------
->>> r = prove("norm", dim=2)
->>> r.status
-'proved'
->>> bad = prove("norm", dim=2, wrong=True)     # without the mistake hypothesis
->>> bad.status, sorted(bad.counterexample)[:3]
-('counterexample', ['R', 'w0', 'w1'])
+>>> r = prove("novikoff.step")
+>>> r.status, r.dimension_free
+('proved', True)
+>>> bad = prove("novikoff.step", wrong=True)          # without "it was a mistake"
+>>> bad.status, bad.holds(bad.counterexample)
+('counterexample', False)
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
-from fractions import Fraction
-
-import z3
+from pathlib import Path
 
 from markone._validation import check_choice, check_int_at_least
+from verify.smt import SOLVERS, And, Eq, Not, Or, Real, Session, Sum, evaluate
 
-__all__ = ["ProofResult", "OBLIGATIONS", "prove", "check_all"]
+__all__ = ["ProofResult", "OBLIGATIONS", "prove", "check_all", "table", "save_smt2"]
+
+# --------------------------------------------------------------------------------------
+# vectors in an inner-product space known only through its Gram matrix
+
+
+class Vec:
+    """A linear combination of named vectors, with coefficients (numbers or terms)."""
+
+    def __init__(self, space, coefs):
+        self.space, self.coefs = space, coefs
+
+    def __add__(self, other):
+        out = dict(self.coefs)
+        for k, c in other.coefs.items():
+            out[k] = out[k] + c if k in out else c
+        return Vec(self.space, out)
+
+    def __neg__(self):
+        return Vec(self.space, {k: -c for k, c in self.coefs.items()})
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __rmul__(self, scalar):
+        return Vec(self.space, {k: _times(scalar, c) for k, c in self.coefs.items()})
+
+    def dot(self, other):
+        """The inner product, expanded by bilinearity into the space's products."""
+        terms = []
+        for (a, ca), (b, cb) in itertools.product(self.coefs.items(), other.coefs.items()):
+            terms.append(_times(_times(ca, cb), self.space.inner(a, b)))
+        return Sum(terms)
+
+
+def _times(a, b):
+    if isinstance(a, int) and a == 1:
+        return b
+    if isinstance(b, int) and b == 1:
+        return a
+    if isinstance(a, int) and a == -1:
+        return -b
+    return a * b
+
+
+class GramSpace:
+    """Vectors known only through their inner products: unknowns ``g_a_b`` whose
+    matrix is positive semidefinite (every principal minor >= 0, which characterises
+    positive semidefiniteness)."""
+
+    def __init__(self):
+        self.names = []
+
+    @property
+    def form(self):
+        """``"gram"``, or ``"scalar"`` for a statement that mentions no vector."""
+        return "gram" if self.names else "scalar"
+
+    def vectors(self, *names):
+        for n in names:
+            if n not in self.names:
+                self.names.append(n)
+        return [Vec(self, {n: 1}) for n in names]
+
+    def inner(self, a, b):
+        i, j = sorted((self.names.index(a), self.names.index(b)))
+        return Real(f"g_{self.names[i]}_{self.names[j]}")
+
+    def realisable(self):
+        """The PSD conditions: every principal minor of the Gram matrix is >= 0."""
+        out = []
+        for r in range(1, len(self.names) + 1):
+            for sub in itertools.combinations(self.names, r):
+                out.append(_det([[self.inner(a, b) for b in sub] for a in sub]) >= 0)
+        return out
+
+
+def _det(M):
+    """Determinant by Laplace expansion along the first row (small symbolic matrices)."""
+    if len(M) == 1:
+        return M[0][0]
+    terms = []
+    for j, a in enumerate(M[0]):
+        minor = [row[:j] + row[j + 1:] for row in M[1:]]
+        term = a * _det(minor)
+        terms.append(term if j % 2 == 0 else -term)
+    return Sum(terms)
+
+
+def _reals(names):
+    return [Real(n) for n in names.split()]
+
+
+def _pm1(y):
+    return Or(Eq(y, 1), Eq(y, -1))
+
+
+# --------------------------------------------------------------------------------------
+# the theorems, part by part: each builder(space, wrong) -> (hypotheses, conclusion)
+
+
+def _novikoff_base(S, wrong):
+    u, w = S.vectors("u", "w")
+    hyp = [Eq(u.dot(u), 1)] + ([] if wrong else [Eq(w.dot(w), 0)])
+    return hyp, And(u.dot(w) >= 0, w.dot(w) <= 0)
+
+
+def _novikoff_step(S, wrong):
+    u, w, x = S.vectors("u", "w", "x")
+    y, k, g, R = _reals("y k gamma R")
+    hyp = [Eq(u.dot(u), 1), _pm1(y), y * u.dot(x) >= g, g > 0, x.dot(x) <= R * R,
+           k >= 0, u.dot(w) >= k * g, w.dot(w) <= k * R * R]
+    if not wrong:
+        hyp.append(y * w.dot(x) <= 0)
+    new = w + y * x
+    return hyp, And(u.dot(new) >= (k + 1) * g, new.dot(new) <= (k + 1) * R * R)
+
+
+def _comparator_bound(S, wrong, radius_sq, norm_sq_hyp, claim):
+    """``v.w >= k gamma`` and ``||w||^2 <= k R'^2`` force ``k gamma^2 <= R'^2 ||v||^2``."""
+    v, w = S.vectors("u", "w")
+    k, g = _reals("k gamma")
+    hyp = [g > 0, k >= 0, v.dot(w) >= k * g, w.dot(w) <= k * radius_sq] + norm_sq_hyp(v)
+    return hyp, claim(k, g)
+
+
+def _novikoff_bound(S, wrong):
+    (R,) = _reals("R")
+    return _comparator_bound(
+        S, wrong, R * R, lambda v: [Eq(v.dot(v), 1), R >= 0],
+        lambda k, g: k * g <= R if wrong else k * g * g <= R * R)
+
+
+def _fs_base(S, wrong):
+    u, w = S.vectors("u", "w")
+    A, Ssum = _reals("A S")
+    hyp = [Eq(u.dot(u), 1), Eq(A, 0), Eq(Ssum, 0)] + ([] if wrong else [Eq(w.dot(w), 0)])
+    return hyp, And(u.dot(w) >= 0 - A, w.dot(w) <= 0, A * A <= 0 * Ssum)
+
+
+def _fs_step(S, wrong):
+    u, w, x = S.vectors("u", "w", "x")
+    y, k, g, R, A, Ssum, d = _reals("y k gamma R A S d")
+    target = 0 if wrong else g   # wrong: the deviation measured from 0, not gamma
+    hyp = [Eq(u.dot(u), 1), _pm1(y), g > 0, x.dot(x) <= R * R,
+           d >= 0, d >= target - y * u.dot(x),
+           k >= 0, A >= 0, Ssum >= 0, u.dot(w) >= k * g - A, w.dot(w) <= k * R * R,
+           A * A <= k * Ssum, y * w.dot(x) <= 0]
+    new = w + y * x
+    return hyp, And(u.dot(new) >= (k + 1) * g - (A + d),
+                    new.dot(new) <= (k + 1) * R * R,
+                    (A + d) * (A + d) <= (k + 1) * (Ssum + d * d))
+
+
+def _fs_bound(S, wrong):
+    u, w = S.vectors("u", "w")
+    k, g, R, A, Ssum, D = _reals("k gamma R A S D")
+    hyp = [Eq(u.dot(u), 1), g > 0, R >= 0, D >= 0, k >= 0, A >= 0,
+           u.dot(w) >= k * g - A, w.dot(w) <= k * R * R, A * A <= k * Ssum,
+           Ssum <= D * D]
+    bound = R * R + D * D if wrong else (R + D) * (R + D)
+    return hyp, k * g * g <= bound
+
+
+def _intercept_radius(S, wrong):
+    x, e = S.vectors("x", "e")
+    R, c = _reals("R c")
+    hyp = [Eq(e.dot(e), 1), Eq(e.dot(x), 0), x.dot(x) <= R * R, c > 0]
+    aug = x + c * e
+    return hyp, aug.dot(aug) <= (R * R if wrong else R * R + c * c)
+
+
+def _intercept_margin(S, wrong):
+    u, x, e = S.vectors("u", "x", "e")
+    y, b, g, c = _reals("y b gamma c")
+    hyp = [Eq(u.dot(u), 1), Eq(e.dot(e), 1), Eq(e.dot(u), 0), Eq(e.dot(x), 0), _pm1(y),
+           y * (u.dot(x) + b) >= g, g > 0, c > 0]
+    aug = x + c * e
+    if wrong:  # the comparator (u, b) instead of (u, b/c)
+        v = u + b * e
+        return hyp, y * v.dot(aug) >= g
+    v = c * u + b * e          # c times the comparator (u, b/c)
+    return hyp, And(y * v.dot(aug) >= c * g, Eq(v.dot(v), c * c + b * b))
+
+
+def _intercept_bound(S, wrong):
+    R, b, c = _reals("R b c")
+    if wrong:
+        return _comparator_bound(
+            S, wrong, R * R + c * c, lambda v: [Eq(c * c * v.dot(v), c * c + b * b), c > 0],
+            lambda k, g: k * g * g <= R * R + c * c)
+    return _comparator_bound(
+        S, wrong, R * R + c * c, lambda v: [Eq(c * c * v.dot(v), c * c + b * b), c > 0],
+        lambda k, g: c * c * k * g * g <= (R * R + c * c) * (c * c + b * b))
+
+
+def _intercept_optimum(S, wrong):
+    R, b, c, ab = _reals("R b c abs_b")
+    # |b| as an unknown pinned by its definition; the cost times c^2 (no division)
+    hyp = [R > 0, c > 0, ab >= 0, Or(Eq(ab, b), Eq(ab, -1 * b))]
+    cost = (R * R + c * c) * (c * c + b * b)
+    best = (R + ab) * (R + ab) * c * c
+    if wrong:   # claims the minimiser is c = R|b| (it is c^2 = R|b|)
+        return hyp + [Eq(c, R * ab)], Eq(cost, best)
+    return hyp, And(cost >= best, Or(Not(Eq(c * c, R * ab)), Eq(cost, best)))
+
+
+def _kesler_base(S, wrong):
+    U, W = S.vectors("U", "W")
+    hyp = [Eq(U.dot(U), 1)] + ([] if wrong else [Eq(W.dot(W), 0)])
+    return hyp, And(U.dot(W) >= 0, W.dot(W) <= 0)
+
+
+def _kesler_step(S, wrong):
+    uc, up, wc, wp, x = S.vectors("uc", "up", "wc", "wp", "x")
+    k, g, R, Ar, Nr = _reals("k gamma R A_rest N_rest")
+    # stacked U.W and ||W||^2: the true class c and the predicted p, plus the rest
+    UW = uc.dot(wc) + up.dot(wp) + Ar
+    WW = wc.dot(wc) + wp.dot(wp) + Nr
+    two = 1 if wrong else 2     # wrong: forgets that ||psi||^2 = 2 ||x||^2
+    hyp = [g > 0, k >= 0, x.dot(x) <= R * R, uc.dot(x) - up.dot(x) >= g,
+           wc.dot(x) - wp.dot(x) <= 0, UW >= k * g, WW <= two * k * R * R]
+    wc2, wp2 = wc + x, wp - x
+    UW2 = uc.dot(wc2) + up.dot(wp2) + Ar
+    WW2 = wc2.dot(wc2) + wp2.dot(wp2) + Nr
+    return hyp, And(UW2 >= (k + 1) * g, WW2 <= two * (k + 1) * R * R)
+
+
+def _kesler_bound(S, wrong):
+    (R,) = _reals("R")
+    return _comparator_bound(
+        S, wrong, 2 * R * R, lambda v: [Eq(v.dot(v), 1), R >= 0],
+        lambda k, g: k * g * g <= (R * R if wrong else 2 * R * R))
+
+
+def _endstop_norm(S, wrong):
+    w, e = S.vectors("w", "e")
+    k, g, R = _reals("k gamma R")
+    hyp = [Eq(e.dot(e), 1), g > 0, k >= 0, R >= 0, w.dot(w) <= k * R * R,
+           k * g * g <= R * R]
+    wj = w.dot(e)
+    return hyp, g * g * wj * wj <= (R * R if wrong else R * R * R * R)
+
+
+def _endstop_step(S, wrong):
+    w, x, e = S.vectors("w", "x", "e")
+    y, k = _reals("y k")
+    hyp = [Eq(e.dot(e), 1), _pm1(y), k >= 0, w.dot(e) * w.dot(e) <= k * k]
+    if not wrong:
+        hyp.append(x.dot(e) * x.dot(e) <= 1)
+    wj = (w + y * x).dot(e)
+    return hyp, wj * wj <= (k + 1) * (k + 1)
+
+
+@dataclass(frozen=True)
+class _Part:
+    build: object
+    text: str
+    wrong_text: str
+
+
+#: name -> part: the builder and the statement (right and wrong) in words
+OBLIGATIONS = {
+    "novikoff.base": _Part(
+        _novikoff_base, "w_0 = 0 => u.w_0 >= 0 gamma, ||w_0||^2 <= 0 R^2",
+        "any w_0 => u.w_0 >= 0, ||w_0||^2 <= 0 (the zero start dropped)"),
+    "novikoff.step": _Part(
+        _novikoff_step, "u.w >= k gamma, ||w||^2 <= k R^2, y w.x <= 0 => u.(w + y x) >= "
+        "(k+1) gamma, ||w + y x||^2 <= (k+1) R^2",
+        "the same without the mistake y w.x <= 0"),
+    "novikoff.bound": _Part(
+        _novikoff_bound, "||u|| = 1, u.w >= k gamma, ||w||^2 <= k R^2 => k <= (R/gamma)^2",
+        "... => k <= R/gamma"),
+    "freund_schapire.base": _Part(
+        _fs_base, "w_0 = 0, A_0 = S_0 = 0 => u.w_0 >= -A_0, ||w_0||^2 <= 0, A_0^2 <= 0",
+        "any w_0 (the zero start dropped)"),
+    "freund_schapire.step": _Part(
+        _fs_step, "d >= max(0, gamma - y u.x), invariant at k, y w.x <= 0 => "
+        "u.w' >= (k+1) gamma - (A + d), ||w'||^2 <= (k+1) R^2, (A + d)^2 <= (k+1)(S + d^2)",
+        "the deviation measured from 0: d >= max(0, -y u.x)"),
+    "freund_schapire.bound": _Part(
+        _fs_bound, "u.w >= k gamma - A, ||w||^2 <= k R^2, A^2 <= k S <= k D^2 => "
+        "k <= ((R + D)/gamma)^2", "... => k <= (R^2 + D^2)/gamma^2"),
+    "intercept.radius": _Part(
+        _intercept_radius, "e unit, e.x = 0, ||x|| <= R => ||x + c e||^2 <= R^2 + c^2",
+        "... => ||x + c e||^2 <= R^2"),
+    "intercept.margin": _Part(
+        _intercept_margin, "y (u.x + b) >= gamma => y (u + (b/c) e).(x + c e) >= gamma, "
+        "||u + (b/c) e||^2 = 1 + b^2/c^2", "the comparator u + b e has margin gamma"),
+    "intercept.bound": _Part(
+        _intercept_bound, "v.w >= k gamma, ||w||^2 <= k (R^2 + c^2), ||v||^2 = 1 + b^2/c^2"
+        " => k <= (R^2 + c^2)(1 + b^2/c^2)/gamma^2", "... => k <= (R^2 + c^2)/gamma^2"),
+    "intercept.optimum": _Part(
+        _intercept_optimum, "c > 0 => (R^2 + c^2)(1 + b^2/c^2) >= (R + |b|)^2, equality "
+        "at c^2 = R |b|", "equality at c = R |b|"),
+    "kesler.base": _Part(
+        _kesler_base, "W_0 = 0 => U.W_0 >= 0, ||W_0||^2 <= 0",
+        "any W_0 (the zero start dropped)"),
+    "kesler.step": _Part(
+        _kesler_step, "U.W >= k gamma, ||W||^2 <= 2 k R^2, w_c.x <= w_p.x => "
+        "(w_c + x, w_p - x) keeps both with k + 1", "the same with R^2 for 2 R^2"),
+    "kesler.bound": _Part(
+        _kesler_bound, "||U|| = 1, U.W >= k gamma, ||W||^2 <= 2 k R^2 => "
+        "k <= 2 (R/gamma)^2", "... => k <= (R/gamma)^2"),
+    "endstop.norm": _Part(
+        _endstop_norm, "||e|| = 1, ||w||^2 <= k R^2, k <= (R/gamma)^2 => "
+        "|w.e| <= R^2/gamma", "... => |w.e| <= R/gamma"),
+    "endstop.step": _Part(
+        _endstop_step, "||e|| = 1, |w.e| <= k, |x.e| <= 1 => |(w + y x).e| <= k + 1",
+        "the same without |x.e| <= 1"),
+}
+
+
+# --------------------------------------------------------------------------------------
+# proving
 
 
 @dataclass(frozen=True)
 class ProofResult:
-    """The outcome of one obligation.
+    """The outcome of one obligation with one solver.
 
     Attributes
     ----------
     name : str
-        Key in :data:`OBLIGATIONS`.
+        Key in :data:`OBLIGATIONS` (``"theorem.part"``).
     statement : str
         The statement in words and symbols (the wrong variant's when ``wrong``).
-    dim : int
-        Dimension of the symbolic vectors.
+    form : {"gram", "scalar"}
+        Over the Gram matrix of its vectors (dimension-free), or about numbers only.
     wrong : bool
         Whether this is the deliberately wrong variant.
+    solver : {"z3", "cvc5"}
     status : {"proved", "counterexample", "unknown"}
     counterexample : dict
-        Variable name -> value (Fraction, or a decimal string for algebraic values)
-        when ``status == "counterexample"``; else empty.
+        Variable name -> exact Fraction when ``status == "counterexample"`` (a decimal
+        string ending in ``"?"`` if a solver's value was irrational and no rational
+        one was found near it).
+    time_s : float
+        Solver time.
+    smt2 : str
+        The query as an SMT-LIB 2 script.
     """
 
     name: str
     statement: str
-    dim: int
+    form: str
     wrong: bool
+    solver: str
     status: str
     counterexample: dict = field(default_factory=dict, repr=False)
+    time_s: float = 0.0
+    smt2: str = field(default="", repr=False)
+
+    @property
+    def dimension_free(self):
+        """True: a Gram-form proof covers every dimension (scalar ones have none)."""
+        return True
 
     @property
     def expected(self):
         """True when the outcome is the intended one (proved, or refuted if wrong)."""
         return self.status == ("counterexample" if self.wrong else "proved")
 
+    def statement_terms(self):
+        """``(hypotheses, conclusion)`` as terms, the PSD conditions included."""
+        return _statement(self.name, self.wrong)[1:]
 
-def _vec(name, dim):
-    return [z3.Real(f"{name}{i}") for i in range(dim)]
-
-
-def _dot(a, b):
-    return z3.Sum([p * q for p, q in zip(a, b)])
-
-
-def _sign(y):
-    return z3.Or(y == 1, y == -1)
+    def holds(self, values):
+        """Evaluate the statement exactly at ``values`` (name -> number): False when
+        ``values`` satisfy every hypothesis (PSD included) and violate the conclusion."""
+        hyp, concl = self.statement_terms()
+        return not (all(evaluate(h, values) for h in hyp) and not evaluate(concl, values))
 
 
-def _alignment(dim, wrong):
-    u, w, x = _vec("u", dim), _vec("w", dim), _vec("x", dim)
-    y, g = z3.Reals("y gamma")
-    gain = 2 * g if wrong else g
-    hyp = [_dot(u, u) == 1, _sign(y), y * _dot(u, x) >= g, g > 0]
-    new = [wi + y * xi for wi, xi in zip(w, x)]
-    return hyp, _dot(u, new) >= _dot(u, w) + gain, (
-        f"||u||=1, y u.x >= gamma => u.(w + y x) >= u.w + {'2 ' if wrong else ''}gamma")
+def _statement(name, wrong):
+    part = OBLIGATIONS[name]
+    space = GramSpace()
+    hyp, concl = part.build(space, wrong)
+    return space, space.realisable() + hyp, concl
 
 
-def _norm(dim, wrong):
-    w, x = _vec("w", dim), _vec("x", dim)
-    y, R = z3.Reals("y R")
-    hyp = [_sign(y), _dot(x, x) <= R * R, R >= 0]
-    if not wrong:
-        hyp.append(y * _dot(w, x) <= 0)
-    new = [wi + y * xi for wi, xi in zip(w, x)]
-    return hyp, _dot(new, new) <= _dot(w, w) + R * R, (
-        ("" if wrong else "y w.x <= 0, ") + "||x||^2 <= R^2 => ||w + y x||^2 <= ||w||^2 + R^2")
-
-
-def _cauchy_schwarz(dim, wrong):
-    u, w = _vec("u", dim), _vec("w", dim)
-    lhs = _dot(u, w) if wrong else _dot(u, w) * _dot(u, w)
-    return [], lhs <= _dot(u, u) * _dot(w, w), (
-        "(u.w)" + ("" if wrong else "^2") + " <= ||u||^2 ||w||^2")
-
-
-def _novikoff(dim, wrong):
-    k, A, N, g, R = z3.Reals("k A N gamma R")
-    hyp = [A >= k * g, N <= k * R * R, A * A <= N, g > 0, R > 0, k >= 0]
-    concl = k * g <= R if wrong else k * g * g <= R * R
-    return hyp, concl, ("A >= k gamma, N <= k R^2, A^2 <= N => "
-                        + ("k <= R/gamma" if wrong else "k <= (R/gamma)^2"))
-
-
-def _fs_margin(dim, wrong):
-    y, g, s, d, Delta = z3.Reals("y gamma s d Delta")   # s = u.x
-    # the wrong variant measures the deviation from 0 instead of from gamma
-    target = 0 if wrong else g
-    hyp = [_sign(y), g > 0, Delta > 0,
-           d == z3.If(target - y * s > 0, target - y * s, 0)]
-    # augmented: x' = (x, Delta e_t), u' = (u, y d / Delta) (unnormalised)
-    return hyp, y * (s + Delta * (y * d / Delta)) >= g, (
-        "d = max(0, " + ("" if wrong else "gamma ")
-        + "- y u.x) => y (x, Delta e_t).(u, y d e_t/Delta) >= gamma")
-
-
-def _fs_norm(dim, wrong):
-    u, dev = _vec("u", dim), _vec("d", dim)
-    Delta, D = z3.Reals("Delta D")
-    # augmented u' = (u, d_1/Delta, ..., d_T/Delta) (signs y_t squared away)
-    # both sides times Delta^2, to keep Z3 away from division
-    aug_sq = _dot(u, u) * Delta * Delta + _dot(dev, dev)
-    hyp = [_dot(u, u) == 1, Delta > 0, D * D == _dot(dev, dev), D >= 0]
-    rhs = Delta * Delta + (D * Delta if wrong else D * D)
-    return hyp, aug_sq == rhs, (
-        "||(u, d/Delta)||^2 = 1 + " + ("D/Delta" if wrong else "D^2/Delta^2"))
-
-
-def _optimum(dim, wrong, names=("R", "b", "c"), nonneg_b=False):
-    R, b, c = z3.Reals(" ".join(names))
-    absb = z3.If(b >= 0, b, -b)
-    # the cost times c^2 (c > 0), to keep Z3 away from division
-    cost = (R * R + c * c) * (c * c + b * b)
-    best = (R + absb) * (R + absb) * c * c
-    hyp = [R > 0, c > 0] + ([b >= 0] if nonneg_b else [])
-    if wrong:   # claims the minimiser is c = R|b| (it is c^2 = R|b|)
-        hyp.append(c == R * absb)
-        concl = cost == best
-    else:
-        concl = z3.And(cost >= best, z3.Implies(c * c == R * absb, cost == best))
-    r, bb, cc = names
-    return hyp, concl, (
-        f"{cc} > 0 => ({r}^2 + {cc}^2)(1 + {bb}^2/{cc}^2) >= ({r} + |{bb}|)^2, "
-        + (f"equality at {cc} = {r}|{bb}| (wrong)" if wrong
-           else f"equality at {cc}^2 = {r}|{bb}|"))
-
-
-def _fs_optimum(dim, wrong):
-    return _optimum(dim, wrong, names=("R", "D", "Delta"), nonneg_b=True)
-
-
-#: name -> builder(dim, wrong) returning (hypotheses, conclusion, statement text)
-OBLIGATIONS = {
-    "alignment": _alignment,
-    "norm": _norm,
-    "cauchy_schwarz": _cauchy_schwarz,
-    "novikoff": _novikoff,
-    "fs_margin": _fs_margin,
-    "fs_norm": _fs_norm,
-    "fs_optimum": _fs_optimum,
-    "intercept_optimum": _optimum,
-}
-
-
-def _value(v):
-    if z3.is_rational_value(v):
-        return Fraction(v.numerator_as_long(), v.denominator_as_long())
-    if z3.is_algebraic_value(v):
-        return v.approx(20).as_decimal(20).rstrip("?")
-    return str(v)
-
-
-def prove(name, *, dim=2, wrong=False, timeout_ms=20_000):
-    """Discharge one obligation with Z3 (or refute its wrong variant).
+def prove(name, *, wrong=False, solver="z3", timeout_ms=20_000, smt2_dir=None):
+    """Discharge one obligation (or refute its wrong variant) with one solver.
 
     Parameters
     ----------
     name : str
         One of :data:`OBLIGATIONS`.
-    dim : int, default 2
-        Dimension of the symbolic vectors (ignored by the scalar statements).
     wrong : bool, default False
-        Check the deliberately wrong variant instead; it must get a counterexample.
+        Check the deliberately wrong variant; it must get a counterexample.
+    solver : {"z3", "cvc5"}
     timeout_ms : int, default 20000
-        Z3's time limit; past it the status is ``"unknown"``.
+        Past it the status is ``"unknown"``.
+    smt2_dir : path, optional
+        Also write the query to ``smt2_dir/<name>[.wrong].smt2``.
 
     Returns
     -------
@@ -224,45 +464,86 @@ def prove(name, *, dim=2, wrong=False, timeout_ms=20_000):
 
     Examples
     --------
-    >>> prove("novikoff").status, prove("novikoff", wrong=True).status
-    ('proved', 'counterexample')
+    >>> prove("novikoff.bound", solver="cvc5").status
+    'proved'
+    >>> r = prove("novikoff.bound", wrong=True)     # claims k <= R/gamma
+    >>> r.status, r.holds(r.counterexample)
+    ('counterexample', False)
     """
     check_choice(name, "name", tuple(OBLIGATIONS))
-    dim = check_int_at_least(dim, "dim", 1)
-    hyp, concl, text = OBLIGATIONS[name](dim, wrong)
-    solver = z3.Solver()
-    solver.set("timeout", int(timeout_ms))
-    solver.add(*hyp)
-    solver.add(z3.Not(concl))
-    verdict = solver.check()
-    if verdict == z3.unsat:
-        status, cex = "proved", {}
-    elif verdict == z3.sat:
-        model = solver.model()
-        status = "counterexample"
-        cex = {d.name(): _value(model[d]) for d in sorted(model.decls(), key=str)
-               if d.arity() == 0}
-    else:
-        status, cex = "unknown", {}
-    return ProofResult(name=name, statement=text, dim=dim, wrong=bool(wrong),
-                       status=status, counterexample=cex)
+    check_choice(solver, "solver", SOLVERS)
+    timeout_ms = check_int_at_least(timeout_ms, "timeout_ms", 1)
+    space, hyp, concl = _statement(name, wrong)
+    part = OBLIGATIONS[name]
+    statement = part.wrong_text if wrong else part.text
+    session = Session("QF_NRA", solver=solver, timeout_ms=timeout_ms, comment=(
+        f"markone proof obligation {name}{' (wrong variant)' if wrong else ''}, "
+        f"{space.form} form: {statement}\n"
+        "unsat = proved (no counterexample); sat = a counterexample"))
+    session.add(*hyp, Not(concl))
+    answer = session.check()
+    smt2 = session.smt2()
+    cex = {}
+    if answer == "sat":
+        cex = session.rational_model() or session.model()
+    status = {"unsat": "proved", "sat": "counterexample"}.get(answer, "unknown")
+    if smt2_dir is not None:
+        save_smt2(smt2_dir, f"{name}{'.wrong' if wrong else ''}.smt2", smt2)
+    return ProofResult(name=name, statement=statement, form=space.form,
+                       wrong=bool(wrong), solver=solver, status=status,
+                       counterexample=cex, time_s=session.time_s, smt2=smt2)
 
 
-def check_all(*, dims=(2, 3), wrong=False, timeout_ms=20_000):
-    """Check every obligation in every dimension; return a tuple of :class:`ProofResult`.
+def save_smt2(directory, filename, text):
+    """Write one SMT-LIB 2 script into ``directory`` (created), atomically."""
+    from markone._io import atomic_write
 
-    Statements that involve no vector are checked once (reported with the first
-    dimension).
+    path = Path(directory)
+    path.mkdir(parents=True, exist_ok=True)
+    atomic_write(path / filename, text)
+    return path / filename
 
-    >>> results = check_all(dims=(2,))
-    >>> all(r.status == "proved" for r in results), len(results)
-    (True, 8)
+
+def check_all(*, wrong=(False, True), solvers=SOLVERS, timeout_ms=20_000,
+              smt2_dir=None, names=None):
+    """Check every obligation, right and wrong, with every solver.
+
+    Returns
+    -------
+    tuple of ProofResult
+
+    >>> rs = check_all(wrong=(False,), solvers=("z3",),
+    ...                names=["novikoff.base", "novikoff.step", "novikoff.bound"])
+    >>> [(r.name, r.status) for r in rs]
+    [('novikoff.base', 'proved'), ('novikoff.step', 'proved'), ('novikoff.bound', 'proved')]
     """
-    scalar = {"novikoff", "fs_margin", "fs_optimum", "intercept_optimum"}
+    if isinstance(wrong, bool):
+        wrong = (wrong,)
+    for name in names or ():
+        check_choice(name, "name", tuple(OBLIGATIONS))
     out = []
-    for name in OBLIGATIONS:
-        for k, dim in enumerate(dims):
-            if name in scalar and k > 0:
-                continue
-            out.append(prove(name, dim=dim, wrong=wrong, timeout_ms=timeout_ms))
+    for name in names or OBLIGATIONS:
+        for w in wrong:
+            for solver in solvers:
+                out.append(prove(name, wrong=w, solver=solver, timeout_ms=timeout_ms,
+                                 smt2_dir=smt2_dir if solver == solvers[0] else None))
     return tuple(out)
+
+
+def table(results):
+    """The results as text: obligation, dimension-free?, one column per solver, and
+    the time; a row whose solvers disagree ends in ``DISAGREE``."""
+    rows = {}
+    for r in results:
+        rows.setdefault((r.name + (" (wrong)" if r.wrong else ""), r.form), {})[r.solver] = r
+    solvers = [s for s in SOLVERS if any(r.solver == s for r in results)]
+    head = f"{'obligation':<30} {'dimension-free':<15} " + " ".join(
+        f"{s:<15}" for s in solvers) + "   time"
+    lines = [head, "-" * len(head)]
+    for (name, form), by in rows.items():
+        cells = " ".join(f"{by[s].status if s in by else '-':<15}" for s in solvers)
+        t = sum(r.time_s for r in by.values())
+        flag = "" if len({r.status for r in by.values()}) == 1 else "  DISAGREE"
+        free = "yes (Gram)" if form == "gram" else "yes (scalars)"
+        lines.append(f"{name:<30} {free:<15} {cells} {t:6.2f} s{flag}")
+    return "\n".join(lines)

@@ -39,6 +39,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from markone._html import ShownInJupyter
 from markone._exact import first_inexact, to_integer_matrix
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, labels_to_pm1)
@@ -54,7 +55,7 @@ METHODS = ("auto", "lp", "z3", "perceptron")
 
 
 @dataclasses.dataclass(frozen=True)
-class SeparabilityVerdict:
+class SeparabilityVerdict(ShownInJupyter):
     """The answer of :func:`check_separable`, with the proof that backs it.
 
     Attributes

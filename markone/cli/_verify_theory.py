@@ -1,8 +1,8 @@
-"""``markone verify bound`` and ``markone verify cycling``: theorems checked on data.
+"""``markone verify bound|cycling|proofs``: theorems checked on data, and proved.
 
 Plugged into the ``verify`` group by :mod:`markone.cli.verify`. Thin: parses arguments
-and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression` and
-:func:`verify.check_cycling`.
+and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
+:func:`verify.check_cycling` and :func:`verify.proofs.check_all`.
 """
 
 from __future__ import annotations
@@ -63,8 +63,63 @@ def _cycling(args):
     return 0 if r.complete else 1
 
 
+PROOFS_EXAMPLES = """\
+  markone verify proofs                          every obligation, Z3 and cvc5
+  markone verify proofs --smt2 queries/          also save each query as SMT-LIB 2
+  markone verify proofs --only novikoff.step novikoff.bound --solver cvc5"""
+
+
+def _proofs(args):
+    from pathlib import Path
+
+    from markone.cli import CommandError
+    from verify.proofs import OBLIGATIONS, check_all, table
+
+    for name in args.only or ():
+        if name not in OBLIGATIONS:
+            raise CommandError(f"--only {name}: no such obligation; choose from "
+                               f"{', '.join(OBLIGATIONS)}")
+    if args.timeout <= 0:
+        raise CommandError(f"--timeout {args.timeout}: must be > 0 (seconds)")
+    if args.smt2 is not None and Path(args.smt2).exists() and not Path(args.smt2).is_dir():
+        raise CommandError(f"--smt2 {args.smt2}: exists and is not a directory")
+    solvers = tuple(dict.fromkeys(args.solver or ("z3", "cvc5")))
+    results = check_all(solvers=solvers, timeout_ms=int(args.timeout * 1000),
+                        smt2_dir=args.smt2, names=args.only)
+    print(table(results))
+    bad = [r for r in results if not r.expected]
+    disagree = {(r.name, r.wrong) for r in results} - {
+        (r.name, r.wrong) for r in results
+        if all(q.status == r.status for q in results if (q.name, q.wrong) == (r.name, r.wrong))}
+    total = sum(r.time_s for r in results)
+    print(f"{len(results)} checks ({len(solvers)} solver{'s' * (len(solvers) > 1)}), "
+          f"{total:.1f} s of solver time: "
+          + ("every obligation proved and every wrong variant refuted"
+             if not bad and not disagree else
+             f"{len(bad)} unexpected outcome(s), {len(disagree)} disagreement(s)"))
+    if args.smt2 is not None:
+        print(f"SMT-LIB 2 queries written to {args.smt2}/ (unsat = proved, sat = "
+              "counterexample)")
+    return 0 if not bad and not disagree else 1
+
+
 def register(verify_subparsers):
-    """Add ``bound`` and ``cycling`` to the ``markone verify`` group."""
+    """Add ``bound``, ``cycling`` and ``proofs`` to the ``markone verify`` group."""
+    pr = add_command(verify_subparsers, "proofs",
+                     help="prove Novikoff's and Freund-Schapire's theorems (Z3 and cvc5)",
+                     description="Each theorem as base case, induction step and bound, "
+                     "over the Gram matrix of its vectors (so for every dimension); "
+                     "every part proved and a wrong variant refuted by each solver. "
+                     "Exit 0 when all come out as expected and the solvers agree.",
+                     example=PROOFS_EXAMPLES, func=_proofs)
+    pr.add_argument("--smt2", default=None, metavar="DIR",
+                    help="save every query as an SMT-LIB 2 file in DIR")
+    pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
+                    help="solver to run (repeat for both; default both)")
+    pr.add_argument("--only", nargs="+", metavar="NAME", help="these obligations only")
+    pr.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+                    help="per query; past it the status is unknown")
+
     b = add_command(verify_subparsers, "bound",
                     help="run the perceptron and check Novikoff's (R/gamma)^2",
                     description="gamma is the certified max margin; each run must stay "

@@ -101,6 +101,87 @@ def _navy(args):
     return 0
 
 
+FLEET_EXAMPLES = """\
+  markone machine fleet --machines 200 --presentations 500 --workers 2
+  markone machine fleet --machines 20 --vary 'weight_range=[[-50, 50], [-2, 2]]' \\
+      --vary 'topology=["full", "source_sets"]' --chars ABCDEFG --out fleet.json
+  markone machine fleet --machines 50 --vary 'photocell_noise_sd=[0, 0.1, 0.2]' \\
+      --dask local"""
+
+
+def _vary(texts):
+    """``{field: [values]}`` from ``--vary NAME=JSON_LIST`` options."""
+    import json
+
+    vary = {}
+    for text in texts or ():
+        name, sep, values = text.partition("=")
+        try:
+            values = json.loads(values) if sep else None
+        except ValueError:
+            values = None
+        if not name or not isinstance(values, list) or not values:
+            raise CommandError(
+                f"--vary {text!r} must be NAME=JSON_LIST, e.g. "
+                "--vary 'photocell_noise_sd=[0, 0.1]' or "
+                "--vary 'weight_range=[[-50, 50], [-2, 2]]'.")
+        if name in vary:
+            raise CommandError(f"--vary {name} is given twice; list all its values once.")
+        vary[name] = [tuple(v) if isinstance(v, list) else v for v in values]
+    return vary
+
+
+def _fleet(args):
+    import dataclasses
+
+    import numpy as np
+
+    from markone._figures import letters
+    from markone._io import write_json
+    from markone.hardware import MachineSpec, run_fleet
+    from markone.hardware.demo import format_minutes
+
+    vary = _vary(args.vary)
+    base = _params(args)
+    fields = {f.name for f in dataclasses.fields(base)}
+    unknown = sorted(set(vary) - fields)
+    if unknown:
+        raise CommandError(f"--vary {unknown[0]}: not a machine parameter; see "
+                           "`markone machine params` for their names.")
+    images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
+                             typeface=args.typeface)
+    try:
+        specs = MachineSpec.grid(range(args.seed, args.seed + args.machines), base=base,
+                                 **vary)
+    except (TypeError, ValueError) as exc:
+        raise CommandError(f"--vary: {exc}") from None
+    fleet = run_fleet(specs, images, labels, workers=args.workers, dask=args.dask,
+                      presentations=args.presentations)
+    print(f"{plural(len(fleet), 'machine')}, {plural(args.presentations, 'presentation')} "
+          f"each of {len(images)} letters ({args.chars}):")
+    groups = {}
+    for f in fleet:
+        key = tuple((name, getattr(f.spec.params, name)) for name in vary)
+        groups.setdefault(key, []).append(f)
+    for key, members in groups.items():
+        head = ", ".join(f"{k}={v}" for k, v in key) or "default physics"
+        acc = np.mean([f.accuracy for f in members])
+        mistakes = np.mean([f.run.mistakes.sum() for f in members])
+        sat = np.mean([f.run.saturated.sum() for f in members])
+        time_s = np.mean([f.run.sim_time_s for f in members])
+        print(f"  {head}: accuracy {100 * acc:.1f}% (mean of {len(members)}), "
+              f"{mistakes:.0f} R-unit mistakes, {sat:.0f} blocked moves, "
+              f"machine time {format_minutes(time_s)}")
+    if args.out:
+        rows = [{"seed": f.spec.seed, "params": {k: getattr(f.spec.params, k)
+                                                 for k in vary},
+                 "accuracy": f.accuracy, "mistakes": f.run.mistakes,
+                 "saturated": f.run.saturated, "converged": f.run.converged,
+                 "sim_time_s": f.run.sim_time_s} for f in fleet]
+        print(f"wrote {write_json(args.out, {'chars': args.chars, 'machines': rows})}")
+    return 0
+
+
 def _replay(args):
     from markone.hardware.replay import write_replay_html
 
@@ -108,8 +189,20 @@ def _replay(args):
     return 0
 
 
+def _physics_options(q):
+    """The options of :func:`_params`, for commands that build machines."""
+    q.add_argument("--ideal", action="store_true", help="no physics")
+    q.add_argument("--topology", choices=["full", "source_sets"], default=None,
+                   help="plugboard wiring (default: the machine's)")
+    q.add_argument("--rule", choices=["error_correction", "forced", "gamma"],
+                   default=None, help="reinforcement rule (default: the machine's)")
+    q.add_argument("--noise", type=nonnegative_float, default=None,
+                   help="photocell noise sd")
+
+
 def register(subparsers):
-    """Add ``markone machine demo|params|train|navy|replay`` to ``subparsers``."""
+    """Add ``markone machine demo|params|train|navy|fleet|replay`` to
+    ``subparsers``."""
     p, sub = add_group(
         subparsers, "machine",
         help="the Mark I Perceptron emulated: demo, parameters, training, replay",
@@ -156,14 +249,7 @@ def register(subparsers):
     r.add_argument("--shuffle", action="store_true", help="a seeded new order each pass")
     r.add_argument("--log", action="store_true", help="record every presentation")
     r.add_argument("--out", default=None, help="save the run to this JSON file")
-    for q in (r,):
-        q.add_argument("--ideal", action="store_true", help="no physics")
-        q.add_argument("--topology", choices=["full", "source_sets"], default=None,
-                       help="plugboard wiring (default: the machine's)")
-        q.add_argument("--rule", choices=["error_correction", "forced", "gamma"],
-                       default=None, help="reinforcement rule (default: the machine's)")
-        q.add_argument("--noise", type=nonnegative_float, default=None,
-                       help="photocell noise sd")
+    _physics_options(r)
 
     n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
                     "then two", description="Compares the emulator with the June 1960 "
@@ -179,6 +265,30 @@ def register(subparsers):
                    help="plugboard wiring (default: the machine's)")
     n.add_argument("--noise", type=nonnegative_float, default=None,
                    help="photocell noise sd")
+
+    f = add_command(sub, "fleet", help="train many machines (seeds x parameters) on "
+                    "letters at once, locally or on Dask",
+                    description="One machine per seed for every combination of the "
+                    "--vary values; prints each combination's mean accuracy, mistakes "
+                    "and machine time. Results do not depend on --workers or --dask.",
+                    example=FLEET_EXAMPLES, func=_fleet)
+    f.add_argument("--machines", type=positive_int, default=10,
+                   help="machines (seeds) per parameter combination")
+    f.add_argument("--vary", action="append", metavar="NAME=JSON_LIST",
+                   help="a machine parameter and its values (repeatable)")
+    f.add_argument("--presentations", type=positive_int, default=500,
+                   help="figures shown to each machine")
+    f.add_argument("--chars", default="ABCDEFGHIJKLMNOPQRSTUVWXYZ", help="letters to learn")
+    f.add_argument("--per-class", type=positive_int, default=1, help="figures per letter")
+    f.add_argument("--typeface", choices=["block", "serif"], default="block",
+                   help="the letters' typeface")
+    f.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="first machine seed (and the figures' seed)")
+    f.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    f.add_argument("--dask", default=None, metavar="local|ADDRESS",
+                   help="run on a dask LocalCluster ('local') or a scheduler address")
+    f.add_argument("--out", default=None, help="write every machine's summary as JSON")
+    _physics_options(f)
 
     y = add_command(sub, "replay", help="write a browser replay of a saved run",
                     description="A self-contained HTML page: figures appear, motors "

@@ -5,16 +5,18 @@ One module per component: :mod:`~markone.hardware.retina` (camera and photocells
 :mod:`~markone.hardware.runits` (R-units and potentiometers),
 :mod:`~markone.hardware.motors`, :mod:`~markone.hardware.trainer`, and
 :mod:`~markone.hardware.params` (every parameter with its provenance).
-:class:`MarkI` puts them on one clock; :class:`MachineRun` is what training leaves.
+:class:`MarkI` puts them on one clock; :class:`MachineRun` is what training leaves;
+:func:`run_fleet` trains many machines (:class:`MachineSpec`) on one task at once.
 
 >>> from markone.hardware import MarkI, MarkIParams
 >>> MarkI(MarkIParams.ideal(), seed=0).params.motor_step_s
 0.0
 """
 
+from markone.hardware.fleet import FleetRun, MachineSpec, run_fleet
 from markone.hardware.machine import MarkI, class_codes
 from markone.hardware.params import MarkIParams, ParamRow
 from markone.hardware.run import MachineRun, Presentation
 
 __all__ = ["MarkI", "MarkIParams", "MachineRun", "Presentation", "ParamRow",
-           "class_codes"]
+           "class_codes", "MachineSpec", "FleetRun", "run_fleet"]

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from markone._figures import letters
+from markone._style import r_unit_name
 from markone.hardware import plots
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
@@ -129,7 +130,9 @@ def _report(s):
         + ("." if s["converged"] else " (stopped before an error-free pass)."),
         f"  accuracy: {100 * s['train_accuracy']:.0f}% on the training figures, "
         f"{100 * s['test_accuracy']:.0f}% on freshly placed ones",
-        f"  R-unit mistakes: {s['mistakes']} (total {sum(s['mistakes'])})",
+        "  R-unit mistakes: " + ", ".join(f"{r_unit_name(k)} {m}" for k, m in
+                                          enumerate(s["mistakes"]))
+        + f" (total {sum(s['mistakes'])})",
         f"  weight moves blocked by end stops: {s['saturated']}",
         f"  A-units firing: {100 * s['a_firing_rate']:.0f}% (theta = {s['theta']})",
         f"  on the 1960 machine this training would take {format_minutes(s['sim_time_s'])}"

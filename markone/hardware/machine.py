@@ -123,6 +123,8 @@ class MarkI:
         self.classes_ = None
         self._index = {}
         self._codes = None
+        #: hardware faults attached by :func:`markone.hardware.faults.apply_faults`
+        self.faults = None
         self.reset()
 
     def __repr__(self):
@@ -140,6 +142,8 @@ class MarkI:
         self.motors = Motors(self.env, self.params.motor_step_s)
         self.runits.weights[:] = 0.0
         self.runits.rng = rng
+        if self.faults is not None:
+            self.faults.arm(self.env)
 
     @property
     def weights(self):
@@ -227,10 +231,14 @@ class MarkI:
 
     def a_features(self, images):
         """A-unit outputs ``(n, n_a_units)`` (uint8 0/1) for settled, noise-free
-        figures. An uncalibrated ``theta="auto"`` is calibrated on ``images`` first."""
+        figures (with the hardware faults that have happened by now). An uncalibrated
+        ``theta="auto"`` is calibrated on ``images`` first."""
         X = self._images(images)
         if self.theta is None:
             self.calibrate(X)
+        if self.faults is not None:   # the faults that have happened by now
+            return self.faults.a_units(self.faults.s_units(self.retina.settled(X)),
+                                       self.theta)
         return plugboard.fire(self.wiring, self.retina.settled(X), self.theta)
 
     def code(self, labels):
@@ -314,15 +322,25 @@ class MarkI:
         t0 = env.now
         s = yield from self.retina.read(x, exposure_s)
         settle_s = env.now - t0
-        pattern = self._patterns.get(s, self.theta)
+        faults = self.faults
+        if faults is None:
+            pattern = self._patterns.get(s, self.theta)
+        else:   # hardware faults (markone.hardware.faults): S-, A-, R-units, motors
+            pattern = plugboard.Pattern(faults.a_units(faults.s_units(s), self.theta))
         a = pattern.a
         yield env.timeout(self.params.logic_s)
+        if faults is not None:
+            faults.before_decision()
         scores = pattern.scores(self.runits.weights)
+        if faults is not None:
+            scores = faults.noise(scores)
         mistakes, rows, delta = trainer.decide(scores, target, a, pattern)
         wrong = bool(rows.size if trainer.rule != "forced" else mistakes.any())
         motor_s, blocked = 0.0, 0
         if rows.size:
             move = self.runits.plan(rows, delta, trainer.whole)
+            if faults is not None:
+                move = faults.motors(move)
             motor_s = yield from self.motors.turn(move.steps)
             self.runits.commit(move)
             stats["reinforcements"][rows] += 1

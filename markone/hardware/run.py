@@ -213,6 +213,16 @@ class MachineRun:
             log=log,
         )
 
+    def _repr_html_(self):
+        """Shown in Jupyter: the Mark I console replaying this run (with its log), or
+        the run's numbers as a table (trained without ``log=True``)."""
+        from markone._html import console_html, result_html
+
+        if self.log is None:
+            return result_html(self, headline=repr(self) + "; train with log=True to "
+                               "replay it here", skip=("excitatory", "inhibitory"))
+        return console_html(self)
+
 
 def _presentation(rec):
     """A :class:`Presentation` from its JSON dict (lists back to tuples)."""

@@ -64,6 +64,8 @@ def _user_traceback(exc):
 def _call(what, fn, *args, **kwargs):
     try:
         return fn(*args, **kwargs)
+    except NotApplicable:     # an f(problem) may decline a case it cannot express
+        raise
     except Exception as exc:  # anything the implementation raises is its own
         raise ImplementationError(f"{what} raised {type(exc).__name__}: {exc}",
                                   _user_traceback(exc)) from exc
@@ -177,8 +179,8 @@ def _set_intercept(est, flag):
 def _linear_state(coef, intercept, with_intercept):
     """Weights as the suite writes them: coef then intercept (kept when the case has
     an intercept, or when the implementation learned a nonzero one anyway)."""
-    coef = np.asarray(coef, dtype=float)
-    b = np.atleast_1d(np.asarray(intercept, dtype=float))
+    coef = np.array(coef, dtype=float)        # a copy: estimators update in place
+    b = np.atleast_1d(np.array(intercept, dtype=float))
     if coef.ndim == 2 and coef.shape[0] > 1:       # one row per class
         return np.hstack([coef, b[:, None]]) if with_intercept or b.any() else coef
     coef = coef.ravel()

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from verify.conformance.protocol import parse_vector
+from verify.conformance.protocol import parse_number, parse_vector
 from verify.conformance.replay import (
     BinaryRun,
     binary_run,
@@ -150,7 +150,8 @@ def _parse_answer(problem, answer):
         try:
             value = answer[key]
             if key == "mistakes" or key == "alpha" or key == "predictions":
-                nums = [value] if key == "mistakes" else parse_vector(value, where=key)
+                nums = [parse_number(value, where=key)] if key == "mistakes" else \
+                    parse_vector(value, where=key)
                 for v in nums:
                     if Fraction(v).denominator != 1:
                         raise ValueError(f"{key} must be integers, got {v}")
@@ -277,8 +278,18 @@ def _reproduces(candidate, got, tol, *, scale=True):
     return _scale_factor(got["w"], w, tol)
 
 
+def _is_one(k):
+    return abs(k - 1) <= Fraction(1, 10**9)
+
+
 def _step_words(k):
-    return f", with a learning rate of {_fmt(k)}" if k != 1 else ""
+    return f", with a learning rate of {_fmt(k)}" if not _is_one(k) else ""
+
+
+def _rate_words(k):
+    return (f"learning rate {_fmt(k)} instead of 1: the same decisions, weights scaled "
+            f"by {_fmt(k)} (a different convention for the step size; with a zero start "
+            "it changes no decision)")
 
 
 def _diagnose_binary(case, got):
@@ -291,10 +302,8 @@ def _diagnose_binary(case, got):
             return found
     truth = variant_answer(binary_run(problem), problem)
     k = _reproduces(truth, got, tol)
-    if k is not None and k != 1:
-        return [f"learning rate {_fmt(k)} instead of 1: the same decisions, weights "
-                f"scaled by {_fmt(k)} (a different convention for the step size; with a "
-                "zero start it changes no decision)"]
+    if k is not None and not _is_one(k):
+        return [_rate_words(k)]
     out = _arithmetic_misreadings(case, got, tol) if not case["float64_can_pass"] else []
     for rule, words in _RULE_WORDS.items():
         if out:
@@ -405,10 +414,9 @@ def _diagnose_multiclass(case, got):
     flat_want = [Fraction(v) for r in want["W"] for v in r]
     flat_got = [v for r in got["W"] for v in r]
     k = _scale_factor(flat_got, flat_want, case.get("tolerance", 0))
-    if k is not None and k != 1 and got.get("mistakes", want["mistakes"]) == \
+    if k is not None and not _is_one(k) and got.get("mistakes", want["mistakes"]) == \
             want["mistakes"]:
-        return [f"learning rate {_fmt(k)} instead of 1: the same decisions, weights "
-                f"scaled by {_fmt(k)}"]
+        return [_rate_words(k)]
     out = []
     for ties, words in (("highest", "argmax ties go to the highest class index (the "
                          "rule: the lowest)"),

@@ -25,6 +25,7 @@ are read exactly (a float is the binary fraction it is).
 from __future__ import annotations
 
 import copy
+import math
 import numbers
 from fractions import Fraction
 
@@ -140,8 +141,14 @@ def from_legacy_case(doc):
         intercept = bool(doc["intercept"])
         w = [Fraction(float(v)) for v in doc["expected_w"]]
         mistakes = int(doc["expected_mistakes"])
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"the case is missing or has a malformed field: {exc}") from exc
+    if (not X or any(len(row) != len(X[0]) for row in X) or len(y) != len(X)
+            or set(y) - {-1, 1} or any(not 0 <= i < len(X) for i in order)
+            or not all(math.isfinite(v) for row in X for v in row)):
+        raise ValueError("the case is malformed: X must be rows of finite numbers of one "
+                         "length, y one label -1/+1 per row, order indices of rows; write "
+                         "a new case with `markone adversary NAME --out CASE.json`.")
     name = str(doc.get("name", "case"))
     return {
         "format": CASE_FORMAT, "suite_version": SUITE_VERSION, "id": name,

@@ -10,6 +10,13 @@
 (function () {
   "use strict";
 
+  // Button symbols drawn as SVG, not font glyphs: a font without U+23F8 showed the
+  // pause button as an empty box (issue 15).
+  const ICONS = {
+    play: '<svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><path d="M2 1l7 4-7 4z"/></svg>',
+    pause: '<svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><path d="M2 1h2.4v8H2zM5.6 1H8v8H5.6z"/></svg>',
+  };
+
   const FORMAT = "markone-machine-run";
   const VERSION = 1;
   const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 30, 100, 1000];
@@ -564,7 +571,7 @@
       $("slider").setAttribute("aria-valuetext",
         frame.step < 0 ? "start, before the first presentation" : `after presentation ${frame.step + 1} of ${n}`);
       $("clock").textContent = `t = ${this.t.toFixed(2)} s / ${fmt(replay.end)} s`;
-      $("btn-play").textContent = this.playing ? "⏸ pause" : "▶︎ play";
+      $("btn-play").innerHTML = this.playing ? `${ICONS.pause} pause` : `${ICONS.play} play`;
       $("btn-play").setAttribute("aria-label", this.playing ? "Pause (Space)" : "Play (Space)");
       document.body.dataset.step = String(frame.step);
       document.body.dataset.phase = frame.phase;

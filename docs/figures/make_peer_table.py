@@ -1,0 +1,196 @@
+"""Run the conformance suite against other perceptrons and write docs/peer-table.md.
+
+Covers: scikit-learn's ``Perceptron`` and ``SGDClassifier(loss="perceptron")`` (fed one
+row at a time with ``partial_fit``), River's ``linear_model.Perceptron`` (``learn_one``)
+and mlxtend's ``Perceptron`` (its ``fit``, see :func:`mlxtend_solve`). Needs the
+``peers`` extra (``pip install ".[peers]"``).
+
+Scenario: every case of ``verify.conformance.build_cases()`` is run through the
+library's own API with the closest settings to the textbook rule that the API offers
+(below); the verdicts and the checker's diagnoses are written as a Markdown table. The
+notes in ``CONVENTIONS`` explain, per peer, what the diagnoses cannot say; the test
+``tests/test_peer_table.py`` (slow) regenerates the page and fails when it differs,
+when a failed case has neither a diagnosis nor a note, or when a note is stale.
+
+    python docs/figures/make_peer_table.py          # rewrites docs/peer-table.md
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+OUT = ROOT / "docs" / "peer-table.md"
+
+#: How each peer is configured (shown on the page).
+SETTINGS = {
+    "sklearn Perceptron": "`Perceptron()` (eta0=1, no penalty); `fit_intercept` set "
+                          "per case; one-row `partial_fit`",
+    "sklearn SGDClassifier": "`SGDClassifier(loss=\"perceptron\", learning_rate=\""
+                             "constant\", eta0=1, penalty=None)`; `fit_intercept` set "
+                             "per case; one-row `partial_fit`",
+    "River Perceptron": "`linear_model.Perceptron()`; labels True/False; `learn_one` "
+                        "with `{j: x_j}`",
+    "mlxtend Perceptron": "`Perceptron(eta=0.5, epochs=1)`, so a mistake moves w by "
+                          "`eta (y - pred) x = y x`; started at w = 0 and fed the "
+                          "case's stream in order (see the note)",
+}
+
+#: What the diagnoses cannot say: (peer, case id) -> the reason, naming the convention.
+CONVENTIONS = {
+    ("sklearn Perceptron", "multiclass-argmax-ties"):
+        "a different multiclass reduction (a convention): one-vs-rest, K binary "
+        "perceptrons each updated on every example, not the argmax rule",
+    ("sklearn SGDClassifier", "multiclass-argmax-ties"):
+        "a different multiclass reduction (a convention): one-vs-rest, not the argmax "
+        "rule",
+    ("mlxtend Perceptron", "xor-cycle"):
+        "the state after the first presentation cannot be asked: mlxtend refuses to "
+        "fit a training set with one class (an API limit, not a rule difference)",
+}
+
+#: General notes per peer (conventions the adapters work around, shown on the page).
+NOTES = {
+    "River Perceptron": "River always learns an intercept (no switch), so the cases "
+                        "without one get an extra weight: a different convention, "
+                        "and it changes decisions on those cases.",
+    "mlxtend Perceptron": "mlxtend shuffles every epoch with no switch, refuses a fit on "
+                          "one label, and starts from random weights: the script "
+                          "presents the stream as the training set with the shuffle "
+                          "replaced by the identity and `w_`, `b_` set to zero (`cost_` to []), then "
+                          "reads `w_`, `b_` and the errors in `cost_`. It always "
+                          "learns an intercept and predicts +1 on a zero score.",
+}
+
+
+def mlxtend_solve(problem):
+    """f(problem) for mlxtend's Perceptron: the stream as one epoch, in order, from 0."""
+    from mlxtend.classifier import Perceptron
+
+    if problem["task"] != "binary" or problem["variant"] != "last":
+        from verify.conformance import NotApplicable
+
+        raise NotApplicable("mlxtend's Perceptron is binary and returns its last w_")
+    X = np.array(problem["X"], dtype=float)[problem["order"]]
+    y = (np.array(problem["y"])[problem["order"]] > 0).astype(int)
+    model = Perceptron(eta=0.5, epochs=1, random_seed=0)
+    model._yield_minibatches_idx = lambda rgen, n_batches, data_ary, shuffle=True: (
+        np.array([i]) for i in range(len(data_ary)))
+    model.w_, model.b_, model.cost_ = np.zeros((X.shape[1], 1)), np.zeros(1), []
+    model.fit(X, y, init_params=False)
+    w, b = model.w_.ravel().tolist(), float(model.b_[0])
+    if problem["intercept"] or b != 0:
+        w.append(b)
+    return {"w": w, "mistakes": int(sum(model.cost_))}
+
+
+def peers():
+    """The implementations under test, as conformance adapters (in table order)."""
+    from river import linear_model as river_linear
+    from sklearn.linear_model import Perceptron, SGDClassifier
+
+    from verify.conformance import adapter_for
+
+    return {
+        "sklearn Perceptron": adapter_for(Perceptron()),
+        "sklearn SGDClassifier": adapter_for(SGDClassifier(
+            loss="perceptron", learning_rate="constant", eta0=1.0, penalty=None)),
+        "River Perceptron": adapter_for(river_linear.Perceptron()),
+        "mlxtend Perceptron": adapter_for(mlxtend_solve, name="mlxtend Perceptron"),
+    }
+
+
+def run_peers():
+    """``{peer: [CaseResult, ...]}`` over the whole suite."""
+    from verify.conformance import build_cases, run_suite
+
+    cases = build_cases()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return {name: run_suite(cases, adapter) for name, adapter in peers().items()}
+
+
+_CELL = {"pass": "pass", "fail": "**fail**", "error": "**error**", "n/a": "n/a"}
+
+
+def reasons(name, result):
+    """Why a peer failed a case: the checker's diagnoses, else the convention note."""
+    found = list(result.diagnosis)
+    note = CONVENTIONS.get((name, result.id))
+    if note:
+        found.append(note)
+    return found
+
+
+def unexplained_and_stale(results):
+    """Failed cases with no reason, and notes about cases that did not fail."""
+    missing = [(n, r.id) for n, rs in results.items() for r in rs
+               if r.status in ("fail", "error") and not reasons(n, r)]
+    failed = {(n, r.id) for n, rs in results.items() for r in rs
+              if r.status in ("fail", "error")}
+    stale = sorted(set(CONVENTIONS) - failed)
+    return missing, stale
+
+
+def render(results):
+    """The Markdown page."""
+    names = list(results)
+    ids = [r.id for r in results[names[0]]]
+    lines = [
+        "# Peer table: other perceptrons on the conformance suite",
+        "",
+        "Generated by `docs/figures/make_peer_table.py` (checked by "
+        "`tests/test_peer_table.py`, marked slow): every case of the "
+        "[conformance suite](test-your-perceptron.md) run through each library's own "
+        "API. *n/a*: the API has no way to express the case (a variant, a kernel, a "
+        "multiclass rule the library does not offer).",
+        "",
+        "| case | " + " | ".join(names) + " |",
+        "|---|" + "---|" * len(names),
+    ]
+    for k, cid in enumerate(ids):
+        lines.append(f"| `{cid}` | " + " | ".join(_CELL[results[n][k].status]
+                                                  for n in names) + " |")
+    lines.append("| **passed** | " + " | ".join(
+        f"{sum(r.passed for r in results[n])} of "
+        f"{sum(r.status != 'n/a' for r in results[n])}" for n in names) + " |")
+    lines += ["", "## Settings and reasons", ""]
+    for n in names:
+        lines += [f"### {n}", "", SETTINGS[n] + ".", ""]
+        if n in NOTES:
+            lines += [NOTES[n], ""]
+        failed = [r for r in results[n] if r.status in ("fail", "error")]
+        if not failed:
+            lines += ["Passes every case it can express.", ""]
+        for r in failed:
+            why = "; ".join(reasons(n, r)) or "no known cause"
+            lines.append(f"* `{r.id}`: {why}.")
+        lines.append("")
+    lines += [
+        "A *float64 arithmetic* failure on a case marked `float64_can_pass: false` is "
+        "expected of every floating-point implementation. The other differences are "
+        "conventions, not bugs: an intercept that cannot be switched off, a zero score "
+        "predicted as +1, another multiclass reduction.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main():
+    results = run_peers()
+    missing, stale = unexplained_and_stale(results)
+    if missing or stale:
+        raise SystemExit(f"unexplained failures {missing}; stale notes {stale}: update "
+                         "CONVENTIONS in docs/figures/make_peer_table.py")
+    OUT.write_text(render(results))
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,423 @@
+"""Hardware that breaks: faults as data, scheduled on the machine's SimPy clock.
+
+A fault is a small frozen record of what broke and when (``at_s``, machine seconds;
+0 means from the start). :class:`FaultPlan` collects them with a seed for the ones that
+are random in time; :func:`apply_faults` attaches a plan to a
+:class:`~markone.hardware.MarkI`, which then consults it at four narrow points of each
+presentation (S-units read, A-units fired, R-unit sums, motor moves). A machine without
+a plan, or with an empty one, is today's machine bit for bit.
+
+=============================  =========================================================
+``PhotocellStuck(cell, value)``  the cell reads ``value`` (0 dead, 1 stuck lit)
+``CutWire(a_unit, s_unit)``      the plugboard wire from S-unit to A-unit is cut
+``AUnitStuck(a_unit, value)``    the A-unit always outputs ``value`` (0 dead, 1 on)
+``MotorStopped(r_unit, a_unit)`` that potentiometer's motor no longer turns
+``PotentiometerDrift(sd)``       every weight random-walks, ``sd`` steps per sqrt(second)
+``NoisySum(sd)``                 Gaussian noise of ``sd`` on every R-unit's sum
+=============================  =========================================================
+
+:func:`random_faults` draws a plan that cuts a fraction of the wires, kills a fraction of
+the A-units, stops a fraction of the motors, and so on, from a seed.
+:func:`damaged_patterns` gives the A-unit patterns of settled figures once every
+permanent fault has happened (what :func:`verify.machine.check_machine` analyses).
+
+Examples
+--------
+>>> import numpy as np
+>>> from markone.hardware import MarkI, MarkIParams
+>>> from markone._figures import letters
+>>> images, labels = letters("AB", per_class=2, seed=0)
+>>> machine = MarkI(seed=0)
+>>> healthy = machine.train(images, labels, epochs=5)
+>>> plan = FaultPlan((AUnitStuck(a_unit=3, value=1), MotorStopped(r_unit=0, a_unit=3),
+...                   CutWire(a_unit=7, s_unit=int(machine.wiring.excitatory[7, 0]),
+...                           at_s=2.0)))
+>>> apply_faults(machine, plan)
+>>> run = machine.train(images, labels, epochs=5)
+>>> float(machine.weights[0, 3])             # its motor never turned
+0.0
+>>> apply_faults(machine, FaultPlan())       # no fault: the healthy machine again
+>>> bool((machine.train(images, labels, epochs=5).weights == healthy.weights).all())
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+
+import numpy as np
+
+from markone._validation import as_generator
+
+__all__ = ["PhotocellStuck", "CutWire", "AUnitStuck", "MotorStopped",
+           "PotentiometerDrift", "NoisySum", "FaultPlan", "apply_faults",
+           "random_faults", "damaged_patterns", "FAULT_KINDS"]
+
+
+def _check_time(at_s):
+    if isinstance(at_s, bool) or not isinstance(at_s, numbers.Real) or not (
+            at_s >= 0 and np.isfinite(at_s)):
+        raise ValueError(f"at_s(={at_s!r}) must be a finite number of machine seconds "
+                         ">= 0 (0: broken from the start).")
+
+
+def _check_index(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{name}(={value!r}) must be an integer index >= 0.")
+
+
+def _check_bit(value, name):
+    if value not in (0, 1) or isinstance(value, float):
+        raise ValueError(f"{name}(={value!r}) must be 0 or 1.")
+
+
+def _check_sd(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
+            value > 0 and np.isfinite(value)):
+        raise ValueError(f"{name}(={value!r}) must be a finite number > 0.")
+
+
+@dataclasses.dataclass(frozen=True)
+class PhotocellStuck:
+    """Photocell ``cell`` (flat retina index) reads ``value`` from ``at_s`` on."""
+
+    cell: int
+    value: int = 0
+    at_s: float = 0.0
+
+    def __post_init__(self):
+        _check_index(self.cell, "cell")
+        _check_bit(self.value, "value")
+        _check_time(self.at_s)
+
+
+@dataclasses.dataclass(frozen=True)
+class CutWire:
+    """The plugboard wire from S-unit ``s_unit`` to A-unit ``a_unit`` is cut."""
+
+    a_unit: int
+    s_unit: int
+    at_s: float = 0.0
+
+    def __post_init__(self):
+        _check_index(self.a_unit, "a_unit")
+        _check_index(self.s_unit, "s_unit")
+        _check_time(self.at_s)
+
+
+@dataclasses.dataclass(frozen=True)
+class AUnitStuck:
+    """A-unit ``a_unit`` outputs ``value`` whatever its inputs (0: dead)."""
+
+    a_unit: int
+    value: int = 0
+    at_s: float = 0.0
+
+    def __post_init__(self):
+        _check_index(self.a_unit, "a_unit")
+        _check_bit(self.value, "value")
+        _check_time(self.at_s)
+
+
+@dataclasses.dataclass(frozen=True)
+class MotorStopped:
+    """The motor of potentiometer ``(r_unit, a_unit)`` stops turning: the weight
+    keeps the value it has at ``at_s``."""
+
+    r_unit: int
+    a_unit: int
+    at_s: float = 0.0
+
+    def __post_init__(self):
+        _check_index(self.r_unit, "r_unit")
+        _check_index(self.a_unit, "a_unit")
+        _check_time(self.at_s)
+
+
+@dataclasses.dataclass(frozen=True)
+class PotentiometerDrift:
+    """Every potentiometer random-walks: Gaussian steps of ``sd * sqrt(dt)`` motor
+    steps over ``dt`` machine seconds (applied before each decision)."""
+
+    sd: float
+    at_s: float = 0.0
+
+    def __post_init__(self):
+        _check_sd(self.sd, "sd")
+        _check_time(self.at_s)
+
+
+@dataclasses.dataclass(frozen=True)
+class NoisySum:
+    """Gaussian noise of standard deviation ``sd`` (motor steps) on each R-unit's sum."""
+
+    sd: float
+    at_s: float = 0.0
+
+    def __post_init__(self):
+        _check_sd(self.sd, "sd")
+        _check_time(self.at_s)
+
+
+FAULT_KINDS = (PhotocellStuck, CutWire, AUnitStuck, MotorStopped, PotentiometerDrift,
+               NoisySum)
+
+#: Faults that change the A-unit patterns of settled figures.
+PATTERN_FAULTS = (PhotocellStuck, CutWire, AUnitStuck)
+
+
+@dataclasses.dataclass(frozen=True)
+class FaultPlan:
+    """The faults of one machine, and the seed of the random ones (drift, noise).
+
+    >>> FaultPlan((CutWire(0, 5),)).kinds()
+    ('CutWire',)
+    >>> FaultPlan(("dead",))
+    Traceback (most recent call last):
+    ...
+    TypeError: faults must be fault records (PhotocellStuck, CutWire, AUnitStuck, MotorStopped, PotentiometerDrift, NoisySum), got str.
+    """
+
+    faults: tuple = ()
+    seed: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "faults", tuple(self.faults))
+        for f in self.faults:
+            if not isinstance(f, FAULT_KINDS):
+                names = ", ".join(k.__name__ for k in FAULT_KINDS)
+                raise TypeError(f"faults must be fault records ({names}), got "
+                                f"{type(f).__name__}.")
+
+    def __len__(self):
+        return len(self.faults)
+
+    def kinds(self):
+        """The distinct kinds of fault in the plan, in order of appearance."""
+        return tuple(dict.fromkeys(type(f).__name__ for f in self.faults))
+
+    def only(self, keep):
+        """A plan with the faults for which ``keep(fault)`` is true (same seed)."""
+        return FaultPlan(tuple(f for f in self.faults if keep(f)), self.seed)
+
+    def to_dict(self):
+        """JSON-ready: ``{"seed": .., "faults": [{"kind": .., field: ..}, ..]}``."""
+        return {"seed": self.seed, "faults": [
+            {"kind": type(f).__name__, **dataclasses.asdict(f)} for f in self.faults]}
+
+
+class _Damage:
+    """A plan applied to one machine: the current state of every fault."""
+
+    def __init__(self, plan, machine):
+        p = machine.params
+        n_s = p.retina_shape[0] * p.retina_shape[1]
+        wiring = machine.wiring
+        for f in plan.faults:
+            _check_fault_fits(f, p, wiring, n_s)
+        self.plan = plan
+        self.machine = machine
+        self.wiring = wiring
+        self.n_s, self.n_a, self.n_r = n_s, p.n_a_units, p.n_r_units
+
+    def arm(self, env=None):
+        """Start from the healthy state and schedule every fault on ``env``; without
+        a clock every fault happens at once."""
+        self.cell = np.full(self.n_s, -1, np.int8)          # -1: healthy
+        self.cut = np.zeros(self.wiring.inputs.shape, bool)
+        self.a_value = np.full(self.n_a, -1, np.int8)
+        self.frozen = np.zeros((self.n_r, self.n_a), bool)
+        self.drift_sd = 0.0
+        self.noise_sd = 0.0
+        self.rng = as_generator(self.plan.seed)
+        self.last_s = 0.0
+        self.env = env
+        for f in self.plan.faults:
+            if f.at_s == 0 or env is None:
+                self._happen(f)
+            else:
+                env.process(self._at(f))
+
+    def _at(self, fault):
+        yield self.env.timeout(fault.at_s)
+        self._happen(fault)
+
+    def _happen(self, f):
+        if isinstance(f, PhotocellStuck):
+            self.cell[f.cell] = f.value
+        elif isinstance(f, CutWire):
+            self.cut[f.a_unit] |= self.wiring.inputs[f.a_unit] == f.s_unit
+        elif isinstance(f, AUnitStuck):
+            self.a_value[f.a_unit] = f.value
+        elif isinstance(f, MotorStopped):
+            self.frozen[f.r_unit, f.a_unit] = True
+        elif isinstance(f, PotentiometerDrift):
+            self._drift()   # the walk starts now
+            self.drift_sd = float(np.hypot(self.drift_sd, f.sd))
+        else:
+            self.noise_sd = float(np.hypot(self.noise_sd, f.sd))
+
+    # the hooks MarkI calls -----------------------------------------------------------
+    def s_units(self, s):
+        """The S-units as read (``(n_s,)`` or ``(n, n_s)``), with stuck photocells."""
+        bad = self.cell >= 0
+        if not bad.any():
+            return s
+        s = np.array(s, dtype=np.uint8)
+        s[..., bad] = self.cell[bad]
+        return s
+
+    def a_units(self, s, theta):
+        """The A-unit outputs (uint8) for S-state ``s``, with cut wires and stuck units."""
+        return fire_damaged(self.wiring, s, theta, self.cut, self.a_value)
+
+    def before_decision(self):
+        """Let the potentiometers drift for the machine time since the last decision."""
+        self._drift()
+
+    def noise(self, scores):
+        """The R-units' sums with summation noise."""
+        if self.noise_sd > 0:
+            return scores + self.rng.normal(0.0, self.noise_sd, scores.shape)
+        return scores
+
+    def _drift(self):
+        dt = self.env.now - self.last_s
+        self.last_s = self.env.now
+        if self.drift_sd > 0 and dt > 0:
+            w = self.machine.runits.weights
+            step = self.rng.normal(0.0, self.drift_sd * np.sqrt(dt), w.shape)
+            step[self.frozen] = 0.0
+            w += step
+            wr = self.machine.params.weight_range
+            if wr is not None:
+                np.clip(w, *wr, out=w)
+
+    def motors(self, move):
+        """The move with stopped motors left where they are."""
+        frozen = self.frozen[move.rows]
+        if frozen.any():
+            move.new[frozen] = move.old[frozen]
+            move.steps[:] = np.abs(move.new - move.old).max(axis=1, initial=0.0)
+        return move
+
+
+
+def _check_fault_fits(f, p, wiring, n_s):
+    def bad(name, value, top):
+        raise ValueError(f"{type(f).__name__}: {name}(={value}) is out of range for "
+                         f"this machine (0..{top - 1}).")
+    if isinstance(f, PhotocellStuck) and f.cell >= n_s:
+        bad("cell", f.cell, n_s)
+    if isinstance(f, (CutWire, AUnitStuck, MotorStopped)) and f.a_unit >= p.n_a_units:
+        bad("a_unit", f.a_unit, p.n_a_units)
+    if isinstance(f, MotorStopped) and f.r_unit >= p.n_r_units:
+        bad("r_unit", f.r_unit, p.n_r_units)
+    if isinstance(f, CutWire) and f.s_unit not in wiring.inputs[f.a_unit]:
+        raise ValueError(
+            f"CutWire: no wire runs from S-unit {f.s_unit} to A-unit {f.a_unit}; its "
+            f"inputs are S-units {wiring.inputs[f.a_unit].tolist()}.")
+
+
+def fire_damaged(wiring, s, theta, cut, a_value):
+    """A-unit outputs (uint8) for S-states ``s`` (``(n_s,)`` or ``(n, n_s)``) when the
+    wires marked in ``cut`` (``(n_a, inputs)`` bool) carry nothing and the A-units with
+    ``a_value >= 0`` are stuck at it."""
+    s = np.asarray(s, dtype=np.float64)
+    signs = np.where(cut, 0.0, wiring.signs[None, :])
+    net = (s[..., wiring.inputs] * signs).sum(axis=-1)
+    a = (net >= theta).astype(np.uint8)
+    stuck = a_value >= 0
+    if stuck.any():
+        a[..., stuck] = a_value[stuck]
+    return a
+
+
+def apply_faults(machine, plan):
+    """Attach ``plan`` to ``machine`` (replacing any earlier plan) and restart it.
+
+    The machine is reset (weights zero, clock 0): the faults happen at their
+    ``at_s`` on the new clock. An empty plan removes every fault.
+    """
+    if not isinstance(plan, FaultPlan):
+        raise TypeError(f"plan must be a FaultPlan, got {type(plan).__name__}; build one "
+                        "with FaultPlan((CutWire(a_unit, s_unit), ...)) or random_faults.")
+    machine.faults = _Damage(plan, machine) if len(plan) else None
+    machine.reset()
+
+
+def damaged_patterns(machine, settled, theta, plan=None):
+    """A-unit patterns ``(n, n_a)`` of settled S-states once every fault of ``plan``
+    (default: the machine's) that changes patterns has happened.
+
+    >>> from markone.hardware import MarkI, MarkIParams
+    >>> m = MarkI(MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1,
+    ...                       n_inhibitory=0, max_fanout=1, theta=1), seed=0)
+    >>> s = np.array([[1, 1]])
+    >>> damaged_patterns(m, s, 1, FaultPlan((AUnitStuck(0),))).tolist()
+    [[0, 1]]
+    """
+    from markone.hardware import plugboard
+
+    if plan is None:
+        plan = machine.faults.plan if machine.faults is not None else FaultPlan()
+    faults = [f for f in plan.faults if isinstance(f, PATTERN_FAULTS)]
+    if not faults:
+        return plugboard.fire(machine.wiring, settled, theta)
+    damage = _Damage(FaultPlan(tuple(faults)), machine)
+    damage.arm()
+    return damage.a_units(damage.s_units(settled), theta)
+
+
+def random_faults(machine, *, cut_wires=0.0, dead_a_units=0.0, stopped_motors=0.0,
+                  dead_photocells=0.0, drift_sd=0.0, noise_sd=0.0, at_s=0.0, seed=None):
+    """A :class:`FaultPlan` that breaks a fraction of each kind of part, from ``seed``.
+
+    Parameters
+    ----------
+    machine : MarkI
+        The machine whose parts are broken (its wiring names the wires).
+    cut_wires, dead_a_units, stopped_motors, dead_photocells : float
+        Fractions in [0, 1] of plugboard wires, A-units, potentiometer motors and
+        photocells (rounded to whole parts, chosen without replacement).
+    drift_sd, noise_sd : float
+        Potentiometer drift (steps per sqrt(second)) and summation noise; 0 for none.
+    at_s : float
+        When the parts break (machine seconds).
+    seed : None, int or Generator
+
+    >>> from markone.hardware import MarkI
+    >>> m = MarkI(seed=0)
+    >>> plan = random_faults(m, cut_wires=0.1, dead_a_units=0.25, seed=1)
+    >>> plan.kinds(), len(plan)                    # 512 x 10 wires, 512 A-units
+    (('CutWire', 'AUnitStuck'), 640)
+    """
+    rng = as_generator(seed)
+    p = machine.params
+    for name, v in (("cut_wires", cut_wires), ("dead_a_units", dead_a_units),
+                    ("stopped_motors", stopped_motors),
+                    ("dead_photocells", dead_photocells)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v <= 1:
+            raise ValueError(f"{name}(={v!r}) must be a fraction in [0, 1].")
+    inputs = machine.wiring.inputs
+    faults = []
+    n = round(cut_wires * inputs.size)
+    for k in np.sort(rng.choice(inputs.size, n, replace=False)):
+        a, j = divmod(int(k), inputs.shape[1])
+        faults.append(CutWire(a, int(inputs[a, j]), at_s))
+    n = round(dead_a_units * p.n_a_units)
+    faults += [AUnitStuck(int(a), 0, at_s)
+               for a in np.sort(rng.choice(p.n_a_units, n, replace=False))]
+    n = round(stopped_motors * p.n_r_units * p.n_a_units)
+    for k in np.sort(rng.choice(p.n_r_units * p.n_a_units, n, replace=False)):
+        faults.append(MotorStopped(*map(int, divmod(int(k), p.n_a_units)), at_s))
+    n_s = p.retina_shape[0] * p.retina_shape[1]
+    n = round(dead_photocells * n_s)
+    faults += [PhotocellStuck(int(c), 0, at_s)
+               for c in np.sort(rng.choice(n_s, n, replace=False))]
+    if drift_sd:
+        faults.append(PotentiometerDrift(drift_sd, at_s))
+    if noise_sd:
+        faults.append(NoisySum(noise_sd, at_s))
+    return FaultPlan(tuple(faults), int(rng.integers(2**31)))

@@ -1,0 +1,189 @@
+"""Fleets: many Mark I machines trained on the same task in one call.
+
+A sweep over seeds, parameters and faults is a fleet of independent machines: each
+:class:`MachineSpec` builds one :class:`~markone.hardware.MarkI` (its physics, its
+seed, its faults), every machine trains on the same figures with the same training
+arguments, and :func:`run_fleet` returns a :class:`FleetRun` per machine (its spec,
+its :class:`~markone.hardware.MachineRun` and its accuracy on the training figures)
+in the order of the specs. The machines run here, in local worker processes
+(``workers=``) or on a Dask cluster (``dask=``), through the same executor as
+``markone sim run --workers/--dask`` (:func:`markone._parallel.run_each`); each
+machine is fully determined by its spec, so the runs are the same wherever they ran.
+
+Examples
+--------
+>>> from markone._figures import letters
+>>> images, labels = letters("ABC", per_class=2, seed=0)
+>>> specs = MachineSpec.grid(seeds=[0, 1], weight_range=[(-50, 50), (-1, 1)])
+>>> [(s.seed, s.params.weight_range) for s in specs]
+[(0, (-50, 50)), (1, (-50, 50)), (0, (-1, 1)), (1, (-1, 1))]
+>>> fleet = run_fleet(specs, images, labels, presentations=60)
+>>> [int(f.run.saturated.sum()) > 0 for f in fleet]
+[False, False, True, True]
+>>> fleet[0]
+FleetRun(seed=0, accuracy=1.000, run=MachineRun(presentations=60, ...))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import itertools
+import numbers
+
+from markone._parallel import run_each
+from markone._validation import check_consistent_length, check_int_at_least
+from markone.hardware.machine import MarkI
+from markone.hardware.params import MarkIParams
+
+__all__ = ["MachineSpec", "FleetRun", "run_fleet"]
+
+#: Training arguments a fleet passes on to :meth:`MarkI.train` (not ``log``: a fleet
+#: of logs would not fit in memory; train one machine with ``log=True`` instead).
+TRAIN_ARGUMENTS = frozenset(inspect.signature(MarkI.train).parameters) - {
+    "self", "images", "labels", "log", "warm_start"}
+
+
+@dataclasses.dataclass(frozen=True)
+class MachineSpec:
+    """One machine of a fleet: its physics, its seed and its faults.
+
+    Parameters
+    ----------
+    params : MarkIParams
+    seed : int
+        Draws the machine's wiring, source sets, noise and shuffles.
+    faults : object, optional
+        Handed to ``MarkI(params, seed=seed, faults=faults)`` as it is (the machine
+        defines what a fault is); None builds a machine without faults.
+    """
+
+    params: MarkIParams = dataclasses.field(default_factory=MarkIParams)
+    seed: int = 0
+    faults: object = None
+
+    def __post_init__(self):
+        if not isinstance(self.params, MarkIParams):
+            raise TypeError(
+                f"MachineSpec.params must be a MarkIParams, got "
+                f"{type(self.params).__name__}; build one with MarkIParams(...)."
+            )
+        if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral) \
+                or self.seed < 0:
+            raise ValueError(
+                f"MachineSpec.seed(={self.seed!r}) must be an integer >= 0: a fleet's "
+                "machines are seeded so that their runs do not depend on where they ran."
+            )
+        object.__setattr__(self, "seed", int(self.seed))
+        if self.faults is not None and "faults" not in inspect.signature(MarkI).parameters:
+            raise ValueError(
+                "MachineSpec.faults is set, but this markone's MarkI takes no faults "
+                "argument; leave faults=None."
+            )
+
+    @classmethod
+    def grid(cls, seeds, base=None, faults=None, **vary):
+        """One spec per seed for every combination of the ``vary`` values.
+
+        ``vary`` maps MarkIParams field names to lists of values (the first field
+        varies slowest); ``base`` (default ``MarkIParams()``) gives the other fields.
+
+        >>> [s.params.topology for s in MachineSpec.grid([0], topology=["full",
+        ...                                                       "source_sets"])]
+        ['full', 'source_sets']
+        """
+        base = MarkIParams() if base is None else base
+        names = list(vary)
+        for name, values in vary.items():
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+                raise TypeError(
+                    f"{name} must be a list of values to vary over, got {values!r}; "
+                    f"write {name}=[{values!r}]."
+                )
+        seeds = list(seeds)
+        return [cls(base.replace(**dict(zip(names, combo))), seed, faults)
+                for combo in itertools.product(*(list(vary[n]) for n in names))
+                for seed in seeds]
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class FleetRun:
+    """What one machine of a fleet did: its ``spec``, its ``run`` (without the
+    per-presentation log) and ``accuracy``, the fraction of the training figures it
+    classifies correctly at the end (settled, noise-free: :meth:`MarkI.score`)."""
+
+    spec: MachineSpec
+    run: object
+    accuracy: float
+
+    def __repr__(self):
+        return (f"FleetRun(seed={self.spec.seed}, accuracy={self.accuracy:.3f}, "
+                f"run={self.run!r})")
+
+
+def _train_machines(task):
+    """Train every machine of one chunk of a fleet (a top-level function: picklable)."""
+    specs, images, labels, train = task
+    out = []
+    for spec in specs:
+        extra = {} if spec.faults is None else {"faults": spec.faults}
+        machine = MarkI(spec.params, seed=spec.seed, **extra)
+        run = machine.train(images, labels, **train)
+        out.append(FleetRun(spec, run, machine.score(images, labels)))
+    return out
+
+
+def run_fleet(specs, images, labels, *, workers=1, dask=None, chunks=None, **train):
+    """Train one machine per spec on ``images``/``labels``; return their runs.
+
+    Parameters
+    ----------
+    specs : sequence of MachineSpec
+        The machines (see :meth:`MachineSpec.grid` for seeds x parameters).
+    images, labels
+        The task, as for :meth:`MarkI.train`.
+    workers : int
+        Local processes to spread the machines over (1: here, in order).
+    dask : str, optional
+        ``"local"`` (a ``dask.distributed.LocalCluster``) or a scheduler address
+        ``"tcp://host:8786"``; overrides ``workers``.
+    chunks : int, optional
+        How many tasks the machines are cut into (default: 4 per worker, 1 here); it
+        changes nothing but the overhead.
+    **train
+        :meth:`MarkI.train` arguments (``epochs``, ``presentations``, ``rule``, ...).
+
+    Returns
+    -------
+    list of FleetRun
+        One per spec, in the order of ``specs``, the same wherever they ran.
+    """
+    specs = list(specs)
+    if not specs:
+        raise ValueError("specs is empty: give at least one MachineSpec.")
+    bad = [i for i, s in enumerate(specs) if not isinstance(s, MachineSpec)]
+    if bad:
+        raise TypeError(
+            f"specs[{bad[0]}] is a {type(specs[bad[0]]).__name__}, not a MachineSpec; "
+            "build specs with MachineSpec(params, seed) or MachineSpec.grid(seeds, ...)."
+        )
+    unknown = sorted(set(train) - TRAIN_ARGUMENTS)
+    if unknown:
+        raise TypeError(
+            f"run_fleet got unknown training argument(s) {unknown}; the fleet passes "
+            f"on these MarkI.train arguments: {sorted(TRAIN_ARGUMENTS)}."
+        )
+    workers = check_int_at_least(workers, "workers", 1)
+    probe = MarkI(specs[0].params, seed=0)
+    images = probe._images(images)   # checked once here, not in every worker
+    check_consistent_length(images, labels, names=("images", "labels"))
+    if chunks is None:
+        chunks = 1 if workers == 1 and dask is None else 4 * (workers if dask is None
+                                                              else 2)
+    chunks = min(check_int_at_least(chunks, "chunks", 1), len(specs))
+    parts = [specs[k::chunks] for k in range(chunks)]   # balanced: mixed parameters
+    tasks = [(part, images, labels, train) for part in parts]
+    runs = [None] * len(specs)
+    for k, part_runs in run_each(_train_machines, tasks, workers=workers, dask=dask):
+        runs[k::chunks] = part_runs
+    return runs

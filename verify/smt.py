@@ -1,0 +1,365 @@
+"""SMT queries written once, solved by Z3 or cvc5, exported as SMT-LIB 2.
+
+A small term language (:class:`Term`: real and integer variables, rational constants,
+``+ - *``, comparisons, ``and or not => ite``) is rendered to SMT-LIB 2 text, and that
+text is what every solver reads: Z3 and cvc5 parse the same assertions through their
+Python APIs, and :meth:`Session.smt2` writes them to a file that any other solver (the
+``z3`` executable, ``cvc5``, ...) reruns with the same answers. The same terms are
+evaluated exactly in :class:`~fractions.Fraction` arithmetic (:func:`evaluate`), so a
+solver's model can be re-checked without trusting the solver.
+
+Examples
+--------
+>>> x, y = Real("x"), Real("y")
+>>> s = Session("QF_NRA", solver="cvc5")
+>>> s.add(x * y > 2, x < 2, x > 1)
+>>> s.check()
+'sat'
+>>> m = s.model()
+>>> all(evaluate(t, m) for t in (x * y > 2, x < 2, x > 1))
+True
+>>> [line for line in s.smt2().splitlines() if "assert" in line][0]
+'(assert (> (* x y) 2.0))'
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+__all__ = ["Term", "Real", "Int", "Sum", "And", "Or", "Not", "Implies", "If", "Eq",
+           "evaluate", "Session", "SOLVERS"]
+
+#: Solvers that read the queries.
+SOLVERS = ("z3", "cvc5")
+
+_CMP = {"<=", "<", ">=", ">", "="}
+
+
+class Term:
+    """An SMT term: ``op`` with ``args`` of sort ``"Real"``, ``"Int"`` or ``"Bool"``.
+
+    Arithmetic and comparisons build new terms (``==`` stays Python's identity: use
+    :func:`Eq`). Python ints and Fractions become constants of the other side's sort.
+    """
+
+    __slots__ = ("op", "args", "sort")
+
+    def __init__(self, op, args, sort):
+        self.op, self.args, self.sort = op, tuple(args), sort
+
+    def __repr__(self):
+        return _render(self)
+
+    def _num(self, other):
+        if isinstance(other, Term):
+            return other
+        if isinstance(other, bool) or not isinstance(other, (int, Fraction)):
+            raise TypeError(f"cannot combine a term with {other!r}; use ints, Fractions "
+                            "or terms")
+        if self.sort == "Int" and Fraction(other).denominator != 1:
+            raise TypeError(f"{other} is not an integer (this term is Int)")
+        return Term("const", (Fraction(other),), self.sort)
+
+    def _arith(self, op, other, flip=False):
+        if not isinstance(other, (Term, int, Fraction)):
+            return NotImplemented  # e.g. a vector's own scalar multiplication
+        other = self._num(other)
+        a, b = (other, self) if flip else (self, other)
+        return Term(op, (a, b), "Real" if "Real" in (a.sort, b.sort) else "Int")
+
+    def __add__(self, o): return self._arith("+", o)
+    def __radd__(self, o): return self._arith("+", o, True)
+    def __sub__(self, o): return self._arith("-", o)
+    def __rsub__(self, o): return self._arith("-", o, True)
+    def __mul__(self, o): return self._arith("*", o)
+    def __rmul__(self, o): return self._arith("*", o, True)
+    def __neg__(self): return Term("neg", (self,), self.sort)
+    def __le__(self, o): return Term("<=", (self, self._num(o)), "Bool")
+    def __lt__(self, o): return Term("<", (self, self._num(o)), "Bool")
+    def __ge__(self, o): return Term(">=", (self, self._num(o)), "Bool")
+    def __gt__(self, o): return Term(">", (self, self._num(o)), "Bool")
+    __hash__ = object.__hash__
+
+
+def Real(name):
+    """A real-valued unknown."""
+    return Term("var", (name,), "Real")
+
+
+def Int(name):
+    """An integer-valued unknown."""
+    return Term("var", (name,), "Int")
+
+
+def _const(v, sort):
+    return Term("const", (Fraction(v),), sort)
+
+
+def Sum(terms, sort="Real"):
+    """The sum of terms (0 of ``sort`` when empty)."""
+    terms = list(terms)
+    if not terms:
+        return _const(0, sort)
+    return Term("+", terms, terms[0].sort) if len(terms) > 1 else terms[0]
+
+
+def And(*ts):
+    return Term("and", ts, "Bool") if len(ts) != 1 else ts[0]
+
+
+def Or(*ts):
+    return Term("or", ts, "Bool") if len(ts) != 1 else ts[0]
+
+
+def Not(t):
+    return Term("not", (t,), "Bool")
+
+
+def Implies(a, b):
+    return Term("=>", (a, b), "Bool")
+
+
+def If(c, a, b):
+    """``ite``: ``a`` when ``c`` holds, else ``b``."""
+    if not isinstance(a, Term):
+        a = b._num(a)
+    if not isinstance(b, Term):
+        b = a._num(b)
+    return Term("ite", (c, a, b), a.sort if a.sort == b.sort else "Real")
+
+
+def Eq(a, b):
+    """The equation ``a = b``."""
+    if not isinstance(a, Term):
+        a, b = b, a
+    return Term("=", (a, a._num(b)), "Bool")
+
+
+# --------------------------------------------------------------------------------------
+# SMT-LIB 2 text and exact evaluation
+
+
+def _render_const(q, sort):
+    if sort == "Int":
+        return str(q.numerator) if q >= 0 else f"(- {-q.numerator})"
+    mag = abs(q)
+    text = (f"{mag.numerator}.0" if mag.denominator == 1
+            else f"(/ {mag.numerator}.0 {mag.denominator}.0)")
+    return text if q >= 0 else f"(- {text})"
+
+
+def _render(t):
+    if t.op == "var":
+        return t.args[0]
+    if t.op == "const":
+        return _render_const(t.args[0], t.sort)
+    op = {"neg": "-"}.get(t.op, t.op)
+    return f"({op} {' '.join(_render(a) for a in t.args)})"
+
+
+def variables(terms):
+    """The variables of ``terms`` as ``{name: sort}``, in order of first use."""
+    out, stack = {}, list(reversed(list(terms)))
+    while stack:
+        t = stack.pop()
+        if t.op == "var":
+            out.setdefault(t.args[0], t.sort)
+        elif t.op != "const":
+            stack.extend(reversed(t.args))
+    return out
+
+
+def evaluate(t, env):
+    """The exact value of ``t`` (Fraction or bool) with variables from ``env``."""
+    op, a = t.op, t.args
+    if op == "var":
+        return Fraction(env[a[0]])
+    if op == "const":
+        return a[0]
+    if op == "ite":
+        return evaluate(a[1] if evaluate(a[0], env) else a[2], env)
+    v = [evaluate(x, env) for x in a]
+    if op == "+":
+        return sum(v, Fraction(0))
+    if op == "*":
+        out = Fraction(1)
+        for x in v:
+            out *= x
+        return out
+    if op == "-":
+        return v[0] - v[1]
+    if op == "neg":
+        return -v[0]
+    if op in _CMP:
+        x, y = v
+        return {"<=": x <= y, "<": x < y, ">=": x >= y, ">": x > y, "=": x == y}[op]
+    if op == "and":
+        return all(v)
+    if op == "or":
+        return any(v)
+    if op == "not":
+        return not v[0]
+    if op == "=>":
+        return (not v[0]) or v[1]
+    raise ValueError(f"unknown operator {op!r}")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------------------
+# one solver session over SMT-LIB text
+
+
+class Session:
+    """An incremental solver session that reads SMT-LIB 2 and keeps the transcript.
+
+    Parameters
+    ----------
+    logic : str
+        SMT-LIB logic, e.g. ``"QF_NRA"`` (polynomial real arithmetic), ``"QF_LRA"``.
+    solver : {"z3", "cvc5"}
+    timeout_ms : int, optional
+        Per ``check`` time limit; past it the answer is ``"unknown"``.
+    comment : str
+        Written at the top of the exported file.
+    """
+
+    def __init__(self, logic, *, solver="z3", timeout_ms=None, comment=""):
+        if solver not in SOLVERS:
+            raise ValueError(f"solver={solver!r} must be one of {SOLVERS}.")
+        self.logic, self.solver, self.timeout_ms = logic, solver, timeout_ms
+        self._declared = {}
+        self._script = [f"; {line}" for line in comment.splitlines()]
+        self._script += ["(set-logic " + logic + ")", "(set-option :produce-models true)"]
+        self._lines = []  # declarations and assertions (the text the solver read)
+        self._last = None
+        self.time_s = 0.0
+        if solver == "z3":
+            import z3
+
+            self._z3 = z3.SolverFor(logic)
+            if timeout_ms is not None:
+                self._z3.set("timeout", max(1, int(timeout_ms)))
+        else:
+            import cvc5
+
+            self._tm = cvc5.TermManager()
+            self._cvc = cvc5.Solver(self._tm)
+            self._cvc.setOption("produce-models", "true")
+            self._cvc.setOption("incremental", "true")
+            if timeout_ms is not None:
+                self._cvc.setOption("tlimit-per", str(max(1, int(timeout_ms))))
+            self._cvc.setLogic(logic)
+            self._sm = cvc5.SymbolManager(self._tm)
+
+    def add(self, *terms):
+        """Assert terms (declaring their new variables first)."""
+        lines = []
+        for name, sort in variables(terms).items():
+            if name not in self._declared:
+                self._declared[name] = sort
+                lines.append(f"(declare-fun {name} () {sort})")
+        lines += [f"(assert {_render(t)})" for t in terms]
+        self._feed("\n".join(lines) + "\n")
+        self._script += lines
+
+    def _feed(self, text):
+        if self.solver == "z3":
+            self._z3.from_string(text)
+            return
+        import cvc5
+
+        parser = cvc5.InputParser(self._cvc, self._sm)
+        parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "markone")
+        while True:
+            cmd = parser.nextCommand()
+            if cmd.isNull():
+                break
+            cmd.invoke(self._cvc, self._sm)
+
+    def check(self):
+        """``"sat"``, ``"unsat"`` or ``"unknown"`` for the assertions so far."""
+        t0 = time.perf_counter()
+        if self.solver == "z3":
+            r = str(self._z3.check())
+        else:
+            res = self._cvc.checkSat()
+            r = "sat" if res.isSat() else "unsat" if res.isUnsat() else "unknown"
+        self.time_s += time.perf_counter() - t0
+        self._script.append("(check-sat)")
+        self._last = r
+        return r
+
+    def push(self):
+        self._script.append("(push 1)")
+        if self.solver == "z3":
+            self._z3.push()
+        else:
+            self._cvc.push()
+
+    def pop(self):
+        self._script.append("(pop 1)")
+        if self.solver == "z3":
+            self._z3.pop()
+        else:
+            self._cvc.pop()
+
+    def model(self):
+        """After ``"sat"``: ``{name: Fraction}``, or a decimal string (ending in
+        ``"?"``) for a value that is an irrational algebraic number."""
+        if self._last != "sat":
+            raise ValueError("there is no model: the last check was not sat.")
+        if self.solver == "z3":
+            return self._z3_model()
+        out = {}
+        for t in self._sm.getDeclaredTerms():
+            v = self._cvc.getValue(t)
+            if v.isRealValue() or v.isIntegerValue():
+                out[str(t)] = Fraction(v.getRealValue() if v.isRealValue()
+                                       else v.getIntegerValue())
+            else:
+                out[str(t)] = _cvc5_algebraic(str(v))
+        return out
+
+    def _z3_model(self):
+        import z3
+
+        m, out = self._z3.model(), {}
+        for name, sort in self._declared.items():
+            v = m.eval(z3.Real(name) if sort == "Real" else z3.Int(name),
+                       model_completion=True)
+            if z3.is_rational_value(v) or z3.is_int_value(v):
+                out[name] = (v.as_fraction() if z3.is_rational_value(v)
+                             else Fraction(v.as_long()))
+            else:
+                out[name] = v.approx(20).as_decimal(20).rstrip("?") + "?"
+        return out
+
+    def rational_model(self, tries=6):
+        """After ``"sat"``: a model whose values are all rational, found by fixing the
+        irrational ones to nearby rationals one at a time; None when that fails."""
+        model = self.model()
+        for name in [k for k, v in model.items() if isinstance(v, str)]:
+            approx = Fraction(model[name].rstrip("?"))
+            for digits in range(tries):
+                q = approx.limit_denominator(10 ** (digits + 1))
+                self.push()
+                self.add(Eq(Real(name) if self._declared[name] == "Real" else Int(name),
+                            q))
+                if self.check() == "sat":
+                    model = self.model()
+                    break
+                self.pop()
+            else:
+                return None
+        return model if all(isinstance(v, Fraction) for v in model.values()) else None
+
+    def smt2(self):
+        """The whole session as an SMT-LIB 2 script (every ``check-sat`` included)."""
+        return "\n".join(self._script + ["(exit)"]) + "\n"
+
+
+def _cvc5_algebraic(text):
+    """A decimal approximation of cvc5's ``(_ real_algebraic_number <p, (lo, hi)>)``."""
+    lo, hi = text.rsplit("(", 1)[1].rstrip(")>").split(",")
+    mid = (Fraction(lo.strip()) + Fraction(hi.strip())) / 2
+    return f"{float(mid):.17g}?"
