@@ -5,11 +5,10 @@ their labels folded in, ``yx[i] = y_i * [x_i, c]``), updating the state in place
 the rule of :mod:`markone.online`: a mistake when ``w . yx[i] <= 0``, then
 ``w += eta * yx[i]``.
 
-* :func:`epoch_last` is the lean loop (last iterate only) used by :func:`markone.train`
-  for float data and by the batched runs in :mod:`markone.batch` (it can be called
-  from other numba functions, including ``prange`` loops).
-* :func:`epoch_last_xy` is the same loop on the raw inputs ``X`` with the labels and
-  the appended constant folded in on the fly. It saves the two passes over memory
+* :func:`epoch_last_xy` is the lean loop (last iterate only) used by
+  :func:`markone.train` for float data and by the batched runs in :mod:`markone.batch`,
+  on the raw inputs ``X`` with the labels and the appended constant folded in on the
+  fly. It saves the two passes over memory
   that building ``yx`` costs (and the separate NaN scan: a non-finite input makes its
   score non-finite, which the loop reports), so a float run reads its data once per
   pass, as ``X @ w`` does.
@@ -26,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["epoch_last", "epoch_last_xy", "epoch_general", "score_underflows", "INT64_LIMIT",
+__all__ = ["epoch_last_xy", "epoch_general", "score_underflows", "INT64_LIMIT",
            "UNDERFLOW_ZONE"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
@@ -38,28 +37,6 @@ INT64_LIMIT = 2**62
 #: (the loops detect non-finite inputs through their scores; "nsz" would let LLVM
 #: fold 0 * NaN to 0 and hide them, so it is left out).
 FASTMATH = {"reassoc", "contract"}
-
-
-@njit(cache=True, fastmath=FASTMATH, nogil=True)
-def epoch_last(yx, idx, eta, w):
-    """One pass of the plain perceptron over ``yx[idx]``; returns the mistakes made.
-
-    ``w`` is updated in place. ``fastmath`` lets LLVM vectorise the dot products; on
-    integer-valued data (exact in float64) the result does not depend on the
-    summation order.
-    """
-    d = yx.shape[1]
-    mistakes = 0
-    for t in range(idx.shape[0]):
-        row = yx[idx[t]]
-        s = 0.0
-        for j in range(d):
-            s += w[j] * row[j]
-        if s <= 0:
-            for j in range(d):
-                w[j] += eta * row[j]
-            mistakes += 1
-    return mistakes
 
 
 #: A score whose terms sum, in absolute value, below this is decided by underflow:
@@ -131,7 +108,7 @@ def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
 
     Parameters (all arrays are updated in place)
     ----------
-    yx, idx, eta, w : as in :func:`epoch_last`.
+    yx, idx, eta, w : the signed rows, the order of this pass, the step, the weights.
     acc : array like ``w``
         ``sum_s s * Delta_s`` over updates ``Delta_s`` made at presentation number
         ``s`` (1-based); the average of the iterates after ``T`` presentations is

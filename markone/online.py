@@ -45,9 +45,19 @@ def score(w, x):
     return np.dot(w, x)
 
 
-def is_mistake(s, y):
-    """True where the signed score ``y * s`` is ``<= 0`` (zero counts as a mistake)."""
-    return np.asarray(y) * s <= 0
+def is_mistake(s, y, *, strict=False):
+    """True where the signed score ``y * s`` is ``<= 0`` (zero counts as a mistake).
+
+    ``strict=True`` is the other convention, found in some texts: a mistake only when
+    ``y * s < 0`` (from a zero start it never updates; see :func:`verify.check_cycling`).
+
+    >>> is_mistake(np.array([-1, 0, 1]), 1).tolist()
+    [True, True, False]
+    >>> is_mistake(np.array([-1, 0, 1]), 1, strict=True).tolist()
+    [True, False, False]
+    """
+    signed = np.asarray(y) * s
+    return signed < 0 if strict else signed <= 0
 
 
 def increment(x, y, eta=1.0):

@@ -260,3 +260,36 @@ def test_random_non_separable_examples_exist():
             found += 1
             assert not check_cycling(X, y).converged
     assert found >= 5
+
+
+def test_the_cycle_is_replayed_through_the_core(monkeypatch):
+    import dataclasses
+
+    import markone.perceptron as core
+    from verify.cycling import check_cycling as check
+
+    X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [-1, 1, 1, -1]
+    calls = []
+    real = core.train
+
+    def spy(*a, **kw):
+        calls.append(kw)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(core, "train", spy)
+    r = check(X, y)
+    assert calls and calls[0]["exact"] and calls[0]["record"] and calls[0]["max_epochs"] == 1
+    assert len(calls[0]["order"]) >= r.period_updates
+
+    def off_by_one(*a, **kw):   # a core that disagrees on one weight must be caught
+        res = real(*a, **kw)
+        w = list(res.weights_after)
+        w[-1] = tuple(v + 1 for v in w[-1])
+        return dataclasses.replace(res, weights_after=tuple(w))
+
+    monkeypatch.setattr(core, "train", off_by_one)
+    import pytest
+
+    with pytest.raises(RuntimeError, match="BUG: check_cycling's run and markone.train"):
+        check(X, y)
+    check(X, y, rule="strict")   # not the core's rule: not replayed

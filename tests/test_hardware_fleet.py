@@ -9,6 +9,8 @@ from markone._figures import letters
 from markone._io import to_jsonable
 from markone.cli import main
 from markone.hardware import FleetRun, MachineSpec, MarkI, MarkIParams, run_fleet
+from markone.hardware.faults import (AUnitStuck, FaultPlan, MotorStopped, apply_faults,
+                                     random_faults)
 
 
 def data():
@@ -81,12 +83,34 @@ def test_bad_specs_are_named(build, error, match):
         build()
 
 
-def test_faults_need_a_machine_that_takes_them():
-    import inspect
-    if "faults" in inspect.signature(MarkI).parameters:
-        pytest.skip("this MarkI takes faults; the fleet hands them over")
-    with pytest.raises(ValueError, match="faults"):
-        MachineSpec(faults={"dead_photocells": [3]})
+def test_faults_travel_with_their_machine():
+    images, labels = data()
+    plan = FaultPlan((AUnitStuck(a_unit=3, value=1), MotorStopped(r_unit=0, a_unit=3)))
+    drawn = {"dead_a_units": 0.2, "noise_sd": 0.5, "seed": 4}
+    specs = [MachineSpec(seed=1, faults=plan), MachineSpec(seed=2, faults=drawn),
+             MachineSpec(seed=2)]
+    fleet = run_fleet(specs, images, labels, presentations=60)
+    assert fleet[0].run.weights[0, 3] == 0.0          # its motor never turned
+    for spec, f in zip(specs[:2], fleet):
+        machine = MarkI(spec.params, seed=spec.seed)
+        apply_faults(machine, plan if spec.faults is plan
+                     else random_faults(machine, **drawn))
+        run = machine.train(images, labels, presentations=60)
+        np.testing.assert_array_equal(f.run.weights, run.weights)
+        assert f.accuracy == machine.score(images, labels)
+    assert not np.array_equal(fleet[1].run.weights, fleet[2].run.weights)
+    two = run_fleet(specs, images, labels, presentations=60, workers=2)
+    assert [exact(f) for f in two] == [exact(f) for f in fleet]
+
+
+@pytest.mark.parametrize("faults, error, match", [
+    ({"dead": 0.1}, ValueError, "unknown key"), (["CutWire"], TypeError, "FaultPlan"),
+    ({"dead_a_units": 2.0}, ValueError, "dead_a_units"),
+])
+def test_bad_faults_are_named(faults, error, match):
+    images, labels = data()
+    with pytest.raises(error, match=match):
+        run_fleet([MachineSpec(faults=faults)], images, labels, presentations=2)
 
 
 @pytest.mark.parametrize("kwargs, error, match", [

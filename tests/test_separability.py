@@ -1,5 +1,6 @@
 """Tests of verify.separability: exact verdicts, certificates, edge cases, LP vs Z3."""
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -344,19 +345,53 @@ def test_certify_positive_uses_exact_rows_only_when_needed():
     assert not ok  # exactly zero is not positive
 
 
+def _kernel_by_fractions(rows, k):
+    """The kernel's dimension and, when it is one, a spanning vector: plain Fraction
+    Gauss-Jordan elimination, the oracle for python-flint."""
+    A = [[Fraction(v) for v in r] for r in rows]
+    pivots, r = [], 0
+    for c in range(k):
+        p = next((i for i in range(r, len(A)) if A[i][c] != 0), None)
+        if p is None:
+            continue
+        A[r], A[p] = A[p], A[r]
+        A[r] = [v / A[r][c] for v in A[r]]
+        for i in range(len(A)):
+            if i != r and A[i][c]:
+                A[i] = [a - A[i][c] * b for a, b in zip(A[i], A[r])]
+        pivots.append(c)
+        r += 1
+    free = [c for c in range(k) if c not in pivots]
+    if len(free) != 1:
+        return len(free), None
+    v = [Fraction(0)] * k
+    v[free[0]] = Fraction(1)
+    for i, c in enumerate(pivots):
+        v[c] = -A[i][free[0]]
+    return 1, v
+
+
 @given(st.integers(2, 40).flatmap(lambda k: st.lists(
-    st.lists(st.integers(-3, 3), min_size=k, max_size=k), min_size=k - 1, max_size=k - 1)))
-def test_null_vector_dixon_equals_elimination_hypo(rows):
+    st.lists(st.integers(-3, 3), min_size=k, max_size=k), min_size=1, max_size=k + 1)))
+def test_null_vector_matches_fraction_elimination_hypo(rows):
     k = len(rows[0])
-    try:
-        ref = _exact._null_vector_gauss(rows, k)
-    except ValueError:
-        return  # kernel dimension above one: not null_vector's problem
-    lifted = _exact._null_vector_dixon(rows)
-    assert lifted is None or lifted in (ref, [-v for v in ref])
+    dim, ref = _kernel_by_fractions(rows, k)
+    if dim != 1:
+        with pytest.raises(ValueError, match=f"dimension {dim}, not 1"):
+            _exact.null_vector(rows)
+        return
     v = _exact.null_vector(rows)
-    assert v in (ref, [-v for v in ref])
     assert all(sum(a * b for a, b in zip(r, v)) == 0 for r in rows)
+    ratio = {Fraction(a) / b for a, b in zip(v, ref) if b}
+    assert len(ratio) == 1 and all((a == 0) == (b == 0) for a, b in zip(v, ref))
+    assert math.gcd(*v) == 1 and next(a for a in v if a) > 0
+
+
+def test_null_vector_of_rational_and_huge_entries():
+    assert _exact.null_vector([["1/2", "1/3", "-5/6"]] * 1 + [[1, -1, 0]]) == [1, 1, 1]
+    big = 10**40
+    v = _exact.null_vector([[big, big + 1, 0], [0, 1, -1]])
+    assert v == [big + 1, -big, -big]          # primitive, first entry positive
 
 
 def test_null_vector_large_binary_system():

@@ -51,6 +51,7 @@ from numba.typed import Dict
 
 from markone._html import ShownInJupyter
 from markone._exact import fits_int64, to_integer_matrix
+from markone.online import is_mistake
 from markone._validation import (
     check_choice,
     check_consistent_length,
@@ -58,7 +59,7 @@ from markone._validation import (
     encode_binary_labels,
 )
 
-__all__ = ["CyclingReport", "check_cycling", "integer_yx", "mistake_mask"]
+__all__ = ["CyclingReport", "check_cycling", "integer_yx"]
 
 _RULES = ("nonstrict", "strict")
 
@@ -146,15 +147,9 @@ def integer_yx(X, y, *, intercept=True, intercept_scale=1):
     return np.ascontiguousarray(YX), scale
 
 
-def mistake_mask(signed_scores, rule="nonstrict"):
-    """True where a signed score ``y w.x`` is a mistake under ``rule``.
-
-    >>> mistake_mask(np.array([-1, 0, 1])).tolist()
-    [True, True, False]
-    >>> mistake_mask(np.array([-1, 0, 1]), "strict").tolist()
-    [True, False, False]
-    """
-    return signed_scores <= 0 if rule == "nonstrict" else signed_scores < 0
+def _mistakes(signed_scores, rule):
+    """The core's mistake rule on signed scores ``y w.x`` (strict or not)."""
+    return is_mistake(signed_scores, 1, strict=rule == "strict")
 
 
 def _widen(YX, W):
@@ -198,6 +193,17 @@ def check_cycling(X, y, *, intercept=True, intercept_scale=1, order="cyclic",
     ------
     ValueError
         Bad shapes or labels, non-numeric entries, an unknown ``order`` or ``rule``.
+    RuntimeError
+        If replaying the cyclic run through :func:`markone.train` (exact, the same
+        stream) gives other updates or weights: a bug, reported as such.
+
+    Notes
+    -----
+    Under ``rule="nonstrict"`` the cyclic run (transient and period) is replayed through
+    the public core, ``markone.train(exact=True, order=stream, max_epochs=1,
+    record=True)``, and every update and weight vector must agree: the cycle reported
+    is the one the core's own perceptron goes through. (The strict rule is not the
+    core's, so it is not replayed.)
 
     Examples
     --------
@@ -213,7 +219,10 @@ def check_cycling(X, y, *, intercept=True, intercept_scale=1, order="cyclic",
     budget = check_int_at_least(budget, "budget", 1)
     YX, scale = integer_yx(X, y, intercept=intercept, intercept_scale=intercept_scale)
     if order == "cyclic":
-        return _cyclic(YX, scale, rule, budget, intercept)
+        report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept)
+        if rule == "nonstrict":
+            _replay(X, y, intercept, intercept_scale, stream, trajectory, scale)
+        return report
     reach = reachable_states(YX, rule=rule, budget=budget)
     norms = _norms_sq(reach.states)
     k = int(np.argmax(norms))
@@ -252,7 +261,7 @@ def _cyclic(YX, scale, rule, budget, intercept):
     while True:
         i = step % n
         step += 1
-        if mistake_mask(np.dot(YX[i], w), rule):
+        if _mistakes(np.dot(YX[i], w), rule):
             YX, w = _widen(YX, w)
             w = w + YX[i]
             updates += 1
@@ -283,13 +292,14 @@ def _cyclic(YX, scale, rule, budget, intercept):
                   "is 0, not a mistake)" if updates == 0 and rule == "strict" else "")
                if converged else
                f"no cycle within the budget of {budget} updates; stopped")
-        return CyclingReport(
+        report = CyclingReport(
             converged=converged, transient=updates if converged else None,
             transient_epochs=(step - n - 1) // n + 1 if converged else None,
             period_updates=0 if converged else None,
             period_epochs=0 if converged else None,
             cycle=(_as_tuple(w),) if converged else (), cycle_indices=(),
             complete=complete, message=msg, **common)
+        return report, step, (positions, weights)
     period = updates - first
     period_steps = step - first_step
     cycle = tuple(_as_tuple(v) for v in weights[first + 1: updates + 1])
@@ -299,10 +309,36 @@ def _cyclic(YX, scale, rule, budget, intercept):
     msg = (f"cycles: after a transient of {first} updates, a period of {period} "
            f"updates ({period_steps // n} pass{'es' if period_steps // n > 1 else ''}); "
            f"largest squared norm {norms[k]}.")
-    return CyclingReport(
+    report = CyclingReport(
         converged=False, transient=first, transient_epochs=first_step // n,
         period_updates=period, period_epochs=period_steps // n, cycle=cycle,
         cycle_indices=idx, complete=True, message=msg, **common)
+    return report, step, (positions, weights)
+
+
+def _replay(X, y, intercept, intercept_scale, steps, trajectory, scale):
+    """Replay the first ``steps`` cyclic presentations with :func:`markone.train`
+    (exact) and raise if its updates or weights differ from ``trajectory``."""
+    import warnings
+
+    from markone.perceptron import train
+
+    positions, weights = trajectory
+    n = len(y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = train(X, y, intercept=intercept, intercept_scale=intercept_scale,
+                    exact=True, order=[s % n for s in range(steps)], max_epochs=1,
+                    record=True)
+    ours = [tuple(int(v) for v in w) for w in weights[1:]]
+    core = [tuple(v * scale for v in w) for w in res.weights_after]
+    if list(res.mistake_indices) != positions[1:] or core != ours:
+        k = next((j for j, (a, b) in enumerate(zip(core, ours)) if a != b),
+                 min(len(core), len(ours)))
+        raise RuntimeError(
+            f"BUG: check_cycling's run and markone.train's replay of the same {steps} "
+            f"presentations differ at update {k} ({len(ours)} updates here, "
+            f"{res.mistakes} in the core); please report it with the data.")
 
 
 @dataclass(frozen=True)
@@ -350,7 +386,7 @@ def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
     while len(frontier):
         YX, frontier = _widen(YX, frontier)
         S = frontier @ YX.T
-        M = mistake_mask(S, rule)
+        M = _mistakes(S, rule)
         clean += int((~M.any(axis=1)).sum())
         r, c = np.nonzero(M)
         children = frontier[r] + YX[c]

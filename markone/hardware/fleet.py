@@ -33,6 +33,7 @@ import numbers
 
 from markone._parallel import run_each
 from markone._validation import check_consistent_length, check_int_at_least
+from markone.hardware.faults import FaultPlan, apply_faults, random_faults
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
 
@@ -42,6 +43,9 @@ __all__ = ["MachineSpec", "FleetRun", "run_fleet"]
 #: of logs would not fit in memory; train one machine with ``log=True`` instead).
 TRAIN_ARGUMENTS = frozenset(inspect.signature(MarkI.train).parameters) - {
     "self", "images", "labels", "log", "warm_start"}
+
+#: What a ``faults`` dict may hold: the arguments of ``random_faults`` after the machine.
+RANDOM_FAULTS = frozenset(inspect.signature(random_faults).parameters) - {"machine"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,9 +57,12 @@ class MachineSpec:
     params : MarkIParams
     seed : int
         Draws the machine's wiring, source sets, noise and shuffles.
-    faults : object, optional
-        Handed to ``MarkI(params, seed=seed, faults=faults)`` as it is (the machine
-        defines what a fault is); None builds a machine without faults.
+    faults : FaultPlan or dict, optional
+        The machine's hardware faults (:mod:`markone.hardware.faults`): a
+        :class:`~markone.hardware.faults.FaultPlan` applied as it is, or the keyword
+        arguments of :func:`~markone.hardware.faults.random_faults` (fractions of cut
+        wires, dead A-units, ... and their ``seed``), drawn on the machine itself.
+        None: a healthy machine.
     """
 
     params: MarkIParams = dataclasses.field(default_factory=MarkIParams)
@@ -75,10 +82,17 @@ class MachineSpec:
                 "machines are seeded so that their runs do not depend on where they ran."
             )
         object.__setattr__(self, "seed", int(self.seed))
-        if self.faults is not None and "faults" not in inspect.signature(MarkI).parameters:
-            raise ValueError(
-                "MachineSpec.faults is set, but this markone's MarkI takes no faults "
-                "argument; leave faults=None."
+        if isinstance(self.faults, dict):
+            unknown = sorted(set(self.faults) - RANDOM_FAULTS)
+            if unknown:
+                raise ValueError(
+                    f"MachineSpec.faults has unknown key(s) {unknown}; a dict holds "
+                    f"random_faults arguments: {sorted(RANDOM_FAULTS)}."
+                )
+        elif self.faults is not None and not isinstance(self.faults, FaultPlan):
+            raise TypeError(
+                f"MachineSpec.faults must be a FaultPlan, a dict of random_faults "
+                f"arguments or None, got {type(self.faults).__name__}."
             )
 
     @classmethod
@@ -126,8 +140,10 @@ def _train_machines(task):
     specs, images, labels, train = task
     out = []
     for spec in specs:
-        extra = {} if spec.faults is None else {"faults": spec.faults}
-        machine = MarkI(spec.params, seed=spec.seed, **extra)
+        machine = MarkI(spec.params, seed=spec.seed)
+        if spec.faults is not None:
+            apply_faults(machine, spec.faults if isinstance(spec.faults, FaultPlan)
+                         else random_faults(machine, **spec.faults))
         run = machine.train(images, labels, **train)
         out.append(FleetRun(spec, run, machine.score(images, labels)))
     return out

@@ -22,6 +22,8 @@ MarkI(seed=0, topology='full', theta=2, classes=['A', 'B'], now_s=...)
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import numbers
 
 import numpy as np
@@ -35,7 +37,7 @@ from markone.hardware import plugboard
 from markone.hardware.motors import Motors
 from markone.hardware.params import MarkIParams
 from markone.hardware.retina import Retina
-from markone.hardware.run import MachineRun, Presentation
+from markone.hardware.run import MachineRun, record
 from markone.hardware.runits import RUnits
 from markone.hardware.trainer import Trainer
 
@@ -70,6 +72,24 @@ def class_codes(n_classes, n_r_units, code="binary"):
     else:
         bits = (idx[:, None] == np.arange(n_r_units)).astype(np.int64)
     return (2 * bits - 1).astype(np.int64)
+
+
+@contextlib.contextmanager
+def _collector_paused(pause):
+    """Pause Python's cyclic garbage collector while a logged session grows its log.
+
+    The log is one record per figure, none of them in a reference cycle, yet every
+    generation-2 pass of the collector walks all of them again; paused, a long logged
+    session runs about as fast per figure as a short one. Restored on exit.
+    """
+    if not pause or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class MarkI:
@@ -334,7 +354,9 @@ class MarkI:
         scores = pattern.scores(self.runits.weights)
         if faults is not None:
             scores = faults.noise(scores)
-        mistakes, rows, delta = trainer.decide(scores, target, a, pattern)
+        # a faulty machine's patterns are not cached: no increments to keep for them
+        mistakes, rows, delta = trainer.decide(scores, target, a,
+                                               pattern if faults is None else None)
         wrong = bool(rows.size if trainer.rule != "forced" else mistakes.any())
         motor_s, blocked = 0.0, 0
         if rows.size:
@@ -343,7 +365,10 @@ class MarkI:
                 move = faults.motors(move)
             motor_s = yield from self.motors.turn(move.steps)
             self.runits.commit(move)
-            stats["reinforcements"][rows] += 1
+            if trainer.rule == "forced":   # every R-unit, every figure
+                stats["reinforcements"] += 1
+            else:                           # rows are the R-units that erred
+                stats["reinforcements"] += mistakes
             if move.blocked.any():
                 stats["saturated"][rows] += move.blocked
                 blocked = int(move.blocked.sum())
@@ -363,7 +388,7 @@ class MarkI:
             reinforced = tuple(np.isin(np.arange(len(scores)), rows).tolist())
         else:
             changes, reinforced = (), (False,) * len(scores)
-        log.append(Presentation(
+        log.append(record(
             t_s=float(t0), end_t_s=float(env.now), figure=int(figure), label=int(label),
             active_a=pattern.active, scores=tuple(scores.tolist()),
             response=tuple(response.tolist()), target=tuple(target.tolist()),
@@ -468,7 +493,8 @@ class MarkI:
         passes = self._passes(len(X), epochs, presentations, shuffle, order)
         session = self.env.process(self._session(
             X, targets, label_idx, passes, presentations is None, trainer, stats, records))
-        self.env.run(until=session)
+        with _collector_paused(log):
+            self.env.run(until=session)
         return MachineRun(
             params=self.params, seed=self.seed, theta=self.theta, rule=trainer.rule,
             classes=tuple(self.classes_.tolist()), codes=self.codes_,

@@ -19,6 +19,8 @@ Examples
 
 from __future__ import annotations
 
+import numpy as np
+
 __all__ = ["Motors"]
 
 
@@ -34,7 +36,7 @@ class Motors:
         steps) in parallel; return the motor phase's duration in seconds."""
         if not self.motor_step_s > 0:
             return 0.0
-        longest = float(max(steps, default=0.0))   # moves are >= 0
+        longest = float(np.max(steps, initial=0.0))   # moves are >= 0
         if not longest > 0:
             return 0.0
         start = self.env.now

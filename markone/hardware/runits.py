@@ -114,9 +114,12 @@ class RUnits:
         shape = (len(rows), self.weights.shape[1])
         old, new = np.empty(shape), np.empty(shape)
         blocked, steps = np.empty(len(rows), dtype=np.int64), np.empty(len(rows))
-        _move(self.weights, np.asarray(rows, dtype=np.int64),
-              np.ascontiguousarray(np.broadcast_to(request, shape), dtype=np.float64),
-              float(lo), float(hi), old, new, blocked, steps)
+        if request.shape != shape or request.dtype != np.float64 \
+                or not request.flags.c_contiguous:
+            request = np.ascontiguousarray(np.broadcast_to(request, shape),
+                                           dtype=np.float64)
+        _move(self.weights, np.asarray(rows, dtype=np.int64), request, float(lo),
+              float(hi), old, new, blocked, steps)
         return Move(rows, old, new, blocked, steps)
 
     def commit(self, move):
