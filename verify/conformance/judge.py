@@ -23,6 +23,8 @@ last iterate returned instead of a variant's vector.
 
 from __future__ import annotations
 
+import builtins
+
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -69,7 +71,7 @@ class CaseResult:
     float64_can_pass: bool = True
     answer: dict = field(default_factory=dict, repr=False)
 
-    @property
+    @builtins.property  # the field named ``property`` shadows the builtin for mypy
     def passed(self):
         return self.status == "pass"
 
@@ -155,7 +157,7 @@ def _parse_answer(problem, answer):
                 for v in nums:
                     if Fraction(v).denominator != 1:
                         raise ValueError(f"{key} must be integers, got {v}")
-                parsed[key] = int(value) if key == "mistakes" else [int(v) for v in nums]
+                parsed[key] = int(nums[0]) if key == "mistakes" else [int(v) for v in nums]
             elif key == "W":
                 parsed[key] = [parse_vector(r, where=f"W[{k}]") for k, r in
                                enumerate(value)]
