@@ -46,8 +46,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-__all__ = ["epoch_last_xy", "epoch_general", "INT64_LIMIT", "csr_rows", "row_dot",
-           "row_axpy", "row_update", "kernel_rows"]
+__all__ = ["epoch_last_xy", "epoch_general", "score_underflows", "INT64_LIMIT",
+           "UNDERFLOW_ZONE", "csr_rows", "row_dot", "row_axpy", "row_update",
+           "row_underflows", "kernel_rows"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -58,6 +59,26 @@ INT64_LIMIT = 2**62
 #: (the loops detect non-finite inputs through their scores; "nsz" would let LLVM
 #: fold 0 * NaN to 0 and hide them, so it is left out).
 FASTMATH = {"reassoc", "contract"}
+
+
+#: A score whose terms sum, in absolute value, below this is decided by underflow:
+#: within 53 bits of float64's subnormal range, rounding to zero outweighs the data.
+UNDERFLOW_ZONE = 2.0**-969
+
+
+@njit(cache=True, nogil=True)
+def score_underflows(w, row, c):
+    """True when some term ``w_j x_j`` (or ``w_d c``) of a score is not zero, yet the
+    terms' absolute values sum below :data:`UNDERFLOW_ZONE`: the score's sign is then
+    decided by underflow, not by the data. Called only for scores below that zone."""
+    d = row.shape[0]
+    live = w[d] != 0 and c != 0
+    a = abs(w[d] * c)
+    for j in range(d):
+        if row[j] != 0 and w[j] != 0:
+            live = True
+            a += abs(w[j] * row[j])
+    return live and a < UNDERFLOW_ZONE
 
 
 def csr_rows(A):
@@ -108,6 +129,11 @@ def row_update(X, i, a, step, w, acc):
         delta = a * row[j]
         w[j] += delta
         acc[j] += step * delta
+
+
+def row_underflows(X, i, w, c):
+    """:func:`score_underflows` for row ``i`` of ``X`` (dense, or a CSR triple)."""
+    return score_underflows(w, X[i], c)
 
 
 def _is_dense(X):
@@ -178,6 +204,31 @@ def _row_axpy(X, i, a, w):
     return sparse
 
 
+@overload(row_underflows, inline="always")
+def _row_underflows(X, i, w, c):
+    if _is_dense(X):
+        def dense(X, i, w, c):
+            return score_underflows(w, X[i], c)
+        return dense
+
+    def sparse(X, i, w, c):
+        return _csr_underflows(X[0], X[1], X[2], i, w, c)
+    return sparse
+
+
+@njit(cache=True, nogil=True)
+def _csr_underflows(data, indices, indptr, i, w, c):
+    d = w.shape[0] - 1
+    live = w[d] != 0 and c != 0
+    a = abs(w[d] * c)
+    for k in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
+        j = np.uintp(indices[k])
+        if data[k] != 0 and w[j] != 0:
+            live = True
+            a += abs(w[j] * data[k])
+    return live and a < UNDERFLOW_ZONE
+
+
 @overload(row_update, inline="always")
 def _row_update(X, i, a, step, w, acc):
     if _is_dense(X):
@@ -205,8 +256,9 @@ def epoch_last_xy(X, y, c, idx, eta, w, status):
     ``w`` has ``d + 1`` entries, the last one the weight of the constant ``c``
     (``c = 0`` for no intercept). Returns the mistakes made. Stops early with
     ``status = [1, t]`` when the score at position ``t`` is not finite (a NaN or
-    infinity in that input), or ``[2, t]`` when a zero input vector (with ``c = 0``)
-    was met, which no weight vector can ever classify.
+    infinity in that input, or an overflow), ``[2, t]`` when a zero input vector (with
+    ``c = 0``) was met, which no weight vector can ever classify, or ``[3, t]`` when
+    the score underflows (:func:`score_underflows`): float64 cannot carry the data.
     """
     d = w.shape[0] - 1
     mistakes = 0
@@ -215,6 +267,10 @@ def epoch_last_xy(X, y, c, idx, eta, w, status):
         s = w[d] * c + row_dot(X, i, w)
         if not np.isfinite(s):
             status[0] = 1
+            status[1] = t
+            return mistakes
+        if abs(s) < UNDERFLOW_ZONE and row_underflows(X, i, w, c):  # rare: tiny |s|
+            status[0] = 3
             status[1] = t
             return mistakes
         if y[i] * s <= 0:
