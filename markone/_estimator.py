@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numbers
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -53,7 +53,10 @@ from markone._checks import (
     run_epochs,
     warn_not_converged,
 )
+from markone._typing import ArrayLike, Label
 from markone._validation import as_generator, encode_binary_labels, encode_class_labels
+
+E = TypeVar("E", bound="OnlineClassifier")
 
 __all__ = ["OnlineClassifier", "CORE_CONSTRAINTS", "PositiveReal", "PositiveRationalString",
            "validate_core_params", "as_float"]
@@ -100,7 +103,7 @@ class PositiveReal(Interval):
         if isinstance(val, (bool, np.bool_)) or not isinstance(val, numbers.Real):
             return False
         if isinstance(val, numbers.Rational):  # exact: Fraction, int
-            return val > 0
+            return Fraction(val) > 0
         return bool(0 < float(val) < float("inf"))
 
     def __str__(self) -> str:
@@ -200,7 +203,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         self._start(classes, n_features)
 
     # learning -------------------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self: E, X: ArrayLike, y: ArrayLike) -> E:
         """Train from zero on ``(X, y)``; return ``self``.
 
         Passes over the data in ``order`` until one makes no update, or
@@ -226,7 +229,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         self._per_epoch.extend(int(m) for m in per_epoch)
         self._mistakes += int(sum(per_epoch))
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self: E, X: ArrayLike, y: ArrayLike,
+                    classes: ArrayLike | None = None) -> E:
         """One pass over ``(X, y)`` from the current state; return ``self``.
 
         ``classes`` (every class the model will see) is needed the first time, unless
@@ -252,7 +256,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     def _end_partial_fit(self):
         """Hook: what a learner does after the pass of a ``partial_fit``."""
 
-    def learn_one(self, x, y, classes=None):
+    def learn_one(self: E, x: ArrayLike, y: Label,
+                  classes: ArrayLike | None = None) -> E:
         """Learn from one example with the same rule as ``fit``; return ``self``.
 
         O(d) per call (for the kernel learner: O(d) per stored example), constant in
@@ -288,7 +293,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return validate_data(self, X, reset=False, dtype=np.float64)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Predicted classes (ties: a zero binary score predicts ``classes_[1]``, a
         multiclass tie the lowest class index)."""
         index = self._predict_index(self.decision_function(X))
@@ -300,7 +305,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             return (scores >= 0).astype(int)
         return np.argmax(scores, axis=1)
 
-    def predict_one(self, x):
+    def predict_one(self, x: ArrayLike) -> Any:
         """Predict the class of one example (O(d))."""
         check_is_fitted(self)
         score = self._score_one(self._one_row(x))

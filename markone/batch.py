@@ -26,12 +26,14 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, prange
 
 from markone._kernels import epoch_last_xy
+from markone._typing import ArrayLike, Seed
 from markone._validation import (as_generator, check_choice, check_consistent_length,
                                  check_int_at_least, check_matrix, check_positive,
                                  child_seeds, encode_binary_labels)
@@ -161,7 +163,7 @@ def _prepare_all(Xs, ys, intercept, intercept_scale):
     return [_prepare(X, y, f"Xs[{b}]") for b, (X, y) in enumerate(zip(Xs, ys))], c
 
 
-def shuffle_orders(seed, n, n_epochs):
+def shuffle_orders(seed: Seed, n: int, n_epochs: int) -> np.ndarray:
     """The presentation orders ``markone.train(order="shuffle", seed=seed)`` uses.
 
     Returns an ``(n_epochs, n)`` int64 array: a fresh permutation of ``range(n)`` per
@@ -180,8 +182,10 @@ def _permutations(rng, n, k, out=None):
     return out
 
 
-def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
-               max_epochs=1000, order="given", seeds=None, parallel=False):
+def train_many(Xs: Sequence[ArrayLike], ys: Sequence[ArrayLike], *, intercept: bool = True,
+               intercept_scale: float = 1.0, eta: float = 1.0, max_epochs: int = 1000,
+               order: str | Sequence[ArrayLike] = "given",
+               seeds: Seed | Sequence[int] = None, parallel: bool = False) -> BatchResult:
     """Train one perceptron per dataset, all at once (last iterate).
 
     Parameters
@@ -232,8 +236,9 @@ def train_many(Xs, ys, *, intercept=True, intercept_scale=1.0, eta=1.0,
     streams = None if isinstance(order, str) else _check_streams(order, data)
 
     train_block = _train_parallel if parallel else _train_serial
-    W, mpe = [None] * B, [None] * B
-    groups = {}
+    W: list = [None] * B
+    mpe: list = [None] * B
+    groups: dict = {}
     for b, (X, _) in enumerate(data):
         key = (X.shape, 0 if streams is None else len(streams[b]))
         groups.setdefault(key, []).append(b)
@@ -331,8 +336,10 @@ def _check_streams(order, data):
     return streams
 
 
-def trace_many(Xs, ys, orders, *, intercept=True, intercept_scale=1.0, eta=1.0,
-               record_every=1, parallel=False):
+def trace_many(Xs: Sequence[ArrayLike], ys: Sequence[ArrayLike], orders: ArrayLike, *,
+               intercept: bool = True, intercept_scale: float = 1.0, eta: float = 1.0,
+               record_every: int = 1, parallel: bool = False
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Replay one online stream per run and record its iterates along the way.
 
     Parameters

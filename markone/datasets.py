@@ -26,6 +26,7 @@ import numpy as np
 
 from markone._figures import letters, shapes
 from markone._table import BUILTIN_TABLES, load_table
+from markone._typing import ArrayLike, Seed
 from markone._validation import as_generator, check_choice, check_int_at_least, check_positive
 
 __all__ = ["iris", "IRIS_FEATURES", "IRIS_CLASSES", "xor", "parity", "orthonormal",
@@ -37,7 +38,7 @@ IRIS_FEATURES = ("sepal_length", "sepal_width", "petal_length", "petal_width")
 IRIS_CLASSES = ("setosa", "versicolor", "virginica")
 
 
-def iris():
+def iris() -> tuple[np.ndarray, np.ndarray]:
     """Fisher's iris data: ``X`` (150, 4) float64 in cm, ``y`` (150,) int in {0, 1, 2}.
 
     Columns are :data:`IRIS_FEATURES`; labels index :data:`IRIS_CLASSES`
@@ -55,7 +56,7 @@ def iris():
     return X, y
 
 
-def xor(encoding="pm1"):
+def xor(encoding: str = "pm1") -> tuple[np.ndarray, np.ndarray]:
     """The XOR problem: ``X`` (4, 2), ``y`` (4,) = +1 where the two inputs differ.
 
     ``encoding="pm1"`` gives inputs in {-1, +1}; ``"01"`` in {0, 1}. Labels are -1/+1
@@ -71,7 +72,7 @@ def xor(encoding="pm1"):
     return X, y
 
 
-def parity(k=3, encoding="pm1"):
+def parity(k: int = 3, encoding: str = "pm1") -> tuple[np.ndarray, np.ndarray]:
     """Parity on ``k`` inputs: the ``2**k`` corners of the cube, ``y = +1`` where an odd
     number of inputs is on. Not linearly separable for ``k >= 2`` (``k = 2`` is XOR).
 
@@ -90,7 +91,8 @@ def parity(k=3, encoding="pm1"):
     return (bits if encoding == "01" else 2 * bits - 1), y
 
 
-def orthonormal(m, d=None, labels=None):
+def orthonormal(m: int, d: int | None = None,
+                labels: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The orthonormal worst case: ``X`` = the first ``m`` unit vectors of R^d.
 
     With ``R = 1`` and, for ``u = sum_i y_i e_i / sqrt(m)``, margin ``m**-0.5``,
@@ -125,7 +127,8 @@ def orthonormal(m, d=None, labels=None):
     return X, y
 
 
-def separable(n, d, margin, seed=None):
+def separable(n: int, d: int, margin: float,
+              seed: Seed = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Random linearly separable data with a known margin: ``(X, y, u)``.
 
     Points are uniform in the unit ball of R^d (so ``R <= 1``); ``u`` is a random unit

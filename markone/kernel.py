@@ -38,11 +38,13 @@ from numba import njit
 from scipy.spatial.distance import cdist
 
 import numbers
+from collections.abc import Callable
 
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, PositiveReal, as_float
+from markone._typing import ArrayLike, Order, Rational, Seed
 from markone._validation import check_choice, check_matrix
 
 __all__ = ["KernelPerceptron", "kernel_matrix", "KERNELS"]
@@ -51,7 +53,8 @@ __all__ = ["KernelPerceptron", "kernel_matrix", "KERNELS"]
 KERNELS = ("linear", "poly", "rbf")
 
 
-def kernel_matrix(A, B, kernel="linear", *, degree=3, gamma=1.0, coef0=1.0):
+def kernel_matrix(A: ArrayLike, B: ArrayLike, kernel: str | Callable = "linear", *,
+                  degree: int = 3, gamma: float = 1.0, coef0: float = 1.0) -> np.ndarray:
     """The matrix ``K[i, j] = k(A[i], B[j])`` of one of the :data:`KERNELS` or a callable.
 
     Examples
@@ -150,9 +153,10 @@ class KernelPerceptron(OnlineClassifier):
         "coef0": [Interval(numbers.Real, 0, None, closed="left")],
     }
 
-    def __init__(self, *, kernel="linear", degree=3, gamma=None, coef0=1.0,
-                 intercept=True, intercept_scale=1.0, max_epochs=1000, order="given",
-                 seed=None):
+    def __init__(self, *, kernel: str | Callable = "linear", degree: int = 3,
+                 gamma: float | None = None, coef0: float = 1.0, intercept: bool = True,
+                 intercept_scale: Rational = 1.0, max_epochs: int = 1000,
+                 order: Order = "given", seed: Seed = None) -> None:
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -232,7 +236,7 @@ class KernelPerceptron(OnlineClassifier):
         self.dual_coef_ = (self._alpha * self._y)[support].astype(np.float64)
 
     # prediction -------------------------------------------------------------------
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """``f(x) = sum_i alpha_i y_i k(x_i, x)`` (positive means ``classes_[1]``)."""
         return self._scores(self._checked_X(X))
 

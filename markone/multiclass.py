@@ -69,6 +69,7 @@ from markone._checks import (
     zero_rows_error,
 )
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, as_float
+from markone._typing import ArrayLike, Order, Rational, Seed
 from markone._validation import (
     as_generator,
     check_consistent_length,
@@ -121,7 +122,8 @@ def _argmax_epoch(X, cls, idx, eta, W, acc, T):
     return mistakes
 
 
-def kesler_expand(X, y, n_classes, rival=None):
+def kesler_expand(X: ArrayLike, y: ArrayLike, n_classes: int,
+                  rival: ArrayLike | None = None) -> np.ndarray:
     """Kesler's vectors: each multiclass example as binary examples of label +1.
 
     For an example ``x`` of class ``c`` and a rival class ``k != c``, ``psi`` has
@@ -250,8 +252,10 @@ class MulticlassPerceptron(OnlineClassifier):
         "variant": [StrOptions({"last", "averaged"})],
     }
 
-    def __init__(self, *, strategy="argmax", intercept=True, intercept_scale=1.0,
-                 eta=1.0, max_epochs=1000, order="given", seed=None, variant="last"):
+    def __init__(self, *, strategy: str = "argmax", intercept: bool = True,
+                 intercept_scale: Rational = 1.0, eta: Rational = 1.0,
+                 max_epochs: int = 1000, order: Order = "given", seed: Seed = None,
+                 variant: str = "last") -> None:
         self.strategy = strategy
         self.intercept = intercept
         self.intercept_scale = intercept_scale
@@ -362,17 +366,17 @@ class MulticlassPerceptron(OnlineClassifier):
         return np.where(self._T[:, None] > 0, ((T + 1) * self._W - self._acc) / T, self._W)
 
     @property
-    def w_(self):
+    def w_(self) -> np.ndarray:
         """The prediction vectors in the augmented space, shape (n_classes, d + 1)."""
         return self._prediction().copy()
 
     @property
-    def coef_(self):
+    def coef_(self) -> np.ndarray:
         """Weights of the features, shape (n_classes, n_features)."""
         return self._prediction()[:, :self.n_features_in_].copy()
 
     @property
-    def intercept_(self):
+    def intercept_(self) -> np.ndarray:
         """The bias of each class, shape (n_classes,)."""
         W = self._prediction()
         return W[:, -1] * self._c if self.intercept else np.zeros(len(W))
@@ -384,7 +388,7 @@ class MulticlassPerceptron(OnlineClassifier):
         S = X @ W[:, :d].T
         return S + W[:, d] * self._c if self.intercept else S
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores per class, shape (n, n_classes); with two classes ``s1 - s0``."""
         S = self._class_scores(self._checked_X(X))
         return S[:, 1] - S[:, 0] if S.shape[1] == 2 else S

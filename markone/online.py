@@ -15,7 +15,11 @@ All functions broadcast, so one call can decide for many R-units at once.
 
 Examples
 --------
->>> import numpy as np
+>>> from typing import Any
+
+import numpy as np
+
+from markone._typing import ArrayLike
 >>> w = np.zeros(3)
 >>> x = np.array([1.0, 0.0, 1.0])
 >>> bool(is_mistake(score(w, x), 1))      # a zero score is a mistake
@@ -35,17 +39,21 @@ Many R-units at once (rows of ``W``), each with its own target:
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+
+from markone._typing import ArrayLike
 
 __all__ = ["score", "is_mistake", "increment", "update", "predict_sign"]
 
 
-def score(w, x):
+def score(w: ArrayLike, x: ArrayLike) -> Any:
     """The activation ``w . x`` (works for float, int and Fraction object arrays)."""
     return np.dot(w, x)
 
 
-def is_mistake(s, y, *, strict=False):
+def is_mistake(s: ArrayLike, y: ArrayLike, *, strict: bool = False) -> Any:
     """True where the signed score ``y * s`` is ``<= 0`` (zero counts as a mistake).
 
     ``strict=True`` is the other convention, found in some texts: a mistake only when
@@ -60,12 +68,12 @@ def is_mistake(s, y, *, strict=False):
     return signed < 0 if strict else signed <= 0
 
 
-def increment(x, y, eta=1.0):
+def increment(x: Any, y: Any, eta: Any = 1.0) -> Any:
     """The correction ``eta * y * x`` applied after a mistake on ``(x, y)``."""
     return eta * y * x
 
 
-def update(w, x, y, eta=1.0):
+def update(w: Any, x: Any, y: Any, eta: Any = 1.0) -> tuple[Any, bool]:
     """One online step on ``(x, y)``: return ``(w_new, mistake)``.
 
     ``w`` is not modified; ``w_new`` is ``w`` itself when there was no mistake.
@@ -76,7 +84,7 @@ def update(w, x, y, eta=1.0):
     return w, False
 
 
-def predict_sign(s, zero=1):
+def predict_sign(s: ArrayLike, zero: int = 1) -> np.ndarray:
     """Map scores to -1/+1, sending an exact zero to ``zero`` (default +1)."""
     s = np.asarray(s)
     return np.where(s > 0, 1, np.where(s < 0, -1, zero)).astype(np.int64)

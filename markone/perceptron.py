@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -49,6 +50,7 @@ from markone._checks import (
 )
 from markone._estimator import OnlineClassifier, as_float, validate_core_params
 from markone._exact import to_fraction, to_integer_matrix
+from markone._typing import ArrayLike, Label, Order, Rational, Seed
 from markone._validation import (
     as_generator,
     check_consistent_length,
@@ -63,7 +65,8 @@ __all__ = ["train", "TrainResult", "Perceptron", "ConvergenceWarning", "augment"
 
 
 
-def augment(X, intercept=True, intercept_scale=1.0):
+def augment(X: ArrayLike, intercept: bool = True,
+            intercept_scale: float = 1.0) -> np.ndarray:
     """Return ``[X, c]`` (a column of ``c = intercept_scale`` appended) as float64.
 
     >>> augment([[1.0, 2.0]]).tolist()
@@ -112,28 +115,28 @@ class TrainResult:
         (the zero start first) and how many presentations each survived.
     """
 
-    w: object
-    last_w: object
+    w: Any
+    last_w: Any
     mistakes: int
     epochs: int
     converged: bool
     mistakes_per_epoch: tuple
     variant: str = "last"
     exact: bool = False
-    intercept_scale: object = 1.0
-    classes: object = None
+    intercept_scale: Any = 1.0
+    classes: Any = None
     mistake_indices: tuple | None = None
-    weights_after: object = None
-    vote_vectors: object = field(default=None)
+    weights_after: Any = None
+    vote_vectors: Any = field(default=None)
     vote_counts: tuple | None = None
 
     @property
-    def coef(self):
+    def coef(self) -> Any:
         """The weights of the input features (``w`` without the intercept weight)."""
         return self.w[:-1] if self.intercept_scale is not None else self.w
 
     @property
-    def intercept(self):
+    def intercept(self) -> Any:
         """The bias ``b`` in ``coef . x + b`` (the intercept weight times ``c``)."""
         if self.intercept_scale is None:
             return Fraction(0) if self.exact else 0.0
@@ -148,7 +151,7 @@ class TrainResult:
         return augment(X, self.intercept_scale is not None,
                        1.0 if self.intercept_scale is None else self.intercept_scale)
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores of the prediction rule (for "voted": the weighted vote)."""
         A = self._augmented(X)
         if self.variant == "voted":
@@ -157,7 +160,7 @@ class TrainResult:
         w = np.array(self.w, dtype=object if self.exact else float)
         return A @ w
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Predicted labels (the original classes; a zero score predicts +1)."""
         signs = predict_sign(self.decision_function(X))
         if self.classes is None:
@@ -302,8 +305,10 @@ _ONE = np.zeros(1, dtype=np.int64)
 _NO_X = np.zeros(1, dtype=np.int64)
 
 
-def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000,
-          order="given", seed=None, variant="last", exact=False, record=False):
+def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+          intercept_scale: Rational = 1.0, eta: Rational = 1.0, max_epochs: int = 1000,
+          order: Order = "given", seed: Seed = None, variant: str = "last",
+          exact: bool = False, record: bool = False) -> TrainResult:
     """Train a binary perceptron with Rosenblatt's rule from a zero start.
 
     Parameters
@@ -364,6 +369,7 @@ def train(X, y, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000
                               max_epochs=max_epochs, order=order, seed=seed,
                               variant=variant), "train")
     y_pm1, classes = labels_to_pm1(y)
+    yx: Any  # int64/object rows (exact), (X, y, c) (lean) or float64 rows
     if exact:
         n = len(X) if not isinstance(X, np.ndarray) else X.shape[0]
         check_consistent_length(range(n), y_pm1)
@@ -601,8 +607,9 @@ class Perceptron(OnlineClassifier):
     ([1.0, -1.0, 0.0], 2, 0)
     """
 
-    def __init__(self, *, intercept=True, intercept_scale=1.0, eta=1.0, max_epochs=1000,
-                 order="given", seed=None, variant="last"):
+    def __init__(self, *, intercept: bool = True, intercept_scale: Rational = 1.0,
+                 eta: Rational = 1.0, max_epochs: int = 1000, order: Order = "given",
+                 seed: Seed = None, variant: str = "last") -> None:
         self.intercept = intercept
         self.intercept_scale = intercept_scale
         self.eta = eta
@@ -639,24 +646,24 @@ class Perceptron(OnlineClassifier):
         return np.asarray(self._engine.prediction(self.variant), dtype=float)
 
     @property
-    def w_(self):
+    def w_(self) -> np.ndarray:
         """The prediction vector ``[coef..., intercept weight]`` (no intercept weight
         when ``intercept=False``)."""
         w = self._w()
         return w.copy() if self.intercept else w[:-1].copy()
 
     @property
-    def coef_(self):
+    def coef_(self) -> np.ndarray:
         """Weights of the features, shape (1, n_features)."""
         return self._w()[:-1].reshape(1, -1).copy()
 
     @property
-    def intercept_(self):
+    def intercept_(self) -> np.ndarray:
         """The bias ``b`` in ``coef . x + b``, shape (1,)."""
         return np.array([self._w()[-1] * self._c])
 
     @property
-    def result_(self):
+    def result_(self) -> TrainResult:
         """The :class:`TrainResult` of the passes and examples so far."""
         check_is_fitted(self)
         res = _result(self._engine, self._per_epoch or [0], self.variant, False, None,
@@ -666,7 +673,7 @@ class Perceptron(OnlineClassifier):
                        converged=self.converged_, mistakes_per_epoch=self.mistakes_per_epoch_)
 
     # prediction -----------------------------------------------------------------------
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Signed scores (positive means ``classes_[1]``; for "voted": the vote)."""
         X = self._checked_X(X)
         if self.variant == "voted":

@@ -16,6 +16,7 @@ tasks in-process, in worker processes or on a Dask cluster with identical result
 ``iris``                  setosa vs versicolor exactly; three classes averaged
 ``intercept_cost``        the bound against the appended constant c
 ``mark1_letters``         the Mark I on letters: motor speed and end stops
+``damage``                the Mark I with cut wires, dead A-units, stopped motors
 ========================  ==========================================================
 
 Run them with ``markone sim run NAME|all`` or :func:`sims.runner.run_experiment`.

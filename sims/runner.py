@@ -100,6 +100,7 @@ EXPERIMENTS = (
     "iris",
     "intercept_cost",
     "mark1_letters",
+    "damage",
 )
 
 TASK_LOG = "tasks.jsonl"

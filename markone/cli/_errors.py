@@ -88,7 +88,8 @@ def call_user_code(what, func, *args, status=EXIT_NO, **kwargs):
 
 
 # (pattern, replacement): Python phrasing in library messages -> command-line phrasing
-_CLI_TERMS = [
+_CLI_TERMS: list = [
+    (r"`markone verify separable` or verify\.check_separable", "`markone verify separable`"),
     (r"MarkI\(\.\.\.\)\.train\(\.\.\., log=True\)( and save it with run\.save\(path\))?",
      "`markone machine train --log --out RUN.json`"),
     (r"\buse intercept=True\b", "drop --no-intercept"),

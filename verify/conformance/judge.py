@@ -23,6 +23,8 @@ last iterate returned instead of a variant's vector.
 
 from __future__ import annotations
 
+import builtins
+
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -69,7 +71,7 @@ class CaseResult:
     float64_can_pass: bool = True
     answer: dict = field(default_factory=dict, repr=False)
 
-    @property
+    @builtins.property  # the field named ``property`` shadows the builtin for mypy
     def passed(self):
         return self.status == "pass"
 

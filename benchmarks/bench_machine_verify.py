@@ -1,0 +1,63 @@
+"""Speed of ``verify.check_machine`` and of the ``damage`` experiment (issue 12).
+
+Prints, from one run:
+
+* ``check_machine`` on the 26-letter task (10 jittered figures per letter, 260 figures)
+  with the default machine (512 A-units, 8 R-units, end stops at +/-50): the target is
+  under 10 s; and the same task on a machine with end stops at +/-5, where the searches
+  for streams that reach the stops and block learning run;
+* the share of that time spent deciding separability (the exact certificates), as a
+  ratio;
+* the ``damage`` experiment at its default size (target: under 2 minutes), in process.
+
+Usage: ``flock /work/bench.lock python benchmarks/bench_machine_verify.py``.
+"""
+
+import string
+import time
+
+import numpy as np
+
+from markone._figures import letters
+from markone.hardware import MarkI, MarkIParams
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t0, out
+
+
+def main():
+    from verify.machine import check_machine, machine_task
+    from verify.separability import check_separable
+
+    images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
+    machine = MarkI(seed=0)
+    timed(lambda: check_machine(machine, images[:20], labels[:20]))   # compile, warm up
+    t_default, report = timed(lambda: check_machine(machine, images, labels))
+    decided = [r.end_stops.holds for r in report.r_units]
+    print(f"check_machine, 26 letters x 10 figures, default machine: {t_default:.2f} s "
+          f"(target < 10 s); end stops never bite proven for "
+          f"{sum(d is True for d in decided)} of 8 R-units")
+    task = machine_task(machine, images, labels)
+    t_sep, _ = timed(lambda: [check_separable(task.patterns.astype(np.int64),
+                                              task.targets[:, r], intercept=False)
+                              for r in range(8)])
+    print(f"  of which exact separability certificates: {t_sep:.2f} s "
+          f"({t_sep / t_default:.2f} of the total)")
+    tight = MarkI(MarkIParams(weight_range=(-5, 5)), seed=0)
+    t_tight, rep = timed(lambda: check_machine(tight, images, labels))
+    hits = sum(r.end_stops.holds is False for r in rep.r_units)
+    print(f"check_machine, same task, end stops +/-5: {t_tight:.2f} s "
+          f"({t_tight / t_default:.2f}x the default); {hits} R-units reach a stop")
+
+    from sims import damage
+    t_damage, res = timed(lambda: damage.run(seed=0))
+    n = len(damage.tasks(damage.DEFAULTS, 0))
+    print(f"damage experiment, default size ({n} trainings): {t_damage:.1f} s "
+          f"(target < 120 s)")
+
+
+if __name__ == "__main__":
+    main()
