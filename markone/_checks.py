@@ -111,7 +111,9 @@ def zero_rows_error(yx):
 
 def raise_bad_row(X, i, status):
     """Raise the error for row ``i``: 1 = not finite (a NaN/inf input, or else an
-    overflow), 2 = zero vector (no intercept)."""
+    overflow), 2 = zero vector (no intercept), 3 = a score that underflows."""
+    if status == 3:
+        raise float_range_error(i, "underflow")
     if status == 1:
         if np.isfinite(X[i]).all():
             raise float_range_error(i, "overflow")

@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["epoch_last_xy", "epoch_general", "INT64_LIMIT"]
+__all__ = ["epoch_last_xy", "epoch_general", "score_underflows", "INT64_LIMIT",
+           "UNDERFLOW_ZONE"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -38,6 +39,26 @@ INT64_LIMIT = 2**62
 FASTMATH = {"reassoc", "contract"}
 
 
+#: A score whose terms sum, in absolute value, below this is decided by underflow:
+#: within 53 bits of float64's subnormal range, rounding to zero outweighs the data.
+UNDERFLOW_ZONE = 2.0**-969
+
+
+@njit(cache=True, nogil=True)
+def score_underflows(w, row, c):
+    """True when some term ``w_j x_j`` (or ``w_d c``) of a score is not zero, yet the
+    terms' absolute values sum below :data:`UNDERFLOW_ZONE`: the score's sign is then
+    decided by underflow, not by the data. Called only for scores below that zone."""
+    d = row.shape[0]
+    live = w[d] != 0 and c != 0
+    a = abs(w[d] * c)
+    for j in range(d):
+        if row[j] != 0 and w[j] != 0:
+            live = True
+            a += abs(w[j] * row[j])
+    return live and a < UNDERFLOW_ZONE
+
+
 @njit(cache=True, fastmath=FASTMATH, nogil=True)
 def epoch_last_xy(X, y, c, idx, eta, w, status):
     """One pass of the plain perceptron over ``(X[idx], y[idx])``.
@@ -45,8 +66,9 @@ def epoch_last_xy(X, y, c, idx, eta, w, status):
     ``w`` has ``d + 1`` entries, the last one the weight of the constant ``c``
     (``c = 0`` for no intercept). Returns the mistakes made. Stops early with
     ``status = [1, t]`` when the score at position ``t`` is not finite (a NaN or
-    infinity in that input), or ``[2, t]`` when a zero input vector (with ``c = 0``)
-    was met, which no weight vector can ever classify.
+    infinity in that input, or an overflow), ``[2, t]`` when a zero input vector (with
+    ``c = 0``) was met, which no weight vector can ever classify, or ``[3, t]`` when
+    the score underflows (:func:`score_underflows`): float64 cannot carry the data.
     """
     d = X.shape[1]
     mistakes = 0
@@ -58,6 +80,10 @@ def epoch_last_xy(X, y, c, idx, eta, w, status):
             s += w[j] * row[j]
         if not np.isfinite(s):
             status[0] = 1
+            status[1] = t
+            return mistakes
+        if abs(s) < UNDERFLOW_ZONE and score_underflows(w, row, c):  # rare: tiny |s|
+            status[0] = 3
             status[1] = t
             return mistakes
         if y[i] * s <= 0:

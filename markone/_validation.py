@@ -288,9 +288,15 @@ def check_positive(value, name, *, allow_zero=False):
     """Return ``value`` as float if it is a finite number > 0 (>= 0 with allow_zero)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {value!r}.")
-    v = float(value)
-    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero):
+    try:
+        v = float(value)
+    except OverflowError:
+        raise ValueError(f"{name}(={value}) is beyond float64's range (~1.8e308); "
+                         "rescale it.") from None
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero) or (v == 0) != (value == 0):
         op = ">= 0" if allow_zero else "> 0"
+        if v == 0 and value != 0:
+            raise ValueError(f"{name}(={value}) underflows float64 to 0; rescale it.")
         raise ValueError(f"{name}(={value!r}) must be a finite number {op}.")
     return v
 

@@ -304,9 +304,12 @@ def _train_group(data, c, eta, max_epochs, fixed, rngs, train_block):
     return W, mpe
 
 
-_BAD_ROW = {1: "contains NaN or infinity",
+_BAD_ROW = {1: "contains NaN or infinity, or its scores overflow float64 (rescale it)",
             2: "has an all-zero row, which no hyperplane through the origin can "
-               "classify (use intercept=True)"}
+               "classify (use intercept=True)",
+            3: "has scores that underflow float64 (terms below ~1e-292), so rounding "
+               "would decide the updates: rescale it, or use markone.train(..., "
+               "exact=True)"}
 
 
 def _per_dataset_seeds(seeds, B):

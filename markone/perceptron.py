@@ -447,11 +447,13 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
 
 
 def _checked_pass(engine, yx, idx, eta, checks, epoch, max_epochs):
-    """One pass; float runs that have not converged then check their range after
-    passes 16, 64, 256, ... and the last (:func:`_check_float_range`)."""
+    """One pass. The lean loop checks every score itself; the general float loop
+    (variants, records) checks its range after passes 16, 64, 256, ... and the last
+    that made mistakes (:func:`_check_float_range`, one matrix-vector product each),
+    so no run reports a result that float64 underflow decided."""
     m = engine.run_pass(yx, idx, eta, checks)
-    if m and engine.dtype == np.float64 and (epoch in _RANGE_CHECKS
-                                             or epoch == max_epochs):
+    if m and engine.dtype == np.float64 and not engine.lean and (
+            epoch in _RANGE_CHECKS or epoch == max_epochs):
         _check_float_range(yx, engine.w)
     return m
 
@@ -468,9 +470,7 @@ def _new_engine(yx, variant, record):
                    keep_history=record or variant == "voted")
 
 
-#: Scores whose terms sum (in absolute value) below this are decided by underflow:
-#: within 53 bits of the subnormal range, rounding to zero outweighs the data.
-_UNDERFLOW_ZONE = 2.0**-969
+_UNDERFLOW_ZONE = _kernels.UNDERFLOW_ZONE
 
 
 def _check_float_range(yx, w):

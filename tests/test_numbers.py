@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import markone
@@ -97,11 +97,6 @@ def exact_problems(draw, d):
     return kind, X, exact, y
 
 
-PROFILE = settings(deadline=None, max_examples=40,
-                   suppress_health_check=[HealthCheck.too_slow])
-
-
-@PROFILE
 @given(exact_problems(d=1))
 def test_verdicts_equal_the_exact_oracle(problem):
     kind, X, exact, y = problem
@@ -112,7 +107,6 @@ def test_verdicts_equal_the_exact_oracle(problem):
     assert verify.check_certificate(X, y, v)
 
 
-@PROFILE
 @given(exact_problems(d=2))
 def test_verdicts_without_intercept_equal_the_exact_oracle(problem):
     kind, X, exact, y = problem
@@ -140,7 +134,6 @@ def _exact_svm_1d(exact, y):
     return max(min(pos) - max(neg), min(neg) - max(pos)) / 2
 
 
-@PROFILE
 @given(exact_problems(d=1))
 def test_certified_margin_intervals_contain_the_exact_margin(problem):
     kind, X, exact, y = problem
@@ -160,7 +153,6 @@ def test_certified_margin_intervals_contain_the_exact_margin(problem):
         assert within(s.lower, g, s.upper), (kind, exact, y, s)
 
 
-@PROFILE
 @given(st.lists(st.lists(st.integers(-3, 3), min_size=2, max_size=2), min_size=1,
                 max_size=4), st.lists(st.sampled_from([-1, 1]), min_size=4, max_size=4),
        st.integers(-1074, 1023))

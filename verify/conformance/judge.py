@@ -157,7 +157,7 @@ def _parse_answer(problem, answer):
                 for v in nums:
                     if Fraction(v).denominator != 1:
                         raise ValueError(f"{key} must be integers, got {v}")
-                parsed[key] = int(value) if key == "mistakes" else [int(v) for v in nums]
+                parsed[key] = int(nums[0]) if key == "mistakes" else [int(v) for v in nums]
             elif key == "W":
                 parsed[key] = [parse_vector(r, where=f"W[{k}]") for k, r in
                                enumerate(value)]
