@@ -19,6 +19,7 @@ runs. Usage: ``python benchmarks/bench_machine.py [--presentations 20000]
 """
 
 import argparse
+import resource
 import time
 import warnings
 
@@ -93,13 +94,21 @@ def main(argv=None):
     p.add_argument("--fleet", type=int, default=200, help="machines in the fleet (0: skip)")
     p.add_argument("--fleet-presentations", type=int, default=500)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--only-fleet", action="store_true", help="skip the machine rates")
     a = p.parse_args(argv)
     images, labels = letters(a.chars, per_class=2, seed=0, typeface=("block", "serif"))
     n = a.presentations
     print(f"Mark I emulation: {len(images)} letters ({len(set(labels))} classes), "
           f"{n} presentations, best of {a.repeat} (machine shared with other work: "
           "noisy; the ratios are measured in one run)")
-    rates = machine_rates(images, labels, n, a.repeat)
+    if not a.only_fleet:
+        single_machine(images, labels, n, a.repeat)
+    if a.fleet:
+        fleet_run(images, labels, a)
+
+
+def single_machine(images, labels, n, repeat):
+    rates = machine_rates(images, labels, n, repeat)
 
     machine = MarkI(seed=0)
     machine.train(images, labels, presentations=n)
@@ -110,7 +119,7 @@ def main(argv=None):
           f"potentiometers; {run.reinforcements.sum() / n_small:.2f} R-units reinforced "
           "per presentation)")
 
-    core = core_rate(images, labels, n, a.repeat)
+    core = core_rate(images, labels, n, repeat)
     print(f"  markone.train, 8 R-units {core:>9,.0f} presentations/s (the compiled core "
           "on the A-unit outputs)")
 
@@ -125,16 +134,27 @@ def main(argv=None):
     print(f"  default machine / core       {default / core:6.3f}  (issue 16: 1/40 before,"
           " 1/10 sought)")
 
-    if a.fleet:
-        specs = MachineSpec.grid(range(a.fleet))
-        t0 = time.perf_counter()
-        fleet = run_fleet(specs, images, labels, workers=a.workers,
-                          presentations=a.fleet_presentations)
-        secs = time.perf_counter() - t0
-        acc = np.mean([f.accuracy for f in fleet])
-        print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations on "
-              f"{a.workers} processes: {secs:.1f} s [< 30 s]   mean accuracy "
-              f"{100 * acc:.1f}%")
+
+def fleet_run(images, labels, a):
+    specs = MachineSpec.grid(range(a.fleet))
+    cpu0 = _cpu_seconds()
+    t0 = time.perf_counter()
+    fleet = run_fleet(specs, images, labels, workers=a.workers,
+                      presentations=a.fleet_presentations)
+    secs = time.perf_counter() - t0
+    cpu = _cpu_seconds() - cpu0
+    acc = np.mean([f.accuracy for f in fleet])
+    print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations on "
+          f"{a.workers} processes: {secs:.1f} s [< 30 s]; {cpu:.1f} CPU seconds in all "
+          f"(this process and its workers: {cpu / a.workers:.1f} s on {a.workers} idle "
+          f"cores); mean accuracy {100 * acc:.1f}%")
+
+
+def _cpu_seconds():
+    """CPU time of this process and of its finished worker processes."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 if __name__ == "__main__":

@@ -250,3 +250,16 @@ def test_user_code_errors_are_shown_as_the_users(tmp_path, monkeypatch, capsys):
     assert main(["adversary", "check", "o.json", "--impl", "broken_cli_mod:run"]) == 2
     err = capsys.readouterr().err
     assert "error in your code" in err and "no_such_dependency_xyz" in err
+
+
+def test_mark1_training_shows_passes_only_when_asked(capsys):
+    from markone.datasets import letters
+    from markone.hardware import MarkI
+
+    images, labels = letters("AB", per_class=1, seed=0)
+    quiet = MarkI(seed=0).train(images, labels, epochs=3)
+    assert capsys.readouterr().err == ""
+    shown = MarkI(seed=0).train(images, labels, epochs=3, progress=True)
+    err = capsys.readouterr().err
+    assert "Mark I passes" in err and f"{shown.epochs}/3" in err
+    assert shown.weights.tolist() == quiet.weights.tolist()   # the bar changes nothing

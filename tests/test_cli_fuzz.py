@@ -20,7 +20,6 @@ import contextlib
 import io
 import json
 import tempfile
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -261,16 +260,22 @@ def documents(tmp_path_factory):
     return docs
 
 
-IMPL = textwrap.dedent("""
-    import numpy as np
+#: The independent textbook loop of the conformance tests, as ``f(X, y, order)``.
+IMPL = "conformance_impls:legacy_correct"
 
-    def run(X, y, order):
-        w = np.zeros(X.shape[1]); m = 0
-        for i in order:
-            if y[i] * (w @ X[i]) <= 0:
-                w += y[i] * X[i]; m += 1
-        return w, m
-""")
+
+def test_genuine_documents_pass(tmp_path, monkeypatch, documents):
+    """The fuzzed documents start valid: each command accepts the undamaged one."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    for kind, argv, want in (
+            ("cert_yes", ["verify", "check"], 0), ("cert_no", ["verify", "check"], 0),
+            ("run", ["machine", "replay"], 0), ("case", ["adversary", "check"], 0)):
+        path = tmp_path / f"{kind}.json"
+        path.write_text(json.dumps(documents[kind]))
+        extra = {"run": ["--html", tmp_path / "r.html"], "case": ["--impl", IMPL]}
+        status, out, err = run_cli([*argv, path, *extra.get(kind, [])])
+        assert status == want, (kind, err)
+    assert (tmp_path / "r.html").is_file()
 
 
 @pytest.mark.parametrize("kind", ["cert_yes", "cert_no", "run", "case"])
@@ -284,9 +289,8 @@ def test_damaged_documents_never_crash(tmp_path, monkeypatch, documents, kind, d
     if kind == "run":
         argv = ["machine", "replay", path, "--html", tmp_path / "r.html"]
     elif kind == "case":
-        (tmp_path / "fuzzimpl_cli.py").write_text(IMPL)
-        monkeypatch.syspath_prepend(str(tmp_path))
-        argv = ["adversary", "check", path, "--impl", "fuzzimpl_cli:run"]
+        monkeypatch.syspath_prepend(str(Path(__file__).parent))
+        argv = ["adversary", "check", path, "--impl", IMPL]
     else:
         argv = ["verify", "check", path]
     status, out, err = run_cli(argv)

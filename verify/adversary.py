@@ -50,6 +50,7 @@ from numba import njit
 
 from markone._html import ShownInJupyter
 from markone._exact import exactly_float64, to_fraction_matrix
+from markone._io import plural
 from markone._validation import (
     as_generator,
     check_choice,
@@ -257,7 +258,7 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
         Xf = np.array([[float(v) for v in r] for r in to_fraction_matrix(X)])
     d = Xf.shape[1] + bool(intercept)
     w = res.last_w if res is not None else np.zeros(d)
-    msg = (f"{mistakes} mistakes ({method}); Novikoff's bound {bound:.6g}; "
+    msg = (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
            + ("the maximum over all streams" if complete else "a lower bound on the maximum"))
     return AdversarialOrder(
         order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),

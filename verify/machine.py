@@ -283,7 +283,7 @@ def machine_task(machine, images, labels, plan=None):
 
 
 def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None,
-                  orders=20, z3_depth=40, seed=0, time_budget_s=None):
+                  orders=8, z3_depth=40, seed=0, time_budget_s=None):
     """What the perceptron's theorems promise ``machine`` on ``(images, labels)``.
 
     Parameters
@@ -551,7 +551,7 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
         s = int(np.flatnonzero((graph.states > units.hi).any(axis=1)
                                | (graph.states < units.lo).any(axis=1))[0])
         return _hit_claim(red, units, graph.path_to(s), "exhaustive", ev)
-    for stream in _greedy_streams(red, units, mistakes):
+    for stream in _greedy_streams(red, units, mistakes, np.asarray(m.u, float)):
         if _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.asarray(stream),
                                max_passes=1).first_clip >= 0:
             return _hit_claim(red, units, stream, "greedy", ev)
@@ -594,16 +594,17 @@ def _hit_claim(red, units, stream, how, ev):
                  "for this R-unit)", ev), stream
 
 
-def _greedy_streams(red, units, mistakes):
+def _greedy_streams(red, units, mistakes, u):
     """Greedy mistake streams of the ideal rule: push the weight that is furthest out
     further, and :mod:`verify.adversary`'s rules (largest growth of ``||w||``, least
-    violated, least progress along the max-margin direction)."""
-    from verify.adversary import _direction, _greedy_run
+    violated, least progress along the max-margin direction ``u``)."""
+    from verify.adversary import _greedy_run
 
     w = np.zeros(red.d, np.int64)
+    Pf = red.P.astype(np.float64)   # small integers: float64 products are exact (BLAS)
     stream = []
     while len(stream) <= mistakes:
-        wrong = np.flatnonzero(red.P @ w <= 0)
+        wrong = np.flatnonzero(Pf @ w <= 0)
         if wrong.size == 0:
             break
         nxt = w[None, :] + red.D[wrong]
@@ -616,7 +617,6 @@ def _greedy_streams(red, units, mistakes):
             break
     yield stream
     YX = (red.y[:, None] * red.X).astype(np.float64)
-    u = _direction(YX)
     for rule in ("norm", "least", "align"):
         yield _greedy_run(YX, rule, u, mistakes + 1)
 
@@ -688,7 +688,7 @@ def _periodic_witness(red, units, prefix, order):
         _clipped._pass(w, P, D, units.lo, units.hi, np.asarray(prefix, np.int64))
     start = w.copy()
     seen = {w.tobytes(): 0}
-    for k in range(1, 501):
+    for k in range(1, 201):
         mistakes, _ = _clipped._pass(w, P, D, units.lo, units.hi, order)
         if mistakes == 0:
             return None
@@ -908,7 +908,7 @@ def _timing_claim(machine, task, images, exposure_s):
             return Claim(False, "closed-form photocell response",
                          f"an exposure of {exposure_s * 1000:.4g} ms blends figures: after "
                          f"{first}, figure {c} fires a different set of A-units "
-                         f"({len(units)} change); exposures of at least "
+                         f"({len(units)} change); exposures longer than "
                          f"{max(rise, decay) * 1000:.4g} ms are safe", ev)
     return Claim(None, "closed-form photocell response",
                  f"an exposure of {exposure_s * 1000:.4g} ms can misread S-units, but no "

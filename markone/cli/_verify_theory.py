@@ -7,7 +7,7 @@ and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 
 from __future__ import annotations
 
-from markone.cli import (CommandError, add_command, data_options, load_data,
+from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
                          nonnegative_int, plural, positive_int)
 
 __all__ = ["register"]
@@ -54,7 +54,7 @@ def _cycling(args):
     X, y = load_data(args, exact=True)
     r = check_cycling(X, y, intercept=not args.no_intercept, order=args.order,
                       rule=args.rule, budget=args.budget)
-    print(r.message)
+    print(cli_terms(r.message))
     if r.order == "cyclic" and r.cycle and not r.converged:
         scale = "" if r.scale == 1 else f" (in units of 1/{r.scale})"
         print(f"the cycle{scale}: each weight vector, then the example it errs on")

@@ -20,8 +20,8 @@ The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
-from markone.cli import (add_command, add_group, data_options, load_data, nonnegative_int,
-                         plural, positive_int)
+from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
+                         nonnegative_int, plural, positive_int)
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
            "show_implementation_error"]
@@ -75,7 +75,7 @@ def _write(args, a, name):
     from markone._io import write_json
 
     write_json(args.out, case_document(a, name))
-    print(a.message)
+    print(cli_terms(a.message))
     print(f"case written to {args.out} ({plural(len(a.order), 'presentation')})")
     return 0
 

@@ -68,7 +68,7 @@ def _train(args):
                                  seed=args.seed, typeface=args.typeface)
     machine = MarkI(_params(args), seed=args.seed)
     run = machine.train(images, labels, epochs=args.epochs, log=args.log,
-                        shuffle=args.shuffle)
+                        shuffle=args.shuffle, progress=None)  # a bar on a terminal
     ending = ("converged" if run.converged
               else f"stopped at --epochs {args.epochs} before an error-free pass")
     print(f"{plural(run.epochs, 'pass', 'passes')} ({ending}): "

@@ -16,7 +16,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from markone.cli import add_command, add_group, data_options, load_data, positive_float
+from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
+                         plural, positive_float)
 
 __all__ = ["register"]
 
@@ -69,7 +70,7 @@ def _separable(args):
     word = {True: "separable", False: "not separable", None: "unknown"}[v.separable]
     print(f"{word} (method {v.method}, {'exact' if v.exact else 'not decided'}, "
           f"{v.time_s:.3g} s)")
-    print(v.message)
+    print(cli_terms(v.message))
     if v.separable is False and len(v.certificate) <= 10:
         print("certificate (example: lambda):",
               ", ".join(f"{i}: {lam}" for i, lam in v.certificate.items()))
@@ -96,7 +97,7 @@ def _margin(args):
     print(f"{kind}: gamma = {m.gamma:.12g}, certified in [{m.lower:.17g}, {m.upper:.17g}]")
     print(f"R = {m.R:.12g}, Novikoff bound (R/gamma)^2 = {m.bound:.6g}, "
           f"{len(m.support)} support examples, {m.time_s:.3g} s")
-    print(m.message)
+    print(cli_terms(m.message))
     return _status(m.separable)
 
 
@@ -130,8 +131,8 @@ def _check(args):
         where = "no source file"
     what = "witness" if claim.separable else "certificate"
     print(f"OK: the {what} proves the data {'are' if claim.separable else 'are not'} "
-          f"linearly separable ({len(doc['data']['y'])} examples, intercept="
-          f"{claim.intercept}; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
+          f"linearly separable ({plural(len(doc['data']['y']), 'example')}, "
+          f"{'with' if claim.intercept else 'without'} intercept; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
     return 0
 
 

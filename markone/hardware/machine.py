@@ -31,6 +31,7 @@ import simpy
 
 from markone import online
 from markone._checks import check_order
+from markone._progress import progress_bar
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_matrix, child_seeds)
 from markone.hardware import plugboard
@@ -430,7 +431,7 @@ class MarkI:
             yield this
 
     def train(self, images, labels, *, epochs=None, presentations=None, rule=None,
-              shuffle=False, order=None, log=False, warm_start=False):
+              shuffle=False, order=None, log=False, warm_start=False, progress=False):
         """Show the figures, in order, pass after pass, and learn from the trainer.
 
         Parameters
@@ -462,6 +463,9 @@ class MarkI:
             Continue from the current weights, clock, classes and threshold instead of
             a fresh start (zero weights, clock at 0, ``theta="auto"`` calibrated on
             these images).
+        progress : bool or None
+            Show a progress bar of the passes (tqdm; ``None``: only when stderr is a
+            terminal). Off by default.
 
         Returns
         -------
@@ -485,16 +489,21 @@ class MarkI:
             self.reset()
         if self.theta is None or (not warm_start and self.params.theta == "auto"):
             self.calibrate(X)
+        if self.faults is None:   # the settled figures' patterns, in one pass
+            self._patterns.prime(self.retina.settled(X), self.theta)
         label_idx = self._label_indices(labels, grow=True)
         targets = self.codes_[label_idx]
         stats = self._new_stats()
         records = [] if log else None
         start, w0 = self.env.now, self.weights
         passes = self._passes(len(X), epochs, presentations, shuffle, order)
-        session = self.env.process(self._session(
-            X, targets, label_idx, passes, presentations is None, trainer, stats, records))
-        with _collector_paused(log):
-            self.env.run(until=session)
+        n_passes = epochs if presentations is None else -(-presentations // len(X))
+        with progress_bar(n_passes, "Mark I passes", enabled=progress) as bar:
+            session = self.env.process(self._session(
+                X, targets, label_idx, _ticking(passes, bar), presentations is None,
+                trainer, stats, records))
+            with _collector_paused(log):
+                self.env.run(until=session)
         return MachineRun(
             params=self.params, seed=self.seed, theta=self.theta, rule=trainer.rule,
             classes=tuple(self.classes_.tolist()), codes=self.codes_,
@@ -529,3 +538,10 @@ class MarkI:
                                              exposure_s))
         self.env.run(until=trial)
         return records[0]
+
+
+def _ticking(passes, bar):
+    """The passes, moving ``bar`` one step as each one starts."""
+    for this in passes:
+        bar.update()
+        yield this

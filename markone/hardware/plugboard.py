@@ -146,6 +146,10 @@ class PatternCache:
     >>> s = np.array([True, False, True, True])
     >>> cache.get(s, theta=1) is cache.get(s.copy(), theta=1), len(cache)
     (True, 1)
+    >>> cache.prime(np.array([s, ~s, s]), theta=1); len(cache)
+    2
+    >>> bool((cache.get(~s, theta=1).a == fire(cache.wiring, ~s, 1)).all())
+    True
     """
 
     def __init__(self, wiring, limit=4096):
@@ -156,6 +160,23 @@ class PatternCache:
 
     def __len__(self):
         return len(self._patterns)
+
+    def prime(self, states, theta):
+        """Compute the patterns of many S-states ``(n, n_s)`` in one pass (those not
+        cached yet, as many as fit)."""
+        if theta != self._theta:
+            self._patterns.clear()
+            self._theta = theta
+        states = np.asarray(states, dtype=bool)
+        keys = {}
+        for i, s in enumerate(states):
+            keys.setdefault(s.tobytes(), i)
+        todo = [(k, i) for k, i in keys.items() if k not in self._patterns]
+        todo = todo[:max(self.limit - len(self._patterns), 0)]
+        if todo:
+            patterns = fire(self.wiring, states[[i for _, i in todo]], theta)
+            for (key, _), a in zip(todo, patterns):
+                self._patterns[key] = Pattern(a.copy())
 
     def get(self, s, theta):
         """The :class:`Pattern` of S-state ``s`` (bool or 0/1, ``(n_s,)``)."""
