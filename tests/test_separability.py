@@ -84,7 +84,9 @@ def test_collinear_alternating_labels(n):
 
 def test_one_class_only():
     X = [[1.0, 2.0], [-1.0, -2.0]]
-    v = check_separable(X, ["cat", "cat"])
+    with pytest.raises(ValueError, match=r"only one class \('cat'\)"):  # as train says
+        check_separable(X, ["cat", "cat"])
+    v = check_separable(X, [1, 1])
     assert v.separable is True and "one class" in v.message
     assert_proof(X, [1, 1], v)
     v = check_separable(X, [-1, -1])

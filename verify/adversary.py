@@ -57,7 +57,7 @@ from markone._validation import (
     check_int_at_least,
     check_matrix,
     check_positive,
-    encode_binary_labels,
+    labels_to_pm1,
 )
 from verify.cycling import integer_yx, reachable_states
 
@@ -209,7 +209,7 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s
         budget, "budget", 1)
     if timeout_s is not None:
         timeout_s = check_positive(timeout_s, "timeout_s")
-    ypm, _ = encode_binary_labels(y, allow_single=True)
+    ypm, _ = labels_to_pm1(y)
     if method == "greedy":
         Xf = check_matrix(X)
         if len(Xf) != len(ypm):

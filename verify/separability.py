@@ -216,17 +216,15 @@ def _is_exact_input(X):
 def labels_pm1(y):
     """Labels as int64 -1/+1 and whether there is one class only.
 
-    -1/+1 labels pass through; any two values are mapped (the sorted first to -1,
-    as everywhere in markone); one class of any other value becomes all +1.
+    markone's one label rule (:func:`markone._validation.labels_to_pm1`, as in
+    :func:`markone.train`): -1/+1 labels pass through (one class allowed); any two
+    values are mapped (the sorted first to -1); one class of any other value, or three
+    classes, is an error.
 
     >>> y, single = labels_pm1(["cat", "dog", "cat"])
     >>> y.tolist(), single
     ([-1, 1, -1], False)
     """
-    arr = np.asarray(y)
-    if (arr.ndim == 1 and arr.size and np.unique(arr).size == 1
-            and not (arr.dtype.kind in "iuf" and arr[0] in (-1, 1))):
-        return np.ones(arr.size, dtype=np.int64), True
     y_pm1, _ = labels_to_pm1(y)
     return y_pm1, np.unique(y_pm1).size == 1
 
