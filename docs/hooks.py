@@ -25,10 +25,14 @@ import argparse
 import os
 import re
 
-__all__ = ["GENERATED", "WIDTH", "render_cli", "iter_commands", "clean_docstring", "on_files"]
+__all__ = ["GENERATED", "GENERATED_FILES", "WIDTH", "render_cli", "iter_commands", "clean_docstring", "on_files"]
 
 #: Pages of the site that exist only at build time (path relative to ``docs/``).
 GENERATED = ("cli.md",)
+
+#: Other files that exist only at build time: the counterexample replays of
+#: ``verify-machine.md`` (``docs/figures/make_verify_machine_replays.py``).
+GENERATED_FILES = ("replays/end_stops_block.html", "replays/short_exposure_blends.html")
 
 #: Column width of the rendered ``--help`` texts (fixed, so the page is reproducible).
 WIDTH = 88
@@ -112,7 +116,23 @@ def on_files(files, config, **kwargs):
     from mkdocs.structure.files import File
 
     files.append(File.generated(config, "cli.md", content=render_cli()))
+    for path, html in _replay_pages().items():
+        files.append(File.generated(config, path, content=html))
     return files
+
+
+def _replay_pages():
+    """The counterexample replays, from ``docs/figures/make_verify_machine_replays.py``."""
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).parent / "figures" / "make_verify_machine_replays.py"
+    spec = importlib.util.spec_from_file_location("make_verify_machine_replays", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pages = module.replay_pages()
+    assert tuple(sorted(pages)) == tuple(sorted(GENERATED_FILES)), pages.keys()
+    return pages
 
 
 # --- Griffe extension for the API reference ----------------------------------------

@@ -280,11 +280,17 @@ def encode_binary_labels(y, *, name="y", classes=None, allow_single=False):
         if allow_single:
             return check_pm1_labels(arr, name=name), classes
         raise ValueError(
-            f"{name} has only one class ({classes[0]!r}); a classifier needs samples "
-            "of two classes (pass classes=[a, b] to partial_fit to fix both up front)."
+            f"{name} has only one class ({_plain(classes[0])!r}); a classifier needs "
+            "samples of two classes, or -1/+1 labels (pass classes=[a, b] to "
+            "partial_fit to fix both up front)."
         )
     y_pm1 = np.where(arr == classes[1], 1, -1).astype(np.int64)
     return y_pm1, classes
+
+
+def _plain(value):
+    """A NumPy scalar as the Python value it holds (for messages: 'a', not np.str_)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def encode_class_labels(y, *, name="y", classes=None):

@@ -36,7 +36,7 @@ from markone._kernels import epoch_last_xy
 from markone._typing import ArrayLike, Seed
 from markone._validation import (as_generator, check_choice, check_consistent_length,
                                  check_int_at_least, check_matrix, check_positive,
-                                 child_seeds, encode_binary_labels)
+                                 child_seeds, labels_to_pm1)
 
 __all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
 
@@ -146,7 +146,7 @@ def _prepare(X, y, name):
     """``X`` as float64 and its labels as float -1/+1 (the core's lean layout)."""
     X = check_matrix(X, name=name)
     yname = "ys" + name[2:]
-    y_pm1, _ = encode_binary_labels(y, name=yname, allow_single=True)
+    y_pm1, _ = labels_to_pm1(y, name=yname)
     check_consistent_length(X, y_pm1, names=(name, yname))
     return X, y_pm1.astype(np.float64)
 

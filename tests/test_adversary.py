@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import markone
@@ -67,7 +67,9 @@ def test_exhaustive_equals_brute_force_hypo(seed, n, d, intercept):
     X, y = random_separable_int(seed, n, d)
     if not intercept:
         X = np.where((X == 0).all(axis=1, keepdims=True), 1, X)   # no zero vectors
-        y = np.where(X @ np.arange(1, d + 1) > 0, 1, -1)
+        s = X @ np.arange(1, d + 1)
+        assume((s != 0).all())   # a point on the hyperplane: x and -x could share a label
+        y = np.where(s > 0, 1, -1)
     a = worst_order(X, y, intercept=intercept, method="exhaustive")
     assert a.mistakes == brute_force_max(X, y, intercept) and a.complete
     assert a.mistakes <= a.bound
@@ -122,7 +124,7 @@ def test_bad_arguments():
         worst_order(*SMALL, method="random")
     with pytest.raises(ValueError, match="budget"):
         worst_order(*SMALL, budget=0)
-    with pytest.raises(ValueError, match="-1 and \\+1"):
+    with pytest.raises(ValueError, match=r"only one class \(2\).*or -1/\+1 labels"):
         worst_order([[1, 0]], [2])
 
 
@@ -172,3 +174,21 @@ def test_label_adversary_errors():
         label_adversary(lambda h, x: 0, 3)
     with pytest.raises(ValueError, match="m"):
         label_adversary(lambda h, x: 1, 0)
+
+
+def test_bmc_with_cvc5_and_the_exported_session(tmp_path):
+    import shutil
+    import subprocess
+    import sysconfig
+
+    for solver in ("z3", "cvc5"):
+        out = tmp_path / solver
+        a = worst_order(*SMALL, intercept=False, method="z3", solver=solver, smt2_dir=out)
+        assert a.mistakes == 10 and a.complete
+        z3 = shutil.which("z3", path=sysconfig.get_path("scripts")) or shutil.which("z3")
+        assert z3, "the z3 executable of the z3-solver wheel is missing"
+        answers = subprocess.run([z3, str(out / "worst_order.smt2")], capture_output=True,
+                                 text=True).stdout.split()
+        assert answers == ["sat"] * 10 + ["unsat"]   # streams of 1..10 mistakes, not 11
+    with pytest.raises(ValueError, match="solver"):
+        worst_order(*SMALL, method="z3", solver="yices")

@@ -216,7 +216,7 @@ def test_python_blocks_are_doctests(path):
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=_rel)
 def test_relative_links_resolve(path):
-    generated = {(DOCS / g).resolve() for g in HOOKS.GENERATED}
+    generated = {(DOCS / g).resolve() for g in HOOKS.GENERATED + HOOKS.GENERATED_FILES}
     broken, outside = [], []
     for line, target in relative_links(path):
         if not target:

@@ -84,7 +84,9 @@ def test_collinear_alternating_labels(n):
 
 def test_one_class_only():
     X = [[1.0, 2.0], [-1.0, -2.0]]
-    v = check_separable(X, ["cat", "cat"])
+    with pytest.raises(ValueError, match=r"only one class \('cat'\)"):  # as train says
+        check_separable(X, ["cat", "cat"])
+    v = check_separable(X, [1, 1])
     assert v.separable is True and "one class" in v.message
     assert_proof(X, [1, 1], v)
     v = check_separable(X, [-1, -1])
@@ -428,3 +430,38 @@ def test_mark1_sized_binary_certificate():
     v = check_separable(X, y)
     assert v.separable is False and v.method == "lp"
     assert check_certificate(X, y, v)
+
+
+@given(small_int_data)
+def test_cvc5_and_z3_agree_hypo(data):
+    X, y, intercept = data
+    a = check_separable(X, y, intercept=intercept, method="z3", solver="z3")
+    b = check_separable(X, y, intercept=intercept, method="z3", solver="cvc5")
+    assert a.separable == b.separable is not None
+    assert b.method == "cvc5"
+    assert_proof(X, y, b)
+
+
+def test_smt_queries_are_saved_and_rerun_by_the_z3_executable(tmp_path):
+    import shutil
+    import subprocess
+    import sysconfig
+
+    z3 = shutil.which("z3", path=sysconfig.get_path("scripts")) or shutil.which("z3")
+    assert z3, "the z3 executable of the z3-solver wheel is missing"
+    for solver in ("z3", "cvc5"):
+        out = tmp_path / solver
+        v = check_separable(*XOR, method="z3", solver=solver, smt2_dir=out)
+        assert v.separable is False
+        files = sorted(out.glob("separability-*.smt2"))
+        # the witness system (unsat), then the Gordan system (sat)
+        answers = [subprocess.run([z3, str(f)], capture_output=True, text=True)
+                   .stdout.split()[0] for f in files]
+        assert answers == ["unsat", "sat"]
+    with pytest.raises(ValueError, match="solver"):
+        check_separable(*XOR, solver="yices")
+    rng = np.random.default_rng(0)
+    X = rng.integers(-50, 51, size=(300, 20))
+    y = np.where(X @ rng.normal(size=20) > 0, 1, -1)
+    v = check_separable(X, y, method="z3", solver="cvc5", timeout_s=0.001)
+    assert v.separable is None and v.method == "timeout"

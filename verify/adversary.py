@@ -9,8 +9,9 @@ streams that make the core (:func:`markone.train`) err as often as possible:
   mistake-driven updates, in exact integer arithmetic (each vector once, memoised), and
   finds the longest path of that graph: the true maximum number of mistakes over all
   streams, for small integer data;
-* ``method="z3"`` asks Z3 "is there a stream of k mistakes?" (bounded model checking in
-  linear integer arithmetic) for growing k;
+* ``method="z3"`` asks an SMT solver (Z3, or cvc5 with ``solver="cvc5"``) "is there a
+  stream of k mistakes?" (bounded model checking in linear integer arithmetic) for
+  growing k;
 * ``method="greedy"`` scales to thousands of points: it follows a few vectorised rules
   (largest growth of ``||w||``, least violated, smallest gain of alignment with the
   max-margin direction) and keeps the best stream.
@@ -58,8 +59,8 @@ from markone._validation import (
     check_matrix_or_sparse,
     check_positive,
     check_sparse,
-    encode_binary_labels,
     is_sparse,
+    labels_to_pm1,
 )
 from verify._exact import dense_rows
 from verify.cycling import integer_yx, reachable_states
@@ -155,7 +156,7 @@ def replay(X, y, order, *, intercept=True, exact=False):
 
 
 def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s=None,
-                progress=None):
+                progress=None, solver="z3", smt2_dir=None):
     """Search for a stream on which the perceptron makes as many mistakes as possible.
 
     Parameters
@@ -178,6 +179,12 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s
         far is returned, ``complete=False``).
     progress : bool, optional
         Show a progress bar of the z3 queries (default: when stderr is a terminal).
+    solver : {"z3", "cvc5"}, default "z3"
+        The SMT solver of ``method="z3"`` (bounded model checking); both read the same
+        SMT-LIB 2 text (:mod:`verify.smt`).
+    smt2_dir : path, optional
+        ``method="z3"``: save the whole incremental session (one ``check-sat`` per
+        stream length) as ``smt2_dir/worst_order.smt2``.
 
     Returns
     -------
@@ -198,12 +205,15 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s
     >>> g.mistakes <= e.mistakes <= e.bound, e.complete
     (True, True)
     """
+    from verify.smt import SOLVERS
+
     check_choice(method, "method", _METHODS)
+    check_choice(solver, "solver", SOLVERS)
     budget = _DEFAULT_BUDGET[method] if budget is None else check_int_at_least(
         budget, "budget", 1)
     if timeout_s is not None:
         timeout_s = check_positive(timeout_s, "timeout_s")
-    ypm, _ = encode_binary_labels(y, allow_single=True)
+    ypm, _ = labels_to_pm1(y)
     if method == "greedy":
         Xf = check_matrix_or_sparse(X)
         if Xf.shape[0] != len(ypm):
@@ -214,7 +224,8 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s
     if method == "exhaustive":
         order, explored, complete_hint = _exhaustive(YX, budget)
     else:
-        order, explored, complete_hint = _z3_search(YX, budget, timeout_s, progress)
+        order, explored, complete_hint = _bmc_search(YX, budget, timeout_s, progress,
+                                                     solver, smt2_dir)
     return _finish(X, ypm, intercept, order, method, explored, complete_hint)
 
 
@@ -405,58 +416,62 @@ def _exhaustive(YX, budget):
 
 # ---- z3 ----------------------------------------------------------------------------
 
-def _z3_search(YX, budget, timeout_s=None, progress=None):
-    """Longest stream found by asking Z3 for k = 1, 2, ... mistakes (within
-    ``budget`` queries and about ``timeout_s`` seconds)."""
+def _bmc_search(YX, budget, timeout_s=None, progress=None, solver="z3", smt2_dir=None):
+    """Longest stream found by asking the SMT solver for k = 1, 2, ... mistakes
+    (within ``budget`` queries and about ``timeout_s`` seconds). One incremental
+    QF_LIA session: step ``k`` chooses an example ``c_k`` whose score under ``w_{k-1}``
+    is ``<= 0`` and defines ``w_k`` (fresh integer unknowns) by the update."""
     import time
 
-    import z3
-
     from markone._progress import progress_bar
+    from verify.smt import Session
 
     deadline = None if timeout_s is None else time.perf_counter() + timeout_s
     rows = [[int(v) for v in r] for r in YX]
-    n, d = len(rows), len(rows[0])
-    solver = z3.Solver()
-    w = [z3.IntVal(0)] * d
-    choices, best, queries = [], [], 0
-    with progress_bar(budget, "worst_order z3", enabled=progress) as bar:
+    session = Session("QF_LIA", solver=solver, comment=(
+        f"markone worst_order: bounded model checking, {len(rows)} examples; "
+        "check-sat number k: is there a stream of k mistakes?"))
+    w = [0] * len(rows[0])
+    best, queries, complete = [], 0, False
+    with progress_bar(budget, f"worst_order {solver}", enabled=progress) as bar:
         for k in range(1, budget + 1):
-            if deadline is not None:
-                left = deadline - time.perf_counter()
-                if left <= 0:
-                    return best, queries, False
-                solver.set("timeout", max(1, int(left * 1000)))
-            found = _z3_step(solver, rows, n, d, w, choices, k)
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                break
+            w = _bmc_step(session, rows, w, k)
+            answer = session.check(None if left is None else left * 1000)
             bar.update(1)
             queries += 1
-            if found is None:  # the solver gave up (timeout): not a proof
-                return best, queries, False
-            if found is False:
-                return best, queries, True
-            w = found
-            model = solver.model()
-            best = [model.eval(ci).as_long() for ci in choices]
-    return best, queries, False
+            if answer != "sat":  # unsat: no longer stream (a proof); unknown: gave up
+                complete = answer == "unsat"
+                break
+            model = session.model()
+            best = [int(model[f"c{j}"]) for j in range(1, k + 1)]
+    if smt2_dir is not None:
+        from verify.proofs import save_smt2
+
+        save_smt2(smt2_dir, "worst_order.smt2", session.smt2())
+    return best, queries, complete
 
 
-def _z3_step(solver, rows, n, d, w, choices, k):
-    """Add step ``k`` (choose an example whose score is <= 0, update ``w``); return
-    the new symbolic ``w`` when satisfiable, False when refuted, None when unknown."""
-    import z3
+def _bmc_step(session, rows, w, k):
+    """Assert step ``k``; return the integer unknowns of ``w_k``."""
+    from verify.smt import Eq, If, Int, Sum
 
-    c = z3.Int(f"c{k}")
-    choices.append(c)
-    solver.add(c >= 0, c < n)
-    score = z3.Sum([z3.If(c == i, z3.Sum([r[j] * w[j] for j in range(d)]), 0)
-                    for i, r in enumerate(rows)])
-    solver.add(score <= 0)
-    w = [w[j] + z3.Sum([z3.If(c == i, r[j], 0) for i, r in enumerate(rows)])
-         for j in range(d)]
-    r = solver.check()
-    if r == z3.unknown:
-        return None
-    return w if r == z3.sat else False
+    c = Int(f"c{k}")
+    dot = [Sum([r[j] * w[j] for j in range(len(r)) if r[j] and not _zero(w[j])], "Int")
+           for r in rows]
+    score = Sum([If(Eq(c, i), s, 0) for i, s in enumerate(dot)
+                 if not _zero(s)], "Int")
+    new = [Int(f"w{k}_{j}") for j in range(len(w))]
+    session.add(c >= 0, c < len(rows), score <= 0,
+                *[Eq(new[j], w[j] + Sum([If(Eq(c, i), r[j], 0) for i, r in enumerate(rows)
+                                         if r[j]], "Int")) for j in range(len(w))])
+    return new
+
+
+def _zero(t):
+    return isinstance(t, int) and t == 0
 
 
 # ---- families of hard cases ---------------------------------------------------------

@@ -43,7 +43,7 @@ from markone._validation import (
     check_matrix,
     check_positive,
     child_seeds,
-    encode_binary_labels,
+    labels_to_pm1,
 )
 
 __all__ = [
@@ -138,7 +138,7 @@ def _augmented(X, intercept):
 
 
 def _pm1(y, n):
-    ypm, _ = encode_binary_labels(y, allow_single=True)
+    ypm, _ = labels_to_pm1(y)
     check_consistent_length(range(n), ypm)
     return ypm
 
@@ -216,7 +216,7 @@ def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma
 
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
-    ypm, _ = encode_binary_labels(y, allow_single=True)
+    ypm, _ = labels_to_pm1(y)
     Zs, k = scaled_data(X, ypm, intercept)  # Z * 2**k, at the scale of 1 (or CSR)
     Rs = _radius(Zs)
     R = _pow2(Rs, -k)

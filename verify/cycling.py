@@ -56,7 +56,7 @@ from markone._validation import (
     check_choice,
     check_consistent_length,
     check_int_at_least,
-    encode_binary_labels,
+    labels_to_pm1,
 )
 
 __all__ = ["CyclingReport", "check_cycling", "integer_yx"]
@@ -143,7 +143,7 @@ def integer_yx(X, y, *, intercept=True, intercept_scale=1):
             "X.reshape(-1, 1) for one feature."
         )
     check_consistent_length(Xl, y)
-    ypm, _ = encode_binary_labels(y, allow_single=True)
+    ypm, _ = labels_to_pm1(y)
     if intercept:
         Xl = [list(r) + [intercept_scale] for r in Xl]
     M, scale = to_integer_matrix(Xl)

@@ -22,11 +22,12 @@ depends on nothing but :mod:`fractions` and the data) re-checks either from scra
    primal solution is a witness when ``t > 0`` and whose dual solution is a Gordan
    certificate when ``t = 0``; the dual's support (at most d + 1 points, Caratheodory)
    becomes an exact certificate by solving one small integer linear system exactly;
-4. Z3 (exact simplex over the rationals) only on small cores, when rounding the LP's
-   answer cannot be made exact.
+4. an SMT solver (``solver="z3"`` or ``"cvc5"``: exact simplex over the rationals)
+   only on small cores, when rounding the LP's answer cannot be made exact.
 
-``method="z3"`` is the plain QF_LRA encoding of the whole problem (exact, slow on big
-data); ``"lp"`` skips the perceptron; ``"perceptron"`` only tries the perceptron
+``method="z3"`` is the plain QF_LRA encoding of the whole problem, solved by ``solver``
+(exact, slow on big data); every SMT query can be saved as an SMT-LIB 2 file
+(``smt2_dir``) for any other solver; ``"lp"`` skips the perceptron; ``"perceptron"`` only tries the perceptron
 (verdict ``None`` when it does not converge).
 """
 
@@ -72,7 +73,8 @@ class SeparabilityVerdict(ShownInJupyter):
         ``sum_i lambda_i y_i [x_i, 1] = 0`` exactly (Gordan's alternative).
     method : str
         The prover that decided: ``"trivial"``, ``"perceptron"``, ``"lp"``,
-        ``"lp+z3"``, ``"z3"`` or ``"timeout"``.
+        ``"lp+z3"``, ``"z3"`` (``"lp+cvc5"``, ``"cvc5"`` with ``solver="cvc5"``) or
+        ``"timeout"``.
     exact : bool
         True when the witness or certificate was checked in exact arithmetic.
     message : str
@@ -226,17 +228,15 @@ def _is_exact_input(X):
 def labels_pm1(y):
     """Labels as int64 -1/+1 and whether there is one class only.
 
-    -1/+1 labels pass through; any two values are mapped (the sorted first to -1,
-    as everywhere in markone); one class of any other value becomes all +1.
+    markone's one label rule (:func:`markone._validation.labels_to_pm1`, as in
+    :func:`markone.train`): -1/+1 labels pass through (one class allowed); any two
+    values are mapped (the sorted first to -1); one class of any other value, or three
+    classes, is an error.
 
     >>> y, single = labels_pm1(["cat", "dog", "cat"])
     >>> y.tolist(), single
     ([-1, 1, -1], False)
     """
-    arr = np.asarray(y)
-    if (arr.ndim == 1 and arr.size and np.unique(arr).size == 1
-            and not (arr.dtype.kind in "iuf" and arr[0] in (-1, 1))):
-        return np.ones(arr.size, dtype=np.int64), True
     y_pm1, _ = labels_to_pm1(y)
     return y_pm1, np.unique(y_pm1).size == 1
 
@@ -245,7 +245,8 @@ def labels_pm1(y):
 # the public entry point
 
 
-def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None):
+def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None, solver="z3",
+                    smt2_dir=None):
     """Decide exactly whether ``(X, y)`` is linearly separable, with a proof.
 
     Parameters
@@ -264,6 +265,11 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None):
     timeout_s : float, optional
         Give up after about this many seconds: the verdict is then ``None``
         (unknown), never a guess.
+    solver : "z3" or "cvc5"
+        The exact SMT solver for small cores and for ``method="z3"``; both read the
+        same SMT-LIB 2 text (:mod:`verify.smt`).
+    smt2_dir : path, optional
+        Save every SMT query asked as ``smt2_dir/separability-<k>.smt2``.
 
     Returns
     -------
@@ -273,7 +279,7 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None):
     ------
     ValueError
         On NaN/inf, empty data, mismatched lengths, labels of three or more classes,
-        or an unknown ``method``.
+        or an unknown ``method`` or ``solver``.
 
     Examples
     --------
@@ -290,13 +296,23 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None):
     >>> v = check_separable([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0])
     >>> v.separable, v.certificate
     (False, {0: Fraction(1, 1), 1: Fraction(1, 1), 2: Fraction(1, 1), 3: Fraction(1, 1)})
+
+    The plain SMT encoding, solved by cvc5 instead of Z3:
+
+    >>> check_separable([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0], method="z3",
+    ...                 solver="cvc5").method
+    'cvc5'
     """
+    from verify.smt import SOLVERS
+
     t0 = time.perf_counter()
     check_choice(method, "method", METHODS)
+    check_choice(solver, "solver", SOLVERS)
     if timeout_s is not None:
         timeout_s = check_positive(timeout_s, "timeout_s")
     deadline = None if timeout_s is None else t0 + timeout_s
     prob = _Problem(X, y, intercept)
+    prob.solver, prob.smt2_dir, prob.queries = solver, smt2_dir, 0
     try:
         with blas_single_thread():
             verdict = _decide(prob, method, deadline)
@@ -315,7 +331,7 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None):
 def _decide(prob, method, deadline):
     """Run the provers for ``method``; return ``(how, witness, certificate, message)``."""
     if method == "z3":
-        return _z3_decide(prob, range(prob.n), deadline, "z3")
+        return _smt_decide(prob, range(prob.n), deadline, prob.solver)
     found = _trivial(prob)
     if found is not None:
         return found
@@ -441,7 +457,7 @@ def _lp(prob, deadline):
     except LPTimeout:
         raise _Timeout from None
     except ArithmeticError:  # pragma: no cover - HiGHS failure on a bounded feasible LP
-        return _z3_decide(prob, range(prob.n), deadline, "lp+z3")
+        return _smt_decide(prob, range(prob.n), deadline, f"lp+{prob.solver}")
     if t > 0 and prob.certify(w):
         return _sep("lp", w, prob, f"the LP's hyperplane has margin {t:.3g} "
                     f"(max-norm scaled; {len(rows)} of {prob.n} rows in the LP)")
@@ -453,12 +469,12 @@ def _lp(prob, deadline):
             return _notsep("lp", cert, "the LP's dual solution, rounded exactly")
     # Rounding could not be made exact: Z3 decides on a small core.
     if t > 0:
-        return _z3_witness_by_cuts(prob, w, deadline)
+        return _smt_witness_by_cuts(prob, w, deadline)
     core = support if support.size else rows
-    found = _z3_decide(prob, core, deadline, "lp+z3", certificate_only=True)
+    found = _smt_decide(prob, core, deadline, f"lp+{prob.solver}", certificate_only=True)
     if found is not None:
         return found
-    return _z3_decide(prob, range(prob.n), deadline, "lp+z3")
+    return _smt_decide(prob, range(prob.n), deadline, f"lp+{prob.solver}")
 
 
 def _exact_gordan(prob, support, lam):
@@ -503,91 +519,88 @@ def _caratheodory(Zs, idx, lam):
 
 
 # --------------------------------------------------------------------------------------
-# Z3: exact QF_LRA over the rationals
+# Z3 or cvc5: exact QF_LRA over the rationals (one SMT-LIB text, see verify.smt)
 
 
-def _z3_solver(deadline):
-    import z3
+def _smt_session(prob, deadline, what):
+    from verify.smt import Session
 
-    s = z3.SolverFor("QF_LRA")
+    timeout_ms = None
     if deadline is not None:
         left = deadline - time.perf_counter()
         if left <= 0:
             raise _Timeout
-        s.set("timeout", max(1, int(left * 1000)))
-    return s
+        timeout_ms = max(1, int(left * 1000))
+    return Session("QF_LRA", solver=prob.solver, timeout_ms=timeout_ms,
+                   comment=f"markone check_separable: {what}")
 
 
-def _z3_check(s):
-    import z3
+def _smt_solve(prob, session, unknowns):
+    """Check; save the query when asked; the unknowns' exact values, or None."""
+    answer = session.check()
+    if prob.smt2_dir is not None:
+        from verify.proofs import save_smt2
 
-    r = s.check()
-    if r == z3.unknown:
+        prob.queries += 1
+        save_smt2(prob.smt2_dir, f"separability-{prob.queries}.smt2", session.smt2())
+    if answer == "unknown":
         raise _Timeout
-    return r == z3.sat
-
-
-def _z3_value(model, v):
-    val = model.eval(v, model_completion=True)
-    return Fraction(val.numerator_as_long(), val.denominator_as_long())
-
-
-def _z3_witness(ints, d, deadline):
-    """A rational ``w`` with ``r . w >= 1`` for each integer row ``r``, or None."""
-    import z3
-
-    s = _z3_solver(deadline)
-    w = [z3.Real(f"w{j}") for j in range(d)]
-    for r in ints:
-        s.add(z3.Sum([c * w[j] for j, c in enumerate(r) if c]) >= 1)
-    if not _z3_check(s):
+    if answer == "unsat":
         return None
-    m = s.model()
-    return [_z3_value(m, v) for v in w]
+    model = session.model()
+    return [model.get(v.args[0], Fraction(0)) for v in unknowns]
 
 
-def _z3_gordan(ints, d, deadline):
+def _smt_witness(prob, ints, deadline):
+    """A rational ``w`` with ``r . w >= 1`` for each integer row ``r``, or None."""
+    from verify.smt import Real, Sum
+
+    s = _smt_session(prob, deadline, f"a witness w with r.w >= 1 on {len(ints)} rows "
+                     "(sat: separable)")
+    w = [Real(f"w{j}") for j in range(prob.d)]
+    s.add(*[Sum([c * w[j] for j, c in enumerate(r) if c]) >= 1 for r in ints])
+    return _smt_solve(prob, s, w)
+
+
+def _smt_gordan(prob, ints, deadline):
     """Rational ``mu >= 0`` summing to 1 with ``sum mu_k ints[k] = 0``, or None."""
-    import z3
+    from verify.smt import Eq, Real, Sum
 
-    s = _z3_solver(deadline)
-    mu = [z3.Real(f"l{k}") for k in range(len(ints))]
-    for v in mu:
-        s.add(v >= 0)
-    s.add(z3.Sum(mu) == 1)
-    for j in range(d):
+    s = _smt_session(prob, deadline, f"a Gordan certificate on {len(ints)} rows "
+                     "(sat: not separable)")
+    mu = [Real(f"l{k}") for k in range(len(ints))]
+    s.add(*[v >= 0 for v in mu], Eq(Sum(mu), 1))
+    for j in range(prob.d):
         terms = [r[j] * mu[k] for k, r in enumerate(ints) if r[j]]
         if terms:
-            s.add(z3.Sum(terms) == 0)
-    if not _z3_check(s):
-        return None
-    m = s.model()
-    return [_z3_value(m, v) for v in mu]
+            s.add(Eq(Sum(terms), 0))
+    return _smt_solve(prob, s, mu)
 
 
-def _z3_decide(prob, idx, deadline, how, certificate_only=False):
-    """Exact verdict on the rows ``idx`` by Z3 (witness system, then Gordan system)."""
+def _smt_decide(prob, idx, deadline, how, certificate_only=False):
+    """Exact verdict on the rows ``idx`` by the SMT solver (witness system, then
+    Gordan system)."""
     idx = list(idx)
     ints, _ = prob.int_rows(idx)
     if not certificate_only:
-        w = _z3_witness(ints, prob.d, deadline)
+        w = _smt_witness(prob, ints, deadline)
         if w is not None:
             if len(idx) == prob.n:
-                return (how, tuple(w), None, f"separable: Z3 found an exact witness "
+                return (how, tuple(w), None, f"separable: {prob.solver} found an exact witness "
                         f"(checked on all {prob.n} examples)")
             return None
-    mu = _z3_gordan(ints, prob.d, deadline)
+    mu = _smt_gordan(prob, ints, deadline)
     if mu is None:
         return None
     den = math.lcm(*(q.denominator for q in mu))
     cert = prob.certificate_from([int(q * den) for q in mu], idx)
-    if cert is None:  # pragma: no cover - Z3 returned a model that is not >= 0
+    if cert is None:  # pragma: no cover - the solver returned a model that is not >= 0
         return None
-    return _notsep(how, cert, "Z3 solved the Gordan system exactly")
+    return _notsep(how, cert, f"{prob.solver} solved the Gordan system exactly")
 
 
-def _z3_witness_by_cuts(prob, w, deadline):
-    """Exact witness by constraint generation: Z3 on the rows the float ``w`` finds
+def _smt_witness_by_cuts(prob, w, deadline):
+    """Exact witness by constraint generation: the solver on the rows the float ``w`` finds
     hardest, adding every row its answer violates, until all rows hold."""
     Z = prob.Zf
     margins = Z @ w
@@ -595,17 +608,20 @@ def _z3_witness_by_cuts(prob, w, deadline):
     all_ints, _ = prob.int_rows(range(prob.n))
     while True:
         idx = sorted(core)
-        wq = _z3_witness([all_ints[i] for i in idx], prob.d, deadline)
+        wq = _smt_witness(prob, [all_ints[i] for i in idx], deadline)
         if wq is None:
-            found = _z3_decide(prob, idx, deadline, "lp+z3", certificate_only=True)
+            found = _smt_decide(prob, idx, deadline, f"lp+{prob.solver}",
+                                certificate_only=True)
             if found is not None:
                 return found
-            return _z3_decide(prob, range(prob.n), deadline, "lp+z3")  # pragma: no cover
+            return _smt_decide(prob, range(prob.n), deadline,  # pragma: no cover
+                               f"lp+{prob.solver}")
         den = math.lcm(*(q.denominator for q in wq))
         wi = [int(q * den) for q in wq]
         bad = [i for i, r in enumerate(all_ints) if exact_dot(r, wi) <= 0]
         if not bad:
-            return ("lp+z3", tuple(wq), None, "separable: Z3 refined the LP's hyperplane "
+            return (f"lp+{prob.solver}", tuple(wq), None, f"separable: {prob.solver} "
+                    "refined the LP's hyperplane "
                     f"on a core of {len(idx)} examples; exact witness checked on all "
                     f"{prob.n} examples")
         core.update(bad[: prob.d + 1])

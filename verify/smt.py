@@ -122,6 +122,9 @@ def Implies(a, b):
 
 def If(c, a, b):
     """``ite``: ``a`` when ``c`` holds, else ``b``."""
+    if not isinstance(a, Term) and not isinstance(b, Term):
+        sort = "Int" if Fraction(a).denominator == Fraction(b).denominator == 1 else "Real"
+        a = _const(a, sort)
     if not isinstance(a, Term):
         a = b._num(a)
     if not isinstance(b, Term):
@@ -276,8 +279,15 @@ class Session:
                 break
             cmd.invoke(self._cvc, self._sm)
 
-    def check(self):
-        """``"sat"``, ``"unsat"`` or ``"unknown"`` for the assertions so far."""
+    def check(self, timeout_ms=None):
+        """``"sat"``, ``"unsat"`` or ``"unknown"`` for the assertions so far (within
+        ``timeout_ms`` when given, else the session's limit)."""
+        if timeout_ms is not None:
+            timeout_ms = str(max(1, int(timeout_ms)))
+            if self.solver == "z3":
+                self._z3.set("timeout", int(timeout_ms))
+            else:
+                self._cvc.setOption("tlimit-per", timeout_ms)
         t0 = time.perf_counter()
         if self.solver == "z3":
             r = str(self._z3.check())

@@ -1,9 +1,10 @@
-"""Regenerate the counterexample replays of docs/verify-machine.md:
-``python docs/figures/make_verify_machine_replays.py``.
+"""The counterexample replays of docs/verify-machine.md, built with the site.
 
-Each counterexample is trained on the emulated Mark I with ``log=True`` and written as a
-self-contained replay page (``markone.hardware.replay.write_replay_html``) into
-``docs/replays/``.
+Each counterexample is trained on the emulated Mark I with ``log=True`` and rendered as
+a self-contained replay page (``markone.hardware.replay.render_replay_html``); the
+MkDocs hook (``docs/hooks.py``) adds :func:`replay_pages` to the site as
+``replays/*.html``, so no generated page is kept in git.
+``python docs/figures/make_verify_machine_replays.py OUT`` writes them into ``OUT``.
 """
 
 import sys
@@ -11,9 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["end_stops_block", "short_exposure_blends", "main"]
-
-OUT = Path(__file__).resolve().parent.parent / "replays"
+__all__ = ["end_stops_block", "short_exposure_blends", "replay_pages", "main"]
 
 
 def end_stops_block():
@@ -42,14 +41,24 @@ def short_exposure_blends():
     return machine.train(images, labels, epochs=30, log=True)
 
 
-def main():
-    from markone.hardware.replay import write_replay_html
+def replay_pages():
+    """``{path in the site: HTML}`` of both counterexample replays."""
+    from markone.hardware.replay import render_replay_html
 
-    for name, make in (("end_stops_block", end_stops_block),
-                       ("short_exposure_blends", short_exposure_blends)):
-        path = write_replay_html(make(), OUT / f"{name}.html", speed=0.5)
-        print(f"{path}: {path.stat().st_size // 1024} KB")
+    return {f"replays/{make.__name__}.html": render_replay_html(make(), speed=0.5)
+            for make in (end_stops_block, short_exposure_blends)}
+
+
+def main(argv):
+    if len(argv) != 1:
+        return "usage: python docs/figures/make_verify_machine_replays.py OUT_FOLDER"
+    for name, html in replay_pages().items():
+        path = Path(argv[0]) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(html, encoding="utf-8")
+        print(f"{path}: {len(html) // 1024} KB")
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -92,11 +92,11 @@ def _orthonormal(args):
 
 def _search(method):
     def run(args):
-        from markone._validation import encode_binary_labels
+        from markone._validation import labels_to_pm1
         from verify.adversary import worst_order
 
         X, y = load_data(args, exact=method != "greedy")
-        ypm, _ = encode_binary_labels(y, allow_single=True)
+        ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget)
         return _write(args, a, f"{method}:{args.file}")

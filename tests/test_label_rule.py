@@ -1,0 +1,49 @@
+"""One label rule for every function that takes (X, y): train, the batched runs and
+verify's checks read labels the same way and refuse bad ones with the same words.
+
+-1/+1 labels pass through (one class allowed: a one-class run is meaningful there);
+any two other values are mapped, the sorted first to -1; one class of other values,
+or three classes, is an error that says so. (The estimators follow scikit-learn
+instead: classes_ come from y, and one class is an error.)"""
+
+import numpy as np
+import pytest
+
+import markone
+import verify
+from markone.batch import train_many
+
+X = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, -1.0]])
+ENTRY_POINTS = {
+    "train": lambda X, y: markone.train(X, y, max_epochs=5),
+    "train_many": lambda X, y: train_many([X], [y], max_epochs=5),
+    "check_separable": lambda X, y: verify.check_separable(X, y),
+    "check_cycling": lambda X, y: verify.check_cycling(X, y, budget=1000),
+    "worst_order": lambda X, y: verify.worst_order(X, y, budget=10),
+    "check_mistake_bound": lambda X, y: verify.check_mistake_bound(X, y),
+}
+
+
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+@pytest.mark.parametrize("y, match", [
+    (["a", "a", "a"], r"only one class \('a'\)"),
+    ([0, 1, 2], "has 3 classes"),
+    ([0.0, np.nan, 1.0], "NaN"),
+])
+def test_bad_labels_get_the_same_error_everywhere(name, y, match):
+    with pytest.raises(ValueError, match=match):
+        ENTRY_POINTS[name](X, y)
+
+
+@pytest.mark.parametrize("name", ["train", "train_many", "check_separable",
+                                  "check_cycling", "worst_order"])
+def test_one_class_of_pm1_labels_is_accepted_everywhere(name):
+    ENTRY_POINTS[name](X, [1, 1, 1])  # separable by any w with w.x > 0
+
+
+def test_two_values_map_like_pm1():
+    a = markone.train(X, ["no", "yes", "no"])
+    b = markone.train(X, [-1, 1, -1])
+    assert a.w.tolist() == b.w.tolist() and a.classes.tolist() == ["no", "yes"]
+    assert verify.check_separable(X, ["no", "yes", "no"]).separable == \
+        verify.check_separable(X, [-1, 1, -1]).separable
