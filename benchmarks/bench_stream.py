@@ -46,22 +46,21 @@ def sklearn_model():
     return SkPerceptron(eta0=1.0, shuffle=False, tol=None, alpha=0.0)
 
 
-def run_markone(X, y):
-    clf = markone.Perceptron()
-    learn = clf.learn_one
+def timed_stream(model, xs, ys):
+    """Seconds for ``model.learn_one(x, y)`` over the stream, and the model."""
+    learn = model.learn_one
     t0 = time.perf_counter()
-    for x, t in zip(X, y):
+    for x, t in zip(xs, ys):
         learn(x, t)
-    return time.perf_counter() - t0, clf
+    return time.perf_counter() - t0, model
+
+
+def run_markone(X, y):
+    return timed_stream(markone.Perceptron(), X, y)
 
 
 def run_river(dicts, labels):
-    model = river_model()
-    learn = model.learn_one
-    t0 = time.perf_counter()
-    for x, t in zip(dicts, labels):
-        learn(x, t)
-    return time.perf_counter() - t0, model
+    return timed_stream(river_model(), dicts, labels)
 
 
 def run_sklearn(X, y):
