@@ -102,9 +102,9 @@ def read_npz(path):
             return _read_sparse_npz(path)
         missing = {"X", "y"} - set(data.files)
         if missing:
-            raise ValueError(f"{path} must hold arrays named 'X' and 'y' (or be a "
-                             "scipy.sparse.save_npz file of [X, y]); it has "
-                             f"{', '.join(data.files) or 'none'}.")
+            raise ValueError(f"{path} must hold arrays named 'X' and 'y'; it has "
+                             f"{', '.join(data.files) or 'none'} (or save [X, y], "
+                             "labels last, with scipy.sparse.save_npz).")
         try:
             return data["X"], data["y"]
         except ValueError as exc:  # object arrays need pickle: refused
