@@ -199,3 +199,20 @@ def test_every_experiment_plots(results, tmp_path):
     for name in EXPERIMENTS:
         paths = load_experiment(name).plot(results[name], tmp_path / name)
         assert paths and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
+
+
+def test_damage_sweep(results):
+    r = results["damage"]
+    cfg = make_config(load_experiment("damage"), size="small")
+    assert r["kinds"] == cfg["kinds"] and r["fractions"] == cfg["fractions"]
+    zero = cfg["fractions"].index(0.0)
+    # no damage: the same machines, whatever kind of damage the row is about
+    for m in ("train_accuracy", "test_accuracy", "epochs", "machine_time_s"):
+        assert len({row[zero] for row in r[m]}) == 1
+        assert all(sd >= 0 for row in r[f"{m}_sd"] for sd in row)
+    assert all(row[zero] == 1.0 for row in r["learnable"])
+    # a machine that converged is a witness that its damaged task is learnable
+    conv, learn = np.asarray(r["converged"]), np.asarray(r["learnable"])
+    assert np.all(conv <= learn)
+    for key in ("train_accuracy", "test_accuracy"):
+        assert np.all((0 <= np.asarray(r[key])) & (np.asarray(r[key]) <= 1))
