@@ -100,7 +100,7 @@ def _core_section(rep):
 
     import markone
     from markone._style import new_figure, save_figure, styled
-    from markone._words import plural
+    from markone._io import plural
     from markone.plot import plot_boundary, plot_mistakes
 
     X, y = markone.datasets.iris()
@@ -138,10 +138,10 @@ def _core_section(rep):
     ], [
         f"Setosa against versicolor: the perceptron learned to tell all "
         f"{int(keep.sum())} flowers apart after {plural(res.mistakes, 'mistake')}, in "
-        f"{plural(res.epochs, 'pass')} through the flowers.",
+        f"{plural(res.epochs, 'pass', 'passes')} through the flowers.",
         f"Versicolor against virginica: no straight line separates them, and after "
-        f"{plural(hard.epochs, 'pass')} it still made {plural(last, 'mistake')} in the "
-        f"last one.",
+        f"{plural(hard.epochs, 'pass', 'passes')} it still made "
+        f"{plural(last, 'mistake')} in the last one.",
     ], [(path, "Left: the iris flowers by petal size, and the line the perceptron "
                "learned. Right: mistakes in each pass on a problem no line can solve.")])
     return {"mistakes": res.mistakes, "epochs": res.epochs, "w": res.w.tolist(),
@@ -167,7 +167,7 @@ def _machine_section(rep, seed):
     from markone.hardware.plots import code_caption
     from markone.hardware.replay import write_replay_html
     from markone.hardware.run import MachineRun
-    from markone._words import plural
+    from markone._io import plural
 
     info = letters_demo(rep.out, seed=seed, echo=lambda s: None)
     run_path = Path(info["run_json"])
@@ -191,10 +191,10 @@ def _machine_section(rep, seed):
         "second typeface was added. Our emulation of the first task is below.",
     ], [
         f"The machine learned {len(info['chars'])} letters ({info['chars']}) from "
-        f"{plural(n, 'figure')} in {plural(info['epochs'], 'pass')}, reading every "
-        f"training figure right at the end." if info["converged"] else
+        f"{plural(n, 'figure')} in {plural(info['epochs'], 'pass', 'passes')}, reading "
+        f"every training figure right at the end." if info["converged"] else
         f"The machine saw {plural(n, 'figure')} of {len(info['chars'])} letters for "
-        f"{plural(info['epochs'], 'pass')} without reading all of them right.",
+        f"{plural(info['epochs'], 'pass', 'passes')} without reading all of them right.",
         f"On {plural(n, 'new figure')}, placed afresh in front of the camera, it misread "
         f"{misread} of {n}.",
         f"On the 1960 machine this training would have taken "
@@ -293,7 +293,7 @@ def _xor_section(rep):
     import markone
     import verify
     from markone._style import new_figure, save_figure, styled
-    from markone._words import plural
+    from markone._io import plural
 
     X, y = markone.datasets.xor()
     with warnings.catch_warnings():
@@ -328,8 +328,8 @@ def _xor_section(rep):
         "Minsky and Papert's book Perceptrons (1969) made XOR famous as what a single "
         "perceptron cannot learn.",
     ], [
-        f"markone.train on XOR did not converge: after {plural(run.epochs, 'pass')} it "
-        f"still made at least {plural(min(run.mistakes_per_epoch), 'mistake')} in every "
+        f"markone.train on XOR did not converge: after "
+        f"{plural(run.epochs, 'pass', 'passes')} it still made at least {plural(min(run.mistakes_per_epoch), 'mistake')} in every "
         f"pass.",
         f"In the given order, the weights (w₁, w₂, b) visit {states} and come back: a "
         f"cycle of {plural(cyc.period_updates, 'update')}, found exactly.",
