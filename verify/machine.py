@@ -657,8 +657,10 @@ def _z3_hit(red, units, depth, deadline=None):
     solver = z3.Solver()
 
     def check():
-        left = _seconds_left(deadline)
-        if left is not None:
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise _Undecided
             solver.set("timeout", max(1, int(left * 1000)))
         answer = solver.check()
         if answer == z3.unknown:
