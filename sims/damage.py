@@ -62,7 +62,7 @@ def run_task(spec):
     machine = MarkI(seed=wiring)
     plan = random_faults(machine, **{spec["kind"]: spec["fraction"]}, seed=damage)
     apply_faults(machine, plan)
-    run = machine.train(X, y, epochs=spec["epochs"])
+    run = machine.train(X, y, max_epochs=spec["epochs"])
     task = machine_task(machine, X, y)
     learnable = all(
         check_separable(task.patterns[:, cols].astype(np.int64), task.targets[:, r],

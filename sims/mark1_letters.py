@@ -65,7 +65,7 @@ def run_task(spec):
     params = MarkIParams(motor_step_s=spec["motor_step_s"],
                          weight_range=None if k is None else (-k, k))
     machine = MarkI(params, seed=wiring)
-    run = machine.train(X, y, epochs=spec["epochs"])
+    run = machine.train(X, y, max_epochs=spec["epochs"])
     return {"run": spec["run"], "motor_step_s": spec["motor_step_s"], "weight_range": k,
             "train_accuracy": float(machine.score(X, y)),
             "test_accuracy": float(machine.score(Xt, yt)),

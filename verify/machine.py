@@ -614,8 +614,8 @@ def _hit_claim(red, units, stream, how, ev):
     ev = dict(ev, stream=stream)
     return Claim(False, how, f"an end stop cuts a move short after {len(stream)} "
                  f"presentations of a stream found by the {how} search (replay: "
-                 "MarkI.train(images, labels, order=stream, epochs=1) has saturated > 0 "
-                 "for this R-unit)", ev), stream
+                 "MarkI.train(images, labels, order=stream, max_epochs=1) has "
+                 "saturated > 0 for this R-unit)", ev), stream
 
 
 def _greedy_streams(red, units, mistakes, u):
@@ -855,7 +855,7 @@ def replay_stream(machine, images, labels, prefix, cycle, *, passes=3):
     """Show ``prefix + cycle`` once, then ``cycle`` ``passes`` times, on ``machine``
     (retrained from zero); return what a blocking claim predicts can be checked.
 
-    Returns a dict: ``saturated`` (moves cut short, per R-unit), ``mistakes_per_pass``
+    Returns a dict: ``saturated`` (moves cut short, per R-unit), ``mistakes_per_epoch``
     of the cycle passes, ``returns`` (the weights after each cycle pass equal those
     after the first run: the machine is on a cycle) and ``converged``.
     """
@@ -864,12 +864,12 @@ def replay_stream(machine, images, labels, prefix, cycle, *, passes=3):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         first = machine.train(images, labels, order=list(prefix) + list(cycle),
-                              epochs=1)
+                              max_epochs=1)
         w = machine.weights
-        more = machine.train(images, labels, order=list(cycle), epochs=passes,
+        more = machine.train(images, labels, order=list(cycle), max_epochs=passes,
                              warm_start=True)
     return {"saturated": (first.saturated + more.saturated).tolist(),
-            "mistakes_per_pass": list(more.epoch_mistakes),
+            "mistakes_per_epoch": list(more.mistakes_per_epoch),
             "returns": bool(np.array_equal(machine.weights, w)),
             "converged": bool(more.converged)}
 

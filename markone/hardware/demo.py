@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from markone._deprecation import renamed_keyword
 from markone._figures import letters
 from markone._style import r_unit_name
 from markone.hardware import plots
@@ -54,8 +55,8 @@ def format_minutes(seconds):
     return f"about {minutes / 60:.1f} hours"
 
 
-def letters_demo(out_dir, *, seed=0, chars="ABCD", per_class=5, epochs=50,
-                 typeface="block", params=None, figures=True, echo=None):
+def letters_demo(out_dir, *, seed=0, chars="ABCD", per_class=5, max_epochs=50,
+                 typeface="block", params=None, figures=True, echo=None, **deprecated):
     """Train the Mark I on letters with default physics; write pictures and the run.
 
     Parameters
@@ -66,8 +67,9 @@ def letters_demo(out_dir, *, seed=0, chars="ABCD", per_class=5, epochs=50,
         Seeds the letters' jitter, the plugboard and everything else.
     chars, per_class, typeface
         The training figures (see :func:`markone.datasets.letters`).
-    epochs : int
-        Most passes; training stops after a pass without mistakes.
+    max_epochs : int
+        Most passes; training stops after a pass without mistakes (``epochs=`` is its
+        deprecated spelling).
     params : MarkIParams, optional
         Default physics unless given.
     figures : bool
@@ -84,13 +86,15 @@ def letters_demo(out_dir, *, seed=0, chars="ABCD", per_class=5, epochs=50,
         ``figures`` (picture paths), ``report`` (printable text) and
         ``summary_lines`` (its lines).
     """
+    max_epochs = renamed_keyword(deprecated, "letters_demo", "epochs", "max_epochs",
+                                 max_epochs, 50)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     images, labels = letters(chars, per_class=per_class, seed=seed, typeface=typeface)
     test_images, test_labels = letters(chars, per_class=per_class, seed=seed + 1,
                                        typeface=typeface)
     machine = MarkI(params or MarkIParams(), seed=seed)
-    run = machine.train(images, labels, epochs=epochs, log=True)
+    run = machine.train(images, labels, max_epochs=max_epochs, log=True)
     files = {"run": str(run.save(out / "machine-run.json"))}
     a_rows = machine.a_features(images)
     first = [int(np.flatnonzero(labels == c)[0]) for c in machine.classes_]
@@ -143,13 +147,14 @@ def _report(s):
 
 
 def navy_comparison(*, seed=0, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ", per_class=4,
-                    epochs=60, jitter=1, params=None):
+                    max_epochs=60, jitter=1, params=None, **deprecated):
     """The Navy's June 1960 task: letters in one typeface, then a second one added.
 
     Trains a fresh default machine (i) on ``chars`` in the block typeface and (ii) on
-    the same letters in both typefaces, each for at most ``epochs`` passes, and
-    measures the fraction recognised on the training figures and on freshly placed
-    ones (new jitter of up to ``jitter`` pixels).
+    the same letters in both typefaces, each for at most ``max_epochs`` passes
+    (``epochs=`` is its deprecated spelling), and measures the fraction recognised on
+    the training figures and on freshly placed ones (new jitter of up to ``jitter``
+    pixels).
 
     Returns
     -------
@@ -158,6 +163,8 @@ def navy_comparison(*, seed=0, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ", per_class=4,
         ``test_accuracy``, ``epochs``, ``converged``, ``sim_time_s``, ``saturated``;
         and ``block_only_on_serif``: how the one-typeface machine reads the serif.
     """
+    max_epochs = renamed_keyword(deprecated, "navy_comparison", "epochs", "max_epochs",
+                                 max_epochs, 60)
     results = {}
     for name, faces in (("one_typeface", ("block",)), ("two_typefaces", ("block", "serif"))):
         images, labels = letters(chars, per_class=per_class, seed=seed, typeface=faces,
@@ -165,7 +172,7 @@ def navy_comparison(*, seed=0, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ", per_class=4,
         test, test_labels = letters(chars, per_class=per_class, seed=seed + 1,
                                     typeface=faces, jitter=jitter)
         machine = MarkI(params or MarkIParams(), seed=seed)
-        run = machine.train(images, labels, epochs=epochs)
+        run = machine.train(images, labels, max_epochs=max_epochs)
         results[name] = {
             "train_accuracy": machine.score(images, labels),
             "test_accuracy": machine.score(test, test_labels),
@@ -179,11 +186,14 @@ def navy_comparison(*, seed=0, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ", per_class=4,
     return results
 
 
-def navy_sweep(settings=None, *, seed=0, per_class=20, epochs=30):
+def navy_sweep(settings=None, *, seed=0, per_class=20, max_epochs=30, **deprecated):
     """:func:`navy_comparison` for each of ``settings`` (default
-    :data:`NAVY_SETTINGS`); returns ``{name: result}``."""
+    :data:`NAVY_SETTINGS`); returns ``{name: result}`` (``epochs=`` is the deprecated
+    spelling of ``max_epochs``)."""
+    max_epochs = renamed_keyword(deprecated, "navy_sweep", "epochs", "max_epochs",
+                                 max_epochs, 30)
     settings = NAVY_SETTINGS if settings is None else settings
-    return {name: navy_comparison(seed=seed, per_class=per_class, epochs=epochs,
+    return {name: navy_comparison(seed=seed, per_class=per_class, max_epochs=max_epochs,
                                   jitter=jitter, params=MarkIParams(**changes))
             for name, (changes, jitter) in settings.items()}
 

@@ -28,16 +28,16 @@ Examples
 >>> from markone._figures import letters
 >>> images, labels = letters("AB", per_class=2, seed=0)
 >>> machine = MarkI(seed=0)
->>> healthy = machine.train(images, labels, epochs=5)
+>>> healthy = machine.train(images, labels, max_epochs=5)
 >>> plan = FaultPlan((AUnitStuck(a_unit=3, value=1), MotorStopped(r_unit=0, a_unit=3),
 ...                   CutWire(a_unit=7, s_unit=int(machine.wiring.excitatory[7, 0]),
 ...                           at_s=2.0)))
 >>> apply_faults(machine, plan)
->>> run = machine.train(images, labels, epochs=5)
+>>> run = machine.train(images, labels, max_epochs=5)
 >>> float(machine.weights[0, 3])             # its motor never turned
 0.0
 >>> apply_faults(machine, FaultPlan())       # no fault: the healthy machine again
->>> bool((machine.train(images, labels, epochs=5).weights == healthy.weights).all())
+>>> bool((machine.train(images, labels, max_epochs=5).weights == healthy.weights).all())
 True
 """
 

@@ -167,7 +167,8 @@ def run_fleet(specs, images, labels, *, workers=1, dask=None, chunks=None, **tra
         How many tasks the machines are cut into (default: 4 per worker, 1 here); it
         changes nothing but the overhead.
     **train
-        :meth:`MarkI.train` arguments (``epochs``, ``presentations``, ``rule``, ...).
+        :meth:`MarkI.train` arguments (``max_epochs``, ``presentations``, ``order``,
+        ``rule``, ...).
 
     Returns
     -------

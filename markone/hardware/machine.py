@@ -11,7 +11,7 @@ Examples
 >>> from markone._figures import letters
 >>> images, labels = letters("AB", per_class=3, seed=0)
 >>> machine = MarkI(seed=0)
->>> run = machine.train(images, labels, epochs=20)
+>>> run = machine.train(images, labels, max_epochs=20)
 >>> run.converged, machine.score(images, labels)
 (True, 1.0)
 >>> machine.a_features(images).shape
@@ -30,7 +30,8 @@ import numpy as np
 import simpy
 
 from markone import online
-from markone._checks import check_order
+from markone._checks import check_order, epoch_indices
+from markone._deprecation import renamed_keyword, warn_deprecated
 from markone._progress import progress_bar
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_matrix, child_seeds)
@@ -44,7 +45,8 @@ from markone.hardware.trainer import Trainer
 
 __all__ = ["MarkI", "class_codes"]
 
-#: Passes over the training set when neither ``epochs`` nor ``presentations`` is given.
+#: Passes over the training set when neither ``max_epochs`` nor ``presentations`` is
+#: given.
 DEFAULT_EPOCHS = 100
 
 
@@ -117,10 +119,12 @@ class MarkI:
     Notes
     -----
     The R-units' decisions and increments come from :mod:`markone.online`. With
-    ``MarkIParams.ideal()`` R-unit ``k`` after ``train(images, labels, epochs=E)``
-    equals ``markone.train(A, code[:, k], intercept=False, max_epochs=E)`` on
-    ``A = machine.a_features(images)`` and ``code = machine.code(labels)``: weights and
-    mistakes, bit for bit.
+    ``MarkIParams.ideal()`` R-unit ``k`` after ``train(images, labels, max_epochs=E,
+    order=order, seed=s)`` equals ``markone.train(A, code[:, k], intercept=False,
+    max_epochs=E, order=order, seed=s)`` on ``A = machine.a_features(images)`` and
+    ``code = machine.code(labels)``: weights and mistakes, bit for bit (for
+    ``order="shuffle"`` with an explicit ``seed``; without one the shuffles come from
+    the machine's own seeded generator).
     """
 
     def __init__(self, params=None, seed=None):
@@ -330,7 +334,7 @@ class MarkI:
         return {"mistakes": np.zeros(n_r, np.int64),
                 "reinforcements": np.zeros(n_r, np.int64),
                 "saturated": np.zeros(n_r, np.int64), "shown": 0,
-                "epoch_errors": [], "epoch_mistakes": [], "epoch_end_s": [],
+                "errors_per_epoch": [], "mistakes_per_epoch": [], "end_s_per_epoch": [],
                 "converged": False}
 
     def _trial(self, x, target, label, figure, trainer, stats, log, exposure_s=None):
@@ -406,33 +410,35 @@ class MarkI:
                     X[i], targets[i], label_idx[i], i, trainer, stats, log)
                 mistaken += wrong
                 errors += not correct
-            stats["epoch_errors"].append(errors)
-            stats["epoch_mistakes"].append(mistaken)
-            stats["epoch_end_s"].append(float(self.env.now))
+            stats["errors_per_epoch"].append(errors)
+            stats["mistakes_per_epoch"].append(mistaken)
+            stats["end_s_per_epoch"].append(float(self.env.now))
             if stop_when_clean and mistaken == 0:
                 stats["converged"] = True
                 return
-        stats["converged"] = bool(stats["epoch_mistakes"]) and \
-            stats["epoch_mistakes"][-1] == 0
+        stats["converged"] = bool(stats["mistakes_per_epoch"]) and \
+            stats["mistakes_per_epoch"][-1] == 0
 
-    def _passes(self, n, epochs, presentations, shuffle, order=None):
-        """Presentation orders, one array per pass: the figures as given, a seeded
-        shuffle, or the explicit ``order`` (example indices) every pass."""
+    def _passes(self, n, max_epochs, presentations, order, rng):
+        """Presentation orders, one array per pass (:func:`markone._checks.epoch_indices`,
+        as the core draws them): the figures as given, a seeded shuffle, or the
+        explicit ``order`` every pass; cut to ``presentations`` figures in all."""
         left = presentations
-        for _ in range(epochs if presentations is None else presentations):
-            if order is not None:
-                this = order
-            else:
-                this = self._rng.permutation(n) if shuffle else np.arange(n)
+        for _ in range(max_epochs if presentations is None else presentations):
+            this = epoch_indices(order, n, rng)
             if left is not None:
                 this, left = this[:left], left - min(left, len(this))
                 if this.size == 0:
                     return
             yield this
 
-    def train(self, images, labels, *, epochs=None, presentations=None, rule=None,
-              shuffle=False, order=None, log=False, warm_start=False, progress=False):
-        """Show the figures, in order, pass after pass, and learn from the trainer.
+    def train(self, images, labels, *, max_epochs=None, presentations=None, rule=None,
+              order="given", seed=None, log=False, warm_start=False, progress=False,
+              **deprecated):
+        """Show the figures, pass after pass, and learn from the trainer.
+
+        The passes follow :func:`markone.train`'s vocabulary: at most ``max_epochs``
+        passes in ``order``, stopping after the first pass without a mistake.
 
         Parameters
         ----------
@@ -441,21 +447,25 @@ class MarkI:
         labels : array (n,)
             Class labels; at most ``2**n_r_units`` classes (binary code) or
             ``n_r_units`` (one-hot).
-        epochs : int, optional
+        max_epochs : int, optional
             Most passes over the set (default 100); training stops after the first
             pass in which no R-unit made a mistake.
         presentations : int, optional
-            Show exactly this many figures instead (cycling through the set), with no
-            early stop.
+            Show exactly this many figures instead (cycling through the passes), with
+            no early stop. Not together with ``max_epochs``.
         rule : {"error_correction", "forced", "gamma"}, optional
             Reinforcement rule; default ``params.rule``.
-        shuffle : bool
-            A fresh seeded order each pass instead of the given order.
-        order : sequence of int, optional
-            The example indices shown in every pass, in this order (repeats allowed,
-            examples may be left out); a pass without a mistake ends training. Not
-            together with ``shuffle``. :func:`verify.machine.check_machine` reports
-            its adversarial streams in this form.
+        order : "given", "shuffle" or sequence of int
+            Presentation order per pass, as in :func:`markone.train`: the figures as
+            given, a fresh seeded permutation each pass, or an explicit stream of
+            example indices shown in every pass (repeats allowed, examples may be left
+            out). :func:`verify.machine.check_machine` reports its adversarial
+            streams in this form.
+        seed : None, int or numpy.random.Generator
+            For ``order="shuffle"``: seeds the permutations alone, as
+            ``markone.train(..., order="shuffle", seed=seed)`` draws them. None: they
+            come from the machine's own generator (seeded by ``MarkI(seed=...)``,
+            shared with the photocell noise).
         log : bool
             Keep one :class:`Presentation` record per figure (memory grows with the
             number of presentations; without it memory is O(weights)).
@@ -466,23 +476,26 @@ class MarkI:
         progress : bool or None
             Show a progress bar of the passes (tqdm; ``None``: only when stderr is a
             terminal). Off by default.
+        epochs, shuffle
+            Deprecated spellings of ``max_epochs`` and ``order="shuffle"``; they work
+            and warn (``DeprecationWarning``).
 
         Returns
         -------
         MachineRun
         """
+        max_epochs, order = _old_train_options(deprecated, max_epochs, order)
         X = self._images(images)
         labels = np.asarray(labels)
         check_consistent_length(X, labels, names=("images", "labels"))
-        if epochs is not None and presentations is not None:
-            raise ValueError("give epochs or presentations, not both.")
+        if max_epochs is not None and presentations is not None:
+            raise ValueError("give max_epochs or presentations, not both.")
         if presentations is not None:
             check_int_at_least(presentations, "presentations", 1)
-        epochs = DEFAULT_EPOCHS if epochs is None else check_int_at_least(epochs, "epochs", 1)
-        if order is not None:
-            if shuffle:
-                raise ValueError("give shuffle=True or an explicit order, not both.")
-            order = check_order(order, len(X))
+        max_epochs = (DEFAULT_EPOCHS if max_epochs is None
+                      else check_int_at_least(max_epochs, "max_epochs", 1))
+        order = check_order(order, len(X))
+        rng = None if seed is None else as_generator(seed)
         trainer = self._trainer(rule)
         if not warm_start:
             self.classes_, self._index = None, {}
@@ -496,8 +509,9 @@ class MarkI:
         stats = self._new_stats()
         records = [] if log else None
         start, w0 = self.env.now, self.weights
-        passes = self._passes(len(X), epochs, presentations, shuffle, order)
-        n_passes = epochs if presentations is None else -(-presentations // len(X))
+        passes = self._passes(len(X), max_epochs, presentations, order,
+                              self._rng if rng is None else rng)
+        n_passes = max_epochs if presentations is None else -(-presentations // len(X))
         with progress_bar(n_passes, "Mark I passes", enabled=progress) as bar:
             session = self.env.process(self._session(
                 X, targets, label_idx, _ticking(passes, bar), presentations is None,
@@ -510,11 +524,12 @@ class MarkI:
             weight_mask=self.runits.mask, excitatory=self.wiring.excitatory,
             inhibitory=self.wiring.inhibitory, weights_initial=w0, weights=self.weights,
             sim_time_s=float(self.env.now - start), n_presentations=stats["shown"],
-            epochs=len(stats["epoch_errors"]), converged=stats["converged"],
+            epochs=len(stats["errors_per_epoch"]), converged=stats["converged"],
             mistakes=stats["mistakes"], reinforcements=stats["reinforcements"],
-            saturated=stats["saturated"], epoch_errors=tuple(stats["epoch_errors"]),
-            epoch_mistakes=tuple(stats["epoch_mistakes"]),
-            epoch_end_s=tuple(stats["epoch_end_s"]),
+            saturated=stats["saturated"],
+            errors_per_epoch=tuple(stats["errors_per_epoch"]),
+            mistakes_per_epoch=tuple(stats["mistakes_per_epoch"]),
+            end_s_per_epoch=tuple(stats["end_s_per_epoch"]),
             figures=self.retina.settled(X) if log else None,
             log=tuple(records) if log else None)
 
@@ -538,6 +553,29 @@ class MarkI:
                                              exposure_s))
         self.env.run(until=trial)
         return records[0]
+
+
+def _old_train_options(deprecated, max_epochs, order):
+    """``(max_epochs, order)`` after the deprecated ``epochs=`` and ``shuffle=`` of
+    :meth:`MarkI.train` (each warns; an old and a new spelling together is an error)."""
+    if order is None:   # the default before order took "given"
+        warn_deprecated("MarkI.train(order=None)", "order='given'", stacklevel=4)
+        order = "given"
+    shuffle = deprecated.pop("shuffle", None)
+    max_epochs = renamed_keyword(deprecated, "MarkI.train", "epochs", "max_epochs",
+                                 max_epochs, None, stacklevel=6)
+    if shuffle is not None:
+        warn_deprecated("MarkI.train(shuffle=...)",
+                        "order='shuffle' (or order='given')", stacklevel=4)
+        if not isinstance(shuffle, (bool, np.bool_)):
+            raise TypeError(f"shuffle must be True or False, got {shuffle!r}; "
+                            "use order='shuffle' or order='given'.")
+        if shuffle:
+            if not (isinstance(order, str) and order == "given"):
+                raise ValueError("give shuffle=True or an explicit order, not both; "
+                                 "use order='shuffle' alone.")
+            order = "shuffle"
+    return max_epochs, order
 
 
 def _ticking(passes, bar):

@@ -10,7 +10,7 @@ Examples
 >>> from markone.hardware import MarkI
 >>> images, labels = letters("AB", per_class=2, seed=0)
 >>> machine = MarkI(seed=0)
->>> run = machine.train(images, labels, epochs=5)
+>>> run = machine.train(images, labels, max_epochs=5)
 >>> weight_maps(run).shape        # one retina-shaped map per R-unit
 (8, 20, 20)
 >>> path = plot_weights(run, os.path.join(tempfile.mkdtemp(), "w.png"))
@@ -54,7 +54,7 @@ def code_caption(run):
 
     >>> from markone.hardware import MarkI
     >>> from markone._figures import letters
-    >>> run = MarkI(seed=0).train(*letters("ABCD", per_class=1, seed=0), epochs=3)
+    >>> run = MarkI(seed=0).train(*letters("ABCD", per_class=1, seed=0), max_epochs=3)
     >>> print(code_caption(run))
     The 8 R-units spell each letter's number in binary: with 4 letters only R1-R2 change from letter to letter; R3-R8 always answer -1 and have nothing to learn.
     """
@@ -160,8 +160,8 @@ def plot_learning_curve(run, path):
         minutes = np.array([rec.end_t_s for rec in run.log])[n_per_pass - 1:] / 60
         ax.plot(minutes, 100 * window / n_per_pass, "-", lw=1.5, alpha=0.8,
                 label=f"the {n_per_pass} figures before")
-    ax.plot(np.asarray(run.epoch_end_s) / 60,
-            100 * np.asarray(run.epoch_errors) / n_per_pass, "o", ms=6,
+    ax.plot(np.asarray(run.end_s_per_epoch) / 60,
+            100 * np.asarray(run.errors_per_epoch) / n_per_pass, "o", ms=6,
             label="a whole pass")
     ax.set_xlabel("machine time (minutes of 1960 motors)")
     ax.set_ylabel("figures misread (%)")
