@@ -21,8 +21,9 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from pathlib import Path
+
+from markone._io import temporary_beside
 
 from verify.conformance.adapters import ImplementationError, NotApplicable
 from verify.conformance.cases import build_cases
@@ -89,7 +90,7 @@ def write_suite(out, *, cases=None):
     files["manifest.json"] = _dumps(manifest)
     files["schema.json"] = json.dumps(schema(), indent=1) + "\n"
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    tmp = temporary_beside(out, folder=True)
     try:
         for name, text in files.items():
             (tmp / name).write_text(text)
