@@ -50,7 +50,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from markone._html import ShownInJupyter
-from markone._exact import fits_int64, to_integer_matrix
+from markone._exact import fits_int64, signed_integer_rows
 from markone.online import is_mistake
 from markone._validation import (
     check_choice,
@@ -144,11 +144,7 @@ def integer_yx(X, y, *, intercept=True, intercept_scale=1):
         )
     check_consistent_length(Xl, y)
     ypm, _ = labels_to_pm1(y)
-    if intercept:
-        Xl = [list(r) + [intercept_scale] for r in Xl]
-    M, scale = to_integer_matrix(Xl)
-    YX = M * ypm.astype(M.dtype)[:, None]
-    return np.ascontiguousarray(YX), scale
+    return signed_integer_rows(Xl, ypm, intercept=intercept, intercept_scale=intercept_scale)
 
 
 def _mistakes(signed_scores, rule):
