@@ -66,7 +66,7 @@ def run_task(spec):
     task = machine_task(machine, X, y)
     learnable = all(
         check_separable(task.patterns[:, cols].astype(np.int64), task.targets[:, r],
-                        intercept=False).separable
+                        intercept=False, progress=False).separable
         for r, cols in enumerate(task.inputs))
     return {"kind": spec["kind"], "fraction": spec["fraction"], "run": spec["run"],
             "faults": len(plan), "train_accuracy": machine.score(X, y),

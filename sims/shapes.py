@@ -98,7 +98,7 @@ def run_task(spec):
     F, y = _data(spec["n_train"], spec["size"], spec[spec["kind"]], data_seed)
     Ft, yt = _data(spec["n_test"], spec["size"], spec[spec["kind"]], test_seed)
     X, Xt = _standardise(F, Ft)
-    verdict = check_separable(X, y, method="lp")
+    verdict = check_separable(X, y, method="lp", progress=False)
     margin = max_margin(X, y)
     out = {"features": F.tolist(), "labels": y.tolist(), "separable": verdict.separable,
            "certificate_size": len(verdict.certificate or ()),

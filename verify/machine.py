@@ -76,7 +76,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone._validation import as_generator, check_consistent_length, check_int_at_least
+from markone._progress import search_bar
+from markone._validation import (as_generator, check_consistent_length,
+                                 check_int_at_least, check_positive)
 from verify import _clipped
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
@@ -283,7 +285,7 @@ def machine_task(machine, images, labels, plan=None):
 
 
 def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None,
-                  orders=8, z3_depth=40, seed=0, time_budget_s=None):
+                  orders=8, z3_depth=40, seed=0, time_budget_s=None, progress=None):
     """What the perceptron's theorems promise ``machine`` on ``(images, labels)``.
 
     Parameters
@@ -309,8 +311,13 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     seed : int or numpy.random.Generator
         For the random orders.
     time_budget_s : float, optional
-        Stop searching for counterexamples after about this long (claims then stay
-        undecided, never guessed).
+        Stop searching after about this long: the separability checks, the random
+        orders and the Z3 queries are cut at that time, and the claims they would have
+        decided stay undecided (``holds=None``, saying so), never guessed.
+    progress : bool, optional
+        Show a progress bar of the R-units checked (tqdm, on stderr; ``None``: only
+        on a terminal, once the check takes more than half a second). It changes no
+        claim.
 
     Returns
     -------
@@ -333,7 +340,8 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     z3_depth = check_int_at_least(z3_depth, "z3_depth", 0)
     budget = EXACT_MAX_STATES if exact_budget is None else check_int_at_least(
         exact_budget, "exact_budget", 1)
-    deadline = None if time_budget_s is None else t0 + float(time_budget_s)
+    deadline = None if time_budget_s is None else t0 + check_positive(
+        time_budget_s, "time_budget_s")
     task = machine_task(machine, images, labels)
     p = machine.params
     rng = as_generator(seed)
@@ -341,9 +349,13 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
                and (plan is None or _static(plan)))
     units = _Units(p.increment_steps, p.weight_range)
-    reports = tuple(
-        _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline)
-        for r in range(p.n_r_units))
+    with search_bar(p.n_r_units, "check_machine: R-units", progress) as bar:
+        reports = []
+        for r in range(p.n_r_units):
+            reports.append(_check_r_unit(r, task, units, dynamic, budget, orders,
+                                         z3_depth, rng, deadline))
+            bar.update(1)
+    reports = tuple(reports)
     if exposure_s is None:
         exposure_s = p.exposure_s
     return MachineReport(
@@ -383,7 +395,7 @@ def _fault_claim(machine, images, labels, plan, reports):
         t = machine_task(machine, images, labels, plan=sub)
         X = t.patterns[:, t.inputs[r]]
         return check_separable(X.astype(np.int64), t.targets[:, r],
-                               intercept=False).separable
+                               intercept=False, progress=False).separable
 
     culprits = {}
     for r in broken:
@@ -451,7 +463,8 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     cols = task.inputs[r]
     X = task.patterns[:, cols].astype(np.int64)
     y = task.targets[:, r]
-    verdict = check_separable(X, y, intercept=False)
+    verdict = check_separable(X, y, intercept=False, progress=False,
+                              timeout_s=_seconds_left(deadline))
     learnable = _learnable_claim(verdict, cols)
     if not verdict.separable:
         why = ("not learnable, so no order can make it converge"
@@ -471,6 +484,12 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     converges = _convergence_claim(red, units, end_stops, hit, budget, orders, rng,
                                    deadline)
     return RUnitReport(r, learnable, end_stops, converges)
+
+
+def _seconds_left(deadline):
+    """Seconds until ``deadline`` (at least a millisecond: a check that starts after
+    it then times out at once, and says so), or None without one."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
 
 def _learnable_claim(v, cols):
@@ -565,7 +584,12 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             stream = np.tile(order, run.first_clip // red.n + 1)[:run.first_clip + 1]
             return _hit_claim(red, units, stream.tolist(), "random order", ev)
     if mistakes <= z3_depth and red.small():
-        found = _z3_hit(red, units, mistakes)
+        found = _z3_hit(red, units, mistakes, deadline)
+        if found == "unknown":
+            return Claim(None, "z3 bounded model checking",
+                         f"undecided: Z3 did not finish within time_budget_s (the bound "
+                         f"{units.steps(top)} steps exceeds the end stops and no stream "
+                         "reaching them was found)", ev), None
         if found is None:
             return Claim(True, "z3 bounded model checking",
                          f"no stream of up to {mistakes} reinforcements (the most any "
@@ -621,15 +645,28 @@ def _greedy_streams(red, units, mistakes, u):
         yield _greedy_run(YX, rule, u, mistakes + 1)
 
 
-def _z3_hit(red, units, depth):
+def _z3_hit(red, units, depth, deadline=None):
     """A stream of at most ``depth`` mistakes whose ideal weights leave the end
-    stops, or None when Z3 proves there is none."""
+    stops, None when Z3 proves there is none, or ``"unknown"`` when ``deadline``
+    passed first."""
     import z3
 
     P = red.P.tolist()
     D = red.D.tolist()
     w = [z3.IntVal(0)] * red.d
     solver = z3.Solver()
+
+    def check():
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise _Undecided
+            solver.set("timeout", max(1, int(left * 1000)))
+        answer = solver.check()
+        if answer == z3.unknown:
+            raise _Undecided
+        return answer
+
     choices, outside = [], []
     for k in range(depth):
         c = z3.Int(f"c{k}")
@@ -643,13 +680,20 @@ def _z3_hit(red, units, depth):
         outside.append(z3.Or([z3.Or(v > units.hi, v < units.lo) for v in w]))
         solver.push()
         solver.add(outside[-1])
-        if solver.check() == z3.sat:
-            model = solver.model()
-            return [model.eval(ci).as_long() for ci in choices]
-        solver.pop()
-        if solver.check() != z3.sat:   # no stream of k + 1 mistakes at all
-            return None
+        try:
+            if check() == z3.sat:
+                model = solver.model()
+                return [model.eval(ci).as_long() for ci in choices]
+            solver.pop()
+            if check() != z3.sat:   # no stream of k + 1 mistakes at all
+                return None
+        except _Undecided:
+            return "unknown"
     return None
+
+
+class _Undecided(Exception):
+    """Z3 answered unknown (its time limit)."""
 
 
 # --------------------------------------------------------------------------------------

@@ -380,7 +380,7 @@ def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
 def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
                  svm, offset):
     """Decide exactly when the float margin is not positive."""
-    verdict = check_separable(prob.exact, y_pm1, intercept=intercept)
+    verdict = check_separable(prob.exact, y_pm1, intercept=intercept, progress=False)
     if verdict.separable is None:  # pragma: no cover - needs a solver timeout
         raise RuntimeError(f"could not decide separability: {verdict.message}")
     if verdict.separable:

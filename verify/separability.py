@@ -43,6 +43,7 @@ import numpy as np
 from markone._html import ShownInJupyter
 from markone._exact import first_inexact, signed_integer_rows
 from markone._checks import zero_rows
+from markone._progress import search_bar
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, check_sparse, is_sparse, labels_to_pm1)
 from markone.perceptron import signed_rows
@@ -242,7 +243,7 @@ def labels_pm1(y):
 
 
 def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None, solver="z3",
-                    smt2_dir=None):
+                    smt2_dir=None, progress=None):
     """Decide exactly whether ``(X, y)`` is linearly separable, with a proof.
 
     Parameters
@@ -266,6 +267,11 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None, solv
         same SMT-LIB 2 text (:mod:`verify.smt`).
     smt2_dir : path, optional
         Save every SMT query asked as ``smt2_dir/separability-<k>.smt2``.
+    progress : bool, optional
+        Show a progress bar (tqdm, on stderr) naming the prover at work and counting
+        its steps: the perceptron run, each cutting-plane LP round, each SMT query.
+        ``None`` (default): only on a terminal, once the check takes more than half a
+        second. It changes no verdict.
 
     Returns
     -------
@@ -310,7 +316,8 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None, solv
     prob = _Problem(X, y, intercept)
     prob.solver, prob.smt2_dir, prob.queries = solver, smt2_dir, 0
     try:
-        with blas_single_thread():
+        with blas_single_thread(), search_bar(None, "check_separable", progress) as bar:
+            prob.bar = bar
             verdict = _decide(prob, method, deadline)
     except _Timeout:
         verdict = ("timeout", None, None, f"unknown: no verdict within timeout_s="
@@ -339,6 +346,12 @@ def _decide(prob, method, deadline):
             return ("perceptron", None, None, "unknown: the perceptron did not converge "
                     "within its epoch budget (use method='auto' for a verdict)")
     return _lp(prob, deadline)
+
+
+def _stage(prob, what):
+    """Name the prover at work on the progress bar, and count one step."""
+    prob.bar.set_description(what, refresh=False)
+    prob.bar.update(1)
 
 
 def _sep(how, w, prob, detail):
@@ -424,6 +437,7 @@ def _perceptron(prob, budget=1e8):
     Z = prob.Zf
     size = Z.nnz if is_sparse(Z) else Z.size
     epochs = int(min(1000, max(10, budget // max(size, 1))))
+    _stage(prob, f"check_separable: perceptron ({epochs} epochs at most)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # not converging is an answer here, not a warning
         try:
@@ -448,8 +462,12 @@ def _lp(prob, deadline):
     then the most violated ones, warm-started), then exact rounding."""
     from verify._cuts import LPTimeout, solve_by_cuts
 
+    def round_done(rows):
+        _stage(prob, f"check_separable: LP, {len(rows)} of {prob.n} rows")
+
     try:
-        t, w, rows, lam = solve_by_cuts(prob.Zf, deadline=deadline, guess=prob.guess)
+        t, w, rows, lam = solve_by_cuts(prob.Zf, deadline=deadline, guess=prob.guess,
+                                        on_round=round_done)
     except LPTimeout:
         raise _Timeout from None
     except ArithmeticError:  # pragma: no cover - HiGHS failure on a bounded feasible LP
@@ -533,6 +551,7 @@ def _smt_session(prob, deadline, what):
 
 def _smt_solve(prob, session, unknowns):
     """Check; save the query when asked; the unknowns' exact values, or None."""
+    _stage(prob, f"check_separable: {prob.solver} (exact)")
     answer = session.check()
     if prob.smt2_dir is not None:
         from verify.proofs import save_smt2

@@ -66,7 +66,8 @@ def _train(args):
                                "shapes or on letters.")
         images, labels = shapes(args.shapes, seed=args.seed)
     else:
-        images, labels = letters(args.chars or "ABC", per_class=args.per_class,
+        images, labels = letters("ABC" if args.chars is None else args.chars,
+                                 per_class=args.per_class,
                                  seed=args.seed, typeface=args.typeface)
     machine = MarkI(_params(args), seed=args.seed)
     run = machine.train(images, labels, max_epochs=args.max_epochs, log=args.log,
