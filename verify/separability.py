@@ -37,6 +37,7 @@ import dataclasses
 import math
 import time
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -44,6 +45,7 @@ from markone._html import ShownInJupyter
 from markone._exact import first_inexact, signed_integer_rows
 from markone._checks import zero_rows
 from markone._progress import search_bar
+from markone._typing import ArrayLike, PathLike
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, check_sparse, is_sparse, labels_to_pm1)
 from markone.perceptron import signed_rows
@@ -113,7 +115,13 @@ class _Problem:
 
     ``Zf[i]`` is a positive multiple of the exact ``z_i`` when ``float_exact``;
     otherwise an approximation, and exact rows come from Python integers.
+    ``check_separable`` attaches its solver options and progress bar.
     """
+
+    solver: str
+    smt2_dir: PathLike | None
+    queries: int
+    bar: Any
 
     def __init__(self, X, y, intercept):
         self.intercept = intercept
@@ -222,7 +230,7 @@ def _is_exact_input(X):
     return arr.dtype.kind in "biuf" and first_inexact(arr) is not None
 
 
-def labels_pm1(y):
+def labels_pm1(y: ArrayLike) -> tuple[np.ndarray, bool]:
     """Labels as int64 -1/+1 and whether there is one class only.
 
     markone's one label rule (:func:`markone._validation.labels_to_pm1`, as in
@@ -242,8 +250,10 @@ def labels_pm1(y):
 # the public entry point
 
 
-def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None, solver="z3",
-                    smt2_dir=None, progress=None):
+def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+                    method: str = "auto", timeout_s: float | None = None,
+                    solver: str = "z3", smt2_dir: PathLike | None = None,
+                    progress: bool | None = None) -> SeparabilityVerdict:
     """Decide exactly whether ``(X, y)`` is linearly separable, with a proof.
 
     Parameters
