@@ -38,13 +38,17 @@ ValueError: the matrix has a kernel of dimension 2, not 1; null_vector needs cor
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
+from collections.abc import Iterable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from markone._exact import signed_integer_rows, to_fraction
+from markone._typing import ArrayLike
 
 __all__ = [
     "to_fraction",
@@ -64,7 +68,7 @@ UNIT_ROUNDOFF = 2.0**-53
 _TINY = 2.0**-1074  # smallest positive subnormal double
 
 
-def float_to_ints(v):
+def float_to_ints(v: ArrayLike) -> tuple[list[int], int]:
     """Return ``(ints, e)`` with ``v[j] == ints[j] * 2**e`` exactly for a float vector.
 
     ``e`` is as large as possible (the common power of two is stripped), so integer
@@ -78,19 +82,19 @@ def float_to_ints(v):
     return ints[0], e
 
 
-def exact_dot(a, b):
+def exact_dot(a: Iterable[Any], b: Iterable[Any]) -> Any:
     """Exact dot product of two sequences of ints or Fractions."""
     return sum(map(operator.mul, a, b), 0)
 
 
-def float_dot_exact(a, b):
+def float_dot_exact(a: ArrayLike, b: ArrayLike) -> Fraction:
     """The exact rational value of the dot product of two float vectors."""
     ia, ea = float_to_ints(a)
     ib, eb = float_to_ints(b)
     return Fraction(exact_dot(ia, ib)) * Fraction(2) ** (ea + eb)
 
 
-def dot_error_bound(A, w):
+def dot_error_bound(A: Any, w: ArrayLike) -> np.ndarray:
     """Rigorous bounds on the rounding error of ``A @ w`` computed in float64.
 
     For each row, ``|fl(A[i] . w) - A[i] . w| <= bound[i]`` whatever the summation
@@ -119,7 +123,8 @@ def dot_error_bound(A, w):
         return (gamma / (1 - gamma)) * 1.01 * s + (2 * n + 2) * _TINY
 
 
-def certify_positive(A, w, *, rows=None):
+def certify_positive(A: Any, w: ArrayLike, *, rows: ArrayLike | None = None
+                     ) -> tuple[bool, int]:
     """Prove ``A[i] . w > 0`` exactly for every row (or the given ``rows``).
 
     Rows whose floating-point dot product exceeds its :func:`dot_error_bound` are
@@ -160,7 +165,7 @@ def _is_sparse(A):
     return hasattr(A, "indptr") or hasattr(A, "tocsr")
 
 
-def dense_rows(A, rows):
+def dense_rows(A: Any, rows: ArrayLike) -> np.ndarray:
     """Rows ``rows`` of a dense or :mod:`scipy.sparse` matrix, as a dense float64
     array (the stored entries are the exact values)."""
     rows = np.asarray(rows, dtype=np.int64)
@@ -169,7 +174,7 @@ def dense_rows(A, rows):
     return np.asarray(A, dtype=np.float64)[rows]
 
 
-def blas_single_thread():
+def blas_single_thread() -> contextlib.AbstractContextManager[Any]:
     """Context manager limiting BLAS to one thread (when threadpoolctl is installed).
 
     The verifiers make many small matrix calls (100 x 100 least squares, matrix-vector
@@ -180,8 +185,6 @@ def blas_single_thread():
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - optional
-        import contextlib
-
         return contextlib.nullcontext()
     return threadpool_limits(limits=1, user_api="blas")
 
@@ -190,7 +193,7 @@ def blas_single_thread():
 # exact kernels of integer matrices (python-flint)
 
 
-def null_vector(M):
+def null_vector(M: Any) -> list[int]:
     """Exact kernel vector of an integer (or rational) matrix whose kernel has dim 1.
 
     ``M`` has shape ``(m, k)`` and rank ``k - 1``. Returns a primitive integer vector
