@@ -43,8 +43,10 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -53,6 +55,7 @@ from markone._html import ShownInJupyter
 from markone._exact import exactly_float64, to_fraction_matrix
 from markone._io import plural
 from markone._progress import search_bar
+from markone._typing import ArrayLike, PathLike, Seed
 from markone._validation import (
     as_generator,
     check_choice,
@@ -65,6 +68,9 @@ from markone._validation import (
 )
 from verify._exact import dense_rows
 from verify.cycling import deadline_after, integer_yx, reachable_states, stopped_phrase
+
+if TYPE_CHECKING:
+    from markone.perceptron import TrainResult
 
 __all__ = [
     "AdversarialOrder",
@@ -132,7 +138,8 @@ class AdversarialOrder(ShownInJupyter):
     stopped_by: str = field(default="", repr=False)
 
 
-def novikoff_bound(X, y, *, intercept=True):
+def novikoff_bound(X: ArrayLike, y: ArrayLike, *, intercept: bool = True
+                   ) -> tuple[float, float, float]:
     """Return ``(R, gamma, (R/gamma)^2)`` of the augmented data via
     :func:`verify.max_margin`, with ``gamma`` its certified lower end (so the bound is
     never below the exact one); non-separable data give ``(R, 0.0, inf)``."""
@@ -147,7 +154,8 @@ def novikoff_bound(X, y, *, intercept=True):
     return float(m.R), float(m.lower), _ratio_squared(float(m.R), float(m.lower))
 
 
-def replay(X, y, order, *, intercept=True, exact=False):
+def replay(X: ArrayLike, y: ArrayLike, order: Sequence[int], *, intercept: bool = True,
+           exact: bool = False) -> TrainResult:
     """Replay ``order`` once with :func:`markone.train`; return its TrainResult.
 
     >>> replay([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
@@ -161,8 +169,10 @@ def replay(X, y, order, *, intercept=True, exact=False):
                      record=True, exact=exact)
 
 
-def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s=None,
-                progress=None, solver="z3", smt2_dir=None):
+def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+                method: str = "greedy", budget: int | None = None,
+                timeout_s: float | None = None, progress: bool | None = None,
+                solver: str = "z3", smt2_dir: PathLike | None = None) -> AdversarialOrder:
     """Search for a stream on which the perceptron makes as many mistakes as possible.
 
     Parameters
@@ -525,7 +535,9 @@ def _zero(t):
 
 # ---- families of hard cases ---------------------------------------------------------
 
-def small_margin_lattice(n=8, d=3, k=5, *, draws=500, seed=None, intercept=True):
+def small_margin_lattice(n: int = 8, d: int = 3, k: int = 5, *, draws: int = 500,
+                         seed: Seed = None, intercept: bool = True
+                         ) -> tuple[np.ndarray, np.ndarray]:
     """A small integer data set with a tiny margin: a hard case for the adversary.
 
     Draws ``draws`` sets of ``n`` points with integer coordinates in ``[-k, k]^d``,
@@ -566,7 +578,7 @@ def small_margin_lattice(n=8, d=3, k=5, *, draws=500, seed=None, intercept=True)
 
 # ---- the orthonormal construction ---------------------------------------------------
 
-def orthonormal_case(m, labels=None):
+def orthonormal_case(m: int, labels: ArrayLike | None = None) -> AdversarialOrder:
     """The orthonormal stream on which the bound is met exactly.
 
     ``X`` holds the unit vectors ``e_1..e_m`` with ``labels`` (default all +1); without
@@ -606,7 +618,7 @@ class ForcedMistakes:
     R: float
 
 
-def label_adversary(learner, m):
+def label_adversary(learner: Any, m: int) -> ForcedMistakes:
     """Force a deterministic online learner into ``m`` mistakes on a separable stream.
 
     The adversary shows ``e_1, e_2, ..., e_m`` in turn, reads the learner's prediction

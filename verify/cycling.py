@@ -45,14 +45,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
 from markone._html import ShownInJupyter
-from markone._exact import fits_int64, to_integer_matrix
+from markone._exact import fits_int64, signed_integer_rows
 from markone._progress import search_bar
+from markone._typing import ArrayLike, Rational
 from markone.online import is_mistake
 from markone._validation import (
     check_choice,
@@ -129,7 +131,7 @@ class CyclingReport(ShownInJupyter):
     stopped_by: str = field(default="", repr=False)
 
 
-def deadline_after(timeout_s):
+def deadline_after(timeout_s: float | None) -> float | None:
     """The :func:`time.perf_counter` value ``timeout_s`` seconds from now (None: no
     deadline), after checking that ``timeout_s`` is positive."""
     if timeout_s is None:
@@ -137,7 +139,8 @@ def deadline_after(timeout_s):
     return time.perf_counter() + check_positive(timeout_s, "timeout_s")
 
 
-def stopped_phrase(stopped_by, budget, timeout_s, unit):
+def stopped_phrase(stopped_by: str, budget: int | None, timeout_s: float | None,
+                   unit: str) -> str:
     """How a search that did not finish says why, naming the parameter that stopped
     it (``stopped_by``, which is also what to raise; the CLI rewrites ``budget=`` and
     ``timeout_s=`` into its flags).
@@ -147,12 +150,13 @@ def stopped_phrase(stopped_by, budget, timeout_s, unit):
     >>> stopped_phrase("timeout_s", 100, 2.5, "states")
     'the time limit (timeout_s=2.5 s) stopped the search'
     """
-    if stopped_by == "timeout_s":
+    if stopped_by == "timeout_s" and timeout_s is not None:
         return f"the time limit (timeout_s={float(timeout_s):g} s) stopped the search"
     return f"the budget (budget={budget} {unit}) stopped the search"
 
 
-def integer_yx(X, y, *, intercept=True, intercept_scale=1):
+def integer_yx(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+               intercept_scale: Rational = 1) -> tuple[np.ndarray, Fraction]:
     """Return ``(YX, scale)``: the rows ``y_i * [x_i, c]`` as exact integers.
 
     ``X`` may hold ints, Fractions, rational strings or floats (taken as the exact
@@ -175,11 +179,7 @@ def integer_yx(X, y, *, intercept=True, intercept_scale=1):
         )
     check_consistent_length(Xl, y)
     ypm, _ = labels_to_pm1(y)
-    if intercept:
-        Xl = [list(r) + [intercept_scale] for r in Xl]
-    M, scale = to_integer_matrix(Xl)
-    YX = M * ypm.astype(M.dtype)[:, None]
-    return np.ascontiguousarray(YX), scale
+    return signed_integer_rows(Xl, ypm, intercept=intercept, intercept_scale=intercept_scale)
 
 
 def _mistakes(signed_scores, rule):
@@ -197,8 +197,11 @@ def _widen(YX, W):
     return YX.astype(object), W.astype(object)
 
 
-def check_cycling(X, y, *, intercept=True, intercept_scale=1, order="cyclic",
-                  rule="nonstrict", budget=1_000_000, timeout_s=None, progress=None):
+def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+                  intercept_scale: Rational = 1, order: str = "cyclic",
+                  rule: str = "nonstrict", budget: int = 1_000_000,
+                  timeout_s: float | None = None, progress: bool | None = None
+                  ) -> CyclingReport:
     """Find the exact cycle of the perceptron, or every weight vector it can reach.
 
     Parameters
@@ -422,8 +425,9 @@ class Reachable:
     stopped_by: str = ""
 
 
-def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False,
-                     deadline=None, bar=None):
+def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_000_000,
+                     edges: bool = False, deadline: float | None = None,
+                     bar: Any = None) -> Reachable:
     """Breadth-first search of every weight vector reachable from zero.
 
     A vector ``w`` has a successor ``w + YX[i]`` for every row with
@@ -460,7 +464,9 @@ def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False,
         clean += int((~M.any(axis=1)).sum())
         r, c = np.nonzero(M)
         children = frontier[r] + YX[c]
-        new_rows, new_ids, child_ids = [], [], np.empty(len(children), dtype=np.int64)
+        new_rows: list = []
+        new_ids: list = []
+        child_ids = np.empty(len(children), dtype=np.int64)
         n_known = len(index)
         for k, row in enumerate(children):
             key = _key(row)

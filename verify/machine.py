@@ -72,14 +72,21 @@ import dataclasses
 import hashlib
 import math
 import time
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from markone._progress import search_bar
+from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
 from verify import _clipped
+
+if TYPE_CHECKING:
+    from markone.hardware import MarkI, MarkIParams
+    from markone.hardware.faults import FaultPlan
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream"]
@@ -111,7 +118,7 @@ class Claim:
     message: str
     evidence: dict = dataclasses.field(default_factory=dict, repr=False)
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """The claim as a JSON-ready dict."""
         return {"holds": self.holds, "method": self.method, "message": self.message,
                 "evidence": self.evidence}
@@ -126,7 +133,7 @@ class RUnitReport:
     end_stops: Claim
     converges: Claim
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """The R-unit's claims as a JSON-ready dict."""
         return {"r_unit": self.r_unit, "learnable": self.learnable.to_dict(),
                 "end_stops": self.end_stops.to_dict(),
@@ -166,16 +173,16 @@ class MachineReport:
     time_s: float
 
     @property
-    def learnable(self):
+    def learnable(self) -> bool | None:
         """True when every R-unit's task is proven learnable (None if unknown)."""
         return _all(r.learnable.holds for r in self.r_units)
 
     @property
-    def converges(self):
+    def converges(self) -> bool | None:
         """True when the machine provably learns the task for every fair order."""
         return _all(r.converges.holds for r in self.r_units)
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """The report as a JSON-ready dict (format ``markone.verify.machine/1``)."""
         return {"format": "markone.verify.machine/1", "theta": self.theta,
                 "n_examples": self.n_examples, "n_a_units": self.n_a_units,
@@ -187,7 +194,7 @@ class MachineReport:
                 "timing": self.timing.to_dict(), "faults": self.faults.to_dict(),
                 "quantisation": self.quantisation.to_dict(), "time_s": self.time_s}
 
-    def text(self):
+    def text(self) -> str:
         """The report in words, one line per claim."""
         word = {True: "yes", False: "NO", None: "unknown"}
         lines = [f"Mark I on {self.n_examples} figures: theta={self.theta}, end stops "
@@ -236,7 +243,8 @@ class MachineTask:
     classes: np.ndarray
 
 
-def machine_task(machine, images, labels, plan=None):
+def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                 plan: FaultPlan | None = None) -> MachineTask:
     """The A-unit patterns and R-unit targets ``MarkI.train(images, labels)`` uses.
 
     The threshold is calibrated on ``images`` as a fresh ``train`` would (the machine
@@ -284,8 +292,11 @@ def machine_task(machine, images, labels, plan=None):
 # the public entry point
 
 
-def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None,
-                  orders=8, z3_depth=40, seed=0, time_budget_s=None, progress=None):
+def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
+                  exposure_s: float | None = None, exact_budget: int | None = None,
+                  orders: int = 8, z3_depth: int = 40, seed: Seed = 0,
+                  time_budget_s: float | None = None, progress: bool | None = None
+                  ) -> MachineReport:
     """What the perceptron's theorems promise ``machine`` on ``(images, labels)``.
 
     Parameters
@@ -851,7 +862,9 @@ def _covering_walk(graph, comp, c, s, n, inside):
 # replaying streams on the machine itself
 
 
-def replay_stream(machine, images, labels, prefix, cycle, *, passes=3):
+def replay_stream(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                  prefix: Sequence[int], cycle: Sequence[int], *, passes: int = 3
+                  ) -> JSONDict:
     """Show ``prefix + cycle`` once, then ``cycle`` ``passes`` times, on ``machine``
     (retrained from zero); return what a blocking claim predicts can be checked.
 
@@ -878,7 +891,8 @@ def replay_stream(machine, images, labels, prefix, cycle, *, passes=3):
 # timing and quantisation
 
 
-def exposure_limits(params, images=None):
+def exposure_limits(params: MarkIParams, images: ArrayLike | None = None
+                    ) -> tuple[float, float]:
     """``(rise_s, decay_s)``: exposures below which a photocell can be misread.
 
     A lit cell (light ``T >= s_threshold``) shown after darkness reads
