@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import numbers
+from typing import Any
 
 import numpy as np
 import simpy
@@ -33,13 +34,14 @@ from markone import online
 from markone._checks import check_order, epoch_indices
 from markone._deprecation import renamed_keyword, warn_deprecated
 from markone._progress import progress_bar
+from markone._typing import ArrayLike, Order, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_matrix, child_seeds)
 from markone.hardware import plugboard
 from markone.hardware.motors import Motors
 from markone.hardware.params import MarkIParams
 from markone.hardware.retina import Retina
-from markone.hardware.run import MachineRun, record
+from markone.hardware.run import MachineRun, Presentation, record
 from markone.hardware.runits import RUnits
 from markone.hardware.trainer import Trainer
 
@@ -50,7 +52,7 @@ __all__ = ["MarkI", "class_codes"]
 DEFAULT_EPOCHS = 100
 
 
-def class_codes(n_classes, n_r_units, code="binary"):
+def class_codes(n_classes: int, n_r_units: int, code: str = "binary") -> np.ndarray:
     """The +/-1 targets of the R-units for each class: ``(n_classes, n_r_units)``.
 
     ``"binary"``: R-unit ``r`` answers +1 when bit ``r`` of the class index is set
@@ -127,7 +129,12 @@ class MarkI:
     the machine's own seeded generator).
     """
 
-    def __init__(self, params=None, seed=None):
+    theta: int | None
+    classes_: np.ndarray | None
+    #: a markone.hardware.faults damage model, or None (a healthy machine)
+    faults: Any
+
+    def __init__(self, params: MarkIParams | None = None, seed: Seed = None) -> None:
         if params is None:
             params = MarkIParams()
         if not isinstance(params, MarkIParams):
@@ -142,12 +149,13 @@ class MarkI:
             else int(seed.integers(2**63)), 3)
         self.wiring = plugboard.wire(params, wiring_seed)
         self._patterns = plugboard.PatternCache(self.wiring)
-        self._nearest = {}   # (n_classes, response bytes) -> nearest class indices
+        #: (n_classes, response bytes) -> nearest class indices
+        self._nearest: dict[tuple[int, bytes], np.ndarray] = {}
         self.runits = RUnits(params, runit_seed)
         self.theta = None if params.theta == "auto" else int(params.theta)
         self.classes_ = None
-        self._index = {}
-        self._codes = None
+        self._index: dict[Any, int] = {}
+        self._codes: np.ndarray | None = None
         #: hardware faults attached by :func:`markone.hardware.faults.apply_faults`
         self.faults = None
         self.reset()
@@ -158,7 +166,7 @@ class MarkI:
                 f"theta={self.theta}, classes={classes}, now_s={self.now_s:.1f})")
 
     # ------------------------------------------------------------------ state
-    def reset(self):
+    def reset(self) -> None:
         """Zero every weight, darken the retina and restart the clock at 0 s."""
         self.env = simpy.Environment()
         rng = as_generator(self._physics_seed)
@@ -171,17 +179,17 @@ class MarkI:
             self.faults.arm(self.env)
 
     @property
-    def weights(self):
+    def weights(self) -> np.ndarray:
         """A copy of the potentiometer settings, ``(n_r_units, n_a_units)``."""
         return self.runits.weights.copy()
 
     @property
-    def now_s(self):
+    def now_s(self) -> float:
         """The machine clock in seconds."""
         return float(self.env.now)
 
     @property
-    def codes_(self):
+    def codes_(self) -> np.ndarray | None:
         """The R-units' +/-1 target of each known class."""
         if self.classes_ is None:
             return None
@@ -245,7 +253,7 @@ class MarkI:
         return np.array([self._index[v] for v in labels.tolist()], dtype=np.int64)
 
     # ------------------------------------------------------------------ features
-    def calibrate(self, images):
+    def calibrate(self, images: ArrayLike) -> int:
         """Set ``theta`` so that 5-20% (``theta_target_rate``) of A-units fire on
         ``images``; return it."""
         s = self.retina.settled(self._images(images))
@@ -254,19 +262,17 @@ class MarkI:
                                                p.n_excitatory, p.n_inhibitory)
         return self.theta
 
-    def a_features(self, images):
+    def a_features(self, images: ArrayLike) -> np.ndarray:
         """A-unit outputs ``(n, n_a_units)`` (uint8 0/1) for settled, noise-free
         figures (with the hardware faults that have happened by now). An uncalibrated
         ``theta="auto"`` is calibrated on ``images`` first."""
         X = self._images(images)
-        if self.theta is None:
-            self.calibrate(X)
+        theta = self.calibrate(X) if self.theta is None else self.theta
         if self.faults is not None:   # the faults that have happened by now
-            return self.faults.a_units(self.faults.s_units(self.retina.settled(X)),
-                                       self.theta)
-        return plugboard.fire(self.wiring, self.retina.settled(X), self.theta)
+            return self.faults.a_units(self.faults.s_units(self.retina.settled(X)), theta)
+        return plugboard.fire(self.wiring, self.retina.settled(X), theta)
 
-    def code(self, labels):
+    def code(self, labels: ArrayLike) -> np.ndarray:
         """The +/-1 target of each R-unit for each label: ``(n, n_r_units)``.
 
         Uses the machine's classes once trained, else the sorted distinct labels.
@@ -278,7 +284,9 @@ class MarkI:
             classes, idx = np.unique(np.asarray(labels), return_inverse=True)
             return class_codes(len(classes), self.params.n_r_units,
                                self.params.class_code)[idx.ravel()]
-        return self.codes_[self._label_indices(labels, grow=False)]
+        codes = self.codes_
+        assert codes is not None   # classes are known
+        return codes[self._label_indices(labels, grow=False)]
 
     def _decode(self, responses, scores):
         """Class index nearest (Hamming) to each response; ties go to the class whose
@@ -306,21 +314,22 @@ class MarkI:
                 "the machine has not been trained; call train(images, labels) first."
             )
 
-    def decision_function(self, images):
+    def decision_function(self, images: ArrayLike) -> np.ndarray:
         """R-unit scores ``(n, n_r_units)`` for settled, noise-free figures."""
         self._check_trained()
         return self.a_features(images) @ self.runits.weights.T
 
-    def predict(self, images):
+    def predict(self, images: ArrayLike) -> np.ndarray:
         """Decoded class label of each figure (settled, noise-free; no machine time)."""
         scores = self.decision_function(images)
+        assert self.classes_ is not None   # decision_function checked it
         return self.classes_[self._decode(online.predict_sign(scores), scores)]
 
-    def predict_one(self, image):
+    def predict_one(self, image: ArrayLike) -> Any:
         """The decoded class label of one figure."""
         return self.predict(self._image(image)[None, :])[0]
 
-    def score(self, images, labels):
+    def score(self, images: ArrayLike, labels: ArrayLike) -> float:
         """Fraction of figures whose decoded class equals the label."""
         return float(np.mean(self.predict(images) == np.asarray(labels)))
 
@@ -432,9 +441,11 @@ class MarkI:
                     return
             yield this
 
-    def train(self, images, labels, *, max_epochs=None, presentations=None, rule=None,
-              order="given", seed=None, log=False, warm_start=False, progress=False,
-              **deprecated):
+    def train(self, images: ArrayLike, labels: ArrayLike, *, max_epochs: int | None = None,
+              presentations: int | None = None, rule: str | None = None,
+              order: Order = "given", seed: Seed = None, log: bool = False,
+              warm_start: bool = False, progress: bool | None = False,
+              **deprecated: Any) -> MachineRun:
         """Show the figures, pass after pass, and learn from the trainer.
 
         The passes follow :func:`markone.train`'s vocabulary: at most ``max_epochs``
@@ -502,12 +513,15 @@ class MarkI:
             self.reset()
         if self.theta is None or (not warm_start and self.params.theta == "auto"):
             self.calibrate(X)
+        assert self.theta is not None
         if self.faults is None:   # the settled figures' patterns, in one pass
             self._patterns.prime(self.retina.settled(X), self.theta)
         label_idx = self._label_indices(labels, grow=True)
-        targets = self.codes_[label_idx]
+        codes = self.codes_
+        assert codes is not None and self.classes_ is not None   # the labels' classes
+        targets = codes[label_idx]
         stats = self._new_stats()
-        records = [] if log else None
+        records: list[Presentation] | None = [] if log else None
         start, w0 = self.env.now, self.weights
         passes = self._passes(len(X), max_epochs, presentations, order,
                               self._rng if rng is None else rng)
@@ -520,7 +534,7 @@ class MarkI:
                 self.env.run(until=session)
         return MachineRun(
             params=self.params, seed=self.seed, theta=self.theta, rule=trainer.rule,
-            classes=tuple(self.classes_.tolist()), codes=self.codes_,
+            classes=tuple(self.classes_.tolist()), codes=codes,
             weight_mask=self.runits.mask, excitatory=self.wiring.excitatory,
             inhibitory=self.wiring.inhibitory, weights_initial=w0, weights=self.weights,
             sim_time_s=float(self.env.now - start), n_presentations=stats["shown"],
@@ -531,9 +545,10 @@ class MarkI:
             mistakes_per_epoch=tuple(stats["mistakes_per_epoch"]),
             end_s_per_epoch=tuple(stats["end_s_per_epoch"]),
             figures=self.retina.settled(X) if log else None,
-            log=tuple(records) if log else None)
+            log=tuple(records) if records is not None else None)
 
-    def learn_one(self, image, label, *, rule=None, exposure_s=None):
+    def learn_one(self, image: ArrayLike, label: Any, *, rule: str | None = None,
+                  exposure_s: float | None = None) -> Presentation:
         """Show one figure and let the trainer reinforce; return its
         :class:`Presentation`. A new label becomes a new class (if the code allows).
 
@@ -547,8 +562,10 @@ class MarkI:
             )
         trainer = self._trainer(rule)
         label_idx = self._label_indices(np.asarray([label]), grow=True)[0]
-        records = []
-        trial = self.env.process(self._trial(x, self.codes_[label_idx], label_idx, 0,
+        records: list[Presentation] = []
+        codes = self.codes_
+        assert codes is not None   # the label's class is known now
+        trial = self.env.process(self._trial(x, codes[label_idx], label_idx, 0,
                                              trainer, self._new_stats(), records,
                                              exposure_s))
         self.env.run(until=trial)

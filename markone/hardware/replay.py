@@ -49,8 +49,10 @@ import tempfile
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from markone._io import atomic_write, read_json, to_jsonable
+from markone._typing import PathLike
 from markone._validation import check_positive
 from markone._version import __version__
 from markone.hardware.run import FORMAT as RUN_FORMAT
@@ -69,7 +71,7 @@ _HOW_TO = ("record one with MarkI(...).train(..., log=True) and save it with "
            "run.save(path)")
 
 
-def check_run(run):
+def check_run(run: Mapping[str, Any]) -> Mapping[str, Any]:
     """Check a machine run (as a JSON dict) against the format the console reads.
 
     Parameters
@@ -209,7 +211,7 @@ def _script_safe_json(obj):
     return text.replace("<", "\\u003c")
 
 
-def render_replay_html(run_or_path, *, speed=1.0):
+def render_replay_html(run_or_path: Any, *, speed: float = 1.0) -> str:
     """Return the replay page of a run as one HTML string (see :func:`write_replay_html`).
 
     Examples
@@ -241,7 +243,7 @@ def render_replay_html(run_or_path, *, speed=1.0):
     return pattern.sub(lambda m: parts[m.group(0)], template)
 
 
-def write_replay_html(run_or_path, out_html, *, speed=1.0):
+def write_replay_html(run_or_path: Any, out_html: PathLike, *, speed: float = 1.0) -> Path:
     """Write a self-contained HTML page that replays a recorded Mark I training run.
 
     Parameters

@@ -25,11 +25,14 @@ True
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from markone._deprecation import warn_deprecated
 from markone._io import read_json, write_json
+from markone._typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.hardware.params import MarkIParams
 
@@ -70,7 +73,7 @@ class Presentation:
     settle_s: float = 0.0
 
 
-def record(**fields):
+def record(**fields: Any) -> Presentation:
     """A :class:`Presentation` of exactly its fields, built without the frozen
     dataclass's one ``object.__setattr__`` per field (the machine makes one per figure
     shown when it logs): equal, in every respect, to ``Presentation(**fields)``.
@@ -151,24 +154,24 @@ class MachineRun:
                 f"mistakes={self.mistakes.tolist()}, saturated={int(self.saturated.sum())})")
 
     @property
-    def epoch_mistakes(self):
+    def epoch_mistakes(self) -> tuple:
         """Deprecated name of :attr:`mistakes_per_epoch`."""
         warn_deprecated("MachineRun.epoch_mistakes", "mistakes_per_epoch")
         return self.mistakes_per_epoch
 
     @property
-    def epoch_errors(self):
+    def epoch_errors(self) -> tuple:
         """Deprecated name of :attr:`errors_per_epoch`."""
         warn_deprecated("MachineRun.epoch_errors", "errors_per_epoch")
         return self.errors_per_epoch
 
     @property
-    def epoch_end_s(self):
+    def epoch_end_s(self) -> tuple:
         """Deprecated name of :attr:`end_s_per_epoch`."""
         warn_deprecated("MachineRun.epoch_end_s", "end_s_per_epoch")
         return self.end_s_per_epoch
 
-    def weights_at(self, step):
+    def weights_at(self, step: int) -> np.ndarray:
         """Weights after presentation ``step`` (0-based), rebuilt from the log's
         ``changes`` applied to ``weights_initial``."""
         if self.log is None:
@@ -185,7 +188,7 @@ class MachineRun:
                 w[r, a] = value
         return w
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """The run as a dict in the ``markone-machine-run`` format (:data:`VERSION`)."""
         p = self.params
         return {
@@ -212,12 +215,12 @@ class MachineRun:
             "end_s_per_epoch": self.end_s_per_epoch,
         }
 
-    def save(self, path):
+    def save(self, path: PathLike) -> Path:
         """Write the run as JSON to ``path`` atomically; return the path."""
         return write_json(path, self.to_dict())
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path: PathLike) -> MachineRun:
         """Read a run saved by :meth:`save` (classes come back as strings), in any
         format version up to :data:`VERSION`."""
         data = read_json(path)
