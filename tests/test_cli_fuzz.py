@@ -256,6 +256,26 @@ def test_bad_arguments_of_every_command_are_refused(tmp_path, monkeypatch, argv)
     assert "staging" not in err and "/." not in err  # the user's path, not a temporary
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["verify", "separable", "xor", "--label", "1"],
+     "--label '1' applies to data files, not to the built-in data set xor; drop it"),
+    (["train", "iris", "--delimiter", ";"], "--delimiter ';' applies to data files"),
+    (["verify", "margin", "parity3", "--no-header"], "--no-header applies to data files"),
+    (["verify", "separable", "LABEL_FIRST.tsv"],
+     "y has 3 classes [-1, 1, 2], but a binary perceptron needs exactly two; if another "
+     "column holds the labels, name it with --label."),
+    (["machine", "navy", "--jitter", "6"], "use --jitter <= 5"),
+    (["machine", "train", "--chars", "", "--out", "r.json"], "--chars is empty"),
+    (["verify", "machine", "letters", "--chars", "a"], "--chars: 'a' has no glyph")])
+def test_messages_speak_in_flags(tmp_path, monkeypatch, argv, says):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "LABEL_FIRST.tsv").write_text("l\tx\ty\n1\t1\t2\n1\t2\t1\n-1\t-1\t-1\n")
+    status, out, err = run_cli(argv)
+    assert_clean(status, out, err)
+    assert status == 2 and says in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["LABEL_FIRST.tsv"]
+
+
 def test_half_done_work_of_the_issue_is_gone(tmp_path):
     """The cases the issue found, each refused before anything is written."""
     (tmp_path / "x.txt").write_text("mine")
