@@ -276,6 +276,25 @@ def test_messages_speak_in_flags(tmp_path, monkeypatch, argv, says):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["LABEL_FIRST.tsv"]
 
 
+@pytest.mark.slow
+def test_sim_run_all_with_two_workers_then_refused_changes_nothing(tmp_path):
+    """Every experiment through two worker processes; then commands that must be
+    refused (another seed, another size, a bad worker count) leave the folder as it
+    was, byte for byte."""
+    out = tmp_path / "sims"
+    status, _, err = run_cli(["sim", "run", "all", "--size", "small", "--workers", "2",
+                              "--out", out])
+    assert_clean(status, "", err)
+    assert status == 0 and (out / "novikoff" / "results.json").is_file()
+    before = snapshot(out)
+    for extra in (["--seed", "5"], ["--workers", "0"], ["--dask", "nope"],
+                  ["--runs", "abc"]):
+        status, o, err = run_cli(["sim", "run", "all", "--size", "small", "--workers",
+                                  "2", "--out", out, *extra])
+        assert_clean(status, o, err)
+        assert status == 2 and snapshot(out) == before, extra
+
+
 def test_half_done_work_of_the_issue_is_gone(tmp_path):
     """The cases the issue found, each refused before anything is written."""
     (tmp_path / "x.txt").write_text("mine")
