@@ -7,6 +7,8 @@ and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 
 from __future__ import annotations
 
+from typing import Any
+
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
                          nonnegative_int, plural, positive_float, positive_int)
 
@@ -103,7 +105,7 @@ def _proofs(args):
     return 0 if not bad and not disagree else 1
 
 
-def register(verify_subparsers):
+def register(verify_subparsers: Any) -> None:
     """Add ``bound``, ``cycling`` and ``proofs`` to the ``markone verify`` group."""
     pr = add_command(verify_subparsers, "proofs",
                      help="prove Novikoff's and Freund-Schapire's theorems (Z3 and cvc5)",
