@@ -81,8 +81,6 @@ def _proofs(args):
         if name not in OBLIGATIONS:
             raise CommandError(f"--only {name}: no such obligation; choose from "
                                f"{', '.join(OBLIGATIONS)}")
-    if args.timeout <= 0:
-        raise CommandError(f"--timeout {args.timeout}: must be > 0 (seconds)")
     if args.smt2 is not None and Path(args.smt2).exists() and not Path(args.smt2).is_dir():
         raise CommandError(f"--smt2 {args.smt2}: exists and is not a directory")
     solvers = tuple(dict.fromkeys(args.solver or ("z3", "cvc5")))
@@ -119,7 +117,7 @@ def register(verify_subparsers: Any) -> None:
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
                     help="solver to run (repeat for both; default both)")
     pr.add_argument("--only", nargs="+", metavar="NAME", help="these obligations only")
-    pr.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+    pr.add_argument("--timeout", type=positive_float, default=20.0, metavar="SECONDS",
                     help="per query; past it the status is unknown")
 
     b = add_command(verify_subparsers, "bound",

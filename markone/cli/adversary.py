@@ -156,8 +156,6 @@ def _check(args):
     if (args.impl is None) == (args.cmd is None):
         raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
                            "path/to/file.py:FUNCTION) and --cmd \"COMMAND\".")
-    if args.timeout <= 0:
-        raise CommandError(f"--timeout must be > 0 seconds, got {args.timeout}.")
     if args.report is not None and Path(args.report).is_dir():
         raise CommandError(f"--report {args.report} is a folder; give a file name.")
     cases = load_cases(args.target)
@@ -285,6 +283,6 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="report format")
     c.add_argument("--report", default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
-    c.add_argument("--timeout", type=float, default=60.0, metavar="S",
+    c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
                    help="--cmd: seconds allowed per case")
     return p

@@ -101,7 +101,8 @@ def _navy(args):
         r = res[name]
         print(f"emulator, {name.replace('_', ' ')}: {100 * r['train_accuracy']:.1f}% of "
               f"the training figures, {100 * r['test_accuracy']:.1f}% of freshly placed "
-              f"ones after {r['epochs']} passes (converged={r['converged']}, "
+              f"ones after {plural(r['epochs'], 'pass', 'passes')} "
+              f"({'converged' if r['converged'] else 'not converged'}, "
               f"{format_minutes(r['sim_time_s'])} of machine time)")
     print(f"trained on block letters only, it reads {100 * res['block_only_on_serif']:.1f}% "
           "of serif letters")
