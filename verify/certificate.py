@@ -273,7 +273,7 @@ def _sparse_rows(X, *, intercept):
     ptr, cols, vals = A.indptr.tolist(), A.indices.tolist(), A.data.tolist()
     rows, scales = [], []
     for i in range(n):
-        entries = {}
+        entries: dict[int, Fraction] = {}
         for k in range(ptr[i], ptr[i + 1]):
             q = _number(vals[k], f"X[{i}, {cols[k]}]")
             entries[cols[k]] = entries.get(cols[k], 0) + q
