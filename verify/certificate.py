@@ -44,9 +44,11 @@ import json
 import math
 import numbers
 import operator
+import os
 import re
 from itertools import repeat
 from fractions import Fraction
+from typing import Any, Callable, TypeVar, cast
 
 __all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
            "check_certificate_file", "read_certificate", "certificate_document",
@@ -61,7 +63,10 @@ class CertificateError(ValueError):
     """A witness or certificate that does not prove what it claims (says why)."""
 
 
-def _gc_paused(func):
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _gc_paused(func: _F) -> _F:
     """Run ``func`` with Python's cyclic garbage collector paused. Reading the data
     makes one list of ints per row (10^5 lists, no reference cycles), and the
     collector would traverse them again and again: 5x the time on 100,000 x 100."""
@@ -74,11 +79,11 @@ def _gc_paused(func):
         finally:
             if was:
                 gc.enable()
-    return paused
+    return cast(_F, paused)
 
 
 @_gc_paused
-def check_certificate(X, y, verdict):
+def check_certificate(X: Any, y: Any, verdict: Any) -> bool:
     """Re-check a verdict's witness or certificate from scratch, in exact arithmetic.
 
     Parameters
@@ -242,7 +247,7 @@ def _plain(data):
     return data
 
 
-def exact_rows(X, *, intercept):
+def exact_rows(X: Any, *, intercept: bool) -> tuple[list[list[int]], list[Fraction]]:
     """Exact integer rows of ``[X, 1]`` (or ``X``) and their positive scales.
 
     Returns ``(rows, scales)`` with ``[x_i, 1] == rows[i] * scales[i]`` exactly:
@@ -331,7 +336,7 @@ def _unit(den):
     return Fraction(1, den)
 
 
-def labels_pm1(y):
+def labels_pm1(y: Any) -> list[int]:
     """Labels as a list of -1/+1 ints, by markone's rule.
 
     >>> labels_pm1(["cat", "dog", "cat"]), labels_pm1([1, -1]), labels_pm1([0, 0])
@@ -393,7 +398,7 @@ class Claim:
 
 
 @_gc_paused
-def data_sha256(X, y):
+def data_sha256(X: Any, y: Any) -> str:
     """The SHA-256 that names labelled data exactly: the same numbers and labels give
     the same hash, however they are written (``0.5``, ``"1/2"``, ``Fraction(1, 2)``).
 
@@ -442,7 +447,7 @@ def _fractions_text(nums, den):
     return " ".join(out)
 
 
-def file_sha256(path):
+def file_sha256(path: str | os.PathLike[str]) -> str:
     """The SHA-256 of a file's bytes (hex)."""
     h = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -451,7 +456,9 @@ def file_sha256(path):
     return h.hexdigest()
 
 
-def certificate_document(X, y, verdict, *, source=None):
+def certificate_document(X: Any, y: Any, verdict: Any, *,
+                         source: str | os.PathLike[str] | dict[str, Any] | None = None
+                         ) -> dict[str, Any]:
     """The certificate file's content (a JSON-ready dict) for a decided ``verdict``.
 
     The data are embedded exactly (ints and float64 as JSON numbers, anything else,
@@ -472,7 +479,7 @@ def certificate_document(X, y, verdict, *, source=None):
     X = [row if _plain_numbers(row) else [_json_number(v) for v in row]
          for row in _plain(X)]
     y = [_json_label(v) for v in _plain(y)]
-    if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
+    if isinstance(source, (str, os.PathLike)):
         source = {"path": str(source), "sha256": file_sha256(source)}
     doc = {
         "format": CERTIFICATE_FORMAT,
@@ -532,7 +539,7 @@ def _json_label(v):
 
 
 @_gc_paused
-def read_certificate(path):
+def read_certificate(path: str | os.PathLike[str]) -> tuple[Any, Any, Claim]:
     """Read a certificate file; return ``(X, y, claim)`` (``claim`` a :class:`Claim`).
 
     Validates the schema: the format tag, every required field and its type (the
@@ -649,7 +656,7 @@ def _file_number(v, where, path):
         raise CertificateUnreadable(f"{path}: {exc}") from None
 
 
-def check_certificate_file(path):
+def check_certificate_file(path: str | os.PathLike[str]) -> Claim:
     """Check the certificate file at ``path``: its schema, its data, its proof.
 
     1. the schema (:func:`read_certificate`);
