@@ -40,6 +40,7 @@ from markone.hardware.params import MarkIParams
 from markone.hardware.retina import Retina
 from markone.hardware.run import MachineRun, record
 from markone.hardware.runits import RUnits
+from markone.hardware.segments import Segments
 from markone.hardware.trainer import Trainer
 
 __all__ = ["MarkI", "class_codes"]
@@ -398,14 +399,32 @@ class MarkI:
         return wrong, correct
 
     def _session(self, X, targets, label_idx, passes, stop_when_clean, trainer,
-                 stats, log):
+                 stats, log, segments=None):
+        """SimPy process of a training session: the passes, figure after figure,
+        each run of figures that :mod:`~markone.hardware.segments` can compute ahead
+        waited for with one timeout, any other figure as its own :meth:`_trial`."""
+        backoff = skip = 0
         for order in passes:
             errors = mistaken = 0
-            for i in order:
+            pos, n = 0, len(order)
+            while pos < n:
+                if segments is not None and skip == 0:
+                    end, counts, t_end = segments.run(order, pos, targets, label_idx)
+                    if end > pos:
+                        yield self.env.timeout(t_end - self.env.now)
+                        errors += int(counts[0])
+                        mistaken += int(counts[1])
+                        pos, backoff = end, 0
+                        continue
+                    backoff = min(2 * backoff, 64) or 1   # figures it could not run
+                    skip = backoff
+                i = order[pos]
                 wrong, correct = yield from self._trial(
                     X[i], targets[i], label_idx[i], i, trainer, stats, log)
                 mistaken += wrong
                 errors += not correct
+                pos += 1
+                skip = max(skip - 1, 0)
             stats["epoch_errors"].append(errors)
             stats["epoch_mistakes"].append(mistaken)
             stats["epoch_end_s"].append(float(self.env.now))
@@ -498,10 +517,13 @@ class MarkI:
         start, w0 = self.env.now, self.weights
         passes = self._passes(len(X), epochs, presentations, shuffle, order)
         n_passes = epochs if presentations is None else -(-presentations // len(X))
+        segments = Segments.for_session(
+            self, X, trainer, stats, records,
+            epochs * len(X) if presentations is None else presentations)
         with progress_bar(n_passes, "Mark I passes", enabled=progress) as bar:
             session = self.env.process(self._session(
                 X, targets, label_idx, _ticking(passes, bar), presentations is None,
-                trainer, stats, records))
+                trainer, stats, records, segments))
             with _collector_paused(log):
                 self.env.run(until=session)
         return MachineRun(
