@@ -296,10 +296,9 @@ class Segments:
         self.X = X
         self.S = machine.retina.settled(X)
         self.patterns = [machine._patterns.get(s, machine.theta) for s in self.S]
-        counts = np.array([len(pat.active) for pat in self.patterns], dtype=np.int64)
-        self.pat_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        self.pat_idx = np.array([j for pat in self.patterns for j in pat.active],
-                                dtype=np.int64)
+        fig, self.pat_idx = np.nonzero(np.array([pat.a for pat in self.patterns]))
+        self.pat_ptr = np.zeros(len(X) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(fig, minlength=len(X)), out=self.pat_ptr[1:])
         mask = machine.runits.mask
         self.mask = (np.ones((p.n_r_units, p.n_a_units), dtype=bool) if mask is None
                      else np.ascontiguousarray(mask, dtype=bool))
