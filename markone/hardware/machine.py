@@ -38,7 +38,7 @@ from markone.hardware import plugboard
 from markone.hardware.motors import Motors
 from markone.hardware.params import MarkIParams
 from markone.hardware.retina import Retina
-from markone.hardware.run import MachineRun, record
+from markone.hardware.run import MachineRun, PresentationLog, record
 from markone.hardware.runits import RUnits
 from markone.hardware.segments import Segments
 from markone.hardware.trainer import Trainer
@@ -513,7 +513,7 @@ class MarkI:
         label_idx = self._label_indices(labels, grow=True)
         targets = self.codes_[label_idx]
         stats = self._new_stats()
-        records = [] if log else None
+        records = PresentationLog() if log else None
         start, w0 = self.env.now, self.weights
         passes = self._passes(len(X), epochs, presentations, shuffle, order)
         n_passes = epochs if presentations is None else -(-presentations // len(X))
@@ -538,7 +538,7 @@ class MarkI:
             epoch_mistakes=tuple(stats["epoch_mistakes"]),
             epoch_end_s=tuple(stats["epoch_end_s"]),
             figures=self.retina.settled(X) if log else None,
-            log=tuple(records) if log else None)
+            log=records)
 
     def learn_one(self, image, label, *, rule=None, exposure_s=None):
         """Show one figure and let the trainer reinforce; return its

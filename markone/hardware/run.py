@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -30,7 +31,7 @@ from markone._io import read_json, write_json
 from markone._version import __version__
 from markone.hardware.params import MarkIParams
 
-__all__ = ["MachineRun", "Presentation", "FORMAT", "VERSION"]
+__all__ = ["MachineRun", "Presentation", "PresentationLog", "FORMAT", "VERSION"]
 
 FORMAT = "markone-machine-run"
 VERSION = 1
@@ -88,6 +89,75 @@ def adopt(fields):
 _new, _set = object.__new__, object.__setattr__
 
 
+class PresentationLog(Sequence):
+    """The per-presentation log of a session: a sequence of :class:`Presentation`.
+
+    The machine appends records (a figure run on its own) and *blocks* (a segment's
+    figures as compact columns, with the function that turns them into records); the
+    records of a block are built on first use of the log, all at once, then kept. A
+    log compares equal to any sequence of the same records (a tuple, a loaded run's
+    log); slices are tuples.
+
+    >>> rec = record(t_s=0.0, end_t_s=1.0, figure=0, label=0, active_a=(1,),
+    ...              scores=(2.0,), response=(1,), target=(1,), reinforced=(False,),
+    ...              changes=(), saturated=0, motor_s=0.0, figure_correct=True,
+    ...              settle_s=0.5)
+    >>> log = PresentationLog()
+    >>> log.append(rec); log.add_block(2, lambda: [rec, rec])
+    >>> len(log), log[-1] == rec, log == (rec,) * 3, log[:1]
+    (3, True, True, (Presentation(t_s=0.0, ...),))
+    """
+
+    def __init__(self):
+        self._parts = []   # Presentation records and (n, build) blocks, in order
+        self._n = 0
+        self._records = None
+
+    def append(self, rec):
+        """Add one record."""
+        self._parts.append(rec)
+        self._n += 1
+        self._records = None
+
+    def add_block(self, n, build):
+        """Add ``n`` records that ``build()`` (a picklable callable) returns."""
+        self._parts.append((n, build))
+        self._n += n
+        self._records = None
+
+    def records(self):
+        """Every record, as a tuple (built on the first call)."""
+        if self._records is None:
+            out = []
+            for part in self._parts:
+                if isinstance(part, Presentation):
+                    out.append(part)
+                else:
+                    out.extend(part[1]())
+            self._records = tuple(out)
+            self._parts = list(self._records)
+        return self._records
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, index):
+        return self.records()[index]
+
+    def __iter__(self):
+        return iter(self.records())
+
+    def __eq__(self, other):
+        if isinstance(other, (PresentationLog, tuple, list)):
+            return len(other) == self._n and self.records() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None   # type: ignore[assignment]
+
+    def __repr__(self):
+        return f"PresentationLog({self._n} presentations)"
+
+
 _PRESENTATION_FIELDS = {f.name: None for f in dataclasses.fields(Presentation)}.keys()
 
 
@@ -114,9 +184,10 @@ class MachineRun:
         The class labels; ``codes[i]`` is the R-units' +/-1 target for class ``i``.
     theta : int
         The A-units' threshold used.
-    log : tuple of Presentation or None
-        One record per figure shown (only with ``log=True``); ``figures`` then holds
-        the settled retina images, one row per training figure.
+    log : sequence of Presentation or None
+        One record per figure shown (only with ``log=True``): a
+        :class:`PresentationLog` (a tuple once saved and loaded); ``figures`` then
+        holds the settled retina images, one row per training figure.
     """
 
     params: MarkIParams
@@ -141,7 +212,7 @@ class MachineRun:
     epoch_mistakes: tuple
     epoch_end_s: tuple
     figures: np.ndarray | None = None
-    log: tuple | None = None
+    log: Sequence | None = None
 
     def __repr__(self):
         return (f"MachineRun(presentations={self.n_presentations}, epochs={self.epochs}, "

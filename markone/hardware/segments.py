@@ -39,6 +39,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import numpy as np
 from numba import njit
@@ -91,16 +92,19 @@ def _decode(scores, codes):
 
 
 @njit(cache=True, nogil=True)
-def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, targets, labels,
-                codes, mask, W, level, light, physics, forced, mistakes,
+def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, own_ptr, own_idx,
+                targets, labels, codes, near_ptr, near_idx, W, level, light, physics,
+                forced, mistakes,
                 reinforcements, saturated, counts, log_cap, lg_f, lg_i, lg_rows,
                 lg_scores, chg_ptr, chg_r, chg_a, chg_v):
     """Run figures ``order[pos:]`` until one needs the per-figure path.
 
     ``clock`` is ``[now, the retina's last read]`` (updated); ``X`` the lights and
     ``S`` the settled S-states (uint8) of the figures; ``pat_ptr``/``pat_idx`` their
-    active A-units (CSR, ascending); ``mask`` each R-unit's source set (all True for
-    ``"full"``); ``W``, ``level`` and ``light`` the weights and the retina (updated in
+    active A-units (CSR, ascending) and ``own_ptr``/``own_idx`` those of them in each
+    R-unit's source set (row ``i * n_r + r``); ``near_ptr``/``near_idx`` the classes
+    nearest to each response (as bits ``r``: R-unit ``r`` said +1), or empty to search
+    ``codes``; ``W``, ``level`` and ``light`` the weights and the retina (updated in
     place); ``physics`` = ``[rise_s, decay_s, tolerance, s_threshold, exposure_s (nan:
     until settled), logic_s, motor_step_s, lo, hi, eta]``. ``mistakes``,
     ``reinforcements``, ``saturated`` and ``counts`` = ``[errors, mistaken]``
@@ -184,15 +188,14 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, targets, lab
             r = rows[m]
             want = eta * targets[i, r]
             n_blocked, largest = 0, 0.0
-            for p in range(lo_p, hi_p):
-                j = pat_idx[p]
-                if mask[r, j]:
-                    before = W[r, j]
-                    after, cut = turn_to(before, want, lo, hi)
-                    n_blocked += cut
-                    new[r, j] = after
-                    moved[r, j] = after != before
-                    largest = max(largest, abs(after - before))
+            for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
+                j = own_idx[p]
+                before = W[r, j]
+                after, cut = turn_to(before, want, lo, hi)
+                n_blocked += cut
+                new[r, j] = after
+                moved[r, j] = after != before
+                largest = max(largest, abs(after - before))
             blocked[m], steps[m] = n_blocked, largest
             longest = max(longest, largest)
         if n_rows and motor_step_s > 0 and longest > 0:   # Motors.turn: the slowest
@@ -200,8 +203,9 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, targets, lab
             motor_s = end - t_logic
         if not end < horizon:   # something else happens on the clock first
             for m in range(n_rows):
-                for p in range(lo_p, hi_p):
-                    moved[rows[m], pat_idx[p]] = False
+                r = rows[m]
+                for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
+                    moved[r, own_idx[p]] = False
             break
         # commit the figure
         level[:] = scratch
@@ -210,8 +214,8 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, targets, lab
         n_sat = 0
         for m in range(n_rows):
             r = rows[m]
-            for p in range(lo_p, hi_p):
-                j = pat_idx[p]
+            for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
+                j = own_idx[p]
                 if moved[r, j]:
                     W[r, j] = new[r, j]
             if forced:
@@ -225,7 +229,23 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, targets, lab
                 mistakes[r] += wrong_r[r]
                 if not forced:
                     reinforcements[r] += wrong_r[r]
-            decoded = _decode(scores, codes)
+            if near_ptr.size:   # MarkI._decode_one: the nearest classes looked up
+                bits = 0
+                for r in range(n_r):
+                    if scores[r] >= 0:
+                        bits += 1 << r
+                first, last = near_ptr[bits], near_ptr[bits + 1]
+                decoded = near_idx[first]
+                if last - first > 1:   # a tie: the best agreement, the first of equals
+                    best_agree = -np.inf
+                    for p in range(first, last):
+                        agree = 0.0
+                        for r in range(n_r):
+                            agree += scores[r] * codes[near_idx[p], r]
+                        if agree > best_agree:
+                            decoded, best_agree = near_idx[p], agree
+            else:
+                decoded = _decode(scores, codes)
             if decoded != labels[i]:
                 counts[0] += 1
         if log_cap > 0:
@@ -237,15 +257,16 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, targets, lab
             for m in range(n_rows):
                 r = rows[m]
                 lg_rows[q, r] = True
-                for p in range(lo_p, hi_p):
-                    j = pat_idx[p]
+                for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
+                    j = own_idx[p]
                     if moved[r, j]:
                         chg_r[n_chg], chg_a[n_chg], chg_v[n_chg] = r, j, new[r, j]
                         n_chg += 1
             chg_ptr[q + 1] = n_chg
         for m in range(n_rows):
-            for p in range(lo_p, hi_p):
-                moved[rows[m], pat_idx[p]] = False
+            r = rows[m]
+            for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
+                moved[r, own_idx[p]] = False
         k += 1
         q += 1
     clock[0], clock[1] = now, t_read
@@ -296,12 +317,15 @@ class Segments:
         self.X = X
         self.S = machine.retina.settled(X)
         self.patterns = [machine._patterns.get(s, machine.theta) for s in self.S]
-        fig, self.pat_idx = np.nonzero(np.array([pat.a for pat in self.patterns]))
-        self.pat_ptr = np.zeros(len(X) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(fig, minlength=len(X)), out=self.pat_ptr[1:])
-        mask = machine.runits.mask
-        self.mask = (np.ones((p.n_r_units, p.n_a_units), dtype=bool) if mask is None
-                     else np.ascontiguousarray(mask, dtype=bool))
+        A = np.array([pat.a for pat in self.patterns], dtype=bool)
+        fig, self.pat_idx = np.nonzero(A)
+        self.pat_ptr = _pointers(fig, len(X))
+        mask = machine.runits.mask   # None: every R-unit sees every A-unit
+        if mask is None:
+            mask = np.ones((p.n_r_units, p.n_a_units), dtype=bool)
+        self.own_ptr = np.zeros(len(X) * p.n_r_units + 1, dtype=np.int64)
+        self.own_idx = np.empty(self.pat_idx.size * p.n_r_units, dtype=np.int64)
+        _own(self.pat_ptr, self.pat_idx, mask, self.own_ptr, self.own_idx)
         lo, hi = (-np.inf, np.inf) if p.weight_range is None else p.weight_range
         self.physics = np.array([
             p.photocell_rise_s, p.photocell_decay_s, p.settle_tolerance, p.s_threshold,
@@ -309,6 +333,7 @@ class Segments:
             lo, hi, trainer.eta], dtype=np.float64)
         self.forced = trainer.rule == "forced"
         self.codes = np.ascontiguousarray(machine.codes_, dtype=np.int64)
+        self.near_ptr, self.near_idx = _nearest(self.codes)
         self.stats = stats
         self.log = log
         n_r, n_a = p.n_r_units, p.n_a_units
@@ -324,7 +349,6 @@ class Segments:
         self.chg_a = np.zeros(n_chg, dtype=np.int64)
         self.chg_v = np.zeros(n_chg)
         self.log_cap = cap
-        self._targets = {}   # label -> the target as the log's tuple
 
     def run(self, order, pos, targets, labels):
         """Run ``order[pos:]`` as far as one segment goes; return ``(next position,
@@ -342,7 +366,8 @@ class Segments:
         counts = np.zeros(2, dtype=np.int64)
         end = run_segment(
             np.ascontiguousarray(order, dtype=np.int64), pos, horizon, clock, self.X,
-            self.S, self.pat_ptr, self.pat_idx, targets, labels, self.codes, self.mask,
+            self.S, self.pat_ptr, self.pat_idx, self.own_ptr, self.own_idx, targets,
+            labels, self.codes, self.near_ptr, self.near_idx,
             machine.runits.weights, retina.level, light, self.physics, self.forced,
             stats["mistakes"], stats["reinforcements"], stats["saturated"], counts,
             self.log_cap, self.lg_f, self.lg_i, self.lg_rows, self.lg_scores,
@@ -355,30 +380,76 @@ class Segments:
         return end, counts, float(clock[0])
 
     def _log(self, figures, targets, labels):
-        """Append the :class:`~markone.hardware.run.Presentation` of each figure the
-        last segment ran, as :meth:`MarkI._trial` writes it."""
+        """Log the figures the last segment ran: their columns, copied, as one block
+        of the :class:`~markone.hardware.run.PresentationLog`."""
         n = len(figures)
-        times, ints = self.lg_f[:n].tolist(), self.lg_i[:n].tolist()
-        scores, rows = self.lg_scores[:n].tolist(), self.lg_rows[:n].tolist()
-        ptr = self.chg_ptr[:n + 1].tolist()
-        changes = list(zip(self.chg_r[:ptr[-1]].tolist(), self.chg_a[:ptr[-1]].tolist(),
-                           self.chg_v[:ptr[-1]].tolist()))
-        unmoved = (False,) * self.lg_scores.shape[1]
-        known = self._targets
-        append, patterns = self.log.append, self.patterns
-        for q, i in enumerate(figures.tolist()):
-            (t_s, end_t_s, settle_s, motor_s), (wrong, correct, blocked, n_rows) = \
-                times[q], ints[q]
-            label = int(labels[i])
-            target = known.get(label)
-            if target is None:
-                target = known[label] = tuple(targets[i].tolist())
-            s = tuple(scores[q])
-            append(adopt({
-                "t_s": t_s, "end_t_s": end_t_s, "figure": i, "label": label,
-                "active_a": patterns[i].active, "scores": s,
-                "response": tuple([-1 if v < 0 else 1 for v in s]) if wrong else target,
-                "target": target, "reinforced": tuple(rows[q]) if n_rows else unmoved,
-                "changes": tuple(changes[ptr[q]:ptr[q + 1]]) if n_rows else (),
-                "saturated": blocked, "motor_s": motor_s,
-                "figure_correct": correct == 1, "settle_s": settle_s}))
+        ptr = self.chg_ptr[:n + 1].copy()
+        self.log.add_block(n, functools.partial(
+            _presentations, figures.copy(), self.lg_f[:n].copy(), self.lg_i[:n].copy(),
+            self.lg_rows[:n].copy(), self.lg_scores[:n].copy(), ptr,
+            self.chg_r[:ptr[-1]].copy(), self.chg_a[:ptr[-1]].copy(),
+            self.chg_v[:ptr[-1]].copy(), self.patterns, targets, labels))
+
+
+@njit(cache=True, nogil=True)
+def _own(pat_ptr, pat_idx, mask, own_ptr, own_idx):
+    """Fill the CSR ``own_ptr``/``own_idx``: row ``i * n_r + r`` lists figure ``i``'s
+    active A-units in R-unit ``r``'s source set (``mask[r]``), ascending."""
+    n_r = mask.shape[0]
+    n = 0
+    for i in range(pat_ptr.size - 1):
+        for r in range(n_r):
+            for p in range(pat_ptr[i], pat_ptr[i + 1]):
+                if mask[r, pat_idx[p]]:
+                    own_idx[n] = pat_idx[p]
+                    n += 1
+            own_ptr[i * n_r + r + 1] = n
+
+
+def _pointers(rows, n):
+    """CSR row pointers of the sorted row numbers ``rows`` of ``n`` rows."""
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=n), out=ptr[1:])
+    return ptr
+
+
+def _nearest(codes):
+    """For each response as bits (R-unit ``r`` said +1 in bit ``r``), the classes whose
+    codes are nearest in Hamming distance, as CSR; empty when there are too many
+    responses and classes to list."""
+    n_classes, n_r = codes.shape
+    if 2 ** n_r * n_classes > 2 ** 20:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    responses = np.where((np.arange(2 ** n_r)[:, None] >> np.arange(n_r)) & 1, 1, -1)
+    dist = (responses[:, None, :] != codes[None, :, :]).sum(-1)
+    bits, near = np.nonzero(dist == dist.min(axis=1, keepdims=True))
+    return _pointers(bits, 2 ** n_r), near
+
+
+def _presentations(figures, times, ints, rows, scores, ptr, chg_r, chg_a, chg_v,
+                   patterns, targets, labels):
+    """The :class:`~markone.hardware.run.Presentation` of each figure of a segment,
+    from the columns :func:`run_segment` logged, as :meth:`MarkI._trial` writes it."""
+    times, ints = times.tolist(), ints.tolist()
+    scores, rows, ptr = scores.tolist(), rows.tolist(), ptr.tolist()
+    changes = list(zip(chg_r.tolist(), chg_a.tolist(), chg_v.tolist()))
+    unmoved = (False,) * len(targets[0])
+    known = {}
+    out = []
+    for q, i in enumerate(figures.tolist()):
+        (t_s, end_t_s, settle_s, motor_s), (wrong, correct, blocked, n_rows) = \
+            times[q], ints[q]
+        label = int(labels[i])
+        target = known.get(label)
+        if target is None:
+            target = known[label] = tuple(targets[i].tolist())
+        s = tuple(scores[q])
+        out.append(adopt({
+            "t_s": t_s, "end_t_s": end_t_s, "figure": i, "label": label,
+            "active_a": patterns[i].active, "scores": s,
+            "response": tuple([-1 if v < 0 else 1 for v in s]) if wrong else target,
+            "target": target, "reinforced": tuple(rows[q]) if n_rows else unmoved,
+            "changes": tuple(changes[ptr[q]:ptr[q + 1]]) if n_rows else (),
+            "saturated": blocked, "motor_s": motor_s,
+            "figure_correct": correct == 1, "settle_s": settle_s}))
+    return out
