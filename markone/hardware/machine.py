@@ -22,8 +22,6 @@ MarkI(seed=0, topology='full', theta=2, classes=['A', 'B'], now_s=...)
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import numbers
 
 import numpy as np
@@ -38,7 +36,7 @@ from markone.hardware import plugboard
 from markone.hardware.motors import Motors
 from markone.hardware.params import MarkIParams
 from markone.hardware.retina import Retina
-from markone.hardware.run import MachineRun, PresentationLog, record
+from markone.hardware.run import MachineRun, PresentationLog, collector_paused, record
 from markone.hardware.runits import RUnits
 from markone.hardware.segments import Segments
 from markone.hardware.trainer import Trainer
@@ -74,24 +72,6 @@ def class_codes(n_classes, n_r_units, code="binary"):
     else:
         bits = (idx[:, None] == np.arange(n_r_units)).astype(np.int64)
     return (2 * bits - 1).astype(np.int64)
-
-
-@contextlib.contextmanager
-def _collector_paused(pause):
-    """Pause Python's cyclic garbage collector while a logged session grows its log.
-
-    The log is one record per figure, none of them in a reference cycle, yet every
-    generation-2 pass of the collector walks all of them again; paused, a long logged
-    session runs about as fast per figure as a short one. Restored on exit.
-    """
-    if not pause or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 class MarkI:
@@ -524,7 +504,7 @@ class MarkI:
             session = self.env.process(self._session(
                 X, targets, label_idx, _ticking(passes, bar), presentations is None,
                 trainer, stats, records, segments))
-            with _collector_paused(log):
+            with collector_paused(log):
                 self.env.run(until=session)
         return MachineRun(
             params=self.params, seed=self.seed, theta=self.theta, rule=trainer.rule,

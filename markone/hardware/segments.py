@@ -317,6 +317,8 @@ class Segments:
         self.X = X
         self.S = machine.retina.settled(X)
         self.patterns = [machine._patterns.get(s, machine.theta) for s in self.S]
+        #: each figure's active A-units as the log records them (on first use)
+        self.actives = _Actives(self.patterns)
         A = np.array([pat.a for pat in self.patterns], dtype=bool)
         fig, self.pat_idx = np.nonzero(A)
         self.pat_ptr = _pointers(fig, len(X))
@@ -388,7 +390,7 @@ class Segments:
             _presentations, figures.copy(), self.lg_f[:n].copy(), self.lg_i[:n].copy(),
             self.lg_rows[:n].copy(), self.lg_scores[:n].copy(), ptr,
             self.chg_r[:ptr[-1]].copy(), self.chg_a[:ptr[-1]].copy(),
-            self.chg_v[:ptr[-1]].copy(), self.patterns, targets, labels))
+            self.chg_v[:ptr[-1]].copy(), self.actives, targets, labels))
 
 
 @njit(cache=True, nogil=True)
@@ -404,6 +406,19 @@ def _own(pat_ptr, pat_idx, mask, own_ptr, own_idx):
                     own_idx[n] = pat_idx[p]
                     n += 1
             own_ptr[i * n_r + r + 1] = n
+
+
+class _Actives:
+    """``actives[i]``: figure ``i``'s active A-units (``Pattern.active``)."""
+
+    def __init__(self, patterns):
+        self.patterns = patterns
+        self._tuples = None
+
+    def __getitem__(self, i):
+        if self._tuples is None:
+            self._tuples = [pat.active for pat in self.patterns]
+        return self._tuples[i]
 
 
 def _pointers(rows, n):
@@ -427,28 +442,28 @@ def _nearest(codes):
 
 
 def _presentations(figures, times, ints, rows, scores, ptr, chg_r, chg_a, chg_v,
-                   patterns, targets, labels):
+                   actives, targets, labels):
     """The :class:`~markone.hardware.run.Presentation` of each figure of a segment,
     from the columns :func:`run_segment` logged, as :meth:`MarkI._trial` writes it."""
-    times, ints = times.tolist(), ints.tolist()
-    scores, rows, ptr = scores.tolist(), rows.tolist(), ptr.tolist()
     changes = list(zip(chg_r.tolist(), chg_a.tolist(), chg_v.tolist()))
-    unmoved = (False,) * len(targets[0])
-    known = {}
+    ptr = ptr.tolist()
+    target_of = [tuple(t) for t in targets.tolist()]
+    label_of = labels.tolist()
+    unmoved = (False,) * targets.shape[1]
     out = []
-    for q, i in enumerate(figures.tolist()):
-        (t_s, end_t_s, settle_s, motor_s), (wrong, correct, blocked, n_rows) = \
-            times[q], ints[q]
-        label = int(labels[i])
-        target = known.get(label)
-        if target is None:
-            target = known[label] = tuple(targets[i].tolist())
-        s = tuple(scores[q])
-        out.append(adopt({
-            "t_s": t_s, "end_t_s": end_t_s, "figure": i, "label": label,
-            "active_a": patterns[i].active, "scores": s,
+    append = out.append
+    for q, (i, (t_s, end_t_s, settle_s, motor_s), (wrong, correct, blocked, n_rows),
+            reinforced, s) in enumerate(zip(figures.tolist(), times.tolist(),
+                                            ints.tolist(), rows.tolist(),
+                                            scores.tolist())):
+        target = target_of[i]
+        s = tuple(s)
+        append(adopt({
+            "t_s": t_s, "end_t_s": end_t_s, "figure": i, "label": label_of[i],
+            "active_a": actives[i], "scores": s,
             "response": tuple([-1 if v < 0 else 1 for v in s]) if wrong else target,
-            "target": target, "reinforced": tuple(rows[q]) if n_rows else unmoved,
+            "target": target,
+            "reinforced": tuple(reinforced) if n_rows else unmoved,
             "changes": tuple(changes[ptr[q]:ptr[q + 1]]) if n_rows else (),
             "saturated": blocked, "motor_s": motor_s,
             "figure_correct": correct == 1, "settle_s": settle_s}))
