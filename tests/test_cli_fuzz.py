@@ -150,9 +150,9 @@ OPTION_COMMANDS = {
     ("adversary", "orthonormal"): ["--m", "--labels"],
     ("adversary", "lattice", "--draws", "2"): ["--n", "--d", "--k", "--seed",
                                                "--budget"],
-    ("machine", "train", "--epochs", "1", "--per-class", "1"): [
+    ("machine", "train", "--max-epochs", "1", "--per-class", "1"): [
         "--shapes", "--noise", "--seed", "--chars", "--topology"],
-    ("machine", "demo", "letters", "--epochs", "1", "--per-class", "1"): [
+    ("machine", "demo", "letters", "--max-epochs", "1", "--per-class", "1"): [
         "--chars", "--per-class", "--seed", "--typeface"],
     ("sim", "run", "orthonormal_tight", "--size", "small"): [
         "--runs", "--seed", "--workers", "--dask", "--size"],
@@ -252,7 +252,7 @@ def documents(tmp_path_factory):
         assert run_cli(["verify", "separable", data, "--certificate",
                         d / f"{name}.json"])[0] in (0, 1)
         docs[name] = json.loads((d / f"{name}.json").read_text())
-    assert run_cli(["machine", "train", "--chars", "AB", "--per-class", "1", "--epochs",
+    assert run_cli(["machine", "train", "--chars", "AB", "--per-class", "1", "--max-epochs",
                     "2", "--log", "--out", d / "run.json"])[0] == 0
     docs["run"] = json.loads((d / "run.json").read_text())
     assert run_cli(["adversary", "orthonormal", "--m", "3", "--out", d / "case.json"])[0] == 0

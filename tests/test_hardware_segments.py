@@ -88,7 +88,7 @@ physics = st.fixed_dictionaries({
 
 @settings(max_examples=30, deadline=None)
 @given(fields=physics, seed=st.integers(0, 2**16), n_classes=st.integers(2, 4),
-       how=st.sampled_from(["presentations", "epochs", "shuffle", "order"]),
+       how=st.sampled_from(["presentations", "epochs", "shuffle", "shuffle_seed", "order"]),
        log=st.booleans(), warm=st.booleans())
 def test_segments_equal_per_figure_hypo(fields, seed, n_classes, how, log, warm):
     if fields["class_code"] == "one_hot" and n_classes > fields["n_r_units"]:
@@ -96,9 +96,10 @@ def test_segments_equal_per_figure_hypo(fields, seed, n_classes, how, log, warm)
     params = MarkIParams(**fields)
     keep = [i for i, v in enumerate(_labels) if v in "ABCD"[:n_classes]]
     images, labels = _images[keep], _labels[keep]
-    kwargs = {"presentations": {"presentations": 157}, "epochs": {"epochs": 9},
-              "shuffle": {"epochs": 6, "shuffle": True},
-              "order": {"order": [3, 1, 1, 0, 2, 3, 2], "epochs": 7}}[how]
+    kwargs = {"presentations": {"presentations": 157}, "epochs": {"max_epochs": 9},
+              "shuffle": {"max_epochs": 6, "order": "shuffle"},
+              "shuffle_seed": {"max_epochs": 5, "order": "shuffle", "seed": 11},
+              "order": {"order": [3, 1, 1, 0, 2, 3, 2], "max_epochs": 7}}[how]
 
     def train(machine):
         if warm:   # a first session, then a second one on the same clock

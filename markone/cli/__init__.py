@@ -30,7 +30,8 @@ from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # n
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
-           "plural", "data_options", "load_data", "cli_terms", "one_line"]
+           "plural", "data_options", "load_data", "cli_terms", "one_line",
+           "deprecated_flag"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
 SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
@@ -106,6 +107,33 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter,
         if action.default in (None, False) or action.required:
             return action.help
         return super()._get_help_string(action)
+
+
+def deprecated_flag(p, old, new, *, const=None, type=None):
+    """Add ``old`` to ``p`` as a hidden, deprecated spelling of the option ``new``.
+
+    It stores into ``new``'s destination (the value given, or ``const`` for a flag
+    without a value) and prints ``PROG: warning: OLD is deprecated; use NEW instead.``
+    on stderr. ``--help`` does not list it.
+
+    >>> p = Parser(prog="demo")
+    >>> _ = p.add_argument("--max-epochs", type=int, default=50)
+    >>> deprecated_flag(p, "--epochs", "--max-epochs", type=int)
+    >>> p.parse_args(["--epochs", "3"]).max_epochs
+    3
+    """
+    dest = new.lstrip("-").replace("-", "_")
+    spelled = new if const is None else f"{new} {const}"
+
+    class Deprecated(argparse.Action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(f"{parser.prog}: warning: {old} is deprecated; use {spelled} instead.",
+                  file=sys.stderr)
+            setattr(namespace, self.dest, const if const is not None else values)
+
+    p.add_argument(old, dest=dest, action=Deprecated, type=type,
+                   nargs=0 if const is not None else None, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS)
 
 
 def build_parser():

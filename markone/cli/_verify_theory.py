@@ -8,7 +8,7 @@ and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 from __future__ import annotations
 
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
-                         nonnegative_int, plural, positive_int)
+                         nonnegative_int, plural, positive_float, positive_int)
 
 __all__ = ["register"]
 
@@ -53,7 +53,7 @@ def _cycling(args):
         args.file = f"{args.file}:{args.encoding}"
     X, y = load_data(args, exact=True)
     r = check_cycling(X, y, intercept=not args.no_intercept, order=args.order,
-                      rule=args.rule, budget=args.budget)
+                      rule=args.rule, budget=args.budget, timeout_s=args.timeout)
     print(cli_terms(r.message))
     if r.order == "cyclic" and r.cycle and not r.converged:
         scale = "" if r.scale == 1 else f" (in units of 1/{r.scale})"
@@ -141,7 +141,7 @@ def register(verify_subparsers):
                     description="Exact integer arithmetic. Cyclic order: transient and "
                     "period of the weight cycle. --order all: every weight vector "
                     "reachable in any order (finite: the cycling theorem). Exit 0, or 1 "
-                    "when the budget stopped the search.",
+                    "when --budget or --timeout stopped the search.",
                     example=CYCLING_EXAMPLES, func=_cycling)
     data_options(c, what="FILE|xor|parity3")
     c.add_argument("--encoding", choices=("pm1", "01"), default="pm1",
@@ -152,4 +152,7 @@ def register(verify_subparsers):
                    help="mistake when y w.x <= 0 (markone) or < 0")
     c.add_argument("--budget", type=positive_int, default=1_000_000,
                    help="at most this many updates (cyclic) or states (all)")
+    c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="stop the search after about this long (exit 1, what was found "
+                   "so far)")
     c.add_argument("--no-intercept", action="store_true", help="no constant input")

@@ -21,7 +21,7 @@ The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 from __future__ import annotations
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         nonnegative_int, plural, positive_int)
+                         nonnegative_int, plural, positive_float, positive_int)
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
            "show_implementation_error"]
@@ -98,7 +98,7 @@ def _search(method):
         X, y = load_data(args, exact=method != "greedy")
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
-                        budget=args.budget)
+                        budget=args.budget, timeout_s=args.timeout)
         return _write(args, a, f"{method}:{args.file}")
     return run
 
@@ -107,7 +107,7 @@ def _lattice(args):
     from verify.adversary import small_margin_lattice, worst_order
 
     X, y = small_margin_lattice(args.n, args.d, args.k, draws=args.draws, seed=args.seed)
-    a = worst_order(X, y, method="exhaustive", budget=args.budget)
+    a = worst_order(X, y, method="exhaustive", budget=args.budget, timeout_s=args.timeout)
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 
@@ -201,6 +201,11 @@ def register(subparsers):
         q.add_argument("--out", required=True, metavar="CASE.json",
                        help="where to write the case (atomically)")
 
+    def timeout_arg(q):
+        q.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                       help="stop the search after about this long (the case then "
+                       "holds the longest stream found, marked incomplete)")
+
     o = add_command(sub, "orthonormal", help="e_1..e_m: exactly m = (R/gamma)^2 mistakes",
                     description="R = 1, gamma = m^-1/2, no intercept.",
                     example="markone adversary orthonormal --m 10 --out o.json",
@@ -224,6 +229,7 @@ def register(subparsers):
                        help="no constant input (separator through the origin)")
         q.add_argument("--budget", type=positive_int, default=None,
                        help="greedy: updates; exhaustive: states; z3: longest stream")
+        timeout_arg(q)
         out_arg(q)
 
     lt = add_command(sub, "lattice", help="a small-margin family: integer points in "
@@ -241,6 +247,7 @@ def register(subparsers):
     lt.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the draws")
     lt.add_argument("--budget", type=positive_int, default=None,
                     help="most states to explore")
+    timeout_arg(lt)
     out_arg(lt)
 
     st = add_command(sub, "suite", help="write the conformance suite: manifest, "
