@@ -40,6 +40,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -54,7 +56,7 @@ _ENABLED = [True]
 
 
 @contextlib.contextmanager
-def per_figure():
+def per_figure() -> Iterator[None]:
     """Within this block, every machine runs every figure on the per-figure path (one
     SimPy process step per timeout): the reference the segments are tested against."""
     _ENABLED.append(False)
@@ -286,7 +288,8 @@ class Segments:
     LOG_CHUNK = 1024
 
     @classmethod
-    def for_session(cls, machine, X, trainer, stats, log, n_total):
+    def for_session(cls, machine: Any, X: np.ndarray, trainer: Any, stats: dict,
+                    log: Any, n_total: int) -> Segments | None:
         """Segments for a session of at most ``n_total`` figures of ``X``, or None
         when its figures cannot be computed ahead: photocell noise, hardware faults,
         fractional increments (the gamma rule, a fractional ``eta``), end stops or
@@ -311,7 +314,8 @@ class Segments:
             return None
         return cls(machine, X, trainer, stats, log)
 
-    def __init__(self, machine, X, trainer, stats, log):
+    def __init__(self, machine: Any, X: np.ndarray, trainer: Any, stats: dict,
+                 log: Any) -> None:
         p = machine.params
         self.machine = machine
         self.X = X
@@ -352,7 +356,8 @@ class Segments:
         self.chg_v = np.zeros(n_chg)
         self.log_cap = cap
 
-    def run(self, order, pos, targets, labels):
+    def run(self, order: np.ndarray, pos: int, targets: np.ndarray,
+            labels: np.ndarray) -> tuple[int, np.ndarray, float]:
         """Run ``order[pos:]`` as far as one segment goes; return ``(next position,
         [errors, mistaken], end of the segment on the clock)``."""
         machine = self.machine
