@@ -33,7 +33,7 @@ def test_train_saves_a_run_that_loads(tmp_path, capsys):
 def test_train_bad_letters_is_a_one_line_error(capsys):
     assert main(["machine", "train", "--chars", "a"]) == 2
     err = capsys.readouterr().err
-    assert "char(='a') has no glyph" in err and "Traceback" not in err
+    assert "--chars: 'a' has no glyph" in err and "Traceback" not in err
 
 
 def test_letters_demo_writes_pictures_animation_and_run(tmp_path):

@@ -116,7 +116,13 @@ def test_worst_order_z3_progress_changes_nothing():
     X, y = [[1, 0], [0, 1], [1, 1], [2, -1]], [1, 1, 1, -1]
     on, shown = run(worst_order, X, y, intercept=False, method="z3", progress=True)
     off, quiet = run(worst_order, X, y, intercept=False, method="z3", progress=False)
-    assert same_order(on, off) and quiet == "" and "worst_order z3" in shown
+    assert quiet == "" and "worst_order z3" in shown
+    # which of several longest streams Z3's model gives depends on the solver's state
+    # in this process (not on the bar); everything else is the same
+    keep = ("mistakes", "complete", "explored", "stopped_by", "message", "bound")
+    assert [getattr(on, k) for k in keep] == [getattr(off, k) for k in keep]
+    for a in (on, off):
+        assert replay(X, y, a.order, intercept=False).mistakes == a.mistakes
 
 
 def test_check_machine_progress_counts_r_units():

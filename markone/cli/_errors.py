@@ -102,6 +102,8 @@ _CLI_TERMS: list = [
     (r"\bbudget=(\d+)", r"--budget \1"),
     (r"^chars is empty\b", "--chars is empty"),
     (r"\bchars='([^']*)'", r"--chars \1"),
+    (r"\bjitter=(\d+)", r"--jitter \1"),
+    (r"\bjitter <= ", "--jitter <= "),
     (r"\braise budget\b", "raise --budget"),
     (r"\bmax_epochs=(\d+)", r"--max-epochs \1"),
     (r"\b(raise|Raise) max_epochs\b", r"\1 --max-epochs"),
@@ -111,6 +113,9 @@ _CLI_TERMS: list = [
     (r"\blabel= ", "--label "),
     (r"\bdelimiter= ", "--delimiter "),
     (r"\bdelimiter=('[^']*')", r"--delimiter \1"),
+    (r"\bheader=True\b", "--header"),
+    (r"\bheader=False\b", "--no-header"),
+    (r"\bchar\(='(.)'\) has no glyph", r"--chars: '\1' has no glyph"),
     (r"\bverify\.check_separable\b", "`markone verify separable`"),
     (r"\bnp\.(?:u?int|float|str_|bool_|complex)\w*\(([^()]*)\)", r"\1"),  # numpy reprs
     (r"\s*\(pass classes=\[a, b\] to partial_fit[^)]*\)", ""),

@@ -7,6 +7,8 @@ and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 
 from __future__ import annotations
 
+from typing import Any
+
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
                          nonnegative_int, plural, positive_float, positive_int)
 
@@ -79,8 +81,6 @@ def _proofs(args):
         if name not in OBLIGATIONS:
             raise CommandError(f"--only {name}: no such obligation; choose from "
                                f"{', '.join(OBLIGATIONS)}")
-    if args.timeout <= 0:
-        raise CommandError(f"--timeout {args.timeout}: must be > 0 (seconds)")
     if args.smt2 is not None and Path(args.smt2).exists() and not Path(args.smt2).is_dir():
         raise CommandError(f"--smt2 {args.smt2}: exists and is not a directory")
     solvers = tuple(dict.fromkeys(args.solver or ("z3", "cvc5")))
@@ -103,7 +103,7 @@ def _proofs(args):
     return 0 if not bad and not disagree else 1
 
 
-def register(verify_subparsers):
+def register(verify_subparsers: Any) -> None:
     """Add ``bound``, ``cycling`` and ``proofs`` to the ``markone verify`` group."""
     pr = add_command(verify_subparsers, "proofs",
                      help="prove Novikoff's and Freund-Schapire's theorems (Z3 and cvc5)",
@@ -117,7 +117,7 @@ def register(verify_subparsers):
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
                     help="solver to run (repeat for both; default both)")
     pr.add_argument("--only", nargs="+", metavar="NAME", help="these obligations only")
-    pr.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+    pr.add_argument("--timeout", type=positive_float, default=20.0, metavar="SECONDS",
                     help="per query; past it the status is unknown")
 
     b = add_command(verify_subparsers, "bound",

@@ -20,8 +20,15 @@ The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
+from typing import TYPE_CHECKING, Any
+
+from markone._typing import JSONDict
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
                          nonnegative_int, plural, positive_float, positive_int)
+
+if TYPE_CHECKING:
+    from verify.adversary import AdversarialOrder
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
            "show_implementation_error"]
@@ -39,7 +46,7 @@ EXAMPLES = """\
   markone adversary check suite/ --cmd "node perceptron.js"  ... in any language"""
 
 
-def case_document(a, name):
+def case_document(a: AdversarialOrder, name: str) -> JSONDict:
     """The JSON document of an :class:`verify.AdversarialOrder` (see the module doc)."""
     return {
         "format": CASE_FORMAT,
@@ -60,7 +67,7 @@ def case_document(a, name):
     }
 
 
-def check_case(doc, impl):
+def check_case(doc: JSONDict, impl: Any) -> tuple[bool, list[str]]:
     """Run a Python implementation on one case document; return ``(agree, lines)``."""
     from verify.conformance import CASE_FORMAT as SUITE_CASE
     from verify.conformance import adapter_for, run_case
@@ -111,7 +118,7 @@ def _lattice(args):
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 
-def show_implementation_error(name, case_id, text):
+def show_implementation_error(name: str, case_id: str, text: str) -> None:
     """Show on stderr what the implementation under test said when it failed (its
     traceback or stderr), marked as the user's code through the CLI's one mechanism
     (:func:`markone.cli.report_user_code`)."""
@@ -149,8 +156,6 @@ def _check(args):
     if (args.impl is None) == (args.cmd is None):
         raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
                            "path/to/file.py:FUNCTION) and --cmd \"COMMAND\".")
-    if args.timeout <= 0:
-        raise CommandError(f"--timeout must be > 0 seconds, got {args.timeout}.")
     if args.report is not None and Path(args.report).is_dir():
         raise CommandError(f"--report {args.report} is a folder; give a file name.")
     cases = load_cases(args.target)
@@ -185,7 +190,7 @@ def _check(args):
     return exit_status(results)
 
 
-def register(subparsers):
+def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone adversary`` (orthonormal, greedy, exhaustive, z3, lattice, suite,
     check)."""
     p, sub = add_group(
@@ -278,6 +283,6 @@ def register(subparsers):
                    help="report format")
     c.add_argument("--report", default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
-    c.add_argument("--timeout", type=float, default=60.0, metavar="S",
+    c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
                    help="--cmd: seconds allowed per case")
     return p

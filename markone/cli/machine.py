@@ -5,6 +5,9 @@ Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handle
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
+from typing import Any
+
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
                          nonnegative_float, nonnegative_int, plural, positive_int)
 
@@ -98,7 +101,8 @@ def _navy(args):
         r = res[name]
         print(f"emulator, {name.replace('_', ' ')}: {100 * r['train_accuracy']:.1f}% of "
               f"the training figures, {100 * r['test_accuracy']:.1f}% of freshly placed "
-              f"ones after {r['epochs']} passes (converged={r['converged']}, "
+              f"ones after {plural(r['epochs'], 'pass', 'passes')} "
+              f"({'converged' if r['converged'] else 'not converged'}, "
               f"{format_minutes(r['sim_time_s'])} of machine time)")
     print(f"trained on block letters only, it reads {100 * res['block_only_on_serif']:.1f}% "
           "of serif letters")
@@ -204,7 +208,7 @@ def _physics_options(q):
                    help="photocell noise sd")
 
 
-def register(subparsers):
+def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone machine demo|params|train|navy|fleet|replay`` to
     ``subparsers``."""
     p, sub = add_group(

@@ -21,11 +21,11 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Iterable
 from typing import Any
 from pathlib import Path
 
+from markone._io import temporary_beside
 from markone._typing import JSONDict, PathLike
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
 from verify.conformance.cases import build_cases
@@ -92,7 +92,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
     files["manifest.json"] = _dumps(manifest)
     files["schema.json"] = json.dumps(schema(), indent=1) + "\n"
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    tmp = temporary_beside(out, folder=True)
     try:
         for name, text in files.items():
             (tmp / name).write_text(text)
