@@ -50,6 +50,7 @@ from scipy.spatial.distance import cdist
 
 import numbers
 from collections.abc import Callable
+from typing import Any
 
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
@@ -294,7 +295,7 @@ class KernelPerceptron(OnlineClassifier):
         return self._alpha.view().copy()
 
     @property
-    def support_vectors_(self):
+    def support_vectors_(self) -> Any:
         """The stored examples with ``alpha > 0``: an array, or a CSR array when the
         model was trained on sparse input."""
         check_is_fitted(self)
