@@ -180,8 +180,8 @@ class KernelPerceptron(OnlineClassifier):
 
     # the hooks of OnlineClassifier ----------------------------------------------------
     def _start(self, classes, n_features):
-        self.gamma_ = 1.0 / n_features if self.gamma is None else as_float(self.gamma)
-        self._c = as_float(self.intercept_scale) if self.intercept else 0.0
+        self.gamma_ = 1.0 / n_features if self.gamma is None else as_float(self.gamma, "gamma")
+        self._c = as_float(self.intercept_scale, "intercept_scale") if self.intercept else 0.0
         self._X = np.empty((0, n_features))
         self._y = np.empty(0, dtype=np.int64)
         self._alpha = np.empty(0, dtype=np.int64)

@@ -40,12 +40,17 @@ EXAMPLES = """\
 
 
 def case_document(a, name):
-    """The JSON document of an :class:`verify.AdversarialOrder` (see the module doc)."""
+    """The JSON document of an :class:`verify.AdversarialOrder` (see the module doc).
+
+    Numbers are exact: ``X`` and ``expected_w`` hold JSON numbers where the data are
+    float64, exact ``"p/q"`` strings where they are not (``"1/10"``, huge integers).
+    """
+    X = a.X.toarray() if hasattr(a.X, "toarray") else a.X  # a case file is a table
     return {
         "format": CASE_FORMAT,
         "name": name,
         "method": a.method,
-        "X": a.X,
+        "X": X,
         "y": a.y,
         "intercept": a.intercept,
         "order": list(a.order),
