@@ -100,7 +100,10 @@ def _search(method):
         from markone._validation import labels_to_pm1
         from verify.adversary import worst_order
 
-        X, y = load_data(args, exact=method != "greedy")
+        X, y = load_data(args, exact=True if method != "greedy" else False,
+                         fix="the greedy search computes in float64: use `markone "
+                         "adversary exhaustive` or `z3` (exact), or round the cell in "
+                         "the file")
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget)
