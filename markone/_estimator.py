@@ -56,7 +56,7 @@ from markone._checks import (
 from markone._exact import exact_float
 from markone._typing import ArrayLike, Label
 from markone._validation import (as_generator, check_sparse, encode_binary_labels,
-                                 encode_class_labels, is_sparse, refuse_float_rounding)
+                                 encode_class_labels, float64_input, is_sparse)
 
 E = TypeVar("E", bound="OnlineClassifier")
 
@@ -185,7 +185,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     # checks -------------------------------------------------------------------------
     def _validate_xy(self, X, y, *, reset: bool):
-        refuse_float_rounding(X)  # the estimators train in float64: never on rounded X
+        X = float64_input(X)  # the estimators train in float64: never on rounded X
         X, y = validate_data(self, X, y, reset=reset, dtype=np.float64,
                              accept_sparse=self._accept_sparse)
         X = _canonical(X)
@@ -317,7 +317,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         x = np.asarray(x)
         if x.dtype != np.float64:  # exactly, or refused by value (no silent rounding)
             if x.ndim == 1:
-                refuse_float_rounding(x.reshape(1, -1), name="x")
+                x = float64_input(x.reshape(1, -1), name="x").reshape(-1)
             x = x.astype(np.float64)
         if x.shape != (self.n_features_in_,):
             raise ValueError(
@@ -328,7 +328,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     # prediction -------------------------------------------------------------------------
     def _checked_X(self, X):
         check_is_fitted(self)
-        refuse_float_rounding(X)
+        X = float64_input(X)
         return _canonical(validate_data(self, X, reset=False, dtype=np.float64,
                                         accept_sparse=self._accept_sparse))
 

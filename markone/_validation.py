@@ -28,7 +28,7 @@ __all__ = [
     "check_matrix",
     "check_matrix_or_sparse",
     "check_sparse",
-    "refuse_float_rounding",
+    "float64_input",
     "is_sparse",
     "sparse_refused",
     "check_vector",
@@ -57,7 +57,7 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
     if is_sparse(X):
         raise sparse_refused(X, name=name)
     try:
-        arr = np.asarray(X)
+        arr = _as_array(X)
     except ValueError as exc:  # ragged nested sequences
         raise ValueError(
             f"{name} is ragged (rows of different lengths); every row must have the "
@@ -102,6 +102,16 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
                 f"{name} contains NaN or infinity (first at row {i}, column {j}); "
                 "remove or impute those entries before training."
             )
+    return arr
+
+
+def _as_array(X):
+    """``np.asarray(X)``, except that a nested list mixing strings and numbers keeps
+    its numbers as they are (NumPy would turn ``np.float16(1/64)`` into the string
+    ``'0.01563'`` and ``0.1`` into ``'0.1'``, another number)."""
+    arr = np.asarray(X)
+    if arr.dtype.kind in "US" and not isinstance(X, np.ndarray):
+        return np.asarray(X, dtype=object)
     return arr
 
 
@@ -209,17 +219,21 @@ def _refuse_rounding(arr, name):
     raise _rounding_error(name, k, f"{value} ({arr.dtype})")
 
 
-def refuse_float_rounding(X, *, name="X"):
-    """Raise a ``ValueError`` naming the first entry of ``X`` that a conversion to
-    float64 would round (a longdouble with more bits, an integer beyond 2**53, a
-    ``Fraction(1, 3)``, a string ``"0.1"`` or ``"1e-400"``); return None otherwise.
+def float64_input(X, *, name="X"):
+    """``X`` ready for a conversion to float64 that rounds nothing, for callers that
+    convert with another library (scikit-learn's ``validate_data``).
 
-    For callers that convert with another library (scikit-learn's ``validate_data``)
-    and must not let it round silently. Dense or sparse; input that is not a
-    rectangular array of numbers is left to that library's own message.
+    Returns ``X`` itself when it is float64 already, numeric (dense or sparse) with
+    every entry exactly a float64, or a DataFrame-like; an object or string array or
+    nested list of numbers that float64 holds exactly (``Fraction(1, 2)``, ``"1/4"``)
+    comes back as the float64 array it equals. Raises a ``ValueError`` naming the
+    first entry that would be rounded (a longdouble with more bits, an integer beyond
+    2**53, ``Fraction(1, 3)``, ``"0.1"``, ``"1e-400"``). Input that is not a
+    rectangular array of numbers is returned as it is, for that library's message.
 
-    >>> refuse_float_rounding([[0.5, "1/4"]])
-    >>> refuse_float_rounding([["0.1"]])
+    >>> float64_input([[0.5, "1/4"]]).tolist()
+    [[0.5, 0.25]]
+    >>> float64_input([["0.1"]])
     Traceback (most recent call last):
     ...
     ValueError: X[0, 0] = '0.1' is not exactly a float64, so float arithmetic would round it. Use exact arithmetic (markone.train(..., exact=True); verify.check_separable takes it exactly), or round it deliberately with np.asarray(X, dtype=float).
@@ -229,13 +243,13 @@ def refuse_float_rounding(X, *, name="X"):
     if is_sparse(X):
         if X.dtype.kind in "biuf" and X.dtype != np.float64:
             check_sparse(X, name=name)  # names the entry that would round
-        return
+        return X
     if isinstance(X, np.ndarray) and X.dtype == np.float64:
-        return
+        return X
     try:
-        arr = np.asarray(X)
+        arr = _as_array(X)
     except (ValueError, TypeError):
-        return
+        return X
     if arr.dtype.kind in "biuf":
         _refuse_rounding(arr, name)
     elif arr.dtype.kind in "OUS":
@@ -243,6 +257,10 @@ def refuse_float_rounding(X, *, name="X"):
         if bad is not None:
             raise _rounding_error(name, tuple(int(i) for i in bad[0]),
                                   describe_number(bad[1]))
+        if arr.ndim == 2 and not hasattr(X, "columns"):  # (DataFrames keep their names)
+            out = _exact_floats(arr, name)
+            return out if out.dtype == np.float64 else X
+    return X
 
 
 def _rounding_error(name, k, shown):
