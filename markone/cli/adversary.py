@@ -20,8 +20,8 @@ The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
-from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         nonnegative_int, plural, positive_int)
+from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
+                         load_data, needs_exact, nonnegative_int, plural, positive_int)
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
            "show_implementation_error"]
@@ -100,10 +100,12 @@ def _search(method):
         from markone._validation import labels_to_pm1
         from verify.adversary import worst_order
 
-        X, y = load_data(args, exact=True if method != "greedy" else False,
-                         fix="the greedy search computes in float64: use `markone "
-                         "adversary exhaustive` or `z3` (exact), or round the cell in "
-                         "the file")
+        fix = ("the greedy search computes in float64: use `markone adversary "
+               "exhaustive` or `z3` (exact), or round the value in the file")
+        X, y = load_data(args, exact=True if method != "greedy" else False, fix=fix)
+        why = needs_exact(X) if method == "greedy" else None  # (.npz arrays)
+        if why is not None:
+            raise CommandError(f"{args.file}: {why}; {fix}.")
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget)

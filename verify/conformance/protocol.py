@@ -147,7 +147,7 @@ def data_fields(rows):
     """
     exact = [[parse_number(v, where="X") for v in row] for row in rows]
     floats = [[_nearest_float(q) for q in row] for row in exact]
-    out: dict = {"X": floats}
+    out = {"X": floats}
     if any(Fraction(f) != q for fr, qr in zip(floats, exact) for f, q in zip(fr, qr)):
         out["X_exact"] = [exact_vector(row) for row in exact]
     return out
