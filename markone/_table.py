@@ -412,7 +412,7 @@ def _float_matrix(path, feats, names, col, *, strict):
     """The cells as float64 when float64 holds every one exactly; else None, or with
     ``strict`` an error naming the first cell that would be rounded."""
     out = np.empty((len(feats), len(feats[0])), dtype=np.float64)
-    seen = {}  # cell text -> its float64 (None: not exactly a float64)
+    seen: dict[str, float | None] = {}  # cell text -> its float64 (None: not exactly a float64)
     for i, row in enumerate(feats):
         for k, (n, j, cell) in enumerate(row):
             try:
