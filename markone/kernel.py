@@ -50,6 +50,7 @@ from scipy.spatial.distance import cdist
 
 import numbers
 from collections.abc import Callable
+from typing import Any
 
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
@@ -214,8 +215,9 @@ class KernelPerceptron(OnlineClassifier):
 
     # the hooks of OnlineClassifier ----------------------------------------------------
     def _start(self, classes, n_features):
-        self.gamma_ = 1.0 / n_features if self.gamma is None else as_float(self.gamma)
-        self._c = as_float(self.intercept_scale) if self.intercept else 0.0
+        self.gamma_ = 1.0 / n_features if self.gamma is None else as_float(self.gamma, "gamma")
+        self._c = as_float(self.intercept_scale, "intercept_scale") if self.intercept \
+            else 0.0
         self._linear = isinstance(self.kernel, str) and self.kernel == "linear"
         # append-only state: the mistake counts of the stored examples, and the
         # support set (rows with alpha > 0, their alpha * y); stored counts never
@@ -294,7 +296,7 @@ class KernelPerceptron(OnlineClassifier):
         return self._alpha.view().copy()
 
     @property
-    def support_vectors_(self):
+    def support_vectors_(self) -> Any:
         """The stored examples with ``alpha > 0``: an array, or a CSR array when the
         model was trained on sparse input."""
         check_is_fitted(self)

@@ -293,7 +293,7 @@ def _sparse_rows(X, *, intercept):
     for i in range(n):
         c, v = cols[ptr[i]:ptr[i + 1]], vals[ptr[i]:ptr[i + 1]]
         if len(set(c)) < len(c):  # repeated entries: add them up exactly first
-            entries = {}
+            entries: dict[int, Any] = {}
             for j, q in zip(c, v):
                 entries[j] = entries.get(j, 0) + _number(q, f"X[{i}, {j}]")
             c, v = list(entries), list(entries.values())

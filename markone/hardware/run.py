@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -141,27 +141,28 @@ class PresentationLog(Sequence):
     (3, True, True, (Presentation(t_s=0.0, ...),))
     """
 
-    def __init__(self):
-        self._parts = []   # Presentation records and (n, build) blocks, in order
+    def __init__(self) -> None:
+        #: Presentation records and (n, build) blocks, in order
+        self._parts: list[Any] = []
         self._n = 0
-        self._records = None
+        self._records: tuple[Presentation, ...] | None = None
 
-    def append(self, rec):
+    def append(self, rec: Presentation) -> None:
         """Add one record."""
         self._parts.append(rec)
         self._n += 1
         self._records = None
 
-    def add_block(self, n, build):
+    def add_block(self, n: int, build: Callable[[], Sequence[Presentation]]) -> None:
         """Add ``n`` records that ``build()`` (a picklable callable) returns."""
         self._parts.append((n, build))
         self._n += n
         self._records = None
 
-    def records(self):
+    def records(self) -> tuple[Presentation, ...]:
         """Every record, as a tuple (built on the first call)."""
         if self._records is None:
-            out = []
+            out: list[Presentation] = []
             with collector_paused():
                 for part in self._parts:
                     if isinstance(part, Presentation):
@@ -214,8 +215,9 @@ class MachineRun:
         Whether the last pass was free of mistakes.
     mistakes_per_epoch, errors_per_epoch, end_s_per_epoch : tuple
         Per pass: figures on which some R-unit made a mistake (and so was
-        reinforced), figures whose decoded class was wrong, machine time at its end. (``epoch_mistakes``, ``epoch_errors`` and
-        ``epoch_end_s`` are their deprecated names.)
+        reinforced), figures whose decoded class was wrong, machine time at its end.
+        (``epoch_mistakes``, ``epoch_errors`` and ``epoch_end_s`` are their
+        deprecated names.)
     classes : tuple
         The class labels; ``codes[i]`` is the R-units' +/-1 target for class ``i``.
     theta : int
