@@ -20,8 +20,11 @@ import argparse
 import importlib
 import sys
 import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from markone._io import plural  # noqa: F401  (re-exported for the subcommands)
+from markone._typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # noqa: F401
                                  CommandError, UserCodeError, call_user_code, cli_terms,
@@ -30,7 +33,7 @@ from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # n
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
-           "plural", "data_options", "load_data", "cli_terms", "one_line",
+           "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
            "deprecated_flag"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
@@ -60,13 +63,14 @@ EXIT_LINE = ("exit status: 0 holds/done, 1 does not hold, 2 bad input or options
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit status 2)."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see "
                   f"`{self.prog} --help`)\n")
 
 
-def _number_type(convert, name, ok, rule):
-    def parse(text):
+def _number_type(convert: Callable[[str], Any], name: str, ok: Callable[[Any], bool],
+                 rule: str) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
         try:
             value = convert(text)
         except (ValueError, OverflowError):
@@ -109,7 +113,9 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter,
         return super()._get_help_string(action)
 
 
-def deprecated_flag(p, old, new, *, const=None, type=None):
+def deprecated_flag(p: argparse.ArgumentParser, old: str, new: str, *,
+                    const: str | None = None, type: Callable[[str], Any] | None = None
+                    ) -> None:
     """Add ``old`` to ``p`` as a hidden, deprecated spelling of the option ``new``.
 
     It stores into ``new``'s destination (the value given, or ``const`` for a flag
@@ -131,12 +137,12 @@ def deprecated_flag(p, old, new, *, const=None, type=None):
                   file=sys.stderr)
             setattr(namespace, self.dest, const if const is not None else values)
 
-    p.add_argument(old, dest=dest, action=Deprecated, type=type,
-                   nargs=0 if const is not None else None, default=argparse.SUPPRESS,
-                   help=argparse.SUPPRESS)
+    value: dict[str, Any] = {"nargs": 0} if const is not None else {"type": type}
+    p.add_argument(old, dest=dest, action=Deprecated, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS, **value)
 
 
-def build_parser():
+def build_parser() -> Parser:
     """Return the full ``markone`` argument parser (used by the CLI reference docs)."""
     parser = Parser(
         prog="markone",
@@ -160,7 +166,7 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``markone`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -196,7 +202,8 @@ def _warning_printer(prog):
     return show
 
 
-def add_command(sub, name, *, help, description, example, func):
+def add_command(sub: Any, name: str, *, help: str, description: str, example: str,
+                func: Callable[[argparse.Namespace], Any]) -> argparse.ArgumentParser:
     """Add one subcommand parser with a one-line purpose and an example epilog."""
     examples = (f"example:\n  {example}" if "\n" not in example
                 else f"examples:\n{example}")
@@ -211,17 +218,22 @@ def add_command(sub, name, *, help, description, example, func):
     return p
 
 
-def add_group(sub, name, *, help, description, example, metavar="ACTION"):
+def add_group(sub: Any, name: str, *, help: str, description: str, example: str,
+              metavar: str = "ACTION") -> tuple[argparse.ArgumentParser, Any]:
     """Add a subcommand with actions of its own; return ``(parser, actions)``.
 
     Called without an action, the group prints its help and exits with status 2.
     """
+    def usage(args: argparse.Namespace) -> int:
+        p.print_help()
+        return 2
+
     p = add_command(sub, name, help=help, description=description, example=example,
-                    func=lambda args: p.print_help() or 2)
+                    func=usage)
     return p, p.add_subparsers(dest=f"{name}_command", metavar=metavar)
 
 
-def read_tagged_json(path, fmt, *, what, how):
+def read_tagged_json(path: PathLike, fmt: str, *, what: str, how: str) -> JSONDict:
     """Read a JSON document whose ``"format"`` field must be ``fmt``.
 
     Anything else raises :class:`CommandError` saying the file is not ``what`` and
@@ -235,7 +247,8 @@ def read_tagged_json(path, fmt, *, what, how):
     return doc
 
 
-def data_options(p, *, label=True, what="FILE"):
+def data_options(p: argparse.ArgumentParser, *, label: bool = True, what: str = "FILE"
+                 ) -> None:
     """Add the data-file argument and ``--label``/``--delimiter``/``--header`` to ``p``."""
     p.add_argument("file", metavar=what, help="CSV (or ; tab space separated) data "
                    "file, .npz with arrays X and y (or a scipy.sparse.save_npz file of "
@@ -252,12 +265,41 @@ def data_options(p, *, label=True, what="FILE"):
                    "from the file)")
 
 
-def load_data(args, *, exact=False):
-    """``(X, y)`` of the data options added by :func:`data_options`."""
-    from markone._table import load_table
+def load_data(args: argparse.Namespace, *, exact: bool | None = None,
+              fix: str | None = None) -> tuple[Any, Any]:
+    """``(X, y)`` of the data options added by :func:`data_options`.
 
-    return load_table(args.file, label=getattr(args, "label", None),
-                      delimiter=args.delimiter, header=args.header, exact=exact)
+    ``exact`` as in :func:`markone.datasets.load_table` (None: float64 when float64
+    holds every cell exactly, the exact cells otherwise); with ``exact=False`` a cell
+    that float64 would round is an error whose remedy is ``fix`` (the command's way
+    out, in flag terms)."""
+    from markone._table import InexactCell, load_table
+
+    try:
+        return load_table(args.file, label=getattr(args, "label", None),
+                          delimiter=args.delimiter, header=args.header, exact=exact)
+    except InexactCell as exc:
+        raise (exc.with_fix(fix) if fix else exc) from None
+
+
+def needs_exact(X: Any) -> str | None:
+    """A note when ``X`` (as :func:`load_data` read it) holds numbers that float64
+    cannot hold exactly, so a float command must compute exactly; else None."""
+    import numpy as np
+
+    from markone._exact import describe_number, exactly_float64, float64_of
+    from markone._validation import is_sparse
+
+    if is_sparse(X) or exactly_float64(X) is not None:
+        return None
+    for (i, j), v in np.ndenumerate(np.asarray(X, dtype=object)):
+        try:
+            if float64_of(v) is None:
+                return (f"sample {i + 1}, feature {j + 1} is {describe_number(v)}, which "
+                        "float64 cannot hold exactly")
+        except (TypeError, ValueError):
+            break
+    return "the data are not exactly float64"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,9 @@ learnable), 2 undecided or bad input.
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
+from typing import Any
+
 from markone.cli import (CommandError, add_command, nonnegative_int, positive_float,
                          positive_int)
 
@@ -80,7 +83,7 @@ def _machine(args):
     return {True: 0, False: 1, None: 2}[report.converges]
 
 
-def register(verify_subparsers):
+def register(verify_subparsers: Any) -> ArgumentParser:
     """Add ``machine`` to the ``markone verify`` group."""
     m = add_command(verify_subparsers, "machine",
                     help="what the perceptron theorems promise the Mark I on a task",

@@ -20,8 +20,16 @@ The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
-from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         nonnegative_int, plural, positive_float, positive_int)
+from argparse import ArgumentParser
+from typing import TYPE_CHECKING, Any
+
+from markone._typing import JSONDict
+from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
+                         load_data, needs_exact, nonnegative_int, plural, positive_float,
+                         positive_int)
+
+if TYPE_CHECKING:
+    from verify.adversary import AdversarialOrder
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
            "show_implementation_error"]
@@ -39,13 +47,18 @@ EXAMPLES = """\
   markone adversary check suite/ --cmd "node perceptron.js"  ... in any language"""
 
 
-def case_document(a, name):
-    """The JSON document of an :class:`verify.AdversarialOrder` (see the module doc)."""
+def case_document(a: AdversarialOrder, name: str) -> JSONDict:
+    """The JSON document of an :class:`verify.AdversarialOrder` (see the module doc).
+
+    Numbers are exact: ``X`` and ``expected_w`` hold JSON numbers where the data are
+    float64, exact ``"p/q"`` strings where they are not (``"1/10"``, huge integers).
+    """
+    X = a.X.toarray() if hasattr(a.X, "toarray") else a.X  # a case file is a table
     return {
         "format": CASE_FORMAT,
         "name": name,
         "method": a.method,
-        "X": a.X,
+        "X": X,
         "y": a.y,
         "intercept": a.intercept,
         "order": list(a.order),
@@ -60,7 +73,7 @@ def case_document(a, name):
     }
 
 
-def check_case(doc, impl):
+def check_case(doc: JSONDict, impl: Any) -> tuple[bool, list[str]]:
     """Run a Python implementation on one case document; return ``(agree, lines)``."""
     from verify.conformance import CASE_FORMAT as SUITE_CASE
     from verify.conformance import adapter_for, run_case
@@ -95,7 +108,12 @@ def _search(method):
         from markone._validation import labels_to_pm1
         from verify.adversary import worst_order
 
-        X, y = load_data(args, exact=method != "greedy")
+        fix = ("the greedy search computes in float64: use `markone adversary "
+               "exhaustive` or `z3` (exact), or round the value in the file")
+        X, y = load_data(args, exact=True if method != "greedy" else False, fix=fix)
+        why = needs_exact(X) if method == "greedy" else None  # (.npz arrays)
+        if why is not None:
+            raise CommandError(f"{args.file}: {why}; {fix}.")
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget, timeout_s=args.timeout)
@@ -111,7 +129,7 @@ def _lattice(args):
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 
-def show_implementation_error(name, case_id, text):
+def show_implementation_error(name: str, case_id: str, text: str) -> None:
     """Show on stderr what the implementation under test said when it failed (its
     traceback or stderr), marked as the user's code through the CLI's one mechanism
     (:func:`markone.cli.report_user_code`)."""
@@ -183,7 +201,7 @@ def _check(args):
     return exit_status(results)
 
 
-def register(subparsers):
+def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone adversary`` (orthonormal, greedy, exhaustive, z3, lattice, suite,
     check)."""
     p, sub = add_group(

@@ -5,6 +5,9 @@ Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handle
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
+from typing import Any
+
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
                          nonnegative_float, nonnegative_int, plural, positive_int)
 
@@ -205,7 +208,7 @@ def _physics_options(q):
                    help="photocell noise sd")
 
 
-def register(subparsers):
+def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone machine demo|params|train|navy|fleet|replay`` to
     ``subparsers``."""
     p, sub = add_group(
