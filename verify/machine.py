@@ -77,7 +77,7 @@ from fractions import Fraction
 import numpy as np
 
 from markone._validation import as_generator, check_consistent_length, check_int_at_least
-from verify import _clipped
+from verify import _clipped, _reach
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream"]
@@ -466,7 +466,7 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
                 "holds")
         return RUnitReport(r, learnable, Claim(None, "not assessed", note),
                            Claim(None, "not assessed", note))
-    red = _Reduced(X, y, units)
+    red = _Reduced(X, y, units, cols)
     end_stops, hit = _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline)
     converges = _convergence_claim(red, units, end_stops, hit, budget, orders, rng,
                                    deadline)
@@ -494,15 +494,17 @@ def _learnable_claim(v, cols):
 class _Reduced:
     """One R-unit's task with A-unit columns that always agree merged; all-zero
     columns dropped. ``P`` scores, ``D`` moves (units), ``groups`` the A-units of each
-    merged column (indices into the R-unit's inputs)."""
+    merged column (indices into the R-unit's inputs); ``cols`` the A-units of the
+    columns of ``X``."""
 
-    def __init__(self, X, y, units):
+    def __init__(self, X, y, units, cols=None):
         active = np.flatnonzero(X.any(axis=0))
         uniq, inverse, counts = np.unique(X[:, active].T, axis=0, return_inverse=True,
                                           return_counts=True)
         self.groups = [active[inverse.ravel() == g] for g in range(len(uniq))]
         Xu = uniq.T.astype(np.int64)
         self.X, self.y = X, y
+        self.cols = np.arange(X.shape[1]) if cols is None else np.asarray(cols)
         self.P = y[:, None] * Xu * counts[None, :]
         self.D = units.e * y[:, None] * Xu
         self.R_sq = int(X.sum(axis=1).max())
@@ -551,10 +553,36 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
         s = int(np.flatnonzero((graph.states > units.hi).any(axis=1)
                                | (graph.states < units.lo).any(axis=1))[0])
         return _hit_claim(red, units, graph.path_to(s), "exhaustive", ev)
+    lo_inc, hi_inc = -(-units.lo // units.e), units.hi // units.e
+    proven = _reach.proven_reach(red.X, red.y, lo_inc, hi_inc, deadline=deadline)
+    if proven is not None:
+        ball = _ball_evidence(red, units, proven, ev)
+        if ball[0] < top or ball[1] > bottom:
+            top, bottom, used = ball[0], ball[1], "Novikoff ball per weight"
+            ev.update(bound_used=used, max_weight_steps=str(units.steps(top)),
+                      min_weight_steps=str(units.steps(bottom)))
+        if top <= units.hi and bottom >= units.lo:
+            return Claim(True, used,
+                         f"no end stop ever cuts a move short: every weight stays within "
+                         f"[{units.steps(bottom)}, {units.steps(top)}] steps for every "
+                         f"order ({used}: each weight lies in a ball around a separating "
+                         "direction that no mistake can leave); the machine is the ideal "
+                         f"perceptron on this task and learns it within {mistakes} "
+                         "reinforcements", ev), None
     for stream in _greedy_streams(red, units, mistakes, np.asarray(m.u, float)):
         if _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.asarray(stream),
                                max_passes=1).first_clip >= 0:
             return _hit_claim(red, units, stream, "greedy", ev)
+    pushed = None
+    if proven is not None:
+        pushed = _reach.pushed_reach(red.X, red.y, proven, lo_inc, hi_inc,
+                                     deadline=deadline)
+        ev.update(beam_furthest_steps=str(pushed.furthest * units.eta),
+                  beam_a_unit=(None if pushed.column is None
+                               else int(red.cols[pushed.column])),
+                  beam_runs=len(pushed.tried))
+        if pushed.stream is not None:
+            return _hit_claim(red, units, pushed.stream, "beam", ev)
     for _ in range(orders):
         if deadline is not None and time.perf_counter() > deadline:
             break
@@ -572,8 +600,45 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
                          "order makes before a first cut) reaches an end stop: Z3 "
                          "proved it", ev), None
         return _hit_claim(red, units, found, "z3", ev)
-    return Claim(None, used, f"the bound {units.steps(top)} steps exceeds the end "
-                 "stops and no stream reaching them was found", ev), None
+    return Claim(None, used, _undecided(units, top, bottom, used, pushed, ev), ev), None
+
+
+def _ball_evidence(red, units, proven, ev):
+    """Record the per-weight ball bounds in ``ev``; return their ``(top, bottom)``
+    in units."""
+    top = int(proven.upper.max(initial=0)) * units.e
+    bottom = int(proven.lower.min(initial=0)) * units.e
+    refined = []
+    for j, s in proven.refined:
+        b = int(proven.upper[j]) if s > 0 else -int(proven.lower[j])
+        refined.append({"a_unit": int(red.cols[j]), "sign": s,
+                        "bound_steps": str(units.steps(b * units.e))})
+    ev.update(ball_max_weight_steps=str(units.steps(top)),
+              ball_min_weight_steps=str(units.steps(bottom)), ball_refined=refined,
+              ball_complete=proven.complete)
+    return top, bottom
+
+
+def _undecided(units, top, bottom, used, pushed, ev):
+    """Why the end-stop claim stays open: the best bound and the furthest push."""
+    words = (f"the best bound proven ({used}) lets a weight reach "
+             f"[{units.steps(bottom)}, {units.steps(top)}] steps, beyond the end stops "
+             f"[{units.steps(units.lo)}, {units.steps(units.hi)}]")
+    last = ev.get("ball_refined", [])[-1:]
+    if last and ev.get("ball_complete"):
+        words += (f" (A-unit {last[0]['a_unit']}'s own ball still allows "
+                  f"{last[0]['bound_steps']} steps, about the best Novikoff's argument "
+                  "gives for it)")
+    elif last:
+        words += (f" (the weight-by-weight balls stopped at their budget after "
+                  f"{len(ev['ball_refined'])} weights)")
+    if pushed is not None:
+        words += (f", while the searches (greedy, {len(pushed.tried)} beam runs, random "
+                  f"orders) pushed a weight only to {pushed.furthest * units.eta} "
+                  "steps; not proven either way")
+    else:
+        words += ", and no stream reaching them was found"
+    return words
 
 
 def _hit_claim(red, units, stream, how, ev):
