@@ -78,13 +78,16 @@ import numpy as np
 
 from markone._validation import as_generator, check_consistent_length, check_int_at_least
 from verify import _clipped, _reach
+from verify._minfaults import FaultMinimum, minimal_faults, static_fault
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
-           "exposure_limits", "replay_stream"]
+           "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum"]
 
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
 EXACT_MAX_STATES = 200_000
+#: Seconds at most spent minimising the set of faults that breaks a task.
+FAULT_MIN_S = 10.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -349,7 +352,7 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     return MachineReport(
         r_units=reports,
         timing=_timing_claim(machine, task, machine._images(images), exposure_s),
-        faults=_fault_claim(machine, images, labels, plan, reports),
+        faults=_fault_claim(machine, images, labels, plan, reports, deadline),
         quantisation=_quantisation_claim(p, units, reports),
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
@@ -359,13 +362,10 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
 def _static(plan):
     """True when every fault is one the dynamic claims model exactly (permanent
     pattern faults, and motors stopped from the start)."""
-    from markone.hardware.faults import PATTERN_FAULTS, MotorStopped
-
-    return all(isinstance(f, PATTERN_FAULTS) or (isinstance(f, MotorStopped)
-                                                  and f.at_s == 0) for f in plan.faults)
+    return all(static_fault(f) for f in plan.faults)
 
 
-def _fault_claim(machine, images, labels, plan, reports):
+def _fault_claim(machine, images, labels, plan, reports, deadline=None):
     """Is the damaged task still learnable, and which faults made it impossible?"""
     from verify.separability import check_separable
 
@@ -400,6 +400,14 @@ def _fault_claim(machine, images, labels, plan, reports):
         culprits[str(r)] = {"healthy": True, "kinds": kinds, "faults": single}
     ev["culprits"] = culprits
     words = []
+    minimum = None
+    if any(c["healthy"] for c in culprits.values()):
+        stop = time.perf_counter() + FAULT_MIN_S
+        minimum = minimal_faults(machine, images, labels, plan,
+                                 deadline=stop if deadline is None else min(stop,
+                                                                            deadline))
+        ev["minimal"] = dict(minimum.to_dict(), kinds=[
+            type(plan.faults[i]).__name__ for i in minimum.faults])
     for r, c in culprits.items():
         if not c["healthy"]:
             words.append(f"R-unit {r} was not learnable before the damage either")
@@ -409,8 +417,32 @@ def _fault_claim(machine, images, labels, plan, reports):
             if c["faults"]:
                 why += f" (each of faults {c['faults']} on its own)"
             words.append(f"R-unit {r}: {why}")
+    if minimum is not None:
+        words.append(_minimum_words(plan, minimum))
     return Claim(False, "separability with and without each kind of fault",
                  "the damage makes the task unlearnable: " + "; ".join(words), ev)
+
+
+def _minimum_words(plan, minimum):
+    """The minimal set of faults in words."""
+    if not minimum.faults:
+        return "the task is unlearnable even without any of the faults"
+    kinds = {}
+    for i in minimum.faults:
+        kinds[type(plan.faults[i]).__name__] = kinds.get(type(plan.faults[i]).__name__,
+                                                          0) + 1
+    what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+    listed = (f"faults {list(minimum.faults)}" if len(minimum.faults) <= 8
+              else f"{len(minimum.faults)} faults")
+    units = ", ".join(map(str, minimum.r_units))
+    if minimum.complete and not minimum.undecided:
+        return (f"1-minimal set: {listed} ({what}) make R-unit(s) {units} unlearnable "
+                f"on their own, and without any one of them the task is learnable "
+                f"({minimum.tests} exact checks)")
+    why = ("the budget of checks ran out" if not minimum.complete
+           else f"checks without faults {list(minimum.undecided)} were undecided")
+    return (f"{listed} ({what}) make R-unit(s) {units} unlearnable on their own; not "
+            f"proven 1-minimal: {why} after {minimum.tests} checks")
 
 
 def _data_hash(task):
