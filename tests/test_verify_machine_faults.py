@@ -142,3 +142,23 @@ def test_minimal_set_is_one_minimal_against_an_lp_oracle_hypo(faults, seed):
                and not any(lp_unlearnable(m, images, labels, plan,
                                           [x for x in s if x != i]) for i in s)]
     assert set(keep) in minimal
+
+
+def test_cli_breaks_the_machine_and_names_a_minimal_set(capsys, tmp_path):
+    import json
+
+    from markone.cli import main
+
+    out = tmp_path / "r.json"
+    status = main(["verify", "machine", "letters", "--chars", "AB", "--per-class", "1",
+                   "--dead-photocells", "0.99", "--time-budget", "1", "--json",
+                   str(out)])
+    text = capsys.readouterr().out
+    assert status == 1 and "faults: NO" in text
+    minimal = json.loads(out.read_text())["faults"]["evidence"]["minimal"]
+    assert minimal["faults"] and set(minimal["kinds"]) == {"PhotocellStuck"}
+    assert "make R-unit(s)" in text
+    with pytest.raises(SystemExit) as e:
+        main(["verify", "machine", "letters", "--cut-wires", "1.5"])
+    assert e.value.code == 2
+    assert "must be a fraction in [0, 1]" in capsys.readouterr().err
