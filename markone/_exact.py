@@ -7,9 +7,18 @@ of the denominators. A perceptron's decisions are unchanged by a positive rescal
 its inputs, so training on the integers and dividing the weights by that multiple gives
 the exact rational run.
 
->>> M, scale = to_integer_matrix([["1/2", "3"], [0.25, 1]])
->>> M.tolist(), scale
-([[2, 12], [1, 4]], Fraction(4, 1))
+:func:`signed_integer_rows` is the one constructor of the exact signed rows
+``y_i [x_i, c]`` as integers that the core's exact training and ``verify``
+(separability certificates, cycling) all use: one common scale, or one per row.
+
+>>> import numpy as np
+>>> Z, scale = signed_integer_rows([["1/2", 3]], [-1], intercept=True)
+>>> Z.tolist(), scale
+([[-1, -6, -2]], Fraction(2, 1))
+>>> rows, scales = signed_integer_rows(np.array([[0.5, 3.0], [2.0**-1074, 0.0]]),
+...                                    per_row=True)
+>>> rows, scales == [2, 2**1074]
+([[1, 6], [1, 0]], True)
 
 Every float is the exact rational it stores, whatever its precision: a
 ``np.longdouble`` is read with ``as_integer_ratio()``, never through float64.
@@ -32,8 +41,9 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["to_fraction", "to_fraction_matrix", "to_integer_matrix", "fits_int64",
-           "exactly_float64", "first_inexact"]
+from markone._validation import check_consistent_length, is_sparse
+
+__all__ = ["to_fraction", "to_fraction_matrix", "signed_integer_rows", "fits_int64", "exactly_float64", "first_inexact"]
 
 
 def to_fraction(value, *, where=""):
@@ -100,10 +110,16 @@ def to_fraction_matrix(X, *, name="X"):
     return out
 
 
-def to_integer_matrix(X, *, name="X", extra=()):
+def _integer_matrix(X, *, name="X", extra=()):
     """Return ``(M, scale)``: integers ``M = X * scale`` with ``scale`` the lcm of all
     denominators (of ``X`` and of the ``extra`` numbers). ``M`` is int64 when every
-    entry fits, else an object array of Python ints."""
+    entry fits, else an object array of Python ints (the common-scale road of
+    :func:`signed_integer_rows`).
+
+    >>> M, scale = _integer_matrix([["1/2", "3"], [0.25, 1]])
+    >>> M.tolist(), scale
+    ([[2, 12], [1, 4]], Fraction(4, 1))
+    """
     F = to_fraction_matrix(X, name=name)
     nums = [[v.numerator for v in r] for r in F]
     dens = [[v.denominator for v in r] for r in F]
@@ -124,6 +140,138 @@ def to_integer_matrix(X, *, name="X", extra=()):
     if fits_int64(arr):
         arr = arr.astype(np.int64)
     return arr, Fraction(scale)
+
+
+def signed_integer_rows(X, y=None, *, intercept=False, intercept_scale=1, per_row=False,
+                        name="X"):
+    """The exact rows ``z_i = y_i [x_i, c]`` as integers, and the scale that makes them.
+
+    The one constructor of exact integer rows: the core's exact training
+    (:func:`markone.train` with ``exact=True``), and ``verify``'s separability
+    certificates and cycling search all build their integer rows here.
+
+    Parameters
+    ----------
+    X : array-like (n, d)
+        Ints, Fractions, rational or decimal strings, or floats of any NumPy precision
+        (each taken as the exact binary fraction it stores).
+    y : array-like (n,) of -1/+1, optional
+        Row signs (default: all +1).
+    intercept : bool
+        Append the constant ``intercept_scale`` (any exact number) to every row.
+    per_row : bool
+        False: one common scale, the lcm of every denominator, so that all rows are
+        scaled alike (what a perceptron run needs: its updates add rows). True: each
+        row gets its own positive scale (a power of two for float64 rows, the fastest
+        road for certificates, where only signs of dot products with each row count).
+    name : str
+        The argument's name in error messages.
+
+    Returns
+    -------
+    Z, scale
+        ``per_row=False``: ``Z`` an integer ndarray (int64 when every entry is below
+        2**62 in magnitude, else an object array of Python ints) and ``scale`` a
+        positive Fraction with ``Z == scale * z`` exactly. ``per_row=True``: ``Z`` a
+        list of rows of Python ints and ``scale`` a list of positive Fractions, with
+        ``Z[i] == scale[i] * z_i`` exactly.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For NaN, infinity, booleans, non-numeric strings, ragged or empty ``X``,
+        naming the entry.
+    """
+    c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
+    signs = None if y is None else np.asarray(y).astype(np.int64)
+    if per_row:
+        floats = _float64_rows(X, signs, c)
+        if floats is not None:
+            return _float_rows_pow2(floats)
+        rows = _fraction_rows(X, signs, c, name)
+        out, scales = [], []
+        for r in rows:
+            den = math.lcm(*(v.denominator for v in r))
+            out.append([int(v * den) for v in r])
+            scales.append(Fraction(den))
+        return out, scales
+    M, scale = _integer_matrix(X, name=name, extra=() if c is None else (c,))
+    if c is not None:
+        c_int = int(c * scale)
+        if M.dtype != object and c_int >= 2**62:
+            M = M.astype(object)  # the scaled constant needs Python integers
+        M = np.hstack([M, np.full((M.shape[0], 1), c_int, dtype=M.dtype)])
+    if signs is not None:
+        check_consistent_length(M, signs, names=(name, "y"))
+        M = M * signs.astype(M.dtype)[:, None]
+    return np.ascontiguousarray(M), scale
+
+
+def _fraction_rows(X, signs, c, name):
+    """Rows of Fractions ``y_i [x_i, c]`` (``c=None``: no constant)."""
+    rows = to_fraction_matrix(X, name=name)
+    if signs is not None:
+        check_consistent_length(rows, signs, names=(name, "y"))
+    tail = [] if c is None else [c]
+    if signs is None:
+        return [r + tail for r in rows]
+    return [[v if s > 0 else -v for v in r + tail] for r, s in zip(rows, signs.tolist())]
+
+
+def _float64_rows(X, signs, c):
+    """``y_i [x_i, c]`` as a finite float64 matrix when that is exact, else None."""
+    if is_sparse(X) or not isinstance(X, np.ndarray) or X.ndim != 2 or X.size == 0:
+        return None
+    if c is not None and Fraction(float(c)) != c:
+        return None
+    A = exactly_float64(X)
+    if A is None or not np.isfinite(A).all():
+        return None   # the exact road names the bad entry
+    if signs is not None:
+        if len(signs) != len(A):
+            return None
+        A = A * signs[:, None]
+    if c is not None:
+        col = float(c) if signs is None else float(c) * signs.astype(np.float64)
+        A = np.column_stack([A, np.broadcast_to(col, (len(A),))])
+    return A
+
+
+def _float_rows_pow2(A):
+    """Integer rows of a finite float64 matrix, each scaled by its own power of two:
+    ``(ints, scales)`` with ``ints[i] == scales[i] * A[i]`` exactly, the power as small
+    as it can be (integer rows come back as themselves)."""
+    mant, ex = np.frexp(A)
+    m = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit mantissas
+    tz = _trailing_zeros(m)
+    e = ex.astype(np.int64) - 53 + tz
+    m = m >> tz
+    nz = m != 0
+    out_ints, out_scales = [], []
+    for i in range(A.shape[0]):
+        if not nz[i].any():
+            out_ints.append([0] * A.shape[1])
+            out_scales.append(Fraction(1))
+            continue
+        emin = int(e[i][nz[i]].min())
+        shift = np.where(nz[i], e[i] - emin, 0)
+        if int(shift.max()) <= 9:  # fits int64: |m| < 2**53, shifted by <= 9 bits
+            row = (m[i] << shift).tolist()
+        else:
+            row = [int(a) << int(s) for a, s in zip(m[i].tolist(), shift.tolist())]
+        out_ints.append(row)
+        out_scales.append(Fraction(1, 2**emin) if emin >= 0 else Fraction(2**-emin))
+    return out_ints, out_scales
+
+
+def _trailing_zeros(m):
+    """Number of trailing zero bits of each int64 (0 for zeros)."""
+    a = np.abs(m)
+    low = a & -a  # lowest set bit
+    tz = np.zeros(m.shape, dtype=np.int64)
+    nz = low != 0
+    tz[nz] = np.log2(low[nz].astype(np.float64)).astype(np.int64)
+    return tz
 
 
 def fits_int64(arr, limit=2**62):

@@ -212,8 +212,9 @@ def letters(chars=string.ascii_uppercase, per_class=10, seed=None, jitter=1,
     scale = (size - 2 * jitter) // GLYPH_ROWS
     if scale < 1:
         raise ValueError(
-            f"size(={size}) is too small for jitter={jitter}: a letter needs "
-            f"size >= {GLYPH_ROWS + 2 * jitter}."
+            f"jitter={jitter} is too large for figures of size={size} pixels: a "
+            f"letter of {GLYPH_ROWS} rows needs size >= {GLYPH_ROWS + 2 * jitter}; use "
+            f"jitter <= {max((size - GLYPH_ROWS) // 2, 0)}."
         )
     rng = as_generator(seed)
     h, w = GLYPH_ROWS * scale, GLYPH_COLS * scale

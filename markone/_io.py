@@ -27,14 +27,36 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
-           "plural", "write_figure"]
+           "plural", "write_figure", "temporary_beside"]
+
+
+def temporary_beside(target, *, folder=False, suffix=""):
+    """A new hidden temporary file (``(fd, path)``) or folder (``path``) in the folder
+    of ``target``, to be renamed onto it; an error names ``target`` (not the temporary
+    name) when that folder cannot be written.
+
+    >>> import tempfile, os
+    >>> path = temporary_beside(os.path.join(tempfile.mkdtemp(), "out"), folder=True)
+    >>> os.path.basename(path).startswith(".out.")
+    True
+    >>> temporary_beside("/proc/no/such/file.json")
+    Traceback (most recent call last):
+    ...
+    OSError: cannot write /proc/no/such/file.json: No such file or directory
+    """
+    target = Path(target)
+    kw = dict(dir=target.absolute().parent, prefix=f".{target.name}.", suffix=suffix)
+    try:
+        return Path(tempfile.mkdtemp(**kw)) if folder else tempfile.mkstemp(**kw)
+    except OSError as exc:
+        raise OSError(f"cannot write {target}: {exc.strerror or exc}") from None
 
 
 def atomic_write(path, data, *, mode="w"):
     """Write ``data`` (str, or bytes with ``mode="wb"``) to ``path`` atomically."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = temporary_beside(path, suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         with os.fdopen(fd, mode) as fh:
@@ -141,21 +163,28 @@ def staged_output(out):
         raise ValueError(f"{out} exists and is not a folder; choose another output "
                          "folder.")
     made = []
-    for parent in reversed(out.absolute().parents):
-        if not parent.exists():
-            parent.mkdir()
-            made.append(parent)
-    stage = Path(tempfile.mkdtemp(dir=out.absolute().parent, prefix=f".{out.name}.",
-                                  suffix=".staging"))
-    try:
-        yield stage
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
+
+    def unmake():
         for parent in reversed(made):
             try:
                 parent.rmdir()
             except OSError:
                 pass
+
+    try:
+        for parent in reversed(out.absolute().parents):
+            if not parent.exists():
+                parent.mkdir()
+                made.append(parent)
+        stage = temporary_beside(out, folder=True, suffix=".staging")
+    except OSError as exc:
+        unmake()
+        raise OSError(f"cannot write {out}: {exc.strerror or exc}") from None
+    try:
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        unmake()
         raise
     try:
         out.mkdir(exist_ok=True)

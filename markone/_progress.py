@@ -18,24 +18,52 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["progress_bar"]
+__all__ = ["progress_bar", "search_bar", "SEARCH_DELAY_S"]
 
 
-def progress_bar(total, label="", *, initial=0, stream=None, enabled=None):
+def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay=0.0):
     """A :class:`tqdm.tqdm` bar over ``total`` steps, ``initial`` of them done already.
 
     ``enabled=None`` (default) shows it only when ``stream`` (default stderr) is a
-    terminal; use it as a context manager and call ``bar.update(n)``.
+    terminal; use it as a context manager and call ``bar.update(n)``. ``total=None``
+    counts steps without an end (a search whose length is unknown). ``delay``: with
+    ``enabled=None``, show the bar only once the work has taken this many seconds (so
+    quick calls of a search stay silent on a terminal too); a bar asked for with
+    ``enabled=True`` shows at once. Change its label with
+    ``bar.set_description(text, refresh=False)``.
     """
     from tqdm import tqdm
 
     stream = sys.stderr if stream is None else stream
-    if enabled is None:
+    auto = enabled is None
+    if auto:
         enabled = bool(getattr(stream, "isatty", lambda: False)())
     known = _terminal_size(stream)  # a terminal of unknown size (0 x 0) hides tqdm
     return tqdm(total=total, desc=label, initial=initial, file=stream,
                 disable=not enabled, leave=True, mininterval=0.1,
+                delay=float(delay) if auto else 0.0,
                 ncols=None if known else 80, nrows=None if known else 24)
+
+
+#: Seconds before a search's bar shows on a terminal (``progress=None``): the searches
+#: in :mod:`verify` are called many times inside other checks, and most calls are quick.
+SEARCH_DELAY_S = 0.5
+
+
+def search_bar(total, label, progress):
+    """The bar of a search in :mod:`verify`: ``progress`` is the function's own
+    argument (``None``: on a terminal, once the search has taken
+    :data:`SEARCH_DELAY_S`; True: at once; False: never).
+
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     with search_bar(None, "search", True) as bar:
+    ...         bar.update(5)
+    >>> "search" in err.getvalue() and "5" in err.getvalue()
+    True
+    """
+    return progress_bar(total, label, enabled=progress, delay=SEARCH_DELAY_S)
 
 
 def _terminal_size(stream):

@@ -184,7 +184,12 @@ def load_table(source, *, label=None, delimiter=None, header=None, exact=False):
     path = Path(source)
     if not path.exists():
         name = str(source).lower()
-        if name in BUILTIN_TABLES and label is None:
+        if name in BUILTIN_TABLES:
+            given = [f"{k}={v!r}" for k, v in (("label", label), ("delimiter", delimiter),
+                                               ("header", header)) if v is not None]
+            if given:  # nothing to apply them to: refused, not silently ignored
+                raise ValueError(f"{given[0]} applies to data files, not to the "
+                                 f"built-in data set {source}; drop it.")
             X, y = BUILTIN_TABLES[name]()
             return _exact_builtin(X) if exact else X, y
         names = ", ".join(BUILTIN_TABLES)

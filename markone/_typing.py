@@ -7,13 +7,14 @@ typing.Union[int, ...Generator, ...SeedSequence, NoneType]
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Union
 
 import numpy as np
 
-__all__ = ["ArrayLike", "Seed", "Order", "Rational", "Label"]
+__all__ = ["ArrayLike", "Seed", "Order", "Rational", "Label", "JSONDict", "PathLike"]
 
 #: Anything ``numpy.asarray`` turns into numbers (lists, arrays, DataFrames; with
 #: ``exact=True`` also Fractions and strings). The checker sees ``Any``: every public
@@ -27,3 +28,7 @@ Order = Union[str, Sequence[int], np.ndarray]
 Rational = Union[float, Fraction, str]
 #: A class label (any hashable value: numbers, strings).
 Label = object
+#: A JSON object as Python reads it: configurations, task specs, results, documents.
+JSONDict = dict[str, Any]
+#: A file or folder path: a string or a ``pathlib.Path``.
+PathLike = Union[str, "os.PathLike[str]"]

@@ -49,7 +49,7 @@ from markone._checks import (
     zero_rows_error,
 )
 from markone._estimator import OnlineClassifier, as_float, validate_core_params
-from markone._exact import to_fraction, to_integer_matrix
+from markone._exact import signed_integer_rows, to_fraction
 from markone._typing import ArrayLike, Label, Order, Rational, Seed
 from markone._validation import (
     as_generator,
@@ -417,13 +417,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         n = len(X) if not isinstance(X, np.ndarray) else X.shape[0]
         check_consistent_length(range(n), y_pm1)
         c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
-        M, scale = to_integer_matrix(X, extra=(c,) if intercept else ())
-        if intercept:
-            c_int = int(c * scale)
-            if M.dtype != object and c_int >= _kernels.INT64_LIMIT:
-                M = M.astype(object)  # the scaled constant needs Python integers
-            M = np.hstack([M, np.full((M.shape[0], 1), c_int, dtype=M.dtype)])
-        yx = M * y_pm1.astype(M.dtype)[:, None]
+        yx, scale = signed_integer_rows(X, y_pm1, intercept=intercept, intercept_scale=c)
         run_eta = 1
     elif variant == "last" and not record:
         # the lean path reads X as it is; NaN/inf and zero rows are caught by the loop

@@ -13,14 +13,20 @@ into any figure; matplotlib is imported only when they run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
+from markone._typing import ArrayLike
 __all__ = ["plot_boundary", "plot_mistakes"]
 
 CLASS_COLOURS = ("#d95f02", "#1b9e77")
 
 
-def plot_boundary(ax, X, y, result, *, labels=None, title=None, margin=0.08):
+def plot_boundary(ax: Any, X: ArrayLike, y: ArrayLike, result: Any, *,
+                  labels: Sequence[str] | None = None, title: str | None = None,
+                  margin: float = 0.08) -> Any:
     """Scatter 2-D data ``(X, y)`` and draw the line ``coef . x + intercept = 0``.
 
     The half-plane the result predicts as the second class is shaded lightly.
@@ -52,7 +58,7 @@ def plot_boundary(ax, X, y, result, *, labels=None, title=None, margin=0.08):
     return ax
 
 
-def plot_mistakes(ax, result, *, title=None):
+def plot_mistakes(ax: Any, result: Any, *, title: str | None = None) -> Any:
     """Bar chart of mistakes per pass of a :class:`~markone.TrainResult`."""
     m = np.asarray(result.mistakes_per_epoch)
     from matplotlib.ticker import MaxNLocator

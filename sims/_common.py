@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
+from markone._typing import JSONDict, PathLike
+
 __all__ = ["inline", "chunked", "new_figure", "save_figure", "as_array"]
 
+T = TypeVar("T")
 
-def inline(module_name):
+
+def inline(module_name: str) -> Callable[..., JSONDict]:
     """Make the module-level ``run(config=None, *, seed=0)`` of an experiment."""
 
-    def run(config=None, *, seed=0):
+    def run(config: JSONDict | None = None, *, seed: int = 0) -> JSONDict:
         """Run this experiment in memory: tasks, run_task, combine (no files).
 
         ``config`` defaults to ``DEFAULTS`` (use ``sims.runner.make_config`` for
@@ -26,13 +32,13 @@ def inline(module_name):
     return run
 
 
-def chunked(items, size):
+def chunked(items: Iterable[T], size: int) -> list[list[T]]:
     """Split ``items`` into consecutive lists of at most ``size`` (the task batches)."""
     items = list(items)
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
-def new_figure(ncols=1, *, width=5.0, height=4.0):
+def new_figure(ncols: int = 1, *, width: float = 5.0, height: float = 4.0) -> Any:
     """A figure with ``ncols`` axes side by side in markone's figure style
     (:mod:`markone._style`: 150 dpi, no text under 10 pt)."""
     from markone._style import new_figure as styled_figure
@@ -40,7 +46,7 @@ def new_figure(ncols=1, *, width=5.0, height=4.0):
     return styled_figure(1, ncols, width=width, height=height)
 
 
-def save_figure(fig, out_dir, name):
+def save_figure(fig: Any, out_dir: PathLike, name: str) -> Path:
     """Write ``fig`` to ``out_dir/name.png`` in markone's figure style; return the
     path."""
     from markone._style import save_figure as save
@@ -48,6 +54,6 @@ def save_figure(fig, out_dir, name):
     return save(fig, Path(out_dir) / f"{name}.png")
 
 
-def as_array(values):
+def as_array(values: Any) -> np.ndarray:
     """A float array from JSON lists (``"inf"``/``"nan"`` strings included)."""
     return np.asarray(values, dtype=float)

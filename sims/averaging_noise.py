@@ -16,9 +16,12 @@ is ``flip``. ``results.json``: ``steps``, ``error_last`` and ``error_averaged``
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._typing import ArrayLike, JSONDict, PathLike
 from markone._style import legend_outside, styled
 from sims._common import chunked, inline, new_figure, save_figure
 
@@ -31,7 +34,7 @@ DEFAULTS = {"runs": 20, "d": 10, "n": 500, "flip": 0.1, "passes": 20,
 SMALL = {"runs": 4, "n": 100, "passes": 4, "batch": 2}
 
 
-def gaussian_error(W, u, flip):
+def gaussian_error(W: ArrayLike, u: ArrayLike, flip: float) -> np.ndarray:
     """Exact population error of each row of ``W`` for Gaussian inputs and noisy ``u``.
 
     ``flip + (1 - 2 flip) * angle(w, u) / pi``; a zero vector predicts +1 (error 1/2).
@@ -56,7 +59,7 @@ def _noisy_gaussian(n, d, flip, seed):
     return X, y, u
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Batches of runs, one seed per run drawn up front."""
     seeds = child_seeds(seed, config["runs"])
     keys = ("d", "n", "flip", "passes", "record_every")
@@ -64,7 +67,7 @@ def tasks(config, seed):
             for k, part in enumerate(chunked(seeds, config["batch"]))]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """All runs of the batch at once; exact errors of both vectors at every record."""
     from markone.batch import shuffle_orders, trace_many
 
@@ -72,7 +75,9 @@ def run_task(spec):
     for s in spec["seeds"]:
         data_seed, order_seed = child_seeds(s, 2)
         X, y, u = _noisy_gaussian(spec["n"], spec["d"], spec["flip"], data_seed)
-        Xs.append(X), ys.append(y), us.append(u)
+        Xs.append(X)
+        ys.append(y)
+        us.append(u)
         streams.append(shuffle_orders(order_seed, spec["n"], spec["passes"]).ravel())
     last, avg = trace_many(Xs, ys, np.stack(streams), intercept=False,
                            record_every=spec["record_every"])
@@ -83,7 +88,7 @@ def run_task(spec):
     return {"error_last": err_last.tolist(), "error_averaged": err_avg.tolist()}
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """Mean error curves over runs, and each run's final errors."""
     last = np.concatenate([np.asarray(t["error_last"]) for t in task_results])
     avg = np.concatenate([np.asarray(t["error_averaged"]) for t in task_results])
@@ -100,7 +105,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Exact error of the last and the averaged vector along training."""
     fig, (ax,) = new_figure(width=6.5)
     ep = np.asarray(results["epochs"])

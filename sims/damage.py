@@ -19,9 +19,12 @@ runs, and standard deviations ``*_sd``) of ``train_accuracy``, ``test_accuracy``
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._typing import JSONDict, PathLike
 from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
@@ -38,7 +41,7 @@ METRICS = ("train_accuracy", "test_accuracy", "epochs", "machine_time_s", "conve
            "learnable")
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (kind, fraction, run); a run's seed is shared across fractions."""
     keys = ("chars", "per_class", "test_per_class", "epochs")
     return [{"id": f"{kind}-f{i}-run{r}", "kind": kind, "fraction": f, "run": r,
@@ -48,7 +51,7 @@ def tasks(config, seed):
             for i, f in enumerate(config["fractions"])]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """Break one machine, train it, and score it."""
     from markone.datasets import letters
     from markone.hardware import MarkI
@@ -62,11 +65,11 @@ def run_task(spec):
     machine = MarkI(seed=wiring)
     plan = random_faults(machine, **{spec["kind"]: spec["fraction"]}, seed=damage)
     apply_faults(machine, plan)
-    run = machine.train(X, y, epochs=spec["epochs"])
+    run = machine.train(X, y, max_epochs=spec["epochs"])
     task = machine_task(machine, X, y)
     learnable = all(
         check_separable(task.patterns[:, cols].astype(np.int64), task.targets[:, r],
-                        intercept=False).separable
+                        intercept=False, progress=False).separable
         for r, cols in enumerate(task.inputs))
     return {"kind": spec["kind"], "fraction": spec["fraction"], "run": spec["run"],
             "faults": len(plan), "train_accuracy": machine.score(X, y),
@@ -75,7 +78,7 @@ def run_task(spec):
             "learnable": bool(learnable)}
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """Tables ``[kind][fraction]``: the mean and standard deviation over runs."""
     out = {"kinds": config["kinds"], "fractions": config["fractions"],
            "runs": config["runs"], "n_classes": len(config["chars"])}
@@ -93,7 +96,7 @@ _LABELS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Accuracy (fresh figures) and machine time against the fraction broken."""
     fig, (ax, bx) = new_figure(2, width=5)
     f = np.asarray(results["fractions"])

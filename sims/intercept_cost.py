@@ -23,9 +23,12 @@ with ``intercept_scale=c`` over ``orders`` shuffled orders, and the best bound a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._typing import JSONDict, PathLike, Seed
 from markone._style import legend_outside, styled
 from sims._common import chunked, inline, new_figure, save_figure
 
@@ -38,7 +41,8 @@ DEFAULTS = {"n": 200, "d": 2, "offset": 3.0, "gamma": 0.1, "c_min": 0.05,
 SMALL = {"n": 60, "n_c": 6, "orders": 4, "batch": 3}
 
 
-def offset_data(n, d, offset, gamma, seed=None):
+def offset_data(n: int, d: int, offset: float, gamma: float, seed: Seed = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """``(X, y, u, b)``: a unit disc ``offset`` from the origin, split through its centre.
 
     >>> X, y, u, b = offset_data(20, 2, 3.0, 0.1, seed=0)
@@ -53,7 +57,7 @@ def offset_data(n, d, offset, gamma, seed=None):
     v /= np.linalg.norm(v)
     centre = offset * (u + v) / np.sqrt(2)  # 45 degrees from u: b = -offset/sqrt(2)
     b = -float(u @ centre)
-    pts = []
+    pts: list[np.ndarray] = []
     while sum(len(p) for p in pts) < n:
         g = rng.standard_normal((4 * n, d))
         g *= (rng.random((4 * n, 1)) ** (1 / d)) / np.linalg.norm(g, axis=1,
@@ -68,7 +72,7 @@ def _grid(config):
     return np.geomspace(config["c_min"], config["c_max"], config["n_c"]).tolist()
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Batches of c values; every task rebuilds the same data from one seed."""
     data_seed, order_seed = child_seeds(seed, 2)
     keys = ("n", "d", "offset", "gamma", "orders")
@@ -77,7 +81,7 @@ def tasks(config, seed):
             for k, part in enumerate(chunked(_grid(config), config["batch"]))]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """Mistakes over shuffled orders and the max-margin bound at each c."""
     from markone.batch import train_many
     from markone.perceptron import augment
@@ -98,7 +102,7 @@ def run_task(spec):
     return {"points": out, "R": R, "b": b, "gamma": gamma}
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """The theoretical curve next to the measured mistakes."""
     from verify import intercept_cost
 
@@ -119,7 +123,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Bound and mistakes against c, the optimum marked."""
     fig, (ax,) = new_figure(width=6.5)
     c = np.asarray(results["c"])

@@ -22,10 +22,12 @@ variant, per order, and their means).
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._typing import JSONDict, PathLike
 from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
@@ -37,7 +39,7 @@ SMALL = {"orders": 3, "epochs": 10}
 VARIANTS = ("last", "averaged")
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """The binary problem (deterministic) and the three-class sweep (seeded)."""
     return [{"id": "binary"},
             {"id": "multiclass", "seed": child_seeds(seed, 1)[0], **config}]
@@ -91,12 +93,12 @@ def _multiclass(spec):
     return {"accuracy": acc, "n_train": int(train.sum()), "n_test": int(test.sum())}
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """Run the binary problem or the three-class sweep."""
     return _binary() if spec["id"] == "binary" else _multiclass(spec)
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """The binary record and the mean accuracies of each variant."""
     binary, multi = task_results
     acc = multi["accuracy"]
@@ -109,7 +111,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Petal data with the perceptron's and the max-margin lines; accuracies."""
     from fractions import Fraction
 

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import hashlib
 import string
+from pathlib import Path
 
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._typing import JSONDict, PathLike
 from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
@@ -40,7 +42,7 @@ SMALL = {"chars": "ABCD", "per_class": 3, "test_per_class": 2, "epochs": 10,
          "motor_step_s": [0.05, 0.2], "weight_range": [3, None], "runs": 1}
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (run, speed, range); within a run one seed for wiring and data."""
     keys = ("chars", "per_class", "test_per_class", "epochs")
     return [{"id": f"run{r}-speed{i}-range{j}", "run": r, "seed": s,
@@ -50,7 +52,7 @@ def tasks(config, seed):
             for j, k in enumerate(config["weight_range"])]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """Train one machine and score it on three sets of figures."""
     from markone.datasets import letters
     from markone.hardware import MarkI, MarkIParams
@@ -65,7 +67,7 @@ def run_task(spec):
     params = MarkIParams(motor_step_s=spec["motor_step_s"],
                          weight_range=None if k is None else (-k, k))
     machine = MarkI(params, seed=wiring)
-    run = machine.train(X, y, epochs=spec["epochs"])
+    run = machine.train(X, y, max_epochs=spec["epochs"])
     return {"run": spec["run"], "motor_step_s": spec["motor_step_s"], "weight_range": k,
             "train_accuracy": float(machine.score(X, y)),
             "test_accuracy": float(machine.score(Xt, yt)),
@@ -80,7 +82,7 @@ METRICS = ("train_accuracy", "test_accuracy", "other_typeface_accuracy",
            "machine_time_s", "epochs", "saturated")
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """Tables ``[speed][range]`` of each metric, averaged over runs."""
     speeds, ranges = config["motor_step_s"], config["weight_range"]
     out = {"motor_step_s": speeds, "weight_range": ranges, "runs": config["runs"],
@@ -98,7 +100,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Accuracy against the weight range; machine time against motor speed."""
     fig, (ax, bx) = new_figure(2, width=5)
     ranges = ["∞" if k is None else str(k) for k in results["weight_range"]]

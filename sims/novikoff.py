@@ -16,9 +16,12 @@ per dimension), and the per-run ``dims``, ``mistakes``, ``bounds``, ``ratios``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._typing import JSONDict, PathLike
 from markone._style import count_axis, legend_outside, styled
 from sims._common import as_array, chunked, inline, new_figure, save_figure
 
@@ -30,7 +33,7 @@ DEFAULTS = {"runs": 300, "n": 200, "dims": [2, 5, 10, 20, 50, 100], "gamma": 0.1
 SMALL = {"runs": 12, "n": 60, "dims": [2, 10, 30], "batch": 5}
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Batches of ``batch`` datasets, each dataset with its own seed drawn up front."""
     seeds = child_seeds(seed, config["runs"])
     dims = [config["dims"][i % len(config["dims"])] for i in range(config["runs"])]
@@ -41,7 +44,7 @@ def tasks(config, seed):
             for k, part in enumerate(chunked(runs, config["batch"]))]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """Generate the batch's datasets and train them together; one record per run."""
     from markone.batch import train_many
     from markone.datasets import separable
@@ -50,7 +53,10 @@ def run_task(spec):
     for _, d, s in spec["runs"]:
         data_seed, order_seed = child_seeds(s, 2)
         X, y, u = separable(spec["n"], d, spec["gamma"], seed=data_seed)
-        Xs.append(X), ys.append(y), us.append(u), order_seeds.append(order_seed)
+        Xs.append(X)
+        ys.append(y)
+        us.append(u)
+        order_seeds.append(order_seed)
     res = train_many(Xs, ys, intercept=False, order="shuffle", seeds=order_seeds,
                      max_epochs=spec["max_epochs"])
     out = []
@@ -65,7 +71,7 @@ def run_task(spec):
     return {"runs": out}
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """Per-run arrays, the largest ratio, and median/max ratio per dimension."""
     runs = sorted((r for t in task_results for r in t["runs"]), key=lambda r: r["index"])
     ratios = np.array([r["ratio"] for r in runs])
@@ -90,7 +96,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Mistakes against the bound (impossible region shaded) and ratios per dimension."""
     fig, (ax, bx) = new_figure(2)
     bounds, mistakes = as_array(results["bounds"]), as_array(results["mistakes"])

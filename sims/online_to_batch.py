@@ -22,9 +22,12 @@ chosen uniformly at random has expected error ``E[mistakes] / (n + 1)`` at most
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._typing import ArrayLike, JSONDict, PathLike, Seed
 from markone._style import legend_outside, styled
 from sims._common import chunked, inline, new_figure, save_figure
 
@@ -36,7 +39,7 @@ DEFAULTS = {"runs": 2000, "n": 200, "gamma": 0.1, "batch": 500}
 SMALL = {"runs": 40, "n": 50, "batch": 20}
 
 
-def arc_error(W, gamma):
+def arc_error(W: ArrayLike, gamma: float) -> np.ndarray:
     """Exact population error of each row of ``W`` (shape ``(..., 2)``).
 
     The distribution is uniform on the unit circle without ``|x_1| < gamma``,
@@ -52,7 +55,7 @@ def arc_error(W, gamma):
     return np.where((W == 0).all(axis=-1), 0.5, err)
 
 
-def sample_arcs(n, gamma, seed=None):
+def sample_arcs(n: int, gamma: float, seed: Seed = None) -> tuple[np.ndarray, np.ndarray]:
     """``n`` points uniform on the unit circle with ``|x_1| >= gamma``, and labels.
 
     >>> X, y = sample_arcs(5, 0.1, seed=0)
@@ -66,7 +69,7 @@ def sample_arcs(n, gamma, seed=None):
     return X, np.where(X[:, 0] > 0, 1, -1)
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Batches of runs, one seed per run drawn up front."""
     seeds = child_seeds(seed, config["runs"])
     return [{"id": f"batch-{k:04d}", "seeds": part, "n": config["n"],
@@ -74,7 +77,7 @@ def tasks(config, seed):
             for k, part in enumerate(chunked(seeds, config["batch"]))]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """One pass per run, all runs at once; sums over runs of mistakes and errors."""
     from markone.batch import trace_many
 
@@ -91,7 +94,7 @@ def run_task(spec):
             "mistakes_per_run": mistake.sum(axis=1).tolist()}
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """Averages over all runs, the random-iterate error and its bound."""
     runs = sum(t["runs"] for t in task_results)
     n, gamma = config["n"], config["gamma"]
@@ -111,7 +114,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Mistake frequency at step t against the exact error of w_{t-1}."""
     fig, (ax,) = new_figure(width=6)
     t = np.arange(1, results["n"] + 1)

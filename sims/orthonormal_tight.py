@@ -15,9 +15,12 @@ and ``all_equal`` (every run made exactly m mistakes).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from markone._validation import as_generator, child_seeds
+from markone._typing import JSONDict, PathLike
 from markone._style import count_axis, legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
@@ -28,12 +31,12 @@ DEFAULTS = {"m_max": 100}
 SMALL = {"m_max": 12}
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task: every m at once (the batch trains them together)."""
     return [{"id": "all", "m_max": config["m_max"], "seed": child_seeds(seed, 1)[0]}]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """Train on e_1..e_m with random labels, in the given and in a shuffled order."""
     from markone.batch import train_many
     from markone.datasets import orthonormal
@@ -52,7 +55,7 @@ def run_task(spec):
             "gamma_u": margins}
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """The mistakes per m next to the bound m."""
     (r,) = task_results
     m = r["m"]
@@ -63,7 +66,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Mistakes against m, on the line of the bound."""
     fig, (ax,) = new_figure()
     m = np.asarray(results["m"])

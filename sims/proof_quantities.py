@@ -15,9 +15,12 @@ can make more mistakes. ``results.json``: ``k``, ``u_dot_w``, ``norm_w``, ``k_ga
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._typing import JSONDict, PathLike
 from markone._style import count_axis, legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
@@ -28,12 +31,12 @@ DEFAULTS = {"n": 200, "d": 100, "gamma": 0.1}
 SMALL = {"n": 50, "d": 20}
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One run."""
     return [{"id": "run", **config, "seed": child_seeds(seed, 1)[0]}]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """Train once with ``record=True`` and project every iterate on ``u``."""
     import markone
     from markone.datasets import separable
@@ -50,7 +53,7 @@ def run_task(spec):
             "epochs": int(res.epochs)}
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """The measured quantities next to the proof's lines."""
     (r,) = task_results
     k = np.arange(1, len(r["u_dot_w"]) + 1)
@@ -68,7 +71,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """u.w_k and ||w_k|| between the lines k*gamma and sqrt(k)*R."""
     fig, (ax,) = new_figure(width=6)
     bound = results["bound"]

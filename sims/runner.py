@@ -67,10 +67,13 @@ import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from markone._io import read_json, to_jsonable, write_json
 from markone._parallel import check_dask, run_each
 from markone._progress import progress_bar
+from markone._typing import JSONDict, PathLike
 from markone._validation import check_choice, check_int_at_least
 from markone._version import __version__
 
@@ -149,13 +152,14 @@ class SweepResult:
     n_reused: int
 
 
-def load_experiment(name):
+def load_experiment(name: str) -> ModuleType:
     """Return the module of experiment ``name``, naming the valid ones if unknown."""
     check_choice(name, "experiment", EXPERIMENTS)
     return importlib.import_module(f"sims.{name}")
 
 
-def make_config(module, *, size="default", runs=None, overrides=None):
+def make_config(module: ModuleType, *, size: str = "default", runs: int | None = None,
+                overrides: dict[str, Any] | None = None) -> JSONDict:
     """The configuration of ``module`` at ``size`` with ``runs`` and ``overrides``.
 
     Parameters
@@ -201,7 +205,7 @@ def make_config(module, *, size="default", runs=None, overrides=None):
     return json.loads(json.dumps(to_jsonable(config)))
 
 
-def config_hash(name, config, seed):
+def config_hash(name: str, config: JSONDict, seed: int) -> str:
     """A short hash of everything a task result depends on (and markone's version).
 
     >>> config_hash("x", {"a": 1}, 0) == config_hash("x", {"a": 1}, 0)
@@ -228,7 +232,8 @@ def _check_specs(name, specs):
     return ids
 
 
-def run_inline(module, config=None, seed=0):
+def run_inline(module: ModuleType, config: JSONDict | None = None, seed: int = 0
+               ) -> JSONDict:
     """Run ``module`` in memory: ``tasks``, ``run_task`` for each, ``combine``.
 
     ``config`` defaults to ``module.DEFAULTS``; the result equals what
@@ -288,7 +293,7 @@ def _scan_log(data, key):
     return done, problems, b"".join(line + b"\n" for line in lines.values())
 
 
-def read_task_log(path, key):
+def read_task_log(path: PathLike, key: str) -> dict[str, JSONDict]:
     """The task results recorded in the JSON-lines log ``path`` under ``key``.
 
     Only lines whose checksum verifies count; every other line (edited, without a
@@ -359,9 +364,11 @@ def _results(name, specs, workers, dask):
         yield specs[i]["id"], result
 
 
-def run_experiment(name, *, out="sim-out", seed=0, size="default", runs=None,
-                   overrides=None, workers=1, dask=None, plot=True, progress=None,
-                   overwrite=False):
+def run_experiment(name: str, *, out: PathLike = "sim-out", seed: int = 0,
+                   size: str = "default", runs: int | None = None,
+                   overrides: dict[str, Any] | None = None, workers: int = 1,
+                   dask: str | None = None, plot: bool = True, progress: bool | None = None,
+                   overwrite: bool = False) -> SweepResult:
     """Run experiment ``name`` resumably and write ``OUT/NAME/results.json`` + figures.
 
     Parameters

@@ -27,10 +27,12 @@ variant, per order), and the features of both training sets for the figure.
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 
 from markone._validation import child_seeds
+from markone._typing import ArrayLike, JSONDict, PathLike
 from markone._style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
@@ -44,7 +46,7 @@ SMALL = {"n_train": 60, "n_test": 200, "orders": 4, "epochs": 10}
 VARIANTS = ("last", "pocket", "averaged")
 
 
-def shape_features(images):
+def shape_features(images: ArrayLike) -> np.ndarray:
     """Extent and max centroid distance / equal-area radius of each binary image.
 
     Distances are measured between pixel centres, so a small figure's second feature
@@ -81,14 +83,14 @@ def _standardise(train, *others):
     return [(a - mu) / sd for a in (train, *others)]
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Two tasks: the large shapes and the small ones, each with its own seed."""
     s_large, s_small = child_seeds(seed, 2)
     return [{"id": kind, "kind": kind, "seed": s, **config}
             for kind, s in (("large", s_large), ("small", s_small))]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """Certify (non-)separability, then train over shuffled orders."""
     import markone
     from markone.batch import train_many
@@ -98,7 +100,7 @@ def run_task(spec):
     F, y = _data(spec["n_train"], spec["size"], spec[spec["kind"]], data_seed)
     Ft, yt = _data(spec["n_test"], spec["size"], spec[spec["kind"]], test_seed)
     X, Xt = _standardise(F, Ft)
-    verdict = check_separable(X, y, method="lp")
+    verdict = check_separable(X, y, method="lp", progress=False)
     margin = max_margin(X, y)
     out = {"features": F.tolist(), "labels": y.tolist(), "separable": verdict.separable,
            "certificate_size": len(verdict.certificate or ()),
@@ -123,7 +125,7 @@ def run_task(spec):
     return out
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """The large-shape bound check and the small-shape error table."""
     large, small = task_results
     return {
@@ -139,7 +141,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """The two features of both training sets, and the small shapes' errors."""
     fig, axes = new_figure(3, width=4.2, height=3.8)
     for ax, kind in zip(axes[:2], ("large", "small")):

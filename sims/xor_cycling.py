@@ -16,9 +16,12 @@ trajectory repeats with the period found).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from markone._style import count_axis, legend_outside, styled
+from markone._typing import JSONDict, PathLike
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -28,13 +31,13 @@ DEFAULTS = {"epochs": 6, "encodings": ["pm1", "01"]}
 SMALL = {"epochs": 4}
 
 
-def tasks(config, seed):
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per encoding (nothing random: ``seed`` is unused)."""
     return [{"id": enc, "encoding": enc, "epochs": config["epochs"]}
             for enc in config["encodings"]]
 
 
-def run_task(spec):
+def run_task(spec: JSONDict) -> JSONDict:
     """The exact trajectory and the cycle report of one encoding."""
     import warnings
 
@@ -62,7 +65,7 @@ def run_task(spec):
             "trajectory_max_norm_sq": max(sum(v * v for v in w) for w in traj)}
 
 
-def combine(config, task_results):
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """One entry per encoding."""
     return {"encodings": {r["encoding"]: r for r in task_results},
             "bounded": all(r["trajectory_max_norm_sq"] <= r["max_norm_sq"]
@@ -71,7 +74,7 @@ def combine(config, task_results):
 
 
 @styled
-def plot(results, out_dir):
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Each weight after every update; the periodic part shaded."""
     encs = results["encodings"]
     fig, axes = new_figure(len(encs), width=4.5, height=3.5)

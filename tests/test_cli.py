@@ -257,9 +257,9 @@ def test_mark1_training_shows_passes_only_when_asked(capsys):
     from markone.hardware import MarkI
 
     images, labels = letters("AB", per_class=1, seed=0)
-    quiet = MarkI(seed=0).train(images, labels, epochs=3)
+    quiet = MarkI(seed=0).train(images, labels, max_epochs=3)
     assert capsys.readouterr().err == ""
-    shown = MarkI(seed=0).train(images, labels, epochs=3, progress=True)
+    shown = MarkI(seed=0).train(images, labels, max_epochs=3, progress=True)
     err = capsys.readouterr().err
     assert "Mark I passes" in err and f"{shown.epochs}/3" in err
     assert shown.weights.tolist() == quiet.weights.tolist()   # the bar changes nothing

@@ -150,14 +150,34 @@ OPTION_COMMANDS = {
     ("adversary", "orthonormal"): ["--m", "--labels"],
     ("adversary", "lattice", "--draws", "2"): ["--n", "--d", "--k", "--seed",
                                                "--budget"],
-    ("machine", "train", "--epochs", "1", "--per-class", "1"): [
+    ("machine", "train", "--max-epochs", "1", "--per-class", "1"): [
         "--shapes", "--noise", "--seed", "--chars", "--topology"],
-    ("machine", "demo", "letters", "--epochs", "1", "--per-class", "1"): [
+    ("machine", "demo", "letters", "--max-epochs", "1", "--per-class", "1"): [
         "--chars", "--per-class", "--seed", "--typeface"],
     ("sim", "run", "orthonormal_tight", "--size", "small"): [
         "--runs", "--seed", "--workers", "--dask", "--size"],
     ("demo",): ["--seed"],
+    ("machine", "navy", "--per-class", "1", "--max-epochs", "1"): [
+        "--per-class", "--jitter", "--seed", "--topology", "--noise"],
+    ("machine", "fleet", "--machines", "1", "--presentations", "3", "--chars", "AB"): [
+        "--machines", "--presentations", "--chars", "--per-class", "--seed",
+        "--workers", "--dask", "--vary", "--typeface", "--rule"],
+    ("verify", "margin", "AND.csv"): ["--label", "--delimiter"],
+    ("verify", "machine", "letters", "--chars", "AB", "--per-class", "1"): [
+        "--chars", "--per-class", "--weight-range", "--exposure", "--seed",
+        "--time-budget", "--typeface", "--topology"],
+    ("verify", "proofs", "--only", "novikoff.base", "--solver", "z3"): [
+        "--timeout", "--only", "--solver", "--smt2"],
+    ("adversary", "z3", "AND.csv", "--budget", "3"): ["--budget", "--timeout", "--label"],
+    ("adversary", "exhaustive", "AND.csv"): ["--budget", "--timeout", "--label"],
+    ("sim", "run", "all", "--size", "small", "--workers", "2"): [
+        "--runs", "--seed", "--workers", "--dask", "--size"],
 }
+#: Commands whose valid option values start long work (every experiment, twice over):
+#: only the values they must refuse are tried in the default suite.
+REFUSE_ONLY = {("demo",), ("sim", "run", "all", "--size", "small", "--workers", "2")}
+#: The placeholder of a small data file (AND, separable, labels last).
+AND_TABLE = "0,0,-1\n0,1,-1\n1,0,-1\n1,1,1\n"
 
 
 @pytest.mark.parametrize("command", sorted(OPTION_COMMANDS), ids=" ".join)
@@ -168,17 +188,29 @@ def test_nasty_option_values_are_refused_cleanly(tmp_path, command, data):
     flags = OPTION_COMMANDS[command]
     flag = data.draw(st.sampled_from(flags), label="flag")
     # the full tour takes seconds: give it only values it must refuse
-    values = NASTY if command != ("demo",) else [v for v in NASTY if v not in VALID_SEEDS]
+    values = NASTY if command not in REFUSE_ONLY else [
+        v for v in NASTY if v not in VALID_SEEDS]
     value = data.draw(st.sampled_from(values), label="value")
     work = fresh(tmp_path)
     (work / "keep.txt").write_text("the user's file")
+    (work / "AND.csv").write_text(AND_TABLE)
+    command = tuple(str(work / c) if c == "AND.csv" else c for c in command)
     before = snapshot(work)
-    out_flag = {"adversary": ["--out", work / "case.json"],
-                "machine": ["--out", work / "m"] if command[1:2] != ("params",) else [],
-                "sim": ["--out", work / "sims"], "demo": ["--out", work / "demo"],
+    sub = command[1] if len(command) > 1 else ""
+    out_flag = {"adversary": (["--out", work / "case.json"] if sub != "suite"
+                              else []),
+                "machine": ([] if sub in ("params", "navy") else
+                            ["--out", work / "f.json"] if sub == "fleet" else
+                            ["--out", work / "m"]),
+                "sim": ["--out", work / "sims"] if sub == "run" else [],
+                "demo": ["--out", work / "demo"],
                 "train": ["--json", work / "r.json"],
                 "verify": (["--certificate", work / "c.json"]
-                           if command[1:2] == ("separable",) else [])}[command[0]]
+                           if command[1:2] == ("separable",) else
+                           ["--json", work / "m.json"] if sub == "machine" else
+                           [])}[command[0]]
+    if flag in ("--out", "--smt2"):  # a nasty path, inside the work folder
+        value = str(work / value) if value not in ("", "--") else value
     argv = [*command, flag, value, *out_flag]
     if command[:2] == ("machine", "train"):
         argv[argv.index("--out") + 1] = work / "m.json"
@@ -186,6 +218,42 @@ def test_nasty_option_values_are_refused_cleanly(tmp_path, command, data):
     assert_clean(status, out, err)
     if status == 2:
         assert snapshot(work) == before, "a refused command changed the output folder"
+
+
+@pytest.mark.parametrize("argv", [["machine", "params"], ["machine", "params", "--ideal"],
+                                  ["machine", "params", "--markdown", "--ideal"],
+                                  ["sim", "list"], ["verify", "margin", "xor", "--svm"]],
+                         ids=" ".join)
+def test_commands_without_data_run_cleanly(tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run_cli(argv)
+    assert_clean(status, out, err)
+    assert status in (0, 1) and out and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [["machine", "params", "--markdown", "x"],
+                                  ["sim", "list", "--all"], ["machine", "navy", "--out", "n"],
+                                  ["sim", "run", "all", "--workers", "2", "--size", "big"],
+                                  ["sim", "run", "nope", "--workers", "2"],
+                                  ["sim", "run", "all", "--workers", "2", "--dask", "x"],
+                                  ["machine", "fleet", "--vary", "nope=[1]"],
+                                  ["machine", "fleet", "--vary", "weight_range=[7]"],
+                                  ["machine", "fleet", "--vary", "rule=[]"],
+                                  ["machine", "fleet", "--vary", "=[1]"],
+                                  ["machine", "navy", "--jitter", "6"],
+                                  ["adversary", "suite", "--out", "/proc/no/such"],
+                                  ["adversary", "suite", "--out", ""],
+                                  ["verify", "separable", "AND.csv", "--certificate",
+                                   "/proc/no/such.json"]], ids=" ".join)
+def test_bad_arguments_of_every_command_are_refused(tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "AND.csv").write_text(AND_TABLE)
+    before = snapshot(tmp_path)
+    status, out, err = run_cli([*argv, *(["--out", "o"] if argv[:2] in (
+        ["sim", "run"], ["machine", "fleet"]) else [])])
+    assert_clean(status, out, err)
+    assert status == 2 and snapshot(tmp_path) == before
+    assert "staging" not in err and "/." not in err  # the user's path, not a temporary
 
 
 def test_half_done_work_of_the_issue_is_gone(tmp_path):
@@ -252,7 +320,7 @@ def documents(tmp_path_factory):
         assert run_cli(["verify", "separable", data, "--certificate",
                         d / f"{name}.json"])[0] in (0, 1)
         docs[name] = json.loads((d / f"{name}.json").read_text())
-    assert run_cli(["machine", "train", "--chars", "AB", "--per-class", "1", "--epochs",
+    assert run_cli(["machine", "train", "--chars", "AB", "--per-class", "1", "--max-epochs",
                     "2", "--log", "--out", d / "run.json"])[0] == 0
     docs["run"] = json.loads((d / "run.json").read_text())
     assert run_cli(["adversary", "orthonormal", "--m", "3", "--out", d / "case.json"])[0] == 0

@@ -441,8 +441,9 @@ def test_cmd_timeout_is_the_implementations_error(suite, tmp_path, capsys):
     status = main(["adversary", "check", str(suite / "intercept-convention.json"),
                    "--cmd", f"{sys.executable} {script}", "--timeout", "0.5"])
     assert status == 1 and "did not answer within 0.5 s" in capsys.readouterr().out
-    assert main(["adversary", "check", str(suite), "--cmd", "node",
-                 "--timeout", "0"]) == 2
+    with pytest.raises(SystemExit) as refused:  # a usage error, before anything runs
+        main(["adversary", "check", str(suite), "--cmd", "node", "--timeout", "0"])
+    assert refused.value.code == 2
 
 
 def test_cli_estimator_and_learner_classes(suite, capsys):

@@ -63,7 +63,8 @@ def test_letters_order_seed_and_two_typefaces():
     (dict(chars="a"), r"char\(='a'\) has no glyph; the typefaces draw the capitals A-Z"),
     (dict(chars=""), "chars is empty"),
     (dict(typeface="gothic"), r"typeface\(='gothic'\) must be one of 'block', 'serif'"),
-    (dict(size=10, jitter=1), r"size\(=10\) is too small for jitter=1: a letter needs size >= 11"),
+    (dict(size=10, jitter=1), r"jitter=1 is too large for figures of size=10 pixels: a letter of 9 rows needs "
+     r"size >= 11; use jitter <= 0"),
     (dict(per_class=0), r"per_class\(=0\) must be >= 1"),
     (dict(jitter=-1), r"jitter\(=-1\) must be >= 0"),
 ])

@@ -33,12 +33,12 @@ def test_train_saves_a_run_that_loads(tmp_path, capsys):
 def test_train_bad_letters_is_a_one_line_error(capsys):
     assert main(["machine", "train", "--chars", "a"]) == 2
     err = capsys.readouterr().err
-    assert "char(='a') has no glyph" in err and "Traceback" not in err
+    assert "--chars: 'a' has no glyph" in err and "Traceback" not in err
 
 
 def test_letters_demo_writes_pictures_animation_and_run(tmp_path):
     lines = []
-    s = letters_demo(tmp_path, chars="ABC", per_class=3, epochs=30, echo=lines.append)
+    s = letters_demo(tmp_path, chars="ABC", per_class=3, max_epochs=30, echo=lines.append)
     assert s["converged"] and s["train_accuracy"] == 1.0
     assert s["summary_lines"] == lines
     assert any("on the 1960 machine this training would take about" in ln for ln in lines)
@@ -63,7 +63,7 @@ def test_demo_cli_prints_the_report(tmp_path, capsys):
 
 
 def test_navy_comparison_small():
-    res = navy_comparison(chars="ABC", per_class=3, epochs=40)
+    res = navy_comparison(chars="ABC", per_class=3, max_epochs=40)
     one, two = res["one_typeface"], res["two_typefaces"]
     assert one["converged"] and one["train_accuracy"] == 1.0
     assert 0 <= two["train_accuracy"] <= 1 and 0 <= res["block_only_on_serif"] <= 1
@@ -84,7 +84,7 @@ def test_weight_maps_project_through_the_plugboard():
     from markone._figures import letters
     images, labels = letters("AB", per_class=2, seed=0)
     machine = MarkI(seed=0)
-    run = machine.train(images, labels, epochs=5)
+    run = machine.train(images, labels, max_epochs=5)
     maps = weight_maps(run).reshape(8, -1)
     # independent oracle: loop over the plugboard's connections
     expected = np.zeros((8, 400))

@@ -55,7 +55,7 @@ def test_params_type_and_unknown_fields():
 def trained():
     images, labels = letters("AB", per_class=2, seed=0)
     machine = MarkI(seed=0)
-    machine.train(images, labels, epochs=5)
+    machine.train(images, labels, max_epochs=5)
     return machine, images, labels
 
 
@@ -105,10 +105,10 @@ def test_labels_length_and_unknown_labels(trained):
 
 def test_train_arguments(trained):
     machine, images, labels = trained
-    with pytest.raises(ValueError, match="epochs\\(=0\\) must be >= 1"):
-        machine.train(images, labels, epochs=0)
-    with pytest.raises(ValueError, match="give epochs or presentations, not both"):
-        machine.train(images, labels, epochs=2, presentations=3)
+    with pytest.raises(ValueError, match="max_epochs\\(=0\\) must be >= 1"):
+        machine.train(images, labels, max_epochs=0)
+    with pytest.raises(ValueError, match="give max_epochs or presentations, not both"):
+        machine.train(images, labels, max_epochs=2, presentations=3)
     with pytest.raises(ValueError, match=r"rule\(='hebb'\) must be one of"):
         machine.train(images, labels, rule="hebb")
 
@@ -123,7 +123,7 @@ def test_use_before_training_or_calibration():
 
 def test_weights_at_without_log_or_out_of_range(trained):
     machine, images, labels = trained
-    run = machine.train(images, labels, epochs=2)
+    run = machine.train(images, labels, max_epochs=2)
     with pytest.raises(ValueError, match="weights_at needs the per-presentation log; train with log=True"):
         run.weights_at(0)
     run = machine.train(images, labels, presentations=3, log=True)
@@ -137,7 +137,7 @@ def test_loading_other_formats_and_newer_versions(tmp_path, trained):
     data = json.loads(path.read_text())
     for change, match in [({"format": "markone-certificate"},
                            "format is 'markone-certificate', expected 'markone-machine-run'"),
-                          ({"version": 2}, "format version 2, but this markone reads versions up to 1")]:
+                          ({"version": 3}, "format version 3, but this markone reads versions up to 2")]:
         bad = tmp_path / "bad.json"
         bad.write_text(json.dumps({**data, **change}))
         with pytest.raises(ValueError, match=match):

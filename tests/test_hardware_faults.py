@@ -73,7 +73,7 @@ def test_a_cut_wire_in_the_running_machine():
     a = 5
     s = int(machine.wiring.excitatory[a, 0])
     apply_faults(machine, FaultPlan((CutWire(a, s),)))
-    run = machine.train(images, labels, epochs=2, log=True)
+    run = machine.train(images, labels, max_epochs=2, log=True)
     settled = machine.retina.settled(machine._images(images))
     expect = damaged_patterns(machine, settled, run.theta)
     for rec in run.log:
@@ -101,7 +101,7 @@ def test_stuck_photocell_and_dead_a_unit():
     machine = MarkI(seed=0)
     cell = int(machine.wiring.excitatory[0, 0])
     apply_faults(machine, FaultPlan((PhotocellStuck(cell, 1), AUnitStuck(3, 0))))
-    run = machine.train(images, labels, epochs=3, log=True)
+    run = machine.train(images, labels, max_epochs=3, log=True)
     A = machine.a_features(images)
     assert not A[:, 3].any()
     assert all(3 not in rec.active_a for rec in run.log)

@@ -46,11 +46,11 @@ def test_fleet_machine_equals_the_machine_trained_alone():
 def test_fleet_is_the_same_here_on_two_processes_and_on_dask():
     pytest.importorskip("dask.distributed")
     images, labels = data()
-    here = [exact(f) for f in run_fleet(SPECS, images, labels, epochs=3)]
+    here = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3)]
     assert len(set(here)) == len(SPECS)   # different machines, different runs
-    two = [exact(f) for f in run_fleet(SPECS, images, labels, epochs=3, workers=2)]
+    two = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3, workers=2)]
     assert two == here
-    on_dask = [exact(f) for f in run_fleet(SPECS, images, labels, epochs=3,
+    on_dask = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3,
                                            dask="local", chunks=3)]
     assert on_dask == here
 

@@ -30,8 +30,8 @@ GOLDEN = Path(__file__).parent / "data" / "machine_golden.json"
 # topology. Small retina sizes keep the whole file fast; the default one is there too.
 VARIANTS = [
     ("default", {}, {"presentations": 120}),
-    ("default_epochs", {}, {"epochs": 4}),
-    ("ideal", "ideal", {"epochs": 6}),
+    ("default_epochs", {}, {"max_epochs": 4}),
+    ("ideal", "ideal", {"max_epochs": 6}),
     ("ideal_presentations", "ideal", {"presentations": 90}),
     ("noise", {"photocell_noise_sd": 0.15}, {"presentations": 100}),
     ("end_stops", {"weight_range": (-2, 3)}, {"presentations": 150}),
@@ -45,8 +45,8 @@ VARIANTS = [
     ("gamma_unquantized", {"rule": "gamma", "quantize": False, "weight_range": None},
      {"presentations": 60}),
     ("forced", {"rule": "forced"}, {"presentations": 70}),
-    ("one_hot", {"class_code": "one_hot", "theta": 1}, {"epochs": 3}),
-    ("shuffle", {"photocell_noise_sd": 0.1}, {"epochs": 3, "shuffle": True}),
+    ("one_hot", {"class_code": "one_hot", "theta": 1}, {"max_epochs": 3}),
+    ("shuffle", {"photocell_noise_sd": 0.1}, {"max_epochs": 3, "order": "shuffle"}),
     ("increment_3", {"increment_steps": 3, "weight_range": (-7, 7)},
      {"presentations": 80}),
 ]
@@ -89,9 +89,9 @@ def fingerprint(run, machine, images):
         "now_s": machine.now_s, "n_presentations": run.n_presentations,
         "epochs": run.epochs, "converged": run.converged,
         "mistakes": run.mistakes.tolist(), "reinforcements": run.reinforcements.tolist(),
-        "saturated": run.saturated.tolist(), "epoch_errors": list(run.epoch_errors),
-        "epoch_mistakes": list(run.epoch_mistakes),
-        "epoch_end_s": list(run.epoch_end_s),
+        "saturated": run.saturated.tolist(), "epoch_errors": list(run.errors_per_epoch),
+        "epoch_mistakes": list(run.mistakes_per_epoch),
+        "epoch_end_s": list(run.end_s_per_epoch),
         "weights": array_hash(run.weights), "weights_initial":
             array_hash(run.weights_initial),
         "weight_mask": None if run.weight_mask is None else array_hash(run.weight_mask),

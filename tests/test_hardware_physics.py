@@ -88,10 +88,10 @@ def test_a_figure_shown_too_soon_is_a_blend(exposure_s, expected):
 def test_photocell_noise_is_seeded():
     p = MarkIParams(photocell_noise_sd=0.4)
     images, labels = letters("AB", per_class=3, seed=0)
-    w1 = MarkI(p, seed=7).train(images, labels, epochs=3).weights
-    w2 = MarkI(p, seed=7).train(images, labels, epochs=3).weights
+    w1 = MarkI(p, seed=7).train(images, labels, max_epochs=3).weights
+    w2 = MarkI(p, seed=7).train(images, labels, max_epochs=3).weights
     w0 = MarkI(p.replace(photocell_noise_sd=0.0), seed=7).train(images, labels,
-                                                                 epochs=3).weights
+                                                                 max_epochs=3).weights
     np.testing.assert_array_equal(w1, w2)
     assert not np.array_equal(w1, w0)
 
@@ -121,7 +121,7 @@ def test_weights_stay_within_end_stops_in_whole_steps_hypo(seed, lim, rule):
     images = (rng.random((6, 6, 6)) < 0.5).astype(np.uint8)
     labels = rng.integers(0, 4, 6)
     p = MarkIParams(weight_range=(-lim, lim), rule=rule, **SMALL)
-    run = MarkI(p, seed=seed).train(images, labels, epochs=5)
+    run = MarkI(p, seed=seed).train(images, labels, max_epochs=5)
     assert np.abs(run.weights).max() <= lim
     np.testing.assert_array_equal(run.weights, np.round(run.weights))
 
@@ -149,7 +149,7 @@ def test_gamma_rule_conserves_each_r_units_total_hypo(seed, topology):
     images = (rng.random((5, 6, 6)) < 0.5).astype(np.uint8)
     labels = rng.integers(0, 3, 5)
     p = MarkIParams.ideal(rule="gamma", topology=topology, **SMALL)
-    run = MarkI(p, seed=seed).train(images, labels, epochs=4)
+    run = MarkI(p, seed=seed).train(images, labels, max_epochs=4)
     np.testing.assert_allclose(run.weights.sum(axis=1), 0.0, atol=1e-9)
     assert run.reinforcements.sum() > 0
 
@@ -184,7 +184,7 @@ def test_a_units_match_connection_matrix_oracle():
 def test_auto_theta_fires_5_to_20_percent_on_letters():
     images, labels = letters("ABCDEFGHIJ", per_class=3, seed=0)
     machine = MarkI(seed=0)
-    machine.train(images, labels, epochs=1)
+    machine.train(images, labels, max_epochs=1)
     rate = machine.a_features(images).mean()
     assert 0.05 <= rate <= 0.20
 
@@ -215,9 +215,9 @@ def test_binary_and_one_hot_codes_decode_their_own_classes():
 def test_letters_are_learned_with_default_physics():
     images, labels = letters("ABCD", per_class=5, seed=0)
     machine = MarkI(seed=0)
-    run = machine.train(images, labels, epochs=40)
+    run = machine.train(images, labels, max_epochs=40)
     assert run.converged and machine.score(images, labels) == 1.0
-    assert run.sim_time_s == pytest.approx(run.epoch_end_s[-1])
+    assert run.sim_time_s == pytest.approx(run.end_s_per_epoch[-1])
 
 
 # ---------------------------------------------------------------- photocell lag law
@@ -265,9 +265,9 @@ def test_a_fresh_training_recalibrates_auto_theta_warm_start_keeps_it():
     sparse, _ = letters("I", per_class=2, seed=0, typeface="serif")
     dense = np.ones((2, 20, 20), dtype=np.uint8)   # net input 0 everywhere
     machine = MarkI(seed=0)
-    machine.train(sparse, ["s", "s"], epochs=1)
+    machine.train(sparse, ["s", "s"], max_epochs=1)
     theta_sparse = machine.theta
-    machine.train(dense, ["d", "d"], epochs=1)
+    machine.train(dense, ["d", "d"], max_epochs=1)
     assert machine.theta == MarkI(seed=0).calibrate(dense) != theta_sparse
-    machine.train(sparse, ["s", "s"], epochs=1, warm_start=True)
+    machine.train(sparse, ["s", "s"], max_epochs=1, warm_start=True)
     assert machine.theta == MarkI(seed=0).calibrate(dense)

@@ -21,7 +21,7 @@ PRESENTATION_FIELDS = {"t_s", "end_t_s", "figure", "label", "active_a", "scores"
 def logged():
     images, labels = letters("ABC", per_class=3, seed=0)
     params = MarkIParams(weight_range=(-3, 3))
-    run = MarkI(params, seed=4).train(images, labels, epochs=6, log=True)
+    run = MarkI(params, seed=4).train(images, labels, max_epochs=6, log=True)
     return params, images, labels, run
 
 
@@ -43,7 +43,7 @@ def test_log_is_consistent_with_the_totals(logged):
         assert rec.t_s == pytest.approx(prev.end_t_s)
     errors = [sum(not r.figure_correct for r in run.log[e * 9:(e + 1) * 9])
               for e in range(run.epochs)]
-    assert errors == list(run.epoch_errors)
+    assert errors == list(run.errors_per_epoch)
 
 
 def test_json_has_the_shared_fields_and_round_trips(logged, tmp_path):
@@ -51,7 +51,7 @@ def test_json_has_the_shared_fields_and_round_trips(logged, tmp_path):
     path = run.save(tmp_path / "run.json")
     data = json.loads(path.read_text())
     assert TOP_FIELDS <= set(data) and data["format"] == "markone-machine-run"
-    assert data["version"] == 1 and data["classes"] == ["A", "B", "C"]
+    assert data["version"] == 2 and data["classes"] == ["A", "B", "C"]
     assert PRESENTATION_FIELDS <= set(data["presentations"][0])
     assert len(data["figures"]) == len(images) and len(data["figures"][0]) == 400
     assert data["params"]["motor_step_s"] == 0.2 and data["weight_mask"] is None
@@ -60,12 +60,13 @@ def test_json_has_the_shared_fields_and_round_trips(logged, tmp_path):
     np.testing.assert_array_equal(back.weights, run.weights)
     np.testing.assert_array_equal(back.codes, run.codes)
     np.testing.assert_array_equal(back.figures, run.figures)
-    assert (back.mistakes.tolist(), back.epoch_end_s) == (run.mistakes.tolist(), run.epoch_end_s)
+    assert (back.mistakes.tolist(), back.end_s_per_epoch) == (run.mistakes.tolist(),
+                                                               run.end_s_per_epoch)
 
 
 def test_source_sets_mask_is_saved(tmp_path):
     images, labels = letters("AB", per_class=2, seed=0)
-    run = MarkI(MarkIParams(topology="source_sets"), seed=0).train(images, labels, epochs=2)
+    run = MarkI(MarkIParams(topology="source_sets"), seed=0).train(images, labels, max_epochs=2)
     data = json.loads(run.save(tmp_path / "r.json").read_text())
     mask = np.array(data["weight_mask"])
     assert mask.shape == (8, 512) and mask.sum() == 512

@@ -194,5 +194,9 @@ def test_cli_prints_the_table_and_writes_queries(tmp_path, capsys):
     blocker.write_text("x")
     assert main(["verify", "proofs", "--smt2", str(blocker)]) == 2
     assert main(["verify", "proofs", "--only", "nope"]) == 2
-    assert main(["verify", "proofs", "--timeout", "0"]) == 2
     assert "no such obligation" in capsys.readouterr().err
+    for bad in ("0", "inf", "nan"):  # refused by the parser, before any query
+        with pytest.raises(SystemExit) as refused:
+            main(["verify", "proofs", "--timeout", bad])
+        assert refused.value.code == 2
+        assert "--timeout" in capsys.readouterr().err

@@ -312,14 +312,10 @@ def test_agrees_with_perceptron_on_larger_integer_data():
 
 from verify import _exact  # noqa: E402
 
-finite_floats = st.floats(allow_nan=False, allow_infinity=False, width=64)
 
 
-@given(st.lists(st.lists(finite_floats, min_size=3, max_size=3), min_size=1, max_size=4))
-def test_float_rows_to_ints_is_exact_hypo(rows):
-    ints, exps = _exact.float_rows_to_ints(np.array(rows))
-    for r, ir, e in zip(rows, ints, exps):
-        assert [Fraction(v) for v in r] == [Fraction(a) * Fraction(2) ** e for a in ir]
+# (the float rows as integers: tests/test_exact_rows.py, for the constructor they share
+# with the core)
 
 
 @given(st.lists(st.floats(-1e300, 1e300, allow_nan=False), min_size=1, max_size=6).flatmap(

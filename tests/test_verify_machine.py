@@ -68,8 +68,8 @@ def test_one_sided_end_stop_blocks_a_separable_task():
     ev = r.converges.evidence
     out = replay_stream(machine, FIGURES, LABELS, ev["prefix"], ev["cycle"])
     assert out["returns"] and not out["converged"]
-    assert min(out["mistakes_per_pass"]) > 0 and out["saturated"][0] > 0
-    run = machine.train(FIGURES, LABELS, order=r.end_stops.evidence["stream"], epochs=1)
+    assert min(out["mistakes_per_epoch"]) > 0 and out["saturated"][0] > 0
+    run = machine.train(FIGURES, LABELS, order=r.end_stops.evidence["stream"], max_epochs=1)
     assert run.saturated[0] > 0
 
 
@@ -80,8 +80,8 @@ def test_end_stops_bite_without_blocking():
     assert r.end_stops.holds is False
     assert r.converges.holds is True and r.converges.method == "exhaustive (all streams)"
     for seed in range(5):
-        machine.seed = seed
-        assert machine.train(FIGURES, LABELS, epochs=20, shuffle=True).converged
+        assert machine.train(FIGURES, LABELS, max_epochs=20, order="shuffle",
+                             seed=seed).converged
 
 
 def test_a_blind_figure_is_not_learnable_with_a_certificate():
@@ -116,23 +116,22 @@ def test_soundness_on_tiny_machines(task):
     r = check_machine(machine, images, labels, orders=3).r_units[0]
     if r.end_stops.holds:
         for seed in range(8):
-            machine.seed = seed
-            run = machine.train(images, labels, epochs=60, shuffle=True)
+            run = machine.train(images, labels, max_epochs=60, order="shuffle", seed=seed)
             assert run.saturated.sum() == 0 and run.converged
         assert r.converges.holds
     if r.end_stops.holds is False:
         run = machine.train(images, labels, order=r.end_stops.evidence["stream"],
-                            epochs=1)
+                            max_epochs=1)
         assert run.saturated[0] > 0
     if r.converges.holds is False and r.learnable.holds:
         ev = r.converges.evidence
         out = replay_stream(machine, images, labels, ev["prefix"], ev["cycle"])
         assert out["returns"] and not out["converged"]
-        assert min(out["mistakes_per_pass"]) > 0 and sum(out["saturated"]) > 0
+        assert min(out["mistakes_per_epoch"]) > 0 and sum(out["saturated"]) > 0
         assert set(ev["cycle"]) == set(range(len(images)))   # a fair stream
     if r.converges.holds and r.converges.method == "exhaustive (all streams)":
         machine.reset()
-        run = machine.train(images, labels, epochs=300, shuffle=True)
+        run = machine.train(images, labels, max_epochs=300, order="shuffle")
         assert run.converged
 
 
@@ -148,7 +147,7 @@ def test_greedy_adversary_never_saturates_when_certified():
             continue
         order = worst_order(task.patterns, task.targets[:, r.r_unit], intercept=False,
                             budget=5000).order
-        run = machine.train(images, labels, order=list(order), epochs=1)
+        run = machine.train(images, labels, order=list(order), max_epochs=1)
         assert run.saturated[r.r_unit] == 0
 
 
@@ -160,7 +159,7 @@ def test_letters_with_tight_stops_give_replayable_streams():
     assert hits, "stops at +/-2 should bite on letters"
     for r in hits:
         run = machine.train(images, labels, order=r.end_stops.evidence["stream"],
-                            epochs=1)
+                            max_epochs=1)
         assert run.saturated[r.r_unit] > 0
     for r in rep.r_units:
         if r.converges.holds is False and r.learnable.holds:
@@ -189,7 +188,7 @@ def test_short_exposure_blend_is_what_the_machine_reads():
     assert t.holds is False
     q, c = t.evidence["before"], t.evidence["figure"]
     task = machine_task(machine, images, labels)
-    machine.train(images, labels, epochs=1)            # calibrates theta as the report
+    machine.train(images, labels, max_epochs=1)            # calibrates theta as the report
     if q is not None:
         machine.learn_one(images[q], labels[q])        # settles fully
     else:
@@ -207,7 +206,7 @@ def test_safe_exposure_changes_nothing():
     machine = MarkI(MarkIParams(exposure_s=safe), seed=0)
     rep = check_machine(machine, images, labels)
     assert rep.timing.holds is True
-    run = machine.train(images, labels, epochs=3, shuffle=True, log=True)
+    run = machine.train(images, labels, max_epochs=3, order="shuffle", log=True)
     A = machine_task(machine, images, labels).patterns
     for rec in run.log:
         assert rec.active_a == tuple(np.flatnonzero(A[rec.figure]))
@@ -220,9 +219,9 @@ def test_quantised_machine_equals_the_real_valued_rule():
         machine = MarkI(MarkIParams(weight_range=(-3, 3), quantize=quantize), seed=2)
         rep = check_machine(machine, images, labels, orders=0)
         assert rep.quantisation.holds is True
-        runs.append(machine.train(images, labels, epochs=8))
+        runs.append(machine.train(images, labels, max_epochs=8))
     assert np.array_equal(runs[0].weights, runs[1].weights)
-    assert runs[0].epoch_mistakes == runs[1].epoch_mistakes
+    assert runs[0].mistakes_per_epoch == runs[1].mistakes_per_epoch
 
 
 def test_gamma_rule_quantisation_is_refuted():
@@ -254,11 +253,11 @@ def test_bad_input():
 def test_train_with_explicit_order():
     images, labels = letters("ABC", per_class=2, seed=0)
     perm = [3, 0, 5, 1, 4, 2]
-    a = MarkI(seed=0).train(images, labels, order=perm, epochs=4)
-    b = MarkI(seed=0).train(images[perm], labels[perm], epochs=4)
+    a = MarkI(seed=0).train(images, labels, order=perm, max_epochs=4)
+    b = MarkI(seed=0).train(images[perm], labels[perm], max_epochs=4)
     assert np.array_equal(a.weights, b.weights)
-    with pytest.raises(ValueError, match="not both"):
-        MarkI(seed=0).train(images, labels, order=perm, shuffle=True)
+    with pytest.raises(TypeError, match="integer indices"):
+        MarkI(seed=0).train(images, labels, order=[0.0, 1.0])
     with pytest.raises(ValueError, match="outside"):
         MarkI(seed=0).train(images, labels, order=[0, 9])
 
@@ -273,12 +272,12 @@ def test_cli_letters_and_run(tmp_path):
     assert status == {True: 0, False: 1, None: 2}[doc["converges"]]
     assert doc["format"] == "markone.verify.machine/1" and len(doc["r_units"]) == 8
     images, labels = letters("AB", per_class=2, seed=0)
-    run = MarkI(seed=0).train(images, labels, epochs=3, log=True)
+    run = MarkI(seed=0).train(images, labels, max_epochs=3, log=True)
     path = run.save(tmp_path / "run.json")
     assert main(["verify", "machine", str(path), "--json", str(tmp_path / "s.json")]) in (0, 1, 2)
     again = json.loads((tmp_path / "s.json").read_text())
     assert again["data_sha256"] == doc["data_sha256"]
-    unlogged = MarkI(seed=0).train(images, labels, epochs=1).save(tmp_path / "u.json")
+    unlogged = MarkI(seed=0).train(images, labels, max_epochs=1).save(tmp_path / "u.json")
     assert main(["verify", "machine", str(unlogged)]) == 2
 
 
@@ -298,7 +297,7 @@ def test_damaged_machine_names_the_faults_that_broke_it():
                                                     "kinds": ["AUnitStuck"],
                                                     "faults": [0, 1]}
     # the machine itself never learns it
-    assert not machine.train(FIGURES, LABELS, epochs=30).converged
+    assert not machine.train(FIGURES, LABELS, max_epochs=30).converged
 
 
 def test_damage_that_leaves_the_task_learnable():
@@ -311,5 +310,5 @@ def test_damage_that_leaves_the_task_learnable():
     assert rep.faults.holds is True and rep.learnable is True
     for r in rep.r_units:
         if r.end_stops.holds:
-            run = machine.train(images, labels, epochs=50, shuffle=True)
+            run = machine.train(images, labels, max_epochs=50, order="shuffle")
             assert run.saturated[r.r_unit] == 0

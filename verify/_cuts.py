@@ -96,7 +96,8 @@ class _HighsLP:
         return float(x[-1]), x[:-1], -np.asarray(sol.row_dual)
 
 
-def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0):
+def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
+                  on_round=None):
     """Solve the separability LP on the rows of ``Z`` by cutting planes.
 
     Parameters
@@ -113,6 +114,9 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0)
         those of smallest margin under ``guess``, else a seeded random sample.
     add : int, optional
         Most violated rows added per round (default ``d + 1``).
+    on_round : callable, optional
+        Called after each LP solve with the row indices used so far (a progress bar's
+        hook).
 
     Returns
     -------
@@ -141,6 +145,8 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0)
     while True:
         t, w, lam = lp.solve(deadline)
         rows = np.asarray(lp.rows)
+        if on_round is not None:
+            on_round(rows)
         if t <= 1e-7 or len(rows) == n:
             break
         margins = (Z @ w) / scale

@@ -7,8 +7,9 @@ linear systems exactly. They are the "exact arithmetic disposes" half of
 ``verify``: a floating-point proposal (an LP solution, a perceptron's weights) becomes
 a proof only after passing through here.
 
-* :func:`float_rows_to_ints`: float data as integer rows, each a positive multiple of
-  the original row (signs of dot products are unchanged).
+* :func:`float_to_ints`: a float vector as integers times a power of two (matrices:
+  :func:`markone._exact.signed_integer_rows` with ``per_row=True``, each row a
+  positive multiple of the original, so signs of dot products are unchanged).
 * :func:`exact_dot` and :func:`float_dot_exact`: exact dot products.
 * :func:`dot_error_bound`: a rigorous bound on ``|fl(A @ w) - A @ w|``.
 * :func:`certify_positive`: prove ``A[i] . w > 0`` for all rows, with floats where the
@@ -37,18 +38,21 @@ ValueError: the matrix has a kernel of dimension 2, not 1; null_vector needs cor
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
+from collections.abc import Iterable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
-from markone._exact import to_fraction
+from markone._exact import signed_integer_rows, to_fraction
+from markone._typing import ArrayLike
 
 __all__ = [
     "to_fraction",
     "float_to_ints",
-    "float_rows_to_ints",
     "exact_dot",
     "float_dot_exact",
     "dot_error_bound",
@@ -64,72 +68,33 @@ UNIT_ROUNDOFF = 2.0**-53
 _TINY = 2.0**-1074  # smallest positive subnormal double
 
 
-def float_to_ints(v):
+def float_to_ints(v: ArrayLike) -> tuple[list[int], int]:
     """Return ``(ints, e)`` with ``v[j] == ints[j] * 2**e`` exactly for a float vector.
 
     ``e`` is as large as possible (the common power of two is stripped), so integer
-    data comes back as the integers themselves.
+    data comes back as the integers themselves. (One row of
+    :func:`markone._exact.signed_integer_rows` with ``per_row=True``.)
     """
-    ints, exps = float_rows_to_ints(np.asarray(v, dtype=np.float64).reshape(1, -1))
-    return ints[0], exps[0]
+    ints, scales = signed_integer_rows(np.asarray(v, dtype=np.float64).reshape(1, -1),
+                                       per_row=True)
+    s = scales[0]   # 2**-e
+    e = s.denominator.bit_length() - 1 - (s.numerator.bit_length() - 1)
+    return ints[0], e
 
 
-def float_rows_to_ints(A):
-    """Exact integer rows of a finite float64 matrix: ``A[i] == ints[i] * 2**exps[i]``.
-
-    Returns ``(ints, exps)``: a list of lists of Python ints, and a list of int
-    exponents. Each row is a positive multiple of the original, so the sign of any
-    dot product with a row is unchanged.
-    """
-    A = np.asarray(A, dtype=np.float64)
-    if not np.isfinite(A).all():
-        raise ValueError("A contains NaN or infinity; exact conversion needs finite numbers.")
-    mant, ex = np.frexp(A)
-    m = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit mantissas
-    tz = _trailing_zeros(m)
-    e = ex.astype(np.int64) - 53 + tz
-    m = m >> tz
-    nz = m != 0
-    out_ints, out_exps = [], []
-    for i in range(A.shape[0]):
-        if not nz[i].any():
-            out_ints.append([0] * A.shape[1])
-            out_exps.append(0)
-            continue
-        emin = int(e[i][nz[i]].min())
-        shift = np.where(nz[i], e[i] - emin, 0)
-        if int(shift.max()) <= 9:  # fits int64: |m| < 2**53, shifted by <= 9 bits
-            row = (m[i] << shift).tolist()
-        else:
-            row = [int(a) << int(s) for a, s in zip(m[i].tolist(), shift.tolist())]
-        out_ints.append(row)
-        out_exps.append(emin)
-    return out_ints, out_exps
-
-
-def _trailing_zeros(m):
-    """Number of trailing zero bits of each int64 (0 for zeros)."""
-    a = np.abs(m)
-    low = a & -a  # lowest set bit
-    tz = np.zeros(m.shape, dtype=np.int64)
-    nz = low != 0
-    tz[nz] = np.log2(low[nz].astype(np.float64)).astype(np.int64)
-    return tz
-
-
-def exact_dot(a, b):
+def exact_dot(a: Iterable[Any], b: Iterable[Any]) -> Any:
     """Exact dot product of two sequences of ints or Fractions."""
     return sum(map(operator.mul, a, b), 0)
 
 
-def float_dot_exact(a, b):
+def float_dot_exact(a: ArrayLike, b: ArrayLike) -> Fraction:
     """The exact rational value of the dot product of two float vectors."""
     ia, ea = float_to_ints(a)
     ib, eb = float_to_ints(b)
     return Fraction(exact_dot(ia, ib)) * Fraction(2) ** (ea + eb)
 
 
-def dot_error_bound(A, w):
+def dot_error_bound(A: Any, w: ArrayLike) -> np.ndarray:
     """Rigorous bounds on the rounding error of ``A @ w`` computed in float64.
 
     For each row, ``|fl(A[i] . w) - A[i] . w| <= bound[i]`` whatever the summation
@@ -158,7 +123,8 @@ def dot_error_bound(A, w):
         return (gamma / (1 - gamma)) * 1.01 * s + (2 * n + 2) * _TINY
 
 
-def certify_positive(A, w, *, rows=None):
+def certify_positive(A: Any, w: ArrayLike, *, rows: ArrayLike | None = None
+                     ) -> tuple[bool, int]:
     """Prove ``A[i] . w > 0`` exactly for every row (or the given ``rows``).
 
     Rows whose floating-point dot product exceeds its :func:`dot_error_bound` are
@@ -188,7 +154,7 @@ def certify_positive(A, w, *, rows=None):
     if (s[unsure] < -bound[unsure]).any():  # certainly negative somewhere
         return False, 0
     wi, _ = float_to_ints(w)
-    ints, _ = float_rows_to_ints(dense_rows(A, unsure))
+    ints, _ = signed_integer_rows(dense_rows(A, unsure), per_row=True)
     for r in ints:
         if exact_dot(r, wi) <= 0:
             return False, int(unsure.size)
@@ -199,7 +165,7 @@ def _is_sparse(A):
     return hasattr(A, "indptr") or hasattr(A, "tocsr")
 
 
-def dense_rows(A, rows):
+def dense_rows(A: Any, rows: ArrayLike) -> np.ndarray:
     """Rows ``rows`` of a dense or :mod:`scipy.sparse` matrix, as a dense float64
     array (the stored entries are the exact values)."""
     rows = np.asarray(rows, dtype=np.int64)
@@ -208,10 +174,10 @@ def dense_rows(A, rows):
     return np.asarray(A, dtype=np.float64)[rows]
 
 
-_CONTROLLER = []
+_CONTROLLER: list[Any] = []
 
 
-def blas_single_thread():
+def blas_single_thread() -> contextlib.AbstractContextManager[Any]:
     """Context manager limiting BLAS to one thread (when threadpoolctl is installed).
 
     The verifiers make many small matrix calls (100 x 100 least squares, matrix-vector
@@ -224,8 +190,6 @@ def blas_single_thread():
     try:
         from threadpoolctl import ThreadpoolController
     except ImportError:  # pragma: no cover - optional
-        import contextlib
-
         return contextlib.nullcontext()
     if not _CONTROLLER:
         _CONTROLLER.append(ThreadpoolController())
@@ -236,7 +200,7 @@ def blas_single_thread():
 # exact kernels of integer matrices (python-flint)
 
 
-def null_vector(M):
+def null_vector(M: Any) -> list[int]:
     """Exact kernel vector of an integer (or rational) matrix whose kernel has dim 1.
 
     ``M`` has shape ``(m, k)`` and rank ``k - 1``. Returns a primitive integer vector

@@ -100,7 +100,8 @@ class _Oracle:
         out = {}
         for r in self.scope:
             X = t.patterns[:, t.inputs[r]].astype(np.int64)
-            out[r] = check_separable(X, t.targets[:, r], intercept=False).separable
+            out[r] = check_separable(X, t.targets[:, r], intercept=False,
+                                     progress=False).separable
             if out[r] is False and stop_at_broken:
                 self.scope.remove(r)
                 self.scope.insert(0, r)

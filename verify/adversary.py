@@ -41,9 +41,12 @@ Examples
 from __future__ import annotations
 
 import math
+import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -51,19 +54,23 @@ from numba import njit
 from markone._html import ShownInJupyter
 from markone._exact import exactly_float64, to_fraction_matrix
 from markone._io import plural
+from markone._progress import search_bar
+from markone._typing import ArrayLike, PathLike, Seed
 from markone._validation import (
     as_generator,
     check_choice,
     check_int_at_least,
     check_matrix,
     check_matrix_or_sparse,
-    check_positive,
     check_sparse,
     is_sparse,
     labels_to_pm1,
 )
 from verify._exact import dense_rows
-from verify.cycling import integer_yx, reachable_states
+from verify.cycling import deadline_after, integer_yx, reachable_states, stopped_phrase
+
+if TYPE_CHECKING:
+    from markone.perceptron import TrainResult
 
 __all__ = [
     "AdversarialOrder",
@@ -109,6 +116,10 @@ class AdversarialOrder(ShownInJupyter):
     X, y : ndarray
         The data, as float64 and -1/+1 (kept for export).
     message : str
+    stopped_by : str
+        What cut the search short: ``"budget"`` or ``"timeout_s"`` (or ``"solver"``
+        when the SMT solver answered unknown by itself); ``""`` when the search ran
+        to its end (greedy's end is a heuristic's: ``complete`` can still be False).
     """
 
     order: tuple = field(repr=False)
@@ -124,9 +135,11 @@ class AdversarialOrder(ShownInJupyter):
     X: np.ndarray = field(repr=False)
     y: np.ndarray = field(repr=False)
     message: str = ""
+    stopped_by: str = field(default="", repr=False)
 
 
-def novikoff_bound(X, y, *, intercept=True):
+def novikoff_bound(X: ArrayLike, y: ArrayLike, *, intercept: bool = True
+                   ) -> tuple[float, float, float]:
     """Return ``(R, gamma, (R/gamma)^2)`` of the augmented data via
     :func:`verify.max_margin`, with ``gamma`` its certified lower end (so the bound is
     never below the exact one); non-separable data give ``(R, 0.0, inf)``."""
@@ -141,7 +154,8 @@ def novikoff_bound(X, y, *, intercept=True):
     return float(m.R), float(m.lower), _ratio_squared(float(m.R), float(m.lower))
 
 
-def replay(X, y, order, *, intercept=True, exact=False):
+def replay(X: ArrayLike, y: ArrayLike, order: Sequence[int], *, intercept: bool = True,
+           exact: bool = False) -> TrainResult:
     """Replay ``order`` once with :func:`markone.train`; return its TrainResult.
 
     >>> replay([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
@@ -155,8 +169,10 @@ def replay(X, y, order, *, intercept=True, exact=False):
                      record=True, exact=exact)
 
 
-def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s=None,
-                progress=None, solver="z3", smt2_dir=None):
+def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+                method: str = "greedy", budget: int | None = None,
+                timeout_s: float | None = None, progress: bool | None = None,
+                solver: str = "z3", smt2_dir: PathLike | None = None) -> AdversarialOrder:
     """Search for a stream on which the perceptron makes as many mistakes as possible.
 
     Parameters
@@ -171,14 +187,18 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s
         the search use).
     method : {"greedy", "exhaustive", "z3"}, default "greedy"
     budget : int, optional
-        greedy: at most this many updates (default 100,000); exhaustive: at most this
-        many weight vectors (default 2,000,000); z3: the longest stream asked about
-        (default 40). Past the budget the result has ``complete=False``.
+        greedy: at most this many updates per rule (default 100,000); exhaustive: at
+        most this many weight vectors (default 2,000,000); z3: the longest stream
+        asked about (default 40). Past the budget the result has ``complete=False``
+        and ``stopped_by="budget"``.
     timeout_s : float, optional
-        z3: stop asking after about this many seconds (the longest stream found so
-        far is returned, ``complete=False``).
+        Stop searching after about this many seconds (every method; a z3 query is
+        cut short too): the longest stream found so far is returned, with
+        ``complete=False`` and ``stopped_by="timeout_s"``.
     progress : bool, optional
-        Show a progress bar of the z3 queries (default: when stderr is a terminal).
+        Show a progress bar (tqdm, on stderr) of the greedy updates, the exhaustive
+        weight vectors or the z3 queries; ``None`` (default): only on a terminal, once
+        the search takes more than half a second. It changes no result.
     solver : {"z3", "cvc5"}, default "z3"
         The SMT solver of ``method="z3"`` (bounded model checking); both read the same
         SMT-LIB 2 text (:mod:`verify.smt`).
@@ -211,32 +231,41 @@ def worst_order(X, y, *, intercept=True, method="greedy", budget=None, timeout_s
     check_choice(solver, "solver", SOLVERS)
     budget = _DEFAULT_BUDGET[method] if budget is None else check_int_at_least(
         budget, "budget", 1)
-    if timeout_s is not None:
-        timeout_s = check_positive(timeout_s, "timeout_s")
+    deadline = deadline_after(timeout_s)
     ypm, _ = labels_to_pm1(y)
+    unit = {"greedy": "updates per rule", "exhaustive": "weight vectors",
+            "z3": "mistakes"}[method]
     if method == "greedy":
         Xf = check_matrix_or_sparse(X)
         if Xf.shape[0] != len(ypm):
             raise ValueError(f"X has {Xf.shape[0]} samples but y has {len(ypm)}.")
-        order, explored, complete_hint = _greedy(Xf, ypm, intercept, budget)
-        return _finish(Xf, ypm, intercept, order, method, explored, complete_hint)
+        with search_bar(None, "worst_order greedy: updates", progress) as bar:
+            order, explored, stopped = _greedy(Xf, ypm, intercept, budget, deadline, bar)
+        return _finish(Xf, ypm, intercept, order, method, explored, False,
+                       stopped=(stopped, stopped_phrase(stopped, budget, timeout_s, unit)))
     YX, _ = integer_yx(X, ypm, intercept=intercept)
     if method == "exhaustive":
-        order, explored, complete_hint = _exhaustive(YX, budget)
+        with search_bar(budget, "worst_order exhaustive: weight vectors",
+                        progress) as bar:
+            order, explored, stopped = _exhaustive(YX, budget, deadline, bar)
     else:
-        order, explored, complete_hint = _bmc_search(YX, budget, timeout_s, progress,
-                                                     solver, smt2_dir)
-    return _finish(X, ypm, intercept, order, method, explored, complete_hint)
+        order, explored, stopped = _bmc_search(YX, budget, deadline, progress,
+                                               solver, smt2_dir)
+    why = ("the solver answered unknown" if stopped == "solver" else
+           stopped_phrase(stopped, budget, timeout_s, unit))
+    return _finish(X, ypm, intercept, order, method, explored, not stopped,
+                   stopped=(stopped, why))
 
 
 def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
-            closed_form=None):
+            closed_form=None, stopped=("", "")):
     """Replay ``order``, check it against Novikoff's bound, and report.
 
     The float replay of the core is the answer when it confirms every step; when it
     does not (scores that float64 cannot carry, or a search that rounded), the stream
     is replayed in exact arithmetic, and only its prefix of genuine mistakes is kept.
-    ``closed_form`` = ``(R, gamma, bound)`` when theory gives them.
+    ``closed_form`` = ``(R, gamma, bound)`` when theory gives them; ``stopped`` =
+    ``(stopped_by, why)`` when a budget or time limit cut the search short.
     """
     from markone._checks import FloatRangeError
 
@@ -262,12 +291,17 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
         Xf = np.array([[float(v) for v in r] for r in to_fraction_matrix(X)])
     d = Xf.shape[1] + bool(intercept)
     w = res.last_w if res is not None else np.zeros(d)
+    stopped_by, why = stopped
     msg = (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
-           + ("the maximum over all streams" if complete else "a lower bound on the maximum"))
+           + ("the maximum over all streams" if complete else "a lower bound on the maximum")
+           + (f" ({why}; raise {stopped_by} to search further)"
+              if stopped_by in ("budget", "timeout_s") and not complete else
+              f" ({why})" if stopped_by and not complete else ""))
     return AdversarialOrder(
         order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),
         R=R, gamma=gamma, complete=complete, method=method, intercept=bool(intercept),
-        explored=int(explored), w=np.asarray(w, dtype=float), X=Xf, y=ypm, message=msg)
+        explored=int(explored), w=np.asarray(w, dtype=float), X=Xf, y=ypm, message=msg,
+        stopped_by=stopped_by)
 
 
 def _floats_if_exact(X):
@@ -299,20 +333,26 @@ def _mistake_prefix(order, res):
 
 # ---- greedy ------------------------------------------------------------------------
 
-def _greedy(Xf, ypm, intercept, budget):
+def _greedy(Xf, ypm, intercept, budget, deadline=None, bar=None):
+    """The longest stream of the greedy rules; ``(order, steps, stopped_by)``."""
     from verify.margin import scaled_data
 
     # a power-of-two rescaling changes no decision and keeps the scores in range
     YX = scaled_data(Xf, ypm, intercept)[0]  # dense C-contiguous, or CSR
     u = _direction(YX)
     rules = ("norm", "least", "align") if u is not None else ("norm", "least")
-    best, steps = None, 0
+    best, steps, stopped_by = None, 0, ""
     for rule in rules:
-        order = _greedy_run(YX, rule, u, budget)
+        if bar is not None:
+            bar.set_description(f"worst_order greedy ({rule}): updates", refresh=False)
+        order, stopped = _greedy_walk(YX, rule, u, budget, deadline, bar)
         steps += len(order)
         if best is None or len(order) > len(best):
             best = order
-    return best, steps, False
+        stopped_by = stopped_by or stopped
+        if stopped == "timeout_s":
+            break
+    return best, steps, stopped_by
 
 
 def _direction(YX):
@@ -326,17 +366,33 @@ def _direction(YX):
 
 
 def _greedy_run(YX, rule, u, budget):
+    """The greedy stream of ``rule`` (at most ``budget`` updates)."""
+    return _greedy_walk(YX, rule, u, budget)[0]
+
+
+def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
+    """``(order, stopped_by)``: the greedy stream of ``rule``, and ``"budget"`` or
+    ``"timeout_s"`` when one of them ended it before every example was correct."""
     from verify.margin import _row_sq_norms
 
     norms = _row_sq_norms(YX)
     gain = YX @ u if u is not None else None
     w = np.zeros(YX.shape[1])
     order = []
-    while len(order) < budget:
+    while True:
+        if len(order) % 256 == 0 and order:  # the bar and the clock, now and then
+            if bar is not None:
+                bar.update(256)
+            if deadline is not None and time.perf_counter() > deadline:
+                return order, "timeout_s"
         s = YX @ w
         cand = np.flatnonzero(s <= 0)
         if cand.size == 0:
             break
+        if len(order) >= budget:
+            if bar is not None:
+                bar.update(len(order) % 256)
+            return order, "budget"
         if rule == "norm":      # largest growth of ||w||^2 = 2 y w.x + ||x||^2
             key = 2 * s[cand] + norms[cand]
         elif rule == "least":   # the least violated example (score closest to 0)
@@ -346,7 +402,9 @@ def _greedy_run(YX, rule, u, budget):
         i = int(cand[np.argmax(key)])
         w += dense_rows(YX, [i])[0]
         order.append(i)
-    return order
+    if bar is not None:
+        bar.update(len(order) % 256)
+    return order, ""
 
 
 # ---- exhaustive --------------------------------------------------------------------
@@ -394,8 +452,9 @@ def _longest_path(n_nodes, src, dst):  # pragma: no cover - compiled
     return dist, parent, head
 
 
-def _exhaustive(YX, budget):
-    g = reachable_states(YX, budget=budget, edges=True)
+def _exhaustive(YX, budget, deadline=None, bar=None):
+    """The longest stream in the mistake graph; ``(order, states, stopped_by)``."""
+    g = reachable_states(YX, budget=budget, edges=True, deadline=deadline, bar=bar)
     n = len(g.states)
     dist, parent, n_sorted = _longest_path(n, g.src.astype(np.int64),
                                            g.dst.astype(np.int64))
@@ -411,39 +470,39 @@ def _exhaustive(YX, budget):
         order.append(int(g.example[k]))
         end = int(g.src[k])
     order.reverse()
-    return order, n, g.complete
+    return order, n, g.stopped_by
 
 
 # ---- z3 ----------------------------------------------------------------------------
 
-def _bmc_search(YX, budget, timeout_s=None, progress=None, solver="z3", smt2_dir=None):
+def _bmc_search(YX, budget, deadline=None, progress=None, solver="z3", smt2_dir=None):
     """Longest stream found by asking the SMT solver for k = 1, 2, ... mistakes
-    (within ``budget`` queries and about ``timeout_s`` seconds). One incremental
-    QF_LIA session: step ``k`` chooses an example ``c_k`` whose score under ``w_{k-1}``
-    is ``<= 0`` and defines ``w_k`` (fresh integer unknowns) by the update."""
-    import time
-
-    from markone._progress import progress_bar
+    (within ``budget`` queries and until ``deadline``); ``(order, queries,
+    stopped_by)``, ``stopped_by`` ``""`` when the solver proved there is no longer
+    stream. One incremental QF_LIA session: step ``k`` chooses an example ``c_k`` whose
+    score under ``w_{k-1}`` is ``<= 0`` and defines ``w_k`` (fresh integer unknowns) by
+    the update."""
     from verify.smt import Session
 
-    deadline = None if timeout_s is None else time.perf_counter() + timeout_s
     rows = [[int(v) for v in r] for r in YX]
     session = Session("QF_LIA", solver=solver, comment=(
         f"markone worst_order: bounded model checking, {len(rows)} examples; "
         "check-sat number k: is there a stream of k mistakes?"))
     w = [0] * len(rows[0])
-    best, queries, complete = [], 0, False
-    with progress_bar(budget, f"worst_order {solver}", enabled=progress) as bar:
+    best, queries, stopped_by = [], 0, "budget"
+    with search_bar(budget, f"worst_order {solver}: stream length", progress) as bar:
         for k in range(1, budget + 1):
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
+                stopped_by = "timeout_s"
                 break
             w = _bmc_step(session, rows, w, k)
-            answer = session.check(None if left is None else left * 1000)
+            answer = session.check(None if left is None else max(1.0, left * 1000))
             bar.update(1)
             queries += 1
             if answer != "sat":  # unsat: no longer stream (a proof); unknown: gave up
-                complete = answer == "unsat"
+                stopped_by = ("" if answer == "unsat" else  # with a deadline: its cut
+                              "timeout_s" if deadline is not None else "solver")
                 break
             model = session.model()
             best = [int(model[f"c{j}"]) for j in range(1, k + 1)]
@@ -451,7 +510,7 @@ def _bmc_search(YX, budget, timeout_s=None, progress=None, solver="z3", smt2_dir
         from verify.proofs import save_smt2
 
         save_smt2(smt2_dir, "worst_order.smt2", session.smt2())
-    return best, queries, complete
+    return best, queries, stopped_by
 
 
 def _bmc_step(session, rows, w, k):
@@ -476,7 +535,9 @@ def _zero(t):
 
 # ---- families of hard cases ---------------------------------------------------------
 
-def small_margin_lattice(n=8, d=3, k=5, *, draws=500, seed=None, intercept=True):
+def small_margin_lattice(n: int = 8, d: int = 3, k: int = 5, *, draws: int = 500,
+                         seed: Seed = None, intercept: bool = True
+                         ) -> tuple[np.ndarray, np.ndarray]:
     """A small integer data set with a tiny margin: a hard case for the adversary.
 
     Draws ``draws`` sets of ``n`` points with integer coordinates in ``[-k, k]^d``,
@@ -517,7 +578,7 @@ def small_margin_lattice(n=8, d=3, k=5, *, draws=500, seed=None, intercept=True)
 
 # ---- the orthonormal construction ---------------------------------------------------
 
-def orthonormal_case(m, labels=None):
+def orthonormal_case(m: int, labels: ArrayLike | None = None) -> AdversarialOrder:
     """The orthonormal stream on which the bound is met exactly.
 
     ``X`` holds the unit vectors ``e_1..e_m`` with ``labels`` (default all +1); without
@@ -557,7 +618,7 @@ class ForcedMistakes:
     R: float
 
 
-def label_adversary(learner, m):
+def label_adversary(learner: Any, m: int) -> ForcedMistakes:
     """Force a deterministic online learner into ``m`` mistakes on a separable stream.
 
     The adversary shows ``e_1, e_2, ..., e_m`` in turn, reads the learner's prediction

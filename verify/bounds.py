@@ -33,9 +33,11 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from markone._typing import ArrayLike, Order, Seed
 from markone._validation import (
     check_choice,
     check_consistent_length,
@@ -70,7 +72,7 @@ class BoundViolation(AssertionError):
     The report is attached as ``.report``.
     """
 
-    def __init__(self, message, report):
+    def __init__(self, message: str, report: Any) -> None:
         super().__init__(message)
         self.report = report
 
@@ -163,8 +165,11 @@ def _train(X, y, **kw):
         return train(X, y, **kw)
 
 
-def check_mistake_bound(X, y, *, order="given", runs=1, seed=None, u=None, gamma=None,
-                        intercept=True, exact=False, max_epochs=100_000):
+def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
+                        runs: int = 1, seed: Seed = None, u: ArrayLike | None = None,
+                        gamma: float | None = None, intercept: bool = True,
+                        exact: bool = False, max_epochs: int = 100_000
+                        ) -> MistakeBoundReport:
     """Run the perceptron and check Novikoff's bound ``(R/gamma)^2`` on each run.
 
     Parameters
@@ -279,8 +284,9 @@ class FreundSchapireReport(_BoundCheck):
     deviations: np.ndarray = field(repr=False)
 
 
-def freund_schapire_bound(X, y, u, gamma, *, order="given", runs=1, seed=None,
-                          intercept=True):
+def freund_schapire_bound(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float, *,
+                          order: Order = "given", runs: int = 1, seed: Seed = None,
+                          intercept: bool = True) -> FreundSchapireReport:
     """Check the Freund-Schapire bound ``((R + D)/gamma)^2`` on one pass of a stream.
 
     Parameters
@@ -345,7 +351,7 @@ def freund_schapire_bound(X, y, u, gamma, *, order="given", runs=1, seed=None,
                   f"gamma={g:.6g}", R=R, gamma=g, D=D, deviations=dev)
 
 
-def intercept_bound(R, b, gamma, c):
+def intercept_bound(R: float, b: float, gamma: float, c: ArrayLike) -> Any:
     """Novikoff's bound after appending the constant ``c``:
     ``(R^2 + c^2)(1 + b^2/c^2)/gamma^2`` (vectorised over ``c``).
 
@@ -382,7 +388,8 @@ class InterceptCost:
     bound_no_b: float = 0.0
 
 
-def intercept_cost(R, b, gamma, c=None):
+def intercept_cost(R: float, b: float, gamma: float, c: float | None = None
+                   ) -> InterceptCost:
     """The cost of learning an intercept by appending a constant ``c``.
 
     For a separator ``u.x + b`` with ``||u|| = 1`` and margin ``gamma`` on data of
@@ -458,8 +465,9 @@ class MulticlassBoundReport(_BoundCheck):
     converged: bool = True
 
 
-def check_multiclass_bound(X, y, *, order="given", runs=1, seed=None, intercept=True,
-                           max_epochs=100_000):
+def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
+                           runs: int = 1, seed: Seed = None, intercept: bool = True,
+                           max_epochs: int = 100_000) -> MulticlassBoundReport:
     """Check ``2 (R/gamma)^2`` on runs of :class:`markone.MulticlassPerceptron`.
 
     Each argmax mistake (prediction ``p`` != class ``c``) is a mistake of the binary
@@ -553,8 +561,9 @@ class CompressionReport:
     w: object = field(repr=False)
 
 
-def check_compression(X, y, *, intercept=True, order="given", seed=None,
-                      max_epochs=1000, exact=False):
+def check_compression(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+                      order: Order = "given", seed: Seed = None, max_epochs: int = 1000,
+                      exact: bool = False) -> CompressionReport:
     """Rerun the core on the mistake examples alone, in mistake order; compare ``w``.
 
     Parameters

@@ -42,9 +42,11 @@ import json
 import math
 import numbers
 import operator
+import os
 import re
 from itertools import repeat
 from fractions import Fraction
+from typing import Any
 
 __all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
            "check_certificate_file", "read_certificate", "certificate_document",
@@ -59,7 +61,7 @@ class CertificateError(ValueError):
     """A witness or certificate that does not prove what it claims (says why)."""
 
 
-def check_certificate(X, y, verdict):
+def check_certificate(X: Any, y: Any, verdict: Any) -> bool:
     """Re-check a verdict's witness or certificate from scratch, in exact arithmetic.
 
     Parameters
@@ -221,7 +223,7 @@ def _plain(data):
     return data
 
 
-def exact_rows(X, *, intercept):
+def exact_rows(X: Any, *, intercept: bool) -> tuple[list[list[int]], list[Fraction]]:
     """Exact integer rows of ``[X, 1]`` (or ``X``) and their positive scales.
 
     Returns ``(rows, scales)`` with ``[x_i, 1] == rows[i] * scales[i]`` exactly:
@@ -284,7 +286,7 @@ def _sparse_rows(X, *, intercept):
     return rows, scales
 
 
-def labels_pm1(y):
+def labels_pm1(y: Any) -> list[int]:
     """Labels as a list of -1/+1 ints, by markone's rule.
 
     >>> labels_pm1(["cat", "dog", "cat"]), labels_pm1([1, -1]), labels_pm1([0, 0])
@@ -345,7 +347,7 @@ class Claim:
     source_file: object = None
 
 
-def data_sha256(X, y):
+def data_sha256(X: Any, y: Any) -> str:
     """The SHA-256 that names labelled data exactly: the same numbers and labels give
     the same hash, however they are written (``0.5``, ``"1/2"``, ``Fraction(1, 2)``).
 
@@ -375,7 +377,7 @@ def data_sha256(X, y):
     return h.hexdigest()
 
 
-def file_sha256(path):
+def file_sha256(path: str | os.PathLike[str]) -> str:
     """The SHA-256 of a file's bytes (hex)."""
     h = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -384,7 +386,9 @@ def file_sha256(path):
     return h.hexdigest()
 
 
-def certificate_document(X, y, verdict, *, source=None):
+def certificate_document(X: Any, y: Any, verdict: Any, *,
+                         source: str | os.PathLike[str] | dict[str, Any] | None = None
+                         ) -> dict[str, Any]:
     """The certificate file's content (a JSON-ready dict) for a decided ``verdict``.
 
     The data are embedded exactly (ints and float64 as JSON numbers, anything else,
@@ -404,7 +408,7 @@ def certificate_document(X, y, verdict, *, source=None):
                          "to write.")
     X = [[_json_number(v) for v in row] for row in _plain(X)]
     y = [_json_label(v) for v in _plain(y)]
-    if isinstance(source, (str, bytes)) or hasattr(source, "__fspath__"):
+    if isinstance(source, (str, os.PathLike)):
         source = {"path": str(source), "sha256": file_sha256(source)}
     doc = {
         "format": CERTIFICATE_FORMAT,
@@ -456,7 +460,7 @@ def _json_label(v):
                      "numbers or strings.")
 
 
-def read_certificate(path):
+def read_certificate(path: str | os.PathLike[str]) -> tuple[Any, Any, Claim]:
     """Read a certificate file; return ``(X, y, claim)`` (``claim`` a :class:`Claim`).
 
     Validates the schema: the format tag, every required field and its type (the
@@ -571,7 +575,7 @@ def _file_number(v, where, path):
         raise CertificateUnreadable(f"{path}: {exc}") from None
 
 
-def check_certificate_file(path):
+def check_certificate_file(path: str | os.PathLike[str]) -> Claim:
     """Check the certificate file at ``path``: its schema, its data, its proof.
 
     1. the schema (:func:`read_certificate`);

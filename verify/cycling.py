@@ -42,24 +42,30 @@ True
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
 from markone._html import ShownInJupyter
-from markone._exact import fits_int64, to_integer_matrix
+from markone._exact import fits_int64, signed_integer_rows
+from markone._progress import search_bar
+from markone._typing import ArrayLike, Rational
 from markone.online import is_mistake
 from markone._validation import (
     check_choice,
     check_consistent_length,
     check_int_at_least,
+    check_positive,
     labels_to_pm1,
 )
 
-__all__ = ["CyclingReport", "check_cycling", "integer_yx"]
+__all__ = ["CyclingReport", "check_cycling", "integer_yx", "deadline_after",
+           "stopped_phrase"]
 
 _RULES = ("nonstrict", "strict")
 
@@ -95,12 +101,15 @@ class CyclingReport(ShownInJupyter):
     max_norm_state : tuple of int
         A vector attaining ``max_norm_sq``.
     complete : bool
-        False when ``budget`` stopped the search: then the numbers describe what was
-        found so far.
+        False when ``budget`` or ``timeout_s`` stopped the search: then the numbers
+        describe what was found so far.
     scale : Fraction
         The integer weights are ``scale`` times the weights on the original data.
     message : str
         One line saying what was found.
+    stopped_by : str
+        What stopped an incomplete search: ``"budget"`` or ``"timeout_s"`` (``""``
+        when complete).
     """
 
     order: str
@@ -119,9 +128,35 @@ class CyclingReport(ShownInJupyter):
     complete: bool
     scale: Fraction
     message: str
+    stopped_by: str = field(default="", repr=False)
 
 
-def integer_yx(X, y, *, intercept=True, intercept_scale=1):
+def deadline_after(timeout_s: float | None) -> float | None:
+    """The :func:`time.perf_counter` value ``timeout_s`` seconds from now (None: no
+    deadline), after checking that ``timeout_s`` is positive."""
+    if timeout_s is None:
+        return None
+    return time.perf_counter() + check_positive(timeout_s, "timeout_s")
+
+
+def stopped_phrase(stopped_by: str, budget: int | None, timeout_s: float | None,
+                   unit: str) -> str:
+    """How a search that did not finish says why, naming the parameter that stopped
+    it (``stopped_by``, which is also what to raise; the CLI rewrites ``budget=`` and
+    ``timeout_s=`` into its flags).
+
+    >>> stopped_phrase("budget", 100, None, "states")
+    'the budget (budget=100 states) stopped the search'
+    >>> stopped_phrase("timeout_s", 100, 2.5, "states")
+    'the time limit (timeout_s=2.5 s) stopped the search'
+    """
+    if stopped_by == "timeout_s" and timeout_s is not None:
+        return f"the time limit (timeout_s={float(timeout_s):g} s) stopped the search"
+    return f"the budget (budget={budget} {unit}) stopped the search"
+
+
+def integer_yx(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+               intercept_scale: Rational = 1) -> tuple[np.ndarray, Fraction]:
     """Return ``(YX, scale)``: the rows ``y_i * [x_i, c]`` as exact integers.
 
     ``X`` may hold ints, Fractions, rational strings or floats (taken as the exact
@@ -144,11 +179,7 @@ def integer_yx(X, y, *, intercept=True, intercept_scale=1):
         )
     check_consistent_length(Xl, y)
     ypm, _ = labels_to_pm1(y)
-    if intercept:
-        Xl = [list(r) + [intercept_scale] for r in Xl]
-    M, scale = to_integer_matrix(Xl)
-    YX = M * ypm.astype(M.dtype)[:, None]
-    return np.ascontiguousarray(YX), scale
+    return signed_integer_rows(Xl, ypm, intercept=intercept, intercept_scale=intercept_scale)
 
 
 def _mistakes(signed_scores, rule):
@@ -166,8 +197,11 @@ def _widen(YX, W):
     return YX.astype(object), W.astype(object)
 
 
-def check_cycling(X, y, *, intercept=True, intercept_scale=1, order="cyclic",
-                  rule="nonstrict", budget=1_000_000):
+def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+                  intercept_scale: Rational = 1, order: str = "cyclic",
+                  rule: str = "nonstrict", budget: int = 1_000_000,
+                  timeout_s: float | None = None, progress: bool | None = None
+                  ) -> CyclingReport:
     """Find the exact cycle of the perceptron, or every weight vector it can reach.
 
     Parameters
@@ -188,6 +222,13 @@ def check_cycling(X, y, *, intercept=True, intercept_scale=1, order="cyclic",
     budget : int, default 1_000_000
         At most this many updates (cyclic) or states (all); past it the report has
         ``complete=False`` and what was found so far.
+    timeout_s : float, optional
+        Stop searching after about this many seconds (``complete=False``,
+        ``stopped_by="timeout_s"``, and what was found so far).
+    progress : bool, optional
+        Show a progress bar of the updates (cyclic) or states (all) found (tqdm, on
+        stderr; ``None``: only on a terminal, once the search takes more than half a
+        second). It changes no result.
 
     Returns
     -------
@@ -221,26 +262,33 @@ def check_cycling(X, y, *, intercept=True, intercept_scale=1, order="cyclic",
     check_choice(order, "order", ("cyclic", "all"))
     check_choice(rule, "rule", _RULES)
     budget = check_int_at_least(budget, "budget", 1)
+    deadline = deadline_after(timeout_s)
     YX, scale = integer_yx(X, y, intercept=intercept, intercept_scale=intercept_scale)
     if order == "cyclic":
-        report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept)
+        with search_bar(budget, "check_cycling: updates", progress) as bar:
+            report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept,
+                                                 deadline, timeout_s, bar)
         if rule == "nonstrict":
             _replay(X, y, intercept, intercept_scale, stream, trajectory, scale)
         return report
-    reach = reachable_states(YX, rule=rule, budget=budget)
+    with search_bar(budget, "check_cycling: reachable states", progress) as bar:
+        reach = reachable_states(YX, rule=rule, budget=budget, deadline=deadline,
+                                 bar=bar)
     norms = _norms_sq(reach.states)
     k = int(np.argmax(norms))
     consistent = reach.clean_states > 0
+    why = stopped_phrase(reach.stopped_by, budget, timeout_s, "states")
     msg = (f"{len(reach.states)} weight vectors reachable from zero in any order"
-           f"{'' if reach.complete else f' found before the budget ({budget}) stopped the search'}"
+           f"{'' if reach.complete else f' found before {why}'}"
            f"; largest squared norm {int(norms[k])}"
-           f"{'; some of them classify every example correctly' if consistent else ''}.")
+           f"{'; some of them classify every example correctly' if consistent else ''}"
+           f"{'' if reach.complete else f'; raise {reach.stopped_by} to search further'}.")
     return CyclingReport(
         order="all", rule=rule, intercept=bool(intercept), converged=bool(consistent),
         transient=None, transient_epochs=None, period_updates=None, period_epochs=None,
         cycle=(), cycle_indices=(), states=len(reach.states),
         max_norm_sq=int(norms[k]), max_norm_state=_as_tuple(reach.states[k]),
-        complete=reach.complete, scale=scale, message=msg,
+        complete=reach.complete, scale=scale, message=msg, stopped_by=reach.stopped_by,
     )
 
 
@@ -253,7 +301,8 @@ def _norms_sq(W):
         else np.einsum("ij,ij->i", W, W)
 
 
-def _cyclic(YX, scale, rule, budget, intercept):
+def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
+            bar=None):
     n, d = YX.shape
     w = np.zeros(d, dtype=YX.dtype)
     # state after update k: (w, next position) -> (k, step count)
@@ -261,10 +310,18 @@ def _cyclic(YX, scale, rule, budget, intercept):
     weights, positions, norms = [w.copy()], [-1], [0]
     step, since_update, updates = 0, 0, 0
     converged = False
-    complete = True
+    complete, stopped_by, shown = True, "", 0
     while True:
         i = step % n
         step += 1
+        if step % 4096 == 0:  # the bar and the clock, now and then
+            if bar is not None:
+                bar.update(updates - shown)
+                shown = updates
+            if deadline is not None and time.perf_counter() > deadline:
+                complete, stopped_by = False, "timeout_s"
+                step -= 1  # presentation `step` was not made
+                break
         if _mistakes(np.dot(YX[i], w), rule):
             YX, w = _widen(YX, w)
             w = w + YX[i]
@@ -279,23 +336,27 @@ def _cyclic(YX, scale, rule, budget, intercept):
                 break
             seen[key] = (updates, step)
             if updates >= budget:
-                complete = False
+                complete, stopped_by = False, "budget"
                 break
         else:
             since_update += 1
             if since_update >= n:
                 converged = True
                 break
+    if bar is not None:
+        bar.update(updates - shown)
     k = int(np.argmax(norms))
     common = dict(order="cyclic", rule=rule, intercept=bool(intercept), states=len(seen),
                   max_norm_sq=int(norms[k]), max_norm_state=_as_tuple(weights[k]),
-                  scale=scale)
+                  scale=scale, stopped_by=stopped_by)
     if converged or not complete:
         msg = (f"converged after {updates} updates (a pass without mistakes)"
                + ("; under the strict rule the zero start never updates (every score "
                   "is 0, not a mistake)" if updates == 0 and rule == "strict" else "")
                if converged else
-               f"no cycle within the budget of {budget} updates; stopped")
+               f"no cycle found in {updates} updates: "
+               + stopped_phrase(stopped_by, budget, timeout_s, "updates")
+               + f"; raise {stopped_by} to search further")
         report = CyclingReport(
             converged=converged, transient=updates if converged else None,
             transient_epochs=(step - n - 1) // n + 1 if converged else None,
@@ -350,7 +411,9 @@ class Reachable:
     """The mistake graph reachable from zero (see :func:`reachable_states`).
 
     ``states[0]`` is the zero vector; edge ``k`` goes from ``states[src[k]]`` to
-    ``states[dst[k]]`` by an update on example ``example[k]``.
+    ``states[dst[k]]`` by an update on example ``example[k]``. ``stopped_by`` is
+    ``"budget"`` or ``"timeout_s"`` when the search did not finish (``complete`` is
+    then False), else ``""``.
     """
 
     states: np.ndarray = field(repr=False)
@@ -359,15 +422,20 @@ class Reachable:
     example: np.ndarray = field(repr=False)
     clean_states: int
     complete: bool
+    stopped_by: str = ""
 
 
-def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
+def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_000_000,
+                     edges: bool = False, deadline: float | None = None,
+                     bar: Any = None) -> Reachable:
     """Breadth-first search of every weight vector reachable from zero.
 
     A vector ``w`` has a successor ``w + YX[i]`` for every row with
     ``YX[i] . w <= 0`` (``< 0`` under the strict rule). One frontier is expanded at a
     time with numpy; vectors are deduplicated exactly (as int64 bytes or tuples of
-    Python ints). Stops once more than ``budget`` states are known.
+    Python ints). Stops once more than ``budget`` states are known, or once
+    :func:`time.perf_counter` passes ``deadline``; ``bar`` (a tqdm bar) counts the
+    states found.
 
     >>> YX = np.array([[1, 0], [0, 1]])
     >>> r = reachable_states(YX, edges=True)
@@ -375,7 +443,7 @@ def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
     ([[0, 0], [1, 0], [0, 1], [1, 1]], True)
     """
     YX = np.asarray(YX)
-    fast = _reachable_compiled(YX, rule, budget, edges)
+    fast = _reachable_compiled(YX, rule, budget, edges, deadline, bar)
     if fast is not None:
         return fast
     d = YX.shape[1]
@@ -386,7 +454,9 @@ def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
     frontier_ids = np.array([0])
     frontier = W
     clean = 0
-    complete = True
+    stopped_by = ""
+    if bar is not None:
+        bar.update(1)
     while len(frontier):
         YX, frontier = _widen(YX, frontier)
         S = frontier @ YX.T
@@ -394,7 +464,9 @@ def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
         clean += int((~M.any(axis=1)).sum())
         r, c = np.nonzero(M)
         children = frontier[r] + YX[c]
-        new_rows, new_ids, child_ids = [], [], np.empty(len(children), dtype=np.int64)
+        new_rows: list = []
+        new_ids: list = []
+        child_ids = np.empty(len(children), dtype=np.int64)
         n_known = len(index)
         for k, row in enumerate(children):
             key = _key(row)
@@ -414,24 +486,37 @@ def reachable_states(YX, *, rule="nonstrict", budget=1_000_000, edges=False):
         frontier = np.array(new_rows, dtype=YX.dtype).reshape(-1, d)
         frontier_ids = np.array(new_ids)
         blocks.append(frontier)
+        if bar is not None:
+            bar.update(len(new_rows))
         if len(index) > budget:
-            complete = False
+            stopped_by = "budget"
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            stopped_by = "timeout_s"
             break
     states = np.concatenate([b.astype(YX.dtype) for b in blocks])
     cat = (lambda parts: np.concatenate(parts) if parts else np.empty(0, np.int64))
     return Reachable(states=states, src=cat(src), dst=cat(dst), example=cat(ex),
-                     clean_states=clean, complete=complete)
+                     clean_states=clean, complete=not stopped_by, stopped_by=stopped_by)
 
 
 def _key(row):
     return row.tobytes() if row.dtype != object else tuple(int(v) for v in row)
 
 
-def _reachable_compiled(YX, rule, budget, edges):
+#: Vectors expanded per call of the compiled search (between two looks at the clock
+#: and the bar).
+_CHUNK = 1 << 14
+
+
+def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
     """The same search compiled, with each vector packed into one int64 key.
 
     Returns None when the coordinates may not fit the packing (then the caller runs
-    the general search): each coordinate gets ``63 // d`` bits.
+    the general search): each coordinate gets ``63 // d`` bits. The compiled search
+    expands :data:`_CHUNK` vectors per call and resumes where it stopped, so the
+    deadline and the bar are looked at between calls (the result does not depend on
+    the chunking).
     """
     if YX.dtype != np.int64:
         return None
@@ -442,33 +527,51 @@ def _reachable_compiled(YX, rule, budget, edges):
     amax = int(np.abs(YX).max(initial=0))
     if amax * d * 2 ** bits >= 2**62:   # dot products of in-range vectors must fit
         return None
-    out = _bfs_packed(np.ascontiguousarray(YX), rule == "strict", int(budget), bits,
-                      bool(edges))
-    states, src, dst, ex, clean, complete, ok = out
-    if not ok:
-        return None
-    return Reachable(states=states, src=src, dst=dst, example=ex,
-                     clean_states=int(clean), complete=bool(complete))
+    YX = np.ascontiguousarray(YX)
+    off = 1 << (bits - 1)
+    key0 = 0
+    for _ in range(d):
+        key0 = (key0 << bits) + off
+    index = Dict.empty(key_type=types.int64, value_type=types.int64)
+    index[np.int64(key0)] = 0
+    state = (np.zeros((1024, d), np.int64), np.empty(1024, np.int64),
+             np.empty(1024, np.int64), np.empty(1024, np.int64))
+    count, ne, head, clean = 1, 0, 0, 0
+    stopped_by = ""
+    while True:
+        (*state, count, ne, head, clean, over, ok) = _bfs_packed(
+            YX, rule == "strict", int(budget), bits, bool(edges), index, *state,
+            count, ne, head, clean, _CHUNK)
+        if not ok:
+            return None
+        if bar is not None:
+            bar.update(min(count, budget + 1) - bar.n)
+        if over:
+            stopped_by = "budget"
+            break
+        if head >= count:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            stopped_by = "timeout_s"
+            break
+    states, src, dst, ex = state
+    return Reachable(states=states[:count], src=src[:ne], dst=dst[:ne], example=ex[:ne],
+                     clean_states=int(clean), complete=not stopped_by,
+                     stopped_by=stopped_by)
 
 
 @njit(cache=True)
-def _bfs_packed(YX, strict, budget, bits, want_edges):  # pragma: no cover - compiled
+def _bfs_packed(YX, strict, budget, bits, want_edges, index, states, src, dst, ex,
+                count, ne, head, clean, chunk):  # pragma: no cover - compiled
+    """Expand at most ``chunk`` more vectors (from ``head``) of the packed search;
+    return the grown buffers, the counters, ``over`` (more than ``budget`` states) and
+    ``ok`` (every coordinate fitted its bits)."""
     n, d = YX.shape
     off = np.int64(1) << (bits - 1)
     lim = off - 1
-    index = Dict.empty(key_type=types.int64, value_type=types.int64)
-    states = np.zeros((1024, d), np.int64)
-    src = np.empty(1024, np.int64)
-    dst = np.empty(1024, np.int64)
-    ex = np.empty(1024, np.int64)
-    key0 = np.int64(0)
-    for j in range(d):
-        key0 = (key0 << bits) + off
-    index[key0] = 0
-    count, ne, head, clean = 1, 0, 0, 0
-    complete, ok = True, True
     child = np.empty(d, np.int64)
-    while head < count:
+    stop = head + chunk
+    while head < count and head < stop:
         mistakes = 0
         for i in range(n):
             s = np.int64(0)
@@ -480,11 +583,9 @@ def _bfs_packed(YX, strict, budget, bits, want_edges):  # pragma: no cover - com
                 for j in range(d):
                     c = states[head, j] + YX[i, j]
                     if c > lim or c < -lim:
-                        ok = False
+                        return states, src, dst, ex, count, ne, head, clean, False, False
                     child[j] = c
                     key = (key << bits) + (c + off)
-                if not ok:
-                    return states[:0], src[:0], dst[:0], ex[:0], 0, False, False
                 j_id = index.get(key, -1)
                 if j_id < 0:
                     j_id = count
@@ -512,6 +613,5 @@ def _bfs_packed(YX, strict, budget, bits, want_edges):  # pragma: no cover - com
             clean += 1
         head += 1
         if count > budget:
-            complete = False
-            break
-    return states[:count], src[:ne], dst[:ne], ex[:ne], clean, complete, ok
+            return states, src, dst, ex, count, ne, head, clean, True, True
+    return states, src, dst, ex, count, ne, head, clean, False, True

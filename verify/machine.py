@@ -72,13 +72,22 @@ import dataclasses
 import hashlib
 import math
 import time
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._validation import as_generator, check_consistent_length, check_int_at_least
+from markone._progress import search_bar
+from markone._typing import ArrayLike, JSONDict, Seed
+from markone._validation import (as_generator, check_consistent_length,
+                                 check_int_at_least, check_positive)
 from verify import _clipped, _reach
 from verify._minfaults import FaultMinimum, minimal_faults, static_fault
+
+if TYPE_CHECKING:
+    from markone.hardware import MarkI, MarkIParams
+    from markone.hardware.faults import FaultPlan
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum"]
@@ -112,7 +121,7 @@ class Claim:
     message: str
     evidence: dict = dataclasses.field(default_factory=dict, repr=False)
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """The claim as a JSON-ready dict."""
         return {"holds": self.holds, "method": self.method, "message": self.message,
                 "evidence": self.evidence}
@@ -127,7 +136,7 @@ class RUnitReport:
     end_stops: Claim
     converges: Claim
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """The R-unit's claims as a JSON-ready dict."""
         return {"r_unit": self.r_unit, "learnable": self.learnable.to_dict(),
                 "end_stops": self.end_stops.to_dict(),
@@ -167,16 +176,16 @@ class MachineReport:
     time_s: float
 
     @property
-    def learnable(self):
+    def learnable(self) -> bool | None:
         """True when every R-unit's task is proven learnable (None if unknown)."""
         return _all(r.learnable.holds for r in self.r_units)
 
     @property
-    def converges(self):
+    def converges(self) -> bool | None:
         """True when the machine provably learns the task for every fair order."""
         return _all(r.converges.holds for r in self.r_units)
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """The report as a JSON-ready dict (format ``markone.verify.machine/1``)."""
         return {"format": "markone.verify.machine/1", "theta": self.theta,
                 "n_examples": self.n_examples, "n_a_units": self.n_a_units,
@@ -188,7 +197,7 @@ class MachineReport:
                 "timing": self.timing.to_dict(), "faults": self.faults.to_dict(),
                 "quantisation": self.quantisation.to_dict(), "time_s": self.time_s}
 
-    def text(self):
+    def text(self) -> str:
         """The report in words, one line per claim."""
         word = {True: "yes", False: "NO", None: "unknown"}
         lines = [f"Mark I on {self.n_examples} figures: theta={self.theta}, end stops "
@@ -237,7 +246,8 @@ class MachineTask:
     classes: np.ndarray
 
 
-def machine_task(machine, images, labels, plan=None):
+def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                 plan: FaultPlan | None = None) -> MachineTask:
     """The A-unit patterns and R-unit targets ``MarkI.train(images, labels)`` uses.
 
     The threshold is calibrated on ``images`` as a fresh ``train`` would (the machine
@@ -285,8 +295,11 @@ def machine_task(machine, images, labels, plan=None):
 # the public entry point
 
 
-def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None,
-                  orders=8, z3_depth=40, seed=0, time_budget_s=None):
+def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
+                  exposure_s: float | None = None, exact_budget: int | None = None,
+                  orders: int = 8, z3_depth: int = 40, seed: Seed = 0,
+                  time_budget_s: float | None = None, progress: bool | None = None
+                  ) -> MachineReport:
     """What the perceptron's theorems promise ``machine`` on ``(images, labels)``.
 
     Parameters
@@ -312,8 +325,13 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     seed : int or numpy.random.Generator
         For the random orders.
     time_budget_s : float, optional
-        Stop searching for counterexamples after about this long (claims then stay
-        undecided, never guessed).
+        Stop searching after about this long: the separability checks, the random
+        orders and the Z3 queries are cut at that time, and the claims they would have
+        decided stay undecided (``holds=None``, saying so), never guessed.
+    progress : bool, optional
+        Show a progress bar of the R-units checked (tqdm, on stderr; ``None``: only
+        on a terminal, once the check takes more than half a second). It changes no
+        claim.
 
     Returns
     -------
@@ -336,7 +354,8 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     z3_depth = check_int_at_least(z3_depth, "z3_depth", 0)
     budget = EXACT_MAX_STATES if exact_budget is None else check_int_at_least(
         exact_budget, "exact_budget", 1)
-    deadline = None if time_budget_s is None else t0 + float(time_budget_s)
+    deadline = None if time_budget_s is None else t0 + check_positive(
+        time_budget_s, "time_budget_s")
     task = machine_task(machine, images, labels)
     p = machine.params
     rng = as_generator(seed)
@@ -344,9 +363,13 @@ def check_machine(machine, images, labels, *, exposure_s=None, exact_budget=None
     dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
                and (plan is None or _static(plan)))
     units = _Units(p.increment_steps, p.weight_range)
-    reports = tuple(
-        _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline)
-        for r in range(p.n_r_units))
+    with search_bar(p.n_r_units, "check_machine: R-units", progress) as bar:
+        reports = []
+        for r in range(p.n_r_units):
+            reports.append(_check_r_unit(r, task, units, dynamic, budget, orders,
+                                         z3_depth, rng, deadline))
+            bar.update(1)
+    reports = tuple(reports)
     if exposure_s is None:
         exposure_s = p.exposure_s
     return MachineReport(
@@ -383,7 +406,7 @@ def _fault_claim(machine, images, labels, plan, reports, deadline=None):
         t = machine_task(machine, images, labels, plan=sub)
         X = t.patterns[:, t.inputs[r]]
         return check_separable(X.astype(np.int64), t.targets[:, r],
-                               intercept=False).separable
+                               intercept=False, progress=False).separable
 
     culprits = {}
     for r in broken:
@@ -483,7 +506,8 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     cols = task.inputs[r]
     X = task.patterns[:, cols].astype(np.int64)
     y = task.targets[:, r]
-    verdict = check_separable(X, y, intercept=False)
+    verdict = check_separable(X, y, intercept=False, progress=False,
+                              timeout_s=_seconds_left(deadline))
     learnable = _learnable_claim(verdict, cols)
     if not verdict.separable:
         why = ("not learnable, so no order can make it converge"
@@ -503,6 +527,12 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     converges = _convergence_claim(red, units, end_stops, hit, budget, orders, rng,
                                    deadline)
     return RUnitReport(r, learnable, end_stops, converges)
+
+
+def _seconds_left(deadline):
+    """Seconds until ``deadline`` (at least a millisecond: a check that starts after
+    it then times out at once, and says so), or None without one."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
 
 def _learnable_claim(v, cols):
@@ -625,7 +655,12 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             stream = np.tile(order, run.first_clip // red.n + 1)[:run.first_clip + 1]
             return _hit_claim(red, units, stream.tolist(), "random order", ev)
     if mistakes <= z3_depth and red.small():
-        found = _z3_hit(red, units, mistakes)
+        found = _z3_hit(red, units, mistakes, deadline)
+        if found == "unknown":
+            return Claim(None, "z3 bounded model checking",
+                         f"undecided: Z3 did not finish within time_budget_s (the bound "
+                         f"{units.steps(top)} steps exceeds the end stops and no stream "
+                         "reaching them was found)", ev), None
         if found is None:
             return Claim(True, "z3 bounded model checking",
                          f"no stream of up to {mistakes} reinforcements (the most any "
@@ -687,8 +722,8 @@ def _hit_claim(red, units, stream, how, ev):
     ev = dict(ev, stream=stream)
     return Claim(False, how, f"an end stop cuts a move short after {len(stream)} "
                  f"presentations of a stream found by the {how} search (replay: "
-                 "MarkI.train(images, labels, order=stream, epochs=1) has saturated > 0 "
-                 "for this R-unit)", ev), stream
+                 "MarkI.train(images, labels, order=stream, max_epochs=1) has "
+                 "saturated > 0 for this R-unit)", ev), stream
 
 
 def _greedy_streams(red, units, mistakes, u):
@@ -718,15 +753,28 @@ def _greedy_streams(red, units, mistakes, u):
         yield _greedy_run(YX, rule, u, mistakes + 1)
 
 
-def _z3_hit(red, units, depth):
+def _z3_hit(red, units, depth, deadline=None):
     """A stream of at most ``depth`` mistakes whose ideal weights leave the end
-    stops, or None when Z3 proves there is none."""
+    stops, None when Z3 proves there is none, or ``"unknown"`` when ``deadline``
+    passed first."""
     import z3
 
     P = red.P.tolist()
     D = red.D.tolist()
     w = [z3.IntVal(0)] * red.d
     solver = z3.Solver()
+
+    def check():
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise _Undecided
+            solver.set("timeout", max(1, int(left * 1000)))
+        answer = solver.check()
+        if answer == z3.unknown:
+            raise _Undecided
+        return answer
+
     choices, outside = [], []
     for k in range(depth):
         c = z3.Int(f"c{k}")
@@ -740,13 +788,20 @@ def _z3_hit(red, units, depth):
         outside.append(z3.Or([z3.Or(v > units.hi, v < units.lo) for v in w]))
         solver.push()
         solver.add(outside[-1])
-        if solver.check() == z3.sat:
-            model = solver.model()
-            return [model.eval(ci).as_long() for ci in choices]
-        solver.pop()
-        if solver.check() != z3.sat:   # no stream of k + 1 mistakes at all
-            return None
+        try:
+            if check() == z3.sat:
+                model = solver.model()
+                return [model.eval(ci).as_long() for ci in choices]
+            solver.pop()
+            if check() != z3.sat:   # no stream of k + 1 mistakes at all
+                return None
+        except _Undecided:
+            return "unknown"
     return None
+
+
+class _Undecided(Exception):
+    """Z3 answered unknown (its time limit)."""
 
 
 # --------------------------------------------------------------------------------------
@@ -904,11 +959,13 @@ def _covering_walk(graph, comp, c, s, n, inside):
 # replaying streams on the machine itself
 
 
-def replay_stream(machine, images, labels, prefix, cycle, *, passes=3):
+def replay_stream(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                  prefix: Sequence[int], cycle: Sequence[int], *, passes: int = 3
+                  ) -> JSONDict:
     """Show ``prefix + cycle`` once, then ``cycle`` ``passes`` times, on ``machine``
     (retrained from zero); return what a blocking claim predicts can be checked.
 
-    Returns a dict: ``saturated`` (moves cut short, per R-unit), ``mistakes_per_pass``
+    Returns a dict: ``saturated`` (moves cut short, per R-unit), ``mistakes_per_epoch``
     of the cycle passes, ``returns`` (the weights after each cycle pass equal those
     after the first run: the machine is on a cycle) and ``converged``.
     """
@@ -917,12 +974,12 @@ def replay_stream(machine, images, labels, prefix, cycle, *, passes=3):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         first = machine.train(images, labels, order=list(prefix) + list(cycle),
-                              epochs=1)
+                              max_epochs=1)
         w = machine.weights
-        more = machine.train(images, labels, order=list(cycle), epochs=passes,
+        more = machine.train(images, labels, order=list(cycle), max_epochs=passes,
                              warm_start=True)
     return {"saturated": (first.saturated + more.saturated).tolist(),
-            "mistakes_per_pass": list(more.epoch_mistakes),
+            "mistakes_per_epoch": list(more.mistakes_per_epoch),
             "returns": bool(np.array_equal(machine.weights, w)),
             "converged": bool(more.converged)}
 
@@ -931,7 +988,8 @@ def replay_stream(machine, images, labels, prefix, cycle, *, passes=3):
 # timing and quantisation
 
 
-def exposure_limits(params, images=None):
+def exposure_limits(params: MarkIParams, images: ArrayLike | None = None
+                    ) -> tuple[float, float]:
     """``(rise_s, decay_s)``: exposures below which a photocell can be misread.
 
     A lit cell (light ``T >= s_threshold``) shown after darkness reads

@@ -32,11 +32,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from markone._html import ShownInJupyter
+from markone._typing import ArrayLike
 from markone._exact import exactly_float64, to_fraction_matrix
 from markone._validation import (check_consistent_length, check_matrix, check_positive,
                                  check_sparse, is_sparse, sparse_refused)
@@ -110,12 +113,13 @@ class Margin(ShownInJupyter):
     time_s: float
 
     @property
-    def gap(self):
+    def gap(self) -> float:
         """Relative width of the certified interval, ``(upper - lower) / upper``."""
         return (self.upper - self.lower) / self.upper if self.upper > 0 else 0.0
 
 
-def max_margin(X, y, *, intercept=True, svm=False, rtol=1e-12, max_iter=None):
+def max_margin(X: ArrayLike, y: ArrayLike, *, intercept: bool = True, svm: bool = False,
+               rtol: float = 1e-12, max_iter: int | None = None) -> Margin:
     """The maximum margin of ``(X, y)`` with a certified interval and Novikoff's bound.
 
     Parameters
@@ -283,7 +287,8 @@ def _scaled_sparse(X, y_pm1, intercept, svm):
     return _ScaledProblem(Zs, k, delta, Xs)
 
 
-def scaled_data(X, y, intercept=True):
+def scaled_data(X: ArrayLike, y: ArrayLike, intercept: bool = True
+                ) -> tuple[np.ndarray, int]:
     """The signed (augmented) examples ``y_i [x_i, 1]`` scaled by ``2**k`` into
     float64's comfortable range (largest entry in [1/2, 1)); returns ``(Z, k)``.
 
@@ -380,7 +385,7 @@ def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
 def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
                  svm, offset):
     """Decide exactly when the float margin is not positive."""
-    verdict = check_separable(prob.exact, y_pm1, intercept=intercept)
+    verdict = check_separable(prob.exact, y_pm1, intercept=intercept, progress=False)
     if verdict.separable is None:  # pragma: no cover - needs a solver timeout
         raise RuntimeError(f"could not decide separability: {verdict.message}")
     if verdict.separable:
@@ -493,7 +498,9 @@ def _hull_norm_upper(Z, support, lam):
     return num / den
 
 
-def min_norm_point(Z, *, rtol=1e-12, max_iter=10_000, lmo=None):
+def min_norm_point(Z: Any, *, rtol: float = 1e-12, max_iter: int = 10_000,
+                   lmo: Callable[[np.ndarray], tuple[Any, np.ndarray]] | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, list, int]:
     """Wolfe's algorithm: the point of minimum norm in the convex hull of the rows of Z.
 
     Parameters

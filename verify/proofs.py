@@ -56,11 +56,15 @@ Examples
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from markone._validation import check_choice, check_int_at_least
+from markone._typing import PathLike
 from verify.smt import SOLVERS, And, Eq, Not, Or, Real, Session, Sum, evaluate
+from verify.smt import Term
 
 __all__ = ["ProofResult", "OBLIGATIONS", "prove", "check_all", "table", "save_smt2"]
 
@@ -416,20 +420,20 @@ class ProofResult:
     smt2: str = field(default="", repr=False)
 
     @property
-    def dimension_free(self):
+    def dimension_free(self) -> bool:
         """True: a Gram-form proof covers every dimension (scalar ones have none)."""
         return True
 
     @property
-    def expected(self):
+    def expected(self) -> bool:
         """True when the outcome is the intended one (proved, or refuted if wrong)."""
         return self.status == ("counterexample" if self.wrong else "proved")
 
-    def statement_terms(self):
+    def statement_terms(self) -> tuple[list[Term], Term]:
         """``(hypotheses, conclusion)`` as terms, the PSD conditions included."""
         return _statement(self.name, self.wrong)[1:]
 
-    def holds(self, values):
+    def holds(self, values: Mapping[str, Any]) -> bool:
         """Evaluate the statement exactly at ``values`` (name -> number): False when
         ``values`` satisfy every hypothesis (PSD included) and violate the conclusion."""
         hyp, concl = self.statement_terms()
@@ -443,7 +447,8 @@ def _statement(name, wrong):
     return space, space.realisable() + hyp, concl
 
 
-def prove(name, *, wrong=False, solver="z3", timeout_ms=20_000, smt2_dir=None):
+def prove(name: str, *, wrong: bool = False, solver: str = "z3", timeout_ms: int = 20_000,
+          smt2_dir: PathLike | None = None) -> ProofResult:
     """Discharge one obligation (or refute its wrong variant) with one solver.
 
     Parameters
@@ -483,7 +488,7 @@ def prove(name, *, wrong=False, solver="z3", timeout_ms=20_000, smt2_dir=None):
     session.add(*hyp, Not(concl))
     answer = session.check()
     smt2 = session.smt2()
-    cex = {}
+    cex: dict[str, Any] = {}
     if answer == "sat":
         cex = session.rational_model() or session.model()
     status = {"unsat": "proved", "sat": "counterexample"}.get(answer, "unknown")
@@ -494,7 +499,7 @@ def prove(name, *, wrong=False, solver="z3", timeout_ms=20_000, smt2_dir=None):
                        counterexample=cex, time_s=session.time_s, smt2=smt2)
 
 
-def save_smt2(directory, filename, text):
+def save_smt2(directory: PathLike, filename: str, text: str) -> Path:
     """Write one SMT-LIB 2 script into ``directory`` (created), atomically."""
     from markone._io import atomic_write
 
@@ -504,8 +509,9 @@ def save_smt2(directory, filename, text):
     return path / filename
 
 
-def check_all(*, wrong=(False, True), solvers=SOLVERS, timeout_ms=20_000,
-              smt2_dir=None, names=None):
+def check_all(*, wrong: Iterable[bool] = (False, True), solvers: Sequence[str] = SOLVERS,
+              timeout_ms: int = 20_000, smt2_dir: PathLike | None = None,
+              names: Iterable[str] | None = None) -> tuple[ProofResult, ...]:
     """Check every obligation, right and wrong, with every solver.
 
     Returns
@@ -530,10 +536,10 @@ def check_all(*, wrong=(False, True), solvers=SOLVERS, timeout_ms=20_000,
     return tuple(out)
 
 
-def table(results):
+def table(results: Sequence[ProofResult]) -> str:
     """The results as text: obligation, dimension-free?, one column per solver, and
     the time; a row whose solvers disagree ends in ``DISAGREE``."""
-    rows = {}
+    rows: dict[tuple[str, str], dict[str, ProofResult]] = {}
     for r in results:
         rows.setdefault((r.name + (" (wrong)" if r.wrong else ""), r.form), {})[r.solver] = r
     solvers = [s for s in SOLVERS if any(r.solver == s for r in results)]

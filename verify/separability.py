@@ -37,17 +37,20 @@ import dataclasses
 import math
 import time
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from markone._html import ShownInJupyter
-from markone._exact import first_inexact, to_integer_matrix
+from markone._exact import first_inexact, signed_integer_rows
 from markone._checks import zero_rows
+from markone._progress import search_bar
+from markone._typing import ArrayLike, PathLike
 from markone._validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, check_sparse, is_sparse, labels_to_pm1)
 from markone.perceptron import signed_rows
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
-                           float_rows_to_ints, float_to_ints, null_vector)
+                           float_to_ints, null_vector)
 from verify.certificate import CertificateError, check_certificate
 
 __all__ = ["SeparabilityVerdict", "check_separable", "check_certificate",
@@ -112,7 +115,13 @@ class _Problem:
 
     ``Zf[i]`` is a positive multiple of the exact ``z_i`` when ``float_exact``;
     otherwise an approximation, and exact rows come from Python integers.
+    ``check_separable`` attaches its solver options and progress bar.
     """
+
+    solver: str
+    smt2_dir: PathLike | None
+    queries: int
+    bar: Any
 
     def __init__(self, X, y, intercept):
         self.intercept = intercept
@@ -140,12 +149,8 @@ class _Problem:
             if arr is not None and arr.ndim == 2 and 0 in arr.shape:
                 raise ValueError(f"X is empty (shape {arr.shape}); at least one sample "
                                  "with at least one feature is needed.")
-            M, scale = to_integer_matrix(X, extra=(1,))
-            M = M.astype(object)
-            check_consistent_length(M, self.y)
-            if intercept:  # the constant 1, scaled like the features
-                M = np.hstack([M, np.full((M.shape[0], 1), int(scale), dtype=object)])
-            self.M = M * self.y.astype(object)[:, None]
+            M, _ = signed_integer_rows(X, self.y, intercept=intercept)
+            self.M = M.astype(object)
             big = max(abs(int(v)) for v in self.M.ravel()) if self.M.size else 0
             self.Zf = np.ascontiguousarray(_float_rows(self.M, big))
             if big < 2**53:
@@ -158,8 +163,8 @@ class _Problem:
         inverses: ``z_i = ints[k] * scales[k]`` up to one common positive factor."""
         idx = list(idx)
         if self.float_exact:
-            ints, exps = float_rows_to_ints(dense_rows(self.Zf, idx))
-            return ints, [Fraction(2) ** e for e in exps]
+            ints, scales = signed_integer_rows(dense_rows(self.Zf, idx), per_row=True)
+            return ints, [1 / s for s in scales]
         return [[int(v) for v in self.M[i]] for i in idx], [Fraction(1)] * len(idx)
 
     def certify(self, w):
@@ -225,7 +230,7 @@ def _is_exact_input(X):
     return arr.dtype.kind in "biuf" and first_inexact(arr) is not None
 
 
-def labels_pm1(y):
+def labels_pm1(y: ArrayLike) -> tuple[np.ndarray, bool]:
     """Labels as int64 -1/+1 and whether there is one class only.
 
     markone's one label rule (:func:`markone._validation.labels_to_pm1`, as in
@@ -245,8 +250,10 @@ def labels_pm1(y):
 # the public entry point
 
 
-def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None, solver="z3",
-                    smt2_dir=None):
+def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+                    method: str = "auto", timeout_s: float | None = None,
+                    solver: str = "z3", smt2_dir: PathLike | None = None,
+                    progress: bool | None = None) -> SeparabilityVerdict:
     """Decide exactly whether ``(X, y)`` is linearly separable, with a proof.
 
     Parameters
@@ -270,6 +277,11 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None, solv
         same SMT-LIB 2 text (:mod:`verify.smt`).
     smt2_dir : path, optional
         Save every SMT query asked as ``smt2_dir/separability-<k>.smt2``.
+    progress : bool, optional
+        Show a progress bar (tqdm, on stderr) naming the prover at work and counting
+        its steps: the perceptron run, each cutting-plane LP round, each SMT query.
+        ``None`` (default): only on a terminal, once the check takes more than half a
+        second. It changes no verdict.
 
     Returns
     -------
@@ -314,7 +326,8 @@ def check_separable(X, y, *, intercept=True, method="auto", timeout_s=None, solv
     prob = _Problem(X, y, intercept)
     prob.solver, prob.smt2_dir, prob.queries = solver, smt2_dir, 0
     try:
-        with blas_single_thread():
+        with blas_single_thread(), search_bar(None, "check_separable", progress) as bar:
+            prob.bar = bar
             verdict = _decide(prob, method, deadline)
     except _Timeout:
         verdict = ("timeout", None, None, f"unknown: no verdict within timeout_s="
@@ -343,6 +356,12 @@ def _decide(prob, method, deadline):
             return ("perceptron", None, None, "unknown: the perceptron did not converge "
                     "within its epoch budget (use method='auto' for a verdict)")
     return _lp(prob, deadline)
+
+
+def _stage(prob, what):
+    """Name the prover at work on the progress bar, and count one step."""
+    prob.bar.set_description(what, refresh=False)
+    prob.bar.update(1)
 
 
 def _sep(how, w, prob, detail):
@@ -428,6 +447,7 @@ def _perceptron(prob, budget=1e8):
     Z = prob.Zf
     size = Z.nnz if is_sparse(Z) else Z.size
     epochs = int(min(1000, max(10, budget // max(size, 1))))
+    _stage(prob, f"check_separable: perceptron ({epochs} epochs at most)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # not converging is an answer here, not a warning
         try:
@@ -452,8 +472,12 @@ def _lp(prob, deadline):
     then the most violated ones, warm-started), then exact rounding."""
     from verify._cuts import LPTimeout, solve_by_cuts
 
+    def round_done(rows):
+        _stage(prob, f"check_separable: LP, {len(rows)} of {prob.n} rows")
+
     try:
-        t, w, rows, lam = solve_by_cuts(prob.Zf, deadline=deadline, guess=prob.guess)
+        t, w, rows, lam = solve_by_cuts(prob.Zf, deadline=deadline, guess=prob.guess,
+                                        on_round=round_done)
     except LPTimeout:
         raise _Timeout from None
     except ArithmeticError:  # pragma: no cover - HiGHS failure on a bounded feasible LP
@@ -537,6 +561,7 @@ def _smt_session(prob, deadline, what):
 
 def _smt_solve(prob, session, unknowns):
     """Check; save the query when asked; the unknowns' exact values, or None."""
+    _stage(prob, f"check_separable: {prob.solver} (exact)")
     answer = session.check()
     if prob.smt2_dir is not None:
         from verify.proofs import save_smt2

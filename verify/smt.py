@@ -25,7 +25,9 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from typing import Any
 
 __all__ = ["Term", "Real", "Int", "Sum", "And", "Or", "Not", "Implies", "If", "Eq",
            "evaluate", "Session", "SOLVERS"]
@@ -45,7 +47,7 @@ class Term:
 
     __slots__ = ("op", "args", "sort")
 
-    def __init__(self, op, args, sort):
+    def __init__(self, op: str, args: Iterable[Any], sort: str) -> None:
         self.op, self.args, self.sort = op, tuple(args), sort
 
     def __repr__(self):
@@ -82,12 +84,12 @@ class Term:
     __hash__ = object.__hash__
 
 
-def Real(name):
+def Real(name: str) -> Term:
     """A real-valued unknown."""
     return Term("var", (name,), "Real")
 
 
-def Int(name):
+def Int(name: str) -> Term:
     """An integer-valued unknown."""
     return Term("var", (name,), "Int")
 
@@ -96,7 +98,7 @@ def _const(v, sort):
     return Term("const", (Fraction(v),), sort)
 
 
-def Sum(terms, sort="Real"):
+def Sum(terms: Iterable[Term], sort: str = "Real") -> Term:
     """The sum of terms (0 of ``sort`` when empty)."""
     terms = list(terms)
     if not terms:
@@ -104,23 +106,23 @@ def Sum(terms, sort="Real"):
     return Term("+", terms, terms[0].sort) if len(terms) > 1 else terms[0]
 
 
-def And(*ts):
+def And(*ts: Term) -> Term:
     return Term("and", ts, "Bool") if len(ts) != 1 else ts[0]
 
 
-def Or(*ts):
+def Or(*ts: Term) -> Term:
     return Term("or", ts, "Bool") if len(ts) != 1 else ts[0]
 
 
-def Not(t):
+def Not(t: Term) -> Term:
     return Term("not", (t,), "Bool")
 
 
-def Implies(a, b):
+def Implies(a: Term, b: Term) -> Term:
     return Term("=>", (a, b), "Bool")
 
 
-def If(c, a, b):
+def If(c: Term, a: Term, b: Term) -> Term:
     """``ite``: ``a`` when ``c`` holds, else ``b``."""
     if not isinstance(a, Term) and not isinstance(b, Term):
         sort = "Int" if Fraction(a).denominator == Fraction(b).denominator == 1 else "Real"
@@ -132,7 +134,7 @@ def If(c, a, b):
     return Term("ite", (c, a, b), a.sort if a.sort == b.sort else "Real")
 
 
-def Eq(a, b):
+def Eq(a: Term, b: Term | int | Fraction) -> Term:
     """The equation ``a = b``."""
     if not isinstance(a, Term):
         a, b = b, a
@@ -161,9 +163,10 @@ def _render(t):
     return f"({op} {' '.join(_render(a) for a in t.args)})"
 
 
-def variables(terms):
+def variables(terms: Iterable[Term]) -> dict[str, str]:
     """The variables of ``terms`` as ``{name: sort}``, in order of first use."""
-    out, stack = {}, list(reversed(list(terms)))
+    out: dict[str, str] = {}
+    stack = list(reversed(list(terms)))
     while stack:
         t = stack.pop()
         if t.op == "var":
@@ -173,7 +176,7 @@ def variables(terms):
     return out
 
 
-def evaluate(t, env):
+def evaluate(t: Term, env: Mapping[str, Any]) -> Any:
     """The exact value of ``t`` (Fraction or bool) with variables from ``env``."""
     op, a = t.op, t.args
     if op == "var":
@@ -226,15 +229,16 @@ class Session:
         Written at the top of the exported file.
     """
 
-    def __init__(self, logic, *, solver="z3", timeout_ms=None, comment=""):
+    def __init__(self, logic: str, *, solver: str = "z3", timeout_ms: int | None = None,
+                 comment: str = "") -> None:
         if solver not in SOLVERS:
             raise ValueError(f"solver={solver!r} must be one of {SOLVERS}.")
         self.logic, self.solver, self.timeout_ms = logic, solver, timeout_ms
-        self._declared = {}
+        self._declared: dict[str, str] = {}
         self._script = [f"; {line}" for line in comment.splitlines()]
         self._script += ["(set-logic " + logic + ")", "(set-option :produce-models true)"]
-        self._lines = []  # declarations and assertions (the text the solver read)
-        self._last = None
+        self._lines: list[str] = []  # declarations and assertions (the text the solver read)
+        self._last: str | None = None
         self.time_s = 0.0
         if solver == "z3":
             import z3
@@ -254,7 +258,7 @@ class Session:
             self._cvc.setLogic(logic)
             self._sm = cvc5.SymbolManager(self._tm)
 
-    def add(self, *terms):
+    def add(self, *terms: Term) -> None:
         """Assert terms (declaring their new variables first)."""
         lines = []
         for name, sort in variables(terms).items():
@@ -279,7 +283,7 @@ class Session:
                 break
             cmd.invoke(self._cvc, self._sm)
 
-    def check(self, timeout_ms=None):
+    def check(self, timeout_ms: int | None = None) -> str:
         """``"sat"``, ``"unsat"`` or ``"unknown"`` for the assertions so far (within
         ``timeout_ms`` when given, else the session's limit)."""
         if timeout_ms is not None:
@@ -299,28 +303,28 @@ class Session:
         self._last = r
         return r
 
-    def push(self):
+    def push(self) -> None:
         self._script.append("(push 1)")
         if self.solver == "z3":
             self._z3.push()
         else:
             self._cvc.push()
 
-    def pop(self):
+    def pop(self) -> None:
         self._script.append("(pop 1)")
         if self.solver == "z3":
             self._z3.pop()
         else:
             self._cvc.pop()
 
-    def model(self):
+    def model(self) -> dict[str, Fraction | str]:
         """After ``"sat"``: ``{name: Fraction}``, or a decimal string (ending in
         ``"?"``) for a value that is an irrational algebraic number."""
         if self._last != "sat":
             raise ValueError("there is no model: the last check was not sat.")
         if self.solver == "z3":
             return self._z3_model()
-        out = {}
+        out: dict[str, Fraction | str] = {}
         for t in self._sm.getDeclaredTerms():
             v = self._cvc.getValue(t)
             if v.isRealValue() or v.isIntegerValue():
@@ -344,12 +348,12 @@ class Session:
                 out[name] = v.approx(20).as_decimal(20).rstrip("?") + "?"
         return out
 
-    def rational_model(self, tries=6):
+    def rational_model(self, tries: int = 6) -> dict[str, Fraction] | None:
         """After ``"sat"``: a model whose values are all rational, found by fixing the
         irrational ones to nearby rationals one at a time; None when that fails."""
         model = self.model()
         for name in [k for k, v in model.items() if isinstance(v, str)]:
-            approx = Fraction(model[name].rstrip("?"))
+            approx = Fraction(str(model[name]).rstrip("?"))
             for digits in range(tries):
                 q = approx.limit_denominator(10 ** (digits + 1))
                 self.push()
@@ -361,9 +365,10 @@ class Session:
                 self.pop()
             else:
                 return None
-        return model if all(isinstance(v, Fraction) for v in model.values()) else None
+        exact = {k: v for k, v in model.items() if isinstance(v, Fraction)}
+        return exact if len(exact) == len(model) else None
 
-    def smt2(self):
+    def smt2(self) -> str:
         """The whole session as an SMT-LIB 2 script (every ``check-sat`` included)."""
         return "\n".join(self._script + ["(exit)"]) + "\n"
 

@@ -52,15 +52,15 @@ class SeparableSet:
     min_score: int
 
     @property
-    def margin(self):
+    def margin(self) -> float:
         return self.min_score / math.sqrt(sum(v * v for v in self.u))
 
     @property
-    def R(self):
+    def R(self) -> float:
         return max(math.sqrt(sum(v * v for v in x)) for x in self.X)
 
     @property
-    def bound(self):
+    def bound(self) -> float:
         return (self.R / self.margin) ** 2
 
 
@@ -89,7 +89,9 @@ def _dot(a, b):
 
 
 @st.composite
-def separable_sets(draw, *, n=(2, 12), d=(1, 4), coords=4, min_score=1):
+def separable_sets(draw: st.DrawFn, *, n: tuple[int, int] = (2, 12),
+                   d: tuple[int, int] = (1, 4), coords: int = 4, min_score: int = 1
+                   ) -> SeparableSet:
     """Separable integer sets with a known separator through the origin.
 
     Parameters
@@ -129,7 +131,7 @@ def separable_sets(draw, *, n=(2, 12), d=(1, 4), coords=4, min_score=1):
 
 
 @st.composite
-def orthonormal_streams(draw, *, max_m=8):
+def orthonormal_streams(draw: st.DrawFn, *, max_m: int = 8) -> OrthonormalStream:
     """``e_1..e_m`` (1 <= m <= max_m) with any labels, presented in any order."""
     m = draw(st.integers(1, max_m))
     y = draw(st.lists(st.sampled_from((1, -1)), min_size=m, max_size=m))
@@ -139,7 +141,9 @@ def orthonormal_streams(draw, *, max_m=8):
 
 
 @st.composite
-def adversarial_orders(draw, data=None, *, max_len=40):
+def adversarial_orders(draw: st.DrawFn,
+                       data: st.SearchStrategy[SeparableSet] | None = None, *,
+                       max_len: int = 40) -> AdversarialStream:
     """A stream on which every presentation is a mistake of the textbook rule.
 
     At each step Hypothesis picks one of the examples that the current weights
@@ -149,7 +153,7 @@ def adversarial_orders(draw, data=None, *, max_len=40):
     """
     sep = draw(separable_sets() if data is None else data)
     w = [0] * len(sep.X[0])
-    order = []
+    order: list[int] = []
     while len(order) < max_len:
         wrong = [i for i, (x, t) in enumerate(zip(sep.X, sep.y)) if t * _dot(w, x) <= 0]
         if not wrong:
@@ -161,7 +165,9 @@ def adversarial_orders(draw, data=None, *, max_len=40):
 
 
 @st.composite
-def non_separable_sets(draw, *, n=(2, 10), d=(1, 4), coords=4):
+def non_separable_sets(draw: st.DrawFn, *, n: tuple[int, int] = (2, 10),
+                       d: tuple[int, int] = (1, 4), coords: int = 4
+                       ) -> tuple[list[list[int]], list[int]]:
     """Integer data that no hyperplane (through the origin) separates: a separable
     set plus one of its points again with the other label, or XOR's four points in
     the first two coordinates (with a constant third one) when ``d >= 3``.

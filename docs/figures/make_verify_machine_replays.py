@@ -27,7 +27,7 @@ def end_stops_block():
     machine = MarkI(p, seed=0)
     ev = check_machine(machine, figures, labels).r_units[0].converges.evidence
     return machine.train(figures, labels, order=ev["prefix"] + ev["cycle"] * 6,
-                         epochs=1, log=True)
+                         max_epochs=1, log=True)
 
 
 def short_exposure_blends():
@@ -38,7 +38,7 @@ def short_exposure_blends():
 
     images, labels = letters("AB", per_class=1, seed=0)
     machine = MarkI(MarkIParams(exposure_s=0.01, n_r_units=1), seed=0)
-    return machine.train(images, labels, epochs=30, log=True)
+    return machine.train(images, labels, max_epochs=30, log=True)
 
 
 def replay_pages():

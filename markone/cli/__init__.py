@@ -20,8 +20,11 @@ import argparse
 import importlib
 import sys
 import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from markone._io import plural  # noqa: F401  (re-exported for the subcommands)
+from markone._typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # noqa: F401
                                  CommandError, UserCodeError, call_user_code, cli_terms,
@@ -30,7 +33,8 @@ from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # n
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
-           "plural", "data_options", "load_data", "cli_terms", "one_line"]
+           "plural", "data_options", "load_data", "cli_terms", "one_line",
+           "deprecated_flag"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
 SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
@@ -59,13 +63,14 @@ EXIT_LINE = ("exit status: 0 holds/done, 1 does not hold, 2 bad input or options
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit status 2)."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see "
                   f"`{self.prog} --help`)\n")
 
 
-def _number_type(convert, name, ok, rule):
-    def parse(text):
+def _number_type(convert: Callable[[str], Any], name: str, ok: Callable[[Any], bool],
+                 rule: str) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
         try:
             value = convert(text)
         except (ValueError, OverflowError):
@@ -111,7 +116,36 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter,
         return super()._get_help_string(action)
 
 
-def build_parser():
+def deprecated_flag(p: argparse.ArgumentParser, old: str, new: str, *,
+                    const: str | None = None, type: Callable[[str], Any] | None = None
+                    ) -> None:
+    """Add ``old`` to ``p`` as a hidden, deprecated spelling of the option ``new``.
+
+    It stores into ``new``'s destination (the value given, or ``const`` for a flag
+    without a value) and prints ``PROG: warning: OLD is deprecated; use NEW instead.``
+    on stderr. ``--help`` does not list it.
+
+    >>> p = Parser(prog="demo")
+    >>> _ = p.add_argument("--max-epochs", type=int, default=50)
+    >>> deprecated_flag(p, "--epochs", "--max-epochs", type=int)
+    >>> p.parse_args(["--epochs", "3"]).max_epochs
+    3
+    """
+    dest = new.lstrip("-").replace("-", "_")
+    spelled = new if const is None else f"{new} {const}"
+
+    class Deprecated(argparse.Action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(f"{parser.prog}: warning: {old} is deprecated; use {spelled} instead.",
+                  file=sys.stderr)
+            setattr(namespace, self.dest, const if const is not None else values)
+
+    value: dict[str, Any] = {"nargs": 0} if const is not None else {"type": type}
+    p.add_argument(old, dest=dest, action=Deprecated, default=argparse.SUPPRESS,
+                   help=argparse.SUPPRESS, **value)
+
+
+def build_parser() -> Parser:
     """Return the full ``markone`` argument parser (used by the CLI reference docs)."""
     parser = Parser(
         prog="markone",
@@ -135,7 +169,7 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``markone`` console script; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -171,7 +205,8 @@ def _warning_printer(prog):
     return show
 
 
-def add_command(sub, name, *, help, description, example, func):
+def add_command(sub: Any, name: str, *, help: str, description: str, example: str,
+                func: Callable[[argparse.Namespace], Any]) -> argparse.ArgumentParser:
     """Add one subcommand parser with a one-line purpose and an example epilog."""
     examples = (f"example:\n  {example}" if "\n" not in example
                 else f"examples:\n{example}")
@@ -186,17 +221,22 @@ def add_command(sub, name, *, help, description, example, func):
     return p
 
 
-def add_group(sub, name, *, help, description, example, metavar="ACTION"):
+def add_group(sub: Any, name: str, *, help: str, description: str, example: str,
+              metavar: str = "ACTION") -> tuple[argparse.ArgumentParser, Any]:
     """Add a subcommand with actions of its own; return ``(parser, actions)``.
 
     Called without an action, the group prints its help and exits with status 2.
     """
+    def usage(args: argparse.Namespace) -> int:
+        p.print_help()
+        return 2
+
     p = add_command(sub, name, help=help, description=description, example=example,
-                    func=lambda args: p.print_help() or 2)
+                    func=usage)
     return p, p.add_subparsers(dest=f"{name}_command", metavar=metavar)
 
 
-def read_tagged_json(path, fmt, *, what, how):
+def read_tagged_json(path: PathLike, fmt: str, *, what: str, how: str) -> JSONDict:
     """Read a JSON document whose ``"format"`` field must be ``fmt``.
 
     Anything else raises :class:`CommandError` saying the file is not ``what`` and
@@ -210,7 +250,8 @@ def read_tagged_json(path, fmt, *, what, how):
     return doc
 
 
-def data_options(p, *, label=True, what="FILE"):
+def data_options(p: argparse.ArgumentParser, *, label: bool = True, what: str = "FILE"
+                 ) -> None:
     """Add the data-file argument and ``--label``/``--delimiter``/``--header`` to ``p``."""
     p.add_argument("file", metavar=what, help="CSV (or ; tab space separated) data "
                    "file, .npz with arrays X and y (or a scipy.sparse.save_npz file of "
@@ -227,7 +268,7 @@ def data_options(p, *, label=True, what="FILE"):
                    "from the file)")
 
 
-def load_data(args, *, exact=False):
+def load_data(args: argparse.Namespace, *, exact: bool = False) -> tuple[Any, Any]:
     """``(X, y)`` of the data options added by :func:`data_options`."""
     from markone._table import load_table
 

@@ -8,7 +8,11 @@ learnable), 2 undecided or bad input.
 
 from __future__ import annotations
 
-from markone.cli import CommandError, add_command, unit_fraction
+from argparse import ArgumentParser
+from typing import Any
+
+from markone.cli import (CommandError, add_command, nonnegative_int, positive_float,
+                         positive_int, unit_fraction)
 
 __all__ = ["register"]
 
@@ -95,7 +99,7 @@ def _machine(args):
     return {True: 0, False: 1, None: 2}[report.converges]
 
 
-def register(verify_subparsers):
+def register(verify_subparsers: Any) -> ArgumentParser:
     """Add ``machine`` to the ``markone verify`` group."""
     m = add_command(verify_subparsers, "machine",
                     help="what the perceptron theorems promise the Mark I on a task",
@@ -107,17 +111,19 @@ def register(verify_subparsers):
     m.add_argument("task", metavar="letters|RUN.json",
                    help="the letters task, or a machine run saved with log=True")
     m.add_argument("--chars", default="ABCD", help="letters (classes) of the task")
-    m.add_argument("--per-class", type=int, default=3, help="figures per letter")
-    m.add_argument("--typeface", default="block", help="block or serif")
-    m.add_argument("--weight-range", type=int, default=None, metavar="K",
+    m.add_argument("--per-class", type=positive_int, default=3, help="figures per letter")
+    m.add_argument("--typeface", choices=("block", "serif"), default="block",
+                   help="the letters' typeface")
+    m.add_argument("--weight-range", type=nonnegative_int, default=None, metavar="K",
                    help="end stops at +/-K motor steps (0: none; default the "
                    "machine's +/-50)")
     m.add_argument("--topology", choices=("full", "source_sets"), default=None,
                    help="every A-unit to every R-unit, or disjoint source sets")
-    m.add_argument("--exposure", type=float, default=None, metavar="SECONDS",
+    m.add_argument("--exposure", type=positive_float, default=None, metavar="SECONDS",
                    help="judge this exposure time (default: wait until settled)")
-    m.add_argument("--seed", type=int, default=0, help="wiring, figures and searches")
-    m.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+    m.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="wiring, figures and searches")
+    m.add_argument("--time-budget", type=positive_float, default=None, metavar="SECONDS",
                    help="stop searching for counterexamples after about this long")
     for name, what in FAULT_OPTIONS.items():
         m.add_argument("--" + name.replace("_", "-"), type=unit_fraction, default=0.0,

@@ -7,8 +7,10 @@ and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 
 from __future__ import annotations
 
+from typing import Any
+
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
-                         nonnegative_int, plural, positive_int)
+                         nonnegative_int, plural, positive_float, positive_int)
 
 __all__ = ["register"]
 
@@ -53,7 +55,7 @@ def _cycling(args):
         args.file = f"{args.file}:{args.encoding}"
     X, y = load_data(args, exact=True)
     r = check_cycling(X, y, intercept=not args.no_intercept, order=args.order,
-                      rule=args.rule, budget=args.budget)
+                      rule=args.rule, budget=args.budget, timeout_s=args.timeout)
     print(cli_terms(r.message))
     if r.order == "cyclic" and r.cycle and not r.converged:
         scale = "" if r.scale == 1 else f" (in units of 1/{r.scale})"
@@ -79,8 +81,6 @@ def _proofs(args):
         if name not in OBLIGATIONS:
             raise CommandError(f"--only {name}: no such obligation; choose from "
                                f"{', '.join(OBLIGATIONS)}")
-    if args.timeout <= 0:
-        raise CommandError(f"--timeout {args.timeout}: must be > 0 (seconds)")
     if args.smt2 is not None and Path(args.smt2).exists() and not Path(args.smt2).is_dir():
         raise CommandError(f"--smt2 {args.smt2}: exists and is not a directory")
     solvers = tuple(dict.fromkeys(args.solver or ("z3", "cvc5")))
@@ -103,7 +103,7 @@ def _proofs(args):
     return 0 if not bad and not disagree else 1
 
 
-def register(verify_subparsers):
+def register(verify_subparsers: Any) -> None:
     """Add ``bound``, ``cycling`` and ``proofs`` to the ``markone verify`` group."""
     pr = add_command(verify_subparsers, "proofs",
                      help="prove Novikoff's and Freund-Schapire's theorems (Z3 and cvc5)",
@@ -117,7 +117,7 @@ def register(verify_subparsers):
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
                     help="solver to run (repeat for both; default both)")
     pr.add_argument("--only", nargs="+", metavar="NAME", help="these obligations only")
-    pr.add_argument("--timeout", type=float, default=20.0, metavar="SECONDS",
+    pr.add_argument("--timeout", type=positive_float, default=20.0, metavar="SECONDS",
                     help="per query; past it the status is unknown")
 
     b = add_command(verify_subparsers, "bound",
@@ -141,7 +141,7 @@ def register(verify_subparsers):
                     description="Exact integer arithmetic. Cyclic order: transient and "
                     "period of the weight cycle. --order all: every weight vector "
                     "reachable in any order (finite: the cycling theorem). Exit 0, or 1 "
-                    "when the budget stopped the search.",
+                    "when --budget or --timeout stopped the search.",
                     example=CYCLING_EXAMPLES, func=_cycling)
     data_options(c, what="FILE|xor|parity3")
     c.add_argument("--encoding", choices=("pm1", "01"), default="pm1",
@@ -152,4 +152,7 @@ def register(verify_subparsers):
                    help="mistake when y w.x <= 0 (markone) or < 0")
     c.add_argument("--budget", type=positive_int, default=1_000_000,
                    help="at most this many updates (cyclic) or states (all)")
+    c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="stop the search after about this long (exit 1, what was found "
+                   "so far)")
     c.add_argument("--no-intercept", action="store_true", help="no constant input")

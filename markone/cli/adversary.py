@@ -20,8 +20,15 @@ The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
+from typing import TYPE_CHECKING, Any
+
+from markone._typing import JSONDict
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         nonnegative_int, plural, positive_int)
+                         nonnegative_int, plural, positive_float, positive_int)
+
+if TYPE_CHECKING:
+    from verify.adversary import AdversarialOrder
 
 __all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
            "show_implementation_error"]
@@ -39,7 +46,7 @@ EXAMPLES = """\
   markone adversary check suite/ --cmd "node perceptron.js"  ... in any language"""
 
 
-def case_document(a, name):
+def case_document(a: AdversarialOrder, name: str) -> JSONDict:
     """The JSON document of an :class:`verify.AdversarialOrder` (see the module doc)."""
     return {
         "format": CASE_FORMAT,
@@ -60,7 +67,7 @@ def case_document(a, name):
     }
 
 
-def check_case(doc, impl):
+def check_case(doc: JSONDict, impl: Any) -> tuple[bool, list[str]]:
     """Run a Python implementation on one case document; return ``(agree, lines)``."""
     from verify.conformance import CASE_FORMAT as SUITE_CASE
     from verify.conformance import adapter_for, run_case
@@ -98,7 +105,7 @@ def _search(method):
         X, y = load_data(args, exact=method != "greedy")
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
-                        budget=args.budget)
+                        budget=args.budget, timeout_s=args.timeout)
         return _write(args, a, f"{method}:{args.file}")
     return run
 
@@ -107,11 +114,11 @@ def _lattice(args):
     from verify.adversary import small_margin_lattice, worst_order
 
     X, y = small_margin_lattice(args.n, args.d, args.k, draws=args.draws, seed=args.seed)
-    a = worst_order(X, y, method="exhaustive", budget=args.budget)
+    a = worst_order(X, y, method="exhaustive", budget=args.budget, timeout_s=args.timeout)
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 
-def show_implementation_error(name, case_id, text):
+def show_implementation_error(name: str, case_id: str, text: str) -> None:
     """Show on stderr what the implementation under test said when it failed (its
     traceback or stderr), marked as the user's code through the CLI's one mechanism
     (:func:`markone.cli.report_user_code`)."""
@@ -149,8 +156,6 @@ def _check(args):
     if (args.impl is None) == (args.cmd is None):
         raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
                            "path/to/file.py:FUNCTION) and --cmd \"COMMAND\".")
-    if args.timeout <= 0:
-        raise CommandError(f"--timeout must be > 0 seconds, got {args.timeout}.")
     if args.report is not None and Path(args.report).is_dir():
         raise CommandError(f"--report {args.report} is a folder; give a file name.")
     cases = load_cases(args.target)
@@ -185,7 +190,7 @@ def _check(args):
     return exit_status(results)
 
 
-def register(subparsers):
+def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone adversary`` (orthonormal, greedy, exhaustive, z3, lattice, suite,
     check)."""
     p, sub = add_group(
@@ -200,6 +205,11 @@ def register(subparsers):
     def out_arg(q):
         q.add_argument("--out", required=True, metavar="CASE.json",
                        help="where to write the case (atomically)")
+
+    def timeout_arg(q):
+        q.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                       help="stop the search after about this long (the case then "
+                       "holds the longest stream found, marked incomplete)")
 
     o = add_command(sub, "orthonormal", help="e_1..e_m: exactly m = (R/gamma)^2 mistakes",
                     description="R = 1, gamma = m^-1/2, no intercept.",
@@ -224,6 +234,7 @@ def register(subparsers):
                        help="no constant input (separator through the origin)")
         q.add_argument("--budget", type=positive_int, default=None,
                        help="greedy: updates; exhaustive: states; z3: longest stream")
+        timeout_arg(q)
         out_arg(q)
 
     lt = add_command(sub, "lattice", help="a small-margin family: integer points in "
@@ -241,6 +252,7 @@ def register(subparsers):
     lt.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the draws")
     lt.add_argument("--budget", type=positive_int, default=None,
                     help="most states to explore")
+    timeout_arg(lt)
     out_arg(lt)
 
     st = add_command(sub, "suite", help="write the conformance suite: manifest, "
@@ -271,6 +283,6 @@ def register(subparsers):
                    help="report format")
     c.add_argument("--report", default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
-    c.add_argument("--timeout", type=float, default=60.0, metavar="S",
+    c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
                    help="--cmd: seconds allowed per case")
     return p

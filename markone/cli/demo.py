@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import html
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from markone._typing import JSONDict, PathLike
 from markone.cli import add_command, nonnegative_int
 
 __all__ = ["register", "run_demo"]
 
 
-def register(sub):
+def register(sub: Any) -> None:
     p = add_command(
         sub, "demo",
         help="the tour: Mark I learning letters, a certificate, the worst case, XOR's cycle",
@@ -65,7 +68,8 @@ class _Report:
                               [(Path(f), t) for f, t in links]))
 
 
-def run_demo(out="markone-demo", *, seed=0, echo=print):
+def run_demo(out: PathLike = "markone-demo", *, seed: int = 0,
+             echo: Callable[[str], Any] = print) -> JSONDict:
     """Run the tour, write everything to ``out``, return a summary dict.
 
     >>> import tempfile
@@ -82,7 +86,7 @@ def run_demo(out="markone-demo", *, seed=0, echo=print):
     t0 = time.perf_counter()
     with staged_output(out) as stage:  # all files or none: a failure leaves out as it was
         rep = _Report(stage, echo, shown_as=out)
-        summary = {"out": str(out)}
+        summary: JSONDict = {"out": str(out)}
         summary["core"] = _core_section(rep)
         summary["machine"] = _machine_section(rep, seed)
         summary["separability"] = _separability_section(rep)

@@ -5,17 +5,21 @@ Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handle
 
 from __future__ import annotations
 
-from markone.cli import (CommandError, add_command, add_group, nonnegative_float,
-                         nonnegative_int, plural, positive_int)
+from argparse import ArgumentParser
+from typing import Any
+
+from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
+                         nonnegative_float, nonnegative_int, plural, positive_int)
 
 __all__ = ["register"]
 
 DEMO_EXAMPLES = """\
   markone machine demo letters                     A-D, default physics, ./machine-demo
-  markone machine demo letters --chars ABCDEF --epochs 30 --out demo --seed 1"""
+  markone machine demo letters --chars ABCDEF --max-epochs 30 --out demo --seed 1"""
 
 TRAIN_EXAMPLES = """\
   markone machine train --chars ABC --out run.json --log
+  markone machine train --chars ABCD --order shuffle --max-epochs 20
   markone machine train --shapes 40 --topology source_sets --rule gamma --out run.json"""
 
 
@@ -38,7 +42,8 @@ def _demo(args):
     letters(args.chars, per_class=1, typeface=args.typeface)  # checks --chars first
     with staged_output(args.out) as stage:
         lines = []
-        letters_demo(stage, seed=args.seed, chars=args.chars, epochs=args.epochs,
+        letters_demo(stage, seed=args.seed, chars=args.chars,
+                     max_epochs=args.max_epochs,
                      per_class=args.per_class, typeface=args.typeface,
                      echo=lines.append)
     for line in lines:  # the files are in --out now, not in the staging folder
@@ -64,13 +69,14 @@ def _train(args):
                                "shapes or on letters.")
         images, labels = shapes(args.shapes, seed=args.seed)
     else:
-        images, labels = letters(args.chars or "ABC", per_class=args.per_class,
+        images, labels = letters("ABC" if args.chars is None else args.chars,
+                                 per_class=args.per_class,
                                  seed=args.seed, typeface=args.typeface)
     machine = MarkI(_params(args), seed=args.seed)
-    run = machine.train(images, labels, epochs=args.epochs, log=args.log,
-                        shuffle=args.shuffle, progress=None)  # a bar on a terminal
+    run = machine.train(images, labels, max_epochs=args.max_epochs, log=args.log,
+                        order=args.order, progress=None)  # a bar on a terminal
     ending = ("converged" if run.converged
-              else f"stopped at --epochs {args.epochs} before an error-free pass")
+              else f"stopped at --max-epochs {args.max_epochs} before an error-free pass")
     print(f"{plural(run.epochs, 'pass', 'passes')} ({ending}): "
           f"{plural(run.n_presentations, 'presentation')}, "
           f"{plural(int(run.mistakes.sum()), 'mistake')} of the R-units, "
@@ -86,7 +92,8 @@ def _train(args):
 def _navy(args):
     from markone.hardware.demo import format_minutes, navy_comparison
 
-    res = navy_comparison(seed=args.seed, per_class=args.per_class, epochs=args.epochs,
+    res = navy_comparison(seed=args.seed, per_class=args.per_class,
+                          max_epochs=args.max_epochs,
                           jitter=args.jitter, params=_params(args))
     print("Navy, June 1960: one typeface eventually recognised without error; 85% once "
           "a second typeface was added.")
@@ -94,7 +101,8 @@ def _navy(args):
         r = res[name]
         print(f"emulator, {name.replace('_', ' ')}: {100 * r['train_accuracy']:.1f}% of "
               f"the training figures, {100 * r['test_accuracy']:.1f}% of freshly placed "
-              f"ones after {r['epochs']} passes (converged={r['converged']}, "
+              f"ones after {plural(r['epochs'], 'pass', 'passes')} "
+              f"({'converged' if r['converged'] else 'not converged'}, "
               f"{format_minutes(r['sim_time_s'])} of machine time)")
     print(f"trained on block letters only, it reads {100 * res['block_only_on_serif']:.1f}% "
           "of serif letters")
@@ -200,7 +208,7 @@ def _physics_options(q):
                    help="photocell noise sd")
 
 
-def register(subparsers):
+def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone machine demo|params|train|navy|fleet|replay`` to
     ``subparsers``."""
     p, sub = add_group(
@@ -223,7 +231,8 @@ def register(subparsers):
                    help="seed of the wiring and the figures")
     d.add_argument("--chars", default="ABCD", help="letters to learn")
     d.add_argument("--per-class", type=positive_int, default=5, help="figures per letter")
-    d.add_argument("--epochs", type=positive_int, default=50, help="most passes")
+    d.add_argument("--max-epochs", type=positive_int, default=50, help="most passes")
+    deprecated_flag(d, "--epochs", "--max-epochs", type=positive_int)
     d.add_argument("--typeface", choices=["block", "serif"], default="block",
                    help="the letters' typeface")
 
@@ -243,10 +252,14 @@ def register(subparsers):
                    help="the letters' typeface")
     r.add_argument("--shapes", type=positive_int, default=None, metavar="N",
                    help="learn N discs and squares instead of letters")
-    r.add_argument("--epochs", type=positive_int, default=50, help="most passes")
+    r.add_argument("--max-epochs", type=positive_int, default=50, help="most passes")
+    deprecated_flag(r, "--epochs", "--max-epochs", type=positive_int)
+    r.add_argument("--order", default="given", choices=["given", "shuffle"],
+                   help="presentation order of each pass (shuffle: a new order each "
+                   "pass, drawn from --seed)")
+    deprecated_flag(r, "--shuffle", "--order", const="shuffle")
     r.add_argument("--seed", type=nonnegative_int, default=0,
-                   help="seed of the wiring and the figures")
-    r.add_argument("--shuffle", action="store_true", help="a seeded new order each pass")
+                   help="seed of the wiring, the figures and the shuffles")
     r.add_argument("--log", action="store_true", help="record every presentation")
     r.add_argument("--out", default=None, help="save the run to this JSON file")
     _physics_options(r)
@@ -256,7 +269,8 @@ def register(subparsers):
                     "press caption.", example="markone machine navy --per-class 20",
                     func=_navy)
     n.add_argument("--per-class", type=positive_int, default=20, help="figures per letter")
-    n.add_argument("--epochs", type=positive_int, default=30, help="most passes")
+    n.add_argument("--max-epochs", type=positive_int, default=30, help="most passes")
+    deprecated_flag(n, "--epochs", "--max-epochs", type=positive_int)
     n.add_argument("--jitter", type=nonnegative_int, default=1,
                    help="largest shift in pixels")
     n.add_argument("--seed", type=nonnegative_int, default=0,

@@ -5,6 +5,9 @@ Thin: parses arguments and calls :func:`sims.runner.run_experiment`.
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
+from typing import Any
+
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int, plural,
                          positive_int)
 
@@ -51,7 +54,7 @@ def _run(args):
     return 0
 
 
-def register(subparsers):
+def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone sim list`` and ``markone sim run`` to ``subparsers``."""
     p, sub = add_group(
         subparsers, "sim",

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from argparse import Namespace
+from typing import Any
+
 from markone.cli import (add_command, cli_terms, data_options, load_data, nonnegative_int,
                          one_line, plural, positive_int)
 
 __all__ = ["register"]
 
 
-def register(sub):
+def register(sub: Any) -> None:
     p = add_command(
         sub, "train",
         help="train a perceptron on a data file and print weights, mistakes and passes",
@@ -37,7 +40,7 @@ def register(sub):
                    help="also write the full result as JSON (atomically)")
 
 
-def run(args):
+def run(args: Namespace) -> int:
     import warnings
 
     import markone

@@ -14,7 +14,9 @@ fractions).
 from __future__ import annotations
 
 import importlib
+from argparse import ArgumentParser
 from pathlib import Path
+from typing import Any
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
                          plural, positive_float)
@@ -136,7 +138,7 @@ def _check(args):
     return 0
 
 
-def register(subparsers):
+def register(subparsers: Any) -> ArgumentParser:
     """Add the ``markone verify`` group (separable, margin, check, and plug-ins)."""
     p, group = add_group(
         subparsers, "verify",

@@ -17,12 +17,16 @@ Mark I: learned 2 letters (AB, block typeface) from 4 figures in ... passes.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from markone._deprecation import renamed_keyword
 from markone._figures import letters
 from markone._style import r_unit_name
+from markone._typing import JSONDict, PathLike
 from markone.hardware import plots
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
@@ -31,7 +35,7 @@ __all__ = ["letters_demo", "navy_comparison", "navy_sweep", "navy_table", "forma
            "NAVY_SETTINGS"]
 
 #: Settings compared with the Navy's 1960 result: name -> (MarkIParams changes, jitter).
-NAVY_SETTINGS = {
+NAVY_SETTINGS: dict[str, tuple[dict[str, Any], int]] = {
     "default physics": ({}, 1),
     "jitter of 2 pixels": ({}, 2),
     "photocell noise 0.3": ({"photocell_noise_sd": 0.3}, 1),
@@ -39,7 +43,7 @@ NAVY_SETTINGS = {
 }
 
 
-def format_minutes(seconds):
+def format_minutes(seconds: float) -> str:
     """Machine time in words: ``"about 40 seconds"``, ``"about 3 minutes"``,
     ``"about 1.5 hours"``.
 
@@ -54,8 +58,10 @@ def format_minutes(seconds):
     return f"about {minutes / 60:.1f} hours"
 
 
-def letters_demo(out_dir, *, seed=0, chars="ABCD", per_class=5, epochs=50,
-                 typeface="block", params=None, figures=True, echo=None):
+def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
+                 per_class: int = 5, max_epochs: int = 50, typeface: str = "block",
+                 params: MarkIParams | None = None, figures: bool = True,
+                 echo: Callable[[str], Any] | None = None, **deprecated: Any) -> JSONDict:
     """Train the Mark I on letters with default physics; write pictures and the run.
 
     Parameters
@@ -66,8 +72,9 @@ def letters_demo(out_dir, *, seed=0, chars="ABCD", per_class=5, epochs=50,
         Seeds the letters' jitter, the plugboard and everything else.
     chars, per_class, typeface
         The training figures (see :func:`markone.datasets.letters`).
-    epochs : int
-        Most passes; training stops after a pass without mistakes.
+    max_epochs : int
+        Most passes; training stops after a pass without mistakes (``epochs=`` is its
+        deprecated spelling).
     params : MarkIParams, optional
         Default physics unless given.
     figures : bool
@@ -84,16 +91,19 @@ def letters_demo(out_dir, *, seed=0, chars="ABCD", per_class=5, epochs=50,
         ``figures`` (picture paths), ``report`` (printable text) and
         ``summary_lines`` (its lines).
     """
+    max_epochs = renamed_keyword(deprecated, "letters_demo", "epochs", "max_epochs",
+                                 max_epochs, 50)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     images, labels = letters(chars, per_class=per_class, seed=seed, typeface=typeface)
     test_images, test_labels = letters(chars, per_class=per_class, seed=seed + 1,
                                        typeface=typeface)
     machine = MarkI(params or MarkIParams(), seed=seed)
-    run = machine.train(images, labels, epochs=epochs, log=True)
+    run = machine.train(images, labels, max_epochs=max_epochs, log=True)
     files = {"run": str(run.save(out / "machine-run.json"))}
     a_rows = machine.a_features(images)
-    first = [int(np.flatnonzero(labels == c)[0]) for c in machine.classes_]
+    classes = run.classes
+    first = [int(np.flatnonzero(labels == c)[0]) for c in classes]
     if figures:
         files["retina"] = str(plots.plot_retina(images[0], out / "machine_retina.png",
                                                 title=f"letter {labels[0]} on the retina"))
@@ -104,7 +114,7 @@ def letters_demo(out_dir, *, seed=0, chars="ABCD", per_class=5, epochs=50,
             run, out / "machine_learning_curve.png"))
         files["animation"] = str(plots.animate_training(run, out / "machine_training.gif"))
     summary = {
-        "chars": "".join(machine.classes_.tolist()), "typeface": typeface,
+        "chars": "".join(classes), "typeface": typeface,
         "n_figures": len(images), "epochs": run.epochs, "converged": run.converged,
         "presentations": run.n_presentations,
         "train_accuracy": machine.score(images, labels),
@@ -142,14 +152,16 @@ def _report(s):
     return "\n".join(lines)
 
 
-def navy_comparison(*, seed=0, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ", per_class=4,
-                    epochs=60, jitter=1, params=None):
+def navy_comparison(*, seed: int = 0, chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                    per_class: int = 4, max_epochs: int = 60, jitter: int = 1,
+                    params: MarkIParams | None = None, **deprecated: Any) -> JSONDict:
     """The Navy's June 1960 task: letters in one typeface, then a second one added.
 
     Trains a fresh default machine (i) on ``chars`` in the block typeface and (ii) on
-    the same letters in both typefaces, each for at most ``epochs`` passes, and
-    measures the fraction recognised on the training figures and on freshly placed
-    ones (new jitter of up to ``jitter`` pixels).
+    the same letters in both typefaces, each for at most ``max_epochs`` passes
+    (``epochs=`` is its deprecated spelling), and measures the fraction recognised on
+    the training figures and on freshly placed ones (new jitter of up to ``jitter``
+    pixels).
 
     Returns
     -------
@@ -158,14 +170,16 @@ def navy_comparison(*, seed=0, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ", per_class=4,
         ``test_accuracy``, ``epochs``, ``converged``, ``sim_time_s``, ``saturated``;
         and ``block_only_on_serif``: how the one-typeface machine reads the serif.
     """
-    results = {}
+    max_epochs = renamed_keyword(deprecated, "navy_comparison", "epochs", "max_epochs",
+                                 max_epochs, 60)
+    results: JSONDict = {}
     for name, faces in (("one_typeface", ("block",)), ("two_typefaces", ("block", "serif"))):
         images, labels = letters(chars, per_class=per_class, seed=seed, typeface=faces,
                                  jitter=jitter)
         test, test_labels = letters(chars, per_class=per_class, seed=seed + 1,
                                     typeface=faces, jitter=jitter)
         machine = MarkI(params or MarkIParams(), seed=seed)
-        run = machine.train(images, labels, epochs=epochs)
+        run = machine.train(images, labels, max_epochs=max_epochs)
         results[name] = {
             "train_accuracy": machine.score(images, labels),
             "test_accuracy": machine.score(test, test_labels),
@@ -179,16 +193,21 @@ def navy_comparison(*, seed=0, chars="ABCDEFGHIJKLMNOPQRSTUVWXYZ", per_class=4,
     return results
 
 
-def navy_sweep(settings=None, *, seed=0, per_class=20, epochs=30):
+def navy_sweep(settings: Mapping[str, tuple[dict[str, Any], int]] | None = None, *,
+               seed: int = 0, per_class: int = 20, max_epochs: int = 30,
+               **deprecated: Any) -> dict[str, JSONDict]:
     """:func:`navy_comparison` for each of ``settings`` (default
-    :data:`NAVY_SETTINGS`); returns ``{name: result}``."""
+    :data:`NAVY_SETTINGS`); returns ``{name: result}`` (``epochs=`` is the deprecated
+    spelling of ``max_epochs``)."""
+    max_epochs = renamed_keyword(deprecated, "navy_sweep", "epochs", "max_epochs",
+                                 max_epochs, 30)
     settings = NAVY_SETTINGS if settings is None else settings
-    return {name: navy_comparison(seed=seed, per_class=per_class, epochs=epochs,
+    return {name: navy_comparison(seed=seed, per_class=per_class, max_epochs=max_epochs,
                                   jitter=jitter, params=MarkIParams(**changes))
             for name, (changes, jitter) in settings.items()}
 
 
-def navy_table(sweep):
+def navy_table(sweep: Mapping[str, JSONDict]) -> str:
     """The :func:`navy_sweep` results as a Markdown table (percentages)."""
     head = ("| setting | one typeface: training / fresh | passes | "
             "two typefaces: training / fresh | passes | block-trained, reading serif |")

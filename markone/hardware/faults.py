@@ -28,16 +28,16 @@ Examples
 >>> from markone._figures import letters
 >>> images, labels = letters("AB", per_class=2, seed=0)
 >>> machine = MarkI(seed=0)
->>> healthy = machine.train(images, labels, epochs=5)
+>>> healthy = machine.train(images, labels, max_epochs=5)
 >>> plan = FaultPlan((AUnitStuck(a_unit=3, value=1), MotorStopped(r_unit=0, a_unit=3),
 ...                   CutWire(a_unit=7, s_unit=int(machine.wiring.excitatory[7, 0]),
 ...                           at_s=2.0)))
 >>> apply_faults(machine, plan)
->>> run = machine.train(images, labels, epochs=5)
+>>> run = machine.train(images, labels, max_epochs=5)
 >>> float(machine.weights[0, 3])             # its motor never turned
 0.0
 >>> apply_faults(machine, FaultPlan())       # no fault: the healthy machine again
->>> bool((machine.train(images, labels, epochs=5).weights == healthy.weights).all())
+>>> bool((machine.train(images, labels, max_epochs=5).weights == healthy.weights).all())
 True
 """
 
@@ -45,10 +45,17 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from markone._validation import as_generator
+from markone._typing import JSONDict, Seed
+
+if TYPE_CHECKING:
+    from markone.hardware.machine import MarkI
+    from markone.hardware.plugboard import Wiring
 
 __all__ = ["PhotocellStuck", "CutWire", "AUnitStuck", "MotorStopped",
            "PotentiometerDrift", "NoisySum", "FaultPlan", "apply_faults",
@@ -193,15 +200,15 @@ class FaultPlan:
     def __len__(self):
         return len(self.faults)
 
-    def kinds(self):
+    def kinds(self) -> tuple[str, ...]:
         """The distinct kinds of fault in the plan, in order of appearance."""
         return tuple(dict.fromkeys(type(f).__name__ for f in self.faults))
 
-    def only(self, keep):
+    def only(self, keep: Callable[[Any], bool]) -> FaultPlan:
         """A plan with the faults for which ``keep(fault)`` is true (same seed)."""
         return FaultPlan(tuple(f for f in self.faults if keep(f)), self.seed)
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """JSON-ready: ``{"seed": .., "faults": [{"kind": .., field: ..}, ..]}``."""
         return {"seed": self.seed, "faults": [
             {"kind": type(f).__name__, **dataclasses.asdict(f)} for f in self.faults]}
@@ -320,7 +327,8 @@ def _check_fault_fits(f, p, wiring, n_s):
             f"inputs are S-units {wiring.inputs[f.a_unit].tolist()}.")
 
 
-def fire_damaged(wiring, s, theta, cut, a_value):
+def fire_damaged(wiring: Wiring, s: np.ndarray, theta: int, cut: np.ndarray,
+                 a_value: np.ndarray) -> np.ndarray:
     """A-unit outputs (uint8) for S-states ``s`` (``(n_s,)`` or ``(n, n_s)``) when the
     wires marked in ``cut`` (``(n_a, inputs)`` bool) carry nothing and the A-units with
     ``a_value >= 0`` are stuck at it."""
@@ -334,7 +342,7 @@ def fire_damaged(wiring, s, theta, cut, a_value):
     return a
 
 
-def apply_faults(machine, plan):
+def apply_faults(machine: MarkI, plan: FaultPlan | None) -> None:
     """Attach ``plan`` to ``machine`` (replacing any earlier plan) and restart it.
 
     The machine is reset (weights zero, clock 0): the faults happen at their
@@ -347,7 +355,8 @@ def apply_faults(machine, plan):
     machine.reset()
 
 
-def damaged_patterns(machine, settled, theta, plan=None):
+def damaged_patterns(machine: MarkI, settled: np.ndarray, theta: int,
+                     plan: FaultPlan | None = None) -> np.ndarray:
     """A-unit patterns ``(n, n_a)`` of settled S-states once every fault of ``plan``
     (default: the machine's) that changes patterns has happened.
 
@@ -370,8 +379,10 @@ def damaged_patterns(machine, settled, theta, plan=None):
     return damage.a_units(damage.s_units(settled), theta)
 
 
-def random_faults(machine, *, cut_wires=0.0, dead_a_units=0.0, stopped_motors=0.0,
-                  dead_photocells=0.0, drift_sd=0.0, noise_sd=0.0, at_s=0.0, seed=None):
+def random_faults(machine: MarkI, *, cut_wires: float = 0.0, dead_a_units: float = 0.0,
+                  stopped_motors: float = 0.0, dead_photocells: float = 0.0,
+                  drift_sd: float = 0.0, noise_sd: float = 0.0, at_s: float = 0.0,
+                  seed: Seed = None) -> FaultPlan:
     """A :class:`FaultPlan` that breaks a fraction of each kind of part, from ``seed``.
 
     Parameters
@@ -401,7 +412,7 @@ def random_faults(machine, *, cut_wires=0.0, dead_a_units=0.0, stopped_motors=0.
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v <= 1:
             raise ValueError(f"{name}(={v!r}) must be a fraction in [0, 1].")
     inputs = machine.wiring.inputs
-    faults = []
+    faults: list[Any] = []
     n = round(cut_wires * inputs.size)
     for k in np.sort(rng.choice(inputs.size, n, replace=False)):
         a, j = divmod(int(k), inputs.shape[1])
@@ -411,7 +422,8 @@ def random_faults(machine, *, cut_wires=0.0, dead_a_units=0.0, stopped_motors=0.
                for a in np.sort(rng.choice(p.n_a_units, n, replace=False))]
     n = round(stopped_motors * p.n_r_units * p.n_a_units)
     for k in np.sort(rng.choice(p.n_r_units * p.n_a_units, n, replace=False)):
-        faults.append(MotorStopped(*map(int, divmod(int(k), p.n_a_units)), at_s))
+        r, a = divmod(int(k), p.n_a_units)
+        faults.append(MotorStopped(r, a, at_s))
     n_s = p.retina_shape[0] * p.retina_shape[1]
     n = round(dead_photocells * n_s)
     faults += [PhotocellStuck(int(c), 0, at_s)

@@ -30,8 +30,11 @@ import dataclasses
 import inspect
 import itertools
 import numbers
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from markone._parallel import run_each
+from markone._typing import ArrayLike
 from markone._validation import check_consistent_length, check_int_at_least
 from markone.hardware.faults import FaultPlan, apply_faults, random_faults
 from markone.hardware.machine import MarkI
@@ -96,7 +99,8 @@ class MachineSpec:
             )
 
     @classmethod
-    def grid(cls, seeds, base=None, faults=None, **vary):
+    def grid(cls, seeds: Iterable[int], base: MarkIParams | None = None,
+             faults: Any = None, **vary: Sequence[Any]) -> list[MachineSpec]:
         """One spec per seed for every combination of the ``vary`` values.
 
         ``vary`` maps MarkIParams field names to lists of values (the first field
@@ -149,7 +153,9 @@ def _train_machines(task):
     return out
 
 
-def run_fleet(specs, images, labels, *, workers=1, dask=None, chunks=None, **train):
+def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike, *,
+              workers: int = 1, dask: str | None = None, chunks: int | None = None,
+              **train: Any) -> list[FleetRun]:
     """Train one machine per spec on ``images``/``labels``; return their runs.
 
     Parameters
@@ -167,7 +173,8 @@ def run_fleet(specs, images, labels, *, workers=1, dask=None, chunks=None, **tra
         How many tasks the machines are cut into (default: 4 per worker, 1 here); it
         changes nothing but the overhead.
     **train
-        :meth:`MarkI.train` arguments (``epochs``, ``presentations``, ``rule``, ...).
+        :meth:`MarkI.train` arguments (``max_epochs``, ``presentations``, ``order``,
+        ``rule``, ...).
 
     Returns
     -------
@@ -199,7 +206,7 @@ def run_fleet(specs, images, labels, *, workers=1, dask=None, chunks=None, **tra
     chunks = min(check_int_at_least(chunks, "chunks", 1), len(specs))
     parts = [specs[k::chunks] for k in range(chunks)]   # balanced: mixed parameters
     tasks = [(part, images, labels, train) for part in parts]
-    runs = [None] * len(specs)
+    runs: list[Any] = [None] * len(specs)
     for k, part_runs in run_each(_train_machines, tasks, workers=workers, dask=dask):
         runs[k::chunks] = part_runs
     return runs

@@ -11,7 +11,7 @@ Examples
 >>> from markone._figures import letters
 >>> images, labels = letters("AB", per_class=3, seed=0)
 >>> machine = MarkI(seed=0)
->>> run = machine.train(images, labels, epochs=20)
+>>> run = machine.train(images, labels, max_epochs=20)
 >>> run.converged, machine.score(images, labels)
 (True, 1.0)
 >>> machine.a_features(images).shape
@@ -25,30 +25,34 @@ from __future__ import annotations
 import contextlib
 import gc
 import numbers
+from typing import Any
 
 import numpy as np
 import simpy
 
 from markone import online
-from markone._checks import check_order
+from markone._checks import check_order, epoch_indices
+from markone._deprecation import renamed_keyword, warn_deprecated
 from markone._progress import progress_bar
+from markone._typing import ArrayLike, Order, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_matrix, child_seeds)
 from markone.hardware import plugboard
 from markone.hardware.motors import Motors
 from markone.hardware.params import MarkIParams
 from markone.hardware.retina import Retina
-from markone.hardware.run import MachineRun, record
+from markone.hardware.run import MachineRun, Presentation, record
 from markone.hardware.runits import RUnits
 from markone.hardware.trainer import Trainer
 
 __all__ = ["MarkI", "class_codes"]
 
-#: Passes over the training set when neither ``epochs`` nor ``presentations`` is given.
+#: Passes over the training set when neither ``max_epochs`` nor ``presentations`` is
+#: given.
 DEFAULT_EPOCHS = 100
 
 
-def class_codes(n_classes, n_r_units, code="binary"):
+def class_codes(n_classes: int, n_r_units: int, code: str = "binary") -> np.ndarray:
     """The +/-1 targets of the R-units for each class: ``(n_classes, n_r_units)``.
 
     ``"binary"``: R-unit ``r`` answers +1 when bit ``r`` of the class index is set
@@ -117,13 +121,20 @@ class MarkI:
     Notes
     -----
     The R-units' decisions and increments come from :mod:`markone.online`. With
-    ``MarkIParams.ideal()`` R-unit ``k`` after ``train(images, labels, epochs=E)``
-    equals ``markone.train(A, code[:, k], intercept=False, max_epochs=E)`` on
-    ``A = machine.a_features(images)`` and ``code = machine.code(labels)``: weights and
-    mistakes, bit for bit.
+    ``MarkIParams.ideal()`` R-unit ``k`` after ``train(images, labels, max_epochs=E,
+    order=order, seed=s)`` equals ``markone.train(A, code[:, k], intercept=False,
+    max_epochs=E, order=order, seed=s)`` on ``A = machine.a_features(images)`` and
+    ``code = machine.code(labels)``: weights and mistakes, bit for bit (for
+    ``order="shuffle"`` with an explicit ``seed``; without one the shuffles come from
+    the machine's own seeded generator).
     """
 
-    def __init__(self, params=None, seed=None):
+    theta: int | None
+    classes_: np.ndarray | None
+    #: a markone.hardware.faults damage model, or None (a healthy machine)
+    faults: Any
+
+    def __init__(self, params: MarkIParams | None = None, seed: Seed = None) -> None:
         if params is None:
             params = MarkIParams()
         if not isinstance(params, MarkIParams):
@@ -138,12 +149,13 @@ class MarkI:
             else int(seed.integers(2**63)), 3)
         self.wiring = plugboard.wire(params, wiring_seed)
         self._patterns = plugboard.PatternCache(self.wiring)
-        self._nearest = {}   # (n_classes, response bytes) -> nearest class indices
+        #: (n_classes, response bytes) -> nearest class indices
+        self._nearest: dict[tuple[int, bytes], np.ndarray] = {}
         self.runits = RUnits(params, runit_seed)
         self.theta = None if params.theta == "auto" else int(params.theta)
         self.classes_ = None
-        self._index = {}
-        self._codes = None
+        self._index: dict[Any, int] = {}
+        self._codes: np.ndarray | None = None
         #: hardware faults attached by :func:`markone.hardware.faults.apply_faults`
         self.faults = None
         self.reset()
@@ -154,7 +166,7 @@ class MarkI:
                 f"theta={self.theta}, classes={classes}, now_s={self.now_s:.1f})")
 
     # ------------------------------------------------------------------ state
-    def reset(self):
+    def reset(self) -> None:
         """Zero every weight, darken the retina and restart the clock at 0 s."""
         self.env = simpy.Environment()
         rng = as_generator(self._physics_seed)
@@ -167,17 +179,17 @@ class MarkI:
             self.faults.arm(self.env)
 
     @property
-    def weights(self):
+    def weights(self) -> np.ndarray:
         """A copy of the potentiometer settings, ``(n_r_units, n_a_units)``."""
         return self.runits.weights.copy()
 
     @property
-    def now_s(self):
+    def now_s(self) -> float:
         """The machine clock in seconds."""
         return float(self.env.now)
 
     @property
-    def codes_(self):
+    def codes_(self) -> np.ndarray | None:
         """The R-units' +/-1 target of each known class."""
         if self.classes_ is None:
             return None
@@ -241,7 +253,7 @@ class MarkI:
         return np.array([self._index[v] for v in labels.tolist()], dtype=np.int64)
 
     # ------------------------------------------------------------------ features
-    def calibrate(self, images):
+    def calibrate(self, images: ArrayLike) -> int:
         """Set ``theta`` so that 5-20% (``theta_target_rate``) of A-units fire on
         ``images``; return it."""
         s = self.retina.settled(self._images(images))
@@ -250,19 +262,17 @@ class MarkI:
                                                p.n_excitatory, p.n_inhibitory)
         return self.theta
 
-    def a_features(self, images):
+    def a_features(self, images: ArrayLike) -> np.ndarray:
         """A-unit outputs ``(n, n_a_units)`` (uint8 0/1) for settled, noise-free
         figures (with the hardware faults that have happened by now). An uncalibrated
         ``theta="auto"`` is calibrated on ``images`` first."""
         X = self._images(images)
-        if self.theta is None:
-            self.calibrate(X)
+        theta = self.calibrate(X) if self.theta is None else self.theta
         if self.faults is not None:   # the faults that have happened by now
-            return self.faults.a_units(self.faults.s_units(self.retina.settled(X)),
-                                       self.theta)
-        return plugboard.fire(self.wiring, self.retina.settled(X), self.theta)
+            return self.faults.a_units(self.faults.s_units(self.retina.settled(X)), theta)
+        return plugboard.fire(self.wiring, self.retina.settled(X), theta)
 
-    def code(self, labels):
+    def code(self, labels: ArrayLike) -> np.ndarray:
         """The +/-1 target of each R-unit for each label: ``(n, n_r_units)``.
 
         Uses the machine's classes once trained, else the sorted distinct labels.
@@ -274,7 +284,9 @@ class MarkI:
             classes, idx = np.unique(np.asarray(labels), return_inverse=True)
             return class_codes(len(classes), self.params.n_r_units,
                                self.params.class_code)[idx.ravel()]
-        return self.codes_[self._label_indices(labels, grow=False)]
+        codes = self.codes_
+        assert codes is not None   # classes are known
+        return codes[self._label_indices(labels, grow=False)]
 
     def _decode(self, responses, scores):
         """Class index nearest (Hamming) to each response; ties go to the class whose
@@ -302,21 +314,22 @@ class MarkI:
                 "the machine has not been trained; call train(images, labels) first."
             )
 
-    def decision_function(self, images):
+    def decision_function(self, images: ArrayLike) -> np.ndarray:
         """R-unit scores ``(n, n_r_units)`` for settled, noise-free figures."""
         self._check_trained()
         return self.a_features(images) @ self.runits.weights.T
 
-    def predict(self, images):
+    def predict(self, images: ArrayLike) -> np.ndarray:
         """Decoded class label of each figure (settled, noise-free; no machine time)."""
         scores = self.decision_function(images)
+        assert self.classes_ is not None   # decision_function checked it
         return self.classes_[self._decode(online.predict_sign(scores), scores)]
 
-    def predict_one(self, image):
+    def predict_one(self, image: ArrayLike) -> Any:
         """The decoded class label of one figure."""
         return self.predict(self._image(image)[None, :])[0]
 
-    def score(self, images, labels):
+    def score(self, images: ArrayLike, labels: ArrayLike) -> float:
         """Fraction of figures whose decoded class equals the label."""
         return float(np.mean(self.predict(images) == np.asarray(labels)))
 
@@ -330,7 +343,7 @@ class MarkI:
         return {"mistakes": np.zeros(n_r, np.int64),
                 "reinforcements": np.zeros(n_r, np.int64),
                 "saturated": np.zeros(n_r, np.int64), "shown": 0,
-                "epoch_errors": [], "epoch_mistakes": [], "epoch_end_s": [],
+                "errors_per_epoch": [], "mistakes_per_epoch": [], "end_s_per_epoch": [],
                 "converged": False}
 
     def _trial(self, x, target, label, figure, trainer, stats, log, exposure_s=None):
@@ -406,33 +419,37 @@ class MarkI:
                     X[i], targets[i], label_idx[i], i, trainer, stats, log)
                 mistaken += wrong
                 errors += not correct
-            stats["epoch_errors"].append(errors)
-            stats["epoch_mistakes"].append(mistaken)
-            stats["epoch_end_s"].append(float(self.env.now))
+            stats["errors_per_epoch"].append(errors)
+            stats["mistakes_per_epoch"].append(mistaken)
+            stats["end_s_per_epoch"].append(float(self.env.now))
             if stop_when_clean and mistaken == 0:
                 stats["converged"] = True
                 return
-        stats["converged"] = bool(stats["epoch_mistakes"]) and \
-            stats["epoch_mistakes"][-1] == 0
+        stats["converged"] = bool(stats["mistakes_per_epoch"]) and \
+            stats["mistakes_per_epoch"][-1] == 0
 
-    def _passes(self, n, epochs, presentations, shuffle, order=None):
-        """Presentation orders, one array per pass: the figures as given, a seeded
-        shuffle, or the explicit ``order`` (example indices) every pass."""
+    def _passes(self, n, max_epochs, presentations, order, rng):
+        """Presentation orders, one array per pass (:func:`markone._checks.epoch_indices`,
+        as the core draws them): the figures as given, a seeded shuffle, or the
+        explicit ``order`` every pass; cut to ``presentations`` figures in all."""
         left = presentations
-        for _ in range(epochs if presentations is None else presentations):
-            if order is not None:
-                this = order
-            else:
-                this = self._rng.permutation(n) if shuffle else np.arange(n)
+        for _ in range(max_epochs if presentations is None else presentations):
+            this = epoch_indices(order, n, rng)
             if left is not None:
                 this, left = this[:left], left - min(left, len(this))
                 if this.size == 0:
                     return
             yield this
 
-    def train(self, images, labels, *, epochs=None, presentations=None, rule=None,
-              shuffle=False, order=None, log=False, warm_start=False, progress=False):
-        """Show the figures, in order, pass after pass, and learn from the trainer.
+    def train(self, images: ArrayLike, labels: ArrayLike, *, max_epochs: int | None = None,
+              presentations: int | None = None, rule: str | None = None,
+              order: Order = "given", seed: Seed = None, log: bool = False,
+              warm_start: bool = False, progress: bool | None = False,
+              **deprecated: Any) -> MachineRun:
+        """Show the figures, pass after pass, and learn from the trainer.
+
+        The passes follow :func:`markone.train`'s vocabulary: at most ``max_epochs``
+        passes in ``order``, stopping after the first pass without a mistake.
 
         Parameters
         ----------
@@ -441,21 +458,25 @@ class MarkI:
         labels : array (n,)
             Class labels; at most ``2**n_r_units`` classes (binary code) or
             ``n_r_units`` (one-hot).
-        epochs : int, optional
+        max_epochs : int, optional
             Most passes over the set (default 100); training stops after the first
             pass in which no R-unit made a mistake.
         presentations : int, optional
-            Show exactly this many figures instead (cycling through the set), with no
-            early stop.
+            Show exactly this many figures instead (cycling through the passes), with
+            no early stop. Not together with ``max_epochs``.
         rule : {"error_correction", "forced", "gamma"}, optional
             Reinforcement rule; default ``params.rule``.
-        shuffle : bool
-            A fresh seeded order each pass instead of the given order.
-        order : sequence of int, optional
-            The example indices shown in every pass, in this order (repeats allowed,
-            examples may be left out); a pass without a mistake ends training. Not
-            together with ``shuffle``. :func:`verify.machine.check_machine` reports
-            its adversarial streams in this form.
+        order : "given", "shuffle" or sequence of int
+            Presentation order per pass, as in :func:`markone.train`: the figures as
+            given, a fresh seeded permutation each pass, or an explicit stream of
+            example indices shown in every pass (repeats allowed, examples may be left
+            out). :func:`verify.machine.check_machine` reports its adversarial
+            streams in this form.
+        seed : None, int or numpy.random.Generator
+            For ``order="shuffle"``: seeds the permutations alone, as
+            ``markone.train(..., order="shuffle", seed=seed)`` draws them. None: they
+            come from the machine's own generator (seeded by ``MarkI(seed=...)``,
+            shared with the photocell noise).
         log : bool
             Keep one :class:`Presentation` record per figure (memory grows with the
             number of presentations; without it memory is O(weights)).
@@ -466,38 +487,45 @@ class MarkI:
         progress : bool or None
             Show a progress bar of the passes (tqdm; ``None``: only when stderr is a
             terminal). Off by default.
+        epochs, shuffle
+            Deprecated spellings of ``max_epochs`` and ``order="shuffle"``; they work
+            and warn (``DeprecationWarning``).
 
         Returns
         -------
         MachineRun
         """
+        max_epochs, order = _old_train_options(deprecated, max_epochs, order)
         X = self._images(images)
         labels = np.asarray(labels)
         check_consistent_length(X, labels, names=("images", "labels"))
-        if epochs is not None and presentations is not None:
-            raise ValueError("give epochs or presentations, not both.")
+        if max_epochs is not None and presentations is not None:
+            raise ValueError("give max_epochs or presentations, not both.")
         if presentations is not None:
             check_int_at_least(presentations, "presentations", 1)
-        epochs = DEFAULT_EPOCHS if epochs is None else check_int_at_least(epochs, "epochs", 1)
-        if order is not None:
-            if shuffle:
-                raise ValueError("give shuffle=True or an explicit order, not both.")
-            order = check_order(order, len(X))
+        max_epochs = (DEFAULT_EPOCHS if max_epochs is None
+                      else check_int_at_least(max_epochs, "max_epochs", 1))
+        order = check_order(order, len(X))
+        rng = None if seed is None else as_generator(seed)
         trainer = self._trainer(rule)
         if not warm_start:
             self.classes_, self._index = None, {}
             self.reset()
         if self.theta is None or (not warm_start and self.params.theta == "auto"):
             self.calibrate(X)
+        assert self.theta is not None
         if self.faults is None:   # the settled figures' patterns, in one pass
             self._patterns.prime(self.retina.settled(X), self.theta)
         label_idx = self._label_indices(labels, grow=True)
-        targets = self.codes_[label_idx]
+        codes = self.codes_
+        assert codes is not None and self.classes_ is not None   # the labels' classes
+        targets = codes[label_idx]
         stats = self._new_stats()
-        records = [] if log else None
+        records: list[Presentation] | None = [] if log else None
         start, w0 = self.env.now, self.weights
-        passes = self._passes(len(X), epochs, presentations, shuffle, order)
-        n_passes = epochs if presentations is None else -(-presentations // len(X))
+        passes = self._passes(len(X), max_epochs, presentations, order,
+                              self._rng if rng is None else rng)
+        n_passes = max_epochs if presentations is None else -(-presentations // len(X))
         with progress_bar(n_passes, "Mark I passes", enabled=progress) as bar:
             session = self.env.process(self._session(
                 X, targets, label_idx, _ticking(passes, bar), presentations is None,
@@ -506,19 +534,21 @@ class MarkI:
                 self.env.run(until=session)
         return MachineRun(
             params=self.params, seed=self.seed, theta=self.theta, rule=trainer.rule,
-            classes=tuple(self.classes_.tolist()), codes=self.codes_,
+            classes=tuple(self.classes_.tolist()), codes=codes,
             weight_mask=self.runits.mask, excitatory=self.wiring.excitatory,
             inhibitory=self.wiring.inhibitory, weights_initial=w0, weights=self.weights,
             sim_time_s=float(self.env.now - start), n_presentations=stats["shown"],
-            epochs=len(stats["epoch_errors"]), converged=stats["converged"],
+            epochs=len(stats["errors_per_epoch"]), converged=stats["converged"],
             mistakes=stats["mistakes"], reinforcements=stats["reinforcements"],
-            saturated=stats["saturated"], epoch_errors=tuple(stats["epoch_errors"]),
-            epoch_mistakes=tuple(stats["epoch_mistakes"]),
-            epoch_end_s=tuple(stats["epoch_end_s"]),
+            saturated=stats["saturated"],
+            errors_per_epoch=tuple(stats["errors_per_epoch"]),
+            mistakes_per_epoch=tuple(stats["mistakes_per_epoch"]),
+            end_s_per_epoch=tuple(stats["end_s_per_epoch"]),
             figures=self.retina.settled(X) if log else None,
-            log=tuple(records) if log else None)
+            log=tuple(records) if records is not None else None)
 
-    def learn_one(self, image, label, *, rule=None, exposure_s=None):
+    def learn_one(self, image: ArrayLike, label: Any, *, rule: str | None = None,
+                  exposure_s: float | None = None) -> Presentation:
         """Show one figure and let the trainer reinforce; return its
         :class:`Presentation`. A new label becomes a new class (if the code allows).
 
@@ -532,12 +562,37 @@ class MarkI:
             )
         trainer = self._trainer(rule)
         label_idx = self._label_indices(np.asarray([label]), grow=True)[0]
-        records = []
-        trial = self.env.process(self._trial(x, self.codes_[label_idx], label_idx, 0,
+        records: list[Presentation] = []
+        codes = self.codes_
+        assert codes is not None   # the label's class is known now
+        trial = self.env.process(self._trial(x, codes[label_idx], label_idx, 0,
                                              trainer, self._new_stats(), records,
                                              exposure_s))
         self.env.run(until=trial)
         return records[0]
+
+
+def _old_train_options(deprecated, max_epochs, order):
+    """``(max_epochs, order)`` after the deprecated ``epochs=`` and ``shuffle=`` of
+    :meth:`MarkI.train` (each warns; an old and a new spelling together is an error)."""
+    if order is None:   # the default before order took "given"
+        warn_deprecated("MarkI.train(order=None)", "order='given'", stacklevel=4)
+        order = "given"
+    shuffle = deprecated.pop("shuffle", None)
+    max_epochs = renamed_keyword(deprecated, "MarkI.train", "epochs", "max_epochs",
+                                 max_epochs, None, stacklevel=6)
+    if shuffle is not None:
+        warn_deprecated("MarkI.train(shuffle=...)",
+                        "order='shuffle' (or order='given')", stacklevel=4)
+        if not isinstance(shuffle, (bool, np.bool_)):
+            raise TypeError(f"shuffle must be True or False, got {shuffle!r}; "
+                            "use order='shuffle' or order='given'.")
+        if shuffle:
+            if not (isinstance(order, str) and order == "given"):
+                raise ValueError("give shuffle=True or an explicit order, not both; "
+                                 "use order='shuffle' alone.")
+            order = "shuffle"
+    return max_epochs, order
 
 
 def _ticking(passes, bar):

@@ -19,7 +19,11 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
 import numpy as np
+import simpy
 
 __all__ = ["Motors"]
 
@@ -27,11 +31,11 @@ __all__ = ["Motors"]
 class Motors:
     """The motor banks, one per R-unit, as a SimPy component holding ``env``."""
 
-    def __init__(self, env, motor_step_s):
+    def __init__(self, env: simpy.Environment, motor_step_s: float) -> None:
         self.env = env
         self.motor_step_s = float(motor_step_s)
 
-    def turn(self, steps):
+    def turn(self, steps: np.ndarray) -> Generator[Any, Any, float]:
         """SimPy process: run each bank for its largest move (``steps``, in motor
         steps) in parallel; return the motor phase's duration in seconds."""
         if not self.motor_step_s > 0:

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from markone._validation import check_choice, check_int_at_least, check_positive
 
@@ -249,20 +250,20 @@ class MarkIParams:
             )
 
     @classmethod
-    def ideal(cls, **changes):
+    def ideal(cls, **changes: Any) -> MarkIParams:
         """The machine without physics: instant photocells and motors, no end stops,
         no quantisation, no noise. In this limit each R-unit is the core perceptron.
 
         >>> MarkIParams.ideal().weight_range is None
         True
         """
-        base = dict(photocell_rise_s=0.0, photocell_decay_s=0.0, photocell_noise_sd=0.0,
-                    exposure_s=None, weight_range=None, quantize=False,
-                    motor_step_s=0.0)
+        base: dict[str, Any] = dict(
+            photocell_rise_s=0.0, photocell_decay_s=0.0, photocell_noise_sd=0.0,
+            exposure_s=None, weight_range=None, quantize=False, motor_step_s=0.0)
         base.update(changes)
         return cls(**base)
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> MarkIParams:
         """A copy with some fields changed (validated again).
 
         >>> MarkIParams().replace(topology="source_sets").topology
@@ -270,21 +271,23 @@ class MarkIParams:
         """
         return dataclasses.replace(self, **changes)
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Every field as a JSON-ready value (tuples become lists)."""
         return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v)
                 for f in dataclasses.fields(self)}
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Mapping[str, Any]) -> MarkIParams:
         """Inverse of :meth:`to_dict`; unknown keys are an error naming them."""
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
             raise ValueError(f"unknown MarkIParams fields {unknown}; valid: {sorted(names)}.")
-        return cls(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items()})
+        fields: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v)
+                                  for k, v in data.items()}
+        return cls(**fields)
 
-    def describe(self):
+    def describe(self) -> tuple[ParamRow, ...]:
         """Rows ``(name, value, unit, provenance, note)``, one per parameter.
 
         >>> [r.provenance for r in MarkIParams().describe() if r.name == "topology"]
@@ -293,7 +296,7 @@ class MarkIParams:
         return tuple(ParamRow(f.name, getattr(self, f.name), *_PROVENANCE[f.name])
                      for f in dataclasses.fields(self))
 
-    def table(self, fmt="text"):
+    def table(self, fmt: str = "text") -> str:
         """The :meth:`describe` rows as a printable ``"text"`` or ``"markdown"`` table.
 
         >>> print(MarkIParams().table("markdown").splitlines()[2])

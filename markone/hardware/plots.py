@@ -10,7 +10,7 @@ Examples
 >>> from markone.hardware import MarkI
 >>> images, labels = letters("AB", per_class=2, seed=0)
 >>> machine = MarkI(seed=0)
->>> run = machine.train(images, labels, epochs=5)
+>>> run = machine.train(images, labels, max_epochs=5)
 >>> weight_maps(run).shape        # one retina-shaped map per R-unit
 (8, 20, 20)
 >>> path = plot_weights(run, os.path.join(tempfile.mkdtemp(), "w.png"))
@@ -21,18 +21,24 @@ True
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from markone._style import DPI, new_figure, r_unit_name, save_figure, styled
+from markone._typing import ArrayLike, PathLike
 from markone.hardware.plugboard import Wiring, connection_matrix
+
+if TYPE_CHECKING:
+    from markone.hardware.run import MachineRun
 
 __all__ = ["weight_maps", "active_r_units", "code_caption", "plot_retina", "plot_a_activity",
            "plot_weights", "plot_learning_curve", "animate_training"]
 
 
-def weight_maps(run, weights=None):
+def weight_maps(run: MachineRun, weights: np.ndarray | None = None) -> np.ndarray:
     """Each R-unit's weights projected back onto the retina through the plugboard:
     ``(n_r, rows, cols)``; cell ``s`` of map ``k`` is the sum of ``w[k, a]`` over
     A-units excited by ``s`` minus those inhibited by it."""
@@ -42,19 +48,19 @@ def weight_maps(run, weights=None):
     return maps.reshape(len(w), *run.params.retina_shape)
 
 
-def active_r_units(run):
+def active_r_units(run: MachineRun) -> np.ndarray:
     """Indices of the R-units whose target differs between classes (the others
     always answer the same and carry no information)."""
     varying = np.flatnonzero(np.ptp(run.codes, axis=0) > 0)
     return varying if varying.size else np.arange(1)
 
 
-def code_caption(run):
+def code_caption(run: MachineRun) -> str:
     """One sentence on how the R-units spell the class, for captions and pages.
 
     >>> from markone.hardware import MarkI
     >>> from markone._figures import letters
-    >>> run = MarkI(seed=0).train(*letters("ABCD", per_class=1, seed=0), epochs=3)
+    >>> run = MarkI(seed=0).train(*letters("ABCD", per_class=1, seed=0), max_epochs=3)
     >>> print(code_caption(run))
     The 8 R-units spell each letter's number in binary: with 4 letters only R1-R2 change from letter to letter; R3-R8 always answer -1 and have nothing to learn.
     """
@@ -85,7 +91,8 @@ def _span(units):
 
 
 @styled
-def plot_retina(image, path, *, title="a figure on the retina"):
+def plot_retina(image: ArrayLike, path: PathLike, *,
+                title: str = "a figure on the retina") -> Path:
     """One figure as the 20 x 20 photocells see it (black: lit cell)."""
     image = np.asarray(image)
     fig, (ax,) = new_figure(width=3.4, height=3.6)
@@ -97,7 +104,7 @@ def plot_retina(image, path, *, title="a figure on the retina"):
 
 
 @styled
-def plot_a_activity(a_rows, labels, path):
+def plot_a_activity(a_rows: ArrayLike, labels: ArrayLike, path: PathLike) -> Path:
     """A-unit outputs for a few figures: one panel per figure, a dark cell per A-unit
     that fired."""
     a_rows = np.asarray(a_rows)
@@ -117,7 +124,8 @@ def plot_a_activity(a_rows, labels, path):
 
 
 @styled
-def plot_weights(run, path, *, units=None):
+def plot_weights(run: MachineRun, path: PathLike, *, units: Sequence[int] | None = None
+                 ) -> Path:
     """Each R-unit's weights projected back onto the retina (red: a lit cell pushes
     the R-unit towards +1, blue: towards -1), with a colour bar in weight units and a
     caption on the class code."""
@@ -149,7 +157,7 @@ def _wrap(text, width):
 
 
 @styled
-def plot_learning_curve(run, path):
+def plot_learning_curve(run: MachineRun, path: PathLike) -> Path:
     """Figures misclassified against machine time (minutes): after each pass, and
     (with the log) as a running rate over the last pass's worth of figures."""
     n_per_pass = max(1, round(run.n_presentations / max(run.epochs, 1)))
@@ -160,8 +168,8 @@ def plot_learning_curve(run, path):
         minutes = np.array([rec.end_t_s for rec in run.log])[n_per_pass - 1:] / 60
         ax.plot(minutes, 100 * window / n_per_pass, "-", lw=1.5, alpha=0.8,
                 label=f"the {n_per_pass} figures before")
-    ax.plot(np.asarray(run.epoch_end_s) / 60,
-            100 * np.asarray(run.epoch_errors) / n_per_pass, "o", ms=6,
+    ax.plot(np.asarray(run.end_s_per_epoch) / 60,
+            100 * np.asarray(run.errors_per_epoch) / n_per_pass, "o", ms=6,
             label="a whole pass")
     ax.set_xlabel("machine time (minutes of 1960 motors)")
     ax.set_ylabel("figures misread (%)")
@@ -174,7 +182,8 @@ def plot_learning_curve(run, path):
 
 
 @styled
-def animate_training(run, path, *, frames=36, fps=5):
+def animate_training(run: MachineRun, path: PathLike, *, frames: int = 36, fps: int = 5
+                     ) -> Path:
     """An animated GIF of training: the figure shown and the weights of the R-units
     that carry the class code, as the motors turn them. Needs ``log=True``."""
     if run.log is None:

@@ -21,10 +21,16 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from markone._validation import as_generator
+from markone._typing import Seed
+
+if TYPE_CHECKING:
+    from markone.hardware.params import MarkIParams
 
 __all__ = ["Wiring", "wire", "net_input", "fire", "calibrate_theta",
            "connection_matrix", "Pattern", "PatternCache"]
@@ -48,13 +54,13 @@ class Wiring:
                                                 -np.ones(self.inhibitory.shape[1])])
 
     @property
-    def fanout(self):
+    def fanout(self) -> np.ndarray:
         """How many A-units each S-unit feeds (both kinds of connection)."""
         return np.bincount(np.concatenate([self.excitatory.ravel(),
                                            self.inhibitory.ravel()]), minlength=self.n_s)
 
 
-def wire(params, seed=None):
+def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
     """Draw the plugboard's S->A wiring for ``params`` from ``seed``."""
     rng = as_generator(seed)
     n_s = params.retina_shape[0] * params.retina_shape[1]
@@ -74,7 +80,7 @@ def wire(params, seed=None):
                   picks[:, params.n_excitatory:].copy(), n_s)
 
 
-def net_input(wiring, s):
+def net_input(wiring: Wiring, s: np.ndarray) -> np.ndarray:
     """Net input of every A-unit: ``(n, n_a)`` int for S-states ``s`` of shape
     ``(n, n_s)`` (or ``(n_a,)`` for one state of shape ``(n_s,)``)."""
     return _net(wiring, s).astype(np.int64)
@@ -85,7 +91,7 @@ def _net(wiring, s):
     return np.asarray(s, dtype=np.float64)[..., wiring.inputs] @ wiring.signs
 
 
-def fire(wiring, s, theta):
+def fire(wiring: Wiring, s: np.ndarray, theta: int) -> np.ndarray:
     """A-unit outputs (uint8 0/1) for S-states ``s``: net input ``>= theta``."""
     return (_net(wiring, s) >= theta).astype(np.uint8)
 
@@ -102,8 +108,10 @@ class Pattern:
     """
 
     __slots__ = ("a", "_a_float", "x", "_masked", "_active")
+    _masked: np.ndarray | None
+    _active: tuple[int, ...] | None
 
-    def __init__(self, a):
+    def __init__(self, a: np.ndarray) -> None:
         a.flags.writeable = False
         self.a = a
         self._a_float = a.astype(np.float64)
@@ -112,20 +120,21 @@ class Pattern:
         self.x = self._a_float[None, :]
         self._masked = self._active = None
 
-    def scores(self, weights):
+    def scores(self, weights: np.ndarray) -> np.ndarray:
         """Every R-unit's weighted sum ``weights @ a`` (``weights`` is
         ``(n_r, n_a)``): numpy casts ``a`` to float64 for this product anyway."""
         return weights @ self._a_float
 
-    def masked(self, mask):
+    def masked(self, mask: np.ndarray) -> np.ndarray:
         """``x`` seen through each R-unit's source set: ``x * mask``, ``(n_r, n_a)``."""
         if self._masked is None:
-            self._masked = self.x * mask
-            self._masked.flags.writeable = False
+            masked = self.x * mask
+            masked.flags.writeable = False
+            self._masked = masked
         return self._masked
 
     @property
-    def active(self):
+    def active(self) -> tuple[int, ...]:
         """Indices of the A-units that fire, as the log records them."""
         if self._active is None:
             self._active = tuple(np.flatnonzero(self.a).tolist())
@@ -152,23 +161,23 @@ class PatternCache:
     True
     """
 
-    def __init__(self, wiring, limit=4096):
+    def __init__(self, wiring: Wiring, limit: int = 4096) -> None:
         self.wiring = wiring
         self.limit = limit
-        self._theta = None
-        self._patterns = {}
+        self._theta: int | None = None
+        self._patterns: dict[bytes, Pattern] = {}
 
     def __len__(self):
         return len(self._patterns)
 
-    def prime(self, states, theta):
+    def prime(self, states: np.ndarray, theta: int) -> None:
         """Compute the patterns of many S-states ``(n, n_s)`` in one pass (those not
         cached yet, as many as fit)."""
         if theta != self._theta:
             self._patterns.clear()
             self._theta = theta
         states = np.asarray(states, dtype=bool)
-        keys = {}
+        keys: dict[bytes, int] = {}
         for i, s in enumerate(states):
             keys.setdefault(s.tobytes(), i)
         todo = [(k, i) for k, i in keys.items() if k not in self._patterns]
@@ -178,7 +187,7 @@ class PatternCache:
             for (key, _), a in zip(todo, patterns):
                 self._patterns[key] = Pattern(a.copy())
 
-    def get(self, s, theta):
+    def get(self, s: np.ndarray, theta: int) -> Pattern:
         """The :class:`Pattern` of S-state ``s`` (bool or 0/1, ``(n_s,)``)."""
         if theta != self._theta:
             self._patterns.clear()
@@ -192,7 +201,8 @@ class PatternCache:
         return pattern
 
 
-def calibrate_theta(wiring, s, target_rate, n_excitatory, n_inhibitory):
+def calibrate_theta(wiring: Wiring, s: np.ndarray, target_rate: Sequence[float],
+                    n_excitatory: int, n_inhibitory: int) -> int:
     """The integer threshold whose mean firing rate on S-states ``s`` is in
     ``target_rate`` (closest to its middle), or else nearest to that range.
 
@@ -206,7 +216,8 @@ def calibrate_theta(wiring, s, target_rate, n_excitatory, n_inhibitory):
     net = net_input(wiring, s)
     lo, hi = target_rate
     mid = (lo + hi) / 2
-    best, best_key = None, None
+    best = -n_inhibitory + 1
+    best_key: tuple[float, float] | None = None
     for theta in range(-n_inhibitory + 1, n_excitatory + 1):
         rate = float(np.mean(net >= theta))
         outside = max(lo - rate, rate - hi, 0.0)
@@ -216,7 +227,7 @@ def calibrate_theta(wiring, s, target_rate, n_excitatory, n_inhibitory):
     return best
 
 
-def connection_matrix(wiring):
+def connection_matrix(wiring: Wiring) -> np.ndarray:
     """``(n_s, n_a)`` matrix of +1 (excitatory) / -1 (inhibitory) connections: maps
     A-unit weights back onto the retina (``C @ w``)."""
     n_a = wiring.excitatory.shape[0]

@@ -12,8 +12,8 @@ The page itself is plain HTML, CSS and JavaScript kept next to this module
 (``console/console.html``, ``console.css``, ``console.js``); opening the bare
 ``console.html`` gives an empty console that can open run files.
 
-The run format (``"markone-machine-run"``, version 1) is the one ``MachineRun.save``
-writes; :func:`check_run` checks a run against it in Python, and the page repeats the
+The run format (``"markone-machine-run"``, versions 1 and 2) is the one
+``MachineRun.save`` writes; :func:`check_run` checks a run against it in Python, and the page repeats the
 checks so that a bad file shows a clear message instead of a blank screen.
 
 Examples
@@ -34,10 +34,10 @@ A one-presentation run on a toy machine (2 x 2 retina, 4 A-units, 1 R-unit):
 >>> html = out.read_text()
 >>> "markone-machine-run" in html and "http://" not in html
 True
->>> check_run(dict(run, version=2))
+>>> check_run(dict(run, version=9))
 Traceback (most recent call last):
 ...
-ValueError: run uses format version 2, but this markone reads version 1 or older; replay it with the newer markone that wrote it.
+ValueError: run uses format version 9, but this markone reads version 2 or older; replay it with the newer markone that wrote it.
 """
 
 from __future__ import annotations
@@ -49,8 +49,10 @@ import tempfile
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from markone._io import atomic_write, read_json, to_jsonable
+from markone._typing import PathLike
 from markone._validation import check_positive
 from markone._version import __version__
 from markone.hardware.run import FORMAT as RUN_FORMAT
@@ -69,7 +71,7 @@ _HOW_TO = ("record one with MarkI(...).train(..., log=True) and save it with "
            "run.save(path)")
 
 
-def check_run(run):
+def check_run(run: Mapping[str, Any]) -> Mapping[str, Any]:
     """Check a machine run (as a JSON dict) against the format the console reads.
 
     Parameters
@@ -209,15 +211,15 @@ def _script_safe_json(obj):
     return text.replace("<", "\\u003c")
 
 
-def render_replay_html(run_or_path, *, speed=1.0):
+def render_replay_html(run_or_path: Any, *, speed: float = 1.0) -> str:
     """Return the replay page of a run as one HTML string (see :func:`write_replay_html`).
 
     Examples
     --------
-    >>> render_replay_html({"format": "markone-machine-run", "version": 3})
+    >>> render_replay_html({"format": "markone-machine-run", "version": 9})
     Traceback (most recent call last):
     ...
-    ValueError: run uses format version 3, but this markone reads version 1 or older; replay it with the newer markone that wrote it.
+    ValueError: run uses format version 9, but this markone reads version 2 or older; replay it with the newer markone that wrote it.
     """
     speed = check_positive(speed, "speed")
     run = check_run(_as_run_dict(run_or_path))
@@ -241,7 +243,7 @@ def render_replay_html(run_or_path, *, speed=1.0):
     return pattern.sub(lambda m: parts[m.group(0)], template)
 
 
-def write_replay_html(run_or_path, out_html, *, speed=1.0):
+def write_replay_html(run_or_path: Any, out_html: PathLike, *, speed: float = 1.0) -> Path:
     """Write a self-contained HTML page that replays a recorded Mark I training run.
 
     Parameters

@@ -26,16 +26,25 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
 from markone._validation import as_generator
+from markone._typing import ArrayLike, Seed
+
+if TYPE_CHECKING:
+    import simpy
+
+    from markone.hardware.params import MarkIParams
 
 __all__ = ["Retina", "approach"]
 
 
-def approach(level, light, dt, rise_s, decay_s):
+def approach(level: ArrayLike, light: ArrayLike, dt: float, rise_s: float, decay_s: float
+             ) -> np.ndarray:
     """Cell levels after ``dt`` seconds of first-order lag towards ``light``.
 
     The closed form of the lag: ``light + (level - light) * exp(-dt / tau)``, with
@@ -89,7 +98,8 @@ class Retina:
         Source of the photocell noise (used only when ``photocell_noise_sd > 0``).
     """
 
-    def __init__(self, env, params, seed=None):
+    def __init__(self, env: simpy.Environment, params: MarkIParams, seed: Seed = None
+                 ) -> None:
         self.env = env
         self.params = params
         self.rng = as_generator(seed)
@@ -108,7 +118,7 @@ class Retina:
              _remains(dt, p.photocell_decay_s))
         self._t = self.env.now
 
-    def settle_time_s(self, light):
+    def settle_time_s(self, light: np.ndarray) -> float:
         """Seconds until every cell is within ``settle_tolerance`` of ``light``."""
         p = self.params
         if not (p.photocell_rise_s > 0 or p.photocell_decay_s > 0):
@@ -120,13 +130,15 @@ class Retina:
                 wait = max(wait, tau * math.log(worst / p.settle_tolerance))
         return wait
 
-    def show(self, image, exposure_s=None):
+    def show(self, image: np.ndarray, exposure_s: float | None = None
+             ) -> Generator[Any, Any, np.ndarray]:
         """SimPy process: put ``image`` (flat light levels in [0, 1]) on the retina,
         wait until it settles (or ``exposure_s``), and return the S-units (uint8 0/1)."""
         s = yield from self.read(image, exposure_s)
         return s.astype(np.uint8)
 
-    def read(self, image, exposure_s=None):
+    def read(self, image: np.ndarray, exposure_s: float | None = None
+             ) -> Generator[Any, Any, np.ndarray]:
         """SimPy process behind :meth:`show`: one timeout (the settling time or the
         exposure), the photocells in closed form on both sides of it; returns the
         S-units as a bool array (the machine's key to its A-unit patterns)."""
@@ -144,6 +156,6 @@ class Retina:
         self._catch_up()
         return self.level >= p.s_threshold
 
-    def settled(self, images):
+    def settled(self, images: ArrayLike) -> np.ndarray:
         """S-units of each figure once settled, without noise: ``(n, n_s)`` uint8."""
         return (np.asarray(images) >= self.params.s_threshold).astype(np.uint8)

@@ -3,7 +3,8 @@
 A run holds the final weights, the machine time, the mistakes and end-stop saturations
 of each R-unit, per-pass learning numbers, and (when ``log=True`` was asked) one
 :class:`Presentation` record per figure shown. It saves to and loads from the JSON
-format ``markone-machine-run`` version 1, which the browser replay reads;
+format ``markone-machine-run`` version 2 (it reads version 1 files too), which the
+browser replay reads;
 :meth:`MachineRun.weights_at` rebuilds the weights after any presentation from the
 logged changes, as the replay does.
 
@@ -13,7 +14,8 @@ Examples
 >>> from markone.hardware import MarkI, MarkIParams
 >>> from markone._figures import letters
 >>> images, labels = letters("AB", per_class=2, seed=0)
->>> run = MarkI(MarkIParams(n_r_units=2), seed=0).train(images, labels, epochs=3, log=True)
+>>> run = MarkI(MarkIParams(n_r_units=2), seed=0).train(images, labels, max_epochs=3,
+...                                                       log=True)
 >>> path = run.save(os.path.join(tempfile.mkdtemp(), "run.json"))
 >>> again = MachineRun.load(path)
 >>> bool((again.weights_at(len(again.log) - 1) == run.weights).all())
@@ -23,17 +25,28 @@ True
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from markone._deprecation import warn_deprecated
 from markone._io import read_json, write_json
+from markone._typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.hardware.params import MarkIParams
 
 __all__ = ["MachineRun", "Presentation", "FORMAT", "VERSION"]
 
 FORMAT = "markone-machine-run"
-VERSION = 1
+#: Version 2 names the per-pass series ``mistakes_per_epoch``, ``errors_per_epoch`` and
+#: ``end_s_per_epoch`` (version 1: ``epoch_mistakes``, ``epoch_errors``,
+#: ``epoch_end_s``); :meth:`MachineRun.load` reads both.
+VERSION = 2
+
+#: The version 1 names of the per-pass series, by their names now.
+_V1_NAMES = {"mistakes_per_epoch": "epoch_mistakes", "errors_per_epoch": "epoch_errors",
+             "end_s_per_epoch": "epoch_end_s"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,7 +73,7 @@ class Presentation:
     settle_s: float = 0.0
 
 
-def record(**fields):
+def record(**fields: Any) -> Presentation:
     """A :class:`Presentation` of exactly its fields, built without the frozen
     dataclass's one ``object.__setattr__`` per field (the machine makes one per figure
     shown when it logs): equal, in every respect, to ``Presentation(**fields)``.
@@ -98,8 +111,10 @@ class MachineRun:
         Figures shown, and passes started over the training set.
     converged : bool
         Whether the last pass was free of mistakes.
-    epoch_errors, epoch_mistakes, epoch_end_s : tuple
-        Per pass: misclassified figures, R-unit mistakes, machine time at its end.
+    mistakes_per_epoch, errors_per_epoch, end_s_per_epoch : tuple
+        Per pass: figures on which some R-unit made a mistake (and so was
+        reinforced), figures whose decoded class was wrong, machine time at its end. (``epoch_mistakes``, ``epoch_errors`` and
+        ``epoch_end_s`` are their deprecated names.)
     classes : tuple
         The class labels; ``codes[i]`` is the R-units' +/-1 target for class ``i``.
     theta : int
@@ -127,9 +142,9 @@ class MachineRun:
     mistakes: np.ndarray
     reinforcements: np.ndarray
     saturated: np.ndarray
-    epoch_errors: tuple
-    epoch_mistakes: tuple
-    epoch_end_s: tuple
+    errors_per_epoch: tuple
+    mistakes_per_epoch: tuple
+    end_s_per_epoch: tuple
     figures: np.ndarray | None = None
     log: tuple | None = None
 
@@ -138,7 +153,25 @@ class MachineRun:
                 f"converged={self.converged}, sim_time_s={self.sim_time_s:.1f}, "
                 f"mistakes={self.mistakes.tolist()}, saturated={int(self.saturated.sum())})")
 
-    def weights_at(self, step):
+    @property
+    def epoch_mistakes(self) -> tuple:
+        """Deprecated name of :attr:`mistakes_per_epoch`."""
+        warn_deprecated("MachineRun.epoch_mistakes", "mistakes_per_epoch")
+        return self.mistakes_per_epoch
+
+    @property
+    def epoch_errors(self) -> tuple:
+        """Deprecated name of :attr:`errors_per_epoch`."""
+        warn_deprecated("MachineRun.epoch_errors", "errors_per_epoch")
+        return self.errors_per_epoch
+
+    @property
+    def epoch_end_s(self) -> tuple:
+        """Deprecated name of :attr:`end_s_per_epoch`."""
+        warn_deprecated("MachineRun.epoch_end_s", "end_s_per_epoch")
+        return self.end_s_per_epoch
+
+    def weights_at(self, step: int) -> np.ndarray:
         """Weights after presentation ``step`` (0-based), rebuilt from the log's
         ``changes`` applied to ``weights_initial``."""
         if self.log is None:
@@ -155,8 +188,8 @@ class MachineRun:
                 w[r, a] = value
         return w
 
-    def to_dict(self):
-        """The run as a dict in the ``markone-machine-run`` version 1 format."""
+    def to_dict(self) -> JSONDict:
+        """The run as a dict in the ``markone-machine-run`` format (:data:`VERSION`)."""
         p = self.params
         return {
             "format": FORMAT, "version": VERSION, "markone_version": __version__,
@@ -177,17 +210,19 @@ class MachineRun:
             "n_presentations": self.n_presentations, "epochs": self.epochs,
             "converged": self.converged, "mistakes": self.mistakes,
             "reinforcements": self.reinforcements, "saturated": self.saturated,
-            "epoch_errors": self.epoch_errors, "epoch_mistakes": self.epoch_mistakes,
-            "epoch_end_s": self.epoch_end_s,
+            "mistakes_per_epoch": self.mistakes_per_epoch,
+            "errors_per_epoch": self.errors_per_epoch,
+            "end_s_per_epoch": self.end_s_per_epoch,
         }
 
-    def save(self, path):
+    def save(self, path: PathLike) -> Path:
         """Write the run as JSON to ``path`` atomically; return the path."""
         return write_json(path, self.to_dict())
 
     @classmethod
-    def load(cls, path):
-        """Read a run saved by :meth:`save` (classes come back as strings)."""
+    def load(cls, path: PathLike) -> MachineRun:
+        """Read a run saved by :meth:`save` (classes come back as strings), in any
+        format version up to :data:`VERSION`."""
         data = read_json(path)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             got = data.get("format") if isinstance(data, dict) else type(data).__name__
@@ -227,9 +262,8 @@ class MachineRun:
             mistakes=np.array(d.get("mistakes", [0] * n_r)),
             reinforcements=np.array(d.get("reinforcements", [0] * n_r)),
             saturated=np.array(d.get("saturated", [0] * n_r)),
-            epoch_errors=tuple(d.get("epoch_errors", ())),
-            epoch_mistakes=tuple(d.get("epoch_mistakes", ())),
-            epoch_end_s=tuple(d.get("epoch_end_s", ())),
+            **{name: tuple(d.get(name if d["version"] >= 2 else old, ()))
+               for name, old in _V1_NAMES.items()},
             figures=np.array(d["figures"], dtype=np.uint8) if d["figures"] else None,
             log=log,
         )

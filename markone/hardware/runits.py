@@ -21,11 +21,16 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
 from markone._validation import as_generator
+from markone._typing import Seed
+
+if TYPE_CHECKING:
+    from markone.hardware.params import MarkIParams
 
 __all__ = ["RUnits", "Move", "source_set_mask"]
 
@@ -66,7 +71,7 @@ def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
         blocked[k], steps[k] = n_blocked, largest
 
 
-def source_set_mask(n_r, n_a, seed=None):
+def source_set_mask(n_r: int, n_a: int, seed: Seed = None) -> np.ndarray:
     """``(n_r, n_a)`` bool mask giving each R-unit a disjoint random source set
     (sizes differ by at most one; 64 each for 512 A-units and 8 R-units)."""
     perm = as_generator(seed).permutation(n_a)
@@ -87,7 +92,7 @@ class RUnits:
         of fractional increments (the gamma rule with ``quantize=True``).
     """
 
-    def __init__(self, params, seed=None):
+    def __init__(self, params: MarkIParams, seed: Seed = None) -> None:
         self.params = params
         self.rng = as_generator(seed)
         n_r, n_a = params.n_r_units, params.n_a_units
@@ -95,13 +100,13 @@ class RUnits:
                      if params.topology == "source_sets" else None)
         self.weights = np.zeros((n_r, n_a))
 
-    def scores(self, a):
+    def scores(self, a: np.ndarray) -> np.ndarray:
         """Weighted sums of the active A-units ``a`` (0/1): one score per R-unit.
         (The machine asks its cached :class:`~markone.hardware.plugboard.Pattern`,
         which gives the same numbers.)"""
         return self.weights @ a
 
-    def plan(self, rows, delta, whole=False):
+    def plan(self, rows: np.ndarray, delta: np.ndarray, whole: bool = False) -> Move:
         """The :class:`Move` that realises increments ``delta`` (one row per R-unit in
         ``rows``) within the potentiometers' steps and end stops. ``whole=True``
         promises whole-step increments (skips the check for fractions)."""
@@ -122,6 +127,6 @@ class RUnits:
               float(hi), old, new, blocked, steps)
         return Move(rows, old, new, blocked, steps)
 
-    def commit(self, move):
+    def commit(self, move: Move) -> None:
         """Set the weights the motors have turned to."""
         self.weights[move.rows] = move.new

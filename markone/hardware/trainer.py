@@ -27,11 +27,16 @@ Examples
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from markone import online
 from markone._validation import check_choice
 from markone.hardware.params import RULES
+
+if TYPE_CHECKING:
+    from markone.hardware.plugboard import Pattern
 
 __all__ = ["Trainer"]
 
@@ -45,15 +50,18 @@ class Trainer:
     ``mask`` (``n_r x n_a`` bool, optional) restricts each R-unit to its source set.
     """
 
-    def __init__(self, rule="error_correction", eta=1.0, mask=None):
+    def __init__(self, rule: str = "error_correction", eta: float = 1.0,
+                 mask: np.ndarray | None = None) -> None:
         self.rule = check_choice(rule, "rule", RULES)
         self.eta = eta
         self.mask = mask
         #: every increment is a whole number of motor steps (no rounding to plan)
         self.whole = self.rule != "gamma" and float(eta).is_integer()
-        self._increments = {}   # (pattern, target) -> every R-unit's increment
+        self._increments: dict[Any, Any] = {}   # (pattern, target) -> every R-unit's increment
 
-    def decide(self, scores, target, a, pattern=None):
+    def decide(self, scores: np.ndarray, target: np.ndarray, a: np.ndarray,
+               pattern: Pattern | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return ``(mistakes, rows, delta)``: which R-units answered wrongly, which
         are reinforced, and their requested increments (one row per reinforced unit).
 

@@ -35,10 +35,13 @@ import shutil
 import subprocess
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
+from markone._typing import JSONDict
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
 
@@ -46,13 +49,22 @@ __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "Estimator
 class ImplementationError(Exception):
     """The implementation under test failed; ``text`` is its traceback or stderr."""
 
-    def __init__(self, message, text=""):
+    def __init__(self, message: str, text: str = "") -> None:
         super().__init__(message)
         self.text = text
 
 
 class NotApplicable(Exception):
     """The adapter cannot express this case (the message says why)."""
+
+
+class Adapter(Protocol):
+    """What the suite runs: a ``name`` and ``answer(problem)``, the implementation's
+    answer as a JSON-ready dict (or None when it gives none)."""
+
+    name: str
+
+    def answer(self, problem: JSONDict) -> JSONDict | None: ...
 
 
 def _user_traceback(exc):
@@ -76,7 +88,7 @@ def _vector_like(v):
         isinstance(x, (list, tuple, dict)) for x in v)
 
 
-def normalise_answer(out, problem):
+def normalise_answer(out: Any, problem: JSONDict) -> JSONDict:
     """Accept the answer shapes people write: a dict, ``(w, mistakes)``, ``w`` alone,
     or the number of mistakes alone (binary cases); anything else is explained."""
     if isinstance(out, dict):
@@ -119,9 +131,9 @@ def _float_X(problem):
 class CallableAdapter:
     """A Python function ``f(problem)`` or ``f(X, y, order)``."""
 
-    def __init__(self, fn, name=None):
+    def __init__(self, fn: Callable[..., Any], name: str | None = None) -> None:
         self.fn = fn
-        self.name = name or getattr(fn, "__qualname__", repr(fn))
+        self.name = str(name or getattr(fn, "__qualname__", repr(fn)))
         try:
             params = [p for p in inspect.signature(fn).parameters.values()
                       if p.default is p.empty and p.kind in
@@ -135,7 +147,7 @@ class CallableAdapter:
                 "(binary last-iterate cases).")
         self.legacy = len(params) == 3
 
-    def answer(self, problem):
+    def answer(self, problem: JSONDict) -> JSONDict | None:
         if not self.legacy:
             return normalise_answer(_call(self.name, self.fn, problem), problem)
         if problem["task"] != "binary" or problem["variant"] != "last":
@@ -190,12 +202,12 @@ def _linear_state(coef, intercept, with_intercept):
 class EstimatorAdapter:
     """A scikit-learn style estimator trained with one-row ``partial_fit`` calls."""
 
-    def __init__(self, estimator, name=None):
+    def __init__(self, estimator: Any, name: str | None = None) -> None:
         self.estimator = estimator
         self.name = name or (estimator.__name__ if isinstance(estimator, type)
                              else type(estimator).__name__)
 
-    def answer(self, problem):
+    def answer(self, problem: JSONDict) -> JSONDict | None:
         if problem["task"] == "kernel" or problem["variant"] != "last":
             raise NotApplicable(
                 "a partial_fit estimator exposes one weight vector (coef_); the case "
@@ -237,12 +249,12 @@ class RiverAdapter:
     """A River style learner: ``learn_one(x, y)`` with ``x = {j: x_j}`` and labels
     True/False (binary cases)."""
 
-    def __init__(self, learner, name=None):
+    def __init__(self, learner: Any, name: str | None = None) -> None:
         self.learner = learner
         self.name = name or (learner.__name__ if isinstance(learner, type)
                              else type(learner).__name__)
 
-    def answer(self, problem):
+    def answer(self, problem: JSONDict) -> JSONDict | None:
         if problem["task"] != "binary" or problem["variant"] != "last":
             raise NotApplicable(
                 "a learn_one learner is asked binary last-iterate cases (labels "
@@ -280,7 +292,7 @@ class CommandAdapter:
     """A program that reads the problem as JSON on stdin and writes the answer as JSON
     on stdout (exit status 0)."""
 
-    def __init__(self, command, *, timeout=60.0):
+    def __init__(self, command: str, *, timeout: float = 60.0) -> None:
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("--cmd is empty; give the command that runs your "
@@ -292,7 +304,7 @@ class CommandAdapter:
         self.name = command
         self.timeout = timeout
 
-    def answer(self, problem):
+    def answer(self, problem: JSONDict) -> JSONDict | None:
         try:
             proc = subprocess.run(self.argv, input=json.dumps(problem), text=True,
                                   capture_output=True, timeout=self.timeout)
@@ -314,7 +326,7 @@ class CommandAdapter:
         return normalise_answer(out, problem)
 
 
-def adapter_for(obj, name=None):
+def adapter_for(obj: Any, name: str | None = None) -> Adapter:
     """The adapter for a Python object: an estimator with ``partial_fit``, a learner
     with ``learn_one``, a function, or a class of either (instantiated with its
     defaults for every case)."""
@@ -330,7 +342,7 @@ def adapter_for(obj, name=None):
         "learner with learn_one.")
 
 
-def load_impl(spec):
+def load_impl(spec: str) -> Adapter:
     """Import ``module:attr`` or ``path/to/file.py:attr`` and wrap it (adapter_for)."""
     target, sep, attr = spec.rpartition(":")
     if not sep or not target or not attr or not attr.replace(".", "_").isidentifier():
@@ -342,6 +354,8 @@ def load_impl(spec):
             raise FileNotFoundError(f"--impl: no such file {path}")
         name = f"_markone_impl_{path.stem}"
         module_spec = importlib.util.spec_from_file_location(name, path)
+        if module_spec is None or module_spec.loader is None:
+            raise ValueError(f"--impl: {path} cannot be imported as a Python module.")
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
         loader = module_spec.loader.exec_module

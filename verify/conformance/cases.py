@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from markone._typing import JSONDict
 from verify.conformance.protocol import (
     CASE_FORMAT,
     PROBLEM_FORMAT,
@@ -279,7 +280,7 @@ def _kernel():
                  problem, expected, task="kernel")
 
 
-def build_cases():
+def build_cases() -> list[JSONDict]:
     """Every case of the suite, in a fixed order (a list of case dicts)."""
     return [
         _zero_score(), _lattice(), _greedy(), _intercept(), _rational_tie(),

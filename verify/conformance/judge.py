@@ -24,10 +24,12 @@ last iterate returned instead of a variant's vector.
 from __future__ import annotations
 
 import builtins
-
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
+from markone._typing import JSONDict
 from verify.conformance.protocol import parse_number, parse_vector
 from verify.conformance.replay import (
     BinaryRun,
@@ -72,11 +74,11 @@ class CaseResult:
     answer: dict = field(default_factory=dict, repr=False)
 
     @builtins.property  # the field named ``property`` shadows the builtin for mypy
-    def passed(self):
+    def passed(self) -> bool:
         return self.status == "pass"
 
 
-def answer_keys(problem):
+def answer_keys(problem: JSONDict) -> tuple[str, ...]:
     """The keys an answer to ``problem`` must have."""
     if problem["task"] == "kernel":
         return ("alpha", "mistakes")
@@ -87,7 +89,7 @@ def answer_keys(problem):
     return ("w", "mistakes")
 
 
-def show_vector(values, limit=8):
+def show_vector(values: Sequence[Any], limit: int = 8) -> str:
     """A vector for a report: in full up to ``limit`` entries, else the first and last
     few with an explicit ellipsis and the length.
 
@@ -168,7 +170,9 @@ def _parse_answer(problem, answer):
     return parsed, errors
 
 
-def judge(case, answer, checkpoint_answers=None):
+def judge(case: JSONDict, answer: JSONDict | None,
+          checkpoint_answers: Mapping[int, JSONDict | None] | None = None
+          ) -> CaseResult:
     """Compare an answer (and the answers at checkpoints) with a case's expectation.
 
     Parameters
@@ -257,7 +261,7 @@ def _dim_note(got, want):
 
 # ---- diagnoses -----------------------------------------------------------------------
 
-def diagnose(case, got):
+def diagnose(case: JSONDict, got: JSONDict) -> list[str]:
     """Likely causes of a failed case: the misreadings of the rule that reproduce the
     answer ``got`` (parsed numbers), most specific first. Empty when none does."""
     problem = case["problem"]

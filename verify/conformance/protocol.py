@@ -27,8 +27,11 @@ from __future__ import annotations
 import copy
 import math
 import numbers
+from collections.abc import Iterable
 from fractions import Fraction
+from typing import Any
 
+from markone._typing import JSONDict
 __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
     "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",
@@ -85,17 +88,17 @@ _RULES = {
 }
 
 
-def rule_text(task, variant):
+def rule_text(task: str, variant: str) -> str:
     """The rule a (task, variant) case pins down, in words (stored in every problem)."""
     return _RULES[(task, variant)]
 
 
-def problem_of(case):
+def problem_of(case: JSONDict) -> JSONDict:
     """The problem part of a case: what an implementation receives (a deep copy)."""
     return copy.deepcopy(case["problem"])
 
 
-def parse_number(value, *, where="a number"):
+def parse_number(value: Any, *, where: str = "a number") -> Fraction:
     """Read one answer number exactly: int, float (its exact binary value), or a string
     such as ``"3/4"`` or ``"0.1"``. Raises ValueError naming ``where``."""
     if isinstance(value, bool):
@@ -118,7 +121,7 @@ def parse_number(value, *, where="a number"):
                      "string like \"3/4\").")
 
 
-def parse_vector(values, *, where):
+def parse_vector(values: Any, *, where: str) -> list[Fraction]:
     """A list of exact numbers from a JSON array (or any sequence, numpy included)."""
     if hasattr(values, "tolist"):
         values = values.tolist()
@@ -127,12 +130,12 @@ def parse_vector(values, *, where):
     return [parse_number(v, where=f"{where}[{k}]") for k, v in enumerate(values)]
 
 
-def exact_vector(values):
+def exact_vector(values: Iterable[Any]) -> list[str]:
     """Fractions to exact strings for a case file (``"3/4"``, ``"-2"``)."""
     return [str(Fraction(v)) for v in values]
 
 
-def from_legacy_case(doc):
+def from_legacy_case(doc: JSONDict) -> JSONDict:
     """Turn a ``markone adversary NAME --out`` case into a conformance case."""
     try:
         X = [[float(v) for v in row] for row in doc["X"]]
@@ -170,7 +173,7 @@ _MAT = {"type": "array", "items": _VEC, "minItems": 1}
 _IDX = {"type": "array", "items": {"type": "integer", "minimum": 0}}
 
 
-def schema():
+def schema() -> JSONDict:
     """The JSON Schema (draft 2020-12) of case files, manifests and answers.
 
     >>> sorted(schema()["$defs"])

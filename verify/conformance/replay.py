@@ -12,10 +12,13 @@ in exact rationals (or in float32/float64, to recognise rounding) under one rule
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+
+from markone._typing import JSONDict
 
 __all__ = ["RULES", "BinaryRun", "binary_run", "multiclass_run", "kernel_run",
            "exact_rows", "variant_answer"]
@@ -29,7 +32,8 @@ RULES = {
 }
 
 
-def exact_rows(problem, *, extra_constants=None):
+def exact_rows(problem: JSONDict, *, extra_constants: int | None = None
+               ) -> list[list[Fraction]]:
     """The problem's inputs as rows of Fractions, augmented as the problem says
     (``extra_constants`` overrides how many constant 1s are appended)."""
     rows = problem.get("X_exact") or problem["X"]
@@ -48,7 +52,8 @@ class BinaryRun:
     correct: list
 
 
-def binary_run(problem, *, rule="textbook", arithmetic="exact", extra_constants=None):
+def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "exact",
+               extra_constants: int | None = None) -> BinaryRun:
     """Replay a binary problem's stream once under ``rule`` (a key of :data:`RULES`),
     in ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (sequential sums)."""
     mistake = RULES[rule]
@@ -78,7 +83,7 @@ def binary_run(problem, *, rule="textbook", arithmetic="exact", extra_constants=
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct)
 
 
-def variant_answer(run, problem):
+def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
     """The answer a run gives for the problem's variant: ``{"w"}`` (last, averaged,
     pocket) or ``{"predictions"}`` (voted), with ``"mistakes"``."""
     variant, it = problem["variant"], run.iterates
@@ -112,7 +117,8 @@ def variant_answer(run, problem):
                  zip(vectors, counts))) for q in queries], "mistakes": run.mistakes}
 
 
-def multiclass_run(problem, *, ties="lowest"):
+def multiclass_run(problem: JSONDict, *, ties: str = "lowest"
+                   ) -> tuple[list[list[Fraction]], int, Callable[..., int]]:
     """Replay the argmax rule; ``ties`` is ``"lowest"`` (the rule), ``"highest"``, or
     ``"true-class"`` (a tie that includes the true class counts as correct).
     Returns ``(W, mistakes, argmax)`` with ``argmax(x)`` the rule's prediction."""
@@ -142,7 +148,7 @@ def multiclass_run(problem, *, ties="lowest"):
     return W, mistakes, argmax
 
 
-def kernel_run(problem, *, rule="textbook"):
+def kernel_run(problem: JSONDict, *, rule: str = "textbook") -> tuple[list[int], int]:
     """Replay the dual rule on the problem's Gram matrix; returns ``(alpha, mistakes)``."""
     mistake = RULES[rule]
     G = [[Fraction(v) for v in r] for r in problem["gram"]]

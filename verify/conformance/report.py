@@ -14,18 +14,21 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Sequence
+
+from verify.conformance.judge import CaseResult
 
 __all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status"]
 
 
-def summary(results):
+def summary(results: Sequence[CaseResult]) -> dict[str, int]:
     """Counts of each status."""
     c = Counter(r.status for r in results)
     return {"passed": c["pass"], "failed": c["fail"], "errors": c["error"],
             "not_applicable": c["n/a"], "total": len(results)}
 
 
-def exit_status(results):
+def exit_status(results: Sequence[CaseResult]) -> int:
     """0 when no case failed or errored (cases that do not apply do not count), else 1."""
     s = summary(results)
     return 0 if s["failed"] == 0 and s["errors"] == 0 else 1
@@ -38,7 +41,8 @@ def _verdict(r):
     return {"pass": "pass", "fail": "FAIL", "error": "ERROR", "n/a": "n/a"}[r.status]
 
 
-def as_table(results, impl_name, *, show_errors=True):
+def as_table(results: Sequence[CaseResult], impl_name: str, *, show_errors: bool = True
+             ) -> str:
     """The table people read: one line per case, then what failed and why."""
     rows = [("case", "property", "verdict")] + [(r.id, r.property, _verdict(r))
                                                for r in results]
@@ -72,7 +76,7 @@ def _jsonable_answer(answer):
     return to_jsonable(answer)
 
 
-def as_json(results, impl_name):
+def as_json(results: Sequence[CaseResult], impl_name: str) -> str:
     """The run as a JSON string (full vectors, nothing cut)."""
     doc = {"format": "markone.conformance.report/1", "implementation": impl_name,
            "summary": summary(results), "exit_status": exit_status(results),
@@ -85,7 +89,7 @@ def as_json(results, impl_name):
     return json.dumps(doc, indent=1) + "\n"
 
 
-def as_junit(results, impl_name):
+def as_junit(results: Sequence[CaseResult], impl_name: str) -> str:
     """JUnit XML (one testsuite, one testcase per case) for CI systems."""
     s = summary(results)
     suite = ET.Element("testsuite", name=f"markone conformance: {impl_name}",

@@ -21,10 +21,13 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
+from collections.abc import Callable, Iterable
+from typing import Any
 from pathlib import Path
 
-from verify.conformance.adapters import ImplementationError, NotApplicable
+from markone._io import temporary_beside
+from markone._typing import JSONDict, PathLike
+from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
 from verify.conformance.cases import build_cases
 from verify.conformance.judge import CaseResult, judge
 from verify.conformance.protocol import (
@@ -46,7 +49,7 @@ def _dumps(doc):
     return json.dumps(to_jsonable(doc), indent=1, sort_keys=True) + "\n"
 
 
-def validate(doc, kind):
+def validate(doc: JSONDict, kind: str) -> None:
     """Validate a case or manifest dict against the suite's JSON Schema.
 
     Raises ValueError naming the first problem and where it is."""
@@ -61,7 +64,7 @@ def validate(doc, kind):
         raise ValueError(f"not a valid {kind}: at {where}: {exc.message}") from None
 
 
-def write_suite(out, *, cases=None):
+def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDict:
     """Write the suite (or the given ``cases``) into the new folder ``out``.
 
     ``out`` must not exist, or be an empty folder. Returns the manifest dict.
@@ -89,7 +92,7 @@ def write_suite(out, *, cases=None):
     files["manifest.json"] = _dumps(manifest)
     files["schema.json"] = json.dumps(schema(), indent=1) + "\n"
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+    tmp = temporary_beside(out, folder=True)
     try:
         for name, text in files.items():
             (tmp / name).write_text(text)
@@ -108,7 +111,7 @@ def _read(path):
     return read_json(path)
 
 
-def load_cases(path):
+def load_cases(path: PathLike) -> list[JSONDict]:
     """The cases of a suite folder, of one case file, or of a legacy single case.
 
     Raises FileNotFoundError or ValueError (naming the file and the problem) on
@@ -163,7 +166,7 @@ def _truncated(problem, t):
     return p
 
 
-def run_case(case, adapter):
+def run_case(case: JSONDict, adapter: Adapter) -> CaseResult:
     """Run ``adapter`` on one case (and its checkpoints); return a CaseResult."""
     base = dict(id=case["id"], property=case["property"], task=case["task"],
                 variant=case["variant"], float64_can_pass=case["float64_can_pass"])
@@ -180,7 +183,8 @@ def run_case(case, adapter):
     return judge(case, answer, checkpoints)
 
 
-def run_suite(cases, adapter, *, progress=None):
+def run_suite(cases: Iterable[JSONDict], adapter: Adapter, *,
+              progress: Callable[[CaseResult], Any] | None = None) -> list[CaseResult]:
     """Run ``adapter`` on every case; returns the list of CaseResults."""
     results = []
     for case in cases:

@@ -1,6 +1,6 @@
 /* Mark I console: replays a recorded Mark I training run in the browser.
  *
- * Reads the run (JSON format "markone-machine-run", version 1) embedded in the page,
+ * Reads the run (JSON format "markone-machine-run", version 1 or 2) embedded in the page,
  * checks it, and shows the machine at any machine time t: the figure on the retina,
  * the A-units that fired, each R-unit's answer, the potentiometers (knobs) turning
  * while the motors run, and the running count of mistakes. Plain JavaScript, no
@@ -18,7 +18,7 @@
   };
 
   const FORMAT = "markone-machine-run";
-  const VERSION = 1;
+  const VERSION = 2; // the newest version read (every older one too)
   const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 30, 100, 1000];
   const SNAPSHOT_EVERY = 32; // presentations between stored weight snapshots
   const HOW_TO = "Make a replay with: markone machine replay RUN.json --html OUT.html";
@@ -44,7 +44,7 @@
     }
     if (run.version > VERSION) {
       return [`This run uses format version ${run.version}, but this console reads ` +
-        `version ${VERSION} only: it was written by a newer markone ` +
+        `versions up to ${VERSION}: it was written by a newer markone ` +
         `(${run.markone_version || "unknown version"}). Make the replay with that ` +
         `markone: markone machine replay RUN.json --html OUT.html`];
     }
