@@ -101,8 +101,8 @@ def test_gram_matrix_is_exact():
 
 def replay_saturates(machine, images, labels, stream, r):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        run = machine.train(images, labels, order=stream, epochs=1)
+        warnings.simplefilter("ignore", UserWarning)   # "did not converge"
+        run = machine.train(images, labels, order=stream, max_epochs=1)
     return run.saturated[r] > 0
 
 
@@ -128,10 +128,10 @@ def test_ball_proof_holds_on_the_machine_for_random_orders():
     assert balls and all(report.r_units[r].end_stops.holds for r in balls)
     rng = np.random.default_rng(0)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore", UserWarning)
         for _ in range(5):
             run = machine.train(images, labels, order=rng.permutation(len(labels)),
-                                epochs=100)
+                                max_epochs=100)
             assert (run.saturated[balls] == 0).all()
 
 

@@ -53,6 +53,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from markone._typing import ArrayLike
+
 __all__ = ["BallBounds", "ball_bounds", "certify", "weight_direction"]
 
 #: Bits of the integer rounding of a floating-point ``u``.
@@ -77,7 +79,8 @@ class BallBounds:
     qp: object = dataclasses.field(default=None, repr=False, compare=False)
 
 
-def certify(Z, r, u):
+def certify(Z: ArrayLike, r: ArrayLike,
+            u: ArrayLike) -> tuple[np.ndarray, np.ndarray] | None:
     """Exact integer bounds ``(upper, lower)`` from one direction ``u`` (floats).
 
     ``u`` is rounded to integers ``U`` (``SCALE_BITS`` bits); with
@@ -186,7 +189,9 @@ class _QP:
         return np.asarray(h.getSolution().col_value)
 
 
-def ball_bounds(Z, r, *, lo=None, hi=None, max_refine=16, iterations=4, deadline=None):
+def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
+                hi: float | None = None, max_refine: int = 16, iterations: int = 4,
+                deadline: float | None = None) -> BallBounds | None:
     """Certified bounds on every weight reachable from zero (see the module doc).
 
     Parameters
@@ -214,7 +219,8 @@ def ball_bounds(Z, r, *, lo=None, hi=None, max_refine=16, iterations=4, deadline
     if cert is None:
         return None
     upper, lower = cert
-    refined, complete = [], True
+    refined: list[tuple[int, int]] = []
+    complete = True
     if lo is None and hi is None:
         return BallBounds(upper, lower, u, (), True, qp)
     hi = math.inf if hi is None else hi
@@ -243,7 +249,9 @@ def ball_bounds(Z, r, *, lo=None, hi=None, max_refine=16, iterations=4, deadline
     return BallBounds(upper, lower, u, tuple(refined), complete, qp)
 
 
-def weight_direction(Z, r, j, sign, *, u=None, iterations=4, qp=None):
+def weight_direction(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *,
+                     u: ArrayLike | None = None, iterations: int = 4,
+                     qp: object = None) -> tuple[int | None, np.ndarray | None]:
     """``(bound, u)``: the certified bound on ``sign * w_j`` from the best ball found
     for weight ``j`` and that ball's direction ``u`` (None, None if HiGHS fails).
     ``qp``: the solver of a :class:`BallBounds` of the same ``Z`` (saves setting
@@ -254,7 +262,7 @@ def weight_direction(Z, r, j, sign, *, u=None, iterations=4, qp=None):
     1
     """
     Z = np.asarray(Z, np.int64)
-    qp = _QP(Z, r) if qp is None else qp
+    qp = _QP(Z, r) if not isinstance(qp, _QP) else qp
     if u is None:
         u = qp.project(np.zeros(Z.shape[1]))
     return _refine(qp, Z, r, u, j, sign, iterations)[:2]

@@ -38,8 +38,15 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from markone._typing import ArrayLike, JSONDict
+
+if TYPE_CHECKING:
+    from markone.hardware import MarkI
+    from markone.hardware.faults import FaultPlan
 
 __all__ = ["FaultMinimum", "minimal_faults", "static_fault"]
 
@@ -66,13 +73,13 @@ class FaultMinimum:
         Separability decisions made.
     """
 
-    faults: tuple
-    r_units: tuple
+    faults: tuple[int, ...]
+    r_units: tuple[int, ...]
     complete: bool
-    undecided: tuple
+    undecided: tuple[int, ...]
     tests: int
 
-    def to_dict(self):
+    def to_dict(self) -> JSONDict:
         """JSON-ready."""
         return {"faults": list(self.faults), "r_units": list(self.r_units),
                 "complete": self.complete, "undecided": list(self.undecided),
@@ -123,8 +130,10 @@ class _Oracle:
                             if v is False))
 
 
-def minimal_faults(machine, images, labels, plan=None, *, r_unit=None,
-                   max_tests=MAX_TESTS, deadline=None):
+def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                   plan: FaultPlan | None = None, *, r_unit: int | None = None,
+                   max_tests: int = MAX_TESTS,
+                   deadline: float | None = None) -> FaultMinimum:
     """A 1-minimal subset of ``plan`` that keeps the task unlearnable (module doc).
 
     Parameters
@@ -189,7 +198,7 @@ def minimal_faults(machine, images, labels, plan=None, *, r_unit=None,
             else:
                 start += size
         size //= 2
-    undecided = []
+    undecided: list[int] = []
     changed = True
     while changed and complete:   # single deletions, to a fixed point
         changed, undecided = False, []
@@ -207,7 +216,7 @@ def minimal_faults(machine, images, labels, plan=None, *, r_unit=None,
                         oracle.tests)
 
 
-def static_fault(fault):
+def static_fault(fault: object) -> bool:
     """True for the faults the analysed task models exactly: those that change the
     A-unit patterns (at any time: they count as happened) and motors stopped from
     the start (that A-unit is then no input of the R-unit)."""

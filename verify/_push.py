@@ -29,14 +29,20 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+from markone._typing import ArrayLike
 
 __all__ = ["push_stream", "gram_matrix"]
 
 
-def push_stream(Z, g, sign, lo, hi, *, u=None, width=16, depth=1000, seed=0,
-                reach=False, gram=None):
+def push_stream(Z: ArrayLike, g: int, sign: int, lo: int, hi: int, *,
+                u: ArrayLike | None = None, width: int = 16, depth: int = 1000,
+                seed: int = 0, reach: bool = False,
+                gram: np.ndarray | None = None) -> Any:
     """Example indices of a stream whose ideal weights leave ``[lo, hi]`` (pushing
     weight ``g`` towards ``sign``), or None when the beam finds none.
 
@@ -58,7 +64,7 @@ def push_stream(Z, g, sign, lo, hi, *, u=None, width=16, depth=1000, seed=0,
     example = np.full((depth, width), -1, np.int64)
     end, slot, best = _beam(Z, G, dphi, int(g), int(sign), int(lo), int(hi),
                             int(width), int(depth), coef, parent, example)
-    stream = None
+    stream: list[int] | None = None
     if end >= 0:
         stream = []
         for t in range(end, -1, -1):
@@ -68,7 +74,7 @@ def push_stream(Z, g, sign, lo, hi, *, u=None, width=16, depth=1000, seed=0,
     return (stream, int(best)) if reach else stream
 
 
-def gram_matrix(Z):
+def gram_matrix(Z: ArrayLike) -> np.ndarray:
     """``Z Z^T`` exactly, through float64 BLAS while every entry is below 2^53."""
     Z = np.asarray(Z, np.int64)
     top = int(np.abs(Z).max(initial=0))

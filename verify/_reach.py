@@ -31,6 +31,7 @@ import time
 
 import numpy as np
 
+from markone._typing import ArrayLike
 from verify import _ball
 from verify._push import gram_matrix, push_stream
 
@@ -71,8 +72,9 @@ class Pushed:
     tried: tuple
 
 
-def proven_reach(X, y, lo, hi, *, deadline=None, max_refine=MAX_REFINE,
-                 refine_s=REFINE_S):
+def proven_reach(X: ArrayLike, y: ArrayLike, lo: int, hi: int, *,
+                 deadline: float | None = None, max_refine: int = MAX_REFINE,
+                 refine_s: float = REFINE_S) -> Proven | None:
     """Ball bounds on every weight of the ideal perceptron on ``(X, y)`` (0/1 patterns,
     -1/+1 targets, separable through the origin), refined against ``[lo, hi]`` for
     at most ``refine_s`` seconds (or until ``deadline``). None when no separating
@@ -94,7 +96,9 @@ def proven_reach(X, y, lo, hi, *, deadline=None, max_refine=MAX_REFINE,
     return Proven(upper, lower, refined, b.complete, Z, rows, cols, b)
 
 
-def pushed_reach(X, y, proven, lo, hi, *, deadline=None, stages=STAGES):
+def pushed_reach(X: ArrayLike, y: ArrayLike, proven: Proven, lo: int, hi: int, *,
+                 deadline: float | None = None,
+                 stages: tuple[tuple[int, int], ...] = STAGES) -> Pushed:
     """Beam searches for a stream whose ideal weights leave ``[lo, hi]``, aimed at the
     weights ``proven`` leaves most room outside it (see the module doc)."""
     Z, rows, cols = proven._Z, proven._rows, proven._cols
@@ -105,14 +109,15 @@ def pushed_reach(X, y, proven, lo, hi, *, deadline=None, stages=STAGES):
     first = stages[0][1] if stages else 0
     targets = [(int(k), 1) if k < len(b.upper) else (int(k) - len(b.upper), -1)
                for k in np.argsort(-over, kind="stable")[:first] if over[k] > 0]
-    guides = {}
+    guides: dict[tuple[int, int], np.ndarray | None] = {}
     best = {t: -1 for t in targets}
-    tried, furthest, where = [], 0, (None, 1)
+    tried: list[tuple[int, int, int]] = []
+    furthest, column, side = 0, None, 1
     for width, keep in stages:
         ranked = sorted(targets, key=lambda t: -best[t])[:keep]
         for j, sign in ranked:
             if deadline is not None and time.perf_counter() > deadline:
-                return Pushed(None, furthest, *where, tuple(tried))
+                return Pushed(None, furthest, column, side, tuple(tried))
             if (j, sign) not in guides:
                 guides[j, sign] = _ball.weight_direction(Z, r, j, sign, u=b.u,
                                                          qp=b.qp)[1]
@@ -121,8 +126,8 @@ def pushed_reach(X, y, proven, lo, hi, *, deadline=None, stages=STAGES):
             tried.append((int(cols[j]), sign, width))
             best[j, sign] = max(best[j, sign], reached)
             if reached > furthest:
-                furthest, where = reached, (int(cols[j]), sign)
+                furthest, column, side = reached, int(cols[j]), sign
             if stream is not None:
                 return Pushed([int(rows[k]) for k in stream], reached, int(cols[j]),
                               sign, tuple(tried))
-    return Pushed(None, furthest, *where, tuple(tried))
+    return Pushed(None, furthest, column, side, tuple(tried))
