@@ -36,8 +36,13 @@ A-unit pattern, from the closed-form photocell response; the shortest exposure t
 cannot) and **quantisation** (when whole motor steps make the decisions identical to
 the real-valued rule).
 
-The claims are about the ``"error_correction"`` rule without photocell noise; for the
-other rules and noisy machines only learnability is decided (the report says so).
+The claims are about the ``"error_correction"`` rule without photocell noise. For the
+``"forced"`` rule (its Hebb vector decides it on streams of whole passes) and the
+``"gamma"`` rule (the perceptron on centred patterns, with real-valued weights) on a
+machine without faults, :mod:`verify._rules` decides what it can; for noisy machines
+only learnability is decided, and :func:`flip_probability` gives an empirical model of
+summation noise (the report says which applies). :func:`minimal_faults` names a
+1-minimal set of faults that breaks a damaged machine's task.
 
 Examples
 --------
@@ -82,15 +87,17 @@ from markone._progress import search_bar
 from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
-from verify import _clipped, _reach
+from verify import _clipped, _reach, _rules
 from verify._minfaults import FaultMinimum, minimal_faults, static_fault
+from verify._rules import drift_spread, flip_probability
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI, MarkIParams
     from markone.hardware.faults import FaultPlan
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
-           "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum"]
+           "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
+           "flip_probability", "drift_spread"]
 
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
@@ -363,11 +370,13 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
                and (plan is None or _static(plan)))
     units = _Units(p.increment_steps, p.weight_range)
+    rules = ((p.rule, p.quantize) if p.photocell_noise_sd == 0
+             and (plan is None or not len(plan)) else None)
     with search_bar(p.n_r_units, "check_machine: R-units", progress) as bar:
         reports = []
         for r in range(p.n_r_units):
             reports.append(_check_r_unit(r, task, units, dynamic, budget, orders,
-                                         z3_depth, rng, deadline))
+                                         z3_depth, rng, deadline, rules))
             bar.update(1)
     reports = tuple(reports)
     if exposure_s is None:
@@ -500,7 +509,8 @@ class _Units:
 # one R-unit
 
 
-def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline):
+def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline,
+                  rules=None):
     from verify.separability import check_separable
 
     cols = task.inputs[r]
@@ -516,10 +526,13 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
                            Claim(None, "not assessed", f"end stops: {why}"),
                            Claim(False if verdict.separable is False else None,
                                  learnable.method, f"converges: {why}"))
+    if rules is not None and rules[0] in ("forced", "gamma"):
+        return RUnitReport(r, learnable, *_rule_claims(X, y, units, *rules))
     if not dynamic:
         note = ("only the 'error_correction' rule without photocell noise, drift, "
-                "summation noise or motors that stop late is analysed; learnability "
-                "holds")
+                "summation noise or motors that stop late is analysed (and the "
+                "'forced' and 'gamma' rules on a machine without faults or photocell "
+                "noise); learnability holds")
         return RUnitReport(r, learnable, Claim(None, "not assessed", note),
                            Claim(None, "not assessed", note))
     red = _Reduced(X, y, units, cols)
@@ -527,6 +540,69 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     converges = _convergence_claim(red, units, end_stops, hit, budget, orders, rng,
                                    deadline)
     return RUnitReport(r, learnable, end_stops, converges)
+
+
+def _rule_claims(X, y, units, rule, quantize):
+    """End-stop and convergence claims for the forced and gamma rules
+    (:mod:`verify._rules`)."""
+    stop = (min(-units.steps(units.lo), units.steps(units.hi)) if units.stops
+            else None)
+    if rule == "forced":
+        v = _rules.forced_verdict(X, y, stop=stop, eta=units.eta)
+        ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "figure")
+              if k in v}
+        converges = Claim(v["learns"], "Hebb vector (forced rule)",
+                          "on streams of whole passes (each figure once a pass, any "
+                          "order): " + v["why"], ev)
+        if v["learns"] is True:
+            end_stops = Claim(True, "Hebb vector (forced rule)",
+                              f"no weight goes beyond {v['max_weight']} steps before "
+                              "the machine has learned (whole passes)", ev)
+        else:
+            end_stops = Claim(None, "not assessed", "the forced rule keeps moving the "
+                              "weights; end stops are analysed only when it learns "
+                              "before reaching them", ev)
+        return end_stops, converges
+    v = _rules.gamma_verdict(X, y, stop=stop, eta=units.eta)
+    ev = {k: v[k] for k in ("learnable", "certificate", "reinforcement_bound",
+                            "max_weight", "fits") if k in v}
+    if quantize:
+        note = ("whole motor steps round the gamma rule's fractional moves "
+                "stochastically, so it is not the centred perceptron; with "
+                "quantize=False the centred task is "
+                + {True: "separable", False: "not separable", None: "undecided"}[
+                    v["learnable"]])
+        return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
+                                                             ev)
+    d = X.shape[1]
+    if d & (d - 1):
+        note = (f"exact for the real-valued rule only: the machine's float64 weights "
+                f"round moves of 1/{d} ({d} inputs, not a power of two), so an exact tie "
+                "can come out either way; the centred task is "
+                + {True: "separable", False: "not separable", None: "undecided"}[
+                    v["learnable"]])
+        return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
+                                                             ev)
+    if v["learnable"] is not True:
+        why = ("the centred patterns x - mean(x) are not separable (exact certificate): "
+               "the gamma rule, which conserves the sum of the weights (0), never "
+               "learns for any order" if v["learnable"] is False else
+               "separability of the centred patterns undecided")
+        return (Claim(None, "not assessed", why, ev),
+                Claim(False if v["learnable"] is False else None,
+                      "centred perceptron (gamma rule)", why, ev))
+    fits = v["fits"] is not False
+    end_stops = Claim(True if fits else None, "centred perceptron (gamma rule)",
+                      f"every weight stays within +/-{v['max_weight']} steps "
+                      "(||w|| <= R^2/gamma of the centred task)"
+                      + ("" if fits else ", beyond the end stops: not decided"), ev)
+    converges = Claim(True if fits else None, "centred perceptron (gamma rule)",
+                      "the gamma rule conserves the sum of the weights (0), so it is "
+                      "the perceptron on the centred patterns x - mean(x), which are "
+                      f"separable: it learns for every order within "
+                      f"{v['reinforcement_bound']} reinforcements"
+                      + ("" if fits else " unless an end stop bites (not decided)"), ev)
+    return end_stops, converges
 
 
 def _seconds_left(deadline):
