@@ -121,10 +121,10 @@ def gamma_verdict(X: ArrayLike, y: ArrayLike, stop: float | None = None,
     v = check_separable(Zc, y, intercept=False, progress=False)
     out: dict[str, Any] = {"learnable": v.separable, "method": v.method}
     if not v.separable:
-        if v.separable is False:
+        if v.separable is False and v.certificate is not None:
             out["certificate"] = {str(i): str(c) for i, c in v.certificate.items()}
         return out
-    out["witness"] = [str(c) for c in v.witness]
+    out["witness"] = [str(c) for c in v.witness or ()]
     mm = max_margin(Zc.astype(np.float64), y, intercept=False)
     R_sq = int((Zc * Zc).sum(axis=1).max())
     low = Fraction(mm.lower)
