@@ -1,33 +1,50 @@
 """Speed of the Mark I emulation: presentations (figures shown) per second, and fleets.
 
-Trains the machine from scratch on 26 letters in two typefaces (52 figures; the
+Trains the machine from scratch on 26 letters in two typefaces (104 figures; the
 default machine keeps making mistakes on some, so its motors keep turning) for a
 fixed number of presentations and prints presentations per wall-clock second for
 
 * default physics without the log (issue 16's target: >= 50,000 /s),
-* default physics with the per-presentation log (``log=True``; target >= 0.5x),
+* default physics with the per-presentation log (``log=True``; target >= 0.5x), and
+  the same with every log record built (the log keeps a segment's records as compact
+  columns and builds them on first use, e.g. when the run is saved),
 * the ideal machine (``MarkIParams.ideal()``; target: at least the default's speed),
 * ``topology="source_sets"`` (target >= 0.8x of ``full``),
+* the per-figure path (``segments.per_figure()``: one SimPy step per timeout), the
+  reference that the compiled segments are tested against,
 
 then the SimPy events per presentation (never one per potentiometer), the bare
 compiled core (``markone.train`` on the machine's own A-unit outputs, 8 R-units as 8
 runs over the same stream) measured in the same run, so that the machine/core ratio
 is meaningful on a busy machine, and a fleet: 200 machines x 500 presentations of the
-letters on 2 local processes (target < 30 s). Every rate is the best of ``--repeat``
-runs. Usage: ``python benchmarks/bench_machine.py [--presentations 20000]
-[--repeat 3] [--fleet 200] [--workers 2]``.
+letters on 2 local processes (target < 30 s), with the CPU seconds of the workers and
+of this process, and what one worker spends starting (imports, compiled kernels
+loaded from numba's cache) and per machine. The machines are timed in turn, each
+repeat timing every one of them, and every rate is the best of ``--repeat`` runs; the
+machine's load (``uptime``) is printed with the numbers. Usage: ``python
+benchmarks/bench_machine.py [--presentations 20000] [--repeat 3] [--fleet 200]
+[--workers 2]``.
 """
 
 import argparse
+import os
 import resource
+import subprocess
+import sys
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
-import markone
-from markone._figures import letters
-from markone.hardware import MachineSpec, MarkI, MarkIParams, run_fleet
+#: the checkout this script belongs to: it times that markone, not an installed one
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import markone  # noqa: E402
+from markone._figures import letters  # noqa: E402
+from markone.hardware import MachineSpec, MarkI, MarkIParams, run_fleet  # noqa: E402
+from markone.hardware.segments import per_figure  # noqa: E402
 
 
 def best_of(fn, repeat):
@@ -52,21 +69,49 @@ class CountingEnv:
         env.step = counted
 
 
+MACHINES = [("default", {}, False), ("default, log=True", {}, True),
+            ("ideal", "ideal", False), ("source_sets", {"topology": "source_sets"}, False)]
+
+
 def machine_rates(images, labels, n, repeat):
-    """``{name: (presentations per second, run)}`` for the four machines."""
-    rates = {}
-    for name, params, log in [("default", MarkIParams(), False),
-                              ("default, log=True", MarkIParams(), True),
-                              ("ideal", MarkIParams.ideal(), False),
-                              ("source_sets", MarkIParams(topology="source_sets"), False)]:
+    """``{name: (presentations per second, run)}`` for the machines, timed in turn."""
+    machines = {}
+    for name, fields, log in MACHINES:
+        params = MarkIParams.ideal() if fields == "ideal" else MarkIParams(**fields)
         machine = MarkI(params, seed=0)
         machine.train(images, labels, presentations=50)   # compiled kernels loaded
-        secs, run = best_of(lambda: machine.train(images, labels, presentations=n,
-                                                  log=log), repeat)
+        machines[name] = (machine, log)
+    best = {name: np.inf for name in machines}
+    runs = {}
+    built = np.inf
+    for _ in range(repeat):
+        for name, (machine, log) in machines.items():
+            t0 = time.perf_counter()
+            runs[name] = machine.train(images, labels, presentations=n, log=log)
+            best[name] = min(best[name], time.perf_counter() - t0)
+            if log:   # and the same session with every record of its log built
+                t0 = time.perf_counter()
+                run = machine.train(images, labels, presentations=n, log=True)
+                run.log.records()
+                built = min(built, time.perf_counter() - t0)
+    rates = {}
+    for name, secs in best.items():
+        run = runs[name]
         rates[name] = (n / secs, run)
         print(f"  {name:<20} {n / secs:>9,.0f} presentations/s   machine time "
               f"{run.sim_time_s / 60:7.1f} min   R-units reinforced per figure "
               f"{run.reinforcements.sum() / n:.2f}")
+    rates["log built"] = (n / built, None)
+    print(f"  {'  every record built':<20} {n / built:>9,.0f} presentations/s")
+    machine = MarkI(seed=0)
+    machine.train(images, labels, presentations=50)
+    n_slow = max(n // 10, 1)
+    with per_figure():
+        secs, _ = best_of(lambda: machine.train(images, labels, presentations=n_slow),
+                          repeat)
+    rates["per figure"] = (n_slow / secs, None)
+    print(f"  {'per-figure path':<20} {n_slow / secs:>9,.0f} presentations/s   "
+          f"({n_slow} presentations, the reference the segments are tested against)")
     return rates
 
 
@@ -100,11 +145,17 @@ def main(argv=None):
     n = a.presentations
     print(f"Mark I emulation: {len(images)} letters ({len(set(labels))} classes), "
           f"{n} presentations, best of {a.repeat} (machine shared with other work: "
-          "noisy; the ratios are measured in one run)")
+          f"noisy; the ratios are measured in one run). {load()}")
     if not a.only_fleet:
         single_machine(images, labels, n, a.repeat)
     if a.fleet:
         fleet_run(images, labels, a)
+
+
+def load():
+    """The machine's load averages, as ``uptime`` prints them."""
+    one, five, fifteen = os.getloadavg()
+    return f"Load (uptime) {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores."
 
 
 def single_machine(images, labels, n, repeat):
@@ -115,46 +166,79 @@ def single_machine(images, labels, n, repeat):
     counter = CountingEnv(machine.env)
     n_small = 2000
     run = machine.train(images, labels, presentations=n_small, warm_start=True)
-    print(f"  SimPy events per presentation: {counter.n / n_small:.2f} (8 R-units, 4096 "
+    print(f"  SimPy events per presentation: {counter.n / n_small:.3f} (8 R-units, 4096 "
           f"potentiometers; {run.reinforcements.sum() / n_small:.2f} R-units reinforced "
-          "per presentation)")
+          "per presentation; one timeout per segment, one segment per pass here)")
 
     core = core_rate(images, labels, n, repeat)
     print(f"  markone.train, 8 R-units {core:>9,.0f} presentations/s (the compiled core "
           "on the A-unit outputs)")
 
     default = rates["default"][0]
-    print("ratios (targets in brackets):")
+    print(f"ratios (targets in brackets; {load()}):")
     print(f"  default / 50,000 target      {default / 50_000:6.2f}  [>= 1]")
     print(f"  ideal / default              {rates['ideal'][0] / default:6.2f}  [>= 1]")
     print(f"  log=True / no log            {rates['default, log=True'][0] / default:6.2f}"
           "  [>= 0.5]")
+    print(f"  log=True, records built      {rates['log built'][0] / default:6.2f}")
     print(f"  source_sets / full           {rates['source_sets'][0] / default:6.2f}"
           "  [>= 0.8]")
     print(f"  default machine / core       {default / core:6.3f}  (issue 16: 1/40 before,"
           " 1/10 sought)")
+    print(f"  segments / per-figure path   {default / rates['per figure'][0]:6.1f}")
 
 
 def fleet_run(images, labels, a):
     specs = MachineSpec.grid(range(a.fleet))
-    cpu0 = _cpu_seconds()
+    own0, kids0 = _cpu_seconds()
     t0 = time.perf_counter()
     fleet = run_fleet(specs, images, labels, workers=a.workers,
                       presentations=a.fleet_presentations)
     secs = time.perf_counter() - t0
-    cpu = _cpu_seconds() - cpu0
+    own1, kids1 = _cpu_seconds()
     acc = np.mean([f.accuracy for f in fleet])
+    start, per_machine = _worker_costs(images, labels, a.fleet_presentations)
     print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations on "
-          f"{a.workers} processes: {secs:.1f} s [< 30 s]; {cpu:.1f} CPU seconds in all "
-          f"(this process and its workers: {cpu / a.workers:.1f} s on {a.workers} idle "
-          f"cores); mean accuracy {100 * acc:.1f}%")
+          f"{a.workers} processes: {secs:.1f} s [< 30 s]; CPU seconds: "
+          f"{kids1 - kids0:.1f} in the workers, {own1 - own0:.1f} here; mean accuracy "
+          f"{100 * acc:.1f}%. {load()}")
+    print(f"  one worker: {start:.2f} s to start (imports, compiled kernels loaded), "
+          f"then {1e3 * per_machine:.1f} ms per machine (wiring, calibration, "
+          f"{a.fleet_presentations} presentations, accuracy); measured in a fresh "
+          "process")
+
+
+_WORKER = """
+import time
+t0 = time.perf_counter()
+import numpy as np
+from markone.hardware import MachineSpec
+from markone.hardware.fleet import _train_machines
+from markone._figures import letters
+images, labels = letters({chars!r}, per_class=2, seed=0, typeface=("block", "serif"))
+_train_machines(([MachineSpec(seed=0)], images, labels, {train!r}))
+t1 = time.perf_counter()
+_train_machines(([MachineSpec(seed=s) for s in range(1, 21)], images, labels, {train!r}))
+print(t1 - t0, (time.perf_counter() - t1) / 20)
+"""
+
+
+def _worker_costs(images, labels, presentations):
+    """``(start-up seconds, seconds per machine)`` of a fresh worker process."""
+    chars = "".join(sorted(set(labels.tolist())))
+    code = _WORKER.format(chars=chars, train={"presentations": presentations})
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                             [str(ROOT), os.environ.get("PYTHONPATH", "")])})
+    start, per_machine = map(float, out.stdout.split())
+    return start, per_machine
 
 
 def _cpu_seconds():
-    """CPU time of this process and of its finished worker processes."""
+    """``(this process, its finished worker processes)`` CPU seconds."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
 
 
 if __name__ == "__main__":

@@ -17,7 +17,16 @@ are printed, with the ratios that matter: markone / River at each n, and markone
 rate at the largest n over its rate at the smallest (constant cost per call means a
 ratio near 1).
 
-Usage: ``python benchmarks/bench_stream.py [--d 20] [--n 1000 100000]``.
+Kernel case: the same kind of stream through ``markone.KernelPerceptron().learn_one``
+with ``kernel="linear"`` (a primal vector: O(d) a call, so the rate stays flat) and
+``kernel="rbf"`` (a score needs the support set: O(d x support) a call, so the rate
+falls as the support grows), calls per second at each ``--kernel-n``, with the
+support size and the rate at the largest n over the rate at the smallest. Checked
+first: the linear kernel's stream ends with the weights and mistakes of
+``markone.Perceptron``'s on the same stream (exact data, so bit for bit).
+
+Usage: ``python benchmarks/bench_stream.py [--d 20] [--n 1000 100000]
+[--kernel-n 1000 10000]``.
 """
 
 import argparse
@@ -106,6 +115,31 @@ def check_identical_decisions(X, y):
     return ours.n_mistakes_
 
 
+def kernel_case(d, ns, repeat):
+    """calls/s of KernelPerceptron.learn_one, linear and rbf kernels, at each n."""
+    X, y = make_stream(2_000, d, seed=2)
+    lin, ref = markone.KernelPerceptron(), markone.Perceptron()
+    for x, t in zip(X, y):
+        lin.learn_one(x, t)
+        ref.learn_one(x, t)
+    if not (np.array_equal(lin.decision_function(X), ref.decision_function(X))
+            and lin.n_mistakes_ == ref.n_mistakes_):
+        raise AssertionError("the linear kernel's stream differs from Perceptron's")
+    print(f"\nKernelPerceptron.learn_one (d={d}); the linear kernel's stream of 2000 ended "
+          f"with Perceptron's scores and {ref.n_mistakes_} mistakes, bit for bit")
+    for kernel in ("linear", "rbf"):
+        rates = {}
+        for n in ns:
+            X, y = make_stream(n, d)
+            best, model = min((timed_stream(markone.KernelPerceptron(kernel=kernel), X, y)
+                               for _ in range(repeat)), key=lambda r: r[0])
+            rates[n] = n / best
+            print(f"  {kernel:<6} n={n:>7}: {n / best:>9,.0f} calls/s   support "
+                  f"{model.n_mistakes_:>6,} examples")
+        lo, hi = min(rates), max(rates)
+        print(f"  {kernel:<6} rate at n={hi} / rate at n={lo}: {rates[hi] / rates[lo]:.2f}")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -114,6 +148,8 @@ def main(argv=None):
     p.add_argument("--sk-n", type=int, default=3_000)
     p.add_argument("--check-n", type=int, default=2_000)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--kernel-n", type=int, nargs="*", default=[1_000, 10_000],
+                   help="stream lengths of the kernel case (none: skip it)")
     a = p.parse_args(argv)
 
     Xc, yc = make_stream(a.check_n, a.d, seed=1)
@@ -143,6 +179,8 @@ def main(argv=None):
     lo, hi = min(rates), max(rates)
     print(f"markone rate at n={hi} / rate at n={lo}: {rates[hi][0] / rates[lo][0]:.2f} "
           f"(River: {rates[hi][1] / rates[lo][1]:.2f})")
+    if a.kernel_n:
+        kernel_case(a.d, a.kernel_n, a.repeat)
 
 
 if __name__ == "__main__":

@@ -10,13 +10,20 @@ patterns x 512 binary features (target <= 5 s); max_margin on 10,000 x 100
 and a 100,000 x 10,000 scipy.sparse matrix (20 stored entries a row); ``--sizes``
 prints the table of verdict time against n and d quoted in docs/sparse-large.md.
 
-Every verdict is re-checked from scratch with ``check_certificate`` (timed too; on the
-100,000-row cases the trusted checker, pure Python by design, takes minutes, so
-``--no-recheck-large`` skips it there).
+Every verdict is re-checked from scratch with ``check_certificate`` (timed too;
+``--no-recheck-large`` skips it on the 100,000-row cases).
+
+7. the trusted checker (``verify/certificate.py``, standard library only) before and
+after it was made fast: ``--checker`` times the current checker and the one of commit
+``OLD_CHECKER`` (read from git, loaded as a module of its own) on the same verdicts
+of section 5, in one run, and prints old / new; both must accept. The dense
+separable case is also written as a certificate file and checked with
+``check_certificate_file`` (the file format embeds the data written out, so the
+100,000 x 10,000 sparse case has no file).
 Numbers are wall-clock seconds on this machine, measured in one run; the machine is
 shared, so compare ratios rather than absolute times.
 
-Run: ``python benchmarks/bench_verify.py [--quick]``
+Run: ``python benchmarks/bench_verify.py [--quick] [--only-scale] [--sizes] [--checker]``
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ N_Z3 = 80  # plain Z3 needs ~20-40 s already at 100 x 20 here
 N_MARK, D_MARK = 2000, 512  # Mark I A-unit patterns
 N_MARGIN, D_MARGIN = 10_000, 100
 Z3_TIMEOUT_S = 300
+#: The commit whose verify/certificate.py is "before" in section 7.
+OLD_CHECKER = "c26a636"
 
 
 def integer_data(n, d, flips, rng):
@@ -129,12 +138,73 @@ def size_table(rng):
             print(f"  {n:>8} {d:>5} {times[0]:>10.2f} {times[1]:>10.2f}")
 
 
-def main(quick=False, recheck_large=True, sizes=False, only_scale=False):
+def old_checker():
+    """verify/certificate.py as of OLD_CHECKER, loaded from git as its own module."""
+    import importlib.util
+    import pathlib
+    import subprocess
+    import sys
+    import tempfile
+
+    repo = pathlib.Path(__file__).resolve().parents[1]
+    text = subprocess.run(["git", "-C", str(repo), "show",
+                           f"{OLD_CHECKER}:verify/certificate.py"],
+                          capture_output=True, text=True, check=True).stdout
+    path = pathlib.Path(tempfile.mkdtemp()) / "old_certificate.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("old_certificate", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["old_certificate"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def checker_speed(rng):
+    """Section 7: the trusted checker, old (git) vs new, on the cases of section 5."""
+    import os
+    import tempfile
+
+    from markone._io import write_json
+    from verify import certificate as new
+
+    old = old_checker()
+    print(f"\n7. the trusted checker, commit {OLD_CHECKER} (old) vs now (new), same verdicts")
+    cases = [(f"100,000 x 100 int, {name}", *integer_data(100_000, 100, flips, rng))
+             for flips, name in ((0, "separable"), (50, "50 labels flipped"))]
+    A, y = sparse_data(100_000, 10_000, 20, rng)
+    cases.append((f"{A.shape[0]:,} x 10,000 sparse, 20 per row", A, y))
+    for name, X, y in cases:
+        v = check_separable(X, y)
+        times = []
+        for module in (old, new):
+            t = time.perf_counter()
+            assert module.check_certificate(X, y, v) is True
+            times.append(time.perf_counter() - t)
+        print(f"  {name:<34} old {times[0]:7.2f} s  new {times[1]:6.2f} s  "
+              f"old/new {times[0] / times[1]:5.1f}x  ({'witness' if v.separable else 'certificate'}"
+              f", both accept)")
+    X, y = cases[0][1:]
+    path = os.path.join(tempfile.mkdtemp(), "cert.json")
+    write_json(path, new.certificate_document(X, y, check_separable(X, y)))
+    times = []
+    for module in (old, new):
+        t = time.perf_counter()
+        assert module.check_certificate_file(path).separable is True
+        times.append(time.perf_counter() - t)
+    print(f"  {'the same as a file (' + str(os.path.getsize(path) >> 20) + ' MB)':<34} "
+          f"old {times[0]:7.2f} s  new {times[1]:6.2f} s  old/new "
+          f"{times[0] / times[1]:5.1f}x  (check_certificate_file: schema, hash, proof)")
+
+
+def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker=False):
     rng = np.random.default_rng(SEED)
     # warm-up: imports, numba caches, HiGHS and Z3 start-up are not what we measure
     check_separable(*datasets.xor())
     check_separable(*datasets.xor(), method="z3")
     max_margin(*datasets.xor())
+    if checker:
+        checker_speed(rng)
+        return
     if only_scale:
         at_scale(rng, recheck_large)
         if sizes:
@@ -203,9 +273,11 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller margin problem")
     parser.add_argument("--no-recheck-large", dest="recheck_large", action="store_false",
-                        help="skip the (minutes-long) re-check of the 100,000-row cases")
+                        help="skip the re-check of the 100,000-row cases")
     parser.add_argument("--sizes", action="store_true",
                         help="also print the verdict time table against n and d")
     parser.add_argument("--only-scale", action="store_true",
                         help="only the cases at scale (5, and 6 with --sizes)")
+    parser.add_argument("--checker", action="store_true",
+                        help="only the trusted checker, old (git) vs new (7)")
     main(**vars(parser.parse_args()))

@@ -16,13 +16,21 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.exceptions import NotFittedError
 
 from markone._validation import check_choice
 
 __all__ = ["ConvergenceWarning", "NotFittedError", "FloatRangeError", "float_range_error",
            "VARIANTS", "check_order", "epoch_indices", "run_epochs", "is_replay",
            "warn_not_converged", "zero_rows", "zero_rows_error", "raise_bad_row"]
+
+def __getattr__(name):
+    # scikit-learn's NotFittedError, imported on first use: importing scikit-learn
+    # takes about a second, which every Mark I fleet worker would pay for nothing
+    if name == "NotFittedError":
+        from sklearn.exceptions import NotFittedError
+        return NotFittedError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The prediction vectors :func:`markone.train` can return.
 VARIANTS = ("last", "averaged", "voted", "pocket")

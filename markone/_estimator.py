@@ -272,8 +272,9 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                   classes: ArrayLike | None = None) -> E:
         """Learn from one example with the same rule as ``fit``; return ``self``.
 
-        O(d) per call (for the kernel learner: O(d) per stored example), constant in
-        the number of examples seen; a ``learn_one`` is not an epoch. The first call
+        O(d) per call, constant in the number of examples seen (the kernel learner
+        with a non-linear kernel: O(d x support), since a score needs the support
+        set, which grows with the mistakes); a ``learn_one`` is not an epoch. The first call
         needs ``classes`` unless a binary learner gets -1/+1 labels. Parameters are
         checked when the first call creates the state (``fit``/``partial_fit`` check
         them every time).

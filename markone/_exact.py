@@ -131,7 +131,7 @@ def _integer_matrix(X, *, name="X", extra=()):
     den_set = set(np.unique(D).tolist()) if D is not None else {d for r in dens for d in r}
     den_set.update(Fraction(e).denominator for e in extra)
     scale = math.lcm(*den_set)
-    if N is not None and N.size:
+    if N is not None and D is not None and N.size:
         top = max(abs(int(N.max())), abs(int(N.min())))
         if scale < 2**62 and top * scale < 2**62:
             return N * (scale // D), Fraction(scale)

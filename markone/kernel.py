@@ -18,6 +18,17 @@ Kernels: ``"linear"`` ``x . z``; ``"poly"`` ``(gamma x . z + coef0) ** degree``;
 ``fit`` works on the ``n x n`` kernel matrix of the training set, so it suits data sets
 of up to a few thousand examples.
 
+Sparse input (any :mod:`scipy.sparse` format) is used through its stored entries: the
+kernel matrices come from sparse products (RBF: ``||a||^2 + ||b||^2 - 2 a . b``), the
+support vectors are stored sparse, and on exact data the run is the dense run, bit for
+bit. A callable kernel then receives the sparse rows as they are (CSR).
+
+Cost of one example (``learn_one``, ``predict_one``, a one-row ``partial_fit``): the
+linear kernel keeps the primal vector ``w = sum_i alpha_i y_i [x_i, c]`` beside the
+dual counts, so its scores cost O(d); any other kernel needs the kernel row of ``x``
+against the support set, O(d x support), computed in one vectorised call. The support
+set grows by appends into doubling buffers (amortised O(d) each); nothing else grows.
+
 Examples
 --------
 XOR is not linearly separable, but the degree-2 polynomial kernel separates it:
@@ -39,13 +50,15 @@ from scipy.spatial.distance import cdist
 
 import numbers
 from collections.abc import Callable
+from typing import Any
 
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, PositiveReal, as_float
 from markone._typing import ArrayLike, Order, Rational, Seed
-from markone._validation import check_choice, check_matrix
+from markone._rows import Rows, Vector, sq_norms
+from markone._validation import check_choice, check_matrix_or_sparse, is_sparse
 
 __all__ = ["KernelPerceptron", "kernel_matrix", "KERNELS"]
 
@@ -57,6 +70,9 @@ def kernel_matrix(A: ArrayLike, B: ArrayLike, kernel: str | Callable = "linear",
                   degree: int = 3, gamma: float = 1.0, coef0: float = 1.0) -> np.ndarray:
     """The matrix ``K[i, j] = k(A[i], B[j])`` of one of the :data:`KERNELS` or a callable.
 
+    ``A`` and ``B`` may be dense or :mod:`scipy.sparse` (each on its own); sparse rows
+    are used through their stored entries, never written out, and ``K`` is dense.
+
     Examples
     --------
     >>> kernel_matrix([[1, 2]], [[3, 4], [0, 0]]).tolist()
@@ -65,22 +81,46 @@ def kernel_matrix(A: ArrayLike, B: ArrayLike, kernel: str | Callable = "linear",
     [[144.0]]
     >>> kernel_matrix([[0, 0]], [[0, 0]], "rbf", gamma=0.5).tolist()
     [[1.0]]
+    >>> import scipy.sparse as sp
+    >>> kernel_matrix(sp.csr_array([[0, 1]]), [[0, 0], [0, 3]], "rbf", gamma=0.5).tolist()
+    [[0.6065306597126334, 0.1353352832366127]]
     """
-    A, B = check_matrix(A, name="A"), check_matrix(B, name="B")
+    A, B = check_matrix_or_sparse(A, name="A"), check_matrix_or_sparse(B, name="B")
     if A.shape[1] != B.shape[1]:
         raise ValueError(f"A has {A.shape[1]} features but B has {B.shape[1]}.")
+    if not callable(kernel):
+        check_choice(kernel, "kernel", KERNELS)
+    return _kernel(A, B, kernel, degree=degree, gamma=gamma, coef0=coef0)
+
+
+def _kernel(A, B, kernel, *, degree, gamma, coef0, sq_a=None):
+    """:func:`kernel_matrix` on checked operands (no validation: the learners call it
+    once per example). ``sq_a`` are the squared norms of ``A``'s rows when known."""
     if callable(kernel):
-        K = np.asarray(kernel(A, B), dtype=float)
-        if K.shape != (len(A), len(B)) or not np.isfinite(K).all():
+        K = kernel(A, B)
+        K = K.toarray() if is_sparse(K) else np.asarray(K, dtype=float)
+        if K.shape != (A.shape[0], B.shape[0]) or not np.isfinite(K).all():
             raise ValueError(
-                f"the kernel callable must return a finite ({len(A)}, {len(B)}) matrix "
-                f"k(A, B), got shape {K.shape}; e.g. lambda A, B: (A @ B.T) ** 2.")
+                f"the kernel callable must return a finite ({A.shape[0]}, {B.shape[0]}) "
+                f"matrix k(A, B), got shape {K.shape}; e.g. lambda A, B: (A @ B.T) ** 2.")
         return K
-    check_choice(kernel, "kernel", KERNELS)
     if kernel == "rbf":
-        return np.exp(-gamma * cdist(A, B, "sqeuclidean"))
-    K = A @ B.T
+        if is_sparse(A) or is_sparse(B):  # ||a||^2 + ||b||^2 - 2 a . b, stored entries only
+            D = (sq_norms(A) if sq_a is None else sq_a)[:, None] + sq_norms(B)[None, :]
+            D -= 2 * _dots(A, B)
+            np.maximum(D, 0.0, out=D)  # rounding may leave -0.x on float data
+        else:
+            D = cdist(A, B, "sqeuclidean")
+        return np.exp(-gamma * D)
+    K = _dots(A, B)
     return K if kernel == "linear" else (gamma * K + coef0) ** degree
+
+
+def _dots(A, B):
+    """``A @ B.T`` as a dense C-ordered array, each operand dense or sparse (one
+    layout whatever the operands, so that the scores summed from it are too)."""
+    K = A @ B.T
+    return K.toarray() if is_sparse(K) else np.ascontiguousarray(K)
 
 
 @njit(cache=True, nogil=True)
@@ -127,8 +167,9 @@ class KernelPerceptron(OnlineClassifier):
         Mistake counts of the stored examples. ``fit`` stores every training example
         (``alpha_[i]`` belongs to ``X[i]``); ``partial_fit``/``learn_one`` append the
         examples they made a mistake on.
-    support_vectors_ : ndarray (n_support, n_features)
-        The stored examples with ``alpha > 0`` (the only ones that count).
+    support_vectors_ : ndarray or scipy.sparse CSR array (n_support, n_features)
+        The stored examples with ``alpha > 0`` (the only ones that count); sparse when
+        the model was first trained on sparse input.
     dual_coef_ : ndarray (n_support,)
         ``alpha_i * y_i`` for the support vectors.
     gamma_ : float
@@ -153,10 +194,6 @@ class KernelPerceptron(OnlineClassifier):
         "coef0": [Interval(numbers.Real, 0, None, closed="left")],
     }
 
-    #: Dense input only: fit works on the n x n kernel matrix of small data sets;
-    #: scikit-learn's validation tells a sparse caller to use ``X.toarray()``.
-    _accept_sparse = False
-
     def __init__(self, *, kernel: str | Callable = "linear", degree: int = 3,
                  gamma: float | None = None, coef0: float = 1.0, intercept: bool = True,
                  intercept_scale: Rational = 1.0, max_epochs: int = 1000,
@@ -171,21 +208,25 @@ class KernelPerceptron(OnlineClassifier):
         self.order = order
         self.seed = seed
 
-    def _gram(self, A, B):
-        K = kernel_matrix(A, B, self.kernel, degree=self.degree, gamma=self.gamma_,
-                          coef0=float(self.coef0))
-        if self.intercept:
-            K += self._c ** 2
-        return K
+    def _gram(self, A, B, sq_a=None):
+        K = _kernel(A, B, self.kernel, degree=self.degree, gamma=self.gamma_,
+                    coef0=float(self.coef0), sq_a=sq_a)
+        return K + self._c ** 2 if self.intercept else K
 
     # the hooks of OnlineClassifier ----------------------------------------------------
     def _start(self, classes, n_features):
         self.gamma_ = 1.0 / n_features if self.gamma is None else as_float(self.gamma)
         self._c = as_float(self.intercept_scale) if self.intercept else 0.0
-        self._X = np.empty((0, n_features))
-        self._y = np.empty(0, dtype=np.int64)
-        self._alpha = np.empty(0, dtype=np.int64)
-        self._publish()
+        self._linear = isinstance(self.kernel, str) and self.kernel == "linear"
+        # append-only state: the mistake counts of the stored examples, and the
+        # support set (rows with alpha > 0, their alpha * y); stored counts never
+        # change, so nothing is ever rebuilt
+        self._alpha = Vector(np.int64)
+        self._rows = Rows(n_features)
+        self._coef = Vector(np.float64)
+        # the linear kernel's primal vector sum_i alpha_i y_i [x_i, c]: O(d) scores
+        self._w = np.zeros(n_features)
+        self._b = 0.0
 
     def _fit_passes(self, X, codes):
         super()._fit_passes(X, codes)
@@ -194,10 +235,8 @@ class KernelPerceptron(OnlineClassifier):
     def _prepare(self, X, codes):
         """Gram matrix, labels, fresh mistake counts and current scores of ``X``."""
         G = self._checked_gram(X)
-        f = (self.dual_coef_ @ self._gram(self.support_vectors_, X)
-             if len(self.dual_coef_) else np.zeros(len(X)))
-        self._data = (X, codes, np.zeros(len(X), dtype=np.int64))
-        return G, codes.astype(np.float64), self._data[2], f
+        self._data = (X, codes, np.zeros(X.shape[0], dtype=np.int64))
+        return G, codes.astype(np.float64), self._data[2], self._scores(X)
 
     def _pass(self, data, idx):
         G, yf, alpha, f = data
@@ -209,8 +248,13 @@ class KernelPerceptron(OnlineClassifier):
     def _learn_row(self, x, code):
         if not np.isfinite(x).all():
             raise ValueError("x contains NaN or infinity; remove or impute those entries.")
-        self._checked_gram(x[None])
-        if code * self._scores(x[None])[0] > 0:
+        if self._linear:  # O(d): k(x, x) and the score from the primal vector
+            kxx, score = x @ x + self._c ** 2, x @ self._w + self._b
+        else:  # O(d x support): the kernel row against the support, in one call
+            kxx, score = self._gram(x[None], x[None])[0, 0], self._scores(x[None])[0]
+        if kxx <= 0:
+            self._null_error(0, kxx)
+        if code * score > 0:
             return 0
         self._store(x[None], np.array([code]), np.array([1]), keep_all=True)
         return 1
@@ -220,24 +264,49 @@ class KernelPerceptron(OnlineClassifier):
         null = np.diag(G) <= 0
         if null.any():
             i = int(np.flatnonzero(null)[0])
-            raise ValueError(
-                f"X[{i}] has k(x, x) = {G[i, i]:g}: it is the zero vector of the kernel's "
-                "feature space, so its score is always 0 (a mistake) and training could "
-                "never converge. Remove it or use intercept=True.")
+            self._null_error(i, G[i, i])
         return G
 
-    def _store(self, Xf, y_pm1, alpha, keep_all):
-        keep = slice(None) if keep_all else alpha > 0
-        self._X = np.vstack([self._X, Xf[keep]])
-        self._y = np.concatenate([self._y, y_pm1[keep]])
-        self._alpha = np.concatenate([self._alpha, alpha[keep]])
-        self._publish()
+    @staticmethod
+    def _null_error(i, kxx):
+        raise ValueError(
+            f"X[{i}] has k(x, x) = {kxx:g}: it is the zero vector of the kernel's "
+            "feature space, so its score is always 0 (a mistake) and training could "
+            "never converge. Remove it or use intercept=True.")
 
-    def _publish(self):
-        support = self._alpha > 0
-        self.alpha_ = self._alpha.copy()
-        self.support_vectors_ = self._X[support]
-        self.dual_coef_ = (self._alpha * self._y)[support].astype(np.float64)
+    def _store(self, Xf, y_pm1, alpha, keep_all):
+        """Append the counts (all, or the non-zero ones) and the new support vectors:
+        amortised O(what is appended), whatever is stored already."""
+        support = alpha > 0
+        self._alpha.extend(alpha if keep_all else alpha[support])
+        rows = Xf if support.all() else Xf[np.flatnonzero(support)]
+        coef = (alpha * y_pm1)[support].astype(np.float64)
+        self._rows.extend(rows)
+        self._coef.extend(coef)
+        if self._linear:
+            self._w += np.asarray(rows.T @ coef).ravel()
+            self._b += float(coef.sum()) * self._c ** 2
+
+    # fitted values ----------------------------------------------------------------------
+    @property
+    def alpha_(self) -> np.ndarray:
+        """Mistake counts of the stored examples."""
+        check_is_fitted(self)
+        return self._alpha.view().copy()
+
+    @property
+    def support_vectors_(self) -> Any:
+        """The stored examples with ``alpha > 0``: an array, or a CSR array when the
+        model was trained on sparse input."""
+        check_is_fitted(self)
+        S = self._rows.view()
+        return S.copy()
+
+    @property
+    def dual_coef_(self) -> np.ndarray:
+        """``alpha_i * y_i`` of the support vectors."""
+        check_is_fitted(self)
+        return self._coef.view().copy()
 
     # prediction -------------------------------------------------------------------
     def decision_function(self, X: ArrayLike) -> np.ndarray:
@@ -245,6 +314,14 @@ class KernelPerceptron(OnlineClassifier):
         return self._scores(self._checked_X(X))
 
     def _scores(self, X):
-        if not len(self.dual_coef_):
-            return np.zeros(len(X))
-        return self.dual_coef_ @ self._gram(self.support_vectors_, X)
+        if self._linear:  # the primal vector: O(d) per row, equal to the dual sum
+            return np.asarray(X @ self._w).ravel() + self._b
+        if not self._rows.n:
+            return np.zeros(X.shape[0])
+        return self._coef.view() @ self._gram(self._rows.view(), X,
+                                               sq_a=self._rows.sq_norms())
+
+    def _score_one(self, x):
+        if self._linear:
+            return x @ self._w + self._b
+        return self._scores(x[None])[0]

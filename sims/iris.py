@@ -80,7 +80,8 @@ def _multiclass(spec):
     train, test = _split(y, spec["n_test"], as_generator(split_seed))
     mu, sd = X[train].mean(axis=0), X[train].std(axis=0)
     Z = (X - mu) / sd
-    acc = {v: {"train": [], "test": []} for v in VARIANTS}
+    acc: dict[str, dict[str, list[float]]] = {v: {"train": [], "test": []}
+                                              for v in VARIANTS}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", markone.ConvergenceWarning)
         for s in child_seeds(order_seed, spec["orders"]):

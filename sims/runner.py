@@ -265,7 +265,10 @@ def _scan_log(data, key):
     lines (one per task). A torn last line (no newline) is dropped silently: that is
     what a crash leaves behind.
     """
-    done, lines, problems, conflicts = {}, {}, [], set()
+    done: dict[str, Any] = {}
+    lines: dict[str, bytes] = {}
+    problems: list[tuple[int, Any, str]] = []
+    conflicts: set[str] = set()
     body = data[: data.rfind(b"\n") + 1]
     for n, line in enumerate(body.split(b"\n")[:-1], 1):
         try:
@@ -531,7 +534,7 @@ def _describe(held, identity):
     diffs = []
     if held.get("seed") != identity["seed"]:
         diffs.append(f"seed {held.get('seed')}, not {identity['seed']}")
-    old = held.get("config") if isinstance(held.get("config"), dict) else {}
+    old = held["config"] if isinstance(held.get("config"), dict) else {}
     changed = sorted(k for k in set(old) | set(identity["config"])
                      if old.get(k) != identity["config"].get(k))
     if changed:

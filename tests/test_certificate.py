@@ -18,7 +18,8 @@ from markone._validation import labels_to_pm1
 from markone.cli import main
 from verify import check_separable
 from verify.certificate import (CertificateError, check_certificate,
-                                check_certificate_file, exact_rows, labels_pm1)
+                                check_certificate_file, data_sha256, exact_rows,
+                                labels_pm1)
 
 XOR = ([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0])
 AND = ([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
@@ -186,3 +187,97 @@ def test_certificate_files_truncated_or_tampered(tmp_path, capsys):
     cert.write_text(json.dumps(doc))
     with pytest.raises(CertificateError, match="do not match their hash"):
         check_certificate_file(cert)
+
+
+# --- the fast paths re-derive the same verdicts as a plain Fraction oracle ----------
+
+entries = st.one_of(st.integers(-6, 6), st.integers(-6, 6).map(float),
+                    st.sampled_from([0.5, -0.25, 0.1, 1e-300, 3e17]),
+                    st.fractions(max_denominator=7), st.sampled_from(["1/3", "-0.2"]))
+
+
+@st.composite
+def claims(draw):
+    """Data of one entry kind (ints, integer floats, floats, Fractions or strings, as
+    the fast paths see them) or mixed, labels, and a witness or a certificate that
+    may or may not hold."""
+    n, d = draw(st.integers(1, 6)), draw(st.integers(1, 4))
+    kind = draw(st.sampled_from(["int", "intfloat", "mixed"]))
+    one = {"int": st.integers(-6, 6), "intfloat": st.integers(-6, 6).map(float),
+           "mixed": entries}[kind]
+    X = draw(st.lists(st.lists(one, min_size=d, max_size=d), min_size=n, max_size=n))
+    y = draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n))
+    intercept = draw(st.booleans())
+    small = st.integers(-3, 3).map(Fraction) | st.fractions(max_denominator=5)
+    if draw(st.booleans()):
+        w = draw(st.lists(small, min_size=d + intercept, max_size=d + intercept))
+        claim = dict(separable=True, witness=tuple(w), certificate=None)
+        if draw(st.booleans()):  # labels by the witness: it holds unless a score is 0
+            y = [1 if sum(Fraction(a) * b for a, b in zip(row + [1], w)) > 0 else -1
+                 for row in X]
+    else:
+        idx = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+        lam = draw(st.lists(st.integers(1, 3).map(Fraction) | st.fractions(
+            min_value=Fraction(1, 4), max_denominator=4), min_size=len(idx),
+            max_size=len(idx)))
+        claim = dict(separable=False, witness=None, certificate=dict(zip(idx, lam)))
+    return X, y, dataclasses.make_dataclass("V", ["separable", "intercept", "witness",
+                                                  "certificate"])(intercept=intercept,
+                                                                  **claim)
+
+
+def oracle(X, y, v):
+    """The claim checked the slow, obvious way: every row in Fractions."""
+    Z = [[Fraction(x) * t for x in row] + ([Fraction(t)] if v.intercept else [])
+         for row, t in zip(X, y)]
+    if v.separable:
+        return all(sum(a * b for a, b in zip(z, v.witness)) > 0 for z in Z)
+    return all(lam > 0 for lam in v.certificate.values()) and all(
+        sum(lam * Z[i][j] for i, lam in v.certificate.items()) == 0
+        for j in range(len(Z[0])))
+
+
+def verdict_of(X, y, v):
+    try:
+        return check_certificate(X, y, v)
+    except CertificateError:
+        return False
+
+
+@given(claims())
+def test_checker_equals_the_fraction_oracle_dense_numpy_and_sparse_hypo(claim):
+    import scipy.sparse as sp
+
+    X, y, v = claim
+    expected = oracle(X, y, v)
+    assert verdict_of(X, y, v) == expected
+    if all(type(x) in (int, float) for row in X for x in row):  # NumPy and sparse too
+        A = np.array(X)
+        assert verdict_of(A, y, v) == expected
+        assert verdict_of(sp.csr_array(A), y, v) == expected
+        assert data_sha256(sp.csr_array(A), y) == data_sha256(X, y)
+
+
+def test_sparse_repeated_entries_add_up_exactly():
+    import scipy.sparse as sp
+
+    # a CSR matrix storing 0.1 and 0.2 at (i, 0): exactly 0.1 + 0.2 (binary), not
+    # their float sum (a COO matrix's tocsr() would already have summed them in float)
+    A = sp.csr_array((np.array([0.1, 0.2, 0.1, 0.2]), np.array([0, 0, 0, 0]),
+                      np.array([0, 2, 4])), shape=(2, 1))
+    assert not A.has_canonical_format
+    exact = Fraction(0.1) + Fraction(0.2)
+    assert exact != Fraction(0.1 + 0.2)
+    claim = dataclasses.make_dataclass("V", ["separable", "intercept", "witness",
+                                             "certificate"])
+    assert check_certificate(A, [1, -1], claim(False, False, None, {0: 1, 1: 1}))
+    w = (1 / exact,)  # w . x = 1 exactly for the exact sum only
+    assert check_certificate(A, [1, 1], claim(True, False, w, None))
+    assert data_sha256(A, [1, 1]) == data_sha256([[exact], [exact]], [1, 1])
+
+
+@given(st.lists(st.integers(-10**20, 10**20)), st.integers(1, 10**6))
+def test_fractions_text_is_what_str_fraction_writes_hypo(nums, den):
+    from verify.certificate import _fractions_text
+
+    assert _fractions_text(nums, den) == " ".join(str(Fraction(v, den)) for v in nums)

@@ -185,6 +185,58 @@ def test_multiclass_sparse_equals_dense(strategy, variant):
     np.testing.assert_array_equal(d.w_, s.w_)
 
 
-def test_kernel_perceptron_says_to_densify():
-    with pytest.raises(TypeError, match=r"toarray"):
-        markone.KernelPerceptron().fit(sp.csr_array(np.eye(4)), [0, 1, 0, 1])
+def sparse_aware_poly(A, B):
+    """(a . b + 1)^2 on dense or sparse operands (a user's kernel for sparse data)."""
+    K = A @ B.T
+    return ((K.toarray() if sp.issparse(K) else np.asarray(K)) + 1.0) ** 2
+
+
+KERNEL_SETTINGS = [dict(), dict(kernel="poly", degree=2), dict(kernel="poly", gamma=0.5),
+                   dict(kernel="rbf"), dict(kernel="rbf", gamma=0.25, intercept=False),
+                   dict(kernel=sparse_aware_poly)]
+
+
+@given(sparse_int_data(max_n=16, max_d=6), st.sampled_from(KERNEL_SETTINGS),
+       st.sampled_from(SPARSE_TYPES), st.integers(1, 4),
+       st.sampled_from(["given", "shuffle"]))
+def test_kernel_perceptron_sparse_equals_dense_hypo(data, params, kind, epochs, order):
+    X, y = data
+    assume(len(np.unique(y)) == 2)
+    if params.get("intercept") is False:
+        X[~X.any(axis=1), 0] = 1.0  # k(0, 0) = 0 is refused without the intercept
+    kw = dict(params, max_epochs=epochs, order=order, seed=1)
+    dense = quiet(markone.KernelPerceptron(**kw).fit, X, y)
+    sparse = quiet(markone.KernelPerceptron(**kw).fit, kind(X), y)
+    np.testing.assert_array_equal(dense.alpha_, sparse.alpha_, strict=True)
+    assert dense.mistakes_per_epoch_ == sparse.mistakes_per_epoch_
+    assert sp.issparse(sparse.support_vectors_)  # stored sparse, never written out
+    np.testing.assert_array_equal(sparse.support_vectors_.toarray(), dense.support_vectors_)
+    np.testing.assert_array_equal(dense.dual_coef_, sparse.dual_coef_)
+    for Z in (X, sp.csr_array(X), X[::-1].copy()):  # dense and sparse queries alike
+        np.testing.assert_array_equal(dense.decision_function(Z),
+                                      sparse.decision_function(Z), strict=True)
+        np.testing.assert_array_equal(dense.predict(Z), sparse.predict(Z))
+    # continuing: a sparse batch on the dense model, a dense one on the sparse model,
+    # then one example at a time
+    dense.partial_fit(kind(X[::-1]), y[::-1])
+    sparse.partial_fit(X[::-1], y[::-1])
+    for x, t in zip(X, y):
+        dense.learn_one(x, t)
+        sparse.learn_one(x, t)
+    np.testing.assert_array_equal(dense.alpha_, sparse.alpha_)
+    np.testing.assert_array_equal(dense.decision_function(X), sparse.decision_function(X))
+    assert [dense.predict_one(x) for x in X] == [sparse.predict_one(x) for x in X]
+
+
+def test_kernel_perceptron_sparse_stays_sparse():
+    # 2,000 x 100,000 with 5 stored entries a row: the dense matrix would need 1.6 GB
+    rng = np.random.default_rng(8)
+    n, d = 2000, 100_000
+    A = sp.random_array((n, d), density=5 / d, rng=rng, format="csr",
+                        data_sampler=lambda size: rng.integers(1, 4, size).astype(float))
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    clf = quiet(markone.KernelPerceptron(kernel="rbf", max_epochs=3).fit, A, y)
+    S = clf.support_vectors_
+    assert S.format == "csr" and S.shape == (int((clf.alpha_ > 0).sum()), d)
+    assert S.nnz <= A.nnz
+    assert clf.predict(A[:50]).shape == (50,)

@@ -99,6 +99,77 @@ def test_kernel_learn_one_stores_only_mistakes_and_is_no_epoch():
     assert [clf.predict_one(x) for x in X] == y.tolist()
 
 
+@given(streams(), st.booleans(), st.sampled_from(["linear", "poly", "rbf"]))
+def test_kernel_learn_one_stream_equals_replay_hypo(data, intercept, kernel):
+    # the linear kernel scores with its primal vector, the others with the support
+    # set; either way the stream is one replayed pass (the same mistakes), and for the
+    # linear kernel exactly train(order=stream, max_epochs=1), scores bit for bit
+    X, y, stream = data
+    if not intercept:
+        X[~X.any(axis=1), 0] = 1.0  # k(0, 0) = 0 is refused without the intercept
+    clf = KernelPerceptron(kernel=kernel, intercept=intercept)
+    for i in stream:
+        clf.learn_one(X[i], y[i], classes=[0, 1])
+    replay = KernelPerceptron(kernel=kernel, intercept=intercept, order=stream,
+                              max_epochs=1).partial_fit(X, y, classes=[0, 1])
+    assert clf.n_mistakes_ == replay.n_mistakes_ == len(clf.dual_coef_)
+    # the stream stores a row per mistake, the replay one per example with its count,
+    # so non-linear kernels sum the same terms grouped otherwise: equal to rounding
+    np.testing.assert_allclose(clf.decision_function(X), replay.decision_function(X),
+                               rtol=1e-12, atol=1e-12)
+    if kernel == "linear":
+        res = markone.train(X, np.where(y == 1, 1, -1), order=stream, max_epochs=1,
+                            intercept=intercept)
+        assert clf.n_mistakes_ == res.mistakes
+        assert np.array_equal(clf.decision_function(X), res.decision_function(X))
+    assert [clf.predict_one(x) for x in X] == clf.predict(X).tolist()
+
+
+def test_linear_kernel_learn_one_never_reads_the_support(monkeypatch):
+    # O(d) a call: neither the stored rows nor any kernel matrix is touched
+    def refuse(*args, **kwargs):
+        raise AssertionError("the support set was read")
+
+    X, y = markone.datasets.separable(300, 5, 0.1, seed=2)[:2]
+    clf = KernelPerceptron()
+    monkeypatch.setattr(markone.kernel, "_kernel", refuse)
+    monkeypatch.setattr(markone._rows.Rows, "view", refuse)
+    for x, t in zip(X, y):
+        clf.learn_one(x, t)
+        clf.predict_one(x)
+    monkeypatch.undo()
+    assert 0 < clf.n_mistakes_ == len(clf.support_vectors_)
+
+
+def test_kernel_stream_costs_one_kernel_call_and_amortised_appends(monkeypatch):
+    # rbf: each learn_one makes two kernel calls (k(x, x) and the row against the whole
+    # support), and the stored arrays grow by doubling: O(log n) reallocations
+    calls, grown = [0], [0]
+    kernel, reserve = markone.kernel._kernel, markone._rows._reserve
+
+    def counted_kernel(*args, **kwargs):
+        calls[0] += 1
+        return kernel(*args, **kwargs)
+
+    def counted_reserve(buf, need):
+        out = reserve(buf, need)
+        grown[0] += out is not buf
+        return out
+
+    monkeypatch.setattr(markone.kernel, "_kernel", counted_kernel)
+    monkeypatch.setattr(markone._rows, "_reserve", counted_reserve)
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(3000, 4)), rng.choice([-1, 1], 3000)  # noise: many mistakes
+    clf = KernelPerceptron(kernel="rbf")
+    for x, t in zip(X, y):
+        clf.learn_one(x, t)
+    assert calls[0] == 2 * len(X) - 1  # the first call has no support to score against
+    m = clf.n_mistakes_
+    assert m > 500
+    # four growing arrays (counts, rows, coefficients, norms), each doubling from 16
+    assert grown[0] <= 4 * int(np.ceil(np.log2(m / 16)))
+
+
 @pytest.mark.parametrize("make", [Perceptron, MulticlassPerceptron, KernelPerceptron])
 def test_learn_one_bad_input(make):
     clf = make()

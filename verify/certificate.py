@@ -37,6 +37,8 @@ verify.certificate.CertificateError: the certificate does not cancel: coordinate
 from __future__ import annotations
 
 import dataclasses
+import functools
+import gc
 import hashlib
 import json
 import math
@@ -46,7 +48,7 @@ import os
 import re
 from itertools import repeat
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable, TypeVar, cast
 
 __all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
            "check_certificate_file", "read_certificate", "certificate_document",
@@ -61,6 +63,26 @@ class CertificateError(ValueError):
     """A witness or certificate that does not prove what it claims (says why)."""
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _gc_paused(func: _F) -> _F:
+    """Run ``func`` with Python's cyclic garbage collector paused. Reading the data
+    makes one list of ints per row (10^5 lists, no reference cycles), and the
+    collector would traverse them again and again: 5x the time on 100,000 x 100."""
+    @functools.wraps(func)
+    def paused(*args, **kwargs):
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if was:
+                gc.enable()
+    return cast(_F, paused)
+
+
+@_gc_paused
 def check_certificate(X: Any, y: Any, verdict: Any) -> bool:
     """Re-check a verdict's witness or certificate from scratch, in exact arithmetic.
 
@@ -120,9 +142,11 @@ def check_certificate(X: Any, y: Any, verdict: Any) -> bool:
 
 
 def _dot(row, w):
-    """Exact ``row . w``: a dense row (list), or a sparse one ({column: value})."""
-    if isinstance(row, dict):
-        return sum(v * w[j] for j, v in row.items())
+    """Exact ``row . w`` of integer rows: a dense row (list), or a sparse one
+    (``(columns, values)``, the stored entries only)."""
+    if isinstance(row, tuple):
+        cols, vals = row
+        return sum(map(operator.mul, vals, map(w.__getitem__, cols)))
     return sum(map(operator.mul, row, w))
 
 
@@ -166,8 +190,8 @@ def _check_gordan(rows, scales, signs, certificate, aug, d):
     total = [0] * d
     for i, c in coef.items():
         ci = c.numerator * (den // c.denominator)
-        if isinstance(rows[i], dict):
-            for j, v in rows[i].items():
+        if isinstance(rows[i], tuple):
+            for j, v in zip(*rows[i]):
                 total[j] += ci * v
         else:
             total = [t + ci * v for t, v in zip(total, rows[i])]
@@ -232,6 +256,9 @@ def exact_rows(X: Any, *, intercept: bool) -> tuple[list[list[int]], list[Fracti
     >>> exact_rows([["1/2", 0.25]], intercept=True)
     ([[2, 1, 4]], [Fraction(1, 4)])
     """
+    # a 2-D NumPy integer array's tolist() holds rows of Python ints: nothing to scale
+    ints = getattr(getattr(X, "dtype", None), "kind", None) in ("i", "u") and \
+        getattr(X, "ndim", None) == 2
     X = _plain(X)
     if isinstance(X, (str, bytes)) or not hasattr(X, "__len__") or not len(X):
         raise ValueError("X must be a non-empty 2-D array-like (n_samples, n_features).")
@@ -246,25 +273,16 @@ def exact_rows(X: Any, *, intercept: bool) -> tuple[list[list[int]], list[Fracti
         elif len(row) != width:
             raise ValueError(f"X is ragged: row {i} has {len(row)} entries, row 0 has "
                              f"{width}.")
-        if set(map(type, row)) == {float} and all(map(math.isfinite, row)):
-            # the common case, finite Python floats: their denominators are powers
-            # of two, so the largest is the least common multiple
-            nums, dens = zip(*map(float.as_integer_ratio, row))
-            den = max(dens)
-        else:
-            nums, dens = zip(*((q.numerator, q.denominator) for q in
-                               (_number(v, f"X[{i}, {j}]") for j, v in enumerate(row))))
-            den = math.lcm(*dens)
-        rows.append(list(map(operator.mul, nums, map(operator.floordiv, repeat(den), dens)))
-                    + ([den] if intercept else []))
-        scales.append(Fraction(1, den))
+        nums, den = (row, 1) if ints else _scaled(row, i, range(width))
+        rows.append(nums + [den] if intercept else nums)
+        scales.append(_unit(den))
     return rows, scales
 
 
 def _sparse_rows(X, *, intercept):
-    """Exact integer rows of a sparse ``[X, 1]`` as ``{column: int}`` dicts (the
-    stored entries; a repeated entry adds up), with their positive scales, as in
-    :func:`exact_rows`."""
+    """Exact integer rows of a sparse ``[X, 1]`` as ``(columns, values)`` pairs of
+    lists (the stored entries; a repeated entry adds up, exactly), with their
+    positive scales, as in :func:`exact_rows`."""
     A = X.tocsr()
     n, d = A.shape
     if n == 0 or d == 0:
@@ -273,17 +291,49 @@ def _sparse_rows(X, *, intercept):
     ptr, cols, vals = A.indptr.tolist(), A.indices.tolist(), A.data.tolist()
     rows, scales = [], []
     for i in range(n):
-        entries = {}
-        for k in range(ptr[i], ptr[i + 1]):
-            q = _number(vals[k], f"X[{i}, {cols[k]}]")
-            entries[cols[k]] = entries.get(cols[k], 0) + q
-        den = math.lcm(*(q.denominator for q in entries.values())) if entries else 1
-        row = {j: q.numerator * (den // q.denominator) for j, q in entries.items() if q}
-        if intercept:
-            row[d] = den
-        rows.append(row)
-        scales.append(Fraction(1, den))
+        c, v = cols[ptr[i]:ptr[i + 1]], vals[ptr[i]:ptr[i + 1]]
+        if len(set(c)) < len(c):  # repeated entries: add them up exactly first
+            entries: dict[int, Any] = {}
+            for j, q in zip(c, v):
+                entries[j] = entries.get(j, 0) + _number(q, f"X[{i}, {j}]")
+            c, v = list(entries), list(entries.values())
+        nums, den = _scaled(v, i, c)
+        rows.append((c + [d], nums + [den]) if intercept else (c, nums))
+        scales.append(_unit(den))
     return rows, scales
+
+
+def _scaled(values, i, columns):
+    """``(nums, den)``: Python ints and one positive int with ``values[k] == nums[k] /
+    den`` exactly; ``den`` is the least common denominator of the row (``values`` sit
+    in row ``i`` at ``columns``, for the error messages).
+
+    >>> _scaled([0.5, 3, "1/3"], 0, range(3))
+    ([3, 18, 2], 6)
+    """
+    kinds = set(map(type, values))
+    if kinds <= {int}:  # integers (bool is its own type): nothing to scale
+        return list(values), 1
+    if kinds == {float} and all(map(float.is_integer, values)):  # integer-valued floats
+        return list(map(int, values)), 1
+    if kinds == {float} and all(map(math.isfinite, values)):
+        # finite Python floats: their denominators are powers of two, so the largest
+        # is the least common multiple
+        nums, dens = zip(*map(float.as_integer_ratio, values))
+        den = max(dens)
+    else:
+        nums, dens = zip(*((q.numerator, q.denominator) for q in
+                           (_number(v, f"X[{i}, {j}]") for j, v in zip(columns, values))))
+        den = math.lcm(*dens)
+    if den == 1:
+        return list(nums), 1
+    return list(map(operator.mul, nums, map(operator.floordiv, repeat(den), dens))), den
+
+
+@functools.lru_cache(maxsize=4096)
+def _unit(den):
+    """``Fraction(1, den)``, made once per denominator (most rows share a few)."""
+    return Fraction(1, den)
 
 
 def labels_pm1(y: Any) -> list[int]:
@@ -347,6 +397,7 @@ class Claim:
     source_file: object = None
 
 
+@_gc_paused
 def data_sha256(X: Any, y: Any) -> str:
     """The SHA-256 that names labelled data exactly: the same numbers and labels give
     the same hash, however they are written (``0.5``, ``"1/2"``, ``Fraction(1, 2)``).
@@ -371,10 +422,29 @@ def data_sha256(X: Any, y: Any) -> str:
     h = hashlib.sha256(f"markone-data/1\n{len(rows)} {d}\n".encode())
     for r, sc in zip(rows, scales):
         if sparse:  # the same text as the dense matrix gives: zeros written out
-            r = [r.get(j, 0) for j in range(d)]
-        h.update((" ".join(str(v * sc) for v in r) + "\n").encode())
+            full = [0] * d
+            for j, v in zip(*r):
+                full[j] = v
+            r = full
+        h.update((_fractions_text(r, sc.denominator) + "\n").encode())
     h.update((" ".join("+1" if t > 0 else "-1" for t in signs) + "\n").encode())
     return h.hexdigest()
+
+
+def _fractions_text(nums, den):
+    """The numbers ``nums[j] / den`` as ``str(Fraction)`` writes them (reduced ``p/q``,
+    or ``p``), separated by spaces.
+
+    >>> _fractions_text([3, -2, 0, 6], 6)
+    '1/2 -1/3 0 1'
+    """
+    if den == 1:
+        return " ".join(map(str, nums))
+    out = []
+    for v in nums:
+        g = math.gcd(v, den)
+        out.append(str(v // g) if g == den else f"{v // g}/{den // g}")
+    return " ".join(out)
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:
@@ -406,7 +476,8 @@ def certificate_document(X: Any, y: Any, verdict: Any, *,
     if verdict.separable not in (True, False):
         raise ValueError("the verdict is unknown (separable=None): there is no proof "
                          "to write.")
-    X = [[_json_number(v) for v in row] for row in _plain(X)]
+    X = [row if _plain_numbers(row) else [_json_number(v) for v in row]
+         for row in _plain(X)]
     y = [_json_label(v) for v in _plain(y)]
     if isinstance(source, (str, os.PathLike)):
         source = {"path": str(source), "sha256": file_sha256(source)}
@@ -427,6 +498,13 @@ def certificate_document(X: Any, y: Any, verdict: Any, *,
     if source is not None:
         doc["source"] = dict(source)
     return doc
+
+
+def _plain_numbers(row):
+    """True when ``row`` holds only ints or only finite floats (JSON numbers as
+    they are); then :func:`_json_number` would return each entry unchanged."""
+    kinds = set(map(type, row))
+    return kinds <= {int} or (kinds == {float} and all(map(math.isfinite, row)))
 
 
 def _json_number(v):
@@ -460,6 +538,7 @@ def _json_label(v):
                      "numbers or strings.")
 
 
+@_gc_paused
 def read_certificate(path: str | os.PathLike[str]) -> tuple[Any, Any, Claim]:
     """Read a certificate file; return ``(X, y, claim)`` (``claim`` a :class:`Claim`).
 
@@ -517,6 +596,8 @@ def _validate(doc, path):
     if d == 0 or any(len(r) != d for r in X):
         bad("data.X", "must have rows of one non-zero length")
     for i, r in enumerate(X):
+        if _plain_numbers(r):
+            continue  # JSON integers or finite floats: nothing to refuse
         for j, v in enumerate(r):
             _file_number(v, f"data.X[{i}][{j}]", path)
     if not isinstance(y, list) or len(y) != len(X):

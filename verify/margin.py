@@ -408,6 +408,7 @@ def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters
             certificate=None, intercept=intercept, svm=svm, iterations=iters,
             message="thin", time_s=time.perf_counter() - t0)
     cert = verdict.certificate
+    assert cert is not None   # not separable: a certificate comes with the verdict
     return Margin(
         gamma=0.0, u=u, offset=offset, lower=min(lower, 0.0), upper=0.0, R=R,
         bound=float("inf"), separable=False, support=tuple(sorted(cert)),

@@ -56,7 +56,7 @@ Examples
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -322,7 +322,7 @@ def _endstop_step(S, wrong):
 
 @dataclass(frozen=True)
 class _Part:
-    build: object
+    build: Callable[..., Any]
     text: str
     wrong_text: str
 

@@ -165,6 +165,7 @@ class _Problem:
         if self.float_exact:
             ints, scales = signed_integer_rows(dense_rows(self.Zf, idx), per_row=True)
             return ints, [1 / s for s in scales]
+        assert self.M is not None   # not float_exact: the exact integer rows are kept
         return [[int(v) for v in self.M[i]] for i in idx], [Fraction(1)] * len(idx)
 
     def certify(self, w):

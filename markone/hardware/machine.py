@@ -22,8 +22,6 @@ MarkI(seed=0, topology='full', theta=2, classes=['A', 'B'], now_s=...)
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import numbers
 from typing import Any
 
@@ -41,8 +39,10 @@ from markone.hardware import plugboard
 from markone.hardware.motors import Motors
 from markone.hardware.params import MarkIParams
 from markone.hardware.retina import Retina
-from markone.hardware.run import MachineRun, Presentation, record
+from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
+                                   collector_paused, record)
 from markone.hardware.runits import RUnits
+from markone.hardware.segments import Segments
 from markone.hardware.trainer import Trainer
 
 __all__ = ["MarkI", "class_codes"]
@@ -77,24 +77,6 @@ def class_codes(n_classes: int, n_r_units: int, code: str = "binary") -> np.ndar
     else:
         bits = (idx[:, None] == np.arange(n_r_units)).astype(np.int64)
     return (2 * bits - 1).astype(np.int64)
-
-
-@contextlib.contextmanager
-def _collector_paused(pause):
-    """Pause Python's cyclic garbage collector while a logged session grows its log.
-
-    The log is one record per figure, none of them in a reference cycle, yet every
-    generation-2 pass of the collector walks all of them again; paused, a long logged
-    session runs about as fast per figure as a short one. Restored on exit.
-    """
-    if not pause or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 class MarkI:
@@ -411,14 +393,32 @@ class MarkI:
         return wrong, correct
 
     def _session(self, X, targets, label_idx, passes, stop_when_clean, trainer,
-                 stats, log):
+                 stats, log, segments=None):
+        """SimPy process of a training session: the passes, figure after figure,
+        each run of figures that :mod:`~markone.hardware.segments` can compute ahead
+        waited for with one timeout, any other figure as its own :meth:`_trial`."""
+        backoff = skip = 0
         for order in passes:
             errors = mistaken = 0
-            for i in order:
+            pos, n = 0, len(order)
+            while pos < n:
+                if segments is not None and skip == 0:
+                    end, counts, t_end = segments.run(order, pos, targets, label_idx)
+                    if end > pos:
+                        yield self.env.timeout(t_end - self.env.now)
+                        errors += int(counts[0])
+                        mistaken += int(counts[1])
+                        pos, backoff = end, 0
+                        continue
+                    backoff = min(2 * backoff, 64) or 1   # figures it could not run
+                    skip = backoff
+                i = order[pos]
                 wrong, correct = yield from self._trial(
                     X[i], targets[i], label_idx[i], i, trainer, stats, log)
                 mistaken += wrong
                 errors += not correct
+                pos += 1
+                skip = max(skip - 1, 0)
             stats["errors_per_epoch"].append(errors)
             stats["mistakes_per_epoch"].append(mistaken)
             stats["end_s_per_epoch"].append(float(self.env.now))
@@ -521,16 +521,19 @@ class MarkI:
         assert codes is not None and self.classes_ is not None   # the labels' classes
         targets = codes[label_idx]
         stats = self._new_stats()
-        records: list[Presentation] | None = [] if log else None
+        records = PresentationLog() if log else None
         start, w0 = self.env.now, self.weights
         passes = self._passes(len(X), max_epochs, presentations, order,
                               self._rng if rng is None else rng)
         n_passes = max_epochs if presentations is None else -(-presentations // len(X))
+        segments = Segments.for_session(
+            self, X, trainer, stats, records,
+            max_epochs * len(X) if presentations is None else presentations)
         with progress_bar(n_passes, "Mark I passes", enabled=progress) as bar:
             session = self.env.process(self._session(
                 X, targets, label_idx, _ticking(passes, bar), presentations is None,
-                trainer, stats, records))
-            with _collector_paused(log):
+                trainer, stats, records, segments))
+            with collector_paused(log):
                 self.env.run(until=session)
         return MachineRun(
             params=self.params, seed=self.seed, theta=self.theta, rule=trainer.rule,
@@ -545,7 +548,7 @@ class MarkI:
             mistakes_per_epoch=tuple(stats["mistakes_per_epoch"]),
             end_s_per_epoch=tuple(stats["end_s_per_epoch"]),
             figures=self.retina.settled(X) if log else None,
-            log=tuple(records) if records is not None else None)
+            log=records)
 
     def learn_one(self, image: ArrayLike, label: Any, *, rule: str | None = None,
                   exposure_s: float | None = None) -> Presentation:

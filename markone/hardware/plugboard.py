@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+from numba import njit
 
 from markone._validation import as_generator
 from markone._typing import Seed
@@ -87,8 +88,23 @@ def net_input(wiring: Wiring, s: np.ndarray) -> np.ndarray:
 
 
 def _net(wiring, s):
-    # small integers summed in float64: exact, and one gather plus one matmul
-    return np.asarray(s, dtype=np.float64)[..., wiring.inputs] @ wiring.signs
+    # small integers summed in float64: exact, in any order
+    s = np.asarray(s)
+    flat = np.ascontiguousarray(s.reshape(-1, s.shape[-1]), dtype=np.float64)
+    out = np.empty((flat.shape[0], wiring.inputs.shape[0]))
+    _net_rows(flat, wiring.inputs, wiring.signs, out)
+    return out.reshape(s.shape[:-1] + (wiring.inputs.shape[0],))
+
+
+@njit(cache=True, nogil=True)
+def _net_rows(s, inputs, signs, out):
+    """``out[n, a] = sum_k s[n, inputs[a, k]] * signs[k]``: every A-unit's net input."""
+    for n in range(s.shape[0]):
+        for a in range(inputs.shape[0]):
+            total = 0.0
+            for k in range(inputs.shape[1]):
+                total += s[n, inputs[a, k]] * signs[k]
+            out[n, a] = total
 
 
 def fire(wiring: Wiring, s: np.ndarray, theta: int) -> np.ndarray:

@@ -57,10 +57,14 @@ def approach(level: ArrayLike, light: ArrayLike, dt: float, rise_s: float, decay
                                        np.asarray(light, dtype=np.float64))
     out = level.copy()
     _lag(out.reshape(-1), np.ascontiguousarray(light).reshape(-1),
-         _remains(dt, rise_s), _remains(dt, decay_s))
+         _remains(float(dt), float(rise_s)), _remains(float(dt), float(decay_s)))
     return out
 
 
+# The scalar helpers below are compiled so that the machine's compiled segments
+# (markone.hardware.segments) and this per-figure path run the very same code: the
+# same exp and log, the same operations in the same order, bit for bit.
+@njit(cache=True, nogil=True)
 def _remains(dt, tau):
     """Fraction of a step still to go after ``dt`` seconds (time constant ``tau``)."""
     return math.exp(-dt / tau) if tau > 0 else 0.0
@@ -68,13 +72,18 @@ def _remains(dt, tau):
 
 # Compiled without fast-math: the same IEEE operations, in the same order, as
 # ``light + (level - light) * np.where(light > level, up, down)`` (bit for bit).
+@njit(inline="always")
+def lag_cell(level, light, up, down):
+    """One cell at ``level`` after its lag towards ``light``, the factors ``up``
+    (light above the level) and ``down`` precomputed."""
+    return light + (level - light) * (up if light > level else down)
+
+
 @njit(cache=True, nogil=True)
 def _lag(level, light, up, down):
-    """In place: every cell ``level[i]`` after its lag towards ``light[i]``, the
-    factors ``up`` (light above the level) and ``down`` precomputed."""
+    """In place: every cell ``level[i]`` after its lag towards ``light[i]``."""
     for i in range(level.size):
-        now, target = level[i], light[i]
-        level[i] = target + (now - target) * (up if target > now else down)
+        level[i] = lag_cell(level[i], light[i], up, down)
 
 
 @njit(cache=True, nogil=True)
@@ -85,6 +94,27 @@ def _gaps(level, light):
         rise = max(rise, light[i] - level[i])
         fall = max(fall, level[i] - light[i])
     return rise, fall
+
+
+@njit(cache=True, nogil=True)
+def wait_for(rise, fall, rise_s, decay_s, tolerance):
+    """Seconds until the worst rise ``rise`` and the worst fall ``fall`` are within
+    ``tolerance`` (each needs ``tau * log(gap / tolerance)``)."""
+    wait = 0.0
+    if rise_s > 0 and rise > tolerance:
+        wait = max(wait, rise_s * math.log(rise / tolerance))
+    if decay_s > 0 and fall > tolerance:
+        wait = max(wait, decay_s * math.log(fall / tolerance))
+    return wait
+
+
+@njit(cache=True, nogil=True)
+def settle_wait(level, light, rise_s, decay_s, tolerance):
+    """Seconds until every cell at ``level`` is within ``tolerance`` of ``light``."""
+    if not (rise_s > 0 or decay_s > 0):
+        return 0.0   # instant cells
+    rise, fall = _gaps(level, light)
+    return wait_for(rise, fall, rise_s, decay_s, tolerance)
 
 
 class Retina:
@@ -111,24 +141,19 @@ class Retina:
     def _catch_up(self):
         """Bring every cell's level to the clock, in place (closed form)."""
         p = self.params  # also at dt == 0: an instant cell jumps to its light
-        dt = self.env.now - self._t
+        dt = float(self.env.now - self._t)
         if self.level.dtype != np.float64 or not self.level.flags.writeable:
             self.level = np.array(self.level, dtype=np.float64)
-        _lag(self.level, self.light, _remains(dt, p.photocell_rise_s),
-             _remains(dt, p.photocell_decay_s))
+        _lag(self.level, self.light, _remains(dt, float(p.photocell_rise_s)),
+             _remains(dt, float(p.photocell_decay_s)))
         self._t = self.env.now
 
     def settle_time_s(self, light: np.ndarray) -> float:
         """Seconds until every cell is within ``settle_tolerance`` of ``light``."""
         p = self.params
-        if not (p.photocell_rise_s > 0 or p.photocell_decay_s > 0):
-            return 0.0   # instant cells
-        rise, fall = _gaps(self.level, np.asarray(light, dtype=np.float64))
-        wait = 0.0
-        for tau, worst in ((p.photocell_rise_s, rise), (p.photocell_decay_s, fall)):
-            if tau > 0 and worst > p.settle_tolerance:
-                wait = max(wait, tau * math.log(worst / p.settle_tolerance))
-        return wait
+        return settle_wait(self.level, np.asarray(light, dtype=np.float64),
+                           float(p.photocell_rise_s), float(p.photocell_decay_s),
+                           float(p.settle_tolerance))
 
     def show(self, image: np.ndarray, exposure_s: float | None = None
              ) -> Generator[Any, Any, np.ndarray]:

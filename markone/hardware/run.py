@@ -24,7 +24,10 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +39,7 @@ from markone._typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.hardware.params import MarkIParams
 
-__all__ = ["MachineRun", "Presentation", "FORMAT", "VERSION"]
+__all__ = ["MachineRun", "Presentation", "PresentationLog", "FORMAT", "VERSION"]
 
 FORMAT = "markone-machine-run"
 #: Version 2 names the per-pass series ``mistakes_per_epoch``, ``errors_per_epoch`` and
@@ -86,9 +89,108 @@ def record(**fields: Any) -> Presentation:
     """
     if fields.keys() != _PRESENTATION_FIELDS:
         return Presentation(**fields)   # let the dataclass name what is wrong
-    rec = object.__new__(Presentation)
-    rec.__dict__.update(fields)
+    return adopt(fields)
+
+
+def adopt(fields):
+    """The :class:`Presentation` whose attributes are the dict ``fields`` itself,
+    which the caller built with exactly the fields and gives up (no check, no copy:
+    the machine's compiled segments log a figure this way)."""
+    rec = _new(Presentation)
+    _set(rec, "__dict__", fields)
     return rec
+
+
+_new, _set = object.__new__, object.__setattr__
+
+
+@contextlib.contextmanager
+def collector_paused(pause=True):
+    """Pause Python's cyclic garbage collector while a log grows (``pause``).
+
+    The log is one record per figure, none of them in a reference cycle, yet every
+    generation-2 pass of the collector walks all of them again; paused, a long log
+    is built about as fast per record as a short one. Restored on exit.
+    """
+    if not pause or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+class PresentationLog(Sequence):
+    """The per-presentation log of a session: a sequence of :class:`Presentation`.
+
+    The machine appends records (a figure run on its own) and *blocks* (a segment's
+    figures as compact columns, with the function that turns them into records); the
+    records of a block are built on first use of the log, all at once, then kept. A
+    log compares equal to any sequence of the same records (a tuple, a loaded run's
+    log); slices are tuples.
+
+    >>> rec = record(t_s=0.0, end_t_s=1.0, figure=0, label=0, active_a=(1,),
+    ...              scores=(2.0,), response=(1,), target=(1,), reinforced=(False,),
+    ...              changes=(), saturated=0, motor_s=0.0, figure_correct=True,
+    ...              settle_s=0.5)
+    >>> log = PresentationLog()
+    >>> log.append(rec); log.add_block(2, lambda: [rec, rec])
+    >>> len(log), log[-1] == rec, log == (rec,) * 3, log[:1]
+    (3, True, True, (Presentation(t_s=0.0, ...),))
+    """
+
+    def __init__(self) -> None:
+        #: Presentation records and (n, build) blocks, in order
+        self._parts: list[Any] = []
+        self._n = 0
+        self._records: tuple[Presentation, ...] | None = None
+
+    def append(self, rec: Presentation) -> None:
+        """Add one record."""
+        self._parts.append(rec)
+        self._n += 1
+        self._records = None
+
+    def add_block(self, n: int, build: Callable[[], Sequence[Presentation]]) -> None:
+        """Add ``n`` records that ``build()`` (a picklable callable) returns."""
+        self._parts.append((n, build))
+        self._n += n
+        self._records = None
+
+    def records(self) -> tuple[Presentation, ...]:
+        """Every record, as a tuple (built on the first call)."""
+        if self._records is None:
+            out: list[Presentation] = []
+            with collector_paused():
+                for part in self._parts:
+                    if isinstance(part, Presentation):
+                        out.append(part)
+                    else:
+                        out.extend(part[1]())
+            self._records = tuple(out)
+            self._parts = list(self._records)
+        return self._records
+
+    def __len__(self):
+        return self._n
+
+    def __getitem__(self, index):
+        return self.records()[index]
+
+    def __iter__(self):
+        return iter(self.records())
+
+    def __eq__(self, other):
+        if isinstance(other, (PresentationLog, tuple, list)):
+            return len(other) == self._n and self.records() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None   # type: ignore[assignment]
+
+    def __repr__(self):
+        return f"PresentationLog({self._n} presentations)"
 
 
 _PRESENTATION_FIELDS = {f.name: None for f in dataclasses.fields(Presentation)}.keys()
@@ -119,9 +221,10 @@ class MachineRun:
         The class labels; ``codes[i]`` is the R-units' +/-1 target for class ``i``.
     theta : int
         The A-units' threshold used.
-    log : tuple of Presentation or None
-        One record per figure shown (only with ``log=True``); ``figures`` then holds
-        the settled retina images, one row per training figure.
+    log : sequence of Presentation or None
+        One record per figure shown (only with ``log=True``): a
+        :class:`PresentationLog` (a tuple once saved and loaded); ``figures`` then
+        holds the settled retina images, one row per training figure.
     """
 
     params: MarkIParams
@@ -146,7 +249,7 @@ class MachineRun:
     mistakes_per_epoch: tuple
     end_s_per_epoch: tuple
     figures: np.ndarray | None = None
-    log: tuple | None = None
+    log: Sequence | None = None
 
     def __repr__(self):
         return (f"MachineRun(presentations={self.n_presentations}, epochs={self.epochs}, "

@@ -52,7 +52,16 @@ class Move:
 
 
 # Compiled without fast-math: each value is what the numpy expression
-# ``np.clip(old + request, lo, hi)`` gives, bit for bit, in one pass.
+# ``np.clip(old + request, lo, hi)`` gives, bit for bit.
+@njit(inline="always")
+def turn_to(before, want, lo, hi):
+    """Where a potentiometer at ``before`` asked to move by ``want`` stops (end stops
+    ``lo``/``hi``), and whether an end stop cut the move short."""
+    wanted = before + want
+    after = min(max(wanted, lo), hi)
+    return after, after != wanted and want != 0
+
+
 @njit(cache=True, nogil=True)
 def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
     """Fill ``old``/``new`` (the rows' weights before and after the end stops),
@@ -61,11 +70,9 @@ def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
     for k in range(rows.size):
         n_blocked, largest = 0, 0.0
         for j in range(weights.shape[1]):
-            before, want = weights[rows[k], j], request[k, j]
-            wanted = before + want
-            after = min(max(wanted, lo), hi)
-            if after != wanted and want != 0:
-                n_blocked += 1
+            before = weights[rows[k], j]
+            after, cut = turn_to(before, request[k, j], lo, hi)
+            n_blocked += cut
             old[k, j], new[k, j] = before, after
             largest = max(largest, abs(after - before))
         blocked[k], steps[k] = n_blocked, largest
