@@ -679,14 +679,9 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             bottom = int(graph.states.min(initial=0))
             used = "exact reachable states"
             ev["reachable_states"] = len(graph.states)
-    ev.update(bound_used=used, max_weight_steps=str(units.steps(top)),
-              min_weight_steps=str(units.steps(bottom)))
-    if top <= units.hi and bottom >= units.lo:
-        return Claim(True, used,
-                     f"no end stop ever cuts a move short: every weight stays within "
-                     f"[{units.steps(bottom)}, {units.steps(top)}] steps for every order "
-                     f"({used}); the machine is the ideal perceptron on this task and "
-                     f"learns it within {mistakes} reinforcements", ev), None
+    fits = _fits_claim(units, top, bottom, used, mistakes, ev)
+    if fits is not None:
+        return fits, None
     if used == "exact reachable states":
         s = int(np.flatnonzero((graph.states > units.hi).any(axis=1)
                                | (graph.states < units.lo).any(axis=1))[0])
@@ -697,16 +692,11 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
         ball = _ball_evidence(red, units, proven, ev)
         if ball[0] < top or ball[1] > bottom:
             top, bottom, used = ball[0], ball[1], "Novikoff ball per weight"
-            ev.update(bound_used=used, max_weight_steps=str(units.steps(top)),
-                      min_weight_steps=str(units.steps(bottom)))
-        if top <= units.hi and bottom >= units.lo:
-            return Claim(True, used,
-                         f"no end stop ever cuts a move short: every weight stays within "
-                         f"[{units.steps(bottom)}, {units.steps(top)}] steps for every "
-                         f"order ({used}: each weight lies in a ball around a separating "
-                         "direction that no mistake can leave); the machine is the ideal "
-                         f"perceptron on this task and learns it within {mistakes} "
-                         "reinforcements", ev), None
+            fits = _fits_claim(units, top, bottom, used, mistakes, ev,
+                               ": each weight lies in a ball around a separating "
+                               "direction that no mistake can leave")
+            if fits is not None:
+                return fits, None
     for stream in _greedy_streams(red, units, mistakes, np.asarray(m.u, float)):
         if _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.asarray(stream),
                                max_passes=1).first_clip >= 0:
@@ -744,6 +734,20 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
                          "proved it", ev), None
         return _hit_claim(red, units, found, "z3", ev)
     return Claim(None, used, _undecided(units, top, bottom, used, pushed, ev), ev), None
+
+
+def _fits_claim(units, top, bottom, used, mistakes, ev, why=""):
+    """Record the bound ``used`` in ``ev``; the claim that no end stop ever bites when
+    ``[bottom, top]`` (units) fits inside the stops, else None."""
+    ev.update(bound_used=used, max_weight_steps=str(units.steps(top)),
+              min_weight_steps=str(units.steps(bottom)))
+    if top > units.hi or bottom < units.lo:
+        return None
+    return Claim(True, used,
+                 f"no end stop ever cuts a move short: every weight stays within "
+                 f"[{units.steps(bottom)}, {units.steps(top)}] steps for every order "
+                 f"({used}{why}); the machine is the ideal perceptron on this task and "
+                 f"learns it within {mistakes} reinforcements", ev)
 
 
 def _ball_evidence(red, units, proven, ev):
