@@ -40,7 +40,7 @@ __all__ = ["Proven", "Pushed", "proven_reach", "pushed_reach"]
 #: Beam widths tried in turn, and how many target weights each stage keeps.
 STAGES = ((16, 6), (64, 3), (256, 1))
 #: Most weights refined one by one, and seconds spent on it, per R-unit.
-MAX_REFINE, REFINE_S = 1024, 1.0
+MAX_REFINE, REFINE_S = 1024, 0.5
 
 
 @dataclasses.dataclass(frozen=True)

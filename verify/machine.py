@@ -686,6 +686,10 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
         s = int(np.flatnonzero((graph.states > units.hi).any(axis=1)
                                | (graph.states < units.lo).any(axis=1))[0])
         return _hit_claim(red, units, graph.path_to(s), "exhaustive", ev)
+    for stream in _greedy_streams(red, units, mistakes, np.asarray(m.u, float)):
+        if _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.asarray(stream),
+                               max_passes=1).first_clip >= 0:
+            return _hit_claim(red, units, stream, "greedy", ev)
     lo_inc, hi_inc = -(-units.lo // units.e), units.hi // units.e
     proven = _reach.proven_reach(red.X, red.y, lo_inc, hi_inc, deadline=deadline)
     if proven is not None:
@@ -697,10 +701,6 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
                                "direction that no mistake can leave")
             if fits is not None:
                 return fits, None
-    for stream in _greedy_streams(red, units, mistakes, np.asarray(m.u, float)):
-        if _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.asarray(stream),
-                               max_passes=1).first_clip >= 0:
-            return _hit_claim(red, units, stream, "greedy", ev)
     pushed = None
     if proven is not None:
         pushed = _reach.pushed_reach(red.X, red.y, proven, lo_inc, hi_inc,
