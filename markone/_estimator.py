@@ -53,14 +53,15 @@ from markone._checks import (
     run_epochs,
     warn_not_converged,
 )
+from markone._exact import exact_float
 from markone._typing import ArrayLike, Label
 from markone._validation import (as_generator, check_sparse, encode_binary_labels,
-                                 encode_class_labels, is_sparse)
+                                 encode_class_labels, float64_input, is_sparse)
 
 E = TypeVar("E", bound="OnlineClassifier")
 
 __all__ = ["OnlineClassifier", "CORE_CONSTRAINTS", "PositiveReal", "PositiveRationalString",
-           "validate_core_params", "as_float"]
+           "validate_core_params", "as_float", "FLOAT_PARAMETER_FIX"]
 
 
 class PositiveRationalString(Options):
@@ -105,6 +106,8 @@ class PositiveReal(Interval):
             return False
         if isinstance(val, numbers.Rational):  # exact: Fraction, int
             return Fraction(val) > 0
+        if isinstance(val, np.floating):  # any precision: a longdouble beyond float64 too
+            return bool(np.isfinite(val) and val > 0)
         return bool(0 < float(val) < float("inf"))
 
     def __str__(self) -> str:
@@ -133,9 +136,26 @@ def validate_core_params(params: dict, caller: str) -> None:
         {k: CORE_CONSTRAINTS[k] for k in params}, params, caller_name=caller)
 
 
-def as_float(value: Any) -> float:
-    """A validated positive real, ``Fraction`` or rational string, as float."""
-    return float(Fraction(value.strip())) if isinstance(value, str) else float(value)
+#: What to do about a parameter that float64 cannot hold (the estimators' wording).
+FLOAT_PARAMETER_FIX = ("the estimators train in float64: pass a value that float64 "
+                       "holds exactly (such as 0.5 or 2), or train exactly with "
+                       "markone.train(..., exact=True)")
+
+
+def as_float(value: Any, name: str, *, fix: str = FLOAT_PARAMETER_FIX) -> float:
+    """A validated positive real, ``Fraction`` or rational string as the float64 that
+    equals it; a ``ValueError`` naming ``name``, the value and ``fix`` when float64
+    cannot hold it exactly (``Fraction(1, 3)``, ``"0.1"``, ``2**53 + 1``, ``"1e-400"``,
+    a longdouble with more bits), so no float run starts from a rounded constant.
+
+    >>> as_float("1/2", "eta"), as_float(Fraction(3, 4), "eta")
+    (0.5, 0.75)
+    >>> as_float("0.1", "eta")
+    Traceback (most recent call last):
+    ...
+    ValueError: eta='0.1' is not exactly a float64 (float arithmetic would use 0.1 instead); the estimators train in float64: pass a value that float64 holds exactly (such as 0.5 or 2), or train exactly with markone.train(..., exact=True).
+    """
+    return exact_float(value, name=name, fix=fix)
 
 
 def _canonical(X):
@@ -165,6 +185,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     # checks -------------------------------------------------------------------------
     def _validate_xy(self, X, y, *, reset: bool):
+        X = float64_input(X)  # the estimators train in float64: never on rounded X
         X, y = validate_data(self, X, y, reset=reset, dtype=np.float64,
                              accept_sparse=self._accept_sparse)
         X = _canonical(X)
@@ -294,7 +315,11 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _one_row(self, x):
-        x = np.asarray(x, dtype=np.float64)
+        x = np.asarray(x)
+        if x.dtype != np.float64:  # exactly, or refused by value (no silent rounding)
+            if x.ndim == 1:
+                x = float64_input(x.reshape(1, -1), name="x").reshape(-1)
+            x = x.astype(np.float64)
         if x.shape != (self.n_features_in_,):
             raise ValueError(
                 f"x must be one sample of {self.n_features_in_} features (a 1-D "
@@ -304,6 +329,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     # prediction -------------------------------------------------------------------------
     def _checked_X(self, X):
         check_is_fitted(self)
+        X = float64_input(X)
         return _canonical(validate_data(self, X, reset=False, dtype=np.float64,
                                         accept_sparse=self._accept_sparse))
 

@@ -30,6 +30,16 @@ True
 dtype('float64')
 >>> exactly_float64(np.array([1 + np.longdouble(2) ** -60])) is None  # would round
 True
+
+A scalar parameter of float training (a step size, an intercept constant) is taken
+when float64 holds it exactly, and refused, by name and value, when it does not:
+
+>>> exact_float("3/4", name="eta")
+0.75
+>>> exact_float(Fraction(1, 3), name="eta", fix="pass exact=True")
+Traceback (most recent call last):
+...
+ValueError: eta=Fraction(1, 3) is not exactly a float64 (float arithmetic would use 0.3333333333333333 instead); pass exact=True.
 """
 
 from __future__ import annotations
@@ -38,12 +48,15 @@ import decimal
 import math
 import numbers
 from fractions import Fraction
+from typing import Any, Literal, overload
 
 import numpy as np
 
 from markone._validation import check_consistent_length, is_sparse
 
-__all__ = ["to_fraction", "to_fraction_matrix", "signed_integer_rows", "fits_int64", "exactly_float64", "first_inexact"]
+__all__ = ["to_fraction", "to_fraction_matrix", "signed_integer_rows", "fits_int64",
+           "exactly_float64", "first_inexact", "float64_of", "exact_float",
+           "describe_number", "inexact_entry"]
 
 
 def to_fraction(value, *, where=""):
@@ -142,8 +155,21 @@ def _integer_matrix(X, *, name="X", extra=()):
     return arr, Fraction(scale)
 
 
-def signed_integer_rows(X, y=None, *, intercept=False, intercept_scale=1, per_row=False,
-                        name="X"):
+@overload
+def signed_integer_rows(X: Any, y: Any = ..., *, intercept: bool = ...,
+                        intercept_scale: Any = ..., per_row: Literal[False] = ...,
+                        name: str = ...) -> tuple[np.ndarray, Fraction]: ...
+
+
+@overload
+def signed_integer_rows(X: Any, y: Any = ..., *, intercept: bool = ...,
+                        intercept_scale: Any = ..., per_row: Literal[True],
+                        name: str = ...) -> tuple[list[list[int]], list[Fraction]]: ...
+
+
+def signed_integer_rows(X: Any, y: Any = None, *, intercept: bool = False,
+                        intercept_scale: Any = 1, per_row: bool = False, name: str = "X"
+                        ) -> tuple[Any, Any]:
     """The exact rows ``z_i = y_i [x_i, c]`` as integers, and the scale that makes them.
 
     The one constructor of exact integer rows: the core's exact training
@@ -322,3 +348,87 @@ def first_inexact(arr):
     if not bad.any():
         return None
     return tuple(int(i) for i in np.argwhere(bad)[0])
+
+
+def float64_of(value):
+    """The float64 that equals the number ``value`` exactly, or None when there is none
+    (it would round, underflow or overflow). ``value`` is anything :func:`to_fraction`
+    reads (ints, Fractions, decimal strings, floats of any NumPy precision); errors of
+    :func:`to_fraction` (not a number, NaN, inf, a boolean) propagate.
+
+    >>> float64_of("0.25"), float64_of("0.1"), float64_of(2**53 + 1), float64_of("1e-400")
+    (0.25, None, None, None)
+    """
+    if type(value) is float:  # a Python float is a float64 (NaN/inf: exactly too)
+        return value
+    if isinstance(value, np.floating) and value.dtype.itemsize <= 8:
+        return float(value)
+    q = to_fraction(value)
+    try:
+        f = float(q)
+    except OverflowError:
+        return None
+    return f if Fraction(f) == q else None
+
+
+def describe_number(value):
+    """``value`` for an error message: its repr, with the type of a NumPy scalar
+    (``np.longdouble`` printed with every digit it holds).
+
+    >>> describe_number(Fraction(1, 3)), describe_number("0.1")
+    ('Fraction(1, 3)', "'0.1'")
+    """
+    if isinstance(value, (np.str_, np.bytes_)):
+        value = value.item()
+    if isinstance(value, np.floating):
+        return (f"{np.format_float_scientific(value, unique=True)} "
+                f"({value.dtype.name})")
+    if isinstance(value, np.generic):
+        return f"{value.item()!r} ({value.dtype.name})"
+    if isinstance(value, int) and abs(value) > 10**40:  # keep messages one line
+        return f"an integer of {len(str(abs(value)))} digits ({str(value)[:12]}...)"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:60] + "...)"
+
+
+def exact_float(value, *, name, fix="pass a value that float64 holds exactly (such "
+                "as 0.5 or 2), or use exact arithmetic"):
+    """``value`` (an int, Fraction, decimal string or float of any NumPy precision) as
+    the float64 that equals it, or a ``ValueError`` that names ``name``, the value and
+    ``fix``: float arithmetic never starts from a rounded number.
+
+    Validity (positivity, type) is the caller's table of constraints; this only
+    refuses rounding, underflow and overflow.
+    """
+    if isinstance(value, str):
+        value = value.strip()
+    f = float64_of(value)
+    if f is not None:
+        return f
+    q = to_fraction(value)
+    try:
+        near = float(q)
+        what = (f"underflows float64 to {near!r}" if near == 0 else
+                f"is not exactly a float64 (float arithmetic would use {near!r} instead)")
+    except OverflowError:
+        what = "is beyond float64's range (about 1.8e308)"
+    raise ValueError(f"{name}={describe_number(value)} {what}; {fix}.")
+
+
+def inexact_entry(arr):
+    """``(index, value)`` of the first entry of an object or string array that float64
+    cannot hold exactly, or None when every entry is a number float64 holds exactly.
+
+    Entries that are not finite numbers at all (words, NaN, None) are left to the
+    caller's own checks (they are skipped here)."""
+    flat = arr.reshape(-1)
+    for k in range(flat.shape[0]):
+        v = flat[k]
+        if type(v) is float:
+            continue
+        try:
+            if float64_of(v) is None:
+                return np.unravel_index(k, arr.shape), v
+        except (TypeError, ValueError):
+            continue
+    return None

@@ -115,7 +115,8 @@ class Rows:
         self._indptr = _reserve(self._indptr, self.n + k + 1)
         self._data[start:start + nnz] = X.data[lo:lo + nnz]
         self._indices[start:start + nnz] = X.indices[lo:lo + nnz]
-        self._indptr[self.n + 1:self.n + k + 1] = X.indptr[1:k + 1] - lo + start
+        offsets = X.indptr[1:k + 1].astype(np.int64)  # int32 offsets would overflow
+        self._indptr[self.n + 1:self.n + k + 1] = offsets - lo + start
         self._norms.extend(sq_norms(X))
 
     def view(self) -> Any:

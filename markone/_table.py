@@ -28,7 +28,6 @@ ValueError: ...and.csv has no column named 'x3'; its columns are x1, x2, label: 
 from __future__ import annotations
 
 import csv
-import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -38,7 +37,7 @@ import numpy as np
 from markone._io import plural
 
 __all__ = ["load_table", "read_npz", "read_text_table", "READERS", "BUILTIN_TABLES",
-           "DELIMITERS"]
+           "DELIMITERS", "InexactCell"]
 
 #: Delimiters the loader recognises by itself (``delimiter=None``), in order of trial:
 #: a tab or a semicolon on every line wins over commas (which may be decimal commas).
@@ -128,7 +127,7 @@ def _read_sparse_npz(path):
     return M[:, : M.shape[1] - 1].tocsr(), y
 
 
-def load_table(source, *, label=None, delimiter=None, header=None, exact=False):
+def load_table(source, *, label=None, delimiter=None, header=None, exact=None):
     """Load ``(X, y)`` from a data file or a built-in data set.
 
     Parameters
@@ -147,10 +146,19 @@ def load_table(source, *, label=None, delimiter=None, header=None, exact=False):
     header : bool, optional
         Whether the first line names the columns. Default: it does when some column
         has a word there and a number on the next line.
-    exact : bool
-        Keep the numbers exact: integer cells give an int64 array (Python ints beyond
-        int64), anything else an object array of the cells as written (``"0.1"``,
-        ``"1/3"``), for exact commands. Otherwise float64; ``a/b`` cells are divided.
+    exact : bool or None
+        How numbers are read; no cell is ever rounded without a word.
+
+        * None (default): float64 when float64 holds every cell exactly (integers up
+          to 2**53, binary fractions such as ``0.375`` or ``3/4``); otherwise the
+          table is read as with ``exact=True``, so a cell like ``0.1``, ``1e-400``
+          or ``12345678901234567890`` keeps its value (``markone.train`` then asks
+          for ``exact=True``; the ``verify`` functions take it exactly).
+        * True: exact always: integer cells give an int64 array (Python ints beyond
+          int64), anything else an object array of the cells as written (``"0.1"``,
+          ``"1/3"``).
+        * False: float64, and a cell that float64 cannot hold exactly is an error
+          naming its line and column.
 
     Returns
     -------
@@ -243,8 +251,9 @@ def read_text_table(path, *, label=None, delimiter=None, header=None, exact=Fals
                              "empty.")
         ys.append(_label_value(cells[col]))
         feats.append([(n, j, c) for j, c in enumerate(cells) if j != col])
-    X = _exact_matrix(path, feats, names, col) if exact else _float_matrix(path, feats,
-                                                                           names, col)
+    X = None if exact else _float_matrix(path, feats, names, col, strict=exact is False)
+    if X is None:
+        X = _exact_matrix(path, feats, names, col)
     return X, np.array(ys)
 
 
@@ -349,7 +358,17 @@ def _label_value(cell):
         return cell
     if value.denominator == 1:
         return int(value)
-    return float(value)
+    f = _exact_float(value)
+    return cell if f is None else f  # "0.1": kept as written, never a rounded float
+
+
+def _exact_float(q):
+    """The float64 equal to the Fraction ``q``, or None."""
+    try:
+        f = float(q)
+    except OverflowError:
+        return None
+    return f if Fraction(f) == q else None
 
 
 def _where(path, n, j, names):
@@ -375,28 +394,59 @@ def _bad_cell(path, n, j, cell, names, col):
     return ValueError(f"{where}: {cell!r} is not a number{hint}.")
 
 
-def _float_matrix(path, feats, names, col):
+class InexactCell(ValueError):
+    """A table cell that float64 cannot hold exactly, met by ``load_table(...,
+    exact=False)``. ``where`` is ``"FILE, line N, column J (NAME)"``, ``cell`` the text,
+    ``what`` what float64 would make of it; :meth:`with_fix` words the remedy."""
+
+    def __init__(self, where, cell, fix="read the table exactly (exact=True)"):
+        self.where, self.cell, self.what = where, cell, _rounding(cell)
+        super().__init__(f"{where}: {cell!r} {self.what}; {fix}.")
+
+    def with_fix(self, fix):
+        """The same error, with another remedy (a command's flag, say)."""
+        return InexactCell(self.where, self.cell, fix)
+
+
+def _float_matrix(path, feats, names, col, *, strict):
+    """The cells as float64 when float64 holds every one exactly; else None, or with
+    ``strict`` an error naming the first cell that would be rounded."""
     out = np.empty((len(feats), len(feats[0])), dtype=np.float64)
+    seen: dict[str, float | None] = {}  # cell text -> its float64 (None: not exactly a float64)
     for i, row in enumerate(feats):
         for k, (n, j, cell) in enumerate(row):
             try:
-                v = float(cell)
-            except ValueError:
-                frac = _number(cell)
-                if frac is None:
-                    raise _bad_cell(path, n, j, cell, names, col) from None
-                try:
-                    v = float(frac)
-                except OverflowError:
-                    v = math.inf
-            if not math.isfinite(v):
+                v = seen[cell]
+            except KeyError:
+                v = seen[cell] = _cell_float(cell)
+            if v is None:
                 if _number(cell) is None:
                     raise _bad_cell(path, n, j, cell, names, col)
-                raise ValueError(f"{_where(path, n, j, names)}: {cell!r} is too large "
-                                 "for a float64; rescale the column, or read the table "
-                                 "exactly (exact=True).")
+                if not strict:
+                    return None
+                raise InexactCell(_where(path, n, j, names), cell)
             out[i, k] = v
     return out
+
+
+def _cell_float(cell):
+    """The float64 a cell holds exactly, or None (not a number, or not exactly one)."""
+    if _INT.match(cell) and len(cell) <= 15:  # |n| < 10**15 < 2**53: exact
+        return float(cell)
+    q = _number(cell)
+    return None if q is None else _exact_float(q)
+
+
+def _rounding(cell):
+    """What float64 would make of an exact cell, in words."""
+    q = Fraction(cell)
+    try:
+        f = float(q)
+    except OverflowError:
+        return "is beyond float64's range (about 1.8e308)"
+    if f == 0:
+        return "underflows float64 to 0"
+    return f"is not exactly a float64 (it would be read as {f!r})"
 
 
 def _exact_matrix(path, feats, names, col):

@@ -28,6 +28,7 @@ __all__ = [
     "check_matrix",
     "check_matrix_or_sparse",
     "check_sparse",
+    "float64_input",
     "is_sparse",
     "sparse_refused",
     "check_vector",
@@ -56,12 +57,14 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
     if is_sparse(X):
         raise sparse_refused(X, name=name)
     try:
-        arr = np.asarray(X)
+        arr = _as_array(X)
     except ValueError as exc:  # ragged nested sequences
         raise ValueError(
             f"{name} is ragged (rows of different lengths); every row must have the "
             "same number of features."
         ) from exc
+    if arr.dtype.kind in "OUS" and np.dtype(dtype) == np.float64 and arr.ndim == 2:
+        arr = _exact_floats(arr, name)  # Fractions, "0.5": exactly, or refused by name
     if arr.dtype == object:
         raise ValueError(
             f"{name} is ragged or holds non-numeric objects; pass a rectangular array "
@@ -99,6 +102,16 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
                 f"{name} contains NaN or infinity (first at row {i}, column {j}); "
                 "remove or impute those entries before training."
             )
+    return arr
+
+
+def _as_array(X):
+    """``np.asarray(X)``, except that a nested list mixing strings and numbers keeps
+    its numbers as they are (NumPy would turn ``np.float16(1/64)`` into the string
+    ``'0.01563'`` and ``0.1`` into ``'0.1'``, another number)."""
+    arr = np.asarray(X)
+    if arr.dtype.kind in "US" and not isinstance(X, np.ndarray):
+        return np.asarray(X, dtype=object)
     return arr
 
 
@@ -201,14 +214,81 @@ def _refuse_rounding(arr, name):
     k = first_inexact(arr)
     if k is None:
         return
-    where = f"{name}[{', '.join(map(str, k))}]"
     value = np.format_float_scientific(arr[k], unique=True) if arr.dtype.kind == "f" \
         else str(arr[k])
-    raise ValueError(
-        f"{where} = {value} ({arr.dtype}) is not exactly a float64, so float "
+    raise _rounding_error(name, k, f"{value} ({arr.dtype})")
+
+
+def float64_input(X, *, name="X"):
+    """``X`` ready for a conversion to float64 that rounds nothing, for callers that
+    convert with another library (scikit-learn's ``validate_data``).
+
+    Returns ``X`` itself when it is float64 already, numeric (dense or sparse) with
+    every entry exactly a float64, or a DataFrame-like; an object or string array or
+    nested list of numbers that float64 holds exactly (``Fraction(1, 2)``, ``"1/4"``)
+    comes back as the float64 array it equals. Raises a ``ValueError`` naming the
+    first entry that would be rounded (a longdouble with more bits, an integer beyond
+    2**53, ``Fraction(1, 3)``, ``"0.1"``, ``"1e-400"``). Input that is not a
+    rectangular array of numbers is returned as it is, for that library's message.
+
+    >>> float64_input([[0.5, "1/4"]]).tolist()
+    [[0.5, 0.25]]
+    >>> float64_input([["0.1"]])
+    Traceback (most recent call last):
+    ...
+    ValueError: X[0, 0] = '0.1' is not exactly a float64, so float arithmetic would round it. Use exact arithmetic (markone.train(..., exact=True); verify.check_separable takes it exactly), or round it deliberately with np.asarray(X, dtype=float).
+    """
+    from markone._exact import describe_number, inexact_entry
+
+    if is_sparse(X):
+        if X.dtype.kind in "biuf" and X.dtype != np.float64:
+            check_sparse(X, name=name)  # names the entry that would round
+        return X
+    if isinstance(X, np.ndarray) and X.dtype == np.float64:
+        return X
+    try:
+        arr = _as_array(X)
+    except (ValueError, TypeError):
+        return X
+    if arr.dtype.kind in "biuf":
+        _refuse_rounding(arr, name)
+    elif arr.dtype.kind in "OUS":
+        bad = inexact_entry(arr)
+        if bad is not None:
+            raise _rounding_error(name, tuple(int(i) for i in bad[0]),
+                                  describe_number(bad[1]))
+        if arr.ndim == 2 and not hasattr(X, "columns"):  # (DataFrames keep their names)
+            out = _exact_floats(arr, name)
+            return out if out.dtype == np.float64 else X
+    return X
+
+
+def _rounding_error(name, k, shown):
+    return ValueError(
+        f"{name}[{', '.join(map(str, k))}] = {shown} is not exactly a float64, so float "
         "arithmetic would round it. Use exact arithmetic (markone.train(..., "
         "exact=True); verify.check_separable takes it exactly), or round it "
         "deliberately with np.asarray(X, dtype=float).")
+
+
+def _exact_floats(arr, name):
+    """An object or string array of numbers as float64, when float64 holds every
+    entry exactly (``Fraction(1, 2)``, ``"0.25"``, ints up to 2**53); an entry that
+    would round is refused by position and value. Arrays holding non-numbers come
+    back unchanged, for the caller's own message."""
+    from markone._exact import describe_number, float64_of
+
+    out = np.empty(arr.shape, dtype=np.float64)
+    for k in np.ndindex(arr.shape):
+        v = arr[k]
+        try:
+            f = float64_of(v)
+        except (TypeError, ValueError):
+            return arr
+        if f is None:
+            raise _rounding_error(name, k, describe_number(v))
+        out[k] = f
+    return out
 
 
 def check_vector(v, *, name="x", n_features=None, dtype=np.float64):

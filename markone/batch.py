@@ -35,7 +35,7 @@ from numba import njit, prange
 from markone._kernels import epoch_last_xy
 from markone._typing import ArrayLike, Seed
 from markone._validation import (as_generator, check_choice, check_consistent_length,
-                                 check_int_at_least, check_matrix, check_positive,
+                                 check_int_at_least, check_matrix,
                                  child_seeds, labels_to_pm1)
 
 __all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
@@ -159,8 +159,20 @@ def _prepare_all(Xs, ys, intercept, intercept_scale):
         )
     if len(Xs) == 0:
         raise ValueError("Xs is empty; pass at least one dataset.")
-    c = check_positive(intercept_scale, "intercept_scale") if intercept else 0.0
+    c = _float_parameter(intercept_scale, "intercept_scale") if intercept else 0.0
     return [_prepare(X, y, f"Xs[{b}]") for b, (X, y) in enumerate(zip(Xs, ys))], c
+
+
+def _float_parameter(value, name):
+    """A positive step size or constant as the float64 that equals it (checked as
+    :func:`markone.train` checks it: ints, floats, Fractions, strings like ``"1/2"``);
+    refused, by name and value, when float64 cannot hold it exactly."""
+    from markone._estimator import as_float, validate_core_params
+
+    validate_core_params({name: value}, "train_many")
+    return as_float(value, name, fix="train_many trains in float64: pass a value that "
+                    "float64 holds exactly (such as 0.5 or 2), or train exactly with "
+                    "markone.train(..., exact=True)")
 
 
 def shuffle_orders(seed: Seed, n: int, n_epochs: int) -> np.ndarray:
@@ -228,7 +240,7 @@ def train_many(Xs: Sequence[ArrayLike], ys: Sequence[ArrayLike], *, intercept: b
     data, c = _prepare_all(Xs, ys, intercept, intercept_scale)
     B = len(data)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
-    eta = check_positive(eta, "eta")
+    eta = _float_parameter(eta, "eta")
     if isinstance(order, str):
         check_choice(order, "order", ("given", "shuffle"))
     shuffle = isinstance(order, str) and order == "shuffle"
@@ -399,7 +411,7 @@ def trace_many(Xs: Sequence[ArrayLike], ys: Sequence[ArrayLike], orders: ArrayLi
     status = np.zeros((R, 2), dtype=np.int64)
     trace_block = _trace_parallel if parallel else _trace_serial
     trace_block(X3, y2, c, np.ascontiguousarray(orders, dtype=np.int64),
-                check_positive(eta, "eta"), k, last, avg, status)
+                _float_parameter(eta, "eta"), k, last, avg, status)
     bad = np.flatnonzero(status[:, 0])
     if bad.size:
         raise ValueError(f"Xs[{bad[0]}] {_BAD_ROW[int(status[bad[0], 0])]}; fix that "

@@ -215,8 +215,9 @@ class KernelPerceptron(OnlineClassifier):
 
     # the hooks of OnlineClassifier ----------------------------------------------------
     def _start(self, classes, n_features):
-        self.gamma_ = 1.0 / n_features if self.gamma is None else as_float(self.gamma)
-        self._c = as_float(self.intercept_scale) if self.intercept else 0.0
+        self.gamma_ = 1.0 / n_features if self.gamma is None else as_float(self.gamma, "gamma")
+        self._c = as_float(self.intercept_scale, "intercept_scale") if self.intercept \
+            else 0.0
         self._linear = isinstance(self.kernel, str) and self.kernel == "linear"
         # append-only state: the mistake counts of the stored examples, and the
         # support set (rows with alpha > 0, their alpha * y); stored counts never

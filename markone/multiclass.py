@@ -265,8 +265,8 @@ class MulticlassPerceptron(OnlineClassifier):
     # the hooks of OnlineClassifier ----------------------------------------------------
     def _start(self, classes, n_features):
         K, d = len(classes), n_features + bool(self.intercept)
-        self._eta = as_float(self.eta)
-        self._c = as_float(self.intercept_scale) if self.intercept else None
+        self._eta = as_float(self.eta, "eta")
+        self._c = as_float(self.intercept_scale, "intercept_scale") if self.intercept else None
         self._W = np.zeros((K, d))
         self._acc = np.zeros((K, d))
         self._T = np.zeros(K, dtype=np.int64)

@@ -15,11 +15,6 @@ All functions broadcast, so one call can decide for many R-units at once.
 
 Examples
 --------
->>> from typing import Any
-
-import numpy as np
-
-from markone._typing import ArrayLike
 >>> w = np.zeros(3)
 >>> x = np.array([1.0, 0.0, 1.0])
 >>> bool(is_mistake(score(w, x), 1))      # a zero score is a mistake
@@ -39,6 +34,7 @@ Many R-units at once (rows of ``W``), each with its own target:
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -64,7 +60,10 @@ def is_mistake(s: ArrayLike, y: ArrayLike, *, strict: bool = False) -> Any:
     >>> is_mistake(np.array([-1, 0, 1]), 1, strict=True).tolist()
     [True, False, False]
     """
-    signed = np.asarray(y) * s
+    if isinstance(s, (int, Fraction)) and isinstance(y, (int, np.integer)):
+        signed = int(y) * s  # exact scalars: Python ints beyond int64 stay exact
+    else:
+        signed = np.asarray(y) * s
     return signed < 0 if strict else signed <= 0
 
 

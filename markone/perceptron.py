@@ -424,15 +424,17 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         explicit = not isinstance(order, str)
         Xf = check_sparse(X) if is_sparse(X) else check_matrix(X, check_finite=explicit)
         check_consistent_length(Xf, y_pm1)
-        c = as_float(intercept_scale) if intercept else None
+        c = as_float(intercept_scale, "intercept_scale", fix=_TRAIN_FIX) if intercept \
+            else None
         yx = (Xf, y_pm1.astype(np.float64), c if intercept else 0.0)
-        run_eta = as_float(eta)
+        run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
     else:
         Xf = check_matrix_or_sparse(X)
         check_consistent_length(Xf, y_pm1)
-        c = as_float(intercept_scale) if intercept else None
+        c = as_float(intercept_scale, "intercept_scale", fix=_TRAIN_FIX) if intercept \
+            else None
         yx = _folded(Xf, y_pm1, c)
-        run_eta = as_float(eta)
+        run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
     n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
     order = check_order(order, n)
     rng = as_generator(seed)
@@ -453,6 +455,11 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         warn_not_converged(max_epochs)
     unit = (to_fraction(eta, where="eta ") / scale) if exact else None
     return _result(engine, per_epoch, variant, exact, unit, c, classes, record)
+
+
+#: What to do about an ``eta`` or ``intercept_scale`` that float64 cannot hold.
+_TRAIN_FIX = ("pass exact=True to train with it exactly, or a value that float64 holds "
+              "exactly (such as 0.5 or 2)")
 
 
 def _folded(X, y_pm1, c):
@@ -658,8 +665,8 @@ class Perceptron(OnlineClassifier):
 
     # the three hooks of OnlineClassifier ---------------------------------------------
     def _start(self, classes, n_features):
-        self._c = as_float(self.intercept_scale) if self.intercept else 0.0
-        self._eta = as_float(self.eta)
+        self._c = as_float(self.intercept_scale, "intercept_scale") if self.intercept else 0.0
+        self._eta = as_float(self.eta, "eta")
         lean = self.variant == "last"
         self._engine = _Engine(n_features + 1, np.float64, lean=lean,
                                keep_history=self.variant == "voted")

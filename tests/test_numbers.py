@@ -278,3 +278,389 @@ def test_mistake_bound_budget_with_a_huge_bound():
     X = [[1.0, 0.0], [1.0, 1e-12]]
     r = verify.check_mistake_bound(X, [1, 0], max_epochs=50)
     assert r.held and r.bound > 1e20
+
+
+# ------------------------------------------------------------------------------------
+# every representation, mixed, through every public entry point: the exact answer or
+# a refusal that names the first entry float64 cannot hold (never a silent rounding)
+
+#: A problem's common scale: a power of two, of ten, a 700-digit denominator, or the
+#: extra bits of a longdouble (1 + 2**-60); the data are small integers times it.
+SCALES = ("pow2", "pow10", "third", "ld")
+
+
+def fits_float64(q):
+    """The oracle's own test: is the Fraction ``q`` exactly a float64?"""
+    try:
+        return Fraction(float(q)) == q
+    except OverflowError:
+        return False
+
+
+def decimal_string(q):
+    """``q`` as an exact decimal string (``"125e-3"``) when its denominator has only
+    the prime factors 2 and 5, else None."""
+    den, k2, k5 = q.denominator, 0, 0
+    while den % 2 == 0:
+        den, k2 = den // 2, k2 + 1
+    while den % 5 == 0:
+        den, k5 = den // 5, k5 + 1
+    if den != 1:
+        return None
+    k = max(k2, k5)
+    return f"{q.numerator * 10**k // q.denominator}e-{k}"
+
+
+def binary_float(q, dtype):
+    """``q`` as a NumPy scalar of ``dtype`` when that dtype holds it exactly."""
+    if q == 0:
+        return dtype(0)
+    if q.denominator & (q.denominator - 1):  # not dyadic
+        return None
+    with np.errstate(all="ignore"):
+        e = -(q.denominator.bit_length() - 1)
+        v = np.ldexp(dtype(q.numerator), e) if abs(q.numerator) < 2**63 else None
+    if v is None or not np.isfinite(v) or Fraction(*v.as_integer_ratio()) != q:
+        return None
+    return v
+
+
+def _one_plus_2m60(a):
+    v = np.longdouble(a) * (1 + np.longdouble(2) ** -60)
+    return v if Fraction(*v.as_integer_ratio()) == Fraction(a) * (1 + Fraction(1, 2**60)) \
+        else None
+
+
+@st.composite
+def entry(draw, q, scale_kind, a):
+    """One number of exact value ``q`` (= a * scale) in a representation drawn from
+    those that hold it exactly."""
+    forms = {"fraction": lambda: q, "p/q": lambda: str(q)}
+    if decimal_string(q) is not None:
+        forms["decimal"] = lambda: decimal_string(q)
+    if q.denominator == 1:
+        forms["int"] = lambda: int(q)
+    for dt in (np.float16, np.float32, np.float64, np.longdouble):
+        v = binary_float(q, dt)
+        if v is not None:
+            forms[dt.__name__] = lambda v=v: v
+    if scale_kind == "ld" and _one_plus_2m60(a) is not None:
+        forms["longdouble+"] = lambda: _one_plus_2m60(a)
+    if fits_float64(q):
+        forms["float"] = lambda: float(q)
+    return forms[draw(st.sampled_from(sorted(forms)))]()
+
+
+@st.composite
+def mixed_problems(draw, d, n_max=4, k=4):
+    """``(X, exact, y, scale, dyadic)``: small integers times one scale, each entry in
+    its own representation (a list of lists, or one NumPy array of a float dtype
+    that holds every entry)."""
+    n = draw(st.integers(1, n_max))
+    ints = draw(st.lists(st.lists(st.integers(-k, k), min_size=d, max_size=d),
+                         min_size=n, max_size=n))
+    y = draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n))
+    kind = draw(st.sampled_from(SCALES))
+    if kind == "pow2":
+        scale = Fraction(2) ** draw(st.integers(-1000, 1000))
+    elif kind == "pow10":
+        scale = Fraction(10) ** draw(st.integers(-400, 400))
+    elif kind == "third":
+        scale = Fraction(1, 3 ** draw(st.sampled_from([1, 5, 1470])))  # 1470: 702 digits
+    else:
+        scale = 1 + Fraction(1, 2**60)
+    exact = [[a * scale for a in r] for r in ints]
+    X = [[draw(entry(q, kind, a)) for q, a in zip(rq, ra)] for rq, ra in zip(exact, ints)]
+    dtype = draw(st.sampled_from([None, np.float16, np.float32, np.float64, np.longdouble]))
+    if dtype is not None:
+        arr = [[binary_float(q, dtype) for q in r] for r in exact]
+        if kind == "ld" and dtype is np.longdouble:
+            arr = [[_one_plus_2m60(a) for a in r] for r in ints]
+        if all(v is not None for r in arr for v in r):
+            X = np.array(arr, dtype=dtype)
+    # the test's own check that X holds the exact values it claims
+    assert [[to_fraction(v) for v in r] for r in X] == exact
+    return X, exact, y, scale, kind == "pow2"
+
+
+def first_unfit(exact):
+    """``"X[i, j]"`` of the first entry (row by row) that is not exactly a float64."""
+    for i, r in enumerate(exact):
+        for j, q in enumerate(r):
+            if not fits_float64(q):
+                return f"X[{i}, {j}]"
+    return None
+
+
+def oracle_train(exact, y, *, c=None, eta=1, max_epochs=50):
+    """The perceptron in Fractions: ``(w, mistakes, epochs, converged)``."""
+    rows = [list(r) + ([c] if c is not None else []) for r in exact]
+    w = [Fraction(0)] * len(rows[0])
+    total = 0
+    for epoch in range(1, max_epochs + 1):
+        made = 0
+        for x, t in zip(rows, y):
+            if t * _dot(w, x) <= 0:
+                w = [a + eta * t * b for a, b in zip(w, x)]
+                made += 1
+        total += made
+        if made == 0:
+            return w, total, epoch, True
+    return w, total, max_epochs, False
+
+
+def oracle_longest_stream(Z):
+    """The most mistakes any stream can force on signed rows ``Z`` (separable), by a
+    memoised search over every reachable weight vector, in Fractions."""
+    memo = {}
+
+    def longest(w):
+        if w not in memo:
+            memo[w] = 0  # (no cycles on separable data)
+            memo[w] = max([1 + longest(tuple(a + b for a, b in zip(w, z)))
+                           for z in Z if _dot(w, z) <= 0], default=0)
+        return memo[w]
+
+    return longest(tuple(Fraction(0) for _ in Z[0]))
+
+
+def refused_naming(exc, where):
+    """A clear refusal: a ValueError naming the entry (or parameter) and exact mode."""
+    return isinstance(exc, ValueError) and where in str(exc) and "exact" in str(exc)
+
+
+def quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+@given(mixed_problems(d=1))
+def test_every_representation_gets_the_exact_verdict_and_margin(problem):
+    X, exact, y, _, _ = problem
+    v = verify.check_separable(X, y, intercept=True)
+    assert v.separable is oracle_separable_2d(signed_rows(exact, y, True))
+    assert verify.check_certificate(X, y, v)
+    m = quiet(verify.max_margin, X, y, intercept=False)
+    assert within(m.lower, _exact_margin_1d(exact, y), m.upper), (exact, y, m)
+
+
+@given(mixed_problems(d=2), st.sampled_from([1, 2, "1/4", Fraction(3), "1/3", "0.1",
+                                             2**53 + 1, "1e-400", np.float32(0.5),
+                                             np.longdouble(1) + np.longdouble(2) ** -60]))
+def test_every_representation_trains_exactly_or_is_refused_by_name(problem, eta):
+    """``train(exact=True)`` equals the Fraction loop; float ``train`` and
+    ``Perceptron().fit`` equal it too (power-of-two scales: exact float arithmetic)
+    or refuse, naming the first entry float64 cannot hold, or ``eta``."""
+    X, exact, y, scale, dyadic = problem
+    q_eta = to_fraction(eta)
+    w, mistakes, epochs, converged = oracle_train(exact, y, c=scale, eta=q_eta)
+    kw = dict(intercept_scale=scale, eta=eta, max_epochs=50)
+    res = quiet(markone.train, X, y, exact=True, **kw)
+    assert (list(res.w), res.mistakes, res.epochs, res.converged) == \
+        (w, mistakes, epochs, converged)
+    where = first_unfit(exact) or ("intercept_scale" if not fits_float64(scale) else
+                                   "eta" if not fits_float64(q_eta) else None)
+    fits = [lambda: quiet(markone.train, X, y, **kw).w]
+    if len(set(y)) == 2:  # (a classifier needs two classes)
+        fits.append(lambda: quiet(markone.Perceptron(**kw).fit, X, y).w_)
+    for fit in fits:
+        try:
+            got = fit()
+        except FloatRangeError:
+            assert where is None  # float64 cannot carry the run: said, exact=True fixes
+            continue
+        except ValueError as exc:
+            assert where is not None and refused_naming(exc, where), (exc, where)
+            continue
+        assert where is None, f"{where} was rounded silently"
+        if dyadic and q_eta.denominator & (q_eta.denominator - 1) == 0:
+            assert [Fraction(v) for v in got] == w
+
+
+@given(mixed_problems(d=2, n_max=3, k=2))
+def test_every_representation_adversary_is_exact(problem):
+    """``worst_order`` keeps the data exactly (``AdversarialOrder.X``), its stream is
+    the longest any order can force (exhaustive), its ``w`` is the exact replay, and
+    the case file written from it reads back to the same numbers."""
+    import json
+
+    from markone._io import to_jsonable
+    from markone.cli.adversary import case_document
+    from verify.conformance.protocol import from_legacy_case
+
+    X, exact, y, _, _ = problem
+    Z = signed_rows(exact, y, intercept=False)
+    if any(all(v == 0 for v in z) for z in Z) or not oracle_separable_2d(Z):
+        with pytest.raises(ValueError):
+            verify.worst_order(X, y, intercept=False, method="exhaustive")
+        return
+    a = verify.worst_order(X, y, intercept=False, method="exhaustive")
+    assert [[Fraction(v) for v in r] for r in a.X] == exact
+    assert isinstance(a.X, np.ndarray) is (first_unfit(exact) is None)
+    assert a.mistakes == oracle_longest_stream(Z) and a.complete
+    w = [Fraction(0)] * 2
+    for i in a.order:
+        assert _dot(w, Z[i]) <= 0  # every presentation of the stream is a mistake
+        w = [p + q for p, q in zip(w, Z[i])]
+    assert [Fraction(v) for v in a.w] == w
+    case = from_legacy_case(json.loads(json.dumps(to_jsonable(case_document(a, "t")))))
+    rows = case["problem"].get("X_exact") or case["problem"]["X"]
+    assert [[Fraction(v) for v in r] for r in rows] == exact
+    assert [Fraction(v) for v in case["expected"]["w"]] == w
+    where = first_unfit(exact)
+    try:
+        g = verify.worst_order(X, y, intercept=False, method="greedy")
+    except ValueError as exc:
+        assert where is not None and refused_naming(exc, where), (exc, where)
+    else:
+        assert where is None and g.mistakes <= a.mistakes
+
+
+@given(mixed_problems(d=2, n_max=3, k=2))
+def test_every_representation_checks_the_mistake_bound_exactly(problem):
+    X, exact, y, _, dyadic = problem
+    Z = signed_rows(exact, y, intercept=False)
+    if any(all(v == 0 for v in z) for z in Z) or not oracle_separable_2d(Z):
+        return  # no bound applies (refused for that reason, tested elsewhere)
+    _, mistakes, _, converged = oracle_train(exact, y, max_epochs=10**4)
+    assert converged
+    r = verify.check_mistake_bound(X, y, intercept=False, exact=True)
+    assert r.held and r.mistakes == (mistakes,)
+    where = first_unfit(exact)
+    try:
+        f = verify.check_mistake_bound(X, y, intercept=False)
+    except FloatRangeError:
+        assert where is None
+    except ValueError as exc:
+        assert where is not None and refused_naming(exc, where), (exc, where)
+    else:
+        assert where is None and f.held and (not dyadic or f.mistakes == (mistakes,))
+
+
+#: Decimal strings of any size, as a table's cells hold them.
+CELLS = st.one_of(
+    st.builds(lambda a, e: f"{a}e{e}", st.integers(-9, 9), st.integers(-400, 400)),
+    st.builds(lambda a, k: str(Fraction(a, 3**k)), st.integers(-9, 9),
+              st.sampled_from([0, 1, 1470])),
+    st.sampled_from(["1e-400", "-1e-400", "123456789012345678901234567890", "0.1",
+                     "-0.375", "1/3", str(2**53 + 1), str(2**60)]),
+    st.integers(-4, 4).map(str))
+
+
+@given(st.lists(st.tuples(CELLS, st.sampled_from(["a", "b"])), min_size=1, max_size=4))
+def test_tables_and_commands_never_round_a_cell(rows):
+    """``load_table`` keeps every cell's value; ``exact=False`` refuses the first cell
+    float64 cannot hold, by line and column; ``markone train`` prints the exact
+    weights (choosing exact arithmetic by itself) and ``verify separable`` the exact
+    verdict, through the command line's own entry point."""
+    import contextlib
+    import io
+    import os
+    import tempfile
+
+    from markone.cli import main
+    from markone.datasets import load_table
+
+    exact = [[Fraction(c)] for c, _ in rows]
+    y = [1 if t == "b" else -1 for _, t in rows]
+    unfit = [i for i, r in enumerate(exact) if not fits_float64(r[0])]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "t.csv")
+        with open(path, "w") as fh:
+            fh.write("x,label\n" + "".join(f"{c},{t}\n" for c, t in rows))
+        X, labels = load_table(path)
+        assert [[Fraction(v) for v in r] for r in X] == exact
+        assert (X.dtype == np.float64) is not unfit and labels.tolist() == [t for _, t in rows]
+        if unfit:
+            with pytest.raises(ValueError, match=f"line {unfit[0] + 2}, column 1 \\(x\\): "
+                               f"'{rows[unfit[0]][0]}'"):
+                load_table(path, exact=False)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = main(["train", path, "--max-epochs", "50"])
+        w, _, _, converged = oracle_train(exact, y, c=Fraction(1), max_epochs=50)
+        if len(set(y)) == 2:  # (one class: the labels map to -1 or +1 by name)
+            text = out.getvalue()
+            printed = [ln.split(": ", 1)[1] for ln in text.splitlines()
+                       if ln.startswith(("coef: ", "intercept: "))]
+            read = Fraction if unfit else (lambda s: Fraction(float(s)))
+            if unfit or all(q.denominator == 1 and abs(q) <= 2**20 for r in exact
+                            for q in r):  # (small integers: float arithmetic is exact)
+                assert [read(s) for s in printed] == w, text
+            assert status == (0 if converged else 1)
+            assert ("exact arithmetic" in text) is bool(unfit)
+        else:
+            assert status == 2  # one class of names: refused (no -1/+1 to map to)
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = main(["verify", "separable", path])
+        assert status == (2 if len(set(y)) == 1 else
+                          0 if oracle_separable_2d(signed_rows(exact, y, True)) else 1)
+
+
+# ------------------------------------------------------------------------------------
+# every command that reads a table: exact, or one line naming the cell (exit 2)
+
+TABLE_COMMANDS = (["train"], ["verify", "separable"], ["verify", "margin"],
+                  ["verify", "bound"], ["verify", "cycling"], ["adversary", "greedy"],
+                  ["adversary", "exhaustive"], ["adversary", "z3"])
+
+
+def _run(argv, tmp_path, capsys):
+    from markone.cli import main
+
+    if argv[0] == "adversary":
+        argv = argv + ["--out", str(tmp_path / "case.json")]
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("command", TABLE_COMMANDS, ids=" ".join)
+def test_a_division_by_zero_cell_is_a_clean_error_in_every_command(command, tmp_path,
+                                                                   capsys):
+    path = tmp_path / "z.csv"
+    path.write_text("x1,x2,label\n1,2,a\n3,1/0,b\n")
+    status, out, err = _run(command + [str(path)], tmp_path, capsys)
+    assert status == 2 and out == ""
+    assert err.strip().endswith(f"{path}, line 3, column 2 (x2): '1/0' divides by zero.")
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "case.json").exists()
+
+
+@pytest.mark.parametrize("command", TABLE_COMMANDS, ids=" ".join)
+def test_every_command_computes_exactly_on_cells_float64_cannot_hold(command, tmp_path,
+                                                                    capsys):
+    """Cells ``1e-400`` and ``1e-401`` (below float64's range, and tenths of the
+    unit): the answer of the same table scaled by 10**401 (a common positive factor
+    changes no decision without an intercept), or, for the float-only greedy search, a
+    one-line refusal naming the file, line, column and cell, and the exact commands."""
+    import json
+
+    tiny, ints = tmp_path / "tiny.csv", tmp_path / "ints.csv"
+    tiny.write_text("x1,x2,label\n1e-400,1e-401,a\n-3e-400,1e-401,b\n2e-400,-1e-401,b\n")
+    ints.write_text("x1,x2,label\n10,1,a\n-30,1,b\n20,-1,b\n")
+    argv = command + ["--no-intercept"]
+    status, out, err = _run(argv + [str(tiny)], tmp_path, capsys)
+    if command == ["adversary", "greedy"]:
+        assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
+        assert f"{tiny}, line 2, column 1 (x1): '1e-400' underflows float64 to 0; " in err
+        assert "markone adversary exhaustive" in err
+        return
+    assert status in (0, 1) and err == "", err
+    case = json.loads((tmp_path / "case.json").read_text()) if argv[0] == "adversary" \
+        else None
+    ref_status, ref_out, _ = _run(argv + [str(ints)], tmp_path, capsys)
+    assert status == ref_status
+    if command == ["train"]:
+        assert "trained in exact arithmetic (as with --exact)" in out
+        coef = [Fraction(v) for v in out.split("coef: ")[1].split("\n")[0].split(", ")]
+        ref = [Fraction(float(v)) for v in
+               ref_out.split("coef: ")[1].split("\n")[0].split(", ")]
+        assert coef == [v / 10**401 for v in ref]
+    elif command == ["verify", "bound"]:
+        assert "the runs are exact" in out and "held: True" in out
+    if case is not None:
+        ref_case = json.loads((tmp_path / "case.json").read_text())
+        assert case["expected_mistakes"] == ref_case["expected_mistakes"]  # (any stream)
+        assert [[Fraction(v) for v in r] for r in case["X"]] == \
+            [[Fraction(v) / 10**401 for v in r] for r in ref_case["X"]]

@@ -59,7 +59,6 @@ def test_label_name_not_in_header(tmp_path):
     ("1,2,0\n1/0,2,1\n", r"line 2, column 1: '1/0' divides by zero"),
     ("1,nan,0\n1,2,1\n", r"line 1, column 2: 'nan' is not a finite number"),
     ("1,-inf,0\n", r"line 1, column 2: '-inf' is not a finite number"),
-    ("1e999,2,0\n", r"line 1, column 1: '1e999' is too large for a float64"),
     ("1,2,3\n4\n", r"line 2: 1 column, but line 1 has 3"),
     ("1,2,\n3,4,1\n", r"line 1, column 3: the label cell is empty"),
     ("1\n2\n", r"single column .* whitespace"),
@@ -88,8 +87,17 @@ def test_exact_cells_stay_exact(tmp_path):
     assert X.dtype == object and X.tolist() == [["0.1", "1/3"], ["0.2", "2/3"]]
     assert [[Fraction(c) for c in r] for r in X] == [[Fraction(1, 10), Fraction(1, 3)],
                                                      [Fraction(1, 5), Fraction(2, 3)]]
-    Xf, _ = load_table(path)
-    assert Xf[0, 1] == 1 / 3
+    assert load_table(path)[0].tolist() == X.tolist()  # by default too: never rounded
+    with pytest.raises(ValueError, match=r"line 1, column 1: '0.1' is not exactly a "
+                       r"float64 \(it would be read as 0.1\); read the table exactly"):
+        load_table(path, exact=False)
+    for cell, what in [("1e999", "is beyond float64's range"),
+                       ("-1e-400", "underflows float64 to 0"),
+                       (str(2**53 + 1), r"is not exactly a float64 \(it would be read as 9007199254740992.0\)")]:
+        with pytest.raises(ValueError, match=f"line 2, column 2: '{cell}' {what}"):
+            load_table(write(tmp_path, f"1,2,0\n3,{cell},1\n"), exact=False)
+    binary, _ = load_table(write(tmp_path, "0.375,3/4,0\n1e3,-2.5e-1,1\n"))
+    assert binary.dtype == np.float64 and binary.tolist() == [[0.375, 0.75], [1e3, -0.25]]
     ints, _ = load_table(write(tmp_path, "1,-2,0\n3,4,1\n"), exact=True)
     assert ints.dtype == np.int64
     big, _ = load_table(write(tmp_path, f"{2**70},1,0\n1,1,1\n"), exact=True)

@@ -46,13 +46,13 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
 from markone._html import ShownInJupyter
-from markone._exact import exactly_float64, to_fraction_matrix
+from markone._exact import exactly_float64, float64_of, to_fraction, to_fraction_matrix
 from markone._io import plural
 from markone._progress import search_bar
 from markone._typing import ArrayLike, PathLike, Seed
@@ -111,10 +111,16 @@ class AdversarialOrder(ShownInJupyter):
     intercept : bool
     explored : int
         Weight vectors enumerated (exhaustive), solver queries (z3) or greedy steps.
-    w : ndarray
-        The final weight vector of the replay (augmented space).
-    X, y : ndarray
-        The data, as float64 and -1/+1 (kept for export).
+    w : ndarray or tuple of Fraction
+        The final weight vector of the replay (augmented space): float64 when every
+        entry is exactly a float64 and the data are float64, else exact Fractions.
+    X : ndarray or tuple of tuple of Fraction
+        The data, exactly (kept for export): a float64 array (sparse stays sparse)
+        when float64 holds every entry, else rows of Fractions (ints beyond 2**53,
+        decimal strings such as ``"0.1"``, ``Fraction(1, 3)``, longdoubles with more
+        bits): never the nearest floats.
+    y : ndarray
+        The labels as -1/+1.
     message : str
     stopped_by : str
         What cut the search short: ``"budget"`` or ``"timeout_s"`` (or ``"solver"``
@@ -131,8 +137,8 @@ class AdversarialOrder(ShownInJupyter):
     method: str
     intercept: bool
     explored: int
-    w: np.ndarray = field(repr=False)
-    X: np.ndarray = field(repr=False)
+    w: Any = field(repr=False)
+    X: Any = field(repr=False)
     y: np.ndarray = field(repr=False)
     message: str = ""
     stopped_by: str = field(default="", repr=False)
@@ -287,10 +293,9 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
     assert mistakes <= bound * (1 + 1e-9), (mistakes, bound)
     # mistakes <= true maximum <= floor(true bound) <= floor(bound): equality is proof
     complete = bool(complete_hint or (math.isfinite(bound) and mistakes >= math.floor(bound)))
-    if Xf is None:  # kept for export: the nearest floats
-        Xf = np.array([[float(v) for v in r] for r in to_fraction_matrix(X)])
-    d = Xf.shape[1] + bool(intercept)
-    w = res.last_w if res is not None else np.zeros(d)
+    data = Xf if Xf is not None else tuple(tuple(r) for r in to_fraction_matrix(X))
+    d = (Xf.shape[1] if Xf is not None else len(data[0])) + bool(intercept)
+    w = _exact_vector(res.last_w if res is not None else [0] * d, floats=Xf is not None)
     stopped_by, why = stopped
     msg = (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
            + ("the maximum over all streams" if complete else "a lower bound on the maximum")
@@ -300,8 +305,17 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
     return AdversarialOrder(
         order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),
         R=R, gamma=gamma, complete=complete, method=method, intercept=bool(intercept),
-        explored=int(explored), w=np.asarray(w, dtype=float), X=Xf, y=ypm, message=msg,
-        stopped_by=stopped_by)
+        explored=int(explored), w=w, X=data, y=ypm, message=msg, stopped_by=stopped_by)
+
+
+def _exact_vector(v, *, floats):
+    """A weight vector exactly: float64 when ``floats`` and float64 holds every
+    entry, else a tuple of Fractions."""
+    if isinstance(v, np.ndarray) and v.dtype == np.float64:
+        return v
+    q = tuple(to_fraction(x) for x in v)
+    f = [float64_of(x) for x in q] if floats else [None]
+    return q if None in f else np.array(f, dtype=np.float64)
 
 
 def _floats_if_exact(X):

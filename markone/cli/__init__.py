@@ -33,7 +33,7 @@ from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # n
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
-           "plural", "data_options", "load_data", "cli_terms", "one_line",
+           "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
            "deprecated_flag"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
@@ -268,12 +268,41 @@ def data_options(p: argparse.ArgumentParser, *, label: bool = True, what: str = 
                    "from the file)")
 
 
-def load_data(args: argparse.Namespace, *, exact: bool = False) -> tuple[Any, Any]:
-    """``(X, y)`` of the data options added by :func:`data_options`."""
-    from markone._table import load_table
+def load_data(args: argparse.Namespace, *, exact: bool | None = None,
+              fix: str | None = None) -> tuple[Any, Any]:
+    """``(X, y)`` of the data options added by :func:`data_options`.
 
-    return load_table(args.file, label=getattr(args, "label", None),
-                      delimiter=args.delimiter, header=args.header, exact=exact)
+    ``exact`` as in :func:`markone.datasets.load_table` (None: float64 when float64
+    holds every cell exactly, the exact cells otherwise); with ``exact=False`` a cell
+    that float64 would round is an error whose remedy is ``fix`` (the command's way
+    out, in flag terms)."""
+    from markone._table import InexactCell, load_table
+
+    try:
+        return load_table(args.file, label=getattr(args, "label", None),
+                          delimiter=args.delimiter, header=args.header, exact=exact)
+    except InexactCell as exc:
+        raise (exc.with_fix(fix) if fix else exc) from None
+
+
+def needs_exact(X: Any) -> str | None:
+    """A note when ``X`` (as :func:`load_data` read it) holds numbers that float64
+    cannot hold exactly, so a float command must compute exactly; else None."""
+    import numpy as np
+
+    from markone._exact import describe_number, exactly_float64, float64_of
+    from markone._validation import is_sparse
+
+    if is_sparse(X) or exactly_float64(X) is not None:
+        return None
+    for (i, j), v in np.ndenumerate(np.asarray(X, dtype=object)):
+        try:
+            if float64_of(v) is None:
+                return (f"sample {i + 1}, feature {j + 1} is {describe_number(v)}, which "
+                        "float64 cannot hold exactly")
+        except (TypeError, ValueError):
+            break
+    return "the data are not exactly float64"
 
 
 if __name__ == "__main__":  # pragma: no cover

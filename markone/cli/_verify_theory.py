@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
-                         nonnegative_int, plural, positive_float, positive_int)
+                         needs_exact, nonnegative_int, plural, positive_float,
+                         positive_int)
 
 __all__ = ["register"]
 
@@ -29,15 +30,18 @@ def _bound(args):
     from verify.bounds import check_compression, check_mistake_bound
 
     X, y = load_data(args)
-    intercept = not args.no_intercept
-    order = args.order
+    why = needs_exact(X)
+    if why is not None:
+        print(f"note: {why}; the runs are exact (rational arithmetic).")
+    intercept, order, exact = not args.no_intercept, args.order, why is not None
     r = check_mistake_bound(X, y, order=order, runs=args.runs, seed=args.seed,
-                            intercept=intercept)
+                            intercept=intercept, exact=exact)
     print(f"Novikoff: R = {r.R:.6g}, gamma = {r.gamma:.6g} ({r.gamma_source}), "
           f"bound (R/gamma)^2 = {r.bound:.6g}")
     print(f"mistakes over {plural(len(r.mistakes), 'run')}: max {max(r.mistakes)}, min "
           f"{min(r.mistakes)}; ratio to the bound {r.ratio:.4f}; held: {r.held}")
-    c = check_compression(X, y, order=order, seed=args.seed, intercept=intercept)
+    c = check_compression(X, y, order=order, seed=args.seed, intercept=intercept,
+                          exact=exact)
     print(f"compression: the {c.mistakes} mistakes ({len(c.support)} distinct examples) "
           f"replayed alone rebuild w: {c.reproduced}")
     return 0 if (r.held and c.reproduced) else 1

@@ -24,8 +24,9 @@ from argparse import ArgumentParser
 from typing import TYPE_CHECKING, Any
 
 from markone._typing import JSONDict
-from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         nonnegative_int, plural, positive_float, positive_int)
+from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
+                         load_data, needs_exact, nonnegative_int, plural, positive_float,
+                         positive_int)
 
 if TYPE_CHECKING:
     from verify.adversary import AdversarialOrder
@@ -47,12 +48,17 @@ EXAMPLES = """\
 
 
 def case_document(a: AdversarialOrder, name: str) -> JSONDict:
-    """The JSON document of an :class:`verify.AdversarialOrder` (see the module doc)."""
+    """The JSON document of an :class:`verify.AdversarialOrder` (see the module doc).
+
+    Numbers are exact: ``X`` and ``expected_w`` hold JSON numbers where the data are
+    float64, exact ``"p/q"`` strings where they are not (``"1/10"``, huge integers).
+    """
+    X = a.X.toarray() if hasattr(a.X, "toarray") else a.X  # a case file is a table
     return {
         "format": CASE_FORMAT,
         "name": name,
         "method": a.method,
-        "X": a.X,
+        "X": X,
         "y": a.y,
         "intercept": a.intercept,
         "order": list(a.order),
@@ -102,7 +108,12 @@ def _search(method):
         from markone._validation import labels_to_pm1
         from verify.adversary import worst_order
 
-        X, y = load_data(args, exact=method != "greedy")
+        fix = ("the greedy search computes in float64: use `markone adversary "
+               "exhaustive` or `z3` (exact), or round the value in the file")
+        X, y = load_data(args, exact=True if method != "greedy" else False, fix=fix)
+        why = needs_exact(X) if method == "greedy" else None  # (.npz arrays)
+        if why is not None:
+            raise CommandError(f"{args.file}: {why}; {fix}.")
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget, timeout_s=args.timeout)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from argparse import Namespace
 from typing import Any
 
-from markone.cli import (add_command, cli_terms, data_options, load_data, nonnegative_int,
-                         one_line, plural, positive_int)
+from markone.cli import (add_command, cli_terms, data_options, load_data, needs_exact,
+                         nonnegative_int, one_line, plural, positive_int)
 
 __all__ = ["register"]
 
@@ -19,7 +19,9 @@ def register(sub: Any) -> None:
         "unless --label says otherwise; comma, semicolon, tab or space separated; an "
         "optional header line), a .npz file (arrays X and y, or a sparse [X, y] from "
         "scipy.sparse.save_npz) or a built-in data set. "
-        "Labels may be any two values. Exit status 0 when training converged, 1 when it "
+        "Labels may be any two values. Numbers are never rounded: when a cell is not "
+        "exactly a float64 (0.1, 1e-400, 12345678901234567890), training is exact, as "
+        "with --exact, and a note says so. Exit status 0 when training converged, 1 when it "
         "stopped at --max-epochs, 2 on bad input.",
         example="markone train data.csv --variant averaged --max-epochs 100 --json out.json",
         func=run,
@@ -35,7 +37,8 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=nonnegative_int, default=None,
                    help="seed for --order shuffle")
     p.add_argument("--exact", action="store_true",
-                   help="exact rational arithmetic (weights printed as fractions)")
+                   help="exact rational arithmetic (weights printed as fractions); "
+                   "chosen by itself when a cell is not exactly a float64")
     p.add_argument("--json", metavar="OUT", default=None,
                    help="also write the full result as JSON (atomically)")
 
@@ -46,15 +49,20 @@ def run(args: Namespace) -> int:
     import markone
     from markone._io import write_json
 
-    X, y = load_data(args, exact=args.exact)
+    X, y = load_data(args, exact=True if args.exact else None)
+    why = None if args.exact else needs_exact(X)
+    exact = args.exact or why is not None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", markone.ConvergenceWarning)
         res = markone.train(X, y, intercept=not args.no_intercept, variant=args.variant,
                             max_epochs=args.max_epochs, order=args.order, seed=args.seed,
-                            exact=args.exact)
-    number = str if args.exact else (lambda v: repr(float(v)))
+                            exact=exact)
+    number = str if exact else (lambda v: repr(float(v)))
     print(f"data: {plural(len(y), 'sample')} x {plural(X.shape[1], 'feature')}; "
           f"{_classes(y, res.classes)}")
+    if why is not None:
+        print(f"note: {why}; trained in exact arithmetic (as with --exact), weights as "
+              "fractions.")
     if res.converged:
         print(f"converged after {plural(res.epochs, 'pass', 'passes')} with "
               f"{plural(res.mistakes, 'mistake')}")

@@ -299,23 +299,12 @@ class Segments:
         if not (_ENABLED[-1] and machine.faults is None and p.photocell_noise_sd == 0
                 and trainer.whole):
             return None
-        W = machine.runits.weights
-        lo, hi = (-np.inf, np.inf) if p.weight_range is None else \
-            (float(p.weight_range[0]), float(p.weight_range[1]))
-        stops = [v for v in (lo, hi) if np.isfinite(v)]
-        largest = float(np.abs(W).max(initial=0.0))
-        top = largest + abs(float(trainer.eta)) * n_total
-        if stops:
-            top = min(top, max([largest] + [abs(v) for v in stops]))
-        if not (all(v.is_integer() and not (v == 0 and np.signbit(v)) for v in stops)
-                and np.array_equal(W, np.round(W)) and not np.signbit(W[W == 0]).any()
-                and bool(((W >= lo) & (W <= hi)).all())
-                and top * p.n_a_units < 2.0 ** 52):
+        if not _whole_steps(machine, trainer, n_total):
             return None
-        return cls(machine, X, trainer, stats, log)
+        return cls(machine, X, trainer, stats, log, n_total)
 
     def __init__(self, machine: Any, X: np.ndarray, trainer: Any, stats: dict,
-                 log: Any) -> None:
+                 log: Any, n_total: int) -> None:
         p = machine.params
         self.machine = machine
         self.X = X
@@ -342,6 +331,9 @@ class Segments:
         self.near_ptr, self.near_idx = _nearest(self.codes)
         self.stats = stats
         self.log = log
+        self.trainer, self.theta, self.n_total = trainer, machine.theta, n_total
+        #: whether another process had an event pending at the last segment
+        self._shared = False
         n_r, n_a = p.n_r_units, p.n_a_units
         cap = self.LOG_CHUNK if log is not None else 0
         rows = max(cap, 1)
@@ -364,6 +356,11 @@ class Segments:
         env, retina, stats = machine.env, machine.retina, self.stats
         now = float(env.now)
         horizon = env.peek()
+        shared, self._shared = self._shared, horizon < np.inf
+        if (shared or self._shared) and not (   # another process may change things
+                machine.faults is None and machine.theta == self.theta
+                and _whole_steps(machine, self.trainer, self.n_total)):
+            return pos, np.zeros(2, dtype=np.int64), now
         if now > 0:   # t_end <= 2 now: t_end - now is exact, so now + it == t_end
             horizon = min(horizon, 2.0 * now)
         clock = np.array([now, retina._t], dtype=np.float64)
@@ -411,6 +408,23 @@ def _own(pat_ptr, pat_idx, mask, own_ptr, own_idx):
                     own_idx[n] = pat_idx[p]
                     n += 1
             own_ptr[i * n_r + r + 1] = n
+
+
+def _whole_steps(machine, trainer, n_total):
+    """Whether every weight is a whole number of steps within the end stops (and not
+    -0), and so is every sum of weights over ``n_total`` more figures: below 2**52."""
+    p = machine.params
+    W = machine.runits.weights
+    lo, hi = (-np.inf, np.inf) if p.weight_range is None else \
+        (float(p.weight_range[0]), float(p.weight_range[1]))
+    stops = [v for v in (lo, hi) if np.isfinite(v)]
+    largest = float(np.abs(W).max(initial=0.0))
+    top = largest + abs(float(trainer.eta)) * n_total
+    if stops:
+        top = min(top, max([largest] + [abs(v) for v in stops]))
+    return (all(v.is_integer() and not (v == 0 and np.signbit(v)) for v in stops)
+            and np.array_equal(W, np.round(W)) and not np.signbit(W[W == 0]).any()
+            and bool(((W >= lo) & (W <= hi)).all()) and top * p.n_a_units < 2.0 ** 52)
 
 
 class _Actives:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import math
 import numbers
+import sys
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
@@ -35,7 +36,7 @@ from markone._typing import JSONDict
 __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
     "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",
-    "exact_vector", "rule_text", "schema", "from_legacy_case",
+    "exact_vector", "rule_text", "schema", "from_legacy_case", "data_fields",
 ]
 
 #: ``format`` of one case file.
@@ -135,33 +136,61 @@ def exact_vector(values: Iterable[Any]) -> list[str]:
     return [str(Fraction(v)) for v in values]
 
 
+def data_fields(rows: Iterable[Iterable[Any]]) -> JSONDict:
+    """The ``X`` (and ``X_exact``) fields of a problem for exact rows of numbers.
+
+    ``X`` holds JSON numbers, the data themselves when float64 holds every entry;
+    otherwise the nearest doubles (the largest double where an entry is beyond
+    float64's range), and ``X_exact`` the data as exact strings.
+
+    >>> data_fields([[Fraction(1, 2), 3]])
+    {'X': [[0.5, 3.0]]}
+    >>> data_fields([["1/10", 10**400]])["X_exact"][0][0]
+    '1/10'
+    """
+    exact = [[parse_number(v, where="X") for v in row] for row in rows]
+    floats = [[_nearest_float(q) for q in row] for row in exact]
+    out: JSONDict = {"X": floats}
+    if any(Fraction(f) != q for fr, qr in zip(floats, exact) for f, q in zip(fr, qr)):
+        out["X_exact"] = [exact_vector(row) for row in exact]
+    return out
+
+
+def _nearest_float(q):
+    try:
+        return float(q)
+    except OverflowError:
+        return sys.float_info.max if q > 0 else -sys.float_info.max
+
+
 def from_legacy_case(doc: JSONDict) -> JSONDict:
     """Turn a ``markone adversary NAME --out`` case into a conformance case."""
     try:
-        X = [[float(v) for v in row] for row in doc["X"]]
+        rows = [parse_vector(row, where=f"X[{i}]") for i, row in enumerate(doc["X"])]
         y = [int(v) for v in doc["y"]]
         order = [int(i) for i in doc["order"]]
         intercept = bool(doc["intercept"])
-        w = [Fraction(float(v)) for v in doc["expected_w"]]
+        w = parse_vector(doc["expected_w"], where="expected_w")
         mistakes = int(doc["expected_mistakes"])
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"the case is missing or has a malformed field: {exc}") from exc
-    if (not X or any(len(row) != len(X[0]) for row in X) or len(y) != len(X)
-            or set(y) - {-1, 1} or any(not 0 <= i < len(X) for i in order)
-            or not all(math.isfinite(v) for row in X for v in row)):
+    if (not rows or any(len(row) != len(rows[0]) for row in rows) or len(y) != len(rows)
+            or set(y) - {-1, 1} or any(not 0 <= i < len(rows) for i in order)):
         raise ValueError("the case is malformed: X must be rows of finite numbers of one "
                          "length, y one label -1/+1 per row, order indices of rows; write "
                          "a new case with `markone adversary NAME --out CASE.json`.")
     name = str(doc.get("name", "case"))
+    data = data_fields(rows)
     return {
         "format": CASE_FORMAT, "suite_version": SUITE_VERSION, "id": name,
         "title": f"adversarial stream ({doc.get('method', '?')})",
         "property": "mistake-driven-updates",
         "pins": "the mistakes and final weights of the rule on an adversarial stream",
-        "task": "binary", "variant": "last", "float64_can_pass": True, "tolerance": 1e-9,
+        "task": "binary", "variant": "last", "float64_can_pass": "X_exact" not in data,
+        "tolerance": 1e-9,
         "problem": {"format": PROBLEM_FORMAT, "id": name, "task": "binary",
                     "variant": "last", "rule": rule_text("binary", "last"),
-                    "intercept": intercept, "X": X, "y": y, "order": order},
+                    "intercept": intercept, **data, "y": y, "order": order},
         "expected": {"mistakes": mistakes, "w": exact_vector(w)},
     }
 
