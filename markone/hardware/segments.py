@@ -17,12 +17,13 @@ cached one, e.g. a blend after a short exposure; an A-unit pattern with no activ
 unit; a figure that would end at or after the next other event) stops the segment
 before it, and that figure runs on the per-figure path, :meth:`MarkI._trial`.
 
-The compiled loop reuses the per-figure path's own compiled pieces (the retina's
-``_lag``, ``_remains`` and :func:`~markone.hardware.retina.settle_wait`, the
-potentiometers' ``_move``), and its scores are exact: segments run only when every
-weight is a whole number of steps and every increment too (so every sum of weights is
-an integer below 2**53, the same in any order). ``tests/test_hardware_segments.py``
-checks the two paths against each other bit for bit (weights, clock, log).
+The compiled loop reuses the per-figure path's own compiled pieces (a photocell's lag
+``retina._lag_cell``, the settling time ``retina._wait_for`` and ``_remains``, a
+potentiometer's move ``runits._turn_to``), and its scores are exact: segments run only
+when every weight is a whole number of steps and every increment too (so every sum of
+weights is an integer below 2**53, the same in any order).
+``tests/test_hardware_segments.py`` checks the two paths against each other bit for
+bit (weights, clock, log).
 
 Examples
 --------
@@ -46,9 +47,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from markone.hardware.retina import _remains, lag_cell, wait_for
+from markone.hardware.retina import _remains, _lag_cell, _wait_for
 from markone.hardware.run import adopt
-from markone.hardware.runits import turn_to
+from markone.hardware.runits import _turn_to
 
 __all__ = ["Segments", "per_figure", "run_segment"]
 
@@ -155,19 +156,19 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, own_ptr, own
         else:
             up, down = _remains(dt, rise_s), _remains(dt, decay_s)
             rise = fall = -np.inf
-            for c in range(n_s):   # _lag, then settle_wait's _gaps
-                v = lag_cell(level[c], light[c], up, down)
+            for c in range(n_s):   # _lag, then _settle_wait's _gaps
+                v = _lag_cell(level[c], light[c], up, down)
                 scratch[c] = v
                 rise = max(rise, x[c] - v)
                 fall = max(fall, v - x[c])
-            wait = wait_for(rise, fall, rise_s, decay_s, tol) if np.isnan(exposure_s) \
+            wait = _wait_for(rise, fall, rise_s, decay_s, tol) if np.isnan(exposure_s) \
                 else exposure_s
             t_settled = now + wait
             settle_s = t_settled - now
             up, down = _remains(settle_s, rise_s), _remains(settle_s, decay_s)
             same = True
             for c in range(n_s):   # _lag, then the S-units
-                v = lag_cell(scratch[c], x[c], up, down)
+                v = _lag_cell(scratch[c], x[c], up, down)
                 scratch[c] = v
                 same &= (v >= s_threshold) == (S[i, c] != 0)
             if not same:   # not the figure's settled S-state: the per-figure path
@@ -193,7 +194,7 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, own_ptr, own
             for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
                 j = own_idx[p]
                 before = W[r, j]
-                after, cut = turn_to(before, want, lo, hi)
+                after, cut = _turn_to(before, want, lo, hi)
                 n_blocked += cut
                 new[r, j] = after
                 moved[r, j] = after != before
