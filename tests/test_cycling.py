@@ -311,6 +311,10 @@ def test_scaling_every_input_changes_no_answer_hypo(data, scale, order):
     a = check_cycling(X, y, order=order, budget=20_000)
     big = [[v * scale for v in row] for row in X]
     b = check_cycling(big, y, order=order, intercept_scale=scale, budget=20_000)
+    if order == "all" and not a.complete:  # where the budget cuts differs by search
+        assert (b.complete, a.stopped_by, b.stopped_by) == (False, "budget", "budget")
+        assert min(a.states, b.states) > 20_000
+        return
     fields = ("converged", "transient", "transient_epochs", "period_updates",
               "period_epochs", "cycle_indices", "states", "complete")
     assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]

@@ -314,7 +314,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
     amax = int(np.abs(YX).max(initial=0))
     w = np.zeros(d, dtype=YX.dtype)
     # state after update k: (w, next position) -> (k, step count)
-    seen = {(w.tobytes(), 0): (0, 0)}
+    seen = {(_key(w), 0): (0, 0)}
     weights, positions, norms = [w.copy()], [-1], [0]
     step, since_update, updates = 0, 0, 0
     converged = False
