@@ -43,7 +43,7 @@ def train(machine, X, labels, **kw):
         return machine.train(X.astype(float), labels, **kw)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(binary_tasks(), st.integers(0, 2**31 - 1))
 def test_forced_rule_learns_exactly_when_the_hebb_scores_say_so_hypo(task, seed):
     X, labels = task
@@ -63,7 +63,7 @@ def test_forced_rule_learns_exactly_when_the_hebb_scores_say_so_hypo(task, seed)
                              max_epochs=60).converged
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(binary_tasks(widths=(2, 4)), st.integers(0, 2**31 - 1))
 def test_gamma_rule_is_the_centred_perceptron_hypo(task, seed):
     # 2 or 4 inputs: moves of 1/d are exact in float64, so the machine is the exact
