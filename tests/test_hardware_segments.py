@@ -85,6 +85,8 @@ physics = st.fixed_dictionaries({
     "theta": st.sampled_from(["auto", 1, 3]),
     "rule": st.sampled_from(["error_correction", "forced"]),
     "n_r_units": st.sampled_from([8, 4]),
+    "n_a_units": st.sampled_from([512, 64]),
+    "n_excitatory": st.sampled_from([5, 3]),
 })
 
 

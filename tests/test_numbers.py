@@ -715,3 +715,16 @@ def test_float_learners_take_a_parameter_float64_holds_exactly(value):
             [to_fraction(value) * Fraction(v) for v in np.ravel(ref)], learner
     for learner, fit in _float_learners(intercept_scale=value).items():
         quiet(fit)  # taken (an exact float64 constant)
+
+
+def test_the_estimators_one_example_at_a_time_take_numbers_exactly_or_refuse():
+    clf = markone.Perceptron().fit([["1/2", 0], [0, Fraction(-3, 4)]], [1, -1])
+    assert clf.w_.tolist() == [0.5, 0.75, 0.0]
+    clf.learn_one(["1/4", np.float16(0.5)], 1).partial_fit([[np.float32(0.25), 1]], [1])
+    assert clf.predict_one(["1/2", "0"]) == 1
+    for bad, where in [(["0.1", 0], r"x\[0, 0\] = '0.1'"),
+                       ([0, 2**53 + 1], r"x\[0, 1\] = 9007199254740993")]:
+        with pytest.raises(ValueError, match=where + ".*exact=True"):
+            clf.learn_one(bad, 1)
+        with pytest.raises(ValueError, match=where.replace("x", "X") + ".*exact=True"):
+            clf.predict([bad])

@@ -38,7 +38,7 @@ def exact_reach(X, y):
     return g.states
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(tiny_tasks(), st.integers(0, 3))
 def test_ball_bounds_contain_every_reachable_weight_hypo(task, stop):
     X, y = task
@@ -49,7 +49,7 @@ def test_ball_bounds_contain_every_reachable_weight_hypo(task, stop):
     assert (states.min(axis=0) >= p.lower).all()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(tiny_tasks())
 def test_each_weights_own_ball_is_sound_and_no_worse_hypo(task):
     X, y = task
@@ -76,7 +76,7 @@ def test_certify_refuses_a_direction_that_does_not_separate():
     assert _ball.certify(Z, np.array([1, 1]), np.array([1.0, 0.0])) is None
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(tiny_tasks(), st.integers(1, 3))
 def test_beam_streams_leave_the_stops_and_none_exist_when_all_stay_hypo(task, stop):
     X, y = task

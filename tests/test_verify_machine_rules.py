@@ -5,6 +5,7 @@ import math
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,7 +43,7 @@ def train(machine, X, labels, **kw):
         return machine.train(X.astype(float), labels, **kw)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(binary_tasks(), st.integers(0, 2**31 - 1))
 def test_forced_rule_learns_exactly_when_the_hebb_scores_say_so_hypo(task, seed):
     X, labels = task
@@ -62,7 +63,7 @@ def test_forced_rule_learns_exactly_when_the_hebb_scores_say_so_hypo(task, seed)
                              max_epochs=60).converged
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(binary_tasks(widths=(2, 4)), st.integers(0, 2**31 - 1))
 def test_gamma_rule_is_the_centred_perceptron_hypo(task, seed):
     # 2 or 4 inputs: moves of 1/d are exact in float64, so the machine is the exact
@@ -142,3 +143,43 @@ def test_summation_noise_model_against_seeded_machine_runs():
         clean_runs += run.mistakes_per_epoch[healthy.epochs - 1] == 0
     band = 4 * math.sqrt(expected * (1 - expected) / runs)
     assert abs(clean_runs / runs - expected) < band
+
+
+@pytest.mark.slow
+def test_drift_model_against_seeded_machine_runs():
+    """EMPIRICAL: drift switched on just before the last (clean) pass of a healthy run;
+    at the pass's first decision each R-unit's sum has moved by a Gaussian of
+    drift_spread(sd, active A-units, seconds since), so it answers wrongly with
+    probability flip_probability(margin, that spread), independently per R-unit.
+    (600 runs: a spread wrong by a factor 1.5 or 1/1.5 fails; one wrong by 20 % can
+    pass.)"""
+    from markone.hardware.faults import PotentiometerDrift
+    from verify.machine import drift_spread
+
+    images, labels = letters("AB", per_class=2, seed=0)
+    params = MarkIParams(n_r_units=2)
+    healthy = train(MarkI(params, seed=0), images, labels, max_epochs=20, log=True)
+    first = healthy.log[-len(labels)]
+    start = first.t_s + 1e-9
+    seconds = first.settle_s + params.logic_s - 1e-9
+    margins = [t * s for s, t in zip(first.scores, first.target)]
+    k = len(first.active_a)
+
+    def p_any(sd):
+        spread = drift_spread(sd, k, seconds)
+        return 1 - math.prod(1 - flip_probability(m, spread) for m in margins)
+
+    sd = 1.0
+    while p_any(sd) < 0.4:
+        sd *= 1.25
+    expected = p_any(sd)
+    runs, flips = 600, 0
+    for seed in range(runs):
+        m = MarkI(params, seed=0)
+        apply_faults(m, FaultPlan((PotentiometerDrift(sd, at_s=start),), seed=seed))
+        run = train(m, images, labels, max_epochs=healthy.epochs, log=True)
+        rec = run.log[(healthy.epochs - 1) * len(labels)]
+        assert rec.figure == first.figure
+        flips += tuple(rec.response) != tuple(rec.target)
+    band = 3 * math.sqrt(expected * (1 - expected) / runs)   # fixed seeds: not flaky
+    assert abs(flips / runs - expected) < band

@@ -311,8 +311,8 @@ class Segments:
         self.X = X
         self.S = machine.retina.settled(X)
         self.patterns = [machine._patterns.get(s, machine.theta) for s in self.S]
-        #: each figure's active A-units as the log records them (on first use)
-        self.actives = _Actives(self.patterns)
+        #: each figure's active A-units, target and label as the log records them
+        self.figures = None
         A = np.array([pat.a for pat in self.patterns], dtype=bool)
         fig, self.pat_idx = np.nonzero(A)
         self.pat_ptr = _pointers(fig, len(X))
@@ -389,11 +389,13 @@ class Segments:
         of the :class:`~markone.hardware.run.PresentationLog`."""
         n = len(figures)
         ptr = self.chg_ptr[:n + 1].copy()
+        if self.figures is None or self.figures.targets is not targets:
+            self.figures = _Figures(self.patterns, targets, labels)
         self.log.add_block(n, functools.partial(
             _presentations, figures.copy(), self.lg_f[:n].copy(), self.lg_i[:n].copy(),
             self.lg_rows[:n].copy(), self.lg_scores[:n].copy(), ptr,
             self.chg_r[:ptr[-1]].copy(), self.chg_a[:ptr[-1]].copy(),
-            self.chg_v[:ptr[-1]].copy(), self.actives, targets, labels))
+            self.chg_v[:ptr[-1]].copy(), self.figures))
 
 
 @njit(cache=True, nogil=True)
@@ -428,17 +430,21 @@ def _whole_steps(machine, trainer, n_total):
             and bool(((W >= lo) & (W <= hi)).all()) and top * p.n_a_units < 2.0 ** 52)
 
 
-class _Actives:
-    """``actives[i]``: figure ``i``'s active A-units (``Pattern.active``)."""
+class _Figures:
+    """What the log needs of each figure of a session, as the records hold it (built
+    on first use, once): its active A-units, its target and its label."""
 
-    def __init__(self, patterns):
-        self.patterns = patterns
-        self._tuples = None
+    def __init__(self, patterns, targets, labels):
+        self.patterns, self.targets, self.labels = patterns, targets, labels
+        self._lists = None
 
-    def __getitem__(self, i):
-        if self._tuples is None:
-            self._tuples = [pat.active for pat in self.patterns]
-        return self._tuples[i]
+    def lists(self):
+        """``(actives, targets, labels)``, each a list indexed by figure."""
+        if self._lists is None:
+            self._lists = ([pat.active for pat in self.patterns],
+                           [tuple(t) for t in self.targets.tolist()],
+                           self.labels.tolist())
+        return self._lists
 
 
 def _pointers(rows, n):
@@ -462,28 +468,25 @@ def _nearest(codes):
 
 
 def _presentations(figures, times, ints, rows, scores, ptr, chg_r, chg_a, chg_v,
-                   actives, targets, labels):
+                   session):
     """The :class:`~markone.hardware.run.Presentation` of each figure of a segment,
     from the columns :func:`run_segment` logged, as :meth:`MarkI._trial` writes it."""
+    actives, target_of, label_of = session.lists()
     changes = list(zip(chg_r.tolist(), chg_a.tolist(), chg_v.tolist()))
     ptr = ptr.tolist()
-    target_of = [tuple(t) for t in targets.tolist()]
-    label_of = labels.tolist()
-    unmoved = (False,) * targets.shape[1]
+    unmoved = (False,) * rows.shape[1]
     out = []
     append = out.append
     for q, (i, (t_s, end_t_s, settle_s, motor_s), (wrong, correct, blocked, n_rows),
-            reinforced, s) in enumerate(zip(figures.tolist(), times.tolist(),
-                                            ints.tolist(), rows.tolist(),
-                                            scores.tolist())):
+            s) in enumerate(zip(figures.tolist(), times.tolist(), ints.tolist(),
+                                map(tuple, scores.tolist()))):
         target = target_of[i]
-        s = tuple(s)
         append(adopt({
             "t_s": t_s, "end_t_s": end_t_s, "figure": i, "label": label_of[i],
             "active_a": actives[i], "scores": s,
             "response": tuple([-1 if v < 0 else 1 for v in s]) if wrong else target,
             "target": target,
-            "reinforced": tuple(reinforced) if n_rows else unmoved,
+            "reinforced": tuple(rows[q].tolist()) if n_rows else unmoved,
             "changes": tuple(changes[ptr[q]:ptr[q + 1]]) if n_rows else (),
             "saturated": blocked, "motor_s": motor_s,
             "figure_correct": correct == 1, "settle_s": settle_s}))
