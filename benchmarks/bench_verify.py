@@ -204,20 +204,34 @@ def checker_speed(rng):
 
 
 def sparse_files(rng, n=100_000, d=10_000, k=100):
-    """Section 8: a sparse certificate written and checked as a file, vs in memory."""
+    """Section 8: a sparse certificate written and checked as a file, vs in memory.
+
+    The data are labelled by an integer hyperplane ``w`` (rows within a margin of it
+    dropped), and the verdict is that witness: check_separable's own search is not
+    what this section times (section 5 does), the certificate file is."""
     import os
     import tempfile
+    from types import SimpleNamespace
+
+    import scipy.sparse as sp
 
     from markone._io import atomic_write
     from verify.certificate import (certificate_document, certificate_json,
                                     check_certificate_file)
 
-    A, y = sparse_data(n, d, k, rng)
+    cols = rng.integers(0, d, size=(2 * n, k)).astype(np.int32)
+    A = sp.csr_array((rng.integers(1, 4, 2 * n * k).astype(np.float64), cols.ravel(),
+                      np.arange(0, 2 * n * k + 1, k, dtype=np.int32)), shape=(2 * n, d))
+    A.sum_duplicates()
+    w = rng.integers(-5, 6, d)
+    s = A @ w
+    b = -int(np.median(s))
+    keep = np.flatnonzero(np.abs(s + b) > 0.3 * np.std(s))[:n]
+    A, y = A[keep], np.where(s[keep] + b > 0, 1, -1)
+    v = SimpleNamespace(separable=True, intercept=True, witness=(*w.tolist(), b),
+                        certificate=None, method="known hyperplane", message="")
     print(f"\n8. a sparse certificate file: {A.shape[0]:,} x {d:,}, {A.nnz:,} non-zeros "
-          f"({A.nnz / (A.shape[0] * d):.1%})")
-    t = time.perf_counter()
-    v = check_separable(A, y)
-    t_verdict = time.perf_counter() - t
+          f"({A.nnz / (A.shape[0] * d):.1%}), witness: the labelling hyperplane")
     t = time.perf_counter()
     assert check_certificate(A, y, v) is True
     t_mem = time.perf_counter() - t
@@ -231,8 +245,6 @@ def sparse_files(rng, n=100_000, d=10_000, k=100):
     assert claim.separable is v.separable and claim.fields["data"]["layout"] == "csr"
     size = os.path.getsize(path)
     dense = 2 * A.shape[0] * d  # a dense row list writes >= 2 bytes an entry ("0,")
-    print(f"  verdict ({v.method}, {'witness' if v.separable else 'certificate'})"
-          f"{t_verdict:9.2f} s")
     print(f"  check_certificate in memory          {t_mem:9.2f} s  (1x)")
     print(f"  write the file (document + JSON)     {t_write:9.2f} s  "
           f"({t_write / t_mem:.2f}x the in-memory check)")

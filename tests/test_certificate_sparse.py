@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from markone.cli import main
 from test_certificate import claims, oracle
-from test_certificate_files import rewrite, status
+from test_certificate_files import certs, rewrite, sparse_certs, sparse_data, status  # noqa: F401
 from verify.certificate import (CertificateError, SparseData, certificate_document,
                                 certificate_json, check_certificate_file, data_sha256)
 
@@ -89,27 +89,6 @@ def test_sparsity_patterns_with_empty_rows_and_columns_hypo(n, d, data):
     assert doc["data_sha256"] == hash_oracle(M.tolist(), y) == data_sha256(M, y)
 
 
-def sparse_data():
-    """A small not-separable sparse data set: examples 0 (+1) and 1 (-1) are equal."""
-    A = sp.csr_array(np.array([[0, 3, 0, 0], [0, 3, 0, 0], [0, 0, 0, 0], [1, 0, 0, 2],
-                               [0, 0, 0, 5]]))
-    return A, [1, 0, 1, 0, 1]
-
-
-@pytest.fixture
-def sparse_certs(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    A, y = sparse_data()
-    sp.save_npz(tmp_path / "s.npz", sp.hstack([A, sp.csr_array(np.array(y)[:, None])])
-                .tocsr())
-    assert main(["verify", "separable", "s.npz", "--certificate", "s.json"]) == 1
-    B = sp.csr_array(np.array([[1, 0], [0, 0], [0, 2], [3, 0]]))
-    sp.save_npz(tmp_path / "t.npz", sp.hstack([B, sp.csr_array(np.array(
-        [[1], [1], [0], [1]]))]).tocsr())
-    assert main(["verify", "separable", "t.npz", "--certificate", "t.json"]) == 0
-    return tmp_path
-
-
 def test_sparse_npz_certificates_round_trip_through_verify_check(sparse_certs, capsys):
     for name in ("s.json", "t.json"):
         doc = json.loads((sparse_certs / name).read_text())
@@ -123,58 +102,6 @@ def test_sparse_npz_certificates_round_trip_through_verify_check(sparse_certs, c
     A, y = sparse_data()
     assert doc["data_sha256"] == data_sha256(A.toarray(), y) == hash_oracle(
         A.toarray().tolist(), y)
-
-
-def sparse_edit(field, k, value):
-    return lambda d: d["data"][field].__setitem__(k, value)
-
-
-SPARSE_UNREADABLE = {  # exit 2: not a sparse block one can read
-    "indptr not monotone": sparse_edit("indptr", 2, 0),
-    "indptr not ending at nnz": sparse_edit("indptr", -1, 4),
-    "indptr too short": lambda d: d["data"]["indptr"].pop(1),
-    "index out of range": sparse_edit("indices", 3, 4),
-    "negative index": sparse_edit("indices", 0, -1),
-    "duplicate index": sparse_edit("indices", 3, 0),
-    "index as a float": sparse_edit("indices", 0, 1.0),
-    "index as a boolean": sparse_edit("indices", 0, True),
-    "shape with more rows": lambda d: d["data"].__setitem__("shape", [6, 4]),
-    "shape with fewer columns": lambda d: d["data"].__setitem__("shape", [5, 3]),
-    "shape of one number": lambda d: d["data"].__setitem__("shape", [5]),
-    "a value short": lambda d: d["data"]["values"].pop(),
-    "a stored zero": sparse_edit("values", 0, 0),
-    "a value that is no number": sparse_edit("values", 0, "three"),
-    "a null value": sparse_edit("values", 0, None),
-    "1/0 value": sparse_edit("values", 0, "1/0"),
-    "labels short": lambda d: d["data"]["y"].pop(),
-    "unknown layout": lambda d: d["data"].__setitem__("layout", "coo"),
-    "no indices": lambda d: d["data"].pop("indices"),
-    "csr in format /2": lambda d: d.__setitem__("format", "markone.verify.separability/2"),
-}
-
-SPARSE_WRONG = {  # exit 1: readable, but not the data or not a proof
-    "value edited": sparse_edit("values", 3, 3),
-    "value edited to a fraction": sparse_edit("values", 0, "3/2"),
-    "entry moved to another column": sparse_edit("indices", 0, 2),
-    "hash edited": lambda d: d.__setitem__("data_sha256", "0" * 64),
-    "label flipped": lambda d: d["data"]["y"].__setitem__(0, 0),
-}
-
-
-@pytest.mark.parametrize("name", sorted(SPARSE_UNREADABLE))
-def test_forged_sparse_layouts_exit_2(sparse_certs, capsys, name):
-    doc = json.loads((sparse_certs / "s.json").read_text())
-    SPARSE_UNREADABLE[name](doc)
-    code, out = status(rewrite(sparse_certs / "forged.json", doc), capsys)
-    assert code == 2, out
-
-
-@pytest.mark.parametrize("name", sorted(SPARSE_WRONG))
-def test_forged_sparse_data_exit_1(sparse_certs, capsys, name):
-    doc = json.loads((sparse_certs / "s.json").read_text())
-    SPARSE_WRONG[name](doc)
-    code, out = status(rewrite(sparse_certs / "forged.json", doc), capsys)
-    assert code == 1 and "INVALID" in out, out
 
 
 def test_sparse_edits_with_a_recomputed_hash_are_caught_by_the_source(sparse_certs,

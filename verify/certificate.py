@@ -398,18 +398,24 @@ def _increasing(c):
     return all(map(operator.lt, c, islice(c, 1, None)))
 
 
+def _in_column_order(i, c, v):
+    """Row ``i``'s stored entries (columns ``c``, values ``v``) in increasing column
+    order, an entry stored twice added up exactly (as Fractions)."""
+    entries: dict[int, Any] = {}
+    for j, q in zip(c, v):
+        entries[j] = entries.get(j, 0) + _number(q, f"X[{i}, {j}]")
+    c = sorted(entries)
+    return c, [entries[j] for j in c]
+
+
 def _sparse_entries(n, ptr, cols, vals):
     """Row by row, ``(columns, nums, den)``: the row's non-zero entries in increasing
     column order, exactly ``nums[k] / den`` (Python ints; entries stored twice added
     up exactly, stored zeros dropped). One row at a time: nothing dense is made."""
     for i in range(n):
         c, v = cols[ptr[i]:ptr[i + 1]], vals[ptr[i]:ptr[i + 1]]
-        if not _increasing(c):  # out of order or repeated: add up exactly, then sort
-            entries: dict[int, Any] = {}
-            for j, q in zip(c, v):
-                entries[j] = entries.get(j, 0) + _number(q, f"X[{i}, {j}]")
-            c = sorted(entries)
-            v = [entries[j] for j in c]
+        if not _increasing(c):
+            c, v = _in_column_order(i, c, v)
         nums, den = _scaled(v, i, c)
         if 0 in nums:
             c, nums = list(compress(c, nums)), list(compress(nums, nums))
@@ -677,12 +683,8 @@ def _json_csr(X):
     indptr, indices, values = [0], [], []
     for i in range(n):
         c, v = cols[ptr[i]:ptr[i + 1]], vals[ptr[i]:ptr[i + 1]]
-        if not _increasing(c):  # out of order or repeated: add up exactly, then sort
-            entries: dict[int, Any] = {}
-            for j, q in zip(c, v):
-                entries[j] = entries.get(j, 0) + _number(q, f"X[{i}, {j}]")
-            c = sorted(entries)
-            v = [entries[j] for j in c]
+        if not _increasing(c):
+            c, v = _in_column_order(i, c, v)
         for j, q in zip(c, v):
             if _number(q, f"X[{i}, {j}]") != 0:
                 indices.append(j)
