@@ -12,7 +12,7 @@ ratios. Then the same on sparse data (scipy.sparse CSR, default 100,000 x 50,000
 50 non-zeros a row, small integers, a stored column of ones as the intercept, since
 scikit-learn damps the intercept's steps on sparse input): markone's compiled CSR loop
 against scikit-learn's sparse Perceptron and the sparse ``A @ w`` bound.
-Usage: ``python benchmarks/bench_core.py [--n 200000] [--d 100] [--epochs 5]
+Usage: ``python benchmarks/bench_core.py [--n 200000] [--d 100] [--max-epochs 5]
 [--sparse-n 100000] [--sparse-d 50000] [--nnz 50]``.
 """
 
@@ -38,7 +38,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=200_000)
     p.add_argument("--d", type=int, default=100)
-    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--max-epochs", type=int, default=5)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--sparse-n", type=int, default=100_000)
     p.add_argument("--sparse-d", type=int, default=50_000)
@@ -68,7 +68,7 @@ def dense_case(a):
     # noisy labels from a random hyperplane: the run never converges, all E passes run
     X = rng.integers(-3, 4, size=(a.n, a.d)).astype(np.float64)
     y = np.where(X @ rng.standard_normal(a.d) + rng.standard_normal(a.n) > 0, 1, -1)
-    E = a.epochs
+    E = a.max_epochs
     work = a.n * E
 
     with warnings.catch_warnings():
@@ -97,7 +97,7 @@ def sparse_case(a):
     from sklearn.linear_model import Perceptron as SkPerceptron
 
     rng = np.random.default_rng(1)
-    n, d, k, E = a.sparse_n, a.sparse_d, a.nnz, a.epochs
+    n, d, k, E = a.sparse_n, a.sparse_d, a.nnz, a.max_epochs
     cols = np.sort(rng.integers(0, d, size=(n, k)), axis=1)
     vals = rng.integers(1, 4, size=(n, k)).astype(np.float64)
     # the intercept, stored as column d of ones; int32 indices, as scikit-learn needs

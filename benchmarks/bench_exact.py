@@ -2,7 +2,7 @@
 
 Both runs are exact, so they must agree bit for bit (checked here); the ratio is the
 speed-up of markone's integer-scaled int64 loop over the textbook loop in Fractions.
-Usage: ``python benchmarks/bench_exact.py [--n 100] [--d 1000] [--epochs 20]``.
+Usage: ``python benchmarks/bench_exact.py [--n 100] [--d 1000] [--max-epochs 20]``.
 """
 
 import argparse
@@ -35,7 +35,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=100)
     p.add_argument("--d", type=int, default=1000)
-    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--max-epochs", type=int, default=20)
     a = p.parse_args(argv)
     rng = np.random.default_rng(0)
     num = rng.integers(-9, 10, size=(a.n, a.d))
@@ -46,13 +46,13 @@ def main(argv=None):
         warnings.simplefilter("ignore")
         markone.train(X[:3], y[:3], exact=True, max_epochs=2)  # compile outside the timing
         t0 = time.perf_counter()
-        res = markone.train(X, y, exact=True, max_epochs=a.epochs)
+        res = markone.train(X, y, exact=True, max_epochs=a.max_epochs)
         t_m = time.perf_counter() - t0
     t0 = time.perf_counter()
-    w_ref, m_ref = fraction_loop(X, y, a.epochs)
+    w_ref, m_ref = fraction_loop(X, y, a.max_epochs)
     t_f = time.perf_counter() - t0
     same = list(res.w) == w_ref and res.mistakes == m_ref
-    print(f"data: {a.n} x {a.d} rationals (denominators 1..9), {a.epochs} passes max, "
+    print(f"data: {a.n} x {a.d} rationals (denominators 1..9), {a.max_epochs} passes max, "
           f"mistakes={res.mistakes}, converged={res.converged}")
     print(f"markone exact (int64)  {t_m * 1e3:9.1f} ms")
     print(f"plain Fraction loop    {t_f * 1e3:9.1f} ms")

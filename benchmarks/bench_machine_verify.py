@@ -46,8 +46,23 @@ def main():
     decided = [r.end_stops.holds for r in report.r_units]
     print(f"check_machine, 26 letters x 10 figures, default machine: {t_default:.2f} s "
           f"wall, {cpu:.2f} s CPU (target < 10 s; wall/CPU {t_default / cpu:.1f} shows "
-          f"the machine's load); end stops never bite proven for "
-          f"{sum(d is True for d in decided)} of 8 R-units")
+          f"the machine's load); end stops: never bite proven for "
+          f"{sum(d is True for d in decided)}, a stream reaching them for "
+          f"{sum(d is False for d in decided)}, unknown for "
+          f"{sum(d is None for d in decided)} of 8 R-units")
+    for r in report.r_units:
+        c = r.end_stops
+        if c.holds is False:
+            print(f"  R{r.r_unit}: {c.method} stream of {len(c.evidence['stream'])} "
+                  "presentations reaches a stop")
+        elif c.holds is None:
+            ev = c.evidence
+            own = ev.get("ball_refined", [])[-1:]
+            print(f"  R{r.r_unit}: open; proven bound [{ev['min_weight_steps']}, "
+                  f"{ev['max_weight_steps']}] ({ev['bound_used']}"
+                  + (f"; A-unit {own[0]['a_unit']}'s own ball {own[0]['bound_steps']}"
+                     if own else "") + f"), searches reached "
+                  f"{ev.get('beam_furthest_steps')} steps")
     task = machine_task(machine, images, labels)
     t_sep, _ = timed(lambda: [check_separable(task.patterns.astype(np.int64),
                                               task.targets[:, r], intercept=False)

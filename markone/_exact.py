@@ -48,6 +48,7 @@ import decimal
 import math
 import numbers
 from fractions import Fraction
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -154,8 +155,21 @@ def _integer_matrix(X, *, name="X", extra=()):
     return arr, Fraction(scale)
 
 
-def signed_integer_rows(X, y=None, *, intercept=False, intercept_scale=1, per_row=False,
-                        name="X"):
+@overload
+def signed_integer_rows(X: Any, y: Any = ..., *, intercept: bool = ...,
+                        intercept_scale: Any = ..., per_row: Literal[False] = ...,
+                        name: str = ...) -> tuple[np.ndarray, Fraction]: ...
+
+
+@overload
+def signed_integer_rows(X: Any, y: Any = ..., *, intercept: bool = ...,
+                        intercept_scale: Any = ..., per_row: Literal[True],
+                        name: str = ...) -> tuple[list[list[int]], list[Fraction]]: ...
+
+
+def signed_integer_rows(X: Any, y: Any = None, *, intercept: bool = False,
+                        intercept_scale: Any = 1, per_row: bool = False, name: str = "X"
+                        ) -> tuple[Any, Any]:
     """The exact rows ``z_i = y_i [x_i, c]`` as integers, and the scale that makes them.
 
     The one constructor of exact integer rows: the core's exact training

@@ -4,8 +4,11 @@ A table is one sample per line: feature cells and one label cell. The loader fin
 delimiter (comma, semicolon, tab or runs of whitespace), a header line, and the label
 column, and reports every cell it cannot use by line and column (1-based, as an editor
 shows them). Nothing is guessed silently: a label index outside the table, an empty
-cell, a word among the numbers, ``1/0`` or a number too large for a float are errors
-that say where and what to do.
+cell, a word among the numbers, ``1/0``, ``nan`` or ``inf`` are errors that say where
+and what to do. Nothing is rounded either: the numbers come back as float64 only when
+float64 holds every cell exactly, and otherwise as the exact cells (``0.1``,
+``1e-400``, ``1e400``, ``12345678901234567890``), or, with ``exact=False``, as an
+:class:`InexactCell` error naming the first cell float64 would round.
 
 Formats are chosen by :data:`READERS` (file suffix -> reader); a reader takes the path
 and returns ``(X, y)``. ``.npz`` files (arrays ``X`` and ``y``) are read by
@@ -399,11 +402,12 @@ class InexactCell(ValueError):
     exact=False)``. ``where`` is ``"FILE, line N, column J (NAME)"``, ``cell`` the text,
     ``what`` what float64 would make of it; :meth:`with_fix` words the remedy."""
 
-    def __init__(self, where, cell, fix="read the table exactly (exact=True)"):
+    def __init__(self, where: str, cell: str,
+                 fix: str = "read the table exactly (exact=True)") -> None:
         self.where, self.cell, self.what = where, cell, _rounding(cell)
         super().__init__(f"{where}: {cell!r} {self.what}; {fix}.")
 
-    def with_fix(self, fix):
+    def with_fix(self, fix: str) -> InexactCell:
         """The same error, with another remedy (a command's flag, say)."""
         return InexactCell(self.where, self.cell, fix)
 

@@ -25,12 +25,12 @@ from importlib import resources
 import numpy as np
 
 from markone._figures import letters, shapes
-from markone._table import BUILTIN_TABLES, load_table
+from markone._table import BUILTIN_TABLES, InexactCell, load_table
 from markone._typing import ArrayLike, Seed
 from markone._validation import as_generator, check_choice, check_int_at_least, check_positive
 
 __all__ = ["iris", "IRIS_FEATURES", "IRIS_CLASSES", "xor", "parity", "orthonormal",
-           "separable", "letters", "shapes", "load_table", "BUILTIN_TABLES"]
+           "separable", "letters", "shapes", "load_table", "BUILTIN_TABLES", "InexactCell"]
 
 #: Column names of :func:`iris` features.
 IRIS_FEATURES = ("sepal_length", "sepal_width", "petal_length", "petal_width")

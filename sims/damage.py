@@ -2,8 +2,8 @@
 
 Setup: the emulated Mark I (:class:`markone.hardware.MarkI`, default physics) learns
 ``chars`` in the ``block`` typeface, ``per_class`` jittered figures each, for at most
-``epochs`` passes, after a fraction of one kind of part has been broken from the start
-(:func:`markone.hardware.faults.random_faults`): plugboard wires cut
+``max_epochs`` passes, after a fraction of one kind of part has been broken from the
+start (:func:`markone.hardware.faults.random_faults`): plugboard wires cut
 (``cut_wires``), A-units dead (``dead_a_units``), or potentiometer motors stopped at
 zero (``stopped_motors``). ``runs`` machines per point, each with its own wiring,
 figures and damage (the same seeds across the fractions of a kind, so the curves are
@@ -33,9 +33,9 @@ __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", 
 NAME = "damage"
 KINDS = ("cut_wires", "dead_a_units", "stopped_motors")
 DEFAULTS = {"chars": "ABCDEFGHIJKLMNOP", "per_class": 4, "test_per_class": 2,
-            "epochs": 30, "kinds": list(KINDS),
+            "max_epochs": 30, "kinds": list(KINDS),
             "fractions": [0.0, 0.25, 0.5, 0.75, 0.9, 0.97], "runs": 5}
-SMALL = {"chars": "ABCD", "per_class": 2, "test_per_class": 1, "epochs": 10,
+SMALL = {"chars": "ABCD", "per_class": 2, "test_per_class": 1, "max_epochs": 10,
          "fractions": [0.0, 0.5, 0.97], "runs": 2}
 METRICS = ("train_accuracy", "test_accuracy", "epochs", "machine_time_s", "converged",
            "learnable")
@@ -43,7 +43,7 @@ METRICS = ("train_accuracy", "test_accuracy", "epochs", "machine_time_s", "conve
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (kind, fraction, run); a run's seed is shared across fractions."""
-    keys = ("chars", "per_class", "test_per_class", "epochs")
+    keys = ("chars", "per_class", "test_per_class", "max_epochs")
     return [{"id": f"{kind}-f{i}-run{r}", "kind": kind, "fraction": f, "run": r,
              "seed": s, **{k: config[k] for k in keys}}
             for kind in config["kinds"]
@@ -65,7 +65,7 @@ def run_task(spec: JSONDict) -> JSONDict:
     machine = MarkI(seed=wiring)
     plan = random_faults(machine, **{spec["kind"]: spec["fraction"]}, seed=damage)
     apply_faults(machine, plan)
-    run = machine.train(X, y, max_epochs=spec["epochs"])
+    run = machine.train(X, y, max_epochs=spec["max_epochs"])
     task = machine_task(machine, X, y)
     learnable = all(
         check_separable(task.patterns[:, cols].astype(np.int64), task.targets[:, r],

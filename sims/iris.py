@@ -9,7 +9,7 @@ Setup (Fisher 1936; the perceptron on iris as in Raschka, *Python Machine Learni
   interval from :func:`verify.max_margin`) and Novikoff's bound ``(R/gamma)^2``.
 * **all three classes** on the four standardised features (mean and sd of the
   training part), a stratified split of ``n_test`` test flowers, the argmax (Kesler)
-  :class:`markone.MulticlassPerceptron` for ``epochs`` passes in ``orders`` shuffled
+  :class:`markone.MulticlassPerceptron` for ``max_epochs`` passes in ``orders`` shuffled
   orders: the last against the averaged weights, train and test accuracy
   (versicolor and virginica overlap, so the last iterate never settles).
 
@@ -34,8 +34,8 @@ from sims._common import inline, new_figure, save_figure
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
 NAME = "iris"
-DEFAULTS = {"n_test": 45, "orders": 20, "epochs": 100}
-SMALL = {"orders": 3, "epochs": 10}
+DEFAULTS = {"n_test": 45, "orders": 20, "max_epochs": 100}
+SMALL = {"orders": 3, "max_epochs": 10}
 VARIANTS = ("last", "averaged")
 
 
@@ -87,7 +87,7 @@ def _multiclass(spec):
         for s in child_seeds(order_seed, spec["orders"]):
             for v in VARIANTS:
                 clf = markone.MulticlassPerceptron(order="shuffle", seed=s, variant=v,
-                                                   max_epochs=spec["epochs"])
+                                                   max_epochs=spec["max_epochs"])
                 clf.fit(Z[train], y[train])
                 acc[v]["train"].append(float(clf.score(Z[train], y[train])))
                 acc[v]["test"].append(float(clf.score(Z[test], y[test])))

@@ -6,7 +6,7 @@ typeface after training, 85% in a second one, per the US Navy press caption; see
 typeface, ``per_class`` jittered figures each (:func:`markone.datasets.letters`),
 shown to the emulated machine (:class:`markone.hardware.MarkI`: 20 x 20 photocells,
 512 randomly wired A-units, 8 R-units with a binary class code, motor-driven
-potentiometers) for at most ``epochs`` passes with error-correction training. Swept:
+potentiometers) for at most ``max_epochs`` passes with error-correction training. Swept:
 the seconds per motor step and the end stops of the potentiometers (``(-k, k)`` for
 each ``k`` in ``weight_range``, ``None`` for no limit), ``runs`` wirings each (the same
 wiring and figures across the grid within a run). Measured: accuracy on the training
@@ -36,15 +36,15 @@ __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", 
 
 NAME = "mark1_letters"
 DEFAULTS = {"chars": string.ascii_uppercase, "per_class": 10, "test_per_class": 4,
-            "epochs": 30, "motor_step_s": [0.05, 0.2, 0.8],
+            "max_epochs": 30, "motor_step_s": [0.05, 0.2, 0.8],
             "weight_range": [3, 10, 50, None], "runs": 1}
-SMALL = {"chars": "ABCD", "per_class": 3, "test_per_class": 2, "epochs": 10,
+SMALL = {"chars": "ABCD", "per_class": 3, "test_per_class": 2, "max_epochs": 10,
          "motor_step_s": [0.05, 0.2], "weight_range": [3, None], "runs": 1}
 
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (run, speed, range); within a run one seed for wiring and data."""
-    keys = ("chars", "per_class", "test_per_class", "epochs")
+    keys = ("chars", "per_class", "test_per_class", "max_epochs")
     return [{"id": f"run{r}-speed{i}-range{j}", "run": r, "seed": s,
              "motor_step_s": speed, "weight_range": k, **{x: config[x] for x in keys}}
             for r, s in enumerate(child_seeds(seed, config["runs"]))
@@ -67,7 +67,7 @@ def run_task(spec: JSONDict) -> JSONDict:
     params = MarkIParams(motor_step_s=spec["motor_step_s"],
                          weight_range=None if k is None else (-k, k))
     machine = MarkI(params, seed=wiring)
-    run = machine.train(X, y, max_epochs=spec["epochs"])
+    run = machine.train(X, y, max_epochs=spec["max_epochs"])
     return {"run": spec["run"], "motor_step_s": spec["motor_step_s"], "weight_range": k,
             "train_accuracy": float(machine.score(X, y)),
             "test_accuracy": float(machine.score(Xt, yt)),

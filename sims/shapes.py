@@ -16,7 +16,7 @@ constant 1 appended (``intercept=True``).
   perceptron over ``orders`` shuffled orders (never above the bound).
 * Small shapes (3-8 px): pixelation blurs the features and the classes overlap (not
   separable: the LP's exact Gordan certificate, ``certificate_size`` points); the
-  last, pocket and averaged vectors after ``epochs`` passes, train and test error
+  last, pocket and averaged vectors after ``max_epochs`` passes, train and test error
   over ``orders`` shuffled orders.
 
 ``results.json``: ``large`` (``separable``, ``gamma``, ``R``, ``bound``, ``updates``,
@@ -41,8 +41,8 @@ __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", 
 
 NAME = "shapes"
 DEFAULTS = {"n_train": 200, "n_test": 1000, "size": 24, "large": [8, 18],
-            "small": [3, 8], "orders": 20, "epochs": 50}
-SMALL = {"n_train": 60, "n_test": 200, "orders": 4, "epochs": 10}
+            "small": [3, 8], "orders": 20, "max_epochs": 50}
+SMALL = {"n_train": 60, "n_test": 200, "orders": 4, "max_epochs": 10}
 VARIANTS = ("last", "pocket", "averaged")
 
 
@@ -118,7 +118,7 @@ def run_task(spec: JSONDict) -> JSONDict:
         warnings.simplefilter("ignore", markone.ConvergenceWarning)
         for v in VARIANTS:
             fits = [markone.train(X, y, order="shuffle", seed=s, variant=v,
-                                  max_epochs=spec["epochs"]) for s in seeds]
+                                  max_epochs=spec["max_epochs"]) for s in seeds]
             errors[v] = {"train": [float(np.mean(f.predict(X) != y)) for f in fits],
                          "test": [float(np.mean(f.predict(Xt) != yt)) for f in fits]}
     out["errors"] = errors

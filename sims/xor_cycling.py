@@ -3,10 +3,11 @@
 Setup (Minsky & Papert, *Perceptrons*, 1969, ch. 11 (the cycling theorem, proved by
 Block & Levin 1970); the XOR example as in Bishop 2006 §4.1.7): the four XOR points in
 the -1/+1 and the 0/1 encodings, with an intercept, presented again and again in the
-given order. The core trains exactly (``exact=True``, integer weights) for ``epochs``
-passes and records every update; :func:`verify.check_cycling` finds the exact transient
-and period of the cyclic trajectory and, over *all* orders at once, the finite set of
-reachable weight vectors and its largest norm: bounded whatever the order.
+given order. The core trains exactly (``exact=True``, integer weights) for
+``max_epochs`` passes (XOR never converges, so all of them) and records every update;
+:func:`verify.check_cycling` finds the exact transient and period of the cyclic
+trajectory and, over *all* orders at once, the finite set of reachable weight vectors
+and its largest norm: bounded whatever the order.
 
 ``results.json``, per encoding: ``trajectory`` (weights after each update),
 ``transient`` and ``period_updates`` / ``period_epochs``, ``cycle``,
@@ -27,13 +28,13 @@ from sims._common import inline, new_figure, save_figure
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
 NAME = "xor_cycling"
-DEFAULTS = {"epochs": 6, "encodings": ["pm1", "01"]}
-SMALL = {"epochs": 4}
+DEFAULTS = {"max_epochs": 6, "encodings": ["pm1", "01"]}
+SMALL = {"max_epochs": 4}
 
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per encoding (nothing random: ``seed`` is unused)."""
-    return [{"id": enc, "encoding": enc, "epochs": config["epochs"]}
+    return [{"id": enc, "encoding": enc, "max_epochs": config["max_epochs"]}
             for enc in config["encodings"]]
 
 
@@ -49,7 +50,8 @@ def run_task(spec: JSONDict) -> JSONDict:
     Xi = X.astype(np.int64)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", markone.ConvergenceWarning)
-        res = markone.train(Xi, y, exact=True, record=True, max_epochs=spec["epochs"])
+        res = markone.train(Xi, y, exact=True, record=True,
+                            max_epochs=spec["max_epochs"])
     traj = [[int(v) for v in w] for w in res.weights_after]
     cyc = check_cycling(Xi, y)
     every = check_cycling(Xi, y, order="all")

@@ -256,6 +256,45 @@ def test_bad_arguments_of_every_command_are_refused(tmp_path, monkeypatch, argv)
     assert "staging" not in err and "/." not in err  # the user's path, not a temporary
 
 
+@pytest.mark.parametrize("argv, says", [
+    (["verify", "separable", "xor", "--label", "1"],
+     "--label '1' applies to data files, not to the built-in data set xor; drop it"),
+    (["train", "iris", "--delimiter", ";"], "--delimiter ';' applies to data files"),
+    (["verify", "margin", "parity3", "--no-header"], "--no-header applies to data files"),
+    (["verify", "separable", "LABEL_FIRST.tsv"],
+     "y has 3 classes [-1, 1, 2], but a binary perceptron needs exactly two; if another "
+     "column holds the labels, name it with --label."),
+    (["machine", "navy", "--jitter", "6"], "use --jitter <= 5"),
+    (["machine", "train", "--chars", "", "--out", "r.json"], "--chars is empty"),
+    (["verify", "machine", "letters", "--chars", "a"], "--chars: 'a' has no glyph")])
+def test_messages_speak_in_flags(tmp_path, monkeypatch, argv, says):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "LABEL_FIRST.tsv").write_text("l\tx\ty\n1\t1\t2\n1\t2\t1\n-1\t-1\t-1\n")
+    status, out, err = run_cli(argv)
+    assert_clean(status, out, err)
+    assert status == 2 and says in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["LABEL_FIRST.tsv"]
+
+
+@pytest.mark.slow
+def test_sim_run_all_with_two_workers_then_refused_changes_nothing(tmp_path):
+    """Every experiment through two worker processes; then commands that must be
+    refused (another seed, another size, a bad worker count) leave the folder as it
+    was, byte for byte."""
+    out = tmp_path / "sims"
+    status, _, err = run_cli(["sim", "run", "all", "--size", "small", "--workers", "2",
+                              "--out", out])
+    assert_clean(status, "", err)
+    assert status == 0 and (out / "novikoff" / "results.json").is_file()
+    before = snapshot(out)
+    for extra in (["--seed", "5"], ["--workers", "0"], ["--dask", "nope"],
+                  ["--runs", "abc"]):
+        status, o, err = run_cli(["sim", "run", "all", "--size", "small", "--workers",
+                                  "2", "--out", out, *extra])
+        assert_clean(status, o, err)
+        assert status == 2 and snapshot(out) == before, extra
+
+
 def test_half_done_work_of_the_issue_is_gone(tmp_path):
     """The cases the issue found, each refused before anything is written."""
     (tmp_path / "x.txt").write_text("mine")
@@ -380,3 +419,25 @@ def test_files_that_are_not_documents(tmp_path, raw, command):
     status, out, err = run_cli([*command, path, *extra])
     assert_clean(status, out, err, allowed=(2,))
     assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("program", [
+    "import sys; sys.stdout.buffer.write(bytes([255, 0, 254]))",   # not UTF-8
+    "import sys; sys.stdout.write('{' * 100000)",                   # not JSON
+    "import sys; sys.stderr.buffer.write(bytes([255])); sys.exit(3)",
+    "print('[1, 2]')", "print('null')", "print('{\"w\": \"x\"}')"])
+def test_a_broken_cmd_is_the_implementations_error(tmp_path, program):
+    """Whatever a --cmd program writes, it is judged as its answer (exit 1), never a
+    markone error."""
+    import shlex
+    import sys
+
+    case = tmp_path / "case.json"
+    assert run_cli(["adversary", "orthonormal", "--m", "2", "--out", case])[0] == 0
+    script = tmp_path / "impl.py"
+    script.write_text(program)
+    status, out, err = run_cli(["adversary", "check", case, "--cmd",
+                                f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}",
+                                "--timeout", "20"])
+    assert_clean(status, out, err, users_code=True)
+    assert status == 1 and "(of 1 case)" in out

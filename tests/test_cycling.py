@@ -293,3 +293,30 @@ def test_the_cycle_is_replayed_through_the_core(monkeypatch):
     with pytest.raises(RuntimeError, match="BUG: check_cycling's run and markone.train"):
         check(X, y)
     check(X, y, rule="strict")   # not the core's rule: not replayed
+
+
+# ---- large integers: int64 while the scores fit, Python ints after, the same answers --
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6).flatmap(lambda n: st.tuples(
+           st.lists(st.lists(st.integers(-3, 3), min_size=2, max_size=2), min_size=n,
+                    max_size=n),
+           st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n))),
+       st.sampled_from([2**30, 2**40, 2**70]), st.sampled_from(["cyclic", "all"]))
+def test_scaling_every_input_changes_no_answer_hypo(data, scale, order):
+    # 2**40: the run starts in int64 and must switch to Python ints before a score
+    # overflows (and recognise the states it saw before the switch); 2**70: Python
+    # ints from the start. A zero-start perceptron's decisions do not depend on scale.
+    X, y = data
+    a = check_cycling(X, y, order=order, budget=20_000)
+    big = [[v * scale for v in row] for row in X]
+    b = check_cycling(big, y, order=order, intercept_scale=scale, budget=20_000)
+    if order == "all" and not a.complete:  # where the budget cuts differs by search
+        assert (b.complete, a.stopped_by, b.stopped_by) == (False, "budget", "budget")
+        assert min(a.states, b.states) > 20_000
+        return
+    fields = ("converged", "transient", "transient_epochs", "period_updates",
+              "period_epochs", "cycle_indices", "states", "complete")
+    assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
+    assert b.max_norm_sq == a.max_norm_sq * scale**2
+    assert b.cycle == tuple(tuple(v * scale for v in w) for w in a.cycle)

@@ -162,3 +162,18 @@ def test_cycling_states_step_by_the_shared_rows():
     for j, i in enumerate(rep.cycle_indices):
         step = states[(j + 1) % len(states)] - states[j]
         assert step.tolist() == Z[i].tolist()
+
+
+@given(exact_data())
+def test_the_trusted_checker_reads_the_same_rows_hypo(data):
+    """``verify.certificate`` keeps its own standard-library reader (the small trusted
+    checker imports no numpy, so it cannot share the constructor); on every input the
+    two must read the same rational rows ``[x_i, 1]``."""
+    from verify.certificate import exact_rows
+
+    X, Q, _, _ = data
+    ours, our_scales = signed_integer_rows(X, intercept=True, per_row=True)
+    theirs, their_scales = exact_rows(X, intercept=True)
+    assert [[Fraction(v) / s for v in r] for r, s in zip(ours, our_scales)] == \
+        [[v * s for v in r] for r, s in zip(theirs, their_scales)] == \
+        [r + [Fraction(1)] for r in Q]

@@ -89,6 +89,7 @@ def fingerprint(run, machine, images):
         "now_s": machine.now_s, "n_presentations": run.n_presentations,
         "epochs": run.epochs, "converged": run.converged,
         "mistakes": run.mistakes.tolist(), "reinforcements": run.reinforcements.tolist(),
+        # the per-pass series under the keys they were recorded with (format 1 names)
         "saturated": run.saturated.tolist(), "epoch_errors": list(run.errors_per_epoch),
         "epoch_mistakes": list(run.mistakes_per_epoch),
         "epoch_end_s": list(run.end_s_per_epoch),

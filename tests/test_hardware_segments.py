@@ -8,6 +8,8 @@ asks for the same result bit for bit: weights, clock, every count, the log.
 
 import json
 
+import numpy as np
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -83,6 +85,8 @@ physics = st.fixed_dictionaries({
     "theta": st.sampled_from(["auto", 1, 3]),
     "rule": st.sampled_from(["error_correction", "forced"]),
     "n_r_units": st.sampled_from([8, 4]),
+    "n_a_units": st.sampled_from([512, 64]),
+    "n_excitatory": st.sampled_from([5, 3]),
 })
 
 
@@ -182,3 +186,48 @@ def test_segments_not_used_on_weights_outside_the_stops():
     assert Segments.for_session(machine, X, trainer, stats, None, 100) is None
     machine.runits.weights[0, 0] = 0.5    # not a whole step
     assert Segments.for_session(machine, X, trainer, stats, None, 100) is None
+
+
+def test_another_process_that_changes_the_weights():
+    # at its events a process nudges a weight off the whole steps, then back: the
+    # segments stop before each event and check the weights again after it
+    def train(machine):
+        machine.train(_images, _labels, presentations=5)
+
+        def nudge(env):
+            for k in range(6):
+                yield env.timeout(2.3)
+                machine.runits.weights[k % 8, 3] += 0.25 if k % 2 == 0 else -0.25
+        machine.env.process(nudge(machine.env))
+        return machine.train(_images, _labels, presentations=300, warm_start=True,
+                             log=True)
+
+    (fast, n_fast), (slow, n_slow) = both_ways(lambda: MarkI(seed=4), train)
+    assert fast == slow and n_fast < n_slow
+
+
+def test_the_log_pickles_and_compares_before_its_records_are_built():
+    import pickle
+    machine = MarkI(seed=0)
+    run = machine.train(_images, _labels, presentations=150, log=True)
+    again = pickle.loads(pickle.dumps(run.log))
+    with per_figure():
+        reference = MarkI(seed=0).train(_images, _labels, presentations=150, log=True)
+    assert again == run.log == reference.log == tuple(reference.log)
+    assert len(again) == 150 and again[-1] == reference.log[-1]
+    assert run.log[3:5] == tuple(reference.log)[3:5]
+
+
+def test_segments_check_the_machine_again_when_another_process_is_on_the_clock():
+    machine = MarkI(seed=0)
+    machine.train(_images, _labels, presentations=5)
+    machine.env.run()   # the finished session's own event: nothing else on the clock
+    X, trainer = machine._images(_images), machine._trainer(None)
+    idx = machine._label_indices(_labels, grow=False)
+    segments = Segments.for_session(machine, X, trainer, machine._new_stats(), None, 50)
+    order = np.arange(len(X))
+    machine.runits.weights[0, 0] = 0.5   # changed after the session's check
+    assert segments.run(order, 0, machine.codes_[idx], idx)[0] > 0   # alone: unseen
+    machine.env.process((machine.env.timeout(1e6) for _ in range(1)))
+    machine.env.step()   # that process starts: its next event is far ahead
+    assert segments.run(order, 0, machine.codes_[idx], idx)[0] == 0   # checked again

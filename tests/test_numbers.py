@@ -664,3 +664,67 @@ def test_every_command_computes_exactly_on_cells_float64_cannot_hold(command, tm
         assert case["expected_mistakes"] == ref_case["expected_mistakes"]  # (any stream)
         assert [[Fraction(v) for v in r] for r in case["X"]] == \
             [[Fraction(v) / 10**401 for v in r] for r in ref_case["X"]]
+
+
+# ------------------------------------------------------------------------------------
+# eta and intercept_scale in every float learner: exactly, or refused by name
+
+UNFIT_PARAMETERS = [Fraction(1, 3), "0.1", 2**53 + 1, "1e-400", 10**400,
+                    np.longdouble(1) + np.longdouble(2) ** -60]
+FIT_PARAMETERS = [Fraction(1, 4), "1/2", 2**60, np.float16(0.1), np.float32(3.5),
+                  np.longdouble(0.75), "3"]
+_AND = ([[0, 0], [0, 1], [1, 0], [1, 1]], [-1, -1, -1, 1])
+
+
+def _float_learners(**kw):
+    """Every float learner that takes the parameters ``kw``, as ``f() -> weights``."""
+    from markone.batch import train_many
+
+    X, y = _AND
+    out = {"train": lambda: markone.train(X, y, **kw).w,
+           "Perceptron": lambda: markone.Perceptron(**kw).fit(X, y).w_,
+           "MulticlassPerceptron": lambda: markone.MulticlassPerceptron(**kw).fit(
+               X, [0, 0, 1, 2]).coef_,
+           "train_many": lambda: train_many([X], [y], **kw).w[0]}
+    if "eta" not in kw:
+        out["KernelPerceptron"] = lambda: markone.KernelPerceptron(**kw).fit(X, y).alpha_
+    return out
+
+
+@pytest.mark.parametrize("name", ["eta", "intercept_scale"])
+@pytest.mark.parametrize("value", UNFIT_PARAMETERS, ids=repr)
+def test_float_learners_refuse_a_parameter_float64_cannot_hold(name, value):
+    for learner, fit in _float_learners(**{name: value}).items():
+        with pytest.raises(ValueError, match=f"^{name}=.* (is not exactly a float64|"
+                           "underflows float64|is beyond float64's range).*exact=True"):
+            quiet(fit)
+    exact = quiet(markone.train, *_AND, exact=True, **{name: value})  # exact mode: exact
+    plain = quiet(markone.train, *_AND, exact=True)
+    if name == "eta":  # from a zero start eta scales the weights and changes no decision
+        assert exact.w == tuple(to_fraction(value) * v for v in plain.w)
+        assert exact.mistakes_per_epoch == plain.mistakes_per_epoch
+
+
+@pytest.mark.parametrize("value", FIT_PARAMETERS, ids=repr)
+def test_float_learners_take_a_parameter_float64_holds_exactly(value):
+    """Exactly: with a zero start ``eta`` scales the weights by exactly its value."""
+    plain = _float_learners()
+    for learner, fit in _float_learners(eta=value).items():
+        got, ref = quiet(fit), quiet(plain[learner])
+        assert [Fraction(v) for v in np.ravel(got)] == \
+            [to_fraction(value) * Fraction(v) for v in np.ravel(ref)], learner
+    for learner, fit in _float_learners(intercept_scale=value).items():
+        quiet(fit)  # taken (an exact float64 constant)
+
+
+def test_the_estimators_one_example_at_a_time_take_numbers_exactly_or_refuse():
+    clf = markone.Perceptron().fit([["1/2", 0], [0, Fraction(-3, 4)]], [1, -1])
+    assert clf.w_.tolist() == [0.5, 0.75, 0.0]
+    clf.learn_one(["1/4", np.float16(0.5)], 1).partial_fit([[np.float32(0.25), 1]], [1])
+    assert clf.predict_one(["1/2", "0"]) == 1
+    for bad, where in [(["0.1", 0], r"x\[0, 0\] = '0.1'"),
+                       ([0, 2**53 + 1], r"x\[0, 1\] = 9007199254740993")]:
+        with pytest.raises(ValueError, match=where + ".*exact=True"):
+            clf.learn_one(bad, 1)
+        with pytest.raises(ValueError, match=where.replace("x", "X") + ".*exact=True"):
+            clf.predict([bad])

@@ -95,6 +95,20 @@ def test_check_cycling_progress_changes_nothing(data, order, rule):
     assert "check_cycling" in shown
 
 
+@pytest.mark.parametrize("scale", [2**40, 2**70])  # beyond the compiled search's keys
+def test_general_reachable_search_progress_changes_nothing(scale):
+    X, y = parity3("pm1")
+    big = [[int(v) * scale for v in row] for row in X]
+    kw = dict(order="all", intercept_scale=scale)  # every coordinate scaled alike
+    on, shown = run(check_cycling, big, y, progress=True, **kw)
+    off, quiet = run(check_cycling, big, y, progress=False, **kw)
+    small = check_cycling(X, y, order="all")
+    assert on == off and quiet == "" and "check_cycling: reachable states" in shown
+    assert (on.states, on.complete) == (small.states, True)  # the same graph, scaled
+    cut = check_cycling(big, y, budget=20, **kw)
+    assert (cut.complete, cut.stopped_by) == (False, "budget") and cut.states > 20
+
+
 @settings(max_examples=15, deadline=None)
 @given(small_data(max_n=5), st.sampled_from(["exhaustive", "greedy"]))
 def test_worst_order_progress_changes_nothing(data, method):

@@ -388,3 +388,16 @@ def test_kill_9_of_a_two_worker_sweep_leaves_no_process(tmp_path):
     while time.monotonic() < deadline and any(_alive(k) for k in kids):
         time.sleep(0.1)
     assert not [k for k in kids if _alive(k)], "a child of the sweep survived it"
+
+
+def test_epochs_setting_is_the_deprecated_spelling_of_max_epochs():
+    """The experiments name the most passes ``max_epochs``, as ``markone.train`` does;
+    ``epochs`` still works with a DeprecationWarning that names the new setting."""
+    module = load_experiment("iris")
+    with pytest.warns(DeprecationWarning, match="the setting 'epochs' is deprecated; "
+                      "use 'max_epochs' instead"):
+        config = make_config(module, size="small", overrides={"epochs": 3})
+    assert config == make_config(module, size="small", overrides={"max_epochs": 3})
+    assert config["max_epochs"] == 3 and "epochs" not in config
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="same"):
+        make_config(module, overrides={"epochs": 3, "max_epochs": 4})

@@ -34,6 +34,7 @@ _EXPORTS = {
     # the machine
     "check_machine": "verify.machine",
     "MachineReport": "verify.machine",
+    "minimal_faults": "verify.machine",
 }
 _SUBMODULES = {"certificate", "separability", "margin", "bounds", "adversary", "cycling",
                "proofs", "smt", "machine"}

@@ -174,19 +174,26 @@ def dense_rows(A: Any, rows: ArrayLike) -> np.ndarray:
     return np.asarray(A, dtype=np.float64)[rows]
 
 
+_CONTROLLER: list[Any] = []
+
+
 def blas_single_thread() -> contextlib.AbstractContextManager[Any]:
     """Context manager limiting BLAS to one thread (when threadpoolctl is installed).
 
     The verifiers make many small matrix calls (100 x 100 least squares, matrix-vector
     products); on a busy machine, multithreaded BLAS spends more time waking threads
     than computing (measured here: 30x slower under load). Without threadpoolctl this
-    is a no-op.
+    is a no-op. The libraries are looked up once per process (a
+    ``ThreadpoolController``): a fresh lookup reads the process's memory map, about
+    9 ms, which dominated many small separability checks.
     """
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import ThreadpoolController
     except ImportError:  # pragma: no cover - optional
         return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
 # --------------------------------------------------------------------------------------

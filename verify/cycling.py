@@ -187,11 +187,14 @@ def _mistakes(signed_scores, rule):
     return is_mistake(signed_scores, 1, strict=rule == "strict")
 
 
-def _widen(YX, W):
-    """Switch to Python ints when int64 dot products could overflow."""
+def _widen(YX, W, amax=None):
+    """Switch to Python ints when int64 dot products could overflow: those of the
+    rows of ``YX`` with ``W`` and with ``W`` plus one more row (``amax``: the largest
+    ``|YX|``, when known)."""
     if YX.dtype == object:
         return YX, W
-    bound = int(np.abs(YX).max(initial=0)) * (int(np.abs(W).max(initial=0)) + 1)
+    amax = int(np.abs(YX).max(initial=0)) if amax is None else amax
+    bound = amax * (int(np.abs(W).max(initial=0)) + 1)
     if fits_int64(np.array([bound * YX.shape[1]], dtype=object), limit=2**62):
         return YX, W
     return YX.astype(object), W.astype(object)
@@ -297,16 +300,21 @@ def _as_tuple(w):
 
 
 def _norms_sq(W):
-    return np.array([int(np.dot(w, w)) for w in W], dtype=object) if W.dtype == object \
-        else np.einsum("ij,ij->i", W, W)
+    """Exact squared norms of the rows of ``W`` (Python ints when int64 could
+    overflow)."""
+    wmax = int(np.abs(W).max(initial=0)) if W.dtype != object else None
+    if wmax is not None and wmax * wmax * max(W.shape[1], 1) < 2**62:
+        return np.einsum("ij,ij->i", W, W)
+    return np.array([sum(v * v for v in w) for w in W.tolist()], dtype=object)
 
 
 def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
             bar=None):
     n, d = YX.shape
+    amax = int(np.abs(YX).max(initial=0))
     w = np.zeros(d, dtype=YX.dtype)
     # state after update k: (w, next position) -> (k, step count)
-    seen = {(w.tobytes(), 0): (0, 0)}
+    seen = {(_key(w), 0): (0, 0)}
     weights, positions, norms = [w.copy()], [-1], [0]
     step, since_update, updates = 0, 0, 0
     converged = False
@@ -322,15 +330,20 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
                 complete, stopped_by = False, "timeout_s"
                 step -= 1  # presentation `step` was not made
                 break
-        if _mistakes(np.dot(YX[i], w), rule):
-            YX, w = _widen(YX, w)
+        score = np.dot(YX[i], w)
+        if _mistakes(score if YX.dtype != object else np.asarray(score, dtype=object),
+                     rule):
             w = w + YX[i]
+            if YX.dtype != object:  # the next scores must fit int64: else Python ints
+                YX, w = _widen(YX, w, amax)
+                if YX.dtype == object:  # the states seen, keyed as the new ones
+                    seen = {(_widened_key(k), p): v for (k, p), v in seen.items()}
             updates += 1
             since_update = 0
             weights.append(w)
             positions.append(i)
-            norms.append(int(np.dot(w, w)))
-            key = (w.tobytes() if w.dtype != object else tuple(w), step % n)
+            norms.append(sum(v * v for v in w.tolist()))  # exact: Python ints
+            key = (_key(w), step % n)
             if key in seen:
                 first, first_step = seen[key]
                 break
@@ -458,7 +471,10 @@ def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_
     if bar is not None:
         bar.update(1)
     while len(frontier):
+        narrow = YX.dtype != object
         YX, frontier = _widen(YX, frontier)
+        if narrow and YX.dtype == object:  # the vectors known, keyed as the new ones
+            index = {_widened_key(k): j for k, j in index.items()}
         S = frontier @ YX.T
         M = _mistakes(S, rule)
         clean += int((~M.any(axis=1)).sum())
@@ -487,7 +503,7 @@ def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_
         frontier_ids = np.array(new_ids)
         blocks.append(frontier)
         if bar is not None:
-            bar.update(len(new_rows))
+            bar.update(min(len(index), budget) - bar.n)
         if len(index) > budget:
             stopped_by = "budget"
             break
@@ -501,7 +517,15 @@ def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_
 
 
 def _key(row):
+    """The exact dedup key of a weight vector: its int64 bytes, or (once the search
+    has switched to Python ints) the tuple of its entries."""
     return row.tobytes() if row.dtype != object else tuple(int(v) for v in row)
+
+
+def _widened_key(key):
+    """The key of the same vector after the switch to Python ints (without it a vector
+    seen before the switch would be taken for a new one after it)."""
+    return tuple(int(v) for v in np.frombuffer(key, dtype=np.int64))
 
 
 #: Vectors expanded per call of the compiled search (between two looks at the clock
@@ -545,7 +569,7 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
         if not ok:
             return None
         if bar is not None:
-            bar.update(min(count, budget + 1) - bar.n)
+            bar.update(min(count, budget) - bar.n)  # the last one over is not shown
         if over:
             stopped_by = "budget"
             break

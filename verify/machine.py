@@ -36,8 +36,13 @@ A-unit pattern, from the closed-form photocell response; the shortest exposure t
 cannot) and **quantisation** (when whole motor steps make the decisions identical to
 the real-valued rule).
 
-The claims are about the ``"error_correction"`` rule without photocell noise; for the
-other rules and noisy machines only learnability is decided (the report says so).
+The claims are about the ``"error_correction"`` rule without photocell noise. For the
+``"forced"`` rule (its Hebb vector decides it on streams of whole passes) and the
+``"gamma"`` rule (the perceptron on centred patterns, with real-valued weights) on a
+machine without faults, :mod:`verify._rules` decides what it can; for noisy machines
+only learnability is decided, and :func:`flip_probability` gives an empirical model of
+summation noise (the report says which applies). :func:`minimal_faults` names a
+1-minimal set of faults that breaks a damaged machine's task.
 
 Examples
 --------
@@ -82,18 +87,23 @@ from markone._progress import search_bar
 from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
-from verify import _clipped
+from verify import _clipped, _reach, _rules
+from verify._minfaults import FaultMinimum, minimal_faults, static_fault
+from verify._rules import drift_spread, flip_probability
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI, MarkIParams
     from markone.hardware.faults import FaultPlan
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
-           "exposure_limits", "replay_stream"]
+           "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
+           "flip_probability", "drift_spread"]
 
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
 EXACT_MAX_STATES = 200_000
+#: Seconds at most spent minimising the set of faults that breaks a task.
+FAULT_MIN_S = 10.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -360,11 +370,13 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
                and (plan is None or _static(plan)))
     units = _Units(p.increment_steps, p.weight_range)
+    rules = ((p.rule, p.quantize) if p.photocell_noise_sd == 0
+             and (plan is None or not len(plan)) else None)
     with search_bar(p.n_r_units, "check_machine: R-units", progress) as bar:
         reports = []
         for r in range(p.n_r_units):
             reports.append(_check_r_unit(r, task, units, dynamic, budget, orders,
-                                         z3_depth, rng, deadline))
+                                         z3_depth, rng, deadline, rules))
             bar.update(1)
     reports = tuple(reports)
     if exposure_s is None:
@@ -372,7 +384,7 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     return MachineReport(
         r_units=reports,
         timing=_timing_claim(machine, task, machine._images(images), exposure_s),
-        faults=_fault_claim(machine, images, labels, plan, reports),
+        faults=_fault_claim(machine, images, labels, plan, reports, deadline),
         quantisation=_quantisation_claim(p, units, reports),
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
@@ -382,13 +394,10 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
 def _static(plan):
     """True when every fault is one the dynamic claims model exactly (permanent
     pattern faults, and motors stopped from the start)."""
-    from markone.hardware.faults import PATTERN_FAULTS, MotorStopped
-
-    return all(isinstance(f, PATTERN_FAULTS) or (isinstance(f, MotorStopped)
-                                                  and f.at_s == 0) for f in plan.faults)
+    return all(static_fault(f) for f in plan.faults)
 
 
-def _fault_claim(machine, images, labels, plan, reports):
+def _fault_claim(machine, images, labels, plan, reports, deadline=None):
     """Is the damaged task still learnable, and which faults made it impossible?"""
     from verify.separability import check_separable
 
@@ -423,6 +432,14 @@ def _fault_claim(machine, images, labels, plan, reports):
         culprits[str(r)] = {"healthy": True, "kinds": kinds, "faults": single}
     ev["culprits"] = culprits
     words = []
+    minimum = None
+    if any(c["healthy"] for c in culprits.values()):
+        stop = time.perf_counter() + FAULT_MIN_S
+        minimum = minimal_faults(machine, images, labels, plan,
+                                 deadline=stop if deadline is None else min(stop,
+                                                                            deadline))
+        ev["minimal"] = dict(minimum.to_dict(), kinds=[
+            type(plan.faults[i]).__name__ for i in minimum.faults])
     for r, c in culprits.items():
         if not c["healthy"]:
             words.append(f"R-unit {r} was not learnable before the damage either")
@@ -432,8 +449,32 @@ def _fault_claim(machine, images, labels, plan, reports):
             if c["faults"]:
                 why += f" (each of faults {c['faults']} on its own)"
             words.append(f"R-unit {r}: {why}")
+    if minimum is not None:
+        words.append(_minimum_words(plan, minimum))
     return Claim(False, "separability with and without each kind of fault",
                  "the damage makes the task unlearnable: " + "; ".join(words), ev)
+
+
+def _minimum_words(plan, minimum):
+    """The minimal set of faults in words."""
+    if not minimum.faults:
+        return "the task is unlearnable even without any of the faults"
+    kinds = {}
+    for i in minimum.faults:
+        kinds[type(plan.faults[i]).__name__] = kinds.get(type(plan.faults[i]).__name__,
+                                                          0) + 1
+    what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+    listed = (f"faults {list(minimum.faults)}" if len(minimum.faults) <= 8
+              else f"{len(minimum.faults)} faults")
+    units = ", ".join(map(str, minimum.r_units))
+    if minimum.complete and not minimum.undecided:
+        return (f"1-minimal set: {listed} ({what}) make R-unit(s) {units} unlearnable "
+                f"on their own, and without any one of them the task is learnable "
+                f"({minimum.tests} exact checks)")
+    why = ("the budget of checks ran out" if not minimum.complete
+           else f"checks without faults {list(minimum.undecided)} were undecided")
+    return (f"{listed} ({what}) make R-unit(s) {units} unlearnable on their own; not "
+            f"proven 1-minimal: {why} after {minimum.tests} checks")
 
 
 def _data_hash(task):
@@ -468,7 +509,8 @@ class _Units:
 # one R-unit
 
 
-def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline):
+def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline,
+                  rules=None):
     from verify.separability import check_separable
 
     cols = task.inputs[r]
@@ -484,17 +526,83 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
                            Claim(None, "not assessed", f"end stops: {why}"),
                            Claim(False if verdict.separable is False else None,
                                  learnable.method, f"converges: {why}"))
+    if rules is not None and rules[0] in ("forced", "gamma"):
+        return RUnitReport(r, learnable, *_rule_claims(X, y, units, *rules))
     if not dynamic:
         note = ("only the 'error_correction' rule without photocell noise, drift, "
-                "summation noise or motors that stop late is analysed; learnability "
-                "holds")
+                "summation noise or motors that stop late is analysed (and the "
+                "'forced' and 'gamma' rules on a machine without faults or photocell "
+                "noise); learnability holds")
         return RUnitReport(r, learnable, Claim(None, "not assessed", note),
                            Claim(None, "not assessed", note))
-    red = _Reduced(X, y, units)
+    red = _Reduced(X, y, units, cols)
     end_stops, hit = _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline)
     converges = _convergence_claim(red, units, end_stops, hit, budget, orders, rng,
                                    deadline)
     return RUnitReport(r, learnable, end_stops, converges)
+
+
+def _rule_claims(X, y, units, rule, quantize):
+    """End-stop and convergence claims for the forced and gamma rules
+    (:mod:`verify._rules`)."""
+    stop = (min(-units.steps(units.lo), units.steps(units.hi)) if units.stops
+            else None)
+    if rule == "forced":
+        v = _rules.forced_verdict(X, y, stop=stop, eta=units.eta)
+        ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "figure")
+              if k in v}
+        converges = Claim(v["learns"], "Hebb vector (forced rule)",
+                          "on streams of whole passes (each figure once a pass, any "
+                          "order): " + v["why"], ev)
+        if v["learns"] is True:
+            end_stops = Claim(True, "Hebb vector (forced rule)",
+                              f"no weight goes beyond {v['max_weight']} steps before "
+                              "the machine has learned (whole passes)", ev)
+        else:
+            end_stops = Claim(None, "not assessed", "the forced rule keeps moving the "
+                              "weights; end stops are analysed only when it learns "
+                              "before reaching them", ev)
+        return end_stops, converges
+    v = _rules.gamma_verdict(X, y, stop=stop, eta=units.eta)
+    ev = {k: v[k] for k in ("learnable", "certificate", "reinforcement_bound",
+                            "max_weight", "fits") if k in v}
+    if quantize:
+        note = ("whole motor steps round the gamma rule's fractional moves "
+                "stochastically, so it is not the centred perceptron; with "
+                "quantize=False the centred task is "
+                + {True: "separable", False: "not separable", None: "undecided"}[
+                    v["learnable"]])
+        return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
+                                                             ev)
+    d = X.shape[1]
+    if d & (d - 1):
+        note = (f"exact for the real-valued rule only: the machine's float64 weights "
+                f"round moves of 1/{d} ({d} inputs, not a power of two), so an exact tie "
+                "can come out either way; the centred task is "
+                + {True: "separable", False: "not separable", None: "undecided"}[
+                    v["learnable"]])
+        return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
+                                                             ev)
+    if v["learnable"] is not True:
+        why = ("the centred patterns x - mean(x) are not separable (exact certificate): "
+               "the gamma rule, which conserves the sum of the weights (0), never "
+               "learns for any order" if v["learnable"] is False else
+               "separability of the centred patterns undecided")
+        return (Claim(None, "not assessed", why, ev),
+                Claim(False if v["learnable"] is False else None,
+                      "centred perceptron (gamma rule)", why, ev))
+    fits = v["fits"] is not False
+    end_stops = Claim(True if fits else None, "centred perceptron (gamma rule)",
+                      f"every weight stays within +/-{v['max_weight']} steps "
+                      "(||w|| <= R^2/gamma of the centred task)"
+                      + ("" if fits else ", beyond the end stops: not decided"), ev)
+    converges = Claim(True if fits else None, "centred perceptron (gamma rule)",
+                      "the gamma rule conserves the sum of the weights (0), so it is "
+                      "the perceptron on the centred patterns x - mean(x), which are "
+                      f"separable: it learns for every order within "
+                      f"{v['reinforcement_bound']} reinforcements"
+                      + ("" if fits else " unless an end stop bites (not decided)"), ev)
+    return end_stops, converges
 
 
 def _seconds_left(deadline):
@@ -524,15 +632,17 @@ def _learnable_claim(v, cols):
 class _Reduced:
     """One R-unit's task with A-unit columns that always agree merged; all-zero
     columns dropped. ``P`` scores, ``D`` moves (units), ``groups`` the A-units of each
-    merged column (indices into the R-unit's inputs)."""
+    merged column (indices into the R-unit's inputs); ``cols`` the A-units of the
+    columns of ``X``."""
 
-    def __init__(self, X, y, units):
+    def __init__(self, X, y, units, cols=None):
         active = np.flatnonzero(X.any(axis=0))
         uniq, inverse, counts = np.unique(X[:, active].T, axis=0, return_inverse=True,
                                           return_counts=True)
         self.groups = [active[inverse.ravel() == g] for g in range(len(uniq))]
         Xu = uniq.T.astype(np.int64)
         self.X, self.y = X, y
+        self.cols = np.arange(X.shape[1]) if cols is None else np.asarray(cols)
         self.P = y[:, None] * Xu * counts[None, :]
         self.D = units.e * y[:, None] * Xu
         self.R_sq = int(X.sum(axis=1).max())
@@ -569,14 +679,9 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             bottom = int(graph.states.min(initial=0))
             used = "exact reachable states"
             ev["reachable_states"] = len(graph.states)
-    ev.update(bound_used=used, max_weight_steps=str(units.steps(top)),
-              min_weight_steps=str(units.steps(bottom)))
-    if top <= units.hi and bottom >= units.lo:
-        return Claim(True, used,
-                     f"no end stop ever cuts a move short: every weight stays within "
-                     f"[{units.steps(bottom)}, {units.steps(top)}] steps for every order "
-                     f"({used}); the machine is the ideal perceptron on this task and "
-                     f"learns it within {mistakes} reinforcements", ev), None
+    fits = _fits_claim(units, top, bottom, used, mistakes, ev)
+    if fits is not None:
+        return fits, None
     if used == "exact reachable states":
         s = int(np.flatnonzero((graph.states > units.hi).any(axis=1)
                                | (graph.states < units.lo).any(axis=1))[0])
@@ -585,6 +690,27 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
         if _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.asarray(stream),
                                max_passes=1).first_clip >= 0:
             return _hit_claim(red, units, stream, "greedy", ev)
+    lo_inc, hi_inc = -(-units.lo // units.e), units.hi // units.e
+    proven = _reach.proven_reach(red.X, red.y, lo_inc, hi_inc, deadline=deadline)
+    if proven is not None:
+        ball = _ball_evidence(red, units, proven, ev)
+        if ball[0] < top or ball[1] > bottom:
+            top, bottom, used = ball[0], ball[1], "Novikoff ball per weight"
+            fits = _fits_claim(units, top, bottom, used, mistakes, ev,
+                               ": each weight lies in a ball around a separating "
+                               "direction that no mistake can leave")
+            if fits is not None:
+                return fits, None
+    pushed = None
+    if proven is not None:
+        pushed = _reach.pushed_reach(red.X, red.y, proven, lo_inc, hi_inc,
+                                     deadline=deadline)
+        ev.update(beam_furthest_steps=str(pushed.furthest * units.eta),
+                  beam_a_unit=(None if pushed.column is None
+                               else int(red.cols[pushed.column])),
+                  beam_runs=len(pushed.tried))
+        if pushed.stream is not None:
+            return _hit_claim(red, units, pushed.stream, "beam", ev)
     for _ in range(orders):
         if deadline is not None and time.perf_counter() > deadline:
             break
@@ -607,8 +733,59 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
                          "order makes before a first cut) reaches an end stop: Z3 "
                          "proved it", ev), None
         return _hit_claim(red, units, found, "z3", ev)
-    return Claim(None, used, f"the bound {units.steps(top)} steps exceeds the end "
-                 "stops and no stream reaching them was found", ev), None
+    return Claim(None, used, _undecided(units, top, bottom, used, pushed, ev), ev), None
+
+
+def _fits_claim(units, top, bottom, used, mistakes, ev, why=""):
+    """Record the bound ``used`` in ``ev``; the claim that no end stop ever bites when
+    ``[bottom, top]`` (units) fits inside the stops, else None."""
+    ev.update(bound_used=used, max_weight_steps=str(units.steps(top)),
+              min_weight_steps=str(units.steps(bottom)))
+    if top > units.hi or bottom < units.lo:
+        return None
+    return Claim(True, used,
+                 f"no end stop ever cuts a move short: every weight stays within "
+                 f"[{units.steps(bottom)}, {units.steps(top)}] steps for every order "
+                 f"({used}{why}); the machine is the ideal perceptron on this task and "
+                 f"learns it within {mistakes} reinforcements", ev)
+
+
+def _ball_evidence(red, units, proven, ev):
+    """Record the per-weight ball bounds in ``ev``; return their ``(top, bottom)``
+    in units."""
+    top = int(proven.upper.max(initial=0)) * units.e
+    bottom = int(proven.lower.min(initial=0)) * units.e
+    refined = []
+    for j, s in proven.refined:
+        b = int(proven.upper[j]) if s > 0 else -int(proven.lower[j])
+        refined.append({"a_unit": int(red.cols[j]), "sign": s,
+                        "bound_steps": str(units.steps(b * units.e))})
+    ev.update(ball_max_weight_steps=str(units.steps(top)),
+              ball_min_weight_steps=str(units.steps(bottom)), ball_refined=refined,
+              ball_complete=proven.complete)
+    return top, bottom
+
+
+def _undecided(units, top, bottom, used, pushed, ev):
+    """Why the end-stop claim stays open: the best bound and the furthest push."""
+    words = (f"the best bound proven ({used}) lets a weight reach "
+             f"[{units.steps(bottom)}, {units.steps(top)}] steps, beyond the end stops "
+             f"[{units.steps(units.lo)}, {units.steps(units.hi)}]")
+    last = ev.get("ball_refined", [])[-1:]
+    if last and ev.get("ball_complete"):
+        words += (f" (A-unit {last[0]['a_unit']}'s own ball still allows "
+                  f"{last[0]['bound_steps']} steps, about the best Novikoff's argument "
+                  "gives for it)")
+    elif last:
+        words += (f" (the weight-by-weight balls stopped at their budget after "
+                  f"{len(ev['ball_refined'])} weights)")
+    if pushed is not None:
+        words += (f", while the searches (greedy, {len(pushed.tried)} beam runs, random "
+                  f"orders) pushed a weight only to {pushed.furthest * units.eta} "
+                  "steps; not proven either way")
+    else:
+        words += ", and no stream reaching them was found"
+    return words
 
 
 def _hit_claim(red, units, stream, how, ev):

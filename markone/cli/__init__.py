@@ -100,6 +100,9 @@ positive_float = _number_type(_finite_float, "a number", lambda v: v > 0,
                               "greater than 0")
 nonnegative_float = _number_type(_finite_float, "a number", lambda v: v >= 0,
                                  "0 or more")
+#: argparse type: a number in [0, 1] (a fraction of parts, a probability).
+unit_fraction = _number_type(_finite_float, "a number", lambda v: 0 <= v <= 1,
+                             "a fraction in [0, 1]")
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter,

@@ -113,6 +113,8 @@ _CLI_TERMS: list = [
     (r"\blabel= ", "--label "),
     (r"\bdelimiter= ", "--delimiter "),
     (r"\bdelimiter=('[^']*')", r"--delimiter \1"),
+    (r"; use MulticlassPerceptron for more\.",
+     "; if another column holds the labels, name it with --label."),
     (r"\bheader=True\b", "--header"),
     (r"\bheader=False\b", "--no-header"),
     (r"\bchar\(='(.)'\) has no glyph", r"--chars: '\1' has no glyph"),

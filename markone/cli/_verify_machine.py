@@ -12,7 +12,7 @@ from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, nonnegative_int, positive_float,
-                         positive_int)
+                         positive_int, unit_fraction)
 
 __all__ = ["register"]
 
@@ -20,7 +20,13 @@ EXAMPLES = """\
   markone verify machine letters --chars ABCD            default machine, letters A-D
   markone verify machine letters --chars AB --weight-range 3 --json report.json
   markone verify machine letters --exposure 0.01        can a 10 ms exposure blend figures?
+  markone verify machine letters --dead-a-units 0.9      which of the dead parts broke it?
   markone verify machine run.json                        a run saved with log=True"""
+
+#: Fault options: flag -> keyword of markone.hardware.faults.random_faults.
+FAULT_OPTIONS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",
+                 "stopped_motors": "potentiometer motors stopped",
+                 "dead_photocells": "photocells dead"}
 
 
 def _letters_task(args):
@@ -66,6 +72,15 @@ def _run_task(path):
     return machine, run.figures[shown], labels
 
 
+def _break(machine, args):
+    """Apply the random faults the options ask for (none: the machine as it is)."""
+    from markone.hardware.faults import apply_faults, random_faults
+
+    wanted = {k: getattr(args, k) for k in FAULT_OPTIONS if getattr(args, k)}
+    if wanted:
+        apply_faults(machine, random_faults(machine, seed=args.seed, **wanted))
+
+
 def _machine(args):
     from markone._io import write_json
     from verify.machine import check_machine
@@ -74,6 +89,7 @@ def _machine(args):
         machine, images, labels = _letters_task(args)
     else:
         machine, images, labels = _run_task(args.task)
+    _break(machine, args)
     report = check_machine(machine, images, labels, exposure_s=args.exposure,
                            seed=args.seed, time_budget_s=args.time_budget)
     print(report.text())
@@ -109,6 +125,12 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                    help="wiring, figures and searches")
     m.add_argument("--time-budget", type=positive_float, default=None, metavar="SECONDS",
                    help="stop searching for counterexamples after about this long")
+    for name, what in FAULT_OPTIONS.items():
+        m.add_argument("--" + name.replace("_", "-"), type=unit_fraction, default=0.0,
+                       metavar="FRACTION", help=f"break this fraction of the machine's "
+                       f"parts first ({what}; drawn from --seed); the report then says "
+                       "whether the task is still learnable and gives a 1-minimal set "
+                       "of the faults that broke it")
     m.add_argument("--json", default=None, metavar="OUT.json",
                    help="also write the report as JSON")
     return m

@@ -16,7 +16,7 @@ One module per component: :mod:`~markone.hardware.retina` (camera and photocells
 from markone.hardware.fleet import FleetRun, MachineSpec, run_fleet
 from markone.hardware.machine import MarkI, class_codes
 from markone.hardware.params import MarkIParams, ParamRow
-from markone.hardware.run import MachineRun, Presentation
+from markone.hardware.run import MachineRun, Presentation, PresentationLog
 
-__all__ = ["MarkI", "MarkIParams", "MachineRun", "Presentation", "ParamRow",
-           "class_codes", "MachineSpec", "FleetRun", "run_fleet"]
+__all__ = ["MarkI", "MarkIParams", "MachineRun", "Presentation", "PresentationLog",
+           "ParamRow", "class_codes", "MachineSpec", "FleetRun", "run_fleet"]

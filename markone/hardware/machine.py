@@ -3,8 +3,10 @@ one SimPy clock.
 
 One trial (one figure shown) is: the retina settles (or the exposure ends), the A/R
 logic takes ``logic_s``, the trainer decides from the R-units' scores with the core's
-online rule, and the motors of the reinforced R-units turn in parallel. That is a
-handful of SimPy events per figure, whatever the number of potentiometers.
+online rule, and the motors of the reinforced R-units turn in parallel. That is at
+most three SimPy events per figure, whatever the number of potentiometers; a run of
+figures that nothing else on the clock can see is computed ahead and waited for with
+one timeout (:mod:`markone.hardware.segments`), bit for bit the same.
 
 Examples
 --------

@@ -73,7 +73,7 @@ def _remains(dt, tau):
 # Compiled without fast-math: the same IEEE operations, in the same order, as
 # ``light + (level - light) * np.where(light > level, up, down)`` (bit for bit).
 @njit(inline="always")
-def lag_cell(level, light, up, down):
+def _lag_cell(level, light, up, down):
     """One cell at ``level`` after its lag towards ``light``, the factors ``up``
     (light above the level) and ``down`` precomputed."""
     return light + (level - light) * (up if light > level else down)
@@ -83,7 +83,7 @@ def lag_cell(level, light, up, down):
 def _lag(level, light, up, down):
     """In place: every cell ``level[i]`` after its lag towards ``light[i]``."""
     for i in range(level.size):
-        level[i] = lag_cell(level[i], light[i], up, down)
+        level[i] = _lag_cell(level[i], light[i], up, down)
 
 
 @njit(cache=True, nogil=True)
@@ -97,7 +97,7 @@ def _gaps(level, light):
 
 
 @njit(cache=True, nogil=True)
-def wait_for(rise, fall, rise_s, decay_s, tolerance):
+def _wait_for(rise, fall, rise_s, decay_s, tolerance):
     """Seconds until the worst rise ``rise`` and the worst fall ``fall`` are within
     ``tolerance`` (each needs ``tau * log(gap / tolerance)``)."""
     wait = 0.0
@@ -109,12 +109,12 @@ def wait_for(rise, fall, rise_s, decay_s, tolerance):
 
 
 @njit(cache=True, nogil=True)
-def settle_wait(level, light, rise_s, decay_s, tolerance):
+def _settle_wait(level, light, rise_s, decay_s, tolerance):
     """Seconds until every cell at ``level`` is within ``tolerance`` of ``light``."""
     if not (rise_s > 0 or decay_s > 0):
         return 0.0   # instant cells
     rise, fall = _gaps(level, light)
-    return wait_for(rise, fall, rise_s, decay_s, tolerance)
+    return _wait_for(rise, fall, rise_s, decay_s, tolerance)
 
 
 class Retina:
@@ -151,7 +151,7 @@ class Retina:
     def settle_time_s(self, light: np.ndarray) -> float:
         """Seconds until every cell is within ``settle_tolerance`` of ``light``."""
         p = self.params
-        return settle_wait(self.level, np.asarray(light, dtype=np.float64),
+        return _settle_wait(self.level, np.asarray(light, dtype=np.float64),
                            float(p.photocell_rise_s), float(p.photocell_decay_s),
                            float(p.settle_tolerance))
 

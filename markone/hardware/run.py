@@ -215,8 +215,9 @@ class MachineRun:
         Whether the last pass was free of mistakes.
     mistakes_per_epoch, errors_per_epoch, end_s_per_epoch : tuple
         Per pass: figures on which some R-unit made a mistake (and so was
-        reinforced), figures whose decoded class was wrong, machine time at its end. (``epoch_mistakes``, ``epoch_errors`` and
-        ``epoch_end_s`` are their deprecated names.)
+        reinforced), figures whose decoded class was wrong, machine time at its end.
+        (``epoch_mistakes``, ``epoch_errors`` and ``epoch_end_s`` are their
+        deprecated names.)
     classes : tuple
         The class labels; ``codes[i]`` is the R-units' +/-1 target for class ``i``.
     theta : int

@@ -54,7 +54,7 @@ class Move:
 # Compiled without fast-math: each value is what the numpy expression
 # ``np.clip(old + request, lo, hi)`` gives, bit for bit.
 @njit(inline="always")
-def turn_to(before, want, lo, hi):
+def _turn_to(before, want, lo, hi):
     """Where a potentiometer at ``before`` asked to move by ``want`` stops (end stops
     ``lo``/``hi``), and whether an end stop cut the move short."""
     wanted = before + want
@@ -71,7 +71,7 @@ def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
         n_blocked, largest = 0, 0.0
         for j in range(weights.shape[1]):
             before = weights[rows[k], j]
-            after, cut = turn_to(before, request[k, j], lo, hi)
+            after, cut = _turn_to(before, request[k, j], lo, hi)
             n_blocked += cut
             old[k, j], new[k, j] = before, after
             largest = max(largest, abs(after - before))

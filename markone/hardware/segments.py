@@ -17,12 +17,13 @@ cached one, e.g. a blend after a short exposure; an A-unit pattern with no activ
 unit; a figure that would end at or after the next other event) stops the segment
 before it, and that figure runs on the per-figure path, :meth:`MarkI._trial`.
 
-The compiled loop reuses the per-figure path's own compiled pieces (the retina's
-``_lag``, ``_remains`` and :func:`~markone.hardware.retina.settle_wait`, the
-potentiometers' ``_move``), and its scores are exact: segments run only when every
-weight is a whole number of steps and every increment too (so every sum of weights is
-an integer below 2**53, the same in any order). ``tests/test_hardware_segments.py``
-checks the two paths against each other bit for bit (weights, clock, log).
+The compiled loop reuses the per-figure path's own compiled pieces (a photocell's lag
+``retina._lag_cell``, the settling time ``retina._wait_for`` and ``_remains``, a
+potentiometer's move ``runits._turn_to``), and its scores are exact: segments run only
+when every weight is a whole number of steps and every increment too (so every sum of
+weights is an integer below 2**53, the same in any order).
+``tests/test_hardware_segments.py`` checks the two paths against each other bit for
+bit (weights, clock, log).
 
 Examples
 --------
@@ -46,9 +47,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from markone.hardware.retina import _remains, lag_cell, wait_for
+from markone.hardware.retina import _remains, _lag_cell, _wait_for
 from markone.hardware.run import adopt
-from markone.hardware.runits import turn_to
+from markone.hardware.runits import _turn_to
 
 __all__ = ["Segments", "per_figure", "run_segment"]
 
@@ -155,19 +156,19 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, own_ptr, own
         else:
             up, down = _remains(dt, rise_s), _remains(dt, decay_s)
             rise = fall = -np.inf
-            for c in range(n_s):   # _lag, then settle_wait's _gaps
-                v = lag_cell(level[c], light[c], up, down)
+            for c in range(n_s):   # _lag, then _settle_wait's _gaps
+                v = _lag_cell(level[c], light[c], up, down)
                 scratch[c] = v
                 rise = max(rise, x[c] - v)
                 fall = max(fall, v - x[c])
-            wait = wait_for(rise, fall, rise_s, decay_s, tol) if np.isnan(exposure_s) \
+            wait = _wait_for(rise, fall, rise_s, decay_s, tol) if np.isnan(exposure_s) \
                 else exposure_s
             t_settled = now + wait
             settle_s = t_settled - now
             up, down = _remains(settle_s, rise_s), _remains(settle_s, decay_s)
             same = True
             for c in range(n_s):   # _lag, then the S-units
-                v = lag_cell(scratch[c], x[c], up, down)
+                v = _lag_cell(scratch[c], x[c], up, down)
                 scratch[c] = v
                 same &= (v >= s_threshold) == (S[i, c] != 0)
             if not same:   # not the figure's settled S-state: the per-figure path
@@ -193,7 +194,7 @@ def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, own_ptr, own
             for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
                 j = own_idx[p]
                 before = W[r, j]
-                after, cut = turn_to(before, want, lo, hi)
+                after, cut = _turn_to(before, want, lo, hi)
                 n_blocked += cut
                 new[r, j] = after
                 moved[r, j] = after != before
@@ -299,30 +300,19 @@ class Segments:
         if not (_ENABLED[-1] and machine.faults is None and p.photocell_noise_sd == 0
                 and trainer.whole):
             return None
-        W = machine.runits.weights
-        lo, hi = (-np.inf, np.inf) if p.weight_range is None else \
-            (float(p.weight_range[0]), float(p.weight_range[1]))
-        stops = [v for v in (lo, hi) if np.isfinite(v)]
-        largest = float(np.abs(W).max(initial=0.0))
-        top = largest + abs(float(trainer.eta)) * n_total
-        if stops:
-            top = min(top, max([largest] + [abs(v) for v in stops]))
-        if not (all(v.is_integer() and not (v == 0 and np.signbit(v)) for v in stops)
-                and np.array_equal(W, np.round(W)) and not np.signbit(W[W == 0]).any()
-                and bool(((W >= lo) & (W <= hi)).all())
-                and top * p.n_a_units < 2.0 ** 52):
+        if not _whole_steps(machine, trainer, n_total):
             return None
-        return cls(machine, X, trainer, stats, log)
+        return cls(machine, X, trainer, stats, log, n_total)
 
     def __init__(self, machine: Any, X: np.ndarray, trainer: Any, stats: dict,
-                 log: Any) -> None:
+                 log: Any, n_total: int) -> None:
         p = machine.params
         self.machine = machine
         self.X = X
         self.S = machine.retina.settled(X)
         self.patterns = [machine._patterns.get(s, machine.theta) for s in self.S]
-        #: each figure's active A-units as the log records them (on first use)
-        self.actives = _Actives(self.patterns)
+        #: each figure's active A-units, target and label as the log records them
+        self.figures = None
         A = np.array([pat.a for pat in self.patterns], dtype=bool)
         fig, self.pat_idx = np.nonzero(A)
         self.pat_ptr = _pointers(fig, len(X))
@@ -342,6 +332,9 @@ class Segments:
         self.near_ptr, self.near_idx = _nearest(self.codes)
         self.stats = stats
         self.log = log
+        self.trainer, self.theta, self.n_total = trainer, machine.theta, n_total
+        #: whether another process had an event pending at the last segment
+        self._shared = False
         n_r, n_a = p.n_r_units, p.n_a_units
         cap = self.LOG_CHUNK if log is not None else 0
         rows = max(cap, 1)
@@ -364,6 +357,11 @@ class Segments:
         env, retina, stats = machine.env, machine.retina, self.stats
         now = float(env.now)
         horizon = env.peek()
+        shared, self._shared = self._shared, horizon < np.inf
+        if (shared or self._shared) and not (   # another process may change things
+                machine.faults is None and machine.theta == self.theta
+                and _whole_steps(machine, self.trainer, self.n_total)):
+            return pos, np.zeros(2, dtype=np.int64), now
         if now > 0:   # t_end <= 2 now: t_end - now is exact, so now + it == t_end
             horizon = min(horizon, 2.0 * now)
         clock = np.array([now, retina._t], dtype=np.float64)
@@ -391,11 +389,13 @@ class Segments:
         of the :class:`~markone.hardware.run.PresentationLog`."""
         n = len(figures)
         ptr = self.chg_ptr[:n + 1].copy()
+        if self.figures is None or self.figures.targets is not targets:
+            self.figures = _Figures(self.patterns, targets, labels)
         self.log.add_block(n, functools.partial(
             _presentations, figures.copy(), self.lg_f[:n].copy(), self.lg_i[:n].copy(),
             self.lg_rows[:n].copy(), self.lg_scores[:n].copy(), ptr,
             self.chg_r[:ptr[-1]].copy(), self.chg_a[:ptr[-1]].copy(),
-            self.chg_v[:ptr[-1]].copy(), self.actives, targets, labels))
+            self.chg_v[:ptr[-1]].copy(), self.figures))
 
 
 @njit(cache=True, nogil=True)
@@ -413,17 +413,38 @@ def _own(pat_ptr, pat_idx, mask, own_ptr, own_idx):
             own_ptr[i * n_r + r + 1] = n
 
 
-class _Actives:
-    """``actives[i]``: figure ``i``'s active A-units (``Pattern.active``)."""
+def _whole_steps(machine, trainer, n_total):
+    """Whether every weight is a whole number of steps within the end stops (and not
+    -0), and so is every sum of weights over ``n_total`` more figures: below 2**52."""
+    p = machine.params
+    W = machine.runits.weights
+    lo, hi = (-np.inf, np.inf) if p.weight_range is None else \
+        (float(p.weight_range[0]), float(p.weight_range[1]))
+    stops = [v for v in (lo, hi) if np.isfinite(v)]
+    largest = float(np.abs(W).max(initial=0.0))
+    top = largest + abs(float(trainer.eta)) * n_total
+    if stops:
+        top = min(top, max([largest] + [abs(v) for v in stops]))
+    return (all(v.is_integer() and not (v == 0 and np.signbit(v)) for v in stops)
+            and np.array_equal(W, np.round(W)) and not np.signbit(W[W == 0]).any()
+            and bool(((W >= lo) & (W <= hi)).all()) and top * p.n_a_units < 2.0 ** 52)
 
-    def __init__(self, patterns):
-        self.patterns = patterns
-        self._tuples = None
 
-    def __getitem__(self, i):
-        if self._tuples is None:
-            self._tuples = [pat.active for pat in self.patterns]
-        return self._tuples[i]
+class _Figures:
+    """What the log needs of each figure of a session, as the records hold it (built
+    on first use, once): its active A-units, its target and its label."""
+
+    def __init__(self, patterns, targets, labels):
+        self.patterns, self.targets, self.labels = patterns, targets, labels
+        self._lists = None
+
+    def lists(self):
+        """``(actives, targets, labels)``, each a list indexed by figure."""
+        if self._lists is None:
+            self._lists = ([pat.active for pat in self.patterns],
+                           [tuple(t) for t in self.targets.tolist()],
+                           self.labels.tolist())
+        return self._lists
 
 
 def _pointers(rows, n):
@@ -447,28 +468,25 @@ def _nearest(codes):
 
 
 def _presentations(figures, times, ints, rows, scores, ptr, chg_r, chg_a, chg_v,
-                   actives, targets, labels):
+                   session):
     """The :class:`~markone.hardware.run.Presentation` of each figure of a segment,
     from the columns :func:`run_segment` logged, as :meth:`MarkI._trial` writes it."""
+    actives, target_of, label_of = session.lists()
     changes = list(zip(chg_r.tolist(), chg_a.tolist(), chg_v.tolist()))
     ptr = ptr.tolist()
-    target_of = [tuple(t) for t in targets.tolist()]
-    label_of = labels.tolist()
-    unmoved = (False,) * targets.shape[1]
+    unmoved = (False,) * rows.shape[1]
     out = []
     append = out.append
     for q, (i, (t_s, end_t_s, settle_s, motor_s), (wrong, correct, blocked, n_rows),
-            reinforced, s) in enumerate(zip(figures.tolist(), times.tolist(),
-                                            ints.tolist(), rows.tolist(),
-                                            scores.tolist())):
+            s) in enumerate(zip(figures.tolist(), times.tolist(), ints.tolist(),
+                                map(tuple, scores.tolist()))):
         target = target_of[i]
-        s = tuple(s)
         append(adopt({
             "t_s": t_s, "end_t_s": end_t_s, "figure": i, "label": label_of[i],
             "active_a": actives[i], "scores": s,
             "response": tuple([-1 if v < 0 else 1 for v in s]) if wrong else target,
             "target": target,
-            "reinforced": tuple(reinforced) if n_rows else unmoved,
+            "reinforced": tuple(rows[q].tolist()) if n_rows else unmoved,
             "changes": tuple(changes[ptr[q]:ptr[q + 1]]) if n_rows else (),
             "saturated": blocked, "motor_s": motor_s,
             "figure_correct": correct == 1, "settle_s": settle_s}))
