@@ -1,15 +1,19 @@
 """Certificates bound to their data (issue 17): ``markone verify check`` exits 0 for a
 valid certificate, 1 for one that is wrong (a proof that fails, data that do not match
 their hash or their source), 2 for a file that cannot be read as a certificate, and
-never shows a traceback. Every certificate markone writes reads back."""
+never shows a traceback. Every certificate markone writes reads back. The forgery
+battery covers both layouts of the data: dense rows and the sparse ``csr`` block of
+format ``/3`` (issue 19)."""
 
 import copy
 import json
 
+import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from markone.cli import main
-from verify.certificate import data_sha256
+from verify.certificate import SparseData, data_sha256
 
 XOR_CSV = "0,0,0\n0,1,1\n1,0,1\n1,1,0\n"
 AND_CSV = "x1,x2,label\n0,0,no\n0,1,no\n1,0,no\n1,1,yes\n"
@@ -22,6 +26,28 @@ def certs(tmp_path, monkeypatch):
     (tmp_path / "and.csv").write_text(AND_CSV)
     assert main(["verify", "separable", "xor.csv", "--certificate", "xor.json"]) == 1
     assert main(["verify", "separable", "and.csv", "--certificate", "and.json"]) == 0
+    return tmp_path
+
+
+def sparse_data():
+    """A small not-separable sparse data set: examples 0 (+1) and 1 (-1) are equal."""
+    A = sp.csr_array(np.array([[0, 3, 0, 0], [0, 3, 0, 0], [0, 0, 0, 0], [1, 0, 0, 2],
+                               [0, 0, 0, 5]]))
+    return A, [1, 0, 1, 0, 1]
+
+
+@pytest.fixture
+def sparse_certs(certs):
+    """The dense certificates, and two of ``.npz`` sparse data (csr blocks)."""
+    tmp_path = certs
+    A, y = sparse_data()
+    sp.save_npz(tmp_path / "s.npz", sp.hstack([A, sp.csr_array(np.array(y)[:, None])])
+                .tocsr())
+    assert main(["verify", "separable", "s.npz", "--certificate", "s.json"]) == 1
+    B = sp.csr_array(np.array([[1, 0], [0, 0], [0, 2], [3, 0]]))
+    sp.save_npz(tmp_path / "t.npz", sp.hstack([B, sp.csr_array(np.array(
+        [[1], [1], [0], [1]]))]).tocsr())
+    assert main(["verify", "separable", "t.npz", "--certificate", "t.json"]) == 0
     return tmp_path
 
 
@@ -69,10 +95,53 @@ WRONG = {  # forgeries that are readable certificates but prove nothing: exit 1
 }
 
 
-@pytest.mark.parametrize("name", sorted(WRONG))
-def test_wrong_certificates_exit_1(certs, capsys, name):
-    doc = json.loads((certs / "xor.json").read_text())
-    WRONG[name](doc)
+def sparse_edit(field, k, value):
+    return lambda d: d["data"][field].__setitem__(k, value)
+
+
+SPARSE_UNREADABLE = {  # exit 2: not a sparse block one can read
+    "indptr not monotone": sparse_edit("indptr", 2, 0),
+    "indptr not ending at nnz": sparse_edit("indptr", -1, 4),
+    "indptr too short": lambda d: d["data"]["indptr"].pop(1),
+    "index out of range": sparse_edit("indices", 3, 4),
+    "negative index": sparse_edit("indices", 0, -1),
+    "duplicate index": sparse_edit("indices", 3, 0),
+    "index as a float": sparse_edit("indices", 0, 1.0),
+    "index as a boolean": sparse_edit("indices", 0, True),
+    "shape with more rows": lambda d: d["data"].__setitem__("shape", [6, 4]),
+    "shape with fewer columns": lambda d: d["data"].__setitem__("shape", [5, 3]),
+    "shape of one number": lambda d: d["data"].__setitem__("shape", [5]),
+    "a value short": lambda d: d["data"]["values"].pop(),
+    "a stored zero": sparse_edit("values", 0, 0),
+    "a value that is no number": sparse_edit("values", 0, "three"),
+    "a null value": sparse_edit("values", 0, None),
+    "1/0 value": sparse_edit("values", 0, "1/0"),
+    "labels short": lambda d: d["data"]["y"].pop(),
+    "unknown layout": lambda d: d["data"].__setitem__("layout", "coo"),
+    "no indices": lambda d: d["data"].pop("indices"),
+    "csr in format /2": lambda d: d.__setitem__("format", "markone.verify.separability/2"),
+}
+
+SPARSE_WRONG = {  # exit 1: readable, but not the data or not a proof
+    "value edited": sparse_edit("values", 3, 3),
+    "value edited to a fraction": sparse_edit("values", 0, "3/2"),
+    "entry moved to another column": sparse_edit("indices", 0, 2),
+    "hash edited": lambda d: d.__setitem__("data_sha256", "0" * 64),
+    "label flipped": lambda d: d["data"]["y"].__setitem__(0, 0),
+    "10**15 columns, hash recomputed": lambda d: (  # same non-zeros, other data
+        d["data"].__setitem__("shape", [5, 10**15]),
+        d.__setitem__("data_sha256", data_sha256(SparseData(
+            d["data"]["shape"], d["data"]["indptr"], d["data"]["indices"],
+            d["data"]["values"]), d["data"]["y"]))),
+}
+
+
+@pytest.mark.parametrize("cert,name", [("xor.json", k) for k in sorted(WRONG)] +
+                         [("s.json", k) for k in sorted(SPARSE_WRONG)])
+def test_wrong_certificates_exit_1(sparse_certs, capsys, cert, name):
+    doc = json.loads((sparse_certs / cert).read_text())
+    {**WRONG, **SPARSE_WRONG}[name](doc)
+    certs = sparse_certs
     code, out = status(rewrite(certs / "forged.json", doc), capsys)
     assert code == 1 and "INVALID" in out, out
 
@@ -139,10 +208,12 @@ UNREADABLE = {  # not a certificate one can read: exit 2
 }
 
 
-@pytest.mark.parametrize("name", sorted(UNREADABLE))
-def test_malformed_certificates_exit_2(certs, capsys, name):
-    doc = json.loads((certs / "xor.json").read_text())
-    UNREADABLE[name](doc)
+@pytest.mark.parametrize("cert,name", [("xor.json", k) for k in sorted(UNREADABLE)] +
+                         [("s.json", k) for k in sorted(SPARSE_UNREADABLE)])
+def test_malformed_certificates_exit_2(sparse_certs, capsys, cert, name):
+    doc = json.loads((sparse_certs / cert).read_text())
+    {**UNREADABLE, **SPARSE_UNREADABLE}[name](doc)
+    certs = sparse_certs
     code, out = status(rewrite(certs / "forged.json", doc), capsys)
     assert code == 2, out
 

@@ -124,3 +124,29 @@ def test_verify_bound(work, capsys):
     (work / "xor.csv").write_text("0,0,-1\n0,1,1\n1,0,1\n1,1,-1\n")
     assert main(["verify", "bound", "xor.csv"]) == 2
     assert "not linearly separable" in capsys.readouterr().err
+
+
+def test_a_sparse_matrix_too_large_for_a_case_file_is_refused_before_the_search(
+        tmp_path, capsys):
+    """A case file holds dense rows: 5,000 x 5,000 (25 M entries, 10 stored) is refused
+    with one line on stderr, exit 2, nothing written; a small sparse case is written."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from markone.cli.adversary import MAX_CASE_ENTRIES
+
+    n = d = 5_000
+    assert n * d > MAX_CASE_ENTRIES
+    A = sp.csr_array((np.ones(10), (np.arange(10), np.arange(10))), shape=(n, d + 1))
+    A = sp.hstack([A[:, :d], sp.csr_array(np.arange(n)[:, None] % 2)], format="csr")
+    sp.save_npz(tmp_path / "big.npz", A)
+    capsys.readouterr()
+    assert main(["adversary", "greedy", str(tmp_path / "big.npz"), "--out",
+                 str(tmp_path / "case.json")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "5000 x 5000" in err and "dense rows" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "case.json").exists()
+    sp.save_npz(tmp_path / "small.npz", A[:20, [0, 1, 2, d]].tocsr())
+    assert main(["adversary", "greedy", str(tmp_path / "small.npz"), "--budget", "50",
+                 "--out", str(tmp_path / "case.json")]) == 0
+    assert len(json.loads((tmp_path / "case.json").read_text())["X"]) == 20

@@ -419,3 +419,25 @@ def test_files_that_are_not_documents(tmp_path, raw, command):
     status, out, err = run_cli([*command, path, *extra])
     assert_clean(status, out, err, allowed=(2,))
     assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("program", [
+    "import sys; sys.stdout.buffer.write(bytes([255, 0, 254]))",   # not UTF-8
+    "import sys; sys.stdout.write('{' * 100000)",                   # not JSON
+    "import sys; sys.stderr.buffer.write(bytes([255])); sys.exit(3)",
+    "print('[1, 2]')", "print('null')", "print('{\"w\": \"x\"}')"])
+def test_a_broken_cmd_is_the_implementations_error(tmp_path, program):
+    """Whatever a --cmd program writes, it is judged as its answer (exit 1), never a
+    markone error."""
+    import shlex
+    import sys
+
+    case = tmp_path / "case.json"
+    assert run_cli(["adversary", "orthonormal", "--m", "2", "--out", case])[0] == 0
+    script = tmp_path / "impl.py"
+    script.write_text(program)
+    status, out, err = run_cli(["adversary", "check", case, "--cmd",
+                                f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}",
+                                "--timeout", "20"])
+    assert_clean(status, out, err, users_code=True)
+    assert status == 1 and "(of 1 case)" in out

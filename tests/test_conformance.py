@@ -357,7 +357,7 @@ def test_cli_shows_the_implementations_traceback_marked_as_its_own(suite, tmp_pa
     assert "on case xor-cycle:" in err and "not a bug in markone" in err
     assert "ZeroDivisionError: my own bug on line 6" in err and "conformance" not in err
     assert "in helper" in err and "broken_impl.py" in err
-    assert "ERROR" in out and "1 errors" in out
+    assert "ERROR" in out and "1 error," in out
 
 
 def test_cli_command_errors_show_stderr(suite, tmp_path, capsys):

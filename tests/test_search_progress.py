@@ -264,6 +264,17 @@ def test_check_machine_z3_after_the_deadline_is_undecided():
     assert _z3_hit(red, units, 4, deadline=time.perf_counter() - 1) == "unknown"
 
 
+def test_check_machine_names_its_own_time_limit():
+    from markone.cli import cli_terms
+    from verify.machine import _learnable_claim
+
+    cut = check_separable(*xor(), method="z3", timeout_s=1e-9)
+    assert (cut.separable, cut.method) == (None, "timeout")
+    claim = _learnable_claim(cut, [0, 1])
+    assert claim.holds is None and "time_budget_s" in claim.message
+    assert "within --time-budget" in cli_terms(claim.message)
+
+
 def test_cli_names_the_budget_flag(tmp_path):
     from markone.cli import main
 

@@ -46,21 +46,110 @@ import numbers
 import operator
 import os
 import re
-from itertools import repeat
+from itertools import compress, islice, repeat
 from fractions import Fraction
 from typing import Any, Callable, TypeVar, cast
 
 __all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
            "check_certificate_file", "read_certificate", "certificate_document",
-           "data_sha256", "file_sha256", "Claim", "exact_rows", "labels_pm1",
-           "CERTIFICATE_FORMAT"]
+           "certificate_json", "data_sha256", "file_sha256", "Claim", "SparseData",
+           "exact_rows", "labels_pm1", "CERTIFICATE_FORMAT"]
 
 #: The ``format`` tag of certificate files (``markone verify separable --certificate``).
-CERTIFICATE_FORMAT = "markone.verify.separability/2"
+#: Format ``/3`` adds the sparse data layout and hashes the data by their non-zero
+#: entries (:func:`data_sha256` version 2); ``/2`` files still read and check.
+CERTIFICATE_FORMAT = "markone.verify.separability/3"
+
+#: The formats this checker reads, each with the version of its data hash.
+_FORMATS = {"markone.verify.separability/2": 1, CERTIFICATE_FORMAT: 2}
 
 
 class CertificateError(ValueError):
     """A witness or certificate that does not prove what it claims (says why)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SparseData:
+    """A sparse matrix in compressed sparse row form, as plain lists: the
+    ``"layout": "csr"`` data of a certificate file, and a matrix the checker reads
+    like a scipy.sparse one (it has ``shape`` and ``tocsr()``).
+
+    Row ``i`` holds ``values[k]`` at column ``indices[k]`` for ``indptr[i] <= k <
+    indptr[i + 1]``; every other entry is 0. The form is canonical: the columns of a
+    row strictly increase (no entry twice) and no stored value is 0, so one matrix
+    has one encoding. The constructor checks all of it, in time O(n + nnz), and
+    raises ValueError naming the first field that is wrong.
+
+    >>> A = SparseData((2, 3), [0, 1, 1], [2], ["1/2"])
+    >>> data_sha256(A, [1, -1]) == data_sha256([[0, 0, "1/2"], [0, 0, 0]], [1, -1])
+    True
+    >>> SparseData((2, 3), [0, 2, 2], [1, 1], [5, 6])
+    Traceback (most recent call last):
+    ...
+    ValueError: indices: row 0 names column 1 twice (or out of order); the columns of a row must strictly increase.
+    """
+
+    shape: tuple[int, int]
+    indptr: list[int]
+    indices: list[int]
+    values: list[Any]
+
+    def __post_init__(self):
+        shape, ptr, cols, vals = self.shape, self.indptr, self.indices, self.values
+        if not isinstance(shape, (list, tuple)) or len(shape) != 2 or \
+                not _ints(shape) or min(shape) < 1:
+            raise ValueError(f"shape is {shape!r}; it must be [n, d], two positive "
+                             "integers.")
+        object.__setattr__(self, "shape", tuple(shape))
+        n, d = shape
+        for name, a in (("indptr", ptr), ("indices", cols), ("values", vals)):
+            if not isinstance(a, list):
+                raise ValueError(f"{name} must be a list, not {type(a).__name__}.")
+        if len(ptr) != n + 1 or not _ints(ptr):
+            raise ValueError(f"indptr must be n + 1 = {n + 1} integers (shape {n} x {d}),"
+                             f" got {len(ptr)} entries.")
+        if ptr[0] != 0 or ptr[-1] != len(cols) or len(vals) != len(cols):
+            raise ValueError(f"indptr runs from {ptr[0]} to {ptr[-1]}, but it must run "
+                             f"from 0 to the number of entries: {len(cols)} indices and "
+                             f"{len(vals)} values.")
+        if not all(map(operator.le, ptr, islice(ptr, 1, None))):
+            i = next(i for i in range(n) if ptr[i] > ptr[i + 1])
+            raise ValueError(f"indptr decreases at row {i} ({ptr[i]} then {ptr[i + 1]});"
+                             " it must be non-decreasing.")
+        if not _ints(cols):
+            raise ValueError("indices must be integers.")
+        if cols and (min(cols) < 0 or max(cols) >= d):
+            j = min(cols) if min(cols) < 0 else max(cols)
+            raise ValueError(f"indices holds column {j}, outside 0..{d - 1} (shape {n} x"
+                             f" {d}).")
+        for i in range(n):
+            if not _increasing(cols[ptr[i]:ptr[i + 1]]):
+                c = cols[ptr[i]:ptr[i + 1]]
+                j = next(c[k] for k in range(1, len(c)) if c[k] <= c[k - 1])
+                raise ValueError(f"indices: row {i} names column {j} twice (or out of "
+                                 "order); the columns of a row must strictly increase.")
+        if not _plain_numbers(vals):
+            for k, v in enumerate(vals):
+                if isinstance(v, (list, dict)) or v is None:
+                    raise ValueError(f"values[{k}] is {v!r}, not a number.")
+                if _number(v, f"values[{k}]") == 0:
+                    break
+            else:
+                return
+        elif 0 not in vals:
+            return
+        k = next(k for k, v in enumerate(vals) if _number(v, "") == 0)
+        raise ValueError(f"values[{k}] is {vals[k]!r}, a zero: only the non-zero "
+                         "entries are stored.")
+
+    def tocsr(self) -> SparseData:
+        """The matrix itself (it is in CSR form already)."""
+        return self
+
+
+def _ints(xs):
+    """True when every entry of ``xs`` is a Python int (booleans are not)."""
+    return set(map(type, xs)) <= {int}
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -187,19 +276,23 @@ def _check_gordan(rows, scales, signs, certificate, aug, d):
                                    "every weight must be > 0.")
         coef[i] = lam * scales[i] * signs[i]
     den = math.lcm(*(c.denominator for c in coef.values()))
-    total = [0] * d
-    for i, c in coef.items():
-        ci = c.numerator * (den // c.denominator)
-        if isinstance(rows[i], tuple):
+    if isinstance(rows[0], tuple):  # sparse: only the columns the rows store, so the
+        sums: dict[int, int] = {}   # work is the rows' entries, whatever d says
+        for i, c in coef.items():
+            ci = c.numerator * (den // c.denominator)
             for j, v in zip(*rows[i]):
-                total[j] += ci * v
-        else:
-            total = [t + ci * v for t, v in zip(total, rows[i])]
-    for j, t in enumerate(total):
-        if t != 0:
-            raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
-                                   f"sum lambda_i y_i [x_i{aug} is {Fraction(t, den)}, "
-                                   "not 0.")
+                sums[j] = sums.get(j, 0) + ci * v
+        total = sorted((j, t) for j, t in sums.items() if t != 0)
+    else:
+        dense = [0] * d
+        for i, c in coef.items():
+            ci = c.numerator * (den // c.denominator)
+            dense = [t + ci * v for t, v in zip(dense, rows[i])]
+        total = [(j, t) for j, t in enumerate(dense) if t != 0]
+    if total:
+        j, t = total[0]
+        raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
+                               f"sum lambda_i y_i [x_i{aug} is {Fraction(t, den)}, not 0.")
 
 
 # --------------------------------------------------------------------------------------
@@ -281,26 +374,56 @@ def exact_rows(X: Any, *, intercept: bool) -> tuple[list[list[int]], list[Fracti
 
 def _sparse_rows(X, *, intercept):
     """Exact integer rows of a sparse ``[X, 1]`` as ``(columns, values)`` pairs of
-    lists (the stored entries; a repeated entry adds up, exactly), with their
-    positive scales, as in :func:`exact_rows`."""
-    A = X.tocsr()
-    n, d = A.shape
-    if n == 0 or d == 0:
-        raise ValueError(f"X is empty (shape {A.shape}); at least one sample with one "
-                         "feature is needed.")
-    ptr, cols, vals = A.indptr.tolist(), A.indices.tolist(), A.data.tolist()
+    lists (the non-zero entries in increasing column order; a repeated entry adds up,
+    exactly), with their positive scales, as in :func:`exact_rows`."""
+    n, d, ptr, cols, vals = _csr_lists(X)
     rows, scales = [], []
-    for i in range(n):
-        c, v = cols[ptr[i]:ptr[i + 1]], vals[ptr[i]:ptr[i + 1]]
-        if len(set(c)) < len(c):  # repeated entries: add them up exactly first
-            entries: dict[int, Any] = {}
-            for j, q in zip(c, v):
-                entries[j] = entries.get(j, 0) + _number(q, f"X[{i}, {j}]")
-            c, v = list(entries), list(entries.values())
-        nums, den = _scaled(v, i, c)
+    for c, nums, den in _sparse_entries(n, ptr, cols, vals):
         rows.append((c + [d], nums + [den]) if intercept else (c, nums))
         scales.append(_unit(den))
     return rows, scales
+
+
+def _csr_lists(X):
+    """``(n, d, indptr, indices, values)`` of a sparse matrix, as Python lists: a
+    :class:`SparseData`, or a scipy.sparse matrix or array (through its ``tocsr()``)."""
+    A = X.tocsr()
+    n, d = A.shape
+    if n == 0 or d == 0:
+        raise ValueError(f"X is empty (shape {tuple(A.shape)}); at least one sample "
+                         "with one feature is needed.")
+    if isinstance(A, SparseData):
+        return n, d, A.indptr, A.indices, A.values
+    return n, d, A.indptr.tolist(), A.indices.tolist(), A.data.tolist()
+
+
+def _increasing(c):
+    """True when the list ``c`` is strictly increasing."""
+    return all(map(operator.lt, c, islice(c, 1, None)))
+
+
+def _in_column_order(i, c, v):
+    """Row ``i``'s stored entries (columns ``c``, values ``v``) in increasing column
+    order, an entry stored twice added up exactly (as Fractions)."""
+    entries: dict[int, Any] = {}
+    for j, q in zip(c, v):
+        entries[j] = entries.get(j, 0) + _number(q, f"X[{i}, {j}]")
+    c = sorted(entries)
+    return c, [entries[j] for j in c]
+
+
+def _sparse_entries(n, ptr, cols, vals):
+    """Row by row, ``(columns, nums, den)``: the row's non-zero entries in increasing
+    column order, exactly ``nums[k] / den`` (Python ints; entries stored twice added
+    up exactly, stored zeros dropped). One row at a time: nothing dense is made."""
+    for i in range(n):
+        c, v = cols[ptr[i]:ptr[i + 1]], vals[ptr[i]:ptr[i + 1]]
+        if not _increasing(c):
+            c, v = _in_column_order(i, c, v)
+        nums, den = _scaled(v, i, c)
+        if 0 in nums:
+            c, nums = list(compress(c, nums)), list(compress(nums, nums))
+        yield c, nums, den
 
 
 def _scaled(values, i, columns):
@@ -396,37 +519,63 @@ class Claim:
     source_checked: bool = False
     source_file: object = None
 
+    @property
+    def data_version(self) -> int:
+        """The version of :func:`data_sha256` that names this file's data."""
+        return _FORMATS[self.fields["format"]]
+
 
 @_gc_paused
-def data_sha256(X: Any, y: Any) -> str:
+def data_sha256(X: Any, y: Any, *, version: int = 2) -> str:
     """The SHA-256 that names labelled data exactly: the same numbers and labels give
-    the same hash, however they are written (``0.5``, ``"1/2"``, ``Fraction(1, 2)``).
+    the same hash, however they are written (``0.5``, ``"1/2"``, ``Fraction(1, 2)``)
+    and however they are stored (a dense array, a scipy.sparse matrix, a
+    :class:`SparseData`).
 
-    The hashed text is ``"markone-data/1"``, then ``n d``, then one line per example
-    (its entries as reduced fractions ``p/q``, or integers, separated by spaces), then
-    the labels as ``+1``/``-1`` (markone's label rule), each line ending in a newline;
-    anyone can recompute it without markone.
+    The hashed text (``version=2``, format ``/3`` certificates) is the line
+    ``markone-data/2``, then ``n d``, then one line per example: the columns of its
+    non-zero entries in increasing order, separated by spaces, a ``:``, and those
+    entries as reduced fractions ``p/q`` (or integers), separated by spaces (an
+    example of zeros only is the line ``:``); then the labels as ``+1``/``-1``
+    (markone's label rule). Every line ends in a newline, and the text is UTF-8.
+    Its length, and the time to hash it, grow with the non-zero entries only.
+
+    ``version=1`` is the hash of format ``/2`` certificates: ``markone-data/1``, then
+    ``n d``, then every entry of every example written out, zeros included.
 
     >>> data_sha256([[0.5]], ["b"]) == data_sha256([["1/2"]], ["b"]) != data_sha256([[0.5]], [-1])
     True
     >>> import scipy.sparse as sp
     >>> data_sha256(sp.csr_array([[0.0, 0.5]]), [1]) == data_sha256([[0, "1/2"]], [1])
     True
+    >>> import hashlib
+    >>> data_sha256([[0, "1/2", 3], [0, 0, 0]], [1, -1]) == hashlib.sha256(
+    ...     b"markone-data/2\\n2 3\\n1 2:1/2 3\\n:\\n+1 -1\\n").hexdigest()
+    True
     """
+    if version not in (1, 2):
+        raise ValueError(f"version={version!r}; the data hashes are versions 1 and 2.")
     sparse = hasattr(X, "tocsr") and hasattr(X, "shape")
-    rows, scales = (_sparse_rows if sparse else exact_rows)(X, intercept=False)
-    d = X.shape[1] if sparse else len(rows[0])
+    if sparse:
+        n, d, ptr, cols, vals = _csr_lists(X)
+        rows: Any = _sparse_entries(n, ptr, cols, vals)
+    else:
+        dense, scales = exact_rows(X, intercept=False)
+        n, d = len(dense), len(dense[0])
+        rows = ((list(compress(range(d), r)), list(compress(r, r)), sc.denominator)
+                for r, sc in zip(dense, scales))
     signs = labels_pm1(y)
-    if len(rows) != len(signs):
-        raise ValueError(f"X has {len(rows)} samples but y has {len(signs)}.")
-    h = hashlib.sha256(f"markone-data/1\n{len(rows)} {d}\n".encode())
-    for r, sc in zip(rows, scales):
-        if sparse:  # the same text as the dense matrix gives: zeros written out
+    if n != len(signs):
+        raise ValueError(f"X has {n} samples but y has {len(signs)}.")
+    h = hashlib.sha256(f"markone-data/{version}\n{n} {d}\n".encode())
+    for c, nums, den in rows:
+        if version == 2:
+            h.update(f"{' '.join(map(str, c))}:{_fractions_text(nums, den)}\n".encode())
+        else:  # every entry written out, zeros included
             full = [0] * d
-            for j, v in zip(*r):
+            for j, v in zip(c, nums):
                 full[j] = v
-            r = full
-        h.update((_fractions_text(r, sc.denominator) + "\n").encode())
+            h.update((_fractions_text(full, den) + "\n").encode())
     h.update((" ".join("+1" if t > 0 else "-1" for t in signs) + "\n").encode())
     return h.hexdigest()
 
@@ -457,8 +606,8 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
 
 
 def certificate_document(X: Any, y: Any, verdict: Any, *,
-                         source: str | os.PathLike[str] | dict[str, Any] | None = None
-                         ) -> dict[str, Any]:
+                         source: str | os.PathLike[str] | dict[str, Any] | None = None,
+                         layout: str | None = None) -> dict[str, Any]:
     """The certificate file's content (a JSON-ready dict) for a decided ``verdict``.
 
     The data are embedded exactly (ints and float64 as JSON numbers, anything else,
@@ -467,24 +616,47 @@ def certificate_document(X: Any, y: Any, verdict: Any, *,
     :func:`check_certificate_file` to compare when the file is present) or a dict
     (e.g. ``{"builtin": "xor"}``).
 
+    ``layout`` is how the data are stored: ``"dense"`` (``data.X``, a list of rows) or
+    ``"csr"`` (``data.layout``, ``shape``, ``indptr``, ``indices``, ``values``: the
+    non-zero entries only, as :class:`SparseData`); by default ``"csr"`` for a sparse
+    ``X`` (scipy.sparse or :class:`SparseData`), which is then never made dense (time
+    and memory O(n + nnz)), and ``"dense"`` otherwise. The hash is the same either way.
+    Write the document with :func:`certificate_json`.
+
     >>> from types import SimpleNamespace as V
     >>> doc = certificate_document([[0], [1]], [0, 1], V(separable=True, intercept=True,
     ...     witness=(2, -1), certificate=None, method="user", message=""))
     >>> doc["format"], doc["witness"], doc["data_sha256"] == data_sha256([[0], [1]], [0, 1])
-    ('markone.verify.separability/2', ['2', '-1'], True)
+    ('markone.verify.separability/3', ['2', '-1'], True)
+    >>> sp = certificate_document([[0], [1]], [0, 1], V(separable=True, intercept=True,
+    ...     witness=(2, -1), certificate=None), layout="csr")
+    >>> sp["data"], sp["data_sha256"] == doc["data_sha256"]
+    ({'layout': 'csr', 'shape': [2, 1], 'indptr': [0, 0, 1], 'indices': [0], 'values': [1], 'y': [0, 1]}, True)
     """
     if verdict.separable not in (True, False):
         raise ValueError("the verdict is unknown (separable=None): there is no proof "
                          "to write.")
-    X = [row if _plain_numbers(row) else [_json_number(v) for v in row]
-         for row in _plain(X)]
+    sparse = hasattr(X, "tocsr") and hasattr(X, "shape")
+    if layout is None:
+        layout = "csr" if sparse else "dense"
+    if layout not in ("dense", "csr"):
+        raise ValueError(f"layout={layout!r} must be 'dense' or 'csr'.")
     y = [_json_label(v) for v in _plain(y)]
+    data: dict[str, Any]
+    if layout == "dense":
+        rows = [row if _plain_numbers(row) else [_json_number(v) for v in row]
+                for row in _plain(X)]
+        data, named = {"X": rows, "y": y}, rows
+    else:
+        named = _json_csr(X if sparse else _dense_to_csr(X))
+        data = {"layout": "csr", "shape": list(named.shape), "indptr": named.indptr,
+                "indices": named.indices, "values": named.values, "y": y}
     if isinstance(source, (str, os.PathLike)):
         source = {"path": str(source), "sha256": file_sha256(source)}
     doc = {
         "format": CERTIFICATE_FORMAT,
-        "data": {"X": X, "y": y},
-        "data_sha256": data_sha256(X, y),
+        "data": data,
+        "data_sha256": data_sha256(named, y),
         "intercept": bool(verdict.intercept),
         "separable": bool(verdict.separable),
         "witness": None if not verdict.separable else
@@ -498,6 +670,95 @@ def certificate_document(X: Any, y: Any, verdict: Any, *,
     if source is not None:
         doc["source"] = dict(source)
     return doc
+
+
+def _json_csr(X):
+    """A sparse ``X`` as a canonical :class:`SparseData` of JSON-ready exact values
+    (see :func:`_json_number`), made row by row from its stored entries."""
+    n, d, ptr, cols, vals = _csr_lists(X)
+    if isinstance(X, SparseData):  # canonical already; only the values may need words
+        values = vals if _plain_numbers(vals) else [_json_number(v) for v in vals]
+        return SparseData((n, d), ptr, cols, values)
+    if getattr(X, "has_canonical_format", False) and 0 not in vals \
+            and _plain_numbers(vals):  # sorted, no entry twice, no zero: as stored
+        if set(map(type, vals)) == {float} and all(map(float.is_integer, vals)):
+            vals = list(map(int, vals))  # the same numbers, written shorter
+        return SparseData((n, d), ptr, cols, vals)
+    indptr, indices, values = [0], [], []
+    for i in range(n):
+        c, v = cols[ptr[i]:ptr[i + 1]], vals[ptr[i]:ptr[i + 1]]
+        if not _increasing(c):
+            c, v = _in_column_order(i, c, v)
+        for j, q in zip(c, v):
+            if _number(q, f"X[{i}, {j}]") != 0:
+                indices.append(j)
+                values.append(_json_number(q))
+        indptr.append(len(indices))
+    return SparseData((n, d), indptr, indices, values)
+
+
+def _dense_to_csr(X):
+    """A dense ``X`` (nested lists, NumPy) as a :class:`SparseData` of its non-zero
+    entries, exactly."""
+    rows = _plain(X)
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__") or not len(rows):
+        raise ValueError("X must be a non-empty 2-D array-like (n_samples, n_features).")
+    d = len(rows[0]) if hasattr(rows[0], "__len__") else 0
+    indptr, indices, values = [0], [], []
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != d:
+            raise ValueError(f"X must be 2-D with rows of one length: row {i} is {row!r}.")
+        for j, v in enumerate(row):
+            if _number(v, f"X[{i}, {j}]") != 0:
+                indices.append(j)
+                values.append(_json_number(v))
+        indptr.append(len(indices))
+    return SparseData((len(rows), d), indptr, indices, values)
+
+
+def certificate_json(doc: dict[str, Any]) -> str:
+    """The text of a certificate file: indented, key-sorted JSON, except that the
+    data's long lists are written compactly (a row of ``X`` per line; ``indptr``,
+    ``indices``, ``values`` and ``y`` one line each), so a file of many numbers stays
+    about as large as the numbers.
+
+    >>> print(certificate_json({"format": "f", "data": {"X": [[0, 1], [2, 3]], "y": [1, 2]}}))
+    {
+      "data": {
+        "X": [
+          [0, 1],
+          [2, 3]
+        ],
+        "y": [1, 2]
+      },
+      "format": "f"
+    }
+    <BLANKLINE>
+    """
+    def compact(v):
+        return json.dumps(v, allow_nan=False)
+
+    def indented(v):  # as json.dumps(doc, indent=2) writes a top-level value
+        return json.dumps(v, indent=2, sort_keys=True, allow_nan=False) \
+            .replace("\n", "\n  ")
+
+    parts = []
+    for key in sorted(doc):
+        value = doc[key]
+        if key == "data" and isinstance(value, dict):
+            items = []
+            for k in sorted(value):
+                v = value[k]
+                if k == "X" and isinstance(v, list) and v:
+                    text = "[\n      " + ",\n      ".join(map(compact, v)) + "\n    ]"
+                else:
+                    text = compact(v)
+                items.append(f"    {compact(k)}: {text}")
+            text = "{\n" + ",\n".join(items) + "\n  }"
+        else:
+            text = indented(value)
+        parts.append(f"  {compact(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def _plain_numbers(row):
@@ -568,17 +829,18 @@ def read_certificate(path: str | os.PathLike[str]) -> tuple[Any, Any, Claim]:
     if fmt in _OLD_FORMATS:
         raise CertificateUnreadable(f"{path} is in the old format {fmt!r}, which does not "
                                     f"name its data (no data_sha256); {how}.")
-    if fmt != CERTIFICATE_FORMAT:
+    if fmt not in _FORMATS:
         raise CertificateUnreadable(f"{path} is not a markone certificate (expected "
                                     f"format {CERTIFICATE_FORMAT!r}); {how}.")
-    _validate(doc, str(path))
+    X = _validate(doc, str(path))
     claim = Claim(doc["separable"], doc["intercept"], doc["witness"], doc["certificate"],
                   doc)
-    return doc["data"]["X"], doc["data"]["y"], claim
+    return X, doc["data"]["y"], claim
 
 
 def _validate(doc, path):
-    """Check every field's presence and type; raise CertificateUnreadable naming it."""
+    """Check every field's presence and type; raise CertificateUnreadable naming it.
+    Return the data matrix: the rows (dense layout) or a :class:`SparseData`."""
     def bad(field, what):
         raise CertificateUnreadable(f"{path}: {field} {what}.")
 
@@ -587,21 +849,39 @@ def _validate(doc, path):
         if key not in doc:
             raise CertificateUnreadable(f"{path} misses the field {key!r}.")
     data = doc["data"]
-    if not isinstance(data, dict) or "X" not in data or "y" not in data:
-        bad("data", "must be an object with X and y")
-    X, y = data["X"], data["y"]
-    if not isinstance(X, list) or not X or not all(isinstance(r, list) for r in X):
-        bad("data.X", "must be a non-empty list of rows")
-    d = len(X[0])
-    if d == 0 or any(len(r) != d for r in X):
-        bad("data.X", "must have rows of one non-zero length")
-    for i, r in enumerate(X):
-        if _plain_numbers(r):
-            continue  # JSON integers or finite floats: nothing to refuse
-        for j, v in enumerate(r):
-            _file_number(v, f"data.X[{i}][{j}]", path)
-    if not isinstance(y, list) or len(y) != len(X):
-        bad("data.y", f"must be a list of {len(X)} labels (one per row of X)")
+    if not isinstance(data, dict) or "y" not in data:
+        bad("data", "must be an object with X and y (or a sparse layout and y)")
+    layout = data.get("layout", "dense")
+    if layout == "csr" and doc["format"] == CERTIFICATE_FORMAT:
+        missing = [k for k in ("shape", "indptr", "indices", "values") if k not in data]
+        if missing:
+            bad("data", f"has layout 'csr' but no {', '.join(missing)}")
+        try:
+            X: Any = SparseData(data["shape"], data["indptr"], data["indices"],
+                                data["values"])
+        except ValueError as exc:
+            raise CertificateUnreadable(f"{path}: data.{exc}") from None
+        n = X.shape[0]
+    elif layout == "dense" and "X" in data:
+        X = data["X"]
+        if not isinstance(X, list) or not X or not all(isinstance(r, list) for r in X):
+            bad("data.X", "must be a non-empty list of rows")
+        d = len(X[0])
+        if d == 0 or any(len(r) != d for r in X):
+            bad("data.X", "must have rows of one non-zero length")
+        for i, r in enumerate(X):
+            if _plain_numbers(r):
+                continue  # JSON integers or finite floats: nothing to refuse
+            for j, v in enumerate(r):
+                _file_number(v, f"data.X[{i}][{j}]", path)
+        n = len(X)
+    else:
+        bad("data", f"has layout {layout!r} and keys {sorted(data)}; it must hold X "
+            f"(dense) or, in format {CERTIFICATE_FORMAT!r}, layout 'csr' with shape, "
+            "indptr, indices and values")
+    y = data["y"]
+    if not isinstance(y, list) or len(y) != n:
+        bad("data.y", f"must be a list of {n} labels (one per row of X)")
     for i, v in enumerate(y):
         if isinstance(v, bool) or v is None or isinstance(v, (list, dict)) or \
                 (isinstance(v, float) and not math.isfinite(v)):
@@ -645,6 +925,7 @@ def _validate(doc, path):
     for key in ("method", "message"):
         if key in doc and not isinstance(doc[key], str):
             bad(key, "must be a string")
+    return X
 
 
 def _file_number(v, where, path):
@@ -660,8 +941,9 @@ def check_certificate_file(path: str | os.PathLike[str]) -> Claim:
     """Check the certificate file at ``path``: its schema, its data, its proof.
 
     1. the schema (:func:`read_certificate`);
-    2. the embedded data's hash is recomputed (:func:`data_sha256`) and must equal
-       ``data_sha256``: edited data are caught even when the proof still holds on them;
+    2. the embedded data's hash is recomputed (:func:`data_sha256`, the version of
+       the file's format) and must equal ``data_sha256``: edited data are caught even
+       when the proof still holds on them;
     3. when ``source.path`` names a file that is present (as written, or next to the
        certificate), its SHA-256 must equal ``source.sha256``;
     4. the proof, on the embedded data (:func:`check_certificate`).
@@ -676,7 +958,7 @@ def check_certificate_file(path: str | os.PathLike[str]) -> Claim:
         When a hash does not match or the proof fails (``verify check`` exit 1).
     """
     X, y, claim = read_certificate(path)
-    got = data_sha256(X, y)
+    got = data_sha256(X, y, version=claim.data_version)
     if got != claim.fields["data_sha256"]:
         raise CertificateError(f"{path}: the embedded data do not match their hash "
                                f"(data_sha256 {claim.fields['data_sha256'][:12]}..., the "

@@ -11,8 +11,8 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import Any
 
-from markone.cli import (CommandError, add_command, nonnegative_int, positive_float,
-                         positive_int, unit_fraction)
+from markone.cli import (CommandError, add_command, cli_terms, nonnegative_int,
+                         positive_float, positive_int, unit_fraction)
 
 __all__ = ["register"]
 
@@ -92,7 +92,7 @@ def _machine(args):
     _break(machine, args)
     report = check_machine(machine, images, labels, exposure_s=args.exposure,
                            seed=args.seed, time_budget_s=args.time_budget)
-    print(report.text())
+    print(cli_terms(report.text()))
     if args.json:
         write_json(args.json, report.to_dict())
         print(f"report written to {args.json}")

@@ -37,6 +37,10 @@ __all__ = ["register", "CASE_FORMAT", "case_document", "check_case",
 #: The ``format`` tag of case files.
 CASE_FORMAT = "markone.adversary/1"
 
+#: A case file holds ``X`` as dense rows (what an implementation under test is given);
+#: sparse data beyond this many entries (n x d) are refused before any search.
+MAX_CASE_ENTRIES = 20_000_000
+
 EXAMPLES = """\
   markone adversary orthonormal --m 10 --out ortho10.json   the bound met exactly
   markone adversary greedy data.csv --out hard.json          scales to thousands
@@ -53,6 +57,7 @@ def case_document(a: AdversarialOrder, name: str) -> JSONDict:
     Numbers are exact: ``X`` and ``expected_w`` hold JSON numbers where the data are
     float64, exact ``"p/q"`` strings where they are not (``"1/10"``, huge integers).
     """
+    _fits_a_case(a.X)
     X = a.X.toarray() if hasattr(a.X, "toarray") else a.X  # a case file is a table
     return {
         "format": CASE_FORMAT,
@@ -71,6 +76,18 @@ def case_document(a: AdversarialOrder, name: str) -> JSONDict:
         "rule": "start at w = 0; on example i, if y_i w.x_i <= 0 then w += y_i x_i "
                 "(x_i augmented with a constant 1 when intercept is true)",
     }
+
+
+def _fits_a_case(X):
+    """Refuse sparse data whose dense rows a case file could not hold."""
+    n, d = X.shape if hasattr(X, "toarray") else (0, 0)
+    if n * d > MAX_CASE_ENTRIES:
+        raise CommandError(
+            f"a case file holds X as dense rows, and this sparse X of shape {n} x {d} "
+            f"would be {n * d:,} entries (at most {MAX_CASE_ENTRIES:,}); take fewer "
+            "examples or features for a case, or use `markone verify separable FILE "
+            "--certificate OUT.json`, whose files store sparse data by their non-zero "
+            "entries.")
 
 
 def check_case(doc: JSONDict, impl: Any) -> tuple[bool, list[str]]:
@@ -114,6 +131,7 @@ def _search(method):
         why = needs_exact(X) if method == "greedy" else None  # (.npz arrays)
         if why is not None:
             raise CommandError(f"{args.file}: {why}; {fix}.")
+        _fits_a_case(X)  # before the search: nothing to write would be refused after
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget, timeout_s=args.timeout)

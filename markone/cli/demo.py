@@ -216,13 +216,14 @@ def _machine_section(rep, seed):
 def _separability_section(rep):
     import markone
     import verify
-    from markone._io import write_json
-    from verify.certificate import certificate_document, check_certificate_file
+    from markone._io import atomic_write
+    from verify.certificate import (certificate_document, certificate_json,
+                                    check_certificate_file)
 
     X, y = markone.datasets.xor()
     verdict = verify.check_separable(X, y)
-    path = write_json(rep.out / "xor-certificate.json", certificate_document(
-        X, y, verdict, source={"builtin": "xor"}))
+    path = atomic_write(rep.out / "xor-certificate.json", certificate_json(
+        certificate_document(X, y, verdict, source={"builtin": "xor"})))
     checked = check_certificate_file(path).separable is False  # reads back, as a user's
     lam = ", ".join(str(v) for v in verdict.certificate.values())
     Xi, yi = markone.datasets.iris()

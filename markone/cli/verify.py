@@ -54,7 +54,7 @@ def _source_data_sha256(claim):
         return None
     X, y = load_table(name, label=src.get("label"), delimiter=src.get("delimiter"),
                       header=src.get("header"), exact=True)
-    return data_sha256(X, y)
+    return data_sha256(X, y, version=claim.data_version)
 
 
 def _status(separable):
@@ -62,9 +62,9 @@ def _status(separable):
 
 
 def _separable(args):
-    from markone._io import write_json
+    from markone._io import atomic_write
     from verify import check_separable
-    from verify.certificate import certificate_document  # the checker's own format
+    from verify.certificate import certificate_document, certificate_json
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
@@ -83,8 +83,9 @@ def _separable(args):
         if v.separable is None:
             print(f"no certificate written to {args.certificate}: the verdict is unknown")
         else:
-            write_json(args.certificate, certificate_document(X, y, v,
-                                                              source=_source(args)))
+            # the checker's own format; sparse data stay sparse (format /3, csr)
+            atomic_write(args.certificate, certificate_json(
+                certificate_document(X, y, v, source=_source(args))))
             print(f"certificate written to {args.certificate}")
     return _status(v.separable)
 

@@ -306,7 +306,10 @@ class CommandAdapter:
 
     def answer(self, problem: JSONDict) -> JSONDict | None:
         try:
+            # what the program writes is its own business: bytes that are not UTF-8
+            # become U+FFFD (and then fail as not JSON), never an error of markone's
             proc = subprocess.run(self.argv, input=json.dumps(problem), text=True,
+                                  encoding="utf-8", errors="replace",
                                   capture_output=True, timeout=self.timeout)
         except subprocess.TimeoutExpired as exc:
             raise ImplementationError(

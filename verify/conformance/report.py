@@ -6,7 +6,7 @@
 case  property  verdict
 a     p         pass
 <BLANKLINE>
-impl: 1 passed, 0 failed, 0 errors, 0 not applicable (of 1 cases)
+impl: 1 passed, 0 failed, 0 errors, 0 not applicable (of 1 case)
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 
+from markone._io import plural
 from verify.conformance.judge import CaseResult
 
 __all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status"]
@@ -65,8 +66,8 @@ def as_table(results: Sequence[CaseResult], impl_name: str, *, show_errors: bool
     s = summary(results)
     lines.append("")
     lines.append(f"{impl_name}: {s['passed']} passed, {s['failed']} failed, "
-                 f"{s['errors']} errors, {s['not_applicable']} not applicable "
-                 f"(of {s['total']} cases)")
+                 f"{plural(s['errors'], 'error')}, {s['not_applicable']} not applicable "
+                 f"(of {plural(s['total'], 'case')})")
     return "\n".join(lines)
 
 
