@@ -25,11 +25,16 @@ scipy.sparse matrix (1% non-zeros, 100 a row) as a certificate file (format ``/3
 ``"layout": "csr"``: the non-zero entries only, never made dense) and checks it with
 ``check_certificate_file``; it prints the times, the file size, and their ratios to
 ``check_certificate`` on the same matrix in memory.
+
+9. wide sparse data: ``--wide`` times ``check_separable`` (and the re-check) on
+100,000 x 10,000 CSR matrices (and 20,000 and 50,000 rows) with 0.2% and 1% non-zeros,
+labelled by a random hyperplane through the median score, and with 50 labels flipped.
+
 Numbers are wall-clock seconds on this machine, measured in one run; the machine is
 shared, so compare ratios rather than absolute times.
 
 Run: ``python benchmarks/bench_verify.py [--quick] [--only-scale] [--sizes] [--checker]
-[--files]``
+[--files] [--wide]``
 """
 
 from __future__ import annotations
@@ -91,15 +96,22 @@ def mark1_patterns(rng, n=N_MARK):
     return A, labels[:n]
 
 
-def sparse_data(n, d, k, rng):
-    """``n x d`` CSR with ``k`` entries a row in 1..3, labelled by a hyperplane with a
-    fair margin (the perceptron decides), int32 indices."""
+def sparse_matrix(n, d, k, rng):
+    """``n x d`` CSR with ``k`` entries a row in 1..3 at random columns (repeats
+    summed), int32 indices."""
     import scipy.sparse as sp
 
     cols = rng.integers(0, d, size=(n, k)).astype(np.int32)
     A = sp.csr_array((rng.integers(1, 4, n * k).astype(np.float64), cols.ravel(),
                       np.arange(0, n * k + 1, k, dtype=np.int32)), shape=(n, d))
     A.sum_duplicates()
+    return A
+
+
+def sparse_data(n, d, k, rng):
+    """``n x d`` CSR with ``k`` entries a row in 1..3, labelled by a hyperplane with a
+    fair margin (the perceptron decides), int32 indices."""
+    A = sparse_matrix(n, d, k, rng)
     s = A @ rng.normal(size=d)
     keep = np.abs(s - np.median(s)) > 0.5 * np.std(s)  # a margin around the hyperplane
     A = A[np.flatnonzero(keep)]
@@ -121,6 +133,26 @@ def at_scale(rng, recheck):
     yb = np.r_[y, -y[7]]
     v, t, tc = timed_verdict(B, yb) if recheck else (*timed_verdict_only(B, yb), None)
     line("same + one point again, other label", v, t, tc)
+
+
+def wide_sparse(rng, densities=(0.002, 0.01)):
+    """Section 9: sparse 10,000-column data labelled by a random hyperplane through
+    the median score (no margin kept), at several n and densities; 50 flipped labels
+    keep it separable (10,000 dimensions), so both rows are witnesses."""
+    print("\n9. wide sparse data, d = 10,000, hyperplane labels (verdict s / re-check s)")
+    print(f"  {'n':>8} {'density':>8} {'nnz':>11} {'separable':>16} {'50 flipped':>16}")
+    for n in (20_000, 50_000, 100_000):
+        for density in densities:
+            A = sparse_matrix(n, 10_000, round(density * 10_000), rng)
+            s = A @ rng.normal(size=10_000)
+            cells = []
+            for flips in (0, 50):
+                y = np.where(s > np.median(s), 1, -1)
+                y[rng.choice(n, flips, replace=False)] *= -1
+                v, t, tc = timed_verdict(A, y)
+                assert v.separable is True, v.message
+                cells.append(f"{t:7.2f} / {tc:5.2f}")
+            print(f"  {n:>8,} {density:>8.1%} {A.nnz:>11,} {cells[0]:>16} {cells[1]:>16}")
 
 
 def timed_verdict_only(X, y):
@@ -256,7 +288,7 @@ def sparse_files(rng, n=100_000, d=10_000, k=100):
 
 
 def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker=False,
-         files=False):
+         files=False, wide=False):
     rng = np.random.default_rng(SEED)
     # warm-up: imports, numba caches, HiGHS and Z3 start-up are not what we measure
     check_separable(*datasets.xor())
@@ -267,6 +299,9 @@ def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker
         return
     if files:
         sparse_files(rng)
+        return
+    if wide:
+        wide_sparse(rng)
         return
     if only_scale:
         at_scale(rng, recheck_large)
@@ -343,6 +378,8 @@ if __name__ == "__main__":
                         help="only the cases at scale (5, and 6 with --sizes)")
     parser.add_argument("--checker", action="store_true",
                         help="only the trusted checker, old (git) vs new (7)")
+    parser.add_argument("--wide", action="store_true",
+                        help="only wide sparse data, d = 10,000, at 0.2%% and 1%% (9)")
     parser.add_argument("--files", action="store_true",
                         help="only the sparse certificate file, written and checked (8)")
     main(**vars(parser.parse_args()))

@@ -166,3 +166,30 @@ def test_cli_reads_sparse_npz_files(tmp_path, capsys):
     sp.save_npz(one_column, sp.csr_matrix(np.ones((3, 1))))
     assert main(["train", str(one_column)]) == 2
     assert "label column last" in capsys.readouterr().err
+
+
+def test_wide_sparse_data_get_a_perceptron_budget_that_grows_with_d(monkeypatch):
+    # On wide data the LP needs about d pivots over the data's rows (at 10,000 columns
+    # it did not finish in minutes), so the perceptron prover gets at least d // 4
+    # epochs whatever the matrix's size; a fixed budget of entry visits gave a
+    # 100,000 x 10,000 matrix with 1% non-zeros 10 epochs, and it needed 781.
+    import markone.perceptron
+
+    budgets = []
+    real_train = markone.perceptron.train
+
+    def spy(*args, **kw):
+        budgets.append(kw["max_epochs"])
+        return real_train(*args, **kw)
+
+    monkeypatch.setattr(markone.perceptron, "train", spy)
+    rng = np.random.default_rng(3)
+    n, d, k = 2000, 40_000, 60    # 122,000 stored entries with the intercept
+    A = sp.csr_array((rng.integers(1, 4, n * k).astype(np.float64),
+                      rng.integers(0, d, n * k), np.arange(0, n * k + 1, k)), shape=(n, d))
+    s = A @ rng.normal(size=d)
+    y = np.where(s > np.median(s), 1, -1)
+    v = check_separable(A, y)
+    assert budgets == [(d + 1) // 4]   # the entry budget alone gives 1e8 // 122,000
+    assert v.separable is True and v.method == "perceptron"
+    assert check_certificate(A, y, v)

@@ -436,18 +436,36 @@ def _opposite_pair(Z):
     return best
 
 
-def _perceptron(prob, budget=1e8):
-    """A short run of :func:`markone.train` on the signed rows; its weights, certified
-    exactly, or None. (Training on ``z_i = y_i [x_i, 1]`` with all labels +1 and no
-    intercept is the same run as on ``(x_i, y_i)``: every score is the same number.)"""
+def _perceptron_epochs(size, d, budget=1e8):
+    """Epoch budget of the perceptron prover on ``size`` stored entries in ``d``
+    (augmented) columns.
+
+    At least 10 passes, up to 1000 while they cost at most ``budget`` entry visits,
+    and at least ``d // 4`` passes whatever the size: the LP that decides otherwise
+    needs on the order of d simplex pivots over rows of the data (at d = 10,000 it
+    does not finish in minutes), so on wide data a long perceptron run is the cheap
+    prover, not the LP.
+
+    >>> _perceptron_epochs(10**5 * 101, 101), _perceptron_epochs(10**7, 10_001)
+    (25, 2500)
+    >>> _perceptron_epochs(1000, 21)
+    1000
+    """
+    return int(max(min(1000, max(10, budget // max(size, 1))), d // 4))
+
+
+def _perceptron(prob):
+    """A run of :func:`markone.train` on the signed rows (:func:`perceptron_epochs`
+    passes at most); its weights, certified exactly, or None. (Training on
+    ``z_i = y_i [x_i, 1]`` with all labels +1 and no intercept is the same run as on
+    ``(x_i, y_i)``: every score is the same number.)"""
     import warnings
 
     from markone._checks import FloatRangeError
     from markone.perceptron import train
 
     Z = prob.Zf
-    size = Z.nnz if is_sparse(Z) else Z.size
-    epochs = int(min(1000, max(10, budget // max(size, 1))))
+    epochs = _perceptron_epochs(Z.nnz if is_sparse(Z) else Z.size, prob.d)
     _stage(prob, f"check_separable: perceptron ({epochs} epochs at most)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # not converging is an answer here, not a warning
