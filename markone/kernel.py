@@ -55,6 +55,7 @@ from typing import Any
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from markone._kernels import linear_scores
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, PositiveReal, as_float
 from markone._typing import ArrayLike, Order, Rational, Seed
 from markone._rows import Rows, Vector, sq_norms
@@ -315,14 +316,14 @@ class KernelPerceptron(OnlineClassifier):
         return self._scores(self._checked_X(X))
 
     def _scores(self, X):
+        # sums entry by entry (linear_scores), so that predict_one(x) equals
+        # predict([x])[0] even on a tie
         if self._linear:  # the primal vector: O(d) per row, equal to the dual sum
-            return np.asarray(X @ self._w).ravel() + self._b
+            return linear_scores(X, self._w[None], [self._b])[:, 0]
         if not self._rows.n:
             return np.zeros(X.shape[0])
-        return self._coef.view() @ self._gram(self._rows.view(), X,
-                                               sq_a=self._rows.sq_norms())
+        K = self._gram(self._rows.view(), X, sq_a=self._rows.sq_norms())
+        return linear_scores(K.T, self._coef.view()[None], [0.0])[:, 0]
 
     def _score_one(self, x):
-        if self._linear:
-            return x @ self._w + self._b
         return self._scores(x[None])[0]

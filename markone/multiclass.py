@@ -69,7 +69,7 @@ from markone._checks import (
     zero_rows,
     zero_rows_error,
 )
-from markone._kernels import kernel_rows, row_dot, row_update
+from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, as_float
 from markone._typing import ArrayLike, Order, Rational, Seed
 from markone._validation import (
@@ -385,8 +385,9 @@ class MulticlassPerceptron(OnlineClassifier):
     def _class_scores(self, X):
         W = self._prediction()
         d = self.n_features_in_
-        S = X @ W[:, :d].T
-        return S + W[:, d] * self._c if self.intercept else S
+        # entry by entry (linear_scores): predict_one(x) == predict([x])[0] on ties
+        offsets = W[:, d] * self._c if self.intercept else np.zeros(len(W))
+        return linear_scores(X, W[:, :d], offsets)
 
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores per class, shape (n, n_classes); with two classes ``s1 - s0``."""

@@ -720,16 +720,18 @@ class Perceptron(OnlineClassifier):
     # prediction -----------------------------------------------------------------------
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Signed scores (positive means ``classes_[1]``; for "voted": the vote)."""
-        X = self._checked_X(X)
-        if self.variant == "voted":
-            vectors, counts, _ = self._engine.voted()
-            A = augment(X, True, self._c)
-            return (predict_sign(A @ np.array(vectors).T) @ np.array(counts)).astype(float)
-        w = self._w()
-        return X @ w[:-1] + w[-1] * self._c
+        return self._scores(self._checked_X(X))
 
     def _score_one(self, x):
+        return self._scores(x[None, :])[0]
+
+    def _scores(self, X):
+        # one summation order for a batch and for one example (linear_scores), so
+        # that predict_one(x) == predict([x])[0] even on an exact tie
         if self.variant == "voted":
-            return super()._score_one(x)
+            vectors, counts, _ = self._engine.voted()
+            V = np.array(vectors, dtype=float).reshape(len(counts), -1)
+            S = _kernels.linear_scores(X, V[:, :-1], V[:, -1] * self._c)
+            return (predict_sign(S) @ np.array(counts)).astype(float)
         w = self._w()
-        return np.float64(x @ w[:-1] + w[-1] * self._c)
+        return _kernels.linear_scores(X, w[None, :-1], w[-1:] * self._c)[:, 0]

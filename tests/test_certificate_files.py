@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 from markone.cli import main
-from verify.certificate import data_sha256
+from verify.certificate import SparseData, data_sha256
 
 XOR_CSV = "0,0,0\n0,1,1\n1,0,1\n1,1,0\n"
 AND_CSV = "x1,x2,label\n0,0,no\n0,1,no\n1,0,no\n1,1,yes\n"
@@ -128,6 +128,11 @@ SPARSE_WRONG = {  # exit 1: readable, but not the data or not a proof
     "entry moved to another column": sparse_edit("indices", 0, 2),
     "hash edited": lambda d: d.__setitem__("data_sha256", "0" * 64),
     "label flipped": lambda d: d["data"]["y"].__setitem__(0, 0),
+    "10**15 columns, hash recomputed": lambda d: (  # same non-zeros, other data
+        d["data"].__setitem__("shape", [5, 10**15]),
+        d.__setitem__("data_sha256", data_sha256(SparseData(
+            d["data"]["shape"], d["data"]["indptr"], d["data"]["indices"],
+            d["data"]["values"]), d["data"]["y"]))),
 }
 
 

@@ -4,17 +4,20 @@ A stream of learn_one calls is a replay of ``train(X, y, order=stream, max_epoch
 (the same weights and mistakes, for every variant); a learn_one is not an epoch; the
 state does not grow with the stream unless the variant keeps history ("voted")."""
 
+import itertools
 import pickle
 import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import markone
 from markone import KernelPerceptron, MulticlassPerceptron, Perceptron
+from markone._kernels import linear_scores
 
 
 @st.composite
@@ -195,3 +198,53 @@ def test_learn_one_zero_vector_without_intercept():
     clf = Perceptron(intercept=False)
     with pytest.raises(ValueError, match="zero vector and intercept=False"):
         clf.learn_one([0.0, 0.0], 1)
+
+
+# predict_one and predict share one summation order ---------------------------------
+
+_GRID = np.array(list(itertools.product(range(-3, 4), repeat=3)), dtype=float)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Perceptron(variant="averaged", max_epochs=3),
+    lambda: Perceptron(variant="voted", max_epochs=3),
+    lambda: MulticlassPerceptron(variant="averaged", max_epochs=3),
+    lambda: KernelPerceptron(kernel="linear", max_epochs=3),
+    lambda: KernelPerceptron(kernel="poly", degree=2, max_epochs=3),
+], ids=["averaged", "voted", "multiclass", "kernel-linear", "kernel-poly"])
+def test_predict_one_agrees_with_predict_on_ties(make):
+    # averaged weights such as -0.9 make exact ties on an integer grid whose float
+    # score is +-1e-16 depending on the summation order: a BLAS matrix product and a
+    # single dot product disagreed on 6 of these points before the estimators scored
+    # through markone._kernels.linear_scores
+    rng = np.random.default_rng(0)
+    disagreements = 0
+    for _ in range(60):
+        X = rng.integers(-3, 4, size=(7, 3)).astype(float)
+        y = rng.integers(0, 3 if isinstance(make(), MulticlassPerceptron) else 2, size=7)
+        if len(np.unique(y)) < 2:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", markone.ConvergenceWarning)
+            clf = make().fit(X, y)
+        batch = clf.predict(_GRID)
+        disagreements += sum(clf.predict_one(g) != b for g, b in zip(_GRID, batch))
+    assert disagreements == 0
+
+
+@given(st.integers(1, 6), st.integers(1, 5), st.integers(1, 3), st.integers(0, 2**32 - 1))
+def test_linear_scores_sum_in_column_order_hypo(n, d, k, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.6)
+    W, b = rng.standard_normal((k, d)), rng.standard_normal(k)
+    oracle = np.empty((n, k))
+    for i in range(n):
+        for c in range(k):
+            s = 0.0
+            for j in range(d):   # Python floats: IEEE, left to right
+                s += X[i, j] * W[c, j]
+            oracle[i, c] = s + b[c]
+    for rows in (X, sp.csr_array(X), sp.csr_matrix(X)):
+        S = linear_scores(rows, W, b)
+        assert np.array_equal(S, oracle)
+        assert np.array_equal(S[-1], linear_scores(X[-1:], W, b)[0])

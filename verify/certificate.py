@@ -276,19 +276,23 @@ def _check_gordan(rows, scales, signs, certificate, aug, d):
                                    "every weight must be > 0.")
         coef[i] = lam * scales[i] * signs[i]
     den = math.lcm(*(c.denominator for c in coef.values()))
-    total = [0] * d
-    for i, c in coef.items():
-        ci = c.numerator * (den // c.denominator)
-        if isinstance(rows[i], tuple):
+    if isinstance(rows[0], tuple):  # sparse: only the columns the rows store, so the
+        sums: dict[int, int] = {}   # work is the rows' entries, whatever d says
+        for i, c in coef.items():
+            ci = c.numerator * (den // c.denominator)
             for j, v in zip(*rows[i]):
-                total[j] += ci * v
-        else:
-            total = [t + ci * v for t, v in zip(total, rows[i])]
-    for j, t in enumerate(total):
-        if t != 0:
-            raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
-                                   f"sum lambda_i y_i [x_i{aug} is {Fraction(t, den)}, "
-                                   "not 0.")
+                sums[j] = sums.get(j, 0) + ci * v
+        total = sorted((j, t) for j, t in sums.items() if t != 0)
+    else:
+        dense = [0] * d
+        for i, c in coef.items():
+            ci = c.numerator * (den // c.denominator)
+            dense = [t + ci * v for t, v in zip(dense, rows[i])]
+        total = [(j, t) for j, t in enumerate(dense) if t != 0]
+    if total:
+        j, t = total[0]
+        raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
+                               f"sum lambda_i y_i [x_i{aug} is {Fraction(t, den)}, not 0.")
 
 
 # --------------------------------------------------------------------------------------
