@@ -8,6 +8,7 @@ decision.
 """
 
 import string
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -142,7 +143,22 @@ def test_26_letters_continuations_replay_on_the_machine():
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
     machine = MarkI(seed=0)
     rep = check_machine(machine, images, labels)
+    rows = []
     for r in rep.r_units:
-        for c in r.converges.evidence.get("continuations", []):
+        conts = r.converges.evidence.get("continuations", [])
+        for c in conts:
             check_on_machine(machine, images, labels, r.r_unit,
                              r.end_stops.evidence["stream"], c)
+        if conts:
+            assert r.converges.holds is None or not all(
+                c["outcome"] == "converges" for c in conts)
+            rows.append([f"R{r.r_unit}", str(len(r.end_stops.evidence["stream"]))]
+                        + [f"pass {c['passes']} ({c['reinforcements_after_prefix']})"
+                           for c in conts])
+    # the table quoted in docs/verify-machine.md is this run's
+    page = (Path(__file__).parents[1] / "docs" / "verify-machine.md").read_text()
+    table = page[page.index("| R-unit | stream | given"):].split("\n\n")[0]
+    quoted = [[cell.strip().replace(" more reinforcements", "")
+               for cell in line.strip("|").split("|")]
+              for line in table.splitlines()[2:]]
+    assert quoted == rows

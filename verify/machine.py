@@ -29,7 +29,13 @@ wiring, threshold and faults) and, for each R-unit, proves or refutes three clai
     under every figure), and otherwise by a concrete stream: a ``prefix`` shown once
     and a ``cycle`` of all figures that returns the potentiometers to the same setting
     after a pass with mistakes, so that ``MarkI.train(images, labels, order=cycle,
-    warm_start=True)`` after ``order=prefix + cycle`` provably never learns.
+    warm_start=True)`` after ``order=prefix + cycle`` provably never learns. On a
+    larger task, each stream found to reach a stop is continued in fixed fair orders
+    (the figures as given, the stream's own order, the figures pushing the stopped
+    weight first), each decided exactly: a pass without a mistake (that continuation
+    learns; ``evidence["continuations"]`` gives the pass and the reinforcements) or a
+    recurring pass-boundary setting (a blocking stream). Continuations that learn do
+    not prove that every stream does: the claim then stays undecided.
 
 and two claims about the whole machine: **timing** (can ``exposure_s`` change an
 A-unit pattern, from the closed-form photocell response; the shortest exposure that
@@ -934,7 +940,7 @@ def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline
     if after:
         words = (f"a stop is reached (stream of {len(hit)}); continuing "
                  + "; ".join(_continuation_words(c) for c in after)
-                 + ", so the stream does not block in these continuations; whether "
+                 + ", so this stream does not block in these continuations; whether "
                  "some stream blocks is not decided (" + words + ")")
     return Claim(None, "continuations and periodic orders" if after else
                  "periodic orders", words, {"continuations": after} if after else {})
@@ -984,8 +990,9 @@ def _continuation(name, order, run):
 
 def _continuation_words(c):
     if c["outcome"] == "converges":
-        return (f"in the {c['order']} order it still learns after {c['passes']} "
-                f"passes ({c['reinforcements_after_prefix']} more reinforcements)")
+        return (f"in the {c['order']} order it still learns (pass {c['passes']} is "
+                f"the first without a mistake, after "
+                f"{c['reinforcements_after_prefix']} more reinforcements)")
     return (f"in the {c['order']} order it is undecided after {c['passes']} passes"
             + (" (time budget)" if c.get("timed_out") else ""))
 
