@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
-from hypothesis import strategies as st
 
 from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
+from test_verify_machine import tiny_tasks
 from verify.machine import check_machine, replay_stream
 
 TWO_CELLS = dict(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
@@ -99,24 +99,8 @@ def test_a_cut_move_that_still_learns():
         check_on_machine(machine, FIGURES, LABELS, 0, [0], cont)
 
 
-@st.composite
-def tiny_tasks(draw):
-    n = draw(st.integers(3, 6))
-    k = draw(st.integers(1, 3))
-    lo = draw(st.sampled_from([-k, -k, -k, 0, -1]))
-    params = MarkIParams(retina_shape=(3, 3), n_a_units=draw(st.integers(3, 8)),
-                         n_excitatory=2, n_inhibitory=1, n_r_units=1, theta=1,
-                         weight_range=(lo, k),
-                         increment_steps=draw(st.sampled_from([1, 1, 2])))
-    bits = draw(st.lists(st.lists(st.integers(0, 1), min_size=9, max_size=9),
-                         min_size=n, max_size=n))
-    labels = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n).filter(
-        lambda v: len(set(v)) == 2))
-    return MarkI(params, seed=draw(st.integers(0, 10**6))), np.array(bits), labels
-
-
 @settings(max_examples=60, deadline=None)
-@given(tiny_tasks())
+@given(tiny_tasks(one_sided=True))
 def test_continuations_equal_the_machine_and_the_exact_decision(task):
     machine, images, labels = task
     r = check_machine(machine, images, labels, exact_budget=1, orders=0).r_units[0]
