@@ -550,14 +550,16 @@ def _zero(t):
 # ---- families of hard cases ---------------------------------------------------------
 
 def small_margin_lattice(n: int = 8, d: int = 3, k: int = 5, *, draws: int = 500,
-                         seed: Seed = None, intercept: bool = True
+                         seed: Seed = None, intercept: bool = True,
+                         progress: bool | None = None
                          ) -> tuple[np.ndarray, np.ndarray]:
     """A small integer data set with a tiny margin: a hard case for the adversary.
 
     Draws ``draws`` sets of ``n`` points with integer coordinates in ``[-k, k]^d``,
     each labelled by a random affine hyperplane with integer normal and half-integer
     offset (so no point lies on it), and returns the one with the largest Novikoff
-    bound ``(R/gamma)^2``.
+    bound ``(R/gamma)^2``. ``progress`` shows a bar of the draws (tqdm on stderr;
+    ``None``: only on a terminal, once the draws take more than half a second).
 
     Returns
     -------
@@ -576,17 +578,21 @@ def small_margin_lattice(n: int = 8, d: int = 3, k: int = 5, *, draws: int = 500
     draws = check_int_at_least(draws, "draws", 1)
     rng = as_generator(seed)
     best, best_bound = None, -1.0
-    for _ in range(draws):
-        X = rng.integers(-k, k + 1, size=(n, d))
-        u = rng.integers(-k, k + 1, size=d)
-        y = np.where(X @ u + rng.integers(-k, k + 1) + 0.5 > 0, 1, -1).astype(np.int64)
-        if abs(int(y.sum())) == n:
-            continue
-        m = max_margin(X, y, intercept=intercept)
-        if m.separable and m.bound > best_bound:
-            best, best_bound = (X.astype(np.int64), y), m.bound
+    with search_bar(draws, "small_margin_lattice: draws", progress) as bar:
+        for _ in range(draws):
+            bar.update(1)
+            X = rng.integers(-k, k + 1, size=(n, d))
+            u = rng.integers(-k, k + 1, size=d)
+            y = np.where(X @ u + rng.integers(-k, k + 1) + 0.5 > 0, 1,
+                         -1).astype(np.int64)
+            if abs(int(y.sum())) == n:
+                continue
+            m = max_margin(X, y, intercept=intercept)
+            if m.separable and m.bound > best_bound:
+                best, best_bound = (X.astype(np.int64), y), m.bound
     if best is None:
-        raise ValueError(f"no two-class separable draw in {draws} tries; raise draws.")
+        raise ValueError(f"no two-class separable draw in {plural(draws, 'try', 'tries')}; "
+                         "raise draws.")
     return best
 
 
