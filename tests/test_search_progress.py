@@ -139,6 +139,16 @@ def test_worst_order_z3_progress_changes_nothing():
         assert replay(X, y, a.order, intercept=False).mistakes == a.mistakes
 
 
+def test_small_margin_lattice_progress_changes_nothing():
+    from verify.adversary import small_margin_lattice
+
+    (Xa, ya), shown = run(small_margin_lattice, 6, 2, 3, draws=20, seed=1, progress=True)
+    (Xb, yb), quiet = run(small_margin_lattice, 6, 2, 3, draws=20, seed=1,
+                          progress=False)
+    assert np.array_equal(Xa, Xb) and np.array_equal(ya, yb)
+    assert quiet == "" and "small_margin_lattice: draws" in shown and "20/20" in shown
+
+
 def test_check_machine_progress_counts_r_units():
     from markone.hardware import MarkI, MarkIParams
     from verify.machine import check_machine

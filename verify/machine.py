@@ -378,7 +378,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     units = _Units(p.increment_steps, p.weight_range)
     rules = ((p.rule, p.quantize) if p.photocell_noise_sd == 0
              and (plan is None or not len(plan)) else None)
-    with search_bar(p.n_r_units, "check_machine: R-units", progress) as bar:
+    with search_bar(p.n_r_units, "check_machine: R-units", progress,
+                    unit=" R-units") as bar:
         reports = []
         for r in range(p.n_r_units):
             reports.append(_check_r_unit(r, task, units, dynamic, budget, orders,

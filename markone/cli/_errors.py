@@ -106,6 +106,7 @@ _CLI_TERMS: list = [
     (r"\bjitter=(\d+)", r"--jitter \1"),
     (r"\bjitter <= ", "--jitter <= "),
     (r"\braise budget\b", "raise --budget"),
+    (r"\braise draws\b", "raise --draws"),
     (r"\bmax_epochs=(\d+)", r"--max-epochs \1"),
     (r"\b(raise|Raise) max_epochs\b", r"\1 --max-epochs"),
     (r"\bmethod='(\w+)'", r"--method \1"),
