@@ -12,7 +12,7 @@ from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, nonnegative_int,
-                         positive_float, positive_int, unit_fraction)
+                         output_file, positive_float, positive_int, unit_fraction)
 
 __all__ = ["register"]
 
@@ -131,6 +131,6 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                        f"parts first ({what}; drawn from --seed); the report then says "
                        "whether the task is still learnable and gives a 1-minimal set "
                        "of the faults that broke it")
-    m.add_argument("--json", default=None, metavar="OUT.json",
+    m.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
                    help="also write the report as JSON")
     return m

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         plural, positive_float)
+                         output_file, plural, positive_float)
 
 __all__ = ["register"]
 
@@ -159,7 +159,7 @@ def register(subparsers: Any) -> ArgumentParser:
                    "plain Z3, or the perceptron only")
     s.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                    help="give up (verdict unknown, exit 2) after this long")
-    s.add_argument("--certificate", default=None, metavar="OUT.json",
+    s.add_argument("--certificate", type=output_file, default=None, metavar="OUT.json",
                    help="write the verdict with its proof and the data (self-contained)")
 
     m = add_command(group, "margin", help="maximum margin with a certified interval",
