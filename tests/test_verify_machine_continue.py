@@ -146,3 +146,28 @@ def test_26_letters_continuations_replay_on_the_machine():
                for cell in line.strip("|").split("|")]
               for line in table.splitlines()[2:]]
     assert quoted == rows
+
+
+def test_continuations_undecided_within_their_budget(monkeypatch):
+    # the increment-2 case learns at pass 2 in the given order; one pass is too few
+    import verify.machine as vm
+
+    monkeypatch.setattr(vm, "CONTINUE_PASSES", 1)
+    machine = two_cell_machine(weight_range=(-1, 1), increment_steps=2)
+    c = check_machine(machine, FIGURES, LABELS, exact_budget=1, orders=0).r_units[0]
+    first = c.converges.evidence["continuations"][0]
+    assert (first["outcome"], first["passes"], first["timed_out"]) == ("undecided", 1,
+                                                                      False)
+    assert c.converges.holds is None
+    assert "in the given order it is undecided after 1 pass" in c.converges.message
+
+
+def test_run_passes_budget_and_deadline():
+    from verify._clipped import run_passes
+
+    P = np.array([[-1, 0], [0, 1]])
+    order = np.array([0, 1])
+    run = run_passes(P, P, 0, 1, order, prefix=[0], max_passes=1)   # repeats at 2
+    assert (run.converged, run.cycle_start, run.passes) == (False, None, 1)
+    late = run_passes(P, P, 0, 1, order, prefix=[0], deadline=0.0)
+    assert late.timed_out and late.passes == 0 and late.prefix_mistakes == 1

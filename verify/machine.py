@@ -89,6 +89,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from markone._io import plural
 from markone._progress import search_bar
 from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
@@ -994,7 +995,8 @@ def _continuation_words(c):
         return (f"in the {c['order']} order it still learns (pass {c['passes']} is "
                 f"the first without a mistake, after "
                 f"{c['reinforcements_after_prefix']} more reinforcements)")
-    return (f"in the {c['order']} order it is undecided after {c['passes']} passes"
+    return (f"in the {c['order']} order it is undecided after "
+            f"{plural(c['passes'], 'pass', 'passes')}"
             + (" (time budget)" if c.get("timed_out") else ""))
 
 
