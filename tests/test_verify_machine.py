@@ -277,7 +277,7 @@ def test_cli_letters_and_run(tmp_path):
     images, labels = letters("AB", per_class=2, seed=0)
     run = MarkI(seed=0).train(images, labels, max_epochs=3, log=True)
     path = run.save(tmp_path / "run.json")
-    assert main(["verify", "machine", str(path), "--json", str(tmp_path / "s.json")]) in (0, 1, 2)
+    assert main(["verify", "machine", str(path), "--json", str(tmp_path / "s.json")]) in (0, 1, 4)
     again = json.loads((tmp_path / "s.json").read_text())
     assert again["data_sha256"] == doc["data_sha256"]
     unlogged = MarkI(seed=0).train(images, labels, max_epochs=1).save(tmp_path / "u.json")

@@ -57,7 +57,7 @@ header line; .npz with arrays X and y, or a scipy.sparse.save_npz file of [X, y]
 
 #: One line at the end of every subcommand's help.
 EXIT_LINE = ("exit status: 0 holds/done, 1 does not hold, 2 bad input or options, "
-             "3 bug in markone (see markone --help)")
+             "3 bug in markone, 4 not decided within the budget (see markone --help)")
 
 
 class Parser(argparse.ArgumentParser):

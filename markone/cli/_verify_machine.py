@@ -13,6 +13,7 @@ from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, nonnegative_int,
                          output_file, positive_float, positive_int, unit_fraction)
+from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
 
@@ -96,7 +97,7 @@ def _machine(args):
     if args.json:
         write_json(args.json, report.to_dict())
         print(f"report written to {args.json}")
-    return {True: 0, False: 1, None: 2}[report.converges]
+    return {True: EXIT_OK, False: EXIT_NO, None: EXIT_UNDECIDED}[report.converges]
 
 
 def register(verify_subparsers: Any) -> ArgumentParser:

@@ -27,6 +27,7 @@ from markone._typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, needs_exact, nonnegative_int, output_file, plural,
                          positive_float, positive_int)
+from markone.cli._errors import EXIT_OK, EXIT_UNDECIDED
 
 if TYPE_CHECKING:
     from verify.adversary import AdversarialOrder
@@ -107,7 +108,10 @@ def _write(args, a, name):
     write_json(args.out, case_document(a, name))
     print(cli_terms(a.message))
     print(f"case written to {args.out} ({plural(len(a.order), 'presentation')})")
-    return 0
+    # a search cut short by --budget/--timeout has not decided the maximum (the case
+    # holds the longest stream found); greedy never claims one, so it is done
+    cut = not a.complete and a.method != "greedy"
+    return EXIT_UNDECIDED if cut else EXIT_OK
 
 
 def _orthonormal(args):

@@ -20,6 +20,7 @@ from typing import Any
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
                          output_file, plural, positive_float)
+from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
 
@@ -58,7 +59,7 @@ def _source_data_sha256(claim):
 
 
 def _status(separable):
-    return 0 if separable else 1 if separable is False else 2
+    return EXIT_OK if separable else EXIT_NO if separable is False else EXIT_UNDECIDED
 
 
 def _separable(args):
