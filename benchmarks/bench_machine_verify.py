@@ -5,7 +5,8 @@ Prints, from one run:
 * ``check_machine`` on the 26-letter task (10 jittered figures per letter, 260 figures)
   with the default machine (512 A-units, 8 R-units, end stops at +/-50): the target is
   under 10 s; and the same task on a machine with end stops at +/-5, where the searches
-  for streams that reach the stops and block learning run;
+  for streams that reach the stops and block learning run; for each stream that
+  reaches a stop, what happens when the machine goes on after it (continuations);
 * the share of that time spent deciding separability (the exact certificates), as a
   ratio;
 * the ``damage`` experiment at its default size (target: under 2 minutes), in process.
@@ -53,8 +54,14 @@ def main():
     for r in report.r_units:
         c = r.end_stops
         if c.holds is False:
+            after = "; ".join(
+                f"{k['order']} order: {k['outcome']}" + (
+                    f" at pass {k['passes']}" if k["outcome"] == "converges" else
+                    f" (cycle of {k.get('period')} passes)"
+                    if k["outcome"] == "never learns" else f" in {k['passes']} passes")
+                for k in r.converges.evidence.get("continuations", []))
             print(f"  R{r.r_unit}: {c.method} stream of {len(c.evidence['stream'])} "
-                  "presentations reaches a stop")
+                  f"presentations reaches a stop; continued: {after or 'not run'}")
         elif c.holds is None:
             ev = c.evidence
             own = ev.get("ball_refined", [])[-1:]

@@ -27,7 +27,36 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
-           "plural", "write_figure", "temporary_beside"]
+           "plural", "write_figure", "temporary_beside", "check_output_file"]
+
+
+def check_output_file(path):
+    """``path`` as a :class:`~pathlib.Path` if a file can be written there: not a
+    folder, and no file where a folder above it must be. Checked before any work, so a
+    long computation does not end in a refusal to save it.
+
+    >>> import tempfile, os
+    >>> top = tempfile.mkdtemp()
+    >>> check_output_file(os.path.join(top, "new", "r.json")).name
+    'r.json'
+    >>> check_output_file(top)
+    Traceback (most recent call last):
+    ...
+    ValueError: ... is a folder; give the name of a file to write (in it or elsewhere).
+    """
+    path = Path(path)
+    if str(path) in ("", "."):
+        raise ValueError("the output file name is empty; give one, e.g. result.json.")
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder; give the name of a file to write (in "
+                         "it or elsewhere).")
+    for parent in path.absolute().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"cannot write {path}: {parent} is a file, not a "
+                                 "folder.")
+            break
+    return path
 
 
 def temporary_beside(target, *, folder=False, suffix=""):
@@ -54,7 +83,7 @@ def temporary_beside(target, *, folder=False, suffix=""):
 
 def atomic_write(path, data, *, mode="w"):
     """Write ``data`` (str, or bytes with ``mode="wb"``) to ``path`` atomically."""
-    path = Path(path)
+    path = check_output_file(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = temporary_beside(path, suffix=".tmp")
     try:

@@ -21,7 +21,8 @@ import sys
 __all__ = ["progress_bar", "search_bar", "SEARCH_DELAY_S"]
 
 
-def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay=0.0):
+def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay=0.0,
+                 unit="it"):
     """A :class:`tqdm.tqdm` bar over ``total`` steps, ``initial`` of them done already.
 
     ``enabled=None`` (default) shows it only when ``stream`` (default stderr) is a
@@ -30,7 +31,7 @@ def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay
     ``enabled=None``, show the bar only once the work has taken this many seconds (so
     quick calls of a search stay silent on a terminal too); a bar asked for with
     ``enabled=True`` shows at once. Change its label with
-    ``bar.set_description(text, refresh=False)``.
+    ``bar.set_description(text, refresh=False)``. ``unit`` names what is counted.
     """
     from tqdm import tqdm
 
@@ -41,7 +42,7 @@ def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay
     known = _terminal_size(stream)  # a terminal of unknown size (0 x 0) hides tqdm
     return tqdm(total=total, desc=label, initial=initial, file=stream,
                 disable=not enabled, leave=True, mininterval=0.1,
-                delay=float(delay) if auto else 0.0,
+                delay=float(delay) if auto else 0.0, unit=unit,
                 ncols=None if known else 80, nrows=None if known else 24)
 
 
@@ -50,7 +51,7 @@ def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay
 SEARCH_DELAY_S = 0.5
 
 
-def search_bar(total, label, progress):
+def search_bar(total, label, progress, unit="it"):
     """The bar of a search in :mod:`verify`: ``progress`` is the function's own
     argument (``None``: on a terminal, once the search has taken
     :data:`SEARCH_DELAY_S`; True: at once; False: never).
@@ -60,10 +61,10 @@ def search_bar(total, label, progress):
     >>> with contextlib.redirect_stderr(err):
     ...     with search_bar(None, "search", True) as bar:
     ...         bar.update(5)
-    >>> "search" in err.getvalue() and "5" in err.getvalue()
+    >>> "search" in err.getvalue() and "5it" in err.getvalue()
     True
     """
-    return progress_bar(total, label, enabled=progress, delay=SEARCH_DELAY_S)
+    return progress_bar(total, label, enabled=progress, delay=SEARCH_DELAY_S, unit=unit)
 
 
 def _terminal_size(stream):

@@ -53,8 +53,8 @@ def run_task(spec: JSONDict) -> JSONDict:
         res = markone.train(Xi, y, exact=True, record=True,
                             max_epochs=spec["max_epochs"])
     traj = [[int(v) for v in w] for w in res.weights_after]
-    cyc = check_cycling(Xi, y)
-    every = check_cycling(Xi, y, order="all")
+    cyc = check_cycling(Xi, y, progress=False)  # the runner shows the sweep's bar
+    every = check_cycling(Xi, y, order="all", progress=False)
     p, t0 = cyc.period_updates, cyc.transient
     periodic = all(traj[i] == traj[i + p] for i in range(max(t0 - 1, 0), len(traj) - p))
     return {"encoding": spec["encoding"], "trajectory": traj,

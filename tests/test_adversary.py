@@ -81,6 +81,11 @@ def test_exhaustive_equals_brute_force_hypo(seed, n, d, intercept):
 def test_z3_agrees_with_exhaustive_hypo(seed, n):
     X, y = random_separable_int(seed, n, 2, -2, 2)
     e = worst_order(X, y, method="exhaustive")
+    # bounded model checking grows steeply with the stream's length: past about 20
+    # mistakes one instance takes Z3 10-30 s (measured over 300 seeds), which made
+    # the random local profile hang now and then; those lengths are not this test's
+    # point (test_z3_budget_too_small_is_incomplete covers a search cut short)
+    assume(e.mistakes <= 15)
     z = worst_order(X, y, method="z3", budget=e.mistakes + 1)
     assert z.complete and z.mistakes == e.mistakes
 

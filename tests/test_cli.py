@@ -153,10 +153,13 @@ def test_every_help_states_the_exit_statuses(capsys):
         main(["--help"])
     top = capsys.readouterr().out
     for status in ("0  the claim holds", "1  the claim does not hold",
-                   "2  the input or the options are wrong", "3  an internal error"):
+                   "2  the input or the options are wrong", "3  an internal error",
+                   "4  not decided"):
         assert status in top
     for name, _, parser in COMMANDS[1:]:
-        assert "exit status: 0 holds/done, 1 does not hold" in parser.format_help(), name
+        text = " ".join(parser.format_help().split())
+        assert "exit status: 0 holds/done, 1 does not hold" in text, name
+        assert "4 not decided within the budget" in text, name
 
 
 def test_usage_errors_are_one_line(capsys):

@@ -108,7 +108,7 @@ def test_verify_cycling_builtin_and_file(work, capsys):
     assert "never updates" in capsys.readouterr().out
     (work / "xor.csv").write_text("0,0,-1\n0,1,1\n1,0,1\n1,1,-1\n")
     assert main(["verify", "cycling", "xor.csv"]) == 0
-    assert main(["verify", "cycling", "parity3", "--order", "all", "--budget", "10"]) == 1
+    assert main(["verify", "cycling", "parity3", "--order", "all", "--budget", "10"]) == 4
 
 
 def test_builtin_data_parity():

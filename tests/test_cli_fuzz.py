@@ -54,7 +54,7 @@ def snapshot(folder):
             for p in sorted(folder.rglob("*"))}
 
 
-def assert_clean(status, out, err, *, allowed=(0, 1, 2), users_code=False):
+def assert_clean(status, out, err, *, allowed=(0, 1, 2, 4), users_code=False):
     if users_code and "error in your code (--impl" in err:  # shown as the user's, by design
         err = err.splitlines()[0]
     assert "Traceback" not in out + err, err
@@ -441,3 +441,28 @@ def test_a_broken_cmd_is_the_implementations_error(tmp_path, program):
                                 "--timeout", "20"])
     assert_clean(status, out, err, users_code=True)
     assert status == 1 and "(of 1 case)" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["verify", "separable", "xor", "--certificate", "{out}"],
+    ["train", "xor", "--json", "{out}"],
+    ["adversary", "orthonormal", "--m", "2", "--out", "{out}"],
+    ["machine", "train", "--chars", "A", "--per-class", "1", "--max-epochs", "1",
+     "--out", "{out}"],
+    ["machine", "replay", "run.json", "--html", "{out}"],
+    ["adversary", "check", "case.json", "--impl", "m:f", "--report", "{out}"]],
+    ids=lambda a: " ".join(a[:2]))
+@pytest.mark.parametrize("where", ["folder", "under_a_file", "empty"])
+def test_an_output_file_that_cannot_be_written_is_refused_first(tmp_path, monkeypatch,
+                                                              argv, where):
+    """Refused when the options are read, before any work: the path is a folder, a
+    file stands where a folder must be, or the name is empty."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file.txt").write_text("mine")
+    out = {"folder": "folder", "under_a_file": "file.txt/r.json", "empty": ""}[where]
+    before = snapshot(tmp_path)
+    status, o, err = run_cli([a.replace("{out}", out) for a in argv])
+    assert_clean(status, o, err)
+    assert status == 2 and o == "" and "argument --" in err, err
+    assert snapshot(tmp_path) == before

@@ -122,11 +122,15 @@ def reachable(P, D, lo, hi, *, budget=200_000):
 class PassRun:
     """A periodic order run pass after pass (see :func:`run_passes`).
 
-    ``converged``: a pass without a mistake came. Otherwise, when ``cycle_start`` is
-    not None, the state at the start of pass ``cycle_start + period`` equals the one at
-    the start of pass ``cycle_start``, with mistakes in every pass: the run never
-    converges. ``first_clip``: the position (presentation count) of the first move an
-    end stop cut short, or -1.
+    ``converged``: pass ``passes`` (after the prefix) made no mistake, so the weights
+    never move again. Otherwise, when ``cycle_start`` is not None, the state at the
+    start of pass ``cycle_start + period`` equals the one at the start of pass
+    ``cycle_start`` (pass 0 starts right after the prefix), with mistakes in every
+    pass: the run never converges. Neither: undecided within ``max_passes`` (or the
+    deadline; ``timed_out``). ``first_clip``: the position (presentation count, prefix
+    included) of the first move an end stop cut short, or -1. ``mistakes``: every
+    mistake (reinforcement) made, prefix included; ``prefix_mistakes`` those of the
+    prefix.
     """
 
     converged: bool
@@ -136,29 +140,53 @@ class PassRun:
     first_clip: int
     mistakes: int
     w: np.ndarray = field(repr=False)
+    prefix_mistakes: int = 0
+    timed_out: bool = False
 
 
-def run_passes(P, D, lo, hi, order, *, max_passes=2000):
-    """Run ``order`` pass after pass from zero with exact cycle detection."""
+def run_passes(P, D, lo, hi, order, *, prefix=None, max_passes=2000, deadline=None):
+    """Run ``prefix`` once and then ``order`` pass after pass, from zero, with exact
+    cycle detection at the pass boundaries (the state is the weights; the order is
+    fixed, so a repeated boundary state repeats the whole run). ``deadline``: a
+    :func:`time.perf_counter` time after which the run stops, undecided.
+
+    >>> import numpy as np
+    >>> P = np.array([[-1, 0], [0, 1]])        # "a" wants w_0 < 0, "b" w_1 > 0
+    >>> run = run_passes(P, P, 0, 1, np.array([0, 1]), prefix=[0])
+    >>> run.converged, run.cycle_start, run.period, run.first_clip
+    (False, 1, 1, 0)
+    >>> run_passes(P, P, -1, 1, np.array([0, 1]), prefix=[0]).passes
+    2
+    """
+    import time
+
     P = np.ascontiguousarray(P, dtype=np.int64)
     D = np.ascontiguousarray(D, dtype=np.int64)
     order = np.ascontiguousarray(order, dtype=np.int64)
     w = np.zeros(P.shape[1], np.int64)
-    seen = {w.tobytes(): 0}
     first_clip, shown, total = -1, 0, 0
+    if prefix is not None and len(prefix):
+        head = np.ascontiguousarray(prefix, dtype=np.int64)
+        total, first_clip = _pass(w, P, D, lo, hi, head)
+        shown = len(head)
+    before = total
+    seen = {w.tobytes(): 0}
     for k in range(1, max_passes + 1):
+        if deadline is not None and time.perf_counter() > deadline:
+            return PassRun(False, k - 1, None, None, first_clip, total, w, before, True)
         mistakes, clip_at = _pass(w, P, D, lo, hi, order)
         total += mistakes
         if first_clip < 0 and clip_at >= 0:
             first_clip = shown + clip_at
         shown += len(order)
         if mistakes == 0:
-            return PassRun(True, k, None, None, first_clip, total, w)
+            return PassRun(True, k, None, None, first_clip, total, w, before)
         key = w.tobytes()
         if key in seen:
-            return PassRun(False, k, seen[key], k - seen[key], first_clip, total, w)
+            return PassRun(False, k, seen[key], k - seen[key], first_clip, total, w,
+                           before)
         seen[key] = k
-    return PassRun(False, max_passes, None, None, first_clip, total, w)
+    return PassRun(False, max_passes, None, None, first_clip, total, w, before)
 
 
 @njit(cache=True)

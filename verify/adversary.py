@@ -245,14 +245,15 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         Xf = check_matrix_or_sparse(X)
         if Xf.shape[0] != len(ypm):
             raise ValueError(f"X has {Xf.shape[0]} samples but y has {len(ypm)}.")
-        with search_bar(None, "worst_order greedy: updates", progress) as bar:
+        with search_bar(None, "worst_order greedy: updates", progress,
+                        unit=" updates") as bar:
             order, explored, stopped = _greedy(Xf, ypm, intercept, budget, deadline, bar)
         return _finish(Xf, ypm, intercept, order, method, explored, False,
                        stopped=(stopped, stopped_phrase(stopped, budget, timeout_s, unit)))
     YX, _ = integer_yx(X, ypm, intercept=intercept)
     if method == "exhaustive":
         with search_bar(budget, "worst_order exhaustive: weight vectors",
-                        progress) as bar:
+                        progress, unit=" vectors") as bar:
             order, explored, stopped = _exhaustive(YX, budget, deadline, bar)
     else:
         order, explored, stopped = _bmc_search(YX, budget, deadline, progress,
@@ -504,7 +505,8 @@ def _bmc_search(YX, budget, deadline=None, progress=None, solver="z3", smt2_dir=
         "check-sat number k: is there a stream of k mistakes?"))
     w = [0] * len(rows[0])
     best, queries, stopped_by = [], 0, "budget"
-    with search_bar(budget, f"worst_order {solver}: stream length", progress) as bar:
+    with search_bar(budget, f"worst_order {solver}: stream length", progress,
+                    unit=" queries") as bar:
         for k in range(1, budget + 1):
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
@@ -550,14 +552,16 @@ def _zero(t):
 # ---- families of hard cases ---------------------------------------------------------
 
 def small_margin_lattice(n: int = 8, d: int = 3, k: int = 5, *, draws: int = 500,
-                         seed: Seed = None, intercept: bool = True
+                         seed: Seed = None, intercept: bool = True,
+                         progress: bool | None = None
                          ) -> tuple[np.ndarray, np.ndarray]:
     """A small integer data set with a tiny margin: a hard case for the adversary.
 
     Draws ``draws`` sets of ``n`` points with integer coordinates in ``[-k, k]^d``,
     each labelled by a random affine hyperplane with integer normal and half-integer
     offset (so no point lies on it), and returns the one with the largest Novikoff
-    bound ``(R/gamma)^2``.
+    bound ``(R/gamma)^2``. ``progress`` shows a bar of the draws (tqdm on stderr;
+    ``None``: only on a terminal, once the draws take more than half a second).
 
     Returns
     -------
@@ -576,17 +580,22 @@ def small_margin_lattice(n: int = 8, d: int = 3, k: int = 5, *, draws: int = 500
     draws = check_int_at_least(draws, "draws", 1)
     rng = as_generator(seed)
     best, best_bound = None, -1.0
-    for _ in range(draws):
-        X = rng.integers(-k, k + 1, size=(n, d))
-        u = rng.integers(-k, k + 1, size=d)
-        y = np.where(X @ u + rng.integers(-k, k + 1) + 0.5 > 0, 1, -1).astype(np.int64)
-        if abs(int(y.sum())) == n:
-            continue
-        m = max_margin(X, y, intercept=intercept)
-        if m.separable and m.bound > best_bound:
-            best, best_bound = (X.astype(np.int64), y), m.bound
+    with search_bar(draws, "small_margin_lattice: draws", progress,
+                    unit=" draws") as bar:
+        for _ in range(draws):
+            bar.update(1)
+            X = rng.integers(-k, k + 1, size=(n, d))
+            u = rng.integers(-k, k + 1, size=d)
+            y = np.where(X @ u + rng.integers(-k, k + 1) + 0.5 > 0, 1,
+                         -1).astype(np.int64)
+            if abs(int(y.sum())) == n:
+                continue
+            m = max_margin(X, y, intercept=intercept)
+            if m.separable and m.bound > best_bound:
+                best, best_bound = (X.astype(np.int64), y), m.bound
     if best is None:
-        raise ValueError(f"no two-class separable draw in {draws} tries; raise draws.")
+        raise ValueError(f"no two-class separable draw in {plural(draws, 'try', 'tries')}; "
+                         "raise draws.")
     return best
 
 

@@ -268,13 +268,15 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     deadline = deadline_after(timeout_s)
     YX, scale = integer_yx(X, y, intercept=intercept, intercept_scale=intercept_scale)
     if order == "cyclic":
-        with search_bar(budget, "check_cycling: updates", progress) as bar:
+        with search_bar(budget, "check_cycling: updates", progress,
+                        unit=" updates") as bar:
             report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept,
                                                  deadline, timeout_s, bar)
         if rule == "nonstrict":
             _replay(X, y, intercept, intercept_scale, stream, trajectory, scale)
         return report
-    with search_bar(budget, "check_cycling: reachable states", progress) as bar:
+    with search_bar(budget, "check_cycling: reachable states", progress,
+                    unit=" states") as bar:
         reach = reachable_states(YX, rule=rule, budget=budget, deadline=deadline,
                                  bar=bar)
     norms = _norms_sq(reach.states)

@@ -29,7 +29,13 @@ wiring, threshold and faults) and, for each R-unit, proves or refutes three clai
     under every figure), and otherwise by a concrete stream: a ``prefix`` shown once
     and a ``cycle`` of all figures that returns the potentiometers to the same setting
     after a pass with mistakes, so that ``MarkI.train(images, labels, order=cycle,
-    warm_start=True)`` after ``order=prefix + cycle`` provably never learns.
+    warm_start=True)`` after ``order=prefix + cycle`` provably never learns. On a
+    larger task, each stream found to reach a stop is continued in fixed fair orders
+    (the figures as given, the stream's own order, the figures pushing the stopped
+    weight first), each decided exactly: a pass without a mistake (that continuation
+    learns; ``evidence["continuations"]`` gives the pass and the reinforcements) or a
+    recurring pass-boundary setting (a blocking stream). Continuations that learn do
+    not prove that every stream does: the claim then stays undecided.
 
 and two claims about the whole machine: **timing** (can ``exposure_s`` change an
 A-unit pattern, from the closed-form photocell response; the shortest exposure that
@@ -83,6 +89,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from markone._io import plural
 from markone._progress import search_bar
 from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
@@ -372,7 +379,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     units = _Units(p.increment_steps, p.weight_range)
     rules = ((p.rule, p.quantize) if p.photocell_noise_sd == 0
              and (plan is None or not len(plan)) else None)
-    with search_bar(p.n_r_units, "check_machine: R-units", progress) as bar:
+    with search_bar(p.n_r_units, "check_machine: R-units", progress,
+                    unit=" R-units") as bar:
         reports = []
         for r in range(p.n_r_units):
             reports.append(_check_r_unit(r, task, units, dynamic, budget, orders,
@@ -892,6 +900,10 @@ class _Undecided(Exception):
 # convergence with end stops
 
 
+#: Passes at most that each continuation after a stream reaching a stop is run.
+CONTINUE_PASSES = 200
+
+
 def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline):
     if end_stops.holds:
         return Claim(True, "equals the ideal perceptron",
@@ -902,45 +914,95 @@ def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline
         graph = _clipped.reachable(red.P, red.D, units.lo, units.hi, budget=budget)
         if graph.complete:
             return _exact_convergence(graph, red)
+    after: list[JSONDict] = []
+    if hit is not None:
+        for name, order in _continuation_orders(red, units, hit):
+            run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
+                                      prefix=hit, max_passes=CONTINUE_PASSES,
+                                      deadline=deadline)
+            after.append(_continuation(name, order, run))
+            if run.cycle_start is not None:
+                return _blocking_claim(list(hit) + order.tolist() * run.cycle_start,
+                                       order.tolist() * run.period,
+                                       "continuation after the stop",
+                                       {"continuations": after})
     for k in range(orders + 1):
         if deadline is not None and time.perf_counter() > deadline:
             break
         order = np.arange(red.n) if k == 0 else rng.permutation(red.n)
         prefix = [] if hit is None or k % 2 == 0 else list(hit)
-        claim = _periodic_witness(red, units, prefix, order)
-        if claim is not None:
-            return claim
-    return Claim(None, "periodic orders",
-                 f"no order among {orders + 1} tried keeps the machine from learning; "
-                 "not proven either way", {})
+        run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
+                                  prefix=prefix, max_passes=CONTINUE_PASSES)
+        if run.cycle_start is not None:
+            return _blocking_claim(prefix + order.tolist() * run.cycle_start,
+                                   order.tolist() * run.period, "periodic order",
+                                   {"continuations": after} if after else {})
+    words = (f"no order among {orders + 1} tried keeps the machine from learning; "
+             "not proven either way")
+    if after:
+        words = (f"a stop is reached (stream of {len(hit)}); continuing "
+                 + "; ".join(_continuation_words(c) for c in after)
+                 + ", so this stream does not block in these continuations; whether "
+                 "some stream blocks is not decided (" + words + ")")
+    return Claim(None, "continuations and periodic orders" if after else
+                 "periodic orders", words, {"continuations": after} if after else {})
 
 
-def _periodic_witness(red, units, prefix, order):
-    """Run ``prefix`` then ``order`` pass after pass; a cycle with mistakes proves the
-    machine never learns on that stream."""
-    P, D = red.P, red.D
-    w = np.zeros(red.d, np.int64)
-    if prefix:
-        _clipped._pass(w, P, D, units.lo, units.hi, np.asarray(prefix, np.int64))
-    start = w.copy()
-    seen = {w.tobytes(): 0}
-    for k in range(1, 201):
-        mistakes, _ = _clipped._pass(w, P, D, units.lo, units.hi, order)
-        if mistakes == 0:
-            return None
-        key = w.tobytes()
-        if key in seen:
-            head = seen[key]
-            full_prefix = list(prefix) + order.tolist() * head
-            cycle = order.tolist() * (k - head)
-            return _blocking_claim(full_prefix, cycle, "periodic order")
-        seen[key] = k
-    del start
-    return None
+def _continuation_orders(red, units, hit):
+    """Fair periodic orders to continue with after ``hit`` reached a stop, by name:
+    the figures as given; the stream's own order (its figures in order of first
+    appearance, then the others as given), which keeps pushing the way the search
+    found; and the figures whose correction pushes the stopped weight further into
+    its stop first (cut short every time while the weight sits there), the others
+    after them as given."""
+    n = red.n
+    w = red.D[np.asarray(hit, np.int64)].sum(axis=0)   # ideal weights: it is the
+    out = np.flatnonzero((w > units.hi) | (w < units.lo))  # machine until the cut
+    g = int(out[0])
+    sign = 1 if w[g] > units.hi else -1
+    first = dict.fromkeys(int(i) for i in hit)
+    own = list(first) + [i for i in range(n) if i not in first]
+    push = sign * red.D[:, g] > 0
+    orders = [("given", np.arange(n)), ("stream", np.array(own, np.int64)),
+              ("pushing", np.r_[np.flatnonzero(push), np.flatnonzero(~push)])]
+    unique, seen = [], set()
+    for name, order in orders:
+        if order.tobytes() not in seen:
+            seen.add(order.tobytes())
+            unique.append((name, order))
+    return unique
 
 
-def _blocking_claim(prefix, cycle, how):
-    ev = {"prefix": [int(i) for i in prefix], "cycle": [int(i) for i in cycle]}
+def _continuation(name, order, run):
+    """One continuation's outcome as JSON: ``converges`` (a pass without a mistake
+    after ``passes`` passes and ``reinforcements`` corrections, prefix included),
+    ``never learns`` (the pass-boundary state at ``cycle_start`` recurs ``period``
+    passes later) or ``undecided`` (within ``passes`` passes)."""
+    out = {"order": name, "order_indices": order.tolist(), "passes": run.passes,
+           "reinforcements_after_prefix": run.mistakes - run.prefix_mistakes}
+    if run.converged:
+        out["outcome"] = "converges"
+    elif run.cycle_start is not None:
+        out.update(outcome="never learns", cycle_start=run.cycle_start,
+                   period=run.period)
+    else:
+        out.update(outcome="undecided", timed_out=run.timed_out)
+    return out
+
+
+def _continuation_words(c):
+    if c["outcome"] == "converges":
+        return (f"in the {c['order']} order it still learns (pass {c['passes']} is "
+                f"the first without a mistake, after "
+                f"{c['reinforcements_after_prefix']} more reinforcements)")
+    return (f"in the {c['order']} order it is undecided after "
+            f"{plural(c['passes'], 'pass', 'passes')}"
+            + (" (time budget)" if c.get("timed_out") else ""))
+
+
+def _blocking_claim(prefix, cycle, how, extra=None):
+    ev = {"prefix": [int(i) for i in prefix], "cycle": [int(i) for i in cycle],
+          **(extra or {})}
     return Claim(False, how,
                  f"never learns on a stream that shows every figure again and again: "
                  f"after a prefix of {len(prefix)} presentations, a cycle of "

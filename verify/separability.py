@@ -327,7 +327,8 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     prob = _Problem(X, y, intercept)
     prob.solver, prob.smt2_dir, prob.queries = solver, smt2_dir, 0
     try:
-        with blas_single_thread(), search_bar(None, "check_separable", progress) as bar:
+        with blas_single_thread(), search_bar(None, "check_separable", progress,
+                                                 unit=" steps") as bar:
             prob.bar = bar
             verdict = _decide(prob, method, deadline)
     except _Timeout:

@@ -34,7 +34,7 @@ __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
-           "deprecated_flag"]
+           "deprecated_flag", "output_file"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
 SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
@@ -57,7 +57,7 @@ header line; .npz with arrays X and y, or a scipy.sparse.save_npz file of [X, y]
 
 #: One line at the end of every subcommand's help.
 EXIT_LINE = ("exit status: 0 holds/done, 1 does not hold, 2 bad input or options, "
-             "3 bug in markone (see markone --help)")
+             "3 bug in markone, 4 not decided within the budget (see markone --help)")
 
 
 class Parser(argparse.ArgumentParser):
@@ -100,6 +100,24 @@ positive_float = _number_type(_finite_float, "a number", lambda v: v > 0,
                               "greater than 0")
 nonnegative_float = _number_type(_finite_float, "a number", lambda v: v >= 0,
                                  "0 or more")
+
+
+def output_file(text):
+    """argparse type: a file to write, checked when the options are read (not a
+    folder, no file where a folder must be), so that no work is lost to a bad path.
+
+    >>> output_file("results/run.json")
+    'results/run.json'
+    """
+    from markone._io import check_output_file
+
+    try:
+        check_output_file(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 #: argparse type: a number in [0, 1] (a fraction of parts, a probability).
 unit_fraction = _number_type(_finite_float, "a number", lambda v: 0 <= v <= 1,
                              "a fraction in [0, 1]")

@@ -27,7 +27,7 @@ import tempfile
 import time
 import traceback
 
-__all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_STATUS_HELP",
+__all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_UNDECIDED", "EXIT_STATUS_HELP",
            "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
            "report_bug", "report_user_code"]
 
@@ -35,13 +35,16 @@ EXIT_OK = 0     #: the claim holds / the job finished
 EXIT_NO = 1     #: the claim does not hold
 EXIT_USAGE = 2  #: bad input or options
 EXIT_BUG = 3    #: an internal error: a bug in markone
+EXIT_UNDECIDED = 4  #: not decided: a budget or time limit ran out before an answer
 
 EXIT_STATUS_HELP = """\
 exit status (every command):
   0  the claim holds / the job finished
   1  the claim does not hold (not separable, disagrees, did not converge)
   2  the input or the options are wrong (one line on stderr says which)
-  3  an internal error: a bug in markone (the traceback is written to a file)"""
+  3  an internal error: a bug in markone (the traceback is written to a file)
+  4  not decided: a budget or time limit ran out before an answer (the output
+     says which; raise --budget, --timeout or --time-budget)"""
 
 
 class CommandError(Exception):
@@ -106,6 +109,7 @@ _CLI_TERMS: list = [
     (r"\bjitter=(\d+)", r"--jitter \1"),
     (r"\bjitter <= ", "--jitter <= "),
     (r"\braise budget\b", "raise --budget"),
+    (r"\braise draws\b", "raise --draws"),
     (r"\bmax_epochs=(\d+)", r"--max-epochs \1"),
     (r"\b(raise|Raise) max_epochs\b", r"\1 --max-epochs"),
     (r"\bmethod='(\w+)'", r"--method \1"),

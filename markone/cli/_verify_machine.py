@@ -12,7 +12,8 @@ from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, nonnegative_int,
-                         positive_float, positive_int, unit_fraction)
+                         output_file, positive_float, positive_int, unit_fraction)
+from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
 
@@ -96,7 +97,7 @@ def _machine(args):
     if args.json:
         write_json(args.json, report.to_dict())
         print(f"report written to {args.json}")
-    return {True: 0, False: 1, None: 2}[report.converges]
+    return {True: EXIT_OK, False: EXIT_NO, None: EXIT_UNDECIDED}[report.converges]
 
 
 def register(verify_subparsers: Any) -> ArgumentParser:
@@ -131,6 +132,6 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                        f"parts first ({what}; drawn from --seed); the report then says "
                        "whether the task is still learnable and gives a 1-minimal set "
                        "of the faults that broke it")
-    m.add_argument("--json", default=None, metavar="OUT.json",
+    m.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
                    help="also write the report as JSON")
     return m

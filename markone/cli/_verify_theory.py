@@ -12,6 +12,7 @@ from typing import Any
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
                          needs_exact, nonnegative_int, plural, positive_float,
                          positive_int)
+from markone.cli._errors import EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
 
@@ -66,7 +67,7 @@ def _cycling(args):
         print(f"the cycle{scale}: each weight vector, then the example it errs on")
         for w, i in zip(r.cycle, r.cycle_indices):
             print(f"  w = {list(w)}  -> update on example {i}")
-    return 0 if r.complete else 1
+    return EXIT_OK if r.complete else EXIT_UNDECIDED
 
 
 PROOFS_EXAMPLES = """\

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from markone._typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
-                         load_data, needs_exact, nonnegative_int, plural, positive_float,
-                         positive_int)
+                         load_data, needs_exact, nonnegative_int, output_file, plural,
+                         positive_float, positive_int)
+from markone.cli._errors import EXIT_OK, EXIT_UNDECIDED
 
 if TYPE_CHECKING:
     from verify.adversary import AdversarialOrder
@@ -107,7 +108,10 @@ def _write(args, a, name):
     write_json(args.out, case_document(a, name))
     print(cli_terms(a.message))
     print(f"case written to {args.out} ({plural(len(a.order), 'presentation')})")
-    return 0
+    # a search cut short by --budget/--timeout has not decided the maximum (the case
+    # holds the longest stream found); greedy never claims one, so it is done
+    cut = not a.complete and a.method != "greedy"
+    return EXIT_UNDECIDED if cut else EXIT_OK
 
 
 def _orthonormal(args):
@@ -232,7 +236,7 @@ def register(subparsers: Any) -> ArgumentParser:
         example=EXAMPLES, metavar="NAME")
 
     def out_arg(q):
-        q.add_argument("--out", required=True, metavar="CASE.json",
+        q.add_argument("--out", type=output_file, required=True, metavar="CASE.json",
                        help="where to write the case (atomically)")
 
     def timeout_arg(q):
@@ -310,7 +314,7 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="a program speaking JSON on stdin/stdout")
     c.add_argument("--format", choices=("table", "json", "junit"), default="table",
                    help="report format")
-    c.add_argument("--report", default=None, metavar="FILE",
+    c.add_argument("--report", type=output_file, default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
     c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
                    help="--cmd: seconds allowed per case")

@@ -221,14 +221,14 @@ def _separability_section(rep):
                                     check_certificate_file)
 
     X, y = markone.datasets.xor()
-    verdict = verify.check_separable(X, y)
+    verdict = verify.check_separable(X, y, progress=False)  # the tour has its own lines
     path = atomic_write(rep.out / "xor-certificate.json", certificate_json(
         certificate_document(X, y, verdict, source={"builtin": "xor"})))
     checked = check_certificate_file(path).separable is False  # reads back, as a user's
     lam = ", ".join(str(v) for v in verdict.certificate.values())
     Xi, yi = markone.datasets.iris()
     keep = yi < 2
-    sep = verify.check_separable(Xi[keep], yi[keep])
+    sep = verify.check_separable(Xi[keep], yi[keep], progress=False)
     rep.section("Proof, not just a plot: separability with certificates", [
         "Can a straight line (a flat plane, in more dimensions) separate two classes? "
         "markone answers with evidence anyone can re-check by hand. If yes, the evidence "
@@ -304,8 +304,8 @@ def _xor_section(rep):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", markone.ConvergenceWarning)
         run = markone.train(X, y)
-    cyc = verify.check_cycling(X, y)
-    reach = verify.check_cycling(X, y, order="all")
+    cyc = verify.check_cycling(X, y, progress=False)
+    reach = verify.check_cycling(X, y, order="all", progress=False)
     W = np.array(cyc.cycle, dtype=float)
 
     @styled

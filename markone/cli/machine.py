@@ -9,7 +9,8 @@ from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
-                         nonnegative_float, nonnegative_int, plural, positive_int)
+                         nonnegative_float, nonnegative_int, output_file, plural,
+                         positive_int)
 
 __all__ = ["register"]
 
@@ -261,7 +262,8 @@ def register(subparsers: Any) -> ArgumentParser:
     r.add_argument("--seed", type=nonnegative_int, default=0,
                    help="seed of the wiring, the figures and the shuffles")
     r.add_argument("--log", action="store_true", help="record every presentation")
-    r.add_argument("--out", default=None, help="save the run to this JSON file")
+    r.add_argument("--out", type=output_file, default=None,
+                   help="save the run to this JSON file")
     _physics_options(r)
 
     n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
@@ -301,7 +303,8 @@ def register(subparsers: Any) -> ArgumentParser:
     f.add_argument("--workers", type=positive_int, default=1, help="worker processes")
     f.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
-    f.add_argument("--out", default=None, help="write every machine's summary as JSON")
+    f.add_argument("--out", type=output_file, default=None,
+                   help="write every machine's summary as JSON")
     _physics_options(f)
 
     y = add_command(sub, "replay", help="write a browser replay of a saved run",
@@ -311,5 +314,5 @@ def register(subparsers: Any) -> ArgumentParser:
                     "--html replay.html", func=_replay)
     y.add_argument("run", help="a run saved by `markone machine train --log --out` or "
                    "the demo (machine-run.json)")
-    y.add_argument("--html", required=True, help="the page to write")
+    y.add_argument("--html", type=output_file, required=True, help="the page to write")
     return p

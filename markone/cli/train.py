@@ -6,7 +6,7 @@ from argparse import Namespace
 from typing import Any
 
 from markone.cli import (add_command, cli_terms, data_options, load_data, needs_exact,
-                         nonnegative_int, one_line, plural, positive_int)
+                         nonnegative_int, one_line, output_file, plural, positive_int)
 
 __all__ = ["register"]
 
@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
     p.add_argument("--exact", action="store_true",
                    help="exact rational arithmetic (weights printed as fractions); "
                    "chosen by itself when a cell is not exactly a float64")
-    p.add_argument("--json", metavar="OUT", default=None,
+    p.add_argument("--json", type=output_file, metavar="OUT", default=None,
                    help="also write the full result as JSON (atomically)")
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         plural, positive_float)
+                         output_file, plural, positive_float)
+from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
 
@@ -58,7 +59,7 @@ def _source_data_sha256(claim):
 
 
 def _status(separable):
-    return 0 if separable else 1 if separable is False else 2
+    return EXIT_OK if separable else EXIT_NO if separable is False else EXIT_UNDECIDED
 
 
 def _separable(args):
@@ -159,7 +160,7 @@ def register(subparsers: Any) -> ArgumentParser:
                    "plain Z3, or the perceptron only")
     s.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                    help="give up (verdict unknown, exit 2) after this long")
-    s.add_argument("--certificate", default=None, metavar="OUT.json",
+    s.add_argument("--certificate", type=output_file, default=None, metavar="OUT.json",
                    help="write the verdict with its proof and the data (self-contained)")
 
     m = add_command(group, "margin", help="maximum margin with a certified interval",

@@ -119,7 +119,7 @@ def _lattice():
     from verify.adversary import small_margin_lattice, worst_order
 
     X, y = small_margin_lattice(7, 2, 4, draws=60, seed=5)
-    a = worst_order(X, y, method="exhaustive")
+    a = worst_order(X, y, method="exhaustive", progress=False)
     return _binary(
         "worst-order-lattice", "the longest mistake stream on a small integer set",
         "adversarial-worst-order",
@@ -133,7 +133,7 @@ def _greedy():
     from verify.adversary import worst_order
 
     X, y, _ = separable(600, 6, 0.01, seed=11)
-    a = worst_order(X, y, method="greedy")
+    a = worst_order(X, y, method="greedy", progress=False)
     return _binary(
         "worst-order-greedy", "a long adversarial stream on 600 points in 6-D",
         "adversarial-worst-order",
@@ -195,7 +195,8 @@ def _extreme(scale, cid, what):
     base = [[1, 0], [0, 1], [1, 1], [2, -1]]
     y = [1, 1, 1, -1]
     X_exact = [[Fraction(v) * scale for v in r] for r in base]
-    order = worst_order(base, y, intercept=False, method="exhaustive").order
+    order = worst_order(base, y, intercept=False, method="exhaustive",
+                        progress=False).order
     return _binary(
         cid, f"coordinates near {what}", "extreme-magnitudes",
         f"no overflow, underflow or zero threshold: inputs of size {what} (powers of "
