@@ -646,7 +646,7 @@ def test_every_command_computes_exactly_on_cells_float64_cannot_hold(command, tm
         assert f"{tiny}, line 2, column 1 (x1): '1e-400' underflows float64 to 0; " in err
         assert "markone adversary exhaustive" in err
         return
-    assert status in (0, 1) and err == "", err
+    assert status in (0, 1, 4) and err == "", err   # 4: z3's query budget, as on `ints`
     case = json.loads((tmp_path / "case.json").read_text()) if argv[0] == "adversary" \
         else None
     ref_status, ref_out, _ = _run(argv + [str(ints)], tmp_path, capsys)

@@ -102,7 +102,7 @@ nonnegative_float = _number_type(_finite_float, "a number", lambda v: v >= 0,
                                  "0 or more")
 
 
-def output_file(text):
+def output_file(text: str) -> str:
     """argparse type: a file to write, checked when the options are read (not a
     folder, no file where a folder must be), so that no work is lost to a bad path.
 
