@@ -193,3 +193,35 @@ def test_wide_sparse_data_get_a_perceptron_budget_that_grows_with_d(monkeypatch)
     assert budgets == [(d + 1) // 4]   # the entry budget alone gives 1e8 // 122,000
     assert v.separable is True and v.method == "perceptron"
     assert check_certificate(A, y, v)
+
+
+def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
+    # timeout_s bounds the perceptron too: a probe of _PROBE_EPOCHS passes times a
+    # pass, and the full run is cut to the passes left before the deadline. The clock
+    # is a fake one that each pass of the (real) run advances by one second, so the
+    # test decides nothing by wall-clock time.
+    import types
+
+    import markone.perceptron
+    import verify.separability as sep
+
+    clock = [0.0]
+    budgets = []
+    real_train = markone.perceptron.train
+
+    def one_second_a_pass(*args, **kw):
+        budgets.append(kw["max_epochs"])
+        res = real_train(*args, **kw)
+        clock[0] += res.epochs
+        return res
+
+    monkeypatch.setattr(markone.perceptron, "train", one_second_a_pass)
+    monkeypatch.setattr(sep, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    X, y = markone.datasets.xor()         # never converges: every pass is spent
+    v = check_separable(np.tile(X, (30, 1)), np.tile(y, 30), timeout_s=100)
+    assert budgets == [sep._PROBE_EPOCHS, 90]      # 100 s - 10 s of probe = 90 passes
+    assert v.separable is None and "timeout_s=100" in v.message
+    budgets.clear()
+    clock[0] = 0.0
+    v = check_separable(np.tile(X, (30, 1)), np.tile(y, 30))       # no deadline
+    assert budgets == [1000] and v.separable is False

@@ -351,7 +351,7 @@ def _decide(prob, method, deadline):
     if found is not None:
         return found
     if method in ("auto", "perceptron"):
-        found = _perceptron(prob)
+        found = _perceptron(prob, deadline)
         if found is not None:
             return found
         if method == "perceptron":
@@ -455,11 +455,23 @@ def _perceptron_epochs(size, d, budget=1e8):
     return int(max(min(1000, max(10, budget // max(size, 1))), d // 4))
 
 
-def _perceptron(prob):
+#: Passes of the perceptron prover's first run when a deadline must be kept: its time
+#: sets how many passes the second run can afford (see :func:`_perceptron`).
+_PROBE_EPOCHS = 10
+
+
+def _perceptron(prob, deadline=None):
     """A run of :func:`markone.train` on the signed rows (:func:`perceptron_epochs`
     passes at most); its weights, certified exactly, or None. (Training on
     ``z_i = y_i [x_i, 1]`` with all labels +1 and no intercept is the same run as on
-    ``(x_i, y_i)``: every score is the same number.)"""
+    ``(x_i, y_i)``: every score is the same number.)
+
+    With a ``deadline`` the run is kept within it: a first run of
+    :data:`_PROBE_EPOCHS` passes measures the time of a pass, and the full run is cut
+    to the passes that fit in what is left (it starts again from zero: ``train`` has
+    no warm start, so at most the probe's passes are spent twice). A run that cannot
+    fit is skipped, and the deadline then ends the search with "unknown".
+    """
     import warnings
 
     from markone._checks import FloatRangeError
@@ -467,14 +479,27 @@ def _perceptron(prob):
 
     Z = prob.Zf
     epochs = _perceptron_epochs(Z.nnz if is_sparse(Z) else Z.size, prob.d)
-    _stage(prob, f"check_separable: perceptron ({epochs} epochs at most)")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # not converging is an answer here, not a warning
-        try:
-            res = train(Z, np.ones(prob.n, dtype=np.int64), intercept=False,
-                        max_epochs=epochs)
-        except FloatRangeError:  # float64 cannot carry this run: the LP decides
-            return None
+
+    def run(max_epochs):
+        _stage(prob, f"check_separable: perceptron ({max_epochs} epochs at most)")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # not converging is an answer here
+            return train(Z, np.ones(prob.n, dtype=np.int64), intercept=False,
+                         max_epochs=max_epochs)
+
+    try:
+        if deadline is None or epochs <= _PROBE_EPOCHS:
+            res = run(epochs)
+        else:
+            start = time.perf_counter()
+            res = run(_PROBE_EPOCHS)
+            per_pass = (time.perf_counter() - start) / res.epochs
+            if not res.converged:
+                fits = int((deadline - time.perf_counter()) / max(per_pass, 1e-9))
+                if fits > _PROBE_EPOCHS:
+                    res = run(min(epochs, fits))
+    except FloatRangeError:  # float64 cannot carry this run: the LP decides
+        return None
     w = np.asarray(res.w, dtype=np.float64)
     prob.guess = w  # the LP starts from the rows this run finds hardest
     if res.converged and np.isfinite(w).all() and prob.certify(w):
