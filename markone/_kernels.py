@@ -48,7 +48,7 @@ from numba.extending import overload
 
 __all__ = ["epoch_last_xy", "epoch_general", "score_underflows", "INT64_LIMIT",
            "UNDERFLOW_ZONE", "csr_rows", "row_dot", "row_axpy", "row_update",
-           "row_underflows", "kernel_rows", "linear_scores"]
+           "row_underflows", "kernel_rows", "linear_scores", "one_score"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -127,6 +127,23 @@ def linear_scores(X, W, offsets):
     else:
         _dense_scores(np.asarray(X, dtype=np.float64), W, offsets, out)
     return out
+
+
+@njit(cache=True, nogil=True)
+def one_score(x, w, offset):
+    """``x . w[:len(x)] + offset`` summed as :func:`linear_scores` sums a row (the
+    same order, so the same float64), without its per-call arrays: the one-example
+    path of ``predict_one``.
+
+    >>> import numpy as np
+    >>> X, w = np.array([[0.1, 0.2], [0.3, 0.0]]), np.array([1.0, -1.0, 5.0])
+    >>> bool(one_score(X[0], w, -0.3) == linear_scores(X, w[None, :2], [-0.3])[0, 0])
+    True
+    """
+    s = 0.0
+    for j in range(x.shape[0]):
+        s += x[j] * w[j]
+    return s + offset
 
 
 @njit(cache=True, nogil=True)

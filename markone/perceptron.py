@@ -723,7 +723,10 @@ class Perceptron(OnlineClassifier):
         return self._scores(self._checked_X(X))
 
     def _score_one(self, x):
-        return self._scores(x[None, :])[0]
+        if self.variant == "voted":
+            return self._scores(x[None, :])[0]
+        w = self._w()
+        return np.float64(_kernels.one_score(x, w, w[-1] * self._c))
 
     def _scores(self, X):
         # one summation order for a batch and for one example (linear_scores), so

@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 
 import markone
 from markone import KernelPerceptron, MulticlassPerceptron, Perceptron
-from markone._kernels import linear_scores
+from markone._kernels import linear_scores, one_score
 
 
 @st.composite
@@ -248,3 +248,5 @@ def test_linear_scores_sum_in_column_order_hypo(n, d, k, seed):
         S = linear_scores(rows, W, b)
         assert np.array_equal(S, oracle)
         assert np.array_equal(S[-1], linear_scores(X[-1:], W, b)[0])
+        assert all(one_score(x, W[c], b[c]) == oracle[i, c]
+                   for i, x in enumerate(X) for c in range(k))
