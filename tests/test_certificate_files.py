@@ -67,6 +67,13 @@ def rewrite(path, doc=None, text=None):
     return path
 
 
+def forged_status(folder, cert, forge, capsys):
+    """:func:`status` of ``folder/cert`` after ``forge`` edited its JSON document."""
+    doc = json.loads((folder / cert).read_text())
+    forge(doc)
+    return status(rewrite(folder / "forged.json", doc), capsys)
+
+
 def test_valid_certificates_exit_0_whichever_verdict(certs, capsys):
     for name in ("xor.json", "and.json"):
         code, out = status(certs / name, capsys)
@@ -139,10 +146,7 @@ SPARSE_WRONG = {  # exit 1: readable, but not the data or not a proof
 @pytest.mark.parametrize("cert,name", [("xor.json", k) for k in sorted(WRONG)] +
                          [("s.json", k) for k in sorted(SPARSE_WRONG)])
 def test_wrong_certificates_exit_1(sparse_certs, capsys, cert, name):
-    doc = json.loads((sparse_certs / cert).read_text())
-    {**WRONG, **SPARSE_WRONG}[name](doc)
-    certs = sparse_certs
-    code, out = status(rewrite(certs / "forged.json", doc), capsys)
+    code, out = forged_status(sparse_certs, cert, {**WRONG, **SPARSE_WRONG}[name], capsys)
     assert code == 1 and "INVALID" in out, out
 
 
@@ -211,10 +215,8 @@ UNREADABLE = {  # not a certificate one can read: exit 2
 @pytest.mark.parametrize("cert,name", [("xor.json", k) for k in sorted(UNREADABLE)] +
                          [("s.json", k) for k in sorted(SPARSE_UNREADABLE)])
 def test_malformed_certificates_exit_2(sparse_certs, capsys, cert, name):
-    doc = json.loads((sparse_certs / cert).read_text())
-    {**UNREADABLE, **SPARSE_UNREADABLE}[name](doc)
-    certs = sparse_certs
-    code, out = status(rewrite(certs / "forged.json", doc), capsys)
+    code, out = forged_status(sparse_certs, cert, {**UNREADABLE, **SPARSE_UNREADABLE}[name],
+                              capsys)
     assert code == 2, out
 
 

@@ -79,13 +79,12 @@ def _decode(scores, codes):
         for r in range(n_r):
             d += (1 if scores[r] >= 0 else -1) != codes[c, r]
         best_d = min(best_d, d)
-    best, best_agree, n_near = -1, -np.inf, 0
+    best, best_agree = -1, -np.inf
     for c in range(n_c):
         d = 0
         for r in range(n_r):
             d += (1 if scores[r] >= 0 else -1) != codes[c, r]
         if d == best_d:
-            n_near += 1
             agree = 0.0
             for r in range(n_r):
                 agree += scores[r] * codes[c, r]
