@@ -180,12 +180,17 @@ def test_report_replays_on_the_machine_hypo(task):
         assert int(first.reinforcements[0]) + int(run.reinforcements[0]) <= bound
 
 
-def test_26_letters_default_machine_learns_for_every_order():
-    # the end stops at +/-50 are reached (R0-R3) or undecided (R4), but clipping
-    # provably never blocks: every R-unit converges on every stream
+@pytest.fixture(scope="module")
+def letters26():
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
     machine = MarkI(seed=0)
-    rep = check_machine(machine, images, labels, orders=0)
+    return machine, images, labels, check_machine(machine, images, labels, orders=0)
+
+
+def test_26_letters_default_machine_learns_for_every_order(letters26):
+    # the end stops at +/-50 are reached (R0-R3) or undecided (R4), but clipping
+    # provably never blocks: every R-unit converges on every stream
+    machine, images, labels, rep = letters26
     assert rep.converges is True
     clipped = [r for r in rep.r_units if r.converges.method == "clipped Novikoff ball"]
     assert [r.r_unit for r in clipped] == [0, 1, 2, 3, 4]
@@ -294,3 +299,28 @@ def test_tight_stops_on_the_letters_task():
         machine.reset()
         run = machine.train(images, labels, max_epochs=30, order="shuffle", seed=seed)
         assert run.saturated[5:].sum() == 0
+
+
+def figure_script():
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "docs" / "figures" / "make_verify_machine_figures.py"
+    spec = importlib.util.spec_from_file_location("make_verify_machine_figures", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_machines_own_log_obeys_the_certified_fall(letters26, tmp_path):
+    # the docs figure: on the machine itself (its log), every reinforcement of R0-R3,
+    # cut short by a stop or not, lowers ||w - a||^2 by at least delta (exact), and
+    # the largest weight does touch the stop
+    machine, images, labels, rep = letters26
+    script = figure_script()
+    paths = script.trajectories(machine, images, labels, rep)
+    for r, (dist, top, bound, delta, start) in paths.items():
+        falls = [a - b for a, b in zip(dist, dist[1:])]
+        assert min(falls) >= delta > 0
+        assert len(falls) <= bound
+        assert max(top) == 50
+    assert script.main(tmp_path, paths=paths)[0].exists()
