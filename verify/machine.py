@@ -918,8 +918,11 @@ class _Undecided(Exception):
 # convergence with end stops
 
 
-#: Passes at most that each continuation after a stream reaching a stop is run.
-CONTINUE_PASSES = 200
+#: Passes at most that each continuation after a stream reaching a stop is run (the
+#: compiled clipped update runs about 10,000 passes of 260 figures a second).
+CONTINUE_PASSES = 5_000
+#: Passes at most of each random periodic order tried besides the continuations.
+PERIODIC_PASSES = 200
 
 
 def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline):
@@ -953,7 +956,8 @@ def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline
         order = np.arange(red.n) if k == 0 else rng.permutation(red.n)
         prefix = [] if hit is None or k % 2 == 0 else list(hit)
         run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
-                                  prefix=prefix, max_passes=CONTINUE_PASSES)
+                                  prefix=prefix, max_passes=PERIODIC_PASSES,
+                                  deadline=deadline)
         if run.cycle_start is not None:
             return _blocking_claim(prefix + order.tolist() * run.cycle_start,
                                    order.tolist() * run.period, "periodic order",
