@@ -53,14 +53,12 @@ def test_forced_rule_learns_exactly_when_the_hebb_scores_say_so_hypo(task, seed)
     if v["learns"]:
         run = train(machine, X, labels, order="shuffle", seed=seed,
                     max_epochs=v["passes"] + 1)
-        assert run.converged and run.epochs <= v["passes"] + 1
-    else:
-        # the reported stream (and, for a negative Hebb score, any order) never learns
+        assert run.converged and run.epochs <= v["passes"]
+    elif v["learns"] is False:
+        # the reported stream never learns (a negative Hebb score alone does not
+        # stop every stream: tests/test_verify_machine_forced.py has one that learns)
         run = train(machine, X, labels, order=v["stream"], max_epochs=60)
         assert not run.converged
-        if min(v["mu"]) < 0:
-            assert not train(machine, X, labels, order="shuffle", seed=seed,
-                             max_epochs=60).converged
 
 
 @settings(max_examples=30, deadline=None)

@@ -377,7 +377,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
                and (plan is None or _static(plan)))
     units = _Units(p.increment_steps, p.weight_range)
-    rules = ((p.rule, p.quantize) if p.photocell_noise_sd == 0
+    rules = ((p.rule, p.quantize, _forced_machine_passes(task, units)
+              if p.rule == "forced" else None) if p.photocell_noise_sd == 0
              and (plan is None or not len(plan)) else None)
     with search_bar(p.n_r_units, "check_machine: R-units", progress,
                     unit=" R-units") as bar:
@@ -550,26 +551,24 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     return RUnitReport(r, learnable, end_stops, converges)
 
 
-def _rule_claims(X, y, units, rule, quantize):
+def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
     """End-stop and convergence claims for the forced and gamma rules
-    (:mod:`verify._rules`)."""
+    (:mod:`verify._rules`, :mod:`verify._forced`)."""
     stop = (min(-units.steps(units.lo), units.steps(units.hi)) if units.stops
             else None)
+    wr = (units.steps(units.lo), units.steps(units.hi)) if units.stops else None
     if rule == "forced":
-        v = _rules.forced_verdict(X, y, stop=stop, eta=units.eta)
-        ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "figure")
+        v = _rules.forced_verdict(X, y, weight_range=wr, eta=units.eta,
+                                  machine_passes=machine_passes)
+        ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "hit_stream")
               if k in v}
-        converges = Claim(v["learns"], "Hebb vector (forced rule)",
-                          "on streams of whole passes (each figure once a pass, any "
-                          "order): " + v["why"], ev)
-        if v["learns"] is True:
-            end_stops = Claim(True, "Hebb vector (forced rule)",
-                              f"no weight goes beyond {v['max_weight']} steps before "
-                              "the machine has learned (whole passes)", ev)
-        else:
-            end_stops = Claim(None, "not assessed", "the forced rule keeps moving the "
-                              "weights; end stops are analysed only when it learns "
-                              "before reaching them", ev)
+        converges = Claim(v["learns"], "start-of-pass bounds (forced rule)"
+                          if v["learns"] is not False else "exact fixed order (forced "
+                          "rule)", "on streams of whole passes (each figure once a "
+                          "pass, any order): " + v["why"], ev)
+        end_stops = Claim(v["end_stops"], "forced rule: " + (
+            "weight bound" if v["end_stops"] else "exact fixed order"
+            if v["end_stops"] is False else "not decided"), v["end_why"], ev)
         return end_stops, converges
     v = _rules.gamma_verdict(X, y, stop=stop, eta=units.eta)
     ev = {k: v[k] for k in ("learnable", "certificate", "reinforcement_bound",
@@ -611,6 +610,22 @@ def _rule_claims(X, y, units, rule, quantize):
                       f"{v['reinforcement_bound']} reinforcements"
                       + ("" if fits else " unless an end stop bites (not decided)"), ev)
     return end_stops, converges
+
+
+def _forced_machine_passes(task, units):
+    """The most passes a forced-rule machine runs on any stream of whole passes: each
+    R-unit is right on every figure in every pass from its own bound on, so the machine
+    has learned by the largest. None when some R-unit is not proven to learn."""
+    from verify._forced import every_stream
+
+    lo, hi = (units.lo, units.hi) if units.stops else (None, None)
+    passes = []
+    for r, cols in enumerate(task.inputs):
+        v = every_stream(task.patterns[:, cols], task.targets[:, r], units.e, lo, hi)
+        if v["clean_from"] is None:
+            return None
+        passes.append(v["clean_from"] + 1)
+    return max(passes, default=1)
 
 
 def _seconds_left(deadline):
