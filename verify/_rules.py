@@ -22,7 +22,18 @@ the zero start. Then ``w . x = w . (x - mean(x))``, so with real-valued weights
 ``x - mean(x)``: it learns for every order iff they are separable through the origin
 (an exact certificate either way), within Novikoff's ``(R/gamma)^2`` reinforcements of
 the centred task, and no end stop bites while ``||w|| <= R^2/gamma`` fits inside them.
-Whole motor steps round the fractional moves stochastically, which this does not cover.
+Whole motor steps (``quantize=True``) round each fractional move to the step below or
+above it at random, each potentiometer on its own, so the sum is no longer conserved
+and no bound holds for every rounding. :func:`gamma_steps_verdict` decides three
+rounding branches exactly, each of positive probability at every move: every move
+rounds to 0 (then nothing ever moves: the machine does not learn *surely*, on any
+order); one figure steps one A-unit it does not activate (its own sum stays 0, so it is
+shown again and again as a mistake: the end stops are reached with positive
+probability, on every order); and every move rounds as the error-correction rule's
+(then Novikoff on the raw patterns: some rounding learns on every order). Whether the
+machine learns *with probability 1* is not decided. When every move is a whole number
+of steps (``eta k`` a multiple of ``d`` for every figure, ``d`` a power of two) nothing
+is rounded and the real-valued analysis holds.
 
 **noise** (empirical, not certified): Gaussian summation noise of ``sd`` steps on a
 sum whose noise-free value is ``s`` steps (right side up) gives a wrong answer with
@@ -51,7 +62,8 @@ import numpy as np
 
 from markone._typing import ArrayLike
 
-__all__ = ["forced_verdict", "gamma_verdict", "flip_probability", "drift_spread"]
+__all__ = ["forced_verdict", "gamma_verdict", "gamma_steps_verdict",
+           "flip_probability", "drift_spread"]
 
 
 def forced_verdict(X: ArrayLike, y: ArrayLike, weight_range: tuple | None = None,
@@ -186,6 +198,78 @@ def gamma_verdict(X: ArrayLike, y: ArrayLike, stop: float | None = None,
     top = Fraction(eta) * Fraction(R_sq) / (low * d)   # ||w|| in steps, w = Zc-sum / d
     out["max_weight"] = str(math.floor(top))
     out["fits"] = None if stop is None else bool(top <= stop)
+    return out
+
+
+def gamma_steps_verdict(X: ArrayLike, y: ArrayLike,
+                        weight_range: tuple | None = None,
+                        eta: int = 1) -> dict[str, Any]:
+    """The gamma rule with whole motor steps (``quantize=True``), see the module doc.
+
+    The machine rounds every fractional move ``eta y (x_j - k/d)`` of a reinforced
+    R-unit to the whole step below or above it, at random (unbiased: up with
+    probability equal to its fractional part), each potentiometer on its own. Three
+    rounding branches, each of positive probability at every move, are decided here:
+
+    * **stall**: every move rounds to 0 (possible for a figure when every entry is
+      below one step, ``eta max(k, d - k) < d``, or when ``k`` is 0 or ``d``): the
+      weights stay 0, every sum is 0, a mistake, for ever;
+    * **hit**: while the rest stall, figure ``i`` moves one A-unit ``j`` it does not
+      activate by a whole step each time (its own sum stays 0, so it stays a
+      mistake): ``j`` reaches an end stop after ``|stop| + 1`` presentations of ``i``;
+    * **alpha**: active A-units round up to ``eta``, inactive ones to 0 (possible when
+      ``eta k < d`` and ``k < d`` for every figure): the machine is then exactly the
+      error-correction rule on the raw patterns, which learns within Novikoff's
+      ``(R/gamma)^2`` reinforcements on every order and stays inside
+      ``eta R^2/gamma`` steps.
+
+    Returns a dict: ``whole`` (every move is a whole number of steps: no rounding),
+    ``stall`` (and ``stall_log10``: log10 of the least probability of a stalled move),
+    ``hit`` (``figure``, ``a_unit`` (column of ``X``), ``direction``,
+    ``presentations``) or None, and ``alpha`` (``reinforcements``, ``max_weight``,
+    ``fits``, ``log10``: log10 of a lower bound on the probability of the whole
+    branch) or None. The log10 values are floats (approximate); the branches' existence
+    is exact.
+    """
+    from verify.margin import max_margin
+
+    X = np.asarray(X, np.int64)
+    y = np.asarray(y, np.int64)
+    n, d = X.shape
+    eta = int(eta)
+    k = X.sum(axis=1)
+    inner = (k > 0) & (k < d)
+    out: dict[str, Any] = {"whole": bool(((eta * k) % d == 0).all())}
+    low = inner & (eta * np.maximum(k, d - k) < d)       # every entry below one step
+    out["stall"] = bool((low | ~inner).all())
+    if out["stall"]:
+        logs = [d * 0.0 if not inner[i] else
+                k[i] * math.log10(1 - eta * (d - k[i]) / d)
+                + (d - k[i]) * math.log10(1 - eta * k[i] / d) for i in range(n)]
+        out["stall_log10"] = min(logs)
+    out["hit"] = None
+    if out["stall"] and inner.any():
+        i = int(np.flatnonzero(inner)[0])
+        j = int(np.flatnonzero(X[i] == 0)[0])
+        direction = -int(y[i])           # the inactive units' move: -y eta k / d
+        stop = None if weight_range is None else (
+            weight_range[1] if direction > 0 else -weight_range[0])
+        out["hit"] = {"figure": i, "a_unit": j, "direction": direction,
+                      "presentations": None if stop is None
+                      else math.floor(Fraction(stop)) + 1}
+    out["alpha"] = None
+    if ((k < d) & (eta * k < d)).all():
+        mm = max_margin(X.astype(np.float64), y, intercept=False)
+        lower = Fraction(mm.lower)
+        if lower > 0:
+            R_sq = int(k.max())
+            M = math.floor(Fraction(R_sq) / lower ** 2)
+            top = eta * Fraction(R_sq) / lower
+            stop = None if weight_range is None else min(
+                -Fraction(weight_range[0]), Fraction(weight_range[1]))
+            per = min(d * math.log10(1 - eta * int(kk) / d) for kk in k)
+            out["alpha"] = {"reinforcements": M, "max_weight": str(math.floor(top)),
+                            "fits": stop is None or top <= stop, "log10": M * per}
     return out
 
 

@@ -573,15 +573,11 @@ def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
     v = _rules.gamma_verdict(X, y, stop=stop, eta=units.eta)
     ev = {k: v[k] for k in ("learnable", "certificate", "reinforcement_bound",
                             "max_weight", "fits") if k in v}
-    if quantize:
-        note = ("whole motor steps round the gamma rule's fractional moves "
-                "stochastically, so it is not the centred perceptron; with "
-                "quantize=False the centred task is "
-                + {True: "separable", False: "not separable", None: "undecided"}[
-                    v["learnable"]])
-        return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
-                                                             ev)
     d = X.shape[1]
+    if quantize:
+        g = _rules.gamma_steps_verdict(X, y, weight_range=wr, eta=int(units.eta))
+        if not (g["whole"] and not d & (d - 1)):   # else no move is rounded: below
+            return _gamma_steps_claims(g, v, ev, wr)
     if d & (d - 1):
         note = (f"exact for the real-valued rule only: the machine's float64 weights "
                 f"round moves of 1/{d} ({d} inputs, not a power of two), so an exact tie "
@@ -610,6 +606,46 @@ def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
                       f"{v['reinforcement_bound']} reinforcements"
                       + ("" if fits else " unless an end stop bites (not decided)"), ev)
     return end_stops, converges
+
+
+def _gamma_steps_claims(g, v, ev, wr):
+    """Claims for the gamma rule with whole motor steps (stochastic rounding) from
+    :func:`verify._rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict."""
+    how = "rounding branches (gamma rule, whole steps)"
+    ev = dict(ev, **{k: g[k] for k in ("stall", "stall_log10", "hit", "alpha")
+                     if k in g})
+    centred = {True: "separable", False: "not separable", None: "undecided"}[
+        v["learnable"]]
+    hit = g["hit"]
+    if wr is None:
+        end_stops = Claim(True, how, "the machine has no end stops", ev)
+    elif hit is not None:
+        end_stops = Claim(False, how, (
+            f"not for every rounding: while every other move rounds to 0 (each with "
+            f"probability at least 10^{g['stall_log10']:.1f}), figure {hit['figure']} "
+            f"moves A-unit {hit['a_unit']} (inactive in it) by one step each time it is "
+            "shown; its own sum stays 0, a mistake, so the stop is reached and cut at its "
+            f"presentation {hit['presentations']}, on every order that shows it that "
+            "often (replayed in tests by steering the machine's rounding)"), ev)
+    else:
+        end_stops = Claim(None, "not assessed", "whole motor steps round the gamma "
+                          "rule's moves at random; no rounding branch that reaches a "
+                          "stop is known here and no bound covers every rounding", ev)
+    words = []
+    if g["stall"]:
+        words.append(f"it does not learn surely: every move can round to 0 (probability "
+                     f"at least 10^{g['stall_log10']:.1f} per move), leaving every weight "
+                     "at 0 and every sum at 0, a mistake, so no number of presentations "
+                     "makes learning certain on any order")
+    alpha = g["alpha"]
+    if alpha is not None and alpha["fits"]:
+        words.append(f"on every order some rounding learns: with probability at least "
+                     f"10^{alpha['log10']:.0f} every move rounds as the error-correction "
+                     f"rule's, which learns within {alpha['reinforcements']} "
+                     f"reinforcements inside +/-{alpha['max_weight']} steps")
+    words.append("whether it learns with probability 1 is not decided (with "
+                 f"quantize=False the centred task is {centred})")
+    return end_stops, Claim(None, how, "; ".join(words), ev)
 
 
 def _forced_machine_passes(task, units):
