@@ -3,7 +3,6 @@ stream of whole passes against brute force over every such stream, the exact
 fixed-order decision against MarkI.train, and the report's claims replayed."""
 
 import itertools
-import warnings
 
 import numpy as np
 from hypothesis import example, given, settings
@@ -11,7 +10,8 @@ from hypothesis import strategies as st
 
 from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
-from markone.hardware.plugboard import PatternCache, Wiring
+from _machines import identity_machine as plain_machine
+from _machines import train
 from verify._forced import every_stream, fixed_order
 from verify._rules import forced_verdict
 from verify.machine import check_machine, machine_task
@@ -19,20 +19,12 @@ from verify.machine import check_machine, machine_task
 STOPS = [None, (-1, 1), (-2, 2), (0, 2), (-3, 1), (-2, 3)]
 
 
+
+
+
+
 def identity_machine(d, **params):
-    """A-unit j sees photocell j alone: the A-unit patterns are the figures."""
-    p = MarkIParams(retina_shape=(1, d), n_a_units=d, n_excitatory=1, n_inhibitory=0,
-                    max_fanout=1, theta=1, n_r_units=1, rule="forced", **params)
-    m = MarkI(p, seed=0)
-    m.wiring = Wiring(np.arange(d)[:, None], np.zeros((d, 0), np.int64), d)
-    m._patterns = PatternCache(m.wiring)
-    return m
-
-
-def train(machine, X, labels, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return machine.train(X.astype(float), labels, **kw)
+    return plain_machine(d, rule="forced", **params)
 
 
 def brute_passes(X, y, e, stops, orders):

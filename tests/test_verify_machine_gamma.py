@@ -2,7 +2,6 @@
 rounding branch the verdict names is replayed on MarkI.train by steering the machine's
 own stochastic rounding (runits.plan draws floor(move + U); the tests choose U)."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -11,21 +10,11 @@ from hypothesis import strategies as st
 
 from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
-from markone.hardware.plugboard import PatternCache, Wiring
+from _machines import binary_tasks, identity_machine, train
 from verify._rules import gamma_steps_verdict
 from verify.machine import check_machine, machine_task
 
 JUST_BELOW_ONE = 1.0 - 2.0**-53
-
-
-def identity_machine(d, **params):
-    """A-unit j sees photocell j alone: the A-unit patterns are the figures."""
-    p = MarkIParams(retina_shape=(1, d), n_a_units=d, n_excitatory=1, n_inhibitory=0,
-                    max_fanout=1, theta=1, n_r_units=1, **params)
-    m = MarkI(p, seed=0)
-    m.wiring = Wiring(np.arange(d)[:, None], np.zeros((d, 0), np.int64), d)
-    m._patterns = PatternCache(m.wiring)
-    return m
 
 
 class Steered:
@@ -58,28 +47,12 @@ class Steered:
         return np.where(want == np.floor(move), 0.0, JUST_BELOW_ONE)
 
 
-def train(machine, X, labels, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return machine.train(X.astype(float), labels, **kw)
-
-
 def toward_zero(move, figure):
     return np.trunc(move)
 
 
-@st.composite
-def tasks(draw):
-    d = draw(st.integers(2, 5))
-    n = draw(st.integers(2, 5))
-    X = np.array(draw(st.lists(st.lists(st.integers(0, 1), min_size=d, max_size=d),
-                               min_size=n, max_size=n)))
-    labels = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
-    return X, labels
-
-
 @settings(max_examples=40, deadline=None)
-@given(tasks(), st.sampled_from([1, 2, 3]), st.sampled_from([(-2, 2), (-1, 3), (0, 2)]))
+@given(binary_tasks(n_max=5), st.sampled_from([1, 2, 3]), st.sampled_from([(-2, 2), (-1, 3), (0, 2)]))
 def test_rounding_branches_replay_on_the_machine_hypo(task, eta, stops):
     X, labels = task
     kw = dict(rule="gamma", quantize=True, increment_steps=eta, weight_range=stops)
@@ -153,12 +126,8 @@ def test_report_on_letters():
     assert "does not learn surely" in rep.r_units[0].converges.message
     assert "with probability 1 is not decided" in rep.r_units[0].converges.message
     # whole moves (eta a multiple of d, d a power of two) are the real-valued rule
-    p = MarkIParams(retina_shape=(1, 4), n_a_units=4, n_excitatory=1, n_inhibitory=0,
-                    max_fanout=1, theta=1, n_r_units=1, rule="gamma", increment_steps=4,
-                    weight_range=None)
     X, lab = np.array([[1, 1, 0, 0], [0, 0, 1, 0]]), np.array([1, 0])
     m = identity_machine(4, rule="gamma", increment_steps=4, weight_range=None)
-    del p
     c = check_machine(m, X.astype(float), lab).r_units[0].converges
     assert c.method == "centred perceptron (gamma rule)" and c.holds is True
     assert train(m, X, lab, max_epochs=50).converged

@@ -113,7 +113,7 @@ def every_stream(X: ArrayLike, y: ArrayLike, e: int, lo: int | None,
     m = a - b
     mu = (Z * m[None, :]).sum(axis=1)
     out: dict[str, Any] = {"mu": mu.tolist()}
-    if lo is None:
+    if lo is None or hi is None:
         # linear in P: S = P e mu - e adverse, U = P e mu + e favourable
         adverse = np.where(y > 0, X @ b - (X * down).sum(axis=1),
                            X @ a - (X * up).sum(axis=1))
@@ -193,7 +193,7 @@ def fixed_order(X: ArrayLike, y: ArrayLike, e: int, lo: int | None, hi: int | No
     y = np.asarray(y, np.int64)
     order = np.asarray(order, np.int64)
     Z, _, _ = _moves(X, y)
-    if lo is None:
+    if lo is None or hi is None:
         m = Z.sum(axis=0)
         mu = Z @ m
         before = np.cumsum(Z[order], axis=0) - Z[order]      # moves before each slot
