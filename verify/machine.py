@@ -707,10 +707,15 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
     if proven is not None:
         ball = _ball_evidence(red, units, proven, ev)
         if ball[0] < top or ball[1] > bottom:
-            top, bottom, used = ball[0], ball[1], "Novikoff ball per weight"
+            top, bottom = ball[0], ball[1]
+            used = ("Novikoff ball per weight and at its pushes" if proven.pushed
+                    else "Novikoff ball per weight")
             fits = _fits_claim(units, top, bottom, used, mistakes, ev,
                                ": each weight lies in a ball around a separating "
-                               "direction that no mistake can leave")
+                               "direction that no mistake can leave"
+                               + ("; where the move that raises a weight is a "
+                                  "mistake it lies in a smaller ball still"
+                                  if proven.pushed else ""))
             if fits is not None:
                 return fits, None
     pushed = None
@@ -771,7 +776,9 @@ def _ball_evidence(red, units, proven, ev):
     for j, s in proven.refined:
         b = int(proven.upper[j]) if s > 0 else -int(proven.lower[j])
         refined.append({"a_unit": int(red.cols[j]), "sign": s,
-                        "bound_steps": str(units.steps(b * units.e))})
+                        "bound_steps": str(units.steps(b * units.e)),
+                        "by": "balls at its pushes" if (j, s) in proven.pushed
+                        else "own ball"})
     ev.update(ball_max_weight_steps=str(units.steps(top)),
               ball_min_weight_steps=str(units.steps(bottom)), ball_refined=refined,
               ball_complete=proven.complete)
@@ -785,9 +792,12 @@ def _undecided(units, top, bottom, used, pushed, ev):
              f"[{units.steps(units.lo)}, {units.steps(units.hi)}]")
     last = ev.get("ball_refined", [])[-1:]
     if last and ev.get("ball_complete"):
-        words += (f" (A-unit {last[0]['a_unit']}'s own ball still allows "
-                  f"{last[0]['bound_steps']} steps, about the best Novikoff's argument "
-                  "gives for it)")
+        words += (f" (A-unit {last[0]['a_unit']}'s {last[0]['by']} still allow"
+                  f"{'s' if last[0]['by'] == 'own ball' else ''} "
+                  f"{last[0]['bound_steps']} steps"
+                  + (", about the best Novikoff's argument gives for it"
+                     if last[0]["by"] == "own ball" else
+                     ", with the mistake condition of the moves that raise it") + ")")
     elif last:
         words += (f" (the weight-by-weight balls stopped at their budget after "
                   f"{len(ev['ball_refined'])} weights)")
