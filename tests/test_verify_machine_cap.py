@@ -3,12 +3,16 @@ exactly reachable states, a broken version caught by the same check, hand-built
 cases with exact answers."""
 
 import itertools
+import warnings
 
 import numpy as np
 from hypothesis import given, settings
 from test_verify_machine_reach import exact_reach, tiny_tasks
 
+from markone.hardware import MarkI, MarkIParams
+from markone.hardware.plugboard import PatternCache, Wiring
 from verify import _ball, _cap, _reach
+from verify.machine import check_machine
 
 
 def per_figure_truth(Z, states, j, sign):
@@ -143,3 +147,42 @@ def test_certify_cap_is_exact_arithmetic():
     assert _cap.certify_cap(Z, r, 1, 1, 0, u, 0.0) == 3
     assert _cap.certify_cap(Z, r, 1, 1, 0, u, -1.0) is None          # t < 0 refused
     assert _cap.certify_cap(Z, r, 1, 1, 0, np.array([1.0, 3.0]), 0.0) is None
+
+
+def cap_machine():
+    """The hand-built task above on a 3-A-unit machine (A-unit i sees cell i), 13
+    copies of each figure (too many for the exact reachable-state search), stops at
+    (-1, 5)."""
+    p = MarkIParams(retina_shape=(1, 3), n_a_units=3, n_excitatory=1, n_inhibitory=0,
+                    max_fanout=3, theta=1, n_r_units=1, weight_range=(-1, 5))
+    machine = MarkI(p, seed=0)
+    machine.wiring = Wiring(np.array([[0], [1], [2]]), np.zeros((3, 0), int), 3)
+    machine._patterns = PatternCache(machine.wiring)
+    return machine, np.array([[1, 1, 0], [1, 1, 1]] * 13), ["a", "b"] * 13
+
+
+def test_check_machine_proves_the_stops_by_the_balls_at_the_pushes():
+    machine, images, labels = cap_machine()
+    claim = check_machine(machine, images, labels).r_units[0].end_stops
+    assert claim.holds is True
+    assert claim.method == "Novikoff ball per weight and at its pushes"
+    assert [(e["a_unit"], e["by"]) for e in claim.evidence["ball_refined"]] == [
+        (0, "balls at its pushes"), (1, "balls at its pushes")]
+    assert claim.evidence["min_weight_steps"] == "-1"
+    rng = np.random.default_rng(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for _ in range(20):                     # and the machine never saturates
+            run = machine.train(images, labels, order=rng.permutation(len(labels)),
+                                max_epochs=20)
+            assert run.saturated[0] == 0
+
+
+def test_without_the_balls_at_the_pushes_the_claim_stays_open(monkeypatch):
+    monkeypatch.setattr(_cap, "push_bound", lambda *a, **k: None)
+    machine, images, labels = cap_machine()
+    claim = check_machine(machine, images, labels).r_units[0].end_stops
+    assert claim.holds is None and claim.method == "Novikoff ball per weight"
+    assert claim.evidence["ball_refined"] == [
+        {"a_unit": 0, "sign": -1, "bound_steps": "2", "by": "own ball"}]
+    assert "A-unit 0's own ball still allows 2 steps" in claim.message

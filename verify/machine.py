@@ -713,8 +713,8 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             fits = _fits_claim(units, top, bottom, used, mistakes, ev,
                                ": each weight lies in a ball around a separating "
                                "direction that no mistake can leave"
-                               + ("; where the move that raises a weight is a "
-                                  "mistake it lies in a smaller ball still"
+                               + ("; at the mistakes that push a weight further "
+                                  "out it lies in a smaller ball still"
                                   if proven.pushed else ""))
             if fits is not None:
                 return fits, None
