@@ -3,16 +3,19 @@ exactly reachable states, a broken version caught by the same check, hand-built
 cases with exact answers."""
 
 import itertools
+import string
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from test_verify_machine_reach import exact_reach, tiny_tasks
 
+from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware.plugboard import PatternCache, Wiring
 from verify import _ball, _cap, _reach
-from verify.machine import check_machine
+from verify.machine import check_machine, machine_task
 
 
 def per_figure_truth(Z, states, j, sign):
@@ -186,3 +189,25 @@ def test_without_the_balls_at_the_pushes_the_claim_stays_open(monkeypatch):
     assert claim.evidence["ball_refined"] == [
         {"a_unit": 0, "sign": -1, "bound_steps": "2", "by": "own ball"}]
     assert "A-unit 0's own ball still allows 2 steps" in claim.message
+
+
+@pytest.mark.slow
+def test_26_letters_r4_bounds_quoted_in_the_docs():
+    # docs/verify-machine.md: R4's own balls leave 23 weight bounds above 50, the
+    # highest 60 (A-unit 309); the balls at the pushes bring 4 to 50 and 309 to 59
+    images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
+    task = machine_task(MarkI(seed=0), images, labels)
+    X = task.patterns[:, task.inputs[4]].astype(np.int64)
+    p = _reach.proven_reach(X, task.targets[:, 4], -50, 50, max_refine=0)
+    Z, cols, b = p._Z, p._cols, p._ball
+    r = (Z * Z).sum(axis=1)
+    own, cut = {}, {}
+    for j, sign in itertools.product(range(Z.shape[1]), (1, -1)):
+        own[j, sign], u = _ball.weight_direction(Z, r, j, sign, u=b.u, qp=b.qp)
+        if own[j, sign] > 50:
+            cut[j, sign] = _cap.push_bound(Z, r, j, sign, u=u, qp=b.qp).bound
+    top = max(own, key=own.get)
+    assert (int(cols[top[0]]), top[1], own[top], cut[top]) == (309, 1, 60, 59)
+    assert len(cut) == 23 and sum(v > 50 for v in cut.values()) == 19
+    assert all(own[q] - 1 <= cut[q] <= own[q] for q in cut)
+    assert sum(v == 50 for v in cut.values()) == 4
