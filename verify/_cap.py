@@ -155,7 +155,7 @@ def best_cut(u: ArrayLike, z: ArrayLike, j: int, sign: int) -> float:
 
 
 def push_bound(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *, u: ArrayLike,
-               qp: object = None, target: int | None = None, iterations: int = 4,
+               qp: object = None, target: float | None = None, iterations: int = 4,
                deadline: float | None = None) -> PushBound | None:
     """The certified bound on ``sign * w_j`` from the balls at its pushes.
 
