@@ -4,7 +4,7 @@ Prints, from one run:
 
 * ``check_machine`` on the 26-letter task (10 jittered figures per letter, 260 figures)
   with the default machine (512 A-units, 8 R-units, end stops at +/-50): the target is
-  under 10 s; and the same task on a machine with end stops at +/-5, where the searches
+  under 10 s; how many R-units provably learn for every order; and the same task on a machine with end stops at +/-5, where the searches
   for streams that reach the stops and block learning run; for each stream that
   reaches a stop, what happens when the machine goes on after it (continuations);
 * the share of that time spent deciding separability (the exact certificates), as a
@@ -51,6 +51,12 @@ def main():
           f"{sum(d is True for d in decided)}, a stream reaching them for "
           f"{sum(d is False for d in decided)}, unknown for "
           f"{sum(d is None for d in decided)} of 8 R-units")
+    conv = [r.converges for r in report.r_units]
+    print(f"  learns for every order: proven for {sum(c.holds is True for c in conv)} of "
+          f"8 R-units ({sum(c.method == 'clipped Novikoff ball' for c in conv)} by the "
+          f"clipped Novikoff ball, although a stop can bite), refuted for "
+          f"{sum(c.holds is False for c in conv)}, unknown for "
+          f"{sum(c.holds is None for c in conv)}")
     for r in report.r_units:
         c = r.end_stops
         if c.holds is False:
@@ -60,14 +66,19 @@ def main():
                     f" (cycle of {k.get('period')} passes)"
                     if k["outcome"] == "never learns" else f" in {k['passes']} passes")
                 for k in r.converges.evidence.get("continuations", []))
+            then = (f"continued: {after}" if after else
+                    f"learns on every stream within "
+                    f"{r.converges.evidence['reinforcement_bound']} reinforcements "
+                    f"({r.converges.method})" if r.converges.holds else
+                    r.converges.method)
             print(f"  R{r.r_unit}: {c.method} stream of {len(c.evidence['stream'])} "
-                  f"presentations reaches a stop; continued: {after or 'not run'}")
+                  f"presentations reaches a stop; {then}")
         elif c.holds is None:
             ev = c.evidence
             own = ev.get("ball_refined", [])[-1:]
             print(f"  R{r.r_unit}: open; proven bound [{ev['min_weight_steps']}, "
                   f"{ev['max_weight_steps']}] ({ev['bound_used']}"
-                  + (f"; A-unit {own[0]['a_unit']}'s own ball {own[0]['bound_steps']}"
+                  + (f"; A-unit {own[0]['a_unit']}'s {own[0]['by']} {own[0]['bound_steps']}"
                      if own else "") + f"), searches reached "
                   f"{ev.get('beam_furthest_steps')} steps")
     task = machine_task(machine, images, labels)
@@ -79,8 +90,11 @@ def main():
     tight = MarkI(MarkIParams(weight_range=(-5, 5)), seed=0)
     t_tight, rep = timed(lambda: check_machine(tight, images, labels))
     hits = sum(r.end_stops.holds is False for r in rep.r_units)
+    learns = [r.converges.holds for r in rep.r_units]
     print(f"check_machine, same task, end stops +/-5: {t_tight:.2f} s "
-          f"({t_tight / t_default:.2f}x the default); {hits} R-units reach a stop")
+          f"({t_tight / t_default:.2f}x the default); {hits} R-units reach a stop; "
+          f"learning for every order proven for {learns.count(True)}, refuted for "
+          f"{learns.count(False)}, unknown for {learns.count(None)}")
 
     from sims import damage
     t_damage, res = timed(lambda: damage.run(seed=0))

@@ -162,6 +162,19 @@ def test_every_help_states_the_exit_statuses(capsys):
         assert "4 not decided within the budget" in text, name
 
 
+def test_no_help_text_gives_another_status_for_undecided():
+    # "undecided"/"unknown" is exit 4 everywhere (verify machine once said 2, and
+    # verify separable --timeout "exit 2")
+    import re
+
+    said = re.compile(r"(?:undecided|unknown)\W+(?:\w+\W+){0,3}?exit (\d)|(\d) undecided",
+                      re.IGNORECASE)
+    for name, _, parser in COMMANDS:
+        text = " ".join(parser.format_help().split())
+        for found in said.finditer(text):
+            assert "4" in found.groups(), (name, found.group(0))
+
+
 def test_usage_errors_are_one_line(capsys):
     for argv, match in ([["train", "x.csv", "--max-epochs", "0"], "at least 1 and at most"],
                         [["demo", "--seed", "-1"], "'-1' must be 0 or more"],

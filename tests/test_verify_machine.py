@@ -167,7 +167,8 @@ def test_letters_with_tight_stops_give_replayable_streams():
     for r in rep.r_units:
         if r.converges.holds is False and r.learnable.holds:
             ev = r.converges.evidence
-            out = replay_stream(machine, images, labels, ev["prefix"], ev["cycle"])
+            out = replay_stream(machine, images, labels, ev["prefix"], ev["cycle"],
+                                r_unit=r.r_unit)
             assert out["returns"] and not out["converged"]
 
 

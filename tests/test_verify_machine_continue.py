@@ -105,7 +105,8 @@ def test_continuations_equal_the_machine_and_the_exact_decision(task):
     machine, images, labels = task
     r = check_machine(machine, images, labels, exact_budget=1, orders=0).r_units[0]
     conts = r.converges.evidence.get("continuations", [])
-    if r.end_stops.holds is False and r.learnable.holds:
+    clipped_ball = r.converges.method == "clipped Novikoff ball"
+    if r.end_stops.holds is False and r.learnable.holds and not clipped_ball:
         assert conts
     stream = r.end_stops.evidence.get("stream", [])
     for c in conts:
@@ -115,6 +116,8 @@ def test_continuations_equal_the_machine_and_the_exact_decision(task):
     assert (r.converges.method == "continuation after the stop") == blocks
     exact = check_machine(machine, images, labels, orders=0).r_units[0].converges
     if exact.method == "exhaustive (all streams)":
+        if clipped_ball:         # proven for every stream: the exhaustive search agrees
+            assert exact.holds is True
         if exact.holds:          # learns on every fair stream: no continuation blocks
             assert not blocks
             assert all(c["outcome"] == "converges" for c in conts)
@@ -122,10 +125,19 @@ def test_continuations_equal_the_machine_and_the_exact_decision(task):
         assert exact.holds is not True
 
 
+def continuation_cell(c):
+    """One cell of the docs table: the first clean pass and the reinforcements."""
+    if c["outcome"] == "converges":
+        return f"pass {c['passes']} ({c['reinforcements_after_prefix']})"
+    return f"{c['outcome']} after {c['passes']} passes"
+
+
 @pytest.mark.slow
 def test_26_letters_continuations_replay_on_the_machine():
+    # at +/-50 the clipped Novikoff ball proves learning without continuations; at +/-5
+    # no centre exists and the continuations are the evidence
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
-    machine = MarkI(seed=0)
+    machine = MarkI(MarkIParams(weight_range=(-5, 5)), seed=0)
     rep = check_machine(machine, images, labels)
     rows = []
     for r in rep.r_units:
@@ -137,8 +149,7 @@ def test_26_letters_continuations_replay_on_the_machine():
             assert r.converges.holds is None or not all(
                 c["outcome"] == "converges" for c in conts)
             rows.append([f"R{r.r_unit}", str(len(r.end_stops.evidence["stream"]))]
-                        + [f"pass {c['passes']} ({c['reinforcements_after_prefix']})"
-                           for c in conts])
+                        + [continuation_cell(c) for c in conts])
     # the table quoted in docs/verify-machine.md is this run's
     page = (Path(__file__).parents[1] / "docs" / "verify-machine.md").read_text()
     table = page[page.index("| R-unit | stream | given"):].split("\n\n")[0]

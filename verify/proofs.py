@@ -42,6 +42,12 @@ Theorems and parts (:data:`OBLIGATIONS`):
 * ``endstop.*`` -- what the Mark I's potentiometers must hold (``verify.machine``):
   every weight ``|w_j| <= ||w|| <= R^2/gamma``, and ``|w_j| <= k`` when every
   ``|x_j| <= 1``.
+* ``clipped.*`` -- the clipped Novikoff ball (``verify._projected``): an end stop
+  never moves a weight away from a centre ``a`` inside the stops (``project``, one
+  coordinate; summing over the coordinates is left outside the solver, like the
+  induction), a mistake brings ``w`` closer to ``a`` by ``2 e y x.a - e^2 ||x||^2``
+  (``step``), and ``k`` falls of at least ``delta`` from ``D_0`` allow at most
+  ``D_0/delta`` mistakes (``bound``).
 
 Examples
 --------
@@ -320,6 +326,31 @@ def _endstop_step(S, wrong):
     return hyp, wj * wj <= (k + 1) * (k + 1)
 
 
+def _clipped_project(S, wrong):
+    v, c, a, lo, hi = _reals("v c a lo hi")
+    clip = Or(And(v < lo, Eq(c, lo)), And(v > hi, Eq(c, hi)),
+              And(v >= lo, v <= hi, Eq(c, v)))
+    hyp = [lo <= hi, clip, a <= hi] + ([] if wrong else [a >= lo])
+    return hyp, (c - a) * (c - a) <= (v - a) * (v - a)
+
+
+def _clipped_step(S, wrong):
+    w, x, a = S.vectors("w", "x", "a")
+    y, e = _reals("y e")
+    hyp = [_pm1(y), e >= 0]
+    if not wrong:
+        hyp.append(y * w.dot(x) <= 0)
+    d = w + (e * y) * x - a
+    return hyp, d.dot(d) <= (w - a).dot(w - a) - (2 * e * y * x.dot(a)
+                                                  - e * e * x.dot(x))
+
+
+def _clipped_bound(S, wrong):
+    k, D0, Dk, delta = _reals("k D0 Dk delta")
+    hyp = [k >= 0, delta > 0, Dk >= 0, Dk <= D0 - k * delta]
+    return hyp, (2 * k * delta <= D0 if wrong else k * delta <= D0)
+
+
 @dataclass(frozen=True)
 class _Part:
     build: Callable[..., Any]
@@ -376,6 +407,15 @@ OBLIGATIONS = {
     "endstop.step": _Part(
         _endstop_step, "||e|| = 1, |w.e| <= k, |x.e| <= 1 => |(w + y x).e| <= k + 1",
         "the same without |x.e| <= 1"),
+    "clipped.project": _Part(
+        _clipped_project, "lo <= a <= hi, c = clip(v, lo, hi) => |c - a| <= |v - a|",
+        "the same with the centre a allowed below lo"),
+    "clipped.step": _Part(
+        _clipped_step, "y w.x <= 0, e >= 0 => ||w + e y x - a||^2 <= ||w - a||^2 - "
+        "(2 e y x.a - e^2 ||x||^2)", "the same without the mistake y w.x <= 0"),
+    "clipped.bound": _Part(
+        _clipped_bound, "0 <= D_k <= D_0 - k delta, delta > 0 => k <= D_0/delta",
+        "... => k <= D_0/(2 delta)"),
 }
 
 

@@ -159,7 +159,7 @@ def register(subparsers: Any) -> ArgumentParser:
                    default="auto", help="prover: cheap ones first (auto), HiGHS LP, "
                    "plain Z3, or the perceptron only")
     s.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
-                   help="give up (verdict unknown, exit 2) after this long")
+                   help="give up (verdict unknown, exit 4) after this long")
     s.add_argument("--certificate", type=output_file, default=None, metavar="OUT.json",
                    help="write the verdict with its proof and the data (self-contained)")
 
