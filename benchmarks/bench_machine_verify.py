@@ -78,7 +78,7 @@ def main():
             own = ev.get("ball_refined", [])[-1:]
             print(f"  R{r.r_unit}: open; proven bound [{ev['min_weight_steps']}, "
                   f"{ev['max_weight_steps']}] ({ev['bound_used']}"
-                  + (f"; A-unit {own[0]['a_unit']}'s own ball {own[0]['bound_steps']}"
+                  + (f"; A-unit {own[0]['a_unit']}'s {own[0]['by']} {own[0]['bound_steps']}"
                      if own else "") + f"), searches reached "
                   f"{ev.get('beam_furthest_steps')} steps")
     task = machine_task(machine, images, labels)

@@ -4,7 +4,9 @@ From both sides, in whole increments of the ideal perceptron (the machine until 
 end stop first cuts a move short):
 
 * :func:`proven_reach` bounds every weight with the Novikoff ball of
-  :mod:`verify._ball` (certified; refined weight by weight against the end stops);
+  :mod:`verify._ball` (certified; refined weight by weight against the end stops,
+  and a weight whose own ball leaves them by the balls at the mistakes that push it,
+  :mod:`verify._cap`);
 * :func:`pushed_reach` looks for a stream that drives a weight outside the end stops
   with the beam search of :mod:`verify._push`, aimed at the weights whose ball leaves
   the most room, each guided by its own ball, in stages of growing width.
@@ -47,7 +49,8 @@ MAX_REFINE, REFINE_S = 1024, 0.5
 class Proven:
     """Certified ``lower <= w_j <= upper`` for every column ``j`` of ``X`` (increments;
     columns never active stay 0); ``refined`` the ``(column, sign)`` pairs that got
-    their own ball; ``complete`` False when a budget cut the refinement short."""
+    their own ball, ``pushed`` those whose bound came from the balls at their pushes;
+    ``complete`` False when a budget cut the refinement short."""
 
     upper: np.ndarray
     lower: np.ndarray
@@ -57,6 +60,7 @@ class Proven:
     _rows: np.ndarray = dataclasses.field(repr=False)
     _cols: np.ndarray = dataclasses.field(repr=False)
     _ball: _ball.BallBounds = dataclasses.field(repr=False)
+    pushed: tuple = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,7 +97,8 @@ def proven_reach(X: ArrayLike, y: ArrayLike, lo: int, hi: int, *,
     lower = np.zeros(X.shape[1], np.int64)
     upper[cols], lower[cols] = b.upper, b.lower
     refined = tuple((int(cols[j]), s) for j, s in b.refined)
-    return Proven(upper, lower, refined, b.complete, Z, rows, cols, b)
+    pushed = tuple((int(cols[j]), s) for j, s in b.pushed)
+    return Proven(upper, lower, refined, b.complete, Z, rows, cols, b, pushed)
 
 
 def pushed_reach(X: ArrayLike, y: ArrayLike, proven: Proven, lo: int, hi: int, *,
