@@ -97,7 +97,9 @@ def certify_cap(Z: ArrayLike, r: ArrayLike, j: int, sign: int, k: int, u: ArrayL
     2
     """
     d = _Direction.make(Z, r, u)
-    return None if d is None else d.cap(j, sign, k, t)
+    if d is None or not (t >= 0 and math.isfinite(t)):
+        return None
+    return d.cap(j, sign, k, t)
 
 
 class _Direction:
@@ -125,9 +127,7 @@ class _Direction:
 
     def cap(self, j, sign, k, t):
         """Floor of ``rho (sign V_j + ceil ||V||) / 2`` with ``V = U - T z_k``,
-        ``T = round(t scale) >= 0``; None for a ``t`` that is not ``>= 0``."""
-        if not t >= 0 or not math.isfinite(t):
-            return None
+        ``T = round(t scale) >= 0`` (``t`` finite and ``>= 0``)."""
         T = int(round(float(t) * self.scale))
         zk = self.Z[k]
         rk = int(zk @ zk)
@@ -177,9 +177,9 @@ def push_bound(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *, u: ArrayLike,
         return None
     caps: dict[int, int] = {}
     for k in push:
-        b = shared.cap(j, sign, int(k), best_cut(u, Z[k], j, sign))
-        if b is None:   # pragma: no cover - best_cut returns t >= 0
-            return None
+        # t = 0 too: the plain ball of u, so rounding never makes a cap worse
+        b = min(shared.cap(j, sign, int(k), best_cut(u, Z[k], j, sign)),
+                shared.cap(j, sign, int(k), 0.0))
         caps[int(k)] = b
     step = {int(k): int(sign * Z[k, j]) for k in push}
     redone = []
