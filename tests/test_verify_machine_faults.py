@@ -54,10 +54,14 @@ def test_one_cut_wire_is_enough_where_two_dead_units_also_are():
     plan = FaultPlan((AUnitStuck(0, 0), AUnitStuck(1, 0), CutWire(a_unit=2, s_unit=1)))
     apply_faults(m, plan)
     found = minimal_faults(m, FIGURES, LABELS)
-    assert found.faults == (2,)       # the first deletions drop the dead A-units
+    # "b" blinded by the cut, or "a" by both dead units: both sets are 1-minimal, and
+    # which one comes out depends on the certificate the first check finds
+    assert found.faults in ((2,), (0, 1)) and found.complete
     # restricted to a plan without the cut, the two dead units are the answer
     assert minimal_faults(m, FIGURES, LABELS, plan.only(
         lambda f: not isinstance(f, CutWire))).faults == (0, 1)
+    assert minimal_faults(m, FIGURES, LABELS, plan.only(
+        lambda f: isinstance(f, CutWire))).faults == (0,)
 
 
 def test_a_healthy_unlearnable_task_needs_no_fault():
@@ -162,3 +166,56 @@ def test_cli_breaks_the_machine_and_names_a_minimal_set(capsys, tmp_path):
         main(["verify", "machine", "letters", "--cut-wires", "1.5"])
     assert e.value.code == 2
     assert "must be a fraction in [0, 1]" in capsys.readouterr().err
+
+
+def real_faults(m, faults):
+    """Only the CutWire faults that name a wire of this machine."""
+    wires = [set(m.wiring.inputs[a]) for a in range(m.params.n_a_units)]
+    return tuple(f for f in faults
+                 if not isinstance(f, CutWire) or f.s_unit in wires[f.a_unit])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(fault_strategy(TINY), min_size=1, max_size=14), st.integers(0, 3),
+       st.data())
+def test_sub_plan_tasks_equal_machine_task_hypo(faults, seed, data):
+    """The minimiser's incremental patterns (set, then faults dropped one by one)
+    equal machine_task on the same sub-plan, duplicates and overrides included."""
+    from verify._minfaults import _SubPlans, static_fault
+
+    rng = np.random.default_rng(seed)
+    images = rng.integers(0, 2, (5, 9)).astype(float)
+    labels = np.arange(5) % 3
+    m = MarkI(TINY, seed=seed)
+    plan = FaultPlan(real_faults(m, faults), seed=0)
+    sub = _SubPlans(m, images, labels, plan)
+    keep = [i for i, f in enumerate(plan.faults) if static_fault(f)]
+    sub.set(keep)
+    order = data.draw(st.permutations(keep))
+    for i in [None] + list(order):
+        if i is not None:
+            sub.drop(i, sub.without(i))
+            keep.remove(i)
+        t = machine_task(m, images, labels,
+                         plan=FaultPlan(tuple(plan.faults[k] for k in keep), 0))
+        assert np.array_equal(sub.A, t.patterns)
+        for r in range(TINY.n_r_units):
+            assert np.array_equal(sub.inputs(r), t.inputs[r])
+
+
+def test_thousands_of_cut_wires_minimise_to_a_one_minimal_set():
+    """90 % of the wires cut on a 4-letter task: the sweep drops most faults on the
+    first certificate, and the result is 1-minimal by the independent LP oracle."""
+    from markone._figures import letters
+    from markone.hardware.faults import random_faults
+
+    images, labels = letters("ABCD", per_class=3, seed=0)
+    m = MarkI(seed=0)
+    plan = random_faults(m, cut_wires=0.9, seed=1)
+    found = minimal_faults(m, images, labels, plan)
+    assert len(plan) == 4608 and found.complete and not found.undecided
+    keep = list(found.faults)
+    assert len(keep) < 200
+    assert lp_unlearnable(m, images, labels, plan, keep)
+    for i in keep:
+        assert not lp_unlearnable(m, images, labels, plan, [k for k in keep if k != i])

@@ -2,7 +2,6 @@
 the summation-noise model (empirical) against seeded machine runs."""
 
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -12,35 +11,9 @@ from hypothesis import strategies as st
 from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware.faults import FaultPlan, NoisySum, apply_faults
-from markone.hardware.plugboard import PatternCache, Wiring
+from _machines import binary_tasks, identity_machine, train
 from verify._rules import flip_probability, forced_verdict, gamma_verdict
 from verify.machine import check_machine, machine_task
-
-
-def identity_machine(d, **params):
-    """A-unit j sees photocell j alone: the A-unit patterns are the figures."""
-    p = MarkIParams(retina_shape=(1, d), n_a_units=d, n_excitatory=1, n_inhibitory=0,
-                    max_fanout=1, theta=1, n_r_units=1, **params)
-    m = MarkI(p, seed=0)
-    m.wiring = Wiring(np.arange(d)[:, None], np.zeros((d, 0), np.int64), d)
-    m._patterns = PatternCache(m.wiring)
-    return m
-
-
-@st.composite
-def binary_tasks(draw, widths=(2, 3, 4, 5)):
-    d = draw(st.sampled_from(widths))
-    n = draw(st.integers(2, 6))
-    X = np.array(draw(st.lists(st.lists(st.integers(0, 1), min_size=d, max_size=d),
-                               min_size=n, max_size=n)))
-    labels = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
-    return X, labels
-
-
-def train(machine, X, labels, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return machine.train(X.astype(float), labels, **kw)
 
 
 @settings(max_examples=30, deadline=None)
@@ -53,14 +26,12 @@ def test_forced_rule_learns_exactly_when_the_hebb_scores_say_so_hypo(task, seed)
     if v["learns"]:
         run = train(machine, X, labels, order="shuffle", seed=seed,
                     max_epochs=v["passes"] + 1)
-        assert run.converged and run.epochs <= v["passes"] + 1
-    else:
-        # the reported stream (and, for a negative Hebb score, any order) never learns
+        assert run.converged and run.epochs <= v["passes"]
+    elif v["learns"] is False:
+        # the reported stream never learns (a negative Hebb score alone does not
+        # stop every stream: tests/test_verify_machine_forced.py has one that learns)
         run = train(machine, X, labels, order=v["stream"], max_epochs=60)
         assert not run.converged
-        if min(v["mu"]) < 0:
-            assert not train(machine, X, labels, order="shuffle", seed=seed,
-                             max_epochs=60).converged
 
 
 @settings(max_examples=30, deadline=None)

@@ -113,6 +113,9 @@ __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_ta
 EXACT_MAX_STATES = 200_000
 #: Seconds at most spent minimising the set of faults that breaks a task.
 FAULT_MIN_S = 10.0
+#: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
+#: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
+Z3_SECONDS = 10.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -343,7 +346,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     time_budget_s : float, optional
         Stop searching after about this long: the separability checks, the random
         orders and the Z3 queries are cut at that time, and the claims they would have
-        decided stay undecided (``holds=None``, saying so), never guessed.
+        decided stay undecided (``holds=None``, saying so), never guessed. Without
+        it, Z3 still gets at most ``Z3_SECONDS`` (10 s) per R-unit.
     progress : bool, optional
         Show a progress bar of the R-units checked (tqdm, on stderr; ``None``: only
         on a terminal, once the check takes more than half a second). It changes no
@@ -379,7 +383,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
                and (plan is None or _static(plan)))
     units = _Units(p.increment_steps, p.weight_range)
-    rules = ((p.rule, p.quantize) if p.photocell_noise_sd == 0
+    rules = ((p.rule, p.quantize, _forced_machine_passes(task, units)
+              if p.rule == "forced" else None) if p.photocell_noise_sd == 0
              and (plan is None or not len(plan)) else None)
     with search_bar(p.n_r_units, "check_machine: R-units", progress,
                     unit=" R-units") as bar:
@@ -552,39 +557,33 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     return RUnitReport(r, learnable, end_stops, converges)
 
 
-def _rule_claims(X, y, units, rule, quantize):
+def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
     """End-stop and convergence claims for the forced and gamma rules
-    (:mod:`verify._rules`)."""
+    (:mod:`verify._rules`, :mod:`verify._forced`)."""
     stop = (min(-units.steps(units.lo), units.steps(units.hi)) if units.stops
             else None)
+    wr = (units.steps(units.lo), units.steps(units.hi)) if units.stops else None
     if rule == "forced":
-        v = _rules.forced_verdict(X, y, stop=stop, eta=units.eta)
-        ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "figure")
+        v = _rules.forced_verdict(X, y, weight_range=wr, eta=units.eta,
+                                  machine_passes=machine_passes)
+        ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "hit_stream")
               if k in v}
-        converges = Claim(v["learns"], "Hebb vector (forced rule)",
-                          "on streams of whole passes (each figure once a pass, any "
-                          "order): " + v["why"], ev)
-        if v["learns"] is True:
-            end_stops = Claim(True, "Hebb vector (forced rule)",
-                              f"no weight goes beyond {v['max_weight']} steps before "
-                              "the machine has learned (whole passes)", ev)
-        else:
-            end_stops = Claim(None, "not assessed", "the forced rule keeps moving the "
-                              "weights; end stops are analysed only when it learns "
-                              "before reaching them", ev)
+        converges = Claim(v["learns"], "start-of-pass bounds (forced rule)"
+                          if v["learns"] is not False else "exact fixed order (forced "
+                          "rule)", "on streams of whole passes (each figure once a "
+                          "pass, any order): " + v["why"], ev)
+        end_stops = Claim(v["end_stops"], "forced rule: " + (
+            "weight bound" if v["end_stops"] else "exact fixed order"
+            if v["end_stops"] is False else "not decided"), v["end_why"], ev)
         return end_stops, converges
     v = _rules.gamma_verdict(X, y, stop=stop, eta=units.eta)
     ev = {k: v[k] for k in ("learnable", "certificate", "reinforcement_bound",
                             "max_weight", "fits") if k in v}
-    if quantize:
-        note = ("whole motor steps round the gamma rule's fractional moves "
-                "stochastically, so it is not the centred perceptron; with "
-                "quantize=False the centred task is "
-                + {True: "separable", False: "not separable", None: "undecided"}[
-                    v["learnable"]])
-        return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
-                                                             ev)
     d = X.shape[1]
+    if quantize:
+        g = _rules.gamma_steps_verdict(X, y, weight_range=wr, eta=int(units.eta))
+        if not (g["whole"] and not d & (d - 1)):   # else no move is rounded: below
+            return _gamma_steps_claims(g, v, ev, wr)
     if d & (d - 1):
         note = (f"exact for the real-valued rule only: the machine's float64 weights "
                 f"round moves of 1/{d} ({d} inputs, not a power of two), so an exact tie "
@@ -613,6 +612,62 @@ def _rule_claims(X, y, units, rule, quantize):
                       f"{v['reinforcement_bound']} reinforcements"
                       + ("" if fits else " unless an end stop bites (not decided)"), ev)
     return end_stops, converges
+
+
+def _gamma_steps_claims(g, v, ev, wr):
+    """Claims for the gamma rule with whole motor steps (stochastic rounding) from
+    :func:`verify._rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict."""
+    how = "rounding branches (gamma rule, whole steps)"
+    ev = dict(ev, **{k: g[k] for k in ("stall", "stall_log10", "hit", "alpha")
+                     if k in g})
+    centred = {True: "separable", False: "not separable", None: "undecided"}[
+        v["learnable"]]
+    hit = g["hit"]
+    if wr is None:
+        end_stops = Claim(True, how, "the machine has no end stops", ev)
+    elif hit is not None:
+        end_stops = Claim(False, how, (
+            f"not for every rounding: while every other move rounds to 0 (each with "
+            f"probability at least 10^{g['stall_log10']:.1f}), figure {hit['figure']} "
+            f"moves A-unit {hit['a_unit']} (inactive in it) by one step each time it is "
+            "shown; its own sum stays 0, a mistake, so the stop is reached and cut at its "
+            f"presentation {hit['presentations']}, on every order that shows it that "
+            "often (replayed in tests by steering the machine's rounding)"), ev)
+    else:
+        end_stops = Claim(None, "not assessed", "whole motor steps round the gamma "
+                          "rule's moves at random; no rounding branch that reaches a "
+                          "stop is known here and no bound covers every rounding", ev)
+    words = []
+    if g["stall"]:
+        words.append(f"it does not learn surely: every move can round to 0 (probability "
+                     f"at least 10^{g['stall_log10']:.1f} per move), leaving every weight "
+                     "at 0 and every sum at 0, a mistake, so no number of presentations "
+                     "makes learning certain on any order")
+    alpha = g["alpha"]
+    if alpha is not None and alpha["fits"]:
+        words.append(f"on every order some rounding learns: with probability at least "
+                     f"10^{alpha['log10']:.0f} every move rounds as the error-correction "
+                     f"rule's, which learns within {alpha['reinforcements']} "
+                     f"reinforcements inside +/-{alpha['max_weight']} steps")
+    words.append("whether it learns with probability 1 is not decided (with "
+                 f"quantize=False the centred task is {centred})")
+    return end_stops, Claim(None, how, "; ".join(words), ev)
+
+
+def _forced_machine_passes(task, units):
+    """The most passes a forced-rule machine runs on any stream of whole passes: each
+    R-unit is right on every figure in every pass from its own bound on, so the machine
+    has learned by the largest. None when some R-unit is not proven to learn."""
+    from verify._forced import every_stream
+
+    lo, hi = (units.lo, units.hi) if units.stops else (None, None)
+    passes = []
+    for r, cols in enumerate(task.inputs):
+        v = every_stream(task.patterns[:, cols], task.targets[:, r], units.e, lo, hi)
+        if v["clean_from"] is None:
+            return None
+        passes.append(v["clean_from"] + 1)
+    return max(passes, default=1)
 
 
 def _seconds_left(deadline):
@@ -745,10 +800,13 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             stream = np.tile(order, run.first_clip // red.n + 1)[:run.first_clip + 1]
             return _hit_claim(red, units, stream.tolist(), "random order", ev)
     if mistakes <= z3_depth and red.small():
-        found = _z3_hit(red, units, mistakes, deadline)
+        limit = ("within time_budget_s" if deadline is not None else
+                 f"within its {Z3_SECONDS:g} s (pass time_budget_s to give it longer)")
+        found = _z3_hit(red, units, mistakes, deadline if deadline is not None
+                        else time.perf_counter() + Z3_SECONDS)
         if found == "unknown":
             return Claim(None, "z3 bounded model checking",
-                         f"undecided: Z3 did not finish within time_budget_s (the bound "
+                         f"undecided: Z3 did not finish {limit} (the bound "
                          f"{units.steps(top)} steps exceeds the end stops and no stream "
                          "reaching them was found)", ev), None
         if found is None:

@@ -1,0 +1,47 @@
+"""Speed of ``verify.machine.minimal_faults`` on plans of thousands of faults (issue 12).
+
+The 26-letter task (10 jittered figures per letter) on the default machine with 85 %
+and 90 % of its 5,120 plugboard wires cut (``random_faults(..., seed=1)``): 4,352 and
+4,608 faults, and the task is unlearnable. Prints, from one run, for each plan: the
+seconds with the budget ``check_machine`` gives it (``FAULT_MIN_S`` seconds,
+``MAX_TESTS`` solver sub-plans), whether the set is proven 1-minimal (``complete``),
+its size, and the sub-plans decided (and how many needed ``check_separable``).
+
+To compare with another version of the code, run this file with that version first on
+``PYTHONPATH`` (the script only uses ``minimal_faults``' public arguments), in the same
+minute, and divide.
+
+Usage: ``flock /work/bench.lock python benchmarks/bench_minfaults.py``.
+"""
+
+import string
+import time
+
+from markone._figures import letters
+from markone.hardware import MarkI
+from markone.hardware.faults import random_faults
+
+
+def main():
+    from verify.machine import FAULT_MIN_S, minimal_faults
+
+    images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
+    machine = MarkI(seed=0)
+    warm = random_faults(machine, cut_wires=0.9, seed=1)
+    minimal_faults(machine, images[:26], labels[:26], warm)   # imports, compiles
+    for frac in (0.85, 0.9):
+        plan = random_faults(machine, cut_wires=frac, seed=1)
+        t0 = time.perf_counter()
+        found = minimal_faults(machine, images, labels, plan,
+                               deadline=time.perf_counter() + FAULT_MIN_S)
+        seconds = time.perf_counter() - t0
+        solver = getattr(found, "solver_checks", None)
+        print(f"minimal_faults, 26 letters x 10, {frac:.0%} of the wires cut "
+              f"({len(plan)} faults): {seconds:.2f} s (budget {FAULT_MIN_S:.0f} s); "
+              f"complete={found.complete}, {len(found.faults)} faults left, "
+              f"{found.tests} sub-plans decided"
+              + ("" if solver is None else f", {solver} check_separable calls"))
+
+
+if __name__ == "__main__":
+    main()
