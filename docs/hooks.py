@@ -32,7 +32,8 @@ GENERATED = ("cli.md",)
 
 #: Other files that exist only at build time: the counterexample replays of
 #: ``verify-machine.md`` (``docs/figures/make_verify_machine_replays.py``).
-GENERATED_FILES = ("replays/end_stops_block.html", "replays/short_exposure_blends.html")
+GENERATED_FILES = ("replays/end_stops_block.html", "replays/symmetric_stops_block.html",
+                   "replays/short_exposure_blends.html")
 
 #: Column width of the rendered ``--help`` texts (fixed, so the page is reproducible).
 WIDTH = 88

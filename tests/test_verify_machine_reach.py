@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
-from verify import _ball, _clipped, _reach
+from verify import _ball, _clipped, _push, _reach
 from verify._push import gram_matrix, push_stream
 from verify.machine import check_machine, machine_task
 
@@ -159,3 +159,75 @@ def test_26_letters_beam_streams_replay_on_the_machine():
                                 r.end_stops.evidence["stream"], r.r_unit)
     t = machine_task(machine, images, labels)
     assert t.patterns.shape == (260, 512)
+
+
+def reference_beam(Z, g, sign, lo, hi, u, width, depth, seed=0):
+    """The beam of verify._push in plain Python: every candidate ranked in one stable
+    sort, a state kept once per depth (by the same linear hash of its scores)."""
+    Z = np.asarray(Z, np.int64)
+    n = len(Z)
+    r = (Z * Z).sum(axis=1).astype(float)
+    dphi = r - Z @ np.asarray(u, float)
+    coef = [int(c) for c in np.random.default_rng(seed).integers(1, 2**62, n,
+                                                                  dtype=np.int64)]
+    wrap = lambda v: (v + 2**63) % 2**64 - 2**63          # int64 arithmetic
+    hashes = [sum(c * int(v) for c, v in zip(coef, Z @ Z[k])) for k in range(n)]
+    beam = [(np.zeros(Z.shape[1], np.int64), 0.0, 0, [])]  # w, phi, hash, stream
+    best = 0
+    for _ in range(depth):
+        cands = []
+        for w, f, h, stream in beam:
+            s = Z @ w
+            for k in range(n):
+                if s[k] <= 0:
+                    value = sign * (w[g] + Z[k, g])
+                    phi = f + 2.0 * s[k] + dphi[k]
+                    hk = wrap(h + hashes[k])
+                    cands.append((value, phi, hk, w + Z[k], stream + [k]))
+        if not cands:
+            return None, best
+        scale = 1.0 + max(abs(c[1]) for c in cands)
+        key = [-(v + 0.5 * p / scale) for v, p, *_ in cands]
+        beam, seen = [], set()
+        for q in sorted(range(len(cands)), key=lambda q: key[q]):
+            value, phi, hk, w, stream = cands[q]
+            if hk in seen:
+                continue
+            seen.add(hk)
+            best = max(best, value)
+            if w.max() > hi or w.min() < lo:
+                return stream, best
+            beam.append((w, phi, hk, stream))
+            if len(beam) == width:
+                break
+    return None, best
+
+
+@st.composite
+def beam_tasks(draw):
+    """Like tiny_tasks, larger: up to 12 figures on up to 8 A-units, so that the beam
+    meets the same state by several paths and its width binds."""
+    d = draw(st.integers(2, 8))
+    n = draw(st.integers(2, 12))
+    rows = draw(st.lists(st.integers(1, 2**d - 1), min_size=n, max_size=n))
+    X = np.array([[(v >> j) & 1 for j in range(d)] for v in rows], np.int64)
+    signs = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=d, max_size=d)))
+    return X, np.where(X @ (signs * 2 ** np.arange(d)) > 0, 1, -1)
+
+
+@settings(max_examples=25, deadline=None)
+@given(beam_tasks(), st.integers(2, 6), st.integers(1, 6), st.sampled_from([1, 4]))
+def test_compiled_beam_equals_the_reference_beam_hypo(task, stop, width, pool):
+    # narrow beams over many candidates exercise the partition, the set of kept
+    # states and (with a pool of one beam) the fallback to the full order
+    X, y = task
+    Z = y[:, None] * X
+    u = _ball.ball_bounds(Z, X.sum(axis=1)).u
+    saved, _push.POOL = _push.POOL, pool
+    try:
+        for g, sign in ((0, 1), (X.shape[1] - 1, -1)):
+            got = push_stream(Z, g, sign, -stop, stop, u=u, width=width, depth=20,
+                              reach=True)
+            assert got == reference_beam(Z, g, sign, -stop, stop, u, width, 20)
+    finally:
+        _push.POOL = saved

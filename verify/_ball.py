@@ -98,16 +98,10 @@ def certify(Z: ArrayLike, r: ArrayLike,
     >>> up.tolist(), lo.tolist()      # rho = 1, ||U|| < 2^30 * 1.4143: both reach 1
     ([1, 1], [0, 0])
     """
-    u = np.asarray(u, np.float64)
-    top = float(np.abs(u).max(initial=0.0))
-    if not np.isfinite(top) or top == 0:
+    rounded = _rounded(Z, r, u)
+    if rounded is None:
         return None
-    U = np.rint(u * (2.0 ** SCALE_BITS / top)).astype(np.int64)
-    m = np.asarray(Z, np.int64) @ U        # |Z| small, |U| <= 2^30: exact in int64
-    if m.min(initial=1) <= 0:
-        return None
-    ratios = [Fraction(int(ri), int(mi)) for ri, mi in zip(r, m)]
-    rho = max(ratios)
+    U, _, rho, _ = rounded
     N = sum(int(v) * int(v) for v in U)
     s = math.isqrt(N)
     s += s * s != N
@@ -115,6 +109,22 @@ def certify(Z: ArrayLike, r: ArrayLike,
     upper = np.array([(p * (int(v) + s)) // (2 * q) for v in U], np.int64)
     lower = np.array([-((p * (s - int(v))) // (2 * q)) for v in U], np.int64)
     return upper, lower
+
+
+def _rounded(Z, r, u):
+    """``(U, scale, rho, m)``: ``u`` rounded to integers ``U = rint(u scale)`` of
+    ``SCALE_BITS`` bits, ``m = Z U`` and ``rho = max_i r_i / m_i`` (exact), so that
+    ``rho U`` satisfies ``z_i . (rho U) >= r_i``; None when some ``m_i <= 0``."""
+    u = np.asarray(u, np.float64)
+    top = float(np.abs(u).max(initial=0.0))
+    if not np.isfinite(top) or top == 0:
+        return None
+    scale = 2.0 ** SCALE_BITS / top
+    U = np.rint(u * scale).astype(np.int64)
+    m = np.asarray(Z, np.int64) @ U        # |Z| small, |U| <= 2^30: exact in int64
+    if m.min(initial=1) <= 0:
+        return None
+    return U, scale, max(Fraction(int(ri), int(mi)) for ri, mi in zip(r, m)), m
 
 
 def _highs():

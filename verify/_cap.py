@@ -22,13 +22,15 @@ the ball of centre ``v/2`` and radius ``||v||/2``: ``sign w_j <= b_k =
 where ``sign w_j <= b_k``, so afterwards ``sign w_j <= b_k + sign z_kj <= M``: a
 contradiction. So **every reachable state has** ``sign w_j <= M`` (``M >= 0``: the
 zero state lies in every ball). With ``t = 0`` this is the ball bound plus one
-increment: the cut pays only when ``t > 0`` moves the ball off the half-space where
-``k`` is answered right. For one ``u`` the best ``t`` is in closed form (the cap of the
+increment, so the cut gains only where some ``t > 0`` shrinks the ball by more than
+that. For one ``u`` the best ``t`` is in closed form (the cap of the
 ball cut by the hyperplane ``z_k . w = 0``); the best ``u`` and ``t`` together solve the
 convex problem ``min ||u - t z_k + s sign e_j||^2 / (4 s)`` over ``z_i . u >= r_i``,
-``t >= 0``, ``s > 0``, which by Lagrange duality equals
-``max { sign w_j : w = sum_i c_i z_i, c >= 0, ||w||^2 <= sum_i c_i r_i, z_k . w <= 0 }``
-(alternations of the projection of :mod:`verify._ball` propose it).
+``t >= 0``, ``s > 0``; by Lagrange duality it is never below, and under Slater's
+condition equal to,
+``max { sign w_j : w = sum_i c_i z_i, c >= 0, ||w||^2 <= sum_i c_i r_i, z_k . w <= 0 }``,
+Novikoff's two facts plus this one (alternations of the projection of
+:mod:`verify._ball` propose it).
 
 Floating point only proposes ``u`` and ``t``: the certificate is an integer ``U`` with
 every ``z_i . U > 0`` and an integer ``T >= 0``; with ``rho = max_i r_i / z_i . U``
@@ -39,7 +41,8 @@ Examples
 --------
 A-units 0 and 1 see both figures, A-unit 2 only the positive one. Every stream keeps
 ``w_0 >= -1`` (``w_0 = w_1``, and the negative figure, the only one that lowers them,
-is a mistake only where ``w_0 + w_1 >= 0``); Novikoff's facts allow ``w_0 = -2``:
+is a mistake only where ``w_0 + w_1 >= 0``); Novikoff's facts allow ``w_0`` down to
+-2:
 
 >>> import numpy as np
 >>> from verify import _ball
@@ -57,7 +60,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from fractions import Fraction
 
 import numpy as np
 
@@ -97,7 +99,9 @@ def certify_cap(Z: ArrayLike, r: ArrayLike, j: int, sign: int, k: int, u: ArrayL
     2
     """
     d = _Direction.make(Z, r, u)
-    return None if d is None else d.cap(j, sign, k, t)
+    if d is None or not (t >= 0 and math.isfinite(t)):
+        return None
+    return d.cap(j, sign, k, t)
 
 
 class _Direction:
@@ -110,24 +114,16 @@ class _Direction:
 
     @classmethod
     def make(cls, Z, r, u):
-        u = np.asarray(u, np.float64)
-        top = float(np.abs(u).max(initial=0.0))
-        if not np.isfinite(top) or top == 0:
+        rounded = _ball._rounded(Z, r, u)
+        if rounded is None:
             return None
-        scale = 2.0 ** _ball.SCALE_BITS / top
-        Ui = np.rint(u * scale).astype(np.int64)
-        Z = np.asarray(Z, np.int64)
-        m = Z @ Ui            # |Z| small, |U| <= 2^30: exact in int64 (as in certify)
-        if m.min(initial=1) <= 0:
-            return None
-        rho = max(Fraction(int(ri), int(mi)) for ri, mi in zip(r, m))
-        return cls(Z, [int(v) for v in Ui], scale, rho, [int(v) for v in m])
+        U, scale, rho, m = rounded
+        return cls(np.asarray(Z, np.int64), [int(v) for v in U], scale, rho,
+                   [int(v) for v in m])
 
     def cap(self, j, sign, k, t):
         """Floor of ``rho (sign V_j + ceil ||V||) / 2`` with ``V = U - T z_k``,
-        ``T = round(t scale) >= 0``; None for a ``t`` that is not ``>= 0``."""
-        if not t >= 0 or not math.isfinite(t):
-            return None
+        ``T = round(t scale) >= 0`` (``t`` finite and ``>= 0``)."""
         T = int(round(float(t) * self.scale))
         zk = self.Z[k]
         rk = int(zk @ zk)
@@ -177,9 +173,9 @@ def push_bound(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *, u: ArrayLike,
         return None
     caps: dict[int, int] = {}
     for k in push:
-        b = shared.cap(j, sign, int(k), best_cut(u, Z[k], j, sign))
-        if b is None:   # pragma: no cover - best_cut returns t >= 0
-            return None
+        # t = 0 too: the plain ball of u, so rounding never makes a cap worse
+        b = min(shared.cap(j, sign, int(k), best_cut(u, Z[k], j, sign)),
+                shared.cap(j, sign, int(k), 0.0))
         caps[int(k)] = b
     step = {int(k): int(sign * Z[k, j]) for k in push}
     redone = []

@@ -13,7 +13,10 @@ lies on its boundary, so a stream that wastes least of the ball can get furthest
 (Preferring the most room left instead lets the run converge before ``w_g`` is
 large: on the 26-letter task it stops about 10 steps short.)
 
-It is updated in O(1) per mistake.
+It is updated in O(1) per mistake. Each depth keeps its states in one stable
+ordering of the candidates (the best ``POOL * width`` found by a partition first) and drops
+a state already kept through an open-addressing set of their hashes, so a step costs
+O(width n) (plus the sort of ``POOL * width`` keys), and beams of 65,536 states run.
 
 The search only proposes: a stream it returns is replayed with the clipped update
 (and on the machine) before any claim is made.
@@ -37,6 +40,10 @@ from numba import njit
 from markone._typing import ArrayLike
 
 __all__ = ["push_stream", "gram_matrix"]
+
+#: Each depth first sorts the best ``POOL * width`` candidates (a partition finds
+#: them); only when duplicates leave the beam short are all of them sorted.
+POOL = 4
 
 
 def push_stream(Z: ArrayLike, g: int, sign: int, lo: int, hi: int, *,
@@ -63,7 +70,7 @@ def push_stream(Z: ArrayLike, g: int, sign: int, lo: int, hi: int, *,
     parent = np.full((depth, width), -1, np.int64)
     example = np.full((depth, width), -1, np.int64)
     end, slot, best = _beam(Z, G, dphi, int(g), int(sign), int(lo), int(hi),
-                            int(width), int(depth), coef, parent, example)
+                            int(width), int(depth), coef, parent, example, POOL)
     stream: list[int] | None = None
     if end >= 0:
         stream = []
@@ -85,8 +92,8 @@ def gram_matrix(Z: ArrayLike) -> np.ndarray:
 
 
 @njit(cache=True)
-def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent,
-          example):  # pragma: no cover - compiled
+def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent, example,
+          pool):  # pragma: no cover - compiled
     n, d = Z.shape
     W = np.zeros((width, d), np.int64)
     S = np.zeros((width, n), np.int64)
@@ -105,9 +112,15 @@ def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent,
     cap = width * n
     value = np.empty(cap, np.int64)
     phi = np.empty(cap)
+    key = np.empty(cap)
     cb = np.empty(cap, np.int64)
     ck = np.empty(cap, np.int64)
     ch = np.empty(cap, np.int64)
+    size = 1                                  # open-addressing set of kept hashes
+    while size < 4 * width:
+        size *= 2
+    table = np.zeros(size, np.int64)
+    stamp = np.zeros(size, np.int64)
     alive, best = 1, 0
     for t in range(depth):
         m = 0
@@ -122,35 +135,52 @@ def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent,
         if m == 0:
             return -1, -1, best
         scale = 1.0 + np.abs(phi[:m]).max()
-        order = np.argsort(-(value[:m] + 0.5 * phi[:m] / scale), kind="mergesort")
-        kept = 0
         for q in range(m):
-            c = order[q]
-            dup = False
-            for e in range(kept):
-                if H2[e] == ch[c]:
-                    dup = True
+            key[q] = -(value[q] + 0.5 * phi[q] / scale)
+        # the best pool * width candidates in stable order, then (when duplicates
+        # leave the beam short) all of them: the same order as one stable sort of all
+        order = np.arange(m)
+        if m > pool * width:
+            cut = np.partition(key[:m].copy(), pool * width)[pool * width]
+            order = np.flatnonzero(key[:m] <= cut)
+        order = order[np.argsort(key[order], kind="mergesort")]
+        kept, full = 0, order.shape[0] == m
+        while True:
+            for q in range(order.shape[0]):
+                c = order[q]
+                h = ch[c]
+                slot = (h ^ (h >> 31)) & (size - 1)
+                dup = False
+                while stamp[slot] == t + 1:
+                    if table[slot] == h:
+                        dup = True
+                        break
+                    slot = (slot + 1) & (size - 1)
+                if dup:
+                    continue
+                stamp[slot], table[slot] = t + 1, h
+                b, k = cb[c], ck[c]
+                out = False
+                for j in range(d):
+                    v = W[b, j] + Z[k, j]
+                    W2[kept, j] = v
+                    if v > hi or v < lo:
+                        out = True
+                for i in range(n):
+                    S2[kept, i] = S[b, i] + G[i, k]
+                H2[kept], F2[kept] = h, phi[c]
+                best = max(best, value[c])
+                parent[t, kept] = b
+                example[t, kept] = k
+                if out:
+                    return t, kept, best
+                kept += 1
+                if kept == width:
                     break
-            if dup:
-                continue
-            b, k = cb[c], ck[c]
-            out = False
-            for j in range(d):
-                v = W[b, j] + Z[k, j]
-                W2[kept, j] = v
-                if v > hi or v < lo:
-                    out = True
-            for i in range(n):
-                S2[kept, i] = S[b, i] + G[i, k]
-            H2[kept], F2[kept] = ch[c], phi[c]
-            best = max(best, value[c])
-            parent[t, kept] = b
-            example[t, kept] = k
-            if out:
-                return t, kept, best
-            kept += 1
-            if kept == width:
+            if kept == width or full:
                 break
+            order = np.argsort(key[:m], kind="mergesort")   # kept ones are dups now
+            full = True
         W, W2 = W2, W
         S, S2 = S2, S
         H, H2 = H2, H

@@ -40,7 +40,7 @@ from verify._push import gram_matrix, push_stream
 __all__ = ["Proven", "Pushed", "proven_reach", "pushed_reach"]
 
 #: Beam widths tried in turn, and how many target weights each stage keeps.
-STAGES = ((16, 6), (64, 3), (256, 1))
+STAGES = ((16, 6), (64, 3), (256, 1), (1024, 1))
 #: Most weights refined one by one, and seconds spent on it, per R-unit.
 MAX_REFINE, REFINE_S = 1024, 0.5
 

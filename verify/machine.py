@@ -116,6 +116,9 @@ FAULT_MIN_S = 10.0
 #: Most pass-start states of the exact chain search for the gamma rule with whole
 #: steps (small tasks only: at most ``verify._gamma_chain.MAX_INPUTS`` inputs).
 GAMMA_CHAIN_STATES = 5_000
+#: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
+#: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
+Z3_SECONDS = 10.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -346,7 +349,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     time_budget_s : float, optional
         Stop searching after about this long: the separability checks, the random
         orders and the Z3 queries are cut at that time, and the claims they would have
-        decided stay undecided (``holds=None``, saying so), never guessed.
+        decided stay undecided (``holds=None``, saying so), never guessed. Without
+        it, Z3 still gets at most ``Z3_SECONDS`` (10 s) per R-unit.
     progress : bool, optional
         Show a progress bar of the R-units checked (tqdm, on stderr; ``None``: only
         on a terminal, once the check takes more than half a second). It changes no
@@ -821,10 +825,13 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             stream = np.tile(order, run.first_clip // red.n + 1)[:run.first_clip + 1]
             return _hit_claim(red, units, stream.tolist(), "random order", ev)
     if mistakes <= z3_depth and red.small():
-        found = _z3_hit(red, units, mistakes, deadline)
+        limit = ("within time_budget_s" if deadline is not None else
+                 f"within its {Z3_SECONDS:g} s (pass time_budget_s to give it longer)")
+        found = _z3_hit(red, units, mistakes, deadline if deadline is not None
+                        else time.perf_counter() + Z3_SECONDS)
         if found == "unknown":
             return Claim(None, "z3 bounded model checking",
-                         f"undecided: Z3 did not finish within time_budget_s (the bound "
+                         f"undecided: Z3 did not finish {limit} (the bound "
                          f"{units.steps(top)} steps exceeds the end stops and no stream "
                          "reaching them was found)", ev), None
         if found is None:

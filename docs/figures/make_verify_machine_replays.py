@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["end_stops_block", "short_exposure_blends", "replay_pages", "main"]
+__all__ = ["end_stops_block", "symmetric_stops_block", "short_exposure_blends",
+           "replay_pages", "main"]
 
 
 def end_stops_block():
@@ -24,6 +25,21 @@ def end_stops_block():
     p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
                     max_fanout=1, theta=1, n_r_units=1, weight_range=(0, 1))
     figures, labels = np.array([[1, 0], [0, 1]]), np.array(["a", "b"])
+    machine = MarkI(p, seed=0)
+    ev = check_machine(machine, figures, labels).r_units[0].converges.evidence
+    return machine.train(figures, labels, order=ev["prefix"] + ev["cycle"] * 6,
+                         max_epochs=1, log=True)
+
+
+def symmetric_stops_block():
+    """Two figures, two A-units, end stops at +/-1: every separating setting needs a
+    weight of 2 steps; the blocking stream of check_machine, replayed for 6 passes."""
+    from markone.hardware import MarkI, MarkIParams
+    from verify.machine import check_machine
+
+    p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
+                    max_fanout=1, theta=1, n_r_units=1, weight_range=(-1, 1))
+    figures, labels = np.array([[0, 1], [1, 1]]), np.array(["a", "b"])
     machine = MarkI(p, seed=0)
     ev = check_machine(machine, figures, labels).r_units[0].converges.evidence
     return machine.train(figures, labels, order=ev["prefix"] + ev["cycle"] * 6,
@@ -42,11 +58,11 @@ def short_exposure_blends():
 
 
 def replay_pages():
-    """``{path in the site: HTML}`` of both counterexample replays."""
+    """``{path in the site: HTML}`` of the counterexample replays."""
     from markone.hardware.replay import render_replay_html
 
     return {f"replays/{make.__name__}.html": render_replay_html(make(), speed=0.5)
-            for make in (end_stops_block, short_exposure_blends)}
+            for make in (end_stops_block, symmetric_stops_block, short_exposure_blends)}
 
 
 def main(argv):
