@@ -364,7 +364,13 @@ def documents(tmp_path_factory):
     docs["run"] = json.loads((d / "run.json").read_text())
     assert run_cli(["adversary", "orthonormal", "--m", "3", "--out", d / "case.json"])[0] == 0
     docs["case"] = json.loads((d / "case.json").read_text())
+    assert run_cli(["verify", "machine", *REPORT_TASK, "--json", d / "report.json"])[0] == 0
+    docs["report"] = json.loads((d / "report.json").read_text())
     return docs
+
+
+#: The task of the fuzzed machine report (streams that reach a stop, clipped balls).
+REPORT_TASK = ["letters", "--chars", "AB", "--per-class", "2", "--weight-range", "2"]
 
 
 #: The independent textbook loop of the conformance tests, as ``f(X, y, order)``.
@@ -376,7 +382,8 @@ def test_genuine_documents_pass(tmp_path, monkeypatch, documents):
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
     for kind, argv, want in (
             ("cert_yes", ["verify", "check"], 0), ("cert_no", ["verify", "check"], 0),
-            ("run", ["machine", "replay"], 0), ("case", ["adversary", "check"], 0)):
+            ("run", ["machine", "replay"], 0), ("case", ["adversary", "check"], 0),
+            ("report", ["verify", "machine", *REPORT_TASK, "--recheck"], 0)):
         path = tmp_path / f"{kind}.json"
         path.write_text(json.dumps(documents[kind]))
         extra = {"run": ["--html", tmp_path / "r.html"], "case": ["--impl", IMPL]}
@@ -385,7 +392,7 @@ def test_genuine_documents_pass(tmp_path, monkeypatch, documents):
     assert (tmp_path / "r.html").is_file()
 
 
-@pytest.mark.parametrize("kind", ["cert_yes", "cert_no", "run", "case"])
+@pytest.mark.parametrize("kind", ["cert_yes", "cert_no", "run", "case", "report"])
 @FUZZ
 @given(data=st.data())
 def test_damaged_documents_never_crash(tmp_path, monkeypatch, documents, kind, data):
@@ -398,6 +405,8 @@ def test_damaged_documents_never_crash(tmp_path, monkeypatch, documents, kind, d
     elif kind == "case":
         monkeypatch.syspath_prepend(str(Path(__file__).parent))
         argv = ["adversary", "check", path, "--impl", IMPL]
+    elif kind == "report":
+        argv = ["verify", "machine", *REPORT_TASK, "--recheck", path]
     else:
         argv = ["verify", "check", path]
     status, out, err = run_cli(argv)
@@ -410,7 +419,9 @@ def test_damaged_documents_never_crash(tmp_path, monkeypatch, documents, kind, d
                                  b"1" * 5000, b'{"format": "markone.adversary/1"}',
                                  b'{"format": "markone.verify.separability/1"}'])
 @pytest.mark.parametrize("command", [["verify", "check"], ["machine", "replay"],
-                                     ["adversary", "check"]], ids=" ".join)
+                                     ["adversary", "check"],
+                                     ["verify", "machine", *REPORT_TASK, "--recheck"]],
+                         ids=" ".join)
 def test_files_that_are_not_documents(tmp_path, raw, command):
     path = tmp_path / "f.json"
     path.write_bytes(raw)

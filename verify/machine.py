@@ -97,6 +97,7 @@ from markone._validation import (as_generator, check_consistent_length,
 from verify import _clipped, _gamma_chain, _projected, _reach, _rules
 from verify._minfaults import FaultMinimum, minimal_faults, static_fault
 from verify._projected import ProjectedBall, check_projected_ball
+from verify._recheck import Recheck, recheck_report
 from verify._rules import drift_spread, flip_probability
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ if TYPE_CHECKING:
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
            "flip_probability", "drift_spread", "check_projected_ball",
-           "ProjectedBall"]
+           "ProjectedBall", "recheck_report", "Recheck"]
 
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
@@ -181,6 +182,9 @@ class MachineReport:
     rule : str
     data_sha256 : str
         SHA-256 of the figures and labels the report is about.
+    patterns_sha256 : str
+        SHA-256 of the machine's A-unit patterns of them, its targets and each R-unit's
+        inputs (ties the report to the machine; :func:`recheck_report` checks both).
     time_s : float
     """
 
@@ -196,6 +200,7 @@ class MachineReport:
     rule: str
     data_sha256: str
     time_s: float
+    patterns_sha256: str = ""
 
     @property
     def learnable(self) -> bool | None:
@@ -213,7 +218,8 @@ class MachineReport:
                 "n_examples": self.n_examples, "n_a_units": self.n_a_units,
                 "weight_range": self.weight_range,
                 "increment_steps": self.increment_steps, "rule": self.rule,
-                "data_sha256": self.data_sha256, "learnable": self.learnable,
+                "data_sha256": self.data_sha256,
+                "patterns_sha256": self.patterns_sha256, "learnable": self.learnable,
                 "converges": self.converges,
                 "r_units": [r.to_dict() for r in self.r_units],
                 "timing": self.timing.to_dict(), "faults": self.faults.to_dict(),
@@ -406,7 +412,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         quantisation=_quantisation_claim(p, units, reports),
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
-        data_sha256=_data_hash(task), time_s=time.perf_counter() - t0)
+        data_sha256=_data_hash(task), time_s=time.perf_counter() - t0,
+        patterns_sha256=_patterns_hash(task))
 
 
 def _static(plan):
@@ -499,6 +506,17 @@ def _data_hash(task):
     h = hashlib.sha256()
     h.update(np.ascontiguousarray(task.settled, dtype=np.uint8).tobytes())
     h.update(np.ascontiguousarray(task.targets, dtype=np.int64).tobytes())
+    return h.hexdigest()
+
+
+def _patterns_hash(task):
+    """SHA-256 of what the claims are about on this machine: the A-unit patterns, the
+    targets and each R-unit's inputs."""
+    h = hashlib.sha256()
+    h.update(np.ascontiguousarray(task.patterns, dtype=np.uint8).tobytes())
+    h.update(np.ascontiguousarray(task.targets, dtype=np.int64).tobytes())
+    for cols in task.inputs:
+        h.update(np.ascontiguousarray(cols, dtype=np.int64).tobytes() + b"|")
     return h.hexdigest()
 
 

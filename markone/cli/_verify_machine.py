@@ -22,7 +22,8 @@ EXAMPLES = """\
   markone verify machine letters --chars AB --weight-range 3 --json report.json
   markone verify machine letters --exposure 0.01        can a 10 ms exposure blend figures?
   markone verify machine letters --dead-a-units 0.9      which of the dead parts broke it?
-  markone verify machine run.json                        a run saved with log=True"""
+  markone verify machine run.json                        a run saved with log=True
+  markone verify machine letters --chars AB --weight-range 3 --recheck report.json"""
 
 #: Fault options: flag -> keyword of markone.hardware.faults.random_faults.
 FAULT_OPTIONS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",
@@ -82,6 +83,23 @@ def _break(machine, args):
         apply_faults(machine, random_faults(machine, seed=args.seed, **wanted))
 
 
+def _recheck(path, machine, images, labels):
+    """Re-check a saved report's evidence on this task: exit 0 none refuted, 1 some."""
+    from markone._io import plural, read_json
+    from verify.machine import recheck_report
+
+    checks = recheck_report(read_json(path), machine, images, labels)
+    width = max(len(c.claim) for c in checks)
+    for c in checks:
+        print(f"{c.claim:{width}s}  {c.status:9s}  {c.why}")
+    counts = {s: sum(c.status == s for c in checks)
+              for s in ("confirmed", "refuted", "unchecked")}
+    print(f"{path}: {plural(counts['confirmed'], 'claim')} confirmed from the evidence, "
+          f"{counts['refuted']} refuted, {counts['unchecked']} without a certificate to "
+          "check")
+    return EXIT_NO if counts["refuted"] else EXIT_OK
+
+
 def _machine(args):
     from markone._io import write_json
     from verify.machine import check_machine
@@ -91,6 +109,8 @@ def _machine(args):
     else:
         machine, images, labels = _run_task(args.task)
     _break(machine, args)
+    if args.recheck is not None:
+        return _recheck(args.recheck, machine, images, labels)
     report = check_machine(machine, images, labels, exposure_s=args.exposure,
                            seed=args.seed, time_budget_s=args.time_budget)
     print(cli_terms(report.text()))
@@ -136,4 +156,9 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                        "of the faults that broke it")
     m.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
                    help="also write the report as JSON")
+    m.add_argument("--recheck", default=None, metavar="REPORT.json",
+                   help="instead of checking, re-check a saved report (--json) on this "
+                   "task: every witness, certificate, stream, cycle and centre in its "
+                   "evidence, in exact arithmetic and on a copy of the machine; exit 1 "
+                   "if any is refuted")
     return m

@@ -1,0 +1,322 @@
+"""Re-check a machine report from its evidence, independently of how it was found.
+
+:func:`recheck_report` takes a :class:`~verify.machine.MachineReport` (or its JSON) and
+the machine, figures and labels it is about, and re-checks every claim whose evidence
+is a certificate or a counterexample, with exact integers and none of the searches:
+
+* the report must be about these figures and this machine: the SHA-256 of the
+  figures and labels (``data_sha256``) and of the A-unit patterns the claims are
+  about (``patterns_sha256``) must match;
+* **learnable**: a witness ``w`` must answer every figure (``y_i x_i . w > 0``); a
+  Gordan certificate ``c >= 0``, not all zero, must have ``sum_i c_i y_i x_i = 0``;
+* **end stops reached**: the stream, run through the clipped update from zero (here,
+  on the full A-unit patterns), must have a move cut short at its last presentation,
+  and ``MarkI.train`` on a copy of the machine must report ``saturated > 0``;
+* **never learns**: the clipped update after ``prefix + cycle`` must come back to the
+  same weights after each further ``cycle``, with a mistake in each, the cycle must
+  show every figure, and a copy of the machine must replay it
+  (:func:`verify.machine.replay_stream` with ``r_unit``);
+* **learns for every order** by the clipped Novikoff ball: the centre is re-checked by
+  :func:`verify._projected.check_projected_ball`, and the bound must be the one stated.
+
+Claims decided by a bound or a search whose evidence is a number, not a certificate
+(Novikoff's bounds, the balls, exhaustive searches, Z3), are listed as ``unchecked``
+with the reason, never as confirmed.
+
+Examples
+--------
+>>> import numpy as np
+>>> from markone.hardware import MarkI, MarkIParams
+>>> from verify.machine import check_machine
+>>> p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
+...                 max_fanout=1, theta=1, n_r_units=1, weight_range=(0, 1))
+>>> machine, figures = MarkI(p, seed=0), np.array([[1, 0], [0, 1]])
+>>> report = check_machine(machine, figures, ["a", "b"])
+>>> checks = recheck_report(report, machine, figures, ["a", "b"])
+>>> [(c.claim, c.status) for c in checks if c.status != "unchecked"]
+[('R0 learnable', 'confirmed'), ('R0 end_stops', 'confirmed'), ('R0 converges', 'confirmed')]
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from markone._typing import ArrayLike, JSONDict
+
+if TYPE_CHECKING:
+    from markone.hardware import MarkI
+    from verify.machine import MachineReport
+
+__all__ = ["Recheck", "recheck_report"]
+
+FORMAT = "markone.verify.machine/1"
+
+
+@dataclasses.dataclass(frozen=True)
+class Recheck:
+    """The re-check of one claim: ``status`` is ``"confirmed"`` (its evidence holds),
+    ``"refuted"`` (it does not: the report is wrong or tampered with) or
+    ``"unchecked"`` (no certificate to check, or nothing claimed); ``why`` says
+    which."""
+
+    claim: str
+    status: str
+    why: str
+
+    def to_dict(self) -> JSONDict:
+        """As a JSON-ready dict."""
+        return dataclasses.asdict(self)
+
+
+class _Refuted(Exception):
+    """The evidence does not hold (the message says where)."""
+
+
+def _fraction(v):
+    try:
+        return Fraction(str(v))
+    except (ValueError, ZeroDivisionError) as exc:
+        raise _Refuted(f"{v!r} is not an exact number") from exc
+
+
+def _columns(task, r, ev):
+    cols = [int(c) for c in ev.get("a_units", [])]
+    if cols != [int(c) for c in task.inputs[r]]:
+        raise _Refuted("its a_units are not the A-units wired to this R-unit")
+    return task.patterns[:, cols].astype(object)
+
+
+def _learnable(task, r, claim):
+    ev = claim["evidence"]
+    X, y = _columns(task, r, ev), task.targets[:, r].astype(object)
+    if claim["holds"]:
+        w = [_fraction(v) for v in ev["witness"]]
+        if len(w) != X.shape[1]:
+            raise _Refuted(f"the witness has {len(w)} entries for {X.shape[1]} A-units")
+        q = math.lcm(*(v.denominator for v in w))     # the witness times q: integers
+        scores = y * X.dot(np.array([int(v * q) for v in w], dtype=object))
+        bad = [i for i, s in enumerate(scores) if not s > 0]
+        if bad:
+            raise _Refuted(f"the witness misclassifies figure {bad[0]}")
+        return "the witness answers every figure (exact)"
+    c = {int(i): _fraction(v) for i, v in ev["certificate"].items()}
+    if not c or any(v < 0 for v in c.values()) or not any(c.values()):
+        raise _Refuted("the certificate's weights must be >= 0 and not all zero")
+    if any(not 0 <= i < len(y) for i in c):
+        raise _Refuted("the certificate names a figure that does not exist")
+    total = sum((v * y[i] * X[i] for i, v in c.items()), np.zeros(X.shape[1], object))
+    if any(total):
+        raise _Refuted("sum_i c_i y_i x_i is not zero: the certificate does not prove "
+                       "that no setting answers every figure")
+    return (f"sum_i c_i y_i x_i = 0 over {len(c)} figures with c >= 0 (exact): no "
+            "setting answers them all")
+
+
+def _clipped_run(X, y, e, lo, hi, stream, w=None):
+    """The clipped update along ``stream`` in integer units: ``(w, mistakes, cut)``,
+    ``cut`` the index of the first presentation whose move an end stop cut short."""
+    Z = (y[:, None] * X).astype(np.int64)   # 0/+-1; weights within the stops: exact
+    w = np.zeros(X.shape[1], np.int64) if w is None else w.copy()
+    mistakes, cut = 0, None
+    for t, i in enumerate(stream):
+        z = Z[i]
+        if int(z @ w) <= 0:
+            mistakes += 1
+            want = w + e * z
+            w = np.minimum(np.maximum(want, lo), hi)
+            if cut is None and (w != want).any():
+                cut = t
+    return w, mistakes, cut
+
+
+def _stream(ev, key, n):
+    s = [int(i) for i in ev.get(key, [])]
+    if any(not 0 <= i < n for i in s):
+        raise _Refuted(f"its {key} names a figure that does not exist")
+    return s
+
+
+def _one_signed(X, y, units):
+    Z = y[:, None] * X
+    if ((Z > 0).any(axis=0) & (Z < 0).any(axis=0)).any():
+        raise _Refuted("an A-unit is pushed both ways, so the one-signed argument does "
+                       "not apply")
+    top, bottom = units.e * Z.max(initial=0), units.e * Z.min(initial=0)
+    if top > units.hi or bottom < units.lo:
+        raise _Refuted("one move of a weight already leaves the stops")
+    return ("every A-unit is pushed one way only (exact): each weight moves once, "
+            "inside the stops")
+
+
+def _end_stops(task, r, claim, units, replay):
+    ev = claim["evidence"]
+    X = task.patterns[:, task.inputs[r]].astype(object)
+    y = task.targets[:, r].astype(object)
+    if claim["holds"] and claim["method"] == "one-signed columns":
+        return _one_signed(X, y, units)
+    if claim["holds"] is not False:
+        return None
+    stream = _stream(ev, "stream", len(y))
+    _, _, cut = _clipped_run(X, y, units.e, units.lo, units.hi, stream)
+    if cut is None or cut != len(stream) - 1:
+        raise _Refuted("the stream does not end with a move cut short by an end stop")
+    run = replay(lambda m: m.train(replay.images, replay.labels, order=stream,
+                                   max_epochs=1))
+    if not run.saturated[r] > 0:
+        raise _Refuted("on the machine the stream reaches no end stop")
+    return (f"the stream of {len(stream)} presentations has its last move cut short, "
+            "in exact arithmetic and on the machine")
+
+
+def _converges(task, r, claim, units, replay):
+    ev = claim["evidence"]
+    X = task.patterns[:, task.inputs[r]].astype(object)
+    y = task.targets[:, r].astype(object)
+    if claim["holds"] is False and "cycle" in ev:
+        prefix, cycle = _stream(ev, "prefix", len(y)), _stream(ev, "cycle", len(y))
+        if sorted(set(cycle)) != list(range(len(y))):
+            raise _Refuted("the cycle does not show every figure, so it is no fair "
+                           "stream")
+        w, _, _ = _clipped_run(X, y, units.e, units.lo, units.hi, prefix + cycle)
+        for _ in range(2):
+            again, mistakes, _ = _clipped_run(X, y, units.e, units.lo, units.hi, cycle,
+                                              w)
+            if mistakes == 0 or (again != w).any():
+                raise _Refuted("the cycle does not bring the weights back after a pass "
+                               "with mistakes")
+        from verify.machine import replay_stream
+
+        out = replay(lambda m: replay_stream(m, replay.images, replay.labels, prefix,
+                                             cycle, r_unit=r))
+        if not out["returns"] or out["converged"]:
+            raise _Refuted("the machine does not replay the cycle")
+        return (f"after the prefix of {len(prefix)}, the cycle of {len(cycle)} comes "
+                "back to the same weights with mistakes, exactly and on the machine")
+    if claim["holds"] and claim["method"] == "clipped Novikoff ball":
+        from verify._projected import check_projected_ball
+
+        X = _columns(task, r, ev)
+        try:
+            bound, _ = check_projected_ball(X.astype(np.int64), task.targets[:, r],
+                                            units.e, units.lo, units.hi,
+                                            ev["center_numerators"],
+                                            ev["center_denominator"])
+        except (ValueError, TypeError) as exc:
+            raise _Refuted(str(exc)) from exc
+        if bound != ev["reinforcement_bound"]:
+            raise _Refuted(f"the centre gives the bound {bound}, not "
+                           f"{ev['reinforcement_bound']}")
+        return (f"the centre lies inside the stops and every figure's slack is "
+                f"positive (exact): at most {bound} reinforcements on any stream")
+    return None
+
+
+class _Replay:
+    """Runs a function on a fresh copy of the machine (the original is not
+    changed)."""
+
+    def __init__(self, machine, images, labels):
+        self.machine, self.images, self.labels = machine, images, labels
+
+    def __call__(self, fn):
+        import warnings
+
+        m = copy.deepcopy(self.machine)
+        m.reset()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fn(m)
+
+
+def _as_dict(report, n_r_units):
+    d = report.to_dict() if hasattr(report, "to_dict") else report
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise ValueError(f"not a machine report: its format must be {FORMAT!r}; write "
+                         "one with check_machine(...).to_dict() or `markone verify "
+                         "machine ... --json`")
+    units = d.get("r_units")
+    if not isinstance(units, list) or len(units) != n_r_units:
+        raise ValueError(f"malformed machine report: 'r_units' must list the machine's "
+                         f"{n_r_units} R-units")
+    for k, r in enumerate(units):
+        ok = isinstance(r, dict) and r.get("r_unit") == k and all(
+            isinstance(r.get(c), dict) and r[c].get("holds") in (True, False, None)
+            and isinstance(r[c].get("method"), str)
+            and isinstance(r[c].get("evidence"), dict)
+            for c in ("learnable", "end_stops", "converges"))
+        if not ok:
+            raise ValueError(f"malformed machine report: R-unit entry {k} must have "
+                             "r_unit, and learnable, end_stops and converges claims "
+                             "with holds, method and evidence")
+    return d
+
+
+def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
+                   images: ArrayLike, labels: ArrayLike) -> list[Recheck]:
+    """Re-check every claim of ``report`` that carries a certificate or a
+    counterexample (see the module doc).
+
+    Raises
+    ------
+    ValueError
+        When ``report`` is not a (well-formed) machine report, or is about other
+        figures, labels or A-unit patterns (another machine) than these.
+    """
+    from verify.machine import _data_hash, _patterns_hash, _Units, machine_task
+
+    d = _as_dict(report, machine.params.n_r_units)
+    task = machine_task(machine, images, labels)
+    if d.get("data_sha256") != _data_hash(task):
+        raise ValueError("the report is about other figures or labels: its data_sha256 "
+                         "does not match these")
+    if not d.get("patterns_sha256"):
+        raise ValueError("the report has no patterns_sha256 (it was written by an older "
+                         "markone), so it is not tied to a machine; run check_machine "
+                         "again to get a report that can be re-checked")
+    if d.get("patterns_sha256") != _patterns_hash(task):
+        raise ValueError("the report is about another machine: the A-unit patterns "
+                         "(wiring, threshold, faults) it was made on are not this "
+                         "machine's (patterns_sha256 differs)")
+    p = machine.params
+    units = _Units(p.increment_steps, p.weight_range)
+    replay = _Replay(machine, images, labels)
+    out = []
+    for r_rep in d["r_units"]:
+        r = int(r_rep["r_unit"])
+        for name, check in (("learnable", lambda c: _learnable(task, r, c)
+                             if c["holds"] is not None else None),
+                            ("end_stops", lambda c: _end_stops(task, r, c, units,
+                                                               replay)),
+                            ("converges", lambda c: _converges(task, r, c, units,
+                                                               replay))):
+            claim: dict[str, Any] = r_rep[name]
+            label = f"R{r} {name}"
+            try:
+                why = check(claim)
+            except _Refuted as exc:
+                out.append(Recheck(label, "refuted", str(exc)))
+                continue
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+                out.append(Recheck(label, "refuted", f"its evidence is incomplete or "
+                                   f"malformed ({type(exc).__name__}: {exc})"))
+                continue
+            if why is None and claim["method"] == "equals the ideal perceptron" and \
+                    [c.status for c in out[-2:]] == ["confirmed", "confirmed"]:
+                why = ("learnable and no end stop ever bites (both confirmed): the "
+                       "machine is the ideal perceptron, which learns separable data")
+            if why is None:
+                why = ("nothing claimed" if claim["holds"] is None else
+                       "follows from the end-stop claim, which is unchecked"
+                       if claim["method"] == "equals the ideal perceptron" else
+                       f"decided by {claim['method']}: its evidence is a bound or a "
+                       "search result, not a certificate")
+                out.append(Recheck(label, "unchecked", why))
+            else:
+                out.append(Recheck(label, "confirmed", why))
+    return out
