@@ -153,3 +153,29 @@ def test_report_claims_replay_on_the_machine():
             run = train(machine, images, labels, order=stream, max_epochs=30)
             assert not run.converged and min(run.mistakes_per_epoch) > 0
     assert not train(machine, images, labels, max_epochs=30).converged
+
+
+def test_forced_reports_recheck_and_forgeries_do_not():
+    """recheck_report re-derives the forced rule's streams (every presentation
+    moves); a cut stream or an order that does learn is refuted."""
+    import copy
+
+    from verify.machine import recheck_report
+
+    images, labels = letters("ABCD", per_class=3, seed=0)
+    machine = MarkI(MarkIParams(rule="forced", weight_range=(-5, 5)), seed=0)
+    rep = check_machine(machine, images, labels).to_dict()
+    status = {c.claim: c.status for c in recheck_report(rep, machine, images, labels)}
+    assert "refuted" not in status.values()
+    assert status["R0 end_stops"] == "confirmed" and status["R1 converges"] == "confirmed"
+    forged = copy.deepcopy(rep)
+    forged["r_units"][0]["end_stops"]["evidence"]["hit_stream"].pop()
+    s = {c.claim: c.status for c in recheck_report(forged, machine, images, labels)}
+    assert s["R0 end_stops"] == "refuted"
+    learns = [r for r in rep["r_units"] if r["converges"]["holds"] is True][0]
+    forged = copy.deepcopy(rep)
+    bad = forged["r_units"][learns["r_unit"]]["converges"]
+    bad.update(holds=False, method="exact fixed order (forced rule)",
+               evidence=dict(bad["evidence"], stream=list(range(len(labels)))))
+    s = {c.claim: c.status for c in recheck_report(forged, machine, images, labels)}
+    assert s[f"R{learns['r_unit']} converges"] == "refuted"

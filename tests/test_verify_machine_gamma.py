@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
 from _machines import binary_tasks, identity_machine, train
+from verify._gamma_chain import decide
 from verify._rules import gamma_steps_verdict
 from verify.machine import check_machine, machine_task
 
@@ -125,9 +126,64 @@ def test_report_on_letters():
                for r in rep.r_units)
     assert "does not learn surely" in rep.r_units[0].converges.message
     assert "with probability 1 is not decided" in rep.r_units[0].converges.message
+    # rounding branches are no streams: the re-check leaves them unchecked, not refuted
+    from verify.machine import recheck_report
+    checks = recheck_report(rep, machine, images, labels)
+    assert {c.status for c in checks if "learnable" not in c.claim} == {"unchecked"}
     # whole moves (eta a multiple of d, d a power of two) are the real-valued rule
     X, lab = np.array([[1, 1, 0, 0], [0, 0, 1, 0]]), np.array([1, 0])
     m = identity_machine(4, rule="gamma", increment_steps=4, weight_range=None)
     c = check_machine(m, X.astype(float), lab).r_units[0].converges
     assert c.method == "centred perceptron (gamma rule)" and c.holds is True
     assert train(m, X, lab, max_epochs=50).converged
+
+
+def queue_then_random(path, seed):
+    """Rounding outcomes: those of ``path`` first, then unbiased random ones."""
+    queue, rng = [np.array(o, dtype=float) for o in path], np.random.default_rng(seed)
+
+    def choose(move, figure):
+        if queue:
+            return queue.pop(0)[None, :]
+        return np.floor(move + rng.random(move.shape))
+    return choose
+
+
+def test_a_trap_by_hand():
+    """Figure 0 activates both inputs: its move is exactly 0, so only figure 1 moves
+    anything. Rounding figure 1's (-1/2, 1/2) to (-1, 0) answers figure 1 right and
+    figure 0 wrong for ever."""
+    X, labels = np.array([[1, 1], [1, 0]]), np.array([1, 0])
+    y = np.array([1, -1])
+    r = decide(X, y, 1, -2, 2, [0, 1])
+    assert r == {"learns": False, "states": 6, "trap": [-1, 0], "path": [[-1, 0]]}
+    for seed in range(3):
+        m = identity_machine(2, rule="gamma", weight_range=(-2, 2))
+        Steered(m, X, y, 1, queue_then_random(r["path"], seed))
+        run = train(m, X, labels, max_epochs=40)
+        assert not run.converged and m.weights.tolist() == [[-1.0, 0.0]]
+    c = check_machine(identity_machine(2, rule="gamma", weight_range=(-2, 2)),
+                      X.astype(float), labels).r_units[0].converges
+    assert c.holds is False and c.evidence["chain"]["trap"] == [-1, 0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(binary_tasks(widths=(2, 3), n_max=4), st.sampled_from([(-1, 1), (-2, 2), (0, 2)]),
+       st.integers(0, 2**16))
+def test_finite_chain_verdict_against_the_machine_hypo(task, stops, seed):
+    """A trap: steered there, the machine never learns whatever it rounds next. No
+    trap: seeded machines (their own rounding) all learn."""
+    X, labels = task
+    machine = identity_machine(X.shape[1], rule="gamma", weight_range=stops)
+    y = machine_task(machine, X, labels).targets[:, 0]
+    r = decide(X, y, 1, *stops, range(len(y)))
+    if r is None:
+        return
+    if r["learns"] is False:
+        Steered(machine, X, y, 1, queue_then_random(r["path"], seed))
+        assert not train(machine, X, labels, max_epochs=40).converged
+    else:
+        for k in range(3):
+            m = identity_machine(X.shape[1], rule="gamma", weight_range=stops)
+            Steered(m, X, y, 1, queue_then_random([], [seed, k]))
+            assert train(m, X, labels, max_epochs=400).converged

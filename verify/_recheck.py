@@ -12,6 +12,10 @@ is a certificate or a counterexample, with exact integers and none of the search
 * **end stops reached**: the stream, run through the clipped update from zero (here,
   on the full A-unit patterns), must have a move cut short at its last presentation,
   and ``MarkI.train`` on a copy of the machine must report ``saturated > 0``;
+* **forced rule**: a ``hit_stream`` must have its last move cut short with every
+  presentation moving, and a ``stream`` that never learns must have a mistake in every
+  pass until a pass ends where it began, both exactly and on a copy of the machine
+  (the gamma rule's rounding branches are not streams: unchecked);
 * **never learns**: the clipped update after ``prefix + cycle`` must come back to the
   same weights after each further ``cycle``, with a mistake in each, the cycle must
   show every figure, and a copy of the machine must replay it
@@ -56,6 +60,9 @@ if TYPE_CHECKING:
 __all__ = ["Recheck", "recheck_report", "margin_holds"]
 
 FORMAT = "markone.verify.machine/1"
+#: Methods of the gamma rule's claims with whole steps: rounding branches of positive
+#: probability (replayed in the tests by steering the rounding), not streams.
+GAMMA_BRANCHES = ("rounding branches", "finite chain")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,16 +125,18 @@ def _learnable(task, r, claim):
             "setting answers them all")
 
 
-def _clipped_run(X, y, e, lo, hi, stream, w=None):
+def _clipped_run(X, y, e, lo, hi, stream, w=None, forced=False):
     """The clipped update along ``stream`` in integer units: ``(w, mistakes, cut)``,
-    ``cut`` the index of the first presentation whose move an end stop cut short."""
+    ``cut`` the index of the first presentation whose move an end stop cut short.
+    ``forced``: every presentation moves (the forced rule), not only mistakes."""
     Z = (y[:, None] * X).astype(np.int64)   # 0/+-1; weights within the stops: exact
     w = np.zeros(X.shape[1], np.int64) if w is None else w.copy()
     mistakes, cut = 0, None
     for t, i in enumerate(stream):
         z = Z[i]
-        if int(z @ w) <= 0:
-            mistakes += 1
+        wrong = int(z @ w) <= 0
+        mistakes += wrong
+        if wrong or forced:
             want = w + e * z
             w = np.minimum(np.maximum(want, lo), hi)
             if cut is None and (w != want).any():
@@ -218,8 +227,11 @@ def _end_stops(task, r, claim, units, replay):
         return _novikoff(X, y, ev, units)
     if claim["holds"] is not False:
         return None
-    stream = _stream(ev, "stream", len(y))
-    _, _, cut = _clipped_run(X, y, units.e, units.lo, units.hi, stream)
+    if claim["method"].startswith(GAMMA_BRANCHES):
+        return None
+    forced = claim["method"].startswith("forced rule")
+    stream = _stream(ev, "hit_stream" if forced else "stream", len(y))
+    _, _, cut = _clipped_run(X, y, units.e, units.lo, units.hi, stream, forced=forced)
     if cut is None or cut != len(stream) - 1:
         raise _Refuted("the stream does not end with a move cut short by an end stop")
     run = replay(lambda m: m.train(replay.images, replay.labels, order=stream,
@@ -234,6 +246,8 @@ def _converges(task, r, claim, units, replay):
     ev = claim["evidence"]
     X = task.patterns[:, task.inputs[r]].astype(object)
     y = task.targets[:, r].astype(object)
+    if claim["holds"] is False and claim["method"] == "exact fixed order (forced rule)":
+        return _forced_never(X, y, units, _stream(ev, "stream", len(y)), replay, r)
     if claim["holds"] is False and "cycle" in ev:
         prefix, cycle = _stream(ev, "prefix", len(y)), _stream(ev, "cycle", len(y))
         if sorted(set(cycle)) != list(range(len(y))):
@@ -271,6 +285,33 @@ def _converges(task, r, claim, units, replay):
         return (f"the centre lies inside the stops and every figure's slack is "
                 f"positive (exact): at most {bound} reinforcements on any stream")
     return None
+
+
+def _forced_never(X, y, units, order, replay, r):
+    """The forced rule shown ``order`` every pass never has a clean pass: with end
+    stops every pass starts where a pass with a mistake left off, until a pass ends
+    where it began (then every later pass repeats it)."""
+    if sorted(order) != list(range(len(y))):
+        raise _Refuted("the stream is not a pass showing every figure once")
+    if not units.stops:
+        return None   # decided in closed form (P e mu_i + c_i), not a replayable cycle
+    w = np.zeros(X.shape[1], np.int64)
+    for passes in range(1, units.hi - units.lo + 3):
+        after, mistakes, _ = _clipped_run(X, y, units.e, units.lo, units.hi, order, w,
+                                          forced=True)
+        if mistakes == 0:
+            raise _Refuted(f"pass {passes} of the stream is clean")
+        if (after == w).all():
+            break
+        w = after
+    else:
+        raise _Refuted("the passes do not come to a fixed point")
+    run = replay(lambda m: m.train(replay.images, replay.labels, order=order,
+                                   max_epochs=passes + 1))
+    if run.converged or min(run.mistakes_per_epoch) == 0:
+        raise _Refuted("on the machine the stream has a clean pass")
+    return (f"shown every pass, the order has a mistake in each of {passes} passes "
+            "and the last ends where it began, exactly and on the machine")
 
 
 class _Replay:

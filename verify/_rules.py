@@ -31,7 +31,8 @@ order); one figure steps one A-unit it does not activate (its own sum stays 0, s
 shown again and again as a mistake: the end stops are reached with positive
 probability, on every order); and every move rounds as the error-correction rule's
 (then Novikoff on the raw patterns: some rounding learns on every order). Whether the
-machine learns *with probability 1* is not decided. When every move is a whole number
+machine learns *with probability 1* is decided only on small tasks, for the given order
+(:mod:`verify._gamma_chain`: an exact search of the finite chain of weights). When every move is a whole number
 of steps (``eta k`` a multiple of ``d`` for every figure, ``d`` a power of two) nothing
 is rounded and the real-valued analysis holds.
 

@@ -94,7 +94,7 @@ from markone._progress import search_bar
 from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
-from verify import _clipped, _projected, _reach, _rules
+from verify import _clipped, _gamma_chain, _projected, _reach, _rules
 from verify._minfaults import FaultMinimum, minimal_faults, static_fault
 from verify._projected import ProjectedBall, check_projected_ball
 from verify._recheck import Recheck, margin_holds, recheck_report
@@ -114,6 +114,9 @@ __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_ta
 EXACT_MAX_STATES = 200_000
 #: Seconds at most spent minimising the set of faults that breaks a task.
 FAULT_MIN_S = 10.0
+#: Most pass-start states of the exact chain search for the gamma rule with whole
+#: steps (small tasks only: at most ``verify._gamma_chain.MAX_INPUTS`` inputs).
+GAMMA_CHAIN_STATES = 5_000
 #: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
 #: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
 Z3_SECONDS = 10.0
@@ -601,7 +604,12 @@ def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
     if quantize:
         g = _rules.gamma_steps_verdict(X, y, weight_range=wr, eta=int(units.eta))
         if not (g["whole"] and not d & (d - 1)):   # else no move is rounded: below
-            return _gamma_steps_claims(g, v, ev, wr)
+            chain = None
+            if wr is not None and all(Fraction(b).denominator == 1 for b in wr):
+                chain = _gamma_chain.decide(X, y, int(units.eta), int(wr[0]),
+                                            int(wr[1]), range(len(y)),
+                                            max_states=GAMMA_CHAIN_STATES)
+            return _gamma_steps_claims(g, v, ev, wr, chain)
     if d & (d - 1):
         note = (f"exact for the real-valued rule only: the machine's float64 weights "
                 f"round moves of 1/{d} ({d} inputs, not a power of two), so an exact tie "
@@ -632,9 +640,11 @@ def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
     return end_stops, converges
 
 
-def _gamma_steps_claims(g, v, ev, wr):
+def _gamma_steps_claims(g, v, ev, wr, chain=None):
     """Claims for the gamma rule with whole motor steps (stochastic rounding) from
-    :func:`verify._rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict."""
+    :func:`verify._rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
+    ``chain`` the exact finite-chain verdict on the given order
+    (:func:`verify._gamma_chain.decide`) when the task is small enough."""
     how = "rounding branches (gamma rule, whole steps)"
     ev = dict(ev, **{k: g[k] for k in ("stall", "stall_log10", "hit", "alpha")
                      if k in g})
@@ -667,8 +677,23 @@ def _gamma_steps_claims(g, v, ev, wr):
                      f"10^{alpha['log10']:.0f} every move rounds as the error-correction "
                      f"rule's, which learns within {alpha['reinforcements']} "
                      f"reinforcements inside +/-{alpha['max_weight']} steps")
-    words.append("whether it learns with probability 1 is not decided (with "
-                 f"quantize=False the centred task is {centred})")
+    if chain is not None:
+        ev["chain"] = chain
+    if chain is not None and chain["learns"] is False:
+        start = "from the start" if not chain["path"] else (
+            f"after the rounding outcomes in evidence['chain']['path'] (the weights are "
+            f"then {chain['trap']})")
+        return end_stops, Claim(False, "finite chain (gamma rule, whole steps)", (
+            f"on the given order, with positive probability it never learns: {start} "
+            "no rounding of any later move reaches weights that answer every figure "
+            f"right (exact search of {chain['states']} pass-start states)"), ev)
+    if chain is not None:
+        words.append(f"on the given order it learns with probability 1 (exact search "
+                     f"of the finite chain of {chain['states']} pass-start states); "
+                     "for other orders whether it does is not decided")
+    else:
+        words.append("whether it learns with probability 1 is not decided")
+    words[-1] += f" (with quantize=False the centred task is {centred})"
     return end_stops, Claim(None, how, "; ".join(words), ev)
 
 
