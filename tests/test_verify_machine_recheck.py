@@ -34,6 +34,14 @@ def tight():
 
 
 @pytest.fixture(scope="module")
+def ideal():
+    """Four letters on the default machine: Novikoff's bounds fit inside the stops."""
+    images, labels = letters("ABCD", per_class=3, seed=0)
+    machine = MarkI(seed=0)
+    return machine, images, labels, check_machine(machine, images, labels).to_dict()
+
+
+@pytest.fixture(scope="module")
 def blocked():
     """Six letters at +/-1 step: a stream on which R1 never learns."""
     images, labels = letters("ABCDEF", per_class=3, seed=0)
@@ -58,6 +66,7 @@ def test_genuine_reports_recheck(tight, blocked):
     confirmed = {k for k, v in s.items() if v == "confirmed"}
     assert {k for k, m in methods.items() if m == "clipped Novikoff ball"} <= confirmed
     assert {k for k, m in methods.items() if m == "one-signed columns"} <= confirmed
+    assert {k for k, m in methods.items() if "gamma" in m} <= confirmed
     assert any(r["end_stops"]["holds"] is False for r in report["r_units"])
     machine, images, labels, report = blocked
     s = statuses(recheck_report(report, machine, images, labels))
@@ -84,12 +93,24 @@ def negate_first(key):
 
 
 @pytest.mark.parametrize("what", ["witness", "stream", "centre", "bound", "a_units",
-                                  "missing", "not a number"])
-def test_tampered_evidence_is_refuted(tight, what):
-    machine, images, labels, report = tight
-    ball = first(report, "converges", True, "clipped Novikoff ball")
-    hit = first(report, "end_stops", False)
+                                  "missing", "not a number", "direction", "margin",
+                                  "radius"])
+def test_tampered_evidence_is_refuted(request, what):
+    novikoff = what in ("direction", "margin", "radius")
+    machine, images, labels, report = request.getfixturevalue(
+        "ideal" if novikoff else "tight")
+    ball = hit = None
+    if novikoff:     # R0's end stops on ABCD: Novikoff's bound from the margin
+        assert report["r_units"][0]["end_stops"]["method"].endswith("(R/gamma)^2")
+    else:
+        ball = first(report, "converges", True, "clipped Novikoff ball")
+        hit = first(report, "end_stops", False)
     r, claim, change = {
+        "direction": (0, "end_stops", lambda ev: ev.update(
+            margin_direction=[-v for v in ev["margin_direction"]])),
+        "margin": (0, "end_stops", lambda ev: ev.update(
+            gamma_lower=2 * ev["gamma_lower"])),
+        "radius": (0, "end_stops", lambda ev: ev.update(R_sq=ev["R_sq"] - 1)),
         "witness": (0, "learnable", lambda ev: ev.update(
             witness=[str(-int(v)) for v in ev["witness"]])),
         "stream": (hit, "end_stops", lambda ev: ev["stream"].pop()),
@@ -105,6 +126,8 @@ def test_tampered_evidence_is_refuted(tight, what):
                                 labels))
     assert s[f"R{r} {claim}"] == "refuted"
     assert list(s.values()).count("refuted") == 1
+    if novikoff:     # what followed from it is no longer confirmed either
+        assert s["R0 converges"] == "unchecked"
 
 
 def test_tampered_cycles_are_refuted(blocked):

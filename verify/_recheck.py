@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from markone.hardware import MarkI
     from verify.machine import MachineReport
 
-__all__ = ["Recheck", "recheck_report"]
+__all__ = ["Recheck", "recheck_report", "margin_holds"]
 
 FORMAT = "markone.verify.machine/1"
 #: Methods of the gamma rule's claims with whole steps: rounding branches of positive
@@ -151,6 +151,60 @@ def _stream(ev, key, n):
     return s
 
 
+def margin_holds(X: ArrayLike, y: ArrayLike, u: ArrayLike, lower: float) -> bool:
+    """True when the direction ``u`` (floats, taken as the exact rationals they are)
+    has margin at least ``lower`` on every ``(x_i, y_i)``:
+    ``y_i u . x_i > 0`` and ``(y_i u . x_i)^2 >= lower^2 ||u||^2``, in integers.
+
+    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.7)
+    True
+    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.75)   # 1/sqrt(2) < 0.75
+    False
+    """
+    fu = [Fraction(float(v)) for v in np.asarray(u, dtype=float)]
+    g = Fraction(float(lower))
+    if g <= 0 or not fu:
+        return False
+    q = math.lcm(*(f.denominator for f in fu))
+    U = np.array([int(f * q) for f in fu], dtype=object)
+    X = np.asarray(X).astype(object)
+    if X.shape[1] != len(U):
+        return False
+    scores = np.asarray(y).astype(object) * X.dot(U)
+    N = sum(v * v for v in U)
+    return bool(min(scores) > 0 and all(v * v * g.denominator ** 2
+                                        >= g.numerator ** 2 * N for v in scores))
+
+
+#: The end-stop bounds that follow from a certified margin alone.
+NOVIKOFF_BOUNDS = ("|w_j| <= reinforcements <= (R/gamma)^2", "||w|| <= R^2/gamma")
+
+
+def _novikoff(X, y, ev, units):
+    """Re-derive the Novikoff end-stop bound from the margin certificate."""
+    if "margin_direction" not in ev:
+        return None
+    g = Fraction(float(ev["gamma_lower"]))
+    if not margin_holds(X.astype(np.int64), y.astype(np.int64), ev["margin_direction"],
+                        ev["gamma_lower"]):
+        raise _Refuted("the margin direction does not have margin gamma_lower")
+    R_sq = int((X * X).sum(axis=1).max())
+    if R_sq != ev["R_sq"]:
+        raise _Refuted(f"R^2 is {R_sq}, not {ev['R_sq']}")
+    mistakes, norm = math.floor(R_sq / g ** 2), math.floor(R_sq / g)
+    bound = mistakes if ev["bound_used"] == NOVIKOFF_BOUNDS[0] else norm
+    if ev["reinforcement_bound"] != mistakes or bound > min(mistakes, norm):
+        raise _Refuted(f"the margin gives {mistakes} reinforcements and the bound "
+                       f"{bound}, not the ones stated")
+    top = units.steps(bound * units.e)
+    if Fraction(str(ev["max_weight_steps"])) != top or \
+            bound * units.e > units.hi or -bound * units.e < units.lo:
+        raise _Refuted(f"the bound allows {top} steps, which the stops do not hold or "
+                       "the report does not state")
+    return (f"the margin direction has margin >= {ev['gamma_lower']} (exact), so every "
+            f"weight stays within {top} steps ({ev['bound_used']})")
+
+
 def _one_signed(X, y, units):
     Z = y[:, None] * X
     if ((Z > 0).any(axis=0) & (Z < 0).any(axis=0)).any():
@@ -169,6 +223,8 @@ def _end_stops(task, r, claim, units, replay):
     y = task.targets[:, r].astype(object)
     if claim["holds"] and claim["method"] == "one-signed columns":
         return _one_signed(X, y, units)
+    if claim["holds"] and claim["method"] in NOVIKOFF_BOUNDS:
+        return _novikoff(X, y, ev, units)
     if claim["holds"] is not False:
         return None
     if claim["method"].startswith(GAMMA_BRANCHES):

@@ -97,7 +97,7 @@ from markone._validation import (as_generator, check_consistent_length,
 from verify import _clipped, _gamma_chain, _projected, _reach, _rules
 from verify._minfaults import FaultMinimum, minimal_faults, static_fault
 from verify._projected import ProjectedBall, check_projected_ball
-from verify._recheck import Recheck, recheck_report
+from verify._recheck import Recheck, margin_holds, recheck_report
 from verify._rules import drift_spread, flip_probability
 
 if TYPE_CHECKING:
@@ -770,6 +770,8 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
     m = max_margin(red.X.astype(np.float64), red.y, intercept=False)
     lower = Fraction(m.lower) if m.lower > 0 else None
     ev = {"R_sq": red.R_sq, "gamma_lower": m.lower, "gamma_upper": m.upper,
+          **({"margin_direction": [float(v) for v in m.u]}
+             if m.lower > 0 and margin_holds(red.X, red.y, m.u, m.lower) else {}),
           "weight_range": None if not units.stops else
           [str(units.steps(units.lo)), str(units.steps(units.hi))],
           "increment_steps": str(units.eta)}
