@@ -219,3 +219,23 @@ def test_thousands_of_cut_wires_minimise_to_a_one_minimal_set():
     assert lp_unlearnable(m, images, labels, plan, keep)
     for i in keep:
         assert not lp_unlearnable(m, images, labels, plan, [k for k in keep if k != i])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(fault_strategy(TINY), min_size=4, max_size=16), st.integers(0, 3))
+def test_sweep_keeps_the_result_one_minimal_on_larger_plans_hypo(faults, seed):
+    """Plans of up to 16 faults (repeats and overrides included): the result is
+    unlearnable and each single deletion learnable, by the independent LP."""
+    rng = np.random.default_rng(seed)
+    images = rng.integers(0, 2, (5, 9)).astype(float)
+    labels = np.arange(5) % 4
+    m = MarkI(TINY, seed=seed)
+    plan = FaultPlan(real_faults(m, faults), seed=0)
+    if not lp_unlearnable(m, images, labels, plan, range(len(plan))):
+        return
+    found = minimal_faults(m, images, labels, plan)
+    assert found.complete and not found.undecided
+    keep = list(found.faults)
+    assert lp_unlearnable(m, images, labels, plan, keep)
+    for i in keep:
+        assert not lp_unlearnable(m, images, labels, plan, [k for k in keep if k != i])

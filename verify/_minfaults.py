@@ -336,9 +336,10 @@ class _Oracle:
             return tuple(sorted(r for r, x in verdicts.items() if x is False))
         return self.memo[key]
 
-    def sweep(self, keep):
+    def sweep(self, keep, spent=lambda: False):
         """The certificate sweep (module doc, step 1) from the set ``keep``, which is
-        certified unlearnable; returns the smaller set."""
+        certified unlearnable; returns the smaller set (still certified unlearnable
+        when ``spent()`` cuts it short)."""
         d = self.damage
         d.set(keep)
         live = [(r, cy) for r in self.scope
@@ -347,6 +348,8 @@ class _Oracle:
         while changed and live:
             changed = False
             for i in sorted(d.keep):
+                if spent():
+                    return sorted(d.keep)
                 cols, new, stops = change = d.without(i)
                 after = d.wired(stops)
                 ok = [(r, cy) for r, cy in live if self._survives(cy, r, cols, new, after)]
@@ -425,7 +428,7 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     undecided: list[int] = []
     changed = True
     while changed:
-        keep = oracle.sweep(keep)
+        keep = oracle.sweep(keep, spent)
         changed, undecided = False, []
         for i in list(keep):   # single deletions, to a fixed point
             if spent():
