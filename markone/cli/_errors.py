@@ -110,6 +110,9 @@ _CLI_TERMS: list = [
     (r"\bjitter <= ", "--jitter <= "),
     (r"\braise budget\b", "raise --budget"),
     (r"\braise draws\b", "raise --draws"),
+    (r"MarkI\.train\(images, labels, order=(\w+), max_epochs=1\)",
+     r"one pass of the \1 (saved by --json) on the machine"),
+    (r"re-check with verify\.machine\.check_projected_ball", "re-check with --recheck"),
     (r"\bmax_epochs=(\d+)", r"--max-epochs \1"),
     (r"\b(raise|Raise) max_epochs\b", r"\1 --max-epochs"),
     (r"\bmethod='(\w+)'", r"--method \1"),
@@ -140,6 +143,8 @@ def cli_terms(message):
     'Remove it or drop --no-intercept.'
     >>> cli_terms("y has only one class (np.int64(5))")
     'y has only one class (5)'
+    >>> cli_terms("replay: MarkI.train(images, labels, order=stream, max_epochs=1)")
+    'replay: one pass of the stream (saved by --json) on the machine'
     """
     text = str(message)
     for pattern, repl in _CLI_TERMS:
