@@ -101,9 +101,7 @@ def main(out=OUT, paths=None):
         count_axis(ax.xaxis)
     legend_outside(left, title="R-unit (bound)")
     legend_outside(right)
-    path = Path(out) / "verify_machine_clipped_ball.png"
-    save_figure(fig, path)
-    return [path]
+    return [save_figure(fig, Path(out) / "verify_machine_clipped_ball.png")]
 
 
 if __name__ == "__main__":
