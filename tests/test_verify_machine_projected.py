@@ -121,6 +121,10 @@ def test_tampered_certificates_are_refused():
         check_projected_ball(X, y, 1, -1, 1, [-2, 2], 0)
     with pytest.raises(TypeError, match="integers"):
         check_projected_ball(X * 0.5, y, 1, -1, 1, [-2, 2], 2)
+    with pytest.raises(TypeError, match="centre numerator 0 must be an integer"):
+        check_projected_ball(X, y, 1, -1, 1, ["a", 2], 2)
+    with pytest.raises(TypeError, match="denominator must be an integer"):
+        check_projected_ball(X, y, 1, -1, 1, [-2, 2], 2.0)
     with pytest.raises(ValueError, match="-1 and \\+1"):
         check_projected_ball(X, [0, 1], 1, -1, 1, [-2, 2], 2)
 

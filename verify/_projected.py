@@ -142,7 +142,13 @@ def check_projected_ball(X: ArrayLike, y: ArrayLike, e: int, lo: int, hi: int,
     ValueError: centre entry 0 is -1/1, outside the end stops [0, 1]
     """
     Z, r = _signed(X, y)
-    A = [int(v) for v in np.asarray(numerators, dtype=object).tolist()]
+    A = list(np.asarray(numerators, dtype=object).ravel().tolist())
+    for j, v in enumerate([*A, denominator, e, lo, hi]):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            what = (f"centre numerator {j}" if j < len(A) else
+                    ("denominator", "e", "lo", "hi")[j - len(A)])
+            raise TypeError(f"{what} must be an integer, got {v!r}")
+    A = [int(v) for v in A]
     q, e, lo, hi = int(denominator), int(e), int(lo), int(hi)
     if q <= 0 or e <= 0:
         raise ValueError(f"denominator and increment must be positive; got {q} and {e}")
