@@ -271,3 +271,23 @@ def test_a_fresh_training_recalibrates_auto_theta_warm_start_keeps_it():
     assert machine.theta == MarkI(seed=0).calibrate(dense) != theta_sparse
     machine.train(sparse, ["s", "s"], max_epochs=1, warm_start=True)
     assert machine.theta == MarkI(seed=0).calibrate(dense)
+
+
+def test_stochastic_rounding_never_moves_a_whole_step():
+    # a gamma move mixes whole and fractional steps; with a draw just below 1 the old
+    # floor(request + u) turned the whole entries into one step more
+    from markone.hardware.runits import stochastic_round
+
+    class TopDraws:
+        def random(self, shape):
+            return np.full(shape, 1 - 2**-53)
+
+    machine = MarkI(MarkIParams(rule="gamma", quantize=True, n_r_units=1,
+                                n_a_units=4, weight_range=None), seed=0)
+    machine.runits.rng = TopDraws()
+    move = machine.runits.plan(np.array([0]), np.array([[2.0, -3.0, 0.25, 1e6 / 64]]))
+    assert move.new[0].tolist() == [2.0, -3.0, 1.0, 1e6 / 64]
+    u = np.random.default_rng(0).random(100_000)
+    x = np.full(100_000, 7.25)
+    assert abs(stochastic_round(x, u).mean() - 7.25) < 0.005   # unbiased
+    assert set(stochastic_round(x, u)) == {7.0, 8.0}
