@@ -81,6 +81,14 @@ def main():
                   + (f"; A-unit {own[0]['a_unit']}'s {own[0]['by']} {own[0]['bound_steps']}"
                      if own else "") + f"), searches reached "
                   f"{ev.get('beam_furthest_steps')} steps")
+    from verify.machine import recheck_report
+
+    t_re, checks = timed(lambda: recheck_report(report.to_dict(), machine, images,
+                                                labels))
+    n_ok = sum(c.status == "confirmed" for c in checks)
+    print(f"  re-checking the report from its evidence: {t_re:.2f} s ({t_re / t_default:.2f}"
+          f" of the check); {n_ok} of {len(checks)} claims confirmed, "
+          f"{sum(c.status == 'refuted' for c in checks)} refuted")
     task = machine_task(machine, images, labels)
     t_sep, _ = timed(lambda: [check_separable(task.patterns.astype(np.int64),
                                               task.targets[:, r], intercept=False)
