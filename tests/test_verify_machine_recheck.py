@@ -240,3 +240,25 @@ def test_malformed_reports_are_refused(tight):
         change(bad)
         with pytest.raises(ValueError, match="malformed machine report"):
             recheck_report(bad, machine, images, labels)
+
+
+def test_ball_bounds_recheck_from_their_directions():
+    # two letters, stops at +/-3: the per-weight balls decide the end stops; their
+    # integer directions re-check the bounds, and a changed direction is refuted
+    images, labels = letters("EV", per_class=6, seed=0)
+    machine = MarkI(MarkIParams(weight_range=(-3, 3), n_a_units=128, n_r_units=1),
+                    seed=0)
+    report = check_machine(machine, images, labels, orders=1, exact_budget=1).to_dict()
+    claim = report["r_units"][0]["end_stops"]
+    assert (claim["holds"], claim["method"]) == (True, "Novikoff ball per weight")
+    s = statuses(recheck_report(report, machine, images, labels))
+    assert s == {"R0 learnable": "confirmed", "R0 end_stops": "confirmed",
+                 "R0 converges": "confirmed"}
+    for change in (lambda ev: ev["ball_directions"].pop(),     # a weight's own ball gone
+                   lambda ev: ev["ball_directions"][0].__setitem__(
+                       slice(None), [-v for v in ev["ball_directions"][0]]),
+                   lambda ev: ev.update(max_weight_steps="2"),
+                   lambda ev: ev["ball_directions"][1].__setitem__(0, 0.5)):
+        bad = tamper(report, 0, "end_stops", change)
+        assert statuses(recheck_report(bad, machine, images, labels))[
+            "R0 end_stops"] == "refuted"

@@ -58,7 +58,7 @@ import numpy as np
 
 from markone._typing import ArrayLike
 
-__all__ = ["BallBounds", "ball_bounds", "certify", "weight_direction"]
+__all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "weight_direction"]
 
 #: Bits of the integer rounding of a floating-point ``u``.
 SCALE_BITS = 30
@@ -73,6 +73,9 @@ class BallBounds:
     among them whose own ball still left ``[lo, hi]`` and that the balls at their
     pushes (:mod:`verify._cap`) made smaller; ``complete`` is False when a budget
     stopped the refinement before every weight outside ``[lo, hi]`` was tried.
+    ``directions`` are the integer directions whose :func:`integer_bounds` were
+    combined (the shared one first): without ``pushed``, the elementwise smallest of
+    their bounds is ``upper`` and ``lower``, which re-checks the bounds exactly.
     """
 
     upper: np.ndarray
@@ -82,6 +85,7 @@ class BallBounds:
     complete: bool
     qp: object = dataclasses.field(default=None, repr=False, compare=False)
     pushed: tuple = ()
+    directions: tuple = dataclasses.field(default=(), repr=False, compare=False)
 
 
 def certify(Z: ArrayLike, r: ArrayLike,
@@ -101,13 +105,36 @@ def certify(Z: ArrayLike, r: ArrayLike,
     rounded = _rounded(Z, r, u)
     if rounded is None:
         return None
-    U, _, rho, _ = rounded
-    N = sum(int(v) * int(v) for v in U)
+    return integer_bounds(Z, r, rounded[0])
+
+
+def integer_bounds(Z: ArrayLike, r: ArrayLike,
+                   U: ArrayLike) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`certify` for an integer direction ``U`` (Python ints throughout, any
+    size): the bounds ``floor(rho (U_j + s)/2)`` and ``-floor(rho (s - U_j)/2)`` with
+    ``rho = max_i r_i / (z_i . U)`` and ``s = ceil(||U||)``; None unless every
+    ``z_i . U > 0``. A re-check of a ball needs only this.
+
+    >>> up, lo = integer_bounds(np.array([[1, 1]]), np.array([2]), [3, 3])
+    >>> up.tolist(), lo.tolist()      # rho = 1/3, s = 5: floor(8/6), -floor(2/6)
+    ([1, 1], [0, 0])
+    """
+    U = [int(v) for v in np.asarray(U, dtype=object).ravel()]
+    Z = np.asarray(Z)
+    top = max((abs(v) for v in U), default=0)
+    if Z.dtype != object and top * int(np.abs(Z).sum(axis=1).max(initial=0)) < 2**62:
+        m = (Z.astype(np.int64) @ np.array(U, np.int64)).tolist()   # exact in int64
+    else:
+        m = Z.astype(object).dot(np.array(U, dtype=object)).tolist()
+    if len(m) and min(m) <= 0:
+        return None
+    rho = max((Fraction(int(ri), int(mi)) for ri, mi in zip(r, m)), default=Fraction(0))
+    N = sum(v * v for v in U)
     s = math.isqrt(N)
     s += s * s != N
     p, q = rho.numerator, rho.denominator
-    upper = np.array([(p * (int(v) + s)) // (2 * q) for v in U], np.int64)
-    lower = np.array([-((p * (s - int(v))) // (2 * q)) for v in U], np.int64)
+    upper = np.array([(p * (v + s)) // (2 * q) for v in U], np.int64)
+    lower = np.array([-((p * (s - v)) // (2 * q)) for v in U], np.int64)
     return upper, lower
 
 
@@ -240,9 +267,10 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
     upper, lower = cert
     refined: list[tuple[int, int]] = []
     pushed: list[tuple[int, int]] = []
+    directions = [_rounded(Z, r, u)[0]]
     complete = True
     if lo is None and hi is None:
-        return BallBounds(upper, lower, u, (), True, qp)
+        return BallBounds(upper, lower, u, (), True, qp, directions=tuple(directions))
     hi = math.inf if hi is None else hi
     lo = -math.inf if lo is None else lo
     while True:
@@ -262,6 +290,7 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
         if best is None:           # pragma: no cover - HiGHS failed: keep the shared bound
             break
         # every direction bounds every weight: keep the smallest bound of each
+        directions.append(_rounded(Z, r, where)[0])
         np.minimum(upper, cert[0], out=upper)
         np.maximum(lower, cert[1], out=lower)
         limit = hi if sign > 0 else -lo
@@ -278,7 +307,8 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
                     lower[j] = -cut.bound
         if (upper[j] if sign > 0 else -lower[j]) > limit:
             break
-    return BallBounds(upper, lower, u, tuple(refined), complete, qp, tuple(pushed))
+    return BallBounds(upper, lower, u, tuple(refined), complete, qp, tuple(pushed),
+                      tuple(directions))
 
 
 def weight_direction(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *,

@@ -23,9 +23,14 @@ is a certificate or a counterexample, with exact integers and none of the search
 * **learns for every order** by the clipped Novikoff ball: the centre is re-checked by
   :func:`verify._projected.check_projected_ball`, and the bound must be the one stated.
 
-Claims decided by a bound or a search whose evidence is a number, not a certificate
-(Novikoff's bounds, the balls, exhaustive searches, Z3), are listed as ``unchecked``
-with the reason, never as confirmed.
+* **end stops never reached**: Novikoff's bounds from the margin direction in the
+  evidence (its margin is at least ``gamma_lower`` on every figure, exactly), the
+  balls per weight from their integer directions (:func:`verify._ball.integer_bounds`),
+  and the one-signed argument from the patterns.
+
+Claims decided by a search whose evidence is a result, not a certificate (exhaustive
+searches, Z3, the balls at the pushes), are listed as ``unchecked`` with the reason,
+never as confirmed.
 
 Examples
 --------
@@ -205,6 +210,38 @@ def _novikoff(X, y, ev, units):
             f"weight stays within {top} steps ({ev['bound_used']})")
 
 
+def _ball(X, y, ev, units):
+    """Re-derive the per-weight ball bounds from the integer directions."""
+    from verify._ball import integer_bounds
+
+    dirs = ev.get("ball_directions")
+    if not dirs:
+        return None
+    Z = (y[:, None] * X).astype(np.int64)
+    r = (X * X).sum(axis=1).astype(np.int64)
+    upper = lower = None
+    for k, U in enumerate(dirs):
+        if len(U) != X.shape[1] or any(isinstance(v, bool) or not isinstance(v, int)
+                                       for v in U):
+            raise _Refuted(f"ball direction {k} is not {X.shape[1]} integers")
+        b = integer_bounds(Z, r, U)
+        if b is None:
+            raise _Refuted(f"ball direction {k} does not separate the figures")
+        upper = b[0] if upper is None else np.minimum(upper, b[0])
+        lower = b[1] if lower is None else np.maximum(lower, b[1])
+    moves = X.any(axis=0)          # an A-unit no figure activates keeps its weight 0
+    top = int(upper[moves].max(initial=0)) * units.e
+    bottom = int(lower[moves].min(initial=0)) * units.e
+    if top > units.hi or bottom < units.lo:
+        raise _Refuted(f"the balls allow [{units.steps(bottom)}, {units.steps(top)}] "
+                       "steps, beyond the stops")
+    if units.steps(top) != Fraction(str(ev["max_weight_steps"])) or \
+            units.steps(bottom) != Fraction(str(ev["min_weight_steps"])):
+        raise _Refuted("the balls give other bounds than the report states")
+    return (f"{len(dirs)} certified directions keep every weight within "
+            f"[{units.steps(bottom)}, {units.steps(top)}] steps (exact)")
+
+
 def _one_signed(X, y, units):
     Z = y[:, None] * X
     if ((Z > 0).any(axis=0) & (Z < 0).any(axis=0)).any():
@@ -225,6 +262,8 @@ def _end_stops(task, r, claim, units, replay):
         return _one_signed(X, y, units)
     if claim["holds"] and claim["method"] in NOVIKOFF_BOUNDS:
         return _novikoff(X, y, ev, units)
+    if claim["holds"] and claim["method"] == "Novikoff ball per weight":
+        return _ball(X, y, ev, units)
     if claim["holds"] is not False:
         return None
     if claim["method"].startswith(GAMMA_BRANCHES):

@@ -117,6 +117,10 @@ FAULT_MIN_S = 10.0
 #: Most pass-start states of the exact chain search for the gamma rule with whole
 #: steps (small tasks only: at most ``verify._gamma_chain.MAX_INPUTS`` inputs).
 GAMMA_CHAIN_STATES = 5_000
+#: Most integer ball directions a report keeps as the evidence of an end-stop claim
+#: (each is one integer per input of the R-unit); with more, the claim is not
+#: re-checkable from the report.
+MAX_DIRECTIONS = 256
 #: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
 #: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
 Z3_SECONDS = 10.0
@@ -824,6 +828,9 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
                                   "out it lies in a smaller ball still"
                                   if proven.pushed else ""))
             if fits is not None:
+                # the directions alone re-check the bounds (kept when not too many)
+                if not proven.pushed and len(proven._ball.directions) <= MAX_DIRECTIONS:
+                    fits.evidence["ball_directions"] = _directions(red, proven)
                 return fits, None
     pushed = None
     if proven is not None:
@@ -904,6 +911,18 @@ def _ball_evidence(red, units, proven, ev):
               ball_min_weight_steps=str(units.steps(bottom)), ball_refined=refined,
               ball_complete=proven.complete)
     return top, bottom
+
+
+def _directions(red, proven):
+    """The ball's integer directions as lists over the R-unit's inputs (0 on the
+    A-units that no figure activates)."""
+    out = []
+    for U in proven._ball.directions:
+        full = [0] * red.X.shape[1]
+        for c, v in zip(proven._cols.tolist(), np.asarray(U).tolist()):
+            full[c] = int(v)
+        out.append(full)
+    return out
 
 
 def _undecided(units, top, bottom, used, pushed, ev):
