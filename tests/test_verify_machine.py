@@ -318,3 +318,25 @@ def test_damage_that_leaves_the_task_learnable():
         if r.end_stops.holds:
             run = machine.train(images, labels, max_epochs=50, order="shuffle")
             assert run.saturated[r.r_unit] == 0
+
+
+def test_gamma_quantisation_names_a_fractional_move_or_holds():
+    from fractions import Fraction
+
+    from verify.machine import machine_task
+
+    images, labels = letters("AB", per_class=2, seed=0)
+    machine = MarkI(MarkIParams(rule="gamma"), seed=0)
+    ev = check_machine(machine, images, labels).quantisation.evidence
+    task = machine_task(machine, images, labels)
+    cols = task.inputs[ev["r_unit"]]
+    k = int(task.patterns[ev["figure"], cols].sum())
+    x = int(task.patterns[ev["figure"], ev["a_unit"]])
+    assert Fraction(ev["move_steps"]) == x - Fraction(k, len(cols))
+    assert Fraction(ev["move_steps"]).denominator > 1
+    # two inputs, one active on each figure: every move is +/-1/2 * 2 = +/-1 step
+    p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
+                    max_fanout=1, theta=1, n_r_units=1, rule="gamma",
+                    increment_steps=2)
+    rep = check_machine(MarkI(p, seed=0), np.array([[1, 0], [0, 1]]), ["a", "b"])
+    assert rep.quantisation.holds is True

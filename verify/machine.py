@@ -413,7 +413,7 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         r_units=reports,
         timing=_timing_claim(machine, task, machine._images(images), exposure_s),
         faults=_fault_claim(machine, images, labels, plan, reports, deadline),
-        quantisation=_quantisation_claim(p, units, reports),
+        quantisation=_quantisation_claim(p, units, reports, task),
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
         data_sha256=_data_hash(task), time_s=time.perf_counter() - t0,
@@ -1408,15 +1408,41 @@ def _timing_claim(machine, task, images, exposure_s):
                  "ms)", ev)
 
 
-def _quantisation_claim(p, units, reports):
+def _gamma_fraction(task, eta):
+    """The first gamma-rule move that is not a whole number of steps, as
+    ``(figure, r_unit, a_unit, steps)``, or None when every move is whole: figure
+    ``i`` moves each input of R-unit ``r`` by ``eta (x - k/d)`` (``k`` of its ``d``
+    inputs active), active ones up, the others down."""
+    for r, cols in enumerate(task.inputs):
+        d = len(cols)
+        for i, k in enumerate(task.patterns[:, cols].sum(axis=1).tolist()):
+            if 0 < k < d:
+                for x in (1, 0):
+                    move = eta * (x - Fraction(k, d))
+                    if move.denominator != 1:
+                        j = int(cols[np.flatnonzero(task.patterns[i, cols] == x)[0]])
+                        return i, r, j, move
+    return None
+
+
+def _quantisation_claim(p, units, reports, task):
     ev = {"quantize": p.quantize, "increment_steps": str(units.eta),
           "units_per_step": units.Q}
     if p.rule == "gamma":
-        return Claim(False if p.quantize else True, "rule",
-                     "the gamma rule asks for fractional moves (active A-units gain what "
-                     "the others lose); whole motor steps round them stochastically, so "
-                     "decisions can differ from the real-valued rule" if p.quantize else
-                     "weights are real-valued (quantize=False): no rounding", ev)
+        if not p.quantize:
+            return Claim(True, "rule", "weights are real-valued (quantize=False): no "
+                         "rounding", ev)
+        found = _gamma_fraction(task, units.eta)
+        if found is None:
+            return Claim(True, "rule", "every gamma move on these figures is a whole "
+                         "number of steps, so quantising never rounds", ev)
+        i, r, j, move = found
+        ev.update(figure=i, r_unit=r, a_unit=j, move_steps=str(move))
+        return Claim(False, "rule",
+                     f"the gamma rule asks for fractional moves (active A-units gain what "
+                     f"the others lose): figure {i} moves A-unit {j} of R-unit {r} by "
+                     f"{move} steps, which whole motor steps round stochastically, so "
+                     "decisions can differ from the real-valued rule", ev)
     exact = units.Q & (units.Q - 1) == 0 and max(abs(units.lo), abs(units.hi),
                                                    units.e) < 2**40
     if not p.quantize:
