@@ -262,3 +262,27 @@ def test_ball_bounds_recheck_from_their_directions():
         bad = tamper(report, 0, "end_stops", change)
         assert statuses(recheck_report(bad, machine, images, labels))[
             "R0 end_stops"] == "refuted"
+
+
+def test_an_exact_reachable_set_rechecks_as_an_inductive_invariant():
+    # two orthogonal figures, stops at +/-1: the 4 reachable settings are the
+    # certificate; dropping one, adding one outside the stops, or merging A-units that
+    # disagree is refuted
+    machine = MarkI(MarkIParams(**TWO_CELLS, weight_range=(-1, 1)), seed=0)
+    figures, labels = np.array([[1, 0], [0, 1]]), ["a", "b"]
+    report = check_machine(machine, figures, labels).to_dict()
+    ev = report["r_units"][0]["end_stops"]["evidence"]
+    assert ev["bound_used"] == "exact reachable states" and len(ev["invariant_states"]) == 4
+    assert statuses(recheck_report(report, machine, figures, labels)) == {
+        "R0 learnable": "confirmed", "R0 end_stops": "confirmed",
+        "R0 converges": "confirmed"}
+    nonzero = next(k for k, s in enumerate(ev["invariant_states"]) if any(s))
+    for change in (lambda e: e["invariant_states"].pop(nonzero),
+                   lambda e: e["invariant_states"].append([2, 0]),
+                   lambda e: e.update(invariant_states=[[0, 0]]),
+                   lambda e: e.update(invariant_groups=[[0, 1]]),
+                   lambda e: e.update(invariant_groups=[[0]]),
+                   lambda e: e["invariant_states"][0].__setitem__(0, "0")):
+        bad = tamper(report, 0, "end_stops", change)
+        assert statuses(recheck_report(bad, machine, figures, labels))[
+            "R0 end_stops"] == "refuted", change

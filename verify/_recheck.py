@@ -26,7 +26,8 @@ is a certificate or a counterexample, with exact integers and none of the search
 * **end stops never reached**: Novikoff's bounds from the margin direction in the
   evidence (its margin is at least ``gamma_lower`` on every figure, exactly), the
   balls per weight from their integer directions (:func:`verify._ball.integer_bounds`),
-  and the one-signed argument from the patterns.
+  an exact reachable set as an inductive invariant (zero start, closed under every
+  mistake move, inside the stops), and the one-signed argument from the patterns.
 
 Claims decided by a search whose evidence is a result, not a certificate (exhaustive
 searches, Z3, the balls at the pushes), are listed as ``unchecked`` with the reason,
@@ -242,6 +243,54 @@ def _ball(X, y, ev, units):
             f"[{units.steps(bottom)}, {units.steps(top)}] steps (exact)")
 
 
+def _invariant(X, y, ev, units):
+    """Re-check a reachable set as an inductive invariant of the ideal rule: it holds
+    zero, every mistake move from a member lands in it, and it lies inside the stops.
+    Its columns are merged A-units (``invariant_groups``), which must agree on every
+    figure; A-units in no group must be inactive on every figure."""
+    groups, states = ev.get("invariant_groups"), ev.get("invariant_states")
+    if groups is None or states is None:
+        return None
+    d = X.shape[1]
+    flat = [c for g in groups for c in g]
+    if any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < d
+           for c in flat) or len(set(flat)) != len(flat) or not all(groups):
+        raise _Refuted("the invariant's groups are not disjoint sets of the R-unit's "
+                       "inputs")
+    Xi = X.astype(np.int64)
+    rest = np.setdiff1d(np.arange(d), flat)
+    if Xi[:, rest].any():
+        raise _Refuted("an A-unit outside the invariant's groups is active")
+    for g in groups:
+        if (Xi[:, g] != Xi[:, [g[0]]]).any():
+            raise _Refuted("the A-units of one of the invariant's groups disagree")
+    Xu = Xi[:, [g[0] for g in groups]]
+    yi = y.astype(np.int64)[:, None]
+    P = yi * Xu * np.array([len(g) for g in groups])
+    D = units.e * yi * Xu
+    S = np.asarray(states, dtype=object)
+    if S.ndim != 2 or S.shape[1] != len(groups) or not all(
+            type(v) is int for v in S.flat):
+        raise _Refuted("the invariant's states are not integer rows, one per group")
+    S = S.astype(np.int64)
+    members = {row.tobytes() for row in S}
+    if np.zeros(len(groups), np.int64).tobytes() not in members:
+        raise _Refuted("the invariant does not hold the zero start")
+    for s_ in S:
+        for i in np.flatnonzero(P @ s_ <= 0):
+            if (s_ + D[i]).tobytes() not in members:
+                raise _Refuted("a mistake move leaves the invariant")
+    top, bottom = int(S.max(initial=0)), int(S.min(initial=0))
+    if top > units.hi or bottom < units.lo:
+        raise _Refuted("the invariant leaves the stops")
+    if units.steps(top) != Fraction(str(ev["max_weight_steps"])) or \
+            units.steps(bottom) != Fraction(str(ev["min_weight_steps"])):
+        raise _Refuted("the invariant gives other bounds than the report states")
+    return (f"the {len(S)} states form an inductive invariant (zero start, closed "
+            f"under every mistake) inside [{units.steps(bottom)}, {units.steps(top)}] "
+            "steps (exact)")
+
+
 def _one_signed(X, y, units):
     Z = y[:, None] * X
     if ((Z > 0).any(axis=0) & (Z < 0).any(axis=0)).any():
@@ -264,6 +313,8 @@ def _end_stops(task, r, claim, units, replay):
         return _novikoff(X, y, ev, units)
     if claim["holds"] and claim["method"] == "Novikoff ball per weight":
         return _ball(X, y, ev, units)
+    if claim["holds"] and claim["method"] == "exact reachable states":
+        return _invariant(X, y, ev, units)
     if claim["holds"] is not False:
         return None
     if claim["method"].startswith(GAMMA_BRANCHES):

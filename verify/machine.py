@@ -121,6 +121,9 @@ GAMMA_CHAIN_STATES = 5_000
 #: (each is one integer per input of the R-unit); with more, the claim is not
 #: re-checkable from the report.
 MAX_DIRECTIONS = 256
+#: Most integers (states times merged A-units) of a reachable set a report keeps as
+#: the inductive invariant behind an "exact reachable states" claim.
+MAX_INVARIANT = 100_000
 #: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
 #: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
 Z3_SECONDS = 10.0
@@ -803,6 +806,11 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             used = "exact reachable states"
             ev["reachable_states"] = len(graph.states)
     fits = _fits_claim(units, top, bottom, used, mistakes, ev)
+    if fits is not None and used == "exact reachable states" and \
+            graph.states.size <= MAX_INVARIANT:
+        # the reachable set is an inductive invariant: it re-checks without a search
+        ev.update(invariant_states=graph.states.tolist(),
+                  invariant_groups=[[int(c) for c in g] for g in red.groups])
     if fits is not None:
         return fits, None
     if used == "exact reachable states":
