@@ -286,3 +286,43 @@ def test_an_exact_reachable_set_rechecks_as_an_inductive_invariant():
         bad = tamper(report, 0, "end_stops", change)
         assert statuses(recheck_report(bad, machine, figures, labels))[
             "R0 end_stops"] == "refuted", change
+
+
+def test_an_all_streams_convergence_rechecks_from_its_clipped_set():
+    # stops at +/-1 with an increment of 2 steps: the moves are cut short, the
+    # exhaustive search proves learning on every fair stream; its clipped reachable
+    # set re-checks (closed, no blocking cycle); a set missing a state, or one where
+    # the stops at (0, 1) would block, is refuted
+    machine = MarkI(MarkIParams(**TWO_CELLS, weight_range=(-1, 1), increment_steps=2),
+                    seed=0)
+    figures, labels = np.array([[1, 0], [0, 1]]), ["a", "b"]
+    report = check_machine(machine, figures, labels).to_dict()
+    claim = report["r_units"][0]["converges"]
+    assert (claim["holds"], claim["method"]) == (True, "exhaustive (all streams)")
+    assert statuses(recheck_report(report, machine, figures, labels))[
+        "R0 converges"] == "confirmed"
+    nonzero = next(k for k, s in enumerate(claim["evidence"]["invariant_states"])
+                   if any(s))
+    bad = tamper(report, 0, "converges",
+                 lambda e: e["invariant_states"].pop(nonzero))
+    assert statuses(recheck_report(bad, machine, figures, labels))[
+        "R0 converges"] == "refuted"
+    # the blocking task of the gallery with a forged "learns" claim: its own clipped
+    # set (found by check_machine on it) shows the blocking cycle
+    blocked = MarkI(MarkIParams(**TWO_CELLS, weight_range=(0, 1)), seed=0)
+    forged = check_machine(blocked, figures, labels).to_dict()
+    r0 = forged["r_units"][0]
+    assert r0["converges"]["holds"] is False
+    from verify import _clipped
+    from verify.machine import _Reduced, _Units, machine_task
+
+    task = machine_task(blocked, figures, labels)
+    red = _Reduced(task.patterns[:, task.inputs[0]].astype(np.int64), task.targets[:, 0],
+                   _Units(1, (0, 1)))
+    graph = _clipped.reachable(red.P, red.D, 0, 1)
+    r0["converges"] = {"holds": True, "method": "exhaustive (all streams)",
+                       "message": "forged", "evidence": {
+                           "invariant_states": graph.states.tolist(),
+                           "invariant_groups": [[int(c) for c in g] for g in red.groups]}}
+    assert statuses(recheck_report(forged, blocked, figures, labels))[
+        "R0 converges"] == "refuted"

@@ -21,7 +21,10 @@ is a certificate or a counterexample, with exact integers and none of the search
   show every figure, and a copy of the machine must replay it
   (:func:`verify.machine.replay_stream` with ``r_unit``);
 * **learns for every order** by the clipped Novikoff ball: the centre is re-checked by
-  :func:`verify._projected.check_projected_ball`, and the bound must be the one stated.
+  :func:`verify._projected.check_projected_ball`, and the bound must be the one stated;
+  by the all-streams search: its clipped reachable set must be closed under every
+  clipped mistake and have no strongly connected set of mistakes that every figure
+  leaves in place.
 
 * **end stops never reached**: Novikoff's bounds from the margin direction in the
   evidence (its margin is at least ``gamma_lower`` on every figure, exactly), the
@@ -243,11 +246,13 @@ def _ball(X, y, ev, units):
             f"[{units.steps(bottom)}, {units.steps(top)}] steps (exact)")
 
 
-def _invariant(X, y, ev, units):
-    """Re-check a reachable set as an inductive invariant of the ideal rule: it holds
-    zero, every mistake move from a member lands in it, and it lies inside the stops.
-    Its columns are merged A-units (``invariant_groups``), which must agree on every
-    figure; A-units in no group must be inactive on every figure."""
+def _closed_set(X, y, ev, units, clipped):
+    """``(S, edges)`` of a reachable set given as evidence (``invariant_states`` over
+    merged A-units ``invariant_groups``), once checked: the groups are disjoint, each
+    group's A-units agree on every figure, A-units in no group are never active, the
+    set holds zero and every mistake move from a member (clipped by the stops when
+    ``clipped``) lands in it. ``edges`` are ``(src, dst, figure)`` and ``correct[s, i]``.
+    None when the evidence has no such set."""
     groups, states = ev.get("invariant_groups"), ev.get("invariant_states")
     if groups is None or states is None:
         return None
@@ -258,8 +263,7 @@ def _invariant(X, y, ev, units):
         raise _Refuted("the invariant's groups are not disjoint sets of the R-unit's "
                        "inputs")
     Xi = X.astype(np.int64)
-    rest = np.setdiff1d(np.arange(d), flat)
-    if Xi[:, rest].any():
+    if Xi[:, np.setdiff1d(np.arange(d), flat)].any():
         raise _Refuted("an A-unit outside the invariant's groups is active")
     for g in groups:
         if (Xi[:, g] != Xi[:, [g[0]]]).any():
@@ -273,13 +277,30 @@ def _invariant(X, y, ev, units):
             type(v) is int for v in S.flat):
         raise _Refuted("the invariant's states are not integer rows, one per group")
     S = S.astype(np.int64)
-    members = {row.tobytes() for row in S}
-    if np.zeros(len(groups), np.int64).tobytes() not in members:
+    index = {row.tobytes(): k for k, row in enumerate(S)}
+    if np.zeros(len(groups), np.int64).tobytes() not in index:
         raise _Refuted("the invariant does not hold the zero start")
-    for s_ in S:
-        for i in np.flatnonzero(P @ s_ <= 0):
-            if (s_ + D[i]).tobytes() not in members:
+    correct = (S @ P.T) > 0
+    edges = []
+    for k, s_ in enumerate(S):
+        for i in np.flatnonzero(~correct[k]):
+            child = s_ + D[i]
+            if clipped:
+                child = np.minimum(np.maximum(child, units.lo), units.hi)
+            j = index.get(child.tobytes())
+            if j is None:
                 raise _Refuted("a mistake move leaves the invariant")
+            edges.append((k, j, int(i)))
+    return S, edges, correct
+
+
+def _invariant(X, y, ev, units):
+    """An exact reachable set of the ideal rule, re-checked as an inductive invariant
+    that lies inside the stops."""
+    closed = _closed_set(X, y, ev, units, clipped=False)
+    if closed is None:
+        return None
+    S = closed[0]
     top, bottom = int(S.max(initial=0)), int(S.min(initial=0))
     if top > units.hi or bottom < units.lo:
         raise _Refuted("the invariant leaves the stops")
@@ -289,6 +310,22 @@ def _invariant(X, y, ev, units):
     return (f"the {len(S)} states form an inductive invariant (zero start, closed "
             f"under every mistake) inside [{units.steps(bottom)}, {units.steps(top)}] "
             "steps (exact)")
+
+
+def _no_blocking_cycle(X, y, ev, units):
+    """The clipped reachable set, re-checked as closed, has no strongly connected set
+    of mistakes that a fair stream could stay on."""
+    from verify.machine import _blocking_components
+
+    closed = _closed_set(X, y, ev, units, clipped=True)
+    if closed is None:
+        return None
+    S, edges, correct = closed
+    src, dst, fig = (np.array([e[k] for e in edges], np.int64) for k in range(3))
+    if _blocking_components(len(S), src, dst, fig, correct)[2].size:
+        raise _Refuted("some fair stream can stay on a cycle of mistakes in the set")
+    return (f"the {len(S)} settings are closed under every clipped mistake and none "
+            "lies on a cycle of mistakes that every figure leaves in place (exact)")
 
 
 def _one_signed(X, y, units):
@@ -358,6 +395,8 @@ def _converges(task, r, claim, units, replay):
             raise _Refuted("the machine does not replay the cycle")
         return (f"after the prefix of {len(prefix)}, the cycle of {len(cycle)} comes "
                 "back to the same weights with mistakes, exactly and on the machine")
+    if claim["holds"] and claim["method"] == "exhaustive (all streams)":
+        return _no_blocking_cycle(X.astype(np.int64), y.astype(np.int64), ev, units)
     if claim["holds"] and claim["method"] == "clipped Novikoff ball":
         from verify._projected import check_projected_ball
 

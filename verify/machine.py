@@ -1190,29 +1190,47 @@ def _blocking_claim(prefix, cycle, how, extra=None):
                  "back to the same setting (end stops block the corrections)", ev)
 
 
-def _exact_convergence(graph, red):
-    """Decide over every fair stream with the strongly connected components of the
-    clipped mistake graph."""
+def _blocking_components(n_states: int, src: ArrayLike, dst: ArrayLike,
+                        example: ArrayLike, correct: ArrayLike
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The strongly connected sets of a clipped mistake graph on which some fair
+    stream never learns: ``(comp, inside, bad)``, the component of each state, whether
+    each edge stays in its component, and the components that have a mistake edge
+    inside and that every figure leaves inside (answered correctly at a member, or a
+    mistake edge inside). Edge ``k`` presents ``example[k]`` at ``src[k]``;
+    ``correct[s, i]``: figure ``i`` is answered correctly at state ``s``."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
-    n_states = len(graph.states)
-    adj = coo_matrix((np.ones(len(graph.src)), (graph.src, graph.dst)),
+    src, dst, example = (np.asarray(a, np.int64) for a in (src, dst, example))
+    correct = np.asarray(correct, bool)
+    adj = coo_matrix((np.ones(len(src)), (src, dst)),
                      shape=(n_states, n_states)).tocsr()
     _, comp = connected_components(adj, directed=True, connection="strong")
-    inside = comp[graph.src] == comp[graph.dst]
+    inside = comp[src] == comp[dst]
     n_comp = comp.max() + 1
     has_mistake = np.zeros(n_comp, bool)
-    has_mistake[comp[graph.src[inside]]] = True
-    covered = np.zeros((n_comp, red.n), bool)
-    np.logical_or.at(covered, comp[:len(graph.correct)], graph.correct)
-    covered[comp[graph.src[inside]], graph.example[inside]] = True
-    bad = np.flatnonzero(has_mistake & covered.all(axis=1))
+    has_mistake[comp[src[inside]]] = True
+    covered = np.zeros((n_comp, correct.shape[1]), bool)
+    np.logical_or.at(covered, comp[:len(correct)], correct)
+    covered[comp[src[inside]], example[inside]] = True
+    return comp, inside, np.flatnonzero(has_mistake & covered.all(axis=1))
+
+
+def _exact_convergence(graph, red):
+    """Decide over every fair stream with the strongly connected components of the
+    clipped mistake graph."""
+    n_states = len(graph.states)
+    comp, inside, bad = _blocking_components(n_states, graph.src, graph.dst,
+                                            graph.example, graph.correct)
     if bad.size == 0:
+        ev = ({"invariant_states": graph.states.tolist(),
+               "invariant_groups": [[int(c) for c in g] for g in red.groups]}
+              if graph.states.size <= MAX_INVARIANT else {})
         return Claim(True, "exhaustive (all streams)",
                      f"learns on every stream that shows every figure again and again: "
                      f"none of the {n_states} reachable settings of the potentiometers "
-                     "lies on a cycle of mistakes that every figure leaves in place", {})
+                     "lies on a cycle of mistakes that every figure leaves in place", ev)
     c = int(bad[0])
     members = np.flatnonzero(comp == c)
     s = int(members.min())
