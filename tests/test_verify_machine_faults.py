@@ -98,6 +98,18 @@ def lp_unlearnable(machine, images, labels, plan, keep):
                for r in range(machine.params.n_r_units))
 
 
+def one_minimal(m, images, labels, plan):
+    """minimal_faults' set, checked complete and 1-minimal by the independent LP:
+    unlearnable, and learnable again without any one of its faults."""
+    found = minimal_faults(m, images, labels, plan)
+    assert found.complete and not found.undecided
+    keep = list(found.faults)
+    assert lp_unlearnable(m, images, labels, plan, keep)
+    for i in keep:
+        assert not lp_unlearnable(m, images, labels, plan, [k for k in keep if k != i])
+    return keep
+
+
 def fault_strategy(p):
     a = st.integers(0, p.n_a_units - 1)
     return st.one_of(
@@ -133,12 +145,7 @@ def test_minimal_set_is_one_minimal_against_an_lp_oracle_hypo(faults, seed):
         with pytest.raises(ValueError):
             minimal_faults(m, images, labels, plan)
         return
-    found = minimal_faults(m, images, labels, plan)
-    assert found.complete and not found.undecided
-    keep = list(found.faults)
-    assert lp_unlearnable(m, images, labels, plan, keep)
-    for i in keep:
-        assert not lp_unlearnable(m, images, labels, plan, [k for k in keep if k != i])
+    keep = one_minimal(m, images, labels, plan)
     # and it is one of the 1-minimal sets a brute force over every sub-plan finds
     minimal = [set(s) for k in range(len(plan) + 1)
                for s in itertools.combinations(range(len(plan)), k)
@@ -233,9 +240,4 @@ def test_sweep_keeps_the_result_one_minimal_on_larger_plans_hypo(faults, seed):
     plan = FaultPlan(real_faults(m, faults), seed=0)
     if not lp_unlearnable(m, images, labels, plan, range(len(plan))):
         return
-    found = minimal_faults(m, images, labels, plan)
-    assert found.complete and not found.undecided
-    keep = list(found.faults)
-    assert lp_unlearnable(m, images, labels, plan, keep)
-    for i in keep:
-        assert not lp_unlearnable(m, images, labels, plan, [k for k in keep if k != i])
+    keep = one_minimal(m, images, labels, plan)
