@@ -806,12 +806,9 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
             used = "exact reachable states"
             ev["reachable_states"] = len(graph.states)
     fits = _fits_claim(units, top, bottom, used, mistakes, ev)
-    if fits is not None and used == "exact reachable states" and \
-            graph.states.size <= MAX_INVARIANT:
-        # the reachable set is an inductive invariant: it re-checks without a search
-        ev.update(invariant_states=graph.states.tolist(),
-                  invariant_groups=[[int(c) for c in g] for g in red.groups])
     if fits is not None:
+        if used == "exact reachable states":
+            ev.update(_invariant_evidence(graph, red))
         return fits, None
     if used == "exact reachable states":
         s = int(np.flatnonzero((graph.states > units.hi).any(axis=1)
@@ -1190,6 +1187,15 @@ def _blocking_claim(prefix, cycle, how, extra=None):
                  "back to the same setting (end stops block the corrections)", ev)
 
 
+def _invariant_evidence(graph, red):
+    """A complete reachable set as evidence that re-checks without a search (an
+    inductive invariant over the merged A-units), or nothing when it is too large."""
+    if graph.states.size > MAX_INVARIANT:
+        return {}
+    return {"invariant_states": graph.states.tolist(),
+            "invariant_groups": [[int(c) for c in g] for g in red.groups]}
+
+
 def _blocking_components(n_states: int, src: ArrayLike, dst: ArrayLike,
                         example: ArrayLike, correct: ArrayLike
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1224,9 +1230,7 @@ def _exact_convergence(graph, red):
     comp, inside, bad = _blocking_components(n_states, graph.src, graph.dst,
                                             graph.example, graph.correct)
     if bad.size == 0:
-        ev = ({"invariant_states": graph.states.tolist(),
-               "invariant_groups": [[int(c) for c in g] for g in red.groups]}
-              if graph.states.size <= MAX_INVARIANT else {})
+        ev = _invariant_evidence(graph, red)
         return Claim(True, "exhaustive (all streams)",
                      f"learns on every stream that shows every figure again and again: "
                      f"none of the {n_states} reachable settings of the potentiometers "
