@@ -56,7 +56,7 @@ import copy
 import dataclasses
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -109,6 +109,8 @@ def _columns(task, r, ev):
 
 
 def _learnable(task, r, claim):
+    if claim["holds"] is None:
+        return None
     ev = claim["evidence"]
     X, y = _columns(task, r, ev), task.targets[:, r].astype(object)
     if claim["holds"]:
@@ -369,7 +371,13 @@ def _end_stops(task, r, claim, units, replay):
             "in exact arithmetic and on the machine")
 
 
-def _converges(task, r, claim, units, replay):
+def _converges(task, r, claim, units, replay, basis_confirmed):
+    """``basis_confirmed``: this R-unit's learnable and end-stop claims are both
+    confirmed (what "equals the ideal perceptron" rests on)."""
+    if claim["holds"] and claim["method"] == "equals the ideal perceptron":
+        return ("learnable and no end stop ever bites (both confirmed): the machine is "
+                "the ideal perceptron, which learns separable data"
+                if basis_confirmed else None)
     ev = claim["evidence"]
     X = task.patterns[:, task.inputs[r]].astype(object)
     y = task.targets[:, r].astype(object)
@@ -517,34 +525,32 @@ def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
     out = []
     for r_rep in d["r_units"]:
         r = int(r_rep["r_unit"])
-        for name, check in (("learnable", lambda c: _learnable(task, r, c)
-                             if c["holds"] is not None else None),
-                            ("end_stops", lambda c: _end_stops(task, r, c, units,
-                                                               replay)),
-                            ("converges", lambda c: _converges(task, r, c, units,
-                                                               replay))):
-            claim: dict[str, Any] = r_rep[name]
-            label = f"R{r} {name}"
-            try:
-                why = check(claim)
-            except _Refuted as exc:
-                out.append(Recheck(label, "refuted", str(exc)))
-                continue
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-                out.append(Recheck(label, "refuted", f"its evidence is incomplete or "
-                                   f"malformed ({type(exc).__name__}: {exc})"))
-                continue
-            if why is None and claim["method"] == "equals the ideal perceptron" and \
-                    [c.status for c in out[-2:]] == ["confirmed", "confirmed"]:
-                why = ("learnable and no end stop ever bites (both confirmed): the "
-                       "machine is the ideal perceptron, which learns separable data")
-            if why is None:
-                why = ("nothing claimed" if claim["holds"] is None else
-                       "follows from the end-stop claim, which is unchecked"
-                       if claim["method"] == "equals the ideal perceptron" else
-                       f"decided by {claim['method']}: its evidence is a bound or a "
-                       "search result, not a certificate")
-                out.append(Recheck(label, "unchecked", why))
-            else:
-                out.append(Recheck(label, "confirmed", why))
+        learn = _recheck_claim(f"R{r} learnable", r_rep["learnable"],
+                               lambda c: _learnable(task, r, c))
+        stops = _recheck_claim(f"R{r} end_stops", r_rep["end_stops"],
+                               lambda c: _end_stops(task, r, c, units, replay))
+        basis = learn.status == stops.status == "confirmed"
+        conv = _recheck_claim(f"R{r} converges", r_rep["converges"],
+                              lambda c: _converges(task, r, c, units, replay, basis))
+        out += [learn, stops, conv]
     return out
+
+
+def _recheck_claim(label, claim, check):
+    """Run ``check`` on one claim: confirmed (it returns why), unchecked (it returns
+    None) or refuted (the evidence fails, or is malformed)."""
+    try:
+        why = check(claim)
+    except _Refuted as exc:
+        return Recheck(label, "refuted", str(exc))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return Recheck(label, "refuted", f"its evidence is incomplete or malformed "
+                       f"({type(exc).__name__}: {exc})")
+    if why is not None:
+        return Recheck(label, "confirmed", why)
+    return Recheck(label, "unchecked",
+                   "nothing claimed" if claim["holds"] is None else
+                   "follows from the learnable and end-stop claims, not both confirmed"
+                   if claim["method"] == "equals the ideal perceptron" else
+                   f"decided by {claim['method']}: its evidence is a bound or a search "
+                   "result, not a certificate")
