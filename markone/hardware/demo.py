@@ -25,11 +25,11 @@ import numpy as np
 
 from markone._deprecation import renamed_keyword
 from markone._figures import letters
-from markone._style import r_unit_name
 from markone._typing import JSONDict, PathLike
 from markone.hardware import plots
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
+from markone.hardware.runits import r_unit_name
 
 __all__ = ["letters_demo", "navy_comparison", "navy_sweep", "navy_table", "format_minutes",
            "NAVY_SETTINGS"]
