@@ -47,7 +47,7 @@ Examples
 >>> report = check_machine(machine, figures, ["a", "b"])
 >>> checks = recheck_report(report, machine, figures, ["a", "b"])
 >>> [(c.claim, c.status) for c in checks if c.status != "unchecked"]
-[('R0 learnable', 'confirmed'), ('R0 end_stops', 'confirmed'), ('R0 converges', 'confirmed')]
+[('R1 learnable', 'confirmed'), ('R1 end_stops', 'confirmed'), ('R1 converges', 'confirmed')]
 """
 
 from __future__ import annotations
