@@ -193,7 +193,7 @@ def test_without_the_balls_at_the_pushes_the_claim_stays_open(monkeypatch):
 
 @pytest.mark.slow
 def test_26_letters_r4_bounds_quoted_in_the_docs():
-    # docs/verify-machine.md: R4's own balls leave 23 weight bounds above 50, the
+    # docs/verify-machine.md: R5's own balls (index 4) leave 23 weight bounds above 50, the
     # highest 60 (A-unit 309); the balls at the pushes bring 4 to 50 and 309 to 59
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
     task = machine_task(MarkI(seed=0), images, labels)

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from markone._figures import letters
-from markone.hardware import MarkI, MarkIParams
+from markone.hardware import MarkI, MarkIParams, r_unit_name
 from verify import _clipped
 from verify._projected import check_projected_ball, projected_ball
 from verify.machine import check_machine, machine_task
@@ -207,7 +207,7 @@ def letters26():
 
 
 def test_26_letters_default_machine_learns_for_every_order(letters26):
-    # the end stops at +/-50 are reached (R0-R3) or undecided (R4), but clipping
+    # the end stops at +/-50 are reached (R1-R4) or undecided (R5), but clipping
     # provably never blocks: every R-unit converges on every stream
     machine, images, labels, rep = letters26
     assert rep.converges is True
@@ -225,7 +225,7 @@ def test_26_letters_default_machine_learns_for_every_order(letters26):
     table = page[page.index("| R-unit | stream reaching a stop"):].split("\n\n")[0]
     quoted = [[cell.strip() for cell in line.strip("|").split("|")]
               for line in table.splitlines()[2:]]
-    assert quoted == [[f"R{r.r_unit}", str(len(r.end_stops.evidence["stream"]))
+    assert quoted == [[r_unit_name(r.r_unit), str(len(r.end_stops.evidence["stream"]))
                        if r.end_stops.holds is False else "not known",
                        str(r.converges.evidence["reinforcement_bound"])]
                       for r in clipped]
@@ -291,8 +291,8 @@ def test_a_mixed_column_lets_a_weight_move_twice():
 
 
 def test_tight_stops_on_the_letters_task():
-    # at +/-1 step: R5-R7 (-1 for all 26 letters) never reach a stop (one-signed), and
-    # R0-R4 are refuted with streams the machine replays (as docs/verify-machine.md
+    # at +/-1 step: R6-R8 (-1 for all 26 letters) never reach a stop (one-signed), and
+    # R1-R5 are refuted with streams the machine replays (as docs/verify-machine.md
     # says)
     from verify.machine import replay_stream
 
@@ -331,7 +331,7 @@ def figure_script():
 
 
 def test_the_machines_own_log_obeys_the_certified_fall(letters26, tmp_path):
-    # the docs figure: on the machine itself (its log), every reinforcement of R0-R3,
+    # the docs figure: on the machine itself (its log), every reinforcement of R1-R4,
     # cut short by a stop or not, lowers ||w - a||^2 by at least delta (exact), and
     # the largest weight does touch the stop
     machine, images, labels, rep = letters26

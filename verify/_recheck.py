@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._typing import ArrayLike, JSONDict
+from markone.hardware.runits import r_unit_name
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
@@ -487,7 +488,8 @@ def _as_dict(report, n_r_units):
             and isinstance(r[c].get("evidence"), dict)
             for c in ("learnable", "end_stops", "converges"))
         if not ok:
-            raise ValueError(f"malformed machine report: R-unit entry {k} must have "
+            raise ValueError(f"malformed machine report: R-unit entry {k} "
+                             f"({r_unit_name(k)}) must have "
                              "r_unit, and learnable, end_stops and converges claims "
                              "with holds, method and evidence")
     return d
@@ -525,12 +527,12 @@ def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
     out = []
     for r_rep in d["r_units"]:
         r = int(r_rep["r_unit"])
-        learn = _recheck_claim(f"R{r} learnable", r_rep["learnable"],
+        learn = _recheck_claim(f"{r_unit_name(r)} learnable", r_rep["learnable"],
                                lambda c: _learnable(task, r, c))
-        stops = _recheck_claim(f"R{r} end_stops", r_rep["end_stops"],
+        stops = _recheck_claim(f"{r_unit_name(r)} end_stops", r_rep["end_stops"],
                                lambda c: _end_stops(task, r, c, units, replay))
         basis = learn.status == stops.status == "confirmed"
-        conv = _recheck_claim(f"R{r} converges", r_rep["converges"],
+        conv = _recheck_claim(f"{r_unit_name(r)} converges", r_rep["converges"],
                               lambda c: _converges(task, r, c, units, replay, basis))
         out += [learn, stops, conv]
     return out

@@ -94,6 +94,7 @@ from markone._progress import search_bar
 from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
+from markone.hardware.runits import r_unit_name
 from verify import _clipped, _gamma_chain, _projected, _reach, _rules
 from verify._minfaults import FaultMinimum, minimal_faults, static_fault
 from verify._projected import ProjectedBall, check_projected_ball
@@ -241,7 +242,7 @@ class MachineReport:
                  f"learnable: {word[self.learnable]}; learns for every order: "
                  f"{word[self.converges]}"]
         for r in self.r_units:
-            lines.append(f"R-unit {r.r_unit}:")
+            lines.append(f"{r_unit_name(r.r_unit)}:")
             for name in ("learnable", "end_stops", "converges"):
                 c = getattr(r, name)
                 lines.append(f"  {name:10s} {word[c.holds]:7s} [{c.method}] {c.message}")
@@ -474,13 +475,14 @@ def _fault_claim(machine, images, labels, plan, reports, deadline=None):
             type(plan.faults[i]).__name__ for i in minimum.faults])
     for r, c in culprits.items():
         if not c["healthy"]:
-            words.append(f"R-unit {r} was not learnable before the damage either")
+            words.append(f"{r_unit_name(int(r))} was not learnable before the damage "
+                         "either")
         else:
             why = (f"the {', '.join(c['kinds'])} faults alone" if c["kinds"]
                    else "only the faults together")
             if c["faults"]:
                 why += f" (each of faults {c['faults']} on its own)"
-            words.append(f"R-unit {r}: {why}")
+            words.append(f"{r_unit_name(int(r))}: {why}")
     if minimum is not None:
         words.append(_minimum_words(plan, minimum))
     return Claim(False, "separability with and without each kind of fault",
@@ -498,7 +500,7 @@ def _minimum_words(plan, minimum):
     what = ", ".join(f"{n} {k}" for k, n in kinds.items())
     listed = (f"faults {list(minimum.faults)}" if len(minimum.faults) <= 8
               else f"{len(minimum.faults)} faults")
-    units = ", ".join(map(str, minimum.r_units))
+    units = ", ".join(map(r_unit_name, minimum.r_units))
     if minimum.complete and not minimum.undecided:
         return (f"1-minimal set: {listed} ({what}) make R-unit(s) {units} unlearnable "
                 f"on their own, and without any one of them the task is learnable "
@@ -1338,7 +1340,8 @@ def replay_stream(machine: MarkI, images: ArrayLike, labels: ArrayLike,
         check_int_at_least(passes, "passes", 1)
         if r_unit >= len(w):
             raise ValueError(f"r_unit={r_unit} is out of range: the machine has "
-                             f"{len(w)} R-units (0 to {len(w) - 1})")
+                             f"{len(w)} R-units, indices 0 to {len(w) - 1} "
+                             f"({r_unit_name(0)} to {r_unit_name(len(w) - 1)})")
         saturated, mistakes, returns = first.saturated.copy(), [], True
         for _ in range(passes):
             run = machine.train(images, labels, order=list(cycle), max_epochs=1,
@@ -1470,8 +1473,8 @@ def _quantisation_claim(p, units, reports, task):
         ev.update(figure=i, r_unit=r, a_unit=j, move_steps=str(move))
         return Claim(False, "rule",
                      f"the gamma rule asks for fractional moves (active A-units gain what "
-                     f"the others lose): figure {i} moves A-unit {j} of R-unit {r} by "
-                     f"{move} steps, which whole motor steps round stochastically, so "
+                     f"the others lose): figure {i} moves A-unit {j} of {r_unit_name(r)} "
+                     f"by {move} steps, which whole motor steps round stochastically, so "
                      "decisions can differ from the real-valued rule", ev)
     exact = units.Q & (units.Q - 1) == 0 and max(abs(units.lo), abs(units.hi),
                                                    units.e) < 2**40
