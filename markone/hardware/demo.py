@@ -81,6 +81,9 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
         Write the PNGs and the GIF (the JSON run is always written).
     echo : callable, optional
         Called with each line of the report (e.g. ``print``).
+    **deprecated
+        The deprecated keyword ``epochs`` (for ``max_epochs``); it works and warns
+        (``DeprecationWarning``).
 
     Returns
     -------
