@@ -264,12 +264,13 @@ def test_check_machine_time_budget_never_changes_a_decided_claim():
 def test_check_machine_z3_after_the_deadline_is_undecided():
     import time
 
-    from verify.machine.check import _Reduced, _Units, _z3_hit
+    from verify.machine.check import _z3_hit
+    from verify.machine.task import Reduced, Units
 
     X = np.array([[1, 0], [0, 1], [1, 1]])
     y = np.array([1, -1, 1])
-    units = _Units(1, (-1, 1))
-    red = _Reduced(X, y, units)
+    units = Units(1, (-1, 1))
+    red = Reduced(X, y, units)
     assert _z3_hit(red, units, 4) != "unknown"          # decided without a deadline
     assert _z3_hit(red, units, 4, deadline=time.perf_counter() - 1) == "unknown"
 

@@ -266,10 +266,11 @@ def one_signed_tasks(draw):
 @settings(max_examples=100)
 @given(one_signed_tasks())
 def test_one_signed_weights_move_once_hypo(task):
-    from verify.machine.check import _one_signed, _Reduced, _Units
+    from verify.machine.check import _one_signed
+    from verify.machine.task import Reduced, Units
 
     X, y, e = task
-    red = _Reduced(X, y, _Units(e, None))
+    red = Reduced(X, y, Units(e, None))
     top, bottom = _one_signed(red)
     assert (top, bottom) == (e * int((y > 0).any()), -e * int((y < 0).any()))
     g = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP)
@@ -281,10 +282,11 @@ def test_one_signed_weights_move_once_hypo(task):
 def test_a_mixed_column_lets_a_weight_move_twice():
     # A-unit 1 is pushed up by figure 0 and down by figure 1: the argument does not
     # apply, and indeed weight 0 reaches 2 increments (0 -> 1,1 -> 1,0 -> 1,-1 -> 2,0)
-    from verify.machine.check import _one_signed, _Reduced, _Units
+    from verify.machine.check import _one_signed
+    from verify.machine.task import Reduced, Units
 
     X, y = np.array([[1, 1], [0, 1]]), np.array([1, -1])
-    red = _Reduced(X, y, _Units(1, None))
+    red = Reduced(X, y, Units(1, None))
     assert _one_signed(red) is None
     g = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP)
     assert g.states.max() >= 2
@@ -352,10 +354,11 @@ def test_the_smallest_task_that_symmetric_stops_block():
     # with 2 figures on 2 A-units
     import itertools
 
-    from verify.machine.check import _exact_convergence, _Reduced, _Units
+    from verify.machine.check import _exact_convergence
+    from verify.machine.task import Reduced, Units
     from verify.separability import check_separable
 
-    units = _Units(1, (-1, 1))
+    units = Units(1, (-1, 1))
     blocked = []
     for d in (1, 2):
         rows = [r for r in itertools.product((0, 1), repeat=d) if any(r)]
@@ -367,7 +370,7 @@ def test_the_smallest_task_that_symmetric_stops_block():
                     if y[0] != -1 or (y == -1).all() or not check_separable(
                             X, y, intercept=False, progress=False).separable:
                         continue
-                    red = _Reduced(X, y, units)
+                    red = Reduced(X, y, units)
                     graph = _clipped.reachable(red.P, red.D, units.lo, units.hi)
                     if _exact_convergence(graph, red).holds is False:
                         blocked.append((n, d, figs, tuple(y.tolist())))

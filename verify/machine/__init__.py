@@ -30,11 +30,13 @@ True
 """
 
 from verify.machine._projected import ProjectedBall, check_projected_ball
-from verify.machine.check import (Claim, MachineReport, RUnitReport, check_machine,
-                                  exposure_limits, machine_task, replay_stream)
+from verify.machine.check import check_machine, exposure_limits
 from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
+from verify.machine.replay import replay_stream
+from verify.machine.report import Claim, MachineReport, RUnitReport
 from verify.machine.rules import drift_spread, flip_probability
+from verify.machine.task import machine_task
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",

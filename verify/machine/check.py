@@ -1,89 +1,26 @@
-"""What the theorems promise a given Mark I on a given task, and what breaks it.
+"""check_machine: what the theorems promise a given Mark I on a given task.
 
-:func:`check_machine` looks at the machine's own A-unit patterns of the figures (its
-wiring, threshold and faults) and, for each R-unit, proves or refutes three claims:
-
-**learnable**
-    the R-unit's task (its +/-1 targets on the A-unit patterns of its source set) is
-    linearly separable through the origin: an exact witness, or a Gordan certificate
-    that no order and no amount of training helps (:func:`verify.check_separable`).
-**end stops**
-    no move of a potentiometer is ever cut short by an end stop, whatever the order.
-    Until the first cut the machine *is* the ideal perceptron (zero start, moves of
-    ``increment_steps`` on the active A-units), so every weight is a multiple of the
-    increment bounded by Novikoff's argument: ``|w_j| <= ||w|| <= R^2/gamma`` and
-    ``|w_j| <= (number of reinforcements) <= (R/gamma)^2`` (in increments), with the
-    certified lower end of the margin ``gamma`` and the exact ``R^2`` (the most
-    A-units active on one figure). On small tasks the exact set of weight vectors
-    reachable by any stream gives the tightest bound. When the bound fits inside
-    ``weight_range`` the machine equals the ideal perceptron on this task for every
-    order and converges within ``(R/gamma)^2`` reinforcements of this R-unit. When it
-    does not, a stream that reaches an end stop is searched for (greedy, random
-    orders, exhaustive, and Z3 bounded model checking to the depth ``(R/gamma)^2``,
-    which decides the question because the machine equals the ideal rule until the
-    first cut).
-**converges**
-    the machine learns the R-unit's task for every fair stream (every figure shown
-    again and again). When end stops can bite this is decided exactly on small tasks
-    (a reachable strongly connected set of clipped states that keeps making mistakes
-    under every figure), and otherwise by a concrete stream: a ``prefix`` shown once
-    and a ``cycle`` of all figures that returns the potentiometers to the same setting
-    after a pass with mistakes, so that ``MarkI.train(images, labels, order=cycle,
-    warm_start=True)`` after ``order=prefix + cycle`` provably never learns. On a
-    larger task, each stream found to reach a stop is continued in fixed fair orders
-    (the figures as given, the stream's own order, the figures pushing the stopped
-    weight first), each decided exactly: a pass without a mistake (that continuation
-    learns; ``evidence["continuations"]`` gives the pass and the reinforcements) or a
-    recurring pass-boundary setting (a blocking stream). Continuations that learn do
-    not prove that every stream does: the claim then stays undecided.
-
-and two claims about the whole machine: **timing** (can ``exposure_s`` change an
-A-unit pattern, from the closed-form photocell response; the shortest exposure that
-cannot) and **quantisation** (when whole motor steps make the decisions identical to
-the real-valued rule).
-
-The claims are about the ``"error_correction"`` rule without photocell noise. For the
-``"forced"`` rule (its Hebb vector decides it on streams of whole passes) and the
-``"gamma"`` rule (the perceptron on centred patterns, with real-valued weights) on a
-machine without faults, :mod:`verify.machine.rules` decides what it can; for noisy machines
-only learnability is decided, and :func:`flip_probability` gives an empirical model of
-summation noise (the report says which applies). :func:`minimal_faults` names a
-1-minimal set of faults that breaks a damaged machine's task.
+For each R-unit :func:`check_machine` proves or refutes three claims (learnable, end
+stops, converges), and two about the whole machine (timing, quantisation), plus what
+the faults broke. What each claim means and why its methods are sound is on the
+theory page ``docs/theory/machine-claims.md``; how to run it and read the report is
+in ``docs/verify-machine.md``.
 
 Examples
 --------
-Two photocells, each wired to its own A-unit, one R-unit; figure "a" lights the first
-cell and "b" the second. With end stops at +/-1 step the theorems promise everything:
-
 >>> import numpy as np
 >>> from markone.hardware import MarkI, MarkIParams
 >>> p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
 ...                 max_fanout=1, theta=1, n_r_units=1, weight_range=(-1, 1))
->>> figures, labels = np.array([[1, 0], [0, 1]]), ["a", "b"]
->>> r = check_machine(MarkI(p, seed=0), figures, labels).r_units[0]
+>>> r = check_machine(MarkI(p, seed=0), np.array([[1, 0], [0, 1]]), ["a", "b"]).r_units[0]
 >>> r.learnable.holds, r.end_stops.holds, r.converges.holds
 (True, True, True)
->>> r.end_stops.evidence["bound_used"], r.end_stops.evidence["max_weight_steps"]
-('exact reachable states', '1')
-
-With end stops at (0, 1) the potentiometer can never go negative: "a" (target -1)
-is never corrected, although the task is separable. The report gives the stream:
-
->>> machine = MarkI(p.replace(weight_range=(0, 1)), seed=0)
->>> r = check_machine(machine, figures, labels).r_units[0]
->>> r.end_stops.holds, r.converges.holds, r.converges.evidence["cycle"]
-(False, False, [0, 1])
->>> replay_stream(machine, figures, labels, [], [0, 1])["converged"]
-False
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import math
 import time
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -92,24 +29,22 @@ import numpy as np
 from markone._io import plural
 from markone._progress import search_bar
 from markone._typing import ArrayLike, JSONDict, Seed
-from markone._validation import (as_generator, check_consistent_length,
-                                 check_int_at_least, check_positive)
+from markone._validation import as_generator, check_int_at_least, check_positive
 from markone.hardware.runits import r_unit_name
 from verify.machine import _clipped, _gamma_chain, _projected, _reach
+from verify.machine._clipped import blocking_components
+from verify.machine._forced import every_stream
 from verify.machine import rules as _rules
-from verify.machine._projected import ProjectedBall, check_projected_ball
-from verify.machine.faults import FaultMinimum, minimal_faults, static_fault
-from verify.machine.recheck import Recheck, margin_holds, recheck_report
-from verify.machine.rules import drift_spread, flip_probability
+from verify.machine.faults import minimal_faults, static_fault
+from verify.machine.recheck import margin_holds
+from verify.machine.report import Claim, MachineReport, RUnitReport
+from verify.machine.task import (NO_STOP, Reduced, Units, data_hash, machine_task,
+                                 patterns_hash)
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI, MarkIParams
-    from markone.hardware.faults import FaultPlan
 
-__all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
-           "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
-           "flip_probability", "drift_spread", "check_projected_ball",
-           "ProjectedBall", "recheck_report", "Recheck"]
+__all__ = ["check_machine", "exposure_limits"]
 
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
@@ -129,203 +64,6 @@ MAX_INVARIANT = 100_000
 #: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
 #: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
 Z3_SECONDS = 10.0
-
-
-@dataclasses.dataclass(frozen=True)
-class Claim:
-    """One claim of a report: whether it holds, how that was decided, the evidence.
-
-    Attributes
-    ----------
-    holds : bool or None
-        True (proven), False (refuted, with a concrete counterexample in
-        ``evidence``) or None (not decided; ``message`` says what was tried).
-    method : str
-        What decided it.
-    message : str
-        The claim and the verdict in words.
-    evidence : dict
-        JSON-ready numbers, orders and certificates that re-check the verdict.
-    """
-
-    holds: bool | None
-    method: str
-    message: str
-    evidence: dict = dataclasses.field(default_factory=dict, repr=False)
-
-    def to_dict(self) -> JSONDict:
-        """The claim as a JSON-ready dict."""
-        return {"holds": self.holds, "method": self.method, "message": self.message,
-                "evidence": self.evidence}
-
-
-@dataclasses.dataclass(frozen=True)
-class RUnitReport:
-    """The three claims about one R-unit (see the module docstring)."""
-
-    r_unit: int
-    learnable: Claim
-    end_stops: Claim
-    converges: Claim
-
-    def to_dict(self) -> JSONDict:
-        """The R-unit's claims as a JSON-ready dict."""
-        return {"r_unit": self.r_unit, "learnable": self.learnable.to_dict(),
-                "end_stops": self.end_stops.to_dict(),
-                "converges": self.converges.to_dict()}
-
-
-@dataclasses.dataclass(frozen=True)
-class MachineReport:
-    """What :func:`check_machine` proved about a machine on a task.
-
-    Attributes
-    ----------
-    r_units : tuple of RUnitReport
-    timing, quantisation : Claim
-    theta : int
-        The A-unit threshold the machine uses on these figures.
-    n_examples, n_a_units : int
-    weight_range : tuple or None
-    increment_steps : float
-    rule : str
-    data_sha256 : str
-        SHA-256 of the figures and labels the report is about.
-    patterns_sha256 : str
-        SHA-256 of the machine's A-unit patterns of them, its targets and each R-unit's
-        inputs (ties the report to the machine; :func:`recheck_report` checks both).
-    time_s : float
-    """
-
-    r_units: tuple
-    timing: Claim
-    quantisation: Claim
-    faults: Claim
-    theta: int
-    n_examples: int
-    n_a_units: int
-    weight_range: tuple | None
-    increment_steps: float
-    rule: str
-    data_sha256: str
-    time_s: float
-    patterns_sha256: str = ""
-
-    @property
-    def learnable(self) -> bool | None:
-        """True when every R-unit's task is proven learnable (None if unknown)."""
-        return _all(r.learnable.holds for r in self.r_units)
-
-    @property
-    def converges(self) -> bool | None:
-        """True when the machine provably learns the task for every fair order."""
-        return _all(r.converges.holds for r in self.r_units)
-
-    def to_dict(self) -> JSONDict:
-        """The report as a JSON-ready dict (format ``markone.verify.machine/1``)."""
-        return {"format": "markone.verify.machine/1", "theta": self.theta,
-                "n_examples": self.n_examples, "n_a_units": self.n_a_units,
-                "weight_range": self.weight_range,
-                "increment_steps": self.increment_steps, "rule": self.rule,
-                "data_sha256": self.data_sha256,
-                "patterns_sha256": self.patterns_sha256, "learnable": self.learnable,
-                "converges": self.converges,
-                "r_units": [r.to_dict() for r in self.r_units],
-                "timing": self.timing.to_dict(), "faults": self.faults.to_dict(),
-                "quantisation": self.quantisation.to_dict(), "time_s": self.time_s}
-
-    def text(self) -> str:
-        """The report in words, one line per claim."""
-        word = {True: "yes", False: "NO", None: "unknown"}
-        lines = [f"Mark I on {self.n_examples} figures: theta={self.theta}, end stops "
-                 f"{self.weight_range}, increment {self.increment_steps} step(s), "
-                 f"rule {self.rule!r}",
-                 f"learnable: {word[self.learnable]}; learns for every order: "
-                 f"{word[self.converges]}"]
-        for r in self.r_units:
-            lines.append(f"{r_unit_name(r.r_unit)}:")
-            for name in ("learnable", "end_stops", "converges"):
-                c = getattr(r, name)
-                lines.append(f"  {name:10s} {word[c.holds]:7s} [{c.method}] {c.message}")
-        for name in ("faults", "timing", "quantisation"):
-            c = getattr(self, name)
-            lines.append(f"{name}: {word[c.holds]} [{c.method}] {c.message}")
-        return "\n".join(lines)
-
-    def __str__(self):
-        return self.text()
-
-
-def _all(values):
-    values = list(values)
-    if all(v is True for v in values):
-        return True
-    return False if any(v is False for v in values) else None
-
-
-# --------------------------------------------------------------------------------------
-# the task as the machine sees it
-
-
-@dataclasses.dataclass(frozen=True)
-class MachineTask:
-    """A-unit patterns and R-unit targets of a task on one machine.
-
-    ``patterns`` (n, n_a) uint8, ``targets`` (n, n_r) -1/+1, ``theta`` the threshold,
-    ``inputs[r]`` the A-units wired to R-unit ``r``, ``settled`` the S-unit states.
-    """
-
-    patterns: np.ndarray
-    targets: np.ndarray
-    theta: int
-    inputs: tuple
-    settled: np.ndarray
-    classes: np.ndarray
-
-
-def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
-                 plan: FaultPlan | None = None) -> MachineTask:
-    """The A-unit patterns and R-unit targets ``MarkI.train(images, labels)`` uses.
-
-    The threshold is calibrated on ``images`` as a fresh ``train`` would (the machine
-    itself is not changed); labels get the codes of their sorted classes. Hardware
-    faults (``plan``, default the machine's own) count as happened: their patterns
-    are the damaged ones, and an A-unit whose motor is stopped from the start is not
-    an input of that R-unit (its weight stays 0).
-
-    >>> from markone.hardware import MarkI
-    >>> from markone._figures import letters
-    >>> images, labels = letters("AB", per_class=2, seed=0)
-    >>> t = machine_task(MarkI(seed=0), images, labels)
-    >>> t.patterns.shape, t.targets[:, 0].tolist(), t.theta
-    ((4, 512), [-1, 1, -1, 1], 2)
-    """
-    from markone.hardware import plugboard
-    from markone.hardware.faults import FaultPlan, MotorStopped, damaged_patterns
-    from markone.hardware.machine import class_codes
-
-    X = machine._images(images)
-    labels = np.asarray(labels)
-    check_consistent_length(X, labels, names=("images", "labels"))
-    p = machine.params
-    settled = machine.retina.settled(X)
-    if p.theta == "auto":
-        theta = plugboard.calibrate_theta(machine.wiring, settled, p.theta_target_rate,
-                                          p.n_excitatory, p.n_inhibitory)
-    else:
-        theta = int(p.theta)
-    if plan is None:
-        plan = machine.faults.plan if machine.faults is not None else FaultPlan()
-    A = damaged_patterns(machine, settled, theta, plan)
-    classes, idx = np.unique(labels, return_inverse=True)
-    targets = class_codes(len(classes), p.n_r_units, p.class_code)[idx.ravel()]
-    wired = (machine.runits.mask.copy() if machine.runits.mask is not None
-             else np.ones((p.n_r_units, p.n_a_units), bool))
-    for f in plan.faults:
-        if isinstance(f, MotorStopped) and f.at_s == 0:
-            wired[f.r_unit, f.a_unit] = False
-    inputs = tuple(np.flatnonzero(wired[r]) for r in range(p.n_r_units))
-    return MachineTask(A, targets, int(theta), inputs, settled, classes)
 
 
 # --------------------------------------------------------------------------------------
@@ -400,7 +138,7 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     plan = machine.faults.plan if machine.faults is not None else None
     dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
                and (plan is None or _static(plan)))
-    units = _Units(p.increment_steps, p.weight_range)
+    units = Units(p.increment_steps, p.weight_range)
     rules = ((p.rule, p.quantize, _forced_machine_passes(task, units)
               if p.rule == "forced" else None) if p.photocell_noise_sd == 0
              and (plan is None or not len(plan)) else None)
@@ -421,8 +159,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         quantisation=_quantisation_claim(p, units, reports, task),
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
-        data_sha256=_data_hash(task), time_s=time.perf_counter() - t0,
-        patterns_sha256=_patterns_hash(task))
+        data_sha256=data_hash(task), time_s=time.perf_counter() - t0,
+        patterns_sha256=patterns_hash(task))
 
 
 def _static(plan):
@@ -512,45 +250,6 @@ def _minimum_words(plan, minimum):
             f"proven 1-minimal: {why} after {minimum.tests} checks")
 
 
-def _data_hash(task):
-    h = hashlib.sha256()
-    h.update(np.ascontiguousarray(task.settled, dtype=np.uint8).tobytes())
-    h.update(np.ascontiguousarray(task.targets, dtype=np.int64).tobytes())
-    return h.hexdigest()
-
-
-def _patterns_hash(task):
-    """SHA-256 of what the claims are about on this machine: the A-unit patterns, the
-    targets and each R-unit's inputs."""
-    h = hashlib.sha256()
-    h.update(np.ascontiguousarray(task.patterns, dtype=np.uint8).tobytes())
-    h.update(np.ascontiguousarray(task.targets, dtype=np.int64).tobytes())
-    for cols in task.inputs:
-        h.update(np.ascontiguousarray(cols, dtype=np.int64).tobytes() + b"|")
-    return h.hexdigest()
-
-
-class _Units:
-    """Integer units for the weights: ``Q`` units per motor step, so that the
-    increment ``e`` and the end stops ``lo``, ``hi`` are whole units."""
-
-    def __init__(self, eta, weight_range):
-        parts = [Fraction(eta)] + ([Fraction(v) for v in weight_range]
-                                   if weight_range is not None else [])
-        self.Q = math.lcm(*(f.denominator for f in parts))
-        self.eta = Fraction(eta)
-        self.e = int(self.eta * self.Q)
-        if weight_range is None:
-            self.lo, self.hi = -_clipped.NO_STOP, _clipped.NO_STOP
-        else:
-            self.lo, self.hi = (int(Fraction(v) * self.Q) for v in weight_range)
-        self.stops = weight_range is not None
-
-    def steps(self, units):
-        """A count of units as motor steps (exact)."""
-        return Fraction(int(units), self.Q)
-
-
 # --------------------------------------------------------------------------------------
 # one R-unit
 
@@ -581,7 +280,7 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
                 "noise); learnability holds")
         return RUnitReport(r, learnable, Claim(None, "not assessed", note),
                            Claim(None, "not assessed", note))
-    red = _Reduced(X, y, units, cols)
+    red = Reduced(X, y, units, cols)
     end_stops, hit = _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline)
     converges = _convergence_claim(red, units, end_stops, hit, budget, orders, rng,
                                    deadline)
@@ -711,8 +410,6 @@ def _forced_machine_passes(task, units):
     """The most passes a forced-rule machine runs on any stream of whole passes: each
     R-unit is right on every figure in every pass from its own bound on, so the machine
     has learned by the largest. None when some R-unit is not proven to learn."""
-    from verify.machine._forced import every_stream
-
     lo, hi = (units.lo, units.hi) if units.stops else (None, None)
     passes = []
     for r, cols in enumerate(task.inputs):
@@ -751,29 +448,6 @@ def _learnable_claim(v, cols):
     return Claim(None, f"check_separable/{v.method}", v.message)
 
 
-class _Reduced:
-    """One R-unit's task with A-unit columns that always agree merged; all-zero
-    columns dropped. ``P`` scores, ``D`` moves (units), ``groups`` the A-units of each
-    merged column (indices into the R-unit's inputs); ``cols`` the A-units of the
-    columns of ``X``."""
-
-    def __init__(self, X, y, units, cols=None):
-        active = np.flatnonzero(X.any(axis=0))
-        uniq, inverse, counts = np.unique(X[:, active].T, axis=0, return_inverse=True,
-                                          return_counts=True)
-        self.groups = [active[inverse.ravel() == g] for g in range(len(uniq))]
-        Xu = uniq.T.astype(np.int64)
-        self.X, self.y = X, y
-        self.cols = np.arange(X.shape[1]) if cols is None else np.asarray(cols)
-        self.P = y[:, None] * Xu * counts[None, :]
-        self.D = units.e * y[:, None] * Xu
-        self.R_sq = int(X.sum(axis=1).max())
-        self.n, self.d = Xu.shape
-
-    def small(self):
-        return self.d <= 64 and self.n <= 24
-
-
 def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
     from verify.margin import max_margin
 
@@ -801,7 +475,7 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
         ev["reinforcement_bound"] = mistakes
     graph = None
     if red.small():
-        graph = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP,
+        graph = _clipped.reachable(red.P, red.D, -NO_STOP, NO_STOP,
                                    budget=budget)
         if graph.complete:
             top = int(graph.states.max(initial=0))
@@ -1199,38 +873,11 @@ def _invariant_evidence(graph, red):
             "invariant_groups": [[int(c) for c in g] for g in red.groups]}
 
 
-def _blocking_components(n_states: int, src: ArrayLike, dst: ArrayLike,
-                        example: ArrayLike, correct: ArrayLike
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The strongly connected sets of a clipped mistake graph on which some fair
-    stream never learns: ``(comp, inside, bad)``, the component of each state, whether
-    each edge stays in its component, and the components that have a mistake edge
-    inside and that every figure leaves inside (answered correctly at a member, or a
-    mistake edge inside). Edge ``k`` presents ``example[k]`` at ``src[k]``;
-    ``correct[s, i]``: figure ``i`` is answered correctly at state ``s``."""
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    src, dst, example = (np.asarray(a, np.int64) for a in (src, dst, example))
-    correct = np.asarray(correct, bool)
-    adj = coo_matrix((np.ones(len(src)), (src, dst)),
-                     shape=(n_states, n_states)).tocsr()
-    _, comp = connected_components(adj, directed=True, connection="strong")
-    inside = comp[src] == comp[dst]
-    n_comp = comp.max() + 1
-    has_mistake = np.zeros(n_comp, bool)
-    has_mistake[comp[src[inside]]] = True
-    covered = np.zeros((n_comp, correct.shape[1]), bool)
-    np.logical_or.at(covered, comp[:len(correct)], correct)
-    covered[comp[src[inside]], example[inside]] = True
-    return comp, inside, np.flatnonzero(has_mistake & covered.all(axis=1))
-
-
 def _exact_convergence(graph, red):
     """Decide over every fair stream with the strongly connected components of the
     clipped mistake graph."""
     n_states = len(graph.states)
-    comp, inside, bad = _blocking_components(n_states, graph.src, graph.dst,
+    comp, inside, bad = blocking_components(n_states, graph.src, graph.dst,
                                             graph.example, graph.correct)
     if bad.size == 0:
         ev = _invariant_evidence(graph, red)
@@ -1304,54 +951,6 @@ def _covering_walk(graph, comp, c, s, n, inside):
     for k in path(here, s):
         walk.append(int(graph.example[k]))
     return walk
-
-
-# --------------------------------------------------------------------------------------
-# replaying streams on the machine itself
-
-
-def replay_stream(machine: MarkI, images: ArrayLike, labels: ArrayLike,
-                  prefix: Sequence[int], cycle: Sequence[int], *, passes: int = 3,
-                  r_unit: int | None = None) -> JSONDict:
-    """Show ``prefix + cycle`` once, then ``cycle`` ``passes`` times, on ``machine``
-    (retrained from zero); return what a blocking claim predicts can be checked.
-
-    Returns a dict: ``saturated`` (moves cut short, per R-unit), ``mistakes_per_epoch``
-    of the cycle passes, ``returns`` (the weights after the cycle passes equal those
-    after the first run: the machine is on a cycle) and ``converged``. A blocking
-    claim is about one R-unit: with ``r_unit`` only its weights and its mistakes are
-    judged (each cycle pass is then its own ``train`` call, and ``returns`` needs its
-    weights back after every one); without it, the whole machine's.
-    """
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        first = machine.train(images, labels, order=list(prefix) + list(cycle),
-                              max_epochs=1)
-        w = machine.weights
-        if r_unit is None:
-            more = machine.train(images, labels, order=list(cycle), max_epochs=passes,
-                                 warm_start=True)
-            return {"saturated": (first.saturated + more.saturated).tolist(),
-                    "mistakes_per_epoch": list(more.mistakes_per_epoch),
-                    "returns": bool(np.array_equal(machine.weights, w)),
-                    "converged": bool(more.converged)}
-        check_int_at_least(r_unit, "r_unit", 0)
-        check_int_at_least(passes, "passes", 1)
-        if r_unit >= len(w):
-            raise ValueError(f"r_unit={r_unit} is out of range: the machine has "
-                             f"{len(w)} R-units, indices 0 to {len(w) - 1} "
-                             f"({r_unit_name(0)} to {r_unit_name(len(w) - 1)})")
-        saturated, mistakes, returns = first.saturated.copy(), [], True
-        for _ in range(passes):
-            run = machine.train(images, labels, order=list(cycle), max_epochs=1,
-                                warm_start=True)
-            saturated += run.saturated
-            mistakes.append(int(run.mistakes[r_unit]))
-            returns &= bool(np.array_equal(machine.weights[r_unit], w[r_unit]))
-    return {"saturated": saturated.tolist(), "mistakes_per_epoch": mistakes,
-            "returns": returns, "converged": mistakes[-1] == 0}
 
 
 # --------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ is a certificate or a counterexample, with exact integers and none of the search
 * **never learns**: the clipped update after ``prefix + cycle`` must come back to the
   same weights after each further ``cycle``, with a mistake in each, the cycle must
   show every figure, and a copy of the machine must replay it
-  (:func:`verify.machine.replay_stream` with ``r_unit``);
+  (:func:`verify.machine.replay.replay_stream` with ``r_unit``);
 * **learns for every order** by the clipped Novikoff ball: the centre is re-checked by
   :func:`verify.machine._projected.check_projected_ball`, and the bound must be the one stated;
   by the all-streams search: its clipped reachable set must be closed under every
@@ -62,10 +62,12 @@ import numpy as np
 
 from markone._typing import ArrayLike, JSONDict
 from markone.hardware.runits import r_unit_name
+from verify.machine._clipped import blocking_components
+from verify.machine.replay import replay_stream
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
-    from verify.machine.check import MachineReport
+    from verify.machine.report import MachineReport
 
 __all__ = ["Recheck", "recheck_report", "margin_holds"]
 
@@ -318,14 +320,12 @@ def _invariant(X, y, ev, units):
 def _no_blocking_cycle(X, y, ev, units):
     """The clipped reachable set, re-checked as closed, has no strongly connected set
     of mistakes that a fair stream could stay on."""
-    from verify.machine.check import _blocking_components
-
     closed = _closed_set(X, y, ev, units, clipped=True)
     if closed is None:
         return None
     S, edges, correct = closed
     src, dst, fig = (np.array([e[k] for e in edges], np.int64) for k in range(3))
-    if _blocking_components(len(S), src, dst, fig, correct)[2].size:
+    if blocking_components(len(S), src, dst, fig, correct)[2].size:
         raise _Refuted("some fair stream can stay on a cycle of mistakes in the set")
     return (f"the {len(S)} settings are closed under every clipped mistake and none "
             "lies on a cycle of mistakes that every figure leaves in place (exact)")
@@ -396,8 +396,6 @@ def _converges(task, r, claim, units, replay, basis_confirmed):
             if mistakes == 0 or (again != w).any():
                 raise _Refuted("the cycle does not bring the weights back after a pass "
                                "with mistakes")
-        from verify.machine.check import replay_stream
-
         out = replay(lambda m: replay_stream(m, replay.images, replay.labels, prefix,
                                              cycle, r_unit=r))
         if not out["returns"] or out["converged"]:
@@ -506,23 +504,23 @@ def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
         When ``report`` is not a (well-formed) machine report, or is about other
         figures, labels or A-unit patterns (another machine) than these.
     """
-    from verify.machine.check import _data_hash, _patterns_hash, _Units, machine_task
+    from verify.machine.task import Units, data_hash, machine_task, patterns_hash
 
     d = _as_dict(report, machine.params.n_r_units)
     task = machine_task(machine, images, labels)
-    if d.get("data_sha256") != _data_hash(task):
+    if d.get("data_sha256") != data_hash(task):
         raise ValueError("the report is about other figures or labels: its data_sha256 "
                          "does not match these")
     if not d.get("patterns_sha256"):
         raise ValueError("the report has no patterns_sha256 (it was written by an older "
                          "markone), so it is not tied to a machine; run check_machine "
                          "again to get a report that can be re-checked")
-    if d.get("patterns_sha256") != _patterns_hash(task):
+    if d.get("patterns_sha256") != patterns_hash(task):
         raise ValueError("the report is about another machine: the A-unit patterns "
                          "(wiring, threshold, faults) it was made on are not this "
                          "machine's (patterns_sha256 differs)")
     p = machine.params
-    units = _Units(p.increment_steps, p.weight_range)
+    units = Units(p.increment_steps, p.weight_range)
     replay = _Replay(machine, images, labels)
     out = []
     for r_rep in d["r_units"]:
