@@ -266,12 +266,12 @@ def one_signed_tasks(draw):
 @settings(max_examples=100)
 @given(one_signed_tasks())
 def test_one_signed_weights_move_once_hypo(task):
-    from verify.machine.check import _one_signed
+    from verify.machine._endstops import one_signed
     from verify.machine.task import Reduced, Units
 
     X, y, e = task
     red = Reduced(X, y, Units(e, None))
-    top, bottom = _one_signed(red)
+    top, bottom = one_signed(red)
     assert (top, bottom) == (e * int((y > 0).any()), -e * int((y < 0).any()))
     g = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP)
     assert g.complete
@@ -282,12 +282,12 @@ def test_one_signed_weights_move_once_hypo(task):
 def test_a_mixed_column_lets_a_weight_move_twice():
     # A-unit 1 is pushed up by figure 0 and down by figure 1: the argument does not
     # apply, and indeed weight 0 reaches 2 increments (0 -> 1,1 -> 1,0 -> 1,-1 -> 2,0)
-    from verify.machine.check import _one_signed
+    from verify.machine._endstops import one_signed
     from verify.machine.task import Reduced, Units
 
     X, y = np.array([[1, 1], [0, 1]]), np.array([1, -1])
     red = Reduced(X, y, Units(1, None))
-    assert _one_signed(red) is None
+    assert one_signed(red) is None
     g = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP)
     assert g.states.max() >= 2
 
@@ -354,7 +354,7 @@ def test_the_smallest_task_that_symmetric_stops_block():
     # with 2 figures on 2 A-units
     import itertools
 
-    from verify.machine.check import _exact_convergence
+    from verify.machine._convergence import exact_convergence
     from verify.machine.task import Reduced, Units
     from verify.separability import check_separable
 
@@ -372,7 +372,7 @@ def test_the_smallest_task_that_symmetric_stops_block():
                         continue
                     red = Reduced(X, y, units)
                     graph = _clipped.reachable(red.P, red.D, units.lo, units.hi)
-                    if _exact_convergence(graph, red).holds is False:
+                    if exact_convergence(graph, red).holds is False:
                         blocked.append((n, d, figs, tuple(y.tolist())))
     smallest = min((n + d for n, d, *_ in blocked))
     assert smallest == 4
@@ -385,7 +385,7 @@ def test_z3_has_a_default_budget(monkeypatch):
     # without a budget Z3 ran for minutes on tasks like it); with no time_budget_s the
     # report still comes back, saying that Z3 ran out of its own seconds, and the
     # convergence claim does not depend on it
-    import verify.machine.check as vm
+    import verify.machine._endstops as vm
 
     monkeypatch.setattr(vm, "Z3_SECONDS", 0.5)
     images, labels = letters("EV", per_class=6, seed=0)

@@ -17,11 +17,13 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 
 from markone._typing import JSONDict
 from markone.hardware.runits import r_unit_name
+from verify.machine.schema import REPORT_FORMAT
 
-__all__ = ["Claim", "RUnitReport", "MachineReport"]
+__all__ = ["Claim", "RUnitReport", "MachineReport", "combined_verdict"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,13 +40,19 @@ class Claim:
     message : str
         The claim and the verdict in words.
     evidence : dict
-        JSON-ready numbers, orders and certificates that re-check the verdict.
+        JSON-ready numbers, orders and certificates that re-check the verdict: each
+        is recomputed or verified by :func:`~verify.machine.recheck_report`.
+    notes : dict
+        What the searches recorded on the way (the margin's upper end, how far the
+        beam search pushed a weight, the per-weight balls, ...): for reading, not
+        part of the report (``to_dict``), since nothing can re-check it.
     """
 
     holds: bool | None
     method: str
     message: str
     evidence: dict = dataclasses.field(default_factory=dict, repr=False)
+    notes: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     def to_dict(self) -> JSONDict:
         """The claim as a JSON-ready dict."""
@@ -89,6 +97,9 @@ class MachineReport:
         SHA-256 of the machine's A-unit patterns of them, its targets and each R-unit's
         inputs (ties the report to the machine; :func:`~verify.machine.recheck_report` checks both).
     time_s : float
+    params : dict
+        Every parameter of the machine (``MarkIParams.to_dict()``): a re-check on a
+        machine with other parameters is refused, naming the first that differs.
     """
 
     r_units: tuple
@@ -104,20 +115,21 @@ class MachineReport:
     data_sha256: str
     time_s: float
     patterns_sha256: str = ""
+    params: dict = dataclasses.field(default_factory=dict, repr=False)
 
     @property
     def learnable(self) -> bool | None:
         """True when every R-unit's task is proven learnable (None if unknown)."""
-        return _all(r.learnable.holds for r in self.r_units)
+        return combined_verdict(r.learnable.holds for r in self.r_units)
 
     @property
     def converges(self) -> bool | None:
         """True when the machine provably learns the task for every fair order."""
-        return _all(r.converges.holds for r in self.r_units)
+        return combined_verdict(r.converges.holds for r in self.r_units)
 
     def to_dict(self) -> JSONDict:
-        """The report as a JSON-ready dict (format ``markone.verify.machine/1``)."""
-        return {"format": "markone.verify.machine/1", "theta": self.theta,
+        """The report as a JSON-ready dict (format ``markone.verify.machine/2``)."""
+        return {"format": REPORT_FORMAT, "machine": self.params, "theta": self.theta,
                 "n_examples": self.n_examples, "n_a_units": self.n_a_units,
                 "weight_range": self.weight_range,
                 "increment_steps": self.increment_steps, "rule": self.rule,
@@ -150,7 +162,12 @@ class MachineReport:
         return self.text()
 
 
-def _all(values):
+def combined_verdict(values: Iterable[bool | None]) -> bool | None:
+    """True when every claim holds, False when one does not, else None (unknown).
+
+    >>> combined_verdict([True, True]), combined_verdict([True, None, False])
+    (True, False)
+    """
     values = list(values)
     if all(v is True for v in values):
         return True
