@@ -89,7 +89,7 @@ def _proofs(args):
     if args.smt2 is not None and Path(args.smt2).exists() and not Path(args.smt2).is_dir():
         raise CommandError(f"--smt2 {args.smt2}: exists and is not a directory")
     solvers = tuple(dict.fromkeys(args.solver or ("z3", "cvc5")))
-    results = check_all(solvers=solvers, timeout_ms=int(args.timeout * 1000),
+    results = check_all(solvers=solvers, budget=args.budget, timeout_s=args.timeout,
                         smt2_dir=args.smt2, names=args.only)
     print(table(results))
     bad = [r for r in results if not r.expected]
@@ -122,8 +122,13 @@ def register(verify_subparsers: Any) -> None:
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
                     help="solver to run (repeat for both; default both)")
     pr.add_argument("--only", nargs="+", metavar="NAME", help="these obligations only")
-    pr.add_argument("--timeout", type=positive_float, default=20.0, metavar="SECONDS",
-                    help="per query; past it the status is unknown")
+    pr.add_argument("--budget", type=positive_int, default=None, metavar="UNITS",
+                    help="the solver's resource units per query (its deterministic "
+                    "rlimit; default 20 million for z3, 1 million for cvc5); past it "
+                    "the status is unknown")
+    pr.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                    help="a time limit per query, only when given; past it the status "
+                    "is unknown")
 
     b = add_command(verify_subparsers, "bound",
                     help="run the perceptron and check Novikoff's (R/gamma)^2",

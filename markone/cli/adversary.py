@@ -193,7 +193,7 @@ def _check(args):
         raise CommandError(f"--report {args.report} is a folder; give a file name.")
     cases = load_cases(args.target)
     if args.cmd is not None:
-        adapter = CommandAdapter(args.cmd, timeout=args.timeout)
+        adapter = CommandAdapter(args.cmd, timeout_s=args.timeout)
     else:
         try:
             adapter = load_impl(args.impl)
@@ -316,6 +316,6 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="report format")
     c.add_argument("--report", type=output_file, default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
-    c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
-                   help="--cmd: seconds allowed per case")
+    c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="--cmd: seconds allowed per case (default: no limit)")
     return p

@@ -42,6 +42,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from markone._typing import JSONDict
+from verify._budget import timeout_keyword
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
 
@@ -290,9 +291,17 @@ class RiverAdapter:
 
 class CommandAdapter:
     """A program that reads the problem as JSON on stdin and writes the answer as JSON
-    on stdout (exit status 0)."""
+    on stdout (exit status 0).
 
-    def __init__(self, command: str, *, timeout: float = 60.0) -> None:
+    ``timeout_s``: seconds each run may take, only when given (``timeout=`` is its
+    deprecated spelling); without it a run is waited for however long it takes, so
+    the verdict does not depend on how busy the machine is.
+    """
+
+    def __init__(self, command: str, *, timeout_s: float | None = None,
+                 **deprecated: Any) -> None:
+        self.timeout_s = timeout_keyword(deprecated, "CommandAdapter", "timeout",
+                                         timeout_s)
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("--cmd is empty; give the command that runs your "
@@ -302,7 +311,6 @@ class CommandAdapter:
                 f"--cmd: cannot find the program {self.argv[0]!r} (not on PATH and not "
                 "an executable file).")
         self.name = command
-        self.timeout = timeout
 
     def answer(self, problem: JSONDict) -> JSONDict | None:
         try:
@@ -310,10 +318,10 @@ class CommandAdapter:
             # become U+FFFD (and then fail as not JSON), never an error of markone's
             proc = subprocess.run(self.argv, input=json.dumps(problem), text=True,
                                   encoding="utf-8", errors="replace",
-                                  capture_output=True, timeout=self.timeout)
+                                  capture_output=True, timeout=self.timeout_s)
         except subprocess.TimeoutExpired as exc:
             raise ImplementationError(
-                f"`{self.name}` did not answer within {self.timeout:g} s",
+                f"`{self.name}` did not answer within {self.timeout_s:g} s",
                 (exc.stderr or b"").decode(errors="replace")
                 if isinstance(exc.stderr, bytes) else (exc.stderr or "")) from exc
         if proc.returncode != 0:
