@@ -102,10 +102,11 @@ class _HighsLP:
         self.rows.extend(int(i) for i in idx)
 
     def solve(self, deadline):
-        if deadline is not None:
+        left = seconds_left(deadline)
+        if left is not None:
             if expired(deadline):
                 raise LPStopped(TIMEOUT)
-            self.h.setOptionValue("time_limit", float(seconds_left(deadline)))
+            self.h.setOptionValue("time_limit", left)
         self.h.run()
         status = self.h.getModelStatus()
         statuses = self._highspy.HighsModelStatus

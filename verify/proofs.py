@@ -515,6 +515,9 @@ def prove(name: str, *, wrong: bool = False, solver: str = "z3",
         ``stopped_by="timeout"``. (``timeout_ms=`` is its deprecated spelling.)
     smt2_dir : path, optional
         Also write the query to ``smt2_dir/<name>[.wrong].smt2``.
+    **deprecated
+        ``timeout_ms=`` (milliseconds): the old spelling of ``timeout_s``, with a
+        ``DeprecationWarning``.
 
     Returns
     -------

@@ -246,6 +246,9 @@ class Session:
         The solver's random seed (fixed: the same query gets the same answer).
     comment : str
         Written at the top of the exported file.
+    **deprecated
+        ``timeout_ms=`` (milliseconds): the old spelling of ``timeout_s``, with a
+        ``DeprecationWarning``.
 
     Attributes
     ----------
