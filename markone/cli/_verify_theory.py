@@ -92,7 +92,7 @@ def _proofs(args):
     results = check_all(solvers=solvers, budget=args.budget, timeout_s=args.timeout,
                         smt2_dir=args.smt2, names=args.only)
     print(table(results))
-    # an "unknown" (past --timeout) decides nothing: it is neither a wrong outcome nor
+    # an "unknown" (past --budget or --timeout) decides nothing: it is neither a wrong outcome nor
     # a disagreement, but leaves the run undecided (exit 4)
     decided = [r for r in results if r.status != "unknown"]
     unknown = len(results) - len(decided)
@@ -106,7 +106,7 @@ def _proofs(args):
           + ("every obligation proved and every wrong variant refuted"
              if not bad and not disagree and not unknown else
              f"{len(bad)} unexpected outcome(s), {len(disagree)} disagreement(s), "
-             f"{unknown} undecided within --timeout"))
+             f"{unknown} undecided within --budget or --timeout"))
     if args.smt2 is not None:
         print(f"SMT-LIB 2 queries written to {args.smt2}/ (unsat = proved, sat = "
               "counterexample)")
@@ -123,7 +123,7 @@ def register(verify_subparsers: Any) -> None:
                      example=PROOFS_EXAMPLES, func=_proofs,
                      exits={EXIT_OK: "every outcome as expected and the solvers agree",
                             EXIT_NO: "an unexpected outcome or a disagreement",
-                            EXIT_UNDECIDED: "a query undecided within --timeout"})
+                            EXIT_UNDECIDED: "a query undecided within --budget or --timeout"})
     pr.add_argument("--smt2", default=None, metavar="DIR",
                     help="save every query as an SMT-LIB 2 file in DIR")
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
