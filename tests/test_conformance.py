@@ -412,10 +412,15 @@ def test_cli_suite_writes_and_refuses(tmp_path, capsys):
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_cli_node_example(suite, capsys):
+    """The example declares float64 in the handshake: the two cases that need exact
+    arithmetic do not apply, and a correct float64 implementation exits 0 (it exited
+    1 before profiles existed, with those two cases 'FAIL (float64: expected)')."""
     status = main(["adversary", "check", str(suite), "--cmd", f"node {NODE_EXAMPLE}"])
     out = capsys.readouterr().out
-    assert status == 1 and "13 passed, 2 failed" in out
-    assert out.count("FAIL (float64: expected)") == 2
+    assert status == 0 and "13 passed, 0 failed, 0 errors, 2 not applicable" in out
+    assert "profile arithmetic=float64," in out and "declared in the handshake" in out
+    assert out.count("the case needs exact arithmetic (float64 rounding changes its "
+                     "answer); the profile declares float64") == 2
 
 
 def test_docs_show_the_complete_node_example():

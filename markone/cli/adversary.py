@@ -186,6 +186,7 @@ def _check(args):
         run_suite,
     )
     from verify.conformance.adapters import ImplementationError
+    from verify.conformance.suite import select_cases
     from verify.conformance.command import OutputLimits
 
     if (args.impl is None) == (args.cmd is None):
@@ -206,8 +207,12 @@ def _check(args):
         except ImplementationError as exc:   # the user's module raised on import
             raise UserCodeError(f"--impl {args.impl}", exc.text or str(exc),
                                 status=2) from None
-    results = run_suite(cases, adapter)
+    if args.cases is not None:
+        cases = select_cases(cases, args.cases)
+    profile, source = _profile(args, adapter)
+    results = run_suite(cases, adapter, profile=profile)
     name = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
+    name += f" [profile {profile.describe()}, {source}]"
     if all(r.status == "n/a" for r in results):
         raise CommandError(f"none of the {len(results)} cases applies to {name}: "
                            f"{results[0].details[0]}.")
@@ -227,6 +232,21 @@ def _check(args):
     else:
         print(text, end="")
     return exit_status(results)
+
+
+def _profile(args, adapter):
+    """The profile to judge by, and where it came from: --profile, the program's
+    handshake (--cmd), or none declared (exact arithmetic, everything claimed)."""
+    from verify.conformance import CommandAdapter
+    from verify.conformance.profile import FULL, Profile
+
+    if args.profile is not None:
+        return Profile.parse(args.profile), "from --profile"
+    if isinstance(adapter, CommandAdapter):
+        declared = adapter.declared_profile()
+        if declared is not None:
+            return declared, "declared in the handshake"
+    return FULL, "none declared"
 
 
 def register(subparsers: Any) -> ArgumentParser:
@@ -318,6 +338,15 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="module:function or path/to/file.py:function (or an estimator)")
     c.add_argument("--cmd", default=None, metavar="COMMAND",
                    help="a program speaking JSON on stdin/stdout")
+    c.add_argument("--profile", default=None, metavar="KEY=VALUE,...",
+                   help="what the implementation claims: arithmetic=exact|float64|"
+                   "float32, variants=last+averaged+voted+pocket, tasks=binary+"
+                   "multiclass+kernel, intercept=yes|no; cases outside it are not "
+                   "applicable (default: a --cmd program's handshake, else exact and "
+                   "everything)")
+    c.add_argument("--cases", default=None, metavar="PATTERN,...",
+                   help="run only the cases whose id or tag (task, variant, property, "
+                   "intercept, exact-only) matches a shell pattern")
     c.add_argument("--format", choices=("table", "json", "junit"), default="table",
                    help="report format")
     c.add_argument("--report", type=output_file, default=None, metavar="FILE",
