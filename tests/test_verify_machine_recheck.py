@@ -315,8 +315,8 @@ def test_an_all_streams_convergence_rechecks_from_its_clipped_set():
     forged = check_machine(blocked, figures, labels).to_dict()
     r0 = forged["r_units"][0]
     assert r0["converges"]["holds"] is False
-    from verify import _clipped
-    from verify.machine import _Reduced, _Units, machine_task
+    from verify.machine import _clipped
+    from verify.machine.check import _Reduced, _Units, machine_task
 
     task = machine_task(blocked, figures, labels)
     red = _Reduced(task.patterns[:, task.inputs[0]].astype(np.int64), task.targets[:, 0],

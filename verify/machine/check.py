@@ -45,7 +45,7 @@ the real-valued rule).
 The claims are about the ``"error_correction"`` rule without photocell noise. For the
 ``"forced"`` rule (its Hebb vector decides it on streams of whole passes) and the
 ``"gamma"`` rule (the perceptron on centred patterns, with real-valued weights) on a
-machine without faults, :mod:`verify._rules` decides what it can; for noisy machines
+machine without faults, :mod:`verify.machine.rules` decides what it can; for noisy machines
 only learnability is decided, and :func:`flip_probability` gives an empirical model of
 summation noise (the report says which applies). :func:`minimal_faults` names a
 1-minimal set of faults that breaks a damaged machine's task.
@@ -95,11 +95,12 @@ from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
 from markone.hardware.runits import r_unit_name
-from verify import _clipped, _gamma_chain, _projected, _reach, _rules
-from verify._minfaults import FaultMinimum, minimal_faults, static_fault
-from verify._projected import ProjectedBall, check_projected_ball
-from verify._recheck import Recheck, margin_holds, recheck_report
-from verify._rules import drift_spread, flip_probability
+from verify.machine import _clipped, _gamma_chain, _projected, _reach
+from verify.machine import rules as _rules
+from verify.machine._projected import ProjectedBall, check_projected_ball
+from verify.machine.faults import FaultMinimum, minimal_faults, static_fault
+from verify.machine.recheck import Recheck, margin_holds, recheck_report
+from verify.machine.rules import drift_spread, flip_probability
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI, MarkIParams
@@ -116,7 +117,7 @@ EXACT_MAX_STATES = 200_000
 #: Seconds at most spent minimising the set of faults that breaks a task.
 FAULT_MIN_S = 10.0
 #: Most pass-start states of the exact chain search for the gamma rule with whole
-#: steps (small tasks only: at most ``verify._gamma_chain.MAX_INPUTS`` inputs).
+#: steps (small tasks only: at most ``verify.machine._gamma_chain.MAX_INPUTS`` inputs).
 GAMMA_CHAIN_STATES = 5_000
 #: Most integer ball directions a report keeps as the evidence of an end-stop claim
 #: (each is one integer per input of the R-unit); with more, the claim is not
@@ -589,7 +590,7 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
 
 def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
     """End-stop and convergence claims for the forced and gamma rules
-    (:mod:`verify._rules`, :mod:`verify._forced`)."""
+    (:mod:`verify.machine.rules`, :mod:`verify.machine._forced`)."""
     stop = (min(-units.steps(units.lo), units.steps(units.hi)) if units.stops
             else None)
     wr = (units.steps(units.lo), units.steps(units.hi)) if units.stops else None
@@ -651,9 +652,9 @@ def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
 
 def _gamma_steps_claims(g, v, ev, wr, chain=None):
     """Claims for the gamma rule with whole motor steps (stochastic rounding) from
-    :func:`verify._rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
+    :func:`verify.machine.rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
     ``chain`` the exact finite-chain verdict on the given order
-    (:func:`verify._gamma_chain.decide`) when the task is small enough."""
+    (:func:`verify.machine._gamma_chain.decide`) when the task is small enough."""
     how = "rounding branches (gamma rule, whole steps)"
     ev = dict(ev, **{k: g[k] for k in ("stall", "stall_log10", "hit", "alpha")
                      if k in g})
@@ -710,7 +711,7 @@ def _forced_machine_passes(task, units):
     """The most passes a forced-rule machine runs on any stream of whole passes: each
     R-unit is right on every figure in every pass from its own bound on, so the machine
     has learned by the largest. None when some R-unit is not proven to learn."""
-    from verify._forced import every_stream
+    from verify.machine._forced import every_stream
 
     lo, hi = (units.lo, units.hi) if units.stops else (None, None)
     passes = []
@@ -1114,7 +1115,7 @@ def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline
 
 def _clipped_ball_claim(ball, red, hit):
     """Convergence for every stream from a certified centre inside the stops
-    (:mod:`verify._projected`)."""
+    (:mod:`verify.machine._projected`)."""
     reach = (f"an end stop can cut a move short (a stream of {len(hit)} presentations "
              "does it), but" if hit is not None else "whether or not an end stop is "
              "ever reached,")
