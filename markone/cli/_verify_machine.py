@@ -85,10 +85,10 @@ def _break(machine, args):
 
 def _recheck(path, machine, images, labels):
     """Re-check a saved report's evidence on this task: exit 0 none refuted, 1 some."""
-    from markone._io import plural, read_json
-    from verify.machine import recheck_report
+    from markone._io import plural
+    from verify.machine import load_report, recheck_report
 
-    checks = recheck_report(read_json(path), machine, images, labels)
+    checks = recheck_report(load_report(path), machine, images, labels)
     width = max(len(c.claim) for c in checks)
     for c in checks:
         print(f"{c.claim:{width}s}  {c.status:9s}  {c.why}")
