@@ -12,7 +12,7 @@ update rule (:mod:`markone.online`), the datasets, and the Mark I emulation in
 
 from __future__ import annotations
 
-from markone._lazy import lazy_exports
+from markone._internal.lazy import lazy_exports
 from markone._version import __version__
 
 # public name -> module that defines it
@@ -20,8 +20,8 @@ _EXPORTS = {
     "train": "markone.perceptron",
     "TrainResult": "markone.perceptron",
     "Perceptron": "markone.perceptron",
-    "ConvergenceWarning": "markone._checks",
-    "NotFittedError": "markone._checks",
+    "ConvergenceWarning": "markone._internal.checks",
+    "NotFittedError": "markone._internal.checks",
     "MulticlassPerceptron": "markone.multiclass",
     "KernelPerceptron": "markone.kernel",
 }

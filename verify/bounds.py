@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from markone._typing import ArrayLike, Order, Seed
-from markone._validation import (
+from markone._internal.typing import ArrayLike, Order, Seed
+from markone._internal.validation import (
     check_choice,
     check_consistent_length,
     check_int_at_least,

@@ -23,7 +23,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 
 from markone._figures import letters  # noqa: E402
-from markone._style import (count_axis, legend_outside, new_figure,  # noqa: E402
+from markone._internal.style import (count_axis, legend_outside, new_figure,  # noqa: E402
                             r_unit_name, save_figure, styled)
 from markone.hardware import MarkI  # noqa: E402
 from verify.machine import check_machine  # noqa: E402

@@ -85,7 +85,7 @@ def _break(machine, args):
 
 def _recheck(path, machine, images, labels):
     """Re-check a saved report's evidence on this task: exit 0 none refuted, 1 some."""
-    from markone._io import plural, read_json
+    from markone._internal.io import plural, read_json
     from verify.machine import recheck_report
 
     checks = recheck_report(read_json(path), machine, images, labels)
@@ -101,7 +101,7 @@ def _recheck(path, machine, images, labels):
 
 
 def _machine(args):
-    from markone._io import write_json
+    from markone._internal.io import write_json
     from verify.machine import check_machine
 
     if args.task == "letters":

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._style import DPI, new_figure, r_unit_name, save_figure, styled
-from markone._typing import ArrayLike, PathLike
+from markone._internal.style import DPI, new_figure, r_unit_name, save_figure, styled
+from markone._internal.typing import ArrayLike, PathLike
 from markone.hardware.plugboard import Wiring, connection_matrix
 
 if TYPE_CHECKING:

@@ -41,7 +41,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
 

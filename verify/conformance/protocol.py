@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
     "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",

@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from pathlib import Path
 
-from markone._io import temporary_beside
-from markone._typing import JSONDict, PathLike
+from markone._internal.io import temporary_beside
+from markone._internal.typing import JSONDict, PathLike
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
 from verify.conformance.cases import build_cases
 from verify.conformance.judge import CaseResult, judge
@@ -44,7 +44,7 @@ __all__ = ["write_suite", "load_cases", "run_case", "run_suite", "validate"]
 
 
 def _dumps(doc):
-    from markone._io import to_jsonable
+    from markone._internal.io import to_jsonable
 
     return json.dumps(to_jsonable(doc), indent=1, sort_keys=True) + "\n"
 
@@ -69,7 +69,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
 
     ``out`` must not exist, or be an empty folder. Returns the manifest dict.
     """
-    from markone._version import __version__
+    from markone import __version__
 
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -106,7 +106,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
 
 
 def _read(path):
-    from markone._io import read_json
+    from markone._internal.io import read_json
 
     return read_json(path)
 
