@@ -20,15 +20,17 @@ _EXPORTS = {
     "train": "markone.perceptron",
     "TrainResult": "markone.perceptron",
     "Perceptron": "markone.perceptron",
-    "ConvergenceWarning": "markone._internal.checks",
+    "ConvergenceWarning": "markone.errors",
+    "MarkoneError": "markone.errors",
+    "MarkoneWarning": "markone.errors",
     "NotFittedError": "markone._internal.checks",
     "MulticlassPerceptron": "markone.multiclass",
     "KernelPerceptron": "markone.kernel",
 }
 _SUBMODULES = {"datasets", "online", "hardware", "perceptron", "multiclass", "kernel",
-               "batch"}
+               "batch", "errors"}
 
-__all__ = sorted(_EXPORTS) + ["__version__", "datasets", "online", "hardware"]
+__all__ = sorted(_EXPORTS) + ["__version__", "datasets", "online", "hardware", "errors"]
 
 
 __getattr__, __dir__ = lazy_exports('markone', _EXPORTS, _SUBMODULES)

@@ -39,6 +39,7 @@ import numpy as np
 
 from markone import _shipped
 from markone._internal.io import plural
+from markone.errors import MarkoneError
 
 __all__ = ["load_table", "read_npz", "read_text_table", "READERS", "BUILTIN_TABLES",
            "DELIMITERS", "InexactCell"]
@@ -396,7 +397,7 @@ def _bad_cell(path, n, j, cell, names, col):
     return ValueError(f"{where}: {cell!r} is not a number{hint}.")
 
 
-class InexactCell(ValueError):
+class InexactCell(MarkoneError, ValueError):
     """A table cell that float64 cannot hold exactly, met by ``load_table(...,
     exact=False)``. ``where`` is ``"FILE, line N, column J (NAME)"``, ``cell`` the text,
     ``what`` what float64 would make of it; :meth:`with_fix` words the remedy."""

@@ -77,6 +77,7 @@ from markone._internal.progress import progress_bar
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_choice, check_int_at_least
 from markone import __version__
+from markone.errors import MarkoneError, MarkoneWarning
 
 __all__ = [
     "EXPERIMENTS",
@@ -121,12 +122,12 @@ _RENAMED_SETTINGS = {"epochs": "max_epochs"}
 MAX_RUNS = 100_000
 
 
-class SweepWarning(UserWarning):
+class SweepWarning(MarkoneWarning):
     """Something in a sweep folder was not as left: a task-log line that does not
     verify (its task is run again), or the lock of an interrupted sweep (taken over)."""
 
 
-class SweepConflictError(ValueError):
+class SweepConflictError(MarkoneError, ValueError):
     """The output folder holds another sweep, or a sweep is running in it."""
 
 

@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 from markone._internal.validation import check_choice
+from markone.errors import ConvergenceWarning, MarkoneError, convergence_warning
 
 __all__ = ["ConvergenceWarning", "NotFittedError", "FloatRangeError", "float_range_error",
            "VARIANTS", "check_order", "epoch_indices", "run_epochs", "is_replay",
@@ -36,11 +37,7 @@ def __getattr__(name):
 VARIANTS = ("last", "averaged", "voted", "pocket")
 
 
-class ConvergenceWarning(UserWarning):
-    """Training stopped at ``max_epochs`` with a pass that still made mistakes."""
-
-
-class FloatRangeError(ValueError, ArithmeticError):
+class FloatRangeError(MarkoneError, ValueError, ArithmeticError):
     """Float64 cannot carry these data: a score or a weight overflowed, or scores
     underflowed so that rounding, not the data, would decide the updates."""
 
@@ -151,4 +148,4 @@ def warn_not_converged(max_epochs, what="the data", stacklevel=3):
         "data may not be linearly separable (check with `markone verify separable` or "
         "verify.check_separable). Raise "
         "max_epochs, or use variant='pocket' or 'averaged' for non-separable data.",
-        ConvergenceWarning, stacklevel=stacklevel)
+        convergence_warning(), stacklevel=stacklevel)

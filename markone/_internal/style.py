@@ -31,6 +31,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from markone.errors import MarkoneError
+
 __all__ = ["DPI", "MIN_POINTS", "RC", "styled", "new_figure", "save_figure",
            "count_axis", "legend_outside", "r_unit_name", "audit", "css_width_px",
            "FigureAuditError"]
@@ -52,7 +54,7 @@ RC = {
 STRICT = False
 
 
-class FigureAuditError(ValueError):
+class FigureAuditError(MarkoneError, ValueError):
     """A figure has text too small to read, clipped text, or a legend on its data."""
 
 

@@ -27,6 +27,8 @@ import tempfile
 import time
 import traceback
 
+from markone.errors import MarkoneError
+
 __all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_UNDECIDED", "EXIT_STATUS_HELP",
            "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
            "report_bug", "report_user_code"]
@@ -47,7 +49,7 @@ exit status (every command):
      says which; raise --budget, --timeout or --time-budget)"""
 
 
-class CommandError(Exception):
+class CommandError(MarkoneError):
     """A user-facing error: printed without traceback, exit status 2."""
 
 
@@ -55,7 +57,7 @@ class CommandError(Exception):
 USER_ERRORS = (CommandError, ValueError, TypeError, OSError)
 
 
-class UserCodeError(Exception):
+class UserCodeError(MarkoneError):
     """An exception raised inside code the user gave to a command (``--impl``).
 
     ``what`` names the code as the user wrote it (``"--impl mypkg:run"``), ``text`` is

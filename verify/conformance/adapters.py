@@ -42,11 +42,12 @@ from typing import Any, Protocol
 import numpy as np
 
 from markone._internal.typing import JSONDict
+from markone.errors import MarkoneError
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
 
 
-class ImplementationError(Exception):
+class ImplementationError(MarkoneError):
     """The implementation under test failed; ``text`` is its traceback or stderr."""
 
     def __init__(self, message: str, text: str = "") -> None:
@@ -54,7 +55,7 @@ class ImplementationError(Exception):
         self.text = text
 
 
-class NotApplicable(Exception):
+class NotApplicable(MarkoneError):
     """The adapter cannot express this case (the message says why)."""
 
 
