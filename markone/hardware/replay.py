@@ -56,8 +56,8 @@ from markone._internal.io import atomic_write, read_json, to_jsonable
 from markone._internal.typing import PathLike
 from markone._internal.validation import check_positive
 from markone._version import __version__
-from markone.hardware.run_format import FORMAT as RUN_FORMAT
-from markone.hardware.run_format import VERSION as RUN_VERSION
+from markone.hardware._run_format import FORMAT as RUN_FORMAT
+from markone.hardware._run_format import VERSION as RUN_VERSION
 
 __all__ = ["write_replay_html", "render_replay_html", "console_html", "check_run",
            "RUN_FORMAT", "RUN_VERSION"]

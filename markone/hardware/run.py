@@ -38,7 +38,7 @@ from markone._internal.io import read_json, write_json
 from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.hardware.params import MarkIParams
-from markone.hardware.run_format import FORMAT, VERSION
+from markone.hardware._run_format import FORMAT, VERSION
 
 __all__ = ["MachineRun", "Presentation", "PresentationLog", "FORMAT", "VERSION"]
 
