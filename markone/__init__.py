@@ -24,6 +24,7 @@ _EXPORTS = {
     "MarkoneError": "markone.errors",
     "MarkoneWarning": "markone.errors",
     "NotFittedError": "markone._internal.checks",
+    "InvalidParameterError": "markone._params",
     "MulticlassPerceptron": "markone.multiclass",
     "KernelPerceptron": "markone.kernel",
 }
