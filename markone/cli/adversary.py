@@ -27,7 +27,7 @@ from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, needs_exact, nonnegative_int, output_file, plural,
                          positive_float, positive_int)
-from markone.cli._errors import EXIT_OK, EXIT_UNDECIDED
+from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
     from verify.adversary import AdversarialOrder
@@ -100,6 +100,12 @@ def check_case(doc: JSONDict, impl: Any) -> tuple[bool, list[str]]:
     case = doc if doc.get("format") == SUITE_CASE else from_legacy_case(doc)
     r = run_case(case, adapter_for(impl))
     return r.passed, list(r.details) + [f"likely cause: {d}" for d in r.diagnosis]
+
+
+#: The statuses of a search for the worst stream that can be cut short.
+SEARCH_EXITS = {EXIT_OK: "the search is complete (the case holds the maximum)",
+                EXIT_UNDECIDED: "--budget or --timeout stopped the search (the case "
+                "holds the longest stream found)"}
 
 
 def _write(args, a, name):
@@ -237,8 +243,8 @@ def register(subparsers: Any) -> ArgumentParser:
         help="worst-case streams as test cases, the conformance suite, and checks of "
         "other perceptrons",
         description="Write a case (data, stream, expected mistakes and weights, bound) "
-        "or the whole conformance suite, or check any implementation against them "
-        "(exit 0 all pass, 1 some fail, 2 bad input).",
+        "or the whole conformance suite, or check any implementation against them. "
+        "Each command's --help ends with the exit statuses it can end with.",
         example=EXAMPLES, metavar="NAME")
 
     def out_arg(q):
@@ -253,7 +259,7 @@ def register(subparsers: Any) -> ArgumentParser:
     o = add_command(sub, "orthonormal", help="e_1..e_m: exactly m = (R/gamma)^2 mistakes",
                     description="R = 1, gamma = m^-1/2, no intercept.",
                     example="markone adversary orthonormal --m 10 --out o.json",
-                    func=_orthonormal)
+                    func=_orthonormal, exits=JOB_EXITS)
     o.add_argument("--m", type=positive_int, default=10, help="number of examples")
     o.add_argument("--labels", default=None, metavar="+-+...",
                    help="labels as + and - characters (default all +)")
@@ -267,7 +273,8 @@ def register(subparsers: Any) -> ArgumentParser:
                         description="The stream is replayed by the core to count "
                         "mistakes; the result is checked against Novikoff's bound.",
                         example=f"markone adversary {method} data.csv --out case.json",
-                        func=_search(method))
+                        func=_search(method),
+                        exits=JOB_EXITS if method == "greedy" else SEARCH_EXITS)
         data_options(q)
         q.add_argument("--no-intercept", action="store_true",
                        help="no constant input (separator through the origin)")
@@ -281,7 +288,7 @@ def register(subparsers: Any) -> ArgumentParser:
                      description="Labels from random affine hyperplanes; the draw "
                      "with the largest (R/gamma)^2 is kept.",
                      example="markone adversary lattice --n 8 --d 3 --k 5 --out l.json",
-                     func=_lattice)
+                     func=_lattice, exits=SEARCH_EXITS)
     lt.add_argument("--n", type=positive_int, default=8, help="points")
     lt.add_argument("--d", type=positive_int, default=3, help="dimension")
     lt.add_argument("--k", type=positive_int, default=5,
@@ -299,7 +306,8 @@ def register(subparsers: Any) -> ArgumentParser:
                      description="Each case pins one convention of the perceptron "
                      "(zero score, intercept, exact rationals, variants, multiclass "
                      "ties, kernel counts...) with the answer markone computes.",
-                     example="markone adversary suite --out suite/", func=_suite)
+                     example="markone adversary suite --out suite/", func=_suite,
+                     exits=JOB_EXITS)
     st.add_argument("--out", required=True, metavar="DIR",
                     help="a new (or empty) folder for the suite")
 
@@ -308,10 +316,10 @@ def register(subparsers: Any) -> ArgumentParser:
                     "scikit-learn estimator (partial_fit) or a River learner (learn_one); "
                     "a function is f(problem) -> answer or f(X, y, order) -> (w, "
                     "mistakes). --cmd runs a program: the problem as JSON on stdin, the "
-                    "answer as JSON on stdout. Exit 0 all cases pass, 1 some fail, "
-                    "2 bad input.",
+                    "answer as JSON on stdout.",
                     example="markone adversary check suite/ --cmd \"node perceptron.js\"",
-                    func=_check)
+                    func=_check, exits={EXIT_OK: "every case passes",
+                                        EXIT_NO: "some case fails"})
     c.add_argument("target", metavar="DIR_OR_CASE",
                    help="a suite folder or one case file")
     c.add_argument("--impl", default=None, metavar="SPEC",
