@@ -40,7 +40,7 @@ def test_orthogonal_pair_exact_bounds():
     ev = r.end_stops.evidence
     # R^2 = 1, gamma = 1/sqrt(2): (R/gamma)^2 = 2 reinforcements; exact reach is +/-1
     assert ev["R_sq"] == 1
-    assert ev["gamma_lower"] <= 2 ** -0.5 <= ev["gamma_upper"]
+    assert ev["gamma_lower"] <= 2 ** -0.5 <= r.end_stops.notes["gamma_upper"]
     assert ev["reinforcement_bound"] == 2
     assert ev["bound_used"] == "exact reachable states"
     assert (ev["min_weight_steps"], ev["max_weight_steps"]) == ("-1", "1")
@@ -276,7 +276,8 @@ def test_cli_letters_and_run(tmp_path):
                    "--json", str(out)])
     doc = json.loads(out.read_text())
     assert status == {True: 0, False: 1, None: 2}[doc["converges"]]
-    assert doc["format"] == "markone.verify.machine/1" and len(doc["r_units"]) == 8
+    assert doc["format"] == "markone.verify.machine/2" and len(doc["r_units"]) == 8
+    assert doc["machine"] == MarkIParams().to_dict()     # every parameter, named
     images, labels = letters("AB", per_class=2, seed=0)
     run = MarkI(seed=0).train(images, labels, max_epochs=3, log=True)
     path = run.save(tmp_path / "run.json")

@@ -241,3 +241,25 @@ def test_sweep_keeps_the_result_one_minimal_on_larger_plans_hypo(faults, seed):
     if not lp_unlearnable(m, images, labels, plan, range(len(plan))):
         return
     keep = one_minimal(m, images, labels, plan)
+
+
+def test_an_r_unit_with_every_motor_stopped_cannot_learn_and_says_so():
+    # both potentiometers of the only R-unit stopped from the start: no input at all,
+    # its sum is 0 on every figure (a mistake), so the task is unlearnable; the
+    # certificate (one figure) re-checks, and either stopped motor alone is enough
+    from verify.machine import recheck_report
+
+    p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
+                    max_fanout=1, theta=1, n_r_units=1, weight_range=(-1, 1))
+    machine = MarkI(p, seed=0)
+    apply_faults(machine, FaultPlan((MotorStopped(0, 0), MotorStopped(0, 1))))
+    figures, labels = np.array([[1, 0], [0, 1]]), ["a", "b"]
+    report = check_machine(machine, figures, labels)
+    r = report.r_units[0]
+    assert (r.learnable.holds, r.converges.holds) == (False, False)
+    assert r.learnable.evidence == {"certificate": {"0": "1"}, "a_units": []}
+    assert "no A-unit reaches it" in r.learnable.message
+    assert report.faults.evidence["culprits"]["0"]["faults"] == [0, 1]
+    checks = {c.claim: c.status for c in recheck_report(report, machine, figures,
+                                                        labels)}
+    assert checks["R1 learnable"] == checks["R1 converges"] == "confirmed"

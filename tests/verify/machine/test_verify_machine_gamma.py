@@ -129,7 +129,8 @@ def test_report_on_letters():
     # rounding branches are no streams: the re-check leaves them unchecked, not refuted
     from verify.machine import recheck_report
     checks = recheck_report(rep, machine, images, labels)
-    assert {c.status for c in checks if "learnable" not in c.claim} == {"unchecked"}
+    assert {c.status for c in checks
+            if c.claim.split()[-1] in ("end_stops", "converges")} == {"unchecked"}
     # whole moves (eta a multiple of d, d a power of two) are the real-valued rule
     X, lab = np.array([[1, 1, 0, 0], [0, 0, 1, 0]]), np.array([1, 0])
     m = identity_machine(4, rule="gamma", increment_steps=4, weight_range=None)

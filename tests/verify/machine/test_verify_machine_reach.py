@@ -143,8 +143,9 @@ def test_undecided_claim_says_what_was_tried():
     assert open_
     for c in open_:
         assert "beam runs" in c.message and "pushed a weight only to" in c.message
-        assert int(c.evidence["beam_furthest_steps"]) <= 8
-        assert "ball_max_weight_steps" in c.evidence
+        assert int(c.notes["beam_furthest_steps"]) <= 8     # search records: notes
+        assert "ball_max_weight_steps" in c.notes
+        assert not set(c.evidence) & set(c.notes)
 
 
 @pytest.mark.slow

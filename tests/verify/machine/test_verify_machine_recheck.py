@@ -18,6 +18,8 @@ from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams, r_unit_name
 from verify.machine import check_machine, recheck_report
 
+#: The re-checks of the report's own fields and of the claims about the whole machine.
+WHOLE_MACHINE = dict.fromkeys(("report", "timing", "quantisation", "faults"), "confirmed")
 TWO_CELLS = dict(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
                  max_fanout=1, theta=1, n_r_units=1)
 
@@ -123,6 +125,10 @@ def test_tampered_evidence_is_refuted(request, what):
         "missing": (ball, "converges", lambda ev: ev.pop("center_denominator")),
         "not a number": (0, "learnable", lambda ev: ev["witness"].__setitem__(0, "x")),
     }[what]
+    if what == "not a number":     # a wrong type is refused as malformed (exit 2)
+        with pytest.raises(ValueError, match="witness must be a list of exact"):
+            recheck_report(tamper(report, r, claim, change), machine, images, labels)
+        return
     s = statuses(recheck_report(tamper(report, r, claim, change), machine, images,
                                 labels))
     assert s[f"{r_unit_name(r)} {claim}"] == "refuted"
@@ -255,15 +261,18 @@ def test_ball_bounds_recheck_from_their_directions():
     assert (claim["holds"], claim["method"]) == (True, "Novikoff ball per weight")
     s = statuses(recheck_report(report, machine, images, labels))
     assert s == {"R1 learnable": "confirmed", "R1 end_stops": "confirmed",
-                 "R1 converges": "confirmed"}
+                 "R1 converges": "confirmed", **WHOLE_MACHINE}
     for change in (lambda ev: ev["ball_directions"].pop(),     # a weight's own ball gone
                    lambda ev: ev["ball_directions"][0].__setitem__(
                        slice(None), [-v for v in ev["ball_directions"][0]]),
-                   lambda ev: ev.update(max_weight_steps="2"),
-                   lambda ev: ev["ball_directions"][1].__setitem__(0, 0.5)):
+                   lambda ev: ev.update(max_weight_steps="2")):
         bad = tamper(report, 0, "end_stops", change)
         assert statuses(recheck_report(bad, machine, images, labels))[
             "R1 end_stops"] == "refuted"
+    bad = tamper(report, 0, "end_stops",
+                 lambda ev: ev["ball_directions"][1].__setitem__(0, 0.5))
+    with pytest.raises(ValueError, match="ball_directions must be a list of lists"):
+        recheck_report(bad, machine, images, labels)     # a wrong type: refused
 
 
 def test_an_exact_reachable_set_rechecks_as_an_inductive_invariant():
@@ -277,17 +286,20 @@ def test_an_exact_reachable_set_rechecks_as_an_inductive_invariant():
     assert ev["bound_used"] == "exact reachable states" and len(ev["invariant_states"]) == 4
     assert statuses(recheck_report(report, machine, figures, labels)) == {
         "R1 learnable": "confirmed", "R1 end_stops": "confirmed",
-        "R1 converges": "confirmed"}
+        "R1 converges": "confirmed", **WHOLE_MACHINE}
     nonzero = next(k for k, s in enumerate(ev["invariant_states"]) if any(s))
     for change in (lambda e: e["invariant_states"].pop(nonzero),
                    lambda e: e["invariant_states"].append([2, 0]),
                    lambda e: e.update(invariant_states=[[0, 0]]),
                    lambda e: e.update(invariant_groups=[[0, 1]]),
-                   lambda e: e.update(invariant_groups=[[0]]),
-                   lambda e: e["invariant_states"][0].__setitem__(0, "0")):
+                   lambda e: e.update(invariant_groups=[[0]])):
         bad = tamper(report, 0, "end_stops", change)
         assert statuses(recheck_report(bad, machine, figures, labels))[
             "R1 end_stops"] == "refuted", change
+    bad = tamper(report, 0, "end_stops",
+                 lambda e: e["invariant_states"][0].__setitem__(0, "0"))
+    with pytest.raises(ValueError, match="invariant_states must be a list of lists"):
+        recheck_report(bad, machine, figures, labels)    # a wrong type: refused
 
 
 def test_an_all_streams_convergence_rechecks_from_its_clipped_set():
