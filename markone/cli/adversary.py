@@ -23,7 +23,7 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import TYPE_CHECKING, Any
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, needs_exact, nonnegative_int, output_file, plural,
                          positive_float, positive_int)
@@ -109,7 +109,7 @@ SEARCH_EXITS = {EXIT_OK: "the search is complete (the case holds the maximum)",
 
 
 def _write(args, a, name):
-    from markone._io import write_json
+    from markone._internal.io import write_json
 
     write_json(args.out, case_document(a, name))
     print(cli_terms(a.message))
@@ -132,7 +132,7 @@ def _orthonormal(args):
 
 def _search(method):
     def run(args):
-        from markone._validation import labels_to_pm1
+        from markone._internal.validation import labels_to_pm1
         from verify.adversary import worst_order
 
         fix = ("the greedy search computes in float64: use `markone adversary "
@@ -230,7 +230,7 @@ def _check(args):
               "junit": lambda: as_junit(results, name)}[args.format]
     text = render()
     if args.report is not None:
-        from markone._io import atomic_write
+        from markone._internal.io import atomic_write
 
         atomic_write(args.report, text)
         print(as_table(results, name, show_errors=False))

@@ -41,7 +41,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
+from markone.errors import MarkoneError
 from verify.conformance.command import (
     DeadlineExceeded,
     OutputLimitExceeded,
@@ -55,7 +56,7 @@ __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "Estimator
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
 
 
-class ImplementationError(Exception):
+class ImplementationError(MarkoneError):
     """The implementation under test failed; ``text`` is its traceback or stderr."""
 
     def __init__(self, message: str, text: str = "") -> None:
@@ -63,7 +64,7 @@ class ImplementationError(Exception):
         self.text = text
 
 
-class NotApplicable(Exception):
+class NotApplicable(MarkoneError):
     """The adapter cannot express this case (the message says why)."""
 
 

@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 
-from markone._io import plural
+from markone._internal.io import plural
 from verify.conformance.judge import CaseResult
 
 __all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status"]
@@ -72,7 +72,7 @@ def as_table(results: Sequence[CaseResult], impl_name: str, *, show_errors: bool
 
 
 def _jsonable_answer(answer):
-    from markone._io import to_jsonable
+    from markone._internal.io import to_jsonable
 
     return to_jsonable(answer)
 

@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from pathlib import Path
 
-from markone._io import temporary_beside
-from markone._typing import JSONDict, PathLike
+from markone._internal.io import temporary_beside
+from markone._internal.typing import JSONDict, PathLike
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
 from verify.conformance.cases import build_cases
 from verify.conformance.judge import CaseResult, judge
@@ -47,7 +47,7 @@ __all__ = ["write_suite", "load_cases", "run_case", "run_suite", "validate",
 
 
 def _dumps(doc):
-    from markone._io import to_jsonable
+    from markone._internal.io import to_jsonable
 
     return json.dumps(to_jsonable(doc), indent=1, sort_keys=True) + "\n"
 
@@ -72,7 +72,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
 
     ``out`` must not exist, or be an empty folder. Returns the manifest dict.
     """
-    from markone._version import __version__
+    from markone import __version__
 
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -109,7 +109,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
 
 
 def _read(path):
-    from markone._io import read_json
+    from markone._internal.io import read_json
 
     return read_json(path)
 
