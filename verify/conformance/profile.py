@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 from verify.conformance.protocol import TASKS, VARIANTS
 
 __all__ = ["Profile", "FULL", "ARITHMETICS", "HANDSHAKE_FORMAT", "handshake_problem",
