@@ -22,8 +22,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from markone._deprecation import renamed_keyword
-from markone._validation import check_positive
+from markone._internal.deprecation import renamed_keyword
+from markone._internal.validation import check_positive
 
 __all__ = ["STOPPED_BY", "BUDGET", "TIMEOUT", "deadline_after", "expired",
            "seconds_left", "stopped_phrase", "to_raise", "timeout_keyword"]

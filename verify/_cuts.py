@@ -30,12 +30,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from markone.errors import MarkoneError
 from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
 
 __all__ = ["solve_by_cuts", "LPStopped", "LPTimeout", "lp_iteration_limit"]
 
 
-class LPStopped(Exception):
+class LPStopped(MarkoneError):
     """The LP did not finish: ``stopped_by`` is ``"budget"`` (HiGHS's iteration limit)
     or ``"timeout"`` (the deadline)."""
 

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from markone._validation import check_int_at_least
+from markone._internal.validation import check_int_at_least
 from verify._budget import BUDGET, TIMEOUT, timeout_keyword
 
 __all__ = ["Term", "Real", "Int", "Sum", "And", "Or", "Not", "Implies", "If", "Eq",

@@ -40,6 +40,7 @@ from typing import Any
 
 from verify._budget import timeout_keyword
 
+from markone.errors import MarkoneError
 from verify.conformance.protocol import LimitExceeded, over_limit
 
 __all__ = ["OutputLimits", "RunStopped", "OutputLimitExceeded", "DeadlineExceeded", "Finished",
@@ -86,7 +87,7 @@ class OutputLimits:
                              "per level).")
 
 
-class RunStopped(Exception):
+class RunStopped(MarkoneError):
     """A run stopped by markone; ``stderr`` is what is shown of the program's stderr."""
 
     def __init__(self, message: str, stderr: str = "") -> None:

@@ -89,10 +89,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._io import plural
-from markone._progress import search_bar
-from markone._typing import ArrayLike, JSONDict, Seed
-from markone._validation import (as_generator, check_consistent_length,
+from markone._internal.io import plural
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, JSONDict, Seed
+from markone._internal.validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
 from markone.hardware.runits import r_unit_name
 from verify.machine import _clipped, _gamma_chain, _projected, _reach
@@ -307,7 +307,7 @@ def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     an input of that R-unit (its weight stays 0).
 
     >>> from markone.hardware import MarkI
-    >>> from markone._figures import letters
+    >>> from markone.datasets import letters
     >>> images, labels = letters("AB", per_class=2, seed=0)
     >>> t = machine_task(MarkI(seed=0), images, labels)
     >>> t.patterns.shape, t.targets[:, 0].tolist(), t.theta

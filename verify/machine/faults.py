@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._typing import ArrayLike, JSONDict
+from markone._internal.typing import ArrayLike, JSONDict
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
