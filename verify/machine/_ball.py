@@ -1,0 +1,353 @@
+"""Bounds on each weight of the ideal perceptron from zero: the Novikoff ball.
+
+Let ``z_i = y_i x_i`` be the signed examples (integers) and ``r_i = ||x_i||^2``. The
+perceptron starts at ``w = 0`` and, on a mistake on ``i`` (``z_i . w <= 0``), adds
+``z_i``. For any vector ``u`` with ``z_i . u >= r_i`` for every ``i``, put ``a = u/2``:
+
+    ||w + z_i - a||^2 = ||w - a||^2 + 2 z_i . w + r_i - z_i . u  <=  ||w - a||^2,
+
+because ``z_i . w <= 0`` on a mistake and ``z_i . u >= r_i``. So the distance to ``a``
+never grows: every weight vector any stream can reach lies in the ball of centre ``a``
+and radius ``||a||`` (it contains the start, 0), and
+
+    (u_j - ||u||) / 2  <=  w_j  <=  (u_j + ||u||) / 2        for every weight j.
+
+(A ``u`` with all ``z_i . u > 0`` is scaled by ``rho = max_i r_i / z_i . u`` first.)
+With ``u`` the max-margin direction scaled by ``R^2/gamma`` this is
+``R^2/(2 gamma) (1 + u_j)``, at most Novikoff's ``R^2/gamma``; the best ``u`` for one
+weight is the solution of the convex problem ``min u_j + ||u||`` subject to
+``z_i . u >= r_i``. By Lagrange duality (Slater's condition holds: small ``c > 0`` is
+strictly feasible) that minimum equals
+
+    max { w_j : w = sum_i c_i z_i,  c >= 0,  ||w||^2 <= sum_i c_i r_i },
+
+the largest ``w_j`` allowed by Novikoff's two facts (``w`` is a non-negative
+combination of the mistakes, and each mistake adds at most ``r_i`` to ``||w||^2``). No
+argument that uses only those facts can give a smaller bound; the true reachable
+maximum can be smaller still. :mod:`verify.machine._cap` adds a third fact, the mistake
+condition of the move that pushes a weight further (``ball_bounds`` uses it on the
+weights whose own ball leaves the end stops); on the 26-letter task it gains about
+one step.
+
+HiGHS solves the problems in floating point: the bound is
+``min_{s > 0} min_u ||u + s e_j||^2 / (4 s)`` (the inner minimum at ``s = ||u||`` is
+``(u_j + ||u||)/2``), so each step projects ``-s e_j`` onto ``{u : z_i . u >= r_i}``
+(a quadratic programme, solved through its dual over the n examples) and sets
+``s = ||u||``; only the *certificate* matters: ``u`` is rounded to
+integers, ``rho`` and ``||u||`` are then bounded exactly in integers and fractions,
+and the weights are whole numbers of increments, so the bounds are floored.
+
+Examples
+--------
+Two orthogonal examples of the same class: each weight reaches 1 and no more.
+
+>>> import numpy as np
+>>> b = ball_bounds(np.array([[1, 0], [0, 1]]), np.array([1, 1]))
+>>> b.upper.tolist(), b.lower.tolist()
+([1, 1], [0, 0])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from fractions import Fraction
+
+import numpy as np
+
+from markone._internal.typing import ArrayLike
+
+__all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "weight_direction"]
+
+#: Bits of the integer rounding of a floating-point ``u``.
+SCALE_BITS = 30
+
+
+@dataclasses.dataclass(frozen=True)
+class BallBounds:
+    """Certified ``lower <= w_j <= upper`` (whole increments) for every weight ``j``.
+
+    ``u`` is the shared (minimum-norm) direction; ``refined`` lists the
+    ``(weight, sign)`` pairs whose bound got their own direction, ``pushed`` those
+    among them whose own ball still left ``[lo, hi]`` and that the balls at their
+    pushes (:mod:`verify.machine._cap`) made smaller; ``complete`` is False when a budget
+    stopped the refinement before every weight outside ``[lo, hi]`` was tried.
+    ``directions`` are the integer directions whose :func:`integer_bounds` were
+    combined (the shared one first): without ``pushed``, the elementwise smallest of
+    their bounds is ``upper`` and ``lower``, which re-checks the bounds exactly.
+    """
+
+    upper: np.ndarray
+    lower: np.ndarray
+    u: np.ndarray
+    refined: tuple
+    complete: bool
+    qp: object = dataclasses.field(default=None, repr=False, compare=False)
+    pushed: tuple = ()
+    directions: tuple = dataclasses.field(default=(), repr=False, compare=False)
+
+
+def certify(Z: ArrayLike, r: ArrayLike,
+            u: ArrayLike) -> tuple[np.ndarray, np.ndarray] | None:
+    """Exact integer bounds ``(upper, lower)`` from one direction ``u`` (floats).
+
+    ``u`` is rounded to integers ``U`` (``SCALE_BITS`` bits); with
+    ``rho = max_i r_i / (z_i . U)`` (exact; every ``z_i . U`` must be positive) the
+    reachable weights satisfy ``rho (U_j - ||U||)/2 <= w_j <= rho (U_j + ||U||)/2``,
+    with ``||U||`` rounded up to an integer. Returns None when ``U`` does not
+    separate.
+
+    >>> up, lo = certify(np.array([[1, 1]]), np.array([2]), np.array([1.0, 1.0]))
+    >>> up.tolist(), lo.tolist()      # rho = 1, ||U|| < 2^30 * 1.4143: both reach 1
+    ([1, 1], [0, 0])
+    """
+    rounded = _rounded(Z, r, u)
+    if rounded is None:
+        return None
+    return integer_bounds(Z, r, rounded[0])
+
+
+def integer_bounds(Z: ArrayLike, r: ArrayLike,
+                   U: ArrayLike) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`certify` for an integer direction ``U`` (Python ints throughout, any
+    size): the bounds ``floor(rho (U_j + s)/2)`` and ``-floor(rho (s - U_j)/2)`` with
+    ``rho = max_i r_i / (z_i . U)`` and ``s = ceil(||U||)``; None unless every
+    ``z_i . U > 0``. A re-check of a ball needs only this.
+
+    >>> up, lo = integer_bounds(np.array([[1, 1]]), np.array([2]), [3, 3])
+    >>> up.tolist(), lo.tolist()      # rho = 1/3, s = 5: floor(8/6), -floor(2/6)
+    ([1, 1], [0, 0])
+    """
+    U = [int(v) for v in np.asarray(U, dtype=object).ravel()]
+    Z = np.asarray(Z)
+    top = max((abs(v) for v in U), default=0)
+    if Z.dtype != object and top * int(np.abs(Z).sum(axis=1).max(initial=0)) < 2**62:
+        m = (Z.astype(np.int64) @ np.array(U, np.int64)).tolist()   # exact in int64
+    else:
+        m = Z.astype(object).dot(np.array(U, dtype=object)).tolist()
+    if len(m) and min(m) <= 0:
+        return None
+    rho = max((Fraction(int(ri), int(mi)) for ri, mi in zip(r, m)), default=Fraction(0))
+    N = sum(v * v for v in U)
+    s = math.isqrt(N)
+    s += s * s != N
+    p, q = rho.numerator, rho.denominator
+    upper = np.array([(p * (v + s)) // (2 * q) for v in U], np.int64)
+    lower = np.array([-((p * (s - v)) // (2 * q)) for v in U], np.int64)
+    return upper, lower
+
+
+def _rounded(Z, r, u):
+    """``(U, scale, rho, m)``: ``u`` rounded to integers ``U = rint(u scale)`` of
+    ``SCALE_BITS`` bits, ``m = Z U`` and ``rho = max_i r_i / m_i`` (exact), so that
+    ``rho U`` satisfies ``z_i . (rho U) >= r_i``; None when some ``m_i <= 0``."""
+    u = np.asarray(u, np.float64)
+    top = float(np.abs(u).max(initial=0.0))
+    if not np.isfinite(top) or top == 0:
+        return None
+    scale = 2.0 ** SCALE_BITS / top
+    U = np.rint(u * scale).astype(np.int64)
+    m = np.asarray(Z, np.int64) @ U        # |Z| small, |U| <= 2^30: exact in int64
+    if m.min(initial=1) <= 0:
+        return None
+    return U, scale, max(Fraction(int(ri), int(mi)) for ri, mi in zip(r, m)), m
+
+
+def _highs():
+    import highspy
+
+    core = getattr(getattr(highspy, "_core", None), "_Highs", highspy.Highs)
+    h = core()   # the bare class: highspy.Highs() prints a banner (see _cuts)
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    return h, highspy
+
+
+def _hessian(highspy, lower):
+    """A HiGHS Hessian from the lower triangle (scipy CSC) of a symmetric matrix."""
+    hess = highspy.HighsHessian()
+    hess.dim_ = lower.shape[0]
+    hess.format_ = highspy.HessianFormat.kTriangular
+    hess.start_ = lower.indptr.astype(np.int32)
+    hess.index_ = lower.indices.astype(np.int32)
+    hess.value_ = lower.data.astype(np.float64)
+    return hess
+
+
+class _QP:
+    """The projection ``u = argmin ||u - p||^2`` subject to ``Z u >= r`` in HiGHS.
+
+    First through its dual ``min_{lam >= 0} lam.G.lam/4 - lam.(r - Z p)`` with
+    ``G = Z Z^T`` (n variables instead of d, ``u = p + Z^T lam / 2``); HiGHS can give
+    up on that one when ``G`` is singular (more examples than A-units), and then the
+    primal (d variables, constraints ``Z u >= r``) is solved instead.
+    """
+
+    def __init__(self, Z, r):
+        import scipy.sparse as sp
+
+        self.Zf = np.asarray(Z, np.float64)
+        self.r = np.asarray(r, np.float64)
+        n, d = self.Zf.shape
+        h, highspy = _highs()
+        h.addCols(n, -self.r, np.zeros(n), np.full(n, highspy.kHighsInf), 0,
+                  np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+        h.passHessian(_hessian(highspy, sp.csc_matrix(np.tril(self.Zf @ self.Zf.T / 2))))
+        self.dual, self._highspy, self._primal = h, highspy, None
+
+    def _primal_model(self):
+        import scipy.sparse as sp
+
+        if self._primal is None:
+            n, d = self.Zf.shape
+            h, highspy = _highs()
+            inf = highspy.kHighsInf
+            h.addCols(d, np.zeros(d), np.full(d, -inf), np.full(d, inf), 0,
+                      np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+            S = sp.csr_matrix(self.Zf)
+            h.addRows(n, self.r, np.full(n, inf), S.nnz, S.indptr[:-1].astype(np.int32),
+                      S.indices.astype(np.int32), S.data)
+            h.passHessian(_hessian(highspy, sp.identity(d, format="csc") * 2.0))
+            self._primal = h
+        return self._primal
+
+    def project(self, p):
+        """The point of ``{u : Z u >= r}`` nearest ``p`` (floats; None if HiGHS
+        fails both ways)."""
+        optimal = self._highspy.HighsModelStatus.kOptimal
+        n, d = self.Zf.shape
+        h = self.dual
+        h.changeColsCost(n, np.arange(n, dtype=np.int32), self.Zf @ p - self.r)
+        h.run()
+        if h.getModelStatus() == optimal:
+            lam = np.asarray(h.getSolution().col_value)
+            return p + self.Zf.T @ lam / 2
+        h = self._primal_model()                 # min ||u||^2 - 2 p.u, Z u >= r
+        h.changeColsCost(d, np.arange(d, dtype=np.int32), -2.0 * np.asarray(p, float))
+        h.run()
+        if h.getModelStatus() != optimal:
+            return None   # pragma: no cover
+        return np.asarray(h.getSolution().col_value)
+
+
+def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
+                hi: float | None = None, max_refine: int = 16, iterations: int = 4,
+                deadline: float | None = None, push: bool = True) -> BallBounds | None:
+    """Certified bounds on every weight reachable from zero (see the module doc).
+
+    Parameters
+    ----------
+    Z : int array (n, d)
+        Signed examples ``y_i x_i`` (separable through the origin, no zero rows).
+    r : int array (n,)
+        ``||x_i||^2``.
+    lo, hi : int, optional
+        The range that matters (end stops, in increments). Weights whose shared
+        bound leaves it get their own ``u``, the furthest out first, until one is
+        still outside (then no ball proves the range), or ``max_refine`` weights
+        or the ``deadline`` (a ``time.perf_counter()`` value) have been used.
+    iterations : int
+        Alternations ``s = ||u||`` of each refinement.
+    push : bool
+        A weight whose own ball leaves ``[lo, hi]`` also gets the balls at its
+        pushes (:func:`verify.machine._cap.push_bound`: the mistake condition of the move
+        that raises it), when they are smaller.
+
+    Returns
+    -------
+    BallBounds, or None when HiGHS found no separating direction.
+    """
+    Z = np.asarray(Z, np.int64)
+    qp = _QP(Z, r)
+    u = qp.project(np.zeros(Z.shape[1]))
+    cert = None if u is None else certify(Z, r, u)
+    if cert is None:
+        return None
+    upper, lower = cert
+    refined: list[tuple[int, int]] = []
+    pushed: list[tuple[int, int]] = []
+    directions = [_rounded(Z, r, u)[0]]
+    complete = True
+    if lo is None and hi is None:
+        return BallBounds(upper, lower, u, (), True, qp, directions=tuple(directions))
+    hi = math.inf if hi is None else hi
+    lo = -math.inf if lo is None else lo
+    while True:
+        over = np.r_[upper - hi, lo - lower]
+        k = int(np.argmax(over))
+        if over[k] <= 0:
+            break
+        if len(refined) >= max_refine or (deadline is not None
+                                          and time.perf_counter() > deadline):
+            complete = False
+            break
+        j, sign = (k, 1) if k < len(upper) else (k - len(upper), -1)
+        if (j, sign) in refined:   # pragma: no cover - a refined bound outside ends it
+            break
+        refined.append((j, sign))
+        best, where, cert = _refine(qp, Z, r, u, j, sign, iterations)
+        if best is None:           # pragma: no cover - HiGHS failed: keep the shared bound
+            break
+        # every direction bounds every weight: keep the smallest bound of each
+        directions.append(_rounded(Z, r, where)[0])
+        np.minimum(upper, cert[0], out=upper)
+        np.maximum(lower, cert[1], out=lower)
+        limit = hi if sign > 0 else -lo
+        if (upper[j] if sign > 0 else -lower[j]) > limit and push:
+            from verify.machine._cap import push_bound
+
+            cut = push_bound(Z, r, j, sign, u=where, qp=qp, target=limit,
+                             deadline=deadline)
+            if cut is not None and cut.bound < (upper[j] if sign > 0 else -lower[j]):
+                pushed.append((j, sign))
+                if sign > 0:
+                    upper[j] = cut.bound
+                else:
+                    lower[j] = -cut.bound
+        if (upper[j] if sign > 0 else -lower[j]) > limit:
+            break
+    return BallBounds(upper, lower, u, tuple(refined), complete, qp, tuple(pushed),
+                      tuple(directions))
+
+
+def weight_direction(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *,
+                     u: ArrayLike | None = None, iterations: int = 4,
+                     qp: object = None) -> tuple[int | None, np.ndarray | None]:
+    """``(bound, u)``: the certified bound on ``sign * w_j`` from the best ball found
+    for weight ``j`` and that ball's direction ``u`` (None, None if HiGHS fails).
+    ``qp``: the solver of a :class:`BallBounds` of the same ``Z`` (saves setting
+    it up again).
+
+    >>> Z = np.array([[1, 0], [0, 1]])
+    >>> weight_direction(Z, np.array([1, 1]), 0, 1)[0]
+    1
+    """
+    Z = np.asarray(Z, np.int64)
+    qp = _QP(Z, r) if not isinstance(qp, _QP) else qp
+    if u is None:
+        u = qp.project(np.zeros(Z.shape[1]))
+    return _refine(qp, Z, r, u, j, sign, iterations)[:2]
+
+
+def _refine(qp, Z, r, u, j, sign, iterations):
+    """The smallest certified bound on ``sign * w_j`` over a few alternations, the
+    direction that gave it and that direction's bounds on every weight."""
+    s = float(np.linalg.norm(u))
+    best, where, bounds = None, None, None
+    for _ in range(iterations):
+        p = np.zeros(Z.shape[1])
+        p[j] = -s * sign                      # min ||u + s sign e_j||^2, Z u >= r
+        v = qp.project(p)
+        if v is None:   # pragma: no cover
+            break
+        cert = certify(Z, r, v)
+        if cert is not None:
+            b = int(cert[0][j]) if sign > 0 else -int(cert[1][j])
+            if best is None or b < best:
+                best, where, bounds = b, v, cert
+        s_new = float(np.linalg.norm(v))
+        if abs(s_new - s) <= 1e-9 * s:
+            break
+        s = s_new
+    return best, where, bounds
