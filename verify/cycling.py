@@ -42,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -294,7 +295,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
     w = np.zeros(d, dtype=YX.dtype)
     # state after update k: (w, next position) -> (k, step count)
     seen = {(_key(w), 0): (0, 0)}
-    weights, positions, norms = [w.copy()], [-1], [0]
+    weights, positions, times, norms = [w.copy()], [-1], [0], [0]
     step, since_update, updates = 0, 0, 0
     converged = False
     complete, stopped_by, shown = True, "", 0
@@ -321,6 +322,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
             since_update = 0
             weights.append(w)
             positions.append(i)
+            times.append(step)
             norms.append(sum(v * v for v in w.tolist()))  # exact: Python ints
             key = (_key(w), step % n)
             if key in seen:
@@ -359,18 +361,41 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
         return report, step, (positions, weights)
     period = updates - first
     period_steps = step - first_step
-    cycle = tuple(_as_tuple(v) for v in weights[first + 1: updates + 1])
-    # rotate so that the cycle starts with the state reached at update `first`
-    cycle = cycle[-1:] + cycle[:-1]
-    idx = tuple(positions[first + 1: updates + 1])
-    msg = (f"cycles: after a transient of {first} updates, a period of {period} "
+    transient, entered = _cycle_entry(weights, times, first, updates, period_steps)
+    cycle = tuple(_as_tuple(v) for v in weights[transient: transient + period])
+    idx = tuple(positions[transient + 1: transient + period + 1])
+    msg = (f"cycles: after a transient of {transient} updates, a period of {period} "
            f"updates ({period_steps // n} pass{'es' if period_steps // n > 1 else ''}); "
            f"largest squared norm {norms[k]}.")
     report = CyclingReport(
-        converged=False, transient=first, transient_epochs=first_step // n,
+        converged=False, transient=transient, transient_epochs=entered // n,
         period_updates=period, period_epochs=period_steps // n, cycle=cycle,
         cycle_indices=idx, complete=True, message=msg, **common)
     return report, step, (positions, weights)
+
+
+def _cycle_entry(weights, times, first, last, period_steps):
+    """Where the run of ``(w, position)`` states enters its cycle: ``(updates made
+    before it, presentations made before it)``.
+
+    The search keys the state after each update and finds update ``last`` leading
+    back to the state after update ``first``; ``times[k]`` is the number of
+    presentations made when update ``k`` was done. The cycle may be entered a little
+    earlier, while ``w`` is still ``weights[first - 1]`` (never before: the state after
+    update ``first - 1`` would then have come back first). A state is on the cycle
+    exactly when it comes back ``period_steps`` presentations later, so the states of
+    that stretch are tried from its end backwards.
+    """
+    if first == 0:
+        return 0, 0
+    entered = times[first]
+    while entered > times[first - 1]:
+        later = entered - 1 + period_steps   # the state one presentation earlier, again
+        k = bisect.bisect_right(times, later) - 1   # the last update made by then
+        if not np.array_equal(weights[k], weights[first - 1]):
+            break
+        entered -= 1
+    return (first - 1 if entered < times[first] else first), entered
 
 
 def _replay(X, y, intercept, intercept_scale, steps, trajectory, scale):
