@@ -32,7 +32,7 @@ FAULT_OPTIONS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units de
 
 
 def _letters_task(args):
-    from markone._figures import letters
+    from markone.datasets import letters
     from markone.hardware import MarkI, MarkIParams
 
     images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
@@ -85,7 +85,7 @@ def _break(machine, args):
 
 def _recheck(path, machine, images, labels):
     """Re-check a saved report's evidence on this task: exit 0 none refuted, 1 some."""
-    from markone._io import plural
+    from markone._internal.io import plural
     from verify.machine import load_report, recheck_report
 
     checks = recheck_report(load_report(path), machine, images, labels)
@@ -101,7 +101,7 @@ def _recheck(path, machine, images, labels):
 
 
 def _machine(args):
-    from markone._io import write_json
+    from markone._internal.io import write_json
     from verify.machine import check_machine
 
     if args.task == "letters":

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 from verify.machine.task import NO_STOP
 
 __all__ = ["Graph", "reachable", "run_passes", "PassRun", "NO_STOP",

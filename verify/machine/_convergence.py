@@ -14,8 +14,8 @@ from collections import deque
 
 import numpy as np
 
-from markone._io import plural
-from markone._typing import JSONDict
+from markone._internal.io import plural
+from markone._internal.typing import JSONDict
 from verify.machine import _clipped, _projected
 from verify.machine._clipped import blocking_components
 from verify.machine._endstops import invariant_evidence

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone._typing import ArrayLike, JSONDict
+from markone._internal.typing import ArrayLike, JSONDict
 from verify.machine import _clipped, _reach
 from verify.machine.report import Claim
 from verify.machine.task import NO_STOP, Reduced, Units

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from collections.abc import Sequence
 
-from markone._typing import ArrayLike, JSONDict
+from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.runits import r_unit_name
 from verify.machine.faults import check_r_unit_task, minimal_faults
 from verify.machine.report import Claim

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._progress import search_bar
-from markone._typing import ArrayLike, Seed
-from markone._validation import as_generator, check_int_at_least, check_positive
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, Seed
+from markone._internal.validation import as_generator, check_int_at_least, check_positive
 from verify.machine._convergence import convergence_claim
 from verify.machine._endstops import end_stop_claim
 from verify.machine._fault_claims import fault_claim

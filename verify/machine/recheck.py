@@ -64,8 +64,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from markone._io import to_jsonable
-from markone._typing import ArrayLike, JSONDict
+from markone._internal.io import to_jsonable
+from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.runits import r_unit_name
 from verify.machine import _clipped
 from verify.machine._ball import integer_bounds

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._typing import ArrayLike, JSONDict
-from markone._validation import check_int_at_least
+from markone._internal.typing import ArrayLike, JSONDict
+from markone._internal.validation import check_int_at_least
 from markone.hardware.runits import r_unit_name
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 from markone.hardware.runits import r_unit_name
 from verify.machine.schema import REPORT_FORMAT
 

@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 from verify.machine._forced import every_stream, fixed_order
 from verify.machine.task import Units
 

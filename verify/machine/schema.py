@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 from markone.hardware.runits import r_unit_name
 
 __all__ = ["REPORT_FORMAT", "FORMATS", "read_report", "read_json_text", "load_report",

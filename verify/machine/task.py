@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._typing import ArrayLike
-from markone._validation import check_consistent_length
+from markone._internal.typing import ArrayLike
+from markone._internal.validation import check_consistent_length
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
@@ -69,7 +69,7 @@ def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     an input of that R-unit (its weight stays 0).
 
     >>> from markone.hardware import MarkI
-    >>> from markone._figures import letters
+    >>> from markone.datasets import letters
     >>> images, labels = letters("AB", per_class=2, seed=0)
     >>> t = machine_task(MarkI(seed=0), images, labels)
     >>> t.patterns.shape, t.targets[:, 0].tolist(), t.theta
