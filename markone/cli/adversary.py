@@ -157,8 +157,9 @@ def show_implementation_error(name: str, case_id: str, text: str) -> None:
     (:func:`markone.cli.report_user_code`)."""
     from markone.cli import UserCodeError, report_user_code
 
+    marked = "\n".join(f"  | {line}" for line in text.splitlines())
     report_user_code("markone adversary check",
-                     UserCodeError(name, f"on case {case_id}:\n{text}"))
+                     UserCodeError(name, f"on case {case_id}:\n{marked}"))
 
 
 def _suite(args):
@@ -185,6 +186,7 @@ def _check(args):
         run_suite,
     )
     from verify.conformance.adapters import ImplementationError
+    from verify.conformance.command import OutputLimits
 
     if (args.impl is None) == (args.cmd is None):
         raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
@@ -193,7 +195,11 @@ def _check(args):
         raise CommandError(f"--report {args.report} is a folder; give a file name.")
     cases = load_cases(args.target)
     if args.cmd is not None:
-        adapter = CommandAdapter(args.cmd, timeout=args.timeout)
+        given = {name: getattr(args, name) for name in
+                 ("max_output", "max_depth", "max_digits", "max_stderr_lines")
+                 if getattr(args, name) is not None}
+        adapter = CommandAdapter(args.cmd, timeout=args.timeout,
+                                 limits=OutputLimits(**given))
     else:
         try:
             adapter = load_impl(args.impl)
@@ -317,5 +323,18 @@ def register(subparsers: Any) -> ArgumentParser:
     c.add_argument("--report", type=output_file, default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
     c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
-                   help="--cmd: seconds allowed per case")
+                   help="--cmd: seconds allowed for each run of the program (writing "
+                   "the problem, reading the answer, its exit)")
+    # defaults live in OutputLimits (not imported here: the CLI starts light);
+    # tests/markone/cli check that these words match them
+    for flag, what in (
+            ("--max-output", "bytes a run may write on stdout and stderr together "
+             "(default 16 MiB)"),
+            ("--max-depth", "nesting depth of the JSON answer (default 64, at most 500)"),
+            ("--max-digits", "digits of one number in the answer; a string's exponent "
+             "counts: \"1e99999\" has 100,000 (default 4,000)"),
+            ("--max-stderr-lines", "lines of the program's stderr shown when it fails; "
+             "the rest are counted (default 40)")):
+        c.add_argument(flag, type=positive_int, default=None, metavar="N",
+                       help=f"--cmd: {what}")
     return p
