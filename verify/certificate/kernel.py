@@ -30,7 +30,7 @@ __all__ = ["CertificateError", "check_certificate", "exact_rows", "sparse_rows",
 MAX_NUMBER_CHARS, MAX_EXPONENT = 100_000, 100_000
 
 _ONE, _D = Fraction(1), r"[0-9]+(?:_[0-9]+)*"  # digits, "_" between digit groups
-_NUMBER = re.compile(rf"([+-]?)(?:({_D})\s*/\s*({_D})|(?=\.?[0-9])({_D})?(?:\.({_D})?)?"
+_NUMBER = re.compile(rf"([+-]?)(?:({_D})/({_D})|(?=\.?[0-9])({_D})?(?:\.({_D})?)?"
                      rf"(?:[eE]([+-]?{_D}))?)", re.ASCII)  # p/q, or a decimal
 
 
@@ -147,7 +147,7 @@ def exact_number(text: str, where: str, max_number_chars: int = MAX_NUMBER_CHARS
     max_exponent``; else ValueError naming ``where`` (and the limit and ``how`` to raise
     it, ``{limit}`` its name). Python's 4,300-digit limit on ``int(str)`` does not apply.
 
-    >>> exact_number("-1_000.5e-1", "x"), exact_number(" 3 / 6", "x")
+    >>> exact_number("-1_000.5e-1", "x"), exact_number(" 3/6 ", "x")
     (Fraction(-2001, 20), Fraction(1, 2))
     """
     if len(text) > max_number_chars:

@@ -6,8 +6,8 @@ names the limit and how to raise it (:class:`ReadLimits`):
 
 * only regular files are read (a FIFO would block, ``/dev/zero`` never end), and their
   size is checked before reading (``max_bytes``);
-* arrays and objects nest at most :data:`MAX_DEPTH` levels, checked in C-speed passes
-  before the JSON parser (which recurses) sees the text;
+* arrays and objects nested deeper than Python's JSON parser goes (its recursion limit,
+  1,000 levels by default; a certificate needs 4) are refused, not an internal error;
 * a key twice in one object is refused: JSON readers differ on which one counts (Python
   keeps the last, others the first), so two checkers could read different claims;
 * ``NaN`` and ``Infinity`` are not numbers;
@@ -21,25 +21,18 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 import stat
 import sys
-from itertools import accumulate
+from collections import Counter
 from typing import Any
 
 from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
 
-__all__ = ["ReadLimits", "CertificateUnreadable", "MAX_DEPTH", "load_document", "REWRITE"]
-
-#: The deepest nesting of arrays and objects read (a certificate needs 4: the document,
-#: ``data``, ``data.X``, a row); deeper files are refused before the JSON parser sees them.
-MAX_DEPTH = 64
+__all__ = ["ReadLimits", "CertificateUnreadable", "load_document", "REWRITE"]
 
 #: How to mend an unreadable certificate.
 REWRITE = "write it again with `markone verify separable FILE --certificate OUT.json`"
 
-_NOT_STRUCTURE = bytes(sorted(set(range(256)) - set(b'[]{}"\\')))
-_STEP = [1 if c in b"[{" else -1 if c in b"]}" else 0 for c in range(256)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,14 +89,6 @@ def _read_bytes(path, limits):
     return raw
 
 
-def _nesting_depth(raw):
-    """How deep arrays and objects nest in the JSON text ``raw`` (bytes), strings aside:
-    in C-speed passes, without recursion."""
-    skeleton = raw.translate(None, _NOT_STRUCTURE)
-    skeleton = re.sub(rb'"(?:[^"\\]|\\.)*"', b"", skeleton, flags=re.DOTALL)
-    return max(accumulate(map(_STEP.__getitem__, skeleton)), default=0)
-
-
 def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
     """The JSON document of the certificate file at ``path``, read within ``limits``:
     a regular file, its size checked before reading; nesting, duplicate keys, NaN and
@@ -118,17 +103,17 @@ def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
 
 
 def _parse(raw, path):
-    """The JSON document in ``raw``, duplicate keys, NaN and deep nesting refused."""
-    depth = _nesting_depth(raw)
-    if depth > MAX_DEPTH:
-        raise CertificateUnreadable(f"{path} nests arrays and objects {depth:,} levels "
-                                    f"deep, over the limit of {MAX_DEPTH} (a certificate "
-                                    "needs 4; no valid certificate goes deeper).")
+    """The JSON document in ``raw``: duplicate keys, NaN, deep nesting refused."""
     try:
         return json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys,
                           parse_constant=_no_constant)
     except _Refused as exc:
         raise CertificateUnreadable(f"{path}: {exc}.") from None
+    except RecursionError:  # the C parser stops at Python's recursion limit
+        raise CertificateUnreadable(
+            f"{path} nests arrays and objects deeper than Python's JSON parser goes "
+            f"(the recursion limit, {sys.getrecursionlimit():,} levels); a certificate "
+            "nests 4 levels, and no valid certificate goes deeper.") from None
     except json.JSONDecodeError as exc:
         raise CertificateUnreadable(f"{path} is not valid JSON ({exc}); is it truncated? "
                                     f"{REWRITE[0].upper()}{REWRITE[1:]}.") from None
@@ -145,8 +130,7 @@ def _parse(raw, path):
 def _unique_keys(pairs):
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        seen: set[str] = set()
-        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        key = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
         raise _Refused(f"the key {key!r} appears twice in one object; JSON readers differ "
                        "on which one counts, so two checkers could read different claims:"
                        " keep one")

@@ -27,6 +27,7 @@ __all__ = ["certificate_document", "certificate_json"]
 #: Integers of more bits than this are written as strings of digits (read back exactly):
 #: a JSON integer over ``sys.get_int_max_str_digits()`` digits (4,300) fails in Python.
 _LONGEST_JSON_INT_BITS = 10_000
+_JSON_INT = 2 ** _LONGEST_JSON_INT_BITS
 
 
 def certificate_document(X: Any, y: Any, verdict: Any, *,
@@ -60,27 +61,13 @@ def certificate_document(X: Any, y: Any, verdict: Any, *,
     if verdict.separable not in (True, False):
         raise ValueError("the verdict is unknown (separable=None): there is no proof "
                          "to write.")
-    sparse = hasattr(X, "tocsr") and hasattr(X, "shape")
-    if layout is None:
-        layout = "csr" if sparse else "dense"
-    if layout not in ("dense", "csr"):
-        raise ValueError(f"layout={layout!r} must be 'dense' or 'csr'.")
-    y = [_json_label(v) for v in plain(y)]
-    data: dict[str, Any]
-    if layout == "dense":
-        rows = [row if plain_numbers(row) else [_json_number(v) for v in row]
-                for row in plain(X)]
-        data, named = {"X": rows, "y": y}, rows
-    else:
-        named = _json_csr(X if sparse else _dense_to_csr(X))
-        data = {"layout": "csr", "shape": list(named.shape), "indptr": named.indptr,
-                "indices": named.indices, "values": named.values, "y": y}
+    data, named = _json_data(X, [_json_label(v) for v in plain(y)], layout)
     if isinstance(source, (str, os.PathLike)):
         source = {"path": str(source), "sha256": file_sha256(source)}
     doc = {
         "format": CERTIFICATE_FORMAT,
         "data": data,
-        "data_sha256": data_sha256(named, y),
+        "data_sha256": data_sha256(named, data["y"]),
         "intercept": bool(verdict.intercept),
         "separable": bool(verdict.separable),
         "witness": None if not verdict.separable else
@@ -96,12 +83,28 @@ def certificate_document(X: Any, y: Any, verdict: Any, *,
     return doc
 
 
+def _json_data(X, y, layout):
+    """``(data, named)``: the ``data`` field in ``layout`` (None: csr for sparse ``X``,
+    else dense), and the matrix it holds (what :func:`data_sha256` names)."""
+    sparse = hasattr(X, "tocsr") and hasattr(X, "shape")
+    layout = ("csr" if sparse else "dense") if layout is None else layout
+    if layout == "dense":
+        rows = [list(row) if _json_ready(row) else [_json_number(v) for v in row]
+                for row in plain(X)]  # copies: the document never aliases the data
+        return {"X": rows, "y": y}, rows
+    if layout != "csr":
+        raise ValueError(f"layout={layout!r} must be 'dense' or 'csr'.")
+    named = _json_csr(X if sparse else _dense_to_csr(X))
+    return {"layout": "csr", "shape": list(named.shape), "indptr": named.indptr,
+            "indices": named.indices, "values": named.values, "y": y}, named
+
+
 def _json_csr(X):
     """A sparse ``X`` as a canonical :class:`SparseData` of JSON-ready exact values
     (see :func:`_json_number`), made row by row from its stored entries."""
     n, d, ptr, cols, vals = csr_lists(X)
     if isinstance(X, SparseData):  # canonical already; only the values may need words
-        values = vals if plain_numbers(vals) else [_json_number(v) for v in vals]
+        values = vals if _json_ready(vals) else [_json_number(v) for v in vals]
         return SparseData((n, d), ptr, cols, values)
     if getattr(X, "has_canonical_format", False) and 0 not in vals \
             and plain_numbers(vals):  # sorted, no entry twice, no zero: as stored
@@ -125,7 +128,8 @@ def _dense_to_csr(X):
     indptr, indices, values = [0], [], []
     for i, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != d:
-            raise ValueError(f"X must be 2-D with rows of one length: row {i} is {row!r}.")
+            raise ValueError(f"X must be 2-D with rows of one length: row {i} is not a "
+                             f"sequence of {d} numbers.")
         for j, v in enumerate(row):
             if number(v, f"X[{i}, {j}]") != 0:
                 indices.append(j)
@@ -177,6 +181,13 @@ def certificate_json(doc: dict[str, Any]) -> str:
             text = indented(value)
         parts.append(f"  {compact(key)}: {text}")
     return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _json_ready(row):
+    """True when ``row`` holds only finite floats, or only ints a JSON integer holds:
+    written as they are (:func:`_json_number` would return each unchanged)."""
+    return plain_numbers(row) and (not row or type(row[0]) is float or
+                                   -_JSON_INT < min(row) and max(row) < _JSON_INT)
 
 
 def _json_number(v):
