@@ -51,12 +51,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from markone._html import ShownInJupyter
-from markone._exact import exactly_float64, float64_of, to_fraction, to_fraction_matrix
-from markone._io import plural
-from markone._progress import search_bar
-from markone._typing import ArrayLike, PathLike, Seed
-from markone._validation import (
+from markone._internal.html import ShownInJupyter
+from markone._internal.exact import exactly_float64, float64_of, to_fraction, to_fraction_matrix
+from markone._internal.io import plural
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, PathLike, Seed
+from markone._internal.validation import (
     as_generator,
     check_choice,
     check_int_at_least,
@@ -274,7 +274,7 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
     ``closed_form`` = ``(R, gamma, bound)`` when theory gives them; ``stopped`` =
     ``(stopped_by, why)`` when a budget or time limit cut the search short.
     """
-    from markone._checks import FloatRangeError
+    from markone._internal.checks import FloatRangeError
 
     R, gamma, bound = closed_form or novikoff_bound(X, ypm, intercept=intercept)
     Xf = _floats_if_exact(X)

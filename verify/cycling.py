@@ -51,12 +51,12 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from markone._html import ShownInJupyter
-from markone._exact import fits_int64, signed_integer_rows
-from markone._progress import search_bar
-from markone._typing import ArrayLike, Rational
+from markone._internal.html import ShownInJupyter
+from markone._internal.exact import fits_int64, signed_integer_rows
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, Rational
 from markone.online import is_mistake
-from markone._validation import (
+from markone._internal.validation import (
     check_choice,
     check_consistent_length,
     check_int_at_least,
@@ -167,7 +167,7 @@ def integer_yx(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     >>> YX.tolist(), s
     ([[2, 1, 2]], Fraction(2, 1))
     """
-    from markone._validation import is_sparse, sparse_refused
+    from markone._internal.validation import is_sparse, sparse_refused
 
     if is_sparse(X):  # the exact searches work on dense rows of Python numbers
         raise sparse_refused(X, what="exact arithmetic")

@@ -41,12 +41,12 @@ from typing import Any
 
 import numpy as np
 
-from markone._html import ShownInJupyter
-from markone._exact import first_inexact, signed_integer_rows
-from markone._checks import zero_rows
-from markone._progress import search_bar
-from markone._typing import ArrayLike, PathLike
-from markone._validation import (check_choice, check_consistent_length, check_matrix,
+from markone._internal.html import ShownInJupyter
+from markone._internal.exact import first_inexact, signed_integer_rows
+from markone._internal.checks import zero_rows
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, PathLike
+from markone._internal.validation import (check_choice, check_consistent_length, check_matrix,
                                  check_positive, check_sparse, is_sparse, labels_to_pm1)
 from markone.perceptron import signed_rows
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
@@ -234,7 +234,7 @@ def _is_exact_input(X):
 def labels_pm1(y: ArrayLike) -> tuple[np.ndarray, bool]:
     """Labels as int64 -1/+1 and whether there is one class only.
 
-    markone's one label rule (:func:`markone._validation.labels_to_pm1`, as in
+    markone's one label rule (:func:`markone._internal.validation.labels_to_pm1`, as in
     :func:`markone.train`): -1/+1 labels pass through (one class allowed); any two
     values are mapped (the sorted first to -1); one class of any other value, or three
     classes, is an error.
@@ -474,7 +474,7 @@ def _perceptron(prob, deadline=None):
     """
     import warnings
 
-    from markone._checks import FloatRangeError
+    from markone._internal.checks import FloatRangeError
     from markone.perceptron import train
 
     Z = prob.Zf

@@ -6,7 +6,9 @@ parsed arguments; it returns the exit status). Heavy modules are imported inside
 ``func``, so ``markone --help`` stays instant.
 
 Every command ends with one of the exit statuses of :mod:`markone.cli._errors`
-(0 holds / done, 1 does not hold, 2 bad input or options, 3 a bug in markone).
+(0 holds / done, 1 does not hold, 2 bad input or options, 3 a bug in markone, 4 not
+decided within the budget or time limit); its ``--help`` ends with the ones it can end
+with (``add_command(..., exits=...)``). A closed pipe ends it quietly (status 141).
 Errors raised as ``ValueError``, ``TypeError``, ``OSError`` or :class:`CommandError`
 are printed to stderr as one line in command-line terms, with exit status 2; any other
 exception is a bug: one line says so and where its traceback was written (status 3).
@@ -23,12 +25,13 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from markone._io import plural  # noqa: F401  (re-exported for the subcommands)
-from markone._typing import JSONDict, PathLike
+from markone._internal.io import plural  # noqa: F401  (re-exported for the subcommands)
+from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
-from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # noqa: F401
-                                 CommandError, UserCodeError, call_user_code, cli_terms,
-                                 one_line, report_bug, report_user_code)
+from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_USAGE,  # noqa: F401
+                                 USER_ERRORS, CommandError, UserCodeError,
+                                 call_user_code, cli_terms, exit_line, one_line,
+                                 report_bug, report_user_code)
 
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
@@ -54,11 +57,6 @@ header line; .npz with arrays X and y, or a scipy.sparse.save_npz file of [X, y]
 
 {EXIT_STATUS_HELP}
 """
-
-#: One line at the end of every subcommand's help.
-EXIT_LINE = ("exit status: 0 holds/done, 1 does not hold, 2 bad input or options, "
-             "3 bug in markone, 4 not decided within the budget (see markone --help)")
-
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit status 2)."""
@@ -109,7 +107,7 @@ def output_file(text: str) -> str:
     >>> output_file("results/run.json")
     'results/run.json'
     """
-    from markone._io import check_output_file
+    from markone._internal.io import check_output_file
 
     try:
         check_output_file(text)
@@ -199,9 +197,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = _warning_printer(prog)
             status = args.func(args)
+        sys.stdout.flush()  # here, so that a closed pipe is caught below
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _pipe_closed()
     except UserCodeError as exc:
         return report_user_code(prog, exc)
     except USER_ERRORS as exc:
@@ -216,6 +217,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if status is None else int(status)
 
 
+def _pipe_closed():
+    """The reader closed our stdout (``| head``): end quietly, as Unix tools do.
+
+    Whatever is still buffered goes nowhere (so that the interpreter's final flush
+    does not fail again and print a traceback); the status is :data:`EXIT_PIPE`.
+    """
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (captured output)
+        pass
+    return EXIT_PIPE
+
+
 def _warning_printer(prog):
     def show(message, category, filename, lineno, file=None, line=None):
         print(f"{prog}: warning: {cli_terms(one_line(message))}",
@@ -224,15 +241,21 @@ def _warning_printer(prog):
 
 
 def add_command(sub: Any, name: str, *, help: str, description: str, example: str,
-                func: Callable[[argparse.Namespace], Any]) -> argparse.ArgumentParser:
-    """Add one subcommand parser with a one-line purpose and an example epilog."""
+                func: Callable[[argparse.Namespace], Any],
+                exits: dict[int, str] | None = None) -> argparse.ArgumentParser:
+    """Add one subcommand parser with a one-line purpose and an example epilog.
+
+    ``exits`` maps the verdict statuses the command can end with (0, 1, 4) to its own
+    words; its help ends with them (:func:`markone.cli._errors.exit_line`). None: the
+    command may end with any status of the table.
+    """
     examples = (f"example:\n  {example}" if "\n" not in example
                 else f"examples:\n{example}")
     p = sub.add_parser(
         name,
         help=help,
         description=f"{help}\n\n{description}".rstrip(),
-        epilog=f"{examples}\n\n{EXIT_LINE}",
+        epilog=f"{examples}\n\n{exit_line(exits)}",
         formatter_class=HelpFormatter,
     )
     p.set_defaults(func=func, prog=p.prog)
@@ -260,7 +283,7 @@ def read_tagged_json(path: PathLike, fmt: str, *, what: str, how: str) -> JSONDi
     Anything else raises :class:`CommandError` saying the file is not ``what`` and
     ``how`` to make one.
     """
-    from markone._io import read_json
+    from markone._internal.io import read_json
 
     doc = read_json(path)
     if not isinstance(doc, dict) or doc.get("format") != fmt:
@@ -308,8 +331,8 @@ def needs_exact(X: Any) -> str | None:
     cannot hold exactly, so a float command must compute exactly; else None."""
     import numpy as np
 
-    from markone._exact import describe_number, exactly_float64, float64_of
-    from markone._validation import is_sparse
+    from markone._internal.exact import describe_number, exactly_float64, float64_of
+    from markone._internal.validation import is_sparse
 
     if is_sparse(X) or exactly_float64(X) is not None:
         return None

@@ -3,7 +3,7 @@
 Thin: builds the task (letters, or a saved run's figures and machine) and calls
 :func:`verify.machine.check_machine`. Exit status: 0 the machine provably learns the
 task for every order, 1 it provably does not for some order (or the task is not
-learnable), 2 bad input, 4 not decided.
+learnable), 4 not decided; with ``--recheck``, 0 nothing refuted, 1 something refuted.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ FAULT_OPTIONS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units de
 
 
 def _letters_task(args):
-    from markone._figures import letters
+    from markone.datasets import letters
     from markone.hardware import MarkI, MarkIParams
 
     images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
@@ -85,10 +85,10 @@ def _break(machine, args):
 
 def _recheck(path, machine, images, labels):
     """Re-check a saved report's evidence on this task: exit 0 none refuted, 1 some."""
-    from markone._io import plural, read_json
-    from verify.machine import recheck_report
+    from markone._internal.io import plural
+    from verify.machine import load_report, recheck_report
 
-    checks = recheck_report(read_json(path), machine, images, labels)
+    checks = recheck_report(load_report(path), machine, images, labels)
     width = max(len(c.claim) for c in checks)
     for c in checks:
         print(f"{c.claim:{width}s}  {c.status:9s}  {c.why}")
@@ -101,7 +101,7 @@ def _recheck(path, machine, images, labels):
 
 
 def _machine(args):
-    from markone._io import write_json
+    from markone._internal.io import write_json
     from verify.machine import check_machine
 
     if args.task == "letters":
@@ -128,9 +128,11 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                     "stops never reached for any order (Novikoff or exact search) or a "
                     "stream that reaches them, and whether end stops then block "
                     "learning (the clipped Novikoff ball proves they never do, or a "
-                    "replayable stream shows that they do); timing and quantisation. "
-                    "Exit 0 learns for every order, 1 does not, 4 undecided.",
-                    example=EXAMPLES, func=_machine)
+                    "replayable stream shows that they do); timing and quantisation.",
+                    example=EXAMPLES, func=_machine,
+                    exits={EXIT_OK: "learns for every order (--recheck: nothing refuted)",
+                           EXIT_NO: "does not (--recheck: a claim refuted)",
+                           EXIT_UNDECIDED: "not decided within the budget or time limit"})
     m.add_argument("task", metavar="letters|RUN.json",
                    help="the letters task, or a machine run saved with log=True")
     m.add_argument("--chars", default="ABCD", help="letters (classes) of the task")

@@ -23,11 +23,11 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import TYPE_CHECKING, Any
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, needs_exact, nonnegative_int, output_file, plural,
                          positive_float, positive_int)
-from markone.cli._errors import EXIT_OK, EXIT_UNDECIDED
+from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
     from verify.adversary import AdversarialOrder
@@ -102,8 +102,14 @@ def check_case(doc: JSONDict, impl: Any) -> tuple[bool, list[str]]:
     return r.passed, list(r.details) + [f"likely cause: {d}" for d in r.diagnosis]
 
 
+#: The statuses of a search for the worst stream that can be cut short.
+SEARCH_EXITS = {EXIT_OK: "the search is complete (the case holds the maximum)",
+                EXIT_UNDECIDED: "--budget or --timeout stopped the search (the case "
+                "holds the longest stream found)"}
+
+
 def _write(args, a, name):
-    from markone._io import write_json
+    from markone._internal.io import write_json
 
     write_json(args.out, case_document(a, name))
     print(cli_terms(a.message))
@@ -126,7 +132,7 @@ def _orthonormal(args):
 
 def _search(method):
     def run(args):
-        from markone._validation import labels_to_pm1
+        from markone._internal.validation import labels_to_pm1
         from verify.adversary import worst_order
 
         fix = ("the greedy search computes in float64: use `markone adversary "
@@ -186,6 +192,7 @@ def _check(args):
         run_suite,
     )
     from verify.conformance.adapters import ImplementationError
+    from verify.conformance.suite import select_cases
     from verify.conformance.command import OutputLimits
 
     if (args.impl is None) == (args.cmd is None):
@@ -206,8 +213,12 @@ def _check(args):
         except ImplementationError as exc:   # the user's module raised on import
             raise UserCodeError(f"--impl {args.impl}", exc.text or str(exc),
                                 status=2) from None
-    results = run_suite(cases, adapter)
+    if args.cases is not None:
+        cases = select_cases(cases, args.cases)
+    profile, source = _profile(args, adapter)
+    results = run_suite(cases, adapter, profile=profile)
     name = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
+    name += f" [profile {profile.describe()}, {source}]"
     if all(r.status == "n/a" for r in results):
         raise CommandError(f"none of the {len(results)} cases applies to {name}: "
                            f"{results[0].details[0]}.")
@@ -219,7 +230,7 @@ def _check(args):
               "junit": lambda: as_junit(results, name)}[args.format]
     text = render()
     if args.report is not None:
-        from markone._io import atomic_write
+        from markone._internal.io import atomic_write
 
         atomic_write(args.report, text)
         print(as_table(results, name, show_errors=False))
@@ -227,6 +238,21 @@ def _check(args):
     else:
         print(text, end="")
     return exit_status(results)
+
+
+def _profile(args, adapter):
+    """The profile to judge by, and where it came from: --profile, the program's
+    handshake (--cmd), or none declared (exact arithmetic, everything claimed)."""
+    from verify.conformance import CommandAdapter
+    from verify.conformance.profile import FULL, Profile
+
+    if args.profile is not None:
+        return Profile.parse(args.profile), "from --profile"
+    if isinstance(adapter, CommandAdapter):
+        declared = adapter.declared_profile()
+        if declared is not None:
+            return declared, "declared in the handshake"
+    return FULL, "none declared"
 
 
 def register(subparsers: Any) -> ArgumentParser:
@@ -237,8 +263,8 @@ def register(subparsers: Any) -> ArgumentParser:
         help="worst-case streams as test cases, the conformance suite, and checks of "
         "other perceptrons",
         description="Write a case (data, stream, expected mistakes and weights, bound) "
-        "or the whole conformance suite, or check any implementation against them "
-        "(exit 0 all pass, 1 some fail, 2 bad input).",
+        "or the whole conformance suite, or check any implementation against them. "
+        "Each command's --help ends with the exit statuses it can end with.",
         example=EXAMPLES, metavar="NAME")
 
     def out_arg(q):
@@ -253,7 +279,7 @@ def register(subparsers: Any) -> ArgumentParser:
     o = add_command(sub, "orthonormal", help="e_1..e_m: exactly m = (R/gamma)^2 mistakes",
                     description="R = 1, gamma = m^-1/2, no intercept.",
                     example="markone adversary orthonormal --m 10 --out o.json",
-                    func=_orthonormal)
+                    func=_orthonormal, exits=JOB_EXITS)
     o.add_argument("--m", type=positive_int, default=10, help="number of examples")
     o.add_argument("--labels", default=None, metavar="+-+...",
                    help="labels as + and - characters (default all +)")
@@ -267,7 +293,8 @@ def register(subparsers: Any) -> ArgumentParser:
                         description="The stream is replayed by the core to count "
                         "mistakes; the result is checked against Novikoff's bound.",
                         example=f"markone adversary {method} data.csv --out case.json",
-                        func=_search(method))
+                        func=_search(method),
+                        exits=JOB_EXITS if method == "greedy" else SEARCH_EXITS)
         data_options(q)
         q.add_argument("--no-intercept", action="store_true",
                        help="no constant input (separator through the origin)")
@@ -281,7 +308,7 @@ def register(subparsers: Any) -> ArgumentParser:
                      description="Labels from random affine hyperplanes; the draw "
                      "with the largest (R/gamma)^2 is kept.",
                      example="markone adversary lattice --n 8 --d 3 --k 5 --out l.json",
-                     func=_lattice)
+                     func=_lattice, exits=SEARCH_EXITS)
     lt.add_argument("--n", type=positive_int, default=8, help="points")
     lt.add_argument("--d", type=positive_int, default=3, help="dimension")
     lt.add_argument("--k", type=positive_int, default=5,
@@ -299,7 +326,8 @@ def register(subparsers: Any) -> ArgumentParser:
                      description="Each case pins one convention of the perceptron "
                      "(zero score, intercept, exact rationals, variants, multiclass "
                      "ties, kernel counts...) with the answer markone computes.",
-                     example="markone adversary suite --out suite/", func=_suite)
+                     example="markone adversary suite --out suite/", func=_suite,
+                     exits=JOB_EXITS)
     st.add_argument("--out", required=True, metavar="DIR",
                     help="a new (or empty) folder for the suite")
 
@@ -308,16 +336,25 @@ def register(subparsers: Any) -> ArgumentParser:
                     "scikit-learn estimator (partial_fit) or a River learner (learn_one); "
                     "a function is f(problem) -> answer or f(X, y, order) -> (w, "
                     "mistakes). --cmd runs a program: the problem as JSON on stdin, the "
-                    "answer as JSON on stdout. Exit 0 all cases pass, 1 some fail, "
-                    "2 bad input.",
+                    "answer as JSON on stdout.",
                     example="markone adversary check suite/ --cmd \"node perceptron.js\"",
-                    func=_check)
+                    func=_check, exits={EXIT_OK: "every case passes",
+                                        EXIT_NO: "some case fails"})
     c.add_argument("target", metavar="DIR_OR_CASE",
                    help="a suite folder or one case file")
     c.add_argument("--impl", default=None, metavar="SPEC",
                    help="module:function or path/to/file.py:function (or an estimator)")
     c.add_argument("--cmd", default=None, metavar="COMMAND",
                    help="a program speaking JSON on stdin/stdout")
+    c.add_argument("--profile", default=None, metavar="KEY=VALUE,...",
+                   help="what the implementation claims: arithmetic=exact|float64|"
+                   "float32, variants=last+averaged+voted+pocket, tasks=binary+"
+                   "multiclass+kernel, intercept=yes|no; cases outside it are not "
+                   "applicable (default: a --cmd program's handshake, else exact and "
+                   "everything)")
+    c.add_argument("--cases", default=None, metavar="PATTERN,...",
+                   help="run only the cases whose id or tag (task, variant, property, "
+                   "intercept, exact-only) matches a shell pattern")
     c.add_argument("--format", choices=("table", "json", "junit"), default="table",
                    help="report format")
     c.add_argument("--report", type=output_file, default=None, metavar="FILE",
