@@ -9,9 +9,9 @@ one of two things holds (Gordan's theorem of the alternative):
 
 :func:`check_separable` returns one of the two, in exact rational arithmetic
 (:class:`~fractions.Fraction`; floats are taken as the binary fractions they are), and
-:func:`verify.certificate.check_certificate` (the small trusted checker, which
-depends on nothing but :mod:`fractions` and the data) re-checks either from scratch. The provers run cheapest first
-(``method="auto"``):
+:func:`verify.certificate.check_certificate` (the trusted kernel,
+``verify/certificate/kernel.py``: standard library only) re-checks either from scratch.
+The provers run cheapest first (``method="auto"``):
 
 1. trivial cases: one class only, a zero vector without intercept, two examples that
    cancel (the same point with both labels);
