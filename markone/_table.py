@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from markone._exact import NumberTooLong, parse_number, text_shown
 from markone._io import plural
 
 __all__ = ["load_table", "read_npz", "read_text_table", "READERS", "BUILTIN_TABLES",
@@ -232,6 +233,16 @@ def read_text_table(path, *, label=None, delimiter=None, header=None, exact=Fals
     lines = _read_lines(path)
     delim = _delimiter(path, lines, delimiter)
     rows = [(n, _split(text, delim)) for n, text in lines]
+    try:
+        return _read_rows(path, rows, delim, label, header, exact)
+    except NumberTooLong as exc:  # name the cell where the number is
+        n, j = next((n, j) for n, cells in rows for j, c in enumerate(cells)
+                    if c == exc.text)
+        raise NumberTooLong(f"{path}, line {n}, column {j + 1}: {exc}", exc.text) \
+            from None
+
+
+def _read_rows(path, rows, delim, label, header, exact):
     width = len(rows[0][1])
     for n, cells in rows:
         if len(cells) != width:
@@ -313,9 +324,12 @@ def _split(text, delim):
 
 
 def _number(cell):
-    """The exact value of a cell, or None if it is not a finite number."""
+    """The exact value of a cell, or None if it is not a finite number; a number
+    beyond the digit limit raises :class:`~markone._exact.NumberTooLong`."""
     try:
-        return Fraction(cell)
+        return parse_number(cell)
+    except NumberTooLong:
+        raise
     except (ValueError, ZeroDivisionError):
         return None
 
@@ -384,9 +398,9 @@ def _bad_cell(path, n, j, cell, names, col):
     if not cell:
         return ValueError(f"{where}: the cell is empty; fill it in or remove the line.")
     if re.fullmatch(r"\s*[+-]?[\d.eE+-]+\s*/\s*[+-]?0+\s*", cell):
-        return ValueError(f"{where}: {cell!r} divides by zero.")
+        return ValueError(f"{where}: {text_shown(cell)} divides by zero.")
     if cell.lower().lstrip("+-") in _NON_FINITE:
-        return ValueError(f"{where}: {cell!r} is not a finite number; remove or "
+        return ValueError(f"{where}: {text_shown(cell)} is not a finite number; remove or "
                           "replace it.")
     hint = ""
     if re.fullmatch(r"[+-]?\d+,\d+", cell):
@@ -394,7 +408,7 @@ def _bad_cell(path, n, j, cell, names, col):
     elif names is None or j != col:
         hint = (f"; if column {j + 1} holds the labels, pass label={j}"
                 f"{f' or label={names[j]!r}' if names else ''}")
-    return ValueError(f"{where}: {cell!r} is not a number{hint}.")
+    return ValueError(f"{where}: {text_shown(cell)} is not a number{hint}.")
 
 
 class InexactCell(ValueError):
@@ -405,7 +419,7 @@ class InexactCell(ValueError):
     def __init__(self, where: str, cell: str,
                  fix: str = "read the table exactly (exact=True)") -> None:
         self.where, self.cell, self.what = where, cell, _rounding(cell)
-        super().__init__(f"{where}: {cell!r} {self.what}; {fix}.")
+        super().__init__(f"{where}: {text_shown(cell)} {self.what}; {fix}.")
 
     def with_fix(self, fix: str) -> InexactCell:
         """The same error, with another remedy (a command's flag, say)."""
@@ -443,7 +457,7 @@ def _cell_float(cell):
 
 def _rounding(cell):
     """What float64 would make of an exact cell, in words."""
-    q = Fraction(cell)
+    q = parse_number(cell)
     try:
         f = float(q)
     except OverflowError:
@@ -463,7 +477,7 @@ def _exact_matrix(path, feats, names, col):
             vals.append(cell)
         values.append(vals)
     if all(_INT.match(c) for row in values for c in row):
-        ints = [[int(c) for c in row] for row in values]
+        ints = [[parse_number(c).numerator for c in row] for row in values]
         if all(abs(v) < 2**62 for row in ints for v in row):
             return np.array(ints, dtype=np.int64)
         out = np.empty((len(ints), len(ints[0])), dtype=object)

@@ -12,6 +12,8 @@ unit vector ``u`` that labels the points). Labels are -1/+1 unless stated.
   (from :mod:`markone._figures`).
 * :func:`load_table` — your own data: a CSV (or semicolon-, tab-, space-separated) or
   ``.npz`` file, or a built-in name (``xor``, ``parity3``, ``iris``).
+* :func:`digit_limit` — how long a number written as text may be (a table cell, a
+  string in ``X``): at most :data:`MAX_DIGITS` digits written out in full by default.
 
 >>> X, y = xor()
 >>> X.tolist(), y.tolist()
@@ -24,13 +26,15 @@ from importlib import resources
 
 import numpy as np
 
+from markone._exact import MAX_DIGITS, NumberTooLong, digit_limit
 from markone._figures import letters, shapes
 from markone._table import BUILTIN_TABLES, InexactCell, load_table
 from markone._typing import ArrayLike, Seed
 from markone._validation import as_generator, check_choice, check_int_at_least, check_positive
 
 __all__ = ["iris", "IRIS_FEATURES", "IRIS_CLASSES", "xor", "parity", "orthonormal",
-           "separable", "letters", "shapes", "load_table", "BUILTIN_TABLES", "InexactCell"]
+           "separable", "letters", "shapes", "load_table", "BUILTIN_TABLES", "InexactCell",
+           "digit_limit", "MAX_DIGITS", "NumberTooLong"]
 
 #: Column names of :func:`iris` features.
 IRIS_FEATURES = ("sepal_length", "sepal_width", "petal_length", "petal_width")
