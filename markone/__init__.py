@@ -22,6 +22,7 @@ _EXPORTS = {
     "Perceptron": "markone.perceptron",
     "ConvergenceWarning": "markone._checks",
     "NotFittedError": "markone._checks",
+    "InvalidParameterError": "markone._params",
     "MulticlassPerceptron": "markone.multiclass",
     "KernelPerceptron": "markone.kernel",
 }

@@ -2,8 +2,9 @@
 
 :class:`OnlineClassifier` is a scikit-learn classifier (``BaseEstimator`` and
 ``ClassifierMixin``): constructor arguments are keyword-only and stored verbatim, and
-``fit``/``partial_fit`` check them against one declarative table,
-``_parameter_constraints``, with scikit-learn's own parameter validation; inputs go
+``fit``/``partial_fit``/``learn_one`` check them against one declarative table,
+``_parameter_constraints`` (:mod:`markone._params`: scikit-learn's idea, without its
+private module); inputs go
 through ``validate_data`` (``n_features_in_``, ``feature_names_in_`` from DataFrames)
 and the targets through ``check_classification_targets``, so the errors are the ones
 scikit-learn users know. markone adds its own wording only where it knows more (a zero
@@ -25,7 +26,7 @@ such as ``"1/2"`` (markone's exact-mode extension), wherever exact mode allows t
 >>> validate_core_params({"eta": "-1/2"}, "train")
 Traceback (most recent call last):
 ...
-sklearn.utils._param_validation.InvalidParameterError: The 'eta' parameter of train must be a finite real number > 0 (int, float or Fraction) or a str holding a positive rational such as '1/2' or '0.25'. Got '-1/2' instead.
+markone.InvalidParameterError: The 'eta' parameter of train must be a finite real number > 0 (int, float or Fraction) or a str holding a positive rational such as '1/2' or '0.25'. Got '-1/2' instead.
 """
 
 from __future__ import annotations
@@ -36,12 +37,6 @@ from typing import Any, TypeVar
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import (
-    Interval,
-    Options,
-    StrOptions,
-    validate_parameter_constraints,
-)
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -54,6 +49,7 @@ from markone._checks import (
     warn_not_converged,
 )
 from markone._exact import exact_float
+from markone._params import Interval, Options, StrOptions, validate_parameter_constraints
 from markone._typing import ArrayLike, Label
 from markone._validation import (as_generator, check_sparse, encode_binary_labels,
                                  encode_class_labels, float64_input, is_sparse)
@@ -184,6 +180,11 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     # checks -------------------------------------------------------------------------
+    def _check_params(self) -> None:
+        """Check the constructor's arguments against ``_parameter_constraints``."""
+        validate_parameter_constraints(self._parameter_constraints,
+                                       self.get_params(deep=False), type(self).__name__)
+
     def _validate_xy(self, X, y, *, reset: bool):
         X = float64_input(X)  # the estimators train in float64: never on rounded X
         X, y = validate_data(self, X, y, reset=reset, dtype=np.float64,
@@ -242,7 +243,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         Passes over the data in ``order`` until one makes no update, or
         ``max_epochs`` passes (then a :class:`~markone.ConvergenceWarning`).
         """
-        self._validate_params()
+        self._check_params()
         X, y = self._validate_xy(X, y, reset=True)
         codes, classes = self._encode(y)
         self._begin(classes, X.shape[1])
@@ -269,7 +270,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         ``classes`` (every class the model will see) is needed the first time, unless
         a binary learner gets -1/+1 labels.
         """
-        self._validate_params()
+        self._check_params()
         first = not hasattr(self, "_code")
         X, y = self._validate_xy(X, y, reset=first)
         if first:
@@ -301,7 +302,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         them every time).
         """
         if not hasattr(self, "_code"):
-            self._validate_params()
+            self._check_params()
             classes = self._first_classes(classes, [y])
             self._begin(classes, len(np.ravel(x)))
         elif classes is not None:

@@ -23,6 +23,8 @@ import ctypes
 import multiprocessing
 import os
 import signal
+import socket
+import struct
 import sys
 import threading
 import time
@@ -30,9 +32,14 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from markone._validation import check_int_at_least
 
-__all__ = ["run_each", "check_dask", "distributed", "die_with_parent"]
+__all__ = ["run_each", "check_dask", "distributed", "die_with_parent",
+           "probe_scheduler", "CONNECT_TIMEOUT_S"]
 
 _PR_SET_PDEATHSIG = 1
+#: Seconds to reach a Dask scheduler and hear its greeting (and dask's own timeout).
+CONNECT_TIMEOUT_S = 10.0
+#: The largest greeting a scheduler sends (its handshake is a few hundred bytes).
+_MAX_GREETING = 1 << 20
 
 
 def die_with_parent(parent_pid, poll_s=0.5):
@@ -129,8 +136,10 @@ def _dask_each(fn, items, address):
         cluster = dist.LocalCluster(n_workers=1, threads_per_worker=2,
                                     processes=False, dashboard_address=None)
     try:
+        if cluster is None:
+            probe_scheduler(address, CONNECT_TIMEOUT_S)
         client = dist.Client(cluster if cluster is not None else address,
-                             timeout="10s")
+                             timeout=f"{CONNECT_TIMEOUT_S}s")
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
             cluster.close()
@@ -144,3 +153,55 @@ def _dask_each(fn, items, address):
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def probe_scheduler(address, timeout_s=CONNECT_TIMEOUT_S):
+    """Check that a ``tcp://`` address speaks Dask before dask connects to it.
+
+    A Dask scheduler greets every connection first: an 8-byte length, then that many
+    bytes whose first 8 count the frames of its handshake. An HTTP server says
+    nothing (dask would wait for ever) and other services say something else (dask
+    would trust a length of exabytes and ask for that much memory). Other schemes
+    (``tls://``, ``ucx://``) are left to dask.
+
+    Raises
+    ------
+    OSError
+        Nothing listens there, no greeting came within ``timeout_s`` seconds, or the
+        greeting is not a Dask handshake; the message says which.
+    """
+    scheme, _, location = str(address).partition("://")
+    if scheme != "tcp":
+        return
+    host, _, port = location.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit():
+        raise OSError(f"{address} does not name a host and port (tcp://HOST:PORT)")
+    deadline = time.monotonic() + timeout_s
+    with socket.create_connection((host, int(port)), timeout=timeout_s) as sock:
+        try:
+            (size,) = struct.unpack("<Q", _receive(sock, 8, deadline))
+            if not 8 <= size <= _MAX_GREETING:
+                raise OSError(f"it greeted with a length of {size} bytes")
+            (frames,) = struct.unpack("<Q", _receive(sock, 8, deadline))
+            if not 1 <= frames <= size // 8:
+                raise OSError(f"its greeting counts {frames} frames")
+        except (OSError, TimeoutError) as exc:
+            raise OSError(f"{address} does not speak Dask: {exc}") from None
+
+
+def _receive(sock, n, deadline):
+    data = b""
+    while len(data) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no greeting within the connect timeout")
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(n - len(data))
+        except socket.timeout:
+            raise TimeoutError("no greeting within the connect timeout") from None
+        if not chunk:
+            raise OSError("it closed the connection without a greeting")
+        data += chunk
+    return data

@@ -4,9 +4,9 @@ Every figure markone writes (the demo, ``markone machine demo``, the experiments
 ``sims``, the figures of the docs) is made by :func:`new_figure` and written by
 :func:`save_figure`, so they share one resolution (:data:`DPI`), one set of type sizes
 (no text under :data:`MIN_POINTS` at the figure's own size) and one set of habits:
-R-units are numbered R1-R8 (:func:`r_unit_name`), axes that count have integer ticks
-(:func:`count_axis`), legends sit beside the data, not on it (:func:`legend_outside`),
-and colour that means a number gets a colour bar. :func:`audit` lists what would make
+R-units are numbered R1-R8 (:func:`markone.hardware.r_unit_name`), axes that count
+have integer ticks (:func:`count_axis`), legends sit beside the data, not on it
+(:func:`legend_outside`), and colour that means a number gets a colour bar. :func:`audit` lists what would make
 a figure hard to read in a room; the test suite runs it on every figure markone makes.
 
 Examples
@@ -22,8 +22,6 @@ Examples
 >>> from PIL import Image
 >>> Image.open(path).size, round(Image.open(path).info["dpi"][0])
 ((600, 450), 150)
->>> r_unit_name(0), r_unit_name(7)
-('R1', 'R8')
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ import functools
 from pathlib import Path
 
 __all__ = ["DPI", "MIN_POINTS", "RC", "styled", "new_figure", "save_figure",
-           "count_axis", "legend_outside", "r_unit_name", "audit", "css_width_px",
+           "count_axis", "legend_outside", "audit", "css_width_px",
            "FigureAuditError"]
 
 #: Resolution of every PNG markone writes (dots per inch of the figure's own size).
@@ -117,12 +115,6 @@ def legend_outside(ax, **kwargs):
     kwargs.setdefault("borderaxespad", 0.0)
     kwargs.setdefault("frameon", False)
     ax.legend(**kwargs)
-
-
-def r_unit_name(k):
-    """The machine's name of R-unit ``k`` (0-based index): ``R1`` ... ``R8``, as on
-    the replay console and in the docs."""
-    return f"R{int(k) + 1}"
 
 
 def css_width_px(path, dpi=DPI):

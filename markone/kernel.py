@@ -52,10 +52,10 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from markone._kernels import linear_scores
+from markone._params import Interval, StrOptions
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, PositiveReal, as_float
 from markone._typing import ArrayLike, Order, Rational, Seed
 from markone._rows import Rows, Vector, sq_norms

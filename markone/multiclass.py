@@ -58,7 +58,6 @@ import warnings
 import numpy as np
 from numba import njit
 
-from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from markone import online
@@ -70,6 +69,7 @@ from markone._checks import (
     zero_rows_error,
 )
 from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
+from markone._params import StrOptions
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, as_float
 from markone._typing import ArrayLike, Order, Rational, Seed
 from markone._validation import (

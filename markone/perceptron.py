@@ -368,6 +368,9 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         NaN, pandas NA) are refused.
     intercept : bool
         Append the constant ``intercept_scale`` to every input (default True).
+    intercept_scale : float or Fraction
+        The constant appended (default 1.0); the intercept is ``w[-1] *
+        intercept_scale``.
     eta : float
         Step size; with a zero start it changes no decision, only the scale of ``w``.
     max_epochs : int

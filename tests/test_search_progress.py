@@ -264,7 +264,7 @@ def test_check_machine_time_budget_never_changes_a_decided_claim():
 def test_check_machine_z3_after_the_deadline_is_undecided():
     import time
 
-    from verify.machine import _Reduced, _Units, _z3_hit
+    from verify.machine.check import _Reduced, _Units, _z3_hit
 
     X = np.array([[1, 0], [0, 1], [1, 1]])
     y = np.array([1, -1, 1])
@@ -276,7 +276,7 @@ def test_check_machine_z3_after_the_deadline_is_undecided():
 
 def test_check_machine_names_its_own_time_limit():
     from markone.cli import cli_terms
-    from verify.machine import _learnable_claim
+    from verify.machine.check import _learnable_claim
 
     cut = check_separable(*xor(), method="z3", timeout_s=1e-9)
     assert (cut.separable, cut.method) == (None, "timeout")

@@ -17,11 +17,11 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import markone
-from markone import KernelPerceptron, MulticlassPerceptron, Perceptron
+from markone import (InvalidParameterError, KernelPerceptron, MulticlassPerceptron,
+                     Perceptron)
 
 ESTIMATORS = [
     Perceptron(),

@@ -1,4 +1,4 @@
-"""The balls at the pushes (verify._cap): never below the true maximum over the
+"""The balls at the pushes (verify.machine._cap): never below the true maximum over the
 exactly reachable states, a broken version caught by the same check, hand-built
 cases with exact answers."""
 
@@ -14,7 +14,7 @@ from test_verify_machine_reach import exact_reach, tiny_tasks
 from markone._figures import letters
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware.plugboard import PatternCache, Wiring
-from verify import _ball, _cap, _reach
+from verify.machine import _ball, _cap, _reach
 from verify.machine import check_machine, machine_task
 
 
@@ -193,7 +193,7 @@ def test_without_the_balls_at_the_pushes_the_claim_stays_open(monkeypatch):
 
 @pytest.mark.slow
 def test_26_letters_r4_bounds_quoted_in_the_docs():
-    # docs/verify-machine.md: R4's own balls leave 23 weight bounds above 50, the
+    # docs/verify-machine.md: R5's own balls (index 4) leave 23 weight bounds above 50, the
     # highest 60 (A-unit 309); the balls at the pushes bring 4 to 50 and 309 to 59
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
     task = machine_task(MarkI(seed=0), images, labels)

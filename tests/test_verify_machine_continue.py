@@ -15,7 +15,7 @@ import pytest
 from hypothesis import event, given, settings
 
 from markone._figures import letters
-from markone.hardware import MarkI, MarkIParams
+from markone.hardware import MarkI, MarkIParams, r_unit_name
 from test_verify_machine import tiny_tasks
 from verify.machine import check_machine, replay_stream
 
@@ -148,7 +148,7 @@ def test_26_letters_continuations_replay_on_the_machine():
         if conts:
             assert r.converges.holds is None or not all(
                 c["outcome"] == "converges" for c in conts)
-            rows.append([f"R{r.r_unit}", str(len(r.end_stops.evidence["stream"]))]
+            rows.append([r_unit_name(r.r_unit), str(len(r.end_stops.evidence["stream"]))]
                         + [continuation_cell(c) for c in conts])
     # the table quoted in docs/verify-machine.md is this run's
     page = (Path(__file__).parents[1] / "docs" / "verify-machine.md").read_text()
@@ -161,7 +161,7 @@ def test_26_letters_continuations_replay_on_the_machine():
 
 def test_continuations_undecided_within_their_budget(monkeypatch):
     # the increment-2 case learns at pass 2 in the given order; one pass is too few
-    import verify.machine as vm
+    import verify.machine.check as vm
 
     monkeypatch.setattr(vm, "CONTINUE_PASSES", 1)
     machine = two_cell_machine(weight_range=(-1, 1), increment_steps=2)
@@ -174,7 +174,7 @@ def test_continuations_undecided_within_their_budget(monkeypatch):
 
 
 def test_run_passes_budget_and_deadline():
-    from verify._clipped import run_passes
+    from verify.machine._clipped import run_passes
 
     P = np.array([[-1, 0], [0, 1]])
     order = np.array([0, 1])

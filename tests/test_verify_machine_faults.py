@@ -188,7 +188,7 @@ def real_faults(m, faults):
 def test_sub_plan_tasks_equal_machine_task_hypo(faults, seed, data):
     """The minimiser's incremental patterns (set, then faults dropped one by one)
     equal machine_task on the same sub-plan, duplicates and overrides included."""
-    from verify._minfaults import _SubPlans, static_fault
+    from verify.machine.faults import _SubPlans, static_fault
 
     rng = np.random.default_rng(seed)
     images = rng.integers(0, 2, (5, 9)).astype(float)

@@ -1,4 +1,4 @@
-"""The forced rule with and without end stops (verify._forced): the bounds for every
+"""The forced rule with and without end stops (verify.machine._forced): the bounds for every
 stream of whole passes against brute force over every such stream, the exact
 fixed-order decision against MarkI.train, and the report's claims replayed."""
 
@@ -9,11 +9,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from markone._figures import letters
-from markone.hardware import MarkI, MarkIParams
+from markone.hardware import MarkI, MarkIParams, r_unit_name
 from _machines import identity_machine as plain_machine
 from _machines import train
-from verify._forced import every_stream, fixed_order
-from verify._rules import forced_verdict
+from verify.machine._forced import every_stream, fixed_order
+from verify.machine.rules import forced_verdict
 from verify.machine import check_machine, machine_task
 
 STOPS = [None, (-1, 1), (-2, 2), (0, 2), (-3, 1), (-2, 3)]
@@ -167,15 +167,15 @@ def test_forced_reports_recheck_and_forgeries_do_not():
     rep = check_machine(machine, images, labels).to_dict()
     status = {c.claim: c.status for c in recheck_report(rep, machine, images, labels)}
     assert "refuted" not in status.values()
-    assert status["R0 end_stops"] == "confirmed" and status["R1 converges"] == "confirmed"
+    assert status["R1 end_stops"] == "confirmed" and status["R2 converges"] == "confirmed"
     forged = copy.deepcopy(rep)
     forged["r_units"][0]["end_stops"]["evidence"]["hit_stream"].pop()
     s = {c.claim: c.status for c in recheck_report(forged, machine, images, labels)}
-    assert s["R0 end_stops"] == "refuted"
+    assert s["R1 end_stops"] == "refuted"
     learns = [r for r in rep["r_units"] if r["converges"]["holds"] is True][0]
     forged = copy.deepcopy(rep)
     bad = forged["r_units"][learns["r_unit"]]["converges"]
     bad.update(holds=False, method="exact fixed order (forced rule)",
                evidence=dict(bad["evidence"], stream=list(range(len(labels)))))
     s = {c.claim: c.status for c in recheck_report(forged, machine, images, labels)}
-    assert s[f"R{learns['r_unit']} converges"] == "refuted"
+    assert s[f"{r_unit_name(learns['r_unit'])} converges"] == "refuted"

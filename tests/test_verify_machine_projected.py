@@ -1,8 +1,8 @@
-"""verify._projected: the clipped Novikoff ball, convergence with end stops (issue 12).
+"""verify.machine._projected: the clipped Novikoff ball, convergence with end stops (issue 12).
 
 The certificate claims that the clipped update makes at most ``mistakes`` mistakes on
 *any* stream. The oracle is the exhaustive clipped mistake graph of
-``verify._clipped.reachable`` (every setting any stream reaches, every mistake edge):
+``verify.machine._clipped.reachable`` (every setting any stream reaches, every mistake edge):
 a certified task's graph must have no cycle, and its longest path (the most mistakes
 any stream makes) must not exceed the bound. Machine runs replay the claim on
 ``MarkI.train``. Two deliberately weakened conditions (a centre outside the stops, and
@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from markone._figures import letters
-from markone.hardware import MarkI, MarkIParams
-from verify import _clipped
-from verify._projected import check_projected_ball, projected_ball
+from markone.hardware import MarkI, MarkIParams, r_unit_name
+from verify.machine import _clipped
+from verify.machine._projected import check_projected_ball, projected_ball
 from verify.machine import check_machine, machine_task
 
 
@@ -207,7 +207,7 @@ def letters26():
 
 
 def test_26_letters_default_machine_learns_for_every_order(letters26):
-    # the end stops at +/-50 are reached (R0-R3) or undecided (R4), but clipping
+    # the end stops at +/-50 are reached (R1-R4) or undecided (R5), but clipping
     # provably never blocks: every R-unit converges on every stream
     machine, images, labels, rep = letters26
     assert rep.converges is True
@@ -225,7 +225,7 @@ def test_26_letters_default_machine_learns_for_every_order(letters26):
     table = page[page.index("| R-unit | stream reaching a stop"):].split("\n\n")[0]
     quoted = [[cell.strip() for cell in line.strip("|").split("|")]
               for line in table.splitlines()[2:]]
-    assert quoted == [[f"R{r.r_unit}", str(len(r.end_stops.evidence["stream"]))
+    assert quoted == [[r_unit_name(r.r_unit), str(len(r.end_stops.evidence["stream"]))
                        if r.end_stops.holds is False else "not known",
                        str(r.converges.evidence["reinforcement_bound"])]
                       for r in clipped]
@@ -266,7 +266,7 @@ def one_signed_tasks(draw):
 @settings(max_examples=100)
 @given(one_signed_tasks())
 def test_one_signed_weights_move_once_hypo(task):
-    from verify.machine import _one_signed, _Reduced, _Units
+    from verify.machine.check import _one_signed, _Reduced, _Units
 
     X, y, e = task
     red = _Reduced(X, y, _Units(e, None))
@@ -281,7 +281,7 @@ def test_one_signed_weights_move_once_hypo(task):
 def test_a_mixed_column_lets_a_weight_move_twice():
     # A-unit 1 is pushed up by figure 0 and down by figure 1: the argument does not
     # apply, and indeed weight 0 reaches 2 increments (0 -> 1,1 -> 1,0 -> 1,-1 -> 2,0)
-    from verify.machine import _one_signed, _Reduced, _Units
+    from verify.machine.check import _one_signed, _Reduced, _Units
 
     X, y = np.array([[1, 1], [0, 1]]), np.array([1, -1])
     red = _Reduced(X, y, _Units(1, None))
@@ -291,8 +291,8 @@ def test_a_mixed_column_lets_a_weight_move_twice():
 
 
 def test_tight_stops_on_the_letters_task():
-    # at +/-1 step: R5-R7 (-1 for all 26 letters) never reach a stop (one-signed), and
-    # R0-R4 are refuted with streams the machine replays (as docs/verify-machine.md
+    # at +/-1 step: R6-R8 (-1 for all 26 letters) never reach a stop (one-signed), and
+    # R1-R5 are refuted with streams the machine replays (as docs/verify-machine.md
     # says)
     from verify.machine import replay_stream
 
@@ -331,7 +331,7 @@ def figure_script():
 
 
 def test_the_machines_own_log_obeys_the_certified_fall(letters26, tmp_path):
-    # the docs figure: on the machine itself (its log), every reinforcement of R0-R3,
+    # the docs figure: on the machine itself (its log), every reinforcement of R1-R4,
     # cut short by a stop or not, lowers ||w - a||^2 by at least delta (exact), and
     # the largest weight does touch the stop
     machine, images, labels, rep = letters26
@@ -352,7 +352,7 @@ def test_the_smallest_task_that_symmetric_stops_block():
     # with 2 figures on 2 A-units
     import itertools
 
-    from verify.machine import _exact_convergence, _Reduced, _Units
+    from verify.machine.check import _exact_convergence, _Reduced, _Units
     from verify.separability import check_separable
 
     units = _Units(1, (-1, 1))
@@ -382,7 +382,7 @@ def test_z3_has_a_default_budget(monkeypatch):
     # without a budget Z3 ran for minutes on tasks like it); with no time_budget_s the
     # report still comes back, saying that Z3 ran out of its own seconds, and the
     # convergence claim does not depend on it
-    import verify.machine as vm
+    import verify.machine.check as vm
 
     monkeypatch.setattr(vm, "Z3_SECONDS", 0.5)
     images, labels = letters("EV", per_class=6, seed=0)

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from markone._figures import letters
-from markone.hardware import MarkI, MarkIParams
+from markone.hardware import MarkI, MarkIParams, r_unit_name
 from verify.machine import check_machine, recheck_report
 
 TWO_CELLS = dict(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
@@ -43,7 +43,7 @@ def ideal():
 
 @pytest.fixture(scope="module")
 def blocked():
-    """Six letters at +/-1 step: a stream on which R1 never learns."""
+    """Six letters at +/-1 step: a stream on which R2 never learns."""
     images, labels = letters("ABCDEF", per_class=3, seed=0)
     machine = MarkI(MarkIParams(weight_range=(-1, 1)), seed=0)
     report = check_machine(machine, images, labels, orders=2).to_dict()
@@ -60,8 +60,9 @@ def test_genuine_reports_recheck(tight, blocked):
     s = statuses(recheck_report(report, machine, images, labels))
     assert np.array_equal(machine.weights, before)         # the machine is untouched
     assert "refuted" not in s.values()
-    assert all(s[f"R{r} learnable"] == "confirmed" for r in range(8))
-    methods = {f"R{r['r_unit']} {k}": r[k]["method"] for r in report["r_units"]
+    assert all(s[f"{r_unit_name(r)} learnable"] == "confirmed" for r in range(8))
+    methods = {f"{r_unit_name(r['r_unit'])} {k}": r[k]["method"]
+               for r in report["r_units"]
                for k in ("end_stops", "converges")}
     confirmed = {k for k, v in s.items() if v == "confirmed"}
     assert {k for k, m in methods.items() if m == "clipped Novikoff ball"} <= confirmed
@@ -71,7 +72,7 @@ def test_genuine_reports_recheck(tight, blocked):
     machine, images, labels, report = blocked
     s = statuses(recheck_report(report, machine, images, labels))
     assert "refuted" not in s.values()
-    assert s["R1 converges"] == "confirmed"
+    assert s["R2 converges"] == "confirmed"
     assert report["r_units"][1]["converges"]["holds"] is False
 
 
@@ -100,7 +101,7 @@ def test_tampered_evidence_is_refuted(request, what):
     machine, images, labels, report = request.getfixturevalue(
         "ideal" if novikoff else "tight")
     ball = hit = None
-    if novikoff:     # R0's end stops on ABCD: Novikoff's bound from the margin
+    if novikoff:     # R1's end stops on ABCD: Novikoff's bound from the margin
         assert report["r_units"][0]["end_stops"]["method"].endswith("(R/gamma)^2")
     else:
         ball = first(report, "converges", True, "clipped Novikoff ball")
@@ -124,10 +125,10 @@ def test_tampered_evidence_is_refuted(request, what):
     }[what]
     s = statuses(recheck_report(tamper(report, r, claim, change), machine, images,
                                 labels))
-    assert s[f"R{r} {claim}"] == "refuted"
+    assert s[f"{r_unit_name(r)} {claim}"] == "refuted"
     assert list(s.values()).count("refuted") == 1
     if novikoff:     # what followed from it is no longer confirmed either
-        assert s["R0 converges"] == "unchecked"
+        assert s["R1 converges"] == "unchecked"
 
 
 def test_tampered_cycles_are_refuted(blocked):
@@ -138,7 +139,7 @@ def test_tampered_cycles_are_refuted(blocked):
                    lambda ev: ev.update(cycle=ev["cycle"][::-1])):
         s = statuses(recheck_report(tamper(report, r, "converges", change), machine,
                                     images, labels))
-        assert s[f"R{r} converges"] == "refuted"
+        assert s[f"{r_unit_name(r)} converges"] == "refuted"
 
 
 def test_a_certificate_of_impossibility_rechecks_and_tampering_is_caught():
@@ -151,14 +152,14 @@ def test_a_certificate_of_impossibility_rechecks_and_tampering_is_caught():
     report = check_machine(machine, figures, labels).to_dict()
     assert report["r_units"][0]["learnable"]["holds"] is False
     s = statuses(recheck_report(report, machine, figures, labels))
-    assert s["R0 learnable"] == "confirmed"
+    assert s["R1 learnable"] == "confirmed"
     for change in (lambda ev: ev.update(certificate={}),
                    lambda ev: ev.update(certificate={k: "-1" for k in ev["certificate"]}),
                    lambda ev: ev.update(certificate={"0": "1", "1": "1"}),
                    lambda ev: ev.update(certificate={"7": "1"})):
         bad = tamper(report, 0, "learnable", change)
         assert statuses(recheck_report(bad, machine, figures, labels))[
-            "R0 learnable"] == "refuted"
+            "R1 learnable"] == "refuted"
 
 
 def test_a_report_about_other_figures_or_another_machine_is_refused(tight):
@@ -194,7 +195,8 @@ def test_any_changed_witness_entry_is_caught_or_harmless_hypo(tight, data):
     X = task.patterns[:, task.inputs[r]]
     answers = all(int(t) * sum(int(x) * v for x, v in zip(row, w) if x) > 0
                   for t, row in zip(task.targets[:, r], X))
-    s = statuses(recheck_report(bad, machine, images, labels))[f"R{r} learnable"]
+    s = statuses(recheck_report(bad, machine, images, labels))
+    s = s[f"{r_unit_name(r)} learnable"]
     assert s == ("confirmed" if answers else "refuted")
 
 
@@ -203,8 +205,8 @@ def test_26_letters_rechecks(tmp_path):
     machine = MarkI(seed=0)
     report = check_machine(machine, images, labels, orders=0)
     s = statuses(recheck_report(report, machine, images, labels))
-    assert [s[f"R{r} converges"] for r in range(5)] == ["confirmed"] * 5
-    assert [s[f"R{r} end_stops"] for r in range(4)] == ["confirmed"] * 4
+    assert [s[f"{r_unit_name(r)} converges"] for r in range(5)] == ["confirmed"] * 5
+    assert [s[f"{r_unit_name(r)} end_stops"] for r in range(4)] == ["confirmed"] * 4
     assert "refuted" not in s.values()
 
 
@@ -218,13 +220,13 @@ def test_cli_recheck(tmp_path, capsys):
     capsys.readouterr()
     assert main([*task, "--recheck", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "0 refuted" in out and "R0 learnable  confirmed" in out
+    assert "0 refuted" in out and "R1 learnable  confirmed" in out
     doc = json.loads(path.read_text())
     ev = doc["r_units"][0]["learnable"]["evidence"]
     ev["witness"] = [str(-int(v)) for v in ev["witness"]]
     path.write_text(json.dumps(doc))
     assert main([*task, "--recheck", str(path)]) == 1
-    assert "R0 learnable  refuted" in capsys.readouterr().out
+    assert "R1 learnable  refuted" in capsys.readouterr().out
     # the report is about other letters: bad input, one line on stderr
     assert main([*task[:4], "ABD", *task[5:], "--recheck", str(path)]) == 2
     assert "other figures or labels" in capsys.readouterr().err
@@ -252,8 +254,8 @@ def test_ball_bounds_recheck_from_their_directions():
     claim = report["r_units"][0]["end_stops"]
     assert (claim["holds"], claim["method"]) == (True, "Novikoff ball per weight")
     s = statuses(recheck_report(report, machine, images, labels))
-    assert s == {"R0 learnable": "confirmed", "R0 end_stops": "confirmed",
-                 "R0 converges": "confirmed"}
+    assert s == {"R1 learnable": "confirmed", "R1 end_stops": "confirmed",
+                 "R1 converges": "confirmed"}
     for change in (lambda ev: ev["ball_directions"].pop(),     # a weight's own ball gone
                    lambda ev: ev["ball_directions"][0].__setitem__(
                        slice(None), [-v for v in ev["ball_directions"][0]]),
@@ -261,7 +263,7 @@ def test_ball_bounds_recheck_from_their_directions():
                    lambda ev: ev["ball_directions"][1].__setitem__(0, 0.5)):
         bad = tamper(report, 0, "end_stops", change)
         assert statuses(recheck_report(bad, machine, images, labels))[
-            "R0 end_stops"] == "refuted"
+            "R1 end_stops"] == "refuted"
 
 
 def test_an_exact_reachable_set_rechecks_as_an_inductive_invariant():
@@ -274,8 +276,8 @@ def test_an_exact_reachable_set_rechecks_as_an_inductive_invariant():
     ev = report["r_units"][0]["end_stops"]["evidence"]
     assert ev["bound_used"] == "exact reachable states" and len(ev["invariant_states"]) == 4
     assert statuses(recheck_report(report, machine, figures, labels)) == {
-        "R0 learnable": "confirmed", "R0 end_stops": "confirmed",
-        "R0 converges": "confirmed"}
+        "R1 learnable": "confirmed", "R1 end_stops": "confirmed",
+        "R1 converges": "confirmed"}
     nonzero = next(k for k, s in enumerate(ev["invariant_states"]) if any(s))
     for change in (lambda e: e["invariant_states"].pop(nonzero),
                    lambda e: e["invariant_states"].append([2, 0]),
@@ -285,7 +287,7 @@ def test_an_exact_reachable_set_rechecks_as_an_inductive_invariant():
                    lambda e: e["invariant_states"][0].__setitem__(0, "0")):
         bad = tamper(report, 0, "end_stops", change)
         assert statuses(recheck_report(bad, machine, figures, labels))[
-            "R0 end_stops"] == "refuted", change
+            "R1 end_stops"] == "refuted", change
 
 
 def test_an_all_streams_convergence_rechecks_from_its_clipped_set():
@@ -300,21 +302,21 @@ def test_an_all_streams_convergence_rechecks_from_its_clipped_set():
     claim = report["r_units"][0]["converges"]
     assert (claim["holds"], claim["method"]) == (True, "exhaustive (all streams)")
     assert statuses(recheck_report(report, machine, figures, labels))[
-        "R0 converges"] == "confirmed"
+        "R1 converges"] == "confirmed"
     nonzero = next(k for k, s in enumerate(claim["evidence"]["invariant_states"])
                    if any(s))
     bad = tamper(report, 0, "converges",
                  lambda e: e["invariant_states"].pop(nonzero))
     assert statuses(recheck_report(bad, machine, figures, labels))[
-        "R0 converges"] == "refuted"
+        "R1 converges"] == "refuted"
     # the blocking task of the gallery with a forged "learns" claim: its own clipped
     # set (found by check_machine on it) shows the blocking cycle
     blocked = MarkI(MarkIParams(**TWO_CELLS, weight_range=(0, 1)), seed=0)
     forged = check_machine(blocked, figures, labels).to_dict()
     r0 = forged["r_units"][0]
     assert r0["converges"]["holds"] is False
-    from verify import _clipped
-    from verify.machine import _Reduced, _Units, machine_task
+    from verify.machine import _clipped
+    from verify.machine.check import _Reduced, _Units, machine_task
 
     task = machine_task(blocked, figures, labels)
     red = _Reduced(task.patterns[:, task.inputs[0]].astype(np.int64), task.targets[:, 0],
@@ -325,4 +327,4 @@ def test_an_all_streams_convergence_rechecks_from_its_clipped_set():
                            "invariant_states": graph.states.tolist(),
                            "invariant_groups": [[int(c) for c in g] for g in red.groups]}}
     assert statuses(recheck_report(forged, blocked, figures, labels))[
-        "R0 converges"] == "refuted"
+        "R1 converges"] == "refuted"

@@ -104,7 +104,10 @@ def separable_sets(draw: st.DrawFn, *, n: tuple[int, int] = (2, 12),
         Every point has ``y (u . x) >= min_score`` (points closer to the hyperplane
         are moved away along ``u``), so the margin is at least ``min_score / ||u||``.
 
-    Both labels always occur.
+    Returns
+    -------
+    SearchStrategy[SeparableSet]
+        Draws sets in which both labels always occur.
     """
     dim = draw(st.integers(*d))
     u = draw(st.lists(st.integers(-coords, coords), min_size=dim, max_size=dim)

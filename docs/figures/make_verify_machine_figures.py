@@ -1,6 +1,6 @@
 """Figure of docs/verify-machine.md: end stops that bite but never block learning.
 
-The default Mark I on the 26-letter task (10 figures per letter), R-units R0 to R3: each
+The default Mark I on the 26-letter task (10 figures per letter), R-units R1 to R4: each
 is shown the stream that ``check_machine`` found to reach an end stop, then shuffled
 passes until it learns. The machine's own log gives the weights after every
 reinforcement; the figure draws their squared distance to the certified centre ``a``
@@ -24,8 +24,8 @@ import numpy as np  # noqa: E402
 
 from markone._figures import letters  # noqa: E402
 from markone._style import (count_axis, legend_outside, new_figure,  # noqa: E402
-                            r_unit_name, save_figure, styled)
-from markone.hardware import MarkI  # noqa: E402
+                            save_figure, styled)
+from markone.hardware import MarkI, r_unit_name  # noqa: E402
 from verify.machine import check_machine  # noqa: E402
 
 __all__ = ["main", "trajectories"]

@@ -6,7 +6,9 @@ parsed arguments; it returns the exit status). Heavy modules are imported inside
 ``func``, so ``markone --help`` stays instant.
 
 Every command ends with one of the exit statuses of :mod:`markone.cli._errors`
-(0 holds / done, 1 does not hold, 2 bad input or options, 3 a bug in markone).
+(0 holds / done, 1 does not hold, 2 bad input or options, 3 a bug in markone, 4 not
+decided within the budget or time limit); its ``--help`` ends with the ones it can end
+with (``add_command(..., exits=...)``). A closed pipe ends it quietly (status 141).
 Errors raised as ``ValueError``, ``TypeError``, ``OSError`` or :class:`CommandError`
 are printed to stderr as one line in command-line terms, with exit status 2; any other
 exception is a bug: one line says so and where its traceback was written (status 3).
@@ -28,9 +30,10 @@ from markone._exact import MAX_DIGITS, digit_limit
 from markone._io import plural  # noqa: F401  (re-exported for the subcommands)
 from markone._typing import JSONDict, PathLike
 from markone._version import __version__
-from markone.cli._errors import (EXIT_STATUS_HELP, EXIT_USAGE, USER_ERRORS,  # noqa: F401
-                                 CommandError, UserCodeError, call_user_code, cli_terms,
-                                 one_line, report_bug, report_user_code)
+from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_USAGE,  # noqa: F401
+                                 USER_ERRORS, CommandError, UserCodeError,
+                                 call_user_code, cli_terms, exit_line, one_line,
+                                 report_bug, report_user_code)
 
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
@@ -56,11 +59,6 @@ header line; .npz with arrays X and y, or a scipy.sparse.save_npz file of [X, y]
 
 {EXIT_STATUS_HELP}
 """
-
-#: One line at the end of every subcommand's help.
-EXIT_LINE = ("exit status: 0 holds/done, 1 does not hold, 2 bad input or options, "
-             "3 bug in markone, 4 not decided within the budget (see markone --help)")
-
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr (exit status 2)."""
@@ -202,9 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings(), digit_limit(getattr(args, "max_digits", MAX_DIGITS)):
             warnings.showwarning = _warning_printer(prog)
             status = args.func(args)
+        sys.stdout.flush()  # here, so that a closed pipe is caught below
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _pipe_closed()
     except UserCodeError as exc:
         return report_user_code(prog, exc)
     except USER_ERRORS as exc:
@@ -219,6 +220,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0 if status is None else int(status)
 
 
+def _pipe_closed():
+    """The reader closed our stdout (``| head``): end quietly, as Unix tools do.
+
+    Whatever is still buffered goes nowhere (so that the interpreter's final flush
+    does not fail again and print a traceback); the status is :data:`EXIT_PIPE`.
+    """
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (captured output)
+        pass
+    return EXIT_PIPE
+
+
 def _warning_printer(prog):
     def show(message, category, filename, lineno, file=None, line=None):
         print(f"{prog}: warning: {cli_terms(one_line(message))}",
@@ -227,15 +244,21 @@ def _warning_printer(prog):
 
 
 def add_command(sub: Any, name: str, *, help: str, description: str, example: str,
-                func: Callable[[argparse.Namespace], Any]) -> argparse.ArgumentParser:
-    """Add one subcommand parser with a one-line purpose and an example epilog."""
+                func: Callable[[argparse.Namespace], Any],
+                exits: dict[int, str] | None = None) -> argparse.ArgumentParser:
+    """Add one subcommand parser with a one-line purpose and an example epilog.
+
+    ``exits`` maps the verdict statuses the command can end with (0, 1, 4) to its own
+    words; its help ends with them (:func:`markone.cli._errors.exit_line`). None: the
+    command may end with any status of the table.
+    """
     examples = (f"example:\n  {example}" if "\n" not in example
                 else f"examples:\n{example}")
     p = sub.add_parser(
         name,
         help=help,
         description=f"{help}\n\n{description}".rstrip(),
-        epilog=f"{examples}\n\n{EXIT_LINE}",
+        epilog=f"{examples}\n\n{exit_line(exits)}",
         formatter_class=HelpFormatter,
     )
     p.set_defaults(func=func, prog=p.prog)

@@ -1,15 +1,11 @@
 """How the ``markone`` command ends: exit statuses, one-line errors, bug reports.
 
-Every command follows one convention (printed by ``markone --help``):
-
-==========  ==============================================================
-status      meaning
-==========  ==============================================================
-0           the claim holds / the job finished
-1           the claim does not hold (not separable, disagrees, did not converge)
-2           the input or the options are wrong (one line on stderr)
-3           an internal error: a bug in markone (the traceback goes to a file)
-==========  ==============================================================
+Every command follows one convention, written once in :data:`EXIT_STATUSES`:
+``markone --help`` prints it (:data:`EXIT_STATUS_HELP`), every command's ``--help``
+ends with the statuses that command can end with, in its own words
+(:func:`exit_line`), and ``docs/command-line.md`` shows the same table (a test
+compares them). A reader that closes the pipe early (``markone machine params | head
+-2``) ends the command quietly with :data:`EXIT_PIPE`.
 
 Library messages speak Python (``variant='pocket'``, ``max_epochs=``); on the command
 line they are rewritten by :func:`cli_terms` into flags (``--variant pocket``,
@@ -24,11 +20,12 @@ import os
 import re
 import sys
 import tempfile
+import textwrap
 import time
 import traceback
 
-__all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_UNDECIDED", "EXIT_STATUS_HELP",
-           "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
+__all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_UNDECIDED", "EXIT_PIPE",
+           "EXIT_STATUSES", "EXIT_STATUS_HELP", "JOB_EXITS", "TRAINING_EXITS", "exit_line", "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
            "report_bug", "report_user_code"]
 
 EXIT_OK = 0     #: the claim holds / the job finished
@@ -36,15 +33,67 @@ EXIT_NO = 1     #: the claim does not hold
 EXIT_USAGE = 2  #: bad input or options
 EXIT_BUG = 3    #: an internal error: a bug in markone
 EXIT_UNDECIDED = 4  #: not decided: a budget or time limit ran out before an answer
+#: The reader closed the pipe (``| head``): 128 + SIGPIPE (13), the status a shell
+#: reports for any Unix tool a closed pipe stopped; neither 0 nor 1, which would read
+#: as a verdict about output that nobody read to the end.
+EXIT_PIPE = 141
 
-EXIT_STATUS_HELP = """\
-exit status (every command):
-  0  the claim holds / the job finished
-  1  the claim does not hold (not separable, disagrees, did not converge)
-  2  the input or the options are wrong (one line on stderr says which)
-  3  an internal error: a bug in markone (the traceback is written to a file)
-  4  not decided: a budget or time limit ran out before an answer (the output
-     says which; raise --budget, --timeout or --time-budget)"""
+#: The exit statuses of every command: ``(status, short words, meaning)``.
+EXIT_STATUSES = (
+    (EXIT_OK, "holds/done", "the claim holds / the job finished"),
+    (EXIT_NO, "does not hold",
+     "the claim does not hold (not separable, disagrees, did not converge)"),
+    (EXIT_USAGE, "bad input or options",
+     "the input or the options are wrong (one line on stderr says which)"),
+    (EXIT_BUG, "bug in markone",
+     "an internal error: a bug in markone (the traceback is written to a file)"),
+    (EXIT_UNDECIDED, "not decided within the budget or time limit",
+     "not decided: a budget or time limit ran out before an answer (the output says "
+     "which)"),
+)
+
+
+#: The statuses of a command that does a job and claims nothing (writes, prints).
+JOB_EXITS = {EXIT_OK: "done"}
+#: The statuses of a command that trains (``train``, ``machine train``).
+TRAINING_EXITS = {EXIT_OK: "converged",
+                  EXIT_NO: "stopped at --max-epochs before an error-free pass"}
+
+
+def _status_help():
+    lines = ["exit status (every command):"]
+    for status, _, meaning in EXIT_STATUSES:
+        lines += textwrap.wrap(meaning, 76, initial_indent=f"  {status}  ",
+                               subsequent_indent="     ")
+    return "\n".join(lines + [
+        "  A reader that closes the pipe early (| head) ends the command quietly",
+        f"  with {EXIT_PIPE} (128 + SIGPIPE), as any Unix tool."])
+
+
+#: The exit statuses as ``markone --help`` prints them.
+EXIT_STATUS_HELP = _status_help()
+
+
+def exit_line(own=None):
+    """The last line of a command's ``--help``: the statuses it can end with.
+
+    ``own`` maps the statuses of the verdict (0, 1, 4) that the command can end with
+    to its own words; 2 and 3 are always possible and always say what
+    :data:`EXIT_STATUSES` says. ``None``: every status, in the table's short words.
+
+    >>> exit_line({0: "converged", 1: "stopped at --max-epochs"})
+    'exit status: 0 converged, 1 stopped at --max-epochs, 2 bad input or options, 3 bug in markone (see markone --help)'
+    """
+    short = {status: words for status, words, _ in EXIT_STATUSES}
+    if own is None:
+        own = {s: w for s, w in short.items() if s not in (EXIT_USAGE, EXIT_BUG)}
+    unknown = set(own) - {EXIT_OK, EXIT_NO, EXIT_UNDECIDED}
+    if unknown:
+        raise ValueError(f"a command's own exit statuses are among 0, 1 and 4, not "
+                         f"{sorted(unknown)}: 2 and 3 mean the same for every command")
+    words = {**own, EXIT_USAGE: short[EXIT_USAGE], EXIT_BUG: short[EXIT_BUG]}
+    return ("exit status: " + ", ".join(f"{s} {words[s]}" for s in sorted(words))
+            + " (see markone --help)")
 
 
 class CommandError(Exception):

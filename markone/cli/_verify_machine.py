@@ -3,7 +3,7 @@
 Thin: builds the task (letters, or a saved run's figures and machine) and calls
 :func:`verify.machine.check_machine`. Exit status: 0 the machine provably learns the
 task for every order, 1 it provably does not for some order (or the task is not
-learnable), 2 bad input, 4 not decided.
+learnable), 4 not decided; with ``--recheck``, 0 nothing refuted, 1 something refuted.
 """
 
 from __future__ import annotations
@@ -128,9 +128,11 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                     "stops never reached for any order (Novikoff or exact search) or a "
                     "stream that reaches them, and whether end stops then block "
                     "learning (the clipped Novikoff ball proves they never do, or a "
-                    "replayable stream shows that they do); timing and quantisation. "
-                    "Exit 0 learns for every order, 1 does not, 4 undecided.",
-                    example=EXAMPLES, func=_machine)
+                    "replayable stream shows that they do); timing and quantisation.",
+                    example=EXAMPLES, func=_machine,
+                    exits={EXIT_OK: "learns for every order (--recheck: nothing refuted)",
+                           EXIT_NO: "does not (--recheck: a claim refuted)",
+                           EXIT_UNDECIDED: "not decided within the budget or time limit"})
     m.add_argument("task", metavar="letters|RUN.json",
                    help="the letters task, or a machine run saved with log=True")
     m.add_argument("--chars", default="ABCD", help="letters (classes) of the task")

@@ -12,7 +12,7 @@ from typing import Any
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
                          needs_exact, nonnegative_int, plural, positive_float,
                          positive_int, timeout_left)
-from markone.cli._errors import EXIT_OK, EXIT_UNDECIDED
+from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
 
@@ -45,7 +45,7 @@ def _bound(args):
                           exact=exact)
     print(f"compression: the {c.mistakes} mistakes ({len(c.support)} distinct examples) "
           f"replayed alone rebuild w: {c.reproduced}")
-    return 0 if (r.held and c.reproduced) else 1
+    return EXIT_OK if (r.held and c.reproduced) else EXIT_NO
 
 
 def _cycling(args):
@@ -92,20 +92,25 @@ def _proofs(args):
     results = check_all(solvers=solvers, timeout_ms=int(args.timeout * 1000),
                         smt2_dir=args.smt2, names=args.only)
     print(table(results))
-    bad = [r for r in results if not r.expected]
-    disagree = {(r.name, r.wrong) for r in results} - {
-        (r.name, r.wrong) for r in results
-        if all(q.status == r.status for q in results if (q.name, q.wrong) == (r.name, r.wrong))}
+    # an "unknown" (past --timeout) decides nothing: it is neither a wrong outcome nor
+    # a disagreement, but leaves the run undecided (exit 4)
+    decided = [r for r in results if r.status != "unknown"]
+    unknown = len(results) - len(decided)
+    bad = [r for r in decided if not r.expected]
+    disagree = {(r.name, r.wrong) for r in decided} - {
+        (r.name, r.wrong) for r in decided
+        if all(q.status == r.status for q in decided if (q.name, q.wrong) == (r.name, r.wrong))}
     total = sum(r.time_s for r in results)
     print(f"{len(results)} checks ({len(solvers)} solver{'s' * (len(solvers) > 1)}), "
           f"{total:.1f} s of solver time: "
           + ("every obligation proved and every wrong variant refuted"
-             if not bad and not disagree else
-             f"{len(bad)} unexpected outcome(s), {len(disagree)} disagreement(s)"))
+             if not bad and not disagree and not unknown else
+             f"{len(bad)} unexpected outcome(s), {len(disagree)} disagreement(s), "
+             f"{unknown} undecided within --timeout"))
     if args.smt2 is not None:
         print(f"SMT-LIB 2 queries written to {args.smt2}/ (unsat = proved, sat = "
               "counterexample)")
-    return 0 if not bad and not disagree else 1
+    return EXIT_NO if bad or disagree else EXIT_UNDECIDED if unknown else EXIT_OK
 
 
 def register(verify_subparsers: Any) -> None:
@@ -114,9 +119,11 @@ def register(verify_subparsers: Any) -> None:
                      help="prove Novikoff's and Freund-Schapire's theorems (Z3 and cvc5)",
                      description="Each theorem as base case, induction step and bound, "
                      "over the Gram matrix of its vectors (so for every dimension); "
-                     "every part proved and a wrong variant refuted by each solver. "
-                     "Exit 0 when all come out as expected and the solvers agree.",
-                     example=PROOFS_EXAMPLES, func=_proofs)
+                     "every part proved and a wrong variant refuted by each solver.",
+                     example=PROOFS_EXAMPLES, func=_proofs,
+                     exits={EXIT_OK: "every outcome as expected and the solvers agree",
+                            EXIT_NO: "an unexpected outcome or a disagreement",
+                            EXIT_UNDECIDED: "a query undecided within --timeout"})
     pr.add_argument("--smt2", default=None, metavar="DIR",
                     help="save every query as an SMT-LIB 2 file in DIR")
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
@@ -129,8 +136,9 @@ def register(verify_subparsers: Any) -> None:
                     help="run the perceptron and check Novikoff's (R/gamma)^2",
                     description="gamma is the certified max margin; each run must stay "
                     "within the bound (a violation is reported as a bug), and the "
-                    "mistakes alone must rebuild the weights. Exit 0 when both hold.",
-                    example=BOUND_EXAMPLES, func=_bound)
+                    "mistakes alone must rebuild the weights.",
+                    example=BOUND_EXAMPLES, func=_bound,
+                    exits={EXIT_OK: "both hold", EXIT_NO: "the weights are not rebuilt"})
     data_options(b)
     b.add_argument("--order", choices=("given", "shuffle"), default="given",
                    help="presentation order of each pass")
@@ -145,9 +153,10 @@ def register(verify_subparsers: Any) -> None:
                     help="exact cycle of the perceptron on non-separable data",
                     description="Exact integer arithmetic. Cyclic order: transient and "
                     "period of the weight cycle. --order all: every weight vector "
-                    "reachable in any order (finite: the cycling theorem). Exit 0, or 1 "
-                    "when --budget or --timeout stopped the search.",
-                    example=CYCLING_EXAMPLES, func=_cycling)
+                    "reachable in any order (finite: the cycling theorem).",
+                    example=CYCLING_EXAMPLES, func=_cycling,
+                    exits={EXIT_OK: "decided", EXIT_UNDECIDED: "--budget or --timeout "
+                           "stopped the search"})
     data_options(c, what="FILE|xor|parity3")
     c.add_argument("--encoding", choices=("pm1", "01"), default="pm1",
                    help="inputs of the built-in data sets: -1/+1 or 0/1")
@@ -158,6 +167,6 @@ def register(verify_subparsers: Any) -> None:
     c.add_argument("--budget", type=positive_int, default=1_000_000,
                    help="at most this many updates (cyclic) or states (all)")
     c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
-                   help="stop the search after about this long (exit 1, what was found "
+                   help="stop the search after about this long (exit 4, what was found "
                    "so far)")
     c.add_argument("--no-intercept", action="store_true", help="no constant input")

@@ -27,7 +27,7 @@ from markone._typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, needs_exact, nonnegative_int, output_file, plural,
                          positive_float, positive_int, timeout_left)
-from markone.cli._errors import EXIT_OK, EXIT_UNDECIDED
+from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
     from verify.adversary import AdversarialOrder
@@ -102,6 +102,12 @@ def check_case(doc: JSONDict, impl: Any) -> tuple[bool, list[str]]:
     return r.passed, list(r.details) + [f"likely cause: {d}" for d in r.diagnosis]
 
 
+#: The statuses of a search for the worst stream that can be cut short.
+SEARCH_EXITS = {EXIT_OK: "the search is complete (the case holds the maximum)",
+                EXIT_UNDECIDED: "--budget or --timeout stopped the search (the case "
+                "holds the longest stream found)"}
+
+
 def _write(args, a, name):
     from markone._io import write_json
 
@@ -157,8 +163,9 @@ def show_implementation_error(name: str, case_id: str, text: str) -> None:
     (:func:`markone.cli.report_user_code`)."""
     from markone.cli import UserCodeError, report_user_code
 
+    marked = "\n".join(f"  | {line}" for line in text.splitlines())
     report_user_code("markone adversary check",
-                     UserCodeError(name, f"on case {case_id}:\n{text}"))
+                     UserCodeError(name, f"on case {case_id}:\n{marked}"))
 
 
 def _suite(args):
@@ -185,6 +192,7 @@ def _check(args):
         run_suite,
     )
     from verify.conformance.adapters import ImplementationError
+    from verify.conformance.command import OutputLimits
 
     if (args.impl is None) == (args.cmd is None):
         raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
@@ -193,7 +201,11 @@ def _check(args):
         raise CommandError(f"--report {args.report} is a folder; give a file name.")
     cases = load_cases(args.target)
     if args.cmd is not None:
-        adapter = CommandAdapter(args.cmd, timeout=args.timeout)
+        given = {name: getattr(args, name) for name in
+                 ("max_output", "max_depth", "max_digits", "max_stderr_lines")
+                 if getattr(args, name) is not None}
+        adapter = CommandAdapter(args.cmd, timeout=args.timeout,
+                                 limits=OutputLimits(**given))
     else:
         try:
             adapter = load_impl(args.impl)
@@ -231,8 +243,8 @@ def register(subparsers: Any) -> ArgumentParser:
         help="worst-case streams as test cases, the conformance suite, and checks of "
         "other perceptrons",
         description="Write a case (data, stream, expected mistakes and weights, bound) "
-        "or the whole conformance suite, or check any implementation against them "
-        "(exit 0 all pass, 1 some fail, 2 bad input).",
+        "or the whole conformance suite, or check any implementation against them. "
+        "Each command's --help ends with the exit statuses it can end with.",
         example=EXAMPLES, metavar="NAME")
 
     def out_arg(q):
@@ -247,7 +259,7 @@ def register(subparsers: Any) -> ArgumentParser:
     o = add_command(sub, "orthonormal", help="e_1..e_m: exactly m = (R/gamma)^2 mistakes",
                     description="R = 1, gamma = m^-1/2, no intercept.",
                     example="markone adversary orthonormal --m 10 --out o.json",
-                    func=_orthonormal)
+                    func=_orthonormal, exits=JOB_EXITS)
     o.add_argument("--m", type=positive_int, default=10, help="number of examples")
     o.add_argument("--labels", default=None, metavar="+-+...",
                    help="labels as + and - characters (default all +)")
@@ -261,7 +273,8 @@ def register(subparsers: Any) -> ArgumentParser:
                         description="The stream is replayed by the core to count "
                         "mistakes; the result is checked against Novikoff's bound.",
                         example=f"markone adversary {method} data.csv --out case.json",
-                        func=_search(method))
+                        func=_search(method),
+                        exits=JOB_EXITS if method == "greedy" else SEARCH_EXITS)
         data_options(q)
         q.add_argument("--no-intercept", action="store_true",
                        help="no constant input (separator through the origin)")
@@ -275,7 +288,7 @@ def register(subparsers: Any) -> ArgumentParser:
                      description="Labels from random affine hyperplanes; the draw "
                      "with the largest (R/gamma)^2 is kept.",
                      example="markone adversary lattice --n 8 --d 3 --k 5 --out l.json",
-                     func=_lattice)
+                     func=_lattice, exits=SEARCH_EXITS)
     lt.add_argument("--n", type=positive_int, default=8, help="points")
     lt.add_argument("--d", type=positive_int, default=3, help="dimension")
     lt.add_argument("--k", type=positive_int, default=5,
@@ -293,7 +306,8 @@ def register(subparsers: Any) -> ArgumentParser:
                      description="Each case pins one convention of the perceptron "
                      "(zero score, intercept, exact rationals, variants, multiclass "
                      "ties, kernel counts...) with the answer markone computes.",
-                     example="markone adversary suite --out suite/", func=_suite)
+                     example="markone adversary suite --out suite/", func=_suite,
+                     exits=JOB_EXITS)
     st.add_argument("--out", required=True, metavar="DIR",
                     help="a new (or empty) folder for the suite")
 
@@ -302,10 +316,10 @@ def register(subparsers: Any) -> ArgumentParser:
                     "scikit-learn estimator (partial_fit) or a River learner (learn_one); "
                     "a function is f(problem) -> answer or f(X, y, order) -> (w, "
                     "mistakes). --cmd runs a program: the problem as JSON on stdin, the "
-                    "answer as JSON on stdout. Exit 0 all cases pass, 1 some fail, "
-                    "2 bad input.",
+                    "answer as JSON on stdout.",
                     example="markone adversary check suite/ --cmd \"node perceptron.js\"",
-                    func=_check)
+                    func=_check, exits={EXIT_OK: "every case passes",
+                                        EXIT_NO: "some case fails"})
     c.add_argument("target", metavar="DIR_OR_CASE",
                    help="a suite folder or one case file")
     c.add_argument("--impl", default=None, metavar="SPEC",
@@ -317,5 +331,18 @@ def register(subparsers: Any) -> ArgumentParser:
     c.add_argument("--report", type=output_file, default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
     c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
-                   help="--cmd: seconds allowed per case")
+                   help="--cmd: seconds allowed for each run of the program (writing "
+                   "the problem, reading the answer, its exit)")
+    # defaults live in OutputLimits (not imported here: the CLI starts light);
+    # tests/markone/cli check that these words match them
+    for flag, what in (
+            ("--max-output", "bytes a run may write on stdout and stderr together "
+             "(default 16 MiB)"),
+            ("--max-depth", "nesting depth of the JSON answer (default 64, at most 500)"),
+            ("--max-digits", "digits of one number in the answer; a string's exponent "
+             "counts: \"1e99999\" has 100,000 (default 4,000)"),
+            ("--max-stderr-lines", "lines of the program's stderr shown when it fails; "
+             "the rest are counted (default 40)")):
+        c.add_argument(flag, type=positive_int, default=None, metavar="N",
+                       help=f"--cmd: {what}")
     return p

@@ -20,6 +20,7 @@ from typing import Any
 
 from markone._typing import JSONDict, PathLike
 from markone.cli import add_command, nonnegative_int
+from markone.cli._errors import JOB_EXITS
 
 __all__ = ["register", "run_demo"]
 
@@ -32,7 +33,7 @@ def register(sub: Any) -> None:
         "and index.html to the output folder, and prints a summary. Takes well under a "
         "minute.",
         example="markone demo --out markone-demo && open markone-demo/index.html",
-        func=_main,
+        func=_main, exits=JOB_EXITS,
     )
     p.add_argument("--out", default="markone-demo", help="output folder")
     p.add_argument("--seed", type=nonnegative_int, default=0,

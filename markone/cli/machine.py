@@ -11,6 +11,7 @@ from typing import Any
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
                          nonnegative_float, nonnegative_int, output_file, plural,
                          positive_int)
+from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS, TRAINING_EXITS
 
 __all__ = ["register"]
 
@@ -87,7 +88,7 @@ def _train(args):
           f"machine time {format_minutes(run.sim_time_s)}")
     if args.out:
         print(f"wrote {run.save(args.out)}")
-    return 0
+    return EXIT_OK if run.converged else EXIT_NO
 
 
 def _navy(args):
@@ -225,7 +226,8 @@ def register(subparsers: Any) -> ArgumentParser:
                     "pictures, an animation and the run",
                     description="Prints accuracy, mistakes, saturation and the 1960 "
                     "machine time; writes machine_*.png, machine_training.gif and "
-                    "machine-run.json.", example=DEMO_EXAMPLES, func=_demo)
+                    "machine-run.json.", example=DEMO_EXAMPLES, func=_demo,
+                    exits=JOB_EXITS)
     d.add_argument("what", choices=["letters"], help="the demonstration")
     d.add_argument("--out", default="machine-demo", help="output folder")
     d.add_argument("--seed", type=nonnegative_int, default=0,
@@ -240,13 +242,14 @@ def register(subparsers: Any) -> ArgumentParser:
     t = add_command(sub, "params", help="print every parameter with its unit and "
                     "provenance (documented / disputed / assumed)",
                     description="The emulator's defaults and where each comes from.",
-                    example="markone machine params --markdown", func=_params_table)
+                    example="markone machine params --markdown", func=_params_table,
+                    exits=JOB_EXITS)
     t.add_argument("--markdown", action="store_true", help="a Markdown table")
     t.add_argument("--ideal", action="store_true", help="the ideal machine's values")
 
     r = add_command(sub, "train", help="train on letters or shapes; save the run as JSON",
                     description="Default physics unless --ideal.", example=TRAIN_EXAMPLES,
-                    func=_train)
+                    func=_train, exits=TRAINING_EXITS)
     r.add_argument("--chars", default=None, help="letters to learn (default ABC)")
     r.add_argument("--per-class", type=positive_int, default=5, help="figures per letter")
     r.add_argument("--typeface", choices=["block", "serif"], default="block",
@@ -269,7 +272,7 @@ def register(subparsers: Any) -> ArgumentParser:
     n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
                     "then two", description="Compares the emulator with the June 1960 "
                     "press caption.", example="markone machine navy --per-class 20",
-                    func=_navy)
+                    func=_navy, exits=JOB_EXITS)
     n.add_argument("--per-class", type=positive_int, default=20, help="figures per letter")
     n.add_argument("--max-epochs", type=positive_int, default=30, help="most passes")
     deprecated_flag(n, "--epochs", "--max-epochs", type=positive_int)
@@ -287,7 +290,7 @@ def register(subparsers: Any) -> ArgumentParser:
                     description="One machine per seed for every combination of the "
                     "--vary values; prints each combination's mean accuracy, mistakes "
                     "and machine time. Results do not depend on --workers or --dask.",
-                    example=FLEET_EXAMPLES, func=_fleet)
+                    example=FLEET_EXAMPLES, func=_fleet, exits=JOB_EXITS)
     f.add_argument("--machines", type=positive_int, default=10,
                    help="machines (seeds) per parameter combination")
     f.add_argument("--vary", action="append", metavar="NAME=JSON_LIST",
@@ -311,7 +314,7 @@ def register(subparsers: Any) -> ArgumentParser:
                     description="A self-contained HTML page: figures appear, motors "
                     "turn the weights.",
                     example="markone machine replay machine-demo/machine-run.json "
-                    "--html replay.html", func=_replay)
+                    "--html replay.html", func=_replay, exits=JOB_EXITS)
     y.add_argument("run", help="a run saved by `markone machine train --log --out` or "
                    "the demo (machine-run.json)")
     y.add_argument("--html", type=output_file, required=True, help="the page to write")

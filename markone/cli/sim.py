@@ -10,6 +10,7 @@ from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int, plural,
                          positive_int)
+from markone.cli._errors import JOB_EXITS
 
 __all__ = ["register"]
 
@@ -65,11 +66,11 @@ def register(subparsers: Any) -> ArgumentParser:
     )
     add_command(sub, "list", help="list the experiments",
                 description="One line per experiment.", example="markone sim list",
-                func=_list)
+                func=_list, exits=JOB_EXITS)
     r = add_command(sub, "run", help="run one experiment or all of them",
                     description="Tasks are seeded up front from --seed, so results do "
                     "not depend on --workers or --dask.", example=RUN_EXAMPLES,
-                    func=_run)
+                    func=_run, exits=JOB_EXITS)
     r.add_argument("name", help="experiment name (see `markone sim list`) or 'all'")
     r.add_argument("--out", default="sim-out", help="output folder")
     r.add_argument("--runs", type=positive_int, default=None,

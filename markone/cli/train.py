@@ -7,6 +7,7 @@ from typing import Any
 
 from markone.cli import (add_command, cli_terms, data_options, load_data, needs_exact,
                          nonnegative_int, one_line, output_file, plural, positive_int)
+from markone.cli._errors import EXIT_NO, EXIT_OK, TRAINING_EXITS
 
 __all__ = ["register"]
 
@@ -21,10 +22,9 @@ def register(sub: Any) -> None:
         "scipy.sparse.save_npz) or a built-in data set. "
         "Labels may be any two values. Numbers are never rounded: when a cell is not "
         "exactly a float64 (0.1, 1e-400, 12345678901234567890), training is exact, as "
-        "with --exact, and a note says so. Exit status 0 when training converged, 1 when it "
-        "stopped at --max-epochs, 2 on bad input.",
+        "with --exact, and a note says so.",
         example="markone train data.csv --variant averaged --max-epochs 100 --json out.json",
-        func=run,
+        func=run, exits=TRAINING_EXITS,
     )
     data_options(p)
     p.add_argument("--no-intercept", action="store_true",
@@ -83,7 +83,7 @@ def run(args: Namespace) -> int:
     if args.json:
         write_json(args.json, res)
         print(f"wrote {args.json}")
-    return 0 if res.converged else 1
+    return EXIT_OK if res.converged else EXIT_NO
 
 
 def _classes(y, classes):

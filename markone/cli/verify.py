@@ -2,8 +2,9 @@
 
 Thin: parses arguments and calls :func:`verify.check_separable`,
 :func:`verify.max_margin` and :func:`verify.certificate.check_certificate_file` (the
-small trusted checker). Exit status: 0
-separable, 1 not separable, 2 unknown or bad input (or a certificate that fails).
+small trusted checker). Exit statuses as every command's (:mod:`markone.cli._errors`):
+``separable`` and ``margin`` end 0 separable, 1 not separable, 4 not decided within
+``--timeout``; ``check`` 0 valid, 1 the certificate is wrong.
 
 Table cells are read exactly (:func:`markone.datasets.load_table` with ``exact=True``):
 integer columns as integers, decimals (``0.1``) and fractions (``1/3``) as the exact
@@ -56,6 +57,11 @@ def _source_data_sha256(claim):
     X, y = load_table(name, label=src.get("label"), delimiter=src.get("delimiter"),
                       header=src.get("header"), exact=True)
     return data_sha256(X, y, version=claim.data_version)
+
+
+#: The statuses of a separability verdict.
+VERDICT_EXITS = {EXIT_OK: "separable", EXIT_NO: "not separable",
+                 EXIT_UNDECIDED: "not decided within --timeout"}
 
 
 def _status(separable):
@@ -115,7 +121,7 @@ def _check(args):
         raise  # exit 2: cannot be read (one line on stderr)
     except CertificateError as exc:  # readable, but wrong: exit 1
         print(f"INVALID: {exc}")
-        return 1
+        return EXIT_NO
     doc = claim.fields
     src = doc.get("source") or {}
     again = _source_data_sha256(claim)
@@ -124,7 +130,7 @@ def _check(args):
               f"{src.get('path') or src.get('builtin')} (read again, they hash to "
               f"{again[:12]}..., not {doc['data_sha256'][:12]}...): the certificate "
               "speaks about other data than its source.")
-        return 1
+        return EXIT_NO
     if "path" in src:
         where = (f"source {src['path']} present, sha256 matches, its data are the "
                  "embedded data" if claim.source_checked
@@ -145,15 +151,16 @@ def register(subparsers: Any) -> ArgumentParser:
     p, group = add_group(
         subparsers, "verify",
         help="verify perceptron theory on data: separability, margins, bounds",
-        description="Exact verdicts with certificates anyone can re-check. Exit status "
-        "0 separable, 1 not separable, 2 unknown or bad input.",
+        description="Exact verdicts with certificates anyone can re-check. Each "
+        "command's --help ends with the exit statuses it can end with.",
         example="markone verify separable data.csv --certificate cert.json",
     )
 
     s = add_command(group, "separable", help="exact separability verdict with a proof",
                     description="A witness hyperplane (separable) or a Gordan "
                     "certificate (not separable), both exact rationals.",
-                    example=SEPARABLE_EXAMPLES, func=_separable)
+                    example=SEPARABLE_EXAMPLES, func=_separable,
+                    exits=VERDICT_EXITS)
     _data_args(s)
     s.add_argument("--method", choices=("auto", "lp", "z3", "perceptron"),
                    default="auto", help="prover: cheap ones first (auto), HiGHS LP, "
@@ -167,7 +174,8 @@ def register(subparsers: Any) -> ArgumentParser:
                     description="gamma = max over unit u of min_i y_i u.[x_i, 1], "
                     "bracketed by a unit vector (lower) and a hull point (upper), with "
                     "R and Novikoff's (R/gamma)^2.",
-                    example="markone verify margin data.csv --svm", func=_margin)
+                    example="markone verify margin data.csv --svm", func=_margin,
+                    exits={EXIT_OK: "separable", EXIT_NO: "not separable"})
     _data_args(m)
     m.add_argument("--svm", action="store_true",
                    help="hard-margin SVM margin instead (free intercept, not in the norm)")
@@ -176,11 +184,11 @@ def register(subparsers: Any) -> ArgumentParser:
                     description="Exact re-check of a file written by `markone verify "
                     "separable --certificate`: its schema, the hash of its embedded "
                     "data, the source file's hash when that file is present, and the "
-                    "proof. Exit status 0 valid (whichever verdict it proves), 1 the "
-                    "certificate is wrong (a proof that fails, data that do not match "
-                    "their hash), 2 the file cannot be read as a certificate.",
-                    example="markone verify check cert.json",
-                    func=_check)
+                    "proof. A file that cannot be read as a certificate is bad input.",
+                    example="markone verify check cert.json", func=_check,
+                    exits={EXIT_OK: "valid (whichever verdict it proves)",
+                           EXIT_NO: "the certificate is wrong (a proof that fails, data "
+                           "that do not match their hash)"})
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
 
     # `verify bound`, `verify cycling` and `verify machine` plug in here

@@ -25,11 +25,11 @@ import numpy as np
 
 from markone._deprecation import renamed_keyword
 from markone._figures import letters
-from markone._style import r_unit_name
 from markone._typing import JSONDict, PathLike
 from markone.hardware import plots
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
+from markone.hardware.runits import r_unit_name
 
 __all__ = ["letters_demo", "navy_comparison", "navy_sweep", "navy_table", "format_minutes",
            "NAVY_SETTINGS"]
@@ -81,6 +81,9 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
         Write the PNGs and the GIF (the JSON run is always written).
     echo : callable, optional
         Called with each line of the report (e.g. ``print``).
+    **deprecated
+        The deprecated keyword ``epochs`` (for ``max_epochs``); it works and warns
+        (``DeprecationWarning``).
 
     Returns
     -------

@@ -489,9 +489,9 @@ class MarkI:
         progress : bool or None
             Show a progress bar of the passes (tqdm; ``None``: only when stderr is a
             terminal). Off by default.
-        epochs, shuffle
-            Deprecated spellings of ``max_epochs`` and ``order="shuffle"``; they work
-            and warn (``DeprecationWarning``).
+        **deprecated
+            The deprecated keywords ``epochs`` (for ``max_epochs``) and ``shuffle``
+            (for ``order="shuffle"``); they work and warn (``DeprecationWarning``).
 
         Returns
         -------

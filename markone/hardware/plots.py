@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._style import DPI, new_figure, r_unit_name, save_figure, styled
+from markone._style import DPI, new_figure, save_figure, styled
 from markone._typing import ArrayLike, PathLike
 from markone.hardware.plugboard import Wiring, connection_matrix
+from markone.hardware.runits import r_unit_name
 
 if TYPE_CHECKING:
     from markone.hardware.run import MachineRun

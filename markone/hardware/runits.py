@@ -32,7 +32,32 @@ from markone._typing import Seed
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
-__all__ = ["RUnits", "Move", "source_set_mask", "stochastic_round"]
+__all__ = ["RUnits", "Move", "r_unit_name", "source_set_mask", "stochastic_round"]
+
+
+def r_unit_name(k: int) -> str:
+    """The name a person reads for R-unit ``k`` (a 0-based index): ``R1`` ... ``R8``.
+
+    Every human-facing text (the console, the demo, figures, ``markone verify machine``
+    and its ``--recheck``) names R-units this way; JSON keeps the 0-based index (the
+    field ``r_unit``).
+
+    Parameters
+    ----------
+    k : int
+        The R-unit's 0-based index.
+
+    Returns
+    -------
+    str
+        ``"R"`` followed by ``k + 1``.
+
+    Examples
+    --------
+    >>> r_unit_name(0), r_unit_name(7)
+    ('R1', 'R8')
+    """
+    return f"R{int(k) + 1}"
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -32,7 +32,7 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
+import signal
 import sys
 import traceback
 from collections.abc import Callable
@@ -42,6 +42,14 @@ from typing import Any, Protocol
 import numpy as np
 
 from markone._typing import JSONDict
+from verify.conformance.command import (
+    DeadlineExceeded,
+    OutputLimitExceeded,
+    OutputLimits,
+    run_bounded,
+)
+from verify.conformance.protocol import LimitExceeded, exact_numbers, int_of_digits
+
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
 
@@ -290,9 +298,15 @@ class RiverAdapter:
 
 class CommandAdapter:
     """A program that reads the problem as JSON on stdin and writes the answer as JSON
-    on stdout (exit status 0)."""
+    on stdout (exit status 0).
 
-    def __init__(self, command: str, *, timeout: float = 60.0) -> None:
+    Each run is bounded (:func:`verify.conformance.command.run_bounded`): its own
+    process group, stopped whole when the run ends; ``timeout`` seconds for the whole
+    exchange; ``limits`` on what it writes (:class:`OutputLimits`). A run that breaks
+    a bound is the implementation's error, with a message naming the bound."""
+
+    def __init__(self, command: str, *, timeout: float = 60.0,
+                 limits: OutputLimits | None = None) -> None:
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("--cmd is empty; give the command that runs your "
@@ -303,30 +317,42 @@ class CommandAdapter:
                 "an executable file).")
         self.name = command
         self.timeout = timeout
+        self.limits = OutputLimits() if limits is None else limits
 
     def answer(self, problem: JSONDict) -> JSONDict | None:
         try:
             # what the program writes is its own business: bytes that are not UTF-8
             # become U+FFFD (and then fail as not JSON), never an error of markone's
-            proc = subprocess.run(self.argv, input=json.dumps(problem), text=True,
-                                  encoding="utf-8", errors="replace",
-                                  capture_output=True, timeout=self.timeout)
-        except subprocess.TimeoutExpired as exc:
-            raise ImplementationError(
-                f"`{self.name}` did not answer within {self.timeout:g} s",
-                (exc.stderr or b"").decode(errors="replace")
-                if isinstance(exc.stderr, bytes) else (exc.stderr or "")) from exc
-        if proc.returncode != 0:
-            raise ImplementationError(
-                f"`{self.name}` exited with status {proc.returncode}",
-                proc.stderr.rstrip())
+            run = run_bounded(self.argv, json.dumps(problem), timeout=self.timeout,
+                              limits=self.limits)
+        except DeadlineExceeded as exc:
+            raise ImplementationError(f"`{self.name}` did not answer within "
+                                      f"{self.timeout:g} s ({exc})", exc.stderr) from None
+        except OutputLimitExceeded as exc:
+            raise ImplementationError(f"`{self.name}`: {exc}", exc.stderr) from None
+        if run.returncode != 0:
+            raise ImplementationError(f"`{self.name}` {_exit_words(run.returncode)}",
+                                      run.stderr.rstrip())
         try:
-            out = json.loads(proc.stdout)
+            out = exact_numbers(json.loads(run.stdout, parse_int=int_of_digits),
+                                max_digits=self.limits.max_digits)
         except json.JSONDecodeError as exc:
             raise ImplementationError(
                 f"`{self.name}` did not write one JSON object on stdout ({exc}); it "
-                f"wrote {_short(proc.stdout)}", proc.stderr.rstrip()) from exc
+                f"wrote {_short(run.stdout)}", run.stderr.rstrip()) from exc
+        except LimitExceeded as exc:
+            raise ImplementationError(f"`{self.name}`: {exc}", run.stderr.rstrip()
+                                      ) from None
         return normalise_answer(out, problem)
+
+
+def _exit_words(status):
+    if status < 0:
+        try:
+            return f"was killed by {signal.Signals(-status).name}"
+        except ValueError:
+            return f"was killed by signal {-status}"
+    return f"exited with status {status}"
 
 
 def adapter_for(obj: Any, name: str | None = None) -> Adapter:

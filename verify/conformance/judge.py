@@ -24,6 +24,7 @@ last iterate returned instead of a variant's vector.
 from __future__ import annotations
 
 import builtins
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -108,13 +109,27 @@ def show_vector(values: Sequence[Any], limit: int = 8) -> str:
 def _fmt(v):
     if isinstance(v, Fraction):
         if v.denominator == 1:
-            return str(v.numerator) if abs(v.numerator) < 10**15 else f"{float(v):.6g}"
-        return f"{float(v):.6g}" if v.denominator > 1000 else str(v)
+            return str(v.numerator) if abs(v.numerator) < 10**15 else _about(v)
+        return _about(v) if v.denominator > 1000 else str(v)
     if isinstance(v, float):
         return f"{v:.6g}"
     if isinstance(v, (list, tuple)):
         return show_vector(v)
     return str(v)
+
+
+def _about(q):
+    """Six significant digits of a Fraction of any size (beyond float64's range too).
+
+    >>> _about(Fraction(10**400 + 1, 3)), _about(Fraction(1, 3))
+    ('3.33333e+399', '0.333333')
+    """
+    f = float(q) if abs(q) < 10**300 else 0.0
+    if f != 0 or q == 0:
+        return f"{f:.6g}"
+    e = math.floor(math.log10(abs(q.numerator)) - math.log10(q.denominator))
+    mantissa = float(q / Fraction(10) ** e)
+    return f"{mantissa:.6g}e{e:+d}"
 
 
 def _close(got, want, tol):

@@ -25,8 +25,8 @@ are read exactly (a float is the binary fraction it is).
 from __future__ import annotations
 
 import copy
-import math
 import numbers
+import re
 import sys
 from collections.abc import Iterable
 from fractions import Fraction
@@ -37,7 +37,12 @@ __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
     "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",
     "exact_vector", "rule_text", "schema", "from_legacy_case", "data_fields",
+    "MAX_DIGITS", "LimitExceeded", "over_limit", "exact_numbers", "int_of_digits",
 ]
+
+#: The most digits one answer number may have (a string number's exponent counts:
+#: ``"1e99999"`` has 100,000); ``--max-digits`` raises it.
+MAX_DIGITS = 4000
 
 #: ``format`` of one case file.
 CASE_FORMAT = "markone.conformance.case/1"
@@ -99,9 +104,35 @@ def problem_of(case: JSONDict) -> JSONDict:
     return copy.deepcopy(case["problem"])
 
 
-def parse_number(value: Any, *, where: str = "a number") -> Fraction:
+class LimitExceeded(ValueError):
+    """An answer is larger than a limit allows (the message names the limit and the
+    option that raises it)."""
+
+
+def over_limit(what: str, limit: int, option: str, unit: str = "") -> LimitExceeded:
+    """The one wording of every refusal: what went over, the limit, how to raise it.
+
+    >>> print(over_limit("w[0] has 9 digits", 5, "max-digits"))
+    w[0] has 9 digits (the limit is 5, --max-digits); raise --max-digits if a correct answer really needs more
+    """
+    return LimitExceeded(f"{what} (the limit is {limit:,}{unit}, --{option}); raise "
+                         f"--{option} if a correct answer really needs more")
+
+
+def parse_number(value: Any, *, where: str = "a number",
+                 max_digits: int = MAX_DIGITS) -> Fraction:
     """Read one answer number exactly: int, float (its exact binary value), or a string
-    such as ``"3/4"`` or ``"0.1"``. Raises ValueError naming ``where``."""
+    such as ``"3/4"``, ``"0.1"`` or ``"-2.5e-3"``. Raises ValueError naming ``where``,
+    and :class:`LimitExceeded` for a number of more than ``max_digits`` digits (checked
+    before it is expanded: ``"1e1000000000"`` is refused at once).
+
+    >>> parse_number("-2.5e-3")
+    Fraction(-1, 400)
+    >>> parse_number("1e99999")
+    Traceback (most recent call last):
+    ...
+    verify.conformance.protocol.LimitExceeded: a number is '1e99999', 100,000 digits (the limit is 4,000, --max-digits); raise --max-digits if a correct answer really needs more
+    """
     if isinstance(value, bool):
         raise ValueError(f"{where} is a boolean ({value!r}), not a number.")
     if isinstance(value, Fraction):
@@ -114,12 +145,89 @@ def parse_number(value: Any, *, where: str = "a number") -> Fraction:
             raise ValueError(f"{where} is {v}; a finite number is needed.")
         return Fraction(v)
     if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise ValueError(f"{where} is {value!r}, not a number (give a JSON number or a "
-                     "string like \"3/4\").")
+        q = _number_text(value, where, max_digits)
+        if q is not None:
+            return q
+    hint = " without digit-group underscores" if "_" in str(value) else ""
+    raise ValueError(f"{where} is {_shown(value)}, not a number (give a JSON number or "
+                     f"a string like \"3/4\"{hint}).")
+
+
+_DECIMAL = re.compile(r"\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*")
+_RATIO = re.compile(r"\s*([+-]?)(\d+)/(\d+)\s*")
+
+
+def _number_text(text, where, max_digits):
+    """A decimal or p/q string as a Fraction, its size checked before it is built;
+    None when it is neither."""
+    m = _DECIMAL.fullmatch(text)
+    if m and (m.group(2) or m.group(3)):
+        sign, whole, frac, exp = m.group(1), m.group(2), m.group(3) or "", m.group(4)
+        if exp is not None and len(exp.lstrip("+-")) > 9:
+            _too_many(text, where, 10**9, max_digits)
+        e = int(exp or 0) - len(frac)
+        _too_many(text, where, len(whole) + len(frac) + abs(e), max_digits)
+        q = Fraction(int_of_digits(whole + frac) * 10**max(e, 0), 10**max(-e, 0))
+        return -q if sign == "-" else q
+    m = _RATIO.fullmatch(text)
+    if m:
+        _too_many(text, where, len(m.group(2)) + len(m.group(3)), max_digits)
+        if int_of_digits(m.group(3)) == 0:
+            return None
+        q = Fraction(int_of_digits(m.group(2)), int_of_digits(m.group(3)))
+        return -q if m.group(1) == "-" else q
+    return None
+
+
+def _too_many(text, where, digits, max_digits):
+    if digits > max_digits:
+        raise over_limit(f"{where} is {_shown(text)}, {digits:,} digits", max_digits,
+                         "max-digits")
+
+
+def _shown(value, n=40):
+    text = repr(value)
+    return text if len(text) <= n else text[:n - 5] + " ...'"
+
+
+def int_of_digits(digits: str) -> int:
+    """The integer a string of decimal digits (an optional sign first) writes, of any
+    length: Python's own limit on converting long strings (4300 digits) is not met,
+    the string being read in pieces.
+
+    >>> int_of_digits("-" + "9" * 5000) == -(10**5000 - 1)
+    True
+    """
+    if len(digits) <= 4000:
+        return int(digits or "0")
+    sign = -1 if digits[0] == "-" else 1
+    digits = digits.lstrip("+-")
+    half = len(digits) // 2
+    return sign * (int_of_digits(digits[:-half]) * 10**half + int_of_digits(digits[-half:]))
+
+
+def exact_numbers(value: Any, *, max_digits: int = MAX_DIGITS, where: str = "answer"
+                  ) -> Any:
+    """An answer with every number string made a Fraction (so nothing larger than
+    ``max_digits`` digits reaches the judge); other values are left as they are.
+
+    >>> exact_numbers({"w": ["1/2", 3], "note": "hi"})
+    {'w': [Fraction(1, 2), 3], 'note': 'hi'}
+    >>> exact_numbers({"w": [0, "2e5000"]})
+    Traceback (most recent call last):
+    ...
+    verify.conformance.protocol.LimitExceeded: w[1] is '2e5000', 5,001 digits (the limit is 4,000, --max-digits); raise --max-digits if a correct answer really needs more
+    """
+    if isinstance(value, list):
+        return [exact_numbers(v, max_digits=max_digits, where=f"{where}[{k}]")
+                for k, v in enumerate(value)]
+    if isinstance(value, dict):
+        return {k: exact_numbers(v, max_digits=max_digits, where=_shown(k, 20).strip("'"))
+                for k, v in value.items()}
+    if isinstance(value, str):
+        q = _number_text(value, where, max_digits)
+        return value if q is None else q
+    return value
 
 
 def parse_vector(values: Any, *, where: str) -> list[Fraction]:

@@ -45,7 +45,7 @@ the real-valued rule).
 The claims are about the ``"error_correction"`` rule without photocell noise. For the
 ``"forced"`` rule (its Hebb vector decides it on streams of whole passes) and the
 ``"gamma"`` rule (the perceptron on centred patterns, with real-valued weights) on a
-machine without faults, :mod:`verify._rules` decides what it can; for noisy machines
+machine without faults, :mod:`verify.machine.rules` decides what it can; for noisy machines
 only learnability is decided, and :func:`flip_probability` gives an empirical model of
 summation noise (the report says which applies). :func:`minimal_faults` names a
 1-minimal set of faults that breaks a damaged machine's task.
@@ -94,11 +94,13 @@ from markone._progress import search_bar
 from markone._typing import ArrayLike, JSONDict, Seed
 from markone._validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
-from verify import _clipped, _gamma_chain, _projected, _reach, _rules
-from verify._minfaults import FaultMinimum, minimal_faults, static_fault
-from verify._projected import ProjectedBall, check_projected_ball
-from verify._recheck import Recheck, margin_holds, recheck_report
-from verify._rules import drift_spread, flip_probability
+from markone.hardware.runits import r_unit_name
+from verify.machine import _clipped, _gamma_chain, _projected, _reach
+from verify.machine import rules as _rules
+from verify.machine._projected import ProjectedBall, check_projected_ball
+from verify.machine.faults import FaultMinimum, minimal_faults, static_fault
+from verify.machine.recheck import Recheck, margin_holds, recheck_report
+from verify.machine.rules import drift_spread, flip_probability
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI, MarkIParams
@@ -115,7 +117,7 @@ EXACT_MAX_STATES = 200_000
 #: Seconds at most spent minimising the set of faults that breaks a task.
 FAULT_MIN_S = 10.0
 #: Most pass-start states of the exact chain search for the gamma rule with whole
-#: steps (small tasks only: at most ``verify._gamma_chain.MAX_INPUTS`` inputs).
+#: steps (small tasks only: at most ``verify.machine._gamma_chain.MAX_INPUTS`` inputs).
 GAMMA_CHAIN_STATES = 5_000
 #: Most integer ball directions a report keeps as the evidence of an end-stop claim
 #: (each is one integer per input of the R-unit); with more, the claim is not
@@ -241,7 +243,7 @@ class MachineReport:
                  f"learnable: {word[self.learnable]}; learns for every order: "
                  f"{word[self.converges]}"]
         for r in self.r_units:
-            lines.append(f"R-unit {r.r_unit}:")
+            lines.append(f"{r_unit_name(r.r_unit)}:")
             for name in ("learnable", "end_stops", "converges"):
                 c = getattr(r, name)
                 lines.append(f"  {name:10s} {word[c.holds]:7s} [{c.method}] {c.message}")
@@ -474,13 +476,14 @@ def _fault_claim(machine, images, labels, plan, reports, deadline=None):
             type(plan.faults[i]).__name__ for i in minimum.faults])
     for r, c in culprits.items():
         if not c["healthy"]:
-            words.append(f"R-unit {r} was not learnable before the damage either")
+            words.append(f"{r_unit_name(int(r))} was not learnable before the damage "
+                         "either")
         else:
             why = (f"the {', '.join(c['kinds'])} faults alone" if c["kinds"]
                    else "only the faults together")
             if c["faults"]:
                 why += f" (each of faults {c['faults']} on its own)"
-            words.append(f"R-unit {r}: {why}")
+            words.append(f"{r_unit_name(int(r))}: {why}")
     if minimum is not None:
         words.append(_minimum_words(plan, minimum))
     return Claim(False, "separability with and without each kind of fault",
@@ -498,7 +501,7 @@ def _minimum_words(plan, minimum):
     what = ", ".join(f"{n} {k}" for k, n in kinds.items())
     listed = (f"faults {list(minimum.faults)}" if len(minimum.faults) <= 8
               else f"{len(minimum.faults)} faults")
-    units = ", ".join(map(str, minimum.r_units))
+    units = ", ".join(map(r_unit_name, minimum.r_units))
     if minimum.complete and not minimum.undecided:
         return (f"1-minimal set: {listed} ({what}) make R-unit(s) {units} unlearnable "
                 f"on their own, and without any one of them the task is learnable "
@@ -587,7 +590,7 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
 
 def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
     """End-stop and convergence claims for the forced and gamma rules
-    (:mod:`verify._rules`, :mod:`verify._forced`)."""
+    (:mod:`verify.machine.rules`, :mod:`verify.machine._forced`)."""
     stop = (min(-units.steps(units.lo), units.steps(units.hi)) if units.stops
             else None)
     wr = (units.steps(units.lo), units.steps(units.hi)) if units.stops else None
@@ -649,9 +652,9 @@ def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
 
 def _gamma_steps_claims(g, v, ev, wr, chain=None):
     """Claims for the gamma rule with whole motor steps (stochastic rounding) from
-    :func:`verify._rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
+    :func:`verify.machine.rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
     ``chain`` the exact finite-chain verdict on the given order
-    (:func:`verify._gamma_chain.decide`) when the task is small enough."""
+    (:func:`verify.machine._gamma_chain.decide`) when the task is small enough."""
     how = "rounding branches (gamma rule, whole steps)"
     ev = dict(ev, **{k: g[k] for k in ("stall", "stall_log10", "hit", "alpha")
                      if k in g})
@@ -708,7 +711,7 @@ def _forced_machine_passes(task, units):
     """The most passes a forced-rule machine runs on any stream of whole passes: each
     R-unit is right on every figure in every pass from its own bound on, so the machine
     has learned by the largest. None when some R-unit is not proven to learn."""
-    from verify._forced import every_stream
+    from verify.machine._forced import every_stream
 
     lo, hi = (units.lo, units.hi) if units.stops else (None, None)
     passes = []
@@ -1112,7 +1115,7 @@ def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline
 
 def _clipped_ball_claim(ball, red, hit):
     """Convergence for every stream from a certified centre inside the stops
-    (:mod:`verify._projected`)."""
+    (:mod:`verify.machine._projected`)."""
     reach = (f"an end stop can cut a move short (a stream of {len(hit)} presentations "
              "does it), but" if hit is not None else "whether or not an end stop is "
              "ever reached,")
@@ -1338,7 +1341,8 @@ def replay_stream(machine: MarkI, images: ArrayLike, labels: ArrayLike,
         check_int_at_least(passes, "passes", 1)
         if r_unit >= len(w):
             raise ValueError(f"r_unit={r_unit} is out of range: the machine has "
-                             f"{len(w)} R-units (0 to {len(w) - 1})")
+                             f"{len(w)} R-units, indices 0 to {len(w) - 1} "
+                             f"({r_unit_name(0)} to {r_unit_name(len(w) - 1)})")
         saturated, mistakes, returns = first.saturated.copy(), [], True
         for _ in range(passes):
             run = machine.train(images, labels, order=list(cycle), max_epochs=1,
@@ -1470,8 +1474,8 @@ def _quantisation_claim(p, units, reports, task):
         ev.update(figure=i, r_unit=r, a_unit=j, move_steps=str(move))
         return Claim(False, "rule",
                      f"the gamma rule asks for fractional moves (active A-units gain what "
-                     f"the others lose): figure {i} moves A-unit {j} of R-unit {r} by "
-                     f"{move} steps, which whole motor steps round stochastically, so "
+                     f"the others lose): figure {i} moves A-unit {j} of {r_unit_name(r)} "
+                     f"by {move} steps, which whole motor steps round stochastically, so "
                      "decisions can differ from the real-valued rule", ev)
     exact = units.Q & (units.Q - 1) == 0 and max(abs(units.lo), abs(units.hi),
                                                    units.e) < 2**40

@@ -142,7 +142,7 @@ class _SubPlans:
     def __init__(self, machine, images, labels, plan):
         from markone.hardware.faults import (AUnitStuck, CutWire, FaultPlan,
                                              MotorStopped, PhotocellStuck)
-        from verify.machine import machine_task
+        from verify.machine.check import machine_task
 
         base = machine_task(machine, images, labels, plan=FaultPlan())
         self.settled, self.theta = base.settled, base.theta

@@ -1,6 +1,6 @@
 """Bounds on each weight from the ball at the move that pushes it: the mistake condition.
 
-Notation of :mod:`verify._ball`: signed examples ``z_i`` (integers), ``r_i = ||z_i||^2``,
+Notation of :mod:`verify.machine._ball`: signed examples ``z_i`` (integers), ``r_i = ||z_i||^2``,
 the ideal perceptron from zero adds ``z_k`` on a mistake on ``k`` (``z_k . w <= 0``).
 Novikoff's two facts alone bound ``w_j`` by the ball (its module doc says why no
 argument from them does better). One more fact is true of every run: weight ``j`` only
@@ -30,7 +30,7 @@ convex problem ``min ||u - t z_k + s sign e_j||^2 / (4 s)`` over ``z_i . u >= r_
 condition equal to,
 ``max { sign w_j : w = sum_i c_i z_i, c >= 0, ||w||^2 <= sum_i c_i r_i, z_k . w <= 0 }``,
 Novikoff's two facts plus this one (alternations of the projection of
-:mod:`verify._ball` propose it).
+:mod:`verify.machine._ball` propose it).
 
 Floating point only proposes ``u`` and ``t``: the certificate is an integer ``U`` with
 every ``z_i . U > 0`` and an integer ``T >= 0``; with ``rho = max_i r_i / z_i . U``
@@ -45,7 +45,7 @@ is a mistake only where ``w_0 + w_1 >= 0``); Novikoff's facts allow ``w_0`` down
 -2:
 
 >>> import numpy as np
->>> from verify import _ball
+>>> from verify.machine import _ball
 >>> Z, r = np.array([[-1, -1, 0], [1, 1, 1]]), np.array([2, 3])
 >>> ball, u = _ball.weight_direction(Z, r, 0, -1)
 >>> ball
@@ -64,7 +64,7 @@ import time
 import numpy as np
 
 from markone._typing import ArrayLike
-from verify import _ball
+from verify.machine import _ball
 
 __all__ = ["PushBound", "best_cut", "certify_cap", "push_bound"]
 
@@ -157,7 +157,7 @@ def push_bound(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *, u: ArrayLike,
 
     Every pushing figure gets the closed-form cut of the ball of ``u`` (a direction
     with ``z_i . u > 0``; its own weight's best ball is a good one). With ``qp`` (the
-    solver of a :class:`verify._ball.BallBounds` of the same ``Z``), the figures whose
+    solver of a :class:`verify.machine._ball.BallBounds` of the same ``Z``), the figures whose
     cap leaves ``sign * w_j`` above ``target`` (all of them without a target), the
     highest first, get their own ``u`` and ``t`` by ``iterations`` alternations,
     until one stays above ``target`` (then the weight cannot be proven inside it) or

@@ -24,7 +24,7 @@ strictly feasible) that minimum equals
 the largest ``w_j`` allowed by Novikoff's two facts (``w`` is a non-negative
 combination of the mistakes, and each mistake adds at most ``r_i`` to ``||w||^2``). No
 argument that uses only those facts can give a smaller bound; the true reachable
-maximum can be smaller still. :mod:`verify._cap` adds a third fact, the mistake
+maximum can be smaller still. :mod:`verify.machine._cap` adds a third fact, the mistake
 condition of the move that pushes a weight further (``ball_bounds`` uses it on the
 weights whose own ball leaves the end stops); on the 26-letter task it gains about
 one step.
@@ -71,7 +71,7 @@ class BallBounds:
     ``u`` is the shared (minimum-norm) direction; ``refined`` lists the
     ``(weight, sign)`` pairs whose bound got their own direction, ``pushed`` those
     among them whose own ball still left ``[lo, hi]`` and that the balls at their
-    pushes (:mod:`verify._cap`) made smaller; ``complete`` is False when a budget
+    pushes (:mod:`verify.machine._cap`) made smaller; ``complete`` is False when a budget
     stopped the refinement before every weight outside ``[lo, hi]`` was tried.
     ``directions`` are the integer directions whose :func:`integer_bounds` were
     combined (the shared one first): without ``pushed``, the elementwise smallest of
@@ -251,7 +251,7 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
         Alternations ``s = ||u||`` of each refinement.
     push : bool
         A weight whose own ball leaves ``[lo, hi]`` also gets the balls at its
-        pushes (:func:`verify._cap.push_bound`: the mistake condition of the move
+        pushes (:func:`verify.machine._cap.push_bound`: the mistake condition of the move
         that raises it), when they are smaller.
 
     Returns
@@ -295,7 +295,7 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
         np.maximum(lower, cert[1], out=lower)
         limit = hi if sign > 0 else -lo
         if (upper[j] if sign > 0 else -lower[j]) > limit and push:
-            from verify._cap import push_bound
+            from verify.machine._cap import push_bound
 
             cut = push_bound(Z, r, j, sign, u=where, qp=qp, target=limit,
                              deadline=deadline)

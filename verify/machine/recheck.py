@@ -21,14 +21,14 @@ is a certificate or a counterexample, with exact integers and none of the search
   show every figure, and a copy of the machine must replay it
   (:func:`verify.machine.replay_stream` with ``r_unit``);
 * **learns for every order** by the clipped Novikoff ball: the centre is re-checked by
-  :func:`verify._projected.check_projected_ball`, and the bound must be the one stated;
+  :func:`verify.machine._projected.check_projected_ball`, and the bound must be the one stated;
   by the all-streams search: its clipped reachable set must be closed under every
   clipped mistake and have no strongly connected set of mistakes that every figure
   leaves in place.
 
 * **end stops never reached**: Novikoff's bounds from the margin direction in the
   evidence (its margin is at least ``gamma_lower`` on every figure, exactly), the
-  balls per weight from their integer directions (:func:`verify._ball.integer_bounds`),
+  balls per weight from their integer directions (:func:`verify.machine._ball.integer_bounds`),
   an exact reachable set as an inductive invariant (zero start, closed under every
   mistake move, inside the stops), and the one-signed argument from the patterns.
 
@@ -47,7 +47,7 @@ Examples
 >>> report = check_machine(machine, figures, ["a", "b"])
 >>> checks = recheck_report(report, machine, figures, ["a", "b"])
 >>> [(c.claim, c.status) for c in checks if c.status != "unchecked"]
-[('R0 learnable', 'confirmed'), ('R0 end_stops', 'confirmed'), ('R0 converges', 'confirmed')]
+[('R1 learnable', 'confirmed'), ('R1 end_stops', 'confirmed'), ('R1 converges', 'confirmed')]
 """
 
 from __future__ import annotations
@@ -61,10 +61,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._typing import ArrayLike, JSONDict
+from markone.hardware.runits import r_unit_name
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
-    from verify.machine import MachineReport
+    from verify.machine.check import MachineReport
 
 __all__ = ["Recheck", "recheck_report", "margin_holds"]
 
@@ -218,7 +219,7 @@ def _novikoff(X, y, ev, units):
 
 def _ball(X, y, ev, units):
     """Re-derive the per-weight ball bounds from the integer directions."""
-    from verify._ball import integer_bounds
+    from verify.machine._ball import integer_bounds
 
     dirs = ev.get("ball_directions")
     if not dirs:
@@ -317,7 +318,7 @@ def _invariant(X, y, ev, units):
 def _no_blocking_cycle(X, y, ev, units):
     """The clipped reachable set, re-checked as closed, has no strongly connected set
     of mistakes that a fair stream could stay on."""
-    from verify.machine import _blocking_components
+    from verify.machine.check import _blocking_components
 
     closed = _closed_set(X, y, ev, units, clipped=True)
     if closed is None:
@@ -395,7 +396,7 @@ def _converges(task, r, claim, units, replay, basis_confirmed):
             if mistakes == 0 or (again != w).any():
                 raise _Refuted("the cycle does not bring the weights back after a pass "
                                "with mistakes")
-        from verify.machine import replay_stream
+        from verify.machine.check import replay_stream
 
         out = replay(lambda m: replay_stream(m, replay.images, replay.labels, prefix,
                                              cycle, r_unit=r))
@@ -406,7 +407,7 @@ def _converges(task, r, claim, units, replay, basis_confirmed):
     if claim["holds"] and claim["method"] == "exhaustive (all streams)":
         return _no_blocking_cycle(X.astype(np.int64), y.astype(np.int64), ev, units)
     if claim["holds"] and claim["method"] == "clipped Novikoff ball":
-        from verify._projected import check_projected_ball
+        from verify.machine._projected import check_projected_ball
 
         X = _columns(task, r, ev)
         try:
@@ -487,7 +488,8 @@ def _as_dict(report, n_r_units):
             and isinstance(r[c].get("evidence"), dict)
             for c in ("learnable", "end_stops", "converges"))
         if not ok:
-            raise ValueError(f"malformed machine report: R-unit entry {k} must have "
+            raise ValueError(f"malformed machine report: R-unit entry {k} "
+                             f"({r_unit_name(k)}) must have "
                              "r_unit, and learnable, end_stops and converges claims "
                              "with holds, method and evidence")
     return d
@@ -504,7 +506,7 @@ def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
         When ``report`` is not a (well-formed) machine report, or is about other
         figures, labels or A-unit patterns (another machine) than these.
     """
-    from verify.machine import _data_hash, _patterns_hash, _Units, machine_task
+    from verify.machine.check import _data_hash, _patterns_hash, _Units, machine_task
 
     d = _as_dict(report, machine.params.n_r_units)
     task = machine_task(machine, images, labels)
@@ -525,12 +527,12 @@ def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
     out = []
     for r_rep in d["r_units"]:
         r = int(r_rep["r_unit"])
-        learn = _recheck_claim(f"R{r} learnable", r_rep["learnable"],
+        learn = _recheck_claim(f"{r_unit_name(r)} learnable", r_rep["learnable"],
                                lambda c: _learnable(task, r, c))
-        stops = _recheck_claim(f"R{r} end_stops", r_rep["end_stops"],
+        stops = _recheck_claim(f"{r_unit_name(r)} end_stops", r_rep["end_stops"],
                                lambda c: _end_stops(task, r, c, units, replay))
         basis = learn.status == stops.status == "confirmed"
-        conv = _recheck_claim(f"R{r} converges", r_rep["converges"],
+        conv = _recheck_claim(f"{r_unit_name(r)} converges", r_rep["converges"],
                               lambda c: _converges(task, r, c, units, replay, basis))
         out += [learn, stops, conv]
     return out

@@ -1,0 +1,98 @@
+"""``--dask ADDRESS`` where no Dask scheduler listens: a clear exit 2 within the
+connect timeout, and the sweep's lock released (only loopback servers here)."""
+
+import http.server
+import socket
+import threading
+
+import pytest
+
+import markone._parallel as parallel
+from markone.cli import main
+
+pytest.importorskip("dask.distributed")
+
+
+class _Garbage:
+    """A TCP server on 127.0.0.1 that sends ``greeting`` to whoever connects (and then
+    keeps the connection open until the test ends)."""
+
+    def __init__(self, greeting):
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.greeting, self.conns = greeting, []
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.conns.append(conn)
+            conn.sendall(self.greeting)
+
+    def close(self):
+        self.sock.close()
+        for conn in self.conns:
+            conn.close()
+
+
+@pytest.fixture
+def http_address():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             http.server.SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"tcp://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+# 0xff.. is what made dask ask for 3.07 EiB; a plausible length with a nonsense frame
+# count; a greeting that stops short
+GREETINGS = {"an absurd length": b"\xff" * 64,
+             "a nonsense frame count": (64).to_bytes(8, "little") + b"\xff" * 8,
+             "a cut greeting": (64).to_bytes(8, "little")[:5]}
+
+
+@pytest.mark.parametrize("name", list(GREETINGS))
+def test_a_service_that_does_not_speak_dask_is_refused(name, monkeypatch):
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 0.5)
+    server = _Garbage(GREETINGS[name])
+    try:
+        with pytest.raises(OSError, match="does not speak Dask"):
+            list(parallel.run_each(abs, [1, -2], dask=server.address))
+    finally:
+        server.close()
+
+
+def test_an_http_server_is_refused_within_the_connect_timeout(http_address, monkeypatch):
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 0.5)
+    with pytest.raises(OSError, match="does not speak Dask: no greeting within the "
+                                      "connect timeout"):
+        list(parallel.run_each(abs, [1, -2], dask=http_address))
+
+
+def test_sim_run_exits_2_and_releases_the_lock(http_address, tmp_path, monkeypatch,
+                                               capsys):
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 0.5)
+    garbage = _Garbage(GREETINGS["an absurd length"])
+    try:
+        for address in (http_address, garbage.address):
+            assert main(["sim", "run", "novikoff", "--size", "small", "--out",
+                         str(tmp_path), "--dask", address]) == 2
+            err = capsys.readouterr().err
+            assert f"cannot reach the Dask scheduler at {address}" in err
+            assert "does not speak Dask" in err and "internal error" not in err
+            assert not (tmp_path / "novikoff" / ".lock").exists()
+    finally:
+        garbage.close()
+
+
+def test_a_real_scheduler_passes_the_probe():
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, processes=False, protocol="tcp://",
+                                  dashboard_address=None) as cluster:
+        parallel.probe_scheduler(cluster.scheduler_address, 5.0)
+        assert sorted(parallel.run_each(abs, [1, -2], dask=cluster.scheduler_address)
+                      ) == [(0, 1), (1, 2)]

@@ -1,0 +1,225 @@
+"""A hostile ``--cmd`` corpus: programs that hang, flood, nest, fork and hide.
+
+None may keep ``markone adversary check`` past its limits, none may end in an
+internal error (exit 3), and none may leave a process behind. Each program is a tiny
+script in ``hostile/``; the ones that fork write their children's pids to the file
+named by ``HOSTILE_PIDS``.
+"""
+
+import json
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from markone.cli import main
+from verify.conformance import CommandAdapter, ImplementationError, load_cases
+from verify.conformance.command import (
+    JSONShapeGuard,
+    OutputLimitExceeded,
+    OutputLimits,
+    StderrTail,
+    run_bounded,
+)
+from verify.conformance.protocol import (
+    CASE_FORMAT,
+    PROBLEM_FORMAT,
+    SUITE_VERSION,
+    LimitExceeded,
+    rule_text,
+)
+
+HOSTILE = Path(__file__).parent / "hostile"
+#: no case of the corpus may take longer than this (a hang guard, not a speed test)
+HANG_GUARD_S = 60
+
+CORPUS = {
+    # name: (script and its arguments, options, words the report must show)
+    "hang": ("hang.py", ["--timeout", "1"], "did not answer within 1 s (it was still "
+             "running)"),
+    "ignores SIGTERM": ("ignore_term.py", ["--timeout", "1"], "did not answer within 1 s"),
+    "floods stdout": ("flood_stdout.py", ["--max-output", "200000"],
+                      "too much on stdout and stderr together (the last bytes on stdout)"
+                      " (the limit is 200,000 bytes, --max-output); raise --max-output"),
+    "floods stderr": ("flood_stderr.py", ["--max-output", "200000"],
+                      "(the last bytes on stderr)"),
+    "one endless stderr line": ("flood_one_line.py", [], "--max-output"),
+    "nests a million deep": ("nesting.py", [], "nests JSON more than 64 deep (the limit "
+                             "is 64, --max-depth)"),
+    "a million-digit integer": ("huge_int.py", [], "a number of more than 4,000 "
+                                "characters (the limit is 4,000, --max-digits)"),
+    "1e99999 as a string": ("huge_exponent.py 1e99999", [], "w[0] is '1e99999', 100,000 "
+                            "digits (the limit is 4,000, --max-digits)"),
+    "1e1_000_000_00 as a string": ("huge_exponent.py 1e1_000_000_00", [],
+                                   "without digit-group underscores"),
+    "forks sleepers": ("forks.py", [], "FAIL"),
+    "detached grandchild ignoring SIGTERM": ("detached.py", [], "FAIL"),
+    "detached grandchild holding stdout": ("detached.py hold", ["--timeout", "2"], "FAIL"),
+    "not UTF-8": ("non_utf8.py", [], "did not write one JSON object"),
+    "exits without reading": ("early_exit.py", [], "did not write one JSON object"),
+}
+
+
+@pytest.fixture(scope="module")
+def case(tmp_path_factory):
+    """One small case without checkpoints (one run of the program per check)."""
+    problem = {"format": PROBLEM_FORMAT, "id": "tiny", "task": "binary",
+               "variant": "last", "rule": rule_text("binary", "last"),
+               "intercept": True, "X": [[1.0, 0.0], [0.0, 1.0]], "y": [1, -1],
+               "order": [0, 1, 0]}
+    doc = {"format": CASE_FORMAT, "suite_version": SUITE_VERSION, "id": "tiny",
+           "title": "tiny", "property": "mistake-driven-updates", "pins": "the rule",
+           "task": "binary", "variant": "last", "float64_can_pass": True,
+           "tolerance": 0, "problem": problem,
+           "expected": {"mistakes": 2, "w": ["1", "-1", "0"]}}
+    path = tmp_path_factory.mktemp("hostile") / "tiny.json"
+    path.write_text(json.dumps(doc))
+    assert load_cases(path) == [doc]
+    return path
+
+
+def finishes(fn, *args):
+    """fn(*args) (its value, or its exception raised here), failing the test rather
+    than hanging it if it has not returned in time."""
+    box = {}
+
+    def call():
+        try:
+            box["value"] = fn(*args)
+        except BaseException as exc:      # handed over to the test's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=call, daemon=True)
+    thread.start()
+    thread.join(HANG_GUARD_S)
+    assert not thread.is_alive(), f"still running after {HANG_GUARD_S} s: a hang"
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def running(pid):
+    """Is ``pid`` a live process (a zombie waiting for its reaper is not)?"""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_hostile_program_is_bounded_and_leaves_nothing(name, case, tmp_path,
+                                                       monkeypatch, capsys):
+    script, options, words = CORPUS[name]
+    pids = tmp_path / "pids"
+    pids.touch()
+    monkeypatch.setenv("HOSTILE_PIDS", str(pids))
+    cmd = f"{sys.executable} {HOSTILE / script}"
+    status = finishes(main, ["adversary", "check", str(case), "--cmd", cmd, *options])
+    out, err = capsys.readouterr()
+    assert status == 1, (status, out, err)
+    assert words in out
+    assert "internal error" not in err
+    left = [pid for pid in pids.read_text().split() if running(pid)]
+    assert not left, f"{name}: processes left behind: {left}"
+
+
+def test_a_correct_answer_written_a_character_at_a_time_passes(case, capsys):
+    """Brackets, quotes and a backslash inside a string, cut at every character, do
+    not count as nesting (the limit is 2 here, the answer nests 2 deep)."""
+    cmd = f"{sys.executable} {HOSTILE / 'trickle.py'}"
+    assert main(["adversary", "check", str(case), "--cmd", cmd, "--max-depth", "2"]) == 0
+    assert "1 passed" in capsys.readouterr().out
+
+
+def test_stderr_is_shown_marked_and_bounded(case, capsys):
+    cmd = f"{sys.executable} {HOSTILE / 'flood_stderr.py'}"
+    assert main(["adversary", "check", str(case), "--cmd", cmd, "--max-output", "100000",
+                 "--max-stderr-lines", "3"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("  | debug: still thinking\n") == 3
+    assert "more lines of stderr not shown (--max-stderr-lines 3)" in err
+    assert "\ndebug" not in err                  # every line of it marked
+
+
+def test_a_program_that_exits_before_reading_a_large_problem():
+    adapter = CommandAdapter(f"{sys.executable} {HOSTILE / 'early_exit.py'}")
+    problem = {"task": "binary", "variant": "last", "intercept": False,
+               "X": [[1.0] * 1000] * 500, "y": [1] * 500, "order": list(range(500))}
+    with pytest.raises(ImplementationError, match="did not write one JSON object"):
+        adapter.answer(problem)
+
+
+def test_limits_are_checked_while_reading_not_after():
+    """A program that floods stdout forever is stopped at the limit: were the limit
+    checked after reading, this run would never end."""
+    argv = [sys.executable, str(HOSTILE / "flood_stdout.py")]
+    with pytest.raises(OutputLimitExceeded, match="--max-output"):
+        finishes(lambda: run_bounded(argv, "", timeout=HANG_GUARD_S,
+                                     limits=OutputLimits(max_output=50_000)))
+
+
+SAMPLE = json.dumps({"w": [12345, "1/3"], "s": 'a \\" ]] [[ {', "n": [[[1]]]})
+
+
+def refused(pieces, **limits):
+    """Does the guard refuse the JSON text fed as ``pieces``?"""
+    guard = JSONShapeGuard(**limits)
+    try:
+        for piece in pieces:
+            guard.feed(piece)
+    except LimitExceeded:
+        return True
+    return False
+
+
+def every_cut(text):
+    """``text`` cut once at every place (an empty chunk in the cut too), and cut
+    between every two characters."""
+    for k in range(len(text) + 1):
+        yield [text[:k], text[k:]]
+        yield [text[:k], "", text[k:]]
+    yield list(text)
+
+
+@pytest.mark.parametrize("max_depth, ok", [(4, True), (3, False)])
+def test_shape_guard_depth_at_every_cut(max_depth, ok):
+    """The sample nests 4 deep (brackets in its string do not count)."""
+    for pieces in every_cut(SAMPLE):
+        assert refused(pieces, max_depth=max_depth, max_digits=100) is not ok, pieces
+
+
+@pytest.mark.parametrize("max_digits, ok", [(6, True), (5, False)])
+def test_shape_guard_number_length_at_every_cut(max_digits, ok):
+    """The longest number token has 6 characters (the longer one is a string)."""
+    for pieces in every_cut('[123456, 1, "1234567890", 22]'):
+        assert refused(pieces, max_depth=5, max_digits=max_digits) is not ok, pieces
+
+
+def test_stderr_tail_keeps_the_first_lines_and_counts_the_rest():
+    tail = StderrTail(max_lines=2, width=5)
+    for piece in ("one\ntw", "o\nthree\n", "four\nfive"):
+        tail.feed(piece)
+    assert tail.text().splitlines() == [
+        "one", "two", "... 3 more lines of stderr not shown (--max-stderr-lines 2)"]
+    tail = StderrTail(max_lines=5, width=5)
+    tail.feed("abcdefgh\n")
+    assert tail.text() == "abcde ...(line cut)"
+
+
+def test_limits_refuse_nonsense():
+    for bad in ({"max_output": 0}, {"max_depth": 501}, {"max_digits": True}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            OutputLimits(**bad)
+
+
+def test_cli_help_states_the_default_limits(capsys):
+    with pytest.raises(SystemExit):
+        main(["adversary", "check", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    d = OutputLimits()
+    assert d.max_output == 16 * 2**20 and "(default 16 MiB)" in text
+    assert f"(default {d.max_depth}, at most 500)" in text
+    assert f"(default {d.max_digits:,})" in text
+    assert f"(default {d.max_stderr_lines})" in text

@@ -1,0 +1,42 @@
+"""What the theorems promise a given Mark I on a given task, and what breaks it.
+
+The public face of the package: :func:`check_machine` proves or refutes, for each
+R-unit of a :class:`~markone.hardware.MarkI`, that its task is learnable, that no end
+stop cuts a move short and that the machine converges; :func:`recheck_report` confirms
+a report from its evidence; :func:`minimal_faults` names a 1-minimal set of faults that
+breaks a damaged machine's task. The user guide is ``docs/verify-machine.md``.
+
+Modules
+-------
+``check``
+    :func:`check_machine` and the claims it decides.
+``recheck``
+    :func:`recheck_report`: each claim re-checked from the report's evidence.
+``rules``
+    the forced and gamma training rules, and the summation-noise model.
+``faults``
+    :func:`minimal_faults`.
+``_ball``, ``_cap``, ``_push``, ``_reach``, ``_clipped``, ``_projected``, ``_forced``, ``_gamma_chain``
+    the mathematics behind the end-stop and convergence claims.
+
+Examples
+--------
+>>> import numpy as np
+>>> from markone.hardware import MarkI, MarkIParams
+>>> p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
+...                 max_fanout=1, theta=1, n_r_units=1, weight_range=(-1, 1))
+>>> check_machine(MarkI(p, seed=0), np.array([[1, 0], [0, 1]]), ["a", "b"]).converges
+True
+"""
+
+from verify.machine._projected import ProjectedBall, check_projected_ball
+from verify.machine.check import (Claim, MachineReport, RUnitReport, check_machine,
+                                  exposure_limits, machine_task, replay_stream)
+from verify.machine.faults import FaultMinimum, minimal_faults
+from verify.machine.recheck import Recheck, recheck_report
+from verify.machine.rules import drift_spread, flip_probability
+
+__all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
+           "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
+           "flip_probability", "drift_spread", "check_projected_ball",
+           "ProjectedBall", "recheck_report", "Recheck"]
