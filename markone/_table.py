@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from markone._exact import NumberTooLong, parse_number, text_shown
+from markone._exact import NumberTooLong, parse_number
 from markone._io import plural
 
 __all__ = ["load_table", "read_npz", "read_text_table", "READERS", "BUILTIN_TABLES",
@@ -398,9 +398,9 @@ def _bad_cell(path, n, j, cell, names, col):
     if not cell:
         return ValueError(f"{where}: the cell is empty; fill it in or remove the line.")
     if re.fullmatch(r"\s*[+-]?[\d.eE+-]+\s*/\s*[+-]?0+\s*", cell):
-        return ValueError(f"{where}: {text_shown(cell)} divides by zero.")
+        return ValueError(f"{where}: {cell!r} divides by zero.")
     if cell.lower().lstrip("+-") in _NON_FINITE:
-        return ValueError(f"{where}: {text_shown(cell)} is not a finite number; remove or "
+        return ValueError(f"{where}: {cell!r} is not a finite number; remove or "
                           "replace it.")
     hint = ""
     if re.fullmatch(r"[+-]?\d+,\d+", cell):
@@ -408,7 +408,7 @@ def _bad_cell(path, n, j, cell, names, col):
     elif names is None or j != col:
         hint = (f"; if column {j + 1} holds the labels, pass label={j}"
                 f"{f' or label={names[j]!r}' if names else ''}")
-    return ValueError(f"{where}: {text_shown(cell)} is not a number{hint}.")
+    return ValueError(f"{where}: {cell!r} is not a number{hint}.")
 
 
 class InexactCell(ValueError):
@@ -419,7 +419,7 @@ class InexactCell(ValueError):
     def __init__(self, where: str, cell: str,
                  fix: str = "read the table exactly (exact=True)") -> None:
         self.where, self.cell, self.what = where, cell, _rounding(cell)
-        super().__init__(f"{where}: {text_shown(cell)} {self.what}; {fix}.")
+        super().__init__(f"{where}: {cell!r} {self.what}; {fix}.")
 
     def with_fix(self, fix: str) -> InexactCell:
         """The same error, with another remedy (a command's flag, say)."""

@@ -197,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = getattr(args, "prog", "markone")
     args.started = time.perf_counter()  # --timeout counts from here, loading included
     try:
-        with warnings.catch_warnings(), digit_limit(getattr(args, "max_digits", MAX_DIGITS)):
+        with warnings.catch_warnings(), digit_limit(getattr(args, "max_digits", None) or MAX_DIGITS):
             warnings.showwarning = _warning_printer(prog)
             status = args.func(args)
         sys.stdout.flush()  # here, so that a closed pipe is caught below
