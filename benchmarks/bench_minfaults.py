@@ -19,7 +19,7 @@ import string
 import sys
 import time
 
-from markone._figures import letters
+from markone.datasets import letters
 from markone.hardware import MarkI
 from markone.hardware.faults import random_faults
 

@@ -202,7 +202,7 @@ def checker_speed(rng):
     import os
     import tempfile
 
-    from markone._io import write_json
+    from markone._internal.io import write_json
     from verify import certificate as new
 
     old = old_checker()
@@ -247,7 +247,7 @@ def sparse_files(rng, n=100_000, d=10_000, k=100):
 
     import scipy.sparse as sp
 
-    from markone._io import atomic_write
+    from markone._internal.io import atomic_write
     from verify.certificate import (certificate_document, certificate_json,
                                     check_certificate_file)
 

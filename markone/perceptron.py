@@ -37,7 +37,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from markone import _kernels
-from markone._checks import (
+from markone._internal.checks import (
     VARIANTS,
     ConvergenceWarning,
     check_order,
@@ -49,10 +49,10 @@ from markone._checks import (
     zero_rows_error,
 )
 from markone._estimator import OnlineClassifier, as_float, validate_core_params
-from markone._dataset import Dataset, as_dataset
-from markone._exact import fraction_text, to_fraction
-from markone._typing import ArrayLike, Order, Rational, Seed
-from markone._validation import (
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import fraction_text, to_fraction
+from markone._internal.typing import ArrayLike, Order, Rational, Seed
+from markone._internal.validation import (
     array_values,
     as_generator,
     check_matrix_or_sparse,
@@ -72,7 +72,7 @@ def augment(X: ArrayLike, intercept: bool = True,
             intercept_scale: float = 1.0) -> np.ndarray:
     """Return ``[X, c]`` (a column of ``c = intercept_scale`` appended) as float64.
 
-    ``X`` is checked (or a checked :class:`markone._dataset.Dataset`). Sparse input gives a canonical CSR matrix (the constant column stored).
+    ``X`` is checked (or a checked :class:`markone._internal.data.Dataset`). Sparse input gives a canonical CSR matrix (the constant column stored).
 
     >>> augment([[1.0, 2.0]]).tolist()
     [[1.0, 2.0, 1.0]]
@@ -219,7 +219,7 @@ class TrainResult:
 
     def _repr_html_(self):
         """Shown in Jupyter: what happened in words, the fields as a table."""
-        from markone._html import result_html
+        from markone._internal.html import result_html
 
         state = "converged" if self.converged else "did not converge"
         return result_html(self, headline=f"{state} after {self.mistakes} mistakes in "
@@ -360,7 +360,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         the dense run's bit for bit whenever the dot products are exact (e.g.
         integer-valued data).
         A DataFrame (or anything with ``to_numpy`` or ``__array__``) is read by its
-        values, in every mode. ``X`` may also be a :class:`markone._dataset.Dataset`
+        values, in every mode. ``X`` may also be a :class:`markone._internal.data.Dataset`
         (data already checked, labels in it; then ``y=None``).
     y : array-like (n_samples,)
         Two classes of any values (mapped to -1/+1, the sorted first to -1), or
@@ -484,7 +484,7 @@ def _overflow_checks(yx):
 
 
 def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
-    """The epoch driver of :func:`markone._checks.run_epochs` on a fresh engine."""
+    """The epoch driver of :func:`markone._internal.checks.run_epochs` on a fresh engine."""
     engine = _new_engine(yx, variant, record)
     n = yx[0].shape[0] if engine.lean else yx.shape[0]
     epochs = iter(range(1, max_epochs + 1))

@@ -8,7 +8,7 @@ Names are imported lazily from their modules.
 
 from __future__ import annotations
 
-from markone._lazy import lazy_exports
+from markone._internal.lazy import lazy_exports
 
 # public name -> module that defines it
 _EXPORTS = {

@@ -31,11 +31,12 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from markone.errors import MarkoneError
 
 __all__ = ["solve_by_cuts", "LPTimeout"]
 
 
-class LPTimeout(Exception):
+class LPTimeout(MarkoneError):
     """The deadline passed before the LP finished."""
 
 

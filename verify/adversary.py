@@ -50,13 +50,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from markone._html import ShownInJupyter, result_repr
-from markone._dataset import Dataset, as_dataset
-from markone._exact import float64_of, to_fraction
-from markone._io import plural
-from markone._progress import search_bar
-from markone._typing import ArrayLike, PathLike, Seed
-from markone._validation import as_generator, check_choice, check_int_at_least
+from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import float64_of, to_fraction
+from markone._internal.io import plural
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, PathLike, Seed
+from markone._internal.validation import as_generator, check_choice, check_int_at_least
 from verify._exact import dense_rows
 from verify.cycling import deadline_after, integer_yx, reachable_states, stopped_phrase
 
@@ -265,7 +265,7 @@ def _finish(data, intercept, order, method, explored, complete_hint, *,
     ``closed_form`` = ``(R, gamma, bound)`` when theory gives them; ``stopped`` =
     ``(stopped_by, why)`` when a budget or time limit cut the search short.
     """
-    from markone._checks import FloatRangeError
+    from markone._internal.checks import FloatRangeError
 
     R, gamma, bound = closed_form or novikoff_bound(data, None, intercept=intercept)
     Xf = data.exact_floats

@@ -51,13 +51,13 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from markone._html import ShownInJupyter, result_repr
-from markone._dataset import as_dataset
-from markone._exact import fits_int64, int_text
-from markone._progress import search_bar
-from markone._typing import ArrayLike, Rational
+from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.data import as_dataset
+from markone._internal.exact import fits_int64, int_text
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, Rational
 from markone.online import is_mistake
-from markone._validation import check_choice, check_int_at_least, check_positive
+from markone._internal.validation import check_choice, check_int_at_least, check_positive
 
 __all__ = ["CyclingReport", "check_cycling", "integer_yx", "deadline_after",
            "stopped_phrase"]
@@ -157,7 +157,7 @@ def integer_yx(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     """Return ``(YX, scale)``: the rows ``y_i * [x_i, c]`` as exact integers.
 
     ``X`` may hold ints, Fractions, rational strings or floats (taken as the exact
-    binary fractions they are), or be a checked :class:`markone._dataset.Dataset`
+    binary fractions they are), or be a checked :class:`markone._internal.data.Dataset`
     (then ``y=None``); labels may be any two values (mapped to -1/+1, sorted
     classes). ``YX`` is int64 when it fits, else an object array of Python ints.
 

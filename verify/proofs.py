@@ -67,8 +67,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from markone._validation import check_choice, check_int_at_least
-from markone._typing import PathLike
+from markone._internal.validation import check_choice, check_int_at_least
+from markone._internal.typing import PathLike
 from verify.smt import SOLVERS, And, Eq, Not, Or, Real, Session, Sum, evaluate
 from verify.smt import Term
 
@@ -541,7 +541,7 @@ def prove(name: str, *, wrong: bool = False, solver: str = "z3", timeout_ms: int
 
 def save_smt2(directory: PathLike, filename: str, text: str) -> Path:
     """Write one SMT-LIB 2 script into ``directory`` (created), atomically."""
-    from markone._io import atomic_write
+    from markone._internal.io import atomic_write
 
     path = Path(directory)
     path.mkdir(parents=True, exist_ok=True)

@@ -41,13 +41,13 @@ from typing import Any
 
 import numpy as np
 
-from markone._html import ShownInJupyter, result_repr
-from markone._checks import zero_rows
-from markone._dataset import Dataset, as_dataset
-from markone._exact import signed_integer_rows
-from markone._progress import search_bar
-from markone._typing import ArrayLike, PathLike
-from markone._validation import check_choice, check_positive, is_sparse, labels_to_pm1
+from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.checks import zero_rows
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import signed_integer_rows
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, PathLike
+from markone._internal.validation import check_choice, check_positive, is_sparse, labels_to_pm1
 from markone.perceptron import signed_rows
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
@@ -204,7 +204,7 @@ def _float_rows(M, big):
 def labels_pm1(y: ArrayLike) -> tuple[np.ndarray, bool]:
     """Labels as int64 -1/+1 and whether there is one class only.
 
-    markone's one label rule (:func:`markone._validation.labels_to_pm1`, as in
+    markone's one label rule (:func:`markone._internal.validation.labels_to_pm1`, as in
     :func:`markone.train`): -1/+1 labels pass through (one class allowed); any two
     values are mapped (the sorted first to -1); one class of any other value, or three
     classes, is an error.
@@ -446,7 +446,7 @@ def _perceptron(prob, deadline=None):
     """
     import warnings
 
-    from markone._checks import FloatRangeError
+    from markone._internal.checks import FloatRangeError
     from markone.perceptron import train
 
     Z = prob.Zf

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from markone._exact import int_of_digits, int_text
+from markone._internal.exact import int_of_digits, int_text
 
 __all__ = ["Term", "Real", "Int", "Sum", "And", "Or", "Not", "Implies", "If", "Eq",
            "evaluate", "Session", "SOLVERS"]

@@ -47,8 +47,8 @@ def run(args: Namespace) -> int:
     import warnings
 
     import markone
-    from markone._exact import fraction_text
-    from markone._io import write_json
+    from markone._internal.exact import fraction_text
+    from markone._internal.io import write_json
 
     X, y = load_data(args, exact=True if args.exact else None)
     why = None if args.exact else needs_exact(X)

@@ -69,7 +69,7 @@ def _status(separable):
 
 
 def _separable(args):
-    from markone._io import atomic_write
+    from markone._internal.io import atomic_write
     from verify import check_separable
     from verify.certificate import certificate_document, certificate_json
 

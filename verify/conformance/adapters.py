@@ -41,20 +41,22 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
+from markone.errors import MarkoneError
 from verify.conformance.command import (
     DeadlineExceeded,
     OutputLimitExceeded,
     OutputLimits,
     run_bounded,
 )
+from verify.conformance.profile import Profile, handshake_problem
 from verify.conformance.protocol import LimitExceeded, exact_numbers, int_of_digits
 
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
 
 
-class ImplementationError(Exception):
+class ImplementationError(MarkoneError):
     """The implementation under test failed; ``text`` is its traceback or stderr."""
 
     def __init__(self, message: str, text: str = "") -> None:
@@ -62,7 +64,7 @@ class ImplementationError(Exception):
         self.text = text
 
 
-class NotApplicable(Exception):
+class NotApplicable(MarkoneError):
     """The adapter cannot express this case (the message says why)."""
 
 
@@ -320,6 +322,28 @@ class CommandAdapter:
         self.limits = OutputLimits() if limits is None else limits
 
     def answer(self, problem: JSONDict) -> JSONDict | None:
+        return normalise_answer(self._exchange(problem), problem)
+
+    def declared_profile(self) -> Profile | None:
+        """The profile the program declares in answer to the handshake
+        (:func:`verify.conformance.profile.handshake_problem`), or None when it
+        answers anything else (a program that does not know the handshake).
+
+        Raises ValueError when it declares a profile that is not valid."""
+        try:
+            out = self._exchange(handshake_problem())
+        except ImplementationError:
+            return None
+        if not isinstance(out, dict) or "profile" not in out:
+            return None
+        try:
+            return Profile.from_json(out["profile"])
+        except ValueError as exc:
+            raise ValueError(f"`{self.name}` answers the handshake with a profile "
+                             f"that is not valid: {exc}") from None
+
+    def _exchange(self, problem):
+        """Run the program on ``problem``; its answer as parsed JSON."""
         try:
             # what the program writes is its own business: bytes that are not UTF-8
             # become U+FFFD (and then fail as not JSON), never an error of markone's
@@ -334,8 +358,8 @@ class CommandAdapter:
             raise ImplementationError(f"`{self.name}` {_exit_words(run.returncode)}",
                                       run.stderr.rstrip())
         try:
-            out = exact_numbers(json.loads(run.stdout, parse_int=int_of_digits),
-                                max_digits=self.limits.max_digits)
+            return exact_numbers(json.loads(run.stdout, parse_int=int_of_digits),
+                                 max_digits=self.limits.max_digits)
         except json.JSONDecodeError as exc:
             raise ImplementationError(
                 f"`{self.name}` did not write one JSON object on stdout ({exc}); it "
@@ -343,7 +367,6 @@ class CommandAdapter:
         except LimitExceeded as exc:
             raise ImplementationError(f"`{self.name}`: {exc}", run.stderr.rstrip()
                                       ) from None
-        return normalise_answer(out, problem)
 
 
 def _exit_words(status):

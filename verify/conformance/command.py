@@ -36,6 +36,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from markone.errors import MarkoneError
 from verify.conformance.protocol import LimitExceeded, over_limit
 
 __all__ = ["OutputLimits", "RunStopped", "OutputLimitExceeded", "DeadlineExceeded", "Finished",
@@ -80,7 +81,7 @@ class OutputLimits:
                              "per level).")
 
 
-class RunStopped(Exception):
+class RunStopped(MarkoneError):
     """A run stopped by markone; ``stderr`` is what is shown of the program's stderr."""
 
     def __init__(self, message: str, stderr: str = "") -> None:

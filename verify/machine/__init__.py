@@ -12,6 +12,9 @@ Modules
     :func:`check_machine` and the claims it decides.
 ``recheck``
     :func:`recheck_report`: each claim re-checked from the report's evidence.
+``schema``
+    reading a report before its re-check (:func:`load_report`): fields, types,
+    finite numbers, the machine's parameters.
 ``rules``
     the forced and gamma training rules, and the summation-noise model.
 ``faults``
@@ -35,8 +38,9 @@ from verify.machine.check import (Claim, MachineReport, RUnitReport, check_machi
 from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
 from verify.machine.rules import drift_spread, flip_probability
+from verify.machine.schema import load_report
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
            "flip_probability", "drift_spread", "check_projected_ball",
-           "ProjectedBall", "recheck_report", "Recheck"]
+           "ProjectedBall", "recheck_report", "Recheck", "load_report"]

@@ -56,7 +56,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 
 __all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "weight_direction"]
 

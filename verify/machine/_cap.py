@@ -63,7 +63,7 @@ import time
 
 import numpy as np
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 from verify.machine import _ball
 
 __all__ = ["PushBound", "best_cut", "certify_cap", "push_bound"]

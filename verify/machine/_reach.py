@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 from verify.machine import _ball
 from verify.machine._push import gram_matrix, push_stream
 

@@ -89,18 +89,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._io import plural
-from markone._progress import search_bar
-from markone._typing import ArrayLike, JSONDict, Seed
-from markone._validation import (as_generator, check_consistent_length,
+from markone._internal.io import plural
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, JSONDict, Seed
+from markone._internal.validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_positive)
 from markone.hardware.runits import r_unit_name
 from verify.machine import _clipped, _gamma_chain, _projected, _reach
 from verify.machine import rules as _rules
 from verify.machine._projected import ProjectedBall, check_projected_ball
-from verify.machine.faults import FaultMinimum, minimal_faults, static_fault
-from verify.machine.recheck import Recheck, margin_holds, recheck_report
+from verify.machine.faults import (FaultMinimum, check_r_unit_task, minimal_faults,
+                                   static_fault)
+from verify.machine.recheck import (NOVIKOFF_BOUNDS, REPORT_FORMAT, Recheck,
+                                    margin_holds, recheck_report)
 from verify.machine.rules import drift_spread, flip_probability
+from verify.machine.schema import load_report
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI, MarkIParams
@@ -109,7 +112,7 @@ if TYPE_CHECKING:
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
            "flip_probability", "drift_spread", "check_projected_ball",
-           "ProjectedBall", "recheck_report", "Recheck"]
+           "ProjectedBall", "recheck_report", "Recheck", "load_report"]
 
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
@@ -145,13 +148,19 @@ class Claim:
     message : str
         The claim and the verdict in words.
     evidence : dict
-        JSON-ready numbers, orders and certificates that re-check the verdict.
+        JSON-ready numbers, orders and certificates that re-check the verdict: each
+        is recomputed or verified by :func:`recheck_report`.
+    notes : dict
+        What the searches recorded on the way (the margin's upper end, how far the
+        beam search pushed a weight, the per-weight balls, ...): for reading, not
+        part of the report (``to_dict``), since nothing can re-check it.
     """
 
     holds: bool | None
     method: str
     message: str
     evidence: dict = dataclasses.field(default_factory=dict, repr=False)
+    notes: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     def to_dict(self) -> JSONDict:
         """The claim as a JSON-ready dict."""
@@ -195,6 +204,9 @@ class MachineReport:
         SHA-256 of the machine's A-unit patterns of them, its targets and each R-unit's
         inputs (ties the report to the machine; :func:`recheck_report` checks both).
     time_s : float
+    params : dict
+        Every parameter of the machine (``MarkIParams.to_dict()``): a re-check on a
+        machine with other parameters is refused, naming the first that differs.
     """
 
     r_units: tuple
@@ -210,6 +222,7 @@ class MachineReport:
     data_sha256: str
     time_s: float
     patterns_sha256: str = ""
+    params: dict = dataclasses.field(default_factory=dict, repr=False)
 
     @property
     def learnable(self) -> bool | None:
@@ -222,8 +235,8 @@ class MachineReport:
         return _all(r.converges.holds for r in self.r_units)
 
     def to_dict(self) -> JSONDict:
-        """The report as a JSON-ready dict (format ``markone.verify.machine/1``)."""
-        return {"format": "markone.verify.machine/1", "theta": self.theta,
+        """The report as a JSON-ready dict (format ``markone.verify.machine/2``)."""
+        return {"format": REPORT_FORMAT, "machine": self.params, "theta": self.theta,
                 "n_examples": self.n_examples, "n_a_units": self.n_a_units,
                 "weight_range": self.weight_range,
                 "increment_steps": self.increment_steps, "rule": self.rule,
@@ -294,7 +307,7 @@ def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     an input of that R-unit (its weight stays 0).
 
     >>> from markone.hardware import MarkI
-    >>> from markone._figures import letters
+    >>> from markone.datasets import letters
     >>> images, labels = letters("AB", per_class=2, seed=0)
     >>> t = machine_task(MarkI(seed=0), images, labels)
     >>> t.patterns.shape, t.targets[:, 0].tolist(), t.theta
@@ -398,12 +411,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     p = machine.params
     rng = as_generator(seed)
     plan = machine.faults.plan if machine.faults is not None else None
-    dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
-               and (plan is None or _static(plan)))
     units = _Units(p.increment_steps, p.weight_range)
-    rules = ((p.rule, p.quantize, _forced_machine_passes(task, units)
-              if p.rule == "forced" else None) if p.photocell_noise_sd == 0
-             and (plan is None or not len(plan)) else None)
+    dynamic, rules = _analyses(p, plan, task, units)
     with search_bar(p.n_r_units, "check_machine: R-units", progress,
                     unit=" R-units") as bar:
         reports = []
@@ -422,7 +431,19 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
         data_sha256=_data_hash(task), time_s=time.perf_counter() - t0,
-        patterns_sha256=_patterns_hash(task))
+        patterns_sha256=_patterns_hash(task), params=p.to_dict())
+
+
+def _analyses(p, plan, task, units):
+    """``(dynamic, rules)``: whether the error-correction claims apply (no noise,
+    only static faults), and the ``(rule, quantize, machine_passes)`` that the
+    forced- and gamma-rule analyses need (None when they do not apply)."""
+    dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
+               and (plan is None or _static(plan)))
+    rules = ((p.rule, p.quantize, _forced_machine_passes(task, units)
+              if p.rule == "forced" else None) if p.photocell_noise_sd == 0
+             and (plan is None or not len(plan)) else None)
+    return dynamic, rules
 
 
 def _static(plan):
@@ -433,8 +454,6 @@ def _static(plan):
 
 def _fault_claim(machine, images, labels, plan, reports, deadline=None):
     """Is the damaged task still learnable, and which faults made it impossible?"""
-    from verify.separability import check_separable
-
     if plan is None or not len(plan):
         return Claim(True, "no faults", "the machine has no faults", {})
     broken = [r.r_unit for r in reports if r.learnable.holds is False]
@@ -445,34 +464,18 @@ def _fault_claim(machine, images, labels, plan, reports, deadline=None):
                      f"with its {len(plan)} faults ({', '.join(plan.kinds())}) every "
                      "R-unit's task is still learnable", ev)
 
-    def learnable_with(sub, r):
-        t = machine_task(machine, images, labels, plan=sub)
-        X = t.patterns[:, t.inputs[r]]
-        return check_separable(X.astype(np.int64), t.targets[:, r],
-                               intercept=False, progress=False).separable
-
-    culprits = {}
-    for r in broken:
-        if learnable_with(plan.only(lambda f: False), r) is False:
-            culprits[str(r)] = {"healthy": False, "kinds": [], "faults": []}
-            continue
-        kinds = [k for k in plan.kinds()
-                 if learnable_with(plan.only(lambda f, k=k: type(f).__name__ == k), r)
-                 is False]
-        single = []
-        if len(plan) <= 32:
-            single = [i for i, f in enumerate(plan.faults)
-                      if learnable_with(plan.only(lambda g, f=f: g is f), r) is False]
-        culprits[str(r)] = {"healthy": True, "kinds": kinds, "faults": single}
+    culprits = fault_culprits(machine, images, labels, plan, broken)
     ev["culprits"] = culprits
     words = []
-    minimum = None
+    minimum = notes = None
     if any(c["healthy"] for c in culprits.values()):
         stop = time.perf_counter() + FAULT_MIN_S
         minimum = minimal_faults(machine, images, labels, plan,
                                  deadline=stop if deadline is None else min(stop,
                                                                             deadline))
-        ev["minimal"] = dict(minimum.to_dict(), kinds=[
+        found = minimum.to_dict()
+        notes = {k: found.pop(k) for k in ("tests", "solver_checks")}
+        ev["minimal"] = dict(found, kinds=[
             type(plan.faults[i]).__name__ for i in minimum.faults])
     for r, c in culprits.items():
         if not c["healthy"]:
@@ -487,7 +490,50 @@ def _fault_claim(machine, images, labels, plan, reports, deadline=None):
     if minimum is not None:
         words.append(_minimum_words(plan, minimum))
     return Claim(False, "separability with and without each kind of fault",
-                 "the damage makes the task unlearnable: " + "; ".join(words), ev)
+                 "the damage makes the task unlearnable: " + "; ".join(words), ev,
+                 {"minimal": notes} if notes else {})
+
+
+def learnable_with(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                   plan: FaultPlan, r: int) -> bool | None:
+    """Is R-unit ``r``'s task learnable when only the faults of ``plan`` happened?"""
+    t = machine_task(machine, images, labels, plan=plan)
+    return check_r_unit_task(t.patterns[:, t.inputs[r]], t.targets[:, r]).separable
+
+
+def fault_culprits(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                   plan: FaultPlan, broken: Sequence[int]) -> JSONDict:
+    """For each R-unit of ``broken``: whether it was learnable without the faults
+    (``healthy``), the kinds of fault that alone break it, and (up to 32 faults) the
+    single faults that alone do (exact; shared by :func:`check_machine` and
+    :func:`recheck_report`)."""
+    def breaks(sub, r):
+        return learnable_with(machine, images, labels, sub, r) is False
+
+    culprits = {}
+    for r in broken:
+        if breaks(plan.only(_none), r):
+            culprits[str(r)] = {"healthy": False, "kinds": [], "faults": []}
+            continue
+        kinds = [k for k in plan.kinds() if breaks(plan.only(_of_kind(k)), r)]
+        single = []
+        if len(plan) <= 32:
+            single = [i for i, f in enumerate(plan.faults)
+                      if breaks(plan.only(_this(f)), r)]
+        culprits[str(r)] = {"healthy": True, "kinds": kinds, "faults": single}
+    return culprits
+
+
+def _none(fault):
+    return False
+
+
+def _of_kind(name):
+    return lambda fault: type(fault).__name__ == name
+
+
+def _this(chosen):
+    return lambda fault: fault is chosen
 
 
 def _minimum_words(plan, minimum):
@@ -557,35 +603,42 @@ class _Units:
 
 def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline,
                   rules=None):
-    from verify.separability import check_separable
-
     cols = task.inputs[r]
     X = task.patterns[:, cols].astype(np.int64)
     y = task.targets[:, r]
-    verdict = check_separable(X, y, intercept=False, progress=False,
-                              timeout_s=_seconds_left(deadline))
+    verdict = check_r_unit_task(X, y, timeout_s=_seconds_left(deadline))
     learnable = _learnable_claim(verdict, cols)
     if not verdict.separable:
-        why = ("not learnable, so no order can make it converge"
-               if verdict.separable is False else "learnability undecided")
-        return RUnitReport(r, learnable,
-                           Claim(None, "not assessed", f"end stops: {why}"),
-                           Claim(False if verdict.separable is False else None,
-                                 learnable.method, f"converges: {why}"))
+        return RUnitReport(r, learnable, *_after_learnable(learnable))
     if rules is not None and rules[0] in ("forced", "gamma"):
         return RUnitReport(r, learnable, *_rule_claims(X, y, units, *rules))
     if not dynamic:
-        note = ("only the 'error_correction' rule without photocell noise, drift, "
-                "summation noise or motors that stop late is analysed (and the "
-                "'forced' and 'gamma' rules on a machine without faults or photocell "
-                "noise); learnability holds")
-        return RUnitReport(r, learnable, Claim(None, "not assessed", note),
-                           Claim(None, "not assessed", note))
+        return RUnitReport(r, learnable, *_not_assessed())
     red = _Reduced(X, y, units, cols)
     end_stops, hit = _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline)
     converges = _convergence_claim(red, units, end_stops, hit, budget, orders, rng,
                                    deadline)
     return RUnitReport(r, learnable, end_stops, converges)
+
+
+def _after_learnable(learnable):
+    """The end-stop and convergence claims of an R-unit whose task is not proven
+    learnable (they follow from its learnable claim)."""
+    why = ("not learnable, so no order can make it converge"
+           if learnable.holds is False else "learnability undecided")
+    return (Claim(None, "not assessed", f"end stops: {why}"),
+            Claim(False if learnable.holds is False else None, learnable.method,
+                  f"converges: {why}"))
+
+
+def _not_assessed():
+    """The end-stop and convergence claims of a learnable R-unit on a machine that
+    only the learnable claim covers."""
+    note = ("only the 'error_correction' rule without photocell noise, drift, "
+            "summation noise or motors that stop late is analysed (and the "
+            "'forced' and 'gamma' rules on a machine without faults or photocell "
+            "noise); learnability holds")
+    return Claim(None, "not assessed", note), Claim(None, "not assessed", note)
 
 
 def _rule_claims(X, y, units, rule, quantize, machine_passes=None):
@@ -739,7 +792,9 @@ def _learnable_claim(v, cols):
                       "a_units": [int(c) for c in cols]})
     if v.separable is False:
         return Claim(False, f"check_separable/{v.method}",
-                     f"not separable on its {n} A-units: an exact certificate on "
+                     "cannot learn: no A-unit reaches it (every motor stopped or every "
+                     "input cut), so its sum is 0 on every figure, a mistake" if n == 0
+                     else f"not separable on its {n} A-units: an exact certificate on "
                      f"{len(v.certificate)} figures shows that no setting of the "
                      "potentiometers answers all of them",
                      {"certificate": {str(i): str(c) for i, c in v.certificate.items()},
@@ -774,7 +829,70 @@ class _Reduced:
         return self.d <= 64 and self.n <= 24
 
 
+#: End-stop evidence that records how a search went, not what the claim rests on:
+#: kept out of the report (in ``Claim.notes``), since no re-check can recompute it.
+SEARCH_NOTES = ("gamma_upper", "ball_max_weight_steps", "ball_min_weight_steps",
+                "ball_refined", "ball_complete", "beam_furthest_steps", "beam_a_unit",
+                "beam_runs")
+#: The numbers Novikoff's argument derives from a certified margin.
+MARGIN_NUMBERS = ("gamma_lower", "reinforcement_bound", "novikoff_norm_bound_steps")
+#: A stated weight bound, kept only beside the certificate it is recomputed from.
+BOUND_NUMBERS = ("bound_used", "max_weight_steps", "min_weight_steps")
+
+
 def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
+    """The end-stop claim with only re-checkable evidence (the rest in its notes),
+    and the stream that reaches a stop, if one was found."""
+    claim, hit = _end_stop_search(red, units, budget, z3_depth, rng, orders, deadline)
+    return _split_notes(claim), hit
+
+
+def _split_notes(claim):
+    """Move the end-stop evidence that the report cannot back to ``notes``: search
+    records, the margin numbers without the direction that certifies them, and a
+    weight bound without its certificate."""
+    ev, notes = dict(claim.evidence), dict(claim.notes)
+    certified = {"one-signed columns": True,
+                 "exact reachable states": "invariant_states" in ev,
+                 "Novikoff ball per weight": "ball_directions" in ev,
+                 **dict.fromkeys(NOVIKOFF_BOUNDS, "margin_direction" in ev)}
+    moved = [*SEARCH_NOTES,
+             *(MARGIN_NUMBERS if "margin_direction" not in ev else ()),
+             *(BOUND_NUMBERS if not certified.get(ev.get("bound_used"), False) else ()),
+             *(("reachable_states",) if "invariant_states" not in ev else ())]
+    for key in moved:
+        if key in ev:
+            notes[key] = ev.pop(key)
+    return dataclasses.replace(claim, evidence=ev, notes=notes)
+
+
+def margin_bounds(red: _Reduced, lower: Fraction, units: _Units
+                  ) -> tuple[JSONDict, int, int, str]:
+    """Novikoff's numbers from a margin of at least ``lower`` on one R-unit's task,
+    and the better of his weight bound and the one-signed argument:
+    ``(numbers, top, bottom, used)``, the bound in units (shared by
+    :func:`check_machine` and :func:`recheck_report`)."""
+    mistakes = math.floor(Fraction(red.R_sq) / lower ** 2)
+    norm = math.floor(Fraction(red.R_sq) / lower)
+    bound, used = ((norm, NOVIKOFF_BOUNDS[1]) if norm <= mistakes else
+                   (mistakes, NOVIKOFF_BOUNDS[0]))
+    top, bottom = bound * units.e, -bound * units.e
+    one = _one_signed(red)
+    if one is not None and (one[0] < top or one[1] > bottom):
+        (top, bottom), used = one, "one-signed columns"
+        mistakes = min(mistakes, red.n)
+    return ({"reinforcement_bound": mistakes,
+             "novikoff_norm_bound_steps": str(norm * units.eta)}, top, bottom, used)
+
+
+def stops_evidence(units: _Units) -> JSONDict:
+    """The end stops and increment as a claim's evidence states them."""
+    return {"weight_range": None if not units.stops else
+            [str(units.steps(units.lo)), str(units.steps(units.hi))],
+            "increment_steps": str(units.eta)}
+
+
+def _end_stop_search(red, units, budget, z3_depth, rng, orders, deadline):
     from verify.margin import max_margin
 
     m = max_margin(red.X.astype(np.float64), red.y, intercept=False)
@@ -782,23 +900,12 @@ def _end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
     ev = {"R_sq": red.R_sq, "gamma_lower": m.lower, "gamma_upper": m.upper,
           **({"margin_direction": [float(v) for v in m.u]}
              if m.lower > 0 and margin_holds(red.X, red.y, m.u, m.lower) else {}),
-          "weight_range": None if not units.stops else
-          [str(units.steps(units.lo)), str(units.steps(units.hi))],
-          "increment_steps": str(units.eta)}
+          **stops_evidence(units)}
     if lower is None:   # pragma: no cover - separable data have a positive margin
         return Claim(None, "max_margin", "margin too thin to certify", ev), None
-    mistakes = math.floor(Fraction(red.R_sq) / lower ** 2)
-    norm = math.floor(Fraction(red.R_sq) / lower)
-    bound, used = ((norm, "||w|| <= R^2/gamma") if norm <= mistakes else
-                   (mistakes, "|w_j| <= reinforcements <= (R/gamma)^2"))
-    ev.update(reinforcement_bound=mistakes, novikoff_norm_bound_steps=str(norm *
-              units.eta))
-    top, bottom = bound * units.e, -bound * units.e
-    one = _one_signed(red)
-    if one is not None and (one[0] < top or one[1] > bottom):
-        (top, bottom), used = one, "one-signed columns"
-        mistakes = min(mistakes, red.n)
-        ev["reinforcement_bound"] = mistakes
+    numbers, top, bottom, used = margin_bounds(red, lower, units)
+    ev.update(numbers)
+    mistakes = numbers["reinforcement_bound"]
     graph = None
     if red.small():
         graph = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP,
@@ -1065,12 +1172,19 @@ CONTINUE_PASSES = 5_000
 PERIODIC_PASSES = 200
 
 
+def _ideal_convergence(end_stops):
+    """Convergence when no end stop ever bites (it follows from the learnable and
+    end-stop claims)."""
+    bound = end_stops.evidence.get("reinforcement_bound")
+    within = (f"within {bound} reinforcements (the end-stop claim's bound)"
+              if bound is not None else "(Novikoff's theorem)")
+    return Claim(True, "equals the ideal perceptron",
+                 f"learns for every order {within}, because no end stop ever bites", {})
+
+
 def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline):
     if end_stops.holds:
-        return Claim(True, "equals the ideal perceptron",
-                     f"learns for every order within "
-                     f"{end_stops.evidence['reinforcement_bound']} reinforcements "
-                     "(the end-stop claim's bound), because no end stop ever bites", {})
+        return _ideal_convergence(end_stops)
     if red.small():
         graph = _clipped.reachable(red.P, red.D, units.lo, units.hi, budget=budget)
         if graph.complete:
@@ -1079,12 +1193,14 @@ def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline
     if ball is not None:
         return _clipped_ball_claim(ball, red, hit)
     after: list[JSONDict] = []
+    timed_out: list[bool] = []
     if hit is not None:
         for name, order in _continuation_orders(red, units, hit):
             run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
                                       prefix=hit, max_passes=CONTINUE_PASSES,
                                       deadline=deadline)
-            after.append(_continuation(name, order, run))
+            after.append(continuation(name, order, run))
+            timed_out.append(run.timed_out)
             if run.cycle_start is not None:
                 return _blocking_claim(list(hit) + order.tolist() * run.cycle_start,
                                        order.tolist() * run.period,
@@ -1106,7 +1222,7 @@ def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline
              "not proven either way")
     if after:
         words = (f"a stop is reached (stream of {len(hit)}); continuing "
-                 + "; ".join(_continuation_words(c) for c in after)
+                 + "; ".join(_continuation_words(c, t) for c, t in zip(after, timed_out))
                  + ", so this stream does not block in these continuations; whether "
                  "some stream blocks is not decided (" + words + ")")
     return Claim(None, "continuations and periodic orders" if after else
@@ -1153,11 +1269,13 @@ def _continuation_orders(red, units, hit):
     return unique
 
 
-def _continuation(name, order, run):
+def continuation(name: str, order: np.ndarray, run: _clipped.PassRun) -> JSONDict:
     """One continuation's outcome as JSON: ``converges`` (a pass without a mistake
     after ``passes`` passes and ``reinforcements`` corrections, prefix included),
     ``never learns`` (the pass-boundary state at ``cycle_start`` recurs ``period``
-    passes later) or ``undecided`` (within ``passes`` passes)."""
+    passes later) or ``undecided`` (within ``passes`` passes, as far as the run went:
+    rerun with ``max_passes=passes`` it ends in the same state, so
+    :func:`recheck_report` recomputes every number)."""
     out = {"order": name, "order_indices": order.tolist(), "passes": run.passes,
            "reinforcements_after_prefix": run.mistakes - run.prefix_mistakes}
     if run.converged:
@@ -1166,18 +1284,18 @@ def _continuation(name, order, run):
         out.update(outcome="never learns", cycle_start=run.cycle_start,
                    period=run.period)
     else:
-        out.update(outcome="undecided", timed_out=run.timed_out)
+        out["outcome"] = "undecided"
     return out
 
 
-def _continuation_words(c):
+def _continuation_words(c, timed_out):
     if c["outcome"] == "converges":
         return (f"in the {c['order']} order it still learns (pass {c['passes']} is "
                 f"the first without a mistake, after "
                 f"{c['reinforcements_after_prefix']} more reinforcements)")
     return (f"in the {c['order']} order it is undecided after "
             f"{plural(c['passes'], 'pass', 'passes')}"
-            + (" (time budget)" if c.get("timed_out") else ""))
+            + (" (time budget)" if timed_out else ""))
 
 
 def _blocking_claim(prefix, cycle, how, extra=None):
@@ -1390,8 +1508,10 @@ def _timing_claim(machine, task, images, exposure_s):
 
     p = machine.params
     rise, decay = exposure_limits(p, images)
-    ev = {"exposure_s": exposure_s, "rise_limit_s": rise, "decay_limit_s": decay,
-          "shortest_safe_exposure_s": max(rise, decay)}
+    ev = {"exposure_s": exposure_s,
+          **{k: v if math.isfinite(v) else "inf"       # JSON has no infinity
+             for k, v in (("rise_limit_s", rise), ("decay_limit_s", decay),
+                          ("shortest_safe_exposure_s", max(rise, decay)))}}
     if exposure_s is None:
         levels = np.unique(images)
         th, tol = p.s_threshold, p.settle_tolerance

@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 
 __all__ = ["forced_verdict", "gamma_verdict", "gamma_steps_verdict",
            "flip_probability", "drift_spread"]

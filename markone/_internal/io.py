@@ -1,0 +1,242 @@
+"""Reading data files and writing results: atomically, with clear errors.
+
+Everything markone writes (certificates, adversarial cases, results.json, figures'
+numbers) goes through :func:`write_json` / :func:`atomic_write`, so a crash never
+leaves a half-written file: the bytes go to a temporary file in the same folder,
+which is flushed, synced and then renamed over the target.
+
+>>> import tempfile, os, fractions
+>>> d = tempfile.mkdtemp()
+>>> p = write_json(os.path.join(d, "r.json"), {"w": [fractions.Fraction(3, 4)], "n": 2})
+>>> open(p).read()
+'{\\n  "n": 2,\\n  "w": [\\n    "3/4"\\n  ]\\n}\\n'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import math
+import os
+import shutil
+import tempfile
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from markone._internal.exact import STR_BITS, fraction_text, int_text
+
+__all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
+           "plural", "write_figure", "temporary_beside", "check_output_file"]
+
+
+def check_output_file(path):
+    """``path`` as a :class:`~pathlib.Path` if a file can be written there: not a
+    folder, and no file where a folder above it must be. Checked before any work, so a
+    long computation does not end in a refusal to save it.
+
+    >>> import tempfile, os
+    >>> top = tempfile.mkdtemp()
+    >>> check_output_file(os.path.join(top, "new", "r.json")).name
+    'r.json'
+    >>> check_output_file(top)
+    Traceback (most recent call last):
+    ...
+    ValueError: ... is a folder; give the name of a file to write (in it or elsewhere).
+    """
+    path = Path(path)
+    if str(path) in ("", "."):
+        raise ValueError("the output file name is empty; give one, e.g. result.json.")
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder; give the name of a file to write (in "
+                         "it or elsewhere).")
+    for parent in path.absolute().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"cannot write {path}: {parent} is a file, not a "
+                                 "folder.")
+            break
+    return path
+
+
+def temporary_beside(target, *, folder=False, suffix=""):
+    """A new hidden temporary file (``(fd, path)``) or folder (``path``) in the folder
+    of ``target``, to be renamed onto it; an error names ``target`` (not the temporary
+    name) when that folder cannot be written.
+
+    >>> import tempfile, os
+    >>> path = temporary_beside(os.path.join(tempfile.mkdtemp(), "out"), folder=True)
+    >>> os.path.basename(path).startswith(".out.")
+    True
+    >>> temporary_beside("/proc/no/such/file.json")
+    Traceback (most recent call last):
+    ...
+    OSError: cannot write /proc/no/such/file.json: No such file or directory
+    """
+    target = Path(target)
+    kw = dict(dir=target.absolute().parent, prefix=f".{target.name}.", suffix=suffix)
+    try:
+        return Path(tempfile.mkdtemp(**kw)) if folder else tempfile.mkstemp(**kw)
+    except OSError as exc:
+        raise OSError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def atomic_write(path, data, *, mode="w"):
+    """Write ``data`` (str, or bytes with ``mode="wb"``) to ``path`` atomically."""
+    path = check_output_file(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = temporary_beside(path, suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
+        with os.fdopen(fd, mode) as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def to_jsonable(obj):
+    """Convert results to JSON-ready values: Fractions become ``"p/q"`` strings (of
+    any size), numpy arrays lists, dataclasses dicts, non-finite floats
+    ``"inf"``/``"nan"``, and integers beyond what ``json`` writes (about 4200
+    digits) their digits as a string."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return to_jsonable(obj.tolist())
+    if isinstance(obj, Fraction):
+        return fraction_text(obj)
+    if isinstance(obj, int) and not isinstance(obj, bool) and obj.bit_length() > STR_BITS:
+        return int_text(obj)  # beyond what json (str) writes: its digits, as text
+    if isinstance(obj, (np.bool_, bool)):
+        return bool(obj)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        f = float(obj)
+        return f if math.isfinite(f) else str(f)
+    if isinstance(obj, Path):
+        return str(obj)
+    return obj
+
+
+def write_figure(fig, path, *, dpi):
+    """Save a matplotlib figure to ``path`` atomically (format from the suffix) and
+    close it; return the path."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format=Path(path).suffix[1:], dpi=dpi)
+    if hasattr(fig, "number"):  # made by pyplot: release it
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    return atomic_write(path, buf.getvalue(), mode="wb")
+
+
+def write_json(path, obj):
+    """Write ``obj`` as indented, key-sorted JSON to ``path`` atomically."""
+    text = json.dumps(to_jsonable(obj), indent=2, sort_keys=True) + "\n"
+    return atomic_write(path, text)
+
+
+def read_json(path):
+    """Read a JSON file, naming the file and the position of a parse error."""
+    path = Path(path)
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not valid JSON: {exc}") from exc
+
+
+@contextlib.contextmanager
+def staged_output(out):
+    """Write a folder's files all or nothing: yield a staging folder for them.
+
+    The staging folder is made next to ``out``; when the block finishes, every file in
+    it is moved into ``out`` (created if needed, files replaced one by one with
+    :func:`os.replace`). When the block raises, the staging folder and any parent
+    folder made for it are removed, so ``out`` is left as it was found.
+
+    >>> import tempfile, os
+    >>> top = tempfile.mkdtemp()
+    >>> try:
+    ...     with staged_output(os.path.join(top, "run")) as stage:
+    ...         _ = (stage / "half.txt").write_text("half done")
+    ...         raise RuntimeError("power cut")
+    ... except RuntimeError:
+    ...     pass
+    >>> os.listdir(top)
+    []
+    >>> with staged_output(os.path.join(top, "run")) as stage:
+    ...     _ = (stage / "done.txt").write_text("all done")
+    >>> os.listdir(os.path.join(top, "run"))
+    ['done.txt']
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} exists and is not a folder; choose another output "
+                         "folder.")
+    made = []
+
+    def unmake():
+        for parent in reversed(made):
+            try:
+                parent.rmdir()
+            except OSError:
+                pass
+
+    try:
+        for parent in reversed(out.absolute().parents):
+            if not parent.exists():
+                parent.mkdir()
+                made.append(parent)
+        stage = temporary_beside(out, folder=True, suffix=".staging")
+    except OSError as exc:
+        unmake()
+        raise OSError(f"cannot write {out}: {exc.strerror or exc}") from None
+    try:
+        yield stage
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        unmake()
+        raise
+    try:
+        out.mkdir(exist_ok=True)
+        for src in sorted(stage.rglob("*")):
+            dest = out / src.relative_to(stage)
+            if src.is_dir():
+                dest.mkdir(exist_ok=True)
+            else:
+                os.replace(src, dest)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def plural(n, word, words=None):
+    """``"1 mistake"``, ``"2 mistakes"``: ``n`` and the word in the right number.
+
+    >>> plural(1, "pass", "passes"), plural(0, "mistake")
+    ('1 pass', '0 mistakes')
+    """
+    return f"{n} {word if n == 1 else (words or word + 's')}"
