@@ -57,6 +57,7 @@ from typing import Any, Literal, overload
 import numpy as np
 
 from markone._internal.shapes import check_consistent_length, is_sparse, sparse_refused
+from markone.errors import MarkoneError
 
 __all__ = ["to_fraction", "to_fraction_matrix", "signed_integer_rows", "fits_int64",
            "exactly_float64", "first_inexact", "float64_of", "exact_float",
@@ -74,7 +75,7 @@ _DIGIT_LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar("max_digits",
                                                                   default=MAX_DIGITS)
 
 
-class NumberTooLong(ValueError):
+class NumberTooLong(MarkoneError, ValueError):
     """A number written as text is beyond the digit limit (:func:`digit_limit`);
     ``text`` is that text."""
 

@@ -120,7 +120,7 @@ def test_each_call_checks_its_data_once(name, monkeypatch):
         calls.append(1)
         return real(*args, **kw)
 
-    monkeypatch.setattr(_dataset, "_validated", counted)
+    monkeypatch.setattr(boundary, "_validated", counted)
     _quiet(ENTRY_POINTS[name])(FRAME, LABELS)
     assert len(calls) == 1
 
