@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from pathlib import Path
 
 import pytest
+from _paths import ROOT
 from radon.complexity import cc_visit
 from radon.raw import analyze
 
-ROOT = Path(__file__).resolve().parents[2]
 
 #: The folders held to the limits (paths from the repository's root).
 FOLDERS = ("verify/certificate",)

@@ -199,12 +199,13 @@ def plain(data: Any) -> Any:
 
 
 def exact_rows(X: Any, *, intercept: bool) -> tuple[list[list[int]], list[Fraction]]:
-    """Integer rows of ``[X, 1]`` (or ``X``) and scales: ``[x_i, 1] == rows[i] * scales[i]``.
+    """Integer rows of ``[X, 1]`` (or ``X``) and scales: ``[x_i, 1] == rows[i] * scales[i]``
+    (a 2-D NumPy integer array's rows are Python ints already: not scaled).
 
     >>> exact_rows([["1/2", 0.25]], intercept=True)
     ([[2, 1, 4]], [Fraction(1, 4)])
     """
-    ints = getattr(X, "ndim", None) == 2 and X.dtype.kind in "iu"  # NumPy: Python ints
+    ints = getattr(getattr(X, "dtype", None), "kind", "") in ("i", "u") and X.ndim == 2
     X = plain(X)
     if isinstance(X, (str, bytes)) or not hasattr(X, "__len__") or not len(X):
         raise ValueError("X must be a non-empty 2-D array-like (n_samples, n_features).")

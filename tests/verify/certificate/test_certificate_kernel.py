@@ -8,12 +8,12 @@ import ast
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from _paths import ROOT
 
 import verify
 from verify.certificate import kernel
@@ -21,7 +21,7 @@ from verify.certificate.hashing import fraction_text, int_text
 from verify.certificate.kernel import (MAX_EXPONENT, CertificateError, check_certificate,
                                        decimal_int, exact_number)
 
-KERNEL = Path(__file__).resolve().parents[3] / "verify" / "certificate" / "kernel.py"
+KERNEL = ROOT / "verify" / "certificate" / "kernel.py"
 
 
 def test_the_kernel_is_one_file_of_at_most_300_lines():
@@ -94,11 +94,16 @@ def test_numbers_over_the_limits_are_refused_naming_them(text, limit):
 
 
 @given(st.text(alphabet="0123456789", min_size=1, max_size=12_000))
-def test_decimal_int_is_int_of_any_length_hypo(digits):
-    expected = sum(int(c) * 10 ** k for k, c in enumerate(reversed(digits)))
+def test_decimal_int_and_int_text_are_int_and_str_of_any_length_hypo(digits):
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # the oracle: Python's own conversions, unlimited
+    try:
+        expected, text = int(digits), str(int(digits))
+    finally:
+        sys.set_int_max_str_digits(old)
     assert decimal_int(digits) == expected
-    assert int_text(expected) == digits.lstrip("0") or "0"
-    assert int_text(-expected) == ("-" + int_text(expected) if expected else "0")
+    assert int_text(expected) == text
+    assert int_text(-expected) == ("-" + text if expected else "0")
 
 
 @given(st.integers(-10 ** 3000, 10 ** 3000), st.integers(1, 10 ** 3000))
@@ -142,3 +147,22 @@ def test_a_sparse_matrix_with_a_forged_structure_is_refused():
                             certificate={0: 1, 1: 1})
     with pytest.raises(ValueError, match="not a sparse matrix of shape 2 x 1"):
         check_certificate(Forged(), [1, 1], claim)
+
+
+@pytest.mark.parametrize("columns", [{"2019": [0, 1], "2020": [1, 0]},
+                                     {"a": [0.0, 1.0], "b": [1, 0]}])
+def test_a_dataframe_is_read_by_its_values(columns):
+    """As the same values in an ndarray or in lists, never through its column names
+    (issue 31); an integer frame has no single dtype, unlike an integer array."""
+    pd = pytest.importorskip("pandas")
+    from verify.certificate import data_sha256
+
+    frame = pd.DataFrame(columns)
+    rows = frame.to_numpy().tolist()
+    proof = SimpleNamespace(separable=True, intercept=True, witness=(1, -1, 0),
+                            certificate=None)
+    for X in (frame, frame.to_numpy(), rows):
+        assert verify.check_certificate(X, [0, 1], proof)
+        with pytest.raises(CertificateError, match="fails on example 0"):
+            verify.check_certificate(X, [1, 0], proof)
+    assert data_sha256(frame, [0, 1]) == data_sha256(rows, [0, 1])
