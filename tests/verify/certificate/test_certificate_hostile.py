@@ -37,7 +37,8 @@ def and_doc(layout="dense"):
 def xor_doc():
     """A valid certificate of XOR: every weight 1."""
     return certificate_document(*XOR, SimpleNamespace(
-        separable=False, intercept=True, witness=None, certificate=dict.fromkeys(range(4), 1)))
+        separable=False, intercept=True, witness=None,
+        certificate=dict.fromkeys(range(4), 1)))
 
 
 def edited(make, edit):

@@ -47,7 +47,8 @@ def test_the_kernel_imports_only_the_standard_library():
             "assert not new, new\n"
             "V = type('V', (), dict(separable=False, intercept=True, witness=None,\n"
             "         certificate={0: 1, 1: 1, 2: 1, 3: 1}))\n"
-            "print(m.check_certificate([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0], V))\n")
+            "X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0]\n"
+            "print(m.check_certificate(X, y, V))\n")
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr
@@ -62,9 +63,11 @@ GOOD = {  # string -> exact value (what Fraction(str) reads, where Fraction read
     "-6/8": Fraction(-3, 4), "1_0/2_0": Fraction(1, 2), "0.1": Fraction(1, 10),
     ".5": Fraction(1, 2), "5.": 5, "-1.25e2": -125, "1E-3": Fraction(1, 1000),
     "1_0.0_1e+0_1": Fraction(1001, 10), "2e-5": Fraction(2, 10 ** 5),
-    f"1e{MAX_EXPONENT}": 10 ** MAX_EXPONENT, f"1e-{MAX_EXPONENT}": Fraction(1, 10 ** MAX_EXPONENT),
+    f"1e{MAX_EXPONENT}": 10 ** MAX_EXPONENT,
+    f"1e-{MAX_EXPONENT}": Fraction(1, 10 ** MAX_EXPONENT),
 }
-BAD = ["", " ", ".", "e5", "1 / 2", "1e", "1_", "_1", "1__0", "1/0", "1/0_0", "1.5/2", "0x10", "nan",
+BAD = ["", " ", ".", "e5", "1 / 2", "1e", "1_", "_1", "1__0", "1/0", "1/0_0", "1.5/2",
+       "0x10", "nan",
        "inf", "1/-2", "\u0663", "1 2", "1e1.5", "--1", "1,5"]
 
 
@@ -85,7 +88,8 @@ def test_what_is_not_a_number_is_refused(text):
                                         ("-1e-1_0_0_0_0_0_0", "exponent -1000000"),
                                         ("1" * 100_001, "100,001 characters")])
 def test_numbers_over_the_limits_are_refused_naming_them(text, limit):
-    with pytest.raises(ValueError, match=f"{limit}.*limit.*pass it as an int or a Fraction"):
+    with pytest.raises(ValueError, match=f"{limit}.*limit.*pass it as an int or a "
+                                         "Fraction"):
         exact_number(text, "x")
     proof = SimpleNamespace(separable=True, intercept=True, witness=(text, 1),
                             certificate=None)
