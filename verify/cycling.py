@@ -43,7 +43,6 @@ True
 from __future__ import annotations
 
 import bisect
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -61,9 +60,10 @@ from markone._internal.validation import (
     check_choice,
     check_consistent_length,
     check_int_at_least,
-    check_positive,
     labels_to_pm1,
 )
+from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, stopped_phrase,
+                            to_raise)
 
 __all__ = ["CyclingReport", "check_cycling", "integer_yx", "deadline_after",
            "stopped_phrase"]
@@ -109,8 +109,8 @@ class CyclingReport(ShownInJupyter):
     message : str
         One line saying what was found.
     stopped_by : str
-        What stopped an incomplete search: ``"budget"`` or ``"timeout_s"`` (``""``
-        when complete).
+        What stopped an incomplete search: ``"budget"`` or ``"timeout"`` (``""``
+        when complete; see :data:`verify._budget.STOPPED_BY`).
     """
 
     order: str
@@ -130,30 +130,6 @@ class CyclingReport(ShownInJupyter):
     scale: Fraction
     message: str
     stopped_by: str = field(default="", repr=False)
-
-
-def deadline_after(timeout_s: float | None) -> float | None:
-    """The :func:`time.perf_counter` value ``timeout_s`` seconds from now (None: no
-    deadline), after checking that ``timeout_s`` is positive."""
-    if timeout_s is None:
-        return None
-    return time.perf_counter() + check_positive(timeout_s, "timeout_s")
-
-
-def stopped_phrase(stopped_by: str, budget: int | None, timeout_s: float | None,
-                   unit: str) -> str:
-    """How a search that did not finish says why, naming the parameter that stopped
-    it (``stopped_by``, which is also what to raise; the CLI rewrites ``budget=`` and
-    ``timeout_s=`` into its flags).
-
-    >>> stopped_phrase("budget", 100, None, "states")
-    'the budget (budget=100 states) stopped the search'
-    >>> stopped_phrase("timeout_s", 100, 2.5, "states")
-    'the time limit (timeout_s=2.5 s) stopped the search'
-    """
-    if stopped_by == "timeout_s" and timeout_s is not None:
-        return f"the time limit (timeout_s={float(timeout_s):g} s) stopped the search"
-    return f"the budget (budget={budget} {unit}) stopped the search"
 
 
 def integer_yx(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
@@ -228,7 +204,8 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         ``complete=False`` and what was found so far.
     timeout_s : float, optional
         Stop searching after about this many seconds (``complete=False``,
-        ``stopped_by="timeout_s"``, and what was found so far).
+        ``stopped_by="timeout"``, and what was found so far). Without it only
+        ``budget`` limits the search, so the report does not depend on the clock.
     progress : bool, optional
         Show a progress bar of the updates (cyclic) or states (all) found (tqdm, on
         stderr; ``None``: only on a terminal, once the search takes more than half a
@@ -288,7 +265,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
            f"{'' if reach.complete else f' found before {why}'}"
            f"; largest squared norm {int(norms[k])}"
            f"{'; some of them classify every example correctly' if consistent else ''}"
-           f"{'' if reach.complete else f'; raise {reach.stopped_by} to search further'}.")
+           f"{'' if reach.complete else f'; raise {to_raise(reach.stopped_by)} to search further'}.")
     return CyclingReport(
         order="all", rule=rule, intercept=bool(intercept), converged=bool(consistent),
         transient=None, transient_epochs=None, period_updates=None, period_epochs=None,
@@ -329,8 +306,8 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
             if bar is not None:
                 bar.update(updates - shown)
                 shown = updates
-            if deadline is not None and time.perf_counter() > deadline:
-                complete, stopped_by = False, "timeout_s"
+            if expired(deadline):
+                complete, stopped_by = False, TIMEOUT
                 step -= 1  # presentation `step` was not made
                 break
         score = np.dot(YX[i], w)
@@ -353,7 +330,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
                 break
             seen[key] = (updates, step)
             if updates >= budget:
-                complete, stopped_by = False, "budget"
+                complete, stopped_by = False, BUDGET
                 break
         else:
             since_update += 1
@@ -373,7 +350,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
                if converged else
                f"no cycle found in {updates} updates: "
                + stopped_phrase(stopped_by, budget, timeout_s, "updates")
-               + f"; raise {stopped_by} to search further")
+               + f"; raise {to_raise(stopped_by)} to search further")
         report = CyclingReport(
             converged=converged, transient=updates if converged else None,
             transient_epochs=(step - n - 1) // n + 1 if converged else None,
@@ -452,7 +429,7 @@ class Reachable:
 
     ``states[0]`` is the zero vector; edge ``k`` goes from ``states[src[k]]`` to
     ``states[dst[k]]`` by an update on example ``example[k]``. ``stopped_by`` is
-    ``"budget"`` or ``"timeout_s"`` when the search did not finish (``complete`` is
+    ``"budget"`` or ``"timeout"`` when the search did not finish (``complete`` is
     then False), else ``""``.
     """
 
@@ -532,10 +509,10 @@ def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_
         if bar is not None:
             bar.update(min(len(index), budget) - bar.n)
         if len(index) > budget:
-            stopped_by = "budget"
+            stopped_by = BUDGET
             break
-        if deadline is not None and time.perf_counter() > deadline:
-            stopped_by = "timeout_s"
+        if expired(deadline):
+            stopped_by = TIMEOUT
             break
     states = np.concatenate([b.astype(YX.dtype) for b in blocks])
     cat = (lambda parts: np.concatenate(parts) if parts else np.empty(0, np.int64))
@@ -598,12 +575,12 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
         if bar is not None:
             bar.update(min(count, budget) - bar.n)  # the last one over is not shown
         if over:
-            stopped_by = "budget"
+            stopped_by = BUDGET
             break
         if head >= count:
             break
-        if deadline is not None and time.perf_counter() > deadline:
-            stopped_by = "timeout_s"
+        if expired(deadline):
+            stopped_by = TIMEOUT
             break
     states, src, dst, ex = state
     return Reachable(states=states[:count], src=src[:ne], dst=dst[:ne], example=ex[:ne],

@@ -20,7 +20,7 @@ import math
 import numpy as np
 import pytest
 
-from markone._figures import letters
+from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware.faults import AUnitStuck, FaultPlan, MotorStopped, apply_faults
 from verify.machine import check_machine, recheck_report
