@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         output_file, plural, positive_float, positive_int)
+                         output_file, plural, positive_float, positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -82,7 +82,7 @@ def _separable(args):
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
-                        timeout_s=args.timeout)
+                        timeout_s=timeout_left(args))
     word = {True: "separable", False: "not separable", None: "unknown"}[v.separable]
     print(f"{word} (method {v.method}, {'exact' if v.exact else 'not decided'}, "
           f"{v.time_s:.3g} s)")
