@@ -79,6 +79,7 @@ def _separable(args):
     from markone._internal.io import atomic_write
     from verify import check_separable
     from verify.certificate import certificate_document, certificate_json
+    from verify.certificate.hashing import fraction_text
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
@@ -89,10 +90,10 @@ def _separable(args):
     print(cli_terms(v.message))
     if v.separable is False and len(v.certificate) <= 10:
         print("certificate (example: lambda):",
-              ", ".join(f"{i}: {lam}" for i, lam in v.certificate.items()))
-    if v.separable and len(v.witness) <= 10:
+              ", ".join(f"{i}: {fraction_text(lam)}" for i, lam in v.certificate.items()))
+    if v.separable and len(v.witness) <= 10:  # numbers of any length (no 4,300 limit)
         print(f"witness (w{', intercept' if v.intercept else ''}):",
-              ", ".join(str(c) for c in v.witness))
+              ", ".join(map(fraction_text, v.witness)))
     if args.certificate:
         if v.separable is None:
             print(f"no certificate written to {args.certificate}: the verdict is unknown")
