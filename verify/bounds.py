@@ -235,7 +235,7 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
                 "the data are not linearly separable, so no mistake bound applies; "
                 "see verify.check_cycling (bounded weights) or freund_schapire_bound.")
         g, source = float(m.lower), "max_margin"
-        bound = _ratio_squared(float(m.R), g)
+        bound = m.bound   # Novikoff's at R rounded up and the margin's lower end
     seeds = child_seeds(seed, runs)
     epochs = int(min(bound + 2, max_epochs))
     results = [_train(data, intercept=intercept, order=order, seed=s, exact=exact,
