@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import markone  # noqa: E402
-from markone._figures import letters  # noqa: E402
+from markone.datasets import letters  # noqa: E402
 from markone.hardware import MachineSpec, MarkI, MarkIParams, run_fleet  # noqa: E402
 from markone.hardware.segments import per_figure  # noqa: E402
 
@@ -214,7 +214,7 @@ t0 = time.perf_counter()
 import numpy as np
 from markone.hardware import MachineSpec
 from markone.hardware.fleet import _train_machines
-from markone._figures import letters
+from markone.datasets import letters
 images, labels = letters({chars!r}, per_class=2, seed=0, typeface=("block", "serif"))
 _train_machines(([MachineSpec(seed=0)], images, labels, {train!r}))
 t1 = time.perf_counter()

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from markone._figures import letters
+from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
 
 

@@ -15,7 +15,7 @@ import argparse
 import tempfile
 import time
 
-from markone._validation import child_seeds
+from markone._internal.validation import child_seeds
 from sims.runner import EXPERIMENTS, run_experiment
 
 __all__ = ["bench_batching", "bench_tracing", "main"]

@@ -7,8 +7,9 @@
 // Options (to see the checker's diagnoses): --rule strict  (update only when y w.x < 0)
 //                                           --rule zero-correct  (0 predicts +1)
 //                                           --eta 0.5  (a learning rate other than 1)
-// JavaScript numbers are float64, so the cases marked float64_can_pass = false fail,
-// as they should.
+// JavaScript numbers are float64, so it declares arithmetic float64 when markone's
+// handshake asks what it claims: the cases that need exact arithmetic then do not
+// apply to it, and a correct float64 implementation exits 0.
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
@@ -26,6 +27,7 @@ const dot = (a, b) => a.reduce((s, v, j) => s + v * b[j], 0);
 const sign = (s) => (s >= 0 ? 1 : -1);
 
 function solve(p) {
+  if (p.format === "markone.conformance.handshake/1") return { profile: { arithmetic: "float64" } };
   const aug = (x) => (p.intercept ? [...x, 1] : [...x]);
   if (p.task === "kernel") {
     const alpha = p.y.map(() => 0);

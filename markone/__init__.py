@@ -12,7 +12,7 @@ update rule (:mod:`markone.online`), the datasets, and the Mark I emulation in
 
 from __future__ import annotations
 
-from markone._lazy import lazy_exports
+from markone._internal.lazy import lazy_exports
 from markone._version import __version__
 
 # public name -> module that defines it
@@ -20,16 +20,18 @@ _EXPORTS = {
     "train": "markone.perceptron",
     "TrainResult": "markone.perceptron",
     "Perceptron": "markone.perceptron",
-    "ConvergenceWarning": "markone._checks",
-    "NotFittedError": "markone._checks",
+    "ConvergenceWarning": "markone.errors",
+    "MarkoneError": "markone.errors",
+    "MarkoneWarning": "markone.errors",
+    "NotFittedError": "markone._internal.checks",
     "InvalidParameterError": "markone._params",
     "MulticlassPerceptron": "markone.multiclass",
     "KernelPerceptron": "markone.kernel",
 }
 _SUBMODULES = {"datasets", "online", "hardware", "perceptron", "multiclass", "kernel",
-               "batch"}
+               "batch", "errors"}
 
-__all__ = sorted(_EXPORTS) + ["__version__", "datasets", "online", "hardware"]
+__all__ = sorted(_EXPORTS) + ["__version__", "datasets", "online", "hardware", "errors"]
 
 
 __getattr__, __dir__ = lazy_exports('markone', _EXPORTS, _SUBMODULES)

@@ -13,7 +13,7 @@ row with ``intercept=False``, the convergence warning).
 Learning itself is three hooks per learner: ``_start`` (zero state for the classes and
 width), ``_pass`` (one pass over rows ``idx``, returning the updates) and
 ``_learn_row`` (one example, the same rule, O(d)). ``fit`` runs the one epoch driver of
-:func:`markone._checks.run_epochs`; ``partial_fit`` is one pass; ``learn_one`` is one
+:func:`markone._internal.checks.run_epochs`; ``partial_fit`` is one pass; ``learn_one`` is one
 example and **not** an epoch: it adds to ``n_mistakes_`` but not to ``n_epochs_``.
 
 The parameter table (:data:`CORE_CONSTRAINTS`) also checks :func:`markone.train`'s
@@ -40,7 +40,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from markone._checks import (
+from markone._internal.checks import (
     VARIANTS,
     check_order,
     epoch_indices,
@@ -48,10 +48,10 @@ from markone._checks import (
     run_epochs,
     warn_not_converged,
 )
-from markone._exact import exact_float
+from markone._internal.exact import exact_float
 from markone._params import Interval, Options, StrOptions, validate_parameter_constraints
-from markone._typing import ArrayLike, Label
-from markone._validation import (as_generator, check_sparse, encode_binary_labels,
+from markone._internal.typing import ArrayLike, Label
+from markone._internal.validation import (as_generator, check_sparse, encode_binary_labels,
                                  encode_class_labels, float64_input, is_sparse)
 
 E = TypeVar("E", bound="OnlineClassifier")

@@ -33,7 +33,7 @@ import string
 
 import numpy as np
 
-from markone._validation import as_generator, check_choice, check_int_at_least
+from markone._internal.validation import as_generator, check_choice, check_int_at_least
 
 __all__ = ["letters", "shapes", "glyph", "render_ascii", "TYPEFACES", "SHAPE_KINDS"]
 

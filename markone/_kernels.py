@@ -86,7 +86,7 @@ def csr_rows(A):
     CSR matrix or array, the sparse row layout that the kernels accept.
 
     ``A`` must have no duplicate entries (``A.sum_duplicates()``): the kernels add
-    each stored entry once. :func:`markone._validation.check_sparse` returns such a
+    each stored entry once. :func:`markone._internal.validation.check_sparse` returns such a
     matrix.
     """
     return (A.data, A.indices, A.indptr)

@@ -31,11 +31,13 @@ from typing import Any
 
 import numpy as np
 
+from markone.errors import MarkoneError
+
 __all__ = ["InvalidParameterError", "Constraint", "Interval", "Options", "StrOptions",
            "validate_parameter_constraints"]
 
 
-class InvalidParameterError(ValueError, TypeError):
+class InvalidParameterError(MarkoneError, ValueError, TypeError):
     """A parameter is outside its table of constraints (a ``ValueError`` and a
     ``TypeError``, as scikit-learn's error of the same name)."""
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from markone._validation import is_sparse
+from markone._internal.validation import is_sparse
 
 __all__ = ["Vector", "Rows", "sq_norms"]
 

@@ -37,7 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
-from markone._io import plural
+from markone import _shipped
+from markone._internal.io import plural
+from markone.errors import MarkoneError
 
 __all__ = ["load_table", "read_npz", "read_text_table", "READERS", "BUILTIN_TABLES",
            "DELIMITERS", "InexactCell"]
@@ -57,13 +59,11 @@ _SNIFF_LINES = 50
 
 
 def _builtin(name, encoding="pm1"):
-    from markone import datasets
-
     if name == "iris":
-        return datasets.iris()
+        return _shipped.iris()
     if name == "xor":
-        return datasets.xor(encoding)
-    return datasets.parity(3, encoding)
+        return _shipped.xor(encoding)
+    return _shipped.parity(3, encoding)
 
 
 #: Built-in data sets accepted wherever a data file is: ``NAME`` or ``NAME:01``
@@ -397,7 +397,7 @@ def _bad_cell(path, n, j, cell, names, col):
     return ValueError(f"{where}: {cell!r} is not a number{hint}.")
 
 
-class InexactCell(ValueError):
+class InexactCell(MarkoneError, ValueError):
     """A table cell that float64 cannot hold exactly, met by ``load_table(...,
     exact=False)``. ``where`` is ``"FILE, line N, column J (NAME)"``, ``cell`` the text,
     ``what`` what float64 would make of it; :meth:`with_fix` words the remedy."""

@@ -33,8 +33,8 @@ import numpy as np
 from numba import njit, prange
 
 from markone._kernels import epoch_last_xy
-from markone._typing import ArrayLike, Seed
-from markone._validation import (as_generator, check_choice, check_consistent_length,
+from markone._internal.typing import ArrayLike, Seed
+from markone._internal.validation import (as_generator, check_choice, check_consistent_length,
                                  check_int_at_least, check_matrix,
                                  child_seeds, labels_to_pm1)
 
@@ -214,7 +214,7 @@ def train_many(Xs: Sequence[ArrayLike], ys: Sequence[ArrayLike], *, intercept: b
         once per pass.
     seeds : int, Generator or sequence of int, optional
         For ``"shuffle"``: one seed per dataset, or a root seed from which one child
-        seed per dataset is drawn up front (:func:`markone._validation.child_seeds`).
+        seed per dataset is drawn up front (:func:`markone._internal.validation.child_seeds`).
     parallel : bool
         Spread the datasets over threads (``numba.prange``). Worth it for big batches
         on an idle machine; off by default, since sweeps run in parallel processes.

@@ -57,9 +57,9 @@ from sklearn.utils.validation import check_is_fitted
 from markone._kernels import linear_scores
 from markone._params import Interval, StrOptions
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, PositiveReal, as_float
-from markone._typing import ArrayLike, Order, Rational, Seed
+from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._rows import Rows, Vector, sq_norms
-from markone._validation import check_choice, check_matrix_or_sparse, is_sparse
+from markone._internal.validation import check_choice, check_matrix_or_sparse, is_sparse
 
 __all__ = ["KernelPerceptron", "kernel_matrix", "KERNELS"]
 

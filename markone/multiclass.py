@@ -61,7 +61,7 @@ from numba import njit
 from sklearn.utils.validation import check_is_fitted
 
 from markone import online
-from markone._checks import (
+from markone._internal.checks import (
     ConvergenceWarning,
     is_replay,
     warn_not_converged,
@@ -71,8 +71,8 @@ from markone._checks import (
 from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
 from markone._params import StrOptions
 from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, as_float
-from markone._typing import ArrayLike, Order, Rational, Seed
-from markone._validation import (
+from markone._internal.typing import ArrayLike, Order, Rational, Seed
+from markone._internal.validation import (
     as_generator,
     check_consistent_length,
     check_int_at_least,

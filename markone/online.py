@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 
 __all__ = ["score", "is_mistake", "increment", "update", "predict_sign"]
 

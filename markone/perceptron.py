@@ -37,7 +37,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from markone import _kernels
-from markone._checks import (
+from markone._internal.checks import (
     VARIANTS,
     ConvergenceWarning,
     check_order,
@@ -49,9 +49,9 @@ from markone._checks import (
     zero_rows_error,
 )
 from markone._estimator import OnlineClassifier, as_float, validate_core_params
-from markone._exact import signed_integer_rows, to_fraction
-from markone._typing import ArrayLike, Label, Order, Rational, Seed
-from markone._validation import (
+from markone._internal.exact import signed_integer_rows, to_fraction
+from markone._internal.typing import ArrayLike, Label, Order, Rational, Seed
+from markone._internal.validation import (
     as_generator,
     check_consistent_length,
     check_matrix,
@@ -214,7 +214,7 @@ class TrainResult:
 
     def _repr_html_(self):
         """Shown in Jupyter: what happened in words, the fields as a table."""
-        from markone._html import result_html
+        from markone._internal.html import result_html
 
         state = "converged" if self.converged else "did not converge"
         return result_html(self, headline=f"{state} after {self.mistakes} mistakes in "
@@ -483,7 +483,7 @@ def _overflow_checks(yx):
 
 
 def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
-    """The epoch driver of :func:`markone._checks.run_epochs` on a fresh engine."""
+    """The epoch driver of :func:`markone._internal.checks.run_epochs` on a fresh engine."""
     engine = _new_engine(yx, variant, record)
     n = yx[0].shape[0] if engine.lean else yx.shape[0]
     epochs = iter(range(1, max_epochs + 1))

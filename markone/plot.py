@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 __all__ = ["plot_boundary", "plot_mistakes"]
 
 CLASS_COLOURS = ("#d95f02", "#1b9e77")

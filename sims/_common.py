@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from markone._typing import JSONDict, PathLike
+from markone._internal.typing import JSONDict, PathLike
 
 __all__ = ["inline", "chunked", "new_figure", "save_figure", "as_array"]
 
@@ -40,8 +40,8 @@ def chunked(items: Iterable[T], size: int) -> list[list[T]]:
 
 def new_figure(ncols: int = 1, *, width: float = 5.0, height: float = 4.0) -> Any:
     """A figure with ``ncols`` axes side by side in markone's figure style
-    (:mod:`markone._style`: 150 dpi, no text under 10 pt)."""
-    from markone._style import new_figure as styled_figure
+    (:mod:`markone._internal.style`: 150 dpi, no text under 10 pt)."""
+    from markone._internal.style import new_figure as styled_figure
 
     return styled_figure(1, ncols, width=width, height=height)
 
@@ -49,7 +49,7 @@ def new_figure(ncols: int = 1, *, width: float = 5.0, height: float = 4.0) -> An
 def save_figure(fig: Any, out_dir: PathLike, name: str) -> Path:
     """Write ``fig`` to ``out_dir/name.png`` in markone's figure style; return the
     path."""
-    from markone._style import save_figure as save
+    from markone._internal.style import save_figure as save
 
     return save(fig, Path(out_dir) / f"{name}.png")
 

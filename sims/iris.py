@@ -26,9 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
-from markone._validation import as_generator, child_seeds
-from markone._typing import JSONDict, PathLike
-from markone._style import legend_outside, styled
+from markone._internal.validation import as_generator, child_seeds
+from markone._internal.typing import JSONDict, PathLike
+from markone._internal.style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from markone._validation import child_seeds
-from markone._typing import JSONDict, PathLike
-from markone._style import count_axis, legend_outside, styled
+from markone._internal.validation import child_seeds
+from markone._internal.typing import JSONDict, PathLike
+from markone._internal.style import count_axis, legend_outside, styled
 from sims._common import as_array, chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]

@@ -8,7 +8,7 @@ Every experiment module in :mod:`sims` exposes the same small protocol:
     the default configuration (a JSON-ready dict) and the overrides of ``--size small``;
 ``tasks(config, seed) -> list[dict]``
     the independent pieces of work, each a JSON-ready dict with an ``"id"`` and its own
-    ``"seed"``, drawn up front with :func:`markone._validation.child_seeds` so that
+    ``"seed"``, drawn up front with :func:`markone._internal.validation.child_seeds` so that
     results never depend on the number of workers or on scheduling;
 ``run_task(spec) -> dict``
     pure: the JSON-ready result of one task;
@@ -70,13 +70,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from markone._deprecation import warn_deprecated
-from markone._io import read_json, to_jsonable, write_json
-from markone._parallel import check_dask, run_each
-from markone._progress import progress_bar
-from markone._typing import JSONDict, PathLike
-from markone._validation import check_choice, check_int_at_least
-from markone._version import __version__
+from markone._internal.deprecation import warn_deprecated
+from markone._internal.io import read_json, to_jsonable, write_json
+from markone._internal.parallel import check_dask, run_each
+from markone._internal.progress import progress_bar
+from markone._internal.typing import JSONDict, PathLike
+from markone._internal.validation import check_choice, check_int_at_least
+from markone import __version__
+from markone.errors import MarkoneError, MarkoneWarning
 
 __all__ = [
     "EXPERIMENTS",
@@ -121,12 +122,12 @@ _RENAMED_SETTINGS = {"epochs": "max_epochs"}
 MAX_RUNS = 100_000
 
 
-class SweepWarning(UserWarning):
+class SweepWarning(MarkoneWarning):
     """Something in a sweep folder was not as left: a task-log line that does not
     verify (its task is run again), or the lock of an interrupted sweep (taken over)."""
 
 
-class SweepConflictError(ValueError):
+class SweepConflictError(MarkoneError, ValueError):
     """The output folder holds another sweep, or a sweep is running in it."""
 
 
@@ -336,7 +337,7 @@ def _warn_problems(path, problems):
 def _load_log(path, key):
     """Read the task log, report the lines that do not verify, and keep only the good
     ones (rewritten atomically when anything was dropped). Returns ``{id: result}``."""
-    from markone._io import atomic_write
+    from markone._internal.io import atomic_write
 
     try:
         data = path.read_bytes()

@@ -29,7 +29,7 @@ settings.load_profile(
 
 # Every figure markone draws during the tests is audited for a room (issue 15): text
 # under 10 pt, text cut off at the figure's edge or a legend over the data fails the
-# test that drew it (markone._style.save_figure raises FigureAuditError).
-import markone._style  # noqa: E402
+# test that drew it (markone._internal.style.save_figure raises FigureAuditError).
+import markone._internal.style  # noqa: E402
 
-markone._style.STRICT = True
+markone._internal.style.STRICT = True

@@ -8,7 +8,7 @@ linear systems exactly. They are the "exact arithmetic disposes" half of
 a proof only after passing through here.
 
 * :func:`float_to_ints`: a float vector as integers times a power of two (matrices:
-  :func:`markone._exact.signed_integer_rows` with ``per_row=True``, each row a
+  :func:`markone._internal.exact.signed_integer_rows` with ``per_row=True``, each row a
   positive multiple of the original, so signs of dot products are unchanged).
 * :func:`exact_dot` and :func:`float_dot_exact`: exact dot products.
 * :func:`dot_error_bound`: a rigorous bound on ``|fl(A @ w) - A @ w|``.
@@ -47,8 +47,8 @@ from typing import Any
 
 import numpy as np
 
-from markone._exact import signed_integer_rows, to_fraction
-from markone._typing import ArrayLike
+from markone._internal.exact import signed_integer_rows, to_fraction
+from markone._internal.typing import ArrayLike
 
 __all__ = [
     "to_fraction",
@@ -73,7 +73,7 @@ def float_to_ints(v: ArrayLike) -> tuple[list[int], int]:
 
     ``e`` is as large as possible (the common power of two is stripped), so integer
     data comes back as the integers themselves. (One row of
-    :func:`markone._exact.signed_integer_rows` with ``per_row=True``.)
+    :func:`markone._internal.exact.signed_integer_rows` with ``per_row=True``.)
     """
     ints, scales = signed_integer_rows(np.asarray(v, dtype=np.float64).reshape(1, -1),
                                        per_row=True)

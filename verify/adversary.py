@@ -41,7 +41,6 @@ Examples
 from __future__ import annotations
 
 import math
-import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -51,12 +50,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from markone._html import ShownInJupyter
-from markone._exact import exactly_float64, float64_of, to_fraction, to_fraction_matrix
-from markone._io import plural
-from markone._progress import search_bar
-from markone._typing import ArrayLike, PathLike, Seed
-from markone._validation import (
+from markone._internal.html import ShownInJupyter
+from markone._internal.exact import exactly_float64, float64_of, to_fraction, to_fraction_matrix
+from markone._internal.io import plural
+from markone._internal.progress import search_bar
+from markone._internal.typing import ArrayLike, PathLike, Seed
+from markone._internal.validation import (
     as_generator,
     check_choice,
     check_int_at_least,
@@ -67,7 +66,9 @@ from markone._validation import (
     labels_to_pm1,
 )
 from verify._exact import dense_rows
-from verify.cycling import deadline_after, integer_yx, reachable_states, stopped_phrase
+from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
+                            stopped_phrase, to_raise)
+from verify.cycling import integer_yx, reachable_states
 
 if TYPE_CHECKING:
     from markone.perceptron import TrainResult
@@ -123,9 +124,9 @@ class AdversarialOrder(ShownInJupyter):
         The labels as -1/+1.
     message : str
     stopped_by : str
-        What cut the search short: ``"budget"`` or ``"timeout_s"`` (or ``"solver"``
-        when the SMT solver answered unknown by itself); ``""`` when the search ran
-        to its end (greedy's end is a heuristic's: ``complete`` can still be False).
+        What cut the search short: ``"budget"`` or ``"timeout"``; ``""`` when the
+        search ran to its end (greedy's end is a heuristic's, and an SMT solver may
+        answer unknown by itself: ``complete`` can still be False).
     """
 
     order: tuple = field(repr=False)
@@ -195,12 +196,14 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     budget : int, optional
         greedy: at most this many updates per rule (default 100,000); exhaustive: at
         most this many weight vectors (default 2,000,000); z3: the longest stream
-        asked about (default 40). Past the budget the result has ``complete=False``
-        and ``stopped_by="budget"``.
+        asked about (default 40), each query within the solver's resource limit
+        (:data:`verify.smt.RLIMIT`). Past the budget the result has
+        ``complete=False`` and ``stopped_by="budget"``.
     timeout_s : float, optional
         Stop searching after about this many seconds (every method; a z3 query is
         cut short too): the longest stream found so far is returned, with
-        ``complete=False`` and ``stopped_by="timeout_s"``.
+        ``complete=False`` and ``stopped_by="timeout"``. Without it only the budget
+        limits the search, so the result does not depend on the clock.
     progress : bool, optional
         Show a progress bar (tqdm, on stderr) of the greedy updates, the exhaustive
         weight vectors or the z3 queries; ``None`` (default): only on a terminal, once
@@ -249,7 +252,8 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
                         unit=" updates") as bar:
             order, explored, stopped = _greedy(Xf, ypm, intercept, budget, deadline, bar)
         return _finish(Xf, ypm, intercept, order, method, explored, False,
-                       stopped=(stopped, stopped_phrase(stopped, budget, timeout_s, unit)))
+                       stopped=(stopped, stopped
+                                and stopped_phrase(stopped, budget, timeout_s, unit)))
     YX, _ = integer_yx(X, ypm, intercept=intercept)
     if method == "exhaustive":
         with search_bar(budget, "worst_order exhaustive: weight vectors",
@@ -258,9 +262,10 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     else:
         order, explored, stopped = _bmc_search(YX, budget, deadline, progress,
                                                solver, smt2_dir)
-    why = ("the solver answered unknown" if stopped == "solver" else
-           stopped_phrase(stopped, budget, timeout_s, unit))
-    return _finish(X, ypm, intercept, order, method, explored, not stopped,
+    unknown, stopped = stopped == _GAVE_UP, "" if stopped == _GAVE_UP else stopped
+    why = ("the solver answered unknown" if unknown else
+           stopped and stopped_phrase(stopped, budget, timeout_s, unit))
+    return _finish(X, ypm, intercept, order, method, explored, not stopped and not unknown,
                    stopped=(stopped, why))
 
 
@@ -274,7 +279,7 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
     ``closed_form`` = ``(R, gamma, bound)`` when theory gives them; ``stopped`` =
     ``(stopped_by, why)`` when a budget or time limit cut the search short.
     """
-    from markone._checks import FloatRangeError
+    from markone._internal.checks import FloatRangeError
 
     R, gamma, bound = closed_form or novikoff_bound(X, ypm, intercept=intercept)
     Xf = _floats_if_exact(X)
@@ -300,9 +305,9 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
     stopped_by, why = stopped
     msg = (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
            + ("the maximum over all streams" if complete else "a lower bound on the maximum")
-           + (f" ({why}; raise {stopped_by} to search further)"
-              if stopped_by in ("budget", "timeout_s") and not complete else
-              f" ({why})" if stopped_by and not complete else ""))
+           + (f" ({why}; raise {to_raise(stopped_by)} to search further)"
+              if stopped_by and not complete else
+              f" ({why})" if why and not complete else ""))
     return AdversarialOrder(
         order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),
         R=R, gamma=gamma, complete=complete, method=method, intercept=bool(intercept),
@@ -365,7 +370,7 @@ def _greedy(Xf, ypm, intercept, budget, deadline=None, bar=None):
         if best is None or len(order) > len(best):
             best = order
         stopped_by = stopped_by or stopped
-        if stopped == "timeout_s":
+        if stopped == TIMEOUT:
             break
     return best, steps, stopped_by
 
@@ -387,7 +392,7 @@ def _greedy_run(YX, rule, u, budget):
 
 def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
     """``(order, stopped_by)``: the greedy stream of ``rule``, and ``"budget"`` or
-    ``"timeout_s"`` when one of them ended it before every example was correct."""
+    ``"timeout"`` when one of them ended it before every example was correct."""
     from verify.margin import _row_sq_norms
 
     norms = _row_sq_norms(YX)
@@ -398,8 +403,8 @@ def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
         if len(order) % 256 == 0 and order:  # the bar and the clock, now and then
             if bar is not None:
                 bar.update(256)
-            if deadline is not None and time.perf_counter() > deadline:
-                return order, "timeout_s"
+            if expired(deadline):
+                return order, TIMEOUT
         s = YX @ w
         cand = np.flatnonzero(s <= 0)
         if cand.size == 0:
@@ -407,7 +412,7 @@ def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
         if len(order) >= budget:
             if bar is not None:
                 bar.update(len(order) % 256)
-            return order, "budget"
+            return order, BUDGET
         if rule == "norm":      # largest growth of ||w||^2 = 2 y w.x + ||x||^2
             key = 2 * s[cand] + norms[cand]
         elif rule == "least":   # the least violated example (score closest to 0)
@@ -490,11 +495,15 @@ def _exhaustive(YX, budget, deadline=None, bar=None):
 
 # ---- z3 ----------------------------------------------------------------------------
 
+#: What :func:`_bmc_search` says when the solver answered unknown by itself.
+_GAVE_UP = "solver"
+
+
 def _bmc_search(YX, budget, deadline=None, progress=None, solver="z3", smt2_dir=None):
     """Longest stream found by asking the SMT solver for k = 1, 2, ... mistakes
     (within ``budget`` queries and until ``deadline``); ``(order, queries,
     stopped_by)``, ``stopped_by`` ``""`` when the solver proved there is no longer
-    stream. One incremental QF_LIA session: step ``k`` chooses an example ``c_k`` whose
+    stream, :data:`_GAVE_UP` when it answered unknown by itself. One incremental QF_LIA session: step ``k`` chooses an example ``c_k`` whose
     score under ``w_{k-1}`` is ``<= 0`` and defines ``w_k`` (fresh integer unknowns) by
     the update."""
     from verify.smt import Session
@@ -504,21 +513,20 @@ def _bmc_search(YX, budget, deadline=None, progress=None, solver="z3", smt2_dir=
         f"markone worst_order: bounded model checking, {len(rows)} examples; "
         "check-sat number k: is there a stream of k mistakes?"))
     w = [0] * len(rows[0])
-    best, queries, stopped_by = [], 0, "budget"
+    best, queries, stopped_by = [], 0, BUDGET
     with search_bar(budget, f"worst_order {solver}: stream length", progress,
                     unit=" queries") as bar:
         for k in range(1, budget + 1):
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                stopped_by = "timeout_s"
+            if expired(deadline):
+                stopped_by = TIMEOUT
                 break
             w = _bmc_step(session, rows, w, k)
-            answer = session.check(None if left is None else max(1.0, left * 1000))
+            answer = session.check(seconds_left(deadline))
             bar.update(1)
             queries += 1
             if answer != "sat":  # unsat: no longer stream (a proof); unknown: gave up
-                stopped_by = ("" if answer == "unsat" else  # with a deadline: its cut
-                              "timeout_s" if deadline is not None else "solver")
+                stopped_by = ("" if answer == "unsat" else
+                              session.stopped_by or _GAVE_UP)
                 break
             model = session.model()
             best = [int(model[f"c{j}"]) for j in range(1, k + 1)]

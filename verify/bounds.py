@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from markone._typing import ArrayLike, Order, Seed
-from markone._validation import (
+from markone._internal.typing import ArrayLike, Order, Seed
+from markone._internal.validation import (
     check_choice,
     check_consistent_length,
     check_int_at_least,
@@ -47,6 +47,7 @@ from markone._validation import (
     child_seeds,
     labels_to_pm1,
 )
+from markone.errors import MarkoneError
 
 __all__ = [
     "BoundViolation",
@@ -66,7 +67,7 @@ __all__ = [
 _RTOL = 1e-9   # slack for a float bound against an integer count
 
 
-class BoundViolation(AssertionError):
+class BoundViolation(MarkoneError, AssertionError):
     """A proved mistake bound was exceeded: a bug in the core, the margin or the check.
 
     The report is attached as ``.report``.

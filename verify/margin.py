@@ -38,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from markone._html import ShownInJupyter
-from markone._typing import ArrayLike
-from markone._exact import exactly_float64, to_fraction_matrix
-from markone._validation import (check_consistent_length, check_matrix, check_positive,
+from markone._internal.html import ShownInJupyter
+from markone._internal.typing import ArrayLike
+from markone._internal.exact import exactly_float64, to_fraction_matrix
+from markone._internal.validation import (check_consistent_length, check_matrix, check_positive,
                                  check_sparse, is_sparse, sparse_refused)
 from markone.perceptron import signed_rows
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound

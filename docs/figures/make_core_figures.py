@@ -8,7 +8,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import markone  # noqa: E402
-from markone._style import new_figure, save_figure, styled  # noqa: E402
+from markone._internal.style import new_figure, save_figure, styled  # noqa: E402
 from markone.plot import plot_boundary, plot_mistakes  # noqa: E402
 
 OUT = Path(__file__).parent

@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 from matplotlib.colors import ListedColormap  # noqa: E402
 
 import markone  # noqa: E402
-from markone._style import legend_outside, new_figure, save_figure, styled  # noqa: E402
+from markone._internal.style import legend_outside, new_figure, save_figure, styled  # noqa: E402
 
 OUT = Path(__file__).parent
 COLORS = ["#4c72b0", "#dd8452", "#55a868"]

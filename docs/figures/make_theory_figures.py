@@ -19,7 +19,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 
 import markone  # noqa: E402
-from markone._style import legend_outside, new_figure, save_figure, styled  # noqa: E402
+from markone._internal.style import legend_outside, new_figure, save_figure, styled  # noqa: E402
 from verify.adversary import worst_order  # noqa: E402
 from verify.cycling import check_cycling, integer_yx, reachable_states  # noqa: E402
 

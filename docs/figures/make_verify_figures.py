@@ -17,7 +17,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 
 from markone import datasets  # noqa: E402
-from markone._style import legend_outside, new_figure, save_figure, styled  # noqa: E402
+from markone._internal.style import legend_outside, new_figure, save_figure, styled  # noqa: E402
 from verify import check_separable, max_margin  # noqa: E402
 
 __all__ = ["main"]

@@ -22,8 +22,8 @@ import matplotlib
 matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 
-from markone._figures import letters  # noqa: E402
-from markone._style import (count_axis, legend_outside, new_figure,  # noqa: E402
+from markone.datasets import letters  # noqa: E402
+from markone._internal.style import (count_axis, legend_outside, new_figure,  # noqa: E402
                             save_figure, styled)
 from markone.hardware import MarkI, r_unit_name  # noqa: E402
 from verify.machine import check_machine  # noqa: E402

@@ -49,7 +49,7 @@ def symmetric_stops_block():
 def short_exposure_blends():
     """A and B shown for 10 ms each: the machine reads the previous figure, converges
     on the blends, and then names every settled figure wrongly."""
-    from markone._figures import letters
+    from markone.datasets import letters
     from markone.hardware import MarkI, MarkIParams
 
     images, labels = letters("AB", per_class=1, seed=0)

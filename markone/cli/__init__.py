@@ -25,8 +25,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from markone._io import plural  # noqa: F401  (re-exported for the subcommands)
-from markone._typing import JSONDict, PathLike
+from markone._internal.io import plural  # noqa: F401  (re-exported for the subcommands)
+from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_USAGE,  # noqa: F401
                                  USER_ERRORS, CommandError, UserCodeError,
@@ -107,7 +107,7 @@ def output_file(text: str) -> str:
     >>> output_file("results/run.json")
     'results/run.json'
     """
-    from markone._io import check_output_file
+    from markone._internal.io import check_output_file
 
     try:
         check_output_file(text)
@@ -283,7 +283,7 @@ def read_tagged_json(path: PathLike, fmt: str, *, what: str, how: str) -> JSONDi
     Anything else raises :class:`CommandError` saying the file is not ``what`` and
     ``how`` to make one.
     """
-    from markone._io import read_json
+    from markone._internal.io import read_json
 
     doc = read_json(path)
     if not isinstance(doc, dict) or doc.get("format") != fmt:
@@ -331,8 +331,8 @@ def needs_exact(X: Any) -> str | None:
     cannot hold exactly, so a float command must compute exactly; else None."""
     import numpy as np
 
-    from markone._exact import describe_number, exactly_float64, float64_of
-    from markone._validation import is_sparse
+    from markone._internal.exact import describe_number, exactly_float64, float64_of
+    from markone._internal.validation import is_sparse
 
     if is_sparse(X) or exactly_float64(X) is not None:
         return None

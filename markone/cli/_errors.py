@@ -24,6 +24,8 @@ import textwrap
 import time
 import traceback
 
+from markone.errors import MarkoneError
+
 __all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_UNDECIDED", "EXIT_PIPE",
            "EXIT_STATUSES", "EXIT_STATUS_HELP", "JOB_EXITS", "TRAINING_EXITS", "exit_line", "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
            "report_bug", "report_user_code"]
@@ -96,7 +98,7 @@ def exit_line(own=None):
             + " (see markone --help)")
 
 
-class CommandError(Exception):
+class CommandError(MarkoneError):
     """A user-facing error: printed without traceback, exit status 2."""
 
 
@@ -104,7 +106,7 @@ class CommandError(Exception):
 USER_ERRORS = (CommandError, ValueError, TypeError, OSError)
 
 
-class UserCodeError(Exception):
+class UserCodeError(MarkoneError):
     """An exception raised inside code the user gave to a command (``--impl``).
 
     ``what`` names the code as the user wrote it (``"--impl mypkg:run"``), ``text`` is
@@ -179,6 +181,8 @@ _CLI_TERMS: list = [
     (r"\bnp\.(?:u?int|float|str_|bool_|complex)\w*\(([^()]*)\)", r"\1"),  # numpy reprs
     (r"\s*\(pass classes=\[a, b\] to partial_fit[^)]*\)", ""),
     (r"\brerun check_separable\b", "rerun `markone verify separable`"),
+    (r"\bReadLimits[(.](max_\w+)(?:=\.\.\.\))?",  # a limit of verify check
+     lambda m: "--" + m.group(1).replace("_", "-")),
 ]
 _CLI_TERMS = [(re.compile(p), r) for p, r in _CLI_TERMS]
 

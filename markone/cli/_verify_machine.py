@@ -32,7 +32,7 @@ FAULT_OPTIONS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units de
 
 
 def _letters_task(args):
-    from markone._figures import letters
+    from markone.datasets import letters
     from markone.hardware import MarkI, MarkIParams
 
     images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
@@ -85,10 +85,10 @@ def _break(machine, args):
 
 def _recheck(path, machine, images, labels):
     """Re-check a saved report's evidence on this task: exit 0 none refuted, 1 some."""
-    from markone._io import plural, read_json
-    from verify.machine import recheck_report
+    from markone._internal.io import plural
+    from verify.machine import load_report, recheck_report
 
-    checks = recheck_report(read_json(path), machine, images, labels)
+    checks = recheck_report(load_report(path), machine, images, labels)
     width = max(len(c.claim) for c in checks)
     for c in checks:
         print(f"{c.claim:{width}s}  {c.status:9s}  {c.why}")
@@ -101,7 +101,7 @@ def _recheck(path, machine, images, labels):
 
 
 def _machine(args):
-    from markone._io import write_json
+    from markone._internal.io import write_json
     from verify.machine import check_machine
 
     if args.task == "letters":

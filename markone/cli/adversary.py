@@ -23,7 +23,7 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import TYPE_CHECKING, Any
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, needs_exact, nonnegative_int, output_file, plural,
                          positive_float, positive_int)
@@ -109,7 +109,7 @@ SEARCH_EXITS = {EXIT_OK: "the search is complete (the case holds the maximum)",
 
 
 def _write(args, a, name):
-    from markone._io import write_json
+    from markone._internal.io import write_json
 
     write_json(args.out, case_document(a, name))
     print(cli_terms(a.message))
@@ -132,7 +132,7 @@ def _orthonormal(args):
 
 def _search(method):
     def run(args):
-        from markone._validation import labels_to_pm1
+        from markone._internal.validation import labels_to_pm1
         from verify.adversary import worst_order
 
         fix = ("the greedy search computes in float64: use `markone adversary "
@@ -192,6 +192,7 @@ def _check(args):
         run_suite,
     )
     from verify.conformance.adapters import ImplementationError
+    from verify.conformance.suite import select_cases
     from verify.conformance.command import OutputLimits
 
     if (args.impl is None) == (args.cmd is None):
@@ -204,7 +205,7 @@ def _check(args):
         given = {name: getattr(args, name) for name in
                  ("max_output", "max_depth", "max_digits", "max_stderr_lines")
                  if getattr(args, name) is not None}
-        adapter = CommandAdapter(args.cmd, timeout=args.timeout,
+        adapter = CommandAdapter(args.cmd, timeout_s=args.timeout,
                                  limits=OutputLimits(**given))
     else:
         try:
@@ -212,8 +213,12 @@ def _check(args):
         except ImplementationError as exc:   # the user's module raised on import
             raise UserCodeError(f"--impl {args.impl}", exc.text or str(exc),
                                 status=2) from None
-    results = run_suite(cases, adapter)
+    if args.cases is not None:
+        cases = select_cases(cases, args.cases)
+    profile, source = _profile(args, adapter)
+    results = run_suite(cases, adapter, profile=profile)
     name = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
+    name += f" [profile {profile.describe()}, {source}]"
     if all(r.status == "n/a" for r in results):
         raise CommandError(f"none of the {len(results)} cases applies to {name}: "
                            f"{results[0].details[0]}.")
@@ -225,7 +230,7 @@ def _check(args):
               "junit": lambda: as_junit(results, name)}[args.format]
     text = render()
     if args.report is not None:
-        from markone._io import atomic_write
+        from markone._internal.io import atomic_write
 
         atomic_write(args.report, text)
         print(as_table(results, name, show_errors=False))
@@ -233,6 +238,21 @@ def _check(args):
     else:
         print(text, end="")
     return exit_status(results)
+
+
+def _profile(args, adapter):
+    """The profile to judge by, and where it came from: --profile, the program's
+    handshake (--cmd), or none declared (exact arithmetic, everything claimed)."""
+    from verify.conformance import CommandAdapter
+    from verify.conformance.profile import FULL, Profile
+
+    if args.profile is not None:
+        return Profile.parse(args.profile), "from --profile"
+    if isinstance(adapter, CommandAdapter):
+        declared = adapter.declared_profile()
+        if declared is not None:
+            return declared, "declared in the handshake"
+    return FULL, "none declared"
 
 
 def register(subparsers: Any) -> ArgumentParser:
@@ -326,13 +346,22 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="module:function or path/to/file.py:function (or an estimator)")
     c.add_argument("--cmd", default=None, metavar="COMMAND",
                    help="a program speaking JSON on stdin/stdout")
+    c.add_argument("--profile", default=None, metavar="KEY=VALUE,...",
+                   help="what the implementation claims: arithmetic=exact|float64|"
+                   "float32, variants=last+averaged+voted+pocket, tasks=binary+"
+                   "multiclass+kernel, intercept=yes|no; cases outside it are not "
+                   "applicable (default: a --cmd program's handshake, else exact and "
+                   "everything)")
+    c.add_argument("--cases", default=None, metavar="PATTERN,...",
+                   help="run only the cases whose id or tag (task, variant, property, "
+                   "intercept, exact-only) matches a shell pattern")
     c.add_argument("--format", choices=("table", "json", "junit"), default="table",
                    help="report format")
     c.add_argument("--report", type=output_file, default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
-    c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
+    c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                    help="--cmd: seconds allowed for each run of the program (writing "
-                   "the problem, reading the answer, its exit)")
+                   "the problem, reading the answer, its exit); default: no time limit")
     # defaults live in OutputLimits (not imported here: the CLI starts light);
     # tests/markone/cli check that these words match them
     for flag, what in (

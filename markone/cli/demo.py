@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from markone._typing import JSONDict, PathLike
+from markone._internal.typing import JSONDict, PathLike
 from markone.cli import add_command, nonnegative_int
 from markone.cli._errors import JOB_EXITS
 
@@ -78,8 +78,8 @@ def run_demo(out: PathLike = "markone-demo", *, seed: int = 0,
     """
     import matplotlib
 
-    from markone._io import staged_output, write_json
-    from markone._validation import check_int_at_least
+    from markone._internal.io import staged_output, write_json
+    from markone._internal.validation import check_int_at_least
 
     check_int_at_least(seed, "seed", 0)  # before anything is written
     matplotlib.use("Agg")
@@ -104,8 +104,8 @@ def _core_section(rep):
     import warnings
 
     import markone
-    from markone._style import new_figure, save_figure, styled
-    from markone._io import plural
+    from markone._internal.style import new_figure, save_figure, styled
+    from markone._internal.io import plural
     from markone.plot import plot_boundary, plot_mistakes
 
     X, y = markone.datasets.iris()
@@ -172,7 +172,7 @@ def _machine_section(rep, seed):
     from markone.hardware.plots import code_caption
     from markone.hardware.replay import write_replay_html
     from markone.hardware.run import MachineRun
-    from markone._io import plural
+    from markone._internal.io import plural
 
     info = letters_demo(rep.out, seed=seed, echo=lambda s: None)
     run_path = Path(info["run_json"])
@@ -217,7 +217,7 @@ def _machine_section(rep, seed):
 def _separability_section(rep):
     import markone
     import verify
-    from markone._io import atomic_write
+    from markone._internal.io import atomic_write
     from verify.certificate import (certificate_document, certificate_json,
                                     check_certificate_file)
 
@@ -255,7 +255,7 @@ def _separability_section(rep):
 
 def _worst_case_section(rep):
     import verify
-    from markone._style import count_axis, new_figure, save_figure, styled
+    from markone._internal.style import count_axis, new_figure, save_figure, styled
 
     ms = list(range(1, 41))
     cases = [verify.orthonormal_case(m, labels=[(-1) ** i for i in range(m)]) for m in ms]
@@ -298,8 +298,8 @@ def _xor_section(rep):
 
     import markone
     import verify
-    from markone._style import new_figure, save_figure, styled
-    from markone._io import plural
+    from markone._internal.style import new_figure, save_figure, styled
+    from markone._internal.io import plural
 
     X, y = markone.datasets.xor()
     with warnings.catch_warnings():
@@ -351,8 +351,8 @@ def _xor_section(rep):
 
 
 def _write_index(rep, summary):
-    from markone._io import atomic_write
-    from markone._style import css_width_px
+    from markone._internal.io import atomic_write
+    from markone._internal.style import css_width_px
 
     parts = []
     for title, intro, facts, figures, links in rep.sections:

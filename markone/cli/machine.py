@@ -38,7 +38,7 @@ def _params(args):
 
 def _demo(args):
     from markone._figures import letters
-    from markone._io import staged_output
+    from markone._internal.io import staged_output
     from markone.hardware.demo import letters_demo
 
     letters(args.chars, per_class=1, typeface=args.typeface)  # checks --chars first
@@ -147,7 +147,7 @@ def _fleet(args):
     import numpy as np
 
     from markone._figures import letters
-    from markone._io import write_json
+    from markone._internal.io import write_json
     from markone.hardware import MachineSpec, run_fleet
     from markone.hardware.demo import format_minutes
 

@@ -47,7 +47,7 @@ def run(args: Namespace) -> int:
     import warnings
 
     import markone
-    from markone._io import write_json
+    from markone._internal.io import write_json
 
     X, y = load_data(args, exact=True if args.exact else None)
     why = None if args.exact else needs_exact(X)

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from markone._deprecation import renamed_keyword
-from markone._figures import letters
-from markone._typing import JSONDict, PathLike
+from markone._internal.deprecation import renamed_keyword
+from markone.datasets import letters
+from markone._internal.typing import JSONDict, PathLike
 from markone.hardware import plots
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams

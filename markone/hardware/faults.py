@@ -50,8 +50,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from markone._validation import as_generator
-from markone._typing import JSONDict, Seed
+from markone._internal.validation import as_generator
+from markone._internal.typing import JSONDict, Seed
 
 if TYPE_CHECKING:
     from markone.hardware.machine import MarkI

@@ -7,7 +7,7 @@ arguments, and :func:`run_fleet` returns a :class:`FleetRun` per machine (its sp
 its :class:`~markone.hardware.MachineRun` and its accuracy on the training figures)
 in the order of the specs. The machines run here, in local worker processes
 (``workers=``) or on a Dask cluster (``dask=``), through the same executor as
-``markone sim run --workers/--dask`` (:func:`markone._parallel.run_each`); each
+``markone sim run --workers/--dask`` (:func:`markone._internal.parallel.run_each`); each
 machine is fully determined by its spec, so the runs are the same wherever they ran.
 
 Examples
@@ -33,9 +33,9 @@ import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from markone._parallel import run_each
-from markone._typing import ArrayLike
-from markone._validation import check_consistent_length, check_int_at_least
+from markone._internal.parallel import run_each
+from markone._internal.typing import ArrayLike
+from markone._internal.validation import check_consistent_length, check_int_at_least
 from markone.hardware.faults import FaultPlan, apply_faults, random_faults
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams

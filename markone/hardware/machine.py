@@ -31,11 +31,11 @@ import numpy as np
 import simpy
 
 from markone import online
-from markone._checks import check_order, epoch_indices
-from markone._deprecation import renamed_keyword, warn_deprecated
-from markone._progress import progress_bar
-from markone._typing import ArrayLike, Order, Seed
-from markone._validation import (as_generator, check_consistent_length,
+from markone._internal.checks import check_order, epoch_indices
+from markone._internal.deprecation import renamed_keyword, warn_deprecated
+from markone._internal.progress import progress_bar
+from markone._internal.typing import ArrayLike, Order, Seed
+from markone._internal.validation import (as_generator, check_consistent_length,
                                  check_int_at_least, check_matrix, child_seeds)
 from markone.hardware import plugboard
 from markone.hardware.motors import Motors
@@ -431,7 +431,7 @@ class MarkI:
             stats["mistakes_per_epoch"][-1] == 0
 
     def _passes(self, n, max_epochs, presentations, order, rng):
-        """Presentation orders, one array per pass (:func:`markone._checks.epoch_indices`,
+        """Presentation orders, one array per pass (:func:`markone._internal.checks.epoch_indices`,
         as the core draws them): the figures as given, a seeded shuffle, or the
         explicit ``order`` every pass; cut to ``presentations`` figures in all."""
         left = presentations

@@ -28,7 +28,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from markone._validation import check_choice, check_int_at_least, check_positive
+from markone._internal.validation import check_choice, check_int_at_least, check_positive
 
 __all__ = ["MarkIParams", "ParamRow", "RULES", "TOPOLOGIES", "CLASS_CODES"]
 

@@ -6,7 +6,7 @@ Every function draws with matplotlib's Agg backend into ``path`` and returns it.
 Examples
 --------
 >>> import os, tempfile
->>> from markone._figures import letters
+>>> from markone.datasets import letters
 >>> from markone.hardware import MarkI
 >>> images, labels = letters("AB", per_class=2, seed=0)
 >>> machine = MarkI(seed=0)
@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._style import DPI, new_figure, save_figure, styled
-from markone._typing import ArrayLike, PathLike
+from markone._internal.style import DPI, new_figure, save_figure, styled
+from markone._internal.typing import ArrayLike, PathLike
 from markone.hardware.plugboard import Wiring, connection_matrix
 from markone.hardware.runits import r_unit_name
 
@@ -60,7 +60,7 @@ def code_caption(run: MachineRun) -> str:
     """One sentence on how the R-units spell the class, for captions and pages.
 
     >>> from markone.hardware import MarkI
-    >>> from markone._figures import letters
+    >>> from markone.datasets import letters
     >>> run = MarkI(seed=0).train(*letters("ABCD", per_class=1, seed=0), max_epochs=3)
     >>> print(code_caption(run))
     The 8 R-units spell each letter's number in binary: with 4 letters only R1-R2 change from letter to letter; R3-R8 always answer -1 and have nothing to learn.

@@ -42,6 +42,7 @@ ValueError: run uses format version 9, but this markone reads version 2 or older
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -51,15 +52,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from markone._io import atomic_write, read_json, to_jsonable
-from markone._typing import PathLike
-from markone._validation import check_positive
+from markone._internal.io import atomic_write, read_json, to_jsonable
+from markone._internal.typing import PathLike
+from markone._internal.validation import check_positive
 from markone._version import __version__
-from markone.hardware.run import FORMAT as RUN_FORMAT
-from markone.hardware.run import VERSION as RUN_VERSION
+from markone.hardware._run_format import FORMAT as RUN_FORMAT
+from markone.hardware._run_format import VERSION as RUN_VERSION
 
-__all__ = ["write_replay_html", "render_replay_html", "check_run", "RUN_FORMAT",
-           "RUN_VERSION"]
+__all__ = ["write_replay_html", "render_replay_html", "console_html", "check_run",
+           "RUN_FORMAT", "RUN_VERSION"]
 
 
 _TOP_FIELDS = ("retina_shape", "n_a_units", "n_r_units", "classes", "codes", "figures",
@@ -285,3 +286,12 @@ def write_replay_html(run_or_path: Any, out_html: PathLike, *, speed: float = 1.
     """
     html = render_replay_html(run_or_path, speed=speed)
     return atomic_write(out_html, html)
+
+
+def console_html(run: Any, *, height: int = 760) -> str:
+    """The Mark I console replaying ``run``, as an ``<iframe>`` for a notebook cell
+    (self-contained: the page and the run travel inside the notebook)."""
+    page = render_replay_html(run)
+    return (f'<iframe title="Mark I console" style="width:100%;height:{int(height)}px;'
+            f'border:1px solid #ccc" srcdoc="{html.escape(page, quote=True)}"></iframe>'
+            f"<p>{html.escape(repr(run))}</p>")

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
-from markone._validation import as_generator
-from markone._typing import ArrayLike, Seed
+from markone._internal.validation import as_generator
+from markone._internal.typing import ArrayLike, Seed
 
 if TYPE_CHECKING:
     import simpy

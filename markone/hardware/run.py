@@ -33,19 +33,15 @@ from typing import Any
 
 import numpy as np
 
-from markone._deprecation import warn_deprecated
-from markone._io import read_json, write_json
-from markone._typing import JSONDict, PathLike
+from markone._internal.deprecation import warn_deprecated
+from markone._internal.io import read_json, write_json
+from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.hardware.params import MarkIParams
+from markone.hardware._run_format import FORMAT, VERSION
 
 __all__ = ["MachineRun", "Presentation", "PresentationLog", "FORMAT", "VERSION"]
 
-FORMAT = "markone-machine-run"
-#: Version 2 names the per-pass series ``mistakes_per_epoch``, ``errors_per_epoch`` and
-#: ``end_s_per_epoch`` (version 1: ``epoch_mistakes``, ``epoch_errors``,
-#: ``epoch_end_s``); :meth:`MachineRun.load` reads both.
-VERSION = 2
 
 #: The version 1 names of the per-pass series, by their names now.
 _V1_NAMES = {"mistakes_per_epoch": "epoch_mistakes", "errors_per_epoch": "epoch_errors",
@@ -375,7 +371,8 @@ class MachineRun:
     def _repr_html_(self):
         """Shown in Jupyter: the Mark I console replaying this run (with its log), or
         the run's numbers as a table (trained without ``log=True``)."""
-        from markone._html import console_html, result_html
+        from markone._internal.html import result_html
+        from markone.hardware.replay import console_html
 
         if self.log is None:
             return result_html(self, headline=repr(self) + "; train with log=True to "

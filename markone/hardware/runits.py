@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from markone._validation import as_generator
-from markone._typing import Seed
+from markone._internal.validation import as_generator
+from markone._internal.typing import Seed
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams

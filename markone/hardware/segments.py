@@ -22,7 +22,7 @@ The compiled loop reuses the per-figure path's own compiled pieces (a photocell'
 potentiometer's move ``runits._turn_to``), and its scores are exact: segments run only
 when every weight is a whole number of steps and every increment too (so every sum of
 weights is an integer below 2**53, the same in any order).
-``tests/test_hardware_segments.py`` checks the two paths against each other bit for
+``tests/markone/hardware/test_hardware_segments.py`` checks the two paths against each other bit for
 bit (weights, clock, log).
 
 Examples

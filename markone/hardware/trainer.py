@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from markone import online
-from markone._validation import check_choice
+from markone._internal.validation import check_choice
 from markone.hardware.params import RULES
 
 if TYPE_CHECKING:

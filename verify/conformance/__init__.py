@@ -27,9 +27,18 @@ from verify.conformance.adapters import (
 )
 from verify.conformance.cases import build_cases
 from verify.conformance.judge import CaseResult, judge, show_vector
+from verify.conformance.profile import FULL, Profile
 from verify.conformance.protocol import CASE_FORMAT, MANIFEST_FORMAT, SUITE_VERSION, schema
 from verify.conformance.report import as_json, as_junit, as_table, exit_status, summary
-from verify.conformance.suite import load_cases, run_case, run_suite, validate, write_suite
+from verify.conformance.suite import (
+    case_tags,
+    load_cases,
+    run_case,
+    run_suite,
+    select_cases,
+    validate,
+    write_suite,
+)
 
 __all__ = [
     "build_cases", "write_suite", "load_cases", "validate", "schema", "run_case",
@@ -37,4 +46,5 @@ __all__ = [
     "CallableAdapter", "EstimatorAdapter", "RiverAdapter", "CommandAdapter",
     "ImplementationError", "NotApplicable", "as_table", "as_json", "as_junit",
     "summary", "exit_status", "CASE_FORMAT", "MANIFEST_FORMAT", "SUITE_VERSION",
+    "Profile", "FULL", "select_cases", "case_tags",
 ]

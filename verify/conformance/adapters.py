@@ -41,20 +41,23 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
+from markone.errors import MarkoneError
+from verify._budget import timeout_keyword
 from verify.conformance.command import (
     DeadlineExceeded,
     OutputLimitExceeded,
     OutputLimits,
     run_bounded,
 )
+from verify.conformance.profile import Profile, handshake_problem
 from verify.conformance.protocol import LimitExceeded, exact_numbers, int_of_digits
 
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
 
 
-class ImplementationError(Exception):
+class ImplementationError(MarkoneError):
     """The implementation under test failed; ``text`` is its traceback or stderr."""
 
     def __init__(self, message: str, text: str = "") -> None:
@@ -62,7 +65,7 @@ class ImplementationError(Exception):
         self.text = text
 
 
-class NotApplicable(Exception):
+class NotApplicable(MarkoneError):
     """The adapter cannot express this case (the message says why)."""
 
 
@@ -301,12 +304,17 @@ class CommandAdapter:
     on stdout (exit status 0).
 
     Each run is bounded (:func:`verify.conformance.command.run_bounded`): its own
-    process group, stopped whole when the run ends; ``timeout`` seconds for the whole
-    exchange; ``limits`` on what it writes (:class:`OutputLimits`). A run that breaks
-    a bound is the implementation's error, with a message naming the bound."""
+    process group, stopped whole when the run ends; ``limits`` on what it writes
+    (:class:`OutputLimits`); and, only when given, ``timeout_s`` seconds for the whole
+    exchange (``timeout=`` is its deprecated spelling: without it a run is waited for
+    however long it takes, so no verdict depends on how busy the machine is). A run
+    that breaks a bound is the implementation's error, with a message naming the
+    bound."""
 
-    def __init__(self, command: str, *, timeout: float = 60.0,
-                 limits: OutputLimits | None = None) -> None:
+    def __init__(self, command: str, *, timeout_s: float | None = None,
+                 limits: OutputLimits | None = None, **deprecated: Any) -> None:
+        self.timeout_s = timeout_keyword(deprecated, "CommandAdapter", "timeout",
+                                         timeout_s)
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("--cmd is empty; give the command that runs your "
@@ -316,26 +324,47 @@ class CommandAdapter:
                 f"--cmd: cannot find the program {self.argv[0]!r} (not on PATH and not "
                 "an executable file).")
         self.name = command
-        self.timeout = timeout
         self.limits = OutputLimits() if limits is None else limits
 
     def answer(self, problem: JSONDict) -> JSONDict | None:
+        return normalise_answer(self._exchange(problem), problem)
+
+    def declared_profile(self) -> Profile | None:
+        """The profile the program declares in answer to the handshake
+        (:func:`verify.conformance.profile.handshake_problem`), or None when it
+        answers anything else (a program that does not know the handshake).
+
+        Raises ValueError when it declares a profile that is not valid."""
+        try:
+            out = self._exchange(handshake_problem())
+        except ImplementationError:
+            return None
+        if not isinstance(out, dict) or "profile" not in out:
+            return None
+        try:
+            return Profile.from_json(out["profile"])
+        except ValueError as exc:
+            raise ValueError(f"`{self.name}` answers the handshake with a profile "
+                             f"that is not valid: {exc}") from None
+
+    def _exchange(self, problem):
+        """Run the program on ``problem``; its answer as parsed JSON."""
         try:
             # what the program writes is its own business: bytes that are not UTF-8
             # become U+FFFD (and then fail as not JSON), never an error of markone's
-            run = run_bounded(self.argv, json.dumps(problem), timeout=self.timeout,
+            run = run_bounded(self.argv, json.dumps(problem), timeout_s=self.timeout_s,
                               limits=self.limits)
         except DeadlineExceeded as exc:
             raise ImplementationError(f"`{self.name}` did not answer within "
-                                      f"{self.timeout:g} s ({exc})", exc.stderr) from None
+                                      f"{self.timeout_s:g} s ({exc})", exc.stderr) from None
         except OutputLimitExceeded as exc:
             raise ImplementationError(f"`{self.name}`: {exc}", exc.stderr) from None
         if run.returncode != 0:
             raise ImplementationError(f"`{self.name}` {_exit_words(run.returncode)}",
                                       run.stderr.rstrip())
         try:
-            out = exact_numbers(json.loads(run.stdout, parse_int=int_of_digits),
-                                max_digits=self.limits.max_digits)
+            return exact_numbers(json.loads(run.stdout, parse_int=int_of_digits),
+                                 max_digits=self.limits.max_digits)
         except json.JSONDecodeError as exc:
             raise ImplementationError(
                 f"`{self.name}` did not write one JSON object on stdout ({exc}); it "
@@ -343,7 +372,6 @@ class CommandAdapter:
         except LimitExceeded as exc:
             raise ImplementationError(f"`{self.name}`: {exc}", run.stderr.rstrip()
                                       ) from None
-        return normalise_answer(out, problem)
 
 
 def _exit_words(status):

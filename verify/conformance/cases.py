@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 from verify.conformance.protocol import (
     CASE_FORMAT,
     PROBLEM_FORMAT,

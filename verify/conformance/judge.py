@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 from verify.conformance.protocol import parse_number, parse_vector
 from verify.conformance.replay import (
     BinaryRun,

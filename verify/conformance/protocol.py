@@ -32,7 +32,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
+from markone.errors import MarkoneError
 __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
     "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",
@@ -104,7 +105,7 @@ def problem_of(case: JSONDict) -> JSONDict:
     return copy.deepcopy(case["problem"])
 
 
-class LimitExceeded(ValueError):
+class LimitExceeded(MarkoneError, ValueError):
     """An answer is larger than a limit allows (the message names the limit and the
     option that raises it)."""
 

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone._typing import JSONDict
+from markone._internal.typing import JSONDict
 
 __all__ = ["RULES", "BinaryRun", "binary_run", "multiclass_run", "kernel_run",
            "exact_rows", "variant_answer"]

@@ -17,6 +17,7 @@ checking the schema and the hashes. :func:`run_suite` runs an adapter on the cas
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import os
@@ -25,11 +26,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from pathlib import Path
 
-from markone._io import temporary_beside
-from markone._typing import JSONDict, PathLike
+from markone._internal.io import temporary_beside
+from markone._internal.typing import JSONDict, PathLike
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
 from verify.conformance.cases import build_cases
 from verify.conformance.judge import CaseResult, judge
+from verify.conformance.profile import FULL, Profile
 from verify.conformance.protocol import (
     CASE_FORMAT,
     LEGACY_CASE_FORMAT,
@@ -40,11 +42,12 @@ from verify.conformance.protocol import (
     schema,
 )
 
-__all__ = ["write_suite", "load_cases", "run_case", "run_suite", "validate"]
+__all__ = ["write_suite", "load_cases", "run_case", "run_suite", "validate",
+           "select_cases", "case_tags"]
 
 
 def _dumps(doc):
-    from markone._io import to_jsonable
+    from markone._internal.io import to_jsonable
 
     return json.dumps(to_jsonable(doc), indent=1, sort_keys=True) + "\n"
 
@@ -69,7 +72,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
 
     ``out`` must not exist, or be an empty folder. Returns the manifest dict.
     """
-    from markone._version import __version__
+    from markone import __version__
 
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -106,7 +109,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
 
 
 def _read(path):
-    from markone._io import read_json
+    from markone._internal.io import read_json
 
     return read_json(path)
 
@@ -166,29 +169,79 @@ def _truncated(problem, t):
     return p
 
 
-def run_case(case: JSONDict, adapter: Adapter) -> CaseResult:
-    """Run ``adapter`` on one case (and its checkpoints); return a CaseResult."""
+def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL) -> CaseResult:
+    """Run ``adapter`` on one case (and its checkpoints); return a CaseResult.
+
+    A case outside ``profile``, or one the implementation declines (it raises
+    :class:`NotApplicable` or answers ``{"unsupported": "why"}``), is ``"n/a"``
+    with the reason."""
     base = dict(id=case["id"], property=case["property"], task=case["task"],
                 variant=case["variant"], float64_can_pass=case["float64_can_pass"])
+    reason = profile.excludes(case)
+    if reason is not None:
+        return CaseResult(status="n/a", details=(reason,), **base)
     problem = problem_of(case)
     try:
-        answer = adapter.answer(problem)
-        checkpoints = {cp["after"]: adapter.answer(_truncated(problem, cp["after"]))
+        answer = _supported(adapter.answer(problem))
+        checkpoints = {cp["after"]: _supported(adapter.answer(_truncated(problem,
+                                                                         cp["after"])))
                        for cp in case["expected"].get("checkpoints", ()) if cp["after"]}
     except NotApplicable as exc:
         return CaseResult(status="n/a", details=(str(exc),), **base)
     except ImplementationError as exc:
         return CaseResult(status="error", failed=("implementation",),
                           details=(str(exc),), error=exc.text or str(exc), **base)
-    return judge(case, answer, checkpoints)
+    return judge(dict(case, tolerance=profile.tolerance(case)), answer, checkpoints)
+
+
+def _supported(answer):
+    """The answer, unless it declines the case (``{"unsupported": "why"}``)."""
+    if isinstance(answer, dict) and "unsupported" in answer:
+        raise NotApplicable(f"the implementation declines it: {answer['unsupported']}")
+    return answer
+
+
+def select_cases(cases: Iterable[JSONDict], patterns: str) -> list[JSONDict]:
+    """The cases whose id or one of whose tags (:func:`case_tags`) matches one of the
+    comma-separated shell patterns (``"variant-*,multiclass"``).
+
+    Raises ValueError when none matches, listing the tags there are.
+
+    >>> ids = [c["id"] for c in select_cases(build_cases(), "kernel,*-tie")]
+    >>> ids
+    ['exact-rational-tie', 'float64-near-tie', 'kernel-dual-counts']
+    """
+    wanted = [p.strip() for p in patterns.split(",") if p.strip()]
+    cases = list(cases)
+    chosen = [c for c in cases if any(fnmatch.fnmatchcase(name, p) for p in wanted
+                                      for name in (c["id"], *case_tags(c)))]
+    if not chosen:
+        tags = sorted({t for c in cases for t in case_tags(c)})
+        raise ValueError(f"--cases {patterns!r} matches no case; give case ids or tags "
+                         f"(shell patterns allowed): {', '.join(tags)}.")
+    return chosen
+
+
+def case_tags(case: JSONDict) -> tuple[str, ...]:
+    """A case's tags: its task, variant and property, ``intercept`` when it has one,
+    ``exact-only`` when float64 cannot pass it.
+
+    >>> case_tags(build_cases()[0])
+    ('binary', 'last', 'zero-score-is-a-mistake')
+    """
+    tags = (case["task"], case["variant"], case["property"])
+    tags += ("intercept",) if case["problem"]["intercept"] else ()
+    return tags + (() if case["float64_can_pass"] else ("exact-only",))
 
 
 def run_suite(cases: Iterable[JSONDict], adapter: Adapter, *,
-              progress: Callable[[CaseResult], Any] | None = None) -> list[CaseResult]:
-    """Run ``adapter`` on every case; returns the list of CaseResults."""
+              progress: Callable[[CaseResult], Any] | None = None,
+              profile: Profile = FULL) -> list[CaseResult]:
+    """Run ``adapter`` on every case under ``profile``; returns the list of
+    CaseResults."""
     results = []
     for case in cases:
-        results.append(run_case(case, adapter))
+        results.append(run_case(case, adapter, profile))
         if progress is not None:
             progress(results[-1])
     return results

@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 
 __all__ = ["every_stream", "fixed_order"]
 

@@ -51,7 +51,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone._typing import ArrayLike, JSONDict
+from markone._internal.typing import ArrayLike, JSONDict
 
 __all__ = ["ProjectedBall", "projected_ball", "check_projected_ball"]
 

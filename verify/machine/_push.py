@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from markone._typing import ArrayLike
+from markone._internal.typing import ArrayLike
 
 __all__ = ["push_stream", "gram_matrix"]
 

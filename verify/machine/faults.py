@@ -59,13 +59,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._typing import ArrayLike, JSONDict
+from markone._internal.typing import ArrayLike, JSONDict
+from verify.machine.task import machine_task
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
     from markone.hardware.faults import FaultPlan
+    from verify.separability import SeparabilityVerdict
 
-__all__ = ["FaultMinimum", "minimal_faults", "static_fault"]
+__all__ = ["FaultMinimum", "minimal_faults", "static_fault", "check_r_unit_task"]
 
 #: Most sub-plans :func:`minimal_faults` sends to :func:`verify.check_separable`
 #: (those decided by a certificate or witness found before cost nothing).
@@ -142,7 +144,6 @@ class _SubPlans:
     def __init__(self, machine, images, labels, plan):
         from markone.hardware.faults import (AUnitStuck, CutWire, FaultPlan,
                                              MotorStopped, PhotocellStuck)
-        from verify.machine.check import machine_task
 
         base = machine_task(machine, images, labels, plan=FaultPlan())
         self.settled, self.theta = base.settled, base.theta
@@ -291,8 +292,6 @@ class _Oracle:
 
     def verdict(self, r, A, wired):
         """Exact verdict for R-unit ``r`` (True learnable): reuse, then the solver."""
-        from verify.separability import check_separable
-
         cols = np.flatnonzero(wired)
         if self.certified(r, A, cols) is not None:
             return False
@@ -300,8 +299,7 @@ class _Oracle:
             return True
         self.solver += 1
         y = self.damage.targets[:, r]
-        v = check_separable(A[:, cols].astype(np.int64), y, intercept=False,
-                            progress=False)
+        v = check_r_unit_task(A[:, cols], y)
         if v.separable is False:
             lam = [Fraction(v.certificate.get(i, 0)) for i in range(len(y))]
             self.certs[r].insert(0, _integers(lam) * y)
@@ -457,3 +455,29 @@ def static_fault(fault: object) -> bool:
 
     return isinstance(fault, PATTERN_FAULTS) or (isinstance(fault, MotorStopped)
                                                  and fault.at_s == 0)
+
+
+def check_r_unit_task(X: ArrayLike, y: ArrayLike, timeout_s: float | None = None
+                      ) -> SeparabilityVerdict:
+    """Is one R-unit's task (its A-unit patterns ``X``, n x d, and +/-1 targets
+    ``y``) separable through the origin? :func:`verify.check_separable` without an
+    intercept, and also when the R-unit has no inputs at all (``d == 0``: every
+    motor stopped, every wire cut): its sum is then 0 on every figure, a mistake, so
+    it cannot learn, and any one figure is the certificate.
+
+    >>> import numpy as np
+    >>> v = check_r_unit_task(np.zeros((2, 0), np.int64), [1, -1])
+    >>> v.separable, v.certificate, v.method
+    (False, {0: Fraction(1, 1)}, 'trivial')
+    """
+    from verify.separability import SeparabilityVerdict, check_separable
+
+    X = np.asarray(X)
+    if X.ndim == 2 and X.shape[1] == 0 and len(X):
+        return SeparabilityVerdict(
+            False, None, {0: Fraction(1)}, "trivial", True,
+            "not separable: no A-unit reaches this R-unit (every motor stopped or "
+            "every input cut), so its sum is 0 on every figure, a mistake", 0.0,
+            intercept=False)
+    return check_separable(X.astype(np.int64), y, intercept=False, progress=False,
+                           timeout_s=timeout_s)

@@ -1,78 +1,127 @@
 """Re-check a machine report from its evidence, independently of how it was found.
 
 :func:`recheck_report` takes a :class:`~verify.machine.MachineReport` (or its JSON) and
-the machine, figures and labels it is about, and re-checks every claim whose evidence
-is a certificate or a counterexample, with exact integers and none of the searches:
+the machine, figures and labels it is about. First the report must be well formed and
+about this machine (:func:`verify.machine.schema.read_report`: every field known and
+of its type, every number finite, the machine's parameters equal to the ones it
+names; the SHA-256 of the figures and labels and of the A-unit patterns equal).
+Anything else is a ``ValueError`` (the command line's exit 2). Then every number in
+every claim's evidence is either verified as a certificate or recomputed from the
+machine and figures and compared exactly, and a claim's verdict must be the one its
+evidence implies:
 
-* the report must be about these figures and this machine: the SHA-256 of the
-  figures and labels (``data_sha256``) and of the A-unit patterns the claims are
-  about (``patterns_sha256``) must match;
 * **learnable**: a witness ``w`` must answer every figure (``y_i x_i . w > 0``); a
   Gordan certificate ``c >= 0``, not all zero, must have ``sum_i c_i y_i x_i = 0``;
-* **end stops reached**: the stream, run through the clipped update from zero (here,
-  on the full A-unit patterns), must have a move cut short at its last presentation,
-  and ``MarkI.train`` on a copy of the machine must report ``saturated > 0``;
-* **forced rule**: a ``hit_stream`` must have its last move cut short with every
-  presentation moving, and a ``stream`` that never learns must have a mistake in every
-  pass until a pass ends where it began, both exactly and on a copy of the machine
-  (the gamma rule's rounding branches are not streams: unchecked);
-* **never learns**: the clipped update after ``prefix + cycle`` must come back to the
-  same weights after each further ``cycle``, with a mistake in each, the cycle must
-  show every figure, and a copy of the machine must replay it
-  (:func:`verify.machine.replay_stream` with ``r_unit``);
-* **learns for every order** by the clipped Novikoff ball: the centre is re-checked by
-  :func:`verify.machine._projected.check_projected_ball`, and the bound must be the one stated;
-  by the all-streams search: its clipped reachable set must be closed under every
-  clipped mistake and have no strongly connected set of mistakes that every figure
-  leaves in place.
+  ``a_units`` are the R-unit's inputs. A witness makes the claim true, a certificate
+  false, whatever ``holds`` says.
+* **end stops** (error-correction rule): ``R_sq``, the stops and the increment are
+  recomputed; the margin direction must have margin ``gamma_lower`` (exactly), and
+  Novikoff's numbers are recomputed from it; a stated bound (``bound_used``,
+  ``max_weight_steps``, ``min_weight_steps``) is recomputed from its certificate (the
+  margin, the one-signed patterns, the reachable set as an inductive invariant, the
+  ball directions); a stream must have its last move cut short, exactly and on a copy
+  of the machine. A bound inside the stops makes the claim true, a stream false.
+* **converges** (error-correction rule): a ``prefix`` and ``cycle`` must bring the
+  weights back after a pass with mistakes, exactly and on the machine (false); a
+  centre must pass :func:`verify.machine._projected.check_projected_ball` with the stated
+  bound and decrease (true); a clipped reachable set must be closed and free of
+  blocking cycles (true); every continuation is run again from the end-stop stream
+  for its stated passes and must end as stated.
+* claims that follow from others or from an exact deterministic analysis (the
+  forced and gamma rules, "equals the ideal perceptron", the claims of an R-unit that
+  is not learnable, timing, quantisation, the faults' culprits) are recomputed and
+  compared in full; the smallest set of faults is re-checked (it breaks the R-units
+  it names, and, when it is said to be 1-minimal, removing any one fault repairs
+  the task).
 
-* **end stops never reached**: Novikoff's bounds from the margin direction in the
-  evidence (its margin is at least ``gamma_lower`` on every figure, exactly), the
-  balls per weight from their integer directions (:func:`verify.machine._ball.integer_bounds`),
-  an exact reachable set as an inductive invariant (zero start, closed under every
-  mistake move, inside the stops), and the one-signed argument from the patterns.
-
-Claims decided by a search whose evidence is a result, not a certificate (exhaustive
-searches, Z3, the balls at the pushes), are listed as ``unchecked`` with the reason,
-never as confirmed.
+A claim with nothing to check is ``unchecked`` (an end-stop claim proven by Z3, or by
+the balls at the pushes, is first tried against the greedy streams: one that reaches
+a stop refutes it). The report's summary fields (``theta``, ``learnable``, ...) are
+recomputed too. Messages are words for people, not re-checked.
 
 Examples
 --------
 >>> import numpy as np
 >>> from markone.hardware import MarkI, MarkIParams
->>> from verify.machine import check_machine
+>>> from verify.machine.check import check_machine
 >>> p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
 ...                 max_fanout=1, theta=1, n_r_units=1, weight_range=(0, 1))
 >>> machine, figures = MarkI(p, seed=0), np.array([[1, 0], [0, 1]])
 >>> report = check_machine(machine, figures, ["a", "b"])
 >>> checks = recheck_report(report, machine, figures, ["a", "b"])
->>> [(c.claim, c.status) for c in checks if c.status != "unchecked"]
-[('R1 learnable', 'confirmed'), ('R1 end_stops', 'confirmed'), ('R1 converges', 'confirmed')]
+>>> [(c.claim, c.status) for c in checks if c.status != "unchecked"][:4]
+[('report', 'confirmed'), ('R1 learnable', 'confirmed'), ('R1 end_stops', 'confirmed'), ('R1 converges', 'confirmed')]
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from markone._typing import ArrayLike, JSONDict
+from markone._internal.io import to_jsonable
+from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.runits import r_unit_name
+from verify.machine import _clipped
+from verify.machine._ball import integer_bounds
+from verify.machine._clipped import blocking_components
+from verify.machine._convergence import (PERIODIC_PASSES, continuation,
+                                         continuation_orders, ideal_convergence)
+from verify.machine._endstops import (NOVIKOFF_BOUNDS, greedy_streams, margin_bounds,
+                                      margin_holds, one_signed, stops_evidence)
+from verify.machine._fault_claims import fault_claim, fault_culprits, learnable_with
+from verify.machine._learnable import after_learnable, not_assessed
+from verify.machine._quantisation import quantisation_claim
+from verify.machine.timing import timing_claim
+from verify.machine._projected import check_projected_ball
+from verify.machine._rule_claims import analyses, rule_claims
+from verify.machine.replay import replay_stream
+from verify.machine.report import Claim, MachineReport, combined_verdict
+from verify.machine.schema import (EVIDENCE_TYPES, REPORT_FORMAT, check_value,
+                                   read_report)
+from verify.machine.task import Reduced, Units, data_hash, machine_task, patterns_hash
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
-    from verify.machine.check import MachineReport
 
-__all__ = ["Recheck", "recheck_report", "margin_holds"]
+__all__ = ["Recheck", "recheck_report", "margin_holds", "REPORT_FORMAT",
+           "NOVIKOFF_BOUNDS"]
 
-FORMAT = "markone.verify.machine/1"
-#: Methods of the gamma rule's claims with whole steps: rounding branches of positive
-#: probability (replayed in the tests by steering the rounding), not streams.
-GAMMA_BRANCHES = ("rounding branches", "finite chain")
+#: Methods of a true end-stop claim with a weight bound (its certificate may be in
+#: the evidence), and of the searches behind the others.
+BOUND_METHODS = (*NOVIKOFF_BOUNDS, "one-signed columns", "exact reachable states",
+                 "Novikoff ball per weight", "Novikoff ball per weight and at its pushes")
+HIT_METHODS = ("exhaustive", "greedy", "beam", "random order", "z3")
+Z3_METHOD = "z3 bounded model checking"
+#: Methods of the error-correction rule's convergence claims.
+BLOCKING_METHODS = ("exhaustive (all streams)", "continuation after the stop",
+                    "periodic order")
+OPEN_METHODS = ("continuations and periodic orders", "periodic orders")
+#: Evidence fields of the claims re-checked from certificates.
+LEARNABLE_FIELDS = ("witness", "certificate", "a_units")
+END_STOP_FIELDS = ("R_sq", "gamma_lower", "margin_direction", "reinforcement_bound",
+                   "novikoff_norm_bound_steps", "weight_range", "increment_steps",
+                   "bound_used", "max_weight_steps", "min_weight_steps",
+                   "reachable_states", "invariant_states", "invariant_groups",
+                   "ball_directions", "stream")
+CONVERGENCE_FIELDS = ("prefix", "cycle", "continuations", "invariant_states",
+                      "invariant_groups", "center_numerators", "center_denominator",
+                      "reinforcement_bound", "min_decrease", "a_units")
+#: Evidence fields of the claims recomputed in full (the forced and gamma rules,
+#: timing, quantisation, faults).
+RECOMPUTED_FIELDS = ("mu", "passes", "max_weight", "stream", "hit_stream", "learnable",
+                     "certificate", "reinforcement_bound", "fits", "stall",
+                     "stall_log10", "hit", "alpha", "chain", "exposure_s",
+                     "rise_limit_s", "decay_limit_s", "shortest_safe_exposure_s",
+                     "before", "figure", "a_units_changed", "quantize",
+                     "increment_steps", "units_per_step", "r_unit", "a_unit",
+                     "move_steps", "faults", "kinds", "unlearnable_r_units",
+                     "culprits", "minimal")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,10 +145,50 @@ class _Refuted(Exception):
 
 
 def _fraction(v):
-    try:
-        return Fraction(str(v))
-    except (ValueError, ZeroDivisionError) as exc:
-        raise _Refuted(f"{v!r} is not an exact number") from exc
+    return Fraction(v)          # the schema admits only "-3" or "7/2"
+
+
+def _known_fields(ev, fields, where):
+    """Fields of no claim are refused (ValueError); fields of other claims than
+    this one refute it."""
+    unknown = sorted(set(ev) - set(fields))
+    foreign = [k for k in unknown if k not in EVIDENCE_TYPES and k not in
+               RECOMPUTED_FIELDS]
+    if foreign:
+        raise ValueError(f"malformed machine report: the evidence of {where} has "
+                         f"unknown field(s) {foreign}; its fields are {sorted(fields)}")
+    if unknown:
+        raise _Refuted(f"its evidence has {unknown}, which this claim does not have "
+                       f"(its fields are {sorted(fields)})")
+
+
+def _evidence(claim, fields, where):
+    """The claim's evidence, every field known and of its type (ValueError else)."""
+    ev = claim["evidence"]
+    for k, v in ev.items():
+        if k in fields:
+            check, what = EVIDENCE_TYPES[k]
+            check_value(v, check, what, f"{where} evidence.{k}")
+    _known_fields(ev, fields, where)
+    return ev
+
+
+def _verdict(claim, implied, why, what):
+    """The claim's verdict must be the one its evidence implies (``implied``: True,
+    False or None, with ``why``); returns the re-check's reason or None."""
+    holds = claim["holds"]
+    if implied is None:
+        return None
+    if holds is not implied:
+        said = {True: "holds", False: "does not hold", None: "is undecided"}[holds]
+        raise _Refuted(f"its evidence shows that {what} "
+                       f"{'holds' if implied else 'does not hold'} ({why}), yet the "
+                       f"claim says it {said}")
+    return why
+
+
+# --------------------------------------------------------------------------------------
+# learnable
 
 
 def _columns(task, r, ev):
@@ -109,12 +198,19 @@ def _columns(task, r, ev):
     return task.patterns[:, cols].astype(object)
 
 
-def _learnable(task, r, claim):
-    if claim["holds"] is None:
+def _learnable(task, r, claim, where):
+    ev = _evidence(claim, LEARNABLE_FIELDS, where)
+    if not claim["method"].startswith("check_separable/"):
+        raise _Refuted(f"the method {claim['method']!r} is not check_separable's")
+    if "a_units" in ev or ev:
+        X, y = _columns(task, r, ev), task.targets[:, r].astype(object)
+    if "witness" not in ev and "certificate" not in ev:
+        if claim["holds"] is not None:
+            raise _Refuted("it has no witness or certificate")
         return None
-    ev = claim["evidence"]
-    X, y = _columns(task, r, ev), task.targets[:, r].astype(object)
-    if claim["holds"]:
+    if "witness" in ev and "certificate" in ev:
+        raise _Refuted("it has both a witness and a certificate")
+    if "witness" in ev:
         w = [_fraction(v) for v in ev["witness"]]
         if len(w) != X.shape[1]:
             raise _Refuted(f"the witness has {len(w)} entries for {X.shape[1]} A-units")
@@ -123,7 +219,8 @@ def _learnable(task, r, claim):
         bad = [i for i, s in enumerate(scores) if not s > 0]
         if bad:
             raise _Refuted(f"the witness misclassifies figure {bad[0]}")
-        return "the witness answers every figure (exact)"
+        return _verdict(claim, True, "the witness answers every figure (exact)",
+                        "the task is learnable")
     c = {int(i): _fraction(v) for i, v in ev["certificate"].items()}
     if not c or any(v < 0 for v in c.values()) or not any(c.values()):
         raise _Refuted("the certificate's weights must be >= 0 and not all zero")
@@ -133,8 +230,13 @@ def _learnable(task, r, claim):
     if any(total):
         raise _Refuted("sum_i c_i y_i x_i is not zero: the certificate does not prove "
                        "that no setting answers every figure")
-    return (f"sum_i c_i y_i x_i = 0 over {len(c)} figures with c >= 0 (exact): no "
-            "setting answers them all")
+    return _verdict(claim, False, f"sum_i c_i y_i x_i = 0 over {len(c)} figures with "
+                    "c >= 0 (exact): no setting answers them all",
+                    "the task is learnable")
+
+
+# --------------------------------------------------------------------------------------
+# the clipped update, exactly
 
 
 def _clipped_run(X, y, e, lo, hi, stream, w=None, forced=False):
@@ -157,79 +259,98 @@ def _clipped_run(X, y, e, lo, hi, stream, w=None, forced=False):
 
 
 def _stream(ev, key, n):
-    s = [int(i) for i in ev.get(key, [])]
+    s = list(ev.get(key, []))
     if any(not 0 <= i < n for i in s):
         raise _Refuted(f"its {key} names a figure that does not exist")
     return s
 
 
-def margin_holds(X: ArrayLike, y: ArrayLike, u: ArrayLike, lower: float) -> bool:
-    """True when the direction ``u`` (floats, taken as the exact rationals they are)
-    has margin at least ``lower`` on every ``(x_i, y_i)``:
-    ``y_i u . x_i > 0`` and ``(y_i u . x_i)^2 >= lower^2 ||u||^2``, in integers.
-
-    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.7)
-    True
-    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.75)   # 1/sqrt(2) < 0.75
-    False
-    """
-    fu = [Fraction(float(v)) for v in np.asarray(u, dtype=float)]
-    g = Fraction(float(lower))
-    if g <= 0 or not fu:
-        return False
-    q = math.lcm(*(f.denominator for f in fu))
-    U = np.array([int(f * q) for f in fu], dtype=object)
-    X = np.asarray(X).astype(object)
-    if X.shape[1] != len(U):
-        return False
-    scores = np.asarray(y).astype(object) * X.dot(U)
-    N = sum(v * v for v in U)
-    return bool(min(scores) > 0 and all(v * v * g.denominator ** 2
-                                        >= g.numerator ** 2 * N for v in scores))
+# --------------------------------------------------------------------------------------
+# end stops (error-correction rule)
 
 
-#: The end-stop bounds that follow from a certified margin alone.
-NOVIKOFF_BOUNDS = ("|w_j| <= reinforcements <= (R/gamma)^2", "||w|| <= R^2/gamma")
+def _expect(ev, key, value, what):
+    if key in ev and ev[key] != value:
+        raise _Refuted(f"its {key} is {ev[key]!r}, but {what} gives {value!r}")
 
 
-def _novikoff(X, y, ev, units):
-    """Re-derive the Novikoff end-stop bound from the margin certificate."""
-    if "margin_direction" not in ev:
+def _margin(red, ev, units):
+    """The margin block: ``R_sq`` recomputed; Novikoff's numbers recomputed from a
+    margin direction that has margin ``gamma_lower``. Returns the bounds
+    ``(top, bottom, used)`` it gives, or None without a direction."""
+
+    _expect(ev, "R_sq", red.R_sq, "the largest number of active inputs")
+    has = [k for k in ("gamma_lower", "margin_direction", "reinforcement_bound",
+                       "novikoff_norm_bound_steps") if k in ev]
+    if not has:
         return None
-    g = Fraction(float(ev["gamma_lower"]))
-    if not margin_holds(X.astype(np.int64), y.astype(np.int64), ev["margin_direction"],
-                        ev["gamma_lower"]):
+    if "margin_direction" not in ev or "gamma_lower" not in ev:
+        raise _Refuted(f"its {has[0]} has no margin direction and gamma_lower to "
+                       "recompute it from")
+    if not margin_holds(red.X, red.y, ev["margin_direction"], ev["gamma_lower"]):
         raise _Refuted("the margin direction does not have margin gamma_lower")
-    R_sq = int((X * X).sum(axis=1).max())
-    if R_sq != ev["R_sq"]:
-        raise _Refuted(f"R^2 is {R_sq}, not {ev['R_sq']}")
-    mistakes, norm = math.floor(R_sq / g ** 2), math.floor(R_sq / g)
-    bound = mistakes if ev["bound_used"] == NOVIKOFF_BOUNDS[0] else norm
-    if ev["reinforcement_bound"] != mistakes or bound > min(mistakes, norm):
-        raise _Refuted(f"the margin gives {mistakes} reinforcements and the bound "
-                       f"{bound}, not the ones stated")
-    top = units.steps(bound * units.e)
-    if Fraction(str(ev["max_weight_steps"])) != top or \
-            bound * units.e > units.hi or -bound * units.e < units.lo:
-        raise _Refuted(f"the bound allows {top} steps, which the stops do not hold or "
-                       "the report does not state")
-    return (f"the margin direction has margin >= {ev['gamma_lower']} (exact), so every "
-            f"weight stays within {top} steps ({ev['bound_used']})")
+    numbers, top, bottom, used = margin_bounds(red, Fraction(float(ev["gamma_lower"])),
+                                               units)
+    for k, v in numbers.items():
+        if ev.get(k) != v:
+            raise _Refuted(f"the margin gives {k} = {v!r}, not {ev.get(k)!r}")
+    return top, bottom, used
 
 
-def _ball(X, y, ev, units):
-    """Re-derive the per-weight ball bounds from the integer directions."""
-    from verify.machine._ball import integer_bounds
+def _bound(red, X, y, ev, units, margin):
+    """The stated weight bound recomputed from its certificate: ``(top, bottom)`` in
+    units, or None when no bound is stated."""
+
+    stated = [k for k in ("bound_used", "max_weight_steps", "min_weight_steps")
+              if k in ev]
+    if not stated:
+        if "reachable_states" in ev or "invariant_states" in ev:
+            raise _Refuted("it has a reachable set but no bound stated from it")
+        return None
+    if len(stated) < 3:
+        raise _Refuted("a bound needs bound_used, max_weight_steps and "
+                       "min_weight_steps together")
+    used = ev["bound_used"]
+    if used in NOVIKOFF_BOUNDS or used == "one-signed columns":
+        one = one_signed(red)
+        if used == "one-signed columns" and one is None:
+            raise _Refuted("an A-unit is pushed both ways, so the one-signed argument "
+                           "does not apply")
+        if margin is not None and margin[2] != used:
+            raise _Refuted(f"the margin and the patterns give the bound {margin[2]!r}, "
+                           f"not {used!r}")
+        if margin is None and used != "one-signed columns":
+            raise _Refuted(f"the bound {used!r} has no margin direction to derive it")
+        top, bottom = margin[:2] if margin is not None else one
+    elif used == "exact reachable states":
+        closed = _closed_set(X, y, ev, units, clipped=False)
+        if closed is None:
+            raise _Refuted("the exact reachable bound has no reachable set to check")
+        _expect(ev, "reachable_states", len(closed[0]), "the reachable set")
+        top, bottom = int(closed[0].max(initial=0)), int(closed[0].min(initial=0))
+    elif used == "Novikoff ball per weight":
+        top, bottom = _ball(X, y, ev)
+        top, bottom = top * units.e, bottom * units.e
+    else:
+        raise _Refuted(f"the bound {used!r} has no certificate a report can hold")
+    for key, v in (("max_weight_steps", top), ("min_weight_steps", bottom)):
+        if _fraction(ev[key]) != units.steps(v):
+            raise _Refuted(f"the {used} bound gives {key} = {units.steps(v)}, not "
+                           f"{ev[key]}")
+    return top, bottom
+
+
+def _ball(X, y, ev):
+    """The per-weight ball bounds from the integer directions, in increments."""
 
     dirs = ev.get("ball_directions")
     if not dirs:
-        return None
+        raise _Refuted("the ball bound has no ball directions")
     Z = (y[:, None] * X).astype(np.int64)
     r = (X * X).sum(axis=1).astype(np.int64)
     upper = lower = None
     for k, U in enumerate(dirs):
-        if len(U) != X.shape[1] or any(isinstance(v, bool) or not isinstance(v, int)
-                                       for v in U):
+        if len(U) != X.shape[1]:
             raise _Refuted(f"ball direction {k} is not {X.shape[1]} integers")
         b = integer_bounds(Z, r, U)
         if b is None:
@@ -237,32 +358,27 @@ def _ball(X, y, ev, units):
         upper = b[0] if upper is None else np.minimum(upper, b[0])
         lower = b[1] if lower is None else np.maximum(lower, b[1])
     moves = X.any(axis=0)          # an A-unit no figure activates keeps its weight 0
-    top = int(upper[moves].max(initial=0)) * units.e
-    bottom = int(lower[moves].min(initial=0)) * units.e
-    if top > units.hi or bottom < units.lo:
-        raise _Refuted(f"the balls allow [{units.steps(bottom)}, {units.steps(top)}] "
-                       "steps, beyond the stops")
-    if units.steps(top) != Fraction(str(ev["max_weight_steps"])) or \
-            units.steps(bottom) != Fraction(str(ev["min_weight_steps"])):
-        raise _Refuted("the balls give other bounds than the report states")
-    return (f"{len(dirs)} certified directions keep every weight within "
-            f"[{units.steps(bottom)}, {units.steps(top)}] steps (exact)")
+    return int(upper[moves].max(initial=0)), int(lower[moves].min(initial=0))
 
 
 def _closed_set(X, y, ev, units, clipped):
-    """``(S, edges)`` of a reachable set given as evidence (``invariant_states`` over
-    merged A-units ``invariant_groups``), once checked: the groups are disjoint, each
-    group's A-units agree on every figure, A-units in no group are never active, the
-    set holds zero and every mistake move from a member (clipped by the stops when
-    ``clipped``) lands in it. ``edges`` are ``(src, dst, figure)`` and ``correct[s, i]``.
-    None when the evidence has no such set."""
+    """``(S, edges, correct)`` of a reachable set given as evidence
+    (``invariant_states`` over merged A-units ``invariant_groups``), once checked: the
+    groups are disjoint, each group's A-units agree on every figure, A-units in no
+    group are never active, the set holds zero and every mistake move from a member
+    (clipped by the stops when ``clipped``) lands in it. ``edges`` are
+    ``(src, dst, figure)`` and ``correct[s, i]``. None when the evidence has no such
+    set."""
     groups, states = ev.get("invariant_groups"), ev.get("invariant_states")
-    if groups is None or states is None:
+    if groups is None and states is None:
         return None
+    if groups is None or states is None:
+        raise _Refuted("a reachable set needs both invariant_states and "
+                       "invariant_groups")
     d = X.shape[1]
     flat = [c for g in groups for c in g]
-    if any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < d
-           for c in flat) or len(set(flat)) != len(flat) or not all(groups):
+    if any(not 0 <= c < d for c in flat) or len(set(flat)) != len(flat) or not all(
+            groups):
         raise _Refuted("the invariant's groups are not disjoint sets of the R-unit's "
                        "inputs")
     Xi = X.astype(np.int64)
@@ -273,14 +389,17 @@ def _closed_set(X, y, ev, units, clipped):
             raise _Refuted("the A-units of one of the invariant's groups disagree")
     Xu = Xi[:, [g[0] for g in groups]]
     yi = y.astype(np.int64)[:, None]
-    P = yi * Xu * np.array([len(g) for g in groups])
+    P = yi * Xu * np.array([len(g) for g in groups], dtype=np.int64)
     D = units.e * yi * Xu
-    S = np.asarray(states, dtype=object)
-    if S.ndim != 2 or S.shape[1] != len(groups) or not all(
-            type(v) is int for v in S.flat):
+    if any(len(row) != len(groups) for row in states):
         raise _Refuted("the invariant's states are not integer rows, one per group")
+    S = np.array(states, dtype=object).reshape(len(states), len(groups))
+    if any(abs(v) > 2 ** 62 for v in S.flat):
+        raise _Refuted("the invariant's states are beyond any reachable weight")
     S = S.astype(np.int64)
     index = {row.tobytes(): k for k, row in enumerate(S)}
+    if len(index) != len(S):
+        raise _Refuted("the invariant lists a state twice")
     if np.zeros(len(groups), np.int64).tobytes() not in index:
         raise _Refuted("the invariant does not hold the zero start")
     correct = (S @ P.T) > 0
@@ -297,70 +416,9 @@ def _closed_set(X, y, ev, units, clipped):
     return S, edges, correct
 
 
-def _invariant(X, y, ev, units):
-    """An exact reachable set of the ideal rule, re-checked as an inductive invariant
-    that lies inside the stops."""
-    closed = _closed_set(X, y, ev, units, clipped=False)
-    if closed is None:
-        return None
-    S = closed[0]
-    top, bottom = int(S.max(initial=0)), int(S.min(initial=0))
-    if top > units.hi or bottom < units.lo:
-        raise _Refuted("the invariant leaves the stops")
-    if units.steps(top) != Fraction(str(ev["max_weight_steps"])) or \
-            units.steps(bottom) != Fraction(str(ev["min_weight_steps"])):
-        raise _Refuted("the invariant gives other bounds than the report states")
-    return (f"the {len(S)} states form an inductive invariant (zero start, closed "
-            f"under every mistake) inside [{units.steps(bottom)}, {units.steps(top)}] "
-            "steps (exact)")
-
-
-def _no_blocking_cycle(X, y, ev, units):
-    """The clipped reachable set, re-checked as closed, has no strongly connected set
-    of mistakes that a fair stream could stay on."""
-    from verify.machine.check import _blocking_components
-
-    closed = _closed_set(X, y, ev, units, clipped=True)
-    if closed is None:
-        return None
-    S, edges, correct = closed
-    src, dst, fig = (np.array([e[k] for e in edges], np.int64) for k in range(3))
-    if _blocking_components(len(S), src, dst, fig, correct)[2].size:
-        raise _Refuted("some fair stream can stay on a cycle of mistakes in the set")
-    return (f"the {len(S)} settings are closed under every clipped mistake and none "
-            "lies on a cycle of mistakes that every figure leaves in place (exact)")
-
-
-def _one_signed(X, y, units):
-    Z = y[:, None] * X
-    if ((Z > 0).any(axis=0) & (Z < 0).any(axis=0)).any():
-        raise _Refuted("an A-unit is pushed both ways, so the one-signed argument does "
-                       "not apply")
-    top, bottom = units.e * Z.max(initial=0), units.e * Z.min(initial=0)
-    if top > units.hi or bottom < units.lo:
-        raise _Refuted("one move of a weight already leaves the stops")
-    return ("every A-unit is pushed one way only (exact): each weight moves once, "
-            "inside the stops")
-
-
-def _end_stops(task, r, claim, units, replay):
-    ev = claim["evidence"]
-    X = task.patterns[:, task.inputs[r]].astype(object)
-    y = task.targets[:, r].astype(object)
-    if claim["holds"] and claim["method"] == "one-signed columns":
-        return _one_signed(X, y, units)
-    if claim["holds"] and claim["method"] in NOVIKOFF_BOUNDS:
-        return _novikoff(X, y, ev, units)
-    if claim["holds"] and claim["method"] == "Novikoff ball per weight":
-        return _ball(X, y, ev, units)
-    if claim["holds"] and claim["method"] == "exact reachable states":
-        return _invariant(X, y, ev, units)
-    if claim["holds"] is not False:
-        return None
-    if claim["method"].startswith(GAMMA_BRANCHES):
-        return None
-    forced = claim["method"].startswith("forced rule")
-    stream = _stream(ev, "hit_stream" if forced else "stream", len(y))
+def _hits(X, y, units, stream, replay, r, forced=False):
+    """The stream's last move is cut short by an end stop, exactly and on the
+    machine."""
     _, _, cut = _clipped_run(X, y, units.e, units.lo, units.hi, stream, forced=forced)
     if cut is None or cut != len(stream) - 1:
         raise _Refuted("the stream does not end with a move cut short by an end stop")
@@ -368,60 +426,272 @@ def _end_stops(task, r, claim, units, replay):
                                    max_epochs=1))
     if not run.saturated[r] > 0:
         raise _Refuted("on the machine the stream reaches no end stop")
-    return (f"the stream of {len(stream)} presentations has its last move cut short, "
-            "in exact arithmetic and on the machine")
 
 
-def _converges(task, r, claim, units, replay, basis_confirmed):
-    """``basis_confirmed``: this R-unit's learnable and end-stop claims are both
-    confirmed (what "equals the ideal perceptron" rests on)."""
-    if claim["holds"] and claim["method"] == "equals the ideal perceptron":
-        return ("learnable and no end stop ever bites (both confirmed): the machine is "
-                "the ideal perceptron, which learns separable data"
-                if basis_confirmed else None)
-    ev = claim["evidence"]
-    X = task.patterns[:, task.inputs[r]].astype(object)
-    y = task.targets[:, r].astype(object)
-    if claim["holds"] is False and claim["method"] == "exact fixed order (forced rule)":
-        return _forced_never(X, y, units, _stream(ev, "stream", len(y)), replay, r)
-    if claim["holds"] is False and "cycle" in ev:
+def _greedy_refutes(red, units, ev):
+    """A greedy stream (as :func:`check_machine` tries first) that reaches a stop,
+    or None: a quick test of a true end-stop claim that has no certificate."""
+
+    if "margin_direction" not in ev:
+        return None
+    u = np.asarray(ev["margin_direction"], float)
+    for stream in greedy_streams(red, units, int(ev["reinforcement_bound"]), u):
+        run = _clipped.run_passes(red.P, red.D, units.lo, units.hi,
+                                  np.asarray(stream, np.int64), max_passes=1)
+        if run.first_clip >= 0:
+            return [int(i) for i in stream[:run.first_clip + 1]]
+    return None
+
+
+def _end_stops(ctx, r, claim, where):
+    """The end-stop claim of the error-correction rule (see the module doc)."""
+
+    ev = _evidence(claim, END_STOP_FIELDS, where)
+    units, (X, y, red) = ctx.units, ctx.r_unit(r)
+    holds, method = claim["holds"], claim["method"]
+    known = {True: (*BOUND_METHODS, Z3_METHOD), False: HIT_METHODS,
+             None: (*BOUND_METHODS, Z3_METHOD, "max_margin")}[holds]
+    if method not in known:
+        raise _Refuted(f"the method {method!r} does not decide an end-stop claim "
+                       f"{'true' if holds else 'false' if holds is False else 'open'}")
+    for k, v in stops_evidence(units).items():
+        _expect(ev, k, v, "the machine")
+    margin = _margin(red, ev, units)
+    bound = _bound(red, X, y, ev, units, margin)
+    fits = bound is not None and bound[0] <= units.hi and bound[1] >= units.lo
+    if "stream" in ev:
+        stream = _stream(ev, "stream", len(y))
+        _hits(X, y, units, stream, ctx.replay, r)
+        if fits:
+            raise _Refuted("its stream reaches an end stop inside the bound it states")
+        return _verdict(claim, False, f"the stream of {len(stream)} presentations has "
+                        "its last move cut short, in exact arithmetic and on the "
+                        "machine", "no end stop is ever reached")
+    if holds is False:
+        raise _Refuted("it has no stream that reaches an end stop")
+    if bound is not None and not fits and holds:
+        raise _Refuted("the bound it states reaches beyond the end stops, yet it says "
+                       "no end stop is reached")
+    if bound is not None and holds and method != ev["bound_used"]:
+        raise _Refuted(f"it is decided by {method!r} but states the bound "
+                       f"{ev['bound_used']!r}")
+    if fits:
+        return _verdict(claim, True, f"the {ev['bound_used']} bound, recomputed from "
+                        f"its certificate, keeps every weight within "
+                        f"[{units.steps(bound[1])}, {units.steps(bound[0])}] steps, "
+                        "inside the stops (exact)", "no end stop is ever reached")
+    if holds:
+        found = _greedy_refutes(red, units, ev)
+        if found is not None:
+            raise _Refuted(f"a greedy stream of {len(found)} presentations reaches an "
+                           "end stop")
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# convergence (error-correction rule)
+
+
+def _blocks(X, y, units, prefix, cycle, replay, r):
+    """The cycle brings the weights back after a pass with mistakes, exactly and on
+    the machine, and shows every figure."""
+
+    if sorted(set(cycle)) != list(range(len(y))):
+        raise _Refuted("the cycle does not show every figure, so it is no fair stream")
+    w, _, _ = _clipped_run(X, y, units.e, units.lo, units.hi, prefix + cycle)
+    for _ in range(2):
+        again, mistakes, _ = _clipped_run(X, y, units.e, units.lo, units.hi, cycle, w)
+        if mistakes == 0 or (again != w).any():
+            raise _Refuted("the cycle does not bring the weights back after a pass "
+                           "with mistakes")
+    out = replay(lambda m: replay_stream(m, replay.images, replay.labels, prefix,
+                                         cycle, r_unit=r))
+    if not out["returns"] or out["converged"]:
+        raise _Refuted("the machine does not replay the cycle")
+
+
+def _continuations(red, units, conts, hit):
+    """Run every continuation again from the end-stop stream ``hit`` for its stated
+    passes; returns a blocking ``(prefix, cycle)`` when one never learns."""
+
+    if hit is None:
+        raise _Refuted("it has continuations but the end-stop claim has no stream to "
+                       "continue")
+    named = {name: order for name, order in continuation_orders(red, units, hit)}
+    blocking = None
+    for c in conts:
+        order = named.get(c["order"])
+        if order is None or order.tolist() != c["order_indices"]:
+            raise _Refuted(f"the continuation order {c['order']!r} is not the one "
+                           "check_machine derives from the stream")
+        if not 1 <= c["passes"] <= 10 ** 6:
+            raise _Refuted(f"a continuation of {c['passes']} passes is out of range")
+        run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order, prefix=hit,
+                                  max_passes=c["passes"])
+        again = continuation(c["order"], order, run)
+        if again != c:
+            diff = sorted(k for k in set(again) | set(c) if again.get(k) != c.get(k))
+            raise _Refuted(f"the {c['order']} continuation, run again, gives "
+                           + ", ".join(f"{k} = {again.get(k)!r}" for k in diff)
+                           + f", not {', '.join(repr(c.get(k)) for k in diff)}")
+        if c["outcome"] == "never learns" and blocking is None:
+            blocking = (list(hit) + order.tolist() * c["cycle_start"],
+                        order.tolist() * c["period"])
+    return blocking
+
+
+def _periodic_refutes(red, units, stops_claim):
+    """Raise when the figures in the given order, from zero or after the end-stop
+    stream, block learning (as :func:`check_machine` tries first): a quick test of
+    a true convergence claim that has no certificate."""
+
+    hit = stops_claim["evidence"].get("stream") if stops_claim["holds"] is False else None
+    for prefix in ([], *([hit] if hit else [])):
+        run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.arange(red.n),
+                                  prefix=prefix, max_passes=PERIODIC_PASSES)
+        if run.cycle_start is not None:
+            raise _Refuted(f"the figures in the given order{' after the stream' if prefix else ''} "
+                           "never learn: a pass-boundary setting recurs with mistakes")
+
+
+def _converges(ctx, r, claim, where, stops_claim):
+    """The convergence claim of the error-correction rule (see the module doc)."""
+
+    ev = _evidence(claim, CONVERGENCE_FIELDS, where)
+    units, (X, y, red) = ctx.units, ctx.r_unit(r)
+    holds, method = claim["holds"], claim["method"]
+    known = {True: ("exhaustive (all streams)", "clipped Novikoff ball"),
+             False: BLOCKING_METHODS, None: OPEN_METHODS}[holds]
+    if method not in known:
+        raise _Refuted(f"the method {method!r} does not decide a convergence claim "
+                       f"{'true' if holds else 'false' if holds is False else 'open'}")
+    implied = []
+    if "continuations" in ev:
+        hit = stops_claim["evidence"].get("stream") if stops_claim["holds"] is False \
+            else None
+        blocking = _continuations(red, units, ev["continuations"], hit)
+        if blocking is not None:
+            implied.append((False, "a continuation, run again, never learns"))
+            if "prefix" in ev and (ev["prefix"], ev["cycle"]) != blocking:
+                raise _Refuted("its prefix and cycle are not the continuation's")
+    if "prefix" in ev or "cycle" in ev:
         prefix, cycle = _stream(ev, "prefix", len(y)), _stream(ev, "cycle", len(y))
-        if sorted(set(cycle)) != list(range(len(y))):
-            raise _Refuted("the cycle does not show every figure, so it is no fair "
-                           "stream")
-        w, _, _ = _clipped_run(X, y, units.e, units.lo, units.hi, prefix + cycle)
-        for _ in range(2):
-            again, mistakes, _ = _clipped_run(X, y, units.e, units.lo, units.hi, cycle,
-                                              w)
-            if mistakes == 0 or (again != w).any():
-                raise _Refuted("the cycle does not bring the weights back after a pass "
-                               "with mistakes")
-        from verify.machine.check import replay_stream
-
-        out = replay(lambda m: replay_stream(m, replay.images, replay.labels, prefix,
-                                             cycle, r_unit=r))
-        if not out["returns"] or out["converged"]:
-            raise _Refuted("the machine does not replay the cycle")
-        return (f"after the prefix of {len(prefix)}, the cycle of {len(cycle)} comes "
-                "back to the same weights with mistakes, exactly and on the machine")
-    if claim["holds"] and claim["method"] == "exhaustive (all streams)":
-        return _no_blocking_cycle(X.astype(np.int64), y.astype(np.int64), ev, units)
-    if claim["holds"] and claim["method"] == "clipped Novikoff ball":
-        from verify.machine._projected import check_projected_ball
-
-        X = _columns(task, r, ev)
+        _blocks(X, y, units, prefix, cycle, ctx.replay, r)
+        implied.append((False, f"after the prefix of {len(prefix)}, the cycle of "
+                        f"{len(cycle)} comes back to the same weights with mistakes, "
+                        "exactly and on the machine"))
+    centre = [k for k in ("center_numerators", "center_denominator",
+                          "reinforcement_bound", "min_decrease") if k in ev]
+    if centre:
+        if len(centre) < 4:
+            raise _Refuted("a centre needs center_numerators, center_denominator, "
+                           "reinforcement_bound and min_decrease together")
         try:
-            bound, _ = check_projected_ball(X.astype(np.int64), task.targets[:, r],
-                                            units.e, units.lo, units.hi,
-                                            ev["center_numerators"],
-                                            ev["center_denominator"])
+            bound, decrease = check_projected_ball(
+                _columns(ctx.task, r, ev).astype(np.int64), ctx.task.targets[:, r],
+                units.e, units.lo, units.hi, ev["center_numerators"],
+                ev["center_denominator"])
         except (ValueError, TypeError) as exc:
             raise _Refuted(str(exc)) from exc
-        if bound != ev["reinforcement_bound"]:
-            raise _Refuted(f"the centre gives the bound {bound}, not "
-                           f"{ev['reinforcement_bound']}")
-        return (f"the centre lies inside the stops and every figure's slack is "
-                f"positive (exact): at most {bound} reinforcements on any stream")
+        if bound != ev["reinforcement_bound"] or decrease != _fraction(
+                ev["min_decrease"]):
+            raise _Refuted(f"the centre gives the bound {bound} and the decrease "
+                           f"{decrease}, not {ev['reinforcement_bound']} and "
+                           f"{ev['min_decrease']}")
+        implied.append((True, f"the centre lies inside the stops and every figure's "
+                        f"slack is positive (exact): at most {bound} reinforcements on "
+                        "any stream"))
+    elif "a_units" in ev:
+        raise _Refuted("it names a_units without a centre")
+    closed = _closed_set(X.astype(np.int64), y.astype(np.int64), ev, units,
+                         clipped=True)
+    if closed is not None:
+        S, edges, correct = closed
+        src, dst, fig = (np.array([e[k] for e in edges], np.int64).reshape(-1)
+                         for k in range(3))
+        if blocking_components(len(S), src, dst, fig, correct)[2].size:
+            implied.append((False, "some fair stream stays on a cycle of mistakes in "
+                            "its clipped reachable set"))
+        else:
+            implied.append((True, f"the {len(S)} settings are closed under every "
+                            "clipped mistake and none lies on a cycle of mistakes that "
+                            "every figure leaves in place (exact)"))
+    if len({v for v, _ in implied}) > 1:
+        raise _Refuted("its evidence shows both that it learns and that it does not")
+    if not implied:
+        if holds is False or method == "clipped Novikoff ball":
+            raise _Refuted(f"it has no certificate ({method} always gives one)")
+        if holds:
+            _periodic_refutes(red, units, stops_claim)
+        return None
+    return _verdict(claim, implied[0][0], implied[0][1],
+                    "it learns on every fair stream")
+
+
+# --------------------------------------------------------------------------------------
+# claims recomputed in full
+
+
+def _same_claim(claim, expected, where):
+    """Compare a claim with the one recomputed: field types first (ValueError), then
+    values (refuted)."""
+    want = json.loads(json.dumps(to_jsonable(
+        expected.to_dict() if hasattr(expected, "to_dict") else expected)))
+    _same_types(claim["evidence"], want["evidence"], f"{where} evidence")
+    _known_fields(claim["evidence"], want["evidence"], where)
+    for k in ("holds", "method", "message"):
+        if claim[k] != want[k]:
+            raise _Refuted(f"its {k} is {claim[k]!r}; recomputed from the machine and "
+                           f"figures it is {want[k]!r}")
+    for k in want["evidence"]:
+        if claim["evidence"].get(k, "<missing>") != want["evidence"][k]:
+            raise _Refuted(f"its evidence {k} is "
+                           f"{_short(claim['evidence'].get(k, '<missing>'))}; "
+                           f"recomputed it is {_short(want['evidence'][k])}")
+
+
+def _short(v):
+    text = repr(v)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _same_types(got, want, where):
+    """ValueError when ``got`` has another JSON type than ``want`` somewhere."""
+    def kind(v):
+        return ("null" if v is None else "boolean" if isinstance(v, bool) else
+                "number" if isinstance(v, (int, float)) else
+                "string" if isinstance(v, str) else
+                "list" if isinstance(v, list) else "object")
+
+    if want is None or got is None:
+        return
+    if kind(got) != kind(want):
+        raise ValueError(f"malformed machine report: {where} must be a {kind(want)}, "
+                         f"got {_short(got)}")
+    if isinstance(want, dict):
+        for k in set(got) & set(want):
+            _same_types(got[k], want[k], f"{where}.{k}")
+    elif isinstance(want, list) and want:
+        for i, v in enumerate(got):
+            _same_types(v, want[min(i, len(want) - 1)], f"{where}[{i}]")
+
+
+def _claim_of(d):
+
+    return Claim(d["holds"], d["method"], d["message"], d["evidence"])
+
+
+def _forced_streams(ctx, r, claim, name):
+    """The forced rule's streams, replayed (exactly and on the machine)."""
+    ev = claim["evidence"]
+    units, (X, y, _) = ctx.units, ctx.r_unit(r)
+    if name == "end_stops" and "hit_stream" in ev and claim["holds"] is False:
+        stream = _stream(ev, "hit_stream", len(y))
+        _hits(X, y, units, stream, ctx.replay, r, forced=True)
+        return (f"the stream of {len(stream)} presentations has its last move cut "
+                "short, in exact arithmetic and on the machine")
+    if name == "converges" and claim["holds"] is False:
+        return _forced_never(X, y, units, _stream(ev, "stream", len(y)), ctx.replay, r)
     return None
 
 
@@ -444,6 +714,7 @@ def _forced_never(X, y, units, order, replay, r):
         w = after
     else:
         raise _Refuted("the passes do not come to a fixed point")
+
     def per_pass(m):     # one train call per pass: this R-unit's own mistakes
         return [int(m.train(replay.images, replay.labels, order=order, max_epochs=1,
                             warm_start=k > 0).mistakes[r]) for k in range(passes + 1)]
@@ -471,88 +742,242 @@ class _Replay:
             return fn(m)
 
 
-def _as_dict(report, n_r_units):
-    d = report.to_dict() if hasattr(report, "to_dict") else report
-    if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise ValueError(f"not a machine report: its format must be {FORMAT!r}; write "
-                         "one with check_machine(...).to_dict() or `markone verify "
-                         "machine ... --json`")
-    units = d.get("r_units")
-    if not isinstance(units, list) or len(units) != n_r_units:
-        raise ValueError(f"malformed machine report: 'r_units' must list the machine's "
-                         f"{n_r_units} R-units")
-    for k, r in enumerate(units):
-        ok = isinstance(r, dict) and r.get("r_unit") == k and all(
-            isinstance(r.get(c), dict) and r[c].get("holds") in (True, False, None)
-            and isinstance(r[c].get("method"), str)
-            and isinstance(r[c].get("evidence"), dict)
-            for c in ("learnable", "end_stops", "converges"))
-        if not ok:
-            raise ValueError(f"malformed machine report: R-unit entry {k} "
-                             f"({r_unit_name(k)}) must have "
-                             "r_unit, and learnable, end_stops and converges claims "
-                             "with holds, method and evidence")
-    return d
+class _Context:
+    """What the re-checks share: the task, the integer units, the replays, and
+    each R-unit's patterns (exact) and reduced task, built once."""
+
+    def __init__(self, machine, images, labels, task, units):
+        self.machine, self.images, self.labels = machine, images, labels
+        self.task, self.units = task, units
+        self.replay = _Replay(machine, images, labels)
+        self._reduced: dict[int, Any] = {}
+
+    def r_unit(self, r):
+        """``(X, y, red)``: object-dtype patterns and targets, and the reduced task."""
+
+        X = self.task.patterns[:, self.task.inputs[r]].astype(object)
+        y = self.task.targets[:, r].astype(object)
+        if r not in self._reduced:
+            self._reduced[r] = Reduced(X.astype(np.int64), y.astype(np.int64),
+                                        self.units, self.task.inputs[r])
+        return X, y, self._reduced[r]
+
+
+# --------------------------------------------------------------------------------------
+# the whole report
 
 
 def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
                    images: ArrayLike, labels: ArrayLike) -> list[Recheck]:
-    """Re-check every claim of ``report`` that carries a certificate or a
-    counterexample (see the module doc).
+    """Re-check every claim of ``report`` from its evidence (see the module doc).
+
+    Returns one :class:`Recheck` for the report's summary fields (``"report"``), one
+    per claim of each R-unit, and one per claim about the whole machine.
 
     Raises
     ------
     ValueError
-        When ``report`` is not a (well-formed) machine report, or is about other
-        figures, labels or A-unit patterns (another machine) than these.
+        When ``report`` is not a well-formed machine report (unknown fields, wrong
+        types, NaN or infinities), or is about other figures, labels, A-unit patterns
+        or machine parameters than these (the message names the first that differs).
     """
-    from verify.machine.check import _data_hash, _patterns_hash, _Units, machine_task
 
-    d = _as_dict(report, machine.params.n_r_units)
+    d = read_report(report, machine.params.to_dict())
     task = machine_task(machine, images, labels)
-    if d.get("data_sha256") != _data_hash(task):
+    if d["data_sha256"] != data_hash(task):
         raise ValueError("the report is about other figures or labels: its data_sha256 "
                          "does not match these")
     if not d.get("patterns_sha256"):
         raise ValueError("the report has no patterns_sha256 (it was written by an older "
                          "markone), so it is not tied to a machine; run check_machine "
                          "again to get a report that can be re-checked")
-    if d.get("patterns_sha256") != _patterns_hash(task):
+    if d["patterns_sha256"] != patterns_hash(task):
         raise ValueError("the report is about another machine: the A-unit patterns "
                          "(wiring, threshold, faults) it was made on are not this "
                          "machine's (patterns_sha256 differs)")
     p = machine.params
-    units = _Units(p.increment_steps, p.weight_range)
-    replay = _Replay(machine, images, labels)
-    out = []
+    ctx = _Context(machine, images, labels, task,
+                   Units(p.increment_steps, p.weight_range))
+    out = [_run("report", lambda: _summary(d, task, p))]
+    expected = _Expected(machine, ctx)
     for r_rep in d["r_units"]:
-        r = int(r_rep["r_unit"])
-        learn = _recheck_claim(f"{r_unit_name(r)} learnable", r_rep["learnable"],
-                               lambda c: _learnable(task, r, c))
-        stops = _recheck_claim(f"{r_unit_name(r)} end_stops", r_rep["end_stops"],
-                               lambda c: _end_stops(task, r, c, units, replay))
-        basis = learn.status == stops.status == "confirmed"
-        conv = _recheck_claim(f"{r_unit_name(r)} converges", r_rep["converges"],
-                              lambda c: _converges(task, r, c, units, replay, basis))
-        out += [learn, stops, conv]
+        out += _recheck_r_unit(ctx, expected, r_rep)
+    for name in ("timing", "quantisation", "faults"):
+        out.append(_run(name, lambda name=name: expected.machine_claim(name, d)))
     return out
 
 
-def _recheck_claim(label, claim, check):
-    """Run ``check`` on one claim: confirmed (it returns why), unchecked (it returns
-    None) or refuted (the evidence fails, or is malformed)."""
+def _summary(d, task, p):
+    """The report's own fields, recomputed."""
+
+    for k, want in (("theta", task.theta), ("n_examples", len(task.patterns)),
+                    ("n_a_units", p.n_a_units),
+                    ("weight_range", None if p.weight_range is None
+                     else list(p.weight_range)),
+                    ("increment_steps", p.increment_steps), ("rule", p.rule),
+                    ("learnable", combined_verdict(r["learnable"]["holds"] for r in d["r_units"])),
+                    ("converges", combined_verdict(r["converges"]["holds"] for r in d["r_units"]))):
+        if d[k] != want or type(d[k]) is not type(want):
+            raise _Refuted(f"its {k} is {d[k]!r}; recomputed it is {want!r}")
+    return ("theta, the number of figures and A-units, the stops, the increment, the "
+            "rule and the summary verdicts are the machine's and its claims'")
+
+
+class _Expected:
+    """The claims that are recomputed in full, computed when first asked for."""
+
+    def __init__(self, machine, ctx):
+
+        self.machine, self.ctx = machine, ctx
+        plan = machine.faults.plan if machine.faults is not None else None
+        self.plan = plan
+        self.dynamic, self.rules = analyses(machine.params, plan, ctx.task, ctx.units)
+
+    def rule_claims(self, r):
+
+        X, y, _ = self.ctx.r_unit(r)
+        return rule_claims(X.astype(np.int64), y.astype(np.int64), self.ctx.units,
+                            *self.rules)
+
+    def machine_claim(self, name, d):
+
+        claim, ctx = d[name], self.ctx
+        if name == "faults":
+            return _faults(self, claim, d)
+        if name == "timing":
+            exposure = claim["evidence"].get("exposure_s")
+            check_value(exposure, lambda v: v is None or (
+                type(v) in (int, float) and math.isfinite(v) and v > 0),
+                "null or a positive number", "timing evidence.exposure_s")
+            want = timing_claim(self.machine, ctx.task,
+                                 self.machine._images(ctx.images), exposure)
+        else:
+            want = quantisation_claim(self.machine.params, ctx.units, None, ctx.task)
+        _same_claim(claim, want, name)
+        if claim["holds"] is None:
+            return None
+        return f"recomputed from the machine's parameters and figures: the same claim"
+
+
+def _recheck_r_unit(ctx, expected, r_rep):
+
+    r = r_rep["r_unit"]
+    names = [f"{r_unit_name(r)} {c}" for c in ("learnable", "end_stops", "converges")]
+    learn_d, stops_d, conv_d = (r_rep[c] for c in ("learnable", "end_stops",
+                                                   "converges"))
+    learn = _run(names[0], lambda: _learnable(ctx.task, r, learn_d, names[0]))
+    rule = expected.rules[0] if expected.rules is not None else None
+    want = None
+    if learn_d["holds"] is not True:
+        want, basis = after_learnable(_claim_of(learn_d)), learn.status == "confirmed"
+        why = "follows from the learnable claim (confirmed): recomputed, the same claim"
+    elif rule in ("forced", "gamma"):
+        want, basis = expected.rule_claims(r), False
+        why = ""
+    elif not expected.dynamic:
+        want, basis, why = not_assessed(), False, ""
+    if want is not None:
+        def derived(i, claim, name):
+            _same_claim(claim, want[i], names[i + 1])
+            if rule == "forced" and learn_d["holds"]:
+                replayed = _forced_streams(ctx, r, claim, name)
+                if replayed is not None:
+                    return replayed
+            if claim["holds"] is not None and basis:
+                return why
+            return None if claim["holds"] is None or rule not in ("forced", "gamma") \
+                else ("unchecked", "recomputed by the rule's analysis (verify.machine.rules): "
+                      "the same claim and numbers, but no certificate to check "
+                      "independently")
+
+        return [learn, _run(names[1], lambda: derived(0, stops_d, "end_stops")),
+                _run(names[2], lambda: derived(1, conv_d, "converges"))]
+    stops = _run(names[1], lambda: _end_stops(ctx, r, stops_d, names[1]))
+    if conv_d["method"] == "equals the ideal perceptron":
+        def ideal():
+            _same_claim(conv_d, ideal_convergence(_claim_of(stops_d)), names[2])
+            if learn_d["holds"] is not True or stops_d["holds"] is not True:
+                raise _Refuted("it rests on the learnable and end-stop claims both "
+                               "holding, and they do not both say so")
+            if learn.status == stops.status == "confirmed":
+                return ("learnable and no end stop ever bites (both confirmed): the "
+                        "machine is the ideal perceptron, which learns separable data")
+            return None
+        conv = _run(names[2], ideal)
+    else:
+        conv = _run(names[2], lambda: _converges(ctx, r, conv_d, names[2], stops_d))
+    return [learn, stops, conv]
+
+
+def _faults(expected, claim, d):
+    """The faults claim: recomputed, except the smallest set of faults, which is
+    re-checked (it breaks its R-units; said 1-minimal, no fault of it is spare)."""
+    from markone.hardware.faults import FaultPlan
+
+    plan, ctx = expected.plan, expected.ctx
+    if plan is None or not len(plan):
+        _same_claim(claim, fault_claim(expected.machine, ctx.images, ctx.labels, plan,
+                                        (), None), "faults")
+        return "the machine has no faults"
+    broken = [r["r_unit"] for r in d["r_units"] if r["learnable"]["holds"] is False]
+    ev = {"faults": len(plan), "kinds": list(plan.kinds()),
+          "unlearnable_r_units": broken}
+    if broken:
+        ev["culprits"] = fault_culprits(expected.machine, ctx.images, ctx.labels, plan,
+                                        broken)
+    minimal = claim["evidence"].get("minimal")
+    want = {"holds": not broken, "method": claim["method"], "message": claim["message"],
+            "evidence": dict(ev, **({"minimal": minimal} if minimal is not None
+                                    else {}))}
+    want["method"] = ("separability with and without each kind of fault" if broken
+                      else "separability of the damaged patterns")
+    _same_claim(claim, want, "faults")
+    if minimal is None:
+        if broken and any(c["healthy"] for c in ev["culprits"].values()):
+            raise _Refuted("it has no smallest set of faults, which check_machine "
+                           "always gives when a healthy R-unit was broken")
+        return "recomputed: the faults, their kinds and the culprits are the machine's"
+    spec = {"faults": list, "r_units": list, "complete": bool, "undecided": list,
+            "kinds": list}
+    if set(minimal) != set(spec) or not all(isinstance(minimal[k], t)
+                                            for k, t in spec.items()):
+        raise ValueError("malformed machine report: faults evidence.minimal must have "
+                         "faults, r_units, complete, undecided and kinds")
+    chosen = minimal["faults"]
+    if any(type(i) is not int or not 0 <= i < len(plan) for i in chosen) or \
+            len(set(chosen)) != len(chosen):
+        raise _Refuted("the smallest set names faults the machine does not have")
+    if minimal["kinds"] != [type(plan.faults[i]).__name__ for i in chosen]:
+        raise _Refuted("the smallest set's kinds are not those of its faults")
+    if not minimal["r_units"] or any(r not in broken for r in minimal["r_units"]):
+        raise _Refuted("the smallest set names R-units that are not broken")
+    only = FaultPlan(tuple(plan.faults[i] for i in chosen))
+    for r in minimal["r_units"]:
+        if learnable_with(expected.machine, ctx.images, ctx.labels, only, r) is not False:
+            raise _Refuted(f"the smallest set of faults alone leaves R-unit {r} "
+                           "learnable")
+    if minimal["complete"] and not minimal["undecided"]:
+        for i in chosen:
+            rest = FaultPlan(tuple(plan.faults[j] for j in chosen if j != i))
+            if any(learnable_with(expected.machine, ctx.images, ctx.labels, rest, r)
+                   is False for r in minimal["r_units"]):
+                raise _Refuted(f"the set is not 1-minimal: without fault {i} it still "
+                               "breaks the task")
+    return ("recomputed: the faults and culprits are the machine's, and the smallest "
+            "set breaks the task" + (" and is 1-minimal (exact)"
+                                     if minimal["complete"] else ""))
+
+
+def _run(label, check):
+    """Run one re-check: confirmed (it returns why), unchecked (it returns None) or
+    refuted (the evidence fails)."""
     try:
-        why = check(claim)
+        why = check()
     except _Refuted as exc:
         return Recheck(label, "refuted", str(exc))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        return Recheck(label, "refuted", f"its evidence is incomplete or malformed "
-                       f"({type(exc).__name__}: {exc})")
+    if isinstance(why, tuple):
+        return Recheck(label, *why)
     if why is not None:
         return Recheck(label, "confirmed", why)
-    return Recheck(label, "unchecked",
-                   "nothing claimed" if claim["holds"] is None else
-                   "follows from the learnable and end-stop claims, not both confirmed"
-                   if claim["method"] == "equals the ideal perceptron" else
-                   f"decided by {claim['method']}: its evidence is a bound or a search "
-                   "result, not a certificate")
+    return Recheck(label, "unchecked", "nothing to check: it claims nothing, or it "
+                   "rests on a search or on claims that are not confirmed")

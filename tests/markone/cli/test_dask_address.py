@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-import markone._parallel as parallel
+import markone._internal.parallel as parallel
 from markone.cli import main
 
 pytest.importorskip("dask.distributed")

@@ -1,0 +1,26 @@
+"""markone's internal layer: what ``verify`` and ``sims`` share with ``markone``.
+
+This package is private to the markone distribution (no stability promise to users),
+and it is the *only* private part of ``markone`` that the sibling packages ``verify``
+and ``sims`` may import; everything else they use is public (``markone.train``,
+``markone.datasets``, ``markone.online``, ``markone.hardware``, ...). The rule is
+checked by ``tests/design/test_import_graph.py``, which also forbids import cycles.
+
+Modules, one concern each:
+
+- :mod:`~markone._internal.validation`: arrays, labels, seeds, scalars checked at the
+  boundary (``check_matrix``, ``encode_binary_labels``, ``as_generator``, ...).
+- :mod:`~markone._internal.exact`: exact numbers (float64 exactness, rationals,
+  integer rows).
+- :mod:`~markone._internal.typing`: the shared type aliases (``ArrayLike``, ``Seed``, ...).
+- :mod:`~markone._internal.io`: atomic writes, JSON with Fractions, all-or-nothing folders.
+- :mod:`~markone._internal.progress`: tqdm progress bars, quiet off a terminal.
+- :mod:`~markone._internal.style`: the one figure style and its auditor.
+- :mod:`~markone._internal.parallel`: the process/Dask executor for sweeps and fleets.
+- :mod:`~markone._internal.html`: rich notebook display of results.
+- :mod:`~markone._internal.checks`: shared result checks and warnings.
+- :mod:`~markone._internal.lazy`: lazy attribute exports for package ``__init__``\\ s.
+- :mod:`~markone._internal.deprecation`: keeping renamed names working with a warning.
+
+Nothing here imports ``verify``, ``sims`` or ``markone.cli``.
+"""

@@ -1,0 +1,433 @@
+"""Exact rational input for the core: parse, scale to integers, and back.
+
+Exact training works on integers: every entry is parsed to a :class:`~fractions.Fraction`
+(ints, Fractions, strings like ``"3/4"`` or ``"0.25"``, and floats as the exact binary
+fractions they are), then the whole array is multiplied by the least common multiple
+of the denominators. A perceptron's decisions are unchanged by a positive rescaling of
+its inputs, so training on the integers and dividing the weights by that multiple gives
+the exact rational run.
+
+:func:`signed_integer_rows` is the one constructor of the exact signed rows
+``y_i [x_i, c]`` as integers that the core's exact training and ``verify``
+(separability certificates, cycling) all use: one common scale, or one per row.
+
+>>> import numpy as np
+>>> Z, scale = signed_integer_rows([["1/2", 3]], [-1], intercept=True)
+>>> Z.tolist(), scale
+([[-1, -6, -2]], Fraction(2, 1))
+>>> rows, scales = signed_integer_rows(np.array([[0.5, 3.0], [2.0**-1074, 0.0]]),
+...                                    per_row=True)
+>>> rows, scales == [2, 2**1074]
+([[1, 6], [1, 0]], True)
+
+Every float is the exact rational it stores, whatever its precision: a
+``np.longdouble`` is read with ``as_integer_ratio()``, never through float64.
+
+>>> import numpy as np
+>>> to_fraction(np.longdouble(1) + np.longdouble(2) ** -60) == 1 + Fraction(1, 2**60)
+True
+>>> exactly_float64(np.array([0.5, 3], dtype=np.longdouble)).dtype
+dtype('float64')
+>>> exactly_float64(np.array([1 + np.longdouble(2) ** -60])) is None  # would round
+True
+
+A scalar parameter of float training (a step size, an intercept constant) is taken
+when float64 holds it exactly, and refused, by name and value, when it does not:
+
+>>> exact_float("3/4", name="eta")
+0.75
+>>> exact_float(Fraction(1, 3), name="eta", fix="pass exact=True")
+Traceback (most recent call last):
+...
+ValueError: eta=Fraction(1, 3) is not exactly a float64 (float arithmetic would use 0.3333333333333333 instead); pass exact=True.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+import numbers
+from fractions import Fraction
+from typing import Any, Literal, overload
+
+import numpy as np
+
+from markone._internal.shapes import check_consistent_length, is_sparse, sparse_refused
+
+__all__ = ["to_fraction", "to_fraction_matrix", "signed_integer_rows", "fits_int64",
+           "exactly_float64", "first_inexact", "float64_of", "exact_float",
+           "describe_number", "inexact_entry"]
+
+
+def to_fraction(value, *, where=""):
+    """Parse one number exactly; reject NaN, inf, bools and non-numeric strings."""
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        raise TypeError(f"{where}got a boolean {value!r}; pass 0/1 as numbers.")
+    if isinstance(value, numbers.Integral):
+        return Fraction(int(value))
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{where}is {value}; exact mode needs finite numbers.")
+        return Fraction(value)
+    if isinstance(value, np.floating):  # any precision, longdouble included: exactly
+        if not np.isfinite(value):
+            raise ValueError(f"{where}is {value}; exact mode needs finite numbers.")
+        return Fraction(*value.as_integer_ratio())
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        if not math.isfinite(f):
+            raise ValueError(f"{where}is {f}; exact mode needs finite numbers.")
+        if f != value:  # a Real that float() rounds (e.g. a Decimal): refuse, not guess
+            raise ValueError(
+                f"{where}{value!r} of type {type(value).__name__} is not exactly a "
+                "float64; pass it as a Fraction or a decimal string.")
+        return Fraction(f)
+    if isinstance(value, (str, np.str_)):
+        text = str(value).strip()
+        try:
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(
+                f"{where}{value!r} is not a number; exact mode accepts integers, "
+                "fractions like '3/4' and decimals like '0.25'."
+            ) from None
+    raise TypeError(f"{where}{value!r} of type {type(value).__name__} is not a number.")
+
+
+def to_fraction_matrix(X, *, name="X"):
+    """Parse a 2-D array-like into a list of rows of Fractions, checking its shape."""
+
+    if is_sparse(X):  # exact arithmetic works on dense rows of Python numbers
+        raise sparse_refused(X, name=name, what="exact arithmetic")
+    if isinstance(X, np.ndarray) and X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {X.shape}.")
+    rows = [list(r) for r in X]
+    if not rows or not rows[0]:
+        raise ValueError(f"{name} is empty; at least one sample with one feature is needed.")
+    width = len(rows[0])
+    out = []
+    for i, r in enumerate(rows):
+        if len(r) != width:
+            raise ValueError(
+                f"{name} is ragged: row {i} has {len(r)} entries, row 0 has {width}."
+            )
+        try:
+            out.append([v if type(v) is Fraction else to_fraction(v) for v in r])
+        except (TypeError, ValueError):  # parse again, naming the bad entry
+            for j, v in enumerate(r):
+                to_fraction(v, where=f"{name}[{i}, {j}] ")
+            raise
+    return out
+
+
+def _integer_matrix(X, *, name="X", extra=()):
+    """Return ``(M, scale)``: integers ``M = X * scale`` with ``scale`` the lcm of all
+    denominators (of ``X`` and of the ``extra`` numbers). ``M`` is int64 when every
+    entry fits, else an object array of Python ints (the common-scale road of
+    :func:`signed_integer_rows`).
+
+    >>> M, scale = _integer_matrix([["1/2", "3"], [0.25, 1]])
+    >>> M.tolist(), scale
+    ([[2, 12], [1, 4]], Fraction(4, 1))
+    """
+    F = to_fraction_matrix(X, name=name)
+    nums = [[v.numerator for v in r] for r in F]
+    dens = [[v.denominator for v in r] for r in F]
+    try:  # the common case: numerators and denominators fit int64, so does the result
+        N = np.array(nums, dtype=np.int64)
+        D = np.array(dens, dtype=np.int64)
+    except OverflowError:
+        N = D = None
+    den_set = set(np.unique(D).tolist()) if D is not None else {d for r in dens for d in r}
+    den_set.update(Fraction(e).denominator for e in extra)
+    scale = math.lcm(*den_set)
+    if N is not None and D is not None and N.size:
+        top = max(abs(int(N.max())), abs(int(N.min())))
+        if scale < 2**62 and top * scale < 2**62:
+            return N * (scale // D), Fraction(scale)
+    arr = np.array([[n * (scale // d) for n, d in zip(rn, rd)] for rn, rd in zip(nums, dens)],
+                   dtype=object)
+    if fits_int64(arr):
+        arr = arr.astype(np.int64)
+    return arr, Fraction(scale)
+
+
+@overload
+def signed_integer_rows(X: Any, y: Any = ..., *, intercept: bool = ...,
+                        intercept_scale: Any = ..., per_row: Literal[False] = ...,
+                        name: str = ...) -> tuple[np.ndarray, Fraction]: ...
+
+
+@overload
+def signed_integer_rows(X: Any, y: Any = ..., *, intercept: bool = ...,
+                        intercept_scale: Any = ..., per_row: Literal[True],
+                        name: str = ...) -> tuple[list[list[int]], list[Fraction]]: ...
+
+
+def signed_integer_rows(X: Any, y: Any = None, *, intercept: bool = False,
+                        intercept_scale: Any = 1, per_row: bool = False, name: str = "X"
+                        ) -> tuple[Any, Any]:
+    """The exact rows ``z_i = y_i [x_i, c]`` as integers, and the scale that makes them.
+
+    The one constructor of exact integer rows: the core's exact training
+    (:func:`markone.train` with ``exact=True``), and ``verify``'s separability
+    certificates and cycling search all build their integer rows here.
+
+    Parameters
+    ----------
+    X : array-like (n, d)
+        Ints, Fractions, rational or decimal strings, or floats of any NumPy precision
+        (each taken as the exact binary fraction it stores).
+    y : array-like (n,) of -1/+1, optional
+        Row signs (default: all +1).
+    intercept : bool
+        Append the constant ``intercept_scale`` (any exact number) to every row.
+    per_row : bool
+        False: one common scale, the lcm of every denominator, so that all rows are
+        scaled alike (what a perceptron run needs: its updates add rows). True: each
+        row gets its own positive scale (a power of two for float64 rows, the fastest
+        road for certificates, where only signs of dot products with each row count).
+    name : str
+        The argument's name in error messages.
+
+    Returns
+    -------
+    Z, scale
+        ``per_row=False``: ``Z`` an integer ndarray (int64 when every entry is below
+        2**62 in magnitude, else an object array of Python ints) and ``scale`` a
+        positive Fraction with ``Z == scale * z`` exactly. ``per_row=True``: ``Z`` a
+        list of rows of Python ints and ``scale`` a list of positive Fractions, with
+        ``Z[i] == scale[i] * z_i`` exactly.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For NaN, infinity, booleans, non-numeric strings, ragged or empty ``X``,
+        naming the entry.
+    """
+    c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
+    signs = None if y is None else np.asarray(y).astype(np.int64)
+    if per_row:
+        floats = _float64_rows(X, signs, c)
+        if floats is not None:
+            return _float_rows_pow2(floats)
+        rows = _fraction_rows(X, signs, c, name)
+        out, scales = [], []
+        for r in rows:
+            den = math.lcm(*(v.denominator for v in r))
+            out.append([int(v * den) for v in r])
+            scales.append(Fraction(den))
+        return out, scales
+    M, scale = _integer_matrix(X, name=name, extra=() if c is None else (c,))
+    if c is not None:
+        c_int = int(c * scale)
+        if M.dtype != object and c_int >= 2**62:
+            M = M.astype(object)  # the scaled constant needs Python integers
+        M = np.hstack([M, np.full((M.shape[0], 1), c_int, dtype=M.dtype)])
+    if signs is not None:
+        check_consistent_length(M, signs, names=(name, "y"))
+        M = M * signs.astype(M.dtype)[:, None]
+    return np.ascontiguousarray(M), scale
+
+
+def _fraction_rows(X, signs, c, name):
+    """Rows of Fractions ``y_i [x_i, c]`` (``c=None``: no constant)."""
+    rows = to_fraction_matrix(X, name=name)
+    if signs is not None:
+        check_consistent_length(rows, signs, names=(name, "y"))
+    tail = [] if c is None else [c]
+    if signs is None:
+        return [r + tail for r in rows]
+    return [[v if s > 0 else -v for v in r + tail] for r, s in zip(rows, signs.tolist())]
+
+
+def _float64_rows(X, signs, c):
+    """``y_i [x_i, c]`` as a finite float64 matrix when that is exact, else None."""
+    if is_sparse(X) or not isinstance(X, np.ndarray) or X.ndim != 2 or X.size == 0:
+        return None
+    if c is not None and Fraction(float(c)) != c:
+        return None
+    A = exactly_float64(X)
+    if A is None or not np.isfinite(A).all():
+        return None   # the exact road names the bad entry
+    if signs is not None:
+        if len(signs) != len(A):
+            return None
+        A = A * signs[:, None]
+    if c is not None:
+        col = float(c) if signs is None else float(c) * signs.astype(np.float64)
+        A = np.column_stack([A, np.broadcast_to(col, (len(A),))])
+    return A
+
+
+def _float_rows_pow2(A):
+    """Integer rows of a finite float64 matrix, each scaled by its own power of two:
+    ``(ints, scales)`` with ``ints[i] == scales[i] * A[i]`` exactly, the power as small
+    as it can be (integer rows come back as themselves)."""
+    mant, ex = np.frexp(A)
+    m = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit mantissas
+    tz = _trailing_zeros(m)
+    e = ex.astype(np.int64) - 53 + tz
+    m = m >> tz
+    nz = m != 0
+    out_ints, out_scales = [], []
+    for i in range(A.shape[0]):
+        if not nz[i].any():
+            out_ints.append([0] * A.shape[1])
+            out_scales.append(Fraction(1))
+            continue
+        emin = int(e[i][nz[i]].min())
+        shift = np.where(nz[i], e[i] - emin, 0)
+        if int(shift.max()) <= 9:  # fits int64: |m| < 2**53, shifted by <= 9 bits
+            row = (m[i] << shift).tolist()
+        else:
+            row = [int(a) << int(s) for a, s in zip(m[i].tolist(), shift.tolist())]
+        out_ints.append(row)
+        out_scales.append(Fraction(1, 2**emin) if emin >= 0 else Fraction(2**-emin))
+    return out_ints, out_scales
+
+
+def _trailing_zeros(m):
+    """Number of trailing zero bits of each int64 (0 for zeros)."""
+    a = np.abs(m)
+    low = a & -a  # lowest set bit
+    tz = np.zeros(m.shape, dtype=np.int64)
+    nz = low != 0
+    tz[nz] = np.log2(low[nz].astype(np.float64)).astype(np.int64)
+    return tz
+
+
+def fits_int64(arr, limit=2**62):
+    """True when every entry of an integer array has magnitude below ``limit``."""
+    if arr.size == 0:
+        return True
+    return max(abs(int(arr.max())), abs(int(arr.min()))) < limit
+
+
+def exactly_float64(X):
+    """``X`` as a float64 ndarray when that conversion is exact, else None.
+
+    Exact: float16/32/64 arrays, longdouble arrays whose every entry is a float64, and
+    integer arrays whose entries are (|v| <= 2**53 or otherwise representable). Object
+    and string arrays (Fractions, ``"3/4"``), and anything that would round, give None:
+    the caller then takes the exact road. Shape and finiteness are not checked here.
+    """
+    arr = X if isinstance(X, np.ndarray) else None
+    if arr is None:
+        try:
+            arr = np.asarray(X)
+        except (ValueError, OverflowError):
+            return None
+    if arr.dtype.kind not in "biuf":
+        return None
+    if first_inexact(arr) is not None:
+        return None
+    return arr.astype(np.float64)
+
+
+def first_inexact(arr):
+    """Index of the first entry of a numeric array that float64 cannot hold exactly
+    (None when all can): longdouble entries with more bits or range than float64,
+    integers beyond 2**53 that are not a float64. NaN and inf count as exact."""
+    arr = np.asarray(arr)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize > 8:
+        with np.errstate(over="ignore", invalid="ignore"):
+            back = arr.astype(np.float64).astype(arr.dtype)
+        bad = ~((back == arr) | np.isnan(arr))
+    elif arr.dtype.kind in "iu" and arr.dtype.itemsize >= 8:
+        big = (arr > 2**53) | (arr < -(2**53)) if arr.dtype.kind == "i" else arr > 2**53
+        bad = np.zeros(arr.shape, dtype=bool)
+        for k in zip(*np.nonzero(big)):
+            v = int(arr[k])
+            bad[k] = int(float(v)) != v
+    else:
+        return None
+    if not bad.any():
+        return None
+    return tuple(int(i) for i in np.argwhere(bad)[0])
+
+
+def float64_of(value):
+    """The float64 that equals the number ``value`` exactly, or None when there is none
+    (it would round, underflow or overflow). ``value`` is anything :func:`to_fraction`
+    reads (ints, Fractions, decimal strings, floats of any NumPy precision); errors of
+    :func:`to_fraction` (not a number, NaN, inf, a boolean) propagate.
+
+    >>> float64_of("0.25"), float64_of("0.1"), float64_of(2**53 + 1), float64_of("1e-400")
+    (0.25, None, None, None)
+    """
+    if type(value) is float:  # a Python float is a float64 (NaN/inf: exactly too)
+        return value
+    if isinstance(value, np.floating) and value.dtype.itemsize <= 8:
+        return float(value)
+    q = to_fraction(value)
+    try:
+        f = float(q)
+    except OverflowError:
+        return None
+    return f if Fraction(f) == q else None
+
+
+def describe_number(value):
+    """``value`` for an error message: its repr, with the type of a NumPy scalar
+    (``np.longdouble`` printed with every digit it holds).
+
+    >>> describe_number(Fraction(1, 3)), describe_number("0.1")
+    ('Fraction(1, 3)', "'0.1'")
+    """
+    if isinstance(value, (np.str_, np.bytes_)):
+        value = value.item()
+    if isinstance(value, np.floating):
+        return (f"{np.format_float_scientific(value, unique=True)} "
+                f"({value.dtype.name})")
+    if isinstance(value, np.generic):
+        return f"{value.item()!r} ({value.dtype.name})"
+    if isinstance(value, int) and abs(value) > 10**40:  # keep messages one line
+        return f"an integer of {len(str(abs(value)))} digits ({str(value)[:12]}...)"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:60] + "...)"
+
+
+def exact_float(value, *, name, fix="pass a value that float64 holds exactly (such "
+                "as 0.5 or 2), or use exact arithmetic"):
+    """``value`` (an int, Fraction, decimal string or float of any NumPy precision) as
+    the float64 that equals it, or a ``ValueError`` that names ``name``, the value and
+    ``fix``: float arithmetic never starts from a rounded number.
+
+    Validity (positivity, type) is the caller's table of constraints; this only
+    refuses rounding, underflow and overflow.
+    """
+    if isinstance(value, str):
+        value = value.strip()
+    f = float64_of(value)
+    if f is not None:
+        return f
+    q = to_fraction(value)
+    try:
+        near = float(q)
+        what = (f"underflows float64 to {near!r}" if near == 0 else
+                f"is not exactly a float64 (float arithmetic would use {near!r} instead)")
+    except OverflowError:
+        what = "is beyond float64's range (about 1.8e308)"
+    raise ValueError(f"{name}={describe_number(value)} {what}; {fix}.")
+
+
+def inexact_entry(arr):
+    """``(index, value)`` of the first entry of an object or string array that float64
+    cannot hold exactly, or None when every entry is a number float64 holds exactly.
+
+    Entries that are not finite numbers at all (words, NaN, None) are left to the
+    caller's own checks (they are skipped here)."""
+    flat = arr.reshape(-1)
+    for k in range(flat.shape[0]):
+        v = flat[k]
+        if type(v) is float:
+            continue
+        try:
+            if float64_of(v) is None:
+                return np.unravel_index(k, arr.shape), v
+        except (TypeError, ValueError):
+            continue
+    return None

@@ -1,0 +1,475 @@
+"""Input validation shared by every part of markone.
+
+One place checks arrays, labels, seeds and scalar parameters, so that every public
+function fails the same way: a ``ValueError`` (or ``TypeError``) whose message names
+the argument, what was expected, what came, and how to fix it.
+
+Examples
+--------
+>>> import numpy as np
+>>> check_matrix([[0, 1], [1, 0]]).dtype
+dtype('float64')
+>>> check_matrix([[1.0, float("nan")]])
+Traceback (most recent call last):
+...
+ValueError: X contains NaN or infinity (first at row 0, column 1); remove or impute those entries before training.
+>>> y, classes = encode_binary_labels(["cat", "dog", "cat"])
+>>> y.tolist(), classes.tolist()
+([-1, 1, -1], ['cat', 'dog'])
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from markone._internal.shapes import check_consistent_length, is_sparse, sparse_refused
+
+__all__ = [
+    "check_matrix",
+    "check_matrix_or_sparse",
+    "check_sparse",
+    "float64_input",
+    "is_sparse",
+    "sparse_refused",
+    "check_vector",
+    "check_consistent_length",
+    "encode_binary_labels",
+    "encode_class_labels",
+    "check_pm1_labels",
+    "labels_to_pm1",
+    "as_generator",
+    "child_seeds",
+    "check_positive",
+    "check_int_at_least",
+    "check_choice",
+]
+
+
+def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_finite=True):
+    """Return ``X`` as a C-contiguous 2-D array of ``dtype``, or raise a clear error.
+
+    Rejects ragged input, non-numeric entries, 1-D or 3-D arrays, empty arrays (unless
+    ``allow_empty``) and NaN/inf (unless ``check_finite=False``, for callers that
+    detect them on the way). Never copies an array that already fits.
+    """
+    if isinstance(X, (str, bytes)):
+        raise TypeError(f"{name} must be a 2-D array of numbers, got a string.")
+    if is_sparse(X):
+        raise sparse_refused(X, name=name)
+    try:
+        arr = _as_array(X)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(
+            f"{name} is ragged (rows of different lengths); every row must have the "
+            "same number of features."
+        ) from exc
+    if arr.dtype.kind in "OUS" and np.dtype(dtype) == np.float64 and arr.ndim == 2:
+        arr = _exact_floats(arr, name)  # Fractions, "0.5": exactly, or refused by name
+    if arr.dtype == object:
+        raise ValueError(
+            f"{name} is ragged or holds non-numeric objects; pass a rectangular array "
+            "of numbers (use exact=True for Fractions or strings like '3/4')."
+        )
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} must hold numbers, got dtype {arr.dtype}; convert it with "
+            "np.asarray(X, dtype=float) or use exact=True for rational strings."
+        )
+    if arr.ndim == 1:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_features), got a 1-D array of shape "
+            f"{arr.shape}; use X.reshape(-1, 1) for one feature or X.reshape(1, -1) "
+            "for one sample."
+        )
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (n_samples, n_features), got {arr.ndim}-D shape "
+            f"{arr.shape}; flatten each sample, e.g. X.reshape(len(X), -1)."
+        )
+    if not allow_empty and (arr.shape[0] == 0 or arr.shape[1] == 0):
+        raise ValueError(
+            f"{name} is empty (shape {arr.shape}); at least one sample with at least "
+            "one feature is needed."
+        )
+    if np.dtype(dtype) == np.float64:
+        _refuse_rounding(arr, name)
+    arr = np.ascontiguousarray(arr, dtype=dtype)
+    if check_finite and arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise ValueError(
+                f"{name} contains NaN or infinity (first at row {i}, column {j}); "
+                "remove or impute those entries before training."
+            )
+    return arr
+
+
+def _as_array(X):
+    """``np.asarray(X)``, except that a nested list mixing strings and numbers keeps
+    its numbers as they are (NumPy would turn ``np.float16(1/64)`` into the string
+    ``'0.01563'`` and ``0.1`` into ``'0.1'``, another number)."""
+    arr = np.asarray(X)
+    if arr.dtype.kind in "US" and not isinstance(X, np.ndarray):
+        return np.asarray(X, dtype=object)
+    return arr
+
+
+
+
+
+
+def check_sparse(X, *, name="X", allow_empty=False):
+    """Return sparse ``X`` as a canonical float64 CSR matrix, or raise a clear error.
+
+    Any :mod:`scipy.sparse` format (CSR, CSC, COO, ... matrices and the ``*_array``
+    types) is converted to CSR with sorted, summed duplicate entries (so each stored
+    entry is added once, as the dense matrix has it); the stored values are checked
+    for NaN/inf and numeric type. Never copies a matrix that already fits.
+
+    >>> import scipy.sparse as sp
+    >>> A = check_sparse(sp.coo_array(([1, 2, 5], ([0, 0, 1], [1, 1, 0])), shape=(2, 3)))
+    >>> A.format, A.dtype, A.toarray().tolist()
+    ('csr', dtype('float64'), [[0.0, 3.0, 0.0], [5.0, 0.0, 0.0]])
+    """
+    import scipy.sparse
+
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_samples, n_features), got a sparse "
+                         f"array of shape {X.shape}.")
+    if not allow_empty and (X.shape[0] == 0 or X.shape[1] == 0):
+        raise ValueError(
+            f"{name} is empty (shape {X.shape}); at least one sample with at least "
+            "one feature is needed.")
+    if X.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} must hold numbers, got a sparse matrix of dtype {X.dtype}; "
+            "convert it with X.astype(float).")
+    A = X if X.format == "csr" else X.tocsr()
+    if not A.has_canonical_format:
+        A = A.copy() if A is X else A
+        A.sum_duplicates()
+
+    def where(k):  # row and column of stored entry k
+        return int(np.searchsorted(A.indptr, k, side="right") - 1), int(A.indices[k])
+
+    if A.dtype != np.float64:
+        from markone._internal.exact import first_inexact
+
+        k = first_inexact(A.data)
+        if k is not None:
+            i, j = where(k[0])
+            raise ValueError(
+                f"{name}[{i}, {j}] = {A.data[k[0]]} ({A.dtype}) is not exactly a "
+                "float64, so float arithmetic would round it; round it deliberately "
+                "with X.astype(float), or pass X.toarray() to an exact function.")
+        A = A.astype(np.float64)
+    bad = ~np.isfinite(A.data)
+    if bad.any():
+        i, j = where(int(np.flatnonzero(bad)[0]))
+        raise ValueError(
+            f"{name} contains NaN or infinity (first at row {i}, column {j}); remove "
+            "or impute those entries before training.")
+    if A.indptr.dtype != A.indices.dtype:  # one integer type for the compiled loops
+        A = scipy.sparse.csr_matrix((A.data, A.indices.astype(np.int64),
+                                     A.indptr.astype(np.int64)), shape=A.shape)
+    return A
+
+
+def check_matrix_or_sparse(X, *, name="X", allow_empty=False):
+    """:func:`check_sparse` for sparse input, :func:`check_matrix` (float64) for the
+    rest: the one entry point of every function that takes both."""
+    if is_sparse(X):
+        return check_sparse(X, name=name, allow_empty=allow_empty)
+    return check_matrix(X, name=name, allow_empty=allow_empty)
+
+
+def _refuse_rounding(arr, name):
+    """Raise when converting ``arr`` to float64 would round an entry (a longdouble
+    with more bits, an integer beyond 2**53): nothing is rounded without a word."""
+    from markone._internal.exact import first_inexact
+
+    k = first_inexact(arr)
+    if k is None:
+        return
+    value = np.format_float_scientific(arr[k], unique=True) if arr.dtype.kind == "f" \
+        else str(arr[k])
+    raise _rounding_error(name, k, f"{value} ({arr.dtype})")
+
+
+def float64_input(X, *, name="X"):
+    """``X`` ready for a conversion to float64 that rounds nothing, for callers that
+    convert with another library (scikit-learn's ``validate_data``).
+
+    Returns ``X`` itself when it is float64 already, numeric (dense or sparse) with
+    every entry exactly a float64, or a DataFrame-like; an object or string array or
+    nested list of numbers that float64 holds exactly (``Fraction(1, 2)``, ``"1/4"``)
+    comes back as the float64 array it equals. Raises a ``ValueError`` naming the
+    first entry that would be rounded (a longdouble with more bits, an integer beyond
+    2**53, ``Fraction(1, 3)``, ``"0.1"``, ``"1e-400"``). Input that is not a
+    rectangular array of numbers is returned as it is, for that library's message.
+
+    >>> float64_input([[0.5, "1/4"]]).tolist()
+    [[0.5, 0.25]]
+    >>> float64_input([["0.1"]])
+    Traceback (most recent call last):
+    ...
+    ValueError: X[0, 0] = '0.1' is not exactly a float64, so float arithmetic would round it. Use exact arithmetic (markone.train(..., exact=True); verify.check_separable takes it exactly), or round it deliberately with np.asarray(X, dtype=float).
+    """
+    from markone._internal.exact import describe_number, inexact_entry
+
+    if is_sparse(X):
+        if X.dtype.kind in "biuf" and X.dtype != np.float64:
+            check_sparse(X, name=name)  # names the entry that would round
+        return X
+    if isinstance(X, np.ndarray) and X.dtype == np.float64:
+        return X
+    try:
+        arr = _as_array(X)
+    except (ValueError, TypeError):
+        return X
+    if arr.dtype.kind in "biuf":
+        _refuse_rounding(arr, name)
+    elif arr.dtype.kind in "OUS":
+        bad = inexact_entry(arr)
+        if bad is not None:
+            raise _rounding_error(name, tuple(int(i) for i in bad[0]),
+                                  describe_number(bad[1]))
+        if arr.ndim == 2 and not hasattr(X, "columns"):  # (DataFrames keep their names)
+            out = _exact_floats(arr, name)
+            return out if out.dtype == np.float64 else X
+    return X
+
+
+def _rounding_error(name, k, shown):
+    return ValueError(
+        f"{name}[{', '.join(map(str, k))}] = {shown} is not exactly a float64, so float "
+        "arithmetic would round it. Use exact arithmetic (markone.train(..., "
+        "exact=True); verify.check_separable takes it exactly), or round it "
+        "deliberately with np.asarray(X, dtype=float).")
+
+
+def _exact_floats(arr, name):
+    """An object or string array of numbers as float64, when float64 holds every
+    entry exactly (``Fraction(1, 2)``, ``"0.25"``, ints up to 2**53); an entry that
+    would round is refused by position and value. Arrays holding non-numbers come
+    back unchanged, for the caller's own message."""
+    from markone._internal.exact import describe_number, float64_of
+
+    out = np.empty(arr.shape, dtype=np.float64)
+    for k in np.ndindex(arr.shape):
+        v = arr[k]
+        try:
+            f = float64_of(v)
+        except (TypeError, ValueError):
+            return arr
+        if f is None:
+            raise _rounding_error(name, k, describe_number(v))
+        out[k] = f
+    return out
+
+
+def check_vector(v, *, name="x", n_features=None, dtype=np.float64):
+    """Return one sample ``v`` as a contiguous 1-D array, checking its length."""
+    arr = check_matrix(np.asarray(v).reshape(1, -1) if np.ndim(v) == 1 else v,
+                       name=name, dtype=dtype)
+    if arr.shape[0] != 1:
+        raise ValueError(f"{name} must be one sample (1-D), got shape {np.shape(v)}.")
+    arr = arr[0]
+    if n_features is not None and arr.shape[0] != n_features:
+        raise ValueError(
+            f"{name} has {arr.shape[0]} features but the model was fitted with "
+            f"{n_features}."
+        )
+    return arr
+
+
+
+
+def _as_label_array(y, name):
+    if isinstance(y, (str, bytes)):
+        raise TypeError(f"{name} must be a 1-D sequence of labels, got a string.")
+    arr = np.asarray(y)
+    if arr.ndim == 2 and 1 in arr.shape:
+        raise ValueError(
+            f"{name} must be 1-D, got shape {arr.shape}; use y.ravel() to flatten it."
+        )
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}.")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one labelled sample is needed.")
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or infinity; every label must be a value.")
+    return arr
+
+
+def encode_binary_labels(y, *, name="y", classes=None, allow_single=False):
+    """Map labels of any two values to -1/+1; return ``(y_pm1, classes)``.
+
+    ``classes`` (sorted, as ``np.unique`` gives them) maps ``classes[0] -> -1`` and
+    ``classes[1] -> +1``. Given ``classes``, labels outside them are an error. With
+    ``allow_single`` a one-class ``y`` that is already -1/+1 is accepted.
+    """
+    arr = _as_label_array(y, name)
+    if classes is None:
+        classes = np.unique(arr)
+    else:
+        classes = np.asarray(classes)
+        unknown = np.setdiff1d(np.unique(arr), classes)
+        if unknown.size:
+            raise ValueError(
+                f"{name} has labels {unknown.tolist()} not among the classes "
+                f"{classes.tolist()} given at the first fit."
+            )
+    if len(classes) > 2:
+        raise ValueError(
+            f"{name} has {len(classes)} classes {classes.tolist()[:10]}, but a binary "
+            "perceptron needs exactly two; use MulticlassPerceptron for more."
+        )
+    if len(classes) == 1:
+        if allow_single:
+            return check_pm1_labels(arr, name=name), classes
+        raise ValueError(
+            f"{name} has only one class ({_plain(classes[0])!r}); a classifier needs "
+            "samples of two classes, or -1/+1 labels (pass classes=[a, b] to "
+            "partial_fit to fix both up front)."
+        )
+    y_pm1 = np.where(arr == classes[1], 1, -1).astype(np.int64)
+    return y_pm1, classes
+
+
+def _plain(value):
+    """A NumPy scalar as the Python value it holds (for messages: 'a', not np.str_)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def encode_class_labels(y, *, name="y", classes=None):
+    """Map labels of two or more values to indices ``0..K-1``; return ``(idx, classes)``.
+
+    ``classes`` (``np.unique`` of ``y``, or of the ``classes`` given, e.g. at a first
+    ``partial_fit``; always sorted) fixes the order: ``classes[k] -> k``. Labels outside
+    the given ``classes`` and fewer than two classes are errors.
+
+    >>> idx, classes = encode_class_labels(["b", "c", "a", "b"])
+    >>> idx.tolist(), classes.tolist()
+    ([1, 2, 0, 1], ['a', 'b', 'c'])
+    """
+    arr = _as_label_array(y, name)
+    if classes is None:
+        classes = np.unique(arr)
+    else:
+        classes = np.unique(_as_label_array(classes, "classes"))
+        unknown = np.setdiff1d(np.unique(arr), classes)
+        if unknown.size:
+            raise ValueError(
+                f"{name} has labels {unknown.tolist()[:10]} not among the classes "
+                f"{classes.tolist()[:10]} given at the first fit; pass every class to "
+                "the first partial_fit (classes=...)."
+            )
+    if len(classes) < 2:
+        raise ValueError(
+            f"{name} has only one class ({classes[0]!r}); a classifier needs samples "
+            "of at least two classes (pass classes=[...] to partial_fit to fix them "
+            "up front)."
+        )
+    return np.searchsorted(classes, arr).astype(np.int64), classes
+
+
+def labels_to_pm1(y, *, name="y"):
+    """Labels for the core: -1/+1 labels pass through (one class allowed); any two
+    other values are mapped with :func:`encode_binary_labels`. Returns
+    ``(y_pm1, classes)``.
+
+    >>> labels_to_pm1([1, 1])[0].tolist(), labels_to_pm1([0, 5])[1].tolist()
+    ([1, 1], [0, 5])
+    """
+    arr = np.asarray(y)
+    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
+        return arr.astype(np.int64), np.array([-1, 1])
+    return encode_binary_labels(y, name=name)
+
+
+def check_pm1_labels(y, *, name="y"):
+    """Return ``y`` as int64 -1/+1 labels, or raise if any label is not -1 or +1."""
+    arr = _as_label_array(y, name)
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be -1/+1 numbers here, got dtype {arr.dtype}.")
+    ok = (arr == 1) | (arr == -1)
+    if not ok.all():
+        bad = arr[~ok][0]
+        raise ValueError(
+            f"{name} must contain only -1 and +1 here, found {bad!r}; map your two "
+            "classes with markone._internal.validation.encode_binary_labels or the estimators."
+        )
+    return arr.astype(np.int64)
+
+
+def as_generator(seed):
+    """Turn ``seed`` (None, int, ``SeedSequence`` or ``Generator``) into a Generator.
+
+    >>> bool(as_generator(0).integers(10) == as_generator(0).integers(10))
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, (numbers.Integral, np.random.SeedSequence)):
+        if isinstance(seed, numbers.Integral) and seed < 0:
+            raise ValueError(f"seed(={seed}) must be a non-negative integer.")
+        return np.random.default_rng(seed)
+    raise TypeError(
+        f"seed must be None, a non-negative int or a numpy.random.Generator, got "
+        f"{type(seed).__name__}."
+    )
+
+
+def child_seeds(seed, n):
+    """Draw ``n`` independent integer seeds up front from ``seed``.
+
+    Results of many-run experiments then do not depend on the order in which the runs
+    are scheduled.
+
+    >>> child_seeds(1, 3) == child_seeds(1, 3)
+    True
+    """
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(
+        None if seed is None else int(seed) if isinstance(seed, numbers.Integral)
+        else int(as_generator(seed).integers(2**63))
+    )
+    return [int(c.generate_state(1, np.uint64)[0] >> np.uint64(1)) for c in ss.spawn(n)]
+
+
+def check_positive(value, name, *, allow_zero=False):
+    """Return ``value`` as float if it is a finite number > 0 (>= 0 with allow_zero)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}.")
+    try:
+        v = float(value)
+    except OverflowError:
+        raise ValueError(f"{name}(={value}) is beyond float64's range (~1.8e308); "
+                         "rescale it.") from None
+    if not np.isfinite(v) or v < 0 or (v == 0 and not allow_zero) or (v == 0) != (value == 0):
+        op = ">= 0" if allow_zero else "> 0"
+        if v == 0 and value != 0:
+            raise ValueError(f"{name}(={value}) underflows float64 to 0; rescale it.")
+        raise ValueError(f"{name}(={value!r}) must be a finite number {op}.")
+    return v
+
+
+def check_int_at_least(value, name, minimum):
+    """Return ``value`` as int if it is an integer >= ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name}(={value}) must be >= {minimum}.")
+    return int(value)
+
+
+def check_choice(value, name, choices):
+    """Return ``value`` if it is one of ``choices``, else name the valid ones."""
+    if value not in choices:
+        raise ValueError(
+            f"{name}(={value!r}) must be one of {', '.join(map(repr, choices))}."
+        )
+    return value

@@ -1,0 +1,12 @@
+"""The name and version of the Mark I run file format, shared by the run
+(:mod:`markone.hardware.run`, which writes and reads it) and its replay
+(:mod:`markone.hardware.replay`, which checks it) without either importing the other.
+"""
+
+__all__ = ["FORMAT", "VERSION"]
+
+FORMAT = "markone-machine-run"
+#: Version 2 names the per-pass series ``mistakes_per_epoch``, ``errors_per_epoch`` and
+#: ``end_s_per_epoch`` (version 1: ``epoch_mistakes``, ``epoch_errors``,
+#: ``epoch_end_s``); :meth:`MachineRun.load` reads both.
+VERSION = 2

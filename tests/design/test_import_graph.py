@@ -1,0 +1,164 @@
+"""The architecture of DESIGN.md, checked on the import graph of the source tree.
+
+Every ``import`` statement of ``markone``, ``verify`` and ``sims`` counts, at module
+level or inside a function (an import inside a function still closes a cycle; it only
+hides it until run time). The rules:
+
+- no import cycle among the modules;
+- ``verify`` and ``sims`` import from ``markone`` only its public modules and the one
+  documented internal layer, ``markone._internal``;
+- ``markone`` imports neither ``verify`` nor ``sims``, except its command line;
+- the command line (``markone.cli``) is the top layer: nothing imports it but itself
+  and ``markone.__main__``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from _paths import ROOT
+
+PACKAGES = ("markone", "verify", "sims")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def source_modules() -> dict[str, Path]:
+    return {module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+def imported_modules(name: str, path: Path, known: set[str]) -> set[str]:
+    """The modules of ``known`` that ``name`` (at ``path``) imports anywhere in its body."""
+    is_package = path.name == "__init__.py"
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".")
+                anchor = anchor[:len(anchor) - node.level + (1 if is_package else 0)]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                       for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:  # `import a.b.c` of a non-module name
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = source_modules()
+    known = set(modules)
+    return {name: imported_modules(name, path, known) for name, path in modules.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:  # recursion depth is bounded by the module count
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def is_private(module: str) -> bool:
+    return any(part.startswith("_") and not part.startswith("__")
+               for part in module.split(".")[1:])
+
+
+def layering_violations(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for importer, targets in sorted(graph.items()):
+        top = importer.split(".")[0]
+        for target in sorted(targets):
+            target_top = target.split(".")[0]
+            if target_top != top and is_private(target) \
+                    and not (target == "markone._internal" or target.startswith("markone._internal.")):
+                bad.append(f"{importer} imports the private {target}")
+            if top == "markone" and target_top in ("verify", "sims") \
+                    and not importer.startswith("markone.cli"):
+                bad.append(f"{importer} imports {target}: markone is below verify and sims")
+            if (target == "markone.cli" or target.startswith("markone.cli.")) \
+                    and not (importer.startswith("markone.cli") or importer == "markone.__main__"):
+                bad.append(f"{importer} imports the command line ({target})")
+    return bad
+
+
+def test_the_walker_sees_every_kind_of_import(tmp_path):
+    """A function-level import is an edge like any other; relative imports resolve."""
+    path = tmp_path / "mod.py"
+    path.write_text("import numpy\nfrom . import b\nfrom .c import f\n"
+                    "def g():\n    from verify.margin import max_margin\n    import sims.x.y\n")
+    known = {"pkg.b", "pkg.c", "verify.margin", "sims.x", "pkg.mod"}
+    assert imported_modules("pkg.mod", path, known) == {"pkg.b", "pkg.c", "verify.margin",
+                                                        "sims.x"}
+    assert "markone.cli" in import_graph()["markone.__main__"]
+
+
+def test_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycles():
+    found = cycles(import_graph())
+    assert not found, "import cycles (function-level imports count):\n" + "\n".join(
+        " <-> ".join(c) for c in found)
+
+
+def test_layers():
+    bad = layering_violations(import_graph())
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("importer, target, ok", [
+    ("verify.margin", "markone._internal.validation", True),
+    ("verify.margin", "markone._kernels", False),
+    ("sims.novikoff", "markone.hardware._x", False),
+    ("verify.margin", "markone.cli", False),
+    ("markone.perceptron", "verify.bounds", False),
+    ("markone.cli.verify", "verify.bounds", True),
+    ("verify.machine", "verify._ball", True),
+])
+def test_layering_rules(importer, target, ok):
+    assert (layering_violations({importer: {target}}) == []) is ok

@@ -1,0 +1,69 @@
+"""The documentation site opened from disk, as a classroom without network would
+(issue 15): built with ``mkdocs build``, loaded from a file:// URL in headless chromium,
+every navigation link opens a page (not a directory listing), and nothing but the
+search shim is fetched from the network."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from _browser import headless_chromium
+from _paths import ROOT
+
+
+pytestmark = pytest.mark.browser
+browser = pytest.fixture(scope="module")(headless_chromium)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("mkdocstrings")
+    out = tmp_path_factory.mktemp("site")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                           "--site-dir", str(out)], cwd=ROOT, capture_output=True,
+                          text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out
+
+
+def test_every_nav_link_opens_a_page_from_disk(browser, site):
+    page = browser.new_page()
+    page.goto((site / "index.html").as_uri())
+    links = page.eval_on_selector_all(
+        "nav.md-nav--primary a.md-nav__link[href]", "els => els.map(e => e.href)")
+    targets = sorted({h.split("#")[0] for h in links if h.startswith("file:")})
+    assert len(targets) >= 20, targets          # every page of the nav
+    for url in targets:
+        assert url.endswith(".html"), f"{url}: a folder, which opens as a listing"
+        page.goto(url)
+        assert "Index of" not in page.title()
+        assert page.locator("article h1").count() >= 1, url
+    page.close()
+
+
+def test_clicking_through_the_nav_stays_on_pages(browser, site):
+    page = browser.new_page()
+    page.goto((site / "index.html").as_uri())
+    page.click("nav.md-nav--primary a.md-nav__link[href$='teaching.html']")
+    assert page.url.endswith("teaching.html")
+    assert "Teaching with markone" in page.inner_text("article h1")
+    page.close()
+
+
+def test_pages_fetch_nothing_from_the_network(browser, site):
+    """Figures, styles and scripts all come from disk. The one exception is the shim
+    that Material's offline plugin loads for search (from unpkg.com): without a network
+    search is unavailable and every page still works (docs/teaching.md says so)."""
+    page = browser.new_page()
+    remote = []
+    page.on("request", lambda r: remote.append(r.url)
+            if not r.url.startswith(("file:", "data:", "blob:")) else None)
+    for name in ("index.html", "teaching.html", "gallery.html", "machine.html"):
+        page.goto((site / name).as_uri())
+        assert page.locator("article img").count() + page.locator("article h1").count()
+    assert set(remote) <= {"https://unpkg.com/iframe-worker/shim"}, remote
+    page.close()

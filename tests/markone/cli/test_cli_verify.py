@@ -1,0 +1,118 @@
+"""Tests of ``markone verify separable|margin|check``: exit codes, files, messages."""
+
+import json
+
+import numpy as np
+import pytest
+
+from markone._internal.io import read_json
+from markone.cli import main
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name, text):
+        p = tmp_path / name
+        p.write_text(text)
+        return str(p)
+
+    return {
+        "and": write("and.csv", "x1,x2,label\n0,0,no\n0,1,no\n1,0,no\n1,1,yes\n"),
+        "xor": write("xor.csv", "0,0,0\n0,1,1\n1,0,1\n1,1,0\n"),
+        "rat": write("rat.csv", "0.1,1/3,1\n0.2,2/3,0\n0.3,1,1\n"),
+        "nan": write("nan.csv", "0,nan,1\n1,1,0\n"),
+        "first": write("first.csv", "label,x\n1,0.5\n0,-0.5\n"),
+        "dir": tmp_path,
+    }
+
+
+def test_separable_writes_certificate_and_check_accepts_it(files, capsys):
+    cert = str(files["dir"] / "c.json")
+    assert main(["verify", "separable", files["and"], "--certificate", cert]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("separable") and "certificate written" in out
+    assert "witness (w, intercept): 3, 2, -4" in out  # the perceptron's integer weights
+    doc = read_json(cert)
+    assert doc["separable"] is True and doc["data"]["y"] == ["no", "no", "no", "yes"]
+    assert len(doc["witness"]) == 3 and len(doc["source"]["sha256"]) == 64
+    assert main(["verify", "check", cert]) == 0
+    assert "OK: the witness proves" in capsys.readouterr().out
+
+
+def test_not_separable_exit_1_and_check(files, capsys):
+    cert = str(files["dir"] / "x.json")
+    assert main(["verify", "separable", files["xor"], "--certificate", cert]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("not separable") and "0: 1, 1: 1, 2: 1, 3: 1" in out
+    assert main(["verify", "check", cert]) == 0  # a valid proof, whichever verdict
+    assert "are not linearly separable" in capsys.readouterr().out
+
+
+def test_tampered_certificate_fails_with_reason(files, capsys):
+    cert = files["dir"] / "x.json"
+    main(["verify", "separable", files["xor"], "--certificate", str(cert)])
+    doc = json.loads(cert.read_text())
+    doc["certificate"]["3"] = "2"
+    cert.write_text(json.dumps(doc))
+    capsys.readouterr()
+    assert main(["verify", "check", str(cert)]) == 1  # readable, but wrong
+    assert "INVALID" in capsys.readouterr().out
+    cert.write_text(json.dumps({"hello": 1}))
+    assert main(["verify", "check", str(cert)]) == 2
+    assert "not a markone certificate" in capsys.readouterr().err
+
+
+def test_decimal_cells_are_exact(files, capsys):
+    # 2 * (0.1, 1/3) - (0.2, 2/3) = 0 exactly in decimals, not in binary floats
+    assert main(["verify", "separable", files["rat"], "--no-intercept"]) == 1
+    assert "0: 2, 1: 1" in capsys.readouterr().out
+
+
+def test_label_column_and_npz(files, capsys):
+    assert main(["verify", "separable", files["first"], "--label", "label"]) == 0
+    npz = str(files["dir"] / "d.npz")
+    np.savez(npz, X=np.array([[0.0, 0.0], [0.0, 0.0]]), y=np.array([0, 1]))
+    assert main(["verify", "separable", npz, "--no-intercept"]) == 1
+    assert "zero vector" in capsys.readouterr().out
+
+
+def test_bad_input_exit_2(files, capsys):
+    for action in ("separable", "margin"):
+        assert main(["verify", action, files["nan"]]) == 2
+        assert "nan.csv, line 1, column 2: 'nan' is not a finite number" in capsys.readouterr().err
+    assert main(["verify", "separable", str(files["dir"] / "missing.csv")]) == 2
+    assert "no such data file" in capsys.readouterr().err
+    assert main(["verify"]) == 2
+
+
+def test_timeout_gives_unknown_and_no_file(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X = rng.integers(-50, 51, size=(300, 20))
+    y = (X @ rng.normal(size=20) > 0).astype(int)
+    path = tmp_path / "big.csv"
+    np.savetxt(path, np.hstack([X, y[:, None]]), fmt="%d", delimiter=",")
+    cert = tmp_path / "c.json"
+    status = main(["verify", "separable", str(path), "--method", "z3", "--timeout",
+                   "0.001", "--certificate", str(cert)])
+    assert status == 4 and not cert.exists()  # not decided: neither 1 nor 2
+    assert capsys.readouterr().out.startswith("unknown")
+
+
+def test_margin(files, capsys):
+    assert main(["verify", "margin", files["and"]]) == 0
+    out = capsys.readouterr().out
+    assert "gamma = 0.242535625036" in out and "(R/gamma)^2 = 51" in out
+    assert main(["verify", "margin", files["xor"], "--svm"]) == 1
+    # exact cells: (0.2, 2/3) is exactly the midpoint of the other two points, so the
+    # data are not separable (their nearest floats were: the margin used to say 0)
+    assert main(["verify", "margin", files["rat"]]) == 1
+    assert "not separable" in capsys.readouterr().out
+
+
+def test_huge_numbers_leave_no_numpy_warning_on_stderr(tmp_path, capsys):
+    data = tmp_path / "huge.npz"
+    np.savez(data, X=np.array([[1.7e308, 1.7e308], [1.7e308, 1.7e308],
+                               [-1e308, 1.5e308]]), y=np.array([0, 1, 1]))
+    for command in (["verify", "separable"], ["verify", "margin"]):
+        assert main(command + [str(data)]) == 1      # the same point, both labels
+        assert "warning" not in capsys.readouterr().err, command

@@ -1,0 +1,94 @@
+"""`markone machine ...` and the library functions behind it (demo, Navy task)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from markone.cli import main
+from markone.hardware import MachineRun, MarkIParams
+from markone.hardware.demo import letters_demo, navy_comparison
+
+
+def test_params_prints_every_parameter_with_provenance(capsys):
+    assert main(["machine", "params"]) == 0
+    out = capsys.readouterr().out
+    for row in MarkIParams().describe():
+        line = next(ln for ln in out.splitlines() if ln.startswith(row.name + " "))
+        assert row.provenance in line and row.note in line
+    assert main(["machine", "params", "--markdown", "--ideal"]) == 0
+    assert capsys.readouterr().out.strip() == MarkIParams.ideal().table("markdown")
+
+
+def test_train_saves_a_run_that_loads(tmp_path, capsys):
+    path = tmp_path / "run.json"
+    assert main(["machine", "train", "--chars", "AB", "--per-class", "2", "--log",
+                 "--out", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "training accuracy 100.0% on 4 figures (A, B)" in out
+    run = MachineRun.load(path)
+    assert run.classes == ("A", "B") and len(run.log) == run.n_presentations
+
+
+def test_train_bad_letters_is_a_one_line_error(capsys):
+    assert main(["machine", "train", "--chars", "a"]) == 2
+    err = capsys.readouterr().err
+    assert "--chars: 'a' has no glyph" in err and "Traceback" not in err
+
+
+def test_letters_demo_writes_pictures_animation_and_run(tmp_path):
+    lines = []
+    s = letters_demo(tmp_path, chars="ABC", per_class=3, max_epochs=30, echo=lines.append)
+    assert s["converged"] and s["train_accuracy"] == 1.0
+    assert s["summary_lines"] == lines
+    assert any("on the 1960 machine this training would take about" in ln for ln in lines)
+    for name in ("retina", "a_activity", "weights", "learning_curve", "animation"):
+        assert (tmp_path / s["files"][name].split("/")[-1]).stat().st_size > 0
+    assert s["files"]["animation"].endswith(".gif")
+    from PIL import Image
+    with Image.open(s["files"]["animation"]) as gif:
+        assert gif.n_frames > 5
+    run = MachineRun.load(s["run_json"])
+    assert run.mistakes.tolist() == s["mistakes"]
+    assert run.sim_time_s == pytest.approx(s["sim_time_s"])
+    assert 0.05 <= s["a_firing_rate"] <= 0.20
+
+
+def test_demo_cli_prints_the_report(tmp_path, capsys):
+    assert main(["machine", "demo", "letters", "--out", str(tmp_path), "--chars", "AB",
+                 "--per-class", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "accuracy" in out and "end stops" in out and "1960 machine" in out
+    assert json.loads((tmp_path / "machine-run.json").read_text())["classes"] == ["A", "B"]
+
+
+def test_navy_comparison_small():
+    res = navy_comparison(chars="ABC", per_class=3, max_epochs=40)
+    one, two = res["one_typeface"], res["two_typefaces"]
+    assert one["converged"] and one["train_accuracy"] == 1.0
+    assert 0 <= two["train_accuracy"] <= 1 and 0 <= res["block_only_on_serif"] <= 1
+    assert two["sim_time_s"] > one["sim_time_s"] > 0
+
+
+def test_replay_command_writes_a_page(tmp_path, capsys):
+    pytest.importorskip("markone.hardware.replay")
+    s = letters_demo(tmp_path, chars="AB", per_class=2, figures=False)
+    page = tmp_path / "replay.html"
+    assert main(["machine", "replay", s["run_json"], "--html", str(page)]) == 0
+    assert page.stat().st_size > 0 and "markone-machine-run" in page.read_text()
+
+
+def test_weight_maps_project_through_the_plugboard():
+    from markone.hardware import MarkI
+    from markone.hardware.plots import weight_maps
+    from markone.datasets import letters
+    images, labels = letters("AB", per_class=2, seed=0)
+    machine = MarkI(seed=0)
+    run = machine.train(images, labels, max_epochs=5)
+    maps = weight_maps(run).reshape(8, -1)
+    # independent oracle: loop over the plugboard's connections
+    expected = np.zeros((8, 400))
+    for a in range(512):
+        expected[:, machine.wiring.excitatory[a]] += run.weights[:, [a]]
+        expected[:, machine.wiring.inhibitory[a]] -= run.weights[:, [a]]
+    np.testing.assert_allclose(maps, expected)

@@ -1,0 +1,159 @@
+"""Hardware faults as data (issue 12): no fault is the golden machine bit for bit; each
+kind of fault does exactly what it says, at the machine time it is scheduled for."""
+
+import json
+
+import numpy as np
+import pytest
+
+from markone.datasets import letters
+from markone.hardware import MarkI, MarkIParams
+from markone.hardware.faults import (AUnitStuck, CutWire, FaultPlan, MotorStopped,
+                                     NoisySum, PhotocellStuck, PotentiometerDrift,
+                                     apply_faults, damaged_patterns, random_faults)
+from test_hardware_golden import GOLDEN, case_ids, dataset, fingerprint, make_params, \
+    VARIANTS
+
+LATE = 1e9   # machine seconds: scheduled, but never reached by these runs
+
+
+def late_plan(machine):
+    """One fault of every kind, all scheduled after the run ends: the fault hooks run
+    on every presentation, and must change nothing."""
+    return FaultPlan((PhotocellStuck(0, 1, LATE),
+                      CutWire(0, int(machine.wiring.inputs[0, 0]), LATE),
+                      AUnitStuck(1, 1, LATE), MotorStopped(0, 2, LATE),
+                      PotentiometerDrift(0.5, LATE), NoisySum(0.5, LATE)), seed=3)
+
+
+@pytest.fixture(scope="module")
+def golden():
+    return json.loads(GOLDEN.read_text())
+
+
+@pytest.mark.parametrize("case_id", case_ids()[::3])
+@pytest.mark.parametrize("plan", ["empty", "late"])
+def test_no_fault_is_the_golden_machine(golden, case_id, plan):
+    name, topology, seed = case_id.rsplit("-", 2)
+    fields, kwargs = {v[0]: v[1:] for v in VARIANTS}[name]
+    images, labels = dataset()
+    machine = MarkI(make_params(fields, topology), seed=int(seed[4:]))
+    apply_faults(machine, FaultPlan() if plan == "empty" else late_plan(machine))
+    assert (machine.faults is None) == (plan == "empty")
+    run = machine.train(images, labels, log=True, **kwargs)
+    assert fingerprint(run, machine, images) == golden["runs"][case_id]
+
+
+def test_a_cut_wire_changes_exactly_the_a_units_it_feeds():
+    images, labels = letters("ABCDEFGH", per_class=3, seed=0)
+    machine = MarkI(seed=0)
+    theta = machine.calibrate(images)
+    settled = machine.retina.settled(machine._images(images)).astype(np.int64)
+    healthy = damaged_patterns(machine, settled, theta, FaultPlan())
+    rng = np.random.default_rng(0)
+    changed_any = 0
+    for _ in range(40):
+        a = int(rng.integers(machine.params.n_a_units))
+        s = int(rng.choice(machine.wiring.inputs[a]))
+        cut = damaged_patterns(machine, settled, theta, FaultPlan((CutWire(a, s),)))
+        diff = np.flatnonzero((cut != healthy).any(axis=0))
+        assert set(diff) <= {a}
+        # and exactly when that wire carried the difference across the threshold
+        sign = 1 if s in machine.wiring.excitatory[a] else -1
+        net = (settled[:, machine.wiring.inputs[a]] * machine.wiring.signs).sum(axis=1)
+        expect = ((net - sign * settled[:, s]) >= theta).astype(np.uint8)
+        assert np.array_equal(cut[:, a], expect)
+        changed_any += diff.size
+    assert changed_any > 0
+
+
+def test_a_cut_wire_in_the_running_machine():
+    images, labels = letters("ABCD", per_class=2, seed=0)
+    machine = MarkI(seed=0)
+    a = 5
+    s = int(machine.wiring.excitatory[a, 0])
+    apply_faults(machine, FaultPlan((CutWire(a, s),)))
+    run = machine.train(images, labels, max_epochs=2, log=True)
+    settled = machine.retina.settled(machine._images(images))
+    expect = damaged_patterns(machine, settled, run.theta)
+    for rec in run.log:
+        assert rec.active_a == tuple(np.flatnonzero(expect[rec.figure]))
+
+
+def test_faults_happen_on_the_clock():
+    images, labels = letters("AB", per_class=3, seed=0)
+    machine = MarkI(MarkIParams(n_r_units=1), seed=0)
+    at = 3.0
+    apply_faults(machine, FaultPlan((AUnitStuck(7, 1, at_s=at),
+                                     MotorStopped(0, 9, at_s=at))))
+    run = machine.train(images, labels, presentations=60, log=True)
+    assert run.log[-1].t_s > at > run.log[0].t_s
+    for rec in run.log:
+        if rec.t_s >= at:     # decided after the fault: A-unit 7 fires, weight 9 frozen
+            assert 7 in rec.active_a
+            assert all(j != 9 for _, j, _ in rec.changes)
+    before = [rec for rec in run.log if rec.end_t_s <= at]
+    assert any(7 not in rec.active_a for rec in before)
+
+
+def test_stuck_photocell_and_dead_a_unit():
+    images, labels = letters("AB", per_class=2, seed=0)
+    machine = MarkI(seed=0)
+    cell = int(machine.wiring.excitatory[0, 0])
+    apply_faults(machine, FaultPlan((PhotocellStuck(cell, 1), AUnitStuck(3, 0))))
+    run = machine.train(images, labels, max_epochs=3, log=True)
+    A = machine.a_features(images)
+    assert not A[:, 3].any()
+    assert all(3 not in rec.active_a for rec in run.log)
+    lit = machine.retina.settled(machine._images(images)).copy()
+    lit[:, cell] = 1
+    from markone.hardware import plugboard
+
+    expect = plugboard.fire(machine.wiring, lit, run.theta)
+    expect[:, 3] = 0
+    assert np.array_equal(A, expect)
+
+
+def test_drift_and_noise_are_seeded_and_deterministic():
+    images, labels = letters("ABC", per_class=2, seed=0)
+
+    def session(seed):
+        machine = MarkI(seed=0)
+        apply_faults(machine, FaultPlan((PotentiometerDrift(0.3), NoisySum(0.5)),
+                                        seed=seed))
+        return machine.train(images, labels, presentations=40).weights
+
+    a, b, c = session(1), session(1), session(2)
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+    assert not np.array_equal(a, np.round(a))     # drift makes weights non-integer
+
+
+def test_random_faults_counts_and_determinism():
+    machine = MarkI(seed=0)
+    plan = random_faults(machine, cut_wires=0.1, dead_a_units=0.05, stopped_motors=0.01,
+                         dead_photocells=0.02, seed=4)
+    kinds = [type(f).__name__ for f in plan.faults]
+    assert kinds.count("CutWire") == 512
+    assert kinds.count("AUnitStuck") == 26
+    assert kinds.count("MotorStopped") == 41
+    assert kinds.count("PhotocellStuck") == 8
+    assert plan == random_faults(machine, cut_wires=0.1, dead_a_units=0.05,
+                                 stopped_motors=0.01, dead_photocells=0.02, seed=4)
+    json.dumps(plan.to_dict())
+
+
+def test_bad_faults():
+    machine = MarkI(seed=0)
+    with pytest.raises(ValueError, match="no wire runs"):
+        s = next(c for c in range(400) if c not in machine.wiring.inputs[0])
+        apply_faults(machine, FaultPlan((CutWire(0, s),)))
+    with pytest.raises(ValueError, match="out of range"):
+        apply_faults(machine, FaultPlan((AUnitStuck(512),)))
+    with pytest.raises(ValueError, match="at_s"):
+        MotorStopped(0, 0, at_s=-1)
+    with pytest.raises(ValueError, match="0 or 1"):
+        PhotocellStuck(0, value=2)
+    with pytest.raises(ValueError, match="fraction"):
+        random_faults(machine, cut_wires=1.5)
+    with pytest.raises(TypeError, match="FaultPlan"):
+        apply_faults(machine, [CutWire(0, 0)])

@@ -1,0 +1,173 @@
+"""Fleets of Mark I machines: the same runs wherever they ran (issue 16)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from markone.datasets import letters
+from markone._internal.io import to_jsonable
+from markone.cli import main
+from markone.hardware import FleetRun, MachineSpec, MarkI, MarkIParams, run_fleet
+from markone.hardware.faults import (AUnitStuck, FaultPlan, MotorStopped, apply_faults,
+                                     random_faults)
+
+
+def data():
+    return letters("ABCDE", per_class=1, seed=0, typeface=("block", "serif"))
+
+
+def exact(fleet_run):
+    """Everything a fleet machine left, as exact JSON text (floats by repr)."""
+    return json.dumps(to_jsonable({"run": fleet_run.run.to_dict(),
+                                   "accuracy": fleet_run.accuracy,
+                                   "seed": fleet_run.spec.seed}), sort_keys=True)
+
+
+SPECS = MachineSpec.grid([0, 3], weight_range=[(-50, 50), (-2, 2)],
+                         topology=["full", "source_sets"]) + [
+    MachineSpec(MarkIParams(photocell_noise_sd=0.1, rule="gamma"), seed=5),
+    MachineSpec(MarkIParams.ideal(), seed=1)]
+
+
+def test_fleet_machine_equals_the_machine_trained_alone():
+    images, labels = data()
+    fleet = run_fleet(SPECS, images, labels, presentations=40)
+    assert [f.spec for f in fleet] == SPECS
+    for spec, f in zip(SPECS, fleet):
+        machine = MarkI(spec.params, seed=spec.seed)
+        run = machine.train(images, labels, presentations=40)
+        np.testing.assert_array_equal(f.run.weights, run.weights)
+        assert f.run.sim_time_s == run.sim_time_s
+        assert f.accuracy == machine.score(images, labels)
+        assert f.run.log is None
+
+
+def test_fleet_is_the_same_here_on_two_processes_and_on_dask():
+    pytest.importorskip("dask.distributed")
+    images, labels = data()
+    here = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3)]
+    assert len(set(here)) == len(SPECS)   # different machines, different runs
+    two = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3, workers=2)]
+    assert two == here
+    on_dask = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3,
+                                           dask="local", chunks=3)]
+    assert on_dask == here
+
+
+def test_chunks_change_nothing():
+    images, labels = data()
+    one = [exact(f) for f in run_fleet(SPECS[:5], images, labels, presentations=20)]
+    for chunks in (2, 5, 99):
+        assert [exact(f) for f in run_fleet(SPECS[:5], images, labels,
+                                            presentations=20, chunks=chunks)] == one
+
+
+def test_grid_order_and_bases():
+    specs = MachineSpec.grid([4, 5], base=MarkIParams.ideal(), rule=["forced", "gamma"])
+    assert [(s.seed, s.params.rule, s.params.motor_step_s) for s in specs] == [
+        (4, "forced", 0.0), (5, "forced", 0.0), (4, "gamma", 0.0), (5, "gamma", 0.0)]
+    assert MachineSpec.grid([]) == []
+
+
+@pytest.mark.parametrize("build, error, match", [
+    (lambda: MachineSpec(seed=-1), ValueError, "seed"),
+    (lambda: MachineSpec(seed=None), ValueError, "seed"),
+    (lambda: MachineSpec(seed=True), ValueError, "seed"),
+    (lambda: MachineSpec(params={"topology": "full"}), TypeError, "MarkIParams"),
+    (lambda: MachineSpec.grid([0], topology="full"), TypeError, "list of values"),
+    (lambda: MachineSpec.grid([0], weight_range=[(1, 2)]), ValueError, "weight_range"),
+])
+def test_bad_specs_are_named(build, error, match):
+    with pytest.raises(error, match=match):
+        build()
+
+
+def test_faults_travel_with_their_machine():
+    images, labels = data()
+    plan = FaultPlan((AUnitStuck(a_unit=3, value=1), MotorStopped(r_unit=0, a_unit=3)))
+    drawn = {"dead_a_units": 0.2, "noise_sd": 0.5, "seed": 4}
+    specs = [MachineSpec(seed=1, faults=plan), MachineSpec(seed=2, faults=drawn),
+             MachineSpec(seed=2)]
+    fleet = run_fleet(specs, images, labels, presentations=60)
+    assert fleet[0].run.weights[0, 3] == 0.0          # its motor never turned
+    for spec, f in zip(specs[:2], fleet):
+        machine = MarkI(spec.params, seed=spec.seed)
+        apply_faults(machine, plan if spec.faults is plan
+                     else random_faults(machine, **drawn))
+        run = machine.train(images, labels, presentations=60)
+        np.testing.assert_array_equal(f.run.weights, run.weights)
+        assert f.accuracy == machine.score(images, labels)
+    assert not np.array_equal(fleet[1].run.weights, fleet[2].run.weights)
+    two = run_fleet(specs, images, labels, presentations=60, workers=2)
+    assert [exact(f) for f in two] == [exact(f) for f in fleet]
+
+
+@pytest.mark.parametrize("faults, error, match", [
+    ({"dead": 0.1}, ValueError, "unknown key"), (["CutWire"], TypeError, "FaultPlan"),
+    ({"dead_a_units": 2.0}, ValueError, "dead_a_units"),
+])
+def test_bad_faults_are_named(faults, error, match):
+    images, labels = data()
+    with pytest.raises(error, match=match):
+        run_fleet([MachineSpec(faults=faults)], images, labels, presentations=2)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(specs=[]), ValueError, "empty"),
+    (dict(specs=[MarkIParams()]), TypeError, "specs\\[0\\].*MachineSpec"),
+    (dict(log=True), TypeError, "log"),
+    (dict(warm_start=True), TypeError, "warm_start"),
+    (dict(epoch=3), TypeError, "epoch"),
+    (dict(workers=0), ValueError, "workers"),
+    (dict(dask="localhost"), ValueError, "dask"),
+    (dict(chunks=0), ValueError, "chunks"),
+    (dict(images=np.full((10, 400), 2.0)), ValueError, "light levels"),
+    (dict(labels=["A"]), ValueError, "images"),
+])
+def test_bad_fleet_arguments_are_named(kwargs, error, match):
+    images, labels = data()
+    args = dict(specs=[MachineSpec()], images=images, labels=labels)
+    args.update(kwargs)
+    with pytest.raises(error, match=match):
+        run_fleet(args.pop("specs"), args.pop("images"), args.pop("labels"),
+                  presentations=5, **args)
+
+
+def test_an_error_in_a_machine_reaches_the_caller():
+    images, labels = data()
+    with pytest.raises(ValueError, match="presentations"):
+        run_fleet([MachineSpec()], images, labels, presentations=0)
+
+
+def test_fleet_run_repr():
+    images, labels = data()
+    f = run_fleet([MachineSpec(seed=2)], images, labels, presentations=3)[0]
+    assert isinstance(f, FleetRun) and repr(f).startswith("FleetRun(seed=2, accuracy=")
+
+
+def test_cli_fleet(tmp_path, capsys):
+    out = tmp_path / "fleet.json"
+    assert main(["machine", "fleet", "--machines", "2", "--presentations", "30",
+                 "--chars", "ABC", "--vary", "weight_range=[[-50, 50], [-1, 1]]",
+                 "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "4 machines" in text and "weight_range=(-1, 1)" in text
+    rows = json.loads(out.read_text())["machines"]
+    assert [(r["seed"], r["params"]["weight_range"]) for r in rows] == [
+        (0, [-50, 50]), (1, [-50, 50]), (0, [-1, 1]), (1, [-1, 1])]
+    images, labels = letters("ABC", per_class=1, seed=0)
+    machine = MarkI(MarkIParams(weight_range=(-1, 1)), seed=1)
+    machine.train(images, labels, presentations=30)
+    assert rows[3]["accuracy"] == machine.score(images, labels)
+
+
+@pytest.mark.parametrize("vary, match", [
+    ("weight_range", "NAME=JSON_LIST"), ("weight_range=[]", "NAME=JSON_LIST"),
+    ("weight_range=(1,2)", "NAME=JSON_LIST"), ("colour=[1]", "not a machine parameter"),
+    ("photocell_noise_sd=[-1]", "photocell_noise_sd"),
+])
+def test_cli_fleet_bad_vary(vary, match, capsys):
+    assert main(["machine", "fleet", "--machines", "1", "--presentations", "2",
+                 "--chars", "AB", "--vary", vary]) == 2
+    assert match in capsys.readouterr().err

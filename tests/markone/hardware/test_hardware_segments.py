@@ -1,0 +1,233 @@
+"""The compiled segments (markone.hardware.segments) against the per-figure path.
+
+The per-figure path (one SimPy process step per timeout, :meth:`MarkI._trial`) is the
+reference: it is the machine as it was when the golden runs were recorded, and
+``per_figure()`` forces it. Every property here trains the same machine both ways and
+asks for the same result bit for bit: weights, clock, every count, the log.
+"""
+
+import json
+
+import numpy as np
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from markone.datasets import letters
+from markone.hardware import MarkI, MarkIParams
+from markone.hardware.segments import Segments, per_figure
+from test_hardware_golden import GOLDEN, case_ids, dataset, fingerprint, run_case
+
+
+def both_ways(make, train):
+    """``train(machine)`` on a fresh ``make()`` with segments and per figure; the
+    two fingerprints and the number of SimPy events each took."""
+    out = []
+    for forced in (False, True):
+        machine = make()
+        events = count_events(machine)
+        if forced:
+            with per_figure():
+                run = train(machine)
+        else:
+            run = train(machine)
+        out.append((fingerprint(run, machine, _images), events()))
+    return out
+
+
+def count_events(machine):
+    """A counter of the SimPy events ``machine`` processes from now on (every new
+    environment that ``reset`` makes is counted too)."""
+    seen = [0]
+    original = machine.reset
+
+    def wrap(env):
+        step = env.step
+
+        def counted():
+            seen[0] += 1
+            step()
+        env.step = counted
+
+    def reset():
+        original()
+        wrap(machine.env)
+    machine.reset = reset
+    wrap(machine.env)
+    return lambda: seen[0]
+
+
+_images, _labels = letters("ABCDEFGHIJKL", per_class=1, seed=0,
+                           typeface=("block", "serif"))
+
+
+@pytest.mark.parametrize("case_id", [c for c in case_ids() if c.endswith("seed0")])
+def test_per_figure_path_is_still_golden(case_id):
+    # the reference itself has not moved: forced per figure, it matches the recording
+    expected = json.loads(GOLDEN.read_text())["runs"][case_id]
+    with per_figure():
+        run, machine = run_case(case_id, log=True)
+    assert fingerprint(run, machine, dataset()[0]) == expected
+
+
+physics = st.fixed_dictionaries({
+    "photocell_rise_s": st.sampled_from([0.0, 0.02, 0.013]),
+    "photocell_decay_s": st.sampled_from([0.0, 0.1, 0.07]),
+    "settle_tolerance": st.sampled_from([0.05, 0.01]),
+    "exposure_s": st.sampled_from([None, None, 0.0, 0.02, 0.5]),
+    "logic_s": st.sampled_from([0.05, 0.0, 0.013]),
+    "motor_step_s": st.sampled_from([0.2, 0.0, 0.37]),
+    "weight_range": st.sampled_from([(-50, 50), (-2, 3), (0, 1), None]),
+    "increment_steps": st.sampled_from([1, 2, 3.0]),
+    "topology": st.sampled_from(["full", "source_sets"]),
+    "class_code": st.sampled_from(["binary", "one_hot"]),
+    "theta": st.sampled_from(["auto", 1, 3]),
+    "rule": st.sampled_from(["error_correction", "forced"]),
+    "n_r_units": st.sampled_from([8, 4]),
+    "n_a_units": st.sampled_from([512, 64]),
+    "n_excitatory": st.sampled_from([5, 3]),
+})
+
+
+@settings(max_examples=30, deadline=None)
+@given(fields=physics, seed=st.integers(0, 2**16), n_classes=st.integers(2, 4),
+       how=st.sampled_from(["presentations", "epochs", "shuffle", "shuffle_seed", "order"]),
+       log=st.booleans(), warm=st.booleans())
+def test_segments_equal_per_figure_hypo(fields, seed, n_classes, how, log, warm):
+    if fields["class_code"] == "one_hot" and n_classes > fields["n_r_units"]:
+        n_classes = fields["n_r_units"]
+    params = MarkIParams(**fields)
+    keep = [i for i, v in enumerate(_labels) if v in "ABCD"[:n_classes]]
+    images, labels = _images[keep], _labels[keep]
+    kwargs = {"presentations": {"presentations": 157}, "epochs": {"max_epochs": 9},
+              "shuffle": {"max_epochs": 6, "order": "shuffle"},
+              "shuffle_seed": {"max_epochs": 5, "order": "shuffle", "seed": 11},
+              "order": {"order": [3, 1, 1, 0, 2, 3, 2], "max_epochs": 7}}[how]
+
+    def train(machine):
+        if warm:   # a first session, then a second one on the same clock
+            machine.train(images[:2], labels[:2], presentations=23)
+        return machine.train(images, labels, log=log, warm_start=warm, **kwargs)
+
+    (fast, _), (slow, _) = both_ways(lambda: MarkI(params, seed=seed), train)
+    assert fast == slow
+
+
+@pytest.mark.slow
+@settings(max_examples=15, deadline=None)
+@given(fields=physics, seed=st.integers(0, 2**16))
+def test_segments_equal_per_figure_long_hypo(fields, seed):
+    # 24 letters, long sessions: the clock grows over many segments
+    if fields["class_code"] == "one_hot":
+        fields = {**fields, "class_code": "binary"}
+    params = MarkIParams(**{**fields, "n_r_units": 8})
+    (fast, _), (slow, _) = both_ways(
+        lambda: MarkI(params, seed=seed),
+        lambda m: m.train(_images, _labels, presentations=3001, log=True))
+    assert fast == slow
+
+
+def test_a_pass_is_one_event():
+    # 24 letters x 40 passes: one timeout per pass (plus the session's own events),
+    # where the per-figure path takes two or three per figure
+    (fast, n_fast), (slow, n_slow) = both_ways(
+        lambda: MarkI(seed=0),
+        lambda m: m.train(_images, _labels, presentations=40 * len(_images)))
+    assert fast == slow
+    assert n_fast <= 40 + 3 < 2 * 40 * len(_images) <= n_slow
+
+
+def test_another_process_on_the_clock_sees_the_same_machine():
+    # a process with events inside the session: the segments stop before each of
+    # them, so what it sees (clock, weights, retina) is what the per-figure path shows
+    def train(machine):
+        machine.train(_images, _labels, presentations=5)
+        seen = []
+
+        def observer(env):
+            for _ in range(30):
+                yield env.timeout(1.7)
+                seen.append((env.now, machine.weights.tobytes(),
+                             machine.retina.level.tobytes()))
+        machine.env.process(observer(machine.env))
+        run = machine.train(_images, _labels, presentations=400, warm_start=True)
+        machine.seen = seen
+        return run
+
+    machines = []
+
+    def make():
+        machines.append(MarkI(seed=3))
+        return machines[-1]
+    (fast, n_fast), (slow, n_slow) = both_ways(make, train)
+    assert fast == slow
+    assert machines[0].seen == machines[1].seen and len(machines[0].seen) == 30
+    assert n_fast < n_slow
+
+
+@pytest.mark.parametrize("fields", [{"photocell_noise_sd": 0.1}, {"rule": "gamma"},
+                                    {"increment_steps": 0.5, "quantize": False}])
+def test_segments_not_used_where_figures_cannot_be_computed_ahead(fields):
+    machine = MarkI(MarkIParams(**fields), seed=0)
+    machine.train(_images, _labels, presentations=5)
+    assert Segments.for_session(machine, machine._images(_images),
+                                machine._trainer(None), machine._new_stats(), None,
+                                100) is None
+
+
+def test_segments_not_used_on_weights_outside_the_stops():
+    machine = MarkI(seed=0)
+    machine.train(_images, _labels, presentations=5)
+    trainer, X = machine._trainer(None), machine._images(_images)
+    stats = machine._new_stats()
+    assert Segments.for_session(machine, X, trainer, stats, None, 100) is not None
+    machine.runits.weights[0, 0] = 51.0   # past the end stop
+    assert Segments.for_session(machine, X, trainer, stats, None, 100) is None
+    machine.runits.weights[0, 0] = 0.5    # not a whole step
+    assert Segments.for_session(machine, X, trainer, stats, None, 100) is None
+
+
+def test_another_process_that_changes_the_weights():
+    # at its events a process nudges a weight off the whole steps, then back: the
+    # segments stop before each event and check the weights again after it
+    def train(machine):
+        machine.train(_images, _labels, presentations=5)
+
+        def nudge(env):
+            for k in range(6):
+                yield env.timeout(2.3)
+                machine.runits.weights[k % 8, 3] += 0.25 if k % 2 == 0 else -0.25
+        machine.env.process(nudge(machine.env))
+        return machine.train(_images, _labels, presentations=300, warm_start=True,
+                             log=True)
+
+    (fast, n_fast), (slow, n_slow) = both_ways(lambda: MarkI(seed=4), train)
+    assert fast == slow and n_fast < n_slow
+
+
+def test_the_log_pickles_and_compares_before_its_records_are_built():
+    import pickle
+    machine = MarkI(seed=0)
+    run = machine.train(_images, _labels, presentations=150, log=True)
+    again = pickle.loads(pickle.dumps(run.log))
+    with per_figure():
+        reference = MarkI(seed=0).train(_images, _labels, presentations=150, log=True)
+    assert again == run.log == reference.log == tuple(reference.log)
+    assert len(again) == 150 and again[-1] == reference.log[-1]
+    assert run.log[3:5] == tuple(reference.log)[3:5]
+
+
+def test_segments_check_the_machine_again_when_another_process_is_on_the_clock():
+    machine = MarkI(seed=0)
+    machine.train(_images, _labels, presentations=5)
+    machine.env.run()   # the finished session's own event: nothing else on the clock
+    X, trainer = machine._images(_images), machine._trainer(None)
+    idx = machine._label_indices(_labels, grow=False)
+    segments = Segments.for_session(machine, X, trainer, machine._new_stats(), None, 50)
+    order = np.arange(len(X))
+    machine.runits.weights[0, 0] = 0.5   # changed after the session's check
+    assert segments.run(order, 0, machine.codes_[idx], idx)[0] > 0   # alone: unseen
+    machine.env.process((machine.env.timeout(1e6) for _ in range(1)))
+    machine.env.step()   # that process starts: its next event is far ahead
+    assert segments.run(order, 0, machine.codes_[idx], idx)[0] == 0   # checked again

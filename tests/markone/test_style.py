@@ -1,0 +1,56 @@
+"""The figure style and its audit (markone._internal.style): what makes a figure unreadable in a
+room is found, and every figure markone writes is drawn at 150 dpi (issue 15)."""
+
+import pytest
+from PIL import Image
+
+from markone._internal import style as _style
+from markone._internal.style import (DPI, FigureAuditError, audit, css_width_px, legend_outside,
+                            new_figure, save_figure)
+
+
+def test_a_clean_figure_passes():
+    fig, (ax,) = new_figure(width=4, height=3)
+    ax.plot([0, 1, 2], [0, 1, 0], label="data")
+    legend_outside(ax)
+    ax.set(title="three points", xlabel="x (cm)", ylabel="y (cm)")
+    assert audit(fig) == []
+
+
+def test_small_text_is_found():
+    fig, (ax,) = new_figure(width=4, height=3)
+    ax.set_title("tiny", fontsize=7)
+    assert any("'tiny' is 7 pt" in p for p in audit(fig))
+
+
+def test_text_cut_off_at_the_edge_is_found():
+    fig, (ax,) = new_figure(width=2, height=2)
+    fig.text(0.9, 0.5, "a sentence far too long to fit on this figure")
+    assert any("cut off" in p for p in audit(fig))
+
+
+def test_a_legend_over_the_data_is_found():
+    fig, (ax,) = new_figure(width=4, height=3)
+    ax.plot([0, 1], [1, 1], "o", label="points in the upper left")
+    ax.plot([0.05, 0.1], [1, 0.99], "s", label="more points there")
+    ax.set_xlim(0, 1), ax.set_ylim(0, 1.05)
+    ax.legend(loc="upper left")
+    assert any("covers data" in p for p in audit(fig))
+
+
+def test_strict_save_refuses_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(_style, "STRICT", True)
+    fig, (ax,) = new_figure(width=4, height=3)
+    ax.set_title("tiny", fontsize=6)
+    with pytest.raises(FigureAuditError, match="tiny"):
+        save_figure(fig, tmp_path / "bad.png")
+    assert not list(tmp_path.iterdir())
+
+
+def test_saved_png_has_the_resolution_and_size_it_claims(tmp_path):
+    fig, (ax,) = new_figure(width=4, height=3)
+    path = save_figure(fig, tmp_path / "f.png")
+    with Image.open(path) as im:
+        assert im.size == (4 * DPI, 3 * DPI)
+        assert round(im.info["dpi"][0]) == DPI
+    assert css_width_px(path) == 4 * 96     # shown at its own size on a page

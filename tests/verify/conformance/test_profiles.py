@@ -1,0 +1,165 @@
+"""Profiles (what an implementation claims), declining a case, and --cases: a
+correct float64 implementation exits 0 under its profile; cases outside it are
+skipped in JUnit, not failed."""
+
+import json
+import re
+import sys
+import textwrap
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from markone.cli import main
+from verify import conformance as C
+from verify.conformance.profile import FULL, Profile
+from verify.conformance.suite import case_tags, select_cases
+
+FLOAT_IMPLS = textwrap.dedent("""
+    import numpy as np
+
+    def float64_perceptron(X, y, order):      # the textbook loop in float64
+        w, m = np.zeros(X.shape[1]), 0
+        for i in order:
+            if y[i] * (w @ X[i]) <= 0:
+                w, m = w + y[i] * X[i], m + 1
+        return w, m
+
+    def float32_perceptron(X, y, order):
+        X, w, m = X.astype(np.float32), np.zeros(X.shape[1], np.float32), 0
+        for i in order:
+            if y[i] * (w @ X[i]) <= 0:
+                w, m = w + np.float32(y[i]) * X[i], m + 1
+        return w.astype(float), m
+
+    def no_kernels(problem):
+        if problem["task"] == "kernel":
+            return {"unsupported": "no kernels here"}
+        return {"w": [0], "mistakes": 0}
+""")
+
+HANDSHAKE = textwrap.dedent("""
+    import json, sys
+    problem = json.load(sys.stdin)
+    if problem.get("format") == "markone.conformance.handshake/1":
+        print(json.dumps({"profile": PROFILE}))
+    else:
+        print(json.dumps({"unsupported": "only the handshake"}))
+""")
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory):
+    out = tmp_path_factory.mktemp("profiles") / "suite"
+    C.write_suite(out)
+    return out
+
+
+@pytest.fixture
+def impls(tmp_path):
+    path = tmp_path / "float_impls.py"
+    path.write_text(FLOAT_IMPLS)
+    return path
+
+
+def test_a_correct_float64_implementation_exits_0_under_its_profile(suite, impls,
+                                                                     capsys):
+    impl = ["--impl", f"{impls}:float64_perceptron"]
+    assert main(["adversary", "check", str(suite), *impl]) == 1    # claims exact
+    out = capsys.readouterr().out
+    assert re.search(r"\nexact-rational-tie +exact-arithmetic +FAIL\n", out)
+    assert main(["adversary", "check", str(suite), *impl,
+                 "--profile", "arithmetic=float64"]) == 0
+    out = capsys.readouterr().out
+    assert "8 passed, 0 failed, 0 errors, 7 not applicable (of 15 cases)" in out
+    assert "[profile arithmetic=float64,variants=last+averaged+voted+pocket," in out
+
+
+def test_a_correct_float32_implementation_passes_under_float32(suite, impls, capsys):
+    status = main(["adversary", "check", str(suite), "--impl",
+                   f"{impls}:float32_perceptron", "--profile",
+                   "arithmetic=float32,variants=last,tasks=binary"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "extreme-large" in out and "float32 rounding or range changes" in out
+
+
+def test_junit_skips_what_does_not_apply(suite, impls, tmp_path):
+    report = tmp_path / "r.xml"
+    assert main(["adversary", "check", str(suite), "--impl",
+                 f"{impls}:float64_perceptron", "--profile", "arithmetic=float64",
+                 "--format", "junit", "--report", str(report)]) == 0
+    root = ET.parse(report).getroot()
+    assert (root.get("tests"), root.get("failures"), root.get("errors"),
+            root.get("skipped")) == ("15", "0", "0", "7")
+    skipped = root.find("testcase[@name='exact-cancellation']/skipped")
+    assert "needs exact arithmetic" in skipped.get("message")
+
+
+def test_a_case_the_implementation_declines_is_not_applicable(suite, impls):
+    [kernel] = select_cases(C.load_cases(suite), "kernel")
+    r = C.run_case(kernel, C.load_impl(f"{impls}:no_kernels"))
+    assert (r.status, r.details) == ("n/a", ("the implementation declines it: no "
+                                             "kernels here",))
+
+
+@pytest.mark.parametrize("profile, n_a", [
+    ({"arithmetic": "float64", "variants": ["last"], "tasks": ["binary"],
+      "intercept": False}, {"exact-rational-tie", "exact-cancellation"}),
+    ({"tasks": ["multiclass"]}, set())])
+def test_a_cmd_program_declares_its_profile_in_the_handshake(suite, tmp_path, capsys,
+                                                             profile, n_a):
+    script = tmp_path / "declares.py"
+    script.write_text(f"PROFILE = {profile!r}\n" + HANDSHAKE.replace("true", "True"))
+    cmd = f"{sys.executable} {script}"
+    declared = C.CommandAdapter(cmd).declared_profile()
+    assert declared == Profile.from_json(profile)
+    results = C.run_suite(C.load_cases(suite), C.CommandAdapter(cmd), profile=declared)
+    assert {r.id for r in results if "needs exact" in r.details[0]} == n_a
+    # it declines every case it was sent: nothing ran, which is bad input (exit 2)
+    assert main(["adversary", "check", str(suite), "--cmd", cmd]) == 2
+    err = capsys.readouterr().err
+    assert f"[profile {declared.describe()}, declared in the handshake]" in err
+
+
+def test_an_invalid_declared_profile_is_bad_input(suite, tmp_path, capsys):
+    script = tmp_path / "bad.py"
+    script.write_text("PROFILE = {'arithmetic': 'float16'}\n" + HANDSHAKE)
+    assert main(["adversary", "check", str(suite), "--cmd",
+                 f"{sys.executable} {script}"]) == 2
+    assert "'float16' is not one of exact, float64, float32" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, words", [
+    ("arithmetic=float16", "'float16' is not one of exact, float64, float32"),
+    ("variants=last+median", "'median' is not one of last, averaged"),
+    ("tasks=", "'' is not one of binary"),
+    ("colour=blue", "KEY=VALUE with KEY one of arithmetic"),
+    ("intercept=maybe", "intercept must be yes or no")])
+def test_profile_refuses_what_it_does_not_know(text, words):
+    with pytest.raises(ValueError, match=words.replace("+", r"\+")):
+        Profile.parse(text)
+
+
+def test_profile_round_trips_and_full_claims_everything():
+    p = Profile.parse("arithmetic=float32,variants=last+voted,intercept=no")
+    assert Profile.from_json(p.as_json()) == p
+    assert Profile.parse(p.describe()) == p
+    assert all(FULL.excludes(c) is None for c in C.build_cases())
+
+
+def test_cases_select_by_id_or_tag(suite, impls, capsys):
+    cases = C.load_cases(suite)
+    assert [c["id"] for c in select_cases(cases, "variant-*")] == [
+        "variant-averaged", "variant-voted", "variant-pocket"]
+    assert {c["id"] for c in select_cases(cases, "exact-only")} == {
+        "exact-rational-tie", "exact-cancellation"}
+    assert all("intercept" in case_tags(c) for c in select_cases(cases, "intercept"))
+    assert main(["adversary", "check", str(suite), "--impl",
+                 f"{impls}:float64_perceptron", "--cases", "zero-*,xor-*"]) == 0
+    assert "2 passed, 0 failed, 0 errors, 0 not applicable (of 2 cases)" in \
+        capsys.readouterr().out
+    assert main(["adversary", "check", str(suite), "--impl",
+                 f"{impls}:float64_perceptron", "--cases", "nothing-*"]) == 2
+    err = capsys.readouterr().err
+    assert "matches no case" in err and "exact-only" in err and "multiclass" in err

@@ -1,0 +1,305 @@
+"""Reading a machine report before its re-check: structure, types, and the machine.
+
+:func:`read_report` turns a :class:`~verify.machine.MachineReport` or its JSON into a
+plain dict that :func:`verify.machine.recheck_report` can trust to be well formed:
+every field known and of its type, every number finite, one entry per R-unit, and
+the machine's parameters (format 2 names them all) equal to the machine it is
+re-checked on. Anything else is a ``ValueError`` naming the field and the fix; what
+the fields *claim* is judged by the re-check, not here.
+
+Format 1 reports (before the parameters were named, and with search records in their
+evidence) are still read: their end stops, increment and rule are compared, and the
+search records are set aside (:data:`FORMAT_1_NOTES`), as format 2 keeps them out of
+the report.
+
+Examples
+--------
+>>> read_json_text('{"a": 1, "a": 2}')
+Traceback (most recent call last):
+...
+ValueError: the JSON repeats the key 'a' in one object; a reader could take either value
+>>> read_json_text('{"gamma_lower": NaN}')
+Traceback (most recent call last):
+...
+ValueError: the JSON holds NaN: only finite numbers are allowed
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from markone._internal.typing import JSONDict
+from markone.hardware.runits import r_unit_name
+
+__all__ = ["REPORT_FORMAT", "FORMATS", "read_report", "read_json_text", "load_report",
+           "check_value",
+           "EVIDENCE_TYPES", "CLAIMS", "MACHINE_CLAIMS"]
+
+#: The format :meth:`MachineReport.to_dict` writes.
+REPORT_FORMAT = "markone.verify.machine/2"
+#: Every format :func:`read_report` reads.
+FORMATS = ("markone.verify.machine/1", REPORT_FORMAT)
+#: The claims of each R-unit, and those about the whole machine.
+CLAIMS = ("learnable", "end_stops", "converges")
+MACHINE_CLAIMS = ("timing", "faults", "quantisation")
+#: Evidence of format 1 reports that format 2 keeps out of the report (search
+#: records nothing can recompute); dropped on reading.
+FORMAT_1_NOTES = ("gamma_upper", "ball_max_weight_steps", "ball_min_weight_steps",
+                  "ball_refined", "ball_complete", "beam_furthest_steps", "beam_a_unit",
+                  "beam_runs")
+#: Most characters of an exact number written as a string.
+MAX_DIGITS = 4000
+
+_NUMBER = re.compile(r"-?[0-9]+(/[1-9][0-9]*)?")
+_Check = Callable[[Any], bool]
+
+
+def _int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _float(v: Any) -> bool:
+    return type(v) in (int, float) and math.isfinite(v)
+
+
+def _number(v: Any) -> bool:
+    """An exact number as the report writes it: ``"-3"`` or ``"7/2"``."""
+    return isinstance(v, str) and len(v) <= MAX_DIGITS and _NUMBER.fullmatch(v) is not None
+
+
+def _list(item: _Check) -> _Check:
+    return lambda v: isinstance(v, list) and all(item(x) for x in v)
+
+
+def _stops(v: Any) -> bool:
+    return v is None or (isinstance(v, list) and len(v) == 2 and all(map(_number, v)))
+
+
+def _certificate(v: Any) -> bool:
+    return isinstance(v, dict) and all(
+        isinstance(k, str) and k.isdigit() and _number(c) for k, c in v.items())
+
+
+_CONTINUATION = {"order": lambda v: isinstance(v, str), "order_indices": _list(_int),
+                 "passes": _int, "reinforcements_after_prefix": _int,
+                 "outcome": lambda v: v in ("converges", "never learns", "undecided"),
+                 "cycle_start": _int, "period": _int}
+
+
+def _continuations(v: Any) -> bool:
+    return isinstance(v, list) and all(
+        isinstance(c, dict) and set(c) <= set(_CONTINUATION)
+        and {"order", "order_indices", "passes", "reinforcements_after_prefix",
+             "outcome"} <= set(c) and all(_CONTINUATION[k](x) for k, x in c.items())
+        for c in v)
+
+
+#: The type of each evidence field of the claims re-checked from certificates
+#: (learnable, and the error-correction rule's end stops and convergence); the
+#: claims re-checked by recomputing them are compared with what was recomputed.
+EVIDENCE_TYPES: dict[str, tuple[_Check, str]] = {
+    "witness": (_list(_number), "a list of exact numbers such as \"3\" or \"-1/2\""),
+    "certificate": (_certificate, "an object from figure indices to exact numbers"),
+    "a_units": (_list(_int), "a list of integers"),
+    "R_sq": (_int, "an integer"),
+    "gamma_lower": (_float, "a finite number"),
+    "margin_direction": (_list(_float), "a list of finite numbers"),
+    "reinforcement_bound": (_int, "an integer"),
+    "novikoff_norm_bound_steps": (_number, "an exact number"),
+    "weight_range": (_stops, "null or two exact numbers"),
+    "increment_steps": (_number, "an exact number"),
+    "bound_used": (lambda v: isinstance(v, str), "a string"),
+    "max_weight_steps": (_number, "an exact number"),
+    "min_weight_steps": (_number, "an exact number"),
+    "reachable_states": (_int, "an integer"),
+    "invariant_states": (_list(_list(_int)), "a list of lists of integers"),
+    "invariant_groups": (_list(_list(_int)), "a list of lists of integers"),
+    "ball_directions": (_list(_list(_int)), "a list of lists of integers"),
+    "stream": (_list(_int), "a list of figure indices"),
+    "prefix": (_list(_int), "a list of figure indices"),
+    "cycle": (_list(_int), "a list of figure indices"),
+    "continuations": (_continuations, "a list of continuation records (order, "
+                      "order_indices, passes, reinforcements_after_prefix, outcome, "
+                      "cycle_start, period)"),
+    "center_numerators": (_list(_int), "a list of integers"),
+    "center_denominator": (_int, "an integer"),
+    "min_decrease": (_number, "an exact number"),
+}
+
+
+def check_value(value: Any, check: _Check, what: str, where: str) -> None:
+    """Raise ValueError naming ``where`` unless ``check(value)``."""
+    if not check(value):
+        shown = repr(value)
+        raise ValueError(f"malformed machine report: {where} must be {what}, got "
+                         f"{shown[:80]}{'...' if len(shown) > 80 else ''}")
+
+
+def read_json_text(text: str) -> Any:
+    """JSON as a report must be written: no repeated key in an object (two readers
+    could take different values) and no NaN or infinity."""
+    def pairs(items):
+        out = {}
+        for k, v in items:
+            if k in out:
+                raise ValueError(f"the JSON repeats the key {k!r} in one object; a "
+                                 "reader could take either value")
+            out[k] = v
+        return out
+
+    def constant(name):
+        raise ValueError(f"the JSON holds {name}: only finite numbers are allowed")
+
+    return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+
+
+def _is(kind: type) -> _Check:
+    return lambda v: isinstance(v, kind)
+
+
+def _verdict(v: Any) -> bool:
+    return v is None or type(v) is bool
+
+
+def load_report(path: Any) -> Any:
+    """A saved report's JSON, read strictly (:func:`read_json_text`): ValueError
+    naming the file when it cannot be read or parsed."""
+    from pathlib import Path
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read the report {path}: {exc}") from exc
+    try:
+        return read_json_text(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not valid JSON: {exc}") from exc
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+    except RecursionError as exc:
+        raise ValueError(f"{path} is nested too deeply to be a machine report") from exc
+
+
+_TOP: dict[str, tuple[_Check, str]] = {
+    "format": (lambda v: v in FORMATS, f"one of {FORMATS}"),
+    "machine": (_is(dict), "an object of the machine's parameters"),
+    "theta": (_int, "an integer"), "n_examples": (_int, "an integer"),
+    "n_a_units": (_int, "an integer"),
+    "weight_range": (lambda v: v is None or (isinstance(v, list) and len(v) == 2
+                                             and all(map(_float, v))),
+                     "null or two finite numbers"),
+    "increment_steps": (_float, "a finite number"), "rule": (_is(str), "a string"),
+    "data_sha256": (_is(str), "a string"), "patterns_sha256": (_is(str), "a string"),
+    "learnable": (_verdict, "true, false or null"),
+    "converges": (_verdict, "true, false or null"),
+    "r_units": (_is(list), "a list of R-unit entries"),
+    "timing": (_is(dict), "a claim object"), "faults": (_is(dict), "a claim object"),
+    "quantisation": (_is(dict), "a claim object"),
+    "time_s": (lambda v: _float(v) and v >= 0, "a finite number >= 0")}
+_CLAIM: dict[str, tuple[_Check, str]] = {
+    "holds": (_verdict, "true, false or null"), "method": (_is(str), "a string"),
+    "message": (_is(str), "a string"), "evidence": (_is(dict), "an object")}
+_ANY: tuple[_Check, str] = (lambda v: True, "")
+
+
+def _fields(d: Mapping, spec: Mapping, where: str, optional: tuple = ()) -> None:
+    unknown = sorted(set(d) - set(spec))
+    if unknown:
+        raise ValueError(f"malformed machine report: {where} has unknown field(s) "
+                         f"{unknown}; the fields are {sorted(spec)}")
+    missing = sorted(set(spec) - set(d) - set(optional))
+    if missing:
+        raise ValueError(f"malformed machine report: {where} lacks {missing}; write the "
+                         "report with check_machine(...).to_dict() or `markone verify "
+                         "machine ... --json`")
+    for k, v in d.items():
+        check_value(v, spec[k][0], spec[k][1], f"{where}.{k}")
+
+
+def _claim(c: Any, where: str) -> JSONDict:
+    check_value(c, _is(dict), "an object (holds, method, message, evidence)", where)
+    _fields(c, _CLAIM, where)
+    return c
+
+
+def _machine_differences(params: JSONDict, machine: JSONDict) -> list[str]:
+    """The parameters on which ``params`` (the report's) and ``machine`` differ."""
+    names = sorted(set(params) | set(machine))
+    return [k for k in names if params.get(k, "<missing>") != machine.get(k, "<missing>")]
+
+
+def _same_machine(d: JSONDict, params: JSONDict) -> None:
+    if "machine" in d:
+        differ = _machine_differences(d["machine"], params)
+        if differ:
+            k = differ[0]
+            raise ValueError(f"the report is about another machine: its {k} is "
+                             f"{d['machine'].get(k, '<missing>')!r}, this machine's is "
+                             f"{params.get(k, '<missing>')!r}"
+                             + (f" (and {len(differ) - 1} more parameters differ: "
+                                f"{', '.join(differ[1:])})" if len(differ) > 1 else "")
+                             + "; re-check it on the machine it was made for")
+        return
+    # format 1: only these were written
+    wr = params["weight_range"]
+    for k, mine in (("weight_range", None if wr is None else list(wr)),
+                    ("increment_steps", params["increment_steps"]),
+                    ("rule", params["rule"]), ("n_a_units", params["n_a_units"])):
+        if d[k] != mine:
+            raise ValueError(f"the report is about another machine: its {k} is "
+                             f"{d[k]!r}, this machine's is {mine!r}; re-check it on the "
+                             "machine it was made for")
+
+
+def read_report(report: Any, params: JSONDict) -> JSONDict:
+    """The report as a checked plain dict (see the module doc).
+
+    ``report`` is a MachineReport, its ``to_dict()`` or the JSON read from a file;
+    ``params`` the machine's ``MarkIParams.to_dict()``. Format 1 evidence is read
+    with its search records dropped.
+    """
+    d = report.to_dict() if hasattr(report, "to_dict") else report
+    try:   # as a file would hold it: lists for tuples, no NaN, JSON types only
+        d = read_json_text(json.dumps(d, allow_nan=True))
+    except TypeError as exc:
+        raise ValueError(f"not a machine report: it holds a value JSON cannot "
+                         f"write ({exc})") from exc
+    except RecursionError as exc:
+        raise ValueError("not a machine report: it is nested too deeply") from exc
+    if not isinstance(d, dict) or d.get("format") not in FORMATS:
+        raise ValueError(f"not a machine report: its format must be {REPORT_FORMAT!r} "
+                         f"(or {FORMATS[0]!r}); write one with check_machine(...)"
+                         ".to_dict() or `markone verify machine ... --json`")
+    old = d["format"] == FORMATS[0]
+    spec = {k: v for k, v in _TOP.items() if not (old and k == "machine")}
+    _fields(d, spec, "the report", optional=("patterns_sha256",) if old else ())
+    units = d["r_units"]
+    if len(units) != params["n_r_units"]:
+        raise ValueError(f"malformed machine report: 'r_units' must list the machine's "
+                         f"{params['n_r_units']} R-units, it lists {len(units)}")
+    out = dict(d, r_units=[])
+    for k, r in enumerate(units):
+        where = f"R-unit entry {k} ({r_unit_name(k)})"
+        if not isinstance(r, dict) or r.get("r_unit") != k or type(r["r_unit"]) is not int:
+            raise ValueError(f"malformed machine report: {where} must be an object with "
+                             f"r_unit {k}, and learnable, end_stops and converges claims "
+                             "with holds, method and evidence")
+        _fields(r, dict.fromkeys(("r_unit", *CLAIMS), _ANY), where)
+        out["r_units"].append({"r_unit": k, **{
+            c: _drop_notes(_claim(r[c], f"{where}.{c}"), old) for c in CLAIMS}})
+    for c in MACHINE_CLAIMS:
+        out[c] = _claim(d[c], c)
+    _same_machine(d, params)
+    return out
+
+
+def _drop_notes(claim: JSONDict, old: bool) -> JSONDict:
+    if not old:
+        return claim
+    return dict(claim, evidence={k: v for k, v in claim["evidence"].items()
+                                 if k not in FORMAT_1_NOTES})
