@@ -101,7 +101,7 @@ def test_timeout_gives_unknown_and_no_file(tmp_path, capsys):
 def test_margin(files, capsys):
     assert main(["verify", "margin", files["and"]]) == 0
     out = capsys.readouterr().out
-    assert "gamma = 0.242535625036" in out and "(R/gamma)^2 = 51" in out
+    assert "midpoint 0.242535625036" in out and "mistake bound 51.0" in out
     assert main(["verify", "margin", files["xor"], "--svm"]) == 1
     # exact cells: (0.2, 2/3) is exactly the midpoint of the other two points, so the
     # data are not separable (their nearest floats were: the margin used to say 0)
