@@ -154,6 +154,8 @@ _CLI_TERMS: list = [
     (r"\btimeout_s=([\d.eE+-]+) s\b", r"--timeout \1 s"),
     (r"\b(a longer |raise )timeout_s\b", r"\1--timeout"),
     (r"\bbudget=(\d+)", r"--budget \1"),
+    (r"\bmax_digits=(\d+)", r"--max-digits \1"),
+    (r"\(with markone\.datasets\.digit_limit\(N\): \.\.\.\)", "with --max-digits N"),
     (r"\btime_budget_s\b", "--time-budget"),
     (r"^chars is empty\b", "--chars is empty"),
     (r"\bchars='([^']*)'", r"--chars \1"),

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         output_file, plural, positive_float, positive_int)
+                         output_file, plural, positive_float, positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -79,20 +79,21 @@ def _separable(args):
     from markone._internal.io import atomic_write
     from verify import check_separable
     from verify.certificate import certificate_document, certificate_json
+    from verify.certificate.hashing import fraction_text
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
-                        timeout_s=args.timeout)
+                        timeout_s=timeout_left(args))
     word = {True: "separable", False: "not separable", None: "unknown"}[v.separable]
     print(f"{word} (method {v.method}, {'exact' if v.exact else 'not decided'}, "
           f"{v.time_s:.3g} s)")
     print(cli_terms(v.message))
     if v.separable is False and len(v.certificate) <= 10:
         print("certificate (example: lambda):",
-              ", ".join(f"{i}: {lam}" for i, lam in v.certificate.items()))
-    if v.separable and len(v.witness) <= 10:
+              ", ".join(f"{i}: {fraction_text(lam)}" for i, lam in v.certificate.items()))
+    if v.separable and len(v.witness) <= 10:  # numbers of any length (no 4,300 limit)
         print(f"witness (w{', intercept' if v.intercept else ''}):",
-              ", ".join(str(c) for c in v.witness))
+              ", ".join(map(fraction_text, v.witness)))
     if args.certificate:
         if v.separable is None:
             print(f"no certificate written to {args.certificate}: the verdict is unknown")
@@ -111,9 +112,8 @@ def _margin(args):
     X, y = load_data(args, exact=True)  # exact cells: rounded once, said in the message
     m = max_margin(X, y, intercept=not args.no_intercept, svm=args.svm)
     kind = "SVM margin (free intercept)" if args.svm else "max margin"
-    print(f"{kind}: gamma = {m.gamma:.12g}, certified in [{m.lower:.17g}, {m.upper:.17g}]")
-    print(f"R = {m.R:.12g}, Novikoff bound (R/gamma)^2 = {m.bound:.6g}, "
-          f"{len(m.support)} support examples, {m.time_s:.3g} s")
+    print(f"{kind}: certified in [{m.lower!r}, {m.upper!r}]")
+    print(f"R = {m.R!r} (rounded up), {len(m.support)} support examples, {m.time_s:.3g} s")
     print(cli_terms(m.message))
     return _status(m.separable)
 
@@ -181,8 +181,10 @@ def register(subparsers: Any) -> ArgumentParser:
 
     m = add_command(group, "margin", help="maximum margin with a certified interval",
                     description="gamma = max over unit u of min_i y_i u.[x_i, 1], "
-                    "bracketed by a unit vector (lower) and a hull point (upper), with "
-                    "R and Novikoff's (R/gamma)^2.",
+                    "certified in an interval: a unit vector (lower end) and a hull "
+                    "point (upper end). Also R, and a mistake bound of the perceptron "
+                    "from the theorem it names, at the ends that make it true (R rounded "
+                    "up, gamma the lower end).",
                     example="markone verify margin data.csv --svm", func=_margin,
                     exits={EXIT_OK: "separable", EXIT_NO: "not separable"})
     _data_args(m)

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from pathlib import Path
 
 import pytest
+from _paths import ROOT
 from radon.complexity import cc_visit
 from radon.raw import analyze
 
-ROOT = Path(__file__).resolve().parents[2]
 
 #: The folders held to the limits (paths from the repository's root).
 FOLDERS = ("verify/certificate",)
@@ -62,8 +61,8 @@ def test_the_measure_sees_a_long_branchy_function():
     docstring and comments are not lines of code, and a method is measured too."""
     branchy = "def f(x):\n" + "".join(f"    if x == {i}:\n        return {i}\n"
                                       for i in range(16)) + "    return -1\n"
-    long = "class C:\n    def g(self):\n        '''A docstring\n\n        of lines.'''\n" + \
-        "".join(f"        x{i} = {i}  # a comment\n" for i in range(61))
+    long = ("class C:\n    def g(self):\n        '''A docstring\n\n        of lines.'''\n"
+            + "".join(f"        x{i} = {i}  # a comment\n" for i in range(61)))
     assert offenders(branchy) == ["f: 34 lines of code, complexity 17"]
     assert offenders(long) == ["g: 62 lines of code, complexity 1"]
     assert offenders("def h():\n    '''Short.'''\n    return 1\n") == []

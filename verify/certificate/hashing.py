@@ -96,7 +96,8 @@ def _fractions_text(nums, den):
 def fraction_text(q: Fraction) -> str:
     """``str(q)`` for a Fraction (or int) of any size.
 
-    >>> fraction_text(Fraction(-10 ** 5000, 3))[-6:], len(fraction_text(Fraction(10 ** 5000)))
+    >>> big = 10 ** 5000
+    >>> fraction_text(Fraction(-big, 3))[-6:], len(fraction_text(Fraction(big)))
     ('0000/3', 5001)
     """
     q = Fraction(q)

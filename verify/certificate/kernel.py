@@ -109,8 +109,9 @@ def _check_gordan(rows, scales, signs, certificate, aug):
             sums[j] = sums.get(j, 0) + ci * v
     j, t = min(((j, t) for j, t in sums.items() if t), default=(0, 0))
     if t:
-        raise CertificateError(f"the certificate does not cancel: coordinate {j} of sum "
-                               f"lambda_i y_i [x_i{aug} is {_show(Fraction(t, den))}, not 0.")
+        raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
+                               f"sum lambda_i y_i [x_i{aug} is {_show(Fraction(t, den))}, "
+                               "not 0.")
 
 
 def _index(key):
@@ -168,8 +169,7 @@ def exact_number(text: str, where: str, max_number_chars: int = MAX_NUMBER_CHARS
                          f"{'...' * (len(exp) > 12)}, over the limit |exponent| <= "
                          f"{max_exponent:,} ({how.format(limit='max_exponent')}).")
     e10 = (-1 if exp.startswith("-") else 1) * int(e or "0") - len(frac)
-    n = sign * decimal_int(whole + frac)
-    return Fraction(n * 10 ** e10) if e10 >= 0 else Fraction(n, 10 ** -e10)
+    return sign * decimal_int(whole + frac) * Fraction(10) ** e10
 
 
 def number(v: Any, where: str) -> Fraction:
@@ -199,12 +199,13 @@ def plain(data: Any) -> Any:
 
 
 def exact_rows(X: Any, *, intercept: bool) -> tuple[list[list[int]], list[Fraction]]:
-    """Integer rows of ``[X, 1]`` (or ``X``) and scales: ``[x_i, 1] == rows[i] * scales[i]``.
+    """Integer rows of ``[X, 1]`` (or ``X``) and scales: ``[x_i, 1] == rows[i] * scales[i]``
+    (a 2-D NumPy integer array's rows are Python ints already: not scaled).
 
     >>> exact_rows([["1/2", 0.25]], intercept=True)
     ([[2, 1, 4]], [Fraction(1, 4)])
     """
-    ints = getattr(X, "ndim", None) == 2 and X.dtype.kind in "iu"  # NumPy: Python ints
+    ints = getattr(getattr(X, "dtype", None), "kind", "") in ("i", "u") and X.ndim == 2
     X = plain(X)
     if isinstance(X, (str, bytes)) or not hasattr(X, "__len__") or not len(X):
         raise ValueError("X must be a non-empty 2-D array-like (n_samples, n_features).")
@@ -258,7 +259,7 @@ def csr_lists(X: Any) -> tuple[int, int, list, list, list]:
 
 
 def _scaled(values, i, columns):
-    """``(nums, den)``: ints, ``values[k] == nums[k] / den``, ``den`` least (``i``, ``columns``: where)."""
+    """Ints ``nums`` and the least ``den`` with ``values[k] == nums[k] / den`` exactly."""
     kinds = set(map(type, values))
     if kinds <= {int}:  # integers (bool is its own type): nothing to scale
         return list(values), 1

@@ -159,7 +159,8 @@ def _of_type(*types: type, what: str) -> Callable[[Any, str, ReadLimits], Any]:
 def _one_of(*choices: str) -> Callable[[Any, str, ReadLimits], Any]:
     def kind(v, where, limits):
         if v not in choices:
-            raise _Refused(f"{where} is {_brief.repr(v)}; it must be one of {list(choices)}")
+            raise _Refused(f"{where} is {_brief.repr(v)}; it must be one of "
+                           f"{list(choices)}")
         return v
     return kind
 

@@ -190,9 +190,14 @@ def _columns(task, r, ev):
 
 
 def _learnable(task, r, claim, where):
+    from verify.smt import SOLVERS
+
     ev = _evidence(claim, LEARNABLE_FIELDS, where)
-    if not claim["method"].startswith("check_separable/"):
-        raise _Refuted(f"the method {claim['method']!r} is not check_separable's")
+    provers = ("trivial", "perceptron", "lp", "timeout", *SOLVERS,
+               *(f"lp+{s}" for s in SOLVERS))
+    if claim["method"] not in [f"check_separable/{m}" for m in provers]:
+        raise _Refuted(f"the method {claim['method']!r} is not one of check_separable's "
+                       f"provers {provers}")
     if "a_units" in ev or ev:
         X, y = _columns(task, r, ev), task.targets[:, r].astype(object)
     if "witness" not in ev and "certificate" not in ev:
@@ -376,7 +381,11 @@ def _ball(X, y, ev):
     for k, U in enumerate(dirs):
         if len(U) != X.shape[1]:
             raise _Refuted(f"ball direction {k} is not {X.shape[1]} integers")
-        b = integer_bounds(Z, r, U)
+        try:
+            b = integer_bounds(Z, r, U)
+        except OverflowError as exc:   # a bound beyond int64: beyond any stop
+            raise _Refuted(f"ball direction {k} bounds a weight beyond 2^63 "
+                           "increments") from exc
         if b is None:
             raise _Refuted(f"ball direction {k} does not separate the figures")
         upper = b[0] if upper is None else np.minimum(upper, b[0])
@@ -552,7 +561,7 @@ def _continuations(red, units, conts, hit):
     passes; returns a blocking ``(prefix, cycle)`` when one never learns."""
 
     if hit is None:
-        raise _Refuted("it has continuations but the end-stop claim has no stream to "
+        raise _Refuted("it has continuations but no confirmed end-stop stream to "
                        "continue")
     named = {name: order for name, order in continuation_orders(red, units, hit)}
     blocking = None
@@ -577,18 +586,17 @@ def _continuations(red, units, conts, hit):
     return blocking
 
 
-def _periodic_refutes(red, units, stops_claim):
+def _periodic_refutes(red, units, hit):
     """Raise when the figures in the given order, from zero or after the end-stop
     stream, block learning (as :func:`check_machine` tries first): a quick test of
     a true convergence claim that has no certificate."""
-
-    hit = stops_claim["evidence"].get("stream") if stops_claim["holds"] is False else None
     for prefix in ([], *([hit] if hit else [])):
         run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.arange(red.n),
                                   prefix=prefix, max_passes=PERIODIC_PASSES)
         if run.cycle_start is not None:
-            raise _Refuted(f"the figures in the given order{' after the stream' if prefix else ''} "
-                           "never learn: a pass-boundary setting recurs with mistakes")
+            after = " after the stream" if prefix else ""
+            raise _Refuted(f"the figures in the given order{after} never learn: a "
+                           "pass-boundary setting recurs with mistakes")
 
 
 @rechecks(Method.CLIPPED_BALL)
@@ -640,8 +648,9 @@ def _all_streams(X, y, ev, units):
              "(exact)")]
 
 
-def _converges(ctx, r, claim, where, stops_claim):
-    """The convergence claim of the error-correction rule (see the module doc)."""
+def _converges(ctx, r, claim, where, hit):
+    """The convergence claim of the error-correction rule (see the module doc);
+    ``hit`` the end-stop claim's stream once confirmed (else None)."""
 
     ev = _evidence(claim, CONVERGENCE_FIELDS, where)
     units, (X, y, red) = ctx.units, ctx.r_unit(r)
@@ -649,8 +658,6 @@ def _converges(ctx, r, claim, where, stops_claim):
     kind = _kind(claim, "converges", "a convergence claim")
     implied = []
     if "continuations" in ev:
-        hit = stops_claim["evidence"].get("stream") if stops_claim["holds"] is False \
-            else None
         blocking = _continuations(red, units, ev["continuations"], hit)
         if blocking is not None:
             implied.append((False, "a continuation, run again, never learns"))
@@ -669,7 +676,7 @@ def _converges(ctx, r, claim, where, stops_claim):
         if holds is False or kind.method is Method.CLIPPED_BALL:
             raise _Refuted(f"it has no certificate ({method} always gives one)")
         if holds:
-            _periodic_refutes(red, units, stops_claim)
+            _periodic_refutes(red, units, hit)
         return None
     return _verdict(claim, implied[0][0], implied[0][1],
                     "it learns on every fair stream")
@@ -945,7 +952,9 @@ def _recheck_r_unit(ctx, expected, r_rep):
                                              learn.status == stops.status
                                              == "confirmed"))
     else:
-        conv = _run(names[2], lambda: _converges(ctx, r, conv_d, names[2], stops_d))
+        hit = (stops_d["evidence"]["stream"] if stops.status == "confirmed"
+               and stops_d["holds"] is False else None)
+        conv = _run(names[2], lambda: _converges(ctx, r, conv_d, names[2], hit))
     return [learn, stops, conv]
 
 
@@ -1001,6 +1010,8 @@ def _faults(expected, claim, d):
     if any(type(i) is not int or not 0 <= i < len(plan) for i in chosen) or \
             len(set(chosen)) != len(chosen):
         raise _Refuted("the smallest set names faults the machine does not have")
+    if any(i not in chosen for i in minimal["undecided"]):
+        raise _Refuted("the smallest set's undecided faults are not in the set")
     if minimal["kinds"] != [type(plan.faults[i]).__name__ for i in chosen]:
         raise _Refuted("the smallest set's kinds are not those of its faults")
     if not minimal["r_units"] or any(r not in broken for r in minimal["r_units"]):

@@ -14,11 +14,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from _paths import ROOT
 
 from markone.cli import main
 from verify.certificate import certificate_document, certificate_json, data_sha256
 
-ROOT = Path(__file__).resolve().parents[3]
 AND = ([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
 XOR = ([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0])
 BIG = "3" + "0" * 5000  # a 5,001-digit number: over Python's int(str) limit
@@ -37,7 +37,8 @@ def and_doc(layout="dense"):
 def xor_doc():
     """A valid certificate of XOR: every weight 1."""
     return certificate_document(*XOR, SimpleNamespace(
-        separable=False, intercept=True, witness=None, certificate=dict.fromkeys(range(4), 1)))
+        separable=False, intercept=True, witness=None,
+        certificate=dict.fromkeys(range(4), 1)))
 
 
 def edited(make, edit):
@@ -213,3 +214,24 @@ def test_a_lower_python_int_limit_changes_nothing(tmp_path):
                          env={**os.environ, "PYTHONPATH": str(ROOT),
                               "PYTHONINTMAXSTRDIGITS": "640"})
     assert out.returncode == 0 and out.stdout.startswith("OK"), out
+
+
+def test_a_verdict_beyond_4300_digits_is_printed_written_and_checked(tmp_path, capsys,
+                                                                     monkeypatch):
+    """`verify separable` prints a witness of 5,001 digits and writes its certificate
+    (Python's str(int) would refuse the number), and `verify check` accepts it."""
+    import verify
+
+    big = 10 ** 5000
+    verdict = SimpleNamespace(separable=True, intercept=True, witness=(2 * big, -big),
+                              certificate=None, method="given", exact=True, time_s=0.0,
+                              message="")
+    monkeypatch.setattr(verify, "check_separable", lambda *a, **k: verdict)
+    (tmp_path / "d.csv").write_text("0,0\n1,1\n")
+    cert = tmp_path / "c.json"
+    capsys.readouterr()
+    assert main(["verify", "separable", str(tmp_path / "d.csv"), "--certificate",
+                 str(cert)]) == 0
+    out = capsys.readouterr().out
+    assert f"witness (w, intercept): 2{'0' * 5000}, -1{'0' * 5000}" in out
+    assert check(cert, capsys)[0] == 0

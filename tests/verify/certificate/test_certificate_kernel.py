@@ -8,12 +8,12 @@ import ast
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from _paths import ROOT
 
 import verify
 from verify.certificate import kernel
@@ -21,7 +21,7 @@ from verify.certificate.hashing import fraction_text, int_text
 from verify.certificate.kernel import (MAX_EXPONENT, CertificateError, check_certificate,
                                        decimal_int, exact_number)
 
-KERNEL = Path(__file__).resolve().parents[3] / "verify" / "certificate" / "kernel.py"
+KERNEL = ROOT / "verify" / "certificate" / "kernel.py"
 
 
 def test_the_kernel_is_one_file_of_at_most_300_lines():
@@ -47,7 +47,8 @@ def test_the_kernel_imports_only_the_standard_library():
             "assert not new, new\n"
             "V = type('V', (), dict(separable=False, intercept=True, witness=None,\n"
             "         certificate={0: 1, 1: 1, 2: 1, 3: 1}))\n"
-            "print(m.check_certificate([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0], V))\n")
+            "X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0]\n"
+            "print(m.check_certificate(X, y, V))\n")
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr
@@ -62,9 +63,11 @@ GOOD = {  # string -> exact value (what Fraction(str) reads, where Fraction read
     "-6/8": Fraction(-3, 4), "1_0/2_0": Fraction(1, 2), "0.1": Fraction(1, 10),
     ".5": Fraction(1, 2), "5.": 5, "-1.25e2": -125, "1E-3": Fraction(1, 1000),
     "1_0.0_1e+0_1": Fraction(1001, 10), "2e-5": Fraction(2, 10 ** 5),
-    f"1e{MAX_EXPONENT}": 10 ** MAX_EXPONENT, f"1e-{MAX_EXPONENT}": Fraction(1, 10 ** MAX_EXPONENT),
+    f"1e{MAX_EXPONENT}": 10 ** MAX_EXPONENT,
+    f"1e-{MAX_EXPONENT}": Fraction(1, 10 ** MAX_EXPONENT),
 }
-BAD = ["", " ", ".", "e5", "1 / 2", "1e", "1_", "_1", "1__0", "1/0", "1/0_0", "1.5/2", "0x10", "nan",
+BAD = ["", " ", ".", "e5", "1 / 2", "1e", "1_", "_1", "1__0", "1/0", "1/0_0", "1.5/2",
+       "0x10", "nan",
        "inf", "1/-2", "\u0663", "1 2", "1e1.5", "--1", "1,5"]
 
 
@@ -85,7 +88,8 @@ def test_what_is_not_a_number_is_refused(text):
                                         ("-1e-1_0_0_0_0_0_0", "exponent -1000000"),
                                         ("1" * 100_001, "100,001 characters")])
 def test_numbers_over_the_limits_are_refused_naming_them(text, limit):
-    with pytest.raises(ValueError, match=f"{limit}.*limit.*pass it as an int or a Fraction"):
+    with pytest.raises(ValueError, match=f"{limit}.*limit.*pass it as an int or a "
+                                         "Fraction"):
         exact_number(text, "x")
     proof = SimpleNamespace(separable=True, intercept=True, witness=(text, 1),
                             certificate=None)
@@ -94,11 +98,16 @@ def test_numbers_over_the_limits_are_refused_naming_them(text, limit):
 
 
 @given(st.text(alphabet="0123456789", min_size=1, max_size=12_000))
-def test_decimal_int_is_int_of_any_length_hypo(digits):
-    expected = sum(int(c) * 10 ** k for k, c in enumerate(reversed(digits)))
+def test_decimal_int_and_int_text_are_int_and_str_of_any_length_hypo(digits):
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # the oracle: Python's own conversions, unlimited
+    try:
+        expected, text = int(digits), str(int(digits))
+    finally:
+        sys.set_int_max_str_digits(old)
     assert decimal_int(digits) == expected
-    assert int_text(expected) == digits.lstrip("0") or "0"
-    assert int_text(-expected) == ("-" + int_text(expected) if expected else "0")
+    assert int_text(expected) == text
+    assert int_text(-expected) == ("-" + text if expected else "0")
 
 
 @given(st.integers(-10 ** 3000, 10 ** 3000), st.integers(1, 10 ** 3000))
@@ -142,3 +151,22 @@ def test_a_sparse_matrix_with_a_forged_structure_is_refused():
                             certificate={0: 1, 1: 1})
     with pytest.raises(ValueError, match="not a sparse matrix of shape 2 x 1"):
         check_certificate(Forged(), [1, 1], claim)
+
+
+@pytest.mark.parametrize("columns", [{"2019": [0, 1], "2020": [1, 0]},
+                                     {"a": [0.0, 1.0], "b": [1, 0]}])
+def test_a_dataframe_is_read_by_its_values(columns):
+    """As the same values in an ndarray or in lists, never through its column names
+    (issue 31); an integer frame has no single dtype, unlike an integer array."""
+    pd = pytest.importorskip("pandas")
+    from verify.certificate import data_sha256
+
+    frame = pd.DataFrame(columns)
+    rows = frame.to_numpy().tolist()
+    proof = SimpleNamespace(separable=True, intercept=True, witness=(1, -1, 0),
+                            certificate=None)
+    for X in (frame, frame.to_numpy(), rows):
+        assert verify.check_certificate(X, [0, 1], proof)
+        with pytest.raises(CertificateError, match="fails on example 0"):
+            verify.check_certificate(X, [1, 0], proof)
+    assert data_sha256(frame, [0, 1]) == data_sha256(rows, [0, 1])
