@@ -30,7 +30,7 @@ import traceback
 from markone.errors import MarkoneError
 
 __all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_UNDECIDED", "EXIT_PIPE",
-           "EXIT_TERMINATED", "EXIT_STATUSES", "EXIT_STATUS_HELP", "Terminated", "sigterm_raises", "JOB_EXITS", "TRAINING_EXITS", "exit_line", "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
+           "EXIT_TERMINATED", "EXIT_STATUSES", "EXIT_STATUS_HELP", "sigterm_raises", "JOB_EXITS", "TRAINING_EXITS", "exit_line", "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
            "report_bug", "report_user_code"]
 
 EXIT_OK = 0     #: the claim holds / the job finished
@@ -106,7 +106,9 @@ def exit_line(own=None):
 
 class Terminated(BaseException):
     """SIGTERM arrived: raised (by :func:`sigterm_raises`) wherever the command was, so
-    that its cleanup runs (staging folders, temporary files), as for Ctrl-C."""
+    that its cleanup runs (staging folders, temporary files), as for Ctrl-C. Like
+    ``KeyboardInterrupt`` it is no error of markone's (not a ``MarkoneError``, not in
+    ``__all__``): only :func:`markone.cli.main` catches it."""
 
 
 @contextlib.contextmanager
