@@ -411,7 +411,8 @@ def _opposite_pair(Z):
         lead = Z[np.arange(n), np.argmax(Z != 0, axis=1)]
     sign = np.where(lead > 0, 1.0, -1.0)
     r = np.random.default_rng(12345).standard_normal(Z.shape[1])
-    key = sign * (Z @ r)
+    with np.errstate(over="ignore", invalid="ignore"):  # a hash: inf or nan only lose it
+        key = sign * (Z @ r)
     order = np.lexsort((np.arange(n), key))  # by key, then by index
     ks = key[order]
     starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
@@ -541,12 +542,19 @@ def _lp(prob, deadline):
 
 
 def _exact_gordan(prob, support, lam):
-    """Exact Gordan certificate on ``support`` (float multipliers ``lam``), or None.
+    """Exact Gordan certificate on ``support`` (float multipliers ``lam`` of its rows
+    scaled to a largest entry of 1, as :func:`verify._cuts.solve_by_cuts` gives them),
+    or None.
 
     Reduces the support numerically to an affinely minimal one (Caratheodory: a
     one-dimensional kernel), then solves that small integer system exactly.
     """
-    idx, lam = _caratheodory(dense_rows(prob.Zf, support), support, lam)
+    from verify._cuts import row_scaled
+
+    rows = row_scaled(prob.Zf, support)   # the rows the LP's duals ``lam`` weigh
+    idx, lam = _caratheodory(dense_rows(rows, range(len(support))), support, lam)
+    if not idx.size:   # rounding dropped every example: no certificate here
+        return None
     ints, _ = prob.int_rows(idx)
     A = [list(col) for col in zip(*ints)]  # columns = examples
     try:
