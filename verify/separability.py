@@ -411,8 +411,11 @@ def _opposite_pair(Z):
         lead = Z[np.arange(n), np.argmax(Z != 0, axis=1)]
     sign = np.where(lead > 0, 1.0, -1.0)
     r = np.random.default_rng(12345).standard_normal(Z.shape[1])
-    with np.errstate(over="ignore", invalid="ignore"):  # a hash: inf or nan only lose it
-        key = sign * (Z @ r)
+    # large rows scaled down by a power of two so that no key overflows (|Z_ij r_j| < 5):
+    # rows that are exact opposites still get opposite keys, and an entry that
+    # underflows only makes more candidates, which are compared exactly
+    biggest = abs(Z).max() if Z.size else 0.0
+    key = sign * (Z @ np.ldexp(r, -max(int(np.frexp(biggest)[1]), 0)))
     order = np.lexsort((np.arange(n), key))  # by key, then by index
     ks = key[order]
     starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])

@@ -107,3 +107,12 @@ def test_margin(files, capsys):
     # data are not separable (their nearest floats were: the margin used to say 0)
     assert main(["verify", "margin", files["rat"]]) == 1
     assert "not separable" in capsys.readouterr().out
+
+
+def test_huge_numbers_leave_no_numpy_warning_on_stderr(tmp_path, capsys):
+    data = tmp_path / "huge.npz"
+    np.savez(data, X=np.array([[1.7e308, 1.7e308], [1.7e308, 1.7e308],
+                               [-1e308, 1.5e308]]), y=np.array([0, 1, 1]))
+    for command in (["verify", "separable"], ["verify", "margin"]):
+        assert main(command + [str(data)]) == 1      # the same point, both labels
+        assert "warning" not in capsys.readouterr().err, command
