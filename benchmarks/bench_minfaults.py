@@ -26,7 +26,7 @@ from markone.hardware.faults import random_faults
 
 def main():
     from verify.machine import minimal_faults
-    from verify.machine.check import FAULT_MIN_S
+    from verify.machine._fault_claims import FAULT_MIN_S
 
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
     machine = MarkI(seed=0)

@@ -28,16 +28,36 @@ sparse either way.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+
 from markone.errors import MarkoneError
+from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
 
-__all__ = ["solve_by_cuts", "LPTimeout"]
+__all__ = ["solve_by_cuts", "LPStopped", "LPTimeout", "lp_iteration_limit"]
 
 
-class LPTimeout(MarkoneError):
-    """The deadline passed before the LP finished."""
+class LPStopped(MarkoneError):
+    """The LP did not finish: ``stopped_by`` is ``"budget"`` (HiGHS's iteration limit)
+    or ``"timeout"`` (the deadline)."""
+
+    def __init__(self, stopped_by: str) -> None:
+        super().__init__(stopped_by)
+        self.stopped_by = stopped_by
+
+
+#: The old name of :class:`LPStopped`.
+LPTimeout = LPStopped
+
+
+def lp_iteration_limit(n: int, d: int) -> int:
+    """Simplex (and interior-point) iterations each LP solve may take on ``n`` rows
+    in ``d`` columns: ``100 (n + d + 1) + 10,000``, a deterministic budget far above
+    the few multiples of ``n + d`` that the dual simplex needs on these LPs.
+
+    >>> lp_iteration_limit(4, 2)
+    10700
+    """
+    return 100 * (n + d + 1) + 10_000
 
 
 def _is_sparse(Z):
@@ -47,7 +67,7 @@ def _is_sparse(Z):
 class _HighsLP:
     """The LP ``max t, -z . w + t <= 0 (rows added over time), |w| <= 1, t <= 1``."""
 
-    def __init__(self, d):
+    def __init__(self, d, iterations):
         import highspy
 
         self._highspy = highspy
@@ -58,6 +78,9 @@ class _HighsLP:
         h.setOptionValue("output_flag", False)
         h.setOptionValue("presolve", "off")  # keep the basis between solves
         h.setOptionValue("threads", 1)
+        h.setOptionValue("random_seed", 0)
+        h.setOptionValue("simplex_iteration_limit", int(iterations))
+        h.setOptionValue("ipm_iteration_limit", int(iterations))
         inf = highspy.kHighsInf
         cost = np.zeros(d + 1)
         cost[-1] = -1.0  # minimise -t
@@ -80,17 +103,19 @@ class _HighsLP:
         self.rows.extend(int(i) for i in idx)
 
     def solve(self, deadline):
-        if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise LPTimeout
-            self.h.setOptionValue("time_limit", float(left))
+        left = seconds_left(deadline)
+        if left is not None:
+            if expired(deadline):
+                raise LPStopped(TIMEOUT)
+            self.h.setOptionValue("time_limit", left)
         self.h.run()
         status = self.h.getModelStatus()
-        optimal = self._highspy.HighsModelStatus.kOptimal
-        if status != optimal:
-            if deadline is not None and time.perf_counter() >= deadline - 1e-3:
-                raise LPTimeout
+        statuses = self._highspy.HighsModelStatus
+        if status != statuses.kOptimal:
+            if status == statuses.kIterationLimit:
+                raise LPStopped(BUDGET)
+            if status == statuses.kTimeLimit:
+                raise LPStopped(TIMEOUT)
             raise ArithmeticError(f"HiGHS stopped with status {status}")  # pragma: no cover
         sol = self.h.getSolution()
         x = np.asarray(sol.col_value)
@@ -106,7 +131,10 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
     Z : ndarray or scipy.sparse CSR (n, d)
         Signed (augmented) examples, no zero rows.
     deadline : float, optional
-        ``time.perf_counter()`` value after which :class:`LPTimeout` is raised.
+        ``time.perf_counter()`` value after which :class:`LPStopped` is raised
+        (``"timeout"``). Without it only :func:`lp_iteration_limit` limits each
+        solve (:class:`LPStopped` with ``"budget"`` past it), so the answer does not
+        depend on the clock.
     guess : ndarray, optional
         An approximate separator (e.g. a perceptron's weights): the first LP then
         takes the rows of smallest margin under it, the likeliest to matter.
@@ -141,7 +169,7 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
         start = np.sort(np.argsort((Z @ guess) / scale, kind="stable")[:first])
     else:
         start = np.sort(np.random.default_rng(seed).choice(n, first, replace=False))
-    lp = _HighsLP(d)
+    lp = _HighsLP(d, lp_iteration_limit(n, d))
     lp.add(_scaled(Z, start, scale), start)
     while True:
         t, w, lam = lp.solve(deadline)

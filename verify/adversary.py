@@ -41,33 +41,25 @@ Examples
 from __future__ import annotations
 
 import math
-import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
-from markone._internal.html import ShownInJupyter
-from markone._internal.exact import exactly_float64, float64_of, to_fraction, to_fraction_matrix
+from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import float64_of, to_fraction
 from markone._internal.io import plural
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike, Seed
-from markone._internal.validation import (
-    as_generator,
-    check_choice,
-    check_int_at_least,
-    check_matrix,
-    check_matrix_or_sparse,
-    check_sparse,
-    is_sparse,
-    labels_to_pm1,
-)
+from markone._internal.validation import as_generator, check_choice, check_int_at_least
 from verify._exact import dense_rows
-from verify.cycling import deadline_after, integer_yx, reachable_states, stopped_phrase
+from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
+                            stopped_phrase, to_raise)
+from verify.cycling import integer_yx, reachable_states
 
 if TYPE_CHECKING:
     from markone.perceptron import TrainResult
@@ -123,10 +115,12 @@ class AdversarialOrder(ShownInJupyter):
         The labels as -1/+1.
     message : str
     stopped_by : str
-        What cut the search short: ``"budget"`` or ``"timeout_s"`` (or ``"solver"``
-        when the SMT solver answered unknown by itself); ``""`` when the search ran
-        to its end (greedy's end is a heuristic's: ``complete`` can still be False).
+        What cut the search short: ``"budget"`` or ``"timeout"``; ``""`` when the
+        search ran to its end (greedy's end is a heuristic's, and an SMT solver may
+        answer unknown by itself: ``complete`` can still be False).
     """
+
+    __repr__ = result_repr  # numbers of any size
 
     order: tuple = field(repr=False)
     mistakes: int
@@ -195,12 +189,14 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     budget : int, optional
         greedy: at most this many updates per rule (default 100,000); exhaustive: at
         most this many weight vectors (default 2,000,000); z3: the longest stream
-        asked about (default 40). Past the budget the result has ``complete=False``
-        and ``stopped_by="budget"``.
+        asked about (default 40), each query within the solver's resource limit
+        (:data:`verify.smt.RLIMIT`). Past the budget the result has
+        ``complete=False`` and ``stopped_by="budget"``.
     timeout_s : float, optional
         Stop searching after about this many seconds (every method; a z3 query is
         cut short too): the longest stream found so far is returned, with
-        ``complete=False`` and ``stopped_by="timeout_s"``.
+        ``complete=False`` and ``stopped_by="timeout"``. Without it only the budget
+        limits the search, so the result does not depend on the clock.
     progress : bool, optional
         Show a progress bar (tqdm, on stderr) of the greedy updates, the exhaustive
         weight vectors or the z3 queries; ``None`` (default): only on a terminal, once
@@ -238,19 +234,18 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     budget = _DEFAULT_BUDGET[method] if budget is None else check_int_at_least(
         budget, "budget", 1)
     deadline = deadline_after(timeout_s)
-    ypm, _ = labels_to_pm1(y)
+    data = as_dataset(X, y)
     unit = {"greedy": "updates per rule", "exhaustive": "weight vectors",
             "z3": "mistakes"}[method]
     if method == "greedy":
-        Xf = check_matrix_or_sparse(X)
-        if Xf.shape[0] != len(ypm):
-            raise ValueError(f"X has {Xf.shape[0]} samples but y has {len(ypm)}.")
+        data.floats  # a float search: data that float64 would round are refused by name
         with search_bar(None, "worst_order greedy: updates", progress,
                         unit=" updates") as bar:
-            order, explored, stopped = _greedy(Xf, ypm, intercept, budget, deadline, bar)
-        return _finish(Xf, ypm, intercept, order, method, explored, False,
-                       stopped=(stopped, stopped_phrase(stopped, budget, timeout_s, unit)))
-    YX, _ = integer_yx(X, ypm, intercept=intercept)
+            order, explored, stopped = _greedy(data, intercept, budget, deadline, bar)
+        return _finish(data, intercept, order, method, explored, False,
+                       stopped=(stopped, stopped
+                                and stopped_phrase(stopped, budget, timeout_s, unit)))
+    YX, _ = integer_yx(data, None, intercept=intercept)
     if method == "exhaustive":
         with search_bar(budget, "worst_order exhaustive: weight vectors",
                         progress, unit=" vectors") as bar:
@@ -258,13 +253,14 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     else:
         order, explored, stopped = _bmc_search(YX, budget, deadline, progress,
                                                solver, smt2_dir)
-    why = ("the solver answered unknown" if stopped == "solver" else
-           stopped_phrase(stopped, budget, timeout_s, unit))
-    return _finish(X, ypm, intercept, order, method, explored, not stopped,
+    unknown, stopped = stopped == _GAVE_UP, "" if stopped == _GAVE_UP else stopped
+    why = ("the solver answered unknown" if unknown else
+           stopped and stopped_phrase(stopped, budget, timeout_s, unit))
+    return _finish(data, intercept, order, method, explored, not stopped and not unknown,
                    stopped=(stopped, why))
 
 
-def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
+def _finish(data, intercept, order, method, explored, complete_hint, *,
             closed_form=None, stopped=("", "")):
     """Replay ``order``, check it against Novikoff's bound, and report.
 
@@ -276,37 +272,37 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
     """
     from markone._internal.checks import FloatRangeError
 
-    R, gamma, bound = closed_form or novikoff_bound(X, ypm, intercept=intercept)
-    Xf = _floats_if_exact(X)
+    R, gamma, bound = closed_form or novikoff_bound(data, None, intercept=intercept)
+    Xf = data.exact_floats
     res = None
     if len(order):
         try:
-            res = None if Xf is None else replay(Xf, ypm, order, intercept=intercept)
+            res = None if Xf is None else replay(data, None, order, intercept=intercept)
         except FloatRangeError:
             res = None
         if res is None or res.mistakes != len(order) or res.mistakes > bound:
-            res = replay(X, ypm, order, intercept=intercept, exact=True)
+            res = replay(data, None, order, intercept=intercept, exact=True)
             order = _mistake_prefix(order, res)
             if len(order) != res.mistakes:
-                res = replay(X, ypm, order, intercept=intercept, exact=True)
+                res = replay(data, None, order, intercept=intercept, exact=True)
     mistakes = res.mistakes if res is not None else 0
     # exact arithmetic and a certified margin: Novikoff's theorem holds here
     assert mistakes <= bound * (1 + 1e-9), (mistakes, bound)
     # mistakes <= true maximum <= floor(true bound) <= floor(bound): equality is proof
     complete = bool(complete_hint or (math.isfinite(bound) and mistakes >= math.floor(bound)))
-    data = Xf if Xf is not None else tuple(tuple(r) for r in to_fraction_matrix(X))
-    d = (Xf.shape[1] if Xf is not None else len(data[0])) + bool(intercept)
+    kept = Xf if Xf is not None else tuple(tuple(r) for r in data.fractions)
+    d = data.shape[1] + bool(intercept)
     w = _exact_vector(res.last_w if res is not None else [0] * d, floats=Xf is not None)
     stopped_by, why = stopped
     msg = (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
            + ("the maximum over all streams" if complete else "a lower bound on the maximum")
-           + (f" ({why}; raise {stopped_by} to search further)"
-              if stopped_by in ("budget", "timeout_s") and not complete else
-              f" ({why})" if stopped_by and not complete else ""))
+           + (f" ({why}; raise {to_raise(stopped_by)} to search further)"
+              if stopped_by and not complete else
+              f" ({why})" if why and not complete else ""))
     return AdversarialOrder(
         order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),
         R=R, gamma=gamma, complete=complete, method=method, intercept=bool(intercept),
-        explored=int(explored), w=w, X=data, y=ypm, message=msg, stopped_by=stopped_by)
+        explored=int(explored), w=w, X=kept, y=data.y, message=msg, stopped_by=stopped_by)
 
 
 def _exact_vector(v, *, floats):
@@ -317,23 +313,6 @@ def _exact_vector(v, *, floats):
     q = tuple(to_fraction(x) for x in v)
     f = [float64_of(x) for x in q] if floats else [None]
     return q if None in f else np.array(f, dtype=np.float64)
-
-
-def _floats_if_exact(X):
-    """``X`` as float64 when every entry is exactly a float64 (ints, floats of any
-    precision, Fractions or strings such as ``"1/2"``), else None."""
-    if is_sparse(X):  # its stored entries are float64 already (check_sparse)
-        return check_sparse(X)
-    Xf = exactly_float64(X)
-    if Xf is None:
-        F = to_fraction_matrix(X)
-        try:
-            Xf = np.array([[float(v) for v in r] for r in F])
-        except OverflowError:
-            return None
-        if any(Fraction(f) != v for r, fr in zip(F, Xf.tolist()) for v, f in zip(r, fr)):
-            return None
-    return check_matrix(Xf)
 
 
 def _mistake_prefix(order, res):
@@ -348,12 +327,12 @@ def _mistake_prefix(order, res):
 
 # ---- greedy ------------------------------------------------------------------------
 
-def _greedy(Xf, ypm, intercept, budget, deadline=None, bar=None):
+def _greedy(data, intercept, budget, deadline=None, bar=None):
     """The longest stream of the greedy rules; ``(order, steps, stopped_by)``."""
     from verify.margin import scaled_data
 
     # a power-of-two rescaling changes no decision and keeps the scores in range
-    YX = scaled_data(Xf, ypm, intercept)[0]  # dense C-contiguous, or CSR
+    YX = scaled_data(data, None, intercept)[0]  # dense C-contiguous, or CSR
     u = _direction(YX)
     rules = ("norm", "least", "align") if u is not None else ("norm", "least")
     best, steps, stopped_by = None, 0, ""
@@ -365,7 +344,7 @@ def _greedy(Xf, ypm, intercept, budget, deadline=None, bar=None):
         if best is None or len(order) > len(best):
             best = order
         stopped_by = stopped_by or stopped
-        if stopped == "timeout_s":
+        if stopped == TIMEOUT:
             break
     return best, steps, stopped_by
 
@@ -374,7 +353,7 @@ def _direction(YX):
     """A unit separating direction (the max-margin one), or None if not separable."""
     from verify.margin import max_margin
 
-    m = max_margin(YX, np.ones(YX.shape[0], dtype=np.int64), intercept=False)
+    m = max_margin(Dataset.of_rows(YX), None, intercept=False)
     if not m.separable:
         return None
     return np.asarray(m.u, dtype=float)
@@ -387,7 +366,7 @@ def _greedy_run(YX, rule, u, budget):
 
 def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
     """``(order, stopped_by)``: the greedy stream of ``rule``, and ``"budget"`` or
-    ``"timeout_s"`` when one of them ended it before every example was correct."""
+    ``"timeout"`` when one of them ended it before every example was correct."""
     from verify.margin import _row_sq_norms
 
     norms = _row_sq_norms(YX)
@@ -398,8 +377,8 @@ def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
         if len(order) % 256 == 0 and order:  # the bar and the clock, now and then
             if bar is not None:
                 bar.update(256)
-            if deadline is not None and time.perf_counter() > deadline:
-                return order, "timeout_s"
+            if expired(deadline):
+                return order, TIMEOUT
         s = YX @ w
         cand = np.flatnonzero(s <= 0)
         if cand.size == 0:
@@ -407,7 +386,7 @@ def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
         if len(order) >= budget:
             if bar is not None:
                 bar.update(len(order) % 256)
-            return order, "budget"
+            return order, BUDGET
         if rule == "norm":      # largest growth of ||w||^2 = 2 y w.x + ||x||^2
             key = 2 * s[cand] + norms[cand]
         elif rule == "least":   # the least violated example (score closest to 0)
@@ -490,11 +469,15 @@ def _exhaustive(YX, budget, deadline=None, bar=None):
 
 # ---- z3 ----------------------------------------------------------------------------
 
+#: What :func:`_bmc_search` says when the solver answered unknown by itself.
+_GAVE_UP = "solver"
+
+
 def _bmc_search(YX, budget, deadline=None, progress=None, solver="z3", smt2_dir=None):
     """Longest stream found by asking the SMT solver for k = 1, 2, ... mistakes
     (within ``budget`` queries and until ``deadline``); ``(order, queries,
     stopped_by)``, ``stopped_by`` ``""`` when the solver proved there is no longer
-    stream. One incremental QF_LIA session: step ``k`` chooses an example ``c_k`` whose
+    stream, :data:`_GAVE_UP` when it answered unknown by itself. One incremental QF_LIA session: step ``k`` chooses an example ``c_k`` whose
     score under ``w_{k-1}`` is ``<= 0`` and defines ``w_k`` (fresh integer unknowns) by
     the update."""
     from verify.smt import Session
@@ -504,21 +487,20 @@ def _bmc_search(YX, budget, deadline=None, progress=None, solver="z3", smt2_dir=
         f"markone worst_order: bounded model checking, {len(rows)} examples; "
         "check-sat number k: is there a stream of k mistakes?"))
     w = [0] * len(rows[0])
-    best, queries, stopped_by = [], 0, "budget"
+    best, queries, stopped_by = [], 0, BUDGET
     with search_bar(budget, f"worst_order {solver}: stream length", progress,
                     unit=" queries") as bar:
         for k in range(1, budget + 1):
-            left = None if deadline is None else deadline - time.perf_counter()
-            if left is not None and left <= 0:
-                stopped_by = "timeout_s"
+            if expired(deadline):
+                stopped_by = TIMEOUT
                 break
             w = _bmc_step(session, rows, w, k)
-            answer = session.check(None if left is None else max(1.0, left * 1000))
+            answer = session.check(seconds_left(deadline))
             bar.update(1)
             queries += 1
             if answer != "sat":  # unsat: no longer stream (a proof); unknown: gave up
-                stopped_by = ("" if answer == "unsat" else  # with a deadline: its cut
-                              "timeout_s" if deadline is not None else "solver")
+                stopped_by = ("" if answer == "unsat" else
+                              session.stopped_by or _GAVE_UP)
                 break
             model = session.model()
             best = [int(model[f"c{j}"]) for j in range(1, k + 1)]
@@ -618,7 +600,7 @@ def orthonormal_case(m: int, labels: ArrayLike | None = None) -> AdversarialOrde
 
     X, y = orthonormal(m, labels=labels)
     m = len(X)
-    return _finish(X, y, False, list(range(m)), "orthonormal", 0, True,
+    return _finish(as_dataset(X, y), False, list(range(m)), "orthonormal", 0, True,
                    closed_form=(1.0, m**-0.5, float(m)))
 
 

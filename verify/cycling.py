@@ -42,7 +42,7 @@ True
 
 from __future__ import annotations
 
-import time
+import bisect
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -51,18 +51,15 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from markone._internal.html import ShownInJupyter
-from markone._internal.exact import fits_int64, signed_integer_rows
+from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.data import as_dataset
+from markone._internal.exact import fits_int64, int_text
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Rational
 from markone.online import is_mistake
-from markone._internal.validation import (
-    check_choice,
-    check_consistent_length,
-    check_int_at_least,
-    check_positive,
-    labels_to_pm1,
-)
+from markone._internal.validation import check_choice, check_int_at_least
+from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, stopped_phrase,
+                            to_raise)
 
 __all__ = ["CyclingReport", "check_cycling", "integer_yx", "deadline_after",
            "stopped_phrase"]
@@ -108,9 +105,11 @@ class CyclingReport(ShownInJupyter):
     message : str
         One line saying what was found.
     stopped_by : str
-        What stopped an incomplete search: ``"budget"`` or ``"timeout_s"`` (``""``
-        when complete).
+        What stopped an incomplete search: ``"budget"`` or ``"timeout"`` (``""``
+        when complete; see :data:`verify._budget.STOPPED_BY`).
     """
+
+    __repr__ = result_repr  # numbers of any size
 
     order: str
     rule: str
@@ -131,55 +130,21 @@ class CyclingReport(ShownInJupyter):
     stopped_by: str = field(default="", repr=False)
 
 
-def deadline_after(timeout_s: float | None) -> float | None:
-    """The :func:`time.perf_counter` value ``timeout_s`` seconds from now (None: no
-    deadline), after checking that ``timeout_s`` is positive."""
-    if timeout_s is None:
-        return None
-    return time.perf_counter() + check_positive(timeout_s, "timeout_s")
-
-
-def stopped_phrase(stopped_by: str, budget: int | None, timeout_s: float | None,
-                   unit: str) -> str:
-    """How a search that did not finish says why, naming the parameter that stopped
-    it (``stopped_by``, which is also what to raise; the CLI rewrites ``budget=`` and
-    ``timeout_s=`` into its flags).
-
-    >>> stopped_phrase("budget", 100, None, "states")
-    'the budget (budget=100 states) stopped the search'
-    >>> stopped_phrase("timeout_s", 100, 2.5, "states")
-    'the time limit (timeout_s=2.5 s) stopped the search'
-    """
-    if stopped_by == "timeout_s" and timeout_s is not None:
-        return f"the time limit (timeout_s={float(timeout_s):g} s) stopped the search"
-    return f"the budget (budget={budget} {unit}) stopped the search"
-
-
 def integer_yx(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
                intercept_scale: Rational = 1) -> tuple[np.ndarray, Fraction]:
     """Return ``(YX, scale)``: the rows ``y_i * [x_i, c]`` as exact integers.
 
     ``X`` may hold ints, Fractions, rational strings or floats (taken as the exact
-    binary fractions they are); labels may be any two values (mapped to -1/+1, sorted
+    binary fractions they are), or be a checked :class:`markone._internal.data.Dataset`
+    (then ``y=None``); labels may be any two values (mapped to -1/+1, sorted
     classes). ``YX`` is int64 when it fits, else an object array of Python ints.
 
     >>> YX, s = integer_yx([[1, "1/2"]], [1], intercept=True)
     >>> YX.tolist(), s
     ([[2, 1, 2]], Fraction(2, 1))
     """
-    from markone._internal.validation import is_sparse, sparse_refused
-
-    if is_sparse(X):  # the exact searches work on dense rows of Python numbers
-        raise sparse_refused(X, what="exact arithmetic")
-    Xl = [list(r) for r in np.asarray(X, dtype=object)] if np.ndim(X) == 2 else X
-    if np.ndim(X) != 2:
-        raise ValueError(
-            f"X must be 2-D (n_samples, n_features), got shape {np.shape(X)}; use "
-            "X.reshape(-1, 1) for one feature."
-        )
-    check_consistent_length(Xl, y)
-    ypm, _ = labels_to_pm1(y)
-    return signed_integer_rows(Xl, ypm, intercept=intercept, intercept_scale=intercept_scale)
+    return as_dataset(X, y).signed_integers(intercept=intercept,
+                                            intercept_scale=intercept_scale)
 
 
 def _mistakes(signed_scores, rule):
@@ -227,7 +192,8 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         ``complete=False`` and what was found so far.
     timeout_s : float, optional
         Stop searching after about this many seconds (``complete=False``,
-        ``stopped_by="timeout_s"``, and what was found so far).
+        ``stopped_by="timeout"``, and what was found so far). Without it only
+        ``budget`` limits the search, so the report does not depend on the clock.
     progress : bool, optional
         Show a progress bar of the updates (cyclic) or states (all) found (tqdm, on
         stderr; ``None``: only on a terminal, once the search takes more than half a
@@ -266,14 +232,15 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     check_choice(rule, "rule", _RULES)
     budget = check_int_at_least(budget, "budget", 1)
     deadline = deadline_after(timeout_s)
-    YX, scale = integer_yx(X, y, intercept=intercept, intercept_scale=intercept_scale)
+    data = as_dataset(X, y)
+    YX, scale = integer_yx(data, None, intercept=intercept, intercept_scale=intercept_scale)
     if order == "cyclic":
         with search_bar(budget, "check_cycling: updates", progress,
                         unit=" updates") as bar:
             report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept,
                                                  deadline, timeout_s, bar)
         if rule == "nonstrict":
-            _replay(X, y, intercept, intercept_scale, stream, trajectory, scale)
+            _replay(data, intercept, intercept_scale, stream, trajectory, scale)
         return report
     with search_bar(budget, "check_cycling: reachable states", progress,
                     unit=" states") as bar:
@@ -285,9 +252,9 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     why = stopped_phrase(reach.stopped_by, budget, timeout_s, "states")
     msg = (f"{len(reach.states)} weight vectors reachable from zero in any order"
            f"{'' if reach.complete else f' found before {why}'}"
-           f"; largest squared norm {int(norms[k])}"
+           f"; largest squared norm {int_text(norms[k])}"
            f"{'; some of them classify every example correctly' if consistent else ''}"
-           f"{'' if reach.complete else f'; raise {reach.stopped_by} to search further'}.")
+           f"{'' if reach.complete else f'; raise {to_raise(reach.stopped_by)} to search further'}.")
     return CyclingReport(
         order="all", rule=rule, intercept=bool(intercept), converged=bool(consistent),
         transient=None, transient_epochs=None, period_updates=None, period_epochs=None,
@@ -317,7 +284,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
     w = np.zeros(d, dtype=YX.dtype)
     # state after update k: (w, next position) -> (k, step count)
     seen = {(_key(w), 0): (0, 0)}
-    weights, positions, norms = [w.copy()], [-1], [0]
+    weights, positions, times, norms = [w.copy()], [-1], [0], [0]
     step, since_update, updates = 0, 0, 0
     converged = False
     complete, stopped_by, shown = True, "", 0
@@ -328,8 +295,8 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
             if bar is not None:
                 bar.update(updates - shown)
                 shown = updates
-            if deadline is not None and time.perf_counter() > deadline:
-                complete, stopped_by = False, "timeout_s"
+            if expired(deadline):
+                complete, stopped_by = False, TIMEOUT
                 step -= 1  # presentation `step` was not made
                 break
         score = np.dot(YX[i], w)
@@ -344,6 +311,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
             since_update = 0
             weights.append(w)
             positions.append(i)
+            times.append(step)
             norms.append(sum(v * v for v in w.tolist()))  # exact: Python ints
             key = (_key(w), step % n)
             if key in seen:
@@ -351,7 +319,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
                 break
             seen[key] = (updates, step)
             if updates >= budget:
-                complete, stopped_by = False, "budget"
+                complete, stopped_by = False, BUDGET
                 break
         else:
             since_update += 1
@@ -371,7 +339,7 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
                if converged else
                f"no cycle found in {updates} updates: "
                + stopped_phrase(stopped_by, budget, timeout_s, "updates")
-               + f"; raise {stopped_by} to search further")
+               + f"; raise {to_raise(stopped_by)} to search further")
         report = CyclingReport(
             converged=converged, transient=updates if converged else None,
             transient_epochs=(step - n - 1) // n + 1 if converged else None,
@@ -382,21 +350,44 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
         return report, step, (positions, weights)
     period = updates - first
     period_steps = step - first_step
-    cycle = tuple(_as_tuple(v) for v in weights[first + 1: updates + 1])
-    # rotate so that the cycle starts with the state reached at update `first`
-    cycle = cycle[-1:] + cycle[:-1]
-    idx = tuple(positions[first + 1: updates + 1])
-    msg = (f"cycles: after a transient of {first} updates, a period of {period} "
+    transient, entered = _cycle_entry(weights, times, first, updates, period_steps)
+    cycle = tuple(_as_tuple(v) for v in weights[transient: transient + period])
+    idx = tuple(positions[transient + 1: transient + period + 1])
+    msg = (f"cycles: after a transient of {transient} updates, a period of {period} "
            f"updates ({period_steps // n} pass{'es' if period_steps // n > 1 else ''}); "
            f"largest squared norm {norms[k]}.")
     report = CyclingReport(
-        converged=False, transient=first, transient_epochs=first_step // n,
+        converged=False, transient=transient, transient_epochs=entered // n,
         period_updates=period, period_epochs=period_steps // n, cycle=cycle,
         cycle_indices=idx, complete=True, message=msg, **common)
     return report, step, (positions, weights)
 
 
-def _replay(X, y, intercept, intercept_scale, steps, trajectory, scale):
+def _cycle_entry(weights, times, first, last, period_steps):
+    """Where the run of ``(w, position)`` states enters its cycle: ``(updates made
+    before it, presentations made before it)``.
+
+    The search keys the state after each update and finds update ``last`` leading
+    back to the state after update ``first``; ``times[k]`` is the number of
+    presentations made when update ``k`` was done. The cycle may be entered a little
+    earlier, while ``w`` is still ``weights[first - 1]`` (never before: the state after
+    update ``first - 1`` would then have come back first). A state is on the cycle
+    exactly when it comes back ``period_steps`` presentations later, so the states of
+    that stretch are tried from its end backwards.
+    """
+    if first == 0:
+        return 0, 0
+    entered = times[first]
+    while entered > times[first - 1]:
+        later = entered - 1 + period_steps   # the state one presentation earlier, again
+        k = bisect.bisect_right(times, later) - 1   # the last update made by then
+        if not np.array_equal(weights[k], weights[first - 1]):
+            break
+        entered -= 1
+    return (first - 1 if entered < times[first] else first), entered
+
+
+def _replay(data, intercept, intercept_scale, steps, trajectory, scale):
     """Replay the first ``steps`` cyclic presentations with :func:`markone.train`
     (exact) and raise if its updates or weights differ from ``trajectory``."""
     import warnings
@@ -404,10 +395,10 @@ def _replay(X, y, intercept, intercept_scale, steps, trajectory, scale):
     from markone.perceptron import train
 
     positions, weights = trajectory
-    n = len(y)
+    n = data.shape[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = train(X, y, intercept=intercept, intercept_scale=intercept_scale,
+        res = train(data, None, intercept=intercept, intercept_scale=intercept_scale,
                     exact=True, order=[s % n for s in range(steps)], max_epochs=1,
                     record=True)
     ours = [tuple(int(v) for v in w) for w in weights[1:]]
@@ -427,7 +418,7 @@ class Reachable:
 
     ``states[0]`` is the zero vector; edge ``k`` goes from ``states[src[k]]`` to
     ``states[dst[k]]`` by an update on example ``example[k]``. ``stopped_by`` is
-    ``"budget"`` or ``"timeout_s"`` when the search did not finish (``complete`` is
+    ``"budget"`` or ``"timeout"`` when the search did not finish (``complete`` is
     then False), else ``""``.
     """
 
@@ -507,10 +498,10 @@ def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_
         if bar is not None:
             bar.update(min(len(index), budget) - bar.n)
         if len(index) > budget:
-            stopped_by = "budget"
+            stopped_by = BUDGET
             break
-        if deadline is not None and time.perf_counter() > deadline:
-            stopped_by = "timeout_s"
+        if expired(deadline):
+            stopped_by = TIMEOUT
             break
     states = np.concatenate([b.astype(YX.dtype) for b in blocks])
     cat = (lambda parts: np.concatenate(parts) if parts else np.empty(0, np.int64))
@@ -573,12 +564,12 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
         if bar is not None:
             bar.update(min(count, budget) - bar.n)  # the last one over is not shown
         if over:
-            stopped_by = "budget"
+            stopped_by = BUDGET
             break
         if head >= count:
             break
-        if deadline is not None and time.perf_counter() > deadline:
-            stopped_by = "timeout_s"
+        if expired(deadline):
+            stopped_by = TIMEOUT
             break
     states, src, dst, ex = state
     return Reachable(states=states[:count], src=src[:ne], dst=dst[:ne], example=ex[:ne],

@@ -69,6 +69,7 @@ from typing import Any
 
 from markone._internal.validation import check_choice, check_int_at_least
 from markone._internal.typing import PathLike
+from verify._budget import timeout_keyword
 from verify.smt import SOLVERS, And, Eq, Not, Or, Real, Session, Sum, evaluate
 from verify.smt import Term
 
@@ -447,6 +448,9 @@ class ProofResult:
         Solver time.
     smt2 : str
         The query as an SMT-LIB 2 script.
+    stopped_by : str
+        When ``status == "unknown"``: ``"budget"`` (the solver's resource limit),
+        ``"timeout"`` (``timeout_s``) or ``""`` (the solver gave up by itself).
     """
 
     name: str
@@ -458,6 +462,7 @@ class ProofResult:
     counterexample: dict = field(default_factory=dict, repr=False)
     time_s: float = 0.0
     smt2: str = field(default="", repr=False)
+    stopped_by: str = field(default="", repr=False)
 
     @property
     def dimension_free(self) -> bool:
@@ -487,8 +492,9 @@ def _statement(name, wrong):
     return space, space.realisable() + hyp, concl
 
 
-def prove(name: str, *, wrong: bool = False, solver: str = "z3", timeout_ms: int = 20_000,
-          smt2_dir: PathLike | None = None) -> ProofResult:
+def prove(name: str, *, wrong: bool = False, solver: str = "z3",
+          budget: int | None = None, timeout_s: float | None = None,
+          smt2_dir: PathLike | None = None, **deprecated: Any) -> ProofResult:
     """Discharge one obligation (or refute its wrong variant) with one solver.
 
     Parameters
@@ -498,10 +504,20 @@ def prove(name: str, *, wrong: bool = False, solver: str = "z3", timeout_ms: int
     wrong : bool, default False
         Check the deliberately wrong variant; it must get a counterexample.
     solver : {"z3", "cvc5"}
-    timeout_ms : int, default 20000
-        Past it the status is ``"unknown"``.
+    budget : int, optional
+        The solver's resource units for the query (its deterministic ``rlimit``; see
+        :class:`verify.smt.Session`), default :data:`verify.smt.RLIMIT` of the
+        solver: 20 million for Z3, 1 million for cvc5, over ten times what the
+        hardest obligation needs. Past it the status is ``"unknown"`` and
+        ``stopped_by="budget"``.
+    timeout_s : float, optional
+        A wall-clock limit, only when given: past it the status is ``"unknown"`` and
+        ``stopped_by="timeout"``. (``timeout_ms=`` is its deprecated spelling.)
     smt2_dir : path, optional
         Also write the query to ``smt2_dir/<name>[.wrong].smt2``.
+    **deprecated
+        ``timeout_ms=`` (milliseconds): the old spelling of ``timeout_s``, with a
+        ``DeprecationWarning``.
 
     Returns
     -------
@@ -517,11 +533,13 @@ def prove(name: str, *, wrong: bool = False, solver: str = "z3", timeout_ms: int
     """
     check_choice(name, "name", tuple(OBLIGATIONS))
     check_choice(solver, "solver", SOLVERS)
-    timeout_ms = check_int_at_least(timeout_ms, "timeout_ms", 1)
+    timeout_s = timeout_keyword(deprecated, "prove", "timeout_ms", timeout_s,
+                                per_second=1000)
+    budget = None if budget is None else check_int_at_least(budget, "budget", 1)
     space, hyp, concl = _statement(name, wrong)
     part = OBLIGATIONS[name]
     statement = part.wrong_text if wrong else part.text
-    session = Session("QF_NRA", solver=solver, timeout_ms=timeout_ms, comment=(
+    session = Session("QF_NRA", solver=solver, rlimit=budget, timeout_s=timeout_s, comment=(
         f"markone proof obligation {name}{' (wrong variant)' if wrong else ''}, "
         f"{space.form} form: {statement}\n"
         "unsat = proved (no counterexample); sat = a counterexample"))
@@ -536,7 +554,8 @@ def prove(name: str, *, wrong: bool = False, solver: str = "z3", timeout_ms: int
         save_smt2(smt2_dir, f"{name}{'.wrong' if wrong else ''}.smt2", smt2)
     return ProofResult(name=name, statement=statement, form=space.form,
                        wrong=bool(wrong), solver=solver, status=status,
-                       counterexample=cex, time_s=session.time_s, smt2=smt2)
+                       counterexample=cex, time_s=session.time_s, smt2=smt2,
+                       stopped_by=session.stopped_by)
 
 
 def save_smt2(directory: PathLike, filename: str, text: str) -> Path:
@@ -550,9 +569,13 @@ def save_smt2(directory: PathLike, filename: str, text: str) -> Path:
 
 
 def check_all(*, wrong: Iterable[bool] = (False, True), solvers: Sequence[str] = SOLVERS,
-              timeout_ms: int = 20_000, smt2_dir: PathLike | None = None,
-              names: Iterable[str] | None = None) -> tuple[ProofResult, ...]:
+              budget: int | None = None, timeout_s: float | None = None,
+              smt2_dir: PathLike | None = None, names: Iterable[str] | None = None,
+              **deprecated: Any) -> tuple[ProofResult, ...]:
     """Check every obligation, right and wrong, with every solver.
+
+    ``budget`` and ``timeout_s`` limit each query as in :func:`prove`
+    (``timeout_ms=`` is the deprecated spelling of ``timeout_s``).
 
     Returns
     -------
@@ -563,6 +586,8 @@ def check_all(*, wrong: Iterable[bool] = (False, True), solvers: Sequence[str] =
     >>> [(r.name, r.status) for r in rs]
     [('novikoff.base', 'proved'), ('novikoff.step', 'proved'), ('novikoff.bound', 'proved')]
     """
+    timeout_s = timeout_keyword(deprecated, "check_all", "timeout_ms", timeout_s,
+                                per_second=1000)
     if isinstance(wrong, bool):
         wrong = (wrong,)
     for name in names or ():
@@ -571,7 +596,8 @@ def check_all(*, wrong: Iterable[bool] = (False, True), solvers: Sequence[str] =
     for name in names or OBLIGATIONS:
         for w in wrong:
             for solver in solvers:
-                out.append(prove(name, wrong=w, solver=solver, timeout_ms=timeout_ms,
+                out.append(prove(name, wrong=w, solver=solver, budget=budget,
+                                 timeout_s=timeout_s,
                                  smt2_dir=smt2_dir if solver == solvers[0] else None))
     return tuple(out)
 

@@ -9,12 +9,12 @@ one of two things holds (Gordan's theorem of the alternative):
 
 :func:`check_separable` returns one of the two, in exact rational arithmetic
 (:class:`~fractions.Fraction`; floats are taken as the binary fractions they are), and
-:func:`verify.certificate.check_certificate` (the small trusted checker, which
-depends on nothing but :mod:`fractions` and the data) re-checks either from scratch. The provers run cheapest first
-(``method="auto"``):
+:func:`verify.certificate.check_certificate` (the trusted kernel,
+``verify/certificate/kernel.py``: standard library only) re-checks either from scratch.
+The provers run cheapest first (``method="auto"``):
 
-1. trivial cases: one class only, a zero vector without intercept, two examples that
-   cancel (the same point with both labels);
+1. trivial cases: -1/+1 labels of one class only, a zero vector without intercept,
+   two examples that cancel (the same point with both labels);
 2. a short compiled perceptron run: on separable data with a fair margin it converges,
    and its weights are certified exactly (floating-point margins that beat a rigorous
    rounding-error bound, exact integers for the rest);
@@ -41,14 +41,15 @@ from typing import Any
 
 import numpy as np
 
-from markone._internal.html import ShownInJupyter
-from markone._internal.exact import first_inexact, signed_integer_rows
+from markone._internal.html import ShownInJupyter, result_repr
 from markone._internal.checks import zero_rows
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import signed_integer_rows
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
-from markone._internal.validation import (check_choice, check_consistent_length, check_matrix,
-                                 check_positive, check_sparse, is_sparse, labels_to_pm1)
+from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
 from markone.perceptron import signed_rows
+from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
 from verify.certificate import CertificateError, check_certificate
@@ -76,8 +77,8 @@ class SeparabilityVerdict(ShownInJupyter):
         ``sum_i lambda_i y_i [x_i, 1] = 0`` exactly (Gordan's alternative).
     method : str
         The prover that decided: ``"trivial"``, ``"perceptron"``, ``"lp"``,
-        ``"lp+z3"``, ``"z3"`` (``"lp+cvc5"``, ``"cvc5"`` with ``solver="cvc5"``) or
-        ``"timeout"``.
+        ``"lp+z3"``, ``"z3"`` (``"lp+cvc5"``, ``"cvc5"`` with ``solver="cvc5"``);
+        ``"timeout"`` or ``"budget"`` when that stopped the provers undecided.
     exact : bool
         True when the witness or certificate was checked in exact arithmetic.
     message : str
@@ -86,7 +87,13 @@ class SeparabilityVerdict(ShownInJupyter):
         Wall-clock seconds taken.
     intercept : bool
         Whether the question included an intercept (the augmented space).
+    stopped_by : str
+        ``""`` when decided; ``"budget"`` or ``"timeout"`` when that left it
+        undecided (``method="perceptron"`` without convergence: ``"budget"``, its
+        passes).
     """
+
+    __repr__ = result_repr  # numbers of any size
 
     separable: bool | None
     witness: tuple | None
@@ -96,14 +103,20 @@ class SeparabilityVerdict(ShownInJupyter):
     message: str
     time_s: float
     intercept: bool = True
+    stopped_by: str = dataclasses.field(default="", repr=False)
 
     def __bool__(self):
         raise TypeError("the truth value of a SeparabilityVerdict is ambiguous (it can be "
                         "unknown); use verdict.separable.")
 
 
-class _Timeout(Exception):
-    pass
+class _Stopped(Exception):
+    """A prover's budget (``"budget"``) or the user's time limit (``"timeout"``) ran
+    out before a verdict."""
+
+    def __init__(self, stopped_by, what):
+        super().__init__(stopped_by)
+        self.stopped_by, self.what = stopped_by, what
 
 
 # --------------------------------------------------------------------------------------
@@ -123,22 +136,15 @@ class _Problem:
     queries: int
     bar: Any
 
-    def __init__(self, X, y, intercept):
+    def __init__(self, data, intercept):
         self.intercept = intercept
         self.guess = None  # an approximate separator, when a prover found one
-        self.y, self.single = labels_pm1(y)
-        if is_sparse(X):  # the stored entries are the exact values (float64)
-            Xs = check_sparse(X)
-            check_consistent_length(Xs, self.y)
-            self.Zf = signed_rows(Xs, self.y, intercept)
+        self.y, self.single = data.y, data.single
+        Xf = data.exact_floats  # float64 when it holds the data exactly (CSR stays CSR)
+        if data.sparse:  # the stored entries are the exact values (float64)
+            self.Zf = signed_rows(Xf, self.y, intercept)
             self.M = None
-            self.n, self.d = self.Zf.shape
-            self.float_exact = True
-            return
-        arr = None if _is_exact_input(X) else np.asarray(X)
-        if arr is not None:
-            Xf = check_matrix(arr)
-            check_consistent_length(Xf, self.y)
+        elif Xf is not None:
             n, d = Xf.shape
             self.Zf = np.empty((n, d + bool(intercept)))  # y * [x, 1], one allocation
             np.multiply(Xf, self.y[:, None], out=self.Zf[:, :d])
@@ -146,10 +152,7 @@ class _Problem:
                 self.Zf[:, d] = self.y
             self.M = None
         else:
-            if arr is not None and arr.ndim == 2 and 0 in arr.shape:
-                raise ValueError(f"X is empty (shape {arr.shape}); at least one sample "
-                                 "with at least one feature is needed.")
-            M, _ = signed_integer_rows(X, self.y, intercept=intercept)
+            M, _ = data.signed_integers(intercept=intercept)
             self.M = M.astype(object)
             big = max(abs(int(v)) for v in self.M.ravel()) if self.M.size else 0
             self.Zf = np.ascontiguousarray(_float_rows(self.M, big))
@@ -209,28 +212,6 @@ def _float_rows(M, big):
     return out
 
 
-def _is_exact_input(X):
-    """True for input that must be parsed exactly: Fractions, strings, objects, and
-    numbers that float64 cannot hold (longdouble entries with more bits or range,
-    integers beyond 2**53 that are not a float64)."""
-    if isinstance(X, np.ndarray):
-        arr = X
-    else:
-        try:
-            first = X[0][0] if len(X) and len(X[0]) else None
-        except (TypeError, IndexError, KeyError):
-            return False
-        if isinstance(first, (Fraction, str)):
-            return True
-        try:
-            arr = np.asarray(X)
-        except (ValueError, OverflowError):
-            return False  # ragged: check_matrix says so
-    if arr.dtype == object or arr.dtype.kind in "US":
-        return True
-    return arr.dtype.kind in "biuf" and first_inexact(arr) is not None
-
-
 def labels_pm1(y: ArrayLike) -> tuple[np.ndarray, bool]:
     """Labels as int64 -1/+1 and whether there is one class only.
 
@@ -263,8 +244,10 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         Inputs: floats (taken as the exact binary fractions they are), ints, or
         :class:`~fractions.Fraction` / strings like ``"3/4"`` (exact rationals).
     y : array-like (n_samples,)
-        Two classes of any values (the sorted first is -1), -1/+1 labels, or one
-        class only (then separable with an intercept; said in the message).
+        Two classes of any values (the sorted first is -1), or -1/+1 labels, of
+        one class only too (then separable with an intercept; said in the message).
+        One class of another value (``["cat", "cat"]``) is refused, as by every
+        entry point: it has no side (+1 or -1) of its own.
     intercept : bool
         Ask for a separating hyperplane ``w . x + b`` (default); False: through the
         origin (``w . x``).
@@ -272,7 +255,12 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         See the module docstring. ``"auto"`` (default) runs the cheap provers first.
     timeout_s : float, optional
         Give up after about this many seconds: the verdict is then ``None``
-        (unknown), never a guess.
+        (unknown, ``stopped_by="timeout"``), never a guess. Without it the provers
+        are limited by work only, so the verdict does not depend on the clock: the
+        perceptron by its passes (:func:`_perceptron_epochs`), each LP solve by
+        HiGHS's iteration limit (:func:`verify._cuts.lp_iteration_limit`), each SMT
+        query by the solver's resource limit (:func:`_smt_rlimit`). A verdict left
+        undecided by them says ``stopped_by="budget"``.
     solver : "z3" or "cvc5"
         The exact SMT solver for small cores and for ``method="z3"``; both read the
         same SMT-LIB 2 text (:mod:`verify.smt`).
@@ -321,26 +309,32 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     t0 = time.perf_counter()
     check_choice(method, "method", METHODS)
     check_choice(solver, "solver", SOLVERS)
-    if timeout_s is not None:
-        timeout_s = check_positive(timeout_s, "timeout_s")
-    deadline = None if timeout_s is None else t0 + timeout_s
-    prob = _Problem(X, y, intercept)
+    deadline = deadline_after(timeout_s)
+    prob = _Problem(as_dataset(X, y), intercept)
     prob.solver, prob.smt2_dir, prob.queries = solver, smt2_dir, 0
     try:
         with blas_single_thread(), search_bar(None, "check_separable", progress,
                                                  unit=" steps") as bar:
             prob.bar = bar
             verdict = _decide(prob, method, deadline)
-    except _Timeout:
-        verdict = ("timeout", None, None, f"unknown: no verdict within timeout_s="
-                   f"{timeout_s:g} s (method={method!r}); raise timeout_s or try "
-                   "another method")
+    except _Stopped as stop:
+        verdict = (stop.stopped_by or BUDGET, None, None, _unknown(stop, timeout_s, method))
     how, witness, cert, message = verdict
     sep = True if witness is not None else False if cert is not None else None
     return SeparabilityVerdict(
         separable=sep, witness=witness, certificate=cert, method=how,
         exact=sep is not None, message=message, time_s=time.perf_counter() - t0,
-        intercept=intercept)
+        intercept=intercept,
+        stopped_by="" if sep is not None else TIMEOUT if how == TIMEOUT else BUDGET)
+
+
+def _unknown(stop, timeout_s, method):
+    """The message of a check that ``stop`` left undecided."""
+    if stop.stopped_by == TIMEOUT:
+        return (f"unknown: no verdict within timeout_s={timeout_s:g} s "
+                f"(method={method!r}); raise timeout_s or try another method")
+    return (f"unknown: {stop.what} ran out of its work budget before a verdict "
+            f"(method={method!r}); try another method")
 
 
 def _decide(prob, method, deadline):
@@ -417,7 +411,11 @@ def _opposite_pair(Z):
         lead = Z[np.arange(n), np.argmax(Z != 0, axis=1)]
     sign = np.where(lead > 0, 1.0, -1.0)
     r = np.random.default_rng(12345).standard_normal(Z.shape[1])
-    key = sign * (Z @ r)
+    # large rows scaled down by a power of two so that no key overflows (|Z_ij r_j| < 5):
+    # rows that are exact opposites still get opposite keys, and an entry that
+    # underflows only makes more candidates, which are compared exactly
+    biggest = abs(Z).max() if Z.size else 0.0
+    key = sign * (Z @ np.ldexp(r, -max(int(np.frexp(biggest)[1]), 0)))
     order = np.lexsort((np.arange(n), key))  # by key, then by index
     ks = key[order]
     starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
@@ -466,7 +464,8 @@ def _perceptron(prob, deadline=None):
     ``z_i = y_i [x_i, 1]`` with all labels +1 and no intercept is the same run as on
     ``(x_i, y_i)``: every score is the same number.)
 
-    With a ``deadline`` the run is kept within it: a first run of
+    Without a ``deadline`` (the default) the run has its passes, no more, no less.
+    Only with a ``deadline`` (the user's ``timeout_s``) is it kept within it: a first run of
     :data:`_PROBE_EPOCHS` passes measures the time of a pass, and the full run is cut
     to the passes that fit in what is left (it starts again from zero: ``train`` has
     no warm start, so at most the probe's passes are spent twice). A run that cannot
@@ -484,8 +483,7 @@ def _perceptron(prob, deadline=None):
         _stage(prob, f"check_separable: perceptron ({max_epochs} epochs at most)")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # not converging is an answer here
-            return train(Z, np.ones(prob.n, dtype=np.int64), intercept=False,
-                         max_epochs=max_epochs)
+            return train(Dataset.of_rows(Z), None, intercept=False, max_epochs=max_epochs)
 
     try:
         if deadline is None or epochs <= _PROBE_EPOCHS:
@@ -515,7 +513,7 @@ def _perceptron(prob, deadline=None):
 def _lp(prob, deadline):
     """The LP by cutting planes (:func:`verify._cuts.solve_by_cuts`: a sample of rows,
     then the most violated ones, warm-started), then exact rounding."""
-    from verify._cuts import LPTimeout, solve_by_cuts
+    from verify._cuts import LPStopped, solve_by_cuts
 
     def round_done(rows):
         _stage(prob, f"check_separable: LP, {len(rows)} of {prob.n} rows")
@@ -523,8 +521,8 @@ def _lp(prob, deadline):
     try:
         t, w, rows, lam = solve_by_cuts(prob.Zf, deadline=deadline, guess=prob.guess,
                                         on_round=round_done)
-    except LPTimeout:
-        raise _Timeout from None
+    except LPStopped as stop:
+        raise _Stopped(stop.stopped_by, "the LP (HiGHS)") from None
     except ArithmeticError:  # pragma: no cover - HiGHS failure on a bounded feasible LP
         return _smt_decide(prob, range(prob.n), deadline, f"lp+{prob.solver}")
     if t > 0 and prob.certify(w):
@@ -591,16 +589,25 @@ def _caratheodory(Zs, idx, lam):
 # Z3 or cvc5: exact QF_LRA over the rationals (one SMT-LIB text, see verify.smt)
 
 
-def _smt_session(prob, deadline, what):
+def _smt_rlimit(solver: str, entries: int) -> int:
+    """Resource units of one SMT query on ``entries`` matrix entries: the solver's
+    :data:`verify.smt.RLIMIT` for every started thousand entries.
+
+    >>> _smt_rlimit("z3", 2200)
+    60000000
+    """
+    from verify.smt import RLIMIT
+
+    return RLIMIT[solver] * (1 + entries // 1000)
+
+
+def _smt_session(prob, deadline, what, rows):
     from verify.smt import Session
 
-    timeout_ms = None
-    if deadline is not None:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            raise _Timeout
-        timeout_ms = max(1, int(left * 1000))
-    return Session("QF_LRA", solver=prob.solver, timeout_ms=timeout_ms,
+    if expired(deadline):
+        raise _Stopped(TIMEOUT, prob.solver)
+    return Session("QF_LRA", solver=prob.solver, timeout_s=seconds_left(deadline),
+                   rlimit=_smt_rlimit(prob.solver, rows * prob.d),
                    comment=f"markone check_separable: {what}")
 
 
@@ -614,7 +621,7 @@ def _smt_solve(prob, session, unknowns):
         prob.queries += 1
         save_smt2(prob.smt2_dir, f"separability-{prob.queries}.smt2", session.smt2())
     if answer == "unknown":
-        raise _Timeout
+        raise _Stopped(session.stopped_by, prob.solver)
     if answer == "unsat":
         return None
     model = session.model()
@@ -626,7 +633,7 @@ def _smt_witness(prob, ints, deadline):
     from verify.smt import Real, Sum
 
     s = _smt_session(prob, deadline, f"a witness w with r.w >= 1 on {len(ints)} rows "
-                     "(sat: separable)")
+                     "(sat: separable)", len(ints))
     w = [Real(f"w{j}") for j in range(prob.d)]
     s.add(*[Sum([c * w[j] for j, c in enumerate(r) if c]) >= 1 for r in ints])
     return _smt_solve(prob, s, w)
@@ -637,7 +644,7 @@ def _smt_gordan(prob, ints, deadline):
     from verify.smt import Eq, Real, Sum
 
     s = _smt_session(prob, deadline, f"a Gordan certificate on {len(ints)} rows "
-                     "(sat: not separable)")
+                     "(sat: not separable)", len(ints))
     mu = [Real(f"l{k}") for k in range(len(ints))]
     s.add(*[v >= 0 for v in mu], Eq(Sum(mu), 1))
     for j in range(prob.d):

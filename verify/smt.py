@@ -24,16 +24,27 @@ True
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from markone._internal.exact import int_of_digits, int_text
+from markone._internal.validation import check_int_at_least
+from verify._budget import BUDGET, TIMEOUT, timeout_keyword
+
 __all__ = ["Term", "Real", "Int", "Sum", "And", "Or", "Not", "Implies", "If", "Eq",
-           "evaluate", "Session", "SOLVERS"]
+           "evaluate", "Session", "SOLVERS", "RLIMIT"]
 
 #: Solvers that read the queries.
 SOLVERS = ("z3", "cvc5")
+
+#: Default resource limit of one ``check`` (a deterministic count of the solver's
+#: work: Z3's ``rlimit``, cvc5's ``rlimit-per``). About 13 times what the hardest of
+#: :data:`verify.proofs.OBLIGATIONS` takes (1.5 million Z3 units, 70 thousand cvc5
+#: units, under a second either way).
+RLIMIT = {"z3": 20_000_000, "cvc5": 1_000_000}
 
 _CMP = {"<=", "<", ">=", ">", "="}
 
@@ -147,10 +158,10 @@ def Eq(a: Term, b: Term | int | Fraction) -> Term:
 
 def _render_const(q, sort):
     if sort == "Int":
-        return str(q.numerator) if q >= 0 else f"(- {-q.numerator})"
+        return int_text(q.numerator) if q >= 0 else f"(- {int_text(-q.numerator)})"
     mag = abs(q)
-    text = (f"{mag.numerator}.0" if mag.denominator == 1
-            else f"(/ {mag.numerator}.0 {mag.denominator}.0)")
+    top, bottom = int_text(mag.numerator), int_text(mag.denominator)
+    text = f"{top}.0" if mag.denominator == 1 else f"(/ {top}.0 {bottom}.0)"
     return text if q >= 0 else f"(- {text})"
 
 
@@ -223,17 +234,45 @@ class Session:
     logic : str
         SMT-LIB logic, e.g. ``"QF_NRA"`` (polynomial real arithmetic), ``"QF_LRA"``.
     solver : {"z3", "cvc5"}
-    timeout_ms : int, optional
-        Per ``check`` time limit; past it the answer is ``"unknown"``.
+    rlimit : int, optional
+        Resource units each ``check`` may spend, in the solver's own deterministic
+        count (Z3's ``rlimit``, cvc5's ``rlimit-per``; the units differ between the
+        two). Default :data:`RLIMIT` of the solver; 0: no limit. Past it the answer
+        is ``"unknown"`` and :attr:`stopped_by` is ``"budget"``.
+    timeout_s : float, optional
+        Per ``check`` wall-clock limit, only when given (then an answer may depend on
+        how busy the machine is); past it the answer is ``"unknown"`` and
+        :attr:`stopped_by` is ``"timeout"``.
+    seed : int, default 0
+        The solver's random seed (fixed: the same query gets the same answer).
     comment : str
         Written at the top of the exported file.
+    **deprecated
+        ``timeout_ms=`` (milliseconds): the old spelling of ``timeout_s``, with a
+        ``DeprecationWarning``.
+
+    Attributes
+    ----------
+    stopped_by : str
+        After an ``"unknown"``: ``"budget"`` (``rlimit``), ``"timeout"`` (``timeout_s``)
+        or ``""`` (the solver gave up by itself); ``""`` after ``"sat"``/``"unsat"``.
+
+    Each Z3 session has a context of its own, so no earlier query changes the work a
+    later one takes.
     """
 
-    def __init__(self, logic: str, *, solver: str = "z3", timeout_ms: int | None = None,
-                 comment: str = "") -> None:
+    def __init__(self, logic: str, *, solver: str = "z3", rlimit: int | None = None,
+                 timeout_s: float | None = None, seed: int = 0, comment: str = "",
+                 **deprecated: Any) -> None:
         if solver not in SOLVERS:
             raise ValueError(f"solver={solver!r} must be one of {SOLVERS}.")
-        self.logic, self.solver, self.timeout_ms = logic, solver, timeout_ms
+        timeout_s = timeout_keyword(deprecated, "Session", "timeout_ms", timeout_s,
+                                    per_second=1000)
+        self.rlimit = RLIMIT[solver] if rlimit is None else check_int_at_least(
+            rlimit, "rlimit", 0)
+        seed = check_int_at_least(seed, "seed", 0)
+        self.logic, self.solver, self.timeout_s = logic, solver, timeout_s
+        self.stopped_by = ""
         self._declared: dict[str, str] = {}
         self._script = [f"; {line}" for line in comment.splitlines()]
         self._script += ["(set-logic " + logic + ")", "(set-option :produce-models true)"]
@@ -243,9 +282,8 @@ class Session:
         if solver == "z3":
             import z3
 
-            self._z3 = z3.SolverFor(logic)
-            if timeout_ms is not None:
-                self._z3.set("timeout", max(1, int(timeout_ms)))
+            self._z3 = z3.SolverFor(logic, ctx=z3.Context())
+            self._z3.set("random_seed", seed)
         else:
             import cvc5
 
@@ -253,10 +291,20 @@ class Session:
             self._cvc = cvc5.Solver(self._tm)
             self._cvc.setOption("produce-models", "true")
             self._cvc.setOption("incremental", "true")
-            if timeout_ms is not None:
-                self._cvc.setOption("tlimit-per", str(max(1, int(timeout_ms))))
+            self._cvc.setOption("seed", str(seed))
             self._cvc.setLogic(logic)
             self._sm = cvc5.SymbolManager(self._tm)
+        self._limit(self.rlimit, timeout_s)
+
+    def _limit(self, rlimit, timeout_s):
+        """Set the per-check resource limit and (when given) the time limit."""
+        ms = None if timeout_s is None else max(1, math.ceil(timeout_s * 1000))
+        if self.solver == "z3":
+            self._z3.set("rlimit", rlimit)
+            self._z3.set("timeout", ms if ms is not None else 4294967295)
+        else:
+            self._cvc.setOption("rlimit-per", str(rlimit))
+            self._cvc.setOption("tlimit-per", str(ms or 0))
 
     def add(self, *terms: Term) -> None:
         """Assert terms (declaring their new variables first)."""
@@ -283,22 +331,31 @@ class Session:
                 break
             cmd.invoke(self._cvc, self._sm)
 
-    def check(self, timeout_ms: int | None = None) -> str:
-        """``"sat"``, ``"unsat"`` or ``"unknown"`` for the assertions so far (within
-        ``timeout_ms`` when given, else the session's limit)."""
-        if timeout_ms is not None:
-            timeout_ms = str(max(1, int(timeout_ms)))
-            if self.solver == "z3":
-                self._z3.set("timeout", int(timeout_ms))
-            else:
-                self._cvc.setOption("tlimit-per", timeout_ms)
+    def check(self, timeout_s: float | None = None, **deprecated: Any) -> str:
+        """``"sat"``, ``"unsat"`` or ``"unknown"`` for the assertions so far, within
+        the session's ``rlimit`` and (``timeout_s`` when given, else the session's)
+        time limit; :attr:`stopped_by` says what cut an ``"unknown"`` short."""
+        timeout_s = timeout_keyword(deprecated, "Session.check", "timeout_ms", timeout_s,
+                                    per_second=1000)
+        if timeout_s is not None:
+            self._limit(self.rlimit, timeout_s)
         t0 = time.perf_counter()
         if self.solver == "z3":
             r = str(self._z3.check())
+            why = self._z3.reason_unknown() if r == "unknown" else ""
+            self.stopped_by = (BUDGET if "resource limit" in why else
+                               TIMEOUT if why in ("timeout", "canceled") else "")
         else:
+            import cvc5
+
             res = self._cvc.checkSat()
             r = "sat" if res.isSat() else "unsat" if res.isUnsat() else "unknown"
+            why = res.getUnknownExplanation() if r == "unknown" else None
+            self.stopped_by = (BUDGET if why == cvc5.UnknownExplanation.RESOURCEOUT else
+                               TIMEOUT if why == cvc5.UnknownExplanation.TIMEOUT else "")
         self.time_s += time.perf_counter() - t0
+        if timeout_s is not None:
+            self._limit(self.rlimit, self.timeout_s)
         self._script.append("(check-sat)")
         self._last = r
         return r
@@ -337,13 +394,15 @@ class Session:
     def _z3_model(self):
         import z3
 
-        m, out = self._z3.model(), {}
+        m, out, ctx = self._z3.model(), {}, self._z3.ctx
         for name, sort in self._declared.items():
-            v = m.eval(z3.Real(name) if sort == "Real" else z3.Int(name),
+            v = m.eval(z3.Real(name, ctx) if sort == "Real" else z3.Int(name, ctx),
                        model_completion=True)
-            if z3.is_rational_value(v) or z3.is_int_value(v):
-                out[name] = (v.as_fraction() if z3.is_rational_value(v)
-                             else Fraction(v.as_long()))
+            if z3.is_rational_value(v):  # (z3's as_fraction goes through int(str))
+                out[name] = Fraction(int_of_digits(v.numerator().as_string()),
+                                     int_of_digits(v.denominator().as_string()))
+            elif z3.is_int_value(v):
+                out[name] = Fraction(int_of_digits(v.as_string()))
             else:
                 out[name] = v.approx(20).as_decimal(20).rstrip("?") + "?"
         return out

@@ -11,7 +11,7 @@ from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
                          needs_exact, nonnegative_int, plural, positive_float,
-                         positive_int)
+                         positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -60,7 +60,7 @@ def _cycling(args):
         args.file = f"{args.file}:{args.encoding}"
     X, y = load_data(args, exact=True)
     r = check_cycling(X, y, intercept=not args.no_intercept, order=args.order,
-                      rule=args.rule, budget=args.budget, timeout_s=args.timeout)
+                      rule=args.rule, budget=args.budget, timeout_s=timeout_left(args))
     print(cli_terms(r.message))
     if r.order == "cyclic" and r.cycle and not r.converged:
         scale = "" if r.scale == 1 else f" (in units of 1/{r.scale})"
@@ -89,10 +89,10 @@ def _proofs(args):
     if args.smt2 is not None and Path(args.smt2).exists() and not Path(args.smt2).is_dir():
         raise CommandError(f"--smt2 {args.smt2}: exists and is not a directory")
     solvers = tuple(dict.fromkeys(args.solver or ("z3", "cvc5")))
-    results = check_all(solvers=solvers, timeout_ms=int(args.timeout * 1000),
+    results = check_all(solvers=solvers, budget=args.budget, timeout_s=args.timeout,
                         smt2_dir=args.smt2, names=args.only)
     print(table(results))
-    # an "unknown" (past --timeout) decides nothing: it is neither a wrong outcome nor
+    # an "unknown" (past --budget or --timeout) decides nothing: it is neither a wrong outcome nor
     # a disagreement, but leaves the run undecided (exit 4)
     decided = [r for r in results if r.status != "unknown"]
     unknown = len(results) - len(decided)
@@ -106,7 +106,7 @@ def _proofs(args):
           + ("every obligation proved and every wrong variant refuted"
              if not bad and not disagree and not unknown else
              f"{len(bad)} unexpected outcome(s), {len(disagree)} disagreement(s), "
-             f"{unknown} undecided within --timeout"))
+             f"{unknown} undecided within --budget or --timeout"))
     if args.smt2 is not None:
         print(f"SMT-LIB 2 queries written to {args.smt2}/ (unsat = proved, sat = "
               "counterexample)")
@@ -123,14 +123,19 @@ def register(verify_subparsers: Any) -> None:
                      example=PROOFS_EXAMPLES, func=_proofs,
                      exits={EXIT_OK: "every outcome as expected and the solvers agree",
                             EXIT_NO: "an unexpected outcome or a disagreement",
-                            EXIT_UNDECIDED: "a query undecided within --timeout"})
+                            EXIT_UNDECIDED: "a query undecided within --budget or --timeout"})
     pr.add_argument("--smt2", default=None, metavar="DIR",
                     help="save every query as an SMT-LIB 2 file in DIR")
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
                     help="solver to run (repeat for both; default both)")
     pr.add_argument("--only", nargs="+", metavar="NAME", help="these obligations only")
-    pr.add_argument("--timeout", type=positive_float, default=20.0, metavar="SECONDS",
-                    help="per query; past it the status is unknown")
+    pr.add_argument("--budget", type=positive_int, default=None, metavar="UNITS",
+                    help="the solver's resource units per query (its deterministic "
+                    "rlimit; default 20 million for z3, 1 million for cvc5); past it "
+                    "the status is unknown")
+    pr.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                    help="a time limit per query, only when given; past it the status "
+                    "is unknown")
 
     b = add_command(verify_subparsers, "bound",
                     help="run the perceptron and check Novikoff's (R/gamma)^2",

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, needs_exact, nonnegative_int, output_file, plural,
-                         positive_float, positive_int)
+                         positive_float, positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def _search(method):
         _fits_a_case(X)  # before the search: nothing to write would be refused after
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
-                        budget=args.budget, timeout_s=args.timeout)
+                        budget=args.budget, timeout_s=timeout_left(args))
         return _write(args, a, f"{method}:{args.file}")
     return run
 
@@ -155,7 +155,7 @@ def _lattice(args):
     from verify.adversary import small_margin_lattice, worst_order
 
     X, y = small_margin_lattice(args.n, args.d, args.k, draws=args.draws, seed=args.seed)
-    a = worst_order(X, y, method="exhaustive", budget=args.budget, timeout_s=args.timeout)
+    a = worst_order(X, y, method="exhaustive", budget=args.budget, timeout_s=timeout_left(args))
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 
@@ -207,7 +207,7 @@ def _check(args):
         given = {name: getattr(args, name) for name in
                  ("max_output", "max_depth", "max_digits", "max_stderr_lines")
                  if getattr(args, name) is not None}
-        adapter = CommandAdapter(args.cmd, timeout=args.timeout,
+        adapter = CommandAdapter(args.cmd, timeout_s=args.timeout,
                                  limits=OutputLimits(**given))
     else:
         try:
@@ -361,9 +361,9 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="report format")
     c.add_argument("--report", type=output_file, default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
-    c.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
+    c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                    help="--cmd: seconds allowed for each run of the program (writing "
-                   "the problem, reading the answer, its exit)")
+                   "the problem, reading the answer, its exit); default: no time limit")
     # defaults live in OutputLimits (not imported here: the CLI starts light);
     # tests/markone/cli check that these words match them
     for flag, what in (

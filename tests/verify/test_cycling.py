@@ -32,25 +32,34 @@ def _dot(a, b):
 
 
 def oracle_cyclic(X, y, intercept=True, strict=False):
-    """Textbook loop with a dict of (w, position) states: (transient, period, cycle)."""
+    """Textbook loop recording the state ``(w, position)`` before every presentation;
+    the first state that comes back starts the cycle (the docs' definition). Returns
+    ``(transient, transient_epochs, period, period_epochs, cycle, cycle_indices)``:
+    updates and complete passes before that state, the updates and passes of one
+    period, the weight vectors on the cycle from that state on and the example each
+    update errs on; None when a pass makes no mistake."""
     rows = _rows(X, y, intercept)
     n, w = len(rows), (0,) * len(rows[0])
-    seen, traj, step, quiet = {(w, 0): 0}, [w], 0, 0
-    while quiet < n:
-        r = rows[step % n]
-        step += 1
+    first_time, states, quiet, t = {}, [], 0, 0
+    while (w, t % n) not in first_time:
+        first_time[(w, t % n)] = t
+        r = rows[t % n]
         s = _dot(r, w)
-        if s < 0 or (s == 0 and not strict):
-            w = tuple(a + b for a, b in zip(w, r))
-            traj.append(w)
-            quiet = 0
-            if (w, step % n) in seen:
-                first = seen[(w, step % n)]
-                return first, len(traj) - 1 - first, tuple(traj[first:-1])
-            seen[(w, step % n)] = len(traj) - 1
+        mistake = s < 0 or (s == 0 and not strict)
+        states.append((w, mistake))
+        if mistake:
+            w, quiet = tuple(a + b for a, b in zip(w, r)), 0
         else:
             quiet += 1
-    return None
+            if quiet == n:
+                return None
+        t += 1
+    t0 = first_time[(w, t % n)]
+    transient = sum(m for _, m in states[:t0])
+    on_cycle = [(v, u % n) for u, (v, m) in enumerate(states) if u >= t0 and m]
+    cycle = tuple(v for v, _ in on_cycle)
+    return (transient, t0 // n, len(on_cycle), (t - t0) // n, cycle,
+            tuple(i for _, i in on_cycle))
 
 
 def oracle_reachable(X, y, intercept=True, strict=False):
@@ -69,6 +78,12 @@ def oracle_reachable(X, y, intercept=True, strict=False):
     return seen
 
 
+def _cyclic_answer(r):
+    """A cyclic report's answer, in the oracle's order."""
+    return (r.transient, r.transient_epochs, r.period_updates, r.period_epochs, r.cycle,
+            r.cycle_indices)
+
+
 # ---- exact expected values ------------------------------------------------------------
 
 def test_xor_pm1_cycle_exact():
@@ -84,13 +99,26 @@ def test_xor_01_cycle_exact():
     r = check_cycling(*XOR_01)
     assert r.cycle == ((0, 0, 0), (0, 0, -1), (0, 1, 0), (1, 1, 1))
     assert (r.transient, r.period_updates, r.period_epochs, r.max_norm_sq) == (0, 4, 1, 3)
+    assert r.transient_epochs == 0 and r.cycle_indices == (0, 1, 2, 3)
+
+
+def test_the_cycle_can_be_entered_between_updates():
+    """By hand: the signed rows are z0 = z2 = (1, 1, -1) and z1 = -z0. The states
+    (w, next position) before each presentation are (0, 0), (z0, 1), (0, 2), (z0, 0),
+    then (z0, 1) again: the cycle is entered after one update, at presentation 1, and
+    goes round once per pass with two updates (on examples 1 and 2). The state after
+    the first update, (z0, 1), is on it; keying only the states after updates finds
+    the repeat at (0, 2) and reported a transient of 2."""
+    r = check_cycling([[-1, -1]] * 3, [-1, 1, -1])
+    assert (r.transient, r.transient_epochs, r.period_updates, r.period_epochs) == \
+        (1, 0, 2, 1)
+    assert r.cycle == ((1, 1, -1), (0, 0, 0)) and r.cycle_indices == (1, 2)
+    assert "after a transient of 1 updates" in r.message
 
 
 @pytest.mark.parametrize("data", [XOR_PM1, XOR_01, parity3("01"), parity3("pm1")])
 def test_cyclic_matches_oracle(data):
-    r = check_cycling(*data)
-    first, period, cycle = oracle_cyclic(*data)
-    assert (r.transient, r.period_updates, r.cycle) == (first, period, cycle)
+    assert _cyclic_answer(check_cycling(*data)) == oracle_cyclic(*data)
 
 
 @pytest.mark.parametrize("data", [XOR_PM1, XOR_01, parity3("pm1")])
@@ -187,15 +215,15 @@ small_int_data = st.integers(2, 5).flatmap(lambda n: st.tuples(
 
 
 @settings(max_examples=40)
-@given(small_int_data)
-def test_cyclic_agrees_with_oracle_hypo(data):
+@given(small_int_data, st.booleans(), st.booleans())
+def test_cyclic_agrees_with_oracle_hypo(data, intercept, strict):
     X, y = np.array(data[0]), np.array(data[1])
-    r = check_cycling(X, y)
-    o = oracle_cyclic(X, y)
+    r = check_cycling(X, y, intercept=intercept, rule="strict" if strict else "nonstrict")
+    o = oracle_cyclic(X, y, intercept=intercept, strict=strict)
     if o is None:
         assert r.converged
     else:
-        assert (r.transient, r.period_updates, r.cycle) == o
+        assert _cyclic_answer(r) == o
 
 
 @settings(max_examples=30)
@@ -241,7 +269,7 @@ def test_random_non_separable_sets_cycle_hypo(seed, n):
         return
     r = check_cycling(X, y)
     assert not r.converged and r.period_updates > 0
-    assert (r.transient, r.period_updates, r.cycle) == oracle_cyclic(X, y)
+    assert _cyclic_answer(r) == oracle_cyclic(X, y)
     a = check_cycling(X, y, order="all", budget=200_000)
     if a.complete:
         assert set(r.cycle) <= oracle_reachable(X, y)

@@ -190,7 +190,7 @@ def test_cycling_timeout_is_reported(monkeypatch):
     monkeypatch.setattr(verify.cycling, "_CHUNK", 1)
     X, y = parity3("01")
     r = check_cycling(X, y, order="all", timeout_s=1e-9)
-    assert (r.complete, r.stopped_by) == (False, "timeout_s")
+    assert (r.complete, r.stopped_by) == (False, "timeout")
     assert "timeout_s=1e-09 s" in r.message and r.states < check_cycling(
         X, y, order="all").states
 
@@ -205,7 +205,7 @@ def test_cyclic_budget_and_timeout_are_reported():
     Xb = rng.integers(-50, 51, (5000, 3))
     yb = rng.choice([-1, 1], 5000)
     t = check_cycling(Xb, yb, timeout_s=1e-9)
-    assert (t.complete, t.stopped_by) == (False, "timeout_s") and t.states > 1
+    assert (t.complete, t.stopped_by) == (False, "timeout") and t.states > 1
 
 
 def test_worst_order_budgets_are_reported():
@@ -224,16 +224,16 @@ def test_worst_order_timeouts_are_reported(monkeypatch):
     monkeypatch.setattr(verify.cycling, "_CHUNK", 1)
     X, y = [[1, 0], [0, 1], [1, 1], [2, -1]], [1, 1, 1, -1]
     e = worst_order(X, y, intercept=False, method="exhaustive", timeout_s=1e-9)
-    assert (e.complete, e.stopped_by) == (False, "timeout_s")
+    assert (e.complete, e.stopped_by) == (False, "timeout")
     assert "timeout_s=1e-09 s" in e.message
     X3 = np.random.default_rng(0).integers(-3, 4, (20, 3))
     y3 = np.where(X3 @ [1, 2, -1] + 0.5 > 0, 1, -1)
     z = worst_order(X3, y3, method="z3", timeout_s=0.2, budget=1000)
-    assert (z.complete, z.stopped_by) == (False, "timeout_s") and z.mistakes <= z.bound
+    assert (z.complete, z.stopped_by) == (False, "timeout") and z.mistakes <= z.bound
     # greedy looks at the clock every 256 updates: 300 orthonormal points need 300
     Xo, yo = markone.datasets.orthonormal(300)
     g = worst_order(Xo, yo, intercept=False, method="greedy", timeout_s=1e-9)
-    assert (g.stopped_by, g.mistakes) == ("timeout_s", 256)
+    assert (g.stopped_by, g.mistakes) == ("timeout", 256)
 
 
 def test_multiclass_bound_budget_is_reported():
@@ -264,23 +264,24 @@ def test_check_machine_time_budget_never_changes_a_decided_claim():
 def test_check_machine_z3_after_the_deadline_is_undecided():
     import time
 
-    from verify.machine.check import _Reduced, _Units, _z3_hit
+    from verify.machine._endstops import z3_hit
+    from verify.machine.task import Reduced, Units
 
     X = np.array([[1, 0], [0, 1], [1, 1]])
     y = np.array([1, -1, 1])
-    units = _Units(1, (-1, 1))
-    red = _Reduced(X, y, units)
-    assert _z3_hit(red, units, 4) != "unknown"          # decided without a deadline
-    assert _z3_hit(red, units, 4, deadline=time.perf_counter() - 1) == "unknown"
+    units = Units(1, (-1, 1))
+    red = Reduced(X, y, units)
+    assert z3_hit(red, units, 4) != "unknown"          # decided without a deadline
+    assert z3_hit(red, units, 4, deadline=time.perf_counter() - 1) == "unknown"
 
 
 def test_check_machine_names_its_own_time_limit():
     from markone.cli import cli_terms
-    from verify.machine.check import _learnable_claim
+    from verify.machine._learnable import learnable_claim
 
     cut = check_separable(*xor(), method="z3", timeout_s=1e-9)
     assert (cut.separable, cut.method) == (None, "timeout")
-    claim = _learnable_claim(cut, [0, 1])
+    claim = learnable_claim(cut, [0, 1])
     assert claim.holds is None and "time_budget_s" in claim.message
     assert "within --time-budget" in cli_terms(claim.message)
 

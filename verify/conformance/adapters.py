@@ -43,6 +43,7 @@ import numpy as np
 
 from markone._internal.typing import JSONDict
 from markone.errors import MarkoneError
+from verify._budget import timeout_keyword
 from verify.conformance.command import (
     DeadlineExceeded,
     OutputLimitExceeded,
@@ -303,12 +304,17 @@ class CommandAdapter:
     on stdout (exit status 0).
 
     Each run is bounded (:func:`verify.conformance.command.run_bounded`): its own
-    process group, stopped whole when the run ends; ``timeout`` seconds for the whole
-    exchange; ``limits`` on what it writes (:class:`OutputLimits`). A run that breaks
-    a bound is the implementation's error, with a message naming the bound."""
+    process group, stopped whole when the run ends; ``limits`` on what it writes
+    (:class:`OutputLimits`); and, only when given, ``timeout_s`` seconds for the whole
+    exchange (``timeout=`` is its deprecated spelling: without it a run is waited for
+    however long it takes, so no verdict depends on how busy the machine is). A run
+    that breaks a bound is the implementation's error, with a message naming the
+    bound."""
 
-    def __init__(self, command: str, *, timeout: float = 60.0,
-                 limits: OutputLimits | None = None) -> None:
+    def __init__(self, command: str, *, timeout_s: float | None = None,
+                 limits: OutputLimits | None = None, **deprecated: Any) -> None:
+        self.timeout_s = timeout_keyword(deprecated, "CommandAdapter", "timeout",
+                                         timeout_s)
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("--cmd is empty; give the command that runs your "
@@ -318,7 +324,6 @@ class CommandAdapter:
                 f"--cmd: cannot find the program {self.argv[0]!r} (not on PATH and not "
                 "an executable file).")
         self.name = command
-        self.timeout = timeout
         self.limits = OutputLimits() if limits is None else limits
 
     def answer(self, problem: JSONDict) -> JSONDict | None:
@@ -347,11 +352,11 @@ class CommandAdapter:
         try:
             # what the program writes is its own business: bytes that are not UTF-8
             # become U+FFFD (and then fail as not JSON), never an error of markone's
-            run = run_bounded(self.argv, json.dumps(problem), timeout=self.timeout,
+            run = run_bounded(self.argv, json.dumps(problem), timeout_s=self.timeout_s,
                               limits=self.limits)
         except DeadlineExceeded as exc:
             raise ImplementationError(f"`{self.name}` did not answer within "
-                                      f"{self.timeout:g} s ({exc})", exc.stderr) from None
+                                      f"{self.timeout_s:g} s ({exc})", exc.stderr) from None
         except OutputLimitExceeded as exc:
             raise ImplementationError(f"`{self.name}`: {exc}", exc.stderr) from None
         if run.returncode != 0:

@@ -19,7 +19,7 @@ option that raises it.
 
 >>> import sys
 >>> run = run_bounded([sys.executable, "-c", "print(input()[::-1])"], "abc",
-...                   timeout=30, limits=OutputLimits())
+...                   timeout_s=30, limits=OutputLimits())
 >>> run.returncode, run.stdout
 (0, 'cba\\n')
 """
@@ -27,6 +27,7 @@ option that raises it.
 from __future__ import annotations
 
 import codecs
+import math
 import os
 import re
 import selectors
@@ -35,6 +36,9 @@ import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from verify._budget import timeout_keyword
 
 from markone.errors import MarkoneError
 from verify.conformance.protocol import LimitExceeded, over_limit
@@ -43,6 +47,8 @@ __all__ = ["OutputLimits", "RunStopped", "OutputLimitExceeded", "DeadlineExceede
            "JSONShapeGuard", "StderrTail", "run_bounded", "stop_group", "MAX_DEPTH_CEILING"]
 
 _CHUNK = 1 << 16
+# The three waits below decide no verdict: they only clean up after a run that has
+# ended (or pace the reads), whatever the result.
 #: How long a process group gets to exit after SIGTERM before SIGKILL.
 TERM_GRACE_S = 0.5
 #: How long to wait for SIGKILLed processes to finish dying.
@@ -245,20 +251,22 @@ def _cut(line, width):
 
 # ---- the run --------------------------------------------------------------------------
 
-def run_bounded(argv: Sequence[str], stdin_text: str, *, timeout: float,
-                limits: OutputLimits) -> Finished:
-    """Run ``argv`` with ``stdin_text`` on its stdin, within ``timeout`` seconds and
-    ``limits``; the program and everything it started are gone when this returns.
+def run_bounded(argv: Sequence[str], stdin_text: str, *, timeout_s: float | None = None,
+                limits: OutputLimits, **deprecated: Any) -> Finished:
+    """Run ``argv`` with ``stdin_text`` on its stdin, within ``limits`` and (only when
+    given) ``timeout_s`` seconds; the program and everything it started are gone when
+    this returns. (``timeout=`` is the deprecated spelling of ``timeout_s``.)
 
     Raises
     ------
     DeadlineExceeded
         The exchange (writing stdin, reading the answer, the program's exit) took
-        longer than ``timeout``; ``args[1]`` is the stderr shown.
+        longer than ``timeout_s``; ``args[1]`` is the stderr shown.
     OutputLimitExceeded
         A limit was exceeded; ``args[1]`` is the stderr shown.
     """
-    deadline = time.monotonic() + timeout
+    timeout_s = timeout_keyword(deprecated, "run_bounded", "timeout", timeout_s)
+    deadline = math.inf if timeout_s is None else time.monotonic() + timeout_s
     proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     exchange = _Exchange(proc, stdin_text.encode(), limits)

@@ -156,7 +156,7 @@ def test_limits_are_checked_while_reading_not_after():
     checked after reading, this run would never end."""
     argv = [sys.executable, str(HOSTILE / "flood_stdout.py")]
     with pytest.raises(OutputLimitExceeded, match="--max-output"):
-        finishes(lambda: run_bounded(argv, "", timeout=HANG_GUARD_S,
+        finishes(lambda: run_bounded(argv, "", timeout_s=HANG_GUARD_S,
                                      limits=OutputLimits(max_output=50_000)))
 
 

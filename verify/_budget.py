@@ -1,0 +1,87 @@
+"""What stops a search: a budget of work by default, the clock only when asked.
+
+Every search and prover in :mod:`verify` is limited by a deterministic amount of work
+(states, updates, passes, LP iterations, SMT resource units), so the same input gives
+the same answer on any machine at any load. A wall-clock limit applies only when the
+user passes ``timeout_s`` (``--timeout`` on the command line). A result that did not
+finish says what stopped it in ``stopped_by``, one of :data:`STOPPED_BY`:
+
+* ``""``: nothing cut the search short (it ended by itself);
+* ``"budget"``: its budget of work ran out (raise ``budget``);
+* ``"timeout"``: the user's ``timeout_s`` passed (raise ``timeout_s``).
+
+>>> stopped_phrase("budget", 100, None, "states")
+'the budget (budget=100 states) stopped the search'
+>>> stopped_phrase("timeout", 100, 2.5, "states"), to_raise("timeout")
+('the time limit (timeout_s=2.5 s) stopped the search', 'timeout_s')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from markone._internal.deprecation import renamed_keyword
+from markone._internal.validation import check_positive
+
+__all__ = ["STOPPED_BY", "BUDGET", "TIMEOUT", "deadline_after", "expired",
+           "seconds_left", "stopped_phrase", "to_raise", "timeout_keyword"]
+
+#: What stopped a search, in every result's ``stopped_by``.
+BUDGET, TIMEOUT = "budget", "timeout"
+STOPPED_BY = ("", BUDGET, TIMEOUT)
+
+
+def deadline_after(timeout_s: float | None) -> float | None:
+    """The :func:`time.perf_counter` value ``timeout_s`` seconds from now (None: no
+    deadline), after checking that ``timeout_s`` is positive."""
+    if timeout_s is None:
+        return None
+    return time.perf_counter() + check_positive(timeout_s, "timeout_s")
+
+
+def expired(deadline: float | None) -> bool:
+    """True once :func:`time.perf_counter` has passed ``deadline`` (never for None)."""
+    return deadline is not None and time.perf_counter() > deadline
+
+
+def seconds_left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (None for none), at least a millisecond: a solver
+    that starts after the deadline still gets a moment, and answers unknown."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+
+
+def to_raise(stopped_by: str) -> str:
+    """The parameter to raise when ``stopped_by`` stopped a search."""
+    return "timeout_s" if stopped_by == TIMEOUT else "budget"
+
+
+def stopped_phrase(stopped_by: str, budget: Any, timeout_s: float | None,
+                   unit: str) -> str:
+    """How a search that did not finish says why, naming the parameter that stopped
+    it (the CLI rewrites ``budget=`` and ``timeout_s=`` into its flags)."""
+    if stopped_by == TIMEOUT and timeout_s is not None:
+        return f"the time limit (timeout_s={float(timeout_s):g} s) stopped the search"
+    return f"the budget (budget={budget} {unit}) stopped the search"
+
+
+def timeout_keyword(deprecated: Mapping[str, Any], where: str, old: str,
+                    timeout_s: float | None, *, per_second: float = 1) -> float | None:
+    """``timeout_s`` (checked positive), or the value of its deprecated spelling
+    ``old`` in ``deprecated`` (the ``**kwargs`` of ``where``), in units of
+    ``1 / per_second`` seconds (1000 for ``timeout_ms``), with a
+    ``DeprecationWarning``.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     timeout_keyword({"timeout_ms": 2500}, "prove", "timeout_ms", None,
+    ...                     per_second=1000)
+    2.5
+    """
+    value = renamed_keyword(deprecated, where, old, "timeout_s", timeout_s, None,
+                            stacklevel=6)
+    if value is not timeout_s and value is not None:
+        value = check_positive(value, old) / per_second
+    return None if value is None else check_positive(value, "timeout_s")
