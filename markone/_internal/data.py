@@ -167,7 +167,7 @@ class Dataset:
         return f"Dataset(n={n}, d={d}, {kind}, classes={self.classes.tolist()})"
 
 
-def as_dataset(X: Any, y: Any = None, *, name: str = "X") -> Dataset:
+def as_dataset(X: Any, y: Any = None, *, name: str = "X", y_name: str = "y") -> Dataset:
     """Check labelled data once and return them as a :class:`Dataset`.
 
     Parameters
@@ -179,8 +179,8 @@ def as_dataset(X: Any, y: Any = None, *, name: str = "X") -> Dataset:
     y : array-like (n_samples,)
         Two classes of any values, or -1/+1 labels (one class allowed); see
         :func:`markone._internal.validation.labels_to_pm1`.
-    name : str
-        The inputs' name in error messages.
+    name, y_name : str
+        The names of the inputs and of the labels in error messages.
 
     Raises
     ------
@@ -199,13 +199,13 @@ def as_dataset(X: Any, y: Any = None, *, name: str = "X") -> Dataset:
         if y is not None:
             raise TypeError("a Dataset carries its labels; pass y=None with it.")
         return X
-    return _validated(X, y, name)
+    return _validated(X, y, name, y_name)
 
 
-def _validated(X, y, name):
+def _validated(X, y, name, y_name="y"):
     """The checks of :func:`as_dataset` (the one place labelled inputs are checked)."""
     X = array_values(X)
     source = check_sparse(X, name=name) if is_sparse(X) else dense_array(X, name=name)
-    y_pm1, classes = labels_to_pm1(y)
-    check_consistent_length(source, y_pm1, names=(name, "y"))
+    y_pm1, classes = labels_to_pm1(y, name=y_name)
+    check_consistent_length(source, y_pm1, names=(name, y_name))
     return Dataset(source, y_pm1, classes, name)

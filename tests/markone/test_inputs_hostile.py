@@ -12,6 +12,7 @@ import pytest
 import markone
 import verify
 from markone._internal import data as boundary
+from markone.batch import train_many
 from verify.adversary import novikoff_bound, replay
 from verify.cycling import integer_yx
 from verify.margin import scaled_data
@@ -56,6 +57,16 @@ ENTRY_POINTS = {
     "replay exact": lambda X, y: replay(X, y, [0, 1, 2, 0], exact=True),
     "scaled_data": lambda X, y: scaled_data(X, y),
     "integer_yx": lambda X, y: integer_yx(X, y),
+    "train_many": lambda X, y: train_many([X], [y], max_epochs=5),
+}
+
+#: Entry points that read (X, y) through scikit-learn's validation (the estimators)
+#: or with labels of any number of classes: they read frames by their values too.
+OTHER_ENTRY_POINTS = {
+    "check_multiclass_bound": lambda X, y: verify.check_multiclass_bound(X, y),
+    "Perceptron": lambda X, y: markone.Perceptron().fit(X, y).w_,
+    "MulticlassPerceptron": lambda X, y: markone.MulticlassPerceptron().fit(X, y).coef_,
+    "KernelPerceptron": lambda X, y: markone.KernelPerceptron().fit(X, y).predict(X),
 }
 
 
@@ -73,9 +84,9 @@ def _plain(result):
     return result
 
 
-@pytest.mark.parametrize("name", ENTRY_POINTS)
+@pytest.mark.parametrize("name", [*ENTRY_POINTS, *OTHER_ENTRY_POINTS])
 def test_a_dataframe_gives_what_its_values_give(name):
-    f = _quiet(ENTRY_POINTS[name])
+    f = _quiet({**ENTRY_POINTS, **OTHER_ENTRY_POINTS}[name])
     assert _plain(f(FRAME, LABELS)) == _plain(f(FRAME.to_numpy(), np.array(LABELS)))
 
 
@@ -136,10 +147,10 @@ def test_a_dataset_is_converted_once():
 
 @pytest.mark.parametrize("name", ENTRY_POINTS)
 @pytest.mark.parametrize("y, match", [
-    ([0, None, 1], r"y\[1\] is None, a missing label"),
-    (pd.Series([0, pd.NA, 1], dtype=object), r"y\[1\] is <NA>, a missing label"),
-    (pd.array([0, pd.NA, 1]), r"y\[1\] is NaN, a missing label"),
-    ([0.0, 1.0, np.nan], r"y\[2\] is NaN, a missing label"),
+    ([0, None, 1], r"y(s\[0\])?\[1\] is None, a missing label"),
+    (pd.Series([0, pd.NA, 1], dtype=object), r"y(s\[0\])?\[1\] is <NA>, a missing label"),
+    (pd.array([0, pd.NA, 1]), r"y(s\[0\])?\[1\] is NaN, a missing label"),
+    ([0.0, 1.0, np.nan], r"y(s\[0\])?\[2\] is NaN, a missing label"),
     (np.array([0, "a", 1], dtype=object), "mixes labels of types int, str"),
     (["a", "a", "a"], r"only one class \('a'\), which has no side"),
 ])
