@@ -136,6 +136,22 @@ def test_each_call_checks_its_data_once(name, monkeypatch):
     assert len(calls) == 1
 
 
+@pytest.mark.parametrize("name", ["worst_order", "check_mistake_bound", "check_compression",
+                                  "check_separable", "max_margin"])
+def test_each_call_looks_for_rounding_once(name, monkeypatch):
+    """worst_order used to pass X through check_matrix 3 times and first_inexact twice."""
+    calls = []
+    real = boundary.first_inexact
+
+    def counted(arr):
+        calls.append(arr.shape)
+        return real(arr)
+
+    monkeypatch.setattr(boundary, "first_inexact", counted)
+    _quiet(ENTRY_POINTS[name])(FRAME, LABELS)
+    assert calls == [FRAME.shape]
+
+
 def test_a_dataset_is_converted_once():
     data = boundary.as_dataset([["1/2", 1], [2, "3"]], [1, -1])
     assert data.fractions is data.fractions and data.floats is data.floats
