@@ -79,25 +79,31 @@ class Method(str, enum.Enum):
 SEARCH_UNCHECKED = "its evidence is a search's result, not a certificate"
 
 
+_PROVERS: dict[Method, Callable[..., Any]] = {}
+_RECHECKS: dict[Method, Callable[..., Any]] = {}
+
+
+def _registered(table: dict[Method, Callable[..., Any]], what: str) -> Any:
+    """A property giving the function registered in ``table`` for the kind."""
+    def registered(kind: ClaimKind) -> Callable[..., Any] | None:
+        return table.get(kind.method)
+
+    registered.__doc__ = f"The function that {what} (None until its module is imported)."
+    return property(registered)
+
+
 @dataclasses.dataclass(frozen=True)
 class ClaimKind:
     """One kind of claim: its :class:`Method`, the ``slot`` it fills and the
     ``verdicts`` (values of ``holds``) it can give; ``prover`` and ``recheck`` are
-    the functions registered for it (None until their module is imported)."""
+    the functions registered for it."""
 
     method: Method
     slot: str
     verdicts: tuple
 
-    @property
-    def prover(self) -> Callable[..., Any] | None:
-        """The function that decides claims of this kind."""
-        return _PROVERS.get(self.method)
-
-    @property
-    def recheck(self) -> Callable[..., Any] | None:
-        """The function that re-checks a claim of this kind from its evidence."""
-        return _RECHECKS.get(self.method)
+    prover = _registered(_PROVERS, "decides claims of this kind")
+    recheck = _registered(_RECHECKS, "re-checks a claim of this kind from its evidence")
 
 
 def _row(method: Method, slot: str, *verdicts: bool | None) -> ClaimKind:
@@ -127,9 +133,6 @@ KINDS: dict[Method, ClaimKind] = {k.method: k for k in (
     _row(Method.CONTINUATIONS_OPEN, "converges", None),
     _row(Method.PERIODIC_OPEN, "converges", None),
 )}
-
-_PROVERS: dict[Method, Callable[..., Any]] = {}
-_RECHECKS: dict[Method, Callable[..., Any]] = {}
 
 
 def kind_of(slot: str, method: str) -> ClaimKind:
