@@ -32,6 +32,7 @@ __all__ = [
     "array_values",
     "dense_array",
     "float64_matrix",
+    "refuse_missing_labels",
     "refuse_nonfinite",
     "rounding_refused",
     "check_sparse",
@@ -391,6 +392,21 @@ def _as_label_array(y, name):
     if arr.dtype == object:
         _refuse_missing_labels(arr, name)
     return arr
+
+
+def refuse_missing_labels(y, *, name="y"):
+    """Raise for a missing label (None, pandas NA, NaN, NaT) in ``y``, by position,
+    and for labels of types that cannot be sorted together; other checks of ``y`` are
+    the caller's (the estimators leave them to scikit-learn).
+
+    >>> refuse_missing_labels(["a", None])
+    Traceback (most recent call last):
+    ...
+    ValueError: y[1] is None, a missing label; every example needs one: drop those examples or fill in their labels.
+    """
+    arr = np.asarray(array_values(y))
+    if arr.dtype == object and arr.ndim == 1:
+        _refuse_missing_labels(arr, name)
 
 
 def _refuse_missing_labels(arr, name):

@@ -175,6 +175,20 @@ def test_bad_labels_are_refused_by_name_everywhere(name, y, match):
         _quiet(ENTRY_POINTS[name])(FRAME, y)
 
 
+@pytest.mark.parametrize("estimator", [markone.Perceptron, markone.MulticlassPerceptron,
+                                       markone.KernelPerceptron])
+@pytest.mark.parametrize("y, match", [
+    ([0, None, 1], r"y\[1\] is None, a missing label"),
+    (pd.Series([0, pd.NA, 1], dtype=object), r"y\[1\] is <NA>, a missing label"),
+])
+def test_the_estimators_refuse_missing_labels_by_name(estimator, y, match):
+    """(scikit-learn said "Unknown label type" or "boolean value of NA is ambiguous")"""
+    with pytest.raises(ValueError, match=match):
+        estimator().fit(FRAME, y)
+    with pytest.raises(ValueError, match=match):
+        estimator().partial_fit(FRAME, y, classes=[0, 1])
+
+
 @pytest.mark.parametrize("name", [n for n in ENTRY_POINTS if "svm" not in n])
 def test_one_class_of_pm1_labels_is_a_question_everywhere(name):
     """The deliberate rule: one class given as -1/+1 labels is accepted (it is on a
