@@ -41,7 +41,8 @@ from markone._internal.checks import (
 from markone._params import CORE_CONSTRAINTS, validate_parameter_constraints
 from markone._internal.typing import ArrayLike, Label
 from markone._internal.validation import (as_generator, check_sparse, encode_binary_labels,
-                                 encode_class_labels, float64_input, is_sparse)
+                                          encode_class_labels, float64_input, is_sparse,
+                                          refuse_missing_labels)
 
 E = TypeVar("E", bound="OnlineClassifier")
 
@@ -81,6 +82,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_xy(self, X, y, *, reset: bool):
         X = float64_input(X)  # the estimators train in float64: never on rounded X
+        refuse_missing_labels(y)  # by position (scikit-learn: "Unknown label type")
         X, y = validate_data(self, X, y, reset=reset, dtype=np.float64,
                              accept_sparse=self._accept_sparse)
         X = _canonical(X)

@@ -545,12 +545,19 @@ def _lp(prob, deadline):
 
 
 def _exact_gordan(prob, support, lam):
-    """Exact Gordan certificate on ``support`` (float multipliers ``lam``), or None.
+    """Exact Gordan certificate on ``support`` (float multipliers ``lam`` of its rows
+    scaled to a largest entry of 1, as :func:`verify._cuts.solve_by_cuts` gives them),
+    or None.
 
     Reduces the support numerically to an affinely minimal one (Caratheodory: a
     one-dimensional kernel), then solves that small integer system exactly.
     """
-    idx, lam = _caratheodory(dense_rows(prob.Zf, support), support, lam)
+    from verify._cuts import row_scaled
+
+    rows = row_scaled(prob.Zf, support)   # the rows the LP's duals ``lam`` weigh
+    idx, lam = _caratheodory(dense_rows(rows, range(len(support))), support, lam)
+    if not idx.size:   # rounding dropped every example: no certificate here
+        return None
     ints, _ = prob.int_rows(idx)
     A = [list(col) for col in zip(*ints)]  # columns = examples
     try:

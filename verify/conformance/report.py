@@ -19,7 +19,31 @@ from collections.abc import Sequence
 from markone._internal.io import plural
 from verify.conformance.judge import CaseResult
 
-__all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status"]
+__all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status", "cause_lines",
+           "failure_lines"]
+
+
+def cause_lines(result: CaseResult) -> list[str]:
+    """What a report says caused a failure: each diagnosis is a misreading of the rule
+    that, re-run on the case, gives exactly the implementation's answer; when none
+    does, the cause is "unexplained" (never a guess).
+
+    >>> r = CaseResult(id="a", property="p", task="binary", variant="last",
+    ...                status="fail", diagnosis=("the strict rule",))
+    >>> cause_lines(r)
+    ['cause (reproduced): the strict rule']
+    """
+    if result.status != "fail":
+        return []
+    if not result.diagnosis:
+        return ["cause: unexplained (no known misreading of the rule, re-run on this "
+                "case, gives this answer)"]
+    return [f"cause (reproduced): {d}" for d in result.diagnosis]
+
+
+def failure_lines(result: CaseResult) -> list[str]:
+    """The lines after a case's details: its first divergent step, then its causes."""
+    return ([result.divergence] if result.divergence else []) + cause_lines(result)
 
 
 def summary(results: Sequence[CaseResult]) -> dict[str, int]:
@@ -55,10 +79,7 @@ def as_table(results: Sequence[CaseResult], impl_name: str, *, show_errors: bool
             lines.append("")
             lines.append(f"{r.id} [{r.status}] ({r.task}, {r.variant}):")
             lines.extend(f"  {d}" for d in r.details)
-            lines.extend(f"  likely cause: {d}" for d in r.diagnosis)
-            if r.status == "fail" and not r.diagnosis:
-                lines.append("  likely cause: none of the known misreadings reproduces "
-                             "this answer")
+            lines.extend(f"  {c}" for c in failure_lines(r))
             if r.status == "error" and show_errors and r.error and r.error != \
                     (r.details[0] if r.details else ""):
                 lines.append("  the implementation's own output:")
@@ -85,6 +106,7 @@ def as_json(results: Sequence[CaseResult], impl_name: str) -> str:
                       "variant": r.variant, "status": r.status,
                       "failed": list(r.failed), "details": list(r.details),
                       "diagnosis": list(r.diagnosis), "error": r.error,
+                      "first_divergent_step": r.divergence,
                       "float64_can_pass": r.float64_can_pass,
                       "answer": _jsonable_answer(r.answer)} for r in results]}
     return json.dumps(doc, indent=1) + "\n"
@@ -99,7 +121,7 @@ def as_junit(results: Sequence[CaseResult], impl_name: str) -> str:
     for r in results:
         case = ET.SubElement(suite, "testcase", classname=f"conformance.{r.property}",
                              name=r.id)
-        text = "\n".join(list(r.details) + [f"likely cause: {d}" for d in r.diagnosis])
+        text = "\n".join(list(r.details) + failure_lines(r))
         if r.status == "fail":
             ET.SubElement(case, "failure", message="; ".join(r.failed)).text = text
         elif r.status == "error":
