@@ -1023,7 +1023,7 @@ def _faults(expected, claim, d):
     only = FaultPlan(tuple(plan.faults[i] for i in chosen))
     for r in minimal["r_units"]:
         if learnable_with(expected.machine, ctx.images, ctx.labels, only, r) is not False:
-            raise _Refuted(f"the smallest set of faults alone leaves R-unit {r} "
+            raise _Refuted(f"the smallest set of faults alone leaves {r_unit_name(r)} "
                            "learnable")
     if minimal["complete"] and not minimal["undecided"]:
         for i in chosen:
