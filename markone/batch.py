@@ -164,7 +164,7 @@ def _float_parameter(value, name):
     """A positive step size or constant as the float64 that equals it (checked as
     :func:`markone.train` checks it: ints, floats, Fractions, strings like ``"1/2"``);
     refused, by name and value, when float64 cannot hold it exactly."""
-    from markone._estimator import as_float, validate_core_params
+    from markone._params import as_float, validate_core_params
 
     validate_core_params({name: value}, "train_many")
     return as_float(value, name, fix="train_many trains in float64: pass a value that "

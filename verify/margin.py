@@ -57,7 +57,7 @@ from markone._internal.html import ShownInJupyter
 from markone._internal.typing import ArrayLike
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.validation import check_positive, is_sparse, sparse_refused
-from markone.perceptron import signed_rows
+from markone.engine import signed_rows
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
 from verify.separability import check_separable
 

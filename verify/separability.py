@@ -48,7 +48,7 @@ from markone._internal.exact import signed_integer_rows
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
 from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
-from markone.perceptron import signed_rows
+from markone.engine import signed_rows
 from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
@@ -474,7 +474,7 @@ def _perceptron(prob, deadline=None):
     import warnings
 
     from markone._internal.checks import FloatRangeError
-    from markone.perceptron import train
+    from markone.engine import train
 
     Z = prob.Zf
     epochs = _perceptron_epochs(Z.nnz if is_sparse(Z) else Z.size, prob.d)
