@@ -142,3 +142,16 @@ def test_dropping_empty_columns_changes_no_verdict(seed):
         assert v.separable == check_separable(X.toarray(), y, intercept=intercept,
                                               method="z3").separable
         assert check_certificate(X, y, v)
+
+
+def test_the_exhaustive_worst_order_is_refused_by_the_same_limit(capsys, tmp_path):
+    from verify import worst_order
+
+    X, y = [[2, 1], [1, 2], [-1, -1]], [1, 1, -1]
+    with pytest.raises(MemoryLimitError, match="max_memory_gb=0.01"):
+        worst_order(X, y, method="exhaustive", max_memory_gb=0.01)
+    assert worst_order(X, y, method="exhaustive", budget=3).explored == 3
+    out = tmp_path / "case.json"
+    assert main(["adversary", "exhaustive", "parity3", "--max-memory", "0.01",
+                 "--out", str(out)]) == 2
+    assert "raise --max-memory" in capsys.readouterr().err and not out.exists()
