@@ -154,7 +154,7 @@ _CLI_TERMS: list = [
     (r"\btimeout_s=([\d.eE+-]+) s\b", r"--timeout \1 s"),
     (r"\b(a longer |raise )timeout_s\b", r"\1--timeout"),
     (r"\bbudget=(\d+)", r"--budget \1"),
-    (r"\btime_budget_s\b", "--time-budget"),
+    (r"\b(within |pass )timeout_s\b", r"\1--timeout"),
     (r"^chars is empty\b", "--chars is empty"),
     (r"\bchars='([^']*)'", r"--chars \1"),
     (r"\bjitter=(\d+)", r"--jitter \1"),

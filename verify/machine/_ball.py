@@ -51,12 +51,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from fractions import Fraction
 
 import numpy as np
 
 from markone._internal.typing import ArrayLike
+from verify._budget import expired
 
 __all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "weight_direction"]
 
@@ -278,8 +278,7 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
         k = int(np.argmax(over))
         if over[k] <= 0:
             break
-        if len(refined) >= max_refine or (deadline is not None
-                                          and time.perf_counter() > deadline):
+        if len(refined) >= max_refine or expired(deadline):
             complete = False
             break
         j, sign = (k, 1) if k < len(upper) else (k - len(upper), -1)

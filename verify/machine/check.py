@@ -85,7 +85,7 @@ import math
 import time
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -93,8 +93,10 @@ from markone._internal.io import plural
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, JSONDict, Seed
 from markone._internal.validation import (as_generator, check_consistent_length,
-                                 check_int_at_least, check_positive)
+                                 check_int_at_least)
 from markone.hardware.runits import r_unit_name
+from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
+                            timeout_keyword)
 from verify.machine import _clipped, _gamma_chain, _projected, _reach
 from verify.machine import rules as _rules
 from verify.machine._projected import ProjectedBall, check_projected_ball
@@ -117,8 +119,6 @@ __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_ta
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
 EXACT_MAX_STATES = 200_000
-#: Seconds at most spent minimising the set of faults that breaks a task.
-FAULT_MIN_S = 10.0
 #: Most pass-start states of the exact chain search for the gamma rule with whole
 #: steps (small tasks only: at most ``verify.machine._gamma_chain.MAX_INPUTS`` inputs).
 GAMMA_CHAIN_STATES = 5_000
@@ -129,9 +129,10 @@ MAX_DIRECTIONS = 256
 #: Most integers (states times merged A-units) of a reachable set a report keeps as
 #: the inductive invariant behind an "exact reachable states" claim.
 MAX_INVARIANT = 100_000
-#: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
-#: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
-Z3_SECONDS = 10.0
+#: Z3 resource units (its deterministic ``rlimit`` count) at most of the bounded model
+#: checking of one R-unit's end stops (it can otherwise run for many minutes on a
+#: small task); a few seconds of Z3's work on an idle machine.
+Z3_RLIMIT = 20_000_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -207,6 +208,10 @@ class MachineReport:
     params : dict
         Every parameter of the machine (``MarkIParams.to_dict()``): a re-check on a
         machine with other parameters is refused, naming the first that differs.
+    stopped_by : str
+        What left claims undecided: ``"budget"`` (a search ran out of its work),
+        ``"timeout"`` (``timeout_s`` passed), or ``""`` (nothing: every claim that
+        applies is decided).
     """
 
     r_units: tuple
@@ -223,6 +228,7 @@ class MachineReport:
     time_s: float
     patterns_sha256: str = ""
     params: dict = dataclasses.field(default_factory=dict, repr=False)
+    stopped_by: str = dataclasses.field(default="", repr=False)
 
     @property
     def learnable(self) -> bool | None:
@@ -245,7 +251,8 @@ class MachineReport:
                 "converges": self.converges,
                 "r_units": [r.to_dict() for r in self.r_units],
                 "timing": self.timing.to_dict(), "faults": self.faults.to_dict(),
-                "quantisation": self.quantisation.to_dict(), "time_s": self.time_s}
+                "quantisation": self.quantisation.to_dict(), "time_s": self.time_s,
+                "stopped_by": self.stopped_by}
 
     def text(self) -> str:
         """The report in words, one line per claim."""
@@ -348,8 +355,8 @@ def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
 def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
                   exposure_s: float | None = None, exact_budget: int | None = None,
                   orders: int = 8, z3_depth: int = 40, seed: Seed = 0,
-                  time_budget_s: float | None = None, progress: bool | None = None
-                  ) -> MachineReport:
+                  timeout_s: float | None = None, progress: bool | None = None,
+                  **deprecated: Any) -> MachineReport:
     """What the perceptron's theorems promise ``machine`` on ``(images, labels)``.
 
     Parameters
@@ -374,15 +381,24 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         ``(R/gamma)^2`` is at most this (and the task is small).
     seed : int or numpy.random.Generator
         For the random orders.
-    time_budget_s : float, optional
-        Stop searching after about this long: the separability checks, the random
-        orders and the Z3 queries are cut at that time, and the claims they would have
+    timeout_s : float, optional
+        Stop searching after about this long: the separability checks, the
+        weight-by-weight balls, the beam and random orders, the Z3 queries and the
+        fault minimisation are cut at that time, and the claims they would have
         decided stay undecided (``holds=None``, saying so), never guessed. Without
-        it, Z3 still gets at most ``Z3_SECONDS`` (10 s) per R-unit.
+        it (the default) only budgets of work limit the searches, so the report does
+        not depend on the clock: ``exact_budget`` states, ``orders``, at most
+        ``verify.machine._reach.MAX_REFINE`` (1,024) weights refined by their own
+        ball, :data:`Z3_RLIMIT` Z3 resource units per R-unit, and
+        ``verify.machine.faults.MAX_TESTS`` (400) separability checks to minimise
+        the faults. (``time_budget_s=`` is the deprecated spelling.)
     progress : bool, optional
         Show a progress bar of the R-units checked (tqdm, on stderr; ``None``: only
         on a terminal, once the check takes more than half a second). It changes no
         claim.
+    **deprecated
+        ``time_budget_s=``: the old spelling of ``timeout_s``, with a
+        ``DeprecationWarning``.
 
     Returns
     -------
@@ -405,8 +421,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     z3_depth = check_int_at_least(z3_depth, "z3_depth", 0)
     budget = EXACT_MAX_STATES if exact_budget is None else check_int_at_least(
         exact_budget, "exact_budget", 1)
-    deadline = None if time_budget_s is None else t0 + check_positive(
-        time_budget_s, "time_budget_s")
+    deadline = deadline_after(timeout_keyword(deprecated, "check_machine",
+                                              "time_budget_s", timeout_s))
     task = machine_task(machine, images, labels)
     p = machine.params
     rng = as_generator(seed)
@@ -423,15 +439,27 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     reports = tuple(reports)
     if exposure_s is None:
         exposure_s = p.exposure_s
+    claims = dict(timing=_timing_claim(machine, task, machine._images(images), exposure_s),
+                  faults=_fault_claim(machine, images, labels, plan, reports, deadline),
+                  quantisation=_quantisation_claim(p, units, reports, task))
     return MachineReport(
-        r_units=reports,
-        timing=_timing_claim(machine, task, machine._images(images), exposure_s),
-        faults=_fault_claim(machine, images, labels, plan, reports, deadline),
-        quantisation=_quantisation_claim(p, units, reports, task),
+        r_units=reports, **claims,
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
         data_sha256=_data_hash(task), time_s=time.perf_counter() - t0,
-        patterns_sha256=_patterns_hash(task), params=p.to_dict())
+        patterns_sha256=_patterns_hash(task), params=p.to_dict(),
+        stopped_by=_stopped_by([c for r in reports for c in
+                                (r.learnable, r.end_stops, r.converges)]
+                               + list(claims.values()), deadline))
+
+
+def _stopped_by(claims, deadline):
+    """What left claims of a report undecided: ``"timeout"`` once the user's time
+    limit has passed, else ``"budget"`` (a search ran out of its work); ``""`` when
+    every claim is decided (or, by design, not assessed)."""
+    if all(c.holds is not None or c.method == "not assessed" for c in claims):
+        return ""
+    return TIMEOUT if expired(deadline) else BUDGET
 
 
 def _analyses(p, plan, task, units):
@@ -469,10 +497,8 @@ def _fault_claim(machine, images, labels, plan, reports, deadline=None):
     words = []
     minimum = notes = None
     if any(c["healthy"] for c in culprits.values()):
-        stop = time.perf_counter() + FAULT_MIN_S
         minimum = minimal_faults(machine, images, labels, plan,
-                                 deadline=stop if deadline is None else min(stop,
-                                                                            deadline))
+                                 timeout_s=seconds_left(deadline))
         found = minimum.to_dict()
         notes = {k: found.pop(k) for k in ("tests", "solver_checks")}
         ev["minimal"] = dict(found, kinds=[
@@ -606,7 +632,7 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     cols = task.inputs[r]
     X = task.patterns[:, cols].astype(np.int64)
     y = task.targets[:, r]
-    verdict = check_r_unit_task(X, y, timeout_s=_seconds_left(deadline))
+    verdict = check_r_unit_task(X, y, timeout_s=seconds_left(deadline))
     learnable = _learnable_claim(verdict, cols)
     if not verdict.separable:
         return RUnitReport(r, learnable, *_after_learnable(learnable))
@@ -776,12 +802,6 @@ def _forced_machine_passes(task, units):
     return max(passes, default=1)
 
 
-def _seconds_left(deadline):
-    """Seconds until ``deadline`` (at least a millisecond: a check that starts after
-    it then times out at once, and says so), or None without one."""
-    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-
-
 def _learnable_claim(v, cols):
     n = len(cols)
     if v.separable:
@@ -802,7 +822,7 @@ def _learnable_claim(v, cols):
     if v.method == "timeout":  # cut by check_machine's own limit, named as such
         return Claim(None, "check_separable/timeout",
                      f"undecided: the separability check on its {n} A-units did not "
-                     "finish within time_budget_s")
+                     "finish within timeout_s")
     return Claim(None, f"check_separable/{v.method}", v.message)
 
 
@@ -958,7 +978,7 @@ def _end_stop_search(red, units, budget, z3_depth, rng, orders, deadline):
         if pushed.stream is not None:
             return _hit_claim(red, units, pushed.stream, "beam", ev)
     for _ in range(orders):
-        if deadline is not None and time.perf_counter() > deadline:
+        if expired(deadline):
             break
         order = rng.permutation(red.n)
         run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
@@ -967,11 +987,10 @@ def _end_stop_search(red, units, budget, z3_depth, rng, orders, deadline):
             stream = np.tile(order, run.first_clip // red.n + 1)[:run.first_clip + 1]
             return _hit_claim(red, units, stream.tolist(), "random order", ev)
     if mistakes <= z3_depth and red.small():
-        limit = ("within time_budget_s" if deadline is not None else
-                 f"within its {Z3_SECONDS:g} s (pass time_budget_s to give it longer)")
-        found = _z3_hit(red, units, mistakes, deadline if deadline is not None
-                        else time.perf_counter() + Z3_SECONDS)
-        if found == "unknown":
+        found = _z3_hit(red, units, mistakes, deadline)
+        if found in (BUDGET, TIMEOUT):
+            limit = ("within timeout_s" if found == TIMEOUT else
+                     f"within its budget of {Z3_RLIMIT:,} resource units (Z3_RLIMIT)")
             return Claim(None, "z3 bounded model checking",
                          f"undecided: Z3 did not finish {limit} (the bound "
                          f"{units.steps(top)} steps exceeds the end stops and no stream "
@@ -1112,29 +1131,38 @@ def _greedy_streams(red, units, mistakes, u):
 
 def _z3_hit(red, units, depth, deadline=None):
     """A stream of at most ``depth`` mistakes whose ideal weights leave the end
-    stops, None when Z3 proves there is none, or ``"unknown"`` when ``deadline``
-    passed first."""
+    stops, None when Z3 proves there is none, or what stopped it first: ``"budget"``
+    (:data:`Z3_RLIMIT` resource units in all) or ``"timeout"`` (``deadline``)."""
     import z3
 
+    ctx = z3.Context()   # its own: the work counted is this search's alone
     P = red.P.tolist()
     D = red.D.tolist()
-    w = [z3.IntVal(0)] * red.d
-    solver = z3.Solver()
+    w = [z3.IntVal(0, ctx)] * red.d
+    solver = z3.Solver(ctx=ctx)
+    solver.set("random_seed", 0)
+
+    def used():
+        stats = solver.statistics()
+        return stats.get_key_value("rlimit count") if "rlimit count" in stats.keys() else 0
 
     def check():
+        if used() >= Z3_RLIMIT:
+            raise _Undecided(BUDGET)
+        if expired(deadline):
+            raise _Undecided(TIMEOUT)
+        solver.set("rlimit", Z3_RLIMIT - used())
         if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise _Undecided
-            solver.set("timeout", max(1, int(left * 1000)))
+            solver.set("timeout", max(1, math.ceil(seconds_left(deadline) * 1000)))
         answer = solver.check()
-        if answer == z3.unknown:
-            raise _Undecided
+        if answer == z3.unknown:   # Z3 says "canceled" for either limit: count
+            raise _Undecided(BUDGET if used() >= Z3_RLIMIT or deadline is None
+                             else TIMEOUT)
         return answer
 
     choices, outside = [], []
     for k in range(depth):
-        c = z3.Int(f"c{k}")
+        c = z3.Int(f"c{k}", ctx)
         choices.append(c)
         solver.add(c >= 0, c < red.n)
         score = z3.Sum([z3.If(c == i, z3.Sum([P[i][j] * w[j] for j in range(red.d)]),
@@ -1152,13 +1180,14 @@ def _z3_hit(red, units, depth, deadline=None):
             solver.pop()
             if check() != z3.sat:   # no stream of k + 1 mistakes at all
                 return None
-        except _Undecided:
-            return "unknown"
+        except _Undecided as stop:
+            return stop.args[0]
     return None
 
 
 class _Undecided(Exception):
-    """Z3 answered unknown (its time limit)."""
+    """Z3 answered unknown: ``args[0]`` says what stopped it (``"budget"`` or
+    ``"timeout"``)."""
 
 
 # --------------------------------------------------------------------------------------
@@ -1207,7 +1236,7 @@ def _convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline
                                        "continuation after the stop",
                                        {"continuations": after})
     for k in range(orders + 1):
-        if deadline is not None and time.perf_counter() > deadline:
+        if expired(deadline):
             break
         order = np.arange(red.n) if k == 0 else rng.permutation(red.n)
         prefix = [] if hit is None or k % 2 == 0 else list(hit)
