@@ -13,12 +13,13 @@ prints the table of verdict time against n and d quoted in docs/sparse-large.md.
 Every verdict is re-checked from scratch with ``check_certificate`` (timed too;
 ``--no-recheck-large`` skips it on the 100,000-row cases).
 
-7. the trusted checker (``verify/certificate.py``, standard library only) before and
-after it was made fast: ``--checker`` times the current checker and the one of commit
-``OLD_CHECKER`` (read from git, loaded as a module of its own) on the same verdicts
-of section 5, in one run, and prints old / new; both must accept. The dense
-separable case is also written as a certificate file and checked with
-``check_certificate_file``.
+7. the trusted checker (now ``verify/certificate/kernel.py``, standard library only)
+before and after a change: ``--checker`` times the current checker and the one of
+commit ``OLD_CHECKER`` (its ``verify/certificate.py``, the checker before it became the
+``verify/certificate/`` package; read from git, loaded as a module of its own; another
+commit with ``--checker-base``) on the same verdicts of section 5, in one run, and
+prints old / new; both must accept. The dense separable case is also written as a
+certificate file and checked with ``check_certificate_file``.
 
 8. sparse certificate files: ``--files`` writes the verdict on a 100,000 x 10,000
 scipy.sparse matrix (1% non-zeros, 100 a row) as a certificate file (format ``/3``,
@@ -33,8 +34,8 @@ labelled by a random hyperplane through the median score, and with 50 labels fli
 Numbers are wall-clock seconds on this machine, measured in one run; the machine is
 shared, so compare ratios rather than absolute times.
 
-Run: ``python benchmarks/bench_verify.py [--quick] [--only-scale] [--sizes] [--checker]
-[--files] [--wide]``
+Run: ``python benchmarks/bench_verify.py [--quick] [--only-scale] [--sizes] [--checker
+[--checker-base COMMIT]] [--files] [--wide]``
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ N_Z3 = 80  # plain Z3 needs ~20-40 s already at 100 x 20 here
 N_MARK, D_MARK = 2000, 512  # Mark I A-unit patterns
 N_MARGIN, D_MARGIN = 10_000, 100
 Z3_TIMEOUT_S = 300
-#: The commit whose verify/certificate.py is "before" in section 7.
+#: The commit whose verify/certificate.py is "before" in section 7 (by default).
 OLD_CHECKER = "c26a636"
 
 
@@ -176,8 +177,8 @@ def size_table(rng):
             print(f"  {n:>8} {d:>5} {times[0]:>10.2f} {times[1]:>10.2f}")
 
 
-def old_checker():
-    """verify/certificate.py as of OLD_CHECKER, loaded from git as its own module."""
+def old_checker(commit=OLD_CHECKER):
+    """verify/certificate.py as of ``commit``, loaded from git as its own module."""
     import importlib.util
     import pathlib
     import subprocess
@@ -186,7 +187,7 @@ def old_checker():
 
     repo = pathlib.Path(__file__).resolve().parents[1]
     text = subprocess.run(["git", "-C", str(repo), "show",
-                           f"{OLD_CHECKER}:verify/certificate.py"],
+                           f"{commit}:verify/certificate.py"],
                           capture_output=True, text=True, check=True).stdout
     path = pathlib.Path(tempfile.mkdtemp()) / "old_certificate.py"
     path.write_text(text)
@@ -197,7 +198,7 @@ def old_checker():
     return module
 
 
-def checker_speed(rng):
+def checker_speed(rng, base=OLD_CHECKER):
     """Section 7: the trusted checker, old (git) vs new, on the cases of section 5."""
     import os
     import tempfile
@@ -205,8 +206,8 @@ def checker_speed(rng):
     from markone._internal.io import write_json
     from verify import certificate as new
 
-    old = old_checker()
-    print(f"\n7. the trusted checker, commit {OLD_CHECKER} (old) vs now (new), same verdicts")
+    old = old_checker(base)
+    print(f"\n7. the trusted checker, commit {base} (old) vs now (new), same verdicts")
     cases = [(f"100,000 x 100 int, {name}", *integer_data(100_000, 100, flips, rng))
              for flips, name in ((0, "separable"), (50, "50 labels flipped"))]
     A, y = sparse_data(100_000, 10_000, 20, rng)
@@ -288,14 +289,14 @@ def sparse_files(rng, n=100_000, d=10_000, k=100):
 
 
 def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker=False,
-         files=False, wide=False):
+         checker_base=OLD_CHECKER, files=False, wide=False):
     rng = np.random.default_rng(SEED)
     # warm-up: imports, numba caches, HiGHS and Z3 start-up are not what we measure
     check_separable(*datasets.xor())
     check_separable(*datasets.xor(), method="z3")
     max_margin(*datasets.xor())
     if checker:
-        checker_speed(rng)
+        checker_speed(rng, checker_base)
         return
     if files:
         sparse_files(rng)
@@ -378,6 +379,8 @@ if __name__ == "__main__":
                         help="only the cases at scale (5, and 6 with --sizes)")
     parser.add_argument("--checker", action="store_true",
                         help="only the trusted checker, old (git) vs new (7)")
+    parser.add_argument("--checker-base", default=OLD_CHECKER, metavar="COMMIT",
+                        help="the commit whose verify/certificate.py is 'old' in (7)")
     parser.add_argument("--wide", action="store_true",
                         help="only wide sparse data, d = 10,000, at 0.2%% and 1%% (9)")
     parser.add_argument("--files", action="store_true",

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from markone import _shipped
+from markone._internal.exact import NumberTooLong, parse_number
 from markone._internal.io import plural
 from markone.errors import MarkoneError
 
@@ -232,6 +233,16 @@ def read_text_table(path, *, label=None, delimiter=None, header=None, exact=Fals
     lines = _read_lines(path)
     delim = _delimiter(path, lines, delimiter)
     rows = [(n, _split(text, delim)) for n, text in lines]
+    try:
+        return _read_rows(path, rows, delim, label, header, exact)
+    except NumberTooLong as exc:  # name the cell where the number is
+        n, j = next((n, j) for n, cells in rows for j, c in enumerate(cells)
+                    if c == exc.text)
+        raise NumberTooLong(f"{path}, line {n}, column {j + 1}: {exc}", exc.text) \
+            from None
+
+
+def _read_rows(path, rows, delim, label, header, exact):
     width = len(rows[0][1])
     for n, cells in rows:
         if len(cells) != width:
@@ -313,9 +324,12 @@ def _split(text, delim):
 
 
 def _number(cell):
-    """The exact value of a cell, or None if it is not a finite number."""
+    """The exact value of a cell, or None if it is not a finite number; a number
+    beyond the digit limit raises :class:`~markone._internal.exact.NumberTooLong`."""
     try:
-        return Fraction(cell)
+        return parse_number(cell)
+    except NumberTooLong:
+        raise
     except (ValueError, ZeroDivisionError):
         return None
 
@@ -443,7 +457,7 @@ def _cell_float(cell):
 
 def _rounding(cell):
     """What float64 would make of an exact cell, in words."""
-    q = Fraction(cell)
+    q = parse_number(cell)
     try:
         f = float(q)
     except OverflowError:
@@ -463,7 +477,7 @@ def _exact_matrix(path, feats, names, col):
             vals.append(cell)
         values.append(vals)
     if all(_INT.match(c) for row in values for c in row):
-        ints = [[int(c) for c in row] for row in values]
+        ints = [[parse_number(c).numerator for c in row] for row in values]
         if all(abs(v) < 2**62 for row in ints for v in row):
             return np.array(ints, dtype=np.int64)
         out = np.empty((len(ints), len(ints[0])), dtype=object)

@@ -12,6 +12,8 @@ unit vector ``u`` that labels the points). Labels are -1/+1 unless stated.
   (from :mod:`markone._figures`).
 * :func:`load_table` — your own data: a CSV (or semicolon-, tab-, space-separated) or
   ``.npz`` file, or a built-in name (``xor``, ``parity3``, ``iris``).
+* :func:`digit_limit` — how long a number written as text may be (a table cell, a
+  string in ``X``): at most :data:`MAX_DIGITS` digits written out in full by default.
 
 >>> X, y = xor()
 >>> X.tolist(), y.tolist()
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from markone._internal.exact import MAX_DIGITS, NumberTooLong, digit_limit
 from markone._figures import letters, shapes
 from markone._shipped import IRIS_CLASSES, IRIS_FEATURES, iris, parity, xor
 from markone._table import BUILTIN_TABLES, InexactCell, load_table
@@ -29,7 +32,8 @@ from markone._internal.typing import ArrayLike, Seed
 from markone._internal.validation import as_generator, check_int_at_least, check_positive
 
 __all__ = ["iris", "IRIS_FEATURES", "IRIS_CLASSES", "xor", "parity", "orthonormal",
-           "separable", "letters", "shapes", "load_table", "BUILTIN_TABLES", "InexactCell"]
+           "separable", "letters", "shapes", "load_table", "BUILTIN_TABLES", "InexactCell",
+           "digit_limit", "MAX_DIGITS", "NumberTooLong"]
 
 
 def orthonormal(m: int, d: int | None = None,

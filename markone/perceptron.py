@@ -49,17 +49,15 @@ from markone._internal.checks import (
     zero_rows_error,
 )
 from markone._estimator import OnlineClassifier, as_float, validate_core_params
-from markone._internal.exact import signed_integer_rows, to_fraction
-from markone._internal.typing import ArrayLike, Label, Order, Rational, Seed
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import fraction_text, to_fraction
+from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._internal.validation import (
+    array_values,
     as_generator,
-    check_consistent_length,
-    check_matrix,
     check_matrix_or_sparse,
-    check_sparse,
-    encode_binary_labels,
+    dense_array,
     is_sparse,
-    labels_to_pm1,
     sparse_refused,
 )
 from markone.online import predict_sign
@@ -74,7 +72,7 @@ def augment(X: ArrayLike, intercept: bool = True,
             intercept_scale: float = 1.0) -> np.ndarray:
     """Return ``[X, c]`` (a column of ``c = intercept_scale`` appended) as float64.
 
-    Sparse input gives a canonical CSR matrix (the constant column stored).
+    ``X`` is checked (or a checked :class:`markone._internal.data.Dataset`). Sparse input gives a canonical CSR matrix (the constant column stored).
 
     >>> augment([[1.0, 2.0]]).tolist()
     [[1.0, 2.0, 1.0]]
@@ -82,7 +80,12 @@ def augment(X: ArrayLike, intercept: bool = True,
     >>> augment(sp.csr_array([[0.0, 2.0]]), intercept_scale=0.5).toarray().tolist()
     [[0.0, 2.0, 0.5]]
     """
-    X = check_matrix_or_sparse(X)
+    Xf = X.floats if isinstance(X, Dataset) else check_matrix_or_sparse(X)
+    return _append_constant(Xf, intercept, intercept_scale)
+
+
+def _append_constant(X, intercept, intercept_scale):
+    """:func:`augment` of a checked float64 array or CSR matrix."""
     if not intercept:
         return X
     if is_sparse(X):
@@ -94,14 +97,15 @@ def augment(X: ArrayLike, intercept: bool = True,
 
 
 def signed_rows(X, y_pm1, intercept=True, intercept_scale=1.0):
-    """The rows ``y_i [x_i, c]`` the general loop trains on (dense, or sparse CSR).
+    """The rows ``y_i [x_i, c]`` the general loop trains on, from checked inputs
+    (a float64 array, or a canonical CSR matrix: :attr:`Dataset.floats`).
 
     A sign flip and an appended constant: exact in float64.
 
-    >>> signed_rows([[1.0, 2.0], [3.0, 0.0]], np.array([1, -1])).tolist()
+    >>> signed_rows(np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1, -1])).tolist()
     [[1.0, 2.0, 1.0], [-3.0, -0.0, -1.0]]
     """
-    Xa = augment(X, intercept, intercept_scale)
+    Xa = _append_constant(X, intercept, intercept_scale)
     if is_sparse(Xa):
         Xa = Xa.copy() if Xa is X else Xa
         Xa.data *= np.repeat(y_pm1, np.diff(Xa.indptr)).astype(np.float64)
@@ -177,7 +181,7 @@ class TrainResult:
         if self.exact and is_sparse(X):
             raise sparse_refused(X, what="an exact result's predictions")
         if self.exact:
-            rows = [[to_fraction(v) for v in r] for r in X]
+            rows = [[to_fraction(v) for v in r] for r in dense_array(array_values(X))]
             if self.intercept_scale is not None:
                 rows = [r + [self.intercept_scale] for r in rows]
             return np.array(rows, dtype=object)
@@ -203,7 +207,8 @@ class TrainResult:
     def __repr__(self):
         def show(v):
             vals = list(v)
-            txt = ", ".join(str(x) if self.exact else f"{float(x):.6g}" for x in vals[:6])
+            txt = ", ".join(fraction_text(x) if self.exact else f"{float(x):.6g}"
+                            for x in vals[:6])
             return f"[{txt}{', ...' if len(vals) > 6 else ''}]"
 
         return (
@@ -354,9 +359,13 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         ``variant``, ``order`` and ``record``, not ``exact=True``. Its weights equal
         the dense run's bit for bit whenever the dot products are exact (e.g.
         integer-valued data).
+        A DataFrame (or anything with ``to_numpy`` or ``__array__``) is read by its
+        values, in every mode. ``X`` may also be a :class:`markone._internal.data.Dataset`
+        (data already checked, labels in it; then ``y=None``).
     y : array-like (n_samples,)
         Two classes of any values (mapped to -1/+1, the sorted first to -1), or
-        -1/+1 labels (then one class only is accepted too).
+        -1/+1 labels (then one class only is accepted too). Missing labels (None,
+        NaN, pandas NA) are refused.
     intercept : bool
         Append the constant ``intercept_scale`` to every input (default True).
     intercept_scale : float or Fraction
@@ -410,34 +419,26 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     validate_core_params(dict(intercept=intercept, intercept_scale=intercept_scale, eta=eta,
                               max_epochs=max_epochs, order=order, seed=seed,
                               variant=variant), "train")
-    y_pm1, classes = labels_to_pm1(y)
-    if exact and is_sparse(X):
-        raise sparse_refused(X, what="exact=True",
+    data = as_dataset(X, y)
+    if exact and data.sparse:
+        raise sparse_refused(data.source, what="exact=True",
                              hint=", or drop exact=True: on integer-valued data "
                              "below 2**53 the float64 run is exact too")
     yx: Any  # int64/object rows (exact), (X, y, c) (lean) or float64 rows
     if exact:
-        n = len(X) if not isinstance(X, np.ndarray) else X.shape[0]
-        check_consistent_length(range(n), y_pm1)
         c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
-        yx, scale = signed_integer_rows(X, y_pm1, intercept=intercept, intercept_scale=c)
+        yx, scale = data.signed_integers(intercept=intercept, intercept_scale=c)
         run_eta = 1
-    elif variant == "last" and not record:
-        # the lean path reads X as it is; NaN/inf and zero rows are caught by the loop
-        explicit = not isinstance(order, str)
-        Xf = check_sparse(X) if is_sparse(X) else check_matrix(X, check_finite=explicit)
-        check_consistent_length(Xf, y_pm1)
-        c = as_float(intercept_scale, "intercept_scale", fix=_TRAIN_FIX) if intercept \
-            else None
-        yx = (Xf, y_pm1.astype(np.float64), c if intercept else 0.0)
-        run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
     else:
-        Xf = check_matrix_or_sparse(X)
-        check_consistent_length(Xf, y_pm1)
+        lean = variant == "last" and not record
+        # the lean path reads X as it is; NaN/inf and zero rows are caught by the loop
+        # (an explicit stream may skip rows: then they are checked first)
+        Xf = data.float_values if lean and isinstance(order, str) else data.floats
         c = as_float(intercept_scale, "intercept_scale", fix=_TRAIN_FIX) if intercept \
             else None
-        yx = _folded(Xf, y_pm1, c)
         run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
+        yx = (Xf, data.y.astype(np.float64), c if intercept else 0.0) if lean \
+            else _folded(Xf, data.y, c)
     n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
     order = check_order(order, n)
     rng = as_generator(seed)
@@ -457,7 +458,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     if per_epoch[-1] and not is_replay(order, max_epochs):
         warn_not_converged(max_epochs)
     unit = (to_fraction(eta, where="eta ") / scale) if exact else None
-    return _result(engine, per_epoch, variant, exact, unit, c, classes, record)
+    return _result(engine, per_epoch, variant, exact, unit, c, data.classes, record)
 
 
 #: What to do about an ``eta`` or ``intercept_scale`` that float64 cannot hold.

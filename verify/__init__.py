@@ -2,7 +2,7 @@
 
 Floating-point LP proposes, exact arithmetic disposes, Z3 is the independent exact
 arbiter. Every verdict can be re-checked from scratch with :func:`check_certificate`,
-the small trusted checker in :mod:`verify.certificate` (standard library only).
+the trusted kernel :mod:`verify.certificate.kernel` (one file, standard library only).
 Names are imported lazily from their modules.
 """
 

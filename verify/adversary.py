@@ -44,27 +44,18 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
-from markone._internal.html import ShownInJupyter
-from markone._internal.exact import exactly_float64, float64_of, to_fraction, to_fraction_matrix
+from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import float64_of, to_fraction
 from markone._internal.io import plural
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike, Seed
-from markone._internal.validation import (
-    as_generator,
-    check_choice,
-    check_int_at_least,
-    check_matrix,
-    check_matrix_or_sparse,
-    check_sparse,
-    is_sparse,
-    labels_to_pm1,
-)
+from markone._internal.validation import as_generator, check_choice, check_int_at_least
 from verify._exact import dense_rows
 from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
                             stopped_phrase, to_raise)
@@ -128,6 +119,8 @@ class AdversarialOrder(ShownInJupyter):
         search ran to its end (greedy's end is a heuristic's, and an SMT solver may
         answer unknown by itself: ``complete`` can still be False).
     """
+
+    __repr__ = result_repr  # numbers of any size
 
     order: tuple = field(repr=False)
     mistakes: int
@@ -241,20 +234,18 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     budget = _DEFAULT_BUDGET[method] if budget is None else check_int_at_least(
         budget, "budget", 1)
     deadline = deadline_after(timeout_s)
-    ypm, _ = labels_to_pm1(y)
+    data = as_dataset(X, y)
     unit = {"greedy": "updates per rule", "exhaustive": "weight vectors",
             "z3": "mistakes"}[method]
     if method == "greedy":
-        Xf = check_matrix_or_sparse(X)
-        if Xf.shape[0] != len(ypm):
-            raise ValueError(f"X has {Xf.shape[0]} samples but y has {len(ypm)}.")
+        data.floats  # a float search: data that float64 would round are refused by name
         with search_bar(None, "worst_order greedy: updates", progress,
                         unit=" updates") as bar:
-            order, explored, stopped = _greedy(Xf, ypm, intercept, budget, deadline, bar)
-        return _finish(Xf, ypm, intercept, order, method, explored, False,
+            order, explored, stopped = _greedy(data, intercept, budget, deadline, bar)
+        return _finish(data, intercept, order, method, explored, False,
                        stopped=(stopped, stopped
                                 and stopped_phrase(stopped, budget, timeout_s, unit)))
-    YX, _ = integer_yx(X, ypm, intercept=intercept)
+    YX, _ = integer_yx(data, None, intercept=intercept)
     if method == "exhaustive":
         with search_bar(budget, "worst_order exhaustive: weight vectors",
                         progress, unit=" vectors") as bar:
@@ -265,11 +256,11 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     unknown, stopped = stopped == _GAVE_UP, "" if stopped == _GAVE_UP else stopped
     why = ("the solver answered unknown" if unknown else
            stopped and stopped_phrase(stopped, budget, timeout_s, unit))
-    return _finish(X, ypm, intercept, order, method, explored, not stopped and not unknown,
+    return _finish(data, intercept, order, method, explored, not stopped and not unknown,
                    stopped=(stopped, why))
 
 
-def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
+def _finish(data, intercept, order, method, explored, complete_hint, *,
             closed_form=None, stopped=("", "")):
     """Replay ``order``, check it against Novikoff's bound, and report.
 
@@ -281,26 +272,26 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
     """
     from markone._internal.checks import FloatRangeError
 
-    R, gamma, bound = closed_form or novikoff_bound(X, ypm, intercept=intercept)
-    Xf = _floats_if_exact(X)
+    R, gamma, bound = closed_form or novikoff_bound(data, None, intercept=intercept)
+    Xf = data.exact_floats
     res = None
     if len(order):
         try:
-            res = None if Xf is None else replay(Xf, ypm, order, intercept=intercept)
+            res = None if Xf is None else replay(data, None, order, intercept=intercept)
         except FloatRangeError:
             res = None
         if res is None or res.mistakes != len(order) or res.mistakes > bound:
-            res = replay(X, ypm, order, intercept=intercept, exact=True)
+            res = replay(data, None, order, intercept=intercept, exact=True)
             order = _mistake_prefix(order, res)
             if len(order) != res.mistakes:
-                res = replay(X, ypm, order, intercept=intercept, exact=True)
+                res = replay(data, None, order, intercept=intercept, exact=True)
     mistakes = res.mistakes if res is not None else 0
     # exact arithmetic and a certified margin: Novikoff's theorem holds here
     assert mistakes <= bound * (1 + 1e-9), (mistakes, bound)
     # mistakes <= true maximum <= floor(true bound) <= floor(bound): equality is proof
     complete = bool(complete_hint or (math.isfinite(bound) and mistakes >= math.floor(bound)))
-    data = Xf if Xf is not None else tuple(tuple(r) for r in to_fraction_matrix(X))
-    d = (Xf.shape[1] if Xf is not None else len(data[0])) + bool(intercept)
+    kept = Xf if Xf is not None else tuple(tuple(r) for r in data.fractions)
+    d = data.shape[1] + bool(intercept)
     w = _exact_vector(res.last_w if res is not None else [0] * d, floats=Xf is not None)
     stopped_by, why = stopped
     msg = (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
@@ -311,7 +302,7 @@ def _finish(X, ypm, intercept, order, method, explored, complete_hint, *,
     return AdversarialOrder(
         order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),
         R=R, gamma=gamma, complete=complete, method=method, intercept=bool(intercept),
-        explored=int(explored), w=w, X=data, y=ypm, message=msg, stopped_by=stopped_by)
+        explored=int(explored), w=w, X=kept, y=data.y, message=msg, stopped_by=stopped_by)
 
 
 def _exact_vector(v, *, floats):
@@ -322,23 +313,6 @@ def _exact_vector(v, *, floats):
     q = tuple(to_fraction(x) for x in v)
     f = [float64_of(x) for x in q] if floats else [None]
     return q if None in f else np.array(f, dtype=np.float64)
-
-
-def _floats_if_exact(X):
-    """``X`` as float64 when every entry is exactly a float64 (ints, floats of any
-    precision, Fractions or strings such as ``"1/2"``), else None."""
-    if is_sparse(X):  # its stored entries are float64 already (check_sparse)
-        return check_sparse(X)
-    Xf = exactly_float64(X)
-    if Xf is None:
-        F = to_fraction_matrix(X)
-        try:
-            Xf = np.array([[float(v) for v in r] for r in F])
-        except OverflowError:
-            return None
-        if any(Fraction(f) != v for r, fr in zip(F, Xf.tolist()) for v, f in zip(r, fr)):
-            return None
-    return check_matrix(Xf)
 
 
 def _mistake_prefix(order, res):
@@ -353,12 +327,12 @@ def _mistake_prefix(order, res):
 
 # ---- greedy ------------------------------------------------------------------------
 
-def _greedy(Xf, ypm, intercept, budget, deadline=None, bar=None):
+def _greedy(data, intercept, budget, deadline=None, bar=None):
     """The longest stream of the greedy rules; ``(order, steps, stopped_by)``."""
     from verify.margin import scaled_data
 
     # a power-of-two rescaling changes no decision and keeps the scores in range
-    YX = scaled_data(Xf, ypm, intercept)[0]  # dense C-contiguous, or CSR
+    YX = scaled_data(data, None, intercept)[0]  # dense C-contiguous, or CSR
     u = _direction(YX)
     rules = ("norm", "least", "align") if u is not None else ("norm", "least")
     best, steps, stopped_by = None, 0, ""
@@ -379,7 +353,7 @@ def _direction(YX):
     """A unit separating direction (the max-margin one), or None if not separable."""
     from verify.margin import max_margin
 
-    m = max_margin(YX, np.ones(YX.shape[0], dtype=np.int64), intercept=False)
+    m = max_margin(Dataset.of_rows(YX), None, intercept=False)
     if not m.separable:
         return None
     return np.asarray(m.u, dtype=float)
@@ -626,7 +600,7 @@ def orthonormal_case(m: int, labels: ArrayLike | None = None) -> AdversarialOrde
 
     X, y = orthonormal(m, labels=labels)
     m = len(X)
-    return _finish(X, y, False, list(range(m)), "orthonormal", 0, True,
+    return _finish(as_dataset(X, y), False, list(range(m)), "orthonormal", 0, True,
                    closed_form=(1.0, m**-0.5, float(m)))
 
 

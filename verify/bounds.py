@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from markone._internal.data import as_dataset
 from markone._internal.typing import ArrayLike, Order, Seed
 from markone._internal.validation import (
     check_choice,
@@ -45,7 +46,6 @@ from markone._internal.validation import (
     check_matrix,
     check_positive,
     child_seeds,
-    labels_to_pm1,
 )
 from markone.errors import MarkoneError
 
@@ -134,18 +134,6 @@ class MistakeBoundReport(_BoundCheck):
     converged: bool = True
 
 
-def _augmented(X, intercept):
-    from markone.perceptron import augment
-
-    return augment(X, intercept)
-
-
-def _pm1(y, n):
-    ypm, _ = labels_to_pm1(y)
-    check_consistent_length(range(n), ypm)
-    return ypm
-
-
 def _margin_of(u, Z, name="u"):
     u = check_matrix(np.asarray(u).reshape(1, -1), name=name)[0]
     if u.shape[0] != Z.shape[1]:
@@ -158,12 +146,13 @@ def _margin_of(u, Z, name="u"):
     return u / nu, Z @ (u / nu)
 
 
-def _train(X, y, **kw):
+def _train(data, **kw):
+    """:func:`markone.train` on checked data, its convergence warning silenced."""
     from markone.perceptron import train
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return train(X, y, **kw)
+        return train(data, None, **kw)
 
 
 def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
@@ -222,8 +211,8 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
 
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
-    ypm, _ = labels_to_pm1(y)
-    Zs, k = scaled_data(X, ypm, intercept)  # Z * 2**k, at the scale of 1 (or CSR)
+    data = as_dataset(X, y)
+    Zs, k = scaled_data(data, None, intercept)  # Z * 2**k, at the scale of 1 (or CSR)
     Rs = _radius(Zs)
     R = _pow2(Rs, -k)
     if gamma is not None:
@@ -240,7 +229,7 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
     else:
         from verify.margin import max_margin
 
-        m = max_margin(X, ypm, intercept=intercept)
+        m = max_margin(data, None, intercept=intercept)
         if not m.separable:
             raise ValueError(
                 "the data are not linearly separable, so no mistake bound applies; "
@@ -249,7 +238,7 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
         bound = _ratio_squared(float(m.R), g)
     seeds = child_seeds(seed, runs)
     epochs = int(min(bound + 2, max_epochs))
-    results = [_train(X, ypm, intercept=intercept, order=order, seed=s, exact=exact,
+    results = [_train(data, intercept=intercept, order=order, seed=s, exact=exact,
                       max_epochs=epochs) for s in seeds]
     bug = (f"Novikoff's bound (R/gamma)^2 with R={R:.6g}, gamma={g:.6g} from {source}"
            + (" (the given gamma may be larger than the true margin)"
@@ -328,8 +317,11 @@ def freund_schapire_bound(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float
     """
     runs = check_int_at_least(runs, "runs", 1)
     g = check_positive(gamma, "gamma")
-    Z0 = _augmented(X, intercept)
-    ypm = _pm1(y, len(Z0))
+    from markone.perceptron import augment
+
+    data = as_dataset(X, y)
+    Z0 = augment(data, intercept)
+    ypm = data.y
     if isinstance(order, str) and order != "given":
         raise ValueError(f"order(={order!r}) must be 'given' or a sequence of indices.")
     stream = np.arange(len(Z0)) if isinstance(order, str) else np.asarray(order)
@@ -346,7 +338,7 @@ def freund_schapire_bound(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float
     counts = []
     for k in range(runs):
         s = stream if k == 0 else rng.permutation(stream)
-        counts.append(_train(X, ypm, intercept=intercept, order=s, max_epochs=1).mistakes)
+        counts.append(_train(data, intercept=intercept, order=s, max_epochs=1).mistakes)
     return _judge(FreundSchapireReport, counts, bound,
                   f"Freund and Schapire's ((R + D)/gamma)^2 with R={R:.6g}, D={D:.6g}, "
                   f"gamma={g:.6g}", R=R, gamma=g, D=D, deviations=dev)
@@ -510,12 +502,13 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
     (True, 3, True)
     """
     from markone.multiclass import MulticlassPerceptron, kesler_expand
+    from markone.perceptron import augment
     from verify.margin import max_margin
 
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
     check_choice(order, "order", ("given", "shuffle"))
-    Z = _augmented(X, intercept)
+    Z = augment(X, intercept)
     classes, yi = np.unique(np.asarray(y), return_inverse=True)
     check_consistent_length(Z, yi)
     K = len(classes)
@@ -586,13 +579,14 @@ def check_compression(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     >>> r.reproduced, r.mistakes, r.support
     (True, 18, (0, 1, 2, 3))
     """
+    data = as_dataset(X, y)
     kw = dict(intercept=intercept, exact=exact)
-    full = _train(X, y, order=order, seed=seed, max_epochs=max_epochs, record=True, **kw)
+    full = _train(data, order=order, seed=seed, max_epochs=max_epochs, record=True, **kw)
     idx = tuple(int(i) for i in full.mistake_indices)
     if not idx:
         return CompressionReport(mistakes=0, support=(), mistake_indices=(),
                                  reproduced=True, replay_mistakes=0, w=full.last_w)
-    again = _train(X, y, order=list(idx), max_epochs=1, **kw)
+    again = _train(data, order=list(idx), max_epochs=1, **kw)
     same = (tuple(again.last_w) == tuple(full.last_w)) if exact else \
         bool(np.array_equal(again.last_w, full.last_w))
     return CompressionReport(mistakes=full.mistakes, support=tuple(sorted(set(idx))),

@@ -51,17 +51,13 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from markone._internal.html import ShownInJupyter
-from markone._internal.exact import fits_int64, signed_integer_rows
+from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.data import as_dataset
+from markone._internal.exact import fits_int64, int_text
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Rational
 from markone.online import is_mistake
-from markone._internal.validation import (
-    check_choice,
-    check_consistent_length,
-    check_int_at_least,
-    labels_to_pm1,
-)
+from markone._internal.validation import check_choice, check_int_at_least
 from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, stopped_phrase,
                             to_raise)
 
@@ -113,6 +109,8 @@ class CyclingReport(ShownInJupyter):
         when complete; see :data:`verify._budget.STOPPED_BY`).
     """
 
+    __repr__ = result_repr  # numbers of any size
+
     order: str
     rule: str
     intercept: bool
@@ -137,26 +135,16 @@ def integer_yx(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     """Return ``(YX, scale)``: the rows ``y_i * [x_i, c]`` as exact integers.
 
     ``X`` may hold ints, Fractions, rational strings or floats (taken as the exact
-    binary fractions they are); labels may be any two values (mapped to -1/+1, sorted
+    binary fractions they are), or be a checked :class:`markone._internal.data.Dataset`
+    (then ``y=None``); labels may be any two values (mapped to -1/+1, sorted
     classes). ``YX`` is int64 when it fits, else an object array of Python ints.
 
     >>> YX, s = integer_yx([[1, "1/2"]], [1], intercept=True)
     >>> YX.tolist(), s
     ([[2, 1, 2]], Fraction(2, 1))
     """
-    from markone._internal.validation import is_sparse, sparse_refused
-
-    if is_sparse(X):  # the exact searches work on dense rows of Python numbers
-        raise sparse_refused(X, what="exact arithmetic")
-    Xl = [list(r) for r in np.asarray(X, dtype=object)] if np.ndim(X) == 2 else X
-    if np.ndim(X) != 2:
-        raise ValueError(
-            f"X must be 2-D (n_samples, n_features), got shape {np.shape(X)}; use "
-            "X.reshape(-1, 1) for one feature."
-        )
-    check_consistent_length(Xl, y)
-    ypm, _ = labels_to_pm1(y)
-    return signed_integer_rows(Xl, ypm, intercept=intercept, intercept_scale=intercept_scale)
+    return as_dataset(X, y).signed_integers(intercept=intercept,
+                                            intercept_scale=intercept_scale)
 
 
 def _mistakes(signed_scores, rule):
@@ -244,14 +232,15 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     check_choice(rule, "rule", _RULES)
     budget = check_int_at_least(budget, "budget", 1)
     deadline = deadline_after(timeout_s)
-    YX, scale = integer_yx(X, y, intercept=intercept, intercept_scale=intercept_scale)
+    data = as_dataset(X, y)
+    YX, scale = integer_yx(data, None, intercept=intercept, intercept_scale=intercept_scale)
     if order == "cyclic":
         with search_bar(budget, "check_cycling: updates", progress,
                         unit=" updates") as bar:
             report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept,
                                                  deadline, timeout_s, bar)
         if rule == "nonstrict":
-            _replay(X, y, intercept, intercept_scale, stream, trajectory, scale)
+            _replay(data, intercept, intercept_scale, stream, trajectory, scale)
         return report
     with search_bar(budget, "check_cycling: reachable states", progress,
                     unit=" states") as bar:
@@ -263,7 +252,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     why = stopped_phrase(reach.stopped_by, budget, timeout_s, "states")
     msg = (f"{len(reach.states)} weight vectors reachable from zero in any order"
            f"{'' if reach.complete else f' found before {why}'}"
-           f"; largest squared norm {int(norms[k])}"
+           f"; largest squared norm {int_text(norms[k])}"
            f"{'; some of them classify every example correctly' if consistent else ''}"
            f"{'' if reach.complete else f'; raise {to_raise(reach.stopped_by)} to search further'}.")
     return CyclingReport(
@@ -398,7 +387,7 @@ def _cycle_entry(weights, times, first, last, period_steps):
     return (first - 1 if entered < times[first] else first), entered
 
 
-def _replay(X, y, intercept, intercept_scale, steps, trajectory, scale):
+def _replay(data, intercept, intercept_scale, steps, trajectory, scale):
     """Replay the first ``steps`` cyclic presentations with :func:`markone.train`
     (exact) and raise if its updates or weights differ from ``trajectory``."""
     import warnings
@@ -406,10 +395,10 @@ def _replay(X, y, intercept, intercept_scale, steps, trajectory, scale):
     from markone.perceptron import train
 
     positions, weights = trajectory
-    n = len(y)
+    n = data.shape[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = train(X, y, intercept=intercept, intercept_scale=intercept_scale,
+        res = train(data, None, intercept=intercept, intercept_scale=intercept_scale,
                     exact=True, order=[s % n for s in range(steps)], max_epochs=1,
                     record=True)
     ours = [tuple(int(v) for v in w) for w in weights[1:]]

@@ -40,12 +40,11 @@ import numpy as np
 
 from markone._internal.html import ShownInJupyter
 from markone._internal.typing import ArrayLike
-from markone._internal.exact import exactly_float64, to_fraction_matrix
-from markone._internal.validation import (check_consistent_length, check_matrix, check_positive,
-                                 check_sparse, is_sparse, sparse_refused)
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.validation import check_positive, is_sparse, sparse_refused
 from markone.perceptron import signed_rows
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
-from verify.separability import _is_exact_input, check_separable, labels_pm1
+from verify.separability import check_separable
 
 __all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data"]
 
@@ -184,9 +183,10 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, intercept: bool = True, svm: bool 
 
 
 def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
-    y_pm1, _ = labels_pm1(y)
+    data = as_dataset(X, y)
+    y_pm1 = data.y
     rtol = check_positive(rtol, "rtol")
-    prob = _scaled_problem(X, y_pm1, intercept, svm)
+    prob = _scaled_problem(data, intercept, svm)
     n, d = prob.Z.shape
     if max_iter is None:
         max_iter = 20 * (n + d)
@@ -218,15 +218,15 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
 class _ScaledProblem:
     """The data as float64, scaled by ``2**k``: ``Z`` (signed, augmented rows; or the
     plain inputs for the SVM) differs from the exact scaled data by at most ``delta``
-    in the norm of every row. ``exact`` are the data for the exact verdicts."""
+    in the norm of every row. ``data`` are the checked data, for the exact verdicts."""
 
     Z: np.ndarray
     k: int
     delta: float
-    exact: object
+    data: Dataset
 
 
-def _scaled_problem(X, y_pm1, intercept, svm):
+def _scaled_problem(data, intercept, svm):
     """Float64 data within range (largest entry in [1/2, 1)), and how it was made.
 
     A margin scales with the data (``gamma(2**k D) = 2**k gamma(D)``, the SVM's too),
@@ -235,12 +235,10 @@ def _scaled_problem(X, y_pm1, intercept, svm):
     (Fractions, strings, longdouble or integers that float64 cannot hold) is scaled in
     exact arithmetic and rounded once; ``delta`` bounds that rounding.
     """
-    if is_sparse(X):
-        return _scaled_sparse(X, y_pm1, intercept, svm)
-    Xf = exactly_float64(X) if not _is_exact_input(X) else None
+    if data.sparse:
+        return _scaled_sparse(data, intercept, svm)
+    Xf, y_pm1 = data.exact_floats, data.y
     if Xf is not None:
-        Xf = check_matrix(Xf)
-        check_consistent_length(Xf, y_pm1)
         Z = Xf if svm else _signed(Xf, y_pm1, intercept)
         top = float(np.abs(Z).max())
         k = 0 if top == 0 else -math.frexp(top)[1]
@@ -248,9 +246,8 @@ def _scaled_problem(X, y_pm1, intercept, svm):
             Zs = np.ldexp(Z, k)
         inexact = k < 0 and not np.array_equal(np.ldexp(Zs, -k), Z)
         delta = math.sqrt(Z.shape[1]) * 2.0**-1073 if inexact else 0.0
-        return _ScaledProblem(Zs, k, delta, Xf)
-    F = to_fraction_matrix(X)
-    check_consistent_length(F, y_pm1)
+        return _ScaledProblem(Zs, k, delta, data)
+    F = data.fractions
     if svm:
         rows = F
     else:
@@ -266,17 +263,16 @@ def _scaled_problem(X, y_pm1, intercept, svm):
     if inexact:  # each entry within 2**-53 of itself, or 2**-1075 when subnormal
         norms = np.sqrt((Zs * Zs).sum(axis=1))
         delta = 2.0**-52 * float(norms.max()) + math.sqrt(Zs.shape[1]) * 2.0**-1073
-    return _ScaledProblem(Zs, k, delta, np.array(F, dtype=object))
+    return _ScaledProblem(Zs, k, delta, data)
 
 
-def _scaled_sparse(X, y_pm1, intercept, svm):
+def _scaled_sparse(data, intercept, svm):
     """:func:`_scaled_problem` for scipy.sparse input: the signed rows stay CSR and
     only their stored entries are scaled (exactly, by a power of two)."""
+    Xs = data.source
     if svm:
-        raise sparse_refused(X, what="max_margin(svm=True)")
-    Xs = check_sparse(X)
-    check_consistent_length(Xs, y_pm1)
-    Z = signed_rows(Xs, y_pm1, intercept)
+        raise sparse_refused(Xs, what="max_margin(svm=True)")
+    Z = signed_rows(Xs, data.y, intercept)
     top = float(np.abs(Z.data).max()) if Z.nnz else 0.0
     k = 0 if top == 0 else -math.frexp(top)[1]
     Zs = Z.copy()
@@ -284,7 +280,7 @@ def _scaled_sparse(X, y_pm1, intercept, svm):
         Zs.data = np.ldexp(Z.data, k)
     inexact = k < 0 and not np.array_equal(np.ldexp(Zs.data, -k), Z.data)
     delta = math.sqrt(Z.shape[1]) * 2.0**-1073 if inexact else 0.0
-    return _ScaledProblem(Zs, k, delta, Xs)
+    return _ScaledProblem(Zs, k, delta, data)
 
 
 def scaled_data(X: ArrayLike, y: ArrayLike, intercept: bool = True
@@ -300,8 +296,7 @@ def scaled_data(X: ArrayLike, y: ArrayLike, intercept: bool = True
     >>> bool(Z.max() < 1 <= 2 * Z.max()), k > 600
     (True, True)
     """
-    y_pm1, _ = labels_pm1(y)
-    prob = _scaled_problem(X, y_pm1, intercept, svm=False)
+    prob = _scaled_problem(as_dataset(X, y), intercept, svm=False)
     return prob.Z, prob.k
 
 
@@ -385,7 +380,7 @@ def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
 def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
                  svm, offset):
     """Decide exactly when the float margin is not positive."""
-    verdict = check_separable(prob.exact, y_pm1, intercept=intercept, progress=False)
+    verdict = check_separable(prob.data, None, intercept=intercept, progress=False)
     if verdict.separable is None:  # pragma: no cover - needs a solver timeout
         raise RuntimeError(f"could not decide separability: {verdict.message}")
     if verdict.separable:

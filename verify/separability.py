@@ -9,12 +9,12 @@ one of two things holds (Gordan's theorem of the alternative):
 
 :func:`check_separable` returns one of the two, in exact rational arithmetic
 (:class:`~fractions.Fraction`; floats are taken as the binary fractions they are), and
-:func:`verify.certificate.check_certificate` (the small trusted checker, which
-depends on nothing but :mod:`fractions` and the data) re-checks either from scratch. The provers run cheapest first
-(``method="auto"``):
+:func:`verify.certificate.check_certificate` (the trusted kernel,
+``verify/certificate/kernel.py``: standard library only) re-checks either from scratch.
+The provers run cheapest first (``method="auto"``):
 
-1. trivial cases: one class only, a zero vector without intercept, two examples that
-   cancel (the same point with both labels);
+1. trivial cases: -1/+1 labels of one class only, a zero vector without intercept,
+   two examples that cancel (the same point with both labels);
 2. a short compiled perceptron run: on separable data with a fair margin it converges,
    and its weights are certified exactly (floating-point margins that beat a rigorous
    rounding-error bound, exact integers for the rest);
@@ -41,13 +41,13 @@ from typing import Any
 
 import numpy as np
 
-from markone._internal.html import ShownInJupyter
-from markone._internal.exact import first_inexact, signed_integer_rows
+from markone._internal.html import ShownInJupyter, result_repr
 from markone._internal.checks import zero_rows
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import signed_integer_rows
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
-from markone._internal.validation import (check_choice, check_consistent_length, check_matrix,
-                                 check_sparse, is_sparse, labels_to_pm1)
+from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
 from markone.perceptron import signed_rows
 from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
@@ -93,6 +93,8 @@ class SeparabilityVerdict(ShownInJupyter):
         passes).
     """
 
+    __repr__ = result_repr  # numbers of any size
+
     separable: bool | None
     witness: tuple | None
     certificate: dict | None
@@ -134,22 +136,15 @@ class _Problem:
     queries: int
     bar: Any
 
-    def __init__(self, X, y, intercept):
+    def __init__(self, data, intercept):
         self.intercept = intercept
         self.guess = None  # an approximate separator, when a prover found one
-        self.y, self.single = labels_pm1(y)
-        if is_sparse(X):  # the stored entries are the exact values (float64)
-            Xs = check_sparse(X)
-            check_consistent_length(Xs, self.y)
-            self.Zf = signed_rows(Xs, self.y, intercept)
+        self.y, self.single = data.y, data.single
+        Xf = data.exact_floats  # float64 when it holds the data exactly (CSR stays CSR)
+        if data.sparse:  # the stored entries are the exact values (float64)
+            self.Zf = signed_rows(Xf, self.y, intercept)
             self.M = None
-            self.n, self.d = self.Zf.shape
-            self.float_exact = True
-            return
-        arr = None if _is_exact_input(X) else np.asarray(X)
-        if arr is not None:
-            Xf = check_matrix(arr)
-            check_consistent_length(Xf, self.y)
+        elif Xf is not None:
             n, d = Xf.shape
             self.Zf = np.empty((n, d + bool(intercept)))  # y * [x, 1], one allocation
             np.multiply(Xf, self.y[:, None], out=self.Zf[:, :d])
@@ -157,10 +152,7 @@ class _Problem:
                 self.Zf[:, d] = self.y
             self.M = None
         else:
-            if arr is not None and arr.ndim == 2 and 0 in arr.shape:
-                raise ValueError(f"X is empty (shape {arr.shape}); at least one sample "
-                                 "with at least one feature is needed.")
-            M, _ = signed_integer_rows(X, self.y, intercept=intercept)
+            M, _ = data.signed_integers(intercept=intercept)
             self.M = M.astype(object)
             big = max(abs(int(v)) for v in self.M.ravel()) if self.M.size else 0
             self.Zf = np.ascontiguousarray(_float_rows(self.M, big))
@@ -220,28 +212,6 @@ def _float_rows(M, big):
     return out
 
 
-def _is_exact_input(X):
-    """True for input that must be parsed exactly: Fractions, strings, objects, and
-    numbers that float64 cannot hold (longdouble entries with more bits or range,
-    integers beyond 2**53 that are not a float64)."""
-    if isinstance(X, np.ndarray):
-        arr = X
-    else:
-        try:
-            first = X[0][0] if len(X) and len(X[0]) else None
-        except (TypeError, IndexError, KeyError):
-            return False
-        if isinstance(first, (Fraction, str)):
-            return True
-        try:
-            arr = np.asarray(X)
-        except (ValueError, OverflowError):
-            return False  # ragged: check_matrix says so
-    if arr.dtype == object or arr.dtype.kind in "US":
-        return True
-    return arr.dtype.kind in "biuf" and first_inexact(arr) is not None
-
-
 def labels_pm1(y: ArrayLike) -> tuple[np.ndarray, bool]:
     """Labels as int64 -1/+1 and whether there is one class only.
 
@@ -274,8 +244,10 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         Inputs: floats (taken as the exact binary fractions they are), ints, or
         :class:`~fractions.Fraction` / strings like ``"3/4"`` (exact rationals).
     y : array-like (n_samples,)
-        Two classes of any values (the sorted first is -1), -1/+1 labels, or one
-        class only (then separable with an intercept; said in the message).
+        Two classes of any values (the sorted first is -1), or -1/+1 labels, of
+        one class only too (then separable with an intercept; said in the message).
+        One class of another value (``["cat", "cat"]``) is refused, as by every
+        entry point: it has no side (+1 or -1) of its own.
     intercept : bool
         Ask for a separating hyperplane ``w . x + b`` (default); False: through the
         origin (``w . x``).
@@ -338,7 +310,7 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     check_choice(method, "method", METHODS)
     check_choice(solver, "solver", SOLVERS)
     deadline = deadline_after(timeout_s)
-    prob = _Problem(X, y, intercept)
+    prob = _Problem(as_dataset(X, y), intercept)
     prob.solver, prob.smt2_dir, prob.queries = solver, smt2_dir, 0
     try:
         with blas_single_thread(), search_bar(None, "check_separable", progress,
@@ -507,8 +479,7 @@ def _perceptron(prob, deadline=None):
         _stage(prob, f"check_separable: perceptron ({max_epochs} epochs at most)")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # not converging is an answer here
-            return train(Z, np.ones(prob.n, dtype=np.int64), intercept=False,
-                         max_epochs=max_epochs)
+            return train(Dataset.of_rows(Z), None, intercept=False, max_epochs=max_epochs)
 
     try:
         if deadline is None or epochs <= _PROBE_EPOCHS:

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from markone._internal.exact import int_of_digits, int_text
 from markone._internal.validation import check_int_at_least
 from verify._budget import BUDGET, TIMEOUT, timeout_keyword
 
@@ -157,10 +158,10 @@ def Eq(a: Term, b: Term | int | Fraction) -> Term:
 
 def _render_const(q, sort):
     if sort == "Int":
-        return str(q.numerator) if q >= 0 else f"(- {-q.numerator})"
+        return int_text(q.numerator) if q >= 0 else f"(- {int_text(-q.numerator)})"
     mag = abs(q)
-    text = (f"{mag.numerator}.0" if mag.denominator == 1
-            else f"(/ {mag.numerator}.0 {mag.denominator}.0)")
+    top, bottom = int_text(mag.numerator), int_text(mag.denominator)
+    text = f"{top}.0" if mag.denominator == 1 else f"(/ {top}.0 {bottom}.0)"
     return text if q >= 0 else f"(- {text})"
 
 
@@ -406,9 +407,11 @@ class Session:
         for name, sort in self._declared.items():
             v = m.eval(z3.Real(name, ctx) if sort == "Real" else z3.Int(name, ctx),
                        model_completion=True)
-            if z3.is_rational_value(v) or z3.is_int_value(v):
-                out[name] = (v.as_fraction() if z3.is_rational_value(v)
-                             else Fraction(v.as_long()))
+            if z3.is_rational_value(v):  # (z3's as_fraction goes through int(str))
+                out[name] = Fraction(int_of_digits(v.numerator().as_string()),
+                                     int_of_digits(v.denominator().as_string()))
+            elif z3.is_int_value(v):
+                out[name] = Fraction(int_of_digits(v.as_string()))
             else:
                 out[name] = v.approx(20).as_decimal(20).rstrip("?") + "?"
         return out

@@ -8,10 +8,13 @@ checked by ``tests/design/test_import_graph.py``, which also forbids import cycl
 
 Modules, one concern each:
 
+- :mod:`~markone._internal.data`: the one data boundary: ``as_dataset(X, y)`` checks
+  labelled inputs once and returns a ``Dataset`` that carries their float64 view,
+  exact rows and signed integer rows, each made on first use.
 - :mod:`~markone._internal.validation`: arrays, labels, seeds, scalars checked at the
   boundary (``check_matrix``, ``encode_binary_labels``, ``as_generator``, ...).
 - :mod:`~markone._internal.exact`: exact numbers (float64 exactness, rationals,
-  integer rows).
+  integer rows; number strings read within a digit limit, ints of any size written).
 - :mod:`~markone._internal.typing`: the shared type aliases (``ArrayLike``, ``Seed``, ...).
 - :mod:`~markone._internal.io`: atomic writes, JSON with Fractions, all-or-nothing folders.
 - :mod:`~markone._internal.progress`: tqdm progress bars, quiet off a terminal.

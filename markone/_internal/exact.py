@@ -44,19 +44,191 @@ ValueError: eta=Fraction(1, 3) is not exactly a float64 (float arithmetic would 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import decimal
 import math
 import numbers
+import re
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, Literal, overload
 
 import numpy as np
 
 from markone._internal.shapes import check_consistent_length, is_sparse, sparse_refused
+from markone.errors import MarkoneError
 
 __all__ = ["to_fraction", "to_fraction_matrix", "signed_integer_rows", "fits_int64",
            "exactly_float64", "first_inexact", "float64_of", "exact_float",
-           "describe_number", "inexact_entry"]
+           "describe_number", "inexact_entry", "parse_number", "digit_limit",
+           "NumberTooLong", "MAX_DIGITS", "int_text", "fraction_text", "STR_BITS",
+           "text_shown", "int_of_digits"]
+
+#: The default limit on the size of a number written as text (a string, a table
+#: cell, a Decimal): its digits plus its exponent, that is the digits it has when
+#: written out in full. ``"1e100000000"`` is short, but its value is an integer of
+#: 100,000,001 digits: minutes of work before anything else could happen.
+MAX_DIGITS = 10_000
+
+_DIGIT_LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar("max_digits",
+                                                                  default=MAX_DIGITS)
+
+
+class NumberTooLong(MarkoneError, ValueError):
+    """A number written as text is beyond the digit limit (:func:`digit_limit`);
+    ``text`` is that text."""
+
+    def __init__(self, message: str, text: str) -> None:
+        super().__init__(message)
+        self.text = text
+
+
+@contextlib.contextmanager
+def digit_limit(max_digits: int) -> Iterator[int]:
+    """Within the block, numbers written as text may have up to ``max_digits`` digits
+    when written out in full (default :data:`MAX_DIGITS`; the exponent counts:
+    ``"1e20000"`` has 20,001). Ints and Fractions have no limit.
+
+    >>> with digit_limit(30_000):
+    ...     parse_number("1e20000") == 10**20000
+    True
+    >>> parse_number("1e20000")
+    Traceback (most recent call last):
+    ...
+    markone._internal.exact.NumberTooLong: '1e20000' has 20001 digits when written out in full, beyond max_digits=10000; raise the limit (with markone.datasets.digit_limit(N): ...), or pass the number as an int or a Fraction (no limit).
+    """
+    if isinstance(max_digits, bool) or not isinstance(max_digits, numbers.Integral) \
+            or max_digits < 1:
+        raise ValueError(f"max_digits(={max_digits!r}) must be a whole number >= 1.")
+    token = _DIGIT_LIMIT.set(int(max_digits))
+    try:
+        yield int(max_digits)
+    finally:
+        _DIGIT_LIMIT.reset(token)
+
+
+# Python's own syntax of a rational string (fractions.Fraction's), underscores included
+_RATIONAL = re.compile(r"""\A\s*(?P<sign>[-+]?)(?=\d|\.\d)(?P<num>\d*|\d+(_\d+)*)
+    (?:(?:/(?P<denom>\d+(_\d+)*))?
+      |(?:\.(?P<decimal>(\d+(_\d+)*)?))?(?:[eE](?P<exp>[-+]?\d+(_\d+)*))?)\s*\Z""",
+                       re.VERBOSE)
+_DIGITS = re.compile(r"\d")
+_EXPONENT = re.compile(r"[eE]([-+]?[\d_]+)\s*\Z")
+#: Digit strings up to this long go to int() whole (Python refuses beyond 4300).
+_INT_CHUNK = 4000
+#: Integers of up to this many bits (about 3600 digits) are written by ``str()``
+#: whole; longer ones by :func:`int_text`.
+STR_BITS = 12_000
+
+
+def parse_number(text: str, *, where: str = "") -> Fraction:
+    """The exact value of a number written as text (``"3"``, ``"-1/2"``, ``"0.25"``,
+    ``"1e-400"``, ``"1_000"``), within the digit limit (:func:`digit_limit`).
+
+    Raises :class:`NumberTooLong` (a ``ValueError``) beyond the limit, before any
+    big number is made, and ``ValueError``/``ZeroDivisionError`` for text that is
+    not a number. Numbers of any length up to the limit are read, beyond Python's
+    own 4300-digit limit on ``int(str)``.
+
+    >>> parse_number("1_000.5"), parse_number(" -3/4 ")
+    (Fraction(2001, 2), Fraction(-3, 4))
+    >>> parse_number("1" * 5000) == int("1" * 1000) * 10**4000 + int("1" * 4000)
+    True
+    """
+    size = _written_size(text)
+    limit = _DIGIT_LIMIT.get()
+    if size > limit:
+        raise NumberTooLong(
+            f"{where}{text_shown(text)} has {size} digits when written out in full, beyond "
+            f"max_digits={limit}; raise the limit (with markone.datasets.digit_limit(N): "
+            "...), or pass the number as an int or a Fraction (no limit).", text)
+    match = _RATIONAL.match(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a number")
+    num = int_of_digits(match["num"] or "0")
+    if match["denom"]:
+        den = int_of_digits(match["denom"])
+    else:
+        den = 1
+        if match["decimal"]:
+            decimals = match["decimal"].replace("_", "")
+            num, den = num * 10 ** len(decimals) + int_of_digits(decimals), 10 ** len(decimals)
+        exp = int(match["exp"].replace("_", "")) if match["exp"] else 0
+        num, den = (num * 10**exp, den) if exp >= 0 else (num, den * 10**-exp)
+    return Fraction(-num if match["sign"] == "-" else num, den)
+
+
+def int_text(n: int) -> str:
+    """``str(n)`` for an integer of any size (Python's ``str`` refuses ints beyond
+    4300 digits): halves written separately, so that exact results of any size can
+    be printed and saved.
+
+    >>> text = int_text(7 * 10**5000 + 3)
+    >>> len(text), text[:3], text[-3:]
+    (5001, '700', '003')
+    """
+    n = int(n)
+    if n < 0:
+        return "-" + int_text(-n)
+    if n.bit_length() <= STR_BITS:
+        return str(n)
+    half = n.bit_length() * 3 // 20  # about half of its digits (log10(2) > 0.3)
+    high, low = divmod(n, 10**half)
+    return int_text(high) + int_text(low).rjust(half, "0")
+
+
+def fraction_text(q: Any) -> str:
+    """``str(q)`` of a Fraction (``"p/q"``, or ``"p"``) or an int, of any size.
+
+    >>> fraction_text(Fraction(-3, 4)), fraction_text(Fraction(6, 3)), fraction_text(5)
+    ('-3/4', '2', '5')
+    """
+    q = Fraction(q)
+    top = int_text(q.numerator)
+    return top if q.denominator == 1 else f"{top}/{int_text(q.denominator)}"
+
+
+def text_shown(text: str) -> str:
+    """A text for a one-line message: its repr, cut after 24 characters when long.
+
+    >>> text_shown("0.5"), text_shown("1" * 5000)
+    ("'0.5'", "'111111111111111111111111'... (5000 characters)")
+    """
+    return repr(text) if len(text) <= 40 else f"{text[:24]!r}... ({len(text)} characters)"
+
+
+def _written_size(text):
+    """Digits of a number string plus the size of its exponent (an upper bound on
+    the digits of its value written out), without making any big number."""
+    digits = len(_DIGITS.findall(text))
+    exp = _EXPONENT.search(text)
+    if exp is None:
+        return digits
+    e = exp.group(1).replace("_", "")
+    size = abs(int(e)) if len(e) <= 20 else 10**20
+    return digits - len(_DIGITS.findall(exp.group(1))) + size
+
+
+def int_of_digits(s: str) -> int:
+    """``int(s)`` of a string of decimal digits (a sign and underscores allowed) of
+    any length: Python's ``int`` refuses more than 4300 digits. No digit limit (for
+    text markone made, or a solver wrote; text from users goes through
+    :func:`parse_number`).
+
+    >>> int_of_digits("-" + "9" * 5000) == -(10**5000 - 1)
+    True
+    """
+    s = s.replace("_", "").strip()
+    if len(s) <= _INT_CHUNK:
+        return int(s)
+    if s[0] in "+-":
+        return -int_of_digits(s[1:]) if s[0] == "-" else int_of_digits(s[1:])
+    value = 0
+    for i in range(0, len(s), _INT_CHUNK):
+        chunk = s[i:i + _INT_CHUNK]
+        value = value * 10 ** len(chunk) + int(chunk)
+    return value
 
 
 def to_fraction(value, *, where=""):
@@ -70,7 +242,7 @@ def to_fraction(value, *, where=""):
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             raise ValueError(f"{where}is {value}; exact mode needs finite numbers.")
-        return Fraction(value)
+        return parse_number(str(value), where=where)
     if isinstance(value, np.floating):  # any precision, longdouble included: exactly
         if not np.isfinite(value):
             raise ValueError(f"{where}is {value}; exact mode needs finite numbers.")
@@ -87,7 +259,9 @@ def to_fraction(value, *, where=""):
     if isinstance(value, (str, np.str_)):
         text = str(value).strip()
         try:
-            return Fraction(text)
+            return parse_number(text, where=where)
+        except NumberTooLong:
+            raise
         except (ValueError, ZeroDivisionError):
             raise ValueError(
                 f"{where}{value!r} is not a number; exact mode accepts integers, "
@@ -385,7 +559,8 @@ def describe_number(value):
     if isinstance(value, np.generic):
         return f"{value.item()!r} ({value.dtype.name})"
     if isinstance(value, int) and abs(value) > 10**40:  # keep messages one line
-        return f"an integer of {len(str(abs(value)))} digits ({str(value)[:12]}...)"
+        text = int_text(abs(value))
+        return f"an integer of {len(text)} digits ({int_text(value)[:12]}...)"
     text = repr(value)
     return text if len(text) <= 80 else text[:60] + "...)"
 

@@ -22,7 +22,9 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["ShownInJupyter", "result_html"]
+from markone._internal.exact import fraction_text, int_text
+
+__all__ = ["ShownInJupyter", "result_html", "result_repr", "exact_repr"]
 
 #: Arrays with more entries than this are summarised (shape and first entries).
 PREVIEW = 12
@@ -36,6 +38,47 @@ class ShownInJupyter:
 
     def _repr_html_(self):
         return result_html(self)
+
+
+def result_repr(obj):
+    """The repr a dataclass gives ``obj`` (its fields with ``repr=True``), with
+    numbers of any size: a result class sets ``__repr__ = result_repr`` (Python's own
+    repr of an int beyond 4300 digits raises ``ValueError``).
+
+    >>> import dataclasses
+    >>> @dataclasses.dataclass
+    ... class Found:
+    ...     scale: Fraction
+    ...     __repr__ = result_repr
+    >>> text = repr(Found(Fraction(10**5000, 3)))
+    >>> text[:22], text[-4:], len(text)
+    ('Found(scale=Fraction(1', ' 3))', 5027)
+    """
+    shown = ", ".join(f"{f.name}={exact_repr(getattr(obj, f.name))}"
+                      for f in dataclasses.fields(obj) if f.repr)
+    return f"{type(obj).__qualname__}({shown})"
+
+
+def exact_repr(value):
+    """``repr(value)``, with ints and Fractions of any size inside tuples, lists and
+    dicts written out in full.
+
+    >>> exact_repr((Fraction(1, 2), [3], {4: -5}))
+    '(Fraction(1, 2), [3], {4: -5})'
+    """
+    if type(value) is int:
+        return int_text(value)
+    if type(value) is Fraction:
+        return f"Fraction({int_text(value.numerator)}, {int_text(value.denominator)})"
+    if isinstance(value, tuple) and type(value) is tuple:
+        inner = ", ".join(map(exact_repr, value))
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if type(value) is list:
+        return "[" + ", ".join(map(exact_repr, value)) + "]"
+    if type(value) is dict:
+        return "{" + ", ".join(f"{exact_repr(k)}: {exact_repr(v)}"
+                               for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def result_html(obj, *, headline=None, skip=()):
@@ -58,8 +101,8 @@ def result_html(obj, *, headline=None, skip=()):
 
 def _show(value):
     """A value in words: numbers exactly, long arrays and sequences summarised."""
-    if isinstance(value, Fraction):
-        return str(value)
+    if isinstance(value, (Fraction, int)) and not isinstance(value, bool):
+        return fraction_text(value)
     if isinstance(value, np.ndarray):
         if value.size <= PREVIEW:
             return _plain(value.tolist())
@@ -85,6 +128,8 @@ def _plain(items):
             return _plain(list(v))
         if isinstance(v, np.generic):
             return str(v.item())
+        if isinstance(v, (Fraction, int)) and not isinstance(v, bool):
+            return fraction_text(v)
         return str(v)
 
     return "[" + ", ".join(one(v) for v in items) + "]"

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from markone._internal.exact import STR_BITS, fraction_text, int_text
+
 __all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
            "plural", "write_figure", "temporary_beside", "check_output_file"]
 
@@ -109,8 +111,10 @@ def _umask():
 
 
 def to_jsonable(obj):
-    """Convert results to JSON-ready values: Fractions become ``"p/q"`` strings,
-    numpy arrays lists, dataclasses dicts, non-finite floats ``"inf"``/``"nan"``."""
+    """Convert results to JSON-ready values: Fractions become ``"p/q"`` strings (of
+    any size), numpy arrays lists, dataclasses dicts, non-finite floats
+    ``"inf"``/``"nan"``, and integers beyond what ``json`` writes (about 4200
+    digits) their digits as a string."""
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, dict):
@@ -120,7 +124,9 @@ def to_jsonable(obj):
     if isinstance(obj, np.ndarray):
         return to_jsonable(obj.tolist())
     if isinstance(obj, Fraction):
-        return str(obj)
+        return fraction_text(obj)
+    if isinstance(obj, int) and not isinstance(obj, bool) and obj.bit_length() > STR_BITS:
+        return int_text(obj)  # beyond what json (str) writes: its digits, as text
     if isinstance(obj, (np.bool_, bool)):
         return bool(obj)
     if isinstance(obj, np.integer):

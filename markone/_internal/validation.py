@@ -29,6 +29,9 @@ from markone._internal.shapes import check_consistent_length, is_sparse, sparse_
 __all__ = [
     "check_matrix",
     "check_matrix_or_sparse",
+    "array_values",
+    "dense_array",
+    "float64_matrix",
     "check_sparse",
     "float64_input",
     "is_sparse",
@@ -52,12 +55,53 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
 
     Rejects ragged input, non-numeric entries, 1-D or 3-D arrays, empty arrays (unless
     ``allow_empty``) and NaN/inf (unless ``check_finite=False``, for callers that
-    detect them on the way). Never copies an array that already fits.
+    detect them on the way). Never copies an array that already fits. A DataFrame
+    (or anything with ``to_numpy`` or ``__array__``) is read by its values.
     """
-    if isinstance(X, (str, bytes)):
-        raise TypeError(f"{name} must be a 2-D array of numbers, got a string.")
+    X = array_values(X)
     if is_sparse(X):
         raise sparse_refused(X, name=name)
+    arr = dense_array(X, name=name, allow_empty=allow_empty)
+    return float64_matrix(arr, name=name, dtype=dtype, check_finite=check_finite)
+
+
+def array_values(X):
+    """The values of a table-like ``X`` as an ndarray, never by iterating it (a
+    DataFrame iterates over its column *names*): anything with ``to_numpy``
+    (pandas, polars) or ``__array__``. Columns of different types come back as an
+    object array, so that no value is rounded to a common type (an int64 column
+    beside a float column). ndarrays, sparse matrices and sequences are returned as
+    they are.
+
+    >>> class Table:
+    ...     def to_numpy(self, dtype=None):
+    ...         return np.array([[1, 2]], dtype=dtype)
+    >>> array_values(Table()).tolist(), array_values([[3]])
+    ([[1, 2]], [[3]])
+    """
+    if isinstance(X, np.ndarray) or is_sparse(X):
+        return X
+    if hasattr(X, "to_numpy"):
+        return X.to_numpy(dtype=object) if _mixed_dtypes(X) else X.to_numpy()
+    if hasattr(X, "__array__"):
+        return np.asarray(X)
+    return X
+
+
+def _mixed_dtypes(table):
+    """True for a table whose columns have more than one dtype."""
+    try:
+        return len({str(t) for t in table.dtypes}) > 1
+    except (AttributeError, TypeError):  # no per-column dtypes (a Series, an array)
+        return False
+
+
+def dense_array(X, *, name="X", allow_empty=False):
+    """``X`` as a 2-D ndarray of what it holds (numbers, or an object array of exact
+    entries such as Fractions and decimal strings), converted to nothing else; the
+    shape checks of :func:`check_matrix` (a string, ragged rows, 1-D, 3-D, empty)."""
+    if isinstance(X, (str, bytes)):
+        raise TypeError(f"{name} must be a 2-D array of numbers, got a string.")
     try:
         arr = _as_array(X)
     except ValueError as exc:  # ragged nested sequences
@@ -65,18 +109,6 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
             f"{name} is ragged (rows of different lengths); every row must have the "
             "same number of features."
         ) from exc
-    if arr.dtype.kind in "OUS" and np.dtype(dtype) == np.float64 and arr.ndim == 2:
-        arr = _exact_floats(arr, name)  # Fractions, "0.5": exactly, or refused by name
-    if arr.dtype == object:
-        raise ValueError(
-            f"{name} is ragged or holds non-numeric objects; pass a rectangular array "
-            "of numbers (use exact=True for Fractions or strings like '3/4')."
-        )
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(
-            f"{name} must hold numbers, got dtype {arr.dtype}; convert it with "
-            "np.asarray(X, dtype=float) or use exact=True for rational strings."
-        )
     if arr.ndim == 1:
         raise ValueError(
             f"{name} must be 2-D (n_samples, n_features), got a 1-D array of shape "
@@ -92,6 +124,31 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
         raise ValueError(
             f"{name} is empty (shape {arr.shape}); at least one sample with at least "
             "one feature is needed."
+        )
+    if arr.dtype.kind not in "biufOUS":
+        raise TypeError(
+            f"{name} must hold numbers, got dtype {arr.dtype}; convert it with "
+            "np.asarray(X, dtype=float) or use exact=True for rational strings."
+        )
+    return arr
+
+
+def float64_matrix(arr, *, name="X", dtype=np.float64, check_finite=True):
+    """A 2-D array of :func:`dense_array` as a C-contiguous array of ``dtype``,
+    rounding nothing: Fractions and decimal strings that float64 holds exactly are
+    converted, any entry that would round is refused by position and value; NaN and infinity are refused unless ``check_finite`` is
+    False."""
+    if arr.dtype.kind in "OUS" and np.dtype(dtype) == np.float64:
+        arr = _exact_floats(arr, name)  # Fractions, "0.5": exactly, or refused by name
+    if arr.dtype == object:
+        raise ValueError(
+            f"{name} is ragged or holds non-numeric objects; pass a rectangular array "
+            "of numbers (use exact=True for Fractions or strings like '3/4')."
+        )
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} must hold numbers, got dtype {arr.dtype}; convert it with "
+            "np.asarray(X, dtype=float) or use exact=True for rational strings."
         )
     if np.dtype(dtype) == np.float64:
         _refuse_rounding(arr, name)
@@ -110,13 +167,21 @@ def check_matrix(X, *, name="X", dtype=np.float64, allow_empty=False, check_fini
 def _as_array(X):
     """``np.asarray(X)``, except that a nested list mixing strings and numbers keeps
     its numbers as they are (NumPy would turn ``np.float16(1/64)`` into the string
-    ``'0.01563'`` and ``0.1`` into ``'0.1'``, another number)."""
+    ``'0.01563'`` and ``0.1`` into ``'0.1'``, another number), and one mixing
+    booleans with numbers keeps its booleans (NumPy would make ``True`` a 1), for the
+    checks to name them."""
     arr = np.asarray(X)
-    if arr.dtype.kind in "US" and not isinstance(X, np.ndarray):
+    if isinstance(X, np.ndarray):
+        return arr
+    if arr.dtype.kind in "US" or (arr.dtype.kind in "iuf" and arr.ndim == 2
+                                  and _holds_bool(X)):
         return np.asarray(X, dtype=object)
     return arr
 
 
+def _holds_bool(rows):
+    """True when a nested sequence of numbers holds a boolean."""
+    return any(isinstance(v, (bool, np.bool_)) for row in rows for v in row)
 
 
 
@@ -181,6 +246,7 @@ def check_sparse(X, *, name="X", allow_empty=False):
 def check_matrix_or_sparse(X, *, name="X", allow_empty=False):
     """:func:`check_sparse` for sparse input, :func:`check_matrix` (float64) for the
     rest: the one entry point of every function that takes both."""
+    X = array_values(X)
     if is_sparse(X):
         return check_sparse(X, name=name, allow_empty=allow_empty)
     return check_matrix(X, name=name, allow_empty=allow_empty)
@@ -256,13 +322,16 @@ def _exact_floats(arr, name):
     entry exactly (``Fraction(1, 2)``, ``"0.25"``, ints up to 2**53); an entry that
     would round is refused by position and value. Arrays holding non-numbers come
     back unchanged, for the caller's own message."""
-    from markone._internal.exact import describe_number, float64_of
+    from markone._internal.exact import NumberTooLong, describe_number, float64_of
 
     out = np.empty(arr.shape, dtype=np.float64)
     for k in np.ndindex(arr.shape):
         v = arr[k]
         try:
             f = float64_of(v)
+        except NumberTooLong as exc:
+            raise NumberTooLong(f"{name}[{', '.join(map(str, k))}]: {exc}", exc.text) \
+                from None
         except (TypeError, ValueError):
             return arr
         if f is None:
@@ -301,8 +370,40 @@ def _as_label_array(y, name):
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one labelled sample is needed.")
     if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinity; every label must be a value.")
+        i = int(np.flatnonzero(~np.isfinite(arr))[0])
+        what = "NaN, a missing label" if np.isnan(arr[i]) else f"{arr[i]}, not a label"
+        raise ValueError(f"{name}[{i}] is {what}; every example needs a label (NaN or "
+                         "infinity is none): drop those examples or fill in their labels.")
+    if arr.dtype == object:
+        _refuse_missing_labels(arr, name)
     return arr
+
+
+def _refuse_missing_labels(arr, name):
+    """Raise for the first missing label (None, NaN, pandas NA, NaT) by position, and
+    for labels of types that cannot be sorted together (``[1, "a"]``)."""
+    for i, v in enumerate(arr.tolist()):
+        if _is_missing(v):
+            raise ValueError(f"{name}[{i}] is {v!r}, a missing label; every example "
+                             "needs one: drop those examples or fill in their labels.")
+    try:
+        np.unique(arr)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in arr.tolist()})
+        raise TypeError(f"{name} mixes labels of types {', '.join(kinds)}, which cannot "
+                        "be ordered; give every label the same type (all strings, or "
+                        "all numbers).") from None
+
+
+def _is_missing(v):
+    """True for None and for values unequal to themselves (NaN, NaT) or whose
+    comparison has no truth value (pandas NA)."""
+    if v is None:
+        return True
+    try:
+        return bool(v != v)
+    except (TypeError, ValueError):
+        return True
 
 
 def encode_binary_labels(y, *, name="y", classes=None, allow_single=False):
@@ -380,15 +481,24 @@ def encode_class_labels(y, *, name="y", classes=None):
 def labels_to_pm1(y, *, name="y"):
     """Labels for the core: -1/+1 labels pass through (one class allowed); any two
     other values are mapped with :func:`encode_binary_labels`. Returns
-    ``(y_pm1, classes)``.
+    ``(y_pm1, classes)``. One class of another value is refused: it has no side
+    (+1 or -1) of its own. Missing labels (None, NaN, pandas NA) are refused by
+    position.
 
     >>> labels_to_pm1([1, 1])[0].tolist(), labels_to_pm1([0, 5])[1].tolist()
     ([1, 1], [0, 5])
     """
-    arr = np.asarray(y)
+    arr = np.asarray(array_values(y))
     if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
         return arr.astype(np.int64), np.array([-1, 1])
-    return encode_binary_labels(y, name=name)
+    arr = _as_label_array(arr, name)
+    first = arr[0]
+    if (arr == first).all():  # one class of another value: which side is it on?
+        raise ValueError(
+            f"{name} has only one class ({_plain(first)!r}), which has no side of its "
+            "own; pass samples of two classes, or -1/+1 labels (all +1 or all -1: then "
+            "one class is a question too).")
+    return encode_binary_labels(arr, name=name)
 
 
 def check_pm1_labels(y, *, name="y"):

@@ -21,10 +21,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from markone._internal.exact import MAX_DIGITS, digit_limit
 from markone._internal.io import plural  # noqa: F401  (re-exported for the subcommands)
 from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
@@ -37,7 +39,7 @@ __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
-           "deprecated_flag", "output_file"]
+           "deprecated_flag", "output_file", "timeout_left"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
 SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
@@ -193,8 +195,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0 if args.command is None else EXIT_USAGE
     prog = getattr(args, "prog", "markone")
+    args.started = time.perf_counter()  # --timeout counts from here, loading included
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), digit_limit(getattr(args, "max_digits", None) or MAX_DIGITS):
             warnings.showwarning = _warning_printer(prog)
             status = args.func(args)
         sys.stdout.flush()  # here, so that a closed pipe is caught below
@@ -307,6 +310,24 @@ def data_options(p: argparse.ArgumentParser, *, label: bool = True, what: str = 
     p.add_argument("--header", default=None, action=argparse.BooleanOptionalAction,
                    help="whether the first line names the columns (default: found "
                    "from the file)")
+    p.add_argument("--max-digits", type=positive_int, default=MAX_DIGITS, metavar="N",
+                   help="longest number a cell may hold, in digits written out in full "
+                   "(the exponent counts: 1e400 has 401); longer cells are refused")
+
+
+#: The least time left that --timeout hands to a search (the search then stops at
+#: once, saying that the time limit stopped it).
+_LEAST_TIMEOUT_S = 1e-3
+
+
+def timeout_left(args: argparse.Namespace) -> float | None:
+    """``--timeout`` less the time the command has taken so far (reading the data
+    included), as the library's ``timeout_s``; None without ``--timeout``."""
+    timeout = getattr(args, "timeout", None)
+    if timeout is None:
+        return None
+    spent = time.perf_counter() - getattr(args, "started", time.perf_counter())
+    return max(timeout - spent, _LEAST_TIMEOUT_S)
 
 
 def load_data(args: argparse.Namespace, *, exact: bool | None = None,

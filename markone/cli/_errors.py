@@ -154,6 +154,8 @@ _CLI_TERMS: list = [
     (r"\btimeout_s=([\d.eE+-]+) s\b", r"--timeout \1 s"),
     (r"\b(a longer |raise )timeout_s\b", r"\1--timeout"),
     (r"\bbudget=(\d+)", r"--budget \1"),
+    (r"\bmax_digits=(\d+)", r"--max-digits \1"),
+    (r"\(with markone\.datasets\.digit_limit\(N\): \.\.\.\)", "with --max-digits N"),
     (r"\b(within |pass )timeout_s\b", r"\1--timeout"),
     (r"^chars is empty\b", "--chars is empty"),
     (r"\bchars='([^']*)'", r"--chars \1"),
@@ -181,6 +183,8 @@ _CLI_TERMS: list = [
     (r"\bnp\.(?:u?int|float|str_|bool_|complex)\w*\(([^()]*)\)", r"\1"),  # numpy reprs
     (r"\s*\(pass classes=\[a, b\] to partial_fit[^)]*\)", ""),
     (r"\brerun check_separable\b", "rerun `markone verify separable`"),
+    (r"\bReadLimits[(.](max_\w+)(?:=\.\.\.\))?",  # a limit of verify check
+     lambda m: "--" + m.group(1).replace("_", "-")),
 ]
 _CLI_TERMS = [(re.compile(p), r) for p, r in _CLI_TERMS]
 

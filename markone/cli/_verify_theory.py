@@ -11,7 +11,7 @@ from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
                          needs_exact, nonnegative_int, plural, positive_float,
-                         positive_int)
+                         positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -60,7 +60,7 @@ def _cycling(args):
         args.file = f"{args.file}:{args.encoding}"
     X, y = load_data(args, exact=True)
     r = check_cycling(X, y, intercept=not args.no_intercept, order=args.order,
-                      rule=args.rule, budget=args.budget, timeout_s=args.timeout)
+                      rule=args.rule, budget=args.budget, timeout_s=timeout_left(args))
     print(cli_terms(r.message))
     if r.order == "cyclic" and r.cycle and not r.converged:
         scale = "" if r.scale == 1 else f" (in units of 1/{r.scale})"

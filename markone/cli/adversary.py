@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, needs_exact, nonnegative_int, output_file, plural,
-                         positive_float, positive_int)
+                         positive_float, positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ def _search(method):
         _fits_a_case(X)  # before the search: nothing to write would be refused after
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
-                        budget=args.budget, timeout_s=args.timeout)
+                        budget=args.budget, timeout_s=timeout_left(args))
         return _write(args, a, f"{method}:{args.file}")
     return run
 
@@ -153,7 +153,7 @@ def _lattice(args):
     from verify.adversary import small_margin_lattice, worst_order
 
     X, y = small_margin_lattice(args.n, args.d, args.k, draws=args.draws, seed=args.seed)
-    a = worst_order(X, y, method="exhaustive", budget=args.budget, timeout_s=args.timeout)
+    a = worst_order(X, y, method="exhaustive", budget=args.budget, timeout_s=timeout_left(args))
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 

@@ -47,6 +47,7 @@ def run(args: Namespace) -> int:
     import warnings
 
     import markone
+    from markone._internal.exact import fraction_text
     from markone._internal.io import write_json
 
     X, y = load_data(args, exact=True if args.exact else None)
@@ -57,7 +58,7 @@ def run(args: Namespace) -> int:
         res = markone.train(X, y, intercept=not args.no_intercept, variant=args.variant,
                             max_epochs=args.max_epochs, order=args.order, seed=args.seed,
                             exact=exact)
-    number = str if exact else (lambda v: repr(float(v)))
+    number = fraction_text if exact else (lambda v: repr(float(v)))
     print(f"data: {plural(len(y), 'sample')} x {plural(X.shape[1], 'feature')}; "
           f"{_classes(y, res.classes)}")
     if why is not None:

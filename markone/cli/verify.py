@@ -1,10 +1,12 @@
 """``markone verify``: exact separability verdicts, certified margins, certificate checks.
 
 Thin: parses arguments and calls :func:`verify.check_separable`,
-:func:`verify.max_margin` and :func:`verify.certificate.check_certificate_file` (the
-small trusted checker). Exit statuses as every command's (:mod:`markone.cli._errors`):
-``separable`` and ``margin`` end 0 separable, 1 not separable, 4 not decided within
-``--timeout``; ``check`` 0 valid, 1 the certificate is wrong.
+:func:`verify.max_margin` and :func:`verify.certificate.check_certificate_file` (whose
+proof the trusted kernel, ``verify/certificate/kernel.py``, decides). Exit statuses as
+every command's (:mod:`markone.cli._errors`): ``separable`` and ``margin`` end 0
+separable, 1 not separable, 4 not decided within ``--timeout``; ``check`` 0 valid, 1 the
+certificate is wrong, 2 a file that cannot be read as a certificate (or over a limit of
+the read: ``--max-bytes``, ``--max-number-chars``, ``--max-exponent``).
 
 Table cells are read exactly (:func:`markone.datasets.load_table` with ``exact=True``):
 integer columns as integers, decimals (``0.1``) and fractions (``1/3``) as the exact
@@ -20,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         output_file, plural, positive_float)
+                         output_file, plural, positive_float, positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -48,11 +50,16 @@ def _source_data_sha256(claim):
     present, or a built-in data set), as ``verify separable`` read it; None when there
     is nothing to read."""
     from markone._table import BUILTIN_TABLES, load_table
-    from verify.certificate import data_sha256
+    from verify.certificate import CertificateUnreadable, data_sha256
 
     src = claim.fields.get("source") or {}
     name = claim.source_file if claim.source_checked else src.get("builtin")
-    if name is None or ("builtin" in src and src["builtin"] not in BUILTIN_TABLES):
+    if "builtin" in src and src["builtin"] not in BUILTIN_TABLES:
+        raise CertificateUnreadable(
+            f"source.builtin names {src['builtin']!r}, which is not a built-in data set "
+            f"({', '.join(sorted(BUILTIN_TABLES))}): the embedded data cannot be compared "
+            "with their source; name one of those, or write the certificate again.")
+    if name is None:
         return None
     X, y = load_table(name, label=src.get("label"), delimiter=src.get("delimiter"),
                       header=src.get("header"), exact=True)
@@ -72,20 +79,21 @@ def _separable(args):
     from markone._internal.io import atomic_write
     from verify import check_separable
     from verify.certificate import certificate_document, certificate_json
+    from verify.certificate.hashing import fraction_text
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
-                        timeout_s=args.timeout)
+                        timeout_s=timeout_left(args))
     word = {True: "separable", False: "not separable", None: "unknown"}[v.separable]
     print(f"{word} (method {v.method}, {'exact' if v.exact else 'not decided'}, "
           f"{v.time_s:.3g} s)")
     print(cli_terms(v.message))
     if v.separable is False and len(v.certificate) <= 10:
         print("certificate (example: lambda):",
-              ", ".join(f"{i}: {lam}" for i, lam in v.certificate.items()))
-    if v.separable and len(v.witness) <= 10:
+              ", ".join(f"{i}: {fraction_text(lam)}" for i, lam in v.certificate.items()))
+    if v.separable and len(v.witness) <= 10:  # numbers of any length (no 4,300 limit)
         print(f"witness (w{', intercept' if v.intercept else ''}):",
-              ", ".join(str(c) for c in v.witness))
+              ", ".join(map(fraction_text, v.witness)))
     if args.certificate:
         if v.separable is None:
             print(f"no certificate written to {args.certificate}: the verdict is unknown")
@@ -112,11 +120,13 @@ def _margin(args):
 
 
 def _check(args):
-    from verify.certificate import CertificateError, CertificateUnreadable, \
+    from verify.certificate import CertificateError, CertificateUnreadable, ReadLimits, \
         check_certificate_file
 
+    limits = ReadLimits(max_bytes=args.max_bytes, max_number_chars=args.max_number_chars,
+                        max_exponent=args.max_exponent)
     try:
-        claim = check_certificate_file(args.cert)
+        claim = check_certificate_file(args.cert, limits=limits)
     except CertificateUnreadable:
         raise  # exit 2: cannot be read (one line on stderr)
     except CertificateError as exc:  # readable, but wrong: exit 1
@@ -190,6 +200,7 @@ def register(subparsers: Any) -> ArgumentParser:
                            EXIT_NO: "the certificate is wrong (a proof that fails, data "
                            "that do not match their hash)"})
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
+    _limit_args(c)
 
     # `verify bound`, `verify cycling` and `verify machine` plug in here
     for name in ("markone.cli._verify_theory", "markone.cli._verify_machine"):
@@ -201,6 +212,20 @@ def register(subparsers: Any) -> ArgumentParser:
         else:
             plugin.register(group)
     return p
+
+
+def _limit_args(p):
+    """``verify check``'s limits of the read, as :class:`verify.certificate.ReadLimits`
+    (its defaults; the module is standard library only, cheap to import)."""
+    from verify.certificate.reading import ReadLimits
+
+    default = ReadLimits()
+    group = p.add_argument_group("limits of the read (a file over one is refused, exit 2)")
+    for flag, what in (("--max-bytes", "largest certificate file read, in bytes"),
+                       ("--max-number-chars", "longest number string, in characters"),
+                       ("--max-exponent", "largest |exponent| of a number string")):
+        group.add_argument(flag, type=positive_int, metavar="N", help=what,
+                           default=getattr(default, flag[2:].replace("-", "_")))
 
 
 def _data_args(p):

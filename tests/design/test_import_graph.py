@@ -140,17 +140,8 @@ def test_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-#: Cycles that the verify/machine package redesign (issue 25) is removing right now.
-#: This list only shrinks; it must be empty when that work lands.
-KNOWN_CYCLES = [
-    ["verify.machine._ball", "verify.machine._cap"],
-    ["verify.machine.check", "verify.machine.faults", "verify.machine.recheck",
-     "verify.machine.rules"],
-]
-
-
 def test_no_import_cycles():
-    found = [c for c in cycles(import_graph()) if c not in KNOWN_CYCLES]
+    found = cycles(import_graph())
     assert not found, "import cycles (function-level imports count):\n" + "\n".join(
         " <-> ".join(c) for c in found)
 

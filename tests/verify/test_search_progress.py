@@ -268,23 +268,24 @@ def test_check_machine_time_budget_never_changes_a_decided_claim():
 def test_check_machine_z3_after_the_deadline_is_undecided():
     import time
 
-    from verify.machine.check import _Reduced, _Units, _z3_hit
+    from verify.machine._endstops import z3_hit
+    from verify.machine.task import Reduced, Units
 
     X = np.array([[1, 0], [0, 1], [1, 1]])
     y = np.array([1, -1, 1])
-    units = _Units(1, (-1, 1))
-    red = _Reduced(X, y, units)
-    assert _z3_hit(red, units, 4) not in ("budget", "timeout")  # decided without one
-    assert _z3_hit(red, units, 4, deadline=time.perf_counter() - 1) == "timeout"
+    units = Units(1, (-1, 1))
+    red = Reduced(X, y, units)
+    assert z3_hit(red, units, 4) not in ("budget", "timeout")  # decided without one
+    assert z3_hit(red, units, 4, deadline=time.perf_counter() - 1) == "timeout"
 
 
 def test_check_machine_names_its_own_time_limit():
     from markone.cli import cli_terms
-    from verify.machine.check import _learnable_claim
+    from verify.machine._learnable import learnable_claim
 
     cut = check_separable(*xor(), method="z3", timeout_s=1e-9)
     assert (cut.separable, cut.method) == (None, "timeout")
-    claim = _learnable_claim(cut, [0, 1])
+    claim = learnable_claim(cut, [0, 1])
     assert claim.holds is None and "timeout_s" in claim.message
     assert "within --timeout" in cli_terms(claim.message)
 

@@ -9,18 +9,24 @@ breaks a damaged machine's task. The user guide is ``docs/verify-machine.md``.
 Modules
 -------
 ``check``
-    :func:`check_machine` and the claims it decides.
-``recheck``
-    :func:`recheck_report`: each claim re-checked from the report's evidence.
-``schema``
-    reading a report before its re-check (:func:`load_report`): fields, types,
-    finite numbers, the machine's parameters.
-``rules``
-    the forced and gamma training rules, and the summation-noise model.
-``faults``
-    :func:`minimal_faults`.
+    :func:`check_machine`: each R-unit's claims, in the order the provers run.
+``task``
+    the task as the machine sees it: A-unit patterns, targets, integer units, hashes.
+``report``
+    :class:`Claim`, :class:`RUnitReport`, :class:`MachineReport` and their JSON.
+``recheck``, ``schema``
+    :func:`recheck_report`: a report read strictly (:func:`load_report`) and each
+    claim re-checked from its evidence.
+``replay``
+    :func:`replay_stream`: a blocking stream replayed on the machine itself.
+``timing``, ``rules``, ``faults``
+    exposures (:func:`exposure_limits`), the forced and gamma rules and the
+    summation-noise model, :func:`minimal_faults`.
+``_learnable``, ``_endstops``, ``_convergence``, ``_rule_claims``, ``_quantisation``, ``_fault_claims``
+    the provers: how each claim is decided.
 ``_ball``, ``_cap``, ``_push``, ``_reach``, ``_clipped``, ``_projected``, ``_forced``, ``_gamma_chain``
-    the mathematics behind the end-stop and convergence claims.
+    the mathematics behind the end-stop and convergence claims
+    (``docs/theory/machine-claims.md``, ``docs/theory/machine-balls.md``).
 
 Examples
 --------
@@ -33,12 +39,15 @@ True
 """
 
 from verify.machine._projected import ProjectedBall, check_projected_ball
-from verify.machine.check import (Claim, MachineReport, RUnitReport, check_machine,
-                                  exposure_limits, machine_task, replay_stream)
+from verify.machine.check import check_machine
 from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
+from verify.machine.replay import replay_stream
+from verify.machine.report import Claim, MachineReport, RUnitReport
 from verify.machine.rules import drift_spread, flip_probability
 from verify.machine.schema import load_report
+from verify.machine.task import machine_task
+from verify.machine.timing import exposure_limits
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",

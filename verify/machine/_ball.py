@@ -1,41 +1,12 @@
 """Bounds on each weight of the ideal perceptron from zero: the Novikoff ball.
 
-Let ``z_i = y_i x_i`` be the signed examples (integers) and ``r_i = ||x_i||^2``. The
-perceptron starts at ``w = 0`` and, on a mistake on ``i`` (``z_i . w <= 0``), adds
-``z_i``. For any vector ``u`` with ``z_i . u >= r_i`` for every ``i``, put ``a = u/2``:
-
-    ||w + z_i - a||^2 = ||w - a||^2 + 2 z_i . w + r_i - z_i . u  <=  ||w - a||^2,
-
-because ``z_i . w <= 0`` on a mistake and ``z_i . u >= r_i``. So the distance to ``a``
-never grows: every weight vector any stream can reach lies in the ball of centre ``a``
-and radius ``||a||`` (it contains the start, 0), and
-
-    (u_j - ||u||) / 2  <=  w_j  <=  (u_j + ||u||) / 2        for every weight j.
-
-(A ``u`` with all ``z_i . u > 0`` is scaled by ``rho = max_i r_i / z_i . u`` first.)
-With ``u`` the max-margin direction scaled by ``R^2/gamma`` this is
-``R^2/(2 gamma) (1 + u_j)``, at most Novikoff's ``R^2/gamma``; the best ``u`` for one
-weight is the solution of the convex problem ``min u_j + ||u||`` subject to
-``z_i . u >= r_i``. By Lagrange duality (Slater's condition holds: small ``c > 0`` is
-strictly feasible) that minimum equals
-
-    max { w_j : w = sum_i c_i z_i,  c >= 0,  ||w||^2 <= sum_i c_i r_i },
-
-the largest ``w_j`` allowed by Novikoff's two facts (``w`` is a non-negative
-combination of the mistakes, and each mistake adds at most ``r_i`` to ``||w||^2``). No
-argument that uses only those facts can give a smaller bound; the true reachable
-maximum can be smaller still. :mod:`verify.machine._cap` adds a third fact, the mistake
-condition of the move that pushes a weight further (``ball_bounds`` uses it on the
-weights whose own ball leaves the end stops); on the 26-letter task it gains about
-one step.
-
-HiGHS solves the problems in floating point: the bound is
-``min_{s > 0} min_u ||u + s e_j||^2 / (4 s)`` (the inner minimum at ``s = ||u||`` is
-``(u_j + ||u||)/2``), so each step projects ``-s e_j`` onto ``{u : z_i . u >= r_i}``
-(a quadratic programme, solved through its dual over the n examples) and sets
-``s = ||u||``; only the *certificate* matters: ``u`` is rounded to
-integers, ``rho`` and ``||u||`` are then bounded exactly in integers and fractions,
-and the weights are whole numbers of increments, so the bounds are floored.
+Every weight vector that any stream can reach from zero lies in a ball of centre
+``u/2`` through 0, for any ``u`` with ``z_i . u >= r_i`` (``z_i = y_i x_i``,
+``r_i = ||x_i||^2``); the best ``u`` for one weight solves a convex problem (HiGHS
+proposes it in floating point, integers and fractions certify it). The proof, and why
+no argument from Novikoff's two facts does better, is on the theory page
+``docs/theory/machine-balls.md``; :mod:`verify.machine._cap` adds the mistake condition
+of the move that pushes a weight further.
 
 Examples
 --------
@@ -51,7 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -233,7 +206,8 @@ class _QP:
 
 def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
                 hi: float | None = None, max_refine: int = 16, iterations: int = 4,
-                deadline: float | None = None, push: bool = True) -> BallBounds | None:
+                deadline: float | None = None,
+                push: Callable[..., Any] | None = None) -> BallBounds | None:
     """Certified bounds on every weight reachable from zero (see the module doc).
 
     Parameters
@@ -249,10 +223,11 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
         or the ``deadline`` (a ``time.perf_counter()`` value) have been used.
     iterations : int
         Alternations ``s = ||u||`` of each refinement.
-    push : bool
-        A weight whose own ball leaves ``[lo, hi]`` also gets the balls at its
-        pushes (:func:`verify.machine._cap.push_bound`: the mistake condition of the move
-        that raises it), when they are smaller.
+    push : callable, optional
+        The bound from the balls at a weight's pushes, called as
+        :func:`verify.machine._cap.push_bound` is (the mistake condition of the move
+        that raises it): a weight whose own ball leaves ``[lo, hi]`` gets it when it is
+        smaller. None: the balls alone.
 
     Returns
     -------
@@ -293,10 +268,8 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
         np.minimum(upper, cert[0], out=upper)
         np.maximum(lower, cert[1], out=lower)
         limit = hi if sign > 0 else -lo
-        if (upper[j] if sign > 0 else -lower[j]) > limit and push:
-            from verify.machine._cap import push_bound
-
-            cut = push_bound(Z, r, j, sign, u=where, qp=qp, target=limit,
+        if (upper[j] if sign > 0 else -lower[j]) > limit and push is not None:
+            cut = push(Z, r, j, sign, u=where, qp=qp, target=limit,
                              deadline=deadline)
             if cut is not None and cut.bound < (upper[j] if sign > 0 else -lower[j]):
                 pushed.append((j, sign))

@@ -1,41 +1,12 @@
 """Bounds on each weight from the ball at the move that pushes it: the mistake condition.
 
-Notation of :mod:`verify.machine._ball`: signed examples ``z_i`` (integers), ``r_i = ||z_i||^2``,
-the ideal perceptron from zero adds ``z_k`` on a mistake on ``k`` (``z_k . w <= 0``).
-Novikoff's two facts alone bound ``w_j`` by the ball (its module doc says why no
-argument from them does better). One more fact is true of every run: weight ``j`` only
-grows (``sign = +1``; ``-1`` mirrors it) by a mistake on a figure ``k`` with
-``sign z_kj > 0``, so it is at a state ``w`` that is reachable **and** where ``k`` is a
-mistake.
-
-*The ball at the push.* Take any ``u`` with ``z_i . u >= r_i`` for every ``i`` and any
-``t >= 0``, and put ``v = u - t z_k``. Every reachable ``w`` has
-``||w||^2 <= u . w`` (the ball of ``u``), and where ``k`` is a mistake
-``t z_k . w <= 0``, so there
-
-    ||w||^2  <=  u . w - t z_k . w  =  v . w,
-
-the ball of centre ``v/2`` and radius ``||v||/2``: ``sign w_j <= b_k =
-(sign v_j + ||v||)/2``. The first time ``sign w_j`` would exceed
-``M = max(0, max_k (b_k + sign z_kj))`` it must do so from a state with
-``sign w_j <= M`` by a mistake on a pushing ``k`` (other mistakes do not raise it),
-where ``sign w_j <= b_k``, so afterwards ``sign w_j <= b_k + sign z_kj <= M``: a
-contradiction. So **every reachable state has** ``sign w_j <= M`` (``M >= 0``: the
-zero state lies in every ball). With ``t = 0`` this is the ball bound plus one
-increment, so the cut gains only where some ``t > 0`` shrinks the ball by more than
-that. For one ``u`` the best ``t`` is in closed form (the cap of the
-ball cut by the hyperplane ``z_k . w = 0``); the best ``u`` and ``t`` together solve the
-convex problem ``min ||u - t z_k + s sign e_j||^2 / (4 s)`` over ``z_i . u >= r_i``,
-``t >= 0``, ``s > 0``; by Lagrange duality it is never below, and under Slater's
-condition equal to,
-``max { sign w_j : w = sum_i c_i z_i, c >= 0, ||w||^2 <= sum_i c_i r_i, z_k . w <= 0 }``,
-Novikoff's two facts plus this one (alternations of the projection of
-:mod:`verify.machine._ball` propose it).
-
-Floating point only proposes ``u`` and ``t``: the certificate is an integer ``U`` with
-every ``z_i . U > 0`` and an integer ``T >= 0``; with ``rho = max_i r_i / z_i . U``
-(exact) ``u = rho U`` is valid and ``v = rho (U - T z_k)``; ``||U - T z_k||`` is rounded
-up to an integer and the bound floored, all in integers and fractions.
+Weight ``j`` only grows (``sign = +1``; ``-1`` mirrors it) by a mistake on a figure
+``k`` with ``sign z_kj > 0``, so at a state that is reachable **and** where ``k`` is a
+mistake: inside the ball of :mod:`verify.machine._ball` cut by the hyperplane
+``z_k . w = 0``, a smaller ball of centre ``(u - t z_k)/2``. The proof that every
+reachable state then has ``sign w_j <= max(0, max_k b_k + sign z_kj)``, and how ``u``
+and ``t`` are chosen and certified in integers, is on the theory page
+``docs/theory/machine-balls.md`` (section "The ball at the push").
 
 Examples
 --------

@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from markone._internal.typing import ArrayLike
 from verify._budget import expired
+from verify.machine.task import NO_STOP
 
-__all__ = ["Graph", "reachable", "run_passes", "PassRun", "NO_STOP"]
+__all__ = ["Graph", "reachable", "run_passes", "PassRun", "NO_STOP",
+           "blocking_components"]
 
-#: Stand-in for "no end stop" in integer units (far beyond any reachable weight).
-NO_STOP = 2**60
 
 
 @dataclass(frozen=True)
@@ -215,3 +216,30 @@ def _pass(w, P, D, lo, hi, order):  # pragma: no cover - compiled
                             clip_at = t
                     w[c] = v
     return mistakes, clip_at
+
+
+def blocking_components(n_states: int, src: ArrayLike, dst: ArrayLike,
+                        example: ArrayLike, correct: ArrayLike
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The strongly connected sets of a clipped mistake graph on which some fair
+    stream never learns: ``(comp, inside, bad)``, the component of each state, whether
+    each edge stays in its component, and the components that have a mistake edge
+    inside and that every figure leaves inside (answered correctly at a member, or a
+    mistake edge inside). Edge ``k`` presents ``example[k]`` at ``src[k]``;
+    ``correct[s, i]``: figure ``i`` is answered correctly at state ``s``."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    src, dst, example = (np.asarray(a, np.int64) for a in (src, dst, example))
+    correct = np.asarray(correct, bool)
+    adj = coo_matrix((np.ones(len(src)), (src, dst)),
+                     shape=(n_states, n_states)).tocsr()
+    _, comp = connected_components(adj, directed=True, connection="strong")
+    inside = comp[src] == comp[dst]
+    n_comp = comp.max() + 1
+    has_mistake = np.zeros(n_comp, bool)
+    has_mistake[comp[src[inside]]] = True
+    covered = np.zeros((n_comp, correct.shape[1]), bool)
+    np.logical_or.at(covered, comp[:len(correct)], correct)
+    covered[comp[src[inside]], example[inside]] = True
+    return comp, inside, np.flatnonzero(has_mistake & covered.all(axis=1))

@@ -34,7 +34,7 @@ import numpy as np
 
 from markone._internal.typing import ArrayLike
 from verify._budget import expired
-from verify.machine import _ball
+from verify.machine import _ball, _cap
 from verify.machine._push import gram_matrix, push_stream
 
 __all__ = ["Proven", "Pushed", "proven_reach", "pushed_reach"]
@@ -89,7 +89,7 @@ def proven_reach(X: ArrayLike, y: ArrayLike, lo: int, hi: int, *,
     Xa, rows = np.unique(X[:, cols], axis=0, return_index=True)
     Z = np.asarray(y)[rows, None] * Xa
     b = _ball.ball_bounds(Z, (Xa * Xa).sum(axis=1), lo=lo, hi=hi, deadline=deadline,
-                          max_refine=max_refine)
+                          max_refine=max_refine, push=_cap.push_bound)
     if b is None:
         return None
     upper = np.zeros(X.shape[1], np.int64)

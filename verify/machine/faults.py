@@ -61,6 +61,7 @@ import numpy as np
 from markone._internal.deprecation import warn_deprecated
 from markone._internal.typing import ArrayLike, JSONDict
 from verify._budget import deadline_after, expired, timeout_keyword
+from verify.machine.task import machine_task
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
@@ -144,7 +145,6 @@ class _SubPlans:
     def __init__(self, machine, images, labels, plan):
         from markone.hardware.faults import (AUnitStuck, CutWire, FaultPlan,
                                              MotorStopped, PhotocellStuck)
-        from verify.machine.check import machine_task
 
         base = machine_task(machine, images, labels, plan=FaultPlan())
         self.settled, self.theta = base.settled, base.theta

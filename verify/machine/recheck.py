@@ -67,18 +67,31 @@ import numpy as np
 from markone._internal.io import to_jsonable
 from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.runits import r_unit_name
+from verify.machine import _clipped
+from verify.machine._ball import integer_bounds
+from verify.machine._clipped import blocking_components
+from verify.machine._convergence import (PERIODIC_PASSES, continuation,
+                                         continuation_orders, ideal_convergence)
+from verify.machine._endstops import (NOVIKOFF_BOUNDS, greedy_streams, margin_bounds,
+                                      margin_holds, one_signed, stops_evidence)
+from verify.machine._fault_claims import fault_claim, fault_culprits, learnable_with
+from verify.machine._learnable import after_learnable, not_assessed
+from verify.machine._quantisation import quantisation_claim
+from verify.machine.timing import timing_claim
+from verify.machine._projected import check_projected_ball
+from verify.machine._rule_claims import analyses, rule_claims
+from verify.machine.replay import replay_stream
+from verify.machine.report import Claim, MachineReport, combined_verdict
 from verify.machine.schema import (EVIDENCE_TYPES, REPORT_FORMAT, check_value,
                                    read_report)
+from verify.machine.task import Reduced, Units, data_hash, machine_task, patterns_hash
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
-    from verify.machine.check import MachineReport
 
 __all__ = ["Recheck", "recheck_report", "margin_holds", "REPORT_FORMAT",
            "NOVIKOFF_BOUNDS"]
 
-#: The end-stop bounds that follow from a certified margin alone.
-NOVIKOFF_BOUNDS = ("|w_j| <= reinforcements <= (R/gamma)^2", "||w|| <= R^2/gamma")
 #: Methods of a true end-stop claim with a weight bound (its certificate may be in
 #: the evidence), and of the searches behind the others.
 BOUND_METHODS = (*NOVIKOFF_BOUNDS, "one-signed columns", "exact reachable states",
@@ -186,9 +199,14 @@ def _columns(task, r, ev):
 
 
 def _learnable(task, r, claim, where):
+    from verify.smt import SOLVERS
+
     ev = _evidence(claim, LEARNABLE_FIELDS, where)
-    if not claim["method"].startswith("check_separable/"):
-        raise _Refuted(f"the method {claim['method']!r} is not check_separable's")
+    provers = ("trivial", "perceptron", "lp", "timeout", *SOLVERS,
+               *(f"lp+{s}" for s in SOLVERS))
+    if claim["method"] not in [f"check_separable/{m}" for m in provers]:
+        raise _Refuted(f"the method {claim['method']!r} is not one of check_separable's "
+                       f"provers {provers}")
     if "a_units" in ev or ev:
         X, y = _columns(task, r, ev), task.targets[:, r].astype(object)
     if "witness" not in ev and "certificate" not in ev:
@@ -252,31 +270,6 @@ def _stream(ev, key, n):
     return s
 
 
-def margin_holds(X: ArrayLike, y: ArrayLike, u: ArrayLike, lower: float) -> bool:
-    """True when the direction ``u`` (floats, taken as the exact rationals they are)
-    has margin at least ``lower`` on every ``(x_i, y_i)``:
-    ``y_i u . x_i > 0`` and ``(y_i u . x_i)^2 >= lower^2 ||u||^2``, in integers.
-
-    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.7)
-    True
-    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.75)   # 1/sqrt(2) < 0.75
-    False
-    """
-    fu = [Fraction(float(v)) for v in np.asarray(u, dtype=float)]
-    g = Fraction(float(lower))
-    if g <= 0 or not fu:
-        return False
-    q = math.lcm(*(f.denominator for f in fu))
-    U = np.array([int(f * q) for f in fu], dtype=object)
-    X = np.asarray(X).astype(object)
-    if X.shape[1] != len(U):
-        return False
-    scores = np.asarray(y).astype(object) * X.dot(U)
-    N = sum(v * v for v in U)
-    return bool(min(scores) > 0 and all(v * v * g.denominator ** 2
-                                        >= g.numerator ** 2 * N for v in scores))
-
-
 # --------------------------------------------------------------------------------------
 # end stops (error-correction rule)
 
@@ -290,7 +283,6 @@ def _margin(red, ev, units):
     """The margin block: ``R_sq`` recomputed; Novikoff's numbers recomputed from a
     margin direction that has margin ``gamma_lower``. Returns the bounds
     ``(top, bottom, used)`` it gives, or None without a direction."""
-    from verify.machine.check import margin_bounds
 
     _expect(ev, "R_sq", red.R_sq, "the largest number of active inputs")
     has = [k for k in ("gamma_lower", "margin_direction", "reinforcement_bound",
@@ -313,7 +305,6 @@ def _margin(red, ev, units):
 def _bound(red, X, y, ev, units, margin):
     """The stated weight bound recomputed from its certificate: ``(top, bottom)`` in
     units, or None when no bound is stated."""
-    from verify.machine.check import _one_signed
 
     stated = [k for k in ("bound_used", "max_weight_steps", "min_weight_steps")
               if k in ev]
@@ -326,7 +317,7 @@ def _bound(red, X, y, ev, units, margin):
                        "min_weight_steps together")
     used = ev["bound_used"]
     if used in NOVIKOFF_BOUNDS or used == "one-signed columns":
-        one = _one_signed(red)
+        one = one_signed(red)
         if used == "one-signed columns" and one is None:
             raise _Refuted("an A-unit is pushed both ways, so the one-signed argument "
                            "does not apply")
@@ -356,7 +347,6 @@ def _bound(red, X, y, ev, units, margin):
 
 def _ball(X, y, ev):
     """The per-weight ball bounds from the integer directions, in increments."""
-    from verify.machine._ball import integer_bounds
 
     dirs = ev.get("ball_directions")
     if not dirs:
@@ -367,7 +357,11 @@ def _ball(X, y, ev):
     for k, U in enumerate(dirs):
         if len(U) != X.shape[1]:
             raise _Refuted(f"ball direction {k} is not {X.shape[1]} integers")
-        b = integer_bounds(Z, r, U)
+        try:
+            b = integer_bounds(Z, r, U)
+        except OverflowError as exc:   # a bound beyond int64: beyond any stop
+            raise _Refuted(f"ball direction {k} bounds a weight beyond 2^63 "
+                           "increments") from exc
         if b is None:
             raise _Refuted(f"ball direction {k} does not separate the figures")
         upper = b[0] if upper is None else np.minimum(upper, b[0])
@@ -446,13 +440,11 @@ def _hits(X, y, units, stream, replay, r, forced=False):
 def _greedy_refutes(red, units, ev):
     """A greedy stream (as :func:`check_machine` tries first) that reaches a stop,
     or None: a quick test of a true end-stop claim that has no certificate."""
-    from verify.machine import _clipped
-    from verify.machine.check import _greedy_streams
 
     if "margin_direction" not in ev:
         return None
     u = np.asarray(ev["margin_direction"], float)
-    for stream in _greedy_streams(red, units, int(ev["reinforcement_bound"]), u):
+    for stream in greedy_streams(red, units, int(ev["reinforcement_bound"]), u):
         run = _clipped.run_passes(red.P, red.D, units.lo, units.hi,
                                   np.asarray(stream, np.int64), max_passes=1)
         if run.first_clip >= 0:
@@ -462,7 +454,6 @@ def _greedy_refutes(red, units, ev):
 
 def _end_stops(ctx, r, claim, where):
     """The end-stop claim of the error-correction rule (see the module doc)."""
-    from verify.machine.check import stops_evidence
 
     ev = _evidence(claim, END_STOP_FIELDS, where)
     units, (X, y, red) = ctx.units, ctx.r_unit(r)
@@ -513,7 +504,6 @@ def _end_stops(ctx, r, claim, where):
 def _blocks(X, y, units, prefix, cycle, replay, r):
     """The cycle brings the weights back after a pass with mistakes, exactly and on
     the machine, and shows every figure."""
-    from verify.machine.check import replay_stream
 
     if sorted(set(cycle)) != list(range(len(y))):
         raise _Refuted("the cycle does not show every figure, so it is no fair stream")
@@ -532,13 +522,11 @@ def _blocks(X, y, units, prefix, cycle, replay, r):
 def _continuations(red, units, conts, hit):
     """Run every continuation again from the end-stop stream ``hit`` for its stated
     passes; returns a blocking ``(prefix, cycle)`` when one never learns."""
-    from verify.machine import _clipped
-    from verify.machine.check import _continuation_orders, continuation
 
     if hit is None:
-        raise _Refuted("it has continuations but the end-stop claim has no stream to "
+        raise _Refuted("it has continuations but no confirmed end-stop stream to "
                        "continue")
-    named = {name: order for name, order in _continuation_orders(red, units, hit)}
+    named = {name: order for name, order in continuation_orders(red, units, hit)}
     blocking = None
     for c in conts:
         order = named.get(c["order"])
@@ -561,25 +549,22 @@ def _continuations(red, units, conts, hit):
     return blocking
 
 
-def _periodic_refutes(red, units, stops_claim):
+def _periodic_refutes(red, units, hit):
     """Raise when the figures in the given order, from zero or after the end-stop
     stream, block learning (as :func:`check_machine` tries first): a quick test of
     a true convergence claim that has no certificate."""
-    from verify.machine import _clipped
-    from verify.machine.check import PERIODIC_PASSES
-
-    hit = stops_claim["evidence"].get("stream") if stops_claim["holds"] is False else None
     for prefix in ([], *([hit] if hit else [])):
         run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.arange(red.n),
                                   prefix=prefix, max_passes=PERIODIC_PASSES)
         if run.cycle_start is not None:
-            raise _Refuted(f"the figures in the given order{' after the stream' if prefix else ''} "
-                           "never learn: a pass-boundary setting recurs with mistakes")
+            after = " after the stream" if prefix else ""
+            raise _Refuted(f"the figures in the given order{after} never learn: a "
+                           "pass-boundary setting recurs with mistakes")
 
 
-def _converges(ctx, r, claim, where, stops_claim):
-    """The convergence claim of the error-correction rule (see the module doc)."""
-    from verify.machine.check import _blocking_components, check_projected_ball
+def _converges(ctx, r, claim, where, hit):
+    """The convergence claim of the error-correction rule (see the module doc);
+    ``hit`` the end-stop claim's stream once confirmed (else None)."""
 
     ev = _evidence(claim, CONVERGENCE_FIELDS, where)
     units, (X, y, red) = ctx.units, ctx.r_unit(r)
@@ -591,8 +576,6 @@ def _converges(ctx, r, claim, where, stops_claim):
                        f"{'true' if holds else 'false' if holds is False else 'open'}")
     implied = []
     if "continuations" in ev:
-        hit = stops_claim["evidence"].get("stream") if stops_claim["holds"] is False \
-            else None
         blocking = _continuations(red, units, ev["continuations"], hit)
         if blocking is not None:
             implied.append((False, "a continuation, run again, never learns"))
@@ -633,7 +616,7 @@ def _converges(ctx, r, claim, where, stops_claim):
         S, edges, correct = closed
         src, dst, fig = (np.array([e[k] for e in edges], np.int64).reshape(-1)
                          for k in range(3))
-        if _blocking_components(len(S), src, dst, fig, correct)[2].size:
+        if blocking_components(len(S), src, dst, fig, correct)[2].size:
             implied.append((False, "some fair stream stays on a cycle of mistakes in "
                             "its clipped reachable set"))
         else:
@@ -646,7 +629,7 @@ def _converges(ctx, r, claim, where, stops_claim):
         if holds is False or method == "clipped Novikoff ball":
             raise _Refuted(f"it has no certificate ({method} always gives one)")
         if holds:
-            _periodic_refutes(red, units, stops_claim)
+            _periodic_refutes(red, units, hit)
         return None
     return _verdict(claim, implied[0][0], implied[0][1],
                     "it learns on every fair stream")
@@ -701,7 +684,6 @@ def _same_types(got, want, where):
 
 
 def _claim_of(d):
-    from verify.machine.check import Claim
 
     return Claim(d["holds"], d["method"], d["message"], d["evidence"])
 
@@ -779,12 +761,11 @@ class _Context:
 
     def r_unit(self, r):
         """``(X, y, red)``: object-dtype patterns and targets, and the reduced task."""
-        from verify.machine.check import _Reduced
 
         X = self.task.patterns[:, self.task.inputs[r]].astype(object)
         y = self.task.targets[:, r].astype(object)
         if r not in self._reduced:
-            self._reduced[r] = _Reduced(X.astype(np.int64), y.astype(np.int64),
+            self._reduced[r] = Reduced(X.astype(np.int64), y.astype(np.int64),
                                         self.units, self.task.inputs[r])
         return X, y, self._reduced[r]
 
@@ -807,24 +788,23 @@ def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
         types, NaN or infinities), or is about other figures, labels, A-unit patterns
         or machine parameters than these (the message names the first that differs).
     """
-    from verify.machine.check import _data_hash, _patterns_hash, _Units, machine_task
 
     d = read_report(report, machine.params.to_dict())
     task = machine_task(machine, images, labels)
-    if d["data_sha256"] != _data_hash(task):
+    if d["data_sha256"] != data_hash(task):
         raise ValueError("the report is about other figures or labels: its data_sha256 "
                          "does not match these")
     if not d.get("patterns_sha256"):
         raise ValueError("the report has no patterns_sha256 (it was written by an older "
                          "markone), so it is not tied to a machine; run check_machine "
                          "again to get a report that can be re-checked")
-    if d["patterns_sha256"] != _patterns_hash(task):
+    if d["patterns_sha256"] != patterns_hash(task):
         raise ValueError("the report is about another machine: the A-unit patterns "
                          "(wiring, threshold, faults) it was made on are not this "
                          "machine's (patterns_sha256 differs)")
     p = machine.params
     ctx = _Context(machine, images, labels, task,
-                   _Units(p.increment_steps, p.weight_range))
+                   Units(p.increment_steps, p.weight_range))
     out = [_run("report", lambda: _summary(d, task, p))]
     expected = _Expected(machine, ctx)
     for r_rep in d["r_units"]:
@@ -836,15 +816,14 @@ def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
 
 def _summary(d, task, p):
     """The report's own fields, recomputed."""
-    from verify.machine.check import _all
 
     for k, want in (("theta", task.theta), ("n_examples", len(task.patterns)),
                     ("n_a_units", p.n_a_units),
                     ("weight_range", None if p.weight_range is None
                      else list(p.weight_range)),
                     ("increment_steps", p.increment_steps), ("rule", p.rule),
-                    ("learnable", _all(r["learnable"]["holds"] for r in d["r_units"])),
-                    ("converges", _all(r["converges"]["holds"] for r in d["r_units"]))):
+                    ("learnable", combined_verdict(r["learnable"]["holds"] for r in d["r_units"])),
+                    ("converges", combined_verdict(r["converges"]["holds"] for r in d["r_units"]))):
         if d[k] != want or type(d[k]) is not type(want):
             raise _Refuted(f"its {k} is {d[k]!r}; recomputed it is {want!r}")
     return ("theta, the number of figures and A-units, the stops, the increment, the "
@@ -855,22 +834,19 @@ class _Expected:
     """The claims that are recomputed in full, computed when first asked for."""
 
     def __init__(self, machine, ctx):
-        from verify.machine.check import _analyses
 
         self.machine, self.ctx = machine, ctx
         plan = machine.faults.plan if machine.faults is not None else None
         self.plan = plan
-        self.dynamic, self.rules = _analyses(machine.params, plan, ctx.task, ctx.units)
+        self.dynamic, self.rules = analyses(machine.params, plan, ctx.task, ctx.units)
 
     def rule_claims(self, r):
-        from verify.machine.check import _rule_claims
 
         X, y, _ = self.ctx.r_unit(r)
-        return _rule_claims(X.astype(np.int64), y.astype(np.int64), self.ctx.units,
+        return rule_claims(X.astype(np.int64), y.astype(np.int64), self.ctx.units,
                             *self.rules)
 
     def machine_claim(self, name, d):
-        from verify.machine.check import _quantisation_claim, _timing_claim
 
         claim, ctx = d[name], self.ctx
         if name == "faults":
@@ -880,10 +856,10 @@ class _Expected:
             check_value(exposure, lambda v: v is None or (
                 type(v) in (int, float) and math.isfinite(v) and v > 0),
                 "null or a positive number", "timing evidence.exposure_s")
-            want = _timing_claim(self.machine, ctx.task,
+            want = timing_claim(self.machine, ctx.task,
                                  self.machine._images(ctx.images), exposure)
         else:
-            want = _quantisation_claim(self.machine.params, ctx.units, None, ctx.task)
+            want = quantisation_claim(self.machine.params, ctx.units, None, ctx.task)
         _same_claim(claim, want, name)
         if claim["holds"] is None:
             return None
@@ -891,7 +867,6 @@ class _Expected:
 
 
 def _recheck_r_unit(ctx, expected, r_rep):
-    from verify.machine.check import _after_learnable, _ideal_convergence, _not_assessed
 
     r = r_rep["r_unit"]
     names = [f"{r_unit_name(r)} {c}" for c in ("learnable", "end_stops", "converges")]
@@ -901,13 +876,13 @@ def _recheck_r_unit(ctx, expected, r_rep):
     rule = expected.rules[0] if expected.rules is not None else None
     want = None
     if learn_d["holds"] is not True:
-        want, basis = _after_learnable(_claim_of(learn_d)), learn.status == "confirmed"
+        want, basis = after_learnable(_claim_of(learn_d)), learn.status == "confirmed"
         why = "follows from the learnable claim (confirmed): recomputed, the same claim"
     elif rule in ("forced", "gamma"):
         want, basis = expected.rule_claims(r), False
         why = ""
     elif not expected.dynamic:
-        want, basis, why = _not_assessed(), False, ""
+        want, basis, why = not_assessed(), False, ""
     if want is not None:
         def derived(i, claim, name):
             _same_claim(claim, want[i], names[i + 1])
@@ -927,7 +902,7 @@ def _recheck_r_unit(ctx, expected, r_rep):
     stops = _run(names[1], lambda: _end_stops(ctx, r, stops_d, names[1]))
     if conv_d["method"] == "equals the ideal perceptron":
         def ideal():
-            _same_claim(conv_d, _ideal_convergence(_claim_of(stops_d)), names[2])
+            _same_claim(conv_d, ideal_convergence(_claim_of(stops_d)), names[2])
             if learn_d["holds"] is not True or stops_d["holds"] is not True:
                 raise _Refuted("it rests on the learnable and end-stop claims both "
                                "holding, and they do not both say so")
@@ -937,7 +912,9 @@ def _recheck_r_unit(ctx, expected, r_rep):
             return None
         conv = _run(names[2], ideal)
     else:
-        conv = _run(names[2], lambda: _converges(ctx, r, conv_d, names[2], stops_d))
+        hit = (stops_d["evidence"]["stream"] if stops.status == "confirmed"
+               and stops_d["holds"] is False else None)
+        conv = _run(names[2], lambda: _converges(ctx, r, conv_d, names[2], hit))
     return [learn, stops, conv]
 
 
@@ -945,11 +922,10 @@ def _faults(expected, claim, d):
     """The faults claim: recomputed, except the smallest set of faults, which is
     re-checked (it breaks its R-units; said 1-minimal, no fault of it is spare)."""
     from markone.hardware.faults import FaultPlan
-    from verify.machine.check import _fault_claim, fault_culprits, learnable_with
 
     plan, ctx = expected.plan, expected.ctx
     if plan is None or not len(plan):
-        _same_claim(claim, _fault_claim(expected.machine, ctx.images, ctx.labels, plan,
+        _same_claim(claim, fault_claim(expected.machine, ctx.images, ctx.labels, plan,
                                         (), None), "faults")
         return "the machine has no faults"
     broken = [r["r_unit"] for r in d["r_units"] if r["learnable"]["holds"] is False]
@@ -980,6 +956,8 @@ def _faults(expected, claim, d):
     if any(type(i) is not int or not 0 <= i < len(plan) for i in chosen) or \
             len(set(chosen)) != len(chosen):
         raise _Refuted("the smallest set names faults the machine does not have")
+    if any(i not in chosen for i in minimal["undecided"]):
+        raise _Refuted("the smallest set's undecided faults are not in the set")
     if minimal["kinds"] != [type(plan.faults[i]).__name__ for i in chosen]:
         raise _Refuted("the smallest set's kinds are not those of its faults")
     if not minimal["r_units"] or any(r not in broken for r in minimal["r_units"]):

@@ -62,6 +62,8 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike
+from verify.machine._forced import every_stream, fixed_order
+from verify.machine.task import Units
 
 __all__ = ["forced_verdict", "gamma_verdict", "gamma_steps_verdict",
            "flip_probability", "drift_spread"]
@@ -94,12 +96,9 @@ def forced_verdict(X: ArrayLike, y: ArrayLike, weight_range: tuple | None = None
         ``end_stops`` (True: no move is cut short before the machine has learned;
         False: ``hit_stream`` has one; None), ``end_why`` and ``max_weight`` (steps).
     """
-    from verify.machine._forced import every_stream, fixed_order
-    from verify.machine.check import _Units
-
     X = np.asarray(X, np.int64)
     y = np.asarray(y, np.int64)
-    units = _Units(eta, weight_range)
+    units = Units(eta, weight_range)
     e, Q = units.e, units.Q
     lo, hi = (units.lo, units.hi) if units.stops else (None, None)
     floats_exact = Q & (Q - 1) == 0   # the machine's float64 sums are these exactly
@@ -118,8 +117,8 @@ def forced_verdict(X: ArrayLike, y: ArrayLike, weight_range: tuple | None = None
     runs = [(list(o), fixed_order(X, y, e, lo, hi, o)) for o in names]
     out: dict[str, Any] = {"mu": es["mu"], "hebb": (y @ X).tolist(),
                            "wrong_from": es["wrong_from"]}
-    stops = "" if lo is None else (f" with the end stops at {units.steps(lo)} and "
-                                   f"{units.steps(hi)} steps")
+    stops = "" if lo is None else (f" with the end stops at {units.steps(units.lo)} "
+                                   f"and {units.steps(units.hi)} steps")
     never = [(o, r) for o, r in runs if r["first_clean"] is None]
     if es["clean_from"] is not None:
         out.update(learns=True, passes=es["clean_from"] + 1,
@@ -148,7 +147,8 @@ def forced_verdict(X: ArrayLike, y: ArrayLike, weight_range: tuple | None = None
         out["max_weight"] = str(top)
     if lo is None:
         out.update(end_stops=True, end_why="the machine has no end stops")
-    elif machine_passes is not None and top <= min(-units.steps(lo), units.steps(hi)):
+    elif machine_passes is not None and top <= min(-units.steps(units.lo),
+                                                    units.steps(units.hi)):
         out.update(end_stops=True, end_why=f"every R-unit learns within "
                    f"{machine_passes} passes on every stream, and no weight goes beyond "
                    f"{top} steps by then: inside the stops")

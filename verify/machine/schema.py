@@ -231,8 +231,12 @@ def _claim(c: Any, where: str) -> JSONDict:
 
 def _machine_differences(params: JSONDict, machine: JSONDict) -> list[str]:
     """The parameters on which ``params`` (the report's) and ``machine`` differ."""
+    def exact(v):   # True and 1 are equal in Python, not as parameters
+        return json.dumps(v, sort_keys=True)
+
     names = sorted(set(params) | set(machine))
-    return [k for k in names if params.get(k, "<missing>") != machine.get(k, "<missing>")]
+    return [k for k in names if k not in params or k not in machine
+            or exact(params[k]) != exact(machine[k])]
 
 
 def _same_machine(d: JSONDict, params: JSONDict) -> None:

@@ -267,11 +267,12 @@ def one_signed_tasks(draw):
 @settings(max_examples=100)
 @given(one_signed_tasks())
 def test_one_signed_weights_move_once_hypo(task):
-    from verify.machine.check import _one_signed, _Reduced, _Units
+    from verify.machine._endstops import one_signed
+    from verify.machine.task import Reduced, Units
 
     X, y, e = task
-    red = _Reduced(X, y, _Units(e, None))
-    top, bottom = _one_signed(red)
+    red = Reduced(X, y, Units(e, None))
+    top, bottom = one_signed(red)
     assert (top, bottom) == (e * int((y > 0).any()), -e * int((y < 0).any()))
     g = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP)
     assert g.complete
@@ -282,11 +283,12 @@ def test_one_signed_weights_move_once_hypo(task):
 def test_a_mixed_column_lets_a_weight_move_twice():
     # A-unit 1 is pushed up by figure 0 and down by figure 1: the argument does not
     # apply, and indeed weight 0 reaches 2 increments (0 -> 1,1 -> 1,0 -> 1,-1 -> 2,0)
-    from verify.machine.check import _one_signed, _Reduced, _Units
+    from verify.machine._endstops import one_signed
+    from verify.machine.task import Reduced, Units
 
     X, y = np.array([[1, 1], [0, 1]]), np.array([1, -1])
-    red = _Reduced(X, y, _Units(1, None))
-    assert _one_signed(red) is None
+    red = Reduced(X, y, Units(1, None))
+    assert one_signed(red) is None
     g = _clipped.reachable(red.P, red.D, -_clipped.NO_STOP, _clipped.NO_STOP)
     assert g.states.max() >= 2
 
@@ -353,10 +355,11 @@ def test_the_smallest_task_that_symmetric_stops_block():
     # with 2 figures on 2 A-units
     import itertools
 
-    from verify.machine.check import _exact_convergence, _Reduced, _Units
+    from verify.machine._convergence import exact_convergence
+    from verify.machine.task import Reduced, Units
     from verify.separability import check_separable
 
-    units = _Units(1, (-1, 1))
+    units = Units(1, (-1, 1))
     blocked = []
     for d in (1, 2):
         rows = [r for r in itertools.product((0, 1), repeat=d) if any(r)]
@@ -368,9 +371,9 @@ def test_the_smallest_task_that_symmetric_stops_block():
                     if y[0] != -1 or (y == -1).all() or not check_separable(
                             X, y, intercept=False, progress=False).separable:
                         continue
-                    red = _Reduced(X, y, units)
+                    red = Reduced(X, y, units)
                     graph = _clipped.reachable(red.P, red.D, units.lo, units.hi)
-                    if _exact_convergence(graph, red).holds is False:
+                    if exact_convergence(graph, red).holds is False:
                         blocked.append((n, d, figs, tuple(y.tolist())))
     smallest = min((n + d for n, d, *_ in blocked))
     assert smallest == 4
@@ -383,7 +386,7 @@ def test_z3_has_a_default_budget(monkeypatch):
     # without a budget Z3 ran for minutes on tasks like it); with no timeout_s the
     # report still comes back, saying that Z3 ran out of its own budget of work (its
     # resource count, not seconds), and the convergence claim does not depend on it
-    import verify.machine.check as vm
+    import verify.machine._endstops as vm
 
     monkeypatch.setattr(vm, "Z3_RLIMIT", 100_000)
     images, labels = letters("EV", per_class=6, seed=0)

@@ -328,11 +328,11 @@ def test_an_all_streams_convergence_rechecks_from_its_clipped_set():
     r0 = forged["r_units"][0]
     assert r0["converges"]["holds"] is False
     from verify.machine import _clipped
-    from verify.machine.check import _Reduced, _Units, machine_task
+    from verify.machine.task import Reduced, Units, machine_task
 
     task = machine_task(blocked, figures, labels)
-    red = _Reduced(task.patterns[:, task.inputs[0]].astype(np.int64), task.targets[:, 0],
-                   _Units(1, (0, 1)))
+    red = Reduced(task.patterns[:, task.inputs[0]].astype(np.int64), task.targets[:, 0],
+                   Units(1, (0, 1)))
     graph = _clipped.reachable(red.P, red.D, 0, 1)
     r0["converges"] = {"holds": True, "method": "exhaustive (all streams)",
                        "message": "forged", "evidence": {

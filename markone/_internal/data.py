@@ -1,0 +1,211 @@
+"""The one data boundary: labelled inputs are checked once and converted on demand.
+
+Every public function that takes ``(X, y)`` (:func:`markone.train`, and ``verify``'s
+``check_separable``, ``max_margin``, ``worst_order``, ``check_cycling``,
+``check_mistake_bound``, ``check_compression``, ...) starts with :func:`as_dataset`.
+It reads a table by its *values* (a DataFrame, or anything with ``to_numpy`` or
+``__array__``, is never iterated, which would give its column names), checks the
+shape, maps the labels to -1/+1 (markone's one label rule) and returns a
+:class:`Dataset`. The inside takes that object: the forms it needs (the float64
+view, the exact rows as Fractions, the signed integer rows) are made from it once,
+when first asked for, and kept. A public function handed a :class:`Dataset` (as
+``verify`` hands one to :func:`markone.train` and :func:`verify.max_margin`) uses
+it as it is, so one call validates and converts its data once.
+
+>>> data = as_dataset([[0, "1/2"], [1, 2]], ["no", "yes"])
+>>> data.y.tolist(), data.classes.tolist(), data.shape, data.sparse
+([-1, 1], ['no', 'yes'], (2, 2), False)
+>>> data.floats.tolist(), data.fractions[0]
+([[0.0, 0.5], [1.0, 2.0]], [Fraction(0, 1), Fraction(1, 2)])
+>>> M, scale = data.signed_integers(intercept=True)
+>>> M.tolist(), scale
+([[0, -1, -2], [2, 4, 2]], Fraction(2, 1))
+>>> as_dataset(data) is data
+True
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from markone._internal.exact import (first_inexact, signed_integer_rows, to_fraction,
+                            to_fraction_matrix)
+from markone._internal.validation import (
+    array_values,
+    check_consistent_length,
+    check_sparse,
+    dense_array,
+    float64_matrix,
+    is_sparse,
+    labels_to_pm1,
+    sparse_refused,
+)
+
+__all__ = ["Dataset", "as_dataset"]
+
+
+class Dataset:
+    """Labelled data that crossed the boundary: checked, labels as -1/+1.
+
+    Made by :func:`as_dataset`, never by hand. The views are computed on first use
+    and kept (the object is not meant to be changed).
+
+    Attributes
+    ----------
+    source : ndarray or scipy.sparse CSR matrix
+        The inputs as given: a 2-D numeric array, an object array of exact entries
+        (Fractions, decimal strings, Python ints), or a canonical float64 CSR matrix.
+    y : ndarray of int64
+        The labels as -1/+1.
+    classes : ndarray
+        The two original labels (``classes[0] -> -1``), or ``[-1, 1]`` for labels
+        that were -1/+1 already.
+    name : str
+        The inputs' name in error messages.
+    """
+
+    @classmethod
+    def of_rows(cls, rows: Any, name: str = "X") -> Dataset:
+        """Rows the inside made from checked data (a float64 array or CSR matrix,
+        such as the signed rows ``y_i [x_i, 1]``), all labelled +1, taken without
+        another check.
+
+        >>> Dataset.of_rows(np.array([[1.0, -2.0]])).y.tolist()
+        [1]
+        """
+        return cls(rows, np.ones(rows.shape[0], dtype=np.int64), np.array([-1, 1]), name)
+
+    def __init__(self, source: Any, y: np.ndarray, classes: np.ndarray, name: str) -> None:
+        self.source = source
+        self.y = y
+        self.classes = classes
+        self.name = name
+        self._integers: dict[tuple, tuple[np.ndarray, Fraction]] = {}
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(n_samples, n_features)``."""
+        n, d = self.source.shape
+        return int(n), int(d)
+
+    @property
+    def sparse(self) -> bool:
+        """True when the inputs are a scipy.sparse matrix (kept as CSR)."""
+        return is_sparse(self.source)
+
+    @cached_property
+    def single(self) -> bool:
+        """True when every label is the same (one class only)."""
+        return bool((self.y == self.y[0]).all())
+
+    @cached_property
+    def float_values(self) -> Any:
+        """The inputs as float64 (C-contiguous, or CSR), equal to them exactly; NaN
+        and infinity are not looked for (for loops that check every score anyway).
+
+        Raises a ``ValueError`` naming the first entry that float64 would round."""
+        if self.sparse:
+            return self.source
+        return float64_matrix(self.source, name=self.name, check_finite=False)
+
+    @cached_property
+    def floats(self) -> Any:
+        """:attr:`float_values`, after checking that every entry is finite."""
+        if self.sparse:
+            return self.source
+        return float64_matrix(self.float_values, name=self.name)
+
+    @cached_property
+    def exact_floats(self) -> Any:
+        """:attr:`floats` when float64 holds every input exactly, else None (exact
+        arithmetic is then needed). Non-numbers, NaN and infinity are errors."""
+        if self.sparse:
+            return self.source
+        if self.source.dtype.kind in "biuf":
+            return None if first_inexact(self.source) is not None else self.floats
+        out = np.empty(self.shape)
+        for i, row in enumerate(self.fractions):
+            for j, q in enumerate(row):
+                try:
+                    f = float(q)
+                except OverflowError:
+                    return None
+                if Fraction(f) != q:
+                    return None
+                out[i, j] = f
+        return out
+
+    @cached_property
+    def fractions(self) -> list[list[Fraction]]:
+        """The inputs as rows of :class:`~fractions.Fraction` (dense only)."""
+        if self.sparse:
+            raise sparse_refused(self.source, name=self.name, what="exact arithmetic")
+        return to_fraction_matrix(self.source, name=self.name)
+
+    def signed_integers(self, *, intercept: bool = False, intercept_scale: Any = 1,
+                        signed: bool = True) -> tuple[np.ndarray, Fraction]:
+        """``(M, scale)``: the exact rows ``y_i [x_i, c]`` (``[x_i, c]`` when not
+        ``signed``) times one common ``scale``, as integers (int64 when they fit).
+
+        :func:`markone._internal.exact.signed_integer_rows` of the kept Fraction rows; the
+        result is kept per question."""
+        c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
+        key = (bool(intercept), c, signed)
+        if key not in self._integers:
+            self._integers[key] = signed_integer_rows(
+                self.fractions, self.y if signed else None, intercept=intercept,
+                intercept_scale=c, name=self.name)
+        return self._integers[key]
+
+    def __repr__(self) -> str:
+        n, d = self.shape
+        kind = "sparse" if self.sparse else str(self.source.dtype)
+        return f"Dataset(n={n}, d={d}, {kind}, classes={self.classes.tolist()})"
+
+
+def as_dataset(X: Any, y: Any = None, *, name: str = "X") -> Dataset:
+    """Check labelled data once and return them as a :class:`Dataset`.
+
+    Parameters
+    ----------
+    X : array-like (n_samples, n_features), scipy.sparse matrix, or Dataset
+        Read by its values: a DataFrame (anything with ``to_numpy``) or an object
+        with ``__array__`` is converted, never iterated. A :class:`Dataset` is
+        returned as it is (then ``y`` must be None: the labels are in it).
+    y : array-like (n_samples,)
+        Two classes of any values, or -1/+1 labels (one class allowed); see
+        :func:`markone._internal.validation.labels_to_pm1`.
+    name : str
+        The inputs' name in error messages.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Ragged, empty or non-2-D inputs, a string, mismatched lengths, missing
+        labels (None, NaN, pandas NA), labels that are not two classes.
+
+    >>> as_dataset([[1.0], [2.0]], [1, 2], name="X").classes.tolist()
+    [1, 2]
+    >>> as_dataset([[1.0], [2.0]], [1, None])
+    Traceback (most recent call last):
+    ...
+    ValueError: y[1] is None, a missing label; every example needs one: drop those examples or fill in their labels.
+    """
+    if isinstance(X, Dataset):
+        if y is not None:
+            raise TypeError("a Dataset carries its labels; pass y=None with it.")
+        return X
+    return _validated(X, y, name)
+
+
+def _validated(X, y, name):
+    """The checks of :func:`as_dataset` (the one place labelled inputs are checked)."""
+    X = array_values(X)
+    source = check_sparse(X, name=name) if is_sparse(X) else dense_array(X, name=name)
+    y_pm1, classes = labels_to_pm1(y)
+    check_consistent_length(source, y_pm1, names=(name, "y"))
+    return Dataset(source, y_pm1, classes, name)

@@ -1,0 +1,68 @@
+"""No function too long or too branchy in the packages a newcomer extends (issue 25).
+
+In every folder of :data:`FOLDERS`, no function, method or closure has more than
+:data:`MAX_LINES` lines of code (radon's ``sloc``: no blank lines, comments or
+docstrings) or a cyclomatic complexity over :data:`MAX_COMPLEXITY` (radon's ``cc``).
+A folder joins the list once it is clean; a function that outgrows the limits is split
+into named steps, not exempted.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+from _paths import ROOT
+from radon.complexity import cc_visit
+from radon.raw import analyze
+
+
+#: The folders held to the limits (paths from the repository's root).
+FOLDERS = ("verify/certificate",)
+MAX_LINES = 60
+MAX_COMPLEXITY = 15
+
+
+def functions(source):
+    """``(name, complexity, lines of code)`` of every function, method and closure."""
+    lines, complexity = source.splitlines(), {}
+
+    def note(blocks):  # radon's blocks by their first line: functions, closures, methods
+        for block in blocks:
+            note(getattr(block, "methods", ()) or getattr(block, "closures", ()))
+            complexity[block.lineno] = block.complexity
+
+    note(cc_visit(source))
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = textwrap.dedent("\n".join(lines[node.lineno - 1:node.end_lineno]))
+            yield node.name, complexity[node.lineno], analyze(body).sloc
+
+
+def offenders(source):
+    """The functions of ``source`` over a limit, said as sentences."""
+    return [f"{name}: {lines} lines of code, complexity {cc}"
+            for name, cc, lines in functions(source)
+            if cc > MAX_COMPLEXITY or lines > MAX_LINES]
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_functions_are_short_and_simple(folder):
+    files = sorted((ROOT / folder).rglob("*.py"))
+    assert files, f"{folder} has no Python files"
+    found = [f"{path.relative_to(ROOT)}: {problem}" for path in files
+             for problem in offenders(path.read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)
+
+
+def test_the_measure_sees_a_long_branchy_function():
+    """The check can fail: 16 ``if``s are complexity 17, 61 statements 61 lines; a
+    docstring and comments are not lines of code, and a method is measured too."""
+    branchy = "def f(x):\n" + "".join(f"    if x == {i}:\n        return {i}\n"
+                                      for i in range(16)) + "    return -1\n"
+    long = ("class C:\n    def g(self):\n        '''A docstring\n\n        of lines.'''\n"
+            + "".join(f"        x{i} = {i}  # a comment\n" for i in range(61)))
+    assert offenders(branchy) == ["f: 34 lines of code, complexity 17"]
+    assert offenders(long) == ["g: 62 lines of code, complexity 1"]
+    assert offenders("def h():\n    '''Short.'''\n    return 1\n") == []

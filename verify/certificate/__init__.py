@@ -1,0 +1,50 @@
+"""Separability certificates: the trusted kernel that decides them, and their files.
+
+Every verdict of :mod:`verify` can be re-checked from scratch by
+:func:`check_certificate`, in exact arithmetic. The one file a sceptic must read is
+``verify/certificate/kernel.py`` (:mod:`verify.certificate.kernel`): the checking
+kernel, at most 300 lines, standard library only. Around it, outside the trusted part:
+
+* :mod:`verify.certificate.hashing`: :func:`data_sha256`, the name of the exact data;
+* :mod:`verify.certificate.rawfile`: a file's JSON document, read within
+  :class:`ReadLimits` (hostile files refused before they cost much);
+* :mod:`verify.certificate.reading`: the file format as one table of fields
+  (:data:`~verify.certificate.reading.FIELDS`), :func:`read_certificate` and
+  :func:`check_certificate_file`;
+* :mod:`verify.certificate.sparse`: :class:`SparseData`, the sparse layout of a file;
+* :mod:`verify.certificate.writing`: :func:`certificate_document` and
+  :func:`certificate_json`.
+
+:func:`check_certificate` here is the kernel's, run with the cyclic garbage collector
+paused (10^5 rows of ints hold no cycles, and the collector would traverse them again
+and again: 5x the time on 100,000 x 100).
+
+>>> from types import SimpleNamespace as Claim
+>>> check_certificate([[0.0], [1.0]], [0, 1], Claim(separable=True, intercept=True,
+...                   witness=(-1, 0), certificate=None))
+Traceback (most recent call last):
+...
+verify.certificate.kernel.CertificateError: the witness fails on example 0: y * w . [x, 1] = 0, not > 0.
+"""
+
+from __future__ import annotations
+
+from verify.certificate import kernel as _kernel
+from verify.certificate._gc import gc_paused as _gc_paused
+from verify.certificate.hashing import (_fractions_text,  # noqa: F401 (tests use it)
+                                        data_sha256, file_sha256)
+from verify.certificate.kernel import (MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError,
+                                       exact_rows, labels_pm1)
+from verify.certificate.rawfile import CertificateUnreadable, ReadLimits
+from verify.certificate.reading import (CERTIFICATE_FORMAT, Claim, check_certificate_file,
+                                        read_certificate)
+from verify.certificate.sparse import SparseData
+from verify.certificate.writing import certificate_document, certificate_json
+
+__all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
+           "check_certificate_file", "read_certificate", "certificate_document",
+           "certificate_json", "data_sha256", "file_sha256", "Claim", "SparseData",
+           "exact_rows", "labels_pm1", "CERTIFICATE_FORMAT", "ReadLimits",
+           "MAX_NUMBER_CHARS", "MAX_EXPONENT"]
+
+check_certificate = _gc_paused(_kernel.check_certificate)

@@ -1,0 +1,142 @@
+"""A certificate file's bytes and JSON document, read within limits.
+
+The first stage of reading a certificate (:mod:`verify.certificate.reading` checks its
+fields next). A hostile file is refused before it can cost much, with a message that
+names the limit and how to raise it (:class:`ReadLimits`):
+
+* only regular files are read (a FIFO would block, ``/dev/zero`` never end), and their
+  size is checked before reading (``max_bytes``);
+* arrays and objects nested deeper than Python's JSON parser goes (its recursion limit,
+  1,000 levels by default; a certificate needs 4) are refused, not an internal error;
+* a key twice in one object is refused: JSON readers differ on which one counts (Python
+  keeps the last, others the first), so two checkers could read different claims;
+* ``NaN`` and ``Infinity`` are not numbers;
+* a JSON integer longer than Python's ``int`` limit (``sys.get_int_max_str_digits()``,
+  4,300 digits) is refused with that limit named: markone writes longer integers as
+  strings, which the reader reads exactly up to ``max_number_chars`` characters.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import stat
+import sys
+from collections import Counter
+from typing import Any
+
+from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
+
+__all__ = ["ReadLimits", "CertificateUnreadable", "load_document", "REWRITE"]
+
+#: How to mend an unreadable certificate.
+REWRITE = "write it again with `markone verify separable FILE --certificate OUT.json`"
+
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadLimits:
+    """How much of a certificate file is read: ``max_bytes`` of file, and per number
+    string ``max_number_chars`` characters and ``|exponent| <= max_exponent``.
+
+    >>> ReadLimits(max_bytes=2 ** 31).max_bytes
+    2147483648
+    """
+
+    max_bytes: int = 1 << 30
+    max_number_chars: int = MAX_NUMBER_CHARS
+    max_exponent: int = MAX_EXPONENT
+
+    def __post_init__(self) -> None:
+        for name, value in dataclasses.asdict(self).items():
+            if type(value) is not int or value < 1:
+                raise ValueError(f"ReadLimits({name}={value!r}): a positive int is needed.")
+
+
+class CertificateUnreadable(CertificateError):
+    """The file cannot be read as a certificate: not JSON (e.g. truncated), not markone's
+    format, a field missing or of the wrong type, a value that is not a finite number,
+    or over a limit of :class:`ReadLimits`. ``markone verify check`` exits 2 on it (1 is
+    for proofs that fail or data that do not match their hashes)."""
+
+
+class _Refused(Exception):
+    """A problem found while parsing, said without the file's name."""
+
+
+def _read_bytes(path, limits):
+    """The bytes of the regular file at ``path``, at most ``limits.max_bytes`` of them,
+    its kind and size checked before reading (a FIFO would block, /dev/zero never end)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise CertificateUnreadable(f"{path} cannot be opened: {exc.strerror}.") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        what = "a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if \
+            stat.S_ISFIFO(info.st_mode) else "a device or socket"
+        raise CertificateUnreadable(f"{path} is {what}, not a regular file; only "
+                                    "certificate files are read.")
+    with os.fdopen(fd, "rb") as fh:
+        raw = fh.read(limits.max_bytes + 1) if info.st_size <= limits.max_bytes else b""
+    if info.st_size > limits.max_bytes or len(raw) > limits.max_bytes:
+        raise CertificateUnreadable(
+            f"{path} is {max(info.st_size, len(raw)):,} bytes, over the limit of "
+            f"{limits.max_bytes:,} bytes a certificate is read to; raise it with "
+            "ReadLimits(max_bytes=...).")
+    return raw
+
+
+def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
+    """The JSON document of the certificate file at ``path``, read within ``limits``:
+    a regular file, its size checked before reading; nesting, duplicate keys, NaN and
+    over-long integers refused (:class:`CertificateUnreadable` naming the limit).
+
+    >>> load_document("/dev/null", ReadLimits())
+    Traceback (most recent call last):
+    ...
+    verify.certificate.rawfile.CertificateUnreadable: /dev/null is a device or socket, not a regular file; only certificate files are read.
+    """
+    return _parse(_read_bytes(path, limits), path)
+
+
+def _parse(raw, path):
+    """The JSON document in ``raw``: duplicate keys, NaN, deep nesting refused."""
+    try:
+        return json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys,
+                          parse_constant=_no_constant)
+    except _Refused as exc:
+        raise CertificateUnreadable(f"{path}: {exc}.") from None
+    except RecursionError:  # the C parser stops at Python's recursion limit
+        raise CertificateUnreadable(
+            f"{path} nests arrays and objects deeper than Python's JSON parser goes "
+            f"(the recursion limit, {sys.getrecursionlimit():,} levels); a certificate "
+            "nests 4 levels, and no valid certificate goes deeper.") from None
+    except json.JSONDecodeError as exc:
+        raise CertificateUnreadable(f"{path} is not valid JSON ({exc}); is it truncated? "
+                                    f"{REWRITE[0].upper()}{REWRITE[1:]}.") from None
+    except UnicodeDecodeError:
+        raise CertificateUnreadable(f"{path} is not a text file; {REWRITE}.") from None
+    except ValueError:  # json's int(): more digits than sys.get_int_max_str_digits()
+        raise CertificateUnreadable(
+            f"{path} holds a JSON integer of more than {sys.get_int_max_str_digits():,} "
+            "digits, Python's limit on reading integers; write it as a string (read "
+            "exactly, up to ReadLimits.max_number_chars characters), or raise Python's "
+            "limit with the environment variable PYTHONINTMAXSTRDIGITS.") from None
+
+
+def _unique_keys(pairs):
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        key = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
+        raise _Refused(f"the key {key!r} appears twice in one object; JSON readers differ "
+                       "on which one counts, so two checkers could read different claims:"
+                       " keep one")
+    return obj
+
+
+def _no_constant(name):
+    raise _Refused(f"{name} is not a number JSON allows; a certificate holds finite "
+                   "numbers only")

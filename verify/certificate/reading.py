@@ -1,0 +1,406 @@
+"""Reading certificate files: the format as one table of fields.
+
+A certificate file (``markone verify separable DATA --certificate OUT.json``) is one JSON
+object. :data:`FIELDS` lists every field it may hold: where it sits, what it must be,
+whether it is required, and when it belongs (``witness`` only when ``separable`` is true,
+``data.X`` only in the dense layout). :func:`read_certificate` loads the document within
+the limits of a read (:mod:`verify.certificate.rawfile`), checks it against that table
+and nothing else, and hands the trusted kernel (:mod:`verify.certificate.kernel`) exact
+numbers: number strings read within ``max_number_chars`` characters and ``|exponent| <=
+max_exponent`` (digit-group underscores included). :func:`check_certificate_file` then
+recomputes the data's hash and has the kernel check the proof.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import re
+import reprlib
+from typing import Any, Callable
+
+from verify.certificate._gc import gc_paused
+from verify.certificate.hashing import data_sha256, file_sha256
+from verify.certificate.kernel import (CertificateError, check_certificate, decimal_int,
+                                       exact_number, labels_pm1)
+from verify.certificate.rawfile import (REWRITE, CertificateUnreadable, ReadLimits,
+                                        load_document)
+from verify.certificate.sparse import SparseData
+
+__all__ = ["CERTIFICATE_FORMAT", "FORMATS", "FIELDS", "Field", "PRESENT", "Claim",
+           "read_certificate", "check_certificate_file", "plain_numbers"]
+
+#: The ``format`` tag of certificate files (``markone verify separable --certificate``).
+#: Format ``/3`` adds the sparse data layout and hashes the data by their non-zero
+#: entries (:func:`~verify.certificate.data_sha256` version 2); ``/2`` files still read.
+CERTIFICATE_FORMAT = "markone.verify.separability/3"
+
+#: The formats this reader reads, each with the version of its data hash.
+FORMATS = {"markone.verify.separability/2": 1, CERTIFICATE_FORMAT: 2}
+
+#: Certificates written before they named their data (no ``data_sha256``).
+_OLD_FORMATS = ("markone.verify.separability/1",)
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_INDEX = re.compile(r"0|[1-9][0-9]*", re.ASCII)
+_brief = reprlib.Repr()
+_brief.maxstring, _brief.maxother, _brief.maxlist, _brief.maxdict = 40, 40, 4, 4
+
+
+class _Refused(Exception):
+    """One field's problem, said without the file's name (the reader adds it)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Claim:
+    """What a certificate file claims: the fields the kernel checks, as exact numbers,
+    plus the whole document (``fields``) for callers that show or bind more of it.
+    ``source_checked`` says whether the source file was found (``source_file``) and its
+    hash compared (by :func:`check_certificate_file`)."""
+
+    separable: object
+    intercept: bool
+    witness: object
+    certificate: object
+    fields: dict
+    source_checked: bool = False
+    source_file: object = None
+
+    @property
+    def data_version(self) -> int:
+        """The version of :func:`~verify.certificate.data_sha256` naming these data."""
+        return FORMATS[self.fields["format"]]
+
+
+# --------------------------------------------------------------------------------------
+# the kinds of values a field can hold: each checks one value and returns it, exact
+
+
+def plain_numbers(row: list) -> bool:
+    """True when ``row`` holds only ints or only finite floats (JSON numbers, exact as
+    they are: nothing to convert or refuse)."""
+    kinds = set(map(type, row))
+    return kinds <= {int} or (kinds == {float} and all(map(math.isfinite, row)))
+
+
+def _exact(v, where, limits):
+    """One number of the file: an int or finite float as it is, a string read exactly."""
+    if type(v) is int or (type(v) is float and math.isfinite(v)):
+        return v
+    if isinstance(v, str):
+        return exact_number(v, where, limits.max_number_chars, limits.max_exponent,
+                            "raise it with ReadLimits({limit}=...)")
+    raise _Refused(f"{where} is {_brief.repr(v)}, not a finite number")
+
+
+def _numbers(v, where, limits):
+    if not isinstance(v, list):
+        raise _Refused(f"{where} is {_brief.repr(v)}; it must be a list of numbers")
+    return v if plain_numbers(v) else [_exact(q, f"{where}[{k}]", limits)
+                                       for k, q in enumerate(v)]
+
+
+def _rows(v, where, limits):
+    if not isinstance(v, list) or not v or not all(isinstance(r, list) for r in v):
+        raise _Refused(f"{where} must be a non-empty list of rows")
+    if not v[0] or any(len(r) != len(v[0]) for r in v):
+        raise _Refused(f"{where} must have rows of one non-zero length")
+    return [_numbers(r, f"{where}[{i}]", limits) for i, r in enumerate(v)]
+
+
+def _weights(v, where, limits):
+    if not isinstance(v, dict) or not v:
+        raise _Refused(f"{where} is {_brief.repr(v)}; it must map example indices to "
+                       "weights")
+    bad = next((k for k in v if not _INDEX.fullmatch(k) or
+                len(k) > limits.max_number_chars), None)
+    if bad is not None:
+        raise _Refused(f"{where} names {_brief.repr(bad)}, which is not an example index "
+                       "(0, 1, 2, ... in decimal)")
+    return {decimal_int(k): _exact(q, f"{where}[{k!r}]", limits) for k, q in v.items()}
+
+
+def _ints(v, where, limits):
+    if not isinstance(v, list) or not set(map(type, v)) <= {int}:
+        raise _Refused(f"{where} must be a list of integers")
+    return v
+
+
+def _shape(v, where, limits):
+    if not isinstance(v, list) or len(v) != 2 or not set(map(type, v)) <= {int} or \
+            min(v) < 1:
+        raise _Refused(f"{where} is {_brief.repr(v)}; it must be [n, d], two positive "
+                       "integers")
+    return v
+
+
+def _labels(v, where, limits):
+    if not isinstance(v, list):
+        raise _Refused(f"{where} must be a list of labels")
+    for i, label in enumerate(v):
+        if isinstance(label, (bool, list, dict)) or label is None or \
+                (isinstance(label, float) and not math.isfinite(label)):
+            raise _Refused(f"{where}[{i}] is {_brief.repr(label)}; labels are numbers or "
+                           "strings")
+    return v
+
+
+def _of_type(*types: type, what: str) -> Callable[[Any, str, ReadLimits], Any]:
+    """The kind of a value of one of ``types`` (``type(None)`` for null), said ``what``."""
+    def kind(v, where, limits):
+        if type(v) not in types:
+            raise _Refused(f"{where} is {_brief.repr(v)}; it must be {what}")
+        return v
+    return kind
+
+
+def _one_of(*choices: str) -> Callable[[Any, str, ReadLimits], Any]:
+    def kind(v, where, limits):
+        if v not in choices:
+            raise _Refused(f"{where} is {_brief.repr(v)}; it must be one of "
+                           f"{list(choices)}")
+        return v
+    return kind
+
+
+def _sha256(v, where, limits):
+    if not isinstance(v, str) or not _HEX64.fullmatch(v):
+        raise _Refused(f"{where} is {_brief.repr(v)}; it must be 64 lowercase hex digits")
+    return v
+
+
+_BOOLEAN = _of_type(bool, what="true or false (a JSON boolean)")
+_NULL = _of_type(type(None), what="null")
+_TEXT = _of_type(str, what="a string")
+_OBJECT = _of_type(dict, what="an object")
+
+
+# --------------------------------------------------------------------------------------
+# the format: one table
+
+#: Stands for "present" in a :class:`Field`'s ``when``.
+PRESENT = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+    """One field of a certificate file: its ``path`` (``"data.X"``), the ``kind`` of value
+    it holds (a function that checks one value and returns it exactly), whether it is
+    ``required``, and ``when`` it belongs: ``(path, value)`` of an earlier field (or
+    :data:`PRESENT`); ``default`` stands in for an absent optional field."""
+
+    path: str
+    kind: Callable[[Any, str, ReadLimits], Any]
+    required: bool = True
+    when: tuple[str, Any] | None = None
+    default: Any = None
+
+
+_SEPARABLE, _NOT_SEPARABLE = ("separable", True), ("separable", False)
+_DENSE, _CSR = ("data.layout", "dense"), ("data.layout", "csr")
+
+#: Every field of a certificate file, in the order they are read (a ``when`` names an
+#: earlier field). The document and ``data`` hold no other fields; ``source`` may (it
+#: describes where the data came from, in the writer's words).
+FIELDS = (
+    Field("format", _one_of(*FORMATS)),
+    Field("data", _OBJECT),
+    Field("data_sha256", _sha256),
+    Field("intercept", _BOOLEAN),
+    Field("separable", _BOOLEAN),
+    Field("witness", _numbers, when=_SEPARABLE),
+    Field("witness", _NULL, when=_NOT_SEPARABLE),
+    Field("certificate", _weights, when=_NOT_SEPARABLE),
+    Field("certificate", _NULL, when=_SEPARABLE),
+    Field("method", _TEXT, required=False),
+    Field("message", _TEXT, required=False),
+    Field("data.layout", _one_of("dense", "csr"), required=False,
+          when=("format", CERTIFICATE_FORMAT), default="dense"),
+    Field("data.X", _rows, when=_DENSE),
+    Field("data.shape", _shape, when=_CSR),
+    Field("data.indptr", _ints, when=_CSR),
+    Field("data.indices", _ints, when=_CSR),
+    Field("data.values", _numbers, when=_CSR),
+    Field("data.y", _labels),
+    Field("source", _OBJECT, required=False),
+    Field("source.path", _TEXT, required=False),
+    Field("source.sha256", _sha256, when=("source.path", PRESENT)),
+    Field("source.builtin", _TEXT, required=False),
+    Field("source.label", _of_type(int, str, type(None), what="a column (a number or "
+                                   "a name) or null"), required=False),
+    Field("source.delimiter", _of_type(str, type(None), what="a string or null"),
+          required=False),
+    Field("source.header", _of_type(bool, type(None), what="true, false or null"),
+          required=False),
+)
+
+#: The objects that hold no field outside :data:`FIELDS`.
+_CLOSED = ("", "data")
+
+
+def _belongs(field, found):
+    """Whether ``field`` belongs, given the fields ``found`` so far (path -> value)."""
+    if field.when is None:
+        return True
+    path, want = field.when
+    value = found.get(path, next((f.default for f in FIELDS if f.path == path), None))
+    return path in found if want is PRESENT else value == want
+
+
+def _read_fields(doc, limits):
+    """The fields of ``doc`` by :data:`FIELDS`: path -> exact value; _Refused names the
+    first field that is missing, misplaced or of the wrong kind."""
+    found: dict[str, Any] = {"": doc}
+    for field in FIELDS:
+        parent, _, name = field.path.rpartition(".")
+        holder = found.get(parent)
+        if not isinstance(holder, dict) or not _belongs(field, found):
+            continue
+        if name in holder:
+            found[field.path] = field.kind(holder[name], field.path, limits)
+        elif field.required:
+            raise _Refused(f"misses the field {field.path!r}" + _condition(field))
+        elif field.default is not None:
+            found[field.path] = field.default
+    for parent in _CLOSED:
+        known = {f.path.rpartition(".")[2] for f in FIELDS
+                 if f.path.rpartition(".")[0] == parent and _belongs(f, found)}
+        extra = sorted(set(found[parent]) - known)
+        if extra:
+            raise _Refused(f"{parent or 'the document'} has the field {extra[0]!r}, which "
+                           f"this format does not have{_condition_of(parent, found)} "
+                           f"(its fields: {', '.join(sorted(known))})")
+    return found
+
+
+def _condition(field):
+    if field.when is None:
+        return ""
+    path, want = field.when
+    return f" (needed when {path} is {'present' if want is PRESENT else json.dumps(want)})"
+
+
+def _condition_of(parent, found):
+    return f" (format {found['format']!r}, layout {found.get('data.layout', 'dense')!r})" \
+        if parent == "data" else ""
+
+
+# --------------------------------------------------------------------------------------
+# reading a file
+
+
+@gc_paused
+def read_certificate(path: str | os.PathLike[str], *,
+                     limits: ReadLimits | None = None) -> tuple[Any, Any, Claim]:
+    """Read a certificate file; return ``(X, y, claim)`` (``claim`` a :class:`Claim`).
+
+    Checks the file against :data:`FIELDS`: the format tag, every field that belongs and
+    its kind (the string ``"false"`` is not a boolean), no field the format does not
+    have, every number finite and within ``limits`` (default :class:`ReadLimits`). ``X``
+    is a list of rows (dense layout) or a :class:`SparseData`, its numbers exact.
+
+    Raises
+    ------
+    CertificateUnreadable
+        When the file is not JSON (e.g. truncated), not a markone certificate, a field is
+        missing or malformed, or a limit is exceeded; the message names the field or the
+        limit.
+    """
+    limits = ReadLimits() if limits is None else limits
+    doc = load_document(path, limits)
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    if fmt in _OLD_FORMATS:
+        raise CertificateUnreadable(f"{path} is in the old format {fmt!r}, which does not "
+                                    f"name its data (no data_sha256); {REWRITE}.")
+    if fmt not in FORMATS:
+        raise CertificateUnreadable(f"{path} is not a markone certificate (expected "
+                                    f"format {CERTIFICATE_FORMAT!r}); {REWRITE}.")
+    try:
+        found = _read_fields(doc, limits)
+        X, y = _data(found)
+    except (_Refused, ValueError) as exc:
+        raise CertificateUnreadable(f"{path}: {str(exc).rstrip('.')}.") from None
+    claim = Claim(found["separable"], found["intercept"], found["witness"],
+                  found["certificate"], doc)
+    return X, y, claim
+
+
+def _data(found):
+    """``(X, y)`` from the fields: dense rows or a :class:`SparseData`, checked together
+    (the sparse block canonical, one label per row, two classes, one source)."""
+    if "source.path" in found and "source.builtin" in found:
+        raise _Refused("source names both a file (path) and a built-in data set "
+                       "(builtin); a certificate's data have one source")
+    if found.get("data.layout") == "csr":
+        try:
+            X: Any = SparseData(found["data.shape"], found["data.indptr"],
+                                found["data.indices"], found["data.values"])
+        except ValueError as exc:
+            raise _Refused(f"data.{exc}") from None
+        n = X.shape[0]
+    else:
+        X = found["data.X"]
+        n = len(X)
+    y = found["data.y"]
+    if len(y) != n:
+        raise _Refused(f"data.y must be a list of {n} labels (one per row of X), not "
+                       f"{len(y)}")
+    try:
+        labels_pm1(y)
+    except ValueError as exc:
+        raise _Refused(f"data.y is not two classes ({exc})") from None
+    return X, y
+
+
+@gc_paused
+def check_certificate_file(path: str | os.PathLike[str], *,
+                           limits: ReadLimits | None = None) -> Claim:
+    """Check the certificate file at ``path``: its fields, its data, its proof.
+
+    1. its fields (:func:`read_certificate`, within ``limits``);
+    2. the embedded data's hash is recomputed (:func:`~verify.certificate.data_sha256`,
+       the version of the file's format) and must equal ``data_sha256``: edited data are
+       caught even when the proof still holds on them;
+    3. when ``source.path`` names a file that is present (as written, or next to the
+       certificate), its SHA-256 must equal ``source.sha256``;
+    4. the proof, on the embedded data, by the trusted kernel
+       (:func:`verify.certificate.kernel.check_certificate`).
+
+    Returns its :class:`Claim` (``source_checked`` True when step 3 compared a file).
+
+    Raises
+    ------
+    CertificateUnreadable
+        When the file cannot be read as a certificate (``verify check`` exit 2).
+    CertificateError
+        When a hash does not match or the proof fails (``verify check`` exit 1).
+    """
+    X, y, claim = read_certificate(path, limits=limits)
+    got = data_sha256(X, y, version=claim.data_version)
+    if got != claim.fields["data_sha256"]:
+        raise CertificateError(f"{path}: the embedded data do not match their hash "
+                               f"(data_sha256 {claim.fields['data_sha256'][:12]}..., the "
+                               f"data hash to {got[:12]}...): the data or the labels were "
+                               "edited after the certificate was written.")
+    checked, found = False, None
+    src = claim.fields.get("source") or {}
+    if "path" in src:
+        found = _find_source(src["path"], path)
+        if found is not None:
+            if file_sha256(found) != src["sha256"]:
+                raise CertificateError(f"{path}: the source file {found} has changed since "
+                                       "the certificate was written (its SHA-256 differs "
+                                       "from source.sha256).")
+            checked = True
+    check_certificate(X, y, claim)
+    return dataclasses.replace(claim, source_checked=checked, source_file=found)
+
+
+def _find_source(name, cert_path):
+    """The source file as written, or next to the certificate; None when absent."""
+    for cand in (name, os.path.join(os.path.dirname(os.fspath(cert_path)), name)):
+        if os.path.isfile(cand):
+            return cand
+    return None

@@ -1,0 +1,127 @@
+"""The faults claim: is a damaged machine's task still learnable, and which faults
+broke it (with a 1-minimal set from :func:`verify.machine.faults.minimal_faults`)?
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from collections.abc import Sequence
+
+from markone._internal.typing import ArrayLike, JSONDict
+from markone.hardware.runits import r_unit_name
+from verify._budget import seconds_left
+from verify.machine.faults import check_r_unit_task, minimal_faults
+from verify.machine.report import Claim
+from verify.machine.task import machine_task
+
+if TYPE_CHECKING:
+    from markone.hardware import MarkI
+    from markone.hardware.faults import FaultPlan
+
+__all__ = ["fault_claim", "learnable_with", "fault_culprits"]
+
+
+def fault_claim(machine, images, labels, plan, reports, deadline=None):
+    """Is the damaged task still learnable, and which faults made it impossible?"""
+    if plan is None or not len(plan):
+        return Claim(True, "no faults", "the machine has no faults", {})
+    broken = [r.r_unit for r in reports if r.learnable.holds is False]
+    ev = {"faults": len(plan), "kinds": list(plan.kinds()),
+          "unlearnable_r_units": broken}
+    if not broken:
+        return Claim(True, "separability of the damaged patterns",
+                     f"with its {len(plan)} faults ({', '.join(plan.kinds())}) every "
+                     "R-unit's task is still learnable", ev)
+
+    culprits = fault_culprits(machine, images, labels, plan, broken)
+    ev["culprits"] = culprits
+    words = []
+    minimum = notes = None
+    if any(c["healthy"] for c in culprits.values()):
+        # limited by work (faults.MAX_TESTS checks), the clock only with timeout_s
+        minimum = minimal_faults(machine, images, labels, plan,
+                                 timeout_s=seconds_left(deadline))
+        found = minimum.to_dict()
+        notes = {k: found.pop(k) for k in ("tests", "solver_checks")}
+        ev["minimal"] = dict(found, kinds=[
+            type(plan.faults[i]).__name__ for i in minimum.faults])
+    for r, c in culprits.items():
+        if not c["healthy"]:
+            words.append(f"{r_unit_name(int(r))} was not learnable before the damage "
+                         "either")
+        else:
+            why = (f"the {', '.join(c['kinds'])} faults alone" if c["kinds"]
+                   else "only the faults together")
+            if c["faults"]:
+                why += f" (each of faults {c['faults']} on its own)"
+            words.append(f"{r_unit_name(int(r))}: {why}")
+    if minimum is not None:
+        words.append(_minimum_words(plan, minimum))
+    return Claim(False, "separability with and without each kind of fault",
+                 "the damage makes the task unlearnable: " + "; ".join(words), ev,
+                 {"minimal": notes} if notes else {})
+
+
+def learnable_with(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                   plan: FaultPlan, r: int) -> bool | None:
+    """Is R-unit ``r``'s task learnable when only the faults of ``plan`` happened?"""
+    t = machine_task(machine, images, labels, plan=plan)
+    return check_r_unit_task(t.patterns[:, t.inputs[r]], t.targets[:, r]).separable
+
+
+def fault_culprits(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+                   plan: FaultPlan, broken: Sequence[int]) -> JSONDict:
+    """For each R-unit of ``broken``: whether it was learnable without the faults
+    (``healthy``), the kinds of fault that alone break it, and (up to 32 faults) the
+    single faults that alone do (exact; shared by :func:`check_machine` and
+    :func:`recheck_report`)."""
+    def breaks(sub, r):
+        return learnable_with(machine, images, labels, sub, r) is False
+
+    culprits = {}
+    for r in broken:
+        if breaks(plan.only(_none), r):
+            culprits[str(r)] = {"healthy": False, "kinds": [], "faults": []}
+            continue
+        kinds = [k for k in plan.kinds() if breaks(plan.only(_of_kind(k)), r)]
+        single = []
+        if len(plan) <= 32:
+            single = [i for i, f in enumerate(plan.faults)
+                      if breaks(plan.only(_this(f)), r)]
+        culprits[str(r)] = {"healthy": True, "kinds": kinds, "faults": single}
+    return culprits
+
+
+def _none(fault):
+    return False
+
+
+def _of_kind(name):
+    return lambda fault: type(fault).__name__ == name
+
+
+def _this(chosen):
+    return lambda fault: fault is chosen
+
+
+def _minimum_words(plan, minimum):
+    """The minimal set of faults in words."""
+    if not minimum.faults:
+        return "the task is unlearnable even without any of the faults"
+    kinds = {}
+    for i in minimum.faults:
+        kinds[type(plan.faults[i]).__name__] = kinds.get(type(plan.faults[i]).__name__,
+                                                          0) + 1
+    what = ", ".join(f"{n} {k}" for k, n in kinds.items())
+    listed = (f"faults {list(minimum.faults)}" if len(minimum.faults) <= 8
+              else f"{len(minimum.faults)} faults")
+    units = ", ".join(map(r_unit_name, minimum.r_units))
+    if minimum.complete and not minimum.undecided:
+        return (f"1-minimal set: {listed} ({what}) make R-unit(s) {units} unlearnable "
+                f"on their own, and without any one of them the task is learnable "
+                f"({minimum.tests} exact checks)")
+    why = ("the budget of checks ran out" if not minimum.complete
+           else f"checks without faults {list(minimum.undecided)} were undecided")
+    return (f"{listed} ({what}) make R-unit(s) {units} unlearnable on their own; not "
+            f"proven 1-minimal: {why} after {minimum.tests} checks")

@@ -1,0 +1,63 @@
+"""The quantisation claim: do whole motor steps ever round a requested move?"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from markone.hardware.runits import r_unit_name
+from verify.machine.report import Claim
+
+__all__ = ["quantisation_claim"]
+
+
+def _gamma_fraction(task, eta):
+    """The first gamma-rule move that is not a whole number of steps, as
+    ``(figure, r_unit, a_unit, steps)``, or None when every move is whole: figure
+    ``i`` moves each input of R-unit ``r`` by ``eta (x - k/d)`` (``k`` of its ``d``
+    inputs active), active ones up, the others down."""
+    for r, cols in enumerate(task.inputs):
+        d = len(cols)
+        for i, k in enumerate(task.patterns[:, cols].sum(axis=1).tolist()):
+            if 0 < k < d:
+                for x in (1, 0):
+                    move = eta * (x - Fraction(k, d))
+                    if move.denominator != 1:
+                        j = int(cols[np.flatnonzero(task.patterns[i, cols] == x)[0]])
+                        return i, r, j, move
+    return None
+
+
+def quantisation_claim(p, units, reports, task):
+    ev = {"quantize": p.quantize, "increment_steps": str(units.eta),
+          "units_per_step": units.Q}
+    if p.rule == "gamma":
+        if not p.quantize:
+            return Claim(True, "rule", "weights are real-valued (quantize=False): no "
+                         "rounding", ev)
+        found = _gamma_fraction(task, units.eta)
+        if found is None:
+            return Claim(True, "rule", "every gamma move on these figures is a whole "
+                         "number of steps, so quantising never rounds", ev)
+        i, r, j, move = found
+        ev.update(figure=i, r_unit=r, a_unit=j, move_steps=str(move))
+        return Claim(False, "rule",
+                     f"the gamma rule asks for fractional moves (active A-units gain what "
+                     f"the others lose): figure {i} moves A-unit {j} of {r_unit_name(r)} "
+                     f"by {move} steps, which whole motor steps round stochastically, so "
+                     "decisions can differ from the real-valued rule", ev)
+    exact = units.Q & (units.Q - 1) == 0 and max(abs(units.lo), abs(units.hi),
+                                                   units.e) < 2**40
+    if not p.quantize:
+        return Claim(exact or None, "float arithmetic",
+                     "weights are real-valued (quantize=False); the increments and end "
+                     "stops are binary fractions, so float64 adds them exactly"
+                     if exact else "weights are real-valued (quantize=False) with "
+                     "increments that float64 may round; the claims above are about the "
+                     "exact rule", ev)
+    return Claim(True, "whole increments",
+                 f"every requested move is 0 or +/-{units.eta} steps, a whole number, so "
+                 "quantising to motor steps never rounds: the machine's decisions are the "
+                 "real-valued rule's, step for step (and, while no end stop bites, the "
+                 "core perceptron's for any increment: zero start)", ev)

@@ -1,0 +1,172 @@
+"""End-stop and convergence claims for the forced and gamma rules, from the verdicts
+of :mod:`verify.machine.rules`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from verify.machine import _gamma_chain
+from verify.machine import rules as _rules
+from verify.machine._forced import every_stream
+from verify.machine.faults import static_fault
+from verify.machine.report import Claim
+
+__all__ = ["analyses", "rule_claims", "forced_machine_passes", "GAMMA_CHAIN_STATES"]
+
+#: Most pass-start states of the exact chain search for the gamma rule with whole
+#: steps (small tasks only: at most ``verify.machine._gamma_chain.MAX_INPUTS`` inputs).
+GAMMA_CHAIN_STATES = 5_000
+
+
+def rule_claims(X, y, units, rule, quantize, machine_passes=None):
+    """End-stop and convergence claims for the forced and gamma rules
+    (:mod:`verify.machine.rules`, :mod:`verify.machine._forced`)."""
+    stop = (min(-units.steps(units.lo), units.steps(units.hi)) if units.stops
+            else None)
+    wr = (units.steps(units.lo), units.steps(units.hi)) if units.stops else None
+    if rule == "forced":
+        v = _rules.forced_verdict(X, y, weight_range=wr, eta=units.eta,
+                                  machine_passes=machine_passes)
+        ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "hit_stream")
+              if k in v}
+        converges = Claim(v["learns"], "start-of-pass bounds (forced rule)"
+                          if v["learns"] is not False else "exact fixed order (forced "
+                          "rule)", "on streams of whole passes (each figure once a "
+                          "pass, any order): " + v["why"], ev)
+        end_stops = Claim(v["end_stops"], "forced rule: " + (
+            "weight bound" if v["end_stops"] else "exact fixed order"
+            if v["end_stops"] is False else "not decided"), v["end_why"], ev)
+        return end_stops, converges
+    v = _rules.gamma_verdict(X, y, stop=stop, eta=units.eta)
+    ev = {k: v[k] for k in ("learnable", "certificate", "reinforcement_bound",
+                            "max_weight", "fits") if k in v}
+    d = X.shape[1]
+    if quantize:
+        g = _rules.gamma_steps_verdict(X, y, weight_range=wr, eta=int(units.eta))
+        if not (g["whole"] and not d & (d - 1)):   # else no move is rounded: below
+            chain = None
+            if wr is not None and all(Fraction(b).denominator == 1 for b in wr):
+                chain = _gamma_chain.decide(X, y, int(units.eta), int(wr[0]),
+                                            int(wr[1]), range(len(y)),
+                                            max_states=GAMMA_CHAIN_STATES)
+            return _gamma_steps_claims(g, v, ev, wr, chain)
+    if d & (d - 1):
+        note = (f"exact for the real-valued rule only: the machine's float64 weights "
+                f"round moves of 1/{d} ({d} inputs, not a power of two), so an exact tie "
+                "can come out either way; the centred task is "
+                + {True: "separable", False: "not separable", None: "undecided"}[
+                    v["learnable"]])
+        return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
+                                                             ev)
+    if v["learnable"] is not True:
+        why = ("the centred patterns x - mean(x) are not separable (exact certificate): "
+               "the gamma rule, which conserves the sum of the weights (0), never "
+               "learns for any order" if v["learnable"] is False else
+               "separability of the centred patterns undecided")
+        return (Claim(None, "not assessed", why, ev),
+                Claim(False if v["learnable"] is False else None,
+                      "centred perceptron (gamma rule)", why, ev))
+    fits = v["fits"] is not False
+    end_stops = Claim(True if fits else None, "centred perceptron (gamma rule)",
+                      f"every weight stays within +/-{v['max_weight']} steps "
+                      "(||w|| <= R^2/gamma of the centred task)"
+                      + ("" if fits else ", beyond the end stops: not decided"), ev)
+    converges = Claim(True if fits else None, "centred perceptron (gamma rule)",
+                      "the gamma rule conserves the sum of the weights (0), so it is "
+                      "the perceptron on the centred patterns x - mean(x), which are "
+                      f"separable: it learns for every order within "
+                      f"{v['reinforcement_bound']} reinforcements"
+                      + ("" if fits else " unless an end stop bites (not decided)"), ev)
+    return end_stops, converges
+
+
+def _gamma_steps_claims(g, v, ev, wr, chain=None):
+    """Claims for the gamma rule with whole motor steps (stochastic rounding) from
+    :func:`verify.machine.rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
+    ``chain`` the exact finite-chain verdict on the given order
+    (:func:`verify.machine._gamma_chain.decide`) when the task is small enough."""
+    how = "rounding branches (gamma rule, whole steps)"
+    ev = dict(ev, **{k: g[k] for k in ("stall", "stall_log10", "hit", "alpha")
+                     if k in g})
+    centred = {True: "separable", False: "not separable", None: "undecided"}[
+        v["learnable"]]
+    hit = g["hit"]
+    if wr is None:
+        end_stops = Claim(True, how, "the machine has no end stops", ev)
+    elif hit is not None:
+        end_stops = Claim(False, how, (
+            f"not for every rounding: while every other move rounds to 0 (each with "
+            f"probability at least 10^{g['stall_log10']:.1f}), figure {hit['figure']} "
+            f"moves A-unit {hit['a_unit']} (inactive in it) by one step each time it is "
+            "shown; its own sum stays 0, a mistake, so the stop is reached and cut at its "
+            f"presentation {hit['presentations']}, on every order that shows it that "
+            "often (replayed in tests by steering the machine's rounding)"), ev)
+    else:
+        end_stops = Claim(None, "not assessed", "whole motor steps round the gamma "
+                          "rule's moves at random; no rounding branch that reaches a "
+                          "stop is known here and no bound covers every rounding", ev)
+    words = []
+    if g["stall"]:
+        words.append(f"it does not learn surely: every move can round to 0 (probability "
+                     f"at least 10^{g['stall_log10']:.1f} per move), leaving every weight "
+                     "at 0 and every sum at 0, a mistake, so no number of presentations "
+                     "makes learning certain on any order")
+    alpha = g["alpha"]
+    if alpha is not None and alpha["fits"]:
+        words.append(f"on every order some rounding learns: with probability at least "
+                     f"10^{alpha['log10']:.0f} every move rounds as the error-correction "
+                     f"rule's, which learns within {alpha['reinforcements']} "
+                     f"reinforcements inside +/-{alpha['max_weight']} steps")
+    if chain is not None:
+        ev["chain"] = chain
+    if chain is not None and chain["learns"] is False:
+        start = "from the start" if not chain["path"] else (
+            f"after the rounding outcomes in evidence['chain']['path'] (the weights are "
+            f"then {chain['trap']})")
+        return end_stops, Claim(False, "finite chain (gamma rule, whole steps)", (
+            f"on the given order, with positive probability it never learns: {start} "
+            "no rounding of any later move reaches weights that answer every figure "
+            f"right (exact search of {chain['states']} pass-start states)"), ev)
+    if chain is not None:
+        words.append(f"on the given order it learns with probability 1 (exact search "
+                     f"of the finite chain of {chain['states']} pass-start states); "
+                     "for other orders whether it does is not decided")
+    else:
+        words.append("whether it learns with probability 1 is not decided")
+    words[-1] += f" (with quantize=False the centred task is {centred})"
+    return end_stops, Claim(None, how, "; ".join(words), ev)
+
+
+def forced_machine_passes(task, units):
+    """The most passes a forced-rule machine runs on any stream of whole passes: each
+    R-unit is right on every figure in every pass from its own bound on, so the machine
+    has learned by the largest. None when some R-unit is not proven to learn."""
+    from verify.machine._forced import every_stream
+
+    lo, hi = (units.lo, units.hi) if units.stops else (None, None)
+    passes = []
+    for r, cols in enumerate(task.inputs):
+        v = every_stream(task.patterns[:, cols], task.targets[:, r], units.e, lo, hi)
+        if v["clean_from"] is None:
+            return None
+        passes.append(v["clean_from"] + 1)
+    return max(passes, default=1)
+
+
+def analyses(p, plan, task, units):
+    """``(dynamic, rules)``: whether the error-correction claims apply (no noise,
+    only static faults), and the ``(rule, quantize, machine_passes)`` that the
+    forced- and gamma-rule analyses need (None when they do not apply)."""
+    dynamic = (p.rule == "error_correction" and p.photocell_noise_sd == 0
+               and (plan is None or _static(plan)))
+    rules = ((p.rule, p.quantize, forced_machine_passes(task, units)
+              if p.rule == "forced" else None) if p.photocell_noise_sd == 0
+             and (plan is None or not len(plan)) else None)
+    return dynamic, rules
+
+
+def _static(plan):
+    """True when every fault is one the dynamic claims model exactly (permanent
+    pattern faults, and motors stopped from the start)."""
+    return all(static_fault(f) for f in plan.faults)
