@@ -278,6 +278,7 @@ WAITS = {
     "TERM_GRACE_S": "the grace between SIGTERM and SIGKILL after a run has ended",
     "KILL_WAIT_S": "how long killed processes get to disappear",
     "_POLL_S": "the pace of the reads of a program's output",
+    "_LEAST_TIMEOUT_S": "the least left of a --timeout the user gave (no limit of its own)",
 }
 SECONDS = re.compile(r"[A-Z0-9_]+_S(ECONDS)?|\w+_s|timeout\w*")
 
