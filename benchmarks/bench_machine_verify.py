@@ -74,7 +74,7 @@ def main():
             print(f"  R{r.r_unit}: {c.method} stream of {len(c.evidence['stream'])} "
                   f"presentations reaches a stop; {then}")
         elif c.holds is None:
-            ev = c.evidence
+            ev = {**c.evidence, **c.notes}     # the search records are notes
             own = ev.get("ball_refined", [])[-1:]
             print(f"  R{r.r_unit}: open; proven bound [{ev['min_weight_steps']}, "
                   f"{ev['max_weight_steps']}] ({ev['bound_used']}"

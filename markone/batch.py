@@ -33,10 +33,10 @@ import numpy as np
 from numba import njit, prange
 
 from markone._kernels import epoch_last_xy
+from markone._internal.data import as_dataset
 from markone._internal.typing import ArrayLike, Seed
-from markone._internal.validation import (as_generator, check_choice, check_consistent_length,
-                                 check_int_at_least, check_matrix,
-                                 child_seeds, labels_to_pm1)
+from markone._internal.validation import (as_generator, check_choice, check_int_at_least,
+                                          child_seeds)
 
 __all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
 
@@ -144,11 +144,8 @@ def _trace_parallel(X3, y2, c, orders, eta, record_every, last, avg, status):
 
 def _prepare(X, y, name):
     """``X`` as float64 and its labels as float -1/+1 (the core's lean layout)."""
-    X = check_matrix(X, name=name)
-    yname = "ys" + name[2:]
-    y_pm1, _ = labels_to_pm1(y, name=yname)
-    check_consistent_length(X, y_pm1, names=(name, yname))
-    return X, y_pm1.astype(np.float64)
+    data = as_dataset(X, y, name=name, y_name="ys" + name[2:])
+    return data.floats, data.y.astype(np.float64)
 
 
 def _prepare_all(Xs, ys, intercept, intercept_scale):
@@ -167,7 +164,7 @@ def _float_parameter(value, name):
     """A positive step size or constant as the float64 that equals it (checked as
     :func:`markone.train` checks it: ints, floats, Fractions, strings like ``"1/2"``);
     refused, by name and value, when float64 cannot hold it exactly."""
-    from markone._estimator import as_float, validate_core_params
+    from markone._params import as_float, validate_core_params
 
     validate_core_params({name: value}, "train_many")
     return as_float(value, name, fix="train_many trains in float64: pass a value that "

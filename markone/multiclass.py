@@ -69,8 +69,8 @@ from markone._internal.checks import (
     zero_rows_error,
 )
 from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
-from markone._params import StrOptions
-from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, as_float
+from markone._estimator import OnlineClassifier
+from markone._params import CORE_CONSTRAINTS, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._internal.validation import (
     as_generator,
@@ -79,7 +79,7 @@ from markone._internal.validation import (
     check_matrix,
     is_sparse,
 )
-from markone.perceptron import augment, train
+from markone.engine import augment, train
 
 __all__ = ["MulticlassPerceptron", "kesler_expand", "STRATEGIES"]
 

@@ -1,5 +1,7 @@
-"""Tiny hand-wired Mark I machines shared by the rule tests."""
+"""Tiny hand-wired Mark I machines shared by the rule tests, and the small task
+whose end stops the per-weight balls decide (shared by the re-check tests)."""
 
+import functools
 import warnings
 
 import numpy as np
@@ -18,6 +20,27 @@ def identity_machine(d, **params):
     m.wiring = Wiring(np.arange(d)[:, None], np.zeros((d, 0), np.int64), d)
     m._patterns = PatternCache(m.wiring)
     return m
+
+
+def ball_report(**options):
+    """``(machine, images, labels, report)``: two letters at +/-3 steps, where the
+    balls per weight decide the end stops, with ``check_machine(**options)``. Their
+    refinement stops after half a second of the clock; here it gets a minute, so that
+    a busy machine still writes the same report (the claim the task is for)."""
+    import pytest
+
+    from markone.datasets import letters
+    from verify.machine import _reach, check_machine
+
+    images, labels = letters("EV", per_class=6, seed=0)
+    machine = MarkI(MarkIParams(weight_range=(-3, 3), n_a_units=128, n_r_units=1),
+                    seed=0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_reach, "proven_reach",
+                   functools.partial(_reach.proven_reach, refine_s=60.0))
+        report = check_machine(machine, images, labels, orders=1, exact_budget=1,
+                               **options)
+    return machine, images, labels, report
 
 
 def train(machine, X, labels, **kw):

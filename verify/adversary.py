@@ -62,7 +62,7 @@ from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_le
 from verify.cycling import integer_yx, reachable_states
 
 if TYPE_CHECKING:
-    from markone.perceptron import TrainResult
+    from markone.engine import TrainResult
 
 __all__ = [
     "AdversarialOrder",
@@ -161,7 +161,7 @@ def replay(X: ArrayLike, y: ArrayLike, order: Sequence[int], *, intercept: bool 
     >>> replay([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
     1
     """
-    from markone.perceptron import train
+    from markone.engine import train
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -392,7 +392,7 @@ def _replay(data, intercept, intercept_scale, steps, trajectory, scale):
     (exact) and raise if its updates or weights differ from ``trajectory``."""
     import warnings
 
-    from markone.perceptron import train
+    from markone.engine import train
 
     positions, weights = trajectory
     n = data.shape[0]

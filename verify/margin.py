@@ -25,11 +25,26 @@ With ``svm=True`` the margin is the hard-margin SVM's: a free intercept that is 
 the norm, ``max_{||w|| = 1, b} min_i y_i (w . x_i + b)``, which is half the distance
 between the convex hulls of the two classes; Wolfe's algorithm runs on their
 difference polytope through a linear-minimisation oracle, never forming its vertices.
+
+**The result is the interval.** ``gamma`` is a convenience (the midpoint, or the lower
+end when float64 does not resolve the margin); the mistake bound derived from it uses
+the ends that make it a true bound: ``R`` rounded up (exactly: the smallest float whose
+square is at least the largest squared norm), ``gamma`` the lower end, the quotient
+rounded up. It instantiates the theorem for the perceptron that learns the way the
+question is asked (``bound_theorem`` says which):
+
+* Novikoff (1962), ``(R / gamma)**2``, in the augmented space ``[x, 1]`` (the
+  perceptron learning its intercept with the constant 1) or through the origin;
+* with ``svm=True``, the intercept theorem with ``c = 1`` (Novikoff in the augmented
+  space, the SVM's ``(u, b)`` as comparator; :mod:`verify.proofs`, ``intercept.*``):
+  ``(R**2 + 1) (1 + b**2) / gamma**2`` with ``R`` the radius of the inputs. The SVM's
+  ``(R / gamma)**2`` bounds no perceptron that learns its intercept.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import math
 import time
 from collections.abc import Callable
@@ -42,11 +57,12 @@ from markone._internal.html import ShownInJupyter
 from markone._internal.typing import ArrayLike
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.validation import check_positive, is_sparse, sparse_refused
-from markone.perceptron import signed_rows
+from markone.engine import signed_rows
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
 from verify.separability import check_separable
 
-__all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data"]
+__all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data", "novikoff_bound",
+           "intercept_theorem_bound", "float_up"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,10 +72,12 @@ class Margin(ShownInJupyter):
     Attributes
     ----------
     gamma : float
-        The maximum worst-case margin: the midpoint of ``[lower, upper]`` when
-        separable (the interval is typically 1e-12 relative), the certified ``lower``
-        when the margin is too thin for float64 to resolve (see ``message``), and
-        0.0 when not separable (the hull of ``{y_i x_i}`` contains the origin).
+        An estimate of the maximum worst-case margin, used by no bound: the midpoint
+        of ``[lower, upper]`` when separable and the interval is resolved (relative
+        width at most ``sqrt(rtol)``; typically 1e-12), the certified ``lower`` when
+        the margin is too thin for float64 to resolve it (see ``message``), and 0.0
+        when not separable (the hull of ``{y_i x_i}`` contains the origin). The
+        result is the interval ``[lower, upper]`` (:attr:`interval`).
     u : ndarray
         A unit vector that attains ``lower``: in the augmented space (last entry the
         intercept weight) by default; in feature space with ``svm=True``.
@@ -71,9 +89,16 @@ class Margin(ShownInJupyter):
         outward when the margin is beyond float64's range (``message`` then gives it
         as a multiple of a power of two).
     R : float
-        Largest norm of an (augmented) input: Novikoff's radius.
+        Largest norm of an (augmented) input, Novikoff's radius, rounded up (the
+        smallest float64 at least the exact radius of the data as given).
     bound : float
-        Novikoff's mistake bound ``(R / gamma)**2`` (inf when ``gamma <= 0``).
+        A mistake bound of the perceptron on these data, for every order of
+        presentation: the theorem named by ``bound_theorem``, instantiated at ``R``
+        and the *lower* end of the interval, rounded up (inf when not separable).
+        Without ``svm``: Novikoff's ``(R / lower)**2``. With ``svm=True``: the
+        intercept theorem's ``(R**2 + 1) (1 + b**2) / lower**2`` for the perceptron
+        that learns its intercept (it was ``(R / gamma)**2``, which bounds no such
+        perceptron).
     separable : bool
         Whether some unit vector has a positive margin on every example.
     support : tuple of int
@@ -92,6 +117,13 @@ class Margin(ShownInJupyter):
         What was found, in words.
     time_s : float
         Wall-clock seconds taken.
+    bound_theorem : str
+        The theorem ``bound`` instantiates, in words: which perceptron it is about
+        (with its intercept as the theorem has it) and which ends it uses.
+    bound_exact : Fraction or None
+        ``bound`` before rounding up: the theorem's expression evaluated exactly at
+        the floats it uses (a bound beyond float64's range, where ``bound`` is inf,
+        is still a number here); None when not separable.
     """
 
     gamma: float
@@ -110,6 +142,13 @@ class Margin(ShownInJupyter):
     iterations: int
     message: str
     time_s: float
+    bound_theorem: str = ""
+    bound_exact: Fraction | None = dataclasses.field(default=None, repr=False)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The result: ``(lower, upper)``, certified to contain the margin."""
+        return (self.lower, self.upper)
 
     @property
     def gap(self) -> float:
@@ -119,7 +158,7 @@ class Margin(ShownInJupyter):
 
 def max_margin(X: ArrayLike, y: ArrayLike, *, intercept: bool = True, svm: bool = False,
                rtol: float = 1e-12, max_iter: int | None = None) -> Margin:
-    """The maximum margin of ``(X, y)`` with a certified interval and Novikoff's bound.
+    """The maximum margin of ``(X, y)``: a certified interval, and a mistake bound.
 
     Parameters
     ----------
@@ -139,7 +178,9 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, intercept: bool = True, svm: bool 
     svm : bool
         Instead, the hard-margin SVM margin: free intercept, not in the norm.
     rtol : float
-        Stop when ``upper - lower <= rtol * upper`` (default 1e-12).
+        Stop when ``upper - lower <= rtol * upper`` (default 1e-12). An interval
+        wider than ``sqrt(rtol)`` (relative) is said to be unresolved by float64:
+        ``gamma`` is then its lower end.
     max_iter : int, optional
         Cap on Wolfe's major iterations (default ``20 * (n + d)``).
 
@@ -165,6 +206,8 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, intercept: bool = True, svm: bool 
     (True, 1.0, array([ 2.,  2., -3.]))
     >>> bool(m.lower <= 1 / 17**0.5 <= m.upper), round(m.bound, 6)   # R^2 = 3
     (True, 51.0)
+    >>> print(m.bound_theorem)
+    Novikoff (1962) in the augmented space [x, 1]: the perceptron that learns its intercept (constant 1) makes at most (R/gamma)^2 mistakes in any order (R rounded up, gamma the lower end of its interval)
 
     XOR is not separable: gamma is 0 and an exact certificate says why.
 
@@ -172,10 +215,13 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, intercept: bool = True, svm: bool 
     >>> m.separable, m.gamma, m.upper, sorted(m.certificate)
     (False, 0.0, 0.0, [0, 1, 2, 3])
 
-    The SVM margin of two points 4 apart is 2:
+    The SVM margin of two points 4 apart is 2, with offset b = -2 for u = 1. A
+    perceptron that learns its intercept is bounded by the intercept theorem,
+    (R^2 + 1)(1 + b^2)/gamma^2 = 17 * 5 / 4, not by the SVM's (R/gamma)^2 = 4:
 
-    >>> round(max_margin([[0.0], [4.0]], [0, 1], svm=True).gamma, 12)
-    2.0
+    >>> m = max_margin([[0.0], [4.0]], [0, 1], svm=True)
+    >>> round(m.gamma, 12), round(m.offset, 12), round(m.bound, 9)
+    (2.0, -2.0, 21.25)
     """
     t0 = time.perf_counter()
     with blas_single_thread():
@@ -202,7 +248,8 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
         offset = float(u[-1]) if intercept else 0.0
         if lower > 0:
             m = _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0,
-                                  offset=offset)
+                                  offset=offset, rtol=rtol,
+                                  bound=_novikoff_exact(R, lower))
         else:
             m = _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam,
                              iters, t0, svm=False, offset=offset)
@@ -257,13 +304,23 @@ def _scaled_problem(data, intercept, svm):
     k = 0 if top == 0 else -_floor_log2(top) - 1
     two_k = Fraction(2) ** k
     Zs = np.array([[float(v * two_k) for v in r] for r in rows])
-    inexact = any(Fraction(f) != v * two_k for r, fr in zip(rows, Zs.tolist())
-                  for v, f in zip(r, fr))
-    delta = 0.0
-    if inexact:  # each entry within 2**-53 of itself, or 2**-1075 when subnormal
-        norms = np.sqrt((Zs * Zs).sum(axis=1))
-        delta = 2.0**-52 * float(norms.max()) + math.sqrt(Zs.shape[1]) * 2.0**-1073
-    return _ScaledProblem(Zs, k, delta, data)
+    # the rounding of each row, exactly: only the entries float64 could not hold count
+    # (an exact constant 1 beside entries of 1e-21 adds nothing)
+    error_sq = max(sum((Fraction(f) - v * two_k) ** 2 for v, f in zip(r, fr))
+                   for r, fr in zip(rows, Zs.tolist()))
+    return _ScaledProblem(Zs, k, _sqrt_up(error_sq), data)
+
+
+def _sqrt_up(q):
+    """The smallest float64 whose square is at least the rational ``q >= 0``.
+
+    >>> _sqrt_up(Fraction(4)), _sqrt_up(Fraction(2)) ** 2 >= 2, _sqrt_up(Fraction(0))
+    (2.0, True, 0.0)
+    """
+    r = math.sqrt(float_up(q))
+    while Fraction(r) ** 2 < q:
+        r = float(np.nextafter(r, np.inf))
+    return r
 
 
 def _scaled_sparse(data, intercept, svm):
@@ -319,7 +376,8 @@ def _unscaled(m, prob, t0):
         gamma = lower
     offset = _times_pow2(m.offset, -k, 0)[0] if m.svm else m.offset
     out = dataclasses.replace(m, lower=lower, upper=upper, R=R, gamma=gamma,
-                              offset=offset)
+                              offset=offset,
+                              bound_theorem=_bound_theorem(m) if m.separable else "")
     message = _message(out, thin=m.message == "thin")
     if prob.delta:
         message += ("; the exact data were rounded to float64 once and the interval "
@@ -332,18 +390,50 @@ def _unscaled(m, prob, t0):
 
 
 def _message(m, *, thin):
-    """The margin in words."""
+    """The margin in words: the certified interval, then the mistake bound and the
+    theorem it instantiates."""
     if not m.separable:
         return (f"not separable: the convex hull of the signed examples contains the "
                 f"origin (exact certificate on {len(m.certificate)} examples); "
                 "gamma <= 0")
+    what = "SVM margin" if m.svm else "margin"
+    interval = f"certified within [{m.lower!r}, {m.upper!r}]"
     if thin:
-        return (f"separable (exact witness), but the margin is too thin for float64 to "
-                f"resolve: certified in [{m.lower:.3g}, {m.upper:.3g}]; gamma is the "
-                "lower end, from the exact witness")
-    return (f"separable with margin {m.gamma:.6g} (certified within "
-            f"[{m.lower:.17g}, {m.upper:.17g}]); Novikoff bound (R/gamma)^2 = "
-            f"{m.bound:.6g}")
+        head = (f"separable (exact witness), but the {what} is too thin for float64 to "
+                f"resolve: {interval}; gamma is the lower end")
+    else:
+        head = f"separable with {what} {interval} (midpoint {m.gamma:.12g})"
+    return f"{head}; mistake bound {_shown_up(m.bound, m.bound_exact)}: {m.bound_theorem}"
+
+
+def _shown_up(value, exact):
+    """A bound as printed: the float, or beyond float64 the exact value rounded up to
+    17 significant digits.
+
+    >>> _shown_up(float("inf"), Fraction(10**320 + 1))
+    '1.0000000000000001e+320'
+    """
+    if math.isfinite(value) or exact is None:
+        return repr(value)
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.rounding = 17, decimal.ROUND_CEILING
+        q = decimal.Decimal(exact.numerator) / decimal.Decimal(exact.denominator)
+    return f"{q:e}".lower()
+
+
+def _bound_theorem(m):
+    """The theorem that ``m.bound`` instantiates, in words."""
+    ends = "R rounded up, gamma the lower end of its interval"
+    if m.svm:
+        return ("the intercept theorem with c = 1 (Novikoff in the augmented space "
+                "[x, 1], the SVM's (u, b) as comparator): the perceptron that learns its "
+                "intercept (constant 1) makes at most (R^2 + 1)(1 + b^2)/gamma^2 mistakes "
+                f"in any order ({ends}, b = offset)")
+    where = "in the augmented space [x, 1]" if m.intercept else "through the origin"
+    who = ("the perceptron that learns its intercept (constant 1)" if m.intercept
+           else "the perceptron without intercept")
+    return (f"Novikoff (1962) {where}: {who} makes at most (R/gamma)^2 mistakes in any "
+            f"order ({ends})")
 
 
 def _times_pow2(v, e, direction):
@@ -367,14 +457,18 @@ def _times_pow2(v, e, direction):
 
 
 def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
-                      offset, svm=False):
-    gamma = 0.5 * (lower + upper)
+                      offset, rtol, bound, svm=False):
+    """A separable margin with its exact mistake ``bound``; ``gamma`` the midpoint, or
+    the lower end (message ``"thin"``) when the interval is wider than
+    ``sqrt(rtol)``."""
+    thin = upper - lower > math.sqrt(rtol) * upper
     return Margin(
-        gamma=gamma, u=u, offset=offset, lower=lower, upper=upper, R=R,
-        bound=_novikoff(R, gamma), separable=True, support=tuple(int(i) for i in support),
+        gamma=lower if thin else 0.5 * (lower + upper), u=u, offset=offset, lower=lower,
+        upper=upper, R=R, bound=float_up(bound), bound_exact=bound, separable=True,
+        support=tuple(int(i) for i in support),
         weights=tuple(float(v) for v in lam), certificate=None, intercept=intercept,
         svm=svm, iterations=iters,
-        message="", time_s=time.perf_counter() - t0)
+        message="thin" if thin else "", time_s=time.perf_counter() - t0)
 
 
 def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
@@ -388,17 +482,20 @@ def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters
         w = _witness_floats(verdict.witness, prob.k if svm else 0)
         Z = _signed(prob.Z, y_pm1, True) if svm else prob.Z
         low2 = _worst_margin(Z, w, -1 if svm else None) - prob.delta
+        bound = None
         if low2 > lower:
             lower = low2
             if svm:
                 u, offset = w[:-1] / np.linalg.norm(w[:-1]), w[-1] / np.linalg.norm(w[:-1])
+                bound = _intercept_exact(R, lower, w[:-1], w[-1], prob.k)
             else:
                 u = w / np.linalg.norm(w)
                 offset = float(u[-1]) if intercept else 0.0
-        gamma = max(lower, 0.0)  # conservative: (R/gamma)^2 still bounds the mistakes
+                bound = _novikoff_exact(R, lower)
+        gamma = max(lower, 0.0)  # conservative: the bound uses the lower end
         return Margin(
             gamma=gamma, u=u, offset=offset, lower=gamma, upper=upper, R=R,
-            bound=_novikoff(R, gamma), separable=True,
+            bound=float_up(bound), bound_exact=bound, separable=True,
             support=tuple(int(i) for i in support), weights=tuple(float(v) for v in lam),
             certificate=None, intercept=intercept, svm=svm, iterations=iters,
             message="thin", time_s=time.perf_counter() - t0)
@@ -424,12 +521,71 @@ def _witness_floats(witness, k):
     return np.array([float(v * Fraction(2) ** e) for v in w])
 
 
-def _novikoff(R, gamma):
-    """``(R / gamma)**2``, infinite when gamma <= 0 or when it overflows."""
-    if gamma <= 0:
+def novikoff_bound(R: float, gamma: float) -> float:
+    """``(R / gamma)**2`` rounded up: the smallest float64 at least the exact quotient
+    of the two floats (inf when ``gamma <= 0`` or beyond float64).
+
+    Novikoff's theorem needs ``R`` at least the radius and ``gamma`` at most the
+    margin; given such ends, this is a true mistake bound.
+
+    >>> novikoff_bound(3.0, 1.0), novikoff_bound(1.0, 3.0) > 1 / 9, novikoff_bound(1.0, 0)
+    (9.0, True, inf)
+    """
+    return float_up(_novikoff_exact(R, gamma))
+
+
+def _novikoff_exact(R, gamma):
+    """``(R / gamma)**2`` of two floats, as a Fraction (None when ``gamma <= 0``)."""
+    if not gamma > 0:
+        return None
+    return (Fraction(R) / Fraction(gamma)) ** 2
+
+
+def intercept_theorem_bound(R: float, lower: float, u: np.ndarray, b: float, k: int = 0
+                            ) -> float:
+    """The intercept theorem with ``c = 1``, rounded up: a perceptron that learns its
+    intercept (the constant 1 appended) makes at most
+    ``(R**2 + 1) (1 + b**2 / ||u||**2) / lower**2`` mistakes when
+    ``y_i (u . x_i + b) / ||u|| >= lower > 0`` and ``||x_i|| <= R`` on every example
+    (:mod:`verify.proofs`, ``intercept.*``: Novikoff in the augmented space with the
+    comparator ``(u, b) / ||u||``, of squared norm ``1 + b**2 / ||u||**2``).
+
+    ``R``, ``lower`` and ``b`` may be given for the data scaled by ``2**k``, the
+    constant then being ``2**k``; the bound does not depend on the scale. Exact in
+    rationals from the floats given (``u`` need not be a unit vector), then rounded up.
+
+    >>> intercept_theorem_bound(4.0, 2.0, np.array([1.0]), -2.0)   # 17 * 5 / 4
+    21.25
+    """
+    return float_up(_intercept_exact(R, lower, u, b, k))
+
+
+def _intercept_exact(R, lower, u, b, k=0):
+    """:func:`intercept_theorem_bound` as a Fraction (None when ``lower <= 0``)."""
+    if not lower > 0:
+        return None
+    c_sq = Fraction(2) ** (2 * k)
+    u_sq = sum(Fraction(v) ** 2 for v in np.asarray(u, dtype=np.float64).tolist())
+    comparator_sq = 1 + Fraction(b) ** 2 / (c_sq * u_sq)
+    return (Fraction(R) ** 2 + c_sq) * comparator_sq / Fraction(lower) ** 2
+
+
+def float_up(q: Fraction | None) -> float:
+    """The smallest float64 at least the rational ``q`` (inf beyond float64's range,
+    and for None: no bound).
+
+    >>> float_up(Fraction(1, 3)) > 1 / 3, float_up(Fraction(6)), float_up(Fraction(10**400))
+    (True, 6.0, inf)
+    """
+    if q is None:
         return float("inf")
-    with np.errstate(over="ignore"):
-        return float(np.square(np.float64(R) / np.float64(gamma)))
+    try:
+        f = float(q)
+    except OverflowError:
+        return float("inf") if q > 0 else -np.finfo(np.float64).max
+    if math.isfinite(f) and Fraction(f) < q:
+        f = float(np.nextafter(f, np.inf))
+    return f
 
 
 def _signed(Xf, y, intercept):
@@ -445,8 +601,25 @@ def _row_sq_norms(Z):
 
 
 def _radius(Z, delta=0.0):
-    """The largest row norm (plus ``delta``, the rounding of exact data)."""
-    return float(np.sqrt(_row_sq_norms(Z).max())) + delta
+    """The largest row norm rounded up (plus ``delta``, the rounding of exact data,
+    also rounded up): the smallest float whose square is at least the exact largest
+    squared norm. The float squared norms pick the candidate rows; their exact
+    squared norms (of the stored values, in rationals) decide."""
+    sq = _row_sq_norms(Z)
+    top = float(sq.max())
+    slack = 2 * (Z.shape[1] + 2) * UNIT_ROUNDOFF * top + Z.shape[1] * 2.0**-1074
+    candidates = np.flatnonzero(sq >= top - 2 * slack)
+    exact = max(sum(Fraction(v) ** 2 for v in _stored_values(Z, i)) for i in candidates)
+    R = _sqrt_up(exact)
+    return float_up(Fraction(R) + Fraction(delta)) if delta else R
+
+
+def _stored_values(Z, i):
+    """The values of row ``i`` of a dense or CSR matrix (a sparse row's stored
+    entries only), as Python floats."""
+    if is_sparse(Z):
+        return Z.data[Z.indptr[i]:Z.indptr[i + 1]].tolist()
+    return Z[i].tolist()
 
 
 def _unit_and_lower(Z, p):
@@ -624,8 +797,9 @@ def _svm_margin(prob, y, rtol, max_iter, t0):
     support = sorted({i for key in keys for i in key})
     weights = _class_weights(keys, lam, support)
     if lo > 0:
-        return _separable_margin(u / float(np.sqrt(u @ u)), lo, up, R, support, weights,
-                                 True, iters, t0, offset=b, svm=True)
+        return _separable_margin(u, lo, up, R, support, weights,
+                                 True, iters, t0, offset=b, svm=True, rtol=rtol,
+                                 bound=_intercept_exact(R, lo, u, b, prob.k))
     return _unseparated(prob, y, True, u, lo, up, R, support, weights, iters, t0,
                         svm=True, offset=b)
 

@@ -48,7 +48,7 @@ from markone._internal.exact import signed_integer_rows
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
 from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
-from markone.perceptron import signed_rows
+from markone.engine import signed_rows
 from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
@@ -411,7 +411,11 @@ def _opposite_pair(Z):
         lead = Z[np.arange(n), np.argmax(Z != 0, axis=1)]
     sign = np.where(lead > 0, 1.0, -1.0)
     r = np.random.default_rng(12345).standard_normal(Z.shape[1])
-    key = sign * (Z @ r)
+    # large rows scaled down by a power of two so that no key overflows (|Z_ij r_j| < 5):
+    # rows that are exact opposites still get opposite keys, and an entry that
+    # underflows only makes more candidates, which are compared exactly
+    biggest = abs(Z).max() if Z.size else 0.0
+    key = sign * (Z @ np.ldexp(r, -max(int(np.frexp(biggest)[1]), 0)))
     order = np.lexsort((np.arange(n), key))  # by key, then by index
     ks = key[order]
     starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
@@ -470,7 +474,7 @@ def _perceptron(prob, deadline=None):
     import warnings
 
     from markone._internal.checks import FloatRangeError
-    from markone.perceptron import train
+    from markone.engine import train
 
     Z = prob.Zf
     epochs = _perceptron_epochs(Z.nnz if is_sparse(Z) else Z.size, prob.d)
@@ -541,12 +545,19 @@ def _lp(prob, deadline):
 
 
 def _exact_gordan(prob, support, lam):
-    """Exact Gordan certificate on ``support`` (float multipliers ``lam``), or None.
+    """Exact Gordan certificate on ``support`` (float multipliers ``lam`` of its rows
+    scaled to a largest entry of 1, as :func:`verify._cuts.solve_by_cuts` gives them),
+    or None.
 
     Reduces the support numerically to an affinely minimal one (Caratheodory: a
     one-dimensional kernel), then solves that small integer system exactly.
     """
-    idx, lam = _caratheodory(dense_rows(prob.Zf, support), support, lam)
+    from verify._cuts import row_scaled
+
+    rows = row_scaled(prob.Zf, support)   # the rows the LP's duals ``lam`` weigh
+    idx, lam = _caratheodory(dense_rows(rows, range(len(support))), support, lam)
+    if not idx.size:   # rounding dropped every example: no certificate here
+        return None
     ints, _ = prob.int_rows(idx)
     A = [list(col) for col in zip(*ints)]  # columns = examples
     try:

@@ -30,10 +30,10 @@ from markone._internal.exact import MAX_DIGITS, digit_limit
 from markone._internal.io import plural  # noqa: F401  (re-exported for the subcommands)
 from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
-from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_USAGE,  # noqa: F401
-                                 USER_ERRORS, CommandError, UserCodeError,
-                                 call_user_code, cli_terms, exit_line, one_line,
-                                 report_bug, report_user_code)
+from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_TERMINATED,  # noqa: F401
+                                 EXIT_USAGE, USER_ERRORS, CommandError, Terminated,
+                                 UserCodeError, call_user_code, cli_terms, exit_line,
+                                 one_line, report_bug, report_user_code, sigterm_raises)
 
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
@@ -197,13 +197,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = getattr(args, "prog", "markone")
     args.started = time.perf_counter()  # --timeout counts from here, loading included
     try:
-        with warnings.catch_warnings(), digit_limit(getattr(args, "max_digits", None) or MAX_DIGITS):
+        with sigterm_raises(), warnings.catch_warnings(), \
+                digit_limit(getattr(args, "max_digits", None) or MAX_DIGITS):
             warnings.showwarning = _warning_printer(prog)
             status = args.func(args)
         sys.stdout.flush()  # here, so that a closed pipe is caught below
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print(f"{prog}: terminated (SIGTERM); nothing half written was left behind",
+              file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:
         return _pipe_closed()
     except UserCodeError as exc:

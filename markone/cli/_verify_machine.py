@@ -3,7 +3,8 @@
 Thin: builds the task (letters, or a saved run's figures and machine) and calls
 :func:`verify.machine.check_machine`. Exit status: 0 the machine provably learns the
 task for every order, 1 it provably does not for some order (or the task is not
-learnable), 4 not decided; with ``--recheck``, 0 nothing refuted, 1 something refuted.
+learnable), 4 not decided; with ``--recheck``, 0 nothing refuted, 1 something refuted,
+2 a malformed report or one about other figures or another machine.
 """
 
 from __future__ import annotations
@@ -164,7 +165,10 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                    help="also write the report as JSON")
     m.add_argument("--recheck", default=None, metavar="REPORT.json",
                    help="instead of checking, re-check a saved report (--json) on this "
-                   "task: every witness, certificate, stream, cycle and centre in its "
-                   "evidence, in exact arithmetic and on a copy of the machine; exit 1 "
-                   "if any is refuted")
+                   "task: every number in its evidence verified (witnesses, "
+                   "certificates, streams, cycles, centres: in exact arithmetic and on "
+                   "a copy of the machine) or recomputed, and each verdict the one its "
+                   "evidence implies; exit 1 if any claim is refuted, 2 if the report "
+                   "is malformed or about other figures or another machine (the "
+                   "parameter that differs is named)")
     return m

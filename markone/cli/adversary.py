@@ -5,7 +5,8 @@ the stream (``order``), the number of mistakes the textbook perceptron makes on 
 final weights and Novikoff's bound. ``markone adversary suite --out DIR`` writes the
 whole conformance suite (:mod:`verify.conformance`). ``markone adversary check
 DIR_OR_CASE --impl SPEC`` (or ``--cmd "COMMAND"``) runs another implementation on a
-suite or a case and reports, case by case, what differs and the likely cause.
+suite or a case and reports, case by case, what differs and its cause (a misreading
+of the rule that reproduces the answer, or "unexplained").
 
 The simplest implementation is a function ``f(X, y, order) -> (w, mistakes)``:
 
@@ -96,10 +97,11 @@ def check_case(doc: JSONDict, impl: Any) -> tuple[bool, list[str]]:
     from verify.conformance import CASE_FORMAT as SUITE_CASE
     from verify.conformance import adapter_for, run_case
     from verify.conformance.protocol import from_legacy_case
+    from verify.conformance.report import failure_lines
 
     case = doc if doc.get("format") == SUITE_CASE else from_legacy_case(doc)
     r = run_case(case, adapter_for(impl))
-    return r.passed, list(r.details) + [f"likely cause: {d}" for d in r.diagnosis]
+    return r.passed, list(r.details) + failure_lines(r)
 
 
 #: The statuses of a search for the worst stream that can be cut short.

@@ -112,9 +112,8 @@ def _margin(args):
     X, y = load_data(args, exact=True)  # exact cells: rounded once, said in the message
     m = max_margin(X, y, intercept=not args.no_intercept, svm=args.svm)
     kind = "SVM margin (free intercept)" if args.svm else "max margin"
-    print(f"{kind}: gamma = {m.gamma:.12g}, certified in [{m.lower:.17g}, {m.upper:.17g}]")
-    print(f"R = {m.R:.12g}, Novikoff bound (R/gamma)^2 = {m.bound:.6g}, "
-          f"{len(m.support)} support examples, {m.time_s:.3g} s")
+    print(f"{kind}: certified in [{m.lower!r}, {m.upper!r}]")
+    print(f"R = {m.R!r} (rounded up), {len(m.support)} support examples, {m.time_s:.3g} s")
     print(cli_terms(m.message))
     return _status(m.separable)
 
@@ -182,8 +181,10 @@ def register(subparsers: Any) -> ArgumentParser:
 
     m = add_command(group, "margin", help="maximum margin with a certified interval",
                     description="gamma = max over unit u of min_i y_i u.[x_i, 1], "
-                    "bracketed by a unit vector (lower) and a hull point (upper), with "
-                    "R and Novikoff's (R/gamma)^2.",
+                    "certified in an interval: a unit vector (lower end) and a hull "
+                    "point (upper end). Also R, and a mistake bound of the perceptron "
+                    "from the theorem it names, at the ends that make it true (R rounded "
+                    "up, gamma the lower end).",
                     example="markone verify margin data.csv --svm", func=_margin,
                     exits={EXIT_OK: "separable", EXIT_NO: "not separable"})
     _data_args(m)

@@ -14,12 +14,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import textwrap
-from pathlib import Path
 
 import griffe
 import pytest
+from _paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("markone", "verify", "sims")
 
 

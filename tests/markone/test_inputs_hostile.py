@@ -12,6 +12,7 @@ import pytest
 import markone
 import verify
 from markone._internal import data as boundary
+from markone.batch import train_many
 from verify.adversary import novikoff_bound, replay
 from verify.cycling import integer_yx
 from verify.margin import scaled_data
@@ -56,6 +57,16 @@ ENTRY_POINTS = {
     "replay exact": lambda X, y: replay(X, y, [0, 1, 2, 0], exact=True),
     "scaled_data": lambda X, y: scaled_data(X, y),
     "integer_yx": lambda X, y: integer_yx(X, y),
+    "train_many": lambda X, y: train_many([X], [y], max_epochs=5),
+}
+
+#: Entry points that read (X, y) through scikit-learn's validation (the estimators)
+#: or with labels of any number of classes: they read frames by their values too.
+OTHER_ENTRY_POINTS = {
+    "check_multiclass_bound": lambda X, y: verify.check_multiclass_bound(X, y),
+    "Perceptron": lambda X, y: markone.Perceptron().fit(X, y).w_,
+    "MulticlassPerceptron": lambda X, y: markone.MulticlassPerceptron().fit(X, y).coef_,
+    "KernelPerceptron": lambda X, y: markone.KernelPerceptron().fit(X, y).predict(X),
 }
 
 
@@ -73,9 +84,9 @@ def _plain(result):
     return result
 
 
-@pytest.mark.parametrize("name", ENTRY_POINTS)
+@pytest.mark.parametrize("name", [*ENTRY_POINTS, *OTHER_ENTRY_POINTS])
 def test_a_dataframe_gives_what_its_values_give(name):
-    f = _quiet(ENTRY_POINTS[name])
+    f = _quiet({**ENTRY_POINTS, **OTHER_ENTRY_POINTS}[name])
     assert _plain(f(FRAME, LABELS)) == _plain(f(FRAME.to_numpy(), np.array(LABELS)))
 
 
@@ -125,6 +136,22 @@ def test_each_call_checks_its_data_once(name, monkeypatch):
     assert len(calls) == 1
 
 
+@pytest.mark.parametrize("name", ["worst_order", "check_mistake_bound", "check_compression",
+                                  "check_separable", "max_margin"])
+def test_each_call_looks_for_rounding_once(name, monkeypatch):
+    """worst_order used to pass X through check_matrix 3 times and first_inexact twice."""
+    calls = []
+    real = boundary.first_inexact
+
+    def counted(arr):
+        calls.append(arr.shape)
+        return real(arr)
+
+    monkeypatch.setattr(boundary, "first_inexact", counted)
+    _quiet(ENTRY_POINTS[name])(FRAME, LABELS)
+    assert calls == [FRAME.shape]
+
+
 def test_a_dataset_is_converted_once():
     data = boundary.as_dataset([["1/2", 1], [2, "3"]], [1, -1])
     assert data.fractions is data.fractions and data.floats is data.floats
@@ -136,16 +163,30 @@ def test_a_dataset_is_converted_once():
 
 @pytest.mark.parametrize("name", ENTRY_POINTS)
 @pytest.mark.parametrize("y, match", [
-    ([0, None, 1], r"y\[1\] is None, a missing label"),
-    (pd.Series([0, pd.NA, 1], dtype=object), r"y\[1\] is <NA>, a missing label"),
-    (pd.array([0, pd.NA, 1]), r"y\[1\] is NaN, a missing label"),
-    ([0.0, 1.0, np.nan], r"y\[2\] is NaN, a missing label"),
+    ([0, None, 1], r"y(s\[0\])?\[1\] is None, a missing label"),
+    (pd.Series([0, pd.NA, 1], dtype=object), r"y(s\[0\])?\[1\] is <NA>, a missing label"),
+    (pd.array([0, pd.NA, 1]), r"y(s\[0\])?\[1\] is NaN, a missing label"),
+    ([0.0, 1.0, np.nan], r"y(s\[0\])?\[2\] is NaN, a missing label"),
     (np.array([0, "a", 1], dtype=object), "mixes labels of types int, str"),
     (["a", "a", "a"], r"only one class \('a'\), which has no side"),
 ])
 def test_bad_labels_are_refused_by_name_everywhere(name, y, match):
     with pytest.raises((ValueError, TypeError), match=match):
         _quiet(ENTRY_POINTS[name])(FRAME, y)
+
+
+@pytest.mark.parametrize("estimator", [markone.Perceptron, markone.MulticlassPerceptron,
+                                       markone.KernelPerceptron])
+@pytest.mark.parametrize("y, match", [
+    ([0, None, 1], r"y\[1\] is None, a missing label"),
+    (pd.Series([0, pd.NA, 1], dtype=object), r"y\[1\] is <NA>, a missing label"),
+])
+def test_the_estimators_refuse_missing_labels_by_name(estimator, y, match):
+    """(scikit-learn said "Unknown label type" or "boolean value of NA is ambiguous")"""
+    with pytest.raises(ValueError, match=match):
+        estimator().fit(FRAME, y)
+    with pytest.raises(ValueError, match=match):
+        estimator().partial_fit(FRAME, y, classes=[0, 1])
 
 
 @pytest.mark.parametrize("name", [n for n in ENTRY_POINTS if "svm" not in n])

@@ -293,7 +293,7 @@ def test_random_non_separable_examples_exist():
 def test_the_cycle_is_replayed_through_the_core(monkeypatch):
     import dataclasses
 
-    import markone.perceptron as core
+    import markone.engine as core
     from verify.cycling import check_cycling as check
 
     X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [-1, 1, 1, -1]

@@ -461,3 +461,16 @@ def test_smt_queries_are_saved_and_rerun_by_the_z3_executable(tmp_path):
     y = np.where(X @ rng.normal(size=20) > 0, 1, -1)
     v = check_separable(X, y, method="z3", solver="cvc5", timeout_s=0.001)
     assert v.separable is None and v.method == "timeout"
+
+
+def test_rows_near_the_float64_limit_raise_no_overflow_warning():
+    # the same point with both labels, near 1.8e308: the hash of the rows that finds
+    # opposite pairs overflowed ("overflow encountered in matmul" on the CLI's stderr)
+    import warnings
+
+    X = np.array([[1.7e308, 1.7e308], [1.7e308, 1.7e308], [-1e308, 1.5e308]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v = check_separable(X, [0, 1, 1])
+    assert v.separable is False and v.method == "trivial"
+    assert v.certificate == {0: 1, 1: 1}

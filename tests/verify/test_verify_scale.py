@@ -173,16 +173,16 @@ def test_wide_sparse_data_get_a_perceptron_budget_that_grows_with_d(monkeypatch)
     # it did not finish in minutes), so the perceptron prover gets at least d // 4
     # epochs whatever the matrix's size; a fixed budget of entry visits gave a
     # 100,000 x 10,000 matrix with 1% non-zeros 10 epochs, and it needed 781.
-    import markone.perceptron
+    import markone.engine
 
     budgets = []
-    real_train = markone.perceptron.train
+    real_train = markone.engine.train
 
     def spy(*args, **kw):
         budgets.append(kw["max_epochs"])
         return real_train(*args, **kw)
 
-    monkeypatch.setattr(markone.perceptron, "train", spy)
+    monkeypatch.setattr(markone.engine, "train", spy)
     rng = np.random.default_rng(3)
     n, d, k = 2000, 40_000, 60    # 122,000 stored entries with the intercept
     A = sp.csr_array((rng.integers(1, 4, n * k).astype(np.float64),
@@ -202,12 +202,12 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
     # test decides nothing by wall-clock time.
     import types
 
-    import markone.perceptron
+    import markone.engine
     import verify.separability as sep
 
     clock = [0.0]
     budgets = []
-    real_train = markone.perceptron.train
+    real_train = markone.engine.train
 
     def one_second_a_pass(*args, **kw):
         budgets.append(kw["max_epochs"])
@@ -215,7 +215,7 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
         clock[0] += res.epochs
         return res
 
-    monkeypatch.setattr(markone.perceptron, "train", one_second_a_pass)
+    monkeypatch.setattr(markone.engine, "train", one_second_a_pass)
     monkeypatch.setattr(sep, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
     X, y = markone.datasets.xor()         # never converges: every pass is spent
     v = check_separable(np.tile(X, (30, 1)), np.tile(y, 30), timeout_s=100)

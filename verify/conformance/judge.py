@@ -37,6 +37,7 @@ from verify.conformance.replay import (
     binary_run,
     kernel_run,
     multiclass_run,
+    one_vs_rest_run,
     variant_answer,
 )
 
@@ -59,7 +60,9 @@ class CaseResult:
     ``status`` is ``"pass"``, ``"fail"``, ``"error"`` (the implementation raised or
     answered nonsense) or ``"n/a"`` (the adapter cannot express the case);
     ``failed`` names the quantities that differ, ``details`` says how, ``diagnosis``
-    gives likely causes, ``error`` the implementation's own message or traceback.
+    gives the causes (misreadings that reproduce the answer), ``divergence`` the first
+    divergent step (:mod:`verify.conformance.divergence`), ``error`` the
+    implementation's own message or traceback.
     """
 
     id: str
@@ -71,6 +74,7 @@ class CaseResult:
     details: tuple = ()
     diagnosis: tuple = ()
     error: str = ""
+    divergence: str = ""
     float64_can_pass: bool = True
     answer: dict = field(default_factory=dict, repr=False)
 
@@ -325,21 +329,51 @@ def _diagnose_binary(case, got):
     k = _reproduces(truth, got, tol)
     if k is not None and not _is_one(k):
         return [_rate_words(k)]
-    out = _arithmetic_misreadings(case, got, tol) if not case["float64_can_pass"] else []
-    for rule, words in _RULE_WORDS.items():
-        if out:
-            break
+    out = []       # every misreading that reproduces the answer: when several do,
+    for rule, words in _RULE_WORDS.items():     # the case cannot tell them apart
         k = _reproduces(variant_answer(binary_run(problem, rule=rule), problem), got, tol)
         if k is not None:
             out.append(words + _step_words(k))
-    if not out:
-        out = _arithmetic_misreadings(case, got, tol)
+    out += _arithmetic_misreadings(case, got, tol)
+    out += _stream_misreadings(problem, got, tol)
     if "w" in got:
         out.extend(_diagnose_vector(case, got, truth, tol))
-    elif "predictions" in got and not out:
-        out.append("the vote differs: check the survival counts (presentations each "
-                   "iterate classified correctly) and sign(0) = +1")
     return out
+
+
+#: Misreadings of the stream: how the presentations are read instead of ``order``.
+_STREAM_WORDS = {
+    "the last presentation of the stream was skipped": lambda order, n: order[:-1],
+    "the first presentation of the stream was skipped": lambda order, n: order[1:],
+    "the stream was presented twice (one pass too many)": lambda order, n: order * 2,
+    "the examples were presented once each in index order, not in the given `order`":
+        lambda order, n: list(range(n)),
+}
+
+
+def _stream_misreadings(problem, got, tol):
+    """Does the rule, run on another reading of the stream, give the answer (any
+    task: the final W or dual counts too)?"""
+    out = []
+    for words, read in _STREAM_WORDS.items():
+        order = read(list(problem["order"]), len(problem["y"]))
+        if order != list(problem["order"]) and _gives(dict(problem, order=order), got,
+                                                      tol):
+            out.append(words)
+    return out
+
+
+def _gives(problem, got, tol):
+    """Does the rule (textbook, lowest-index ties) on ``problem`` give ``got``?"""
+    if problem["task"] == "kernel":
+        alpha, m = kernel_run(problem)
+        return got["alpha"] == alpha and got.get("mistakes", m) == m
+    if problem["task"] == "multiclass":
+        W, m, _ = multiclass_run(problem)
+        return got.get("mistakes", m) == m and len(got["W"]) == len(W) and all(
+            _close(g, e, tol) for g, e in zip(got["W"], W))
+    return _reproduces(variant_answer(binary_run(problem), problem), got, tol,
+                       scale=False) is not None
 
 
 def _arithmetic_misreadings(case, got, tol):
@@ -356,8 +390,10 @@ def _arithmetic_misreadings(case, got, tol):
                         max(tol, 1e-6) if arith == "float32" else tol)
         if k is not None:
             if arith == "float64" and not case["float64_can_pass"]:
-                return ["float64 arithmetic: this case needs exact arithmetic (a float64 "
-                        "implementation cannot pass it; expected)" + _step_words(k)]
+                return ["float64 arithmetic: rounding changes a decision of this case, "
+                        "which needs exact arithmetic (a float64 implementation declares "
+                        "arithmetic=float64 in its profile, and the case does not apply)"
+                        + _step_words(k)]
             return [f"{arith} arithmetic: rounding changed a decision" + _step_words(k)]
     return []
 
@@ -368,12 +404,24 @@ def _diagnose_vector(case, got, truth, tol):
     same_decisions = "mistakes" in got and got["mistakes"] == want["mistakes"]
     out = []
     if problem["intercept"] and not _close(w, expect, tol):
-        if _close(w[1:] + w[:1], expect, tol):
+        if same_decisions and _close(w[1:] + w[:1], expect, tol):
             out.append("the intercept weight is stored first; the suite expects it last")
-        elif same_decisions and _close(w[:-1], expect[:-1], tol) and w[-1] != expect[-1]:
-            out.append(f"the intercept weight differs ({_fmt(w[-1])} instead of "
-                       f"{_fmt(expect[-1])}): a different step for the intercept")
+        elif expect[-1] != 0 and w[-1] / expect[-1] > 0:
+            c = w[-1] / expect[-1]       # the constant that would scale it so
+            other = _with_constant(problem, c)
+            if _reproduces(variant_answer(binary_run(other), problem), got, tol,
+                           scale=False) is not None:
+                out.append(f"the constant input is {_fmt(c)}, not 1 (the intercept "
+                           "takes a step of that size)")
     return out
+
+
+def _with_constant(problem, c):
+    """The problem without its intercept, a constant ``c`` appended to every input."""
+    rows = problem.get("X_exact") or problem["X"]
+    exact = [[str(Fraction(v)) for v in r] + [str(c)] for r in rows]
+    return dict(problem, intercept=False, X=[[float(Fraction(v)) for v in r]
+                                             for r in exact], X_exact=exact)
 
 
 def _variant_misreadings(case, w, tol):
@@ -405,24 +453,30 @@ def _finite(v):
 
 
 def _diagnose_dimension(problem, got, d, tol):
-    w, out = got["w"], []
-    n_feat = len(problem["X"][0])
-    if problem["intercept"] and len(w) == d + 1 and problem["variant"] == "last":
+    """Causes of a w of the wrong length, each reproduced: an intercept of its own on
+    top of the case's constant, one the case does not have, or none where it has one
+    (with any zero-score convention); the length itself is in the details."""
+    out = []
+    if problem["intercept"] and len(got["w"]) == d + 1 and problem["variant"] == "last":
         run = binary_run(problem, extra_constants=2)
         k = _reproduces({"w": run.w, "mistakes": run.mistakes}, got, tol)
         if k is not None:
             out.append("an intercept of its own added to an input that already "
                        "carries the constant 1 (two constant columns)" + _step_words(k))
-    if not problem["intercept"] and len(w) == n_feat + 1:
-        out.append(f"wrong dimension: an intercept the case does not have (w has "
-                   f"{len(w)} entries; the case has {n_feat} features and no intercept; "
-                   f"the extra weight is {_fmt(w[-1])})")
-    if problem["intercept"] and len(w) == n_feat:
-        out.append(f"wrong dimension: no intercept weight (w has {n_feat} entries; the "
-                   "constant 1 must be appended last and its weight reported)")
-    return out or [f"wrong dimension: w has {len(w)} entries, the case expects {d} "
-                   f"({n_feat} features" + (" + the intercept weight, last)"
-                                            if problem["intercept"] else ", no intercept)")]
+    flipped = {d + 1: ("wrong dimension: an intercept the case does not have (a "
+                       "constant 1 appended to every input)"),
+               d - 1: ("wrong dimension: no intercept weight (the rule run without the "
+                       "constant 1; append it last and report its weight)")}
+    if len(got["w"]) in flipped and (len(got["w"]) == d + 1) != problem["intercept"]:
+        other = dict(problem, intercept=not problem["intercept"])
+        for rule in ("textbook", *_RULE_WORDS):
+            k = _reproduces(variant_answer(binary_run(other, rule=rule), other), got, tol)
+            if k is not None:
+                out.append(flipped[len(got["w"])] + ("" if rule == "textbook" else
+                                                     f", and {_RULE_WORDS[rule]}")
+                           + _step_words(k))
+                break
+    return out
 
 
 def _mean(vectors):
@@ -447,11 +501,13 @@ def _diagnose_multiclass(case, got):
         if ("mistakes" not in got or got["mistakes"] == m) and len(got["W"]) == len(W) \
                 and all(_close(g, e, 0) for g, e in zip(got["W"], W)):
             out.append(words)
-    if not out and got.get("predictions") != want["predictions"] and \
-            got.get("mistakes") == want["mistakes"]:
-        out.append("predictions on tied queries differ: ties go to the lowest class "
-                   "index")
-    return out
+    W, m = one_vs_rest_run(problem)
+    if ("mistakes" not in got or got["mistakes"] == m) and len(got["W"]) == len(W) \
+            and all(_close(g, e, case.get("tolerance", 0)) for g, e in zip(got["W"], W)):
+        out.append("one-vs-rest: one binary perceptron per class (that class against "
+                   "the rest), each updated on every example, instead of the argmax "
+                   "rule (a different multiclass reduction)")
+    return out + _stream_misreadings(problem, got, case.get("tolerance", 0))
 
 
 def _diagnose_kernel(got, problem):
@@ -460,8 +516,5 @@ def _diagnose_kernel(got, problem):
         alpha, m = kernel_run(problem, rule=rule)
         if got["alpha"] == alpha:
             out.append(words)
-    if len(got["alpha"]) != len(problem["y"]):
-        out.append(f"wrong dimension: alpha has {len(got['alpha'])} entries, one per "
-                   f"example ({len(problem['y'])}) is expected")
-    return out
+    return out + _stream_misreadings(problem, got, 0)
 

@@ -21,7 +21,7 @@ import numpy as np
 from markone._internal.typing import JSONDict
 
 __all__ = ["RULES", "BinaryRun", "binary_run", "multiclass_run", "kernel_run",
-           "exact_rows", "variant_answer"]
+           "exact_rows", "variant_answer", "one_vs_rest_run"]
 
 #: When is a presentation a mistake? (``s`` is the score w.x, ``y`` the label)
 RULES = {
@@ -146,6 +146,33 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest"
             W[p] = [a - b for a, b in zip(W[p], x)]
             mistakes += 1
     return W, mistakes, argmax
+
+
+def one_vs_rest_run(problem: JSONDict) -> tuple[list[list[Fraction]], int]:
+    """Replay a multiclass problem as one-vs-rest: one binary perceptron per class
+    (its class +1, the others -1), each updated by the textbook rule on every example.
+    Returns ``(W, mistakes)``, a mistake being a presentation that changed any row.
+
+    >>> p = {"intercept": False, "X": [[1, 0], [0, 1]], "y": [0, 1], "n_classes": 2,
+    ...      "order": [0, 1]}
+    >>> W, m = one_vs_rest_run(p)
+    >>> [[str(v) for v in r] for r in W], m
+    ([['1', '-1'], ['-1', '1']], 2)
+    """
+    rows = exact_rows(problem)
+    K = int(problem["n_classes"])
+    W = [[Fraction(0)] * len(rows[0]) for _ in range(K)]
+    mistakes = 0
+    for i in problem["order"]:
+        x, c = rows[i], int(problem["y"][i])
+        changed = False
+        for k in range(K):
+            y = 1 if k == c else -1
+            if y * sum((a * b for a, b in zip(W[k], x)), Fraction(0)) <= 0:
+                W[k] = [a + y * b for a, b in zip(W[k], x)]
+                changed = True
+        mistakes += changed
+    return W, mistakes
 
 
 def kernel_run(problem: JSONDict, *, rule: str = "textbook") -> tuple[list[int], int]:

@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import shutil
+from dataclasses import replace
 from collections.abc import Callable, Iterable
 from typing import Any
 from pathlib import Path
@@ -30,6 +31,7 @@ from markone._internal.io import temporary_beside
 from markone._internal.typing import JSONDict, PathLike
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
 from verify.conformance.cases import build_cases
+from verify.conformance.divergence import first_divergence
 from verify.conformance.judge import CaseResult, judge
 from verify.conformance.profile import FULL, Profile
 from verify.conformance.protocol import (
@@ -174,7 +176,8 @@ def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL) -> CaseR
 
     A case outside ``profile``, or one the implementation declines (it raises
     :class:`NotApplicable` or answers ``{"unsupported": "why"}``), is ``"n/a"``
-    with the reason."""
+    with the reason. A failed binary case gets its first divergent step
+    (:func:`verify.conformance.divergence.first_divergence`) as ``divergence``."""
     base = dict(id=case["id"], property=case["property"], task=case["task"],
                 variant=case["variant"], float64_can_pass=case["float64_can_pass"])
     reason = profile.excludes(case)
@@ -191,7 +194,13 @@ def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL) -> CaseR
     except ImplementationError as exc:
         return CaseResult(status="error", failed=("implementation",),
                           details=(str(exc),), error=exc.text or str(exc), **base)
-    return judge(dict(case, tolerance=profile.tolerance(case)), answer, checkpoints)
+    case = dict(case, tolerance=profile.tolerance(case))
+    result = judge(case, answer, checkpoints)
+    if result.status == "fail":
+        divergence = first_divergence(case, adapter)
+        if divergence is not None:
+            result = replace(result, divergence=divergence.describe())
+    return result
 
 
 def _supported(answer):

@@ -54,6 +54,10 @@ class Claim:
     evidence: dict = dataclasses.field(default_factory=dict, repr=False)
     notes: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        # a registry Method is the method's words: the report keeps the plain string
+        object.__setattr__(self, "method", str(self.method))
+
     def to_dict(self) -> JSONDict:
         """The claim as a JSON-ready dict."""
         return {"holds": self.holds, "method": self.method, "message": self.message,

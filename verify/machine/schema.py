@@ -268,6 +268,13 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
     ``report`` is a MachineReport, its ``to_dict()`` or the JSON read from a file;
     ``params`` the machine's ``MarkIParams.to_dict()``. Format 1 evidence is read
     with its search records dropped.
+
+    >>> from markone.hardware import MarkIParams
+    >>> read_report({"format": REPORT_FORMAT, "verified": True},
+    ...             MarkIParams().to_dict())   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: malformed machine report: the report has unknown field(s) ['verified']; ...
     """
     d = report.to_dict() if hasattr(report, "to_dict") else report
     try:   # as a file would hold it: lists for tuples, no NaN, JSON types only

@@ -54,7 +54,7 @@ def test_orthonormal_case_file_and_check(work, capsys):
     assert "1 passed, 0 failed" in capsys.readouterr().out
     assert main(["adversary", "check", "o.json", "--impl", "myperc_cli_test:strict"]) == 1
     out = capsys.readouterr().out
-    assert "FAIL" in out and "likely cause: the strict rule" in out
+    assert "FAIL" in out and "cause (reproduced): the strict rule" in out
     assert main(["adversary", "check", "o.json",
                  "--impl", "myperc_cli_test:count_only"]) == 0
 

@@ -101,9 +101,18 @@ def test_timeout_gives_unknown_and_no_file(tmp_path, capsys):
 def test_margin(files, capsys):
     assert main(["verify", "margin", files["and"]]) == 0
     out = capsys.readouterr().out
-    assert "gamma = 0.242535625036" in out and "(R/gamma)^2 = 51" in out
+    assert "midpoint 0.242535625036" in out and "mistake bound 51.0" in out
     assert main(["verify", "margin", files["xor"], "--svm"]) == 1
     # exact cells: (0.2, 2/3) is exactly the midpoint of the other two points, so the
     # data are not separable (their nearest floats were: the margin used to say 0)
     assert main(["verify", "margin", files["rat"]]) == 1
     assert "not separable" in capsys.readouterr().out
+
+
+def test_huge_numbers_leave_no_numpy_warning_on_stderr(tmp_path, capsys):
+    data = tmp_path / "huge.npz"
+    np.savez(data, X=np.array([[1.7e308, 1.7e308], [1.7e308, 1.7e308],
+                               [-1e308, 1.5e308]]), y=np.array([0, 1, 1]))
+    for command in (["verify", "separable"], ["verify", "margin"]):
+        assert main(command + [str(data)]) == 1      # the same point, both labels
+        assert "warning" not in capsys.readouterr().err, command

@@ -17,12 +17,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from _paths import ROOT
 
 from markone.cli import build_parser, main
 from markone.cli._errors import (EXIT_BUG, EXIT_PIPE, EXIT_STATUS_HELP, EXIT_STATUSES,
                                  EXIT_UNDECIDED, EXIT_USAGE)
 
-ROOT = Path(__file__).resolve().parents[3]
 
 
 def _iter_commands():
