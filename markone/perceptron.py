@@ -25,6 +25,7 @@ from markone import _kernels
 from markone._estimator import OnlineClassifier
 from markone._params import as_float
 from markone._internal.typing import ArrayLike
+from markone.online import predict_sign
 from markone.engine import (
     VARIANTS,
     ConvergenceWarning,

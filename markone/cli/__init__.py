@@ -39,7 +39,7 @@ __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
-           "deprecated_flag", "output_file", "timeout_left"]
+           "deprecated_flag", "output_file", "timeout_left", "memory_option"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
 SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
@@ -323,6 +323,14 @@ def data_options(p: argparse.ArgumentParser, *, label: bool = True, what: str = 
 #: The least time left that --timeout hands to a search (the search then stops at
 #: once, saying that the time limit stopped it).
 _LEAST_TIMEOUT_S = 1e-3
+
+
+def memory_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--max-memory GB`` (the library's ``max_memory_gb``): work whose estimated
+    memory is beyond it is refused before it starts (exit status 2)."""
+    p.add_argument("--max-memory", type=positive_float, default=None, metavar="GB",
+                   help="refuse, before starting, work that could need more memory "
+                   "than this (default 4)")
 
 
 def timeout_left(args: argparse.Namespace) -> float | None:

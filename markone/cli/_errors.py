@@ -202,6 +202,9 @@ _CLI_TERMS: list = [
     (r"\bjitter=(\d+)", r"--jitter \1"),
     (r"\bjitter <= ", "--jitter <= "),
     (r"\braise budget\b", "raise --budget"),
+    (r"\blower budget\b", "lower --budget"),
+    (r"\bmax_memory_gb=([\d.eE+-]+)", r"--max-memory \1"),
+    (r"\bmax_memory_gb\b", "--max-memory"),
     (r"\braise draws\b", "raise --draws"),
     (r"MarkI\.train\(images, labels, order=(\w+), max_epochs=1\)",
      r"one pass of the \1 (saved by --json) on the machine"),
@@ -238,6 +241,8 @@ def cli_terms(message):
     'Remove it or drop --no-intercept.'
     >>> cli_terms("y has only one class (np.int64(5))")
     'y has only one class (5)'
+    >>> cli_terms("more than max_memory_gb=4 allows; lower budget, or raise max_memory_gb.")
+    'more than --max-memory 4 allows; lower --budget, or raise --max-memory.'
     >>> cli_terms("replay: MarkI.train(images, labels, order=stream, max_epochs=1)")
     'replay: one pass of the stream (saved by --json) on the machine'
     """

@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
-                         load_data, needs_exact, nonnegative_int, output_file, plural,
-                         positive_float, positive_int, timeout_left)
+                         load_data, memory_option, needs_exact, nonnegative_int,
+                         output_file, plural, positive_float, positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
@@ -146,7 +146,8 @@ def _search(method):
         _fits_a_case(X)  # before the search: nothing to write would be refused after
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
-                        budget=args.budget, timeout_s=timeout_left(args))
+                        budget=args.budget, timeout_s=timeout_left(args),
+                        max_memory_gb=getattr(args, "max_memory", None))
         return _write(args, a, f"{method}:{args.file}")
     return run
 
@@ -155,7 +156,8 @@ def _lattice(args):
     from verify.adversary import small_margin_lattice, worst_order
 
     X, y = small_margin_lattice(args.n, args.d, args.k, draws=args.draws, seed=args.seed)
-    a = worst_order(X, y, method="exhaustive", budget=args.budget, timeout_s=timeout_left(args))
+    a = worst_order(X, y, method="exhaustive", budget=args.budget,
+                    timeout_s=timeout_left(args), max_memory_gb=args.max_memory)
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 
@@ -302,6 +304,8 @@ def register(subparsers: Any) -> ArgumentParser:
                        help="no constant input (separator through the origin)")
         q.add_argument("--budget", type=positive_int, default=None,
                        help="greedy: updates; exhaustive: states; z3: longest stream")
+        if method == "exhaustive":
+            memory_option(q)
         timeout_arg(q)
         out_arg(q)
 
@@ -320,6 +324,7 @@ def register(subparsers: Any) -> ArgumentParser:
     lt.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the draws")
     lt.add_argument("--budget", type=positive_int, default=None,
                     help="most states to explore")
+    memory_option(lt)
     timeout_arg(lt)
     out_arg(lt)
 

@@ -276,14 +276,7 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
     ...
     ValueError: malformed machine report: the report has unknown field(s) ['verified']; ...
     """
-    d = report.to_dict() if hasattr(report, "to_dict") else report
-    try:   # as a file would hold it: lists for tuples, no NaN, JSON types only
-        d = read_json_text(json.dumps(d, allow_nan=True))
-    except TypeError as exc:
-        raise ValueError(f"not a machine report: it holds a value JSON cannot "
-                         f"write ({exc})") from exc
-    except RecursionError as exc:
-        raise ValueError("not a machine report: it is nested too deeply") from exc
+    d = _as_json(report)
     if not isinstance(d, dict) or d.get("format") not in FORMATS:
         raise ValueError(f"not a machine report: its format must be {REPORT_FORMAT!r} "
                          f"(or {FORMATS[0]!r}); write one with check_machine(...)"
@@ -310,6 +303,18 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
         out[c] = _claim(d[c], c)
     _same_machine(d, params)
     return out
+
+
+def _as_json(report: Any) -> Any:
+    """``report`` as a file would hold it: lists for tuples, JSON types only."""
+    d = report.to_dict() if hasattr(report, "to_dict") else report
+    try:
+        return read_json_text(json.dumps(d, allow_nan=True))
+    except TypeError as exc:
+        raise ValueError(f"not a machine report: it holds a value JSON cannot "
+                         f"write ({exc})") from exc
+    except RecursionError as exc:
+        raise ValueError("not a machine report: it is nested too deeply") from exc
 
 
 def _drop_notes(claim: JSONDict, old: bool) -> JSONDict:
