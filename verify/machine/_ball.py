@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -30,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike
+from verify._budget import expired
 
 __all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "weight_direction"]
 
@@ -248,8 +248,7 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
     hi = math.inf if hi is None else hi
     lo = -math.inf if lo is None else lo
     while (out := _furthest_out(upper, lower, lo, hi)) is not None:
-        if len(ref.refined) >= max_refine or (deadline is not None
-                                              and time.perf_counter() > deadline):
+        if len(ref.refined) >= max_refine or expired(deadline):
             complete = False
             break
         j, sign = out
