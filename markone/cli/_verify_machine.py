@@ -12,8 +12,8 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import Any
 
-from markone.cli import (CommandError, add_command, cli_terms, nonnegative_int,
-                         output_file, positive_float, positive_int)
+from markone.cli import (CommandError, add_command, cli_terms, deprecated_flag,
+                         nonnegative_int, output_file, positive_float, positive_int)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
@@ -112,7 +112,7 @@ def _machine(args):
     if args.recheck is not None:
         return _recheck(args.recheck, machine, images, labels)
     report = check_machine(machine, images, labels, exposure_s=args.exposure,
-                           seed=args.seed, time_budget_s=args.time_budget)
+                           seed=args.seed, timeout_s=args.timeout)
     print(cli_terms(report.text()))
     if args.json:
         write_json(args.json, report.to_dict())
@@ -146,8 +146,11 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                    help="judge this exposure time (default: wait until settled)")
     m.add_argument("--seed", type=nonnegative_int, default=0,
                    help="wiring, figures and searches")
-    m.add_argument("--time-budget", type=positive_float, default=None, metavar="SECONDS",
-                   help="stop searching for counterexamples after about this long")
+    m.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="stop searching after about this long (default: no time "
+                   "limit, only budgets of work, so the report does not depend on "
+                   "the clock)")
+    deprecated_flag(m, "--time-budget", "--timeout", type=positive_float)
     add_physics_options(m)
     add_fault_options(m)
     m.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
