@@ -55,8 +55,11 @@ from markone._internal.typing import JSONDict, Seed
 from markone.hardware.runits import r_unit_name
 
 if TYPE_CHECKING:
-    from markone.hardware.machine import MarkI
     from markone.hardware.plugboard import Wiring
+
+#: A :class:`markone.hardware.MarkI` (not imported: the machine imports its run, and the
+#: run keeps its fault plan, so naming the class here would close an import cycle).
+MarkI = Any
 
 __all__ = ["PhotocellStuck", "CutWire", "AUnitStuck", "MotorStopped",
            "PotentiometerDrift", "NoisySum", "FaultPlan", "apply_faults",
