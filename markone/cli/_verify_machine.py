@@ -12,8 +12,9 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import Any
 
-from markone.cli import (CommandError, add_command, cli_terms, nonnegative_int,
-                         output_file, positive_float, positive_int, unit_fraction)
+from markone.cli import (CommandError, add_command, cli_terms, deprecated_flag,
+                         nonnegative_int, output_file, positive_float, positive_int,
+                         unit_fraction)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -113,7 +114,7 @@ def _machine(args):
     if args.recheck is not None:
         return _recheck(args.recheck, machine, images, labels)
     report = check_machine(machine, images, labels, exposure_s=args.exposure,
-                           seed=args.seed, time_budget_s=args.time_budget)
+                           seed=args.seed, timeout_s=args.timeout)
     print(cli_terms(report.text()))
     if args.json:
         write_json(args.json, report.to_dict())
@@ -149,8 +150,11 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                    help="judge this exposure time (default: wait until settled)")
     m.add_argument("--seed", type=nonnegative_int, default=0,
                    help="wiring, figures and searches")
-    m.add_argument("--time-budget", type=positive_float, default=None, metavar="SECONDS",
-                   help="stop searching for counterexamples after about this long")
+    m.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="stop searching after about this long (default: no time "
+                   "limit, only budgets of work, so the report does not depend on "
+                   "the clock)")
+    deprecated_flag(m, "--time-budget", "--timeout", type=positive_float)
     for name, what in FAULT_OPTIONS.items():
         m.add_argument("--" + name.replace("_", "-"), type=unit_fraction, default=0.0,
                        metavar="FRACTION", help=f"break this fraction of the machine's "
