@@ -34,6 +34,7 @@ from typing import Any
 
 from markone._internal.typing import JSONDict
 from markone.hardware.runits import r_unit_name
+from verify._budget import STOPPED_BY
 
 __all__ = ["REPORT_FORMAT", "FORMATS", "read_report", "read_json_text", "load_report",
            "check_value",
@@ -200,7 +201,8 @@ _TOP: dict[str, tuple[_Check, str]] = {
     "r_units": (_is(list), "a list of R-unit entries"),
     "timing": (_is(dict), "a claim object"), "faults": (_is(dict), "a claim object"),
     "quantisation": (_is(dict), "a claim object"),
-    "time_s": (lambda v: _float(v) and v >= 0, "a finite number >= 0")}
+    "time_s": (lambda v: _float(v) and v >= 0, "a finite number >= 0"),
+    "stopped_by": (lambda v: v in STOPPED_BY, f"one of {STOPPED_BY}")}
 _CLAIM: dict[str, tuple[_Check, str]] = {
     "holds": (_verdict, "true, false or null"), "method": (_is(str), "a string"),
     "message": (_is(str), "a string"), "evidence": (_is(dict), "an object")}
@@ -281,7 +283,8 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
                          ".to_dict() or `markone verify machine ... --json`")
     old = d["format"] == FORMATS[0]
     spec = {k: v for k, v in _TOP.items() if not (old and k == "machine")}
-    _fields(d, spec, "the report", optional=("patterns_sha256",) if old else ())
+    _fields(d, spec, "the report",   # stopped_by: reports written before it existed
+            optional=("stopped_by", "patterns_sha256") if old else ("stopped_by",))
     units = d["r_units"]
     if len(units) != params["n_r_units"]:
         raise ValueError(f"malformed machine report: 'r_units' must list the machine's "
