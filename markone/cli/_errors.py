@@ -196,7 +196,7 @@ _CLI_TERMS: list = [
     (r"\bbudget=(\d+)", r"--budget \1"),
     (r"\bmax_digits=(\d+)", r"--max-digits \1"),
     (r"\(with markone\.datasets\.digit_limit\(N\): \.\.\.\)", "with --max-digits N"),
-    (r"\btime_budget_s\b", "--time-budget"),
+    (r"\b(within |pass )timeout_s\b", r"\1--timeout"),
     (r"^chars is empty\b", "--chars is empty"),
     (r"\bchars='([^']*)'", r"--chars \1"),
     (r"\bjitter=(\d+)", r"--jitter \1"),

@@ -221,14 +221,14 @@ def _check(args):
         cases = select_cases(cases, args.cases)
     profile, source = _profile(args, adapter)
     results = run_suite(cases, adapter, profile=profile)
-    name = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
-    name += f" [profile {profile.describe()}, {source}]"
+    who = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
+    name = f"{who} [profile {profile.describe()}, {source}]"
     if all(r.status == "n/a" for r in results):
         raise CommandError(f"none of the {len(results)} cases applies to {name}: "
                            f"{results[0].details[0]}.")
     for r in results:
         if r.status == "error" and r.error:
-            show_implementation_error(name, r.id, r.error)
+            show_implementation_error(who, r.id, r.error)
     render = {"table": lambda: as_table(results, name, show_errors=False) + "\n",
               "json": lambda: as_json(results, name),
               "junit": lambda: as_junit(results, name)}[args.format]

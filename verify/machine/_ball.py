@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -30,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike
+from verify._budget import expired
 
 __all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "weight_direction"]
 
@@ -253,8 +253,7 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
         k = int(np.argmax(over))
         if over[k] <= 0:
             break
-        if len(refined) >= max_refine or (deadline is not None
-                                          and time.perf_counter() > deadline):
+        if len(refined) >= max_refine or expired(deadline):
             complete = False
             break
         j, sign = (k, 1) if k < len(upper) else (k - len(upper), -1)

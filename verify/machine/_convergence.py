@@ -10,7 +10,6 @@ reached a stop and periodic orders look for a stream that never learns
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import deque
 from typing import Any
 
@@ -18,6 +17,7 @@ import numpy as np
 
 from markone._internal.io import plural
 from markone._internal.typing import JSONDict
+from verify._budget import expired
 from verify.machine import _clipped, _projected
 from verify.machine._clipped import blocking_components
 from verify.machine._endstops import invariant_evidence
@@ -124,7 +124,7 @@ def periodic(ctx: Convergence) -> Claim | None:
     stream that reached a stop, each until a pass-boundary setting recurs."""
     red, units, hit = ctx.red, ctx.units, ctx.hit
     for k in range(ctx.orders + 1):
-        if ctx.deadline is not None and time.perf_counter() > ctx.deadline:
+        if expired(ctx.deadline):
             break
         order = np.arange(red.n) if k == 0 else ctx.rng.permutation(red.n)
         prefix = [] if hit is None or k % 2 == 0 else list(hit)

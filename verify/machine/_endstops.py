@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
+from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
 from verify.machine import _clipped, _reach
 from verify.machine.claims import Method, proves
 from verify.machine.report import Claim
@@ -25,7 +25,7 @@ from verify.machine.task import NO_STOP, Reduced, Units
 __all__ = ["end_stop_claim", "split_notes", "margin_bounds", "margin_holds",
            "stops_evidence", "one_signed", "greedy_streams", "z3_hit",
            "invariant_evidence", "NOVIKOFF_BOUNDS", "MAX_DIRECTIONS", "MAX_INVARIANT",
-           "Z3_SECONDS"]
+           "Z3_RLIMIT"]
 
 #: The end-stop bounds that follow from a certified margin alone.
 NOVIKOFF_BOUNDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM)
@@ -65,9 +65,10 @@ MAX_DIRECTIONS = 256
 #: the inductive invariant behind an "exact reachable states" claim.
 MAX_INVARIANT = 100_000
 
-#: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
-#: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
-Z3_SECONDS = 10.0
+#: Z3 resource units (its deterministic ``rlimit`` count) at most of the bounded model
+#: checking of one R-unit's end stops (it can otherwise run for many minutes on a
+#: small task): a few seconds of Z3's work on an idle machine.
+Z3_RLIMIT = 20_000_000
 
 #: End-stop evidence that records how a search went, not what the claim rests on:
 #: kept out of the report (in ``Claim.notes``), since no re-check can recompute it.
@@ -284,7 +285,7 @@ def random_orders(ctx: EndStops) -> Claim | None:
     """Random periodic orders, each run until it reaches a stop or 200 passes."""
     red, units = ctx.red, ctx.units
     for _ in range(ctx.orders):
-        if ctx.deadline is not None and time.perf_counter() > ctx.deadline:
+        if expired(ctx.deadline):
             break
         order = ctx.rng.permutation(red.n)
         run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
@@ -301,11 +302,10 @@ def z3_bmc(ctx: EndStops) -> Claim | None:
     red, units, deadline = ctx.red, ctx.units, ctx.deadline
     if not (ctx.mistakes <= ctx.z3_depth and red.small()):
         return None
-    limit = ("within time_budget_s" if deadline is not None else
-             f"within its {Z3_SECONDS:g} s (pass time_budget_s to give it longer)")
-    found = z3_hit(red, units, ctx.mistakes, deadline if deadline is not None
-                   else time.perf_counter() + Z3_SECONDS)
-    if found == "unknown":
+    found = z3_hit(red, units, ctx.mistakes, deadline)
+    if found in (BUDGET, TIMEOUT):
+        limit = ("within timeout_s" if found == TIMEOUT else
+                 f"within its budget of {Z3_RLIMIT:,} resource units (Z3_RLIMIT)")
         return Claim(None, Method.Z3,
                      f"undecided: Z3 did not finish {limit} (the bound "
                      f"{units.steps(ctx.top)} steps exceeds the end stops and no "
@@ -454,29 +454,38 @@ def greedy_streams(red, units, mistakes, u):
 
 def z3_hit(red, units, depth, deadline=None):
     """A stream of at most ``depth`` mistakes whose ideal weights leave the end
-    stops, None when Z3 proves there is none, or ``"unknown"`` when ``deadline``
-    passed first."""
+    stops, None when Z3 proves there is none, or what stopped it first: ``"budget"``
+    (:data:`Z3_RLIMIT` resource units in all) or ``"timeout"`` (``deadline``)."""
     import z3
 
+    ctx = z3.Context()   # its own: the work counted is this search's alone
     P = red.P.tolist()
     D = red.D.tolist()
-    w = [z3.IntVal(0)] * red.d
-    solver = z3.Solver()
+    w = [z3.IntVal(0, ctx)] * red.d
+    solver = z3.Solver(ctx=ctx)
+    solver.set("random_seed", 0)
+
+    def used():
+        stats = solver.statistics()
+        return stats.get_key_value("rlimit count") if "rlimit count" in stats.keys() else 0
 
     def check():
+        if used() >= Z3_RLIMIT:
+            raise _Undecided(BUDGET)
+        if expired(deadline):
+            raise _Undecided(TIMEOUT)
+        solver.set("rlimit", Z3_RLIMIT - used())
         if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise _Undecided
-            solver.set("timeout", max(1, int(left * 1000)))
+            solver.set("timeout", max(1, math.ceil(seconds_left(deadline) * 1000)))
         answer = solver.check()
-        if answer == z3.unknown:
-            raise _Undecided
+        if answer == z3.unknown:   # Z3 says "canceled" for either limit: count
+            raise _Undecided(BUDGET if used() >= Z3_RLIMIT or deadline is None
+                             else TIMEOUT)
         return answer
 
     choices, outside = [], []
     for k in range(depth):
-        c = z3.Int(f"c{k}")
+        c = z3.Int(f"c{k}", ctx)
         choices.append(c)
         solver.add(c >= 0, c < red.n)
         score = z3.Sum([z3.If(c == i, z3.Sum([P[i][j] * w[j] for j in range(red.d)]),
@@ -494,13 +503,14 @@ def z3_hit(red, units, depth, deadline=None):
             solver.pop()
             if check() != z3.sat:   # no stream of k + 1 mistakes at all
                 return None
-        except _Undecided:
-            return "unknown"
+        except _Undecided as stop:
+            return stop.args[0]
     return None
 
 
 class _Undecided(Exception):
-    """Z3 answered unknown (its time limit)."""
+    """Z3 answered unknown: ``args[0]`` says what stopped it (``"budget"`` or
+    ``"timeout"``)."""
 
 
 def invariant_evidence(graph, red):

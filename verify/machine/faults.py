@@ -53,13 +53,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from markone._internal.deprecation import warn_deprecated
 from markone._internal.typing import ArrayLike, JSONDict
+from verify._budget import deadline_after, expired, timeout_keyword
 from verify.machine.task import machine_task
 
 if TYPE_CHECKING:
@@ -370,8 +371,8 @@ class _Oracle:
 
 def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
                    plan: FaultPlan | None = None, *, r_unit: int | None = None,
-                   max_tests: int = MAX_TESTS,
-                   deadline: float | None = None) -> FaultMinimum:
+                   max_tests: int = MAX_TESTS, timeout_s: float | None = None,
+                   **deprecated: Any) -> FaultMinimum:
     """A 1-minimal subset of ``plan`` that keeps the task unlearnable (module doc).
 
     Parameters
@@ -386,9 +387,13 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
         R-unit is).
     max_tests : int
         Budget of sub-plans sent to :func:`verify.check_separable` (those decided by
-        a certificate or witness found before are not counted).
-    deadline : float, optional
-        A ``time.perf_counter()`` value after which no more sub-plans are tried.
+        a certificate or witness found before are not counted): the work limit, so
+        that the set found does not depend on the clock.
+    timeout_s : float, optional
+        Seconds after which no more sub-plans are tried, only when given.
+    **deprecated
+        ``deadline=`` (a ``time.perf_counter()`` value): the old way to limit the
+        time, with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -418,9 +423,10 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
                          "there is no unlearnable set of faults to minimise; check "
                          "check_machine(...).faults first.")
 
+    deadline = _deadline(deprecated, timeout_s)
+
     def spent():
-        return oracle.solved >= max_tests or (deadline is not None
-                                              and time.perf_counter() > deadline)
+        return oracle.solved >= max_tests or expired(deadline)
 
     complete = True
     undecided: list[int] = []
@@ -445,6 +451,20 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
             break
     return FaultMinimum(tuple(keep), oracle.unlearnable(keep, everyone=True), complete,
                         tuple(undecided), oracle.tests, oracle.solver)
+
+
+def _deadline(deprecated, timeout_s):
+    """The deadline of :func:`minimal_faults`: ``timeout_s`` from now, or the
+    deprecated ``deadline=`` (a :func:`time.perf_counter` value) as given."""
+    if "deadline" not in deprecated:
+        return deadline_after(timeout_keyword(deprecated, "minimal_faults", "deadline",
+                                              timeout_s))
+    if timeout_s is not None or len(deprecated) > 1:
+        raise TypeError("minimal_faults() takes timeout_s= only (deadline= is its "
+                        "deprecated spelling, and no other keyword is known).")
+    warn_deprecated("minimal_faults(deadline=...)", "timeout_s=... (seconds)",
+                    stacklevel=4)
+    return deprecated["deadline"]
 
 
 def static_fault(fault: object) -> bool:

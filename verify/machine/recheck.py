@@ -211,17 +211,29 @@ def _learnable(task, r, claim, where):
     if "witness" in ev and "certificate" in ev:
         raise _Refuted("it has both a witness and a certificate")
     if "witness" in ev:
-        w = [_fraction(v) for v in ev["witness"]]
-        if len(w) != X.shape[1]:
-            raise _Refuted(f"the witness has {len(w)} entries for {X.shape[1]} A-units")
-        q = math.lcm(*(v.denominator for v in w))     # the witness times q: integers
-        scores = y * X.dot(np.array([int(v * q) for v in w], dtype=object))
-        bad = [i for i, s in enumerate(scores) if not s > 0]
-        if bad:
-            raise _Refuted(f"the witness misclassifies figure {bad[0]}")
-        return _verdict(claim, True, "the witness answers every figure (exact)",
+        return _verdict(claim, True, _witness_holds(X, y, ev["witness"]),
                         "the task is learnable")
-    c = {int(i): _fraction(v) for i, v in ev["certificate"].items()}
+    return _verdict(claim, False, _certificate_holds(X, y, ev["certificate"]),
+                    "the task is learnable")
+
+
+def _witness_holds(X, y, witness):
+    """Why the witness answers every figure (exact), or a refutation."""
+    w = [_fraction(v) for v in witness]
+    if len(w) != X.shape[1]:
+        raise _Refuted(f"the witness has {len(w)} entries for {X.shape[1]} A-units")
+    q = math.lcm(*(v.denominator for v in w))     # the witness times q: integers
+    scores = y * X.dot(np.array([int(v * q) for v in w], dtype=object))
+    bad = [i for i, s in enumerate(scores) if not s > 0]
+    if bad:
+        raise _Refuted(f"the witness misclassifies figure {bad[0]}")
+    return "the witness answers every figure (exact)"
+
+
+def _certificate_holds(X, y, certificate):
+    """Why the Gordan certificate proves that no setting answers every figure (exact),
+    or a refutation."""
+    c = {int(i): _fraction(v) for i, v in certificate.items()}
     if not c or any(v < 0 for v in c.values()) or not any(c.values()):
         raise _Refuted("the certificate's weights must be >= 0 and not all zero")
     if any(not 0 <= i < len(y) for i in c):
@@ -230,9 +242,8 @@ def _learnable(task, r, claim, where):
     if any(total):
         raise _Refuted("sum_i c_i y_i x_i is not zero: the certificate does not prove "
                        "that no setting answers every figure")
-    return _verdict(claim, False, f"sum_i c_i y_i x_i = 0 over {len(c)} figures with "
-                    "c >= 0 (exact): no setting answers them all",
-                    "the task is learnable")
+    return (f"sum_i c_i y_i x_i = 0 over {len(c)} figures with c >= 0 (exact): no "
+            "setting answers them all")
 
 
 # --------------------------------------------------------------------------------------
@@ -412,6 +423,26 @@ def _closed_set(X, y, ev, units, clipped):
     if groups is None or states is None:
         raise _Refuted("a reachable set needs both invariant_states and "
                        "invariant_groups")
+    P, D = _merged_moves(X, y, groups, units)
+    S, index = _state_rows(states, len(groups))
+    correct = (S @ P.T) > 0
+    edges = []
+    for k, s_ in enumerate(S):
+        for i in np.flatnonzero(~correct[k]):
+            child = s_ + D[i]
+            if clipped:
+                child = np.minimum(np.maximum(child, units.lo), units.hi)
+            j = index.get(child.tobytes())
+            if j is None:
+                raise _Refuted("a mistake move leaves the invariant")
+            edges.append((k, j, int(i)))
+    return S, edges, correct
+
+
+def _merged_moves(X, y, groups, units):
+    """``(P, D)`` over the invariant's merged A-units, once its groups are checked:
+    disjoint inputs of the R-unit, each agreeing on every figure, and every A-unit
+    left out never active."""
     d = X.shape[1]
     flat = [c for g in groups for c in g]
     if any(not 0 <= c < d for c in flat) or len(set(flat)) != len(flat) or not all(
@@ -427,30 +458,24 @@ def _closed_set(X, y, ev, units, clipped):
     Xu = Xi[:, [g[0] for g in groups]]
     yi = y.astype(np.int64)[:, None]
     P = yi * Xu * np.array([len(g) for g in groups], dtype=np.int64)
-    D = units.e * yi * Xu
-    if any(len(row) != len(groups) for row in states):
+    return P, units.e * yi * Xu
+
+
+def _state_rows(states, width):
+    """The invariant's states as int64 rows and an index of them, once checked:
+    rows of ``width`` integers within reach of int64, none twice, zero among them."""
+    if any(len(row) != width for row in states):
         raise _Refuted("the invariant's states are not integer rows, one per group")
-    S = np.array(states, dtype=object).reshape(len(states), len(groups))
+    S = np.array(states, dtype=object).reshape(len(states), width)
     if any(abs(v) > 2 ** 62 for v in S.flat):
         raise _Refuted("the invariant's states are beyond any reachable weight")
     S = S.astype(np.int64)
     index = {row.tobytes(): k for k, row in enumerate(S)}
     if len(index) != len(S):
         raise _Refuted("the invariant lists a state twice")
-    if np.zeros(len(groups), np.int64).tobytes() not in index:
+    if np.zeros(width, np.int64).tobytes() not in index:
         raise _Refuted("the invariant does not hold the zero start")
-    correct = (S @ P.T) > 0
-    edges = []
-    for k, s_ in enumerate(S):
-        for i in np.flatnonzero(~correct[k]):
-            child = s_ + D[i]
-            if clipped:
-                child = np.minimum(np.maximum(child, units.lo), units.hi)
-            j = index.get(child.tobytes())
-            if j is None:
-                raise _Refuted("a mistake move leaves the invariant")
-            edges.append((k, j, int(i)))
-    return S, edges, correct
+    return S, index
 
 
 @rechecks(Method.HIT_EXHAUSTIVE, Method.HIT_GREEDY, Method.HIT_BEAM, Method.HIT_RANDOM,
@@ -501,7 +526,7 @@ def _end_stops(ctx, r, claim, where):
 
     ev = _evidence(claim, END_STOP_FIELDS, where)
     units, (X, y, red) = ctx.units, ctx.r_unit(r)
-    holds, method = claim["holds"], claim["method"]
+    holds = claim["holds"]
     _kind(claim, "end_stops", "an end-stop claim")
     for k, v in stops_evidence(units).items():
         _expect(ev, k, v, "the machine")
@@ -518,6 +543,13 @@ def _end_stops(ctx, r, claim, where):
                         "machine", "no end stop is ever reached")
     if holds is False:
         raise _Refuted("it has no stream that reaches an end stop")
+    return _no_stream(claim, ev, units, red, bound, fits)
+
+
+def _no_stream(claim, ev, units, red, bound, fits):
+    """An end-stop claim without a stream: its stated bound must back its verdict,
+    and a true claim without one must survive the greedy streams."""
+    holds, method = claim["holds"], claim["method"]
     if bound is not None and not fits and holds:
         raise _Refuted("the bound it states reaches beyond the end stops, yet it says "
                        "no end stop is reached")
@@ -979,8 +1011,6 @@ def _ideal(conv_d, learn_d, stops_d, where, basis_confirmed):
 def _faults(expected, claim, d):
     """The faults claim: recomputed, except the smallest set of faults, which is
     re-checked (it breaks its R-units; said 1-minimal, no fault of it is spare)."""
-    from markone.hardware.faults import FaultPlan
-
     plan, ctx = expected.plan, expected.ctx
     if plan is None or not len(plan):
         _same_claim(claim, fault_claim(expected.machine, ctx.images, ctx.labels, plan,
@@ -1004,6 +1034,15 @@ def _faults(expected, claim, d):
             raise _Refuted("it has no smallest set of faults, which check_machine "
                            "always gives when a healthy R-unit was broken")
         return "recomputed: the faults, their kinds and the culprits are the machine's"
+    _minimal_set(expected, minimal, plan, broken)
+    return ("recomputed: the faults and culprits are the machine's, and the smallest "
+            "set breaks the task" + (" and is 1-minimal (exact)"
+                                     if minimal["complete"] else ""))
+
+
+def _minimal_set(expected, minimal, plan, broken):
+    """The smallest set of faults, re-checked: well formed, its faults the machine's,
+    it breaks the R-units it names and, said 1-minimal, no fault of it is spare."""
     spec = {"faults": list, "r_units": list, "complete": bool, "undecided": list,
             "kinds": list}
     if set(minimal) != set(spec) or not all(isinstance(minimal[k], t)
@@ -1020,21 +1059,30 @@ def _faults(expected, claim, d):
         raise _Refuted("the smallest set's kinds are not those of its faults")
     if not minimal["r_units"] or any(r not in broken for r in minimal["r_units"]):
         raise _Refuted("the smallest set names R-units that are not broken")
-    only = FaultPlan(tuple(plan.faults[i] for i in chosen))
+    _breaks(expected, plan, chosen, minimal)
+
+
+def _breaks(expected, plan, chosen, minimal):
+    """The chosen faults alone break each R-unit named; said 1-minimal (complete and
+    nothing undecided), without any one of them the task is learnable again."""
+    from markone.hardware.faults import FaultPlan
+
+    ctx = expected.ctx
+
+    def learnable(faults, r):
+        return learnable_with(expected.machine, ctx.images, ctx.labels,
+                              FaultPlan(tuple(plan.faults[j] for j in faults)), r)
+
     for r in minimal["r_units"]:
-        if learnable_with(expected.machine, ctx.images, ctx.labels, only, r) is not False:
+        if learnable(chosen, r) is not False:
             raise _Refuted(f"the smallest set of faults alone leaves {r_unit_name(r)} "
                            "learnable")
     if minimal["complete"] and not minimal["undecided"]:
         for i in chosen:
-            rest = FaultPlan(tuple(plan.faults[j] for j in chosen if j != i))
-            if any(learnable_with(expected.machine, ctx.images, ctx.labels, rest, r)
-                   is False for r in minimal["r_units"]):
+            rest = [j for j in chosen if j != i]
+            if any(learnable(rest, r) is False for r in minimal["r_units"]):
                 raise _Refuted(f"the set is not 1-minimal: without fault {i} it still "
                                "breaks the task")
-    return ("recomputed: the faults and culprits are the machine's, and the smallest "
-            "set breaks the task" + (" and is 1-minimal (exact)"
-                                     if minimal["complete"] else ""))
 
 
 def _run(label, check):
