@@ -69,7 +69,7 @@ def certificate_text(X: Any, y: Any, claim: Any) -> str:
     """The text form that the extracted checker reads, of data and a claim.
 
     ``claim`` has ``separable``, ``intercept``, ``witness`` and ``certificate``, as
-    :class:`verify.certificate.Claim`. Numbers are written exactly; nothing is checked
+    :class:`verify.certificate.CertificateClaim`. Numbers are written exactly; nothing is checked
     here beyond what the text form cannot say (an index that is not a natural number,
     labels that are not two classes: ValueError or CertificateError as the kernel).
 
