@@ -190,6 +190,14 @@ def _fleet(args):
     return 0
 
 
+def _show(args):
+    from markone.hardware import MachineRun
+    from markone.hardware.show import describe_run
+
+    print(describe_run(MachineRun.load(args.run)))
+    return 0
+
+
 def _replay(args):
     from markone.hardware.replay import write_replay_html
 
@@ -198,7 +206,7 @@ def _replay(args):
 
 
 def register(subparsers: Any) -> ArgumentParser:
-    """Add ``markone machine demo|params|train|navy|fleet|replay`` to
+    """Add ``markone machine demo|params|train|navy|fleet|show|replay`` to
     ``subparsers``."""
     p, sub = add_group(
         subparsers, "machine",
@@ -297,6 +305,14 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="write every machine's summary as JSON")
     add_physics_options(f)
     add_fault_options(f)
+
+    w = add_command(sub, "show", help="print a saved run: parameters, faults, "
+                    "mistakes per pass, final weights, timing",
+                    description="Reads a run saved by `markone machine train --out` or "
+                    "the demo (machine-run.json); a file that is not one is refused "
+                    "(exit 2).", example="markone machine show machine-demo/"
+                    "machine-run.json", func=_show, exits=JOB_EXITS)
+    w.add_argument("run", metavar="RUN.json", help="a saved Mark I run")
 
     y = add_command(sub, "replay", help="write a browser replay of a saved run",
                     description="A self-contained HTML page: figures appear, motors "
