@@ -142,12 +142,10 @@ def _vary(texts):
 def _fleet(args):
     import dataclasses
 
-    import numpy as np
-
     from markone._figures import letters
     from markone._internal.io import write_json
     from markone.hardware import MachineSpec, run_fleet
-    from markone.hardware.demo import format_minutes
+    from markone.hardware.show import fleet_tables
 
     vary = _vary(args.vary)
     base, faults = machine_params(args), fault_request(args)
@@ -167,19 +165,7 @@ def _fleet(args):
                       presentations=args.presentations)
     print(f"{plural(len(fleet), 'machine')}, {plural(args.presentations, 'presentation')} "
           f"each of {len(images)} letters ({args.chars}):")
-    groups = {}
-    for f in fleet:
-        key = tuple((name, getattr(f.spec.params, name)) for name in vary)
-        groups.setdefault(key, []).append(f)
-    for key, members in groups.items():
-        head = ", ".join(f"{k}={v}" for k, v in key) or "default physics"
-        acc = np.mean([f.accuracy for f in members])
-        mistakes = np.mean([f.run.mistakes.sum() for f in members])
-        sat = np.mean([f.run.saturated.sum() for f in members])
-        time_s = np.mean([f.run.sim_time_s for f in members])
-        print(f"  {head}: accuracy {100 * acc:.1f}% (mean of {len(members)}), "
-              f"{mistakes:.0f} R-unit mistakes, {sat:.0f} blocked moves, "
-              f"machine time {format_minutes(time_s)}")
+    print(fleet_tables(fleet, list(vary)))
     if args.out:
         rows = [{"seed": f.spec.seed, "params": {k: getattr(f.spec.params, k)
                                                  for k in vary},

@@ -1,8 +1,11 @@
-"""A saved Mark I run in words: what ``markone machine show RUN.json`` prints.
+"""Mark I runs in words: what ``markone machine show RUN.json`` and ``markone machine
+fleet`` print.
 
 :func:`describe_run` gives the machine (its parameters as changed from the defaults),
 its faults named by what broke, the mistakes and machine time of every pass, and each
 R-unit's mistakes, reinforcements, blocked moves and final weights.
+:func:`fleet_tables` gives a fleet one table per varied parameter, and says which of
+the quantities differ with it.
 
 Examples
 --------
@@ -24,6 +27,8 @@ R-unit  mistakes  reinforcements  blocked moves  weights (min..max)  nonzero  at
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +37,7 @@ from markone.hardware.params import MarkIParams
 from markone.hardware.run import MachineRun
 from markone.hardware.runits import r_unit_name
 
-__all__ = ["describe_run"]
+__all__ = ["describe_run", "fleet_tables"]
 
 
 def describe_run(run: MachineRun) -> str:
@@ -71,6 +76,46 @@ def describe_run(run: MachineRun) -> str:
                             f"{len(run.log)} presentations (`markone machine replay` "
                             "shows them)"))
     return "\n".join(lines)
+
+
+def fleet_tables(fleet: Sequence[Any], varied: Sequence[str] = ()) -> str:
+    """One table per varied parameter of a fleet (:func:`markone.hardware.run_fleet`):
+    for each of its values, the mean over the machines that have it of the accuracy,
+    the R-unit mistakes, the moves blocked by end stops and the machine time; then
+    which of these differ with the parameter. No parameter: one row for all machines.
+
+    >>> from markone._figures import letters
+    >>> from markone.hardware import MachineSpec, run_fleet
+    >>> images, labels = letters("AB", per_class=1, seed=0)
+    >>> fleet = run_fleet(MachineSpec.grid([0, 1], motor_step_s=[0.1, 0.5]), images,
+    ...                   labels, presentations=20)
+    >>> print(fleet_tables(fleet, ["motor_step_s"]))
+    motor_step_s  machines  accuracy  R-unit mistakes  blocked moves  machine time (s)
+    0.1                  2    100.0%              9.0            0.0               7.0
+    0.5                  2    100.0%              9.0            0.0               7.8
+    differs with motor_step_s: machine time (s)
+    """
+    tables = []
+    for name in varied or ("machines",):
+        groups: dict[Any, list[Any]] = {}
+        for f in fleet:
+            key = getattr(f.spec.params, name) if varied else "all"
+            groups.setdefault(key, []).append(f)
+        rows = [(str(key), len(members),
+                 f"{100 * np.mean([f.accuracy for f in members]):.1f}%",
+                 f"{np.mean([f.run.mistakes.sum() for f in members]):.1f}",
+                 f"{np.mean([f.run.saturated.sum() for f in members]):.1f}",
+                 f"{np.mean([f.run.sim_time_s for f in members]):.1f}")
+                for key, members in groups.items()]
+        head = (name, "machines", "accuracy", "R-unit mistakes", "blocked moves",
+                "machine time (s)")
+        tables += _table(head, rows)
+        if varied:
+            differ = [head[c] for c in range(2, len(head))
+                      if len({row[c] for row in rows}) > 1]
+            tables.append(f"differs with {name}: "
+                          + (", ".join(differ) if differ else "none of these"))
+    return "\n".join(tables)
 
 
 def _changed(params):

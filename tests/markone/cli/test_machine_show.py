@@ -74,3 +74,20 @@ def test_show_names_the_missing_field_of_a_damaged_run(saved, tmp_path, capsys):
     assert capsys.readouterr().err == (
         f"markone machine show: error: {path} is a damaged Mark I run: its field "
         "'weights_final' is missing; save the run again (MachineRun.save).\n")
+
+
+def test_a_fleet_prints_a_table_per_varied_parameter_with_what_differs(capsys):
+    # two settings of the motors' speed: only the machine time differs, and shows
+    assert main(["machine", "fleet", "--machines", "2", "--presentations", "20",
+                 "--chars", "AB", "--vary", "motor_step_s=[0.1, 0.5]", "--vary",
+                 "weight_range=[[-50, 50], [-1, 1]]"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["motor_step_s", "machines", "accuracy", "R-unit",
+                                "mistakes", "blocked", "moves", "machine", "time", "(s)"]
+    fast, slow = (float(lines[k].split()[-1]) for k in (2, 3))
+    assert lines[2].split()[:2] == ["0.1", "4"] and slow > fast
+    assert lines[4] == "differs with motor_step_s: machine time (s)"
+    assert lines[5].startswith("weight_range")
+    assert lines[6].split()[:3] == ["(-50,", "50)", "4"]
+    assert lines[8].startswith("differs with weight_range: ")
+    assert "blocked moves" in lines[8]
