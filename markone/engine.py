@@ -257,6 +257,15 @@ class _Engine:
         self.after = []
         self._y1 = np.ones(1)
         self._status = np.zeros(2, dtype=np.int64)
+        self.presented = 0  # presentations so far: small runs stay uncompiled
+
+    def _pass(self, fn, idx, *args):
+        """Run kernel ``fn`` (plain or compiled: :func:`markone._kernels.pass_kernel`)
+        for a pass over ``idx``; its other arguments are ``args``."""
+        epoch = _kernels.pass_kernel(fn, self.presented, idx.shape[0])
+        self.presented += idx.shape[0]
+        with np.errstate(over="ignore", invalid="ignore"):  # the loops report these
+            return epoch(*args)
 
     def run_pass(self, yx, idx, eta, checks):
         """One pass over ``yx[idx]``; returns the number of mistakes."""
@@ -264,7 +273,7 @@ class _Engine:
             X, y, c = yx
             status = self._status
             rows = _kernels.kernel_rows(X)
-            m = _kernels.epoch_last_xy(rows, y, c, idx, eta, self.w, status)
+            m = self._pass(_kernels.epoch_last_xy, idx, rows, y, c, idx, eta, self.w, status)
             if status[0]:
                 code, status[0] = int(status[0]), 0
                 raise_bad_row(X, int(idx[status[1]]), code)
@@ -274,15 +283,16 @@ class _Engine:
         rec_run = np.empty(n, dtype=np.int64 if self.dtype != object else object)
         shape = (n, yx.shape[1]) if self.keep_history else (1, yx.shape[1])
         rec_w = np.empty(shape, dtype=self.dtype)
-        if self.dtype == object:
-            m = _kernels.epoch_general.py_func(
+        if self.dtype == object:  # Python integers: always the plain body
+            m = _kernels.epoch_general(
                 yx, idx, eta, self.w, self.acc, self.pocket, self.ctr, rec_idx, rec_run,
                 rec_w, self.keep_history, 0, None, None)
         else:
             limit, xmax, l1max = checks if checks is not None else (0, _NO_X, 0)
-            m = _kernels.epoch_general(
-                _kernels.kernel_rows(yx), idx, eta, self.w, self.acc, self.pocket, self.ctr,
-                rec_idx, rec_run, rec_w, self.keep_history, limit, xmax, l1max)
+            m = self._pass(
+                _kernels.epoch_general, idx, _kernels.kernel_rows(yx), idx, eta, self.w,
+                self.acc, self.pocket, self.ctr, rec_idx, rec_run, rec_w, self.keep_history,
+                limit, xmax, l1max)
             if m < 0:
                 raise _Overflow
             if self.dtype == np.float64 and not np.isfinite(self.w).all():

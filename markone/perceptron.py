@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 from markone import _kernels
 from markone._estimator import OnlineClassifier
 from markone._params import as_float
-from markone._internal.typing import ArrayLike
+from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone.online import predict_sign
 from markone.engine import (
     VARIANTS,

@@ -64,6 +64,20 @@ def _is_sparse(Z):
     return hasattr(Z, "indptr")
 
 
+def _lp_rows(Zs):
+    """The rows ``[-z, 1]`` of ``Zs`` in CSR form ``(row starts, columns, values)``,
+    zeros left out; dense rows without scipy (its import costs more than a small LP)."""
+    if _is_sparse(Zs):
+        import scipy.sparse as sp
+
+        A = sp.hstack([-Zs.tocsr(), np.ones((Zs.shape[0], 1))], format="csr")
+        return A.indptr[:-1], A.indices, A.data
+    M = np.hstack([-np.asarray(Zs, dtype=np.float64), np.ones((Zs.shape[0], 1))])
+    rows, cols = np.nonzero(M)
+    starts = np.searchsorted(rows, np.arange(M.shape[0]))
+    return starts, cols, M[rows, cols]
+
+
 class _HighsLP:
     """The LP ``max t, -z . w + t <= 0 (rows added over time), |w| <= 1, t <= 1``."""
 
@@ -92,14 +106,11 @@ class _HighsLP:
 
     def add(self, Zs, idx):
         """Add the rows ``-Zs[k] . w + t <= 0`` for the examples ``idx``."""
-        import scipy.sparse as sp
-
-        A = sp.csr_matrix(-Zs) if not _is_sparse(Zs) else -Zs.tocsr()
-        A = sp.hstack([A, np.ones((A.shape[0], 1))], format="csr")
-        k = A.shape[0]
-        self.h.addRows(k, np.full(k, -self._highspy.kHighsInf), np.zeros(k), A.nnz,
-                       A.indptr[:-1].astype(np.int32), A.indices.astype(np.int32),
-                       A.data.astype(np.float64))
+        k = Zs.shape[0]
+        starts, cols, values = _lp_rows(Zs)
+        self.h.addRows(k, np.full(k, -self._highspy.kHighsInf), np.zeros(k), len(values),
+                       starts.astype(np.int32), cols.astype(np.int32),
+                       values.astype(np.float64))
         self.rows.extend(int(i) for i in idx)
 
     def solve(self, deadline):

@@ -824,10 +824,19 @@ def _affine_min(S):
     k = S.shape[0]
     if k == 1:
         return np.ones(1)
-    from scipy.linalg import lstsq
-
     D = (S[1:] - S[0]).T
-    beta = lstsq(D, -S[0], lapack_driver="gelsy", check_finite=False)[0]
+    # least squares by QR, as LAPACK's gelsy (numpy's: scipy.linalg costs 0.4 s to
+    # import); a wide or rank-deficient D takes the SVD's minimum-norm solution
+    if D.shape[0] >= D.shape[1]:
+        q, r = np.linalg.qr(D)
+        diag = np.abs(np.diag(r))
+        if diag.min() > np.finfo(float).eps * D.shape[0] * diag.max():
+            return _with_first(np.linalg.solve(r, -(q.T @ S[0])))
+    return _with_first(np.linalg.lstsq(D, -S[0], rcond=None)[0])
+
+
+def _with_first(beta):
+    """Affine coefficients ``[1 - sum(beta), beta...]``."""
     return np.concatenate([[1.0 - beta.sum()], beta])
 
 

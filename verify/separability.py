@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.jit import PLAIN_PRESENTATIONS
 from markone._internal.checks import zero_rows
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import signed_integer_rows
@@ -398,7 +399,7 @@ def _decide(prob, method, deadline):
     if found is not None:
         return found
     if method in ("auto", "perceptron"):
-        found = _perceptron(prob, deadline)
+        found = _perceptron(prob, deadline, small_first=method == "auto")
         if found is not None:
             return found
         if method == "perceptron":
@@ -506,14 +507,38 @@ def _perceptron_epochs(size, d, budget=1e8):
     return int(max(min(1000, max(10, budget // max(size, 1))), d // 4))
 
 
+#: Stored entries up to which the LP (HiGHS, by cutting planes) decides in
+#: milliseconds: on problems this small, ``method="auto"`` gives the perceptron only
+#: the passes that :func:`markone.train` runs uncompiled, so that a small question
+#: never waits for numba to load and compile; the LP decides what they leave open.
+SMALL_LP_ENTRIES = 2**16
+
+
+def _auto_epochs(size, d, n):
+    """The perceptron's passes under ``method="auto"``: :func:`_perceptron_epochs`,
+    capped on problems of at most :data:`SMALL_LP_ENTRIES` entries to the passes
+    over ``n`` rows that run uncompiled (at least one).
+
+    >>> _auto_epochs(4 * 3, 3, 4), _auto_epochs(1000 * 21, 21, 1000)
+    (1000, 4)
+    >>> _auto_epochs(10**5 * 101, 101, 10**5) == _perceptron_epochs(10**5 * 101, 101)
+    True
+    """
+    epochs = _perceptron_epochs(size, d)
+    if size <= SMALL_LP_ENTRIES:
+        epochs = min(epochs, max(1, PLAIN_PRESENTATIONS // max(n, 1)))
+    return epochs
+
+
 #: Passes of the perceptron prover's first run when a deadline must be kept: its time
 #: sets how many passes the second run can afford (see :func:`_perceptron`).
 _PROBE_EPOCHS = 10
 
 
-def _perceptron(prob, deadline=None):
-    """A run of :func:`markone.train` on the signed rows (:func:`perceptron_epochs`
-    passes at most); its weights, certified exactly, or None. (Training on
+def _perceptron(prob, deadline=None, small_first=False):
+    """A run of :func:`markone.train` on the signed rows (:func:`_perceptron_epochs`
+    passes at most, :func:`_auto_epochs` with ``small_first``); its weights,
+    certified exactly, or None. (Training on
     ``z_i = y_i [x_i, 1]`` with all labels +1 and no intercept is the same run as on
     ``(x_i, y_i)``: every score is the same number.)
 
@@ -530,7 +555,9 @@ def _perceptron(prob, deadline=None):
     from markone.engine import train
 
     Z = prob.Zf
-    epochs = _perceptron_epochs(Z.nnz if is_sparse(Z) else Z.size, prob.d)
+    size = Z.nnz if is_sparse(Z) else Z.size
+    epochs = (_auto_epochs(size, prob.d, prob.n) if small_first
+              else _perceptron_epochs(size, prob.d))
 
     def run(max_epochs):
         _stage(prob, f"check_separable: perceptron ({max_epochs} epochs at most)")

@@ -168,21 +168,12 @@ def test_cli_reads_sparse_npz_files(tmp_path, capsys):
     assert "label column last" in capsys.readouterr().err
 
 
-def test_wide_sparse_data_get_a_perceptron_budget_that_grows_with_d(monkeypatch):
+def test_wide_sparse_data_get_a_perceptron_budget_that_grows_with_d(train_budgets):
     # On wide data the LP needs about d pivots over the data's rows (at 10,000 columns
     # it did not finish in minutes), so the perceptron prover gets at least d // 4
     # epochs whatever the matrix's size; a fixed budget of entry visits gave a
     # 100,000 x 10,000 matrix with 1% non-zeros 10 epochs, and it needed 781.
-    import markone.engine
-
-    budgets = []
-    real_train = markone.engine.train
-
-    def spy(*args, **kw):
-        budgets.append(kw["max_epochs"])
-        return real_train(*args, **kw)
-
-    monkeypatch.setattr(markone.engine, "train", spy)
+    budgets = train_budgets
     rng = np.random.default_rng(3)
     n, d, k = 2000, 40_000, 60    # 122,000 stored entries with the intercept
     A = sp.csr_array((rng.integers(1, 4, n * k).astype(np.float64),
@@ -219,6 +210,9 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
 
     monkeypatch.setattr(markone.engine, "train", one_second_a_pass)
     monkeypatch.setattr(sep, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    # this test is about the deadline: lift the cap that keeps the perceptron of a
+    # small problem within markone's uncompiled passes (tested on its own)
+    monkeypatch.setattr(sep, "SMALL_LP_ENTRIES", 0)
     X, y = markone.datasets.xor()         # never converges: every pass is spent
     v = check_separable(np.tile(X, (30, 1)), np.tile(y, 30), timeout_s=100)
     assert budgets == [sep._PROBE_EPOCHS, 90]      # 100 s - 10 s of probe = 90 passes
