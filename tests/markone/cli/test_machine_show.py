@@ -77,9 +77,10 @@ def test_show_names_the_missing_field_of_a_damaged_run(saved, tmp_path, capsys):
 
 
 def test_a_fleet_prints_a_table_per_varied_parameter_with_what_differs(capsys):
-    # two settings of the motors' speed: only the machine time differs, and shows
-    assert main(["machine", "fleet", "--machines", "2", "--presentations", "20",
-                 "--chars", "AB", "--vary", "motor_step_s=[0.1, 0.5]", "--vary",
+    # two settings of the motors' speed: the machine time differs, and shows; narrow
+    # end stops block moves
+    assert main(["machine", "fleet", "--machines", "2", "--presentations", "30",
+                 "--chars", "ABC", "--vary", "motor_step_s=[0.1, 0.5]", "--vary",
                  "weight_range=[[-50, 50], [-1, 1]]"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split() == ["motor_step_s", "machines", "accuracy", "R-unit",
