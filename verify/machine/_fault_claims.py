@@ -42,7 +42,7 @@ def fault_claim(machine, images, labels, plan, reports, deadline=None):
         minimum = minimal_faults(machine, images, labels, plan,
                                  timeout_s=seconds_left(deadline))
         found = minimum.to_dict()
-        notes = {k: found.pop(k) for k in ("tests", "solver_checks")}
+        notes = {k: found.pop(k) for k in ("tests", "solver_checks", "stopped_by")}
         ev["minimal"] = dict(found, kinds=[
             type(plan.faults[i]).__name__ for i in minimum.faults])
     words = [_culprit_words(int(r), c) for r, c in culprits.items()]

@@ -60,7 +60,7 @@ import numpy as np
 
 from markone._internal.deprecation import warn_deprecated
 from markone._internal.typing import ArrayLike, JSONDict
-from verify._budget import deadline_after, expired, timeout_keyword
+from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, timeout_keyword
 from verify.machine.task import machine_task
 
 if TYPE_CHECKING:
@@ -100,6 +100,9 @@ class FaultMinimum:
     solver_checks : int
         Calls of :func:`verify.check_separable` (one per R-unit checked) they took;
         ``max_tests`` bounds the sub-plans that needed any.
+    stopped_by : str
+        When not ``complete``: ``"budget"`` (``max_tests``) or ``"timeout"``
+        (``timeout_s``); else ``""``.
     """
 
     faults: tuple[int, ...]
@@ -108,12 +111,14 @@ class FaultMinimum:
     undecided: tuple[int, ...]
     tests: int
     solver_checks: int = 0
+    stopped_by: str = ""
 
     def to_dict(self) -> JSONDict:
         """JSON-ready."""
         return {"faults": list(self.faults), "r_units": list(self.r_units),
                 "complete": self.complete, "undecided": list(self.undecided),
-                "tests": self.tests, "solver_checks": self.solver_checks}
+                "tests": self.tests, "solver_checks": self.solver_checks,
+                "stopped_by": self.stopped_by}
 
 
 def _integers(values):
@@ -430,7 +435,8 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
         keep = oracle.sweep(keep, spent)
         keep, changed, undecided, complete = _single_deletions(oracle, keep, spent)
     return FaultMinimum(tuple(keep), oracle.unlearnable(keep, everyone=True), complete,
-                        tuple(undecided), oracle.tests, oracle.solver)
+                        tuple(undecided), oracle.tests, oracle.solver,
+                        "" if complete else TIMEOUT if expired(deadline) else BUDGET)
 
 
 def _scope(r_unit, n_r):
