@@ -17,8 +17,8 @@ from markone._version import __version__
 
 # public name -> module that defines it
 _EXPORTS = {
-    "train": "markone.perceptron",
-    "TrainResult": "markone.perceptron",
+    "train": "markone.engine",
+    "TrainResult": "markone.engine",
     "Perceptron": "markone.perceptron",
     "ConvergenceWarning": "markone.errors",
     "MarkoneError": "markone.errors",
@@ -28,7 +28,7 @@ _EXPORTS = {
     "MulticlassPerceptron": "markone.multiclass",
     "KernelPerceptron": "markone.kernel",
 }
-_SUBMODULES = {"datasets", "online", "hardware", "perceptron", "multiclass", "kernel",
+_SUBMODULES = {"datasets", "online", "hardware", "engine", "perceptron", "multiclass", "kernel",
                "batch", "errors"}
 
 __all__ = sorted(_EXPORTS) + ["__version__", "datasets", "online", "hardware", "errors"]

@@ -16,23 +16,14 @@ width), ``_pass`` (one pass over rows ``idx``, returning the updates) and
 :func:`markone._internal.checks.run_epochs`; ``partial_fit`` is one pass; ``learn_one`` is one
 example and **not** an epoch: it adds to ``n_mistakes_`` but not to ``n_epochs_``.
 
-The parameter table (:data:`CORE_CONSTRAINTS`) also checks :func:`markone.train`'s
-arguments, so the function and the estimators accept and refuse the same values: step
-sizes and intercept constants may be positive reals, ``Fraction`` or rational strings
-such as ``"1/2"`` (markone's exact-mode extension), wherever exact mode allows them.
-
->>> from markone._estimator import validate_core_params
->>> validate_core_params({"eta": "1/2", "max_epochs": 3}, "train")
->>> validate_core_params({"eta": "-1/2"}, "train")
-Traceback (most recent call last):
-...
-markone.InvalidParameterError: The 'eta' parameter of train must be a finite real number > 0 (int, float or Fraction) or a str holding a positive rational such as '1/2' or '0.25'. Got '-1/2' instead.
+The parameter table (:data:`markone._params.CORE_CONSTRAINTS`) also checks
+:func:`markone.train`'s arguments, so the function and the estimators accept and refuse
+the same values. This module imports scikit-learn; :func:`markone.train` does not
+import it (instant start: :mod:`markone._params` holds what both need).
 """
 
 from __future__ import annotations
 
-import numbers
-from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
@@ -41,117 +32,21 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from markone._internal.checks import (
-    VARIANTS,
     check_order,
     epoch_indices,
     is_replay,
     run_epochs,
     warn_not_converged,
 )
-from markone._internal.exact import exact_float
-from markone._params import Interval, Options, StrOptions, validate_parameter_constraints
+from markone._params import CORE_CONSTRAINTS, validate_parameter_constraints
 from markone._internal.typing import ArrayLike, Label
 from markone._internal.validation import (as_generator, check_sparse, encode_binary_labels,
-                                 encode_class_labels, float64_input, is_sparse)
+                                          encode_class_labels, float64_input, is_sparse,
+                                          refuse_missing_labels)
 
 E = TypeVar("E", bound="OnlineClassifier")
 
-__all__ = ["OnlineClassifier", "CORE_CONSTRAINTS", "PositiveReal", "PositiveRationalString",
-           "validate_core_params", "as_float", "FLOAT_PARAMETER_FIX"]
-
-
-class PositiveRationalString(Options):
-    """Constraint: a string holding a positive finite rational (``"1/2"``, ``"0.25"``).
-
-    markone's extension of scikit-learn's parameter table: exact mode reads step sizes
-    and intercept constants as rationals, so the estimators accept the same strings.
-
-    >>> PositiveRationalString().is_satisfied_by("3/4"), PositiveRationalString(
-    ...     ).is_satisfied_by("0")
-    (True, False)
-    """
-
-    def __init__(self) -> None:
-        super().__init__(str, set())
-
-    def is_satisfied_by(self, val: Any) -> bool:
-        if not isinstance(val, str):
-            return False
-        try:
-            return Fraction(val.strip()) > 0
-        except (ValueError, ZeroDivisionError):
-            return False
-
-    def __str__(self) -> str:
-        return "a str holding a positive rational such as '1/2' or '0.25'"
-
-
-class PositiveReal(Interval):
-    """Constraint: a finite real number ``> 0`` (``Fraction`` included), not a bool.
-
-    >>> from fractions import Fraction
-    >>> [PositiveReal().is_satisfied_by(v) for v in (0.5, Fraction(1, 3), True, 0)]
-    [True, True, False, False]
-    """
-
-    def __init__(self) -> None:
-        super().__init__(numbers.Real, 0, None, closed="neither")
-
-    def is_satisfied_by(self, val: Any) -> bool:
-        if isinstance(val, (bool, np.bool_)) or not isinstance(val, numbers.Real):
-            return False
-        if isinstance(val, numbers.Rational):  # exact: Fraction, int
-            return Fraction(val) > 0
-        if isinstance(val, np.floating):  # any precision: a longdouble beyond float64 too
-            return bool(np.isfinite(val) and val > 0)
-        return bool(0 < float(val) < float("inf"))
-
-    def __str__(self) -> str:
-        return "a finite real number > 0 (int, float or Fraction)"
-
-
-_POSITIVE = [PositiveReal(), PositiveRationalString()]
-
-#: The one table of the parameters that :func:`markone.train` and every estimator
-#: share (each estimator adds its own entries to it).
-CORE_CONSTRAINTS: dict = {
-    "intercept": ["boolean"],
-    "intercept_scale": _POSITIVE,
-    "eta": list(_POSITIVE),
-    "max_epochs": [Interval(numbers.Integral, 1, None, closed="left")],
-    "order": [StrOptions({"given", "shuffle"}), "array-like"],
-    "seed": [None, Interval(numbers.Integral, 0, None, closed="left"),
-             np.random.Generator, np.random.SeedSequence],
-    "variant": [StrOptions(set(VARIANTS))],
-}
-
-
-def validate_core_params(params: dict, caller: str) -> None:
-    """Check ``params`` (name -> value) against :data:`CORE_CONSTRAINTS`."""
-    validate_parameter_constraints(
-        {k: CORE_CONSTRAINTS[k] for k in params}, params, caller_name=caller)
-
-
-#: What to do about a parameter that float64 cannot hold (the estimators' wording).
-FLOAT_PARAMETER_FIX = ("the estimators train in float64: pass a value that float64 "
-                       "holds exactly (such as 0.5 or 2), or train exactly with "
-                       "markone.train(..., exact=True)")
-
-
-def as_float(value: Any, name: str, *, fix: str = FLOAT_PARAMETER_FIX) -> float:
-    """A validated positive real, ``Fraction`` or rational string as the float64 that
-    equals it; a ``ValueError`` naming ``name``, the value and ``fix`` when float64
-    cannot hold it exactly (``Fraction(1, 3)``, ``"0.1"``, ``2**53 + 1``, ``"1e-400"``,
-    a longdouble with more bits), so no float run starts from a rounded constant.
-
-    >>> as_float("1/2", "eta"), as_float(Fraction(3, 4), "eta")
-    (0.5, 0.75)
-    >>> as_float("0.1", "eta")
-    Traceback (most recent call last):
-    ...
-    ValueError: eta='0.1' is not exactly a float64 (float arithmetic would use 0.1 instead); the estimators train in float64: pass a value that float64 holds exactly (such as 0.5 or 2), or train exactly with markone.train(..., exact=True).
-    """
-    return exact_float(value, name=name, fix=fix)
+__all__ = ["OnlineClassifier"]
 
 
 def _canonical(X):
@@ -187,6 +82,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_xy(self, X, y, *, reset: bool):
         X = float64_input(X)  # the estimators train in float64: never on rounded X
+        refuse_missing_labels(y)  # by position (scikit-learn: "Unknown label type")
         X, y = validate_data(self, X, y, reset=reset, dtype=np.float64,
                              accept_sparse=self._accept_sparse)
         X = _canonical(X)

@@ -1,18 +1,29 @@
-"""The compiled hot loops of the perceptron, and nothing else.
+"""The hot loops of the perceptron, and nothing else: plain Python, compiled on demand.
 
 Each kernel makes ONE pass over the rows ``idx`` of ``yx`` (the augmented inputs with
 their labels folded in, ``yx[i] = y_i * [x_i, c]``), updating the state in place, with
 the rule of :mod:`markone.online`: a mistake when ``w . yx[i] <= 0``, then
 ``w += eta * yx[i]``.
 
+**Plain, or compiled.** This module does not import numba. Each kernel is a plain
+Python function that runs as it is (numpy row operations: the uncompiled path, for
+small work), and :func:`markone._internal.jit.compiled` makes its numba dispatcher
+on demand (the first call that needs it imports numba, then compiles, or loads the
+machine code from numba's disk cache). :func:`pass_kernel` chooses, from the work
+alone: a run's first :data:`PLAIN_PRESENTATIONS` presentations run plain, the rest
+compiled. The plain body of :func:`epoch_general` also runs on object arrays of
+Python integers, which is how exact runs continue when int64 would overflow: one
+implementation of the loop serves all three.
+
 **Rows, dense or sparse.** Every kernel reads its rows only through three row
 operations, :func:`row_dot`, :func:`row_axpy` and :func:`row_update`, so one body serves
 two layouts: a C-contiguous 2-D array, or a CSR triple ``(data, indices, indptr)``
 (:func:`csr_rows`, as in :mod:`scipy.sparse`), whose loops touch only the stored
-entries. On the same data the two layouts make the same decisions and end with the
-same weights bit for bit whenever the dot products are exact in float64 (integer
-data, or dyadic fractions of modest size); otherwise they differ only by the order in
-which the products are summed.
+entries. On the same data the two layouts, and the plain and compiled paths, make the
+same decisions and end with the same weights bit for bit whenever the dot products
+are exact in float64 (integer data, or dyadic fractions of modest size); otherwise
+they differ only by the order in which the products are summed (and the compiled
+loops' fused multiply-adds).
 
 * :func:`epoch_last_xy` is the lean loop (last iterate only) used by
   :func:`markone.train` for float data and by the batched runs in :mod:`markone.batch`,
@@ -23,32 +34,35 @@ which the products are summed.
   pass, as ``X @ w`` does.
 * :func:`epoch_general` also keeps what the variants need (the averaging sum, the
   pocket vector, survival runs, and, on request, every intermediate vector), and
-  guards int64 arithmetic against overflow. Its pure-Python body
-  (``epoch_general.py_func``) runs unchanged on object arrays of Python integers,
-  which is how exact runs continue when int64 would overflow: one implementation of
-  the loop serves both.
+  guards int64 arithmetic against overflow.
 
 >>> import numpy as np, scipy.sparse as sp
 >>> X = np.array([[0.0, 2.0, 0.0], [1.0, 0.0, -1.0]])
 >>> y, idx, status = np.array([1.0, -1.0]), np.arange(2), np.zeros(2, dtype=np.int64)
 >>> w_dense, w_sparse = np.zeros(4), np.zeros(4)
+>>> w_compiled = np.zeros(4)
 >>> epoch_last_xy(X, y, 1.0, idx, 1.0, w_dense, status)
 2
 >>> epoch_last_xy(kernel_rows(sp.csr_array(X)), y, 1.0, idx, 1.0, w_sparse, status)
 2
->>> w_dense.tolist() == w_sparse.tolist() == [-1.0, 2.0, 1.0, 0.0]
+>>> compiled(epoch_last_xy)(X, y, 1.0, idx, 1.0, w_compiled, status)
+2
+>>> w_dense.tolist() == w_sparse.tolist() == w_compiled.tolist() == [-1.0, 2.0, 1.0, 0.0]
 True
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+
+from markone._internal.jit import PLAIN_PRESENTATIONS, compiled, kernel, on_first_compile
 
 __all__ = ["epoch_last_xy", "epoch_general", "score_underflows", "INT64_LIMIT",
            "UNDERFLOW_ZONE", "csr_rows", "row_dot", "row_axpy", "row_update",
-           "row_underflows", "kernel_rows", "linear_scores", "one_score"]
+           "row_underflows", "kernel_rows", "linear_scores", "one_score",
+           "PLAIN_PRESENTATIONS", "pass_kernel"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -66,7 +80,26 @@ FASTMATH = {"reassoc", "contract"}
 UNDERFLOW_ZONE = 2.0**-969
 
 
-@njit(cache=True, nogil=True)
+def pass_kernel(fn, presented, rows):
+    """The kernel ``fn`` (:func:`epoch_last_xy` or :func:`epoch_general`) to run a pass
+    of ``rows`` presentations after ``presented`` ones: ``fn`` itself (plain Python)
+    while ``presented + rows <= PLAIN_PRESENTATIONS``, else its compiled dispatcher.
+
+    The choice depends on the work alone, never on time or on what is compiled
+    already, so the same input takes the same path. On data whose dot products are
+    exact in float64 (integers, dyadic fractions of modest size) both paths give the
+    same result bit for bit; on other floats the compiled dot product (summed in any
+    order, with fused multiply-adds) may differ from the plain one in the last bits.
+
+    >>> pass_kernel(epoch_last_xy, 0, 4) is epoch_last_xy
+    True
+    """
+    if presented + rows <= PLAIN_PRESENTATIONS:
+        return fn
+    return compiled(fn)
+
+
+@kernel()
 def score_underflows(w, row, c):
     """True when some term ``w_j x_j`` (or ``w_d c``) of a score is not zero, yet the
     terms' absolute values sum below :data:`UNDERFLOW_ZONE`: the score's sign is then
@@ -123,13 +156,12 @@ def linear_scores(X, W, offsets):
     offsets = np.ascontiguousarray(offsets, dtype=np.float64)
     out = np.empty((X.shape[0], W.shape[0]))
     if hasattr(X, "indptr"):
-        _csr_scores(X.data, X.indices, X.indptr, W, offsets, out)
+        compiled(_csr_scores)(X.data, X.indices, X.indptr, W, offsets, out)
     else:
-        _dense_scores(np.asarray(X, dtype=np.float64), W, offsets, out)
+        compiled(_dense_scores)(np.asarray(X, dtype=np.float64), W, offsets, out)
     return out
 
 
-@njit(cache=True, nogil=True)
 def one_score(x, w, offset):
     """``x . w[:len(x)] + offset`` summed as :func:`linear_scores` sums a row (the
     same order, so the same float64), without its per-call arrays: the one-example
@@ -140,13 +172,18 @@ def one_score(x, w, offset):
     >>> bool(one_score(X[0], w, -0.3) == linear_scores(X, w[None, :2], [-0.3])[0, 0])
     True
     """
+    return compiled(_one_score)(x, w, offset)
+
+
+@kernel()
+def _one_score(x, w, offset):
     s = 0.0
     for j in range(x.shape[0]):
         s += x[j] * w[j]
     return s + offset
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _dense_scores(X, W, offsets, out):
     for i in range(X.shape[0]):
         for k in range(W.shape[0]):
@@ -156,7 +193,7 @@ def _dense_scores(X, W, offsets, out):
             out[i, k] = s + offsets[k]
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _csr_scores(data, indices, indptr, W, offsets, out):
     for i in range(out.shape[0]):
         for k in range(W.shape[0]):
@@ -167,45 +204,55 @@ def _csr_scores(data, indices, indptr, W, offsets, out):
 
 
 # ----------------------------------------------------------------------------------
-# row operations: plain Python bodies (dense rows, also of Python integers) and their
-# compiled overloads for dense arrays and CSR triples
+# row operations: plain Python (numpy) bodies for dense rows (also of Python integers)
+# and CSR triples, and their compiled overloads (registered when numba is loaded)
+
+
+def _csr_slice(X, i):
+    data, indices, indptr = X
+    lo, hi = indptr[i], indptr[i + 1]
+    return data[lo:hi], indices[lo:hi]
 
 
 def row_dot(X, i, w):
-    """``X[i] . w`` (the pure-Python body: dense rows of any number type)."""
+    """``X[i] . w`` (``w`` may be longer than the row: its first entries are used)."""
+    if isinstance(X, tuple):
+        values, cols = _csr_slice(X, i)
+        return np.dot(values, w[cols]) if len(values) else 0 * w[0]
     row = X[i]
-    s = 0 * w[0]
-    for j in range(len(row)):
-        s += w[j] * row[j]
-    return s
+    return np.dot(row, w[:len(row)])
 
 
 def row_axpy(X, i, a, w):
     """``w += a * X[i]``; returns whether the row has a nonzero entry."""
+    if isinstance(X, tuple):
+        values, cols = _csr_slice(X, i)
+        w[cols] += a * values
+        return bool(values.any())
     row = X[i]
-    nonzero = False
-    for j in range(len(row)):
-        w[j] += a * row[j]
-        nonzero |= row[j] != 0
-    return nonzero
+    w[:len(row)] += a * row
+    return bool(row.any())
 
 
 def row_update(X, i, a, step, w, acc):
     """``w += a * X[i]`` and ``acc += step * a * X[i]`` (the averaging sum)."""
-    row = X[i]
-    for j in range(len(row)):
-        delta = a * row[j]
-        w[j] += delta
-        acc[j] += step * delta
+    if isinstance(X, tuple):
+        values, cols = _csr_slice(X, i)
+        delta = a * values
+        w[cols] += delta
+        acc[cols] += step * delta
+        return
+    delta = a * X[i]
+    w += delta
+    acc += step * delta
 
 
 def row_underflows(X, i, w, c):
     """:func:`score_underflows` for row ``i`` of ``X`` (dense, or a CSR triple)."""
+    if isinstance(X, tuple):
+        data, indices, indptr = X
+        return _csr_underflows(data, indices, indptr, i, w, c)
     return score_underflows(w, X[i], c)
-
-
-def _is_dense(X):
-    return isinstance(X, types.Array)
 
 
 # The CSR loops are compiled without fast-math (vectorising a gather, which
@@ -213,7 +260,7 @@ def _is_dense(X):
 # entry), and index with unsigned integers: a signed index costs a wrap-around test
 # per entry, and dropping it made the sparse pass 1.4x faster, as fast as ``A @ w``.
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _csr_dot(data, indices, indptr, i, w):
     s = 0 * w[0]
     for k in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
@@ -221,7 +268,7 @@ def _csr_dot(data, indices, indptr, i, w):
     return s
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _csr_axpy(data, indices, indptr, i, a, w):
     nonzero = False
     for k in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
@@ -230,7 +277,7 @@ def _csr_axpy(data, indices, indptr, i, a, w):
     return nonzero
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _csr_update(data, indices, indptr, i, a, step, w, acc):
     for k in range(np.uintp(indptr[i]), np.uintp(indptr[i + 1])):
         j = np.uintp(indices[k])
@@ -239,52 +286,7 @@ def _csr_update(data, indices, indptr, i, a, step, w, acc):
         acc[j] += step * delta
 
 
-@overload(row_dot, jit_options={"fastmath": FASTMATH}, inline="always")
-def _row_dot(X, i, w):
-    if _is_dense(X):
-        def dense(X, i, w):
-            row = X[i]
-            s = 0 * w[0]
-            for j in range(row.shape[0]):
-                s += w[j] * row[j]
-            return s
-        return dense
-
-    def sparse(X, i, w):
-        return _csr_dot(X[0], X[1], X[2], i, w)
-    return sparse
-
-
-@overload(row_axpy, jit_options={"fastmath": FASTMATH}, inline="always")
-def _row_axpy(X, i, a, w):
-    if _is_dense(X):
-        def dense(X, i, a, w):
-            row = X[i]
-            nonzero = False
-            for j in range(row.shape[0]):
-                w[j] += a * row[j]
-                nonzero |= row[j] != 0
-            return nonzero
-        return dense
-
-    def sparse(X, i, a, w):
-        return _csr_axpy(X[0], X[1], X[2], i, a, w)
-    return sparse
-
-
-@overload(row_underflows, inline="always")
-def _row_underflows(X, i, w, c):
-    if _is_dense(X):
-        def dense(X, i, w, c):
-            return score_underflows(w, X[i], c)
-        return dense
-
-    def sparse(X, i, w, c):
-        return _csr_underflows(X[0], X[1], X[2], i, w, c)
-    return sparse
-
-
-@njit(cache=True, nogil=True)
+@kernel()
 def _csr_underflows(data, indices, indptr, i, w, c):
     d = w.shape[0] - 1
     live = w[d] != 0 and c != 0
@@ -297,27 +299,77 @@ def _csr_underflows(data, indices, indptr, i, w, c):
     return live and a < UNDERFLOW_ZONE
 
 
-@overload(row_update, inline="always")
-def _row_update(X, i, a, step, w, acc):
-    if _is_dense(X):
-        def dense(X, i, a, step, w, acc):
-            row = X[i]
-            for j in range(row.shape[0]):
-                delta = a * row[j]
-                w[j] += delta
-                acc[j] += step * delta
-        return dense
+@on_first_compile
+def _compiled_row_operations(numba):
+    """The compiled row operations: one body per layout, chosen by type."""
+    from numba.extending import overload
 
-    def sparse(X, i, a, step, w, acc):
-        _csr_update(X[0], X[1], X[2], i, a, step, w, acc)
-    return sparse
+    def dense(X):
+        return isinstance(X, numba.types.Array)
+
+    @overload(row_dot, jit_options={"fastmath": FASTMATH}, inline="always")
+    def _row_dot(X, i, w):
+        if dense(X):
+            def dense_dot(X, i, w):
+                row = X[i]
+                s = 0 * w[0]
+                for j in range(row.shape[0]):
+                    s += w[j] * row[j]
+                return s
+            return dense_dot
+
+        def sparse_dot(X, i, w):
+            return _csr_dot(X[0], X[1], X[2], i, w)
+        return sparse_dot
+
+    @overload(row_axpy, jit_options={"fastmath": FASTMATH}, inline="always")
+    def _row_axpy(X, i, a, w):
+        if dense(X):
+            def dense_axpy(X, i, a, w):
+                row = X[i]
+                nonzero = False
+                for j in range(row.shape[0]):
+                    w[j] += a * row[j]
+                    nonzero |= row[j] != 0
+                return nonzero
+            return dense_axpy
+
+        def sparse_axpy(X, i, a, w):
+            return _csr_axpy(X[0], X[1], X[2], i, a, w)
+        return sparse_axpy
+
+    @overload(row_underflows, inline="always")
+    def _row_underflows(X, i, w, c):
+        if dense(X):
+            def dense_underflows(X, i, w, c):
+                return score_underflows(w, X[i], c)
+            return dense_underflows
+
+        def sparse_underflows(X, i, w, c):
+            return _csr_underflows(X[0], X[1], X[2], i, w, c)
+        return sparse_underflows
+
+    @overload(row_update, inline="always")
+    def _row_update(X, i, a, step, w, acc):
+        if dense(X):
+            def dense_update(X, i, a, step, w, acc):
+                row = X[i]
+                for j in range(row.shape[0]):
+                    delta = a * row[j]
+                    w[j] += delta
+                    acc[j] += step * delta
+            return dense_update
+
+        def sparse_update(X, i, a, step, w, acc):
+            _csr_update(X[0], X[1], X[2], i, a, step, w, acc)
+        return sparse_update
 
 
 # ----------------------------------------------------------------------------------
 # the passes
 
 
-@njit(cache=True, fastmath=FASTMATH, nogil=True)
+@kernel(fastmath=FASTMATH)
 def epoch_last_xy(X, y, c, idx, eta, w, status):
     """One pass of the plain perceptron over ``(X[idx], y[idx])``.
 
@@ -333,7 +385,7 @@ def epoch_last_xy(X, y, c, idx, eta, w, status):
     for t in range(idx.shape[0]):
         i = idx[t]
         s = w[d] * c + row_dot(X, i, w)
-        if not np.isfinite(s):
+        if not math.isfinite(s):
             status[0] = 1
             status[1] = t
             return mistakes
@@ -353,7 +405,7 @@ def epoch_last_xy(X, y, c, idx, eta, w, status):
     return mistakes
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def epoch_general(yx, idx, eta, w, acc, pocket, ctr, rec_idx, rec_run, rec_w,
                   record_w, limit, xmax, l1max):
     """One pass keeping the state that every variant needs.

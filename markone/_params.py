@@ -21,20 +21,37 @@ parameter, the caller, every accepted form and the value given.
 Traceback (most recent call last):
 ...
 markone.InvalidParameterError: The 'order' parameter of train must be a str among {'given', 'shuffle'} or an array-like. Got 'backwards' instead.
+
+:data:`CORE_CONSTRAINTS` is the one table that :func:`markone.train` and every
+estimator share (each estimator adds its own entries), so the function and the
+estimators accept and refuse the same values: step sizes and intercept constants may be
+positive reals, ``Fraction`` or rational strings such as ``"1/2"`` (markone's
+exact-mode extension). This module does not import scikit-learn.
+
+>>> validate_core_params({"eta": "1/2", "max_epochs": 3}, "train")
+>>> validate_core_params({"eta": "-1/2"}, "train")
+Traceback (most recent call last):
+...
+markone.InvalidParameterError: The 'eta' parameter of train must be a finite real number > 0 (int, float or Fraction) or a str holding a positive rational such as '1/2' or '0.25'. Got '-1/2' instead.
 """
 
 from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from markone._internal.checks import VARIANTS
+from markone._internal.exact import exact_float
 from markone.errors import MarkoneError
 
 __all__ = ["InvalidParameterError", "Constraint", "Interval", "Options", "StrOptions",
-           "validate_parameter_constraints"]
+           "validate_parameter_constraints", "CORE_CONSTRAINTS", "PositiveReal",
+           "PositiveRationalString", "validate_core_params", "as_float",
+           "FLOAT_PARAMETER_FIX"]
 
 
 class InvalidParameterError(MarkoneError, ValueError, TypeError):
@@ -190,3 +207,97 @@ def validate_parameter_constraints(constraints: Mapping[str, list], params:
                                                      + words[-1])
         raise InvalidParameterError(f"The {name!r} parameter of {caller_name} must be "
                                     f"{allowed}. Got {value!r} instead.")
+
+
+class PositiveRationalString(Options):
+    """Constraint: a string holding a positive finite rational (``"1/2"``, ``"0.25"``).
+
+    markone's extension of scikit-learn's parameter table: exact mode reads step sizes
+    and intercept constants as rationals, so the estimators accept the same strings.
+
+    >>> PositiveRationalString().is_satisfied_by("3/4"), PositiveRationalString(
+    ...     ).is_satisfied_by("0")
+    (True, False)
+    """
+
+    def __init__(self) -> None:
+        super().__init__(str, set())
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        if not isinstance(val, str):
+            return False
+        try:
+            return Fraction(val.strip()) > 0
+        except (ValueError, ZeroDivisionError):
+            return False
+
+    def __str__(self) -> str:
+        return "a str holding a positive rational such as '1/2' or '0.25'"
+
+
+class PositiveReal(Interval):
+    """Constraint: a finite real number ``> 0`` (``Fraction`` included), not a bool.
+
+    >>> from fractions import Fraction
+    >>> [PositiveReal().is_satisfied_by(v) for v in (0.5, Fraction(1, 3), True, 0)]
+    [True, True, False, False]
+    """
+
+    def __init__(self) -> None:
+        super().__init__(numbers.Real, 0, None, closed="neither")
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        if isinstance(val, (bool, np.bool_)) or not isinstance(val, numbers.Real):
+            return False
+        if isinstance(val, numbers.Rational):  # exact: Fraction, int
+            return Fraction(val) > 0
+        if isinstance(val, np.floating):  # any precision: a longdouble beyond float64 too
+            return bool(np.isfinite(val) and val > 0)
+        return bool(0 < float(val) < float("inf"))
+
+    def __str__(self) -> str:
+        return "a finite real number > 0 (int, float or Fraction)"
+
+
+_POSITIVE = [PositiveReal(), PositiveRationalString()]
+
+#: The one table of the parameters that :func:`markone.train` and every estimator
+#: share (each estimator adds its own entries to it).
+CORE_CONSTRAINTS: dict = {
+    "intercept": ["boolean"],
+    "intercept_scale": _POSITIVE,
+    "eta": list(_POSITIVE),
+    "max_epochs": [Interval(numbers.Integral, 1, None, closed="left")],
+    "order": [StrOptions({"given", "shuffle"}), "array-like"],
+    "seed": [None, Interval(numbers.Integral, 0, None, closed="left"),
+             np.random.Generator, np.random.SeedSequence],
+    "variant": [StrOptions(set(VARIANTS))],
+}
+
+
+def validate_core_params(params: dict, caller: str) -> None:
+    """Check ``params`` (name -> value) against :data:`CORE_CONSTRAINTS`."""
+    validate_parameter_constraints(
+        {k: CORE_CONSTRAINTS[k] for k in params}, params, caller_name=caller)
+
+
+#: What to do about a parameter that float64 cannot hold (the estimators' wording).
+FLOAT_PARAMETER_FIX = ("the estimators train in float64: pass a value that float64 "
+                       "holds exactly (such as 0.5 or 2), or train exactly with "
+                       "markone.train(..., exact=True)")
+
+
+def as_float(value: Any, name: str, *, fix: str = FLOAT_PARAMETER_FIX) -> float:
+    """A validated positive real, ``Fraction`` or rational string as the float64 that
+    equals it; a ``ValueError`` naming ``name``, the value and ``fix`` when float64
+    cannot hold it exactly (``Fraction(1, 3)``, ``"0.1"``, ``2**53 + 1``, ``"1e-400"``,
+    a longdouble with more bits), so no float run starts from a rounded constant.
+
+    >>> as_float("1/2", "eta"), as_float(Fraction(3, 4), "eta")
+    (0.5, 0.75)
+    >>> as_float("0.1", "eta")
+    Traceback (most recent call last):
+    ...
+    ValueError: eta='0.1' is not exactly a float64 (float arithmetic would use 0.1 instead); the estimators train in float64: pass a value that float64 holds exactly (such as 0.5 or 2), or train exactly with markone.train(..., exact=True).
+    """
+    return exact_float(value, name=name, fix=fix)

@@ -30,15 +30,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
-
-from markone._kernels import epoch_last_xy
+from markone import _kernels
+from markone._internal.jit import compiled, load_numba
 from markone._internal.data import as_dataset
 from markone._internal.typing import ArrayLike, Seed
 from markone._internal.validation import (as_generator, check_choice, check_int_at_least,
                                           child_seeds)
 
 __all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
+
+# Batches are big work: this module compiles its loops, around the same pass as
+# markone.train (called from them as a compiled dispatcher).
+_numba = load_numba()
+njit, prange = _numba.njit, _numba.prange
+epoch_last_xy = compiled(_kernels.epoch_last_xy)
 
 #: Most passes per compiled call: the chunks grow 2, 2, 4, 8, ... up to this, so at
 #: most about twice the permutations a run needs are drawn (``order="shuffle"``), and
@@ -164,7 +169,7 @@ def _float_parameter(value, name):
     """A positive step size or constant as the float64 that equals it (checked as
     :func:`markone.train` checks it: ints, floats, Fractions, strings like ``"1/2"``);
     refused, by name and value, when float64 cannot hold it exactly."""
-    from markone._estimator import as_float, validate_core_params
+    from markone._params import as_float, validate_core_params
 
     validate_core_params({name: value}, "train_many")
     return as_float(value, name, fix="train_many trains in float64: pass a value that "

@@ -55,8 +55,8 @@ from typing import Any
 from sklearn.utils.validation import check_is_fitted
 
 from markone._kernels import linear_scores
-from markone._params import Interval, StrOptions
-from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, PositiveReal, as_float
+from markone._estimator import OnlineClassifier
+from markone._params import CORE_CONSTRAINTS, Interval, PositiveReal, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._rows import Rows, Vector, sq_norms
 from markone._internal.validation import check_choice, check_matrix_or_sparse, is_sparse

@@ -56,8 +56,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import njit
-
 from sklearn.utils.validation import check_is_fitted
 
 from markone import online
@@ -68,9 +66,10 @@ from markone._internal.checks import (
     zero_rows,
     zero_rows_error,
 )
+from markone._internal.jit import compiled, kernel
 from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
-from markone._params import StrOptions
-from markone._estimator import CORE_CONSTRAINTS, OnlineClassifier, as_float
+from markone._estimator import OnlineClassifier
+from markone._params import CORE_CONSTRAINTS, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._internal.validation import (
     as_generator,
@@ -79,7 +78,7 @@ from markone._internal.validation import (
     check_matrix,
     is_sparse,
 )
-from markone.perceptron import augment, train
+from markone.engine import augment, train
 
 __all__ = ["MulticlassPerceptron", "kesler_expand", "STRATEGIES"]
 
@@ -87,7 +86,7 @@ __all__ = ["MulticlassPerceptron", "kesler_expand", "STRATEGIES"]
 STRATEGIES = ("argmax", "ovr")
 
 
-@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+@kernel(fastmath={"reassoc", "contract"})
 def _argmax_epoch(X, cls, idx, eta, W, acc, T):
     """One pass of the argmax rule over rows ``idx`` of ``X`` (dense, or a CSR triple:
     the row operations of :mod:`markone._kernels`); returns the mistakes.
@@ -324,7 +323,8 @@ class MulticlassPerceptron(OnlineClassifier):
         Xa, cls = data
         if self.strategy == "argmax":
             T = self._T[:1].copy()
-            m = _argmax_epoch(kernel_rows(Xa), cls, idx, self._eta, self._W, self._acc, T)
+            epoch = compiled(_argmax_epoch)
+            m = epoch(kernel_rows(Xa), cls, idx, self._eta, self._W, self._acc, T)
             self._T[:] = T[0]
             return int(m)
         mistakes = 0
@@ -352,7 +352,7 @@ class MulticlassPerceptron(OnlineClassifier):
         if self.strategy == "ovr":
             return self._ovr_step(xa, self._targets[code])
         T = self._T[:1].copy()
-        m = _argmax_epoch(xa[None], np.array([code]), _ONE, self._eta, self._W,
+        m = compiled(_argmax_epoch)(xa[None], np.array([code]), _ONE, self._eta, self._W,
                           self._acc, T)
         self._T[:] = T[0]
         return int(m)

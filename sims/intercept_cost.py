@@ -84,7 +84,7 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 def run_task(spec: JSONDict) -> JSONDict:
     """Mistakes over shuffled orders and the max-margin bound at each c."""
     from markone.batch import train_many
-    from markone.perceptron import augment
+    from markone.engine import augment
     from verify import max_margin
 
     X, y, u, b = offset_data(spec["n"], spec["d"], spec["offset"], spec["gamma"],

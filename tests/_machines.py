@@ -1,4 +1,5 @@
-"""Tiny hand-wired Mark I machines shared by the rule tests."""
+"""Tiny hand-wired Mark I machines shared by the rule tests, and the small task
+whose end stops the per-weight balls decide (shared by the re-check tests)."""
 
 import warnings
 
@@ -18,6 +19,20 @@ def identity_machine(d, **params):
     m.wiring = Wiring(np.arange(d)[:, None], np.zeros((d, 0), np.int64), d)
     m._patterns = PatternCache(m.wiring)
     return m
+
+
+def ball_report(**options):
+    """``(machine, images, labels, report)``: two letters at +/-3 steps, where the
+    balls per weight decide the end stops, with ``check_machine(**options)`` (their
+    refinement is limited by work, so a busy machine writes the same report)."""
+    from markone.datasets import letters
+    from verify.machine import check_machine
+
+    images, labels = letters("EV", per_class=6, seed=0)
+    machine = MarkI(MarkIParams(weight_range=(-3, 3), n_a_units=128, n_r_units=1),
+                    seed=0)
+    report = check_machine(machine, images, labels, orders=1, exact_budget=1, **options)
+    return machine, images, labels, report
 
 
 def train(machine, X, labels, **kw):

@@ -33,7 +33,7 @@ import numpy as np
 from markone.errors import MarkoneError
 from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
 
-__all__ = ["solve_by_cuts", "LPStopped", "LPTimeout", "lp_iteration_limit"]
+__all__ = ["solve_by_cuts", "row_scaled", "LPStopped", "LPTimeout", "lp_iteration_limit"]
 
 
 class LPStopped(MarkoneError):
@@ -64,6 +64,20 @@ def _is_sparse(Z):
     return hasattr(Z, "indptr")
 
 
+def _lp_rows(Zs):
+    """The rows ``[-z, 1]`` of ``Zs`` in CSR form ``(row starts, columns, values)``,
+    zeros left out; dense rows without scipy (its import costs more than a small LP)."""
+    if _is_sparse(Zs):
+        import scipy.sparse as sp
+
+        A = sp.hstack([-Zs.tocsr(), np.ones((Zs.shape[0], 1))], format="csr")
+        return A.indptr[:-1], A.indices, A.data
+    M = np.hstack([-np.asarray(Zs, dtype=np.float64), np.ones((Zs.shape[0], 1))])
+    rows, cols = np.nonzero(M)
+    starts = np.searchsorted(rows, np.arange(M.shape[0]))
+    return starts, cols, M[rows, cols]
+
+
 class _HighsLP:
     """The LP ``max t, -z . w + t <= 0 (rows added over time), |w| <= 1, t <= 1``."""
 
@@ -92,14 +106,11 @@ class _HighsLP:
 
     def add(self, Zs, idx):
         """Add the rows ``-Zs[k] . w + t <= 0`` for the examples ``idx``."""
-        import scipy.sparse as sp
-
-        A = sp.csr_matrix(-Zs) if not _is_sparse(Zs) else -Zs.tocsr()
-        A = sp.hstack([A, np.ones((A.shape[0], 1))], format="csr")
-        k = A.shape[0]
-        self.h.addRows(k, np.full(k, -self._highspy.kHighsInf), np.zeros(k), A.nnz,
-                       A.indptr[:-1].astype(np.int32), A.indices.astype(np.int32),
-                       A.data.astype(np.float64))
+        k = Zs.shape[0]
+        starts, cols, values = _lp_rows(Zs)
+        self.h.addRows(k, np.full(k, -self._highspy.kHighsInf), np.zeros(k), len(values),
+                       starts.astype(np.int32), cols.astype(np.int32),
+                       values.astype(np.float64))
         self.rows.extend(int(i) for i in idx)
 
     def solve(self, deadline):
@@ -153,14 +164,13 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
         The optimum ``t`` of the LP on the rows it used (``t > 0``: ``w`` has margin
         at least ``t`` on every row of ``Z``, after row scaling, up to rounding;
         ``t <= 0``: those rows alone cannot be separated), ``w`` in the space of ``Z``,
-        the row indices used, and their dual values in ``Z``'s own scale (so that
-        ``sum lam_k Z[rows[k]]`` is about 0 when ``t = 0``).
+        the row indices used, and their dual values for the *scaled* rows (each row
+        divided by its largest magnitude: ``sum lam_k Z[rows[k]] / scale_k`` is about
+        0 when ``t = 0``). In ``Z``'s own scale they would overflow where a row's
+        largest entry is tiny (``1 / 5e-324`` is beyond float64).
     """
     n, d = Z.shape
-    if _is_sparse(Z):
-        scale = np.asarray(abs(Z).max(axis=1).todense()).ravel()
-    else:
-        scale = np.abs(Z).max(axis=1)
+    scale = _row_max_abs(Z)
     first = min(n, 5 * (d + 1) if first is None else first)
     add = d + 1 if add is None else add
     if first >= n:
@@ -170,7 +180,7 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
     else:
         start = np.sort(np.random.default_rng(seed).choice(n, first, replace=False))
     lp = _HighsLP(d, lp_iteration_limit(n, d))
-    lp.add(_scaled(Z, start, scale), start)
+    lp.add(row_scaled(Z, start, scale), start)
     while True:
         t, w, lam = lp.solve(deadline)
         rows = np.asarray(lp.rows)
@@ -183,15 +193,31 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
         if not bad.size:
             break
         new = bad[np.argsort(margins[bad], kind="stable")[:add]]
-        lp.add(_scaled(Z, new, scale), new)
-    return t, w, rows, lam / scale[rows]
+        lp.add(row_scaled(Z, new, scale), new)
+    return t, w, rows, lam
 
 
-def _scaled(Z, idx, scale):
-    """Rows ``idx`` of ``Z``, each divided by its largest magnitude."""
+def row_scaled(Z, idx, scale=None):
+    """Rows ``idx`` of ``Z`` (dense or CSR), each divided by its largest magnitude
+    (``scale``, when known): entries in [-1, 1], the largest of each row 1 in
+    magnitude. Every entry is divided by its row's scale, never multiplied by a
+    reciprocal (``1 / 5e-324`` overflows).
+
+    >>> row_scaled(np.array([[5e-324, -1e-323], [4.0, 1.0]]), [0, 1]).tolist()
+    [[0.5, -1.0], [1.0, 0.25]]
+    """
     R = Z[idx]
+    if scale is None:
+        scale = _row_max_abs(Z)
     if _is_sparse(R):
-        import scipy.sparse as sp
-
-        return sp.diags(1.0 / scale[idx]) @ R
+        R = R.copy()
+        R.data = R.data / np.repeat(scale[idx], np.diff(R.indptr))
+        return R
     return R / scale[idx, None]
+
+
+def _row_max_abs(Z):
+    """The largest magnitude of every row (dense or CSR)."""
+    if _is_sparse(Z):
+        return np.asarray(abs(Z).max(axis=1).todense()).ravel()
+    return np.abs(Z).max(axis=1)

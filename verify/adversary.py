@@ -62,7 +62,7 @@ from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_le
 from verify.cycling import integer_yx, reachable_states
 
 if TYPE_CHECKING:
-    from markone.perceptron import TrainResult
+    from markone.engine import TrainResult
 
 __all__ = [
     "AdversarialOrder",
@@ -161,7 +161,7 @@ def replay(X: ArrayLike, y: ArrayLike, order: Sequence[int], *, intercept: bool 
     >>> replay([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
     1
     """
-    from markone.perceptron import train
+    from markone.engine import train
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -172,7 +172,8 @@ def replay(X: ArrayLike, y: ArrayLike, order: Sequence[int], *, intercept: bool 
 def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
                 method: str = "greedy", budget: int | None = None,
                 timeout_s: float | None = None, progress: bool | None = None,
-                solver: str = "z3", smt2_dir: PathLike | None = None) -> AdversarialOrder:
+                solver: str = "z3", smt2_dir: PathLike | None = None,
+                max_memory_gb: float | None = None) -> AdversarialOrder:
     """Search for a stream on which the perceptron makes as many mistakes as possible.
 
     Parameters
@@ -207,6 +208,10 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     smt2_dir : path, optional
         ``method="z3"``: save the whole incremental session (one ``check-sat`` per
         stream length) as ``smt2_dir/worst_order.smt2``.
+    max_memory_gb : float, optional
+        ``method="exhaustive"``: refuse, before searching, a ``budget`` of weight
+        vectors (with their edges) that could need more memory than this (default
+        4 GB; :class:`verify._memory.MemoryLimitError`, a ``ValueError``).
 
     Returns
     -------
@@ -249,7 +254,8 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     if method == "exhaustive":
         with search_bar(budget, "worst_order exhaustive: weight vectors",
                         progress, unit=" vectors") as bar:
-            order, explored, stopped = _exhaustive(YX, budget, deadline, bar)
+            order, explored, stopped = _exhaustive(YX, budget, deadline, bar,
+                                                   max_memory_gb)
     else:
         order, explored, stopped = _bmc_search(YX, budget, deadline, progress,
                                                solver, smt2_dir)
@@ -446,9 +452,10 @@ def _longest_path(n_nodes, src, dst):  # pragma: no cover - compiled
     return dist, parent, head
 
 
-def _exhaustive(YX, budget, deadline=None, bar=None):
+def _exhaustive(YX, budget, deadline=None, bar=None, max_memory_gb=None):
     """The longest stream in the mistake graph; ``(order, states, stopped_by)``."""
-    g = reachable_states(YX, budget=budget, edges=True, deadline=deadline, bar=bar)
+    g = reachable_states(YX, budget=budget, edges=True, deadline=deadline, bar=bar,
+                         max_memory_gb=max_memory_gb)
     n = len(g.states)
     dist, parent, n_sorted = _longest_path(n, g.src.astype(np.int64),
                                            g.dst.astype(np.int64))

@@ -89,6 +89,12 @@ class _BoundCheck:
     ratio: float
     held: bool
 
+    @property
+    def stopped_by(self) -> str:
+        """``"budget"`` when a run stopped at ``max_epochs`` before a clean pass (its
+        mistakes so far were still checked), else ``""``."""
+        return "" if getattr(self, "converged", True) else "budget"
+
 
 def _judge(cls, counts, bound, bug, **fields):
     """Build a report of ``cls``; raise :class:`BoundViolation` (message ``bug``) when
@@ -148,7 +154,7 @@ def _margin_of(u, Z, name="u"):
 
 def _train(data, **kw):
     """:func:`markone.train` on checked data, its convergence warning silenced."""
-    from markone.perceptron import train
+    from markone.engine import train
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -317,7 +323,7 @@ def freund_schapire_bound(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float
     """
     runs = check_int_at_least(runs, "runs", 1)
     g = check_positive(gamma, "gamma")
-    from markone.perceptron import augment
+    from markone.engine import augment
 
     data = as_dataset(X, y)
     Z0 = augment(data, intercept)
@@ -502,7 +508,7 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
     (True, 3, True)
     """
     from markone.multiclass import MulticlassPerceptron, kesler_expand
-    from markone.perceptron import augment
+    from markone.engine import augment
     from verify.margin import max_margin
 
     runs = check_int_at_least(runs, "runs", 1)

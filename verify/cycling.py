@@ -58,6 +58,7 @@ from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Rational
 from markone.online import is_mistake
 from markone._internal.validation import check_choice, check_int_at_least
+from verify._memory import check_memory
 from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, stopped_phrase,
                             to_raise)
 
@@ -168,8 +169,8 @@ def _widen(YX, W, amax=None):
 def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
                   intercept_scale: Rational = 1, order: str = "cyclic",
                   rule: str = "nonstrict", budget: int = 1_000_000,
-                  timeout_s: float | None = None, progress: bool | None = None
-                  ) -> CyclingReport:
+                  timeout_s: float | None = None, progress: bool | None = None,
+                  max_memory_gb: float | None = None) -> CyclingReport:
     """Find the exact cycle of the perceptron, or every weight vector it can reach.
 
     Parameters
@@ -188,8 +189,10 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     rule : {"nonstrict", "strict"}, default "nonstrict"
         Mistake when ``y w.x <= 0`` (markone's rule) or when ``y w.x < 0``.
     budget : int, default 1_000_000
-        At most this many updates (cyclic) or states (all); past it the report has
-        ``complete=False`` and what was found so far.
+        At most this many updates (cyclic) or states (all), exactly; past it the
+        report has ``complete=False`` and what was found so far. With
+        ``order="all"`` the budget also bounds the memory: what ``budget`` states of
+        this width can need is estimated first, and refused past ``max_memory_gb``.
     timeout_s : float, optional
         Stop searching after about this many seconds (``complete=False``,
         ``stopped_by="timeout"``, and what was found so far). Without it only
@@ -198,6 +201,10 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         Show a progress bar of the updates (cyclic) or states (all) found (tqdm, on
         stderr; ``None``: only on a terminal, once the search takes more than half a
         second). It changes no result.
+    max_memory_gb : float, optional
+        ``order="all"``: refuse a search whose ``budget`` states could need more
+        memory than this (default :data:`verify._memory.DEFAULT_MAX_MEMORY_GB`, 4 GB),
+        before allocating any of it.
 
     Returns
     -------
@@ -206,7 +213,9 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     Raises
     ------
     ValueError
-        Bad shapes or labels, non-numeric entries, an unknown ``order`` or ``rule``.
+        Bad shapes or labels, non-numeric entries, an unknown ``order`` or ``rule``;
+        :class:`verify._memory.MemoryLimitError` (a ``ValueError``) when
+        ``order="all"`` could need more than ``max_memory_gb``.
     RuntimeError
         If replaying the cyclic run through :func:`markone.train` (exact, the same
         stream) gives other updates or weights: a bug, reported as such.
@@ -245,7 +254,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     with search_bar(budget, "check_cycling: reachable states", progress,
                     unit=" states") as bar:
         reach = reachable_states(YX, rule=rule, budget=budget, deadline=deadline,
-                                 bar=bar)
+                                 bar=bar, max_memory_gb=max_memory_gb)
     norms = _norms_sq(reach.states)
     k = int(np.argmax(norms))
     consistent = reach.clean_states > 0
@@ -392,7 +401,7 @@ def _replay(data, intercept, intercept_scale, steps, trajectory, scale):
     (exact) and raise if its updates or weights differ from ``trajectory``."""
     import warnings
 
-    from markone.perceptron import train
+    from markone.engine import train
 
     positions, weights = trajectory
     n = data.shape[0]
@@ -433,80 +442,118 @@ class Reachable:
 
 def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_000_000,
                      edges: bool = False, deadline: float | None = None,
-                     bar: Any = None) -> Reachable:
+                     bar: Any = None, max_memory_gb: float | None = None) -> Reachable:
     """Breadth-first search of every weight vector reachable from zero.
 
     A vector ``w`` has a successor ``w + YX[i]`` for every row with
-    ``YX[i] . w <= 0`` (``< 0`` under the strict rule). One frontier is expanded at a
-    time with numpy; vectors are deduplicated exactly (as int64 bytes or tuples of
-    Python ints). Stops once more than ``budget`` states are known, or once
+    ``YX[i] . w <= 0`` (``< 0`` under the strict rule). The frontier is expanded with
+    numpy a bounded slice at a time; vectors are deduplicated exactly (as int64 bytes
+    or tuples of Python ints). At most ``budget`` states are kept: the search stops
+    when one more would be found (``stopped_by="budget"``), or once
     :func:`time.perf_counter` passes ``deadline``; ``bar`` (a tqdm bar) counts the
-    states found.
+    states found. Before anything is allocated, the memory ``budget`` states (and
+    their edges) can need is estimated and refused past ``max_memory_gb``
+    (:class:`verify._memory.MemoryLimitError`).
 
     >>> YX = np.array([[1, 0], [0, 1]])
     >>> r = reachable_states(YX, edges=True)
     >>> r.states.tolist(), r.complete
     ([[0, 0], [1, 0], [0, 1], [1, 1]], True)
+    >>> reachable_states(YX, budget=3).states.tolist()      # the budget, exactly
+    [[0, 0], [1, 0], [0, 1]]
     """
     YX = np.asarray(YX)
+    check_memory(search_bytes(YX, budget, edges), max_memory_gb,
+                 f"a search of up to budget={budget} weight vectors of "
+                 f"{YX.shape[1]} integers", "lower budget")
     fast = _reachable_compiled(YX, rule, budget, edges, deadline, bar)
     if fast is not None:
         return fast
-    d = YX.shape[1]
+    n, d = YX.shape
     W = np.zeros((1, d), dtype=YX.dtype)
     index = {_key(W[0]): 0}
     blocks = [W]
-    src, dst, ex = [], [], []
+    src: list = []
+    dst: list = []
+    ex: list = []
     frontier_ids = np.array([0])
     frontier = W
     clean = 0
     stopped_by = ""
     if bar is not None:
         bar.update(1)
-    while len(frontier):
+    while len(frontier) and not stopped_by:
         narrow = YX.dtype != object
         YX, frontier = _widen(YX, frontier)
         if narrow and YX.dtype == object:  # the vectors known, keyed as the new ones
             index = {_widened_key(k): j for k, j in index.items()}
-        S = frontier @ YX.T
-        M = _mistakes(S, rule)
-        clean += int((~M.any(axis=1)).sum())
-        r, c = np.nonzero(M)
-        children = frontier[r] + YX[c]
-        new_rows: list = []
-        new_ids: list = []
-        child_ids = np.empty(len(children), dtype=np.int64)
-        n_known = len(index)
-        for k, row in enumerate(children):
-            key = _key(row)
-            j = index.get(key)
-            if j is None:
-                j = n_known + len(new_rows)
-                index[key] = j
-                new_rows.append(row)
-                new_ids.append(j)
-            child_ids[k] = j
-        if edges:
-            src.append(frontier_ids[r])
-            dst.append(child_ids)
-            ex.append(c)
-        if not new_rows:
+        new_parts: list = []   # the new vectors of each slice, copied out of it
+        found = 0
+        chunk = max(1, _EXPAND_BYTES // (8 * n * (d + 1)))
+        for lo in range(0, len(frontier), chunk):
+            part = frontier[lo:lo + chunk]
+            M = _mistakes(part @ YX.T, rule)
+            r, c = np.nonzero(M)
+            children = part[r] + YX[c]
+            child_ids = np.empty(len(children), dtype=np.int64)
+            done = len(children)
+            fresh = []
+            for k, row in enumerate(children):
+                key = _key(row)
+                j = index.get(key)
+                if j is None:
+                    if len(index) == budget:   # one more would break the budget
+                        stopped_by, done = BUDGET, k
+                        break
+                    j = index[key] = len(index)
+                    fresh.append(k)
+                child_ids[k] = j
+            new_parts.append(children[fresh])
+            found += len(fresh)
+            expanded = len(part) if done == len(children) else int(r[done])
+            clean += int((~M[:expanded].any(axis=1)).sum())
+            if edges:
+                src.append(frontier_ids[lo + r[:done]])
+                dst.append(child_ids[:done])
+                ex.append(c[:done])
+            if stopped_by:
+                break
+        if not found:
             break
-        frontier = np.array(new_rows, dtype=YX.dtype).reshape(-1, d)
-        frontier_ids = np.array(new_ids)
+        frontier_ids = np.arange(len(index) - found, len(index))
+        frontier = np.concatenate(new_parts)
         blocks.append(frontier)
         if bar is not None:
-            bar.update(min(len(index), budget) - bar.n)
-        if len(index) > budget:
-            stopped_by = BUDGET
-            break
-        if expired(deadline):
+            bar.update(len(index) - bar.n)
+        if not stopped_by and expired(deadline):
             stopped_by = TIMEOUT
-            break
-    states = np.concatenate([b.astype(YX.dtype) for b in blocks])
+    del index   # the keys go before the states are gathered in one array
+    states = np.concatenate([b.astype(YX.dtype, copy=False) for b in blocks])
     cat = (lambda parts: np.concatenate(parts) if parts else np.empty(0, np.int64))
     return Reachable(states=states, src=cat(src), dst=cat(dst), example=cat(ex),
                      clean_states=clean, complete=not stopped_by, stopped_by=stopped_by)
+
+
+#: Bytes of scores and children made at once when a frontier is expanded (the
+#: frontier is cut into slices this size).
+_EXPAND_BYTES = 1 << 25
+
+
+def search_bytes(YX: np.ndarray, budget: int, edges: bool = False) -> int:
+    """An estimate of the most memory :func:`reachable_states` can need for
+    ``budget`` states of ``YX``'s width: every state kept twice (the array, and the
+    key that deduplicates it, with a dict's overhead), up to one edge per example and
+    state, and the slices of the frontier being expanded. Python ints (entries beyond
+    int64) cost about four times more.
+
+    >>> search_bytes(np.zeros((4, 3), dtype=np.int64), 10**6)    # XOR: ~0.6 GB
+    572663296
+    """
+    n, d = YX.shape
+    per_state = 24 * d + 400 if YX.dtype != object else 100 * d + 600
+    if edges:
+        per_state += 48 * n
+    return int(budget) * per_state + 3 * _EXPAND_BYTES
 
 
 def _key(row):
@@ -551,7 +598,7 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
         key0 = (key0 << bits) + off
     index = Dict.empty(key_type=types.int64, value_type=types.int64)
     index[np.int64(key0)] = 0
-    state = (np.zeros((1024, d), np.int64), np.empty(1024, np.int64),
+    state = (np.zeros((min(1024, budget), d), np.int64), np.empty(1024, np.int64),
              np.empty(1024, np.int64), np.empty(1024, np.int64))
     count, ne, head, clean = 1, 0, 0, 0
     stopped_by = ""
@@ -562,7 +609,7 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
         if not ok:
             return None
         if bar is not None:
-            bar.update(min(count, budget) - bar.n)  # the last one over is not shown
+            bar.update(count - bar.n)
         if over:
             stopped_by = BUDGET
             break
@@ -581,8 +628,8 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
 def _bfs_packed(YX, strict, budget, bits, want_edges, index, states, src, dst, ex,
                 count, ne, head, clean, chunk):  # pragma: no cover - compiled
     """Expand at most ``chunk`` more vectors (from ``head``) of the packed search;
-    return the grown buffers, the counters, ``over`` (more than ``budget`` states) and
-    ``ok`` (every coordinate fitted its bits)."""
+    return the grown buffers, the counters, ``over`` (one more state than ``budget``
+    was found, and not kept) and ``ok`` (every coordinate fitted its bits)."""
     n, d = YX.shape
     off = np.int64(1) << (bits - 1)
     lim = off - 1
@@ -605,10 +652,12 @@ def _bfs_packed(YX, strict, budget, bits, want_edges, index, states, src, dst, e
                     key = (key << bits) + (c + off)
                 j_id = index.get(key, -1)
                 if j_id < 0:
+                    if count == budget:   # one more would break the budget
+                        return states, src, dst, ex, count, ne, head, clean, True, True
                     j_id = count
                     index[key] = count
                     if count == states.shape[0]:
-                        bigger = np.zeros((2 * count, d), np.int64)
+                        bigger = np.zeros((min(2 * count, budget), d), np.int64)
                         bigger[:count] = states
                         states = bigger
                     states[count] = child
@@ -629,6 +678,4 @@ def _bfs_packed(YX, strict, budget, bits, want_edges, index, states, src, dst, e
         if mistakes == 0:
             clean += 1
         head += 1
-        if count > budget:
-            return states, src, dst, ex, count, ne, head, clean, True, True
     return states, src, dst, ex, count, ne, head, clean, False, True

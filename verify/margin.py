@@ -57,7 +57,7 @@ from markone._internal.html import ShownInJupyter
 from markone._internal.typing import ArrayLike
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.validation import check_positive, is_sparse, sparse_refused
-from markone.perceptron import signed_rows
+from markone.engine import signed_rows
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
 from verify.separability import check_separable
 
@@ -80,7 +80,10 @@ class Margin(ShownInJupyter):
         result is the interval ``[lower, upper]`` (:attr:`interval`).
     u : ndarray
         A unit vector that attains ``lower``: in the augmented space (last entry the
-        intercept weight) by default; in feature space with ``svm=True``.
+        intercept weight) by default; in feature space with ``svm=True``. When
+        float64 cannot resolve the margin and the interval is found again in exact
+        arithmetic (small dense data), ``lower`` is attained by the exact direction
+        and ``u`` is that direction rounded to float64.
     offset : float
         The decision function's constant: ``u[-1]`` (times the constant 1) with an
         intercept, 0.0 without, the SVM's ``b`` with ``svm=True``.
@@ -245,6 +248,8 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
         u, lower = _unit_and_lower(Z, p)
         lower -= prob.delta
         upper = _hull_norm_upper(Z, support, lam) + prob.delta
+        if upper - lower > math.sqrt(rtol) * upper:   # float64 does not resolve it
+            u, lower, upper = _exact_interval(Z, support, prob.delta) or (u, lower, upper)
         offset = float(u[-1]) if intercept else 0.0
         if lower > 0:
             m = _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0,
@@ -317,10 +322,23 @@ def _sqrt_up(q):
     >>> _sqrt_up(Fraction(4)), _sqrt_up(Fraction(2)) ** 2 >= 2, _sqrt_up(Fraction(0))
     (2.0, True, 0.0)
     """
-    r = math.sqrt(float_up(q))
-    while Fraction(r) ** 2 < q:
-        r = float(np.nextafter(r, np.inf))
-    return r
+    return _sqrt_bounds(q)[1]
+
+
+def _sqrt_bounds(q):
+    """Floats ``(down, up)`` with ``down**2 <= q <= up**2`` for a rational ``q >= 0``,
+    each within an ulp or two of ``sqrt(q)`` at any magnitude (an integer square root
+    of ``q`` scaled to 110 bits, never a float square that underflows).
+
+    >>> _sqrt_bounds(Fraction(9, 4)), _sqrt_bounds(Fraction(10) ** -320)
+    ((1.5, 1.5), (1e-160, 1.0000000000000001e-160))
+    """
+    if q == 0:
+        return 0.0, 0.0
+    s = max(0, (110 - q.numerator.bit_length() + q.denominator.bit_length()) // 2 + 1)
+    r = math.isqrt(math.floor(q * 4**s))   # r <= sqrt(q) 2**s < r + 1
+    below = Fraction(r, 2**s)
+    return -float_up(-below), float_up(below if below**2 == q else Fraction(r + 1, 2**s))
 
 
 def _scaled_sparse(data, intercept, svm):
@@ -653,6 +671,56 @@ def _worst_margin(Z, w, n_norm=None):
     return low * (1 - 4 * UNIT_ROUNDOFF) if low > 0 else low * (1 + 4 * UNIT_ROUNDOFF)
 
 
+#: Entries (n x d) up to which an interval that float64 does not resolve is found again
+#: in rationals (:func:`_exact_interval`).
+_EXACT_ENTRIES = 50_000
+
+
+def _exact_interval(Z, support, delta):
+    """The interval again, in rationals: the nearest point ``p`` of the affine hull of
+    the support rows (with every weight positive it is a point of the hull, so
+    ``||p||`` is an upper end) and the exact worst margin of the direction ``p`` (a
+    lower end); both widened by ``delta``. Returns ``(u, lower, upper)``, ``u`` the
+    direction rounded to float64; None for sparse or large data, or when ``p`` is not
+    in the hull (then the floats' interval stands).
+
+    >>> Z = np.array([[2.0**-70, 1.0], [2.0**-69, 1.0], [2.0**-70, -1.0]])
+    >>> u, lower, upper = _exact_interval(Z, [0, 2], 0.0)
+    >>> u.tolist(), lower == upper == 2.0**-70
+    ([1.0, 0.0], True)
+    """
+    if is_sparse(Z) or Z.size > _EXACT_ENTRIES:
+        return None
+    import flint
+
+    every = [[Fraction(v) for v in row] for row in Z.tolist()]
+    rows = [every[i] for i in support]
+    k = len(rows)
+    kkt = [[sum(a * b for a, b in zip(r, t)) for t in rows] + [1] for r in rows]
+    kkt = [[flint.fmpq(v.numerator, v.denominator) for v in map(Fraction, r)]
+           for r in kkt + [[1] * k + [0]]]
+    try:
+        sol = flint.fmpq_mat(kkt).solve(flint.fmpq_mat([[0]] * k + [[1]]))
+    except ZeroDivisionError:
+        return None
+    weights = [Fraction(int(sol[i, 0].p), int(sol[i, 0].q)) for i in range(k)]
+    if any(w < 0 for w in weights):
+        return None
+    p = [sum(w * r[j] for w, r in zip(weights, rows)) for j in range(Z.shape[1])]
+    norm_sq = sum(v * v for v in p)
+    worst = min(sum(a * b for a, b in zip(row, p)) for row in every)
+    if norm_sq == 0 or worst <= 0:
+        return None
+    lower = _sqrt_bounds(worst * worst / norm_sq)[0]
+    upper = _sqrt_bounds(norm_sq)[1]
+    if delta:
+        lower = -float_up(Fraction(delta) - Fraction(lower))
+        upper = float_up(Fraction(upper) + Fraction(delta))
+    top = max(abs(v) for v in p)
+    u = np.array([float(v / top) for v in p])
+    return u / np.linalg.norm(u), lower, upper
+
+
 def _hull_norm_upper(Z, support, lam):
     """Rigorous upper bound of ``||sum lam_i Z_i|| / sum lam_i`` (a hull point's norm),
     squares that underflow included."""
@@ -756,10 +824,19 @@ def _affine_min(S):
     k = S.shape[0]
     if k == 1:
         return np.ones(1)
-    from scipy.linalg import lstsq
-
     D = (S[1:] - S[0]).T
-    beta = lstsq(D, -S[0], lapack_driver="gelsy", check_finite=False)[0]
+    # least squares by QR, as LAPACK's gelsy (numpy's: scipy.linalg costs 0.4 s to
+    # import); a wide or rank-deficient D takes the SVD's minimum-norm solution
+    if D.shape[0] >= D.shape[1]:
+        q, r = np.linalg.qr(D)
+        diag = np.abs(np.diag(r))
+        if diag.min() > np.finfo(float).eps * D.shape[0] * diag.max():
+            return _with_first(np.linalg.solve(r, -(q.T @ S[0])))
+    return _with_first(np.linalg.lstsq(D, -S[0], rcond=None)[0])
+
+
+def _with_first(beta):
+    """Affine coefficients ``[1 - sum(beta), beta...]``."""
     return np.concatenate([[1.0 - beta.sum()], beta])
 
 

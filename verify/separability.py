@@ -42,14 +42,16 @@ from typing import Any
 import numpy as np
 
 from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.jit import PLAIN_PRESENTATIONS
 from markone._internal.checks import zero_rows
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import signed_integer_rows
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
 from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
-from markone.perceptron import signed_rows
+from markone.engine import signed_rows
 from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
+from verify._memory import check_memory, memory_limit
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
 from verify.certificate import CertificateError, check_certificate
@@ -141,8 +143,9 @@ class _Problem:
         self.guess = None  # an approximate separator, when a prover found one
         self.y, self.single = data.y, data.single
         Xf = data.exact_floats  # float64 when it holds the data exactly (CSR stays CSR)
+        self.columns = None   # the columns kept, when empty ones were dropped
         if data.sparse:  # the stored entries are the exact values (float64)
-            self.Zf = signed_rows(Xf, self.y, intercept)
+            self.Zf, self.columns = _stored_columns(signed_rows(Xf, self.y, intercept))
             self.M = None
         elif Xf is not None:
             n, d = Xf.shape
@@ -159,6 +162,7 @@ class _Problem:
             if big < 2**53:
                 self.M = None  # float64 holds the integers exactly
         self.n, self.d = self.Zf.shape
+        self.width = self.d if self.columns is None else data.shape[1] + bool(intercept)
         self.float_exact = self.M is None
 
     def int_rows(self, idx):
@@ -194,6 +198,47 @@ class _Problem:
             return None
         g = min(cert.values())
         return {i: v / g for i, v in sorted(cert.items())}
+
+
+def _stored_columns(Z):
+    """A CSR matrix without its columns that store no entry, and the columns kept
+    (None when every column stores one). Separability does not see empty columns (a
+    witness is 0 there, a certificate is about rows), so the provers work in
+    O(stored entries) however wide the data; the column map is built from the stored
+    entries only (never an array of the full width).
+
+    >>> import scipy.sparse as sp
+    >>> Z = sp.csr_matrix(([1.0, 2.0, -1.0], ([0, 1, 2], [5, 9, 5])), shape=(3, 10))
+    >>> small, columns = _stored_columns(Z)
+    >>> small.toarray().tolist(), columns.tolist()
+    ([[1.0, 0.0], [0.0, 2.0], [-1.0, 0.0]], [5, 9])
+    """
+    import scipy.sparse as sp
+
+    columns = np.unique(Z.indices)
+    if len(columns) == Z.shape[1]:
+        return Z, None
+    indices = np.searchsorted(columns, Z.indices).astype(Z.indices.dtype)
+    small = sp.csr_matrix((Z.data, indices, Z.indptr), shape=(Z.shape[0], len(columns)))
+    return small, columns
+
+
+def _full_width(prob, witness, max_memory_gb):
+    """A witness found on the stored columns, with a 0 in every empty column: after
+    checking that a vector of the data's full width fits in ``max_memory_gb``."""
+    if prob.columns is None or witness is None:
+        return witness
+    width = prob.width
+    check_memory(16 * width, max_memory_gb,
+                 f"the witness of these separable data ({width} entries, one per "
+                 f"column; {len(prob.columns)} columns store an entry)",
+                 "drop the empty columns (X[:, columns that store an entry]) and ask "
+                 "again")
+    zero = Fraction(0)
+    full = [zero] * width
+    for j, v in zip(prob.columns.tolist(), witness):
+        full[j] = v
+    return tuple(full)
 
 
 def _float_rows(M, big):
@@ -235,7 +280,8 @@ def labels_pm1(y: ArrayLike) -> tuple[np.ndarray, bool]:
 def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
                     method: str = "auto", timeout_s: float | None = None,
                     solver: str = "z3", smt2_dir: PathLike | None = None,
-                    progress: bool | None = None) -> SeparabilityVerdict:
+                    progress: bool | None = None, max_memory_gb: float | None = None
+                    ) -> SeparabilityVerdict:
     """Decide exactly whether ``(X, y)`` is linearly separable, with a proof.
 
     Parameters
@@ -271,6 +317,11 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         its steps: the perceptron run, each cutting-plane LP round, each SMT query.
         ``None`` (default): only on a terminal, once the check takes more than half a
         second. It changes no verdict.
+    max_memory_gb : float, optional
+        Sparse data are decided on the columns that store an entry (the work grows
+        with the stored entries, not the width); a witness has one entry per column
+        of the data, and is refused (:class:`verify._memory.MemoryLimitError`) when
+        it could need more memory than this (default 4 GB).
 
     Returns
     -------
@@ -280,7 +331,8 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     ------
     ValueError
         On NaN/inf, empty data, mismatched lengths, labels of three or more classes,
-        or an unknown ``method`` or ``solver``.
+        an unknown ``method`` or ``solver``; ``MemoryLimitError`` (a ``ValueError``)
+        for a witness wider than ``max_memory_gb`` allows.
 
     Examples
     --------
@@ -310,6 +362,7 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     check_choice(method, "method", METHODS)
     check_choice(solver, "solver", SOLVERS)
     deadline = deadline_after(timeout_s)
+    memory_limit(max_memory_gb)   # checked before any work
     prob = _Problem(as_dataset(X, y), intercept)
     prob.solver, prob.smt2_dir, prob.queries = solver, smt2_dir, 0
     try:
@@ -320,6 +373,7 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     except _Stopped as stop:
         verdict = (stop.stopped_by or BUDGET, None, None, _unknown(stop, timeout_s, method))
     how, witness, cert, message = verdict
+    witness = _full_width(prob, witness, max_memory_gb)
     sep = True if witness is not None else False if cert is not None else None
     return SeparabilityVerdict(
         separable=sep, witness=witness, certificate=cert, method=how,
@@ -345,7 +399,7 @@ def _decide(prob, method, deadline):
     if found is not None:
         return found
     if method in ("auto", "perceptron"):
-        found = _perceptron(prob, deadline)
+        found = _perceptron(prob, deadline, small_first=method == "auto")
         if found is not None:
             return found
         if method == "perceptron":
@@ -453,14 +507,38 @@ def _perceptron_epochs(size, d, budget=1e8):
     return int(max(min(1000, max(10, budget // max(size, 1))), d // 4))
 
 
+#: Stored entries up to which the LP (HiGHS, by cutting planes) decides in
+#: milliseconds: on problems this small, ``method="auto"`` gives the perceptron only
+#: the passes that :func:`markone.train` runs uncompiled, so that a small question
+#: never waits for numba to load and compile; the LP decides what they leave open.
+SMALL_LP_ENTRIES = 2**16
+
+
+def _auto_epochs(size, d, n):
+    """The perceptron's passes under ``method="auto"``: :func:`_perceptron_epochs`,
+    capped on problems of at most :data:`SMALL_LP_ENTRIES` entries to the passes
+    over ``n`` rows that run uncompiled (at least one).
+
+    >>> _auto_epochs(4 * 3, 3, 4), _auto_epochs(1000 * 21, 21, 1000)
+    (1000, 4)
+    >>> _auto_epochs(10**5 * 101, 101, 10**5) == _perceptron_epochs(10**5 * 101, 101)
+    True
+    """
+    epochs = _perceptron_epochs(size, d)
+    if size <= SMALL_LP_ENTRIES:
+        epochs = min(epochs, max(1, PLAIN_PRESENTATIONS // max(n, 1)))
+    return epochs
+
+
 #: Passes of the perceptron prover's first run when a deadline must be kept: its time
 #: sets how many passes the second run can afford (see :func:`_perceptron`).
 _PROBE_EPOCHS = 10
 
 
-def _perceptron(prob, deadline=None):
-    """A run of :func:`markone.train` on the signed rows (:func:`perceptron_epochs`
-    passes at most); its weights, certified exactly, or None. (Training on
+def _perceptron(prob, deadline=None, small_first=False):
+    """A run of :func:`markone.train` on the signed rows (:func:`_perceptron_epochs`
+    passes at most, :func:`_auto_epochs` with ``small_first``); its weights,
+    certified exactly, or None. (Training on
     ``z_i = y_i [x_i, 1]`` with all labels +1 and no intercept is the same run as on
     ``(x_i, y_i)``: every score is the same number.)
 
@@ -474,10 +552,12 @@ def _perceptron(prob, deadline=None):
     import warnings
 
     from markone._internal.checks import FloatRangeError
-    from markone.perceptron import train
+    from markone.engine import train
 
     Z = prob.Zf
-    epochs = _perceptron_epochs(Z.nnz if is_sparse(Z) else Z.size, prob.d)
+    size = Z.nnz if is_sparse(Z) else Z.size
+    epochs = (_auto_epochs(size, prob.d, prob.n) if small_first
+              else _perceptron_epochs(size, prob.d))
 
     def run(max_epochs):
         _stage(prob, f"check_separable: perceptron ({max_epochs} epochs at most)")
@@ -545,12 +625,19 @@ def _lp(prob, deadline):
 
 
 def _exact_gordan(prob, support, lam):
-    """Exact Gordan certificate on ``support`` (float multipliers ``lam``), or None.
+    """Exact Gordan certificate on ``support`` (float multipliers ``lam`` of its rows
+    scaled to a largest entry of 1, as :func:`verify._cuts.solve_by_cuts` gives them),
+    or None.
 
     Reduces the support numerically to an affinely minimal one (Caratheodory: a
     one-dimensional kernel), then solves that small integer system exactly.
     """
-    idx, lam = _caratheodory(dense_rows(prob.Zf, support), support, lam)
+    from verify._cuts import row_scaled
+
+    rows = row_scaled(prob.Zf, support)   # the rows the LP's duals ``lam`` weigh
+    idx, lam = _caratheodory(dense_rows(rows, range(len(support))), support, lam)
+    if not idx.size:   # rounding dropped every example: no certificate here
+        return None
     ints, _ = prob.int_rows(idx)
     A = [list(col) for col in zip(*ints)]  # columns = examples
     try:

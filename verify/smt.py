@@ -341,9 +341,13 @@ class Session:
             self._limit(self.rlimit, timeout_s)
         t0 = time.perf_counter()
         if self.solver == "z3":
+            before = self._z3_work()
             r = str(self._z3.check())
             why = self._z3.reason_unknown() if r == "unknown" else ""
-            self.stopped_by = (BUDGET if "resource limit" in why else
+            # Z3 says "canceled" for either limit in some logics: count the work
+            spent = self.rlimit and self._z3_work() - before >= self.rlimit
+            self.stopped_by = ("" if r != "unknown" else
+                               BUDGET if spent or "resource limit" in why else
                                TIMEOUT if why in ("timeout", "canceled") else "")
         else:
             import cvc5
@@ -359,6 +363,11 @@ class Session:
         self._script.append("(check-sat)")
         self._last = r
         return r
+
+    def _z3_work(self):
+        """Z3's resource count so far in this session's context."""
+        stats = self._z3.statistics()
+        return stats.get_key_value("rlimit count") if "rlimit count" in stats.keys() else 0
 
     def push(self) -> None:
         self._script.append("(push 1)")

@@ -42,6 +42,8 @@ from markone._internal.validation import (
     float64_matrix,
     is_sparse,
     labels_to_pm1,
+    refuse_nonfinite,
+    rounding_refused,
     sparse_refused,
 )
 
@@ -66,6 +68,8 @@ class Dataset:
         that were -1/+1 already.
     name : str
         The inputs' name in error messages.
+    sparse : bool
+        True when the inputs are a scipy.sparse matrix (kept as CSR).
     """
 
     @classmethod
@@ -77,13 +81,16 @@ class Dataset:
         >>> Dataset.of_rows(np.array([[1.0, -2.0]])).y.tolist()
         [1]
         """
-        return cls(rows, np.ones(rows.shape[0], dtype=np.int64), np.array([-1, 1]), name)
+        data = cls(rows, np.ones(rows.shape[0], dtype=np.int64), np.array([-1, 1]), name)
+        data.__dict__.update(float_values=rows, floats=rows, exact_floats=rows)  # as made
+        return data
 
     def __init__(self, source: Any, y: np.ndarray, classes: np.ndarray, name: str) -> None:
         self.source = source
         self.y = y
         self.classes = classes
         self.name = name
+        self.sparse = is_sparse(source)
         self._integers: dict[tuple, tuple[np.ndarray, Fraction]] = {}
 
     @property
@@ -91,11 +98,6 @@ class Dataset:
         """``(n_samples, n_features)``."""
         n, d = self.source.shape
         return int(n), int(d)
-
-    @property
-    def sparse(self) -> bool:
-        """True when the inputs are a scipy.sparse matrix (kept as CSR)."""
-        return is_sparse(self.source)
 
     @cached_property
     def single(self) -> bool:
@@ -110,14 +112,24 @@ class Dataset:
         Raises a ``ValueError`` naming the first entry that float64 would round."""
         if self.sparse:
             return self.source
-        return float64_matrix(self.source, name=self.name, check_finite=False)
+        if self.source.dtype.kind not in "biuf":  # exact entries: converted one by one
+            return float64_matrix(self.source, name=self.name, check_finite=False)
+        if self._inexact_at is not None:
+            raise rounding_refused(self.source, self._inexact_at, name=self.name)
+        return float64_matrix(self.source, name=self.name, check_finite=False,
+                              check_rounding=False)
 
     @cached_property
     def floats(self) -> Any:
         """:attr:`float_values`, after checking that every entry is finite."""
-        if self.sparse:
-            return self.source
-        return float64_matrix(self.float_values, name=self.name)
+        if not self.sparse:
+            refuse_nonfinite(self.float_values, name=self.name)
+        return self.float_values
+
+    @cached_property
+    def _inexact_at(self) -> tuple | None:
+        """Where float64 cannot hold a numeric input exactly (None: nowhere)."""
+        return first_inexact(self.source)
 
     @cached_property
     def exact_floats(self) -> Any:
@@ -126,7 +138,7 @@ class Dataset:
         if self.sparse:
             return self.source
         if self.source.dtype.kind in "biuf":
-            return None if first_inexact(self.source) is not None else self.floats
+            return None if self._inexact_at is not None else self.floats
         out = np.empty(self.shape)
         for i, row in enumerate(self.fractions):
             for j, q in enumerate(row):

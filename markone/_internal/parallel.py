@@ -37,6 +37,7 @@ __all__ = ["run_each", "check_dask", "distributed", "die_with_parent",
 
 _PR_SET_PDEATHSIG = 1
 #: Seconds to reach a Dask scheduler and hear its greeting (and dask's own timeout).
+#: It decides whether a scheduler is reached (a clear error otherwise), never a result.
 CONNECT_TIMEOUT_S = 10.0
 #: The largest greeting a scheduler sends (its handshake is a few hundred bytes).
 _MAX_GREETING = 1 << 20

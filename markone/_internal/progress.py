@@ -18,7 +18,38 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["progress_bar", "search_bar", "SEARCH_DELAY_S"]
+__all__ = ["progress_bar", "search_bar", "SEARCH_DELAY_S", "QuietBar"]
+
+
+class QuietBar:
+    """The bar :func:`progress_bar` returns when nothing is to be shown: it counts
+    (``n``) and answers what a tqdm bar answers, and costs no import of tqdm.
+
+    >>> with QuietBar() as bar:
+    ...     bar.update(2)
+    ...     bar.set_description("step", refresh=False)
+    >>> bar.n
+    2
+    """
+
+    def __init__(self, initial: int = 0) -> None:
+        self.n = initial
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more steps."""
+        self.n += n
+
+    def set_description(self, desc: str | None = None, refresh: bool = True) -> None:
+        """Ignored: nothing is shown."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    def __enter__(self) -> QuietBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay=0.0,
@@ -33,12 +64,14 @@ def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay
     ``enabled=True`` shows at once. Change its label with
     ``bar.set_description(text, refresh=False)``. ``unit`` names what is counted.
     """
-    from tqdm import tqdm
-
     stream = sys.stderr if stream is None else stream
     auto = enabled is None
     if auto:
         enabled = bool(getattr(stream, "isatty", lambda: False)())
+    if not enabled:  # nothing to show: tqdm is not even imported
+        return QuietBar(initial)
+    from tqdm import tqdm
+
     known = _terminal_size(stream)  # a terminal of unknown size (0 x 0) hides tqdm
     return tqdm(total=total, desc=label, initial=initial, file=stream,
                 disable=not enabled, leave=True, mininterval=0.1,
@@ -48,6 +81,8 @@ def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay
 
 #: Seconds before a search's bar shows on a terminal (``progress=None``): the searches
 #: in :mod:`verify` are called many times inside other checks, and most calls are quick.
+#: It decides when a bar appears, never an answer: every search is limited by work,
+#: the clock only when the user gives ``timeout_s`` (``verify._budget``).
 SEARCH_DELAY_S = 0.5
 
 

@@ -32,6 +32,9 @@ __all__ = [
     "array_values",
     "dense_array",
     "float64_matrix",
+    "refuse_missing_labels",
+    "refuse_nonfinite",
+    "rounding_refused",
     "check_sparse",
     "float64_input",
     "is_sparse",
@@ -133,11 +136,13 @@ def dense_array(X, *, name="X", allow_empty=False):
     return arr
 
 
-def float64_matrix(arr, *, name="X", dtype=np.float64, check_finite=True):
+def float64_matrix(arr, *, name="X", dtype=np.float64, check_finite=True,
+                   check_rounding=True):
     """A 2-D array of :func:`dense_array` as a C-contiguous array of ``dtype``,
     rounding nothing: Fractions and decimal strings that float64 holds exactly are
-    converted, any entry that would round is refused by position and value; NaN and infinity are refused unless ``check_finite`` is
-    False."""
+    converted, any entry that would round is refused by position and value (unless
+    ``check_rounding`` is False: the caller has looked already); NaN and infinity are
+    refused unless ``check_finite`` is False."""
     if arr.dtype.kind in "OUS" and np.dtype(dtype) == np.float64:
         arr = _exact_floats(arr, name)  # Fractions, "0.5": exactly, or refused by name
     if arr.dtype == object:
@@ -150,18 +155,23 @@ def float64_matrix(arr, *, name="X", dtype=np.float64, check_finite=True):
             f"{name} must hold numbers, got dtype {arr.dtype}; convert it with "
             "np.asarray(X, dtype=float) or use exact=True for rational strings."
         )
-    if np.dtype(dtype) == np.float64:
+    if np.dtype(dtype) == np.float64 and check_rounding:
         _refuse_rounding(arr, name)
     arr = np.ascontiguousarray(arr, dtype=dtype)
     if check_finite and arr.dtype.kind == "f":
-        bad = ~np.isfinite(arr)
-        if bad.any():
-            i, j = np.argwhere(bad)[0]
-            raise ValueError(
-                f"{name} contains NaN or infinity (first at row {i}, column {j}); "
-                "remove or impute those entries before training."
-            )
+        refuse_nonfinite(arr, name=name)
     return arr
+
+
+def refuse_nonfinite(arr, *, name="X"):
+    """Raise for the first NaN or infinity of a float array, by row and column."""
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(
+            f"{name} contains NaN or infinity (first at row {i}, column {j}); "
+            "remove or impute those entries before training."
+        )
 
 
 def _as_array(X):
@@ -258,11 +268,16 @@ def _refuse_rounding(arr, name):
     from markone._internal.exact import first_inexact
 
     k = first_inexact(arr)
-    if k is None:
-        return
+    if k is not None:
+        raise rounding_refused(arr, k, name=name)
+
+
+def rounding_refused(arr, k, *, name="X"):
+    """The ``ValueError`` for entry ``k`` of a numeric array, which float64 cannot
+    hold exactly (:func:`markone._internal.exact.first_inexact` finds it)."""
     value = np.format_float_scientific(arr[k], unique=True) if arr.dtype.kind == "f" \
         else str(arr[k])
-    raise _rounding_error(name, k, f"{value} ({arr.dtype})")
+    return _rounding_error(name, k, f"{value} ({arr.dtype})")
 
 
 def float64_input(X, *, name="X"):
@@ -377,6 +392,21 @@ def _as_label_array(y, name):
     if arr.dtype == object:
         _refuse_missing_labels(arr, name)
     return arr
+
+
+def refuse_missing_labels(y, *, name="y"):
+    """Raise for a missing label (None, pandas NA, NaN, NaT) in ``y``, by position,
+    and for labels of types that cannot be sorted together; other checks of ``y`` are
+    the caller's (the estimators leave them to scikit-learn).
+
+    >>> refuse_missing_labels(["a", None])
+    Traceback (most recent call last):
+    ...
+    ValueError: y[1] is None, a missing label; every example needs one: drop those examples or fill in their labels.
+    """
+    arr = np.asarray(array_values(y))
+    if arr.dtype == object and arr.ndim == 1:
+        _refuse_missing_labels(arr, name)
 
 
 def _refuse_missing_labels(arr, name):

@@ -30,16 +30,16 @@ from markone._internal.exact import MAX_DIGITS, digit_limit
 from markone._internal.io import plural  # noqa: F401  (re-exported for the subcommands)
 from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
-from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_USAGE,  # noqa: F401
-                                 USER_ERRORS, CommandError, UserCodeError,
-                                 call_user_code, cli_terms, exit_line, one_line,
-                                 report_bug, report_user_code)
+from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_TERMINATED,  # noqa: F401
+                                 EXIT_USAGE, USER_ERRORS, CommandError, Terminated,
+                                 UserCodeError, call_user_code, cli_terms, exit_line,
+                                 one_line, report_bug, report_user_code, sigterm_raises)
 
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
-           "deprecated_flag", "output_file", "timeout_left"]
+           "deprecated_flag", "output_file", "timeout_left", "memory_option"]
 
 #: Subcommand modules, in the order ``markone --help`` lists them.
 SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
@@ -197,13 +197,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = getattr(args, "prog", "markone")
     args.started = time.perf_counter()  # --timeout counts from here, loading included
     try:
-        with warnings.catch_warnings(), digit_limit(getattr(args, "max_digits", None) or MAX_DIGITS):
+        with sigterm_raises(), warnings.catch_warnings(), \
+                digit_limit(getattr(args, "max_digits", None) or MAX_DIGITS):
             warnings.showwarning = _warning_printer(prog)
             status = args.func(args)
         sys.stdout.flush()  # here, so that a closed pipe is caught below
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print(f"{prog}: terminated (SIGTERM); nothing half written was left behind",
+              file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:
         return _pipe_closed()
     except UserCodeError as exc:
@@ -318,6 +323,14 @@ def data_options(p: argparse.ArgumentParser, *, label: bool = True, what: str = 
 #: The least time left that --timeout hands to a search (the search then stops at
 #: once, saying that the time limit stopped it).
 _LEAST_TIMEOUT_S = 1e-3
+
+
+def memory_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--max-memory GB`` (the library's ``max_memory_gb``): work whose estimated
+    memory is beyond it is refused before it starts (exit status 2)."""
+    p.add_argument("--max-memory", type=positive_float, default=None, metavar="GB",
+                   help="refuse, before starting, work that could need more memory "
+                   "than this (default 4)")
 
 
 def timeout_left(args: argparse.Namespace) -> float | None:

@@ -16,18 +16,21 @@ own traceback, marked as the user's, instead of being taken for a bug in markone
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 import traceback
 
 from markone.errors import MarkoneError
 
 __all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_UNDECIDED", "EXIT_PIPE",
-           "EXIT_STATUSES", "EXIT_STATUS_HELP", "JOB_EXITS", "TRAINING_EXITS", "exit_line", "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
+           "EXIT_TERMINATED", "EXIT_STATUSES", "EXIT_STATUS_HELP", "sigterm_raises", "JOB_EXITS", "TRAINING_EXITS", "exit_line", "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
            "report_bug", "report_user_code"]
 
 EXIT_OK = 0     #: the claim holds / the job finished
@@ -39,6 +42,9 @@ EXIT_UNDECIDED = 4  #: not decided: a budget or time limit ran out before an ans
 #: reports for any Unix tool a closed pipe stopped; neither 0 nor 1, which would read
 #: as a verdict about output that nobody read to the end.
 EXIT_PIPE = 141
+#: SIGTERM stopped the command (``kill``, a CI job's timeout): 128 + SIGTERM (15), after
+#: removing what it had half written, as on Ctrl-C (130).
+EXIT_TERMINATED = 143
 
 #: The exit statuses of every command: ``(status, short words, meaning)``.
 EXIT_STATUSES = (
@@ -96,6 +102,40 @@ def exit_line(own=None):
     words = {**own, EXIT_USAGE: short[EXIT_USAGE], EXIT_BUG: short[EXIT_BUG]}
     return ("exit status: " + ", ".join(f"{s} {words[s]}" for s in sorted(words))
             + " (see markone --help)")
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised (by :func:`sigterm_raises`) wherever the command was, so
+    that its cleanup runs (staging folders, temporary files), as for Ctrl-C. Like
+    ``KeyboardInterrupt`` it is no error of markone's (not a ``MarkoneError``, not in
+    ``__all__``): only :func:`markone.cli.main` catches it."""
+
+
+@contextlib.contextmanager
+def sigterm_raises():
+    """Within the block, SIGTERM raises :class:`Terminated` in this process instead of
+    ending it at once, so that a command killed by ``kill`` or a CI timeout removes
+    what it had half written (``staged_output``, ``atomic_write``). A process forked
+    from this one (a worker) keeps the default: it ends. Outside the main thread
+    (where signals cannot be handled) the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pid = os.getpid()
+
+    def handler(signum, frame):
+        if os.getpid() != pid:            # a forked worker: end as it would have
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class CommandError(MarkoneError):
@@ -156,12 +196,15 @@ _CLI_TERMS: list = [
     (r"\bbudget=(\d+)", r"--budget \1"),
     (r"\bmax_digits=(\d+)", r"--max-digits \1"),
     (r"\(with markone\.datasets\.digit_limit\(N\): \.\.\.\)", "with --max-digits N"),
-    (r"\btime_budget_s\b", "--time-budget"),
+    (r"\b(within |pass )timeout_s\b", r"\1--timeout"),
     (r"^chars is empty\b", "--chars is empty"),
     (r"\bchars='([^']*)'", r"--chars \1"),
     (r"\bjitter=(\d+)", r"--jitter \1"),
     (r"\bjitter <= ", "--jitter <= "),
     (r"\braise budget\b", "raise --budget"),
+    (r"\blower budget\b", "lower --budget"),
+    (r"\bmax_memory_gb=([\d.eE+-]+)", r"--max-memory \1"),
+    (r"\bmax_memory_gb\b", "--max-memory"),
     (r"\braise draws\b", "raise --draws"),
     (r"MarkI\.train\(images, labels, order=(\w+), max_epochs=1\)",
      r"one pass of the \1 (saved by --json) on the machine"),
@@ -198,6 +241,8 @@ def cli_terms(message):
     'Remove it or drop --no-intercept.'
     >>> cli_terms("y has only one class (np.int64(5))")
     'y has only one class (5)'
+    >>> cli_terms("more than max_memory_gb=4 allows; lower budget, or raise max_memory_gb.")
+    'more than --max-memory 4 allows; lower --budget, or raise --max-memory.'
     >>> cli_terms("replay: MarkI.train(images, labels, order=stream, max_epochs=1)")
     'replay: one pass of the stream (saved by --json) on the machine'
     """

@@ -12,9 +12,11 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import Any
 
-from markone.cli import (CommandError, add_command, cli_terms, nonnegative_int,
-                         output_file, positive_float, positive_int, unit_fraction)
+from markone.cli import (CommandError, add_command, cli_terms, deprecated_flag,
+                         nonnegative_int, output_file, positive_float, positive_int)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
+from markone.cli._machine_options import (add_fault_options, add_physics_options,
+                                          fault_request, machine_params)
 
 __all__ = ["register"]
 
@@ -26,15 +28,9 @@ EXAMPLES = """\
   markone verify machine run.json                        a run saved with log=True
   markone verify machine letters --chars AB --weight-range 3 --recheck report.json"""
 
-#: Fault options: flag -> keyword of markone.hardware.faults.random_faults.
-FAULT_OPTIONS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",
-                 "stopped_motors": "potentiometer motors stopped",
-                 "dead_photocells": "photocells dead"}
-
-
 def _letters_task(args):
     from markone.datasets import letters
-    from markone.hardware import MarkI, MarkIParams
+    from markone.hardware import MarkI
 
     images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
                              typeface=args.typeface)
@@ -42,9 +38,7 @@ def _letters_task(args):
     if args.weight_range is not None:
         changes["weight_range"] = None if args.weight_range == 0 else (
             -args.weight_range, args.weight_range)
-    if args.topology:
-        changes["topology"] = args.topology
-    return MarkI(MarkIParams(**changes), seed=args.seed), images, labels
+    return MarkI(machine_params(args, **changes), seed=args.seed), images, labels
 
 
 def _run_task(path):
@@ -76,12 +70,12 @@ def _run_task(path):
 
 
 def _break(machine, args):
-    """Apply the random faults the options ask for (none: the machine as it is)."""
-    from markone.hardware.faults import apply_faults, random_faults
+    """Apply the faults the options ask for (none: the machine as it is)."""
+    from markone.hardware.faults import apply_faults, faults_for
 
-    wanted = {k: getattr(args, k) for k in FAULT_OPTIONS if getattr(args, k)}
-    if wanted:
-        apply_faults(machine, random_faults(machine, seed=args.seed, **wanted))
+    faults = fault_request(args)
+    if faults is not None:
+        apply_faults(machine, faults_for(machine, faults))
 
 
 def _recheck(path, machine, images, labels):
@@ -108,12 +102,17 @@ def _machine(args):
     if args.task == "letters":
         machine, images, labels = _letters_task(args)
     else:
+        if args.settings or args.ideal or args.weight_range is not None or any(
+                getattr(args, attr) is not None for attr in ("topology", "rule", "noise")):
+            raise CommandError(f"{args.task} carries its machine's parameters: --set, "
+                               "--ideal, --weight-range, --topology, --rule and --noise "
+                               "apply to the letters task only.")
         machine, images, labels = _run_task(args.task)
     _break(machine, args)
     if args.recheck is not None:
         return _recheck(args.recheck, machine, images, labels)
     report = check_machine(machine, images, labels, exposure_s=args.exposure,
-                           seed=args.seed, time_budget_s=args.time_budget)
+                           seed=args.seed, timeout_s=args.timeout)
     print(cli_terms(report.text()))
     if args.json:
         write_json(args.json, report.to_dict())
@@ -143,20 +142,17 @@ def register(verify_subparsers: Any) -> ArgumentParser:
     m.add_argument("--weight-range", type=nonnegative_int, default=None, metavar="K",
                    help="end stops at +/-K motor steps (0: none; default the "
                    "machine's +/-50)")
-    m.add_argument("--topology", choices=("full", "source_sets"), default=None,
-                   help="every A-unit to every R-unit, or disjoint source sets")
     m.add_argument("--exposure", type=positive_float, default=None, metavar="SECONDS",
                    help="judge this exposure time (default: wait until settled)")
     m.add_argument("--seed", type=nonnegative_int, default=0,
                    help="wiring, figures and searches")
-    m.add_argument("--time-budget", type=positive_float, default=None, metavar="SECONDS",
-                   help="stop searching for counterexamples after about this long")
-    for name, what in FAULT_OPTIONS.items():
-        m.add_argument("--" + name.replace("_", "-"), type=unit_fraction, default=0.0,
-                       metavar="FRACTION", help=f"break this fraction of the machine's "
-                       f"parts first ({what}; drawn from --seed); the report then says "
-                       "whether the task is still learnable and gives a 1-minimal set "
-                       "of the faults that broke it")
+    m.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="stop searching after about this long (default: no time "
+                   "limit, only budgets of work, so the report does not depend on "
+                   "the clock)")
+    deprecated_flag(m, "--time-budget", "--timeout", type=positive_float)
+    add_physics_options(m)
+    add_fault_options(m)
     m.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
                    help="also write the report as JSON")
     m.add_argument("--recheck", default=None, metavar="REPORT.json",

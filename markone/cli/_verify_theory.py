@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
-                         needs_exact, nonnegative_int, plural, positive_float,
-                         positive_int, timeout_left)
+                         memory_option, needs_exact, nonnegative_int, plural,
+                         positive_float, positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -60,7 +60,8 @@ def _cycling(args):
         args.file = f"{args.file}:{args.encoding}"
     X, y = load_data(args, exact=True)
     r = check_cycling(X, y, intercept=not args.no_intercept, order=args.order,
-                      rule=args.rule, budget=args.budget, timeout_s=timeout_left(args))
+                      rule=args.rule, budget=args.budget, timeout_s=timeout_left(args),
+                      max_memory_gb=args.max_memory)
     print(cli_terms(r.message))
     if r.order == "cyclic" and r.cycle and not r.converged:
         scale = "" if r.scale == 1 else f" (in units of 1/{r.scale})"
@@ -170,8 +171,10 @@ def register(verify_subparsers: Any) -> None:
     c.add_argument("--rule", choices=("nonstrict", "strict"), default="nonstrict",
                    help="mistake when y w.x <= 0 (markone) or < 0")
     c.add_argument("--budget", type=positive_int, default=1_000_000,
-                   help="at most this many updates (cyclic) or states (all)")
+                   help="at most this many updates (cyclic) or states (all; also what "
+                   "bounds its memory)")
     c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                    help="stop the search after about this long (exit 4, what was found "
                    "so far)")
     c.add_argument("--no-intercept", action="store_true", help="no constant input")
+    memory_option(c)

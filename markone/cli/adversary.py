@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
-                         load_data, needs_exact, nonnegative_int, output_file, plural,
-                         positive_float, positive_int, timeout_left)
+                         load_data, memory_option, needs_exact, nonnegative_int,
+                         output_file, plural, positive_float, positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
@@ -146,7 +146,8 @@ def _search(method):
         _fits_a_case(X)  # before the search: nothing to write would be refused after
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
-                        budget=args.budget, timeout_s=timeout_left(args))
+                        budget=args.budget, timeout_s=timeout_left(args),
+                        max_memory_gb=getattr(args, "max_memory", None))
         return _write(args, a, f"{method}:{args.file}")
     return run
 
@@ -155,7 +156,8 @@ def _lattice(args):
     from verify.adversary import small_margin_lattice, worst_order
 
     X, y = small_margin_lattice(args.n, args.d, args.k, draws=args.draws, seed=args.seed)
-    a = worst_order(X, y, method="exhaustive", budget=args.budget, timeout_s=timeout_left(args))
+    a = worst_order(X, y, method="exhaustive", budget=args.budget,
+                    timeout_s=timeout_left(args), max_memory_gb=args.max_memory)
     return _write(args, a, f"lattice:n={args.n},d={args.d},k={args.k},seed={args.seed}")
 
 
@@ -219,14 +221,14 @@ def _check(args):
         cases = select_cases(cases, args.cases)
     profile, source = _profile(args, adapter)
     results = run_suite(cases, adapter, profile=profile)
-    name = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
-    name += f" [profile {profile.describe()}, {source}]"
+    who = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
+    name = f"{who} [profile {profile.describe()}, {source}]"
     if all(r.status == "n/a" for r in results):
         raise CommandError(f"none of the {len(results)} cases applies to {name}: "
                            f"{results[0].details[0]}.")
     for r in results:
         if r.status == "error" and r.error:
-            show_implementation_error(name, r.id, r.error)
+            show_implementation_error(who, r.id, r.error)
     render = {"table": lambda: as_table(results, name, show_errors=False) + "\n",
               "json": lambda: as_json(results, name),
               "junit": lambda: as_junit(results, name)}[args.format]
@@ -302,6 +304,8 @@ def register(subparsers: Any) -> ArgumentParser:
                        help="no constant input (separator through the origin)")
         q.add_argument("--budget", type=positive_int, default=None,
                        help="greedy: updates; exhaustive: states; z3: longest stream")
+        if method == "exhaustive":
+            memory_option(q)
         timeout_arg(q)
         out_arg(q)
 
@@ -320,6 +324,7 @@ def register(subparsers: Any) -> ArgumentParser:
     lt.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the draws")
     lt.add_argument("--budget", type=positive_int, default=None,
                     help="most states to explore")
+    memory_option(lt)
     timeout_arg(lt)
     out_arg(lt)
 

@@ -9,9 +9,11 @@ from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
-                         nonnegative_float, nonnegative_int, output_file, plural,
+                         nonnegative_int, output_file, plural,
                          positive_int)
 from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS, TRAINING_EXITS
+from markone.cli._machine_options import (add_fault_options, add_physics_options,
+                                          fault_request, machine_params)
 
 __all__ = ["register"]
 
@@ -25,36 +27,26 @@ TRAIN_EXAMPLES = """\
   markone machine train --shapes 40 --topology source_sets --rule gamma --out run.json"""
 
 
-def _params(args):
-    from markone.hardware import MarkIParams
-
-    changes = {k: v for k, v in (("topology", getattr(args, "topology", None)),
-                                 ("rule", getattr(args, "rule", None)),
-                                 ("photocell_noise_sd", getattr(args, "noise", None)))
-               if v is not None}
-    return (MarkIParams.ideal(**changes) if getattr(args, "ideal", False)
-            else MarkIParams(**changes))
-
-
 def _demo(args):
     from markone._figures import letters
     from markone._internal.io import staged_output
     from markone.hardware.demo import letters_demo
 
     letters(args.chars, per_class=1, typeface=args.typeface)  # checks --chars first
+    params, faults = machine_params(args), fault_request(args)
     with staged_output(args.out) as stage:
         lines = []
         letters_demo(stage, seed=args.seed, chars=args.chars,
                      max_epochs=args.max_epochs,
                      per_class=args.per_class, typeface=args.typeface,
-                     echo=lines.append)
+                     params=params, faults=faults, echo=lines.append)
     for line in lines:  # the files are in --out now, not in the staging folder
         print(line.replace(str(stage), str(args.out)))
     return 0
 
 
 def _params_table(args):
-    print(_params(args).table("markdown" if args.markdown else "text"))
+    print(machine_params(args).table("markdown" if args.markdown else "text"))
     return 0
 
 
@@ -64,7 +56,9 @@ def _train(args):
     from markone._figures import letters, shapes
     from markone.hardware import MarkI
     from markone.hardware.demo import format_minutes
+    from markone.hardware.faults import apply_faults, faults_for
 
+    params, faults = machine_params(args), fault_request(args)
     if args.shapes is not None:
         if args.chars is not None:
             raise CommandError("--shapes and --chars exclude each other: train on "
@@ -74,7 +68,11 @@ def _train(args):
         images, labels = letters("ABC" if args.chars is None else args.chars,
                                  per_class=args.per_class,
                                  seed=args.seed, typeface=args.typeface)
-    machine = MarkI(_params(args), seed=args.seed)
+    machine = MarkI(params, seed=args.seed)
+    if faults is not None:
+        plan = faults_for(machine, faults)
+        apply_faults(machine, plan)
+        print(f"faults: {plan.describe()}")
     run = machine.train(images, labels, max_epochs=args.max_epochs, log=args.log,
                         order=args.order, progress=None)  # a bar on a terminal
     ending = ("converged" if run.converged
@@ -96,7 +94,7 @@ def _navy(args):
 
     res = navy_comparison(seed=args.seed, per_class=args.per_class,
                           max_epochs=args.max_epochs,
-                          jitter=args.jitter, params=_params(args))
+                          jitter=args.jitter, params=machine_params(args))
     print("Navy, June 1960: one typeface eventually recognised without error; 85% once "
           "a second typeface was added.")
     for name in ("one_typeface", "two_typefaces"):
@@ -152,7 +150,7 @@ def _fleet(args):
     from markone.hardware.demo import format_minutes
 
     vary = _vary(args.vary)
-    base = _params(args)
+    base, faults = machine_params(args), fault_request(args)
     fields = {f.name for f in dataclasses.fields(base)}
     unknown = sorted(set(vary) - fields)
     if unknown:
@@ -162,7 +160,7 @@ def _fleet(args):
                              typeface=args.typeface)
     try:
         specs = MachineSpec.grid(range(args.seed, args.seed + args.machines), base=base,
-                                 **vary)
+                                 faults=faults, **vary)
     except (TypeError, ValueError) as exc:
         raise CommandError(f"--vary: {exc}") from None
     fleet = run_fleet(specs, images, labels, workers=args.workers, dask=args.dask,
@@ -199,17 +197,6 @@ def _replay(args):
     return 0
 
 
-def _physics_options(q):
-    """The options of :func:`_params`, for commands that build machines."""
-    q.add_argument("--ideal", action="store_true", help="no physics")
-    q.add_argument("--topology", choices=["full", "source_sets"], default=None,
-                   help="plugboard wiring (default: the machine's)")
-    q.add_argument("--rule", choices=["error_correction", "forced", "gamma"],
-                   default=None, help="reinforcement rule (default: the machine's)")
-    q.add_argument("--noise", type=nonnegative_float, default=None,
-                   help="photocell noise sd")
-
-
 def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone machine demo|params|train|navy|fleet|replay`` to
     ``subparsers``."""
@@ -238,6 +225,8 @@ def register(subparsers: Any) -> ArgumentParser:
     deprecated_flag(d, "--epochs", "--max-epochs", type=positive_int)
     d.add_argument("--typeface", choices=["block", "serif"], default="block",
                    help="the letters' typeface")
+    add_physics_options(d)
+    add_fault_options(d)
 
     t = add_command(sub, "params", help="print every parameter with its unit and "
                     "provenance (documented / disputed / assumed)",
@@ -245,7 +234,7 @@ def register(subparsers: Any) -> ArgumentParser:
                     example="markone machine params --markdown", func=_params_table,
                     exits=JOB_EXITS)
     t.add_argument("--markdown", action="store_true", help="a Markdown table")
-    t.add_argument("--ideal", action="store_true", help="the ideal machine's values")
+    add_physics_options(t)
 
     r = add_command(sub, "train", help="train on letters or shapes; save the run as JSON",
                     description="Default physics unless --ideal.", example=TRAIN_EXAMPLES,
@@ -267,7 +256,8 @@ def register(subparsers: Any) -> ArgumentParser:
     r.add_argument("--log", action="store_true", help="record every presentation")
     r.add_argument("--out", type=output_file, default=None,
                    help="save the run to this JSON file")
-    _physics_options(r)
+    add_physics_options(r)
+    add_fault_options(r)
 
     n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
                     "then two", description="Compares the emulator with the June 1960 "
@@ -280,10 +270,7 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="largest shift in pixels")
     n.add_argument("--seed", type=nonnegative_int, default=0,
                    help="seed of the wiring and the figures")
-    n.add_argument("--topology", choices=["full", "source_sets"], default=None,
-                   help="plugboard wiring (default: the machine's)")
-    n.add_argument("--noise", type=nonnegative_float, default=None,
-                   help="photocell noise sd")
+    add_physics_options(n)
 
     f = add_command(sub, "fleet", help="train many machines (seeds x parameters) on "
                     "letters at once, locally or on Dask",
@@ -308,7 +295,8 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     f.add_argument("--out", type=output_file, default=None,
                    help="write every machine's summary as JSON")
-    _physics_options(f)
+    add_physics_options(f)
+    add_fault_options(f)
 
     y = add_command(sub, "replay", help="write a browser replay of a saved run",
                     description="A self-contained HTML page: figures appear, motors "

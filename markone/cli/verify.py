@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         output_file, plural, positive_float, positive_int, timeout_left)
+                         memory_option, output_file, plural, positive_float, positive_int,
+                         timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -83,7 +84,7 @@ def _separable(args):
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
-                        timeout_s=timeout_left(args))
+                        timeout_s=timeout_left(args), max_memory_gb=args.max_memory)
     word = {True: "separable", False: "not separable", None: "unknown"}[v.separable]
     print(f"{word} (method {v.method}, {'exact' if v.exact else 'not decided'}, "
           f"{v.time_s:.3g} s)")
@@ -178,6 +179,7 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="give up (verdict unknown, exit 4) after this long")
     s.add_argument("--certificate", type=output_file, default=None, metavar="OUT.json",
                    help="write the verdict with its proof and the data (self-contained)")
+    memory_option(s)
 
     m = add_command(group, "margin", help="maximum margin with a certified interval",
                     description="gamma = max over unit u of min_i y_i u.[x_i, 1], "

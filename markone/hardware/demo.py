@@ -27,6 +27,7 @@ from markone._internal.deprecation import renamed_keyword
 from markone.datasets import letters
 from markone._internal.typing import JSONDict, PathLike
 from markone.hardware import plots
+from markone.hardware.faults import FaultPlan, apply_faults, faults_for
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
 from markone.hardware.runits import r_unit_name
@@ -60,7 +61,8 @@ def format_minutes(seconds: float) -> str:
 
 def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
                  per_class: int = 5, max_epochs: int = 50, typeface: str = "block",
-                 params: MarkIParams | None = None, figures: bool = True,
+                 params: MarkIParams | None = None,
+                 faults: FaultPlan | Mapping[str, Any] | None = None, figures: bool = True,
                  echo: Callable[[str], Any] | None = None, **deprecated: Any) -> JSONDict:
     """Train the Mark I on letters with default physics; write pictures and the run.
 
@@ -77,6 +79,10 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
         deprecated spelling).
     params : MarkIParams, optional
         Default physics unless given.
+    faults : FaultPlan or dict, optional
+        Hardware faults: a :class:`~markone.hardware.faults.FaultPlan`, or the keyword
+        arguments of :func:`~markone.hardware.faults.random_faults` drawn on the
+        machine. None: a healthy machine.
     figures : bool
         Write the PNGs and the GIF (the JSON run is always written).
     echo : callable, optional
@@ -102,6 +108,8 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
     test_images, test_labels = letters(chars, per_class=per_class, seed=seed + 1,
                                        typeface=typeface)
     machine = MarkI(params or MarkIParams(), seed=seed)
+    if faults is not None:
+        apply_faults(machine, faults_for(machine, faults))
     run = machine.train(images, labels, max_epochs=max_epochs, log=True)
     files = {"run": str(run.save(out / "machine-run.json"))}
     a_rows = machine.a_features(images)

@@ -45,21 +45,26 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import JSONDict, Seed
+from markone.hardware.runits import r_unit_name
 
 if TYPE_CHECKING:
-    from markone.hardware.machine import MarkI
     from markone.hardware.plugboard import Wiring
+
+#: A :class:`markone.hardware.MarkI` (not imported: the machine imports its run, and the
+#: run keeps its fault plan, so naming the class here would close an import cycle).
+MarkI = Any
 
 __all__ = ["PhotocellStuck", "CutWire", "AUnitStuck", "MotorStopped",
            "PotentiometerDrift", "NoisySum", "FaultPlan", "apply_faults",
-           "random_faults", "damaged_patterns", "FAULT_KINDS"]
+           "random_faults", "damaged_patterns", "faults_for", "describe_fault",
+           "FAULT_KINDS"]
 
 
 def _check_time(at_s):
@@ -212,6 +217,128 @@ class FaultPlan:
         """JSON-ready: ``{"seed": .., "faults": [{"kind": .., field: ..}, ..]}``."""
         return {"seed": self.seed, "faults": [
             {"kind": type(f).__name__, **dataclasses.asdict(f)} for f in self.faults]}
+
+    def describe(self, limit: int = 6) -> str:
+        """The plan in words: each fault named by what broke (:func:`describe_fault`),
+        or, beyond ``limit`` faults, how many of each kind.
+
+        >>> FaultPlan((CutWire(3, 17), MotorStopped(0, 5))).describe()
+        'wire (S-unit 17, A-unit 3) cut; motor of potentiometer (R1, A-unit 5) stopped'
+        >>> FaultPlan(tuple(AUnitStuck(a) for a in range(10))).describe()
+        '10 A-units dead'
+        """
+        if not self.faults:
+            return "no faults"
+        if len(self.faults) <= limit:
+            return "; ".join(map(describe_fault, self.faults))
+        counts: dict[str, int] = {}
+        for f in self.faults:
+            if _kind(f) in _KIND_WORDS:
+                counts[_KIND_WORDS[_kind(f)]] = counts.get(_KIND_WORDS[_kind(f)], 0) + 1
+        parts = [", ".join(f"{n} {what}" for what, n in counts.items())]
+        parts += [describe_fault(f) for f in self.faults if _kind(f) not in _KIND_WORDS]
+        return "; ".join(filter(None, parts))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> FaultPlan:
+        """Inverse of :meth:`to_dict` (the fault-plan file format); a bad entry is an
+        error naming it, what was expected and the fix.
+
+        >>> FaultPlan.from_dict({"faults": [{"kind": "CutWire", "a_unit": 0,
+        ...                                  "s_unit": 5}]}).faults
+        (CutWire(a_unit=0, s_unit=5, at_s=0.0),)
+        >>> FaultPlan.from_dict({"faults": [{"kind": "Fire"}]})
+        Traceback (most recent call last):
+        ...
+        ValueError: faults[0]: kind 'Fire' is not a fault; expected one of PhotocellStuck, CutWire, AUnitStuck, MotorStopped, PotentiometerDrift, NoisySum.
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("faults"), list):
+            raise ValueError(
+                'a fault plan must be {"faults": [{"kind": "CutWire", "a_unit": 0, '
+                '"s_unit": 5}, ...], "seed": 0}, as FaultPlan.to_dict writes it.')
+        unknown = sorted(set(data) - {"faults", "seed"})
+        if unknown:
+            raise ValueError(f"a fault plan has the keys 'faults' and 'seed', not "
+                             f"{unknown}.")
+        seed = data.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"the fault plan's seed(={seed!r}) must be an integer >= 0 "
+                             "(it draws the drift and the summation noise).")
+        return cls(tuple(_fault_from_dict(i, entry)
+                         for i, entry in enumerate(data["faults"])), seed)
+
+
+def _kind(f):
+    """The kind of fault ``f`` with its broken value: ``"AUnitStuck/0"`` for a dead unit."""
+    value = getattr(f, "value", None)
+    return type(f).__name__ if value is None else f"{type(f).__name__}/{value}"
+
+
+#: A kind of fault of one part (with its value) as counted in words.
+_KIND_WORDS = {"PhotocellStuck/0": "photocells dead", "PhotocellStuck/1":
+               "photocells stuck lit", "CutWire": "wires cut",
+               "AUnitStuck/0": "A-units dead", "AUnitStuck/1": "A-units stuck on",
+               "MotorStopped": "motors stopped"}   # drift and noise: in full
+
+
+def describe_fault(fault: Any) -> str:
+    """One fault named by what broke: wires as (S-unit, A-unit), units by number (from
+    0, as in the fault records), R-units as R1..R8 (:func:`~markone.hardware.runits.
+    r_unit_name`), and when, if not from the start.
+
+    >>> describe_fault(PhotocellStuck(42, value=1, at_s=30))
+    'photocell 42 stuck lit from 30 s'
+    >>> describe_fault(PotentiometerDrift(0.5))
+    'every potentiometer drifts (sd 0.5 steps per sqrt(s))'
+    """
+    f = fault
+    what = {
+        PhotocellStuck: lambda: f"photocell {f.cell} {('dead', 'stuck lit')[f.value]}",
+        CutWire: lambda: f"wire (S-unit {f.s_unit}, A-unit {f.a_unit}) cut",
+        AUnitStuck: lambda: f"A-unit {f.a_unit} {('dead', 'stuck on')[f.value]}",
+        MotorStopped: lambda: (f"motor of potentiometer ({r_unit_name(f.r_unit)}, "
+                               f"A-unit {f.a_unit}) stopped"),
+        PotentiometerDrift: lambda: (f"every potentiometer drifts (sd {f.sd:g} steps "
+                                     "per sqrt(s))"),
+        NoisySum: lambda: f"noise on every R-unit's sum (sd {f.sd:g} steps)",
+    }[type(f)]()
+    return what if not f.at_s else f"{what} from {f.at_s:g} s"
+
+
+def _fault_from_dict(i, entry):
+    """Fault record ``i`` of a plan from its ``{"kind": .., field: ..}`` dict."""
+    kinds = {k.__name__: k for k in FAULT_KINDS}
+    kind = entry.get("kind") if isinstance(entry, dict) else None
+    if kind not in kinds:
+        raise ValueError(f"faults[{i}]: kind {kind!r} is not a fault; expected one of "
+                         f"{', '.join(kinds)}.")
+    fields = {k: v for k, v in entry.items() if k != "kind"}
+    names = [f.name for f in dataclasses.fields(kinds[kind])]
+    required = [f.name for f in dataclasses.fields(kinds[kind])
+                if f.default is dataclasses.MISSING]
+    unknown = sorted(set(fields) - set(names))
+    missing = [name for name in required if name not in fields]
+    if unknown or missing:
+        raise ValueError(f"faults[{i}]: {kind} has the fields {names} (required: "
+                         f"{required}), got {sorted(fields)}.")
+    try:
+        return kinds[kind](**fields)
+    except ValueError as exc:
+        raise ValueError(f"faults[{i}]: {kind}: {exc}") from None
+
+
+def faults_for(machine: MarkI, faults: FaultPlan | Mapping[str, Any] | None
+               ) -> FaultPlan | None:
+    """The plan ``faults`` asks for on ``machine``: a :class:`FaultPlan` as it is, the
+    keyword arguments of :func:`random_faults` drawn on this machine, or None.
+
+    >>> from markone.hardware import MarkI
+    >>> len(faults_for(MarkI(seed=0), {"dead_a_units": 0.5, "seed": 1}))
+    256
+    """
+    if faults is None or isinstance(faults, FaultPlan):
+        return faults
+    return random_faults(machine, **faults)
 
 
 class _Damage:

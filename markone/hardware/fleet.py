@@ -36,7 +36,7 @@ from typing import Any
 from markone._internal.parallel import run_each
 from markone._internal.typing import ArrayLike
 from markone._internal.validation import check_consistent_length, check_int_at_least
-from markone.hardware.faults import FaultPlan, apply_faults, random_faults
+from markone.hardware.faults import FaultPlan, apply_faults, faults_for, random_faults
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
 
@@ -146,8 +146,7 @@ def _train_machines(task):
     for spec in specs:
         machine = MarkI(spec.params, seed=spec.seed)
         if spec.faults is not None:
-            apply_faults(machine, spec.faults if isinstance(spec.faults, FaultPlan)
-                         else random_faults(machine, **spec.faults))
+            apply_faults(machine, faults_for(machine, spec.faults))
         run = machine.train(images, labels, **train)
         out.append(FleetRun(spec, run, machine.score(images, labels)))
     return out

@@ -550,7 +550,7 @@ class MarkI:
             mistakes_per_epoch=tuple(stats["mistakes_per_epoch"]),
             end_s_per_epoch=tuple(stats["end_s_per_epoch"]),
             figures=self.retina.settled(X) if log else None,
-            log=records)
+            log=records, faults=None if self.faults is None else self.faults.plan)
 
     def learn_one(self, image: ArrayLike, label: Any, *, rule: str | None = None,
                   exposure_s: float | None = None) -> Presentation:

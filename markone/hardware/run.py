@@ -37,6 +37,7 @@ from markone._internal.deprecation import warn_deprecated
 from markone._internal.io import read_json, write_json
 from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
+from markone.hardware.faults import FaultPlan
 from markone.hardware.params import MarkIParams
 from markone.hardware._run_format import FORMAT, VERSION
 
@@ -222,6 +223,9 @@ class MachineRun:
         One record per figure shown (only with ``log=True``): a
         :class:`PresentationLog` (a tuple once saved and loaded); ``figures`` then
         holds the settled retina images, one row per training figure.
+    faults : FaultPlan or None
+        The hardware faults the machine had (:func:`markone.hardware.faults.apply_faults`),
+        None for a healthy machine.
     """
 
     params: MarkIParams
@@ -247,6 +251,7 @@ class MachineRun:
     end_s_per_epoch: tuple
     figures: np.ndarray | None = None
     log: Sequence | None = None
+    faults: FaultPlan | None = None
 
     def __repr__(self):
         return (f"MachineRun(presentations={self.n_presentations}, epochs={self.epochs}, "
@@ -313,6 +318,7 @@ class MachineRun:
             "mistakes_per_epoch": self.mistakes_per_epoch,
             "errors_per_epoch": self.errors_per_epoch,
             "end_s_per_epoch": self.end_s_per_epoch,
+            "faults": None if self.faults is None else self.faults.to_dict(),
         }
 
     def save(self, path: PathLike) -> Path:
@@ -337,7 +343,7 @@ class MachineRun:
             )
         try:
             return cls._from_json(data)
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path} is a damaged Mark I run: {exc!r}") from exc
 
     @classmethod
@@ -366,6 +372,7 @@ class MachineRun:
                for name, old in _V1_NAMES.items()},
             figures=np.array(d["figures"], dtype=np.uint8) if d["figures"] else None,
             log=log,
+            faults=FaultPlan.from_dict(d["faults"]) if d.get("faults") else None,
         )
 
     def _repr_html_(self):

@@ -75,7 +75,7 @@ def test_the_public_api_is_found():
     """The walk reaches every package and the well-known names (so that an empty
     walk cannot pass the test below)."""
     names = {name for name, _, _ in API}
-    for expected in ("markone.perceptron.train", "markone.hardware.machine.MarkI.train",
+    for expected in ("markone.engine.train", "markone.hardware.machine.MarkI.train",
                      "verify.separability.check_separable", "verify.smt.Session.check",
                      "sims.runner.run_experiment", "sims.novikoff.plot",
                      "verify.strategies.separable_sets"):

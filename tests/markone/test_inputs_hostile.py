@@ -136,6 +136,22 @@ def test_each_call_checks_its_data_once(name, monkeypatch):
     assert len(calls) == 1
 
 
+@pytest.mark.parametrize("name", ["worst_order", "check_mistake_bound", "check_compression",
+                                  "check_separable", "max_margin"])
+def test_each_call_looks_for_rounding_once(name, monkeypatch):
+    """worst_order used to pass X through check_matrix 3 times and first_inexact twice."""
+    calls = []
+    real = boundary.first_inexact
+
+    def counted(arr):
+        calls.append(arr.shape)
+        return real(arr)
+
+    monkeypatch.setattr(boundary, "first_inexact", counted)
+    _quiet(ENTRY_POINTS[name])(FRAME, LABELS)
+    assert calls == [FRAME.shape]
+
+
 def test_a_dataset_is_converted_once():
     data = boundary.as_dataset([["1/2", 1], [2, "3"]], [1, -1])
     assert data.fractions is data.fractions and data.floats is data.floats
@@ -157,6 +173,20 @@ def test_a_dataset_is_converted_once():
 def test_bad_labels_are_refused_by_name_everywhere(name, y, match):
     with pytest.raises((ValueError, TypeError), match=match):
         _quiet(ENTRY_POINTS[name])(FRAME, y)
+
+
+@pytest.mark.parametrize("estimator", [markone.Perceptron, markone.MulticlassPerceptron,
+                                       markone.KernelPerceptron])
+@pytest.mark.parametrize("y, match", [
+    ([0, None, 1], r"y\[1\] is None, a missing label"),
+    (pd.Series([0, pd.NA, 1], dtype=object), r"y\[1\] is <NA>, a missing label"),
+])
+def test_the_estimators_refuse_missing_labels_by_name(estimator, y, match):
+    """(scikit-learn said "Unknown label type" or "boolean value of NA is ambiguous")"""
+    with pytest.raises(ValueError, match=match):
+        estimator().fit(FRAME, y)
+    with pytest.raises(ValueError, match=match):
+        estimator().partial_fit(FRAME, y, classes=[0, 1])
 
 
 @pytest.mark.parametrize("name", [n for n in ENTRY_POINTS if "svm" not in n])

@@ -11,7 +11,7 @@ from hypothesis.extra.numpy import arrays
 import markone
 from markone import ConvergenceWarning, MulticlassPerceptron
 from markone.multiclass import kesler_expand
-from markone.perceptron import augment
+from markone.engine import augment
 
 
 def textbook_argmax(X, c, K, epochs, order=None):

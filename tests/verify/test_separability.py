@@ -474,3 +474,21 @@ def test_rows_near_the_float64_limit_raise_no_overflow_warning():
         v = check_separable(X, [0, 1, 1])
     assert v.separable is False and v.method == "trivial"
     assert v.certificate == {0: 1, 1: 1}
+
+
+def test_small_problems_give_the_perceptron_only_its_uncompiled_passes(train_budgets):
+    """method="auto" on a small problem: the perceptron runs the passes markone runs
+    without a compiler, and the LP decides the rest; method="perceptron" keeps its
+    full budget (issue 26)."""
+    from markone._internal.jit import PLAIN_PRESENTATIONS
+
+    budgets = train_budgets
+    rng = np.random.default_rng(7)
+    X = rng.integers(-9, 10, (500, 8))   # no repeated point: the trivial prover passes
+    y = rng.choice([-1, 1], 500)
+    v = check_separable(X, y)
+    assert budgets == [PLAIN_PRESENTATIONS // 500] and v.method == "lp"
+    assert v.separable is False and check_certificate(X, y, v)
+    budgets.clear()
+    assert check_separable(*XOR, method="perceptron").separable is None
+    assert budgets == [1000]

@@ -168,21 +168,12 @@ def test_cli_reads_sparse_npz_files(tmp_path, capsys):
     assert "label column last" in capsys.readouterr().err
 
 
-def test_wide_sparse_data_get_a_perceptron_budget_that_grows_with_d(monkeypatch):
+def test_wide_sparse_data_get_a_perceptron_budget_that_grows_with_d(train_budgets):
     # On wide data the LP needs about d pivots over the data's rows (at 10,000 columns
     # it did not finish in minutes), so the perceptron prover gets at least d // 4
     # epochs whatever the matrix's size; a fixed budget of entry visits gave a
     # 100,000 x 10,000 matrix with 1% non-zeros 10 epochs, and it needed 781.
-    import markone.perceptron
-
-    budgets = []
-    real_train = markone.perceptron.train
-
-    def spy(*args, **kw):
-        budgets.append(kw["max_epochs"])
-        return real_train(*args, **kw)
-
-    monkeypatch.setattr(markone.perceptron, "train", spy)
+    budgets = train_budgets
     rng = np.random.default_rng(3)
     n, d, k = 2000, 40_000, 60    # 122,000 stored entries with the intercept
     A = sp.csr_array((rng.integers(1, 4, n * k).astype(np.float64),
@@ -190,7 +181,9 @@ def test_wide_sparse_data_get_a_perceptron_budget_that_grows_with_d(monkeypatch)
     s = A @ rng.normal(size=d)
     y = np.where(s > np.median(s), 1, -1)
     v = check_separable(A, y)
-    assert budgets == [(d + 1) // 4]   # the entry budget alone gives 1e8 // 122,000
+    # the columns that store an entry (and the intercept's): the LP's width; the
+    # entry budget alone gives 1e8 // 122,000
+    assert budgets == [(len(np.unique(A.indices)) + 1) // 4]
     assert v.separable is True and v.method == "perceptron"
     assert check_certificate(A, y, v)
 
@@ -202,12 +195,12 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
     # test decides nothing by wall-clock time.
     import types
 
-    import markone.perceptron
+    import markone.engine
     import verify.separability as sep
 
     clock = [0.0]
     budgets = []
-    real_train = markone.perceptron.train
+    real_train = markone.engine.train
 
     def one_second_a_pass(*args, **kw):
         budgets.append(kw["max_epochs"])
@@ -215,8 +208,11 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
         clock[0] += res.epochs
         return res
 
-    monkeypatch.setattr(markone.perceptron, "train", one_second_a_pass)
+    monkeypatch.setattr(markone.engine, "train", one_second_a_pass)
     monkeypatch.setattr(sep, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    # this test is about the deadline: lift the cap that keeps the perceptron of a
+    # small problem within markone's uncompiled passes (tested on its own)
+    monkeypatch.setattr(sep, "SMALL_LP_ENTRIES", 0)
     X, y = markone.datasets.xor()         # never converges: every pass is spent
     v = check_separable(np.tile(X, (30, 1)), np.tile(y, 30), timeout_s=100)
     assert budgets == [sep._PROBE_EPOCHS, 90]      # 100 s - 10 s of probe = 90 passes

@@ -29,6 +29,9 @@ verify.certificate.kernel.CertificateError: the witness fails on example 0: y * 
 
 from __future__ import annotations
 
+from typing import Any
+
+from markone._internal.deprecation import warn_deprecated
 from verify.certificate import kernel as _kernel
 from verify.certificate._gc import gc_paused as _gc_paused
 from verify.certificate.hashing import (_fractions_text,  # noqa: F401 (tests use it)
@@ -36,15 +39,25 @@ from verify.certificate.hashing import (_fractions_text,  # noqa: F401 (tests us
 from verify.certificate.kernel import (MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError,
                                        exact_rows, labels_pm1)
 from verify.certificate.rawfile import CertificateUnreadable, ReadLimits
-from verify.certificate.reading import (CERTIFICATE_FORMAT, Claim, check_certificate_file,
-                                        read_certificate)
+from verify.certificate.reading import (CERTIFICATE_FORMAT, CertificateClaim,
+                                        check_certificate_file, read_certificate)
 from verify.certificate.sparse import SparseData
 from verify.certificate.writing import certificate_document, certificate_json
 
 __all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
            "check_certificate_file", "read_certificate", "certificate_document",
-           "certificate_json", "data_sha256", "file_sha256", "Claim", "SparseData",
+           "certificate_json", "data_sha256", "file_sha256", "CertificateClaim",
+           "SparseData",
            "exact_rows", "labels_pm1", "CERTIFICATE_FORMAT", "ReadLimits",
            "MAX_NUMBER_CHARS", "MAX_EXPONENT"]
 
 check_certificate = _gc_paused(_kernel.check_certificate)
+
+
+def __getattr__(name: str) -> Any:
+    """``Claim``, the old name of :class:`CertificateClaim` (with a
+    ``DeprecationWarning``: :class:`verify.machine.Claim` is a machine report's)."""
+    if name == "Claim":
+        warn_deprecated("verify.certificate.Claim", "verify.certificate.CertificateClaim")
+        return CertificateClaim
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

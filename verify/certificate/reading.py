@@ -29,7 +29,8 @@ from verify.certificate.rawfile import (REWRITE, CertificateUnreadable, ReadLimi
                                         load_document)
 from verify.certificate.sparse import SparseData
 
-__all__ = ["CERTIFICATE_FORMAT", "FORMATS", "FIELDS", "Field", "PRESENT", "Claim",
+__all__ = ["CERTIFICATE_FORMAT", "FORMATS", "FIELDS", "Field", "PRESENT",
+           "CertificateClaim",
            "read_certificate", "check_certificate_file", "plain_numbers"]
 
 #: The ``format`` tag of certificate files (``markone verify separable --certificate``).
@@ -54,7 +55,7 @@ class _Refused(Exception):
 
 
 @dataclasses.dataclass(frozen=True)
-class Claim:
+class CertificateClaim:
     """What a certificate file claims: the fields the kernel checks, as exact numbers,
     plus the whole document (``fields``) for callers that show or bind more of it.
     ``source_checked`` says whether the source file was found (``source_file``) and its
@@ -293,8 +294,10 @@ def _condition_of(parent, found):
 
 @gc_paused
 def read_certificate(path: str | os.PathLike[str], *,
-                     limits: ReadLimits | None = None) -> tuple[Any, Any, Claim]:
-    """Read a certificate file; return ``(X, y, claim)`` (``claim`` a :class:`Claim`).
+                     limits: ReadLimits | None = None
+                     ) -> tuple[Any, Any, CertificateClaim]:
+    """Read a certificate file; return ``(X, y, claim)`` (``claim`` a
+    :class:`CertificateClaim`).
 
     Checks the file against :data:`FIELDS`: the format tag, every field that belongs and
     its kind (the string ``"false"`` is not a boolean), no field the format does not
@@ -322,7 +325,7 @@ def read_certificate(path: str | os.PathLike[str], *,
         X, y = _data(found)
     except (_Refused, ValueError) as exc:
         raise CertificateUnreadable(f"{path}: {str(exc).rstrip('.')}.") from None
-    claim = Claim(found["separable"], found["intercept"], found["witness"],
+    claim = CertificateClaim(found["separable"], found["intercept"], found["witness"],
                   found["certificate"], doc)
     return X, y, claim
 
@@ -356,7 +359,7 @@ def _data(found):
 
 @gc_paused
 def check_certificate_file(path: str | os.PathLike[str], *,
-                           limits: ReadLimits | None = None) -> Claim:
+                           limits: ReadLimits | None = None) -> CertificateClaim:
     """Check the certificate file at ``path``: its fields, its data, its proof.
 
     1. its fields (:func:`read_certificate`, within ``limits``);
@@ -368,7 +371,8 @@ def check_certificate_file(path: str | os.PathLike[str], *,
     4. the proof, on the embedded data, by the trusted kernel
        (:func:`verify.certificate.kernel.check_certificate`).
 
-    Returns its :class:`Claim` (``source_checked`` True when step 3 compared a file).
+    Returns its :class:`CertificateClaim` (``source_checked`` True when step 3
+    compared a file).
 
     Raises
     ------

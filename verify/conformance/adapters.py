@@ -165,7 +165,7 @@ class CallableAdapter:
             raise NotApplicable(
                 "f(X, y, order) computes the last iterate of the binary rule; write "
                 "f(problem) to be tested on the variant, multiclass and kernel cases")
-        from markone.perceptron import augment
+        from markone.engine import augment
 
         X = augment(_float_X(problem), problem["intercept"])
         y = np.asarray(problem["y"], dtype=np.int64)

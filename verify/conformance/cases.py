@@ -50,7 +50,7 @@ def _case(cid, title, prop, pins, problem, expected, *, task="binary", variant="
 
 
 def _train(X, y, order, intercept, variant="last"):
-    from markone.perceptron import train
+    from markone.engine import train
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -61,7 +61,7 @@ def _train(X, y, order, intercept, variant="last"):
 def _until_converged(X, y, intercept, epochs_cap=200):
     """The given order repeated for as many passes as markone needs, plus the clean
     pass that shows convergence (or ``epochs_cap`` passes)."""
-    from markone.perceptron import train
+    from markone.engine import train
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -12,6 +12,7 @@ impl: 1 passed, 0 failed, 0 errors, 0 not applicable (of 1 case)
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ from markone._internal.io import plural
 from verify.conformance.judge import CaseResult
 
 __all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status", "cause_lines",
-           "failure_lines"]
+           "failure_lines", "xml_text"]
 
 
 def cause_lines(result: CaseResult) -> list[str]:
@@ -112,21 +113,43 @@ def as_json(results: Sequence[CaseResult], impl_name: str) -> str:
     return json.dumps(doc, indent=1) + "\n"
 
 
+#: ANSI escape sequences (colours, cursor moves) that an implementation may print.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+#: What XML 1.0 cannot hold, even escaped: NUL, control characters, lone surrogates.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    r"""``text`` as XML 1.0 can hold it: ANSI colour codes dropped, every other
+    character XML forbids written out as its Python escape (``\x00``).
+
+    >>> xml_text("\x1b[31mFAIL\x1b[0m at byte\x00")
+    'FAIL at byte\\x00'
+    """
+    return _NOT_XML.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"),
+                        _ANSI.sub("", text))
+
+
 def as_junit(results: Sequence[CaseResult], impl_name: str) -> str:
-    """JUnit XML (one testsuite, one testcase per case) for CI systems."""
+    """JUnit XML (one testsuite, one testcase per case) for CI systems.
+
+    Whatever the implementation wrote (colours, NUL bytes) goes through
+    :func:`xml_text`, so the report is well-formed XML."""
     s = summary(results)
-    suite = ET.Element("testsuite", name=f"markone conformance: {impl_name}",
+    suite = ET.Element("testsuite", name=xml_text(f"markone conformance: {impl_name}"),
                        tests=str(s["total"]), failures=str(s["failed"]),
                        errors=str(s["errors"]), skipped=str(s["not_applicable"]))
     for r in results:
-        case = ET.SubElement(suite, "testcase", classname=f"conformance.{r.property}",
-                             name=r.id)
-        text = "\n".join(list(r.details) + failure_lines(r))
+        case = ET.SubElement(suite, "testcase",
+                             classname=xml_text(f"conformance.{r.property}"),
+                             name=xml_text(r.id))
+        text = xml_text("\n".join(list(r.details) + failure_lines(r)))
         if r.status == "fail":
-            ET.SubElement(case, "failure", message="; ".join(r.failed)).text = text
+            ET.SubElement(case, "failure",
+                          message=xml_text("; ".join(r.failed))).text = text
         elif r.status == "error":
-            ET.SubElement(case, "error", message=r.details[0] if r.details else
-                          "error").text = r.error
+            ET.SubElement(case, "error", message=xml_text(
+                r.details[0] if r.details else "error")).text = xml_text(r.error or "")
         elif r.status == "n/a":
             ET.SubElement(case, "skipped", message=text)
     ET.indent(suite)

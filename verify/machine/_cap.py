@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 
 import numpy as np
 
 from markone._internal.typing import ArrayLike
+from verify._budget import expired
 from verify.machine import _ball
 
 __all__ = ["PushBound", "best_cut", "certify_cap", "push_bound"]
@@ -154,7 +154,7 @@ def push_bound(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *, u: ArrayLike,
         for k in sorted(caps, key=lambda k: -(caps[k] + step[k])):
             if target is not None and caps[k] + step[k] <= target:
                 break
-            if deadline is not None and time.perf_counter() > deadline:
+            if expired(deadline):
                 break
             redone.append(k)
             b = _reoptimise(qp, Z, r, j, sign, k, u, iterations)

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from markone._internal.typing import ArrayLike
+from verify._budget import expired
 from verify.machine.task import NO_STOP
 
 __all__ = ["Graph", "reachable", "run_passes", "PassRun", "NO_STOP",
@@ -160,8 +161,6 @@ def run_passes(P, D, lo, hi, order, *, prefix=None, max_passes=2000, deadline=No
     >>> run_passes(P, P, -1, 1, np.array([0, 1]), prefix=[0]).passes
     2
     """
-    import time
-
     P = np.ascontiguousarray(P, dtype=np.int64)
     D = np.ascontiguousarray(D, dtype=np.int64)
     order = np.ascontiguousarray(order, dtype=np.int64)
@@ -174,7 +173,7 @@ def run_passes(P, D, lo, hi, order, *, prefix=None, max_passes=2000, deadline=No
     before = total
     seen = {w.tobytes(): 0}
     for k in range(1, max_passes + 1):
-        if deadline is not None and time.perf_counter() > deadline:
+        if expired(deadline):
             return PassRun(False, k - 1, None, None, first_clip, total, w, before, True)
         mistakes, clip_at = _pass(w, P, D, lo, hi, order)
         total += mistakes

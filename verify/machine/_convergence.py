@@ -9,17 +9,21 @@ reached a stop and periodic orders look for a stream that never learns
 
 from __future__ import annotations
 
-import time
+import dataclasses
 from collections import deque
+from typing import Any
 
 import numpy as np
 
 from markone._internal.io import plural
 from markone._internal.typing import JSONDict
+from verify._budget import expired
 from verify.machine import _clipped, _projected
 from verify.machine._clipped import blocking_components
 from verify.machine._endstops import invariant_evidence
+from verify.machine.claims import Method, proves
 from verify.machine.report import Claim
+from verify.machine.task import Reduced, Units
 
 __all__ = ["convergence_claim", "ideal_convergence", "exact_convergence",
            "continuation_orders", "continuation", "CONTINUE_PASSES", "PERIODIC_PASSES"]
@@ -38,55 +42,119 @@ def ideal_convergence(end_stops):
     bound = end_stops.evidence.get("reinforcement_bound")
     within = (f"within {bound} reinforcements (the end-stop claim's bound)"
               if bound is not None else "(Novikoff's theorem)")
-    return Claim(True, "equals the ideal perceptron",
+    return Claim(True, Method.IDEAL,
                  f"learns for every order {within}, because no end stop ever bites", {})
 
 
 def convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline):
-    if end_stops.holds:
-        return ideal_convergence(end_stops)
-    if red.small():
-        graph = _clipped.reachable(red.P, red.D, units.lo, units.hi, budget=budget)
-        if graph.complete:
-            return exact_convergence(graph, red)
+    """Does the R-unit learn on every fair stream? The first claim of the provers in
+    :data:`PROVERS` order (``hit``: the stream that reached a stop, if any)."""
+    ctx = Convergence(red, units, end_stops, hit, budget, orders, rng, deadline)
+    return next(c for c in (decide(ctx) for decide in PROVERS) if c is not None)
+
+
+@dataclasses.dataclass
+class Convergence:
+    """What the convergence provers of one R-unit share: the task, its end-stop claim
+    and the stream that reached a stop, the search limits, and the continuations run
+    so far (``after``, with whether each ran out of time)."""
+
+    red: Reduced
+    units: Units
+    end_stops: Claim
+    hit: list | None
+    budget: int
+    orders: int
+    rng: Any
+    deadline: float | None
+    after: list = dataclasses.field(default_factory=list)
+    timed_out: list = dataclasses.field(default_factory=list)
+
+    def evidence(self) -> JSONDict:
+        """The continuations as evidence, when there are any."""
+        return {"continuations": self.after} if self.after else {}
+
+
+@proves(Method.IDEAL)
+def ideal(ctx: Convergence) -> Claim | None:
+    """No end stop ever bites: the machine is the ideal perceptron."""
+    return ideal_convergence(ctx.end_stops) if ctx.end_stops.holds else None
+
+
+@proves(Method.ALL_STREAMS)
+def all_streams(ctx: Convergence) -> Claim | None:
+    """On a small task, every fair stream at once (the clipped reachable set)."""
+    red, units = ctx.red, ctx.units
+    if not red.small():
+        return None
+    graph = _clipped.reachable(red.P, red.D, units.lo, units.hi, budget=ctx.budget)
+    return exact_convergence(graph, red) if graph.complete else None
+
+
+@proves(Method.CLIPPED_BALL)
+def clipped_ball(ctx: Convergence) -> Claim | None:
+    """A certified centre inside the stops that every mistake brings closer."""
+    red, units = ctx.red, ctx.units
     ball = _projected.projected_ball(red.X, red.y, e=units.e, lo=units.lo, hi=units.hi)
-    if ball is not None:
-        return _clipped_ball_claim(ball, red, hit)
-    after: list[JSONDict] = []
-    timed_out: list[bool] = []
-    if hit is not None:
-        for name, order in continuation_orders(red, units, hit):
-            run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
-                                      prefix=hit, max_passes=CONTINUE_PASSES,
-                                      deadline=deadline)
-            after.append(continuation(name, order, run))
-            timed_out.append(run.timed_out)
-            if run.cycle_start is not None:
-                return _blocking_claim(list(hit) + order.tolist() * run.cycle_start,
-                                       order.tolist() * run.period,
-                                       "continuation after the stop",
-                                       {"continuations": after})
-    for k in range(orders + 1):
-        if deadline is not None and time.perf_counter() > deadline:
+    return None if ball is None else _clipped_ball_claim(ball, red, ctx.hit)
+
+
+@proves(Method.CONTINUATION)
+def continuations(ctx: Convergence) -> Claim | None:
+    """The stream that reached a stop, continued in fixed fair orders."""
+    red, units, hit = ctx.red, ctx.units, ctx.hit
+    if hit is None:
+        return None
+    for name, order in continuation_orders(red, units, hit):
+        run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
+                                  prefix=hit, max_passes=CONTINUE_PASSES,
+                                  deadline=ctx.deadline)
+        ctx.after.append(continuation(name, order, run))
+        ctx.timed_out.append(run.timed_out)
+        if run.cycle_start is not None:
+            return _blocking_claim(list(hit) + order.tolist() * run.cycle_start,
+                                   order.tolist() * run.period, Method.CONTINUATION,
+                                   {"continuations": ctx.after})
+    return None
+
+
+@proves(Method.PERIODIC)
+def periodic(ctx: Convergence) -> Claim | None:
+    """The figures in the given order and random orders, from zero or after the
+    stream that reached a stop, each until a pass-boundary setting recurs."""
+    red, units, hit = ctx.red, ctx.units, ctx.hit
+    for k in range(ctx.orders + 1):
+        if expired(ctx.deadline):
             break
-        order = np.arange(red.n) if k == 0 else rng.permutation(red.n)
+        order = np.arange(red.n) if k == 0 else ctx.rng.permutation(red.n)
         prefix = [] if hit is None or k % 2 == 0 else list(hit)
         run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
                                   prefix=prefix, max_passes=PERIODIC_PASSES,
-                                  deadline=deadline)
+                                  deadline=ctx.deadline)
         if run.cycle_start is not None:
             return _blocking_claim(prefix + order.tolist() * run.cycle_start,
-                                   order.tolist() * run.period, "periodic order",
-                                   {"continuations": after} if after else {})
-    words = (f"no order among {orders + 1} tried keeps the machine from learning; "
+                                   order.tolist() * run.period, Method.PERIODIC,
+                                   ctx.evidence())
+    return None
+
+
+@proves(Method.CONTINUATIONS_OPEN, Method.PERIODIC_OPEN)
+def undecided(ctx: Convergence) -> Claim:
+    """Not decided: what was tried."""
+    words = (f"no order among {ctx.orders + 1} tried keeps the machine from learning; "
              "not proven either way")
-    if after:
-        words = (f"a stop is reached (stream of {len(hit)}); continuing "
-                 + "; ".join(_continuation_words(c, t) for c, t in zip(after, timed_out))
+    if ctx.after:
+        words = (f"a stop is reached (stream of {len(ctx.hit or ())}); continuing "
+                 + "; ".join(_continuation_words(c, t)
+                             for c, t in zip(ctx.after, ctx.timed_out))
                  + ", so this stream does not block in these continuations; whether "
                  "some stream blocks is not decided (" + words + ")")
-    return Claim(None, "continuations and periodic orders" if after else
-                 "periodic orders", words, {"continuations": after} if after else {})
+    return Claim(None, Method.CONTINUATIONS_OPEN if ctx.after else Method.PERIODIC_OPEN,
+                 words, ctx.evidence())
+
+
+#: The convergence provers, in the order they are tried: the first claim wins.
+PROVERS = (ideal, all_streams, clipped_ball, continuations, periodic, undecided)
 
 
 def _clipped_ball_claim(ball, red, hit):
@@ -95,7 +163,7 @@ def _clipped_ball_claim(ball, red, hit):
     reach = (f"an end stop can cut a move short (a stream of {len(hit)} presentations "
              "does it), but" if hit is not None else "whether or not an end stop is "
              "ever reached,")
-    return Claim(True, "clipped Novikoff ball",
+    return Claim(True, Method.CLIPPED_BALL,
                  f"learns for every order: {reach} every mistake, cut short or not, "
                  f"brings the potentiometers closer to one setting inside the stops, "
                  f"so the machine makes at most {ball.mistakes} reinforcements of this "
@@ -176,7 +244,7 @@ def exact_convergence(graph, red):
                                             graph.example, graph.correct)
     if bad.size == 0:
         ev = invariant_evidence(graph, red)
-        return Claim(True, "exhaustive (all streams)",
+        return Claim(True, Method.ALL_STREAMS,
                      f"learns on every stream that shows every figure again and again: "
                      f"none of the {n_states} reachable settings of the potentiometers "
                      "lies on a cycle of mistakes that every figure leaves in place", ev)
@@ -185,7 +253,7 @@ def exact_convergence(graph, red):
     s = int(members.min())
     prefix = graph.path_to(s)
     cycle = _covering_walk(graph, comp, c, s, red.n, inside)
-    claim = _blocking_claim(prefix, cycle, "exhaustive (all streams)")
+    claim = _blocking_claim(prefix, cycle, Method.ALL_STREAMS)
     return claim
 
 

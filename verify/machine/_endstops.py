@@ -10,23 +10,25 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
+from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
 from verify.machine import _clipped, _reach
+from verify.machine.claims import Method, proves
 from verify.machine.report import Claim
 from verify.machine.task import NO_STOP, Reduced, Units
 
 __all__ = ["end_stop_claim", "split_notes", "margin_bounds", "margin_holds",
            "stops_evidence", "one_signed", "greedy_streams", "z3_hit",
            "invariant_evidence", "NOVIKOFF_BOUNDS", "MAX_DIRECTIONS", "MAX_INVARIANT",
-           "Z3_SECONDS"]
+           "Z3_RLIMIT"]
 
 #: The end-stop bounds that follow from a certified margin alone.
-NOVIKOFF_BOUNDS = ("|w_j| <= reinforcements <= (R/gamma)^2", "||w|| <= R^2/gamma")
+NOVIKOFF_BOUNDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM)
 
 
 def margin_holds(X: ArrayLike, y: ArrayLike, u: ArrayLike, lower: float) -> bool:
@@ -63,9 +65,10 @@ MAX_DIRECTIONS = 256
 #: the inductive invariant behind an "exact reachable states" claim.
 MAX_INVARIANT = 100_000
 
-#: Seconds at most of Z3 bounded model checking per R-unit when ``check_machine`` has
-#: no ``time_budget_s`` (it can otherwise run for many minutes on a small task).
-Z3_SECONDS = 10.0
+#: Z3 resource units (its deterministic ``rlimit`` count) at most of the bounded model
+#: checking of one R-unit's end stops (it can otherwise run for many minutes on a
+#: small task): a few seconds of Z3's work on an idle machine.
+Z3_RLIMIT = 20_000_000
 
 #: End-stop evidence that records how a search went, not what the claim rests on:
 #: kept out of the report (in ``Claim.notes``), since no re-check can recompute it.
@@ -82,9 +85,11 @@ BOUND_NUMBERS = ("bound_used", "max_weight_steps", "min_weight_steps")
 
 def end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
     """The end-stop claim with only re-checkable evidence (the rest in its notes),
-    and the stream that reaches a stop, if one was found."""
-    claim, hit = _end_stop_search(red, units, budget, z3_depth, rng, orders, deadline)
-    return split_notes(claim), hit
+    and the stream that reaches a stop, if one was found: the first claim of the
+    provers in :data:`PROVERS` order."""
+    ctx = EndStops(red, units, budget, z3_depth, rng, orders, deadline)
+    claim = next(c for c in (decide(ctx) for decide in PROVERS) if c is not None)
+    return split_notes(claim), ctx.hit
 
 
 def split_notes(claim):
@@ -92,9 +97,9 @@ def split_notes(claim):
     records, the margin numbers without the direction that certifies them, and a
     weight bound without its certificate."""
     ev, notes = dict(claim.evidence), dict(claim.notes)
-    certified = {"one-signed columns": True,
-                 "exact reachable states": "invariant_states" in ev,
-                 "Novikoff ball per weight": "ball_directions" in ev,
+    certified = {Method.ONE_SIGNED: True,
+                 Method.EXACT_REACH: "invariant_states" in ev,
+                 Method.BALL: "ball_directions" in ev,
                  **dict.fromkeys(NOVIKOFF_BOUNDS, "margin_direction" in ev)}
     moved = [*SEARCH_NOTES,
              *(MARGIN_NUMBERS if "margin_direction" not in ev else ()),
@@ -107,19 +112,19 @@ def split_notes(claim):
 
 
 def margin_bounds(red: Reduced, lower: Fraction, units: Units
-                  ) -> tuple[JSONDict, int, int, str]:
+                  ) -> tuple[JSONDict, int, int, Method]:
     """Novikoff's numbers from a margin of at least ``lower`` on one R-unit's task,
     and the better of his weight bound and the one-signed argument:
     ``(numbers, top, bottom, used)``, the bound in units (shared by
     :func:`check_machine` and :func:`recheck_report`)."""
     mistakes = math.floor(Fraction(red.R_sq) / lower ** 2)
     norm = math.floor(Fraction(red.R_sq) / lower)
-    bound, used = ((norm, NOVIKOFF_BOUNDS[1]) if norm <= mistakes else
-                   (mistakes, NOVIKOFF_BOUNDS[0]))
+    bound, used = ((norm, Method.NOVIKOFF_NORM) if norm <= mistakes else
+                   (mistakes, Method.NOVIKOFF_COUNT))
     top, bottom = bound * units.e, -bound * units.e
     one = one_signed(red)
     if one is not None and (one[0] < top or one[1] > bottom):
-        (top, bottom), used = one, "one-signed columns"
+        (top, bottom), used = one, Method.ONE_SIGNED
         mistakes = min(mistakes, red.n)
     return ({"reinforcement_bound": mistakes,
              "novikoff_norm_bound_steps": str(norm * units.eta)}, top, bottom, used)
@@ -132,97 +137,196 @@ def stops_evidence(units: Units) -> JSONDict:
             "increment_steps": str(units.eta)}
 
 
-def _end_stop_search(red, units, budget, z3_depth, rng, orders, deadline):
+@dataclasses.dataclass
+class EndStops:
+    """What the end-stop provers of one R-unit share: the task, the search limits,
+    the evidence so far, the best bound proven (``top``, ``bottom`` in units, by the
+    method ``used``, within ``mistakes`` reinforcements) and the stream that reaches a
+    stop (``hit``) once one is found."""
+
+    red: Reduced
+    units: Units
+    budget: int
+    z3_depth: int
+    rng: Any
+    orders: int
+    deadline: float | None
+    ev: dict = dataclasses.field(default_factory=dict)
+    margin: Any = None
+    top: int = 0
+    bottom: int = 0
+    used: Method = Method.MAX_MARGIN
+    mistakes: int = 0
+    graph: Any = None
+    proven: Any = None
+    pushed: Any = None
+    hit: list | None = None
+
+    def hits(self, stream, how):
+        """The claim that ``stream`` (found by the search ``how``) reaches a stop."""
+        claim, self.hit = _hit_claim(self.red, self.units, stream, how, self.ev)
+        return claim
+
+
+@proves(Method.MAX_MARGIN)
+def margin(ctx: EndStops) -> Claim | None:
+    """Novikoff's bounds from the certified margin, and the one-signed argument."""
     from verify.margin import max_margin
 
-    m = max_margin(red.X.astype(np.float64), red.y, intercept=False)
+    red, units = ctx.red, ctx.units
+    m = ctx.margin = max_margin(red.X.astype(np.float64), red.y, intercept=False)
     lower = Fraction(m.lower) if m.lower > 0 else None
-    ev = {"R_sq": red.R_sq, "gamma_lower": m.lower, "gamma_upper": m.upper,
-          **({"margin_direction": [float(v) for v in m.u]}
-             if m.lower > 0 and margin_holds(red.X, red.y, m.u, m.lower) else {}),
-          **stops_evidence(units)}
+    ctx.ev.update({"R_sq": red.R_sq, "gamma_lower": m.lower, "gamma_upper": m.upper,
+                   **({"margin_direction": [float(v) for v in m.u]}
+                      if m.lower > 0 and margin_holds(red.X, red.y, m.u, m.lower)
+                      else {}),
+                   **stops_evidence(units)})
     if lower is None:   # pragma: no cover - separable data have a positive margin
-        return Claim(None, "max_margin", "margin too thin to certify", ev), None
-    numbers, top, bottom, used = margin_bounds(red, lower, units)
-    ev.update(numbers)
-    mistakes = numbers["reinforcement_bound"]
-    graph = None
+        return Claim(None, Method.MAX_MARGIN, "margin too thin to certify", ctx.ev)
+    numbers, ctx.top, ctx.bottom, ctx.used = margin_bounds(red, lower, units)
+    ctx.ev.update(numbers)
+    ctx.mistakes = numbers["reinforcement_bound"]
+    return None
+
+
+def exact_reach(ctx: EndStops) -> Claim | None:
+    """On a small task, the exact set of weights any stream reaches: the tightest
+    bound."""
+    red = ctx.red
     if red.small():
-        graph = _clipped.reachable(red.P, red.D, -NO_STOP, NO_STOP,
-                                   budget=budget)
-        if graph.complete:
-            top = int(graph.states.max(initial=0))
-            bottom = int(graph.states.min(initial=0))
-            used = "exact reachable states"
-            ev["reachable_states"] = len(graph.states)
-    fits = _fits_claim(units, top, bottom, used, mistakes, ev)
-    if fits is not None:
-        if used == "exact reachable states":
-            ev.update(invariant_evidence(graph, red))
-        return fits, None
-    if used == "exact reachable states":
-        s = int(np.flatnonzero((graph.states > units.hi).any(axis=1)
-                               | (graph.states < units.lo).any(axis=1))[0])
-        return _hit_claim(red, units, graph.path_to(s), "exhaustive", ev)
-    for stream in greedy_streams(red, units, mistakes, np.asarray(m.u, float)):
+        ctx.graph = _clipped.reachable(red.P, red.D, -NO_STOP, NO_STOP,
+                                       budget=ctx.budget)
+        if ctx.graph.complete:
+            ctx.top = int(ctx.graph.states.max(initial=0))
+            ctx.bottom = int(ctx.graph.states.min(initial=0))
+            ctx.used = Method.EXACT_REACH
+            ctx.ev["reachable_states"] = len(ctx.graph.states)
+    return None
+
+
+@proves(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
+        Method.EXACT_REACH)
+def fits(ctx: EndStops) -> Claim | None:
+    """No stop bites when the best bound so far fits inside the stops."""
+    claim = _fits_claim(ctx.units, ctx.top, ctx.bottom, ctx.used, ctx.mistakes, ctx.ev)
+    if claim is not None and ctx.used is Method.EXACT_REACH:
+        ctx.ev.update(invariant_evidence(ctx.graph, ctx.red))
+    return claim
+
+
+@proves(Method.HIT_EXHAUSTIVE)
+def exhaustive(ctx: EndStops) -> Claim | None:
+    """The exact reachable set leaves the stops: the path to a state outside."""
+    if ctx.used is not Method.EXACT_REACH:
+        return None
+    states, units = ctx.graph.states, ctx.units
+    s = int(np.flatnonzero((states > units.hi).any(axis=1)
+                           | (states < units.lo).any(axis=1))[0])
+    return ctx.hits(ctx.graph.path_to(s), Method.HIT_EXHAUSTIVE)
+
+
+@proves(Method.HIT_GREEDY)
+def greedy(ctx: EndStops) -> Claim | None:
+    """Greedy mistake streams (:func:`greedy_streams`) that reach a stop."""
+    red, units = ctx.red, ctx.units
+    for stream in greedy_streams(red, units, ctx.mistakes,
+                                 np.asarray(ctx.margin.u, float)):
         if _clipped.run_passes(red.P, red.D, units.lo, units.hi, np.asarray(stream),
                                max_passes=1).first_clip >= 0:
-            return _hit_claim(red, units, stream, "greedy", ev)
+            return ctx.hits(stream, Method.HIT_GREEDY)
+    return None
+
+
+@proves(Method.BALL, Method.BALL_PUSHES)
+def balls(ctx: EndStops) -> Claim | None:
+    """Each weight in its own ball, and in smaller ones at its pushes
+    (:mod:`verify.machine._reach`)."""
+    red, units = ctx.red, ctx.units
     lo_inc, hi_inc = -(-units.lo // units.e), units.hi // units.e
-    proven = _reach.proven_reach(red.X, red.y, lo_inc, hi_inc, deadline=deadline)
-    if proven is not None:
-        ball = _ball_evidence(red, units, proven, ev)
-        if ball[0] < top or ball[1] > bottom:
-            top, bottom = ball[0], ball[1]
-            used = ("Novikoff ball per weight and at its pushes" if proven.pushed
-                    else "Novikoff ball per weight")
-            fits = _fits_claim(units, top, bottom, used, mistakes, ev,
-                               ": each weight lies in a ball around a separating "
-                               "direction that no mistake can leave"
-                               + ("; at the mistakes that push a weight further "
-                                  "out it lies in a smaller ball still"
-                                  if proven.pushed else ""))
-            if fits is not None:
-                # the directions alone re-check the bounds (kept when not too many)
-                if not proven.pushed and len(proven._ball.directions) <= MAX_DIRECTIONS:
-                    fits.evidence["ball_directions"] = _directions(red, proven)
-                return fits, None
-    pushed = None
-    if proven is not None:
-        pushed = _reach.pushed_reach(red.X, red.y, proven, lo_inc, hi_inc,
-                                     deadline=deadline)
-        ev.update(beam_furthest_steps=str(pushed.furthest * units.eta),
+    proven = ctx.proven = _reach.proven_reach(red.X, red.y, lo_inc, hi_inc,
+                                              deadline=ctx.deadline)
+    if proven is None:
+        return None
+    top, bottom = _ball_evidence(red, units, proven, ctx.ev)
+    if not (top < ctx.top or bottom > ctx.bottom):
+        return None
+    ctx.top, ctx.bottom = top, bottom
+    ctx.used = Method.BALL_PUSHES if proven.pushed else Method.BALL
+    claim = _fits_claim(units, top, bottom, ctx.used, ctx.mistakes, ctx.ev,
+                        ": each weight lies in a ball around a separating direction "
+                        "that no mistake can leave"
+                        + ("; at the mistakes that push a weight further out it lies "
+                           "in a smaller ball still" if proven.pushed else ""))
+    # the directions alone re-check the bounds (kept when not too many)
+    if claim is not None and not proven.pushed and \
+            len(proven._ball.directions) <= MAX_DIRECTIONS:
+        claim.evidence["ball_directions"] = _directions(red, proven)
+    return claim
+
+
+@proves(Method.HIT_BEAM)
+def beam(ctx: EndStops) -> Claim | None:
+    """The beam search for a stream that pushes a weight to its stop."""
+    if ctx.proven is None:
+        return None
+    red, units = ctx.red, ctx.units
+    lo_inc, hi_inc = -(-units.lo // units.e), units.hi // units.e
+    pushed = ctx.pushed = _reach.pushed_reach(red.X, red.y, ctx.proven, lo_inc,
+                                              hi_inc, deadline=ctx.deadline)
+    ctx.ev.update(beam_furthest_steps=str(pushed.furthest * units.eta),
                   beam_a_unit=(None if pushed.column is None
                                else int(red.cols[pushed.column])),
                   beam_runs=len(pushed.tried))
-        if pushed.stream is not None:
-            return _hit_claim(red, units, pushed.stream, "beam", ev)
-    for _ in range(orders):
-        if deadline is not None and time.perf_counter() > deadline:
+    return None if pushed.stream is None else ctx.hits(pushed.stream, Method.HIT_BEAM)
+
+
+@proves(Method.HIT_RANDOM)
+def random_orders(ctx: EndStops) -> Claim | None:
+    """Random periodic orders, each run until it reaches a stop or 200 passes."""
+    red, units = ctx.red, ctx.units
+    for _ in range(ctx.orders):
+        if expired(ctx.deadline):
             break
-        order = rng.permutation(red.n)
+        order = ctx.rng.permutation(red.n)
         run = _clipped.run_passes(red.P, red.D, units.lo, units.hi, order,
                                   max_passes=200)
         if run.first_clip >= 0:
             stream = np.tile(order, run.first_clip // red.n + 1)[:run.first_clip + 1]
-            return _hit_claim(red, units, stream.tolist(), "random order", ev)
-    if mistakes <= z3_depth and red.small():
-        limit = ("within time_budget_s" if deadline is not None else
-                 f"within its {Z3_SECONDS:g} s (pass time_budget_s to give it longer)")
-        found = z3_hit(red, units, mistakes, deadline if deadline is not None
-                        else time.perf_counter() + Z3_SECONDS)
-        if found == "unknown":
-            return Claim(None, "z3 bounded model checking",
-                         f"undecided: Z3 did not finish {limit} (the bound "
-                         f"{units.steps(top)} steps exceeds the end stops and no stream "
-                         "reaching them was found)", ev), None
-        if found is None:
-            return Claim(True, "z3 bounded model checking",
-                         f"no stream of up to {mistakes} reinforcements (the most any "
-                         "order makes before a first cut) reaches an end stop: Z3 "
-                         "proved it", ev), None
-        return _hit_claim(red, units, found, "z3", ev)
-    return Claim(None, used, _undecided(units, top, bottom, used, pushed, ev), ev), None
+            return ctx.hits(stream.tolist(), Method.HIT_RANDOM)
+    return None
+
+
+@proves(Method.Z3, Method.HIT_Z3)
+def z3_bmc(ctx: EndStops) -> Claim | None:
+    """Z3 bounded model checking to the Novikoff depth, on small tasks."""
+    red, units, deadline = ctx.red, ctx.units, ctx.deadline
+    if not (ctx.mistakes <= ctx.z3_depth and red.small()):
+        return None
+    found = z3_hit(red, units, ctx.mistakes, deadline)
+    if found in (BUDGET, TIMEOUT):
+        limit = ("within timeout_s" if found == TIMEOUT else
+                 f"within its budget of {Z3_RLIMIT:,} resource units (Z3_RLIMIT)")
+        return Claim(None, Method.Z3,
+                     f"undecided: Z3 did not finish {limit} (the bound "
+                     f"{units.steps(ctx.top)} steps exceeds the end stops and no "
+                     "stream reaching them was found)", ctx.ev)
+    if found is None:
+        return Claim(True, Method.Z3,
+                     f"no stream of up to {ctx.mistakes} reinforcements (the most any "
+                     "order makes before a first cut) reaches an end stop: Z3 "
+                     "proved it", ctx.ev)
+    return ctx.hits(found, Method.HIT_Z3)
+
+
+def undecided(ctx: EndStops) -> Claim:
+    """Not decided: the best bound proven and how far the searches got."""
+    return Claim(None, ctx.used, _undecided(ctx.units, ctx.top, ctx.bottom, ctx.used,
+                                            ctx.pushed, ctx.ev), ctx.ev)
+
+
+#: The end-stop provers, in the order they are tried: the first claim wins.
+PROVERS = (margin, exact_reach, fits, exhaustive, greedy, balls, beam, random_orders,
+           z3_bmc, undecided)
 
 
 def one_signed(red):
@@ -239,7 +343,7 @@ def one_signed(red):
 def _fits_claim(units, top, bottom, used, mistakes, ev, why=""):
     """Record the bound ``used`` in ``ev``; the claim that no end stop ever bites when
     ``[bottom, top]`` (units) fits inside the stops, else None."""
-    ev.update(bound_used=used, max_weight_steps=str(units.steps(top)),
+    ev.update(bound_used=str(used), max_weight_steps=str(units.steps(top)),
               min_weight_steps=str(units.steps(bottom)))
     if top > units.hi or bottom < units.lo:
         return None
@@ -308,13 +412,11 @@ def _undecided(units, top, bottom, used, pushed, ev):
 def _hit_claim(red, units, stream, how, ev):
     """Cut ``stream`` at its first blocked move (checked with the clipped update)."""
     stream = [int(i) for i in stream]
-    w = np.zeros(red.d, np.int64)
     run = _clipped.run_passes(red.P, red.D, units.lo, units.hi,
                               np.asarray(stream), max_passes=1)
     if run.first_clip < 0:  # pragma: no cover - every search returns a hitting stream
         raise RuntimeError("BUG: a stream said to reach an end stop does not; please "
                            "report it with the data.")
-    del w
     stream = stream[:run.first_clip + 1]
     ev = dict(ev, stream=stream)
     return Claim(False, how, f"an end stop cuts a move short after {len(stream)} "
@@ -352,29 +454,38 @@ def greedy_streams(red, units, mistakes, u):
 
 def z3_hit(red, units, depth, deadline=None):
     """A stream of at most ``depth`` mistakes whose ideal weights leave the end
-    stops, None when Z3 proves there is none, or ``"unknown"`` when ``deadline``
-    passed first."""
+    stops, None when Z3 proves there is none, or what stopped it first: ``"budget"``
+    (:data:`Z3_RLIMIT` resource units in all) or ``"timeout"`` (``deadline``)."""
     import z3
 
+    ctx = z3.Context()   # its own: the work counted is this search's alone
     P = red.P.tolist()
     D = red.D.tolist()
-    w = [z3.IntVal(0)] * red.d
-    solver = z3.Solver()
+    w = [z3.IntVal(0, ctx)] * red.d
+    solver = z3.Solver(ctx=ctx)
+    solver.set("random_seed", 0)
+
+    def used():
+        stats = solver.statistics()
+        return stats.get_key_value("rlimit count") if "rlimit count" in stats.keys() else 0
 
     def check():
+        if used() >= Z3_RLIMIT:
+            raise _Undecided(BUDGET)
+        if expired(deadline):
+            raise _Undecided(TIMEOUT)
+        solver.set("rlimit", Z3_RLIMIT - used())
         if deadline is not None:
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise _Undecided
-            solver.set("timeout", max(1, int(left * 1000)))
+            solver.set("timeout", max(1, math.ceil(seconds_left(deadline) * 1000)))
         answer = solver.check()
-        if answer == z3.unknown:
-            raise _Undecided
+        if answer == z3.unknown:   # Z3 says "canceled" for either limit: count
+            raise _Undecided(BUDGET if used() >= Z3_RLIMIT or deadline is None
+                             else TIMEOUT)
         return answer
 
     choices, outside = [], []
     for k in range(depth):
-        c = z3.Int(f"c{k}")
+        c = z3.Int(f"c{k}", ctx)
         choices.append(c)
         solver.add(c >= 0, c < red.n)
         score = z3.Sum([z3.If(c == i, z3.Sum([P[i][j] * w[j] for j in range(red.d)]),
@@ -392,13 +503,14 @@ def z3_hit(red, units, depth, deadline=None):
             solver.pop()
             if check() != z3.sat:   # no stream of k + 1 mistakes at all
                 return None
-        except _Undecided:
-            return "unknown"
+        except _Undecided as stop:
+            return stop.args[0]
     return None
 
 
 class _Undecided(Exception):
-    """Z3 answered unknown (its time limit)."""
+    """Z3 answered unknown: ``args[0]`` says what stopped it (``"budget"`` or
+    ``"timeout"``)."""
 
 
 def invariant_evidence(graph, red):

@@ -60,58 +60,91 @@ def decide(X: ArrayLike, y: ArrayLike, eta: int, lo: int, hi: int,
     that leads there), ``states`` (pass-start states searched)."""
     X = np.asarray(X, np.int64)
     y = np.asarray(y, np.int64)
-    n, d = X.shape
+    d = X.shape[1]
     k = X.sum(axis=1)
     if d > MAX_INPUTS or any(0 < kk < d and (eta * kk) % d == 0 for kk in k):
         return None
-    opts = [list(itertools.product(*_options(X[i], y[i], eta, d))) for i in range(n)]
-    order = [int(i) for i in order]
-    rows = [tuple(int(v) for v in X[i]) for i in range(n)]
-    signs = [int(v) for v in y]
+    chain = _Chain(X, y, eta, lo, hi, [int(i) for i in order], max_states)
+    graph = chain.search()
+    if graph is None:
+        return None
+    succ, parent = graph
+    traps = _traps(succ)
+    if not traps:
+        return {"learns": True, "states": len(succ)}
+    trap = min(traps, key=lambda w: (_depth(parent, w), w))
+    path: list = []
+    w = trap
+    while parent[w] is not None:
+        w, how = parent[w]
+        path[:0] = [list(o) for o in how]
+    return {"learns": False, "states": len(succ), "trap": list(trap), "path": path}
 
-    def right(i, w):
-        return signs[i] * sum(a * b for a, b in zip(rows[i], w)) > 0
 
-    def learned(w):
-        return all(right(i, w) for i in range(n))
+class _Chain:
+    """The finite chain of pass-start weights of the quantised gamma rule on one
+    order: each move's rounding outcomes (``opts``), clipped to ``[lo, hi]``."""
 
-    def one_pass(w):
+    def __init__(self, X, y, eta, lo, hi, order, max_states):
+        n, d = X.shape
+        self.opts = [list(itertools.product(*_options(X[i], y[i], eta, d)))
+                     for i in range(n)]
+        self.rows = [tuple(int(v) for v in X[i]) for i in range(n)]
+        self.signs = [int(v) for v in y]
+        self.lo, self.hi, self.order, self.max_states = lo, hi, order, max_states
+        self.d = d
+
+    def right(self, i, w):
+        return self.signs[i] * sum(a * b for a, b in zip(self.rows[i], w)) > 0
+
+    def learned(self, w):
+        return all(self.right(i, w) for i in range(len(self.rows)))
+
+    def one_pass(self, w):
         """Pass-end states from ``w``, each with the rounding outcomes (one tuple per
-        move that rounds) that reach it."""
+        move that rounds) that reach it; None beyond the budget."""
         now = {w: ()}
-        for i in order:
+        for i in self.order:
             nxt: dict[tuple, tuple] = {}
-            fractional = len(opts[i]) > 1
+            fractional = len(self.opts[i]) > 1
             for v, how in now.items():
-                if right(i, v):
+                if self.right(i, v):
                     nxt.setdefault(v, how)
                     continue
-                for o in opts[i]:
-                    u = tuple(min(max(a + b, lo), hi) for a, b in zip(v, o))
+                for o in self.opts[i]:
+                    u = tuple(min(max(a + b, self.lo), self.hi) for a, b in zip(v, o))
                     if u not in nxt:
                         nxt[u] = how + ((o,) if fractional else ())
             now = nxt
-            if len(now) > max_states:
+            if len(now) > self.max_states:
                 return None
         return now
 
-    start = (0,) * d
-    succ: dict[tuple, dict] = {}
-    parent: dict[tuple, Any] = {start: None}
-    todo = [start]
-    while todo:
-        w = todo.pop()
-        if learned(w):
-            succ[w] = {}
-            continue
-        ends = one_pass(w)
-        if ends is None or len(parent) > max_states:
-            return None
-        succ[w] = ends
-        for u, how in ends.items():
-            if u not in parent:
-                parent[u] = (w, how)
-                todo.append(u)
+    def search(self):
+        """``(succ, parent)``: the pass-end states of every reachable pass-start state
+        (none once learned) and how each was first reached; None beyond the budget."""
+        start = (0,) * self.d
+        succ: dict[tuple, dict] = {}
+        parent: dict[tuple, Any] = {start: None}
+        todo = [start]
+        while todo:
+            w = todo.pop()
+            if self.learned(w):
+                succ[w] = {}
+                continue
+            ends = self.one_pass(w)
+            if ends is None or len(parent) > self.max_states:
+                return None
+            succ[w] = ends
+            for u, how in ends.items():
+                if u not in parent:
+                    parent[u] = (w, how)
+                    todo.append(u)
+        return succ, parent
+
+
+def _traps(succ):
+    """The states from which no rounding reaches a learned state."""
     good = {w for w in succ if not succ[w]}          # learned: absorbing
     back: dict[tuple, list] = {w: [] for w in succ}
     for w, ends in succ.items():
@@ -123,16 +156,7 @@ def decide(X: ArrayLike, y: ArrayLike, eta: int, lo: int, hi: int,
             if v not in good:
                 good.add(v)
                 stack.append(v)
-    traps = [w for w in succ if w not in good]
-    if not traps:
-        return {"learns": True, "states": len(succ)}
-    trap = min(traps, key=lambda w: (_depth(parent, w), w))
-    path: list = []
-    w = trap
-    while parent[w] is not None:
-        w, how = parent[w]
-        path[:0] = [list(o) for o in how]
-    return {"learns": False, "states": len(succ), "trap": list(trap), "path": path}
+    return [w for w in succ if w not in good]
 
 
 def _depth(parent, w):

@@ -51,5 +51,5 @@ def learnable_claim(v, cols):
     if v.method == "timeout":  # cut by check_machine's own limit, named as such
         return Claim(None, "check_separable/timeout",
                      f"undecided: the separability check on its {n} A-units did not "
-                     "finish within time_budget_s")
+                     "finish within timeout_s")
     return Claim(None, f"check_separable/{v.method}", v.message)

@@ -94,96 +94,133 @@ def gram_matrix(Z: ArrayLike) -> np.ndarray:
 @njit(cache=True)
 def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent, example,
           pool):  # pragma: no cover - compiled
+    """The beam search of :func:`push_stream`: ``(depth, slot, best)`` of the first
+    kept state outside ``[lo, hi]`` (-1, -1 when none) and the largest
+    ``sign * w_g`` seen; ``parent`` and ``example`` record each kept state's move."""
     n, d = Z.shape
-    W = np.zeros((width, d), np.int64)
-    S = np.zeros((width, n), np.int64)
-    H = np.zeros(width, np.int64)
-    F = np.zeros(width)
-    W2 = np.zeros((width, d), np.int64)
-    S2 = np.zeros((width, n), np.int64)
-    H2 = np.zeros(width, np.int64)
-    F2 = np.zeros(width)
-    hG = np.zeros(n, np.int64)                # linear hash of each score change
+    beam = (np.zeros((width, d), np.int64), np.zeros((width, n), np.int64),
+            np.zeros(width, np.int64), np.zeros(width))
+    spare = (np.zeros((width, d), np.int64), np.zeros((width, n), np.int64),
+             np.zeros(width, np.int64), np.zeros(width))
+    hG = _score_hashes(coef, G)
+    cap = width * n
+    cand = (np.empty(cap, np.int64), np.empty(cap), np.empty(cap, np.int64),
+            np.empty(cap, np.int64), np.empty(cap, np.int64))
+    key = np.empty(cap)
+    size = 1                                  # open-addressing set of kept hashes
+    while size < 4 * width:
+        size *= 2
+    seen = (np.zeros(size, np.int64), np.zeros(size, np.int64))
+    alive, best = 1, 0
+    for t in range(depth):
+        m = _candidates(Z, g, sign, beam, alive, dphi, hG, cand)
+        if m == 0:
+            return -1, -1, best
+        value, phi = cand[0], cand[1]
+        scale = 1.0 + np.abs(phi[:m]).max()
+        for q in range(m):
+            key[q] = -(value[q] + 0.5 * phi[q] / scale)
+        kept, out, best = _select(Z, G, lo, hi, width, pool, t, m, key, cand, beam,
+                                  spare, seen, parent, example, best)
+        if out:
+            return t, kept, best
+        beam, spare = spare, beam
+        alive = kept
+    return -1, -1, best
+
+
+@njit(cache=True)
+def _score_hashes(coef, G):  # pragma: no cover - compiled
+    """A linear hash of each example's change of the scores (column of ``G``)."""
+    n = G.shape[0]
+    hG = np.zeros(n, np.int64)
     for k in range(n):
         acc = np.int64(0)
         for i in range(n):
             acc += coef[i] * G[i, k]
         hG[k] = acc
-    cap = width * n
-    value = np.empty(cap, np.int64)
-    phi = np.empty(cap)
-    key = np.empty(cap)
-    cb = np.empty(cap, np.int64)
-    ck = np.empty(cap, np.int64)
-    ch = np.empty(cap, np.int64)
-    size = 1                                  # open-addressing set of kept hashes
-    while size < 4 * width:
-        size *= 2
-    table = np.zeros(size, np.int64)
-    stamp = np.zeros(size, np.int64)
-    alive, best = 1, 0
-    for t in range(depth):
-        m = 0
-        for b in range(alive):
-            for k in range(n):
-                if S[b, k] > 0:
-                    continue
-                value[m] = sign * (W[b, g] + Z[k, g])
-                phi[m] = F[b] + 2.0 * S[b, k] + dphi[k]
-                cb[m], ck[m], ch[m] = b, k, H[b] + hG[k]
-                m += 1
-        if m == 0:
-            return -1, -1, best
-        scale = 1.0 + np.abs(phi[:m]).max()
-        for q in range(m):
-            key[q] = -(value[q] + 0.5 * phi[q] / scale)
-        # the best pool * width candidates in stable order, then (when duplicates
-        # leave the beam short) all of them: the same order as one stable sort of all
-        order = np.arange(m)
-        if m > pool * width:
-            cut = np.partition(key[:m].copy(), pool * width)[pool * width]
-            order = np.flatnonzero(key[:m] <= cut)
-        order = order[np.argsort(key[order], kind="mergesort")]
-        kept, full = 0, order.shape[0] == m
-        while True:
-            for q in range(order.shape[0]):
-                c = order[q]
-                h = ch[c]
-                slot = (h ^ (h >> 31)) & (size - 1)
-                dup = False
-                while stamp[slot] == t + 1:
-                    if table[slot] == h:
-                        dup = True
-                        break
-                    slot = (slot + 1) & (size - 1)
-                if dup:
-                    continue
-                stamp[slot], table[slot] = t + 1, h
-                b, k = cb[c], ck[c]
-                out = False
-                for j in range(d):
-                    v = W[b, j] + Z[k, j]
-                    W2[kept, j] = v
-                    if v > hi or v < lo:
-                        out = True
-                for i in range(n):
-                    S2[kept, i] = S[b, i] + G[i, k]
-                H2[kept], F2[kept] = h, phi[c]
-                best = max(best, value[c])
-                parent[t, kept] = b
-                example[t, kept] = k
-                if out:
-                    return t, kept, best
-                kept += 1
-                if kept == width:
-                    break
-            if kept == width or full:
+    return hG
+
+
+@njit(cache=True)
+def _candidates(Z, g, sign, beam, alive, dphi, hG, cand):  # pragma: no cover - compiled
+    """Every mistake move from the ``alive`` states of the beam, written into
+    ``cand`` (value, potential, state, example, hash); returns their number."""
+    W, S, H, F = beam
+    value, phi, cb, ck, ch = cand
+    m = 0
+    for b in range(alive):
+        for k in range(Z.shape[0]):
+            if S[b, k] > 0:
+                continue
+            value[m] = sign * (W[b, g] + Z[k, g])
+            phi[m] = F[b] + 2.0 * S[b, k] + dphi[k]
+            cb[m], ck[m], ch[m] = b, k, H[b] + hG[k]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _select(Z, G, lo, hi, width, pool, t, m, key, cand, beam, spare, seen, parent,
+            example, best):  # pragma: no cover - compiled
+    """Keep the best ``width`` candidates with distinct hashes in ``spare``: the best
+    ``pool * width`` in stable order first, then (when duplicates leave the beam
+    short) all of them, the same order as one stable sort of all. Returns
+    ``(kept, out, best)``, ``out`` when the last kept state left ``[lo, hi]``."""
+    order = np.arange(m)
+    if m > pool * width:
+        cut = np.partition(key[:m].copy(), pool * width)[pool * width]
+        order = np.flatnonzero(key[:m] <= cut)
+    order = order[np.argsort(key[order], kind="mergesort")]
+    kept, full = 0, order.shape[0] == m
+    while True:
+        for q in range(order.shape[0]):
+            c = order[q]
+            if not _first_seen(seen, cand[4][c], t):
+                continue
+            out = _extend(Z, G, lo, hi, c, kept, cand, beam, spare)
+            best = max(best, cand[0][c])
+            parent[t, kept] = cand[2][c]
+            example[t, kept] = cand[3][c]
+            if out:
+                return kept, True, best
+            kept += 1
+            if kept == width:
                 break
-            order = np.argsort(key[:m], kind="mergesort")   # kept ones are dups now
-            full = True
-        W, W2 = W2, W
-        S, S2 = S2, S
-        H, H2 = H2, H
-        F, F2 = F2, F
-        alive = kept
-    return -1, -1, best
+        if kept == width or full:
+            return kept, False, best
+        order = np.argsort(key[:m], kind="mergesort")   # kept ones are dups now
+        full = True
+
+
+@njit(cache=True)
+def _first_seen(seen, h, t):  # pragma: no cover - compiled
+    """Add hash ``h`` to the set of depth ``t``; False when it is there already."""
+    table, stamp = seen
+    size = table.shape[0]
+    slot = (h ^ (h >> 31)) & (size - 1)
+    while stamp[slot] == t + 1:
+        if table[slot] == h:
+            return False
+        slot = (slot + 1) & (size - 1)
+    stamp[slot], table[slot] = t + 1, h
+    return True
+
+
+@njit(cache=True)
+def _extend(Z, G, lo, hi, c, kept, cand, beam, spare):  # pragma: no cover - compiled
+    """Candidate ``c`` as the ``kept``-th state of ``spare``; True when its weights
+    leave ``[lo, hi]``."""
+    W, S, H, F = beam
+    W2, S2, H2, F2 = spare
+    b, k = cand[2][c], cand[3][c]
+    out = False
+    for j in range(Z.shape[1]):
+        v = W[b, j] + Z[k, j]
+        W2[kept, j] = v
+        if v > hi or v < lo:
+            out = True
+    for i in range(Z.shape[0]):
+        S2[kept, i] = S[b, i] + G[i, k]
+    H2[kept], F2[kept] = cand[4][c], cand[1][c]
+    return out

@@ -29,11 +29,11 @@ a little more room than that; the search pushes ``w_1`` past a stop at 1:
 from __future__ import annotations
 
 import dataclasses
-import time
 
 import numpy as np
 
 from markone._internal.typing import ArrayLike
+from verify._budget import expired
 from verify.machine import _ball, _cap
 from verify.machine._push import gram_matrix, push_stream
 
@@ -41,8 +41,9 @@ __all__ = ["Proven", "Pushed", "proven_reach", "pushed_reach"]
 
 #: Beam widths tried in turn, and how many target weights each stage keeps.
 STAGES = ((16, 6), (64, 3), (256, 1), (1024, 1))
-#: Most weights refined one by one, and seconds spent on it, per R-unit.
-MAX_REFINE, REFINE_S = 1024, 0.5
+#: Most weights refined one by one per R-unit: the refinement's budget of work (each
+#: is a few small QPs), so that the bounds do not depend on the clock.
+MAX_REFINE = 1024
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,18 +78,16 @@ class Pushed:
 
 
 def proven_reach(X: ArrayLike, y: ArrayLike, lo: int, hi: int, *,
-                 deadline: float | None = None, max_refine: int = MAX_REFINE,
-                 refine_s: float = REFINE_S) -> Proven | None:
+                 deadline: float | None = None, max_refine: int = MAX_REFINE
+                 ) -> Proven | None:
     """Ball bounds on every weight of the ideal perceptron on ``(X, y)`` (0/1 patterns,
-    -1/+1 targets, separable through the origin), refined against ``[lo, hi]`` for
-    at most ``refine_s`` seconds (or until ``deadline``). None when no separating
-    direction was found."""
+    -1/+1 targets, separable through the origin), refined against ``[lo, hi]`` on at
+    most ``max_refine`` weights (or until ``deadline``, only when one is given: the
+    user's ``timeout_s``). None when no separating direction was found."""
     X = np.asarray(X, np.int64)
     cols = np.flatnonzero(X.any(axis=0))
     Xa, rows = np.unique(X[:, cols], axis=0, return_index=True)
     Z = np.asarray(y)[rows, None] * Xa
-    stop = time.perf_counter() + refine_s
-    deadline = stop if deadline is None else min(deadline, stop)
     b = _ball.ball_bounds(Z, (Xa * Xa).sum(axis=1), lo=lo, hi=hi, deadline=deadline,
                           max_refine=max_refine, push=_cap.push_bound)
     if b is None:
@@ -121,7 +120,7 @@ def pushed_reach(X: ArrayLike, y: ArrayLike, proven: Proven, lo: int, hi: int, *
     for width, keep in stages:
         ranked = sorted(targets, key=lambda t: -best[t])[:keep]
         for j, sign in ranked:
-            if deadline is not None and time.perf_counter() > deadline:
+            if expired(deadline):
                 return Pushed(None, furthest, column, side, tuple(tried))
             if (j, sign) not in guides:
                 guides[j, sign] = _ball.weight_direction(Z, r, j, sign, u=b.u,

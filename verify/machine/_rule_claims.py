@@ -22,22 +22,32 @@ GAMMA_CHAIN_STATES = 5_000
 def rule_claims(X, y, units, rule, quantize, machine_passes=None):
     """End-stop and convergence claims for the forced and gamma rules
     (:mod:`verify.machine.rules`, :mod:`verify.machine._forced`)."""
-    stop = (min(-units.steps(units.lo), units.steps(units.hi)) if units.stops
-            else None)
     wr = (units.steps(units.lo), units.steps(units.hi)) if units.stops else None
     if rule == "forced":
-        v = _rules.forced_verdict(X, y, weight_range=wr, eta=units.eta,
-                                  machine_passes=machine_passes)
-        ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "hit_stream")
-              if k in v}
-        converges = Claim(v["learns"], "start-of-pass bounds (forced rule)"
-                          if v["learns"] is not False else "exact fixed order (forced "
-                          "rule)", "on streams of whole passes (each figure once a "
-                          "pass, any order): " + v["why"], ev)
-        end_stops = Claim(v["end_stops"], "forced rule: " + (
-            "weight bound" if v["end_stops"] else "exact fixed order"
-            if v["end_stops"] is False else "not decided"), v["end_why"], ev)
-        return end_stops, converges
+        return _forced_claims(X, y, units, wr, machine_passes)
+    return _gamma_claims(X, y, units, wr, quantize)
+
+
+def _forced_claims(X, y, units, wr, machine_passes):
+    """The forced rule's claims, from :func:`verify.machine.rules.forced_verdict`."""
+    v = _rules.forced_verdict(X, y, weight_range=wr, eta=units.eta,
+                              machine_passes=machine_passes)
+    ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "hit_stream")
+          if k in v}
+    converges = Claim(v["learns"], "start-of-pass bounds (forced rule)"
+                      if v["learns"] is not False else "exact fixed order (forced "
+                      "rule)", "on streams of whole passes (each figure once a "
+                      "pass, any order): " + v["why"], ev)
+    end_stops = Claim(v["end_stops"], "forced rule: " + (
+        "weight bound" if v["end_stops"] else "exact fixed order"
+        if v["end_stops"] is False else "not decided"), v["end_why"], ev)
+    return end_stops, converges
+
+
+def _gamma_claims(X, y, units, wr, quantize):
+    """The gamma rule's claims: with whole motor steps (its rounding branches), or as
+    the perceptron on the centred patterns."""
+    stop = min(-wr[0], wr[1]) if wr is not None else None
     v = _rules.gamma_verdict(X, y, stop=stop, eta=units.eta)
     ev = {k: v[k] for k in ("learnable", "certificate", "reinforcement_bound",
                             "max_weight", "fits") if k in v}
@@ -59,6 +69,12 @@ def rule_claims(X, y, units, rule, quantize, machine_passes=None):
                     v["learnable"]])
         return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
                                                              ev)
+    return _centred_claims(v, ev)
+
+
+def _centred_claims(v, ev):
+    """The gamma rule as the perceptron on the centred patterns ``x - mean(x)``
+    (real-valued weights, or whole steps that never round)."""
     if v["learnable"] is not True:
         why = ("the centred patterns x - mean(x) are not separable (exact certificate): "
                "the gamma rule, which conserves the sum of the weights (0), never "

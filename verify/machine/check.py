@@ -20,13 +20,15 @@ Examples
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Seed
-from markone._internal.validation import as_generator, check_int_at_least, check_positive
+from markone._internal.validation import as_generator, check_int_at_least
+from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
+                            timeout_keyword)
 from verify.machine._convergence import convergence_claim
 from verify.machine._endstops import end_stop_claim
 from verify.machine._fault_claims import fault_claim
@@ -55,8 +57,8 @@ EXACT_MAX_STATES = 200_000
 def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
                   exposure_s: float | None = None, exact_budget: int | None = None,
                   orders: int = 8, z3_depth: int = 40, seed: Seed = 0,
-                  time_budget_s: float | None = None, progress: bool | None = None
-                  ) -> MachineReport:
+                  timeout_s: float | None = None, progress: bool | None = None,
+                  **deprecated: Any) -> MachineReport:
     """What the perceptron's theorems promise ``machine`` on ``(images, labels)``.
 
     Parameters
@@ -81,15 +83,24 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         ``(R/gamma)^2`` is at most this (and the task is small).
     seed : int or numpy.random.Generator
         For the random orders.
-    time_budget_s : float, optional
-        Stop searching after about this long: the separability checks, the random
-        orders and the Z3 queries are cut at that time, and the claims they would have
+    timeout_s : float, optional
+        Stop searching after about this long: the separability checks, the
+        weight-by-weight balls, the beam and random orders, the Z3 queries and the
+        fault minimisation are cut at that time, and the claims they would have
         decided stay undecided (``holds=None``, saying so), never guessed. Without
-        it, Z3 still gets at most ``Z3_SECONDS`` (10 s) per R-unit.
+        it (the default) only budgets of work limit the searches, so the report does
+        not depend on the clock: ``exact_budget`` states, ``orders``, at most
+        ``verify.machine._reach.MAX_REFINE`` (1,024) weights refined by their own
+        ball, ``verify.machine._endstops.Z3_RLIMIT`` (20 million) Z3 resource units
+        per R-unit, and ``verify.machine.faults.MAX_TESTS`` (400) separability
+        checks to minimise the faults.
     progress : bool, optional
         Show a progress bar of the R-units checked (tqdm, on stderr; ``None``: only
         on a terminal, once the check takes more than half a second). It changes no
         claim.
+    **deprecated
+        ``time_budget_s=``: the old spelling of ``timeout_s``, with a
+        ``DeprecationWarning``.
 
     Returns
     -------
@@ -112,8 +123,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     z3_depth = check_int_at_least(z3_depth, "z3_depth", 0)
     budget = EXACT_MAX_STATES if exact_budget is None else check_int_at_least(
         exact_budget, "exact_budget", 1)
-    deadline = None if time_budget_s is None else t0 + check_positive(
-        time_budget_s, "time_budget_s")
+    deadline = deadline_after(timeout_keyword(deprecated, "check_machine",
+                                              "time_budget_s", timeout_s))
     task = machine_task(machine, images, labels)
     p = machine.params
     rng = as_generator(seed)
@@ -130,15 +141,27 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     reports = tuple(reports)
     if exposure_s is None:
         exposure_s = p.exposure_s
+    claims = dict(timing=timing_claim(machine, task, machine._images(images), exposure_s),
+                  faults=fault_claim(machine, images, labels, plan, reports, deadline),
+                  quantisation=quantisation_claim(p, units, reports, task))
     return MachineReport(
-        r_units=reports,
-        timing=timing_claim(machine, task, machine._images(images), exposure_s),
-        faults=fault_claim(machine, images, labels, plan, reports, deadline),
-        quantisation=quantisation_claim(p, units, reports, task),
+        r_units=reports, **claims,
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
         data_sha256=data_hash(task), time_s=time.perf_counter() - t0,
-        patterns_sha256=patterns_hash(task), params=p.to_dict())
+        patterns_sha256=patterns_hash(task), params=p.to_dict(),
+        stopped_by=_stopped_by([c for r in reports for c in
+                                (r.learnable, r.end_stops, r.converges)]
+                               + list(claims.values()), deadline))
+
+
+def _stopped_by(claims, deadline):
+    """What left claims of a report undecided: ``"timeout"`` once the user's time
+    limit has passed, else ``"budget"`` (a search ran out of its work); ``""`` when
+    every claim is decided (or, by design, not assessed)."""
+    if all(c.holds is not None or c.method == "not assessed" for c in claims):
+        return ""
+    return TIMEOUT if expired(deadline) else BUDGET
 
 
 # --------------------------------------------------------------------------------------
@@ -150,7 +173,7 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
     cols = task.inputs[r]
     X = task.patterns[:, cols].astype(np.int64)
     y = task.targets[:, r]
-    verdict = check_r_unit_task(X, y, timeout_s=_seconds_left(deadline))
+    verdict = check_r_unit_task(X, y, timeout_s=seconds_left(deadline))
     learnable = learnable_claim(verdict, cols)
     if not verdict.separable:
         return RUnitReport(r, learnable, *after_learnable(learnable))
@@ -164,8 +187,3 @@ def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadli
                                    deadline)
     return RUnitReport(r, learnable, end_stops, converges)
 
-
-def _seconds_left(deadline):
-    """Seconds until ``deadline`` (at least a millisecond: a check that starts after
-    it then times out at once, and says so), or None without one."""
-    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)

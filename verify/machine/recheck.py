@@ -74,6 +74,7 @@ from verify.machine._convergence import (PERIODIC_PASSES, continuation,
                                          continuation_orders, ideal_convergence)
 from verify.machine._endstops import (NOVIKOFF_BOUNDS, greedy_streams, margin_bounds,
                                       margin_holds, one_signed, stops_evidence)
+from verify.machine.claims import Method, kind_of, rechecks
 from verify.machine._fault_claims import fault_claim, fault_culprits, learnable_with
 from verify.machine._learnable import after_learnable, not_assessed
 from verify.machine._quantisation import quantisation_claim
@@ -92,16 +93,6 @@ if TYPE_CHECKING:
 __all__ = ["Recheck", "recheck_report", "margin_holds", "REPORT_FORMAT",
            "NOVIKOFF_BOUNDS"]
 
-#: Methods of a true end-stop claim with a weight bound (its certificate may be in
-#: the evidence), and of the searches behind the others.
-BOUND_METHODS = (*NOVIKOFF_BOUNDS, "one-signed columns", "exact reachable states",
-                 "Novikoff ball per weight", "Novikoff ball per weight and at its pushes")
-HIT_METHODS = ("exhaustive", "greedy", "beam", "random order", "z3")
-Z3_METHOD = "z3 bounded model checking"
-#: Methods of the error-correction rule's convergence claims.
-BLOCKING_METHODS = ("exhaustive (all streams)", "continuation after the stop",
-                    "periodic order")
-OPEN_METHODS = ("continuations and periodic orders", "periodic orders")
 #: Evidence fields of the claims re-checked from certificates.
 LEARNABLE_FIELDS = ("witness", "certificate", "a_units")
 END_STOP_FIELDS = ("R_sq", "gamma_lower", "margin_direction", "reinforcement_bound",
@@ -220,17 +211,29 @@ def _learnable(task, r, claim, where):
     if "witness" in ev and "certificate" in ev:
         raise _Refuted("it has both a witness and a certificate")
     if "witness" in ev:
-        w = [_fraction(v) for v in ev["witness"]]
-        if len(w) != X.shape[1]:
-            raise _Refuted(f"the witness has {len(w)} entries for {X.shape[1]} A-units")
-        q = math.lcm(*(v.denominator for v in w))     # the witness times q: integers
-        scores = y * X.dot(np.array([int(v * q) for v in w], dtype=object))
-        bad = [i for i, s in enumerate(scores) if not s > 0]
-        if bad:
-            raise _Refuted(f"the witness misclassifies figure {bad[0]}")
-        return _verdict(claim, True, "the witness answers every figure (exact)",
+        return _verdict(claim, True, _witness_holds(X, y, ev["witness"]),
                         "the task is learnable")
-    c = {int(i): _fraction(v) for i, v in ev["certificate"].items()}
+    return _verdict(claim, False, _certificate_holds(X, y, ev["certificate"]),
+                    "the task is learnable")
+
+
+def _witness_holds(X, y, witness):
+    """Why the witness answers every figure (exact), or a refutation."""
+    w = [_fraction(v) for v in witness]
+    if len(w) != X.shape[1]:
+        raise _Refuted(f"the witness has {len(w)} entries for {X.shape[1]} A-units")
+    q = math.lcm(*(v.denominator for v in w))     # the witness times q: integers
+    scores = y * X.dot(np.array([int(v * q) for v in w], dtype=object))
+    bad = [i for i, s in enumerate(scores) if not s > 0]
+    if bad:
+        raise _Refuted(f"the witness misclassifies figure {bad[0]}")
+    return "the witness answers every figure (exact)"
+
+
+def _certificate_holds(X, y, certificate):
+    """Why the Gordan certificate proves that no setting answers every figure (exact),
+    or a refutation."""
+    c = {int(i): _fraction(v) for i, v in certificate.items()}
     if not c or any(v < 0 for v in c.values()) or not any(c.values()):
         raise _Refuted("the certificate's weights must be >= 0 and not all zero")
     if any(not 0 <= i < len(y) for i in c):
@@ -239,9 +242,8 @@ def _learnable(task, r, claim, where):
     if any(total):
         raise _Refuted("sum_i c_i y_i x_i is not zero: the certificate does not prove "
                        "that no setting answers every figure")
-    return _verdict(claim, False, f"sum_i c_i y_i x_i = 0 over {len(c)} figures with "
-                    "c >= 0 (exact): no setting answers them all",
-                    "the task is learnable")
+    return (f"sum_i c_i y_i x_i = 0 over {len(c)} figures with c >= 0 (exact): no "
+            "setting answers them all")
 
 
 # --------------------------------------------------------------------------------------
@@ -303,7 +305,7 @@ def _margin(red, ev, units):
     for k, v in numbers.items():
         if ev.get(k) != v:
             raise _Refuted(f"the margin gives {k} = {v!r}, not {ev.get(k)!r}")
-    return top, bottom, used
+    return top, bottom, str(used)
 
 
 def _bound(red, X, y, ev, units, margin):
@@ -320,33 +322,66 @@ def _bound(red, X, y, ev, units, margin):
         raise _Refuted("a bound needs bound_used, max_weight_steps and "
                        "min_weight_steps together")
     used = ev["bound_used"]
-    if used in NOVIKOFF_BOUNDS or used == "one-signed columns":
-        one = one_signed(red)
-        if used == "one-signed columns" and one is None:
-            raise _Refuted("an A-unit is pushed both ways, so the one-signed argument "
-                           "does not apply")
-        if margin is not None and margin[2] != used:
-            raise _Refuted(f"the margin and the patterns give the bound {margin[2]!r}, "
-                           f"not {used!r}")
-        if margin is None and used != "one-signed columns":
-            raise _Refuted(f"the bound {used!r} has no margin direction to derive it")
-        top, bottom = margin[:2] if margin is not None else one
-    elif used == "exact reachable states":
-        closed = _closed_set(X, y, ev, units, clipped=False)
-        if closed is None:
-            raise _Refuted("the exact reachable bound has no reachable set to check")
-        _expect(ev, "reachable_states", len(closed[0]), "the reachable set")
-        top, bottom = int(closed[0].max(initial=0)), int(closed[0].min(initial=0))
-    elif used == "Novikoff ball per weight":
-        top, bottom = _ball(X, y, ev)
-        top, bottom = top * units.e, bottom * units.e
-    else:
-        raise _Refuted(f"the bound {used!r} has no certificate a report can hold")
+    top, bottom = _bound_certificate(used)(red, X, y, ev, units, margin)
     for key, v in (("max_weight_steps", top), ("min_weight_steps", bottom)):
         if _fraction(ev[key]) != units.steps(v):
             raise _Refuted(f"the {used} bound gives {key} = {units.steps(v)}, not "
                            f"{ev[key]}")
     return top, bottom
+
+
+def _bound_certificate(used):
+    """The re-check of the weight bound ``used`` names (a refutation when no kind of
+    end-stop claim proves a bound by that name from a certificate)."""
+    try:
+        kind = kind_of("end_stops", used)
+    except ValueError:
+        kind = None
+    if kind is None or True not in kind.verdicts or kind.recheck is None:
+        raise _Refuted(f"the bound {used!r} has no certificate a report can hold")
+    return kind.recheck
+
+
+@rechecks(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM)
+def novikoff_bound(red, X, y, ev, units, margin):
+    """Novikoff's bound: the one the certified margin gives (see :func:`_margin`)."""
+    used = ev["bound_used"]
+    if margin is not None and margin[2] != used:
+        raise _Refuted(f"the margin and the patterns give the bound {margin[2]!r}, "
+                       f"not {used!r}")
+    if margin is None:
+        raise _Refuted(f"the bound {used!r} has no margin direction to derive it")
+    return margin[:2]
+
+
+@rechecks(Method.ONE_SIGNED)
+def one_signed_bound(red, X, y, ev, units, margin):
+    """Every A-unit pushed one way only, so each weight moves once."""
+    one = one_signed(red)
+    if one is None:
+        raise _Refuted("an A-unit is pushed both ways, so the one-signed argument "
+                       "does not apply")
+    if margin is not None and margin[2] != ev["bound_used"]:
+        raise _Refuted(f"the margin and the patterns give the bound {margin[2]!r}, "
+                       f"not {ev['bound_used']!r}")
+    return margin[:2] if margin is not None else one
+
+
+@rechecks(Method.EXACT_REACH)
+def reachable_bound(red, X, y, ev, units, margin):
+    """The exact reachable set, an inductive invariant (see :func:`_closed_set`)."""
+    closed = _closed_set(X, y, ev, units, clipped=False)
+    if closed is None:
+        raise _Refuted("the exact reachable bound has no reachable set to check")
+    _expect(ev, "reachable_states", len(closed[0]), "the reachable set")
+    return int(closed[0].max(initial=0)), int(closed[0].min(initial=0))
+
+
+@rechecks(Method.BALL)
+def ball_bound(red, X, y, ev, units, margin):
+    """The per-weight balls from their integer directions (see :func:`_ball`)."""
+    top, bottom = _ball(X, y, ev)
+    return top * units.e, bottom * units.e
 
 
 def _ball(X, y, ev):
@@ -388,6 +423,26 @@ def _closed_set(X, y, ev, units, clipped):
     if groups is None or states is None:
         raise _Refuted("a reachable set needs both invariant_states and "
                        "invariant_groups")
+    P, D = _merged_moves(X, y, groups, units)
+    S, index = _state_rows(states, len(groups))
+    correct = (S @ P.T) > 0
+    edges = []
+    for k, s_ in enumerate(S):
+        for i in np.flatnonzero(~correct[k]):
+            child = s_ + D[i]
+            if clipped:
+                child = np.minimum(np.maximum(child, units.lo), units.hi)
+            j = index.get(child.tobytes())
+            if j is None:
+                raise _Refuted("a mistake move leaves the invariant")
+            edges.append((k, j, int(i)))
+    return S, edges, correct
+
+
+def _merged_moves(X, y, groups, units):
+    """``(P, D)`` over the invariant's merged A-units, once its groups are checked:
+    disjoint inputs of the R-unit, each agreeing on every figure, and every A-unit
+    left out never active."""
     d = X.shape[1]
     flat = [c for g in groups for c in g]
     if any(not 0 <= c < d for c in flat) or len(set(flat)) != len(flat) or not all(
@@ -403,32 +458,28 @@ def _closed_set(X, y, ev, units, clipped):
     Xu = Xi[:, [g[0] for g in groups]]
     yi = y.astype(np.int64)[:, None]
     P = yi * Xu * np.array([len(g) for g in groups], dtype=np.int64)
-    D = units.e * yi * Xu
-    if any(len(row) != len(groups) for row in states):
+    return P, units.e * yi * Xu
+
+
+def _state_rows(states, width):
+    """The invariant's states as int64 rows and an index of them, once checked:
+    rows of ``width`` integers within reach of int64, none twice, zero among them."""
+    if any(len(row) != width for row in states):
         raise _Refuted("the invariant's states are not integer rows, one per group")
-    S = np.array(states, dtype=object).reshape(len(states), len(groups))
+    S = np.array(states, dtype=object).reshape(len(states), width)
     if any(abs(v) > 2 ** 62 for v in S.flat):
         raise _Refuted("the invariant's states are beyond any reachable weight")
     S = S.astype(np.int64)
     index = {row.tobytes(): k for k, row in enumerate(S)}
     if len(index) != len(S):
         raise _Refuted("the invariant lists a state twice")
-    if np.zeros(len(groups), np.int64).tobytes() not in index:
+    if np.zeros(width, np.int64).tobytes() not in index:
         raise _Refuted("the invariant does not hold the zero start")
-    correct = (S @ P.T) > 0
-    edges = []
-    for k, s_ in enumerate(S):
-        for i in np.flatnonzero(~correct[k]):
-            child = s_ + D[i]
-            if clipped:
-                child = np.minimum(np.maximum(child, units.lo), units.hi)
-            j = index.get(child.tobytes())
-            if j is None:
-                raise _Refuted("a mistake move leaves the invariant")
-            edges.append((k, j, int(i)))
-    return S, edges, correct
+    return S, index
 
 
+@rechecks(Method.HIT_EXHAUSTIVE, Method.HIT_GREEDY, Method.HIT_BEAM, Method.HIT_RANDOM,
+          Method.HIT_Z3)
 def _hits(X, y, units, stream, replay, r, forced=False):
     """The stream's last move is cut short by an end stop, exactly and on the
     machine."""
@@ -456,17 +507,27 @@ def _greedy_refutes(red, units, ev):
     return None
 
 
+def _kind(claim, slot, what):
+    """The registry's kind of ``claim`` (in ``slot``), which must be able to give the
+    claim's verdict."""
+    holds = claim["holds"]
+    try:
+        kind = kind_of(slot, claim["method"])
+    except ValueError:
+        kind = None
+    if kind is None or holds not in kind.verdicts:
+        raise _Refuted(f"the method {claim['method']!r} does not decide {what} "
+                       f"{'true' if holds else 'false' if holds is False else 'open'}")
+    return kind
+
+
 def _end_stops(ctx, r, claim, where):
     """The end-stop claim of the error-correction rule (see the module doc)."""
 
     ev = _evidence(claim, END_STOP_FIELDS, where)
     units, (X, y, red) = ctx.units, ctx.r_unit(r)
-    holds, method = claim["holds"], claim["method"]
-    known = {True: (*BOUND_METHODS, Z3_METHOD), False: HIT_METHODS,
-             None: (*BOUND_METHODS, Z3_METHOD, "max_margin")}[holds]
-    if method not in known:
-        raise _Refuted(f"the method {method!r} does not decide an end-stop claim "
-                       f"{'true' if holds else 'false' if holds is False else 'open'}")
+    holds = claim["holds"]
+    _kind(claim, "end_stops", "an end-stop claim")
     for k, v in stops_evidence(units).items():
         _expect(ev, k, v, "the machine")
     margin = _margin(red, ev, units)
@@ -482,6 +543,13 @@ def _end_stops(ctx, r, claim, where):
                         "machine", "no end stop is ever reached")
     if holds is False:
         raise _Refuted("it has no stream that reaches an end stop")
+    return _no_stream(claim, ev, units, red, bound, fits)
+
+
+def _no_stream(claim, ev, units, red, bound, fits):
+    """An end-stop claim without a stream: its stated bound must back its verdict,
+    and a true claim without one must survive the greedy streams."""
+    holds, method = claim["holds"], claim["method"]
     if bound is not None and not fits and holds:
         raise _Refuted("the bound it states reaches beyond the end stops, yet it says "
                        "no end stop is reached")
@@ -505,6 +573,7 @@ def _end_stops(ctx, r, claim, where):
 # convergence (error-correction rule)
 
 
+@rechecks(Method.CONTINUATION, Method.PERIODIC)
 def _blocks(X, y, units, prefix, cycle, replay, r):
     """The cycle brings the weights back after a pass with mistakes, exactly and on
     the machine, and shows every figure."""
@@ -566,6 +635,55 @@ def _periodic_refutes(red, units, hit):
                            "pass-boundary setting recurs with mistakes")
 
 
+@rechecks(Method.CLIPPED_BALL)
+def _centre(ctx, r, ev):
+    """A clipped Novikoff ball's centre and its numbers, re-checked by
+    :func:`verify.machine._projected.check_projected_ball`: ``[(True, why)]``, or
+    ``[]`` without a centre."""
+    units = ctx.units
+    centre = [k for k in ("center_numerators", "center_denominator",
+                          "reinforcement_bound", "min_decrease") if k in ev]
+    if not centre:
+        if "a_units" in ev:
+            raise _Refuted("it names a_units without a centre")
+        return []
+    if len(centre) < 4:
+        raise _Refuted("a centre needs center_numerators, center_denominator, "
+                       "reinforcement_bound and min_decrease together")
+    try:
+        bound, decrease = check_projected_ball(
+            _columns(ctx.task, r, ev).astype(np.int64), ctx.task.targets[:, r],
+            units.e, units.lo, units.hi, ev["center_numerators"],
+            ev["center_denominator"])
+    except (ValueError, TypeError) as exc:
+        raise _Refuted(str(exc)) from exc
+    if bound != ev["reinforcement_bound"] or decrease != _fraction(ev["min_decrease"]):
+        raise _Refuted(f"the centre gives the bound {bound} and the decrease "
+                       f"{decrease}, not {ev['reinforcement_bound']} and "
+                       f"{ev['min_decrease']}")
+    return [(True, f"the centre lies inside the stops and every figure's slack is "
+             f"positive (exact): at most {bound} reinforcements on any stream")]
+
+
+@rechecks(Method.ALL_STREAMS)
+def _all_streams(X, y, ev, units):
+    """A clipped reachable set, re-checked as closed; whether a fair stream can stay
+    on a cycle of mistakes in it: ``[(verdict, why)]``, or ``[]`` without a set."""
+    closed = _closed_set(X.astype(np.int64), y.astype(np.int64), ev, units,
+                         clipped=True)
+    if closed is None:
+        return []
+    S, edges, correct = closed
+    src, dst, fig = (np.array([e[k] for e in edges], np.int64).reshape(-1)
+                     for k in range(3))
+    if blocking_components(len(S), src, dst, fig, correct)[2].size:
+        return [(False, "some fair stream stays on a cycle of mistakes in its clipped "
+                 "reachable set")]
+    return [(True, f"the {len(S)} settings are closed under every clipped mistake and "
+             "none lies on a cycle of mistakes that every figure leaves in place "
+             "(exact)")]
+
+
 def _converges(ctx, r, claim, where, hit):
     """The convergence claim of the error-correction rule (see the module doc);
     ``hit`` the end-stop claim's stream once confirmed (else None)."""
@@ -573,11 +691,7 @@ def _converges(ctx, r, claim, where, hit):
     ev = _evidence(claim, CONVERGENCE_FIELDS, where)
     units, (X, y, red) = ctx.units, ctx.r_unit(r)
     holds, method = claim["holds"], claim["method"]
-    known = {True: ("exhaustive (all streams)", "clipped Novikoff ball"),
-             False: BLOCKING_METHODS, None: OPEN_METHODS}[holds]
-    if method not in known:
-        raise _Refuted(f"the method {method!r} does not decide a convergence claim "
-                       f"{'true' if holds else 'false' if holds is False else 'open'}")
+    kind = _kind(claim, "converges", "a convergence claim")
     implied = []
     if "continuations" in ev:
         blocking = _continuations(red, units, ev["continuations"], hit)
@@ -591,46 +705,11 @@ def _converges(ctx, r, claim, where, hit):
         implied.append((False, f"after the prefix of {len(prefix)}, the cycle of "
                         f"{len(cycle)} comes back to the same weights with mistakes, "
                         "exactly and on the machine"))
-    centre = [k for k in ("center_numerators", "center_denominator",
-                          "reinforcement_bound", "min_decrease") if k in ev]
-    if centre:
-        if len(centre) < 4:
-            raise _Refuted("a centre needs center_numerators, center_denominator, "
-                           "reinforcement_bound and min_decrease together")
-        try:
-            bound, decrease = check_projected_ball(
-                _columns(ctx.task, r, ev).astype(np.int64), ctx.task.targets[:, r],
-                units.e, units.lo, units.hi, ev["center_numerators"],
-                ev["center_denominator"])
-        except (ValueError, TypeError) as exc:
-            raise _Refuted(str(exc)) from exc
-        if bound != ev["reinforcement_bound"] or decrease != _fraction(
-                ev["min_decrease"]):
-            raise _Refuted(f"the centre gives the bound {bound} and the decrease "
-                           f"{decrease}, not {ev['reinforcement_bound']} and "
-                           f"{ev['min_decrease']}")
-        implied.append((True, f"the centre lies inside the stops and every figure's "
-                        f"slack is positive (exact): at most {bound} reinforcements on "
-                        "any stream"))
-    elif "a_units" in ev:
-        raise _Refuted("it names a_units without a centre")
-    closed = _closed_set(X.astype(np.int64), y.astype(np.int64), ev, units,
-                         clipped=True)
-    if closed is not None:
-        S, edges, correct = closed
-        src, dst, fig = (np.array([e[k] for e in edges], np.int64).reshape(-1)
-                         for k in range(3))
-        if blocking_components(len(S), src, dst, fig, correct)[2].size:
-            implied.append((False, "some fair stream stays on a cycle of mistakes in "
-                            "its clipped reachable set"))
-        else:
-            implied.append((True, f"the {len(S)} settings are closed under every "
-                            "clipped mistake and none lies on a cycle of mistakes that "
-                            "every figure leaves in place (exact)"))
+    implied += _centre(ctx, r, ev) + _all_streams(X, y, ev, units)
     if len({v for v, _ in implied}) > 1:
         raise _Refuted("its evidence shows both that it learns and that it does not")
     if not implied:
-        if holds is False or method == "clipped Novikoff ball":
+        if holds is False or kind.method is Method.CLIPPED_BALL:
             raise _Refuted(f"it has no certificate ({method} always gives one)")
         if holds:
             _periodic_refutes(red, units, hit)
@@ -904,17 +983,10 @@ def _recheck_r_unit(ctx, expected, r_rep):
         return [learn, _run(names[1], lambda: derived(0, stops_d, "end_stops")),
                 _run(names[2], lambda: derived(1, conv_d, "converges"))]
     stops = _run(names[1], lambda: _end_stops(ctx, r, stops_d, names[1]))
-    if conv_d["method"] == "equals the ideal perceptron":
-        def ideal():
-            _same_claim(conv_d, ideal_convergence(_claim_of(stops_d)), names[2])
-            if learn_d["holds"] is not True or stops_d["holds"] is not True:
-                raise _Refuted("it rests on the learnable and end-stop claims both "
-                               "holding, and they do not both say so")
-            if learn.status == stops.status == "confirmed":
-                return ("learnable and no end stop ever bites (both confirmed): the "
-                        "machine is the ideal perceptron, which learns separable data")
-            return None
-        conv = _run(names[2], ideal)
+    if conv_d["method"] == Method.IDEAL:
+        conv = _run(names[2], lambda: _ideal(conv_d, learn_d, stops_d, names[2],
+                                             learn.status == stops.status
+                                             == "confirmed"))
     else:
         hit = (stops_d["evidence"]["stream"] if stops.status == "confirmed"
                and stops_d["holds"] is False else None)
@@ -922,11 +994,23 @@ def _recheck_r_unit(ctx, expected, r_rep):
     return [learn, stops, conv]
 
 
+@rechecks(Method.IDEAL)
+def _ideal(conv_d, learn_d, stops_d, where, basis_confirmed):
+    """"Equals the ideal perceptron": recomputed from the end-stop claim, and it rests
+    on the learnable and end-stop claims (confirmed only when both are)."""
+    _same_claim(conv_d, ideal_convergence(_claim_of(stops_d)), where)
+    if learn_d["holds"] is not True or stops_d["holds"] is not True:
+        raise _Refuted("it rests on the learnable and end-stop claims both holding, "
+                       "and they do not both say so")
+    if basis_confirmed:
+        return ("learnable and no end stop ever bites (both confirmed): the machine is "
+                "the ideal perceptron, which learns separable data")
+    return None
+
+
 def _faults(expected, claim, d):
     """The faults claim: recomputed, except the smallest set of faults, which is
     re-checked (it breaks its R-units; said 1-minimal, no fault of it is spare)."""
-    from markone.hardware.faults import FaultPlan
-
     plan, ctx = expected.plan, expected.ctx
     if plan is None or not len(plan):
         _same_claim(claim, fault_claim(expected.machine, ctx.images, ctx.labels, plan,
@@ -950,6 +1034,15 @@ def _faults(expected, claim, d):
             raise _Refuted("it has no smallest set of faults, which check_machine "
                            "always gives when a healthy R-unit was broken")
         return "recomputed: the faults, their kinds and the culprits are the machine's"
+    _minimal_set(expected, minimal, plan, broken)
+    return ("recomputed: the faults and culprits are the machine's, and the smallest "
+            "set breaks the task" + (" and is 1-minimal (exact)"
+                                     if minimal["complete"] else ""))
+
+
+def _minimal_set(expected, minimal, plan, broken):
+    """The smallest set of faults, re-checked: well formed, its faults the machine's,
+    it breaks the R-units it names and, said 1-minimal, no fault of it is spare."""
     spec = {"faults": list, "r_units": list, "complete": bool, "undecided": list,
             "kinds": list}
     if set(minimal) != set(spec) or not all(isinstance(minimal[k], t)
@@ -966,21 +1059,30 @@ def _faults(expected, claim, d):
         raise _Refuted("the smallest set's kinds are not those of its faults")
     if not minimal["r_units"] or any(r not in broken for r in minimal["r_units"]):
         raise _Refuted("the smallest set names R-units that are not broken")
-    only = FaultPlan(tuple(plan.faults[i] for i in chosen))
+    _breaks(expected, plan, chosen, minimal)
+
+
+def _breaks(expected, plan, chosen, minimal):
+    """The chosen faults alone break each R-unit named; said 1-minimal (complete and
+    nothing undecided), without any one of them the task is learnable again."""
+    from markone.hardware.faults import FaultPlan
+
+    ctx = expected.ctx
+
+    def learnable(faults, r):
+        return learnable_with(expected.machine, ctx.images, ctx.labels,
+                              FaultPlan(tuple(plan.faults[j] for j in faults)), r)
+
     for r in minimal["r_units"]:
-        if learnable_with(expected.machine, ctx.images, ctx.labels, only, r) is not False:
-            raise _Refuted(f"the smallest set of faults alone leaves R-unit {r} "
+        if learnable(chosen, r) is not False:
+            raise _Refuted(f"the smallest set of faults alone leaves {r_unit_name(r)} "
                            "learnable")
     if minimal["complete"] and not minimal["undecided"]:
         for i in chosen:
-            rest = FaultPlan(tuple(plan.faults[j] for j in chosen if j != i))
-            if any(learnable_with(expected.machine, ctx.images, ctx.labels, rest, r)
-                   is False for r in minimal["r_units"]):
+            rest = [j for j in chosen if j != i]
+            if any(learnable(rest, r) is False for r in minimal["r_units"]):
                 raise _Refuted(f"the set is not 1-minimal: without fault {i} it still "
                                "breaks the task")
-    return ("recomputed: the faults and culprits are the machine's, and the smallest "
-            "set breaks the task" + (" and is 1-minimal (exact)"
-                                     if minimal["complete"] else ""))
 
 
 def _run(label, check):

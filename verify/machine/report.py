@@ -54,6 +54,10 @@ class Claim:
     evidence: dict = dataclasses.field(default_factory=dict, repr=False)
     notes: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        # a registry Method is the method's words: the report keeps the plain string
+        object.__setattr__(self, "method", str(self.method))
+
     def to_dict(self) -> JSONDict:
         """The claim as a JSON-ready dict."""
         return {"holds": self.holds, "method": self.method, "message": self.message,
@@ -100,6 +104,10 @@ class MachineReport:
     params : dict
         Every parameter of the machine (``MarkIParams.to_dict()``): a re-check on a
         machine with other parameters is refused, naming the first that differs.
+    stopped_by : str
+        What left claims undecided: ``"budget"`` (a search ran out of its work),
+        ``"timeout"`` (``timeout_s`` passed), or ``""`` (nothing: every claim that
+        applies is decided).
     """
 
     r_units: tuple
@@ -116,6 +124,7 @@ class MachineReport:
     time_s: float
     patterns_sha256: str = ""
     params: dict = dataclasses.field(default_factory=dict, repr=False)
+    stopped_by: str = dataclasses.field(default="", repr=False)
 
     @property
     def learnable(self) -> bool | None:
@@ -138,7 +147,8 @@ class MachineReport:
                 "converges": self.converges,
                 "r_units": [r.to_dict() for r in self.r_units],
                 "timing": self.timing.to_dict(), "faults": self.faults.to_dict(),
-                "quantisation": self.quantisation.to_dict(), "time_s": self.time_s}
+                "quantisation": self.quantisation.to_dict(), "time_s": self.time_s,
+                "stopped_by": self.stopped_by}
 
     def text(self) -> str:
         """The report in words, one line per claim."""

@@ -99,12 +99,24 @@ def forced_verdict(X: ArrayLike, y: ArrayLike, weight_range: tuple | None = None
     X = np.asarray(X, np.int64)
     y = np.asarray(y, np.int64)
     units = Units(eta, weight_range)
-    e, Q = units.e, units.Q
     lo, hi = (units.lo, units.hi) if units.stops else (None, None)
-    floats_exact = Q & (Q - 1) == 0   # the machine's float64 sums are these exactly
-    es = every_stream(X, y, e, lo, hi)
-    mu = np.array(es["mu"])
-    n = len(y)
+    floats_exact = units.Q & (units.Q - 1) == 0   # float64 sums are these exactly
+    es = every_stream(X, y, units.e, lo, hi)
+    names = _fixed_orders(np.array(es["mu"]), len(y))
+    runs = [(list(o), fixed_order(X, y, units.e, lo, hi, o)) for o in names]
+    out: dict[str, Any] = {"mu": es["mu"], "hebb": (y @ X).tolist(),
+                           "wrong_from": es["wrong_from"]}
+    stops = "" if lo is None else (f" with the end stops at {units.steps(units.lo)} "
+                                   f"and {units.steps(units.hi)} steps")
+    out.update(_forced_learns(es, runs, names, stops, floats_exact))
+    out.update(_forced_end_stops(X, y, units, runs, names, machine_passes,
+                                 floats_exact))
+    return out
+
+
+def _fixed_orders(mu, n):
+    """The fixed orders the forced rule is tried in, each once with its name: given,
+    reversed, and the two lowest Hebb scores first and last."""
     named = {"the given order": list(range(n)), "the reversed order":
              list(range(n))[::-1]}
     for i in np.argsort(mu, kind="stable")[:2].tolist():
@@ -114,60 +126,63 @@ def forced_verdict(X: ArrayLike, y: ArrayLike, weight_range: tuple | None = None
     names: dict[tuple, str] = {}
     for name, o in named.items():
         names.setdefault(tuple(o), name)
-    runs = [(list(o), fixed_order(X, y, e, lo, hi, o)) for o in names]
-    out: dict[str, Any] = {"mu": es["mu"], "hebb": (y @ X).tolist(),
-                           "wrong_from": es["wrong_from"]}
-    stops = "" if lo is None else (f" with the end stops at {units.steps(units.lo)} "
-                                   f"and {units.steps(units.hi)} steps")
+    return names
+
+
+def _forced_learns(es, runs, names, stops, floats_exact):
+    """``learns``, ``why`` (and ``passes`` or ``stream``): the bounds for every
+    stream, or a fixed order that never has a clean pass."""
     never = [(o, r) for o, r in runs if r["first_clean"] is None]
     if es["clean_from"] is not None:
-        out.update(learns=True, passes=es["clean_from"] + 1,
-                   why=f"from pass {es['clean_from'] + 1} on it answers every figure "
-                   f"right in every pass, on every stream of whole passes{stops} (the "
-                   "start-of-pass bounds of verify.machine._forced)")
-    elif never and floats_exact:
+        return dict(learns=True, passes=es["clean_from"] + 1,
+                    why=f"from pass {es['clean_from'] + 1} on it answers every figure "
+                    f"right in every pass, on every stream of whole passes{stops} (the "
+                    "start-of-pass bounds of verify.machine._forced)")
+    if never and floats_exact:
         o, r = never[0]
-        out.update(learns=False, stream=o,
-                   why=f"shown in {names[tuple(o)]} every pass{stops}, it is wrong on some "
-                   f"figure in every pass ({r['why']}), so the machine never learns")
-    else:
-        out.update(learns=None, why="not decided: the bounds for every stream do not "
-                   "show a pass after which every figure is right, and none of the "
-                   f"{len(runs)} fixed orders tried (given, reversed, lowest Hebb "
-                   "scores first and last) fails for ever; first clean passes "
-                   f"{[r['first_clean'] for _, r in runs]}")
-        if never:
-            out["why"] += ("; an order that never learns rests on exact ties the "
-                           "float64 machine may round")
-    # the end stops, over the passes the machine can run
+        return dict(learns=False, stream=o,
+                    why=f"shown in {names[tuple(o)]} every pass{stops}, it is wrong on "
+                    f"some figure in every pass ({r['why']}), so the machine never "
+                    "learns")
+    why = ("not decided: the bounds for every stream do not show a pass after which "
+           f"every figure is right, and none of the {len(runs)} fixed orders tried "
+           "(given, reversed, lowest Hebb scores first and last) fails for ever; first "
+           f"clean passes {[r['first_clean'] for _, r in runs]}")
+    if never:
+        why += ("; an order that never learns rests on exact ties the float64 machine "
+                "may round")
+    return dict(learns=None, why=why)
+
+
+def _forced_end_stops(X, y, units, runs, names, machine_passes, floats_exact):
+    """``end_stops``, ``end_why`` (and ``max_weight``, ``hit_stream``): the end stops
+    over the passes the machine can run."""
+    out: dict[str, Any] = {}
     a, b = (X * (y[:, None] > 0)).sum(axis=0), (X * (y[:, None] < 0)).sum(axis=0)
     if machine_passes is not None:
-        top = units.steps(e * int(((machine_passes - 1) * np.abs(a - b) + a + b)
-                                  .max(initial=0)))
+        top = units.steps(units.e * int(((machine_passes - 1) * np.abs(a - b) + a + b)
+                                        .max(initial=0)))
         out["max_weight"] = str(top)
-    if lo is None:
-        out.update(end_stops=True, end_why="the machine has no end stops")
-    elif machine_passes is not None and top <= min(-units.steps(units.lo),
-                                                    units.steps(units.hi)):
-        out.update(end_stops=True, end_why=f"every R-unit learns within "
-                   f"{machine_passes} passes on every stream, and no weight goes beyond "
-                   f"{top} steps by then: inside the stops")
-    else:
-        hits = [(o, r) for o, r in runs if r["first_block"] is not None]
-        if hits and floats_exact:
-            o, r = hits[0]
-            t = r["first_block"]
-            stream = (o * (t // n + 1))[:t + 1]
-            out.update(end_stops=False, hit_stream=stream,
-                       end_why=f"shown in {names[tuple(o)]} every pass, an end stop cuts a "
-                       f"move short at presentation {t + 1}, before this R-unit has a "
-                       "clean pass (replay: MarkI.train(images, labels, order=stream, "
-                       "max_epochs=1) has saturated > 0)")
-        else:
-            out.update(end_stops=None, end_why="not decided: no bound keeps the weights "
-                       "inside the stops until the machine has learned, and no tried "
-                       "order has a move cut short before this R-unit learns")
-    return out
+    if not units.stops:
+        return dict(out, end_stops=True, end_why="the machine has no end stops")
+    if machine_passes is not None and top <= min(-units.steps(units.lo),
+                                                 units.steps(units.hi)):
+        return dict(out, end_stops=True, end_why=f"every R-unit learns within "
+                    f"{machine_passes} passes on every stream, and no weight goes "
+                    f"beyond {top} steps by then: inside the stops")
+    hits = [(o, r) for o, r in runs if r["first_block"] is not None]
+    if hits and floats_exact:
+        o, r = hits[0]
+        t = r["first_block"]
+        stream = (o * (t // len(y) + 1))[:t + 1]
+        return dict(out, end_stops=False, hit_stream=stream,
+                    end_why=f"shown in {names[tuple(o)]} every pass, an end stop cuts a "
+                    f"move short at presentation {t + 1}, before this R-unit has a "
+                    "clean pass (replay: MarkI.train(images, labels, order=stream, "
+                    "max_epochs=1) has saturated > 0)")
+    return dict(out, end_stops=None, end_why="not decided: no bound keeps the weights "
+                "inside the stops until the machine has learned, and no tried order has "
+                "a move cut short before this R-unit learns")
 
 
 def gamma_verdict(X: ArrayLike, y: ArrayLike, stop: float | None = None,

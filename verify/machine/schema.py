@@ -34,6 +34,7 @@ from typing import Any
 
 from markone._internal.typing import JSONDict
 from markone.hardware.runits import r_unit_name
+from verify._budget import STOPPED_BY
 
 __all__ = ["REPORT_FORMAT", "FORMATS", "read_report", "read_json_text", "load_report",
            "check_value",
@@ -200,7 +201,8 @@ _TOP: dict[str, tuple[_Check, str]] = {
     "r_units": (_is(list), "a list of R-unit entries"),
     "timing": (_is(dict), "a claim object"), "faults": (_is(dict), "a claim object"),
     "quantisation": (_is(dict), "a claim object"),
-    "time_s": (lambda v: _float(v) and v >= 0, "a finite number >= 0")}
+    "time_s": (lambda v: _float(v) and v >= 0, "a finite number >= 0"),
+    "stopped_by": (lambda v: v in STOPPED_BY, f"one of {STOPPED_BY}")}
 _CLAIM: dict[str, tuple[_Check, str]] = {
     "holds": (_verdict, "true, false or null"), "method": (_is(str), "a string"),
     "message": (_is(str), "a string"), "evidence": (_is(dict), "an object")}
@@ -274,21 +276,15 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
     ...
     ValueError: malformed machine report: the report has unknown field(s) ['verified']; ...
     """
-    d = report.to_dict() if hasattr(report, "to_dict") else report
-    try:   # as a file would hold it: lists for tuples, no NaN, JSON types only
-        d = read_json_text(json.dumps(d, allow_nan=True))
-    except TypeError as exc:
-        raise ValueError(f"not a machine report: it holds a value JSON cannot "
-                         f"write ({exc})") from exc
-    except RecursionError as exc:
-        raise ValueError("not a machine report: it is nested too deeply") from exc
+    d = _as_json(report)
     if not isinstance(d, dict) or d.get("format") not in FORMATS:
         raise ValueError(f"not a machine report: its format must be {REPORT_FORMAT!r} "
                          f"(or {FORMATS[0]!r}); write one with check_machine(...)"
                          ".to_dict() or `markone verify machine ... --json`")
     old = d["format"] == FORMATS[0]
     spec = {k: v for k, v in _TOP.items() if not (old and k == "machine")}
-    _fields(d, spec, "the report", optional=("patterns_sha256",) if old else ())
+    _fields(d, spec, "the report",   # stopped_by: reports written before it existed
+            optional=("stopped_by", "patterns_sha256") if old else ("stopped_by",))
     units = d["r_units"]
     if len(units) != params["n_r_units"]:
         raise ValueError(f"malformed machine report: 'r_units' must list the machine's "
@@ -307,6 +303,18 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
         out[c] = _claim(d[c], c)
     _same_machine(d, params)
     return out
+
+
+def _as_json(report: Any) -> Any:
+    """``report`` as a file would hold it: lists for tuples, JSON types only."""
+    d = report.to_dict() if hasattr(report, "to_dict") else report
+    try:
+        return read_json_text(json.dumps(d, allow_nan=True))
+    except TypeError as exc:
+        raise ValueError(f"not a machine report: it holds a value JSON cannot "
+                         f"write ({exc})") from exc
+    except RecursionError as exc:
+        raise ValueError("not a machine report: it is nested too deeply") from exc
 
 
 def _drop_notes(claim: JSONDict, old: bool) -> JSONDict:

@@ -80,3 +80,30 @@ def test_every_figure_is_drawn_for_a_projector(demo):
             assert tag, path.name
             assert int(tag.group(1)) == round(im.size[0] * 96 / dpi)
             assert path.name not in tag.group(2) and len(tag.group(2).split()) >= 6
+
+
+def test_sigterm_during_the_demo_leaves_nothing_behind(tmp_path):
+    # a real SIGTERM (kill, a CI timeout) while the demo writes into its hidden staging
+    # folder: the command removes it and ends with 143 = 128 + SIGTERM (issue 31)
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from markone.cli._errors import EXIT_TERMINATED
+
+    proc = subprocess.Popen([sys.executable, "-m", "markone", "demo", "--out", "demo"],
+                            cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        for _ in range(1200):                 # poll for the staging folder (<= 2 min)
+            if any(p.name.endswith(".staging") for p in tmp_path.iterdir()):
+                break
+            assert proc.poll() is None, proc.stderr.read().decode()
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == EXIT_TERMINATED
+    finally:
+        proc.kill()
+    assert "terminated (SIGTERM)" in proc.stderr.read().decode()
+    assert list(tmp_path.iterdir()) == []

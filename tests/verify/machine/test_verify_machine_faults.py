@@ -162,7 +162,7 @@ def test_cli_breaks_the_machine_and_names_a_minimal_set(capsys, tmp_path):
 
     out = tmp_path / "r.json"
     status = main(["verify", "machine", "letters", "--chars", "AB", "--per-class", "1",
-                   "--dead-photocells", "0.99", "--time-budget", "1", "--json",
+                   "--dead-photocells", "0.99", "--json",
                    str(out)])
     text = capsys.readouterr().out
     assert status == 1 and "faults: NO" in text

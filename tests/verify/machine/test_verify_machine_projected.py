@@ -383,17 +383,17 @@ def test_the_smallest_task_that_symmetric_stops_block():
 
 def test_z3_has_a_default_budget(monkeypatch):
     # a two-letter task whose end-stop question goes to Z3 (found by a random search:
-    # without a budget Z3 ran for minutes on tasks like it); with no time_budget_s the
-    # report still comes back, saying that Z3 ran out of its own seconds, and the
-    # convergence claim does not depend on it
+    # without a budget Z3 ran for minutes on tasks like it); with no timeout_s the
+    # report still comes back, saying that Z3 ran out of its own budget of work (its
+    # resource count, not seconds), and the convergence claim does not depend on it
     import verify.machine._endstops as vm
 
-    monkeypatch.setattr(vm, "Z3_SECONDS", 0.5)
+    monkeypatch.setattr(vm, "Z3_RLIMIT", 100_000)
     images, labels = letters("EV", per_class=6, seed=0)
     machine = MarkI(MarkIParams(weight_range=(-3, 3), n_a_units=128, n_r_units=1),
                     seed=2)
     r = check_machine(machine, images, labels, orders=1, exact_budget=1).r_units[0]
     assert (r.end_stops.method, r.end_stops.holds) == ("z3 bounded model checking",
                                                        None)
-    assert "within its 0.5 s (pass time_budget_s" in r.end_stops.message
+    assert "within its budget of 100,000 resource units (Z3_RLIMIT)" in r.end_stops.message
     assert r.converges.holds and r.converges.method == "clipped Novikoff ball"

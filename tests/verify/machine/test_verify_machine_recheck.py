@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams, r_unit_name
+from _machines import ball_report
 from verify.machine import check_machine, recheck_report
 
 #: The re-checks of the report's own fields and of the claims about the whole machine.
@@ -253,10 +254,8 @@ def test_malformed_reports_are_refused(tight):
 def test_ball_bounds_recheck_from_their_directions():
     # two letters, stops at +/-3: the per-weight balls decide the end stops; their
     # integer directions re-check the bounds, and a changed direction is refuted
-    images, labels = letters("EV", per_class=6, seed=0)
-    machine = MarkI(MarkIParams(weight_range=(-3, 3), n_a_units=128, n_r_units=1),
-                    seed=0)
-    report = check_machine(machine, images, labels, orders=1, exact_budget=1).to_dict()
+    machine, images, labels, report = ball_report()
+    report = report.to_dict()
     claim = report["r_units"][0]["end_stops"]
     assert (claim["holds"], claim["method"]) == (True, "Novikoff ball per weight")
     s = statuses(recheck_report(report, machine, images, labels))

@@ -1,0 +1,109 @@
+"""Compiled kernels on demand: numba is imported by the first call that needs it.
+
+A kernel is written once, as a plain Python function in a module that does not import
+numba. Python can call it as it is (the uncompiled path, for small work: no import
+of numba, no compiler), and :func:`compiled` gives its numba dispatcher
+(``numba.njit(cache=True, nogil=True, **options)``), built on the first request and
+kept for the process. Helpers that compiled code calls are declared with
+:func:`kernel` too (every kernel is registered with
+:func:`numba.extending.register_jitable`, so one kernel may call another), and a
+module whose compiled code needs more (``numba.extending.overload`` of a Python
+function, e.g. one body per row layout) registers it in a function decorated with
+:func:`on_first_compile`. All of that runs once, when numba is first imported
+through :func:`load_numba`.
+
+Which path a call takes is the caller's choice and must be a function of the input
+alone (its shape, the work done so far), never of time or of what happens to be
+compiled already: the same input gives the same answer. The compiled machine code is
+cached on disk by numba (next to the module in ``__pycache__``, or, when the
+installed package directory is read-only, in numba's user cache directory,
+``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``; ``NUMBA_CACHE_DIR`` overrides both).
+
+>>> @kernel()
+... def add_one(x):
+...     return x + 1
+>>> add_one(41)             # plain Python: numba is not needed
+42
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["kernel", "compiled", "on_first_compile", "load_numba", "is_compiled",
+           "PLAIN_PRESENTATIONS"]
+
+#: A perceptron run's passes run uncompiled (plain Python, numpy row operations) while
+#: the presentations it has made, the coming pass included, number at most this many:
+#: at a few microseconds each, less time than importing numba takes. Later passes run
+#: compiled (:func:`markone._kernels.pass_kernel`).
+PLAIN_PRESENTATIONS = 2**12
+
+_KERNELS: list[Callable[..., Any]] = []
+_HOOKS: list[Callable[[Any], None]] = []
+_COMPILED: dict[Callable[..., Any], Any] = {}
+_LOADED: list[Any] = []
+
+
+def kernel(**options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare a plain Python function a kernel: :func:`compiled` builds it with
+    ``options`` (besides ``cache=True, nogil=True``; e.g. ``fastmath``), and compiled
+    code may call it. The function itself is returned unchanged."""
+
+    def declare(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.__jit_options__ = dict(options)  # type: ignore[attr-defined]
+        _KERNELS.append(fn)
+        if _LOADED:  # declared after numba was loaded: register it now
+            _register_kernel(_LOADED[0], fn)
+        return fn
+
+    return declare
+
+
+def on_first_compile(hook: Callable[[Any], None]) -> Callable[[Any], None]:
+    """Run ``hook(numba)`` once, when numba is first loaded (at once if it is already):
+    the place for ``numba.extending.overload`` registrations. Returns ``hook``."""
+    _HOOKS.append(hook)
+    if _LOADED:
+        hook(_LOADED[0])
+    return hook
+
+
+def load_numba() -> Any:
+    """Import numba, with every kernel and hook registered; returns the module."""
+    if not _LOADED:
+        import numba
+
+        _LOADED.append(numba)
+        for fn in _KERNELS:
+            _register_kernel(numba, fn)
+        for hook in _HOOKS:
+            hook(numba)
+    return _LOADED[0]
+
+
+def compiled(fn: Callable[..., Any]) -> Any:
+    """The numba dispatcher of kernel ``fn`` (made on the first request; numba then
+    compiles each signature on its first call, or loads it from the disk cache)."""
+    dispatcher = _COMPILED.get(fn)
+    if dispatcher is None:
+        numba = load_numba()
+        options = {"cache": True, "nogil": True, **fn.__jit_options__}  # type: ignore[attr-defined]
+        dispatcher = _COMPILED[fn] = numba.njit(**options)(fn)
+    return dispatcher
+
+
+def is_compiled(fn: Callable[..., Any]) -> bool:
+    """Whether :func:`compiled` has made the dispatcher of ``fn`` in this process."""
+    return fn in _COMPILED
+
+
+def _register_kernel(numba, fn):
+    from numba.extending import register_jitable
+
+    options = fn.__jit_options__
+    if options:
+        register_jitable(**options)(fn)
+    else:  # register_jitable() without options takes the function itself
+        register_jitable(fn)

@@ -1,0 +1,605 @@
+"""The perceptron engine: :func:`train` and its :class:`TrainResult`.
+
+One engine serves every variant ("last", "averaged", "voted", "pocket") and both
+arithmetics (float64, and exact integers/rationals); the estimator
+(:class:`markone.Perceptron`, in :mod:`markone.perceptron`) is a thin layer over the
+same engine, and the compiled loops live in :mod:`markone._kernels`. Nothing here
+imports scikit-learn.
+
+The rule is Rosenblatt's error correction with a zero start: on example ``(x, y)``
+with ``y`` in {-1, +1}, a score ``y * w.x <= 0`` is a mistake (so a zero score is a
+mistake, and the first example always updates), and a mistake adds ``eta * y * x``.
+Training stops after the first pass without an update, or at ``max_epochs``.
+
+Examples
+--------
+AND is linearly separable; the run converges and its weights can be checked by hand:
+
+>>> import markone
+>>> X = [[0, 0], [0, 1], [1, 0], [1, 1]]
+>>> res = markone.train(X, [-1, -1, -1, 1])
+>>> res.converged, res.mistakes, res.epochs
+(True, 18, 9)
+>>> res.w.tolist()          # [coef..., intercept weight]
+[3.0, 2.0, -4.0]
+
+Exactly, with rationals:
+
+>>> markone.train([["1/2"], ["-1/3"]], [1, -1], exact=True).w
+(Fraction(5, 6), Fraction(0, 1))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from markone import _kernels
+from markone._internal.checks import (
+    VARIANTS,
+    ConvergenceWarning,
+    check_order,
+    float_range_error,
+    is_replay,
+    raise_bad_row,
+    run_epochs,
+    warn_not_converged,
+    zero_rows_error,
+)
+from markone._params import as_float, validate_core_params
+from markone._internal.data import Dataset, as_dataset
+from markone._internal.exact import fraction_text, to_fraction
+from markone._internal.typing import ArrayLike, Order, Rational, Seed
+from markone._internal.validation import (
+    array_values,
+    as_generator,
+    check_matrix_or_sparse,
+    dense_array,
+    is_sparse,
+    sparse_refused,
+)
+from markone.online import predict_sign
+
+__all__ = ["train", "TrainResult", "ConvergenceWarning", "augment",
+           "VARIANTS"]
+
+
+
+
+def augment(X: ArrayLike, intercept: bool = True,
+            intercept_scale: float = 1.0) -> np.ndarray:
+    """Return ``[X, c]`` (a column of ``c = intercept_scale`` appended) as float64.
+
+    ``X`` is checked (or a checked :class:`markone._internal.data.Dataset`). Sparse input gives a canonical CSR matrix (the constant column stored).
+
+    >>> augment([[1.0, 2.0]]).tolist()
+    [[1.0, 2.0, 1.0]]
+    >>> import scipy.sparse as sp
+    >>> augment(sp.csr_array([[0.0, 2.0]]), intercept_scale=0.5).toarray().tolist()
+    [[0.0, 2.0, 0.5]]
+    """
+    Xf = X.floats if isinstance(X, Dataset) else check_matrix_or_sparse(X)
+    return _append_constant(Xf, intercept, intercept_scale)
+
+
+def _append_constant(X, intercept, intercept_scale):
+    """:func:`augment` of a checked float64 array or CSR matrix."""
+    if not intercept:
+        return X
+    if is_sparse(X):
+        import scipy.sparse
+
+        col = np.full((X.shape[0], 1), float(intercept_scale))
+        return scipy.sparse.hstack([X, col], format="csr")
+    return np.hstack([X, np.full((X.shape[0], 1), float(intercept_scale))])
+
+
+def signed_rows(X, y_pm1, intercept=True, intercept_scale=1.0):
+    """The rows ``y_i [x_i, c]`` the general loop trains on, from checked inputs
+    (a float64 array, or a canonical CSR matrix: :attr:`Dataset.floats`).
+
+    A sign flip and an appended constant: exact in float64.
+
+    >>> signed_rows(np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1, -1])).tolist()
+    [[1.0, 2.0, 1.0], [-3.0, -0.0, -1.0]]
+    """
+    Xa = _append_constant(X, intercept, intercept_scale)
+    if is_sparse(Xa):
+        Xa = Xa.copy() if Xa is X else Xa
+        Xa.data *= np.repeat(y_pm1, np.diff(Xa.indptr)).astype(np.float64)
+        return Xa
+    return np.ascontiguousarray(Xa * y_pm1[:, None])
+
+
+# ----------------------------------------------------------------------------------
+# results
+
+
+@dataclass(frozen=True, repr=False)
+class TrainResult:
+    """What :func:`train` returns. Weights live in the augmented space.
+
+    Attributes
+    ----------
+    w : ndarray or tuple of Fraction
+        The variant's prediction vector (for "voted", the survival-weighted average
+        of the intermediate vectors; predictions use the vote itself). With an
+        intercept, ``w[-1]`` is the weight of the appended constant.
+    last_w : ndarray or tuple of Fraction
+        The last iterate.
+    mistakes : int
+        Total number of updates.
+    epochs : int
+        Passes made, the final clean pass included.
+    converged : bool
+        True when the last pass made no update.
+    mistakes_per_epoch : tuple of int
+    variant : str
+    exact : bool
+    intercept_scale : float, Fraction or None
+        The appended constant ``c`` (None without an intercept).
+    classes : ndarray or None
+        The two original labels, ``classes[0] -> -1`` and ``classes[1] -> +1``.
+    mistake_indices : tuple of int or None
+        With ``record=True``: the example index of every update, in order.
+    weights_after : ndarray, tuple or None
+        With ``record=True``: the last iterate after each update (one row each).
+    vote_vectors, vote_counts : for ``variant="voted"``: the intermediate vectors
+        (the zero start first) and how many presentations each survived.
+    """
+
+    w: Any
+    last_w: Any
+    mistakes: int
+    epochs: int
+    converged: bool
+    mistakes_per_epoch: tuple
+    variant: str = "last"
+    exact: bool = False
+    intercept_scale: Any = 1.0
+    classes: Any = None
+    mistake_indices: tuple | None = None
+    weights_after: Any = None
+    vote_vectors: Any = field(default=None)
+    vote_counts: tuple | None = None
+
+    @property
+    def coef(self) -> Any:
+        """The weights of the input features (``w`` without the intercept weight)."""
+        return self.w[:-1] if self.intercept_scale is not None else self.w
+
+    @property
+    def intercept(self) -> Any:
+        """The bias ``b`` in ``coef . x + b`` (the intercept weight times ``c``)."""
+        if self.intercept_scale is None:
+            return Fraction(0) if self.exact else 0.0
+        return self.w[-1] * self.intercept_scale
+
+    def _augmented(self, X):
+        if self.exact and is_sparse(X):
+            raise sparse_refused(X, what="an exact result's predictions")
+        if self.exact:
+            rows = [[to_fraction(v) for v in r] for r in dense_array(array_values(X))]
+            if self.intercept_scale is not None:
+                rows = [r + [self.intercept_scale] for r in rows]
+            return np.array(rows, dtype=object)
+        return augment(X, self.intercept_scale is not None,
+                       1.0 if self.intercept_scale is None else self.intercept_scale)
+
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
+        """Scores of the prediction rule (for "voted": the weighted vote)."""
+        A = self._augmented(X)
+        if self.variant == "voted":
+            V = np.array(self.vote_vectors, dtype=object if self.exact else float)
+            return predict_sign(A @ V.T) @ np.array(self.vote_counts)
+        w = np.array(self.w, dtype=object if self.exact else float)
+        return A @ w
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted labels (the original classes; a zero score predicts +1)."""
+        signs = predict_sign(self.decision_function(X))
+        if self.classes is None:
+            return signs
+        return np.asarray(self.classes)[(signs > 0).astype(int)]
+
+    def __repr__(self):
+        def show(v):
+            vals = list(v)
+            txt = ", ".join(fraction_text(x) if self.exact else f"{float(x):.6g}"
+                            for x in vals[:6])
+            return f"[{txt}{', ...' if len(vals) > 6 else ''}]"
+
+        return (
+            f"TrainResult(variant={self.variant!r}, converged={self.converged}, "
+            f"mistakes={self.mistakes}, epochs={self.epochs}, w={show(self.w)}"
+            f"{', exact=True' if self.exact else ''})"
+        )
+
+    def _repr_html_(self):
+        """Shown in Jupyter: what happened in words, the fields as a table."""
+        from markone._internal.html import result_html
+
+        state = "converged" if self.converged else "did not converge"
+        return result_html(self, headline=f"{state} after {self.mistakes} mistakes in "
+                                          f"{self.epochs} passes")
+
+
+# ----------------------------------------------------------------------------------
+# the engine
+
+
+class _Overflow(Exception):
+    """int64 arithmetic would overflow: the run restarts with Python integers."""
+
+
+class _Engine:
+    """Mutable state of one binary perceptron over rows ``yx`` (float64, int64 or
+    object). ``lean`` engines (float, last iterate, no history) use the fastest kernel
+    on ``(X, y, c)``; the others keep what every variant needs in O(d) (the averaging
+    sum, the pocket vector, counters), and the history (mistake indices, survival
+    runs, intermediate vectors) only when ``keep_history`` (``record=True`` or the
+    voted variant)."""
+
+    def __init__(self, d, dtype, *, lean, keep_history):
+        self.dtype = dtype
+        self.lean = lean
+        self.keep_history = keep_history
+        zero = np.zeros(d, dtype=dtype) if dtype != object else np.array([0] * d, dtype=object)
+        self.w = zero.copy()
+        self.acc = zero.copy()
+        self.pocket = zero.copy()
+        self.ctr = np.array([0, 0, 0, 1, 0], dtype=np.int64 if dtype != object else object)
+        self.mistake_idx = []
+        self.runs = []
+        self.after = []
+        self._y1 = np.ones(1)
+        self._status = np.zeros(2, dtype=np.int64)
+        self.presented = 0  # presentations so far: small runs stay uncompiled
+
+    def _pass(self, fn, idx, *args):
+        """Run kernel ``fn`` (plain or compiled: :func:`markone._kernels.pass_kernel`)
+        for a pass over ``idx``; its other arguments are ``args``."""
+        epoch = _kernels.pass_kernel(fn, self.presented, idx.shape[0])
+        self.presented += idx.shape[0]
+        with np.errstate(over="ignore", invalid="ignore"):  # the loops report these
+            return epoch(*args)
+
+    def run_pass(self, yx, idx, eta, checks):
+        """One pass over ``yx[idx]``; returns the number of mistakes."""
+        if self.lean:  # yx is (X, y, c): labels and constant folded in on the fly
+            X, y, c = yx
+            status = self._status
+            rows = _kernels.kernel_rows(X)
+            m = self._pass(_kernels.epoch_last_xy, idx, rows, y, c, idx, eta, self.w, status)
+            if status[0]:
+                code, status[0] = int(status[0]), 0
+                raise_bad_row(X, int(idx[status[1]]), code)
+            return int(m)
+        n = idx.shape[0]
+        rec_idx = np.empty(n, dtype=np.int64)
+        rec_run = np.empty(n, dtype=np.int64 if self.dtype != object else object)
+        shape = (n, yx.shape[1]) if self.keep_history else (1, yx.shape[1])
+        rec_w = np.empty(shape, dtype=self.dtype)
+        if self.dtype == object:  # Python integers: always the plain body
+            m = _kernels.epoch_general(
+                yx, idx, eta, self.w, self.acc, self.pocket, self.ctr, rec_idx, rec_run,
+                rec_w, self.keep_history, 0, None, None)
+        else:
+            limit, xmax, l1max = checks if checks is not None else (0, _NO_X, 0)
+            m = self._pass(
+                _kernels.epoch_general, idx, _kernels.kernel_rows(yx), idx, eta, self.w,
+                self.acc, self.pocket, self.ctr, rec_idx, rec_run, rec_w, self.keep_history,
+                limit, xmax, l1max)
+            if m < 0:
+                raise _Overflow
+            if self.dtype == np.float64 and not np.isfinite(self.w).all():
+                raise float_range_error(int(rec_idx[max(m - 1, 0)]), "overflow")
+        if self.keep_history:
+            self.mistake_idx.extend(rec_idx[:m].tolist())
+            self.runs.extend(rec_run[:m].tolist())
+            self.after.extend(rec_w[:m].copy())
+        return int(m)
+
+    def step(self, x, sign, c, eta):
+        """Present one float example ``x`` of label ``sign`` (constant ``c``, 0 for
+        none) with the same compiled rule as a pass; returns 1 on an update, else 0."""
+        if self.lean:
+            self._y1[0] = sign
+            return self.run_pass((x.reshape(1, -1), self._y1, c), _ONE, eta, None)
+        row = np.empty((1, x.shape[0] + 1))
+        row[0, :-1] = x
+        row[0, -1] = c
+        row *= sign
+        if not np.isfinite(row).all():
+            raise_bad_row(row, 0, 1)
+        zero_rows_error(row)
+        return self.run_pass(row, _ONE, eta, None)
+
+    def prediction(self, variant):
+        """The vector that predicts for ``variant`` (for "voted": the weighted average)."""
+        if variant == "last":
+            return self.w
+        if variant == "averaged":
+            return self.averaged()
+        if variant == "pocket":
+            return self.pocket
+        return self.voted()[2]
+
+    def averaged(self):
+        T = int(self.ctr[0])
+        if T == 0:
+            return self.w.copy()
+        if self.dtype == object or self.dtype == np.int64:
+            return [Fraction((T + 1) * int(a) - int(b), T) for a, b in zip(self.w, self.acc)]
+        return ((T + 1) * self.w - self.acc) / T
+
+    def voted(self):
+        """Return (vectors, counts, weighted average) of the vote."""
+        vectors = [np.zeros_like(self.w)] + list(self.after)
+        counts = self.runs + [int(self.ctr[1])]
+        total = sum(counts)
+        if total == 0:
+            return vectors, counts, self.w.copy()
+        if self.dtype == np.float64:
+            avg = sum(c * v for c, v in zip(counts, vectors)) / total
+        else:
+            avg = [Fraction(sum(int(c) * int(v[j]) for c, v in zip(counts, vectors)), total)
+                   for j in range(len(self.w))]
+        return vectors, counts, avg
+
+
+_ONE = np.zeros(1, dtype=np.int64)
+_NO_X = np.zeros(1, dtype=np.int64)
+
+
+def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+          intercept_scale: Rational = 1.0, eta: Rational = 1.0, max_epochs: int = 1000,
+          order: Order = "given", seed: Seed = None, variant: str = "last",
+          exact: bool = False, record: bool = False) -> TrainResult:
+    """Train a binary perceptron with Rosenblatt's rule from a zero start.
+
+    Parameters
+    ----------
+    X : array-like (n_samples, n_features) or scipy.sparse matrix
+        Inputs; with ``exact=True`` also ints, Fractions or strings like ``"3/4"``.
+        Sparse input (any :mod:`scipy.sparse` format, matrix or array) runs a
+        compiled CSR loop that touches only the stored entries; it supports every
+        ``variant``, ``order`` and ``record``, not ``exact=True``. Its weights equal
+        the dense run's bit for bit whenever the dot products are exact (e.g.
+        integer-valued data).
+        A DataFrame (or anything with ``to_numpy`` or ``__array__``) is read by its
+        values, in every mode. ``X`` may also be a :class:`markone._internal.data.Dataset`
+        (data already checked, labels in it; then ``y=None``).
+    y : array-like (n_samples,)
+        Two classes of any values (mapped to -1/+1, the sorted first to -1), or
+        -1/+1 labels (then one class only is accepted too). Missing labels (None,
+        NaN, pandas NA) are refused.
+    intercept : bool
+        Append the constant ``intercept_scale`` to every input (default True).
+    intercept_scale : float or Fraction
+        The constant appended (default 1.0); the intercept is ``w[-1] *
+        intercept_scale``.
+    eta : float
+        Step size; with a zero start it changes no decision, only the scale of ``w``.
+    max_epochs : int
+        Stop after this many passes (then ``converged=False`` and a warning).
+    order : "given", "shuffle" or sequence of int
+        Presentation order per pass: as given, a fresh seeded permutation each pass,
+        or an explicit online stream of example indices (repeats allowed) presented
+        once per pass. A single pass of an explicit stream (``max_epochs=1``) is a
+        replay and does not warn about convergence.
+    seed : int, Generator or None
+        For ``order="shuffle"``.
+    variant : "last", "averaged", "voted" or "pocket"
+        Which vector predicts: the last iterate, the average of the iterates after
+        every presentation, the survival-weighted vote of all intermediate vectors
+        (Freund & Schapire 1999), or the vector with the longest run of consecutive
+        correct predictions (Gallant's pocket, 1986).
+    exact : bool
+        Train in exact integer arithmetic (int64 with overflow detection, Python ints
+        beyond); the weights come back as tuples of Fraction.
+    record : bool
+        Also return the index of every mistake and the weights after it.
+
+    Returns
+    -------
+    TrainResult
+
+    Raises
+    ------
+    ValueError
+        On NaN/inf, empty or ragged data, mismatched lengths, labels that are not two
+        classes, a zero input vector without intercept, ``max_epochs < 1``,
+        ``eta <= 0``, or an order index out of range.
+
+    Examples
+    --------
+    XOR is not separable: the run stops at ``max_epochs`` and says so.
+
+    >>> import warnings, markone
+    >>> X, y = markone.datasets.xor()
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     res = markone.train(X, y, max_epochs=50)
+    >>> res.converged, res.epochs, caught[0].category.__name__
+    (False, 50, 'ConvergenceWarning')
+    """
+    validate_core_params(dict(intercept=intercept, intercept_scale=intercept_scale, eta=eta,
+                              max_epochs=max_epochs, order=order, seed=seed,
+                              variant=variant), "train")
+    data = as_dataset(X, y)
+    if exact and data.sparse:
+        raise sparse_refused(data.source, what="exact=True",
+                             hint=", or drop exact=True: on integer-valued data "
+                             "below 2**53 the float64 run is exact too")
+    yx: Any  # int64/object rows (exact), (X, y, c) (lean) or float64 rows
+    if exact:
+        c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
+        yx, scale = data.signed_integers(intercept=intercept, intercept_scale=c)
+        run_eta = 1
+    else:
+        lean = variant == "last" and not record
+        # the lean path reads X as it is; NaN/inf and zero rows are caught by the loop
+        # (an explicit stream may skip rows: then they are checked first)
+        Xf = data.float_values if lean and isinstance(order, str) else data.floats
+        c = as_float(intercept_scale, "intercept_scale", fix=_TRAIN_FIX) if intercept \
+            else None
+        run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
+        yx = (Xf, data.y.astype(np.float64), c if intercept else 0.0) if lean \
+            else _folded(Xf, data.y, c)
+    n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
+    order = check_order(order, n)
+    rng = as_generator(seed)
+
+    if exact and yx.dtype == np.int64:
+        try:
+            checks = _overflow_checks(yx)
+            engine, per_epoch = _run(yx, order, rng, run_eta, max_epochs, variant, record,
+                                     checks=checks)
+        except _Overflow:
+            rng = as_generator(seed)
+            engine, per_epoch = _run(yx.astype(object), order, rng, run_eta, max_epochs,
+                                     variant, record, checks=None)
+    else:
+        engine, per_epoch = _run(yx, order, rng, run_eta, max_epochs, variant, record,
+                                 checks=None)
+    if per_epoch[-1] and not is_replay(order, max_epochs):
+        warn_not_converged(max_epochs)
+    unit = (to_fraction(eta, where="eta ") / scale) if exact else None
+    return _result(engine, per_epoch, variant, exact, unit, c, data.classes, record)
+
+
+#: What to do about an ``eta`` or ``intercept_scale`` that float64 cannot hold.
+_TRAIN_FIX = ("pass exact=True to train with it exactly, or a value that float64 holds "
+              "exactly (such as 0.5 or 2)")
+
+
+def _folded(X, y_pm1, c):
+    """The rows ``y * [x, c]`` of the general engine (float64; ``c=None``: no
+    column), after the zero-row check that ``c=None`` needs."""
+    yx = signed_rows(X, y_pm1, c is not None, c or 1.0)
+    if c is None:
+        zero_rows_error(yx)
+    return yx
+
+
+def _overflow_checks(yx):
+    absx = np.abs(yx)
+    l1max = max(1, int(absx.sum(axis=1, dtype=object).max()))
+    if l1max > _kernels.INT64_LIMIT:
+        raise _Overflow
+    return _kernels.INT64_LIMIT, absx.max(axis=1).astype(np.int64), l1max
+
+
+def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
+    """The epoch driver of :func:`markone._internal.checks.run_epochs` on a fresh engine."""
+    engine = _new_engine(yx, variant, record)
+    n = yx[0].shape[0] if engine.lean else yx.shape[0]
+    epochs = iter(range(1, max_epochs + 1))
+    per_epoch = run_epochs(
+        lambda idx: _checked_pass(engine, yx, idx, eta, checks, next(epochs), max_epochs),
+        order, n, max_epochs, rng)
+    return engine, per_epoch
+
+
+def _checked_pass(engine, yx, idx, eta, checks, epoch, max_epochs):
+    """One pass. The lean loop checks every score itself; the general float loop
+    (variants, records) checks its range after passes 16, 64, 256, ... and the last
+    that made mistakes (:func:`_check_float_range`, one matrix-vector product each),
+    so no run reports a result that float64 underflow decided."""
+    m = engine.run_pass(yx, idx, eta, checks)
+    if m and engine.dtype == np.float64 and not engine.lean and (
+            epoch in _RANGE_CHECKS or epoch == max_epochs):
+        _check_float_range(yx, engine.w)
+    return m
+
+
+#: Epochs after which a float run that has not converged checks that float64 can
+#: carry it (one matrix-vector product each: at most 1/16 of the run's work).
+_RANGE_CHECKS = frozenset(16 * 4**k for k in range(12))
+
+
+def _new_engine(yx, variant, record):
+    if isinstance(yx, tuple):
+        return _Engine(yx[0].shape[1] + 1, np.float64, lean=True, keep_history=False)
+    return _Engine(yx.shape[1], yx.dtype, lean=False,
+                   keep_history=record or variant == "voted")
+
+
+_UNDERFLOW_ZONE = _kernels.UNDERFLOW_ZONE
+
+
+def _check_float_range(yx, w):
+    """Raise :class:`FloatRangeError` when float64 cannot carry this run: weights or
+    scores that overflowed, or scores whose nonzero terms underflow."""
+    if isinstance(yx, tuple):  # lean: (X, y, c), w has the constant's weight last
+        X, _, c = yx
+        wx, wc = w[:-1], w[-1] * c
+    else:
+        X, wx, wc = yx, w, 0.0
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        s = X @ wx + wc
+        bad = np.flatnonzero(~np.isfinite(s))
+        if bad.size or not np.isfinite(w).all():
+            raise float_range_error(int(bad[0]) if bad.size else 0, "overflow")
+        small = np.flatnonzero(np.abs(s) < _UNDERFLOW_ZONE)  # |score| <= sum |terms|
+        if small.size:
+            a = abs(X[small]) @ np.abs(wx) + abs(wc)
+            small = small[a < _UNDERFLOW_ZONE]
+    if small.size:
+        # a stored nonzero entry meets a nonzero weight (dense or sparse rows)
+        live = (abs(X[small]) @ (wx != 0).astype(np.float64) > 0) | (wc != 0)
+        if live.any():
+            raise float_range_error(int(small[np.flatnonzero(live)[0]]), "underflow")
+
+
+def _result(engine, per_epoch, variant, exact, unit, c, classes, record, drop_last=None):
+    """The :class:`TrainResult` of ``engine`` (which stays usable: nothing is moved).
+
+    ``drop_last``: leave out the last weight (that of a constant 0, kept by lean
+    engines and the estimator's when there is no intercept); by default for lean
+    engines without intercept."""
+    if exact:
+        def conv(v):  # int() first: a Fraction of an np.int64 keeps int64 parts
+            return tuple((x if isinstance(x, Fraction) else Fraction(int(x))) * unit
+                         for x in v)
+
+        def conv_rows(rows):
+            return tuple(conv(r) for r in rows)
+    else:
+        if drop_last is None:
+            drop_last = engine.lean and c is None
+        cut = slice(None, -1) if drop_last else slice(None)
+
+        def conv(v):
+            return np.array(v, dtype=float)[cut]
+
+        def conv_rows(rows):
+            return np.array(rows, dtype=float).reshape(len(rows), -1)[:, cut] if len(rows) \
+                else np.empty((0, len(engine.w[cut])))
+
+    vote_vectors = vote_counts = None
+    if variant == "voted":
+        vectors, counts, w = engine.voted()
+        vote_vectors, vote_counts = conv_rows(vectors), tuple(int(k) for k in counts)
+    else:
+        w = engine.prediction(variant)
+    return TrainResult(
+        w=conv(w),
+        last_w=conv(engine.w),
+        mistakes=int(sum(per_epoch)),
+        epochs=len(per_epoch),
+        converged=per_epoch[-1] == 0,
+        mistakes_per_epoch=tuple(int(m) for m in per_epoch),
+        variant=variant,
+        exact=exact,
+        intercept_scale=c,
+        classes=classes,
+        mistake_indices=tuple(engine.mistake_idx) if record else None,
+        weights_after=conv_rows(engine.after) if record else None,
+        vote_vectors=vote_vectors,
+        vote_counts=vote_counts,
+    )

@@ -1,0 +1,198 @@
+"""The kernels' two paths (issue 26): small work runs as plain Python, big work compiled.
+
+* the path is a function of the work alone (:func:`markone._kernels.pass_kernel`):
+  a small run never asks for the compiler, a big one does from its first pass past
+  the limit (seen by spying on :func:`markone._internal.jit.compiled`; no timing);
+* on exact data (small integers, quarters) the plain and the compiled paths end
+  with the same result bit for bit, for every variant, order, layout and arithmetic;
+* numba's disk cache serves a read-only installation (slow: it compiles).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import markone
+from markone import _kernels
+from markone._internal import jit
+from markone.engine import VARIANTS
+
+from _paths import ROOT
+
+
+def test_pass_kernel_depends_on_the_work_only():
+    limit = jit.PLAIN_PRESENTATIONS
+    for fn in (_kernels.epoch_last_xy, _kernels.epoch_general):
+        assert _kernels.pass_kernel(fn, 0, limit) is fn
+        assert _kernels.pass_kernel(fn, limit - 10, 10) is fn
+        assert _kernels.pass_kernel(fn, limit - 10, 11) is jit.compiled(fn)
+        assert _kernels.pass_kernel(fn, 0, limit + 1) is jit.compiled(fn)
+
+
+@pytest.fixture
+def passes(monkeypatch):
+    """Which path each pass took: "plain" or "compiled" (the compiled kernel is not
+    run: the spy hands back the plain function, so nothing is compiled here)."""
+    taken = []
+
+    def spy(fn):
+        taken.append("compiled")
+        return lambda *args: fn(*args)
+
+    real = _kernels.pass_kernel
+
+    def recording(fn, presented, rows):
+        chosen = real(fn, presented, rows)
+        if chosen is fn:
+            taken.append("plain")
+        return chosen
+
+    monkeypatch.setattr(_kernels, "compiled", spy)
+    monkeypatch.setattr(_kernels, "pass_kernel", recording)
+    return taken
+
+
+@pytest.mark.parametrize("variant", ["last", "averaged"])
+def test_small_runs_plain_and_big_runs_compiled(passes, variant):
+    X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [-1, -1, -1, 1]
+    res = markone.train(X, y, variant=variant)
+    assert passes == ["plain"] * res.epochs
+    passes.clear()
+    n = jit.PLAIN_PRESENTATIONS // 2 + 1      # one plain pass, then compiled ones
+    rng = np.random.default_rng(0)
+    Xb = rng.integers(-3, 4, (n, 3)).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = markone.train(Xb, rng.choice([-1, 1], n), max_epochs=3, variant=variant)
+    assert res.epochs == 3 and passes == ["plain", "compiled", "compiled"]
+    passes.clear()
+    markone.train(np.ones((jit.PLAIN_PRESENTATIONS + 1, 2)), np.ones(jit.PLAIN_PRESENTATIONS + 1),
+                  variant=variant)
+    assert passes[0] == "compiled"   # a first pass past the limit is compiled at once
+
+
+@contextlib.contextmanager
+def _all_passes(path):
+    """Run every pass plain (``path="plain"``) or compiled (``"compiled"``)."""
+    saved = _kernels.PLAIN_PRESENTATIONS
+    _kernels.PLAIN_PRESENTATIONS = sys.maxsize if path == "plain" else -1
+    try:
+        yield
+    finally:
+        _kernels.PLAIN_PRESENTATIONS = saved
+
+
+def _outcome(path, *args, **kw):
+    """What ``markone.train(*args, **kw)`` gives with every pass on ``path``: its
+    result's fields, or the error it raises (both paths must refuse alike)."""
+    with _all_passes(path), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return _fields(markone.train(*args, **kw))
+        except ValueError as error:
+            return repr(error)
+
+
+def _fields(res):
+    """A TrainResult as plain comparable values (float bits included)."""
+    out = {}
+    for f in dataclasses.fields(res):
+        v = getattr(res, f.name)
+        if isinstance(v, np.ndarray):
+            v = (v.dtype.str, v.tobytes())
+        elif isinstance(v, (list, tuple)):
+            v = repr([(x.dtype.str, x.tobytes()) if isinstance(x, np.ndarray) else x
+                      for x in v])
+        out[f.name] = v
+    return out
+
+
+@st.composite
+def exact_problems(draw):
+    """Small integers, or quarters (dyadic: every dot product exact in float64)."""
+    n = draw(st.integers(1, 12))
+    d = draw(st.integers(1, 5))
+    X = draw(hnp.arrays(np.int64, (n, d), elements=st.integers(-6, 6))).astype(float)
+    if draw(st.booleans()):
+        X = X / 4
+    y = draw(hnp.arrays(np.int64, n, elements=st.sampled_from([-1, 1])))
+    return X, y
+
+
+@settings(max_examples=60, deadline=None)
+@given(problem=exact_problems(), variant=st.sampled_from(VARIANTS),
+       order=st.sampled_from(["given", "shuffle", "reversed"]),
+       sparse=st.booleans(), intercept=st.booleans(), record=st.booleans(),
+       eta=st.sampled_from([1.0, 0.5, 3.0]))
+def test_plain_and_compiled_agree_bit_for_bit_on_exact_data_hypo(
+        problem, variant, order, sparse, intercept, record, eta):
+    X, y = problem
+    data = sp.csr_array(X) if sparse else X
+    how = list(range(len(y)))[::-1] if order == "reversed" else order
+    kw = dict(variant=variant, order=how, seed=5, intercept=intercept, record=record,
+              eta=eta, max_epochs=7)
+    assert _outcome("plain", data, y, **kw) == _outcome("compiled", data, y, **kw)
+
+
+@settings(max_examples=20, deadline=None)
+@given(problem=exact_problems(), variant=st.sampled_from(VARIANTS))
+def test_plain_and_compiled_agree_on_exact_integer_runs_hypo(problem, variant):
+    X, y = problem
+    X = (X * 4).astype(np.int64)            # exact=True: the int64 loop, checked
+    kw = dict(variant=variant, exact=True, max_epochs=7, record=True)
+    assert _outcome("plain", X, y, **kw) == _outcome("compiled", X, y, **kw)
+
+
+def test_a_run_that_switches_paths_equals_an_all_compiled_run():
+    rng = np.random.default_rng(1)
+    n = jit.PLAIN_PRESENTATIONS // 3
+    X = rng.integers(-4, 5, (n, 4)) / 4
+    y = np.where(X @ [1.0, -2.0, 0.5, 1.0] > 0.1, 1, -1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        switching = _fields(markone.train(X, y, max_epochs=6, variant="averaged"))
+    assert switching == _outcome("compiled", X, y, max_epochs=6, variant="averaged")
+
+
+@pytest.mark.slow
+def test_compiled_kernels_are_cached_for_a_read_only_installation(tmp_path):
+    """A copy of the package next to which numba cannot write its cache: numba keeps
+    it in the user cache directory instead (``$XDG_CACHE_HOME/numba``), and a second
+    process loads the kernel rather than compiling it. (Tests run as root, which
+    permission bits do not stop, so a file stands where numba's ``__pycache__``
+    folder would go.)"""
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "markone", site / "markone",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (site / "markone" / "__pycache__").write_text("not a folder: nothing can be cached here")
+    env = dict(os.environ, PYTHONPATH=str(site), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               PYTHONDONTWRITEBYTECODE="1")
+    env.pop("NUMBA_CACHE_DIR", None)
+    code = f"""
+import numpy as np
+from markone import _kernels
+from markone._internal.jit import compiled
+assert _kernels.__file__.startswith({str(site)!r}), _kernels.__file__
+k = compiled(_kernels.epoch_last_xy)
+X = np.array([[1.0, 0.0], [0.0, 1.0]])
+k(X, np.array([1.0, -1.0]), 1.0, np.arange(2), 1.0, np.zeros(3), np.zeros(2, np.int64))
+print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))
+"""
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
+                           capture_output=True, text=True, check=True).stdout.split()
+            for _ in range(2)]
+    assert runs == [["0", "1"], ["1", "0"]]   # compiled once, then loaded from disk
+    assert any((tmp_path / "cache" / "numba").rglob("*.nbi"))

@@ -1,0 +1,62 @@
+"""Memory a computation will need, estimated before it allocates, refused past a limit.
+
+A search whose budget is counted in states (``check_cycling(order="all")``, the
+exhaustive worst order) or an answer as long as the data are wide (a separating
+vector over 300 million sparse columns) can need more memory than the machine has. The
+need is estimated from the sizes alone, before any of it is allocated, and compared
+with ``max_memory_gb`` (default :data:`DEFAULT_MAX_MEMORY_GB`, the same on every
+machine: the answer never depends on how much memory happens to be free). Past it the
+computation is refused with :class:`MemoryLimitError`, a ``ValueError`` (exit status 2
+on the command line) that names the limit, the need, and what to change.
+
+>>> check_memory(2 * 2**30, None, "a search of 10 states", "lower budget")
+>>> try:
+...     check_memory(5 * 2**30, None, "a search of 10 states", "lower budget")
+... except MemoryLimitError as exc:
+...     print(exc)
+a search of 10 states would need about 5.4 GB of memory, more than max_memory_gb=4 allows; lower budget, or raise max_memory_gb.
+"""
+
+from __future__ import annotations
+
+from markone._internal.validation import check_positive
+from markone.errors import MarkoneError
+
+__all__ = ["DEFAULT_MAX_MEMORY_GB", "MemoryLimitError", "check_memory", "memory_limit"]
+
+#: The default ``max_memory_gb``: a fixed number, not the memory free now, so that the
+#: same input gets the same answer on every machine.
+DEFAULT_MAX_MEMORY_GB = 4.0
+
+_GB = 10**9
+
+
+class MemoryLimitError(MarkoneError, ValueError):
+    """A computation would need more memory than ``max_memory_gb`` allows; refused
+    before allocating it."""
+
+
+def memory_limit(max_memory_gb: float | None) -> float:
+    """The limit in bytes of ``max_memory_gb`` (None: :data:`DEFAULT_MAX_MEMORY_GB`),
+    checked positive.
+
+    >>> memory_limit(None), memory_limit(0.5)
+    (4000000000.0, 500000000.0)
+    """
+    gb = DEFAULT_MAX_MEMORY_GB if max_memory_gb is None else check_positive(
+        max_memory_gb, "max_memory_gb")
+    return gb * _GB
+
+
+def check_memory(need_bytes: float, max_memory_gb: float | None, what: str,
+                 fix: str) -> None:
+    """Raise :class:`MemoryLimitError` when ``need_bytes`` exceeds the limit.
+
+    ``what`` says what needs the memory; ``fix`` what to change in the question
+    (e.g. ``"lower budget"``), besides raising ``max_memory_gb``.
+    """
+    limit = memory_limit(max_memory_gb)
+    if need_bytes > limit:
+        raise MemoryLimitError(
+            f"{what} would need about {need_bytes / _GB:.2g} GB of memory, more than "
+            f"max_memory_gb={limit / _GB:g} allows; {fix}, or raise max_memory_gb.")
