@@ -89,6 +89,12 @@ class _BoundCheck:
     ratio: float
     held: bool
 
+    @property
+    def stopped_by(self) -> str:
+        """``"budget"`` when a run stopped at ``max_epochs`` before a clean pass (its
+        mistakes so far were still checked), else ``""``."""
+        return "" if getattr(self, "converged", True) else "budget"
+
 
 def _judge(cls, counts, bound, bug, **fields):
     """Build a report of ``cls``; raise :class:`BoundViolation` (message ``bug``) when

@@ -16,14 +16,15 @@ fractions).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
-from markone.cli import (add_command, add_group, cli_terms, data_options, load_data,
-                         memory_option, output_file, plural, positive_float, positive_int,
-                         timeout_left)
+from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
+                         load_data, memory_option, output_file, plural, positive_float,
+                         positive_int, timeout_left)
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["register"]
@@ -125,8 +126,17 @@ def _check(args):
 
     limits = ReadLimits(max_bytes=args.max_bytes, max_number_chars=args.max_number_chars,
                         max_exponent=args.max_exponent)
+    kernel = None
+    if args.kernel == "coq":  # the checker extracted from the Coq proofs (verify/coq)
+        from verify.coq import CoqUnavailable, build, check_with_coq
+        try:
+            built = build()
+        except CoqUnavailable as exc:
+            raise CommandError(f"--kernel coq: {exc}") from None
+
+        kernel = functools.partial(check_with_coq, built=built)
     try:
-        claim = check_certificate_file(args.cert, limits=limits)
+        claim = check_certificate_file(args.cert, limits=limits, kernel=kernel)
     except CertificateUnreadable:
         raise  # exit 2: cannot be read (one line on stderr)
     except CertificateError as exc:  # readable, but wrong: exit 1
@@ -150,7 +160,8 @@ def _check(args):
     else:
         where = "no source file"
     what = "witness" if claim.separable else "certificate"
-    print(f"OK: the {what} proves the data {'are' if claim.separable else 'are not'} "
+    by = " (checked by the checker extracted from the Coq proofs)" * (args.kernel == "coq")
+    print(f"OK{by}: the {what} proves the data {'are' if claim.separable else 'are not'} "
           f"linearly separable ({plural(len(doc['data']['y']), 'example')}, "
           f"{'with' if claim.intercept else 'without'} intercept; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
     return 0
@@ -203,6 +214,10 @@ def register(subparsers: Any) -> ArgumentParser:
                            EXIT_NO: "the certificate is wrong (a proof that fails, data "
                            "that do not match their hash)"})
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
+    c.add_argument("--kernel", choices=("python", "coq"), default="python",
+                   help="who checks the proof: the Python kernel "
+                   "(verify/certificate/kernel.py), or the checker extracted from the "
+                   "Coq proofs (verify/coq; needs Coq and OCaml, built once)")
     _limit_args(c)
 
     # `verify bound`, `verify cycling` and `verify machine` plug in here

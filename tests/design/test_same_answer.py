@@ -247,7 +247,7 @@ def test_timeout_stops_each_search(monkeypatch, tmp_path):
     c = check_cycling(*markone.datasets.parity(3, encoding="01"), order="all", **one)
     assert (c.complete, c.stopped_by) == (False, "timeout")
     found = minimal_faults(*tiny_faults(), **one)
-    assert (found.faults, found.complete) == ((1, 2), False)
+    assert (found.faults, found.complete, found.stopped_by) == ((1, 2), False, "timeout")
     report = check_machine(*ball_task(), orders=1, exact_budget=1, **one)
     assert report.stopped_by == "timeout"
     assert any(u.end_stops.holds is None or u.learnable.holds is None

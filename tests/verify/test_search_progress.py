@@ -241,9 +241,10 @@ def test_multiclass_bound_budget_is_reported():
     y = ["a", "b", "c", "a", "b"]
     assert verify.check_multiclass_bound(X, y).converged  # two passes are needed
     r = verify.check_multiclass_bound(X, y, max_epochs=1)
-    assert r.held and not r.converged
+    assert r.held and not r.converged and r.stopped_by == "budget"
     r = verify.check_mistake_bound([[1.0, 0.0], [1.0, 1e-9]], [1, 0], max_epochs=3)
-    assert r.held and not r.converged
+    assert r.held and not r.converged and r.stopped_by == "budget"
+    assert verify.check_multiclass_bound(X, y).stopped_by == ""
 
 
 def test_check_machine_time_budget_never_changes_a_decided_claim():

@@ -359,7 +359,9 @@ def _data(found):
 
 @gc_paused
 def check_certificate_file(path: str | os.PathLike[str], *,
-                           limits: ReadLimits | None = None) -> CertificateClaim:
+                           limits: ReadLimits | None = None,
+                           kernel: Callable[[Any, Any, Any], bool] | None = None
+                           ) -> CertificateClaim:
     """Check the certificate file at ``path``: its fields, its data, its proof.
 
     1. its fields (:func:`read_certificate`, within ``limits``);
@@ -369,7 +371,10 @@ def check_certificate_file(path: str | os.PathLike[str], *,
     3. when ``source.path`` names a file that is present (as written, or next to the
        certificate), its SHA-256 must equal ``source.sha256``;
     4. the proof, on the embedded data, by the trusted kernel
-       (:func:`verify.certificate.kernel.check_certificate`).
+       (:func:`verify.certificate.kernel.check_certificate`), or by ``kernel`` when
+       given: a function of ``(X, y, claim)`` that returns True or raises
+       :class:`CertificateError`, such as :func:`verify.coq.check_with_coq`, the checker
+       extracted from the Coq proofs.
 
     Returns its :class:`CertificateClaim` (``source_checked`` True when step 3
     compared a file).
@@ -398,7 +403,7 @@ def check_certificate_file(path: str | os.PathLike[str], *,
                                        "the certificate was written (its SHA-256 differs "
                                        "from source.sha256).")
             checked = True
-    check_certificate(X, y, claim)
+    (check_certificate if kernel is None else kernel)(X, y, claim)
     return dataclasses.replace(claim, source_checked=checked, source_file=found)
 
 

@@ -240,47 +240,84 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
     if cert is None:
         return None
     upper, lower = cert
-    refined: list[tuple[int, int]] = []
-    pushed: list[tuple[int, int]] = []
-    directions = [_rounded(Z, r, u)[0]]
+    ref = _Refinement(Z, r, qp, u, upper, lower)
     complete = True
     if lo is None and hi is None:
-        return BallBounds(upper, lower, u, (), True, qp, directions=tuple(directions))
+        return BallBounds(upper, lower, u, (), True, qp,
+                          directions=tuple(ref.directions))
     hi = math.inf if hi is None else hi
     lo = -math.inf if lo is None else lo
-    while True:
-        over = np.r_[upper - hi, lo - lower]
-        k = int(np.argmax(over))
-        if over[k] <= 0:
-            break
-        if len(refined) >= max_refine or expired(deadline):
+    while (out := _furthest_out(upper, lower, lo, hi)) is not None:
+        if len(ref.refined) >= max_refine or expired(deadline):
             complete = False
             break
-        j, sign = (k, 1) if k < len(upper) else (k - len(upper), -1)
-        if (j, sign) in refined:   # pragma: no cover - a refined bound outside ends it
+        j, sign = out
+        if out in ref.refined:   # pragma: no cover - a refined bound outside ends it
             break
-        refined.append((j, sign))
-        best, where, cert = _refine(qp, Z, r, u, j, sign, iterations)
-        if best is None:           # pragma: no cover - HiGHS failed: keep the shared bound
+        if not ref.tighten(j, sign, hi if sign > 0 else -lo, push, deadline,
+                           iterations):
             break
+    return BallBounds(upper, lower, u, tuple(ref.refined), complete, qp,
+                      tuple(ref.pushed), tuple(ref.directions))
+
+
+def _furthest_out(upper, lower, lo, hi):
+    """``(j, sign)`` of the bound furthest beyond ``[lo, hi]``, None when all are
+    inside."""
+    over = np.r_[upper - hi, lo - lower]
+    k = int(np.argmax(over))
+    if over[k] <= 0:
+        return None
+    return (k, 1) if k < len(upper) else (k - len(upper), -1)
+
+
+class _Refinement:
+    """The weight-by-weight refinement of :func:`ball_bounds`: ``upper`` and
+    ``lower`` tightened in place, the weights ``refined`` (and ``pushed``) so far, and
+    the integer ``directions`` used."""
+
+    def __init__(self, Z, r, qp, u, upper, lower):
+        self.Z, self.r, self.qp, self.u = Z, r, qp, u
+        self.upper, self.lower = upper, lower
+        self.refined: list[tuple[int, int]] = []
+        self.pushed: list[tuple[int, int]] = []
+        self.directions = [_rounded(Z, r, u)[0]]
+
+    def tighten(self, j, sign, limit, push, deadline, iterations):
+        """Weight ``j``'s own ball (and the balls at its pushes while still above
+        ``limit``); False when the refinement ends here (still above ``limit``)."""
+        Z, r, upper, lower = self.Z, self.r, self.upper, self.lower
+        self.refined.append((j, sign))
+        best, where, cert = _refine(self.qp, Z, r, self.u, j, sign, iterations)
+        if best is None:   # pragma: no cover - HiGHS failed: keep the shared bound
+            return False
         # every direction bounds every weight: keep the smallest bound of each
-        directions.append(_rounded(Z, r, where)[0])
+        self.directions.append(_rounded(Z, r, where)[0])
         np.minimum(upper, cert[0], out=upper)
         np.maximum(lower, cert[1], out=lower)
-        limit = hi if sign > 0 else -lo
-        if (upper[j] if sign > 0 else -lower[j]) > limit and push is not None:
-            cut = push(Z, r, j, sign, u=where, qp=qp, target=limit,
-                             deadline=deadline)
-            if cut is not None and cut.bound < (upper[j] if sign > 0 else -lower[j]):
-                pushed.append((j, sign))
-                if sign > 0:
-                    upper[j] = cut.bound
-                else:
-                    lower[j] = -cut.bound
-        if (upper[j] if sign > 0 else -lower[j]) > limit:
-            break
-    return BallBounds(upper, lower, u, tuple(refined), complete, qp, tuple(pushed),
-                      tuple(directions))
+        if _bound_of(upper, lower, j, sign) > limit and push is not None:
+            cut = push(Z, r, j, sign, u=where, qp=self.qp, target=limit,
+                       deadline=deadline)
+            if _lowers(cut, upper, lower, j, sign):
+                self.pushed.append((j, sign))
+        return _bound_of(upper, lower, j, sign) <= limit
+
+
+def _bound_of(upper, lower, j, sign):
+    """The bound on ``sign * w_j``."""
+    return upper[j] if sign > 0 else -lower[j]
+
+
+def _lowers(cut, upper, lower, j, sign):
+    """Apply the bound at the pushes ``cut`` to weight ``j`` when it is smaller;
+    True when it was."""
+    if cut is None or cut.bound >= _bound_of(upper, lower, j, sign):
+        return False
+    if sign > 0:
+        upper[j] = cut.bound
+    else:
+        lower[j] = -cut.bound
+    return True
 
 
 def weight_direction(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *,

@@ -36,31 +36,32 @@ def fault_claim(machine, images, labels, plan, reports, deadline=None):
 
     culprits = fault_culprits(machine, images, labels, plan, broken)
     ev["culprits"] = culprits
-    words = []
     minimum = notes = None
     if any(c["healthy"] for c in culprits.values()):
         # limited by work (faults.MAX_TESTS checks), the clock only with timeout_s
         minimum = minimal_faults(machine, images, labels, plan,
                                  timeout_s=seconds_left(deadline))
         found = minimum.to_dict()
-        notes = {k: found.pop(k) for k in ("tests", "solver_checks")}
+        notes = {k: found.pop(k) for k in ("tests", "solver_checks", "stopped_by")}
         ev["minimal"] = dict(found, kinds=[
             type(plan.faults[i]).__name__ for i in minimum.faults])
-    for r, c in culprits.items():
-        if not c["healthy"]:
-            words.append(f"{r_unit_name(int(r))} was not learnable before the damage "
-                         "either")
-        else:
-            why = (f"the {', '.join(c['kinds'])} faults alone" if c["kinds"]
-                   else "only the faults together")
-            if c["faults"]:
-                why += f" (each of faults {c['faults']} on its own)"
-            words.append(f"{r_unit_name(int(r))}: {why}")
+    words = [_culprit_words(int(r), c) for r, c in culprits.items()]
     if minimum is not None:
         words.append(_minimum_words(plan, minimum))
     return Claim(False, "separability with and without each kind of fault",
                  "the damage makes the task unlearnable: " + "; ".join(words), ev,
                  {"minimal": notes} if notes else {})
+
+
+def _culprit_words(r, culprit):
+    """What broke R-unit ``r``, in words."""
+    if not culprit["healthy"]:
+        return f"{r_unit_name(r)} was not learnable before the damage either"
+    why = (f"the {', '.join(culprit['kinds'])} faults alone" if culprit["kinds"]
+           else "only the faults together")
+    if culprit["faults"]:
+        why += f" (each of faults {culprit['faults']} on its own)"
+    return f"{r_unit_name(r)}: {why}"
 
 
 def learnable_with(machine: MarkI, images: ArrayLike, labels: ArrayLike,

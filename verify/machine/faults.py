@@ -60,7 +60,7 @@ import numpy as np
 
 from markone._internal.deprecation import warn_deprecated
 from markone._internal.typing import ArrayLike, JSONDict
-from verify._budget import deadline_after, expired, timeout_keyword
+from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, timeout_keyword
 from verify.machine.task import machine_task
 
 if TYPE_CHECKING:
@@ -100,6 +100,9 @@ class FaultMinimum:
     solver_checks : int
         Calls of :func:`verify.check_separable` (one per R-unit checked) they took;
         ``max_tests`` bounds the sub-plans that needed any.
+    stopped_by : str
+        When not ``complete``: ``"budget"`` (``max_tests``) or ``"timeout"``
+        (``timeout_s``); else ``""``.
     """
 
     faults: tuple[int, ...]
@@ -108,12 +111,14 @@ class FaultMinimum:
     undecided: tuple[int, ...]
     tests: int
     solver_checks: int = 0
+    stopped_by: str = ""
 
     def to_dict(self) -> JSONDict:
         """JSON-ready."""
         return {"faults": list(self.faults), "r_units": list(self.r_units),
                 "complete": self.complete, "undecided": list(self.undecided),
-                "tests": self.tests, "solver_checks": self.solver_checks}
+                "tests": self.tests, "solver_checks": self.solver_checks,
+                "stopped_by": self.stopped_by}
 
 
 def _integers(values):
@@ -409,11 +414,7 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
 
     if plan is None:
         plan = machine.faults.plan if machine.faults is not None else FaultPlan()
-    n_r = machine.params.n_r_units
-    if r_unit is not None and not (isinstance(r_unit, (int, np.integer))
-                                   and 0 <= r_unit < n_r):
-        raise ValueError(f"r_unit(={r_unit!r}) must be an R-unit index in [0, {n_r}).")
-    scope = range(n_r) if r_unit is None else (int(r_unit),)
+    scope = _scope(r_unit, machine.params.n_r_units)
     oracle = _Oracle(_SubPlans(machine, images, labels, plan), scope)
     # faults that do not change the analysed task (drift, noise, motors that stop
     # later) cannot matter to it: dropped without a test
@@ -428,29 +429,42 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     def spent():
         return oracle.solved >= max_tests or expired(deadline)
 
-    complete = True
+    complete, changed = True, True
     undecided: list[int] = []
-    changed = True
-    while changed:
+    while changed and complete:
         keep = oracle.sweep(keep, spent)
-        changed, undecided = False, []
-        for i in list(keep):   # single deletions, to a fixed point
-            if spent():
-                complete = False
-                break
-            rest = [k for k in keep if k != i]
-            known = oracle.found
-            verdict = oracle.unlearnable(rest)
-            if verdict is True:
-                keep, changed = rest, True
-                if oracle.found != known:
-                    break   # a new certificate: sweep with it first
-            elif verdict is None:
-                undecided.append(i)
-        if not complete:
-            break
+        keep, changed, undecided, complete = _single_deletions(oracle, keep, spent)
     return FaultMinimum(tuple(keep), oracle.unlearnable(keep, everyone=True), complete,
-                        tuple(undecided), oracle.tests, oracle.solver)
+                        tuple(undecided), oracle.tests, oracle.solver,
+                        "" if complete else TIMEOUT if expired(deadline) else BUDGET)
+
+
+def _scope(r_unit, n_r):
+    """The R-units a fault set must break: ``r_unit``, or all ``n_r`` of them."""
+    if r_unit is not None and not (isinstance(r_unit, (int, np.integer))
+                                   and 0 <= r_unit < n_r):
+        raise ValueError(f"r_unit(={r_unit!r}) must be an R-unit index in [0, {n_r}).")
+    return range(n_r) if r_unit is None else (int(r_unit),)
+
+
+def _single_deletions(oracle, keep, spent):
+    """One round of single deletions from ``keep``: ``(keep, changed, undecided,
+    complete)``; it stops early at a new certificate (sweep with it first) or when
+    the budget is ``spent()`` (then not complete)."""
+    changed, undecided = False, []
+    for i in list(keep):
+        if spent():
+            return keep, changed, undecided, False
+        rest = [k for k in keep if k != i]
+        known = oracle.found
+        verdict = oracle.unlearnable(rest)
+        if verdict is True:
+            keep, changed = rest, True
+            if oracle.found != known:
+                break   # a new certificate: sweep with it first
+        elif verdict is None:
+            undecided.append(i)
+    return keep, changed, undecided, True
 
 
 def _deadline(deprecated, timeout_s):

@@ -1,0 +1,65 @@
+"""Kernel-checked theorems (Coq + mathcomp) and the certificate checker extracted from them.
+
+The Coq sources live here, next to this package (``_CoqProject`` lists them in build
+order); :func:`build` compiles them outside the source tree and links the extracted
+checker, :func:`check_with_coq` runs it (``markone verify check --kernel coq CERT``).
+
+:data:`THEOREMS` is the table that ties each theorem to the code that relies on it: its
+Coq name and file, the formula or condition it proves (as the Coq statement writes it),
+the Python function that uses that formula, and the axioms it may rest on (none: every
+theorem is closed under the global context). The tests compile the development, run
+``Print Assumptions`` on each, and check the Python constants against these rows.
+
+>>> [t.name for t in THEOREMS][:3]
+['novikoff', 'novikoff_intercept', 'ball_bound']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from verify.coq.build import (CoqBuild, CoqUnavailable, build, missing_tools,
+                              print_assumptions)
+from verify.coq.checker import certificate_text, check_with_coq
+
+__all__ = ["THEOREMS", "Theorem", "CoqBuild", "CoqUnavailable", "build", "missing_tools",
+           "print_assumptions", "certificate_text", "check_with_coq"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Theorem:
+    """One kernel-checked theorem: ``name`` in ``module`` (``module.v``), the formula or
+    condition it proves (``conclusion``, verbatim from the statement), the Python
+    function that relies on it (``used_by``), and the axioms it may use."""
+
+    name: str
+    module: str
+    conclusion: str
+    used_by: str
+    axioms: tuple[str, ...] = ()
+
+
+#: Every main theorem, with the code that relies on it.
+THEOREMS = (
+    Theorem("novikoff", "Novikoff",
+            "(mistakes perceptron_update s)%:R <= R ^+ 2 * normsq u / gamma ^+ 2",
+            "verify.margin.novikoff_bound"),
+    Theorem("novikoff_intercept", "Novikoff",
+            "<= (R ^+ 2 + c ^+ 2) * (normsq u + b ^+ 2) / gamma ^+ 2",
+            "verify.margin.intercept_theorem_bound"),
+    Theorem("ball_bound", "Perceptron",
+            "(mistakes upd s)%:R * delta <= normsq a",
+            "verify.bounds.check_mistake_bound"),
+    Theorem("check_witness_sound", "Checker",
+            "check intercept data (Witness w) = true -> separates_data intercept w data",
+            "verify.certificate.kernel.check_certificate"),
+    Theorem("check_certificate_sound", "Checker",
+            "check intercept data (Certificate cert) = true ->\n"
+            "  ~ exists w, separates_data intercept w data",
+            "verify.certificate.kernel.check_certificate"),
+    Theorem("check_witness_correct", "Checker",
+            "check_witness zs w = true <->", "verify.coq.check_with_coq"),
+    Theorem("gordan", "Gordan",
+            "~ exists w : 'rV[F]_n, forall i, 0 < dot w (z i)",
+            "verify.certificate.kernel.check_certificate"),
+)

@@ -1,0 +1,195 @@
+"""Build the Coq development and its extracted checker, outside the source tree.
+
+:func:`build` copies the sources (``_CoqProject``, the ``.v`` files, ``main.ml``) into a
+build folder, compiles the theories with ``coqc`` in the order ``_CoqProject`` lists
+them (the last one, ``Extraction.v``, writes ``checker.ml``), and links the OCaml
+command ``markone_coq_check`` with Zarith. The default folder is a cache named by the
+sources' hash (``$XDG_CACHE_HOME/markone/coq-<hash>``), so a second call costs nothing;
+nothing is ever written next to the sources.
+
+:func:`missing_tools` says what is not installed (Debian: ``coq``,
+``libcoq-mathcomp-*``, ``libcoq-mathcomp-algebra-tactics``, ``ocaml-nox``,
+``libzarith-ocaml-dev``; ``.ci/run`` installs them). :func:`print_assumptions` runs
+``Print Assumptions`` on theorems of a build.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from markone.errors import MarkoneError
+
+__all__ = ["SOURCE_DIR", "CoqBuild", "CoqUnavailable", "build", "missing_tools",
+           "print_assumptions", "project_files"]
+
+#: The folder of the Coq sources (this package).
+SOURCE_DIR = Path(__file__).resolve().parent
+
+#: The OCaml front end linked with the extracted ``checker.ml``.
+_MAIN = "main.ml"
+_EXECUTABLE = "markone_coq_check"
+_INSTALL = ("apt-get install coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra "
+            "libcoq-mathcomp-field libcoq-mathcomp-algebra-tactics ocaml-nox "
+            "libzarith-ocaml-dev")
+
+
+class CoqUnavailable(MarkoneError, RuntimeError):
+    """Coq, mathcomp, OCaml or Zarith is not installed, or the development does not
+    build (the message says which, and how to install them)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CoqBuild:
+    """A compiled development: its folder, the ``coqc`` arguments of ``_CoqProject``
+    and the extracted checker's executable."""
+
+    directory: Path
+    coq_args: tuple[str, ...]
+    executable: Path
+
+
+def project_files() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(coqc arguments, .v files in build order)`` of ``_CoqProject``.
+
+    >>> args, files = project_files()
+    >>> args[:3], files[0], files[-1]
+    (('-R', '.', 'Markone'), 'Perceptron.v', 'Extraction.v')
+    """
+    args: list[str] = []
+    files: list[str] = []
+    for line in (SOURCE_DIR / "_CoqProject").read_text().splitlines():
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] == "-arg":
+            args.extend(words[1::2])
+        elif words[0].startswith("-"):
+            args.extend(words)
+        else:
+            files.extend(words)
+    return tuple(args), tuple(files)
+
+
+def missing_tools() -> str | None:
+    """What is missing to build the development (a sentence), or None.
+
+    Looks for ``coqc``, mathcomp and its ``ring`` tactic, ``ocamlfind`` and Zarith.
+    """
+    if shutil.which("coqc") is None:
+        return f"coqc is not installed ({_INSTALL})"
+    where = Path(subprocess.run(["coqc", "-where"], capture_output=True, text=True,
+                                check=False).stdout.strip())
+    for lib in ("ssreflect", "algebra", "algebra_tactics"):
+        if not (where / "user-contrib" / "mathcomp" / lib).is_dir():
+            return f"mathcomp's {lib} is not installed ({_INSTALL})"
+    if shutil.which("ocamlfind") is None:
+        return f"ocamlfind (OCaml) is not installed ({_INSTALL})"
+    found = subprocess.run(["ocamlfind", "query", "zarith"], capture_output=True,
+                           check=False)
+    if found.returncode or not list(Path(found.stdout.decode().strip() or ".")
+                                    .glob("zarith.cmxa")):
+        return f"Zarith for OCaml is not installed ({_INSTALL})"
+    return None
+
+
+def _sources() -> list[Path]:
+    return [SOURCE_DIR / "_CoqProject", *(SOURCE_DIR / f for f in project_files()[1]),
+            SOURCE_DIR / _MAIN]
+
+
+def _default_directory() -> Path:
+    digest = hashlib.sha256()
+    for path in _sources():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "markone" / f"coq-{digest.hexdigest()[:16]}"
+
+
+def _run(command: list[str], cwd: Path) -> None:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise CoqUnavailable(f"{' '.join(command[:2])} ... failed in {cwd} (exit "
+                             f"{done.returncode}): {(done.stderr or done.stdout)[-2000:]}")
+
+
+def build(directory: str | os.PathLike[str] | None = None) -> CoqBuild:
+    """Compile the theories and link the extracted checker; return the :class:`CoqBuild`.
+
+    Parameters
+    ----------
+    directory : path, optional
+        Where to build (created). Default: a cache folder named by the sources' hash,
+        reused when it holds a finished build.
+
+    Raises
+    ------
+    CoqUnavailable
+        When a tool is missing (:func:`missing_tools`) or a step fails (with its output).
+    """
+    args, files = project_files()
+    target = Path(directory) if directory is not None else _default_directory()
+    executable = target / _EXECUTABLE
+    if directory is None and executable.is_file():
+        return CoqBuild(target, args, executable)
+    reason = missing_tools()
+    if reason is not None:
+        raise CoqUnavailable(reason)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # build in a fresh folder next to the target, then move it in: never half a build
+    work = Path(tempfile.mkdtemp(prefix=".coq-build-", dir=target.parent))
+    try:
+        for path in _sources():
+            shutil.copy2(path, work / path.name)
+        for name in files:
+            _run(["coqc", *args, name], work)
+        _run(["ocamlfind", "ocamlopt", "-package", "zarith", "-linkpkg", "-w", "-a",
+              "checker.mli", "checker.ml", _MAIN, "-o", _EXECUTABLE], work)
+        if target.exists():
+            shutil.rmtree(target)
+        work.rename(target)
+    finally:
+        if work.exists():
+            shutil.rmtree(work)
+    return CoqBuild(target, args, executable)
+
+
+def print_assumptions(built: CoqBuild, theorems: dict[str, str]) -> dict[str, list[str]]:
+    """The axioms each theorem rests on, by ``Print Assumptions`` (empty: none).
+
+    ``theorems`` maps a theorem's name to the module that states it (``"Novikoff"``).
+    """
+    lines = [f"From Markone Require {module}." for module in sorted(set(theorems.values()))]
+    lines += [f"Print Assumptions {module}.{name}." for name, module in theorems.items()]
+    probe = built.directory / "PrintAssumptions.v"
+    probe.write_text("\n".join(lines) + "\n")
+    done = subprocess.run(["coqc", *built.coq_args, probe.name], cwd=built.directory,
+                          capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise CoqUnavailable(f"Print Assumptions failed: {done.stderr[-2000:]}")
+    return _parse_assumptions(done.stdout, list(theorems))
+
+
+def _parse_assumptions(output: str, names: list[str]) -> dict[str, list[str]]:
+    """Split ``Print Assumptions`` output, one answer per theorem in order: "Closed
+    under the global context" (no axiom) or "Axioms:" and lines ``name : type``."""
+    answers: list[list[str]] = []
+    current: list[str] | None = None
+    for line in output.splitlines():
+        if line.startswith("Closed under the global context"):
+            answers.append([])
+            current = None
+        elif line.startswith("Axioms:"):
+            current = []
+            answers.append(current)
+        elif current is not None and line and not line[0].isspace() and " : " in line:
+            current.append(line.split(" : ", 1)[0].strip())
+    if len(answers) != len(names):
+        raise CoqUnavailable(f"Print Assumptions gave {len(answers)} answers for "
+                             f"{len(names)} theorems: {output[-2000:]}")
+    return dict(zip(names, answers))
