@@ -1,7 +1,8 @@
 """Every physical parameter of the Mark I emulation, with its unit and provenance.
 
-Each field of :class:`MarkIParams` is **documented** (stated in a source listed in the
-history page), **disputed** (sources disagree; both options are offered) or
+Each field of :class:`MarkIParams` is **documented** (stated in a source its note
+cites by key, ``[Nagy2011]``, from the bibliography ``markone._sources.SOURCES``),
+**disputed** (sources disagree; both options are offered) or
 **assumed** (no source found; the note says why this default). The machine prints this
 provenance: ``MarkIParams().table()``.
 
@@ -50,7 +51,7 @@ class ParamRow(NamedTuple):
 # name -> (unit, provenance, note). The order of MarkIParams' fields is the table's.
 _PROVENANCE = {
     "retina_shape": ("S-units", "documented",
-                     "20x20 CdS photocells (Bishop 2006, sec. 4.1.7; Nagy 2011)"),
+                     "20x20 CdS photocells [Bishop2006, sec. 4.1.7; Nagy2011]"),
     "s_threshold": ("of full light", "assumed",
                     "an S-unit is on when its cell sees at least this light"),
     "photocell_rise_s": ("s", "assumed",
@@ -62,21 +63,24 @@ _PROVENANCE = {
                            "Gaussian noise on each cell's light, per presentation"),
     "exposure_s": ("s", "assumed",
                    "None: each figure is shown until the retina settles"),
-    "n_a_units": ("A-units", "documented", "512 association units (Nagy 2011)"),
+    "n_a_units": ("A-units", "documented", "512 association units [Nagy2011]"),
     "n_excitatory": ("per A-unit", "assumed", "random S-units wired with +1"),
     "n_inhibitory": ("per A-unit", "assumed", "random S-units wired with -1"),
     "max_fanout": ("A-units per S-unit", "documented",
-                   "secondary sources, low confidence"),
+                   "an S-unit feeds up to 40 A-units; an encyclopaedia, low "
+                   "confidence [Wikipedia2026]"),
     "theta": ("net input", "assumed",
               "'auto' calibrates 5-20% firing on the training set (sparse A activity)"),
     "theta_target_rate": ("fraction", "assumed", "firing rate sought by theta='auto'"),
-    "n_r_units": ("R-units", "documented", "8 response units (Nagy 2011)"),
+    "n_r_units": ("R-units", "documented", "8 response units [Nagy2011]"),
     "topology": ("", "disputed",
-                 "'full': 512x8 = 4096 weights; 'source_sets': 64 A-units per R-unit"),
+                 "'full': 512x8 = 4096 weights; 'source_sets': 64 A-units per R-unit; "
+                 "the unit counts are documented [Nagy2011], the A-to-R wiring is not"),
     "class_code": ("", "assumed",
                    "binary code over the R-units (letters need more than 8 classes)"),
     "weight_range": ("motor steps", "assumed",
-                     "potentiometer end stops; ~100 levels as in Tobermory"),
+                     "potentiometer end stops; ~100 levels as Tobermory's cores had "
+                     "[CHM102786931]"),
     "quantize": ("", "assumed", "potentiometers move in whole motor steps"),
     "increment_steps": ("motor steps", "assumed",
                         "one step per reinforcement of an active A-unit"),
@@ -84,8 +88,9 @@ _PROVENANCE = {
                      "motors of one reinforcement run in parallel"),
     "logic_s": ("s", "assumed", "A/R logic time between settling and the decision"),
     "rule": ("", "documented",
-             "error correction (R-controlled alpha), after the Navy 1960 caption; "
-             "'forced' (S-controlled) and 'gamma' offered"),
+             "the three rules are documented [Rosenblatt1958; Rosenblatt1962]; error "
+             "correction (R-controlled alpha) by default, as the caption describes "
+             "training [Navy1960]; 'forced' (S-controlled) and 'gamma' offered"),
 }
 
 
@@ -300,7 +305,7 @@ class MarkIParams:
         """The :meth:`describe` rows as a printable ``"text"`` or ``"markdown"`` table.
 
         >>> print(MarkIParams().table("markdown").splitlines()[2])
-        | retina_shape | (20, 20) | S-units | documented | 20x20 CdS photocells (Bishop 2006, sec. 4.1.7; Nagy 2011) |
+        | retina_shape | (20, 20) | S-units | documented | 20x20 CdS photocells [Bishop2006, sec. 4.1.7; Nagy2011] |
         """
         check_choice(fmt, "fmt", ("text", "markdown"))
         head = ("parameter", "value", "unit", "provenance", "note")
