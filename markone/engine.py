@@ -101,17 +101,21 @@ def signed_rows(X, y_pm1, intercept=True, intercept_scale=1.0):
     """The rows ``y_i [x_i, c]`` the general loop trains on, from checked inputs
     (a float64 array, or a canonical CSR matrix: :attr:`Dataset.floats`).
 
-    A sign flip and an appended constant: exact in float64.
+    A sign flip and an appended constant: exact in float64. A zero stays +0.0 (never
+    -0.0), so the rows are the same numbers, and the same bytes, however X was stored.
 
     >>> signed_rows(np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1, -1])).tolist()
-    [[1.0, 2.0, 1.0], [-3.0, -0.0, -1.0]]
+    [[1.0, 2.0, 1.0], [-3.0, 0.0, -1.0]]
     """
     Xa = _append_constant(X, intercept, intercept_scale)
     if is_sparse(Xa):
         Xa = Xa.copy() if Xa is X else Xa
         Xa.data *= np.repeat(y_pm1, np.diff(Xa.indptr)).astype(np.float64)
+        Xa.data += 0.0  # -0.0 + 0.0 == +0.0; every other number is unchanged
         return Xa
-    return np.ascontiguousarray(Xa * y_pm1[:, None])
+    rows = np.ascontiguousarray(Xa * y_pm1[:, None])
+    rows += 0.0
+    return rows
 
 
 # ----------------------------------------------------------------------------------

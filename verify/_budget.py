@@ -42,8 +42,8 @@ def deadline_after(timeout_s: float | None) -> float | None:
 
 
 def expired(deadline: float | None) -> bool:
-    """True once :func:`time.perf_counter` has passed ``deadline`` (never for None)."""
-    return deadline is not None and time.perf_counter() > deadline
+    """True once :func:`time.perf_counter` has reached ``deadline`` (never for None)."""
+    return deadline is not None and time.perf_counter() >= deadline
 
 
 def seconds_left(deadline: float | None) -> float | None:

@@ -333,12 +333,22 @@ def _mistake_prefix(order, res):
 
 # ---- greedy ------------------------------------------------------------------------
 
+#: Sparse data up to this many entries (n x d) walk the greedy rules densely: the
+#: alignment ``yx . u`` is a float sum whose rounding depends on the summation order, and
+#: a different rounding can break a tie the other way. Small data thus get the same
+#: order stored either way; larger sparse data keep CSR (its orders may differ from the
+#: dense data's only where two alignments tie to within rounding).
+DENSE_WALK_ENTRIES = 1_000_000
+
+
 def _greedy(data, intercept, budget, deadline=None, bar=None):
     """The longest stream of the greedy rules; ``(order, steps, stopped_by)``."""
     from verify.margin import scaled_data
 
     # a power-of-two rescaling changes no decision and keeps the scores in range
     YX = scaled_data(data, None, intercept)[0]  # dense C-contiguous, or CSR
+    if not isinstance(YX, np.ndarray) and YX.shape[0] * YX.shape[1] <= DENSE_WALK_ENTRIES:
+        YX = YX.toarray()  # small: the dense walk's roundings, so sparse = dense exactly
     u = _direction(YX)
     rules = ("norm", "least", "align") if u is not None else ("norm", "least")
     best, steps, stopped_by = None, 0, ""

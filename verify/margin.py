@@ -681,7 +681,7 @@ def _exact_interval(Z, support, delta):
     the support rows (with every weight positive it is a point of the hull, so
     ``||p||`` is an upper end) and the exact worst margin of the direction ``p`` (a
     lower end); both widened by ``delta``. Returns ``(u, lower, upper)``, ``u`` the
-    direction rounded to float64; None for sparse or large data, or when ``p`` is not
+    direction rounded to float64; None for large data, or when ``p`` is not
     in the hull (then the floats' interval stands).
 
     >>> Z = np.array([[2.0**-70, 1.0], [2.0**-69, 1.0], [2.0**-70, -1.0]])
@@ -689,8 +689,10 @@ def _exact_interval(Z, support, delta):
     >>> u.tolist(), lower == upper == 2.0**-70
     ([1.0, 0.0], True)
     """
-    if is_sparse(Z) or Z.size > _EXACT_ENTRIES:
+    if Z.shape[0] * Z.shape[1] > _EXACT_ENTRIES:
         return None
+    if is_sparse(Z):  # small: the dense rows' rationals, so sparse and dense agree
+        Z = Z.toarray()
     import flint
 
     every = [[Fraction(v) for v in row] for row in Z.tolist()]

@@ -142,12 +142,10 @@ def _vary(texts):
 def _fleet(args):
     import dataclasses
 
-    import numpy as np
-
     from markone._figures import letters
     from markone._internal.io import write_json
     from markone.hardware import MachineSpec, run_fleet
-    from markone.hardware.demo import format_minutes
+    from markone.hardware.show import fleet_tables
 
     vary = _vary(args.vary)
     base, faults = machine_params(args), fault_request(args)
@@ -167,19 +165,7 @@ def _fleet(args):
                       presentations=args.presentations)
     print(f"{plural(len(fleet), 'machine')}, {plural(args.presentations, 'presentation')} "
           f"each of {len(images)} letters ({args.chars}):")
-    groups = {}
-    for f in fleet:
-        key = tuple((name, getattr(f.spec.params, name)) for name in vary)
-        groups.setdefault(key, []).append(f)
-    for key, members in groups.items():
-        head = ", ".join(f"{k}={v}" for k, v in key) or "default physics"
-        acc = np.mean([f.accuracy for f in members])
-        mistakes = np.mean([f.run.mistakes.sum() for f in members])
-        sat = np.mean([f.run.saturated.sum() for f in members])
-        time_s = np.mean([f.run.sim_time_s for f in members])
-        print(f"  {head}: accuracy {100 * acc:.1f}% (mean of {len(members)}), "
-              f"{mistakes:.0f} R-unit mistakes, {sat:.0f} blocked moves, "
-              f"machine time {format_minutes(time_s)}")
+    print(fleet_tables(fleet, list(vary)))
     if args.out:
         rows = [{"seed": f.spec.seed, "params": {k: getattr(f.spec.params, k)
                                                  for k in vary},
@@ -187,6 +173,14 @@ def _fleet(args):
                  "saturated": f.run.saturated, "converged": f.run.converged,
                  "sim_time_s": f.run.sim_time_s} for f in fleet]
         print(f"wrote {write_json(args.out, {'chars': args.chars, 'machines': rows})}")
+    return 0
+
+
+def _show(args):
+    from markone.hardware import MachineRun
+    from markone.hardware.show import describe_run
+
+    print(describe_run(MachineRun.load(args.run)))
     return 0
 
 
@@ -198,7 +192,7 @@ def _replay(args):
 
 
 def register(subparsers: Any) -> ArgumentParser:
-    """Add ``markone machine demo|params|train|navy|fleet|replay`` to
+    """Add ``markone machine demo|params|train|navy|fleet|show|replay`` to
     ``subparsers``."""
     p, sub = add_group(
         subparsers, "machine",
@@ -297,6 +291,14 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="write every machine's summary as JSON")
     add_physics_options(f)
     add_fault_options(f)
+
+    w = add_command(sub, "show", help="print a saved run: parameters, faults, "
+                    "mistakes per pass, final weights, timing",
+                    description="Reads a run saved by `markone machine train --out` or "
+                    "the demo (machine-run.json); a file that is not one is refused "
+                    "(exit 2).", example="markone machine show machine-demo/"
+                    "machine-run.json", func=_show, exits=JOB_EXITS)
+    w.add_argument("run", metavar="RUN.json", help="a saved Mark I run")
 
     y = add_command(sub, "replay", help="write a browser replay of a saved run",
                     description="A self-contained HTML page: figures appear, motors "

@@ -343,8 +343,11 @@ class MachineRun:
             )
         try:
             return cls._from_json(data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path} is a damaged Mark I run: {exc!r}") from exc
+        except KeyError as exc:
+            raise ValueError(f"{path} is a damaged Mark I run: its field {exc.args[0]!r} "
+                             "is missing; save the run again (MachineRun.save).") from exc
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{path} is a damaged Mark I run: {exc}") from exc
 
     @classmethod
     def _from_json(cls, d):

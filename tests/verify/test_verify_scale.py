@@ -196,6 +196,7 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
     import types
 
     import markone.engine
+    import verify._budget
     import verify.separability as sep
 
     clock = [0.0]
@@ -209,7 +210,9 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
         return res
 
     monkeypatch.setattr(markone.engine, "train", one_second_a_pass)
-    monkeypatch.setattr(sep, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    fake_time = types.SimpleNamespace(perf_counter=lambda: clock[0])
+    monkeypatch.setattr(sep, "time", fake_time)
+    monkeypatch.setattr(verify._budget, "time", fake_time)  # where the deadline is set
     # this test is about the deadline: lift the cap that keeps the perceptron of a
     # small problem within markone's uncompiled passes (tested on its own)
     monkeypatch.setattr(sep, "SMALL_LP_ENTRIES", 0)

@@ -234,13 +234,30 @@ def _variant(variant, pins):
                    queries=queries if variant == "voted" else None)
 
 
-def _multiclass():
+def _voted_ties():
+    X = [[-2, 1], [0, 2], [0, -1], [2, -1], [-1, 0], [0, -2]]
+    y = [1, -1, -1, 1, 1, 1]
+    order = [5, 4, 5, 2, 3, 4, 4, 5, 0]
+    queries = [[-1, 0], [2, 0], [0, 2], [-1, 1], [2, 1], [-1, 1], [0, 2], [0, -1]]
+    return _binary("variant-voted-ties", "voted: iterates that score a query 0",
+                   "variant-voted", "sign(0) = +1 for every iterate's vote and for the "
+                   "weighted sum; each new iterate starts with 0 votes", X, y, order,
+                   True, variant="voted", queries=queries)
+
+
+def _pocket_ties():
+    X = [[1, 1], [0, 2], [-1, -1], [-2, -1], [-1, -1]]
+    y = [-1, 1, -1, 1, -1]
+    order = [1, 3, 3, 4, 3, 4, 0, 0]
+    return _binary("variant-pocket-ties", "pocket: runs of equal length",
+                   "variant-pocket", "a run only replaces the pocket when it is longer "
+                   "(a tie keeps the earlier iterate); a run of one counts", X, y, order,
+                   True, variant="pocket")
+
+
+def _multiclass_case(cid, title, pins, X, y, order, queries):
     from markone.multiclass import MulticlassPerceptron
 
-    X = [[1, 0], [0, 1], [-1, -1], [0, 0], [2, 1], [-1, 2]]
-    y = [0, 1, 2, 1, 0, 2]
-    order = [1, 0, 2, 3, 4, 5, 1, 3, 2, 5]
-    queries = [[0, 0], [1, 1], [-1, 0], [3, 0]]
     clf = MulticlassPerceptron(intercept=True, order=order, max_epochs=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -253,20 +270,33 @@ def _multiclass():
     expected = {"mistakes": int(clf.n_mistakes_),
                 "W": [exact_vector(Fraction(float(v)) for v in row) for row in W],
                 "predictions": [int(p) for p in pred]}
-    return _case("multiclass-argmax-ties", "three classes: argmax with ties",
-                 "multiclass-tie-breaking",
-                 "argmax ties go to the lowest class index (at the zero start every "
-                 "class ties, so class 0 is predicted); a mistake adds x to the true "
-                 "class's row and subtracts it from the predicted one",
-                 problem, expected, task="multiclass")
+    return _case(cid, title, "multiclass-tie-breaking", pins, problem, expected,
+                 task="multiclass")
 
 
-def _kernel():
-    from markone.datasets import xor
+def _multiclass():
+    return _multiclass_case(
+        "multiclass-argmax-ties", "three classes: argmax with ties",
+        "argmax ties go to the lowest class index (at the zero start every class ties, "
+        "so class 0 is predicted); a mistake adds x to the true class's row and "
+        "subtracts it from the predicted one",
+        [[1, 0], [0, 1], [-1, -1], [0, 0], [2, 1], [-1, 2]], [0, 1, 2, 1, 0, 2],
+        [1, 0, 2, 3, 4, 5, 1, 3, 2, 5], [[0, 0], [1, 1], [-1, 0], [3, 0]])
+
+
+def _multiclass_stream():
+    return _multiclass_case(
+        "multiclass-stream-order", "three classes on a stream that ends with a mistake",
+        "every presentation of `order` counts, the last included (it is a mistake)",
+        [[0, -2], [0, 2], [-1, 2], [1, -2]], [2, 1, 0, 0],
+        [0, 3, 1, 0, 1, 3, 3, 1, 3, 1, 0],
+        [[1, 2], [0, 1], [-2, 0], [-1, -1], [-2, -2], [0, 0], [-1, 1]])
+
+
+def _kernel_case(cid, title, pins, X, y, order):
     from markone.kernel import KernelPerceptron, kernel_matrix
 
-    X, y = xor()
-    order = list(range(4)) * 3
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
     clf = KernelPerceptron(kernel="poly", degree=2, gamma=1.0, coef0=1.0,
                            order=order, max_epochs=1).fit(X, y)
     G = kernel_matrix(X, X, "poly", degree=2, gamma=1.0, coef0=1.0) + 1.0
@@ -274,11 +304,30 @@ def _kernel():
                "order": order, "gram": G.tolist()}
     expected = {"mistakes": int(clf.n_mistakes_),
                 "alpha": [int(a) for a in clf.alpha_]}
-    return _case("kernel-dual-counts", "XOR with the kernel (x.z + 1)^2 (+1 intercept)",
-                 "kernel-dual-counts",
-                 "the dual perceptron counts mistakes per example (alpha); the Gram "
-                 "matrix is given, the intercept's constant already added",
-                 problem, expected, task="kernel")
+    return _case(cid, title, "kernel-dual-counts", pins, problem, expected,
+                 task="kernel")
+
+
+def _kernel():
+    from markone.datasets import xor
+
+    X, y = xor()
+    return _kernel_case("kernel-dual-counts",
+                        "XOR with the kernel (x.z + 1)^2 (+1 intercept)",
+                        "the dual perceptron counts mistakes per example (alpha); the "
+                        "Gram matrix is given, the intercept's constant already added",
+                        X, y, list(range(4)) * 3)
+
+
+def _kernel_stream():
+    X = [[-1, -2], [-1, -2], [-2, -2], [2, 2], [1, 2], [1, 0]]
+    y = [1, -1, 1, 1, -1, -1]
+    order = [1, 4, 5, 3, 3, 0, 3, 4, 5, 4, 5, 3, 1, 4, 4, 2]
+    return _kernel_case("kernel-stream-order", "the dual rule on a stream whose first "
+                        "and last presentations are mistakes",
+                        "every presentation of `order` counts, in that order, first and "
+                        "last included; alpha starts at 0; a score of exactly 0 is a "
+                        "mistake, a small positive one is not", X, y, order)
 
 
 def build_cases() -> list[JSONDict]:
@@ -297,4 +346,5 @@ def build_cases() -> list[JSONDict]:
                  "consecutive correct presentations; a longer run replaces it, ties "
                  "keep the earlier"),
         _multiclass(), _kernel(),
+        _voted_ties(), _pocket_ties(), _multiclass_stream(), _kernel_stream(),
     ]

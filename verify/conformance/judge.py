@@ -348,6 +348,9 @@ _STREAM_WORDS = {
     "the stream was presented twice (one pass too many)": lambda order, n: order * 2,
     "the examples were presented once each in index order, not in the given `order`":
         lambda order, n: list(range(n)),
+    "the stream was sorted by example index (repeats kept), not taken in the given "
+    "`order`": lambda order, n: sorted(order),
+    "the stream was presented in reverse": lambda order, n: order[::-1],
 }
 
 

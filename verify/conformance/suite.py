@@ -22,10 +22,10 @@ import hashlib
 import json
 import os
 import shutil
-from dataclasses import replace
 from collections.abc import Callable, Iterable
-from typing import Any
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from markone._internal.io import temporary_beside
 from markone._internal.typing import JSONDict, PathLike
@@ -171,13 +171,15 @@ def _truncated(problem, t):
     return p
 
 
-def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL) -> CaseResult:
+def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL, *,
+             divergence: bool = True) -> CaseResult:
     """Run ``adapter`` on one case (and its checkpoints); return a CaseResult.
 
     A case outside ``profile``, or one the implementation declines (it raises
     :class:`NotApplicable` or answers ``{"unsupported": "why"}``), is ``"n/a"``
     with the reason. A failed binary case gets its first divergent step
-    (:func:`verify.conformance.divergence.first_divergence`) as ``divergence``."""
+    (:func:`verify.conformance.divergence.first_divergence`, about log2 of the
+    stream's length more runs) as ``divergence``, unless ``divergence`` is False."""
     base = dict(id=case["id"], property=case["property"], task=case["task"],
                 variant=case["variant"], float64_can_pass=case["float64_can_pass"])
     reason = profile.excludes(case)
@@ -196,10 +198,10 @@ def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL) -> CaseR
                           details=(str(exc),), error=exc.text or str(exc), **base)
     case = dict(case, tolerance=profile.tolerance(case))
     result = judge(case, answer, checkpoints)
-    if result.status == "fail":
-        divergence = first_divergence(case, adapter)
-        if divergence is not None:
-            result = replace(result, divergence=divergence.describe())
+    if result.status == "fail" and divergence:
+        step = first_divergence(case, adapter)
+        if step is not None:
+            result = replace(result, divergence=step.describe())
     return result
 
 
@@ -218,7 +220,7 @@ def select_cases(cases: Iterable[JSONDict], patterns: str) -> list[JSONDict]:
 
     >>> ids = [c["id"] for c in select_cases(build_cases(), "kernel,*-tie")]
     >>> ids
-    ['exact-rational-tie', 'float64-near-tie', 'kernel-dual-counts']
+    ['exact-rational-tie', 'float64-near-tie', 'kernel-dual-counts', 'kernel-stream-order']
     """
     wanted = [p.strip() for p in patterns.split(",") if p.strip()]
     cases = list(cases)
@@ -245,12 +247,12 @@ def case_tags(case: JSONDict) -> tuple[str, ...]:
 
 def run_suite(cases: Iterable[JSONDict], adapter: Adapter, *,
               progress: Callable[[CaseResult], Any] | None = None,
-              profile: Profile = FULL) -> list[CaseResult]:
-    """Run ``adapter`` on every case under ``profile``; returns the list of
-    CaseResults."""
+              profile: Profile = FULL, divergence: bool = True) -> list[CaseResult]:
+    """Run ``adapter`` on every case under ``profile`` (``divergence``: see
+    :func:`run_case`); returns the list of CaseResults."""
     results = []
     for case in cases:
-        results.append(run_case(case, adapter, profile))
+        results.append(run_case(case, adapter, profile, divergence=divergence))
         if progress is not None:
             progress(results[-1])
     return results

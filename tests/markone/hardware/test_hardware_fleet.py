@@ -152,7 +152,8 @@ def test_cli_fleet(tmp_path, capsys):
                  "--chars", "ABC", "--vary", "weight_range=[[-50, 50], [-1, 1]]",
                  "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "4 machines" in text and "weight_range=(-1, 1)" in text
+    # one table row per weight range (the CLI prints a table per varied parameter)
+    assert "4 machines" in text and "\n(-1, 1)              2 " in text
     rows = json.loads(out.read_text())["machines"]
     assert [(r["seed"], r["params"]["weight_range"]) for r in rows] == [
         (0, [-50, 50]), (1, [-50, 50]), (0, [-1, 1]), (1, [-1, 1])]
