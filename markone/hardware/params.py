@@ -171,6 +171,14 @@ class MarkIParams:
     rule: str = "error_correction"
 
     def __post_init__(self):
+        self._check_retina()
+        self._check_units()
+        self._check_theta()
+        self._check_choices()
+        self._check_weights()
+
+    def _check_retina(self):
+        """The retina's shape, its threshold and every time (seconds)."""
         shape = self.retina_shape
         if (not isinstance(shape, (tuple, list)) or len(shape) != 2
                 or not all(isinstance(v, numbers.Integral) and v >= 1 for v in shape)):
@@ -186,6 +194,10 @@ class MarkIParams:
         _check_open_unit(self.settle_tolerance, "settle_tolerance")
         if self.exposure_s is not None:
             _check_time(self.exposure_s, "exposure_s")
+
+    def _check_units(self):
+        """The counts of units and connections, and whether the plugboard can be wired."""
+        shape = self.retina_shape
         check_int_at_least(self.n_a_units, "n_a_units", 1)
         check_int_at_least(self.n_excitatory, "n_excitatory", 0)
         check_int_at_least(self.n_inhibitory, "n_inhibitory", 0)
@@ -204,6 +216,9 @@ class MarkIParams:
                 f"x {per_a} inputs need at least {-(-self.n_a_units * per_a // n_s)} "
                 f"connections per S-unit on a {n_s}-cell retina."
             )
+
+    def _check_theta(self):
+        """The A-units' threshold and the firing rate ``theta="auto"`` aims at."""
         if self.theta != "auto":
             lo, hi = -self.n_inhibitory + 1, self.n_excitatory
             if isinstance(self.theta, bool) or not isinstance(self.theta, numbers.Integral):
@@ -224,6 +239,9 @@ class MarkIParams:
                 "e.g. (0.05, 0.20)."
             )
         object.__setattr__(self, "theta_target_rate", (float(rate[0]), float(rate[1])))
+
+    def _check_choices(self):
+        """The named choices: topology, class code, rule."""
         check_choice(self.topology, "topology", TOPOLOGIES)
         if self.topology == "source_sets" and self.n_a_units < self.n_r_units:
             raise ValueError(
@@ -232,6 +250,9 @@ class MarkIParams:
             )
         check_choice(self.class_code, "class_code", CLASS_CODES)
         check_choice(self.rule, "rule", RULES)
+
+    def _check_weights(self):
+        """The potentiometers' end stops, steps and increment."""
         wr = self.weight_range
         if wr is not None:
             if (not isinstance(wr, (tuple, list)) or len(wr) != 2
