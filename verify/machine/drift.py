@@ -122,11 +122,8 @@ def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
     DriftHorizon
     """
     rate = _rate(drift_rate)
-    w = np.asarray(getattr(run_or_weights, "weights", run_or_weights), dtype=np.float64)
+    w = _weights(run_or_weights, machine.params)
     p = machine.params
-    if w.shape != (p.n_r_units, p.n_a_units) or not np.isfinite(w).all():
-        raise ValueError(f"run_or_weights must be a MachineRun or finite weights of "
-                         f"shape ({p.n_r_units}, {p.n_a_units}), got shape {w.shape}.")
     A = machine.a_features(images).astype(bool)
     targets = machine.code(labels)
     wired = (np.ones(w.shape, bool) if machine.runits.mask is None
@@ -136,15 +133,29 @@ def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
     horizons = tuple(tuple(_one(exact[r], np.flatnonzero(A[i] & wired[r]),
                                 int(targets[i, r]), stops, rate)
                            for r in range(p.n_r_units)) for i in range(len(A)))
-    best = None
+    per = tuple(tuple(h for h, _ in row) for row in horizons)
+    horizon, figure, r_unit, margin = _first(horizons)
+    return DriftHorizon(horizon, figure, r_unit, margin, rate, per)
+
+
+def _weights(run_or_weights, p):
+    """The weights of a run, or the weights given, checked."""
+    w = np.asarray(getattr(run_or_weights, "weights", run_or_weights), dtype=np.float64)
+    if w.shape != (p.n_r_units, p.n_a_units) or not np.isfinite(w).all():
+        raise ValueError(f"run_or_weights must be a MachineRun or finite weights of "
+                         f"shape ({p.n_r_units}, {p.n_a_units}), got shape {w.shape}.")
+    return w
+
+
+def _first(horizons):
+    """(horizon, figure, R-unit, margin) of the answer drift changes first, or four
+    Nones when no drift within the rate changes any."""
+    best = (None, None, None, None)
     for i, row in enumerate(horizons):
         for r, (h, m) in enumerate(row):
-            if h is not None and (best is None or h < best[0]):
+            if h is not None and (best[0] is None or h < best[0]):
                 best = (h, i, r, m)
-    per = tuple(tuple(h for h, _ in row) for row in horizons)
-    if best is None:
-        return DriftHorizon(None, None, None, None, rate, per)
-    return DriftHorizon(best[0], best[1], best[2], best[3], rate, per)
+    return best
 
 
 def _one(w, active, y, stops, rate):
