@@ -223,13 +223,14 @@ def _see(machine, x, s_state, physics, out):
 
 
 @njit(inline="always")
-def _score(weights, figures, i, scores):
-    """The R-units' sums over figure ``i``'s active A-units: whole numbers, so exact
-    in any order (the numbers ``Pattern.scores`` gives)."""
+def _score(weights, active, scores):
+    """The R-units' sums over the ``active`` A-units: whole numbers, so exact
+    in any order (the numbers ``Pattern.scores`` gives). (Arrays, not the records they
+    come from: numba counts references to every array of a record it is given.)"""
     for r in range(weights.shape[0]):
         total = 0.0
-        for p in range(figures.pat_ptr[i], figures.pat_ptr[i + 1]):
-            total += weights[r, figures.pat_idx[p]]
+        for j in active:
+            total += weights[r, j]
         scores[r] = total
 
 
@@ -293,23 +294,25 @@ def _count(figures, i, rule, tally, work):
 
 
 @njit(inline="always")
-def _record(log, q, n_chg, times, ints, figures, i, work, n_rows):
-    """Log figure ``q`` of the segment (``times`` and ``ints`` as
-    :class:`LogBuffers` lists them, the rows, scores and weight changes from
-    ``work``); returns the changes logged so far."""
-    n_r = work.scores.size
+def _record(log, q, n_chg, times, ints, own_ptr, own_idx, scores, rows, moved, new):
+    """Log figure ``q`` of the segment: ``times`` and ``ints`` as :class:`LogBuffers`
+    lists them, the R-units' ``scores``, the reinforced ``rows`` (the first
+    ``ints[3]``) and the weight changes (``moved``, ``new``) on the A-units
+    ``own_idx[own_ptr[r]:own_ptr[r + 1]]`` of each row ``r``; returns the changes
+    logged so far. (Arrays, not the records they come from: numba counts references
+    to every array of a record it is given, at every call.)"""
     log.times[q, 0], log.times[q, 1], log.times[q, 2], log.times[q, 3] = times
     log.ints[q, 0], log.ints[q, 1], log.ints[q, 2], log.ints[q, 3] = ints
     log.rows[q, :] = False
-    log.scores[q, :] = work.scores
-    for m in range(n_rows):
-        r = work.rows[m]
+    log.scores[q, :] = scores
+    for m in range(ints[3]):
+        r = rows[m]
         log.rows[q, r] = True
-        for p in range(figures.own_ptr[i * n_r + r], figures.own_ptr[i * n_r + r + 1]):
-            j = figures.own_idx[p]
-            if work.moved[r, j]:
+        for p in range(own_ptr[r], own_ptr[r + 1]):
+            j = own_idx[p]
+            if moved[r, j]:
                 log.chg_r[n_chg], log.chg_a[n_chg] = r, j
-                log.chg_v[n_chg] = work.new[r, j]
+                log.chg_v[n_chg] = new[r, j]
                 n_chg += 1
     log.chg_ptr[q + 1] = n_chg
     return n_chg
@@ -376,7 +379,8 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
         if np.isnan(settle_s):
             break
         t_logic = t_settled + ph.logic_s
-        _score(machine.weights, figures, i, work.scores)
+        _score(machine.weights, figures.pat_idx[figures.pat_ptr[i]:figures.pat_ptr[i + 1]],
+               work.scores)
         n_rows = decide(work.scores, figures.targets[i], rule.forced, work.wrong,
                         work.rows)
         end, motor_s = t_logic, 0.0
@@ -398,7 +402,8 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
             n_chg = _record(log, q, n_chg, (t0, end, settle_s, motor_s),
                             (1 if wrong else 0, 1 if decoded == figures.labels[i] else 0,
                              n_blocked, n_rows),
-                            figures, i, work, n_rows)
+                            figures.own_ptr[i * n_r:(i + 1) * n_r + 1], figures.own_idx,
+                            work.scores, work.rows, work.moved, work.new)
         if n_rows:
             _unmark(figures, i, work, n_rows)
         k += 1
