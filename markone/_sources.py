@@ -67,8 +67,7 @@ _ENTRIES = (
            "motor-driven potentiometers; XOR as the classic non-separable example",
            "a secondary source (a textbook)"),
     Source("Nagy2011",
-           "G. Nagy (2011), an account of Rosenblatt's perceptron machines by a member "
-           "of his group",
+           "G. Nagy (2011), on Rosenblatt's perceptron machines",
            NOT_FOUND,
            "the Mark I's 512 association units and 8 response units",
            "the full title as published is not confirmed"),
@@ -133,7 +132,7 @@ _ENTRIES = (
     Source("MinskyPapert1969",
            "M. Minsky and S. Papert, *Perceptrons: An Introduction to Computational "
            "Geometry*, MIT Press (1969)",
-           NOT_FOUND,
+           "ISBN 0-262-13043-2",
            "the order of a predicate; parity needs order |R|; connectedness is not of "
            "bounded order; the group-invariance theorem; the cycling theorem"),
     Source("MinskyPapert1988",

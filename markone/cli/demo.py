@@ -382,7 +382,8 @@ def _sources_html(keys):
         s = SOURCES[key]
         ref = re.sub(r"\*([^*]+)\*", r"<i>\1</i>", html.escape(s.reference, quote=False))
         ident = "" if s.identifier == NOT_FOUND else f" {html.escape(s.identifier)}."
-        items.append(f'<li id="{key}"><b>[{key}]</b> {ref}.{ident}</li>')
+        caveat = f" ({html.escape(s.caveat)})" if s.caveat else ""
+        items.append(f'<li id="{key}"><b>[{key}]</b> {ref}.{ident}{caveat}</li>')
     return ("<section><h2>Sources</h2><p>The historical statements above cite these "
             "sources by key; the documentation's page \"Sources\" lists them all, with "
             "what each is used for.</p><ul class=sources>" + "".join(items)

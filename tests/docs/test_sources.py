@@ -2,10 +2,12 @@
 
 The bibliography is ``markone._sources.SOURCES`` (shown by ``docs/history-sources.md``).
 A passage is historical when it names a year from 1800 to 1999 or one of the people
-and institutions of the story (:data:`HISTORICAL`); each such passage of the history
-and teaching pages, the home page, the README and the ``markone demo`` page cites at
-least one key. A passage is a paragraph, a list item or a table row; code, headings
-and the text of links to other pages are not passages. Every key cited anywhere in
+and institutions of the story (:data:`HISTORICAL`); each such passage of the pages in
+:data:`HISTORY_PAGES` (history, teaching, the machine, the start pages, the README) and
+of the ``markone demo`` page cites at least one key. (The theory pages and the gallery
+attribute theorems and experiments to their own reference lists.) A passage is a
+paragraph, a list item or a table row; code, headings and the text of links to other
+pages are not passages. Every key cited anywhere in
 the docs, the README, the demo or ``markone machine params`` must exist, and every
 provenance row labelled documented or disputed must cite one.
 """
@@ -24,8 +26,9 @@ from _paths import ROOT
 DOCS = ROOT / "docs"
 DEMO = ROOT / "markone" / "cli" / "demo.py"
 #: The pages whose historical passages must cite a source.
-HISTORY_PAGES = [ROOT / "README.md", DOCS / "index.md", DOCS / "history.md",
-                 DOCS / "history-context.md", DOCS / "teaching.md"]
+HISTORY_PAGES = [ROOT / "README.md", *(DOCS / name for name in (
+    "index.md", "history.md", "history-context.md", "teaching.md", "getting-started.md",
+    "user-guide.md", "machine.md", "verify-machine.md", "multiclass-kernel.md"))]
 ALL_MARKDOWN = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 
 #: What marks a passage as historical: a year before 2000, or a name of the story.
