@@ -10,7 +10,7 @@ fixed number of presentations and prints presentations per wall-clock second for
   columns and builds them on first use, e.g. when the run is saved),
 * the ideal machine (``MarkIParams.ideal()``; target: at least the default's speed),
 * ``topology="source_sets"`` (target >= 0.8x of ``full``),
-* the per-figure path (``segments.per_figure()``: one SimPy step per timeout), the
+* the per-figure path (``MarkI(segments=False)``: one SimPy step per timeout), the
   reference that the compiled segments are tested against,
 
 then the SimPy events per presentation (never one per potentiometer), the bare
@@ -44,7 +44,6 @@ sys.path.insert(0, str(ROOT))
 import markone  # noqa: E402
 from markone.datasets import letters  # noqa: E402
 from markone.hardware import MachineSpec, MarkI, MarkIParams, run_fleet  # noqa: E402
-from markone.hardware.segments import per_figure  # noqa: E402
 
 
 def best_of(fn, repeat):
@@ -103,12 +102,11 @@ def machine_rates(images, labels, n, repeat):
               f"{run.reinforcements.sum() / n:.2f}")
     rates["log built"] = (n / built, None)
     print(f"  {'  every record built':<20} {n / built:>9,.0f} presentations/s")
-    machine = MarkI(seed=0)
+    machine = MarkI(seed=0, segments=False)
     machine.train(images, labels, presentations=50)
     n_slow = max(n // 10, 1)
-    with per_figure():
-        secs, _ = best_of(lambda: machine.train(images, labels, presentations=n_slow),
-                          repeat)
+    secs, _ = best_of(lambda: machine.train(images, labels, presentations=n_slow),
+                      repeat)
     rates["per figure"] = (n_slow / secs, None)
     print(f"  {'per-figure path':<20} {n_slow / secs:>9,.0f} presentations/s   "
           f"({n_slow} presentations, the reference the segments are tested against)")

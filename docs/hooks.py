@@ -4,6 +4,8 @@
   :func:`markone.cli.build_parser`, every time the site is built, so it cannot drift
   from the code: :func:`render_cli` writes it and the MkDocs hook :func:`on_files` adds
   it to the site. ``python docs/hooks.py`` prints the page.
+* Every cited source key (``[Navy1960]``, see ``markone._sources``) becomes a link to
+  its entry on the sources page (:func:`on_page_markdown`, :func:`link_source_keys`).
 * :class:`MarkoneDocstrings` is a small Griffe extension for the API reference
   (:func:`clean_docstring`): the docstrings are numpydoc with reST touches (Sphinx
   roles, simple tables, definition lists, bare doctests), and the API pages render
@@ -25,7 +27,8 @@ import argparse
 import os
 import re
 
-__all__ = ["GENERATED", "GENERATED_FILES", "WIDTH", "render_cli", "iter_commands", "clean_docstring", "on_files"]
+__all__ = ["GENERATED", "GENERATED_FILES", "WIDTH", "SOURCES_PAGE", "render_cli", "iter_commands",
+           "clean_docstring", "on_files", "on_page_markdown", "link_source_keys"]
 
 #: Pages of the site that exist only at build time (path relative to ``docs/``).
 GENERATED = ("cli.md",)
@@ -120,6 +123,39 @@ def on_files(files, config, **kwargs):
     for path, html in _replay_pages().items():
         files.append(File.generated(config, path, content=html))
     return files
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    """MkDocs hook: link every cited source key (``[Navy1960]``) to its entry on the
+    sources page, outside code; the sources page itself is left as it is."""
+    if page.file.src_uri == SOURCES_PAGE:
+        return markdown
+    target = "../" * page.file.src_uri.count("/") + SOURCES_PAGE
+    return link_source_keys(markdown, target)
+
+
+#: The page of the bibliography (``markone._sources``), relative to ``docs/``.
+SOURCES_PAGE = "history-sources.md"
+
+_CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$|`[^`\n]*`", re.M | re.S)
+
+
+def link_source_keys(markdown, target=SOURCES_PAGE):
+    """``markdown`` with each cited source key a link to ``target#KEY``; code is kept.
+
+    >>> link_source_keys("Shown [Navy1960, caption]; run `[Navy1960]`.")
+    'Shown [[Navy1960](history-sources.md#Navy1960), caption]; run `[Navy1960]`.'
+    """
+    from markone._sources import link_citations
+
+    def link(text):
+        return link_citations(text, lambda key: f"[{key}]({target}#{key})")
+
+    out, end = [], 0
+    for code in _CODE.finditer(markdown):
+        out += [link(markdown[end:code.start()]), code[0]]
+        end = code.end()
+    return "".join(out) + link(markdown[end:])
 
 
 def _replay_pages():

@@ -41,7 +41,7 @@ import numpy as np
 
 from markone._internal.typing import ArrayLike
 
-__all__ = ["score", "is_mistake", "increment", "update", "predict_sign"]
+__all__ = ["score", "is_mistake", "signed_mistake", "increment", "update", "predict_sign"]
 
 
 def score(w: ArrayLike, x: ArrayLike) -> Any:
@@ -64,6 +64,20 @@ def is_mistake(s: ArrayLike, y: ArrayLike, *, strict: bool = False) -> Any:
         signed = int(y) * s  # exact scalars: Python ints beyond int64 stay exact
     else:
         signed = np.asarray(y) * s
+    return signed_mistake(signed, strict)
+
+
+def signed_mistake(signed: Any, strict: bool = False) -> Any:
+    """The rule itself, on a signed score ``y * s``: a mistake where it is ``<= 0``
+    (``< 0`` with ``strict=True``).
+
+    Plain comparisons, so that numba compiles this very function into the Mark I's
+    trial kernel (:mod:`markone.hardware.trial`); :func:`is_mistake` and
+    :func:`update` call it too.
+
+    >>> signed_mistake(0.0), signed_mistake(0.0, strict=True), signed_mistake(-2)
+    (True, False, True)
+    """
     return signed < 0 if strict else signed <= 0
 
 

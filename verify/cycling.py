@@ -48,10 +48,9 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
 
 from markone._internal.html import ShownInJupyter, result_repr
+from markone._internal.jit import compiled, kernel
 from markone._internal.data import as_dataset
 from markone._internal.exact import fits_int64, int_text
 from markone._internal.progress import search_bar
@@ -572,6 +571,11 @@ def _widened_key(key):
 #: and the bar).
 _CHUNK = 1 << 14
 
+#: The first vectors the packed search expands run as plain Python (numba is not
+#: imported, nothing is compiled): XOR's 15 reachable vectors take a millisecond that
+#: way, and seconds of compiling the other. Further vectors are expanded compiled.
+_PLAIN_VECTORS = 1 << 8
+
 
 def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
     """The same search compiled, with each vector packed into one int64 key.
@@ -596,16 +600,20 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
     key0 = 0
     for _ in range(d):
         key0 = (key0 << bits) + off
-    index = Dict.empty(key_type=types.int64, value_type=types.int64)
-    index[np.int64(key0)] = 0
+    index = {np.int64(key0): 0}
     state = (np.zeros((min(1024, budget), d), np.int64), np.empty(1024, np.int64),
              np.empty(1024, np.int64), np.empty(1024, np.int64))
     count, ne, head, clean = 1, 0, 0, 0
     stopped_by = ""
     while True:
-        (*state, count, ne, head, clean, over, ok) = _bfs_packed(
+        if head < _PLAIN_VECTORS:   # the first vectors: plain Python
+            search, chunk = _bfs_packed, min(_CHUNK, _PLAIN_VECTORS - head)
+        else:
+            search, chunk = compiled(_bfs_packed), _CHUNK
+            index = _typed_index(index)
+        (*state, count, ne, head, clean, over, ok) = search(
             YX, rule == "strict", int(budget), bits, bool(edges), index, *state,
-            count, ne, head, clean, _CHUNK)
+            count, ne, head, clean, chunk)
         if not ok:
             return None
         if bar is not None:
@@ -624,9 +632,23 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
                      stopped_by=stopped_by)
 
 
-@njit(cache=True)
+def _typed_index(index):
+    """The packed search's index as a numba typed dict (the compiled search's), with
+    the entries of the plain search's Python dict."""
+    from numba import types
+    from numba.typed import Dict
+
+    if isinstance(index, Dict):
+        return index
+    typed = Dict.empty(key_type=types.int64, value_type=types.int64)
+    for key, value in index.items():
+        typed[np.int64(key)] = value
+    return typed
+
+
+@kernel()
 def _bfs_packed(YX, strict, budget, bits, want_edges, index, states, src, dst, ex,
-                count, ne, head, clean, chunk):  # pragma: no cover - compiled
+                count, ne, head, clean, chunk):
     """Expand at most ``chunk`` more vectors (from ``head``) of the packed search;
     return the grown buffers, the counters, ``over`` (one more state than ``budget``
     was found, and not kept) and ``ok`` (every coordinate fitted its bits)."""

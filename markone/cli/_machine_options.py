@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import difflib
 import json
 from typing import Any
 
@@ -86,6 +85,8 @@ def check_param_name(name: str, option: str) -> None:
 
     names = [f.name for f in dataclasses.fields(MarkIParams)]
     if name not in names:
+        import difflib
+
         near = difflib.get_close_matches(name, names, n=1)
         hint = f"did you mean {near[0]}? " if near else ""
         raise CommandError(f"{option} {name}: not a machine parameter; {hint}"

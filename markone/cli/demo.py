@@ -13,6 +13,7 @@ The work is done by :func:`run_demo`, which the command line only calls.
 from __future__ import annotations
 
 import html
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -160,8 +161,8 @@ _MACHINE_CAPTIONS = {
                            "each letter: each letter lights a different pattern.",
     "machine_weights.png": "What each response unit learned, drawn back onto the retina "
                            "through the plugboard: red cells vote for +1, blue for -1.",
-    "machine_learning_curve.png": "Figures misread against the time the 1960 motors "
-                                  "would have taken: the errors fall to zero.",
+    "machine_learning_curve.png": "Figures misread against the time the machine's "
+                                  "motors would have taken: the errors fall to zero.",
     "machine_training.gif": "Training as an animation: the figure shown and the knobs "
                             "of the response units that carry the letter code.",
 }
@@ -189,11 +190,11 @@ def _machine_section(rep, seed):
         "see ink. Eight response units add up the votes of the association units that "
         "fire, each vote weighted by a knob (a potentiometer) that an electric motor "
         "turns. When the machine answers wrongly, the motors turn the knobs of the units "
-        "that fired: learning is motors turning knobs.",
+        "that fired: learning is motors turning knobs [Bishop2006; Nagy2011].",
         code.replace("R-units", "response units (R1 to R8)", 1),
         "What 1960 reported: the US Navy's caption of June 1960 says the machine "
         "eventually recognised letters in one typeface without error, and 85% once a "
-        "second typeface was added. Our emulation of the first task is below.",
+        "second typeface was added [Navy1960]. Our emulation of the first task is below.",
     ], [
         f"The machine learned {len(info['chars'])} letters ({info['chars']}) from "
         f"{plural(n, 'figure')} in {plural(info['epochs'], 'pass', 'passes')}, reading "
@@ -202,7 +203,7 @@ def _machine_section(rep, seed):
         f"{plural(info['epochs'], 'pass', 'passes')} without reading all of them right.",
         f"On {plural(n, 'new figure')}, placed afresh in front of the camera, it misread "
         f"{misread} of {n}.",
-        f"On the 1960 machine this training would have taken "
+        f"At the motor speed the emulator assumes, this training would have taken "
         f"{format_minutes(info['sim_time_s'])} of motors turning "
         f"({plural(info['presentations'], 'figure')} shown).",
     ], figures, [(replay, "Replay the run in your browser, as the operators saw it"),
@@ -236,7 +237,7 @@ def _separability_section(rep):
         "is a line that works, checked on every point in exact fractions. If no, the "
         "evidence is a set of positive weights on the points that makes the two classes' "
         "weighted averages coincide, so that no line can put them on different sides "
-        "(Gordan's theorem, 1873).",
+        "(Gordan's theorem).",
         "XOR is the classic example that no line can solve: the four corners of a square, "
         "diagonal corners in the same class.",
     ], [
@@ -278,7 +279,8 @@ def _worst_case_section(rep):
     rep.section("How many mistakes, at most? Novikoff's bound", [
         "In 1962 Albert Novikoff proved that when a line separates the classes with room "
         "to spare (a margin γ), and no example is farther than R from the origin, the "
-        "perceptron makes at most (R/γ)² mistakes, whatever the order of the examples.",
+        "perceptron makes at most (R/γ)² mistakes, whatever the order of the examples "
+        "[Novikoff1962].",
         "Is that bound ever reached? Yes: m examples at right angles to each other (the "
         "unit vectors e1, e2, ..., em) force exactly m mistakes, and for them (R/γ)² = m. "
         "Notice that the dots sit exactly on the line.",
@@ -330,9 +332,13 @@ def _xor_section(rep):
         "stops making mistakes; but it does not wander off either. On XOR, shown in the "
         "same order again and again, its weights come back to where they were after "
         "four updates and repeat that loop forever. The perceptron cycling theorem "
-        "(Block and Levin, 1970) says the weights stay bounded on any data set.",
-        "Minsky and Papert's book Perceptrons (1969) made XOR famous as what a single "
-        "perceptron cannot learn.",
+        "(Block and Levin, 1970) says the weights stay bounded on any data set "
+        "[BlockLevin1970].",
+        "That no single perceptron on the two inputs computes XOR is an elementary fact. "
+        "Minsky and Papert's book Perceptrons (1969) put it in context: XOR is parity on "
+        "two points, and the book proved how much of the retina the association units "
+        "must see for parity and for connectedness as the retina grows "
+        "[MinskyPapert1969].",
     ], [
         f"markone.train on XOR did not converge: after "
         f"{plural(run.epochs, 'pass', 'passes')} it still made at least {plural(min(run.mistakes_per_epoch), 'mistake')} in every "
@@ -350,14 +356,51 @@ def _xor_section(rep):
             "max_norm_sq": reach.max_norm_sq}
 
 
+#: The page's opening, before the numbers of this run.
+_INTRO = ("In 1960 Frank Rosenblatt's Mark I Perceptron learned to tell printed letters "
+          "apart: a camera, 400 photocells, a random tangle of wires and 512 little voting "
+          "units, and electric motors turning knobs whenever it answered wrongly "
+          "[Navy1960; Bishop2006; Nagy2011].")
+
+
+def _cite_html(text):
+    """``text`` as HTML, each cited source key a link to its entry under Sources."""
+    from markone._sources import link_citations
+
+    return link_citations(html.escape(text, quote=False),
+                          lambda key: f'<a href="#{key}">{key}</a>')
+
+
+def _sources_html(keys):
+    """The page's "Sources" section: the entry of every cited key, from the one
+    bibliography (``markone._sources``); unknown keys are an error."""
+    from markone._sources import NOT_FOUND, SOURCES, check_keys
+
+    check_keys(keys)
+    items = []
+    for key in keys:
+        s = SOURCES[key]
+        ref = re.sub(r"\*([^*]+)\*", r"<i>\1</i>", html.escape(s.reference, quote=False))
+        ident = "" if s.identifier == NOT_FOUND else f" {html.escape(s.identifier)}."
+        caveat = f" ({html.escape(s.caveat)})" if s.caveat else ""
+        items.append(f'<li id="{key}"><b>[{key}]</b> {ref}.{ident}{caveat}</li>')
+    return ("<section><h2>Sources</h2><p>The historical statements above cite these "
+            "sources by key; the documentation's page \"Sources\" lists them all, with "
+            "what each is used for.</p><ul class=sources>" + "".join(items)
+            + "</ul></section>")
+
+
 def _write_index(rep, summary):
     from markone._internal.io import atomic_write
     from markone._internal.style import css_width_px
+    from markone._sources import cited_keys
 
     parts = []
+    keys = dict.fromkeys(cited_keys(_INTRO))  # the cited sources, in order of citation
     for title, intro, facts, figures, links in rep.sections:
-        body = "".join(f"<p>{html.escape(p)}</p>" for p in intro)
-        body += "<ul class=facts>" + "".join(f"<li>{html.escape(f)}</li>" for f in facts)
+        keys.update(dict.fromkeys(k for text in [*intro, *facts] for k in cited_keys(text)))
+        body = "".join(f"<p>{_cite_html(p)}</p>" for p in intro)
+        body += "<ul class=facts>" + "".join(f"<li>{_cite_html(f)}</li>" for f in facts)
         body += "</ul>"
         for path, caption in figures:
             name = html.escape(path.name)
@@ -382,13 +425,12 @@ ul.facts {{ background: #f4f6f8; padding: .8em 1em .8em 2em; border-radius: 6px;
 p.link a {{ font-weight: 600; }}
 </style></head><body>
 <h1>The perceptron, from 1960 to a proof</h1>
-<p>In 1960 Frank Rosenblatt's Mark I Perceptron learned to tell printed letters apart:
-a camera, 400 photocells, a random tangle of wires and 512 little voting units, and
-electric motors turning knobs whenever it answered wrongly. This page walks through what
+<p>{_cite_html(_INTRO)} This page walks through what
 it did and what mathematics later proved about it. Every number below was computed just
 now by <code>markone demo</code> (in {summary['seconds']:.0f} seconds); the figures
 are the machine's and the theory's own output.</p>
 {''.join(parts)}
+{_sources_html(keys)}
 <p>Made with markone. Run it again with <code>markone demo</code>; read more in the
 documentation, starting with the page "Teaching with markone".</p>
 </body></html>

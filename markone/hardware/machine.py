@@ -6,7 +6,9 @@ logic takes ``logic_s``, the trainer decides from the R-units' scores with the c
 online rule, and the motors of the reinforced R-units turn in parallel. That is at
 most three SimPy events per figure, whatever the number of potentiometers; a run of
 figures that nothing else on the clock can see is computed ahead and waited for with
-one timeout (:mod:`markone.hardware.segments`), bit for bit the same.
+one timeout (:mod:`markone.hardware.segments`; ``MarkI(segments=False)`` turns that
+off), bit for bit the same. Both run the steps of one trial kernel,
+:mod:`markone.hardware.trial`.
 
 Examples
 --------
@@ -91,6 +93,13 @@ class MarkI:
     seed : None, int or numpy.random.Generator
         Draws the plugboard wiring, the source sets, the photocell noise, stochastic
         rounding and shuffles.
+    segments : bool
+        Let :meth:`train` compute runs of figures that nothing else on the clock can
+        see in one compiled loop and wait for each run with one SimPy timeout
+        (:mod:`markone.hardware.segments`; default True). False runs every figure as
+        its own SimPy process, one event per phase: the reference the segments are
+        tested against, bit for bit the same results, about ten times slower. Also an
+        attribute, which may be changed between sessions.
 
     Attributes
     ----------
@@ -118,7 +127,12 @@ class MarkI:
     #: a markone.hardware.faults damage model, or None (a healthy machine)
     faults: Any
 
-    def __init__(self, params: MarkIParams | None = None, seed: Seed = None) -> None:
+    def __init__(self, params: MarkIParams | None = None, seed: Seed = None, *,
+                 segments: bool = True) -> None:
+        if not isinstance(segments, (bool, np.bool_)):
+            raise TypeError(f"segments must be True or False, got {segments!r}.")
+        #: whether train() may run figures in compiled segments (see above)
+        self.segments = bool(segments)
         if params is None:
             params = MarkIParams()
         if not isinstance(params, MarkIParams):
@@ -501,27 +515,13 @@ class MarkI:
         X = self._images(images)
         labels = np.asarray(labels)
         check_consistent_length(X, labels, names=("images", "labels"))
-        if max_epochs is not None and presentations is not None:
-            raise ValueError("give max_epochs or presentations, not both.")
-        if presentations is not None:
-            check_int_at_least(presentations, "presentations", 1)
-        max_epochs = (DEFAULT_EPOCHS if max_epochs is None
-                      else check_int_at_least(max_epochs, "max_epochs", 1))
+        max_epochs = _check_length(max_epochs, presentations)
         order = check_order(order, len(X))
         rng = None if seed is None else as_generator(seed)
         trainer = self._trainer(rule)
-        if not warm_start:
-            self.classes_, self._index = None, {}
-            self.reset()
-        if self.theta is None or (not warm_start and self.params.theta == "auto"):
-            self.calibrate(X)
-        assert self.theta is not None
-        if self.faults is None:   # the settled figures' patterns, in one pass
-            self._patterns.prime(self.retina.settled(X), self.theta)
-        label_idx = self._label_indices(labels, grow=True)
+        label_idx = self._prepare(X, labels, warm_start)
         codes = self.codes_
-        assert codes is not None and self.classes_ is not None   # the labels' classes
-        targets = codes[label_idx]
+        assert codes is not None and self.theta is not None   # the labels' classes
         stats = self._new_stats()
         records = PresentationLog() if log else None
         start, w0 = self.env.now, self.weights
@@ -533,24 +533,44 @@ class MarkI:
             max_epochs * len(X) if presentations is None else presentations)
         with progress_bar(n_passes, "Mark I passes", enabled=progress) as bar:
             session = self.env.process(self._session(
-                X, targets, label_idx, _ticking(passes, bar), presentations is None,
-                trainer, stats, records, segments))
+                X, codes[label_idx], label_idx, _ticking(passes, bar),
+                presentations is None, trainer, stats, records, segments))
             with collector_paused(log):
                 self.env.run(until=session)
+        return self._result(trainer, codes, w0, float(self.env.now - start), stats,
+                            self.retina.settled(X) if log else None, records)
+
+    def _prepare(self, X, labels, warm_start):
+        """Start a session on ``X``: a fresh machine unless ``warm_start``, ``theta``
+        calibrated when it must be, the patterns primed; returns the labels' class
+        indices (new classes added)."""
+        if not warm_start:
+            self.classes_, self._index = None, {}
+            self.reset()
+        if self.theta is None or (not warm_start and self.params.theta == "auto"):
+            self.calibrate(X)
+        assert self.theta is not None
+        if self.faults is None:   # the settled figures' patterns, in one pass
+            self._patterns.prime(self.retina.settled(X), self.theta)
+        return self._label_indices(labels, grow=True)
+
+    def _result(self, trainer, codes, w0, sim_time_s, stats, figures, records):
+        """The :class:`MachineRun` a session leaves."""
+        assert self.classes_ is not None
         return MachineRun(
             params=self.params, seed=self.seed, theta=self.theta, rule=trainer.rule,
             classes=tuple(self.classes_.tolist()), codes=codes,
             weight_mask=self.runits.mask, excitatory=self.wiring.excitatory,
             inhibitory=self.wiring.inhibitory, weights_initial=w0, weights=self.weights,
-            sim_time_s=float(self.env.now - start), n_presentations=stats["shown"],
+            sim_time_s=sim_time_s, n_presentations=stats["shown"],
             epochs=len(stats["errors_per_epoch"]), converged=stats["converged"],
             mistakes=stats["mistakes"], reinforcements=stats["reinforcements"],
             saturated=stats["saturated"],
             errors_per_epoch=tuple(stats["errors_per_epoch"]),
             mistakes_per_epoch=tuple(stats["mistakes_per_epoch"]),
             end_s_per_epoch=tuple(stats["end_s_per_epoch"]),
-            figures=self.retina.settled(X) if log else None,
-            log=records, faults=None if self.faults is None else self.faults.plan)
+            figures=figures, log=records,
+            faults=None if self.faults is None else self.faults.plan)
 
     def learn_one(self, image: ArrayLike, label: Any, *, rule: str | None = None,
                   exposure_s: float | None = None) -> Presentation:
@@ -575,6 +595,17 @@ class MarkI:
                                              exposure_s))
         self.env.run(until=trial)
         return records[0]
+
+
+def _check_length(max_epochs, presentations):
+    """The passes a session may make (``max_epochs``, default
+    :data:`DEFAULT_EPOCHS`), after checking it against ``presentations``."""
+    if max_epochs is not None and presentations is not None:
+        raise ValueError("give max_epochs or presentations, not both.")
+    if presentations is not None:
+        check_int_at_least(presentations, "presentations", 1)
+    return (DEFAULT_EPOCHS if max_epochs is None
+            else check_int_at_least(max_epochs, "max_epochs", 1))
 
 
 def _old_train_options(deprecated, max_epochs, order):

@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 import simpy
 
+from markone.hardware.trial import motor_seconds
+
 __all__ = ["Motors"]
 
 
@@ -37,13 +39,13 @@ class Motors:
 
     def turn(self, steps: np.ndarray) -> Generator[Any, Any, float]:
         """SimPy process: run each bank for its largest move (``steps``, in motor
-        steps) in parallel; return the motor phase's duration in seconds."""
-        if not self.motor_step_s > 0:
-            return 0.0
-        longest = float(np.max(steps, initial=0.0))   # moves are >= 0
-        if not longest > 0:
+        steps) in parallel (the trial kernel's
+        :func:`~markone.hardware.trial.motor_seconds`); return the motor phase's
+        duration in seconds."""
+        # rounding is monotone: max(s) * step == max(s * step), start + it likewise
+        seconds = motor_seconds(float(np.max(steps, initial=0.0)), self.motor_step_s)
+        if not seconds > 0:
             return 0.0
         start = self.env.now
-        # rounding is monotone: max(s) * step == max(s * step), start + it likewise
-        yield self.env.timeout(longest * self.motor_step_s)
+        yield self.env.timeout(seconds)
         return self.env.now - start

@@ -1,7 +1,8 @@
 """Every physical parameter of the Mark I emulation, with its unit and provenance.
 
-Each field of :class:`MarkIParams` is **documented** (stated in a source listed in the
-history page), **disputed** (sources disagree; both options are offered) or
+Each field of :class:`MarkIParams` is **documented** (stated in a source its note
+cites by key, ``[Nagy2011]``, from the bibliography ``markone._sources.SOURCES``),
+**disputed** (sources disagree; both options are offered) or
 **assumed** (no source found; the note says why this default). The machine prints this
 provenance: ``MarkIParams().table()``.
 
@@ -50,7 +51,7 @@ class ParamRow(NamedTuple):
 # name -> (unit, provenance, note). The order of MarkIParams' fields is the table's.
 _PROVENANCE = {
     "retina_shape": ("S-units", "documented",
-                     "20x20 CdS photocells (Bishop 2006, sec. 4.1.7; Nagy 2011)"),
+                     "20x20 CdS photocells [Bishop2006, sec. 4.1.7; Nagy2011]"),
     "s_threshold": ("of full light", "assumed",
                     "an S-unit is on when its cell sees at least this light"),
     "photocell_rise_s": ("s", "assumed",
@@ -62,21 +63,24 @@ _PROVENANCE = {
                            "Gaussian noise on each cell's light, per presentation"),
     "exposure_s": ("s", "assumed",
                    "None: each figure is shown until the retina settles"),
-    "n_a_units": ("A-units", "documented", "512 association units (Nagy 2011)"),
+    "n_a_units": ("A-units", "documented", "512 association units [Nagy2011]"),
     "n_excitatory": ("per A-unit", "assumed", "random S-units wired with +1"),
     "n_inhibitory": ("per A-unit", "assumed", "random S-units wired with -1"),
     "max_fanout": ("A-units per S-unit", "documented",
-                   "secondary sources, low confidence"),
+                   "an S-unit feeds up to 40 A-units; an encyclopaedia, low "
+                   "confidence [Wikipedia2026]"),
     "theta": ("net input", "assumed",
               "'auto' calibrates 5-20% firing on the training set (sparse A activity)"),
     "theta_target_rate": ("fraction", "assumed", "firing rate sought by theta='auto'"),
-    "n_r_units": ("R-units", "documented", "8 response units (Nagy 2011)"),
+    "n_r_units": ("R-units", "documented", "8 response units [Nagy2011]"),
     "topology": ("", "disputed",
-                 "'full': 512x8 = 4096 weights; 'source_sets': 64 A-units per R-unit"),
+                 "'full': 512x8 = 4096 weights; 'source_sets': 64 A-units per R-unit; "
+                 "the unit counts are documented [Nagy2011], the A-to-R wiring is not"),
     "class_code": ("", "assumed",
                    "binary code over the R-units (letters need more than 8 classes)"),
     "weight_range": ("motor steps", "assumed",
-                     "potentiometer end stops; ~100 levels as in Tobermory"),
+                     "potentiometer end stops; ~100 levels as Tobermory's cores had "
+                     "[CHM102786931]"),
     "quantize": ("", "assumed", "potentiometers move in whole motor steps"),
     "increment_steps": ("motor steps", "assumed",
                         "one step per reinforcement of an active A-unit"),
@@ -84,8 +88,9 @@ _PROVENANCE = {
                      "motors of one reinforcement run in parallel"),
     "logic_s": ("s", "assumed", "A/R logic time between settling and the decision"),
     "rule": ("", "documented",
-             "error correction (R-controlled alpha), after the Navy 1960 caption; "
-             "'forced' (S-controlled) and 'gamma' offered"),
+             "the three rules are documented [Rosenblatt1958; Rosenblatt1962]; error "
+             "correction (R-controlled alpha) by default, as the caption describes "
+             "training [Navy1960]; 'forced' (S-controlled) and 'gamma' offered"),
 }
 
 
@@ -166,6 +171,14 @@ class MarkIParams:
     rule: str = "error_correction"
 
     def __post_init__(self):
+        self._check_retina()
+        self._check_units()
+        self._check_theta()
+        self._check_choices()
+        self._check_weights()
+
+    def _check_retina(self):
+        """The retina's shape, its threshold and every time (seconds)."""
         shape = self.retina_shape
         if (not isinstance(shape, (tuple, list)) or len(shape) != 2
                 or not all(isinstance(v, numbers.Integral) and v >= 1 for v in shape)):
@@ -181,6 +194,10 @@ class MarkIParams:
         _check_open_unit(self.settle_tolerance, "settle_tolerance")
         if self.exposure_s is not None:
             _check_time(self.exposure_s, "exposure_s")
+
+    def _check_units(self):
+        """The counts of units and connections, and whether the plugboard can be wired."""
+        shape = self.retina_shape
         check_int_at_least(self.n_a_units, "n_a_units", 1)
         check_int_at_least(self.n_excitatory, "n_excitatory", 0)
         check_int_at_least(self.n_inhibitory, "n_inhibitory", 0)
@@ -199,6 +216,9 @@ class MarkIParams:
                 f"x {per_a} inputs need at least {-(-self.n_a_units * per_a // n_s)} "
                 f"connections per S-unit on a {n_s}-cell retina."
             )
+
+    def _check_theta(self):
+        """The A-units' threshold and the firing rate ``theta="auto"`` aims at."""
         if self.theta != "auto":
             lo, hi = -self.n_inhibitory + 1, self.n_excitatory
             if isinstance(self.theta, bool) or not isinstance(self.theta, numbers.Integral):
@@ -219,6 +239,9 @@ class MarkIParams:
                 "e.g. (0.05, 0.20)."
             )
         object.__setattr__(self, "theta_target_rate", (float(rate[0]), float(rate[1])))
+
+    def _check_choices(self):
+        """The named choices: topology, class code, rule."""
         check_choice(self.topology, "topology", TOPOLOGIES)
         if self.topology == "source_sets" and self.n_a_units < self.n_r_units:
             raise ValueError(
@@ -227,6 +250,9 @@ class MarkIParams:
             )
         check_choice(self.class_code, "class_code", CLASS_CODES)
         check_choice(self.rule, "rule", RULES)
+
+    def _check_weights(self):
+        """The potentiometers' end stops, steps and increment."""
         wr = self.weight_range
         if wr is not None:
             if (not isinstance(wr, (tuple, list)) or len(wr) != 2
@@ -300,7 +326,7 @@ class MarkIParams:
         """The :meth:`describe` rows as a printable ``"text"`` or ``"markdown"`` table.
 
         >>> print(MarkIParams().table("markdown").splitlines()[2])
-        | retina_shape | (20, 20) | S-units | documented | 20x20 CdS photocells (Bishop 2006, sec. 4.1.7; Nagy 2011) |
+        | retina_shape | (20, 20) | S-units | documented | 20x20 CdS photocells [Bishop2006, sec. 4.1.7; Nagy2011] |
         """
         check_choice(fmt, "fmt", ("text", "markdown"))
         head = ("parameter", "value", "unit", "provenance", "note")

@@ -30,10 +30,10 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import ArrayLike, Seed
+from markone.hardware.trial import PHYSICS, look, physics_of, settle, settle_wait
 
 if TYPE_CHECKING:
     import simpy
@@ -42,13 +42,17 @@ if TYPE_CHECKING:
 
 __all__ = ["Retina", "approach"]
 
+#: no S-state to compare the settled cells with (:func:`~markone.hardware.trial.settle`)
+_NO_STATE = np.zeros(0, dtype=np.uint8)
+
 
 def approach(level: ArrayLike, light: ArrayLike, dt: float, rise_s: float, decay_s: float
              ) -> np.ndarray:
     """Cell levels after ``dt`` seconds of first-order lag towards ``light``.
 
     The closed form of the lag: ``light + (level - light) * exp(-dt / tau)``, with
-    ``tau = rise_s`` where the light is above the level, else ``decay_s``; a new array.
+    ``tau = rise_s`` where the light is above the level, else ``decay_s``; a new array
+    (computed by the trial kernel's :func:`~markone.hardware.trial.settle`).
 
     >>> approach(np.array([0.0, 1.0]), np.array([1.0, 0.0]), 0.1, 0.1, 0.0).round(3)
     array([0.632, 0.   ])
@@ -56,65 +60,11 @@ def approach(level: ArrayLike, light: ArrayLike, dt: float, rise_s: float, decay
     level, light = np.broadcast_arrays(np.asarray(level, dtype=np.float64),
                                        np.asarray(light, dtype=np.float64))
     out = level.copy()
-    _lag(out.reshape(-1), np.ascontiguousarray(light).reshape(-1),
-         _remains(float(dt), float(rise_s)), _remains(float(dt), float(decay_s)))
+    lag = np.zeros(1, dtype=PHYSICS)   # the lag needs only its time constants
+    lag["rise_s"], lag["decay_s"] = rise_s, decay_s
+    settle(out.reshape(-1), np.ascontiguousarray(light).reshape(-1), float(dt), lag,
+           _NO_STATE)
     return out
-
-
-# The scalar helpers below are compiled so that the machine's compiled segments
-# (markone.hardware.segments) and this per-figure path run the very same code: the
-# same exp and log, the same operations in the same order, bit for bit.
-@njit(cache=True, nogil=True)
-def _remains(dt, tau):
-    """Fraction of a step still to go after ``dt`` seconds (time constant ``tau``)."""
-    return math.exp(-dt / tau) if tau > 0 else 0.0
-
-
-# Compiled without fast-math: the same IEEE operations, in the same order, as
-# ``light + (level - light) * np.where(light > level, up, down)`` (bit for bit).
-@njit(inline="always")
-def _lag_cell(level, light, up, down):
-    """One cell at ``level`` after its lag towards ``light``, the factors ``up``
-    (light above the level) and ``down`` precomputed."""
-    return light + (level - light) * (up if light > level else down)
-
-
-@njit(cache=True, nogil=True)
-def _lag(level, light, up, down):
-    """In place: every cell ``level[i]`` after its lag towards ``light[i]``."""
-    for i in range(level.size):
-        level[i] = _lag_cell(level[i], light[i], up, down)
-
-
-@njit(cache=True, nogil=True)
-def _gaps(level, light):
-    """``(max(light - level), max(level - light))``: the worst rise and fall."""
-    rise = fall = -np.inf
-    for i in range(level.size):
-        rise = max(rise, light[i] - level[i])
-        fall = max(fall, level[i] - light[i])
-    return rise, fall
-
-
-@njit(cache=True, nogil=True)
-def _wait_for(rise, fall, rise_s, decay_s, tolerance):
-    """Seconds until the worst rise ``rise`` and the worst fall ``fall`` are within
-    ``tolerance`` (each needs ``tau * log(gap / tolerance)``)."""
-    wait = 0.0
-    if rise_s > 0 and rise > tolerance:
-        wait = max(wait, rise_s * math.log(rise / tolerance))
-    if decay_s > 0 and fall > tolerance:
-        wait = max(wait, decay_s * math.log(fall / tolerance))
-    return wait
-
-
-@njit(cache=True, nogil=True)
-def _settle_wait(level, light, rise_s, decay_s, tolerance):
-    """Seconds until every cell at ``level`` is within ``tolerance`` of ``light``."""
-    if not (rise_s > 0 or decay_s > 0):
-        return 0.0   # instant cells
-    rise, fall = _gaps(level, light)
-    return _wait_for(rise, fall, rise_s, decay_s, tolerance)
 
 
 class Retina:
@@ -136,24 +86,15 @@ class Retina:
         n = params.retina_shape[0] * params.retina_shape[1]
         self.level = np.zeros(n)   # what each cell reads now
         self.light = np.zeros(n)   # what the camera currently puts on each cell
+        #: the physics as the trial kernel reads it
+        self.physics = physics_of(params)
         self._t = env.now
-
-    def _catch_up(self):
-        """Bring every cell's level to the clock, in place (closed form)."""
-        p = self.params  # also at dt == 0: an instant cell jumps to its light
-        dt = float(self.env.now - self._t)
-        if self.level.dtype != np.float64 or not self.level.flags.writeable:
-            self.level = np.array(self.level, dtype=np.float64)
-        _lag(self.level, self.light, _remains(dt, float(p.photocell_rise_s)),
-             _remains(dt, float(p.photocell_decay_s)))
-        self._t = self.env.now
 
     def settle_time_s(self, light: np.ndarray) -> float:
         """Seconds until every cell is within ``settle_tolerance`` of ``light``."""
-        p = self.params
-        return _settle_wait(self.level, np.asarray(light, dtype=np.float64),
-                           float(p.photocell_rise_s), float(p.photocell_decay_s),
-                           float(p.settle_tolerance))
+        gap = np.asarray(light, dtype=np.float64) - self.level
+        return settle_wait(float(np.max(gap, initial=-np.inf)),
+                           float(np.max(-gap, initial=-np.inf)), self.physics, math.nan)
 
     def show(self, image: np.ndarray, exposure_s: float | None = None
              ) -> Generator[Any, Any, np.ndarray]:
@@ -165,20 +106,26 @@ class Retina:
     def read(self, image: np.ndarray, exposure_s: float | None = None
              ) -> Generator[Any, Any, np.ndarray]:
         """SimPy process behind :meth:`show`: one timeout (the settling time or the
-        exposure), the photocells in closed form on both sides of it; returns the
-        S-units as a bool array (the machine's key to its A-unit patterns)."""
-        p = self.params
-        self._catch_up()
-        light = image
+        exposure), the photocells in closed form on both sides of it (the trial
+        kernel's :func:`~markone.hardware.trial.look`, :func:`~.trial.settle_wait` and
+        :func:`~.trial.settle`); returns the S-units as a bool array (the machine's
+        key to its A-unit patterns)."""
+        p, ph = self.params, self.physics
+        light = np.asarray(image, dtype=np.float64)
         if p.photocell_noise_sd > 0:
             light = np.clip(image + self.rng.normal(0.0, p.photocell_noise_sd, image.shape),
                             0.0, 1.0)
-        self.light = light
+        if self.level.dtype != np.float64 or not self.level.flags.writeable:
+            self.level = np.array(self.level, dtype=np.float64)
+        rise, fall = look(self.level, np.asarray(self.light, dtype=np.float64), light,
+                          float(self.env.now - self._t), ph, self.level)
+        self.light, self._t = light, self.env.now
         if exposure_s is None:
             exposure_s = p.exposure_s
-        wait = self.settle_time_s(light) if exposure_s is None else exposure_s
-        yield self.env.timeout(wait)
-        self._catch_up()
+        yield self.env.timeout(settle_wait(
+            rise, fall, ph, math.nan if exposure_s is None else float(exposure_s)))
+        settle(self.level, light, float(self.env.now - self._t), ph, _NO_STATE)
+        self._t = self.env.now
         return self.level >= p.s_threshold
 
     def settled(self, images: ArrayLike) -> np.ndarray:

@@ -28,6 +28,7 @@ from numba import njit
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import Seed
+from markone.hardware.trial import turn_units
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -76,31 +77,17 @@ class Move:
     steps: np.ndarray
 
 
-# Compiled without fast-math: each value is what the numpy expression
-# ``np.clip(old + request, lo, hi)`` gives, bit for bit.
-@njit(inline="always")
-def _turn_to(before, want, lo, hi):
-    """Where a potentiometer at ``before`` asked to move by ``want`` stops (end stops
-    ``lo``/``hi``), and whether an end stop cut the move short."""
-    wanted = before + want
-    after = min(max(wanted, lo), hi)
-    return after, after != wanted and want != 0
-
-
 @njit(cache=True, nogil=True)
 def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
     """Fill ``old``/``new`` (the rows' weights before and after the end stops),
     ``blocked`` (requested moves an end stop cut short) and ``steps`` (each row's
-    largest move)."""
+    largest move): the trial kernel's :func:`~markone.hardware.trial.turn_units` on
+    every potentiometer of each row."""
+    units = np.arange(weights.shape[1])
     for k in range(rows.size):
-        n_blocked, largest = 0, 0.0
-        for j in range(weights.shape[1]):
-            before = weights[rows[k], j]
-            after, cut = _turn_to(before, request[k, j], lo, hi)
-            n_blocked += cut
-            old[k, j], new[k, j] = before, after
-            largest = max(largest, abs(after - before))
-        blocked[k], steps[k] = n_blocked, largest
+        old[k] = weights[rows[k]]
+        blocked[k], steps[k] = turn_units(weights[rows[k]], units, request[k], lo, hi,
+                                          new[k])
 
 
 def stochastic_round(request: np.ndarray, u: np.ndarray) -> np.ndarray:

@@ -17,54 +17,132 @@ cached one, e.g. a blend after a short exposure; an A-unit pattern with no activ
 unit; a figure that would end at or after the next other event) stops the segment
 before it, and that figure runs on the per-figure path, :meth:`MarkI._trial`.
 
-The compiled loop reuses the per-figure path's own compiled pieces (a photocell's lag
-``retina._lag_cell``, the settling time ``retina._wait_for`` and ``_remains``, a
-potentiometer's move ``runits._turn_to``), and its scores are exact: segments run only
-when every weight is a whole number of steps and every increment too (so every sum of
-weights is an integer below 2**53, the same in any order).
-``tests/markone/hardware/test_hardware_segments.py`` checks the two paths against each other bit for
-bit (weights, clock, log).
+Each figure of a segment runs the steps of the one trial kernel,
+:mod:`markone.hardware.trial` -- the retina's :func:`~.trial.look`,
+:func:`~.trial.settle_wait` and :func:`~.trial.settle`, the trainer's
+:func:`~.trial.decide` (the core's mistake test), the potentiometers'
+:func:`~.trial.turn_units` and the motors' :func:`~.trial.motor_seconds` -- the very
+functions the per-figure process calls between its timeouts. The state travels as
+named records (:class:`Machine`, :class:`Figures`, :class:`Rule`, :class:`Tally`,
+:class:`LogBuffers`). One step is the segment's own: the R-units' scores are sums over
+the active A-units, exact because segments run only when every weight is a whole number
+of steps and every increment too (so every sum of weights is an integer below 2**53,
+the same in any order, and the same as the per-figure path's matrix product).
+``tests/markone/hardware/test_hardware_segments.py`` checks the two paths against
+each other bit for bit (weights, clock, log).
+
+Whether a machine uses segments is its own setting, ``MarkI(segments=...)`` (default
+True), not a global switch.
 
 Examples
 --------
->>> from markone._figures import letters
+>>> from markone.datasets import letters
 >>> from markone.hardware import MarkI
 >>> images, labels = letters("ABC", per_class=2, seed=0)
 >>> fast = MarkI(seed=0).train(images, labels, presentations=300)
->>> with per_figure():
-...     slow = MarkI(seed=0).train(images, labels, presentations=300)
+>>> slow = MarkI(seed=0, segments=False).train(images, labels, presentations=300)
 >>> bool((fast.weights == slow.weights).all()), fast.sim_time_s == slow.sim_time_s
 (True, True)
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from markone.hardware.retina import _remains, _lag_cell, _wait_for
 from markone.hardware.run import adopt
-from markone.hardware.runits import _turn_to
+from markone.hardware.trial import (decide, look, motor_seconds, physics_of, settle,
+                                    settle_wait, turn_units)
 
-__all__ = ["Segments", "per_figure", "run_segment"]
-
-_ENABLED = [True]
+__all__ = ["Segments", "run_segment", "Machine", "Figures", "Rule", "Tally", "LogBuffers"]
 
 
-@contextlib.contextmanager
-def per_figure() -> Iterator[None]:
-    """Within this block, every machine runs every figure on the per-figure path (one
-    SimPy process step per timeout): the reference the segments are tested against."""
-    _ENABLED.append(False)
-    try:
-        yield
-    finally:
-        _ENABLED.pop()
+class Machine(NamedTuple):
+    """The machine's state a segment reads and advances in place: the weights
+    ``(n_r, n_a)``, the retina's cell levels and lights, and ``clock`` = ``[now, the
+    retina's last read]``."""
+
+    weights: np.ndarray
+    level: np.ndarray
+    light: np.ndarray
+    clock: np.ndarray
+
+
+class Figures(NamedTuple):
+    """What a session knows of its figures ahead: ``X`` the lights and ``S`` the
+    settled S-states (uint8); ``pat_ptr``/``pat_idx`` the active A-units (CSR,
+    ascending) and ``own_ptr``/``own_idx`` those in each R-unit's source set (row
+    ``i * n_r + r``); the R-units' ``targets`` and the ``labels`` (class indices); the
+    class ``codes`` and ``near_ptr``/``near_idx``, the classes nearest to each
+    response (as bits: bit ``r`` set when R-unit ``r`` said +1), or empty to search
+    ``codes``."""
+
+    X: np.ndarray
+    S: np.ndarray
+    pat_ptr: np.ndarray
+    pat_idx: np.ndarray
+    own_ptr: np.ndarray
+    own_idx: np.ndarray
+    targets: np.ndarray
+    labels: np.ndarray
+    codes: np.ndarray
+    near_ptr: np.ndarray
+    near_idx: np.ndarray
+
+
+class Rule(NamedTuple):
+    """The trainer as a segment needs it: the whole-step increment ``eta`` and
+    whether every R-unit is reinforced on every figure (``forced``)."""
+
+    eta: float
+    forced: bool
+
+
+class Tally(NamedTuple):
+    """The session's counts, accumulated in place: per R-unit ``mistakes``,
+    ``reinforcements`` and ``saturated`` moves, and ``counts`` = ``[figures decoded
+    wrongly, figures with a mistake]``."""
+
+    mistakes: np.ndarray
+    reinforcements: np.ndarray
+    saturated: np.ndarray
+    counts: np.ndarray
+
+
+class LogBuffers(NamedTuple):
+    """Room for the log of up to ``cap`` figures (none when ``cap`` is 0): figure
+    ``q`` in ``times[q]`` = ``[t_s, end_t_s, settle_s, motor_s]``, ``ints[q]`` =
+    ``[wrong, correct, saturated, reinforced R-units]``, ``rows[q]`` (reinforced or
+    not), ``scores[q]`` and its weight changes ``chg_*[chg_ptr[q]:chg_ptr[q + 1]]``."""
+
+    cap: int
+    times: np.ndarray
+    ints: np.ndarray
+    rows: np.ndarray
+    scores: np.ndarray
+    chg_ptr: np.ndarray
+    chg_r: np.ndarray
+    chg_a: np.ndarray
+    chg_v: np.ndarray
+
+
+class _Work(NamedTuple):
+    """One figure's scratch: the retina's cells, the R-units' scores, which erred,
+    the reinforced rows, their moves (``new``, ``moved``), blocked moves and largest
+    steps, and each unit's request (the whole-step increment)."""
+
+    level: np.ndarray
+    scores: np.ndarray
+    wrong: np.ndarray
+    rows: np.ndarray
+    new: np.ndarray
+    moved: np.ndarray
+    blocked: np.ndarray
+    steps: np.ndarray
+    want: np.ndarray
 
 
 @njit(cache=True, nogil=True)
@@ -75,203 +153,251 @@ def _decode(scores, codes):
     n_c, n_r = codes.shape
     best_d = n_r + 1
     for c in range(n_c):
-        d = 0
-        for r in range(n_r):
-            d += (1 if scores[r] >= 0 else -1) != codes[c, r]
-        best_d = min(best_d, d)
+        best_d = min(best_d, _distance(scores, codes[c]))
     best, best_agree = -1, -np.inf
     for c in range(n_c):
-        d = 0
-        for r in range(n_r):
-            d += (1 if scores[r] >= 0 else -1) != codes[c, r]
-        if d == best_d:
-            agree = 0.0
-            for r in range(n_r):
-                agree += scores[r] * codes[c, r]
+        if _distance(scores, codes[c]) == best_d:
+            agree = _agreement(scores, codes[c])
             if agree > best_agree:
                 best, best_agree = c, agree
     return best
 
 
-@njit(cache=True, nogil=True)
-def run_segment(order, pos, horizon, clock, X, S, pat_ptr, pat_idx, own_ptr, own_idx,
-                targets, labels, codes, near_ptr, near_idx, W, level, light, physics,
-                forced, mistakes,
-                reinforcements, saturated, counts, log_cap, lg_f, lg_i, lg_rows,
-                lg_scores, chg_ptr, chg_r, chg_a, chg_v):
-    """Run figures ``order[pos:]`` until one needs the per-figure path.
+@njit(inline="always")
+def _distance(scores, code):
+    """Hamming distance of ``sign(scores)`` (zero counts as +1) from ``code``."""
+    d = 0
+    for r in range(code.size):
+        d += (1 if scores[r] >= 0 else -1) != code[r]
+    return d
 
-    ``clock`` is ``[now, the retina's last read]`` (updated); ``X`` the lights and
-    ``S`` the settled S-states (uint8) of the figures; ``pat_ptr``/``pat_idx`` their
-    active A-units (CSR, ascending) and ``own_ptr``/``own_idx`` those of them in each
-    R-unit's source set (row ``i * n_r + r``); ``near_ptr``/``near_idx`` the classes
-    nearest to each response (as bits ``r``: R-unit ``r`` said +1), or empty to search
-    ``codes``; ``W``, ``level`` and ``light`` the weights and the retina (updated in
-    place); ``physics`` = ``[rise_s, decay_s, tolerance, s_threshold, exposure_s (nan:
-    until settled), logic_s, motor_step_s, lo, hi, eta]``. ``mistakes``,
-    ``reinforcements``, ``saturated`` and ``counts`` = ``[errors, mistaken]``
-    accumulate. With ``log_cap > 0`` figure ``q`` of the segment is logged in
-    ``lg_f[q]`` = ``[t_s, end_t_s, settle_s, motor_s]``, ``lg_i[q]`` = ``[wrong,
-    correct, saturated, reinforced R-units]``, ``lg_rows[q]`` (reinforced or not),
-    ``lg_scores[q]`` and its weight changes ``chg_*[chg_ptr[q]:chg_ptr[q + 1]]``.
+
+@njit(inline="always")
+def _agreement(scores, code):
+    """``scores . code``, summed in order."""
+    agree = 0.0
+    for r in range(code.size):
+        agree += scores[r] * code[r]
+    return agree
+
+
+@njit(inline="always")
+def _decoded(scores, figures):
+    """The class :meth:`MarkI._decode_one` decodes from ``scores``: the nearest
+    classes looked up (or searched), a tie to the best agreement, the first of
+    equals."""
+    if not figures.near_ptr.size:
+        return _decode(scores, figures.codes)
+    bits = 0
+    for r in range(scores.size):
+        if scores[r] >= 0:
+            bits += 1 << r
+    first, last = figures.near_ptr[bits], figures.near_ptr[bits + 1]
+    decoded = figures.near_idx[first]
+    if last - first > 1:
+        best_agree = -np.inf
+        for p in range(first, last):
+            agree = _agreement(scores, figures.codes[figures.near_idx[p]])
+            if agree > best_agree:
+                decoded, best_agree = figures.near_idx[p], agree
+    return decoded
+
+
+@njit(inline="always")
+def _see(machine, figures, i, physics, out):
+    """The retina's phase of figure ``i`` (:meth:`Retina.read`): ``out`` gets the
+    cells once settled; returns ``(settled at, settle_s)``, or ``settle_s`` NaN when
+    the settled S-state is not the figure's cached one."""
+    now, x, ph = machine.clock[0], figures.X[i], physics[0]
+    rise, fall = look(machine.level, machine.light, x, now - machine.clock[1], physics,
+                      out)
+    t_settled = now + settle_wait(rise, fall, physics, ph.exposure_s)
+    settle_s = t_settled - now
+    if not settle(out, x, settle_s, physics, figures.S[i]):
+        return t_settled, np.nan
+    return t_settled, settle_s
+
+
+@njit(inline="always")
+def _score(weights, figures, i, scores):
+    """The R-units' sums over figure ``i``'s active A-units: whole numbers, so exact
+    in any order (the numbers ``Pattern.scores`` gives)."""
+    for r in range(weights.shape[0]):
+        total = 0.0
+        for p in range(figures.pat_ptr[i], figures.pat_ptr[i + 1]):
+            total += weights[r, figures.pat_idx[p]]
+        scores[r] = total
+
+
+@njit(inline="always")
+def _plan(weights, figures, i, ph, rule, work, n_rows):
+    """The moves of the reinforced rows (``RUnits.plan`` of ``online.increment``, eta *
+    y * x) on the A-units that are active and in the row's source set: elsewhere a
+    request is +-0, which leaves a whole weight within the stops as it is, unblocked.
+    ``ph`` is the physics record. Returns the largest move."""
+    n_r, longest = weights.shape[0], 0.0
+    for m in range(n_rows):
+        r = work.rows[m]
+        first, last = figures.own_ptr[i * n_r + r], figures.own_ptr[i * n_r + r + 1]
+        units = figures.own_idx[first:last]
+        work.want[:units.size] = rule.eta * figures.targets[i, r]
+        work.blocked[m], work.steps[m] = turn_units(
+            weights[r], units, work.want, ph.lo, ph.hi, work.new[r])
+        for j in units:
+            work.moved[r, j] = work.new[r, j] != weights[r, j]
+        longest = max(longest, work.steps[m])
+    return longest
+
+
+@njit(inline="always")
+def _turn(weights, figures, i, rule, tally, work, n_rows):
+    """Commit the moves of the reinforced rows and count their reinforcements and
+    blocked moves; returns the blocked moves."""
+    n_r, n_blocked = weights.shape[0], 0
+    for m in range(n_rows):
+        r = work.rows[m]
+        for p in range(figures.own_ptr[i * n_r + r], figures.own_ptr[i * n_r + r + 1]):
+            j = figures.own_idx[p]
+            if work.moved[r, j]:
+                weights[r, j] = work.new[r, j]
+        if rule.forced:
+            tally.reinforcements[r] += 1
+        tally.saturated[r] += work.blocked[m]
+        n_blocked += work.blocked[m]
+    return n_blocked
+
+
+@njit(inline="always")
+def _count(figures, i, rule, tally, work):
+    """Count figure ``i``'s mistakes (and, error-driven, its reinforcements) and
+    decode its response as :meth:`MarkI._trial` does; returns ``(any R-unit wrong,
+    the decoded class)``."""
+    any_wrong = False
+    for r in range(work.wrong.size):
+        any_wrong |= work.wrong[r]
+    if not any_wrong:   # every R-unit's sign is its target: the figure's own code
+        return False, figures.labels[i]
+    tally.counts[1] += 1
+    for r in range(work.wrong.size):
+        tally.mistakes[r] += work.wrong[r]
+        if not rule.forced:
+            tally.reinforcements[r] += work.wrong[r]
+    decoded = _decoded(work.scores, figures)
+    if decoded != figures.labels[i]:
+        tally.counts[0] += 1
+    return True, decoded
+
+
+@njit(inline="always")
+def _record(log, q, n_chg, times, ints, figures, i, work, n_rows):
+    """Log figure ``q`` of the segment (``times`` and ``ints`` as
+    :class:`LogBuffers` lists them, the rows, scores and weight changes from
+    ``work``); returns the changes logged so far."""
+    n_r = work.scores.size
+    for c in range(4):
+        log.times[q, c], log.ints[q, c] = times[c], ints[c]
+    log.rows[q, :] = False
+    log.scores[q, :] = work.scores
+    for m in range(n_rows):
+        r = work.rows[m]
+        log.rows[q, r] = True
+        for p in range(figures.own_ptr[i * n_r + r], figures.own_ptr[i * n_r + r + 1]):
+            j = figures.own_idx[p]
+            if work.moved[r, j]:
+                log.chg_r[n_chg], log.chg_a[n_chg] = r, j
+                log.chg_v[n_chg] = work.new[r, j]
+                n_chg += 1
+    log.chg_ptr[q + 1] = n_chg
+    return n_chg
+
+
+@njit(inline="always")
+def _unmark(figures, i, work, n_rows):
+    """Clear the ``moved`` marks of figure ``i``'s reinforced rows."""
+    n_r = work.scores.size
+    for m in range(n_rows):
+        r = work.rows[m]
+        for p in range(figures.own_ptr[i * n_r + r], figures.own_ptr[i * n_r + r + 1]):
+            work.moved[r, figures.own_idx[p]] = False
+
+
+@njit(cache=True, nogil=True)
+def _new_work(n_s, n_r, n_a):
+    """The scratch of :func:`run_segment` (``moved`` all False)."""
+    return _Work(np.empty(n_s), np.empty(n_r), np.zeros(n_r, dtype=np.bool_),
+                 np.empty(n_r, dtype=np.int64), np.empty((n_r, n_a)),
+                 np.zeros((n_r, n_a), dtype=np.bool_), np.empty(n_r, dtype=np.int64),
+                 np.empty(n_r), np.empty(n_a))
+
+
+@njit(inline="always")
+def _motor_phase(weights, figures, i, ph, rule, work, n_rows, t_logic):
+    """Plan figure ``i``'s moves (``n_rows`` > 0); returns ``(end of the trial, motor
+    seconds)``, as :meth:`Motors.turn` advances the clock."""
+    seconds = motor_seconds(_plan(weights, figures, i, ph, rule, work, n_rows),
+                            ph.motor_step_s)
+    if seconds > 0:
+        end = t_logic + seconds
+        return end, end - t_logic
+    return t_logic, 0.0
+
+
+@njit(cache=True, nogil=True)
+def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log):
+    """Run figures ``order[pos:]`` until one needs the per-figure path, each as the
+    trial kernel's steps (:mod:`markone.hardware.trial`) in the per-figure order.
+
+    ``machine`` (a :class:`Machine`) and ``tally`` (a :class:`Tally`) are advanced
+    in place, ``figures`` is a :class:`Figures`, ``physics`` the record array of
+    :data:`~markone.hardware.trial.PHYSICS`, ``rule`` a :class:`Rule`; with
+    ``log.cap > 0`` each figure is logged into ``log`` (a :class:`LogBuffers`).
 
     Returns the position of the first figure not run: ``pos`` itself when that figure
-    needs the per-figure path or would end at or after ``horizon``.
+    needs the per-figure path (no active A-unit: the zero sums' signs are BLAS's
+    business; a settled S-state that is not its cached one) or would end at or after
+    ``horizon``, or when the log's buffers are full.
     """
-    n_r, n_a = W.shape
-    n_s = level.size
-    rise_s, decay_s, tol, s_threshold = physics[0], physics[1], physics[2], physics[3]
-    exposure_s, logic_s, motor_step_s = physics[4], physics[5], physics[6]
-    lo, hi, eta = physics[7], physics[8], physics[9]
-    instant = not (rise_s > 0 or decay_s > 0)
-    now, t_read = clock[0], clock[1]
-    scratch = np.empty(n_s)
-    scores = np.empty(n_r)
-    wrong_r = np.zeros(n_r, dtype=np.bool_)
-    rows = np.empty(n_r, dtype=np.int64)
-    # the moves of the reinforced rows, on the active A-units only: an inactive (or
-    # masked) unit's request is +-0, which leaves a weight within its end stops as it
-    # is, unblocked (Segments.for_session checks that every weight is within them)
-    new = np.empty((n_r, n_a))
-    moved = np.zeros((n_r, n_a), dtype=np.bool_)
-    blocked, steps = np.empty(n_r, dtype=np.int64), np.empty(n_r)
+    n_r, n_a = machine.weights.shape
+    ph = physics[0]
+    work = _new_work(machine.level.size, n_r, n_a)
     k, q, n_chg = pos, 0, 0
     while k < order.size:
-        if log_cap > 0 and (q >= log_cap or n_chg + n_r * n_a > chg_r.size):
-            break   # the log's buffers are full
+        if log.cap > 0 and (q >= log.cap or n_chg + n_r * n_a > log.chg_r.size):
+            break
         i = order[k]
-        lo_p, hi_p = pat_ptr[i], pat_ptr[i + 1]
-        if hi_p == lo_p:   # no active A-unit: the zero sums' signs are BLAS's business
+        if figures.pat_ptr[i + 1] == figures.pat_ptr[i]:
             break
-        x = X[i]
-        # the retina (Retina.read): catch up, show the figure, wait, catch up, read
-        t0 = now
-        dt = now - t_read
-        if instant:   # every cell jumps to its light: the S-state is the settled one
-            scratch[:] = x
-            wait = 0.0 if np.isnan(exposure_s) else exposure_s
-            t_settled = now + wait
-            settle_s = t_settled - now
-        else:
-            up, down = _remains(dt, rise_s), _remains(dt, decay_s)
-            rise = fall = -np.inf
-            for c in range(n_s):   # _lag, then _settle_wait's _gaps
-                v = _lag_cell(level[c], light[c], up, down)
-                scratch[c] = v
-                rise = max(rise, x[c] - v)
-                fall = max(fall, v - x[c])
-            wait = _wait_for(rise, fall, rise_s, decay_s, tol) if np.isnan(exposure_s) \
-                else exposure_s
-            t_settled = now + wait
-            settle_s = t_settled - now
-            up, down = _remains(settle_s, rise_s), _remains(settle_s, decay_s)
-            same = True
-            for c in range(n_s):   # _lag, then the S-units
-                v = _lag_cell(scratch[c], x[c], up, down)
-                scratch[c] = v
-                same &= (v >= s_threshold) == (S[i, c] != 0)
-            if not same:   # not the figure's settled S-state: the per-figure path
-                break
-        t_logic = t_settled + logic_s
-        # the R-units' sums of the active A-units (whole numbers: exact in any order)
-        any_wrong, n_rows = False, 0
-        for r in range(n_r):
-            total = 0.0
-            for p in range(lo_p, hi_p):
-                total += W[r, pat_idx[p]]
-            scores[r] = total
-            wrong_r[r] = targets[i, r] * total <= 0   # markone.online.is_mistake
-            any_wrong |= wrong_r[r]
-            if forced or wrong_r[r]:
-                rows[n_rows] = r
-                n_rows += 1
-        end, motor_s, longest = t_logic, 0.0, 0.0
-        for m in range(n_rows):   # RUnits.plan of online.increment (eta * y * x)
-            r = rows[m]
-            want = eta * targets[i, r]
-            n_blocked, largest = 0, 0.0
-            for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
-                j = own_idx[p]
-                before = W[r, j]
-                after, cut = _turn_to(before, want, lo, hi)
-                n_blocked += cut
-                new[r, j] = after
-                moved[r, j] = after != before
-                largest = max(largest, abs(after - before))
-            blocked[m], steps[m] = n_blocked, largest
-            longest = max(longest, largest)
-        if n_rows and motor_step_s > 0 and longest > 0:   # Motors.turn: the slowest
-            end = t_logic + longest * motor_step_s
-            motor_s = end - t_logic
+        t_settled, settle_s = _see(machine, figures, i, physics, work.level)
+        if np.isnan(settle_s):
+            break
+        t_logic = t_settled + ph.logic_s
+        _score(machine.weights, figures, i, work.scores)
+        n_rows = decide(work.scores, figures.targets[i], rule.forced, work.wrong,
+                        work.rows)
+        end, motor_s = t_logic, 0.0
+        if n_rows:
+            end, motor_s = _motor_phase(machine.weights, figures, i, ph, rule, work,
+                                        n_rows, t_logic)
         if not end < horizon:   # something else happens on the clock first
-            for m in range(n_rows):
-                r = rows[m]
-                for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
-                    moved[r, own_idx[p]] = False
+            _unmark(figures, i, work, n_rows)
             break
-        # commit the figure
-        level[:] = scratch
-        light[:] = x
-        t_read, now = t_settled, end
-        n_sat = 0
-        for m in range(n_rows):
-            r = rows[m]
-            for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
-                j = own_idx[p]
-                if moved[r, j]:
-                    W[r, j] = new[r, j]
-            if forced:
-                reinforcements[r] += 1
-            saturated[r] += blocked[m]
-            n_sat += blocked[m]
-        decoded = labels[i]
-        if any_wrong:
-            counts[1] += 1
-            for r in range(n_r):
-                mistakes[r] += wrong_r[r]
-                if not forced:
-                    reinforcements[r] += wrong_r[r]
-            if near_ptr.size:   # MarkI._decode_one: the nearest classes looked up
-                bits = 0
-                for r in range(n_r):
-                    if scores[r] >= 0:
-                        bits += 1 << r
-                first, last = near_ptr[bits], near_ptr[bits + 1]
-                decoded = near_idx[first]
-                if last - first > 1:   # a tie: the best agreement, the first of equals
-                    best_agree = -np.inf
-                    for p in range(first, last):
-                        agree = 0.0
-                        for r in range(n_r):
-                            agree += scores[r] * codes[near_idx[p], r]
-                        if agree > best_agree:
-                            decoded, best_agree = near_idx[p], agree
-            else:
-                decoded = _decode(scores, codes)
-            if decoded != labels[i]:
-                counts[0] += 1
-        if log_cap > 0:
-            lg_f[q, 0], lg_f[q, 1], lg_f[q, 2], lg_f[q, 3] = t0, now, settle_s, motor_s
-            lg_i[q, 0], lg_i[q, 1] = any_wrong, decoded == labels[i]
-            lg_i[q, 2], lg_i[q, 3] = n_sat, n_rows
-            lg_rows[q, :] = False
-            lg_scores[q, :] = scores
-            for m in range(n_rows):
-                r = rows[m]
-                lg_rows[q, r] = True
-                for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
-                    j = own_idx[p]
-                    if moved[r, j]:
-                        chg_r[n_chg], chg_a[n_chg], chg_v[n_chg] = r, j, new[r, j]
-                        n_chg += 1
-            chg_ptr[q + 1] = n_chg
-        for m in range(n_rows):
-            r = rows[m]
-            for p in range(own_ptr[i * n_r + r], own_ptr[i * n_r + r + 1]):
-                moved[r, own_idx[p]] = False
+        t0 = machine.clock[0]
+        machine.level[:] = work.level
+        machine.light[:] = figures.X[i]
+        machine.clock[0], machine.clock[1] = end, t_settled
+        wrong, decoded, n_blocked = False, figures.labels[i], 0
+        if n_rows:   # (without, every R-unit was right: nothing to move or count)
+            n_blocked = _turn(machine.weights, figures, i, rule, tally, work, n_rows)
+            wrong, decoded = _count(figures, i, rule, tally, work)
+        if log.cap > 0:
+            n_chg = _record(log, q, n_chg, (t0, end, settle_s, motor_s),
+                            (1 if wrong else 0, 1 if decoded == figures.labels[i] else 0,
+                             n_blocked, n_rows),
+                            figures, i, work, n_rows)
+        if n_rows:
+            _unmark(figures, i, work, n_rows)
         k += 1
         q += 1
-    clock[0], clock[1] = now, t_read
     return k
 
 
@@ -294,10 +420,10 @@ class Segments:
         when its figures cannot be computed ahead: photocell noise, hardware faults,
         fractional increments (the gamma rule, a fractional ``eta``), end stops or
         weights that are not whole steps (or a weight outside the end stops, or -0),
-        sums that could reach 2**53, or inside :func:`per_figure`."""
+        sums that could reach 2**53, or a machine built with ``segments=False``."""
         p = machine.params
-        if not (_ENABLED[-1] and machine.faults is None and p.photocell_noise_sd == 0
-                and trainer.whole):
+        if not (machine.segments and machine.faults is None
+                and p.photocell_noise_sd == 0 and trainer.whole):
             return None
         if not _whole_steps(machine, trainer, n_total):
             return None
@@ -307,46 +433,21 @@ class Segments:
                  log: Any, n_total: int) -> None:
         p = machine.params
         self.machine = machine
-        self.X = X
-        self.S = machine.retina.settled(X)
-        self.patterns = [machine._patterns.get(s, machine.theta) for s in self.S]
+        S = machine.retina.settled(X)
+        self.patterns = [machine._patterns.get(s, machine.theta) for s in S]
         #: each figure's active A-units, target and label as the log records them
-        self.figures = None
-        A = np.array([pat.a for pat in self.patterns], dtype=bool)
-        fig, self.pat_idx = np.nonzero(A)
-        self.pat_ptr = _pointers(fig, len(X))
-        mask = machine.runits.mask   # None: every R-unit sees every A-unit
-        if mask is None:
-            mask = np.ones((p.n_r_units, p.n_a_units), dtype=bool)
-        self.own_ptr = np.zeros(len(X) * p.n_r_units + 1, dtype=np.int64)
-        self.own_idx = np.empty(self.pat_idx.size * p.n_r_units, dtype=np.int64)
-        _own(self.pat_ptr, self.pat_idx, mask, self.own_ptr, self.own_idx)
-        lo, hi = (-np.inf, np.inf) if p.weight_range is None else p.weight_range
-        self.physics = np.array([
-            p.photocell_rise_s, p.photocell_decay_s, p.settle_tolerance, p.s_threshold,
-            np.nan if p.exposure_s is None else p.exposure_s, p.logic_s, p.motor_step_s,
-            lo, hi, trainer.eta], dtype=np.float64)
-        self.forced = trainer.rule == "forced"
-        self.codes = np.ascontiguousarray(machine.codes_, dtype=np.int64)
-        self.near_ptr, self.near_idx = _nearest(self.codes)
+        self.records: _Figures | None = None
+        self.figures = _figures_ahead(X, S, self.patterns, machine.runits.mask,
+                                      machine.codes_, p.n_r_units)
+        self.physics = physics_of(p)
+        self.rule = Rule(float(trainer.eta), trainer.rule == "forced")
         self.stats = stats
         self.log = log
         self.trainer, self.theta, self.n_total = trainer, machine.theta, n_total
         #: whether another process had an event pending at the last segment
         self._shared = False
-        n_r, n_a = p.n_r_units, p.n_a_units
-        cap = self.LOG_CHUNK if log is not None else 0
-        rows = max(cap, 1)
-        self.lg_f = np.zeros((rows, 4))
-        self.lg_i = np.zeros((rows, 4), dtype=np.int64)
-        self.lg_rows = np.zeros((rows, n_r), dtype=np.bool_)
-        self.lg_scores = np.zeros((rows, n_r))
-        self.chg_ptr = np.zeros(rows + 1, dtype=np.int64)
-        n_chg = 4 * n_r * n_a if log is not None else 0
-        self.chg_r = np.zeros(n_chg, dtype=np.int64)
-        self.chg_a = np.zeros(n_chg, dtype=np.int64)
-        self.chg_v = np.zeros(n_chg)
-        self.log_cap = cap
+        self.buffers = _log_buffers(self.LOG_CHUNK if log is not None else 0,
+                                    p.n_r_units, p.n_a_units)
 
     def run(self, order: np.ndarray, pos: int, targets: np.ndarray,
             labels: np.ndarray) -> tuple[int, np.ndarray, float]:
@@ -363,38 +464,63 @@ class Segments:
             return pos, np.zeros(2, dtype=np.int64), now
         if now > 0:   # t_end <= 2 now: t_end - now is exact, so now + it == t_end
             horizon = min(horizon, 2.0 * now)
-        clock = np.array([now, retina._t], dtype=np.float64)
         if retina.level.dtype != np.float64 or not retina.level.flags.writeable:
             retina.level = np.array(retina.level, dtype=np.float64)
-        light = np.array(retina.light, dtype=np.float64)
-        counts = np.zeros(2, dtype=np.int64)
-        end = run_segment(
-            np.ascontiguousarray(order, dtype=np.int64), pos, horizon, clock, self.X,
-            self.S, self.pat_ptr, self.pat_idx, self.own_ptr, self.own_idx, targets,
-            labels, self.codes, self.near_ptr, self.near_idx,
-            machine.runits.weights, retina.level, light, self.physics, self.forced,
-            stats["mistakes"], stats["reinforcements"], stats["saturated"], counts,
-            self.log_cap, self.lg_f, self.lg_i, self.lg_rows, self.lg_scores,
-            self.chg_ptr, self.chg_r, self.chg_a, self.chg_v)
+        state = Machine(machine.runits.weights, retina.level,
+                        np.array(retina.light, dtype=np.float64),
+                        np.array([now, retina._t], dtype=np.float64))
+        tally = Tally(stats["mistakes"], stats["reinforcements"], stats["saturated"],
+                      np.zeros(2, dtype=np.int64))
+        end = run_segment(np.ascontiguousarray(order, dtype=np.int64), pos, horizon,
+                          state, self.figures._replace(targets=targets, labels=labels),
+                          self.physics, self.rule, tally, self.buffers)
         if end > pos:
-            retina.light, retina._t = light, float(clock[1])
+            retina.light, retina._t = state.light, float(state.clock[1])
             stats["shown"] += end - pos
             if self.log is not None:
                 self._log(order[pos:end], targets, labels)
-        return end, counts, float(clock[0])
+        return end, tally.counts, float(state.clock[0])
 
-    def _log(self, figures, targets, labels):
-        """Log the figures the last segment ran: their columns, copied, as one block
-        of the :class:`~markone.hardware.run.PresentationLog`."""
-        n = len(figures)
-        ptr = self.chg_ptr[:n + 1].copy()
-        if self.figures is None or self.figures.targets is not targets:
-            self.figures = _Figures(self.patterns, targets, labels)
+    def _log(self, shown, targets, labels):
+        """Log the figures the last segment ran (``shown``): their columns, copied, as
+        one block of the :class:`~markone.hardware.run.PresentationLog`."""
+        n, buf = len(shown), self.buffers
+        ptr = buf.chg_ptr[:n + 1].copy()
+        if self.records is None or self.records.targets is not targets:
+            self.records = _Figures(self.patterns, targets, labels)
         self.log.add_block(n, functools.partial(
-            _presentations, figures.copy(), self.lg_f[:n].copy(), self.lg_i[:n].copy(),
-            self.lg_rows[:n].copy(), self.lg_scores[:n].copy(), ptr,
-            self.chg_r[:ptr[-1]].copy(), self.chg_a[:ptr[-1]].copy(),
-            self.chg_v[:ptr[-1]].copy(), self.figures))
+            _presentations, shown.copy(), buf.times[:n].copy(), buf.ints[:n].copy(),
+            buf.rows[:n].copy(), buf.scores[:n].copy(), ptr,
+            buf.chg_r[:ptr[-1]].copy(), buf.chg_a[:ptr[-1]].copy(),
+            buf.chg_v[:ptr[-1]].copy(), self.records))
+
+
+def _figures_ahead(X, S, patterns, mask, codes, n_r):
+    """The :class:`Figures` of a session (targets and labels still empty): the
+    patterns' active A-units and their source-set parts as CSR, the nearest classes."""
+    A = np.array([pat.a for pat in patterns], dtype=bool)
+    fig, pat_idx = np.nonzero(A)
+    pat_ptr = _pointers(fig, len(X))
+    if mask is None:   # every R-unit sees every A-unit
+        mask = np.ones((n_r, A.shape[1]), dtype=bool)
+    own_ptr = np.zeros(len(X) * n_r + 1, dtype=np.int64)
+    own_idx = np.empty(pat_idx.size * n_r, dtype=np.int64)
+    _own(pat_ptr, pat_idx, mask, own_ptr, own_idx)
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    near_ptr, near_idx = _nearest(codes)
+    none = np.zeros(0, dtype=np.int64)
+    return Figures(X, S, pat_ptr, pat_idx, own_ptr, own_idx, none.reshape(0, n_r), none,
+                   codes, near_ptr, near_idx)
+
+
+def _log_buffers(cap, n_r, n_a):
+    """:class:`LogBuffers` for ``cap`` figures (``cap`` 0: no log, minimal arrays)."""
+    rows = max(cap, 1)
+    n_chg = 4 * n_r * n_a if cap else 0
+    return LogBuffers(cap, np.zeros((rows, 4)), np.zeros((rows, 4), dtype=np.int64),
+                      np.zeros((rows, n_r), dtype=np.bool_), np.zeros((rows, n_r)),
+                      np.zeros(rows + 1, dtype=np.int64), np.zeros(n_chg, dtype=np.int64),
+                      np.zeros(n_chg, dtype=np.int64), np.zeros(n_chg))
 
 
 @njit(cache=True, nogil=True)

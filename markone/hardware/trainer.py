@@ -1,7 +1,9 @@
 """The trainer: which R-units to reinforce, and by how much.
 
 Every decision and increment comes from :mod:`markone.online`, the single online
-update rule of the learner core; the machine only realises it with motors.
+update rule of the learner core (the decision through the trial kernel's
+:func:`~markone.hardware.trial.decide`, which compiles ``online.signed_mistake``); the
+machine only realises it with motors.
 
 ``"error_correction"`` (R-controlled alpha system, the default)
     reinforce an R-unit when ``online.is_mistake(score, target)``; active A-units move
@@ -34,6 +36,7 @@ import numpy as np
 from markone import online
 from markone._internal.validation import check_choice
 from markone.hardware.params import RULES
+from markone.hardware.trial import decide
 
 if TYPE_CHECKING:
     from markone.hardware.plugboard import Pattern
@@ -68,9 +71,11 @@ class Trainer:
         ``pattern`` (a :class:`~markone.hardware.plugboard.Pattern` of ``a``) supplies
         the float inputs computed once per distinct pattern; the result is the same.
         """
-        mistakes = online.is_mistake(scores, target)
-        rows = (np.arange(len(scores)) if self.rule == "forced"
-                else mistakes.nonzero()[0])
+        n_r = len(scores)
+        mistakes, rows = np.empty(n_r, dtype=np.bool_), np.empty(n_r, dtype=np.int64)
+        rows = rows[:decide(np.asarray(scores, dtype=np.float64),
+                            np.asarray(target, dtype=np.int64), self.rule == "forced",
+                            mistakes, rows)]
         if not rows.size:
             return mistakes, rows, np.zeros((0, len(a)))
         if pattern is not None and self.rule != "gamma":

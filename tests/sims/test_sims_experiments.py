@@ -195,10 +195,10 @@ def test_mark1_speed_changes_time_not_learning(results):
         assert np.all((0 <= np.asarray(r[key])) & (np.asarray(r[key]) <= 1))
 
 
-def test_every_experiment_plots(results, tmp_path):
-    for name in EXPERIMENTS:
-        paths = load_experiment(name).plot(results[name], tmp_path / name)
-        assert paths and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
+@pytest.mark.parametrize("name", EXPERIMENTS)
+def test_every_experiment_plots(results, tmp_path, name):
+    paths = load_experiment(name).plot(results[name], tmp_path / name)
+    assert paths and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
 
 
 def test_damage_sweep(results):

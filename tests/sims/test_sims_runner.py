@@ -34,6 +34,8 @@ def test_uninterrupted_run_logs_every_task(reference):
 
 
 def test_torn_log_resumes_to_identical_results(reference, tmp_path):
+    """The log a SIGKILL leaves mid-write resumes to the uninterrupted results (stands
+    for the slow `test_kill_9_then_restart_equals_uninterrupted`)."""
     run_experiment("novikoff", out=tmp_path, **SMALL)
     log = tmp_path / "novikoff" / "tasks.jsonl"
     lines = log.read_bytes().splitlines(keepends=True)
@@ -137,8 +139,30 @@ def test_cli_list_and_run(tmp_path, capsys):
     assert "or 'all'" in capsys.readouterr().err
 
 
+def test_sim_run_resumes_after_a_crash(reference, tmp_path, capsys):
+    """`markone sim run` killed after its first task (its log cut mid-line, no results)
+    and then run again gives the uninterrupted results (stands for the slow
+    `test_kill_9_then_restart_equals_uninterrupted`)."""
+    cmd = ["sim", "run", "novikoff", "--size", "small", "--seed", "3", "--out",
+           str(tmp_path)]
+    assert main(cmd) == 0
+    log = tmp_path / "novikoff" / "tasks.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(lines[0] + lines[1][:-2])
+    (tmp_path / "novikoff" / "results.json").unlink()
+    capsys.readouterr()
+    assert main(cmd) == 0
+    assert f"{reference.n_tasks - 1} tasks run, 1 reused" in capsys.readouterr().out
+    assert _bytes(tmp_path / "novikoff" / "results.json") == _bytes(reference.results_path)
+
+
+@pytest.mark.slow
 def test_kill_9_then_restart_equals_uninterrupted(tmp_path):
-    """A real SIGKILL in the middle of a sweep, then the same command again."""
+    """A real SIGKILL in the middle of a sweep, then the same command again.
+
+    Three sweeps of the Mark I letters and two interpreters; by default
+    `test_torn_log_resumes_to_identical_results` (the log a SIGKILL leaves) and
+    `test_sim_run_resumes_after_a_crash` (the same command again) stand for it."""
     import os
     import signal
     import subprocess

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import verify.cycling
 from verify.cycling import check_cycling, integer_yx, reachable_states
 
 XOR_PM1 = (np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]]), np.array([-1, 1, 1, -1]))
@@ -346,3 +347,19 @@ def test_scaling_every_input_changes_no_answer_hypo(data, scale, order):
     assert [getattr(a, f) for f in fields] == [getattr(b, f) for f in fields]
     assert b.max_norm_sq == a.max_norm_sq * scale**2
     assert b.cycle == tuple(tuple(v * scale for v in w) for w in a.cycle)
+
+
+@pytest.mark.parametrize("plain", [0, 1, 256, 10**9])
+def test_packed_search_is_the_same_plain_compiled_or_switching(monkeypatch, plain):
+    """The packed search's first vectors run as plain Python, the rest compiled (issue
+    26): whichever runs which, the graph is the same."""
+    rng = np.random.default_rng(0)
+    YX, _ = integer_yx(rng.integers(-3, 4, (8, 3)), rng.choice([-1, 1], 8))
+    monkeypatch.setattr(verify.cycling, "_PLAIN_VECTORS", 10**9)
+    reference = reachable_states(YX, edges=True)          # all plain
+    assert reference.states.shape[0] == 2542 and reference.complete
+    monkeypatch.setattr(verify.cycling, "_PLAIN_VECTORS", plain)
+    g = reachable_states(YX, edges=True)
+    for f in ("states", "src", "dst", "example"):
+        assert np.array_equal(getattr(g, f), getattr(reference, f))
+    assert g.clean_states == reference.clean_states

@@ -2,10 +2,7 @@
     field: a non-negative, non-zero combination [sum_i l_i z_i = 0] of the signed rows
     [z_i = y_i [x_i, 1]] proves that no [w] has [w . z_i > 0] for every [i]; and a [w]
     with [w . z_i > 0] for every [i] separates. *)
-From mathcomp Require Import all_ssreflect all_algebra.
 From Markone Require Import Perceptron.
-
-Import Order.TTheory GRing.Theory Num.Theory.
 Local Open Scope ring_scope.
 
 Section Gordan.

@@ -1,21 +1,11 @@
 (** Novikoff's theorem for every stream, and its intercept form. *)
-From mathcomp Require Import all_ssreflect all_algebra.
-From mathcomp.algebra_tactics Require Import ring.
 From Markone Require Import Perceptron.
-
-Import Order.TTheory GRing.Theory Num.Theory.
 Local Open Scope ring_scope.
 
 Section Novikoff.
 
 Variables (F : realFieldType) (n : nat).
 Notation vec := 'rV[F]_n.
-
-Lemma dotZr a (u w : vec) : dot u (a *: w) = a * dot u w.
-Proof. by rewrite dotC dotZl dotC. Qed.
-
-Lemma normsqZ a (u : vec) : normsq (a *: u) = a ^+ 2 * normsq u.
-Proof. by rewrite /normsq dotZl dotZr mulrA -expr2. Qed.
 
 (** markone's rule on a labelled example [(x, y)] is the rule on [z = y x]. *)
 Lemma labelled_rule (w x : vec) (y : F) :

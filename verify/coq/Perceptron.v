@@ -1,12 +1,13 @@
 (** The perceptron over an ordered field: vectors, the update rule, the ball lemma. *)
-From mathcomp Require Import all_ssreflect all_algebra.
-From mathcomp.algebra_tactics Require Import ring.
+(* The other files import this one, and with it mathcomp, [ring] and the theories. *)
+From mathcomp Require Export all_ssreflect all_algebra.
+From mathcomp.algebra_tactics Require Export ring.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
 Unset Printing Implicit Defensive.
 
-Import Order.TTheory GRing.Theory Num.Theory.
+Export Order.TTheory GRing.Theory Num.Theory.
 Local Open Scope ring_scope.
 
 Section Perceptron.
@@ -28,6 +29,12 @@ Proof. by rewrite /dot -sumrN; apply: eq_bigr => i _; rewrite !mxE mulNr. Qed.
 
 Lemma dotZl a u w : dot (a *: u) w = a * dot u w.
 Proof. by rewrite /dot mulr_sumr; apply: eq_bigr => i _; rewrite !mxE mulrA. Qed.
+
+Lemma dotZr a u w : dot u (a *: w) = a * dot u w.
+Proof. by rewrite dotC dotZl dotC. Qed.
+
+Lemma normsqZ a u : normsq (a *: u) = a ^+ 2 * normsq u.
+Proof. by rewrite /normsq dotZl dotZr mulrA -expr2. Qed.
 
 Lemma dotBl u v w : dot (u - v) w = dot u w - dot v w.
 Proof. by rewrite dotDl dotNl. Qed.

@@ -5,9 +5,10 @@ order); :func:`build` compiles them outside the source tree and links the extrac
 checker, :func:`check_with_coq` runs it (``markone verify check --kernel coq CERT``).
 
 :data:`THEOREMS` is the table that ties each theorem to the code that relies on it: its
-Coq name and file, the formula or condition it proves (as the Coq statement writes it),
-the Python function that uses that formula, and the axioms it may rest on (none: every
-theorem is closed under the global context). The tests compile the development, run
+Coq name and file, the formula it proves (as the Coq statement writes it), a hypothesis
+whose constants the code also uses (``condition``), the Python function that relies on
+them, and the axioms it may rest on (none: every theorem is closed under the global
+context). The tests compile the development, run
 ``Print Assumptions`` on each, and check the Python constants against these rows.
 
 >>> [t.name for t in THEOREMS][:3]
@@ -28,15 +29,17 @@ __all__ = ["THEOREMS", "Theorem", "CoqBuild", "CoqUnavailable", "build", "missin
 
 @dataclasses.dataclass(frozen=True)
 class Theorem:
-    """One kernel-checked theorem: ``name`` in ``module`` (``module.v``), the formula or
-    condition it proves (``conclusion``, verbatim from the statement), the Python
-    function that relies on it (``used_by``), and the axioms it may use."""
+    """One kernel-checked theorem: ``name`` in ``module`` (``module.v``), the formula it
+    proves (``conclusion``, verbatim from the statement) and, when the code uses its
+    constants too, one hypothesis (``condition``, verbatim), the Python function that
+    relies on it (``used_by``), and the axioms it may use."""
 
     name: str
     module: str
     conclusion: str
     used_by: str
     axioms: tuple[str, ...] = ()
+    condition: str = ""
 
 
 #: Every main theorem, with the code that relies on it.
@@ -50,6 +53,10 @@ THEOREMS = (
     Theorem("ball_bound", "Perceptron",
             "(mistakes upd s)%:R * delta <= normsq a",
             "verify.bounds.check_mistake_bound"),
+    Theorem("clipped_ball", "Clipped",
+            "(mistakes (clipped_update lo hi e) s)%:R <= normsq a / delta",
+            "verify.machine.check_projected_ball",
+            condition="delta <= e * (2 * dot a z - e * normsq z)"),
     Theorem("check_witness_sound", "Checker",
             "check intercept data (Witness w) = true -> separates_data intercept w data",
             "verify.certificate.kernel.check_certificate"),

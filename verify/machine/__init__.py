@@ -9,11 +9,15 @@ breaks a damaged machine's task. The user guide is ``docs/verify-machine.md``.
 Modules
 -------
 ``check``
-    :func:`check_machine`: each R-unit's claims, in the order the provers run.
+    :func:`check_machine`: each R-unit's claims, from the provers of each slot in
+    their declared order.
 ``task``
     the task as the machine sees it: A-unit patterns, targets, integer units, hashes.
 ``report``
     :class:`Claim`, :class:`RUnitReport`, :class:`MachineReport` and their JSON.
+``claims``
+    the registry: each kind of claim (a ``Method``) with its slot, verdicts, prover
+    and re-check.
 ``recheck``, ``schema``
     :func:`recheck_report`: a report read strictly (:func:`load_report`) and each
     claim re-checked from its evidence.

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from collections.abc import Sequence
 
 from markone._internal.typing import ArrayLike, JSONDict
+from markone.hardware.faults import FaultPlan, describe_fault
 from markone.hardware.runits import r_unit_name
 from verify._budget import seconds_left
 from verify.machine.faults import check_r_unit_task, minimal_faults
@@ -17,9 +18,8 @@ from verify.machine.task import machine_task
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
-    from markone.hardware.faults import FaultPlan
 
-__all__ = ["fault_claim", "learnable_with", "fault_culprits"]
+__all__ = ["fault_claim", "fault_evidence", "learnable_with", "fault_culprits"]
 
 
 def fault_claim(machine, images, labels, plan, reports, deadline=None):
@@ -27,12 +27,11 @@ def fault_claim(machine, images, labels, plan, reports, deadline=None):
     if plan is None or not len(plan):
         return Claim(True, "no faults", "the machine has no faults", {})
     broken = [r.r_unit for r in reports if r.learnable.holds is False]
-    ev = {"faults": len(plan), "kinds": list(plan.kinds()),
-          "unlearnable_r_units": broken}
+    ev = fault_evidence(plan, broken)
     if not broken:
         return Claim(True, "separability of the damaged patterns",
-                     f"with its {len(plan)} faults ({', '.join(plan.kinds())}) every "
-                     "R-unit's task is still learnable", ev)
+                     f"with its faults ({plan.describe()}) every R-unit's task is "
+                     "still learnable", ev)
 
     culprits = fault_culprits(machine, images, labels, plan, broken)
     ev["culprits"] = culprits
@@ -45,7 +44,7 @@ def fault_claim(machine, images, labels, plan, reports, deadline=None):
         notes = {k: found.pop(k) for k in ("tests", "solver_checks", "stopped_by")}
         ev["minimal"] = dict(found, kinds=[
             type(plan.faults[i]).__name__ for i in minimum.faults])
-    words = [_culprit_words(int(r), c) for r, c in culprits.items()]
+    words = [_culprit_words(int(r), c, plan) for r, c in culprits.items()]
     if minimum is not None:
         words.append(_minimum_words(plan, minimum))
     return Claim(False, "separability with and without each kind of fault",
@@ -53,14 +52,24 @@ def fault_claim(machine, images, labels, plan, reports, deadline=None):
                  {"minimal": notes} if notes else {})
 
 
-def _culprit_words(r, culprit):
-    """What broke R-unit ``r``, in words."""
+def fault_evidence(plan: FaultPlan, broken: Sequence[int]) -> JSONDict:
+    """The evidence every faults claim starts with: the plan itself (so that a reader
+    knows which wires were cut), its size and kinds, and the R-units it broke (shared
+    by :func:`fault_claim` and :func:`recheck_report`)."""
+    return {"plan": plan.to_dict(), "faults": len(plan), "kinds": list(plan.kinds()),
+            "unlearnable_r_units": list(broken)}
+
+
+def _culprit_words(r, culprit, plan):
+    """What broke R-unit ``r``, in words, each fault named by what broke."""
     if not culprit["healthy"]:
         return f"{r_unit_name(r)} was not learnable before the damage either"
     why = (f"the {', '.join(culprit['kinds'])} faults alone" if culprit["kinds"]
            else "only the faults together")
     if culprit["faults"]:
-        why += f" (each of faults {culprit['faults']} on its own)"
+        why += (" (each of these on its own: "
+                + "; ".join(describe_fault(plan.faults[i]) for i in culprit["faults"])
+                + ")")
     return f"{r_unit_name(r)}: {why}"
 
 
@@ -110,12 +119,9 @@ def _minimum_words(plan, minimum):
     """The minimal set of faults in words."""
     if not minimum.faults:
         return "the task is unlearnable even without any of the faults"
-    kinds = {}
-    for i in minimum.faults:
-        kinds[type(plan.faults[i]).__name__] = kinds.get(type(plan.faults[i]).__name__,
-                                                          0) + 1
-    what = ", ".join(f"{n} {k}" for k, n in kinds.items())
-    listed = (f"faults {list(minimum.faults)}" if len(minimum.faults) <= 8
+    chosen = FaultPlan(tuple(plan.faults[i] for i in minimum.faults))
+    what = chosen.describe(limit=8)
+    listed = (f"faults {list(minimum.faults)} of the plan" if len(minimum.faults) <= 8
               else f"{len(minimum.faults)} faults")
     units = ", ".join(map(r_unit_name, minimum.r_units))
     if minimum.complete and not minimum.undecided:

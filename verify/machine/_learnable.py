@@ -7,9 +7,10 @@ end-stop and convergence claims that only repeat why (:func:`after_learnable`).
 
 from __future__ import annotations
 
+from markone._internal.io import plural
 from verify.machine.report import Claim
 
-__all__ = ["learnable_claim", "after_learnable", "not_assessed"]
+__all__ = ["learnable_claim", "a_units_words", "after_learnable", "not_assessed"]
 
 def after_learnable(learnable):
     """The end-stop and convergence claims of an R-unit whose task is not proven
@@ -31,11 +32,29 @@ def not_assessed():
     return Claim(None, "not assessed", note), Claim(None, "not assessed", note)
 
 
-def learnable_claim(v, cols):
+def a_units_words(cols, stuck=frozenset()):
+    """The A-units an R-unit learns on, in words: all of them, or (on a damaged
+    machine) how many work, the others being stuck dead or on by a fault.
+
+    >>> a_units_words(range(512)), a_units_words(range(512), frozenset(range(461)))
+    ('its 512 A-units', 'its 51 working A-units (461 of its 512 stuck)')
+    """
+    cols = list(cols)
+    broken = sum(int(a) in stuck for a in cols)
+    if not broken:
+        return f"its {plural(len(cols), 'A-unit')}"
+    return (f"its {plural(len(cols) - broken, 'working A-unit')} ({broken} of its "
+            f"{len(cols)} stuck)")
+
+
+def learnable_claim(v, cols, stuck=frozenset()):
+    """The learnable claim from a separability verdict ``v`` on the A-units ``cols``
+    (``stuck``: those a fault holds dead or on, named in the message)."""
     n = len(cols)
+    units = a_units_words(cols, stuck)
     if v.separable:
         return Claim(True, f"check_separable/{v.method}",
-                     f"separable on its {n} A-units: an exact witness classifies every "
+                     f"separable on {units}: an exact witness classifies every "
                      "figure, so training can succeed",
                      {"witness": [str(c) for c in v.witness],
                       "a_units": [int(c) for c in cols]})
@@ -43,13 +62,13 @@ def learnable_claim(v, cols):
         return Claim(False, f"check_separable/{v.method}",
                      "cannot learn: no A-unit reaches it (every motor stopped or every "
                      "input cut), so its sum is 0 on every figure, a mistake" if n == 0
-                     else f"not separable on its {n} A-units: an exact certificate on "
+                     else f"not separable on {units}: an exact certificate on "
                      f"{len(v.certificate)} figures shows that no setting of the "
                      "potentiometers answers all of them",
                      {"certificate": {str(i): str(c) for i, c in v.certificate.items()},
                       "a_units": [int(c) for c in cols]})
     if v.method == "timeout":  # cut by check_machine's own limit, named as such
         return Claim(None, "check_separable/timeout",
-                     f"undecided: the separability check on its {n} A-units did not "
+                     f"undecided: the separability check on {units} did not "
                      "finish within timeout_s")
     return Claim(None, f"check_separable/{v.method}", v.message)

@@ -27,6 +27,7 @@ import numpy as np
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Seed
 from markone._internal.validation import as_generator, check_int_at_least
+from markone.hardware.faults import AUnitStuck
 from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
                             timeout_keyword)
 from verify.machine._convergence import convergence_claim
@@ -131,12 +132,14 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     plan = machine.faults.plan if machine.faults is not None else None
     units = Units(p.increment_steps, p.weight_range)
     dynamic, rules = analyses(p, plan, task, units)
+    stuck = frozenset() if plan is None else frozenset(
+        f.a_unit for f in plan.faults if isinstance(f, AUnitStuck))
     with search_bar(p.n_r_units, "check_machine: R-units", progress,
                     unit=" R-units") as bar:
         reports = []
         for r in range(p.n_r_units):
             reports.append(_check_r_unit(r, task, units, dynamic, budget, orders,
-                                         z3_depth, rng, deadline, rules))
+                                         z3_depth, rng, deadline, rules, stuck))
             bar.update(1)
     reports = tuple(reports)
     if exposure_s is None:
@@ -169,12 +172,12 @@ def _stopped_by(claims, deadline):
 
 
 def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline,
-                  rules=None):
+                  rules=None, stuck=frozenset()):
     cols = task.inputs[r]
     X = task.patterns[:, cols].astype(np.int64)
     y = task.targets[:, r]
     verdict = check_r_unit_task(X, y, timeout_s=seconds_left(deadline))
-    learnable = learnable_claim(verdict, cols)
+    learnable = learnable_claim(verdict, cols, stuck)
     if not verdict.separable:
         return RUnitReport(r, learnable, *after_learnable(learnable))
     if rules is not None and rules[0] in ("forced", "gamma"):

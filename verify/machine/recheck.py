@@ -75,7 +75,8 @@ from verify.machine._convergence import (PERIODIC_PASSES, continuation,
 from verify.machine._endstops import (NOVIKOFF_BOUNDS, greedy_streams, margin_bounds,
                                       margin_holds, one_signed, stops_evidence)
 from verify.machine.claims import Method, kind_of, rechecks
-from verify.machine._fault_claims import fault_claim, fault_culprits, learnable_with
+from verify.machine._fault_claims import (fault_claim, fault_culprits, fault_evidence,
+                                          learnable_with)
 from verify.machine._learnable import after_learnable, not_assessed
 from verify.machine._quantisation import quantisation_claim
 from verify.machine.timing import timing_claim
@@ -111,7 +112,7 @@ RECOMPUTED_FIELDS = ("mu", "passes", "max_weight", "stream", "hit_stream", "lear
                      "rise_limit_s", "decay_limit_s", "shortest_safe_exposure_s",
                      "before", "figure", "a_units_changed", "quantize",
                      "increment_steps", "units_per_step", "r_unit", "a_unit",
-                     "move_steps", "faults", "kinds", "unlearnable_r_units",
+                     "move_steps", "plan", "faults", "kinds", "unlearnable_r_units",
                      "culprits", "minimal")
 
 
@@ -1017,8 +1018,7 @@ def _faults(expected, claim, d):
                                         (), None), "faults")
         return "the machine has no faults"
     broken = [r["r_unit"] for r in d["r_units"] if r["learnable"]["holds"] is False]
-    ev = {"faults": len(plan), "kinds": list(plan.kinds()),
-          "unlearnable_r_units": broken}
+    ev = fault_evidence(plan, broken)
     if broken:
         ev["culprits"] = fault_culprits(expected.machine, ctx.images, ctx.labels, plan,
                                         broken)

@@ -45,13 +45,18 @@ def test_demo_numbers_follow_theory(demo):
 
 def test_index_references_only_files_that_exist(demo):
     out, s, _ = demo
+    page = (out / "index.html").read_text()
     parser = _Refs()
-    parser.feed((out / "index.html").read_text())
+    parser.feed(page)
     assert parser.refs, "the index shows nothing"
     for ref in parser.refs:
         assert not re.match(r"[a-z]+://", ref), ref
-        assert (out / ref).is_file(), ref
+        if ref.startswith("#"):  # a cited source: its entry under "Sources" on this page
+            assert f'<li id="{ref[1:]}">' in page, ref
+        else:
+            assert (out / ref).is_file(), ref
     assert {"core_iris.png", "orthonormal.png", "xor_cycle.png", "replay.html"} <= set(parser.refs)
+    assert {"#Navy1960", "#MinskyPapert1969"} <= set(parser.refs)  # the page cites
     assert not list(out.glob("*.tmp")) and not list(out.glob(".*.tmp"))
 
 

@@ -113,12 +113,13 @@ def case_ids():
             for topology in TOPOLOGIES for seed in SEEDS]
 
 
-def run_case(case_id, log):
-    """Train the machine of ``case_id`` from scratch; return ``(run, machine)``."""
+def run_case(case_id, log, segments=True):
+    """Train the machine of ``case_id`` from scratch (``segments=False``: every
+    figure on the per-figure path); return ``(run, machine)``."""
     name, topology, seed = case_id.rsplit("-", 2)
     fields, kwargs = {v[0]: v[1:] for v in VARIANTS}[name]
     images, labels = dataset()
-    machine = MarkI(make_params(fields, topology), seed=int(seed[4:]))
+    machine = MarkI(make_params(fields, topology), seed=int(seed[4:]), segments=segments)
     return machine.train(images, labels, log=log, **kwargs), machine
 
 

@@ -2,7 +2,7 @@
 
 The per-figure path (one SimPy process step per timeout, :meth:`MarkI._trial`) is the
 reference: it is the machine as it was when the golden runs were recorded, and
-``per_figure()`` forces it. Every property here trains the same machine both ways and
+``MarkI(segments=False)`` (or the attribute set to False) forces it. Every property here trains the same machine both ways and
 asks for the same result bit for bit: weights, clock, every count, the log.
 """
 
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
-from markone.hardware.segments import Segments, per_figure
+from markone.hardware.segments import Segments
 from test_hardware_golden import GOLDEN, case_ids, dataset, fingerprint, run_case
 
 
@@ -26,12 +26,9 @@ def both_ways(make, train):
     out = []
     for forced in (False, True):
         machine = make()
+        machine.segments = not forced
         events = count_events(machine)
-        if forced:
-            with per_figure():
-                run = train(machine)
-        else:
-            run = train(machine)
+        run = train(machine)
         out.append((fingerprint(run, machine, _images), events()))
     return out
 
@@ -66,8 +63,7 @@ _images, _labels = letters("ABCDEFGHIJKL", per_class=1, seed=0,
 def test_per_figure_path_is_still_golden(case_id):
     # the reference itself has not moved: forced per figure, it matches the recording
     expected = json.loads(GOLDEN.read_text())["runs"][case_id]
-    with per_figure():
-        run, machine = run_case(case_id, log=True)
+    run, machine = run_case(case_id, log=True, segments=False)
     assert fingerprint(run, machine, dataset()[0]) == expected
 
 
@@ -211,8 +207,8 @@ def test_the_log_pickles_and_compares_before_its_records_are_built():
     machine = MarkI(seed=0)
     run = machine.train(_images, _labels, presentations=150, log=True)
     again = pickle.loads(pickle.dumps(run.log))
-    with per_figure():
-        reference = MarkI(seed=0).train(_images, _labels, presentations=150, log=True)
+    reference = MarkI(seed=0, segments=False).train(_images, _labels, presentations=150,
+                                                    log=True)
     assert again == run.log == reference.log == tuple(reference.log)
     assert len(again) == 150 and again[-1] == reference.log[-1]
     assert run.log[3:5] == tuple(reference.log)[3:5]

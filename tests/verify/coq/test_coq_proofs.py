@@ -37,7 +37,9 @@ def test_no_admitted_and_no_axiom_in_the_sources():
 
 def test_every_theorem_of_the_table_states_its_conclusion():
     for t in THEOREMS:
-        assert " ".join(t.conclusion.split()) in statement(t.name, t.module), t.name
+        stated = statement(t.name, t.module)
+        assert " ".join(t.conclusion.split()) in stated, t.name
+        assert " ".join(t.condition.split()) in stated, t.name
 
 
 @needs_coq
@@ -46,11 +48,15 @@ def test_every_theorem_rests_on_no_axiom_beyond_its_listed_set(coq_build):
     assert found == {t.name: list(t.axioms) for t in THEOREMS}
 
 
-def coq_formula(name, **values):
-    """Evaluate the bound a Coq conclusion states (``x ^+ 2`` is ``x**2``) in exact
-    rationals; ``normsq u`` is given as ``U``."""
-    conclusion = next(t.conclusion for t in THEOREMS if t.name == name)
-    rhs = conclusion.split("<=", 1)[1].replace("^+", "**").replace("normsq u", "U")
+def coq_formula(name, field="conclusion", **values):
+    """Evaluate the right side of a Coq conclusion (or condition) of the table in exact
+    rationals: ``x ^+ 2`` is ``x**2``, ``normsq u`` is given as ``U``, ``dot a z`` as
+    ``az`` and ``normsq z`` as ``r``, ``normsq a`` as ``A``."""
+    text = getattr(next(t for t in THEOREMS if t.name == name), field)
+    rhs = text.split("<=", 1)[1]
+    for coq, py in (("^+", "**"), ("normsq u", "U"), ("dot a z", "az"), ("normsq z", "r"),
+                    ("normsq a", "A")):
+        rhs = rhs.replace(coq, py)
     return eval(rhs, {}, {k: Fraction(v) for k, v in values.items()})  # noqa: S307
 
 
@@ -85,3 +91,22 @@ def test_the_kernel_checks_the_gordan_condition_of_the_coq_checker():
     assert "qpos (snd il)" in coq and "forallb (fun q => Qeq_bool q 0) (combination" in coq
     py = inspect.getsource(kernel._check_gordan)
     assert "if lam <= 0:" in py and "if t:" in py
+
+
+@pytest.mark.parametrize("X,y,e,lo,hi,centre", [
+    ([[1, 0], [0, 1]], [-1, 1], 1, -1, 1, ([-2, 2], 2)),
+    ([[1, 1, 0], [0, 1, 1], [1, 0, 1]], [1, -1, 1], 2, -5, 5, ([5, -1, -2], 1)),
+])
+def test_the_clipped_ball_of_check_machine_is_the_coq_formula(X, y, e, lo, hi, centre):
+    """check_projected_ball's decrease and bound are clipped_ball's: delta the least
+    ``e (2 a.z - e ||z||^2)`` over the examples, at most ``||a||^2 / delta`` mistakes."""
+    from verify.machine import check_projected_ball
+
+    numerators, q = centre
+    a = [Fraction(v, q) for v in numerators]
+    zs = [[yi * v for v in x] for x, yi in zip(X, y)]
+    delta = min(coq_formula("clipped_ball", "condition", e=e,
+                            az=sum(map(lambda p, s: p * s, a, z)), r=sum(v * v for v in z))
+                for z in zs)
+    bound = coq_formula("clipped_ball", A=sum(v * v for v in a), delta=delta)
+    assert check_projected_ball(X, y, e, lo, hi, numerators, q) == (math.floor(bound), delta)

@@ -46,7 +46,26 @@ def test_two_dead_a_units_are_needed_together():
     assert found.complete and not found.undecided
     report = check_machine(m, FIGURES, LABELS)
     assert report.faults.evidence["minimal"]["faults"] == [0, 2]
-    assert "1-minimal set: faults [0, 2] (2 AUnitStuck)" in report.faults.message
+    # the faults named by what broke, and the plan itself in the evidence (issue 28)
+    assert ("1-minimal set: faults [0, 2] of the plan (A-unit 0 dead; A-unit 1 dead "
+            "from 2 s) make R-unit(s) R1 unlearnable") in report.faults.message
+    assert report.faults.evidence["plan"] == plan.to_dict()
+    assert report.r_units[0].learnable.message.startswith(
+        "not separable on its 1 working A-unit (2 of its 3 stuck): ")
+
+
+def test_a_healthy_r_unit_counts_all_its_a_units_and_single_culprits_are_named():
+    m = wired_machine()
+    apply_faults(m, FaultPlan((PhotocellStuck(0, 0), NoisySum(0.1))))
+    report = check_machine(m, FIGURES, LABELS)
+    assert report.r_units[0].learnable.message.startswith("not separable on its 3 "
+                                                          "A-units: ")
+    assert ("R1: the PhotocellStuck faults alone (each of these on its own: photocell "
+            "0 dead)") in report.faults.message
+    apply_faults(m, FaultPlan((NoisySum(0.1),)))
+    assert check_machine(m, FIGURES, LABELS).faults.message == (
+        "with its faults (noise on every R-unit's sum (sd 0.1 steps)) every R-unit's "
+        "task is still learnable")
 
 
 def test_one_cut_wire_is_enough_where_two_dead_units_also_are():

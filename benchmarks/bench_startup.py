@@ -1,0 +1,145 @@
+"""Start-up cost of a small question, against the floor ``import numpy, highspy``.
+
+Each question runs in a new interpreter, ``--repeat`` times (best of, default 3); for
+each the script prints the wall time, the CPU time (user + system) and the peak memory
+(RSS) of the child, and their ratios to the floor ``python -c "import numpy,
+highspy"`` measured in the same run:
+
+* ``markone --help``, ``markone train tiny.csv``, ``markone verify separable
+  tiny.csv``, ``markone verify margin tiny.csv`` (AND, 4 rows);
+* ``python -c "import markone, verify"``;
+* the first ``verify.check_separable`` in a new process on 1,000 x 20 integers in
+  [-5, 5] with random labels (not separable: the LP decides).
+
+With ``--demo`` it also builds a fresh virtual environment (``python -m venv
+--system-site-packages`` and ``pip install --no-deps`` of this checkout, so numba's
+cache next to the installed modules starts empty) and times the first and the second
+``markone demo`` there (slow: a minute or two).
+
+Goals (issue 26): every small question <= 1.5x the floor and <= 120 MB; the first
+``check_separable`` on 1,000 x 20 <= 0.5 s above the floor; the first demo <= 2x the
+second. The machine's load is printed with the numbers: on a shared machine wall
+times wait for a core, so read the CPU column and the ratios, and compare runs made
+at similar loads.
+
+Usage: ``python benchmarks/bench_startup.py [--repeat 3] [--demo]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+AND = "x1,x2,y\n0,0,-1\n0,1,-1\n1,0,-1\n1,1,1\n"
+FIRST_CHECK = """
+import numpy as np
+import verify
+rng = np.random.default_rng(0)
+X = rng.integers(-5, 6, size=(1000, 20))
+y = rng.choice([-1, 1], 1000)
+verify.check_separable(X, y)
+"""
+
+
+def run_child(argv, cwd, env):
+    """Wall seconds, CPU seconds and peak RSS (MB) of one child process.
+
+    The CPU time and the peak RSS come from ``wait4`` on that child alone."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):   # 1: "not separable" is an answer
+        raise RuntimeError(f"{argv} exited {proc.returncode}: {err[-500:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def best(argv, cwd, env, repeat):
+    """The best of ``repeat`` runs, column by column."""
+    runs = [run_child(argv, cwd, env) for _ in range(repeat)]
+    return tuple(min(r[k] for r in runs) for k in range(3))
+
+
+def load():
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min: {five:.1f}) on {os.cpu_count()} cores"
+
+
+def questions(python, markone):
+    """Name -> argv of every timed question, the floor first."""
+    return {
+        "floor: import numpy, highspy": [python, "-c", "import numpy, highspy"],
+        "markone --help": markone + ["--help"],
+        "markone train tiny.csv": markone + ["train", "tiny.csv"],
+        "markone verify separable tiny.csv": markone + ["verify", "separable", "tiny.csv"],
+        "markone verify margin tiny.csv": markone + ["verify", "margin", "tiny.csv"],
+        "import markone, verify": [python, "-c", "import markone, verify"],
+        "first check_separable, 1000 x 20": [python, "-c", FIRST_CHECK],
+    }
+
+
+def startup_table(repeat):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "tiny.csv").write_text(AND)
+        rows = {}
+        print(f"start-up, best of {repeat} ({load()})")
+        for name, argv in questions(sys.executable, [sys.executable, "-m", "markone"]).items():
+            rows[name] = best(argv, tmp, env, repeat)
+    floor_wall, floor_cpu, floor_mb = rows["floor: import numpy, highspy"]
+    print(f"{'':36} {'wall s':>7} {'x floor':>8} {'cpu s':>7} {'x floor':>8} "
+          f"{'peak MB':>8}")
+    for name, (wall, cpu, mb) in rows.items():
+        print(f"{name:36} {wall:7.3f} {wall / floor_wall:8.2f} {cpu:7.3f} "
+              f"{cpu / floor_cpu:8.2f} {mb:8.1f}")
+    wall, cpu, _ = rows["first check_separable, 1000 x 20"]
+    print(f"first check_separable above the floor: {wall - floor_wall:.3f} s wall, "
+          f"{cpu - floor_cpu:.3f} s cpu (goal <= 0.5 s); {load()}")
+
+
+def demo_pair():
+    """First and second ``markone demo`` in a fresh virtual environment."""
+    with tempfile.TemporaryDirectory() as tmp:
+        venv = Path(tmp, "venv")
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+                       check=True)
+        python = str(venv / "bin" / "python")
+        subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(ROOT)],
+                       check=True, cwd=tmp)
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
+        times = []
+        for k in (1, 2):
+            times.append(run_child([python, "-m", "markone", "demo", "--out", f"demo{k}"],
+                                   tmp, env))
+            print(f"demo run {k}: {times[-1][0]:.1f} s wall, {times[-1][1]:.1f} s cpu, "
+                  f"{times[-1][2]:.0f} MB ({load()})")
+        print(f"first demo / second: {times[0][0] / times[1][0]:.2f}x wall, "
+              f"{times[0][1] / times[1][1]:.2f}x cpu (goal <= 2x)")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--demo", action="store_true",
+                   help="also time the first and second demo in a fresh venv (slow)")
+    args = p.parse_args(argv)
+    startup_table(args.repeat)
+    if args.demo:
+        demo_pair()
+
+
+if __name__ == "__main__":
+    main()

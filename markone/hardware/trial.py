@@ -1,0 +1,204 @@
+"""The one trial kernel: what happens to the Mark I while one figure is shown.
+
+A trial is: the photocells lag towards the new light until they settle (or the
+exposure ends), the A/R logic, the trainer's decision with the learner core's rule
+(:func:`markone.online.signed_mistake`), and the potentiometers' moves against their
+end stops, which set how long the motors run. This module holds each of these steps
+once, compiled (numba, no fast-math: every value is the IEEE result of the same
+operations in the same order), and both ways of running the machine call them:
+
+* the per-figure SimPy process (:meth:`MarkI._trial <markone.hardware.machine.MarkI>`,
+  through :class:`~markone.hardware.retina.Retina`,
+  :class:`~markone.hardware.trainer.Trainer`,
+  :class:`~markone.hardware.runits.RUnits` and
+  :class:`~markone.hardware.motors.Motors`), one SimPy timeout per phase;
+* the compiled segment loop (:func:`markone.hardware.segments.run_segment`), which runs
+  a whole run of figures between two events of the clock.
+
+The physics travels as a named record (dtype :data:`PHYSICS`, built by
+:func:`physics_of`), each value read by its name, never by position.
+
+Examples
+--------
+>>> import math
+>>> import numpy as np
+>>> from markone.hardware.params import MarkIParams
+>>> ph = physics_of(MarkIParams())
+>>> float(ph[0]["rise_s"]), float(ph[0]["lo"]), float(ph[0]["exposure_s"])
+(0.02, -50.0, nan)
+>>> level, light, x = np.zeros(2), np.zeros(2), np.array([1.0, 0.0])
+>>> rise, fall = look(level, light, x, 0.0, ph, level)
+>>> wait = settle_wait(rise, fall, ph, math.nan)
+>>> round(wait, 4)                                   # 20 ms * ln(1 / 0.05)
+0.0599
+>>> wrong, rows = np.empty(2, dtype=np.bool_), np.empty(2, dtype=np.int64)
+>>> decide(np.array([0.0, 3.0]), np.array([1, 1]), False, wrong, rows)   # a zero errs
+1
+>>> wrong.tolist(), rows[:1].tolist()
+([True, False], [0])
+>>> motor_seconds(3.0, ph[0]["motor_step_s"]) == 3.0 * 0.2
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from markone.online import signed_mistake
+
+if TYPE_CHECKING:
+    from markone.hardware.params import MarkIParams
+
+__all__ = ["PHYSICS", "physics_of", "remains", "lag_cell", "look", "settle_wait",
+           "settle", "decide", "turn_to", "turn_units", "motor_seconds"]
+
+#: The learner core's mistake test, compiled into the kernel (the same function).
+_mistake = njit(inline="always")(signed_mistake)
+
+
+#: The physics of one machine as the kernel reads it: a record of plain floats, each by
+#: name. ``exposure_s`` is NaN when the machine waits until the retina settles; ``lo``
+#: and ``hi`` are the end stops (infinite without them). (A one-element numpy record
+#: array, because numba takes one from Python far faster than a named tuple.)
+PHYSICS = np.dtype([(name, np.float64) for name in (
+    "rise_s", "decay_s", "tolerance", "s_threshold", "exposure_s", "logic_s",
+    "motor_step_s", "lo", "hi")])
+
+
+def physics_of(params: MarkIParams) -> np.ndarray:
+    """The physics of ``params`` (a :class:`~markone.hardware.MarkIParams`) as the
+    kernel reads it: a one-element record array of dtype :data:`PHYSICS`.
+
+    >>> from markone.hardware.params import MarkIParams
+    >>> ph = physics_of(MarkIParams(weight_range=None, exposure_s=0.5))
+    >>> float(ph["exposure_s"][0]), float(ph["logic_s"][0]), float(ph["hi"][0])
+    (0.5, 0.05, inf)
+    """
+    lo, hi = (-np.inf, np.inf) if params.weight_range is None else params.weight_range
+    return np.array([(
+        params.photocell_rise_s, params.photocell_decay_s, params.settle_tolerance,
+        params.s_threshold, math.nan if params.exposure_s is None else params.exposure_s,
+        params.logic_s, params.motor_step_s, lo, hi)], dtype=PHYSICS)
+
+
+# ---------------------------------------------------------------------- the retina
+@njit(cache=True, nogil=True, inline="always")
+def remains(dt, tau):
+    """Fraction of a step still to go after ``dt`` seconds (time constant ``tau``).
+
+    >>> remains(0.0, 0.02), remains(1.0, 0.0)
+    (1.0, 0.0)
+    """
+    return math.exp(-dt / tau) if tau > 0 else 0.0
+
+
+@njit(inline="always")
+def lag_cell(level, light, up, down):
+    """One cell at ``level`` after its lag towards ``light``, the factors ``up``
+    (light above the level) and ``down`` precomputed: the IEEE operations of
+    ``light + (level - light) * np.where(light > level, up, down)``, bit for bit."""
+    return light + (level - light) * (up if light > level else down)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def look(level, light, x, dt, physics, out):
+    """Bring the cells to the clock and show ``x``: ``out`` (may be ``level``) gets
+    each cell after ``dt`` seconds of lag towards ``light``; returns the worst rise
+    and fall still to go towards ``x``, ``(max(x - out), max(out - x))``. ``physics``
+    is a record array of :data:`PHYSICS` (so for the other steps)."""
+    ph = physics[0]
+    up, down = remains(dt, ph.rise_s), remains(dt, ph.decay_s)
+    rise = fall = -np.inf
+    for c in range(level.size):
+        v = lag_cell(level[c], light[c], up, down)
+        out[c] = v
+        rise = max(rise, x[c] - v)
+        fall = max(fall, v - x[c])
+    return rise, fall
+
+
+@njit(cache=True, nogil=True, inline="always")
+def settle_wait(rise, fall, physics, exposure_s):
+    """Seconds the machine looks at a figure: ``exposure_s`` unless it is NaN, else
+    until the worst ``rise`` and ``fall`` are within the tolerance (each needs
+    ``tau * log(gap / tolerance)``; instant cells need nothing)."""
+    if not math.isnan(exposure_s):
+        return exposure_s
+    ph = physics[0]
+    wait = 0.0
+    if ph.rise_s > 0 and rise > ph.tolerance:
+        wait = max(wait, ph.rise_s * math.log(rise / ph.tolerance))
+    if ph.decay_s > 0 and fall > ph.tolerance:
+        wait = max(wait, ph.decay_s * math.log(fall / ph.tolerance))
+    return wait
+
+
+@njit(cache=True, nogil=True, inline="always")
+def settle(level, x, settle_s, physics, expect):
+    """In place: every cell ``level[c]`` after ``settle_s`` seconds of lag towards
+    ``x[c]``. Returns whether the S-units then read ``expect`` (0/1 per cell; always
+    True when ``expect`` is empty)."""
+    ph = physics[0]
+    up, down = remains(settle_s, ph.rise_s), remains(settle_s, ph.decay_s)
+    threshold, check, same = ph.s_threshold, expect.size > 0, True
+    for c in range(level.size):
+        v = lag_cell(level[c], x[c], up, down)
+        level[c] = v
+        if check:
+            same &= (v >= threshold) == (expect[c] != 0)
+    return same
+
+
+# ---------------------------------------------------------------------- the decision
+@njit(cache=True, nogil=True, inline="always")
+def decide(scores, target, forced, wrong, rows):
+    """The trainer's decision on the R-units' ``scores``: ``wrong[r]`` is the core's
+    mistake test (:func:`markone.online.signed_mistake` of ``target[r] * scores[r]``);
+    ``rows`` starts with the R-units to reinforce (the wrong ones, or every one when
+    ``forced``). Returns how many."""
+    n_rows = 0
+    for r in range(scores.size):
+        wrong[r] = _mistake(target[r] * scores[r], False)
+        if forced or wrong[r]:
+            rows[n_rows] = r
+            n_rows += 1
+    return n_rows
+
+
+# ---------------------------------------------------------------------- the motors
+@njit(inline="always")
+def turn_to(before, want, lo, hi):
+    """Where a potentiometer at ``before`` asked to move by ``want`` stops (end stops
+    ``lo``/``hi``: the value of ``np.clip(before + want, lo, hi)``), and whether an end
+    stop cut the move short."""
+    wanted = before + want
+    after = min(max(wanted, lo), hi)
+    return after, after != wanted and want != 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def turn_units(before, units, want, lo, hi, after):
+    """One R-unit's potentiometers ``units`` (positions in ``before``) asked to move
+    by ``want[p]`` (the ``p``-th of ``units``): ``after[j]`` gets where each stops.
+    Returns ``(moves an end stop cut short, the largest move in steps)``."""
+    n_blocked, largest = 0, 0.0
+    for p in range(units.size):
+        j = units[p]
+        stop, cut = turn_to(before[j], want[p], lo, hi)
+        n_blocked += cut
+        after[j] = stop
+        largest = max(largest, abs(stop - before[j]))
+    return n_blocked, largest
+
+
+@njit(cache=True, nogil=True, inline="always")
+def motor_seconds(longest, motor_step_s):
+    """How long the motor phase runs: the slowest bank's ``longest`` move (in steps),
+    the banks in parallel; 0 with instant motors or nothing to move."""
+    if motor_step_s > 0 and longest > 0:
+        return longest * motor_step_s
+    return 0.0
