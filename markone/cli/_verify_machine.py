@@ -120,8 +120,56 @@ def _machine(args):
     return {True: EXIT_OK, False: EXIT_NO, None: EXIT_UNDECIDED}[report.converges]
 
 
+def _drift(args):
+    from fractions import Fraction
+
+    from markone.hardware import MachineRun
+    from verify.machine.drift import drift_horizon
+
+    machine, images, labels = _run_task(args.run)
+    h = drift_horizon(machine, MachineRun.load(args.run), images, labels,
+                      drift_rate=Fraction(str(args.rate)))   # the decimal typed
+    if h.horizon_s is None:
+        print(f"never: at {h.drift_rate} steps/s no drift can change an answer to any of "
+              f"the {len(images)} figures (the end stops leave too little room)")
+        return EXIT_OK
+    from markone.hardware.runits import r_unit_name
+
+    print(f"drift horizon {float(h.horizon_s):.6g} s of machine time (exactly "
+          f"{h.horizon_s}) at {h.drift_rate} steps/s: before it no drift within the rate "
+          f"changes any answer to the {len(images)} figures; at it, the worst drift "
+          f"makes {r_unit_name(h.r_unit)} answer figure {h.figure} wrongly (its margin "
+          f"{h.margin} steps)" if h.horizon_s > 0 else
+          f"drift horizon 0: {r_unit_name(h.r_unit)} already answers figure "
+          f"{h.figure} wrongly (margin {h.margin} steps)")
+    if args.json:
+        from markone._internal.io import write_json
+
+        write_json(args.json, h.to_dict())
+        print(f"written to {args.json}")
+    return EXIT_OK if h.horizon_s != 0 else EXIT_NO
+
+
 def register(verify_subparsers: Any) -> ArgumentParser:
-    """Add ``machine`` to the ``markone verify`` group."""
+    """Add ``machine`` and ``drift`` to the ``markone verify`` group."""
+    d = add_command(verify_subparsers, "drift",
+                    help="how long a trained Mark I stays right while its "
+                    "potentiometers drift at a bounded rate",
+                    description="The exact machine time before which no drift of at "
+                    "most --rate steps per second changes any R-unit's answer to a "
+                    "training figure (per figure: its margin in steps over the largest "
+                    "drift of its active potentiometers, end stops included).",
+                    example="markone verify drift run.json --rate 0.01",
+                    func=_drift, exits={EXIT_OK: "the machine answers every figure "
+                                        "correctly now (the horizon is > 0)",
+                                        EXIT_NO: "some answer is already wrong"})
+    d.add_argument("run", metavar="RUN.json",
+                   help="a run saved with --log (`markone machine train --log --out`)")
+    d.add_argument("--rate", type=positive_float, required=True, metavar="STEPS_PER_S",
+                   help="the most motor steps per machine second a potentiometer drifts")
+    d.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
+                   help="also write the horizon (and each figure's) as JSON")
+
     m = add_command(verify_subparsers, "machine",
                     help="what the perceptron theorems promise the Mark I on a task",
                     description="Per R-unit: learnable at all (exact certificate), end "

@@ -44,6 +44,7 @@ True
 
 from verify.machine._projected import ProjectedBall, check_projected_ball
 from verify.machine.check import check_machine
+from verify.machine.drift import DriftHorizon, drift_horizon
 from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
 from verify.machine.replay import replay_stream
@@ -56,4 +57,5 @@ from verify.machine.timing import exposure_limits
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
            "flip_probability", "drift_spread", "check_projected_ball",
-           "ProjectedBall", "recheck_report", "Recheck", "load_report"]
+           "ProjectedBall", "recheck_report", "Recheck", "load_report",
+           "drift_horizon", "DriftHorizon"]

@@ -1,0 +1,178 @@
+"""How long a trained Mark I stays right while its potentiometers drift.
+
+For a bounded drift rate ``rho`` (motor steps per machine second, each potentiometer
+moving at most that fast in either direction), :func:`drift_horizon` gives the machine
+time before which no R-unit can answer a training figure wrongly, exactly. An R-unit's
+answer to figure ``i`` has margin ``m = y * w . a_i`` (in steps; ``a_i`` the figure's
+active A-units, ``y`` the R-unit's target). The worst drift turns every active
+potentiometer against ``y`` at full speed until it meets its end stop, so after ``t``
+seconds the margin has lost ``sum_j min(rho * t, d_j)``, where ``d_j`` is the room
+between weight ``j`` and its stop on the losing side. The figure's horizon is the least
+``t`` at which that loss reaches ``m`` (a score of exactly zero is a mistake), or never
+when the stops leave too little room. Before the horizon no drift within the bound
+changes a decision; at it, that worst drift does. Everything is computed in rationals.
+
+Examples
+--------
+>>> import numpy as np
+>>> from markone.hardware import MarkI, MarkIParams
+>>> p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
+...                 max_fanout=1, theta=1, n_r_units=1, weight_range=(-3, 3))
+>>> machine = MarkI(p, seed=0)
+>>> figures, labels = np.array([[1, 0], [0, 1]]), ["a", "b"]
+>>> run = machine.train(figures, labels)
+>>> h = drift_horizon(machine, run, figures, labels, drift_rate=0.5)
+>>> h.horizon_s, h.figure, h.r_unit, h.margin
+(Fraction(2, 1), 0, 0, Fraction(1, 1))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from markone._internal.typing import ArrayLike, JSONDict
+
+__all__ = ["DriftHorizon", "drift_horizon", "figure_horizon"]
+
+
+@dataclasses.dataclass(frozen=True)
+class DriftHorizon:
+    """The result of :func:`drift_horizon`.
+
+    Attributes
+    ----------
+    horizon_s : Fraction or None
+        Machine seconds before which no drift within ``drift_rate`` can change any
+        R-unit's answer to any training figure; None: never (the end stops leave too
+        little room). 0 when some answer is already wrong.
+    figure, r_unit : int or None
+        Where the horizon is reached first (None when never).
+    margin : Fraction or None
+        That answer's margin in steps.
+    drift_rate : Fraction
+    horizons_s : tuple of tuple
+        Per figure, per R-unit: its own horizon (None: never).
+    """
+
+    horizon_s: Fraction | None
+    figure: int | None
+    r_unit: int | None
+    margin: Fraction | None
+    drift_rate: Fraction
+    horizons_s: tuple = dataclasses.field(repr=False, default=())
+
+    def to_dict(self) -> JSONDict:
+        """JSON-ready (Fractions as strings)."""
+        def text(v):
+            return None if v is None else str(v)
+        return {"horizon_s": text(self.horizon_s), "figure": self.figure,
+                "r_unit": self.r_unit, "margin": text(self.margin),
+                "drift_rate": str(self.drift_rate),
+                "horizons_s": [[text(h) for h in row] for row in self.horizons_s]}
+
+
+def figure_horizon(margin: Fraction, room: list[Fraction | None],
+                   rate: Fraction) -> Fraction | None:
+    """The least ``t`` with ``sum_j min(rate * t, room_j) >= margin`` (None: never;
+    a room of None is unbounded).
+
+    >>> figure_horizon(Fraction(3), [Fraction(1), None], Fraction(1))
+    Fraction(2, 1)
+    >>> figure_horizon(Fraction(3), [Fraction(1), Fraction(1)], Fraction(1)) is None
+    True
+    """
+    if margin <= 0:
+        return Fraction(0)
+    bounded = sorted(r for r in room if r is not None)
+    free = len(room) - len(bounded)
+    spent = Fraction(0)            # the room of the potentiometers already at a stop
+    for k, level in enumerate([*bounded, None]):
+        moving = len(bounded) - k + free
+        if moving == 0:
+            return None
+        need = (margin - spent) / moving    # every moving weight has drifted this far
+        if level is None or need <= level:
+            return need / rate
+        spent += level
+    return None   # unreachable: the loop returns at level None
+
+
+def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
+                  labels: ArrayLike, *, drift_rate: Any) -> DriftHorizon:
+    """The exact machine time before which a bounded drift changes no decision.
+
+    Parameters
+    ----------
+    machine : markone.hardware.MarkI
+        The machine (its wiring, threshold, faults and end stops).
+    run_or_weights : MachineRun or array (n_r_units, n_a_units)
+        The trained weights, in motor steps.
+    images, labels
+        The training figures.
+    drift_rate : int, float or Fraction
+        The most steps per machine second any potentiometer drifts (> 0).
+
+    Returns
+    -------
+    DriftHorizon
+    """
+    rate = _rate(drift_rate)
+    w = _weights(run_or_weights, machine.params)
+    p = machine.params
+    A = machine.a_features(images).astype(bool)
+    targets = machine.code(labels)
+    wired = (np.ones(w.shape, bool) if machine.runits.mask is None
+             else np.asarray(machine.runits.mask, bool))
+    exact = [[Fraction(float(v)) for v in row] for row in w]
+    stops = p.weight_range
+    horizons = tuple(tuple(_one(exact[r], np.flatnonzero(A[i] & wired[r]),
+                                int(targets[i, r]), stops, rate)
+                           for r in range(p.n_r_units)) for i in range(len(A)))
+    per = tuple(tuple(h for h, _ in row) for row in horizons)
+    horizon, figure, r_unit, margin = _first(horizons)
+    return DriftHorizon(horizon, figure, r_unit, margin, rate, per)
+
+
+def _weights(run_or_weights, p):
+    """The weights of a run, or the weights given, checked."""
+    w = np.asarray(getattr(run_or_weights, "weights", run_or_weights), dtype=np.float64)
+    if w.shape != (p.n_r_units, p.n_a_units) or not np.isfinite(w).all():
+        raise ValueError(f"run_or_weights must be a MachineRun or finite weights of "
+                         f"shape ({p.n_r_units}, {p.n_a_units}), got shape {w.shape}.")
+    return w
+
+
+def _first(horizons):
+    """(horizon, figure, R-unit, margin) of the answer drift changes first, or four
+    Nones when no drift within the rate changes any."""
+    best = (None, None, None, None)
+    for i, row in enumerate(horizons):
+        for r, (h, m) in enumerate(row):
+            if h is not None and (best[0] is None or h < best[0]):
+                best = (h, i, r, m)
+    return best
+
+
+def _one(w, active, y, stops, rate):
+    """(horizon, margin) of one R-unit's answer to one figure."""
+    margin = y * sum((w[j] for j in active), Fraction(0))
+    if stops is None:
+        room = [None] * len(active)
+    else:
+        lo, hi = Fraction(stops[0]), Fraction(stops[1])
+        room = [max(w[j] - lo, Fraction(0)) if y > 0 else max(hi - w[j], Fraction(0))
+                for j in active]
+    return figure_horizon(margin, room, rate), margin
+
+
+def _rate(value):
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Fraction)) \
+            or not np.isfinite(float(value)) or value <= 0:
+        raise ValueError(f"drift_rate(={value!r}) must be a finite number of motor steps "
+                         "per second > 0, e.g. drift_rate=0.01.")
+    return Fraction(value)
