@@ -204,16 +204,20 @@ def _decoded(scores, figures):
 
 
 @njit(inline="always")
-def _see(machine, figures, i, physics, out):
-    """The retina's phase of figure ``i`` (:meth:`Retina.read`): ``out`` gets the
-    cells once settled; returns ``(settled at, settle_s)``, or ``settle_s`` NaN when
-    the settled S-state is not the figure's cached one."""
-    now, x, ph = machine.clock[0], figures.X[i], physics[0]
-    rise, fall = look(machine.level, machine.light, x, now - machine.clock[1], physics,
-                      out)
+def _see(machine, x, s_state, physics, out):
+    """The retina's phase of a figure with lights ``x`` (:meth:`Retina.read`): ``out``
+    gets the cells once settled; returns ``(settled at, settle_s)``, or ``settle_s``
+    NaN when the settled S-state is not the figure's cached one, ``s_state``."""
+    now, ph = machine.clock[0], physics[0]
+    instant = not (ph.rise_s > 0 or ph.decay_s > 0)
+    rise = fall = 0.0   # instant cells: nothing to catch up, no gap to wait for
+    if not instant:
+        rise, fall = look(machine.level, machine.light, x, now - machine.clock[1],
+                          physics, out)
     t_settled = now + settle_wait(rise, fall, physics, ph.exposure_s)
     settle_s = t_settled - now
-    if not settle(out, x, settle_s, physics, figures.S[i]):
+    # instant cells read their lights: the settled S-state, unchecked
+    if not settle(out, x, settle_s, physics, s_state[:0] if instant else s_state):
         return t_settled, np.nan
     return t_settled, settle_s
 
@@ -294,8 +298,8 @@ def _record(log, q, n_chg, times, ints, figures, i, work, n_rows):
     :class:`LogBuffers` lists them, the rows, scores and weight changes from
     ``work``); returns the changes logged so far."""
     n_r = work.scores.size
-    for c in range(4):
-        log.times[q, c], log.ints[q, c] = times[c], ints[c]
+    log.times[q, 0], log.times[q, 1], log.times[q, 2], log.times[q, 3] = times
+    log.ints[q, 0], log.ints[q, 1], log.ints[q, 2], log.ints[q, 3] = ints
     log.rows[q, :] = False
     log.scores[q, :] = work.scores
     for m in range(n_rows):
@@ -367,7 +371,8 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
         i = order[k]
         if figures.pat_ptr[i + 1] == figures.pat_ptr[i]:
             break
-        t_settled, settle_s = _see(machine, figures, i, physics, work.level)
+        x = figures.X[i]
+        t_settled, settle_s = _see(machine, x, figures.S[i], physics, work.level)
         if np.isnan(settle_s):
             break
         t_logic = t_settled + ph.logic_s
@@ -383,7 +388,7 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
             break
         t0 = machine.clock[0]
         machine.level[:] = work.level
-        machine.light[:] = figures.X[i]
+        machine.light[:] = x
         machine.clock[0], machine.clock[1] = end, t_settled
         wrong, decoded, n_blocked = False, figures.labels[i], 0
         if n_rows:   # (without, every R-unit was right: nothing to move or count)

@@ -107,14 +107,16 @@ def lag_cell(level, light, up, down):
 @njit(cache=True, nogil=True, inline="always")
 def look(level, light, x, dt, physics, out):
     """Bring the cells to the clock and show ``x``: ``out`` (may be ``level``) gets
-    each cell after ``dt`` seconds of lag towards ``light``; returns the worst rise
+    each cell after ``dt`` seconds of lag towards ``light`` (instant cells, both time
+    constants 0, read their light); returns the worst rise
     and fall still to go towards ``x``, ``(max(x - out), max(out - x))``. ``physics``
     is a record array of :data:`PHYSICS` (so for the other steps)."""
     ph = physics[0]
     up, down = remains(dt, ph.rise_s), remains(dt, ph.decay_s)
+    instant = not (ph.rise_s > 0 or ph.decay_s > 0)
     rise = fall = -np.inf
     for c in range(level.size):
-        v = lag_cell(level[c], light[c], up, down)
+        v = light[c] if instant else lag_cell(level[c], light[c], up, down)
         out[c] = v
         rise = max(rise, x[c] - v)
         fall = max(fall, v - x[c])
@@ -140,13 +142,14 @@ def settle_wait(rise, fall, physics, exposure_s):
 @njit(cache=True, nogil=True, inline="always")
 def settle(level, x, settle_s, physics, expect):
     """In place: every cell ``level[c]`` after ``settle_s`` seconds of lag towards
-    ``x[c]``. Returns whether the S-units then read ``expect`` (0/1 per cell; always
+    ``x[c]`` (instant cells read it). Returns whether the S-units then read ``expect`` (0/1 per cell; always
     True when ``expect`` is empty)."""
     ph = physics[0]
     up, down = remains(settle_s, ph.rise_s), remains(settle_s, ph.decay_s)
+    instant = not (ph.rise_s > 0 or ph.decay_s > 0)
     threshold, check, same = ph.s_threshold, expect.size > 0, True
     for c in range(level.size):
-        v = lag_cell(level[c], x[c], up, down)
+        v = x[c] if instant else lag_cell(level[c], x[c], up, down)
         level[c] = v
         if check:
             same &= (v >= threshold) == (expect[c] != 0)

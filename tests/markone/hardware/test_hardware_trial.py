@@ -102,3 +102,16 @@ def test_segments_are_a_setting_of_each_machine():
 def test_segments_must_be_a_bool():
     with pytest.raises(TypeError, match="segments must be True or False, got 'no'"):
         MarkI(seed=0, segments="no")
+
+
+def test_instant_cells_read_their_light_exactly():
+    # both time constants 0: the catch-up reads the old light, the settled retina the
+    # new one, bit for bit (a -0.0 light too), and there is no gap to wait for
+    ph = trial.physics_of(MarkIParams.ideal())
+    level, light, x = np.array([0.3, 0.7]), np.array([-0.0, 1.0]), np.array([1.0, -0.0])
+    out = np.empty(2)
+    trial.look(level, light, x, 0.5, ph, out)
+    assert out.tobytes() == light.tobytes()
+    assert trial.settle_wait(2.0, 2.0, ph, math.nan) == 0.0
+    assert trial.settle(out, x, 0.0, ph, np.array([1, 0], dtype=np.uint8))
+    assert out.tobytes() == x.tobytes()
