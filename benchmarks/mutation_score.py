@@ -147,7 +147,10 @@ def _cause(line, what):
     """The cause words for edits that are known misreadings of the rule."""
     text = _reference_lines()[line - 1]
     if "y[i] * s <= 0" in text or "y[i] * f <= 0" in text:
-        return {"<= -> <": "the strict rule"}.get(what, "")
+        return {"<= -> <": "the strict rule",
+                "0 -> 1e-9 in a comparison": "a score up to 1e-09 above zero",
+                "0 -> -1e-9 in a comparison": "a score up to 1e-09 below zero"
+                }.get(what, "")
     if "eta = 1" in text:
         return {"1 -> 2": "learning rate 2", "1 -> 0": ""}.get(what, "")
     if "for i in order" in text and what.startswith("order read"):

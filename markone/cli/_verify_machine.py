@@ -35,6 +35,10 @@ def _letters_task(args):
     images, labels = letters(args.chars, per_class=args.per_class, seed=args.seed,
                              typeface=args.typeface)
     changes = {}
+    if args.weight_range is not None and any(
+            text.partition("=")[0].strip() == "weight_range" for text in args.settings):
+        raise CommandError("--weight-range and --set weight_range=... both set the end "
+                           "stops; give one of them.")
     if args.weight_range is not None:
         changes["weight_range"] = None if args.weight_range == 0 else (
             -args.weight_range, args.weight_range)

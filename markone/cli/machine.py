@@ -165,6 +165,8 @@ def _fleet(args):
                       presentations=args.presentations)
     print(f"{plural(len(fleet), 'machine')}, {plural(args.presentations, 'presentation')} "
           f"each of {len(images)} letters ({args.chars}):")
+    if faults is not None:
+        print(f"faults on every machine: {_fault_words(faults)}")
     print(fleet_tables(fleet, list(vary)))
     if args.out:
         rows = [{"seed": f.spec.seed, "params": {k: getattr(f.spec.params, k)
@@ -174,6 +176,14 @@ def _fleet(args):
                  "sim_time_s": f.run.sim_time_s} for f in fleet]
         print(f"wrote {write_json(args.out, {'chars': args.chars, 'machines': rows})}")
     return 0
+
+
+def _fault_words(faults):
+    """A fleet's fault request in words: a plan named by what broke, or its rates."""
+    if hasattr(faults, "describe"):
+        return faults.describe()
+    rates = ", ".join(f"{k}={v}" for k, v in faults.items() if k not in ("seed", "at_s"))
+    return f"{rates} (drawn on each machine from --seed {faults['seed']})"
 
 
 def _show(args):

@@ -33,6 +33,7 @@ from typing import Any
 from markone._internal.typing import JSONDict
 from verify.conformance.protocol import parse_number, parse_vector
 from verify.conformance.replay import (
+    TIE_TOLERANCES,
     BinaryRun,
     binary_run,
     kernel_run,
@@ -51,6 +52,13 @@ _RULE_WORDS = {
     "zero-negative": "a zero score counted as correct when the label is -1 (a zero "
                      "score predicts -1, and only a wrong prediction updates)",
 }
+for _eps in TIE_TOLERANCES:
+    _RULE_WORDS[f"within {_eps:g} is a mistake"] = (
+        f"a tolerance on ties: a score up to {_eps:g} above zero counted as a mistake "
+        "(the rule: only scores <= 0 are)")
+    _RULE_WORDS[f"within {_eps:g} is correct"] = (
+        f"a tolerance on ties: a score up to {_eps:g} below zero (0 included) counted "
+        "as correct (the rule: a score <= 0 is a mistake)")
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from markone._internal.typing import JSONDict
 
-__all__ = ["RULES", "BinaryRun", "binary_run", "multiclass_run", "kernel_run",
+__all__ = ["RULES", "TIE_TOLERANCES", "BinaryRun", "binary_run", "multiclass_run", "kernel_run",
            "exact_rows", "variant_answer", "one_vs_rest_run"]
 
 #: When is a presentation a mistake? (``s`` is the score w.x, ``y`` the label)
@@ -30,6 +31,21 @@ RULES = {
     "zero-positive": lambda y, s: (1 if s >= 0 else -1) != y,   # 0 predicts +1
     "zero-negative": lambda y, s: (1 if s > 0 else -1) != y,    # 0 predicts -1
 }
+#: A tolerance on ties: a score within ``eps`` above zero counted as a mistake, or
+#: within ``eps`` below zero counted as correct (``eps`` the double nearest 1e-k).
+TIE_TOLERANCES = (1e-12, 1e-9, 1e-6)
+
+
+def _tie_tolerance(bound: Fraction) -> Callable[[int, Any], bool]:
+    """The mistake test ``y * s <= bound``."""
+    def mistake(y: int, s: Any) -> bool:
+        return bool(y * s <= bound)
+    return mistake
+
+
+for _eps in TIE_TOLERANCES:
+    RULES[f"within {_eps:g} is a mistake"] = _tie_tolerance(Fraction(_eps))
+    RULES[f"within {_eps:g} is correct"] = _tie_tolerance(-Fraction(_eps))
 
 
 def exact_rows(problem: JSONDict, *, extra_constants: int | None = None

@@ -57,6 +57,8 @@ THEOREMS = (
             "(mistakes (clipped_update lo hi e) s)%:R <= normsq a / delta",
             "verify.machine.check_projected_ball",
             condition="delta <= e * (2 * dot a z - e * normsq z)"),
+    Theorem("orthogonal_mistakes", "Orthonormal",
+            "mistakes perceptron_update s = size s", "verify.adversary.orthonormal_case"),
     Theorem("check_witness_sound", "Checker",
             "check intercept data (Witness w) = true -> separates_data intercept w data",
             "verify.certificate.kernel.check_certificate"),

@@ -187,3 +187,17 @@ def test_a_saved_run_task_refuses_settings(tmp_path, capsys):
     capsys.readouterr()
     assert main(["verify", "machine", str(run), "--set", "motor_step_s=1"]) == 2
     assert "carries its machine's parameters" in capsys.readouterr().err
+
+
+def test_weight_range_is_set_once_on_verify_machine(capsys):
+    assert main(["verify", "machine", "letters", "--weight-range", "3",
+                 "--set", "weight_range=[-2, 2]"]) == 2
+    assert "--weight-range and --set weight_range=... both set the end stops" in \
+        capsys.readouterr().err
+
+
+def test_a_fleet_says_how_its_machines_are_broken(capsys):
+    assert main(["machine", "fleet", "--machines", "1", "--presentations", "4",
+                 "--chars", "AB", "--dead-a-units", "0.5", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "faults on every machine: dead_a_units=0.5 (drawn on each machine from --seed 3)")

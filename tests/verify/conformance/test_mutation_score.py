@@ -33,12 +33,13 @@ def test_at_least_200_distinct_mutants_of_every_kind(script):
                  "condition negated", "statement deleted"):
         assert kind in kinds, kind
     reference = script.load(script.REFERENCE.read_text())
-    problems = script.random_problems(40)
+    problems = script.random_problems(12)
     assert not script.differs(reference, reference, problems)
     strict = next(m for m in mutants if m.cause == "the strict rule")
     assert script.differs(script.load(strict.source), reference, problems)
 
 
+@pytest.mark.slow
 def test_planted_causes_are_named_on_a_few_mutants(script):
     from verify import conformance as C
 
@@ -46,7 +47,9 @@ def test_planted_causes_are_named_on_a_few_mutants(script):
         "zero-score-orthonormal", "intercept-convention", "multiclass-argmax-ties",
         "kernel-dual-counts")]
     # one mutant per known cause: the last in the source (the binary loop's)
-    known = list({m.cause: m for m in script.mutants() if m.cause}.values())
+    # (the tie tolerances need the cases with tiny scores: in the slow page test)
+    known = list({m.cause: m for m in script.mutants()
+                  if m.cause and not m.cause.startswith("a score up to")}.values())
     for outcome in script.score(known, cases):
         assert outcome.killed and outcome.named and not outcome.wrong, outcome.mutant
 

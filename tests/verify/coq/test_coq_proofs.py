@@ -110,3 +110,13 @@ def test_the_clipped_ball_of_check_machine_is_the_coq_formula(X, y, e, lo, hi, c
                 for z in zs)
     bound = coq_formula("clipped_ball", A=sum(v * v for v in a), delta=delta)
     assert check_projected_ball(X, y, e, lo, hi, numerators, q) == (math.floor(bound), delta)
+
+
+@pytest.mark.parametrize("m", [1, 4, 9])
+def test_orthonormal_case_makes_the_mistakes_orthogonal_mistakes_counts(m):
+    """orthogonal_mistakes: m orthonormal examples, m mistakes, which is Novikoff's
+    bound (R = 1, gamma = 1/sqrt(m)): the bound is met."""
+    from verify.adversary import orthonormal_case
+
+    case = orthonormal_case(m)
+    assert case.mistakes == m == case.bound
