@@ -273,43 +273,37 @@ def _turn(weights, own_ptr, own_idx, rule, tally, work, n_rows):
 
 
 @njit(inline="always")
-def _count(rule, tally, wrong):
-    """Count a figure's mistakes ``wrong`` (and, error-driven, its reinforcements);
-    returns whether any R-unit was wrong."""
+def _count(rule, tally, work, codes, near_ptr, near_idx, label):
+    """Count a figure's mistakes (and, error-driven, its reinforcements) and decode
+    its response as :meth:`MarkI._trial` does; returns ``(any R-unit wrong, the
+    decoded class)`` (``label`` itself when none was)."""
     any_wrong = False
-    for r in range(wrong.size):
-        any_wrong |= wrong[r]
-    if any_wrong:
-        tally.counts[1] += 1
-        for r in range(wrong.size):
-            tally.mistakes[r] += wrong[r]
-            if not rule.forced:
-                tally.reinforcements[r] += wrong[r]
-    return any_wrong
+    for r in range(work.wrong.size):
+        any_wrong |= work.wrong[r]
+    if not any_wrong:   # every R-unit's sign is its target: the figure's own code
+        return False, label
+    tally.counts[1] += 1
+    for r in range(work.wrong.size):
+        tally.mistakes[r] += work.wrong[r]
+        if not rule.forced:
+            tally.reinforcements[r] += work.wrong[r]
+    decoded = _decoded(work.scores, codes, near_ptr, near_idx)
+    if decoded != label:
+        tally.counts[0] += 1
+    return True, decoded
 
 
 @njit(inline="always")
-def _record(log, q, n_chg, times, ints, own_ptr, own_idx, scores, rows, moved, new):
-    """Log figure ``q`` of the segment: ``times`` and ``ints`` as :class:`LogBuffers`
-    lists them, the R-units' ``scores``, the reinforced ``rows`` (the first
-    ``ints[3]``) and the weight changes (``moved``, ``new``) on the A-units
-    ``own_idx[own_ptr[r]:own_ptr[r + 1]]`` of each row ``r``; returns the changes
-    logged so far. (Arrays, not the records they come from: numba counts references
-    to every array of a record it is given, at every call.)"""
-    log.times[q, 0], log.times[q, 1], log.times[q, 2], log.times[q, 3] = times
-    log.ints[q, 0], log.ints[q, 1], log.ints[q, 2], log.ints[q, 3] = ints
-    log.rows[q, :] = False
-    log.scores[q, :] = scores
-    for m in range(ints[3]):
-        r = rows[m]
-        log.rows[q, r] = True
+def _changes(chg_r, chg_a, chg_v, n_chg, own_ptr, own_idx, work, n_rows):
+    """Log the weight changes of the reinforced rows (A-units as :func:`_unmark`
+    reads them) from ``n_chg`` on; returns the changes logged so far."""
+    for m in range(n_rows):
+        r = work.rows[m]
         for p in range(own_ptr[r], own_ptr[r + 1]):
             j = own_idx[p]
-            if moved[r, j]:
-                log.chg_r[n_chg], log.chg_a[n_chg] = r, j
-                log.chg_v[n_chg] = new[r, j]
+            if work.moved[r, j]:
+                chg_r[n_chg], chg_a[n_chg], chg_v[n_chg] = r, j, work.new[r, j]
                 n_chg += 1
-    log.chg_ptr[q + 1] = n_chg
     return n_chg
 
 
@@ -364,6 +358,7 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
     n_r, n_a = machine.weights.shape
     ph = physics[0]
     work = _new_work(machine.level.size, n_r, n_a)
+    times, ints, log_rows = log.times, log.ints, log.rows
     k, q, n_chg = pos, 0, 0
     while k < order.size:
         if log.cap > 0 and (q >= log.cap or n_chg + n_r * n_a > log.chg_r.size):
@@ -392,23 +387,26 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
         machine.level[:] = work.level
         machine.light[:] = x
         machine.clock[0], machine.clock[1] = end, t_settled
-        wrong, decoded, n_blocked = False, figures.labels[i], 0
+        label = figures.labels[i]
+        wrong, decoded, n_blocked = False, label, 0
         if n_rows:   # (without, every R-unit was right: nothing to move or count)
             n_blocked = _turn(machine.weights, own_ptr, figures.own_idx, rule, tally,
                               work, n_rows)
-            wrong = _count(rule, tally, work.wrong)
-        if wrong:   # MarkI._decode_one of the response
-            decoded = _decoded(work.scores, figures.codes, figures.near_ptr,
-                               figures.near_idx)
-            tally.counts[0] += decoded != figures.labels[i]
-        if log.cap > 0:
-            n_chg = _record(log, q, n_chg, (t0, end, settle_s, motor_s),
-                            (1 if wrong else 0, 1 if decoded == figures.labels[i] else 0,
-                             n_blocked, n_rows),
-                            own_ptr, figures.own_idx, work.scores, work.rows, work.moved,
-                            work.new)
-        if n_rows:
+            wrong, decoded = _count(rule, tally, work, figures.codes, figures.near_ptr,
+                                    figures.near_idx, label)
+            if log.cap > 0:
+                n_chg = _changes(log.chg_r, log.chg_a, log.chg_v, n_chg, own_ptr,
+                                 figures.own_idx, work, n_rows)
             _unmark(own_ptr, figures.own_idx, work, n_rows)
+        if log.cap > 0:   # the figure's columns (LogBuffers)
+            times[q, 0], times[q, 1], times[q, 2], times[q, 3] = (t0, end, settle_s,
+                                                                  motor_s)
+            ints[q, 0], ints[q, 1], ints[q, 2], ints[q, 3] = (wrong, decoded == label,
+                                                              n_blocked, n_rows)
+            log_rows[q, :] = False
+            log_rows[q, work.rows[:n_rows]] = True
+            log.scores[q, :] = work.scores
+            log.chg_ptr[q + 1] = n_chg
         k += 1
         q += 1
     return k
