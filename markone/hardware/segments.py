@@ -182,38 +182,38 @@ def _agreement(scores, code):
 
 
 @njit(inline="always")
-def _decoded(scores, figures):
+def _decoded(scores, codes, near_ptr, near_idx):
     """The class :meth:`MarkI._decode_one` decodes from ``scores``: the nearest
     classes looked up (or searched), a tie to the best agreement, the first of
     equals."""
-    if not figures.near_ptr.size:
-        return _decode(scores, figures.codes)
+    if not near_ptr.size:
+        return _decode(scores, codes)
     bits = 0
     for r in range(scores.size):
         if scores[r] >= 0:
             bits += 1 << r
-    first, last = figures.near_ptr[bits], figures.near_ptr[bits + 1]
-    decoded = figures.near_idx[first]
+    first, last = near_ptr[bits], near_ptr[bits + 1]
+    decoded = near_idx[first]
     if last - first > 1:
         best_agree = -np.inf
         for p in range(first, last):
-            agree = _agreement(scores, figures.codes[figures.near_idx[p]])
+            agree = _agreement(scores, codes[near_idx[p]])
             if agree > best_agree:
-                decoded, best_agree = figures.near_idx[p], agree
+                decoded, best_agree = near_idx[p], agree
     return decoded
 
 
 @njit(inline="always")
-def _see(machine, x, s_state, physics, out):
-    """The retina's phase of a figure with lights ``x`` (:meth:`Retina.read`): ``out``
-    gets the cells once settled; returns ``(settled at, settle_s)``, or ``settle_s``
+def _see(level, light, clock, x, s_state, physics, out):
+    """The retina's phase of a figure with lights ``x`` (:meth:`Retina.read`) on cells
+    at ``level`` under ``light`` since ``clock[1]`` (now ``clock[0]``): ``out`` gets
+    the cells once settled; returns ``(settled at, settle_s)``, or ``settle_s``
     NaN when the settled S-state is not the figure's cached one, ``s_state``."""
-    now, ph = machine.clock[0], physics[0]
+    now, ph = clock[0], physics[0]
     instant = not (ph.rise_s > 0 or ph.decay_s > 0)
     rise = fall = 0.0   # instant cells: nothing to catch up, no gap to wait for
     if not instant:
-        rise, fall = look(machine.level, machine.light, x, now - machine.clock[1],
-                          physics, out)
+        rise, fall = look(level, light, x, now - clock[1], physics, out)
     t_settled = now + settle_wait(rise, fall, physics, ph.exposure_s)
     settle_s = t_settled - now
     # instant cells read their lights: the settled S-state, unchecked
@@ -235,17 +235,16 @@ def _score(weights, active, scores):
 
 
 @njit(inline="always")
-def _plan(weights, figures, i, ph, rule, work, n_rows):
+def _plan(weights, own_ptr, own_idx, target, ph, rule, work, n_rows):
     """The moves of the reinforced rows (``RUnits.plan`` of ``online.increment``, eta *
     y * x) on the A-units that are active and in the row's source set: elsewhere a
     request is +-0, which leaves a whole weight within the stops as it is, unblocked.
     ``ph`` is the physics record. Returns the largest move."""
-    n_r, longest = weights.shape[0], 0.0
+    longest = 0.0
     for m in range(n_rows):
         r = work.rows[m]
-        first, last = figures.own_ptr[i * n_r + r], figures.own_ptr[i * n_r + r + 1]
-        units = figures.own_idx[first:last]
-        work.want[:units.size] = rule.eta * figures.targets[i, r]
+        units = own_idx[own_ptr[r]:own_ptr[r + 1]]
+        work.want[:units.size] = rule.eta * target[r]
         work.blocked[m], work.steps[m] = turn_units(
             weights[r], units, work.want, ph.lo, ph.hi, work.new[r])
         for j in units:
@@ -255,14 +254,15 @@ def _plan(weights, figures, i, ph, rule, work, n_rows):
 
 
 @njit(inline="always")
-def _turn(weights, figures, i, rule, tally, work, n_rows):
-    """Commit the moves of the reinforced rows and count their reinforcements and
-    blocked moves; returns the blocked moves."""
-    n_r, n_blocked = weights.shape[0], 0
+def _turn(weights, own_ptr, own_idx, rule, tally, work, n_rows):
+    """Commit the moves of the reinforced rows (A-units as :func:`_unmark` reads
+    them) and count their reinforcements and blocked moves; returns the blocked
+    moves."""
+    n_blocked = 0
     for m in range(n_rows):
         r = work.rows[m]
-        for p in range(figures.own_ptr[i * n_r + r], figures.own_ptr[i * n_r + r + 1]):
-            j = figures.own_idx[p]
+        for p in range(own_ptr[r], own_ptr[r + 1]):
+            j = own_idx[p]
             if work.moved[r, j]:
                 weights[r, j] = work.new[r, j]
         if rule.forced:
@@ -273,24 +273,19 @@ def _turn(weights, figures, i, rule, tally, work, n_rows):
 
 
 @njit(inline="always")
-def _count(figures, i, rule, tally, work):
-    """Count figure ``i``'s mistakes (and, error-driven, its reinforcements) and
-    decode its response as :meth:`MarkI._trial` does; returns ``(any R-unit wrong,
-    the decoded class)``."""
+def _count(rule, tally, wrong):
+    """Count a figure's mistakes ``wrong`` (and, error-driven, its reinforcements);
+    returns whether any R-unit was wrong."""
     any_wrong = False
-    for r in range(work.wrong.size):
-        any_wrong |= work.wrong[r]
-    if not any_wrong:   # every R-unit's sign is its target: the figure's own code
-        return False, figures.labels[i]
-    tally.counts[1] += 1
-    for r in range(work.wrong.size):
-        tally.mistakes[r] += work.wrong[r]
-        if not rule.forced:
-            tally.reinforcements[r] += work.wrong[r]
-    decoded = _decoded(work.scores, figures)
-    if decoded != figures.labels[i]:
-        tally.counts[0] += 1
-    return True, decoded
+    for r in range(wrong.size):
+        any_wrong |= wrong[r]
+    if any_wrong:
+        tally.counts[1] += 1
+        for r in range(wrong.size):
+            tally.mistakes[r] += wrong[r]
+            if not rule.forced:
+                tally.reinforcements[r] += wrong[r]
+    return any_wrong
 
 
 @njit(inline="always")
@@ -319,13 +314,13 @@ def _record(log, q, n_chg, times, ints, own_ptr, own_idx, scores, rows, moved, n
 
 
 @njit(inline="always")
-def _unmark(figures, i, work, n_rows):
-    """Clear the ``moved`` marks of figure ``i``'s reinforced rows."""
-    n_r = work.scores.size
+def _unmark(own_ptr, own_idx, work, n_rows):
+    """Clear the ``moved`` marks of the reinforced rows (their A-units
+    ``own_idx[own_ptr[r]:own_ptr[r + 1]]``)."""
     for m in range(n_rows):
         r = work.rows[m]
-        for p in range(figures.own_ptr[i * n_r + r], figures.own_ptr[i * n_r + r + 1]):
-            work.moved[r, figures.own_idx[p]] = False
+        for p in range(own_ptr[r], own_ptr[r + 1]):
+            work.moved[r, own_idx[p]] = False
 
 
 @njit(cache=True, nogil=True)
@@ -338,10 +333,12 @@ def _new_work(n_s, n_r, n_a):
 
 
 @njit(inline="always")
-def _motor_phase(weights, figures, i, ph, rule, work, n_rows, t_logic):
-    """Plan figure ``i``'s moves (``n_rows`` > 0); returns ``(end of the trial, motor
-    seconds)``, as :meth:`Motors.turn` advances the clock."""
-    seconds = motor_seconds(_plan(weights, figures, i, ph, rule, work, n_rows),
+def _motor_phase(weights, own_ptr, own_idx, target, ph, rule, work, n_rows, t_logic):
+    """Plan the moves of the ``n_rows`` reinforced rows (targets ``target``, A-units
+    as :func:`_unmark` reads them); returns ``(end of the trial, motor seconds)``, as
+    :meth:`Motors.turn` advances the clock."""
+    seconds = motor_seconds(_plan(weights, own_ptr, own_idx, target, ph, rule, work,
+                                  n_rows),
                             ph.motor_step_s)
     if seconds > 0:
         end = t_logic + seconds
@@ -375,20 +372,21 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
         if figures.pat_ptr[i + 1] == figures.pat_ptr[i]:
             break
         x = figures.X[i]
-        t_settled, settle_s = _see(machine, x, figures.S[i], physics, work.level)
+        t_settled, settle_s = _see(machine.level, machine.light, machine.clock, x,
+                                   figures.S[i], physics, work.level)
         if np.isnan(settle_s):
             break
         t_logic = t_settled + ph.logic_s
         _score(machine.weights, figures.pat_idx[figures.pat_ptr[i]:figures.pat_ptr[i + 1]],
                work.scores)
-        n_rows = decide(work.scores, figures.targets[i], rule.forced, work.wrong,
-                        work.rows)
+        target, own_ptr = figures.targets[i], figures.own_ptr[i * n_r:(i + 1) * n_r + 1]
+        n_rows = decide(work.scores, target, rule.forced, work.wrong, work.rows)
         end, motor_s = t_logic, 0.0
         if n_rows:
-            end, motor_s = _motor_phase(machine.weights, figures, i, ph, rule, work,
-                                        n_rows, t_logic)
+            end, motor_s = _motor_phase(machine.weights, own_ptr, figures.own_idx, target,
+                                        ph, rule, work, n_rows, t_logic)
         if not end < horizon:   # something else happens on the clock first
-            _unmark(figures, i, work, n_rows)
+            _unmark(own_ptr, figures.own_idx, work, n_rows)
             break
         t0 = machine.clock[0]
         machine.level[:] = work.level
@@ -396,16 +394,21 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
         machine.clock[0], machine.clock[1] = end, t_settled
         wrong, decoded, n_blocked = False, figures.labels[i], 0
         if n_rows:   # (without, every R-unit was right: nothing to move or count)
-            n_blocked = _turn(machine.weights, figures, i, rule, tally, work, n_rows)
-            wrong, decoded = _count(figures, i, rule, tally, work)
+            n_blocked = _turn(machine.weights, own_ptr, figures.own_idx, rule, tally,
+                              work, n_rows)
+            wrong = _count(rule, tally, work.wrong)
+        if wrong:   # MarkI._decode_one of the response
+            decoded = _decoded(work.scores, figures.codes, figures.near_ptr,
+                               figures.near_idx)
+            tally.counts[0] += decoded != figures.labels[i]
         if log.cap > 0:
             n_chg = _record(log, q, n_chg, (t0, end, settle_s, motor_s),
                             (1 if wrong else 0, 1 if decoded == figures.labels[i] else 0,
                              n_blocked, n_rows),
-                            figures.own_ptr[i * n_r:(i + 1) * n_r + 1], figures.own_idx,
-                            work.scores, work.rows, work.moved, work.new)
+                            own_ptr, figures.own_idx, work.scores, work.rows, work.moved,
+                            work.new)
         if n_rows:
-            _unmark(figures, i, work, n_rows)
+            _unmark(own_ptr, figures.own_idx, work, n_rows)
         k += 1
         q += 1
     return k
