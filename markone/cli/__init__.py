@@ -163,8 +163,11 @@ def deprecated_flag(p: argparse.ArgumentParser, old: str, new: str, *,
                    help=argparse.SUPPRESS, **value)
 
 
-def build_parser() -> Parser:
-    """Return the full ``markone`` argument parser (used by the CLI reference docs)."""
+def build_parser(only: str | None = None) -> Parser:
+    """Return the ``markone`` argument parser: the full one (used by the CLI reference
+    docs and ``markone --help``), or with ``only`` one subcommand registered, which is
+    all a command needs to parse its arguments (a small question then imports only its
+    own subcommand's module, see docs/start-up.md)."""
     parser = Parser(
         prog="markone",
         description="markone: Rosenblatt's Mark I Perceptron emulated, perceptron "
@@ -176,7 +179,7 @@ def build_parser() -> Parser:
     parser.add_argument("--debug", action="store_true",
                         help="show full tracebacks instead of one-line errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    for name in SUBCOMMANDS if only is None else (only,):
         try:
             module = importlib.import_module(f"markone.cli.{name}")
         except ModuleNotFoundError as exc:
@@ -187,9 +190,20 @@ def build_parser() -> Parser:
     return parser
 
 
+def _named_subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word that is not an option), when it is
+    one of :data:`SUBCOMMANDS`; None otherwise (then the full parser reports).
+
+    >>> _named_subcommand(["--debug", "train", "and.csv"]), _named_subcommand(["--help"])
+    ('train', None)
+    """
+    words = [str(a) for a in argv if not str(a).startswith("-")]
+    return words[0] if words and words[0] in SUBCOMMANDS else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``markone`` console script; returns the exit status."""
-    parser = build_parser()
+    parser = build_parser(_named_subcommand(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
