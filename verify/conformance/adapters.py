@@ -41,6 +41,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from markone._internal.exact import int_of_digits
 from markone._internal.typing import JSONDict
 from markone.errors import MarkoneError
 from verify._budget import timeout_keyword
@@ -51,7 +52,7 @@ from verify.conformance.command import (
     run_bounded,
 )
 from verify.conformance.profile import Profile, handshake_problem
-from verify.conformance.protocol import LimitExceeded, exact_numbers, int_of_digits
+from verify.conformance.protocol import LimitExceeded, exact_numbers
 
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]

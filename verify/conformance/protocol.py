@@ -32,13 +32,14 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
+from markone._internal.exact import int_of_digits
 from markone._internal.typing import JSONDict
 from markone.errors import MarkoneError
 __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
     "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",
     "exact_vector", "rule_text", "schema", "from_legacy_case", "data_fields",
-    "MAX_DIGITS", "LimitExceeded", "over_limit", "exact_numbers", "int_of_digits",
+    "MAX_DIGITS", "LimitExceeded", "over_limit", "exact_numbers",
 ]
 
 #: The most digits one answer number may have (a string number's exponent counts:
@@ -191,20 +192,6 @@ def _shown(value, n=40):
     return text if len(text) <= n else text[:n - 5] + " ...'"
 
 
-def int_of_digits(digits: str) -> int:
-    """The integer a string of decimal digits (an optional sign first) writes, of any
-    length: Python's own limit on converting long strings (4300 digits) is not met,
-    the string being read in pieces.
-
-    >>> int_of_digits("-" + "9" * 5000) == -(10**5000 - 1)
-    True
-    """
-    if len(digits) <= 4000:
-        return int(digits or "0")
-    sign = -1 if digits[0] == "-" else 1
-    digits = digits.lstrip("+-")
-    half = len(digits) // 2
-    return sign * (int_of_digits(digits[:-half]) * 10**half + int_of_digits(digits[-half:]))
 
 
 def exact_numbers(value: Any, *, max_digits: int = MAX_DIGITS, where: str = "answer"
