@@ -4,8 +4,9 @@ Every exception that markone, ``verify`` and ``sims`` raise deliberately derives
 :class:`MarkoneError` (besides the built-in class that describes it best, such as
 ``ValueError``), so a script can catch all of them in one ``except`` clause, and every
 warning from :class:`MarkoneWarning`. The one exception is the trusted certificate
-kernel, which imports nothing but the standard library by design; the certificate
-reader around it turns the kernel's errors into :class:`MarkoneError`\\ s.
+kernel's ``CertificateError`` (a ``ValueError``): the kernel imports nothing but the
+standard library by design. An unreadable certificate file
+(``CertificateUnreadable``, raised outside the kernel) is a :class:`MarkoneError` too.
 
 :class:`ConvergenceWarning` is also scikit-learn's ``ConvergenceWarning`` whenever
 scikit-learn is loaded: a filter such as

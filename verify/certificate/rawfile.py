@@ -26,6 +26,7 @@ import sys
 from collections import Counter
 from typing import Any
 
+from markone.errors import MarkoneError
 from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
 
 __all__ = ["ReadLimits", "CertificateUnreadable", "load_document", "REWRITE"]
@@ -54,7 +55,7 @@ class ReadLimits:
                 raise ValueError(f"ReadLimits({name}={value!r}): a positive int is needed.")
 
 
-class CertificateUnreadable(CertificateError):
+class CertificateUnreadable(CertificateError, MarkoneError):
     """The file cannot be read as a certificate: not JSON (e.g. truncated), not markone's
     format, a field missing or of the wrong type, a value that is not a finite number,
     or over a limit of :class:`ReadLimits`. ``markone verify check`` exits 2 on it (1 is
