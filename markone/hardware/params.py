@@ -193,6 +193,8 @@ class MarkIParams:
     sticky_prob : float
         Probability in [0, 1] that a move sticks (does nothing), per potentiometer.
 
+    Notes
+    -----
     The last six are device variation (:data:`VARIATION_FIELDS`): modelling
     assumptions, not facts about the machine, all off by default, so a machine
     without them is today's machine bit for bit.
