@@ -170,7 +170,8 @@ def build_parser(only: str | None = None) -> Parser:
     own subcommand's module, see docs/start-up.md)."""
     parser = Parser(
         prog="markone",
-        description="markone: Rosenblatt's Mark I Perceptron emulated, perceptron "
+        description="markone: Rosenblatt's Mark I Perceptron [HayWightman1960] "
+        "emulated, perceptron "
         "theory verified, classic experiments reproduced.",
         epilog=EPILOG,
         formatter_class=HelpFormatter,

@@ -96,7 +96,7 @@ def _navy(args):
                           max_epochs=args.max_epochs,
                           jitter=args.jitter, params=machine_params(args))
     print("Navy, June 1960: one typeface eventually recognised without error; 85% once "
-          "a second typeface was added.")
+          "a second typeface was added [Navy1960].")
     for name in ("one_typeface", "two_typefaces"):
         r = res[name]
         print(f"emulator, {name.replace('_', ' ')}: {100 * r['train_accuracy']:.1f}% of "
@@ -239,7 +239,8 @@ def register(subparsers: Any) -> ArgumentParser:
     p, sub = add_group(
         subparsers, "machine",
         help="the Mark I Perceptron emulated: demo, parameters, training, replay",
-        description="A discrete-event emulation of Rosenblatt's 1960 machine: 20x20 "
+        description="A discrete-event emulation of Rosenblatt's 1960 machine "
+        "[HayWightman1960]: 20x20 "
         "photocells, a random plugboard, 512 A-units, 8 R-units with motor-driven "
         "potentiometers.",
         example="markone machine demo letters --out machine-demo",
@@ -247,8 +248,8 @@ def register(subparsers: Any) -> ArgumentParser:
 
     d = add_command(sub, "demo", help="train on letters with default physics; write "
                     "pictures, an animation and the run",
-                    description="Prints accuracy, mistakes, saturation and the 1960 "
-                    "machine time; writes machine_*.png, machine_training.gif and "
+                    description="Prints accuracy, mistakes, saturation and the "
+                    "machine time at the motors' speed; writes machine_*.png, machine_training.gif and "
                     "machine-run.json.", example=DEMO_EXAMPLES, func=_demo,
                     exits=JOB_EXITS)
     d.add_argument("what", choices=["letters"], help="the demonstration")
@@ -296,8 +297,8 @@ def register(subparsers: Any) -> ArgumentParser:
     add_fault_options(r)
 
     n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
-                    "then two", description="Compares the emulator with the June 1960 "
-                    "press caption.", example="markone machine navy --per-class 20",
+                    "then two [Navy1960]", description="Compares the emulator with the "
+                    "June 1960 press caption [Navy1960].", example="markone machine navy --per-class 20",
                     func=_navy, exits=JOB_EXITS)
     n.add_argument("--per-class", type=positive_int, default=20, help="figures per letter")
     n.add_argument("--max-epochs", type=positive_int, default=30, help="most passes")

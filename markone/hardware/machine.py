@@ -173,6 +173,8 @@ class MarkI:
         self.motors = Motors(self.env, self.params.motor_step_s)
         self.runits.weights[:] = 0.0
         self.runits.rng = rng
+        if self.runits.devices is not None:
+            self.runits.devices.last_s = 0.0
         if self.faults is not None:
             self.faults.arm(self.env)
 
@@ -370,6 +372,8 @@ class MarkI:
         else:   # hardware faults (markone.hardware.faults): S-, A-, R-units, motors
             pattern = plugboard.Pattern(faults.a_units(faults.s_units(s), self.theta))
         yield env.timeout(self.params.logic_s)
+        if self.runits.devices is not None:   # the potentiometers' creep (drift_rate)
+            self.runits.devices.creep(self.runits.weights, env.now)
         if faults is not None:
             faults.before_decision()
         scores = pattern.scores(self.runits.weights)
