@@ -325,13 +325,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _answer(self, method: str) -> None:
         console = self.server.console
         path = urlsplit(self.path).path
-        page = path in ("/", "/index.html") and method == "GET"
+        public = method == "GET" and path in ("/", "/index.html", "/favicon.ico")
         why = refusal(self.client_address[0], dict(self.headers.items()), console.hosts,
-                      None if page else console.token)
+                      None if public else console.token)
         if why is not None:
             return self._send(403, {"error": why})
         try:
-            if page:
+            if path == "/favicon.ico":   # the browser asks; the console has none
+                return self._send(204, "", "image/x-icon")
+            if public:
                 return self._send(200, console.page(), "text/html; charset=utf-8")
             self._send(200, console.call(path, method, self._body(method)))
         except _Refused as exc:

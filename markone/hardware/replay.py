@@ -254,8 +254,10 @@ def render_live_html(state: Mapping[str, Any], live: Mapping[str, Any]) -> str:
 
 def _page(run, options):
     """The console page with ``run`` and ``options`` embedded, CSS and scripts
-    inlined."""
-    assets = {name: _asset(name) for name in ("console.css", "console.js", "live.js")}
+    inlined; the live panel's script only in live mode (a replay never talks to a
+    server)."""
+    names = ("console.css", "console.js") + (("live.js",) if "live" in options else ())
+    assets = {name: _asset(name) for name in names}
     for name, text in assets.items():
         closing = "</style" if name.endswith(".css") else "</script"
         if closing in text.lower():
@@ -264,7 +266,8 @@ def _page(run, options):
         '<link rel="stylesheet" href="console.css">':
             f"<style>\n{assets['console.css']}</style>",
         '<script src="console.js"></script>': f"<script>\n{assets['console.js']}</script>",
-        '<script src="live.js"></script>': f"<script>\n{assets['live.js']}</script>",
+        '<script src="live.js"></script>':
+            f"<script>\n{assets['live.js']}</script>" if "live.js" in assets else "",
         "__MARKONE_RUN__": _script_safe_json(run),
         "__MARKONE_OPTIONS__": _script_safe_json(options),
         "__MARKONE_VERSION__": __version__,
