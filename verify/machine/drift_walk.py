@@ -330,6 +330,7 @@ def first_changes(params: Any, seed: int, weights: ArrayLike, images: ArrayLike,
         while out[-1] is None and machine.now_s <= until_s:   # a pass at a time
             session = machine.train(images, labels, max_epochs=1, warm_start=True,
                                     log=True)
+            assert session.log is not None   # log=True
             decided = [p.end_t_s - p.motor_s for p in session.log if any(p.reinforced)]
             if decided:
                 out[-1] = decided[0] if decided[0] <= until_s else math.inf
