@@ -201,8 +201,40 @@ def _replay(args):
     return 0
 
 
+CONSOLE_EXAMPLES = """\
+  markone machine console                          the live console, in the browser
+  markone machine console --no-browser --port 8765 --out lesson.json
+  markone machine console --set motor_step_s=0.5 --seed 3"""
+
+
+def _console(args):
+    import webbrowser
+
+    from markone.cli._errors import Terminated
+    from markone.hardware import MarkI
+    from markone.hardware.console_server import ConsoleServer
+    from markone.hardware.live import LiveSession
+
+    session = LiveSession(MarkI(machine_params(args), seed=args.seed))
+    with ConsoleServer(session, args.out, host=args.host, port=args.port) as server:
+        print(f"Mark I console, live: {server.url}", flush=True)
+        print(f"Save writes {server.out}; Ctrl-C stops the console.", flush=True)
+        if not args.no_browser:
+            webbrowser.open(server.url)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            why = "Ctrl-C"
+        except Terminated:
+            why = "SIGTERM"
+    saved = (f"the run was last saved to {server.saved}" if server.saved
+             else "nothing was saved")
+    print(f"stopped ({why}); {saved}.", flush=True)
+    return EXIT_OK
+
+
 def register(subparsers: Any) -> ArgumentParser:
-    """Add ``markone machine demo|params|train|navy|fleet|show|replay`` to
+    """Add ``markone machine demo|params|train|navy|fleet|show|replay|console`` to
     ``subparsers``."""
     p, sub = add_group(
         subparsers, "machine",
@@ -319,4 +351,24 @@ def register(subparsers: Any) -> ArgumentParser:
     y.add_argument("run", help="a run saved by `markone machine train --log --out` or "
                    "the demo (machine-run.json)")
     y.add_argument("--html", type=output_file, required=True, help="the page to write")
+
+    c = add_command(sub, "console", help="operate the machine live in the browser: draw "
+                    "or pick figures, present, reinforce, break parts, save the run",
+                    description="Starts a local server on this computer only (a "
+                    "loopback address) and opens the console page; the Python MarkI "
+                    "does the work, the page shows it at the machine's pace. Ctrl-C "
+                    "stops it.", example=CONSOLE_EXAMPLES, func=_console,
+                    exits={0: "stopped (Ctrl-C or SIGTERM)"})
+    c.add_argument("--host", default="127.0.0.1",
+                   help="a loopback address to listen on (127.0.0.1, ::1 or localhost); "
+                   "others are refused")
+    c.add_argument("--port", type=nonnegative_int, default=0,
+                   help="the port (0: a free one chosen by the system)")
+    c.add_argument("--no-browser", action="store_true",
+                   help="do not open a browser; open the printed address yourself")
+    c.add_argument("--out", type=output_file, default="machine-live.json",
+                   help="where the page's Save writes the run (JSON)")
+    c.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="seed of the wiring")
+    add_physics_options(c)
     return p
