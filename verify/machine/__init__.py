@@ -23,9 +23,13 @@ Modules
     claim re-checked by its kind's re-check.
 ``replay``
     :func:`replay_stream`: a blocking stream replayed on the machine itself.
-``timing``, ``rules``, ``faults``, ``drift``
+``drift``, ``drift_walk``
+    how long a trained machine stays right while its potentiometers drift: exactly
+    for a bounded rate (:func:`drift_horizon`), with probability ``1 - delta`` for a
+    random walk (:func:`walk_horizon`, and the retraining schedule).
+``timing``, ``rules``, ``faults``
     exposures (:func:`exposure_limits`), the forced and gamma rules and the
-    summation-noise model, :func:`minimal_faults`, :func:`drift_horizon`.
+    summation-noise model, :func:`minimal_faults`.
 ``_learnable``, ``_derived``, ``_endstops``, ``_convergence``, ``_rule_claims``, ``_quantisation``, ``_fault_claims``
     the provers: how each claim is decided, and (in the same modules, or
     ``_endstops_recheck`` and ``_convergence_recheck`` beside them) how it is
@@ -48,6 +52,7 @@ True
 from verify.machine._projected import ProjectedBall, check_projected_ball
 from verify.machine.check import check_machine
 from verify.machine.drift import DriftHorizon, drift_horizon
+from verify.machine.drift_walk import RetrainingSchedule, WalkHorizon, walk_horizon
 from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
 from verify.machine.replay import replay_stream
@@ -61,4 +66,5 @@ __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_ta
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
            "flip_probability", "drift_spread", "check_projected_ball",
            "ProjectedBall", "recheck_report", "Recheck", "load_report",
-           "drift_horizon", "DriftHorizon"]
+           "drift_horizon", "DriftHorizon", "walk_horizon", "WalkHorizon",
+           "RetrainingSchedule"]
