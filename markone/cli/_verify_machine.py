@@ -14,11 +14,12 @@ from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, deprecated_flag,
                          nonnegative_int, output_file, positive_float, positive_int)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
 
-__all__ = ["register"]
+__all__ = ["add_drift", "add_machine"]
 
 EXAMPLES = """\
   markone verify machine letters --chars ABCD            default machine, letters A-D
@@ -154,11 +155,9 @@ def _drift(args):
     return EXIT_OK if h.horizon_s != 0 else EXIT_NO
 
 
-def register(verify_subparsers: Any) -> ArgumentParser:
-    """Add ``machine`` and ``drift`` to the ``markone verify`` group."""
-    d = add_command(verify_subparsers, "drift",
-                    help="how long a trained Mark I stays right while its "
-                    "potentiometers drift at a bounded rate",
+def add_drift(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``drift`` to the ``markone verify`` group."""
+    d = add_command(verify_subparsers, "drift", help=purpose("verify drift"),
                     description="The exact machine time before which no drift of at "
                     "most --rate steps per second changes any R-unit's answer to a "
                     "training figure (per figure: its margin in steps over the largest "
@@ -173,9 +172,12 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                    help="the most motor steps per machine second a potentiometer drifts")
     d.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
                    help="also write the horizon (and each figure's) as JSON")
+    return d
 
-    m = add_command(verify_subparsers, "machine",
-                    help="what the perceptron theorems promise the Mark I on a task",
+
+def add_machine(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``machine`` to the ``markone verify`` group."""
+    m = add_command(verify_subparsers, "machine", help=purpose("verify machine"),
                     description="Per R-unit: learnable at all (exact certificate), end "
                     "stops never reached for any order (Novikoff or exact search) or a "
                     "stream that reaches them, and whether end stops then block "
