@@ -180,7 +180,8 @@ def build_parser(only: str | Sequence[str] | None = None) -> Parser:
     :func:`markone.cli._commands.add_commands` and docs/start-up.md)."""
     parser = Parser(
         prog="markone",
-        description="markone: Rosenblatt's Mark I Perceptron emulated, perceptron "
+        description="markone: Rosenblatt's Mark I Perceptron [HayWightman1960] "
+        "emulated, perceptron "
         "theory verified, classic experiments reproduced.",
         epilog=EPILOG,
         formatter_class=HelpFormatter,

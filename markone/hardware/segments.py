@@ -429,12 +429,13 @@ class Segments:
                     log: Any, n_total: int) -> Segments | None:
         """Segments for a session of at most ``n_total`` figures of ``X``, or None
         when its figures cannot be computed ahead: photocell noise, hardware faults,
+        device variation (``MarkIParams.variation``: moves that are not whole steps),
         fractional increments (the gamma rule, a fractional ``eta``), end stops or
         weights that are not whole steps (or a weight outside the end stops, or -0),
         sums that could reach 2**53, or a machine built with ``segments=False``."""
         p = machine.params
         if not (machine.segments and machine.faults is None
-                and p.photocell_noise_sd == 0 and trainer.whole):
+                and p.photocell_noise_sd == 0 and trainer.whole and not p.variation):
             return None
         if not _whole_steps(machine, trainer, n_total):
             return None

@@ -54,7 +54,8 @@ if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
 __all__ = ["PHYSICS", "physics_of", "remains", "lag_cell", "look", "settle_wait",
-           "settle", "decide", "turn_to", "turn_units", "motor_seconds"]
+           "settle", "decide", "turn_to", "turn_units", "motor_seconds", "device_moves",
+           "creep"]
 
 #: The learner core's mistake test, compiled into the kernel (the same function).
 _mistake = njit(inline="always")(signed_mistake)
@@ -196,6 +197,53 @@ def turn_units(before, units, want, lo, hi, after):
         after[j] = stop
         largest = max(largest, abs(stop - before[j]))
     return n_blocked, largest
+
+
+@njit(cache=True, nogil=True)
+def device_moves(want, gain, up_down, step_std, noise, sticky_steps, stuck, out):
+    """What potentiometers with device variation turn when asked to move ``want``
+    steps (any shape; every other array the same shape): ``out`` gets each one's
+    move, before the end stops.
+
+    A move of ``n = |want|`` steps does nothing when ``n < sticky_steps`` or ``stuck``
+    (stiction); else it turns ``max(n + step_std * sqrt(n) * noise, 0)`` of the
+    potentiometer's own steps (cycle-to-cycle noise, ``noise`` standard normal), each
+    ``gain`` times a nominal step (device-to-device), times ``1 + up_down`` up or
+    ``1 - up_down`` down (asymmetry). With ``gain`` 1 and the rest 0 it is ``want``.
+
+    >>> import numpy as np
+    >>> want, one = np.array([2.0, -2.0, 0.5]), np.ones(3)
+    >>> out = np.empty(3)
+    >>> device_moves(want, np.array([1.5, 1.0, 1.0]), 0.25, 0.0, 0 * one, 1.0,
+    ...              np.zeros(3, np.bool_), out); out.tolist()
+    [3.75, -1.5, 0.0]
+    """
+    flat_w, flat_out = want.ravel(), out.ravel()
+    flat_g, flat_n, flat_s = gain.ravel(), noise.ravel(), stuck.ravel()
+    for k in range(flat_w.size):
+        w = flat_w[k]
+        n = abs(w)
+        if n == 0 or n < sticky_steps or flat_s[k]:
+            flat_out[k] = 0.0
+            continue
+        turned = max(n + step_std * math.sqrt(n) * flat_n[k], 0.0) * flat_g[k]
+        flat_out[k] = turned * (1 + up_down) if w > 0 else -turned * (1 - up_down)
+
+
+@njit(cache=True, nogil=True)
+def creep(weights, wired, shift, lo, hi):
+    """In place: every ``wired`` potentiometer of ``weights`` moved by ``shift``
+    steps, stopped by the end stops ``lo``/``hi`` (deterministic drift).
+
+    >>> import numpy as np
+    >>> w = np.array([[0.0, 2.5, 0.0]])
+    >>> creep(w, np.array([[True, True, False]]), 1.0, -3.0, 3.0); w.tolist()
+    [[1.0, 3.0, 0.0]]
+    """
+    for r in range(weights.shape[0]):
+        for j in range(weights.shape[1]):
+            if wired[r, j]:
+                weights[r, j] = min(max(weights[r, j] + shift, lo), hi)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -163,7 +163,10 @@ def test_another_process_on_the_clock_sees_the_same_machine():
 
 
 @pytest.mark.parametrize("fields", [{"photocell_noise_sd": 0.1}, {"rule": "gamma"},
-                                    {"increment_steps": 0.5, "quantize": False}])
+                                    {"increment_steps": 0.5, "quantize": False},
+                                    {"step_dtod": 0.1}, {"step_std": 0.1},
+                                    {"up_down": 0.1}, {"drift_rate": -0.01},
+                                    {"sticky_steps": 2}, {"sticky_prob": 0.1}])
 def test_segments_not_used_where_figures_cannot_be_computed_ahead(fields):
     machine = MarkI(MarkIParams(**fields), seed=0)
     machine.train(_images, _labels, presentations=5)
