@@ -55,7 +55,7 @@ _VERIFY_ACTIONS = {
     "cycling": Command("exact cycle of the perceptron on non-separable data",
                        "markone.cli._verify_theory:add_cycling"),
     "drift": Command("how long a trained Mark I stays right while its potentiometers "
-                     "drift at a bounded rate", "markone.cli._verify_machine:add_drift"),
+                     "drift", "markone.cli._verify_machine:add_drift"),
     "machine": Command("what the perceptron theorems promise the Mark I on a task",
                        "markone.cli._verify_machine:add_machine"),
 }

@@ -48,6 +48,7 @@ from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
 from markone.hardware.runits import RUnits
 from markone.hardware.segments import Segments
 from markone.hardware.trainer import Trainer
+from markone.hardware.trial import score_figures
 
 __all__ = ["MarkI", "class_codes"]
 
@@ -315,9 +316,14 @@ class MarkI:
             )
 
     def decision_function(self, images: ArrayLike) -> np.ndarray:
-        """R-unit scores ``(n, n_r_units)`` for settled, noise-free figures."""
+        """R-unit scores ``(n, n_r_units)`` for settled, noise-free figures: the
+        trial kernel's sums (:func:`~markone.hardware.trial.score`), bit for bit
+        the scores a training trial computes for the same weights and figure."""
         self._check_trained()
-        return self.a_features(images) @ self.runits.weights.T
+        A = self.a_features(images)
+        scores = np.empty((len(A), self.params.n_r_units))
+        score_figures(self.runits.weights, A, scores)
+        return scores
 
     def predict(self, images: ArrayLike) -> np.ndarray:
         """Decoded class label of each figure (settled, noise-free; no machine time)."""

@@ -29,6 +29,7 @@ from numba import njit
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import Seed
+from markone.hardware.trial import score
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -257,23 +258,28 @@ class Pattern:
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
 
-    __slots__ = ("a", "_a_float", "x", "_masked", "_active")
+    __slots__ = ("a", "x", "units", "_masked", "_active")
     _masked: np.ndarray | None
     _active: tuple[int, ...] | None
 
     def __init__(self, a: np.ndarray) -> None:
         a.flags.writeable = False
         self.a = a
-        self._a_float = a.astype(np.float64)
-        self._a_float.flags.writeable = False
         #: the outputs as a float64 row ``(1, n_a)``: the trainer's input
-        self.x = self._a_float[None, :]
+        self.x = a.astype(np.float64)[None, :]
+        self.x.flags.writeable = False
+        #: the indices of the A-units that fire, ascending (int64)
+        self.units = np.flatnonzero(a).astype(np.int64)
+        self.units.flags.writeable = False
         self._masked = self._active = None
 
     def scores(self, weights: np.ndarray) -> np.ndarray:
-        """Every R-unit's weighted sum ``weights @ a`` (``weights`` is
-        ``(n_r, n_a)``): numpy casts ``a`` to float64 for this product anyway."""
-        return weights @ self._a_float
+        """Every R-unit's weighted sum over the active A-units (``weights`` is
+        ``(n_r, n_a)``): the trial kernel's :func:`~markone.hardware.trial.score`,
+        the same sums in the same order as the segment loop's."""
+        out = np.empty(weights.shape[0])
+        score(weights, self.units, out)
+        return out
 
     def masked(self, mask: np.ndarray) -> np.ndarray:
         """``x`` seen through each R-unit's source set: ``x * mask``, ``(n_r, n_a)``."""
@@ -287,7 +293,7 @@ class Pattern:
     def active(self) -> tuple[int, ...]:
         """Indices of the A-units that fire, as the log records them."""
         if self._active is None:
-            self._active = tuple(np.flatnonzero(self.a).tolist())
+            self._active = tuple(self.units.tolist())
         return self._active
 
 
