@@ -26,12 +26,14 @@ True
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from markone._internal.datahash import rows_sha256
 from markone._internal.exact import (first_inexact, signed_integer_rows, to_fraction,
                             to_fraction_matrix)
 from markone._internal.validation import (
@@ -173,10 +175,50 @@ class Dataset:
                 intercept_scale=c, name=self.name)
         return self._integers[key]
 
+    @cached_property
+    def sha256(self) -> str:
+        """The SHA-256 that names these data exactly (hex; computed on first use):
+        :func:`markone._internal.datahash.rows_sha256` of the exact values and the
+        -1/+1 labels, the hash certificates carry (version 2). Equal numbers give
+        equal hashes however they were written or stored.
+
+        >>> as_dataset([[0.5, 0]], [1]).sha256 == as_dataset([["1/2", 0]], [1]).sha256
+        True
+
+        Raises a ``ValueError`` for NaN or infinity, which have no exact value."""
+        return self.data_sha256()
+
+    def data_sha256(self, *, version: int = 2) -> str:
+        """The data hash of the given ``version`` (1 names format ``/2`` certificates);
+        :attr:`sha256` keeps version 2."""
+        n, d = self.shape
+        return rows_sha256(n, d, self._exact_entries(), self.y.tolist(), version=version)
+
+    def _exact_entries(self):
+        """Each example as ``(columns, numerators, denominator)`` of Python ints."""
+        if self.sparse:
+            A = self.source
+            for i in range(A.shape[0]):
+                lo, hi = A.indptr[i], A.indptr[i + 1]
+                q = [Fraction(float(v)) for v in A.data[lo:hi]]
+                yield (A.indices[lo:hi].tolist(), *_common_denominator(q))
+            return
+        M, scale = self.signed_integers(signed=False)
+        num, den = scale.denominator, scale.numerator  # x_i = M[i] / scale
+        cols = list(range(M.shape[1]))
+        for row in M.tolist():
+            yield cols, [v * num for v in row], den
+
     def __repr__(self) -> str:
         n, d = self.shape
         kind = "sparse" if self.sparse else str(self.source.dtype)
         return f"Dataset(n={n}, d={d}, {kind}, classes={self.classes.tolist()})"
+
+
+def _common_denominator(values):
+    """``(numerators, den)`` of Fractions over their least common denominator."""
+    den = math.lcm(*(q.denominator for q in values)) if values else 1
+    return [q.numerator * (den // q.denominator) for q in values], den
 
 
 def as_dataset(X: Any, y: Any = None, *, name: str = "X", y_name: str = "y") -> Dataset:

@@ -38,6 +38,7 @@ from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_TERMINATED,  
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
+           "probability",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
            "deprecated_flag", "output_file", "timeout_left", "memory_option"]
 
@@ -100,6 +101,9 @@ positive_float = _number_type(_finite_float, "a number", lambda v: v > 0,
                               "greater than 0")
 nonnegative_float = _number_type(_finite_float, "a number", lambda v: v >= 0,
                                  "0 or more")
+#: argparse type: a probability strictly between 0 and 1.
+probability = _number_type(_finite_float, "a number", lambda v: 0 < v < 1,
+                           "strictly between 0 and 1")
 
 
 def output_file(text: str) -> str:
@@ -170,7 +174,8 @@ def build_parser(only: str | None = None) -> Parser:
     own subcommand's module, see docs/start-up.md)."""
     parser = Parser(
         prog="markone",
-        description="markone: Rosenblatt's Mark I Perceptron emulated, perceptron "
+        description="markone: Rosenblatt's Mark I Perceptron [HayWightman1960] "
+        "emulated, perceptron "
         "theory verified, classic experiments reproduced.",
         epilog=EPILOG,
         formatter_class=HelpFormatter,

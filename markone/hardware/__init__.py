@@ -3,6 +3,7 @@
 One module per component: :mod:`~markone.hardware.retina` (camera and photocells),
 :mod:`~markone.hardware.plugboard` (random S->A wiring, A-units),
 :mod:`~markone.hardware.runits` (R-units and potentiometers),
+:mod:`~markone.hardware.devices` (the potentiometers' device variation),
 :mod:`~markone.hardware.motors`, :mod:`~markone.hardware.trainer`, and
 :mod:`~markone.hardware.params` (every parameter with its provenance).
 :class:`MarkI` puts them on one clock; :class:`MachineRun` is what training leaves;

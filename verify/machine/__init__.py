@@ -23,6 +23,10 @@ Modules
     claim re-checked from its evidence.
 ``replay``
     :func:`replay_stream`: a blocking stream replayed on the machine itself.
+``drift``, ``drift_walk``
+    how long a trained machine stays right while its potentiometers drift: exactly
+    for a bounded rate (:func:`drift_horizon`), with probability ``1 - delta`` for a
+    random walk (:func:`walk_horizon`, and the retraining schedule).
 ``timing``, ``rules``, ``faults``
     exposures (:func:`exposure_limits`), the forced and gamma rules and the
     summation-noise model, :func:`minimal_faults`.
@@ -45,6 +49,7 @@ True
 from verify.machine._projected import ProjectedBall, check_projected_ball
 from verify.machine.check import check_machine
 from verify.machine.drift import DriftHorizon, drift_horizon
+from verify.machine.drift_walk import RetrainingSchedule, WalkHorizon, walk_horizon
 from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
 from verify.machine.replay import replay_stream
@@ -58,4 +63,5 @@ __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_ta
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
            "flip_probability", "drift_spread", "check_projected_ball",
            "ProjectedBall", "recheck_report", "Recheck", "load_report",
-           "drift_horizon", "DriftHorizon"]
+           "drift_horizon", "DriftHorizon", "walk_horizon", "WalkHorizon",
+           "RetrainingSchedule"]
