@@ -353,8 +353,8 @@ def register(subparsers: Any) -> ArgumentParser:
                    "the demo (machine-run.json)")
     y.add_argument("--html", type=output_file, required=True, help="the page to write")
 
-    c = add_command(sub, "console", help="operate the machine live in the browser: draw "
-                    "or pick figures, present, reinforce, break parts, save the run",
+    c = add_command(sub, "console", help="operate the machine live in the browser: "
+                    "present figures, reinforce, break parts, save",
                     description="Starts a local server on this computer only (a "
                     "loopback address) and opens the console page; the Python MarkI "
                     "does the work, the page shows it at the machine's pace. Ctrl-C "
