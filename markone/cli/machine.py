@@ -11,6 +11,7 @@ from typing import Any
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
                          nonnegative_int, output_file, plural,
                          positive_int)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS, TRAINING_EXITS
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
@@ -201,12 +202,44 @@ def _replay(args):
     return 0
 
 
+CONSOLE_EXAMPLES = """\
+  markone machine console                          the live console, in the browser
+  markone machine console --no-browser --port 8765 --out lesson.json
+  markone machine console --set motor_step_s=0.5 --seed 3"""
+
+
+def _console(args):
+    import webbrowser
+
+    from markone.cli._errors import Terminated
+    from markone.hardware import MarkI
+    from markone.hardware.console_server import ConsoleServer
+    from markone.hardware.live import LiveSession
+
+    session = LiveSession(MarkI(machine_params(args), seed=args.seed))
+    with ConsoleServer(session, args.out, host=args.host, port=args.port) as server:
+        print(f"Mark I console, live: {server.url}", flush=True)
+        print(f"Save writes {server.out}; Ctrl-C stops the console.", flush=True)
+        if not args.no_browser:
+            webbrowser.open(server.url)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            why = "Ctrl-C"
+        except Terminated:
+            why = "SIGTERM"
+    saved = (f"the run was last saved to {server.saved}" if server.saved
+             else "nothing was saved")
+    print(f"stopped ({why}); {saved}.", flush=True)
+    return EXIT_OK
+
+
 def register(subparsers: Any) -> ArgumentParser:
-    """Add ``markone machine demo|params|train|navy|fleet|show|replay`` to
+    """Add ``markone machine demo|params|train|navy|fleet|show|replay|console`` to
     ``subparsers``."""
     p, sub = add_group(
         subparsers, "machine",
-        help="the Mark I Perceptron emulated: demo, parameters, training, replay",
+        help=purpose("machine"),
         description="A discrete-event emulation of Rosenblatt's 1960 machine "
         "[HayWightman1960]: 20x20 "
         "photocells, a random plugboard, 512 A-units, 8 R-units with motor-driven "
@@ -295,7 +328,8 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="the letters' typeface")
     f.add_argument("--seed", type=nonnegative_int, default=0,
                    help="first machine seed (and the figures' seed)")
-    f.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    f.add_argument("--workers", type=positive_int, default=1,
+                   help="worker processes, this one included")
     f.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     f.add_argument("--out", type=output_file, default=None,
@@ -319,4 +353,24 @@ def register(subparsers: Any) -> ArgumentParser:
     y.add_argument("run", help="a run saved by `markone machine train --log --out` or "
                    "the demo (machine-run.json)")
     y.add_argument("--html", type=output_file, required=True, help="the page to write")
+
+    c = add_command(sub, "console", help="operate the machine live in the browser: "
+                    "present figures, reinforce, break parts, save",
+                    description="Starts a local server on this computer only (a "
+                    "loopback address) and opens the console page; the Python MarkI "
+                    "does the work, the page shows it at the machine's pace. Ctrl-C "
+                    "stops it.", example=CONSOLE_EXAMPLES, func=_console,
+                    exits={0: "stopped (Ctrl-C or SIGTERM)"})
+    c.add_argument("--host", default="127.0.0.1",
+                   help="a loopback address to listen on (127.0.0.1, ::1 or localhost); "
+                   "others are refused")
+    c.add_argument("--port", type=nonnegative_int, default=0,
+                   help="the port (0: a free one chosen by the system)")
+    c.add_argument("--no-browser", action="store_true",
+                   help="do not open a browser; open the printed address yourself")
+    c.add_argument("--out", type=output_file, default="machine-live.json",
+                   help="where the page's Save writes the run (JSON)")
+    c.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="seed of the wiring")
+    add_physics_options(c)
     return p

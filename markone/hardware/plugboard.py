@@ -29,6 +29,7 @@ from numba import njit
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import Seed
+from markone.hardware.trial import score
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -257,23 +258,40 @@ class Pattern:
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
 
-    __slots__ = ("a", "_a_float", "x", "_masked", "_active")
+    __slots__ = ("a", "_x", "_units", "_masked", "_active")
+    _x: np.ndarray | None
+    _units: np.ndarray | None
     _masked: np.ndarray | None
     _active: tuple[int, ...] | None
 
     def __init__(self, a: np.ndarray) -> None:
         a.flags.writeable = False
         self.a = a
-        self._a_float = a.astype(np.float64)
-        self._a_float.flags.writeable = False
-        #: the outputs as a float64 row ``(1, n_a)``: the trainer's input
-        self.x = self._a_float[None, :]
-        self._masked = self._active = None
+        self._x = self._units = self._masked = self._active = None
+
+    @property
+    def x(self) -> np.ndarray:
+        """The outputs as a float64 row ``(1, n_a)``: the trainer's input."""
+        if self._x is None:
+            self._x = self.a.astype(np.float64)[None, :]
+            self._x.flags.writeable = False
+        return self._x
+
+    @property
+    def units(self) -> np.ndarray:
+        """The indices of the A-units that fire, ascending (int64)."""
+        if self._units is None:
+            self._units = np.flatnonzero(self.a).astype(np.int64)
+            self._units.flags.writeable = False
+        return self._units
 
     def scores(self, weights: np.ndarray) -> np.ndarray:
-        """Every R-unit's weighted sum ``weights @ a`` (``weights`` is
-        ``(n_r, n_a)``): numpy casts ``a`` to float64 for this product anyway."""
-        return weights @ self._a_float
+        """Every R-unit's weighted sum over the active A-units (``weights`` is
+        ``(n_r, n_a)``): the trial kernel's :func:`~markone.hardware.trial.score`,
+        the same sums in the same order as the segment loop's."""
+        out = np.empty(weights.shape[0])
+        score(weights, self.units, out)
+        return out
 
     def masked(self, mask: np.ndarray) -> np.ndarray:
         """``x`` seen through each R-unit's source set: ``x * mask``, ``(n_r, n_a)``."""
@@ -287,7 +305,7 @@ class Pattern:
     def active(self) -> tuple[int, ...]:
         """Indices of the A-units that fire, as the log records them."""
         if self._active is None:
-            self._active = tuple(np.flatnonzero(self.a).tolist())
+            self._active = tuple(self.units.tolist())
         return self._active
 
 

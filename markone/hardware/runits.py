@@ -29,7 +29,7 @@ from numba import njit
 from markone._internal.validation import as_generator
 from markone._internal.typing import Seed
 from markone.hardware.devices import Devices
-from markone.hardware.trial import turn_units
+from markone.hardware.trial import score, turn_units
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -146,10 +146,13 @@ class RUnits:
         self.weights = np.zeros((n_r, n_a))
 
     def scores(self, a: np.ndarray) -> np.ndarray:
-        """Weighted sums of the active A-units ``a`` (0/1): one score per R-unit.
-        (The machine asks its cached :class:`~markone.hardware.plugboard.Pattern`,
-        which gives the same numbers.)"""
-        return self.weights @ a
+        """Weighted sums of the active A-units ``a`` (0/1): one score per R-unit,
+        the trial kernel's :func:`~markone.hardware.trial.score`. (The machine asks
+        its cached :class:`~markone.hardware.plugboard.Pattern`, which gives the same
+        numbers.)"""
+        out = np.empty(self.weights.shape[0])
+        score(self.weights, np.flatnonzero(a), out)
+        return out
 
     def plan(self, rows: np.ndarray, delta: np.ndarray, whole: bool = False) -> Move:
         """The :class:`Move` that realises increments ``delta`` (one row per R-unit in

@@ -134,6 +134,20 @@ def test_a_pass_is_one_event():
     assert n_fast <= 40 + 3 < 2 * 40 * len(_images) <= n_slow
 
 
+def test_a_figure_with_no_active_a_unit_stays_in_the_segment():
+    # a dark figure fires no A-unit (theta 1): both paths score it with the one
+    # kernel (+0.0 sums, every R-unit wrong, nothing to move), so the segment runs on
+    images = np.concatenate([_images[:3], np.zeros_like(_images[:1])])
+    labels = np.concatenate([_labels[:3], ["dark"]])
+    params = MarkIParams(theta=1)
+    assert not MarkI(params, seed=0).a_features(images)[3].any()
+    (fast, n_fast), (slow, n_slow) = both_ways(
+        lambda: MarkI(params, seed=0),
+        lambda m: m.train(images, labels, presentations=40, log=True))
+    assert fast == slow
+    assert n_fast <= 10 + 3 < 2 * 40 <= n_slow   # a timeout per pass, as above
+
+
 def test_another_process_on_the_clock_sees_the_same_machine():
     # a process with events inside the session: the segments stop before each of
     # them, so what it sees (clock, weights, retina) is what the per-figure path shows
