@@ -15,11 +15,12 @@ from typing import Any
 from markone.cli import (CommandError, add_command, cli_terms, deprecated_flag,
                          nonnegative_int, output_file, positive_float, positive_int,
                          probability)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
 
-__all__ = ["register"]
+__all__ = ["add_drift", "add_machine"]
 
 EXAMPLES = """\
   markone verify machine letters --chars ABCD            default machine, letters A-D
@@ -201,11 +202,9 @@ def _walk_text(h, n):
     return text
 
 
-def register(verify_subparsers: Any) -> ArgumentParser:
-    """Add ``machine`` and ``drift`` to the ``markone verify`` group."""
-    d = add_command(verify_subparsers, "drift",
-                    help="how long a trained Mark I stays right while its "
-                    "potentiometers drift",
+def add_drift(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``drift`` to the ``markone verify`` group."""
+    d = add_command(verify_subparsers, "drift", help=purpose("verify drift"),
                     description="With --rate: the exact machine time before which no "
                     "drift of at most that many steps per second changes any R-unit's "
                     "answer to a training figure (per figure: its margin in steps over "
@@ -234,9 +233,12 @@ def register(verify_subparsers: Any) -> ArgumentParser:
                    help="with --sd: plan retraining for this many machine seconds")
     d.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
                    help="also write the horizon (and each figure's) as JSON")
+    return d
 
-    m = add_command(verify_subparsers, "machine",
-                    help="what the perceptron theorems promise the Mark I on a task",
+
+def add_machine(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``machine`` to the ``markone verify`` group."""
+    m = add_command(verify_subparsers, "machine", help=purpose("verify machine"),
                     description="Per R-unit: learnable at all (exact certificate), end "
                     "stops never reached for any order (Novikoff or exact search) or a "
                     "stream that reaches them, and whether end stops then block "

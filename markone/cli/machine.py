@@ -11,6 +11,7 @@ from typing import Any
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
                          nonnegative_int, output_file, plural,
                          positive_int)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS, TRAINING_EXITS
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
@@ -238,7 +239,7 @@ def register(subparsers: Any) -> ArgumentParser:
     ``subparsers``."""
     p, sub = add_group(
         subparsers, "machine",
-        help="the Mark I Perceptron emulated: demo, parameters, training, replay",
+        help=purpose("machine"),
         description="A discrete-event emulation of Rosenblatt's 1960 machine "
         "[HayWightman1960]: 20x20 "
         "photocells, a random plugboard, 512 A-units, 8 R-units with motor-driven "
@@ -352,8 +353,8 @@ def register(subparsers: Any) -> ArgumentParser:
                    "the demo (machine-run.json)")
     y.add_argument("--html", type=output_file, required=True, help="the page to write")
 
-    c = add_command(sub, "console", help="operate the machine live in the browser: draw "
-                    "or pick figures, present, reinforce, break parts, save the run",
+    c = add_command(sub, "console", help="operate the machine live in the browser: "
+                    "present figures, reinforce, break parts, save",
                     description="Starts a local server on this computer only (a "
                     "loopback address) and opens the console page; the Python MarkI "
                     "does the work, the page shows it at the machine's pace. Ctrl-C "

@@ -10,6 +10,7 @@ from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int, plural,
                          positive_int)
+from markone.cli._commands import purpose
 from markone.cli._errors import JOB_EXITS
 
 __all__ = ["register"]
@@ -59,7 +60,7 @@ def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone sim list`` and ``markone sim run`` to ``subparsers``."""
     p, sub = add_group(
         subparsers, "sim",
-        help="list and run the classic experiments (results.json + figures)",
+        help=purpose("sim"),
         description="Each experiment writes OUT/NAME/results.json (the numbers behind "
         "its figures, with config and seed) and PNG figures; sweeps are resumable.",
         example="markone sim run novikoff --out results",

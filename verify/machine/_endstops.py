@@ -18,14 +18,21 @@ import numpy as np
 from markone._internal.typing import ArrayLike, JSONDict
 from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
 from verify.machine import _clipped, _reach
-from verify.machine.claims import Method, proves
+from verify.machine._context import SlotContext
+from verify.machine.claims import Method, decide, proves
 from verify.machine.report import Claim
 from verify.machine.task import NO_STOP, Reduced, Units
 
-__all__ = ["end_stop_claim", "split_notes", "margin_bounds", "margin_holds",
+__all__ = ["end_stop_claim", "END_STOP_KINDS", "split_notes", "margin_bounds", "margin_holds",
            "stops_evidence", "one_signed", "greedy_streams", "z3_hit",
            "invariant_evidence", "NOVIKOFF_BOUNDS", "MAX_DIRECTIONS", "MAX_INVARIANT",
            "Z3_RLIMIT"]
+
+#: The kinds of end-stop claim the error-correction rule's provers give.
+END_STOP_KINDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
+                  Method.EXACT_REACH, Method.BALL, Method.BALL_PUSHES, Method.Z3,
+                  Method.MAX_MARGIN, Method.HIT_EXHAUSTIVE, Method.HIT_GREEDY,
+                  Method.HIT_BEAM, Method.HIT_RANDOM, Method.HIT_Z3)
 
 #: The end-stop bounds that follow from a certified margin alone.
 NOVIKOFF_BOUNDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM)
@@ -83,13 +90,15 @@ MARGIN_NUMBERS = ("gamma_lower", "reinforcement_bound", "novikoff_norm_bound_ste
 BOUND_NUMBERS = ("bound_used", "max_weight_steps", "min_weight_steps")
 
 
-def end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
-    """The end-stop claim with only re-checkable evidence (the rest in its notes),
-    and the stream that reaches a stop, if one was found: the first claim of the
-    provers in :data:`PROVERS` order."""
-    ctx = EndStops(red, units, budget, z3_depth, rng, orders, deadline)
-    claim = next(c for c in (decide(ctx) for decide in PROVERS) if c is not None)
-    return split_notes(claim), ctx.hit
+def end_stop_claim(base: Any) -> Claim:
+    """The end-stop claim of the R-unit of ``base`` (its
+    :class:`~verify.machine._context.RUnitContext`): the first claim of the slot's
+    provers in their order, with only re-checkable evidence (the rest in its notes)
+    once the error-correction analysis ran; ``base.hit`` is then the stream that
+    reaches a stop, if one was found."""
+    ctx = EndStops(base)
+    claim = decide("end_stops", ctx)
+    return split_notes(claim) if ctx.margin is not None else claim
 
 
 def split_notes(claim):
@@ -138,19 +147,14 @@ def stops_evidence(units: Units) -> JSONDict:
 
 
 @dataclasses.dataclass
-class EndStops:
-    """What the end-stop provers of one R-unit share: the task, the search limits,
-    the evidence so far, the best bound proven (``top``, ``bottom`` in units, by the
-    method ``used``, within ``mistakes`` reinforcements) and the stream that reaches a
-    stop (``hit``) once one is found."""
+class EndStops(SlotContext):
+    """What the end-stop provers of one R-unit share: the R-unit (``base``, whose
+    task, units and search limits read as attributes of this), the evidence so far,
+    the best bound proven (``top``, ``bottom`` in units, by the method ``used``,
+    within ``mistakes`` reinforcements) and the stream that reaches a stop (``hit``)
+    once one is found."""
 
-    red: Reduced
-    units: Units
-    budget: int
-    z3_depth: int
-    rng: Any
-    orders: int
-    deadline: float | None
+    slot = "end_stops"
     ev: dict = dataclasses.field(default_factory=dict)
     margin: Any = None
     top: int = 0
@@ -160,15 +164,14 @@ class EndStops:
     graph: Any = None
     proven: Any = None
     pushed: Any = None
-    hit: list | None = None
 
     def hits(self, stream, how):
         """The claim that ``stream`` (found by the search ``how``) reaches a stop."""
-        claim, self.hit = _hit_claim(self.red, self.units, stream, how, self.ev)
+        claim, self.base.hit = _hit_claim(self.red, self.units, stream, how, self.ev)
         return claim
 
 
-@proves(Method.MAX_MARGIN)
+@proves(Method.MAX_MARGIN, order=10)
 def margin(ctx: EndStops) -> Claim | None:
     """Novikoff's bounds from the certified margin, and the one-signed argument."""
     from verify.margin import max_margin
@@ -189,6 +192,7 @@ def margin(ctx: EndStops) -> Claim | None:
     return None
 
 
+@proves(order=20, slot="end_stops")
 def exact_reach(ctx: EndStops) -> Claim | None:
     """On a small task, the exact set of weights any stream reaches: the tightest
     bound."""
@@ -205,7 +209,7 @@ def exact_reach(ctx: EndStops) -> Claim | None:
 
 
 @proves(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
-        Method.EXACT_REACH)
+        Method.EXACT_REACH, order=30)
 def fits(ctx: EndStops) -> Claim | None:
     """No stop bites when the best bound so far fits inside the stops."""
     claim = _fits_claim(ctx.units, ctx.top, ctx.bottom, ctx.used, ctx.mistakes, ctx.ev)
@@ -214,7 +218,7 @@ def fits(ctx: EndStops) -> Claim | None:
     return claim
 
 
-@proves(Method.HIT_EXHAUSTIVE)
+@proves(Method.HIT_EXHAUSTIVE, order=40)
 def exhaustive(ctx: EndStops) -> Claim | None:
     """The exact reachable set leaves the stops: the path to a state outside."""
     if ctx.used is not Method.EXACT_REACH:
@@ -225,7 +229,7 @@ def exhaustive(ctx: EndStops) -> Claim | None:
     return ctx.hits(ctx.graph.path_to(s), Method.HIT_EXHAUSTIVE)
 
 
-@proves(Method.HIT_GREEDY)
+@proves(Method.HIT_GREEDY, order=50)
 def greedy(ctx: EndStops) -> Claim | None:
     """Greedy mistake streams (:func:`greedy_streams`) that reach a stop."""
     red, units = ctx.red, ctx.units
@@ -237,7 +241,7 @@ def greedy(ctx: EndStops) -> Claim | None:
     return None
 
 
-@proves(Method.BALL, Method.BALL_PUSHES)
+@proves(Method.BALL, Method.BALL_PUSHES, order=60)
 def balls(ctx: EndStops) -> Claim | None:
     """Each weight in its own ball, and in smaller ones at its pushes
     (:mod:`verify.machine._reach`)."""
@@ -264,7 +268,7 @@ def balls(ctx: EndStops) -> Claim | None:
     return claim
 
 
-@proves(Method.HIT_BEAM)
+@proves(Method.HIT_BEAM, order=70)
 def beam(ctx: EndStops) -> Claim | None:
     """The beam search for a stream that pushes a weight to its stop."""
     if ctx.proven is None:
@@ -280,7 +284,7 @@ def beam(ctx: EndStops) -> Claim | None:
     return None if pushed.stream is None else ctx.hits(pushed.stream, Method.HIT_BEAM)
 
 
-@proves(Method.HIT_RANDOM)
+@proves(Method.HIT_RANDOM, order=80)
 def random_orders(ctx: EndStops) -> Claim | None:
     """Random periodic orders, each run until it reaches a stop or 200 passes."""
     red, units = ctx.red, ctx.units
@@ -296,7 +300,7 @@ def random_orders(ctx: EndStops) -> Claim | None:
     return None
 
 
-@proves(Method.Z3, Method.HIT_Z3)
+@proves(Method.Z3, Method.HIT_Z3, order=90)
 def z3_bmc(ctx: EndStops) -> Claim | None:
     """Z3 bounded model checking to the Novikoff depth, on small tasks."""
     red, units, deadline = ctx.red, ctx.units, ctx.deadline
@@ -318,15 +322,13 @@ def z3_bmc(ctx: EndStops) -> Claim | None:
     return ctx.hits(found, Method.HIT_Z3)
 
 
+@proves(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
+        Method.EXACT_REACH, Method.BALL, Method.BALL_PUSHES, Method.MAX_MARGIN,
+        order=100)
 def undecided(ctx: EndStops) -> Claim:
     """Not decided: the best bound proven and how far the searches got."""
     return Claim(None, ctx.used, _undecided(ctx.units, ctx.top, ctx.bottom, ctx.used,
                                             ctx.pushed, ctx.ev), ctx.ev)
-
-
-#: The end-stop provers, in the order they are tried: the first claim wins.
-PROVERS = (margin, exact_reach, fits, exhaustive, greedy, balls, beam, random_orders,
-           z3_bmc, undecided)
 
 
 def one_signed(red):

@@ -13,14 +13,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._internal.typing import ArrayLike
+from markone._internal.typing import ArrayLike, JSONDict
+from verify.machine._evidence import RECOMPUTED, same_claim
+from verify.machine.claims import Method, proves, rechecks
+from verify.machine.schema import check_value
 from verify.machine.report import Claim
 from verify.machine.task import MachineTask
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI, MarkIParams
+    from verify.machine._context import MachineContext
+    from verify.machine._evidence import RecheckContext
 
-__all__ = ["exposure_limits", "timing_claim"]
+__all__ = ["exposure_limits", "timing_claim", "timing", "recheck_timing"]
 
 def exposure_limits(params: MarkIParams, images: ArrayLike | None = None
                     ) -> tuple[float, float]:
@@ -47,6 +52,28 @@ def exposure_limits(params: MarkIParams, images: ArrayLike | None = None
         t, top = float(dark.max()), float(lit.max())
         decay = params.photocell_decay_s * math.log((top - t) / (th - t))
     return rise, decay
+
+
+@proves(Method.SETTLING, Method.PHOTOCELL, order=0)
+def timing(ctx: MachineContext) -> Claim:
+    """The timing claim of the machine of ``ctx`` (its
+    :class:`~verify.machine._context.MachineContext`) at its exposure."""
+    return timing_claim(ctx.machine, ctx.task, ctx.machine._images(ctx.images),
+                        ctx.exposure_s)
+
+
+@rechecks(Method.SETTLING, Method.PHOTOCELL)
+def recheck_timing(ctx: RecheckContext, claim: JSONDict) -> str | None:
+    """The timing claim at the exposure it names, recomputed in closed form from the
+    machine's parameters and figures (:func:`timing_claim`): the same claim."""
+    exposure = claim["evidence"].get("exposure_s")
+    check_value(exposure, lambda v: v is None or (
+        type(v) in (int, float) and math.isfinite(v) and v > 0),
+        "null or a positive number", "timing evidence.exposure_s")
+    m = ctx.machine
+    same_claim(claim, timing_claim(m, ctx.task, m._images(ctx.images), exposure),
+               ctx.where)
+    return None if claim["holds"] is None else RECOMPUTED
 
 
 def timing_claim(machine: MarkI, task: MachineTask, images: np.ndarray,
@@ -77,17 +104,17 @@ def timing_claim(machine: MarkI, task: MachineTask, images: np.ndarray,
         close = levels[(levels >= th) & (levels - tol < th)
                        | (levels < th) & (levels + tol >= th)]
         if close.size:
-            return Claim(None, "settling",
+            return Claim(None, Method.SETTLING,
                          f"light levels {close[:5].tolist()} lie within the settling "
                          f"tolerance {tol} of the threshold {th}: a settled cell may "
                          "still be read on the wrong side", ev)
-        return Claim(True, "settling", "each figure is shown until the retina settles "
+        return Claim(True, Method.SETTLING, "each figure is shown until the retina settles "
                      f"within {tol} of its light, and every light level is further than "
                      "that from the threshold, so every S-unit is read as settled; "
                      f"fixed exposures longer than {max(rise, decay) * 1000:.4g} ms are "
                      "safe too", ev)
     if exposure_s >= rise and (exposure_s > decay or decay == 0):
-        return Claim(True, "closed-form photocell response",
+        return Claim(True, Method.PHOTOCELL,
                      f"an exposure of {exposure_s * 1000:.4g} ms cannot change any S-unit "
                      f"(so no A-unit pattern), whatever came before: every exposure "
                      f"longer than {max(rise, decay) * 1000:.4g} ms is safe; shorter ones "
@@ -109,12 +136,12 @@ def timing_claim(machine: MarkI, task: MachineTask, images: np.ndarray,
             units = np.flatnonzero(A[c] != task.patterns[c]).tolist()
             ev.update(before=q, figure=c, a_units_changed=units)
             first = "the dark start" if q is None else f"figure {q} shown long before"
-            return Claim(False, "closed-form photocell response",
+            return Claim(False, Method.PHOTOCELL,
                          f"an exposure of {exposure_s * 1000:.4g} ms blends figures: after "
                          f"{first}, figure {c} fires a different set of A-units "
                          f"({len(units)} change); exposures longer than "
                          f"{max(rise, decay) * 1000:.4g} ms are safe", ev)
-    return Claim(None, "closed-form photocell response",
+    return Claim(None, Method.PHOTOCELL,
                  f"an exposure of {exposure_s * 1000:.4g} ms can misread S-units, but no "
                  "figure shown after one other figure changes an A-unit; longer "
                  f"histories were not searched (safe from {max(rise, decay) * 1000:.4g} "
