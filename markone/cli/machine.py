@@ -328,7 +328,8 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="the letters' typeface")
     f.add_argument("--seed", type=nonnegative_int, default=0,
                    help="first machine seed (and the figures' seed)")
-    f.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    f.add_argument("--workers", type=positive_int, default=1,
+                   help="worker processes, this one included")
     f.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     f.add_argument("--out", type=output_file, default=None,

@@ -15,11 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from markone._internal.io import to_jsonable
 from markone.hardware import MachineRun, MarkI
 from markone.hardware.console_server import ConsoleServer
 from markone.hardware.live import LiveSession
 from markone.hardware.replay import write_replay_html
 from _browser import headless_chromium, launch
+from test_replay_browser import assert_knobs_turn_at_motor_pace
 from _paths import ROOT
 
 pytestmark = pytest.mark.browser
@@ -114,9 +116,9 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     assert page.is_disabled("#live-reinforce") is False
 
     # reinforce: the knobs turn at the machine's pace to where the Python MarkI has them
-    page.click("#live-reinforce")
-    page.wait_for_function("window.markoneConsole.state().playing || "
-                           "!window.markoneLive.state().busy")
+    page.click("#live-reinforce")   # the motors turn on the page, as the clock runs
+    page.wait_for_function("(() => { const s = window.markoneConsole.state();"
+                           " return s.playing && s.phase === 'motors' && s.moving > 0; })()")
     s = settled(page)
     np.testing.assert_array_equal(np.array(s["weights"]), machine.weights)
     assert s["t"] == pytest.approx(machine.now_s) and not live(page)["pending"]
@@ -156,6 +158,11 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     assert a not in last.active_a
     assert "1 dead (crossed)" in page.inner_text("#aunits-caption")
     np.testing.assert_array_equal(np.array(s["weights"]), machine.weights)
+
+    # the knobs of the second figure turned at the motors' pace, as in a replay
+    so_far = console.session.run()
+    assert_knobs_turn_at_motor_pace(page, to_jsonable(so_far.to_dict()),
+                                    [so_far.weights_at(k) for k in range(3)], 1)
 
     page.keyboard.press("s")
     settled(page)

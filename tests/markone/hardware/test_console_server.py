@@ -197,6 +197,43 @@ def test_bad_host_and_port(tmp_path):
         ConsoleServer(session, tmp_path)
 
 
+def test_close_lets_a_save_under_way_finish_and_refuses_later_calls(tmp_path):
+    session = LiveSession(MarkI(seed=0))
+    session.present(FIGURES["A"], "A")
+    server = ConsoleServer(session, tmp_path / "run.json")
+    inside, release, order = threading.Event(), threading.Event(), []
+    real_save = session.save
+
+    def slow_save(path):
+        inside.set()
+        release.wait()
+        out = real_save(path)
+        order.append("saved")
+        return out
+
+    session.save = slow_save
+    saver = threading.Thread(target=server.call, args=("/api/save", "POST", {}))
+    saver.start()
+    inside.wait()
+
+    def close():
+        server.close()
+        order.append("closed")
+
+    closer = threading.Thread(target=close)
+    closer.start()
+    closer.join(0.5)            # time for a close that does not wait to finish first
+    release.set()
+    saver.join()
+    closer.join()
+    assert order == ["saved", "closed"]
+    assert MachineRun.load(tmp_path / "run.json").n_presentations == 1
+    with pytest.raises(Exception, match="the console is stopping") as refused:
+        server.call("/api/state", "GET")
+    assert refused.value.status == 503
+    server.close()                                     # twice is harmless
+
+
 # ------------------------------------------------------------------ the command
 def start_console(tmp_path, *extra):
     proc = subprocess.Popen(
