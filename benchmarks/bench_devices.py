@@ -14,29 +14,19 @@ machine's load (``uptime``) is printed with the numbers; every time is the best 
 import argparse
 import os
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_machine import best_of  # noqa: E402  (the same timing as the machine's)
 from markone.datasets import letters  # noqa: E402
 from markone.hardware import MarkI, MarkIParams  # noqa: E402
 from verify.machine import drift_horizon  # noqa: E402
 
 VARIATIONS = {"step_dtod": 0.3, "step_std": 0.3, "up_down": 0.2, "drift_rate": 0.01,
               "sticky_prob": 0.1}
-
-
-def best_of(fn, repeat):
-    """The least wall-clock seconds of ``repeat`` calls of ``fn``, and its result."""
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
 
 
 def main(argv=None):
