@@ -94,7 +94,7 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         it (the default) only budgets of work limit the searches, so the report does
         not depend on the clock: ``exact_budget`` states, ``orders``, at most
         ``verify.machine._reach.MAX_REFINE`` (1,024) weights refined by their own
-        ball, ``verify.machine._endstops.Z3_RLIMIT`` (20 million) Z3 resource units
+        ball, ``verify.machine._stop_searches.Z3_RLIMIT`` (20 million) Z3 resource units
         per R-unit, and ``verify.machine.faults.MAX_TESTS`` (400) separability
         checks to minimise the faults.
     progress : bool, optional

@@ -170,6 +170,8 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     saved = MachineRun.load(console.out)
     assert saved.n_presentations == 3 and len(saved.faults) == 2
     np.testing.assert_array_equal(saved.weights, machine.weights)
+    page.reload()                                     # the page asks the machine again
+    assert live(page)["presentations"] == 3 and "1 dead" in page.inner_text("#aunits-caption")
 
     # the saved run in the replay console: same weights at the end, the dead unit marked
     page.goto(write_replay_html(console.out, tmp_path / "replay.html").as_uri())

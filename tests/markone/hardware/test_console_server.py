@@ -285,10 +285,20 @@ def test_console_command_stops_cleanly_and_leaves_whole_files(tmp_path, sig, wor
     assert MachineRun.load(tmp_path / "run.json").n_presentations == 1
 
 
-def test_console_command_refuses_a_non_loopback_host(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("options, words", [
+    (["--host", "0.0.0.0"], "must be a loopback address"),
+    (["--host", "192.168.0.10"], "must be a loopback address"),
+    (["--port", "70000"], "'70000' is not a port: ports go from 0 to 65535"),
+    (["--set", "retina_shape=[10, 12]", "--set", "max_fanout=60"],
+     "give the threshold for this retina with --set theta=N"),
+])
+def test_console_command_refuses_bad_options(tmp_path, capsys, monkeypatch, options, words):
     from markone.cli import main
 
     monkeypatch.chdir(tmp_path)
-    assert main(["machine", "console", "--no-browser", "--host", "0.0.0.0"]) == 2
-    assert "must be a loopback address" in capsys.readouterr().err
+    try:
+        status = main(["machine", "console", "--no-browser", *options])
+    except SystemExit as exc:   # argparse refuses an option's value itself
+        status = exc.code
+    assert status == 2 and words in capsys.readouterr().err
     assert os.listdir(tmp_path) == []
