@@ -29,7 +29,7 @@ import struct
 import sys
 import threading
 import time
-from concurrent.futures import (FIRST_COMPLETED, ProcessPoolExecutor,
+from concurrent.futures import (FIRST_COMPLETED, Future, ProcessPoolExecutor,
                                 ThreadPoolExecutor, wait)
 
 from markone._internal.validation import check_int_at_least
@@ -136,7 +136,8 @@ def _local_each(fn, items, workers):
     here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="run-each-here")
     try:
         probes = {pool.submit(os.getpid) for _ in range(n_spawned)}  # back: started
-        started, todo, running, mine = 0, collections.deque(range(len(items))), {}, None
+        started, todo, mine = 0, collections.deque(range(len(items))), None
+        running: dict[Future, int] = {}   # future -> its item's index
         while todo or running:
             while todo and len(running) - (mine is not None) < \
                     _QUEUED_PER_WORKER * started:   # the front, to started workers
