@@ -20,7 +20,7 @@ from markone._internal.typing import JSONDict
 from verify._budget import expired
 from verify.machine import _clipped, _projected
 from verify.machine._clipped import blocking_components
-from verify.machine._endstops import invariant_evidence
+from verify.machine._exact import invariant_evidence
 from verify.machine._context import SlotContext
 from verify.machine.claims import Method, decide, proves
 from verify.machine.report import Claim

@@ -16,17 +16,18 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
-from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
-from verify.machine import _clipped, _reach
+from verify._budget import BUDGET, TIMEOUT, expired
+from verify.machine import _clipped, _reach, _stop_searches
 from verify.machine._context import SlotContext
+from verify.machine._exact import invariant_evidence
 from verify.machine.claims import Method, decide, proves
+from verify.machine._stop_searches import greedy_streams, z3_hit
 from verify.machine.report import Claim
 from verify.machine.task import NO_STOP, Reduced, Units
 
-__all__ = ["end_stop_claim", "END_STOP_KINDS", "split_notes", "margin_bounds", "margin_holds",
-           "stops_evidence", "one_signed", "greedy_streams", "z3_hit",
-           "invariant_evidence", "NOVIKOFF_BOUNDS", "MAX_DIRECTIONS", "MAX_INVARIANT",
-           "Z3_RLIMIT"]
+__all__ = ["end_stop_claim", "END_STOP_KINDS", "split_notes", "margin_bounds",
+           "margin_holds", "stops_evidence", "one_signed",
+           "NOVIKOFF_BOUNDS", "MAX_DIRECTIONS"]
 
 #: The kinds of end-stop claim the error-correction rule's provers give.
 END_STOP_KINDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
@@ -67,15 +68,6 @@ def margin_holds(X: ArrayLike, y: ArrayLike, u: ArrayLike, lower: float) -> bool
 #: (each is one integer per input of the R-unit); with more, the claim is not
 #: re-checkable from the report.
 MAX_DIRECTIONS = 256
-
-#: Most integers (states times merged A-units) of a reachable set a report keeps as
-#: the inductive invariant behind an "exact reachable states" claim.
-MAX_INVARIANT = 100_000
-
-#: Z3 resource units (its deterministic ``rlimit`` count) at most of the bounded model
-#: checking of one R-unit's end stops (it can otherwise run for many minutes on a
-#: small task): a few seconds of Z3's work on an idle machine.
-Z3_RLIMIT = 20_000_000
 
 #: End-stop evidence that records how a search went, not what the claim rests on:
 #: kept out of the report (in ``Claim.notes``), since no re-check can recompute it.
@@ -251,7 +243,7 @@ def balls(ctx: EndStops) -> Claim | None:
                                               deadline=ctx.deadline)
     if proven is None:
         return None
-    top, bottom = _ball_evidence(red, units, proven, ctx.ev)
+    top, bottom = _reach.ball_evidence(red, units, proven, ctx.ev)
     if not (top < ctx.top or bottom > ctx.bottom):
         return None
     ctx.top, ctx.bottom = top, bottom
@@ -264,7 +256,7 @@ def balls(ctx: EndStops) -> Claim | None:
     # the directions alone re-check the bounds (kept when not too many)
     if claim is not None and not proven.pushed and \
             len(proven._ball.directions) <= MAX_DIRECTIONS:
-        claim.evidence["ball_directions"] = _directions(red, proven)
+        claim.evidence["ball_directions"] = _reach.ball_directions(red, proven)
     return claim
 
 
@@ -309,7 +301,8 @@ def z3_bmc(ctx: EndStops) -> Claim | None:
     found = z3_hit(red, units, ctx.mistakes, deadline)
     if found in (BUDGET, TIMEOUT):
         limit = ("within timeout_s" if found == TIMEOUT else
-                 f"within its budget of {Z3_RLIMIT:,} resource units (Z3_RLIMIT)")
+                 f"within its budget of {_stop_searches.Z3_RLIMIT:,} resource units "
+                 "(Z3_RLIMIT)")
         return Claim(None, Method.Z3,
                      f"undecided: Z3 did not finish {limit} (the bound "
                      f"{units.steps(ctx.top)} steps exceeds the end stops and no "
@@ -356,36 +349,6 @@ def _fits_claim(units, top, bottom, used, mistakes, ev, why=""):
                  f"learns it within {mistakes} reinforcements", ev)
 
 
-def _ball_evidence(red, units, proven, ev):
-    """Record the per-weight ball bounds in ``ev``; return their ``(top, bottom)``
-    in units."""
-    top = int(proven.upper.max(initial=0)) * units.e
-    bottom = int(proven.lower.min(initial=0)) * units.e
-    refined = []
-    for j, s in proven.refined:
-        b = int(proven.upper[j]) if s > 0 else -int(proven.lower[j])
-        refined.append({"a_unit": int(red.cols[j]), "sign": s,
-                        "bound_steps": str(units.steps(b * units.e)),
-                        "by": "balls at its pushes" if (j, s) in proven.pushed
-                        else "own ball"})
-    ev.update(ball_max_weight_steps=str(units.steps(top)),
-              ball_min_weight_steps=str(units.steps(bottom)), ball_refined=refined,
-              ball_complete=proven.complete)
-    return top, bottom
-
-
-def _directions(red, proven):
-    """The ball's integer directions as lists over the R-unit's inputs (0 on the
-    A-units that no figure activates)."""
-    out = []
-    for U in proven._ball.directions:
-        full = [0] * red.X.shape[1]
-        for c, v in zip(proven._cols.tolist(), np.asarray(U).tolist()):
-            full[c] = int(v)
-        out.append(full)
-    return out
-
-
 def _undecided(units, top, bottom, used, pushed, ev):
     """Why the end-stop claim stays open: the best bound and the furthest push."""
     words = (f"the best bound proven ({used}) lets a weight reach "
@@ -425,100 +388,3 @@ def _hit_claim(red, units, stream, how, ev):
                  f"presentations of a stream found by the {how} search (replay: "
                  "MarkI.train(images, labels, order=stream, max_epochs=1) has "
                  "saturated > 0 for this R-unit)", ev), stream
-
-
-def greedy_streams(red, units, mistakes, u):
-    """Greedy mistake streams of the ideal rule: push the weight that is furthest out
-    further, and :mod:`verify.adversary`'s rules (largest growth of ``||w||``, least
-    violated, least progress along the max-margin direction ``u``)."""
-    from verify.adversary import _greedy_run
-
-    w = np.zeros(red.d, np.int64)
-    Pf = red.P.astype(np.float64)   # small integers: float64 products are exact (BLAS)
-    stream = []
-    while len(stream) <= mistakes:
-        wrong = np.flatnonzero(Pf @ w <= 0)
-        if wrong.size == 0:
-            break
-        nxt = w[None, :] + red.D[wrong]
-        reach = np.maximum(nxt.max(axis=1) / max(units.hi, 1),
-                           nxt.min(axis=1) / min(units.lo, -1))
-        k = int(wrong[np.argmax(reach)])
-        stream.append(k)
-        w = w + red.D[k]
-        if w.max() > units.hi or w.min() < units.lo:
-            break
-    yield stream
-    YX = (red.y[:, None] * red.X).astype(np.float64)
-    for rule in ("norm", "least", "align"):
-        yield _greedy_run(YX, rule, u, mistakes + 1)
-
-
-def z3_hit(red, units, depth, deadline=None):
-    """A stream of at most ``depth`` mistakes whose ideal weights leave the end
-    stops, None when Z3 proves there is none, or what stopped it first: ``"budget"``
-    (:data:`Z3_RLIMIT` resource units in all) or ``"timeout"`` (``deadline``)."""
-    import z3
-
-    ctx = z3.Context()   # its own: the work counted is this search's alone
-    P = red.P.tolist()
-    D = red.D.tolist()
-    w = [z3.IntVal(0, ctx)] * red.d
-    solver = z3.Solver(ctx=ctx)
-    solver.set("random_seed", 0)
-
-    def used():
-        stats = solver.statistics()
-        return stats.get_key_value("rlimit count") if "rlimit count" in stats.keys() else 0
-
-    def check():
-        if used() >= Z3_RLIMIT:
-            raise _Undecided(BUDGET)
-        if expired(deadline):
-            raise _Undecided(TIMEOUT)
-        solver.set("rlimit", Z3_RLIMIT - used())
-        if deadline is not None:
-            solver.set("timeout", max(1, math.ceil(seconds_left(deadline) * 1000)))
-        answer = solver.check()
-        if answer == z3.unknown:   # Z3 says "canceled" for either limit: count
-            raise _Undecided(BUDGET if used() >= Z3_RLIMIT or deadline is None
-                             else TIMEOUT)
-        return answer
-
-    choices, outside = [], []
-    for k in range(depth):
-        c = z3.Int(f"c{k}", ctx)
-        choices.append(c)
-        solver.add(c >= 0, c < red.n)
-        score = z3.Sum([z3.If(c == i, z3.Sum([P[i][j] * w[j] for j in range(red.d)]),
-                              0) for i in range(red.n)])
-        solver.add(score <= 0)
-        w = [w[j] + z3.Sum([z3.If(c == i, D[i][j], 0) for i in range(red.n)])
-             for j in range(red.d)]
-        outside.append(z3.Or([z3.Or(v > units.hi, v < units.lo) for v in w]))
-        solver.push()
-        solver.add(outside[-1])
-        try:
-            if check() == z3.sat:
-                model = solver.model()
-                return [model.eval(ci).as_long() for ci in choices]
-            solver.pop()
-            if check() != z3.sat:   # no stream of k + 1 mistakes at all
-                return None
-        except _Undecided as stop:
-            return stop.args[0]
-    return None
-
-
-class _Undecided(Exception):
-    """Z3 answered unknown: ``args[0]`` says what stopped it (``"budget"`` or
-    ``"timeout"``)."""
-
-
-def invariant_evidence(graph, red):
-    """A complete reachable set as evidence that re-checks without a search (an
-    inductive invariant over the merged A-units), or nothing when it is too large."""
-    if graph.states.size > MAX_INVARIANT:
-        return {}
-    return {"invariant_states": graph.states.tolist(),
-            "invariant_groups": [[int(c) for c in g] for g in red.groups]}

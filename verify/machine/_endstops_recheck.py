@@ -27,11 +27,12 @@ import numpy as np
 from verify.machine import _clipped
 from verify.machine._ball import integer_bounds
 from verify.machine._derived import require_error_correction
-from verify.machine._endstops import (END_STOP_KINDS, greedy_streams, margin_bounds,
-                                      margin_holds, one_signed, stops_evidence)
+from verify.machine._endstops import (END_STOP_KINDS, margin_bounds, margin_holds,
+                                      one_signed, stops_evidence)
 from verify.machine._evidence import (Refuted, evidence, expect, fraction, stream_of,
                                       verdict)
 from verify.machine._exact import check_hits, closed_set
+from verify.machine._stop_searches import greedy_streams
 from verify.machine.claims import Method, rechecks
 
 __all__ = ["recheck_end_stops", "BOUND_CERTIFICATES", "END_STOP_FIELDS"]

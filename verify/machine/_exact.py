@@ -1,6 +1,7 @@
 """Exact re-runs for the re-checks: the clipped update in integers, a stream that
-must reach an end stop, and a reachable set given as evidence, checked as an
-inductive invariant.
+must reach an end stop, and a reachable set given as evidence
+(:func:`invariant_evidence` writes it), checked as an inductive invariant
+(:func:`closed_set`).
 
 Examples
 --------
@@ -21,7 +22,12 @@ from markone._internal.typing import JSONDict
 from verify.machine._evidence import Refuted
 from verify.machine.task import Units
 
-__all__ = ["clipped_run", "check_hits", "closed_set"]
+__all__ = ["clipped_run", "check_hits", "closed_set", "invariant_evidence",
+           "MAX_INVARIANT"]
+
+#: Most integers (states times merged A-units) of a reachable set a report keeps as
+#: the inductive invariant behind an "exact reachable states" claim.
+MAX_INVARIANT = 100_000
 
 
 def clipped_run(X: np.ndarray, y: np.ndarray, e: int, lo: int, hi: int, stream: Any,
@@ -56,6 +62,15 @@ def check_hits(X: np.ndarray, y: np.ndarray, units: Units, stream: list[int],
                                    max_epochs=1))
     if not run.saturated[r] > 0:
         raise Refuted("on the machine the stream reaches no end stop")
+
+
+def invariant_evidence(graph: Any, red: Any) -> JSONDict:
+    """A complete reachable set as evidence that re-checks without a search (an
+    inductive invariant over the merged A-units), or nothing when it is too large."""
+    if graph.states.size > MAX_INVARIANT:
+        return {}
+    return {"invariant_states": graph.states.tolist(),
+            "invariant_groups": [[int(c) for c in g] for g in red.groups]}
 
 
 def closed_set(X: np.ndarray, y: np.ndarray, ev: JSONDict, units: Units,
