@@ -41,7 +41,9 @@ class RUnitContext:
     ``(rule, quantize, machine_passes)`` of the forced and gamma analyses (None when
     they do not apply; :func:`verify.machine._rule_claims.analyses`); ``stuck`` the
     A-units a fault holds dead or on; ``hit`` the stream that reached an end stop,
-    once one is found; ``memo`` what a prover computes once for several slots."""
+    once one is found; ``memo`` what a prover computes once for several slots;
+    ``params`` and ``plan`` the machine's parameters and fault plan (the device
+    variation's provers read them; None: a machine without variation or faults)."""
 
     r: int
     task: MachineTask
@@ -57,6 +59,8 @@ class RUnitContext:
     claims: dict = dataclasses.field(default_factory=dict)
     hit: list | None = None
     memo: dict = dataclasses.field(default_factory=dict)
+    params: Any = None
+    plan: Any = None
 
     @functools.cached_property
     def cols(self) -> np.ndarray:

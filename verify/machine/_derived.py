@@ -1,8 +1,10 @@
 """End-stop and convergence claims that follow from something decided before them.
 
-Three provers come first in both slots, in this order: an R-unit whose task is not
-proven learnable gets claims that repeat why (:func:`follows_from_learnable`); under
-the forced or gamma rule, the rule's exact analysis gives both claims
+Four provers come first in both slots, in this order: an R-unit whose task is not
+proven learnable gets claims that repeat why (:func:`follows_from_learnable`); on a
+machine whose potentiometers vary, the claims that variation leaves
+(:func:`verify.machine._variation.under_variation`, order 1); under the forced or
+gamma rule, the rule's exact analysis gives both claims
 (:func:`rule_analysis`, :mod:`verify.machine.rules`); on a machine that no analysis
 covers (noise, drift, faults that change the task over time) they are not assessed
 (:func:`not_analysed`). Only on the error-correction rule do the provers of
@@ -17,7 +19,7 @@ Examples
 --------
 >>> from verify.machine.claims import provers
 >>> [decide.__name__ for decide in provers("end_stops")][:4]
-['follows_from_learnable', 'rule_analysis', 'not_analysed', 'margin']
+['follows_from_learnable', 'under_variation', 'rule_analysis', 'not_analysed']
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 from verify.machine._evidence import Refuted, claim_of, same_claim
 from verify.machine._learnable import SEPARABLE, after_learnable, not_assessed
 from verify.machine._rule_claims import RULE_KINDS, analyses, replay_forced, rule_claims
+from verify.machine._variation import variation_claims
 from verify.machine.claims import Method, proves, rechecks
 from verify.machine.report import Claim
 
@@ -48,8 +51,8 @@ def follows_from_learnable(ctx: Any) -> Claim | None:
                                                          ctx.slot)
 
 
-@proves(*RULE_KINDS["end_stops"], order=1, slot="end_stops")
-@proves(*RULE_KINDS["converges"], order=1, slot="converges")
+@proves(*RULE_KINDS["end_stops"], order=2, slot="end_stops")
+@proves(*RULE_KINDS["converges"], order=2, slot="converges")
 def rule_analysis(ctx: Any) -> Claim | None:
     """The claim (of ``ctx.slot``) of a learnable R-unit under the forced or gamma
     rule, from the rule's exact analysis (computed once for both slots)."""
@@ -61,7 +64,7 @@ def rule_analysis(ctx: Any) -> Claim | None:
     return _of_slot(base.memo["rules"], ctx.slot)
 
 
-@proves(Method.NOT_ASSESSED, order=2)
+@proves(Method.NOT_ASSESSED, order=3)
 def not_analysed(ctx: Any) -> Claim | None:
     """The claim (of ``ctx.slot``) of a learnable R-unit on a machine that only the
     learnable claim covers."""
@@ -84,6 +87,9 @@ def derived_claims(ctx: Any) -> tuple | None:
     learnable = ctx.claim("learnable")
     if learnable["holds"] is not True:
         return after_learnable(claim_of(learnable))
+    varied = variation_claims(ctx.machine.params, ctx.plan, len(ctx.task.patterns))
+    if varied is not None:
+        return varied
     dynamic, rules = _analyses(ctx)
     if rules is not None and rules[0] in ("forced", "gamma"):
         key = ("rules", ctx.r)

@@ -9,6 +9,7 @@ import numpy as np
 from markone.hardware.runits import r_unit_name
 from verify.machine._evidence import RECOMPUTED, same_claim
 from verify.machine.claims import Method, proves, rechecks
+from verify.machine._variation import variation_quantisation
 from verify.machine.report import Claim
 
 __all__ = ["quantisation_claim", "quantisation", "recheck_quantisation"]
@@ -31,14 +32,16 @@ def _gamma_fraction(task, eta):
     return None
 
 
-@proves(Method.GAMMA_MOVES, Method.FLOAT, Method.WHOLE_INCREMENTS, order=0)
+@proves(Method.GAMMA_MOVES, Method.FLOAT, Method.WHOLE_INCREMENTS, Method.VARIATION,
+        order=0, slot="quantisation")
 def quantisation(ctx) -> Claim:
     """The quantisation claim of the machine of ``ctx`` (its
     :class:`~verify.machine._context.MachineContext`)."""
     return quantisation_claim(ctx.machine.params, ctx.units, ctx.task)
 
 
-@rechecks(Method.GAMMA_MOVES, Method.FLOAT, Method.WHOLE_INCREMENTS)
+@rechecks(Method.GAMMA_MOVES, Method.FLOAT, Method.WHOLE_INCREMENTS, Method.VARIATION,
+          slot="quantisation")
 def recheck_quantisation(ctx, claim) -> str | None:
     """The quantisation claim recomputed from the machine's parameters and figures:
     the same claim."""
@@ -49,7 +52,11 @@ def recheck_quantisation(ctx, claim) -> str | None:
 
 def quantisation_claim(p, units, task):
     """Do whole motor steps ever round a move the rule of ``p`` asks for on
-    ``task``?"""
+    ``task``? (Not decided when the potentiometers vary:
+    :func:`verify.machine._variation.variation_quantisation`.)"""
+    varied = variation_quantisation(p)
+    if varied is not None:
+        return varied
     ev = {"quantize": p.quantize, "increment_steps": str(units.eta),
           "units_per_step": units.Q}
     if p.rule == "gamma":

@@ -30,12 +30,12 @@ from markone._internal.validation import as_generator, check_int_at_least
 from markone.hardware.faults import AUnitStuck
 from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, timeout_keyword
 from verify.machine import (_derived, _fault_claims, _learnable,  # noqa: F401
-                            _quantisation, timing)
+                            _quantisation, _variation, timing)
 from verify.machine._context import MachineContext, RUnitContext
 from verify.machine._convergence import convergence_claim
 from verify.machine._endstops import end_stop_claim
 from verify.machine._rule_claims import analyses
-from verify.machine.claims import MACHINE, decide, slots
+from verify.machine.claims import MACHINE, Method, decide, slots
 from verify.machine.report import MachineReport, RUnitReport
 from verify.machine.task import Units, data_hash, machine_task, patterns_hash
 
@@ -47,6 +47,10 @@ __all__ = ["check_machine"]
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
 EXACT_MAX_STATES = 200_000
+
+#: Methods whose undecided claims are so by design (the report is not stopped by a
+#: budget): the analyses do not cover the machine.
+BY_DESIGN = (str(Method.NOT_ASSESSED), str(Method.VARIATION))
 
 
 # --------------------------------------------------------------------------------------
@@ -138,7 +142,7 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         for r in range(p.n_r_units):
             reports.append(_check_r_unit(RUnitContext(
                 r, task, units, dynamic, rules, stuck, budget, orders, z3_depth, rng,
-                deadline)))
+                deadline, params=p, plan=plan)))
             bar.update(1)
     reports = tuple(reports)
     ctx = MachineContext(machine, images, labels, task, units, plan, reports,
@@ -159,8 +163,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
 def _stopped_by(claims, deadline):
     """What left claims of a report undecided: ``"timeout"`` once the user's time
     limit has passed, else ``"budget"`` (a search ran out of its work); ``""`` when
-    every claim is decided (or, by design, not assessed)."""
-    if all(c.holds is not None or c.method == "not assessed" for c in claims):
+    every claim is decided (or, by design, not assessed: :data:`BY_DESIGN`)."""
+    if all(c.holds is not None or c.method in BY_DESIGN for c in claims):
         return ""
     return TIMEOUT if expired(deadline) else BUDGET
 

@@ -108,6 +108,9 @@ class Method(str, enum.Enum):
     # timing
     SETTLING = "settling"
     PHOTOCELL = "closed-form photocell response"
+    # device variation (verify.machine._variation): end stops, convergence, quantisation
+    VARIATION_FROZEN = "potentiometers never move"
+    VARIATION = "device variation"
     # quantisation
     GAMMA_MOVES = "rule"
     FLOAT = "float arithmetic"
@@ -342,18 +345,20 @@ def _built_in() -> None:
                       (M.HIT_GREEDY, False), (M.HIT_BEAM, False), (M.HIT_RANDOM, False),
                       (M.HIT_Z3, False), (M.FORCED_BOUND, True), (M.FORCED_HIT, False),
                       (M.FORCED_OPEN, None), (M.GAMMA_CENTRED, True, None),
-                      (M.GAMMA_ROUNDING, *both)],
+                      (M.GAMMA_ROUNDING, *both), (M.VARIATION_FROZEN, True),
+                      (M.VARIATION, None)],
         "converges": [(M.NOT_ASSESSED, None), (M.IDEAL, True), (M.ALL_STREAMS, *both),
                       (M.CLIPPED_BALL, True), (M.CONTINUATION, False),
                       (M.PERIODIC, False), (M.CONTINUATIONS_OPEN, None),
                       (M.PERIODIC_OPEN, None), (M.FORCED_LEARNS, True, None),
                       (M.FORCED_NEVER, False), (M.GAMMA_CENTRED, *both, None),
-                      (M.GAMMA_ROUNDING, None), (M.GAMMA_CHAIN, False)],
+                      (M.GAMMA_ROUNDING, None), (M.GAMMA_CHAIN, False),
+                      (M.VARIATION_FROZEN, False), (M.VARIATION, None)],
         "timing": [(M.SETTLING, True, None), (M.PHOTOCELL, *both, None)],
         "faults": [(M.NO_FAULTS, True), (M.FAULTS_LEARNABLE, True),
                    (M.FAULTS_BREAK, False)],
         "quantisation": [(M.GAMMA_MOVES, *both), (M.FLOAT, True, None),
-                         (M.WHOLE_INCREMENTS, True)],
+                         (M.WHOLE_INCREMENTS, True), (M.VARIATION, None)],
     }
     for slot, kinds in rows.items():
         for method, *verdicts in kinds:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from markone._internal.typing import JSONDict
+from markone.hardware.params import VARIATION_FIELDS
 from markone.hardware.runits import r_unit_name
 from verify._budget import STOPPED_BY
 from verify.machine.claims import MACHINE, R_UNIT, SLOTS, slots
@@ -241,6 +242,8 @@ def _machine_differences(params: JSONDict, machine: JSONDict) -> list[str]:
     def exact(v):   # True and 1 are equal in Python, not as parameters
         return json.dumps(v, sort_keys=True)
 
+    # a report written before device variation existed is about a machine without it
+    params = {**{k: 0.0 for k in VARIATION_FIELDS}, **params}
     names = sorted(set(params) | set(machine))
     return [k for k in names if k not in params or k not in machine
             or exact(params[k]) != exact(machine[k])]

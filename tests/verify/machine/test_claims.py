@@ -30,11 +30,13 @@ def test_the_slots_of_a_report():
 
 def test_the_declared_order_lives_in_the_registry():
     assert [p.__name__ for p in provers("end_stops")] == [
-        "follows_from_learnable", "rule_analysis", "not_analysed", "margin",
+        "follows_from_learnable", "under_variation", "rule_analysis", "not_analysed",
+        "margin",
         "exact_reach", "fits", "exhaustive", "greedy", "balls", "beam",
         "random_orders", "z3_bmc", "undecided"]
     assert [p.__name__ for p in provers("converges")] == [
-        "follows_from_learnable", "rule_analysis", "not_analysed", "ideal",
+        "follows_from_learnable", "under_variation", "rule_analysis", "not_analysed",
+        "ideal",
         "all_streams", "clipped_ball", "continuations", "periodic", "undecided"]
     assert [p.__name__ for p in kind_of("end_stops", "one-signed columns").provers] \
         == ["fits", "undecided"]

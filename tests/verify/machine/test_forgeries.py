@@ -487,7 +487,8 @@ def test_the_report_names_every_parameter_and_a_difference_by_name(genuine):
     assert report["machine"] == machine.params.to_dict()
     for change, name in (({"increment_steps": 2}, "increment_steps"),
                          ({"theta": 3}, "theta"), ({"quantize": False}, "quantize"),
-                         ({"topology": "source_sets"}, "topology")):
+                         ({"topology": "source_sets"}, "topology"),
+                         ({"up_down": 0.2}, "up_down")):
         other = MarkI(machine.params.replace(**change), seed=0)
         with pytest.raises(ValueError, match=f"another machine: its {name} is"):
             recheck_report(report, other, images, labels)
