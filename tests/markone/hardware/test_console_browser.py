@@ -135,6 +135,7 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
 
     # kill the first A-unit that fired, by clicking it
     a = first_a[0]
+    page.locator("#aunits").scroll_into_view_if_needed()
     box = page.locator("#aunits").bounding_box()
     size = box["width"] / 32
     page.mouse.click(box["x"] + (a % 32 + 0.5) * size, box["y"] + (a // 32 + 0.5) * size)
@@ -146,8 +147,16 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     b = first_a[1]
     page.fill("#live-aunit", str(b))
     page.dispatch_event("#live-aunit", "change")
-    wire = page.eval_on_selector("#live-wire", "s => s.value")
-    page.click("#live-cut")
+    wires = page.eval_on_selector_all("#live-wire option", "os => os.map(o => o.value)")
+    assert sorted(map(int, wires)) == sorted(machine.wiring.inputs[b].tolist())
+    wire = int(wires[-1])                  # choose it by clicking its photocell
+    page.locator("#retina").scroll_into_view_if_needed()
+    box = page.locator("#retina").bounding_box()
+    size = box["width"] / 20
+    page.mouse.click(box["x"] + (wire % 20 + 0.5) * size, box["y"] + (wire // 20 + 0.5) * size)
+    assert page.input_value("#live-wire") == str(wire)
+    assert page.evaluate("document.activeElement.id") == "live-cut"
+    page.keyboard.press("Enter")
     settled(page)
     assert machine.faults.plan.faults[-1].s_unit == int(wire)
     assert machine.faults.cut[b].any()
