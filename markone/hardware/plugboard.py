@@ -382,12 +382,17 @@ def calibrate_theta(wiring: Wiring, s: np.ndarray, target_rate: Sequence[float],
     2
     """
     net = net_input(wiring, s)
+    # how many outputs reach each net input v: at_least[v + n_inhibitory], so that
+    # each rate is the count over the total, as np.mean(net >= theta) divides them
+    counts = np.bincount((net + n_inhibitory).ravel(),
+                         minlength=n_excitatory + n_inhibitory + 1)
+    at_least = counts[::-1].cumsum()[::-1]
     lo, hi = target_rate
     mid = (lo + hi) / 2
     best = -n_inhibitory + 1
     best_key: tuple[float, float] | None = None
     for theta in range(-n_inhibitory + 1, n_excitatory + 1):
-        rate = float(np.mean(net >= theta))
+        rate = float(at_least[theta + n_inhibitory] / net.size)
         outside = max(lo - rate, rate - hi, 0.0)
         key = (outside, abs(rate - mid))
         if best_key is None or key < best_key:
