@@ -345,6 +345,8 @@ def _largest_time(terms, sd, delta):
     harmful stop)."""
     if terms.wrong or any(c == 0 for c, _ in terms.rooms):
         return Fraction(0)
+    if not terms.answers:   # the bound is 0 at every time: nothing to search
+        raise ValueError("no answer to bound: the machine has no training figures.")
     s, d = float(sd), float(delta)
     lo, hi = 0.0, 1.0
     while terms.estimate(s, hi) <= d:

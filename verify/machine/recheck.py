@@ -21,10 +21,12 @@ claim's verdict must be the one its evidence implies:
   (:mod:`verify.machine._endstops_recheck`, :mod:`verify.machine._convergence_recheck`):
   margins, bounds and reachable sets are recomputed from their certificates, streams
   and cycles replayed exactly and on a copy of the machine.
+* **timing** (:mod:`verify.machine.timing`): a fixed exposure's limits are recomputed
+  in closed form and its blend of figures replayed for the one pair it names.
 * claims that follow from others or from an exact deterministic analysis (the
   forced and gamma rules, "equals the ideal perceptron", the claims of an R-unit that
-  is not learnable: :mod:`verify.machine._derived`; timing, quantisation, the faults'
-  culprits) are derived again and compared in full; the smallest set of faults is
+  is not learnable: :mod:`verify.machine._derived`; settling, quantisation, the
+  faults' culprits) are derived again and compared in full; the smallest set of faults is
   re-checked (it breaks the R-units it names, and, when it is said to be 1-minimal,
   removing any one fault repairs the task).
 
@@ -57,7 +59,7 @@ from markone.hardware.runits import r_unit_name
 # the modules whose re-checks the registry holds
 from verify.machine import (_convergence_recheck, _derived,  # noqa: F401
                             _endstops_recheck, _fault_claims, _learnable,
-                            _quantisation, timing)
+                            _quantisation, _variation, timing)
 from verify.machine._evidence import RecheckContext, Refuted, registered_kind
 from verify.machine.claims import MACHINE, R_UNIT, slots
 from verify.machine.report import MachineReport, combined_verdict
