@@ -302,8 +302,10 @@ def provers(slot: str) -> tuple[Callable[..., Any], ...]:
     return tuple(p.decide for _, p in sorted(_PROVERS[slot].items()))
 
 
-def decide(slot: str, ctx: Any) -> Any:
-    """The claim of ``slot``: the first that its provers give, in their order.
+def decide(slot: str, ctx: Any, *, until: int | None = None) -> Any:
+    """The claim of ``slot``: the first that its provers give, in their order (with
+    ``until``, only the provers placed before it are tried, and None is returned
+    when none of them gives a claim).
 
     Raises
     ------
@@ -311,15 +313,19 @@ def decide(slot: str, ctx: Any) -> Any:
         When no prover gives a claim, or one gives a claim of an unregistered kind or
         with a verdict its kind cannot give (a bug in that prover).
     """
-    for prove in provers(slot):
-        claim = prove(ctx)
+    for order, prover in sorted(_PROVERS[slot].items()):
+        if until is not None and order >= until:
+            return None
+        claim = prover.decide(ctx)
         if claim is not None:
             kind = KINDS.get((slot, str(claim.method)))
             if kind is None or claim.holds not in kind.verdicts:
-                raise RuntimeError(f"BUG: {prove.__name__} gave a {slot} claim "
+                raise RuntimeError(f"BUG: {prover.decide.__name__} gave a {slot} claim "
                                    f"({claim.method!r}, holds={claim.holds}) of no "
                                    "registered kind; please report it")
             return claim
+    if until is not None:
+        return None
     raise RuntimeError(f"BUG: no {slot} prover gave a claim; please report it")
 
 

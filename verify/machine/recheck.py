@@ -59,7 +59,7 @@ from markone.hardware.runits import r_unit_name
 # the modules whose re-checks the registry holds
 from verify.machine import (_convergence_recheck, _derived,  # noqa: F401
                             _endstops_recheck, _fault_claims, _learnable,
-                            _quantisation, timing)
+                            _quantisation, _variation, timing)
 from verify.machine._evidence import RecheckContext, Refuted, registered_kind
 from verify.machine.claims import MACHINE, R_UNIT, slots
 from verify.machine.report import MachineReport, combined_verdict

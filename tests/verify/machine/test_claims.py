@@ -42,6 +42,27 @@ def test_the_declared_order_lives_in_the_registry():
         == ["fits", "undecided"]
 
 
+def test_the_derived_provers_run_alone_below_the_analyses():
+    # decide(..., until=ANALYSES_FROM) runs only the provers that derive a claim from
+    # what was decided before: what the re-check runs again
+    from verify.machine._context import RUnitContext
+    from verify.machine._derived import ANALYSES_FROM
+    from verify.machine._endstops import EndStops
+    from verify.machine.report import Claim
+    from verify.machine.task import Units, machine_task
+
+    machine, images, labels = two_cells((-1, 1), [[1, 0], [0, 1]])
+    base = RUnitContext(0, machine_task(machine, images, labels), Units(1, (-1, 1)))
+    base.claims["learnable"] = Claim(False, "check_separable/lp", "not separable")
+    assert decide("end_stops", EndStops(base), until=ANALYSES_FROM).method \
+        == "not assessed"
+    base.claims["learnable"] = Claim(True, "check_separable/lp", "separable")
+    ctx = EndStops(base)
+    assert decide("end_stops", ctx, until=ANALYSES_FROM) is None
+    assert ctx.margin is None                  # no error-correction prover ran
+    assert decide("end_stops", EndStops(base)).method == "exact reachable states"
+
+
 def test_learnable_covers_every_prover_of_check_separable():
     methods = {m.value.split("/", 1)[1] for m in SEPARABLE}
     assert {"trivial", "perceptron", "lp", "timeout", "budget", *SOLVERS,
@@ -58,8 +79,8 @@ def test_kind_of_refuses_unknown_methods_and_other_slots():
 
 
 def test_a_place_in_a_slots_order_is_taken_once_and_kinds_once():
-    with pytest.raises(RuntimeError, match="end_stops prover 50 is greedy already"):
-        proves(Method.HIT_GREEDY, order=50)(lambda ctx: None)
+    with pytest.raises(RuntimeError, match="end_stops prover 140 is greedy already"):
+        proves(Method.HIT_GREEDY, order=140)(lambda ctx: None)
     with pytest.raises(RuntimeError, match="re-checked by recheck_end_stops already"):
         rechecks(Method.HIT_GREEDY)(lambda ctx, claim: None)
     with pytest.raises(ValueError, match="is registered already"):
