@@ -151,3 +151,22 @@ def test_cli_walk(tmp_path, capsys):
     assert main(["verify", "drift", str(run), "--sd", "0.3"]) == 2
     assert "--sd needs --delta" in capsys.readouterr().err
     assert main(["verify", "drift", str(run), "--rate", "0.3", "--delta", "0.1"]) == 2
+
+
+def test_cli_reads_the_runs_own_drift(tmp_path, capsys):
+    walk, creep = tmp_path / "walk.json", tmp_path / "creep.json"
+    assert main(["machine", "train", "--chars", "AB", "--per-class", "2", "--log",
+                 "--drift", "0.3", "--faults-at", "1e9", "--out", str(walk)]) == 0
+    assert main(["machine", "train", "--chars", "AB", "--per-class", "2", "--log",
+                 "--set", "drift_rate=-0.25", "--out", str(creep)]) == 0
+    capsys.readouterr()
+    assert main(["verify", "drift", str(walk), "--delta", "0.01"]) == 0
+    own = capsys.readouterr().out
+    assert main(["verify", "drift", str(walk), "--sd", "0.3", "--delta", "0.01"]) == 0
+    assert capsys.readouterr().out == own and "0.3 steps per sqrt(s)" in own
+    assert main(["verify", "drift", str(creep)]) == 0
+    assert "at 1/4 steps/s" in capsys.readouterr().out
+    assert main(["verify", "drift", str(creep), "--delta", "0.01"]) == 2
+    assert "no PotentiometerDrift fault" in capsys.readouterr().err
+    assert main(["verify", "drift", str(walk)]) == 2
+    assert "no drift_rate of its own" in capsys.readouterr().err
