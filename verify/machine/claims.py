@@ -171,18 +171,26 @@ class ClaimKind:
 
 
 def add_slot(name: str, scope: str, *, since: int = 1) -> Slot:
-    """Register a new place in the report (see :class:`Slot`).
+    """Register a new place in the report (see :class:`Slot`): a claim about the
+    whole machine, written as a top-level field of the report.
 
     Raises
     ------
     ValueError
-        When the slot exists already or ``scope`` is not :data:`R_UNIT` or
-        :data:`MACHINE`.
+        When the slot exists already, or ``scope`` is not :data:`MACHINE` (the R-unit
+        slots are the report's three: a new claim about each R-unit is a new kind of
+        one of them, or a machine slot whose evidence names the R-units).
     """
     if name in SLOTS:
         raise ValueError(f"the slot {name!r} is registered already")
-    if scope not in (R_UNIT, MACHINE):
-        raise ValueError(f"scope must be {R_UNIT!r} or {MACHINE!r}, got {scope!r}")
+    if scope != MACHINE:
+        raise ValueError(f"a new slot must have scope {MACHINE!r}, got {scope!r}: each "
+                         f"R-unit's claims are {list(slots(R_UNIT))}; add a kind to "
+                         "one of them (add_kind) instead")
+    return _new_slot(name, scope, since)
+
+
+def _new_slot(name: str, scope: str, since: int = 1) -> Slot:
     SLOTS[name] = Slot(name, scope, since)
     _PROVERS[name] = {}
     return SLOTS[name]
@@ -333,9 +341,9 @@ def _built_in() -> None:
     """The slots and kinds of markone's own claims."""
     M, both = Method, (True, False)
     for name in ("learnable", "end_stops", "converges"):
-        add_slot(name, R_UNIT)
+        _new_slot(name, R_UNIT)
     for name in ("faults", "timing", "quantisation"):
-        add_slot(name, MACHINE)
+        _new_slot(name, MACHINE)
     separable = [m for m in M if m.value.startswith("check_separable/")]
     undecided = (M.SEPARABLE_TIMEOUT, M.SEPARABLE_BUDGET)
     for m in separable:

@@ -9,7 +9,8 @@ from markone.hardware import MarkI, MarkIParams
 from verify.machine import check_machine, recheck_report
 from verify.machine._learnable import SEPARABLE
 from verify.machine.claims import (KINDS, MACHINE, R_UNIT, SLOTS, Method, add_kind,
-                                   decide, kind_of, proves, provers, rechecks, slots)
+                                   add_slot, decide, kind_of, proves, provers,
+                                   rechecks, slots)
 from verify.smt import SOLVERS
 
 
@@ -21,6 +22,14 @@ def test_every_method_has_a_kind_and_every_kind_a_prover_and_a_recheck():
         assert kind.provers, (slot, method)
         assert set(kind.provers) <= set(provers(slot))
         assert kind.recheck is not None, (slot, method)
+
+
+def test_every_recheck_lives_beside_its_prover():
+    # in the prover's module, or in the module named after it with "_recheck"
+    for (slot, method), kind in KINDS.items():
+        homes = {p.__module__ for p in kind.provers}
+        homes |= {f"{m}_recheck" for m in homes}
+        assert kind.recheck.__module__ in homes, (slot, method, kind.recheck.__module__)
 
 
 def test_the_slots_of_a_report():
@@ -89,6 +98,13 @@ def test_a_place_in_a_slots_order_is_taken_once_and_kinds_once():
         add_kind("colour", "guess", True)
     with pytest.raises(ValueError, match="no slot has kinds for all of"):
         proves("guess", order=999)(lambda ctx: None)
+    with pytest.raises(ValueError, match="is registered already"):
+        add_slot("timing", MACHINE)
+    with pytest.raises(ValueError, match="a new slot must have scope 'machine', got "
+                       "'r_unit': each R-unit's claims are \\['learnable', "
+                       "'end_stops', 'converges'\\]"):
+        add_slot("colour", R_UNIT)
+    assert "colour" not in SLOTS
 
 
 def test_decide_refuses_a_claim_of_no_registered_kind():
