@@ -145,7 +145,7 @@ def startup_table(repeat):
     after = load()
     print(f"first check_separable above the floor: {wall - floor_wall:.3f} s wall, "
           f"{cpu - floor_cpu:.3f} s cpu (goal <= 0.5 s); {after}")
-    return [f"Best of {repeat}, {before} before and {after} after:", ""] + table
+    return [f"Best of {repeat}; before the run {before}, after it {after}:", ""] + table
 
 
 def _markdown(name):
