@@ -98,7 +98,7 @@ def plot_cycle(ax: Any, cycle: Sequence[Sequence[Any]], *,
         raise ValueError(f"plot_cycle draws a sequence of weight vectors; cycle has "
                          f"shape {W.shape}.")
     names = [f"w{i + 1}" for i in range(W.shape[1])] if names is None else list(names)
-    steps = ([f"state {k + 1}" for k in range(len(W))] + ["state 1"]
+    steps = ([f"state {k + 1}" for k in range(len(W))] + ["state 1 again"]
              if steps is None else list(steps))
     if len(names) != W.shape[1] or len(steps) != len(W) + 1:
         raise ValueError(f"plot_cycle needs {W.shape[1]} names and {len(W) + 1} steps "
