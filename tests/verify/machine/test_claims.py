@@ -24,6 +24,14 @@ def test_every_method_has_a_kind_and_every_kind_a_prover_and_a_recheck():
         assert kind.recheck is not None, (slot, method)
 
 
+def test_every_recheck_lives_beside_its_prover():
+    # in the prover's module, or in the module named after it with "_recheck"
+    for (slot, method), kind in KINDS.items():
+        homes = {p.__module__ for p in kind.provers}
+        homes |= {f"{m}_recheck" for m in homes}
+        assert kind.recheck.__module__ in homes, (slot, method, kind.recheck.__module__)
+
+
 def test_the_slots_of_a_report():
     assert slots(R_UNIT) == ("learnable", "end_stops", "converges")
     assert slots(MACHINE) == ("faults", "timing", "quantisation")

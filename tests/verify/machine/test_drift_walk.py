@@ -16,6 +16,7 @@ from markone.hardware import MarkI, MarkIParams
 from verify.machine import drift_horizon, walk_horizon
 from verify.machine.drift_walk import (WalkTerms, first_changes, retraining_schedule,
                                        walk_terms)
+from verify.machine.drift_walk import _largest_time as walk_horizon_of
 
 #: A slow decision (0.5 s of logic), so few presentations fill a second of drift.
 PARAMS = MarkIParams(logic_s=0.5)
@@ -116,6 +117,10 @@ def test_the_schedule_splits_delta_over_equal_intervals():
     sd, delta = Fraction(1, 4), Fraction(1, 100)
     one = retraining_schedule(terms, sd, delta, 1)
     assert (one.intervals, one.times_s) == (1, ())
+    # exactly the horizon: certified at delta, so no retraining (the float search's
+    # safety margin must not cost an interval)
+    horizon = walk_horizon_of(terms, sd, delta)
+    assert retraining_schedule(terms, sd, delta, horizon).intervals == 1
     s = retraining_schedule(terms, sd, delta, 500)
     assert s.intervals * s.interval_s == 500 and len(s.times_s) == s.intervals - 1
     assert s.times_s[0] == s.interval_s and s.per_interval <= delta / s.intervals
