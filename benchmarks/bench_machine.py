@@ -16,14 +16,17 @@ fixed number of presentations and prints presentations per wall-clock second for
 then the SimPy events per presentation (never one per potentiometer), the bare
 compiled core (``markone.train`` on the machine's own A-unit outputs, 8 R-units as 8
 runs over the same stream) measured in the same run, so that the machine/core ratio
-is meaningful on a busy machine, and a fleet: 200 machines x 500 presentations of the
-letters on 2 local processes (target < 30 s), with the CPU seconds of the workers and
-of this process, and what one worker spends starting (imports, compiled kernels
-loaded from numba's cache) and per machine. The machines are timed in turn, each
-repeat timing every one of them, and every rate is the best of ``--repeat`` runs; the
-machine's load (``uptime``) is printed with the numbers. Usage: ``python
-benchmarks/bench_machine.py [--presentations 20000] [--repeat 3] [--fleet 200]
-[--workers 2]``.
+is meaningful on a busy machine, and fleets (issue 32): 2,000 machines x 500
+presentations of the letters here (1 worker), on 2 local workers (this process and one
+spawned) and on a Dask ``LocalCluster`` of 1 and of 2 worker processes (started before
+the clock runs; their first task imports markone), with the speed-ups [>= 1.7], the
+fleet's presentations per second against one machine's [within 2x], the CPU seconds
+of the workers and of this process, and what one worker spends starting (imports,
+compiled kernels loaded from numba's cache) and per machine. The machines are timed in
+turn, each repeat timing every one of them, and every rate is the best of
+``--repeat`` runs; the machine's load (``uptime``) is printed with the numbers.
+Usage: ``python benchmarks/bench_machine.py [--presentations 20000] [--repeat 3]
+[--fleet 2000] [--workers 2] [--only-fleet] [--no-dask]``.
 """
 
 import argparse
@@ -134,20 +137,28 @@ def main(argv=None):
     p.add_argument("--presentations", type=int, default=20_000)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--chars", default="ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    p.add_argument("--fleet", type=int, default=200, help="machines in the fleet (0: skip)")
+    p.add_argument("--fleet", type=int, default=2000,
+                   help="machines in the fleet (0: skip)")
     p.add_argument("--fleet-presentations", type=int, default=500)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--only-fleet", action="store_true", help="skip the machine rates")
+    p.add_argument("--no-dask", action="store_true", help="skip the Dask LocalClusters")
     a = p.parse_args(argv)
     images, labels = letters(a.chars, per_class=2, seed=0, typeface=("block", "serif"))
     n = a.presentations
     print(f"Mark I emulation: {len(images)} letters ({len(set(labels))} classes), "
           f"{n} presentations, best of {a.repeat} (machine shared with other work: "
           f"noisy; the ratios are measured in one run). {load()}")
-    if not a.only_fleet:
-        single_machine(images, labels, n, a.repeat)
+    if a.only_fleet:   # one machine's rate, for the fleet's ratio
+        machine = MarkI(seed=0)
+        machine.train(images, labels, presentations=50)
+        secs, _ = best_of(lambda: machine.train(images, labels, presentations=n),
+                          a.repeat)
+        single = n / secs
+    else:
+        single = single_machine(images, labels, n, a.repeat)
     if a.fleet:
-        fleet_run(images, labels, a)
+        fleet_run(images, labels, a, single)
 
 
 def load():
@@ -184,26 +195,87 @@ def single_machine(images, labels, n, repeat):
     print(f"  default machine / core       {default / core:6.3f}  (issue 16: 1/40 before,"
           " 1/10 sought)")
     print(f"  segments / per-figure path   {default / rates['per figure'][0]:6.1f}")
+    return default
 
 
-def fleet_run(images, labels, a):
+def fleet_run(images, labels, a, single):
+    """Time the fleet here, on local workers and on Dask; print the speed-ups, by
+    the clock and by the CPU seconds of the busiest process."""
     specs = MachineSpec.grid(range(a.fleet))
-    own0, kids0 = _cpu_seconds()
-    t0 = time.perf_counter()
-    fleet = run_fleet(specs, images, labels, workers=a.workers,
-                      presentations=a.fleet_presentations)
-    secs = time.perf_counter() - t0
-    own1, kids1 = _cpu_seconds()
-    acc = np.mean([f.accuracy for f in fleet])
+    train = {"presentations": a.fleet_presentations}
+    runs = {"1 worker (here)": _timed_fleet(specs, images, labels, train)}
+    local = f"{a.workers} local workers"
+    runs[local] = _timed_fleet(specs, images, labels, train, workers=a.workers)
+    if not a.no_dask:
+        runs.update(_dask_fleets(specs, images, labels, train, a.workers))
+    acc = np.mean([f.accuracy for f in runs[local][2]])
+    shown = a.fleet * a.fleet_presentations
+    print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations, mean "
+          f"accuracy {100 * acc:.1f}%. {load()}")
+    for name, (secs, cpu, _) in runs.items():
+        print(f"  {name:<28} {secs:6.1f} s {shown / secs:>9,.0f} presentations/s   "
+              f"CPU s per process: {', '.join(f'{c:.1f}' for c in cpu)}")
     start, per_machine = _worker_costs(images, labels, a.fleet_presentations)
-    print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations on "
-          f"{a.workers} processes: {secs:.1f} s [< 30 s]; CPU seconds: "
-          f"{kids1 - kids0:.1f} in the workers, {own1 - own0:.1f} here; mean accuracy "
-          f"{100 * acc:.1f}%. {load()}")
     print(f"  one worker: {start:.2f} s to start (imports, compiled kernels loaded), "
           f"then {1e3 * per_machine:.1f} ms per machine (wiring, calibration, "
           f"{a.fleet_presentations} presentations, accuracy); measured in a fresh "
           "process")
+    print(f"fleet ratios (targets in brackets; {load()}):")
+    pairs = [(f"{local} / 1 worker", "1 worker (here)", local)]
+    if not a.no_dask:
+        pairs.append((f"Dask, {a.workers} workers / 1", "Dask, 1 worker",
+                      f"Dask, {a.workers} workers"))
+    for label, one, many in pairs:
+        (t1, c1, _), (tn, cn, _) = runs[one], runs[many]
+        print(f"  {label:<28} {t1 / tn:6.2f} by the clock, {max(c1) / max(cn):6.2f} by "
+              "the busiest process's CPU seconds  [>= 1.7]")
+    print(f"  one machine / fleet ({local}), presentations/s "
+          f"{single / (shown / runs[local][0]):6.2f}  [<= 2] (one machine: "
+          f"{single:,.0f}/s, {a.presentations} presentations)")
+    if _autogroup():
+        print("  (Linux shares the CPU between sessions (autogroup): under load from "
+              "other sessions this run's processes share one session's slice, so the "
+              "clock can show no speed-up; the CPU-seconds ratio is what each process "
+              "on a core of its own gives)")
+
+
+def _autogroup():
+    """Whether Linux shares CPU time between sessions rather than processes."""
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return False
+
+
+def _timed_fleet(specs, images, labels, train, **where):
+    """``(seconds, CPU seconds per process, fleet)`` of one run here or on local
+    workers (this process, then the spawned ones together)."""
+    own0, kids0 = _cpu_seconds()
+    t0 = time.perf_counter()
+    fleet = run_fleet(specs, images, labels, **where, **train)
+    secs = time.perf_counter() - t0
+    own1, kids1 = _cpu_seconds()
+    cpu = [own1 - own0] + ([kids1 - kids0] if where.get("workers", 1) > 1 else [])
+    return secs, cpu, fleet
+
+
+def _dask_fleets(specs, images, labels, train, workers):
+    """``{name: (seconds, CPU seconds per worker process, fleet)}`` on a Dask
+    LocalCluster of 1 and of ``workers`` worker processes, each cluster started
+    before the clock runs (the workers' first task imports markone)."""
+    from dask.distributed import Client, LocalCluster
+
+    out = {}
+    for n in (1, workers):
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            before = client.run(time.process_time)
+            secs, _, fleet = _timed_fleet(specs, images, labels, train,
+                                          dask=cluster.scheduler_address)
+            after = client.run(time.process_time)
+            out[f"Dask, {n} worker{'s' if n > 1 else ''}"] = (
+                secs, [after[w] - before[w] for w in before], fleet)
+    return out
 
 
 _WORKER = """

@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import multiprocessing
 import os
@@ -28,7 +29,8 @@ import struct
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import (FIRST_COMPLETED, Future, ProcessPoolExecutor,
+                                ThreadPoolExecutor, wait)
 
 from markone._internal.validation import check_int_at_least
 
@@ -100,16 +102,19 @@ def run_each(fn, items, *, workers=1, dask=None):
         A picklable (top-level) function of one item.
     items : sequence
     workers : int
-        1 runs here, in order; more starts that many processes (``spawn``).
+        1 runs here, in order. More runs on that many processes: this one (a
+        thread of it) and ``workers - 1`` started with ``spawn``. Once started,
+        they take the items from the front; this process takes them from the back,
+        from the start.
     dask : str, optional
-        ``"local"`` starts a ``dask.distributed.LocalCluster`` (threads in this
-        process); ``"tcp://host:port"`` uses a running scheduler. Overrides
-        ``workers``.
+        ``"local"`` starts a ``dask.distributed.LocalCluster``: with ``workers=1``
+        two threads in this process (light on a laptop), with more that many worker
+        processes. ``"tcp://host:port"`` uses a running scheduler (and its workers).
     """
     items = list(items)
     workers = check_int_at_least(workers, "workers", 1)
     if check_dask(dask) is not None:
-        yield from _dask_each(fn, items, dask)
+        yield from _dask_each(fn, items, dask, workers)
     elif workers == 1 or len(items) <= 1:
         for i, item in enumerate(items):
             yield i, fn(item)
@@ -118,24 +123,55 @@ def run_each(fn, items, *, workers=1, dask=None):
 
 
 def _local_each(fn, items, workers):
+    """Run the items on ``workers - 1`` spawned processes and on a thread of this
+    one. The spawned workers take items from the front, but only once they have
+    started (each is sent at most :data:`_QUEUED_PER_WORKER` at a time), so none
+    waits in a process still importing; this process, already started, takes them
+    from the back meanwhile."""
+    n_spawned = min(workers - 1, len(items) - 1)
     # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(items)),
+    pool = ProcessPoolExecutor(max_workers=n_spawned,
                                mp_context=multiprocessing.get_context("spawn"),
                                initializer=die_with_parent, initargs=(os.getpid(),))
+    here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="run-each-here")
     try:
-        futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+        probes = {pool.submit(os.getpid) for _ in range(n_spawned)}  # back: started
+        started, todo, mine = 0, collections.deque(range(len(items))), None
+        running: dict[Future, int] = {}   # future -> its item's index
+        while todo or running:
+            while todo and len(running) - (mine is not None) < \
+                    _QUEUED_PER_WORKER * started:   # the front, to started workers
+                i = todo.popleft()
+                running[pool.submit(fn, items[i])] = i
+            if mine is None and todo:   # the back, here
+                i = todo.pop()
+                mine = here.submit(fn, items[i])
+                running[mine] = i
+            done, _ = wait(set(running) | probes, return_when=FIRST_COMPLETED)
+            started += len(done & probes)
+            probes -= done
+            for fut in done & running.keys():
+                mine = None if fut is mine else mine
+                yield running.pop(fut), fut.result()
     finally:  # on an error or Ctrl-C, do not start the tasks still queued
+        here.shutdown(wait=True, cancel_futures=True)
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask_each(fn, items, address):
+#: Items sent ahead to each started worker process: one running, one waiting, so a
+#: worker never idles while the next item travels to it.
+_QUEUED_PER_WORKER = 2
+
+
+def _dask_each(fn, items, address, workers=1):
     dist = distributed()
     cluster = None
-    if address == "local":  # threads in this process: light on a laptop
+    if address == "local" and workers == 1:  # threads in this process: light
         cluster = dist.LocalCluster(n_workers=1, threads_per_worker=2,
                                     processes=False, dashboard_address=None)
+    elif address == "local":   # the GIL would serialise threads: processes
+        cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                    processes=True, dashboard_address=None)
     try:
         if cluster is None:
             probe_scheduler(address, CONNECT_TIMEOUT_S)

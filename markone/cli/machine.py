@@ -5,7 +5,7 @@ Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handle
 
 from __future__ import annotations
 
-from argparse import ArgumentParser
+from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
@@ -208,15 +208,28 @@ CONSOLE_EXAMPLES = """\
   markone machine console --set motor_step_s=0.5 --seed 3"""
 
 
+def _port(text: str) -> int:
+    """A TCP port number from ``--port`` (0: a free one)."""
+    port = nonnegative_int(text)
+    if port > 65535:
+        raise ArgumentTypeError(f"{text!r} is not a port: ports go from 0 to 65535")
+    return port
+
+
 def _console(args):
     import webbrowser
 
     from markone.cli._errors import Terminated
     from markone.hardware import MarkI
     from markone.hardware.console_server import ConsoleServer
-    from markone.hardware.live import LiveSession
+    from markone.hardware.live import LiveSession, figure_catalogue
 
-    session = LiveSession(MarkI(machine_params(args), seed=args.seed))
+    params = machine_params(args)
+    if params.theta == "auto" and not figure_catalogue(params.retina_shape):
+        raise CommandError("the console calibrates theta on its built-in figures, which "
+                           "need a square retina of at least 9 rows; give the threshold "
+                           "for this retina with --set theta=N.")
+    session = LiveSession(MarkI(params, seed=args.seed))
     with ConsoleServer(session, args.out, host=args.host, port=args.port) as server:
         print(f"Mark I console, live: {server.url}", flush=True)
         print(f"Save writes {server.out}; Ctrl-C stops the console.", flush=True)
@@ -328,7 +341,8 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="the letters' typeface")
     f.add_argument("--seed", type=nonnegative_int, default=0,
                    help="first machine seed (and the figures' seed)")
-    f.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    f.add_argument("--workers", type=positive_int, default=1,
+                   help="worker processes, this one included")
     f.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     f.add_argument("--out", type=output_file, default=None,
@@ -363,7 +377,7 @@ def register(subparsers: Any) -> ArgumentParser:
     c.add_argument("--host", default="127.0.0.1",
                    help="a loopback address to listen on (127.0.0.1, ::1 or localhost); "
                    "others are refused")
-    c.add_argument("--port", type=nonnegative_int, default=0,
+    c.add_argument("--port", type=_port, default=0,
                    help="the port (0: a free one chosen by the system)")
     c.add_argument("--no-browser", action="store_true",
                    help="do not open a browser; open the printed address yourself")

@@ -77,7 +77,8 @@ def register(subparsers: Any) -> ArgumentParser:
     r.add_argument("--runs", type=positive_int, default=None,
                    help="number of runs (experiments with repeated runs)")
     r.add_argument("--seed", type=nonnegative_int, default=0, help="root seed")
-    r.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    r.add_argument("--workers", type=positive_int, default=1,
+                   help="worker processes, this one included")
     r.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     r.add_argument("--size", choices=("small", "default"), default="default",

@@ -189,6 +189,16 @@ class ConsoleServer:
         The console's address, e.g. ``http://127.0.0.1:50321/``.
     token : str
         The secret the page's API calls carry.
+
+    Examples
+    --------
+    >>> import tempfile, threading
+    >>> from markone.hardware import MarkI
+    >>> server = ConsoleServer(LiveSession(MarkI(seed=0)), tempfile.mkdtemp() + "/r.json")
+    >>> server.url.startswith("http://127.0.0.1:"), server.call("/api/state", "GET")["pending"]
+    (True, False)
+    >>> threading.Thread(target=server.serve_forever, daemon=True).start()
+    >>> server.close()        # from another thread, or after Ctrl-C ends serve_forever
     """
 
     def __init__(self, session: LiveSession, out: PathLike, *, host: str = "127.0.0.1",
@@ -205,7 +215,7 @@ class ConsoleServer:
         self.saved: str | None = None
         self._lock = threading.Lock()
         self._closed = False
-        self._serving = threading.Event()
+        self._serving = False
         self._httpd = _bind(address, port, self)
         self.port = int(self._httpd.server_address[1])
         self.hosts = allowed_hosts(address, self.port)
@@ -230,11 +240,14 @@ class ConsoleServer:
 
     def serve_forever(self) -> None:
         """Answer requests until :meth:`close` (from another thread) or Ctrl-C."""
-        self._serving.set()
+        with self._lock:
+            if self._closed:
+                return
+            self._serving = True
         try:
             self._httpd.serve_forever()
         finally:
-            self._serving.clear()
+            self._serving = False
 
     def close(self) -> None:
         """Stop: wait for the call under way (a save finishes whole), refuse any
@@ -243,7 +256,8 @@ class ConsoleServer:
             if self._closed:
                 return
             self._closed = True
-        if self._serving.is_set():   # serving in another thread: end its loop
+            serving = self._serving
+        if serving:   # the loop runs in another thread: end it
             self._httpd.shutdown()
         self._httpd.server_close()
 

@@ -429,6 +429,9 @@ class _Damage:
             w = self.machine.runits.weights
             step = self.rng.normal(0.0, self.drift_sd * np.sqrt(dt), w.shape)
             step[self.frozen] = 0.0
+            mask = self.machine.runits.mask
+            if mask is not None:   # source sets: an unwired potentiometer is not there
+                step[~mask] = 0.0
             w += step
             wr = self.machine.params.weight_range
             if wr is not None:

@@ -258,20 +258,32 @@ class Pattern:
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
 
-    __slots__ = ("a", "x", "units", "_masked", "_active")
+    __slots__ = ("a", "_x", "_units", "_masked", "_active")
+    _x: np.ndarray | None
+    _units: np.ndarray | None
     _masked: np.ndarray | None
     _active: tuple[int, ...] | None
 
     def __init__(self, a: np.ndarray) -> None:
         a.flags.writeable = False
         self.a = a
-        #: the outputs as a float64 row ``(1, n_a)``: the trainer's input
-        self.x = a.astype(np.float64)[None, :]
-        self.x.flags.writeable = False
-        #: the indices of the A-units that fire, ascending (int64)
-        self.units = np.flatnonzero(a).astype(np.int64)
-        self.units.flags.writeable = False
-        self._masked = self._active = None
+        self._x = self._units = self._masked = self._active = None
+
+    @property
+    def x(self) -> np.ndarray:
+        """The outputs as a float64 row ``(1, n_a)``: the trainer's input."""
+        if self._x is None:
+            self._x = self.a.astype(np.float64)[None, :]
+            self._x.flags.writeable = False
+        return self._x
+
+    @property
+    def units(self) -> np.ndarray:
+        """The indices of the A-units that fire, ascending (int64)."""
+        if self._units is None:
+            self._units = np.flatnonzero(self.a).astype(np.int64)
+            self._units.flags.writeable = False
+        return self._units
 
     def scores(self, weights: np.ndarray) -> np.ndarray:
         """Every R-unit's weighted sum over the active A-units (``weights`` is
@@ -370,12 +382,17 @@ def calibrate_theta(wiring: Wiring, s: np.ndarray, target_rate: Sequence[float],
     2
     """
     net = net_input(wiring, s)
+    # how many outputs reach each net input v: at_least[v + n_inhibitory], so that
+    # each rate is the count over the total, as np.mean(net >= theta) divides them
+    counts = np.bincount((net + n_inhibitory).ravel(),
+                         minlength=n_excitatory + n_inhibitory + 1)
+    at_least = counts[::-1].cumsum()[::-1]
     lo, hi = target_rate
     mid = (lo + hi) / 2
     best = -n_inhibitory + 1
     best_key: tuple[float, float] | None = None
     for theta in range(-n_inhibitory + 1, n_excitatory + 1):
-        rate = float(np.mean(net >= theta))
+        rate = float(at_least[theta + n_inhibitory] / net.size)
         outside = max(lo - rate, rate - hi, 0.0)
         key = (outside, abs(rate - mid))
         if best_key is None or key < best_key:

@@ -69,7 +69,7 @@
       const p = run.presentations[n - 1];
       mc.seek(from === "reinforce" ? p.end_t_s - p.motor_s : p.t_s);
       mc.play(); // at the machine's pace: the clock of the Python MarkI, animated
-    } else if (n) mc.end();
+    } else mc.seek(Number.MAX_VALUE); // the machine as it is now
     const classes = $("live-classes");
     classes.replaceChildren(...run.classes.map((c) => new Option(c)));
     $("live-out").textContent = state.saved ? `saved to ${state.saved}` : `saves to ${state.out}`;
@@ -329,7 +329,7 @@
   bind();
   drawEasel();
   refresh();
-  mc.seek(0);
+  mc.seek(Number.MAX_VALUE); // a page (re)loaded shows the machine as it is now
 
   window.markoneLive = {
     state: () => ({ pending, busy, message, selected, presentations: run.presentations.length,

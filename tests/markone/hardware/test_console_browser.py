@@ -15,11 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from markone._internal.io import to_jsonable
 from markone.hardware import MachineRun, MarkI
 from markone.hardware.console_server import ConsoleServer
 from markone.hardware.live import LiveSession
 from markone.hardware.replay import write_replay_html
 from _browser import headless_chromium, launch
+from test_replay_browser import assert_knobs_turn_at_motor_pace
 from _paths import ROOT
 
 pytestmark = pytest.mark.browser
@@ -114,9 +116,9 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     assert page.is_disabled("#live-reinforce") is False
 
     # reinforce: the knobs turn at the machine's pace to where the Python MarkI has them
-    page.click("#live-reinforce")
-    page.wait_for_function("window.markoneConsole.state().playing || "
-                           "!window.markoneLive.state().busy")
+    page.click("#live-reinforce")   # the motors turn on the page, as the clock runs
+    page.wait_for_function("(() => { const s = window.markoneConsole.state();"
+                           " return s.playing && s.phase === 'motors' && s.moving > 0; })()")
     s = settled(page)
     np.testing.assert_array_equal(np.array(s["weights"]), machine.weights)
     assert s["t"] == pytest.approx(machine.now_s) and not live(page)["pending"]
@@ -133,6 +135,7 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
 
     # kill the first A-unit that fired, by clicking it
     a = first_a[0]
+    page.locator("#aunits").scroll_into_view_if_needed()
     box = page.locator("#aunits").bounding_box()
     size = box["width"] / 32
     page.mouse.click(box["x"] + (a % 32 + 0.5) * size, box["y"] + (a // 32 + 0.5) * size)
@@ -144,8 +147,16 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     b = first_a[1]
     page.fill("#live-aunit", str(b))
     page.dispatch_event("#live-aunit", "change")
-    wire = page.eval_on_selector("#live-wire", "s => s.value")
-    page.click("#live-cut")
+    wires = page.eval_on_selector_all("#live-wire option", "os => os.map(o => o.value)")
+    assert sorted(map(int, wires)) == sorted(machine.wiring.inputs[b].tolist())
+    wire = int(wires[-1])                  # choose it by clicking its photocell
+    page.locator("#retina").scroll_into_view_if_needed()
+    box = page.locator("#retina").bounding_box()
+    size = box["width"] / 20
+    page.mouse.click(box["x"] + (wire % 20 + 0.5) * size, box["y"] + (wire // 20 + 0.5) * size)
+    assert page.input_value("#live-wire") == str(wire)
+    assert page.evaluate("document.activeElement.id") == "live-cut"
+    page.keyboard.press("Enter")
     settled(page)
     assert machine.faults.plan.faults[-1].s_unit == int(wire)
     assert machine.faults.cut[b].any()
@@ -157,12 +168,19 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     assert "1 dead (crossed)" in page.inner_text("#aunits-caption")
     np.testing.assert_array_equal(np.array(s["weights"]), machine.weights)
 
+    # the knobs of the second figure turned at the motors' pace, as in a replay
+    so_far = console.session.run()
+    assert_knobs_turn_at_motor_pace(page, to_jsonable(so_far.to_dict()),
+                                    [so_far.weights_at(k) for k in range(3)], 1)
+
     page.keyboard.press("s")
     settled(page)
     assert "saved to" in page.inner_text("#live-out")
     saved = MachineRun.load(console.out)
     assert saved.n_presentations == 3 and len(saved.faults) == 2
     np.testing.assert_array_equal(saved.weights, machine.weights)
+    page.reload()                                     # the page asks the machine again
+    assert live(page)["presentations"] == 3 and "1 dead" in page.inner_text("#aunits-caption")
 
     # the saved run in the replay console: same weights at the end, the dead unit marked
     page.goto(write_replay_html(console.out, tmp_path / "replay.html").as_uri())

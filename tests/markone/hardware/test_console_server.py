@@ -197,6 +197,43 @@ def test_bad_host_and_port(tmp_path):
         ConsoleServer(session, tmp_path)
 
 
+def test_close_lets_a_save_under_way_finish_and_refuses_later_calls(tmp_path):
+    session = LiveSession(MarkI(seed=0))
+    session.present(FIGURES["A"], "A")
+    server = ConsoleServer(session, tmp_path / "run.json")
+    inside, release, order = threading.Event(), threading.Event(), []
+    real_save = session.save
+
+    def slow_save(path):
+        inside.set()
+        release.wait()
+        out = real_save(path)
+        order.append("saved")
+        return out
+
+    session.save = slow_save
+    saver = threading.Thread(target=server.call, args=("/api/save", "POST", {}))
+    saver.start()
+    inside.wait()
+
+    def close():
+        server.close()
+        order.append("closed")
+
+    closer = threading.Thread(target=close)
+    closer.start()
+    closer.join(0.5)            # time for a close that does not wait to finish first
+    release.set()
+    saver.join()
+    closer.join()
+    assert order == ["saved", "closed"]
+    assert MachineRun.load(tmp_path / "run.json").n_presentations == 1
+    with pytest.raises(Exception, match="the console is stopping") as refused:
+        server.call("/api/state", "GET")
+    assert refused.value.status == 503
+    server.close()                                     # twice is harmless
+
+
 # ------------------------------------------------------------------ the command
 def start_console(tmp_path, *extra):
     proc = subprocess.Popen(
@@ -248,10 +285,20 @@ def test_console_command_stops_cleanly_and_leaves_whole_files(tmp_path, sig, wor
     assert MachineRun.load(tmp_path / "run.json").n_presentations == 1
 
 
-def test_console_command_refuses_a_non_loopback_host(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("options, words", [
+    (["--host", "0.0.0.0"], "must be a loopback address"),
+    (["--host", "192.168.0.10"], "must be a loopback address"),
+    (["--port", "70000"], "'70000' is not a port: ports go from 0 to 65535"),
+    (["--set", "retina_shape=[10, 12]", "--set", "max_fanout=60"],
+     "give the threshold for this retina with --set theta=N"),
+])
+def test_console_command_refuses_bad_options(tmp_path, capsys, monkeypatch, options, words):
     from markone.cli import main
 
     monkeypatch.chdir(tmp_path)
-    assert main(["machine", "console", "--no-browser", "--host", "0.0.0.0"]) == 2
-    assert "must be a loopback address" in capsys.readouterr().err
+    try:
+        status = main(["machine", "console", "--no-browser", *options])
+    except SystemExit as exc:   # argparse refuses an option's value itself
+        status = exc.code
+    assert status == 2 and words in capsys.readouterr().err
     assert os.listdir(tmp_path) == []

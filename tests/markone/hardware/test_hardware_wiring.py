@@ -6,6 +6,8 @@ words in a few large draws and repeats numpy's algorithm compiled. The old loop 
 here as the oracle: the same seed must give the same wiring *and* leave the generator
 in the same state (so every later draw of a machine, and the golden runs, are
 unchanged). If a numpy release changes how ``choice`` draws, these tests say so.
+The threshold calibration counts each net input once instead of taking one mean per
+threshold; the old way is its oracle too.
 """
 
 import numpy as np
@@ -127,3 +129,27 @@ def test_bounded_draw_rejects_as_numpy_does(high):
         value, used = lemire_reference(words[start:], high)
         assert (got, int(cursor[0]) - start) == (value, used)
     assert plugboard._below(np.zeros(0, dtype=np.uint32), np.array([0]), high) == -1
+
+
+def mean_rate_theta(wiring, s, target_rate, n_excitatory, n_inhibitory):
+    """The calibration as it was: each rate is ``np.mean(net >= theta)``."""
+    net = plugboard.net_input(wiring, s)
+    lo, hi = target_rate
+    mid = (lo + hi) / 2
+    keys = {theta: (max(lo - (r := float(np.mean(net >= theta))), r - hi, 0.0),
+                    abs(r - mid))
+            for theta in range(-n_inhibitory + 1, n_excitatory + 1)}
+    return min(keys, key=lambda theta: (keys[theta], theta))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), n_exc=st.integers(0, 6), n_inh=st.integers(1, 6),
+       lo=st.sampled_from([0.0, 0.05, 0.3]), width=st.sampled_from([0.0, 0.15, 0.5]))
+def test_calibrated_theta_is_the_mean_rate_one_hypo(seed, n_exc, n_inh, lo, width):
+    params = MarkIParams(retina_shape=(8, 8), n_a_units=40, n_excitatory=n_exc,
+                         n_inhibitory=n_inh, max_fanout=40)
+    wiring = plugboard.wire(params, seed)
+    s = (np.random.default_rng(seed).random((7, 64)) < 0.4).astype(np.uint8)
+    rate = (lo, lo + width)
+    assert plugboard.calibrate_theta(wiring, s, rate, n_exc, n_inh) == \
+        mean_rate_theta(wiring, s, rate, n_exc, n_inh)

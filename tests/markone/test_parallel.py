@@ -1,0 +1,66 @@
+"""markone._internal.parallel.run_each: every item once, wherever it ran.
+
+With ``workers=N`` the caller's process is one of the N: it takes items from the back
+while the ``N - 1`` spawned processes start and take them from the front.
+"""
+
+import os
+import time
+
+import pytest
+
+from markone._internal.parallel import run_each
+
+
+def pid_and_square(x):
+    """What a worker reports: where it ran, and its answer."""
+    return os.getpid(), x * x
+
+
+def test_two_workers_are_this_process_and_one_more():
+    out = dict(run_each(pid_and_square, range(20), workers=2))
+    assert sorted(out) == list(range(20))
+    assert [sq for _, sq in (out[i] for i in range(20))] == [i * i for i in range(20)]
+    # the last item is this process's first: the spawned worker gets items from the
+    # front, and only once it has started
+    assert out[19][0] == os.getpid()
+    assert len({pid for pid, _ in out.values()}) <= 2
+
+
+def test_no_item_waits_for_a_worker_that_is_starting():
+    # the spawned worker is sent items only once it has started (spawn, imports:
+    # a large fraction of a second); three trivial items are done here long before,
+    # where a pool sent items up front would hold the first two in the starting one
+    out = dict(run_each(pid_and_square, range(3), workers=2))
+    assert {pid for pid, _ in out.values()} == {os.getpid()}
+
+
+def test_many_workers_every_item_once():
+    out = sorted(run_each(abs, range(-30, 0), workers=3))
+    assert out == [(i, 30 - i) for i in range(30)]
+
+
+def test_an_error_in_this_process_task_stops_the_sweep():
+    with pytest.raises(ZeroDivisionError):
+        list(run_each(divmod_by_zero_at_last, range(6), workers=2))
+
+
+def divmod_by_zero_at_last(x):
+    """Fails on the last item, the one the caller's own process takes first."""
+    return 1 / (x - 5)
+
+
+def pid_and_item_slow_here(item):
+    """``(pid, x)`` for ``item = (caller's pid, x)``, half a second slower in the
+    caller's process, so that the spawned worker starts and takes items too."""
+    caller, x = item
+    if os.getpid() == caller:
+        time.sleep(0.5)
+    return os.getpid(), x
+
+
+def test_each_result_comes_back_with_its_own_index():
+    items = [(os.getpid(), x) for x in range(8)]
+    out = list(run_each(pid_and_item_slow_here, items, workers=2))
+    assert sorted(i for i, _ in out) == list(range(8))
+    assert all(x == i for i, (_, x) in out)   # each answer under its item's index
