@@ -16,14 +16,17 @@ fixed number of presentations and prints presentations per wall-clock second for
 then the SimPy events per presentation (never one per potentiometer), the bare
 compiled core (``markone.train`` on the machine's own A-unit outputs, 8 R-units as 8
 runs over the same stream) measured in the same run, so that the machine/core ratio
-is meaningful on a busy machine, and a fleet: 200 machines x 500 presentations of the
-letters on 2 local processes (target < 30 s), with the CPU seconds of the workers and
-of this process, and what one worker spends starting (imports, compiled kernels
-loaded from numba's cache) and per machine. The machines are timed in turn, each
-repeat timing every one of them, and every rate is the best of ``--repeat`` runs; the
-machine's load (``uptime``) is printed with the numbers. Usage: ``python
-benchmarks/bench_machine.py [--presentations 20000] [--repeat 3] [--fleet 200]
-[--workers 2]``.
+is meaningful on a busy machine, and fleets (issue 32): 2,000 machines x 500
+presentations of the letters here (1 worker), on 2 local workers (this process and one
+spawned) and on a Dask ``LocalCluster`` of 1 and of 2 worker processes (started before
+the clock runs; their first task imports markone), with the speed-ups [>= 1.7], the
+fleet's presentations per second against one machine's [within 2x], the CPU seconds
+of the workers and of this process, and what one worker spends starting (imports,
+compiled kernels loaded from numba's cache) and per machine. The machines are timed in
+turn, each repeat timing every one of them, and every rate is the best of
+``--repeat`` runs; the machine's load (``uptime``) is printed with the numbers.
+Usage: ``python benchmarks/bench_machine.py [--presentations 20000] [--repeat 3]
+[--fleet 2000] [--workers 2] [--only-fleet] [--no-dask]``.
 """
 
 import argparse
@@ -134,20 +137,28 @@ def main(argv=None):
     p.add_argument("--presentations", type=int, default=20_000)
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--chars", default="ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    p.add_argument("--fleet", type=int, default=200, help="machines in the fleet (0: skip)")
+    p.add_argument("--fleet", type=int, default=2000,
+                   help="machines in the fleet (0: skip)")
     p.add_argument("--fleet-presentations", type=int, default=500)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--only-fleet", action="store_true", help="skip the machine rates")
+    p.add_argument("--no-dask", action="store_true", help="skip the Dask LocalClusters")
     a = p.parse_args(argv)
     images, labels = letters(a.chars, per_class=2, seed=0, typeface=("block", "serif"))
     n = a.presentations
     print(f"Mark I emulation: {len(images)} letters ({len(set(labels))} classes), "
           f"{n} presentations, best of {a.repeat} (machine shared with other work: "
           f"noisy; the ratios are measured in one run). {load()}")
-    if not a.only_fleet:
-        single_machine(images, labels, n, a.repeat)
+    if a.only_fleet:   # one machine's rate, for the fleet's ratio
+        machine = MarkI(seed=0)
+        machine.train(images, labels, presentations=50)
+        secs, _ = best_of(lambda: machine.train(images, labels, presentations=n),
+                          a.repeat)
+        single = n / secs
+    else:
+        single = single_machine(images, labels, n, a.repeat)
     if a.fleet:
-        fleet_run(images, labels, a)
+        fleet_run(images, labels, a, single)
 
 
 def load():
@@ -184,26 +195,69 @@ def single_machine(images, labels, n, repeat):
     print(f"  default machine / core       {default / core:6.3f}  (issue 16: 1/40 before,"
           " 1/10 sought)")
     print(f"  segments / per-figure path   {default / rates['per figure'][0]:6.1f}")
+    return default
 
 
-def fleet_run(images, labels, a):
+def fleet_run(images, labels, a, single):
+    """Time the fleet here, on local workers and on Dask; print the speed-ups."""
     specs = MachineSpec.grid(range(a.fleet))
-    own0, kids0 = _cpu_seconds()
-    t0 = time.perf_counter()
-    fleet = run_fleet(specs, images, labels, workers=a.workers,
-                      presentations=a.fleet_presentations)
-    secs = time.perf_counter() - t0
-    own1, kids1 = _cpu_seconds()
+    train = {"presentations": a.fleet_presentations}
+    secs, cpu = {}, {}
+    secs["here"], _, _ = _timed_fleet(specs, images, labels, train)
+    secs["local"], cpu, fleet = _timed_fleet(specs, images, labels, train,
+                                             workers=a.workers)
+    if not a.no_dask:
+        secs.update(_dask_fleets(specs, images, labels, train, a.workers))
     acc = np.mean([f.accuracy for f in fleet])
+    shown = a.fleet * a.fleet_presentations
+    print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations, mean "
+          f"accuracy {100 * acc:.1f}%. {load()}")
+    print(f"  1 worker (here)             {secs['here']:6.1f} s  "
+          f"{shown / secs['here']:>9,.0f} presentations/s")
+    print(f"  {a.workers} local workers             {secs['local']:6.1f} s  "
+          f"{shown / secs['local']:>9,.0f} presentations/s   CPU seconds: "
+          f"{cpu[1]:.1f} in the spawned worker(s), {cpu[0]:.1f} here")
+    for name in ("dask 1", f"dask {a.workers}"):
+        if name in secs:
+            print(f"  Dask LocalCluster, {name[5:]} proc.  {secs[name]:6.1f} s")
     start, per_machine = _worker_costs(images, labels, a.fleet_presentations)
-    print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations on "
-          f"{a.workers} processes: {secs:.1f} s [< 30 s]; CPU seconds: "
-          f"{kids1 - kids0:.1f} in the workers, {own1 - own0:.1f} here; mean accuracy "
-          f"{100 * acc:.1f}%. {load()}")
     print(f"  one worker: {start:.2f} s to start (imports, compiled kernels loaded), "
           f"then {1e3 * per_machine:.1f} ms per machine (wiring, calibration, "
           f"{a.fleet_presentations} presentations, accuracy); measured in a fresh "
           "process")
+    print(f"fleet ratios (targets in brackets; {load()}):")
+    print(f"  {a.workers} local workers / 1 worker   {secs['here'] / secs['local']:6.2f}"
+          "  [>= 1.7]")
+    if "dask 1" in secs:
+        print(f"  Dask, {a.workers} workers / 1 worker    "
+              f"{secs['dask 1'] / secs[f'dask {a.workers}']:6.2f}  [>= 1.7]")
+    print(f"  one machine / fleet, presentations/s  "
+          f"{single / (shown / secs['local']):6.2f}  [<= 2] (one machine: "
+          f"{single:,.0f}/s, {a.presentations} presentations)")
+
+
+def _timed_fleet(specs, images, labels, train, **where):
+    """``(seconds, (CPU s here, CPU s in finished children), fleet)`` of one run."""
+    own0, kids0 = _cpu_seconds()
+    t0 = time.perf_counter()
+    fleet = run_fleet(specs, images, labels, **where, **train)
+    secs = time.perf_counter() - t0
+    own1, kids1 = _cpu_seconds()
+    return secs, (own1 - own0, kids1 - kids0), fleet
+
+
+def _dask_fleets(specs, images, labels, train, workers):
+    """Seconds of the fleet on a Dask LocalCluster of 1 and of ``workers`` worker
+    processes, each cluster started before the clock runs."""
+    from dask.distributed import LocalCluster
+
+    out = {}
+    for n in (1, workers):
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster:
+            out[f"dask {n}"], _, _ = _timed_fleet(specs, images, labels, train,
+                                                  dask=cluster.scheduler_address)
+    return out
 
 
 _WORKER = """

@@ -39,8 +39,9 @@ from markone._internal.checks import (
     warn_not_converged,
 )
 from markone._params import CORE_CONSTRAINTS, validate_parameter_constraints
+from markone._internal.data import Dataset
 from markone._internal.typing import ArrayLike, Label
-from markone._internal.validation import (as_generator, check_sparse, encode_binary_labels,
+from markone._internal.validation import (as_generator, canonical_csr, encode_binary_labels,
                                           encode_class_labels, float64_input, is_sparse,
                                           refuse_missing_labels)
 
@@ -50,8 +51,16 @@ __all__ = ["OnlineClassifier"]
 
 
 def _canonical(X):
-    """Sparse input as the canonical float64 CSR matrix the compiled loops read."""
-    return check_sparse(X) if is_sparse(X) else X
+    """Sparse input (checked by scikit-learn) as the canonical float64 CSR matrix the
+    compiled loops read."""
+    return canonical_csr(X) if is_sparse(X) else X
+
+
+def _dataset_xy(data, y):
+    """The float64 inputs and the labels as given of a checked Dataset."""
+    if y is not None:
+        raise TypeError("a Dataset carries its labels; pass y=None with it.")
+    return data.floats, data.labels
 
 
 class OnlineClassifier(ClassifierMixin, BaseEstimator):
@@ -59,7 +68,9 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     Subclasses set ``_binary`` and ``_parameter_constraints`` and define ``__init__``
     (keyword-only arguments stored verbatim), ``_start``, ``_pass``, ``_learn_row`` and
-    ``decision_function``; ``_prepare`` may precompute per-fit data.
+    ``decision_function``; ``_prepare(data, codes)`` turns the checked inputs (a
+    :class:`~markone._internal.data.Dataset` of float64 rows, converted no more) and
+    the label codes into what ``_pass`` reads.
     """
 
     _binary = True
@@ -81,11 +92,19 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                                        self.get_params(deep=False), type(self).__name__)
 
     def _validate_xy(self, X, y, *, reset: bool):
-        X = float64_input(X)  # the estimators train in float64: never on rounded X
-        refuse_missing_labels(y)  # by position (scikit-learn: "Unknown label type")
-        X, y = validate_data(self, X, y, reset=reset, dtype=np.float64,
-                             accept_sparse=self._accept_sparse)
-        X = _canonical(X)
+        """``(X, y)`` checked once by scikit-learn's rules: ``X`` as float64 (or
+        canonical CSR), ``n_features_in_`` and ``feature_names_in_`` set or compared.
+        A :class:`~markone._internal.data.Dataset` is checked already: its float64
+        view and its labels are taken as they are."""
+        if isinstance(X, Dataset):
+            X, y = validate_data(self, *_dataset_xy(X, y), reset=reset,
+                                 skip_check_array=True)
+        else:
+            X = float64_input(X)  # the estimators train in float64: never on rounded X
+            refuse_missing_labels(y)  # by position (scikit-learn: "Unknown label type")
+            X, y = validate_data(self, X, y, reset=reset, dtype=np.float64,
+                                 accept_sparse=self._accept_sparse)
+            X = _canonical(X)
         check_classification_targets(y)
         if self._binary:
             kind = type_of_target(y, input_name="y", raise_unknown=True)
@@ -143,13 +162,14 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         X, y = self._validate_xy(X, y, reset=True)
         codes, classes = self._encode(y)
         self._begin(classes, X.shape[1])
-        self._fit_passes(X, codes)
+        self._fit_passes(Dataset.of_rows(X), codes)
         return self
 
-    def _fit_passes(self, X, codes) -> None:
-        data = self._prepare(X, codes)
-        order = check_order(self.order, X.shape[0])
-        per_epoch = run_epochs(lambda idx: self._pass(data, idx), order, X.shape[0],
+    def _fit_passes(self, data: Dataset, codes: np.ndarray) -> None:
+        prepared = self._prepare(data, codes)
+        n = data.shape[0]
+        order = check_order(self.order, n)
+        per_epoch = run_epochs(lambda idx: self._pass(prepared, idx), order, n,
                                self.max_epochs, self._rng)
         self._record_passes(per_epoch)
         if per_epoch[-1] and not is_replay(order, self.max_epochs):
@@ -177,9 +197,10 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         codes, _ = self._encode(y, classes)
         if first:
             self._begin(classes, X.shape[1])
-        data = self._prepare(X, codes)
+        prepared = self._prepare(Dataset.of_rows(X), codes)
         order = check_order(self.order, X.shape[0])
-        self._record_passes([self._pass(data, epoch_indices(order, X.shape[0], self._rng))])
+        self._record_passes([self._pass(prepared, epoch_indices(order, X.shape[0],
+                                                                self._rng))])
         self._end_partial_fit()
         return self
 

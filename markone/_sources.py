@@ -144,6 +144,12 @@ _ENTRIES = (
            "*Reviews of Modern Physics* 34(1), 123–135 (1962)",
            NOT_FOUND,
            "a convergence proof for the error-correction procedure"),
+    Source("Gordan1873",
+           "P. Gordan, \"Ueber die Auflösung linearer Gleichungen mit reellen "
+           "Coefficienten\", *Mathematische Annalen* 6, 23–28 (1873)",
+           NOT_FOUND,
+           "the theorem of the alternative behind markone's certificates: a line "
+           "separates the classes, or a convex combination of the signed rows is zero"),
     Source("Novikoff1962",
            "A. B. J. Novikoff, \"On convergence proofs on perceptrons\", *Proceedings "
            "of the Symposium on the Mathematical Theory of Automata* 12, 615–622 "

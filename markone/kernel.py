@@ -230,12 +230,13 @@ class KernelPerceptron(OnlineClassifier):
         self._w = np.zeros(n_features)
         self._b = 0.0
 
-    def _fit_passes(self, X, codes):
-        super()._fit_passes(X, codes)
+    def _fit_passes(self, data, codes):
+        super()._fit_passes(data, codes)
         self._store(*self._data, keep_all=True)
 
-    def _prepare(self, X, codes):
-        """Gram matrix, labels, fresh mistake counts and current scores of ``X``."""
+    def _prepare(self, data, codes):
+        """Gram matrix, labels, fresh mistake counts and current scores of the inputs."""
+        X = data.floats
         G = self._checked_gram(X)
         self._data = (X, codes, np.zeros(X.shape[0], dtype=np.int64))
         return G, codes.astype(np.float64), self._data[2], self._scores(X)

@@ -66,6 +66,7 @@ from markone._internal.checks import (
     zero_rows,
     zero_rows_error,
 )
+from markone._internal.data import Dataset
 from markone._internal.jit import compiled, kernel
 from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
 from markone._estimator import OnlineClassifier
@@ -77,6 +78,7 @@ from markone._internal.validation import (
     check_int_at_least,
     check_matrix,
     is_sparse,
+    sparse_refused,
 )
 from markone.engine import augment, train
 
@@ -129,7 +131,8 @@ def kesler_expand(X: ArrayLike, y: ArrayLike, n_classes: int,
     Parameters
     ----------
     X : array-like (n_samples, n_features)
-        Inputs (append the intercept constant first if the model uses one).
+        Inputs (append the intercept constant first if the model uses one); checked,
+        unless they are a checked :class:`markone._internal.data.Dataset` (dense).
     y : array-like of int (n_samples,)
         Class indices in ``0 .. n_classes - 1``.
     n_classes : int
@@ -148,7 +151,9 @@ def kesler_expand(X: ArrayLike, y: ArrayLike, n_classes: int,
     >>> kesler_expand([[1, 2]], [1], 3).tolist()
     [[-1.0, -2.0, 1.0, 2.0, 0.0, 0.0], [0.0, 0.0, 1.0, 2.0, -1.0, -2.0]]
     """
-    X = check_matrix(X)
+    X = X.floats if isinstance(X, Dataset) else check_matrix(X)
+    if is_sparse(X):
+        raise sparse_refused(X, what="kesler_expand")
     K = check_int_at_least(n_classes, "n_classes", 2)
     c = _class_indices(y, K, "y")
     check_consistent_length(X, c)
@@ -271,21 +276,22 @@ class MulticlassPerceptron(OnlineClassifier):
         self._T = np.zeros(K, dtype=np.int64)
         self._targets = np.where(np.eye(K, dtype=bool), 1, -1)
 
-    def _fit_passes(self, X, codes):
+    def _fit_passes(self, data, codes):
         if self.strategy == "argmax":
-            return super()._fit_passes(X, codes)
+            return super()._fit_passes(data, codes)
         # one integer seed for all K runs: with order="shuffle" they see the same orders
         seed = int(self._rng.integers(2**63))
         results = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             for k in range(len(self.classes_)):
-                results.append(train(
-                    X, np.where(codes == k, 1, -1), intercept=self.intercept,
+                results.append(train(  # the inputs checked once, for all K runs
+                    data.relabelled(np.where(codes == k, 1, -1)), None,
+                    intercept=self.intercept,
                     intercept_scale=self.intercept_scale, eta=self.eta,
                     max_epochs=self.max_epochs, order=self.order, seed=seed,
                     variant=self.variant))
-        per_pass = len(self.order) if not isinstance(self.order, str) else X.shape[0]
+        per_pass = len(self.order) if not isinstance(self.order, str) else data.shape[0]
         for k, res in enumerate(results):
             T = res.epochs * per_pass
             self._W[k] = res.last_w
@@ -300,9 +306,9 @@ class MulticlassPerceptron(OnlineClassifier):
             warn_not_converged(self.max_epochs, f"the one-vs-rest problems of classes "
                                                 f"{stuck}", stacklevel=4)
 
-    def _prepare(self, X, codes):
-        Xa = augment(X, self.intercept, self._c)
-        Xa = Xa.copy() if Xa is X else Xa  # owned copy
+    def _prepare(self, data, codes):
+        Xa = augment(data, self.intercept, self._c)
+        Xa = Xa.copy() if Xa is data.floats else Xa  # owned copy
         if not self.intercept:
             if self.strategy == "ovr":
                 zero_rows_error(Xa)

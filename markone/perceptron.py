@@ -119,10 +119,10 @@ class Perceptron(OnlineClassifier):
                                keep_history=self.variant == "voted")
         self._passes = 0
 
-    def _prepare(self, X, codes):
+    def _prepare(self, data, codes):
         if self._engine.lean:
-            return X, codes.astype(np.float64), self._c
-        return _folded(augment(X, True, self._c), codes, None)
+            return data.floats, codes.astype(np.float64), self._c
+        return _folded(augment(data, True, self._c), codes, None)
 
     def _pass(self, data, idx):
         self._passes += 1

@@ -33,7 +33,13 @@ import numpy as np
 from markone.errors import MarkoneError
 from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
 
-__all__ = ["solve_by_cuts", "row_scaled", "LPStopped", "LPTimeout", "lp_iteration_limit"]
+__all__ = ["solve_by_cuts", "CutLP", "row_scaled", "LPStopped", "LPTimeout",
+           "lp_iteration_limit", "REPAIR_TOLERANCES"]
+
+#: HiGHS's primal and dual feasibility tolerances of each re-solve that repairs a
+#: basis exact arithmetic refused (:meth:`CutLP.tighten`); the default is 1e-7, and
+#: 1e-10 is the smallest HiGHS accepts. A fixed number of re-solves: work, not time.
+REPAIR_TOLERANCES = (1e-9, 1e-10)
 
 
 class LPStopped(MarkoneError):
@@ -132,6 +138,28 @@ class _HighsLP:
         x = np.asarray(sol.col_value)
         return float(x[-1]), x[:-1], -np.asarray(sol.row_dual)
 
+    def basis(self):
+        """The optimal basis (:class:`verify._basis.LPBasis`), or None when HiGHS
+        has none or it leaves a column nonbasic between its bounds."""
+        from verify._basis import LPBasis
+
+        b = self.h.getBasis()
+        status = self._highspy.HighsBasisStatus
+        cols = list(b.col_status)
+        if not b.valid or any(c not in (status.kBasic, status.kLower, status.kUpper)
+                              for c in cols):
+            return None
+        return LPBasis(
+            tight=tuple(k for k, r in enumerate(b.row_status) if r != status.kBasic),
+            basic=tuple(j for j, c in enumerate(cols) if c == status.kBasic),
+            upper=tuple(j for j, c in enumerate(cols) if c == status.kUpper))
+
+    def tighten(self, tolerance):
+        """Set HiGHS's primal and dual feasibility tolerances (for the next solve,
+        which starts from the current basis)."""
+        self.h.setOptionValue("primal_feasibility_tolerance", float(tolerance))
+        self.h.setOptionValue("dual_feasibility_tolerance", float(tolerance))
+
 
 def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
                   on_round=None):
@@ -169,32 +197,64 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
         0 when ``t = 0``). In ``Z``'s own scale they would overflow where a row's
         largest entry is tiny (``1 / 5e-324`` is beyond float64).
     """
-    n, d = Z.shape
-    scale = _row_max_abs(Z)
-    first = min(n, 5 * (d + 1) if first is None else first)
-    add = d + 1 if add is None else add
-    if first >= n:
-        start = np.arange(n)
-    elif guess is not None and np.isfinite(guess).all() and np.any(guess):
-        start = np.sort(np.argsort((Z @ guess) / scale, kind="stable")[:first])
-    else:
-        start = np.sort(np.random.default_rng(seed).choice(n, first, replace=False))
-    lp = _HighsLP(d, lp_iteration_limit(n, d))
-    lp.add(row_scaled(Z, start, scale), start)
-    while True:
-        t, w, lam = lp.solve(deadline)
-        rows = np.asarray(lp.rows)
-        if on_round is not None:
-            on_round(rows)
-        if t <= 1e-7 or len(rows) == n:
-            break
-        margins = (Z @ w) / scale
-        bad = np.flatnonzero(margins <= 1e-9 * t)
-        if not bad.size:
-            break
-        new = bad[np.argsort(margins[bad], kind="stable")[:add]]
-        lp.add(row_scaled(Z, new, scale), new)
-    return t, w, rows, lam
+    cut = CutLP(Z, guess=guess, first=first, add=add, seed=seed)
+    return cut.solve(deadline=deadline, on_round=on_round)
+
+
+class CutLP:
+    """The cutting-plane LP of :func:`solve_by_cuts`, kept alive: after
+    :meth:`solve`, :meth:`basis` gives HiGHS's optimal basis (for exact
+    verification, :mod:`verify._basis`) and :meth:`tighten` then :meth:`solve`
+    again re-solves from it with smaller tolerances (a repair).
+
+    >>> Z = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 0.5]])
+    >>> cut = CutLP(Z)
+    >>> t, w, rows, lam = cut.solve()
+    >>> cut.basis().tight, cut.basis().basic
+    ((0, 1, 2), (0, 1, 2))
+    """
+
+    def __init__(self, Z, *, guess=None, first=None, add=None, seed=0):
+        n, d = Z.shape
+        self.Z, self.scale = Z, _row_max_abs(Z)
+        first = min(n, 5 * (d + 1) if first is None else first)
+        self.add = d + 1 if add is None else add
+        if first >= n:
+            start = np.arange(n)
+        elif guess is not None and np.isfinite(guess).all() and np.any(guess):
+            start = np.sort(np.argsort((Z @ guess) / self.scale, kind="stable")[:first])
+        else:
+            start = np.sort(np.random.default_rng(seed).choice(n, first, replace=False))
+        self.lp = _HighsLP(d, lp_iteration_limit(n, d))
+        self.lp.add(row_scaled(Z, start, self.scale), start)
+
+    def solve(self, *, deadline=None, on_round=None):
+        """Solve, add the most violated rows, solve again, until no row is violated
+        or the LP's optimum is 0; ``(t, w, rows, lam)`` as :func:`solve_by_cuts`."""
+        Z, scale, lp = self.Z, self.scale, self.lp
+        while True:
+            t, w, lam = lp.solve(deadline)
+            rows = np.asarray(lp.rows)
+            if on_round is not None:
+                on_round(rows)
+            if t <= 1e-7 or len(rows) == Z.shape[0]:
+                break
+            margins = (Z @ w) / scale
+            bad = np.flatnonzero(margins <= 1e-9 * t)
+            if not bad.size:
+                break
+            new = bad[np.argsort(margins[bad], kind="stable")[:self.add]]
+            lp.add(row_scaled(Z, new, scale), new)
+        return t, w, rows, lam
+
+    def basis(self):
+        """HiGHS's last optimal basis, its ``tight`` positions in the LP's row order
+        (example indices: ``rows[k]``), or None."""
+        return self.lp.basis()
+
+    def tighten(self, tolerance):
+        """Make the next :meth:`solve` use feasibility tolerances ``tolerance``."""
+        self.lp.tighten(tolerance)
 
 
 def row_scaled(Z, idx, scale=None):

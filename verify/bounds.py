@@ -37,15 +37,15 @@ from typing import Any
 
 import numpy as np
 
-from markone._internal.data import as_dataset
+from markone._internal.data import Dataset, as_dataset
 from markone._internal.typing import ArrayLike, Order, Seed
 from markone._internal.validation import (
     check_choice,
-    check_consistent_length,
     check_int_at_least,
     check_matrix,
     check_positive,
     child_seeds,
+    sparse_refused,
 )
 from markone.errors import MarkoneError
 
@@ -514,14 +514,12 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
     check_choice(order, "order", ("given", "shuffle"))
-    Z = augment(X, intercept)
-    classes, yi = np.unique(np.asarray(y), return_inverse=True)
-    check_consistent_length(Z, yi)
-    K = len(classes)
-    if K < 2:
-        raise ValueError(f"y has only one class ({classes[0]!r}); two or more are needed.")
-    P = kesler_expand(Z, yi, K)
-    m = max_margin(P, np.ones(len(P), dtype=np.int64), intercept=False)
+    data = as_dataset(X, y, multiclass=True)  # checked once, for every step below
+    if data.sparse:
+        raise sparse_refused(data.source, what="check_multiclass_bound")
+    K = len(data.classes)
+    P = kesler_expand(Dataset.of_rows(augment(data, intercept)), data.class_indices, K)
+    m = max_margin(Dataset.of_rows(P), None, intercept=False)
     if not m.separable:
         raise ValueError("the classes are not linearly separable (Kesler's data are "
                          "not), so no mistake bound applies.")
@@ -535,7 +533,7 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
             clf = MulticlassPerceptron(strategy="argmax", intercept=intercept,
                                        order=order, seed=s,
                                        max_epochs=int(min(bound + 2, max_epochs)))
-            clf.fit(X, y)
+            clf.fit(data, None)
         counts.append(int(clf.n_mistakes_))
         converged.append(bool(getattr(clf, "converged_", True)))
     return _judge(MulticlassBoundReport, counts, bound,

@@ -18,12 +18,15 @@ The provers run cheapest first (``method="auto"``):
 2. a short compiled perceptron run: on separable data with a fair margin it converges,
    and its weights are certified exactly (floating-point margins that beat a rigorous
    rounding-error bound, exact integers for the rest);
-3. one HiGHS linear program, ``max t`` s.t. ``z_i . w >= t``, ``|w_j| <= 1``, whose
-   primal solution is a witness when ``t > 0`` and whose dual solution is a Gordan
-   certificate when ``t = 0``; the dual's support (at most d + 1 points, Caratheodory)
-   becomes an exact certificate by solving one small integer linear system exactly;
+3. one HiGHS linear program, ``max t`` s.t. ``z_i . w >= t``, ``|w_j| <= 1``, by cutting
+   planes; its float solution is a witness when ``t > 0`` and it passes the exact
+   check; otherwise its optimal *basis* is solved exactly (:mod:`verify._basis`,
+   FLINT): the vertex is an exact witness, or the duals an exact Gordan certificate
+   (at most d + 1 points, Caratheodory); then the float duals rounded on their
+   support; a basis that none of these makes exact is repaired by re-solving with
+   tighter tolerances from it (:data:`verify._cuts.REPAIR_TOLERANCES`);
 4. an SMT solver (``solver="z3"`` or ``"cvc5"``: exact simplex over the rationals)
-   only on small cores, when rounding the LP's answer cannot be made exact.
+   only on small cores (:data:`SMT_CORE_ENTRIES`), when all of that fails.
 
 ``method="z3"`` is the plain QF_LRA encoding of the whole problem, solved by ``solver``
 (exact, slow on big data); every SMT query can be saved as an SMT-LIB 2 file
@@ -136,6 +139,7 @@ class _Problem:
     solver: str
     smt2_dir: PathLike | None
     queries: int
+    smt_entries: int | None
     bar: Any
 
     def __init__(self, data, intercept):
@@ -182,6 +186,22 @@ class _Problem:
         wi, _ = float_to_ints(w)
         ints, _ = self.int_rows(range(self.n))
         return all(exact_dot(r, wi) > 0 for r in ints)
+
+    def certify_rational(self, wq):
+        """A witness from the exact rational vector ``wq`` positive on every row, or
+        None: ``wq`` rounded to floats when that is a witness itself (certified as
+        :meth:`certify`), else ``wq`` itself when it is positive on every row in
+        exact integer arithmetic."""
+        try:
+            wf = np.array([float(v) for v in wq])
+        except OverflowError:   # beyond float64: only the exact check can tell
+            wf = None
+        if wf is not None and np.isfinite(wf).all() and self.certify(wf):
+            return wf
+        den = math.lcm(*(Fraction(v).denominator for v in wq))
+        wi = [int(v * den) for v in wq]
+        ints, _ = self.int_rows(range(self.n))
+        return wq if all(exact_dot(r, wi) > 0 for r in ints) else None
 
     def certificate_from(self, mu, idx):
         """Turn integer multipliers ``mu`` of ``int_rows(idx)`` (a kernel vector, of
@@ -365,6 +385,7 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     memory_limit(max_memory_gb)   # checked before any work
     prob = _Problem(as_dataset(X, y), intercept)
     prob.solver, prob.smt2_dir, prob.queries = solver, smt2_dir, 0
+    prob.smt_entries = None   # method="z3": the whole problem; _lp sets its limit
     try:
         with blas_single_thread(), search_bar(None, "check_separable", progress,
                                                  unit=" steps") as bar:
@@ -591,30 +612,33 @@ def _perceptron(prob, deadline=None, small_first=False):
 
 
 def _lp(prob, deadline):
-    """The LP by cutting planes (:func:`verify._cuts.solve_by_cuts`: a sample of rows,
-    then the most violated ones, warm-started), then exact rounding."""
-    from verify._cuts import LPStopped, solve_by_cuts
+    """The LP by cutting planes (:class:`verify._cuts.CutLP`: a sample of rows, then
+    the most violated ones, warm-started), then exact rounding: the float witness,
+    HiGHS's optimal basis solved exactly (:func:`_exact_basis`), the float duals
+    rounded (:func:`_exact_gordan`); when all three fail, a re-solve with tighter
+    tolerances from the same basis (:data:`verify._cuts.REPAIR_TOLERANCES`), and
+    last an SMT solver, on small cores only (:data:`SMT_CORE_ENTRIES`)."""
+    from verify._cuts import REPAIR_TOLERANCES, CutLP, LPStopped
 
     def round_done(rows):
         _stage(prob, f"check_separable: LP, {len(rows)} of {prob.n} rows")
 
-    try:
-        t, w, rows, lam = solve_by_cuts(prob.Zf, deadline=deadline, guess=prob.guess,
-                                        on_round=round_done)
-    except LPStopped as stop:
-        raise _Stopped(stop.stopped_by, "the LP (HiGHS)") from None
-    except ArithmeticError:  # pragma: no cover - HiGHS failure on a bounded feasible LP
-        return _smt_decide(prob, range(prob.n), deadline, f"lp+{prob.solver}")
-    if t > 0 and prob.certify(w):
-        return _sep("lp", w, prob, f"the LP's hyperplane has margin {t:.3g} "
-                    f"(max-norm scaled; {len(rows)} of {prob.n} rows in the LP)")
+    prob.smt_entries = SMT_CORE_ENTRIES
+    cut = CutLP(prob.Zf, guess=prob.guess)
+    for tolerance in (None, *REPAIR_TOLERANCES):
+        if tolerance is not None:
+            cut.tighten(tolerance)
+        try:
+            t, w, rows, lam = cut.solve(deadline=deadline, on_round=round_done)
+        except LPStopped as stop:
+            raise _Stopped(stop.stopped_by, "the LP (HiGHS)") from None
+        except ArithmeticError:  # pragma: no cover - HiGHS failure on a feasible LP
+            return _smt_decide(prob, range(prob.n), deadline, f"lp+{prob.solver}")
+        found = _lp_proof(prob, cut, t, w, rows, lam)
+        if found is not None:
+            return found
+    # Rounding could not be made exact: an SMT solver decides on a small core.
     support = rows[lam > 1e-12 * max(lam.max(), 1e-300)] if lam.size else rows[:0]
-    if t <= 1e-7 and support.size:
-        weights = lam[lam > 1e-12 * max(lam.max(), 1e-300)]
-        cert = _exact_gordan(prob, support, weights)
-        if cert is not None:
-            return _notsep("lp", cert, "the LP's dual solution, rounded exactly")
-    # Rounding could not be made exact: Z3 decides on a small core.
     if t > 0:
         return _smt_witness_by_cuts(prob, w, deadline)
     core = support if support.size else rows
@@ -622,6 +646,55 @@ def _lp(prob, deadline):
     if found is not None:
         return found
     return _smt_decide(prob, range(prob.n), deadline, f"lp+{prob.solver}")
+
+
+def _lp_proof(prob, cut, t, w, rows, lam):
+    """An exact verdict from one LP solution, or None: its float witness, its basis
+    solved exactly, its float duals rounded."""
+    where = f"{len(rows)} of {prob.n} rows in the LP"
+    if t > 0 and prob.certify(w):
+        return _sep("lp", w, prob, f"the LP's hyperplane has margin {t:.3g} "
+                    f"(max-norm scaled; {where})")
+    found = _exact_basis(prob, cut.basis(), rows, t)
+    if found is not None:
+        return found
+    support = rows[lam > 1e-12 * max(lam.max(), 1e-300)] if lam.size else rows[:0]
+    if t <= 1e-7 and support.size:
+        weights = lam[lam > 1e-12 * max(lam.max(), 1e-300)]
+        cert = _exact_gordan(prob, support, weights)
+        if cert is not None:
+            return _notsep("lp", cert, "the LP's dual solution, rounded exactly")
+    return None
+
+
+def _exact_basis(prob, basis, rows, t):
+    """HiGHS's optimal basis solved exactly (:mod:`verify._basis`): its duals as a
+    Gordan certificate (tried first when the LP's optimum is about 0), its vertex as a
+    witness; None when neither is a proof."""
+    from verify._basis import exact_duals, exact_vertex, gordan_from_duals
+
+    if basis is None or not basis.square:
+        return None
+    idx = rows[list(basis.tight)]
+    ints = prob.int_rows(idx)[0] if idx.size else []
+    if t <= 1e-7:
+        mu = exact_duals(ints, basis, prob.d)
+        if gordan_from_duals(ints, mu):
+            assert mu is not None   # gordan_from_duals says so
+            den = math.lcm(*(m.denominator for m in mu))
+            cert = prob.certificate_from([int(m * den) for m in mu], idx)
+            if cert is not None:
+                return _notsep("lp", cert, "the LP's optimal basis, its duals solved "
+                               "exactly")
+    vertex = exact_vertex(ints, basis, prob.d)
+    if vertex is None or vertex[1] <= 0:
+        return None
+    witness = prob.certify_rational(vertex[0])
+    if witness is None:
+        return None
+    return _sep("lp", witness, prob, f"the LP's optimal basis, its vertex solved exactly "
+                f"(margin {float(vertex[1]):.3g}, max-norm scaled; {len(rows)} of "
+                f"{prob.n} rows in the LP)")
 
 
 def _exact_gordan(prob, support, lam):
@@ -688,9 +761,21 @@ def _smt_rlimit(solver: str, entries: int) -> int:
     return RLIMIT[solver] * (1 + entries // 1000)
 
 
+#: Matrix entries (rows x columns) up to which an SMT solver may decide what exact
+#: rounding of the LP's answer left open (:func:`_lp`): Z3's exact simplex is the
+#: arbiter on small cores, never on a thousand wide rows (where it does not finish in
+#: minutes, while the exact basis solve takes seconds). Beyond it the verdict is
+#: unknown, ``stopped_by="budget"``.
+SMT_CORE_ENTRIES = 100_000
+
+
 def _smt_session(prob, deadline, what, rows):
     from verify.smt import Session
 
+    if prob.smt_entries is not None and rows * prob.d > prob.smt_entries:
+        raise _Stopped(BUDGET, f"exact rounding of the LP's answer (an SMT query on "
+                       f"{rows} x {prob.d} entries is beyond SMT_CORE_ENTRIES="
+                       f"{prob.smt_entries:,})")
     if expired(deadline):
         raise _Stopped(TIMEOUT, prob.solver)
     return Session("QF_LRA", solver=prob.solver, timeout_s=seconds_left(deadline),

@@ -10,7 +10,9 @@ Modules, one concern each:
 
 - :mod:`~markone._internal.data`: the one data boundary: ``as_dataset(X, y)`` checks
   labelled inputs once and returns a ``Dataset`` that carries their float64 view,
-  exact rows and signed integer rows, each made on first use.
+  exact rows, signed integer rows and data hash (``sha256``), each made on first use.
+- :mod:`~markone._internal.datahash`: the one definition of the data hash that names
+  exact labelled data in certificates and results.
 - :mod:`~markone._internal.validation`: arrays, labels, seeds, scalars checked at the
   boundary (``check_matrix``, ``encode_binary_labels``, ``as_generator``, ...).
 - :mod:`~markone._internal.exact`: exact numbers (float64 exactness, rationals,

@@ -26,12 +26,14 @@ True
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from markone._internal.datahash import rows_sha256
 from markone._internal.exact import (first_inexact, signed_integer_rows, to_fraction,
                             to_fraction_matrix)
 from markone._internal.validation import (
@@ -39,6 +41,7 @@ from markone._internal.validation import (
     check_consistent_length,
     check_sparse,
     dense_array,
+    encode_class_labels,
     float64_matrix,
     is_sparse,
     labels_to_pm1,
@@ -74,9 +77,10 @@ class Dataset:
 
     @classmethod
     def of_rows(cls, rows: Any, name: str = "X") -> Dataset:
-        """Rows the inside made from checked data (a float64 array or CSR matrix,
-        such as the signed rows ``y_i [x_i, 1]``), all labelled +1, taken without
-        another check.
+        """Rows checked already, taken without another check, all labelled +1: rows
+        the inside made from checked data (such as the signed rows ``y_i [x_i, 1]``),
+        or the inputs an estimator checked by scikit-learn's rules (its label codes
+        kept apart). ``rows`` is a finite float64 array or canonical CSR matrix.
 
         >>> Dataset.of_rows(np.array([[1.0, -2.0]])).y.tolist()
         [1]
@@ -85,13 +89,49 @@ class Dataset:
         data.__dict__.update(float_values=rows, floats=rows, exact_floats=rows)  # as made
         return data
 
-    def __init__(self, source: Any, y: np.ndarray, classes: np.ndarray, name: str) -> None:
+    def __init__(self, source: Any, y: np.ndarray, classes: np.ndarray, name: str,
+                 sparse: bool | None = None) -> None:
         self.source = source
         self.y = y
         self.classes = classes
         self.name = name
-        self.sparse = is_sparse(source)
+        self.sparse = is_sparse(source) if sparse is None else sparse
         self._integers: dict[tuple, tuple[np.ndarray, Fraction]] = {}
+
+    @property
+    def multiclass(self) -> bool:
+        """True when the labels are class indices of three or more classes."""
+        return len(self.classes) > 2
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The labels as given: ``classes`` indexed by the -1/+1 labels (or by the
+        class indices of a multiclass Dataset).
+
+        >>> as_dataset([[0], [1], [2]], ["b", "a", "b"]).labels.tolist()
+        ['b', 'a', 'b']
+        """
+        return self.classes[self.class_indices]
+
+    @property
+    def class_indices(self) -> np.ndarray:
+        """The labels as indices ``0..K-1`` of ``classes`` (-1/+1 labels: 0/1)."""
+        return self.y if self.multiclass else (self.y + 1) // 2
+
+    def relabelled(self, y: np.ndarray) -> Dataset:
+        """The same inputs with other -1/+1 labels ``y`` (checked by the caller),
+        sharing every form of the inputs made so far (the one-vs-rest problems of
+        a multiclass learner, each a binary problem on the same inputs).
+
+        >>> data = as_dataset([[1.0], [2.0]], [1, -1])
+        >>> other = data.relabelled(np.array([1, 1]))
+        >>> other.y.tolist(), other.floats is data.floats
+        ([1, 1], True)
+        """
+        check_consistent_length(self.source, y, names=(self.name, "y"))
+        other = Dataset(self.source, y, np.array([-1, 1]), self.name, self.sparse)
+        other.__dict__.update({k: v for k, v in self.__dict__.items() if k in _INPUT_FORMS})
+        return other
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -165,6 +205,8 @@ class Dataset:
 
         :func:`markone._internal.exact.signed_integer_rows` of the kept Fraction rows; the
         result is kept per question."""
+        if signed:
+            self._need_binary("signed rows")
         c = to_fraction(intercept_scale, where="intercept_scale ") if intercept else None
         key = (bool(intercept), c, signed)
         if key not in self._integers:
@@ -173,13 +215,64 @@ class Dataset:
                 intercept_scale=c, name=self.name)
         return self._integers[key]
 
+    @cached_property
+    def sha256(self) -> str:
+        """The SHA-256 that names these data exactly (hex; computed on first use):
+        :func:`markone._internal.datahash.rows_sha256` of the exact values and the
+        -1/+1 labels, the hash certificates carry (version 2). Equal numbers give
+        equal hashes however they were written or stored.
+
+        >>> as_dataset([[0.5, 0]], [1]).sha256 == as_dataset([["1/2", 0]], [1]).sha256
+        True
+
+        Raises a ``ValueError`` for NaN or infinity, which have no exact value."""
+        return self.data_sha256()
+
+    def data_sha256(self, *, version: int = 2) -> str:
+        """The data hash of the given ``version`` (1 names format ``/2`` certificates);
+        :attr:`sha256` keeps version 2."""
+        self._need_binary("the data hash")
+        n, d = self.shape
+        return rows_sha256(n, d, self._exact_entries(), self.y.tolist(), version=version)
+
+    def _exact_entries(self):
+        """Each example as ``(columns, numerators, denominator)`` of Python ints."""
+        if self.sparse:
+            A = self.source
+            for i in range(A.shape[0]):
+                lo, hi = A.indptr[i], A.indptr[i + 1]
+                q = [Fraction(float(v)) for v in A.data[lo:hi]]
+                yield (A.indices[lo:hi].tolist(), *_common_denominator(q))
+            return
+        M, scale = self.signed_integers(signed=False)
+        num, den = scale.denominator, scale.numerator  # x_i = M[i] / scale
+        cols = list(range(M.shape[1]))
+        for row in M.tolist():
+            yield cols, [v * num for v in row], den
+
+    def _need_binary(self, what):
+        if self.multiclass:
+            raise ValueError(f"{what} need -1/+1 labels, but these data have "
+                             f"{len(self.classes)} classes.")
+
     def __repr__(self) -> str:
         n, d = self.shape
         kind = "sparse" if self.sparse else str(self.source.dtype)
         return f"Dataset(n={n}, d={d}, {kind}, classes={self.classes.tolist()})"
 
 
-def as_dataset(X: Any, y: Any = None, *, name: str = "X", y_name: str = "y") -> Dataset:
+#: The forms of the inputs a Dataset makes on first use (none depends on the labels).
+_INPUT_FORMS = ("float_values", "floats", "_inexact_at", "exact_floats", "fractions")
+
+
+def _common_denominator(values):
+    """``(numerators, den)`` of Fractions over their least common denominator."""
+    den = math.lcm(*(q.denominator for q in values)) if values else 1
+    return [q.numerator * (den // q.denominator) for q in values], den
+
+
+def as_dataset(X: Any, y: Any = None, *, name: str = "X", y_name: str = "y",
+               multiclass: bool = False) -> Dataset:
     """Check labelled data once and return them as a :class:`Dataset`.
 
     Parameters
@@ -193,6 +286,10 @@ def as_dataset(X: Any, y: Any = None, *, name: str = "X", y_name: str = "y") -> 
         :func:`markone._internal.validation.labels_to_pm1`.
     name, y_name : str
         The names of the inputs and of the labels in error messages.
+    multiclass : bool
+        Take two or more classes of any values (for multiclass learners): two come
+        as -1/+1 (the sorted first is -1), more as class indices ``0..K-1`` of the
+        sorted ``classes``.
 
     Raises
     ------
@@ -202,6 +299,8 @@ def as_dataset(X: Any, y: Any = None, *, name: str = "X", y_name: str = "y") -> 
 
     >>> as_dataset([[1.0], [2.0]], [1, 2], name="X").classes.tolist()
     [1, 2]
+    >>> as_dataset([[1.0], [2.0], [3.0]], ["c", "a", "b"], multiclass=True).y.tolist()
+    [2, 0, 1]
     >>> as_dataset([[1.0], [2.0]], [1, None])
     Traceback (most recent call last):
     ...
@@ -211,13 +310,19 @@ def as_dataset(X: Any, y: Any = None, *, name: str = "X", y_name: str = "y") -> 
         if y is not None:
             raise TypeError("a Dataset carries its labels; pass y=None with it.")
         return X
-    return _validated(X, y, name, y_name)
+    return _validated(X, y, name, y_name, multiclass)
 
 
-def _validated(X, y, name, y_name="y"):
+def _validated(X, y, name, y_name="y", multiclass=False):
     """The checks of :func:`as_dataset` (the one place labelled inputs are checked)."""
     X = array_values(X)
-    source = check_sparse(X, name=name) if is_sparse(X) else dense_array(X, name=name)
-    y_pm1, classes = labels_to_pm1(y, name=y_name)
+    sparse = is_sparse(X)
+    source = check_sparse(X, name=name) if sparse else dense_array(X, name=name)
+    if multiclass:
+        y_pm1, classes = encode_class_labels(array_values(y), name=y_name)
+        if len(classes) == 2:
+            y_pm1 = 2 * y_pm1 - 1
+    else:
+        y_pm1, classes = labels_to_pm1(y, name=y_name)
     check_consistent_length(source, y_pm1, names=(name, y_name))
-    return Dataset(source, y_pm1, classes, name)
+    return Dataset(source, y_pm1, classes, name, sparse)

@@ -100,16 +100,18 @@ def run_each(fn, items, *, workers=1, dask=None):
         A picklable (top-level) function of one item.
     items : sequence
     workers : int
-        1 runs here, in order; more starts that many processes (``spawn``).
+        1 runs here, in order. More runs on that many processes: this one and
+        ``workers - 1`` started with ``spawn``; they take the items from the front,
+        this process takes them from the back while they start.
     dask : str, optional
-        ``"local"`` starts a ``dask.distributed.LocalCluster`` (threads in this
-        process); ``"tcp://host:port"`` uses a running scheduler. Overrides
-        ``workers``.
+        ``"local"`` starts a ``dask.distributed.LocalCluster``: with ``workers=1``
+        two threads in this process (light on a laptop), with more that many worker
+        processes. ``"tcp://host:port"`` uses a running scheduler (and its workers).
     """
     items = list(items)
     workers = check_int_at_least(workers, "workers", 1)
     if check_dask(dask) is not None:
-        yield from _dask_each(fn, items, dask)
+        yield from _dask_each(fn, items, dask, workers)
     elif workers == 1 or len(items) <= 1:
         for i, item in enumerate(items):
             yield i, fn(item)
@@ -118,24 +120,55 @@ def run_each(fn, items, *, workers=1, dask=None):
 
 
 def _local_each(fn, items, workers):
+    """``workers - 1`` spawned processes take the items from the front while this
+    process, already started, takes them from the back (so the second worker costs
+    no start-up time of its own); whatever is left is waited for."""
     # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(items)),
+    pool = ProcessPoolExecutor(max_workers=min(workers - 1, len(items) - 1),
                                mp_context=multiprocessing.get_context("spawn"),
                                initializer=die_with_parent, initargs=(os.getpid(),))
     try:
-        futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+        futures = [pool.submit(fn, item) for item in items]
+        index = {fut: i for i, fut in enumerate(futures)}
+        left = list(futures)
+        while True:
+            yield from _finished(left, index)
+            mine = _unstarted_last(left)
+            if mine is None:
+                break
+            yield index[mine], fn(items[index[mine]])
+        for fut in as_completed(left):
+            yield index[fut], fut.result()
     finally:  # on an error or Ctrl-C, do not start the tasks still queued
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask_each(fn, items, address):
+def _finished(left, index):
+    """Yield ``(i, result)`` of the futures in ``left`` that are done (and drop them)."""
+    for fut in [f for f in left if f.done()]:
+        left.remove(fut)
+        yield index[fut], fut.result()
+
+
+def _unstarted_last(left):
+    """The last future of ``left`` that no worker has begun, taken away from the pool
+    (cancelled there, dropped from ``left``) for this process to run; None if none."""
+    for fut in reversed(left):
+        if fut.cancel():
+            left.remove(fut)
+            return fut
+    return None
+
+
+def _dask_each(fn, items, address, workers=1):
     dist = distributed()
     cluster = None
-    if address == "local":  # threads in this process: light on a laptop
+    if address == "local" and workers == 1:  # threads in this process: light
         cluster = dist.LocalCluster(n_workers=1, threads_per_worker=2,
                                     processes=False, dashboard_address=None)
+    elif address == "local":   # the GIL would serialise threads: processes
+        cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                    processes=True, dashboard_address=None)
     try:
         if cluster is None:
             probe_scheduler(address, CONNECT_TIMEOUT_S)

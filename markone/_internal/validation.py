@@ -36,6 +36,7 @@ __all__ = [
     "refuse_nonfinite",
     "rounding_refused",
     "check_sparse",
+    "canonical_csr",
     "float64_input",
     "is_sparse",
     "sparse_refused",
@@ -209,8 +210,6 @@ def check_sparse(X, *, name="X", allow_empty=False):
     >>> A.format, A.dtype, A.toarray().tolist()
     ('csr', dtype('float64'), [[0.0, 3.0, 0.0], [5.0, 0.0, 0.0]])
     """
-    import scipy.sparse
-
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_samples, n_features), got a sparse "
                          f"array of shape {X.shape}.")
@@ -222,10 +221,7 @@ def check_sparse(X, *, name="X", allow_empty=False):
         raise TypeError(
             f"{name} must hold numbers, got a sparse matrix of dtype {X.dtype}; "
             "convert it with X.astype(float).")
-    A = X if X.format == "csr" else X.tocsr()
-    if not A.has_canonical_format:
-        A = A.copy() if A is X else A
-        A.sum_duplicates()
+    A = _canonical_layout(X)
 
     def where(k):  # row and column of stored entry k
         return int(np.searchsorted(A.indptr, k, side="right") - 1), int(A.indices[k])
@@ -247,7 +243,38 @@ def check_sparse(X, *, name="X", allow_empty=False):
         raise ValueError(
             f"{name} contains NaN or infinity (first at row {i}, column {j}); remove "
             "or impute those entries before training.")
-    if A.indptr.dtype != A.indices.dtype:  # one integer type for the compiled loops
+    return _one_index_type(A)
+
+
+def canonical_csr(X):
+    """A float64 sparse matrix, checked already (by scikit-learn's ``check_array``),
+    as the canonical CSR matrix of :func:`check_sparse`, without checking its values
+    again: sorted and summed duplicate entries, one integer type for ``indptr`` and
+    ``indices``. Never copies a matrix that already fits.
+
+    >>> import scipy.sparse as sp
+    >>> A = sp.csr_array(([1.0, 2.0], [1, 1], [0, 2]), shape=(1, 3))
+    >>> canonical_csr(A).toarray().tolist()
+    [[0.0, 3.0, 0.0]]
+    """
+    return _one_index_type(_canonical_layout(X))
+
+
+def _canonical_layout(X):
+    """``X`` as CSR with sorted, summed duplicate entries (copied only if needed)."""
+    A = X if X.format == "csr" else X.tocsr()
+    if not A.has_canonical_format:
+        A = A.copy() if A is X else A
+        A.sum_duplicates()
+    return A
+
+
+def _one_index_type(A):
+    """A CSR matrix whose ``indptr`` and ``indices`` share one integer type (the
+    compiled loops need one)."""
+    if A.indptr.dtype != A.indices.dtype:
+        import scipy.sparse
+
         A = scipy.sparse.csr_matrix((A.data, A.indices.astype(np.int64),
                                      A.indptr.astype(np.int64)), shape=A.shape)
     return A

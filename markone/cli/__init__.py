@@ -3,7 +3,10 @@
 Each subcommand lives in its own module of this package and exposes
 ``register(subparsers)``, which adds its parser and sets ``func`` (called with the
 parsed arguments; it returns the exit status). Heavy modules are imported inside
-``func``, so ``markone --help`` stays instant.
+``func``. The table :data:`markone.cli._commands.COMMANDS` lists the subcommands (and
+the ``verify`` actions) with their one-line purposes, so a command line builds the
+parser of the command it names only, and ``markone --help`` imports no subcommand's
+module at all.
 
 Every command ends with one of the exit statuses of :mod:`markone.cli._errors`
 (0 holds / done, 1 does not hold, 2 bad input or options, 3 a bug in markone, 4 not
@@ -19,30 +22,36 @@ shows every traceback instead.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from markone._internal.exact import MAX_DIGITS, digit_limit
-from markone._internal.io import plural  # noqa: F401  (re-exported for the subcommands)
-from markone._internal.typing import JSONDict, PathLike
+from markone._internal.lazy import lazy_exports
 from markone._version import __version__
+from markone.cli._commands import COMMANDS, add_commands
 from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_TERMINATED,  # noqa: F401
                                  EXIT_USAGE, USER_ERRORS, CommandError, Terminated,
                                  UserCodeError, call_user_code, cli_terms, exit_line,
                                  one_line, report_bug, report_user_code, sigterm_raises)
 
+if TYPE_CHECKING:
+    from markone._internal.typing import JSONDict, PathLike
+
 __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command", "add_group",
            "read_tagged_json", "call_user_code", "UserCodeError", "Parser",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
+           "probability",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
            "deprecated_flag", "output_file", "timeout_left", "memory_option"]
 
+#: Re-exported for the subcommands, imported on first use: markone._internal.io imports
+#: numpy, which ``markone --help`` does without.
+__getattr__, __dir__ = lazy_exports(__name__, {"plural": "markone._internal.io"}, set())
+
 #: Subcommand modules, in the order ``markone --help`` lists them.
-SUBCOMMANDS = ("train", "verify", "adversary", "machine", "sim", "demo")
+SUBCOMMANDS = tuple(COMMANDS)
 
 EPILOG = f"""\
 examples:
@@ -100,6 +109,9 @@ positive_float = _number_type(_finite_float, "a number", lambda v: v > 0,
                               "greater than 0")
 nonnegative_float = _number_type(_finite_float, "a number", lambda v: v >= 0,
                                  "0 or more")
+#: argparse type: a probability strictly between 0 and 1.
+probability = _number_type(_finite_float, "a number", lambda v: 0 < v < 1,
+                           "strictly between 0 and 1")
 
 
 def output_file(text: str) -> str:
@@ -163,14 +175,17 @@ def deprecated_flag(p: argparse.ArgumentParser, old: str, new: str, *,
                    help=argparse.SUPPRESS, **value)
 
 
-def build_parser(only: str | None = None) -> Parser:
+def build_parser(only: str | Sequence[str] | None = None) -> Parser:
     """Return the ``markone`` argument parser: the full one (used by the CLI reference
-    docs and ``markone --help``), or with ``only`` one subcommand registered, which is
-    all a command needs to parse its arguments (a small question then imports only its
-    own subcommand's module, see docs/start-up.md)."""
+    docs), or, with ``only`` the words of a command line (options left out; a single
+    subcommand's name will do), the parsers that command line needs and no more: the
+    named subcommand's (and in ``verify``, the named action's), or one-line stubs of
+    them all when none is named, as for ``markone --help`` (see
+    :func:`markone.cli._commands.add_commands` and docs/start-up.md)."""
     parser = Parser(
         prog="markone",
-        description="markone: Rosenblatt's Mark I Perceptron emulated, perceptron "
+        description="markone: Rosenblatt's Mark I Perceptron [HayWightman1960] "
+        "emulated, perceptron "
         "theory verified, classic experiments reproduced.",
         epilog=EPILOG,
         formatter_class=HelpFormatter,
@@ -179,35 +194,29 @@ def build_parser(only: str | None = None) -> Parser:
     parser.add_argument("--debug", action="store_true",
                         help="show full tracebacks instead of one-line errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in SUBCOMMANDS if only is None else (only,):
-        try:
-            module = importlib.import_module(f"markone.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"markone.cli.{name}":
-                raise
-            continue  # subcommand not built yet
-        module.register(sub)
+    words = [only] if isinstance(only, str) else only
+    add_commands(sub, COMMANDS, words)
     return parser
 
 
-def _named_subcommand(argv: Sequence[str]) -> str | None:
-    """The subcommand ``argv`` names (its first word that is not an option), when it is
-    one of :data:`SUBCOMMANDS`; None otherwise (then the full parser reports).
+def _command_words(argv: Sequence[str]) -> list[str]:
+    """The words of ``argv`` that are not options: the command's path comes first.
 
-    >>> _named_subcommand(["--debug", "train", "and.csv"]), _named_subcommand(["--help"])
-    ('train', None)
+    >>> _command_words(["--debug", "verify", "separable", "and.csv", "--svm"])
+    ['verify', 'separable', 'and.csv']
     """
-    words = [str(a) for a in argv if not str(a).startswith("-")]
-    return words[0] if words and words[0] in SUBCOMMANDS else None
+    return [str(a) for a in argv if not str(a).startswith("-")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``markone`` console script; returns the exit status."""
-    parser = build_parser(_named_subcommand(sys.argv[1:] if argv is None else argv))
+    parser = build_parser(_command_words(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0 if args.command is None else EXIT_USAGE
+    from markone._internal.exact import MAX_DIGITS, digit_limit
+
     prog = getattr(args, "prog", "markone")
     args.started = time.perf_counter()  # --timeout counts from here, loading included
     try:
@@ -316,6 +325,8 @@ def read_tagged_json(path: PathLike, fmt: str, *, what: str, how: str) -> JSONDi
 def data_options(p: argparse.ArgumentParser, *, label: bool = True, what: str = "FILE"
                  ) -> None:
     """Add the data-file argument and ``--label``/``--delimiter``/``--header`` to ``p``."""
+    from markone._internal.exact import MAX_DIGITS
+
     p.add_argument("file", metavar=what, help="CSV (or ; tab space separated) data "
                    "file, .npz with arrays X and y (or a scipy.sparse.save_npz file of "
                    "[X, y], labels last), or a built-in name: xor, parity3, iris")

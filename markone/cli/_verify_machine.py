@@ -13,12 +13,14 @@ from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, deprecated_flag,
-                         nonnegative_int, output_file, positive_float, positive_int)
+                         nonnegative_int, output_file, positive_float, positive_int,
+                         probability)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
 
-__all__ = ["register"]
+__all__ = ["add_drift", "add_machine"]
 
 EXAMPLES = """\
   markone verify machine letters --chars ABCD            default machine, letters A-D
@@ -130,52 +132,113 @@ def _drift(args):
     from markone.hardware import MachineRun
     from verify.machine.drift import drift_horizon
 
+    if args.sd is None and (args.delta is not None or args.over is not None):
+        raise CommandError("--delta and --over are for a random walk (--sd); --rate "
+                           "has an exact horizon.")
+    if args.sd is not None and args.delta is None:
+        raise CommandError("--sd needs --delta, the probability allowed that some "
+                           "answer changes, e.g. --delta 0.01.")
     machine, images, labels = _run_task(args.run)
-    h = drift_horizon(machine, MachineRun.load(args.run), images, labels,
-                      drift_rate=Fraction(str(args.rate)))   # the decimal typed
-    if h.horizon_s is None:
-        print(f"never: at {h.drift_rate} steps/s no drift can change an answer to any of "
-              f"the {len(images)} figures (the end stops leave too little room)")
-        return EXIT_OK
-    from markone.hardware.runits import r_unit_name
-
-    print(f"drift horizon {float(h.horizon_s):.6g} s of machine time (exactly "
-          f"{h.horizon_s}) at {h.drift_rate} steps/s: before it no drift within the rate "
-          f"changes any answer to the {len(images)} figures; at it, the worst drift "
-          f"makes {r_unit_name(h.r_unit)} answer figure {h.figure} wrongly (its margin "
-          f"{h.margin} steps)" if h.horizon_s > 0 else
-          f"drift horizon 0: {r_unit_name(h.r_unit)} already answers figure "
-          f"{h.figure} wrongly (margin {h.margin} steps)")
+    run = MachineRun.load(args.run)
+    if args.sd is None:
+        h = drift_horizon(machine, run, images, labels,
+                          drift_rate=Fraction(str(args.rate)))   # the decimal typed
+        print(_bounded_text(h, len(images)))
+        ok = h.horizon_s != 0
+    else:   # the walk the machine runs: the float typed, exactly
+        h = drift_horizon(machine, run, images, labels, drift_sd=Fraction(args.sd),
+                          delta=Fraction(str(args.delta)),
+                          over_s=None if args.over is None else Fraction(str(args.over)))
+        print(_walk_text(h, len(images)))
+        ok = h.horizon_s > 0
     if args.json:
         from markone._internal.io import write_json
 
         write_json(args.json, h.to_dict())
         print(f"written to {args.json}")
-    return EXIT_OK if h.horizon_s != 0 else EXIT_NO
+    return EXIT_OK if ok else EXIT_NO
 
 
-def register(verify_subparsers: Any) -> ArgumentParser:
-    """Add ``machine`` and ``drift`` to the ``markone verify`` group."""
-    d = add_command(verify_subparsers, "drift",
-                    help="how long a trained Mark I stays right while its "
-                    "potentiometers drift at a bounded rate",
-                    description="The exact machine time before which no drift of at "
-                    "most --rate steps per second changes any R-unit's answer to a "
-                    "training figure (per figure: its margin in steps over the largest "
-                    "drift of its active potentiometers, end stops included).",
-                    example="markone verify drift run.json --rate 0.01",
+def _bounded_text(h, n):
+    """What ``markone verify drift --rate`` prints about the horizon ``h``."""
+    from markone.hardware.runits import r_unit_name
+
+    if h.horizon_s is None:
+        return (f"never: at {h.drift_rate} steps/s no drift can change an answer to any "
+                f"of the {n} figures (the end stops leave too little room)")
+    if h.horizon_s == 0:
+        return (f"drift horizon 0: {r_unit_name(h.r_unit)} already answers figure "
+                f"{h.figure} wrongly (margin {h.margin} steps)")
+    return (f"drift horizon {float(h.horizon_s):.6g} s of machine time (exactly "
+            f"{h.horizon_s}) at {h.drift_rate} steps/s: before it no drift within the "
+            f"rate changes any answer to the {n} figures; at it, the worst drift makes "
+            f"{r_unit_name(h.r_unit)} answer figure {h.figure} wrongly (its margin "
+            f"{h.margin} steps)")
+
+
+def _walk_text(h, n):
+    """What ``markone verify drift --sd --delta`` prints about the horizon ``h``."""
+    walk = f"a random walk of {float(h.drift_sd):g} steps per sqrt(s)"
+    if h.wrong:
+        return (f"walk horizon 0: {h.wrong} answers to the {n} figures are already "
+                "wrong; retrain first")
+    if h.horizon_s == 0:
+        return (f"walk horizon 0: {h.at_stop} potentiometers sit at the end stop that "
+                f"works against an answer, so under {walk} the bound says nothing; "
+                "widen weight_range")
+    text = (f"walk horizon {float(h.horizon_s):.6g} s of machine time under {walk}: "
+            f"every answer to the {n} figures stays right until then with probability "
+            f"at least {1 - float(h.delta):g} (a change has probability at most "
+            f"{float(h.probability):.3g}: a union bound over {h.answers} answers and "
+            f"{h.potentiometers} potentiometer end stops, certified with arb ball "
+            "arithmetic)")
+    s = h.schedule
+    if s is not None:
+        text += (f"\nretraining: every {float(s.interval_s):.6g} s ({s.intervals - 1} "
+                 f"times) keeps every answer right over {float(s.over_s):g} s with "
+                 f"probability at least {1 - float(s.delta):g}, if each retraining "
+                 "restores these weights" if s.intervals > 1 else
+                 f"\nretraining: none needed over {float(s.over_s):g} s")
+    return text
+
+
+def add_drift(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``drift`` to the ``markone verify`` group."""
+    d = add_command(verify_subparsers, "drift", help=purpose("verify drift"),
+                    description="With --rate: the exact machine time before which no "
+                    "drift of at most that many steps per second changes any R-unit's "
+                    "answer to a training figure (per figure: its margin in steps over "
+                    "the largest drift of its active potentiometers, end stops "
+                    "included). With --sd and --delta: a time within which a random "
+                    "walk of the potentiometers changes some answer with probability "
+                    "at most --delta (a certified union bound over the answers), and "
+                    "with --over the retraining schedule for that long.",
+                    example="markone verify drift run.json --rate 0.01\n"
+                    "  markone verify drift run.json --sd 0.05 --delta 0.01 --over 3600",
                     func=_drift, exits={EXIT_OK: "the machine answers every figure "
                                         "correctly now (the horizon is > 0)",
                                         EXIT_NO: "some answer is already wrong"})
     d.add_argument("run", metavar="RUN.json",
                    help="a run saved with --log (`markone machine train --log --out`)")
-    d.add_argument("--rate", type=positive_float, required=True, metavar="STEPS_PER_S",
-                   help="the most motor steps per machine second a potentiometer drifts")
+    kind = d.add_mutually_exclusive_group(required=True)
+    kind.add_argument("--rate", type=positive_float, metavar="STEPS_PER_S",
+                      help="the most motor steps per machine second a potentiometer "
+                      "drifts (a bounded drift: the exact horizon)")
+    kind.add_argument("--sd", type=positive_float, metavar="STEPS_PER_SQRT_S",
+                      help="a random walk of the potentiometers, as --drift breaks the "
+                      "machine (needs --delta)")
+    d.add_argument("--delta", type=probability, default=None, metavar="P",
+                   help="with --sd: the probability allowed that some answer changes")
+    d.add_argument("--over", type=positive_float, default=None, metavar="SECONDS",
+                   help="with --sd: plan retraining for this many machine seconds")
     d.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
                    help="also write the horizon (and each figure's) as JSON")
+    return d
 
-    m = add_command(verify_subparsers, "machine",
-                    help="what the perceptron theorems promise the Mark I on a task",
+
+def add_machine(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``machine`` to the ``markone verify`` group."""
+    m = add_command(verify_subparsers, "machine", help=purpose("verify machine"),
                     description="Per R-unit: learnable at all (exact certificate), end "
                     "stops never reached for any order (Novikoff or exact search) or a "
                     "stream that reaches them, and whether end stops then block "

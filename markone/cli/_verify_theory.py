@@ -1,20 +1,23 @@
 """``markone verify bound|cycling|proofs``: theorems checked on data, and proved.
 
-Plugged into the ``verify`` group by :mod:`markone.cli.verify`. Thin: parses arguments
+Each action is added to the ``verify`` group by its own function (``add_proofs``,
+``add_bound``, ``add_cycling``; :mod:`markone.cli._commands` names them). Thin: parses arguments
 and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 :func:`verify.check_cycling` and :func:`verify.proofs.check_all`.
 """
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
                          memory_option, needs_exact, nonnegative_int, plural,
                          positive_float, positive_int, timeout_left)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
-__all__ = ["register"]
+__all__ = ["add_proofs", "add_bound", "add_cycling"]
 
 BOUND_EXAMPLES = """\
   markone verify bound data.csv                       one run in the given order
@@ -114,10 +117,9 @@ def _proofs(args):
     return EXIT_NO if bad or disagree else EXIT_UNDECIDED if unknown else EXIT_OK
 
 
-def register(verify_subparsers: Any) -> None:
-    """Add ``bound``, ``cycling`` and ``proofs`` to the ``markone verify`` group."""
-    pr = add_command(verify_subparsers, "proofs",
-                     help="prove Novikoff's and Freund-Schapire's theorems (Z3 and cvc5)",
+def add_proofs(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``proofs`` to the ``markone verify`` group."""
+    pr = add_command(verify_subparsers, "proofs", help=purpose("verify proofs"),
                      description="Each theorem as base case, induction step and bound, "
                      "over the Gram matrix of its vectors (so for every dimension); "
                      "every part proved and a wrong variant refuted by each solver.",
@@ -137,9 +139,12 @@ def register(verify_subparsers: Any) -> None:
     pr.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
                     help="a time limit per query, only when given; past it the status "
                     "is unknown")
+    return pr
 
-    b = add_command(verify_subparsers, "bound",
-                    help="run the perceptron and check Novikoff's (R/gamma)^2",
+
+def add_bound(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``bound`` to the ``markone verify`` group."""
+    b = add_command(verify_subparsers, "bound", help=purpose("verify bound"),
                     description="gamma is the certified max margin; each run must stay "
                     "within the bound (a violation is reported as a bug), and the "
                     "mistakes alone must rebuild the weights.",
@@ -154,9 +159,12 @@ def register(verify_subparsers: Any) -> None:
                    help="seed of the shuffled orders")
     b.add_argument("--no-intercept", action="store_true",
                    help="no constant input (separator through the origin)")
+    return b
 
-    c = add_command(verify_subparsers, "cycling",
-                    help="exact cycle of the perceptron on non-separable data",
+
+def add_cycling(verify_subparsers: Any) -> ArgumentParser:
+    """Add ``cycling`` to the ``markone verify`` group."""
+    c = add_command(verify_subparsers, "cycling", help=purpose("verify cycling"),
                     description="Exact integer arithmetic. Cyclic order: transient and "
                     "period of the weight cycle. --order all: every weight vector "
                     "reachable in any order (finite: the cycling theorem).",
@@ -178,3 +186,4 @@ def register(verify_subparsers: Any) -> None:
                    "so far)")
     c.add_argument("--no-intercept", action="store_true", help="no constant input")
     memory_option(c)
+    return c

@@ -28,6 +28,7 @@ from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, memory_option, needs_exact, nonnegative_int,
                          output_file, plural, positive_float, positive_int, timeout_left)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
@@ -264,8 +265,7 @@ def register(subparsers: Any) -> ArgumentParser:
     check)."""
     p, sub = add_group(
         subparsers, "adversary",
-        help="worst-case streams as test cases, the conformance suite, and checks of "
-        "other perceptrons",
+        help=purpose("adversary"),
         description="Write a case (data, stream, expected mistakes and weights, bound) "
         "or the whole conformance suite, or check any implementation against them. "
         "Each command's --help ends with the exit statuses it can end with.",

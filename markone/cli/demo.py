@@ -21,6 +21,7 @@ from typing import Any
 
 from markone._internal.typing import JSONDict, PathLike
 from markone.cli import add_command, nonnegative_int
+from markone.cli._commands import purpose
 from markone.cli._errors import JOB_EXITS
 
 __all__ = ["register", "run_demo"]
@@ -29,7 +30,7 @@ __all__ = ["register", "run_demo"]
 def register(sub: Any) -> None:
     p = add_command(
         sub, "demo",
-        help="the tour: Mark I learning letters, a certificate, the worst case, XOR's cycle",
+        help=purpose("demo"),
         description="Writes figures, a certificate, the machine run, a browser replay "
         "and index.html to the output folder, and prints a summary. Takes well under a "
         "minute.",

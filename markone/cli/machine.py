@@ -5,12 +5,13 @@ Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handle
 
 from __future__ import annotations
 
-from argparse import ArgumentParser
+from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
                          nonnegative_int, output_file, plural,
                          positive_int)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS, TRAINING_EXITS
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
@@ -96,7 +97,7 @@ def _navy(args):
                           max_epochs=args.max_epochs,
                           jitter=args.jitter, params=machine_params(args))
     print("Navy, June 1960: one typeface eventually recognised without error; 85% once "
-          "a second typeface was added.")
+          "a second typeface was added [Navy1960].")
     for name in ("one_typeface", "two_typefaces"):
         r = res[name]
         print(f"emulator, {name.replace('_', ' ')}: {100 * r['train_accuracy']:.1f}% of "
@@ -201,13 +202,59 @@ def _replay(args):
     return 0
 
 
+CONSOLE_EXAMPLES = """\
+  markone machine console                          the live console, in the browser
+  markone machine console --no-browser --port 8765 --out lesson.json
+  markone machine console --set motor_step_s=0.5 --seed 3"""
+
+
+def _port(text: str) -> int:
+    """A TCP port number from ``--port`` (0: a free one)."""
+    port = nonnegative_int(text)
+    if port > 65535:
+        raise ArgumentTypeError(f"{text!r} is not a port: ports go from 0 to 65535")
+    return port
+
+
+def _console(args):
+    import webbrowser
+
+    from markone.cli._errors import Terminated
+    from markone.hardware import MarkI
+    from markone.hardware.console_server import ConsoleServer
+    from markone.hardware.live import LiveSession, figure_catalogue
+
+    params = machine_params(args)
+    if params.theta == "auto" and not figure_catalogue(params.retina_shape):
+        raise CommandError("the console calibrates theta on its built-in figures, which "
+                           "need a square retina of at least 9 rows; give the threshold "
+                           "for this retina with --set theta=N.")
+    session = LiveSession(MarkI(params, seed=args.seed))
+    with ConsoleServer(session, args.out, host=args.host, port=args.port) as server:
+        print(f"Mark I console, live: {server.url}", flush=True)
+        print(f"Save writes {server.out}; Ctrl-C stops the console.", flush=True)
+        if not args.no_browser:
+            webbrowser.open(server.url)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            why = "Ctrl-C"
+        except Terminated:
+            why = "SIGTERM"
+    saved = (f"the run was last saved to {server.saved}" if server.saved
+             else "nothing was saved")
+    print(f"stopped ({why}); {saved}.", flush=True)
+    return EXIT_OK
+
+
 def register(subparsers: Any) -> ArgumentParser:
-    """Add ``markone machine demo|params|train|navy|fleet|show|replay`` to
+    """Add ``markone machine demo|params|train|navy|fleet|show|replay|console`` to
     ``subparsers``."""
     p, sub = add_group(
         subparsers, "machine",
-        help="the Mark I Perceptron emulated: demo, parameters, training, replay",
-        description="A discrete-event emulation of Rosenblatt's 1960 machine: 20x20 "
+        help=purpose("machine"),
+        description="A discrete-event emulation of Rosenblatt's 1960 machine "
+        "[HayWightman1960]: 20x20 "
         "photocells, a random plugboard, 512 A-units, 8 R-units with motor-driven "
         "potentiometers.",
         example="markone machine demo letters --out machine-demo",
@@ -215,8 +262,8 @@ def register(subparsers: Any) -> ArgumentParser:
 
     d = add_command(sub, "demo", help="train on letters with default physics; write "
                     "pictures, an animation and the run",
-                    description="Prints accuracy, mistakes, saturation and the 1960 "
-                    "machine time; writes machine_*.png, machine_training.gif and "
+                    description="Prints accuracy, mistakes, saturation and the "
+                    "machine time at the motors' speed; writes machine_*.png, machine_training.gif and "
                     "machine-run.json.", example=DEMO_EXAMPLES, func=_demo,
                     exits=JOB_EXITS)
     d.add_argument("what", choices=["letters"], help="the demonstration")
@@ -264,8 +311,8 @@ def register(subparsers: Any) -> ArgumentParser:
     add_fault_options(r)
 
     n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
-                    "then two", description="Compares the emulator with the June 1960 "
-                    "press caption.", example="markone machine navy --per-class 20",
+                    "then two [Navy1960]", description="Compares the emulator with the "
+                    "June 1960 press caption [Navy1960].", example="markone machine navy --per-class 20",
                     func=_navy, exits=JOB_EXITS)
     n.add_argument("--per-class", type=positive_int, default=20, help="figures per letter")
     n.add_argument("--max-epochs", type=positive_int, default=30, help="most passes")
@@ -294,7 +341,8 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="the letters' typeface")
     f.add_argument("--seed", type=nonnegative_int, default=0,
                    help="first machine seed (and the figures' seed)")
-    f.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    f.add_argument("--workers", type=positive_int, default=1,
+                   help="worker processes, this one included")
     f.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     f.add_argument("--out", type=output_file, default=None,
@@ -318,4 +366,24 @@ def register(subparsers: Any) -> ArgumentParser:
     y.add_argument("run", help="a run saved by `markone machine train --log --out` or "
                    "the demo (machine-run.json)")
     y.add_argument("--html", type=output_file, required=True, help="the page to write")
+
+    c = add_command(sub, "console", help="operate the machine live in the browser: "
+                    "present figures, reinforce, break parts, save",
+                    description="Starts a local server on this computer only (a "
+                    "loopback address) and opens the console page; the Python MarkI "
+                    "does the work, the page shows it at the machine's pace. Ctrl-C "
+                    "stops it.", example=CONSOLE_EXAMPLES, func=_console,
+                    exits={0: "stopped (Ctrl-C or SIGTERM)"})
+    c.add_argument("--host", default="127.0.0.1",
+                   help="a loopback address to listen on (127.0.0.1, ::1 or localhost); "
+                   "others are refused")
+    c.add_argument("--port", type=_port, default=0,
+                   help="the port (0: a free one chosen by the system)")
+    c.add_argument("--no-browser", action="store_true",
+                   help="do not open a browser; open the printed address yourself")
+    c.add_argument("--out", type=output_file, default="machine-live.json",
+                   help="where the page's Save writes the run (JSON)")
+    c.add_argument("--seed", type=nonnegative_int, default=0,
+                   help="seed of the wiring")
+    add_physics_options(c)
     return p

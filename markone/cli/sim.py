@@ -10,6 +10,7 @@ from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int, plural,
                          positive_int)
+from markone.cli._commands import purpose
 from markone.cli._errors import JOB_EXITS
 
 __all__ = ["register"]
@@ -59,7 +60,7 @@ def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone sim list`` and ``markone sim run`` to ``subparsers``."""
     p, sub = add_group(
         subparsers, "sim",
-        help="list and run the classic experiments (results.json + figures)",
+        help=purpose("sim"),
         description="Each experiment writes OUT/NAME/results.json (the numbers behind "
         "its figures, with config and seed) and PNG figures; sweeps are resumable.",
         example="markone sim run novikoff --out results",
@@ -76,7 +77,8 @@ def register(subparsers: Any) -> ArgumentParser:
     r.add_argument("--runs", type=positive_int, default=None,
                    help="number of runs (experiments with repeated runs)")
     r.add_argument("--seed", type=nonnegative_int, default=0, help="root seed")
-    r.add_argument("--workers", type=positive_int, default=1, help="worker processes")
+    r.add_argument("--workers", type=positive_int, default=1,
+                   help="worker processes, this one included")
     r.add_argument("--dask", default=None, metavar="local|ADDRESS",
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     r.add_argument("--size", choices=("small", "default"), default="default",

@@ -7,6 +7,7 @@ from typing import Any
 
 from markone.cli import (add_command, cli_terms, data_options, load_data, needs_exact,
                          nonnegative_int, one_line, output_file, plural, positive_int)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, TRAINING_EXITS
 
 __all__ = ["register"]
@@ -15,7 +16,7 @@ __all__ = ["register"]
 def register(sub: Any) -> None:
     p = add_command(
         sub, "train",
-        help="train a perceptron on a data file and print weights, mistakes and passes",
+        help=purpose("train"),
         description="Reads a table (one sample per line, the last column the label "
         "unless --label says otherwise; comma, semicolon, tab or space separated; an "
         "optional header line), a .npz file (arrays X and y, or a sparse [X, y] from "

@@ -17,17 +17,17 @@ fractions).
 from __future__ import annotations
 
 import functools
-import importlib
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
-                         load_data, memory_option, output_file, plural, positive_float,
+                         load_data, memory_option, output_file, positive_float,
                          positive_int, timeout_left)
+from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
-__all__ = ["register"]
+__all__ = ["register", "add_separable", "add_margin", "add_check"]
 
 
 SEPARABLE_EXAMPLES = """\
@@ -121,6 +121,7 @@ def _margin(args):
 
 
 def _check(args):
+    from markone._internal.io import plural
     from verify.certificate import CertificateError, CertificateUnreadable, ReadLimits, \
         check_certificate_file
 
@@ -167,17 +168,23 @@ def _check(args):
     return 0
 
 
-def register(subparsers: Any) -> ArgumentParser:
-    """Add the ``markone verify`` group (separable, margin, check, and plug-ins)."""
-    p, group = add_group(
+def register(subparsers: Any) -> Any:
+    """Add the ``markone verify`` group; return its subparsers object, to which
+    :func:`markone.cli._commands.add_commands` adds the actions (``add_separable``
+    and the others that :data:`~markone.cli._commands.COMMANDS` names)."""
+    _, group = add_group(
         subparsers, "verify",
-        help="verify perceptron theory on data: separability, margins, bounds",
+        help=purpose("verify"),
         description="Exact verdicts with certificates anyone can re-check. Each "
         "command's --help ends with the exit statuses it can end with.",
         example="markone verify separable data.csv --certificate cert.json",
     )
+    return group
 
-    s = add_command(group, "separable", help="exact separability verdict with a proof",
+
+def add_separable(group: Any) -> ArgumentParser:
+    """Add ``markone verify separable`` to the ``verify`` group's ``group``."""
+    s = add_command(group, "separable", help=purpose("verify separable"),
                     description="A witness hyperplane (separable) or a Gordan "
                     "certificate (not separable), both exact rationals.",
                     example=SEPARABLE_EXAMPLES, func=_separable,
@@ -191,8 +198,12 @@ def register(subparsers: Any) -> ArgumentParser:
     s.add_argument("--certificate", type=output_file, default=None, metavar="OUT.json",
                    help="write the verdict with its proof and the data (self-contained)")
     memory_option(s)
+    return s
 
-    m = add_command(group, "margin", help="maximum margin with a certified interval",
+
+def add_margin(group: Any) -> ArgumentParser:
+    """Add ``markone verify margin`` to the ``verify`` group's ``group``."""
+    m = add_command(group, "margin", help=purpose("verify margin"),
                     description="gamma = max over unit u of min_i y_i u.[x_i, 1], "
                     "certified in an interval: a unit vector (lower end) and a hull "
                     "point (upper end). Also R, and a mistake bound of the perceptron "
@@ -203,8 +214,12 @@ def register(subparsers: Any) -> ArgumentParser:
     _data_args(m)
     m.add_argument("--svm", action="store_true",
                    help="hard-margin SVM margin instead (free intercept, not in the norm)")
+    return m
 
-    c = add_command(group, "check", help="re-check a certificate file from scratch",
+
+def add_check(group: Any) -> ArgumentParser:
+    """Add ``markone verify check`` to the ``verify`` group's ``group``."""
+    c = add_command(group, "check", help=purpose("verify check"),
                     description="Exact re-check of a file written by `markone verify "
                     "separable --certificate`: its schema, the hash of its embedded "
                     "data, the source file's hash when that file is present, and the "
@@ -219,17 +234,7 @@ def register(subparsers: Any) -> ArgumentParser:
                    "(verify/certificate/kernel.py), or the checker extracted from the "
                    "Coq proofs (verify/coq; needs Coq and OCaml, built once)")
     _limit_args(c)
-
-    # `verify bound`, `verify cycling` and `verify machine` plug in here
-    for name in ("markone.cli._verify_theory", "markone.cli._verify_machine"):
-        try:
-            plugin = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-        else:
-            plugin.register(group)
-    return p
+    return c
 
 
 def _limit_args(p):

@@ -3,10 +3,13 @@
 One module per component: :mod:`~markone.hardware.retina` (camera and photocells),
 :mod:`~markone.hardware.plugboard` (random S->A wiring, A-units),
 :mod:`~markone.hardware.runits` (R-units and potentiometers),
+:mod:`~markone.hardware.devices` (the potentiometers' device variation),
 :mod:`~markone.hardware.motors`, :mod:`~markone.hardware.trainer`, and
 :mod:`~markone.hardware.params` (every parameter with its provenance).
 :class:`MarkI` puts them on one clock; :class:`MachineRun` is what training leaves;
-:func:`run_fleet` trains many machines (:class:`MachineSpec`) on one task at once.
+:func:`run_fleet` trains many machines (:class:`MachineSpec`) on one task at once;
+:class:`~markone.hardware.live.LiveSession` lets a person operate one figure by figure
+(``markone machine console``, :mod:`~markone.hardware.console_server`).
 
 >>> from markone.hardware import MarkI, MarkIParams
 >>> MarkI(MarkIParams.ideal(), seed=0).params.motor_step_s

@@ -131,7 +131,8 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
         "train_accuracy": machine.score(images, labels),
         "test_accuracy": machine.score(test_images, test_labels),
         "mistakes": run.mistakes.tolist(), "saturated": int(run.saturated.sum()),
-        "sim_time_s": run.sim_time_s, "theta": machine.theta,
+        "sim_time_s": run.sim_time_s, "motor_step_s": machine.params.motor_step_s,
+        "theta": machine.theta,
         "a_firing_rate": float(a_rows.mean()), "files": files,
     }
     summary["report"] = _report(summary)
@@ -156,8 +157,9 @@ def _report(s):
         + f" (total {sum(s['mistakes'])})",
         f"  weight moves blocked by end stops: {s['saturated']}",
         f"  A-units firing: {100 * s['a_firing_rate']:.0f}% (theta = {s['theta']})",
-        f"  on the 1960 machine this training would take {format_minutes(s['sim_time_s'])}"
-        f" ({s['presentations']} figures shown, motors at 0.2 s per step)",
+        f"  machine time for this training: {format_minutes(s['sim_time_s'])} "
+        f"({s['presentations']} figures shown, motors at {s['motor_step_s']:g} s per "
+        "step, an assumed speed: see markone machine params)",
     ]
     lines += [f"  wrote {path}" for path in s["files"].values()]
     return "\n".join(lines)

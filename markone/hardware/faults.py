@@ -63,7 +63,7 @@ MarkI = Any
 
 __all__ = ["PhotocellStuck", "CutWire", "AUnitStuck", "MotorStopped",
            "PotentiometerDrift", "NoisySum", "FaultPlan", "apply_faults",
-           "random_faults", "damaged_patterns", "faults_for", "describe_fault",
+           "random_faults", "break_now", "damaged_patterns", "faults_for", "describe_fault",
            "FAULT_KINDS"]
 
 
@@ -365,16 +365,22 @@ class _Damage:
         self.drift_sd = 0.0
         self.noise_sd = 0.0
         self.rng = as_generator(self.plan.seed)
-        self.last_s = 0.0
+        self.last_s = 0.0 if env is None else float(env.now)
         self.env = env
         for f in self.plan.faults:
-            if f.at_s == 0 or env is None:
+            if env is None or f.at_s <= env.now:
                 self._happen(f)
             else:
                 env.process(self._at(f))
 
     def _at(self, fault):
-        yield self.env.timeout(fault.at_s)
+        yield self.env.timeout(fault.at_s - self.env.now)
+        self._happen(fault)
+
+    def add(self, fault):
+        """One more fault, which happens at once (its ``at_s`` is the caller's)."""
+        _check_fault_fits(fault, self.machine.params, self.wiring, self.n_s)
+        self.plan = FaultPlan(self.plan.faults + (fault,), self.plan.seed)
         self._happen(fault)
 
     def _happen(self, f):
@@ -423,6 +429,9 @@ class _Damage:
             w = self.machine.runits.weights
             step = self.rng.normal(0.0, self.drift_sd * np.sqrt(dt), w.shape)
             step[self.frozen] = 0.0
+            mask = self.machine.runits.mask
+            if mask is not None:   # source sets: an unwired potentiometer is not there
+                step[~mask] = 0.0
             w += step
             wr = self.machine.params.weight_range
             if wr is not None:
@@ -480,6 +489,38 @@ def apply_faults(machine: MarkI, plan: FaultPlan | None) -> None:
                         "with FaultPlan((CutWire(a_unit, s_unit), ...)) or random_faults.")
     machine.faults = _Damage(plan, machine) if len(plan) else None
     machine.reset()
+
+
+def break_now(machine: MarkI, fault: Any) -> FaultPlan:
+    """Break one more part of a running ``machine`` now, on its clock, without the
+    reset of :func:`apply_faults` (weights, clock and earlier faults stay).
+
+    ``fault`` is a fault record; it is kept in the machine's plan with ``at_s`` set to
+    the machine's time, so a saved run says when the part broke. Returns the plan.
+
+    >>> from markone.hardware import MarkI
+    >>> m = MarkI(seed=0)
+    >>> plan = break_now(m, AUnitStuck(a_unit=7))
+    >>> plan.describe(), int(m.faults.a_value[7])
+    ('A-unit 7 dead', 0)
+    >>> break_now(m, CutWire(a_unit=0, s_unit=400))
+    Traceback (most recent call last):
+    ...
+    ValueError: CutWire: no wire runs from S-unit 400 to A-unit 0; its inputs are S-units [...].
+    """
+    if not isinstance(fault, FAULT_KINDS):
+        names = ", ".join(k.__name__ for k in FAULT_KINDS)
+        raise TypeError(f"fault must be a fault record ({names}), got "
+                        f"{type(fault).__name__}.")
+    fault = dataclasses.replace(fault, at_s=machine.now_s)
+    if machine.faults is None:
+        damage = _Damage(FaultPlan(), machine)
+        damage.arm(machine.env)
+        damage.add(fault)   # checked before the machine is touched
+        machine.faults = damage
+    else:
+        machine.faults.add(fault)
+    return machine.faults.plan
 
 
 def damaged_patterns(machine: MarkI, settled: np.ndarray, theta: int,

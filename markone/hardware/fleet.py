@@ -47,6 +47,11 @@ __all__ = ["MachineSpec", "FleetRun", "run_fleet"]
 TRAIN_ARGUMENTS = frozenset(inspect.signature(MarkI.train).parameters) - {
     "self", "images", "labels", "log", "warm_start"}
 
+#: Tasks per worker a fleet is cut into by default: each worker takes many machines
+#: per task (it starts once), and the last tasks are small enough for the workers to
+#: finish at about the same time.
+CHUNKS_PER_WORKER = 16
+
 #: What a ``faults`` dict may hold: the arguments of ``random_faults`` after the machine.
 RANDOM_FAULTS = frozenset(inspect.signature(random_faults).parameters) - {"machine"}
 
@@ -164,12 +169,16 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
     images, labels
         The task, as for :meth:`MarkI.train`.
     workers : int
-        Local processes to spread the machines over (1: here, in order).
+        Processes to spread the machines over (1: here, in order; 2: this one and
+        one started for the fleet, ...; see
+        :func:`markone._internal.parallel.run_each`).
     dask : str, optional
-        ``"local"`` (a ``dask.distributed.LocalCluster``) or a scheduler address
-        ``"tcp://host:8786"``; overrides ``workers``.
+        ``"local"`` (a ``dask.distributed.LocalCluster``: two threads here with
+        ``workers=1``, else ``workers`` processes) or a scheduler address
+        ``"tcp://host:8786"``.
     chunks : int, optional
-        How many tasks the machines are cut into (default: 4 per worker, 1 here); it
+        How many tasks the machines are cut into (default: 1 here, else
+        ``CHUNKS_PER_WORKER`` per worker, so that the workers finish together); it
         changes nothing but the overhead.
     **train
         :meth:`MarkI.train` arguments (``max_epochs``, ``presentations``, ``order``,
@@ -200,8 +209,8 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
     images = probe._images(images)   # checked once here, not in every worker
     check_consistent_length(images, labels, names=("images", "labels"))
     if chunks is None:
-        chunks = 1 if workers == 1 and dask is None else 4 * (workers if dask is None
-                                                              else 2)
+        chunks = 1 if workers == 1 and dask is None else CHUNKS_PER_WORKER * max(
+            workers, 2)
     chunks = min(check_int_at_least(chunks, "chunks", 1), len(specs))
     parts = [specs[k::chunks] for k in range(chunks)]   # balanced: mixed parameters
     tasks = [(part, images, labels, train) for part in parts]

@@ -48,6 +48,7 @@ from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
 from markone.hardware.runits import RUnits
 from markone.hardware.segments import Segments
 from markone.hardware.trainer import Trainer
+from markone.hardware.trial import score_figures
 
 __all__ = ["MarkI", "class_codes"]
 
@@ -173,6 +174,8 @@ class MarkI:
         self.motors = Motors(self.env, self.params.motor_step_s)
         self.runits.weights[:] = 0.0
         self.runits.rng = rng
+        if self.runits.devices is not None:
+            self.runits.devices.last_s = 0.0
         if self.faults is not None:
             self.faults.arm(self.env)
 
@@ -313,9 +316,14 @@ class MarkI:
             )
 
     def decision_function(self, images: ArrayLike) -> np.ndarray:
-        """R-unit scores ``(n, n_r_units)`` for settled, noise-free figures."""
+        """R-unit scores ``(n, n_r_units)`` for settled, noise-free figures: the
+        trial kernel's sums (:func:`~markone.hardware.trial.score`), bit for bit
+        the scores a training trial computes for the same weights and figure."""
         self._check_trained()
-        return self.a_features(images) @ self.runits.weights.T
+        A = self.a_features(images)
+        scores = np.empty((len(A), self.params.n_r_units))
+        score_figures(self.runits.weights, A, scores)
+        return scores
 
     def predict(self, images: ArrayLike) -> np.ndarray:
         """Decoded class label of each figure (settled, noise-free; no machine time)."""
@@ -348,8 +356,18 @@ class MarkI:
         """SimPy process of one figure: settle, logic, decision, motors.
 
         ``target`` is the R-units' +/-1 code of ``label`` (an int64 array); ``log`` a
-        list to append the :class:`Presentation` to, or None.
+        list to append the :class:`Presentation` to, or None. Returns ``(some R-unit
+        made a mistake, the figure was read right)``.
         """
+        sensed = yield from self._sense(x, exposure_s)
+        return (yield from self._respond(sensed, target, label, figure, trainer, stats,
+                                         log))
+
+    def _sense(self, x, exposure_s=None):
+        """SimPy process of the first half of a trial: the retina settles, the A-units
+        fire, the A/R logic runs. Returns ``(t0, settle_s, pattern, scores)``: when the
+        figure went up, how long the photocells took, the A-unit pattern and the
+        R-units' sums at the moment of the decision."""
         env = self.env
         t0 = env.now
         s = yield from self.retina.read(x, exposure_s)
@@ -359,17 +377,26 @@ class MarkI:
             pattern = self._patterns.get(s, self.theta)
         else:   # hardware faults (markone.hardware.faults): S-, A-, R-units, motors
             pattern = plugboard.Pattern(faults.a_units(faults.s_units(s), self.theta))
-        a = pattern.a
         yield env.timeout(self.params.logic_s)
+        if self.runits.devices is not None:   # the potentiometers' creep (drift_rate)
+            self.runits.devices.creep(self.runits.weights, env.now)
         if faults is not None:
             faults.before_decision()
         scores = pattern.scores(self.runits.weights)
         if faults is not None:
             scores = faults.noise(scores)
+        return t0, settle_s, pattern, scores
+
+    def _respond(self, sensed, target, label, figure, trainer, stats, log):
+        """SimPy process of the second half of a trial, after :meth:`_sense`: the
+        trainer decides on the sums and the motors of the reinforced R-units turn."""
+        env = self.env
+        t0, settle_s, pattern, scores = sensed
+        faults = self.faults
         # a faulty machine's patterns are not cached: no increments to keep for them
-        mistakes, rows, delta = trainer.decide(scores, target, a,
+        mistakes, rows, delta = trainer.decide(scores, target, pattern.a,
                                                pattern if faults is None else None)
-        wrong = bool(rows.size if trainer.rule != "forced" else mistakes.any())
+        wrong = bool(mistakes.any())   # the reinforced rows, unless every one is forced
         motor_s, blocked = 0.0, 0
         if rows.size:
             move = self.runits.plan(rows, delta, trainer.whole)

@@ -25,17 +25,22 @@ ValueError: photocell_rise_s(=-1) must be a finite number >= 0 (seconds); use 0 
 from __future__ import annotations
 
 import dataclasses
+import math
 import numbers
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from markone._internal.validation import check_choice, check_int_at_least, check_positive
 
-__all__ = ["MarkIParams", "ParamRow", "RULES", "TOPOLOGIES", "CLASS_CODES"]
+__all__ = ["MarkIParams", "ParamRow", "RULES", "TOPOLOGIES", "CLASS_CODES",
+           "VARIATION_FIELDS"]
 
 RULES = ("error_correction", "forced", "gamma")
 TOPOLOGIES = ("full", "source_sets")
 CLASS_CODES = ("binary", "one_hot")
+#: The fields of device variation (:attr:`MarkIParams.variation`), all off by default.
+VARIATION_FIELDS = ("step_dtod", "step_std", "up_down", "drift_rate", "sticky_steps",
+                    "sticky_prob")
 
 
 class ParamRow(NamedTuple):
@@ -47,6 +52,9 @@ class ParamRow(NamedTuple):
     provenance: str
     note: str
 
+
+#: What every device-variation note starts with: these are not facts about the machine.
+_VARIATION = "modelling assumption, not documented for the Mark I; 0 (off) by default"
 
 # name -> (unit, provenance, note). The order of MarkIParams' fields is the table's.
 _PROVENANCE = {
@@ -91,6 +99,27 @@ _PROVENANCE = {
              "the three rules are documented [Rosenblatt1958; Rosenblatt1962]; error "
              "correction (R-controlled alpha) by default, as the caption describes "
              "training [Navy1960]; 'forced' (S-controlled) and 'gamma' offered"),
+    # device variation: modelling assumptions, every one off by default
+    "step_dtod": ("of a step", "assumed",
+                  f"{_VARIATION}; device-to-device: each potentiometer's step is "
+                  "1 + step_dtod * N(0, 1) steps (at least 0), drawn once per machine "
+                  "from its seed (aihwkit's dw_min_dtod)"),
+    "step_std": ("of a step", "assumed",
+                 f"{_VARIATION}; cycle-to-cycle: a move of n steps turns n + step_std "
+                 "* sqrt(n) * N(0, 1) (at least 0), drawn per move (aihwkit's "
+                 "dw_min_std)"),
+    "up_down": ("of a step", "assumed",
+                f"{_VARIATION}; asymmetry: steps up are 1 + up_down, steps down "
+                "1 - up_down (aihwkit's up_down)"),
+    "drift_rate": ("steps per s", "assumed",
+                   f"{_VARIATION}; every potentiometer creeps at this signed rate "
+                   "between decisions, up to its end stops (the fault "
+                   "PotentiometerDrift is the random walk)"),
+    "sticky_steps": ("motor steps", "assumed",
+                     f"{_VARIATION}; stiction: a move of fewer steps does nothing"),
+    "sticky_prob": ("probability", "assumed",
+                    f"{_VARIATION}; a move sticks (does nothing) with this "
+                    "probability, drawn per potentiometer and move"),
 }
 
 
@@ -145,6 +174,30 @@ class MarkIParams:
         Seconds of A/R logic between settling and the trainer's decision.
     rule : {"error_correction", "forced", "gamma"}
         Default reinforcement rule.
+    step_dtod : float
+        Device-to-device spread of the step (>= 0, a fraction of a step): each
+        potentiometer turns ``1 + step_dtod * N(0, 1)`` steps per motor step (at
+        least 0), drawn once per machine from its seed.
+    step_std : float
+        Cycle-to-cycle noise of a move (>= 0): a move of ``n`` steps turns
+        ``n + step_std * sqrt(n) * N(0, 1)`` (at least 0) of that potentiometer's
+        steps, drawn per move.
+    up_down : float
+        Up/down asymmetry in (-1, 1): steps up are ``1 + up_down``, down ``1 - up_down``.
+    drift_rate : float
+        Deterministic drift in motor steps per machine second (signed): every wired
+        potentiometer creeps by ``drift_rate * dt`` between decisions, up to its end
+        stops.
+    sticky_steps : float
+        Stiction (>= 0): a move of fewer than this many steps does nothing.
+    sticky_prob : float
+        Probability in [0, 1] that a move sticks (does nothing), per potentiometer.
+
+    Notes
+    -----
+    The last six are device variation (:data:`VARIATION_FIELDS`): modelling
+    assumptions, not facts about the machine, all off by default, so a machine
+    without them is today's machine bit for bit.
     """
 
     retina_shape: tuple = (20, 20)
@@ -169,6 +222,12 @@ class MarkIParams:
     motor_step_s: float = 0.2
     logic_s: float = 0.05
     rule: str = "error_correction"
+    step_dtod: float = 0.0
+    step_std: float = 0.0
+    up_down: float = 0.0
+    drift_rate: float = 0.0
+    sticky_steps: float = 0.0
+    sticky_prob: float = 0.0
 
     def __post_init__(self):
         self._check_retina()
@@ -176,6 +235,33 @@ class MarkIParams:
         self._check_theta()
         self._check_choices()
         self._check_weights()
+        self._check_variation()
+
+    def _check_variation(self):
+        """The device variation: spreads and stiction >= 0, asymmetry in (-1, 1), a
+        finite drift rate, a probability."""
+        for name in ("step_dtod", "step_std", "sticky_steps"):
+            _check_nonnegative(getattr(self, name), name)
+        _check_real(self.drift_rate, "drift_rate", "motor steps per second, e.g. 0.01")
+        _check_real(self.up_down, "up_down", "strictly between -1 and 1, e.g. 0.1")
+        if not -1 < self.up_down < 1:
+            raise ValueError(f"up_down(={self.up_down!r}) must be strictly between -1 "
+                             "and 1 (steps up are 1 + up_down, down 1 - up_down).")
+        _check_real(self.sticky_prob, "sticky_prob", "a probability in [0, 1]")
+        if not 0 <= self.sticky_prob <= 1:
+            raise ValueError(f"sticky_prob(={self.sticky_prob!r}) must be a probability "
+                             "in [0, 1].")
+
+    @property
+    def variation(self) -> dict[str, float]:
+        """The device variation that is on: ``{field: value}`` for every field of
+        :data:`VARIATION_FIELDS` that is not 0 (empty: ideal potentiometers).
+
+        >>> MarkIParams().variation, MarkIParams(up_down=0.1).variation
+        ({}, {'up_down': 0.1})
+        """
+        return {name: getattr(self, name) for name in VARIATION_FIELDS
+                if getattr(self, name) != 0}
 
     def _check_retina(self):
         """The retina's shape, its threshold and every time (seconds)."""
@@ -350,6 +436,18 @@ def _check_time(value, name):
             "instant photocell." if "photocell" in name else
             f"{name}(={value!r}) must be a finite number >= 0."
         ) from None
+
+
+def _check_real(value, name, expected):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (
+            math.isfinite(value)):
+        raise ValueError(f"{name}(={value!r}) must be a finite number: {expected}.")
+
+
+def _check_nonnegative(value, name):
+    _check_real(value, name, "0 (off) or more")
+    if value < 0:
+        raise ValueError(f"{name}(={value!r}) must be >= 0 (0 turns it off).")
 
 
 def _check_open_unit(value, name):

@@ -172,7 +172,7 @@ def plot_learning_curve(run: MachineRun, path: PathLike) -> Path:
     ax.plot(np.asarray(run.end_s_per_epoch) / 60,
             100 * np.asarray(run.errors_per_epoch) / n_per_pass, "o", ms=6,
             label="a whole pass")
-    ax.set_xlabel("machine time (minutes of 1960 motors)")
+    ax.set_xlabel("machine time (minutes at the motors' speed)")
     ax.set_ylabel("figures misread (%)")
     ax.set_ylim(bottom=0)
     ax.set_xlim(left=0)

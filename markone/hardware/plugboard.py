@@ -29,6 +29,7 @@ from numba import njit
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import Seed
+from markone.hardware.trial import score
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -62,23 +63,157 @@ class Wiring:
 
 
 def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
-    """Draw the plugboard's S->A wiring for ``params`` from ``seed``."""
+    """Draw the plugboard's S->A wiring for ``params`` from ``seed``.
+
+    A-unit by A-unit, each takes ``n_excitatory + n_inhibitory`` distinct S-units
+    among those with room left (fewer than ``max_fanout`` connections), exactly as
+    ``rng.choice(free, size=k, replace=False)`` would draw them: the random words
+    are taken from the generator in a few large draws (:func:`_random_words`) and
+    turned into picks by a compiled loop (:func:`_draw_picks`) that repeats
+    numpy's algorithm, so a seed gives the same wiring, and leaves the generator in
+    the same state, as one ``choice`` call per A-unit would.
+
+    >>> from markone.hardware.params import MarkIParams
+    >>> p = MarkIParams(retina_shape=(2, 3), n_a_units=4, n_excitatory=2,
+    ...                 n_inhibitory=1, max_fanout=3)
+    >>> board = wire(p, seed=1)
+    >>> board.excitatory.tolist(), board.inhibitory.ravel().tolist()
+    ([[2, 1], [4, 5], [2, 3], [3, 5]], [4, 0, 1, 1])
+    >>> int(board.fanout.max())   # no S-unit feeds more than max_fanout A-units
+    3
+    """
     rng = as_generator(seed)
     n_s = params.retina_shape[0] * params.retina_shape[1]
     k = params.n_excitatory + params.n_inhibitory
-    room = np.full(n_s, params.max_fanout)
+    room = np.full(n_s, params.max_fanout, dtype=np.int64)
     picks = np.empty((params.n_a_units, k), dtype=np.int64)
-    for a in range(params.n_a_units):
-        free = np.flatnonzero(room > 0)
-        if free.size < k:  # only when max_fanout is nearly exhausted
+    words = np.empty(0, dtype=np.uint32)
+    a, used, n_free = _draw_picks(words, room, picks, 0)
+    while a < len(picks):   # it needs more words (a unit needs at least one more)
+        if n_free < k:   # only when max_fanout is nearly exhausted
             raise ValueError(
-                f"max_fanout(={params.max_fanout}) left only {free.size} free S-units for "
-                f"A-unit {a}, which needs {k} distinct ones; raise max_fanout."
+                f"max_fanout(={params.max_fanout}) left only {n_free} free S-units "
+                f"for A-unit {a}, which needs {k} distinct ones; raise max_fanout."
             )
-        picks[a] = rng.choice(free, size=k, replace=False)
-        room[picks[a]] -= 1
+        words = words[used:]   # the words of A-unit a on, and as many more as
+        words = np.concatenate([words, _random_words(    # the rest surely take
+            rng, (len(picks) - a) * _fewest_words(n_free, k) - len(words))])
+        a, used, n_free = _draw_picks(words, room, picks, a)
     return Wiring(picks[:, :params.n_excitatory].copy(),
                   picks[:, params.n_excitatory:].copy(), n_s)
+
+
+def _random_words(rng, n):
+    """The generator's next ``n`` 32-bit words (at least one): the numbers its
+    ``integers``/``choice`` draws are made of, in the order they would take them."""
+    return rng.integers(0, 2**32, size=max(n, 1), dtype=np.uint32)
+
+
+#: ``Generator.choice(n, k, replace=False)`` draws by a tail shuffle of ``range(n)``
+#: when ``n`` exceeds this and ``k > n // _TAIL_CUTOFF``, else by Floyd's algorithm
+#: (numpy's ``_generator.pyx``, the shuffled case).
+_TAIL_SHUFFLE_ABOVE, _TAIL_CUTOFF = 10_000, 50
+
+
+def _fewest_words(n_free, k):
+    """The fewest random words any later A-unit's ``choice`` of ``k`` among at most
+    ``n_free`` S-units takes (so a draw of that many per A-unit never takes a word
+    the one-call-per-A-unit loop would not)."""
+    return 2 * k - 2 if n_free <= _TAIL_SHUFFLE_ABOVE else k - 1
+
+
+@njit(cache=True, nogil=True)
+def _draw_picks(words, room, picks, a):
+    """Fill ``picks[a:]`` (``k`` distinct S-units for each A-unit) from the S-units
+    with ``room`` left, decrementing it, as ``picks[a] = rng.choice(free, size=k,
+    replace=False)`` with ``free = np.flatnonzero(room > 0)`` would, the generator's
+    random ``words`` taken in turn. Stops at the first A-unit that has fewer than
+    ``k`` free S-units or that needs more words than are left (it is not drawn).
+    Returns ``(that A-unit (or the end), words used before it, its free S-units)``."""
+    n_s, k = room.size, picks.shape[1]
+    free, idx = np.empty(n_s, dtype=np.int64), np.empty(max(n_s, k), dtype=np.int64)
+    cursor = np.zeros(1, dtype=np.int64)
+    n_free, full = _free(room, free), False
+    while a < picks.shape[0]:
+        if full:   # an S-unit ran out of room: the free ones again, ascending
+            n_free, full = _free(room, free), False
+        used = cursor[0]
+        if n_free < k or not _choose(words, cursor, n_free, k, idx):
+            return a, used, n_free
+        first = n_free - k if n_free > _TAIL_SHUFFLE_ABOVE and \
+            k > n_free // _TAIL_CUTOFF else 0
+        for p in range(k):
+            s = free[idx[first + p]]
+            picks[a, p] = s
+            room[s] -= 1
+            full |= room[s] == 0
+        a += 1
+    return a, cursor[0], n_free
+
+
+@njit(inline="always")
+def _free(room, free):
+    """``free[:n]`` = the S-units with room left, ascending; returns ``n``."""
+    n = 0
+    for s in range(room.size):
+        if room[s] > 0:
+            free[n] = s
+            n += 1
+    return n
+
+
+@njit(inline="always")
+def _choose(words, cursor, n, k, idx):
+    """``rng.choice(n, size=k, replace=False)`` (shuffled) from ``words[cursor:]``:
+    into ``idx[:k]``, or ``idx[n - k:n]`` after a tail shuffle. Returns False when
+    the words ran out."""
+    if n > _TAIL_SHUFFLE_ABOVE and k > n // _TAIL_CUTOFF:   # tail shuffle
+        for i in range(n):
+            idx[i] = i
+        return _shuffle(words, cursor, idx[:n], max(n - k, 1))
+    for t in range(k):   # Floyd's algorithm: j = n-k .. n-1, each draw in [0, j]
+        j = n - k + t
+        val = _below(words, cursor, j)
+        if val < 0:
+            return False
+        seen = False
+        for u in range(t):
+            seen |= idx[u] == val
+        idx[t] = j if seen else val
+    return _shuffle(words, cursor, idx[:k], 1)
+
+
+@njit(inline="always")
+def _shuffle(words, cursor, data, first):
+    """numpy's ``_shuffle_int``: swap ``data[i]`` with ``data[j]``, ``j`` drawn in
+    ``[0, i]``, for ``i`` from the last down to ``first``. False when the words ran
+    out."""
+    for i in range(data.size - 1, first - 1, -1):
+        j = _below(words, cursor, i)
+        if j < 0:
+            return False
+        data[i], data[j] = data[j], data[i]
+    return True
+
+
+@njit(inline="always")
+def _below(words, cursor, high):
+    """A number in ``[0, high]`` (``high < 2**32 - 1``) as numpy's
+    ``random_bounded_uint64`` draws it, by Lemire's multiply-and-reject on the words
+    from ``cursor`` on (none when ``high`` is 0); -1 when the words ran out."""
+    if high == 0:
+        return 0
+    span = np.uint64(high) + np.uint64(1)
+    threshold = span   # an upper bound of the true one, computed only if needed
+    while cursor[0] < words.size:
+        m = np.uint64(words[cursor[0]]) * span
+        cursor[0] += 1
+        low = m & np.uint64(0xFFFFFFFF)
+        if low < threshold:
+            threshold = (np.uint64(0xFFFFFFFF) - np.uint64(high)) % span
+        if low >= threshold:
+            return np.int64(m >> np.uint64(32))
+    return -1
 
 
 def net_input(wiring: Wiring, s: np.ndarray) -> np.ndarray:
@@ -123,23 +258,40 @@ class Pattern:
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
 
-    __slots__ = ("a", "_a_float", "x", "_masked", "_active")
+    __slots__ = ("a", "_x", "_units", "_masked", "_active")
+    _x: np.ndarray | None
+    _units: np.ndarray | None
     _masked: np.ndarray | None
     _active: tuple[int, ...] | None
 
     def __init__(self, a: np.ndarray) -> None:
         a.flags.writeable = False
         self.a = a
-        self._a_float = a.astype(np.float64)
-        self._a_float.flags.writeable = False
-        #: the outputs as a float64 row ``(1, n_a)``: the trainer's input
-        self.x = self._a_float[None, :]
-        self._masked = self._active = None
+        self._x = self._units = self._masked = self._active = None
+
+    @property
+    def x(self) -> np.ndarray:
+        """The outputs as a float64 row ``(1, n_a)``: the trainer's input."""
+        if self._x is None:
+            self._x = self.a.astype(np.float64)[None, :]
+            self._x.flags.writeable = False
+        return self._x
+
+    @property
+    def units(self) -> np.ndarray:
+        """The indices of the A-units that fire, ascending (int64)."""
+        if self._units is None:
+            self._units = np.flatnonzero(self.a).astype(np.int64)
+            self._units.flags.writeable = False
+        return self._units
 
     def scores(self, weights: np.ndarray) -> np.ndarray:
-        """Every R-unit's weighted sum ``weights @ a`` (``weights`` is
-        ``(n_r, n_a)``): numpy casts ``a`` to float64 for this product anyway."""
-        return weights @ self._a_float
+        """Every R-unit's weighted sum over the active A-units (``weights`` is
+        ``(n_r, n_a)``): the trial kernel's :func:`~markone.hardware.trial.score`,
+        the same sums in the same order as the segment loop's."""
+        out = np.empty(weights.shape[0])
+        score(weights, self.units, out)
+        return out
 
     def masked(self, mask: np.ndarray) -> np.ndarray:
         """``x`` seen through each R-unit's source set: ``x * mask``, ``(n_r, n_a)``."""
@@ -153,7 +305,7 @@ class Pattern:
     def active(self) -> tuple[int, ...]:
         """Indices of the A-units that fire, as the log records them."""
         if self._active is None:
-            self._active = tuple(np.flatnonzero(self.a).tolist())
+            self._active = tuple(self.units.tolist())
         return self._active
 
 
@@ -230,12 +382,17 @@ def calibrate_theta(wiring: Wiring, s: np.ndarray, target_rate: Sequence[float],
     2
     """
     net = net_input(wiring, s)
+    # how many outputs reach each net input v: at_least[v + n_inhibitory], so that
+    # each rate is the count over the total, as np.mean(net >= theta) divides them
+    counts = np.bincount((net + n_inhibitory).ravel(),
+                         minlength=n_excitatory + n_inhibitory + 1)
+    at_least = counts[::-1].cumsum()[::-1]
     lo, hi = target_rate
     mid = (lo + hi) / 2
     best = -n_inhibitory + 1
     best_key: tuple[float, float] | None = None
     for theta in range(-n_inhibitory + 1, n_excitatory + 1):
-        rate = float(np.mean(net >= theta))
+        rate = float(at_least[theta + n_inhibitory] / net.size)
         outside = max(lo - rate, rate - hi, 0.0)
         key = (outside, abs(rate - mid))
         if best_key is None or key < best_key:

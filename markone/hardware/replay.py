@@ -59,7 +59,8 @@ from markone._version import __version__
 from markone.hardware._run_format import FORMAT as RUN_FORMAT
 from markone.hardware._run_format import VERSION as RUN_VERSION
 
-__all__ = ["write_replay_html", "render_replay_html", "console_html", "check_run",
+__all__ = ["write_replay_html", "render_replay_html", "render_live_html", "console_html",
+           "check_run",
            "RUN_FORMAT", "RUN_VERSION"]
 
 
@@ -224,15 +225,51 @@ def render_replay_html(run_or_path: Any, *, speed: float = 1.0) -> str:
     """
     speed = check_positive(speed, "speed")
     run = check_run(_as_run_dict(run_or_path))
-    css, js = _asset("console.css"), _asset("console.js")
-    for name, text, closing in (("console.css", css, "</style"), ("console.js", js, "</script")):
+    return _page(run, {"speed": speed})
+
+
+def render_live_html(state: Mapping[str, Any], live: Mapping[str, Any]) -> str:
+    """The console page in live mode, as ``markone machine console`` serves it.
+
+    Parameters
+    ----------
+    state : dict
+        The session as :meth:`markone.hardware.live.LiveSession.to_dict` gives it
+        (JSON-ready); its ``"run"`` may have no presentation yet.
+    live : dict
+        What the page needs to ask the server: ``"token"``, ``"out"`` (where a save
+        goes) and ``"catalogue"`` (figure name -> flat 0/1 image).
+
+    Examples
+    --------
+    >>> from markone.hardware import MarkI
+    >>> from markone.hardware.live import LiveSession
+    >>> state = LiveSession(MarkI(seed=0)).to_dict()
+    >>> page = render_live_html(state, {"token": "t", "out": "run.json", "catalogue": {}})
+    >>> '"live":{' in page and "http://" not in page and "https://" not in page
+    True
+    """
+    return _page(to_jsonable(state["run"]), {"speed": 1.0, "live": dict(live)})
+
+
+def _page(run, options):
+    """The console page with ``run`` and ``options`` embedded, CSS and scripts
+    inlined; the live panel's script only in live mode (a replay never talks to a
+    server)."""
+    names = ("console.css", "console.js") + (("live.js",) if "live" in options else ())
+    assets = {name: _asset(name) for name in names}
+    for name, text in assets.items():
+        closing = "</style" if name.endswith(".css") else "</script"
         if closing in text.lower():
             raise RuntimeError(f"{name} contains {closing!r} and cannot be inlined.")
     parts = {
-        '<link rel="stylesheet" href="console.css">': f"<style>\n{css}</style>",
-        '<script src="console.js"></script>': f"<script>\n{js}</script>",
+        '<link rel="stylesheet" href="console.css">':
+            f"<style>\n{assets['console.css']}</style>",
+        '<script src="console.js"></script>': f"<script>\n{assets['console.js']}</script>",
+        '<script src="live.js"></script>':
+            f"<script>\n{assets['live.js']}</script>" if "live.js" in assets else "",
         "__MARKONE_RUN__": _script_safe_json(run),
-        "__MARKONE_OPTIONS__": _script_safe_json({"speed": speed}),
+        "__MARKONE_OPTIONS__": _script_safe_json(options),
         "__MARKONE_VERSION__": __version__,
     }
     template = _asset("console.html")

@@ -28,7 +28,8 @@ from numba import njit
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import Seed
-from markone.hardware.trial import turn_units
+from markone.hardware.devices import Devices
+from markone.hardware.trial import score, turn_units
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -123,8 +124,16 @@ class RUnits:
     ----------
     params : MarkIParams
     seed : None, int or Generator
-        Draws the source sets (``topology="source_sets"``) and the stochastic rounding
-        of fractional increments (the gamma rule with ``quantize=True``).
+        Draws the source sets (``topology="source_sets"``), then each
+        potentiometer's own step (``step_dtod``), and the stochastic rounding of
+        fractional increments (the gamma rule with ``quantize=True``) and the
+        per-move device variation.
+
+    Attributes
+    ----------
+    devices : Devices or None
+        The potentiometers' device variation (:mod:`markone.hardware.devices`);
+        None when every device is ideal.
     """
 
     def __init__(self, params: MarkIParams, seed: Seed = None) -> None:
@@ -133,13 +142,17 @@ class RUnits:
         n_r, n_a = params.n_r_units, params.n_a_units
         self.mask = (source_set_mask(n_r, n_a, self.rng)
                      if params.topology == "source_sets" else None)
+        self.devices = Devices.of(params, self.mask, self.rng)
         self.weights = np.zeros((n_r, n_a))
 
     def scores(self, a: np.ndarray) -> np.ndarray:
-        """Weighted sums of the active A-units ``a`` (0/1): one score per R-unit.
-        (The machine asks its cached :class:`~markone.hardware.plugboard.Pattern`,
-        which gives the same numbers.)"""
-        return self.weights @ a
+        """Weighted sums of the active A-units ``a`` (0/1): one score per R-unit,
+        the trial kernel's :func:`~markone.hardware.trial.score`. (The machine asks
+        its cached :class:`~markone.hardware.plugboard.Pattern`, which gives the same
+        numbers.)"""
+        out = np.empty(self.weights.shape[0])
+        score(self.weights, np.flatnonzero(a), out)
+        return out
 
     def plan(self, rows: np.ndarray, delta: np.ndarray, whole: bool = False) -> Move:
         """The :class:`Move` that realises increments ``delta`` (one row per R-unit in
@@ -151,6 +164,8 @@ class RUnits:
             request = stochastic_round(request, self.rng.random(request.shape))
         lo, hi = (-np.inf, np.inf) if p.weight_range is None else p.weight_range
         shape = (len(rows), self.weights.shape[1])
+        if self.devices is not None:
+            request = self.devices.moves(rows, np.broadcast_to(request, shape), self.rng)
         old, new = np.empty(shape), np.empty(shape)
         blocked, steps = np.empty(len(rows), dtype=np.int64), np.empty(len(rows))
         if request.shape != shape or request.dtype != np.float64 \

@@ -13,21 +13,19 @@ for the segment with **one** SimPy timeout to the exact end time. The machine is
 a discrete-event model: the segment's events are the trials' events, taken in time
 order by a process on the clock, and they are only coalesced because nothing could
 happen between them; whatever does not fit (a figure whose settled S-state is not its
-cached one, e.g. a blend after a short exposure; an A-unit pattern with no active
-unit; a figure that would end at or after the next other event) stops the segment
+cached one, e.g. a blend after a short exposure; a figure that would end at or after
+the next other event) stops the segment
 before it, and that figure runs on the per-figure path, :meth:`MarkI._trial`.
 
 Each figure of a segment runs the steps of the one trial kernel,
 :mod:`markone.hardware.trial` -- the retina's :func:`~.trial.look`,
-:func:`~.trial.settle_wait` and :func:`~.trial.settle`, the trainer's
-:func:`~.trial.decide` (the core's mistake test), the potentiometers'
+:func:`~.trial.settle_wait` and :func:`~.trial.settle`, the R-units'
+:func:`~.trial.score` (sums over the active A-units, in one fixed order), the
+trainer's :func:`~.trial.decide` (the core's mistake test), the potentiometers'
 :func:`~.trial.turn_units` and the motors' :func:`~.trial.motor_seconds` -- the very
 functions the per-figure process calls between its timeouts. The state travels as
 named records (:class:`Machine`, :class:`Figures`, :class:`Rule`, :class:`Tally`,
-:class:`LogBuffers`). One step is the segment's own: the R-units' scores are sums over
-the active A-units, exact because segments run only when every weight is a whole number
-of steps and every increment too (so every sum of weights is an integer below 2**53,
-the same in any order, and the same as the per-figure path's matrix product).
+:class:`LogBuffers`).
 ``tests/markone/hardware/test_hardware_segments.py`` checks the two paths against
 each other bit for bit (weights, clock, log).
 
@@ -54,8 +52,8 @@ import numpy as np
 from numba import njit
 
 from markone.hardware.run import adopt
-from markone.hardware.trial import (decide, look, motor_seconds, physics_of, settle,
-                                    settle_wait, turn_units)
+from markone.hardware.trial import (decide, look, motor_seconds, physics_of, score,
+                                    settle, settle_wait, turn_units)
 
 __all__ = ["Segments", "run_segment", "Machine", "Figures", "Rule", "Tally", "LogBuffers"]
 
@@ -223,18 +221,6 @@ def _see(level, light, clock, x, s_state, physics, out):
 
 
 @njit(inline="always")
-def _score(weights, active, scores):
-    """The R-units' sums over the ``active`` A-units: whole numbers, so exact
-    in any order (the numbers ``Pattern.scores`` gives). (Arrays, not the records they
-    come from: numba counts references to every array of a record it is given.)"""
-    for r in range(weights.shape[0]):
-        total = 0.0
-        for j in active:
-            total += weights[r, j]
-        scores[r] = total
-
-
-@njit(inline="always")
 def _plan(weights, own_ptr, own_idx, target, ph, rule, work, n_rows):
     """The moves of the reinforced rows (``RUnits.plan`` of ``online.increment``, eta *
     y * x) on the A-units that are active and in the row's source set: elsewhere a
@@ -351,9 +337,8 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
     ``log.cap > 0`` each figure is logged into ``log`` (a :class:`LogBuffers`).
 
     Returns the position of the first figure not run: ``pos`` itself when that figure
-    needs the per-figure path (no active A-unit: the zero sums' signs are BLAS's
-    business; a settled S-state that is not its cached one) or would end at or after
-    ``horizon``, or when the log's buffers are full.
+    needs the per-figure path (a settled S-state that is not its cached one) or would
+    end at or after ``horizon``, or when the log's buffers are full.
     """
     n_r, n_a = machine.weights.shape
     ph = physics[0]
@@ -364,16 +349,14 @@ def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log
         if log.cap > 0 and (q >= log.cap or n_chg + n_r * n_a > log.chg_r.size):
             break
         i = order[k]
-        if figures.pat_ptr[i + 1] == figures.pat_ptr[i]:
-            break
         x = figures.X[i]
         t_settled, settle_s = _see(machine.level, machine.light, machine.clock, x,
                                    figures.S[i], physics, work.level)
         if np.isnan(settle_s):
             break
         t_logic = t_settled + ph.logic_s
-        _score(machine.weights, figures.pat_idx[figures.pat_ptr[i]:figures.pat_ptr[i + 1]],
-               work.scores)
+        score(machine.weights, figures.pat_idx[figures.pat_ptr[i]:figures.pat_ptr[i + 1]],
+              work.scores)
         target, own_ptr = figures.targets[i], figures.own_ptr[i * n_r:(i + 1) * n_r + 1]
         n_rows = decide(work.scores, target, rule.forced, work.wrong, work.rows)
         end, motor_s = t_logic, 0.0
@@ -429,12 +412,13 @@ class Segments:
                     log: Any, n_total: int) -> Segments | None:
         """Segments for a session of at most ``n_total`` figures of ``X``, or None
         when its figures cannot be computed ahead: photocell noise, hardware faults,
+        device variation (``MarkIParams.variation``: moves that are not whole steps),
         fractional increments (the gamma rule, a fractional ``eta``), end stops or
         weights that are not whole steps (or a weight outside the end stops, or -0),
         sums that could reach 2**53, or a machine built with ``segments=False``."""
         p = machine.params
         if not (machine.segments and machine.faults is None
-                and p.photocell_noise_sd == 0 and trainer.whole):
+                and p.photocell_noise_sd == 0 and trainer.whole and not p.variation):
             return None
         if not _whole_steps(machine, trainer, n_total):
             return None

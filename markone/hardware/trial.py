@@ -1,7 +1,8 @@
 """The one trial kernel: what happens to the Mark I while one figure is shown.
 
 A trial is: the photocells lag towards the new light until they settle (or the
-exposure ends), the A/R logic, the trainer's decision with the learner core's rule
+exposure ends), the A/R logic (the R-units' sums over the active A-units,
+:func:`score`), the trainer's decision with the learner core's rule
 (:func:`markone.online.signed_mistake`), and the potentiometers' moves against their
 end stops, which set how long the motors run. This module holds each of these steps
 once, compiled (numba, no fast-math: every value is the IEEE result of the same
@@ -9,6 +10,7 @@ operations in the same order), and both ways of running the machine call them:
 
 * the per-figure SimPy process (:meth:`MarkI._trial <markone.hardware.machine.MarkI>`,
   through :class:`~markone.hardware.retina.Retina`,
+  :class:`~markone.hardware.plugboard.Pattern`,
   :class:`~markone.hardware.trainer.Trainer`,
   :class:`~markone.hardware.runits.RUnits` and
   :class:`~markone.hardware.motors.Motors`), one SimPy timeout per phase;
@@ -54,7 +56,8 @@ if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
 __all__ = ["PHYSICS", "physics_of", "remains", "lag_cell", "look", "settle_wait",
-           "settle", "decide", "turn_to", "turn_units", "motor_seconds"]
+           "settle", "score", "score_figures", "decide", "turn_to", "turn_units",
+           "motor_seconds", "device_moves", "creep"]
 
 #: The learner core's mistake test, compiled into the kernel (the same function).
 _mistake = njit(inline="always")(signed_mistake)
@@ -156,6 +159,46 @@ def settle(level, x, settle_s, physics, expect):
     return same
 
 
+# ---------------------------------------------------------------------- the scores
+@njit(cache=True, nogil=True, inline="always")
+def score(weights, active, scores):
+    """``scores[r]``: R-unit ``r``'s weighted sum over the ``active`` A-units (their
+    indices, ascending), ``weights`` being ``(n_r, n_a)``.
+
+    The one scoring step of both paths, and of :meth:`MarkI.decision_function
+    <markone.hardware.MarkI.decision_function>`: the sum starts at +0.0 and adds the
+    active units' weights in ascending order, a fixed order, so equal weights give
+    equal scores bit for bit wherever they are summed (a matrix product's order is
+    the BLAS library's choice). Whole-step weights give exact integers, in any order.
+
+    >>> import numpy as np
+    >>> out = np.empty(2)
+    >>> score(np.array([[1.0, 2.0, 4.0], [0.1, 0.2, 0.3]]), np.array([0, 2]), out)
+    >>> out.tolist()                                     # 1 + 4, 0.1 + 0.3
+    [5.0, 0.4]
+    """
+    for r in range(weights.shape[0]):
+        total = 0.0
+        for j in active:
+            total += weights[r, j]
+        scores[r] = total
+
+
+@njit(cache=True, nogil=True)
+def score_figures(weights, A, scores):
+    """:func:`score` of many figures: row ``scores[i]`` gets the sums over the
+    A-units that fire in row ``A[i]`` (0/1, ``(n, n_a)``).
+
+    >>> import numpy as np
+    >>> out = np.empty((2, 1))
+    >>> score_figures(np.array([[1.0, 2.0, 4.0]]), np.array([[0, 0, 1], [1, 1, 0]]),
+    ...               out); out.tolist()
+    [[4.0], [3.0]]
+    """
+    for i in range(A.shape[0]):
+        score(weights, np.flatnonzero(A[i]), scores[i])
+
+
 # ---------------------------------------------------------------------- the decision
 @njit(cache=True, nogil=True, inline="always")
 def decide(scores, target, forced, wrong, rows):
@@ -196,6 +239,53 @@ def turn_units(before, units, want, lo, hi, after):
         after[j] = stop
         largest = max(largest, abs(stop - before[j]))
     return n_blocked, largest
+
+
+@njit(cache=True, nogil=True)
+def device_moves(want, gain, up_down, step_std, noise, sticky_steps, stuck, out):
+    """What potentiometers with device variation turn when asked to move ``want``
+    steps (any shape; every other array the same shape): ``out`` gets each one's
+    move, before the end stops.
+
+    A move of ``n = |want|`` steps does nothing when ``n < sticky_steps`` or ``stuck``
+    (stiction); else it turns ``max(n + step_std * sqrt(n) * noise, 0)`` of the
+    potentiometer's own steps (cycle-to-cycle noise, ``noise`` standard normal), each
+    ``gain`` times a nominal step (device-to-device), times ``1 + up_down`` up or
+    ``1 - up_down`` down (asymmetry). With ``gain`` 1 and the rest 0 it is ``want``.
+
+    >>> import numpy as np
+    >>> want, one = np.array([2.0, -2.0, 0.5]), np.ones(3)
+    >>> out = np.empty(3)
+    >>> device_moves(want, np.array([1.5, 1.0, 1.0]), 0.25, 0.0, 0 * one, 1.0,
+    ...              np.zeros(3, np.bool_), out); out.tolist()
+    [3.75, -1.5, 0.0]
+    """
+    flat_w, flat_out = want.ravel(), out.ravel()
+    flat_g, flat_n, flat_s = gain.ravel(), noise.ravel(), stuck.ravel()
+    for k in range(flat_w.size):
+        w = flat_w[k]
+        n = abs(w)
+        if n == 0 or n < sticky_steps or flat_s[k]:
+            flat_out[k] = 0.0
+            continue
+        turned = max(n + step_std * math.sqrt(n) * flat_n[k], 0.0) * flat_g[k]
+        flat_out[k] = turned * (1 + up_down) if w > 0 else -turned * (1 - up_down)
+
+
+@njit(cache=True, nogil=True)
+def creep(weights, wired, shift, lo, hi):
+    """In place: every ``wired`` potentiometer of ``weights`` moved by ``shift``
+    steps, stopped by the end stops ``lo``/``hi`` (deterministic drift).
+
+    >>> import numpy as np
+    >>> w = np.array([[0.0, 2.5, 0.0]])
+    >>> creep(w, np.array([[True, True, False]]), 1.0, -3.0, 3.0); w.tolist()
+    [[1.0, 3.0, 0.0]]
+    """
+    for r in range(weights.shape[0]):
+        for j in range(weights.shape[1]):
+            if wired[r, j]:
+                weights[r, j] = min(max(weights[r, j] + shift, lo), hi)
 
 
 @njit(cache=True, nogil=True, inline="always")

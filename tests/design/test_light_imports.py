@@ -4,8 +4,10 @@ Each check runs in a fresh interpreter and reads ``sys.modules`` at the end: imp
 ``markone`` and ``verify``, a small ``train``, ``check_separable`` and ``max_margin``,
 and every command-line question on a 4-row file load none of scikit-learn, pandas,
 dask, matplotlib, and not numba (small work runs uncompiled) nor tqdm (no bar is shown
-off a terminal). Timing is in ``benchmarks/bench_startup.py``; nothing here measures
-time.
+off a terminal). A listing (``markone --help``, ``markone verify --help``) imports
+neither numpy nor ``verify`` nor the modules of the commands it lists, and a command
+imports no other command's module. Timing is in ``benchmarks/bench_startup.py``;
+nothing here measures time.
 """
 
 from __future__ import annotations
@@ -28,12 +30,45 @@ print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} & set(heavy))))
 AND = "x1,x2,y\n0,0,-1\n0,1,-1\n1,0,-1\n1,1,1\n"
 
 
-def heavy_modules_after(code: str, cwd=None) -> list[str]:
-    """The packages of :data:`HEAVY` imported once ``code`` has run in a new process."""
-    out = subprocess.run([sys.executable, "-c", code + _REPORT.format(heavy=HEAVY)],
+_ALL_MODULES = """
+import json, sys
+print(json.dumps(sorted(sys.modules)))
+"""
+
+_COMMAND = """
+import contextlib, io
+from markone.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main({argv!r})
+    except SystemExit as stop:
+        assert stop.code in (0, None), stop.code
+"""
+
+#: The command line's own modules, which every command may import.
+CLI_CORE = {"markone.cli", "markone.cli._commands", "markone.cli._errors"}
+
+
+def _modules_after(code: str, report: str, cwd=None):
+    out = subprocess.run([sys.executable, "-c", code + report],
                          capture_output=True, text=True, cwd=cwd)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def heavy_modules_after(code: str, cwd=None) -> list[str]:
+    """The packages of :data:`HEAVY` imported once ``code`` has run in a new process."""
+    return _modules_after(code, _REPORT.format(heavy=HEAVY), cwd)
+
+
+def modules_after_command(argv: list[str], cwd=None) -> set[str]:
+    """Every module imported once ``markone ARGV`` has run in a new process."""
+    return set(_modules_after(_COMMAND.format(argv=argv), _ALL_MODULES, cwd))
+
+
+def command_modules(modules: set[str]) -> set[str]:
+    """The modules of ``markone.cli`` in ``modules`` beyond :data:`CLI_CORE`."""
+    return {m for m in modules if m.startswith("markone.cli") and m not in CLI_CORE}
 
 
 def test_import_and_small_questions_stay_light():
@@ -59,16 +94,25 @@ verify.max_margin(X, y)
 ])
 def test_small_command_line_questions_stay_light(argv, tmp_path):
     (tmp_path / "and.csv").write_text(AND)
-    code = f"""
-import contextlib, io
-from markone.cli import main
-with contextlib.redirect_stdout(io.StringIO()):
-    try:
-        main({argv!r})
-    except SystemExit as stop:
-        assert stop.code in (0, None), stop.code
-"""
-    assert heavy_modules_after(code, cwd=tmp_path) == []
+    assert heavy_modules_after(_COMMAND.format(argv=argv), cwd=tmp_path) == []
+
+
+@pytest.mark.parametrize(("argv", "own"), [
+    (["--help"], set()),
+    (["verify", "--help"], {"markone.cli.verify"}),
+])
+def test_a_listing_imports_neither_numpy_nor_the_commands_it_lists(argv, own):
+    modules = modules_after_command(argv)
+    assert command_modules(modules) == own
+    assert not {m for m in modules if m.split(".")[0] in ("numpy", "verify")}
+
+
+@pytest.mark.parametrize("argv", [["verify", "separable", "and.csv"],
+                                  ["verify", "margin", "and.csv"]])
+def test_a_verify_action_imports_no_other_actions_module(argv, tmp_path):
+    (tmp_path / "and.csv").write_text(AND)
+    assert command_modules(modules_after_command(argv, cwd=tmp_path)) == {
+        "markone.cli.verify"}
 
 
 def test_the_probe_sees_a_heavy_import():

@@ -15,6 +15,7 @@ provenance row labelled documented or disputed must cite one.
 from __future__ import annotations
 
 import ast
+import json
 import re
 
 import pytest
@@ -30,6 +31,11 @@ HISTORY_PAGES = [ROOT / "README.md", *(DOCS / name for name in (
     "index.md", "history.md", "history-context.md", "teaching.md", "getting-started.md",
     "user-guide.md", "machine.md", "verify-machine.md", "multiclass-kernel.md"))]
 ALL_MARKDOWN = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+#: The modules whose strings markone prints (help texts, reports, figure labels, pages);
+#: the bibliography itself is the one module that may name the past without a key.
+PRINTING_MODULES = sorted(p for p in (ROOT / "markone").rglob("*.py")
+                          if p.name != "_sources.py")
+NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
 
 #: What marks a passage as historical: a year before 2000, or a name of the story.
 HISTORICAL = re.compile(r"\b1[89]\d\d\b|\b(?:Rosenblatt|Minsky|Papert|Navy|Tobermory|"
@@ -60,10 +66,10 @@ def markdown_passages(text):
     return passages
 
 
-def demo_passages():
-    """The text of the demo page: every string literal of ``demo.py`` but docstrings,
+def string_passages(path):
+    """The text a Python module shows: every string literal of ``path`` but docstrings,
     split at HTML paragraphs (an f-string's literal parts are one passage)."""
-    tree = ast.parse(DEMO.read_text(encoding="utf-8"))
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
                   and node.body and isinstance(node.body[0], ast.Expr)}
@@ -78,6 +84,18 @@ def demo_passages():
             texts.append(node.value)
     texts = [re.sub(r"<(h1|title)>.*?</\1>", "", t, flags=re.S) for t in texts]
     return [p for t in texts for p in re.split(r"</?p>", t) if p.strip()]
+
+
+def demo_passages():
+    """The text of the ``markone demo`` page."""
+    return string_passages(DEMO)
+
+
+def notebook_passages(path):
+    """The passages of a notebook's Markdown cells."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [p for c in cells if c["cell_type"] == "markdown"
+            for p in markdown_passages("".join(c["source"]))]
 
 
 def uncited_historical(passages):
@@ -144,6 +162,30 @@ def test_every_historical_passage_of_the_demo_cites_a_source():
     missing = uncited_historical(demo_passages())
     assert not missing, ("markone demo: historical passages without a source key:\n"
                          + "\n".join(missing))
+
+
+@pytest.mark.parametrize("path", PRINTING_MODULES,
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_historical_string_markone_prints_cites_a_known_source(path):
+    """Help texts, printed reports and figure labels: a sentence about the past names
+    its source (a year or a name of the story in a string literal, as on the pages)."""
+    passages = string_passages(path)
+    missing = uncited_historical(passages)
+    assert not missing, (f"{path.relative_to(ROOT)}: historical strings without a source "
+                         "key (cite one, e.g. [Navy1960]):\n" + "\n".join(missing))
+    unknown = [k for p in passages for k in cited_keys(p) if k not in SOURCES]
+    assert not unknown, f"{path.relative_to(ROOT)} cites unknown source keys {unknown}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_historical_passage_of_the_notebooks_cites_a_known_source(path):
+    passages = notebook_passages(path)
+    assert passages, path
+    missing = uncited_historical(passages)
+    assert not missing, (f"{path.name}: historical passages without a source key:\n"
+                         + "\n".join(missing))
+    unknown = [k for p in passages for k in cited_keys(p) if k not in SOURCES]
+    assert not unknown, f"{path.name} cites unknown source keys {unknown}"
 
 
 def test_documented_and_disputed_parameters_name_a_known_source():

@@ -21,24 +21,9 @@ import pytest
 import markone
 from markone.cli import main
 from verify import max_margin, worst_order
+from _oracles import fraction_solve
 
 # ---- the exact oracle: the nearest point of a convex hull, face by face ---------------
-
-
-def _solve(A, b):
-    """Solve ``A x = b`` in rationals (Gauss-Jordan); None when singular."""
-    n = len(A)
-    M = [list(row) + [v] for row, v in zip(A, b)]
-    for c in range(n):
-        p = next((r for r in range(c, n) if M[r][c] != 0), None)
-        if p is None:
-            return None
-        M[c], M[p] = M[p], M[c]
-        for r in range(n):
-            if r != c and M[r][c] != 0:
-                f = M[r][c] / M[c][c]
-                M[r] = [a - f * e for a, e in zip(M[r], M[c])]
-    return [M[r][n] / M[r][r] for r in range(n)]
 
 
 def hull_min_norm_sq(points):
@@ -51,7 +36,7 @@ def hull_min_norm_sq(points):
         for face in itertools.combinations(points, k):
             G = [[sum(a * b for a, b in zip(p, q)) for q in face] for p in face]
             A = [row + [Fraction(1)] for row in G] + [[Fraction(1)] * k + [Fraction(0)]]
-            sol = _solve(A, [Fraction(0)] * k + [Fraction(1)])
+            sol = fraction_solve(A, [Fraction(0)] * k + [Fraction(1)])
             if sol is None or any(a < 0 for a in sol[:k]):
                 continue
             sq = sum(sol[i] * sol[j] * G[i][j] for i in range(k) for j in range(k))

@@ -269,7 +269,7 @@ def test_check_machine_time_budget_never_changes_a_decided_claim():
 def test_check_machine_z3_after_the_deadline_is_undecided():
     import time
 
-    from verify.machine._endstops import z3_hit
+    from verify.machine._stop_searches import z3_hit
     from verify.machine.task import Reduced, Units
 
     X = np.array([[1, 0], [0, 1], [1, 1]])

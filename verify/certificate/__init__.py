@@ -34,8 +34,7 @@ from typing import Any
 from markone._internal.deprecation import warn_deprecated
 from verify.certificate import kernel as _kernel
 from verify.certificate._gc import gc_paused as _gc_paused
-from verify.certificate.hashing import (_fractions_text,  # noqa: F401 (tests use it)
-                                        data_sha256, file_sha256)
+from verify.certificate.hashing import data_sha256, file_sha256
 from verify.certificate.kernel import (MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError,
                                        exact_rows, labels_pm1)
 from verify.certificate.rawfile import CertificateUnreadable, ReadLimits

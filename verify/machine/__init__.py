@@ -9,25 +9,32 @@ breaks a damaged machine's task. The user guide is ``docs/verify-machine.md``.
 Modules
 -------
 ``check``
-    :func:`check_machine`: each R-unit's claims, from the provers of each slot in
-    their declared order.
+    :func:`check_machine`: each R-unit's claims and the machine's, from the provers of
+    each slot in their registered order.
 ``task``
     the task as the machine sees it: A-unit patterns, targets, integer units, hashes.
 ``report``
     :class:`Claim`, :class:`RUnitReport`, :class:`MachineReport` and their JSON.
 ``claims``
-    the registry: each kind of claim (a ``Method``) with its slot, verdicts, prover
-    and re-check.
+    the registry: the slots of a report, and each kind of claim (slot and method)
+    with its verdicts, provers and re-check.
 ``recheck``, ``schema``
     :func:`recheck_report`: a report read strictly (:func:`load_report`) and each
-    claim re-checked from its evidence.
+    claim re-checked by its kind's re-check.
 ``replay``
     :func:`replay_stream`: a blocking stream replayed on the machine itself.
+``drift``, ``drift_walk``
+    how long a trained machine stays right while its potentiometers drift: exactly
+    for a bounded rate (:func:`drift_horizon`), with probability ``1 - delta`` for a
+    random walk (:func:`walk_horizon`, and the retraining schedule).
 ``timing``, ``rules``, ``faults``
     exposures (:func:`exposure_limits`), the forced and gamma rules and the
     summation-noise model, :func:`minimal_faults`.
-``_learnable``, ``_endstops``, ``_convergence``, ``_rule_claims``, ``_quantisation``, ``_fault_claims``
-    the provers: how each claim is decided.
+``_learnable``, ``_derived``, ``_variation``, ``_endstops``, ``_convergence``, ``_rule_claims``, ``_quantisation``, ``_fault_claims``
+    the provers: how each claim is decided, and (in the same modules, or
+    ``_endstops_recheck`` and ``_convergence_recheck`` beside them) how it is
+    re-checked; ``_context`` and ``_evidence`` are what provers and re-checks are given,
+    ``_exact`` the exact re-runs the re-checks share.
 ``_ball``, ``_cap``, ``_push``, ``_reach``, ``_clipped``, ``_projected``, ``_forced``, ``_gamma_chain``
     the mathematics behind the end-stop and convergence claims
     (``docs/theory/machine-claims.md``, ``docs/theory/machine-balls.md``).
@@ -45,6 +52,7 @@ True
 from verify.machine._projected import ProjectedBall, check_projected_ball
 from verify.machine.check import check_machine
 from verify.machine.drift import DriftHorizon, drift_horizon
+from verify.machine.drift_walk import RetrainingSchedule, WalkHorizon, walk_horizon
 from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
 from verify.machine.replay import replay_stream
@@ -58,4 +66,5 @@ __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_ta
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
            "flip_probability", "drift_spread", "check_projected_ball",
            "ProjectedBall", "recheck_report", "Recheck", "load_report",
-           "drift_horizon", "DriftHorizon"]
+           "drift_horizon", "DriftHorizon", "walk_horizon", "WalkHorizon",
+           "RetrainingSchedule"]

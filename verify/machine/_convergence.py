@@ -20,13 +20,18 @@ from markone._internal.typing import JSONDict
 from verify._budget import expired
 from verify.machine import _clipped, _projected
 from verify.machine._clipped import blocking_components
-from verify.machine._endstops import invariant_evidence
-from verify.machine.claims import Method, proves
+from verify.machine._exact import invariant_evidence
+from verify.machine._context import SlotContext
+from verify.machine.claims import Method, decide, proves
 from verify.machine.report import Claim
-from verify.machine.task import Reduced, Units
 
-__all__ = ["convergence_claim", "ideal_convergence", "exact_convergence",
+__all__ = ["convergence_claim", "CONVERGENCE_KINDS", "ideal_convergence", "exact_convergence",
            "continuation_orders", "continuation", "CONTINUE_PASSES", "PERIODIC_PASSES"]
+
+#: The kinds of convergence claim the error-correction rule's searches give (the
+#: ideal perceptron's follows from the end-stop claim instead).
+CONVERGENCE_KINDS = (Method.ALL_STREAMS, Method.CLIPPED_BALL, Method.CONTINUATION,
+                     Method.PERIODIC, Method.CONTINUATIONS_OPEN, Method.PERIODIC_OPEN)
 
 #: Passes at most that each continuation after a stream reaching a stop is run (the
 #: compiled clipped update runs about 10,000 passes of 260 figures a second).
@@ -46,42 +51,42 @@ def ideal_convergence(end_stops):
                  f"learns for every order {within}, because no end stop ever bites", {})
 
 
-def convergence_claim(red, units, end_stops, hit, budget, orders, rng, deadline):
-    """Does the R-unit learn on every fair stream? The first claim of the provers in
-    :data:`PROVERS` order (``hit``: the stream that reached a stop, if any)."""
-    ctx = Convergence(red, units, end_stops, hit, budget, orders, rng, deadline)
-    return next(c for c in (decide(ctx) for decide in PROVERS) if c is not None)
+def convergence_claim(base: Any) -> Claim:
+    """Does the R-unit of ``base`` (its
+    :class:`~verify.machine._context.RUnitContext`, with its end-stop claim and the
+    stream that reached a stop, if any) learn on every fair stream? The first claim
+    of the slot's provers in their order."""
+    return decide("converges", Convergence(base))
 
 
 @dataclasses.dataclass
-class Convergence:
-    """What the convergence provers of one R-unit share: the task, its end-stop claim
-    and the stream that reached a stop, the search limits, and the continuations run
-    so far (``after``, with whether each ran out of time)."""
+class Convergence(SlotContext):
+    """What the convergence provers of one R-unit share: the R-unit (``base``: its
+    task, search limits, end-stop claim and the stream that reached a stop read as
+    attributes of this), and the continuations run so far (``after``, with whether
+    each ran out of time)."""
 
-    red: Reduced
-    units: Units
-    end_stops: Claim
-    hit: list | None
-    budget: int
-    orders: int
-    rng: Any
-    deadline: float | None
+    slot = "converges"
     after: list = dataclasses.field(default_factory=list)
     timed_out: list = dataclasses.field(default_factory=list)
+
+    @property
+    def end_stops(self) -> Claim:
+        """The R-unit's end-stop claim."""
+        return self.base.claims["end_stops"]
 
     def evidence(self) -> JSONDict:
         """The continuations as evidence, when there are any."""
         return {"continuations": self.after} if self.after else {}
 
 
-@proves(Method.IDEAL)
+@proves(Method.IDEAL, order=10)
 def ideal(ctx: Convergence) -> Claim | None:
     """No end stop ever bites: the machine is the ideal perceptron."""
     return ideal_convergence(ctx.end_stops) if ctx.end_stops.holds else None
 
 
-@proves(Method.ALL_STREAMS)
+@proves(Method.ALL_STREAMS, order=20)
 def all_streams(ctx: Convergence) -> Claim | None:
     """On a small task, every fair stream at once (the clipped reachable set)."""
     red, units = ctx.red, ctx.units
@@ -91,7 +96,7 @@ def all_streams(ctx: Convergence) -> Claim | None:
     return exact_convergence(graph, red) if graph.complete else None
 
 
-@proves(Method.CLIPPED_BALL)
+@proves(Method.CLIPPED_BALL, order=30)
 def clipped_ball(ctx: Convergence) -> Claim | None:
     """A certified centre inside the stops that every mistake brings closer."""
     red, units = ctx.red, ctx.units
@@ -99,7 +104,7 @@ def clipped_ball(ctx: Convergence) -> Claim | None:
     return None if ball is None else _clipped_ball_claim(ball, red, ctx.hit)
 
 
-@proves(Method.CONTINUATION)
+@proves(Method.CONTINUATION, order=40)
 def continuations(ctx: Convergence) -> Claim | None:
     """The stream that reached a stop, continued in fixed fair orders."""
     red, units, hit = ctx.red, ctx.units, ctx.hit
@@ -118,7 +123,7 @@ def continuations(ctx: Convergence) -> Claim | None:
     return None
 
 
-@proves(Method.PERIODIC)
+@proves(Method.PERIODIC, order=50)
 def periodic(ctx: Convergence) -> Claim | None:
     """The figures in the given order and random orders, from zero or after the
     stream that reached a stop, each until a pass-boundary setting recurs."""
@@ -138,7 +143,7 @@ def periodic(ctx: Convergence) -> Claim | None:
     return None
 
 
-@proves(Method.CONTINUATIONS_OPEN, Method.PERIODIC_OPEN)
+@proves(Method.CONTINUATIONS_OPEN, Method.PERIODIC_OPEN, order=60)
 def undecided(ctx: Convergence) -> Claim:
     """Not decided: what was tried."""
     words = (f"no order among {ctx.orders + 1} tried keeps the machine from learning; "
@@ -151,10 +156,6 @@ def undecided(ctx: Convergence) -> Claim:
                  "some stream blocks is not decided (" + words + ")")
     return Claim(None, Method.CONTINUATIONS_OPEN if ctx.after else Method.PERIODIC_OPEN,
                  words, ctx.evidence())
-
-
-#: The convergence provers, in the order they are tried: the first claim wins.
-PROVERS = (ideal, all_streams, clipped_ball, continuations, periodic, undecided)
 
 
 def _clipped_ball_claim(ball, red, hit):

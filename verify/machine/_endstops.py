@@ -16,16 +16,24 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
-from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
-from verify.machine import _clipped, _reach
-from verify.machine.claims import Method, proves
+from verify._budget import BUDGET, TIMEOUT, expired
+from verify.machine import _clipped, _reach, _stop_searches
+from verify.machine._context import SlotContext
+from verify.machine._exact import invariant_evidence
+from verify.machine.claims import Method, decide, proves
+from verify.machine._stop_searches import greedy_streams, z3_hit
 from verify.machine.report import Claim
 from verify.machine.task import NO_STOP, Reduced, Units
 
-__all__ = ["end_stop_claim", "split_notes", "margin_bounds", "margin_holds",
-           "stops_evidence", "one_signed", "greedy_streams", "z3_hit",
-           "invariant_evidence", "NOVIKOFF_BOUNDS", "MAX_DIRECTIONS", "MAX_INVARIANT",
-           "Z3_RLIMIT"]
+__all__ = ["end_stop_claim", "END_STOP_KINDS", "split_notes", "margin_bounds",
+           "margin_holds", "stops_evidence", "one_signed",
+           "NOVIKOFF_BOUNDS", "MAX_DIRECTIONS"]
+
+#: The kinds of end-stop claim the error-correction rule's provers give.
+END_STOP_KINDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
+                  Method.EXACT_REACH, Method.BALL, Method.BALL_PUSHES, Method.Z3,
+                  Method.MAX_MARGIN, Method.HIT_EXHAUSTIVE, Method.HIT_GREEDY,
+                  Method.HIT_BEAM, Method.HIT_RANDOM, Method.HIT_Z3)
 
 #: The end-stop bounds that follow from a certified margin alone.
 NOVIKOFF_BOUNDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM)
@@ -61,15 +69,6 @@ def margin_holds(X: ArrayLike, y: ArrayLike, u: ArrayLike, lower: float) -> bool
 #: re-checkable from the report.
 MAX_DIRECTIONS = 256
 
-#: Most integers (states times merged A-units) of a reachable set a report keeps as
-#: the inductive invariant behind an "exact reachable states" claim.
-MAX_INVARIANT = 100_000
-
-#: Z3 resource units (its deterministic ``rlimit`` count) at most of the bounded model
-#: checking of one R-unit's end stops (it can otherwise run for many minutes on a
-#: small task): a few seconds of Z3's work on an idle machine.
-Z3_RLIMIT = 20_000_000
-
 #: End-stop evidence that records how a search went, not what the claim rests on:
 #: kept out of the report (in ``Claim.notes``), since no re-check can recompute it.
 SEARCH_NOTES = ("gamma_upper", "ball_max_weight_steps", "ball_min_weight_steps",
@@ -83,13 +82,15 @@ MARGIN_NUMBERS = ("gamma_lower", "reinforcement_bound", "novikoff_norm_bound_ste
 BOUND_NUMBERS = ("bound_used", "max_weight_steps", "min_weight_steps")
 
 
-def end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline):
-    """The end-stop claim with only re-checkable evidence (the rest in its notes),
-    and the stream that reaches a stop, if one was found: the first claim of the
-    provers in :data:`PROVERS` order."""
-    ctx = EndStops(red, units, budget, z3_depth, rng, orders, deadline)
-    claim = next(c for c in (decide(ctx) for decide in PROVERS) if c is not None)
-    return split_notes(claim), ctx.hit
+def end_stop_claim(base: Any) -> Claim:
+    """The end-stop claim of the R-unit of ``base`` (its
+    :class:`~verify.machine._context.RUnitContext`): the first claim of the slot's
+    provers in their order, with only re-checkable evidence (the rest in its notes)
+    once the error-correction analysis ran; ``base.hit`` is then the stream that
+    reaches a stop, if one was found."""
+    ctx = EndStops(base)
+    claim = decide("end_stops", ctx)
+    return split_notes(claim) if ctx.margin is not None else claim
 
 
 def split_notes(claim):
@@ -138,19 +139,14 @@ def stops_evidence(units: Units) -> JSONDict:
 
 
 @dataclasses.dataclass
-class EndStops:
-    """What the end-stop provers of one R-unit share: the task, the search limits,
-    the evidence so far, the best bound proven (``top``, ``bottom`` in units, by the
-    method ``used``, within ``mistakes`` reinforcements) and the stream that reaches a
-    stop (``hit``) once one is found."""
+class EndStops(SlotContext):
+    """What the end-stop provers of one R-unit share: the R-unit (``base``, whose
+    task, units and search limits read as attributes of this), the evidence so far,
+    the best bound proven (``top``, ``bottom`` in units, by the method ``used``,
+    within ``mistakes`` reinforcements) and the stream that reaches a stop (``hit``)
+    once one is found."""
 
-    red: Reduced
-    units: Units
-    budget: int
-    z3_depth: int
-    rng: Any
-    orders: int
-    deadline: float | None
+    slot = "end_stops"
     ev: dict = dataclasses.field(default_factory=dict)
     margin: Any = None
     top: int = 0
@@ -160,15 +156,14 @@ class EndStops:
     graph: Any = None
     proven: Any = None
     pushed: Any = None
-    hit: list | None = None
 
     def hits(self, stream, how):
         """The claim that ``stream`` (found by the search ``how``) reaches a stop."""
-        claim, self.hit = _hit_claim(self.red, self.units, stream, how, self.ev)
+        claim, self.base.hit = _hit_claim(self.red, self.units, stream, how, self.ev)
         return claim
 
 
-@proves(Method.MAX_MARGIN)
+@proves(Method.MAX_MARGIN, order=10)
 def margin(ctx: EndStops) -> Claim | None:
     """Novikoff's bounds from the certified margin, and the one-signed argument."""
     from verify.margin import max_margin
@@ -189,6 +184,7 @@ def margin(ctx: EndStops) -> Claim | None:
     return None
 
 
+@proves(order=20, slot="end_stops")
 def exact_reach(ctx: EndStops) -> Claim | None:
     """On a small task, the exact set of weights any stream reaches: the tightest
     bound."""
@@ -205,7 +201,7 @@ def exact_reach(ctx: EndStops) -> Claim | None:
 
 
 @proves(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
-        Method.EXACT_REACH)
+        Method.EXACT_REACH, order=30)
 def fits(ctx: EndStops) -> Claim | None:
     """No stop bites when the best bound so far fits inside the stops."""
     claim = _fits_claim(ctx.units, ctx.top, ctx.bottom, ctx.used, ctx.mistakes, ctx.ev)
@@ -214,7 +210,7 @@ def fits(ctx: EndStops) -> Claim | None:
     return claim
 
 
-@proves(Method.HIT_EXHAUSTIVE)
+@proves(Method.HIT_EXHAUSTIVE, order=40)
 def exhaustive(ctx: EndStops) -> Claim | None:
     """The exact reachable set leaves the stops: the path to a state outside."""
     if ctx.used is not Method.EXACT_REACH:
@@ -225,7 +221,7 @@ def exhaustive(ctx: EndStops) -> Claim | None:
     return ctx.hits(ctx.graph.path_to(s), Method.HIT_EXHAUSTIVE)
 
 
-@proves(Method.HIT_GREEDY)
+@proves(Method.HIT_GREEDY, order=50)
 def greedy(ctx: EndStops) -> Claim | None:
     """Greedy mistake streams (:func:`greedy_streams`) that reach a stop."""
     red, units = ctx.red, ctx.units
@@ -237,7 +233,7 @@ def greedy(ctx: EndStops) -> Claim | None:
     return None
 
 
-@proves(Method.BALL, Method.BALL_PUSHES)
+@proves(Method.BALL, Method.BALL_PUSHES, order=60)
 def balls(ctx: EndStops) -> Claim | None:
     """Each weight in its own ball, and in smaller ones at its pushes
     (:mod:`verify.machine._reach`)."""
@@ -247,7 +243,7 @@ def balls(ctx: EndStops) -> Claim | None:
                                               deadline=ctx.deadline)
     if proven is None:
         return None
-    top, bottom = _ball_evidence(red, units, proven, ctx.ev)
+    top, bottom = _reach.ball_evidence(red, units, proven, ctx.ev)
     if not (top < ctx.top or bottom > ctx.bottom):
         return None
     ctx.top, ctx.bottom = top, bottom
@@ -260,11 +256,11 @@ def balls(ctx: EndStops) -> Claim | None:
     # the directions alone re-check the bounds (kept when not too many)
     if claim is not None and not proven.pushed and \
             len(proven._ball.directions) <= MAX_DIRECTIONS:
-        claim.evidence["ball_directions"] = _directions(red, proven)
+        claim.evidence["ball_directions"] = _reach.ball_directions(red, proven)
     return claim
 
 
-@proves(Method.HIT_BEAM)
+@proves(Method.HIT_BEAM, order=70)
 def beam(ctx: EndStops) -> Claim | None:
     """The beam search for a stream that pushes a weight to its stop."""
     if ctx.proven is None:
@@ -280,7 +276,7 @@ def beam(ctx: EndStops) -> Claim | None:
     return None if pushed.stream is None else ctx.hits(pushed.stream, Method.HIT_BEAM)
 
 
-@proves(Method.HIT_RANDOM)
+@proves(Method.HIT_RANDOM, order=80)
 def random_orders(ctx: EndStops) -> Claim | None:
     """Random periodic orders, each run until it reaches a stop or 200 passes."""
     red, units = ctx.red, ctx.units
@@ -296,7 +292,7 @@ def random_orders(ctx: EndStops) -> Claim | None:
     return None
 
 
-@proves(Method.Z3, Method.HIT_Z3)
+@proves(Method.Z3, Method.HIT_Z3, order=90)
 def z3_bmc(ctx: EndStops) -> Claim | None:
     """Z3 bounded model checking to the Novikoff depth, on small tasks."""
     red, units, deadline = ctx.red, ctx.units, ctx.deadline
@@ -305,7 +301,8 @@ def z3_bmc(ctx: EndStops) -> Claim | None:
     found = z3_hit(red, units, ctx.mistakes, deadline)
     if found in (BUDGET, TIMEOUT):
         limit = ("within timeout_s" if found == TIMEOUT else
-                 f"within its budget of {Z3_RLIMIT:,} resource units (Z3_RLIMIT)")
+                 f"within its budget of {_stop_searches.Z3_RLIMIT:,} resource units "
+                 "(Z3_RLIMIT)")
         return Claim(None, Method.Z3,
                      f"undecided: Z3 did not finish {limit} (the bound "
                      f"{units.steps(ctx.top)} steps exceeds the end stops and no "
@@ -318,15 +315,13 @@ def z3_bmc(ctx: EndStops) -> Claim | None:
     return ctx.hits(found, Method.HIT_Z3)
 
 
+@proves(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
+        Method.EXACT_REACH, Method.BALL, Method.BALL_PUSHES, Method.MAX_MARGIN,
+        order=100)
 def undecided(ctx: EndStops) -> Claim:
     """Not decided: the best bound proven and how far the searches got."""
     return Claim(None, ctx.used, _undecided(ctx.units, ctx.top, ctx.bottom, ctx.used,
                                             ctx.pushed, ctx.ev), ctx.ev)
-
-
-#: The end-stop provers, in the order they are tried: the first claim wins.
-PROVERS = (margin, exact_reach, fits, exhaustive, greedy, balls, beam, random_orders,
-           z3_bmc, undecided)
 
 
 def one_signed(red):
@@ -352,36 +347,6 @@ def _fits_claim(units, top, bottom, used, mistakes, ev, why=""):
                  f"[{units.steps(bottom)}, {units.steps(top)}] steps for every order "
                  f"({used}{why}); the machine is the ideal perceptron on this task and "
                  f"learns it within {mistakes} reinforcements", ev)
-
-
-def _ball_evidence(red, units, proven, ev):
-    """Record the per-weight ball bounds in ``ev``; return their ``(top, bottom)``
-    in units."""
-    top = int(proven.upper.max(initial=0)) * units.e
-    bottom = int(proven.lower.min(initial=0)) * units.e
-    refined = []
-    for j, s in proven.refined:
-        b = int(proven.upper[j]) if s > 0 else -int(proven.lower[j])
-        refined.append({"a_unit": int(red.cols[j]), "sign": s,
-                        "bound_steps": str(units.steps(b * units.e)),
-                        "by": "balls at its pushes" if (j, s) in proven.pushed
-                        else "own ball"})
-    ev.update(ball_max_weight_steps=str(units.steps(top)),
-              ball_min_weight_steps=str(units.steps(bottom)), ball_refined=refined,
-              ball_complete=proven.complete)
-    return top, bottom
-
-
-def _directions(red, proven):
-    """The ball's integer directions as lists over the R-unit's inputs (0 on the
-    A-units that no figure activates)."""
-    out = []
-    for U in proven._ball.directions:
-        full = [0] * red.X.shape[1]
-        for c, v in zip(proven._cols.tolist(), np.asarray(U).tolist()):
-            full[c] = int(v)
-        out.append(full)
-    return out
 
 
 def _undecided(units, top, bottom, used, pushed, ev):
@@ -423,100 +388,3 @@ def _hit_claim(red, units, stream, how, ev):
                  f"presentations of a stream found by the {how} search (replay: "
                  "MarkI.train(images, labels, order=stream, max_epochs=1) has "
                  "saturated > 0 for this R-unit)", ev), stream
-
-
-def greedy_streams(red, units, mistakes, u):
-    """Greedy mistake streams of the ideal rule: push the weight that is furthest out
-    further, and :mod:`verify.adversary`'s rules (largest growth of ``||w||``, least
-    violated, least progress along the max-margin direction ``u``)."""
-    from verify.adversary import _greedy_run
-
-    w = np.zeros(red.d, np.int64)
-    Pf = red.P.astype(np.float64)   # small integers: float64 products are exact (BLAS)
-    stream = []
-    while len(stream) <= mistakes:
-        wrong = np.flatnonzero(Pf @ w <= 0)
-        if wrong.size == 0:
-            break
-        nxt = w[None, :] + red.D[wrong]
-        reach = np.maximum(nxt.max(axis=1) / max(units.hi, 1),
-                           nxt.min(axis=1) / min(units.lo, -1))
-        k = int(wrong[np.argmax(reach)])
-        stream.append(k)
-        w = w + red.D[k]
-        if w.max() > units.hi or w.min() < units.lo:
-            break
-    yield stream
-    YX = (red.y[:, None] * red.X).astype(np.float64)
-    for rule in ("norm", "least", "align"):
-        yield _greedy_run(YX, rule, u, mistakes + 1)
-
-
-def z3_hit(red, units, depth, deadline=None):
-    """A stream of at most ``depth`` mistakes whose ideal weights leave the end
-    stops, None when Z3 proves there is none, or what stopped it first: ``"budget"``
-    (:data:`Z3_RLIMIT` resource units in all) or ``"timeout"`` (``deadline``)."""
-    import z3
-
-    ctx = z3.Context()   # its own: the work counted is this search's alone
-    P = red.P.tolist()
-    D = red.D.tolist()
-    w = [z3.IntVal(0, ctx)] * red.d
-    solver = z3.Solver(ctx=ctx)
-    solver.set("random_seed", 0)
-
-    def used():
-        stats = solver.statistics()
-        return stats.get_key_value("rlimit count") if "rlimit count" in stats.keys() else 0
-
-    def check():
-        if used() >= Z3_RLIMIT:
-            raise _Undecided(BUDGET)
-        if expired(deadline):
-            raise _Undecided(TIMEOUT)
-        solver.set("rlimit", Z3_RLIMIT - used())
-        if deadline is not None:
-            solver.set("timeout", max(1, math.ceil(seconds_left(deadline) * 1000)))
-        answer = solver.check()
-        if answer == z3.unknown:   # Z3 says "canceled" for either limit: count
-            raise _Undecided(BUDGET if used() >= Z3_RLIMIT or deadline is None
-                             else TIMEOUT)
-        return answer
-
-    choices, outside = [], []
-    for k in range(depth):
-        c = z3.Int(f"c{k}", ctx)
-        choices.append(c)
-        solver.add(c >= 0, c < red.n)
-        score = z3.Sum([z3.If(c == i, z3.Sum([P[i][j] * w[j] for j in range(red.d)]),
-                              0) for i in range(red.n)])
-        solver.add(score <= 0)
-        w = [w[j] + z3.Sum([z3.If(c == i, D[i][j], 0) for i in range(red.n)])
-             for j in range(red.d)]
-        outside.append(z3.Or([z3.Or(v > units.hi, v < units.lo) for v in w]))
-        solver.push()
-        solver.add(outside[-1])
-        try:
-            if check() == z3.sat:
-                model = solver.model()
-                return [model.eval(ci).as_long() for ci in choices]
-            solver.pop()
-            if check() != z3.sat:   # no stream of k + 1 mistakes at all
-                return None
-        except _Undecided as stop:
-            return stop.args[0]
-    return None
-
-
-class _Undecided(Exception):
-    """Z3 answered unknown: ``args[0]`` says what stopped it (``"budget"`` or
-    ``"timeout"``)."""
-
-
-def invariant_evidence(graph, red):
-    """A complete reachable set as evidence that re-checks without a search (an
-    inductive invariant over the merged A-units), or nothing when it is too large."""
-    if graph.states.size > MAX_INVARIANT:
-        return {}
-    return {"invariant_states": graph.states.tolist(),
-            "invariant_groups": [[int(c) for c in g] for g in red.groups]}

@@ -12,6 +12,8 @@ from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.faults import FaultPlan, describe_fault
 from markone.hardware.runits import r_unit_name
 from verify._budget import seconds_left
+from verify.machine._evidence import Refuted, same_claim
+from verify.machine.claims import Method, proves, rechecks
 from verify.machine.faults import check_r_unit_task, minimal_faults
 from verify.machine.report import Claim
 from verify.machine.task import machine_task
@@ -19,17 +21,28 @@ from verify.machine.task import machine_task
 if TYPE_CHECKING:
     from markone.hardware import MarkI
 
-__all__ = ["fault_claim", "fault_evidence", "learnable_with", "fault_culprits"]
+__all__ = ["faults", "recheck_faults", "fault_claim", "fault_evidence", "learnable_with", "fault_culprits"]
+
+
+FAULT_KINDS = (Method.NO_FAULTS, Method.FAULTS_LEARNABLE, Method.FAULTS_BREAK)
+
+
+@proves(*FAULT_KINDS, order=0)
+def faults(ctx) -> Claim:
+    """The faults claim of the machine of ``ctx`` (its
+    :class:`~verify.machine._context.MachineContext`)."""
+    return fault_claim(ctx.machine, ctx.images, ctx.labels, ctx.plan, ctx.reports,
+                       ctx.deadline)
 
 
 def fault_claim(machine, images, labels, plan, reports, deadline=None):
     """Is the damaged task still learnable, and which faults made it impossible?"""
     if plan is None or not len(plan):
-        return Claim(True, "no faults", "the machine has no faults", {})
+        return Claim(True, Method.NO_FAULTS, "the machine has no faults", {})
     broken = [r.r_unit for r in reports if r.learnable.holds is False]
     ev = fault_evidence(plan, broken)
     if not broken:
-        return Claim(True, "separability of the damaged patterns",
+        return Claim(True, Method.FAULTS_LEARNABLE,
                      f"with its faults ({plan.describe()}) every R-unit's task is "
                      "still learnable", ev)
 
@@ -47,7 +60,7 @@ def fault_claim(machine, images, labels, plan, reports, deadline=None):
     words = [_culprit_words(int(r), c, plan) for r, c in culprits.items()]
     if minimum is not None:
         words.append(_minimum_words(plan, minimum))
-    return Claim(False, "separability with and without each kind of fault",
+    return Claim(False, Method.FAULTS_BREAK,
                  "the damage makes the task unlearnable: " + "; ".join(words), ev,
                  {"minimal": notes} if notes else {})
 
@@ -132,3 +145,79 @@ def _minimum_words(plan, minimum):
            else f"checks without faults {list(minimum.undecided)} were undecided")
     return (f"{listed} ({what}) make R-unit(s) {units} unlearnable on their own; not "
             f"proven 1-minimal: {why} after {minimum.tests} checks")
+
+
+@rechecks(*FAULT_KINDS)
+def recheck_faults(ctx, claim) -> str:
+    """The faults claim: recomputed, except the smallest set of faults, which is
+    re-checked (it breaks its R-units; said 1-minimal, no fault of it is spare)."""
+    plan = ctx.plan
+    if plan is None or not len(plan):
+        same_claim(claim, fault_claim(ctx.machine, ctx.images, ctx.labels, plan, ()),
+                   ctx.where)
+        return "the machine has no faults"
+    broken = [r["r_unit"] for r in ctx.report["r_units"]
+              if r["learnable"]["holds"] is False]
+    ev = fault_evidence(plan, broken)
+    if broken:
+        ev["culprits"] = fault_culprits(ctx.machine, ctx.images, ctx.labels, plan,
+                                        broken)
+    minimal = claim["evidence"].get("minimal")
+    if minimal is not None:
+        ev["minimal"] = minimal
+    same_claim(claim, Claim(not broken, Method.FAULTS_BREAK if broken
+                            else Method.FAULTS_LEARNABLE, claim["message"], ev),
+               ctx.where)
+    if minimal is None:
+        if broken and any(c["healthy"] for c in ev["culprits"].values()):
+            raise Refuted("it has no smallest set of faults, which check_machine "
+                          "always gives when a healthy R-unit was broken")
+        return "recomputed: the faults, their kinds and the culprits are the machine's"
+    _check_minimal_set(ctx, minimal, broken)
+    return ("recomputed: the faults and culprits are the machine's, and the smallest "
+            "set breaks the task" + (" and is 1-minimal (exact)"
+                                     if minimal["complete"] else ""))
+
+
+def _check_minimal_set(ctx, minimal, broken):
+    """The smallest set of faults, re-checked: well formed, its faults the machine's,
+    it breaks the R-units it names and, said 1-minimal, no fault of it is spare."""
+    plan = ctx.plan
+    spec = {"faults": list, "r_units": list, "complete": bool, "undecided": list,
+            "kinds": list}
+    if set(minimal) != set(spec) or not all(isinstance(minimal[k], t)
+                                            for k, t in spec.items()):
+        raise ValueError("malformed machine report: faults evidence.minimal must have "
+                         "faults, r_units, complete, undecided and kinds")
+    chosen = minimal["faults"]
+    if any(type(i) is not int or not 0 <= i < len(plan) for i in chosen) or \
+            len(set(chosen)) != len(chosen):
+        raise Refuted("the smallest set names faults the machine does not have")
+    if any(i not in chosen for i in minimal["undecided"]):
+        raise Refuted("the smallest set's undecided faults are not in the set")
+    if minimal["kinds"] != [type(plan.faults[i]).__name__ for i in chosen]:
+        raise Refuted("the smallest set's kinds are not those of its faults")
+    if not minimal["r_units"] or any(r not in broken for r in minimal["r_units"]):
+        raise Refuted("the smallest set names R-units that are not broken")
+    _breaks(ctx, chosen, minimal)
+
+
+def _breaks(ctx, chosen, minimal):
+    """The chosen faults alone break each R-unit named; said 1-minimal (complete and
+    nothing undecided), without any one of them the task is learnable again."""
+    plan = ctx.plan
+
+    def learnable(faults, r):
+        return learnable_with(ctx.machine, ctx.images, ctx.labels,
+                              FaultPlan(tuple(plan.faults[j] for j in faults)), r)
+
+    for r in minimal["r_units"]:
+        if learnable(chosen, r) is not False:
+            raise Refuted(f"the smallest set of faults alone leaves {r_unit_name(r)} "
+                          "learnable")
+    if minimal["complete"] and not minimal["undecided"]:
+        for i in chosen:
+            rest = [j for j in chosen if j != i]
+            if any(learnable(rest, r) is False for r in minimal["r_units"]):
+                raise Refuted(f"the set is not 1-minimal: without fault {i} it still "
+                              "breaks the task")

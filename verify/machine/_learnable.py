@@ -2,15 +2,41 @@
 
 A witness or a Gordan certificate from :func:`verify.check_separable` decides it
 (``docs/theory/machine-claims.md``); an R-unit whose task is not proven learnable gets
-end-stop and convergence claims that only repeat why (:func:`after_learnable`).
+end-stop and convergence claims that only repeat why (:func:`after_learnable`), and so
+does one on a machine that no analysis covers (:func:`not_assessed`; both are given by
+the provers of :mod:`verify.machine._derived`).
 """
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from markone._internal.io import plural
+from verify._budget import seconds_left
+from verify.machine._evidence import Refuted, a_units_of, evidence, fraction, verdict
+from verify.machine.claims import Method, proves, rechecks
+from verify.machine.faults import check_r_unit_task
 from verify.machine.report import Claim
 
-__all__ = ["learnable_claim", "a_units_words", "after_learnable", "not_assessed"]
+__all__ = ["learnable_claim", "a_units_words", "after_learnable", "not_assessed",
+           "separability", "SEPARABLE", "recheck_learnable", "LEARNABLE_FIELDS"]
+
+#: The learnable claim's methods: the provers of :func:`verify.check_separable`.
+SEPARABLE = tuple(m for m in Method if m.value.startswith("check_separable/"))
+
+
+@proves(*SEPARABLE, order=0, slot="learnable")
+def separability(ctx) -> Claim:
+    """Is the R-unit's task separable on its A-units (``ctx``: its
+    :class:`~verify.machine._context.RUnitContext`)?"""
+    verdict = check_r_unit_task(ctx.X, ctx.y, timeout_s=seconds_left(ctx.deadline))
+    return learnable_claim(verdict, ctx.cols, ctx.stuck)
+
+#: The evidence of a learnable claim.
+LEARNABLE_FIELDS = ("witness", "certificate", "a_units")
+
 
 def after_learnable(learnable):
     """The end-stop and convergence claims of an R-unit whose task is not proven
@@ -72,3 +98,53 @@ def learnable_claim(v, cols, stuck=frozenset()):
                      f"undecided: the separability check on {units} did not "
                      "finish within timeout_s")
     return Claim(None, f"check_separable/{v.method}", v.message)
+
+
+@rechecks(*SEPARABLE, slot="learnable")
+def recheck_learnable(ctx, claim):
+    """A witness must answer every figure (``y_i x_i . w > 0``), a Gordan certificate
+    ``c >= 0``, not all zero, must have ``sum_i c_i y_i x_i = 0``; ``a_units`` are the
+    R-unit's inputs. A witness makes the claim true, a certificate false."""
+    ev = evidence(claim, LEARNABLE_FIELDS, ctx.where)
+    X = a_units_of(ctx, ev) if ev else None
+    y = ctx.task.targets[:, ctx.r].astype(object)
+    if "witness" not in ev and "certificate" not in ev:
+        if claim["holds"] is not None:
+            raise Refuted("it has no witness or certificate")
+        return None
+    if "witness" in ev and "certificate" in ev:
+        raise Refuted("it has both a witness and a certificate")
+    if "witness" in ev:
+        return verdict(claim, True, _witness_holds(X, y, ev["witness"]),
+                       "the task is learnable")
+    return verdict(claim, False, _certificate_holds(X, y, ev["certificate"]),
+                   "the task is learnable")
+
+
+def _witness_holds(X, y, witness):
+    """Why the witness answers every figure (exact), or a refutation."""
+    w = [fraction(v) for v in witness]
+    if len(w) != X.shape[1]:
+        raise Refuted(f"the witness has {len(w)} entries for {X.shape[1]} A-units")
+    q = math.lcm(*(v.denominator for v in w))     # the witness times q: integers
+    scores = y * X.dot(np.array([int(v * q) for v in w], dtype=object))
+    bad = [i for i, s in enumerate(scores) if not s > 0]
+    if bad:
+        raise Refuted(f"the witness misclassifies figure {bad[0]}")
+    return "the witness answers every figure (exact)"
+
+
+def _certificate_holds(X, y, certificate):
+    """Why the Gordan certificate proves that no setting answers every figure (exact),
+    or a refutation."""
+    c = {int(i): fraction(v) for i, v in certificate.items()}
+    if not c or any(v < 0 for v in c.values()) or not any(c.values()):
+        raise Refuted("the certificate's weights must be >= 0 and not all zero")
+    if any(not 0 <= i < len(y) for i in c):
+        raise Refuted("the certificate names a figure that does not exist")
+    total = sum((v * y[i] * X[i] for i, v in c.items()), np.zeros(X.shape[1], object))
+    if any(total):
+        raise Refuted("sum_i c_i y_i x_i is not zero: the certificate does not prove "
+                      "that no setting answers every figure")
+    return (f"sum_i c_i y_i x_i = 0 over {len(c)} figures with c >= 0 (exact): no "
+            "setting answers them all")

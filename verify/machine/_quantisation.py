@@ -7,9 +7,12 @@ from fractions import Fraction
 import numpy as np
 
 from markone.hardware.runits import r_unit_name
+from verify.machine._evidence import RECOMPUTED, same_claim
+from verify.machine.claims import Method, proves, rechecks
+from verify.machine._variation import variation_quantisation
 from verify.machine.report import Claim
 
-__all__ = ["quantisation_claim"]
+__all__ = ["quantisation_claim", "quantisation", "recheck_quantisation"]
 
 
 def _gamma_fraction(task, eta):
@@ -29,20 +32,44 @@ def _gamma_fraction(task, eta):
     return None
 
 
-def quantisation_claim(p, units, reports, task):
+@proves(Method.GAMMA_MOVES, Method.FLOAT, Method.WHOLE_INCREMENTS, Method.VARIATION,
+        order=0, slot="quantisation")
+def quantisation(ctx) -> Claim:
+    """The quantisation claim of the machine of ``ctx`` (its
+    :class:`~verify.machine._context.MachineContext`)."""
+    return quantisation_claim(ctx.machine.params, ctx.units, ctx.task)
+
+
+@rechecks(Method.GAMMA_MOVES, Method.FLOAT, Method.WHOLE_INCREMENTS, Method.VARIATION,
+          slot="quantisation")
+def recheck_quantisation(ctx, claim) -> str | None:
+    """The quantisation claim recomputed from the machine's parameters and figures:
+    the same claim."""
+    same_claim(claim, quantisation_claim(ctx.machine.params, ctx.units, ctx.task),
+               ctx.where)
+    return None if claim["holds"] is None else RECOMPUTED
+
+
+def quantisation_claim(p, units, task):
+    """Do whole motor steps ever round a move the rule of ``p`` asks for on
+    ``task``? (Not decided when the potentiometers vary:
+    :func:`verify.machine._variation.variation_quantisation`.)"""
+    varied = variation_quantisation(p)
+    if varied is not None:
+        return varied
     ev = {"quantize": p.quantize, "increment_steps": str(units.eta),
           "units_per_step": units.Q}
     if p.rule == "gamma":
         if not p.quantize:
-            return Claim(True, "rule", "weights are real-valued (quantize=False): no "
-                         "rounding", ev)
+            return Claim(True, Method.GAMMA_MOVES, "weights are real-valued "
+                         "(quantize=False): no rounding", ev)
         found = _gamma_fraction(task, units.eta)
         if found is None:
-            return Claim(True, "rule", "every gamma move on these figures is a whole "
-                         "number of steps, so quantising never rounds", ev)
+            return Claim(True, Method.GAMMA_MOVES, "every gamma move on these figures "
+                         "is a whole number of steps, so quantising never rounds", ev)
         i, r, j, move = found
         ev.update(figure=i, r_unit=r, a_unit=j, move_steps=str(move))
-        return Claim(False, "rule",
+        return Claim(False, Method.GAMMA_MOVES,
                      f"the gamma rule asks for fractional moves (active A-units gain what "
                      f"the others lose): figure {i} moves A-unit {j} of {r_unit_name(r)} "
                      f"by {move} steps, which whole motor steps round stochastically, so "
@@ -50,13 +77,13 @@ def quantisation_claim(p, units, reports, task):
     exact = units.Q & (units.Q - 1) == 0 and max(abs(units.lo), abs(units.hi),
                                                    units.e) < 2**40
     if not p.quantize:
-        return Claim(exact or None, "float arithmetic",
+        return Claim(exact or None, Method.FLOAT,
                      "weights are real-valued (quantize=False); the increments and end "
                      "stops are binary fractions, so float64 adds them exactly"
                      if exact else "weights are real-valued (quantize=False) with "
                      "increments that float64 may round; the claims above are about the "
                      "exact rule", ev)
-    return Claim(True, "whole increments",
+    return Claim(True, Method.WHOLE_INCREMENTS,
                  f"every requested move is 0 or +/-{units.eta} steps, a whole number, so "
                  "quantising to motor steps never rounds: the machine's decisions are the "
                  "real-valued rule's, step for step (and, while no end stop bites, the "

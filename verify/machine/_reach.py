@@ -29,6 +29,7 @@ a little more room than that; the search pushes ``w_1`` past a stop at 1:
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,8 @@ from verify._budget import expired
 from verify.machine import _ball, _cap
 from verify.machine._push import gram_matrix, push_stream
 
-__all__ = ["Proven", "Pushed", "proven_reach", "pushed_reach"]
+__all__ = ["Proven", "Pushed", "proven_reach", "pushed_reach", "ball_evidence",
+           "ball_directions"]
 
 #: Beam widths tried in turn, and how many target weights each stage keeps.
 STAGES = ((16, 6), (64, 3), (256, 1), (1024, 1))
@@ -135,3 +137,33 @@ def pushed_reach(X: ArrayLike, y: ArrayLike, proven: Proven, lo: int, hi: int, *
                 return Pushed([int(rows[k]) for k in stream], reached, int(cols[j]),
                               sign, tuple(tried))
     return Pushed(None, furthest, column, side, tuple(tried))
+
+
+def ball_evidence(red: Any, units: Any, proven: Proven, ev: dict) -> tuple[int, int]:
+    """Record the per-weight ball bounds in ``ev``; return their ``(top, bottom)``
+    in units."""
+    top = int(proven.upper.max(initial=0)) * units.e
+    bottom = int(proven.lower.min(initial=0)) * units.e
+    refined = []
+    for j, s in proven.refined:
+        b = int(proven.upper[j]) if s > 0 else -int(proven.lower[j])
+        refined.append({"a_unit": int(red.cols[j]), "sign": s,
+                        "bound_steps": str(units.steps(b * units.e)),
+                        "by": "balls at its pushes" if (j, s) in proven.pushed
+                        else "own ball"})
+    ev.update(ball_max_weight_steps=str(units.steps(top)),
+              ball_min_weight_steps=str(units.steps(bottom)), ball_refined=refined,
+              ball_complete=proven.complete)
+    return top, bottom
+
+
+def ball_directions(red: Any, proven: Proven) -> list[list[int]]:
+    """The ball's integer directions as lists over the R-unit's inputs (0 on the
+    A-units that no figure activates)."""
+    out = []
+    for U in proven._ball.directions:
+        full = [0] * red.X.shape[1]
+        for c, v in zip(proven._cols.tolist(), np.asarray(U).tolist()):
+            full[c] = int(v)
+        out.append(full)
+    return out

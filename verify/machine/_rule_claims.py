@@ -1,18 +1,32 @@
 """End-stop and convergence claims for the forced and gamma rules, from the verdicts
-of :mod:`verify.machine.rules`.
+of :mod:`verify.machine.rules`, and the forced rule's streams replayed for their
+re-check (:func:`replay_forced`).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
+
 from verify.machine import _gamma_chain
 from verify.machine import rules as _rules
+from verify.machine._evidence import Refuted, stream_of
+from verify.machine._exact import check_hits, clipped_run
 from verify.machine._forced import every_stream
+from verify.machine.claims import Method
 from verify.machine.faults import static_fault
 from verify.machine.report import Claim
 
-__all__ = ["analyses", "rule_claims", "forced_machine_passes", "GAMMA_CHAIN_STATES"]
+__all__ = ["analyses", "rule_claims", "forced_machine_passes", "replay_forced",
+           "RULE_KINDS", "GAMMA_CHAIN_STATES"]
+
+M = Method
+#: The kinds of claim the forced and gamma rules' analyses give, by slot.
+RULE_KINDS = {"end_stops": (M.NOT_ASSESSED, M.FORCED_BOUND, M.FORCED_HIT, M.FORCED_OPEN,
+                            M.GAMMA_CENTRED, M.GAMMA_ROUNDING),
+              "converges": (M.NOT_ASSESSED, M.FORCED_LEARNS, M.FORCED_NEVER,
+                            M.GAMMA_CENTRED, M.GAMMA_ROUNDING, M.GAMMA_CHAIN)}
 
 #: Most pass-start states of the exact chain search for the gamma rule with whole
 #: steps (small tasks only: at most ``verify.machine._gamma_chain.MAX_INPUTS`` inputs).
@@ -34,13 +48,12 @@ def _forced_claims(X, y, units, wr, machine_passes):
                               machine_passes=machine_passes)
     ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "hit_stream")
           if k in v}
-    converges = Claim(v["learns"], "start-of-pass bounds (forced rule)"
-                      if v["learns"] is not False else "exact fixed order (forced "
-                      "rule)", "on streams of whole passes (each figure once a "
-                      "pass, any order): " + v["why"], ev)
-    end_stops = Claim(v["end_stops"], "forced rule: " + (
-        "weight bound" if v["end_stops"] else "exact fixed order"
-        if v["end_stops"] is False else "not decided"), v["end_why"], ev)
+    converges = Claim(v["learns"], M.FORCED_LEARNS if v["learns"] is not False
+                      else M.FORCED_NEVER, "on streams of whole passes (each figure "
+                      "once a pass, any order): " + v["why"], ev)
+    end_stops = Claim(v["end_stops"], {True: M.FORCED_BOUND, False: M.FORCED_HIT,
+                                       None: M.FORCED_OPEN}[v["end_stops"]],
+                      v["end_why"], ev)
     return end_stops, converges
 
 
@@ -67,7 +80,7 @@ def _gamma_claims(X, y, units, wr, quantize):
                 "can come out either way; the centred task is "
                 + {True: "separable", False: "not separable", None: "undecided"}[
                     v["learnable"]])
-        return Claim(None, "not assessed", note, ev), Claim(None, "not assessed", note,
+        return Claim(None, M.NOT_ASSESSED, note, ev), Claim(None, M.NOT_ASSESSED, note,
                                                              ev)
     return _centred_claims(v, ev)
 
@@ -80,15 +93,15 @@ def _centred_claims(v, ev):
                "the gamma rule, which conserves the sum of the weights (0), never "
                "learns for any order" if v["learnable"] is False else
                "separability of the centred patterns undecided")
-        return (Claim(None, "not assessed", why, ev),
+        return (Claim(None, M.NOT_ASSESSED, why, ev),
                 Claim(False if v["learnable"] is False else None,
-                      "centred perceptron (gamma rule)", why, ev))
+                      M.GAMMA_CENTRED, why, ev))
     fits = v["fits"] is not False
-    end_stops = Claim(True if fits else None, "centred perceptron (gamma rule)",
+    end_stops = Claim(True if fits else None, M.GAMMA_CENTRED,
                       f"every weight stays within +/-{v['max_weight']} steps "
                       "(||w|| <= R^2/gamma of the centred task)"
                       + ("" if fits else ", beyond the end stops: not decided"), ev)
-    converges = Claim(True if fits else None, "centred perceptron (gamma rule)",
+    converges = Claim(True if fits else None, M.GAMMA_CENTRED,
                       "the gamma rule conserves the sum of the weights (0), so it is "
                       "the perceptron on the centred patterns x - mean(x), which are "
                       f"separable: it learns for every order within "
@@ -102,7 +115,7 @@ def _gamma_steps_claims(g, v, ev, wr, chain=None):
     :func:`verify.machine.rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
     ``chain`` the exact finite-chain verdict on the given order
     (:func:`verify.machine._gamma_chain.decide`) when the task is small enough."""
-    how = "rounding branches (gamma rule, whole steps)"
+    how = M.GAMMA_ROUNDING
     ev = dict(ev, **{k: g[k] for k in ("stall", "stall_log10", "hit", "alpha")
                      if k in g})
     centred = {True: "separable", False: "not separable", None: "undecided"}[
@@ -119,7 +132,7 @@ def _gamma_steps_claims(g, v, ev, wr, chain=None):
             f"presentation {hit['presentations']}, on every order that shows it that "
             "often (replayed in tests by steering the machine's rounding)"), ev)
     else:
-        end_stops = Claim(None, "not assessed", "whole motor steps round the gamma "
+        end_stops = Claim(None, M.NOT_ASSESSED, "whole motor steps round the gamma "
                           "rule's moves at random; no rounding branch that reaches a "
                           "stop is known here and no bound covers every rounding", ev)
     words = []
@@ -140,7 +153,7 @@ def _gamma_steps_claims(g, v, ev, wr, chain=None):
         start = "from the start" if not chain["path"] else (
             f"after the rounding outcomes in evidence['chain']['path'] (the weights are "
             f"then {chain['trap']})")
-        return end_stops, Claim(False, "finite chain (gamma rule, whole steps)", (
+        return end_stops, Claim(False, M.GAMMA_CHAIN, (
             f"on the given order, with positive probability it never learns: {start} "
             "no rounding of any later move reaches weights that answer every figure "
             f"right (exact search of {chain['states']} pass-start states)"), ev)
@@ -158,8 +171,6 @@ def forced_machine_passes(task, units):
     """The most passes a forced-rule machine runs on any stream of whole passes: each
     R-unit is right on every figure in every pass from its own bound on, so the machine
     has learned by the largest. None when some R-unit is not proven to learn."""
-    from verify.machine._forced import every_stream
-
     lo, hi = (units.lo, units.hi) if units.stops else (None, None)
     passes = []
     for r, cols in enumerate(task.inputs):
@@ -186,3 +197,50 @@ def _static(plan):
     """True when every fault is one the dynamic claims model exactly (permanent
     pattern faults, and motors stopped from the start)."""
     return all(static_fault(f) for f in plan.faults)
+
+
+def replay_forced(ctx, claim) -> str | None:
+    """The forced rule's streams, replayed exactly and on the machine: the stream
+    that reaches a stop (end stops false) and the order that never learns
+    (converges false); why, or None when the claim has no stream to replay."""
+    ev = claim["evidence"]
+    units, (X, y, _) = ctx.units, ctx.r_unit()
+    if ctx.slot == "end_stops" and "hit_stream" in ev and claim["holds"] is False:
+        stream = stream_of(ev, "hit_stream", len(y))
+        check_hits(X, y, units, stream, ctx.replay, ctx.r, forced=True)
+        return (f"the stream of {len(stream)} presentations has its last move cut "
+                "short, in exact arithmetic and on the machine")
+    if ctx.slot == "converges" and claim["holds"] is False:
+        return _forced_never(ctx, X, y, stream_of(ev, "stream", len(y)))
+    return None
+
+
+def _forced_never(ctx, X, y, order):
+    """The forced rule shown ``order`` every pass never has a clean pass: with end
+    stops every pass starts where a pass with a mistake left off, until a pass ends
+    where it began (then every later pass repeats it)."""
+    units, replay, r = ctx.units, ctx.replay, ctx.r
+    if sorted(order) != list(range(len(y))):
+        raise Refuted("the stream is not a pass showing every figure once")
+    if not units.stops:
+        return None   # decided in closed form (P e mu_i + c_i), not a replayable cycle
+    w = np.zeros(X.shape[1], np.int64)
+    for passes in range(1, units.hi - units.lo + 3):
+        after, mistakes, _ = clipped_run(X, y, units.e, units.lo, units.hi, order, w,
+                                         forced=True)
+        if mistakes == 0:
+            raise Refuted(f"pass {passes} of the stream is clean")
+        if (after == w).all():
+            break
+        w = after
+    else:
+        raise Refuted("the passes do not come to a fixed point")
+
+    def per_pass(m):     # one train call per pass: this R-unit's own mistakes
+        return [int(m.train(replay.images, replay.labels, order=order, max_epochs=1,
+                            warm_start=k > 0).mistakes[r]) for k in range(passes + 1)]
+
+    if min(replay(per_pass)) == 0:
+        raise Refuted("on the machine this R-unit has a clean pass on the stream")
+    return (f"shown every pass, the order has a mistake in each of {passes} passes "
+            "and the last ends where it began, exactly and on the machine")

@@ -1,8 +1,9 @@
 """check_machine: what the theorems promise a given Mark I on a given task.
 
 For each R-unit :func:`check_machine` proves or refutes three claims (learnable, end
-stops, converges), and two about the whole machine (timing, quantisation), plus what
-the faults broke. What each claim means and why its methods are sound is on the
+stops, converges), and the claims about the whole machine (what the faults broke,
+timing, quantisation, and any other slot registered in
+:mod:`verify.machine.claims`); each slot's provers run in their registered order. What each claim means and why its methods are sound is on the
 theory page ``docs/theory/machine-claims.md``; how to run it and read the report is
 in ``docs/verify-machine.md``.
 
@@ -22,24 +23,21 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Seed
 from markone._internal.validation import as_generator, check_int_at_least
 from markone.hardware.faults import AUnitStuck
-from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
-                            timeout_keyword)
+from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, timeout_keyword
+from verify.machine import (_derived, _fault_claims, _learnable,  # noqa: F401
+                            _quantisation, _variation, timing)
+from verify.machine._context import MachineContext, RUnitContext
 from verify.machine._convergence import convergence_claim
 from verify.machine._endstops import end_stop_claim
-from verify.machine._fault_claims import fault_claim
-from verify.machine._learnable import after_learnable, learnable_claim, not_assessed
-from verify.machine._quantisation import quantisation_claim
-from verify.machine.timing import timing_claim
-from verify.machine._rule_claims import analyses, rule_claims
-from verify.machine.faults import check_r_unit_task
+from verify.machine._rule_claims import analyses
+from verify.machine.claims import MACHINE, Method, decide, slots
 from verify.machine.report import MachineReport, RUnitReport
-from verify.machine.task import Reduced, Units, data_hash, machine_task, patterns_hash
+from verify.machine.task import Units, data_hash, machine_task, patterns_hash
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
@@ -49,6 +47,10 @@ __all__ = ["check_machine"]
 #: Tasks with at most this many distinct A-unit columns and examples get the exact
 #: (all streams) searches.
 EXACT_MAX_STATES = 200_000
+
+#: Methods whose undecided claims are so by design (the report is not stopped by a
+#: budget): the analyses do not cover the machine.
+BY_DESIGN = (str(Method.NOT_ASSESSED), str(Method.VARIATION))
 
 
 # --------------------------------------------------------------------------------------
@@ -92,7 +94,7 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         it (the default) only budgets of work limit the searches, so the report does
         not depend on the clock: ``exact_budget`` states, ``orders``, at most
         ``verify.machine._reach.MAX_REFINE`` (1,024) weights refined by their own
-        ball, ``verify.machine._endstops.Z3_RLIMIT`` (20 million) Z3 resource units
+        ball, ``verify.machine._stop_searches.Z3_RLIMIT`` (20 million) Z3 resource units
         per R-unit, and ``verify.machine.faults.MAX_TESTS`` (400) separability
         checks to minimise the faults.
     progress : bool, optional
@@ -128,41 +130,41 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
                                               "time_budget_s", timeout_s))
     task = machine_task(machine, images, labels)
     p = machine.params
-    rng = as_generator(seed)
     plan = machine.faults.plan if machine.faults is not None else None
     units = Units(p.increment_steps, p.weight_range)
     dynamic, rules = analyses(p, plan, task, units)
     stuck = frozenset() if plan is None else frozenset(
         f.a_unit for f in plan.faults if isinstance(f, AUnitStuck))
+    rng = as_generator(seed)
     with search_bar(p.n_r_units, "check_machine: R-units", progress,
                     unit=" R-units") as bar:
         reports = []
         for r in range(p.n_r_units):
-            reports.append(_check_r_unit(r, task, units, dynamic, budget, orders,
-                                         z3_depth, rng, deadline, rules, stuck))
+            reports.append(_check_r_unit(RUnitContext(
+                r, task, units, dynamic, rules, stuck, budget, orders, z3_depth, rng,
+                deadline, params=p, plan=plan)))
             bar.update(1)
     reports = tuple(reports)
-    if exposure_s is None:
-        exposure_s = p.exposure_s
-    claims = dict(timing=timing_claim(machine, task, machine._images(images), exposure_s),
-                  faults=fault_claim(machine, images, labels, plan, reports, deadline),
-                  quantisation=quantisation_claim(p, units, reports, task))
+    ctx = MachineContext(machine, images, labels, task, units, plan, reports,
+                         p.exposure_s if exposure_s is None else exposure_s, deadline)
+    for slot in slots(MACHINE):
+        ctx.claims[slot] = decide(slot, ctx)
     return MachineReport(
-        r_units=reports, **claims,
+        r_units=reports, claims=ctx.claims,
         theta=task.theta, n_examples=len(task.patterns), n_a_units=p.n_a_units,
         weight_range=p.weight_range, increment_steps=p.increment_steps, rule=p.rule,
         data_sha256=data_hash(task), time_s=time.perf_counter() - t0,
         patterns_sha256=patterns_hash(task), params=p.to_dict(),
         stopped_by=_stopped_by([c for r in reports for c in
                                 (r.learnable, r.end_stops, r.converges)]
-                               + list(claims.values()), deadline))
+                               + list(ctx.claims.values()), deadline))
 
 
 def _stopped_by(claims, deadline):
     """What left claims of a report undecided: ``"timeout"`` once the user's time
     limit has passed, else ``"budget"`` (a search ran out of its work); ``""`` when
-    every claim is decided (or, by design, not assessed)."""
-    if all(c.holds is not None or c.method == "not assessed" for c in claims):
+    every claim is decided (or, by design, not assessed: :data:`BY_DESIGN`)."""
+    if all(c.holds is not None or c.method in BY_DESIGN for c in claims):
         return ""
     return TIMEOUT if expired(deadline) else BUDGET
 
@@ -171,22 +173,10 @@ def _stopped_by(claims, deadline):
 # one R-unit
 
 
-def _check_r_unit(r, task, units, dynamic, budget, orders, z3_depth, rng, deadline,
-                  rules=None, stuck=frozenset()):
-    cols = task.inputs[r]
-    X = task.patterns[:, cols].astype(np.int64)
-    y = task.targets[:, r]
-    verdict = check_r_unit_task(X, y, timeout_s=seconds_left(deadline))
-    learnable = learnable_claim(verdict, cols, stuck)
-    if not verdict.separable:
-        return RUnitReport(r, learnable, *after_learnable(learnable))
-    if rules is not None and rules[0] in ("forced", "gamma"):
-        return RUnitReport(r, learnable, *rule_claims(X, y, units, *rules))
-    if not dynamic:
-        return RUnitReport(r, learnable, *not_assessed())
-    red = Reduced(X, y, units, cols)
-    end_stops, hit = end_stop_claim(red, units, budget, z3_depth, rng, orders, deadline)
-    converges = convergence_claim(red, units, end_stops, hit, budget, orders, rng,
-                                   deadline)
-    return RUnitReport(r, learnable, end_stops, converges)
-
+def _check_r_unit(ctx: RUnitContext) -> RUnitReport:
+    """The three claims of one R-unit, each slot's provers in their order (the
+    end-stop and convergence provers see the claims before theirs in ``ctx``)."""
+    ctx.claims["learnable"] = decide("learnable", ctx)
+    ctx.claims["end_stops"] = end_stop_claim(ctx)
+    ctx.claims["converges"] = convergence_claim(ctx)
+    return RUnitReport(ctx.r, **ctx.claims)

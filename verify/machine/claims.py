@@ -1,28 +1,34 @@
-"""The registry of claim kinds: each kind names its slot, its verdicts, its prover and
-its re-check.
+"""The registry of claims: each kind names its slot, its verdicts, its provers and its
+re-check.
 
-A report's claim says *how* it was decided in its ``method`` (``"one-signed
-columns"``, ``"greedy"``, ...). Each method is a member of :class:`Method` and has one
-row, a :class:`ClaimKind`, in :data:`KINDS`: the slot it fills (``"learnable"``,
-``"end_stops"``, ``"converges"``, or a claim about the whole machine), the verdicts it
-can give, the prover that decides it (a function ``decide(ctx) -> Claim | None``,
-registered with :func:`proves`) and the re-check that confirms it from the report's
-evidence (registered with :func:`rechecks`). :func:`verify.machine.check_machine`
-runs the provers of a slot in the order their module declares (``PROVERS``), and
-:func:`verify.machine.recheck_report` finds a claim's re-check through
-:func:`kind_of`: nothing dispatches on the words of a method.
+A report is made of **slots**, each filled by one claim: three per R-unit
+(``learnable``, ``end_stops``, ``converges``) and some about the whole machine
+(``faults``, ``timing``, ``quantisation``). A claim says *how* it was decided in its
+``method`` (``"one-signed columns"``, ``"greedy"``, ...): the pair (slot, method) is its
+**kind**, one :class:`ClaimKind` row of :data:`KINDS` that says which verdicts (values of
+``holds``) it can give. Two decorators tie code to the rows:
 
-Adding a kind of claim is one module (its prover and re-check), one :class:`Method`
-member with its :class:`ClaimKind` row, and one test file; ``docs/verify-machine.md``
-("Adding a claim") shows the smallest real one.
+* :func:`proves` registers a prover ``decide(ctx) -> Claim | None`` of a slot at its
+  place in the slot's order (``order=``, smallest first); :func:`decide` runs a slot's
+  provers in that order, and the first claim wins. A prover may pass (``None``) or
+  only prepare what later ones use.
+* :func:`rechecks` registers the re-check ``recheck(ctx, claim) -> why`` of a kind:
+  :func:`verify.machine.recheck_report` finds it through :func:`kind_of`, never by
+  comparing the words of a method.
+
+Adding a kind of claim is one module (its prover and re-check, decorated), one
+registry entry (:func:`add_kind`, and :func:`add_slot` for a claim in a new place of
+the report) and one test file; ``docs/verify-machine.md`` ("Adding a claim") shows the
+smallest real one. The built-in methods are the members of :class:`Method`.
 
 Examples
 --------
+>>> import verify.machine                      # registers the built-in provers
 >>> kind = kind_of("end_stops", "one-signed columns")
 >>> kind.method is Method.ONE_SIGNED, kind.verdicts
 (True, (True, None))
->>> kind.prover.__name__, kind.recheck.__name__
-('fits', 'one_signed_bound')
+>>> [decide.__name__ for decide in kind.provers], kind.recheck.__name__
+(['fits', 'undecided'], 'recheck_end_stops')
 >>> kind_of("converges", "one-signed columns")
 Traceback (most recent call last):
 ...
@@ -36,13 +42,17 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Method", "ClaimKind", "KINDS", "kind_of", "proves", "rechecks",
-           "SEARCH_UNCHECKED"]
+__all__ = ["Method", "Slot", "ClaimKind", "SLOTS", "KINDS", "R_UNIT", "MACHINE",
+           "add_slot", "add_kind", "remove_slot", "kind_of", "slots", "provers",
+           "proves", "rechecks", "decide"]
+
+#: The scopes of a slot: one claim per R-unit, or one about the whole machine.
+R_UNIT, MACHINE = "r_unit", "machine"
 
 
 class Method(str, enum.Enum):
-    """How a claim was decided: the ``method`` a report names (its value, which is
-    also what ``str`` and f-strings give)."""
+    """How a built-in claim was decided: the ``method`` a report names (its value,
+    which is also what ``str`` and f-strings give)."""
 
     def __str__(self) -> str:
         return self.value
@@ -50,6 +60,18 @@ class Method(str, enum.Enum):
     def __format__(self, spec: str) -> str:
         return format(self.value, spec)
 
+    # learnable: the prover of verify.check_separable that decided it
+    SEPARABLE_TRIVIAL = "check_separable/trivial"
+    SEPARABLE_PERCEPTRON = "check_separable/perceptron"
+    SEPARABLE_LP = "check_separable/lp"
+    SEPARABLE_Z3 = "check_separable/z3"
+    SEPARABLE_CVC5 = "check_separable/cvc5"
+    SEPARABLE_LP_Z3 = "check_separable/lp+z3"
+    SEPARABLE_LP_CVC5 = "check_separable/lp+cvc5"
+    SEPARABLE_TIMEOUT = "check_separable/timeout"
+    SEPARABLE_BUDGET = "check_separable/budget"
+    # end stops and convergence that no analysis covers on this machine
+    NOT_ASSESSED = "not assessed"
     # end stops, error-correction rule: a bound that fits inside the stops ...
     NOVIKOFF_COUNT = "|w_j| <= reinforcements <= (R/gamma)^2"
     NOVIKOFF_NORM = "||w|| <= R^2/gamma"
@@ -73,66 +95,132 @@ class Method(str, enum.Enum):
     PERIODIC = "periodic order"
     CONTINUATIONS_OPEN = "continuations and periodic orders"
     PERIODIC_OPEN = "periodic orders"
+    # the forced rule (verify.machine.rules)
+    FORCED_BOUND = "forced rule: weight bound"
+    FORCED_HIT = "forced rule: exact fixed order"
+    FORCED_OPEN = "forced rule: not decided"
+    FORCED_LEARNS = "start-of-pass bounds (forced rule)"
+    FORCED_NEVER = "exact fixed order (forced rule)"
+    # the gamma rule
+    GAMMA_CENTRED = "centred perceptron (gamma rule)"
+    GAMMA_ROUNDING = "rounding branches (gamma rule, whole steps)"
+    GAMMA_CHAIN = "finite chain (gamma rule, whole steps)"
+    # timing
+    SETTLING = "settling"
+    PHOTOCELL = "closed-form photocell response"
+    # device variation (verify.machine._variation): end stops, convergence, quantisation
+    VARIATION_FROZEN = "potentiometers never move"
+    VARIATION = "device variation"
+    # quantisation
+    GAMMA_MOVES = "rule"
+    FLOAT = "float arithmetic"
+    WHOLE_INCREMENTS = "whole increments"
+    # faults
+    NO_FAULTS = "no faults"
+    FAULTS_LEARNABLE = "separability of the damaged patterns"
+    FAULTS_BREAK = "separability with and without each kind of fault"
 
 
-#: Re-check of a claim whose evidence is a search's result, not a certificate.
-SEARCH_UNCHECKED = "its evidence is a search's result, not a certificate"
+@dataclasses.dataclass(frozen=True)
+class Slot:
+    """A place in a report that one claim fills: ``scope`` :data:`R_UNIT` (one per
+    R-unit) or :data:`MACHINE` (one about the whole machine, a top-level field of
+    the report); ``since`` is the first report format (``markone.verify.machine/N``)
+    that has it, so that older reports are read without it."""
+
+    name: str
+    scope: str
+    since: int = 1
 
 
-_PROVERS: dict[Method, Callable[..., Any]] = {}
-_RECHECKS: dict[Method, Callable[..., Any]] = {}
+@dataclasses.dataclass(frozen=True)
+class _Prover:
+    decide: Callable[..., Any]
+    methods: tuple[str, ...]
 
 
-def _registered(table: dict[Method, Callable[..., Any]], what: str) -> Any:
-    """A property giving the function registered in ``table`` for the kind."""
-    def registered(kind: ClaimKind) -> Callable[..., Any] | None:
-        return table.get(kind.method)
-
-    registered.__doc__ = f"The function that {what} (None until its module is imported)."
-    return property(registered)
+#: Every slot, by name, in the order a report holds them.
+SLOTS: dict[str, Slot] = {}
+#: Every kind of claim, by ``(slot, method)``.
+KINDS: dict[tuple[str, str], ClaimKind] = {}
+_PROVERS: dict[str, dict[int, _Prover]] = {}
+_RECHECKS: dict[tuple[str, str], Callable[..., Any]] = {}
 
 
 @dataclasses.dataclass(frozen=True)
 class ClaimKind:
-    """One kind of claim: its :class:`Method`, the ``slot`` it fills and the
-    ``verdicts`` (values of ``holds``) it can give; ``prover`` and ``recheck`` are
-    the functions registered for it."""
+    """One kind of claim: its ``slot``, its ``method`` (the words the report names)
+    and the ``verdicts`` (values of ``holds``) it can give."""
 
-    method: Method
     slot: str
+    method: str
     verdicts: tuple
 
-    prover = _registered(_PROVERS, "decides claims of this kind")
-    recheck = _registered(_RECHECKS, "re-checks a claim of this kind from its evidence")
+    @property
+    def provers(self) -> tuple[Callable[..., Any], ...]:
+        """The provers that can give a claim of this kind, in their slot's order."""
+        return tuple(p.decide for _, p in sorted(_PROVERS[self.slot].items())
+                     if self.method in p.methods)
+
+    @property
+    def recheck(self) -> Callable[..., Any] | None:
+        """The function that re-checks a claim of this kind from its evidence (None
+        until its module is imported). A claim that rests on a search, with no
+        certificate to check, comes out of it ``unchecked``."""
+        return _RECHECKS.get((self.slot, self.method))
 
 
-def _row(method: Method, slot: str, *verdicts: bool | None) -> ClaimKind:
-    return ClaimKind(method, slot, verdicts)
+def add_slot(name: str, scope: str, *, since: int = 1) -> Slot:
+    """Register a new place in the report (see :class:`Slot`).
+
+    Raises
+    ------
+    ValueError
+        When the slot exists already or ``scope`` is not :data:`R_UNIT` or
+        :data:`MACHINE`.
+    """
+    if name in SLOTS:
+        raise ValueError(f"the slot {name!r} is registered already")
+    if scope not in (R_UNIT, MACHINE):
+        raise ValueError(f"scope must be {R_UNIT!r} or {MACHINE!r}, got {scope!r}")
+    SLOTS[name] = Slot(name, scope, since)
+    _PROVERS[name] = {}
+    return SLOTS[name]
 
 
-#: Every kind of claim, by its method.
-KINDS: dict[Method, ClaimKind] = {k.method: k for k in (
-    _row(Method.NOVIKOFF_COUNT, "end_stops", True, None),
-    _row(Method.NOVIKOFF_NORM, "end_stops", True, None),
-    _row(Method.ONE_SIGNED, "end_stops", True, None),
-    _row(Method.EXACT_REACH, "end_stops", True, None),
-    _row(Method.BALL, "end_stops", True, None),
-    _row(Method.BALL_PUSHES, "end_stops", True, None),
-    _row(Method.Z3, "end_stops", True, None),
-    _row(Method.MAX_MARGIN, "end_stops", None),
-    _row(Method.HIT_EXHAUSTIVE, "end_stops", False),
-    _row(Method.HIT_GREEDY, "end_stops", False),
-    _row(Method.HIT_BEAM, "end_stops", False),
-    _row(Method.HIT_RANDOM, "end_stops", False),
-    _row(Method.HIT_Z3, "end_stops", False),
-    _row(Method.IDEAL, "converges", True),
-    _row(Method.ALL_STREAMS, "converges", True, False),
-    _row(Method.CLIPPED_BALL, "converges", True),
-    _row(Method.CONTINUATION, "converges", False),
-    _row(Method.PERIODIC, "converges", False),
-    _row(Method.CONTINUATIONS_OPEN, "converges", None),
-    _row(Method.PERIODIC_OPEN, "converges", None),
-)}
+def add_kind(slot: str, method: str, *verdicts: bool | None) -> ClaimKind:
+    """Register a kind of claim: ``method`` decides claims of ``slot`` with
+    ``verdicts`` (a subset of True, False, None).
+
+    >>> add_kind("timing", "settling", True)
+    Traceback (most recent call last):
+    ...
+    ValueError: the kind ('timing', 'settling') is registered already
+    """
+    key = (slot, str(method))
+    if slot not in SLOTS:
+        raise ValueError(f"no slot {slot!r}: register it first with add_slot")
+    if key in KINDS:
+        raise ValueError(f"the kind {key} is registered already")
+    if not verdicts or not set(verdicts) <= {True, False, None}:
+        raise ValueError(f"the verdicts of {key} must be some of True, False and None, "
+                         f"got {verdicts}")
+    KINDS[key] = ClaimKind(slot, method, tuple(verdicts))
+    return KINDS[key]
+
+
+def remove_slot(name: str) -> None:
+    """Unregister a slot with its kinds, provers and re-checks (for a claim defined
+    outside markone, such as a test's)."""
+    del SLOTS[name], _PROVERS[name]
+    for key in [k for k in KINDS if k[0] == name]:
+        del KINDS[key]
+        _RECHECKS.pop(key, None)
+
+
+def slots(scope: str) -> tuple[str, ...]:
+    """The names of the slots of ``scope``, in the report's order."""
+    return tuple(name for name, s in SLOTS.items() if s.scope == scope)
 
 
 def kind_of(slot: str, method: str) -> ClaimKind:
@@ -143,33 +231,138 @@ def kind_of(slot: str, method: str) -> ClaimKind:
     ValueError
         When no kind of ``slot`` has that method (see the module doc's example).
     """
-    try:
-        kind = KINDS.get(Method(method))
-    except ValueError:
-        kind = None
-    if kind is None or kind.slot != slot:
+    kind = KINDS.get((slot, method)) if isinstance(method, str) else None
+    if kind is None:
         raise ValueError(f"the method {method!r} does not decide a {slot} claim")
     return kind
 
 
-def _register(table: dict, methods: tuple[Method, ...]) -> Callable[..., Any]:
+def _slots_of(methods: tuple, slot: str | None) -> list[str]:
+    """The slots a prover or re-check of ``methods`` registers in."""
+    if slot is not None:
+        missing = [str(m) for m in methods if (slot, str(m)) not in KINDS]
+        if slot not in SLOTS or missing:
+            raise ValueError(f"the slot {slot!r} has no kind {missing or ''}: register "
+                             "them first with add_kind")
+        return [slot]
+    found = [s for s in SLOTS if methods and all((s, str(m)) in KINDS for m in methods)]
+    if not found:
+        raise ValueError(f"no slot has kinds for all of {[str(m) for m in methods]}; "
+                         "name the slot (slot=...) or register the kinds first")
+    return found
+
+
+def proves(*methods: str, order: int, slot: str | None = None
+           ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated ``decide(ctx) -> Claim | None`` as a prover of the claims
+    of ``methods`` (none: it only prepares), at place ``order`` of its slot (every
+    slot that has kinds for all ``methods``, or ``slot``).
+
+    Raises
+    ------
+    RuntimeError
+        When another prover holds that place of the slot.
+    """
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-        for m in methods:
-            if m in table:
-                raise RuntimeError(f"BUG: {m.name} has two functions registered; "
-                                   "please report it")
-            table[m] = fn
+        for s in _slots_of(methods, slot):
+            held = _PROVERS[s].get(order)
+            if held is not None:
+                raise RuntimeError(f"{s} prover {order} is {held.decide.__name__} "
+                                   f"already; give {fn.__name__} another order")
+            _PROVERS[s][order] = _Prover(fn, tuple(str(m) for m in methods))
         return fn
     return register
 
 
-def proves(*methods: Method) -> Callable[..., Any]:
-    """Register the decorated ``decide(ctx) -> Claim | None`` as the prover of the
-    claims of ``methods``."""
-    return _register(_PROVERS, methods)
+def rechecks(*methods: str, slot: str | None = None
+             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated ``recheck(ctx, claim) -> why`` as the re-check of the
+    claims of ``methods`` (in every slot that has kinds for all of them, or
+    ``slot``).
+
+    Raises
+    ------
+    RuntimeError
+        When a kind has a re-check already.
+    """
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for s in _slots_of(methods, slot):
+            for m in methods:
+                held = _RECHECKS.get((s, str(m)))
+                if held is not None:
+                    raise RuntimeError(f"the kind {(s, str(m))} is re-checked by "
+                                       f"{held.__name__} already")
+                _RECHECKS[s, str(m)] = fn
+        return fn
+    return register
 
 
-def rechecks(*methods: Method) -> Callable[..., Any]:
-    """Register the decorated function as the re-check of the claims of
-    ``methods``."""
-    return _register(_RECHECKS, methods)
+def provers(slot: str) -> tuple[Callable[..., Any], ...]:
+    """The provers of ``slot`` in the order they are tried."""
+    return tuple(p.decide for _, p in sorted(_PROVERS[slot].items()))
+
+
+def decide(slot: str, ctx: Any) -> Any:
+    """The claim of ``slot``: the first that its provers give, in their order.
+
+    Raises
+    ------
+    RuntimeError
+        When no prover gives a claim, or one gives a claim of an unregistered kind or
+        with a verdict its kind cannot give (a bug in that prover).
+    """
+    for prove in provers(slot):
+        claim = prove(ctx)
+        if claim is not None:
+            kind = KINDS.get((slot, str(claim.method)))
+            if kind is None or claim.holds not in kind.verdicts:
+                raise RuntimeError(f"BUG: {prove.__name__} gave a {slot} claim "
+                                   f"({claim.method!r}, holds={claim.holds}) of no "
+                                   "registered kind; please report it")
+            return claim
+    raise RuntimeError(f"BUG: no {slot} prover gave a claim; please report it")
+
+
+def _built_in() -> None:
+    """The slots and kinds of markone's own claims."""
+    M, both = Method, (True, False)
+    for name in ("learnable", "end_stops", "converges"):
+        add_slot(name, R_UNIT)
+    for name in ("faults", "timing", "quantisation"):
+        add_slot(name, MACHINE)
+    separable = [m for m in M if m.value.startswith("check_separable/")]
+    undecided = (M.SEPARABLE_TIMEOUT, M.SEPARABLE_BUDGET)
+    for m in separable:
+        add_kind("learnable", m, *((None,) if m in undecided else (True, None)
+                                   if m is M.SEPARABLE_PERCEPTRON else (*both, None)))
+        add_kind("converges", m, False, None)   # it follows from the learnable claim
+    rows: dict[str, list[tuple]] = {
+        "end_stops": [(M.NOT_ASSESSED, None), (M.NOVIKOFF_COUNT, True, None),
+                      (M.NOVIKOFF_NORM, True, None), (M.ONE_SIGNED, True, None),
+                      (M.EXACT_REACH, True, None), (M.BALL, True, None),
+                      (M.BALL_PUSHES, True, None), (M.Z3, True, None),
+                      (M.MAX_MARGIN, None), (M.HIT_EXHAUSTIVE, False),
+                      (M.HIT_GREEDY, False), (M.HIT_BEAM, False), (M.HIT_RANDOM, False),
+                      (M.HIT_Z3, False), (M.FORCED_BOUND, True), (M.FORCED_HIT, False),
+                      (M.FORCED_OPEN, None), (M.GAMMA_CENTRED, True, None),
+                      (M.GAMMA_ROUNDING, *both), (M.VARIATION_FROZEN, True),
+                      (M.VARIATION, None)],
+        "converges": [(M.NOT_ASSESSED, None), (M.IDEAL, True), (M.ALL_STREAMS, *both),
+                      (M.CLIPPED_BALL, True), (M.CONTINUATION, False),
+                      (M.PERIODIC, False), (M.CONTINUATIONS_OPEN, None),
+                      (M.PERIODIC_OPEN, None), (M.FORCED_LEARNS, True, None),
+                      (M.FORCED_NEVER, False), (M.GAMMA_CENTRED, *both, None),
+                      (M.GAMMA_ROUNDING, None), (M.GAMMA_CHAIN, False),
+                      (M.VARIATION_FROZEN, False), (M.VARIATION, None)],
+        "timing": [(M.SETTLING, True, None), (M.PHOTOCELL, *both, None)],
+        "faults": [(M.NO_FAULTS, True), (M.FAULTS_LEARNABLE, True),
+                   (M.FAULTS_BREAK, False)],
+        "quantisation": [(M.GAMMA_MOVES, *both), (M.FLOAT, True, None),
+                         (M.WHOLE_INCREMENTS, True), (M.VARIATION, None)],
+    }
+    for slot, kinds in rows.items():
+        for method, *verdicts in kinds:
+            add_kind(slot, method, *verdicts)
+
+
+_built_in()

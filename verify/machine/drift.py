@@ -11,6 +11,8 @@ between weight ``j`` and its stop on the losing side. The figure's horizon is th
 ``t`` at which that loss reaches ``m`` (a score of exactly zero is a mistake), or never
 when the stops leave too little room. Before the horizon no drift within the bound
 changes a decision; at it, that worst drift does. Everything is computed in rationals.
+For a random walk (``drift_sd=``, ``delta=``) it gives the certified time of
+:func:`verify.machine.drift_walk.walk_horizon` instead.
 
 Examples
 --------
@@ -36,6 +38,8 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
+from verify.machine.drift_walk import WalkHorizon, walk_horizon
+from verify.machine.task import trained_answers
 
 __all__ = ["DriftHorizon", "drift_horizon", "figure_horizon"]
 
@@ -103,8 +107,10 @@ def figure_horizon(margin: Fraction, room: list[Fraction | None],
 
 
 def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
-                  labels: ArrayLike, *, drift_rate: Any) -> DriftHorizon:
-    """The exact machine time before which a bounded drift changes no decision.
+                  labels: ArrayLike, *, drift_rate: Any = None, drift_sd: Any = None,
+                  delta: Any = None, over_s: Any = None) -> DriftHorizon | WalkHorizon:
+    """The machine time before which drift changes no decision: exactly, for a
+    bounded drift rate; with probability at least ``1 - delta``, for a random walk.
 
     Parameters
     ----------
@@ -115,19 +121,34 @@ def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
     images, labels
         The training figures.
     drift_rate : int, float or Fraction
-        The most steps per machine second any potentiometer drifts (> 0).
+        The most steps per machine second any potentiometer drifts (> 0): the exact
+        horizon (a :class:`DriftHorizon`).
+    drift_sd, delta, over_s
+        Instead of ``drift_rate``: potentiometers that random-walk with ``drift_sd``
+        steps per sqrt(second) (as ``PotentiometerDrift(sd)``), the probability
+        ``delta`` allowed, and optionally the machine seconds to plan retraining
+        for: :func:`verify.machine.drift_walk.walk_horizon` (a :class:`WalkHorizon`,
+        certified).
 
     Returns
     -------
-    DriftHorizon
+    DriftHorizon or WalkHorizon
     """
+    if (drift_rate is None) == (drift_sd is None):
+        raise ValueError("give drift_rate (a bounded drift, steps per second) or "
+                         "drift_sd and delta (a random walk), not both or neither.")
+    if drift_sd is not None:
+        if delta is None:
+            raise ValueError("a random-walk drift needs delta, the probability allowed "
+                             "that some answer changes, e.g. delta=0.01.")
+        return walk_horizon(machine, run_or_weights, images, labels, drift_sd=drift_sd,
+                            delta=delta, over_s=over_s)
+    if delta is not None or over_s is not None:
+        raise ValueError("delta and over_s are for a random-walk drift (drift_sd); a "
+                         "bounded drift_rate has an exact horizon.")
     rate = _rate(drift_rate)
-    w = _weights(run_or_weights, machine.params)
     p = machine.params
-    A = machine.a_features(images).astype(bool)
-    targets = machine.code(labels)
-    wired = (np.ones(w.shape, bool) if machine.runits.mask is None
-             else np.asarray(machine.runits.mask, bool))
+    w, A, targets, wired = trained_answers(machine, run_or_weights, images, labels)
     exact = [[Fraction(float(v)) for v in row] for row in w]
     stops = p.weight_range
     horizons = tuple(tuple(_one(exact[r], np.flatnonzero(A[i] & wired[r]),
@@ -136,15 +157,6 @@ def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
     per = tuple(tuple(h for h, _ in row) for row in horizons)
     horizon, figure, r_unit, margin = _first(horizons)
     return DriftHorizon(horizon, figure, r_unit, margin, rate, per)
-
-
-def _weights(run_or_weights, p):
-    """The weights of a run, or the weights given, checked."""
-    w = np.asarray(getattr(run_or_weights, "weights", run_or_weights), dtype=np.float64)
-    if w.shape != (p.n_r_units, p.n_a_units) or not np.isfinite(w).all():
-        raise ValueError(f"run_or_weights must be a MachineRun or finite weights of "
-                         f"shape ({p.n_r_units}, {p.n_a_units}), got shape {w.shape}.")
-    return w
 
 
 def _first(horizons):

@@ -3,8 +3,8 @@
 :class:`Claim` is one verdict with how it was decided and its evidence;
 :class:`RUnitReport` holds the three claims about one R-unit (learnable, end stops,
 converges); :class:`MachineReport` is what :func:`verify.machine.check_machine`
-returns: those, and the claims about the whole machine (timing, faults,
-quantisation), in words (:meth:`MachineReport.text`) or as JSON
+returns: those, and the claims about the whole machine (faults, timing,
+quantisation, by slot), in words (:meth:`MachineReport.text`) or as JSON
 (:meth:`MachineReport.to_dict`).
 
 Examples
@@ -88,7 +88,10 @@ class MachineReport:
     Attributes
     ----------
     r_units : tuple of RUnitReport
-    timing, quantisation : Claim
+    claims : dict
+        The claims about the whole machine, by slot (``faults``, ``timing``,
+        ``quantisation``, and any other registered in :mod:`verify.machine.claims`);
+        each also reads as an attribute (``report.timing``).
     theta : int
         The A-unit threshold the machine uses on these figures.
     n_examples, n_a_units : int
@@ -111,9 +114,7 @@ class MachineReport:
     """
 
     r_units: tuple
-    timing: Claim
-    quantisation: Claim
-    faults: Claim
+    claims: dict
     theta: int
     n_examples: int
     n_a_units: int
@@ -125,6 +126,13 @@ class MachineReport:
     patterns_sha256: str = ""
     params: dict = dataclasses.field(default_factory=dict, repr=False)
     stopped_by: str = dataclasses.field(default="", repr=False)
+
+    def __getattr__(self, name: str) -> Claim:
+        """A claim about the whole machine by its slot (``report.timing``)."""
+        claims = self.__dict__.get("claims", {})
+        if name in claims:
+            return claims[name]
+        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
 
     @property
     def learnable(self) -> bool | None:
@@ -146,9 +154,8 @@ class MachineReport:
                 "patterns_sha256": self.patterns_sha256, "learnable": self.learnable,
                 "converges": self.converges,
                 "r_units": [r.to_dict() for r in self.r_units],
-                "timing": self.timing.to_dict(), "faults": self.faults.to_dict(),
-                "quantisation": self.quantisation.to_dict(), "time_s": self.time_s,
-                "stopped_by": self.stopped_by}
+                **{slot: c.to_dict() for slot, c in self.claims.items()},
+                "time_s": self.time_s, "stopped_by": self.stopped_by}
 
     def text(self) -> str:
         """The report in words, one line per claim."""
@@ -163,8 +170,7 @@ class MachineReport:
             for name in ("learnable", "end_stops", "converges"):
                 c = getattr(r, name)
                 lines.append(f"  {name:10s} {word[c.holds]:7s} [{c.method}] {c.message}")
-        for name in ("faults", "timing", "quantisation"):
-            c = getattr(self, name)
+        for name, c in self.claims.items():
             lines.append(f"{name}: {word[c.holds]} [{c.method}] {c.message}")
         return "\n".join(lines)
 

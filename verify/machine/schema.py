@@ -33,20 +33,18 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from markone._internal.typing import JSONDict
+from markone.hardware.params import VARIATION_FIELDS
 from markone.hardware.runits import r_unit_name
 from verify._budget import STOPPED_BY
+from verify.machine.claims import MACHINE, R_UNIT, SLOTS, slots
 
 __all__ = ["REPORT_FORMAT", "FORMATS", "read_report", "read_json_text", "load_report",
-           "check_value",
-           "EVIDENCE_TYPES", "CLAIMS", "MACHINE_CLAIMS"]
+           "check_value", "format_number", "EVIDENCE_TYPES"]
 
 #: The format :meth:`MachineReport.to_dict` writes.
 REPORT_FORMAT = "markone.verify.machine/2"
 #: Every format :func:`read_report` reads.
 FORMATS = ("markone.verify.machine/1", REPORT_FORMAT)
-#: The claims of each R-unit, and those about the whole machine.
-CLAIMS = ("learnable", "end_stops", "converges")
-MACHINE_CLAIMS = ("timing", "faults", "quantisation")
 #: Evidence of format 1 reports that format 2 keeps out of the report (search
 #: records nothing can recompute); dropped on reading.
 FORMAT_1_NOTES = ("gamma_upper", "ball_max_weight_steps", "ball_min_weight_steps",
@@ -80,6 +78,10 @@ def _stops(v: Any) -> bool:
     return v is None or (isinstance(v, list) and len(v) == 2 and all(map(_number, v)))
 
 
+def _limit(v: Any) -> bool:
+    return v == "inf" or (_float(v) and v >= 0)
+
+
 def _certificate(v: Any) -> bool:
     return isinstance(v, dict) and all(
         isinstance(k, str) and k.isdigit() and _number(c) for k, c in v.items())
@@ -100,7 +102,7 @@ def _continuations(v: Any) -> bool:
 
 
 #: The type of each evidence field of the claims re-checked from certificates
-#: (learnable, and the error-correction rule's end stops and convergence); the
+#: (learnable, the error-correction rule's end stops and convergence, timing); the
 #: claims re-checked by recomputing them are compared with what was recomputed.
 EVIDENCE_TYPES: dict[str, tuple[_Check, str]] = {
     "witness": (_list(_number), "a list of exact numbers such as \"3\" or \"-1/2\""),
@@ -129,6 +131,14 @@ EVIDENCE_TYPES: dict[str, tuple[_Check, str]] = {
     "center_numerators": (_list(_int), "a list of integers"),
     "center_denominator": (_int, "an integer"),
     "min_decrease": (_number, "an exact number"),
+    "exposure_s": (lambda v: v is None or (_float(v) and v > 0),
+                   "null or a positive number"),
+    "rise_limit_s": (_limit, "a number >= 0 or \"inf\""),
+    "decay_limit_s": (_limit, "a number >= 0 or \"inf\""),
+    "shortest_safe_exposure_s": (_limit, "a number >= 0 or \"inf\""),
+    "before": (lambda v: v is None or _int(v), "null or a figure index"),
+    "figure": (_int, "a figure index"),
+    "a_units_changed": (_list(_int), "a list of A-unit indices"),
 }
 
 
@@ -199,8 +209,6 @@ _TOP: dict[str, tuple[_Check, str]] = {
     "learnable": (_verdict, "true, false or null"),
     "converges": (_verdict, "true, false or null"),
     "r_units": (_is(list), "a list of R-unit entries"),
-    "timing": (_is(dict), "a claim object"), "faults": (_is(dict), "a claim object"),
-    "quantisation": (_is(dict), "a claim object"),
     "time_s": (lambda v: _float(v) and v >= 0, "a finite number >= 0"),
     "stopped_by": (lambda v: v in STOPPED_BY, f"one of {STOPPED_BY}")}
 _CLAIM: dict[str, tuple[_Check, str]] = {
@@ -234,6 +242,8 @@ def _machine_differences(params: JSONDict, machine: JSONDict) -> list[str]:
     def exact(v):   # True and 1 are equal in Python, not as parameters
         return json.dumps(v, sort_keys=True)
 
+    # a report written before device variation existed is about a machine without it
+    params = {**{k: 0.0 for k in VARIATION_FIELDS}, **params}
     names = sorted(set(params) | set(machine))
     return [k for k in names if k not in params or k not in machine
             or exact(params[k]) != exact(machine[k])]
@@ -283,25 +293,43 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
                          ".to_dict() or `markone verify machine ... --json`")
     old = d["format"] == FORMATS[0]
     spec = {k: v for k, v in _TOP.items() if not (old and k == "machine")}
-    _fields(d, spec, "the report",   # stopped_by: reports written before it existed
+    machine_slots = [s for s in slots(MACHINE)
+                     if SLOTS[s].since <= format_number(d["format"])]
+    _fields(d, {**spec, **dict.fromkeys(machine_slots, _ANY)}, "the report",
+            # stopped_by: reports written before it existed
             optional=("stopped_by", "patterns_sha256") if old else ("stopped_by",))
-    units = d["r_units"]
-    if len(units) != params["n_r_units"]:
+    out = dict(d, r_units=_r_units(d["r_units"], params["n_r_units"], old))
+    for c in machine_slots:
+        out[c] = _claim(d[c], c)
+    _same_machine(d, params)
+    return out
+
+
+def format_number(name: str) -> int:
+    """The version of a report format: 2 for ``"markone.verify.machine/2"``.
+
+    >>> format_number(REPORT_FORMAT)
+    2
+    """
+    return int(name.rsplit("/", 1)[1])
+
+
+def _r_units(units: list, n_r_units: int, old: bool) -> list[JSONDict]:
+    """The R-unit entries, one per R-unit of the machine, each with its claims."""
+    if len(units) != n_r_units:
         raise ValueError(f"malformed machine report: 'r_units' must list the machine's "
-                         f"{params['n_r_units']} R-units, it lists {len(units)}")
-    out = dict(d, r_units=[])
+                         f"{n_r_units} R-units, it lists {len(units)}")
+    claims = slots(R_UNIT)
+    out = []
     for k, r in enumerate(units):
         where = f"R-unit entry {k} ({r_unit_name(k)})"
         if not isinstance(r, dict) or r.get("r_unit") != k or type(r["r_unit"]) is not int:
             raise ValueError(f"malformed machine report: {where} must be an object with "
                              f"r_unit {k}, and learnable, end_stops and converges claims "
                              "with holds, method and evidence")
-        _fields(r, dict.fromkeys(("r_unit", *CLAIMS), _ANY), where)
-        out["r_units"].append({"r_unit": k, **{
-            c: _drop_notes(_claim(r[c], f"{where}.{c}"), old) for c in CLAIMS}})
-    for c in MACHINE_CLAIMS:
-        out[c] = _claim(d[c], c)
-    _same_machine(d, params)
+        _fields(r, dict.fromkeys(("r_unit", *claims), _ANY), where)
+        out.append({"r_unit": k, **{
+            c: _drop_notes(_claim(r[c], f"{where}.{c}"), old) for c in claims}})
     return out
 
 

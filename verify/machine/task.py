@@ -24,7 +24,7 @@ import dataclasses
 import hashlib
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from markone.hardware.faults import FaultPlan
 
 __all__ = ["MachineTask", "machine_task", "Units", "Reduced", "data_hash",
-           "patterns_hash", "NO_STOP"]
+           "patterns_hash", "NO_STOP", "trained_answers"]
 
 #: Stand-in for "no end stop" in integer units (far beyond any reachable weight).
 NO_STOP = 2**60
@@ -174,3 +174,25 @@ class Reduced:
     def small(self) -> bool:
         """Small enough for the exact all-streams searches and Z3."""
         return self.d <= 64 and self.n <= 24
+
+
+def trained_answers(machine: MarkI, run_or_weights: Any, images: ArrayLike,
+                    labels: ArrayLike
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What decides the R-units' answers to the training figures: the weights
+    ``(n_r, n_a)`` (checked), the figures' active A-units ``(n, n_a)`` (bool), the
+    targets ``(n, n_r)`` (+/-1) and which potentiometers are wired ``(n_r, n_a)``."""
+    w = _weights(run_or_weights, machine.params)
+    A = machine.a_features(images).astype(bool)
+    wired = (np.ones(w.shape, bool) if machine.runits.mask is None
+             else np.asarray(machine.runits.mask, bool))
+    return w, A, machine.code(labels), wired
+
+
+def _weights(run_or_weights, p):
+    """The weights of a run, or the weights given, checked."""
+    w = np.asarray(getattr(run_or_weights, "weights", run_or_weights), dtype=np.float64)
+    if w.shape != (p.n_r_units, p.n_a_units) or not np.isfinite(w).all():
+        raise ValueError(f"run_or_weights must be a MachineRun or finite weights of "
+                         f"shape ({p.n_r_units}, {p.n_a_units}), got shape {w.shape}.")
+    return w

@@ -29,8 +29,9 @@
   const isNum = (v) => typeof v === "number" && Number.isFinite(v);
   const isArr = Array.isArray;
 
-  /** Return a list of problems (strings) with `run`; empty when it can be replayed. */
-  function checkRun(run) {
+  /** Return a list of problems (strings) with `run`; empty when it can be replayed.
+   *  `live`: a session still under way, which may have no presentation (or class) yet. */
+  function checkRun(run, live = false) {
     if (run === null || typeof run !== "object" || isArr(run)) {
       return ["The data is not a JSON object, so it cannot be a Mark I run."];
     }
@@ -63,8 +64,8 @@
     need(isInt(nA) && nA > 0, `"n_a_units" must be a positive integer, got ${JSON.stringify(nA)}.`);
     need(isInt(nR) && nR > 0, `"n_r_units" must be a positive integer, got ${JSON.stringify(nR)}.`);
     need(isNum(run.sim_time_s), `"sim_time_s" must be a number, got ${JSON.stringify(run.sim_time_s)}.`);
-    need(isArr(run.classes) && run.classes.length > 0, `"classes" must be a non-empty list.`);
-    need(isArr(run.presentations) && run.presentations.length > 0,
+    need(isArr(run.classes) && (live || run.classes.length > 0), `"classes" must be a non-empty list.`);
+    need(isArr(run.presentations) && (live || run.presentations.length > 0),
       `This run has no presentations to replay: it was recorded without its log. ` +
       `Record it with MarkI(...).train(..., log=True).`);
     if (problems.length) return problems;
@@ -159,6 +160,12 @@
 
     decisionTime(i) { return this.pres[i].end_t_s - this.pres[i].motor_s; }
 
+    /** The faults of the run (as FaultPlan.to_dict writes them) that happened by t. */
+    faultsAt(t) {
+      const plan = this.run.faults;
+      return plan && isArr(plan.faults) ? plan.faults.filter((f) => (f.at_s || 0) <= t) : [];
+    }
+
     /** Weights before and after presentation i, and the motors' time per step. */
     around(i) {
       if (this.cache.i !== i) {
@@ -227,14 +234,40 @@
   const COLORS = { lit: "#ffd23f", off: "#262626", grid: "#000", face: "#333",
     ring: "#9a9a9a", moving: "#4cc3ff", fg: "#fff", dim: "#b8b8b8", wrong: "#ff5c5c" };
 
+  /** Columns of the A-unit (and potentiometer) grids. */
+  const aUnitColumns = (nA) => (nA >= 64 ? 32 : Math.ceil(Math.sqrt(nA)));
+
+  /** Cross out the cells `indices` of a grid drawn by drawCells. */
+  function drawCrosses(canvas, indices, cols, rows, color = COLORS.wrong) {
+    const ctx = canvas.getContext("2d");
+    const size = Math.min(canvas.width / cols, canvas.height / rows);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = Math.max(1.5, size / 5);
+    for (const k of indices) {
+      const x = (k % cols) * size, y = Math.floor(k / cols) * size;
+      ctx.beginPath();
+      ctx.moveTo(x + 1, y + 1); ctx.lineTo(x + size - 1, y + size - 1);
+      ctx.moveTo(x + size - 1, y + 1); ctx.lineTo(x + 1, y + size - 1);
+      ctx.stroke();
+    }
+  }
+
   function drawCells(canvas, cells, cols, rows) {
     const ctx = canvas.getContext("2d");
     const size = Math.min(canvas.width / cols, canvas.height / rows);
     ctx.fillStyle = COLORS.grid;
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     for (let k = 0; k < cols * rows; k++) {
-      ctx.fillStyle = cells[k] ? COLORS.lit : COLORS.off;
-      ctx.fillRect((k % cols) * size + 1, Math.floor(k / cols) * size + 1, size - 2, size - 2);
+      const x = (k % cols) * size + 1, y = Math.floor(k / cols) * size + 1;
+      const v = Math.min(1, Math.max(0, Number(cells[k]) || 0)); // a light level
+      ctx.fillStyle = COLORS.off;
+      ctx.fillRect(x, y, size - 2, size - 2);
+      if (v > 0) {
+        ctx.globalAlpha = v;
+        ctx.fillStyle = COLORS.lit;
+        ctx.fillRect(x, y, size - 2, size - 2);
+        ctx.globalAlpha = 1;
+      }
     }
   }
 
@@ -341,19 +374,22 @@
       this.playing = false;
       this.error = null;
       this.lastKey = "";
+      this.hooks = []; // called after every render with the frame shown (live mode)
       this.bindControls();
     }
 
     /* loading */
 
-    load(run) {
+    /** Show `run` from its start; `live`: a session under way (may be empty), shown
+     *  with the R-unit chosen before. */
+    load(run, live = false) {
       this.pause();
-      const problems = checkRun(run);
+      const problems = checkRun(run, live);
       if (problems.length) return this.fail(problems.join("\n"));
       this.error = null;
       this.replay = new Replay(run);
       this.t = 0;
-      this.unit = 0;
+      if (!live || this.unit >= this.replay.nR) this.unit = 0;
       $("error").hidden = true;
       $("machine").hidden = false;
       $("controls").hidden = false;
@@ -538,7 +574,7 @@
       this.frame = frame;
       const p = frame.i >= 0 ? replay.pres[frame.i] : null;
       const [rows, cols] = run.retina_shape;
-      const aCols = replay.nA >= 64 ? 32 : Math.ceil(Math.sqrt(replay.nA));
+      const aCols = aUnitColumns(replay.nA);
 
       drawCells($("retina"), p ? run.figures[p.figure] : [], cols, rows);
       const lit = p ? run.figures[p.figure].reduce((s, v) => s + (v ? 1 : 0), 0) : 0;
@@ -550,7 +586,10 @@
       const fired = new Uint8Array(replay.nA);
       if (p) for (const a of p.active_a) fired[a] = 1;
       drawCells($("aunits"), fired, aCols, Math.ceil(replay.nA / aCols));
-      const firedText = p ? `${p.active_a.length} of ${replay.nA} A-units fired.` : `${replay.nA} A-units, none firing.`;
+      const dead = replay.faultsAt(this.t).filter((f) => f.kind === "AUnitStuck" && f.value === 0);
+      drawCrosses($("aunits"), dead.map((f) => f.a_unit), aCols, Math.ceil(replay.nA / aCols));
+      const firedText = (p ? `${p.active_a.length} of ${replay.nA} A-units fired.` : `${replay.nA} A-units, none firing.`) +
+        (dead.length ? ` ${dead.length} dead (crossed).` : "");
       $("aunits").setAttribute("aria-label", `A-units: ${firedText}`);
       $("aunits-caption").textContent = firedText;
 
@@ -582,6 +621,7 @@
         $("narration").textContent = this.narrate(frame);
       }
       this.lastKey = key;
+      for (const hook of this.hooks) hook(frame);
     }
 
     renderRUnits(p, frame) {
@@ -620,7 +660,7 @@
       const replay = this.replay, r = this.unit;
       [...$("knob-select").children].forEach((b, k) => b.setAttribute("aria-pressed", String(k === r)));
       $("knob-unit").textContent = `R${r + 1}`;
-      drawKnobs($("knobs"), replay, frame, r, replay.nA >= 64 ? 32 : Math.ceil(Math.sqrt(replay.nA)));
+      drawKnobs($("knobs"), replay, frame, r, aUnitColumns(replay.nA));
       let lo = Infinity, hi = -Infinity;
       const mask = replay.run.weight_mask;
       for (let a = 0; a < replay.nA; a++) {
@@ -685,7 +725,12 @@
   });
   window.markoneConsole = {
     state: () => app.state(),
-    load: (run) => app.load(run),
+    load: (run, live) => app.load(run, live),
+    onRender: (hook) => app.hooks.push(hook),
+    options: () => options,
+    aUnitColumns,
+    drawCells,
+    drawCrosses,
     play: () => app.play(),
     pause: () => app.pause(),
     step: () => app.step(),
@@ -709,7 +754,9 @@
     app.fail(`The run embedded in this page is not valid JSON (${err.message}). ${HOW_TO}`);
     return;
   }
-  if (run === undefined) {
+  if (options.live) {
+    app.load(run, true);
+  } else if (run === undefined) {
     app.fail("No run is embedded in this page. Open a run JSON file below, or " +
       HOW_TO.charAt(0).toLowerCase() + HOW_TO.slice(1));
   } else {

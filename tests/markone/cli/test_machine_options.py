@@ -33,6 +33,9 @@ NON_DEFAULT = {
     "class_code": ("one_hot", "one_hot"), "weight_range": ("None", None),
     "quantize": ("false", False), "increment_steps": ("2", 2),
     "motor_step_s": ("0.5", 0.5), "logic_s": ("0.1", 0.1), "rule": ("gamma", "gamma"),
+    "step_dtod": ("0.1", 0.1), "step_std": ("0.2", 0.2), "up_down": ("-0.1", -0.1),
+    "drift_rate": ("0.01", 0.01), "sticky_steps": ("1.5", 1.5),
+    "sticky_prob": ("0.05", 0.05),
 }
 
 #: Every command that builds machines, with the arguments it needs.
@@ -128,7 +131,7 @@ def test_every_fault_kind_comes_from_a_plan_file(tmp_path):
 
 
 def test_every_fault_kind_is_in_the_fault_tables():
-    docs = (ROOT / "docs" / "machine.md").read_text()
+    docs = (ROOT / "docs" / "breaking-the-machine.md").read_text()
     for kind in FAULT_KINDS:
         assert f"``{kind.__name__}(" in faults_module.__doc__, kind
         assert f"| `{kind.__name__}(" in docs, kind

@@ -157,3 +157,14 @@ def test_bad_faults():
         random_faults(machine, cut_wires=1.5)
     with pytest.raises(TypeError, match="FaultPlan"):
         apply_faults(machine, [CutWire(0, 0)])
+
+
+def test_drift_moves_only_the_potentiometers_that_are_wired():
+    # with source sets an R-unit has no potentiometer outside its set: nothing there
+    # drifts into its sum (before the fix every weight of the matrix random-walked)
+    images, labels = letters("AB", per_class=2, seed=0)
+    machine = MarkI(MarkIParams(topology="source_sets"), seed=0)
+    apply_faults(machine, FaultPlan((PotentiometerDrift(0.5),), seed=1))
+    machine.train(images, labels, max_epochs=3)
+    mask = machine.runits.mask
+    assert not machine.weights[~mask].any() and machine.weights[mask].any()

@@ -134,6 +134,20 @@ def test_a_pass_is_one_event():
     assert n_fast <= 40 + 3 < 2 * 40 * len(_images) <= n_slow
 
 
+def test_a_figure_with_no_active_a_unit_stays_in_the_segment():
+    # a dark figure fires no A-unit (theta 1): both paths score it with the one
+    # kernel (+0.0 sums, every R-unit wrong, nothing to move), so the segment runs on
+    images = np.concatenate([_images[:3], np.zeros_like(_images[:1])])
+    labels = np.concatenate([_labels[:3], ["dark"]])
+    params = MarkIParams(theta=1)
+    assert not MarkI(params, seed=0).a_features(images)[3].any()
+    (fast, n_fast), (slow, n_slow) = both_ways(
+        lambda: MarkI(params, seed=0),
+        lambda m: m.train(images, labels, presentations=40, log=True))
+    assert fast == slow
+    assert n_fast <= 10 + 3 < 2 * 40 <= n_slow   # a timeout per pass, as above
+
+
 def test_another_process_on_the_clock_sees_the_same_machine():
     # a process with events inside the session: the segments stop before each of
     # them, so what it sees (clock, weights, retina) is what the per-figure path shows
@@ -163,7 +177,10 @@ def test_another_process_on_the_clock_sees_the_same_machine():
 
 
 @pytest.mark.parametrize("fields", [{"photocell_noise_sd": 0.1}, {"rule": "gamma"},
-                                    {"increment_steps": 0.5, "quantize": False}])
+                                    {"increment_steps": 0.5, "quantize": False},
+                                    {"step_dtod": 0.1}, {"step_std": 0.1},
+                                    {"up_down": 0.1}, {"drift_rate": -0.01},
+                                    {"sticky_steps": 2}, {"sticky_prob": 0.1}])
 def test_segments_not_used_where_figures_cannot_be_computed_ahead(fields):
     machine = MarkI(MarkIParams(**fields), seed=0)
     machine.train(_images, _labels, presentations=5)

@@ -1,42 +1,94 @@
 """The claim registry (verify.machine.claims, issue 25): every kind of claim names its
-slot, its verdicts, its prover and its re-check, and the reports use only those."""
+slot, its verdicts, its provers (in an order the registry holds) and its re-check, and
+the reports and re-checks use only those."""
 
 import numpy as np
 import pytest
 
 from markone.hardware import MarkI, MarkIParams
-from verify.machine import _convergence, _endstops, check_machine, recheck_report
-from verify.machine.claims import KINDS, Method, kind_of, proves
-
-#: The kinds whose evidence is a search's result, not a certificate: no re-check.
-UNCHECKED = {Method.Z3, Method.BALL_PUSHES, Method.MAX_MARGIN,
-             Method.CONTINUATIONS_OPEN, Method.PERIODIC_OPEN}
-PROVERS = {"end_stops": _endstops.PROVERS, "converges": _convergence.PROVERS}
+from verify.machine import check_machine, recheck_report
+from verify.machine._learnable import SEPARABLE
+from verify.machine.claims import (KINDS, MACHINE, R_UNIT, SLOTS, Method, add_kind,
+                                   decide, kind_of, proves, provers, rechecks, slots)
+from verify.smt import SOLVERS
 
 
-def test_every_method_has_one_kind_with_a_prover_in_its_slots_order():
-    assert set(KINDS) == set(Method)
-    for method, kind in KINDS.items():
-        assert kind.method is method and kind.verdicts
-        assert set(kind.verdicts) <= {True, False, None}
-        assert kind.prover in PROVERS[kind.slot], method
+def test_every_method_has_a_kind_and_every_kind_a_prover_and_a_recheck():
+    assert {kind.method for kind in KINDS.values()} == set(Method)
+    for (slot, method), kind in KINDS.items():
+        assert (kind.slot, kind.method) == (slot, method)
+        assert kind.verdicts and set(kind.verdicts) <= {True, False, None}
+        assert kind.provers, (slot, method)
+        assert set(kind.provers) <= set(provers(slot))
+        assert kind.recheck is not None, (slot, method)
 
 
-def test_every_kind_with_a_certificate_has_a_recheck():
-    assert {m for m, k in KINDS.items() if k.recheck is None} == UNCHECKED
+def test_the_slots_of_a_report():
+    assert slots(R_UNIT) == ("learnable", "end_stops", "converges")
+    assert slots(MACHINE) == ("faults", "timing", "quantisation")
+
+
+def test_the_declared_order_lives_in_the_registry():
+    assert [p.__name__ for p in provers("end_stops")] == [
+        "follows_from_learnable", "under_variation", "rule_analysis", "not_analysed",
+        "margin",
+        "exact_reach", "fits", "exhaustive", "greedy", "balls", "beam",
+        "random_orders", "z3_bmc", "undecided"]
+    assert [p.__name__ for p in provers("converges")] == [
+        "follows_from_learnable", "under_variation", "rule_analysis", "not_analysed",
+        "ideal",
+        "all_streams", "clipped_ball", "continuations", "periodic", "undecided"]
+    assert [p.__name__ for p in kind_of("end_stops", "one-signed columns").provers] \
+        == ["fits", "undecided"]
+
+
+def test_learnable_covers_every_prover_of_check_separable():
+    methods = {m.value.split("/", 1)[1] for m in SEPARABLE}
+    assert {"trivial", "perceptron", "lp", "timeout", "budget", *SOLVERS,
+            *(f"lp+{s}" for s in SOLVERS)} == methods
 
 
 def test_kind_of_refuses_unknown_methods_and_other_slots():
     assert kind_of("converges", "periodic order").method is Method.PERIODIC
+    assert kind_of("converges", "check_separable/lp").verdicts == (False, None)
     for slot, method in (("end_stops", "periodic order"), ("converges", "guess"),
-                         ("learnable", "greedy")):
+                         ("learnable", "greedy"), ("timing", "whole increments")):
         with pytest.raises(ValueError, match=f"does not decide a {slot} claim"):
             kind_of(slot, method)
 
 
-def test_a_method_gets_one_prover():
-    with pytest.raises(RuntimeError, match="HIT_GREEDY has two functions"):
-        proves(Method.HIT_GREEDY)(lambda ctx: None)
+def test_a_place_in_a_slots_order_is_taken_once_and_kinds_once():
+    with pytest.raises(RuntimeError, match="end_stops prover 50 is greedy already"):
+        proves(Method.HIT_GREEDY, order=50)(lambda ctx: None)
+    with pytest.raises(RuntimeError, match="re-checked by recheck_end_stops already"):
+        rechecks(Method.HIT_GREEDY)(lambda ctx, claim: None)
+    with pytest.raises(ValueError, match="is registered already"):
+        add_kind("end_stops", Method.HIT_GREEDY, False)
+    with pytest.raises(ValueError, match="no slot 'colour'"):
+        add_kind("colour", "guess", True)
+    with pytest.raises(ValueError, match="no slot has kinds for all of"):
+        proves("guess", order=999)(lambda ctx: None)
+
+
+def test_decide_refuses_a_claim_of_no_registered_kind():
+    from verify.machine.report import Claim
+
+    class Ctx:
+        claims: dict = {}
+
+    add_kind("timing", "bad", True)
+    try:
+        @proves("bad", order=-1, slot="timing")
+        def bad(ctx):
+            return Claim(None, "bad", "a verdict its kind cannot give")
+
+        with pytest.raises(RuntimeError, match="BUG: bad gave a timing claim"):
+            decide("timing", Ctx())
+    finally:
+        from verify.machine import claims
+
+        del claims._PROVERS["timing"][-1], claims.KINDS["timing", "bad"]
+    assert [p.__name__ for p in provers("timing")] == ["timing"]
 
 
 def two_cells(weight_range, figures):
@@ -58,5 +110,22 @@ def test_reports_name_registered_kinds_and_recheck_through_them(weight_range, fi
     assert kind_of("end_stops", r.end_stops.method).method is end_stops
     assert kind_of("converges", r.converges.method).method is converges
     assert type(r.end_stops.method) is str       # the report keeps the plain words
+    for slot in slots(MACHINE):
+        claim = getattr(report, slot)
+        assert claim.holds in kind_of(slot, claim.method).verdicts
     checks = recheck_report(report, machine, images, labels)
     assert {c.claim: c.status for c in checks}["R1 converges"] == "confirmed"
+
+
+def test_an_error_correction_claim_on_a_forced_machine_is_refuted():
+    # the kind decides which re-check runs; the re-check still asks whether its
+    # analysis applies to this machine (here the forced rule's does)
+    machine, images, labels = two_cells((-1, 1), [[1, 0], [0, 1]])
+    machine = MarkI(machine.params.replace(rule="forced"), seed=0)
+    d = check_machine(machine, images, labels).to_dict()
+    d["r_units"][0]["end_stops"] = {"holds": True, "method": "one-signed columns",
+                                    "message": "", "evidence": {}}
+    checks = {c.claim: c for c in recheck_report(d, machine, images, labels)}
+    assert checks["R1 end_stops"].status == "refuted"
+    assert "follows from its learnable claim or its rule" in checks["R1 end_stops"].why
+    assert SLOTS["end_stops"].scope == R_UNIT

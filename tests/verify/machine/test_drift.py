@@ -150,3 +150,41 @@ def test_cli_drift(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["verify", "drift", str(run), "--rate", "0"])
     assert stop.value.code == 2
+
+
+def first_wrong_answer(machine, run, images, labels, creep):
+    """On the SimPy machine whose potentiometers creep at ``creep`` steps per second
+    (MarkIParams.drift_rate), started from the trained weights: the decision time and
+    the (figure, R-unit) of the first wrong answer to a training figure, and the
+    longest pass up to it (machine seconds)."""
+    varied = MarkI(machine.params.replace(drift_rate=creep), seed=0)
+    varied.calibrate(images)
+    varied.runits.weights[:] = run.weights
+    longest = 0.0
+    while True:
+        session = varied.train(images, labels, max_epochs=1, warm_start=True, log=True)
+        for p in session.log:
+            if any(p.reinforced):
+                return (p.end_t_s - p.motor_s, p.figure, p.reinforced.index(True),
+                        max(longest, session.sim_time_s))
+        longest = max(longest, session.sim_time_s)
+
+
+@pytest.mark.parametrize("creep", [RATE, -RATE])
+def test_the_machines_own_creep_changes_no_answer_before_the_horizon(trained, creep):
+    # a creep in one direction is the worst drift for every answer whose target it
+    # works against, so the machine's first wrong answer comes at a figure's own
+    # horizon, at the first decision on that figure after it, never before the
+    # machine's horizon
+    machine, run, images, labels = trained
+    h = drift_horizon(machine, run, images, labels, drift_rate=RATE)
+    when, figure, r, pass_s = first_wrong_answer(machine, run, images, labels, creep)
+    own = h.horizons_s[figure][r]
+    assert when >= own >= h.horizon_s
+    assert machine.code(labels)[figure, r] == (1 if creep < 0 else -1)
+    # the answers this creep works against: the earliest of their horizons is reached
+    # within one pass (each figure is decided once a pass) of the first wrong answer
+    y = machine.code(labels)
+    against = [h.horizons_s[i][k] for i in range(len(images)) for k in range(8)
+               if y[i, k] == (1 if creep < 0 else -1) and h.horizons_s[i][k] is not None]
+    assert min(against) <= when <= min(against) + pass_s

@@ -368,6 +368,14 @@ def forgery_table():
     add("timing: blending said safe", "letters", lambda d: set_(d["timing"], "holds", True))
     add("timing: changed A-units altered", "letters",
         lambda d: d["timing"]["evidence"]["a_units_changed"].pop())
+    add("timing: blend dropped, still false", "letters", lambda d: [
+        d["timing"]["evidence"].pop(k) for k in ("before", "figure", "a_units_changed")])
+    add("timing: blend moved to the next figure", "letters", lambda d: set_(
+        d["timing"]["evidence"], "figure", (d["timing"]["evidence"]["figure"] + 1) % 12))
+    add("timing: blend after a missing figure", "letters",
+        lambda d: set_(d["timing"]["evidence"], "before", 10 ** 6))
+    add("timing: a fixed exposure said to settle", "letters",
+        lambda d: set_(d["timing"], "method", "settling"))
     add("quantisation: units per step changed", "letters",
         lambda d: set_(d["quantisation"]["evidence"], "units_per_step", 2))
     add("quantisation: said to round", "letters", lambda d: set_(d["quantisation"],
@@ -447,6 +455,17 @@ def test_genuine_reports_recheck_with_nothing_refuted(genuine, task):
     assert {c.claim: c.status for c in checks}["report"] == "confirmed"
 
 
+def test_a_blend_of_figures_rechecks_from_its_evidence(genuine):
+    machine, images, labels, report = genuine["letters"]
+    assert report["timing"]["holds"] is False
+    check = {c.claim: c for c in recheck_report(report, machine, images, labels)}
+    assert check["timing"].status == "confirmed"
+    ev = report["timing"]["evidence"]
+    assert check["timing"].why.endswith(f"figure {ev['figure']} fires "
+                                        f"{len(ev['a_units_changed'])} A-units "
+                                        "differently (exact)")
+
+
 def test_format_1_reports_are_still_read(genuine):
     # as markone wrote them before the parameters were named: no "machine", search
     # records in the evidence (set aside on reading)
@@ -468,7 +487,8 @@ def test_the_report_names_every_parameter_and_a_difference_by_name(genuine):
     assert report["machine"] == machine.params.to_dict()
     for change, name in (({"increment_steps": 2}, "increment_steps"),
                          ({"theta": 3}, "theta"), ({"quantize": False}, "quantize"),
-                         ({"topology": "source_sets"}, "topology")):
+                         ({"topology": "source_sets"}, "topology"),
+                         ({"up_down": 0.2}, "up_down")):
         other = MarkI(machine.params.replace(**change), seed=0)
         with pytest.raises(ValueError, match=f"another machine: its {name} is"):
             recheck_report(report, other, images, labels)

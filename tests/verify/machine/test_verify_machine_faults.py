@@ -207,14 +207,15 @@ def real_faults(m, faults):
 def test_sub_plan_tasks_equal_machine_task_hypo(faults, seed, data):
     """The minimiser's incremental patterns (set, then faults dropped one by one)
     equal machine_task on the same sub-plan, duplicates and overrides included."""
-    from verify.machine.faults import _SubPlans, static_fault
+    from verify.machine._subplans import SubPlans
+    from verify.machine.faults import static_fault
 
     rng = np.random.default_rng(seed)
     images = rng.integers(0, 2, (5, 9)).astype(float)
     labels = np.arange(5) % 3
     m = MarkI(TINY, seed=seed)
     plan = FaultPlan(real_faults(m, faults), seed=0)
-    sub = _SubPlans(m, images, labels, plan)
+    sub = SubPlans(m, images, labels, plan)
     keep = [i for i, f in enumerate(plan.faults) if static_fault(f)]
     sub.set(keep)
     order = data.draw(st.permutations(keep))

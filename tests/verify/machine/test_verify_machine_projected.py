@@ -423,7 +423,7 @@ def test_z3_has_a_default_budget(monkeypatch):
     # without a budget Z3 ran for minutes on tasks like it); with no timeout_s the
     # report still comes back, saying that Z3 ran out of its own budget of work (its
     # resource count, not seconds), and the convergence claim does not depend on it
-    import verify.machine._endstops as vm
+    import verify.machine._stop_searches as vm
 
     monkeypatch.setattr(vm, "Z3_RLIMIT", 100_000)
     images, labels = letters("EV", per_class=6, seed=0)

@@ -1,0 +1,340 @@
+/* Mark I console, live mode: the operator's panel of `markone machine console`.
+ *
+ * Inert unless the page was served live (options.live). The Python MarkI behind the
+ * server does all the work; this script only shows and asks, through the JSON API
+ * (present, reinforce, fault, save, state) with the page's token. Each answer is the
+ * session so far as a run, which console.js shows and animates at the machine's pace
+ * from the moment the new figure went up (or the trainer decided). The easel is the
+ * figure held up to the camera: drawn with the mouse or the keyboard, picked from
+ * the catalogue, or read from an image file. `window.markoneLive` exposes the panel
+ * to the browser test.
+ */
+(function () {
+  "use strict";
+
+  const mc = window.markoneConsole;
+  const options = mc ? mc.options() : null;
+  if (!options || !options.live) return;
+  const live = options.live;
+  const $ = (id) => document.getElementById(id);
+
+  let run = JSON.parse($("markone-run").textContent);
+  const [rows, cols] = run.retina_shape;
+  const nA = run.n_a_units;
+  const easel = new Float64Array(rows * cols);
+  let cursor = 0;          // the keyboard's cell on the easel
+  let painting = null;     // the level a mouse drag paints, or null
+  let pending = false;     // a figure on show awaits the trainer
+  let busy = false;        // a request is under way
+  let selected = null;     // the A-unit chosen for a fault
+  let message = "";
+
+  /* ---- talking to the machine ------------------------------------------------------ */
+
+  async function api(path, body) {
+    const init = { method: body === undefined ? "GET" : "POST",
+      headers: { "X-Markone-Token": live.token } };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || `the console answered ${response.status}`);
+    return data;
+  }
+
+  /** Ask the machine; show its answer from `from` ("present", "reinforce" or null). */
+  async function act(path, body, from, said) {
+    if (busy) return;
+    busy = true;
+    refresh();
+    try {
+      show(await api(path, body), from);
+      tell(said(), false);
+    } catch (err) {
+      tell(err.message, true);
+    } finally {
+      busy = false;
+      refresh();
+    }
+  }
+
+  function show(state, from) {
+    run = state.run;
+    pending = state.pending;
+    mc.load(run, true);
+    const n = run.presentations.length;
+    if (n && from) {
+      const p = run.presentations[n - 1];
+      mc.seek(from === "reinforce" ? p.end_t_s - p.motor_s : p.t_s);
+      mc.play(); // at the machine's pace: the clock of the Python MarkI, animated
+    } else mc.seek(Number.MAX_VALUE); // the machine as it is now
+    const classes = $("live-classes");
+    classes.replaceChildren(...run.classes.map((c) => new Option(c)));
+    $("live-out").textContent = state.saved ? `saved to ${state.saved}` : `saves to ${state.out}`;
+  }
+
+  function tell(text, error) {
+    message = text;
+    const status = $("live-status");
+    status.textContent = text;
+    status.classList.toggle("error-text", error);
+  }
+
+  function present() {
+    const label = $("live-label").value.trim();
+    if (!label) return tell("Name the figure's class first (the trainer's target).", true);
+    const trainer = $("live-trainer").checked;
+    return act("/api/present", { image: Array.from(easel), label, reinforce: trainer },
+      "present", () => {
+        const p = run.presentations[run.presentations.length - 1];
+        const answer = p.figure_correct ? "right" : "wrong";
+        return trainer ? `Presented as “${label}”: the machine was ${answer}; the trainer reinforced.`
+          : `Presented as “${label}”: the machine was ${answer}. Press Reinforce (R) to train, or present the next figure.`;
+      });
+  }
+
+  function reinforce() {
+    if (!pending) return tell("No figure awaits the trainer: present one first.", true);
+    const label = $("live-label").value.trim();
+    return act("/api/reinforce", label ? { label } : {}, "reinforce", () => {
+      const p = run.presentations[run.presentations.length - 1];
+      return `Reinforced: ${p.changes.length} potentiometers turned in ${p.motor_s.toFixed(2)} s of machine time.`;
+    });
+  }
+
+  function fault(body, words) {
+    return act("/api/fault", body, null, () => `${words} at ${run.sim_time_s.toFixed(2)} s of machine time.`);
+  }
+
+  function kill() {
+    const a = Number($("live-aunit").value);
+    if (!Number.isInteger(a) || a < 0 || a >= nA || $("live-aunit").value === "") {
+      return tell(`Choose an A-unit from 0 to ${nA - 1} (click one).`, true);
+    }
+    return fault({ kind: "AUnitStuck", a_unit: a, value: 0 }, `A-unit ${a} killed`);
+  }
+
+  function cut() {
+    const a = selected, s = Number($("live-wire").value);
+    if (a === null || $("live-wire").value === "") {
+      return tell("Choose an A-unit, then one of its wires (or click its photocell).", true);
+    }
+    return fault({ kind: "CutWire", a_unit: a, s_unit: s }, `Wire from S-unit ${s} to A-unit ${a} cut`);
+  }
+
+  function save() {
+    return act("/api/save", {}, null, () => `Saved the run (${run.presentations.length} presentations).`);
+  }
+
+  /* ---- the easel ------------------------------------------------------------------- */
+
+  function drawEasel() {
+    const canvas = $("easel");
+    mc.drawCells(canvas, easel, cols, rows);
+    if (document.activeElement === canvas) ring(canvas, cursor, cols, rows, "#4cc3ff");
+  }
+
+  /** The grid cell under a pointer event on a canvas drawn by drawCells, or -1. */
+  function cellAt(canvas, event, nCols, nRows) {
+    const box = canvas.getBoundingClientRect();
+    const x = (event.clientX - box.left) * (canvas.width / box.width);
+    const y = (event.clientY - box.top) * (canvas.height / box.height);
+    const size = Math.min(canvas.width / nCols, canvas.height / nRows);
+    const c = Math.floor(x / size), r = Math.floor(y / size);
+    return c >= 0 && c < nCols && r >= 0 && r < nRows ? r * nCols + c : -1;
+  }
+
+  function paint(k, level) {
+    if (k < 0) return;
+    easel[k] = level;
+    cursor = k;
+    drawEasel();
+  }
+
+  function setEasel(cells) {
+    easel.set(cells);
+    drawEasel();
+  }
+
+  function bindEasel() {
+    const canvas = $("easel");
+    canvas.addEventListener("pointerdown", (e) => {
+      const k = cellAt(canvas, e, cols, rows);
+      if (k < 0) return;
+      painting = easel[k] >= 0.5 ? 0 : 1;
+      paint(k, painting);
+      canvas.setPointerCapture(e.pointerId);
+    });
+    canvas.addEventListener("pointermove", (e) => {
+      if (painting !== null) paint(cellAt(canvas, e, cols, rows), painting);
+    });
+    canvas.addEventListener("pointerup", () => { painting = null; });
+    canvas.addEventListener("focus", drawEasel);
+    canvas.addEventListener("blur", drawEasel);
+    canvas.addEventListener("keydown", (e) => {
+      const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+      let r = Math.floor(cursor / cols), c = cursor % cols;
+      if (moves[e.key]) {
+        r = Math.min(rows - 1, Math.max(0, r + moves[e.key][0]));
+        c = Math.min(cols - 1, Math.max(0, c + moves[e.key][1]));
+        cursor = r * cols + c;
+        if (e.shiftKey) easel[cursor] = 1; // Shift + arrows: draw a stroke
+        drawEasel();
+      } else if (e.key === " " || e.key === "Enter") {
+        paint(cursor, easel[cursor] >= 0.5 ? 0 : 1);
+      } else if (e.key === "Delete" || e.key === "Backspace") {
+        paint(cursor, 0);
+      } else return;
+      e.preventDefault();
+      e.stopPropagation(); // the arrows draw here; they do not step the replay
+    });
+  }
+
+  function readImageFile(file) {
+    if (!file) return;
+    const url = URL.createObjectURL(file);
+    const img = new Image();
+    img.onload = () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = cols;
+      canvas.height = rows;
+      const ctx = canvas.getContext("2d");
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(0, 0, cols, rows);
+      ctx.drawImage(img, 0, 0, cols, rows);
+      const px = ctx.getImageData(0, 0, cols, rows).data;
+      const levels = new Float64Array(rows * cols);
+      for (let k = 0; k < levels.length; k++) {
+        levels[k] = (0.299 * px[4 * k] + 0.587 * px[4 * k + 1] + 0.114 * px[4 * k + 2]) / 255;
+      }
+      // the figure is what stands out: dark ink on light paper is lit on the retina
+      const mean = levels.reduce((s, v) => s + v, 0) / levels.length;
+      if (mean > 0.5) for (let k = 0; k < levels.length; k++) levels[k] = 1 - levels[k];
+      setEasel(levels);
+      URL.revokeObjectURL(url);
+      tell(`Read ${file.name} onto the easel (${cols} × ${rows} light levels).`, false);
+    };
+    img.onerror = () => { URL.revokeObjectURL(url); tell(`${file.name} is not an image this browser can read.`, true); };
+    img.src = url;
+  }
+
+  /* ---- faults: choosing an A-unit and its wires --------------------------------------- */
+
+  function cutWires(a) {
+    return new Set(run.faults && run.faults.faults ? run.faults.faults
+      .filter((f) => f.kind === "CutWire" && f.a_unit === a).map((f) => f.s_unit) : []);
+  }
+
+  function select(a) {
+    if (!(a >= 0 && a < nA)) return;
+    selected = a;
+    $("live-aunit").value = String(a);
+    const wires = $("live-wire"), cut = cutWires(a);
+    wires.replaceChildren();
+    const add = (s, sign) => {
+      if (!cut.has(s)) wires.add(new Option(`S-unit ${s} (${sign})`, String(s)));
+    };
+    for (const s of run.wiring.excitatory[a]) add(s, "+");
+    for (const s of run.wiring.inhibitory[a]) add(s, "−");
+    mc.seek(mc.state().t); // redraw with the choice marked
+  }
+
+  /** Mark the chosen A-unit and, on the retina, the photocells wired to it. */
+  function overlay() {
+    if (selected === null) return;
+    const aCols = mc.aUnitColumns(nA);
+    ring($("aunits"), selected, aCols, Math.ceil(nA / aCols), "#4cc3ff");
+    for (const s of run.wiring.excitatory[selected]) ring($("retina"), s, cols, rows, "#3ddc84");
+    for (const s of run.wiring.inhibitory[selected]) ring($("retina"), s, cols, rows, "#ff5c5c");
+    mc.drawCrosses($("retina"), [...cutWires(selected)], cols, rows, "#ffffff");
+  }
+
+  /** A square ring around cell k of a grid drawn by drawCells. */
+  function ring(canvas, k, nCols, nRows, color) {
+    const ctx = canvas.getContext("2d");
+    const size = Math.min(canvas.width / nCols, canvas.height / nRows);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = Math.max(2, size / 6);
+    ctx.strokeRect((k % nCols) * size + 1, Math.floor(k / nCols) * size + 1, size - 2, size - 2);
+  }
+
+  function narrate() {
+    if (!run.presentations.length) {
+      $("narration").textContent = "The machine is on, its retina dark. Draw a figure on the " +
+        "easel or pick one, name its class, and press Present (P).";
+    } else if (pending && mc.state().phase === "done") {
+      const waiting = " The figure awaits the trainer: Reinforce (R), or present the next one.";
+      const text = $("narration").textContent;
+      if (!text.endsWith(waiting)) $("narration").textContent = text + waiting;
+    }
+  }
+
+  /* ---- wiring up the panel --------------------------------------------------------- */
+
+  function refresh() {
+    for (const id of ["live-present", "live-kill", "live-cut", "live-save"]) $(id).disabled = busy;
+    $("live-reinforce").disabled = busy || !pending;
+    document.body.dataset.busy = String(busy);
+  }
+
+  function bind() {
+    bindEasel();
+    const pick = $("live-pick");
+    pick.add(new Option("— draw your own —", ""));
+    for (const name of Object.keys(live.catalogue)) pick.add(new Option(name, name));
+    pick.addEventListener("change", () => {
+      if (!pick.value) return;
+      setEasel(live.catalogue[pick.value]);
+      $("live-label").value = pick.value;
+    });
+    $("live-clear").addEventListener("click", () => setEasel(new Float64Array(rows * cols)));
+    $("live-invert").addEventListener("click", () => setEasel(easel.map((v) => 1 - v)));
+    $("live-upload").addEventListener("change", (e) => readImageFile(e.target.files[0]));
+    $("live-present").addEventListener("click", present);
+    $("live-reinforce").addEventListener("click", reinforce);
+    $("live-kill").addEventListener("click", kill);
+    $("live-cut").addEventListener("click", cut);
+    $("live-save").addEventListener("click", save);
+    $("live-aunit").addEventListener("change", (e) => select(Number(e.target.value)));
+    $("aunits").addEventListener("click", (e) => {
+      const aCols = mc.aUnitColumns(nA);
+      select(cellAt($("aunits"), e, aCols, Math.ceil(nA / aCols)));
+    });
+    $("retina").addEventListener("click", (e) => {
+      const s = cellAt($("retina"), e, cols, rows);
+      if (selected !== null && [...$("live-wire").options].some((o) => Number(o.value) === s)) {
+        $("live-wire").value = String(s);
+        $("live-cut").focus();
+      }
+    });
+    document.addEventListener("keydown", (e) => {
+      const tag = e.target.tagName;
+      if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
+      const keys = { p: present, r: reinforce, s: save };
+      if (keys[e.key.toLowerCase()]) {
+        e.preventDefault();
+        keys[e.key.toLowerCase()]();
+      }
+    });
+    mc.onRender(() => { overlay(); narrate(); });
+  }
+
+  $("p-live").hidden = false;
+  document.body.dataset.live = "true";
+  document.querySelector("h1 .subtitle").textContent = "live";
+  document.title = "Mark I Perceptron console: live";
+  $("live-out").textContent = `saves to ${live.out}`;
+  bind();
+  drawEasel();
+  refresh();
+  mc.seek(Number.MAX_VALUE); // a page (re)loaded shows the machine as it is now
+
+  window.markoneLive = {
+    state: () => ({ pending, busy, message, selected, presentations: run.presentations.length,
+      easel: Array.from(easel), label: $("live-label").value }),
+    setEasel: (cells) => setEasel(cells),
+    present, reinforce, kill, cut, save, select,
+  };
+}());

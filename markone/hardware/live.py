@@ -1,0 +1,255 @@
+"""The Mark I operated by hand, one figure at a time: :class:`LiveSession`.
+
+A person holds a figure up to the camera (:meth:`LiveSession.present`): the photocells
+settle, the A-units fire and the R-units answer, on the machine's SimPy clock. Then
+the trainer reinforces toward the figure's class (:meth:`LiveSession.reinforce`) and
+the motors turn, or the next figure goes up and this one stays unreinforced. Between
+figures a part can be broken (:meth:`LiveSession.break_part`, through
+:func:`markone.hardware.faults.break_now`). Everything shown so far is a
+:class:`~markone.hardware.MachineRun` (:meth:`LiveSession.run`), saved in the format
+that the replay console and ``markone machine show`` read.
+
+The machine does all the work; ``markone machine console`` puts a browser page in
+front of it (:mod:`markone.hardware.console_server`).
+
+Examples
+--------
+>>> from markone.hardware import MarkI
+>>> from markone.hardware.faults import AUnitStuck
+>>> figures = figure_catalogue((20, 20))
+>>> session = LiveSession(MarkI(seed=0), calibrate_on=list(figures.values()))
+>>> shown = session.present(figures["A"], "A")
+>>> shown.changes, session.pending is not None      # the answer; nothing learnt yet
+((), True)
+>>> done = session.reinforce()    # a zero sum is a mistake: all 8 R-units learn
+>>> len(done.changes) == 8 * len(done.active_a), done.motor_s, session.pending
+(True, 0.2, None)
+>>> session.break_part(AUnitStuck(a_unit=5)).describe()
+'A-unit 5 dead from 0.309915 s'
+>>> session.run()
+MachineRun(presentations=1, epochs=1, converged=False, sim_time_s=0.3, mistakes=[1, 1, 1, 1, 1, 1, 1, 1], saturated=0)
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from markone._figures import SHAPE_KINDS, letters, shapes
+from markone._internal.typing import ArrayLike, JSONDict, PathLike
+from markone.hardware.faults import FaultPlan, break_now
+from markone.hardware.machine import MarkI
+from markone.hardware.run import MachineRun, Presentation
+from markone.hardware.trainer import Trainer
+
+__all__ = ["LiveSession", "figure_catalogue"]
+
+
+def figure_catalogue(retina_shape: tuple[int, int]) -> dict[str, np.ndarray]:
+    """Figures a person can pick: the block capitals A-Z and one disc, square and
+    triangle, each a 0/1 image of ``retina_shape``, by class name.
+
+    Empty for a retina that is not square or is too small for a letter (9 rows).
+
+    >>> figures = figure_catalogue((20, 20))
+    >>> list(figures)[:3], list(figures)[-3:], figures["A"].shape
+    (['A', 'B', 'C'], ['disc', 'square', 'triangle'], (20, 20))
+    >>> figure_catalogue((6, 8))
+    {}
+    """
+    rows, cols = retina_shape
+    if rows != cols or rows < 9:
+        return {}
+    images, labels = letters(string.ascii_uppercase, per_class=1, jitter=0, size=rows)
+    found = dict(zip(labels.tolist(), images))
+    images, labels = shapes(len(SHAPE_KINDS), kinds=SHAPE_KINDS, size=rows,
+                            rotate=False, seed=0)
+    found.update(sorted(zip(labels.tolist(), images)))
+    return found
+
+
+class _Watch(Trainer):
+    """The trainer standing back: it notes which R-units erred and reinforces none."""
+
+    def decide(self, scores, target, a, pattern=None):
+        mistakes, _, _ = super().decide(scores, target, a, pattern)
+        return mistakes, np.zeros(0, np.int64), np.zeros((0, len(a)))
+
+
+class LiveSession:
+    """A Mark I shown figures one at a time by a person, who reinforces or not.
+
+    Parameters
+    ----------
+    machine : MarkI
+        The machine to operate, as it is (a fresh one, or one trained before: its
+        weights, clock, classes and faults carry on).
+    calibrate_on : array-like of figures, optional
+        Typical figures to calibrate ``theta="auto"`` on, when the machine has no
+        threshold yet (default: :func:`figure_catalogue`).
+    rule : {"error_correction", "forced", "gamma"}, optional
+        How :meth:`reinforce` reinforces (default: the machine's ``params.rule``).
+
+    Attributes
+    ----------
+    machine : MarkI
+    pending : Presentation or None
+        The figure on show that has not been reinforced yet, as it would be recorded
+        if it never is.
+    """
+
+    def __init__(self, machine: MarkI, *, calibrate_on: ArrayLike | None = None,
+                 rule: str | None = None) -> None:
+        if not isinstance(machine, MarkI):
+            raise TypeError(f"machine must be a MarkI, got {type(machine).__name__}.")
+        self.machine = machine
+        self._trainer = machine._trainer(rule)
+        self._watch = _Watch(mask=machine.runits.mask)
+        if machine.theta is None:
+            figures = (list(figure_catalogue(machine.params.retina_shape).values())
+                       if calibrate_on is None else calibrate_on)
+            if len(figures) == 0:
+                raise ValueError(
+                    "theta='auto' needs typical figures to calibrate on and this retina "
+                    "has no built-in ones; pass calibrate_on=images or set "
+                    "MarkIParams(theta=...).")
+            machine.calibrate(figures)
+        if machine.classes_ is None:   # classes come as the person names them
+            machine.classes_ = np.array([], dtype=str)
+        self._start_s, self._w0 = machine.now_s, machine.weights
+        self._stats = machine._new_stats()
+        self._log: list[Presentation] = []
+        self._figures: dict[bytes, int] = {}
+        self._settled: list[np.ndarray] = []
+        self._counts = [0, 0]   # figures with a mistake, figures misread
+        self._pending: tuple | None = None
+
+    def __repr__(self) -> str:
+        return (f"LiveSession(presentations={len(self._log)}, "
+                f"pending={self._pending is not None}, now_s={self.machine.now_s:.1f})")
+
+    @property
+    def pending(self) -> Presentation | None:
+        """The figure on show, not reinforced yet (None when there is none)."""
+        return None if self._pending is None else self._pending[4][0]
+
+    def present(self, image: ArrayLike, label: Any) -> Presentation:
+        """Show one figure: the photocells settle, the A-units fire, the R-units sum
+        and answer. Nothing is learnt yet (:meth:`reinforce` does that); a figure
+        still on show unreinforced is recorded as such first.
+
+        Parameters
+        ----------
+        image : array (rows, cols) or (rows*cols,)
+            Light levels in [0, 1].
+        label : str or int
+            The class the person says the figure is; a new one becomes a class.
+
+        Returns
+        -------
+        Presentation
+            The figure as shown, recorded without reinforcement (:attr:`pending`).
+        """
+        m = self.machine
+        x = m._image(image)
+        label_idx = int(m._label_indices(np.asarray([label]), grow=True)[0])
+        self._withhold()
+        sensed = self._drive(m._sense(x))
+        figure = self._figure(m.retina.settled(x[None, :])[0])
+        stats = {k: (v.copy() if isinstance(v, np.ndarray) else v)
+                 for k, v in self._stats.items()}
+        preview: list[Presentation] = []
+        outcome = self._drive(self._respond(sensed, label_idx, figure, self._watch,
+                                            stats, preview))
+        self._pending = (sensed, figure, label_idx, stats, preview, outcome)
+        return preview[0]
+
+    def reinforce(self, label: Any = None) -> Presentation:
+        """Let the trainer decide on the figure on show, toward ``label`` (default:
+        the class it was presented as), and turn the motors; return its record."""
+        if self._pending is None:
+            raise ValueError("there is no figure on show to reinforce; present one "
+                             "first (each figure is reinforced at most once).")
+        sensed, figure, label_idx = self._pending[:3]
+        if label is not None:
+            label_idx = int(self.machine._label_indices(np.asarray([label]),
+                                                        grow=True)[0])
+        self._pending = None
+        self._count(self._drive(self._respond(sensed, label_idx, figure, self._trainer,
+                                              self._stats, self._log)))
+        return self._log[-1]
+
+    def break_part(self, fault: Any) -> FaultPlan:
+        """Break a part now (a fault record of :mod:`markone.hardware.faults`, its
+        ``at_s`` replaced by the machine's time); return the machine's fault plan.
+        The figure on show keeps the answer it gave."""
+        return break_now(self.machine, fault)
+
+    def run(self) -> MachineRun:
+        """Everything shown so far as one run (one pass), the figure on show as not
+        reinforced."""
+        m, log, stats, counts = self.machine, self._log, self._stats, self._counts
+        if self._pending is not None:
+            stats, log = self._pending[3], log + self._pending[4]
+            counts = self._tally(counts, self._pending[5])
+        stats = dict(stats, errors_per_epoch=[counts[1]], mistakes_per_epoch=[counts[0]],
+                     end_s_per_epoch=[m.now_s], converged=False)
+        figures = np.array(self._settled, dtype=np.uint8) if self._settled else None
+        return m._result(self._trainer, m.codes_, self._w0, m.now_s - self._start_s,
+                         stats, figures, log)
+
+    def save(self, path: PathLike) -> Path:
+        """Write :meth:`run` to ``path`` (JSON, atomically); at least one figure must
+        have been shown."""
+        if not self._log and self._pending is None:
+            raise ValueError("nothing has been presented yet, so there is no run to "
+                             "save; present a figure first.")
+        return self.run().save(path)
+
+    def to_dict(self) -> JSONDict:
+        """What a console page shows: the run so far (as saved) and whether a figure
+        awaits the trainer."""
+        return {"run": self.run().to_dict(), "pending": self._pending is not None,
+                "now_s": self.machine.now_s, "rule": self._trainer.rule}
+
+    # -------------------------------------------------------------- the machine's halves
+    def _respond(self, sensed, label_idx, figure, trainer, stats, log):
+        codes = self.machine.codes_
+        return self.machine._respond(sensed, codes[label_idx], label_idx, figure,
+                                     trainer, stats, log)
+
+    def _drive(self, process):
+        """Run a SimPy process of the machine to its end; return its value."""
+        env = self.machine.env
+        done = env.process(process)
+        env.run(until=done)
+        return done.value
+
+    def _withhold(self):
+        """Record the figure on show, if any, as shown without reinforcement: its
+        record and counts as :meth:`present` made them (the classes known then)."""
+        if self._pending is not None:
+            _, _, _, stats, preview, outcome = self._pending
+            self._pending = None
+            self._stats = stats
+            self._log += preview
+            self._count(outcome)
+
+    def _count(self, outcome):
+        self._counts = self._tally(self._counts, outcome)
+
+    @staticmethod
+    def _tally(counts, outcome):
+        wrong, correct = outcome
+        return [counts[0] + bool(wrong), counts[1] + (not correct)]
+
+    def _figure(self, settled):
+        """The index of a settled figure in the run's figures (added when new)."""
+        key = settled.tobytes()
+        if key not in self._figures:
+            self._figures[key] = len(self._settled)
+            self._settled.append(settled.astype(np.uint8))
+        return self._figures[key]

@@ -1,0 +1,155 @@
+"""The compiled plugboard draw equals one ``Generator.choice`` per A-unit, draw for draw.
+
+``plugboard.wire`` used to call ``rng.choice(free, size=k, replace=False)`` once per
+A-unit (about 520 small numpy calls per machine). It now takes the generator's random
+words in a few large draws and repeats numpy's algorithm compiled. The old loop is kept
+here as the oracle: the same seed must give the same wiring *and* leave the generator
+in the same state (so every later draw of a machine, and the golden runs, are
+unchanged). If a numpy release changes how ``choice`` draws, these tests say so.
+The threshold calibration counts each net input once instead of taking one mean per
+threshold; the old way is its oracle too.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from markone.hardware import MarkIParams
+from markone.hardware import plugboard
+
+
+def choice_loop_wire(params, rng):
+    """The plugboard as it was drawn before: one ``choice`` call per A-unit."""
+    n_s = params.retina_shape[0] * params.retina_shape[1]
+    k = params.n_excitatory + params.n_inhibitory
+    room = np.full(n_s, params.max_fanout)
+    picks = np.empty((params.n_a_units, k), dtype=np.int64)
+    for a in range(params.n_a_units):
+        free = np.flatnonzero(room > 0)
+        if free.size < k:
+            raise ValueError(f"A-unit {a}: {free.size} free")
+        picks[a] = rng.choice(free, size=k, replace=False)
+        room[picks[a]] -= 1
+    return picks
+
+
+def assert_same_draws(params, seed):
+    old_rng, new_rng = np.random.default_rng(seed), np.random.default_rng(seed)
+    old = choice_loop_wire(params, old_rng)
+    board = plugboard.wire(params, new_rng)
+    np.testing.assert_array_equal(np.hstack([board.excitatory, board.inhibitory]), old)
+    # the generator is left where the loop left it: the next numbers agree
+    assert new_rng.bit_generator.state == old_rng.bit_generator.state
+    assert new_rng.random(3).tolist() == old_rng.random(3).tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**40 + 3])
+def test_default_plugboard_draws_as_the_choice_loop(seed):
+    assert_same_draws(MarkIParams(), seed)
+
+
+@pytest.mark.parametrize("fields", [
+    dict(retina_shape=(2, 3), n_a_units=4, n_excitatory=2, n_inhibitory=1,
+         max_fanout=3),                        # S-units run out of room on the way
+    dict(retina_shape=(1, 3), n_a_units=3, n_excitatory=2, n_inhibitory=1,
+         max_fanout=3),                        # every A-unit takes every S-unit (n == k)
+    dict(retina_shape=(3, 3), n_a_units=9, n_excitatory=1, n_inhibitory=0,
+         max_fanout=1),                        # k == 1, down to the last free S-unit
+    dict(retina_shape=(101, 101), n_a_units=3, n_excitatory=150, n_inhibitory=60),
+])  # the last: over 10,000 S-units and k > n // 50, numpy's tail-shuffle branch
+def test_edge_plugboards_draw_as_the_choice_loop(fields):
+    for seed in range(4):
+        assert_same_draws(MarkIParams(**fields), seed)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**63), spare=st.integers(0, 30), n_exc=st.integers(0, 6),
+       n_inh=st.integers(1, 6))
+def test_plugboard_draws_as_the_choice_loop_hypo(seed, spare, n_exc, n_inh):
+    # the fan-out cap from the least the counts allow (40 A-units on 64 cells) up
+    cap = -(-40 * (n_exc + n_inh) // 64) + spare
+    params = MarkIParams(retina_shape=(8, 8), n_a_units=40, n_excitatory=n_exc,
+                         n_inhibitory=n_inh, max_fanout=cap)
+    try:
+        choice_loop_wire(params, np.random.default_rng(seed))
+    except ValueError:   # the fan-out runs out: both refuse, at the same A-unit
+        with pytest.raises(ValueError, match="left only"):
+            plugboard.wire(params, seed)
+        return
+    assert_same_draws(params, seed)
+
+
+def test_running_out_of_free_s_units_names_the_a_unit():
+    # 4 cells x 2 = 8 connections for 4 A-units x 2: room by count, but the last
+    # A-unit may find a single free cell
+    params = MarkIParams(retina_shape=(2, 2), n_a_units=4, n_excitatory=1,
+                         n_inhibitory=1, max_fanout=2)
+    outcomes = set()
+    for seed in range(40):
+        try:
+            choice_loop_wire(params, np.random.default_rng(seed))
+            plugboard.wire(params, seed)
+            outcomes.add("wired")
+        except ValueError as exc:
+            a = str(exc).split(":")[0].split()[-1]
+            with pytest.raises(ValueError, match=rf"free S-units for A-unit {a}, which "
+                                                 r"needs 2 distinct ones; raise max_fanout"):
+                plugboard.wire(params, seed)
+            outcomes.add("refused")
+    assert outcomes == {"wired", "refused"}
+
+
+def lemire_reference(words, high):
+    """numpy's ``buffered_bounded_lemire_uint32`` on a list of words (C, transcribed):
+    returns ``(value, words used)``."""
+    span = high + 1
+    pos = 0
+    m = words[pos] * span
+    pos += 1
+    leftover = m & 0xFFFFFFFF
+    if leftover < span:
+        threshold = (0xFFFFFFFF - high) % span
+        while leftover < threshold:
+            m = words[pos] * span
+            pos += 1
+            leftover = m & 0xFFFFFFFF
+    return m >> 32, pos
+
+
+@pytest.mark.parametrize("high", [1, 2, 399, 400, 12_345, 2**31 + 11])
+def test_bounded_draw_rejects_as_numpy_does(high):
+    # word 0 always lands in the rejected zone (its low part is 0 < threshold) unless
+    # the threshold is 0 (a power-of-two span); a whole draw almost never meets it
+    rng = np.random.default_rng(high)
+    words = [0, 0] + rng.integers(0, 2**32, size=30).tolist()
+    for start in range(0, 6):
+        cursor = np.array([start])
+        got = plugboard._below(np.array(words, dtype=np.uint32), cursor, high)
+        value, used = lemire_reference(words[start:], high)
+        assert (got, int(cursor[0]) - start) == (value, used)
+    assert plugboard._below(np.zeros(0, dtype=np.uint32), np.array([0]), high) == -1
+
+
+def mean_rate_theta(wiring, s, target_rate, n_excitatory, n_inhibitory):
+    """The calibration as it was: each rate is ``np.mean(net >= theta)``."""
+    net = plugboard.net_input(wiring, s)
+    lo, hi = target_rate
+    mid = (lo + hi) / 2
+    keys = {theta: (max(lo - (r := float(np.mean(net >= theta))), r - hi, 0.0),
+                    abs(r - mid))
+            for theta in range(-n_inhibitory + 1, n_excitatory + 1)}
+    return min(keys, key=lambda theta: (keys[theta], theta))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), n_exc=st.integers(0, 6), n_inh=st.integers(1, 6),
+       lo=st.sampled_from([0.0, 0.05, 0.3]), width=st.sampled_from([0.0, 0.15, 0.5]))
+def test_calibrated_theta_is_the_mean_rate_one_hypo(seed, n_exc, n_inh, lo, width):
+    params = MarkIParams(retina_shape=(8, 8), n_a_units=40, n_excitatory=n_exc,
+                         n_inhibitory=n_inh, max_fanout=40)
+    wiring = plugboard.wire(params, seed)
+    s = (np.random.default_rng(seed).random((7, 64)) < 0.4).astype(np.uint8)
+    rate = (lo, lo + width)
+    assert plugboard.calibrate_theta(wiring, s, rate, n_exc, n_inh) == \
+        mean_rate_theta(wiring, s, rate, n_exc, n_inh)

@@ -1,0 +1,172 @@
+"""LiveSession: the Mark I operated one figure at a time (markone/hardware/live.py), and
+break_now, the fault that happens on a running machine (markone/hardware/faults.py).
+
+The oracle is the machine's own one-figure path: presenting and reinforcing a figure
+in a session must leave the machine exactly where ``MarkI.learn_one`` leaves a twin.
+"""
+
+import numpy as np
+import pytest
+
+from markone.hardware import MachineRun, MarkI, MarkIParams
+from markone.hardware.faults import AUnitStuck, CutWire, break_now
+from markone.hardware.live import LiveSession, figure_catalogue
+from markone.hardware.replay import check_run
+from markone.hardware.show import describe_run
+
+FIGURES = figure_catalogue((20, 20))
+TYPICAL = list(FIGURES.values())
+SEQUENCE = ["A", "B", "A", "disc", "B", "A", "square", "disc"]
+
+
+def session(seed=0, **params):
+    return LiveSession(MarkI(MarkIParams(**params), seed=seed), calibrate_on=TYPICAL)
+
+
+def test_present_then_reinforce_equals_learn_one():
+    live = session()
+    twin = MarkI(seed=0)
+    twin.calibrate(TYPICAL)
+    for name in SEQUENCE:
+        live.present(FIGURES[name], name)
+        got = live.reinforce()
+        want = twin.learn_one(FIGURES[name], name)
+        assert (got.t_s, got.end_t_s, got.changes, got.active_a, got.scores) == \
+            (want.t_s, want.end_t_s, want.changes, want.active_a, want.scores)
+        assert (got.label, got.figure_correct, got.reinforced) == \
+            (want.label, want.figure_correct, want.reinforced)
+    np.testing.assert_array_equal(live.machine.weights, twin.weights)
+    assert live.machine.now_s == twin.now_s
+    assert live.machine.classes_.tolist() == ["A", "B", "disc", "square"]
+
+
+def test_a_presentation_alone_learns_nothing_and_is_kept_unreinforced():
+    live = session()
+    first = live.present(FIGURES["A"], "A")
+    assert live.pending == first and first.changes == () and first.motor_s == 0
+    assert not any(first.reinforced) and first.end_t_s > first.t_s   # settle + logic
+    assert first.response == (1,) * 8 and first.scores == (0.0,) * 8   # zero sums say +1
+    second = live.present(FIGURES["B"], "B")
+    assert second.t_s == first.end_t_s
+    np.testing.assert_array_equal(live.machine.weights, 0.0)
+    run = live.run()
+    assert run.n_presentations == 2 and run.log[0] == first and run.log[1] == second
+    # every R-unit erred on both (a zero sum is a mistake), nobody reinforced
+    assert run.mistakes.tolist() == [2] * 8 and run.reinforcements.tolist() == [0] * 8
+
+
+def test_reinforce_needs_a_figure_on_show():
+    live = session()
+    with pytest.raises(ValueError, match="no figure on show to reinforce; present one"):
+        live.reinforce()
+    live.present(FIGURES["A"], "A")
+    live.reinforce()
+    with pytest.raises(ValueError, match="reinforced at most once"):
+        live.reinforce()
+
+
+def test_reinforce_toward_another_class():
+    live = session()
+    live.present(FIGURES["A"], "A")
+    done = live.reinforce("B")
+    assert live.machine.classes_.tolist() == ["A", "B"]
+    assert done.label == 1 and done.target == tuple(live.machine.codes_[1].tolist())
+
+
+def test_bad_figure_changes_nothing():
+    live = session()
+    live.present(FIGURES["A"], "A")
+    with pytest.raises(ValueError, match=r"image must have shape \(20, 20\) or \(400,\)"):
+        live.present(np.ones(12), "A")
+    with pytest.raises(ValueError, match="light levels in \\[0, 1\\]"):
+        live.present(np.full(400, 2.0), "A")
+    assert live.pending is not None and len(live.run().log) == 1
+
+
+def test_run_while_a_figure_is_on_show_matches_after_withholding():
+    live = session()
+    live.present(FIGURES["A"], "A")
+    live.reinforce()
+    live.present(FIGURES["B"], "B")
+    shown = live.run()
+    live.present(FIGURES["A"], "A")       # B is now kept, unreinforced
+    later = live.run()
+    assert later.log[:2] == shown.log
+    for name in ("mistakes", "reinforcements", "saturated"):
+        np.testing.assert_array_equal(getattr(shown, name), getattr(later, name))
+
+
+def test_killed_a_unit_stops_firing_from_that_moment():
+    live = session()
+    first = live.present(FIGURES["A"], "A")
+    live.reinforce()
+    a = first.active_a[0]
+    plan = live.break_part(AUnitStuck(a_unit=a))
+    assert plan.faults == (AUnitStuck(a_unit=a, value=0, at_s=live.machine.now_s),)
+    again = live.present(FIGURES["A"], "A")
+    assert a not in again.active_a
+    assert set(again.active_a) == set(first.active_a) - {a}
+
+
+def test_cut_wire_is_checked_against_the_plugboard():
+    live = session()
+    m = live.machine
+    with pytest.raises(ValueError, match="no wire runs from S-unit 0 to A-unit 3"):
+        live.break_part(CutWire(a_unit=3, s_unit=next(
+            s for s in range(400) if s not in m.wiring.inputs[3])))
+    assert m.faults is None                    # a refused fault leaves it healthy
+    live.break_part(CutWire(a_unit=3, s_unit=int(m.wiring.inputs[3, 0])))
+    assert m.faults.cut[3].sum() >= 1
+
+
+def test_break_now_keeps_weights_clock_and_earlier_faults():
+    m = MarkI(seed=1)
+    m.calibrate(TYPICAL)
+    m.learn_one(FIGURES["A"], "A")
+    w, now = m.weights, m.now_s
+    break_now(m, AUnitStuck(a_unit=1))
+    plan = break_now(m, AUnitStuck(a_unit=2, value=1))
+    np.testing.assert_array_equal(m.weights, w)
+    assert m.now_s == now and [f.at_s for f in plan.faults] == [now, now]
+    assert m.faults.a_value[1] == 0 and m.faults.a_value[2] == 1
+    with pytest.raises(TypeError, match="fault must be a fault record"):
+        break_now(m, "dead")
+
+
+def test_saved_session_is_a_run_the_replay_and_show_read(tmp_path):
+    live = session()
+    for name in ("A", "B", "A"):
+        live.present(FIGURES[name], name)
+        live.reinforce()
+    live.break_part(AUnitStuck(a_unit=9))
+    live.present(FIGURES["B"], "B")            # on show, unreinforced, when saved
+    path = live.save(tmp_path / "live.json")
+    run = MachineRun.load(path)
+    check_run(run.to_dict())
+    assert run.n_presentations == 4 and len(run.figures) == 2
+    np.testing.assert_array_equal(run.weights_at(3), live.machine.weights)
+    assert run.faults.faults[0].a_unit == 9
+    text = describe_run(run)
+    assert "faults: A-unit 9 dead from " in text and "4 presentations" in text
+
+
+def test_nothing_to_save_before_a_presentation(tmp_path):
+    with pytest.raises(ValueError, match="nothing has been presented yet"):
+        session().save(tmp_path / "x.json")
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_state_for_the_page_before_any_figure():
+    state = session().to_dict()
+    assert state["pending"] is False and state["now_s"] == 0.0
+    assert state["run"]["presentations"] == [] and state["run"]["classes"] == []
+
+
+def test_figure_catalogue_and_calibration_errors():
+    assert sorted(FIGURES)[:2] == ["A", "B"] and len(FIGURES) == 26 + 3
+    assert all(set(np.unique(f)) <= {0, 1} for f in FIGURES.values())
+    with pytest.raises(ValueError, match="calibrate_on=images or set MarkIParams"):
+        LiveSession(MarkI(MarkIParams(retina_shape=(4, 6), n_a_units=8, max_fanout=40),
+                          seed=0))
+    with pytest.raises(TypeError, match="machine must be a MarkI"):
+        LiveSession("machine")

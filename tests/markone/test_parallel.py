@@ -1,0 +1,36 @@
+"""markone._internal.parallel.run_each: every item once, wherever it ran.
+
+With ``workers=N`` the caller's process is one of the N: it takes items from the back
+while the ``N - 1`` spawned processes start and take them from the front.
+"""
+
+import os
+
+import pytest
+
+from markone._internal.parallel import run_each
+
+
+def pid_and_square(x):
+    """What a worker reports: where it ran, and its answer."""
+    return os.getpid(), x * x
+
+
+def test_two_workers_are_this_process_and_one_more():
+    out = dict(run_each(pid_and_square, range(20), workers=2))
+    assert sorted(out) == list(range(20))
+    assert [sq for _, sq in (out[i] for i in range(20))] == [i * i for i in range(20)]
+    # the last item is this process's first: the spawned worker takes from the front
+    # and cannot have reached it while this process was free to take it
+    assert out[19][0] == os.getpid()
+    assert len({pid for pid, _ in out.values()}) <= 2
+
+
+def test_an_error_in_this_process_task_stops_the_sweep():
+    with pytest.raises(ZeroDivisionError):
+        list(run_each(divmod_by_zero_at_last, range(6), workers=2))
+
+
+def divmod_by_zero_at_last(x):
+    """Fails on the last item, the one the caller's own process takes first."""
+    return 1 / (x - 5)
