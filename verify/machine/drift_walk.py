@@ -291,6 +291,8 @@ def retraining_schedule(terms: WalkTerms, sd: Fraction, delta: Fraction, over_s:
             lo = mid + 1
     while (bound := terms.probability(sd, over / n)) > delta / n:
         n += 1    # certification failed by rounding: one interval more
+    while n > 1 and (fewer := terms.probability(sd, over / (n - 1))) <= delta / (n - 1):
+        n, bound = n - 1, fewer   # the estimate's safety margin cost an interval
     step = over / n
     return RetrainingSchedule(over, delta, n, step, bound,
                               tuple(step * k for k in range(1, n)))
