@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import multiprocessing
 import os
@@ -28,7 +29,8 @@ import struct
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import (FIRST_COMPLETED, Future, ProcessPoolExecutor,
+                                ThreadPoolExecutor, wait)
 
 from markone._internal.validation import check_int_at_least
 
@@ -100,9 +102,10 @@ def run_each(fn, items, *, workers=1, dask=None):
         A picklable (top-level) function of one item.
     items : sequence
     workers : int
-        1 runs here, in order. More runs on that many processes: this one and
-        ``workers - 1`` started with ``spawn``; they take the items from the front,
-        this process takes them from the back while they start.
+        1 runs here, in order. More runs on that many processes: this one (a
+        thread of it) and ``workers - 1`` started with ``spawn``. Once started,
+        they take the items from the front; this process takes them from the back,
+        from the start.
     dask : str, optional
         ``"local"`` starts a ``dask.distributed.LocalCluster``: with ``workers=1``
         two threads in this process (light on a laptop), with more that many worker
@@ -120,44 +123,42 @@ def run_each(fn, items, *, workers=1, dask=None):
 
 
 def _local_each(fn, items, workers):
-    """``workers - 1`` spawned processes take the items from the front while this
-    process, already started, takes them from the back (so the second worker costs
-    no start-up time of its own); whatever is left is waited for."""
+    """Run the items on ``workers - 1`` spawned processes and on a thread of this
+    one. The spawned workers take items from the front, but only once they have
+    started (each is sent at most :data:`_QUEUED_PER_WORKER` at a time), so none
+    waits in a process still importing; this process, already started, takes them
+    from the back meanwhile."""
+    n_spawned = min(workers - 1, len(items) - 1)
     # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
-    pool = ProcessPoolExecutor(max_workers=min(workers - 1, len(items) - 1),
+    pool = ProcessPoolExecutor(max_workers=n_spawned,
                                mp_context=multiprocessing.get_context("spawn"),
                                initializer=die_with_parent, initargs=(os.getpid(),))
+    here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="run-each-here")
     try:
-        futures = [pool.submit(fn, item) for item in items]
-        index = {fut: i for i, fut in enumerate(futures)}
-        left = list(futures)
-        while True:
-            yield from _finished(left, index)
-            mine = _unstarted_last(left)
-            if mine is None:
-                break
-            yield index[mine], fn(items[index[mine]])
-        for fut in as_completed(left):
-            yield index[fut], fut.result()
+        probes = {pool.submit(os.getpid) for _ in range(n_spawned)}  # back: started
+        started, todo, mine = 0, collections.deque(range(len(items))), None
+        running: dict[Future, int] = {}   # future -> its item's index
+        while todo or running:
+            while todo and len(running) - (mine is not None) < \
+                    _QUEUED_PER_WORKER * started:   # the front, to started workers
+                running[pool.submit(fn, items[todo[0]])] = todo.popleft()
+            if mine is None and todo:   # the back, here
+                mine = here.submit(fn, items[todo[-1]])
+                running[mine] = todo.pop()
+            done, _ = wait(set(running) | probes, return_when=FIRST_COMPLETED)
+            started += len(done & probes)
+            probes -= done
+            for fut in done & running.keys():
+                mine = None if fut is mine else mine
+                yield running.pop(fut), fut.result()
     finally:  # on an error or Ctrl-C, do not start the tasks still queued
+        here.shutdown(wait=True, cancel_futures=True)
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _finished(left, index):
-    """Yield ``(i, result)`` of the futures in ``left`` that are done (and drop them)."""
-    for fut in [f for f in left if f.done()]:
-        left.remove(fut)
-        yield index[fut], fut.result()
-
-
-def _unstarted_last(left):
-    """The last future of ``left`` that no worker has begun, taken away from the pool
-    (cancelled there, dropped from ``left``) for this process to run; None if none."""
-    for fut in reversed(left):
-        if fut.cancel():
-            left.remove(fut)
-            return fut
-    return None
+#: Items sent ahead to each started worker process: one running, one waiting, so a
+#: worker never idles while the next item travels to it.
+_QUEUED_PER_WORKER = 2
 
 
 def _dask_each(fn, items, address, workers=1):

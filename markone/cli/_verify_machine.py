@@ -132,7 +132,7 @@ def _drift(args):
     from markone.hardware import MachineRun
     from verify.machine.drift import drift_horizon
 
-    if args.sd is None and (args.delta is not None or args.over is not None):
+    if args.rate is not None and (args.delta is not None or args.over is not None):
         raise CommandError("--delta and --over are for a random walk (--sd); --rate "
                            "has an exact horizon.")
     if args.sd is not None and args.delta is None:
@@ -140,13 +140,16 @@ def _drift(args):
                            "answer changes, e.g. --delta 0.01.")
     machine, images, labels = _run_task(args.run)
     run = MachineRun.load(args.run)
-    if args.sd is None:
+    rate, sd = args.rate, args.sd
+    if rate is None and sd is None:
+        rate, sd = _own_drift(run, args.delta)
+    if sd is None:
         h = drift_horizon(machine, run, images, labels,
-                          drift_rate=Fraction(str(args.rate)))   # the decimal typed
+                          drift_rate=Fraction(str(rate)))   # the decimal typed
         print(_bounded_text(h, len(images)))
         ok = h.horizon_s != 0
     else:   # the walk the machine runs: the float typed, exactly
-        h = drift_horizon(machine, run, images, labels, drift_sd=Fraction(args.sd),
+        h = drift_horizon(machine, run, images, labels, drift_sd=Fraction(sd),
                           delta=Fraction(str(args.delta)),
                           over_s=None if args.over is None else Fraction(str(args.over)))
         print(_walk_text(h, len(images)))
@@ -157,6 +160,27 @@ def _drift(args):
         write_json(args.json, h.to_dict())
         print(f"written to {args.json}")
     return EXIT_OK if ok else EXIT_NO
+
+
+def _own_drift(run, delta):
+    """``(rate, sd)`` of the drift a saved run's machine has itself when neither
+    ``--rate`` nor ``--sd`` is given: with ``--delta``, the random walk of its
+    ``PotentiometerDrift`` faults (their sds combined); without, the creep of its
+    ``drift_rate``."""
+    import math
+
+    if delta is not None:
+        sds = [f.sd for f in (run.faults.faults if run.faults is not None else ())
+               if type(f).__name__ == "PotentiometerDrift"]
+        if not sds:
+            raise CommandError("--delta without --sd: the run's machine has no "
+                               "PotentiometerDrift fault (--drift) to read the walk "
+                               "from; give --sd.")
+        return None, math.hypot(*sds)
+    if run.params.drift_rate == 0:
+        raise CommandError("give --rate (a bounded drift) or --sd and --delta (a random "
+                           "walk): the run's machine has no drift_rate of its own.")
+    return abs(run.params.drift_rate), None
 
 
 def _bounded_text(h, n):
@@ -212,7 +236,9 @@ def add_drift(verify_subparsers: Any) -> ArgumentParser:
                     "included). With --sd and --delta: a time within which a random "
                     "walk of the potentiometers changes some answer with probability "
                     "at most --delta (a certified union bound over the answers), and "
-                    "with --over the retraining schedule for that long.",
+                    "with --over the retraining schedule for that long. Without --rate "
+                    "and --sd, the drift of the run's own machine: its drift_rate, or "
+                    "with --delta the walk of its PotentiometerDrift faults.",
                     example="markone verify drift run.json --rate 0.01\n"
                     "  markone verify drift run.json --sd 0.05 --delta 0.01 --over 3600",
                     func=_drift, exits={EXIT_OK: "the machine answers every figure "
@@ -220,7 +246,7 @@ def add_drift(verify_subparsers: Any) -> ArgumentParser:
                                         EXIT_NO: "some answer is already wrong"})
     d.add_argument("run", metavar="RUN.json",
                    help="a run saved with --log (`markone machine train --log --out`)")
-    kind = d.add_mutually_exclusive_group(required=True)
+    kind = d.add_mutually_exclusive_group()
     kind.add_argument("--rate", type=positive_float, metavar="STEPS_PER_S",
                       help="the most motor steps per machine second a potentiometer "
                       "drifts (a bounded drift: the exact horizon)")

@@ -21,14 +21,14 @@ Examples
 --------
 >>> import numpy as np
 >>> from markone.hardware.params import MarkIParams
->>> d = Devices.of(MarkIParams(n_a_units=3, n_r_units=1, step_dtod=0.2), None,
+>>> d = Devices.of(MarkIParams(n_a_units=3, n_r_units=1, step_dtod=0.2),
 ...                np.random.default_rng(0))
 >>> d.gains.round(3).tolist()                      # drawn once, per potentiometer
 [[1.025, 0.974, 1.128]]
 >>> d.moves(np.array([0]), np.array([[1.0, -1.0, 0.0]]), np.random.default_rng(1)
 ...         ).round(3).tolist()
 [[1.025, -0.974, 0.0]]
->>> Devices.of(MarkIParams(), None, np.random.default_rng(0)) is None   # ideal ones
+>>> Devices.of(MarkIParams(), np.random.default_rng(0)) is None   # ideal ones
 True
 """
 
@@ -59,17 +59,13 @@ class Devices:
         The machine time up to which the potentiometers have crept.
     """
 
-    def __init__(self, params: MarkIParams, mask: np.ndarray | None,
-                 gains: np.ndarray) -> None:
+    def __init__(self, params: MarkIParams, gains: np.ndarray) -> None:
         self.params = params
         self.gains = gains
-        self.wired = (np.ones(gains.shape, dtype=np.bool_) if mask is None
-                      else np.asarray(mask, dtype=np.bool_))
         self.last_s = 0.0
 
     @classmethod
-    def of(cls, params: MarkIParams, mask: np.ndarray | None,
-           rng: np.random.Generator) -> Devices | None:
+    def of(cls, params: MarkIParams, rng: np.random.Generator) -> Devices | None:
         """The variation ``params`` asks for, each potentiometer's step drawn from
         ``rng`` (only with ``step_dtod``); None when every device is ideal."""
         if not params.variation:
@@ -78,7 +74,7 @@ class Devices:
         gains = np.ones(shape)
         if params.step_dtod > 0:
             gains = np.maximum(1.0 + params.step_dtod * rng.standard_normal(shape), 0.0)
-        return cls(params, mask, gains)
+        return cls(params, gains)
 
     def moves(self, rows: np.ndarray, request: np.ndarray,
               rng: np.random.Generator) -> np.ndarray:
@@ -96,12 +92,15 @@ class Devices:
                      float(p.step_std), noise, float(p.sticky_steps), stuck, out)
         return out
 
-    def creep(self, weights: np.ndarray, now_s: float) -> None:
-        """In place: every wired potentiometer of ``weights`` crept at ``drift_rate``
-        from :attr:`last_s` to ``now_s``, up to its end stops."""
+    def creep(self, weights: np.ndarray, mask: np.ndarray | None, now_s: float) -> None:
+        """In place: every potentiometer of ``weights`` that is wired (``mask``, the
+        R-units' source sets; None: all) crept at ``drift_rate`` from :attr:`last_s`
+        to ``now_s``, up to its end stops."""
         p = self.params
         dt, self.last_s = now_s - self.last_s, now_s
         if p.drift_rate == 0 or not dt > 0:
             return
         lo, hi = (-np.inf, np.inf) if p.weight_range is None else p.weight_range
-        creep(weights, self.wired, float(p.drift_rate * dt), float(lo), float(hi))
+        wired = (np.ones(weights.shape, dtype=np.bool_) if mask is None
+                 else np.asarray(mask, dtype=np.bool_))
+        creep(weights, wired, float(p.drift_rate * dt), float(lo), float(hi))

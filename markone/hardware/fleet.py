@@ -50,7 +50,7 @@ TRAIN_ARGUMENTS = frozenset(inspect.signature(MarkI.train).parameters) - {
 #: Tasks per worker a fleet is cut into by default: each worker takes many machines
 #: per task (it starts once), and the last tasks are small enough for the workers to
 #: finish at about the same time.
-CHUNKS_PER_WORKER = 16
+CHUNKS_PER_WORKER = 32
 
 #: What a ``faults`` dict may hold: the arguments of ``random_faults`` after the machine.
 RANDOM_FAULTS = frozenset(inspect.signature(random_faults).parameters) - {"machine"}

@@ -379,7 +379,7 @@ class MarkI:
             pattern = plugboard.Pattern(faults.a_units(faults.s_units(s), self.theta))
         yield env.timeout(self.params.logic_s)
         if self.runits.devices is not None:   # the potentiometers' creep (drift_rate)
-            self.runits.devices.creep(self.runits.weights, env.now)
+            self.runits.devices.creep(self.runits.weights, self.runits.mask, env.now)
         if faults is not None:
             faults.before_decision()
         scores = pattern.scores(self.runits.weights)

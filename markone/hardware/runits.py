@@ -142,7 +142,7 @@ class RUnits:
         n_r, n_a = params.n_r_units, params.n_a_units
         self.mask = (source_set_mask(n_r, n_a, self.rng)
                      if params.topology == "source_sets" else None)
-        self.devices = Devices.of(params, self.mask, self.rng)
+        self.devices = Devices.of(params, self.rng)
         self.weights = np.zeros((n_r, n_a))
 
     def scores(self, a: np.ndarray) -> np.ndarray:

@@ -20,10 +20,23 @@ def test_two_workers_are_this_process_and_one_more():
     out = dict(run_each(pid_and_square, range(20), workers=2))
     assert sorted(out) == list(range(20))
     assert [sq for _, sq in (out[i] for i in range(20))] == [i * i for i in range(20)]
-    # the last item is this process's first: the spawned worker takes from the front
-    # and cannot have reached it while this process was free to take it
+    # the last item is this process's first: the spawned worker gets items from the
+    # front, and only once it has started
     assert out[19][0] == os.getpid()
     assert len({pid for pid, _ in out.values()}) <= 2
+
+
+def test_no_item_waits_for_a_worker_that_is_starting():
+    # the spawned worker is sent items only once it has started (spawn, imports:
+    # a large fraction of a second); three trivial items are done here long before,
+    # where a pool sent items up front would hold the first two in the starting one
+    out = dict(run_each(pid_and_square, range(3), workers=2))
+    assert {pid for pid, _ in out.values()} == {os.getpid()}
+
+
+def test_many_workers_every_item_once():
+    out = sorted(run_each(abs, range(-30, 0), workers=3))
+    assert out == [(i, 30 - i) for i in range(30)]
 
 
 def test_an_error_in_this_process_task_stops_the_sweep():

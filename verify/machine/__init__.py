@@ -30,7 +30,7 @@ Modules
 ``timing``, ``rules``, ``faults``
     exposures (:func:`exposure_limits`), the forced and gamma rules and the
     summation-noise model, :func:`minimal_faults`.
-``_learnable``, ``_derived``, ``_endstops``, ``_convergence``, ``_rule_claims``, ``_quantisation``, ``_fault_claims``
+``_learnable``, ``_derived``, ``_variation``, ``_endstops``, ``_convergence``, ``_rule_claims``, ``_quantisation``, ``_fault_claims``
     the provers: how each claim is decided, and (in the same modules, or
     ``_endstops_recheck`` and ``_convergence_recheck`` beside them) how it is
     re-checked; ``_context`` and ``_evidence`` are what provers and re-checks are given,

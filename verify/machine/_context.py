@@ -3,8 +3,9 @@ claims, :class:`MachineContext` for the claims about the whole machine.
 
 :func:`verify.machine.check_machine` builds one :class:`MachineContext`, and one
 :class:`RUnitContext` per R-unit; the provers of the ``learnable`` slot take the
-R-unit's context itself, those of ``end_stops`` and ``converges`` a context of their
-own that holds it as ``base`` (:class:`verify.machine._endstops.EndStops`,
+R-unit's context itself, those of ``end_stops`` and ``converges`` a
+:class:`SlotContext` of their own that holds it as ``base``
+(:class:`verify.machine._endstops.EndStops`,
 :class:`verify.machine._convergence.Convergence`), and those of a machine slot the
 machine's. Each claim decided is kept in ``claims`` (by slot), so that later slots can
 build on earlier ones.

@@ -80,13 +80,13 @@ class Convergence(SlotContext):
         return {"continuations": self.after} if self.after else {}
 
 
-@proves(Method.IDEAL, order=10)
+@proves(Method.IDEAL, order=100)
 def ideal(ctx: Convergence) -> Claim | None:
     """No end stop ever bites: the machine is the ideal perceptron."""
     return ideal_convergence(ctx.end_stops) if ctx.end_stops.holds else None
 
 
-@proves(Method.ALL_STREAMS, order=20)
+@proves(Method.ALL_STREAMS, order=110)
 def all_streams(ctx: Convergence) -> Claim | None:
     """On a small task, every fair stream at once (the clipped reachable set)."""
     red, units = ctx.red, ctx.units
@@ -96,7 +96,7 @@ def all_streams(ctx: Convergence) -> Claim | None:
     return exact_convergence(graph, red) if graph.complete else None
 
 
-@proves(Method.CLIPPED_BALL, order=30)
+@proves(Method.CLIPPED_BALL, order=120)
 def clipped_ball(ctx: Convergence) -> Claim | None:
     """A certified centre inside the stops that every mistake brings closer."""
     red, units = ctx.red, ctx.units
@@ -104,7 +104,7 @@ def clipped_ball(ctx: Convergence) -> Claim | None:
     return None if ball is None else _clipped_ball_claim(ball, red, ctx.hit)
 
 
-@proves(Method.CONTINUATION, order=40)
+@proves(Method.CONTINUATION, order=130)
 def continuations(ctx: Convergence) -> Claim | None:
     """The stream that reached a stop, continued in fixed fair orders."""
     red, units, hit = ctx.red, ctx.units, ctx.hit
@@ -123,7 +123,7 @@ def continuations(ctx: Convergence) -> Claim | None:
     return None
 
 
-@proves(Method.PERIODIC, order=50)
+@proves(Method.PERIODIC, order=140)
 def periodic(ctx: Convergence) -> Claim | None:
     """The figures in the given order and random orders, from zero or after the
     stream that reached a stop, each until a pass-boundary setting recurs."""
@@ -143,7 +143,7 @@ def periodic(ctx: Convergence) -> Claim | None:
     return None
 
 
-@proves(Method.CONTINUATIONS_OPEN, Method.PERIODIC_OPEN, order=60)
+@proves(Method.CONTINUATIONS_OPEN, Method.PERIODIC_OPEN, order=150)
 def undecided(ctx: Convergence) -> Claim:
     """Not decided: what was tried."""
     words = (f"no order among {ctx.orders + 1} tried keeps the machine from learning; "

@@ -1,40 +1,52 @@
 """End-stop and convergence claims that follow from something decided before them.
 
-Four provers come first in both slots, in this order: an R-unit whose task is not
-proven learnable gets claims that repeat why (:func:`follows_from_learnable`); on a
+The provers placed below :data:`ANALYSES_FROM` in both slots derive their claims
+rather than search for them, in this order: an R-unit whose task is not proven
+learnable gets claims that repeat why (:func:`follows_from_learnable`, 0); on a
 machine whose potentiometers vary, the claims that variation leaves
-(:func:`verify.machine._variation.under_variation`, order 1); under the forced or
-gamma rule, the rule's exact analysis gives both claims
-(:func:`rule_analysis`, :mod:`verify.machine.rules`); on a machine that no analysis
-covers (noise, drift, faults that change the task over time) they are not assessed
-(:func:`not_analysed`). Only on the error-correction rule do the provers of
-:mod:`verify.machine._endstops` and :mod:`verify.machine._convergence` decide.
+(:func:`verify.machine._variation.under_variation`, 10); under the forced or gamma
+rule, the rule's exact analysis gives both claims (:func:`rule_analysis`, 20,
+:mod:`verify.machine.rules`); on a machine that no analysis covers (noise, drift,
+faults that change the task over time) they are not assessed (:func:`not_analysed`,
+30). Only when none of them applies do the error-correction rule's provers of
+:mod:`verify.machine._endstops` and :mod:`verify.machine._convergence` decide (from
+100 on).
 
-:func:`recheck_derived` re-checks such a claim by deriving it again from the report's
-learnable claim, or from the machine's rule, and comparing; the forced rule's streams
-are replayed too. :func:`derived_claims` tells the error-correction re-checks whether
-their analysis applies at all.
+:func:`derived_claims` runs those same provers again for the re-check, on the
+report's learnable claim and the machine: :func:`recheck_derived` compares a claim with
+what they give (and replays the forced rule's streams), and the error-correction
+re-checks refuse a claim of theirs where a derived one is due
+(:func:`require_error_correction`). A new prover placed below 100 takes part in both
+without another edit.
 
 Examples
 --------
 >>> from verify.machine.claims import provers
->>> [decide.__name__ for decide in provers("end_stops")][:4]
-['follows_from_learnable', 'under_variation', 'rule_analysis', 'not_analysed']
+>>> [decide.__name__ for decide in provers("end_stops")][:5]
+['follows_from_learnable', 'under_variation', 'rule_analysis', 'not_analysed', 'margin']
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from verify.machine._context import RUnitContext
+from verify.machine._convergence import Convergence
+from verify.machine._endstops import EndStops
 from verify.machine._evidence import Refuted, claim_of, same_claim
 from verify.machine._learnable import SEPARABLE, after_learnable, not_assessed
 from verify.machine._rule_claims import RULE_KINDS, analyses, replay_forced, rule_claims
-from verify.machine._variation import variation_claims
-from verify.machine.claims import Method, proves, rechecks
+from verify.machine.claims import Method, decide, proves, rechecks
 from verify.machine.report import Claim
 
 __all__ = ["follows_from_learnable", "rule_analysis", "not_analysed",
-           "recheck_derived", "derived_claims", "require_error_correction"]
+           "recheck_derived", "derived_claims", "require_error_correction",
+           "ANALYSES_FROM"]
+
+#: The provers of the end-stop and convergence slots placed below this derive their
+#: claims from what was decided before them; the error-correction analyses start
+#: here.
+ANALYSES_FROM = 100
 
 
 def _of_slot(pair: tuple, slot: str) -> Claim:
@@ -51,8 +63,8 @@ def follows_from_learnable(ctx: Any) -> Claim | None:
                                                          ctx.slot)
 
 
-@proves(*RULE_KINDS["end_stops"], order=2, slot="end_stops")
-@proves(*RULE_KINDS["converges"], order=2, slot="converges")
+@proves(*RULE_KINDS["end_stops"], order=20, slot="end_stops")
+@proves(*RULE_KINDS["converges"], order=20, slot="converges")
 def rule_analysis(ctx: Any) -> Claim | None:
     """The claim (of ``ctx.slot``) of a learnable R-unit under the forced or gamma
     rule, from the rule's exact analysis (computed once for both slots)."""
@@ -64,7 +76,7 @@ def rule_analysis(ctx: Any) -> Claim | None:
     return _of_slot(base.memo["rules"], ctx.slot)
 
 
-@proves(Method.NOT_ASSESSED, order=3)
+@proves(Method.NOT_ASSESSED, order=30)
 def not_analysed(ctx: Any) -> Claim | None:
     """The claim (of ``ctx.slot``) of a learnable R-unit on a machine that only the
     learnable claim covers."""
@@ -82,23 +94,19 @@ def _analyses(ctx: Any) -> tuple:
 def derived_claims(ctx: Any) -> tuple | None:
     """The end-stop and convergence claims the R-unit of ``ctx`` (a
     :class:`~verify.machine._evidence.RecheckContext`) must have when they follow
-    from its learnable claim or its rule, or None when the error-correction
-    analyses decide them."""
-    learnable = ctx.claim("learnable")
-    if learnable["holds"] is not True:
-        return after_learnable(claim_of(learnable))
-    varied = variation_claims(ctx.machine.params, ctx.plan, len(ctx.task.patterns))
-    if varied is not None:
-        return varied
-    dynamic, rules = _analyses(ctx)
-    if rules is not None and rules[0] in ("forced", "gamma"):
-        key = ("rules", ctx.r)
-        if key not in ctx.memo:
-            X, y, _ = ctx.r_unit()
-            ctx.memo[key] = rule_claims(X.astype("int64"), y.astype("int64"),
-                                        ctx.units, *rules)
-        return ctx.memo[key]
-    return None if dynamic else not_assessed()
+    from what was decided before them (the provers placed below
+    :data:`ANALYSES_FROM`, run again on the report's learnable claim), or None when
+    the error-correction analyses decide them (computed once per R-unit)."""
+    key = ("derived", ctx.r)
+    if key not in ctx.memo:
+        dynamic, rules = _analyses(ctx)
+        base = RUnitContext(ctx.r, ctx.task, ctx.units, dynamic, rules,
+                            params=ctx.machine.params, plan=ctx.plan)
+        base.claims["learnable"] = claim_of(ctx.claim("learnable"))
+        pair = (decide("end_stops", EndStops(base), until=ANALYSES_FROM),
+                decide("converges", Convergence(base), until=ANALYSES_FROM))
+        ctx.memo[key] = None if None in pair else pair
+    return ctx.memo[key]
 
 
 def require_error_correction(ctx: Any, claim: dict) -> None:

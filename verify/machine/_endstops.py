@@ -163,7 +163,7 @@ class EndStops(SlotContext):
         return claim
 
 
-@proves(Method.MAX_MARGIN, order=10)
+@proves(Method.MAX_MARGIN, order=100)
 def margin(ctx: EndStops) -> Claim | None:
     """Novikoff's bounds from the certified margin, and the one-signed argument."""
     from verify.margin import max_margin
@@ -184,7 +184,7 @@ def margin(ctx: EndStops) -> Claim | None:
     return None
 
 
-@proves(order=20, slot="end_stops")
+@proves(order=110, slot="end_stops")
 def exact_reach(ctx: EndStops) -> Claim | None:
     """On a small task, the exact set of weights any stream reaches: the tightest
     bound."""
@@ -201,7 +201,7 @@ def exact_reach(ctx: EndStops) -> Claim | None:
 
 
 @proves(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
-        Method.EXACT_REACH, order=30)
+        Method.EXACT_REACH, order=120)
 def fits(ctx: EndStops) -> Claim | None:
     """No stop bites when the best bound so far fits inside the stops."""
     claim = _fits_claim(ctx.units, ctx.top, ctx.bottom, ctx.used, ctx.mistakes, ctx.ev)
@@ -210,7 +210,7 @@ def fits(ctx: EndStops) -> Claim | None:
     return claim
 
 
-@proves(Method.HIT_EXHAUSTIVE, order=40)
+@proves(Method.HIT_EXHAUSTIVE, order=130)
 def exhaustive(ctx: EndStops) -> Claim | None:
     """The exact reachable set leaves the stops: the path to a state outside."""
     if ctx.used is not Method.EXACT_REACH:
@@ -221,7 +221,7 @@ def exhaustive(ctx: EndStops) -> Claim | None:
     return ctx.hits(ctx.graph.path_to(s), Method.HIT_EXHAUSTIVE)
 
 
-@proves(Method.HIT_GREEDY, order=50)
+@proves(Method.HIT_GREEDY, order=140)
 def greedy(ctx: EndStops) -> Claim | None:
     """Greedy mistake streams (:func:`greedy_streams`) that reach a stop."""
     red, units = ctx.red, ctx.units
@@ -233,7 +233,7 @@ def greedy(ctx: EndStops) -> Claim | None:
     return None
 
 
-@proves(Method.BALL, Method.BALL_PUSHES, order=60)
+@proves(Method.BALL, Method.BALL_PUSHES, order=150)
 def balls(ctx: EndStops) -> Claim | None:
     """Each weight in its own ball, and in smaller ones at its pushes
     (:mod:`verify.machine._reach`)."""
@@ -260,7 +260,7 @@ def balls(ctx: EndStops) -> Claim | None:
     return claim
 
 
-@proves(Method.HIT_BEAM, order=70)
+@proves(Method.HIT_BEAM, order=160)
 def beam(ctx: EndStops) -> Claim | None:
     """The beam search for a stream that pushes a weight to its stop."""
     if ctx.proven is None:
@@ -276,7 +276,7 @@ def beam(ctx: EndStops) -> Claim | None:
     return None if pushed.stream is None else ctx.hits(pushed.stream, Method.HIT_BEAM)
 
 
-@proves(Method.HIT_RANDOM, order=80)
+@proves(Method.HIT_RANDOM, order=170)
 def random_orders(ctx: EndStops) -> Claim | None:
     """Random periodic orders, each run until it reaches a stop or 200 passes."""
     red, units = ctx.red, ctx.units
@@ -292,7 +292,7 @@ def random_orders(ctx: EndStops) -> Claim | None:
     return None
 
 
-@proves(Method.Z3, Method.HIT_Z3, order=90)
+@proves(Method.Z3, Method.HIT_Z3, order=180)
 def z3_bmc(ctx: EndStops) -> Claim | None:
     """Z3 bounded model checking to the Novikoff depth, on small tasks."""
     red, units, deadline = ctx.red, ctx.units, ctx.deadline
@@ -317,7 +317,7 @@ def z3_bmc(ctx: EndStops) -> Claim | None:
 
 @proves(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
         Method.EXACT_REACH, Method.BALL, Method.BALL_PUSHES, Method.MAX_MARGIN,
-        order=100)
+        order=190)
 def undecided(ctx: EndStops) -> Claim:
     """Not decided: the best bound proven and how far the searches got."""
     return Claim(None, ctx.used, _undecided(ctx.units, ctx.top, ctx.bottom, ctx.used,

@@ -46,12 +46,10 @@ __all__ = ["Refuted", "RecheckContext", "Replay", "fraction", "evidence", "verdi
 RECOMPUTED = "recomputed from the machine's parameters and figures: the same claim"
 
 #: Evidence fields of the claims recomputed in full (the forced and gamma rules,
-#: timing, quantisation, faults): any of them is known, but compared, not typed.
+#: quantisation, faults): any of them is known, but compared, not typed.
 RECOMPUTED_FIELDS = ("mu", "passes", "max_weight", "stream", "hit_stream", "learnable",
                      "certificate", "reinforcement_bound", "fits", "stall",
-                     "stall_log10", "hit", "alpha", "chain", "exposure_s",
-                     "rise_limit_s", "decay_limit_s", "shortest_safe_exposure_s",
-                     "before", "figure", "a_units_changed", "quantize",
+                     "stall_log10", "hit", "alpha", "chain", "quantize",
                      "increment_steps", "units_per_step", "r_unit", "a_unit",
                      "move_steps", "plan", "faults", "kinds", "unlearnable_r_units",
                      "culprits", "minimal")

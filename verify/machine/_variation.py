@@ -133,7 +133,7 @@ def _slot_of(pair: tuple, slot: str) -> Claim:
     return pair[("end_stops", "converges").index(slot)]
 
 
-@proves(Method.VARIATION_FROZEN, Method.VARIATION, order=1)
+@proves(Method.VARIATION_FROZEN, Method.VARIATION, order=10)
 def under_variation(ctx: Any) -> Claim | None:
     """The claim (of ``ctx.slot``) of a learnable R-unit whose potentiometers vary so
     that the whole-step analyses do not apply (:func:`variation_claims`)."""

@@ -171,18 +171,26 @@ class ClaimKind:
 
 
 def add_slot(name: str, scope: str, *, since: int = 1) -> Slot:
-    """Register a new place in the report (see :class:`Slot`).
+    """Register a new place in the report (see :class:`Slot`): a claim about the
+    whole machine, written as a top-level field of the report.
 
     Raises
     ------
     ValueError
-        When the slot exists already or ``scope`` is not :data:`R_UNIT` or
-        :data:`MACHINE`.
+        When the slot exists already, or ``scope`` is not :data:`MACHINE` (the R-unit
+        slots are the report's three: a new claim about each R-unit is a new kind of
+        one of them, or a machine slot whose evidence names the R-units).
     """
     if name in SLOTS:
         raise ValueError(f"the slot {name!r} is registered already")
-    if scope not in (R_UNIT, MACHINE):
-        raise ValueError(f"scope must be {R_UNIT!r} or {MACHINE!r}, got {scope!r}")
+    if scope != MACHINE:
+        raise ValueError(f"a new slot must have scope {MACHINE!r}, got {scope!r}: each "
+                         f"R-unit's claims are {list(slots(R_UNIT))}; add a kind to "
+                         "one of them (add_kind) instead")
+    return _new_slot(name, scope, since)
+
+
+def _new_slot(name: str, scope: str, since: int = 1) -> Slot:
     SLOTS[name] = Slot(name, scope, since)
     _PROVERS[name] = {}
     return SLOTS[name]
@@ -302,8 +310,10 @@ def provers(slot: str) -> tuple[Callable[..., Any], ...]:
     return tuple(p.decide for _, p in sorted(_PROVERS[slot].items()))
 
 
-def decide(slot: str, ctx: Any) -> Any:
-    """The claim of ``slot``: the first that its provers give, in their order.
+def decide(slot: str, ctx: Any, *, until: int | None = None) -> Any:
+    """The claim of ``slot``: the first that its provers give, in their order (with
+    ``until``, only the provers placed before it are tried, and None is returned
+    when none of them gives a claim).
 
     Raises
     ------
@@ -311,15 +321,19 @@ def decide(slot: str, ctx: Any) -> Any:
         When no prover gives a claim, or one gives a claim of an unregistered kind or
         with a verdict its kind cannot give (a bug in that prover).
     """
-    for prove in provers(slot):
-        claim = prove(ctx)
+    for order, prover in sorted(_PROVERS[slot].items()):
+        if until is not None and order >= until:
+            return None
+        claim = prover.decide(ctx)
         if claim is not None:
             kind = KINDS.get((slot, str(claim.method)))
             if kind is None or claim.holds not in kind.verdicts:
-                raise RuntimeError(f"BUG: {prove.__name__} gave a {slot} claim "
+                raise RuntimeError(f"BUG: {prover.decide.__name__} gave a {slot} claim "
                                    f"({claim.method!r}, holds={claim.holds}) of no "
                                    "registered kind; please report it")
             return claim
+    if until is not None:
+        return None
     raise RuntimeError(f"BUG: no {slot} prover gave a claim; please report it")
 
 
@@ -327,9 +341,9 @@ def _built_in() -> None:
     """The slots and kinds of markone's own claims."""
     M, both = Method, (True, False)
     for name in ("learnable", "end_stops", "converges"):
-        add_slot(name, R_UNIT)
+        _new_slot(name, R_UNIT)
     for name in ("faults", "timing", "quantisation"):
-        add_slot(name, MACHINE)
+        _new_slot(name, MACHINE)
     separable = [m for m in M if m.value.startswith("check_separable/")]
     undecided = (M.SEPARABLE_TIMEOUT, M.SEPARABLE_BUDGET)
     for m in separable:

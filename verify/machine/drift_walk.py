@@ -291,6 +291,8 @@ def retraining_schedule(terms: WalkTerms, sd: Fraction, delta: Fraction, over_s:
             lo = mid + 1
     while (bound := terms.probability(sd, over / n)) > delta / n:
         n += 1    # certification failed by rounding: one interval more
+    while n > 1 and (fewer := terms.probability(sd, over / (n - 1))) <= delta / (n - 1):
+        n, bound = n - 1, fewer   # the estimate's safety margin cost an interval
     step = over / n
     return RetrainingSchedule(over, delta, n, step, bound,
                               tuple(step * k for k in range(1, n)))
@@ -345,6 +347,8 @@ def _largest_time(terms, sd, delta):
     harmful stop)."""
     if terms.wrong or any(c == 0 for c, _ in terms.rooms):
         return Fraction(0)
+    if not terms.answers:   # the bound is 0 at every time: nothing to search
+        raise ValueError("no answer to bound: the machine has no training figures.")
     s, d = float(sd), float(delta)
     lo, hi = 0.0, 1.0
     while terms.estimate(s, hi) <= d:

@@ -21,10 +21,12 @@ claim's verdict must be the one its evidence implies:
   (:mod:`verify.machine._endstops_recheck`, :mod:`verify.machine._convergence_recheck`):
   margins, bounds and reachable sets are recomputed from their certificates, streams
   and cycles replayed exactly and on a copy of the machine.
+* **timing** (:mod:`verify.machine.timing`): a fixed exposure's limits are recomputed
+  in closed form and its blend of figures replayed for the one pair it names.
 * claims that follow from others or from an exact deterministic analysis (the
   forced and gamma rules, "equals the ideal perceptron", the claims of an R-unit that
-  is not learnable: :mod:`verify.machine._derived`; timing, quantisation, the faults'
-  culprits) are derived again and compared in full; the smallest set of faults is
+  is not learnable: :mod:`verify.machine._derived`; settling, quantisation, the
+  faults' culprits) are derived again and compared in full; the smallest set of faults is
   re-checked (it breaks the R-units it names, and, when it is said to be 1-minimal,
   removing any one fault repairs the task).
 
@@ -57,7 +59,7 @@ from markone.hardware.runits import r_unit_name
 # the modules whose re-checks the registry holds
 from verify.machine import (_convergence_recheck, _derived,  # noqa: F401
                             _endstops_recheck, _fault_claims, _learnable,
-                            _quantisation, timing)
+                            _quantisation, _variation, timing)
 from verify.machine._evidence import RecheckContext, Refuted, registered_kind
 from verify.machine.claims import MACHINE, R_UNIT, slots
 from verify.machine.report import MachineReport, combined_verdict
@@ -67,7 +69,7 @@ from verify.machine.task import Units, data_hash, machine_task, patterns_hash
 if TYPE_CHECKING:
     from markone.hardware import MarkI
 
-__all__ = ["Recheck", "recheck_report", "recheck_claim", "REPORT_FORMAT"]
+__all__ = ["Recheck", "recheck_report", "REPORT_FORMAT"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,23 +108,23 @@ def recheck_report(report: MachineReport | JSONDict, machine: MarkI,
     p = machine.params
     ctx = RecheckContext(machine, images, labels, task,
                          Units(p.increment_steps, p.weight_range), d)
-    out = [_run("report", lambda: _summary(d, task, p))]
+    out = [_run("report", _summary, d, task, p)]
     for entry in d["r_units"]:
         r = entry["r_unit"]
-        done: dict[str, Recheck] = {}
+        done: dict[str, Recheck] = {}     # the R-unit's claims re-checked so far
         for slot in slots(R_UNIT):
             where = f"{r_unit_name(r)} {slot}"
-            done[slot] = _run(where, lambda c=ctx.about(slot, r, where, done),
-                              claim=entry[slot]: recheck_claim(c, claim))
+            done[slot] = _run(where, _recheck_claim, ctx.about(slot, r, where, done),
+                              entry[slot])
         out += done.values()
     for slot in slots(MACHINE):
-        if slot in d:
-            out.append(_run(slot, lambda c=ctx.about(slot, None, slot, {}),
-                            claim=d[slot]: recheck_claim(c, claim)))
+        if slot in d:    # a report of an older format lacks the slots added since
+            out.append(_run(slot, _recheck_claim, ctx.about(slot, None, slot, {}),
+                            d[slot]))
     return out
 
 
-def recheck_claim(ctx: RecheckContext, claim: JSONDict) -> Any:
+def _recheck_claim(ctx: RecheckContext, claim: JSONDict) -> Any:
     """Re-check one claim with the re-check its kind registers: why it is confirmed,
     None (nothing to check) or ``("unchecked", why)``; :class:`Refuted` when its
     method cannot give its verdict in its slot or its evidence fails."""
@@ -163,11 +165,11 @@ def _summary(d, task, p):
             "rule and the summary verdicts are the machine's and its claims'")
 
 
-def _run(label, check):
-    """Run one re-check: confirmed (it returns why), unchecked (it returns None) or
-    refuted (the evidence fails)."""
+def _run(label, check, *args):
+    """Run one re-check, ``check(*args)``: confirmed (it returns why), unchecked (it
+    returns None or ``("unchecked", why)``) or refuted (the evidence fails)."""
     try:
-        why = check()
+        why = check(*args)
     except Refuted as exc:
         return Recheck(label, "refuted", str(exc))
     if isinstance(why, tuple):

@@ -78,6 +78,10 @@ def _stops(v: Any) -> bool:
     return v is None or (isinstance(v, list) and len(v) == 2 and all(map(_number, v)))
 
 
+def _limit(v: Any) -> bool:
+    return v == "inf" or (_float(v) and v >= 0)
+
+
 def _certificate(v: Any) -> bool:
     return isinstance(v, dict) and all(
         isinstance(k, str) and k.isdigit() and _number(c) for k, c in v.items())
@@ -98,7 +102,7 @@ def _continuations(v: Any) -> bool:
 
 
 #: The type of each evidence field of the claims re-checked from certificates
-#: (learnable, and the error-correction rule's end stops and convergence); the
+#: (learnable, the error-correction rule's end stops and convergence, timing); the
 #: claims re-checked by recomputing them are compared with what was recomputed.
 EVIDENCE_TYPES: dict[str, tuple[_Check, str]] = {
     "witness": (_list(_number), "a list of exact numbers such as \"3\" or \"-1/2\""),
@@ -127,6 +131,14 @@ EVIDENCE_TYPES: dict[str, tuple[_Check, str]] = {
     "center_numerators": (_list(_int), "a list of integers"),
     "center_denominator": (_int, "an integer"),
     "min_decrease": (_number, "an exact number"),
+    "exposure_s": (lambda v: v is None or (_float(v) and v > 0),
+                   "null or a positive number"),
+    "rise_limit_s": (_limit, "a number >= 0 or \"inf\""),
+    "decay_limit_s": (_limit, "a number >= 0 or \"inf\""),
+    "shortest_safe_exposure_s": (_limit, "a number >= 0 or \"inf\""),
+    "before": (lambda v: v is None or _int(v), "null or a figure index"),
+    "figure": (_int, "a figure index"),
+    "a_units_changed": (_list(_int), "a list of A-unit indices"),
 }
 
 

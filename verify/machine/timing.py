@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
-from verify.machine._evidence import RECOMPUTED, same_claim
+from verify.machine._evidence import RECOMPUTED, Refuted, evidence, same_claim, verdict
 from verify.machine.claims import Method, proves, rechecks
-from verify.machine.schema import check_value
 from verify.machine.report import Claim
 from verify.machine.task import MachineTask
 
@@ -25,7 +24,8 @@ if TYPE_CHECKING:
     from verify.machine._context import MachineContext
     from verify.machine._evidence import RecheckContext
 
-__all__ = ["exposure_limits", "timing_claim", "timing", "recheck_timing"]
+__all__ = ["exposure_limits", "timing_claim", "timing", "recheck_settling",
+           "recheck_photocell", "TIMING_FIELDS"]
 
 def exposure_limits(params: MarkIParams, images: ArrayLike | None = None
                     ) -> tuple[float, float]:
@@ -62,18 +62,95 @@ def timing(ctx: MachineContext) -> Claim:
                         ctx.exposure_s)
 
 
-@rechecks(Method.SETTLING, Method.PHOTOCELL)
-def recheck_timing(ctx: RecheckContext, claim: JSONDict) -> str | None:
-    """The timing claim at the exposure it names, recomputed in closed form from the
-    machine's parameters and figures (:func:`timing_claim`): the same claim."""
-    exposure = claim["evidence"].get("exposure_s")
-    check_value(exposure, lambda v: v is None or (
-        type(v) in (int, float) and math.isfinite(v) and v > 0),
-        "null or a positive number", "timing evidence.exposure_s")
-    m = ctx.machine
-    same_claim(claim, timing_claim(m, ctx.task, m._images(ctx.images), exposure),
+#: The evidence of a timing claim: the exposure, the closed-form limits, and for an
+#: exposure that blends figures, the figure shown before, the figure and the A-units
+#: it fires differently.
+TIMING_FIELDS = ("exposure_s", "rise_limit_s", "decay_limit_s",
+                 "shortest_safe_exposure_s", "before", "figure", "a_units_changed")
+
+
+@rechecks(Method.SETTLING)
+def recheck_settling(ctx: RecheckContext, claim: JSONDict) -> str | None:
+    """Showing each figure until the retina settles: recomputed from the machine's
+    parameters and light levels (:func:`timing_claim`), the same claim."""
+    evidence(claim, TIMING_FIELDS, ctx.where)
+    m, exposure = ctx.machine, claim["evidence"].get("exposure_s")
+    if exposure is not None:
+        raise Refuted(f"it names an exposure of {exposure} s, not settling")
+    same_claim(claim, timing_claim(m, ctx.task, m._images(ctx.images), None),
                ctx.where)
     return None if claim["holds"] is None else RECOMPUTED
+
+
+@rechecks(Method.PHOTOCELL)
+def recheck_photocell(ctx: RecheckContext, claim: JSONDict) -> str | None:
+    """A fixed exposure, from its evidence: the limits recomputed in closed form; an
+    exposure at least as long is safe (true); a shorter one must show its blend (the
+    A-units ``figure`` fires differently after ``before``, exactly those named) to be
+    false; an undecided claim rests on a search and stays unchecked."""
+    ev = evidence(claim, TIMING_FIELDS, ctx.where)
+    exposure, m = ev.get("exposure_s"), ctx.machine
+    if exposure is None:
+        raise Refuted("it names no exposure, so it is no photocell response")
+    images = m._images(ctx.images)
+    rise, decay = exposure_limits(m.params, images)
+    for k, v in _limits_evidence(rise, decay).items():
+        if ev.get(k, "<missing>") != v:
+            raise Refuted(f"its {k} is {ev.get(k, '<missing>')!r}; in closed form it "
+                          f"is {v!r}")
+    if _safe(exposure, rise, decay):
+        return verdict(claim, True, f"{exposure} s is at least the limits {rise:.6g} s "
+                       f"and {decay:.6g} s (closed form)", "the exposure is safe")
+    if "figure" not in ev:
+        if claim["holds"] is not None:
+            raise Refuted(f"{exposure} s is shorter than a limit, and it shows no blend "
+                          "of figures: the claim can only be undecided")
+        return None
+    return verdict(claim, False, _blend_holds(ctx, ev, images, rise, decay),
+                   "the exposure is safe")
+
+
+def _blend_holds(ctx, ev, images, rise, decay):
+    """Why the evidence's blend is real (exact), or a refutation."""
+    before, figure = ev.get("before"), ev.get("figure")
+    n = len(ctx.task.patterns)
+    if figure is None or not 0 <= figure < n or not (before is None or 0 <= before < n):
+        raise Refuted("its blend names a figure that does not exist")
+    A = _read_after(ctx.machine, ctx.task, before, ev["exposure_s"], rise, decay)
+    changed = np.flatnonzero(A[figure] != ctx.task.patterns[figure]).tolist()
+    if not changed or changed != ev.get("a_units_changed"):
+        raise Refuted(f"after {'the dark start' if before is None else before}, figure "
+                      f"{figure} fires A-units {changed} differently, not "
+                      f"{ev.get('a_units_changed')}")
+    return (f"after {'the dark start' if before is None else f'figure {before}'}, "
+            f"figure {figure} fires {len(changed)} A-units differently (exact)")
+
+
+def _safe(exposure_s, rise, decay):
+    """Whether a fixed exposure is long enough for no photocell to be misread."""
+    return exposure_s >= rise and (exposure_s > decay or decay == 0)
+
+
+def _limits_evidence(rise, decay):
+    """The closed-form limits as evidence (JSON has no infinity: ``"inf"``)."""
+    return {k: v if math.isfinite(v) else "inf"
+            for k, v in (("rise_limit_s", rise), ("decay_limit_s", decay),
+                         ("shortest_safe_exposure_s", max(rise, decay)))}
+
+
+def _read_after(machine, task, before, exposure_s, rise, decay):
+    """The A-unit patterns of every figure shown for ``exposure_s`` after figure
+    ``before`` was shown long (None: after darkness)."""
+    from markone.hardware import plugboard
+
+    S = task.settled.astype(bool)
+    prev = np.zeros(S.shape[1], bool) if before is None else S[before]
+    read = S.copy()
+    if exposure_s < rise:
+        read &= ~(S & ~prev)               # lit now, dark before: still dark
+    if exposure_s < decay:
+        read |= (~S & prev)                # dark now, lit before: still lit
+    return plugboard.fire(machine.wiring, read.astype(np.uint8), task.theta)
 
 
 def timing_claim(machine: MarkI, task: MachineTask, images: np.ndarray,
@@ -90,46 +167,19 @@ def timing_claim(machine: MarkI, task: MachineTask, images: np.ndarray,
     >>> timing_claim(machine, task, machine._images(images), 0.01).holds   # 10 ms
     False
     """
-    from markone.hardware import plugboard
-
     p = machine.params
     rise, decay = exposure_limits(p, images)
-    ev = {"exposure_s": exposure_s,
-          **{k: v if math.isfinite(v) else "inf"       # JSON has no infinity
-             for k, v in (("rise_limit_s", rise), ("decay_limit_s", decay),
-                          ("shortest_safe_exposure_s", max(rise, decay)))}}
+    ev = {"exposure_s": exposure_s, **_limits_evidence(rise, decay)}
     if exposure_s is None:
-        levels = np.unique(images)
-        th, tol = p.s_threshold, p.settle_tolerance
-        close = levels[(levels >= th) & (levels - tol < th)
-                       | (levels < th) & (levels + tol >= th)]
-        if close.size:
-            return Claim(None, Method.SETTLING,
-                         f"light levels {close[:5].tolist()} lie within the settling "
-                         f"tolerance {tol} of the threshold {th}: a settled cell may "
-                         "still be read on the wrong side", ev)
-        return Claim(True, Method.SETTLING, "each figure is shown until the retina settles "
-                     f"within {tol} of its light, and every light level is further than "
-                     "that from the threshold, so every S-unit is read as settled; "
-                     f"fixed exposures longer than {max(rise, decay) * 1000:.4g} ms are "
-                     "safe too", ev)
-    if exposure_s >= rise and (exposure_s > decay or decay == 0):
+        return _settling_claim(p, images, ev, max(rise, decay))
+    if _safe(exposure_s, rise, decay):
         return Claim(True, Method.PHOTOCELL,
                      f"an exposure of {exposure_s * 1000:.4g} ms cannot change any S-unit "
                      f"(so no A-unit pattern), whatever came before: every exposure "
                      f"longer than {max(rise, decay) * 1000:.4g} ms is safe; shorter ones "
                      "can misread a photocell", ev)
-    S = task.settled.astype(bool)
-    n = len(S)
-    befores = [None] + list(range(n))   # the dark start, or figure q shown long before
-    for q in befores:
-        prev = np.zeros(S.shape[1], bool) if q is None else S[q]
-        read = S.copy()
-        if exposure_s < rise:
-            read &= ~(S & ~prev)               # lit now, dark before: still dark
-        if exposure_s < decay:
-            read |= (~S & prev)                # dark now, lit before: still lit
-        A = plugboard.fire(machine.wiring, read.astype(np.uint8), task.theta)
+    for q in [None, *range(len(task.patterns))]:   # the dark start, or figure q long
+        A = _read_after(machine, task, q, exposure_s, rise, decay)
         changed = np.flatnonzero((A != task.patterns).any(axis=1))
         if changed.size:
             c = int(changed[0])
@@ -148,3 +198,20 @@ def timing_claim(machine: MarkI, task: MachineTask, images: np.ndarray,
                  "ms)", ev)
 
 
+def _settling_claim(p, images, ev, safe_from):
+    """Each figure shown until the retina settles: safe unless a light level lies
+    within the settling tolerance of the threshold."""
+    levels = np.unique(images)
+    th, tol = p.s_threshold, p.settle_tolerance
+    close = levels[(levels >= th) & (levels - tol < th)
+                   | (levels < th) & (levels + tol >= th)]
+    if close.size:
+        return Claim(None, Method.SETTLING,
+                     f"light levels {close[:5].tolist()} lie within the settling "
+                     f"tolerance {tol} of the threshold {th}: a settled cell may "
+                     "still be read on the wrong side", ev)
+    return Claim(True, Method.SETTLING, "each figure is shown until the retina settles "
+                 f"within {tol} of its light, and every light level is further than "
+                 "that from the threshold, so every S-unit is read as settled; "
+                 f"fixed exposures longer than {safe_from * 1000:.4g} ms are safe too",
+                 ev)

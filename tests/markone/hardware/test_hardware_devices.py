@@ -100,7 +100,7 @@ def test_cycle_to_cycle_noise_never_turns_a_move_backwards():
     from markone.hardware.devices import Devices
 
     p = MarkIParams(n_a_units=64, n_r_units=2, step_std=3.0, up_down=0.5)
-    d = Devices.of(p, None, np.random.default_rng(0))
+    d = Devices.of(p, np.random.default_rng(0))
     want = np.tile([1.0, -1.0, 4.0, -4.0], (2, 16))
     moves = d.moves(np.array([0, 1]), want, np.random.default_rng(1))
     assert (moves * want >= 0).all() and (moves == 0).any()   # some stop at 0

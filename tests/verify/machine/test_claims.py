@@ -9,7 +9,8 @@ from markone.hardware import MarkI, MarkIParams
 from verify.machine import check_machine, recheck_report
 from verify.machine._learnable import SEPARABLE
 from verify.machine.claims import (KINDS, MACHINE, R_UNIT, SLOTS, Method, add_kind,
-                                   decide, kind_of, proves, provers, rechecks, slots)
+                                   add_slot, decide, kind_of, proves, provers,
+                                   rechecks, slots)
 from verify.smt import SOLVERS
 
 
@@ -21,6 +22,14 @@ def test_every_method_has_a_kind_and_every_kind_a_prover_and_a_recheck():
         assert kind.provers, (slot, method)
         assert set(kind.provers) <= set(provers(slot))
         assert kind.recheck is not None, (slot, method)
+
+
+def test_every_recheck_lives_beside_its_prover():
+    # in the prover's module, or in the module named after it with "_recheck"
+    for (slot, method), kind in KINDS.items():
+        homes = {p.__module__ for p in kind.provers}
+        homes |= {f"{m}_recheck" for m in homes}
+        assert kind.recheck.__module__ in homes, (slot, method, kind.recheck.__module__)
 
 
 def test_the_slots_of_a_report():
@@ -42,6 +51,27 @@ def test_the_declared_order_lives_in_the_registry():
         == ["fits", "undecided"]
 
 
+def test_the_derived_provers_run_alone_below_the_analyses():
+    # decide(..., until=ANALYSES_FROM) runs only the provers that derive a claim from
+    # what was decided before: what the re-check runs again
+    from verify.machine._context import RUnitContext
+    from verify.machine._derived import ANALYSES_FROM
+    from verify.machine._endstops import EndStops
+    from verify.machine.report import Claim
+    from verify.machine.task import Units, machine_task
+
+    machine, images, labels = two_cells((-1, 1), [[1, 0], [0, 1]])
+    base = RUnitContext(0, machine_task(machine, images, labels), Units(1, (-1, 1)))
+    base.claims["learnable"] = Claim(False, "check_separable/lp", "not separable")
+    assert decide("end_stops", EndStops(base), until=ANALYSES_FROM).method \
+        == "not assessed"
+    base.claims["learnable"] = Claim(True, "check_separable/lp", "separable")
+    ctx = EndStops(base)
+    assert decide("end_stops", ctx, until=ANALYSES_FROM) is None
+    assert ctx.margin is None                  # no error-correction prover ran
+    assert decide("end_stops", EndStops(base)).method == "exact reachable states"
+
+
 def test_learnable_covers_every_prover_of_check_separable():
     methods = {m.value.split("/", 1)[1] for m in SEPARABLE}
     assert {"trivial", "perceptron", "lp", "timeout", "budget", *SOLVERS,
@@ -58,8 +88,8 @@ def test_kind_of_refuses_unknown_methods_and_other_slots():
 
 
 def test_a_place_in_a_slots_order_is_taken_once_and_kinds_once():
-    with pytest.raises(RuntimeError, match="end_stops prover 50 is greedy already"):
-        proves(Method.HIT_GREEDY, order=50)(lambda ctx: None)
+    with pytest.raises(RuntimeError, match="end_stops prover 140 is greedy already"):
+        proves(Method.HIT_GREEDY, order=140)(lambda ctx: None)
     with pytest.raises(RuntimeError, match="re-checked by recheck_end_stops already"):
         rechecks(Method.HIT_GREEDY)(lambda ctx, claim: None)
     with pytest.raises(ValueError, match="is registered already"):
@@ -68,6 +98,13 @@ def test_a_place_in_a_slots_order_is_taken_once_and_kinds_once():
         add_kind("colour", "guess", True)
     with pytest.raises(ValueError, match="no slot has kinds for all of"):
         proves("guess", order=999)(lambda ctx: None)
+    with pytest.raises(ValueError, match="is registered already"):
+        add_slot("timing", MACHINE)
+    with pytest.raises(ValueError, match="a new slot must have scope 'machine', got "
+                       "'r_unit': each R-unit's claims are \\['learnable', "
+                       "'end_stops', 'converges'\\]"):
+        add_slot("colour", R_UNIT)
+    assert "colour" not in SLOTS
 
 
 def test_decide_refuses_a_claim_of_no_registered_kind():

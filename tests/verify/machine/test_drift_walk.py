@@ -16,6 +16,7 @@ from markone.hardware import MarkI, MarkIParams
 from verify.machine import drift_horizon, walk_horizon
 from verify.machine.drift_walk import (WalkTerms, first_changes, retraining_schedule,
                                        walk_terms)
+from verify.machine.drift_walk import _largest_time as walk_horizon_of
 
 #: A slow decision (0.5 s of logic), so few presentations fill a second of drift.
 PARAMS = MarkIParams(logic_s=0.5)
@@ -116,6 +117,10 @@ def test_the_schedule_splits_delta_over_equal_intervals():
     sd, delta = Fraction(1, 4), Fraction(1, 100)
     one = retraining_schedule(terms, sd, delta, 1)
     assert (one.intervals, one.times_s) == (1, ())
+    # exactly the horizon: certified at delta, so no retraining (the float search's
+    # safety margin must not cost an interval)
+    horizon = walk_horizon_of(terms, sd, delta)
+    assert retraining_schedule(terms, sd, delta, horizon).intervals == 1
     s = retraining_schedule(terms, sd, delta, 500)
     assert s.intervals * s.interval_s == 500 and len(s.times_s) == s.intervals - 1
     assert s.times_s[0] == s.interval_s and s.per_interval <= delta / s.intervals
@@ -151,3 +156,22 @@ def test_cli_walk(tmp_path, capsys):
     assert main(["verify", "drift", str(run), "--sd", "0.3"]) == 2
     assert "--sd needs --delta" in capsys.readouterr().err
     assert main(["verify", "drift", str(run), "--rate", "0.3", "--delta", "0.1"]) == 2
+
+
+def test_cli_reads_the_runs_own_drift(tmp_path, capsys):
+    walk, creep = tmp_path / "walk.json", tmp_path / "creep.json"
+    assert main(["machine", "train", "--chars", "AB", "--per-class", "2", "--log",
+                 "--drift", "0.3", "--faults-at", "1e9", "--out", str(walk)]) == 0
+    assert main(["machine", "train", "--chars", "AB", "--per-class", "2", "--log",
+                 "--set", "drift_rate=-0.25", "--out", str(creep)]) == 0
+    capsys.readouterr()
+    assert main(["verify", "drift", str(walk), "--delta", "0.01"]) == 0
+    own = capsys.readouterr().out
+    assert main(["verify", "drift", str(walk), "--sd", "0.3", "--delta", "0.01"]) == 0
+    assert capsys.readouterr().out == own and "0.3 steps per sqrt(s)" in own
+    assert main(["verify", "drift", str(creep)]) == 0
+    assert "at 1/4 steps/s" in capsys.readouterr().out
+    assert main(["verify", "drift", str(creep), "--delta", "0.01"]) == 2
+    assert "no PotentiometerDrift fault" in capsys.readouterr().err
+    assert main(["verify", "drift", str(walk)]) == 2
+    assert "no drift_rate of its own" in capsys.readouterr().err

@@ -368,6 +368,14 @@ def forgery_table():
     add("timing: blending said safe", "letters", lambda d: set_(d["timing"], "holds", True))
     add("timing: changed A-units altered", "letters",
         lambda d: d["timing"]["evidence"]["a_units_changed"].pop())
+    add("timing: blend dropped, still false", "letters", lambda d: [
+        d["timing"]["evidence"].pop(k) for k in ("before", "figure", "a_units_changed")])
+    add("timing: blend moved to the next figure", "letters", lambda d: set_(
+        d["timing"]["evidence"], "figure", (d["timing"]["evidence"]["figure"] + 1) % 12))
+    add("timing: blend after a missing figure", "letters",
+        lambda d: set_(d["timing"]["evidence"], "before", 10 ** 6))
+    add("timing: a fixed exposure said to settle", "letters",
+        lambda d: set_(d["timing"], "method", "settling"))
     add("quantisation: units per step changed", "letters",
         lambda d: set_(d["quantisation"]["evidence"], "units_per_step", 2))
     add("quantisation: said to round", "letters", lambda d: set_(d["quantisation"],
@@ -445,6 +453,17 @@ def test_genuine_reports_recheck_with_nothing_refuted(genuine, task):
     checks = recheck_report(report, machine, images, labels)
     assert [c for c in checks if c.status == "refuted"] == []
     assert {c.claim: c.status for c in checks}["report"] == "confirmed"
+
+
+def test_a_blend_of_figures_rechecks_from_its_evidence(genuine):
+    machine, images, labels, report = genuine["letters"]
+    assert report["timing"]["holds"] is False
+    check = {c.claim: c for c in recheck_report(report, machine, images, labels)}
+    assert check["timing"].status == "confirmed"
+    ev = report["timing"]["evidence"]
+    assert check["timing"].why.endswith(f"figure {ev['figure']} fires "
+                                        f"{len(ev['a_units_changed'])} A-units "
+                                        "differently (exact)")
 
 
 def test_format_1_reports_are_still_read(genuine):

@@ -212,17 +212,11 @@ test_report_replays_on_the_machine_many_tasks_hypo = pytest.mark.slow(settings(
     _REPLAY_TASKS(_report_replays_on_the_machine)))
 
 
-@pytest.fixture(scope="module")
-def letters26():
-    images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
-    machine = MarkI(seed=0)
-    return machine, images, labels, check_machine(machine, images, labels, orders=0)
-
-
 def test_26_letters_default_machine_learns_for_every_order(letters26):
     # the end stops at +/-50 are reached (R1-R4) or undecided (R5), but clipping
     # provably never blocks: every R-unit converges on every stream
-    machine, images, labels, rep = letters26
+    images, labels, rep = letters26  # (tests/verify/machine/conftest.py)
+    machine = MarkI(seed=0)
     assert rep.converges is True
     clipped = [r for r in rep.r_units if r.converges.method == "clipped Novikoff ball"]
     assert [r.r_unit for r in clipped] == [0, 1, 2, 3, 4]
@@ -374,7 +368,8 @@ def test_the_machines_own_log_obeys_the_certified_fall(letters26, tmp_path):
     # the docs figure: on the machine itself (its log), every reinforcement of R1-R4,
     # cut short by a stop or not, lowers ||w - a||^2 by at least delta (exact), and
     # the largest weight does touch the stop
-    machine, images, labels, rep = letters26
+    images, labels, rep = letters26
+    machine = MarkI(seed=0)
     script = figure_script()
     paths = script.trajectories(machine, images, labels, rep)
     for r, (dist, top, bound, delta, start) in paths.items():

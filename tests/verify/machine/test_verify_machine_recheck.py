@@ -7,7 +7,6 @@ centre, a bound), or a report about other figures or another machine, is caught.
 
 import copy
 import json
-import string
 
 import numpy as np
 import pytest
@@ -207,11 +206,9 @@ def test_any_changed_witness_entry_is_caught_or_harmless_hypo(tight, data):
     assert s == ("confirmed" if answers else "refuted")
 
 
-def test_26_letters_rechecks(tmp_path):
-    images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
-    machine = MarkI(seed=0)
-    report = check_machine(machine, images, labels, orders=0)
-    s = statuses(recheck_report(report, machine, images, labels))
+def test_26_letters_rechecks(letters26):
+    images, labels, report = letters26  # (tests/verify/machine/conftest.py)
+    s = statuses(recheck_report(report, MarkI(seed=0), images, labels))
     assert [s[f"{r_unit_name(r)} converges"] for r in range(5)] == ["confirmed"] * 5
     assert [s[f"{r_unit_name(r)} end_stops"] for r in range(4)] == ["confirmed"] * 4
     assert "refuted" not in s.values()
