@@ -93,9 +93,11 @@ def decide(parts: Sequence[Part]) -> StackedVerdict:
             return StackedVerdict(None, None, None, None, f"part {k} was not decided "
                                   f"within its work limits ({v.stopped_by or v.message})")
         if v.separable is False:
+            assert v.certificate is not None  # a decided "no" carries its certificate
             cert = {offset + int(i): Fraction(lam) for i, lam in v.certificate.items()}
             return StackedVerdict(False, None, cert, k, f"part {k} is not separable: "
                                   f"{v.message}")
+        assert v.witness is not None  # a decided "yes" carries its witness
         witness.extend(Fraction(w) for w in v.witness)
         offset += len(t)
     return StackedVerdict(True, tuple(witness), None, None,
