@@ -141,10 +141,12 @@ def _local_each(fn, items, workers):
         while todo or running:
             while todo and len(running) - (mine is not None) < \
                     _QUEUED_PER_WORKER * started:   # the front, to started workers
-                running[pool.submit(fn, items[todo[0]])] = todo.popleft()
+                i = todo.popleft()
+                running[pool.submit(fn, items[i])] = i
             if mine is None and todo:   # the back, here
-                mine = here.submit(fn, items[todo[-1]])
-                running[mine] = todo.pop()
+                i = todo.pop()
+                mine = here.submit(fn, items[i])
+                running[mine] = i
             done, _ = wait(set(running) | probes, return_when=FIRST_COMPLETED)
             started += len(done & probes)
             probes -= done

@@ -5,6 +5,7 @@ while the ``N - 1`` spawned processes start and take them from the front.
 """
 
 import os
+import time
 
 import pytest
 
@@ -47,3 +48,19 @@ def test_an_error_in_this_process_task_stops_the_sweep():
 def divmod_by_zero_at_last(x):
     """Fails on the last item, the one the caller's own process takes first."""
     return 1 / (x - 5)
+
+
+def pid_and_item_slow_here(item):
+    """``(pid, x)`` for ``item = (caller's pid, x)``, half a second slower in the
+    caller's process, so that the spawned worker starts and takes items too."""
+    caller, x = item
+    if os.getpid() == caller:
+        time.sleep(0.5)
+    return os.getpid(), x
+
+
+def test_each_result_comes_back_with_its_own_index():
+    items = [(os.getpid(), x) for x in range(8)]
+    out = list(run_each(pid_and_item_slow_here, items, workers=2))
+    assert sorted(i for i, _ in out) == list(range(8))
+    assert all(x == i for i, (_, x) in out)   # each answer under its item's index
