@@ -11,10 +11,20 @@ highspy"`` measured in the same run:
 * the first ``verify.check_separable`` in a new process on 1,000 x 20 integers in
   [-5, 5] with random labels (not separable: the LP decides).
 
+The children run this checkout's modules byte-compiled, as an installed package's
+are (``pip install`` writes their ``.pyc`` files, and the floor's numpy is installed
+so): ``PYTHONPYCACHEPREFIX`` points at a temporary folder that ``compileall`` fills
+first, whatever ``PYTHONDONTWRITEBYTECODE`` says. (Compiling a module's source on
+every start costs more than the whole margin measured here.)
+
 With ``--demo`` it also builds a fresh virtual environment (``python -m venv
 --system-site-packages`` and ``pip install --no-deps`` of this checkout, so numba's
-cache next to the installed modules starts empty) and times the first and the second
-``markone demo`` there (slow: a minute or two).
+cache next to the installed modules starts empty) and times the first (cold cache)
+and the second (warm) ``markone demo`` there (slow: a minute or two).
+
+With ``--write-docs`` the results replace the measured block of
+``docs/start-up.md`` (between its ``bench_startup`` markers), the load included: the
+page's numbers are this script's output, never typed by hand.
 
 Goals (issue 26): every small question <= 1.5x the floor and <= 120 MB; the first
 ``check_separable`` on 1,000 x 20 <= 0.5 s above the floor; the first demo <= 2x the
@@ -22,14 +32,15 @@ second. The machine's load is printed with the numbers: on a shared machine wall
 times wait for a core, so read the CPU column and the ratios, and compare runs made
 at similar loads.
 
-Usage: ``python benchmarks/bench_startup.py [--repeat 3] [--demo]``.
+Usage: ``python benchmarks/bench_startup.py [--repeat 3] [--demo] [--write-docs]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
-import resource
+import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +48,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs" / "start-up.md"
+BEGIN, END = "<!-- bench_startup: begin -->", "<!-- bench_startup: end -->"
 AND = "x1,x2,y\n0,0,-1\n0,1,-1\n1,0,-1\n1,1,1\n"
 FIRST_CHECK = """
 import numpy as np
@@ -89,27 +102,64 @@ def questions(python, markone):
     }
 
 
+def byte_compiled_env(pycache):
+    """The children's environment: this checkout, byte-compiled into ``pycache``."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=str(pycache))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    saved = sys.pycache_prefix
+    sys.pycache_prefix = str(pycache)
+    try:
+        for package in ("markone", "verify"):
+            compileall.compile_dir(ROOT / package, quiet=1)
+    finally:
+        sys.pycache_prefix = saved
+    return env
+
+
 def startup_table(repeat):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    """Time every question; return the Markdown rows of the table."""
     with tempfile.TemporaryDirectory() as tmp:
+        env = byte_compiled_env(Path(tmp, "pycache"))
         Path(tmp, "tiny.csv").write_text(AND)
         rows = {}
-        print(f"start-up, best of {repeat} ({load()})")
+        before = load()
+        print(f"start-up, best of {repeat} ({before})")
         for name, argv in questions(sys.executable, [sys.executable, "-m", "markone"]).items():
             rows[name] = best(argv, tmp, env, repeat)
     floor_wall, floor_cpu, floor_mb = rows["floor: import numpy, highspy"]
     print(f"{'':36} {'wall s':>7} {'x floor':>8} {'cpu s':>7} {'x floor':>8} "
           f"{'peak MB':>8}")
+    table = ["| question | wall × floor | CPU × floor | peak memory |", "|---|---|---|---|"]
     for name, (wall, cpu, mb) in rows.items():
         print(f"{name:36} {wall:7.3f} {wall / floor_wall:8.2f} {cpu:7.3f} "
               f"{cpu / floor_cpu:8.2f} {mb:8.1f}")
+        if name.startswith("floor"):
+            cells = f"1.00 ({wall:.2f} s) | 1.00 ({cpu:.2f} s)"
+        elif name.startswith("first"):
+            cells = (f"{wall / floor_wall:.2f} (+{wall - floor_wall:.2f} s) | "
+                     f"{cpu / floor_cpu:.2f} (+{cpu - floor_cpu:.2f} s)")
+        else:
+            cells = f"{wall / floor_wall:.2f} | {cpu / floor_cpu:.2f}"
+        table.append(f"| {_markdown(name)} | {cells} | {mb:.0f} MB |")
     wall, cpu, _ = rows["first check_separable, 1000 x 20"]
+    after = load()
     print(f"first check_separable above the floor: {wall - floor_wall:.3f} s wall, "
-          f"{cpu - floor_cpu:.3f} s cpu (goal <= 0.5 s); {load()}")
+          f"{cpu - floor_cpu:.3f} s cpu (goal <= 0.5 s); {after}")
+    return [f"Best of {repeat}; before the run {before}, after it {after}:", ""] + table
+
+
+def _markdown(name):
+    """A question's name as the docs table shows it (commands in code spans)."""
+    if name.startswith("floor: "):
+        return f"floor: `{name[7:]}`"
+    if name.startswith("first check_separable"):
+        return "first `check_separable`, 1,000 × 20"
+    return f"`{name}`"
 
 
 def demo_pair():
-    """First and second ``markone demo`` in a fresh virtual environment."""
+    """First and second ``markone demo`` in a fresh virtual environment; return the
+    Markdown lines that report them."""
     with tempfile.TemporaryDirectory() as tmp:
         venv = Path(tmp, "venv")
         subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
@@ -119,14 +169,34 @@ def demo_pair():
                        check=True, cwd=tmp)
         env = {k: v for k, v in os.environ.items()
                if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
-        times = []
+        times, loads = [], []
         for k in (1, 2):
             times.append(run_child([python, "-m", "markone", "demo", "--out", f"demo{k}"],
                                    tmp, env))
+            loads.append(load())
             print(f"demo run {k}: {times[-1][0]:.1f} s wall, {times[-1][1]:.1f} s cpu, "
-                  f"{times[-1][2]:.0f} MB ({load()})")
-        print(f"first demo / second: {times[0][0] / times[1][0]:.2f}x wall, "
-              f"{times[0][1] / times[1][1]:.2f}x cpu (goal <= 2x)")
+                  f"{times[-1][2]:.0f} MB ({loads[-1]})")
+    (wall1, cpu1, mb1), (wall2, cpu2, mb2) = times
+    print(f"first demo / second: {wall1 / wall2:.2f}x wall, {cpu1 / cpu2:.2f}x cpu "
+          "(goal <= 2x)")
+    return ["| `markone demo` after a fresh install | wall | CPU | peak memory |",
+            "|---|---|---|---|",
+            f"| first (empty compile cache) | {wall1:.1f} s | {cpu1:.1f} s | {mb1:.0f} MB |",
+            f"| second | {wall2:.1f} s | {cpu2:.1f} s | {mb2:.0f} MB |",
+            f"| first / second | {wall1 / wall2:.2f} | {cpu1 / cpu2:.2f} | |",
+            "", f"({loads[0]} after the first, {loads[1]} after the second.)"]
+
+
+def write_docs(lines):
+    """Replace the measured block of docs/start-up.md with ``lines``."""
+    text = DOCS.read_text()
+    block = "\n".join([BEGIN, *lines, END])
+    new, n = re.subn(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text,
+                     flags=re.S)
+    if n != 1:
+        raise SystemExit(f"{DOCS} has no block between {BEGIN} and {END}")
+    DOCS.write_text(new)
+    print(f"wrote the results to {DOCS}")
 
 
 def main(argv=None):
@@ -135,10 +205,14 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--demo", action="store_true",
                    help="also time the first and second demo in a fresh venv (slow)")
+    p.add_argument("--write-docs", action="store_true",
+                   help="write the results into docs/start-up.md")
     args = p.parse_args(argv)
-    startup_table(args.repeat)
+    lines = startup_table(args.repeat)
     if args.demo:
-        demo_pair()
+        lines += ["", *demo_pair()]
+    if args.write_docs:
+        write_docs(lines)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Perceptron implementations for the conformance tests: a correct one in every
-adapter shape, and three deliberately wrong ones (the strict rule, a zero score counted
-as correct, learning rate 0.5). Independent of markone: plain Fraction loops."""
+adapter shape, three deliberately wrong ones (the strict rule, a zero score counted
+as correct, learning rate 0.5), and the textbook loop in float64 and in float32.
+Independent of markone: plain Fraction (or numpy float) loops."""
 
 from fractions import Fraction
 
@@ -171,3 +172,28 @@ class LearnOnly(OnlinePerceptron):
         if name == "partial_fit":
             raise AttributeError(name)
         return super().__getattribute__(name)
+
+
+def float64_perceptron(X, y, order):
+    """The textbook loop in float64."""
+    w, m = np.zeros(X.shape[1]), 0
+    for i in order:
+        if y[i] * (w @ X[i]) <= 0:
+            w, m = w + y[i] * X[i], m + 1
+    return w, m
+
+
+def float32_perceptron(X, y, order):
+    """The textbook loop in float32 (numpy's own dot product)."""
+    X, w, m = X.astype(np.float32), np.zeros(X.shape[1], np.float32), 0
+    for i in order:
+        if y[i] * (w @ X[i]) <= 0:
+            w, m = w + np.float32(y[i]) * X[i], m + 1
+    return w.astype(float), m
+
+
+def no_kernels(problem):
+    """Declines the kernel cases."""
+    if problem["task"] == "kernel":
+        return {"unsupported": "no kernels here"}
+    return {"w": [0], "mistakes": 0}

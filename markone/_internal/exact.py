@@ -77,11 +77,12 @@ _DIGIT_LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar("max_digits",
 
 class NumberTooLong(MarkoneError, ValueError):
     """A number written as text is beyond the digit limit (:func:`digit_limit`);
-    ``text`` is that text."""
+    ``text`` is that text, ``size`` its digits when written out in full (an upper
+    bound, never computed by writing it out) and ``limit`` the limit it broke."""
 
-    def __init__(self, message: str, text: str) -> None:
+    def __init__(self, message: str, text: str, size: int = 0, limit: int = 0) -> None:
         super().__init__(message)
-        self.text = text
+        self.text, self.size, self.limit = text, size, limit
 
 
 @contextlib.contextmanager
@@ -122,27 +123,37 @@ _INT_CHUNK = 4000
 STR_BITS = 12_000
 
 
-def parse_number(text: str, *, where: str = "") -> Fraction:
+def parse_number(text: str, *, where: str = "", max_digits: int | None = None
+                 ) -> Fraction:
     """The exact value of a number written as text (``"3"``, ``"-1/2"``, ``"0.25"``,
-    ``"1e-400"``, ``"1_000"``), within the digit limit (:func:`digit_limit`).
+    ``"1e-400"``, ``"1_000"``), within the digit limit: ``max_digits`` when given,
+    else :func:`digit_limit`'s (the one reader of number text: data files, exact
+    inputs, and the conformance protocol's answers with their own limit).
 
     Raises :class:`NumberTooLong` (a ``ValueError``) beyond the limit, before any
-    big number is made, and ``ValueError``/``ZeroDivisionError`` for text that is
-    not a number. Numbers of any length up to the limit are read, beyond Python's
-    own 4300-digit limit on ``int(str)``.
+    big number is made (``"1e1000000000"`` is refused as fast as ``"1e5"`` is read),
+    and ``ValueError``/``ZeroDivisionError`` for text that is not a number. Numbers of
+    any length up to the limit are read, beyond Python's own 4300-digit limit on
+    ``int(str)``.
 
     >>> parse_number("1_000.5"), parse_number(" -3/4 ")
     (Fraction(2001, 2), Fraction(-3, 4))
     >>> parse_number("1" * 5000) == int("1" * 1000) * 10**4000 + int("1" * 4000)
     True
+    >>> try:
+    ...     parse_number("2e5000", max_digits=4000)
+    ... except NumberTooLong as exc:
+    ...     print(exc.size, exc.limit)
+    5001 4000
     """
     size = _written_size(text)
-    limit = _DIGIT_LIMIT.get()
+    limit = _DIGIT_LIMIT.get() if max_digits is None else max_digits
     if size > limit:
         raise NumberTooLong(
             f"{where}{text_shown(text)} has {size} digits when written out in full, beyond "
             f"max_digits={limit}; raise the limit (with markone.datasets.digit_limit(N): "
-            "...), or pass the number as an int or a Fraction (no limit).", text)
+            "...), or pass the number as an int or a Fraction (no limit).", text, size,
+            limit)
     match = _RATIONAL.match(text)
     if match is None:
         raise ValueError(f"{text!r} is not a number")

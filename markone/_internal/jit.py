@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = ["kernel", "compiled", "on_first_compile", "load_numba", "is_compiled",
-           "PLAIN_PRESENTATIONS"]
+           "PLAIN_PRESENTATIONS", "PlainWork"]
 
 #: A perceptron run's passes run uncompiled (plain Python, numpy row operations) while
 #: the presentations it has made, the coming pass included, number at most this many:
@@ -107,3 +107,41 @@ def _register_kernel(numba, fn):
         register_jitable(**options)(fn)
     else:  # register_jitable() without options takes the function itself
         register_jitable(fn)
+
+
+class PlainWork:
+    """A process's allowance of plain (uncompiled) work, for kernels whose plain and
+    compiled runs compute the same IEEE operations in the same order (no fast-math),
+    so that the path changes the time a call takes, never its result.
+
+    :meth:`kernel` gives a kernel as it runs now: the plain function while the
+    allowance lasts, its :func:`compiled` dispatcher once it is spent (and from then
+    on: a process does not go back to plain). A small job thus never imports numba
+    nor waits for a compiler; a large one compiles once, as it would have anyway.
+
+    >>> work = PlainWork(3)
+    >>> @kernel()
+    ... def twice(x):
+    ...     return 2 * x
+    >>> work.kernel(twice, 2) is twice, work.left     # 2 units spent, plain
+    (True, 1)
+    >>> work.spend(5); work.left       # used up: work.kernel(twice) is compiled now
+    0
+    """
+
+    def __init__(self, units: int) -> None:
+        #: the plain work left, in the caller's units (e.g. the Mark I's trials)
+        self.left = units
+
+    def spend(self, units: int) -> None:
+        """Count ``units`` of work done (plain while any allowance was left)."""
+        self.left = max(self.left - units, 0)
+
+    def kernel(self, fn: Callable[..., Any], units: int = 0) -> Any:
+        """``fn`` itself while the allowance covers ``units`` more work (which are
+        spent), else ``compiled(fn)`` (and nothing is left)."""
+        if 0 < self.left and units <= self.left:
+            self.left -= units
+            return fn
+        self.left = 0
+        return compiled(fn)

@@ -8,6 +8,9 @@ R-units are numbered R1-R8 (:func:`markone.hardware.r_unit_name`), axes that cou
 have integer ticks (:func:`count_axis`), legends sit beside the data, not on it
 (:func:`legend_outside`), and colour that means a number gets a colour bar. :func:`audit` lists what would make
 a figure hard to read in a room; the test suite runs it on every figure markone makes.
+A page shows a figure at its own size in pixels (:func:`display_width_px`), where its
+smallest text is as large as body text; the browser tests measure the size at which
+the demo page and the documentation really show it (:func:`displayed_text_px`).
 
 Examples
 --------
@@ -32,7 +35,8 @@ from pathlib import Path
 from markone.errors import MarkoneError
 
 __all__ = ["DPI", "MIN_POINTS", "RC", "styled", "new_figure", "save_figure",
-           "count_axis", "legend_outside", "audit", "css_width_px",
+           "count_axis", "legend_outside", "audit", "display_width_px",
+           "displayed_text_px",
            "FigureAuditError"]
 
 #: Resolution of every PNG markone writes (dots per inch of the figure's own size).
@@ -119,13 +123,27 @@ def legend_outside(ax, **kwargs):
     ax.legend(**kwargs)
 
 
-def css_width_px(path, dpi=DPI):
-    """The width, in CSS pixels (96 per inch), at which a PNG written by
-    :func:`save_figure` shows its text at the point sizes it was drawn with."""
+def display_width_px(path):
+    """The width, in CSS pixels, at which a page shows a figure written by
+    :func:`save_figure` to a room: its own width in pixels, one pixel of the image to
+    one CSS pixel, so its smallest text (:data:`MIN_POINTS` at :data:`DPI`) shows at
+    :func:`displayed_text_px` of it, about 21 px, as large as a page's body text."""
     from PIL import Image
 
     with Image.open(path) as im:
-        return round(im.size[0] * 96 / dpi)
+        return im.size[0]
+
+
+def displayed_text_px(natural_px, displayed_px, *, points=MIN_POINTS, dpi=DPI):
+    """The size, in CSS pixels, of text drawn at ``points`` in a figure of ``dpi``
+    whose image, ``natural_px`` wide, a page shows ``displayed_px`` wide.
+
+    >>> round(displayed_text_px(1500, 1500), 2), round(displayed_text_px(1500, 675), 2)
+    (20.83, 9.38)
+    """
+    if natural_px <= 0:
+        raise ValueError(f"natural_px={natural_px!r}: an image is at least 1 px wide")
+    return points * dpi / 72 * displayed_px / natural_px
 
 
 def audit(fig):

@@ -297,12 +297,11 @@ def _worst_case_section(rep):
 def _xor_section(rep):
     import warnings
 
-    import numpy as np
-
     import markone
     import verify
     from markone._internal.style import new_figure, save_figure, styled
     from markone._internal.io import plural
+    from markone.plot import plot_cycle
 
     X, y = markone.datasets.xor()
     with warnings.catch_warnings():
@@ -310,20 +309,13 @@ def _xor_section(rep):
         run = markone.train(X, y)
     cyc = verify.check_cycling(X, y, progress=False)
     reach = verify.check_cycling(X, y, order="all", progress=False)
-    W = np.array(cyc.cycle, dtype=float)
 
     @styled
     def draw():
-        fig, (ax,) = new_figure(width=6.0, height=5.4, subplot_kw={"projection": "3d"})
-        loop = np.vstack([W, W[:1]])
-        ax.plot(loop[:, 0], loop[:, 1], loop[:, 2], "-o", color="#7570b3", ms=8)
-        for k, w in enumerate(W):
-            ax.text(*w, f"  state {k + 1}", fontsize=11)
-        ax.set_xlabel("weight on x₁")
-        ax.set_ylabel("weight on x₂")
-        ax.set_zlabel("intercept weight b")
-        ax.set_title(f"XOR: the weights go round a loop\nof "
-                     f"{plural(cyc.period_updates, 'update')}, forever")
+        fig, (ax,) = new_figure(width=6.4, height=3.4)
+        plot_cycle(ax, cyc.cycle, names=["weight on x₁", "weight on x₂", "intercept b"],
+                   title=f"XOR: the weights go round a loop of "
+                         f"{plural(cyc.period_updates, 'update')}, forever")
         return save_figure(fig, rep.out / "xor_cycle.png")
 
     path = draw()
@@ -350,8 +342,8 @@ def _xor_section(rep):
         f"{plural(reach.states, 'weight vector')} can ever be reached, none of squared "
         f"length above {reach.max_norm_sq}"
         + (" (the search was complete)." if reach.complete else " (search cut short)."),
-    ], [(path, "The four weight vectors of XOR's cycle, joined in the order they are "
-               "visited.")])
+    ], [(path, "The weight vectors of XOR's cycle, one column per state in the "
+               "order they are visited: after the last, the first comes again.")])
     return {"converged": run.converged, "epochs": run.epochs,
             "period_updates": cyc.period_updates, "reachable": reach.states,
             "max_norm_sq": reach.max_norm_sq}
@@ -393,7 +385,7 @@ def _sources_html(keys):
 
 def _write_index(rep, summary):
     from markone._internal.io import atomic_write
-    from markone._internal.style import css_width_px
+    from markone._internal.style import display_width_px
     from markone._sources import cited_keys
 
     parts = []
@@ -405,7 +397,7 @@ def _write_index(rep, summary):
         body += "</ul>"
         for path, caption in figures:
             name = html.escape(path.name)
-            body += (f'<figure><img src="{name}" width="{css_width_px(path)}" '
+            body += (f'<figure><img src="{name}" width="{display_width_px(path)}" '
                      f'alt="{html.escape(caption)}"><figcaption>{html.escape(caption)}'
                      f"</figcaption></figure>")
         for path, text in links:
@@ -420,8 +412,12 @@ body {{ font: 20px/1.55 system-ui, sans-serif; max-width: 1100px; margin: 2em au
        padding: 0 1em; color: #1a1a1a; }}
 h1 {{ font-size: 2em; margin-bottom: .2em; }}
 h2 {{ border-bottom: 2px solid #ccc; margin-top: 2em; }}
-img {{ max-width: 100%; height: auto; }} figure {{ margin: 1.2em 0; }}
-figcaption {{ color: #333; font-size: .9em; max-width: 50em; }}
+/* Figures at their own size in pixels (text as large as this page's), centred on the
+   screen even where wider than the column of text; scrolled, never shrunk. */
+figure {{ margin: 1.2em 0; width: max-content; max-width: calc(100vw - 3rem);
+         position: relative; left: 50%; transform: translateX(-50%); overflow-x: auto; }}
+figure img {{ display: block; max-width: none; height: auto; margin: 0 auto; }}
+figcaption {{ color: #333; font-size: .9em; max-width: 50em; margin: .4em auto 0; }}
 ul.facts {{ background: #f4f6f8; padding: .8em 1em .8em 2em; border-radius: 6px; }}
 p.link a {{ font-weight: 600; }}
 </style></head><body>

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone.hardware.trial import creep, device_moves
+from markone.hardware.trial import PLAIN, creep, device_moves
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -88,8 +88,9 @@ class Devices:
         stuck = (rng.random(request.shape) < p.sticky_prob if p.sticky_prob > 0
                  else np.zeros(request.shape, dtype=np.bool_))
         out = np.empty(request.shape)
-        device_moves(request, np.ascontiguousarray(self.gains[rows]), float(p.up_down),
-                     float(p.step_std), noise, float(p.sticky_steps), stuck, out)
+        PLAIN.kernel(device_moves)(
+            request, np.ascontiguousarray(self.gains[rows]), float(p.up_down),
+            float(p.step_std), noise, float(p.sticky_steps), stuck, out)
         return out
 
     def creep(self, weights: np.ndarray, mask: np.ndarray | None, now_s: float) -> None:
@@ -103,4 +104,5 @@ class Devices:
         lo, hi = (-np.inf, np.inf) if p.weight_range is None else p.weight_range
         wired = (np.ones(weights.shape, dtype=np.bool_) if mask is None
                  else np.asarray(mask, dtype=np.bool_))
-        creep(weights, wired, float(p.drift_rate * dt), float(lo), float(hi))
+        PLAIN.kernel(creep)(weights, wired, float(p.drift_rate * dt), float(lo),
+                            float(hi))

@@ -26,6 +26,7 @@ MarkI(seed=0, topology='full', theta=2, classes=['A', 'B'], now_s=...)
 
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Any
 
@@ -48,7 +49,7 @@ from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
 from markone.hardware.runits import RUnits
 from markone.hardware.segments import Segments
 from markone.hardware.trainer import Trainer
-from markone.hardware.trial import score_figures
+from markone.hardware.trial import PLAIN, score_figures
 
 __all__ = ["MarkI", "class_codes"]
 
@@ -322,7 +323,7 @@ class MarkI:
         self._check_trained()
         A = self.a_features(images)
         scores = np.empty((len(A), self.params.n_r_units))
-        score_figures(self.runits.weights, A, scores)
+        PLAIN.kernel(score_figures, len(A))(self.runits.weights, A, scores)
         return scores
 
     def predict(self, images: ArrayLike) -> np.ndarray:
@@ -359,6 +360,7 @@ class MarkI:
         list to append the :class:`Presentation` to, or None. Returns ``(some R-unit
         made a mistake, the figure was read right)``.
         """
+        PLAIN.spend(1)
         sensed = yield from self._sense(x, exposure_s)
         return (yield from self._respond(sensed, target, label, figure, trainer, stats,
                                          log))
@@ -436,15 +438,21 @@ class MarkI:
         return wrong, correct
 
     def _session(self, X, targets, label_idx, passes, stop_when_clean, trainer,
-                 stats, log, segments=None):
+                 stats, log, build_segments=None):
         """SimPy process of a training session: the passes, figure after figure,
         each run of figures that :mod:`~markone.hardware.segments` can compute ahead
-        waited for with one timeout, any other figure as its own :meth:`_trial`."""
+        waited for with one timeout, any other figure as its own :meth:`_trial`.
+        ``build_segments()`` makes the session's segments (or None) once the
+        process's plain trials are spent (:data:`markone.hardware.trial.PLAIN`):
+        until then every figure is a plain :meth:`_trial`, bit for bit the same."""
         backoff = skip = 0
+        segments = None
         for order in passes:
             errors = mistaken = 0
             pos, n = 0, len(order)
             while pos < n:
+                if segments is None and build_segments is not None and not PLAIN.left:
+                    segments, build_segments = build_segments(), None
                 if segments is not None and skip == 0:
                     end, counts, t_end = segments.run(order, pos, targets, label_idx)
                     if end > pos:
@@ -555,13 +563,13 @@ class MarkI:
         passes = self._passes(len(X), max_epochs, presentations, order,
                               self._rng if rng is None else rng)
         n_passes = max_epochs if presentations is None else -(-presentations // len(X))
-        segments = Segments.for_session(
-            self, X, trainer, stats, records,
+        build_segments = functools.partial(
+            Segments.for_session, self, X, trainer, stats, records,
             max_epochs * len(X) if presentations is None else presentations)
         with progress_bar(n_passes, "Mark I passes", enabled=progress) as bar:
             session = self.env.process(self._session(
                 X, codes[label_idx], label_idx, _ticking(passes, bar),
-                presentations is None, trainer, stats, records, segments))
+                presentations is None, trainer, stats, records, build_segments))
             with collector_paused(log):
                 self.env.run(until=session)
         return self._result(trainer, codes, w0, float(self.env.now - start), stats,

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import simpy
 
-from markone.hardware.trial import motor_seconds
+from markone.hardware.trial import PLAIN, motor_seconds
 
 __all__ = ["Motors"]
 
@@ -43,7 +43,8 @@ class Motors:
         :func:`~markone.hardware.trial.motor_seconds`); return the motor phase's
         duration in seconds."""
         # rounding is monotone: max(s) * step == max(s * step), start + it likewise
-        seconds = motor_seconds(float(np.max(steps, initial=0.0)), self.motor_step_s)
+        seconds = PLAIN.kernel(motor_seconds)(float(np.max(steps, initial=0.0)),
+                                              self.motor_step_s)
         if not seconds > 0:
             return 0.0
         start = self.env.now

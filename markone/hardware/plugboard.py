@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
-from markone._internal.validation import as_generator
+from markone._internal.jit import kernel
 from markone._internal.typing import Seed
-from markone.hardware.trial import score
+from markone._internal.validation import as_generator
+from markone.hardware.trial import PLAIN, score
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -88,7 +88,7 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
     room = np.full(n_s, params.max_fanout, dtype=np.int64)
     picks = np.empty((params.n_a_units, k), dtype=np.int64)
     words = np.empty(0, dtype=np.uint32)
-    a, used, n_free = _draw_picks(words, room, picks, 0)
+    a, used, n_free = PLAIN.kernel(_draw_picks, 1)(words, room, picks, 0)
     while a < len(picks):   # it needs more words (a unit needs at least one more)
         if n_free < k:   # only when max_fanout is nearly exhausted
             raise ValueError(
@@ -98,7 +98,7 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
         words = words[used:]   # the words of A-unit a on, and as many more as
         words = np.concatenate([words, _random_words(    # the rest surely take
             rng, (len(picks) - a) * _fewest_words(n_free, k) - len(words))])
-        a, used, n_free = _draw_picks(words, room, picks, a)
+        a, used, n_free = PLAIN.kernel(_draw_picks)(words, room, picks, a)
     return Wiring(picks[:, :params.n_excitatory].copy(),
                   picks[:, params.n_excitatory:].copy(), n_s)
 
@@ -122,7 +122,7 @@ def _fewest_words(n_free, k):
     return 2 * k - 2 if n_free <= _TAIL_SHUFFLE_ABOVE else k - 1
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _draw_picks(words, room, picks, a):
     """Fill ``picks[a:]`` (``k`` distinct S-units for each A-unit) from the S-units
     with ``room`` left, decrementing it, as ``picks[a] = rng.choice(free, size=k,
@@ -151,7 +151,7 @@ def _draw_picks(words, room, picks, a):
     return a, cursor[0], n_free
 
 
-@njit(inline="always")
+@kernel()
 def _free(room, free):
     """``free[:n]`` = the S-units with room left, ascending; returns ``n``."""
     n = 0
@@ -162,7 +162,7 @@ def _free(room, free):
     return n
 
 
-@njit(inline="always")
+@kernel()
 def _choose(words, cursor, n, k, idx):
     """``rng.choice(n, size=k, replace=False)`` (shuffled) from ``words[cursor:]``:
     into ``idx[:k]``, or ``idx[n - k:n]`` after a tail shuffle. Returns False when
@@ -183,7 +183,7 @@ def _choose(words, cursor, n, k, idx):
     return _shuffle(words, cursor, idx[:k], 1)
 
 
-@njit(inline="always")
+@kernel()
 def _shuffle(words, cursor, data, first):
     """numpy's ``_shuffle_int``: swap ``data[i]`` with ``data[j]``, ``j`` drawn in
     ``[0, i]``, for ``i`` from the last down to ``first``. False when the words ran
@@ -196,7 +196,7 @@ def _shuffle(words, cursor, data, first):
     return True
 
 
-@njit(inline="always")
+@kernel()
 def _below(words, cursor, high):
     """A number in ``[0, high]`` (``high < 2**32 - 1``) as numpy's
     ``random_bounded_uint64`` draws it, by Lemire's multiply-and-reject on the words
@@ -227,11 +227,11 @@ def _net(wiring, s):
     s = np.asarray(s)
     flat = np.ascontiguousarray(s.reshape(-1, s.shape[-1]), dtype=np.float64)
     out = np.empty((flat.shape[0], wiring.inputs.shape[0]))
-    _net_rows(flat, wiring.inputs, wiring.signs, out)
+    PLAIN.kernel(_net_rows, len(flat))(flat, wiring.inputs, wiring.signs, out)
     return out.reshape(s.shape[:-1] + (wiring.inputs.shape[0],))
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _net_rows(s, inputs, signs, out):
     """``out[n, a] = sum_k s[n, inputs[a, k]] * signs[k]``: every A-unit's net input."""
     for n in range(s.shape[0]):
@@ -290,7 +290,7 @@ class Pattern:
         ``(n_r, n_a)``): the trial kernel's :func:`~markone.hardware.trial.score`,
         the same sums in the same order as the segment loop's."""
         out = np.empty(weights.shape[0])
-        score(weights, self.units, out)
+        PLAIN.kernel(score)(weights, self.units, out)
         return out
 
     def masked(self, mask: np.ndarray) -> np.ndarray:

@@ -33,7 +33,7 @@ import numpy as np
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import ArrayLike, Seed
-from markone.hardware.trial import PHYSICS, look, physics_of, settle, settle_wait
+from markone.hardware.trial import PHYSICS, PLAIN, look, physics_of, settle, settle_wait
 
 if TYPE_CHECKING:
     import simpy
@@ -60,10 +60,11 @@ def approach(level: ArrayLike, light: ArrayLike, dt: float, rise_s: float, decay
     level, light = np.broadcast_arrays(np.asarray(level, dtype=np.float64),
                                        np.asarray(light, dtype=np.float64))
     out = level.copy()
-    lag = np.zeros(1, dtype=PHYSICS)   # the lag needs only its time constants
+    lag = np.zeros(1, dtype=PHYSICS).view(np.recarray)   # only its time constants
     lag["rise_s"], lag["decay_s"] = rise_s, decay_s
-    settle(out.reshape(-1), np.ascontiguousarray(light).reshape(-1), float(dt), lag,
-           _NO_STATE)
+    PLAIN.kernel(settle, out.size // max(out.shape[-1], 1))(
+        out.reshape(-1), np.ascontiguousarray(light).reshape(-1), float(dt), lag,
+        _NO_STATE)
     return out
 
 
@@ -93,7 +94,7 @@ class Retina:
     def settle_time_s(self, light: np.ndarray) -> float:
         """Seconds until every cell is within ``settle_tolerance`` of ``light``."""
         gap = np.asarray(light, dtype=np.float64) - self.level
-        return settle_wait(float(np.max(gap, initial=-np.inf)),
+        return PLAIN.kernel(settle_wait)(float(np.max(gap, initial=-np.inf)),
                            float(np.max(-gap, initial=-np.inf)), self.physics, math.nan)
 
     def show(self, image: np.ndarray, exposure_s: float | None = None
@@ -117,14 +118,15 @@ class Retina:
                             0.0, 1.0)
         if self.level.dtype != np.float64 or not self.level.flags.writeable:
             self.level = np.array(self.level, dtype=np.float64)
-        rise, fall = look(self.level, np.asarray(self.light, dtype=np.float64), light,
+        rise, fall = PLAIN.kernel(look)(self.level, np.asarray(self.light, dtype=np.float64), light,
                           float(self.env.now - self._t), ph, self.level)
         self.light, self._t = light, self.env.now
         if exposure_s is None:
             exposure_s = p.exposure_s
-        yield self.env.timeout(settle_wait(
+        yield self.env.timeout(PLAIN.kernel(settle_wait)(
             rise, fall, ph, math.nan if exposure_s is None else float(exposure_s)))
-        settle(self.level, light, float(self.env.now - self._t), ph, _NO_STATE)
+        PLAIN.kernel(settle)(self.level, light, float(self.env.now - self._t), ph,
+                             _NO_STATE)
         self._t = self.env.now
         return self.level >= p.s_threshold
 

@@ -24,12 +24,12 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
-from markone._internal.validation import as_generator
+from markone._internal.jit import kernel
 from markone._internal.typing import Seed
+from markone._internal.validation import as_generator
 from markone.hardware.devices import Devices
-from markone.hardware.trial import score, turn_units
+from markone.hardware.trial import PLAIN, score, turn_units
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -78,7 +78,7 @@ class Move:
     steps: np.ndarray
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
     """Fill ``old``/``new`` (the rows' weights before and after the end stops),
     ``blocked`` (requested moves an end stop cut short) and ``steps`` (each row's
@@ -151,7 +151,7 @@ class RUnits:
         its cached :class:`~markone.hardware.plugboard.Pattern`, which gives the same
         numbers.)"""
         out = np.empty(self.weights.shape[0])
-        score(self.weights, np.flatnonzero(a), out)
+        PLAIN.kernel(score)(self.weights, np.flatnonzero(a), out)
         return out
 
     def plan(self, rows: np.ndarray, delta: np.ndarray, whole: bool = False) -> Move:
@@ -172,8 +172,8 @@ class RUnits:
                 or not request.flags.c_contiguous:
             request = np.ascontiguousarray(np.broadcast_to(request, shape),
                                            dtype=np.float64)
-        _move(self.weights, np.asarray(rows, dtype=np.int64), request, float(lo),
-              float(hi), old, new, blocked, steps)
+        PLAIN.kernel(_move)(self.weights, np.asarray(rows, dtype=np.int64), request,
+                            float(lo), float(hi), old, new, blocked, steps)
         return Move(rows, old, new, blocked, steps)
 
     def commit(self, move: Move) -> None:

@@ -49,8 +49,8 @@ import functools
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
+from markone._internal.jit import compiled, kernel
 from markone.hardware.run import adopt
 from markone.hardware.trial import (decide, look, motor_seconds, physics_of, score,
                                     settle, settle_wait, turn_units)
@@ -143,7 +143,7 @@ class _Work(NamedTuple):
     want: np.ndarray
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _decode(scores, codes):
     """The class nearest (Hamming) to ``sign(scores)`` (zero counts as +1), ties to
     the class whose code agrees best with the scores (the first of equals), as
@@ -161,7 +161,7 @@ def _decode(scores, codes):
     return best
 
 
-@njit(inline="always")
+@kernel()
 def _distance(scores, code):
     """Hamming distance of ``sign(scores)`` (zero counts as +1) from ``code``."""
     d = 0
@@ -170,7 +170,7 @@ def _distance(scores, code):
     return d
 
 
-@njit(inline="always")
+@kernel()
 def _agreement(scores, code):
     """``scores . code``, summed in order."""
     agree = 0.0
@@ -179,7 +179,7 @@ def _agreement(scores, code):
     return agree
 
 
-@njit(inline="always")
+@kernel()
 def _decoded(scores, codes, near_ptr, near_idx):
     """The class :meth:`MarkI._decode_one` decodes from ``scores``: the nearest
     classes looked up (or searched), a tie to the best agreement, the first of
@@ -201,7 +201,7 @@ def _decoded(scores, codes, near_ptr, near_idx):
     return decoded
 
 
-@njit(inline="always")
+@kernel()
 def _see(level, light, clock, x, s_state, physics, out):
     """The retina's phase of a figure with lights ``x`` (:meth:`Retina.read`) on cells
     at ``level`` under ``light`` since ``clock[1]`` (now ``clock[0]``): ``out`` gets
@@ -220,7 +220,7 @@ def _see(level, light, clock, x, s_state, physics, out):
     return t_settled, settle_s
 
 
-@njit(inline="always")
+@kernel()
 def _plan(weights, own_ptr, own_idx, target, ph, rule, work, n_rows):
     """The moves of the reinforced rows (``RUnits.plan`` of ``online.increment``, eta *
     y * x) on the A-units that are active and in the row's source set: elsewhere a
@@ -239,7 +239,7 @@ def _plan(weights, own_ptr, own_idx, target, ph, rule, work, n_rows):
     return longest
 
 
-@njit(inline="always")
+@kernel()
 def _turn(weights, own_ptr, own_idx, rule, tally, work, n_rows):
     """Commit the moves of the reinforced rows (A-units as :func:`_unmark` reads
     them) and count their reinforcements and blocked moves; returns the blocked
@@ -258,7 +258,7 @@ def _turn(weights, own_ptr, own_idx, rule, tally, work, n_rows):
     return n_blocked
 
 
-@njit(inline="always")
+@kernel()
 def _count(rule, tally, work, codes, near_ptr, near_idx, label):
     """Count a figure's mistakes (and, error-driven, its reinforcements) and decode
     its response as :meth:`MarkI._trial` does; returns ``(any R-unit wrong, the
@@ -279,7 +279,7 @@ def _count(rule, tally, work, codes, near_ptr, near_idx, label):
     return True, decoded
 
 
-@njit(inline="always")
+@kernel()
 def _changes(chg_r, chg_a, chg_v, n_chg, own_ptr, own_idx, work, n_rows):
     """Log the weight changes of the reinforced rows (A-units as :func:`_unmark`
     reads them) from ``n_chg`` on; returns the changes logged so far."""
@@ -293,7 +293,7 @@ def _changes(chg_r, chg_a, chg_v, n_chg, own_ptr, own_idx, work, n_rows):
     return n_chg
 
 
-@njit(inline="always")
+@kernel()
 def _unmark(own_ptr, own_idx, work, n_rows):
     """Clear the ``moved`` marks of the reinforced rows (their A-units
     ``own_idx[own_ptr[r]:own_ptr[r + 1]]``)."""
@@ -303,7 +303,7 @@ def _unmark(own_ptr, own_idx, work, n_rows):
             work.moved[r, own_idx[p]] = False
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _new_work(n_s, n_r, n_a):
     """The scratch of :func:`run_segment` (``moved`` all False)."""
     return _Work(np.empty(n_s), np.empty(n_r), np.zeros(n_r, dtype=np.bool_),
@@ -312,7 +312,7 @@ def _new_work(n_s, n_r, n_a):
                  np.empty(n_r), np.empty(n_a))
 
 
-@njit(inline="always")
+@kernel()
 def _motor_phase(weights, own_ptr, own_idx, target, ph, rule, work, n_rows, t_logic):
     """Plan the moves of the ``n_rows`` reinforced rows (targets ``target``, A-units
     as :func:`_unmark` reads them); returns ``(end of the trial, motor seconds)``, as
@@ -326,8 +326,10 @@ def _motor_phase(weights, own_ptr, own_idx, target, ph, rule, work, n_rows, t_lo
     return t_logic, 0.0
 
 
-@njit(cache=True, nogil=True)
-def run_segment(order, pos, horizon, machine, figures, physics, rule, tally, log):
+@kernel()
+def run_segment(order: np.ndarray, pos: int, horizon: float, machine: Machine,
+                figures: Figures, physics: np.ndarray, rule: Rule, tally: Tally,
+                log: LogBuffers) -> int:
     """Run figures ``order[pos:]`` until one needs the per-figure path, each as the
     trial kernel's steps (:mod:`markone.hardware.trial`) in the per-figure order.
 
@@ -466,9 +468,10 @@ class Segments:
                         np.array([now, retina._t], dtype=np.float64))
         tally = Tally(stats["mistakes"], stats["reinforcements"], stats["saturated"],
                       np.zeros(2, dtype=np.int64))
-        end = run_segment(np.ascontiguousarray(order, dtype=np.int64), pos, horizon,
-                          state, self.figures._replace(targets=targets, labels=labels),
-                          self.physics, self.rule, tally, self.buffers)
+        end = compiled(run_segment)(
+            np.ascontiguousarray(order, dtype=np.int64), pos, horizon, state,
+            self.figures._replace(targets=targets, labels=labels), self.physics,
+            self.rule, tally, self.buffers)
         if end > pos:
             retina.light, retina._t = state.light, float(state.clock[1])
             stats["shown"] += end - pos
@@ -500,7 +503,7 @@ def _figures_ahead(X, S, patterns, mask, codes, n_r):
         mask = np.ones((n_r, A.shape[1]), dtype=bool)
     own_ptr = np.zeros(len(X) * n_r + 1, dtype=np.int64)
     own_idx = np.empty(pat_idx.size * n_r, dtype=np.int64)
-    _own(pat_ptr, pat_idx, mask, own_ptr, own_idx)
+    compiled(_own)(pat_ptr, pat_idx, mask, own_ptr, own_idx)
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     near_ptr, near_idx = _nearest(codes)
     none = np.zeros(0, dtype=np.int64)
@@ -518,7 +521,7 @@ def _log_buffers(cap, n_r, n_a):
                       np.zeros(n_chg, dtype=np.int64), np.zeros(n_chg))
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _own(pat_ptr, pat_idx, mask, own_ptr, own_idx):
     """Fill the CSR ``own_ptr``/``own_idx``: row ``i * n_r + r`` lists figure ``i``'s
     active A-units in R-unit ``r``'s source set (``mask[r]``), ascending."""

@@ -36,7 +36,7 @@ import numpy as np
 from markone import online
 from markone._internal.validation import check_choice
 from markone.hardware.params import RULES
-from markone.hardware.trial import decide
+from markone.hardware.trial import PLAIN, decide
 
 if TYPE_CHECKING:
     from markone.hardware.plugboard import Pattern
@@ -73,9 +73,9 @@ class Trainer:
         """
         n_r = len(scores)
         mistakes, rows = np.empty(n_r, dtype=np.bool_), np.empty(n_r, dtype=np.int64)
-        rows = rows[:decide(np.asarray(scores, dtype=np.float64),
-                            np.asarray(target, dtype=np.int64), self.rule == "forced",
-                            mistakes, rows)]
+        rows = rows[:PLAIN.kernel(decide)(
+            np.asarray(scores, dtype=np.float64), np.asarray(target, dtype=np.int64),
+            self.rule == "forced", mistakes, rows)]
         if not rows.size:
             return mistakes, rows, np.zeros((0, len(a)))
         if pattern is not None and self.rule != "gamma":

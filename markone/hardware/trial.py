@@ -5,8 +5,10 @@ exposure ends), the A/R logic (the R-units' sums over the active A-units,
 :func:`score`), the trainer's decision with the learner core's rule
 (:func:`markone.online.signed_mistake`), and the potentiometers' moves against their
 end stops, which set how long the motors run. This module holds each of these steps
-once, compiled (numba, no fast-math: every value is the IEEE result of the same
-operations in the same order), and both ways of running the machine call them:
+once, as a plain Python function that numba compiles on demand
+(:mod:`markone._internal.jit`; no fast-math: every value is the IEEE result of the
+same operations in the same order, plain or compiled), and both ways of running the
+machine call them:
 
 * the per-figure SimPy process (:meth:`MarkI._trial <markone.hardware.machine.MarkI>`,
   through :class:`~markone.hardware.retina.Retina`,
@@ -16,6 +18,13 @@ operations in the same order), and both ways of running the machine call them:
   :class:`~markone.hardware.motors.Motors`), one SimPy timeout per phase;
 * the compiled segment loop (:func:`markone.hardware.segments.run_segment`), which runs
   a whole run of figures between two events of the clock.
+
+**Plain, then compiled.** A process runs its first :data:`PLAIN_TRIALS` trials'
+steps as plain Python (:data:`PLAIN`: no numba import, no compiler: a small job, such
+as the demo's, starts at once) and later ones compiled, in a segment loop or one by
+one; since plain and compiled steps give the same values bit for bit, the choice
+changes the time a run takes, never its result
+(``tests/markone/hardware/test_plain_trials.py``).
 
 The physics travels as a named record (dtype :data:`PHYSICS`, built by
 :func:`physics_of`), each value read by its name, never by position.
@@ -38,7 +47,7 @@ Examples
 1
 >>> wrong.tolist(), rows[:1].tolist()
 ([True, False], [0])
->>> motor_seconds(3.0, ph[0]["motor_step_s"]) == 3.0 * 0.2
+>>> motor_seconds(3.0, float(ph[0]["motor_step_s"])) == 3.0 * 0.2
 True
 """
 
@@ -48,25 +57,35 @@ import math
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
+from markone._internal.jit import PlainWork, kernel
 from markone.online import signed_mistake
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
-__all__ = ["PHYSICS", "physics_of", "remains", "lag_cell", "look", "settle_wait",
+__all__ = ["PLAIN_TRIALS", "PLAIN", "PHYSICS", "physics_of", "remains", "lag_cell", "look", "settle_wait",
            "settle", "score", "score_figures", "decide", "turn_to", "turn_units",
            "motor_seconds", "device_moves", "creep"]
 
+#: A process runs this many trials (and bulk steps of as many figures) plain: at about
+#: a millisecond each in Python, less time than importing numba and compiling the
+#: steps takes (seconds).
+PLAIN_TRIALS = 2**8
+
+#: The plain work left to this process (:class:`markone._internal.jit.PlainWork`, in
+#: trials): ``PLAIN.kernel(step)`` is the step as it runs now.
+PLAIN = PlainWork(PLAIN_TRIALS)
+
 #: The learner core's mistake test, compiled into the kernel (the same function).
-_mistake = njit(inline="always")(signed_mistake)
+_mistake = kernel()(signed_mistake)
 
 
 #: The physics of one machine as the kernel reads it: a record of plain floats, each by
 #: name. ``exposure_s`` is NaN when the machine waits until the retina settles; ``lo``
-#: and ``hi`` are the end stops (infinite without them). (A one-element numpy record
-#: array, because numba takes one from Python far faster than a named tuple.)
+#: and ``hi`` are the end stops (infinite without them). (A one-element
+#: ``numpy.recarray``, because numba takes one from Python far faster than a named
+#: tuple, and its record reads a field by name in plain Python too.)
 PHYSICS = np.dtype([(name, np.float64) for name in (
     "rise_s", "decay_s", "tolerance", "s_threshold", "exposure_s", "logic_s",
     "motor_step_s", "lo", "hi")])
@@ -85,12 +104,12 @@ def physics_of(params: MarkIParams) -> np.ndarray:
     return np.array([(
         params.photocell_rise_s, params.photocell_decay_s, params.settle_tolerance,
         params.s_threshold, math.nan if params.exposure_s is None else params.exposure_s,
-        params.logic_s, params.motor_step_s, lo, hi)], dtype=PHYSICS)
+        params.logic_s, params.motor_step_s, lo, hi)], dtype=PHYSICS).view(np.recarray)
 
 
 # ---------------------------------------------------------------------- the retina
-@njit(cache=True, nogil=True, inline="always")
-def remains(dt, tau):
+@kernel()
+def remains(dt: float, tau: float) -> float:
     """Fraction of a step still to go after ``dt`` seconds (time constant ``tau``).
 
     >>> remains(0.0, 0.02), remains(1.0, 0.0)
@@ -99,16 +118,17 @@ def remains(dt, tau):
     return math.exp(-dt / tau) if tau > 0 else 0.0
 
 
-@njit(inline="always")
-def lag_cell(level, light, up, down):
+@kernel()
+def lag_cell(level: float, light: float, up: float, down: float) -> float:
     """One cell at ``level`` after its lag towards ``light``, the factors ``up``
     (light above the level) and ``down`` precomputed: the IEEE operations of
     ``light + (level - light) * np.where(light > level, up, down)``, bit for bit."""
     return light + (level - light) * (up if light > level else down)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def look(level, light, x, dt, physics, out):
+@kernel()
+def look(level: np.ndarray, light: np.ndarray, x: np.ndarray, dt: float,
+         physics: np.ndarray, out: np.ndarray) -> tuple[float, float]:
     """Bring the cells to the clock and show ``x``: ``out`` (may be ``level``) gets
     each cell after ``dt`` seconds of lag towards ``light`` (instant cells, both time
     constants 0, read their light); returns the worst rise
@@ -126,8 +146,9 @@ def look(level, light, x, dt, physics, out):
     return rise, fall
 
 
-@njit(cache=True, nogil=True, inline="always")
-def settle_wait(rise, fall, physics, exposure_s):
+@kernel()
+def settle_wait(rise: float, fall: float, physics: np.ndarray, exposure_s: float
+                ) -> float:
     """Seconds the machine looks at a figure: ``exposure_s`` unless it is NaN, else
     until the worst ``rise`` and ``fall`` are within the tolerance (each needs
     ``tau * log(gap / tolerance)``; instant cells need nothing)."""
@@ -139,11 +160,12 @@ def settle_wait(rise, fall, physics, exposure_s):
         wait = max(wait, ph.rise_s * math.log(rise / ph.tolerance))
     if ph.decay_s > 0 and fall > ph.tolerance:
         wait = max(wait, ph.decay_s * math.log(fall / ph.tolerance))
-    return wait
+    return float(wait)   # plain, the record's fields are numpy floats: the same value
 
 
-@njit(cache=True, nogil=True, inline="always")
-def settle(level, x, settle_s, physics, expect):
+@kernel()
+def settle(level: np.ndarray, x: np.ndarray, settle_s: float, physics: np.ndarray,
+           expect: np.ndarray) -> bool:
     """In place: every cell ``level[c]`` after ``settle_s`` seconds of lag towards
     ``x[c]`` (instant cells read it). Returns whether the S-units then read ``expect`` (0/1 per cell; always
     True when ``expect`` is empty)."""
@@ -160,8 +182,8 @@ def settle(level, x, settle_s, physics, expect):
 
 
 # ---------------------------------------------------------------------- the scores
-@njit(cache=True, nogil=True, inline="always")
-def score(weights, active, scores):
+@kernel()
+def score(weights: np.ndarray, active: np.ndarray, scores: np.ndarray) -> None:
     """``scores[r]``: R-unit ``r``'s weighted sum over the ``active`` A-units (their
     indices, ascending), ``weights`` being ``(n_r, n_a)``.
 
@@ -184,8 +206,8 @@ def score(weights, active, scores):
         scores[r] = total
 
 
-@njit(cache=True, nogil=True)
-def score_figures(weights, A, scores):
+@kernel()
+def score_figures(weights: np.ndarray, A: np.ndarray, scores: np.ndarray) -> None:
     """:func:`score` of many figures: row ``scores[i]`` gets the sums over the
     A-units that fire in row ``A[i]`` (0/1, ``(n, n_a)``).
 
@@ -200,8 +222,9 @@ def score_figures(weights, A, scores):
 
 
 # ---------------------------------------------------------------------- the decision
-@njit(cache=True, nogil=True, inline="always")
-def decide(scores, target, forced, wrong, rows):
+@kernel()
+def decide(scores: np.ndarray, target: np.ndarray, forced: bool, wrong: np.ndarray,
+           rows: np.ndarray) -> int:
     """The trainer's decision on the R-units' ``scores``: ``wrong[r]`` is the core's
     mistake test (:func:`markone.online.signed_mistake` of ``target[r] * scores[r]``);
     ``rows`` starts with the R-units to reinforce (the wrong ones, or every one when
@@ -216,8 +239,8 @@ def decide(scores, target, forced, wrong, rows):
 
 
 # ---------------------------------------------------------------------- the motors
-@njit(inline="always")
-def turn_to(before, want, lo, hi):
+@kernel()
+def turn_to(before: float, want: float, lo: float, hi: float) -> tuple[float, bool]:
     """Where a potentiometer at ``before`` asked to move by ``want`` stops (end stops
     ``lo``/``hi``: the value of ``np.clip(before + want, lo, hi)``), and whether an end
     stop cut the move short."""
@@ -226,8 +249,9 @@ def turn_to(before, want, lo, hi):
     return after, after != wanted and want != 0
 
 
-@njit(cache=True, nogil=True, inline="always")
-def turn_units(before, units, want, lo, hi, after):
+@kernel()
+def turn_units(before: np.ndarray, units: np.ndarray, want: np.ndarray, lo: float,
+               hi: float, after: np.ndarray) -> tuple[int, float]:
     """One R-unit's potentiometers ``units`` (positions in ``before``) asked to move
     by ``want[p]`` (the ``p``-th of ``units``): ``after[j]`` gets where each stops.
     Returns ``(moves an end stop cut short, the largest move in steps)``."""
@@ -241,8 +265,10 @@ def turn_units(before, units, want, lo, hi, after):
     return n_blocked, largest
 
 
-@njit(cache=True, nogil=True)
-def device_moves(want, gain, up_down, step_std, noise, sticky_steps, stuck, out):
+@kernel()
+def device_moves(want: np.ndarray, gain: np.ndarray, up_down: float, step_std: float,
+                 noise: np.ndarray, sticky_steps: float, stuck: np.ndarray,
+                 out: np.ndarray) -> None:
     """What potentiometers with device variation turn when asked to move ``want``
     steps (any shape; every other array the same shape): ``out`` gets each one's
     move, before the end stops.
@@ -272,8 +298,9 @@ def device_moves(want, gain, up_down, step_std, noise, sticky_steps, stuck, out)
         flat_out[k] = turned * (1 + up_down) if w > 0 else -turned * (1 - up_down)
 
 
-@njit(cache=True, nogil=True)
-def creep(weights, wired, shift, lo, hi):
+@kernel()
+def creep(weights: np.ndarray, wired: np.ndarray, shift: float, lo: float, hi: float
+          ) -> None:
     """In place: every ``wired`` potentiometer of ``weights`` moved by ``shift``
     steps, stopped by the end stops ``lo``/``hi`` (deterministic drift).
 
@@ -288,8 +315,8 @@ def creep(weights, wired, shift, lo, hi):
                 weights[r, j] = min(max(weights[r, j] + shift, lo), hi)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def motor_seconds(longest, motor_step_s):
+@kernel()
+def motor_seconds(longest: float, motor_step_s: float) -> float:
     """How long the motor phase runs: the slowest bank's ``longest`` move (in steps),
     the banks in parallel; 0 with instant motors or nothing to move."""
     if motor_step_s > 0 and longest > 0:

@@ -5,8 +5,9 @@ import pytest
 from PIL import Image
 
 from markone._internal import style as _style
-from markone._internal.style import (DPI, FigureAuditError, audit, css_width_px, legend_outside,
-                            new_figure, save_figure)
+from markone._internal.style import (DPI, FigureAuditError, audit, display_width_px,
+                                     displayed_text_px, legend_outside, new_figure,
+                                     save_figure)
 
 
 def test_a_clean_figure_passes():
@@ -53,4 +54,12 @@ def test_saved_png_has_the_resolution_and_size_it_claims(tmp_path):
     with Image.open(path) as im:
         assert im.size == (4 * DPI, 3 * DPI)
         assert round(im.info["dpi"][0]) == DPI
-    assert css_width_px(path) == 4 * 96     # shown at its own size on a page
+    assert display_width_px(path) == 4 * DPI  # shown at its own size in pixels
+    assert displayed_text_px(4 * DPI, display_width_px(path)) >= 20  # body text, demo
+
+
+def test_displayed_text_scales_with_the_image():
+    assert displayed_text_px(1000, 1000, points=72, dpi=100) == 100
+    assert displayed_text_px(1000, 450, points=72, dpi=100) == 45
+    with pytest.raises(ValueError, match="natural_px=0"):
+        displayed_text_px(0, 100)

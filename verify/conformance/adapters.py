@@ -277,10 +277,10 @@ class RiverAdapter:
         X = _float_X(problem)
         d = X.shape[1]
 
-        def state():
+        def state(with_intercept):
             if hasattr(model, "coef_"):
                 return _linear_state(model.coef_, getattr(model, "intercept_", 0.0),
-                                     problem["intercept"])
+                                     with_intercept)
             weights = getattr(model, "weights", None)
             if weights is None:
                 raise ImplementationError(
@@ -288,13 +288,16 @@ class RiverAdapter:
                     "the adapter cannot read its weight vector (wrap it in f(problem))")
             coef = [float(weights.get(j, 0.0)) for j in range(d)]
             return _linear_state(coef, float(getattr(model, "intercept", 0.0)),
-                                 problem["intercept"])
+                                 with_intercept)
 
-        prev, mistakes = np.zeros(d + problem["intercept"]), 0
+        # an intercept the learner learned at some point is reported to the end, even
+        # when it came back to 0 (its length must not depend on its value)
+        prev, mistakes, learned = np.zeros(d + problem["intercept"]), 0, False
         for i in problem["order"]:
             x = {j: float(X[i, j]) for j in range(d)}
             _call(self.name + ".learn_one", model.learn_one, x, bool(problem["y"][i] > 0))
-            now = state()
+            now = state(problem["intercept"] or learned)
+            learned = learned or len(now) > d
             mistakes += bool(now.shape != prev.shape or np.any(now != prev))
             prev = now
         return {"w": prev.tolist(), "mistakes": mistakes}

@@ -255,6 +255,68 @@ def _pocket_ties():
                    True, variant="pocket")
 
 
+def _pocket_no_run():
+    from markone.datasets import xor
+
+    X, y = xor()
+    return _binary("variant-pocket-no-run", "pocket: a stream with no correct "
+                   "presentation", "variant-pocket", "when no presentation is ever "
+                   "correct, the pocket still holds the zero start (the zero start "
+                   "counts, with a run of 0)", X.astype(int).tolist(), y, [0, 1, 2], True,
+                   variant="pocket")
+
+
+def _voted_close():
+    X = [[-2, 1], [1, -2], [-1, -2], [-1, 1]]
+    y = [-1, -1, 1, -1]
+    queries = [[0, 2], [-2, -2], [-1, 2], [1, -1]]
+    return _binary("variant-voted-close-vote", "voted: weighted sums of -1",
+                   "variant-voted", "the zero start, replaced at once, has 0 votes: three "
+                   "queries get a weighted sum of exactly -1 (one vote more for the zero "
+                   "start would make it 0, which votes +1)", X, y, [0, 1, 0], True,
+                   variant="voted", queries=queries)
+
+
+# 2**100 ~ 1.3e30 and 2**60: float32 holds the inputs, not their products (2**201)
+_B, _C = Fraction(2) ** 100, Fraction(2) ** 60
+# 2**-140 ~ 7e-43: float32 holds it (as a subnormal), not its square (it flushes to 0)
+_T = Fraction(1, 2**140)
+
+
+def _float32_overflow():
+    return _binary(
+        "float32-overflow", "inputs float32 holds, scores beyond its range",
+        "float32-range",
+        "powers of two up to 2^101 ~ 2.5e30 (float64 is exact): after the first update, "
+        "example 1 (label -1) scores w.x = 2^201 - 2^161 - 2^159 > 0, a mistake; in "
+        "float32 the products overflow to +inf and -inf, their sum is NaN, and "
+        "y * NaN <= 0 is false: the update is skipped, and every later score is NaN too",
+        [[-2 * _B, -_C, _C], [-_B, 2 * _B, -_B / 2]], [1, -1], [0, 1, 1, 0, 1, 1], False)
+
+
+def _float32_underflow():
+    return _binary(
+        "float32-underflow", "products below float32's smallest number",
+        "float32-range",
+        "powers of two down to 2^-140 (float64 is exact): after the first update, "
+        "example 2 scores y w.x = 2^-279 > 0, correct; in float32 its products (2^-280) "
+        "flush to 0, a tie, which the rule counts as a mistake. A tolerance on ties "
+        "would also count example 0's score 2^-140 as a mistake, which float32 gets "
+        "right: only underflow gives float32's answer",
+        [[-1, -_T], [2**126, -_T], [_T, -_T]], [1, 1, -1],
+        [2, 2, 0, 0, 2, 2], False)
+
+
+def _steps():
+    return _binary(
+        "step-size", "inputs of different lengths (1, 3, 10, 13)", "step-size",
+        "the step is y x, whatever the length of x: a step normalised to unit length "
+        "(y x / ||x||) or scaled by 1 / ||x||^2 makes other decisions here (the norms "
+        "are integers, so both misreadings replay exactly)",
+        [[0, 3], [8, -6], [-12, 5], [5, 12], [0, -1]], [-1, -1, -1, 1, -1],
+        [0, 1, 4, 0, 2, 0, 2, 3, 4], False)
+
+
 def _multiclass_case(cid, title, pins, X, y, order, queries):
     from markone.multiclass import MulticlassPerceptron
 
@@ -330,6 +392,16 @@ def _kernel_stream():
                         "mistake, a small positive one is not", X, y, order)
 
 
+def _kernel_slips():
+    return _kernel_case("kernel-dual-count-slips", "an example that is a mistake three "
+                        "times", "alpha counts every mistake on its example (3 on "
+                        "example 2), starts at 0, grows by 1, and the score weighs "
+                        "alpha_j by y_j: starting at 1, adding 2, setting a flag, or "
+                        "leaving out the labels each gives other counts here",
+                        [[2, 0], [-1, -2], [0, 0], [0, -1], [1, 1]], [1, 1, -1, 1, 1],
+                        [2, 3, 2, 4, 2, 4, 2, 0])
+
+
 def build_cases() -> list[JSONDict]:
     """Every case of the suite, in a fixed order (a list of case dicts)."""
     return [
@@ -347,4 +419,6 @@ def build_cases() -> list[JSONDict]:
                  "keep the earlier"),
         _multiclass(), _kernel(),
         _voted_ties(), _pocket_ties(), _multiclass_stream(), _kernel_stream(),
+        _pocket_no_run(), _voted_close(), _float32_overflow(), _float32_underflow(),
+        _steps(), _kernel_slips(),
     ]

@@ -27,7 +27,8 @@ from typing import Any
 
 from markone._internal.typing import JSONDict
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
-from verify.conformance.judge import _close, _parse_answer, show_vector
+from verify.conformance.compare import close
+from verify.conformance.judge import _parse_answer, show_vector
 from verify.conformance.replay import binary_run, exact_rows, variant_answer
 
 __all__ = ["Divergence", "first_divergence"]
@@ -85,7 +86,7 @@ def _agrees(case, prefix, answer):
         return False, None, reference
     tol = case.get("tolerance", 0)
     same = ("mistakes" not in got or got["mistakes"] == reference["mistakes"]) and (
-        "w" not in got or _close(got["w"], [Fraction(v) for v in reference["w"]], tol)
+        "w" not in got or close(got["w"], [Fraction(v) for v in reference["w"]], tol)
     ) and ("predictions" not in got or got["predictions"] == reference["predictions"])
     return same, got, reference
 

@@ -8,8 +8,12 @@ of the rule (:mod:`verify.conformance.replay`) and names those that reproduce th
 answer: the strict rule ``< 0``, a zero score counted as correct, a learning rate
 other than 1 (same decisions, weights scaled by a positive factor), an intercept of
 the implementation's own added to an input that already carries the constant, the
-intercept stored first, a wrong dimension, float64 or float32 rounding, and the
-last iterate returned instead of a variant's vector.
+intercept stored first, a wrong dimension, the last iterate returned instead of a
+variant's vector, and (:mod:`verify.conformance.misreadings`) float64 or float32
+rounding, float32's range, a step that depends on the example and slips in a kernel
+perceptron's dual counts. A misread mistake test that a passed case rules out is
+dropped by :func:`verify.conformance.run_suite`
+(:mod:`verify.conformance.refutation`).
 
 >>> case = {"id": "t", "property": "p", "task": "binary", "variant": "last",
 ...         "tolerance": 1e-9, "float64_can_pass": True,
@@ -31,10 +35,18 @@ from fractions import Fraction
 from typing import Any
 
 from markone._internal.typing import JSONDict
+from verify.conformance.compare import close as _close
+from verify.conformance.compare import is_one as _is_one
+from verify.conformance.compare import reproduces as _reproduces
+from verify.conformance.compare import scale_factor as _scale_factor
+from verify.conformance.misreadings import (
+    arithmetic_misreadings,
+    kernel_slips,
+    step_misreadings,
+)
 from verify.conformance.protocol import parse_number, parse_vector
 from verify.conformance.replay import (
     TIE_TOLERANCES,
-    BinaryRun,
     binary_run,
     kernel_run,
     multiclass_run,
@@ -42,7 +54,7 @@ from verify.conformance.replay import (
     variant_answer,
 )
 
-__all__ = ["CaseResult", "judge", "show_vector", "answer_keys"]
+__all__ = ["CaseResult", "judge", "show_vector", "answer_keys", "diagnose", "causes"]
 
 _RULE_WORDS = {
     "strict": "the strict rule (update only when y w.x < 0): a zero score counted as "
@@ -70,7 +82,9 @@ class CaseResult:
     ``failed`` names the quantities that differ, ``details`` says how, ``diagnosis``
     gives the causes (misreadings that reproduce the answer), ``divergence`` the first
     divergent step (:mod:`verify.conformance.divergence`), ``error`` the
-    implementation's own message or traceback.
+    implementation's own message or traceback; ``rules`` has one entry per
+    diagnosis: the misread mistake test it names (a key of
+    :data:`verify.conformance.replay.RULES`), or ``""``.
     """
 
     id: str
@@ -83,6 +97,7 @@ class CaseResult:
     diagnosis: tuple = ()
     error: str = ""
     divergence: str = ""
+    rules: tuple = ()
     float64_can_pass: bool = True
     answer: dict = field(default_factory=dict, repr=False)
 
@@ -142,28 +157,6 @@ def _about(q):
     e = math.floor(math.log10(abs(q.numerator)) - math.log10(q.denominator))
     mantissa = float(q / Fraction(10) ** e)
     return f"{mantissa:.6g}e{e:+d}"
-
-
-def _close(got, want, tol):
-    """Exact equality, or within ``tol`` relative to the largest expected entry."""
-    if len(got) != len(want):
-        return False
-    scale = max((abs(v) for v in want), default=Fraction(0))
-    bound = Fraction(tol) * scale
-    return all(abs(g - e) <= bound for g, e in zip(got, want))
-
-
-def _scale_factor(got, want, tol):
-    """k > 0 with got = k * want (within tol), or None."""
-    if len(got) != len(want):
-        return None
-    pivot = max(range(len(want)), key=lambda j: abs(want[j]), default=None)
-    if pivot is None or want[pivot] == 0:
-        return Fraction(1) if all(g == 0 for g in got) else None
-    k = got[pivot] / want[pivot]
-    if k <= 0 or not _close(got, [k * v for v in want], tol):
-        return None
-    return k
 
 
 def _parse_answer(problem, answer):
@@ -266,12 +259,13 @@ def judge(case: JSONDict, answer: JSONDict | None,
             break
     if not failed:
         return CaseResult(status="pass", **base)
-    found = diagnose(case, got) if set(failed) - {"checkpoints"} else []
+    found = causes(case, got) if set(failed) - {"checkpoints"} else []
     if not found and cp_case is not None:
-        found = [f"at the state after {cp_case[0]['problem']['order'].__len__()} "
-                 f"presentations: {d}" for d in diagnose(*cp_case)]
+        found = [(f"at the state after {len(cp_case[0]['problem']['order'])} "
+                  f"presentations: {d}", rule) for d, rule in causes(*cp_case)]
     return CaseResult(status="fail", failed=tuple(failed), details=tuple(details),
-                      diagnosis=tuple(found), **base)
+                      diagnosis=tuple(d for d, _ in found),
+                      rules=tuple(rule for _, rule in found), **base)
 
 
 def _truncated_case(case, cp):
@@ -291,28 +285,19 @@ def _dim_note(got, want):
 def diagnose(case: JSONDict, got: JSONDict) -> list[str]:
     """Likely causes of a failed case: the misreadings of the rule that reproduce the
     answer ``got`` (parsed numbers), most specific first. Empty when none does."""
+    return [words for words, _ in causes(case, got)]
+
+
+def causes(case: JSONDict, got: JSONDict) -> list[tuple[str, str]]:
+    """:func:`diagnose`'s causes as ``(words, rule)``: ``rule`` is the key in
+    :data:`verify.conformance.replay.RULES` of a misread mistake test (a cause that
+    another case can rule out, :mod:`verify.conformance.refutation`), else ``""``."""
     problem = case["problem"]
     if problem["task"] == "multiclass":
-        return _diagnose_multiclass(case, got)
+        return [(words, "") for words in _diagnose_multiclass(case, got)]
     if problem["task"] == "kernel":
         return _diagnose_kernel(got, problem)
     return _diagnose_binary(case, got)
-
-
-def _reproduces(candidate, got, tol, *, scale=True):
-    """None, or the positive factor k with which ``candidate`` reproduces ``got``."""
-    if "mistakes" in got and got["mistakes"] != candidate["mistakes"]:
-        return None
-    if "predictions" in got:
-        return Fraction(1) if got["predictions"] == candidate.get("predictions") else None
-    w = [Fraction(v) for v in candidate["w"]]
-    if not scale:
-        return Fraction(1) if _close(got["w"], w, tol) else None
-    return _scale_factor(got["w"], w, tol)
-
-
-def _is_one(k):
-    return abs(k - 1) <= Fraction(1, 10**9)
 
 
 def _step_words(k):
@@ -328,25 +313,29 @@ def _rate_words(k):
 def _diagnose_binary(case, got):
     problem, want, tol = case["problem"], case["expected"], case.get("tolerance", 0)
     if "w" in got and len(got["w"]) != len(want["w"]):
-        return _diagnose_dimension(problem, got, len(want["w"]), tol)
-    if "w" in got and problem["variant"] != "last":
-        found = _variant_misreadings(case, got["w"], tol)
-        if found:
-            return found
+        return _unkeyed(_diagnose_dimension(case, got, len(want["w"]), tol))
+    # every misreading that reproduces the answer: when several do, the case cannot
+    # tell them apart (a pocket that is the last iterate may come from a second pass)
+    out = _unkeyed(_variant_misreadings(case, got, tol)) if (
+        "w" in got and problem["variant"] != "last") else []
     truth = variant_answer(binary_run(problem), problem)
     k = _reproduces(truth, got, tol)
     if k is not None and not _is_one(k):
-        return [_rate_words(k)]
-    out = []       # every misreading that reproduces the answer: when several do,
-    for rule, words in _RULE_WORDS.items():     # the case cannot tell them apart
+        return out + [(_rate_words(k), "")]
+    for rule, words in _RULE_WORDS.items():
         k = _reproduces(variant_answer(binary_run(problem, rule=rule), problem), got, tol)
         if k is not None:
-            out.append(words + _step_words(k))
-    out += _arithmetic_misreadings(case, got, tol)
-    out += _stream_misreadings(problem, got, tol)
+            out.append((words + _step_words(k), rule))
+    out += [(words + _step_words(k), "") for words, k in
+            arithmetic_misreadings(case, got, tol) + step_misreadings(problem, got, tol)]
+    out += _unkeyed(_stream_misreadings(problem, got, tol))
     if "w" in got:
-        out.extend(_diagnose_vector(case, got, truth, tol))
+        out += _unkeyed(_diagnose_vector(case, got, truth, tol))
     return out
+
+
+def _unkeyed(words):
+    return [(w, "") for w in words]
 
 
 #: Misreadings of the stream: how the presentations are read instead of ``order``.
@@ -387,28 +376,6 @@ def _gives(problem, got, tol):
                        scale=False) is not None
 
 
-def _arithmetic_misreadings(case, got, tol):
-    """Does a float64 (or float32) replay of the rule reproduce the answer?"""
-    problem = case["problem"]
-    for arith in ("float64", "float32"):
-        run = binary_run(problem, arithmetic=arith)
-        if not all(_finite(v) for v in run.w):
-            continue
-        run = BinaryRun(w=[Fraction(float(v)) for v in run.w], mistakes=run.mistakes,
-                        iterates=[[Fraction(float(v)) for v in r] for r in run.iterates],
-                        correct=run.correct)
-        k = _reproduces(variant_answer(run, problem), got,
-                        max(tol, 1e-6) if arith == "float32" else tol)
-        if k is not None:
-            if arith == "float64" and not case["float64_can_pass"]:
-                return ["float64 arithmetic: rounding changes a decision of this case, "
-                        "which needs exact arithmetic (a float64 implementation declares "
-                        "arithmetic=float64 in its profile, and the case does not apply)"
-                        + _step_words(k)]
-            return [f"{arith} arithmetic: rounding changed a decision" + _step_words(k)]
-    return []
-
-
 def _diagnose_vector(case, got, truth, tol):
     problem, want = case["problem"], case["expected"]
     w, expect = got["w"], [Fraction(v) for v in truth["w"]]
@@ -435,9 +402,12 @@ def _with_constant(problem, c):
                                              for r in exact], X_exact=exact)
 
 
-def _variant_misreadings(case, w, tol):
-    """The last iterate instead of the variant's vector, or another averaging."""
-    problem = case["problem"]
+def _variant_misreadings(case, got, tol):
+    """The last iterate instead of the variant's vector, or another averaging (each a
+    misreading of the variant only: the rule's decisions, so its mistakes)."""
+    problem, w = case["problem"], got["w"]
+    if got.get("mistakes", case["expected"]["mistakes"]) != case["expected"]["mistakes"]:
+        return []
     if _close(w, [Fraction(v) for v in case["expected"]["last_w"]], tol):
         return [f"the last iterate was returned, not the {problem['variant']} vector "
                 "(see the case's rule for its definition)"]
@@ -459,15 +429,12 @@ def _variant_misreadings(case, w, tol):
     return out
 
 
-def _finite(v):
-    return bool(abs(float(v)) < float("inf"))
-
-
-def _diagnose_dimension(problem, got, d, tol):
+def _diagnose_dimension(case, got, d, tol):
     """Causes of a w of the wrong length, each reproduced: an intercept of its own on
     top of the case's constant, one the case does not have, or none where it has one
-    (with any zero-score convention); the length itself is in the details."""
-    out = []
+    (with any zero-score convention, or float rounding); the length itself is in the
+    details."""
+    problem, out = case["problem"], []
     if problem["intercept"] and len(got["w"]) == d + 1 and problem["variant"] == "last":
         run = binary_run(problem, extra_constants=2)
         k = _reproduces({"w": run.w, "mistakes": run.mistakes}, got, tol)
@@ -487,6 +454,9 @@ def _diagnose_dimension(problem, got, d, tol):
                                                      f", and {_RULE_WORDS[rule]}")
                            + _step_words(k))
                 break
+        else:      # the flipped problem in float arithmetic
+            out += [f"{flipped[len(got['w'])]}, and {words}{_step_words(k)}" for words, k
+                    in arithmetic_misreadings(dict(case, problem=other), got, tol)]
     return out
 
 
@@ -526,6 +496,6 @@ def _diagnose_kernel(got, problem):
     for rule, words in _RULE_WORDS.items():
         alpha, m = kernel_run(problem, rule=rule)
         if got["alpha"] == alpha:
-            out.append(words)
-    return out + _stream_misreadings(problem, got, 0)
+            out.append((words, rule))
+    return out + _unkeyed(kernel_slips(problem, got) + _stream_misreadings(problem, got, 0))
 

@@ -157,7 +157,7 @@ def _float32_can_pass(case):
     """Do float32 replays of a binary case make the expected decisions?"""
     if case["task"] != "binary":
         return True
-    from verify.conformance.judge import _close
+    from verify.conformance.compare import close
     from verify.conformance.replay import binary_run, variant_answer
 
     problem, want = case["problem"], case["expected"]
@@ -169,7 +169,7 @@ def _float32_can_pass(case):
     if answer["mistakes"] != want["mistakes"] or answer.get(
             "predictions") != want.get("predictions"):
         return False
-    return "w" not in answer or _close([Fraction(float(v)) for v in answer["w"]],
+    return "w" not in answer or close([Fraction(float(v)) for v in answer["w"]],
                                        [Fraction(v) for v in want["w"]],
                                        FLOAT32_TOLERANCE)
 

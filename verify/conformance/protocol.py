@@ -26,15 +26,15 @@ from __future__ import annotations
 
 import copy
 import numbers
-import re
 import sys
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from markone._internal.exact import int_of_digits
+from markone._internal import exact
 from markone._internal.typing import JSONDict
 from markone.errors import MarkoneError
+
 __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
     "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",
@@ -155,43 +155,25 @@ def parse_number(value: Any, *, where: str = "a number",
                      f"a string like \"3/4\"{hint}).")
 
 
-_DECIMAL = re.compile(r"\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*")
-_RATIO = re.compile(r"\s*([+-]?)(\d+)/(\d+)\s*")
-
-
 def _number_text(text, where, max_digits):
-    """A decimal or p/q string as a Fraction, its size checked before it is built;
-    None when it is neither."""
-    m = _DECIMAL.fullmatch(text)
-    if m and (m.group(2) or m.group(3)):
-        sign, whole, frac, exp = m.group(1), m.group(2), m.group(3) or "", m.group(4)
-        if exp is not None and len(exp.lstrip("+-")) > 9:
-            _too_many(text, where, 10**9, max_digits)
-        e = int(exp or 0) - len(frac)
-        _too_many(text, where, len(whole) + len(frac) + abs(e), max_digits)
-        q = Fraction(int_of_digits(whole + frac) * 10**max(e, 0), 10**max(-e, 0))
-        return -q if sign == "-" else q
-    m = _RATIO.fullmatch(text)
-    if m:
-        _too_many(text, where, len(m.group(2)) + len(m.group(3)), max_digits)
-        if int_of_digits(m.group(3)) == 0:
-            return None
-        q = Fraction(int_of_digits(m.group(2)), int_of_digits(m.group(3)))
-        return -q if m.group(1) == "-" else q
-    return None
-
-
-def _too_many(text, where, digits, max_digits):
-    if digits > max_digits:
-        raise over_limit(f"{where} is {_shown(text)}, {digits:,} digits", max_digits,
-                         "max-digits")
+    """A decimal or p/q string as a Fraction, its size checked before it is built
+    (by :func:`markone._internal.exact.parse_number`, the one reader of number text,
+    under this protocol's ``max_digits``); None when it is not a number. Digit-group
+    underscores (``"1_000"``), which Python's syntax allows, are not JSON's: None."""
+    if "_" in text:
+        return None
+    try:
+        return exact.parse_number(text, max_digits=max_digits)
+    except exact.NumberTooLong as exc:
+        raise over_limit(f"{where} is {_shown(text)}, {exc.size:,} digits", max_digits,
+                         "max-digits") from None
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
 def _shown(value, n=40):
     text = repr(value)
     return text if len(text) <= n else text[:n - 5] + " ...'"
-
-
 
 
 def exact_numbers(value: Any, *, max_digits: int = MAX_DIGITS, where: str = "answer"

@@ -12,6 +12,7 @@ in exact rationals (or in float32/float64, to recognise rounding) under one rule
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -21,8 +22,9 @@ import numpy as np
 
 from markone._internal.typing import JSONDict
 
-__all__ = ["RULES", "TIE_TOLERANCES", "BinaryRun", "binary_run", "multiclass_run", "kernel_run",
-           "exact_rows", "variant_answer", "one_vs_rest_run"]
+__all__ = ["RULES", "TIE_TOLERANCES", "STEPS", "KERNEL_SLIPS", "BinaryRun", "binary_run",
+           "multiclass_run", "kernel_run", "exact_rows", "variant_answer",
+           "one_vs_rest_run"]
 
 #: When is a presentation a mistake? (``s`` is the score w.x, ``y`` the label)
 RULES = {
@@ -48,6 +50,24 @@ for _eps in TIE_TOLERANCES:
     RULES[f"within {_eps:g} is correct"] = _tie_tolerance(-Fraction(_eps))
 
 
+def _unit_step(x: list[Fraction]) -> Fraction:
+    """1 / ||x||, exactly; ValueError when the norm is irrational (no exact replay)."""
+    n2 = sum((v * v for v in x), Fraction(0))
+    root = [math.isqrt(part) for part in (n2.numerator, n2.denominator)]
+    if n2 == 0 or Fraction(root[0] ** 2, root[1] ** 2) != n2:
+        raise ValueError("the norm of an input is irrational (or 0): no exact replay")
+    return Fraction(root[1], root[0])
+
+
+#: How big is the step on a mistake? (``x`` the augmented input, exact): the rule's
+#: is ``y x``; the others scale it by a factor that depends on the example.
+STEPS: dict[str, Callable[[list[Fraction]], Fraction]] = {
+    "unit": lambda x: Fraction(1),
+    "normalised": _unit_step,                                    # y x / ||x||
+    "squared-norm": lambda x: 1 / sum((v * v for v in x), Fraction(0)),  # y x / ||x||^2
+}
+
+
 def exact_rows(problem: JSONDict, *, extra_constants: int | None = None
                ) -> list[list[Fraction]]:
     """The problem's inputs as rows of Fractions, augmented as the problem says
@@ -60,43 +80,80 @@ def exact_rows(problem: JSONDict, *, extra_constants: int | None = None
 @dataclass(frozen=True)
 class BinaryRun:
     """A replay: final ``w``, ``mistakes``, the iterate after every presentation and
-    whether each presentation was correct."""
+    whether each presentation was correct; for a float replay, whether a number
+    left the format's range (``overflow``: an input, product or sum became inf or
+    NaN) or fell below it (``underflow``: a nonzero input or product became 0)."""
 
     w: list
     mistakes: int
     iterates: list
     correct: list
+    overflow: bool = False
+    underflow: bool = False
 
 
 def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "exact",
-               extra_constants: int | None = None) -> BinaryRun:
+               extra_constants: int | None = None, step: str = "unit") -> BinaryRun:
     """Replay a binary problem's stream once under ``rule`` (a key of :data:`RULES`),
-    in ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (sequential sums)."""
+    in ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (sequential sums, IEEE
+    rules: a NaN score is no mistake, as ``y * s <= 0`` says), with the step ``step``
+    (a key of :data:`STEPS`; exact only; ValueError when it has no exact value).
+
+    >>> p = {"intercept": False, "X": [[2.0**100, 2.0**100], [2.0**100, -2.0**101]],
+    ...      "y": [1, 1], "order": [0, 1]}
+    >>> run = binary_run(p, arithmetic="float32")   # 2^200 - 2^201: inf - inf = NaN
+    >>> run.mistakes, binary_run(p).mistakes, run.overflow
+    (1, 2, True)
+    """
     mistake = RULES[rule]
     rows = exact_rows(problem, extra_constants=extra_constants)
     ys = [int(v) for v in problem["y"]]
+    if arithmetic != "exact":
+        if step != "unit":
+            raise ValueError("a float replay takes the unit step only")
+        return _float_run(problem["order"], rows, ys, mistake, arithmetic)
+    scale = STEPS[step]
     iterates, correct, mistakes = [], [], 0
+    w = [Fraction(0)] * len(rows[0])
+    for i in problem["order"]:
+        x, y = rows[i], ys[i]
+        wrong = mistake(y, sum((a * b for a, b in zip(w, x)), Fraction(0)))
+        if wrong:
+            eta = scale(x)
+            w = [a + eta * y * b for a, b in zip(w, x)]
+            mistakes += 1
+        correct.append(not wrong)
+        iterates.append(w)
+    return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct)
+
+
+def _float_run(order, rows, ys, mistake, arithmetic):
+    """:func:`binary_run` in float64 or float32, noting overflow and underflow."""
+    ftype = np.float64 if arithmetic == "float64" else np.float32
+    zero = ftype(0)
     with np.errstate(all="ignore"):
-        if arithmetic == "exact":
-            zero = Fraction(0)
-        else:
-            ftype = np.float64 if arithmetic == "float64" else np.float32
-            zero = ftype(0)
-            rows = [[ftype(float(v)) for v in r] for r in rows]
-        w = [zero] * len(rows[0])
-        for i in problem["order"]:
-            x, y = rows[i], ys[i]
+        frows = [[ftype(float(v)) if abs(v) < 2**1024 else ftype(math.copysign(
+            math.inf, v)) for v in r] for r in rows]
+        over = not all(np.isfinite(v) for r in frows for v in r)
+        under = any(v != 0 and f == 0 for r, fr in zip(rows, frows) for v, f in zip(r, fr))
+        iterates, correct, mistakes = [], [], 0
+        w = [zero] * len(frows[0])
+        for i in order:
+            x, y = frows[i], ys[i]
             s = zero
             for a, b in zip(w, x):
-                s = s + a * b
-            if mistake(y, s):
+                product = a * b
+                under = under or (product == 0 and a != 0 and b != 0)
+                s = s + product
+            over = over or not np.isfinite(s)
+            wrong = mistake(y, s)
+            if wrong:
                 w = [a + y * b for a, b in zip(w, x)]
                 mistakes += 1
-                correct.append(False)
-            else:
-                correct.append(True)
+            correct.append(not wrong)
             iterates.append(list(w))
-    return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct)
+    return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct,
+                     overflow=over, underflow=under)
 
 
 def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
@@ -191,14 +248,29 @@ def one_vs_rest_run(problem: JSONDict) -> tuple[list[list[Fraction]], int]:
     return W, mistakes
 
 
-def kernel_run(problem: JSONDict, *, rule: str = "textbook") -> tuple[list[int], int]:
-    """Replay the dual rule on the problem's Gram matrix; returns ``(alpha, mistakes)``."""
+#: Slips in keeping the dual counts (the rule: ``alpha`` starts at 0, a mistake on
+#: example i adds 1 to ``alpha[i]``, the score weighs ``alpha[j]`` by ``y[j]``).
+KERNEL_SLIPS = ("start at 1", "add 2", "set to 1", "no labels")
+
+
+def kernel_run(problem: JSONDict, *, rule: str = "textbook", slip: str | None = None
+               ) -> tuple[list[int], int]:
+    """Replay the dual rule on the problem's Gram matrix, under ``rule`` and with
+    one of :data:`KERNEL_SLIPS` (or none); returns ``(alpha, mistakes)``.
+
+    >>> p = {"gram": [[1, 0], [0, 1]], "y": [1, -1], "order": [0, 1, 0]}
+    >>> kernel_run(p), kernel_run(p, slip="add 2"), kernel_run(p, slip="start at 1")
+    (([1, 1], 2), ([2, 2], 2), ([1, 1], 0))
+    """
     mistake = RULES[rule]
     G = [[Fraction(v) for v in r] for r in problem["gram"]]
     ys = [int(v) for v in problem["y"]]
-    alpha = [0] * len(ys)
+    alpha = [int(slip == "start at 1")] * len(ys)
+    signs = [1] * len(ys) if slip == "no labels" else ys
+    mistakes = 0
     for i in problem["order"]:
-        f = sum((alpha[j] * ys[j] * G[j][i] for j in range(len(ys))), Fraction(0))
+        f = sum((alpha[j] * signs[j] * G[j][i] for j in range(len(ys))), Fraction(0))
         if mistake(ys[i], f):
-            alpha[i] += 1
-    return alpha, sum(alpha)
+            alpha[i] = 1 if slip == "set to 1" else alpha[i] + (2 if slip == "add 2" else 1)
+            mistakes += 1
+    return alpha, mistakes

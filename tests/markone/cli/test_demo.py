@@ -8,8 +8,11 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from _browser import ROOM_VIEWPORT, figure_display_problems, headless_chromium
 
 from markone.cli import main
+
+browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 class _Refs(HTMLParser):
@@ -80,8 +83,10 @@ def test_demo_prints_a_summary(demo):
 
 
 def test_every_figure_is_drawn_for_a_projector(demo):
-    """150 dpi or more, shown on the index page at the size it was drawn (so its
-    text is at least 10 pt there), with a caption that is a sentence, not a file name."""
+    """150 dpi or more, shown on the index page at its own size in pixels (so its
+    10 pt text is about 21 px there, as large as the page's 20 px body text; issue
+    29: it was 96/dpi of that, 13 px), with a caption that is a sentence, not a file
+    name."""
     from PIL import Image
 
     out, _, _ = demo
@@ -96,7 +101,7 @@ def test_every_figure_is_drawn_for_a_projector(demo):
             tag = re.search(rf'<img src="{re.escape(path.name)}" width="(\d+)" '
                             rf'alt="([^"]+)"', page)
             assert tag, path.name
-            assert int(tag.group(1)) == round(im.size[0] * 96 / dpi)
+            assert int(tag.group(1)) == im.size[0]
             assert path.name not in tag.group(2) and len(tag.group(2).split()) >= 6
 
 
@@ -125,3 +130,17 @@ def test_sigterm_during_the_demo_leaves_nothing_behind(tmp_path):
         proc.kill()
     assert "terminated (SIGTERM)" in proc.stderr.read().decode()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_page_shows_figures_with_text_as_large_as_its_own(demo, browser):
+    """Measured in headless Chromium on a room's screen (1920 x 1080): every figure is
+    shown at its own size or larger, and its smallest text is at least the body text
+    (issue 29: 0.64 of it before, 13 px text against 20 px)."""
+    out, _, _ = demo
+    page = browser.new_page(viewport=ROOM_VIEWPORT)
+    page.goto((out / "index.html").as_uri(), wait_until="load")
+    assert page.evaluate("document.images.length") >= 8
+    assert figure_display_problems(page) == []
+    overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+    assert overflow <= 0  # no figure pushes the page sideways
+    page.close()

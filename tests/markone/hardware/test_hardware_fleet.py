@@ -55,6 +55,17 @@ def test_fleet_is_the_same_here_on_two_processes_and_on_dask():
     assert on_dask == here
 
 
+@pytest.mark.slow
+def test_fleet_on_a_local_dask_cluster_of_two_processes():
+    # dask="local" with workers=2 starts two worker processes (threads would share
+    # the GIL); the runs are the same as here
+    pytest.importorskip("dask.distributed")
+    images, labels = data()
+    here = [exact(f) for f in run_fleet(SPECS[:4], images, labels, max_epochs=2)]
+    assert [exact(f) for f in run_fleet(SPECS[:4], images, labels, max_epochs=2,
+                                        dask="local", workers=2)] == here
+
+
 def test_chunks_change_nothing():
     images, labels = data()
     one = [exact(f) for f in run_fleet(SPECS[:5], images, labels, presentations=20)]

@@ -12,23 +12,26 @@ import numpy as np
 import pytest
 
 from markone import online
+from markone._internal.jit import compiled
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware import trial
 from markone.hardware.segments import Segments
 
 
-def test_the_decision_is_the_cores_rule_compiled():
-    # the very function of markone.online, not a copy of it
-    assert trial._mistake.py_func is online.signed_mistake
+@pytest.mark.parametrize("how", ["plain", "compiled"])
+def test_the_decision_is_the_cores_rule_compiled(how):
+    # the very function of markone.online, not a copy of it (plain, or compiled in)
+    assert trial._mistake is online.signed_mistake
+    decide = trial.decide if how == "plain" else compiled(trial.decide)
     scores = np.array([0.0, -1.0, 2.0, -0.0, 3.0])
     target = np.array([1, 1, 1, -1, -1])
     wrong, rows = np.empty(5, dtype=np.bool_), np.empty(5, dtype=np.int64)
-    n = trial.decide(scores, target, False, wrong, rows)
+    n = decide(scores, target, False, wrong, rows)
     assert wrong.tolist() == online.is_mistake(scores, target).tolist() \
         == [True, True, False, True, True]
     assert rows[:n].tolist() == [0, 1, 3, 4]
-    assert trial.decide(scores, target, True, wrong, rows) == 5   # forced: every one
+    assert decide(scores, target, True, wrong, rows) == 5   # forced: every one
     assert rows.tolist() == [0, 1, 2, 3, 4]
 
 

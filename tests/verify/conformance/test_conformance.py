@@ -382,7 +382,7 @@ def test_cli_command_errors_show_stderr(suite, tmp_path, capsys):
 def test_cli_reports_and_exit_statuses(suite, tmp_path, capsys):
     impl = f"{HERE / 'conformance_impls.py'}"
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:correct"]) == 0
-    assert "19 passed, 0 failed" in capsys.readouterr().out
+    assert "25 passed, 0 failed" in capsys.readouterr().out
     report = tmp_path / "r.xml"
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:zero_correct",
                  "--format", "junit", "--report", str(report)]) == 1
@@ -394,7 +394,7 @@ def test_cli_reports_and_exit_statuses(suite, tmp_path, capsys):
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:strict",
                  "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
-    assert doc["exit_status"] == 1 and doc["summary"]["failed"] == 17
+    assert doc["exit_status"] == 1 and doc["summary"]["failed"] == 23
     # bad input: exit 2, one line, nothing written
     for argv in (["--impl", "nocolon"], ["--impl", "no_such_mod_xyz:f"],
                  ["--cmd", "no-such-program-xyz"], [],
@@ -421,7 +421,7 @@ def test_cli_node_example(suite, capsys):
     1 before profiles existed, with those two cases 'FAIL (float64: expected)')."""
     status = main(["adversary", "check", str(suite), "--cmd", f"node {NODE_EXAMPLE}"])
     out = capsys.readouterr().out
-    assert status == 0 and "17 passed, 0 failed, 0 errors, 2 not applicable" in out
+    assert status == 0 and "23 passed, 0 failed, 0 errors, 2 not applicable" in out
     assert "profile arithmetic=float64," in out and "declared in the handshake" in out
     assert out.count("the case needs exact arithmetic (float64 rounding changes its "
                      "answer); the profile declares float64") == 2

@@ -9,6 +9,7 @@ named by ``HOSTILE_PIDS``.
 import json
 import sys
 import threading
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -223,3 +224,48 @@ def test_cli_help_states_the_default_limits(capsys):
     assert f"(default {d.max_depth}, at most 500)" in text
     assert f"(default {d.max_digits:,})" in text
     assert f"(default {d.max_stderr_lines})" in text
+
+
+# ---- numbers in answers: one reader (markone._internal.exact.parse_number) ------------
+
+HUGE_NUMBER_TEXTS = {
+    # text: its size when written out in full, as the refusal must say it
+    "1e1000000000": 1_000_000_001,              # a 10**9-digit value from 12 characters
+    "-7.5e999999999999": 1_000_000_000_001,
+    "1e" + "9" * 5000: 10**20 + 1,              # an exponent beyond any machine integer
+    "9" * 4001: 4001,
+    "1/" + "3" * 4000: 4001,
+}
+
+
+@pytest.mark.parametrize("text", list(HUGE_NUMBER_TEXTS))
+def test_a_huge_answer_number_is_refused_by_its_size_before_it_is_built(text):
+    """Each value would take minutes (or memory beyond the machine) to expand: it is
+    refused from the text alone, with its size, by the protocol and by the exact
+    reader it shares with markone's data paths."""
+    from markone._internal.exact import NumberTooLong
+    from markone._internal.exact import parse_number as read_text
+    from verify.conformance.protocol import exact_numbers, parse_number
+
+    size = HUGE_NUMBER_TEXTS[text]
+    with pytest.raises(LimitExceeded, match=f"{size:,} digits \\(the limit is 4,000, "
+                                            "--max-digits\\)"):
+        finishes(parse_number, text)
+    with pytest.raises(LimitExceeded, match=f"w\\[1\\] is .*{size:,} digits"):
+        finishes(lambda: exact_numbers({"w": [0, text]}))
+    with pytest.raises(NumberTooLong) as info:
+        finishes(lambda: read_text(text, max_digits=4000))
+    assert (info.value.size, info.value.limit) == (size, 4000)
+
+
+def test_answer_numbers_read_exactly_up_to_the_limit_and_never_guessed():
+    from verify.conformance.protocol import parse_number
+
+    assert parse_number("9" * 4000) == 10**4000 - 1
+    assert parse_number("1e3999") == 10**3999                # 4,000 digits: allowed
+    assert parse_number(" -2.5e-3 ") == Fraction(-1, 400)
+    assert parse_number("+3/4") == Fraction(3, 4)
+    assert parse_number("5.") == 5 and parse_number(".5") == Fraction(1, 2)
+    for bad in ("1_000", "1/0", "nan", "inf", "0x10", "1e", "", "3/4/5", "1.5/2"):
+        with pytest.raises(ValueError, match="not a number"):
+            parse_number(bad)

@@ -9,34 +9,12 @@ import textwrap
 import xml.etree.ElementTree as ET
 
 import pytest
+from _paths import TESTS
 
 from markone.cli import main
 from verify import conformance as C
 from verify.conformance.profile import FULL, Profile
 from verify.conformance.suite import case_tags, select_cases
-
-FLOAT_IMPLS = textwrap.dedent("""
-    import numpy as np
-
-    def float64_perceptron(X, y, order):      # the textbook loop in float64
-        w, m = np.zeros(X.shape[1]), 0
-        for i in order:
-            if y[i] * (w @ X[i]) <= 0:
-                w, m = w + y[i] * X[i], m + 1
-        return w, m
-
-    def float32_perceptron(X, y, order):
-        X, w, m = X.astype(np.float32), np.zeros(X.shape[1], np.float32), 0
-        for i in order:
-            if y[i] * (w @ X[i]) <= 0:
-                w, m = w + np.float32(y[i]) * X[i], m + 1
-        return w.astype(float), m
-
-    def no_kernels(problem):
-        if problem["task"] == "kernel":
-            return {"unsupported": "no kernels here"}
-        return {"w": [0], "mistakes": 0}
-""")
 
 HANDSHAKE = textwrap.dedent("""
     import json, sys
@@ -56,10 +34,8 @@ def suite(tmp_path_factory):
 
 
 @pytest.fixture
-def impls(tmp_path):
-    path = tmp_path / "float_impls.py"
-    path.write_text(FLOAT_IMPLS)
-    return path
+def impls():
+    return TESTS / "conformance_impls.py"
 
 
 def test_a_correct_float64_implementation_exits_0_under_its_profile(suite, impls,
@@ -71,7 +47,7 @@ def test_a_correct_float64_implementation_exits_0_under_its_profile(suite, impls
     assert main(["adversary", "check", str(suite), *impl,
                  "--profile", "arithmetic=float64"]) == 0
     out = capsys.readouterr().out
-    assert "8 passed, 0 failed, 0 errors, 11 not applicable (of 19 cases)" in out
+    assert "11 passed, 0 failed, 0 errors, 14 not applicable (of 25 cases)" in out
     assert "[profile arithmetic=float64,variants=last+averaged+voted+pocket," in out
 
 
@@ -91,7 +67,7 @@ def test_junit_skips_what_does_not_apply(suite, impls, tmp_path):
                  "--format", "junit", "--report", str(report)]) == 0
     root = ET.parse(report).getroot()
     assert (root.get("tests"), root.get("failures"), root.get("errors"),
-            root.get("skipped")) == ("19", "0", "0", "11")
+            root.get("skipped")) == ("25", "0", "0", "14")
     skipped = root.find("testcase[@name='exact-cancellation']/skipped")
     assert "needs exact arithmetic" in skipped.get("message")
 
@@ -152,7 +128,7 @@ def test_cases_select_by_id_or_tag(suite, impls, capsys):
     cases = C.load_cases(suite)
     assert [c["id"] for c in select_cases(cases, "variant-*")] == [
         "variant-averaged", "variant-voted", "variant-pocket", "variant-voted-ties",
-        "variant-pocket-ties"]
+        "variant-pocket-ties", "variant-pocket-no-run", "variant-voted-close-vote"]
     assert {c["id"] for c in select_cases(cases, "exact-only")} == {
         "exact-rational-tie", "exact-cancellation"}
     assert all("intercept" in case_tags(c) for c in select_cases(cases, "intercept"))

@@ -1,0 +1,183 @@
+"""The bug classes with cases of their own: float32's range (overflow, underflow),
+steps whose size depends on the example, slips in a kernel perceptron's dual counts,
+and the pocket and voted definitions at their edges. For each: a correct
+implementation of the declared arithmetic passes, the bug fails, no float64 rounding
+explains it, and the diagnosis names exactly the planted cause (its replay gives the
+bug's answer)."""
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from conformance_impls import float32_perceptron, float64_perceptron, solve
+
+from verify import conformance as C
+from verify.conformance.misreadings import RANGE_WORDS, SLIP_WORDS, STEP_WORDS
+from verify.conformance.profile import Profile
+from verify.conformance.replay import binary_run, kernel_run
+
+NEW = ("variant-pocket-no-run", "variant-voted-close-vote", "float32-overflow",
+       "float32-underflow", "step-size", "kernel-dual-count-slips")
+
+
+@pytest.fixture(scope="module")
+def cases():
+    return {c["id"]: c for c in C.build_cases()}
+
+
+def run(cases, ids, impl, **kw):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        results = C.run_suite([cases[i] for i in ids], C.adapter_for(impl), **kw)
+    return {r.id: r for r in results}
+
+
+def test_every_new_case_passes_a_correct_implementation_exactly_and_in_float64(cases):
+    exact = run(cases, NEW, solve)
+    assert {i: r.status for i, r in exact.items()} == dict.fromkeys(NEW, "pass")
+    binary = [i for i in NEW if cases[i]["task"] == "binary" and
+              cases[i]["variant"] == "last"]
+    for i in binary:         # float64 is exact on them: no rounding can explain a bug
+        run64 = binary_run(cases[i]["problem"], arithmetic="float64")
+        assert [Fraction(float(v)) for v in run64.w] == [
+            Fraction(v) for v in cases[i]["expected"]["w"]], i
+    f64 = run(cases, binary, float64_perceptron, profile=Profile(arithmetic="float64"))
+    assert {r.status for r in f64.values()} == {"pass"}
+
+
+RANGE_CASES = {"float32-overflow": "overflow", "extreme-large": "overflow",
+               "float32-underflow": "underflow", "extreme-small": "underflow"}
+
+
+@pytest.mark.parametrize("impl", [float32_perceptron])
+def test_float32_is_diagnosed_by_its_range_never_as_the_strict_rule(cases, impl):
+    ids = ["zero-score-orthonormal", *RANGE_CASES]
+    results = run(cases, ids, impl)
+    assert results["zero-score-orthonormal"].passed
+    for cid, what in RANGE_CASES.items():
+        assert results[cid].status == "fail", cid
+        assert results[cid].diagnosis == (
+            f"float32 arithmetic: {RANGE_WORDS[what]} changed a decision",), cid
+    # alone, extreme-large cannot tell float32 from the strict rule (neither updates
+    # from the zero start); the passed orthonormal case rules the strict rule out
+    alone = run(cases, ["extreme-large"], impl)["extreme-large"]
+    assert any(d.startswith("the strict rule") for d in alone.diagnosis)
+    assert alone.diagnosis[-1] == results["extreme-large"].diagnosis[0]
+
+
+def test_a_correct_float32_implementation_passes_its_profile(cases):
+    results = run(cases, ["zero-score-orthonormal", "xor-cycle", *RANGE_CASES],
+                  float32_perceptron, profile=Profile(arithmetic="float32",
+                                                      variants=("last",),
+                                                      tasks=("binary",)))
+    assert {i: r.status for i, r in results.items()} == {
+        "zero-score-orthonormal": "pass", "xor-cycle": "pass",
+        **dict.fromkeys(RANGE_CASES, "n/a")}
+    assert "float32 rounding or range changes" in results["float32-overflow"].details[0]
+
+
+def _norm(x):
+    """||x|| exactly when it is rational (so the bug is exact where it can be)."""
+    n2 = sum(v * v for v in x)
+    top, bottom = math.isqrt(n2.numerator), math.isqrt(n2.denominator)
+    if Fraction(top, bottom) ** 2 == n2:
+        return Fraction(top, bottom)
+    return Fraction(math.sqrt(n2))
+
+
+def scaled_step(step):
+    """A textbook loop whose step is y x * step(x)."""
+    def perceptron(problem):
+        rows = [[Fraction(v) for v in r] + [Fraction(1)] * problem["intercept"]
+                for r in problem["X"]]
+        w, m = [Fraction(0)] * len(rows[0]), 0
+        for i in problem["order"]:
+            x, y = rows[i], problem["y"][i]
+            if y * sum(a * b for a, b in zip(w, x)) <= 0:
+                w, m = [a + y * b * step(x) for a, b in zip(w, x)], m + 1
+        return {"w": [str(v) for v in w], "mistakes": m}
+    return perceptron
+
+
+STEP_BUGS = {"normalised": lambda x: 1 / _norm(x),
+             "squared-norm": lambda x: 1 / sum(v * v for v in x)}
+
+
+@pytest.mark.parametrize("step", list(STEP_BUGS))
+def test_a_step_that_depends_on_the_example_is_named(cases, step):
+    r = run(cases, ["step-size"], scaled_step(STEP_BUGS[step]))["step-size"]
+    assert r.status == "fail" and r.diagnosis == (STEP_WORDS[step],)
+    # in float64 (a float square root and division) the same cause, the same words
+    r = run(cases, ["step-size"], scaled_step(lambda x: Fraction(float(
+        STEP_BUGS[step]([Fraction(float(v)) for v in x])))))["step-size"]
+    assert r.status == "fail" and r.diagnosis == (STEP_WORDS[step],)
+
+
+def slipped_kernel(slip):
+    """The dual perceptron with one slip, written independently of the replay."""
+    def perceptron(problem):
+        G, ys = problem["gram"], problem["y"]
+        alpha = [1 if slip == "start at 1" else 0] * len(ys)
+        m = 0
+        for i in problem["order"]:
+            labels = [1] * len(ys) if slip == "no labels" else ys
+            f = sum(alpha[j] * labels[j] * G[j][i] for j in range(len(ys)))
+            if ys[i] * f <= 0:
+                alpha[i] = 1 if slip == "set to 1" else alpha[i] + 1 + (slip == "add 2")
+                m += 1
+        return {"alpha": alpha, "mistakes": sum(alpha)}
+    return perceptron
+
+
+@pytest.mark.parametrize("slip", list(SLIP_WORDS))
+def test_a_dual_count_slip_is_named_wherever_it_shows(cases, slip):
+    kernel = [i for i, c in cases.items() if c["task"] == "kernel"]
+    results = run(cases, kernel, slipped_kernel(slip))
+    assert results["kernel-dual-count-slips"].status == "fail"
+    for r in results.values():
+        assert r.passed or r.diagnosis == (SLIP_WORDS[slip],), (r.id, r.diagnosis)
+    alpha, _ = kernel_run(cases["kernel-dual-count-slips"]["problem"], slip=slip)
+    assert results["kernel-dual-count-slips"].answer["alpha"] == alpha
+
+
+def test_pocket_and_voted_at_their_edges(cases):
+    def pocket_without_the_zero_start(problem):   # no run ever: the last iterate
+        answer = solve(problem)
+        if problem["variant"] == "pocket" and answer["w"] == ["0"] * len(answer["w"]):
+            answer = solve(dict(problem, variant="last"))
+        return answer
+
+    r = run(cases, ["variant-pocket-no-run"], pocket_without_the_zero_start)
+    # a second pass over the stream ends in a run of the last iterate: the same answer
+    assert r["variant-pocket-no-run"].diagnosis == (
+        "the last iterate was returned, not the pocket vector (see the case's rule for "
+        "its definition)", "the stream was presented twice (one pass too many)")
+
+    def zero_start_votes_once(problem):           # the zero start starts with 1 vote
+        if problem["variant"] != "voted":
+            return solve(problem)
+        rows = [[Fraction(v) for v in r] + [1] * problem["intercept"]
+                for r in problem["X"]]
+        w, votes, m = [Fraction(0)] * len(rows[0]), [[None, 1]], 0
+        votes[0][0] = w
+        for i in problem["order"]:
+            x, y = rows[i], problem["y"][i]
+            if y * sum(a * b for a, b in zip(w, x)) <= 0:
+                w, m = [a + y * b for a, b in zip(w, x)], m + 1
+                votes.append([w, 0])
+            else:
+                votes[-1][1] += 1
+        sign = lambda s: 1 if s >= 0 else -1       # noqa: E731
+        queries = [[Fraction(v) for v in q] + [1] * problem["intercept"]
+                   for q in problem["queries"]]
+        return {"mistakes": m, "predictions": [sign(sum(
+            c * sign(sum(a * b for a, b in zip(v, q))) for v, c in votes))
+            for q in queries]}
+
+    r = run(cases, ["variant-voted", "variant-voted-ties", "variant-voted-close-vote"],
+            zero_start_votes_once)
+    assert [r[i].status for i in r] == ["pass", "pass", "fail"]
+    assert r["variant-voted-close-vote"].details == (
+        "predictions: expected [1, -1, -1, -1], got [1, 1, 1, 1]",)

@@ -1,0 +1,117 @@
+"""Misreadings beyond the mistake test and the stream: the arithmetic (float64 or
+float32 rounding, float32's range), the size of the step, and slips in keeping a
+kernel perceptron's dual counts.
+
+Each function replays the case under one misreading at a time
+(:mod:`verify.conformance.replay`) and returns the words of those that give the
+implementation's answer exactly (``got``, parsed numbers), with the positive factor
+``k`` by which the weights differ (a learning rate other than 1, which changes no
+decision). Nothing is named that its replay does not reproduce.
+
+>>> problem = {"task": "binary", "variant": "last", "intercept": False,
+...            "X": [[3, 4], [1, 0]], "y": [1, -1], "order": [0, 1]}
+>>> got = {"w": [Fraction(-2, 5), Fraction(4, 5)], "mistakes": 2}  # y x / ||x||
+>>> [words[:32] for words, k in step_misreadings(problem, got, 0)]
+['a step normalised to unit length']
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from markone._internal.typing import JSONDict
+from verify.conformance.compare import reproduces
+from verify.conformance.replay import (
+    KERNEL_SLIPS,
+    BinaryRun,
+    binary_run,
+    kernel_run,
+    variant_answer,
+)
+
+__all__ = ["arithmetic_misreadings", "step_misreadings", "kernel_slips", "RANGE_WORDS",
+           "STEP_WORDS", "SLIP_WORDS"]
+
+#: How float32's range changed a decision, in the words of a diagnosis.
+RANGE_WORDS = {
+    "overflow": "overflow (a product or sum beyond float32's range, about 3.4e38, "
+                "became inf, and inf - inf is NaN: y * NaN <= 0 is false, so no update)",
+    "underflow": "underflow (an input or product below float32's smallest number, "
+                 "about 1.4e-45, became 0: a tie where the exact score is not 0)",
+}
+
+#: The steps other than the rule's ``y x`` (:data:`verify.conformance.replay.STEPS`).
+STEP_WORDS = {
+    "normalised": "a step normalised to unit length (w += y x / ||x||; the rule: "
+                  "w += y x, whatever the length of x)",
+    "squared-norm": "a step scaled by 1 / ||x||^2 (w += y x / ||x||^2; the rule: "
+                    "w += y x, whatever the length of x)",
+}
+
+#: The dual-count slips (:data:`verify.conformance.replay.KERNEL_SLIPS`), in words.
+SLIP_WORDS = {
+    "start at 1": "the dual counts start at 1, not 0 (every example counted once "
+                  "before the stream)",
+    "add 2": "a mistake adds 2 to alpha_i, not 1 (alpha counts mistakes)",
+    "set to 1": "alpha_i is set to 1 on a mistake, not incremented (a flag, not a "
+                "count of the mistakes on example i)",
+    "no labels": "the score leaves out the labels (f_i = sum_j alpha_j G[j][i]; the "
+                 "rule: sum_j alpha_j y_j G[j][i])",
+}
+
+
+def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
+                           ) -> list[tuple[str, Fraction]]:
+    """Does a float64 (or float32) replay of the rule reproduce the answer? The words
+    say when float32's range, not its rounding, changed a decision."""
+    problem = case["problem"]
+    for arith in ("float64", "float32"):
+        run = binary_run(problem, arithmetic=arith)
+        if not all(abs(float(v)) < float("inf") for v in run.w):
+            continue
+        exact_run = BinaryRun(w=[Fraction(float(v)) for v in run.w],
+                              mistakes=run.mistakes, correct=run.correct,
+                              iterates=[[Fraction(float(v)) for v in r]
+                                        for r in run.iterates])
+        k = reproduces(variant_answer(exact_run, problem), got,
+                       max(tol, 1e-6) if arith == "float32" else tol)
+        if k is None:
+            continue
+        if arith == "float64" and not case["float64_can_pass"]:
+            return [("float64 arithmetic: rounding changes a decision of this case, "
+                     "which needs exact arithmetic (a float64 implementation declares "
+                     "arithmetic=float64 in its profile, and the case does not apply)",
+                     k)]
+        ranges = [words for flag, words in RANGE_WORDS.items() if getattr(run, flag)]
+        if ranges:
+            return [(f"{arith} arithmetic: {' and '.join(ranges)} changed a decision", k)]
+        return [(f"{arith} arithmetic: rounding changed a decision", k)]
+    return []
+
+
+def step_misreadings(problem: JSONDict, got: JSONDict, tol: float
+                     ) -> list[tuple[str, Fraction]]:
+    """Steps whose size depends on the example (normalised, or scaled by the squared
+    norm), replayed exactly; a step with no exact value (an irrational norm) is not
+    tried."""
+    out = []
+    for step, words in STEP_WORDS.items():
+        try:
+            run = binary_run(problem, step=step)
+        except ValueError:
+            continue
+        k = reproduces(variant_answer(run, problem), got, tol)
+        if k is not None:
+            out.append((words, k))
+    return out
+
+
+def kernel_slips(problem: JSONDict, got: JSONDict) -> list[str]:
+    """Slips in the dual counts that give the answer's ``alpha`` (and its mistakes,
+    counted as mistakes or as the sum of alpha)."""
+    out = []
+    for slip in KERNEL_SLIPS:
+        alpha, m = kernel_run(problem, slip=slip)
+        if got["alpha"] == alpha and got.get("mistakes", m) in (m, sum(alpha)):
+            out.append(SLIP_WORDS[slip])
+    return out
