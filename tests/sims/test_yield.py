@@ -3,6 +3,7 @@
 
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import sims._certified as certified
 from markone.cli import main
 from sims._stats import normal_quantile, wilson_interval
 from sims.runner import load_experiment, make_config, run_experiment
-from verify.certificate import data_sha256
+from verify.certificate import CertificateError, CertificateUnreadable, data_sha256
 
 Y = load_experiment("yield")
 SMALL = dict(size="small", plot=False, seed=0)
@@ -170,6 +171,51 @@ def test_certificates_are_about_the_damaged_machine(sweep):
         assert doc["source"]["machine_seed"] == seed and doc["separable"] == m["learnable"]
         checked += 1
     assert checked >= 4
+
+
+def _copy(res, tmp_path):
+    import shutil
+
+    return Path(shutil.copytree(res.results_path.parent, tmp_path / "yield"))
+
+
+def test_recheck_ties_every_file_to_its_machine_and_point(sweep):
+    r = sweep.results
+    got = Y.recheck(sweep.results_path.parent)
+    assert got == Y.YieldRecheck(len(_files(sweep)), len(_machines(r)), 3)
+
+
+def test_recheck_refuses_a_valid_certificate_of_another_machine(sweep, tmp_path):
+    """Two machines' files swapped: each still passes `verify check`, but is not
+    about the machine it stands for."""
+    folder = _copy(sweep, tmp_path) / Y.FILES
+    a, b = "dead_a_units-r2-m000-machine.json", "dead_a_units-r2-m001-machine.json"
+    (folder / a).write_bytes(_files(sweep)[b])
+    (folder / b).write_bytes(_files(sweep)[a])
+    with pytest.raises(CertificateError, match="r2-m00[01]-machine.json: its data are "
+                       "not the patterns of the machine it names"):
+        Y.recheck(folder.parent)
+
+
+def test_recheck_refuses_a_missing_file_and_a_count_that_does_not_follow(sweep, tmp_path):
+    folder = _copy(sweep, tmp_path)
+    saved = (folder / "results.json").read_text()
+    results = json.loads(saved)
+    results["dead_a_units"]["learnable"][1] += 1
+    (folder / "results.json").write_text(json.dumps(results))
+    with pytest.raises(CertificateError, match="rate 0.7: results.json says"):
+        Y.recheck(folder)
+    (folder / "results.json").write_text(saved)
+    name = "dead_a_units-r2-m003-minimal.json"
+    (folder / Y.FILES / name).unlink()
+    with pytest.raises(CertificateUnreadable, match=f"{name} cannot be opened"):
+        Y.recheck(folder)
+    results = json.loads(saved)     # and no longer listed either
+    results["dead_a_units"]["machines"][2][3]["certificates"].remove(name)
+    (folder / "results.json").write_text(json.dumps(results))
+    with pytest.raises(CertificateError, match="machine 3 of dead_a_units-r2-b1: no "
+                       "minimal certificate"):
+        Y.recheck(folder)
 
 
 def test_a_resumed_sweep_writes_the_same_files(sweep, tmp_path, monkeypatch):
