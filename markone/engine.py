@@ -52,6 +52,7 @@ from markone._internal.checks import (
 from markone._params import as_float, validate_core_params
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import fraction_text, to_fraction
+from markone._internal.rows import append_constant, signed_rows
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._internal.validation import (
     array_values,
@@ -82,40 +83,7 @@ def augment(X: ArrayLike, intercept: bool = True,
     [[0.0, 2.0, 0.5]]
     """
     Xf = X.floats if isinstance(X, Dataset) else check_matrix_or_sparse(X)
-    return _append_constant(Xf, intercept, intercept_scale)
-
-
-def _append_constant(X, intercept, intercept_scale):
-    """:func:`augment` of a checked float64 array or CSR matrix."""
-    if not intercept:
-        return X
-    if is_sparse(X):
-        import scipy.sparse
-
-        col = np.full((X.shape[0], 1), float(intercept_scale))
-        return scipy.sparse.hstack([X, col], format="csr")
-    return np.hstack([X, np.full((X.shape[0], 1), float(intercept_scale))])
-
-
-def signed_rows(X, y_pm1, intercept=True, intercept_scale=1.0):
-    """The rows ``y_i [x_i, c]`` the general loop trains on, from checked inputs
-    (a float64 array, or a canonical CSR matrix: :attr:`Dataset.floats`).
-
-    A sign flip and an appended constant: exact in float64. A zero stays +0.0 (never
-    -0.0), so the rows are the same numbers, and the same bytes, however X was stored.
-
-    >>> signed_rows(np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1, -1])).tolist()
-    [[1.0, 2.0, 1.0], [-3.0, 0.0, -1.0]]
-    """
-    Xa = _append_constant(X, intercept, intercept_scale)
-    if is_sparse(Xa):
-        Xa = Xa.copy() if Xa is X else Xa
-        Xa.data *= np.repeat(y_pm1, np.diff(Xa.indptr)).astype(np.float64)
-        Xa.data += 0.0  # -0.0 + 0.0 == +0.0; every other number is unchanged
-        return Xa
-    rows = np.ascontiguousarray(Xa * y_pm1[:, None])
-    rows += 0.0
-    return rows
+    return append_constant(Xf, intercept, intercept_scale)
 
 
 # ----------------------------------------------------------------------------------
@@ -453,7 +421,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
             else None
         run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
         yx = (Xf, data.y.astype(np.float64), c if intercept else 0.0) if lean \
-            else _folded(Xf, data.y, c)
+            else _folded(data, data.y, c)
     n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
     order = check_order(order, n)
     rng = as_generator(seed)
@@ -483,8 +451,10 @@ _TRAIN_FIX = ("pass exact=True to train with it exactly, or a value that float64
 
 def _folded(X, y_pm1, c):
     """The rows ``y * [x, c]`` of the general engine (float64; ``c=None``: no
-    column), after the zero-row check that ``c=None`` needs."""
-    yx = signed_rows(X, y_pm1, c is not None, c or 1.0)
+    column), after the zero-row check that ``c=None`` needs. ``X`` may be a
+    :class:`Dataset` (then ``y_pm1`` is its labels): its signed rows, made once."""
+    yx = X.signed_floats(c is not None, c or 1.0) if isinstance(X, Dataset) else \
+        signed_rows(X, y_pm1, c is not None, c or 1.0)
     if c is None:
         zero_rows_error(yx)
     return yx

@@ -51,7 +51,7 @@ from markone._internal.exact import signed_integer_rows
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
 from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
-from markone.engine import signed_rows
+from markone._internal.rows import signed_rows
 from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
 from verify._memory import check_memory, memory_limit
 from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
