@@ -236,20 +236,15 @@ class _Engine:
         for a pass over ``idx``; its other arguments are ``args``."""
         epoch = _kernels.pass_kernel(fn, self.presented, idx.shape[0])
         self.presented += idx.shape[0]
+        if epoch is not fn:  # compiled code reports these itself and never warns
+            return epoch(*args)
         with np.errstate(over="ignore", invalid="ignore"):  # the loops report these
             return epoch(*args)
 
     def run_pass(self, yx, idx, eta, checks):
         """One pass over ``yx[idx]``; returns the number of mistakes."""
         if self.lean:  # yx is (X, y, c): labels and constant folded in on the fly
-            X, y, c = yx
-            status = self._status
-            rows = _kernels.kernel_rows(X)
-            m = self._pass(_kernels.epoch_last_xy, idx, rows, y, c, idx, eta, self.w, status)
-            if status[0]:
-                code, status[0] = int(status[0]), 0
-                raise_bad_row(X, int(idx[status[1]]), code)
-            return int(m)
+            return self._lean_pass(*yx, idx, eta)
         n = idx.shape[0]
         rec_idx = np.empty(n, dtype=np.int64)
         rec_run = np.empty(n, dtype=np.int64 if self.dtype != object else object)
@@ -275,12 +270,25 @@ class _Engine:
             self.after.extend(rec_w[:m].copy())
         return int(m)
 
+    def _lean_pass(self, X, y, c, idx, eta, rows=None):
+        """The lean engine's pass over ``(X[idx], y[idx])`` with constant ``c``
+        (``rows``: :func:`markone._kernels.kernel_rows` of ``X``, when known)."""
+        status = self._status
+        m = self._pass(_kernels.epoch_last_xy, idx,
+                       _kernels.kernel_rows(X) if rows is None else rows, y, c, idx,
+                       eta, self.w, status)
+        if status[0]:
+            code, status[0] = int(status[0]), 0
+            raise_bad_row(X, int(idx[status[1]]), code)
+        return int(m)
+
     def step(self, x, sign, c, eta):
         """Present one float example ``x`` of label ``sign`` (constant ``c``, 0 for
         none) with the same compiled rule as a pass; returns 1 on an update, else 0."""
         if self.lean:
             self._y1[0] = sign
-            return self.run_pass((x.reshape(1, -1), self._y1, c), _ONE, eta, None)
+            row = x.reshape(1, -1)  # dense: its own kernel rows
+            return self._lean_pass(row, self._y1, c, _ONE, eta, rows=row)
         row = np.empty((1, x.shape[0] + 1))
         row[0, :-1] = x
         row[0, -1] = c
@@ -424,7 +432,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
             else _folded(data, data.y, c)
     n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
     order = check_order(order, n)
-    rng = as_generator(seed)
+    rng = _shuffle_rng(order, seed)
 
     if exact and yx.dtype == np.int64:
         try:
@@ -432,7 +440,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
             engine, per_epoch = _run(yx, order, rng, run_eta, max_epochs, variant, record,
                                      checks=checks)
         except _Overflow:
-            rng = as_generator(seed)
+            rng = _shuffle_rng(order, seed)
             engine, per_epoch = _run(yx.astype(object), order, rng, run_eta, max_epochs,
                                      variant, record, checks=None)
     else:
@@ -447,6 +455,13 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
 #: What to do about an ``eta`` or ``intercept_scale`` that float64 cannot hold.
 _TRAIN_FIX = ("pass exact=True to train with it exactly, or a value that float64 holds "
               "exactly (such as 0.5 or 2)")
+
+
+def _shuffle_rng(order, seed):
+    """The Generator that ``order="shuffle"`` draws from; None for the other orders,
+    which draw nothing (``seed`` is checked already by the parameter table; a fresh
+    Generator from the OS's entropy would cost more than a small run)."""
+    return as_generator(seed) if isinstance(order, str) and order == "shuffle" else None
 
 
 def _folded(X, y_pm1, c):

@@ -24,6 +24,9 @@ certificate file that ``markone verify check`` re-checks
     the same task with each one of those faults repaired in turn, every one learnable
     (one witness for all), when the minimisation completed.
 
+:func:`recheck` re-checks a finished sweep from these files: each proof, and that
+its data are the damaged patterns of the machine it names, built again from the seeds.
+
 Yield at a rate is the fraction learnable, with its Wilson score interval at
 ``confidence`` (:func:`sims._stats.wilson_interval`). Every verdict is limited by work
 (separability checks, ``max_tests``), never by the clock.
@@ -31,29 +34,37 @@ Yield at a rate is the fraction learnable, with its Wilson score interval at
 ``results.json``: ``kinds``, ``rates``, and per kind a list over rates of ``learnable``,
 ``decided``, ``yield``, ``low``, ``high`` (the interval), ``mean_minimal`` (the mean
 size of the 1-minimal fault sets) and ``machines`` (one record per machine: its run,
-verdict, number of faults, live A-units, the minimal faults named by what broke, and
-its certificate files).
+verdict, number of faults, live A-units, the minimal faults named by what broke and as
+indices into its fault plan, and its certificate files).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from markone._internal.style import legend_outside, styled
 from markone._internal.typing import JSONDict, PathLike
-from markone._internal.validation import check_choice, child_seeds
+from markone._internal.validation import check_choice, check_int_at_least, child_seeds
 from sims._common import chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "FILES", "tasks", "run_task", "combine",
-           "plot", "files", "run", "machine_and_task"]
+           "plot", "files", "run", "machine_and_task", "claim_parts", "recheck",
+           "YieldRecheck"]
 
 NAME = "yield"
 #: The fraction options of :func:`markone.hardware.faults.random_faults`.
 KINDS = ("dead_a_units", "cut_wires", "stopped_motors", "dead_photocells")
 #: The folder (in ``OUT/yield``) of the certificate files.
 FILES = "certificates"
+#: The certificate files of a machine, by the last word of their names: the plan
+#: each is about.
+FILE_CLAIMS = {"machine": "all faults", "minimal": "the 1-minimal faults",
+               "minimality": "the 1-minimal faults, each one repaired in turn"}
 DEFAULTS = {"chars": "ABCD", "per_class": 3, "n_a_units": 64, "n_r_units": 2,
             "kinds": ["dead_a_units", "cut_wires"],
             "rates": [0.0, 0.2, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8, 0.9], "runs": 30,
@@ -64,8 +75,7 @@ SMALL = {"kinds": ["dead_a_units"], "rates": [0.0, 0.7, 0.95], "runs": 4, "batch
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (kind, rate, batch of machines); the figures' seed and each
     machine's seed are drawn from ``seed`` up front and shared across rates."""
-    for kind in config["kinds"]:
-        check_choice(kind, "kind", KINDS)
+    _check_grid(config)
     data_seed, machines_seed = child_seeds(seed, 2)
     runs = list(enumerate(child_seeds(machines_seed, config["runs"])))
     keys = ("chars", "per_class", "n_a_units", "n_r_units", "max_tests")
@@ -75,6 +85,27 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
             for kind in config["kinds"]
             for i, rate in enumerate(config["rates"])
             for b, batch in enumerate(chunked(runs, config["batch"]))]
+
+
+def _check_grid(config):
+    """Refuse a grid that no machine could be broken by, before any task is made."""
+    from markone.hardware import MarkIParams
+
+    kinds, rates = config["kinds"], config["rates"]
+    if not isinstance(kinds, list) or not kinds:
+        raise ValueError(f"kinds(={kinds!r}) must be a non-empty list of fault kinds "
+                         f"({', '.join(KINDS)}).")
+    for kind in kinds:
+        check_choice(kind, "kind", KINDS)
+    if len(set(kinds)) != len(kinds):
+        raise ValueError(f"kinds(={kinds!r}) names a kind twice; name each once.")
+    if not isinstance(rates, list) or not rates or any(
+            isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 <= r <= 1
+            for r in rates) or len(set(rates)) != len(rates):
+        raise ValueError(f"rates(={rates!r}) must be a non-empty list of distinct "
+                         "fractions in [0, 1], e.g. [0.0, 0.5, 0.9].")
+    check_int_at_least(config["batch"], "batch", 1)
+    MarkIParams(n_a_units=config["n_a_units"], n_r_units=config["n_r_units"])
 
 
 def machine_and_task(spec: JSONDict, machine_seed: int) -> tuple:
@@ -102,8 +133,27 @@ def run_task(spec: JSONDict) -> JSONDict:
                          for run, seed in spec["machines"]]}
 
 
+def claim_parts(machine: Any, images: Any, labels: Any, which: str,
+                kept: Sequence[Any] = ()) -> list:
+    """The stacked parts (:mod:`sims._certified`) that certificate file ``which`` is
+    about: ``"machine"`` the damaged machine's task (its own fault plan),
+    ``"minimal"`` the task with only the faults ``kept``, ``"minimality"`` the task
+    with the faults ``kept`` but one, for each one in turn."""
+    from markone.hardware.faults import FaultPlan
+    from sims._certified import machine_parts
+    from verify.machine import machine_task
+
+    check_choice(which, "which", FILE_CLAIMS)
+    kept = list(kept)
+    plans = ([None] if which == "machine" else [FaultPlan(tuple(kept))]
+             if which == "minimal" else
+             [FaultPlan(tuple(kept[:i] + kept[i + 1:])) for i in range(len(kept))])
+    return [part for plan in plans
+            for part in machine_parts(machine_task(machine, images, labels, plan=plan))]
+
+
 def _decide_machine(spec, run, seed):
-    from markone.hardware.faults import FaultPlan, describe_fault
+    from markone.hardware.faults import describe_fault
     from sims._certified import certificate, decide, machine_parts
     from verify.machine import machine_task, minimal_faults
 
@@ -112,33 +162,28 @@ def _decide_machine(spec, run, seed):
     source = {"experiment": NAME, "kind": spec["kind"], "rate": spec["rate"],
               "run": run, "machine_seed": seed}
     task = machine_task(machine, images, labels)
-    parts = machine_parts(task)
+    parts = machine_parts(task)  # = claim_parts(..., "machine"), which recheck uses
     verdict = decide(parts)
     live = int(task.patterns.any(axis=0).sum())
     out = {"run": run, "learnable": verdict.separable, "faults": len(plan),
-           "live_a_units": live, "minimal": None, "minimal_complete": None,
-           "certificates": {}}
+           "live_a_units": live, "minimal": None, "minimal_faults": None,
+           "minimal_complete": None, "certificates": {}}
     if verdict.separable is None:
         return out
     out["certificates"][f"{stem}-machine.json"] = certificate(
-        parts, verdict, {**source, "plan": "all faults"})
+        parts, verdict, {**source, "plan": FILE_CLAIMS["machine"]})
     if verdict.separable:
         return out
     least = minimal_faults(machine, images, labels, max_tests=spec["max_tests"])
     kept = [plan.faults[i] for i in least.faults]
-    out["minimal"] = [describe_fault(f) for f in kept]
-    out["minimal_complete"] = least.complete
-    sub = machine_parts(machine_task(machine, images, labels, plan=FaultPlan(tuple(kept))))
-    out["certificates"][f"{stem}-minimal.json"] = certificate(
-        sub, decide(sub), {**source, "plan": "the 1-minimal faults"})
-    if least.complete:
-        repaired = [part for i in range(len(kept)) for part in machine_parts(machine_task(
-            machine, images, labels, plan=FaultPlan(tuple(kept[:i] + kept[i + 1:]))))]
-        each = decide(repaired)
-        if each.separable:
-            out["certificates"][f"{stem}-minimality.json"] = certificate(
-                repaired, each, {**source, "plan": "the 1-minimal faults, each one "
-                                 "repaired in turn"})
+    out.update(minimal=[describe_fault(f) for f in kept],
+               minimal_faults=list(least.faults), minimal_complete=least.complete)
+    for which in ("minimal", "minimality")[:1 + least.complete]:
+        sub = claim_parts(machine, images, labels, which, kept)
+        sub_verdict = decide(sub)
+        if sub_verdict.separable is (which == "minimality"):
+            out["certificates"][f"{stem}-{which}.json"] = certificate(
+                sub, sub_verdict, {**source, "plan": FILE_CLAIMS[which]})
     return out
 
 
@@ -184,6 +229,94 @@ def files(config: JSONDict, task_results: list[JSONDict]) -> dict[str, str]:
 
     return {name: certificate_json(doc) for t in task_results for m in t["machines"]
             for name, doc in m["certificates"].items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class YieldRecheck:
+    """What :func:`recheck` confirmed: every certificate file (``files``) of every
+    machine (``machines``) of every point (``points``) of a yield sweep."""
+
+    files: int
+    machines: int
+    points: int
+
+
+def recheck(folder: PathLike) -> YieldRecheck:
+    """Re-check a finished yield sweep, ``OUT/yield``, from its files.
+
+    Beyond what ``markone verify check`` confirms of each file (its proof, on its own
+    data), this ties each file to the curve: the machine it names is built again from
+    the sweep's configuration and seed, its damaged patterns (and those of its
+    1-minimal faults, alone and each repaired) must hash to the file's data, the file
+    must prove what ``results.json`` says of that machine, every decided machine must
+    have its files, and every point's counts and Wilson interval must follow from
+    them.
+
+    Returns
+    -------
+    YieldRecheck
+
+    Raises
+    ------
+    verify.certificate.CertificateError
+        Naming the first file or point that does not hold (a certificate about other
+        data, a missing file, a count that does not follow).
+    """
+    from markone._internal.io import read_json
+    from sims._stats import wilson_interval
+    from verify.certificate import CertificateError
+
+    folder = Path(folder)
+    results = read_json(folder / "results.json")
+    config = results["config"]
+    specs = {(s["kind"], s["rate_index"], run): (s, seed)
+             for s in tasks(config, results["seed"]) for run, seed in s["machines"]}
+    n_files = n_machines = 0
+    for kind in config["kinds"]:
+        row = results[kind]
+        for i, machines in enumerate(row["machines"]):
+            for m in machines:
+                n_files += _recheck_machine(folder / FILES, m, *specs[kind, i, m["run"]])
+            decided = [m for m in machines if m["learnable"] is not None]
+            good = sum(m["learnable"] for m in decided)
+            interval = wilson_interval(good, len(decided), config["confidence"]) \
+                if decided else (0.0, 1.0)
+            if (good, len(decided), *interval) != (row["learnable"][i], row["decided"][i],
+                                                   row["low"][i], row["high"][i]):
+                raise CertificateError(
+                    f"{kind} at rate {config['rates'][i]}: results.json says "
+                    f"{row['learnable'][i]} of {row['decided'][i]} learnable, but the "
+                    f"certified machines are {good} of {len(decided)}.")
+            n_machines += len(machines)
+    return YieldRecheck(n_files, n_machines, len(config["kinds"]) * len(config["rates"]))
+
+
+def _recheck_machine(files_dir, record, spec, seed):
+    """Check one machine's files against the machine built again; the count."""
+    from sims._certified import stack
+    from verify.certificate import CertificateError, check_certificate_file, data_sha256
+
+    machine, plan, images, labels = machine_and_task(spec, seed)
+    kept = [plan.faults[j] for j in record["minimal_faults"] or ()]
+    wanted = {"machine"} if record["learnable"] is not None else set()
+    if record["learnable"] is False:
+        wanted |= {"minimal"} | ({"minimality"} if record["minimal_complete"] else set())
+    names = {name[:-len(".json")].rsplit("-", 1)[1]: name
+             for name in record["certificates"]}
+    if not wanted <= set(names):
+        raise CertificateError(f"machine {record['run']} of {spec['id']}: no "
+                               f"{' or '.join(sorted(wanted - set(names)))} certificate.")
+    for which, name in names.items():
+        claim = check_certificate_file(files_dir / name)
+        X, y = stack(claim_parts(machine, images, labels, which, kept))
+        if data_sha256(X, y) != claim.fields["data_sha256"]:
+            raise CertificateError(f"{name}: its data are not the patterns of the "
+                                   f"machine it names ({FILE_CLAIMS[which]}).")
+        says = record["learnable"] if which == "machine" else which == "minimality"
+        if claim.separable != says:
+            raise CertificateError(f"{name}: proves {'' if claim.separable else 'not '}"
+                                   f"separable, but results.json says otherwise.")
+    return len(names)
 
 
 _LABELS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",

@@ -3,6 +3,7 @@
 
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ import sims._certified as certified
 from markone.cli import main
 from sims._stats import normal_quantile, wilson_interval
 from sims.runner import load_experiment, make_config, run_experiment
-from verify.certificate import data_sha256
+from verify.certificate import CertificateError, CertificateUnreadable, data_sha256
 
 Y = load_experiment("yield")
 SMALL = dict(size="small", plot=False, seed=0)
@@ -172,6 +173,51 @@ def test_certificates_are_about_the_damaged_machine(sweep):
     assert checked >= 4
 
 
+def _copy(res, tmp_path):
+    import shutil
+
+    return Path(shutil.copytree(res.results_path.parent, tmp_path / "yield"))
+
+
+def test_recheck_ties_every_file_to_its_machine_and_point(sweep):
+    r = sweep.results
+    got = Y.recheck(sweep.results_path.parent)
+    assert got == Y.YieldRecheck(len(_files(sweep)), len(_machines(r)), 3)
+
+
+def test_recheck_refuses_a_valid_certificate_of_another_machine(sweep, tmp_path):
+    """Two machines' files swapped: each still passes `verify check`, but is not
+    about the machine it stands for."""
+    folder = _copy(sweep, tmp_path) / Y.FILES
+    a, b = "dead_a_units-r2-m000-machine.json", "dead_a_units-r2-m001-machine.json"
+    (folder / a).write_bytes(_files(sweep)[b])
+    (folder / b).write_bytes(_files(sweep)[a])
+    with pytest.raises(CertificateError, match="r2-m00[01]-machine.json: its data are "
+                       "not the patterns of the machine it names"):
+        Y.recheck(folder.parent)
+
+
+def test_recheck_refuses_a_missing_file_and_a_count_that_does_not_follow(sweep, tmp_path):
+    folder = _copy(sweep, tmp_path)
+    saved = (folder / "results.json").read_text()
+    results = json.loads(saved)
+    results["dead_a_units"]["learnable"][1] += 1
+    (folder / "results.json").write_text(json.dumps(results))
+    with pytest.raises(CertificateError, match="rate 0.7: results.json says"):
+        Y.recheck(folder)
+    (folder / "results.json").write_text(saved)
+    name = "dead_a_units-r2-m003-minimal.json"
+    (folder / Y.FILES / name).unlink()
+    with pytest.raises(CertificateUnreadable, match=f"{name} cannot be opened"):
+        Y.recheck(folder)
+    results = json.loads(saved)     # and no longer listed either
+    results["dead_a_units"]["machines"][2][3]["certificates"].remove(name)
+    (folder / "results.json").write_text(json.dumps(results))
+    with pytest.raises(CertificateError, match="machine 3 of dead_a_units-r2-b1: no "
+                       "minimal certificate"):
+        Y.recheck(folder)
+
+
 def test_a_resumed_sweep_writes_the_same_files(sweep, tmp_path, monkeypatch):
     real, calls = Y.run_task, []
 
@@ -236,10 +282,20 @@ def test_an_r_unit_without_inputs_is_certified_unlearnable(tmp_path, capsys):
     assert status == 0 and "not linearly separable" in out
 
 
-def test_unknown_kind_is_named():
-    cfg = make_config(Y, size="small", overrides={"kinds": ["melted_wires"]})
-    with pytest.raises(ValueError, match="kind.*melted_wires.*dead_a_units"):
-        Y.tasks(cfg, 0)
+@pytest.mark.parametrize("overrides, match", [
+    ({"kinds": ["melted_wires"]}, "kind.*melted_wires.*dead_a_units"),
+    ({"kinds": []}, "kinds.*non-empty"),
+    ({"kinds": ["cut_wires", "cut_wires"]}, "twice"),
+    ({"rates": [0.5, 1.5]}, r"rates.*fractions in \[0, 1\]"),
+    ({"rates": [0.5, 0.5]}, "distinct"),
+    ({"rates": "0.5"}, "list"),
+    ({"batch": 0}, "batch"),
+    ({"n_a_units": 0}, "n_a_units"),
+])
+def test_a_bad_grid_is_named_before_any_task(overrides, match, tmp_path):
+    with pytest.raises(ValueError, match=match):
+        run_experiment("yield", out=tmp_path, overrides=overrides, **SMALL)
+    assert not (tmp_path / "yield").exists()
 
 
 def test_write_files_refuses_a_path(tmp_path):
@@ -248,3 +304,14 @@ def test_write_files_refuses_a_path(tmp_path):
     with pytest.raises(ValueError, match="plain name"):
         write_files(tmp_path / "f", {"../escape.json": "{}"})
     assert not (tmp_path / "f").exists()
+
+
+def test_from_the_command_line(sweep, tmp_path, capsys):
+    """`markone sim run yield` writes the same files; `verify check` takes any one."""
+    assert main(["sim", "run", "yield", "--size", "small", "--out", str(tmp_path)]) == 0
+    assert "yield: 6 tasks run, 0 reused" in capsys.readouterr().out
+    folder = tmp_path / "yield" / Y.FILES
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == _files(sweep)
+    assert (tmp_path / "yield" / "yield.png").exists()
+    status, out = _check(folder / "dead_a_units-r2-m000-minimal.json", capsys)
+    assert status == 0 and "not linearly separable" in out
