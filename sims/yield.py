@@ -49,7 +49,7 @@ import numpy as np
 
 from markone._internal.style import legend_outside, styled
 from markone._internal.typing import JSONDict, PathLike
-from markone._internal.validation import check_choice, child_seeds
+from markone._internal.validation import check_choice, check_int_at_least, child_seeds
 from sims._common import chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "FILES", "tasks", "run_task", "combine",
@@ -75,8 +75,7 @@ SMALL = {"kinds": ["dead_a_units"], "rates": [0.0, 0.7, 0.95], "runs": 4, "batch
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (kind, rate, batch of machines); the figures' seed and each
     machine's seed are drawn from ``seed`` up front and shared across rates."""
-    for kind in config["kinds"]:
-        check_choice(kind, "kind", KINDS)
+    _check_grid(config)
     data_seed, machines_seed = child_seeds(seed, 2)
     runs = list(enumerate(child_seeds(machines_seed, config["runs"])))
     keys = ("chars", "per_class", "n_a_units", "n_r_units", "max_tests")
@@ -86,6 +85,27 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
             for kind in config["kinds"]
             for i, rate in enumerate(config["rates"])
             for b, batch in enumerate(chunked(runs, config["batch"]))]
+
+
+def _check_grid(config):
+    """Refuse a grid that no machine could be broken by, before any task is made."""
+    from markone.hardware import MarkIParams
+
+    kinds, rates = config["kinds"], config["rates"]
+    if not isinstance(kinds, list) or not kinds:
+        raise ValueError(f"kinds(={kinds!r}) must be a non-empty list of fault kinds "
+                         f"({', '.join(KINDS)}).")
+    for kind in kinds:
+        check_choice(kind, "kind", KINDS)
+    if len(set(kinds)) != len(kinds):
+        raise ValueError(f"kinds(={kinds!r}) names a kind twice; name each once.")
+    if not isinstance(rates, list) or not rates or any(
+            isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 <= r <= 1
+            for r in rates) or len(set(rates)) != len(rates):
+        raise ValueError(f"rates(={rates!r}) must be a non-empty list of distinct "
+                         "fractions in [0, 1], e.g. [0.0, 0.5, 0.9].")
+    check_int_at_least(config["batch"], "batch", 1)
+    MarkIParams(n_a_units=config["n_a_units"], n_r_units=config["n_r_units"])
 
 
 def machine_and_task(spec: JSONDict, machine_seed: int) -> tuple:

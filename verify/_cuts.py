@@ -74,8 +74,9 @@ def first_rows(d: int) -> int:
     multiples of d pivots, so on wide data a first LP of twice the d + 1 rows that carry
     the optimum, and a round or two more, is cheaper than one LP of five times as many:
     on 10,000 x 1,001 integer rows with 50 labels flipped, one LP of 2,002 rows decided
-    in 35 s of CPU, where three rounds starting from 5,005 rows took about 190 s. On
-    narrow data the rounds (each reads all the data) cost more than the LP's rows.
+    in 35 s of CPU, where three rounds starting from 5,005 rows took 632 s of
+    wall-clock time on the same busy machine. On narrow data the rounds (each reads
+    all the data) cost more than the LP's rows.
 
     >>> first_rows(20), first_rows(100), first_rows(300), first_rows(1000)
     (105, 404, 602, 2002)

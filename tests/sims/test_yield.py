@@ -282,10 +282,20 @@ def test_an_r_unit_without_inputs_is_certified_unlearnable(tmp_path, capsys):
     assert status == 0 and "not linearly separable" in out
 
 
-def test_unknown_kind_is_named():
-    cfg = make_config(Y, size="small", overrides={"kinds": ["melted_wires"]})
-    with pytest.raises(ValueError, match="kind.*melted_wires.*dead_a_units"):
-        Y.tasks(cfg, 0)
+@pytest.mark.parametrize("overrides, match", [
+    ({"kinds": ["melted_wires"]}, "kind.*melted_wires.*dead_a_units"),
+    ({"kinds": []}, "kinds.*non-empty"),
+    ({"kinds": ["cut_wires", "cut_wires"]}, "twice"),
+    ({"rates": [0.5, 1.5]}, r"rates.*fractions in \[0, 1\]"),
+    ({"rates": [0.5, 0.5]}, "distinct"),
+    ({"rates": "0.5"}, "list"),
+    ({"batch": 0}, "batch"),
+    ({"n_a_units": 0}, "n_a_units"),
+])
+def test_a_bad_grid_is_named_before_any_task(overrides, match, tmp_path):
+    with pytest.raises(ValueError, match=match):
+        run_experiment("yield", out=tmp_path, overrides=overrides, **SMALL)
+    assert not (tmp_path / "yield").exists()
 
 
 def test_write_files_refuses_a_path(tmp_path):
@@ -294,3 +304,14 @@ def test_write_files_refuses_a_path(tmp_path):
     with pytest.raises(ValueError, match="plain name"):
         write_files(tmp_path / "f", {"../escape.json": "{}"})
     assert not (tmp_path / "f").exists()
+
+
+def test_from_the_command_line(sweep, tmp_path, capsys):
+    """`markone sim run yield` writes the same files; `verify check` takes any one."""
+    assert main(["sim", "run", "yield", "--size", "small", "--out", str(tmp_path)]) == 0
+    assert "yield: 6 tasks run, 0 reused" in capsys.readouterr().out
+    folder = tmp_path / "yield" / Y.FILES
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == _files(sweep)
+    assert (tmp_path / "yield" / "yield.png").exists()
+    status, out = _check(folder / "dead_a_units-r2-m000-minimal.json", capsys)
+    assert status == 0 and "not linearly separable" in out
