@@ -12,8 +12,16 @@ ratios. Then the same on sparse data (scipy.sparse CSR, default 100,000 x 50,000
 50 non-zeros a row, small integers, a stored column of ones as the intercept, since
 scikit-learn damps the intercept's steps on sparse input): markone's compiled CSR loop
 against scikit-learn's sparse Perceptron and the sparse ``A @ w`` bound.
+
+Fixed cost: ``markone.train`` called many times on one example of ``--d`` features
+(two presentations: the work is a few microseconds, the rest is what every call pays:
+checks, the data boundary, the result), per call in CPU time and in wall time, and
+the ratio of the CPU time to the goal of 0.05 ms (issue 32; read the CPU column on a
+loaded machine: wall time waits for a core). The machine's load is printed first.
+
 Usage: ``python benchmarks/bench_core.py [--n 200000] [--d 100] [--max-epochs 5]
-[--sparse-n 100000] [--sparse-d 50000] [--nnz 50]``.
+[--sparse-n 100000] [--sparse-d 50000] [--nnz 50] [--calls 5000]
+[--only dense|sparse|fixed]``.
 """
 
 import argparse
@@ -23,6 +31,10 @@ import warnings
 import numpy as np
 
 import markone
+from bench_startup import load  # noqa: E402  (the same load line as the start-up's)
+
+#: The goal for the fixed cost of one ``markone.train`` call (issue 32), in seconds.
+FIXED_COST_GOAL = 0.05e-3
 
 
 def best_of(fn, repeat):
@@ -43,12 +55,35 @@ def main(argv=None):
     p.add_argument("--sparse-n", type=int, default=100_000)
     p.add_argument("--sparse-d", type=int, default=50_000)
     p.add_argument("--nnz", type=int, default=50, help="non-zeros a row (sparse case)")
-    p.add_argument("--only", choices=("dense", "sparse"), default=None)
+    p.add_argument("--calls", type=int, default=5_000, help="calls (fixed cost)")
+    p.add_argument("--only", choices=("dense", "sparse", "fixed"), default=None)
     a = p.parse_args(argv)
-    if a.only != "sparse":
+    print(load())
+    if a.only in (None, "fixed"):
+        fixed_cost_case(a)
+    if a.only in (None, "dense"):
         dense_case(a)
-    if a.only != "dense":
+    if a.only in (None, "sparse"):
         sparse_case(a)
+
+
+def fixed_cost_case(a):
+    """Per-call CPU and wall time of ``train`` on one example (best of ``repeat``)."""
+    x = np.arange(1.0, a.d + 1.0)[None, :]
+    y = np.array([1])
+    res = markone.train(x, y)  # imports and first-call work outside the timing
+    cpu, wall = [], []
+    for _ in range(a.repeat):
+        c0, t0 = time.process_time(), time.perf_counter()
+        for _ in range(a.calls):
+            markone.train(x, y)
+        cpu.append((time.process_time() - c0) / a.calls)
+        wall.append((time.perf_counter() - t0) / a.calls)
+    print(f"fixed cost of markone.train (1 x {a.d}, {res.epochs} passes, "
+          f"{a.calls} calls): CPU {min(cpu) * 1e3:.4f} ms, wall {min(wall) * 1e3:.4f} ms "
+          f"a call")
+    print(f"ratio CPU cost / goal {FIXED_COST_GOAL * 1e3:.2f} ms: "
+          f"{min(cpu) / FIXED_COST_GOAL:.2f}x   (target <= 1x)\n")
 
 
 def report(name_bound, work, t_m, t_s, t_b, same):

@@ -10,6 +10,13 @@ arithmetic is exact, noisy labels so mistakes happen all along) goes through
 * scikit-learn's ``Perceptron(eta0=1).partial_fit`` on one row at a time (slow, so
   only on the first ``--sk-n`` examples).
 
+* Vowpal Wabbit's ``learn`` on examples parsed before the timing (its fastest Python
+  call; ``--loss_function hinge --sgd --noconstant``), when ``vowpalwabbit`` is
+  installed (the ``peers`` extra). Only its rate is compared: its update is not the
+  perceptron's, so its weights are not checked.
+
+and ``predict_one`` calls per second of markone and River on the same rows.
+
 Before timing, the three learners are checked to make identical decisions: the
 same update (mistake or not) at every step of the first ``--check-n`` examples, and
 after the timed runs markone and River hold identical weights. Then calls per second
@@ -25,6 +32,8 @@ support size and the rate at the largest n over the rate at the smallest. Checke
 first: the linear kernel's stream ends with the weights and mistakes of
 ``markone.Perceptron``'s on the same stream (exact data, so bit for bit).
 
+The machine's load is printed first; the ratios are of rates measured in one run.
+
 Usage: ``python benchmarks/bench_stream.py [--d 20] [--n 1000 100000]
 [--kernel-n 1000 10000]``.
 """
@@ -36,6 +45,7 @@ import warnings
 import numpy as np
 
 import markone
+from bench_startup import load  # noqa: E402  (the same load line as the start-up's)
 
 
 def make_stream(n, d, seed=0):
@@ -70,6 +80,34 @@ def run_markone(X, y):
 
 def run_river(dicts, labels):
     return timed_stream(river_model(), dicts, labels)
+
+
+def vw_rate(X, y):
+    """Calls/s of Vowpal Wabbit's ``learn`` on pre-parsed examples (None: no VW)."""
+    try:
+        from vowpalwabbit import Workspace
+    except ImportError:
+        return None
+    vw = Workspace("--quiet --loss_function hinge --sgd --noconstant")
+    examples = [vw.parse(f"{t} | " + " ".join(f"{j}:{v:g}" for j, v in enumerate(x) if v))
+                for x, t in zip(X, y)]
+    t0 = time.perf_counter()
+    for ex in examples:
+        vw.learn(ex)
+    seconds = time.perf_counter() - t0
+    for ex in examples:
+        vw.finish_example(ex)
+    vw.finish()
+    return len(examples) / seconds
+
+
+def predict_rate(model, rows):
+    """Calls/s of ``model.predict_one`` over ``rows``."""
+    predict = model.predict_one
+    t0 = time.perf_counter()
+    for x in rows:
+        predict(x)
+    return len(rows) / (time.perf_counter() - t0)
 
 
 def run_sklearn(X, y):
@@ -152,6 +190,7 @@ def main(argv=None):
                    help="stream lengths of the kernel case (none: skip it)")
     a = p.parse_args(argv)
 
+    print(load())
     Xc, yc = make_stream(a.check_n, a.d, seed=1)
     updates = check_identical_decisions(Xc, yc)
     print(f"identical decisions: markone, River and scikit-learn made the same update "
@@ -176,6 +215,14 @@ def main(argv=None):
               f"scikit-learn one-row partial_fit {k / t_s:>7,.0f} (first {k})   "
               f"markone/River {t_r / t_m:.2f}x   markone/scikit-learn "
               f"{(n / t_m) / (k / t_s):.1f}x   same final weights as River: yes")
+        vw = max((vw_rate(X, y) for _ in range(a.repeat)), key=lambda r: r or 0)
+        print(f"          Vowpal Wabbit pre-parsed learn: " + (
+            "not installed (pip install vowpalwabbit)" if vw is None else
+            f"{vw:>9,.0f} calls/s   markone/VW {(n / t_m) / vw:.2f}x   (target >= 1x)"))
+        p_m = max(predict_rate(ours, X) for _ in range(a.repeat))
+        p_r = max(predict_rate(river, dicts) for _ in range(a.repeat))
+        print(f"          predict_one calls/s  markone {p_m:>9,.0f}   River {p_r:>9,.0f}"
+              f"   markone/River {p_m / p_r:.2f}x")
     lo, hi = min(rates), max(rates)
     print(f"markone rate at n={hi} / rate at n={lo}: {rates[hi][0] / rates[lo][0]:.2f} "
           f"(River: {rates[hi][1] / rates[lo][1]:.2f})")

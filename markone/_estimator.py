@@ -46,6 +46,7 @@ from markone._internal.validation import (as_generator, canonical_csr, encode_bi
                                           refuse_missing_labels)
 
 E = TypeVar("E", bound="OnlineClassifier")
+_FLOAT64 = np.dtype(np.float64)
 
 __all__ = ["OnlineClassifier"]
 
@@ -144,6 +145,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     def _begin(self, classes, n_features: int) -> None:
         self.classes_ = classes
         self.n_features_in_ = n_features
+        self._row_shape = (n_features,)
         self._code = {c.item() if hasattr(c, "item") else c: code for c, code in
                       zip(classes, self._encode(classes, classes)[0].tolist())}
         self._rng = as_generator(self.seed)
@@ -218,6 +220,14 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         checked when the first call creates the state (``fit``/``partial_fit`` check
         them every time).
         """
+        if classes is None and self._is_row(x):  # the lean path: nothing to convert
+            try:
+                code = self._code[y]
+            except (KeyError, TypeError):
+                pass  # not a class: the general path below says so
+            else:
+                self._mistakes += self._learn_row(x, code)
+                return self
         if not hasattr(self, "_code"):
             self._check_params()
             classes = self._first_classes(classes, [y])
@@ -231,6 +241,13 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                              f"{self.classes_.tolist()} given at the first fit.") from None
         self._mistakes += self._learn_row(self._one_row(x), code)
         return self
+
+    def _is_row(self, x) -> bool:
+        """True when ``x`` is already what :meth:`_one_row` makes (a float64 ndarray of
+        the width learned), on a started state: ``learn_one`` and ``predict_one``
+        take it as it is. Other inputs go through :meth:`_one_row`."""
+        return (x.__class__ is np.ndarray and x.dtype is _FLOAT64
+                and x.shape == self.__dict__.get("_row_shape"))
 
     def _one_row(self, x):
         x = np.asarray(x)
@@ -265,9 +282,15 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_one(self, x: ArrayLike) -> Any:
         """Predict the class of one example (O(d))."""
-        check_is_fitted(self)
-        score = self._score_one(self._one_row(x))
-        return self.classes_[self._predict_index(score[None])[0]].item()
+        if not self._is_row(x):  # a started state has a row shape: fitted
+            check_is_fitted(self)
+            x = self._one_row(x)
+        return self.classes_[self._index_one(self._score_one(x))].item()
+
+    def _index_one(self, score):
+        """The class index of one example's score: :meth:`_predict_index` of it as a
+        batch of one (a learner may say the same faster)."""
+        return self._predict_index(np.asarray(score)[None])[0]
 
     def _score_one(self, x):
         return np.asarray(self.decision_function(x[None, :]))[0]

@@ -174,7 +174,22 @@ def _is_array_like(val: Any) -> bool:
 
 
 def _as_constraint(spec: Any) -> Constraint:
-    return spec if isinstance(spec, Constraint) else _Named(spec)
+    """``spec`` as a :class:`Constraint`; a named one (None, "boolean", ...) is made
+    once per spec and kept, as the tables are checked on every call."""
+    if isinstance(spec, Constraint):
+        return spec
+    try:
+        named = _NAMED.get(spec)
+    except TypeError:  # unhashable: no named constraint (_Named says so)
+        return _Named(spec)
+    if named is None:
+        named = _NAMED[spec] = _Named(spec)
+    return named
+
+
+#: The :class:`_Named` constraint of each spec met so far (specs are hashable: None,
+#: strings, ``callable``, types).
+_NAMED: dict[Any, Constraint] = {}
 
 
 def validate_parameter_constraints(constraints: Mapping[str, list], params:
@@ -197,16 +212,23 @@ def validate_parameter_constraints(constraints: Mapping[str, list], params:
         When a value has none of its accepted forms.
     """
     for name, value in params.items():
-        if name not in constraints:
+        specs = constraints.get(name)
+        if specs is None or _satisfies(specs, value):
             continue
-        forms = [_as_constraint(c) for c in constraints[name]]
-        if any(c.is_satisfied_by(value) for c in forms):
-            continue
-        words = [str(c) for c in forms]
+        words = [str(_as_constraint(c)) for c in specs]
         allowed = words[0] if len(words) == 1 else (", ".join(words[:-1]) + " or "
                                                      + words[-1])
         raise InvalidParameterError(f"The {name!r} parameter of {caller_name} must be "
                                     f"{allowed}. Got {value!r} instead.")
+
+
+def _satisfies(specs: list, value: Any) -> bool:
+    """Whether ``value`` has one of the forms ``specs`` (a loop, not ``any`` of a
+    generator: this runs for every parameter of every call)."""
+    for spec in specs:
+        if _as_constraint(spec).is_satisfied_by(value):
+            return True
+    return False
 
 
 class PositiveRationalString(Options):
@@ -247,6 +269,8 @@ class PositiveReal(Interval):
         super().__init__(numbers.Real, 0, None, closed="neither")
 
     def is_satisfied_by(self, val: Any) -> bool:
+        if type(val) is float:  # the common case, without the ABC checks below
+            return 0 < val < float("inf")
         if isinstance(val, (bool, np.bool_)) or not isinstance(val, numbers.Real):
             return False
         if isinstance(val, numbers.Rational):  # exact: Fraction, int
@@ -277,8 +301,10 @@ CORE_CONSTRAINTS: dict = {
 
 def validate_core_params(params: dict, caller: str) -> None:
     """Check ``params`` (name -> value) against :data:`CORE_CONSTRAINTS`."""
-    validate_parameter_constraints(
-        {k: CORE_CONSTRAINTS[k] for k in params}, params, caller_name=caller)
+    unknown = params.keys() - CORE_CONSTRAINTS.keys()
+    if unknown:
+        raise KeyError(f"no constraints for {sorted(unknown)}")
+    validate_parameter_constraints(CORE_CONSTRAINTS, params, caller_name=caller)
 
 
 #: What to do about a parameter that float64 cannot hold (the estimators' wording).

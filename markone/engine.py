@@ -52,6 +52,7 @@ from markone._internal.checks import (
 from markone._params import as_float, validate_core_params
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import fraction_text, to_fraction
+from markone._internal.rows import append_constant, signed_rows
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._internal.validation import (
     array_values,
@@ -82,40 +83,7 @@ def augment(X: ArrayLike, intercept: bool = True,
     [[0.0, 2.0, 0.5]]
     """
     Xf = X.floats if isinstance(X, Dataset) else check_matrix_or_sparse(X)
-    return _append_constant(Xf, intercept, intercept_scale)
-
-
-def _append_constant(X, intercept, intercept_scale):
-    """:func:`augment` of a checked float64 array or CSR matrix."""
-    if not intercept:
-        return X
-    if is_sparse(X):
-        import scipy.sparse
-
-        col = np.full((X.shape[0], 1), float(intercept_scale))
-        return scipy.sparse.hstack([X, col], format="csr")
-    return np.hstack([X, np.full((X.shape[0], 1), float(intercept_scale))])
-
-
-def signed_rows(X, y_pm1, intercept=True, intercept_scale=1.0):
-    """The rows ``y_i [x_i, c]`` the general loop trains on, from checked inputs
-    (a float64 array, or a canonical CSR matrix: :attr:`Dataset.floats`).
-
-    A sign flip and an appended constant: exact in float64. A zero stays +0.0 (never
-    -0.0), so the rows are the same numbers, and the same bytes, however X was stored.
-
-    >>> signed_rows(np.array([[1.0, 2.0], [3.0, 0.0]]), np.array([1, -1])).tolist()
-    [[1.0, 2.0, 1.0], [-3.0, 0.0, -1.0]]
-    """
-    Xa = _append_constant(X, intercept, intercept_scale)
-    if is_sparse(Xa):
-        Xa = Xa.copy() if Xa is X else Xa
-        Xa.data *= np.repeat(y_pm1, np.diff(Xa.indptr)).astype(np.float64)
-        Xa.data += 0.0  # -0.0 + 0.0 == +0.0; every other number is unchanged
-        return Xa
-    rows = np.ascontiguousarray(Xa * y_pm1[:, None])
-    rows += 0.0
-    return rows
+    return append_constant(Xf, intercept, intercept_scale)
 
 
 # ----------------------------------------------------------------------------------
@@ -268,20 +236,15 @@ class _Engine:
         for a pass over ``idx``; its other arguments are ``args``."""
         epoch = _kernels.pass_kernel(fn, self.presented, idx.shape[0])
         self.presented += idx.shape[0]
+        if epoch is not fn:  # compiled code reports these itself and never warns
+            return epoch(*args)
         with np.errstate(over="ignore", invalid="ignore"):  # the loops report these
             return epoch(*args)
 
     def run_pass(self, yx, idx, eta, checks):
         """One pass over ``yx[idx]``; returns the number of mistakes."""
         if self.lean:  # yx is (X, y, c): labels and constant folded in on the fly
-            X, y, c = yx
-            status = self._status
-            rows = _kernels.kernel_rows(X)
-            m = self._pass(_kernels.epoch_last_xy, idx, rows, y, c, idx, eta, self.w, status)
-            if status[0]:
-                code, status[0] = int(status[0]), 0
-                raise_bad_row(X, int(idx[status[1]]), code)
-            return int(m)
+            return self._lean_pass(*yx, idx, eta)
         n = idx.shape[0]
         rec_idx = np.empty(n, dtype=np.int64)
         rec_run = np.empty(n, dtype=np.int64 if self.dtype != object else object)
@@ -307,12 +270,25 @@ class _Engine:
             self.after.extend(rec_w[:m].copy())
         return int(m)
 
+    def _lean_pass(self, X, y, c, idx, eta, rows=None):
+        """The lean engine's pass over ``(X[idx], y[idx])`` with constant ``c``
+        (``rows``: :func:`markone._kernels.kernel_rows` of ``X``, when known)."""
+        status = self._status
+        m = self._pass(_kernels.epoch_last_xy, idx,
+                       _kernels.kernel_rows(X) if rows is None else rows, y, c, idx,
+                       eta, self.w, status)
+        if status[0]:
+            code, status[0] = int(status[0]), 0
+            raise_bad_row(X, int(idx[status[1]]), code)
+        return int(m)
+
     def step(self, x, sign, c, eta):
         """Present one float example ``x`` of label ``sign`` (constant ``c``, 0 for
         none) with the same compiled rule as a pass; returns 1 on an update, else 0."""
         if self.lean:
             self._y1[0] = sign
-            return self.run_pass((x.reshape(1, -1), self._y1, c), _ONE, eta, None)
+            row = x.reshape(1, -1)  # dense: its own kernel rows
+            return self._lean_pass(row, self._y1, c, _ONE, eta, rows=row)
         row = np.empty((1, x.shape[0] + 1))
         row[0, :-1] = x
         row[0, -1] = c
@@ -453,10 +429,10 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
             else None
         run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
         yx = (Xf, data.y.astype(np.float64), c if intercept else 0.0) if lean \
-            else _folded(Xf, data.y, c)
+            else _folded(data, data.y, c)
     n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
     order = check_order(order, n)
-    rng = as_generator(seed)
+    rng = _shuffle_rng(order, seed)
 
     if exact and yx.dtype == np.int64:
         try:
@@ -464,7 +440,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
             engine, per_epoch = _run(yx, order, rng, run_eta, max_epochs, variant, record,
                                      checks=checks)
         except _Overflow:
-            rng = as_generator(seed)
+            rng = _shuffle_rng(order, seed)
             engine, per_epoch = _run(yx.astype(object), order, rng, run_eta, max_epochs,
                                      variant, record, checks=None)
     else:
@@ -481,10 +457,19 @@ _TRAIN_FIX = ("pass exact=True to train with it exactly, or a value that float64
               "exactly (such as 0.5 or 2)")
 
 
+def _shuffle_rng(order, seed):
+    """The Generator that ``order="shuffle"`` draws from; None for the other orders,
+    which draw nothing (``seed`` is checked already by the parameter table; a fresh
+    Generator from the OS's entropy would cost more than a small run)."""
+    return as_generator(seed) if isinstance(order, str) and order == "shuffle" else None
+
+
 def _folded(X, y_pm1, c):
     """The rows ``y * [x, c]`` of the general engine (float64; ``c=None``: no
-    column), after the zero-row check that ``c=None`` needs."""
-    yx = signed_rows(X, y_pm1, c is not None, c or 1.0)
+    column), after the zero-row check that ``c=None`` needs. ``X`` may be a
+    :class:`Dataset` (then ``y_pm1`` is its labels): its signed rows, made once."""
+    yx = X.signed_floats(c is not None, c or 1.0) if isinstance(X, Dataset) else \
+        signed_rows(X, y_pm1, c is not None, c or 1.0)
     if c is None:
         zero_rows_error(yx)
     return yx

@@ -172,8 +172,12 @@ class Perceptron(OnlineClassifier):
     def _score_one(self, x):
         if self.variant == "voted":
             return self._scores(x[None, :])[0]
-        w = self._w()
+        w = self._engine.prediction(self.variant)  # float64 (fitted: predict_one checked)
         return np.float64(_kernels.one_score(x, w, w[-1] * self._c))
+
+    def _index_one(self, score):
+        # _predict_index of a batch of one: (score >= 0) as the index into classes_
+        return int(score >= 0)
 
     def _scores(self, X):
         # one summation order for a batch and for one example (linear_scores), so

@@ -17,6 +17,7 @@ tasks in-process, in worker processes or on a Dask cluster with identical result
 ``intercept_cost``        the bound against the appended constant c
 ``mark1_letters``         the Mark I on letters: motor speed and end stops
 ``damage``                the Mark I with cut wires, dead A-units, stopped motors
+``yield``                 certified yield: damaged machines decided exactly, with files
 ========================  ==========================================================
 
 Run them with ``markone sim run NAME|all`` or :func:`sims.runner.run_experiment`.

@@ -117,8 +117,11 @@ def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
                  f"(chance {1 / results['n_classes']:.2f})")
     legend_outside(ax)
     speeds = np.asarray(results["motor_step_s"])
-    for j, lab in enumerate(ranges):
-        bx.plot(speeds, [row[j] / 60 for row in results["machine_time_s"]], "o-",
+    for j, lab in enumerate(ranges):  # stops never reached give the same line as ±∞:
+        wider = len(ranges) - 1 - j     # each drawn inside a wider one, both stay seen
+        bx.plot(speeds, [row[j] / 60 for row in results["machine_time_s"]],
+                marker="o", ms=5 + 3 * wider, mfc="none" if wider else None,
+                mew=2, lw=1.5 + wider, ls=("-", "--", "-.", ":")[j % 4],
                 label=f"±{lab}")
     bx.set_xscale("log")
     bx.set_xticks(speeds, [f"{v:g}" for v in speeds])

@@ -16,6 +16,10 @@ Every experiment module in :mod:`sims` exposes the same small protocol:
     the numbers behind every figure (results in the order of ``tasks``);
 ``plot(results, out_dir) -> list[Path]``
     PNG figures (Agg backend);
+``files(config, task_results) -> dict[str, str]`` and ``FILES`` (optional)
+    more files the results stand on (certificates, say): ``{name: text}``, written
+    into the folder ``OUT/NAME/FILES`` from the task results, whole (see
+    :func:`write_files`);
 ``run(config=None, *, seed=0) -> dict``
     the convenience path: tasks, run_task and combine, in memory.
 
@@ -82,6 +86,7 @@ from markone.errors import MarkoneError, MarkoneWarning
 __all__ = [
     "EXPERIMENTS",
     "SweepResult",
+    "write_files",
     "load_experiment",
     "make_config",
     "config_hash",
@@ -106,6 +111,7 @@ EXPERIMENTS = (
     "intercept_cost",
     "mark1_letters",
     "damage",
+    "yield",
 )
 
 TASK_LOG = "tasks.jsonl"
@@ -461,10 +467,51 @@ def run_experiment(name: str, *, out: PathLike = "sim-out", seed: int = 0,
         combined = _roundtrip(module.combine(config, [done[s["id"]] for s in specs]))
         combined = {**combined, "experiment": name, "config": config, "seed": seed}
         folder.touched = True
+        if hasattr(module, "files"):
+            write_files(out_dir / module.FILES,
+                        module.files(config, [done[s["id"]] for s in specs]))
         results_path = write_json(out_dir / RESULTS, combined)
         figures = tuple(module.plot(combined, out_dir)) if plot else ()
     return SweepResult(name, combined, results_path, figures, len(specs), len(todo),
                        n_reused)
+
+
+def write_files(folder: PathLike, contents: dict[str, str]) -> Path:
+    """Make ``folder`` hold exactly ``contents`` (``{file name: text}``), as a whole:
+    the files are written into a new folder beside it, which then takes its place by
+    a rename (the old one, files of an earlier sweep included, is removed). Killed
+    in between, ``folder`` is either the old one or absent; the sweep's next run
+    writes it again from its task log.
+
+    >>> import tempfile, pathlib
+    >>> top = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = write_files(top / "certs", {"a.json": "{}", "b.json": "[]"})
+    >>> sorted(p.name for p in write_files(top / "certs", {"c.json": "1"}).iterdir())
+    ['c.json']
+    """
+    import shutil
+    import tempfile
+
+    folder = Path(folder)
+    for name in contents:
+        if Path(name).name != name or name in (".", ".."):
+            raise ValueError(f"file name {name!r} must be a plain name, without a "
+                             "folder.")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    new = Path(tempfile.mkdtemp(prefix=f".{folder.name}.new-", dir=folder.parent))
+    os.chmod(new, 0o755)  # mkdtemp makes 0700: give the usual mode
+    try:
+        for name, text in contents.items():
+            (new / name).write_text(text)
+        old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
+        if folder.exists():
+            os.replace(folder, old)
+        os.replace(new, folder)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+    return folder
 
 
 class _Folder:

@@ -49,6 +49,7 @@ at its bound gives duals that do not cancel in that column.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -206,8 +207,6 @@ def gordan_from_duals(tight_rows: Sequence[Sequence[int]],
     """
     if mu is None or any(m < 0 for m in mu) or not any(mu):
         return False
-    import math
-
     den = math.lcm(*(Fraction(m).denominator for m in mu))
     ints = [int(m * den) for m in mu]
     width = len(tight_rows[0]) if len(tight_rows) else 0

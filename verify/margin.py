@@ -57,7 +57,7 @@ from markone._internal.html import ShownInJupyter
 from markone._internal.typing import ArrayLike
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.validation import check_positive, is_sparse, sparse_refused
-from markone.engine import signed_rows
+from markone._internal.rows import signed_rows
 from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
 from verify.separability import check_separable
 
@@ -291,7 +291,7 @@ def _scaled_problem(data, intercept, svm):
         return _scaled_sparse(data, intercept, svm)
     Xf, y_pm1 = data.exact_floats, data.y
     if Xf is not None:
-        Z = Xf if svm else _signed(Xf, y_pm1, intercept)
+        Z = Xf if svm else data.signed_floats(intercept)  # (made once per Dataset)
         top = float(np.abs(Z).max())
         k = 0 if top == 0 else -math.frexp(top)[1]
         with np.errstate(under="ignore"):
@@ -347,7 +347,7 @@ def _scaled_sparse(data, intercept, svm):
     Xs = data.source
     if svm:
         raise sparse_refused(Xs, what="max_margin(svm=True)")
-    Z = signed_rows(Xs, data.y, intercept)
+    Z = data.signed_floats(intercept)
     top = float(np.abs(Z.data).max()) if Z.nnz else 0.0
     k = 0 if top == 0 else -math.frexp(top)[1]
     Zs = Z.copy()

@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 
 import markone  # noqa: E402
 from markone._internal.style import legend_outside, new_figure, save_figure, styled  # noqa: E402
+from markone.plot import plot_cycle  # noqa: E402
 from verify.adversary import worst_order  # noqa: E402
 from verify.cycling import check_cycling, integer_yx, reachable_states  # noqa: E402
 
@@ -64,25 +65,17 @@ def bounds_figure(path):
 
 @styled
 def xor_cycle_figure(path):
-    fig, axes = new_figure(1, 2, width=5.6, height=5.4, subplot_kw={"projection": "3d"})
+    fig, axes = new_figure(2, 1, width=7.4, height=3.1)
     for ax, enc in zip(axes, ("pm1", "01")):
         X, y = markone.datasets.xor(enc)
         r = check_cycling(X.astype(int), y)
         reach = check_cycling(X.astype(int), y, order="all")
-        YX, _ = integer_yx(X.astype(int), y)
-        S = reachable_states(YX).states
-        ax.scatter(S[:, 0], S[:, 1], S[:, 2], s=8, c="0.7",
-                   label=f"reachable in any order ({reach.states})")
-        C = np.array(r.cycle + r.cycle[:1])
-        ax.plot(C[:, 0], C[:, 1], C[:, 2], "-o", color="C3", lw=2,
-                label=f"cyclic order: period {r.period_updates}")
-        for w, i in zip(r.cycle, r.cycle_indices):
-            ax.text(w[0], w[1], w[2], f"  x{i}")
-        ax.set_xlabel("$w_1$")
-        ax.set_ylabel("$w_2$")
-        ax.set_zlabel("$w_0$ (intercept)")
-        ax.set_title(f"XOR, {'−1/+1' if enc == 'pm1' else '0/1'} inputs")
-        legend_outside(ax)
+        steps = [f"state {k + 1}\nerrs on x{i}" for k, i in enumerate(r.cycle_indices)]
+        plot_cycle(ax, r.cycle, names=["$w_1$", "$w_2$", "$w_0$ (intercept)"],
+                   steps=[*steps, "state 1\nagain"],
+                   title=f"XOR, {'−1/+1' if enc == 'pm1' else '0/1'} inputs: a cycle of "
+                         f"{r.period_updates} updates ({reach.states} vectors reachable "
+                         f"in any order)")
     save_figure(fig, path)
 
 

@@ -11,6 +11,8 @@ Modules, one concern each:
 - :mod:`~markone._internal.data`: the one data boundary: ``as_dataset(X, y)`` checks
   labelled inputs once and returns a ``Dataset`` that carries their float64 view,
   exact rows, signed integer rows and data hash (``sha256``), each made on first use.
+- :mod:`~markone._internal.rows`: float64 rows made from checked inputs (``[X, c]``,
+  the signed rows ``y_i [x_i, c]``).
 - :mod:`~markone._internal.datahash`: the one definition of the data hash that names
   exact labelled data in certificates and results.
 - :mod:`~markone._internal.validation`: arrays, labels, seeds, scalars checked at the

@@ -7,10 +7,14 @@ It reads a table by its *values* (a DataFrame, or anything with ``to_numpy`` or
 ``__array__``, is never iterated, which would give its column names), checks the
 shape, maps the labels to -1/+1 (markone's one label rule) and returns a
 :class:`Dataset`. The inside takes that object: the forms it needs (the float64
-view, the exact rows as Fractions, the signed integer rows) are made from it once,
-when first asked for, and kept. A public function handed a :class:`Dataset` (as
-``verify`` hands one to :func:`markone.train` and :func:`verify.max_margin`) uses
-it as it is, so one call validates and converts its data once.
+view, the exact rows as Fractions, the signed integer rows, the data hash
+:attr:`Dataset.sha256`) are made from it once, when first asked for, and kept. A
+public function handed a :class:`Dataset` (as ``verify`` hands one to
+:func:`markone.train`, :func:`verify.max_margin` and the estimators' ``fit``) uses it
+as it is, so one call validates and converts its data once. The estimators check
+their inputs by scikit-learn's rules instead (its contract) and pass the checked rows
+on as :meth:`Dataset.of_rows`; ``as_dataset(X, y, multiclass=True)`` takes labels of
+more than two classes (:func:`verify.check_multiclass_bound`).
 
 >>> data = as_dataset([[0, "1/2"], [1, 2]], ["no", "yes"])
 >>> data.y.tolist(), data.classes.tolist(), data.shape, data.sparse
@@ -34,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.datahash import rows_sha256
+from markone._internal.rows import signed_rows
 from markone._internal.exact import (first_inexact, signed_integer_rows, to_fraction,
                             to_fraction_matrix)
 from markone._internal.validation import (
@@ -65,10 +70,11 @@ class Dataset:
         The inputs as given: a 2-D numeric array, an object array of exact entries
         (Fractions, decimal strings, Python ints), or a canonical float64 CSR matrix.
     y : ndarray of int64
-        The labels as -1/+1.
+        The labels as -1/+1 (with more than two classes: the class indices
+        ``0..K-1``, see :attr:`multiclass`).
     classes : ndarray
         The two original labels (``classes[0] -> -1``), or ``[-1, 1]`` for labels
-        that were -1/+1 already.
+        that were -1/+1 already (with ``multiclass=True``: every class, sorted).
     name : str
         The inputs' name in error messages.
     sparse : bool
@@ -97,6 +103,7 @@ class Dataset:
         self.name = name
         self.sparse = is_sparse(source) if sparse is None else sparse
         self._integers: dict[tuple, tuple[np.ndarray, Fraction]] = {}
+        self._signed: dict[tuple, Any] = {}
 
     @property
     def multiclass(self) -> bool:
@@ -254,6 +261,22 @@ class Dataset:
         if self.multiclass:
             raise ValueError(f"{what} need -1/+1 labels, but these data have "
                              f"{len(self.classes)} classes.")
+
+    def signed_floats(self, intercept: bool = True, intercept_scale: float = 1.0) -> Any:
+        """The float64 rows ``y_i [x_i, c]`` (``y_i x_i`` without ``intercept``; a
+        float64 array or CSR matrix) of :func:`markone._internal.rows.signed_rows`,
+        made once per question and kept: callers read them and never change them.
+
+        >>> data = as_dataset([[1.0], [2.0]], [1, -1])
+        >>> data.signed_floats().tolist(), data.signed_floats() is data.signed_floats()
+        ([[1.0, 1.0], [-2.0, -1.0]], True)
+        """
+        self._need_binary("signed rows")
+        key = (bool(intercept), float(intercept_scale) if intercept else None)
+        if key not in self._signed:
+            self._signed[key] = signed_rows(self.floats, self.y, bool(intercept),
+                                            intercept_scale)
+        return self._signed[key]
 
     def __repr__(self) -> str:
         n, d = self.shape

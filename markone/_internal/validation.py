@@ -535,6 +535,10 @@ def encode_class_labels(y, *, name="y", classes=None):
     return np.searchsorted(classes, arr).astype(np.int64), classes
 
 
+#: The classes of labels that are -1/+1 already (copied for each caller).
+_PM1_CLASSES = np.array([-1, 1])
+
+
 def labels_to_pm1(y, *, name="y"):
     """Labels for the core: -1/+1 labels pass through (one class allowed); any two
     other values are mapped with :func:`encode_binary_labels`. Returns
@@ -546,8 +550,9 @@ def labels_to_pm1(y, *, name="y"):
     ([1, 1], [0, 5])
     """
     arr = np.asarray(array_values(y))
-    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and np.isin(arr, (-1, 1)).all():
-        return arr.astype(np.int64), np.array([-1, 1])
+    if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and (
+            (arr == 1) | (arr == -1)).all():  # two comparisons: a fifth of np.isin's cost
+        return arr.astype(np.int64), _PM1_CLASSES.copy()
     arr = _as_label_array(arr, name)
     first = arr[0]
     if (arr == first).all():  # one class of another value: which side is it on?

@@ -63,7 +63,7 @@ def code_caption(run: MachineRun) -> str:
     >>> from markone.datasets import letters
     >>> run = MarkI(seed=0).train(*letters("ABCD", per_class=1, seed=0), max_epochs=3)
     >>> print(code_caption(run))
-    The 8 R-units spell each letter's number in binary: with 4 letters only R1-R2 change from letter to letter; R3-R8 always answer -1 and have nothing to learn.
+    The 8 R-units spell each letter's number in binary: with 4 letters only R1-R2 change from letter to letter; R3-R8 answer -1 to every letter, and all they learn is to say so.
     """
     n_units = run.codes.shape[1]
     active = active_r_units(run)
@@ -75,7 +75,8 @@ def code_caption(run: MachineRun) -> str:
     if idle:
         values = sorted({int(run.codes[0, k]) for k in idle})
         answer = "-1" if values == [-1] else "+1" if values == [1] else "the same"
-        text += f"; {_span(idle)} always answer {answer} and have nothing to learn."
+        text += (f"; {_span(idle)} answer {answer} to every letter, and all they learn "
+                 f"is to say so.")
     else:
         text += "."
     return text
@@ -141,7 +142,8 @@ def plot_weights(run: MachineRun, path: PathLike, *, units: Sequence[int] | None
     for ax, k in zip(axes.ravel(), units):
         image = ax.imshow(maps[k], cmap="RdBu_r", vmin=-lim, vmax=lim)
         ax.set_xticks([]), ax.set_yticks([])
-        ax.set_title(r_unit_name(k) + ("" if k in active else " (idle)"))
+        ax.set_title(r_unit_name(k) + ("" if k in active else
+                                        f" (always {int(run.codes[0, k]):+d})"))
     for ax in axes.ravel()[len(units):]:
         ax.set_visible(False)
     bar = fig.colorbar(image, ax=axes, shrink=0.8)

@@ -37,6 +37,7 @@ from markone._internal.deprecation import warn_deprecated
 from markone._internal.io import read_json, write_json
 from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
+from markone.hardware._packed import pack, unpack
 from markone.hardware.faults import FaultPlan
 from markone.hardware.params import MarkIParams
 from markone.hardware._run_format import FORMAT, VERSION
@@ -252,6 +253,16 @@ class MachineRun:
     figures: np.ndarray | None = None
     log: Sequence | None = None
     faults: FaultPlan | None = None
+
+    def __getstate__(self) -> dict:
+        """The state pickle sends (a fleet's runs travel from its workers): arrays of
+        whole numbers in the smallest integer type that holds them
+        (:mod:`markone.hardware._packed`), restored exactly by :meth:`__setstate__`."""
+        return {f.name: pack(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, unpack(value))
 
     def __repr__(self):
         return (f"MachineRun(presentations={self.n_presentations}, epochs={self.epochs}, "

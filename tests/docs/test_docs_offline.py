@@ -3,31 +3,14 @@
 every navigation link opens a page (not a directory listing), search finds pages, and
 nothing is fetched from the network."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from _browser import headless_chromium
-from _paths import ROOT
 
 
 pytestmark = pytest.mark.browser
 browser = pytest.fixture(scope="module")(headless_chromium)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    pytest.importorskip("mkdocs")
-    pytest.importorskip("mkdocstrings")
-    out = tmp_path_factory.mktemp("site")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                           "--site-dir", str(out)], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert done.returncode == 0, done.stdout + done.stderr
-    return out
 
 
 def test_every_nav_link_opens_a_page_from_disk(browser, site):

@@ -48,3 +48,20 @@ def test_results_show_their_message_as_a_headline(executed, call, headline):
     shown = [h for cell in executed.cells if cell.cell_type == "code"
              and call in cell.source for h in _html_outputs(cell)]
     assert shown and headline in shown[0] and "<table>" in shown[0]
+
+
+def test_the_notebook_extra_installs_jupyter_and_the_docs_say_how():
+    """Issue 29: ``pip install ".[notebook]"`` gives ``jupyter notebook`` (Notebook 7)
+    and a Python kernel, and the teaching page and the README say to run it."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    wanted = {r.name: r.specifier for r in map(Requirement, extras["notebook"])}
+    assert set(wanted) == {"notebook", "ipykernel"}
+    assert "7" in wanted["notebook"] and "6.99" not in wanted["notebook"]
+    for page in ("README.md", "docs/teaching.md"):
+        text = (ROOT / page).read_text()
+        assert 'pip install ".[notebook]"' in text and "jupyter notebook" in text, page

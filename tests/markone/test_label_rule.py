@@ -59,3 +59,23 @@ def test_two_values_map_like_pm1():
     assert a.w.tolist() == b.w.tolist() and a.classes.tolist() == ["no", "yes"]
     assert verify.check_separable(X, ["no", "yes", "no"]).separable == \
         verify.check_separable(X, [-1, 1, -1]).separable
+
+
+@pytest.mark.parametrize("y", [
+    np.array([1, -1, 1], dtype=np.int8), np.array([1, 255], dtype=np.uint8),
+    np.array([1, 1], dtype=np.uint64), np.array([-1.0, 1.0]), np.array([1.0, 1.0 + 2**-52]),
+    np.array([-1, 0, 1][:2]), np.array([True, False]), np.array([-1, 1], dtype=np.float16),
+])
+def test_pm1_labels_are_recognised_as_np_isin_recognises_them(y):
+    from markone._internal.validation import labels_to_pm1
+    y_pm1, classes = labels_to_pm1(y)
+    if y.dtype.kind in "iuf" and np.isin(y, (-1, 1)).all():   # the oracle
+        assert classes.tolist() == [-1, 1] and y_pm1.tolist() == y.astype(int).tolist()
+    else:
+        assert classes.tolist() == np.unique(y).tolist()
+
+
+def test_the_pm1_classes_returned_are_each_callers_own():
+    from markone._internal.validation import labels_to_pm1
+    labels_to_pm1([1, -1])[1][0] = 7
+    assert labels_to_pm1([1, -1])[1].tolist() == [-1, 1]

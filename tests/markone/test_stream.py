@@ -250,3 +250,71 @@ def test_linear_scores_sum_in_column_order_hypo(n, d, k, seed):
         assert np.array_equal(S[-1], linear_scores(X[-1:], W, b)[0])
         assert all(one_score(x, W[c], b[c]) == oracle[i, c]
                    for i, x in enumerate(X) for c in range(k))
+
+
+# the lean path: a float64 row of the right width is taken as it is ---------------------
+
+@pytest.mark.parametrize("make", [
+    *(lambda v=v: Perceptron(variant=v) for v in markone.perceptron.VARIANTS),
+    lambda: MulticlassPerceptron(variant="averaged"),
+    lambda: KernelPerceptron(kernel="poly", degree=2),
+], ids=[*markone.perceptron.VARIANTS, "multiclass", "kernel-poly"])
+def test_lean_rows_learn_and_predict_as_lists_do(make):
+    # float64 rows take the lean path after the first call; lists, big-endian rows
+    # and rows with classes= go the general way: all end in the same state
+    rng = np.random.default_rng(3)
+    X = rng.integers(-3, 4, size=(300, 4)).astype(float)
+    y = rng.integers(0, 3 if isinstance(make(), MulticlassPerceptron) else 2, size=300)
+    classes = np.unique(y)
+    lean, general, swapped = make(), make(), make()
+    for x, t in zip(X, y):
+        lean.learn_one(x, t, classes=None if hasattr(lean, "_code") else classes)
+        general.learn_one(x.tolist(), t, classes=classes)
+        swapped.learn_one(x.astype(">f8"), t, classes=None if hasattr(swapped, "_code")
+                          else classes)
+    assert lean.n_mistakes_ == general.n_mistakes_ == swapped.n_mistakes_ > 0
+    assert np.array_equal(lean.decision_function(X), general.decision_function(X))
+    assert np.array_equal(lean.decision_function(X), swapped.decision_function(X))
+    assert [lean.predict_one(x) for x in X] == general.predict(X).tolist()
+    assert [type(lean.predict_one(x)) for x in X[:2]] == [type(general.predict_one(
+        x.tolist())) for x in X[:2]]
+
+
+@pytest.mark.parametrize("make", [Perceptron, MulticlassPerceptron, KernelPerceptron])
+def test_lean_rows_are_refused_as_lists_are(make):
+    from sklearn.exceptions import NotFittedError
+    clf = make()
+    with pytest.raises(NotFittedError):
+        clf.predict_one(np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="classes must be passed"):
+        clf.learn_one(np.array([1.0, 2.0]), "a")
+    clf.learn_one(np.array([1.0, 2.0]), "a", classes=["a", "b"])
+    with pytest.raises(ValueError, match="one sample of 2 features"):
+        clf.learn_one(np.array([1.0, 2.0, 3.0]), "a")
+    with pytest.raises(ValueError, match="one sample of 2 features"):
+        clf.predict_one(np.array([[1.0, 2.0]]))
+    with pytest.raises(ValueError, match=r"y='c' is not one of the classes \['a', 'b'\]"):
+        clf.learn_one(np.array([1.0, 2.0]), "c")
+    with pytest.raises(ValueError, match=r"y=\['a'\] is not one of the classes"):
+        clf.learn_one(np.array([1.0, 2.0]), ["a"])
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        clf.learn_one(np.array([np.nan, 2.0]), "b")
+    with pytest.raises(ValueError, match="differs from the classes"):
+        clf.learn_one(np.array([1.0, 2.0]), "a", classes=["a", "z"])
+    before = clf.n_mistakes_
+    clf.learn_one(np.array([1.0, 2.0]), "b")  # a refused example changed nothing
+    assert clf.n_mistakes_ == before + 1
+
+
+def test_a_lean_stream_past_the_plain_presentations_equals_train():
+    # the first 4096 presentations run uncompiled, later ones compiled: one stream
+    from markone._internal.jit import PLAIN_PRESENTATIONS
+    rng = np.random.default_rng(4)
+    n = PLAIN_PRESENTATIONS + 500
+    X = rng.integers(-3, 4, size=(n, 5)).astype(float)
+    y = np.where(X @ rng.standard_normal(5) + rng.standard_normal(n) > 0, 1, -1)
+    clf = Perceptron()
+    for x, t in zip(X, y):
+        clf.learn_one(x, t)
+    res = markone.train(X, y, order=np.arange(n), max_epochs=1)
+    assert clf.n_mistakes_ == res.mistakes and clf.w_.tolist() == res.w.tolist()

@@ -477,17 +477,20 @@ def test_rows_near_the_float64_limit_raise_no_overflow_warning():
 
 
 def test_small_problems_give_the_perceptron_only_its_uncompiled_passes(train_budgets):
-    """method="auto" on a small problem: the perceptron runs the passes markone runs
-    without a compiler, and the LP decides the rest; method="perceptron" keeps its
-    full budget (issue 26)."""
+    """method="auto" on a small problem: the perceptron runs no more presentations
+    than markone runs without a compiler, and no more than SMALL_PRESENTATIONS
+    (about the LP's cost there, issue 32), and the LP decides the rest;
+    method="perceptron" keeps its full budget (issue 26)."""
     from markone._internal.jit import PLAIN_PRESENTATIONS
+    from verify.separability import SMALL_PRESENTATIONS
 
     budgets = train_budgets
     rng = np.random.default_rng(7)
     X = rng.integers(-9, 10, (500, 8))   # no repeated point: the trivial prover passes
     y = rng.choice([-1, 1], 500)
     v = check_separable(X, y)
-    assert budgets == [PLAIN_PRESENTATIONS // 500] and v.method == "lp"
+    assert SMALL_PRESENTATIONS <= PLAIN_PRESENTATIONS
+    assert budgets == [SMALL_PRESENTATIONS // 500] and v.method == "lp"
     assert v.separable is False and check_certificate(X, y, v)
     budgets.clear()
     assert check_separable(*XOR, method="perceptron").separable is None

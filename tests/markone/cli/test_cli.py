@@ -9,6 +9,8 @@ Subcommand behaviour is tested next to each subcommand (``test_cli_verify.py``,
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import re
 import runpy
@@ -113,32 +115,53 @@ def test_real_process_version_and_errors(tmp_path):
 SMALL_SWEEP = ("sim", "run", "orthonormal_tight", "--size", "small")
 
 
-def test_progress_stays_quiet_in_a_pipe(tmp_path):
-    done = run_markone(*SMALL_SWEEP, "--out", str(tmp_path))
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == ""
-    assert "orthonormal_tight: 1 task run, 0 reused" in done.stdout
-
-
-def test_progress_shows_on_a_terminal(tmp_path):
-    pty = pytest.importorskip("pty")
-    leader, follower = pty.openpty()
+def sweep_shown_on(reader, writer, out_dir):
+    """Run the small sweep in this process with its stderr written to the file
+    descriptor ``writer`` (a pipe or a terminal: the bar decides by the real
+    descriptor, as in a new process) and read what came out at ``reader``; both are
+    closed. Returns ``(status, stdout, bytes shown)``."""
+    stderr = os.fdopen(writer, "w")  # closes ``writer`` when done
+    stdout = io.StringIO()
     try:
-        done = run_markone(*SMALL_SWEEP, "--out", str(tmp_path), stderr=follower)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            status = main([*SMALL_SWEEP, "--out", str(out_dir)])
     finally:
-        os.close(follower)
+        stderr.close()
     shown = b""
-    while select.select([leader], [], [], 0.5)[0]:
+    while select.select([reader], [], [], 0.5)[0]:
         try:
-            chunk = os.read(leader, 4096)
+            chunk = os.read(reader, 4096)
         except OSError:  # the terminal closed
             break
         if not chunk:
             break
         shown += chunk
-    os.close(leader)
-    assert done.returncode == 0
+    os.close(reader)
+    return status, stdout.getvalue(), shown
+
+
+def test_progress_stays_quiet_in_a_pipe(tmp_path):
+    status, out, shown = sweep_shown_on(*os.pipe(), tmp_path)
+    assert status == 0 and shown == b"", shown
+    assert "orthonormal_tight: 1 task run, 0 reused" in out
+
+
+def test_progress_shows_on_a_terminal(tmp_path):
+    pty = pytest.importorskip("pty")
+    # a new terminal has an unknown size (0 x 0), which must not hide the bar
+    status, _, shown = sweep_shown_on(*pty.openpty(), tmp_path)
+    assert status == 0
     assert b"orthonormal_tight: 100%|" in shown and b"1/1" in shown, shown
+
+
+@pytest.mark.slow
+def test_progress_stays_quiet_in_a_pipe_of_a_fresh_process(tmp_path):
+    """The real ``python -m markone`` with stderr a pipe: not a byte on stderr, no
+    warning at start-up either (the fast tests above run in this process)."""
+    done = run_markone(*SMALL_SWEEP, "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert "orthonormal_tight: 1 task run, 0 reused" in done.stdout
 
 
 def test_every_option_has_help_text():

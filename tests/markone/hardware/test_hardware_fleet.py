@@ -1,6 +1,8 @@
 """Fleets of Mark I machines: the same runs wherever they ran (issue 16)."""
 
+import dataclasses
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -9,6 +11,7 @@ from markone.datasets import letters
 from markone._internal.io import to_jsonable
 from markone.cli import main
 from markone.hardware import FleetRun, MachineSpec, MarkI, MarkIParams, run_fleet
+from markone.hardware import _packed as packing
 from markone.hardware.faults import (AUnitStuck, FaultPlan, MotorStopped, apply_faults,
                                      random_faults)
 
@@ -53,6 +56,17 @@ def test_fleet_is_the_same_here_on_two_processes_and_on_dask():
     on_dask = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3,
                                            dask="local", chunks=3)]
     assert on_dask == here
+
+
+@pytest.mark.slow
+def test_fleet_on_a_local_dask_cluster_of_two_processes():
+    # dask="local" with workers=2 starts two worker processes (threads would share
+    # the GIL); the runs are the same as here
+    pytest.importorskip("dask.distributed")
+    images, labels = data()
+    here = [exact(f) for f in run_fleet(SPECS[:4], images, labels, max_epochs=2)]
+    assert [exact(f) for f in run_fleet(SPECS[:4], images, labels, max_epochs=2,
+                                        dask="local", workers=2)] == here
 
 
 def test_chunks_change_nothing():
@@ -172,3 +186,38 @@ def test_cli_fleet_bad_vary(vary, match, capsys):
     assert main(["machine", "fleet", "--machines", "1", "--presentations", "2",
                  "--chars", "AB", "--vary", vary]) == 2
     assert match in capsys.readouterr().err
+
+
+def test_a_run_travels_compactly_and_comes_back_bit_for_bit():
+    images, labels = data()
+    fleet = run_fleet(SPECS, images, labels, presentations=40)   # gamma: fractions
+    for f in fleet:
+        back = pickle.loads(pickle.dumps(f))
+        assert exact(back) == exact(f)
+        for field in dataclasses.fields(f.run):
+            sent, got = getattr(f.run, field.name), getattr(back.run, field.name)
+            if isinstance(sent, np.ndarray):
+                assert (got.dtype, got.shape, got.tobytes()) == \
+                    (sent.dtype, sent.shape, sent.tobytes())
+    plain = pickle.dumps({f.name: getattr(fleet[0].run, f.name)
+                          for f in dataclasses.fields(fleet[0].run)})
+    assert len(pickle.dumps(fleet[0].run)) < len(plain) / 3
+
+
+@pytest.mark.parametrize("array", [
+    np.array([0.0, -0.0, 2.0]), np.array([1.0, np.nan]), np.array([np.inf, 1.0]),
+    np.array([0.5, 1.0]), np.array([2.0**40, 1.0]), np.array([2**40, -1]),
+    np.array([1, 2], dtype=np.int32), np.zeros((0, 3))])
+def test_packing_leaves_what_it_cannot_hold_exactly(array):
+    assert packing.pack(array) is array
+
+
+@pytest.mark.parametrize("array", [
+    np.array([[-50.0, 0.0], [3.0, 50.0]], order="F"), np.array([[300, -2]]),
+    np.arange(40_000).reshape(200, 200)])
+def test_packing_restores_dtype_order_and_bits(array):
+    packed = packing.pack(array)
+    assert isinstance(packed, packing.Packed) and packed.values.nbytes < array.nbytes
+    back = packing.unpack(pickle.loads(pickle.dumps(packed)))
+    assert (back.dtype, back.shape, back.tobytes("A"), back.flags.f_contiguous) == \
+        (array.dtype, array.shape, array.tobytes("A"), array.flags.f_contiguous)

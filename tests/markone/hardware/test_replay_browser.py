@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from markone.hardware.replay import render_replay_html, write_replay_html
+from markone.hardware.replay import console_html, render_replay_html, write_replay_html
 from _browser import headless_chromium, launch
 from test_replay import BAD_RUNS, as_json, machine_run, make_run
 from _paths import ROOT
@@ -305,6 +305,40 @@ def test_bare_console_opens_run_files(page, recorded, tmp_path):
     page.wait_for_function("window.markoneConsole.state().loaded")
     page.evaluate("window.markoneConsole.jump(10)")
     assert_shows_step(page, run, history, 10)
+
+
+#: A notebook 1000 px wide (Jupyter Notebook 7): its output area starts about 90 px
+#: from the left and ends about 40 px from the right.
+NOTEBOOK_VIEWPORT = {"width": 1000, "height": 800}
+_NOTEBOOK_CELL = ('<!doctype html><html><body style="margin:0;padding:8px 40px 0 90px">'
+                  "{}</body></html>")
+
+
+def test_the_notebook_console_shows_the_r_units_without_scrolling(browser, tmp_path):
+    """Issue 29: the console a notebook shows (console_html, a 760 px iframe) in a
+    notebook 1000 px wide, scrolled to the cell: the retina, the A-units and the
+    R-units' panel are whole inside the iframe without scrolling it (the R-units were
+    below its fold), and the R-units' table is not cut off at the side."""
+    host = tmp_path / "notebook.html"
+    host.write_text(_NOTEBOOK_CELL.format(console_html(machine_run(presentations=5))))
+    page = browser.new_page(viewport=NOTEBOOK_VIEWPORT)
+    page.goto(host.as_uri(), wait_until="load")
+    frame = page.frames[1]
+    frame.wait_for_selector("#p-runits")
+    assert page.evaluate("document.querySelector('iframe').getBoundingClientRect().bottom"
+                         ) <= NOTEBOOK_VIEWPORT["height"]  # the cell fits the screen
+    shown = frame.evaluate("""() => {
+        const seen = (id) => { const r = document.getElementById(id).getBoundingClientRect();
+                               return r.top >= 0 && r.bottom <= innerHeight; };
+        const panel = document.getElementById('p-runits');
+        return {scrolled: scrollY, wide: innerWidth, retina: seen('p-retina'),
+                aunits: seen('p-aunits'), runits: seen('p-runits'),
+                runitsCut: panel.scrollWidth - panel.clientWidth};
+    }""")
+    page.close()
+    assert 800 <= shown.pop("wide") < 1000  # the console is laid out for the cell
+    assert shown == {"scrolled": 0, "retina": True, "aunits": True, "runits": True,
+                     "runitsCut": 0}
 
 
 def save_screenshot(page, run, out, tmp_path):

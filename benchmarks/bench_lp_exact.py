@@ -1,0 +1,235 @@
+"""Exact separability verdicts against a plain LP: check_separable vs scipy's linprog.
+
+Covers: ``verify.check_separable`` (exact verdict *and* its witness or Gordan
+certificate) against ``scipy.optimize.linprog(method="highs")`` of the same question
+(``max t`` s.t. ``y_i [x_i, 1] . w >= t``, ``|w_j| <= 1``, ``t <= 1``: a float answer,
+no proof), on integer data in [-10, 10] labelled by a random affine hyperplane,
+separable and with 50 labels flipped (not separable once n is large enough), across
+n in {1e3, 1e4, 1e5} and d in {10, 100, 1000}. Both verdicts are compared before any
+time is quoted; every proof is then re-checked by ``check_certificate`` (timed apart).
+
+Scenario: the machine is shared (2 cores, other work running), so the two are timed
+alternately, best of ``REPEAT`` on the cells markone decides within a second (the
+first run included: numba's compiled kernels are cached on disk), and the script prints the ratio
+``linprog / markone`` (above 1: markone is faster) with the load average before and
+after each cell. A cell is skipped, and says so, when the times fitted on the smaller
+cells predict more than ``CELL_BUDGET_S`` for linprog or markone, or when its data
+would take more than ``MAX_ENTRIES`` entries. The fitted exponents ``t ~ n^a`` (at
+fixed d) and ``t ~ d^b`` (at fixed n) close the table.
+
+``--sparse`` adds the 100,000 x 10,000 CSR matrix with 1 % non-zeros (100 a row,
+values 1..3) and random labels.
+
+Run: ``python benchmarks/bench_lp_exact.py [--quick] [--budget SECONDS] [--sparse]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_verify import integer_data, sparse_matrix  # noqa: E402
+
+from verify import check_certificate, check_separable  # noqa: E402
+
+__all__ = ["main", "linprog_verdict"]
+
+SEED = 0
+FLIPS = 50
+NS = (1_000, 10_000, 100_000)
+DS = (10, 100, 1000)
+#: Seconds a cell may be predicted to take (either side) before it is skipped.
+CELL_BUDGET_S = 300.0
+#: Largest data (n x d entries) generated: 10^8 float64 entries are 800 MB.
+MAX_ENTRIES = 3 * 10**7
+#: Repeats (best of) of the cells whose both sides take under a second.
+REPEAT = 3
+
+
+def load():
+    """The 1-minute load average (the machine has ``os.cpu_count()`` cores)."""
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def linprog_verdict(X, y):
+    """The LP of the question, solved by a plain ``scipy.optimize.linprog`` (HiGHS);
+    True (``t > 1e-9``), False, or None when it did not solve.
+
+    >>> linprog_verdict(np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), np.array([-1, 1, 1, -1]))
+    False
+    """
+    import scipy.sparse as sp
+    from scipy.optimize import linprog
+
+    ys = np.asarray(y, dtype=np.float64)
+    if sp.issparse(X):
+        Z = sp.hstack([sp.csr_matrix(X).multiply(ys[:, None]), ys[:, None]], format="csr")
+        A = sp.hstack([-Z, np.ones((Z.shape[0], 1))], format="csr")
+    else:
+        Z = np.hstack([np.asarray(X, dtype=np.float64) * ys[:, None], ys[:, None]])
+        A = np.hstack([-Z, np.ones((Z.shape[0], 1))])
+    d = Z.shape[1]
+    c = np.zeros(d + 1)
+    c[-1] = -1.0
+    res = linprog(c, A_ub=A, b_ub=np.zeros(Z.shape[0]),
+                  bounds=[(-1, 1)] * d + [(None, 1)], method="highs")
+    return None if res.status != 0 else bool(-res.fun > 1e-9)
+
+
+def _timed(f):
+    t = time.perf_counter()
+    out = f()
+    return out, time.perf_counter() - t
+
+
+def compare(X, y):
+    """markone, then linprog, alternately (best of :data:`REPEAT` when the first
+    markone run takes under a second): ``(verdict, t_markone, t_linprog,
+    t_recheck)``; the verdicts must agree."""
+    v, best_m = _timed(lambda: check_separable(X, y))
+    lp, best_l = _timed(lambda: linprog_verdict(X, y))
+    for _ in range(REPEAT - 1 if best_m < 1 else 0):
+        best_m = min(best_m, _timed(lambda: check_separable(X, y))[1])
+        best_l = min(best_l, _timed(lambda: linprog_verdict(X, y))[1])
+    if lp is not None and v.separable is not None and lp != v.separable:
+        raise AssertionError(f"verdicts differ: markone {v.separable}, linprog {lp}")
+    ok, tc = _timed(lambda: check_certificate(X, y, v) if v.separable is not None
+                    else None)
+    assert ok in (True, None)
+    return v, best_m, best_l, tc
+
+
+def _predict(done, n, d, side):
+    """Seconds predicted for cell ``(n, d)`` from the cells done with n and d no larger:
+    the smallest extrapolation by the exponents fitted so far (at least 1; 1 in n and
+    2 in d before any can be fitted)."""
+    smaller = [(nn, dd) for (nn, dd) in done if nn <= n and dd <= d]
+    if not smaller:
+        return 0.0
+    a = max(_mean([_exponent(done, side, "n", f) for f in DS]) or 1.0, 1.0)
+    b = max(_mean([_exponent(done, side, "d", f) for f in NS]) or 2.0, 1.0)
+    return min(done[c][side] * (n / c[0]) ** a * (d / c[1]) ** b for c in smaller)
+
+
+def _mean(values):
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else None
+
+
+def _exponent(done, side, along, fixed):
+    """Least-squares slope of log time against log n (at d = fixed) or log d (at
+    n = fixed), over the cells done with a time above 10 ms; None below two."""
+    pts = [((nn if along == "n" else dd), t[side]) for (nn, dd), t in done.items()
+           if (dd if along == "n" else nn) == fixed and t[side] > 0.01]
+    if len(pts) < 2:
+        return None
+    x, yv = np.log([p[0] for p in pts]), np.log([p[1] for p in pts])
+    return float(np.polyfit(x, yv, 1)[0])
+
+
+def table(ns, ds, budget, rng):
+    """The verdict table: one row per (n, d, labels)."""
+    print(f"\n1. check_separable vs linprog, integer data, {FLIPS} flipped or none "
+          f"(s; ratio = linprog / markone, above 1: markone faster)")
+    print(f"  {'n':>7} {'d':>5} {'labels':>8} {'verdict':>9} {'by':>8} {'markone':>9} "
+          f"{'linprog':>9} {'ratio':>6} {'re-check':>8}  load before -> after")
+    done = {True: {}, False: {}}
+    for d in ds:
+        for n in ns:
+            for flips in (0, FLIPS):
+                _cell(n, d, flips, budget, rng, done[flips == 0])
+    for flips, name in ((0, "separable"), (FLIPS, f"{FLIPS} flipped")):
+        cells = done[flips == 0]
+        for side in ("markone", "linprog"):
+            fits = [f"n^{a:.2f} (d={d})" for d in ds
+                    if (a := _exponent(cells, side, "n", d)) is not None]
+            fits += [f"d^{b:.2f} (n={n})" for n in ns
+                     if (b := _exponent(cells, side, "d", n)) is not None]
+            print(f"  fitted, {name}, {side}: {', '.join(fits) or 'too few cells'}")
+
+
+def _cell(n, d, flips, budget, rng, done):
+    labels = "flip 50" if flips else "sep."
+    predicted = max(_predict(done, n, d, "markone"), _predict(done, n, d, "linprog"))
+    if n * d > MAX_ENTRIES or predicted > budget:
+        why = (f"data of {n * d:,} entries" if n * d > MAX_ENTRIES
+               else f"predicted {predicted:,.0f} s > {budget:g} s")
+        print(f"  {n:>7} {d:>5} {labels:>8}  skipped: {why}")
+        return
+    X, y = integer_data(n, d, flips, rng)
+    before = load()
+    v, tm, tl, tc = compare(X, y)
+    done[(n, d)] = {"markone": tm, "linprog": tl}
+    verdict = {True: "separable", False: "not sep.", None: "unknown"}[v.separable]
+    print(f"  {n:>7} {d:>5} {labels:>8} {verdict:>9} {v.method:>8} {tm:9.3f} "
+          f"{tl:9.3f} {tl / tm:6.2f} {tc:8.3f}  {before} -> {load()}", flush=True)
+
+
+def warm_up(rng):
+    """Load once what every later call reuses, untimed: numba's compiled perceptron
+    (from its on-disk cache; a problem above ``SMALL_LP_ENTRIES``), FLINT, HiGHS and
+    scipy.optimize."""
+    X, y = integer_data(20_000, 5, FLIPS, rng)
+    check_separable(X, y)
+    linprog_verdict(X[:100], y[:100])
+
+
+def small_goal(rng, n=1000, d=20):
+    """The issue's small case: 1,000 x 20 integers, 50 labels flipped (certificate
+    included), best of 2 x REPEAT."""
+    X, y = integer_data(n, d, FLIPS, rng)
+    global REPEAT
+    before, repeat, REPEAT = load(), REPEAT, 2 * REPEAT
+    try:
+        v, tm, tl, tc = compare(X, y)
+    finally:
+        REPEAT = repeat
+    print(f"\n0. {n:,} x {d}, {FLIPS} flipped: markone {tm * 1000:.1f} ms "
+          f"({'not separable' if v.separable is False else v.separable}, via {v.method}, "
+          f"certificate on {len(v.certificate or ())} points), linprog {tl * 1000:.1f} ms: "
+          f"ratio {tl / tm:.2f}; re-check {tc * 1000:.1f} ms; load {before} -> {load()}")
+
+
+def sparse_random(rng, n=100_000, d=10_000, k=100):
+    """The 100,000 x 10,000 CSR matrix with 1 % non-zeros and random labels."""
+    print(f"\n2. {n:,} x {d:,} sparse, {k} stored a row (1 %), random labels")
+    A = sparse_matrix(n, d, k, rng)
+    y = rng.choice([-1, 1], size=n)
+    before = load()
+    v, tm = _timed(lambda: check_separable(A, y))
+    print(f"  markone {tm:8.2f} s  separable={v.separable} via {v.method} "
+          f"({v.stopped_by or 'decided'})  load {before}", flush=True)
+    lp, tl = _timed(lambda: linprog_verdict(A, y))
+    print(f"  linprog {tl:8.2f} s  separable={lp}  ratio {tl / tm:.2f}  load {load()}")
+    if v.separable is not None:
+        ok, tc = _timed(lambda: check_certificate(A, y, v))
+        print(f"  re-check {tc:7.2f} s ({ok})")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="n up to 1e4, d up to 100")
+    p.add_argument("--budget", type=float, default=CELL_BUDGET_S,
+                   help="skip cells predicted to take longer (s)")
+    p.add_argument("--sparse", action="store_true", help="add the 100k x 10k sparse run")
+    a = p.parse_args(argv)
+    rng = np.random.default_rng(SEED)
+    print(f"bench_lp_exact: load {load()} on {os.cpu_count()} cores; times are wall-clock seconds on a shared machine: "
+          "compare the ratios, measured in one run.")
+    ns, ds = (NS[:2], DS[:2]) if a.quick else (NS, DS)
+    warm_up(rng)
+    small_goal(rng)
+    table(ns, ds, a.budget, rng)
+    if a.sparse:
+        sparse_random(rng)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Confidence intervals for the experiments' proportions (not part of the public API).
+
+One formula, written once: the Wilson score interval of a binomial proportion, the set
+of success probabilities ``p`` that the score test does not reject at the given
+confidence, ``(phat - p)**2 <= z**2 * p * (1 - p) / n``. Its end points are the roots of
+that quadratic in ``p``:
+
+    centre = (phat + z**2 / (2 n)) / (1 + z**2 / n)
+    half   = z / (1 + z**2 / n) * sqrt(phat (1 - phat) / n + z**2 / (4 n**2))
+
+with ``z`` the two-sided normal quantile of ``confidence``. Unlike ``phat +/- z * sd``
+it stays inside [0, 1], and it is not empty at 0 or n successes: with no success in
+``n`` trials its upper end is ``z**2 / (n + z**2)``.
+
+>>> lo, hi = wilson_interval(0, 10)
+>>> lo, round(hi, 4)
+(0.0, 0.2775)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from statistics import NormalDist
+
+__all__ = ["wilson_interval", "normal_quantile"]
+
+
+def normal_quantile(confidence: float) -> float:
+    """The two-sided standard normal quantile ``z`` of ``confidence`` (in (0, 1)).
+
+    >>> round(normal_quantile(0.95), 6)
+    1.959964
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or \
+            not 0 < confidence < 1:
+        raise ValueError(f"confidence(={confidence!r}) must be a number in (0, 1), "
+                         "e.g. 0.95.")
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def wilson_interval(successes: int, trials: int, confidence: float = 0.95
+                    ) -> tuple[float, float]:
+    """The Wilson score interval ``(low, high)`` of ``successes`` out of ``trials``.
+
+    Parameters
+    ----------
+    successes, trials : int
+        Counts, ``0 <= successes <= trials`` and ``trials >= 1``.
+    confidence : float
+        Two-sided confidence level, in (0, 1).
+
+    Returns
+    -------
+    (float, float)
+        The end points (module doc), clipped into [0, 1] against rounding; exactly 0
+        with no success and exactly 1 when every trial succeeded.
+
+    Raises
+    ------
+    ValueError
+        For counts that are not integers, no trials, or more successes than trials.
+
+    Examples
+    --------
+    >>> [round(v, 4) for v in wilson_interval(5, 10)]
+    [0.2366, 0.7634]
+    >>> wilson_interval(10, 10)[1]
+    1.0
+    """
+    for name, v in (("successes", successes), ("trials", trials)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise ValueError(f"{name}(={v!r}) must be an integer count.")
+    if trials < 1 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials and trials >= 1; got "
+                         f"successes={successes}, trials={trials}.")
+    z = normal_quantile(confidence)
+    n, phat = int(trials), int(successes) / int(trials)
+    scale = 1 + z * z / n
+    centre = (phat + z * z / (2 * n)) / scale
+    half = z / scale * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high

@@ -1,0 +1,345 @@
+"""Certified yield: the fraction of randomly damaged Mark Is that can still learn a task.
+
+Setup: ``runs`` Mark Is (:class:`markone.hardware.MarkI` with ``n_a_units`` A-units
+and ``n_r_units`` R-units, the other parameters at their defaults), each with its own wiring, are damaged from the
+start by :func:`markone.hardware.faults.random_faults` at each rate of ``rates`` for
+each kind of ``kinds`` (its fraction options: ``dead_a_units``, ``cut_wires``,
+``stopped_motors``, ``dead_photocells``; the same machines and damage seeds at every
+rate, so the curves are paired). The task is the same for every machine: the letters
+``chars``, ``per_class`` jittered figures each, drawn once from the root seed.
+
+Each damaged machine is *decided exactly*: learnable when every R-unit's targets are
+separable on its live A-unit patterns (an exact witness), unlearnable when one R-unit's
+are not (a Gordan certificate), and then :func:`verify.machine.minimal_faults` names a
+1-minimal set of its faults (work budget ``max_tests``): alone they make the task
+unlearnable, and without any one of them it is learnable. Each verdict is written as a
+certificate file that ``markone verify check`` re-checks
+(:mod:`sims._certified`), into ``OUT/yield/certificates/``:
+
+``KIND-rRATE-mRUN-machine.json``
+    the damaged machine's task, learnable (witness) or not (certificate);
+``KIND-rRATE-mRUN-minimal.json``
+    an unlearnable machine's task with only its 1-minimal faults (certificate);
+``KIND-rRATE-mRUN-minimality.json``
+    the same task with each one of those faults repaired in turn, every one learnable
+    (one witness for all), when the minimisation completed.
+
+:func:`recheck` re-checks a finished sweep from these files: each proof, and that
+its data are the damaged patterns of the machine it names, built again from the seeds.
+
+Yield at a rate is the fraction learnable, with its Wilson score interval at
+``confidence`` (:func:`sims._stats.wilson_interval`). Every verdict is limited by work
+(separability checks, ``max_tests``), never by the clock.
+
+``results.json``: ``kinds``, ``rates``, and per kind a list over rates of ``learnable``,
+``decided``, ``yield``, ``low``, ``high`` (the interval), ``mean_minimal`` (the mean
+size of the 1-minimal fault sets) and ``machines`` (one record per machine: its run,
+verdict, number of faults, live A-units, the minimal faults named by what broke and as
+indices into its fault plan, and its certificate files).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from markone._internal.style import legend_outside, styled
+from markone._internal.typing import JSONDict, PathLike
+from markone._internal.validation import check_choice, check_int_at_least, child_seeds
+from sims._common import chunked, inline, new_figure, save_figure
+
+__all__ = ["NAME", "DEFAULTS", "SMALL", "FILES", "tasks", "run_task", "combine",
+           "plot", "files", "run", "machine_and_task", "claim_parts", "recheck",
+           "YieldRecheck"]
+
+NAME = "yield"
+#: The fraction options of :func:`markone.hardware.faults.random_faults`.
+KINDS = ("dead_a_units", "cut_wires", "stopped_motors", "dead_photocells")
+#: The folder (in ``OUT/yield``) of the certificate files.
+FILES = "certificates"
+#: The certificate files of a machine, by the last word of their names: the plan
+#: each is about.
+FILE_CLAIMS = {"machine": "all faults", "minimal": "the 1-minimal faults",
+               "minimality": "the 1-minimal faults, each one repaired in turn"}
+DEFAULTS = {"chars": "ABCD", "per_class": 3, "n_a_units": 64, "n_r_units": 2,
+            "kinds": ["dead_a_units", "cut_wires"],
+            "rates": [0.0, 0.2, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8, 0.9], "runs": 30,
+            "batch": 10, "confidence": 0.95, "max_tests": 400}
+SMALL = {"kinds": ["dead_a_units"], "rates": [0.0, 0.7, 0.95], "runs": 4, "batch": 2}
+
+
+def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
+    """One task per (kind, rate, batch of machines); the figures' seed and each
+    machine's seed are drawn from ``seed`` up front and shared across rates."""
+    _check_grid(config)
+    data_seed, machines_seed = child_seeds(seed, 2)
+    runs = list(enumerate(child_seeds(machines_seed, config["runs"])))
+    keys = ("chars", "per_class", "n_a_units", "n_r_units", "max_tests")
+    return [{"id": f"{kind}-r{i}-b{b}", "kind": kind, "rate": rate, "rate_index": i,
+             "data_seed": data_seed, "machines": [[r, s] for r, s in batch],
+             **{k: config[k] for k in keys}}
+            for kind in config["kinds"]
+            for i, rate in enumerate(config["rates"])
+            for b, batch in enumerate(chunked(runs, config["batch"]))]
+
+
+def _check_grid(config):
+    """Refuse a grid that no machine could be broken by, before any task is made."""
+    from markone.hardware import MarkIParams
+
+    kinds, rates = config["kinds"], config["rates"]
+    if not isinstance(kinds, list) or not kinds:
+        raise ValueError(f"kinds(={kinds!r}) must be a non-empty list of fault kinds "
+                         f"({', '.join(KINDS)}).")
+    for kind in kinds:
+        check_choice(kind, "kind", KINDS)
+    if len(set(kinds)) != len(kinds):
+        raise ValueError(f"kinds(={kinds!r}) names a kind twice; name each once.")
+    if not isinstance(rates, list) or not rates or any(
+            isinstance(r, bool) or not isinstance(r, (int, float)) or not 0 <= r <= 1
+            for r in rates) or len(set(rates)) != len(rates):
+        raise ValueError(f"rates(={rates!r}) must be a non-empty list of distinct "
+                         "fractions in [0, 1], e.g. [0.0, 0.5, 0.9].")
+    check_int_at_least(config["batch"], "batch", 1)
+    MarkIParams(n_a_units=config["n_a_units"], n_r_units=config["n_r_units"])
+
+
+def machine_and_task(spec: JSONDict, machine_seed: int) -> tuple:
+    """``(machine, plan, images, labels)``: the damaged machine of ``spec`` with seed
+    ``machine_seed`` (a :class:`~markone.hardware.MarkI` with its fault plan applied)
+    and the task's figures, as :func:`run_task` builds them."""
+    from markone.datasets import letters
+    from markone.hardware import MarkI, MarkIParams
+    from markone.hardware.faults import apply_faults, random_faults
+
+    images, labels = letters(spec["chars"], per_class=spec["per_class"],
+                             seed=spec["data_seed"])
+    wiring, damage = child_seeds(machine_seed, 2)
+    params = MarkIParams(n_a_units=spec["n_a_units"], n_r_units=spec["n_r_units"])
+    machine = MarkI(params, seed=wiring)
+    plan = random_faults(machine, **{spec["kind"]: spec["rate"]}, seed=damage)
+    apply_faults(machine, plan)
+    return machine, plan, images, labels
+
+
+def run_task(spec: JSONDict) -> JSONDict:
+    """Decide each machine of the batch, with its certificates (module doc)."""
+    return {"kind": spec["kind"], "rate": spec["rate"],
+            "machines": [_decide_machine(spec, run, seed)
+                         for run, seed in spec["machines"]]}
+
+
+def claim_parts(machine: Any, images: Any, labels: Any, which: str,
+                kept: Sequence[Any] = ()) -> list:
+    """The stacked parts (:mod:`sims._certified`) that certificate file ``which`` is
+    about: ``"machine"`` the damaged machine's task (its own fault plan),
+    ``"minimal"`` the task with only the faults ``kept``, ``"minimality"`` the task
+    with the faults ``kept`` but one, for each one in turn."""
+    from markone.hardware.faults import FaultPlan
+    from sims._certified import machine_parts
+    from verify.machine import machine_task
+
+    check_choice(which, "which", FILE_CLAIMS)
+    kept = list(kept)
+    plans = ([None] if which == "machine" else [FaultPlan(tuple(kept))]
+             if which == "minimal" else
+             [FaultPlan(tuple(kept[:i] + kept[i + 1:])) for i in range(len(kept))])
+    return [part for plan in plans
+            for part in machine_parts(machine_task(machine, images, labels, plan=plan))]
+
+
+def _decide_machine(spec, run, seed):
+    from markone.hardware.faults import describe_fault
+    from sims._certified import certificate, decide, machine_parts
+    from verify.machine import machine_task, minimal_faults
+
+    machine, plan, images, labels = machine_and_task(spec, seed)
+    stem = f"{spec['kind']}-r{spec['rate_index']}-m{run:03d}"
+    source = {"experiment": NAME, "kind": spec["kind"], "rate": spec["rate"],
+              "run": run, "machine_seed": seed}
+    task = machine_task(machine, images, labels)
+    parts = machine_parts(task)  # = claim_parts(..., "machine"), which recheck uses
+    verdict = decide(parts)
+    live = int(task.patterns.any(axis=0).sum())
+    out = {"run": run, "learnable": verdict.separable, "faults": len(plan),
+           "live_a_units": live, "minimal": None, "minimal_faults": None,
+           "minimal_complete": None, "certificates": {}}
+    if verdict.separable is None:
+        return out
+    out["certificates"][f"{stem}-machine.json"] = certificate(
+        parts, verdict, {**source, "plan": FILE_CLAIMS["machine"]})
+    if verdict.separable:
+        return out
+    least = minimal_faults(machine, images, labels, max_tests=spec["max_tests"])
+    kept = [plan.faults[i] for i in least.faults]
+    out.update(minimal=[describe_fault(f) for f in kept],
+               minimal_faults=list(least.faults), minimal_complete=least.complete)
+    for which in ("minimal", "minimality")[:1 + least.complete]:
+        sub = claim_parts(machine, images, labels, which, kept)
+        sub_verdict = decide(sub)
+        if sub_verdict.separable is (which == "minimality"):
+            out["certificates"][f"{stem}-{which}.json"] = certificate(
+                sub, sub_verdict, {**source, "plan": FILE_CLAIMS[which]})
+    return out
+
+
+def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
+    """Per kind and rate: the yield, its Wilson interval and the machines' records."""
+    from sims._stats import wilson_interval
+
+    out: JSONDict = {"kinds": config["kinds"], "rates": config["rates"],
+                     "runs": config["runs"], "chars": config["chars"],
+                     "n_a_units": config["n_a_units"], "n_r_units": config["n_r_units"],
+                     "confidence": config["confidence"]}
+    for kind in config["kinds"]:
+        rows: dict[str, list] = {k: [] for k in ("learnable", "decided", "yield", "low",
+                                                 "high", "mean_minimal", "machines")}
+        for rate in config["rates"]:
+            machines = sorted((m for t in task_results
+                               if t["kind"] == kind and t["rate"] == rate
+                               for m in t["machines"]), key=lambda m: m["run"])
+            decided = [m for m in machines if m["learnable"] is not None]
+            good = sum(m["learnable"] for m in decided)
+            low, high = wilson_interval(good, len(decided), config["confidence"]) \
+                if decided else (0.0, 1.0)
+            sizes = [len(m["minimal"]) for m in decided if m["minimal"] is not None]
+            for key, value in (("learnable", good), ("decided", len(decided)),
+                               ("yield", good / len(decided) if decided else None),
+                               ("low", low), ("high", high),
+                               ("mean_minimal", float(np.mean(sizes)) if sizes else None),
+                               ("machines", [_record(m) for m in machines])):
+                rows[key].append(value)
+        out[kind] = rows
+    return out
+
+
+def _record(machine):
+    """A machine's record in ``results.json``: its certificates by file name only."""
+    return {**{k: v for k, v in machine.items() if k != "certificates"},
+            "certificates": sorted(machine["certificates"])}
+
+
+def files(config: JSONDict, task_results: list[JSONDict]) -> dict[str, str]:
+    """The certificate files, ``{name: text}`` (written into ``OUT/yield/FILES``)."""
+    from verify.certificate import certificate_json
+
+    return {name: certificate_json(doc) for t in task_results for m in t["machines"]
+            for name, doc in m["certificates"].items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class YieldRecheck:
+    """What :func:`recheck` confirmed: every certificate file (``files``) of every
+    machine (``machines``) of every point (``points``) of a yield sweep."""
+
+    files: int
+    machines: int
+    points: int
+
+
+def recheck(folder: PathLike) -> YieldRecheck:
+    """Re-check a finished yield sweep, ``OUT/yield``, from its files.
+
+    Beyond what ``markone verify check`` confirms of each file (its proof, on its own
+    data), this ties each file to the curve: the machine it names is built again from
+    the sweep's configuration and seed, its damaged patterns (and those of its
+    1-minimal faults, alone and each repaired) must hash to the file's data, the file
+    must prove what ``results.json`` says of that machine, every decided machine must
+    have its files, and every point's counts and Wilson interval must follow from
+    them.
+
+    Returns
+    -------
+    YieldRecheck
+
+    Raises
+    ------
+    verify.certificate.CertificateError
+        Naming the first file or point that does not hold (a certificate about other
+        data, a missing file, a count that does not follow).
+    """
+    from markone._internal.io import read_json
+    from sims._stats import wilson_interval
+    from verify.certificate import CertificateError
+
+    folder = Path(folder)
+    results = read_json(folder / "results.json")
+    config = results["config"]
+    specs = {(s["kind"], s["rate_index"], run): (s, seed)
+             for s in tasks(config, results["seed"]) for run, seed in s["machines"]}
+    n_files = n_machines = 0
+    for kind in config["kinds"]:
+        row = results[kind]
+        for i, machines in enumerate(row["machines"]):
+            for m in machines:
+                n_files += _recheck_machine(folder / FILES, m, *specs[kind, i, m["run"]])
+            decided = [m for m in machines if m["learnable"] is not None]
+            good = sum(m["learnable"] for m in decided)
+            interval = wilson_interval(good, len(decided), config["confidence"]) \
+                if decided else (0.0, 1.0)
+            if (good, len(decided), *interval) != (row["learnable"][i], row["decided"][i],
+                                                   row["low"][i], row["high"][i]):
+                raise CertificateError(
+                    f"{kind} at rate {config['rates'][i]}: results.json says "
+                    f"{row['learnable'][i]} of {row['decided'][i]} learnable, but the "
+                    f"certified machines are {good} of {len(decided)}.")
+            n_machines += len(machines)
+    return YieldRecheck(n_files, n_machines, len(config["kinds"]) * len(config["rates"]))
+
+
+def _recheck_machine(files_dir, record, spec, seed):
+    """Check one machine's files against the machine built again; the count."""
+    from sims._certified import stack
+    from verify.certificate import CertificateError, check_certificate_file, data_sha256
+
+    machine, plan, images, labels = machine_and_task(spec, seed)
+    kept = [plan.faults[j] for j in record["minimal_faults"] or ()]
+    wanted = {"machine"} if record["learnable"] is not None else set()
+    if record["learnable"] is False:
+        wanted |= {"minimal"} | ({"minimality"} if record["minimal_complete"] else set())
+    names = {name[:-len(".json")].rsplit("-", 1)[1]: name
+             for name in record["certificates"]}
+    if not wanted <= set(names):
+        raise CertificateError(f"machine {record['run']} of {spec['id']}: no "
+                               f"{' or '.join(sorted(wanted - set(names)))} certificate.")
+    for which, name in names.items():
+        claim = check_certificate_file(files_dir / name)
+        X, y = stack(claim_parts(machine, images, labels, which, kept))
+        if data_sha256(X, y) != claim.fields["data_sha256"]:
+            raise CertificateError(f"{name}: its data are not the patterns of the "
+                                   f"machine it names ({FILE_CLAIMS[which]}).")
+        says = record["learnable"] if which == "machine" else which == "minimality"
+        if claim.separable != says:
+            raise CertificateError(f"{name}: proves {'' if claim.separable else 'not '}"
+                                   f"separable, but results.json says otherwise.")
+    return len(names)
+
+
+_LABELS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",
+           "stopped_motors": "motors stopped", "dead_photocells": "photocells dead"}
+
+
+@styled
+def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
+    """Yield against the fault rate, one curve per kind, with Wilson intervals."""
+    fig, (ax,) = new_figure(1, width=6)
+    rates = np.asarray(results["rates"], dtype=float)
+    for kind in results["kinds"]:
+        row = results[kind]
+        y = np.asarray([np.nan if v is None else v for v in row["yield"]], dtype=float)
+        ax.fill_between(rates, row["low"], row["high"], alpha=0.2)
+        ax.plot(rates, y, "o-", label=_LABELS.get(kind, kind))
+    ax.set(xlabel="fraction broken", ylabel="yield (fraction still able to learn)",
+           ylim=(-0.02, 1.02),
+           title=f"Certified yield: {results['chars']} on Mark Is of "
+           f"{results['n_a_units']} A-units\n{results['runs']} machines per point, "
+           f"{round(100 * results['confidence'])} % Wilson intervals")
+    legend_outside(ax)
+    return [save_figure(fig, out_dir, "yield")]
+
+
+run = inline(__name__)
