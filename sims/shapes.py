@@ -143,7 +143,7 @@ def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
 @styled
 def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """The two features of both training sets, and the small shapes' errors."""
-    fig, axes = new_figure(3, width=3.7, height=3.8)
+    fig, axes = new_figure(3, width=3.5, height=3.8)
     for ax, kind in zip(axes[:2], ("large", "small")):
         r = results[kind]
         F, y = np.asarray(r["features"]), np.asarray(r["labels"])

@@ -85,7 +85,7 @@ def reachable_figure(path):
              ("XOR 0/1", markone.datasets.xor("01")),
              ("parity3 −1/+1", parity3("pm1")),
              ("parity3 0/1", parity3("01"))]
-    fig, axes = new_figure(1, len(cases), width=3.6, height=3.8)
+    fig, axes = new_figure(2, 2, width=4.8, height=3.2)  # fits a page's width
     for ax, (name, (X, y)) in zip(axes, cases):
         X = np.asarray(X).astype(int)
         YX, _ = integer_yx(X, y)
@@ -99,7 +99,8 @@ def reachable_figure(path):
         ax.set_title(f"{name}:\n{len(S)} states, max {norms.max()}")
         ax.set_xlabel("$\\|w\\|^2$")
         legend_outside(ax)
-    axes[0].set_ylabel("reachable weight vectors")
+    for ax in axes[::2]:
+        ax.set_ylabel("reachable weight vectors")
     save_figure(fig, path)
 
 
