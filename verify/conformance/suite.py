@@ -73,15 +73,32 @@ def validate(doc: JSONDict, kind: str) -> None:
 def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDict:
     """Write the suite (or the given ``cases``) into the new folder ``out``.
 
-    ``out`` must not exist, or be an empty folder. Returns the manifest dict.
+    ``out`` must not exist, or be an empty folder. Returns the manifest dict. A folder
+    that cannot be written is refused before the cases are built (seconds of work).
     """
-    from markone import __version__
-
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise ValueError(f"{out} already exists and is not an empty folder; choose a new "
                          "folder for the suite (or remove the old one).")
-    cases = build_cases() if cases is None else cases
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temporary_beside(out, folder=True)
+    try:
+        files, manifest = _suite_files(build_cases() if cases is None else cases)
+        for name, text in files.items():
+            (tmp / name).write_text(text)
+        if out.exists():
+            out.rmdir()
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return manifest
+
+
+def _suite_files(cases):
+    """``({file name: text}, manifest)`` of a suite of ``cases``, each validated."""
+    from markone import __version__
+
     files, entries = {}, []
     for case in cases:
         validate(case, "case")
@@ -97,18 +114,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
     validate(manifest, "manifest")
     files["manifest.json"] = _dumps(manifest)
     files["schema.json"] = json.dumps(schema(), indent=1) + "\n"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temporary_beside(out, folder=True)
-    try:
-        for name, text in files.items():
-            (tmp / name).write_text(text)
-        if out.exists():
-            out.rmdir()
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return manifest
+    return files, manifest
 
 
 def _read(path):

@@ -414,6 +414,18 @@ def test_cli_suite_writes_and_refuses(tmp_path, capsys):
     assert "not an empty folder" in capsys.readouterr().err
 
 
+def test_a_suite_folder_that_cannot_be_written_is_refused_before_the_cases(monkeypatch):
+    """No seconds of case building lost to a bad --out: ``build_cases`` is not called."""
+    import verify.conformance.suite as suite_module
+
+    def no_building():
+        raise AssertionError("the cases were built before the folder was checked")
+
+    monkeypatch.setattr(suite_module, "build_cases", no_building)
+    with pytest.raises(OSError, match="/proc/no"):
+        C.write_suite("/proc/no/such")
+
+
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_cli_node_example(suite, capsys):
     """The example declares float64 in the handshake: the two cases that need exact
