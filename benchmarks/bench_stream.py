@@ -33,6 +33,9 @@ first: the linear kernel's stream ends with the weights and mistakes of
 ``markone.Perceptron``'s on the same stream (exact data, so bit for bit).
 
 The machine's load is printed first; the ratios are of rates measured in one run.
+Rates are calls per CPU second of this process (``time.process_time``): on a shared
+machine wall time also counts the waits for a core, which made two runs of the same
+learner differ by 5x at a load of 13 on 2 cores.
 
 Usage: ``python benchmarks/bench_stream.py [--d 20] [--n 1000 100000]
 [--kernel-n 1000 10000]``.
@@ -46,6 +49,9 @@ import numpy as np
 
 import markone
 from bench_startup import load  # noqa: E402  (the same load line as the start-up's)
+
+#: The clock of every rate: CPU seconds of this process (see the module's docstring).
+clock = time.process_time
 
 
 def make_stream(n, d, seed=0):
@@ -68,10 +74,10 @@ def sklearn_model():
 def timed_stream(model, xs, ys):
     """Seconds for ``model.learn_one(x, y)`` over the stream, and the model."""
     learn = model.learn_one
-    t0 = time.perf_counter()
+    t0 = clock()
     for x, t in zip(xs, ys):
         learn(x, t)
-    return time.perf_counter() - t0, model
+    return clock() - t0, model
 
 
 def run_markone(X, y):
@@ -91,10 +97,10 @@ def vw_rate(X, y):
     vw = Workspace("--quiet --loss_function hinge --sgd --noconstant")
     examples = [vw.parse(f"{t} | " + " ".join(f"{j}:{v:g}" for j, v in enumerate(x) if v))
                 for x, t in zip(X, y)]
-    t0 = time.perf_counter()
+    t0 = clock()
     for ex in examples:
         vw.learn(ex)
-    seconds = time.perf_counter() - t0
+    seconds = clock() - t0
     for ex in examples:
         vw.finish_example(ex)
     vw.finish()
@@ -104,21 +110,21 @@ def vw_rate(X, y):
 def predict_rate(model, rows):
     """Calls/s of ``model.predict_one`` over ``rows``."""
     predict = model.predict_one
-    t0 = time.perf_counter()
+    t0 = clock()
     for x in rows:
         predict(x)
-    return len(rows) / (time.perf_counter() - t0)
+    return len(rows) / (clock() - t0)
 
 
 def run_sklearn(X, y):
     model = sklearn_model()
     classes = np.array([-1, 1])
-    t0 = time.perf_counter()
+    t0 = clock()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for i in range(len(X)):
             model.partial_fit(X[i:i + 1], y[i:i + 1], classes=classes)
-    return time.perf_counter() - t0, model
+    return clock() - t0, model
 
 
 def river_weights(model, d):

@@ -59,7 +59,7 @@ import numpy as np
 
 from markone._internal.jit import PLAIN_PRESENTATIONS, compiled, kernel, on_first_compile
 
-__all__ = ["epoch_last_xy", "epoch_general", "score_underflows", "INT64_LIMIT",
+__all__ = ["epoch_last_xy", "step_last_xy", "epoch_general", "score_underflows", "INT64_LIMIT",
            "UNDERFLOW_ZONE", "csr_rows", "row_dot", "row_axpy", "row_update",
            "row_underflows", "kernel_rows", "linear_scores", "one_score",
            "PLAIN_PRESENTATIONS", "pass_kernel"]
@@ -403,6 +403,21 @@ def epoch_last_xy(X, y, c, idx, eta, w, status):
                 return mistakes
             mistakes += 1
     return mistakes
+
+
+@kernel(fastmath=FASTMATH)
+def step_last_xy(x, sign, c, eta, w, status):
+    """:func:`epoch_last_xy` on the one example ``x`` (1-D, any strides) of label
+    ``sign``, its position 0: the lean engine's step (``learn_one``), with fewer
+    arguments to pass per call. Returns 1 on an update, else 0.
+
+    >>> w, status = np.zeros(3), np.zeros(2, dtype=np.int64)
+    >>> step_last_xy(np.array([1.0, 2.0]), -1, 1.0, 1.0, w, status), w.tolist()
+    (1, [-1.0, -2.0, -1.0])
+    """
+    y = np.empty(1)
+    y[0] = sign
+    return epoch_last_xy(x[None, :], y, c, np.zeros(1, dtype=np.int64), eta, w, status)
 
 
 @kernel()

@@ -227,7 +227,6 @@ class _Engine:
         self.mistake_idx = []
         self.runs = []
         self.after = []
-        self._y1 = np.ones(1)
         self._status = np.zeros(2, dtype=np.int64)
         self.presented = 0  # presentations so far: small runs stay uncompiled
 
@@ -270,25 +269,29 @@ class _Engine:
             self.after.extend(rec_w[:m].copy())
         return int(m)
 
-    def _lean_pass(self, X, y, c, idx, eta, rows=None):
-        """The lean engine's pass over ``(X[idx], y[idx])`` with constant ``c``
-        (``rows``: :func:`markone._kernels.kernel_rows` of ``X``, when known)."""
-        status = self._status
-        m = self._pass(_kernels.epoch_last_xy, idx,
-                       _kernels.kernel_rows(X) if rows is None else rows, y, c, idx,
-                       eta, self.w, status)
-        if status[0]:
-            code, status[0] = int(status[0]), 0
-            raise_bad_row(X, int(idx[status[1]]), code)
+    def _lean_pass(self, X, y, c, idx, eta):
+        """The lean engine's pass over ``(X[idx], y[idx])`` with constant ``c``."""
+        m = self._pass(_kernels.epoch_last_xy, idx, _kernels.kernel_rows(X), y, c, idx,
+                       eta, self.w, self._status)
+        if self._status[0]:
+            self._raise_bad_row(X, idx)
         return int(m)
+
+    def _raise_bad_row(self, X, idx):
+        """Raise for the row a lean pass over ``X[idx]`` stopped at (``_status``)."""
+        status = self._status
+        code, status[0] = int(status[0]), 0
+        raise_bad_row(X, int(idx[status[1]]), code)
 
     def step(self, x, sign, c, eta):
         """Present one float example ``x`` of label ``sign`` (constant ``c``, 0 for
         none) with the same compiled rule as a pass; returns 1 on an update, else 0."""
         if self.lean:
-            self._y1[0] = sign
-            row = x.reshape(1, -1)  # dense: its own kernel rows
-            return self._lean_pass(row, self._y1, c, _ONE, eta, rows=row)
+            m = self._pass(_kernels.step_last_xy, _ONE, x, sign, c, eta, self.w,
+                           self._status)
+            if self._status[0]:
+                self._raise_bad_row(x.reshape(1, -1), _ONE)
+            return int(m)
         row = np.empty((1, x.shape[0] + 1))
         row[0, :-1] = x
         row[0, -1] = c

@@ -264,10 +264,11 @@ def recheck(folder: PathLike) -> YieldRecheck:
     """
     from markone._internal.io import read_json
     from sims._stats import wilson_interval
+    from sims.runner import RESULTS
     from verify.certificate import CertificateError
 
     folder = Path(folder)
-    results = read_json(folder / "results.json")
+    results = read_json(folder / RESULTS)
     config = results["config"]
     specs = {(s["kind"], s["rate_index"], run): (s, seed)
              for s in tasks(config, results["seed"]) for run, seed in s["machines"]}

@@ -70,7 +70,8 @@ COMMANDS: dict[str, Command] = {
                          "checks of other perceptrons", "markone.cli.adversary:register"),
     "machine": Command("the Mark I Perceptron emulated: demo, parameters, training, "
                        "replay", "markone.cli.machine:register"),
-    "sim": Command("list and run the classic experiments (results.json + figures)",
+    "sim": Command("list, run and re-check the classic experiments (results.json + "
+                   "figures)",
                    "markone.cli.sim:register"),
     "demo": Command("the tour: Mark I learning letters, a certificate, the worst case, "
                     "XOR's cycle", "markone.cli.demo:register"),

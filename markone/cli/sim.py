@@ -1,6 +1,7 @@
-"""``markone sim``: list and run the classic experiments of :mod:`sims`.
+"""``markone sim``: list, run and re-check the classic experiments of :mod:`sims`.
 
-Thin: parses arguments and calls :func:`sims.runner.run_experiment`.
+Thin: parses arguments and calls :func:`sims.runner.run_experiment`, or an
+experiment's ``recheck`` (those that write certificates: :func:`sims.yield.recheck`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int, plural,
                          positive_int)
 from markone.cli._commands import purpose
-from markone.cli._errors import JOB_EXITS
+from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS
 
 __all__ = ["register"]
 
@@ -56,6 +57,32 @@ def _run(args):
     return 0
 
 
+def _check(args):
+    from pathlib import Path
+
+    from sims.runner import EXPERIMENTS, RESULTS, load_experiment
+    from verify.certificate import CertificateError
+
+    checkable = [n for n in EXPERIMENTS if hasattr(load_experiment(n), "recheck")]
+    if args.name not in checkable:
+        raise CommandError(f"experiment {args.name!r} writes no certificates to re-check; "
+                           f"`markone sim check` takes {', '.join(checkable)}.")
+    folder = Path(args.out) / args.name
+    if not (folder / RESULTS).is_file():
+        raise CommandError(f"{folder} holds no finished sweep (no {RESULTS}); run "
+                           f"`markone sim run {args.name} --out {args.out}` first.")
+    try:
+        got = load_experiment(args.name).recheck(folder)
+    except CertificateError as exc:
+        print(f"INVALID: {exc}")
+        return EXIT_NO
+    print(f"OK: {plural(got.files, 'certificate file')} of "
+          f"{plural(got.machines, 'machine')} at {plural(got.points, 'point')} "
+          "re-checked: each proof, on data that are the patterns of the machine it "
+          "names, and every point's counts")
+    return EXIT_OK
+
+
 def register(subparsers: Any) -> ArgumentParser:
     """Add ``markone sim list`` and ``markone sim run`` to ``subparsers``."""
     p, sub = add_group(
@@ -86,4 +113,16 @@ def register(subparsers: Any) -> ArgumentParser:
     r.add_argument("--overwrite", action="store_true",
                    help="replace the results of another sweep (other seed or settings) "
                    "in the output folder")
+    c = add_command(sub, "check", help="re-check a finished sweep from its certificates",
+                    description="Every certificate file of a finished sweep re-checked "
+                    "(its proof, as `markone verify check` does), each tied to the "
+                    "machine it names (rebuilt from the sweep's seeds: its data must be "
+                    "that machine's patterns), and every point's counts recomputed from "
+                    "the files. For the experiments that write certificates (yield).",
+                    example="markone sim check yield --out results", func=_check,
+                    exits={EXIT_OK: "every file and point holds",
+                           EXIT_NO: "a file or a point does not hold, or a file is "
+                           "missing or unreadable (named)"})
+    c.add_argument("name", help="experiment name (one that writes certificates: yield)")
+    c.add_argument("--out", default="sim-out", help="the folder given to `sim run`")
     return p

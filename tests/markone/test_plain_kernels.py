@@ -196,3 +196,23 @@ print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))
             for _ in range(2)]
     assert runs == [["0", "1"], ["1", "0"]]   # compiled once, then loaded from disk
     assert any((tmp_path / "cache" / "numba").rglob("*.nbi"))
+
+
+@pytest.mark.parametrize("x, sign, c, status_after", [
+    ([1.0, -2.0, 0.5], -1, 1.0, 0),         # an update
+    ([0.0, 0.0, 0.0], 1, 0.0, 2),           # a zero vector without intercept
+    ([1.0, np.nan, 0.0], 1, 1.0, 1),        # not finite
+])
+def test_step_last_xy_is_epoch_last_xy_on_one_row(x, sign, c, status_after):
+    # plain and compiled, on a strided row too (the lean learn_one takes any strides)
+    wide = np.repeat(np.array(x), 2)[::2]
+    w0 = np.array([0.5, 1.0, -1.0, 2.0])
+    want_w, want_s = w0.copy(), np.zeros(2, dtype=np.int64)
+    want = _kernels.epoch_last_xy(np.array([x]), np.array([float(sign)]), c,
+                                  np.zeros(1, dtype=np.int64), 1.0, want_w, want_s)
+    for fn in (_kernels.step_last_xy, jit.compiled(_kernels.step_last_xy)):
+        for row in (np.array(x), wide):
+            w, s = w0.copy(), np.zeros(2, dtype=np.int64)
+            assert fn(row, sign, c, 1.0, w, s) == want
+            assert w.tobytes() == want_w.tobytes() and s.tolist() == want_s.tolist()
+    assert want_s[0] == status_after

@@ -315,3 +315,27 @@ def test_from_the_command_line(sweep, tmp_path, capsys):
     assert (tmp_path / "yield" / "yield.png").exists()
     status, out = _check(folder / "dead_a_units-r2-m000-minimal.json", capsys)
     assert status == 0 and "not linearly separable" in out
+
+
+def test_sim_check_rechecks_a_sweep_and_names_what_fails(sweep, tmp_path, capsys):
+    out = str(sweep.results_path.parent.parent)
+    assert main(["sim", "check", "yield", "--out", out]) == 0
+    assert capsys.readouterr().out.startswith(
+        "OK: 24 certificate files of 12 machines at 3 points re-checked")
+    folder = _copy(sweep, tmp_path) / Y.FILES
+    a, b = "dead_a_units-r0-m000-machine.json", "dead_a_units-r0-m001-machine.json"
+    (folder / a).write_bytes(_files(sweep)[b])
+    assert main(["sim", "check", "yield", "--out", str(tmp_path)]) == 1
+    assert capsys.readouterr().out.startswith(f"INVALID: {a}: its data are not")
+    (folder / a).unlink()           # a point no longer backed: it does not hold
+    assert main(["sim", "check", "yield", "--out", str(tmp_path)]) == 1
+    assert f"{a} cannot be opened" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["damage"], "writes no certificates to re-check; `markone sim check` takes yield"),
+    (["yield", "--out", "nowhere"], "no finished sweep"),
+])
+def test_sim_check_refuses_what_it_cannot_check(argv, match, capsys):
+    assert main(["sim", "check", *argv]) == 2
+    assert match in capsys.readouterr().err
