@@ -41,9 +41,7 @@ indices into its fault plan, and its certificate files).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -51,20 +49,19 @@ from markone._internal.style import legend_outside, styled
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_choice, check_int_at_least, child_seeds
 from sims._common import chunked, inline, new_figure, save_figure
+from sims._yield_machine import (FILE_CLAIMS, claim_parts, decide_machine,
+                                 machine_and_task, recheck_machine)
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "FILES", "tasks", "run_task", "combine",
-           "plot", "files", "run", "machine_and_task", "claim_parts", "recheck",
-           "YieldRecheck"]
+           "plot", "files", "run", "recheck", "YieldRecheck",
+           # one machine, from sims._yield_machine:
+           "machine_and_task", "claim_parts", "FILE_CLAIMS"]
 
 NAME = "yield"
 #: The fraction options of :func:`markone.hardware.faults.random_faults`.
 KINDS = ("dead_a_units", "cut_wires", "stopped_motors", "dead_photocells")
 #: The folder (in ``OUT/yield``) of the certificate files.
 FILES = "certificates"
-#: The certificate files of a machine, by the last word of their names: the plan
-#: each is about.
-FILE_CLAIMS = {"machine": "all faults", "minimal": "the 1-minimal faults",
-               "minimality": "the 1-minimal faults, each one repaired in turn"}
 DEFAULTS = {"chars": "ABCD", "per_class": 3, "n_a_units": 64, "n_r_units": 2,
             "kinds": ["dead_a_units", "cut_wires"],
             "rates": [0.0, 0.2, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8, 0.9], "runs": 30,
@@ -108,83 +105,11 @@ def _check_grid(config):
     MarkIParams(n_a_units=config["n_a_units"], n_r_units=config["n_r_units"])
 
 
-def machine_and_task(spec: JSONDict, machine_seed: int) -> tuple:
-    """``(machine, plan, images, labels)``: the damaged machine of ``spec`` with seed
-    ``machine_seed`` (a :class:`~markone.hardware.MarkI` with its fault plan applied)
-    and the task's figures, as :func:`run_task` builds them."""
-    from markone.datasets import letters
-    from markone.hardware import MarkI, MarkIParams
-    from markone.hardware.faults import apply_faults, random_faults
-
-    images, labels = letters(spec["chars"], per_class=spec["per_class"],
-                             seed=spec["data_seed"])
-    wiring, damage = child_seeds(machine_seed, 2)
-    params = MarkIParams(n_a_units=spec["n_a_units"], n_r_units=spec["n_r_units"])
-    machine = MarkI(params, seed=wiring)
-    plan = random_faults(machine, **{spec["kind"]: spec["rate"]}, seed=damage)
-    apply_faults(machine, plan)
-    return machine, plan, images, labels
-
-
 def run_task(spec: JSONDict) -> JSONDict:
     """Decide each machine of the batch, with its certificates (module doc)."""
     return {"kind": spec["kind"], "rate": spec["rate"],
-            "machines": [_decide_machine(spec, run, seed)
+            "machines": [decide_machine(spec, run, seed)
                          for run, seed in spec["machines"]]}
-
-
-def claim_parts(machine: Any, images: Any, labels: Any, which: str,
-                kept: Sequence[Any] = ()) -> list:
-    """The stacked parts (:mod:`sims._certified`) that certificate file ``which`` is
-    about: ``"machine"`` the damaged machine's task (its own fault plan),
-    ``"minimal"`` the task with only the faults ``kept``, ``"minimality"`` the task
-    with the faults ``kept`` but one, for each one in turn."""
-    from markone.hardware.faults import FaultPlan
-    from sims._certified import machine_parts
-    from verify.machine import machine_task
-
-    check_choice(which, "which", FILE_CLAIMS)
-    kept = list(kept)
-    plans = ([None] if which == "machine" else [FaultPlan(tuple(kept))]
-             if which == "minimal" else
-             [FaultPlan(tuple(kept[:i] + kept[i + 1:])) for i in range(len(kept))])
-    return [part for plan in plans
-            for part in machine_parts(machine_task(machine, images, labels, plan=plan))]
-
-
-def _decide_machine(spec, run, seed):
-    from markone.hardware.faults import describe_fault
-    from sims._certified import certificate, decide, machine_parts
-    from verify.machine import machine_task, minimal_faults
-
-    machine, plan, images, labels = machine_and_task(spec, seed)
-    stem = f"{spec['kind']}-r{spec['rate_index']}-m{run:03d}"
-    source = {"experiment": NAME, "kind": spec["kind"], "rate": spec["rate"],
-              "run": run, "machine_seed": seed}
-    task = machine_task(machine, images, labels)
-    parts = machine_parts(task)  # = claim_parts(..., "machine"), which recheck uses
-    verdict = decide(parts)
-    live = int(task.patterns.any(axis=0).sum())
-    out = {"run": run, "learnable": verdict.separable, "faults": len(plan),
-           "live_a_units": live, "minimal": None, "minimal_faults": None,
-           "minimal_complete": None, "certificates": {}}
-    if verdict.separable is None:
-        return out
-    out["certificates"][f"{stem}-machine.json"] = certificate(
-        parts, verdict, {**source, "plan": FILE_CLAIMS["machine"]})
-    if verdict.separable:
-        return out
-    least = minimal_faults(machine, images, labels, max_tests=spec["max_tests"])
-    kept = [plan.faults[i] for i in least.faults]
-    out.update(minimal=[describe_fault(f) for f in kept],
-               minimal_faults=list(least.faults), minimal_complete=least.complete)
-    for which in ("minimal", "minimality")[:1 + least.complete]:
-        sub = claim_parts(machine, images, labels, which, kept)
-        sub_verdict = decide(sub)
-        if sub_verdict.separable is (which == "minimality"):
-            out["certificates"][f"{stem}-{which}.json"] = certificate(
-                sub, sub_verdict, {**source, "plan": FILE_CLAIMS[which]})
-    return out
 
 
 def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
@@ -277,7 +202,7 @@ def recheck(folder: PathLike) -> YieldRecheck:
         row = results[kind]
         for i, machines in enumerate(row["machines"]):
             for m in machines:
-                n_files += _recheck_machine(folder / FILES, m, *specs[kind, i, m["run"]])
+                n_files += recheck_machine(folder / FILES, m, *specs[kind, i, m["run"]])
             decided = [m for m in machines if m["learnable"] is not None]
             good = sum(m["learnable"] for m in decided)
             interval = wilson_interval(good, len(decided), config["confidence"]) \
@@ -290,34 +215,6 @@ def recheck(folder: PathLike) -> YieldRecheck:
                     f"certified machines are {good} of {len(decided)}.")
             n_machines += len(machines)
     return YieldRecheck(n_files, n_machines, len(config["kinds"]) * len(config["rates"]))
-
-
-def _recheck_machine(files_dir, record, spec, seed):
-    """Check one machine's files against the machine built again; the count."""
-    from sims._certified import stack
-    from verify.certificate import CertificateError, check_certificate_file, data_sha256
-
-    machine, plan, images, labels = machine_and_task(spec, seed)
-    kept = [plan.faults[j] for j in record["minimal_faults"] or ()]
-    wanted = {"machine"} if record["learnable"] is not None else set()
-    if record["learnable"] is False:
-        wanted |= {"minimal"} | ({"minimality"} if record["minimal_complete"] else set())
-    names = {name[:-len(".json")].rsplit("-", 1)[1]: name
-             for name in record["certificates"]}
-    if not wanted <= set(names):
-        raise CertificateError(f"machine {record['run']} of {spec['id']}: no "
-                               f"{' or '.join(sorted(wanted - set(names)))} certificate.")
-    for which, name in names.items():
-        claim = check_certificate_file(files_dir / name)
-        X, y = stack(claim_parts(machine, images, labels, which, kept))
-        if data_sha256(X, y) != claim.fields["data_sha256"]:
-            raise CertificateError(f"{name}: its data are not the patterns of the "
-                                   f"machine it names ({FILE_CLAIMS[which]}).")
-        says = record["learnable"] if which == "machine" else which == "minimality"
-        if claim.separable != says:
-            raise CertificateError(f"{name}: proves {'' if claim.separable else 'not '}"
-                                   f"separable, but results.json says otherwise.")
-    return len(names)
 
 
 _LABELS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",

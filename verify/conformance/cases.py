@@ -267,14 +267,21 @@ def _pocket_no_run():
 
 
 def _voted_close():
-    X = [[-2, 1], [1, -2], [-1, -2], [-1, 1]]
-    y = [-1, -1, 1, -1]
-    queries = [[0, 2], [-2, -2], [-1, 2], [1, -1]]
+    X = [[2, 1], [1, 2], [2, -1], [-1, 2]]
+    y = [1, -1, -1, 1]
+    queries = [[1, 2], [-1, 2], [-2, 2], [-2, -2]]
+    tiny = [[v * _TINY for v in q] for q in queries]
     return _binary("variant-voted-close-vote", "voted: weighted sums of -1",
                    "variant-voted", "the zero start, replaced at once, has 0 votes: three "
                    "queries get a weighted sum of exactly -1 (one vote more for the zero "
-                   "start would make it 0, which votes +1)", X, y, [0, 1, 0], True,
-                   variant="voted", queries=queries)
+                   "start would make it 0, which votes +1); the same queries scaled by "
+                   "2^-100 get the same votes (a vote is the sign of v.q, however small "
+                   "v.q is: no tolerance)", X, y, [1, 0, 0, 3], False, variant="voted",
+                   queries=queries + tiny)
+
+
+# 2**-100 ~ 7.9e-31: a power of two, so float64 holds the queries scaled by it exactly
+_TINY = Fraction(1, 2**100)
 
 
 # 2**100 ~ 1.3e30 and 2**60: float32 holds the inputs, not their products (2**201)

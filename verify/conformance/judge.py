@@ -301,13 +301,24 @@ def causes(case: JSONDict, got: JSONDict) -> list[tuple[str, str]]:
 
 
 def _step_words(k):
-    return f", with a learning rate of {_fmt(k)}" if not _is_one(k) else ""
+    return f", with a learning rate of {_factor(k)}" if not _is_one(k) else ""
 
 
 def _rate_words(k):
-    return (f"learning rate {_fmt(k)} instead of 1: the same decisions, weights scaled "
-            f"by {_fmt(k)} (a different convention for the step size; with a zero start "
-            "it changes no decision)")
+    return (f"learning rate {_factor(k)} instead of 1: the same decisions, weights "
+            f"scaled by {_factor(k)} (a different convention for the step size; with a "
+            "zero start it changes no decision)")
+
+
+def _factor(k):
+    """A scale factor as a report writes it: the simple fraction it is within a part
+    in 10^9 (a float implementation's 1/2 is 0.5 up to rounding), else its digits.
+
+    >>> _factor(Fraction(1, 2) * (1 + Fraction(1, 10**12))), _factor(Fraction(1, 3))
+    ('1/2', '1/3')
+    """
+    simple = k.limit_denominator(1000)
+    return _fmt(simple if abs(simple - k) <= abs(k) / 10**9 else k)
 
 
 def _diagnose_binary(case, got):

@@ -7,7 +7,10 @@ on inputs float32 cannot hold, a float32 implementation never updates, as the
 strict rule never does from a zero start. The strict rule is ruled out as soon as
 the implementation passes ``zero-score-orthonormal``, which the strict rule fails.
 The argument needs only that the implementation answers the same problem the same
-way each time: were it the misreading, it would have failed the passed case.
+way each time, and that it decides a mistake the same way on every case of one task
+and variant: were it the misreading, it would have failed the passed case. So only
+a passed case of the failed case's task and variant rules a cause out (an
+implementation may well have one loop for binary cases and another for its kernel).
 
 >>> from verify import conformance as C
 >>> cases = [c for c in C.build_cases() if c["id"] in ("zero-score-orthonormal",
@@ -61,18 +64,21 @@ def ruled_out(rule: str, passed: Sequence[JSONDict]) -> str | None:
 
 def drop_ruled_out(cases: Sequence[JSONDict], results: Sequence[CaseResult]
                    ) -> list[CaseResult]:
-    """``results`` (one per case) with every cause that a passed case rules out
-    removed from the diagnoses of the failed ones."""
+    """``results`` (one per case) with every cause that a passed case of the same
+    task and variant rules out removed from the diagnoses of the failed ones."""
     passed = [c for c, r in zip(cases, results) if r.passed]
-    verdicts: dict[str, str | None] = {}
+    verdicts: dict[tuple[str, str, str], str | None] = {}
     out = []
     for r in results:
         if not any(r.rules):
             out.append(r)
             continue
-        for rule in set(r.rules) - set(verdicts) - {""}:
-            verdicts[rule] = ruled_out(rule, passed)
-        keep = [k for k, rule in enumerate(r.rules) if not rule or verdicts[rule] is None]
+        alike = [c for c in passed if (c["task"], c["variant"]) == (r.task, r.variant)]
+        for rule in set(r.rules) - {""}:
+            if (r.task, r.variant, rule) not in verdicts:
+                verdicts[r.task, r.variant, rule] = ruled_out(rule, alike)
+        keep = [k for k, rule in enumerate(r.rules)
+                if not rule or verdicts[r.task, r.variant, rule] is None]
         out.append(replace(r, diagnosis=tuple(r.diagnosis[k] for k in keep),
                            rules=tuple(r.rules[k] for k in keep)))
     return out

@@ -174,25 +174,48 @@ OPTION_COMMANDS = {
     ("sim", "run", "all", "--size", "small", "--workers", "2"): [
         "--runs", "--seed", "--workers", "--dask", "--size"],
 }
-#: Commands whose valid option values start long work (every experiment, twice over):
-#: only the values they must refuse are tried in the default suite.
-REFUSE_ONLY = {("demo",), ("sim", "run", "all", "--size", "small", "--workers", "2")}
+#: Commands whose valid option values start the Mark I demo (four figures and an
+#: animation, seconds each): every value is tried in the slow suite
+#: (``test_nasty_option_values_full_tour``), the values they must refuse by default.
+FULL_TOUR_WHEN_SLOW = [("machine", "demo", "letters", "--max-epochs", "1", "--per-class",
+                        "1")]
+#: Commands whose valid option values start long work (every experiment, twice over;
+#: the Mark I demo): only the values they must refuse are tried in the default suite.
+REFUSE_ONLY = {("demo",), ("sim", "run", "all", "--size", "small", "--workers", "2"),
+               *FULL_TOUR_WHEN_SLOW}
 #: The placeholder of a small data file (AND, separable, labels last).
 AND_TABLE = "0,0,-1\n0,1,-1\n1,0,-1\n1,1,1\n"
 
 
+NASTY_SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
 @pytest.mark.parametrize("command", sorted(OPTION_COMMANDS), ids=" ".join)
-@settings(max_examples=12, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@NASTY_SETTINGS
 @given(data=st.data())
 def test_nasty_option_values_are_refused_cleanly(tmp_path, command, data):
-    flags = OPTION_COMMANDS[command]
-    flag = data.draw(st.sampled_from(flags), label="flag")
     # the full tour takes seconds: give it only values it must refuse
     values = NASTY if command not in REFUSE_ONLY else [
         v for v in NASTY if v not in VALID_SEEDS]
+    try_option_value(fresh(tmp_path), command, data, values)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", FULL_TOUR_WHEN_SLOW, ids=" ".join)
+@NASTY_SETTINGS
+@given(data=st.data())
+def test_nasty_option_values_full_tour(tmp_path, command, data):
+    """The commands of :data:`FULL_TOUR_WHEN_SLOW` with valid values too."""
+    try_option_value(fresh(tmp_path), command, data, NASTY)
+
+
+def try_option_value(work, command, data, values):
+    """Run ``command`` with one of its flags set to one of ``values`` (both drawn from
+    ``data``) in the empty folder ``work``: it ends cleanly, and a refusal leaves
+    ``work`` as it was."""
+    flag = data.draw(st.sampled_from(OPTION_COMMANDS[command]), label="flag")
     value = data.draw(st.sampled_from(values), label="value")
-    work = fresh(tmp_path)
     (work / "keep.txt").write_text("the user's file")
     (work / "AND.csv").write_text(AND_TABLE)
     command = tuple(str(work / c) if c == "AND.csv" else c for c in command)

@@ -1,7 +1,9 @@
 """The mutation score (benchmarks/mutation_score.py): at least 200 single-edit
-mutants of the reference perceptron; the planted causes named; the page current."""
+mutants of the reference perceptron and 50 of the Node example; the planted causes
+named; the page current."""
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import pytest
 from _paths import ROOT
 
 SCRIPT = ROOT / "benchmarks" / "mutation_score.py"
+NODE = shutil.which("node")
 
 
 def _script():
@@ -45,7 +48,7 @@ def test_planted_causes_are_named_on_a_few_mutants(script):
 
     cases = [c for c in C.build_cases() if c["id"] in (
         "zero-score-orthonormal", "intercept-convention", "multiclass-argmax-ties",
-        "kernel-dual-counts")]
+        "kernel-dual-counts", "kernel-dual-count-slips")]
     # one mutant per known cause: the last in the source (the binary loop's)
     # (the tie tolerances need the cases with tiny scores: in the slow page test)
     known = list({m.cause: m for m in script.mutants()
@@ -54,8 +57,49 @@ def test_planted_causes_are_named_on_a_few_mutants(script):
         assert outcome.killed and outcome.named and not outcome.wrong, outcome.mutant
 
 
+def test_at_least_50_distinct_node_mutants_of_every_kind(script):
+    mutants = script.mutation_node.node_mutants()
+    assert len(mutants) >= 50 and len({m.source for m in mutants}) == len(mutants)
+    kinds = " ".join(m.what for m in mutants)
+    for kind in ("<= -> <", "> -> >=", "0 -> 1e-9", "0 -> 1", "1 -> 2", "+ -> -",
+                 "* -> /", "eta 1 -> 2", "order read short", "order read sorted",
+                 "the constant 1 put first", "inputs stored in a Float32Array",
+                 "weights stored in a Float32Array", "condition negated",
+                 "statement deleted"):
+        assert kind in kinds, kind
+    causes = {m.cause for m in mutants}
+    for cause in ("the strict rule", "learning rate 2", "argmax ties go to the highest",
+                  "a mistake adds 2 to alpha_i", "the dual counts start at 1",
+                  "the intercept weight is stored first",
+                  "the last presentation of the stream was skipped"):
+        assert any(c.startswith(cause) for c in causes), cause
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_node_mutant_runs_through_cmd_and_its_cause_is_named(script, tmp_path):
+    """The example agrees with the Python reference on random problems (one node
+    process for them all); its strict-rule mutant does not, and the suite, run
+    through --cmd, kills it and names the strict rule."""
+    from verify import conformance as C
+
+    problems = script.random_problems(12)
+    example = script.mutation_node.EXAMPLE.read_text()
+    answers = script.mutation_node.batch_answers(NODE, example, problems, tmp_path)
+    reference = script.load(script.REFERENCE.read_text())
+    assert all(script.agree(a, reference(dict(p))) for a, p in zip(answers, problems))
+    [strict] = [m for m in script.mutation_node.node_mutants()
+                if m.cause == "the strict rule"]
+    strict_answers = script.mutation_node.batch_answers(NODE, strict.source, problems,
+                                                        tmp_path)
+    assert not all(script.agree(a, b) for a, b in zip(strict_answers, answers))
+    cases = [c for c in C.build_cases() if c["id"] == "zero-score-orthonormal"]
+    [outcome] = script.score_node(NODE, [strict], cases)
+    assert outcome.killed and outcome.named and not outcome.wrong
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_mutation_page_is_current():
     script = _script()
     page = Path(ROOT / "docs" / "mutation-score.md").read_text()
-    assert page == script.render(script.score())
+    assert page == script.render(script.score(), script.score_node(NODE))
