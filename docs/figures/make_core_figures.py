@@ -21,7 +21,7 @@ def main():
     Xs, ys = X[sv][:, 2:], y[sv]
     vv = y > 0
     Xv, yv = X[vv][:, 2:], y[vv]
-    fig, axes = new_figure(1, 3, width=4.6, height=4.2)
+    fig, axes = new_figure(1, 3, width=3.5, height=4.2)  # 1575 px: a page's width
     res = markone.train(Xs, ys)
     plot_boundary(axes[0], Xs, ys, res, labels=["setosa", "versicolor"],
                   title=f"separable: converged\nafter {res.mistakes} mistakes")

@@ -132,6 +132,7 @@ def test_sigterm_during_the_demo_leaves_nothing_behind(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.browser
 def test_the_page_shows_figures_with_text_as_large_as_its_own(demo, browser):
     """Measured in headless Chromium on a room's screen (1920 x 1080): every figure is
     shown at its own size or larger, and its smallest text is at least the body text
