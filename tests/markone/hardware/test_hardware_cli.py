@@ -1,5 +1,6 @@
 """`markone machine ...` and the library functions behind it (demo, Navy task)."""
 
+import functools
 import json
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 
 from markone.cli import main
 from markone.hardware import MachineRun, MarkIParams
+from markone.hardware import demo as machine_demo
 from markone.hardware.demo import letters_demo, navy_comparison
 
 
@@ -68,7 +70,11 @@ def test_letters_demo_writes_pictures_animation_and_run(tmp_path):
     assert 0.05 <= s["a_firing_rate"] <= 0.20
 
 
-def test_demo_cli_prints_the_report(tmp_path, capsys):
+def test_demo_cli_prints_the_report(tmp_path, capsys, monkeypatch):
+    # the pictures and animation are the test above's (the same letters_demo); drawn
+    # again here they would double its time and prove nothing about the command
+    monkeypatch.setattr(machine_demo, "letters_demo",
+                        functools.partial(machine_demo.letters_demo, figures=False))
     assert main(["machine", "demo", "letters", "--out", str(tmp_path), "--chars", "AB",
                  "--per-class", "2"]) == 0
     out = capsys.readouterr().out
