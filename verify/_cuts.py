@@ -235,6 +235,9 @@ class CutLP:
     def __init__(self, Z, *, guess=None, first=None, add=None, seed=0):
         n, d = Z.shape
         self.Z, self.scale = Z, _row_max_abs(Z)
+        if not np.all(self.scale > 0):
+            raise ValueError("CutLP needs signed rows without zero rows (a zero row makes "
+                             "the data trivially not separable; decide that first)")
         first = min(n, first_rows(d) if first is None else first)
         self.add = d + 1 if add is None else add
         if first >= n:

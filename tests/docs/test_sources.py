@@ -38,8 +38,10 @@ PRINTING_MODULES = sorted(p for p in (ROOT / "markone").rglob("*.py")
 NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
 
 #: What marks a passage as historical: a year before 2000, or a name of the story.
-HISTORICAL = re.compile(r"\b1[89]\d\d\b|\b(?:Rosenblatt|Minsky|Papert|Navy|Tobermory|"
-                        r"Nagy|Cornell|Wightman)\b")
+#: (A number followed by "x", "×" or "px" is a size on a screen, not a year.)
+HISTORICAL = re.compile(r"\b1[89]\d\d\b(?!\s*(?:x\b|×|px\b|pixels))|"
+                        r"\b(?:Rosenblatt|Minsky|Papert|Navy|Tobermory|Nagy|Cornell|"
+                        r"Wightman)\b")
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", re.M | re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -116,6 +118,12 @@ def test_passages_split_paragraphs_items_and_rows_and_skip_code():
     assert markdown_passages(text) == ["In 1960 it ran [Navy1960]. Second line.",
                                        "- one 1958", "- two", "| a | b |", "| 1969 | x |"]
     assert uncited_historical(markdown_passages(text)) == ["- one 1958", "| 1969 | x |"]
+
+
+def test_a_screen_size_is_not_a_year():
+    assert uncited_historical(["On a full-HD screen (1920 x 1080), at 1920 px."]) == []
+    assert uncited_historical(["In 1920 it rained; 1960 × was never."]) == [
+        "In 1920 it rained; 1960 × was never."]
 
 
 def test_a_link_to_a_page_or_code_does_not_make_a_passage_historical():
