@@ -105,9 +105,7 @@ def test_every_step_is_the_same_plain_and_compiled_hypo(seed, name):
     assert plain == fast
 
 
-@settings(max_examples=12, deadline=None)
-@given(fields=physics, seed=st.integers(0, 2**16), switch=st.sampled_from([0, 37]))
-def test_runs_are_the_same_plain_compiled_and_switching_hypo(fields, seed, switch):
+def assert_runs_agree(fields, seed, switch, presentations):
     """All plain, per figure; then compiled from the start (``switch`` 0) or after 37
     plain trials, with segments: the same fingerprint, log included."""
     params = MarkIParams(**{**fields, "class_code": "binary"})
@@ -116,10 +114,26 @@ def test_runs_are_the_same_plain_compiled_and_switching_hypo(fields, seed, switc
     def run(left, segments):
         with plain_left(left):
             machine = MarkI(params, seed=seed, segments=segments)
-            result = machine.train(images, labels, presentations=70, log=True)
+            result = machine.train(images, labels, presentations=presentations, log=True)
             return fingerprint(result, machine, images)
 
     assert run(10**9, False) == run(switch, True) == run(switch, False)
+
+
+@settings(max_examples=6, deadline=None)
+@given(fields=physics, seed=st.integers(0, 2**16), switch=st.sampled_from([0, 37]))
+def test_runs_are_the_same_plain_compiled_and_switching_hypo(fields, seed, switch):
+    """45 presentations of 6 figures: every figure is seen plain and compiled, and the
+    switch after 37 trials is crossed (the long runs are the slow test below)."""
+    assert_runs_agree(fields, seed, switch, presentations=45)
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None)
+@given(fields=physics, seed=st.integers(0, 2**16), switch=st.sampled_from([0, 37]))
+def test_long_runs_are_the_same_plain_compiled_and_switching_hypo(fields, seed, switch):
+    """The property above on 70 presentations and more machines."""
+    assert_runs_agree(fields, seed, switch, presentations=70)
 
 
 def test_small_runs_are_plain_and_spend_the_allowance():
