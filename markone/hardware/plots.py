@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._internal.style import DPI, new_figure, save_figure, styled
+from markone._internal.style import DPI, legend_outside, new_figure, save_figure, styled
 from markone._internal.typing import ArrayLike, PathLike
 from markone.hardware.plugboard import Wiring, connection_matrix
 from markone.hardware.runits import r_unit_name
@@ -164,8 +164,8 @@ def plot_learning_curve(run: MachineRun, path: PathLike) -> Path:
     """Figures misclassified against machine time (minutes): after each pass, and
     (with the log) as a running rate over the last pass's worth of figures."""
     n_per_pass = max(1, round(run.n_presentations / max(run.epochs, 1)))
-    fig, (ax,) = new_figure(width=6.4, height=4.0)
-    if run.log and len(run.log) >= n_per_pass:
+    fig, (ax,) = new_figure(width=8.4, height=4.0)
+    if run.log and len(run.log) > n_per_pass:      # a line needs two windows
         wrong = np.array([not rec.figure_correct for rec in run.log], dtype=float)
         window = np.convolve(wrong, np.ones(n_per_pass), "valid")  # full windows only
         minutes = np.array([rec.end_t_s for rec in run.log])[n_per_pass - 1:] / 60
@@ -179,7 +179,7 @@ def plot_learning_curve(run: MachineRun, path: PathLike) -> Path:
     ax.set_ylim(bottom=0)
     ax.set_xlim(left=0)
     ax.grid(alpha=0.3)
-    ax.legend(loc="upper right")
+    legend_outside(ax)
     ax.set_title("The Mark I learning: figures misread")
     return save_figure(fig, path)
 
