@@ -24,6 +24,7 @@ import it (instant start: :mod:`markone._params` holds what both need).
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypeVar
 
 import numpy as np
@@ -49,6 +50,24 @@ E = TypeVar("E", bound="OnlineClassifier")
 _FLOAT64 = np.dtype(np.float64)
 
 __all__ = ["OnlineClassifier"]
+
+_NOT_FINITE = "x contains NaN or infinity; remove or impute those entries."
+
+
+def refuse_non_finite(x) -> None:
+    """Refuse one example ``x`` holding NaN or infinity (``learn_one``/``predict_one``
+    of the learners whose score would hide it: a kernel, a vote)."""
+    if not np.isfinite(x).all():
+        raise ValueError(_NOT_FINITE)
+
+
+def _all_finite(score) -> bool:
+    """True when one example's score (a number, or one per class) is finite; a number
+    is tested without numpy's per-call cost (``predict_one`` is a hot path)."""
+    try:
+        return math.isfinite(score)
+    except TypeError:   # one score per class
+        return bool(np.isfinite(score).all())
 
 
 def _canonical(X):
@@ -285,7 +304,10 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         if not self._is_row(x):  # a started state has a row shape: fitted
             check_is_fitted(self)
             x = self._one_row(x)
-        return self.classes_[self._index_one(self._score_one(x))].item()
+        score = self._score_one(x)
+        if not _all_finite(score):   # a linear score of NaN or inf is never finite
+            raise ValueError(_NOT_FINITE[:-1] + ", or its score overflows float64.")
+        return self.classes_[self._index_one(score)].item()
 
     def _index_one(self, score):
         """The class index of one example's score: :meth:`_predict_index` of it as a

@@ -55,7 +55,7 @@ from typing import Any
 from sklearn.utils.validation import check_is_fitted
 
 from markone._kernels import linear_scores
-from markone._estimator import OnlineClassifier
+from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, Interval, PositiveReal, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._rows import Rows, Vector, sq_norms
@@ -249,8 +249,7 @@ class KernelPerceptron(OnlineClassifier):
         self._store(*self._data, keep_all=False)  # only the examples it erred on
 
     def _learn_row(self, x, code):
-        if not np.isfinite(x).all():
-            raise ValueError("x contains NaN or infinity; remove or impute those entries.")
+        refuse_non_finite(x)
         if self._linear:  # O(d): k(x, x) and the score from the primal vector
             kxx, score = x @ x + self._c ** 2, x @ self._w + self._b
         else:  # O(d x support): the kernel row against the support, in one call
@@ -327,4 +326,5 @@ class KernelPerceptron(OnlineClassifier):
         return linear_scores(K.T, self._coef.view()[None], [0.0])[:, 0]
 
     def _score_one(self, x):
+        refuse_non_finite(x)        # an rbf kernel would score inf as a finite 0
         return self._scores(x[None])[0]

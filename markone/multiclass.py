@@ -69,7 +69,7 @@ from markone._internal.checks import (
 from markone._internal.data import Dataset
 from markone._internal.jit import compiled, kernel
 from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
-from markone._estimator import OnlineClassifier
+from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._internal.validation import (
@@ -351,8 +351,7 @@ class MulticlassPerceptron(OnlineClassifier):
 
     def _learn_row(self, x, code):
         xa = np.append(x, self._c) if self.intercept else x
-        if not np.isfinite(xa).all():
-            raise ValueError("x contains NaN or infinity; remove or impute those entries.")
+        refuse_non_finite(xa)
         if not xa.any() and (code != 0 or self.strategy == "ovr"):
             self._zero_row_error(0, [code])
         if self.strategy == "ovr":

@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from markone import _kernels
-from markone._estimator import OnlineClassifier
+from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone.online import predict_sign
@@ -171,6 +171,7 @@ class Perceptron(OnlineClassifier):
 
     def _score_one(self, x):
         if self.variant == "voted":
+            refuse_non_finite(x)     # a vote of signs would hide NaN or inf
             return self._scores(x[None, :])[0]
         w = self._engine.prediction(self.variant)  # float64 (fitted: predict_one checked)
         return np.float64(_kernels.one_score(x, w, w[-1] * self._c))

@@ -318,3 +318,21 @@ def test_a_lean_stream_past_the_plain_presentations_equals_train():
         clf.learn_one(x, t)
     res = markone.train(X, y, order=np.arange(n), max_epochs=1)
     assert clf.n_mistakes_ == res.mistakes and clf.w_.tolist() == res.w.tolist()
+
+
+@pytest.mark.parametrize("make", [lambda: Perceptron(), lambda: Perceptron(variant="voted"),
+                                  lambda: Perceptron(variant="averaged"),
+                                  lambda: MulticlassPerceptron(),
+                                  lambda: KernelPerceptron(kernel="rbf")])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_predict_one_refuses_a_row_that_predict_refuses(make, bad):
+    """NaN or inf in x: predict([x]) refuses, and so does predict_one(x), on the lean
+    path (a float64 row) and on the general one (a list); it answered a class before."""
+    est = make().partial_fit(np.array([[1.0, 2.0], [-1.0, 0.5], [0.5, -2.0]]), [1, -1, 1],
+                             classes=[-1, 1])
+    row = np.array([bad, 1.0])
+    with pytest.raises(ValueError, match="NaN|infinity"):
+        est.predict([row])
+    for x in (row, row.tolist()):
+        with pytest.raises(ValueError, match="x contains NaN or infinity"):
+            est.predict_one(x)
