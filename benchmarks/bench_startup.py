@@ -40,16 +40,14 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _docblock import ROOT, write_block  # noqa: E402  (the shared docs-block writer)
 DOCS = ROOT / "docs" / "start-up.md"
-BEGIN, END = "<!-- bench_startup: begin -->", "<!-- bench_startup: end -->"
 AND = "x1,x2,y\n0,0,-1\n0,1,-1\n1,0,-1\n1,1,1\n"
 FIRST_CHECK = """
 import numpy as np
@@ -189,13 +187,7 @@ def demo_pair():
 
 def write_docs(lines):
     """Replace the measured block of docs/start-up.md with ``lines``."""
-    text = DOCS.read_text()
-    block = "\n".join([BEGIN, *lines, END])
-    new, n = re.subn(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text,
-                     flags=re.S)
-    if n != 1:
-        raise SystemExit(f"{DOCS} has no block between {BEGIN} and {END}")
-    DOCS.write_text(new)
+    write_block(DOCS, "bench_startup", lines)
     print(f"wrote the results to {DOCS}")
 
 
