@@ -36,7 +36,7 @@ With ``--write-docs`` (every case; not with ``--only``) the results replace the
 the command included: the pages' numbers are this script's output.
 
 Usage: ``python benchmarks/bench_core.py [--n 200000] [--d 100] [--max-epochs 5]
-[--sparse-n 100000] [--sparse-d 50000] [--nnz 50] [--calls 5000] [--repeat 3]
+[--sparse-n 100000] [--sparse-d 50000] [--nnz 50] [--calls 5000] [--repeat 5]
 [--only dense|sparse|fixed] [--write-docs]``.
 """
 
@@ -92,7 +92,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=200_000)
     p.add_argument("--d", type=int, default=100)
-    add_sparse_options(p, repeat=3)
+    add_sparse_options(p, repeat=5)
     p.add_argument("--calls", type=int, default=5_000, help="calls (fixed cost)")
     p.add_argument("--only", choices=("dense", "sparse", "fixed"), default=None)
     p.add_argument("--write-docs", action="store_true",
