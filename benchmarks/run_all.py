@@ -29,6 +29,7 @@ from bench_startup import load  # noqa: E402
 RUNS = (
     ("bench_startup.py", ["--repeat", "5", "--demo"]),
     ("bench_core.py", []),
+    ("bench_sparse_floor.py", []),
     ("bench_stream.py", []),
     ("bench_machine.py", []),
 )
