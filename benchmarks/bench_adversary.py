@@ -26,6 +26,7 @@ import numpy as np
 import markone
 from verify.adversary import small_margin_lattice, worst_order
 from verify.cycling import check_cycling
+from bench_startup import load  # noqa: E402  (the same load line everywhere)
 
 
 def timed(fn):
@@ -50,6 +51,7 @@ def main(argv=None):
     p.add_argument("--cases", type=int, default=20)
     p.add_argument("--margin", type=float, default=0.01)
     a = p.parse_args(argv)
+    print(load())  # the machine's load: read the numbers below with it
 
     worst_order(*int_case(0), method="exhaustive")          # compile the numba kernel
     X, y, _ = markone.datasets.separable(1000, 20, a.margin, seed=0)

@@ -5,7 +5,7 @@ certificate) against ``scipy.optimize.linprog(method="highs")`` of the same ques
 (``max t`` s.t. ``y_i [x_i, 1] . w >= t``, ``|w_j| <= 1``, ``t <= 1``: a float answer,
 no proof), on integer data in [-10, 10] labelled by a random affine hyperplane,
 separable and with 50 labels flipped (not separable once n is large enough), across
-n in {1e3, 1e4, 1e5} and d in {10, 100, 1000}. Both verdicts are compared before any
+n in {1e3, 1e4, 1e5, 1e6} and d in {10, 100, 1000}. Both verdicts are compared before any
 time is quoted; every proof is then re-checked by ``check_certificate`` (timed apart).
 
 Scenario: the machine is shared (2 cores, other work running), so the two are timed
@@ -20,7 +20,11 @@ fixed d) and ``t ~ d^b`` (at fixed n) close the table.
 ``--sparse`` adds the 100,000 x 10,000 CSR matrix with 1 % non-zeros (100 a row,
 values 1..3) and random labels.
 
-Run: ``python benchmarks/bench_lp_exact.py [--quick] [--budget SECONDS] [--sparse]``
+With ``--write-docs`` everything printed replaces the measured block of
+``docs/sparse-large.md`` (``<!-- bench_lp_exact: begin -->`` ... ``end -->``).
+
+Run: ``python benchmarks/bench_lp_exact.py [--quick] [--budget SECONDS] [--sparse]
+[--write-docs]``
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _docblock import ROOT, write_block  # noqa: E402
 from bench_verify import integer_data, sparse_matrix  # noqa: E402
 
 from verify import check_certificate, check_separable  # noqa: E402
@@ -43,7 +48,7 @@ __all__ = ["main", "linprog_verdict"]
 
 SEED = 0
 FLIPS = 50
-NS = (1_000, 10_000, 100_000)
+NS = (1_000, 10_000, 100_000, 1_000_000)
 DS = (10, 100, 1000)
 #: Seconds a cell may be predicted to take (either side) before it is skipped.
 CELL_BUDGET_S = 300.0
@@ -51,6 +56,15 @@ CELL_BUDGET_S = 300.0
 MAX_ENTRIES = 3 * 10**7
 #: Repeats (best of) of the cells whose both sides take under a second.
 REPEAT = 3
+#: Every line printed, for ``--write-docs``.
+PRINTED: list[str] = []
+
+
+def say(*parts):
+    """``print``, and keep the text for the docs block."""
+    text = " ".join(str(p) for p in parts)
+    PRINTED.extend(text.splitlines() or [""])
+    print(text, flush=True)
 
 
 def load():
@@ -136,9 +150,9 @@ def _exponent(done, side, along, fixed):
 
 def table(ns, ds, budget, rng):
     """The verdict table: one row per (n, d, labels)."""
-    print(f"\n1. check_separable vs linprog, integer data, {FLIPS} flipped or none "
+    say(f"\n1. check_separable vs linprog, integer data, {FLIPS} flipped or none "
           f"(s; ratio = linprog / markone, above 1: markone faster)")
-    print(f"  {'n':>7} {'d':>5} {'labels':>8} {'verdict':>9} {'by':>8} {'markone':>9} "
+    say(f"  {'n':>7} {'d':>5} {'labels':>8} {'verdict':>9} {'by':>8} {'markone':>9} "
           f"{'linprog':>9} {'ratio':>6} {'re-check':>8}  load before -> after")
     done = {True: {}, False: {}}
     for d in ds:
@@ -152,7 +166,7 @@ def table(ns, ds, budget, rng):
                     if (a := _exponent(cells, side, "n", d)) is not None]
             fits += [f"d^{b:.2f} (n={n})" for n in ns
                      if (b := _exponent(cells, side, "d", n)) is not None]
-            print(f"  fitted, {name}, {side}: {', '.join(fits) or 'too few cells'}")
+            say(f"  fitted, {name}, {side}: {', '.join(fits) or 'too few cells'}")
 
 
 def _cell(n, d, flips, budget, rng, done):
@@ -161,15 +175,15 @@ def _cell(n, d, flips, budget, rng, done):
     if n * d > MAX_ENTRIES or predicted > budget:
         why = (f"data of {n * d:,} entries" if n * d > MAX_ENTRIES
                else f"predicted {predicted:,.0f} s > {budget:g} s")
-        print(f"  {n:>7} {d:>5} {labels:>8}  skipped: {why}")
+        say(f"  {n:>7} {d:>5} {labels:>8}  skipped: {why}")
         return
     X, y = integer_data(n, d, flips, rng)
     before = load()
     v, tm, tl, tc = compare(X, y)
     done[(n, d)] = {"markone": tm, "linprog": tl}
     verdict = {True: "separable", False: "not sep.", None: "unknown"}[v.separable]
-    print(f"  {n:>7} {d:>5} {labels:>8} {verdict:>9} {v.method:>8} {tm:9.3f} "
-          f"{tl:9.3f} {tl / tm:6.2f} {tc:8.3f}  {before} -> {load()}", flush=True)
+    say(f"  {n:>7} {d:>5} {labels:>8} {verdict:>9} {v.method:>8} {tm:9.3f} "
+        f"{tl:9.3f} {tl / tm:6.2f} {tc:8.3f}  {before} -> {load()}")
 
 
 def warm_up(rng):
@@ -191,7 +205,7 @@ def small_goal(rng, n=1000, d=20):
         v, tm, tl, tc = compare(X, y)
     finally:
         REPEAT = repeat
-    print(f"\n0. {n:,} x {d}, {FLIPS} flipped: markone {tm * 1000:.1f} ms "
+    say(f"\n0. {n:,} x {d}, {FLIPS} flipped: markone {tm * 1000:.1f} ms "
           f"({'not separable' if v.separable is False else v.separable}, via {v.method}, "
           f"certificate on {len(v.certificate or ())} points), linprog {tl * 1000:.1f} ms: "
           f"ratio {tl / tm:.2f}; re-check {tc * 1000:.1f} ms; load {before} -> {load()}")
@@ -199,18 +213,18 @@ def small_goal(rng, n=1000, d=20):
 
 def sparse_random(rng, n=100_000, d=10_000, k=100):
     """The 100,000 x 10,000 CSR matrix with 1 % non-zeros and random labels."""
-    print(f"\n2. {n:,} x {d:,} sparse, {k} stored a row (1 %), random labels")
+    say(f"\n2. {n:,} x {d:,} sparse, {k} stored a row (1 %), random labels")
     A = sparse_matrix(n, d, k, rng)
     y = rng.choice([-1, 1], size=n)
     before = load()
     v, tm = _timed(lambda: check_separable(A, y))
-    print(f"  markone {tm:8.2f} s  separable={v.separable} via {v.method} "
-          f"({v.stopped_by or 'decided'})  load {before}", flush=True)
+    say(f"  markone {tm:8.2f} s  separable={v.separable} via {v.method} "
+          f"({v.stopped_by or 'decided'})  load {before}")
     lp, tl = _timed(lambda: linprog_verdict(A, y))
-    print(f"  linprog {tl:8.2f} s  separable={lp}  ratio {tl / tm:.2f}  load {load()}")
+    say(f"  linprog {tl:8.2f} s  separable={lp}  ratio {tl / tm:.2f}  load {load()}")
     if v.separable is not None:
         ok, tc = _timed(lambda: check_certificate(A, y, v))
-        print(f"  re-check {tc:7.2f} s ({ok})")
+        say(f"  re-check {tc:7.2f} s ({ok})")
 
 
 def main(argv=None):
@@ -219,9 +233,11 @@ def main(argv=None):
     p.add_argument("--budget", type=float, default=CELL_BUDGET_S,
                    help="skip cells predicted to take longer (s)")
     p.add_argument("--sparse", action="store_true", help="add the 100k x 10k sparse run")
+    p.add_argument("--write-docs", action="store_true",
+                   help="write what is printed into docs/sparse-large.md")
     a = p.parse_args(argv)
     rng = np.random.default_rng(SEED)
-    print(f"bench_lp_exact: load {load()} on {os.cpu_count()} cores; times are wall-clock seconds on a shared machine: "
+    say(f"bench_lp_exact: load {load()} on {os.cpu_count()} cores; times are wall-clock seconds on a shared machine: "
           "compare the ratios, measured in one run.")
     ns, ds = (NS[:2], DS[:2]) if a.quick else (NS, DS)
     warm_up(rng)
@@ -229,6 +245,10 @@ def main(argv=None):
     table(ns, ds, a.budget, rng)
     if a.sparse:
         sparse_random(rng)
+    if a.write_docs:
+        command = "python benchmarks/bench_lp_exact.py " + " ".join(argv or sys.argv[1:])
+        write_block(ROOT / "docs" / "sparse-large.md", "bench_lp_exact",
+                    ["```text", f"$ {command.strip()}", *PRINTED, "```"])
 
 
 if __name__ == "__main__":

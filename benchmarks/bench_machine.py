@@ -18,15 +18,19 @@ compiled core (``markone.train`` on the machine's own A-unit outputs, 8 R-units 
 runs over the same stream) measured in the same run, so that the machine/core ratio
 is meaningful on a busy machine, and fleets (issue 32): 2,000 machines x 500
 presentations of the letters here (1 worker), on 2 local workers (this process and one
-spawned) and on a Dask ``LocalCluster`` of 1 and of 2 worker processes (started before
-the clock runs; their first task imports markone), with the speed-ups [>= 1.7], the
-fleet's presentations per second against one machine's [within 2x], the CPU seconds
-of the workers and of this process, and what one worker spends starting (imports,
-compiled kernels loaded from numba's cache) and per machine. The machines are timed in
-turn, each repeat timing every one of them, and every rate is the best of
-``--repeat`` runs; the machine's load (``uptime``) is printed with the numbers.
+spawned, which starts within the clock) and on a Dask ``LocalCluster`` of 1 and of 2
+worker processes (started, and each worker warmed by one machine, before the clock
+runs, as a running cluster's workers are after their first fleet), with the
+speed-ups [>= 1.7], the fleet's presentations per second against one machine's (the
+main table's default rate) [within 2x], the CPU seconds of the workers and of this
+process, and what one fresh worker spends starting (imports, compiled kernels loaded
+from numba's cache) and per machine; every fleet must give every machine the same
+weights and accuracy. The machines are timed in turn, each repeat timing every one
+of them, and every rate is the best of ``--repeat`` runs (each machine trained once,
+untimed, first: its compiled kernels loaded); the machine's load is printed with the
+numbers. ``--write-docs`` writes the fleet's block of ``docs/machine.md``.
 Usage: ``python benchmarks/bench_machine.py [--presentations 20000] [--repeat 3]
-[--fleet 2000] [--workers 2] [--only-fleet] [--no-dask]``.
+[--fleet 2000] [--workers 2] [--only-fleet] [--no-dask] [--write-docs]``.
 """
 
 import argparse
@@ -47,6 +51,13 @@ sys.path.insert(0, str(ROOT))
 import markone  # noqa: E402
 from markone.datasets import letters  # noqa: E402
 from markone.hardware import MachineSpec, MarkI, MarkIParams, run_fleet  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _docblock import write_block  # noqa: E402  (the shared docs-block writer)
+from bench_startup import load  # noqa: E402  (the load, as every benchmark prints it)
+
+#: The page whose fleet block ``--write-docs`` replaces.
+DOCS = ROOT / "docs" / "machine.md"
 
 
 def best_of(fn, repeat):
@@ -75,14 +86,31 @@ MACHINES = [("default", {}, False), ("default, log=True", {}, True),
             ("ideal", "ideal", False), ("source_sets", {"topology": "source_sets"}, False)]
 
 
-def machine_rates(images, labels, n, repeat):
-    """``{name: (presentations per second, run)}`` for the machines, timed in turn."""
+def warm_machines(images, labels, n, table=MACHINES):
+    """``{name: (machine, log)}`` for the machines of ``table``, each trained once
+    on ``n`` presentations untimed: past the plain allowance, so that the compiled
+    kernels are loaded before any clock runs (50 presentations ran plain, and the
+    first timed run then paid for loading numba)."""
     machines = {}
-    for name, fields, log in MACHINES:
+    for name, fields, log in table:
         params = MarkIParams.ideal() if fields == "ideal" else MarkIParams(**fields)
         machine = MarkI(params, seed=0)
-        machine.train(images, labels, presentations=50)   # compiled kernels loaded
+        machine.train(images, labels, presentations=n, log=log)
         machines[name] = (machine, log)
+    return machines
+
+
+def default_rate(images, labels, n, repeat):
+    """One machine's presentations/s: the default physics without the log, from
+    scratch to ``n`` presentations, best of ``repeat``, as the main table times it."""
+    (machine, _), = warm_machines(images, labels, n, MACHINES[:1]).values()
+    secs, _ = best_of(lambda: machine.train(images, labels, presentations=n), repeat)
+    return n / secs
+
+
+def machine_rates(images, labels, n, repeat):
+    """``{name: (presentations per second, run)}`` for the machines, timed in turn."""
+    machines = warm_machines(images, labels, n)
     best = {name: np.inf for name in machines}
     runs = {}
     built = np.inf
@@ -143,6 +171,8 @@ def main(argv=None):
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--only-fleet", action="store_true", help="skip the machine rates")
     p.add_argument("--no-dask", action="store_true", help="skip the Dask LocalClusters")
+    p.add_argument("--write-docs", action="store_true",
+                   help="write the fleet's results into docs/machine.md")
     a = p.parse_args(argv)
     images, labels = letters(a.chars, per_class=2, seed=0, typeface=("block", "serif"))
     n = a.presentations
@@ -150,21 +180,16 @@ def main(argv=None):
           f"{n} presentations, best of {a.repeat} (machine shared with other work: "
           f"noisy; the ratios are measured in one run). {load()}")
     if a.only_fleet:   # one machine's rate, for the fleet's ratio
-        machine = MarkI(seed=0)
-        machine.train(images, labels, presentations=50)
-        secs, _ = best_of(lambda: machine.train(images, labels, presentations=n),
-                          a.repeat)
-        single = n / secs
+        single = default_rate(images, labels, n, a.repeat)
+        print(f"  default physics {single:>9,.0f} presentations/s (one machine, the "
+              "rate of the main table)")
     else:
         single = single_machine(images, labels, n, a.repeat)
     if a.fleet:
-        fleet_run(images, labels, a, single)
-
-
-def load():
-    """The machine's load averages, as ``uptime`` prints them."""
-    one, five, fifteen = os.getloadavg()
-    return f"Load (uptime) {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores."
+        lines = fleet_run(images, labels, a, single)
+        if a.write_docs:
+            write_block(DOCS, "bench_machine_fleet", lines)
+            print(f"wrote the fleet block of {DOCS}")
 
 
 def single_machine(images, labels, n, repeat):
@@ -200,7 +225,7 @@ def single_machine(images, labels, n, repeat):
 
 def fleet_run(images, labels, a, single):
     """Time the fleet here, on local workers and on Dask; print the speed-ups, by
-    the clock and by the CPU seconds of the busiest process."""
+    the clock and by the CPU seconds of the busiest process; return the docs block."""
     specs = MachineSpec.grid(range(a.fleet))
     train = {"presentations": a.fleet_presentations}
     runs = {"1 worker (here)": _timed_fleet(specs, images, labels, train)}
@@ -208,35 +233,79 @@ def fleet_run(images, labels, a, single):
     runs[local] = _timed_fleet(specs, images, labels, train, workers=a.workers)
     if not a.no_dask:
         runs.update(_dask_fleets(specs, images, labels, train, a.workers))
+    same = _same_fleets([fleet for _, _, fleet in runs.values()])
     acc = np.mean([f.accuracy for f in runs[local][2]])
     shown = a.fleet * a.fleet_presentations
     print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations, mean "
-          f"accuracy {100 * acc:.1f}%. {load()}")
+          f"accuracy {100 * acc:.1f}%, every machine's weights and accuracy the same "
+          f"in every run: {same}. {load()}")
     for name, (secs, cpu, _) in runs.items():
         print(f"  {name:<28} {secs:6.1f} s {shown / secs:>9,.0f} presentations/s   "
               f"CPU s per process: {', '.join(f'{c:.1f}' for c in cpu)}")
     start, per_machine = _worker_costs(images, labels, a.fleet_presentations)
     print(f"  one worker: {start:.2f} s to start (imports, compiled kernels loaded), "
-          f"then {1e3 * per_machine:.1f} ms per machine (wiring, calibration, "
+          f"then {1e3 * per_machine:.2f} ms per machine (wiring, calibration, "
           f"{a.fleet_presentations} presentations, accuracy); measured in a fresh "
           "process")
+    ratios = _fleet_ratios(runs, local, a.workers, not a.no_dask)
+    ratios.append((f"one machine's presentations/s / the fleet's ({local})",
+                   single / (shown / runs[local][0]), "<= 2"))
     print(f"fleet ratios (targets in brackets; {load()}):")
-    pairs = [(f"{local} / 1 worker", "1 worker (here)", local)]
-    if not a.no_dask:
-        pairs.append((f"Dask, {a.workers} workers / 1", "Dask, 1 worker",
-                      f"Dask, {a.workers} workers"))
-    for label, one, many in pairs:
-        (t1, c1, _), (tn, cn, _) = runs[one], runs[many]
-        print(f"  {label:<28} {t1 / tn:6.2f} by the clock, {max(c1) / max(cn):6.2f} by "
-              "the busiest process's CPU seconds  [>= 1.7]")
-    print(f"  one machine / fleet ({local}), presentations/s "
-          f"{single / (shown / runs[local][0]):6.2f}  [<= 2] (one machine: "
-          f"{single:,.0f}/s, {a.presentations} presentations)")
+    for label, value, target in ratios:
+        print(f"  {label:<58} {value:6.2f}  [{target or '-'}]")
     if _autogroup():
         print("  (Linux shares the CPU between sessions (autogroup): under load from "
               "other sessions this run's processes share one session's slice, so the "
               "clock can show no speed-up; the CPU-seconds ratio is what each process "
               "on a core of its own gives)")
+    return _fleet_block(a, runs, ratios, single, start, per_machine, shown)
+
+
+def _fleet_ratios(runs, local, workers, dask):
+    """``[(label, ratio, target)]``: the speed-ups by the clock and by the busiest
+    process's CPU seconds, and Dask's overhead on one worker."""
+    pairs = [(f"{local} / 1 worker", "1 worker (here)", local)]
+    if dask:
+        pairs.append((f"Dask, {workers} workers / 1", "Dask, 1 worker",
+                      f"Dask, {workers} workers"))
+    out = []
+    for label, one, many in pairs:
+        (t1, c1, _), (tn, cn, _) = runs[one], runs[many]
+        out += [(f"{label}, by the clock", t1 / tn, ">= 1.7"),
+                (f"{label}, by the busiest process's CPU seconds",
+                 max(c1) / max(cn), "")]
+    if dask:
+        out.append(("Dask, 1 worker / 1 worker here, time", runs["Dask, 1 worker"][0]
+                    / runs["1 worker (here)"][0], ""))
+    return out
+
+
+def _fleet_block(a, runs, ratios, single, start, per_machine, shown):
+    """The Markdown lines of docs/machine.md's fleet block."""
+    lines = [f"`python benchmarks/bench_machine.py --only-fleet --write-docs`: "
+             f"{a.fleet:,} machines x {a.fleet_presentations} presentations of the "
+             f"{a.presentations:,}-presentation letters task (Dask workers warmed "
+             "before the clock, as a running cluster's are after its first fleet; "
+             f"the spawned local worker starts within the clock); {load()}.", "",
+             "| measure | value | target |", "|---|---|---|"]
+    lines += [f"| {label} | {value:.2f} | {target} |" for label, value, target in ratios]
+    lines += [f"| {name}, presentations/s | {shown / secs:,.0f} | |"
+              for name, (secs, _, _) in runs.items()]
+    lines += [f"| one machine (default physics, {a.presentations:,} presentations, best "
+              f"of {a.repeat}), presentations/s | {single:,.0f} | |",
+              f"| a fresh worker's start (imports, compiled kernels loaded) | "
+              f"{start:.2f} s | |",
+              f"| then per machine (wiring, calibration, {a.fleet_presentations} "
+              f"presentations, accuracy) | {1e3 * per_machine:.2f} ms | |"]
+    return lines
+
+
+def _same_fleets(fleets):
+    """Whether every fleet gave every machine the same weights and accuracy."""
+    first = fleets[0]
+    return all(len(f) == len(first) and all(
+        np.array_equal(x.run.weights, y.run.weights) and x.accuracy == y.accuracy
+        for x, y in zip(first, f)) for f in fleets[1:])
 
 
 def _autogroup():
@@ -259,16 +328,25 @@ def _timed_fleet(specs, images, labels, train, **where):
     return secs, cpu, fleet
 
 
+def _warm_worker(images, labels, train):
+    """Train one machine in this (Dask worker) process: markone imported, numba's
+    compiled kernels loaded, as in a running cluster after its first fleet."""
+    from markone.hardware.fleet import _train_machines
+
+    _train_machines(([MachineSpec(seed=0)], images, labels, train))
+
+
 def _dask_fleets(specs, images, labels, train, workers):
     """``{name: (seconds, CPU seconds per worker process, fleet)}`` on a Dask
-    LocalCluster of 1 and of ``workers`` worker processes, each cluster started
-    before the clock runs (the workers' first task imports markone)."""
+    LocalCluster of 1 and of ``workers`` worker processes, each cluster started and
+    its workers warmed (:func:`_warm_worker`) before the clock runs."""
     from dask.distributed import Client, LocalCluster
 
     out = {}
     for n in (1, workers):
         with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                           dashboard_address=None) as cluster, Client(cluster) as client:
+            client.run(_warm_worker, images, labels, train)
             before = client.run(time.process_time)
             secs, _, fleet = _timed_fleet(specs, images, labels, train,
                                           dask=cluster.scheduler_address)

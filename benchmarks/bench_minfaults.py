@@ -22,9 +22,11 @@ import time
 from markone.datasets import letters
 from markone.hardware import MarkI
 from markone.hardware.faults import random_faults
+from bench_startup import load  # noqa: E402  (the same load line everywhere)
 
 
 def main():
+    print(load())  # the machine's load: read the numbers below with it
     from verify.machine import minimal_faults
     from verify.machine.faults import MAX_TESTS
 

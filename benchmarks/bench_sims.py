@@ -17,6 +17,7 @@ import time
 
 from markone._internal.validation import child_seeds
 from sims.runner import EXPERIMENTS, run_experiment
+from bench_startup import load  # noqa: E402  (the same load line everywhere)
 
 __all__ = ["bench_batching", "bench_tracing", "main"]
 
@@ -69,6 +70,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
+    print(load())  # the machine's load: read the numbers below with it
     with tempfile.TemporaryDirectory() as warm:            # compile caches, imports
         for name in EXPERIMENTS:
             run_experiment(name, out=warm, size="small", plot=False)

@@ -209,20 +209,76 @@ def make_config(module: ModuleType, *, size: str = "default", runs: int | None =
                 f"experiment {module.NAME!r} has no 'runs' setting (its settings: "
                 f"{', '.join(sorted(config))}); drop --runs for it."
             )
-        extra["runs"] = check_int_at_least(runs, "runs", 1)
-        if extra["runs"] > MAX_RUNS:
-            raise ValueError(
-                f"runs={runs} is more than one sweep holds (at most {MAX_RUNS}: every "
-                "run is a record of the task log and of results.json); run several "
-                "sweeps with different seeds instead.")
+        extra["runs"] = runs
     unknown = set(extra) - set(config)
     if unknown:
         raise ValueError(
             f"unknown setting(s) {sorted(unknown)} for experiment {module.NAME!r}; "
             f"valid settings: {', '.join(sorted(config))}."
         )
+    for key, value in extra.items():
+        check_setting(module.NAME, key, value, config[key],
+                      small=size == "small" and key in module.SMALL)
+    if "runs" in extra and "runs" in config:
+        extra["runs"] = check_int_at_least(extra["runs"], "runs", 1)
+        if extra["runs"] > MAX_RUNS:
+            raise ValueError(
+                f"runs={extra['runs']} is more than one sweep holds (at most {MAX_RUNS}: every "
+                "run is a record of the task log and of results.json); run several "
+                "sweeps with different seeds instead.")
     config.update(extra)
     return json.loads(json.dumps(to_jsonable(config)))
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of a setting's value: what an override must match."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return "a JSON object" if isinstance(value, dict) else type(value).__name__
+
+
+def check_setting(experiment: str, key: str, value: Any, default: Any, *,
+                  small: bool = False) -> None:
+    """Refuse an override whose kind differs from the default's: an integer may stand
+    for a number, never a string or a bool for a number; a list's items must each be
+    of a kind that the default's items have.
+
+    >>> check_setting("yield", "runs", 5, 30)
+    >>> check_setting("mark1_letters", "weight_range", [5, None], [3, 10, None])
+    >>> check_setting("yield", "runs", "5", 30)
+    Traceback (most recent call last):
+    ...
+    ValueError: setting 'runs' of experiment 'yield' must be an integer like its default 30; got '5' (a string).
+    >>> check_setting("yield", "rates", [0.1, "x"], [0.0, 0.5])
+    Traceback (most recent call last):
+    ...
+    ValueError: setting 'rates' of experiment 'yield' must be a list of a number like its default [0.0, 0.5]; got item 'x' (a string).
+    """
+    def fits(got: str, kinds: set[str]) -> bool:
+        return got in kinds or (got == "an integer" and "a number" in kinds)
+
+    shown = json.dumps(to_jsonable(default)) + (" (--size small)" if small else "")
+    got = _kind(value)
+    if not fits(got, {_kind(default)}):
+        raise ValueError(f"setting {key!r} of experiment {experiment!r} must be "
+                         f"{_kind(default)} like its default {shown}; got {value!r} "
+                         f"({got}).")
+    kinds = {_kind(item) for item in default} if got == "a list" else set()
+    for item in value if kinds else ():
+        if not fits(_kind(item), kinds):
+            raise ValueError(f"setting {key!r} of experiment {experiment!r} must be a "
+                             f"list of {' or '.join(sorted(kinds))} like its default "
+                             f"{shown}; got item {item!r} ({_kind(item)}).")
 
 
 def config_hash(name: str, config: JSONDict, seed: int) -> str:

@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from markone._internal.validation import check_choice
+from markone._internal.validation import check_choice, refuse_nonfinite
 from markone.errors import ConvergenceWarning, MarkoneError, convergence_warning
 
 __all__ = ["ConvergenceWarning", "NotFittedError", "FloatRangeError", "float_range_error",
@@ -128,13 +128,9 @@ def raise_bad_row(X, i, status):
     overflow), 2 = zero vector (no intercept), 3 = a score that underflows."""
     if status == 3:
         raise float_range_error(i, "underflow")
-    if status == 1:
-        if hasattr(X, "indptr") or np.isfinite(X[i]).all():  # sparse: checked finite
-            raise float_range_error(i, "overflow")
-        j = int(np.flatnonzero(~np.isfinite(X[i]))[0])
-        raise ValueError(
-            f"X contains NaN or infinity (first at row {i}, column {j}); remove or "
-            "impute those entries before training.")
+    if status == 1:  # the input row's own NaN or infinity, else an overflow
+        refuse_nonfinite(X[i:i + 1], first_row=i)
+        raise float_range_error(i, "overflow")
     raise ValueError(
         f"X[{i}] is the zero vector and intercept=False: its score is always 0, which "
         "counts as a mistake, so training could never converge. Remove it or use "

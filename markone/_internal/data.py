@@ -69,6 +69,9 @@ class Dataset:
     source : ndarray or scipy.sparse CSR matrix
         The inputs as given: a 2-D numeric array, an object array of exact entries
         (Fractions, decimal strings, Python ints), or a canonical float64 CSR matrix.
+        NaN and infinity are not looked for yet (:attr:`floats` refuses them, by
+        position, when first asked for): a loop that reads every input once anyway
+        catches them through its scores, without a pass of its own.
     y : ndarray of int64
         The labels as -1/+1 (with more than two classes: the class indices
         ``0..K-1``, see :attr:`multiclass`).
@@ -153,8 +156,9 @@ class Dataset:
 
     @cached_property
     def float_values(self) -> Any:
-        """The inputs as float64 (C-contiguous, or CSR), equal to them exactly; NaN
-        and infinity are not looked for (for loops that check every score anyway).
+        """The inputs as float64 (C-contiguous, or CSR: the checked matrix itself, no
+        copy), equal to them exactly; NaN and infinity are not looked for (for loops
+        that check every score anyway, such as the lean training loop).
 
         Raises a ``ValueError`` naming the first entry that float64 would round."""
         if self.sparse:
@@ -169,8 +173,7 @@ class Dataset:
     @cached_property
     def floats(self) -> Any:
         """:attr:`float_values`, after checking that every entry is finite."""
-        if not self.sparse:
-            refuse_nonfinite(self.float_values, name=self.name)
+        refuse_nonfinite(self.float_values, name=self.name)
         return self.float_values
 
     @cached_property
@@ -183,7 +186,7 @@ class Dataset:
         """:attr:`floats` when float64 holds every input exactly, else None (exact
         arithmetic is then needed). Non-numbers, NaN and infinity are errors."""
         if self.sparse:
-            return self.source
+            return self.floats
         if self.source.dtype.kind in "biuf":
             return None if self._inexact_at is not None else self.floats
         out = np.empty(self.shape)
@@ -245,7 +248,7 @@ class Dataset:
     def _exact_entries(self):
         """Each example as ``(columns, numerators, denominator)`` of Python ints."""
         if self.sparse:
-            A = self.source
+            A = self.floats
             for i in range(A.shape[0]):
                 lo, hi = A.indptr[i], A.indptr[i + 1]
                 q = [Fraction(float(v)) for v in A.data[lo:hi]]
@@ -340,7 +343,10 @@ def _validated(X, y, name, y_name="y", multiclass=False):
     """The checks of :func:`as_dataset` (the one place labelled inputs are checked)."""
     X = array_values(X)
     sparse = is_sparse(X)
-    source = check_sparse(X, name=name) if sparse else dense_array(X, name=name)
+    # NaN/inf are looked for when the floats are first asked for (Dataset.floats), as
+    # for dense inputs: the lean training loop catches them through its scores instead
+    source = check_sparse(X, name=name, check_finite=False) if sparse else \
+        dense_array(X, name=name)
     if multiclass:
         y_pm1, classes = encode_class_labels(array_values(y), name=y_name)
         if len(classes) == 2:

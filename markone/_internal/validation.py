@@ -164,15 +164,34 @@ def float64_matrix(arr, *, name="X", dtype=np.float64, check_finite=True,
     return arr
 
 
-def refuse_nonfinite(arr, *, name="X"):
-    """Raise for the first NaN or infinity of a float array, by row and column."""
+def refuse_nonfinite(arr, *, name="X", first_row=0):
+    """Raise for the first NaN or infinity of a float array or a CSR matrix, by row
+    (counted from ``first_row``: ``arr`` may be one row of a larger matrix) and column.
+
+    >>> import scipy.sparse as sp
+    >>> refuse_nonfinite(sp.csr_array([[1.0, 0.0, 0.0], [0.0, 0.0, -np.inf]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: X contains NaN or infinity (first at row 1, column 2); remove or impute those entries before training.
+    """
+    if hasattr(arr, "indptr"):  # CSR: the stored entries, in row order
+        bad = np.flatnonzero(~np.isfinite(arr.data))
+        if bad.size:
+            k = int(bad[0])
+            i = int(np.searchsorted(arr.indptr, k, side="right") - 1)
+            _raise_nonfinite(name, first_row + i, int(arr.indices[k]))
+        return
     bad = ~np.isfinite(arr)
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise ValueError(
-            f"{name} contains NaN or infinity (first at row {i}, column {j}); "
-            "remove or impute those entries before training."
-        )
+        _raise_nonfinite(name, first_row + int(i), int(j))
+
+
+def _raise_nonfinite(name, i, j):
+    raise ValueError(
+        f"{name} contains NaN or infinity (first at row {i}, column {j}); "
+        "remove or impute those entries before training."
+    )
 
 
 def _as_array(X):
@@ -197,13 +216,16 @@ def _holds_bool(rows):
 
 
 
-def check_sparse(X, *, name="X", allow_empty=False):
+def check_sparse(X, *, name="X", allow_empty=False, check_finite=True):
     """Return sparse ``X`` as a canonical float64 CSR matrix, or raise a clear error.
 
     Any :mod:`scipy.sparse` format (CSR, CSC, COO, ... matrices and the ``*_array``
     types) is converted to CSR with sorted, summed duplicate entries (so each stored
     entry is added once, as the dense matrix has it); the stored values are checked
-    for NaN/inf and numeric type. Never copies a matrix that already fits.
+    for numeric type, for values float64 would round, and (unless ``check_finite`` is
+    False: :class:`markone._internal.data.Dataset` looks when its ``floats`` are first
+    asked for, and the lean training loop sees every score anyway) for NaN/inf.
+    Never copies a matrix that already fits.
 
     >>> import scipy.sparse as sp
     >>> A = check_sparse(sp.coo_array(([1, 2, 5], ([0, 0, 1], [1, 1, 0])), shape=(2, 3)))
@@ -222,27 +244,20 @@ def check_sparse(X, *, name="X", allow_empty=False):
             f"{name} must hold numbers, got a sparse matrix of dtype {X.dtype}; "
             "convert it with X.astype(float).")
     A = _canonical_layout(X)
-
-    def where(k):  # row and column of stored entry k
-        return int(np.searchsorted(A.indptr, k, side="right") - 1), int(A.indices[k])
-
     if A.dtype != np.float64:
         from markone._internal.exact import first_inexact
 
         k = first_inexact(A.data)
         if k is not None:
-            i, j = where(k[0])
+            i = int(np.searchsorted(A.indptr, k[0], side="right") - 1)
             raise ValueError(
-                f"{name}[{i}, {j}] = {A.data[k[0]]} ({A.dtype}) is not exactly a "
-                "float64, so float arithmetic would round it; round it deliberately "
-                "with X.astype(float), or pass X.toarray() to an exact function.")
+                f"{name}[{i}, {int(A.indices[k[0]])}] = {A.data[k[0]]} ({A.dtype}) is "
+                "not exactly a float64, so float arithmetic would round it; round it "
+                "deliberately with X.astype(float), or pass X.toarray() to an exact "
+                "function.")
         A = A.astype(np.float64)
-    bad = ~np.isfinite(A.data)
-    if bad.any():
-        i, j = where(int(np.flatnonzero(bad)[0]))
-        raise ValueError(
-            f"{name} contains NaN or infinity (first at row {i}, column {j}); remove "
-            "or impute those entries before training.")
+    if check_finite:
+        refuse_nonfinite(A, name=name)
     return _one_index_type(A)
 
 

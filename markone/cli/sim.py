@@ -21,17 +21,65 @@ RUN_EXAMPLES = """\
   markone sim run all --out results --workers 2  every experiment, 2 processes
   markone sim run novikoff --dask local          on a dask.distributed LocalCluster
   markone sim run novikoff --dask tcp://host:8786  on your own cluster
+  markone sim run yield --set rates=[0.5,0.9] --set runs=100   other settings
+  markone sim list yield                         an experiment's settings
 Killed and restarted with the same arguments, a sweep runs only the missing tasks.
-Another --seed, --runs or --size into a folder of earlier results needs --overwrite."""
+Another --seed, --runs, --size or --set into a folder of earlier results needs
+--overwrite."""
+
+
+def parse_setting(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` of ``--set``: VALUE is read as JSON (``3``, ``0.5``, ``[1, 2]``,
+    ``true``, ``null``) and otherwise taken as a string (``chars=ABCD``).
+
+    >>> parse_setting("rates=[0.5, 0.9]")
+    ('rates', [0.5, 0.9])
+    >>> parse_setting("chars=ABCD")
+    ('chars', 'ABCD')
+    """
+    import json
+
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise CommandError(f"--set {text!r}: give KEY=VALUE, e.g. --set runs=100 or "
+                           "--set rates=[0.5,0.9] (`markone sim list NAME` lists the "
+                           "settings).")
+    try:
+        return key.strip(), json.loads(raw)
+    except ValueError:
+        return key.strip(), raw
 
 
 def _list(args):
     from sims.runner import EXPERIMENTS, load_experiment
 
+    if args.name is not None:
+        return _settings(args.name)
+
     width = max(map(len, EXPERIMENTS))
     for name in EXPERIMENTS:
         doc = (load_experiment(name).__doc__ or "").strip().splitlines()
         print(f"{name:<{width}}  {doc[0] if doc else ''}")
+    return 0
+
+
+def _settings(name):
+    """Print experiment ``name``'s settings: default, and the value ``--size small``
+    uses where it differs."""
+    import json
+
+    from sims.runner import load_experiment
+
+    try:
+        module = load_experiment(name)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+    small = getattr(module, "SMALL", {})
+    width = max(map(len, module.DEFAULTS))
+    print(f"{name}: settings (change one with `markone sim run {name} --set KEY=VALUE`)")
+    for key, value in module.DEFAULTS.items():
+        extra = f"   (--size small: {json.dumps(small[key])})" if key in small else ""
+        print(f"  {key:<{width}}  {json.dumps(value)}{extra}")
     return 0
 
 
@@ -42,14 +90,18 @@ def _run(args):
         raise CommandError(f"no experiment named {args.name!r}; choose one of "
                            f"{', '.join(EXPERIMENTS)}, or 'all' (see `markone sim list`).")
     names = EXPERIMENTS if args.name == "all" else (args.name,)
+    overrides = dict(parse_setting(text) for text in args.set or ())
+    if overrides and args.name == "all":
+        raise CommandError("--set applies to one experiment (each has its own settings); "
+                           "run `markone sim run NAME --set ...` for each.")
     for name in names:
         runs = args.runs
         if args.name == "all" and "runs" not in load_experiment(name).DEFAULTS:
             runs = None  # --runs applies to the experiments that have runs
         try:
             res = run_experiment(name, out=args.out, seed=args.seed, size=args.size,
-                                 runs=runs, workers=args.workers, dask=args.dask,
-                                 overwrite=args.overwrite)
+                                 runs=runs, overrides=overrides, workers=args.workers,
+                                 dask=args.dask, overwrite=args.overwrite)
         except ImportError as exc:  # --dask without dask.distributed installed
             raise CommandError(str(exc)) from exc
         print(f"{name}: {plural(res.n_run, 'task')} run, {res.n_reused} reused -> "
@@ -92,9 +144,13 @@ def register(subparsers: Any) -> ArgumentParser:
         "its figures, with config and seed) and PNG figures; sweeps are resumable.",
         example="markone sim run novikoff --out results",
     )
-    add_command(sub, "list", help="list the experiments",
-                description="One line per experiment.", example="markone sim list",
-                func=_list, exits=JOB_EXITS)
+    lst = add_command(sub, "list", help="list the experiments, or one's settings",
+                      description="One line per experiment; with a NAME, that "
+                      "experiment's settings (what --set changes) and their defaults.",
+                      example="markone sim list\n  markone sim list yield",
+                      func=_list, exits=JOB_EXITS)
+    lst.add_argument("name", nargs="?", default=None,
+                     help="an experiment: show its settings")
     r = add_command(sub, "run", help="run one experiment or all of them",
                     description="Tasks are seeded up front from --seed, so results do "
                     "not depend on --workers or --dask.", example=RUN_EXAMPLES,
@@ -110,6 +166,9 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="run on a dask LocalCluster ('local') or a scheduler address")
     r.add_argument("--size", choices=("small", "default"), default="default",
                    help="problem sizes: 'small' is quick")
+    r.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="change one setting (repeatable); VALUE is JSON or a string; "
+                   "`markone sim list NAME` lists the settings")
     r.add_argument("--overwrite", action="store_true",
                    help="replace the results of another sweep (other seed or settings) "
                    "in the output folder")

@@ -33,9 +33,10 @@ import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from markone._internal.parallel import run_each
+from markone._internal.parallel import keep_freed_memory, run_each
 from markone._internal.typing import ArrayLike
 from markone._internal.validation import check_consistent_length, check_int_at_least
+from markone.hardware._packed import pack, unpack
 from markone.hardware.faults import FaultPlan, apply_faults, faults_for, random_faults
 from markone.hardware.machine import MarkI
 from markone.hardware.params import MarkIParams
@@ -146,7 +147,9 @@ class FleetRun:
 
 def _train_machines(task):
     """Train every machine of one chunk of a fleet (a top-level function: picklable)."""
+    keep_freed_memory()   # else each machine's arrays fault in fresh pages again
     specs, images, labels, train = task
+    images = unpack(images)
     out = []
     for spec in specs:
         machine = MarkI(spec.params, seed=spec.seed)
@@ -213,7 +216,8 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
             workers, 2)
     chunks = min(check_int_at_least(chunks, "chunks", 1), len(specs))
     parts = [specs[k::chunks] for k in range(chunks)]   # balanced: mixed parameters
-    tasks = [(part, images, labels, train) for part in parts]
+    shared = pack(images)   # 0/1 figures travel as int8: 1/8 of the bytes per task
+    tasks = [(part, shared, labels, train) for part in parts]
     runs: list[Any] = [None] * len(specs)
     for k, part_runs in run_each(_train_machines, tasks, workers=workers, dask=dask):
         runs[k::chunks] = part_runs

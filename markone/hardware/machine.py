@@ -258,11 +258,17 @@ class MarkI:
     def calibrate(self, images: ArrayLike) -> int:
         """Set ``theta`` so that 5-20% (``theta_target_rate``) of A-units fire on
         ``images``; return it."""
-        s = self.retina.settled(self._images(images))
-        p = self.params
-        self.theta = plugboard.calibrate_theta(self.wiring, s, p.theta_target_rate,
-                                               p.n_excitatory, p.n_inhibitory)
+        self._calibrate(self.retina.settled(self._images(images)))
+        assert self.theta is not None
         return self.theta
+
+    def _calibrate(self, settled):
+        """Set ``theta`` from the ``settled`` S-states; return their net inputs."""
+        p = self.params
+        net = plugboard.net_input(self.wiring, settled)
+        self.theta = plugboard.theta_for(net, p.theta_target_rate, p.n_excitatory,
+                                         p.n_inhibitory)
+        return net
 
     def a_features(self, images: ArrayLike) -> np.ndarray:
         """A-unit outputs ``(n, n_a_units)`` (uint8 0/1) for settled, noise-free
@@ -270,9 +276,11 @@ class MarkI:
         ``theta="auto"`` is calibrated on ``images`` first."""
         X = self._images(images)
         theta = self.calibrate(X) if self.theta is None else self.theta
+        settled = self.retina.settled(X)
         if self.faults is not None:   # the faults that have happened by now
-            return self.faults.a_units(self.faults.s_units(self.retina.settled(X)), theta)
-        return plugboard.fire(self.wiring, self.retina.settled(X), theta)
+            return self.faults.a_units(self.faults.s_units(settled), theta)
+        cached = self._patterns.lookup(settled, theta)   # the figures trained on
+        return plugboard.fire(self.wiring, settled, theta) if cached is None else cached
 
     def code(self, labels: ArrayLike) -> np.ndarray:
         """The +/-1 target of each R-unit for each label: ``(n, n_r_units)``.
@@ -582,11 +590,12 @@ class MarkI:
         if not warm_start:
             self.classes_, self._index = None, {}
             self.reset()
+        settled, net = self.retina.settled(X), None
         if self.theta is None or (not warm_start and self.params.theta == "auto"):
-            self.calibrate(X)
+            net = self._calibrate(settled)
         assert self.theta is not None
         if self.faults is None:   # the settled figures' patterns, in one pass
-            self._patterns.prime(self.retina.settled(X), self.theta)
+            self._patterns.prime(settled, self.theta, net)
         return self._label_indices(labels, grow=True)
 
     def _result(self, trainer, codes, w0, sim_time_s, stats, figures, records):

@@ -34,7 +34,7 @@ from markone.hardware.trial import PLAIN, score
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
-__all__ = ["Wiring", "wire", "net_input", "fire", "calibrate_theta",
+__all__ = ["Wiring", "wire", "net_input", "fire", "calibrate_theta", "theta_for",
            "connection_matrix", "Pattern", "PatternCache"]
 
 
@@ -327,6 +327,11 @@ class PatternCache:
     2
     >>> bool((cache.get(~s, theta=1).a == fire(cache.wiring, ~s, 1)).all())
     True
+    >>> cache.lookup(np.array([~s, s]), theta=1).tolist() == fire(
+    ...     cache.wiring, np.array([~s, s]), 1).tolist()
+    True
+    >>> cache.lookup(np.array([[True, True, True, True]]), theta=1) is None   # not cached
+    True
     """
 
     def __init__(self, wiring: Wiring, limit: int = 4096) -> None:
@@ -338,9 +343,11 @@ class PatternCache:
     def __len__(self):
         return len(self._patterns)
 
-    def prime(self, states: np.ndarray, theta: int) -> None:
+    def prime(self, states: np.ndarray, theta: int, net: np.ndarray | None = None
+              ) -> None:
         """Compute the patterns of many S-states ``(n, n_s)`` in one pass (those not
-        cached yet, as many as fit)."""
+        cached yet, as many as fit); ``net``, the states' :func:`net_input` when the
+        caller has it already (calibration computes it), saves computing it again."""
         if theta != self._theta:
             self._patterns.clear()
             self._theta = theta
@@ -351,9 +358,25 @@ class PatternCache:
         todo = [(k, i) for k, i in keys.items() if k not in self._patterns]
         todo = todo[:max(self.limit - len(self._patterns), 0)]
         if todo:
-            patterns = fire(self.wiring, states[[i for _, i in todo]], theta)
+            rows = [i for _, i in todo]
+            patterns = fire(self.wiring, states[rows], theta) if net is None else \
+                (net[rows] >= theta).astype(np.uint8)
             for (key, _), a in zip(todo, patterns):
                 self._patterns[key] = Pattern(a.copy())
+
+    def lookup(self, states: np.ndarray, theta: int) -> np.ndarray | None:
+        """The A-unit outputs ``(n, n_a)`` (uint8) of S-states ``(n, n_s)`` when every
+        one is cached for ``theta`` (the figures a machine trained on), else None:
+        the same outputs as :func:`fire`, without summing the A-units again."""
+        if theta != self._theta or not len(states):
+            return None
+        rows = []
+        for s in np.asarray(states, dtype=bool):
+            pattern = self._patterns.get(s.tobytes())
+            if pattern is None:
+                return None
+            rows.append(pattern.a)
+        return np.array(rows)
 
     def get(self, s: np.ndarray, theta: int) -> Pattern:
         """The :class:`Pattern` of S-state ``s`` (bool or 0/1, ``(n_s,)``)."""
@@ -381,7 +404,17 @@ def calibrate_theta(wiring: Wiring, s: np.ndarray, target_rate: Sequence[float],
     >>> calibrate_theta(w, s, (0.05, 0.6), 2, 0)   # theta=2 fires on 4 of 8
     2
     """
-    net = net_input(wiring, s)
+    return theta_for(net_input(wiring, s), target_rate, n_excitatory, n_inhibitory)
+
+
+def theta_for(net: np.ndarray, target_rate: Sequence[float], n_excitatory: int,
+              n_inhibitory: int) -> int:
+    """:func:`calibrate_theta` from the S-states' :func:`net_input` ``net`` (for a
+    caller that needs the net input itself too: it is summed once).
+
+    >>> theta_for(np.array([[1, 1, 0, 2], [2, 2, 2, 2]]), (0.05, 0.6), 2, 0)
+    2
+    """
     # how many outputs reach each net input v: at_least[v + n_inhibitory], so that
     # each rate is the count over the total, as np.mean(net >= theta) divides them
     counts = np.bincount((net + n_inhibitory).ravel(),

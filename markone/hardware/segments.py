@@ -580,7 +580,15 @@ def _pointers(rows, n):
 def _nearest(codes):
     """For each response as bits (R-unit ``r`` said +1 in bit ``r``), the classes whose
     codes are nearest in Hamming distance, as CSR; empty when there are too many
-    responses and classes to list."""
+    responses and classes to list. Computed once per distinct ``codes`` in a process
+    (every machine of a fleet has the same): the arrays are shared, read them only."""
+    return _nearest_of(codes.shape, codes.tobytes())
+
+
+@functools.lru_cache(maxsize=64)
+def _nearest_of(shape, code_bytes):
+    """:func:`_nearest` of the int64 ``codes`` of ``shape`` held in ``code_bytes``."""
+    codes = np.frombuffer(code_bytes, dtype=np.int64).reshape(shape)
     n_classes, n_r = codes.shape
     if 2 ** n_r * n_classes > 2 ** 20:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -64,3 +64,16 @@ def test_each_result_comes_back_with_its_own_index():
     out = list(run_each(pid_and_item_slow_here, items, workers=2))
     assert sorted(i for i, _ in out) == list(range(8))
     assert all(x == i for i, (_, x) in out)   # each answer under its item's index
+
+
+def freed_memory_setting(_):
+    """A spawned worker's answer: keep_freed_memory, asked twice."""
+    from markone._internal.parallel import keep_freed_memory
+    return keep_freed_memory(), keep_freed_memory()
+
+
+@pytest.mark.skipif(not os.uname().sysname == "Linux", reason="glibc's mallopt")
+def test_a_worker_keeps_the_memory_it_frees():
+    # glibc on Linux takes the setting (mallopt says 1); asked again, the answer stands
+    [(_, answer)] = run_each(freed_memory_setting, [0], workers=1)
+    assert answer == (True, True)

@@ -133,7 +133,7 @@ def test_canonical_format_sums_duplicates_without_touching_the_input():
 
 
 @pytest.mark.parametrize("A, kw, exc, match", [
-    (sp.csr_array(np.array([[1.0, np.nan]])), {}, ValueError,
+    (sp.csr_array(np.array([[1.0, np.nan], [0.0, 1.0]])), {}, ValueError,
      r"NaN or infinity \(first at row 0, column 1\)"),
     (sp.csr_array(np.array([[1.0, 0.0], [0.0, np.inf]])), {"variant": "pocket"},
      ValueError, r"row 1, column 1"),
@@ -142,6 +142,9 @@ def test_canonical_format_sums_duplicates_without_touching_the_input():
      r"exact=True needs a dense array; pass X.toarray\(\)"),
     (sp.csr_array(np.array([[1.0], [0.0]])), {"intercept": False}, ValueError,
      r"X\[1\] is the zero vector"),
+    # a stored 0.0 is a zero row too (the loop looks at the values, not the pattern)
+    (sp.csr_array(([1.0, 0.0], [0, 0], [0, 1, 2]), shape=(2, 1)), {"intercept": False},
+     ValueError, r"X\[1\] is the zero vector"),
     (sp.csr_array(np.array([[1.0], [0.0]])), {"intercept": False, "variant": "voted"},
      ValueError, r"X\[1\] is the zero vector"),
     (sp.csr_array(np.array([[1.0], [2.0], [3.0]])), {}, ValueError,
@@ -151,6 +154,72 @@ def test_canonical_format_sums_duplicates_without_touching_the_input():
 def test_bad_sparse_input_is_named(A, kw, exc, match):
     with pytest.raises(exc, match=match):
         train(A, [1, -1], **kw)
+
+
+def big_sparse(n=5000, d=40, seed=6):
+    """n rows of 3 stored small integers (n > PLAIN_PRESENTATIONS: the first pass
+    runs compiled), labels from a hyperplane plus noise."""
+    rng = np.random.default_rng(seed)
+    cols = np.sort(rng.choice(d, size=(n, 3)), axis=1)  # repeats are summed
+    vals = rng.integers(1, 4, size=(n, 3)).astype(np.float64)
+    A = sp.csr_array((vals.ravel(), cols.ravel().astype(np.int32),
+                      np.arange(0, 3 * n + 1, 3, dtype=np.int32)), shape=(n, d))
+    A.sum_duplicates()
+    y = np.where(A @ rng.standard_normal(d) + rng.standard_normal(n) > 0, 1, -1)
+    return A, y
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("kw", [dict(), dict(order="shuffle", seed=2),
+                                dict(intercept=False), dict(variant="pocket"),
+                                dict(order=[0, 4999, 3])])
+def test_nan_in_the_last_row_is_refused_as_in_a_dense_run(bad, kw):
+    # no pass looks for NaN before the lean loop: its scores find it (compiled here,
+    # since 5,000 rows are past the plain allowance), with the dense run's message
+    A, y = big_sparse()
+    A.data[-1] = bad
+    col = int(A.indices[-1])
+    with pytest.raises(ValueError) as sparse_error:
+        quiet(train, A, y, max_epochs=2, **kw)
+    with pytest.raises(ValueError) as dense_error:
+        quiet(train, A.toarray(), y, max_epochs=2, **kw)
+    assert str(sparse_error.value) == str(dense_error.value) == (
+        f"X contains NaN or infinity (first at row {A.shape[0] - 1}, column {col}); "
+        "remove or impute those entries before training.")
+
+
+def test_the_lean_loop_reads_the_callers_arrays_without_a_finite_pass(monkeypatch):
+    # int32 indices reach the loop as they are (no copy to int64 or of the values),
+    # and no NaN scan runs first; the general loop (pocket) does check first
+    from markone import _kernels
+    from markone._internal import checks, data, validation
+
+    A, y = big_sparse()
+    seen, scans = [], []
+    real_rows, real_refuse = _kernels.kernel_rows, validation.refuse_nonfinite
+    monkeypatch.setattr(_kernels, "kernel_rows",
+                        lambda X: seen.append(real_rows(X)) or seen[-1])
+    for module in (checks, data, validation):  # every caller of the NaN scan
+        monkeypatch.setattr(module, "refuse_nonfinite",
+                            lambda X, **kw: scans.append(X) or real_refuse(X, **kw))
+    quiet(train, A, y, max_epochs=2)
+    data, indices, indptr = seen[0]
+    assert data is A.data and indices is A.indices and indptr is A.indptr
+    assert indices.dtype == np.int32 and scans == []
+    quiet(train, A, y, max_epochs=2, variant="pocket")
+    assert len(scans) == 1
+
+
+def test_int32_and_int64_indices_give_the_same_weights():
+    A, y = big_sparse()
+    B = sp.csr_array((A.data, A.indices.astype(np.int64), A.indptr.astype(np.int64)),
+                     shape=A.shape)
+    for kw in (dict(), dict(intercept=False), dict(order="shuffle", seed=4),
+               dict(variant="averaged")):
+        a, b = quiet(train, A, y, max_epochs=3, **kw), quiet(train, B, y, max_epochs=3, **kw)
+        assert_same_run(a, b)
+        assert_same_run(a, quiet(train, A.toarray(), y, max_epochs=3, **kw))
+        assert a.mistakes > 0
 
 
 def test_dense_only_functions_say_so_never_ragged():

@@ -139,9 +139,9 @@ def test_long_runs_are_the_same_plain_compiled_and_switching_hypo(fields, seed, 
 def test_small_runs_are_plain_and_spend_the_allowance():
     with plain_left(100) as plain:
         MarkI(seed=0).train(_images[:4], _labels[:4], presentations=30)
-        # 30 trials, the wiring, the net input of the 4 figures' A-units twice
-        # (calibrating theta, then their patterns)
-        assert plain.left == 100 - 30 - 1 - 4 - 4
+        # 30 trials, the wiring, the net input of the 4 figures' A-units once
+        # (calibrating theta; their patterns are read off the same net input)
+        assert plain.left == 100 - 30 - 1 - 4
     with plain_left(0):
         MarkI(seed=0).train(_images[:4], _labels[:4], presentations=30)
     assert is_compiled(run_segment)
