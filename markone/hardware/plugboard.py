@@ -353,8 +353,8 @@ class PatternCache:
             self._theta = theta
         states = np.asarray(states, dtype=bool)
         keys: dict[bytes, int] = {}
-        for i, s in enumerate(states):
-            keys.setdefault(s.tobytes(), i)
+        for i, key in enumerate(_keys(states)):
+            keys.setdefault(key, i)
         todo = [(k, i) for k, i in keys.items() if k not in self._patterns]
         todo = todo[:max(self.limit - len(self._patterns), 0)]
         if todo:
@@ -367,7 +367,12 @@ class PatternCache:
     def patterns(self, states: np.ndarray, theta: int) -> list[Pattern]:
         """The :class:`Pattern` of each S-state of ``states`` ``(n, n_s)``, in order
         (:meth:`get` of each)."""
-        return [self.get(s, theta) for s in np.asarray(states, dtype=bool)]
+        states = np.asarray(states, dtype=bool)
+        if theta != self._theta:
+            return [self.get(s, theta) for s in states]
+        found = [self._patterns.get(key) for key in _keys(states)]
+        return [self.get(s, theta) if pattern is None else pattern
+                for s, pattern in zip(states, found)]
 
     def lookup(self, states: np.ndarray, theta: int) -> np.ndarray | None:
         """The A-unit outputs ``(n, n_a)`` (uint8) of S-states ``(n, n_s)`` when every
@@ -376,8 +381,8 @@ class PatternCache:
         if theta != self._theta or not len(states):
             return None
         rows = []
-        for s in np.asarray(states, dtype=bool):
-            pattern = self._patterns.get(s.tobytes())
+        for key in _keys(np.asarray(states, dtype=bool)):
+            pattern = self._patterns.get(key)
             if pattern is None:
                 return None
             rows.append(pattern.a)
@@ -396,6 +401,15 @@ class PatternCache:
                 self._patterns.clear()
             pattern = self._patterns[key] = Pattern(fire(self.wiring, s, theta))
         return pattern
+
+
+def _keys(states):
+    """``[s.tobytes() for s in states]`` of bool S-states ``(n, n_s)``, in one call:
+    each row viewed as one opaque ``n_s``-byte value."""
+    rows = np.ascontiguousarray(states)
+    if not rows.size:
+        return [b""] * len(rows)
+    return rows.view(np.dtype((np.void, rows.shape[1]))).ravel().tolist()
 
 
 def calibrate_theta(wiring: Wiring, s: np.ndarray, target_rate: Sequence[float],
