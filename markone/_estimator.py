@@ -98,12 +98,32 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     #: scipy.sparse formats the learner takes (converted to canonical CSR); False:
     #: dense only (scikit-learn's validation then says to use ``X.toarray()``).
     _accept_sparse: Any = ("csr", "csc", "coo")
+    #: Names of per-instance shortcuts derived from the state (a learner's lean
+    #: ``learn_one``/``predict_one`` paths), rebuilt on demand: dropped when the state
+    #: restarts, on ``set_params`` and from a pickle (they may hold compiled code).
+    _shortcuts: tuple[str, ...] = ()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = not self._binary
         tags.input_tags.sparse = bool(self._accept_sparse)
         return tags
+
+    def _forget_shortcuts(self) -> None:
+        for name in self._shortcuts:
+            self.__dict__.pop(name, None)
+
+    def set_params(self: E, **params: Any) -> E:
+        """Set the constructor's parameters, as scikit-learn's ``set_params``;
+        returns ``self``."""
+        self._forget_shortcuts()
+        return super().set_params(**params)
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        for name in self._shortcuts:
+            state.pop(name, None)
+        return state
 
     # checks -------------------------------------------------------------------------
     def _check_params(self) -> None:
@@ -162,6 +182,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"{self.classes_.tolist()} of the first fit; call fit to restart.")
 
     def _begin(self, classes, n_features: int) -> None:
+        self._forget_shortcuts()
         self.classes_ = classes
         self.n_features_in_ = n_features
         self._row_shape = (n_features,)
@@ -270,6 +291,9 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _one_row(self, x):
         x = np.asarray(x)
+        if x.dtype.kind == "c":  # as fit and predict refuse it (a cast drops x.imag)
+            raise ValueError(f"Complex data not supported: x has dtype {x.dtype}; "
+                             f"pass real numbers (x.real, if that is what you mean).")
         if x.dtype != np.float64:  # exactly, or refused by value (no silent rounding)
             if x.ndim == 1:
                 x = float64_input(x.reshape(1, -1), name="x").reshape(-1)
@@ -322,7 +346,12 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     def n_mistakes_(self) -> int:
         """Updates made so far (passes of ``fit``/``partial_fit`` and ``learn_one``)."""
         check_is_fitted(self)
-        return self._mistakes
+        return self._mistakes + self._state_updates()
+
+    def _state_updates(self) -> int:
+        """Hook: updates a learner counts in its compiled state (a lean
+        ``learn_one`` path) rather than in ``_mistakes``."""
+        return 0
 
     @property
     def n_epochs_(self) -> int:

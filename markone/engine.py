@@ -52,6 +52,7 @@ from markone._internal.checks import (
 from markone._params import as_float, validate_core_params
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import fraction_text, to_fraction
+from markone._internal.jit import entry_point
 from markone._internal.rows import append_constant, signed_rows
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
 from markone._internal.validation import (
@@ -227,8 +228,12 @@ class _Engine:
         self.mistake_idx = []
         self.runs = []
         self.after = []
-        self._status = np.zeros(2, dtype=np.int64)
-        self.presented = 0  # presentations so far: small runs stay uncompiled
+        # [0, 1]: where a lean pass stopped (code, position); [2]: the updates made
+        # by compiled_step() (counted in compiled code: learn_one's lean path)
+        self._status = np.zeros(3, dtype=np.int64)
+        # presentations so far, counted while they decide the path (small runs stay
+        # uncompiled); compiled_step()'s are not counted: they come after
+        self.presented = 0
 
     def _pass(self, fn, idx, *args):
         """Run kernel ``fn`` (plain or compiled: :func:`markone._kernels.pass_kernel`)
@@ -300,6 +305,28 @@ class _Engine:
             raise_bad_row(row, 0, 1)
         zero_rows_error(row)
         return self.run_pass(row, _ONE, eta, None)
+
+    def compiled_step(self):
+        """``(step, w, status)``: the compiled step of a lean engine that has made its
+        plain presentations (``None`` before, or when not lean), to call as
+        ``step(x, sign, c, eta, w, status)``. ``step`` is the machine code of
+        :func:`~markone._kernels.counted_step` for float64 rows ``x`` of the width
+        (any strides; the caller checks that), without numba's dispatch; it returns
+        0, or non-zero for a row to refuse by :meth:`refuse_step`. Its updates are
+        :attr:`step_updates`."""
+        plain = _kernels.counted_step
+        if not self.lean or _kernels.pass_kernel(plain, self.presented, 1) is plain:
+            return None
+        return entry_point(plain, _kernels.COUNTED_STEP), self.w, self._status
+
+    @property
+    def step_updates(self) -> int:
+        """The updates made by :meth:`compiled_step` (counted in compiled code)."""
+        return int(self._status[2])
+
+    def refuse_step(self, x):
+        """Raise for the row ``x`` that :meth:`compiled_step` stopped at."""
+        self._raise_bad_row(x.reshape(1, -1), _ONE)
 
     def prediction(self, variant):
         """The vector that predicts for ``variant`` (for "voted": the weighted average)."""

@@ -24,7 +24,8 @@ from sklearn.utils.validation import check_is_fitted
 from markone import _kernels
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import as_float
-from markone._internal.typing import ArrayLike, Order, Rational, Seed
+from markone._internal.jit import entry_point
+from markone._internal.typing import ArrayLike, Label, Order, Rational, Seed
 from markone.online import predict_sign
 from markone.engine import (
     VARIANTS,
@@ -39,6 +40,11 @@ from markone.engine import (
 )
 
 __all__ = ["Perceptron", "train", "TrainResult", "ConvergenceWarning", "augment", "VARIANTS"]
+
+_FLOAT64 = np.dtype(np.float64)
+#: The lean paths of a learner that has none yet: a row shape that no row has.
+_NO_LEARNING: tuple[Any, ...] = (None, {}, None, 0.0, 0.0, None, None)
+_NO_PREDICTING: tuple[Any, ...] = (None, None, None, 0.0, ())
 
 
 class Perceptron(OnlineClassifier):
@@ -99,6 +105,11 @@ class Perceptron(OnlineClassifier):
     ([1.0, -1.0, 0.0], 2, 0)
     """
 
+    # the lean paths: learn_one/predict_one's shortcuts, made by the general path
+    _shortcuts = ("_lean_learning", "_lean_predicting")
+    _lean_learning = _NO_LEARNING
+    _lean_predicting = _NO_PREDICTING
+
     def __init__(self, *, intercept: bool = True, intercept_scale: Rational = 1.0,
                  eta: Rational = 1.0, max_epochs: int = 1000, order: Order = "given",
                  seed: Seed = None, variant: str = "last") -> None:
@@ -109,6 +120,64 @@ class Perceptron(OnlineClassifier):
         self.order = order
         self.seed = seed
         self.variant = variant
+
+    # one example at a time: the lean paths --------------------------------------------
+    def learn_one(self, x: ArrayLike, y: Label,
+                  classes: ArrayLike | None = None) -> Perceptron:
+        """Learn from one example with the same rule as ``fit``; return ``self``
+        (:meth:`OnlineClassifier.learn_one <markone._estimator.OnlineClassifier.learn_one>`).
+
+        Once the learner has made its plain presentations (the first 4,096, run
+        uncompiled), a float64 NumPy row of the width learned with a label of the
+        classes (and no ``classes=``) is one call of compiled code, which also
+        refuses NaN, infinity and a zero row without intercept; any other input is
+        converted and checked first, with the same result.
+        """
+        if classes is None and x.__class__ is np.ndarray and x.dtype is _FLOAT64:
+            shape, signs, step, c, eta, w, status = self._lean_learning
+            if x.shape == shape:  # the types that step was compiled for
+                try:
+                    sign = signs[y]
+                except (KeyError, TypeError):
+                    pass  # not a class: the general path says so
+                else:
+                    if step(x, sign, c, eta, w, status):
+                        self._engine.refuse_step(x)
+                    return self
+        super().learn_one(x, y, classes)
+        self._lean_learning = self._learning_shortcut()
+        return self
+
+    def _learning_shortcut(self):
+        compiled_step = self._engine.compiled_step()
+        if compiled_step is None:
+            return _NO_LEARNING
+        step, w, status = compiled_step
+        signs = {label: float(code) for label, code in self._code.items()}
+        return self._row_shape, signs, step, self._c, self._eta, w, status
+
+    def predict_one(self, x: ArrayLike) -> Any:
+        """Predict the class of one example (O(d)); a float64 NumPy row of the width
+        learned is one call of compiled code for the ``"last"`` variant."""
+        if x.__class__ is np.ndarray and x.dtype is _FLOAT64:
+            shape, index, w, c, labels = self._lean_predicting
+            if x.shape == shape:
+                i = index(x, w, c)
+                if i >= 0:  # else not finite: the general path refuses it
+                    return labels[i]
+        label = super().predict_one(x)
+        self._lean_predicting = self._predicting_shortcut()
+        return label
+
+    def _predicting_shortcut(self):
+        if self.variant != "last":
+            return _NO_PREDICTING
+        labels = tuple(self.classes_[i].item() for i in (0, 1))
+        return (self._row_shape, entry_point(_kernels.one_index, _kernels.ONE_INDEX),
+                self._engine.w, self._c, labels)
+
+    def _state_updates(self):
+        return self._engine.step_updates
 
     # the three hooks of OnlineClassifier ---------------------------------------------
     def _start(self, classes, n_features):
@@ -161,7 +230,7 @@ class Perceptron(OnlineClassifier):
         res = _result(self._engine, self._per_epoch or [0], self.variant, False, None,
                       self._c if self.intercept else None, self.classes_, False,
                       drop_last=not self.intercept)
-        return replace(res, mistakes=self._mistakes, epochs=self.n_epochs_,
+        return replace(res, mistakes=self.n_mistakes_, epochs=self.n_epochs_,
                        converged=self.converged_, mistakes_per_epoch=self.mistakes_per_epoch_)
 
     # prediction -----------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Perceptron implementations for the conformance tests: a correct one in every
 adapter shape, three deliberately wrong ones (the strict rule, a zero score counted
-as correct, learning rate 0.5), and the textbook loop in float64 and in float32.
+as correct, learning rate 0.5), the textbook loop in float64 and in float32, and the
+correct one with some of its numbers in float64 (all of them, or one part: the
+intercept's constant, the averaged variant's running sum, the multiclass start).
 Independent of markone: plain Fraction (or numpy float) loops."""
 
 from fractions import Fraction
@@ -13,10 +15,15 @@ RULES = {"correct": lambda y, s: y * s <= 0, "strict": lambda y, s: y * s < 0,
 STEP = {"half_rate": Fraction(1, 2)}
 
 
-def perceptron(rows, ys, order, kind="correct"):
-    """The 15-line textbook loop in Fractions: returns (w, mistakes, iterates, correct)."""
+#: The parts of :func:`solve` that ``float_part`` makes float64 (the rest stays exact).
+FLOAT_PARTS = ("all", "intercept", "running sum", "multiclass start")
+
+
+def perceptron(rows, ys, order, kind="correct", zero=Fraction(0)):
+    """The 15-line textbook loop in Fractions (or float64, from ``zero=0.0``): returns
+    (w, mistakes, iterates, correct)."""
     mistake, eta = RULES[kind], STEP.get(kind, Fraction(1))
-    w = [Fraction(0)] * len(rows[0])
+    w = [zero] * len(rows[0])
     iterates, correct, m = [], [], 0
     for i in order:
         x, y = rows[i], ys[i]
@@ -29,28 +36,35 @@ def perceptron(rows, ys, order, kind="correct"):
     return w, m, iterates, correct
 
 
-def _rows(problem):
+def _rows(problem, float_part=None):
+    if float_part == "all":       # a float implementation reads the doubles X
+        return [[float(v) for v in r] + [1.0] * problem["intercept"]
+                for r in problem["X"]]
+    one = 1.0 if float_part == "intercept" else Fraction(1)
     X = problem.get("X_exact") or problem["X"]
-    return [[Fraction(v) for v in r] + [Fraction(1)] * problem["intercept"] for r in X]
+    return [[Fraction(v) for v in r] + [one] * problem["intercept"] for r in X]
 
 
 def _sign(s):
     return 1 if s >= 0 else -1
 
 
-def solve(problem, kind="correct"):
-    """f(problem) -> answer for every task and variant of the suite."""
+def solve(problem, kind="correct", float_part=None):
+    """f(problem) -> answer for every task and variant of the suite; ``float_part``
+    (one of :data:`FLOAT_PARTS`) computes that part in float64."""
+    number = float if float_part == "all" else Fraction
     if problem["task"] == "kernel":
-        G, ys = [[Fraction(v) for v in r] for r in problem["gram"]], problem["y"]
+        G, ys = [[number(v) for v in r] for r in problem["gram"]], problem["y"]
         alpha = [0] * len(ys)
         for i in problem["order"]:
             f = sum(alpha[j] * ys[j] * G[j][i] for j in range(len(ys)))
             alpha[i] += RULES[kind](ys[i], f)
         return {"alpha": alpha, "mistakes": sum(alpha)}
-    rows = _rows(problem)
+    rows = _rows(problem, float_part)
+    zero = 0.0 if float_part in ("all", "multiclass start") else Fraction(0)
     if problem["task"] == "multiclass":
         K = problem["n_classes"]
-        W = [[Fraction(0)] * len(rows[0]) for _ in range(K)]
+        W = [[zero] * len(rows[0]) for _ in range(K)]
 
         def argmax(x):
             s = [sum(a * b for a, b in zip(W[k], x)) for k in range(K)]
@@ -67,10 +81,12 @@ def solve(problem, kind="correct"):
         q = [[Fraction(v) for v in r] + [1] * problem["intercept"] for r in problem["queries"]]
         return {"W": [[str(v) for v in r] for r in W], "mistakes": m,
                 "predictions": [argmax(x) for x in q]}
-    w, m, it, ok = perceptron(rows, problem["y"], problem["order"], kind)
+    w, m, it, ok = perceptron(rows, problem["y"], problem["order"], kind,
+                              0.0 if float_part == "all" else Fraction(0))
     v = problem["variant"]
     if v == "averaged":
-        w = [sum(c) / len(it) for c in zip(*it)]
+        start = 0.0 if float_part in ("all", "running sum") else 0
+        w = [sum(c, start) / len(it) for c in zip(*it)]
     elif v == "pocket":
         best, run, w = 0, 0, [Fraction(0)] * len(w)
         for vec, good in zip(it, ok):

@@ -8,12 +8,17 @@ finish says what stopped it in ``stopped_by``, one of :data:`STOPPED_BY`:
 
 * ``""``: nothing cut the search short (it ended by itself);
 * ``"budget"``: its budget of work ran out (raise ``budget``);
-* ``"timeout"``: the user's ``timeout_s`` passed (raise ``timeout_s``).
+* ``"timeout"``: the user's ``timeout_s`` passed (raise ``timeout_s``);
+* ``"memory"``: what the search keeps grew to its limit, ``max_memory_gb`` (raise
+  it); the size kept is counted from the states and their entries, not measured, so
+  this too is the same on every machine.
 
 >>> stopped_phrase("budget", 100, None, "states")
 'the budget (budget=100 states) stopped the search'
 >>> stopped_phrase("timeout", 100, 2.5, "states"), to_raise("timeout")
 ('the time limit (timeout_s=2.5 s) stopped the search', 'timeout_s')
+>>> stopped_phrase("memory", 100, None, "states", max_memory_gb=0.5)
+'the memory limit (max_memory_gb=0.5) stopped the search'
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ from typing import Any
 
 from markone._internal.deprecation import renamed_keyword
 from markone._internal.validation import check_positive
+from verify._memory import GB, memory_limit
 
-__all__ = ["STOPPED_BY", "BUDGET", "TIMEOUT", "deadline_after", "expired",
+__all__ = ["STOPPED_BY", "BUDGET", "TIMEOUT", "MEMORY", "deadline_after", "expired",
            "seconds_left", "stopped_phrase", "to_raise", "timeout_keyword"]
 
 #: What stopped a search, in every result's ``stopped_by``.
-BUDGET, TIMEOUT = "budget", "timeout"
-STOPPED_BY = ("", BUDGET, TIMEOUT)
+BUDGET, TIMEOUT, MEMORY = "budget", "timeout", "memory"
+STOPPED_BY = ("", BUDGET, TIMEOUT, MEMORY)
 
 
 def deadline_after(timeout_s: float | None) -> float | None:
@@ -54,15 +60,19 @@ def seconds_left(deadline: float | None) -> float | None:
 
 def to_raise(stopped_by: str) -> str:
     """The parameter to raise when ``stopped_by`` stopped a search."""
-    return "timeout_s" if stopped_by == TIMEOUT else "budget"
+    return {TIMEOUT: "timeout_s", MEMORY: "max_memory_gb"}.get(stopped_by, "budget")
 
 
 def stopped_phrase(stopped_by: str, budget: Any, timeout_s: float | None,
-                   unit: str) -> str:
+                   unit: str, *, max_memory_gb: float | None = None) -> str:
     """How a search that did not finish says why, naming the parameter that stopped
-    it (the CLI rewrites ``budget=`` and ``timeout_s=`` into its flags)."""
+    it (the CLI rewrites ``budget=``, ``timeout_s=`` and ``max_memory_gb=`` into its
+    flags)."""
     if stopped_by == TIMEOUT and timeout_s is not None:
         return f"the time limit (timeout_s={float(timeout_s):g} s) stopped the search"
+    if stopped_by == MEMORY:
+        gb = memory_limit(max_memory_gb) / GB
+        return f"the memory limit (max_memory_gb={gb:g}) stopped the search"
     return f"the budget (budget={budget} {unit}) stopped the search"
 
 

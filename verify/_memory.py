@@ -22,13 +22,14 @@ from __future__ import annotations
 from markone._internal.validation import check_positive
 from markone.errors import MarkoneError
 
-__all__ = ["DEFAULT_MAX_MEMORY_GB", "MemoryLimitError", "check_memory", "memory_limit"]
+__all__ = ["DEFAULT_MAX_MEMORY_GB", "GB", "MemoryLimitError", "check_memory", "memory_limit"]
 
 #: The default ``max_memory_gb``: a fixed number, not the memory free now, so that the
 #: same input gets the same answer on every machine.
 DEFAULT_MAX_MEMORY_GB = 4.0
 
-_GB = 10**9
+#: Bytes in a GB, as ``max_memory_gb`` counts them.
+GB = 10**9
 
 
 class MemoryLimitError(MarkoneError, ValueError):
@@ -45,7 +46,7 @@ def memory_limit(max_memory_gb: float | None) -> float:
     """
     gb = DEFAULT_MAX_MEMORY_GB if max_memory_gb is None else check_positive(
         max_memory_gb, "max_memory_gb")
-    return gb * _GB
+    return gb * GB
 
 
 def check_memory(need_bytes: float, max_memory_gb: float | None, what: str,
@@ -58,5 +59,5 @@ def check_memory(need_bytes: float, max_memory_gb: float | None, what: str,
     limit = memory_limit(max_memory_gb)
     if need_bytes > limit:
         raise MemoryLimitError(
-            f"{what} would need about {need_bytes / _GB:.2g} GB of memory, more than "
-            f"max_memory_gb={limit / _GB:g} allows; {fix}, or raise max_memory_gb.")
+            f"{what} would need about {need_bytes / GB:.2g} GB of memory, more than "
+            f"max_memory_gb={limit / GB:g} allows; {fix}, or raise max_memory_gb.")

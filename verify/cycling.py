@@ -57,12 +57,12 @@ from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Rational
 from markone.online import is_mistake
 from markone._internal.validation import check_choice, check_int_at_least
-from verify._memory import check_memory
-from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, stopped_phrase,
-                            to_raise)
+from verify._memory import check_memory, memory_limit
+from verify._budget import (BUDGET, MEMORY, TIMEOUT, deadline_after, expired,
+                            stopped_phrase, to_raise)
 
-__all__ = ["CyclingReport", "check_cycling", "integer_yx", "deadline_after",
-           "stopped_phrase"]
+__all__ = ["CyclingReport", "check_cycling", "integer_yx", "cyclic_bytes",
+           "deadline_after", "stopped_phrase"]
 
 _RULES = ("nonstrict", "strict")
 
@@ -98,15 +98,15 @@ class CyclingReport(ShownInJupyter):
     max_norm_state : tuple of int
         A vector attaining ``max_norm_sq``.
     complete : bool
-        False when ``budget`` or ``timeout_s`` stopped the search: then the numbers
-        describe what was found so far.
+        False when ``budget``, ``timeout_s`` or ``max_memory_gb`` stopped the search:
+        then the numbers describe what was found so far.
     scale : Fraction
         The integer weights are ``scale`` times the weights on the original data.
     message : str
         One line saying what was found.
     stopped_by : str
-        What stopped an incomplete search: ``"budget"`` or ``"timeout"`` (``""``
-        when complete; see :data:`verify._budget.STOPPED_BY`).
+        What stopped an incomplete search: ``"budget"``, ``"timeout"`` or
+        ``"memory"`` (``""`` when complete; see :data:`verify._budget.STOPPED_BY`).
     """
 
     __repr__ = result_repr  # numbers of any size
@@ -201,9 +201,15 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         stderr; ``None``: only on a terminal, once the search takes more than half a
         second). It changes no result.
     max_memory_gb : float, optional
-        ``order="all"``: refuse a search whose ``budget`` states could need more
-        memory than this (default :data:`verify._memory.DEFAULT_MAX_MEMORY_GB`, 4 GB),
-        before allocating any of it.
+        The memory the search may keep (default
+        :data:`verify._memory.DEFAULT_MAX_MEMORY_GB`, 4 GB). ``order="all"``: a search
+        whose ``budget`` states could need more is refused before allocating any of
+        it. ``order="cyclic"``: the states on the trajectory (their entries, as many
+        bits as they hold) and the presentations that the core replays are counted as
+        they are kept (:func:`cyclic_bytes`), and the search stops
+        (``stopped_by="memory"``) before one more state could take them past it. The
+        count is of what is kept, not a measurement, so it too gives the same answer
+        on every machine.
 
     Returns
     -------
@@ -246,7 +252,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         with search_bar(budget, "check_cycling: updates", progress,
                         unit=" updates") as bar:
             report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept,
-                                                 deadline, timeout_s, bar)
+                                                 deadline, timeout_s, bar, max_memory_gb)
         if rule == "nonstrict":
             _replay(data, intercept, intercept_scale, stream, trajectory, scale)
         return report
@@ -286,9 +292,10 @@ def _norms_sq(W):
 
 
 def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
-            bar=None):
+            bar=None, max_memory_gb=None):
     n, d = YX.shape
     amax = int(np.abs(YX).max(initial=0))
+    limit, bits = memory_limit(max_memory_gb), 0
     w = np.zeros(d, dtype=YX.dtype)
     # state after update k: (w, next position) -> (k, step count)
     seen = {(_key(w), 0): (0, 0)}
@@ -329,6 +336,10 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
             if updates >= budget:
                 complete, stopped_by = False, BUDGET
                 break
+            bits = max(bits, (norms[-1].bit_length() + 1) // 2)   # >= those of any entry
+            if cyclic_bytes(d, updates + 2, step + n, bits) > limit:  # one more state
+                complete, stopped_by = False, MEMORY
+                break
         else:
             since_update += 1
             if since_update >= n:
@@ -346,7 +357,8 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
                   "is 0, not a mistake)" if updates == 0 and rule == "strict" else "")
                if converged else
                f"no cycle found in {updates} updates: "
-               + stopped_phrase(stopped_by, budget, timeout_s, "updates")
+               + stopped_phrase(stopped_by, budget, timeout_s, "updates",
+                                max_memory_gb=max_memory_gb)
                + f"; raise {to_raise(stopped_by)} to search further")
         report = CyclingReport(
             converged=converged, transient=updates if converged else None,
@@ -363,12 +375,40 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
     idx = tuple(positions[transient + 1: transient + period + 1])
     msg = (f"cycles: after a transient of {transient} updates, a period of {period} "
            f"updates ({period_steps // n} pass{'es' if period_steps // n > 1 else ''}); "
-           f"largest squared norm {norms[k]}.")
+           f"largest squared norm {int_text(norms[k])}.")
     report = CyclingReport(
         converged=False, transient=transient, transient_epochs=entered // n,
         period_updates=period, period_epochs=period_steps // n, cycle=cycle,
         cycle_indices=idx, complete=True, message=msg, **common)
     return report, step, (positions, weights)
+
+
+#: What :func:`cyclic_bytes` counts (bytes, from above; ``tests/verify/
+#: test_memory_budgets.py`` measures the search against it): per state, the search's
+#: key, weight vector, norm, position and time and the core's record of it, with
+#: ``_STATE_ENTRY`` bytes per entry besides ``_ENTRY_COPIES`` copies of the integer
+#: itself (as a Python int: the replay's Fractions, the search's own); per
+#: presentation, the replay's stream and its record (index, run, and a row of
+#: ``d`` integers).
+_STATE_BYTES, _STATE_ENTRY, _ENTRY_COPIES = 400, 24, 4
+_STEP_BYTES, _STEP_ENTRY = 40, 8
+
+
+def cyclic_bytes(d: int, states: int, presentations: int, bits: int = 0) -> int:
+    """The memory :func:`check_cycling` (``order="cyclic"``) keeps, from above, for
+    ``states`` weight vectors of ``d`` integers of at most ``bits`` bits and
+    ``presentations`` presentations: the trajectory it searches for a repeat and the
+    core's replay of it (see the Notes of :func:`check_cycling`). The search stops
+    before this passes ``max_memory_gb``.
+
+    >>> cyclic_bytes(3, 10**6, 4 * 10**6)      # XOR's width: about 1.2 GB
+    1160000000
+    >>> cyclic_bytes(3, 10**6, 4 * 10**6, bits=3000)   # entries of 3,000 bits: about 6 GB
+    5960000000
+    """
+    int_bytes = 32 + 4 * (bits // 30 + 1)   # a Python int of ``bits`` bits
+    per_state = _STATE_BYTES + d * (_STATE_ENTRY + _ENTRY_COPIES * int_bytes)
+    return states * per_state + presentations * (_STEP_BYTES + _STEP_ENTRY * d)
 
 
 def _cycle_entry(weights, times, first, last, period_steps):
@@ -403,20 +443,21 @@ def _replay(data, intercept, intercept_scale, steps, trajectory, scale):
     from markone.engine import train
 
     positions, weights = trajectory
-    n = data.shape[0]
+    stream = np.arange(steps, dtype=np.int64)
+    np.remainder(stream, data.shape[0], out=stream)   # cyclic: one array, in place
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = train(data, None, intercept=intercept, intercept_scale=intercept_scale,
-                    exact=True, order=[s % n for s in range(steps)], max_epochs=1,
-                    record=True)
-    ours = [tuple(int(v) for v in w) for w in weights[1:]]
-    core = [tuple(v * scale for v in w) for w in res.weights_after]
-    if list(res.mistake_indices) != positions[1:] or core != ours:
-        k = next((j for j, (a, b) in enumerate(zip(core, ours)) if a != b),
-                 min(len(core), len(ours)))
+                    exact=True, order=stream, max_epochs=1, record=True)
+    del stream
+    ours = (tuple(int(v) for v in w) for w in weights[1:])
+    core = (tuple(v * scale for v in w) for w in res.weights_after)
+    k = next((j for j, (a, b) in enumerate(zip(core, ours)) if a != b), None)
+    if list(res.mistake_indices) != positions[1:] or k is not None:
+        k = min(len(res.mistake_indices), len(positions) - 1) if k is None else k
         raise RuntimeError(
             f"BUG: check_cycling's run and markone.train's replay of the same {steps} "
-            f"presentations differ at update {k} ({len(ours)} updates here, "
+            f"presentations differ at update {k} ({len(positions) - 1} updates here, "
             f"{res.mistakes} in the core); please report it with the data.")
 
 

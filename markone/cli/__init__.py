@@ -350,12 +350,13 @@ def data_options(p: argparse.ArgumentParser, *, label: bool = True, what: str = 
 _LEAST_TIMEOUT_S = 1e-3
 
 
-def memory_option(p: argparse.ArgumentParser) -> None:
-    """Add ``--max-memory GB`` (the library's ``max_memory_gb``): work whose estimated
-    memory is beyond it is refused before it starts (exit status 2)."""
+def memory_option(p: argparse.ArgumentParser, text: str | None = None) -> None:
+    """Add ``--max-memory GB`` (the library's ``max_memory_gb``): by default, work
+    whose estimated memory is beyond it is refused before it starts (exit status 2);
+    ``text`` is the help of a command that uses the limit in another way."""
     p.add_argument("--max-memory", type=positive_float, default=None, metavar="GB",
-                   help="refuse, before starting, work that could need more memory "
-                   "than this (default 4)")
+                   help=text or "refuse, before starting, work that could need more "
+                   "memory than this (default 4)")
 
 
 def timeout_left(args: argparse.Namespace) -> float | None:

@@ -27,7 +27,8 @@ CYCLING_EXAMPLES = """\
   markone verify cycling xor                            the XOR cycle, exactly
   markone verify cycling xor --encoding 01 --order all  every order at once
   markone verify cycling parity3 --rule strict          the strict rule never moves
-  markone verify cycling data.csv --budget 100000"""
+  markone verify cycling data.csv --budget 100000
+  markone verify cycling data.csv --budget 10000000 --max-memory 16   a long cycle"""
 
 
 def _bound(args):
@@ -169,8 +170,8 @@ def add_cycling(verify_subparsers: Any) -> ArgumentParser:
                     "period of the weight cycle. --order all: every weight vector "
                     "reachable in any order (finite: the cycling theorem).",
                     example=CYCLING_EXAMPLES, func=_cycling,
-                    exits={EXIT_OK: "decided", EXIT_UNDECIDED: "--budget or --timeout "
-                           "stopped the search"})
+                    exits={EXIT_OK: "decided", EXIT_UNDECIDED: "--budget, --timeout "
+                           "or --max-memory stopped the search"})
     data_options(c, what="FILE|xor|parity3")
     c.add_argument("--encoding", choices=("pm1", "01"), default="pm1",
                    help="inputs of the built-in data sets: -1/+1 or 0/1")
@@ -185,5 +186,10 @@ def add_cycling(verify_subparsers: Any) -> ArgumentParser:
                    help="stop the search after about this long (exit 4, what was found "
                    "so far)")
     c.add_argument("--no-intercept", action="store_true", help="no constant input")
-    memory_option(c)
+    memory_option(c, text="the memory the search may keep (default 4). --order all: "
+                  "a --budget whose states could need more is refused before starting "
+                  "(exit 2). cyclic: the states kept (their digits counted) and the "
+                  "presentations replayed are counted as the search goes, and it stops "
+                  "before they would need more (exit 4, what was found so far); raise "
+                  "it, e.g. --max-memory 16, for long cycles of wide or huge numbers")
     return c

@@ -216,3 +216,34 @@ def test_step_last_xy_is_epoch_last_xy_on_one_row(x, sign, c, status_after):
             assert fn(row, sign, c, 1.0, w, s) == want
             assert w.tobytes() == want_w.tobytes() and s.tolist() == want_s.tolist()
     assert want_s[0] == status_after
+
+
+@pytest.mark.parametrize("x, sign, c, stop", [
+    ([1.0, -2.0, 0.5], -1.0, 1.0, 0),         # an update
+    ([0.5, 0.0, -1.0], 1.0, 1.0, 0),          # no update
+    ([0.0, 0.0, 0.0], 1.0, 0.0, 2),           # a zero vector without intercept
+    ([1.0, np.nan, 0.0], 1.0, 1.0, 1),        # not finite
+])
+def test_counted_step_is_step_last_xy_counted(x, sign, c, stop):
+    # plain, and the compiled entry point learn_one calls, on a strided row too
+    w0 = np.array([0.5, 1.0, -1.0, 2.0])
+    want_w, want_s = w0.copy(), np.zeros(2, dtype=np.int64)
+    want = _kernels.step_last_xy(np.array(x), sign, c, 1.0, want_w, want_s)
+    entry = jit.entry_point(_kernels.counted_step, _kernels.COUNTED_STEP)
+    for fn in (_kernels.counted_step, entry):
+        for row in (np.array(x), np.repeat(np.array(x), 2)[::2]):
+            w, s = w0.copy(), np.array([0, 0, 7], dtype=np.int64)
+            assert fn(row, sign, c, 1.0, w, s) == stop == want_s[0]
+            assert w.tobytes() == want_w.tobytes() and s.tolist() == [stop, 0, 7 + want]
+
+
+def test_one_index_is_the_sign_of_one_score():
+    rng = np.random.default_rng(0)
+    entry = jit.entry_point(_kernels.one_index, _kernels.ONE_INDEX)
+    for _ in range(50):
+        x, w, c = rng.standard_normal(4), rng.standard_normal(5), float(rng.integers(0, 3))
+        want = int(_kernels.one_score(x, w, w[-1] * c) >= 0)
+        strided = np.repeat(x, 2)[::2]
+        assert _kernels.one_index(x, w, c) == entry(x, w, c) == entry(strided, w, c) == want
+    assert entry(np.array([np.inf, 1.0, 0, 0]), w, c) == -1
+    assert entry(np.zeros(4), np.zeros(5), 1.0) == 1   # a zero score: classes_[1]

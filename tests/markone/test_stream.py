@@ -336,3 +336,170 @@ def test_predict_one_refuses_a_row_that_predict_refuses(make, bad):
     for x in (row, row.tolist()):
         with pytest.raises(ValueError, match="x contains NaN or infinity"):
             est.predict_one(x)
+
+
+# the compiled lean path: after the plain presentations, one call of machine code -----
+
+def _past_the_plain_presentations(clf, d=3, seed=5):
+    """``clf`` after a partial_fit of PLAIN_PRESENTATIONS rows (its later
+    learn_one calls may take the compiled path), and fresh integer rows for it."""
+    from markone._internal.jit import PLAIN_PRESENTATIONS
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(PLAIN_PRESENTATIONS + 300, d)).astype(float)
+    X[~X.any(axis=1), 0] = 1.0   # no zero row (refused when intercept=False)
+    y = np.where(X @ rng.standard_normal(d) + rng.standard_normal(len(X)) > 0, "b", "a")
+    n = PLAIN_PRESENTATIONS
+    clf.partial_fit(X[:n], y[:n], classes=["a", "b"])
+    return X[n:], y[n:]
+
+
+def _twins(make=Perceptron):
+    a, b = make(), make()
+    X, y = _past_the_plain_presentations(a)
+    _past_the_plain_presentations(b)
+    return a, b, X, y
+
+
+def _same_state(a, b):
+    return a.n_mistakes_ == b.n_mistakes_ and a.w_.tobytes() == b.w_.tobytes()
+
+
+def test_the_compiled_path_is_taken_and_counts_its_updates(monkeypatch):
+    lean, general, X, y = _twins()
+    before = lean.n_mistakes_
+    for x, t in zip(X, y):
+        lean.learn_one(x, t)
+        general.learn_one(x.tolist(), t)
+    assert lean._engine.step_updates == lean.n_mistakes_ - before > 0   # compiled
+    assert general._engine.step_updates == 0   # lists took the general path
+    assert _same_state(lean, general)
+    assert lean.result_.mistakes == lean.n_mistakes_
+    # the lean path calls nothing in Python: the general path is not reached
+    monkeypatch.setattr(markone.perceptron.OnlineClassifier, "learn_one", None)
+    lean.learn_one(X[0], y[0])
+
+
+@pytest.mark.parametrize("convert", [
+    lambda x: x.astype(np.float32), lambda x: x.astype(np.int64),
+    lambda x: x.astype(">f8"), lambda x: np.repeat(x, 2)[::2],      # a strided view
+    lambda x: np.asfortranarray(np.stack([x, x]))[0],
+    lambda x: _read_only(x), lambda x: x.tolist(), lambda x: x.view(np.matrix)[0].A1,
+], ids=["float32", "int64", "big-endian", "strided", "fortran-row", "read-only", "list",
+        "from-matrix"])
+def test_every_row_form_learns_as_a_float64_row_does(convert):
+    lean, other, X, y = _twins()
+    for x, t in zip(X, y):
+        lean.learn_one(x, t)
+        other.learn_one(convert(x), t)
+    assert _same_state(lean, other)
+    assert [lean.predict_one(convert(x)) for x in X] == lean.predict(X).tolist()
+
+
+def _read_only(x):
+    x = x.copy()
+    x.flags.writeable = False
+    return x
+
+
+def test_the_compiled_path_refuses_what_the_general_path_refuses():
+    clf, _, X, y = _twins()
+    clf.learn_one(X[0], y[0])
+    state = (clf.n_mistakes_, clf.w_.tobytes())
+    bad = [(np.array([np.nan, 1.0, 2.0]), "a", "NaN or infinity"),
+           (np.array([1.0, np.inf, 2.0]), "b", "NaN or infinity"),
+           (np.array([1.0, 2.0]), "a", "one sample of 3 features"),
+           (np.array([[1.0, 2.0, 3.0]]), "a", "one sample of 3 features"),
+           (np.array([1.0, 2.0, 3.0]), "c", r"y='c' is not one of the classes"),
+           (np.array([1.0, 2.0, 3.0]), ["a"], r"y=\['a'\] is not one of the classes"),
+           (np.array([1.0, 2.0, 3.0], dtype=np.complex128), "a", "complex")]
+    for x, t, message in bad:
+        with pytest.raises(ValueError, match=message):
+            clf.learn_one(x, t)
+        assert (clf.n_mistakes_, clf.w_.tobytes()) == state   # nothing changed
+    with pytest.raises(ValueError, match="differs from the classes"):
+        clf.learn_one(X[0], "a", classes=["a", "z"])
+    for x, _, _ in bad[:2]:
+        with pytest.raises(ValueError, match="x contains NaN or infinity"):
+            clf.predict_one(x)
+    with pytest.raises(ValueError, match="Complex data not supported"):
+        clf.predict_one(bad[-1][0])
+    clf.learn_one(X[1], y[1])   # a refused row left the compiled state clean
+    assert clf._engine._status[:2].tolist() == [0, 0]
+
+
+def test_the_compiled_path_refuses_a_zero_row_without_intercept():
+    clf = Perceptron(intercept=False)
+    _past_the_plain_presentations(clf)
+    assert clf.learn_one(np.array([1.0, 0.0, 0.0]), "b") is clf
+    with pytest.raises(ValueError, match="zero vector and intercept=False"):
+        clf.learn_one(np.zeros(3), "a")
+
+
+def test_other_dtypes_compile_nothing_more():
+    from markone._internal.jit import compiled
+    clf, _, X, y = _twins()
+    for x, t in zip(X[:20], y[:20]):
+        for row in (x, x.astype(np.float32), x.astype(np.int64), np.repeat(x, 2)[::2]):
+            clf.learn_one(row, t)
+            clf.predict_one(row)
+    assert len(compiled(markone._kernels.counted_step).signatures) == 1
+    assert len(compiled(markone._kernels.one_index).signatures) == 1
+
+
+def test_partial_fit_and_learn_one_interleave_on_the_compiled_path():
+    lean, general, X, y = _twins()
+    for k in range(0, 300, 50):
+        for x, t in zip(X[k:k + 25], y[k:k + 25]):
+            lean.learn_one(x, t)
+            general.learn_one(x.tolist(), t)
+        lean.partial_fit(X[k + 25:k + 50], y[k + 25:k + 50])
+        general.partial_fit(X[k + 25:k + 50], y[k + 25:k + 50])
+        assert _same_state(lean, general)
+    assert lean.mistakes_per_epoch_ == general.mistakes_per_epoch_
+
+
+def test_a_pickled_or_cloned_stream_continues_as_the_original():
+    from sklearn.base import clone
+    clf, _, X, y = _twins()
+    for x, t in zip(X[:100], y[:100]):
+        clf.learn_one(x, t)
+    copy = pickle.loads(pickle.dumps(clf))   # the compiled shortcut is not pickled
+    assert "_lean_learning" in clf.__dict__ and "_lean_learning" not in copy.__dict__
+    for x, t in zip(X[100:], y[100:]):
+        clf.learn_one(x, t)
+        copy.learn_one(x, t)
+        assert clf.predict_one(x) == copy.predict_one(x)
+    assert _same_state(clf, copy)
+    fresh = clone(clf)
+    assert fresh.get_params() == clf.get_params() and not hasattr(fresh, "_engine")
+    assert fresh.learn_one(X[0], "b", classes=["a", "b"]).n_mistakes_ == 1
+
+
+def test_fit_and_set_params_drop_the_shortcuts():
+    clf, twin, X, y = _twins(lambda: Perceptron(max_epochs=3))
+    for x, t in zip(X, y):
+        clf.learn_one(x, t)
+        clf.predict_one(x)
+    old = clf._engine
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", markone.ConvergenceWarning)
+        clf.fit(X[:50], y[:50])     # a new state: the shortcuts of the old one are gone
+        twin.fit(X[:50], y[:50])
+    for x, t in zip(X, y):
+        clf.learn_one(x, t)
+        twin.learn_one(x.tolist(), t)
+    assert clf._engine is not old and _same_state(clf, twin)
+    clf.predict_one(X[0])
+    clf.set_params(variant="pocket")
+    assert not {"_lean_learning", "_lean_predicting"} & set(clf.__dict__)
+
+
+@pytest.mark.parametrize("variant", ["averaged", "pocket", "voted"])
+def test_only_the_last_variant_has_compiled_shortcuts(variant):
+    clf, twin, X, y = _twins(lambda: Perceptron(variant=variant))
+    for x, t in zip(X[:50], y[:50]):
+        clf.learn_one(x, t)
+        twin.learn_one(x.tolist(), t)
+        assert clf.predict_one(x) == twin.predict_one(x.tolist())
+    assert _same_state(clf, twin) and clf._engine.compiled_step() is None
+    assert clf._lean_predicting[0] is None

@@ -3,7 +3,10 @@
 Every case pins down one convention or definition of the perceptron and stores the
 expected answer computed by markone itself (:func:`markone.train` in exact mode, the
 multiclass and kernel estimators on integer data, which are exact in float64), so the
-suite is exactly what markone does. A multi-pass run is written as one explicit stream
+suite is exactly what markone does. The one multiclass case that needs exact
+arithmetic (``exact-multiclass-scores``) has the argmax rule replayed in Fractions
+(:func:`verify.conformance.replay.multiclass_run`) as its answer: markone's
+multiclass estimator computes in float64. A multi-pass run is written as one explicit stream
 (``order``) presented once, so every case has the same shape: data, stream, answer.
 
 >>> [c["id"] for c in build_cases()][:3]
@@ -13,6 +16,7 @@ suite is exactly what markone does. A multi-pass run is written as one explicit 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
 from fractions import Fraction
 
 import numpy as np
@@ -324,6 +328,63 @@ def _steps():
         [0, 1, 4, 0, 2, 0, 2, 3, 4], False)
 
 
+# 2**-40 ~ 9.1e-13, below the smallest tolerance on ties a diagnosis tries (1e-12)
+_E = Fraction(1, 2**40)
+# 2**53: float64's integers end here, so 2**53 + 1 rounds to 2**53 (ties to even)
+_N = Fraction(2) ** 53
+
+
+def _intercept_rounding():
+    return _binary(
+        "exact-intercept-rounding", "a product float64 rounds, beside the intercept",
+        "exact-arithmetic",
+        "exact arithmetic beside the intercept: after w = (1 + 2^-40, -1), example 1 "
+        "(1 - 2^-40, label -1) scores (1 + 2^-40)(1 - 2^-40) - 1 = -2^-80 exactly, "
+        "correct; float64 rounds the product 1 - 2^-80 to 1 and scores 0, a mistake. "
+        "Example 2 (1, label +1) scores 2^-40 in any arithmetic, correct: a tolerance "
+        "on ties (1e-12 or more) would count it as a mistake",
+        [[-(1 + _E)], [1 - _E], [1]], [-1, -1, 1], [0, 2, 1], True,
+        float64_can_pass=False,
+        notes="float64 cannot pass: the inputs are doubles, their product is not.")
+
+
+def _averaged_sum():
+    return _binary(
+        "exact-averaged-sum", "an average whose float64 running sum loses the ones",
+        "exact-arithmetic",
+        "the averaged vector is the exact mean of the iterates: the first coordinate "
+        "runs through 2^53, 1, 1, 1 - 2^53 (sum 3, mean 3/4); a float64 running sum "
+        "rounds 2^53 + 1 to 2^53 twice and ends at 1 (mean 1/4). Every score and "
+        "iterate is exact in float64: only the sum rounds",
+        [[_N, 1], [_N - 1, 0], [1, 1], [_N, 0]], [1, -1, 1, -1], [0, 1, 2, 3], False,
+        variant="averaged", float64_can_pass=False,
+        notes="float64 cannot pass: its running sum of the iterates rounds.")
+
+
+def _multiclass_exact():
+    """A multiclass case in exact arithmetic: its answer is the argmax rule replayed
+    in Fractions (markone's MulticlassPerceptron computes in float64)."""
+    from verify.conformance.replay import exact_rows, multiclass_run
+
+    X = [[_N, 1, _N], [1, 1, -1], [0, 1, 0]]
+    problem = {"intercept": False, "X": [[float(v) for v in r] for r in X],
+               "y": [1, 1, 2], "order": [0, 1, 1, 2], "n_classes": 3,
+               "queries": [[1, 1, -1], [0, 1, 0], [-1, 0, 1]]}
+    W, mistakes, argmax = multiclass_run(problem)
+    queries = exact_rows({"X": problem["queries"], "intercept": False})
+    expected = {"mistakes": mistakes, "W": [exact_vector(row) for row in W],
+                "predictions": [argmax(q) for q in queries]}
+    return _case(
+        "exact-multiclass-scores", "class scores float64 cancels to a tie",
+        "exact-arithmetic",
+        "exact arithmetic in the argmax: after a mistake on (2^53, 1, 2^53), class 1 "
+        "scores (1, 1, -1) exactly 2^53 + 1 - 2^53 = 1 and class 0 scores -1, so class "
+        "1 is predicted, correctly; float64 rounds 2^53 + 1 to 2^53, every class "
+        "scores 0, and the tie goes to class 0: a mistake",
+        problem, expected, task="multiclass", float64_can_pass=False,
+        notes="float64 cannot pass: the cancellation loses the 1.")
+
+
 def _multiclass_case(cid, title, pins, X, y, order, queries):
     from markone.multiclass import MulticlassPerceptron
 
@@ -409,23 +470,52 @@ def _kernel_slips():
                         [2, 3, 2, 4, 2, 4, 2, 0])
 
 
-def build_cases() -> list[JSONDict]:
-    """Every case of the suite, in a fixed order (a list of case dicts)."""
-    return [
-        _zero_score(), _lattice(), _greedy(), _intercept(), _rational_tie(),
-        _near_tie(), _cancellation(),
-        _extreme(_BIG, "extreme-large", "1e+150"),
-        _extreme(1 / _BIG, "extreme-small", "1e-150"),
-        _xor(),
-        _variant("averaged", "averaged: the mean of the iterates after every "
-                 "presentation (not only after mistakes; the zero start excluded)"),
-        _variant("voted", "voted (Freund & Schapire): each iterate votes, weighted by "
-                 "the presentations it survived; sign(0) = +1"),
-        _variant("pocket", "pocket (Gallant): the iterate with the longest run of "
-                 "consecutive correct presentations; a longer run replaces it, ties "
-                 "keep the earlier"),
-        _multiclass(), _kernel(),
-        _voted_ties(), _pocket_ties(), _multiclass_stream(), _kernel_stream(),
-        _pocket_no_run(), _voted_close(), _float32_overflow(), _float32_underflow(),
-        _steps(), _kernel_slips(),
-    ]
+def _builders():
+    """Each case's id and the function that builds it, in the suite's order."""
+    def variant(name, pins):
+        return lambda: _variant(name, pins)
+
+    return {
+        "zero-score-orthonormal": _zero_score, "worst-order-lattice": _lattice,
+        "worst-order-greedy": _greedy, "intercept-convention": _intercept,
+        "exact-rational-tie": _rational_tie, "float64-near-tie": _near_tie,
+        "exact-cancellation": _cancellation,
+        "extreme-large": lambda: _extreme(_BIG, "extreme-large", "1e+150"),
+        "extreme-small": lambda: _extreme(1 / _BIG, "extreme-small", "1e-150"),
+        "xor-cycle": _xor,
+        "variant-averaged": variant(
+            "averaged", "averaged: the mean of the iterates after every presentation "
+            "(not only after mistakes; the zero start excluded)"),
+        "variant-voted": variant(
+            "voted", "voted (Freund & Schapire): each iterate votes, weighted by the "
+            "presentations it survived; sign(0) = +1"),
+        "variant-pocket": variant(
+            "pocket", "pocket (Gallant): the iterate with the longest run of "
+            "consecutive correct presentations; a longer run replaces it, ties keep "
+            "the earlier"),
+        "multiclass-argmax-ties": _multiclass, "kernel-dual-counts": _kernel,
+        "variant-voted-ties": _voted_ties, "variant-pocket-ties": _pocket_ties,
+        "multiclass-stream-order": _multiclass_stream,
+        "kernel-stream-order": _kernel_stream, "variant-pocket-no-run": _pocket_no_run,
+        "variant-voted-close-vote": _voted_close, "float32-overflow": _float32_overflow,
+        "float32-underflow": _float32_underflow, "step-size": _steps,
+        "kernel-dual-count-slips": _kernel_slips,
+        "exact-intercept-rounding": _intercept_rounding,
+        "exact-averaged-sum": _averaged_sum, "exact-multiclass-scores": _multiclass_exact,
+    }
+
+
+def build_cases(ids: Iterable[str] | None = None) -> list[JSONDict]:
+    """Every case of the suite (or those whose id is in ``ids``), in a fixed order (a
+    list of case dicts); only the cases asked for are built.
+
+    >>> [c["expected"]["mistakes"] for c in build_cases(["exact-averaged-sum"])]
+    [3]
+    """
+    builders = _builders()
+    wanted = set(builders) if ids is None else set(ids)
+    unknown = sorted(wanted - set(builders))
+    if unknown:
+        raise ValueError(f"no case {unknown[0]!r} in the suite (its cases: "
+                         f"{', '.join(builders)}).")
+    return [build() for cid, build in builders.items() if cid in wanted]

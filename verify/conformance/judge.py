@@ -42,6 +42,7 @@ from verify.conformance.compare import scale_factor as _scale_factor
 from verify.conformance.misreadings import (
     arithmetic_misreadings,
     kernel_slips,
+    multiclass_arithmetic,
     step_misreadings,
 )
 from verify.conformance.protocol import parse_number, parse_vector
@@ -499,6 +500,7 @@ def _diagnose_multiclass(case, got):
         out.append("one-vs-rest: one binary perceptron per class (that class against "
                    "the rest), each updated on every example, instead of the argmax "
                    "rule (a different multiclass reduction)")
+    out += multiclass_arithmetic(case, got, case.get("tolerance", 0))
     return out + _stream_misreadings(problem, got, case.get("tolerance", 0))
 
 

@@ -17,19 +17,22 @@ decision). Nothing is named that its replay does not reproduce.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from markone._internal.typing import JSONDict
-from verify.conformance.compare import reproduces
+from verify.conformance.compare import close, reproduces
 from verify.conformance.replay import (
     KERNEL_SLIPS,
     BinaryRun,
     binary_run,
     kernel_run,
+    multiclass_run,
     variant_answer,
 )
 
-__all__ = ["arithmetic_misreadings", "step_misreadings", "kernel_slips", "RANGE_WORDS",
+__all__ = ["arithmetic_misreadings", "multiclass_arithmetic", "rounding_words",
+           "step_misreadings", "kernel_slips", "RANGE_WORDS", "AVERAGE_WORDS",
            "STEP_WORDS", "SLIP_WORDS"]
 
 #: How float32's range changed a decision, in the words of a diagnosis.
@@ -39,6 +42,9 @@ RANGE_WORDS = {
     "underflow": "underflow (an input or product below float32's smallest number, "
                  "about 1.4e-45, became 0: a tie where the exact score is not 0)",
 }
+
+#: What rounding changed when only the averaged variant's running sum rounds.
+AVERAGE_WORDS = "the average (the running sum of the iterates rounds)"
 
 #: The steps other than the rule's ``y x`` (:data:`verify.conformance.replay.STEPS`).
 STEP_WORDS = {
@@ -63,29 +69,68 @@ SLIP_WORDS = {
 def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
                            ) -> list[tuple[str, Fraction]]:
     """Does a float64 (or float32) replay of the rule reproduce the answer? The words
-    say when float32's range, not its rounding, changed a decision."""
+    say when float32's range, not its rounding, changed a decision, and when only the
+    weights changed (the averaged variant's running sum, kept in that arithmetic)."""
     problem = case["problem"]
     for arith in ("float64", "float32"):
         run = binary_run(problem, arithmetic=arith)
-        if not all(abs(float(v)) < float("inf") for v in run.w):
+        if not all(abs(float(v)) < float("inf") for vec in [run.w, *run.iterates]
+                   for v in vec):
             continue
-        exact_run = BinaryRun(w=[Fraction(float(v)) for v in run.w],
-                              mistakes=run.mistakes, correct=run.correct,
-                              iterates=[[Fraction(float(v)) for v in r]
-                                        for r in run.iterates])
-        k = reproduces(variant_answer(exact_run, problem), got,
-                       max(tol, 1e-6) if arith == "float32" else tol)
+        answer = variant_answer(_exact_copy(run), problem)
+        bound = max(tol, 1e-6) if arith == "float32" else tol
+        k, what = reproduces(answer, got, bound), "a decision"
+        if k is None and problem["variant"] == "averaged":   # the running sum rounds
+            answer["w"] = [Fraction(float(sum(c) / len(run.iterates)))
+                           for c in zip(*run.iterates)]
+            k, what = reproduces(answer, got, bound), AVERAGE_WORDS
         if k is None:
             continue
-        if arith == "float64" and not case["float64_can_pass"]:
-            return [("float64 arithmetic: rounding changes a decision of this case, "
-                     "which needs exact arithmetic (a float64 implementation declares "
-                     "arithmetic=float64 in its profile, and the case does not apply)",
-                     k)]
         ranges = [words for flag, words in RANGE_WORDS.items() if getattr(run, flag)]
-        if ranges:
-            return [(f"{arith} arithmetic: {' and '.join(ranges)} changed a decision", k)]
-        return [(f"{arith} arithmetic: rounding changed a decision", k)]
+        return [(rounding_words(case, arith, what, ranges), k)]
+    return []
+
+
+def _exact_copy(run: BinaryRun) -> BinaryRun:
+    """A float replay's numbers as the Fractions they are."""
+    return BinaryRun(w=[Fraction(float(v)) for v in run.w], mistakes=run.mistakes,
+                     correct=run.correct,
+                     iterates=[[Fraction(float(v)) for v in r] for r in run.iterates])
+
+
+def rounding_words(case: JSONDict, arith: str, what: str = "a decision",
+                   ranges: Sequence[str] = ()) -> str:
+    """A diagnosis naming ``arith`` (``"float64"`` or ``"float32"``) arithmetic:
+    its ``ranges`` (:data:`RANGE_WORDS`' words) or its rounding, which changed
+    ``what`` (``"a decision"``, :data:`AVERAGE_WORDS`); for float64 on
+    a case that needs exact arithmetic, the reason it does not apply to a float64
+    profile.
+
+    >>> rounding_words({"float64_can_pass": False}, "float64", AVERAGE_WORDS)[:61]
+    'float64 arithmetic: rounding changes the average (the running'
+    """
+    if arith == "float64" and not case["float64_can_pass"]:
+        return (f"float64 arithmetic: rounding changes {what} of this case, which needs "
+                "exact arithmetic (a float64 implementation declares arithmetic=float64 "
+                "in its profile, and the case does not apply)")
+    if ranges:
+        return f"{arith} arithmetic: {' and '.join(ranges)} changed {what}"
+    return f"{arith} arithmetic: rounding changed {what}"
+
+
+def multiclass_arithmetic(case: JSONDict, got: JSONDict, tol: float) -> list[str]:
+    """Does the argmax rule replayed in float64 (or float32) give the answer's ``W``
+    and mistakes?"""
+    problem = case["problem"]
+    for arith in ("float64", "float32"):
+        W, mistakes, _ = multiclass_run(problem, arithmetic=arith)
+        exact = [[Fraction(float(v)) for v in row] for row in W] if all(
+            abs(float(v)) < float("inf") for row in W for v in row) else None
+        if exact is not None and got.get("mistakes", mistakes) == mistakes and len(
+                got["W"]) == len(exact) and all(close(g, e, max(tol, 1e-6) if arith ==
+                                                      "float32" else tol)
+                                                for g, e in zip(got["W"], exact)):
+            return [rounding_words(case, arith)]
     return []
 
 

@@ -132,8 +132,7 @@ def _float_run(order, rows, ys, mistake, arithmetic):
     ftype = np.float64 if arithmetic == "float64" else np.float32
     zero = ftype(0)
     with np.errstate(all="ignore"):
-        frows = [[ftype(float(v)) if abs(v) < 2**1024 else ftype(math.copysign(
-            math.inf, v)) for v in r] for r in rows]
+        frows = [[_rounded(v, ftype) for v in r] for r in rows]
         over = not all(np.isfinite(v) for r in frows for v in r)
         under = any(v != 0 and f == 0 for r, fr in zip(rows, frows) for v, f in zip(r, fr))
         iterates, correct, mistakes = [], [], 0
@@ -154,6 +153,11 @@ def _float_run(order, rows, ys, mistake, arithmetic):
             iterates.append(list(w))
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct,
                      overflow=over, underflow=under)
+
+
+def _rounded(v: Fraction, ftype: type) -> Any:
+    """``v`` rounded to ``ftype`` (numpy's float64 or float32); inf beyond float64."""
+    return ftype(float(v)) if abs(v) < 2**1024 else ftype(math.copysign(math.inf, v))
 
 
 def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
@@ -190,17 +194,29 @@ def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
                  zip(vectors, counts))) for q in queries], "mistakes": run.mistakes}
 
 
-def multiclass_run(problem: JSONDict, *, ties: str = "lowest"
-                   ) -> tuple[list[list[Fraction]], int, Callable[..., int]]:
+def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
+                   arithmetic: str = "exact"
+                   ) -> tuple[list[list[Any]], int, Callable[..., int]]:
     """Replay the argmax rule; ``ties`` is ``"lowest"`` (the rule), ``"highest"``, or
-    ``"true-class"`` (a tie that includes the true class counts as correct).
-    Returns ``(W, mistakes, argmax)`` with ``argmax(x)`` the rule's prediction."""
-    rows = exact_rows(problem)
+    ``"true-class"`` (a tie that includes the true class counts as correct); in
+    ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (the inputs rounded, each
+    score summed in index order from 0, every product and sum rounded).
+    Returns ``(W, mistakes, argmax)`` with ``argmax(x)`` the rule's prediction (``x``
+    augmented, as exact numbers).
+
+    >>> p = {"intercept": False, "X": [[2.0**53, 1, 2.0**53], [1, 1, -1]],
+    ...      "y": [1, 1], "n_classes": 2, "order": [0, 1]}
+    >>> multiclass_run(p)[1], multiclass_run(p, arithmetic="float64")[1]
+    (1, 2)
+    """
+    number = _NUMBERS[arithmetic]
+    rows = [[number(v) for v in r] for r in exact_rows(problem)]
     K = int(problem["n_classes"])
-    W = [[Fraction(0)] * len(rows[0]) for _ in range(K)]
+    W = [[number(0)] * len(rows[0]) for _ in range(K)]
 
     def scores(x):
-        return [sum((a * b for a, b in zip(W[k], x)), Fraction(0)) for k in range(K)]
+        return [sum((a * number(b) for a, b in zip(W[k], x)), number(0))
+                for k in range(K)]
 
     def argmax(x, true=None):
         s = scores(x)
@@ -211,13 +227,14 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest"
         return tied[-1] if ties == "highest" else tied[0]
 
     mistakes = 0
-    for i in problem["order"]:
-        x, c = rows[i], int(problem["y"][i])
-        p = argmax(x, c)
-        if p != c:
-            W[c] = [a + b for a, b in zip(W[c], x)]
-            W[p] = [a - b for a, b in zip(W[p], x)]
-            mistakes += 1
+    with np.errstate(all="ignore"):
+        for i in problem["order"]:
+            x, c = rows[i], int(problem["y"][i])
+            p = argmax(x, c)
+            if p != c:
+                W[c] = [a + b for a, b in zip(W[c], x)]
+                W[p] = [a - b for a, b in zip(W[p], x)]
+                mistakes += 1
     return W, mistakes, argmax
 
 
@@ -246,6 +263,14 @@ def one_vs_rest_run(problem: JSONDict) -> tuple[list[list[Fraction]], int]:
                 changed = True
         mistakes += changed
     return W, mistakes
+
+
+#: How a replay holds a number in each arithmetic (an exact input rounded once).
+_NUMBERS: dict[str, Callable[[Any], Any]] = {
+    "exact": Fraction,
+    **{name: (lambda ftype: lambda v: ftype(v) if isinstance(v, np.floating) else
+              _rounded(Fraction(v), ftype))(ftype)
+       for name, ftype in (("float64", np.float64), ("float32", np.float32))}}
 
 
 #: Slips in keeping the dual counts (the rule: ``alpha`` starts at 0, a mistake on

@@ -80,7 +80,16 @@ def markone_impl(problem):
 @pytest.mark.parametrize("impl", [markone_impl, impls.correct],
                          ids=["markone", "fraction-loop"])
 def test_every_case_passes_against_two_implementations(cases, impl):
+    """markone's MulticlassPerceptron computes in float64: it fails the one multiclass
+    case that needs exact arithmetic (added after this test); the Fraction loop passes
+    every case."""
     results = C.run_suite(cases, C.adapter_for(impl))
+    if impl is markone_impl:
+        [r] = [r for r in results if not r.passed]
+        # its scores are numpy's sums (another order than the replay's): no cause is
+        # reproduced, so none is named
+        assert r.id == "exact-multiclass-scores" and r.diagnosis == ()
+        return
     assert [r.id for r in results if not r.passed] == []
     assert C.exit_status(results) == 0
 
@@ -212,9 +221,11 @@ def test_float_implementation_fails_only_where_floats_cannot_pass(cases):
     assert failed == {c["id"] for c in cases if not c["float64_can_pass"]}
     for r in results:
         if not r.passed:
-            assert any(d.startswith("float64 arithmetic: rounding changes a decision "
-                                    "of this case, which needs exact arithmetic")
-                       for d in r.diagnosis)
+            what = "the average (the running sum of the iterates rounds)" if (
+                r.variant == "averaged") else "a decision"
+            assert any(d.startswith(f"float64 arithmetic: rounding changes {what} of "
+                                    "this case, which needs exact arithmetic")
+                       for d in r.diagnosis), r.id
 
 
 def test_not_applicable_cases_are_said_so(cases):
@@ -382,7 +393,7 @@ def test_cli_command_errors_show_stderr(suite, tmp_path, capsys):
 def test_cli_reports_and_exit_statuses(suite, tmp_path, capsys):
     impl = f"{HERE / 'conformance_impls.py'}"
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:correct"]) == 0
-    assert "25 passed, 0 failed" in capsys.readouterr().out
+    assert "28 passed, 0 failed" in capsys.readouterr().out
     report = tmp_path / "r.xml"
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:zero_correct",
                  "--format", "junit", "--report", str(report)]) == 1
@@ -394,7 +405,10 @@ def test_cli_reports_and_exit_statuses(suite, tmp_path, capsys):
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:strict",
                  "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
-    assert doc["exit_status"] == 1 and doc["summary"]["failed"] == 23
+    # 23 before exact-intercept-rounding and exact-averaged-sum (both start on a tie)
+    assert doc["exit_status"] == 1 and doc["summary"]["failed"] == 25
+    assert {"exact-intercept-rounding", "exact-averaged-sum"} <= {
+        r["id"] for r in doc["cases"] if r["status"] == "fail"}
     # bad input: exit 2, one line, nothing written
     for argv in (["--impl", "nocolon"], ["--impl", "no_such_mod_xyz:f"],
                  ["--cmd", "no-such-program-xyz"], [],
@@ -433,10 +447,10 @@ def test_cli_node_example(suite, capsys):
     1 before profiles existed, with those two cases 'FAIL (float64: expected)')."""
     status = main(["adversary", "check", str(suite), "--cmd", f"node {NODE_EXAMPLE}"])
     out = capsys.readouterr().out
-    assert status == 0 and "23 passed, 0 failed, 0 errors, 2 not applicable" in out
+    assert status == 0 and "23 passed, 0 failed, 0 errors, 5 not applicable" in out
     assert "profile arithmetic=float64," in out and "declared in the handshake" in out
     assert out.count("the case needs exact arithmetic (float64 rounding changes its "
-                     "answer); the profile declares float64") == 2
+                     "answer); the profile declares float64") == 5
 
 
 def test_docs_show_the_complete_node_example():
