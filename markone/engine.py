@@ -317,7 +317,8 @@ class _Engine:
         them, the machine code of counted_step for one signature, called without numba's
         dispatch. ``step`` returns 0, or non-zero when the caller must act: a row to
         refuse (:attr:`stopped`, :meth:`refuse_step`), or else, from the plain step, the
-        last plain presentation made (ask ``lean_step`` again for the compiled one)."""
+        plain presentations are over (that step ran compiled; ask ``lean_step`` again
+        for the compiled step)."""
         if not self.lean:
             return None
         plain = _kernels.counted_step
@@ -326,10 +327,13 @@ class _Engine:
         return entry_point(plain, _kernels.COUNTED_STEP), self.w, self._status
 
     def _plain_step(self, x, sign, c, eta, w, status):
-        self.presented += 1
-        stop = _quiet(_kernels.counted_step)(x, sign, c, eta, w, status)
         plain = _kernels.counted_step
-        return stop or _kernels.pass_kernel(plain, self.presented, 1) is not plain
+        if _kernels.pass_kernel(plain, self.presented, 1) is plain:
+            self.presented += 1
+            return _quiet(plain)(x, sign, c, eta, w, status)
+        # the plain presentations are made (by these steps or by passes): compiled
+        # from this one on, and non-zero to say so
+        return entry_point(plain, _kernels.COUNTED_STEP)(x, sign, c, eta, w, status) or 1
 
     @property
     def step_updates(self) -> int:

@@ -528,3 +528,32 @@ def test_the_lean_path_runs_plain_then_compiled_as_train_does():
     res = markone.train(X, y, order=np.arange(n), max_epochs=1)  # the refusal: no step
     assert clf.n_mistakes_ == res.mistakes and clf.w_.tolist() == res.w.tolist()
     assert clf._engine.step_updates == clf.n_mistakes_ - 1   # all but the first call's
+
+
+def test_a_pass_that_makes_the_plain_presentations_ends_the_plain_steps(monkeypatch):
+    # the plain step of a learner whose partial_fit made the plain presentations runs
+    # its next presentation compiled, as train would, and hands over
+    from markone._internal.jit import PLAIN_PRESENTATIONS
+    X, y = _past_the_plain_presentations(Perceptron())   # rows to use
+    clf = Perceptron()
+    for x, t in zip(X[:10], y[:10]):
+        clf.learn_one(x, t, classes=None if hasattr(clf, "_code") else ["a", "b"])
+    plain = clf._lean_learning[2]
+    rows = np.tile(X, (PLAIN_PRESENTATIONS // len(X) + 1, 1))[:PLAIN_PRESENTATIONS]
+    clf.partial_fit(rows, np.resize(y, len(rows)))
+    assert clf._lean_learning[2] == plain                 # not told yet
+
+    def refuse(fn):
+        raise AssertionError("a plain step after the plain presentations")
+
+    monkeypatch.setattr(markone.engine, "_quiet", refuse)
+    before = clf.n_mistakes_
+    clf.learn_one(X[20], y[20])
+    monkeypatch.undo()
+    assert clf._lean_learning[2] != plain
+    twin = Perceptron()
+    for x, t in zip(X[:10], y[:10]):
+        twin.learn_one(x.tolist(), t, classes=["a", "b"])
+    twin.partial_fit(rows, np.resize(y, len(rows)))
+    twin.learn_one(X[20].tolist(), y[20])
+    assert _same_state(clf, twin) and clf.n_mistakes_ - before in (0, 1)
