@@ -76,7 +76,8 @@ def integer_rows_fit(Z: Any) -> bool:
     (True, False)
     """
     values = Z.data if hasattr(Z, "indptr") else np.asarray(Z)
-    return bool(Z.shape[0] < 2**MAX_ROW_BITS and np.all(np.abs(values) < 2**MAX_ENTRY_BITS)
+    return bool(Z.shape[0] < 2**MAX_ROW_BITS
+                and np.all(np.abs(values) < 2**MAX_ENTRY_BITS)
                 and np.all(values == np.round(values)))
 
 
