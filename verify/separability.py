@@ -416,8 +416,8 @@ def _unknown(stop, timeout_s, method):
     """The message of a check that ``stop`` left undecided."""
     if stop.stopped_by == TIMEOUT:
         return (f"unknown: no verdict within timeout_s={timeout_s:g} s "
-                f"(method={method!r}; stopped at: {stop.what}); raise timeout_s, or leave it out "
-                "for a verdict however long it takes")
+                f"(method={method!r}; stopped at: {stop.what}); raise timeout_s, or "
+                "leave it out for a verdict however long it takes")
     return (f"unknown: {stop.what} ran out of its work budget before a verdict "
             f"(method={method!r}); try another method")
 
@@ -632,10 +632,11 @@ def _perceptron(prob, deadline=None, small_first=False):
 # wide data far from separable: least-squares weights made exact (no LP)
 
 #: Columns (augmented) from which ``method="auto"`` looks for a Gordan certificate by
-#: least squares (:mod:`verify._leastsq`) before the LP: there the LP's basis fills in
-#: and its pivots cost what the whole least-squares search costs (measured on sparse
-#: random labels, 1 % non-zeros: at 1,000 columns 2.4 s of CPU for the LP, 2.0 s in all
-#: by least squares; at 2,000 columns 114 s against 7.7 s).
+#: least squares (:mod:`verify._leastsq`) before the LP: about where the LP's basis,
+#: filling in, makes it the dearer (CPU seconds on sparse random labels, n = 10 d,
+#: LP on 3 (d + 1) rows against least squares and exact completion: d = 500 with 5
+#: stored a row 0.12 against 0.27, with 100 a row the LP alone 0.84; d = 1,000 with
+#: 10 a row 2.8 against 0.95; d = 2,000 with 20 a row 125 against 7.3).
 LEAST_SQUARES_COLUMNS = 500
 
 
@@ -653,13 +654,16 @@ def _least_squares(prob, deadline):
     c = positive_weights(prob.Zf)
     if c is None:
         return None
+    if expired(deadline):
+        raise _Stopped(TIMEOUT, f"the least-squares weights, before their exact "
+                       f"certificate (a {prob.d:,} x {prob.d:,} integer solve)")
     _stage(prob, f"check_separable: exact certificate ({prob.d} x {prob.d} solve)")
     probe = None if deadline is None else (lambda ZB: _exact_solve_fits(ZB, deadline))
     cert = exact_completion(prob.Zf, c, probe=probe)
     if cert is None:
         return None
-    return _notsep("leastsq", _smallest_one(cert), f"least-squares weights on {prob.d} columns, made "
-                   "exact by one integer solve")
+    return _notsep("leastsq", _smallest_one(cert), f"least-squares weights on {prob.d} "
+                   "columns, made exact by one integer solve")
 
 
 #: The probe of :func:`_exact_solve_fits` solves a leading block of ``1 / 4`` the size.
@@ -670,13 +674,19 @@ def _exact_solve_fits(ZB, deadline):
     """Raise :class:`_Stopped` (``"timeout"``) when the exact solve of the square
     integer matrix ``ZB`` is predicted to end after ``deadline``: a solve of its
     leading block of a quarter the size, timed, times 4^3 (FLINT's solve grows as the
-    cube of the size: 2.96 measured from 1,001 to 2,001). Only with the user's
-    ``timeout_s``: without it nothing is timed."""
+    cube of the size: 2.99 measured from 2,001 to 4,001). The block's diagonal is
+    pushed away from 0 by the largest magnitude (a sparse block is often singular,
+    and a singular solve ends early, which would predict too little). Only with the
+    user's ``timeout_s``: without it nothing is timed."""
     from verify._basis import solve_exact
 
     k = max(1, ZB.shape[0] // _PROBE_FRACTION)
+    block = np.array(ZB[:k, :k], dtype=np.int64)
+    diagonal = block.diagonal()
+    np.fill_diagonal(block, diagonal + np.where(diagonal < 0, -1, 1)
+                     * max(1, int(np.abs(ZB).max(initial=0))))
     start = time.perf_counter()
-    solve_exact(ZB[:k, :k].tolist(), [1] * k)
+    solve_exact(block.tolist(), [1] * k)
     predicted = (time.perf_counter() - start) * (ZB.shape[0] / k) ** 3
     if start + predicted > deadline:
         raise _Stopped(TIMEOUT, f"the exact certificate (a {ZB.shape[0]:,} x "
