@@ -18,13 +18,21 @@ would take more than ``MAX_ENTRIES`` entries. The fitted exponents ``t ~ n^a`` (
 fixed d) and ``t ~ d^b`` (at fixed n) close the table.
 
 ``--sparse`` adds the 100,000 x 10,000 CSR matrix with 1 % non-zeros (100 a row,
-values 1..3) and random labels.
+values 1..3) and random labels, each side given the goal's 2 minutes
+(:data:`GOAL_S`).
+
+``--wide-scaling`` (alone: it skips the table) shows why that matrix is not decided
+in 2 minutes: the same data at d in :data:`WIDE_DS` (n = 10 d rows, 1 % non-zeros),
+CPU seconds of each stage (HiGHS's LP on ``3 (d + 1)`` rows, the least-squares
+weights, their exact completion by FLINT, the ``check_certificate`` re-check), the
+certificate's digits, the exponents fitted on them and their extrapolation to
+d = 10,000. With ``--write-docs`` it writes the block ``bench_lp_exact_wide``.
 
 With ``--write-docs`` everything printed replaces the measured block of
 ``docs/sparse-large.md`` (``<!-- bench_lp_exact: begin -->`` ... ``end -->``).
 
 Run: ``python benchmarks/bench_lp_exact.py [--quick] [--budget SECONDS] [--sparse]
-[--write-docs]``
+[--wide-scaling] [--write-docs]``
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -56,6 +65,11 @@ CELL_BUDGET_S = 300.0
 MAX_ENTRIES = 3 * 10**7
 #: Repeats (best of) of the cells whose both sides take under a second.
 REPEAT = 3
+#: Widths of ``--wide-scaling`` (n = 10 d rows, d / 100 stored a row), and the goal's.
+WIDE_DS = (500, 1000, 2000, 4000)
+WIDE_GOAL = 10_000
+#: The goal: 100,000 x 10,000 sparse, random labels, decided within 2 minutes.
+GOAL_S = 120.0
 #: Every line printed, for ``--write-docs``.
 PRINTED: list[str] = []
 
@@ -72,7 +86,7 @@ def load():
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def linprog_verdict(X, y):
+def linprog_verdict(X, y, time_limit=None):
     """The LP of the question, solved by a plain ``scipy.optimize.linprog`` (HiGHS);
     True (``t > 1e-9``), False, or None when it did not solve.
 
@@ -93,7 +107,8 @@ def linprog_verdict(X, y):
     c = np.zeros(d + 1)
     c[-1] = -1.0
     res = linprog(c, A_ub=A, b_ub=np.zeros(Z.shape[0]),
-                  bounds=[(-1, 1)] * d + [(None, 1)], method="highs")
+                  bounds=[(-1, 1)] * d + [(None, 1)], method="highs",
+                  options={} if time_limit is None else {"time_limit": time_limit})
     return None if res.status != 0 else bool(-res.fun > 1e-9)
 
 
@@ -217,14 +232,134 @@ def sparse_random(rng, n=100_000, d=10_000, k=100):
     A = sparse_matrix(n, d, k, rng)
     y = rng.choice([-1, 1], size=n)
     before = load()
-    v, tm = _timed(lambda: check_separable(A, y))
+    v, tm = _timed(lambda: check_separable(A, y, timeout_s=GOAL_S))
     say(f"  markone {tm:8.2f} s  separable={v.separable} via {v.method} "
-          f"({v.stopped_by or 'decided'})  load {before}")
-    lp, tl = _timed(lambda: linprog_verdict(A, y))
-    say(f"  linprog {tl:8.2f} s  separable={lp}  ratio {tl / tm:.2f}  load {load()}")
+          f"({v.stopped_by or 'decided'})  load {before}\n  {v.message}")
+    lp, tl = _timed(lambda: linprog_verdict(A, y, time_limit=GOAL_S))
+    ratio = (f"ratio {tl / tm:.2f}" if lp is not None and v.separable is not None
+             else "no ratio: not both decided")
+    say(f"  linprog {tl:8.2f} s  separable={lp}  {ratio}  load {load()}")
     if v.separable is not None:
         ok, tc = _timed(lambda: check_certificate(A, y, v))
         say(f"  re-check {tc:7.2f} s ({ok})")
+
+
+def _cpu(f):
+    """``(f(), CPU seconds of this process)``: HiGHS, LSQR and FLINT run on one thread
+    here, so CPU time is what a busy machine's load does not inflate."""
+    t = time.process_time()
+    out = f()
+    return out, time.process_time() - t
+
+
+def _slope(ds, ts):
+    """The exponent ``b`` of ``t ~ d^b`` fitted on the last two measured widths."""
+    pts = [(d, t) for d, t in zip(ds, ts) if t is not None and t > 0.01][-2:]
+    if len(pts) < 2:
+        return None
+    return math.log(pts[1][1] / pts[0][1]) / math.log(pts[1][0] / pts[0][0])
+
+
+def _wide_lp(Z, d, budget, done):
+    """``(CPU seconds, None)`` of HiGHS's LP on the first ``3 (d + 1)`` rows (random
+    labels: not separable), or ``(None, predicted seconds)`` when the exponent fitted
+    so far predicts more than ``budget``."""
+    from verify._cuts import CutLP
+
+    if len(done) >= 2:
+        b = _slope([x for x, _ in done], [t for _, t in done])
+        predicted = done[-1][1] * (d / done[-1][0]) ** (b or 3.0)
+        if predicted > budget:
+            return None, predicted
+    m = 3 * Z.shape[1]
+    (t, *_), cpu = _cpu(lambda: CutLP(Z[:m], first=m).solve())
+    assert t <= 1e-7, "3 (d + 1) random labels should not be separable"
+    return cpu, None
+
+
+def _wide_row(rng, d, budget, lp_done):
+    """One width of :func:`wide_scaling`: its stage times and certificate digits."""
+    from verify._leastsq import exact_completion, positive_weights
+
+    n = 10 * d
+    A = sparse_matrix(n, d, d // 100, rng)
+    y = rng.choice([-1, 1], size=n)
+    Z = sp_hstack_ones(A).multiply(y[:, None]).tocsr()
+    lp, predicted = _wide_lp(Z, d, budget, lp_done)
+    if lp is not None:
+        lp_done.append((d, lp))
+    c, lsq = _cpu(lambda: positive_weights(Z))
+    cert, exact = _cpu(lambda: exact_completion(Z, c))
+    assert cert is not None, "random labels: the least-squares weights should complete"
+    verdict = SimpleNamespace(separable=False, intercept=True, witness=None,
+                              certificate=cert)
+    _, recheck = _cpu(lambda: check_certificate(A, y, verdict))
+    digits = round(max(v.denominator.bit_length() for v in cert.values()) * math.log10(2))
+    return {"d": d, "lp": lp, "predicted": predicted, "lsq": lsq, "exact": exact,
+            "recheck": recheck,
+            "digits": digits, "bound": hadamard_digits(Z), "support": len(cert),
+            "load": load()}
+
+
+def hadamard_digits(Z):
+    """Digits of Hadamard's bound on a square basis of ``Z.shape[1]`` rows like those
+    of the CSR ``Z``: ``log10`` of the product of their norms, the mean row's times
+    the basis size (by Cramer's rule, the certificate's common denominator is such a
+    determinant)."""
+    norms = np.sqrt(np.asarray(Z.multiply(Z).sum(axis=1)).ravel())
+    return Z.shape[1] * float(np.mean(np.log10(norms)))
+
+
+def wide_scaling(rng, budget):
+    """Why 100,000 x 10,000 with random labels is not decided in 2 minutes: the
+    stages measured at :data:`WIDE_DS`, their exponents, the extrapolation."""
+    say(f"\n3. sparse random labels, n = 10 d, 1 % non-zeros (d / 100 a row, values "
+        f"1..3): CPU seconds a stage (one thread each); load {load()} on "
+        f"{os.cpu_count()} cores; an LP predicted above {budget:g} s is skipped")
+    say(f"  {'d':>6} {'LP 3(d+1) rows':>15} {'least sq.':>10} {'exact':>8} "
+        f"{'re-check':>9} {'digits':>7} {'support':>8}  load")
+    rows, lp_done = [], []
+    for d in WIDE_DS:
+        r = _wide_row(rng, d, budget, lp_done)
+        rows.append(r)
+        lp = (f"{r['lp']:15.2f}" if r["lp"] is not None
+              else f"{'(~' + format(r['predicted'], ',.0f') + ')':>15}")
+        say(f"  {d:>6} {lp} {r['lsq']:10.2f} {r['exact']:8.2f} {r['recheck']:9.2f} "
+            f"{r['digits']:>7} {r['support']:>8}  {r['load']}")
+    ds = [r["d"] for r in rows]
+    both = [r for r in rows if r["lp"] is not None and r["lp"] > 0.01]
+    if both:
+        r = both[-1]
+        say(f"  at d = {r['d']:,} the LP took {r['lp'] / (r['lsq'] + r['exact']):.1f}x "
+            "the least squares and their exact completion; (~N): the LP's prediction")
+    say(f"  fitted on the last two widths, extrapolated to d = {WIDE_GOAL:,} "
+        f"(n = {10 * WIDE_GOAL:,}):")
+    for key, name in (("lp", "HiGHS LP (dual simplex)"), ("lsq", "least-squares weights"),
+                      ("exact", "exact completion (FLINT)"), ("recheck", "re-check")):
+        ts = [r[key] for r in rows]
+        b = _slope(ds, ts)
+        last = max((i for i, t in enumerate(ts) if t is not None), default=None)
+        if b is None or last is None:
+            say(f"    {name}: too few widths")
+            continue
+        at_goal = ts[last] * (WIDE_GOAL / ds[last]) ** b
+        say(f"    {name}: d^{b:.2f}, {at_goal:,.0f} s at d = {WIDE_GOAL:,} "
+            f"({at_goal / GOAL_S:,.2f}x the goal's {GOAL_S:g} s)")
+    share = rows[-1]["digits"] / rows[-1]["bound"]
+    goal = sparse_matrix(1000, WIDE_GOAL, WIDE_GOAL // 100, rng)
+    goal = sp_hstack_ones(goal)
+    digits = share * hadamard_digits(goal) * (WIDE_GOAL + 1) / goal.shape[1]
+    say(f"    certificate: a common denominator of {share:.2f} x Hadamard's bound at "
+        f"d = {ds[-1]:,}, so about {digits:,.0f} digits at d = {WIDE_GOAL:,}: "
+        f"{WIDE_GOAL + 1:,} weights of that size, about "
+        f"{(WIDE_GOAL + 1) * digits * math.log2(10) / 8 / 2**20:,.0f} MB")
+
+
+def sp_hstack_ones(A):
+    """``[A, 1]`` as CSR (the intercept column)."""
+    import scipy.sparse as sp
+
+    return sp.hstack([A, np.ones((A.shape[0], 1))], format="csr")
 
 
 def main(argv=None):
@@ -233,10 +368,17 @@ def main(argv=None):
     p.add_argument("--budget", type=float, default=CELL_BUDGET_S,
                    help="skip cells predicted to take longer (s)")
     p.add_argument("--sparse", action="store_true", help="add the 100k x 10k sparse run")
+    p.add_argument("--wide-scaling", action="store_true",
+                   help="only the scaling of sparse random labels (d = 500..4000)")
     p.add_argument("--write-docs", action="store_true",
                    help="write what is printed into docs/sparse-large.md")
     a = p.parse_args(argv)
     rng = np.random.default_rng(SEED)
+    if a.wide_scaling:
+        wide_scaling(rng, a.budget)
+        if a.write_docs:
+            _write_docs("bench_lp_exact_wide", argv)
+        return
     say(f"bench_lp_exact: load {load()} on {os.cpu_count()} cores; times are wall-clock seconds on a shared machine: "
           "compare the ratios, measured in one run.")
     ns, ds = (NS[:2], DS[:2]) if a.quick else (NS, DS)
@@ -246,9 +388,14 @@ def main(argv=None):
     if a.sparse:
         sparse_random(rng)
     if a.write_docs:
-        command = "python benchmarks/bench_lp_exact.py " + " ".join(argv or sys.argv[1:])
-        write_block(ROOT / "docs" / "sparse-large.md", "bench_lp_exact",
-                    ["```text", f"$ {command.strip()}", *PRINTED, "```"])
+        _write_docs("bench_lp_exact", argv)
+
+
+def _write_docs(block, argv):
+    """Everything printed, with its command, into ``block`` of docs/sparse-large.md."""
+    command = "python benchmarks/bench_lp_exact.py " + " ".join(argv or sys.argv[1:])
+    write_block(ROOT / "docs" / "sparse-large.md", block,
+                ["```text", f"$ {command.strip()}", *PRINTED, "```"])
 
 
 if __name__ == "__main__":

@@ -161,7 +161,7 @@ def profile(X, y, repeat):
     """Where one compiled learn_one's time goes: ``(layer, microseconds)`` rows."""
     numba = load_numba()
     model = compiled_learner(X.shape[1])
-    step, w, status = model._engine.compiled_step()
+    step, w, status = model._engine.lean_step()
     c, eta = model._c, model._eta
     args = [(x, float(t), c, eta, w, status) for x, t in zip(X, y)]
 

@@ -31,6 +31,7 @@ Exactly, with rationals:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -229,10 +230,10 @@ class _Engine:
         self.runs = []
         self.after = []
         # [0, 1]: where a lean pass stopped (code, position); [2]: the updates made
-        # by compiled_step() (counted in compiled code: learn_one's lean path)
+        # by lean_step()'s steps (counted in their kernel: learn_one's lean path)
         self._status = np.zeros(3, dtype=np.int64)
         # presentations so far, counted while they decide the path (small runs stay
-        # uncompiled); compiled_step()'s are not counted: they come after
+        # uncompiled); lean_step()'s compiled steps are not counted: they come after
         self.presented = 0
 
     def _pass(self, fn, idx, *args):
@@ -242,8 +243,7 @@ class _Engine:
         self.presented += idx.shape[0]
         if epoch is not fn:  # compiled code reports these itself and never warns
             return epoch(*args)
-        with np.errstate(over="ignore", invalid="ignore"):  # the loops report these
-            return epoch(*args)
+        return _quiet(fn)(*args)
 
     def run_pass(self, yx, idx, eta, checks):
         """One pass over ``yx[idx]``; returns the number of mistakes."""
@@ -306,26 +306,47 @@ class _Engine:
         zero_rows_error(row)
         return self.run_pass(row, _ONE, eta, None)
 
-    def compiled_step(self):
-        """``(step, w, status)``: the compiled step of a lean engine that has made its
-        plain presentations (``None`` before, or when not lean), to call as
-        ``step(x, sign, c, eta, w, status)``. ``step`` is the machine code of
-        :func:`~markone._kernels.counted_step` for float64 rows ``x`` of the width
-        (any strides; the caller checks that), without numba's dispatch; it returns
-        0, or non-zero for a row to refuse by :meth:`refuse_step`. Its updates are
-        :attr:`step_updates`."""
-        plain = _kernels.counted_step
-        if not self.lean or _kernels.pass_kernel(plain, self.presented, 1) is plain:
+    def lean_step(self):
+        """``(step, w, status)`` of a lean engine (``None`` when not lean), to call as
+        ``step(x, sign, c, eta, w, status)`` for one float64 row ``x`` of the width (any
+        strides; the caller checks that) with ``w`` and ``status`` these: the step of
+        ``learn_one``'s lean path, which counts its update in :attr:`step_updates`.
+
+        While the engine has plain presentations to make, ``step`` is
+        :func:`~markone._kernels.counted_step` run plain (each call counts one); after
+        them, the machine code of counted_step for one signature, called without numba's
+        dispatch. ``step`` returns 0, or non-zero when the caller must act: a row to
+        refuse (:attr:`stopped`, :meth:`refuse_step`), or else, from the plain step, the
+        plain presentations are over (that step ran compiled; ask ``lean_step`` again
+        for the compiled step)."""
+        if not self.lean:
             return None
+        plain = _kernels.counted_step
+        if _kernels.pass_kernel(plain, self.presented, 1) is plain:
+            return self._plain_step, self.w, self._status
         return entry_point(plain, _kernels.COUNTED_STEP), self.w, self._status
+
+    def _plain_step(self, x, sign, c, eta, w, status):
+        plain = _kernels.counted_step
+        if _kernels.pass_kernel(plain, self.presented, 1) is plain:
+            self.presented += 1
+            return _quiet(plain)(x, sign, c, eta, w, status)
+        # the plain presentations are made (by these steps or by passes): compiled
+        # from this one on, and non-zero to say so
+        return entry_point(plain, _kernels.COUNTED_STEP)(x, sign, c, eta, w, status) or 1
 
     @property
     def step_updates(self) -> int:
-        """The updates made by :meth:`compiled_step` (counted in compiled code)."""
+        """The updates made by :meth:`lean_step`'s steps (counted in its kernel)."""
         return int(self._status[2])
 
+    @property
+    def stopped(self) -> bool:
+        """Whether a lean step stopped at a row to refuse (:meth:`refuse_step`)."""
+        return bool(self._status[0])
+
     def refuse_step(self, x):
-        """Raise for the row ``x`` that :meth:`compiled_step` stopped at."""
+        """Raise for the row ``x`` that a :meth:`lean_step` step stopped at."""
         self._raise_bad_row(x.reshape(1, -1), _ONE)
 
     def prediction(self, variant):
@@ -359,6 +380,15 @@ class _Engine:
             avg = [Fraction(sum(int(c) * int(v[j]) for c, v in zip(counts, vectors)), total)
                    for j in range(len(self.w))]
         return vectors, counts, avg
+
+
+@functools.cache
+def _quiet(fn):
+    """Plain kernel ``fn`` run with overflow and invalid-value warnings off (the loops
+    report those themselves): numpy's errstate as a decorator, made once per kernel
+    (building the context manager on every call cost a plain learn_one a fifth of its
+    time)."""
+    return np.errstate(over="ignore", invalid="ignore")(fn)
 
 
 _ONE = np.zeros(1, dtype=np.int64)

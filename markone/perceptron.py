@@ -127,11 +127,12 @@ class Perceptron(OnlineClassifier):
         """Learn from one example with the same rule as ``fit``; return ``self``
         (:meth:`OnlineClassifier.learn_one <markone._estimator.OnlineClassifier.learn_one>`).
 
-        Once the learner has made its plain presentations (the first 4,096, run
-        uncompiled), a float64 NumPy row of the width learned with a label of the
-        classes (and no ``classes=``) is one call of compiled code, which also
-        refuses NaN, infinity and a zero row without intercept; any other input is
-        converted and checked first, with the same result.
+        A float64 NumPy row of the width learned with a label of the classes (and no
+        ``classes=``) takes the lean path: one call of the step kernel, which also
+        refuses NaN, infinity and a zero row without intercept; compiled code once
+        the learner has made its plain presentations (the first 4,096, run
+        uncompiled). Any other input is converted and checked first, with the same
+        result.
         """
         if classes is None and x.__class__ is np.ndarray and x.dtype is _FLOAT64:
             shape, signs, step, c, eta, w, status = self._lean_learning
@@ -142,17 +143,24 @@ class Perceptron(OnlineClassifier):
                     pass  # not a class: the general path says so
                 else:
                     if step(x, sign, c, eta, w, status):
-                        self._engine.refuse_step(x)
+                        self._after_lean_step(x)
                     return self
         super().learn_one(x, y, classes)
         self._lean_learning = self._learning_shortcut()
         return self
 
+    def _after_lean_step(self, x):
+        """A lean step returned non-zero: refuse the row it stopped at, or else take
+        the compiled step now that the plain presentations are made."""
+        self._lean_learning = self._learning_shortcut()
+        if self._engine.stopped:
+            self._engine.refuse_step(x)
+
     def _learning_shortcut(self):
-        compiled_step = self._engine.compiled_step()
-        if compiled_step is None:
+        lean_step = self._engine.lean_step()
+        if lean_step is None:
             return _NO_LEARNING
-        step, w, status = compiled_step
+        step, w, status = lean_step
         signs = {label: float(code) for label, code in self._code.items()}
         return self._row_shape, signs, step, self._c, self._eta, w, status
 

@@ -249,7 +249,9 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
         lower -= prob.delta
         upper = _hull_norm_upper(Z, support, lam) + prob.delta
         if upper - lower > math.sqrt(rtol) * upper:   # float64 does not resolve it
-            u, lower, upper = _exact_interval(Z, support, prob.delta) or (u, lower, upper)
+            u, lower, upper = _exact_interval(
+                Z, support, prob.delta, lambda: lower > 0 or _separable(prob, intercept),
+                max_iter) or (u, lower, upper)
         offset = float(u[-1]) if intercept else 0.0
         if lower > 0:
             m = _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0,
@@ -676,7 +678,7 @@ def _worst_margin(Z, w, n_norm=None):
 _EXACT_ENTRIES = 50_000
 
 
-def _exact_interval(Z, support, delta):
+def _exact_interval(Z, support, delta, separable=None, max_iter=None):
     """The interval again, in rationals: the nearest point ``p`` of the affine hull of
     the support rows (with every weight positive it is a point of the hull, so
     ``||p||`` is an upper end) and the exact worst margin of the direction ``p`` (a
@@ -684,15 +686,42 @@ def _exact_interval(Z, support, delta):
     direction rounded to float64; None for large data, or when ``p`` is not
     in the hull (then the floats' interval stands).
 
+    When the float support is not the nearest point's face (float Wolfe stopped on
+    a wrong one: mixed scales cost its minor cycle every digit; the exact test is
+    that some row lies below ``p``) and ``separable()`` says the data are separable, the support is found again by Wolfe's algorithm in
+    rationals (:func:`verify._wolfe_exact.exact_support`, ``max_iter`` iterations).
+
     >>> Z = np.array([[2.0**-70, 1.0], [2.0**-69, 1.0], [2.0**-70, -1.0]])
     >>> u, lower, upper = _exact_interval(Z, [0, 2], 0.0)
     >>> u.tolist(), lower == upper == 2.0**-70
     ([1.0, 0.0], True)
+    >>> _exact_interval(Z, [0, 1], 0.0) is None                  # a wrong face
+    True
+    >>> _exact_interval(Z, [0, 1], 0.0, lambda: True, 10)[1] == 2.0**-70
+    True
     """
     if Z.shape[0] * Z.shape[1] > _EXACT_ENTRIES:
         return None
     if is_sparse(Z):  # small: the dense rows' rationals, so sparse and dense agree
         Z = Z.toarray()
+    found = _interval_on(Z, support, delta)
+    if (found is None or not found[3]) and separable is not None and separable():
+        from verify._wolfe_exact import exact_support
+
+        found = _interval_on(Z, exact_support(Z, max_iter), delta) or found
+    return None if found is None else found[:3]
+
+
+def _separable(prob, intercept):
+    """The exact verdict on the problem's data (True, False, or None if undecided)."""
+    return check_separable(prob.data, None, intercept=intercept,
+                           progress=False).separable
+
+
+def _interval_on(Z, support, delta):
+    """:func:`_exact_interval` on the given support (dense ``Z``), and whether its
+    point is the nearest point of the hull (no row below it: ``min z . p >= ||p||**2``;
+    the interval then is as narrow as the roundings of its ends)."""
     import flint
 
     every = [[Fraction(v) for v in row] for row in Z.tolist()]
@@ -720,7 +749,7 @@ def _exact_interval(Z, support, delta):
         upper = float_up(Fraction(upper) + Fraction(delta))
     top = max(abs(v) for v in p)
     u = np.array([float(v / top) for v in p])
-    return u / np.linalg.norm(u), lower, upper
+    return u / np.linalg.norm(u), lower, upper, worst >= norm_sq
 
 
 def _hull_norm_upper(Z, support, lam):
@@ -812,6 +841,9 @@ def min_norm_point(Z: Any, *, rtol: float = 1e-12, max_iter: int = 10_000,
             drop = np.flatnonzero(neg)[int(np.argmin(ratios))]
             lam[drop] = 0.0
             keep = lam > 0
+            if not keep.any():   # rounding zeroed every weight: keep the largest alone
+                keep[int(np.argmax(lam))] = True
+                lam = keep.astype(np.float64)
             keys = [k for k, kp in zip(keys, keep) if kp]
             atoms = [a for a, kp in zip(atoms, keep) if kp]
             lam = lam[keep] / lam[keep].sum()

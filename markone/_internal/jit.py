@@ -162,6 +162,21 @@ class PlainWork:
         """Count ``units`` of work done (plain while any allowance was left)."""
         self.left = max(self.left - units, 0)
 
+    def expect(self, units: int) -> None:
+        """A job of ``units`` is coming: when the allowance left cannot cover it,
+        give the allowance up now, so that the job runs compiled from its first step
+        (a fleet worker's thousands of trials would else start plain and switch).
+        A job the allowance covers changes nothing.
+
+        >>> work = PlainWork(10)
+        >>> work.expect(5); work.left
+        10
+        >>> work.expect(11); work.left
+        0
+        """
+        if units > self.left:
+            self.left = 0
+
     def kernel(self, fn: Callable[..., Any], units: int = 0) -> Any:
         """``fn`` itself while the allowance covers ``units`` more work (which are
         spent), else ``compiled(fn)`` (and nothing is left)."""

@@ -6,7 +6,7 @@ proof the trusted kernel, ``verify/certificate/kernel.py``, decides). Exit statu
 every command's (:mod:`markone.cli._errors`): ``separable`` and ``margin`` end 0
 separable, 1 not separable, 4 not decided within ``--timeout``; ``check`` 0 valid, 1 the
 certificate is wrong, 2 a file that cannot be read as a certificate (or over a limit of
-the read: ``--max-bytes``, ``--max-number-chars``, ``--max-exponent``).
+the read: ``--max-bytes``, ``--max-number-chars``, ``--max-exponent``, ``--max-depth``).
 
 Table cells are read exactly (:func:`markone.datasets.load_table` with ``exact=True``):
 integer columns as integers, decimals (``0.1``) and fractions (``1/3``) as the exact
@@ -126,7 +126,7 @@ def _check(args):
         check_certificate_file
 
     limits = ReadLimits(max_bytes=args.max_bytes, max_number_chars=args.max_number_chars,
-                        max_exponent=args.max_exponent)
+                        max_exponent=args.max_exponent, max_depth=args.max_depth)
     kernel = None
     if args.kernel == "coq":  # the checker extracted from the Coq proofs (verify/coq)
         from verify.coq import CoqUnavailable, build, check_with_coq
@@ -246,7 +246,9 @@ def _limit_args(p):
     group = p.add_argument_group("limits of the read (a file over one is refused, exit 2)")
     for flag, what in (("--max-bytes", "largest certificate file read, in bytes"),
                        ("--max-number-chars", "longest number string, in characters"),
-                       ("--max-exponent", "largest |exponent| of a number string")):
+                       ("--max-exponent", "largest |exponent| of a number string"),
+                       ("--max-depth", "deepest nesting of arrays and objects, checked "
+                        "before parsing (a certificate nests 4; at most 400)")):
         group.add_argument(flag, type=positive_int, metavar="N", help=what,
                            default=getattr(default, flag[2:].replace("-", "_")))
 

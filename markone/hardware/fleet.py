@@ -38,8 +38,9 @@ from markone._internal.typing import ArrayLike
 from markone._internal.validation import check_consistent_length, check_int_at_least
 from markone.hardware._packed import pack, unpack
 from markone.hardware.faults import FaultPlan, apply_faults, faults_for, random_faults
-from markone.hardware.machine import MarkI
+from markone.hardware.machine import DEFAULT_EPOCHS, MarkI
 from markone.hardware.params import MarkIParams
+from markone.hardware.trial import PLAIN
 
 __all__ = ["MachineSpec", "FleetRun", "run_fleet"]
 
@@ -150,6 +151,9 @@ def _train_machines(task):
     keep_freed_memory()   # else each machine's arrays fault in fresh pages again
     specs, images, labels, train = task
     images = unpack(images)
+    # a large task runs compiled from its first trial (the same runs, bit for bit)
+    PLAIN.expect(len(specs) * (train.get("presentations") or len(images) * train.get(
+        "max_epochs", DEFAULT_EPOCHS)))
     out = []
     for spec in specs:
         machine = MarkI(spec.params, seed=spec.seed)
@@ -191,6 +195,14 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
     -------
     list of FleetRun
         One per spec, in the order of ``specs``, the same wherever they ran.
+
+    Notes
+    -----
+    Every process that trains machines (this one included, with ``workers=1``)
+    keeps the memory it frees for its next machines
+    (:func:`markone._internal.parallel.keep_freed_memory`, glibc only), and a task
+    of more trials than the process's plain allowance runs compiled from its first
+    trial; neither changes a run.
     """
     specs = list(specs)
     if not specs:

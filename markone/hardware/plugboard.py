@@ -219,14 +219,14 @@ def _below(words, cursor, high):
 def net_input(wiring: Wiring, s: np.ndarray) -> np.ndarray:
     """Net input of every A-unit: ``(n, n_a)`` int for S-states ``s`` of shape
     ``(n, n_s)`` (or ``(n_a,)`` for one state of shape ``(n_s,)``)."""
-    return _net(wiring, s).astype(np.int64)
+    return _net(wiring, s, np.int64)
 
 
-def _net(wiring, s):
-    # small integers summed in float64: exact, in any order
+def _net(wiring, s, dtype=np.float64):
+    # small integers summed in float64: exact, in any order (and stored as ``dtype``)
     s = np.asarray(s)
     flat = np.ascontiguousarray(s.reshape(-1, s.shape[-1]), dtype=np.float64)
-    out = np.empty((flat.shape[0], wiring.inputs.shape[0]))
+    out = np.empty((flat.shape[0], wiring.inputs.shape[0]), dtype=dtype)
     PLAIN.kernel(_net_rows, len(flat))(flat, wiring.inputs, wiring.signs, out)
     return out.reshape(s.shape[:-1] + (wiring.inputs.shape[0],))
 
@@ -353,16 +353,26 @@ class PatternCache:
             self._theta = theta
         states = np.asarray(states, dtype=bool)
         keys: dict[bytes, int] = {}
-        for i, s in enumerate(states):
-            keys.setdefault(s.tobytes(), i)
+        for i, key in enumerate(_keys(states)):
+            keys.setdefault(key, i)
         todo = [(k, i) for k, i in keys.items() if k not in self._patterns]
         todo = todo[:max(self.limit - len(self._patterns), 0)]
         if todo:
             rows = [i for _, i in todo]
             patterns = fire(self.wiring, states[rows], theta) if net is None else \
                 (net[rows] >= theta).astype(np.uint8)
-            for (key, _), a in zip(todo, patterns):
-                self._patterns[key] = Pattern(a.copy())
+            for (key, _), a in zip(todo, patterns):   # rows of one array, shared
+                self._patterns[key] = Pattern(a)
+
+    def patterns(self, states: np.ndarray, theta: int) -> list[Pattern]:
+        """The :class:`Pattern` of each S-state of ``states`` ``(n, n_s)``, in order
+        (:meth:`get` of each)."""
+        states = np.asarray(states, dtype=bool)
+        if theta != self._theta:
+            return [self.get(s, theta) for s in states]
+        found = [self._patterns.get(key) for key in _keys(states)]
+        return [self.get(s, theta) if pattern is None else pattern
+                for s, pattern in zip(states, found)]
 
     def lookup(self, states: np.ndarray, theta: int) -> np.ndarray | None:
         """The A-unit outputs ``(n, n_a)`` (uint8) of S-states ``(n, n_s)`` when every
@@ -371,8 +381,8 @@ class PatternCache:
         if theta != self._theta or not len(states):
             return None
         rows = []
-        for s in np.asarray(states, dtype=bool):
-            pattern = self._patterns.get(s.tobytes())
+        for key in _keys(np.asarray(states, dtype=bool)):
+            pattern = self._patterns.get(key)
             if pattern is None:
                 return None
             rows.append(pattern.a)
@@ -383,13 +393,23 @@ class PatternCache:
         if theta != self._theta:
             self._patterns.clear()
             self._theta = theta
-        key = np.asarray(s, dtype=bool).tobytes()
+        s = np.asarray(s)
+        key = (s if s.dtype == bool else s.astype(bool)).tobytes()
         pattern = self._patterns.get(key)
         if pattern is None:
             if len(self._patterns) >= self.limit:
                 self._patterns.clear()
             pattern = self._patterns[key] = Pattern(fire(self.wiring, s, theta))
         return pattern
+
+
+def _keys(states):
+    """``[s.tobytes() for s in states]`` of bool S-states ``(n, n_s)``, in one call:
+    each row viewed as one opaque ``n_s``-byte value."""
+    rows = np.ascontiguousarray(states)
+    if not rows.size:
+        return [b""] * len(rows)
+    return rows.view(np.dtype((np.void, rows.shape[1]))).ravel().tolist()
 
 
 def calibrate_theta(wiring: Wiring, s: np.ndarray, target_rate: Sequence[float],

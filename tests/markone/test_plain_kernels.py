@@ -247,3 +247,20 @@ def test_one_index_is_the_sign_of_one_score():
         assert _kernels.one_index(x, w, c) == entry(x, w, c) == entry(strided, w, c) == want
     assert entry(np.array([np.inf, 1.0, 0, 0]), w, c) == -1
     assert entry(np.zeros(4), np.zeros(5), 1.0) == 1   # a zero score: classes_[1]
+
+
+@pytest.mark.parametrize("d", [3, 20, 33])
+def test_compiled_steps_equal_the_compiled_pass_bit_for_bit(d):
+    # on floats whose dot products round: learn_one's compiled step (the pass inlined
+    # into it) sums as the compiled pass does, so a stream of steps is the pass
+    rng = np.random.default_rng(d)
+    n = 3000
+    X = rng.standard_normal((n, d)) * 1.37
+    y = np.where(X @ rng.standard_normal(d) + rng.standard_normal(n) > 0, 1.0, -1.0)
+    w_pass, w_steps = np.zeros(d + 1), np.zeros(d + 1)
+    status = np.zeros(3, dtype=np.int64)
+    m = jit.compiled(_kernels.epoch_last_xy)(X, y, 1.0, np.arange(n), 1.0, w_pass, status)
+    step = jit.entry_point(_kernels.counted_step, _kernels.COUNTED_STEP)
+    for x, t in zip(np.asfortranarray(X), y):     # strided rows
+        assert step(x, t, 1.0, 1.0, w_steps, status) == 0
+    assert status[2] == m > 0 and w_steps.tobytes() == w_pass.tobytes()

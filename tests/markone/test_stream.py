@@ -366,8 +366,10 @@ def _same_state(a, b):
 
 def test_the_compiled_path_is_taken_and_counts_its_updates(monkeypatch):
     lean, general, X, y = _twins()
+    lean.learn_one(X[0], y[0])      # the first call after partial_fit: the general path
+    general.learn_one(X[0].tolist(), y[0])
     before = lean.n_mistakes_
-    for x, t in zip(X, y):
+    for x, t in zip(X[1:], y[1:]):
         lean.learn_one(x, t)
         general.learn_one(x.tolist(), t)
     assert lean._engine.step_updates == lean.n_mistakes_ - before > 0   # compiled
@@ -501,5 +503,57 @@ def test_only_the_last_variant_has_compiled_shortcuts(variant):
         clf.learn_one(x, t)
         twin.learn_one(x.tolist(), t)
         assert clf.predict_one(x) == twin.predict_one(x.tolist())
-    assert _same_state(clf, twin) and clf._engine.compiled_step() is None
+    assert _same_state(clf, twin) and clf._engine.lean_step() is None
     assert clf._lean_predicting[0] is None
+
+
+def test_the_lean_path_runs_plain_then_compiled_as_train_does():
+    # float64 rows take the lean path from the second call: the plain kernel for the
+    # first PLAIN_PRESENTATIONS presentations (a refused one included), then compiled
+    from markone._internal.jit import PLAIN_PRESENTATIONS
+    rng = np.random.default_rng(6)
+    n = PLAIN_PRESENTATIONS + 50
+    X = rng.integers(-3, 4, size=(n, 4)).astype(float)
+    y = np.where(X @ rng.standard_normal(4) + rng.standard_normal(n) > 0, 1, -1)
+    clf, steps = Perceptron(), []
+    for i, (x, t) in enumerate(zip(X, y)):
+        if i == PLAIN_PRESENTATIONS - 1:   # the last plain presentation is refused
+            with pytest.raises(ValueError, match="NaN or infinity"):
+                clf.learn_one(np.full(4, np.nan), 1)
+        clf.learn_one(x, t)
+        steps.append(clf._lean_learning[2])
+    plain, compiled = steps[0], steps[-1]
+    assert plain.__self__ is clf._engine and compiled is not plain  # plain: counting
+    assert steps == [plain] * (PLAIN_PRESENTATIONS - 1) + [compiled] * 51
+    res = markone.train(X, y, order=np.arange(n), max_epochs=1)  # the refusal: no step
+    assert clf.n_mistakes_ == res.mistakes and clf.w_.tolist() == res.w.tolist()
+    assert clf._engine.step_updates == clf.n_mistakes_ - 1   # all but the first call's
+
+
+def test_a_pass_that_makes_the_plain_presentations_ends_the_plain_steps(monkeypatch):
+    # the plain step of a learner whose partial_fit made the plain presentations runs
+    # its next presentation compiled, as train would, and hands over
+    from markone._internal.jit import PLAIN_PRESENTATIONS
+    X, y = _past_the_plain_presentations(Perceptron())   # rows to use
+    clf = Perceptron()
+    for x, t in zip(X[:10], y[:10]):
+        clf.learn_one(x, t, classes=None if hasattr(clf, "_code") else ["a", "b"])
+    plain = clf._lean_learning[2]
+    rows = np.tile(X, (PLAIN_PRESENTATIONS // len(X) + 1, 1))[:PLAIN_PRESENTATIONS]
+    clf.partial_fit(rows, np.resize(y, len(rows)))
+    assert clf._lean_learning[2] == plain                 # not told yet
+
+    def refuse(fn):
+        raise AssertionError("a plain step after the plain presentations")
+
+    monkeypatch.setattr(markone.engine, "_quiet", refuse)
+    before = clf.n_mistakes_
+    clf.learn_one(X[20], y[20])
+    monkeypatch.undo()
+    assert clf._lean_learning[2] != plain
+    twin = Perceptron()
+    for x, t in zip(X[:10], y[:10]):
+        twin.learn_one(x.tolist(), t, classes=["a", "b"])
+    twin.partial_fit(rows, np.resize(y, len(rows)))
+    twin.learn_one(X[20].tolist(), y[20])
+    assert _same_state(clf, twin) and clf.n_mistakes_ - before in (0, 1)

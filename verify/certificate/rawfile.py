@@ -6,8 +6,10 @@ names the limit and how to raise it (:class:`ReadLimits`):
 
 * only regular files are read (a FIFO would block, ``/dev/zero`` never end), and their
   size is checked before reading (``max_bytes``);
-* arrays and objects nested deeper than Python's JSON parser goes (its recursion limit,
-  1,000 levels by default; a certificate needs 4) are refused, not an internal error;
+* arrays and objects nested more than ``max_depth`` levels deep (default 100; a
+  certificate nests 4) are refused before the JSON parser sees them: it recurses once
+  per level, and Python's recursion limit (1,000 levels) would otherwise be the only
+  stop (:func:`nesting_depth_over` counts the levels without recursion);
 * a key twice in one object is refused: JSON readers differ on which one counts (Python
   keeps the last, others the first), so two checkers could read different claims;
 * ``NaN`` and ``Infinity`` are not numbers;
@@ -21,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import stat
 import sys
 from collections import Counter
@@ -29,30 +32,43 @@ from typing import Any
 from markone.errors import MarkoneError
 from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
 
-__all__ = ["ReadLimits", "CertificateUnreadable", "load_document", "REWRITE"]
+__all__ = ["ReadLimits", "CertificateUnreadable", "load_document", "nesting_depth_over",
+           "REWRITE", "MAX_DEPTH_CEILING"]
 
 #: How to mend an unreadable certificate.
 REWRITE = "write it again with `markone verify separable FILE --certificate OUT.json`"
 
+#: The largest ``max_depth`` a read may allow: Python's JSON parser recurses once per
+#: level, and a malformed file can reach twice ``max_depth`` before it finds the error,
+#: both well inside Python's recursion limit (1,000).
+MAX_DEPTH_CEILING = 400
 
 
 @dataclasses.dataclass(frozen=True)
 class ReadLimits:
-    """How much of a certificate file is read: ``max_bytes`` of file, and per number
-    string ``max_number_chars`` characters and ``|exponent| <= max_exponent``.
+    """How much of a certificate file is read: ``max_bytes`` of file, arrays and objects
+    nested at most ``max_depth`` levels deep (at most :data:`MAX_DEPTH_CEILING`), and
+    per number string ``max_number_chars`` characters and ``|exponent| <= max_exponent``.
 
     >>> ReadLimits(max_bytes=2 ** 31).max_bytes
     2147483648
+    >>> ReadLimits().max_depth
+    100
     """
 
     max_bytes: int = 1 << 30
     max_number_chars: int = MAX_NUMBER_CHARS
     max_exponent: int = MAX_EXPONENT
+    max_depth: int = 100
 
     def __post_init__(self) -> None:
         for name, value in dataclasses.asdict(self).items():
             if type(value) is not int or value < 1:
                 raise ValueError(f"ReadLimits({name}={value!r}): a positive int is needed.")
+        if self.max_depth > MAX_DEPTH_CEILING:
+            raise ValueError(f"ReadLimits.max_depth is {self.max_depth}, over the "
+                             f"ceiling of {MAX_DEPTH_CEILING}: Python's JSON parser "
+                             "recurses once per level.")
 
 
 class CertificateUnreadable(CertificateError, MarkoneError):
@@ -92,29 +108,69 @@ def _read_bytes(path, limits):
 
 def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
     """The JSON document of the certificate file at ``path``, read within ``limits``:
-    a regular file, its size checked before reading; nesting, duplicate keys, NaN and
-    over-long integers refused (:class:`CertificateUnreadable` naming the limit).
+    a regular file, its size checked before reading; nesting deeper than
+    ``limits.max_depth`` refused before parsing; duplicate keys, NaN and over-long
+    integers refused (:class:`CertificateUnreadable` naming the limit).
 
     >>> load_document("/dev/null", ReadLimits())
     Traceback (most recent call last):
     ...
     verify.certificate.rawfile.CertificateUnreadable: /dev/null is a device or socket, not a regular file; only certificate files are read.
     """
-    return _parse(_read_bytes(path, limits), path)
+    raw = _read_bytes(path, limits)
+    if nesting_depth_over(raw, limits.max_depth):
+        raise CertificateUnreadable(
+            f"{path} nests arrays and objects more than {limits.max_depth} levels deep, "
+            "over the limit of a read; a certificate nests 4 levels: raise it with "
+            "ReadLimits(max_depth=...) only for a file that really needs it.")
+    return _parse(raw, path)
+
+
+#: A JSON string (escapes included), the bytes that are not brackets (or quotes).
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_NOT_MARK = bytes(b for b in range(256) if b not in b'[]{}"')
+_AS_SQUARE = bytes.maketrans(b"{}", b"[]")
+
+
+def nesting_depth_over(raw: bytes, max_depth: int) -> bool:
+    """Whether the JSON text ``raw`` nests arrays and objects more than ``max_depth``
+    levels deep, found without recursion and in C-speed passes over the text.
+
+    Strings are dropped, then all but the brackets; each pass then deletes every
+    innermost ``[]`` (``{}`` counted as ``[]``), one level of every branch, so a
+    text with at most ``max_depth`` levels is gone after ``max_depth`` passes. For
+    malformed text the answer is about what the parser would build: brackets left
+    open count as levels (beyond ``max_depth`` of them, True), and the parser stops
+    at its error within ``2 * max_depth`` levels.
+
+    >>> nesting_depth_over(b'{"a": [[1, "]]]]"], {}]}', 3), nesting_depth_over(b"[[[]]]", 2)
+    (False, True)
+    >>> nesting_depth_over(b"[" * 100_000, 100), nesting_depth_over(b"[[[", 100)
+    (True, False)
+    """
+    if b"\\" in raw:     # escapes: a quote may be inside a string
+        text = _STRING.sub(b"", raw).split(b'"', 1)[0]   # the rest is one open string
+        brackets = text.translate(_AS_SQUARE, _NOT_BRACKET)
+    else:   # every quote opens or closes a string: brackets between odd and even ones
+        marks = raw.translate(_AS_SQUARE, _NOT_MARK).replace(b'""', b"")  # parity kept
+        brackets = b"".join(marks.split(b'"')[0::2])
+    for _ in range(max_depth):
+        shorter = brackets.replace(b"[]", b"")
+        if len(shorter) == len(brackets):
+            break
+        brackets = shorter
+    return b"[]" in brackets or brackets.count(b"[") > max_depth
 
 
 def _parse(raw, path):
-    """The JSON document in ``raw``: duplicate keys, NaN, deep nesting refused."""
+    """The JSON document in ``raw``: duplicate keys, NaN refused (nesting is checked
+    before, by :func:`nesting_depth_over`)."""
     try:
         return json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys,
                           parse_constant=_no_constant)
     except _Refused as exc:
         raise CertificateUnreadable(f"{path}: {exc}.") from None
-    except RecursionError:  # the C parser stops at Python's recursion limit
-        raise CertificateUnreadable(
-            f"{path} nests arrays and objects deeper than Python's JSON parser goes "
-            f"(the recursion limit, {sys.getrecursionlimit():,} levels); a certificate "
-            "nests 4 levels, and no valid certificate goes deeper.") from None
     except json.JSONDecodeError as exc:
         raise CertificateUnreadable(f"{path} is not valid JSON ({exc}); is it truncated? "
                                     f"{REWRITE[0].upper()}{REWRITE[1:]}.") from None

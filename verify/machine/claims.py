@@ -68,6 +68,7 @@ class Method(str, enum.Enum):
     SEPARABLE_CVC5 = "check_separable/cvc5"
     SEPARABLE_LP_Z3 = "check_separable/lp+z3"
     SEPARABLE_LP_CVC5 = "check_separable/lp+cvc5"
+    SEPARABLE_LEASTSQ = "check_separable/leastsq"
     SEPARABLE_TIMEOUT = "check_separable/timeout"
     SEPARABLE_BUDGET = "check_separable/budget"
     # end stops and convergence that no analysis covers on this machine
@@ -348,7 +349,8 @@ def _built_in() -> None:
     undecided = (M.SEPARABLE_TIMEOUT, M.SEPARABLE_BUDGET)
     for m in separable:
         add_kind("learnable", m, *((None,) if m in undecided else (True, None)
-                                   if m is M.SEPARABLE_PERCEPTRON else (*both, None)))
+                                   if m is M.SEPARABLE_PERCEPTRON else (False, None)
+                                   if m is M.SEPARABLE_LEASTSQ else (*both, None)))
         add_kind("converges", m, False, None)   # it follows from the learnable claim
     rows: dict[str, list[tuple]] = {
         "end_stops": [(M.NOT_ASSESSED, None), (M.NOVIKOFF_COUNT, True, None),

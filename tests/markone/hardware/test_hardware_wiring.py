@@ -153,3 +153,23 @@ def test_calibrated_theta_is_the_mean_rate_one_hypo(seed, n_exc, n_inh, lo, widt
     rate = (lo, lo + width)
     assert plugboard.calibrate_theta(wiring, s, rate, n_exc, n_inh) == \
         mean_rate_theta(wiring, s, rate, n_exc, n_inh)
+
+
+def test_pattern_cache_answers_in_bulk_as_one_by_one():
+    # many S-states at once (prime from a given net input, patterns, lookup) give the
+    # patterns get() and fire() give one by one: all-dark and repeated states included
+    p = MarkIParams(retina_shape=(4, 5), n_a_units=30, n_excitatory=3, n_inhibitory=2)
+    board = plugboard.wire(p, seed=3)
+    states = np.random.default_rng(0).random((12, 20)) < 0.3
+    states[0] = False
+    states[5] = states[2]
+    cache = plugboard.PatternCache(board)
+    cache.prime(states, 1, plugboard.net_input(board, states))
+    assert len(cache) == 11
+    fired = plugboard.fire(board, states, 1)
+    np.testing.assert_array_equal(cache.lookup(states, 1), fired)
+    one_by_one = plugboard.PatternCache(board)
+    assert [pat.a.tolist() for pat in cache.patterns(states, 1)] == \
+        [one_by_one.get(s, 1).a.tolist() for s in states] == fired.tolist()
+    assert cache.patterns(states, 1)[5] is cache.patterns(states, 1)[2]
+    assert cache.lookup(states, 2) is None   # another threshold: nothing cached

@@ -160,3 +160,19 @@ print(json.dumps([run.n_presentations, "numba" in sys.modules]))
                          check=True)
     n, numba_loaded = json.loads(out.stdout.splitlines()[-1])
     assert 0 < n <= trial.PLAIN_TRIALS and numba_loaded is False
+
+
+def test_a_fleet_larger_than_the_allowance_runs_compiled_from_its_start():
+    # 2 machines x 60 presentations = 120 trials: more than 100 left, so the fleet
+    # gives the allowance up at once (the runs are the same either way: above);
+    # 2 x 30 = 60 trials fit, and the allowance is spent trial by trial
+    from markone.hardware import MachineSpec, run_fleet
+    specs = [MachineSpec(seed=0), MachineSpec(seed=1)]
+    with plain_left(100) as plain:
+        run_fleet(specs, _images[:4], _labels[:4], presentations=60)
+        assert plain.left == 0
+    with plain_left(100) as plain:
+        run_fleet(specs, _images[:4], _labels[:4], presentations=30)
+        # run_fleet's probe machine's wiring, then per machine its wiring, 30
+        # trials, the 4 figures' net input and their 4 scores for the accuracy
+        assert plain.left == 100 - 1 - 2 * (1 + 30 + 4 + 4)

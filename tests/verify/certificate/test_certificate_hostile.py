@@ -52,6 +52,11 @@ def nested(depth):
     return "[" * depth + "]" * depth
 
 
+#: What a file nested too deep is told (the default limit, and the flag that raises it).
+DEEP = ["nests arrays and objects more than 100 levels deep", "--max-depth",
+        "a certificate nests 4 levels"]
+
+
 HOSTILE = {  # name: (file text, extra flags, fragments the one-line message must hold)
     "a key twice at the top": (
         json.dumps(and_doc())[:-1] + ', "separable": false}', (),
@@ -94,8 +99,20 @@ HOSTILE = {  # name: (file text, extra flags, fragments the one-line message mus
         json.dumps(and_doc()).replace('"witness": ["3"', f'"witness": [{BIG}'), (),
         ["more than 4,300 digits", "write it as a string", "PYTHONINTMAXSTRDIGITS"]),
     "100,000 levels of nesting": (
-        nested(100_000), (), ["deeper than Python's JSON parser goes",
-                              "the recursion limit", "no valid certificate goes deeper"]),
+        nested(100_000), (), DEEP),
+    "100,000 nested objects": (
+        '{"a":' * 100_000 + "1" + "}" * 100_000, (), DEEP),
+    "100,000 levels left open": ("[" * 100_000, (), DEEP),
+    "100,000 objects left open": ('{"a":' * 100_000, (), DEEP),
+    "arrays and objects in turn": ('[{"a":' * 50_000 + "1" + "}]" * 50_000, (), DEEP),
+    "deep nesting inside a valid certificate": (
+        json.dumps({**and_doc(), "message": 0}).replace('"message": 0',
+                                                       '"message": ' + nested(5000)), (),
+        DEEP),
+    "one level over --max-depth": (json.dumps(and_doc()), ("--max-depth", "3"),
+                                   ["more than 3 levels deep", "--max-depth"]),
+    "--max-depth over its ceiling": (json.dumps(and_doc()), ("--max-depth", "401"),
+                                     ["--max-depth is 401, over the ceiling of 400"]),
     "nesting inside a field": (
         json.dumps({**and_doc(), "message": 0}).replace('"message": 0',
                                                        '"message": ' + nested(70)), (),
@@ -235,3 +252,58 @@ def test_a_verdict_beyond_4300_digits_is_printed_written_and_checked(tmp_path, c
     out = capsys.readouterr().out
     assert f"witness (w, intercept): 2{'0' * 5000}, -1{'0' * 5000}" in out
     assert check(cert, capsys)[0] == 0
+
+
+def test_nesting_is_refused_before_the_json_parser_runs(tmp_path, capsys, monkeypatch):
+    """The parser (which recurses once per level) never sees a file nested too deep,
+    and a certificate nested exactly to the limit is read: every layout markone writes
+    nests 4 levels, and brackets inside strings are not levels."""
+    import verify.certificate.rawfile as rawfile
+
+    parsed = []
+    real = rawfile._parse
+    monkeypatch.setattr(rawfile, "_parse", lambda raw, path: parsed.append(path) or
+                        real(raw, path))
+    path = tmp_path / "c.json"
+    for text in (nested(100_000), '{"a":' * 100_000 + "1" + "}" * 100_000,
+                 nested(101), "[" * 100_000):
+        path.write_text(text)
+        assert check(path, capsys)[0] == 2 and not parsed
+    for layout in ("dense", "csr"):
+        path.write_text(json.dumps(and_doc(layout)))
+        assert check(path, capsys, "--max-depth", "4")[0] == 0
+    path.write_text(json.dumps(xor_doc()))
+    assert check(path, capsys, "--max-depth", "4")[0] == 0
+    assert check(path, capsys, "--max-depth", "3")[0] == 2
+    path.write_text(json.dumps({**xor_doc(), "message": "[[[[{{{{" * 10_000 + '\\"[['}))
+    assert check(path, capsys, "--max-depth", "4")[0] == 0
+    path.write_text(json.dumps({**and_doc(), "message": 0}).replace(
+        '"message": 0', '"message": ' + nested(96)))     # 100 levels: read, then refused
+    code, _, err = check(path, capsys)
+    assert code == 2 and "message is [[[" in err and len(parsed) == 5
+
+
+def test_the_depth_is_counted_exactly():
+    """Against a recursive count of the parsed document, on random JSON of depths 0
+    to 12 with brackets, braces and quotes inside strings."""
+    import random
+
+    from verify.certificate.rawfile import nesting_depth_over
+
+    def depth(v):
+        kids = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        return 1 + max(map(depth, kids), default=0) if isinstance(v, (dict, list)) else 0
+
+    def make(rng, level):
+        kind = rng.choice("lds" if level else "s")
+        if kind == "s":
+            return rng.choice(["[", "]{", '"}', "\\", "a", 1, None])
+        items = [make(rng, level - 1) for _ in range(rng.randint(0, 3))]
+        return items if kind == "l" else {f"k{i}]": v for i, v in enumerate(items)}
+
+    rng = random.Random(0)
+    for _ in range(400):
+        doc = make(rng, rng.randint(0, 12))
+        raw, d = json.dumps(doc).encode(), depth(doc)
+        assert [nesting_depth_over(raw, k) for k in (max(d - 1, 1), d, d + 1)] == \
+            [d > 1, False, False], (raw, d)

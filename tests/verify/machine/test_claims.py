@@ -74,13 +74,14 @@ def test_the_derived_provers_run_alone_below_the_analyses():
 
 def test_learnable_covers_every_prover_of_check_separable():
     methods = {m.value.split("/", 1)[1] for m in SEPARABLE}
-    assert {"trivial", "perceptron", "lp", "timeout", "budget", *SOLVERS,
+    assert {"trivial", "perceptron", "leastsq", "lp", "timeout", "budget", *SOLVERS,
             *(f"lp+{s}" for s in SOLVERS)} == methods
 
 
 def test_kind_of_refuses_unknown_methods_and_other_slots():
     assert kind_of("converges", "periodic order").method is Method.PERIODIC
     assert kind_of("converges", "check_separable/lp").verdicts == (False, None)
+    assert kind_of("learnable", "check_separable/leastsq").verdicts == (False, None)
     for slot, method in (("end_stops", "periodic order"), ("converges", "guess"),
                          ("learnable", "greedy"), ("timing", "whole increments")):
         with pytest.raises(ValueError, match=f"does not decide a {slot} claim"):
