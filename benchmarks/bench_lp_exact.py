@@ -236,7 +236,9 @@ def sparse_random(rng, n=100_000, d=10_000, k=100):
     say(f"  markone {tm:8.2f} s  separable={v.separable} via {v.method} "
           f"({v.stopped_by or 'decided'})  load {before}\n  {v.message}")
     lp, tl = _timed(lambda: linprog_verdict(A, y, time_limit=GOAL_S))
-    say(f"  linprog {tl:8.2f} s  separable={lp}  ratio {tl / tm:.2f}  load {load()}")
+    ratio = (f"ratio {tl / tm:.2f}" if lp is not None and v.separable is not None
+             else "no ratio: not both decided")
+    say(f"  linprog {tl:8.2f} s  separable={lp}  {ratio}  load {load()}")
     if v.separable is not None:
         ok, tc = _timed(lambda: check_certificate(A, y, v))
         say(f"  re-check {tc:7.2f} s ({ok})")
@@ -367,7 +369,7 @@ def main(argv=None):
                    help="skip cells predicted to take longer (s)")
     p.add_argument("--sparse", action="store_true", help="add the 100k x 10k sparse run")
     p.add_argument("--wide-scaling", action="store_true",
-                   help="only the scaling of the sparse random-label case (d = 500..4000)")
+                   help="only the scaling of sparse random labels (d = 500..4000)")
     p.add_argument("--write-docs", action="store_true",
                    help="write what is printed into docs/sparse-large.md")
     a = p.parse_args(argv)

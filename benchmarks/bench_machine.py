@@ -258,7 +258,7 @@ def fleet_run(images, labels, a, single):
               "other sessions this run's processes share one session's slice, so the "
               "clock can show no speed-up; the CPU-seconds ratio is what each process "
               "on a core of its own gives)")
-    return _fleet_block(a, runs, ratios, single, start, per_machine, shown)
+    return _fleet_block(a, runs, ratios, single, start, per_machine, shown, same)
 
 
 def _fleet_ratios(runs, local, workers, dask):
@@ -280,11 +280,12 @@ def _fleet_ratios(runs, local, workers, dask):
     return out
 
 
-def _fleet_block(a, runs, ratios, single, start, per_machine, shown):
+def _fleet_block(a, runs, ratios, single, start, per_machine, shown, same):
     """The Markdown lines of docs/machine.md's fleet block."""
     lines = [f"`python benchmarks/bench_machine.py --only-fleet --write-docs`: "
              f"{a.fleet:,} machines x {a.fleet_presentations} presentations of the "
-             f"{a.presentations:,}-presentation letters task (Dask workers warmed "
+             f"104 letters, every machine's weights and accuracy the same in every "
+             f"run: {'yes' if same else 'NO'} (Dask workers warmed "
              "before the clock, as a running cluster's are after its first fleet; "
              f"the spawned local worker starts within the clock); {load()}.", "",
              "| measure | value | target |", "|---|---|---|"]

@@ -416,8 +416,8 @@ def _unknown(stop, timeout_s, method):
     """The message of a check that ``stop`` left undecided."""
     if stop.stopped_by == TIMEOUT:
         return (f"unknown: no verdict within timeout_s={timeout_s:g} s "
-                f"(method={method!r}; stopped at: {stop.what}); raise timeout_s, or leave it out "
-                "for a verdict however long it takes")
+                f"(method={method!r}; stopped at: {stop.what}); raise timeout_s, or "
+                "leave it out for a verdict however long it takes")
     return (f"unknown: {stop.what} ran out of its work budget before a verdict "
             f"(method={method!r}); try another method")
 
@@ -654,13 +654,16 @@ def _least_squares(prob, deadline):
     c = positive_weights(prob.Zf)
     if c is None:
         return None
+    if expired(deadline):
+        raise _Stopped(TIMEOUT, f"the least-squares weights, before their exact "
+                       f"certificate (a {prob.d:,} x {prob.d:,} integer solve)")
     _stage(prob, f"check_separable: exact certificate ({prob.d} x {prob.d} solve)")
     probe = None if deadline is None else (lambda ZB: _exact_solve_fits(ZB, deadline))
     cert = exact_completion(prob.Zf, c, probe=probe)
     if cert is None:
         return None
-    return _notsep("leastsq", _smallest_one(cert), f"least-squares weights on {prob.d} columns, made "
-                   "exact by one integer solve")
+    return _notsep("leastsq", _smallest_one(cert), f"least-squares weights on {prob.d} "
+                   "columns, made exact by one integer solve")
 
 
 #: The probe of :func:`_exact_solve_fits` solves a leading block of ``1 / 4`` the size.

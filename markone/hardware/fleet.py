@@ -195,6 +195,14 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
     -------
     list of FleetRun
         One per spec, in the order of ``specs``, the same wherever they ran.
+
+    Notes
+    -----
+    Every process that trains machines (this one included, with ``workers=1``)
+    keeps the memory it frees for its next machines
+    (:func:`markone._internal.parallel.keep_freed_memory`, glibc only), and a task
+    of more trials than the process's plain allowance runs compiled from its first
+    trial; neither changes a run.
     """
     specs = list(specs)
     if not specs:
