@@ -125,8 +125,16 @@ KERNEL_CAUSES = {"add 2": "a mistake adds 2 to alpha_i",
                  "start at 1": "the dual counts start at 1"}
 
 
+#: The cause of a mutant that keeps inputs or weights in a ``Float32Array``: the words
+#: the checker's float32 diagnosis starts with (a float32 replay reproduces it where
+#: float32's range or rounding decides a case).
+FLOAT32_CAUSE = "float32 arithmetic"
+
+
 def _cause(line, what):
     """The cause words for edits that are known misreadings of the rule."""
+    if what in {words for words, _ in _FLOAT32.values()}:
+        return FLOAT32_CAUSE
     if line.strip().startswith("textbook:"):
         return {"<= -> <": "the strict rule",
                 "0 -> 1e-9 in a comparison": "a score up to 1e-09 above zero",

@@ -51,6 +51,11 @@ _ORDER_READINGS = {"short": "order[:-1]", "from the second": "order[1:]",
                    "reversed": "order[::-1]", "sorted": "sorted(order)"}
 
 
+#: The cause of a mutant that computes part of the rule in float64 (the reference
+#: declares exact arithmetic): the words the checker's float64 diagnosis starts with.
+FLOAT64_CAUSE = "float64 arithmetic"
+
+
 @dataclass(frozen=True)
 class Mutant:
     """One edit of the reference: ``where`` (line and what), ``what`` (the edit),
@@ -149,6 +154,8 @@ def _sym(op):
 
 def _cause(line, what):
     """The cause words for edits that are known misreadings of the rule."""
+    if what == "Fraction -> float":      # the reference declares exact arithmetic
+        return FLOAT64_CAUSE
     text = _reference_lines()[line - 1]
     if "y[i] * s <= 0" in text or "y[i] * f <= 0" in text:
         return {"<= -> <": "the strict rule",
@@ -266,9 +273,9 @@ def agree(a, b, tol=1e-9):
     return a == b
 
 
-def differs(solve, reference, problems, tol=1e-9):
+def differs(solve, reference, problems, tol=0):
     """Does ``solve`` give another answer than ``reference`` on some problem (or
-    raise)? Weights within ``tol`` agree."""
+    raise)? Weights within ``tol`` agree (0: only identical answers agree)."""
     for p in problems:
         try:
             if not agree(solve(dict(p)), reference(dict(p)), tol):
@@ -280,24 +287,6 @@ def differs(solve, reference, problems, tol=1e-9):
 
 # ---- the score ----------------------------------------------------------------------
 
-#: Why the mutants that agree with the reference only within the suite's tolerance
-#: are equivalent (the page says it under its table).
-EQUIVALENT_NOTE = (
-    "Equivalence is judged as the suite judges. The mutants listed below as "
-    "equivalent within the tolerance give other answers than the original, but "
-    "only in the last digits of a weight: they compute part of the rule in float64 "
-    "where the Python reference uses Fractions (`Fraction -> float`: the "
-    "intercept's constant 1, a zero start, or the running sum of the averaged "
-    "variant made float), so "
-    "their decisions are the reference's wherever float64 holds the scores exactly, "
-    "and their weights differ from it by rounding far below the relative 1e-9 every "
-    "case allows. They are correct float64 implementations, which the suite passes "
-    "by design (a float64 implementation exits 0 under `arithmetic=float64`). Only an "
-    "exact-only case could tell them from the reference (rational data with an "
-    "intercept, or an average whose float64 sum cancels), and such a case does not "
-    "apply to a float64 implementation.")
-
-
 @dataclass(frozen=True)
 class Outcome:
     mutant: Any          # a Mutant, or a mutation_node.NodeMutant
@@ -305,16 +294,11 @@ class Outcome:
     killed: bool
     named: bool          # a failing case names the planted cause
     wrong: bool          # a failing case names causes, none of them the planted one
-    rounding: bool = False   # equivalent only within the tolerance, not killed
 
 
-def _outcome(mut, results, rounding=False):
-    """How the suite's ``results`` on a mutant went. One whose answers differ from the
-    original's only within the tolerance on weights (``rounding``) and that the suite
-    does not kill is equivalent as the suite judges (see :data:`EQUIVALENT_NOTE`)."""
+def _outcome(mut, results):
+    """How the suite's ``results`` on a (non-equivalent) mutant went."""
     caught = [r for r in results if r.status in ("fail", "error")]
-    if rounding and not caught:
-        return Outcome(mut, True, False, False, False, rounding=True)
     with_causes = [r for r in caught if r.diagnosis]
     named = bool(mut.cause) and any(mut.cause in d for r in caught for d in r.diagnosis)
     wrong = bool(mut.cause) and any(not any(mut.cause in d for d in r.diagnosis)
@@ -335,15 +319,14 @@ def score(mutant_list=None, cases=None):
     out = []
     for mut in mutant_list:
         solve = load(mut.source)
-        if not differs(solve, reference, problems, tol=0):
+        if not differs(solve, reference, problems):
             out.append(Outcome(mut, True, False, False, False))
             continue
         adapter = C.adapter_for(solve, name=mut.what)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             results = _judged(mut, cases, adapter, C.FULL)
-        out.append(_outcome(mut, results, rounding=not differs(solve, reference,
-                                                                problems)))
+        out.append(_outcome(mut, results))
     return out
 
 
@@ -367,8 +350,6 @@ def score_node(node, mutant_list=None, cases=None):
             if answers == reference:
                 out.append(Outcome(mut, True, False, False, False))
                 continue
-            rounding = len(answers) == len(reference) and all(
-                "error" not in a and agree(a, r) for a, r in zip(answers, reference))
             path = work / "mutant.js"
             path.write_text(mut.source)
             adapter = C.CommandAdapter(f"{node} {path}")
@@ -377,7 +358,7 @@ def score_node(node, mutant_list=None, cases=None):
             except (ValueError, C.ImplementationError):
                 out.append(Outcome(mut, False, True, False, False))
                 continue
-            out.append(_outcome(mut, _judged(mut, cases, adapter, profile), rounding))
+            out.append(_outcome(mut, _judged(mut, cases, adapter, profile)))
     return out
 
 
@@ -437,31 +418,21 @@ def render(python, node=()):
         "intercept's constant put first, inputs or weights stored in a `Float32Array`), "
         "run as a program through `--cmd \"node FILE\"` under the profile it declares "
         "(float64). A mutant that gives the original's answers on "
-        f"{RANDOM_PROBLEMS} random small problems is counted as equivalent; so is one "
-        "whose answers differ there only within the suite's tolerance on weights (a "
-        "relative 1e-9; decisions the same) when the suite does not kill it either "
-        "(listed under the table, with the argument).",
+        f"{RANDOM_PROBLEMS} random small problems (the same numbers, exactly) is "
+        "counted as equivalent; every other mutant is non-equivalent, and counts as "
+        "killed only when a case of the suite fails or errors on it.",
         "",
         "| | " + " | ".join(name for name, _ in columns) + " |",
         "|---|" + "---|" * len(columns),
         row("mutants", "mutants"),
-        row("equivalent (the same answers on the random problems, or within the "
-            "tolerance and not killed)", "equivalent"),
+        row("equivalent (the same answers on the random problems)", "equivalent"),
         row("non-equivalent", "live"),
         row("killed by the suite (a case fails or errors)", "killed", "live"),
         row("with a known cause (the edit is a catalogued misreading)", "known"),
         row("... whose cause the checker names", "named", "known"),
         row("... where it names another cause instead on some case", "wrong", "known"),
         "",
-        EQUIVALENT_NOTE,
-        "",
     ]
-    for name, outcomes in (("Python", python), ("Node", node)):
-        rounding = [o for o in outcomes if o.rounding]
-        if rounding:
-            lines += [f"Equivalent within the tolerance ({name}):", ""]
-            lines += [f"* {o.mutant.where}: `{o.mutant.what}`" for o in rounding]
-            lines.append("")
     for name, outcomes in (("Python", python), ("Node", node)):
         live = [o for o in outcomes if not o.equivalent]
         survivors = [o for o in live if not o.killed]

@@ -63,7 +63,7 @@ from markone._internal.jit import PLAIN_PRESENTATIONS, compiled, kernel, on_firs
 __all__ = ["epoch_last_xy", "step_last_xy", "counted_step", "COUNTED_STEP", "one_index",
            "ONE_INDEX", "epoch_general", "score_underflows", "INT64_LIMIT",
            "UNDERFLOW_ZONE", "csr_rows", "row_dot", "row_axpy", "row_nonzero", "row_update",
-           "row_underflows", "kernel_rows", "linear_scores", "one_score",
+           "row_underflows", "row_prefetch", "kernel_rows", "linear_scores", "one_score",
            "PLAIN_PRESENTATIONS", "pass_kernel"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
@@ -262,6 +262,15 @@ def row_underflows(X, i, w, c):
     return score_underflows(w, X[i], c)
 
 
+def row_prefetch(X, idx, t):
+    """Ask the processor for the row that ``idx`` lists a few positions after ``t``
+    (about 8 KiB ahead), so that it is on its way when the loop gets there: a hint,
+    with no effect on any result. Plain Python: nothing. Compiled, dense rows: every
+    cache line of the row (``train(order="shuffle")`` 1.35x faster on 100 and on
+    1,000 features, with the listed loop's reference counts gone, issue 32); CSR
+    rows: nothing yet."""
+
+
 # The CSR loops are compiled without fast-math (vectorising a gather, which
 # "reassoc" invites, made them about 1.3x slower here; the sum then runs entry by
 # entry), and index with unsigned integers: a signed index costs a wrap-around test
@@ -311,10 +320,38 @@ def _csr_underflows(data, indices, indptr, i, w, c):
     return live and a < UNDERFLOW_ZONE
 
 
+def _prefetch_intrinsic(numba):
+    """``prefetch(A, i, j)``: compiled code that asks for the cache line holding
+    ``A[i, j]`` (LLVM's ``llvm.prefetch``: a read, kept in every cache level), for a
+    2-D array of any layout; it loads nothing and never faults."""
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def prefetch(typingctx, A, i, j):
+        def codegen(context, builder, signature, args):
+            array = context.make_array(signature.args[0])(context, builder, args[0])
+            row_stride = cgutils.unpack_tuple(builder, array.strides, 2)[0]
+            offset = builder.add(builder.mul(args[1], row_stride), args[2])
+            address = builder.add(builder.ptrtoint(array.data, offset.type), offset)
+            byte = ir.IntType(8).as_pointer()
+            fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(
+                ir.VoidType(), [byte] + [ir.IntType(32)] * 3), "llvm.prefetch.p0")
+            builder.call(fn, [builder.inttoptr(address, byte)] +
+                         [ir.Constant(ir.IntType(32), v) for v in (0, 3, 1)])
+            return context.get_dummy_value()
+        return types.void(A, types.intp, types.intp), codegen
+
+    return prefetch
+
+
 @on_first_compile
 def _compiled_row_operations(numba):
     """The compiled row operations: one body per layout, chosen by type."""
     from numba.extending import overload
+
+    prefetch = _prefetch_intrinsic(numba)
 
     def dense(X):
         return isinstance(X, numba.types.Array)
@@ -357,6 +394,22 @@ def _compiled_row_operations(numba):
         def sparse_nonzero(X, i):
             return _any_nonzero(X[0][X[2][i]:X[2][i + 1]])
         return sparse_nonzero
+
+    @overload(row_prefetch, inline="always")
+    def _row_prefetch(X, idx, t):
+        if dense(X):
+            def dense_prefetch(X, idx, t):
+                row_bytes = X.shape[1] * X.itemsize
+                ahead = t + max(1, 8192 // max(1, row_bytes))
+                if ahead < idx.shape[0]:
+                    i = idx[ahead]
+                    for b in range(0, row_bytes, 64):
+                        prefetch(X, i, b)
+            return dense_prefetch
+
+        def sparse_prefetch(X, idx, t):
+            pass
+        return sparse_prefetch
 
     @overload(row_underflows, inline="always")
     def _row_underflows(X, i, w, c):
@@ -414,6 +467,7 @@ def _presentations(in_order):
                 i = t
             else:
                 i = idx[t]
+                row_prefetch(X, idx, t)
             s = w[d] * c + row_dot(X, i, w)
             if not math.isfinite(s):
                 status[0] = 1
@@ -446,7 +500,10 @@ _rows_in_order = _presentations(in_order=True)
 _listed_rows = _presentations(in_order=False)
 
 
-@kernel(fastmath=FASTMATH)
+# Compiled without numba's reference counts (``_nrt=False``): the pass allocates
+# nothing, and the counts of the arrays its inlined loops receive, atomic operations
+# in the listed loop's every presentation, made a shuffled pass 1.3x slower.
+@kernel(fastmath=FASTMATH, _nrt=False)
 def epoch_last_xy(X, y, c, idx, eta, w, status):
     """One pass of the plain perceptron over ``(X[idx], y[idx])``.
 

@@ -47,7 +47,7 @@ from markone.hardware.retina import Retina
 from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
                                    collector_paused, record)
 from markone.hardware.runits import RUnits
-from markone.hardware.segments import Segments
+from markone.hardware.segments import Segments, _decode_unique, _nearest
 from markone.hardware.trainer import Trainer
 from markone.hardware.trial import PLAIN, score_figures
 
@@ -307,6 +307,21 @@ class MarkI:
         near = dist == dist.min(axis=-1, keepdims=True)
         return np.where(near, agree, -np.inf).argmax(axis=-1)
 
+    def _decode_scores(self, scores):
+        """:meth:`_decode` of the responses to ``scores`` (``(n, n_r_units)``), the
+        nearest classes looked up in the class code's table (shared by the
+        segments) in one call, :meth:`_decode` itself for the figures with a tie."""
+        codes = np.ascontiguousarray(self.codes_, dtype=np.int64)
+        near_ptr, near_idx = _nearest(codes)
+        if not near_ptr.size:   # too many responses and classes to tabulate
+            return self._decode(online.predict_sign(scores), scores)
+        out = np.empty(len(scores), dtype=np.int64)
+        PLAIN.kernel(_decode_unique)(scores, near_ptr, near_idx, out)
+        ties = np.flatnonzero(out < 0)
+        if ties.size:
+            out[ties] = self._decode(online.predict_sign(scores[ties]), scores[ties])
+        return out
+
     def _decode_one(self, response, scores):
         """:meth:`_decode` of one response, the Hamming search done once per
         distinct response (the scores are needed only to break a tie)."""
@@ -338,7 +353,7 @@ class MarkI:
         """Decoded class label of each figure (settled, noise-free; no machine time)."""
         scores = self.decision_function(images)
         assert self.classes_ is not None   # decision_function checked it
-        return self.classes_[self._decode(online.predict_sign(scores), scores)]
+        return self.classes_[self._decode_scores(scores)]
 
     def predict_one(self, image: ArrayLike) -> Any:
         """The decoded class label of one figure."""

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._internal.jit import kernel
+from markone._internal.jit import compiled, kernel
 from markone._internal.typing import Seed
 from markone._internal.validation import as_generator
 from markone.hardware.trial import PLAIN, score
@@ -437,8 +437,7 @@ def theta_for(net: np.ndarray, target_rate: Sequence[float], n_excitatory: int,
     """
     # how many outputs reach each net input v: at_least[v + n_inhibitory], so that
     # each rate is the count over the total, as np.mean(net >= theta) divides them
-    counts = np.bincount((net + n_inhibitory).ravel(),
-                         minlength=n_excitatory + n_inhibitory + 1)
+    counts = _level_counts(net, -n_inhibitory, n_excitatory + n_inhibitory + 1)
     at_least = counts[::-1].cumsum()[::-1]
     lo, hi = target_rate
     mid = (lo + hi) / 2
@@ -451,6 +450,34 @@ def theta_for(net: np.ndarray, target_rate: Sequence[float], n_excitatory: int,
         if best_key is None or key < best_key:
             best, best_key = theta, key
     return best
+
+
+def _level_counts(net, low, levels):
+    """``np.bincount((net - low).ravel(), minlength=levels)``: how many entries of
+    ``net`` equal each level ``low, low + 1, ...``. Once the process's plain work is
+    spent (:data:`~markone.hardware.trial.PLAIN`), one compiled pass over ``net``
+    (:func:`_count_levels`; bincount takes 0.14 ms for a fleet machine's 104 x 512
+    net inputs), with the same counts; bincount itself when a value lies outside
+    ``levels`` (as it always did: a longer histogram, or its error below ``low``)."""
+    flat = np.ascontiguousarray(net).ravel()
+    if PLAIN.left or flat.dtype != np.int64:
+        return np.bincount(flat - low, minlength=levels)
+    counts = np.zeros(levels, dtype=np.int64)
+    if compiled(_count_levels)(flat, low, counts):
+        return counts
+    return np.bincount(flat - low, minlength=levels)
+
+
+@kernel()
+def _count_levels(values, low, counts):
+    """``counts[v - low] += 1`` for each ``v`` of ``values``; False (``counts`` then
+    partial) as soon as one lies outside ``[low, low + counts.size)``."""
+    for v in values:
+        k = v - low
+        if k < 0 or k >= counts.size:
+            return False
+        counts[k] += 1
+    return True
 
 
 def connection_matrix(wiring: Wiring) -> np.ndarray:

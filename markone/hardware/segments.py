@@ -512,6 +512,21 @@ def _figures_ahead(X, S, patterns, mask, codes, n_r):
                    codes, near_ptr, near_idx)
 
 
+@kernel()
+def _decode_unique(scores, near_ptr, near_idx, out):
+    """``out[i]``: the one class nearest (Hamming) to ``sign(scores[i])`` (as
+    :func:`markone.online.predict_sign`: +1 unless below zero), looked up in the CSR
+    ``near_ptr``/``near_idx`` of :func:`_nearest`; -1 where several classes are
+    equally near (the caller breaks those ties by :meth:`MarkI._decode`)."""
+    for i in range(scores.shape[0]):
+        bits = 0
+        for r in range(scores.shape[1]):
+            if not scores[i, r] < 0:
+                bits += 1 << r
+        first = near_ptr[bits]
+        out[i] = near_idx[first] if near_ptr[bits + 1] - first == 1 else -1
+
+
 def _log_buffers(cap, n_r, n_a):
     """:class:`LogBuffers` for ``cap`` figures (``cap`` 0: no log, minimal arrays)."""
     rows = max(cap, 1)

@@ -103,11 +103,15 @@ def test_a_row_an_explicit_order_never_reaches_is_refused_too():
     lambda n: np.r_[np.arange(n // 2), np.zeros(5, np.int64), np.arange(n)]],
     ids=["in order", "swapped", "reversed", "twice", "in order, repeats, again"])
 @pytest.mark.parametrize("c", [1.0, 0.0])
-def test_the_compiled_pass_equals_the_plain_pass_bit_for_bit(make_idx, c):
-    # on exact data (quarters) the paths make the same sums; three passes, weights kept
+@pytest.mark.parametrize("strided", [False, True])
+def test_the_compiled_pass_equals_the_plain_pass_bit_for_bit(make_idx, c, strided):
+    # on exact data (quarters) the paths make the same sums; three passes, weights
+    # kept; rows with gaps between their entries too (the prefetch hint reads none)
     rng = np.random.default_rng(8)
     n, d = 300, 37
     X = rng.integers(-9, 10, (n, d)) / 4
+    if strided:
+        X = np.repeat(X, 2, axis=1)[:, ::2]
     y = np.where(rng.standard_normal(n) > 0, 1.0, -1.0)
     idx = make_idx(n)
     outcomes = []

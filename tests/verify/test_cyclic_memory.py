@@ -146,3 +146,25 @@ def test_the_help_says_what_the_limit_does(capsys):
     assert "cyclic: the states kept (their digits counted) and the presentations " \
            "replayed are counted as the search goes" in text
     assert "4 --budget, --timeout or --max-memory stopped the search" in text
+
+
+def test_a_limit_below_one_state_stops_after_the_first_update():
+    r = check_cycling([[0, 0], [0, 1], [1, 0], [1, 1]], [-1, 1, 1, -1],
+                      max_memory_gb=1e-12)
+    assert (r.states, r.stopped_by, r.complete) == (2, "memory", False)
+
+
+@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf"), True, "1"])
+def test_a_bad_limit_is_refused_before_the_search(bad):
+    with pytest.raises((ValueError, TypeError), match="max_memory_gb"):
+        check_cycling([[0, 0], [0, 1], [1, 0], [1, 1]], [-1, 1, 1, -1],
+                      max_memory_gb=bad)
+
+
+def test_huge_entries_through_the_intercept_scale_alone():
+    """A constant of 2^5000 and small features: the trajectory's entries are 5,000 bits
+    wide from the first update on, and counted so."""
+    X, y = long_cycle(d=3)
+    small = check_cycling(X, y, budget=400, max_memory_gb=0.001)
+    big = check_cycling(X, y, budget=400, intercept_scale=2**5000, max_memory_gb=0.001)
+    assert big.stopped_by == "memory" and big.states < small.states

@@ -141,3 +141,24 @@ def test_what_the_property_found(pts, y, gamma):
     m = _checked(np.array(pts, dtype=float) * 2.0**-40, np.array(y), True)
     lower, upper = Fraction(m.lower), Fraction(m.upper)
     assert lower <= gamma <= upper <= lower * (1 + Fraction(1, 10**12))
+
+
+@pytest.mark.parametrize("form", ["csr", "strings"])
+def test_sparse_and_exact_input_at_1e_100(form, tmp_path, capsys):
+    """The same AND at 1e-100 as a sparse matrix and as decimal strings (read
+    exactly, rounded once), and through ``markone verify margin``: a resolved interval
+    around 1e-100 / sqrt(8) and the bound 8e200, not inf."""
+    import scipy.sparse as sp
+
+    from markone.cli import main
+
+    cells = [["0", "0"], ["0", "1e-100"], ["1e-100", "0"], ["1e-100", "1e-100"]]
+    X = sp.csr_matrix(AND[0] * 1e-100) if form == "csr" else cells
+    m = max_margin(X, AND[1])
+    gamma_sq = Fraction(1, 8 * 10**200)
+    assert Fraction(m.lower) ** 2 <= gamma_sq <= Fraction(m.upper) ** 2
+    assert m.upper <= m.lower * (1 + 1e-12) and 8e200 <= m.bound < 8.0000001e200
+    path = tmp_path / "and.csv"
+    path.write_text("".join(f"{a},{b},{t}\n" for (a, b), t in zip(cells, [0, 0, 0, 1])))
+    assert main(["verify", "margin", str(path)]) == 0
+    assert "mistake bound 8.0000000000000" in capsys.readouterr().out

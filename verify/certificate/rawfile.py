@@ -9,7 +9,8 @@ names the limit and how to raise it (:class:`ReadLimits`):
 * arrays and objects nested more than ``max_depth`` levels deep (default 100; a
   certificate nests 4) are refused before the JSON parser sees them: it recurses once
   per level, and Python's recursion limit (1,000 levels) would otherwise be the only
-  stop (:func:`nesting_depth_over` counts the levels without recursion);
+  stop (:func:`nesting_depth_over` counts the levels without recursion, in linear
+  time);
 * a key twice in one object is refused: JSON readers differ on which one counts (Python
   keeps the last, others the first), so two checkers could read different claims;
 * ``NaN`` and ``Infinity`` are not numbers;
@@ -29,6 +30,8 @@ import sys
 from collections import Counter
 from typing import Any
 
+import numpy as np
+
 from markone.errors import MarkoneError
 from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
 
@@ -39,8 +42,7 @@ __all__ = ["ReadLimits", "CertificateUnreadable", "load_document", "nesting_dept
 REWRITE = "write it again with `markone verify separable FILE --certificate OUT.json`"
 
 #: The largest ``max_depth`` a read may allow: Python's JSON parser recurses once per
-#: level, and a malformed file can reach twice ``max_depth`` before it finds the error,
-#: both well inside Python's recursion limit (1,000).
+#: level, well inside Python's recursion limit (1,000).
 MAX_DEPTH_CEILING = 400
 
 
@@ -126,23 +128,25 @@ def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
     return _parse(raw, path)
 
 
-#: A JSON string (escapes included), the bytes that are not brackets (or quotes).
+#: A JSON string (escapes included), and the bytes that are not brackets (or quotes).
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 _NOT_MARK = bytes(b for b in range(256) if b not in b'[]{}"')
-_AS_SQUARE = bytes.maketrans(b"{}", b"[]")
+#: Each byte's change of level (+1 opens an array or object, -1 closes one), and how
+#: many brackets are counted at a time.
+_STEP = np.zeros(256, dtype=np.int8)
+_STEP[list(b"[{")], _STEP[list(b"]}")] = 1, -1
+_CHUNK = 1 << 22
 
 
 def nesting_depth_over(raw: bytes, max_depth: int) -> bool:
     """Whether the JSON text ``raw`` nests arrays and objects more than ``max_depth``
-    levels deep, found without recursion and in C-speed passes over the text.
+    levels deep, found without recursion in time linear in its size.
 
-    Strings are dropped, then all but the brackets; each pass then deletes every
-    innermost ``[]`` (``{}`` counted as ``[]``), one level of every branch, so a
-    text with at most ``max_depth`` levels is gone after ``max_depth`` passes. For
-    malformed text the answer is about what the parser would build: brackets left
-    open count as levels (beyond ``max_depth`` of them, True), and the parser stops
-    at its error within ``2 * max_depth`` levels.
+    Strings are dropped, then everything but the brackets (byte operations); the
+    deepest level is the largest running count of brackets opened less those closed
+    (NumPy, a few million brackets at a time). For malformed text it is the level
+    the parser would reach before finding the error: brackets left open count.
 
     >>> nesting_depth_over(b'{"a": [[1, "]]]]"], {}]}', 3), nesting_depth_over(b"[[[]]]", 2)
     (False, True)
@@ -151,16 +155,19 @@ def nesting_depth_over(raw: bytes, max_depth: int) -> bool:
     """
     if b"\\" in raw:     # escapes: a quote may be inside a string
         text = _STRING.sub(b"", raw).split(b'"', 1)[0]   # the rest is one open string
-        brackets = text.translate(_AS_SQUARE, _NOT_BRACKET)
+        brackets = text.translate(None, _NOT_BRACKET)
     else:   # every quote opens or closes a string: brackets between odd and even ones
-        marks = raw.translate(_AS_SQUARE, _NOT_MARK).replace(b'""', b"")  # parity kept
+        marks = raw.translate(None, _NOT_MARK).replace(b'""', b"")   # parity kept
         brackets = b"".join(marks.split(b'"')[0::2])
-    for _ in range(max_depth):
-        shorter = brackets.replace(b"[]", b"")
-        if len(shorter) == len(brackets):
-            break
-        brackets = shorter
-    return b"[]" in brackets or brackets.count(b"[") > max_depth
+    level = 0
+    for start in range(0, len(brackets), _CHUNK):
+        chunk = np.frombuffer(brackets, np.uint8, min(_CHUNK, len(brackets) - start),
+                              start)
+        levels = np.cumsum(_STEP[chunk], dtype=np.int32) + level
+        if int(levels.max()) > max_depth:
+            return True
+        level = int(levels[-1])
+    return False
 
 
 def _parse(raw, path):

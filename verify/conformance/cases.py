@@ -356,7 +356,7 @@ def _averaged_sum():
         "runs through 2^53, 1, 1, 1 - 2^53 (sum 3, mean 3/4); a float64 running sum "
         "rounds 2^53 + 1 to 2^53 twice and ends at 1 (mean 1/4). Every score and "
         "iterate is exact in float64: only the sum rounds",
-        [[_N, 1], [_N - 1, 0], [1, 1], [_N, 0]], [1, -1, 1, -1], [0, 1, 2, 3], False,
+        [[_N, 1], [1 - _N, 0], [1, 1], [_N, 0]], [1, 1, 1, -1], [0, 1, 2, 3], False,
         variant="averaged", float64_can_pass=False,
         notes="float64 cannot pass: its running sum of the iterates rounds.")
 

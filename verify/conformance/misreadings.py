@@ -23,6 +23,7 @@ from fractions import Fraction
 from markone._internal.typing import JSONDict
 from verify.conformance.compare import close, reproduces
 from verify.conformance.replay import (
+    FLOAT_MODES,
     KERNEL_SLIPS,
     BinaryRun,
     binary_run,
@@ -41,6 +42,14 @@ RANGE_WORDS = {
                 "became inf, and inf - inf is NaN: y * NaN <= 0 is false, so no update)",
     "underflow": "underflow (an input or product below float32's smallest number, "
                  "about 1.4e-45, became 0: a tie where the exact score is not 0)",
+}
+
+#: The float replays that store inputs or weights in float32 and sum in float64.
+_ARITHMETIC_NAMES = {
+    "float32 inputs": "float32 arithmetic (the inputs stored in float32, rounded; the "
+                      "scores and updates in float64)",
+    "float32 weights": "float32 arithmetic (the weights stored in float32, rounded "
+                       "after each update; the scores in float64)",
 }
 
 #: What rounding changed when only the averaged variant's running sum rounds.
@@ -70,15 +79,18 @@ def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
                            ) -> list[tuple[str, Fraction]]:
     """Does a float64 (or float32) replay of the rule reproduce the answer? The words
     say when float32's range, not its rounding, changed a decision, and when only the
-    weights changed (the averaged variant's running sum, kept in that arithmetic)."""
-    problem = case["problem"]
-    for arith in ("float64", "float32"):
+    weights changed (the averaged variant's running sum, kept in that arithmetic).
+    The first of float64 and float32 that does is named; else every replay with
+    inputs or weights stored in float32 that does (one case may not tell them
+    apart)."""
+    problem, out = case["problem"], []
+    for arith in FLOAT_MODES:
         run = binary_run(problem, arithmetic=arith)
         if not all(abs(float(v)) < float("inf") for vec in [run.w, *run.iterates]
                    for v in vec):
             continue
         answer = variant_answer(_exact_copy(run), problem)
-        bound = max(tol, 1e-6) if arith == "float32" else tol
+        bound = max(tol, 1e-6) if arith == "float32" else tol   # (storage: exact)
         k, what = reproduces(answer, got, bound), "a decision"
         if k is None and problem["variant"] == "averaged":   # the running sum rounds
             answer["w"] = [Fraction(float(sum(c) / len(run.iterates)))
@@ -87,8 +99,10 @@ def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
         if k is None:
             continue
         ranges = [words for flag, words in RANGE_WORDS.items() if getattr(run, flag)]
-        return [(rounding_words(case, arith, what, ranges), k)]
-    return []
+        out.append((rounding_words(case, arith, what, ranges), k))
+        if arith in ("float64", "float32"):
+            break
+    return out
 
 
 def _exact_copy(run: BinaryRun) -> BinaryRun:
@@ -100,7 +114,8 @@ def _exact_copy(run: BinaryRun) -> BinaryRun:
 
 def rounding_words(case: JSONDict, arith: str, what: str = "a decision",
                    ranges: Sequence[str] = ()) -> str:
-    """A diagnosis naming ``arith`` (``"float64"`` or ``"float32"``) arithmetic:
+    """A diagnosis naming ``arith`` (a key of
+    :data:`verify.conformance.replay.FLOAT_MODES`) arithmetic:
     its ``ranges`` (:data:`RANGE_WORDS`' words) or its rounding, which changed
     ``what`` (``"a decision"``, :data:`AVERAGE_WORDS`); for float64 on
     a case that needs exact arithmetic, the reason it does not apply to a float64
@@ -113,9 +128,10 @@ def rounding_words(case: JSONDict, arith: str, what: str = "a decision",
         return (f"float64 arithmetic: rounding changes {what} of this case, which needs "
                 "exact arithmetic (a float64 implementation declares arithmetic=float64 "
                 "in its profile, and the case does not apply)")
+    name = _ARITHMETIC_NAMES.get(arith, f"{arith} arithmetic")
     if ranges:
-        return f"{arith} arithmetic: {' and '.join(ranges)} changed {what}"
-    return f"{arith} arithmetic: rounding changed {what}"
+        return f"{name}: {' and '.join(ranges)} changed {what}"
+    return f"{name}: rounding changed {what}"
 
 
 def multiclass_arithmetic(case: JSONDict, got: JSONDict, tol: float) -> list[str]:

@@ -22,8 +22,8 @@ import numpy as np
 
 from markone._internal.typing import JSONDict
 
-__all__ = ["RULES", "TIE_TOLERANCES", "STEPS", "KERNEL_SLIPS", "BinaryRun", "binary_run",
-           "multiclass_run", "kernel_run", "exact_rows", "variant_answer",
+__all__ = ["RULES", "TIE_TOLERANCES", "STEPS", "KERNEL_SLIPS", "FLOAT_MODES", "BinaryRun",
+           "binary_run", "multiclass_run", "kernel_run", "exact_rows", "variant_answer",
            "one_vs_rest_run"]
 
 #: When is a presentation a mistake? (``s`` is the score w.x, ``y`` the label)
@@ -95,9 +95,11 @@ class BinaryRun:
 def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "exact",
                extra_constants: int | None = None, step: str = "unit") -> BinaryRun:
     """Replay a binary problem's stream once under ``rule`` (a key of :data:`RULES`),
-    in ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (sequential sums, IEEE
-    rules: a NaN score is no mistake, as ``y * s <= 0`` says), with the step ``step``
-    (a key of :data:`STEPS`; exact only; ValueError when it has no exact value).
+    in ``"exact"`` arithmetic or a float one (a key of :data:`FLOAT_MODES`:
+    ``"float64"``, ``"float32"``, or float64 sums of inputs or weights stored in
+    float32; sequential sums, IEEE rules: a NaN score is no mistake, as ``y * s <= 0``
+    says), with the step ``step`` (a key of :data:`STEPS`; exact only; ValueError
+    when it has no exact value).
 
     >>> p = {"intercept": False, "X": [[2.0**100, 2.0**100], [2.0**100, -2.0**101]],
     ...      "y": [1, 1], "order": [0, 1]}
@@ -127,16 +129,27 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct)
 
 
+#: The float replays: the type the inputs are stored in, the type the scores and
+#: updates are computed in, and the type the weights are stored in.
+FLOAT_MODES = {
+    "float64": (np.float64, np.float64, np.float64),
+    "float32": (np.float32, np.float32, np.float32),
+    "float32 inputs": (np.float32, np.float64, np.float64),
+    "float32 weights": (np.float64, np.float64, np.float32),
+}
+
+
 def _float_run(order, rows, ys, mistake, arithmetic):
-    """:func:`binary_run` in float64 or float32, noting overflow and underflow."""
-    ftype = np.float64 if arithmetic == "float64" else np.float32
-    zero = ftype(0)
+    """:func:`binary_run` in one of :data:`FLOAT_MODES`, noting overflow and
+    underflow; the iterates are kept in the computing type (a running sum's)."""
+    itype, ctype, wtype = FLOAT_MODES[arithmetic]
+    zero = ctype(0)
     with np.errstate(all="ignore"):
-        frows = [[_rounded(v, ftype) for v in r] for r in rows]
+        frows = [[ctype(_rounded(v, itype)) for v in r] for r in rows]
         over = not all(np.isfinite(v) for r in frows for v in r)
         under = any(v != 0 and f == 0 for r, fr in zip(rows, frows) for v, f in zip(r, fr))
         iterates, correct, mistakes = [], [], 0
-        w = [zero] * len(frows[0])
+        w = [wtype(0)] * len(frows[0])
         for i in order:
             x, y = frows[i], ys[i]
             s = zero
@@ -147,10 +160,10 @@ def _float_run(order, rows, ys, mistake, arithmetic):
             over = over or not np.isfinite(s)
             wrong = mistake(y, s)
             if wrong:
-                w = [a + y * b for a, b in zip(w, x)]
+                w = [wtype(a + y * b) for a, b in zip(w, x)]
                 mistakes += 1
             correct.append(not wrong)
-            iterates.append(list(w))
+            iterates.append([ctype(v) for v in w])
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct,
                      overflow=over, underflow=under)
 

@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from markone import online
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
-from markone.hardware import plugboard
+from markone.hardware import plugboard, trial
 from markone.hardware.retina import Retina, approach
 from markone.hardware.runits import source_set_mask
 
@@ -210,6 +211,25 @@ def test_binary_and_one_hot_codes_decode_their_own_classes():
         machine.classes_ = np.array(list("ABCDEFGH"))
         machine._index = {c: i for i, c in enumerate("ABCDEFGH")}
         assert machine._decode(codes, codes.astype(float)).tolist() == list(range(8))
+
+
+@pytest.mark.parametrize("left", [0, 10**6])   # compiled, then plain
+@pytest.mark.parametrize("code,n_classes,n_r", [  # 16 R-units x 20 classes: no table
+    ("binary", 26, 8), ("binary", 5, 8), ("one_hot", 8, 8), ("binary", 20, 16)])
+def test_decoding_many_scores_is_decode_of_their_signs(monkeypatch, left, code,
+                                                       n_classes, n_r):
+    # the table lookup (ties left to _decode) equals _decode of predict_sign, score
+    # by score: zeros count as +1, ties (one-hot: every response with no or two +1)
+    # go to the best agreement, the first of equals
+    monkeypatch.setattr(trial.PLAIN, "left", left)
+    machine = MarkI(MarkIParams(class_code=code, n_r_units=n_r), seed=0)
+    machine.classes_ = np.arange(n_classes)
+    rng = np.random.default_rng(n_classes)
+    scores = rng.integers(-3, 4, size=(400, n_r)).astype(float)
+    scores[:50] = np.round(rng.normal(size=(50, n_r)), 1)
+    want = machine._decode(online.predict_sign(scores), scores)
+    assert machine._decode_scores(scores).tolist() == want.tolist()
+    assert machine._decode_scores(scores[:0]).tolist() == []
 
 
 def test_letters_are_learned_with_default_physics():

@@ -173,3 +173,20 @@ def test_pattern_cache_answers_in_bulk_as_one_by_one():
         [one_by_one.get(s, 1).a.tolist() for s in states] == fired.tolist()
     assert cache.patterns(states, 1)[5] is cache.patterns(states, 1)[2]
     assert cache.lookup(states, 2) is None   # another threshold: nothing cached
+
+
+@pytest.mark.parametrize("left", [0, 10**6])   # compiled, then plain (numpy's bincount)
+def test_level_counts_are_bincount_of_the_shifted_net(monkeypatch, left):
+    monkeypatch.setattr(plugboard.PLAIN, "left", left)
+    net = np.random.default_rng(1).integers(-5, 6, size=(104, 512))
+    for low, levels in [(-5, 11), (-5, 20), (-4, 11), (-5, 3)]:   # above: a longer one
+        if low > net.min():
+            with pytest.raises(ValueError, match="negative"):   # as bincount refused
+                plugboard._level_counts(net, low, levels)
+            continue
+        got = plugboard._level_counts(net, low, levels)
+        want = np.bincount((net - low).ravel(), minlength=levels)
+        assert got.dtype == want.dtype and got.tolist() == want.tolist()
+    assert plugboard._level_counts(net[:0], -5, 11).tolist() == [0] * 11
+    assert plugboard._level_counts(net[::2, ::3], -5, 11).tolist() == \
+        np.bincount((net[::2, ::3] + 5).ravel(), minlength=11).tolist()

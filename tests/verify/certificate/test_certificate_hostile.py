@@ -307,3 +307,16 @@ def test_the_depth_is_counted_exactly():
         raw, d = json.dumps(doc).encode(), depth(doc)
         assert [nesting_depth_over(raw, k) for k in (max(d - 1, 1), d, d + 1)] == \
             [d > 1, False, False], (raw, d)
+
+
+def test_many_nests_side_by_side_at_the_limit():
+    """50,000 arrays nested 100 deep side by side (10 MB; a peeling count made 100
+    passes over them, 200 s of CPU at 1 GB): exactly at the limit, and one more
+    level anywhere is over it."""
+    from verify.certificate.rawfile import nesting_depth_over
+
+    nest = b"[" * 99 + b"]" * 99
+    many = b"[" + b",".join([nest] * 50_000) + b"]"
+    assert not nesting_depth_over(many, 100)
+    deeper = many[:-1] + b",[" + nest + b"]]"
+    assert nesting_depth_over(deeper, 100) and not nesting_depth_over(deeper, 101)

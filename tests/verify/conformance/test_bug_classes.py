@@ -14,7 +14,7 @@ import pytest
 from conformance_impls import float32_perceptron, float64_perceptron, solve
 
 from verify import conformance as C
-from verify.conformance.misreadings import RANGE_WORDS, SLIP_WORDS, STEP_WORDS
+from verify.conformance.misreadings import RANGE_WORDS, SLIP_WORDS, STEP_WORDS, rounding_words
 from verify.conformance.profile import Profile
 from verify.conformance.replay import binary_run, kernel_run
 
@@ -208,3 +208,48 @@ def test_only_a_passed_case_of_the_same_task_and_variant_rules_a_cause_out(cases
     assert [results[i].status for i in ids] == ["fail", "pass", "pass", "fail"]
     for cid in ("zero-score-orthonormal", "extreme-large"):
         assert results[cid].diagnosis[0].startswith("the strict rule"), cid
+
+
+def stored_in_float32(part):
+    """The textbook loop in float64 (sums in index order) with its ``part`` (inputs
+    or weights) stored in float32, as a JavaScript Float32Array or a C float[] would."""
+    def to32(v):
+        return v.astype(np.float32).astype(float)
+
+    def perceptron(X, y, order):
+        X = to32(X) if part == "inputs" else X
+        w, m = np.zeros(X.shape[1]), 0
+        for i in order:
+            s = 0.0
+            for a, b in zip(w, X[i]):
+                s += a * b
+            if y[i] * s <= 0:
+                w, m = w + y[i] * X[i], m + 1
+                w = to32(w) if part == "weights" else w
+        return w, m
+    return perceptron
+
+
+#: Doubles on which float32 storage changes a decision and float32 arithmetic does not
+#: (3 mistakes exactly, in float64 and in float32; 2 with either part stored in float32)
+STORAGE_PROBLEM = {"task": "binary", "variant": "last", "intercept": False,
+                   "X": [[-0.3, 0.3, 0.3], [0.1, -1.0, 0.2]], "y": [1, 1],
+                   "order": [0, 1, 1, 0, 0]}
+
+
+@pytest.mark.parametrize("part", ["inputs", "weights"])
+def test_inputs_or_weights_stored_in_float32_are_named_as_such(part):
+    """float32 storage with float64 sums is neither float64 nor float32 arithmetic;
+    its own replay names it, and only it (the other part's replay does not give the
+    answer)."""
+    exact = binary_run(STORAGE_PROBLEM)
+    case = {"id": "storage", "property": "float64-rounding", "task": "binary",
+            "variant": "last", "tolerance": 1e-9, "float64_can_pass": True,
+            "problem": STORAGE_PROBLEM,
+            "expected": {"mistakes": exact.mistakes, "w": [str(v) for v in exact.w]}}
+    assert exact.mistakes == binary_run(STORAGE_PROBLEM, arithmetic="float32").mistakes
+    r = C.run_case(case, C.adapter_for(stored_in_float32(part)),
+                   Profile(arithmetic="float64"))
+    assert r.status == "fail" and r.details[0] == "mistakes: expected 3, got 2"
+    assert r.diagnosis == (rounding_words(case, f"float32 {part}"),)
+    assert r.diagnosis[0].startswith(f"float32 arithmetic (the {part} stored in float32")

@@ -51,10 +51,39 @@ def test_planted_causes_are_named_on_a_few_mutants(script):
         "kernel-dual-counts", "kernel-dual-count-slips")]
     # one mutant per known cause: the last in the source (the binary loop's)
     # (the tie tolerances need the cases with tiny scores: in the slow page test)
+    # (the float64 cause needs the exact-only cases: the fast test below)
     known = list({m.cause: m for m in script.mutants()
-                  if m.cause and not m.cause.startswith("a score up to")}.values())
+                  if m.cause and not m.cause.startswith("a score up to")
+                  and m.cause != script.FLOAT64_CAUSE}.values())
     for outcome in script.score(known, cases):
         assert outcome.killed and outcome.named and not outcome.wrong, outcome.mutant
+
+
+#: Where the reference's `Fraction -> float` mutants survived the suite until the
+#: exact-only cases reached them (a line's start, and the call made float): the
+#: intercept's constant, the multiclass zero start, the averaged running sum.
+FLOAT_SURVIVORS = (("rows = ", "Fraction(1)"), ("W = ", "Fraction(0)"),
+                   ("total = [Fraction(0)]", "Fraction(0)"))
+
+
+@pytest.mark.slow
+def test_the_fraction_to_float_survivors_are_killed_with_float64_named(script):
+    """(Its fast sibling, on implementations of its own:
+    tests/verify/conformance/test_exact_only.py.)"""
+    from verify import conformance as C
+
+    lines = script._reference_lines()
+    where = {f"line {n + 1}:{line.index(call)}" for n, line in enumerate(lines)
+             for start, call in FLOAT_SURVIVORS if line.strip().startswith(start)}
+    mutants = [m for m in script.mutants() if m.what == "Fraction -> float" and
+               m.where in where]
+    assert len(mutants) == 3
+    cases = C.build_cases(["exact-intercept-rounding", "exact-averaged-sum",
+                           "exact-multiclass-scores"])
+    for outcome in script.score(mutants, cases):
+        assert outcome.mutant.cause == script.FLOAT64_CAUSE
+        assert not outcome.equivalent and outcome.killed, outcome.mutant.where
+        assert outcome.named and not outcome.wrong, outcome.mutant.where
 
 
 def test_at_least_50_distinct_node_mutants_of_every_kind(script):
@@ -103,3 +132,17 @@ def test_mutation_page_is_current():
     script = _script()
     page = Path(ROOT / "docs" / "mutation-score.md").read_text()
     assert page == script.render(script.score(), script.score_node(NODE))
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_float32array_node_mutants_are_named_float32_arithmetic(script):
+    """Inputs or weights kept in a Float32Array: the catalogued cause is float32
+    arithmetic, and every failing case that names a cause names it (float32's range
+    on extreme-small, float32 storage on float64-near-tie)."""
+    from verify import conformance as C
+
+    mutants = [m for m in script.mutation_node.node_mutants() if "Float32Array" in m.what]
+    assert [m.cause for m in mutants] == [script.mutation_node.FLOAT32_CAUSE] * 2
+    cases = C.build_cases(["float64-near-tie", "extreme-small"])
+    for outcome in script.score_node(NODE, mutants, cases):
+        assert outcome.killed and outcome.named and not outcome.wrong, outcome.mutant.what
