@@ -53,6 +53,7 @@ from markone._internal.html import ShownInJupyter, result_repr
 from markone._internal.jit import compiled, kernel
 from markone._internal.data import as_dataset
 from markone._internal.exact import fits_int64, int_text
+from markone._internal.io import plural
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Rational
 from markone.online import is_mistake
@@ -352,11 +353,11 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
                   max_norm_sq=int(norms[k]), max_norm_state=_as_tuple(weights[k]),
                   scale=scale, stopped_by=stopped_by)
     if converged or not complete:
-        msg = (f"converged after {updates} updates (a pass without mistakes)"
+        msg = (f"converged after {plural(updates, 'update')} (a pass without mistakes)"
                + ("; under the strict rule the zero start never updates (every score "
                   "is 0, not a mistake)" if updates == 0 and rule == "strict" else "")
                if converged else
-               f"no cycle found in {updates} updates: "
+               f"no cycle found in {plural(updates, 'update')}: "
                + stopped_phrase(stopped_by, budget, timeout_s, "updates",
                                 max_memory_gb=max_memory_gb)
                + f"; raise {to_raise(stopped_by)} to search further")
@@ -373,8 +374,8 @@ def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
     transient, entered = _cycle_entry(weights, times, first, updates, period_steps)
     cycle = tuple(_as_tuple(v) for v in weights[transient: transient + period])
     idx = tuple(positions[transient + 1: transient + period + 1])
-    msg = (f"cycles: after a transient of {transient} updates, a period of {period} "
-           f"updates ({period_steps // n} pass{'es' if period_steps // n > 1 else ''}); "
+    msg = (f"cycles: after a transient of {plural(transient, 'update')}, a period of "
+           f"{plural(period, 'update')} ({plural(period_steps // n, 'pass', 'passes')}); "
            f"largest squared norm {int_text(norms[k])}.")
     report = CyclingReport(
         converged=False, transient=transient, transient_epochs=entered // n,

@@ -265,7 +265,7 @@ class Pattern:
     _active: tuple[int, ...] | None
 
     def __init__(self, a: np.ndarray) -> None:
-        a.flags.writeable = False
+        a.setflags(write=False)
         self.a = a
         self._x = self._units = self._masked = self._active = None
 
@@ -359,8 +359,12 @@ class PatternCache:
         todo = todo[:max(self.limit - len(self._patterns), 0)]
         if todo:
             rows = [i for _, i in todo]
-            patterns = fire(self.wiring, states[rows], theta) if net is None else \
-                (net[rows] >= theta).astype(np.uint8)
+            if net is None:
+                patterns = fire(self.wiring, states[rows], theta)
+            else:   # the 0/1 bytes of fire(), rows picked after comparing (if at all)
+                fired = net >= theta
+                patterns = (fired if len(rows) == len(net) else fired[rows]).view(
+                    np.uint8)
             for (key, _), a in zip(todo, patterns):   # rows of one array, shared
                 self._patterns[key] = Pattern(a)
 

@@ -497,9 +497,9 @@ def _figures_ahead(X, S, patterns, mask, codes, n_r):
     """The :class:`Figures` of a session (targets and labels still empty): the
     patterns' active A-units and their source-set parts as CSR, the nearest classes."""
     A = np.array([pat.a for pat in patterns], dtype=bool)
-    # np.nonzero(A), row by row: a quarter of its time on a (104, 512) array
-    fig, pat_idx = np.divmod(np.flatnonzero(A), A.shape[1])
-    pat_ptr = _pointers(fig, len(X))
+    pat_ptr = np.zeros(len(X) + 1, dtype=np.int64)
+    pat_idx = np.empty(A.size, dtype=np.int64)
+    pat_idx = pat_idx[:compiled(_active_units)(A, pat_ptr, pat_idx)]
     if mask is None:   # every R-unit sees every A-unit
         mask = np.ones((n_r, A.shape[1]), dtype=bool)
     own_ptr = np.zeros(len(X) * n_r + 1, dtype=np.int64)
@@ -538,17 +538,42 @@ def _log_buffers(cap, n_r, n_a):
 
 
 @kernel()
+def _active_units(A, pat_ptr, pat_idx):
+    """Fill the CSR ``pat_ptr``/``pat_idx`` (``pat_ptr[0]`` is 0): row ``i`` lists the
+    columns where ``A[i]`` is nonzero, ascending (``np.nonzero(A)``, row by row);
+    return how many in all."""
+    n = 0
+    for i in range(A.shape[0]):
+        for j in range(A.shape[1]):
+            if A[i, j]:
+                pat_idx[n] = j
+                n += 1
+        pat_ptr[i + 1] = n
+    return n
+
+
+@kernel()
 def _own(pat_ptr, pat_idx, mask, own_ptr, own_idx):
     """Fill the CSR ``own_ptr``/``own_idx``: row ``i * n_r + r`` lists figure ``i``'s
-    active A-units in R-unit ``r``'s source set (``mask[r]``), ascending."""
+    active A-units in R-unit ``r``'s source set (``mask[r]``), ascending (each a copy
+    of the figure's row when every R-unit sees every A-unit)."""
     n_r = mask.shape[0]
+    every = True
+    for r in range(n_r):
+        for j in range(mask.shape[1]):
+            every = every and mask[r, j]
     n = 0
     for i in range(pat_ptr.size - 1):
+        first, last = pat_ptr[i], pat_ptr[i + 1]
         for r in range(n_r):
-            for p in range(pat_ptr[i], pat_ptr[i + 1]):
-                if mask[r, pat_idx[p]]:
-                    own_idx[n] = pat_idx[p]
-                    n += 1
+            if every:
+                own_idx[n:n + last - first] = pat_idx[first:last]
+                n += last - first
+            else:
+                for p in range(first, last):
+                    if mask[r, pat_idx[p]]:
+                        own_idx[n] = pat_idx[p]
+                        n += 1
             own_ptr[i * n_r + r + 1] = n
 
 

@@ -114,7 +114,7 @@ def test_the_cycle_can_be_entered_between_updates():
     assert (r.transient, r.transient_epochs, r.period_updates, r.period_epochs) == \
         (1, 0, 2, 1)
     assert r.cycle == ((1, 1, -1), (0, 0, 0)) and r.cycle_indices == (1, 2)
-    assert "after a transient of 1 updates" in r.message
+    assert "after a transient of 1 update, a period of 2 updates (1 pass)" in r.message
 
 
 @pytest.mark.parametrize("data", [XOR_PM1, XOR_01, parity3("01"), parity3("pm1")])

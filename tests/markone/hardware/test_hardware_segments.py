@@ -244,3 +244,27 @@ def test_segments_check_the_machine_again_when_another_process_is_on_the_clock()
     machine.env.process((machine.env.timeout(1e6) for _ in range(1)))
     machine.env.step()   # that process starts: its next event is far ahead
     assert segments.run(order, 0, machine.codes_[idx], idx)[0] == 0   # checked again
+
+
+@pytest.mark.parametrize("mask_kind", ["every", "source_sets", "none"])
+def test_active_units_and_own_sets_are_nonzero_row_by_row(mask_kind):
+    # the compiled CSR of a session's figures: row i of pat_* is np.nonzero(A[i]),
+    # row i * n_r + r of own_* the part of it in R-unit r's source set (every R-unit
+    # seeing every A-unit copies rows, the same lists); empty rows included
+    from markone._internal.jit import compiled
+    from markone.hardware import segments
+    rng = np.random.default_rng(2)
+    A = rng.random((9, 40)) < 0.3
+    A[3] = False
+    mask = {"every": np.ones((4, 40), dtype=bool), "none": np.zeros((4, 40), dtype=bool),
+            "source_sets": rng.random((4, 40)) < 0.5}[mask_kind]
+    pat_ptr = np.zeros(10, dtype=np.int64)
+    pat_idx = np.empty(A.size, dtype=np.int64)
+    pat_idx = pat_idx[:compiled(segments._active_units)(A, pat_ptr, pat_idx)]
+    assert [pat_idx[pat_ptr[i]:pat_ptr[i + 1]].tolist() for i in range(9)] == \
+        [np.flatnonzero(row).tolist() for row in A] and pat_ptr[0] == 0
+    own_ptr = np.zeros(9 * 4 + 1, dtype=np.int64)
+    own_idx = np.full(pat_idx.size * 4, -1, dtype=np.int64)
+    compiled(segments._own)(pat_ptr, pat_idx, mask, own_ptr, own_idx)
+    assert [own_idx[own_ptr[k]:own_ptr[k + 1]].tolist() for k in range(36)] == \
+        [np.flatnonzero(A[i] & mask[r]).tolist() for i in range(9) for r in range(4)]

@@ -173,6 +173,13 @@ def test_pattern_cache_answers_in_bulk_as_one_by_one():
         [one_by_one.get(s, 1).a.tolist() for s in states] == fired.tolist()
     assert cache.patterns(states, 1)[5] is cache.patterns(states, 1)[2]
     assert cache.lookup(states, 2) is None   # another threshold: nothing cached
+    distinct = np.delete(states, 5, axis=0)   # every state new: rows of one array
+    fresh = plugboard.PatternCache(board)
+    fresh.prime(distinct, 1, plugboard.net_input(board, distinct))
+    got = fresh.lookup(distinct, 1)
+    assert got.dtype == np.uint8 and got.tolist() == plugboard.fire(
+        board, distinct, 1).tolist()
+    assert not any(pat.a.flags.writeable for pat in fresh.patterns(distinct, 1))
 
 
 @pytest.mark.parametrize("left", [0, 10**6])   # compiled, then plain (numpy's bincount)
