@@ -41,6 +41,7 @@ from markone._internal.checks import (
 )
 from markone._params import CORE_CONSTRAINTS, validate_parameter_constraints
 from markone._internal.data import Dataset
+from markone._internal.exact import fraction_array
 from markone._internal.typing import ArrayLike, Label
 from markone._internal.validation import (as_generator, canonical_csr, encode_binary_labels,
                                           encode_class_labels, float64_input, is_sparse,
@@ -63,11 +64,13 @@ def refuse_non_finite(x) -> None:
 
 def _all_finite(score) -> bool:
     """True when one example's score (a number, or one per class) is finite; a number
-    is tested without numpy's per-call cost (``predict_one`` is a hot path)."""
+    is tested without numpy's per-call cost (``predict_one`` is a hot path). Exact
+    scores (an object array of Fractions) are finite numbers by construction."""
     try:
         return math.isfinite(score)
     except TypeError:   # one score per class
-        return bool(np.isfinite(score).all())
+        scores = np.asarray(score)
+        return scores.dtype == object or bool(np.isfinite(scores).all())
 
 
 def _canonical(X):
@@ -76,11 +79,16 @@ def _canonical(X):
     return canonical_csr(X) if is_sparse(X) else X
 
 
-def _dataset_xy(data, y):
-    """The float64 inputs and the labels as given of a checked Dataset."""
+def _dataset_xy(data, y, exact):
+    """The inputs (float64, or exact: an object array of Fractions) and the labels as
+    given of a checked Dataset."""
     if y is not None:
         raise TypeError("a Dataset carries its labels; pass y=None with it.")
-    return data.floats, data.labels
+    return (np.array(data.fractions, dtype=object) if exact else data.floats), data.labels
+
+
+#: ``y`` of a call that checks inputs only (scikit-learn's word for it).
+_NO_LABELS = "no_validation"
 
 
 class OnlineClassifier(ClassifierMixin, BaseEstimator):
@@ -133,18 +141,17 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_xy(self, X, y, *, reset: bool):
         """``(X, y)`` checked once by scikit-learn's rules: ``X`` as float64 (or
-        canonical CSR), ``n_features_in_`` and ``feature_names_in_`` set or compared.
-        A :class:`~markone._internal.data.Dataset` is checked already: its float64
-        view and its labels are taken as they are."""
+        canonical CSR; exact learners: Fractions), ``n_features_in_`` and
+        ``feature_names_in_`` set or compared. A
+        :class:`~markone._internal.data.Dataset` is checked already: its float64
+        view (or its Fractions) and its labels are taken as they are."""
+        exact = self._exact_input(reset)
         if isinstance(X, Dataset):
-            X, y = validate_data(self, *_dataset_xy(X, y), reset=reset,
+            X, y = validate_data(self, *_dataset_xy(X, y, exact), reset=reset,
                                  skip_check_array=True)
         else:
-            X = float64_input(X)  # the estimators train in float64: never on rounded X
             refuse_missing_labels(y)  # by position (scikit-learn: "Unknown label type")
-            X, y = validate_data(self, X, y, reset=reset, dtype=np.float64,
-                                 accept_sparse=self._accept_sparse)
-            X = _canonical(X)
+            X, y = self._checked_input(X, y, reset=reset, exact=exact)
         check_classification_targets(y)
         if self._binary:
             kind = type_of_target(y, input_name="y", raise_unknown=True)
@@ -153,6 +160,31 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                     f"Only binary classification is supported. The type of the target "
                     f"is {kind}; use markone.MulticlassPerceptron for more classes.")
         return X, y
+
+    def _checked_input(self, X, y=_NO_LABELS, *, reset: bool, exact: bool):
+        """``X`` (and ``y``, if given) by scikit-learn's ``validate_data``: ``X`` as
+        float64 that rounds nothing, or canonical CSR; with ``exact``, as an object
+        array of Fractions (NaN and infinity refused as :func:`markone.train`'s exact
+        mode refuses them)."""
+        if exact:  # scikit-learn checks shapes, names and labels; the entries stay exact
+            out = validate_data(self, X, y, reset=reset, dtype=None,
+                                ensure_all_finite=False, accept_sparse=False)
+            X, y = out if y is not _NO_LABELS else (out, y)
+            X = fraction_array(X)
+        else:
+            X = float64_input(X)  # the estimators train in float64: never on rounded X
+            out = validate_data(self, X, y, reset=reset, dtype=np.float64,
+                                accept_sparse=self._accept_sparse)
+            X, y = out if y is not _NO_LABELS else (out, y)
+            X = _canonical(X)
+        return X if y is _NO_LABELS else (X, y)
+
+    def _exact_input(self, reset: bool) -> bool:
+        """True when this call reads exact numbers: a learner with an ``exact``
+        parameter, from its value (a new fit) or from the fitted state's mode."""
+        if "exact" not in self._parameter_constraints:
+            return False
+        return bool(self.exact) if reset else self.__dict__.get("_exact", False)
 
     def _encode(self, y, classes=None):
         """``(codes, classes)``: -1/+1 for binary learners, ``0..K-1`` otherwise."""
@@ -230,6 +262,9 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         """
         self._check_params()
         first = not hasattr(self, "_code")
+        if not first and self._exact_input(True) != self._exact_input(False):
+            raise ValueError(f"exact={self.exact!r} differs from the arithmetic of the "
+                             "first fit; call fit to restart in the new mode.")
         X, y = self._validate_xy(X, y, reset=first)
         if first:
             classes = self._first_classes(classes, y)
@@ -291,10 +326,12 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _one_row(self, x):
         x = np.asarray(x)
-        if x.dtype.kind == "c":  # as fit and predict refuse it (a cast drops x.imag)
+        if self._exact_input(False):  # no lean path comes here (no row shape is kept)
+            x = fraction_array(x[None], name="x")[0] if x.ndim == 1 else x
+        elif x.dtype.kind == "c":  # as fit and predict refuse it (a cast drops x.imag)
             raise ValueError(f"Complex data not supported: x has dtype {x.dtype}; "
                              f"pass real numbers (x.real, if that is what you mean).")
-        if x.dtype != np.float64:  # exactly, or refused by value (no silent rounding)
+        elif x.dtype != np.float64:  # exactly, or refused by value (no silent rounding)
             if x.ndim == 1:
                 x = float64_input(x.reshape(1, -1), name="x").reshape(-1)
             x = x.astype(np.float64)
@@ -307,9 +344,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     # prediction -------------------------------------------------------------------------
     def _checked_X(self, X):
         check_is_fitted(self)
-        X = float64_input(X)
-        return _canonical(validate_data(self, X, reset=False, dtype=np.float64,
-                                        accept_sparse=self._accept_sparse))
+        return self._checked_input(X, reset=False, exact=self._exact_input(False))
 
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Predicted classes (ties: a zero binary score predicts ``classes_[1]``, a

@@ -54,6 +54,7 @@ is clean.
 from __future__ import annotations
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -67,6 +68,7 @@ from markone._internal.checks import (
     zero_rows_error,
 )
 from markone._internal.data import Dataset
+from markone._internal.exact import to_fraction
 from markone._internal.jit import compiled, kernel
 from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
 from markone._estimator import OnlineClassifier, refuse_non_finite
@@ -200,6 +202,13 @@ class MulticlassPerceptron(OnlineClassifier):
         ``fit``). Training stops after the first pass without an update.
     variant : "last" or "averaged"
         Predict with the last iterates or with their average over every presentation.
+    exact : bool
+        Train and predict in exact rational arithmetic (default False: float64). The
+        inputs may then be ints of any size, Fractions, strings like ``"1/3"`` and
+        floats (taken as the exact binary fractions they are); every score, tie and
+        weight is exact, and the fitted arrays hold Fractions (object arrays). The
+        same rule and tie-break as in float64: on integer-valued data both modes give
+        the same weights.
 
     Attributes
     ----------
@@ -251,12 +260,13 @@ class MulticlassPerceptron(OnlineClassifier):
         **CORE_CONSTRAINTS,
         "strategy": [StrOptions(set(STRATEGIES))],
         "variant": [StrOptions({"last", "averaged"})],
+        "exact": ["boolean"],
     }
 
     def __init__(self, *, strategy: str = "argmax", intercept: bool = True,
                  intercept_scale: Rational = 1.0, eta: Rational = 1.0,
                  max_epochs: int = 1000, order: Order = "given", seed: Seed = None,
-                 variant: str = "last") -> None:
+                 variant: str = "last", exact: bool = False) -> None:
         self.strategy = strategy
         self.intercept = intercept
         self.intercept_scale = intercept_scale
@@ -265,16 +275,27 @@ class MulticlassPerceptron(OnlineClassifier):
         self.order = order
         self.seed = seed
         self.variant = variant
+        self.exact = exact
 
     # the hooks of OnlineClassifier ----------------------------------------------------
     def _start(self, classes, n_features):
         K, d = len(classes), n_features + bool(self.intercept)
-        self._eta = as_float(self.eta, "eta")
-        self._c = as_float(self.intercept_scale, "intercept_scale") if self.intercept else None
-        self._W = np.zeros((K, d))
-        self._acc = np.zeros((K, d))
-        self._T = np.zeros(K, dtype=np.int64)
+        self._exact = bool(self.exact)
+        number = _exact_number if self._exact else as_float
+        self._eta = number(self.eta, "eta")
+        self._c = number(self.intercept_scale, "intercept_scale") if self.intercept else None
+        self._W = self._zeros((K, d))
+        self._acc = self._zeros((K, d))
+        # exact: Python ints (an np.int64 inside a Fraction would overflow silently)
+        self._T = np.zeros(K, dtype=object if self._exact else np.int64)
         self._targets = np.where(np.eye(K, dtype=bool), 1, -1)
+        if self._exact:
+            self._targets = self._targets.astype(object)
+            self._row_shape = None  # no lean learn_one/predict_one: rows become Fractions
+
+    def _zeros(self, shape):
+        """Zeros of the state's arithmetic: float64, or (exact) Fractions."""
+        return np.full(shape, Fraction(0), dtype=object) if self._exact else np.zeros(shape)
 
     def _fit_passes(self, data, codes):
         if self.strategy == "argmax":
@@ -290,7 +311,7 @@ class MulticlassPerceptron(OnlineClassifier):
                     intercept=self.intercept,
                     intercept_scale=self.intercept_scale, eta=self.eta,
                     max_epochs=self.max_epochs, order=self.order, seed=seed,
-                    variant=self.variant))
+                    variant=self.variant, exact=self._exact))
         per_pass = len(self.order) if not isinstance(self.order, str) else data.shape[0]
         for k, res in enumerate(results):
             T = res.epochs * per_pass
@@ -307,8 +328,13 @@ class MulticlassPerceptron(OnlineClassifier):
                                                 f"{stuck}", stacklevel=4)
 
     def _prepare(self, data, codes):
-        Xa = augment(data, self.intercept, self._c)
-        Xa = Xa.copy() if Xa is data.floats else Xa  # owned copy
+        if self._exact:  # an object array of Fractions, the constant's column appended
+            Xa = data.source
+            if self.intercept:
+                Xa = np.hstack([Xa, np.full((len(Xa), 1), self._c, dtype=object)])
+        else:
+            Xa = augment(data, self.intercept, self._c)
+            Xa = Xa.copy() if Xa is data.floats else Xa  # owned copy
         if not self.intercept:
             if self.strategy == "ovr":
                 zero_rows_error(Xa)
@@ -329,8 +355,7 @@ class MulticlassPerceptron(OnlineClassifier):
         Xa, cls = data
         if self.strategy == "argmax":
             T = self._T[:1].copy()
-            epoch = compiled(_argmax_epoch)
-            m = epoch(kernel_rows(Xa), cls, idx, self._eta, self._W, self._acc, T)
+            m = self._epoch()(kernel_rows(Xa), cls, idx, self._eta, self._W, self._acc, T)
             self._T[:] = T[0]
             return int(m)
         mistakes = 0
@@ -339,6 +364,11 @@ class MulticlassPerceptron(OnlineClassifier):
             xa = Xa[i] if dense else Xa[[i]].toarray()[0]
             mistakes += self._ovr_step(xa, self._targets[cls[i]])
         return mistakes
+
+    def _epoch(self):
+        """The argmax pass: compiled (float64), or the same Python function run on
+        Fractions (exact: every score and tie exact, numpy's object arithmetic)."""
+        return _argmax_epoch if self._exact else compiled(_argmax_epoch)
 
     def _ovr_step(self, xa, targets):
         self._T += 1
@@ -351,14 +381,14 @@ class MulticlassPerceptron(OnlineClassifier):
 
     def _learn_row(self, x, code):
         xa = np.append(x, self._c) if self.intercept else x
-        refuse_non_finite(xa)
+        if not self._exact:  # exact rows are Fractions, finite by construction
+            refuse_non_finite(xa)
         if not xa.any() and (code != 0 or self.strategy == "ovr"):
             self._zero_row_error(0, [code])
         if self.strategy == "ovr":
             return self._ovr_step(xa, self._targets[code])
         T = self._T[:1].copy()
-        m = compiled(_argmax_epoch)(xa[None], np.array([code]), _ONE, self._eta, self._W,
-                          self._acc, T)
+        m = self._epoch()(xa[None], np.array([code]), _ONE, self._eta, self._W, self._acc, T)
         self._T[:] = T[0]
         return int(m)
 
@@ -384,14 +414,16 @@ class MulticlassPerceptron(OnlineClassifier):
     def intercept_(self) -> np.ndarray:
         """The bias of each class, shape (n_classes,)."""
         W = self._prediction()
-        return W[:, -1] * self._c if self.intercept else np.zeros(len(W))
+        return W[:, -1] * self._c if self.intercept else self._zeros(len(W))
 
     # prediction -----------------------------------------------------------------------
     def _class_scores(self, X):
         W = self._prediction()
         d = self.n_features_in_
+        offsets = W[:, d] * self._c if self.intercept else self._zeros(len(W))
+        if self._exact:  # Fractions: every sum exact, in any order
+            return X @ W[:, :d].T + offsets
         # entry by entry (linear_scores): predict_one(x) == predict([x])[0] on ties
-        offsets = W[:, d] * self._c if self.intercept else np.zeros(len(W))
         return linear_scores(X, W[:, :d], offsets)
 
     def decision_function(self, X: ArrayLike) -> np.ndarray:
@@ -410,3 +442,8 @@ class MulticlassPerceptron(OnlineClassifier):
 
 
 _ONE = np.zeros(1, dtype=np.int64)
+
+
+def _exact_number(value, name):
+    """A checked step size or intercept constant as the Fraction it is."""
+    return to_fraction(value, where=f"{name}=")

@@ -89,13 +89,17 @@ class Dataset:
         """Rows checked already, taken without another check, all labelled +1: rows
         the inside made from checked data (such as the signed rows ``y_i [x_i, 1]``),
         or the inputs an estimator checked by scikit-learn's rules (its label codes
-        kept apart). ``rows`` is a finite float64 array or canonical CSR matrix.
+        kept apart). ``rows`` is a finite float64 array or canonical CSR matrix, or
+        an object array of Fractions (an exact estimator's inputs).
 
         >>> Dataset.of_rows(np.array([[1.0, -2.0]])).y.tolist()
         [1]
         """
         data = cls(rows, np.ones(rows.shape[0], dtype=np.int64), np.array([-1, 1]), name)
-        data.__dict__.update(float_values=rows, floats=rows, exact_floats=rows)  # as made
+        if rows.dtype == object:
+            data.__dict__.update(fractions=rows.tolist())
+        else:
+            data.__dict__.update(float_values=rows, floats=rows, exact_floats=rows)
         return data
 
     def __init__(self, source: Any, y: np.ndarray, classes: np.ndarray, name: str,

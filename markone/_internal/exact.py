@@ -59,7 +59,7 @@ import numpy as np
 from markone._internal.shapes import check_consistent_length, is_sparse, sparse_refused
 from markone.errors import MarkoneError
 
-__all__ = ["to_fraction", "to_fraction_matrix", "signed_integer_rows", "fits_int64",
+__all__ = ["to_fraction", "to_fraction_matrix", "fraction_array", "signed_integer_rows", "fits_int64",
            "exactly_float64", "first_inexact", "float64_of", "exact_float",
            "describe_number", "inexact_entry", "parse_number", "digit_limit",
            "NumberTooLong", "MAX_DIGITS", "int_text", "fraction_text", "STR_BITS",
@@ -304,6 +304,18 @@ def to_fraction_matrix(X, *, name="X"):
             for j, v in enumerate(r):
                 to_fraction(v, where=f"{name}[{i}, {j}] ")
             raise
+    return out
+
+
+def fraction_array(X: Any, *, name: str = "X") -> np.ndarray:
+    """:func:`to_fraction_matrix` as a 2-D object array (the exact estimators' rows).
+
+    >>> fraction_array([[1, "1/3"]]).tolist()
+    [[Fraction(1, 1), Fraction(1, 3)]]
+    """
+    rows = to_fraction_matrix(X, name=name)
+    out = np.empty((len(rows), len(rows[0])), dtype=object)
+    out[:] = rows
     return out
 
 

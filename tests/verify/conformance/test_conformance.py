@@ -62,11 +62,13 @@ def markone_impl(problem):
                     idx, problem["y"])
             return {"alpha": clf.alpha_.tolist(), "mistakes": clf.n_mistakes_}
         if problem["task"] == "multiclass":
+            # one pass in the case's order, every class known (a class may be absent)
             clf = markone.MulticlassPerceptron(intercept=problem["intercept"],
-                                               order=problem["order"], max_epochs=1)
-            clf.fit(np.array(X, dtype=float), problem["y"])
-            W = np.hstack([clf.coef_, clf.intercept_[:, None]])
-            return {"W": W.tolist(), "mistakes": clf.n_mistakes_,
+                                               order=problem["order"], exact=True)
+            clf.partial_fit(X, problem["y"], classes=range(problem["n_classes"]))
+            W = np.hstack([clf.coef_, clf.intercept_[:, None]]) if problem["intercept"] \
+                else clf.coef_
+            return {"W": [[str(v) for v in row] for row in W], "mistakes": clf.n_mistakes_,
                     "predictions": clf.predict(problem["queries"]).tolist()}
         r = markone.train(X, problem["y"], intercept=problem["intercept"],
                           order=problem["order"], max_epochs=1,
@@ -80,16 +82,9 @@ def markone_impl(problem):
 @pytest.mark.parametrize("impl", [markone_impl, impls.correct],
                          ids=["markone", "fraction-loop"])
 def test_every_case_passes_against_two_implementations(cases, impl):
-    """markone's MulticlassPerceptron computes in float64: it fails the one multiclass
-    case that needs exact arithmetic (added after this test); the Fraction loop passes
-    every case."""
+    """markone (in exact mode: train and MulticlassPerceptron with exact=True) and the
+    Fraction loop each pass every case, exact-multiclass-scores included."""
     results = C.run_suite(cases, C.adapter_for(impl))
-    if impl is markone_impl:
-        [r] = [r for r in results if not r.passed]
-        # its scores are numpy's sums (another order than the replay's): no cause is
-        # reproduced, so none is named
-        assert r.id == "exact-multiclass-scores" and r.diagnosis == ()
-        return
     assert [r.id for r in results if not r.passed] == []
     assert C.exit_status(results) == 0
 
