@@ -238,15 +238,16 @@ class MarkI:
         labels = np.asarray(labels)
         if labels.ndim != 1:
             raise ValueError(f"labels must be 1-D, got shape {labels.shape}.")
+        distinct = np.unique(labels).tolist()
         if grow:
-            new = [v for v in np.unique(labels).tolist() if v not in self._index]
+            new = [v for v in distinct if v not in self._index]
             if new:
                 known = [] if self.classes_ is None else self.classes_.tolist()
                 class_codes(len(known) + len(new), self.params.n_r_units,
                             self.params.class_code)  # raises when too many
                 self.classes_ = np.array(known + new)
                 self._index = {v: i for i, v in enumerate(self.classes_.tolist())}
-        unknown = [v for v in np.unique(labels).tolist() if v not in self._index]
+        unknown = [v for v in distinct if v not in self._index]
         if unknown:
             raise ValueError(
                 f"labels {unknown[:5]} are not among the machine's classes "
@@ -274,7 +275,10 @@ class MarkI:
         """A-unit outputs ``(n, n_a_units)`` (uint8 0/1) for settled, noise-free
         figures (with the hardware faults that have happened by now). An uncalibrated
         ``theta="auto"`` is calibrated on ``images`` first."""
-        X = self._images(images)
+        return self._features(self._images(images))
+
+    def _features(self, X):
+        """:meth:`a_features` of figures ``X`` checked by :meth:`_images`."""
         theta = self.calibrate(X) if self.theta is None else self.theta
         settled = self.retina.settled(X)
         if self.faults is not None:   # the faults that have happened by now
@@ -344,16 +348,24 @@ class MarkI:
         trial kernel's sums (:func:`~markone.hardware.trial.score`), bit for bit
         the scores a training trial computes for the same weights and figure."""
         self._check_trained()
-        A = self.a_features(images)
+        return self._scores(self._images(images))
+
+    def _scores(self, X):
+        """:meth:`decision_function` of figures ``X`` checked by :meth:`_images`."""
+        A = self._features(X)
         scores = np.empty((len(A), self.params.n_r_units))
         PLAIN.kernel(score_figures, len(A))(self.runits.weights, A, scores)
         return scores
 
     def predict(self, images: ArrayLike) -> np.ndarray:
         """Decoded class label of each figure (settled, noise-free; no machine time)."""
-        scores = self.decision_function(images)
-        assert self.classes_ is not None   # decision_function checked it
-        return self.classes_[self._decode_scores(scores)]
+        self._check_trained()
+        return self._predicted(self._images(images))
+
+    def _predicted(self, X):
+        """:meth:`predict` of figures ``X`` checked by :meth:`_images`."""
+        assert self.classes_ is not None   # the caller checked it
+        return self.classes_[self._decode_scores(self._scores(X))]
 
     def predict_one(self, image: ArrayLike) -> Any:
         """The decoded class label of one figure."""
@@ -361,7 +373,13 @@ class MarkI:
 
     def score(self, images: ArrayLike, labels: ArrayLike) -> float:
         """Fraction of figures whose decoded class equals the label."""
-        return float(np.mean(self.predict(images) == np.asarray(labels)))
+        self._check_trained()
+        return self._accuracy(self._images(images), labels)
+
+    def _accuracy(self, X, labels):
+        """:meth:`score` of figures ``X`` checked by :meth:`_images` (a fleet's
+        figures, checked once for all its machines)."""
+        return float(np.mean(self._predicted(X) == np.asarray(labels)))
 
     # ------------------------------------------------------------------ learning
     def _trainer(self, rule):

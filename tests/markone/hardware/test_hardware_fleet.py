@@ -46,6 +46,26 @@ def test_fleet_machine_equals_the_machine_trained_alone():
         assert f.run.log is None
 
 
+def test_a_task_scores_its_machines_as_score_does_whatever_the_figures_layout():
+    # a worker checks the figures once per retina shape for the accuracies: figures
+    # as (n, rows, cols), flat, or on machines of two retina shapes give score()'s
+    from markone.hardware.fleet import _train_machines
+    images, labels = data()
+    small = letters("ABCDE", per_class=1, seed=0, size=12,
+                    typeface=("block", "serif"))[0]
+    specs = [MachineSpec(seed=0), MachineSpec(MarkIParams(weight_range=(-2, 2)), 3)]
+    for figures, params in [(images, None), (images.reshape(len(images), -1), None),
+                            (small, MarkIParams(retina_shape=(12, 12)))]:
+        task_specs = specs if params is None else [MachineSpec(params, 1), MachineSpec(
+            params.replace(topology="source_sets"), 2)]
+        fleet = _train_machines((task_specs, packing.pack(np.asarray(figures)), labels,
+                                 {"presentations": 30}))
+        for spec, f in zip(task_specs, fleet):
+            machine = MarkI(spec.params, seed=spec.seed)
+            machine.train(figures, labels, presentations=30)
+            assert f.accuracy == machine.score(figures, labels)
+
+
 def test_fleet_is_the_same_here_on_two_processes_and_on_dask():
     pytest.importorskip("dask.distributed")
     images, labels = data()
