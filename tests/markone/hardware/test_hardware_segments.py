@@ -259,8 +259,9 @@ def test_active_units_and_own_sets_are_nonzero_row_by_row(mask_kind):
     mask = {"every": np.ones((4, 40), dtype=bool), "none": np.zeros((4, 40), dtype=bool),
             "source_sets": rng.random((4, 40)) < 0.5}[mask_kind]
     pat_ptr = np.zeros(10, dtype=np.int64)
-    pat_idx = np.empty(A.size, dtype=np.int64)
-    pat_idx = pat_idx[:compiled(segments._active_units)(A, pat_ptr, pat_idx)]
+    pat_idx = np.full(np.count_nonzero(A) + 1, -1, dtype=np.int64)
+    compiled(segments._active_units)(A, pat_ptr, pat_idx)
+    pat_idx = pat_idx[:-1]
     assert [pat_idx[pat_ptr[i]:pat_ptr[i + 1]].tolist() for i in range(9)] == \
         [np.flatnonzero(row).tolist() for row in A] and pat_ptr[0] == 0
     own_ptr = np.zeros(9 * 4 + 1, dtype=np.int64)
