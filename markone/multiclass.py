@@ -34,6 +34,10 @@ with :func:`markone.train`, and predicts the class of highest score (ties to the
 index). Its ``partial_fit`` and ``learn_one`` continue all ``K`` binary perceptrons
 with the one rule of :mod:`markone.online`.
 
+``exact=True`` runs both strategies in exact rational arithmetic: the same argmax pass
+on Fractions, and ``train(..., exact=True)`` per class for OvR (see the docs page,
+"Exact mode").
+
 Examples
 --------
 Three classes in the plane, worked by hand (see the docs page): the first example
@@ -262,6 +266,11 @@ class MulticlassPerceptron(OnlineClassifier):
         "variant": [StrOptions({"last", "averaged"})],
         "exact": ["boolean"],
     }
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = not self.exact  # exact arithmetic reads dense rows
+        return tags
 
     def __init__(self, *, strategy: str = "argmax", intercept: bool = True,
                  intercept_scale: Rational = 1.0, eta: Rational = 1.0,

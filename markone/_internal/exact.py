@@ -252,16 +252,16 @@ def to_fraction(value, *, where=""):
         return Fraction(int(value))
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
-            raise ValueError(f"{where}is {value}; exact mode needs finite numbers.")
+            raise _not_finite(where, value)
         return parse_number(str(value), where=where)
     if isinstance(value, np.floating):  # any precision, longdouble included: exactly
         if not np.isfinite(value):
-            raise ValueError(f"{where}is {value}; exact mode needs finite numbers.")
+            raise _not_finite(where, value)
         return Fraction(*value.as_integer_ratio())
     if isinstance(value, numbers.Real):
         f = float(value)
         if not math.isfinite(f):
-            raise ValueError(f"{where}is {f}; exact mode needs finite numbers.")
+            raise _not_finite(where, f)
         if f != value:  # a Real that float() rounds (e.g. a Decimal): refuse, not guess
             raise ValueError(
                 f"{where}{value!r} of type {type(value).__name__} is not exactly a "
@@ -279,6 +279,12 @@ def to_fraction(value, *, where=""):
                 "fractions like '3/4' and decimals like '0.25'."
             ) from None
     raise TypeError(f"{where}{value!r} of type {type(value).__name__} is not a number.")
+
+
+def _not_finite(where, value):
+    """The error for a NaN or an infinity given to exact arithmetic."""
+    return ValueError(f"{where}is {value}; exact mode needs finite numbers (no NaN or "
+                      "infinity).")
 
 
 def to_fraction_matrix(X, *, name="X"):

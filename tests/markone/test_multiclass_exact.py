@@ -159,7 +159,7 @@ def test_non_finite_inputs_get_the_exact_modes_message(bad):
     with pytest.raises(ValueError) as from_fit:
         clf.fit(X, [0, 1, 2])
     assert str(from_fit.value) == str(from_train.value) \
-        == f"X[1, 0] is {bad}; exact mode needs finite numbers."
+        == f"X[1, 0] is {bad}; exact mode needs finite numbers (no NaN or infinity)."
     clf.fit([[1, 0], [0, 1], [-1, -1]], [0, 1, 2])
     with pytest.raises(ValueError, match="exact mode needs finite numbers"):
         clf.predict([[bad, 0]])
