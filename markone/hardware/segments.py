@@ -497,10 +497,7 @@ def _figures_ahead(X, S, patterns, mask, codes, n_r):
     """The :class:`Figures` of a session (targets and labels still empty): the
     patterns' active A-units and their source-set parts as CSR, the nearest classes."""
     A = np.array([pat.a for pat in patterns], dtype=bool)
-    pat_ptr = np.zeros(len(X) + 1, dtype=np.int64)
-    pat_idx = np.empty(np.count_nonzero(A) + 1, dtype=np.int64)
-    compiled(_active_units)(A, pat_ptr, pat_idx)
-    pat_idx = pat_idx[:-1]
+    pat_ptr, pat_idx = _active_csr(A)
     if mask is None:   # every R-unit sees every A-unit
         mask = np.ones((n_r, A.shape[1]), dtype=bool)
     own_ptr = np.zeros(len(X) * n_r + 1, dtype=np.int64)
@@ -536,6 +533,15 @@ def _log_buffers(cap, n_r, n_a):
                       np.zeros((rows, n_r), dtype=np.bool_), np.zeros((rows, n_r)),
                       np.zeros(rows + 1, dtype=np.int64), np.zeros(n_chg, dtype=np.int64),
                       np.zeros(n_chg, dtype=np.int64), np.zeros(n_chg))
+
+
+def _active_csr(A):
+    """``(ptr, idx)``: the CSR of the True entries of the bool ``(n, m)`` array ``A``,
+    row by row, ascending (as ``np.nonzero``), by the compiled :func:`_active_units`."""
+    ptr = np.zeros(len(A) + 1, dtype=np.int64)
+    idx = np.empty(np.count_nonzero(A) + 1, dtype=np.int64)
+    compiled(_active_units)(A, ptr, idx)
+    return ptr, idx[:-1]
 
 
 @kernel()

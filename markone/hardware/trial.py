@@ -65,8 +65,8 @@ if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
 __all__ = ["PLAIN_TRIALS", "PLAIN", "PHYSICS", "physics_of", "remains", "lag_cell", "look", "settle_wait",
-           "settle", "score", "score_figures", "decide", "turn_to", "turn_units",
-           "motor_seconds", "device_moves", "creep"]
+           "settle", "score", "score_figures", "score_rows", "decide", "turn_to",
+           "turn_units", "motor_seconds", "device_moves", "creep"]
 
 #: A process runs this many trials (and bulk steps of as many figures) plain: at about
 #: a millisecond each in Python, less time than importing numba and compiling the
@@ -219,6 +219,23 @@ def score_figures(weights: np.ndarray, A: np.ndarray, scores: np.ndarray) -> Non
     """
     for i in range(A.shape[0]):
         score(weights, np.flatnonzero(A[i]), scores[i])
+
+
+@kernel()
+def score_rows(weights: np.ndarray, ptr: np.ndarray, idx: np.ndarray,
+               scores: np.ndarray) -> None:
+    """:func:`score` of many figures given by their active A-units as CSR: row
+    ``scores[i]`` gets the sums over ``idx[ptr[i]:ptr[i + 1]]`` (ascending): what
+    :func:`score_figures` computes from the 0/1 rows themselves.
+
+    >>> import numpy as np
+    >>> out = np.empty((2, 1))
+    >>> score_rows(np.array([[1.0, 2.0, 4.0]]), np.array([0, 1, 3]),
+    ...            np.array([2, 0, 1]), out); out.tolist()
+    [[4.0], [3.0]]
+    """
+    for i in range(ptr.size - 1):
+        score(weights, idx[ptr[i]:ptr[i + 1]], scores[i])
 
 
 # ---------------------------------------------------------------------- the decision

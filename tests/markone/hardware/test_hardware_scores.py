@@ -52,6 +52,25 @@ def test_every_scorer_is_the_kernel():
     assert out[0].tolist() == expected
 
 
+@pytest.mark.parametrize("left", [0, 10**6])   # compiled (score_rows), then plain
+def test_decision_function_sums_as_the_kernel_plain_and_compiled(monkeypatch, left,
+                                                                 fractional_run):
+    # compiled, decision_function scores the CSR of the active units (score_rows);
+    # the same ascending sums of fractional weights as score_figures, row by row
+    machine, images, _ = fractional_run
+    monkeypatch.setattr(trial.PLAIN, "left", left)
+    A = machine.a_features(images)
+    want = np.empty((len(A), machine.params.n_r_units))
+    trial.score_figures(machine.runits.weights, A, want)
+    got = machine.decision_function(images)
+    assert got.tobytes() == want.tobytes()
+    assert [got[i].tolist() == ascending_sum(machine.runits.weights, np.flatnonzero(row))
+            for i, row in enumerate(A)] == [True] * len(A)
+    empty = np.empty((0, machine.params.n_r_units))   # no figures, no rows
+    trial.score_rows(machine.runits.weights, np.zeros(1, np.int64), np.zeros(0, np.int64),
+                     empty)
+
+
 @pytest.fixture(scope="module")
 def fractional_run():
     """A gamma machine with 300 A-units, unquantised: increments of k/300 steps."""
