@@ -175,6 +175,9 @@ def main(argv=None):
                    help="write the results (the machine table, the fleet's) into "
                    "docs/machine.md")
     a = p.parse_args(argv)
+    #: the command as run, named by each block it writes
+    a.command = " ".join(["python benchmarks/bench_machine.py",
+                          *(sys.argv[1:] if argv is None else argv)])
     images, labels = letters(a.chars, per_class=2, seed=0, typeface=("block", "serif"))
     n = a.presentations
     print(f"Mark I emulation: {len(images)} letters ({len(set(labels))} classes), "
@@ -185,8 +188,7 @@ def main(argv=None):
         print(f"  default physics {single:>9,.0f} presentations/s (one machine, the "
               "rate of the main table)")
     else:
-        command = " ".join(["python benchmarks/bench_machine.py", *(argv or sys.argv[1:])])
-        single, lines = single_machine(images, labels, n, a.repeat, command)
+        single, lines = single_machine(images, labels, n, a.repeat, a.command)
         if a.write_docs:
             write_block(DOCS, "bench_machine", lines)
             print(f"wrote the machine block of {DOCS}")
@@ -296,8 +298,8 @@ def _fleet_ratios(runs, local, workers, dask):
 
 def _fleet_block(a, runs, ratios, single, start, per_machine, shown, same):
     """The Markdown lines of docs/machine.md's fleet block."""
-    lines = [f"`python benchmarks/bench_machine.py --only-fleet --write-docs`: "
-             f"{a.fleet:,} machines x {a.fleet_presentations} presentations of the "
+    lines = [f"`{a.command}`: {a.fleet:,} machines x {a.fleet_presentations} "
+             "presentations of the "
              f"104 letters, every machine's weights and accuracy the same in every "
              f"run: {'yes' if same else 'NO'} (Dask workers warmed "
              "before the clock, as a running cluster's are after its first fleet; "
