@@ -46,6 +46,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -592,13 +593,31 @@ def _whole_steps(machine, trainer, n_total):
     lo, hi = (-np.inf, np.inf) if p.weight_range is None else \
         (float(p.weight_range[0]), float(p.weight_range[1]))
     stops = [v for v in (lo, hi) if np.isfinite(v)]
-    largest = float(np.abs(W).max(initial=0.0))
+    if not all(v.is_integer() and not (v == 0 and np.signbit(v)) for v in stops):
+        return False
+    largest = compiled(_largest_whole)(np.ascontiguousarray(W, dtype=np.float64), lo, hi)
+    if largest < 0:   # a weight not whole, -0, NaN or outside the stops
+        return False
     top = largest + abs(float(trainer.eta)) * n_total
     if stops:
         top = min(top, max([largest] + [abs(v) for v in stops]))
-    return (all(v.is_integer() and not (v == 0 and np.signbit(v)) for v in stops)
-            and np.array_equal(W, np.round(W)) and not np.signbit(W[W == 0]).any()
-            and bool(((W >= lo) & (W <= hi)).all()) and top * p.n_a_units < 2.0 ** 52)
+    return top * p.n_a_units < 2.0 ** 52
+
+
+@kernel()
+def _largest_whole(W, lo, hi):
+    """The largest ``|w|`` of the weights ``W`` ``(n_r, n_a)`` when every one is a
+    whole number (inf counts as one, as ``np.round`` leaves it), not -0 and within
+    ``[lo, hi]``; else -1.0. One pass instead of a numpy call per condition."""
+    largest = 0.0
+    for r in range(W.shape[0]):
+        for j in range(W.shape[1]):
+            w = W[r, j]
+            if not (w == np.floor(w) and lo <= w <= hi) or (
+                    w == 0 and math.copysign(1.0, w) < 0):
+                return -1.0
+            largest = max(largest, abs(w))
+    return largest
 
 
 class _Figures:

@@ -269,3 +269,38 @@ def test_active_units_and_own_sets_are_nonzero_row_by_row(mask_kind):
     compiled(segments._own)(pat_ptr, pat_idx, mask, own_ptr, own_idx)
     assert [own_idx[own_ptr[k]:own_ptr[k + 1]].tolist() for k in range(36)] == \
         [np.flatnonzero(A[i] & mask[r]).tolist() for i in range(9) for r in range(4)]
+
+
+def whole_steps_as_it_was(W, lo, hi, eta, n_total, n_a):
+    """The oracle: _whole_steps as one numpy call per condition."""
+    stops = [v for v in (lo, hi) if np.isfinite(v)]
+    largest = float(np.abs(W).max(initial=0.0))
+    top = largest + abs(float(eta)) * n_total
+    if stops:
+        top = min(top, max([largest] + [abs(v) for v in stops]))
+    return (all(v.is_integer() and not (v == 0 and np.signbit(v)) for v in stops)
+            and np.array_equal(W, np.round(W)) and not np.signbit(W[W == 0]).any()
+            and bool(((W >= lo) & (W <= hi)).all()) and top * n_a < 2.0 ** 52)
+
+
+@pytest.mark.parametrize("weight_range", [(-50, 50), (-2, 3), None])
+def test_whole_steps_in_one_pass_as_one_call_per_condition(weight_range):
+    # whole, fractional, -0, +0, NaN, +-inf, beyond a stop, near 2**52, empty
+    from types import SimpleNamespace
+    from markone.hardware import segments
+    lo, hi = (-np.inf, np.inf) if weight_range is None else map(float, weight_range)
+    rng = np.random.default_rng(4)
+    base = rng.integers(-2, 3, size=(8, 16)).astype(float)
+    cases = [base, base * 0, -(base * 0), base + 0.5, base * 2.0 ** 40, base[:, :0]]
+    for value in [-0.0, np.nan, np.inf, -np.inf, 51.0, 3.0, 2.0 ** 51, 0.25]:
+        W = base.copy()
+        W[3, 7] = value
+        cases.append(W)
+    for W in cases:
+        for eta, n_total in [(1.0, 500), (0.5, 10), (1.0, 2 ** 45)]:
+            machine = SimpleNamespace(params=MarkIParams(weight_range=weight_range,
+                                                         n_a_units=W.shape[1] or 1),
+                                      runits=SimpleNamespace(weights=W))
+            trainer = SimpleNamespace(eta=eta)
+            assert segments._whole_steps(machine, trainer, n_total) == \
+                whole_steps_as_it_was(W, lo, hi, eta, n_total, W.shape[1] or 1)
