@@ -60,7 +60,8 @@ EXACT_CANNOT = {
 @parametrize_with_checks([MulticlassPerceptron(exact=True, max_epochs=20),
                           MulticlassPerceptron(strategy="ovr", exact=True, max_epochs=20)],
                          expected_failed_checks=lambda est: EXACT_CANNOT)
-def test_sklearn_check_estimator_exact(estimator, check):
+def test_sklearn_check_estimator_exact(estimator, check, monkeypatch):
+    monkeypatch.setenv("SCIPY_ARRAY_API", "1")  # as above: run the array-API check too
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", markone.ConvergenceWarning)
         check(estimator)
