@@ -423,9 +423,14 @@ def test_mark1_sized_binary_certificate():
     rng = np.random.default_rng(11)
     X = (rng.random((2000, 512)) < 0.15).astype(float)
     y = rng.choice([-1, 1], 2000)
+    # 2,000 rows of 512 small integers: wide and far from separable, so the auto path
+    # decides it by least squares made exact; the LP, asked for, decides it too
     v = check_separable(X, y)
-    assert v.separable is False and v.method == "lp"
+    assert v.separable is False and v.method == "leastsq"
     assert check_certificate(X, y, v)
+    by_lp = check_separable(X, y, method="lp")
+    assert by_lp.separable is False and by_lp.method == "lp"
+    assert check_certificate(X, y, by_lp)
 
 
 @given(small_int_data)
