@@ -222,7 +222,7 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
     >>> multiclass_run(p)[1], multiclass_run(p, arithmetic="float64")[1]
     (1, 2)
     """
-    number = _NUMBERS[arithmetic]
+    number = _number_in(arithmetic)
     rows = [[number(v) for v in r] for r in exact_rows(problem)]
     K = int(problem["n_classes"])
     W = [[number(0)] * len(rows[0]) for _ in range(K)]
@@ -278,12 +278,18 @@ def one_vs_rest_run(problem: JSONDict) -> tuple[list[list[Fraction]], int]:
     return W, mistakes
 
 
-#: How a replay holds a number in each arithmetic (an exact input rounded once).
-_NUMBERS: dict[str, Callable[[Any], Any]] = {
-    "exact": Fraction,
-    **{name: (lambda ftype: lambda v: ftype(v) if isinstance(v, np.floating) else
-              _rounded(Fraction(v), ftype))(ftype)
-       for name, ftype in (("float64", np.float64), ("float32", np.float32))}}
+def _number_in(arithmetic: str) -> Callable[[Any], Any]:
+    """How a replay in ``arithmetic`` (``"exact"``, ``"float64"``, ``"float32"``)
+    holds a number: exactly, or an exact input rounded once to the float type (a
+    float already held is only converted)."""
+    if arithmetic == "exact":
+        return Fraction
+    ftype = {"float64": np.float64, "float32": np.float32}[arithmetic]
+
+    def number(v: Any) -> Any:
+        return ftype(v) if isinstance(v, np.floating) else _rounded(Fraction(v), ftype)
+
+    return number
 
 
 #: Slips in keeping the dual counts (the rule: ``alpha`` starts at 0, a mistake on
