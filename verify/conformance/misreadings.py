@@ -17,8 +17,10 @@ decision). Nothing is named that its replay does not reproduce.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from markone._internal.typing import JSONDict
 from verify.conformance.compare import close, reproduces
@@ -86,11 +88,10 @@ def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
     problem, out = case["problem"], []
     for arith in FLOAT_MODES:
         run = binary_run(problem, arithmetic=arith)
-        if not all(abs(float(v)) < float("inf") for vec in [run.w, *run.iterates]
-                   for v in vec):
+        if not _finite([run.w, *run.iterates]):
             continue
         answer = variant_answer(_exact_copy(run), problem)
-        bound = max(tol, 1e-6) if arith == "float32" else tol   # (storage: exact)
+        bound = _tolerance(tol, arith)
         k, what = reproduces(answer, got, bound), "a decision"
         if k is None and problem["variant"] == "averaged":   # the running sum rounds
             answer["w"] = [Fraction(float(sum(c) / len(run.iterates)))
@@ -140,14 +141,26 @@ def multiclass_arithmetic(case: JSONDict, got: JSONDict, tol: float) -> list[str
     problem = case["problem"]
     for arith in ("float64", "float32"):
         W, mistakes, _ = multiclass_run(problem, arithmetic=arith)
-        exact = [[Fraction(float(v)) for v in row] for row in W] if all(
-            abs(float(v)) < float("inf") for row in W for v in row) else None
-        if exact is not None and got.get("mistakes", mistakes) == mistakes and len(
-                got["W"]) == len(exact) and all(close(g, e, max(tol, 1e-6) if arith ==
-                                                      "float32" else tol)
-                                                for g, e in zip(got["W"], exact)):
+        if (not _finite(W) or got.get("mistakes", mistakes) != mistakes
+                or len(got["W"]) != len(W)):
+            continue
+        bound = _tolerance(tol, arith)
+        if all(close(g, [Fraction(float(v)) for v in row], bound)
+               for g, row in zip(got["W"], W)):
             return [rounding_words(case, arith)]
     return []
+
+
+def _finite(rows: Sequence[Sequence[Any]]) -> bool:
+    """Is every number of a float replay's ``rows`` finite (no inf, no NaN)?"""
+    return all(math.isfinite(v) for row in rows for v in row)
+
+
+def _tolerance(tol: float, arith: str) -> float:
+    """The tolerance to compare a float replay's answer with: at least a part in
+    10^6 for float32 (its rounding); ``tol`` when the sums are float64 (inputs or
+    weights stored in float32 are exact in float64)."""
+    return max(tol, 1e-6) if arith == "float32" else tol
 
 
 def step_misreadings(problem: JSONDict, got: JSONDict, tol: float
