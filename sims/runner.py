@@ -219,11 +219,11 @@ def make_config(module: ModuleType, *, size: str = "default", runs: int | None =
     for key, value in extra.items():
         check_setting(module.NAME, key, value, config[key],
                       small=size == "small" and key in module.SMALL)
-    if "runs" in extra and "runs" in config:
-        extra["runs"] = check_int_at_least(extra["runs"], "runs", 1)
-        if extra["runs"] > MAX_RUNS:
+    if "runs" in extra:  # a known setting by now, from --runs or from overrides
+        runs = extra["runs"] = check_int_at_least(extra["runs"], "runs", 1)
+        if runs > MAX_RUNS:
             raise ValueError(
-                f"runs={extra['runs']} is more than one sweep holds (at most {MAX_RUNS}: every "
+                f"runs={runs} is more than one sweep holds (at most {MAX_RUNS}: every "
                 "run is a record of the task log and of results.json); run several "
                 "sweeps with different seeds instead.")
     config.update(extra)
