@@ -139,6 +139,7 @@ def exact_completion(Z: Any, c: np.ndarray, *,
     {0: Fraction(1, 1), 1: Fraction(1, 1), 2: Fraction(1, 1)}
     """
     from verify._basis import solve_exact
+    from verify._exact import dense_rows
 
     rows = np.flatnonzero(c > 0)
     basis = _basis_rows(Z, rows[np.argsort(-c[rows], kind="stable")])
@@ -149,7 +150,7 @@ def exact_completion(Z: Any, c: np.ndarray, *,
     if units.size and units.max() >= 2**42:   # beyond the int64 halves' range
         return None
     rhs = [-v for v in _exact_column_sums(Z, fixed, units)]
-    A = np.ascontiguousarray(_dense(Z, basis).astype(np.int64).T)
+    A = np.ascontiguousarray(dense_rows(Z, basis).astype(np.int64).T)
     if probe is not None:
         probe(A)
     u = solve_exact(A.tolist(), rhs)
@@ -175,10 +176,6 @@ def _basis_rows(Z, candidates):
     if (match < 0).any():
         return None
     return np.sort(candidates[match])
-
-
-def _dense(Z, rows):
-    return Z[rows].toarray() if hasattr(Z, "indptr") else np.asarray(Z)[rows]
 
 
 def _exact_column_sums(Z, rows, units):

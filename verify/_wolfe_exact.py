@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from verify._exact import exact_dot
+
 __all__ = ["exact_support"]
 
 
@@ -48,7 +50,8 @@ def exact_support(Z: np.ndarray, max_iter: int) -> list[int]:
     for _ in range(max_iter):
         scores = matrix * flint.fmpq_mat(d, 1, x)
         j = min(range(n), key=lambda i: scores[i, 0])
-        if _dot(x, x) == 0 or scores[j, 0] >= _dot(x, x) or j in keys:
+        norm_sq = exact_dot(x, x)
+        if norm_sq == 0 or scores[j, 0] >= norm_sq or j in keys:
             break
         keys, lam = keys + [j], lam + [flint.fmpq(0)]
         keys, lam, x = _minor_cycle(rows, keys, lam)
@@ -79,7 +82,7 @@ def _affine_min(atoms: list[list[Any]]) -> list[Any]:
     import flint
 
     k = len(atoms)
-    gram = [[_dot(a, b) for b in atoms] + [flint.fmpq(1)] for a in atoms]
+    gram = [[exact_dot(a, b) for b in atoms] + [flint.fmpq(1)] for a in atoms]
     kkt = flint.fmpq_mat(gram + [[flint.fmpq(1)] * k + [flint.fmpq(0)]])
     rhs = flint.fmpq_mat(k + 1, 1, [flint.fmpq(0)] * k + [flint.fmpq(1)])
     sol = kkt.solve(rhs)
@@ -88,9 +91,4 @@ def _affine_min(atoms: list[list[Any]]) -> list[Any]:
 
 def _combination(rows, keys, weights):
     """``sum_i weights[i] * rows[keys[i]]``, exactly."""
-    return [sum((w * rows[k][j] for w, k in zip(weights, keys)), rows[keys[0]][j] * 0)
-            for j in range(len(rows[keys[0]]))]
-
-
-def _dot(a, b):
-    return sum((p * q for p, q in zip(a, b)), a[0] * 0)
+    return [exact_dot(weights, column) for column in zip(*(rows[k] for k in keys))]
