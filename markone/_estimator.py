@@ -169,15 +169,13 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         if exact:  # scikit-learn checks shapes, names and labels; the entries stay exact
             out = validate_data(self, X, y, reset=reset, dtype=None,
                                 ensure_all_finite=False, accept_sparse=False)
-            X, y = out if y is not _NO_LABELS else (out, y)
-            X = fraction_array(X)
         else:
             X = float64_input(X)  # the estimators train in float64: never on rounded X
             out = validate_data(self, X, y, reset=reset, dtype=np.float64,
                                 accept_sparse=self._accept_sparse)
-            X, y = out if y is not _NO_LABELS else (out, y)
-            X = _canonical(X)
-        return X if y is _NO_LABELS else (X, y)
+        X = out if y is _NO_LABELS else out[0]
+        X = fraction_array(X) if exact else _canonical(X)
+        return X if y is _NO_LABELS else (X, out[1])
 
     def _exact_input(self, reset: bool) -> bool:
         """True when this call reads exact numbers: a learner with an ``exact``
