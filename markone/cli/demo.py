@@ -413,10 +413,11 @@ body {{ font: 20px/1.55 system-ui, sans-serif; max-width: 1100px; margin: 2em au
 h1 {{ font-size: 2em; margin-bottom: .2em; }}
 h2 {{ border-bottom: 2px solid #ccc; margin-top: 2em; }}
 /* Figures at their own size in pixels (text as large as this page's), centred on the
-   screen even where wider than the column of text; scrolled, never shrunk. */
+   screen even where wider than the column of text; shrunk to the screen's width where
+   they are wider than it (a laptop's), so that nothing scrolls sideways. */
 figure {{ margin: 1.2em 0; width: max-content; max-width: calc(100vw - 3rem);
-         position: relative; left: 50%; transform: translateX(-50%); overflow-x: auto; }}
-figure img {{ display: block; max-width: none; height: auto; margin: 0 auto; }}
+         position: relative; left: 50%; transform: translateX(-50%); }}
+figure img {{ display: block; max-width: 100%; height: auto; margin: 0 auto; }}
 figcaption {{ color: #333; font-size: .9em; max-width: 50em; margin: .4em auto 0; }}
 ul.facts {{ background: #f4f6f8; padding: .8em 1em .8em 2em; border-radius: 6px; }}
 p.link a {{ font-weight: 600; }}
