@@ -24,14 +24,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import re
 import stat
 import sys
 from collections import Counter
 from typing import Any
 
-import numpy as np
 
+from markone._internal.io import nesting_depth_over
 from markone.errors import MarkoneError
 from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
 
@@ -126,48 +125,6 @@ def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
             "over the limit of a read; a certificate nests 4 levels: raise it with "
             "ReadLimits(max_depth=...) only for a file that really needs it.")
     return _parse(raw, path)
-
-
-#: A JSON string (escapes included), and the bytes that are not brackets (or quotes).
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
-_NOT_MARK = bytes(b for b in range(256) if b not in b'[]{}"')
-#: Each byte's change of level (+1 opens an array or object, -1 closes one), and how
-#: many brackets are counted at a time.
-_STEP = np.zeros(256, dtype=np.int8)
-_STEP[list(b"[{")], _STEP[list(b"]}")] = 1, -1
-_CHUNK = 1 << 22
-
-
-def nesting_depth_over(raw: bytes, max_depth: int) -> bool:
-    """Whether the JSON text ``raw`` nests arrays and objects more than ``max_depth``
-    levels deep, found without recursion in time linear in its size.
-
-    Strings are dropped, then everything but the brackets (byte operations); the
-    deepest level is the largest running count of brackets opened less those closed
-    (NumPy, a few million brackets at a time). For malformed text it is the level
-    the parser would reach before finding the error: brackets left open count.
-
-    >>> nesting_depth_over(b'{"a": [[1, "]]]]"], {}]}', 3), nesting_depth_over(b"[[[]]]", 2)
-    (False, True)
-    >>> nesting_depth_over(b"[" * 100_000, 100), nesting_depth_over(b"[[[", 100)
-    (True, False)
-    """
-    if b"\\" in raw:     # escapes: a quote may be inside a string
-        text = _STRING.sub(b"", raw).split(b'"', 1)[0]   # the rest is one open string
-        brackets = text.translate(None, _NOT_BRACKET)
-    else:   # every quote opens or closes a string: brackets between odd and even ones
-        marks = raw.translate(None, _NOT_MARK).replace(b'""', b"")   # parity kept
-        brackets = b"".join(marks.split(b'"')[0::2])
-    level = 0
-    for start in range(0, len(brackets), _CHUNK):
-        chunk = np.frombuffer(brackets, np.uint8, min(_CHUNK, len(brackets) - start),
-                              start)
-        levels = np.cumsum(_STEP[chunk], dtype=np.int32) + level
-        if int(levels.max()) > max_depth:
-            return True
-        level = int(levels[-1])
-    return False
 
 
 def _parse(raw, path):
