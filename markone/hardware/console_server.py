@@ -7,7 +7,8 @@ shows and asks:
 
 =======================  ==========================================================
 ``GET  /api/state``       the session: the run so far, and whether a figure awaits
-                          the trainer
+                          the trainer; ``?since=N`` (any call takes it): only what
+                          came after the first N presentations
 ``POST /api/present``     ``{"image": [light levels], "label": "A"}``, and
                           ``"reinforce": true`` to let the trainer act at once
 ``POST /api/reinforce``   ``{}`` or ``{"label": "B"}``: the trainer reinforces the
@@ -19,11 +20,17 @@ shows and asks:
 =======================  ==========================================================
 
 Each call answers with the state, or ``{"error": message}`` (400 bad request, 403
-refused, 404, 405, 413 too large). :func:`refusal` guards every request: the peer
-must be a loopback address, the ``Host`` header this server's own address (a page
-that rebinds its DNS name to 127.0.0.1 still sends its own name), an ``Origin``, when
-sent, this server's origin, and API calls must carry the page's token
-(``X-Markone-Token``), which only a page served here can read.
+refused, 404, 405, 408 too slow, 413 too large). :func:`refusal` guards every request:
+the peer must be a loopback address, the ``Host`` header (exactly one) this server's
+own address (a page that rebinds its DNS name to 127.0.0.1 still sends its own name),
+an ``Origin``, when sent, this server's origin, and API calls must carry the page's
+token (``X-Markone-Token``), which only a page served here can read. Every answer
+forbids framing (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``), so no other
+site can show the console in a frame and lead a visitor's clicks. A body is read only
+up to :data:`MAX_BODY` bytes and checked to nest at most :data:`MAX_DEPTH` levels
+before it is parsed. A fixed pool of handler threads answers: a connection waits for
+one without a thread of its own, and has ``timeout_s`` seconds from being accepted to
+send its whole request.
 
 Examples
 --------
@@ -41,28 +48,51 @@ from __future__ import annotations
 import errno
 import hmac
 import http.server
+import io
 import ipaddress
 import json
+import queue
 import secrets
+import select
 import socket
+import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 
-from markone._internal.io import check_output_file, to_jsonable
+from markone._internal.io import check_output_file, nesting_depth_over
 from markone._internal.typing import JSONDict, PathLike
+from markone._internal.validation import check_int_at_least, check_positive
 from markone.hardware.faults import FaultPlan
 from markone.hardware.live import LiveSession, figure_catalogue
 from markone.hardware.replay import render_live_html
 
-__all__ = ["ConsoleServer", "refusal", "allowed_hosts", "check_host", "MAX_BODY"]
+__all__ = ["ConsoleServer", "refusal", "allowed_hosts", "check_host", "MAX_BODY",
+           "MAX_DEPTH", "FRAMING", "TIMEOUT_S", "WORKERS"]
 
-#: Largest request body accepted, in bytes (a 20 x 20 figure is about 2 kB).
+#: Largest request body accepted, in bytes (a 20 x 20 figure is about 8 kB).
 MAX_BODY = 1 << 20
+#: Deepest nesting of arrays and objects accepted in a request body (a request nests 2).
+MAX_DEPTH = 16
+#: Seconds a connection has, from being accepted, to send its whole request.
+TIMEOUT_S = 10.0
+#: Handler threads of a console.
+WORKERS = 8
+#: Connections accepted and waiting for a handler thread; any more are closed at once.
+WAITING = 1024
+#: Bytes of a body over :data:`MAX_BODY` read and dropped after the refusal, so that the
+#: client, still sending, reads the answer (a larger body's connection is closed).
+DRAIN = 8 * MAX_BODY
+#: The headers on every answer that forbid other sites to frame the console.
+FRAMING = (("Content-Security-Policy", "default-src 'self' 'unsafe-inline' data: blob:; "
+            "connect-src 'self'; frame-ancestors 'none'"),
+           ("X-Frame-Options", "DENY"))
+#: The headers a request may carry once only (two could be read two ways).
+SINGLE = ("Host", "Origin", "X-Markone-Token", "Content-Length", "Content-Type")
 #: Longest class name accepted from the page.
 MAX_LABEL = 40
 
@@ -182,6 +212,11 @@ class ConsoleServer:
     port : int
         0 (default): a free port chosen by the system; else that port, which must be
         free.
+    timeout_s : float
+        Seconds a connection has, from being accepted, to send its request (default
+        :data:`TIMEOUT_S`); a slower one is answered 408 or closed.
+    workers : int
+        Handler threads (default :data:`WORKERS`): the most requests answered at once.
 
     Attributes
     ----------
@@ -202,13 +237,16 @@ class ConsoleServer:
     """
 
     def __init__(self, session: LiveSession, out: PathLike, *, host: str = "127.0.0.1",
-                 port: int = 0) -> None:
+                 port: int = 0, timeout_s: float = TIMEOUT_S,
+                 workers: int = WORKERS) -> None:
         if not isinstance(session, LiveSession):
             raise TypeError(f"session must be a LiveSession, got "
                             f"{type(session).__name__}.")
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port < 65536:
             raise ValueError(f"port(={port!r}) must be an integer in 0..65535 (0: a free "
                              "port chosen by the system).")
+        check_positive(timeout_s, "timeout_s")
+        check_int_at_least(workers, "workers", 1)
         address = check_host(host)
         self.session, self.out = session, check_output_file(out)
         self.token = secrets.token_urlsafe(24)
@@ -216,7 +254,7 @@ class ConsoleServer:
         self._lock = threading.Lock()
         self._closed = False
         self._serving = False
-        self._httpd = _bind(address, port, self)
+        self._httpd = _bind(address, port, self, float(timeout_s), workers)
         self.port = int(self._httpd.server_address[1])
         self.hosts = allowed_hosts(address, self.port)
         self.url = f"http://{_literal(address)}:{self.port}/"
@@ -271,13 +309,15 @@ class ConsoleServer:
             "catalogue": {name: image.ravel().tolist()
                           for name, image in catalogue.items()}})
 
-    def state(self) -> JSONDict:
-        """What ``GET /api/state`` answers (JSON-ready)."""
-        return to_jsonable(dict(self.session.to_dict(), saved=self.saved,
-                                out=str(self.out)))
+    def state(self, since: int | None = None) -> JSONDict:
+        """What ``GET /api/state`` answers (JSON-ready); ``since``: as
+        :meth:`LiveSession.to_dict <markone.hardware.live.LiveSession.to_dict>`."""
+        return dict(self.session.to_dict(since), saved=self.saved, out=str(self.out))
 
-    def call(self, path: str, method: str, body: dict | None = None) -> JSONDict:
-        """Answer one API call (the HTTP layer's work once a request is admitted).
+    def call(self, path: str, method: str, body: dict | None = None,
+             since: int | None = None) -> JSONDict:
+        """Answer one API call (the HTTP layer's work once a request is admitted),
+        with the state after it (from ``since``, when given).
 
         Raises ``_Refused`` (404, 405) or the session's ``ValueError``/``TypeError``
         for a bad request.
@@ -290,8 +330,9 @@ class ConsoleServer:
         with self._lock:
             if self._closed:
                 raise _Refused(503, "the console is stopping")
+            self.session.check_since(since)   # before the call changes anything
             route[1](body or {})
-            return self.state()
+            return self.state(since)
 
     def _present(self, body):
         self.session.present(_image(body), _label(body))
@@ -302,16 +343,78 @@ class ConsoleServer:
         self.saved = str(self.session.save(self.out))
 
 
-class _HTTPServer(http.server.ThreadingHTTPServer):
+class _HTTPServer(http.server.HTTPServer):
+    """An HTTP server whose accepted connections wait in a bounded queue for one of
+    a fixed pool of handler threads; each has ``timeout_s`` from being accepted to
+    send its request (:class:`_Until`). One whose time ran out while it waited is
+    dropped if it sent nothing, else answered in a new ``timeout_s``."""
+
     console: ConsoleServer
+    request_queue_size = 128   # the listen backlog: a burst is accepted, not retried
+
+    def __init__(self, address: tuple, timeout_s: float, workers: int) -> None:
+        self.timeout_s = timeout_s
+        self._waiting: queue.Queue = queue.Queue(maxsize=WAITING)
+        self._workers: list[threading.Thread] = []
+        super().__init__(address, _Handler)   # closes itself if it cannot bind
+        self._workers = [threading.Thread(target=self._work, daemon=True,
+                                          name=f"markone-console-{k}")
+                         for k in range(workers)]
+        for worker in self._workers:
+            worker.start()
+
+    def process_request(self, request, client_address):
+        """Queue the connection for a handler thread, or close it when too many wait."""
+        try:
+            self._waiting.put_nowait((request, client_address,
+                                      time.monotonic() + self.timeout_s))
+        except queue.Full:
+            self.shutdown_request(request)
+
+    def _work(self):
+        """A handler thread: answer queued connections until a None comes."""
+        while (item := self._waiting.get()) is not None:
+            request, client_address, deadline = item
+            try:
+                now = time.monotonic()
+                if now >= deadline and select.select([request], [], [], 0)[0]:
+                    deadline = now + self.timeout_s   # waited its time, but has sent
+                if now < deadline:   # else it waited its whole time and sent nothing
+                    _Handler(request, client_address, self, deadline)
+            except Exception:
+                self.handle_error(request, client_address)
+            finally:
+                self.shutdown_request(request)
+
+    def handle_error(self, request, client_address):
+        """Quiet when the client went away; anything else is a bug to report."""
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
+
+    def server_close(self):
+        """Close the socket, drop the connections still waiting and stop the
+        handler threads (each finishes the request it is answering)."""
+        super().server_close()
+        while True:
+            try:
+                item = self._waiting.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                self.shutdown_request(item[0])
+        for _ in self._workers:
+            self._waiting.put(None)
+        for worker in self._workers:
+            worker.join()
 
 
-def _bind(address: str, port: int, console: ConsoleServer) -> _HTTPServer:
+def _bind(address: str, port: int, console: ConsoleServer, timeout_s: float,
+          workers: int) -> _HTTPServer:
     """An HTTP server listening on ``address:port`` for ``console``."""
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
     server_class = type("_Server", (_HTTPServer,), {"address_family": family})
     try:
-        httpd = server_class((address, port), _Handler)
+        httpd = server_class((address, port), timeout_s, workers)
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise ValueError(f"port {port} on {address} is in use; give another --port, "
@@ -321,11 +424,39 @@ def _bind(address: str, port: int, console: ConsoleServer) -> _HTTPServer:
     return httpd
 
 
+class _Until(io.RawIOBase):
+    """A socket read until a deadline: a client that trickles its request a byte at a
+    time still runs out of time (a socket timeout alone restarts at every byte)."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        super().__init__()
+        self._sock, self._deadline = sock, deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long to arrive")
+        self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
+
+
 class _Handler(http.server.BaseHTTPRequestHandler):
     """Admits a request through :func:`refusal`, then lets the console answer."""
 
     server: _HTTPServer
     server_version = "markone-console"
+
+    def __init__(self, request, client_address, server, deadline: float) -> None:
+        self.deadline = deadline
+        super().__init__(request, client_address, server)
+
+    def setup(self) -> None:
+        """Read the request within the connection's time (:class:`_Until`)."""
+        super().setup()
+        self.rfile = io.BufferedReader(_Until(self.connection, self.deadline))
 
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
         self._answer("GET")
@@ -336,20 +467,28 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the terminal shows the address and the stop, not every request."""
 
+    def end_headers(self) -> None:
+        """Every answer, errors of ``http.server`` included, forbids framing."""
+        for name, value in FRAMING:
+            self.send_header(name, value)
+        super().end_headers()
+
     def _answer(self, method: str) -> None:
         console = self.server.console
-        path = urlsplit(self.path).path
-        public = method == "GET" and path in ("/", "/index.html", "/favicon.ico")
+        url = urlsplit(self.path)
+        public = method == "GET" and url.path in ("/", "/index.html", "/favicon.ico")
         why = refusal(self.client_address[0], dict(self.headers.items()), console.hosts,
                       None if public else console.token)
-        if why is not None:
-            return self._send(403, {"error": why})
         try:
-            if path == "/favicon.ico":   # the browser asks; the console has none
+            _single_headers(self.headers)
+            if why is not None:
+                return self._send(403, {"error": why})
+            if url.path == "/favicon.ico":   # the browser asks; the console has none
                 return self._send(204, "", "image/x-icon")
             if public:
                 return self._send(200, console.page(), "text/html; charset=utf-8")
-            self._send(200, console.call(path, method, self._body(method)))
+            since = _since(url.query)
+            self._send(200, console.call(url.path, method, self._body(method), since))
         except _Refused as exc:
             self._send(exc.status, {"error": str(exc)})
         except (ValueError, TypeError) as exc:
@@ -365,24 +504,73 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         except ValueError:
             raise _Refused(411, "the request needs a Content-Length") from None
         if not 0 <= length <= MAX_BODY:
+            self._drain = length
             raise _Refused(413, f"the request body is over {MAX_BODY} bytes")
         try:
-            body = json.loads(self.rfile.read(length) or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            raise _Refused(400, "the request body is not valid JSON") from None
-        if not isinstance(body, dict):
-            raise _Refused(400, "the request body must be a JSON object")
-        return body
+            raw = self.rfile.read(length)
+        except TimeoutError:
+            raise _Refused(408, f"the request took over {self.server.timeout_s:g} s to "
+                                "arrive; send it whole at once") from None
+        return _parse_body(raw)
 
     def _send(self, status, content, kind="application/json"):
         data = (content if isinstance(content, str)
                 else json.dumps(content, allow_nan=False)).encode("utf-8")
+        self.connection.settimeout(self.server.timeout_s)   # to write the answer
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Content-Security-Policy", "default-src 'self' 'unsafe-inline' "
-                         "data: blob:; connect-src 'self'")
         self.end_headers()
         self.wfile.write(data)
+        self._discard(getattr(self, "_drain", 0))
+
+    def _discard(self, length):
+        """Read and drop up to ``length`` bytes of a refused body (at most
+        :data:`DRAIN`, within the connection's time), so that the client, which
+        sends it before it reads, gets the answer rather than a reset."""
+        left = min(length, DRAIN)
+        try:
+            if left > 0:   # the answer is whole: a client reading to the end stops
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_WR)
+            while left > 0 and (chunk := self.rfile.read1(min(left, 1 << 16))):
+                left -= len(chunk)
+        except (TimeoutError, OSError):
+            pass
+
+
+def _single_headers(headers) -> None:
+    """Refuse (400) a request that carries one of the :data:`SINGLE` headers twice:
+    with two ``Host`` headers one reader checks the first and another the last."""
+    for name in SINGLE:
+        count = len(headers.get_all(name) or ())
+        if count > 1:
+            raise _Refused(400, f"the request carries {count} {name} headers; send "
+                                "exactly one")
+
+
+def _since(query: str) -> int | None:
+    """The ``since`` of a query string (None when absent)."""
+    values = parse_qs(query, keep_blank_values=True).get("since")
+    if values is None:
+        return None
+    if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 9:
+        raise ValueError(f"since must be one count of presentations (?since=N), got "
+                         f"{values!r}.")
+    return int(values[0])
+
+
+def _parse_body(raw: bytes) -> dict:
+    """The JSON object in a request body, its nesting checked before it is parsed."""
+    if nesting_depth_over(raw, MAX_DEPTH):
+        raise _Refused(400, f"the request body nests arrays and objects more than "
+                            f"{MAX_DEPTH} levels deep; a console request nests 2")
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise _Refused(400, "the request body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise _Refused(400, "the request body must be a JSON object")
+    return body

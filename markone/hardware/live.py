@@ -32,6 +32,7 @@ MachineRun(presentations=1, epochs=1, converged=False, sim_time_s=0.3, mistakes=
 
 from __future__ import annotations
 
+import dataclasses
 import string
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from markone._figures import SHAPE_KINDS, letters, shapes
+from markone._internal.io import to_jsonable
 from markone._internal.typing import ArrayLike, JSONDict, PathLike
 from markone.hardware.faults import FaultPlan, break_now
 from markone.hardware.machine import MarkI
@@ -46,6 +48,9 @@ from markone.hardware.run import MachineRun, Presentation
 from markone.hardware.trainer import Trainer
 
 __all__ = ["LiveSession", "figure_catalogue"]
+
+#: The run's fields that stay the same all session long.
+_FIXED = ("params", "wiring", "weights_initial", "weight_mask")
 
 
 def figure_catalogue(retina_shape: tuple[int, int]) -> dict[str, np.ndarray]:
@@ -126,6 +131,8 @@ class LiveSession:
         self._settled: list[np.ndarray] = []
         self._counts = [0, 0]   # figures with a mistake, figures misread
         self._pending: tuple | None = None
+        self._json: list[JSONDict] = []       # the log's records, JSON-ready
+        self._fixed: JSONDict | None = None   # the run's _FIXED fields, JSON-ready
 
     def __repr__(self) -> str:
         return (f"LiveSession(presentations={len(self._log)}, "
@@ -209,11 +216,83 @@ class LiveSession:
                              "save; present a figure first.")
         return self.run().save(path)
 
-    def to_dict(self) -> JSONDict:
-        """What a console page shows: the run so far (as saved) and whether a figure
-        awaits the trainer."""
-        return {"run": self.run().to_dict(), "pending": self._pending is not None,
-                "now_s": self.machine.now_s, "rule": self._trainer.rule}
+    def to_dict(self, since: int | None = None) -> JSONDict:
+        """What a console page shows, JSON-ready: the run so far (as saved), whether a
+        figure awaits the trainer, the machine's time and rule.
+
+        Parameters
+        ----------
+        since : int, optional
+            The presentations the page already has: the first ``since`` of those the
+            trainer is done with (the figure on show is never among them). Then only
+            what may have changed is sent: ``run`` holds the later presentations, the
+            figures from ``figures_from`` on, and the run's other changing fields,
+            without its parameters, wiring and weights (``weights_final`` follows from
+            the presentations' changes). Each presentation is made JSON-ready once.
+
+        Examples
+        --------
+        >>> from markone.hardware import MarkI
+        >>> session = LiveSession(MarkI(seed=0))
+        >>> _ = session.present(figure_catalogue((20, 20))["A"], "A")
+        >>> full, new = session.to_dict(), session.to_dict(since=0)
+        >>> len(full["run"]["presentations"]), "wiring" in full["run"], "wiring" in new["run"]
+        (1, True, False)
+        >>> new["since"], new["figures_from"], len(new["run"]["figures"]), new["pending"]
+        (0, 0, 1, True)
+        """
+        self.check_since(since)
+        run = self.run()
+        state: JSONDict = {"pending": self._pending is not None,
+                           "now_s": self.machine.now_s, "rule": self._trainer.rule}
+        if since is None:
+            head = self._head(run, 0, full=True)
+        else:
+            first = 1 + max((rec.figure for rec in self._log[:since]), default=-1)
+            head = self._head(run, first, full=False)
+            state.update(since=since, figures_from=first)
+        head["presentations"] = self._jsonable(since or 0)
+        return dict(state, run=head)
+
+    def check_since(self, since: int | None) -> None:
+        """Raise ValueError unless ``since`` is None or a number of presentations the
+        trainer is done with (for :meth:`to_dict`).
+
+        >>> from markone.hardware import MarkI
+        >>> LiveSession(MarkI(seed=0)).check_since(3)
+        Traceback (most recent call last):
+        ...
+        ValueError: since(=3) must be the number of presentations the page has, an integer in 0..0.
+        """
+        done = len(self._log)
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int)
+                                  or not 0 <= since <= done):
+            raise ValueError(f"since(={since!r}) must be the number of presentations "
+                             f"the page has, an integer in 0..{done}.")
+
+    def _head(self, run, first_figure, *, full):
+        """The run's fields but its presentations, JSON-ready: its figures from
+        ``first_figure`` on; ``full``: with its parameters, wiring and weights too."""
+        head = dataclasses.replace(run, log=None, figures=None).to_dict()
+        fixed = {key: head.pop(key) for key in _FIXED}
+        weights = head.pop("weights_final")
+        head = to_jsonable(head)
+        if full:
+            if self._fixed is None:   # the same all session long
+                self._fixed = to_jsonable(fixed)
+            head.update(self._fixed, weights_final=weights.tolist())
+        head["figures"] = [] if run.figures is None else run.figures[first_figure:].tolist()
+        head["logged"] = True
+        return head
+
+    def _jsonable(self, since):
+        """The presentations from ``since`` on, JSON-ready (each committed one made so
+        once, then kept), the figure on show last."""
+        for rec in self._log[len(self._json):]:
+            self._json.append(to_jsonable(dataclasses.asdict(rec)))
+        shown = [] if self._pending is None else [
+            to_jsonable(dataclasses.asdict(rec)) for rec in self._pending[4]]
+        return self._json[since:] + shown
 
     # -------------------------------------------------------------- the machine's halves
     def _respond(self, sensed, label_idx, figure, trainer, stats, log):

@@ -249,7 +249,8 @@ def render_live_html(state: Mapping[str, Any], live: Mapping[str, Any]) -> str:
     >>> '"live":{' in page and "http://" not in page and "https://" not in page
     True
     """
-    return _page(to_jsonable(state["run"]), {"speed": 1.0, "live": dict(live)})
+    return _page(to_jsonable(state["run"]), {"speed": 1.0, "live": dict(
+        live, pending=bool(state.get("pending", False)))})
 
 
 def _page(run, options):

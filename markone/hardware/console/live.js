@@ -2,7 +2,8 @@
  *
  * Inert unless the page was served live (options.live). The Python MarkI behind the
  * server does all the work; this script only shows and asks, through the JSON API
- * (present, reinforce, fault, save, state) with the page's token. Each answer is the
+ * (present, reinforce, fault, save, state) with the page's token. Each answer holds
+ * what changed since the presentations the page has (`?since=N`), merged into the
  * session so far as a run, which console.js shows and animates at the machine's pace
  * from the moment the new figure went up (or the trainer decided). The easel is the
  * figure held up to the camera: drawn with the mouse or the keyboard, picked from
@@ -24,12 +25,15 @@
   const easel = new Float64Array(rows * cols);
   let cursor = 0;          // the keyboard's cell on the easel
   let painting = null;     // the level a mouse drag paints, or null
-  let pending = false;     // a figure on show awaits the trainer
+  let pending = Boolean(live.pending); // a figure on show awaits the trainer
   let busy = false;        // a request is under way
   let selected = null;     // the A-unit chosen for a fault
   let message = "";
 
   /* ---- talking to the machine ------------------------------------------------------ */
+
+  /** The presentations the trainer is done with: each call asks only what came after. */
+  const committed = () => run.presentations.length - (pending ? 1 : 0);
 
   async function api(path, body) {
     const init = { method: body === undefined ? "GET" : "POST",
@@ -38,7 +42,7 @@
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
-    const response = await fetch(path, init);
+    const response = await fetch(`${path}?since=${committed()}`, init);
     const data = await response.json();
     if (!response.ok) throw new Error(data.error || `the console answered ${response.status}`);
     return data;
@@ -60,8 +64,18 @@
     }
   }
 
+  /** The run after an answer that sent only what came after `state.since`
+   *  presentations (and `state.figures_from` figures); the rest stays as it was. */
+  function merge(state) {
+    if (state.since === undefined) return state.run;
+    return Object.assign({}, run, state.run, {
+      presentations: run.presentations.slice(0, state.since).concat(state.run.presentations),
+      figures: run.figures.slice(0, state.figures_from).concat(state.run.figures),
+    });
+  }
+
   function show(state, from) {
-    run = state.run;
+    run = merge(state);
     pending = state.pending;
     mc.load(run, true);
     const n = run.presentations.length;

@@ -259,6 +259,54 @@ def test_another_site_cannot_drive_the_console(browser, console, tmp_path):
     assert not console.out.exists()
 
 
+def evil_site(html):
+    """A web server of another origin (another port of 127.0.0.1) serving ``html``
+    at / and a plain page of its own elsewhere; returns it running and its address."""
+    import http.server
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            data = (html if self.path == "/" else
+                    "<!DOCTYPE html><title>own page</title>").encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    return site, f"http://127.0.0.1:{site.server_address[1]}/"
+
+
+def test_another_site_cannot_frame_the_console(browser, console):
+    """Issue 46: a page of another origin that frames the console (to lead a
+    visitor's clicks onto present, kill or save) gets an empty frame; a page of its
+    own origin frames itself, so the frame works."""
+    site, url = evil_site(f'<!DOCTYPE html><title>win a prize</title>'
+                          f'<iframe id="console" src="{console.url}"></iframe>'
+                          f'<iframe id="own" src="/own"></iframe>')
+    page = browser.new_context().new_page()   # the policies enforced (no bypass_csp)
+    try:
+        page.goto(url)
+        page.wait_for_load_state("load")
+        frames = {frame.name or frame.url: frame for frame in page.frames[1:]}
+        own = [f for f in page.frames[1:] if f.url.endswith("/own")]
+        framed = [f for f in page.frames[1:] if f.url.startswith(console.url)]
+        assert len(own) == 1 and own[0].evaluate("document.title") == "own page"
+        loaded = [f.evaluate("Boolean(document.getElementById('p-live'))")
+                  for f in framed]
+        assert loaded in ([], [False]), frames
+    finally:
+        page.context.close()
+        site.shutdown()
+        site.server_close()
+    assert console.session.machine.now_s == 0
+
+
 def save_screenshot(page, server, out):
     """A lesson in progress: letters presented, one A-unit killed, a figure on show."""
     page.goto(server.url)
