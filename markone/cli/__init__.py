@@ -11,7 +11,9 @@ module at all.
 Every command ends with one of the exit statuses of :mod:`markone.cli._errors`
 (0 holds / done, 1 does not hold, 2 bad input or options, 3 a bug in markone, 4 not
 decided within the budget or time limit); its ``--help`` ends with the ones it can end
-with (``add_command(..., exits=...)``). A closed pipe ends it quietly (status 141).
+with (``add_command(..., exits=...)``). A closed pipe (``| head``) ends the printing,
+not the work: the command runs to its end, writes every file it was asked for, then
+ends quietly with status 141 (:mod:`markone.cli._stdout`).
 Errors raised as ``ValueError``, ``TypeError``, ``OSError`` or :class:`CommandError`
 are printed to stderr as one line in command-line terms, with exit status 2; any other
 exception is a bug: one line says so and where its traceback was written (status 3).
@@ -35,6 +37,7 @@ from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_TERMINATED,  
                                  EXIT_USAGE, USER_ERRORS, CommandError, Terminated,
                                  UserCodeError, call_user_code, cli_terms, exit_line,
                                  one_line, report_bug, report_user_code, sigterm_raises)
+from markone.cli._stdout import guarded_stdout, stdout_failure_status
 
 if TYPE_CHECKING:
     from markone._internal.typing import JSONDict, PathLike
@@ -44,7 +47,7 @@ __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
            "probability",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
-           "deprecated_flag", "output_file", "timeout_left", "memory_option"]
+           "deprecated_flag", "output_file", "output_folder", "timeout_left", "memory_option"]
 
 #: Re-exported for the subcommands, imported on first use: markone._internal.io imports
 #: numpy, which ``markone --help`` does without.
@@ -127,6 +130,29 @@ def output_file(text: str) -> str:
         check_output_file(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def output_folder(text: str) -> str:
+    """argparse type: a folder to write files into (new, or one that exists), checked
+    when the options are read: not a file, and no file where a folder above it must be.
+
+    >>> output_folder("results/run-1")
+    'results/run-1'
+    """
+    from pathlib import Path
+
+    path = Path(text)
+    if str(path) == "":
+        raise argparse.ArgumentTypeError("the output folder name is empty; give one, "
+                                         "e.g. results.")
+    for folder in (path, *path.absolute().parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise argparse.ArgumentTypeError(
+                    f"cannot write into {text}: {folder} is a file, not a folder; give "
+                    "a folder (new or existing).")
+            break
     return text
 
 
@@ -220,11 +246,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = getattr(args, "prog", "markone")
     args.started = time.perf_counter()  # --timeout counts from here, loading included
     try:
-        with sigterm_raises(), warnings.catch_warnings(), \
+        # a failing stdout (| head, | grep -q) ends the printing, not the command:
+        # every file asked for is written whole before the status below says so
+        with guarded_stdout() as stdout, sigterm_raises(), warnings.catch_warnings(), \
                 digit_limit(getattr(args, "max_digits", None) or MAX_DIGITS):
             warnings.showwarning = _warning_printer(prog)
             status = args.func(args)
-        sys.stdout.flush()  # here, so that a closed pipe is caught below
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
@@ -232,8 +259,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prog}: terminated (SIGTERM); nothing half written was left behind",
               file=sys.stderr)
         return EXIT_TERMINATED
-    except BrokenPipeError:
-        return _pipe_closed()
     except UserCodeError as exc:
         return report_user_code(prog, exc)
     except USER_ERRORS as exc:
@@ -245,23 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.debug:
             raise
         return report_bug(prog, exc)
+    if stdout.failure is not None:
+        return stdout_failure_status(prog, stdout.failure)
     return 0 if status is None else int(status)
-
-
-def _pipe_closed():
-    """The reader closed our stdout (``| head``): end quietly, as Unix tools do.
-
-    Whatever is still buffered goes nowhere (so that the interpreter's final flush
-    does not fail again and print a traceback); the status is :data:`EXIT_PIPE`.
-    """
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no real file descriptor (captured output)
-        pass
-    return EXIT_PIPE
 
 
 def _warning_printer(prog):

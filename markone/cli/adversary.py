@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
                          load_data, memory_option, needs_exact, nonnegative_int,
-                         output_file, plural, positive_float, positive_int, timeout_left)
+                         output_file, output_folder, plural, positive_float, positive_int,
+                         timeout_left)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
@@ -335,7 +336,7 @@ def register(subparsers: Any) -> ArgumentParser:
                      "ties, kernel counts...) with the answer markone computes.",
                      example="markone adversary suite --out suite/", func=_suite,
                      exits=JOB_EXITS)
-    st.add_argument("--out", required=True, metavar="DIR",
+    st.add_argument("--out", type=output_folder, required=True, metavar="DIR",
                     help="a new (or empty) folder for the suite")
 
     c = add_command(sub, "check", help="run another implementation on a suite or a case",

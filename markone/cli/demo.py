@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from markone._internal.typing import JSONDict, PathLike
-from markone.cli import add_command, nonnegative_int
+from markone.cli import add_command, nonnegative_int, output_folder
 from markone.cli._commands import purpose
 from markone.cli._errors import JOB_EXITS
 
@@ -37,7 +37,8 @@ def register(sub: Any) -> None:
         example="markone demo --out markone-demo && open markone-demo/index.html",
         func=_main, exits=JOB_EXITS,
     )
-    p.add_argument("--out", default="markone-demo", help="output folder")
+    p.add_argument("--out", type=output_folder, default="markone-demo",
+                   help="output folder")
     p.add_argument("--seed", type=nonnegative_int, default=0,
                    help="seed of the machine and its data")
 

@@ -9,7 +9,7 @@ from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
-                         nonnegative_int, output_file, plural,
+                         nonnegative_int, output_file, output_folder, plural,
                          positive_int)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS, TRAINING_EXITS
@@ -267,7 +267,8 @@ def register(subparsers: Any) -> ArgumentParser:
                     "machine-run.json.", example=DEMO_EXAMPLES, func=_demo,
                     exits=JOB_EXITS)
     d.add_argument("what", choices=["letters"], help="the demonstration")
-    d.add_argument("--out", default="machine-demo", help="output folder")
+    d.add_argument("--out", type=output_folder, default="machine-demo",
+                   help="output folder")
     d.add_argument("--seed", type=nonnegative_int, default=0,
                    help="seed of the wiring and the figures")
     d.add_argument("--chars", default="ABCD", help="letters to learn")

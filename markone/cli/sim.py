@@ -9,8 +9,8 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import Any
 
-from markone.cli import (CommandError, add_command, add_group, nonnegative_int, plural,
-                         positive_int)
+from markone.cli import (CommandError, add_command, add_group, nonnegative_int,
+                         output_folder, plural, positive_int)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS
 
@@ -156,7 +156,7 @@ def register(subparsers: Any) -> ArgumentParser:
                     "not depend on --workers or --dask.", example=RUN_EXAMPLES,
                     func=_run, exits=JOB_EXITS)
     r.add_argument("name", help="experiment name (see `markone sim list`) or 'all'")
-    r.add_argument("--out", default="sim-out", help="output folder")
+    r.add_argument("--out", type=output_folder, default="sim-out", help="output folder")
     r.add_argument("--runs", type=positive_int, default=None,
                    help="number of runs (experiments with repeated runs)")
     r.add_argument("--seed", type=nonnegative_int, default=0, help="root seed")

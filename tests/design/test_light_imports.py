@@ -46,7 +46,8 @@ with contextlib.redirect_stdout(io.StringIO()):
 """
 
 #: The command line's own modules, which every command may import.
-CLI_CORE = {"markone.cli", "markone.cli._commands", "markone.cli._errors"}
+CLI_CORE = {"markone.cli", "markone.cli._commands", "markone.cli._errors",
+            "markone.cli._stdout"}
 
 
 def _modules_after(code: str, report: str, cwd=None):
