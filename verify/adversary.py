@@ -173,7 +173,8 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
                 method: str = "greedy", budget: int | None = None,
                 timeout_s: float | None = None, progress: bool | None = None,
                 solver: str = "z3", smt2_dir: PathLike | None = None,
-                max_memory_gb: float | None = None) -> AdversarialOrder:
+                max_memory_gb: float | None = None, exact: bool = False
+                ) -> AdversarialOrder:
     """Search for a stream on which the perceptron makes as many mistakes as possible.
 
     Parameters
@@ -212,6 +213,13 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         ``method="exhaustive"``: refuse, before searching, a ``budget`` of weight
         vectors (with their edges) that could need more memory than this (default
         4 GB; :class:`verify._memory.MemoryLimitError`, a ``ValueError``).
+    exact : bool, default False
+        ``method="greedy"``: accept inputs that float64 cannot hold exactly (``0.1``,
+        ``Fraction(1, 3)``, huge integers). The search then ranks the examples by
+        their nearest float64 values, and the stream it finds is replayed in exact
+        arithmetic on the inputs as given: the mistakes, the weights and the bound
+        are exact, only the choice of the stream saw rounded numbers. Without it such
+        inputs are refused. ``"exhaustive"`` and ``"z3"`` are exact always.
 
     Returns
     -------
@@ -243,7 +251,8 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     unit = {"greedy": "updates per rule", "exhaustive": "weight vectors",
             "z3": "mistakes"}[method]
     if method == "greedy":
-        data.floats  # a float search: data that float64 would round are refused by name
+        if not exact:  # a float search: data that float64 would round are refused
+            data.floats
         with search_bar(None, "worst_order greedy: updates", progress,
                         unit=" updates") as bar:
             order, explored, stopped = _greedy(data, intercept, budget, deadline, bar)

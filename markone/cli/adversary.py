@@ -134,22 +134,28 @@ def _orthonormal(args):
     return _write(args, orthonormal_case(args.m, labels=labels), "orthonormal")
 
 
+#: What ``adversary greedy`` says to do with a cell that float64 cannot hold.
+GREEDY_FIX = ("the greedy search ranks the examples in float64: pass --exact to search "
+              "on the nearest float64 values and count the stream's mistakes exactly "
+              "on the values as written, or use `markone adversary exhaustive` or `z3` "
+              "(exact throughout)")
+
+
 def _search(method):
     def run(args):
         from markone._internal.validation import labels_to_pm1
         from verify.adversary import worst_order
 
-        fix = ("the greedy search computes in float64: use `markone adversary "
-               "exhaustive` or `z3` (exact), or round the value in the file")
-        X, y = load_data(args, exact=True if method != "greedy" else False, fix=fix)
-        why = needs_exact(X) if method == "greedy" else None  # (.npz arrays)
+        exact = method != "greedy" or args.exact
+        X, y = load_data(args, exact=exact, fix=GREEDY_FIX)
+        why = None if exact else needs_exact(X)  # (.npz arrays)
         if why is not None:
-            raise CommandError(f"{args.file}: {why}; {fix}.")
+            raise CommandError(f"{args.file}: {why}; {GREEDY_FIX}.")
         _fits_a_case(X)  # before the search: nothing to write would be refused after
         ypm, _ = labels_to_pm1(y)
         a = worst_order(X, ypm, intercept=not args.no_intercept, method=method,
                         budget=args.budget, timeout_s=timeout_left(args),
-                        max_memory_gb=getattr(args, "max_memory", None))
+                        max_memory_gb=getattr(args, "max_memory", None), exact=exact)
         return _write(args, a, f"{method}:{args.file}")
     return run
 
@@ -305,6 +311,13 @@ def register(subparsers: Any) -> ArgumentParser:
                        help="no constant input (separator through the origin)")
         q.add_argument("--budget", type=positive_int, default=None,
                        help="greedy: updates; exhaustive: states; z3: longest stream")
+        if method == "greedy":
+            q.add_argument("--exact", action="store_true",
+                           help="accept cells that float64 cannot hold exactly (0.1, "
+                           "1/3): the search ranks by their nearest float64 values, the "
+                           "case holds the values as written and its stream's mistakes "
+                           "and weights counted exactly (without it such a cell is "
+                           "refused)")
         if method == "exhaustive":
             memory_option(q)
         timeout_arg(q)

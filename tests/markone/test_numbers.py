@@ -515,6 +515,14 @@ def test_every_representation_adversary_is_exact(problem):
         assert where is not None and refused_naming(exc, where), (exc, where)
     else:
         assert where is None and g.mistakes <= a.mistakes
+    # exact=True: any representation; the stream found is counted exactly
+    g = verify.worst_order(X, y, intercept=False, method="greedy", exact=True)
+    assert [[Fraction(v) for v in r] for r in g.X] == exact and g.mistakes <= a.mistakes
+    w = [Fraction(0)] * 2
+    for i in g.order:
+        assert _dot(w, Z[i]) <= 0
+        w = [p + q for p, q in zip(w, Z[i])]
+    assert [Fraction(v) for v in g.w] == w and g.mistakes == len(g.order)
 
 
 @given(mixed_problems(d=2, n_max=3, k=2))
@@ -632,8 +640,9 @@ def test_every_command_computes_exactly_on_cells_float64_cannot_hold(command, tm
                                                                     capsys):
     """Cells ``1e-400`` and ``1e-401`` (below float64's range, and tenths of the
     unit): the answer of the same table scaled by 10**401 (a common positive factor
-    changes no decision without an intercept), or, for the float-only greedy search, a
-    one-line refusal naming the file, line, column and cell, and the exact commands."""
+    changes no decision without an intercept); the greedy search, which ranks in
+    float64, first refuses in one line naming the file, line, column and cell, its
+    --exact and the exact commands, then, with --exact, computes that answer exactly."""
     import json
 
     tiny, ints = tmp_path / "tiny.csv", tmp_path / "ints.csv"
@@ -644,8 +653,9 @@ def test_every_command_computes_exactly_on_cells_float64_cannot_hold(command, tm
     if command == ["adversary", "greedy"]:
         assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
         assert f"{tiny}, line 2, column 1 (x1): '1e-400' underflows float64 to 0; " in err
-        assert "markone adversary exhaustive" in err
-        return
+        assert "markone adversary exhaustive" in err and "pass --exact" in err
+        argv += ["--exact"]
+        status, out, err = _run(argv + [str(tiny)], tmp_path, capsys)
     assert status in (0, 1, 4) and err == "", err   # 4: z3's query budget, as on `ints`
     case = json.loads((tmp_path / "case.json").read_text()) if argv[0] == "adversary" \
         else None
