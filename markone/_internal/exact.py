@@ -63,7 +63,7 @@ __all__ = ["to_fraction", "to_fraction_matrix", "fraction_array", "signed_intege
            "exactly_float64", "first_inexact", "float64_of", "exact_float",
            "describe_number", "inexact_entry", "parse_number", "digit_limit",
            "NumberTooLong", "MAX_DIGITS", "int_text", "fraction_text", "STR_BITS",
-           "text_shown", "int_of_digits"]
+           "text_shown", "int_of_digits", "fraction_g", "fraction_pow10"]
 
 #: The default limit on the size of a number written as text (a string, a table
 #: cell, a Decimal): its digits plus its exponent, that is the digits it has when
@@ -198,6 +198,68 @@ def fraction_text(q: Any) -> str:
     q = Fraction(q)
     top = int_text(q.numerator)
     return top if q.denominator == 1 else f"{top}/{int_text(q.denominator)}"
+
+
+def fraction_g(q: Any, digits: int = 6) -> str:
+    """``q`` (a Fraction or int of any size) written as ``format(float(q), f".{digits}g")``
+    would write it, without a float: rounded half to even from its exact value, so a
+    number beyond float range (``10**-400``, ``10**400``) is written too.
+
+    >>> fraction_g(Fraction(3, 1580)), fraction_g(Fraction(10) ** 400), fraction_g(0)
+    ('0.00189873', '1e+400', '0')
+    >>> fraction_g(Fraction(-1, 3) / 10**320, 3)
+    '-3.33e-321'
+    """
+    q = Fraction(q)
+    if q == 0:
+        return "0"
+    if q < 0:
+        return "-" + fraction_g(-q, digits)
+    exp = _decimal_exponent(q)
+    mantissa = round(q * Fraction(10) ** (digits - 1 - exp))   # half to even
+    if mantissa == 10**digits:             # 9.999995 rounds up to 10.0000
+        mantissa, exp = 10 ** (digits - 1), exp + 1
+    text = str(mantissa)
+    if -4 <= exp < digits:                 # fixed notation, as %g chooses
+        point = exp + 1
+        body = ("0." + "0" * -point + text if point <= 0 else
+                text[:point] + "." + text[point:] if point < len(text) else
+                text + "0" * (point - len(text)))
+        return body.rstrip("0").rstrip(".") if "." in body else body
+    body = (text[0] + "." + text[1:]).rstrip("0").rstrip(".")
+    return f"{body}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
+
+
+def _decimal_exponent(q):
+    """``floor(log10(q))`` of a Fraction ``q > 0``, exactly."""
+    exp = len(int_text(q.numerator)) - len(int_text(q.denominator))
+    return exp if q >= Fraction(10) ** exp else exp - 1
+
+
+def fraction_pow10(q: Any) -> str:
+    """``q`` exactly, short: ``"a/b * 10**k"`` with the powers of ten of its numerator
+    and denominator taken out (plain ``"p/q"`` when that is no longer).
+
+    >>> fraction_pow10(Fraction(3, 158 * 10**298)), fraction_pow10(Fraction(10**320, 8))
+    ('3/158 * 10**-298', '125 * 10**317')
+    >>> fraction_pow10(Fraction(3, 4)), fraction_pow10(Fraction(1, 10**320))
+    ('3/4', '10**-320')
+    """
+    q = Fraction(q)
+    plain_text = fraction_text(q)
+    num, den, k = q.numerator, q.denominator, 0
+    for _ in range(len(plain_text)):
+        if num and num % 10 == 0:
+            num, k = num // 10, k + 1
+        elif den % 10 == 0:
+            den, k = den // 10, k - 1
+        else:
+            break
+    if k == 0:
+        return plain_text
+    short = (f"10**{k}" if num == den == 1 else
+             f"{fraction_text(Fraction(num, den))} * 10**{k}")
+    return short if len(short) < len(plain_text) else plain_text
 
 
 def text_shown(text: str) -> str:

@@ -13,8 +13,8 @@ from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, cli_terms, deprecated_flag,
-                         nonnegative_int, output_file, positive_float, positive_int,
-                         probability)
+                         memory_option, nonnegative_int, output_file, positive_float,
+                         positive_int, probability)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
@@ -132,9 +132,10 @@ def _drift(args):
     from markone.hardware import MachineRun
     from verify.machine.drift import drift_horizon
 
-    if args.rate is not None and (args.delta is not None or args.over is not None):
-        raise CommandError("--delta and --over are for a random walk (--sd); --rate "
-                           "has an exact horizon.")
+    if args.rate is not None and any(v is not None for v in (
+            args.delta, args.over, args.budget, args.max_memory)):
+        raise CommandError("--delta, --over, --budget and --max-memory are for a random "
+                           "walk (--sd); --rate has an exact horizon.")
     if args.sd is not None and args.delta is None:
         raise CommandError("--sd needs --delta, the probability allowed that some "
                            "answer changes, e.g. --delta 0.01.")
@@ -151,15 +152,18 @@ def _drift(args):
     else:   # the walk the machine runs: the float typed, exactly
         h = drift_horizon(machine, run, images, labels, drift_sd=Fraction(sd),
                           delta=Fraction(str(args.delta)),
-                          over_s=None if args.over is None else Fraction(str(args.over)))
-        print(_walk_text(h, len(images)))
+                          over_s=None if args.over is None else Fraction(str(args.over)),
+                          budget=args.budget, max_memory_gb=args.max_memory)
+        print(cli_terms(_walk_text(h, len(images))))
         ok = h.horizon_s > 0
     if args.json:
         from markone._internal.io import write_json
 
         write_json(args.json, h.to_dict())
         print(f"written to {args.json}")
-    return EXIT_OK if ok else EXIT_NO
+    if not ok:
+        return EXIT_NO
+    return EXIT_UNDECIDED if getattr(h, "stopped_by", "") else EXIT_OK
 
 
 def _own_drift(run, delta):
@@ -183,26 +187,50 @@ def _own_drift(run, delta):
     return abs(run.params.drift_rate), None
 
 
+def _seconds(x):
+    """A time (or rate) for a sentence: 6 digits, of any size (beyond float range
+    too)."""
+    from markone._internal.exact import fraction_g
+
+    return fraction_g(x)
+
+
+def _exactly(x):
+    """An exact rational for a sentence, short (``a/b * 10**k``)."""
+    from markone._internal.exact import fraction_pow10
+
+    return fraction_pow10(x)
+
+
 def _bounded_text(h, n):
     """What ``markone verify drift --rate`` prints about the horizon ``h``."""
     from markone.hardware.runits import r_unit_name
 
+    rate = f"{_exactly(h.drift_rate)} steps/s"
     if h.horizon_s is None:
-        return (f"never: at {h.drift_rate} steps/s no drift can change an answer to any "
+        return (f"never: at {rate} no drift can change an answer to any "
                 f"of the {n} figures (the end stops leave too little room)")
     if h.horizon_s == 0:
         return (f"drift horizon 0: {r_unit_name(h.r_unit)} already answers figure "
                 f"{h.figure} wrongly (margin {h.margin} steps)")
-    return (f"drift horizon {float(h.horizon_s):.6g} s of machine time (exactly "
-            f"{h.horizon_s}) at {h.drift_rate} steps/s: before it no drift within the "
+    return (f"drift horizon {_seconds(h.horizon_s)} s of machine time (exactly "
+            f"{_exactly(h.horizon_s)}) at {rate}: before it no drift within the "
             f"rate changes any answer to the {n} figures; at it, the worst drift makes "
             f"{r_unit_name(h.r_unit)} answer figure {h.figure} wrongly (its margin "
             f"{h.margin} steps)")
 
 
+def _at_least(delta):
+    """``1 - delta`` for a sentence (``1 - 1e-20`` when 6 digits would say 1)."""
+    from fractions import Fraction
+
+    text = _seconds(1 - Fraction(delta))
+    return f"1 - {_seconds(delta)}" if text == "1" else text
+
+
 def _walk_text(h, n):
     """What ``markone verify drift --sd --delta`` prints about the horizon ``h``."""
-    walk = f"a random walk of {float(h.drift_sd):g} steps per sqrt(s)"
+    walk = f"a random walk of {_seconds(h.drift_sd)} steps per sqrt(s)"
     if h.wrong:
         return (f"walk horizon 0: {h.wrong} answers to the {n} figures are already "
                 "wrong; retrain first")
@@ -210,20 +238,28 @@ def _walk_text(h, n):
         return (f"walk horizon 0: {h.at_stop} potentiometers sit at the end stop that "
                 f"works against an answer, so under {walk} the bound says nothing; "
                 "widen weight_range")
-    text = (f"walk horizon {float(h.horizon_s):.6g} s of machine time under {walk}: "
-            f"every answer to the {n} figures stays right until then with probability "
-            f"at least {1 - float(h.delta):g} (a change has probability at most "
-            f"{float(h.probability):.3g}: a union bound over {h.answers} answers and "
-            f"{h.potentiometers} potentiometer end stops, certified with arb ball "
-            "arithmetic)")
-    s = h.schedule
-    if s is not None:
-        text += (f"\nretraining: every {float(s.interval_s):.6g} s ({s.intervals - 1} "
-                 f"times) keeps every answer right over {float(s.over_s):g} s with "
-                 f"probability at least {1 - float(s.delta):g}, if each retraining "
-                 "restores these weights" if s.intervals > 1 else
-                 f"\nretraining: none needed over {float(s.over_s):g} s")
-    return text
+    text = (f"walk horizon {_seconds(h.horizon_s)} s of machine time (exactly "
+            f"{_exactly(h.horizon_s)}) under {walk}: every answer to the {n} figures "
+            f"stays right until then with probability at least {_at_least(h.delta)} (a "
+            f"change has probability at most {_seconds(h.probability)}: a union bound "
+            f"over {h.answers} answers and {h.potentiometers} potentiometer end stops, "
+            "certified with arb ball arithmetic)")
+    if h.schedule is None:
+        return text
+    return text + "\n" + _schedule_text(h.schedule)
+
+
+def _schedule_text(s):
+    """The retraining line of ``markone verify drift --over``."""
+    over = f"{_seconds(s.over_s)} s"
+    if s.stopped_by:
+        return (f"retraining over {over}: not planned: {s.message}, or plan for a "
+                "shorter time")
+    if s.intervals == 1:
+        return f"retraining: none needed over {over}"
+    return (f"retraining: every {_seconds(s.interval_s)} s ({s.intervals - 1} times) "
+            f"keeps every answer right over {over} with probability at least "
+            f"{_at_least(s.delta)}, if each retraining restores these weights")
 
 
 def add_drift(verify_subparsers: Any) -> ArgumentParser:
@@ -243,7 +279,9 @@ def add_drift(verify_subparsers: Any) -> ArgumentParser:
                     "  markone verify drift run.json --sd 0.05 --delta 0.01 --over 3600",
                     func=_drift, exits={EXIT_OK: "the machine answers every figure "
                                         "correctly now (the horizon is > 0)",
-                                        EXIT_NO: "some answer is already wrong"})
+                                        EXIT_NO: "some answer is already wrong",
+                                        EXIT_UNDECIDED: "--budget or --max-memory "
+                                        "stopped the retraining schedule (--over)"})
     d.add_argument("run", metavar="RUN.json",
                    help="a run saved with --log (`markone machine train --log --out`)")
     kind = d.add_mutually_exclusive_group()
@@ -257,6 +295,11 @@ def add_drift(verify_subparsers: Any) -> ArgumentParser:
                    help="with --sd: the probability allowed that some answer changes")
     d.add_argument("--over", type=positive_float, default=None, metavar="SECONDS",
                    help="with --sd: plan retraining for this many machine seconds")
+    d.add_argument("--budget", type=positive_int, default=None, metavar="INTERVALS",
+                   help="with --over: plan at most this many retraining intervals "
+                   "(default 1000000; exit 4 when more are needed)")
+    memory_option(d, text="with --over: the memory the list of retraining times may "
+                  "take (default 4); exit 4 when it would take more")
     d.add_argument("--json", type=output_file, default=None, metavar="OUT.json",
                    help="also write the horizon (and each figure's) as JSON")
     return d

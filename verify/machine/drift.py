@@ -37,8 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from markone._internal.exact import fraction_text
 from markone._internal.typing import ArrayLike, JSONDict
-from verify.machine.drift_walk import WalkHorizon, walk_horizon
+from verify.machine.drift_walk import DEFAULT_BUDGET, WalkHorizon, walk_horizon
 from verify.machine.task import trained_answers
 
 __all__ = ["DriftHorizon", "drift_horizon", "figure_horizon"]
@@ -73,10 +74,10 @@ class DriftHorizon:
     def to_dict(self) -> JSONDict:
         """JSON-ready (Fractions as strings)."""
         def text(v):
-            return None if v is None else str(v)
+            return None if v is None else fraction_text(v)
         return {"horizon_s": text(self.horizon_s), "figure": self.figure,
                 "r_unit": self.r_unit, "margin": text(self.margin),
-                "drift_rate": str(self.drift_rate),
+                "drift_rate": fraction_text(self.drift_rate),
                 "horizons_s": [[text(h) for h in row] for row in self.horizons_s]}
 
 
@@ -108,7 +109,9 @@ def figure_horizon(margin: Fraction, room: list[Fraction | None],
 
 def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
                   labels: ArrayLike, *, drift_rate: Any = None, drift_sd: Any = None,
-                  delta: Any = None, over_s: Any = None) -> DriftHorizon | WalkHorizon:
+                  delta: Any = None, over_s: Any = None, budget: int | None = None,
+                  max_memory_gb: float | None = None,
+                  progress: bool | None = None) -> DriftHorizon | WalkHorizon:
     """The machine time before which drift changes no decision: exactly, for a
     bounded drift rate; with probability at least ``1 - delta``, for a random walk.
 
@@ -129,6 +132,12 @@ def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
         ``delta`` allowed, and optionally the machine seconds to plan retraining
         for: :func:`verify.machine.drift_walk.walk_horizon` (a :class:`WalkHorizon`,
         certified).
+    budget, max_memory_gb, progress
+        With ``over_s``: the most retraining intervals planned (default
+        :data:`~verify.machine.drift_walk.DEFAULT_BUDGET`), the memory their list of
+        times may take, and a progress bar of it (see
+        :func:`verify.machine.drift_walk.retraining_schedule`; what stopped it is
+        the result's ``stopped_by``).
 
     Returns
     -------
@@ -142,10 +151,13 @@ def drift_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
             raise ValueError("a random-walk drift needs delta, the probability allowed "
                              "that some answer changes, e.g. delta=0.01.")
         return walk_horizon(machine, run_or_weights, images, labels, drift_sd=drift_sd,
-                            delta=delta, over_s=over_s)
-    if delta is not None or over_s is not None:
-        raise ValueError("delta and over_s are for a random-walk drift (drift_sd); a "
-                         "bounded drift_rate has an exact horizon.")
+                            delta=delta, over_s=over_s, budget=(
+                                DEFAULT_BUDGET if budget is None else budget),
+                            max_memory_gb=max_memory_gb, progress=progress)
+    if any(v is not None for v in (delta, over_s, budget, max_memory_gb)):
+        raise ValueError("delta, over_s, budget and max_memory_gb are for a "
+                         "random-walk drift (drift_sd); a bounded drift_rate has an "
+                         "exact horizon.")
     rate = _rate(drift_rate)
     p = machine.params
     w, A, targets, wired = trained_answers(machine, run_or_weights, images, labels)
@@ -184,7 +196,8 @@ def _one(w, active, y, stops, rate):
 
 def _rate(value):
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, Fraction)) \
-            or not np.isfinite(float(value)) or value <= 0:
+            or not (isinstance(value, numbers.Rational) or np.isfinite(float(value))) \
+            or value <= 0:
         raise ValueError(f"drift_rate(={value!r}) must be a finite number of motor steps "
                          "per second > 0, e.g. drift_rate=0.01.")
     return Fraction(value)

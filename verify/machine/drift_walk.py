@@ -51,27 +51,41 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
-import numbers
 from collections import Counter
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from markone._internal.exact import fraction_text
 from markone._internal.typing import ArrayLike, JSONDict
+from markone._internal.validation import check_int_at_least
+from verify._budget import BUDGET, MEMORY
+from verify._memory import memory_limit
+from verify.machine._walk_search import (fewest_intervals, largest_time, listed_times,
+                                         positive, probability_arg, ratio_float,
+                                         scale_of, scaled_estimate, stopped_plan,
+                                         time_bytes)
 from verify.machine.task import trained_answers
 
 __all__ = ["WalkHorizon", "RetrainingSchedule", "WalkTerms", "walk_terms",
-           "walk_horizon", "retraining_schedule", "first_changes", "ARITHMETIC"]
+           "walk_horizon", "retraining_schedule", "first_changes", "ARITHMETIC",
+           "DEFAULT_BUDGET", "FLOOR_BITS"]
 
 #: How the probabilities are computed (every result says it).
 ARITHMETIC = ("certified: exact rational margins and rooms, each erfc term enclosed by "
               "arb ball arithmetic (python-flint), the upper end of the sum's enclosure")
 
-#: Significant digits of a horizon before it is certified.
-DIGITS = 6
+#: The default ``budget``: the most intervals a retraining schedule may have (its
+#: times are listed one by one, so this bounds the work and what is kept).
+DEFAULT_BUDGET = 1_000_000
 
+#: A certified probability below ``2**-FLOOR_BITS`` is reported as ``2**-FLOOR_BITS``
+#: (still an upper bound): the exact value of a bound such as ``erfc(10**6)``, about
+#: ``2**-1.4e12``, would take gigabytes to write as a fraction.
+FLOOR_BITS = 65_536
 
 @dataclasses.dataclass(frozen=True)
 class WalkTerms:
@@ -107,19 +121,34 @@ class WalkTerms:
             total += n * (exact(m) / (scale * arb(k).sqrt())).erfc()
         for c, n in self.rooms:
             total += n * (exact(c) / scale).erfc()
-        mantissa, exponent = total.upper().man_exp()
+        upper = total.upper()
+        if upper == 0:
+            return Fraction(1, 2**FLOOR_BITS)
+        mantissa, exponent = upper.man_exp()
+        if exponent + int(mantissa).bit_length() < -FLOOR_BITS:
+            return Fraction(1, 2**FLOOR_BITS)   # an upper bound still, and short
         return min(Fraction(int(mantissa)) * Fraction(2) ** int(exponent), Fraction(1))
 
-    def estimate(self, sd: float, t: float) -> float:
-        """The same bound in floating point (to search for a time, not to claim)."""
+    def estimate(self, sd: float | Fraction, t: float | Fraction) -> float:
+        """The same bound in floating point (to search for a time, not to claim),
+        at any ``sd`` and ``t`` (beyond float range too: it depends on them only
+        through ``sd**2 t``, taken relative to the smallest margin).
+
+        >>> WalkTerms(((Fraction(1), 1, 2),), (), 0).estimate(1e-200, Fraction(10) ** 400) > 0
+        True
+        """
         if self.wrong:
             return 1.0
-        if t <= 0:
+        if t <= 0 or not (self.answers or self.rooms):
             return 0.0
-        scale = sd * math.sqrt(2 * t)
-        return (sum(n * math.erfc(float(m) / (scale * math.sqrt(k)))
-                    for m, k, n in self.answers)
-                + sum(n * math.erfc(float(c) / scale) for c, n in self.rooms))
+        least, _ = self._scale
+        return scaled_estimate(self._scale, ratio_float(2 * Fraction(sd) ** 2
+                                                        * Fraction(t) / least))
+
+    @functools.cached_property
+    def _scale(self) -> tuple:
+        """The float search's scale (:func:`verify.machine._walk_search.scale_of`)."""
+        return scale_of(self)
 
 
 def walk_terms(machine: Any, run_or_weights: Any, images: ArrayLike,
@@ -157,21 +186,30 @@ class RetrainingSchedule:
     ``interval_s``, so that over ``over_s`` machine seconds the machine answers every
     training figure rightly with probability at least ``1 - delta``; in each interval
     the probability of a changed answer is at most ``per_interval`` (certified, at
-    most ``delta / intervals``)."""
+    most ``delta / intervals``).
+
+    A schedule that its ``budget`` or ``max_memory_gb`` stopped says so in
+    ``stopped_by`` (``"budget"`` or ``"memory"``, see :mod:`verify._budget`; ``""``
+    when complete): then ``intervals`` is the fewest it was seen to need (at least
+    that many), ``interval_s`` is ``over_s / intervals``, ``per_interval`` is None and
+    no time is listed, and ``message`` says why (naming the parameter to raise)."""
 
     over_s: Fraction
     delta: Fraction
     intervals: int
     interval_s: Fraction
-    per_interval: Fraction
+    per_interval: Fraction | None
     times_s: tuple = dataclasses.field(repr=False, default=())
+    stopped_by: str = ""
+    message: str = ""
 
     def to_dict(self) -> JSONDict:
         """JSON-ready (Fractions as strings)."""
-        return {"over_s": str(self.over_s), "delta": str(self.delta),
-                "intervals": self.intervals, "interval_s": str(self.interval_s),
-                "per_interval": str(self.per_interval),
-                "times_s": [str(t) for t in self.times_s]}
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out.update({k: None if out[k] is None else fraction_text(out[k])
+                    for k in ("over_s", "delta", "interval_s", "per_interval")})
+        out["times_s"] = [fraction_text(t) for t in self.times_s]
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,6 +235,9 @@ class WalkHorizon:
         Potentiometers already at a harmful end stop (the bound then says nothing).
     schedule : RetrainingSchedule or None
     arithmetic : str
+    stopped_by : str
+        ``""``, or what stopped the schedule (``"budget"`` or ``"memory"``): its
+        ``stopped_by``.
     """
 
     horizon_s: Fraction
@@ -209,19 +250,22 @@ class WalkHorizon:
     at_stop: int
     schedule: RetrainingSchedule | None = None
     arithmetic: str = ARITHMETIC
+    stopped_by: str = ""
 
     def to_dict(self) -> JSONDict:
         """JSON-ready (Fractions as strings)."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        out.update({k: str(out[k]) for k in ("horizon_s", "probability", "delta",
-                                              "drift_sd")})
+        out.update({k: fraction_text(out[k]) for k in ("horizon_s", "probability",
+                                                        "delta", "drift_sd")})
         out["schedule"] = None if self.schedule is None else self.schedule.to_dict()
         return out
 
 
 def walk_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
                  labels: ArrayLike, *, drift_sd: Any, delta: Any,
-                 over_s: Any = None) -> WalkHorizon:
+                 over_s: Any = None, budget: int = DEFAULT_BUDGET,
+                 max_memory_gb: float | None = None,
+                 progress: bool | None = None) -> WalkHorizon:
     """A machine time within which a random walk of the potentiometers changes some
     answer to a training figure with probability at most ``delta`` (certified).
 
@@ -240,62 +284,72 @@ def walk_horizon(machine: Any, run_or_weights: Any, images: ArrayLike,
         The probability allowed, in (0, 1) (a float is the decimal it prints as).
     over_s : number, optional
         Also give the :class:`RetrainingSchedule` for this many machine seconds.
+    budget, max_memory_gb, progress
+        Of the schedule: see :func:`retraining_schedule` (what stopped it is the
+        result's ``stopped_by``).
 
     Returns
     -------
     WalkHorizon
     """
-    sd = _positive(drift_sd, "drift_sd", "steps per sqrt(second), e.g. 0.05")
-    delta = _probability(delta)
+    sd = positive(drift_sd, "drift_sd", "steps per sqrt(second), e.g. 0.05")
+    delta = probability_arg(delta)
+    budget = check_int_at_least(budget, "budget", 1)
+    memory_limit(max_memory_gb)                      # checked before any work
     terms = walk_terms(machine, run_or_weights, images, labels)
-    horizon = _largest_time(terms, sd, delta)
+    horizon = largest_time(terms, sd, delta)
     at_stop = sum(n for c, n in terms.rooms if c == 0)
     schedule = (None if over_s is None else
-                retraining_schedule(terms, sd, delta, over_s, horizon))
+                retraining_schedule(terms, sd, delta, over_s, horizon, budget=budget,
+                                    max_memory_gb=max_memory_gb, progress=progress))
     return WalkHorizon(horizon, terms.probability(sd, horizon), delta, sd,
                        sum(n for *_, n in terms.answers) + terms.wrong,
-                       sum(n for _, n in terms.rooms), terms.wrong, at_stop, schedule)
+                       sum(n for _, n in terms.rooms), terms.wrong, at_stop, schedule,
+                       stopped_by="" if schedule is None else schedule.stopped_by)
 
 
 def retraining_schedule(terms: WalkTerms, sd: Fraction, delta: Fraction, over_s: Any,
-                        horizon_s: Fraction | None = None) -> RetrainingSchedule:
+                        horizon_s: Fraction | None = None, *,
+                        budget: int = DEFAULT_BUDGET, max_memory_gb: float | None = None,
+                        progress: bool | None = None) -> RetrainingSchedule:
     """The fewest equal intervals of ``over_s`` found with a certified bound of at
     most ``delta / n`` in each; retraining at their ends (restoring the weights the
     terms come from) keeps every answer right over ``over_s`` with probability at
     least ``1 - delta``. ``horizon_s`` is :func:`walk_horizon`'s time for ``delta``
     (computed when not given).
 
+    At most ``budget`` intervals are planned, and their times are listed only when
+    they fit in ``max_memory_gb`` (counted from their digits, not measured);
+    otherwise the schedule says what stopped it (``stopped_by``). ``progress`` shows
+    a bar of the times listed (None: on a terminal, once it takes a while).
+
     >>> terms = WalkTerms(((Fraction(1), 1, 2),), (), 0)
     >>> s = retraining_schedule(terms, Fraction(1, 10), Fraction(1, 100), 1000)
     >>> s.intervals, s.interval_s, s.per_interval <= s.delta / s.intervals
     (176, Fraction(125, 22), True)
+    >>> cut = retraining_schedule(terms, Fraction(1, 10), Fraction(1, 100), 1000, budget=100)
+    >>> cut.stopped_by, cut.intervals, cut.times_s
+    ('budget', 101, ())
     """
-    over = _positive(over_s, "over_s", "machine seconds, e.g. 3600")
+    over = positive(over_s, "over_s", "machine seconds, e.g. 3600")
+    budget = check_int_at_least(budget, "budget", 1)
     if terms.wrong:
         raise ValueError("some answer to a training figure is already wrong: no "
                          "retraining schedule keeps the machine right; retrain first.")
     if horizon_s is None:
-        horizon_s = _largest_time(terms, sd, delta)
+        horizon_s = largest_time(terms, sd, delta)
     if horizon_s <= 0:
         raise ValueError("a potentiometer sits at the end stop that works against its "
                          "answer: the bound says nothing; widen weight_range.")
-    n = max(1, math.ceil(over / horizon_s))
-    while not terms.estimate(float(sd), float(over / n)) * n <= float(delta) * 0.999:
-        n += max(1, n // 8)
-    lo = max(1, math.ceil(over / horizon_s))   # the fewest that can work
-    while lo < n:                              # the fewest the estimate accepts
-        mid = (lo + n) // 2
-        if terms.estimate(float(sd), float(over / mid)) * mid <= float(delta) * 0.999:
-            n = mid
-        else:
-            lo = mid + 1
-    while (bound := terms.probability(sd, over / n)) > delta / n:
-        n += 1    # certification failed by rounding: one interval more
-    while n > 1 and (fewer := terms.probability(sd, over / (n - 1))) <= delta / (n - 1):
-        n, bound = n - 1, fewer   # the estimate's safety margin cost an interval
+    n = fewest_intervals(terms, sd, delta, over, horizon_s, budget)
     step = over / n
-    return RetrainingSchedule(over, delta, n, step, bound,
-                              tuple(step * k for k in range(1, n)))
+    stop = (BUDGET if n > budget else MEMORY if (n - 1) * time_bytes(step, n)
+            > memory_limit(max_memory_gb) else "")
+    if stop:
+        return RetrainingSchedule(over, delta, n, step, None, stopped_by=stop, message=(
+            stopped_plan(stop, n, step, budget, max_memory_gb)))
+    return RetrainingSchedule(over, delta, n, step, terms.probability(sd, step),
+                              listed_times(step, n, progress))
 
 
 def first_changes(params: Any, seed: int, weights: ArrayLike, images: ArrayLike,
@@ -339,48 +393,3 @@ def first_changes(params: Any, seed: int, weights: ArrayLike, images: ArrayLike,
         if out[-1] == math.inf:
             out[-1] = None
     return out
-
-
-def _largest_time(terms, sd, delta):
-    """The largest time found (``DIGITS`` significant digits) whose certified bound
-    is at most ``delta``; 0 when none is (an answer wrong, a potentiometer at its
-    harmful stop)."""
-    if terms.wrong or any(c == 0 for c, _ in terms.rooms):
-        return Fraction(0)
-    if not terms.answers:   # the bound is 0 at every time: nothing to search
-        raise ValueError("no answer to bound: the machine has no training figures.")
-    s, d = float(sd), float(delta)
-    lo, hi = 0.0, 1.0
-    while terms.estimate(s, hi) <= d:
-        lo, hi = hi, 2 * hi
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if terms.estimate(s, mid) <= d else (lo, mid)
-    t = _round_down(lo)
-    while t > 0 and terms.probability(sd, t) > delta:
-        t = _round_down(float(t) * (1 - 10.0 ** (1 - DIGITS)))
-    return t
-
-
-def _round_down(x):
-    """``x`` > 0 rounded down to ``DIGITS`` significant digits, as a Fraction."""
-    if not x > 0:
-        return Fraction(0)
-    scale = Fraction(10) ** (DIGITS - 1 - math.floor(math.log10(x)))
-    return Fraction(math.floor(Fraction(x) * scale)) / scale
-
-
-def _positive(value, name, expected):
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Fraction)) \
-            or not math.isfinite(float(value)) or value <= 0:
-        raise ValueError(f"{name}(={value!r}) must be a finite number > 0: {expected}.")
-    return Fraction(value)
-
-
-def _probability(value):
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, Fraction)) \
-            or not 0 < value < 1:
-        raise ValueError(f"delta(={value!r}) must be a probability strictly between 0 "
-                         "and 1, e.g. delta=0.01.")
-    # a float means the decimal it prints as (0.05 is 1/20, not the binary above it)
-    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
