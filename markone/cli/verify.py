@@ -155,7 +155,7 @@ def _check(args):
     if "path" in src:
         where = (f"source {src['path']} present, sha256 matches, its data are the "
                  "embedded data" if claim.source_checked
-                 else f"source {src['path']} not present here: not compared")
+                 else f"source {src['path']} {claim.source_note}: not compared")
     elif again is not None:
         where = f"built-in data {src['builtin']}, read again: the embedded data"
     else:

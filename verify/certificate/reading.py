@@ -19,6 +19,7 @@ import math
 import os
 import re
 import reprlib
+import stat
 from typing import Any, Callable
 
 from verify.certificate._gc import gc_paused
@@ -59,7 +60,9 @@ class CertificateClaim:
     """What a certificate file claims: the fields the kernel checks, as exact numbers,
     plus the whole document (``fields``) for callers that show or bind more of it.
     ``source_checked`` says whether the source file was found (``source_file``) and its
-    hash compared (by :func:`check_certificate_file`)."""
+    hash compared (by :func:`check_certificate_file`); when it was not,
+    ``source_note`` says why (``"not present here"``, ``"is a FIFO, not a regular
+    file"``, ...; ``""`` when compared or when the certificate names no file)."""
 
     separable: object
     intercept: bool
@@ -68,6 +71,7 @@ class CertificateClaim:
     fields: dict
     source_checked: bool = False
     source_file: object = None
+    source_note: str = ""
 
     @property
     def data_version(self) -> int:
@@ -395,8 +399,9 @@ def check_certificate_file(path: str | os.PathLike[str], *,
                                "edited after the certificate was written.")
     checked, found = False, None
     src = claim.fields.get("source") or {}
+    note = ""
     if "path" in src:
-        found = _find_source(src["path"], path)
+        found, note = _find_source(src["path"], path)
         if found is not None:
             if file_sha256(found) != src["sha256"]:
                 raise CertificateError(f"{path}: the source file {found} has changed since "
@@ -404,12 +409,28 @@ def check_certificate_file(path: str | os.PathLike[str], *,
                                        "from source.sha256).")
             checked = True
     (check_certificate if kernel is None else kernel)(X, y, claim)
-    return dataclasses.replace(claim, source_checked=checked, source_file=found)
+    return dataclasses.replace(claim, source_checked=checked, source_file=found,
+                               source_note=note)
+
+
+#: What a path that is not a regular file is, by its ``stat`` mode.
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISSOCK, "a socket"))
 
 
 def _find_source(name, cert_path):
-    """The source file as written, or next to the certificate; None when absent."""
+    """``(path, "")`` of the source file as written, or next to the certificate; or
+    ``(None, why)`` when neither is a regular file (``"not present here"``, ``"is a
+    FIFO, not a regular file"``, ...). Nothing is opened: a FIFO would block."""
+    notes = []
     for cand in (name, os.path.join(os.path.dirname(os.fspath(cert_path)), name)):
-        if os.path.isfile(cand):
-            return cand
-    return None
+        try:
+            mode = os.stat(cand).st_mode
+        except (OSError, ValueError):    # absent, unreadable, or a NUL in the name
+            continue
+        if stat.S_ISREG(mode):
+            return cand, ""
+        kind = next((what for test, what in _FILE_KINDS if test(mode)), "not a file")
+        notes.append(f"is {kind}, not a regular file")
+    return None, notes[0] if notes else "not present here"

@@ -7,6 +7,7 @@ format ``/3`` (issue 19)."""
 
 import copy
 import json
+import os
 
 import numpy as np
 import pytest
@@ -81,6 +82,23 @@ def test_valid_certificates_exit_0_whichever_verdict(certs, capsys):
     (certs / "and.csv").rename(certs / "elsewhere.csv")  # source gone: not compared
     code, out = status(certs / "and.json", capsys)
     assert code == 0 and "not present here" in out
+
+
+def test_a_source_that_is_no_regular_file_is_named_for_what_it_is(certs, capsys):
+    # issue 46: a FIFO or a device is there, so "not present here" was untrue; the
+    # check must not open it either (a FIFO with no writer blocks)
+    (certs / "and.csv").unlink()
+    os.mkfifo(certs / "and.csv")
+    code, out = status(certs / "and.json", capsys)
+    assert code == 0 and "source and.csv is a FIFO, not a regular file: not compared" in out
+    doc = json.loads((certs / "and.json").read_text())
+    doc["source"]["path"] = os.devnull
+    code, out = status(rewrite(certs / "null.json", doc), capsys)
+    assert code == 0 and (f"source {os.devnull} is a character device, not a regular "
+                          "file: not compared") in out
+    doc["source"]["path"] = "."
+    code, out = status(rewrite(certs / "dot.json", doc), capsys)
+    assert code == 0 and "source . is a directory, not a regular file" in out
 
 
 def test_the_certificate_names_its_data(certs):
