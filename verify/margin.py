@@ -127,6 +127,11 @@ class Margin(ShownInJupyter):
         ``bound`` before rounding up: the theorem's expression evaluated exactly at
         the floats it uses (a bound beyond float64's range, where ``bound`` is inf,
         is still a number here); None when not separable.
+    R_exact : Fraction or None
+        ``R`` before rounding to float64: the radius rounded up to 53 significant
+        bits at the data's own scale, exactly. Equal to ``R`` on data of ordinary
+        size; on subnormal data (``1e-310``), where a float64 holds fewer digits,
+        it keeps all of them (:attr:`R_shown` prints it).
     """
 
     gamma: float
@@ -147,6 +152,20 @@ class Margin(ShownInJupyter):
     time_s: float
     bound_theorem: str = ""
     bound_exact: Fraction | None = dataclasses.field(default=None, repr=False)
+    R_exact: Fraction | None = dataclasses.field(default=None, repr=False)
+
+    @property
+    def R_shown(self) -> str:
+        """``R`` as printed: the float, or when the float holds fewer digits than
+        the radius has (subnormal data) its exact value rounded up to 17 significant
+        digits.
+
+        >>> m = max_margin([[3e-310, 1e-310], [-2e-310, -2.5e-310]], [1, -1],
+        ...                intercept=False)
+        >>> m.R_shown, repr(m.R)      # the stored floats' radius: 3.20156211871643385...e-310
+        ('3.2015621187164341e-310', '3.20156211871646e-310')
+        """
+        return _shown_up(self.R, self.R_exact)
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -396,7 +415,7 @@ def _unscaled(m, prob, t0):
         gamma = lower
     offset = _times_pow2(m.offset, -k, 0)[0] if m.svm else m.offset
     out = dataclasses.replace(m, lower=lower, upper=upper, R=R, gamma=gamma,
-                              offset=offset,
+                              offset=offset, R_exact=Fraction(m.R) * Fraction(2) ** -k,
                               bound_theorem=_bound_theorem(m) if m.separable else "")
     message = _message(out, thin=m.message == "thin")
     if prob.delta:
@@ -427,13 +446,14 @@ def _message(m, *, thin):
 
 
 def _shown_up(value, exact):
-    """A bound as printed: the float, or beyond float64 the exact value rounded up to
-    17 significant digits.
+    """A bound as printed: the float, or when the float is not the exact value
+    (beyond float64's range, or subnormal and short of digits) the exact value
+    rounded up to 17 significant digits.
 
-    >>> _shown_up(float("inf"), Fraction(10**320 + 1))
-    '1.0000000000000001e+320'
+    >>> _shown_up(float("inf"), Fraction(10**320 + 1)), _shown_up(0.5, Fraction(1, 2))
+    ('1.0000000000000001e+320', '0.5')
     """
-    if math.isfinite(value) or exact is None:
+    if exact is None or (math.isfinite(value) and Fraction(value) == exact):
         return repr(value)
     with decimal.localcontext() as ctx:
         ctx.prec, ctx.rounding = 17, decimal.ROUND_CEILING

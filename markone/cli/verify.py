@@ -115,7 +115,8 @@ def _margin(args):
     m = max_margin(X, y, intercept=not args.no_intercept, svm=args.svm)
     kind = "SVM margin (free intercept)" if args.svm else "max margin"
     print(f"{kind}: certified in [{m.lower!r}, {m.upper!r}]")
-    print(f"R = {m.R!r} (rounded up), {len(m.support)} support examples, {m.time_s:.3g} s")
+    print(f"R = {m.R_shown} (rounded up), {len(m.support)} support examples, "
+          f"{m.time_s:.3g} s")
     print(cli_terms(m.message))
     return _status(m.separable)
 

@@ -11,6 +11,7 @@ stays unresolved. The oracle is exact: every face of the hull tried in rationals
 """
 
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -162,3 +163,32 @@ def test_sparse_and_exact_input_at_1e_100(form, tmp_path, capsys):
     path.write_text("".join(f"{a},{b},{t}\n" for (a, b), t in zip(cells, [0, 0, 0, 1])))
     assert main(["verify", "margin", str(path)]) == 0
     assert "mistake bound 8.0000000000000" in capsys.readouterr().out
+
+
+def radius_sq(rows):
+    """The exact squared radius of the stored floats of ``rows``."""
+    return max(sum(Fraction(v) ** 2 for v in r) for r in rows)
+
+
+@pytest.mark.parametrize("scale", [1e-310, 1e-318, 1.0, 1e300])
+def test_R_keeps_its_digits_on_subnormal_data(scale, tmp_path, capsys):
+    """Issue 46: R is a float64, which holds only ~5 digits at 1e-320; R_exact and the
+    printed R (R_shown) keep 53 bits at any scale: against the exact radius of the
+    stored data (a Fraction), rounded up and within 2**-52 of it, relative."""
+    from markone.cli import main
+
+    X = np.array([[3.0, 1.0], [-2.0, -2.5]]) * scale
+    m = max_margin(X, [1, -1], intercept=False)
+    exact = radius_sq(X.tolist())
+    assert m.R_exact ** 2 >= exact and (m.R_exact * (1 - Fraction(1, 2**52))) ** 2 < exact
+    assert Fraction(m.R) >= m.R_exact                      # the float: rounded up too
+    shown = Fraction(m.R_shown)                            # 17 digits, rounded up
+    assert shown ** 2 >= exact and (shown * (1 - Fraction(1, 10**15))) ** 2 < exact
+    # the command reads the cells as the decimals written (exactly), and prints R
+    cells = [[f"{v:.17g}" for v in r] for r in X.tolist()]
+    path = tmp_path / "d.csv"
+    path.write_text("".join(f"{a},{b},{t}\n" for (a, b), t in zip(cells, [1, 0])))
+    assert main(["verify", "margin", str(path), "--no-intercept"]) == 0
+    printed = Fraction(re.search(r"R = (\S+) \(rounded up\)", capsys.readouterr().out)[1])
+    exact = max(sum(Fraction(v) ** 2 for v in r) for r in cells)
+    assert printed ** 2 >= exact and (printed * (1 - Fraction(1, 10**15))) ** 2 < exact
