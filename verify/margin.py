@@ -131,7 +131,8 @@ class Margin(ShownInJupyter):
         ``R`` before rounding to float64: the radius rounded up to 53 significant
         bits at the data's own scale, exactly. Equal to ``R`` on data of ordinary
         size; on subnormal data (``1e-310``), where a float64 holds fewer digits,
-        it keeps all of them (:attr:`R_shown` prints it).
+        it keeps all of them, and beyond float64's range (where ``R`` is inf) it is
+        still a number (:attr:`R_shown` prints it).
     """
 
     gamma: float
@@ -157,15 +158,18 @@ class Margin(ShownInJupyter):
     @property
     def R_shown(self) -> str:
         """``R`` as printed: the float, or when the float holds fewer digits than
-        the radius has (subnormal data) its exact value rounded up to 17 significant
-        digits.
+        the radius has (subnormal data) or is inf, its exact value rounded up to 17
+        significant digits.
 
         >>> m = max_margin([[3e-310, 1e-310], [-2e-310, -2.5e-310]], [1, -1],
         ...                intercept=False)
         >>> m.R_shown, repr(m.R)      # the stored floats' radius: 3.20156211871643385...e-310
         ('3.2015621187164341e-310', '3.20156211871646e-310')
         """
-        return _shown_up(self.R, self.R_exact)
+        if self.R_exact is None or (math.isfinite(self.R)
+                                    and Fraction(self.R) == self.R_exact):
+            return repr(self.R)
+        return _digits_up(self.R_exact)
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -446,15 +450,19 @@ def _message(m, *, thin):
 
 
 def _shown_up(value, exact):
-    """A bound as printed: the float, or when the float is not the exact value
-    (beyond float64's range, or subnormal and short of digits) the exact value
-    rounded up to 17 significant digits.
+    """A bound as printed: the float, or beyond float64 the exact value rounded up to
+    17 significant digits.
 
-    >>> _shown_up(float("inf"), Fraction(10**320 + 1)), _shown_up(0.5, Fraction(1, 2))
-    ('1.0000000000000001e+320', '0.5')
+    >>> _shown_up(float("inf"), Fraction(10**320 + 1))
+    '1.0000000000000001e+320'
     """
-    if exact is None or (math.isfinite(value) and Fraction(value) == exact):
+    if math.isfinite(value) or exact is None:
         return repr(value)
+    return _digits_up(exact)
+
+
+def _digits_up(exact):
+    """A positive rational rounded up to 17 significant digits, as text."""
     with decimal.localcontext() as ctx:
         ctx.prec, ctx.rounding = 17, decimal.ROUND_CEILING
         q = decimal.Decimal(exact.numerator) / decimal.Decimal(exact.denominator)
