@@ -67,6 +67,7 @@ import hashlib
 import importlib
 import json
 import os
+import reprlib
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -96,6 +97,10 @@ __all__ = [
     "SweepWarning",
     "SweepConflictError",
     "MAX_RUNS",
+    "LARGE",
+    "large_settings",
+    "progress_label",
+    "check_setting",
 ]
 
 #: Every experiment, in the order ``markone sim list`` and ``sim run all`` use.
@@ -126,6 +131,11 @@ _RENAMED_SETTINGS = {"epochs": "max_epochs"}
 #: The most runs one sweep may hold: every run is a record in the task log and in
 #: results.json, so the size is checked before any task is made.
 MAX_RUNS = 100_000
+
+
+#: A count this many times its default (or a list this many times as long) makes a
+#: sweep large: its progress is shown on stderr even off a terminal.
+LARGE = 10
 
 
 class SweepWarning(MarkoneWarning):
@@ -230,6 +240,11 @@ def make_config(module: ModuleType, *, size: str = "default", runs: int | None =
     return json.loads(json.dumps(to_jsonable(config)))
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 60
+_SHORT.maxlist = 6
+
+
 def _kind(value: Any) -> str:
     """The JSON kind of a setting's value: what an override must match."""
     if value is None:
@@ -271,14 +286,58 @@ def check_setting(experiment: str, key: str, value: Any, default: Any, *,
     got = _kind(value)
     if not fits(got, {_kind(default)}):
         raise ValueError(f"setting {key!r} of experiment {experiment!r} must be "
-                         f"{_kind(default)} like its default {shown}; got {value!r} "
-                         f"({got}).")
+                         f"{_kind(default)} like its default {shown}; got "
+                         f"{_SHORT.repr(value)} ({got}).")
+    if got == "an integer" == _kind(default) and default >= 1 and value < 1:
+        raise ValueError(f"setting {key!r} of experiment {experiment!r} is a count "
+                         f"(its default is {shown}) and must be at least 1; got {value}.")
     kinds = {_kind(item) for item in default} if got == "a list" else set()
     for item in value if kinds else ():
         if not fits(_kind(item), kinds):
             raise ValueError(f"setting {key!r} of experiment {experiment!r} must be a "
                              f"list of {' or '.join(sorted(kinds))} like its default "
-                             f"{shown}; got item {item!r} ({_kind(item)}).")
+                             f"{shown}; got item {_SHORT.repr(item)} ({_kind(item)}).")
+
+
+def large_settings(module: ModuleType, config: JSONDict) -> list[str]:
+    """The settings of ``config`` at least :data:`LARGE` times their defaults (counts,
+    and the lengths of lists and strings), said as ``"runs=300 (10x its default)"``.
+
+    >>> large_settings(load_experiment("yield"), {"runs": 300, "rates": [0.5]})
+    ['runs=300 (10x its default)']
+    """
+    found = []
+    for key, default in module.DEFAULTS.items():
+        value = config.get(key, default)
+        size, base = _size(value), _size(default)
+        if size is not None and base and size >= LARGE * base:
+            said = f"{key}={value}" if isinstance(value, int) else \
+                f"{key} of {size} items"
+            found.append(f"{said} ({size / base:.3g}x its default)")
+    return found
+
+
+def _size(value):
+    """How large a setting is: a count itself, a list's or a string's length."""
+    if isinstance(value, bool) or isinstance(value, float):
+        return None
+    if isinstance(value, int):
+        return value
+    return len(value) if isinstance(value, (list, str)) else None
+
+
+def progress_label(module: ModuleType, config: JSONDict, progress: bool | None,
+                   label: str) -> tuple[bool | None, str]:
+    """``(progress, label)`` of a sweep's bar: a sweep with
+    :func:`large_settings` shows it even off a terminal, its label saying why.
+
+    >>> progress_label(load_experiment("yield"), {"runs": 30}, None, "yield")
+    (None, 'yield')
+    """
+    large = large_settings(module, config)
+    if not large:
+        return progress, label
+    return (True if progress is None else progress), f"{label} ({'; '.join(large)})"
 
 
 def config_hash(name: str, config: JSONDict, seed: int) -> str:
@@ -468,7 +527,8 @@ def run_experiment(name: str, *, out: PathLike = "sim-out", seed: int = 0,
     plot : bool
         Write the figures too.
     progress : bool, optional
-        Show a progress bar; ``None`` shows it only on a terminal.
+        Show a progress bar; ``None`` shows it on a terminal, and on stderr whatever
+        it is when a setting is far beyond its default (:func:`large_settings`).
     overwrite : bool
         Replace the results of another sweep (other configuration or seed) in
         ``out/name``; without it such a folder is refused.
@@ -504,9 +564,10 @@ def run_experiment(name: str, *, out: PathLike = "sim-out", seed: int = 0,
         if todo:
             results = _results(name, todo, workers, dask)
             fh = None
+            shown, label = progress_label(module, config, progress, name)
             try:
-                with progress_bar(len(specs), name, initial=n_reused,
-                                  enabled=progress) as bar:
+                with progress_bar(len(specs), label, initial=n_reused,
+                                  enabled=shown) as bar:
                     for task_id, result in results:
                         if fh is None:  # the folder changes only now
                             folder.touched = True

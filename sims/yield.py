@@ -87,6 +87,7 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 def _check_grid(config):
     """Refuse a grid that no machine could be broken by, before any task is made."""
     from markone.hardware import MarkIParams
+    from sims._stats import normal_quantile
 
     kinds, rates = config["kinds"], config["rates"]
     if not isinstance(kinds, list) or not kinds:
@@ -101,8 +102,23 @@ def _check_grid(config):
             for r in rates) or len(set(rates)) != len(rates):
         raise ValueError(f"rates(={rates!r}) must be a non-empty list of distinct "
                          "fractions in [0, 1], e.g. [0.0, 0.5, 0.9].")
-    check_int_at_least(config["batch"], "batch", 1)
+    for key in ("batch", "per_class", "max_tests"):  # max_tests=0: no set is minimal
+        check_int_at_least(config[key], key, 1)
+    _check_chars(config["chars"])
+    normal_quantile(config["confidence"])
     MarkIParams(n_a_units=config["n_a_units"], n_r_units=config["n_r_units"])
+
+
+def _check_chars(chars):
+    """The task's letters: capitals, each once (one letter twice would be one class
+    asked to answer two ways)."""
+    if not isinstance(chars, str) or not chars or not all("A" <= c <= "Z" for c in chars):
+        raise ValueError(f"chars(={chars!r}) must be capital letters A-Z, at least one, "
+                         "e.g. 'ABCD'.")
+    twice = sorted({c for c in chars if chars.count(c) > 1})
+    if twice:
+        raise ValueError(f"chars(={chars!r}) names {twice[0]!r} twice; name each letter "
+                         "once.")
 
 
 def run_task(spec: JSONDict) -> JSONDict:

@@ -6,6 +6,7 @@ experiment's ``recheck`` (those that write certificates: :func:`sims.yield.reche
 
 from __future__ import annotations
 
+import math
 from argparse import ArgumentParser
 from typing import Any
 
@@ -28,26 +29,78 @@ Another --seed, --runs, --size or --set into a folder of earlier results needs
 --overwrite."""
 
 
+#: Bounds of a ``--set`` VALUE: characters, nesting of lists and objects, digits in a
+#: run (no setting needs more; deeper JSON would recurse the parser into an error).
+SET_MAX_CHARS = 10_000
+SET_MAX_DEPTH = 4
+SET_MAX_DIGITS = 30
+
+
 def parse_setting(text: str) -> tuple[str, Any]:
     """``KEY=VALUE`` of ``--set``: VALUE is read as JSON (``3``, ``0.5``, ``[1, 2]``,
-    ``true``, ``null``) and otherwise taken as a string (``chars=ABCD``).
+    ``true``, ``null``, ``"AB"``) and otherwise taken as written, a string
+    (``chars=ABCD``; ``chars=`` is the empty string). Refused: a VALUE in single quotes
+    (not JSON: the shell did not remove them), numbers that are not finite, and VALUEs
+    over :data:`SET_MAX_CHARS` characters, nested over :data:`SET_MAX_DEPTH` levels or
+    with a run of over :data:`SET_MAX_DIGITS` digits.
 
     >>> parse_setting("rates=[0.5, 0.9]")
     ('rates', [0.5, 0.9])
-    >>> parse_setting("chars=ABCD")
-    ('chars', 'ABCD')
+    >>> parse_setting("chars=ABCD"), parse_setting("chars=")
+    (('chars', 'ABCD'), ('chars', ''))
+    >>> parse_setting("chars=''")
+    Traceback (most recent call last):
+    ...
+    markone.cli._errors.CommandError: --set chars='': a VALUE in single quotes is not JSON; give a string bare (chars=ABCD) or in double quotes (chars='"ABCD"' in a shell), the empty string as chars= .
     """
     import json
 
     key, sep, raw = text.partition("=")
-    if not sep or not key.strip():
-        raise CommandError(f"--set {text!r}: give KEY=VALUE, e.g. --set runs=100 or "
+    key = key.strip()
+    if not sep or not key:
+        raise CommandError(f"--set {text[:80]!r}: give KEY=VALUE, e.g. --set runs=100 or "
                            "--set rates=[0.5,0.9] (`markone sim list NAME` lists the "
                            "settings).")
+    _check_bounds(key, raw)
     try:
-        return key.strip(), json.loads(raw)
+        value = json.loads(raw, parse_constant=lambda word: float("nan"))
     except ValueError:
-        return key.strip(), raw
+        return key, raw
+    if _not_finite(value):
+        raise CommandError(f"--set {key}={raw}: numbers must be finite (no NaN, "
+                           "Infinity or overflowing exponent).")
+    return key, value
+
+
+def _check_bounds(key, raw):
+    """Refuse a --set VALUE over the bounds, or in single quotes (module constants)."""
+    import re
+
+    from verify.certificate.rawfile import nesting_depth_over
+
+    if len(raw) > SET_MAX_CHARS:
+        raise CommandError(f"--set {key}=...: the VALUE has {len(raw):,} characters, "
+                           f"over the {SET_MAX_CHARS:,} a setting may have.")
+    if nesting_depth_over(raw.encode(), SET_MAX_DEPTH):
+        raise CommandError(f"--set {key}=...: the VALUE nests lists or objects more than "
+                           f"{SET_MAX_DEPTH} levels deep; no setting does (`markone sim "
+                           "list NAME` shows each setting's kind).")
+    digits = max(map(len, re.findall(r"[0-9]+", raw)), default=0)
+    if digits > SET_MAX_DIGITS:
+        raise CommandError(f"--set {key}=...: the VALUE has a number of {digits:,} "
+                           f"digits, over the {SET_MAX_DIGITS} a setting may have.")
+    if len(raw) >= 2 and raw[0] == raw[-1] == "'":
+        raise CommandError(f"--set {key}={raw}: a VALUE in single quotes is not JSON; "
+                           f"give a string bare ({key}=ABCD) or in double quotes "
+                           f"({key}='\"ABCD\"' in a shell), the empty string as {key}= .")
+
+
+def _not_finite(value):
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, list):
+        return any(map(_not_finite, value))
+    return isinstance(value, dict) and any(map(_not_finite, value.values()))
 
 
 def _list(args):
@@ -110,28 +163,28 @@ def _run(args):
 
 
 def _check(args):
-    from pathlib import Path
-
-    from sims.runner import EXPERIMENTS, RESULTS, load_experiment
+    from sims.check import MalformedResults, ResultsMismatch, check_sweep
+    from sims.runner import EXPERIMENTS
     from verify.certificate import CertificateError
 
-    checkable = [n for n in EXPERIMENTS if hasattr(load_experiment(n), "recheck")]
-    if args.name not in checkable:
-        raise CommandError(f"experiment {args.name!r} writes no certificates to re-check; "
-                           f"`markone sim check` takes {', '.join(checkable)}.")
-    folder = Path(args.out) / args.name
-    if not (folder / RESULTS).is_file():
-        raise CommandError(f"{folder} holds no finished sweep (no {RESULTS}); run "
-                           f"`markone sim run {args.name} --out {args.out}` first.")
+    if args.name not in EXPERIMENTS:
+        raise CommandError(f"no experiment named {args.name!r}; choose one of "
+                           f"{', '.join(EXPERIMENTS)} (see `markone sim list`).")
     try:
-        got = load_experiment(args.name).recheck(folder)
-    except CertificateError as exc:
+        got = check_sweep(args.name, args.out)
+    except MalformedResults as exc:
+        raise CommandError(str(exc)) from exc
+    except (ResultsMismatch, CertificateError) as exc:
         print(f"INVALID: {exc}")
         return EXIT_NO
-    print(f"OK: {plural(got.files, 'certificate file')} of "
-          f"{plural(got.machines, 'machine')} at {plural(got.points, 'point')} "
-          "re-checked: each proof, on data that are the patterns of the machine it "
-          "names, and every point's counts")
+    files = (f"; {plural(got.files, 'certificate file')} re-checked, each tied to the "
+             "machine it names" if got.files else "")
+    log = f"; {plural(got.log_lines, 'task-log line')} equal" if got.log_lines else ""
+    print(f"OK: {got.name}: all {plural(got.values, 'value')} of results.json "
+          f"recomputed from the seed ({plural(got.tasks, 'task')} run again) and "
+          f"equal{log}{files}")
+    for item in got.unchecked:
+        print(f"unchecked: {item}")
     return EXIT_OK
 
 
@@ -172,16 +225,17 @@ def register(subparsers: Any) -> ArgumentParser:
     r.add_argument("--overwrite", action="store_true",
                    help="replace the results of another sweep (other seed or settings) "
                    "in the output folder")
-    c = add_command(sub, "check", help="re-check a finished sweep from its certificates",
-                    description="Every certificate file of a finished sweep re-checked "
-                    "(its proof, as `markone verify check` does), each tied to the "
-                    "machine it names (rebuilt from the sweep's seeds: its data must be "
-                    "that machine's patterns), and every point's counts recomputed from "
-                    "the files. For the experiments that write certificates (yield).",
+    c = add_command(sub, "check", help="recompute every number of a finished sweep",
+                    description="Every value of OUT/NAME/results.json recomputed from "
+                    "its settings and seed (every task run again, each run's record "
+                    "present once), every line of the task log compared, and for yield "
+                    "every certificate file re-checked (its proof, as `markone verify "
+                    "check` does, on the patterns of the machine it names). What "
+                    "cannot be recomputed is listed as unchecked.",
                     example="markone sim check yield --out results", func=_check,
-                    exits={EXIT_OK: "every file and point holds",
-                           EXIT_NO: "a file or a point does not hold, or a file is "
-                           "missing or unreadable (named)"})
-    c.add_argument("name", help="experiment name (one that writes certificates: yield)")
+                    exits={EXIT_OK: "every value, log line and file holds",
+                           EXIT_NO: "a value differs from its recomputation (named by "
+                           "its JSON path), or a file does not hold"})
+    c.add_argument("name", help="experiment name (see `markone sim list`)")
     c.add_argument("--out", default="sim-out", help="the folder given to `sim run`")
     return p
