@@ -15,8 +15,8 @@ the file, field by field:
 2. each run's record (an object with a ``"run"``) appears exactly once at its point,
    and every value (counts, rates, intervals, summaries, the echoed settings) equals
    its recomputation (:class:`ResultsMismatch`, exit 1, naming the JSON path);
-3. each line of the task log that verifies (what a resumed sweep would reuse) equals
-   its task recomputed;
+3. ``sweep.json`` records the same settings and seed, and each line of the task log
+   that verifies (what a resumed sweep would reuse) equals its task recomputed;
 4. an experiment that writes certificate files (``yield``) has them re-checked by the
    trusted checker, each tied to the machine it names (the experiment's ``recheck``),
    and holds no file that is not its own.
@@ -145,6 +145,7 @@ def check_sweep(name: str, out: PathLike = "sim-out", *,
     if problem:
         raise MalformedResults(f"{folder / RESULTS}: {problem}.")
     values = _compare(results, expected, f"{folder / RESULTS}")
+    _check_record(folder, config, seed)
     log_lines = _check_log(folder, name, config, seed, specs, task_results)
     files = _check_files(module, folder, config, task_results)
     return SweepCheck(name, len(specs), values, log_lines, files,
@@ -425,6 +426,29 @@ def _check_log(folder, name, config, seed, specs, task_results):
             raise ResultsMismatch(f"{path}: {first} (a resumed sweep would reuse it; "
                                   "delete the line to have the task run again).")
     return len(done)
+
+
+def _check_record(folder, config, seed):
+    """``sweep.json`` (the record of the sweep the folder holds, which a next run
+    resumes) names the settings and seed of ``results.json``."""
+    from markone._internal.io import read_json
+    from sims.runner import SWEEP
+
+    path = folder / SWEEP
+    if not path.is_file():
+        return
+    try:
+        held = read_json(path)
+    except ValueError as exc:
+        raise ResultsMismatch(f"{path} is not the record of this sweep ({exc}).") from None
+    held = held if isinstance(held, dict) else {}
+    other: dict = held["config"] if isinstance(held.get("config"), dict) else {}
+    changed = sorted(k for k in set(config) | set(other) if other.get(k) != config.get(k))
+    if held.get("seed") != seed or changed:
+        said = ", ".join(changed) if changed else "the seed"
+        raise ResultsMismatch(f"{path} records this folder's sweep with other settings "
+                              f"than results.json ({said}): the numbers are not of the "
+                              "sweep that was run.")
 
 
 def _check_files(module, folder, config, task_results):

@@ -51,7 +51,7 @@ def parse_setting(text: str) -> tuple[str, Any]:
     >>> parse_setting("chars=''")
     Traceback (most recent call last):
     ...
-    markone.cli._errors.CommandError: --set chars='': a VALUE in single quotes is not JSON; give a string bare (chars=ABCD) or in double quotes (chars='"ABCD"' in a shell), the empty string as chars= .
+    markone.cli._errors.CommandError: --set chars: the VALUE '' is in single quotes, which are not JSON; give a string bare (chars=ABCD) or as JSON in double quotes (chars="ABCD", quoted for your shell); an empty VALUE (chars=) is the empty string.
     """
     import json
 
@@ -90,9 +90,10 @@ def _check_bounds(key, raw):
         raise CommandError(f"--set {key}=...: the VALUE has a number of {digits:,} "
                            f"digits, over the {SET_MAX_DIGITS} a setting may have.")
     if len(raw) >= 2 and raw[0] == raw[-1] == "'":
-        raise CommandError(f"--set {key}={raw}: a VALUE in single quotes is not JSON; "
-                           f"give a string bare ({key}=ABCD) or in double quotes "
-                           f"({key}='\"ABCD\"' in a shell), the empty string as {key}= .")
+        raise CommandError(f"--set {key}: the VALUE {raw} is in single quotes, which "
+                           f"are not JSON; give a string bare ({key}=ABCD) or as JSON in "
+                           f"double quotes ({key}=\"ABCD\", quoted for your shell); an "
+                           f"empty VALUE ({key}=) is the empty string.")
 
 
 def _not_finite(value):

@@ -283,6 +283,13 @@ def test_an_r_unit_without_inputs_is_certified_unlearnable(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("overrides, match", [
+    ({"max_tests": 0}, "max_tests"),     # every "1-minimal" set would be all faults
+    ({"confidence": float("nan")}, "confidence"),
+    ({"confidence": 1.0}, "confidence"),
+    ({"chars": ""}, "chars"),
+    ({"chars": "''"}, "chars"),
+    ({"chars": "ABA"}, "'A' twice"),
+    ({"per_class": 0}, "per_class"),
     ({"kinds": ["melted_wires"]}, "kind.*melted_wires.*dead_a_units"),
     ({"kinds": []}, "kinds.*non-empty"),
     ({"kinds": ["cut_wires", "cut_wires"]}, "twice"),
@@ -320,8 +327,8 @@ def test_from_the_command_line(sweep, tmp_path, capsys):
 def test_sim_check_rechecks_a_sweep_and_names_what_fails(sweep, tmp_path, capsys):
     out = str(sweep.results_path.parent.parent)
     assert main(["sim", "check", "yield", "--out", out]) == 0
-    assert capsys.readouterr().out.startswith(
-        "OK: 24 certificate files of 12 machines at 3 points re-checked")
+    assert "; 24 certificate files re-checked, each tied to the machine it names" in \
+        capsys.readouterr().out.splitlines()[0]
     folder = _copy(sweep, tmp_path) / Y.FILES
     a, b = "dead_a_units-r0-m000-machine.json", "dead_a_units-r0-m001-machine.json"
     (folder / a).write_bytes(_files(sweep)[b])
@@ -333,8 +340,9 @@ def test_sim_check_rechecks_a_sweep_and_names_what_fails(sweep, tmp_path, capsys
 
 
 @pytest.mark.parametrize("argv, match", [
-    (["damage"], "writes no certificates to re-check; `markone sim check` takes yield"),
+    (["melted"], "no experiment named 'melted'"),
     (["yield", "--out", "nowhere"], "no finished sweep"),
+    (["damage", "--out", "nowhere"], "no finished sweep"),
 ])
 def test_sim_check_refuses_what_it_cannot_check(argv, match, capsys):
     assert main(["sim", "check", *argv]) == 2

@@ -67,7 +67,7 @@ def test_other_settings_into_the_same_folder_need_overwrite(tmp_path):
 @pytest.mark.parametrize("argv, says", [
     (["yield", "--set", "runs=x"], "must be an integer like its default 4 (--size small)"),
     (["yield", "--set", "runs=true"], "must be an integer"),
-    (["yield", "--set", "runs=-1"], "runs(=-1) must be >= 1"),
+    (["yield", "--set", "runs=-1"], "is a count (its default is 4 (--size small)) and must be at least 1; got -1"),
     (["yield", "--set", "runs=100000000"], "runs=100000000 is more than one sweep holds"),
     (["yield", "--set", "rates=0.5"], "must be a list"),
     (["yield", "--set", "rates=[0.5, \"x\"]"], "got item 'x'"),
