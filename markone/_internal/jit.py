@@ -31,8 +31,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["kernel", "compiled", "entry_point", "on_first_compile", "load_numba",
-           "is_compiled", "PLAIN_PRESENTATIONS", "PlainWork"]
+from markone._internal.progress import slow_step
+
+__all__ = ["kernel", "plain_form", "uncompiled", "compiled", "entry_point",
+           "on_first_compile", "load_numba", "is_compiled", "PLAIN_PRESENTATIONS",
+           "PlainWork"]
 
 #: A perceptron run's passes run uncompiled (plain Python, numpy row operations) while
 #: the presentations it has made, the coming pass included, number at most this many:
@@ -62,6 +65,45 @@ def kernel(**options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]
     return declare
 
 
+def plain_form(scalar: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare the decorated function the uncompiled form of kernel ``scalar``: the
+    same arithmetic written with numpy's whole-array operations, which Python runs
+    hundreds of times faster than ``scalar``'s loops (numba compiles ``scalar``).
+    The two must give the same values bit for bit: the same IEEE operations in the
+    same order (a running sum as ``np.cumsum``, never as ``np.sum``, which sums
+    pairwise). :func:`uncompiled` and :meth:`PlainWork.kernel` hand it out.
+
+    >>> @kernel()
+    ... def double_all(x, out):
+    ...     for i in range(x.size):
+    ...         out[i] = 2 * x[i]
+    >>> @plain_form(double_all)
+    ... def _double_all(x, out):
+    ...     out[:] = 2 * x
+    >>> uncompiled(double_all) is _double_all
+    True
+    """
+
+    def declare(fn: Callable[..., Any]) -> Callable[..., Any]:
+        scalar.__plain__ = fn  # type: ignore[attr-defined]
+        return fn
+
+    return declare
+
+
+def uncompiled(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """How kernel ``fn`` runs without numba: its :func:`plain_form` if it has one,
+    else ``fn`` itself.
+
+    >>> @kernel()
+    ... def inc(x):
+    ...     return x + 1
+    >>> uncompiled(inc) is inc
+    True
+    """
+    return getattr(fn, "__plain__", fn)
+
+
 def on_first_compile(hook: Callable[[Any], None]) -> Callable[[Any], None]:
     """Run ``hook(numba)`` once, when numba is first loaded (at once if it is already):
     the place for ``numba.extending.overload`` registrations. Returns ``hook``."""
@@ -75,13 +117,45 @@ def load_numba() -> Any:
     """Import numba, with every kernel and hook registered; returns the module."""
     if not _LOADED:
         import numba
+        import numba.core.event
 
         _LOADED.append(numba)
+        numba.core.event.register("numba:compile", _announcer(numba))
         for fn in _KERNELS:
             _register_kernel(numba, fn)
         for hook in _HOOKS:
             hook(numba)
     return _LOADED[0]
+
+
+#: What a compile that takes long says on a terminal (:func:`~markone._internal.progress.slow_step`).
+COMPILING = ("compiling the kernels this job needs (once: numba keeps them in its cache "
+             "for later runs)")
+
+
+def _announcer(numba):
+    """A numba event listener for ``"numba:compile"``: a compile (never a load from
+    the disk cache, which sends no such event) that runs longer than
+    :data:`~markone._internal.progress.SLOW_STEP_S` says so on a terminal, once.
+    Compiles nest (a kernel compiles those it calls): the outermost one is timed."""
+
+    class Announcer(numba.core.event.Listener):
+        depth = 0
+        step: Any = None
+
+        def on_start(self, event):
+            self.depth += 1
+            if self.depth == 1:
+                self.step = slow_step(COMPILING)
+                self.step.__enter__()
+
+        def on_end(self, event):
+            self.depth -= 1
+            if self.depth == 0 and self.step is not None:
+                step, self.step = self.step, None
+                step.__exit__(None, None, None)
+
+    return Announcer()
 
 
 def compiled(fn: Callable[..., Any]) -> Any:
@@ -178,10 +252,10 @@ class PlainWork:
             self.left = 0
 
     def kernel(self, fn: Callable[..., Any], units: int = 0) -> Any:
-        """``fn`` itself while the allowance covers ``units`` more work (which are
-        spent), else ``compiled(fn)`` (and nothing is left)."""
+        """``fn`` uncompiled (:func:`uncompiled`) while the allowance covers ``units``
+        more work (which are spent), else ``compiled(fn)`` (and nothing is left)."""
         if 0 < self.left and units <= self.left:
             self.left -= units
-            return fn
+            return uncompiled(fn)
         self.left = 0
         return compiled(fn)

@@ -16,9 +16,23 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
+from collections.abc import Iterator
 
-__all__ = ["progress_bar", "search_bar", "SEARCH_DELAY_S", "QuietBar"]
+__all__ = ["progress_bar", "search_bar", "SEARCH_DELAY_S", "QuietBar", "slow_step",
+           "SLOW_STEP_S", "VERBOSE"]
+
+#: A step that runs this long (a first run's compiling, building the Coq checker)
+#: says what it is doing, once (:func:`slow_step`).
+SLOW_STEP_S = 2.0
+
+#: ``VERBOSE[0]``: say so off a terminal too (``markone --verbose``).
+VERBOSE = [False]
+
+#: what each :func:`slow_step` of this process has said already
+_SAID: set[str] = set()
 
 
 class QuietBar:
@@ -111,3 +125,48 @@ def _terminal_size(stream):
     except (AttributeError, OSError, ValueError):
         return 0
     return size.columns * size.lines
+
+
+@contextlib.contextmanager
+def slow_step(what: str, *, after: float | None = None, stream=None) -> Iterator[None]:
+    """Run the body; if it is still running ``after`` seconds (default
+    :data:`SLOW_STEP_S`) later, print
+    ``markone: WHAT...`` on ``stream`` (default stderr), once per process, from a
+    timer thread: only the message depends on time, never what the body computes.
+    Nothing is printed when ``stream`` is not a terminal, unless :data:`VERBOSE`.
+
+    >>> import io, time
+    >>> out = io.StringIO()
+    >>> with slow_step("compiling", after=0.0, stream=out):
+    ...     time.sleep(0.1)
+    >>> out.getvalue()   # not a terminal: no timer, nothing
+    ''
+    >>> VERBOSE[0] = True
+    >>> with slow_step("compiling the doctest", after=0.0, stream=out):
+    ...     for _ in range(1000):   # until the timer has spoken (at most 10 s)
+    ...         if out.getvalue():
+    ...             break
+    ...         time.sleep(0.01)
+    >>> VERBOSE[0] = False
+    >>> print(out.getvalue(), end="")
+    markone: compiling the doctest...
+    """
+    stream = sys.stderr if stream is None else stream
+    if what in _SAID or not (VERBOSE[0] or getattr(stream, "isatty", lambda: False)()):
+        yield
+        return
+    timer = threading.Timer(SLOW_STEP_S if after is None else after, _say, (what, stream))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def _say(what, stream):
+    """Print ``what`` once per process (the timer of :func:`slow_step`)."""
+    if what not in _SAID:
+        _SAID.add(what)
+        print(f"markone: {what}...", file=stream, flush=True)
+

@@ -219,6 +219,9 @@ def build_parser(only: str | Sequence[str] | None = None) -> Parser:
     parser.add_argument("--version", action="version", version=f"markone {__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="show full tracebacks instead of one-line errors")
+    parser.add_argument("--verbose", action="store_true",
+                        help="say what a slow first run is doing (compiling, building "
+                        "the Coq checker) even when stderr is not a terminal")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     words = [only] if isinstance(only, str) else only
     add_commands(sub, COMMANDS, words)
@@ -244,6 +247,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from markone._internal.exact import MAX_DIGITS, digit_limit
 
     prog = getattr(args, "prog", "markone")
+    if args.verbose:
+        from markone._internal.progress import VERBOSE
+        VERBOSE[0] = True
     args.started = time.perf_counter()  # --timeout counts from here, loading included
     try:
         # a failing stdout (| head, | grep -q) ends the printing, not the command:

@@ -36,7 +36,7 @@ import simpy
 from markone import online
 from markone._internal.checks import check_order, epoch_indices
 from markone._internal.deprecation import renamed_keyword, warn_deprecated
-from markone._internal.jit import compiled
+from markone._internal.jit import compiled, uncompiled
 from markone._internal.progress import progress_bar
 from markone._internal.typing import ArrayLike, Order, Seed
 from markone._internal.validation import (as_generator, check_consistent_length,
@@ -50,7 +50,7 @@ from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
 from markone.hardware.runits import RUnits
 from markone.hardware.segments import Segments, _active_csr, _decode_unique, _nearest
 from markone.hardware.trainer import Trainer
-from markone.hardware.trial import PLAIN, score_figures, score_rows
+from markone.hardware.trial import PLAIN, score_figures, score_rows, trials_of
 
 __all__ = ["MarkI", "class_codes"]
 
@@ -355,8 +355,8 @@ class MarkI:
         """:meth:`decision_function` of figures ``X`` checked by :meth:`_images`."""
         A = self._features(X)
         scores = np.empty((len(A), self.params.n_r_units))
-        step = PLAIN.kernel(score_figures, len(A))
-        if step is score_figures:   # plain: numpy finds each row's active units
+        step = PLAIN.kernel(score_figures, trials_of(scores.size * A.shape[1]))
+        if step is uncompiled(score_figures):   # plain: numpy's whole-array sums
             step(self.runits.weights, A, scores)
         else:   # compiled: found in one pass without a branch per entry, same sums
             compiled(score_rows)(self.runits.weights, *_active_csr(A != 0), scores)

@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._internal.jit import compiled, kernel
+from markone._internal.jit import compiled, kernel, plain_form
 from markone._internal.typing import Seed
 from markone._internal.validation import as_generator
-from markone.hardware.trial import PLAIN, score
+from markone.hardware.trial import STEP_OPS, PLAIN, _running_sums, score, trials_of
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -88,7 +88,9 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
     room = np.full(n_s, params.max_fanout, dtype=np.int64)
     picks = np.empty((params.n_a_units, k), dtype=np.int64)
     words = np.empty(0, dtype=np.uint32)
-    a, used, n_free = PLAIN.kernel(_draw_picks, 1)(words, room, picks, 0)
+    # about two scalar steps (a random draw and a pick) per connection
+    draw = PLAIN.kernel(_draw_picks, trials_of(2 * picks.size * STEP_OPS))
+    a, used, n_free = draw(words, room, picks, 0)
     while a < len(picks):   # it needs more words (a unit needs at least one more)
         if n_free < k:   # only when max_fanout is nearly exhausted
             raise ValueError(
@@ -98,7 +100,7 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
         words = words[used:]   # the words of A-unit a on, and as many more as
         words = np.concatenate([words, _random_words(    # the rest surely take
             rng, (len(picks) - a) * _fewest_words(n_free, k) - len(words))])
-        a, used, n_free = PLAIN.kernel(_draw_picks)(words, room, picks, a)
+        a, used, n_free = draw(words, room, picks, a)
     return Wiring(picks[:, :params.n_excitatory].copy(),
                   picks[:, params.n_excitatory:].copy(), n_s)
 
@@ -227,7 +229,8 @@ def _net(wiring, s, dtype=np.float64):
     s = np.asarray(s)
     flat = np.ascontiguousarray(s.reshape(-1, s.shape[-1]), dtype=np.float64)
     out = np.empty((flat.shape[0], wiring.inputs.shape[0]), dtype=dtype)
-    PLAIN.kernel(_net_rows, len(flat))(flat, wiring.inputs, wiring.signs, out)
+    PLAIN.kernel(_net_rows, trials_of(out.size * wiring.inputs.shape[1]))(
+        flat, wiring.inputs, wiring.signs, out)
     return out.reshape(s.shape[:-1] + (wiring.inputs.shape[0],))
 
 
@@ -240,6 +243,17 @@ def _net_rows(s, inputs, signs, out):
             for k in range(inputs.shape[1]):
                 total += s[n, inputs[a, k]] * signs[k]
             out[n, a] = total
+
+
+#: figures whose net inputs the plain :func:`_net_rows` sums per numpy call (its
+#: temporary holds this many times ``n_a * (n_excitatory + n_inhibitory)`` floats)
+_NET_CHUNK = 128
+
+
+@plain_form(_net_rows)
+def _net_rows_plain(s, inputs, signs, out):
+    for n in range(0, s.shape[0], _NET_CHUNK):
+        out[n:n + _NET_CHUNK] = _running_sums(s[n:n + _NET_CHUNK, inputs] * signs)
 
 
 def fire(wiring: Wiring, s: np.ndarray, theta: int) -> np.ndarray:

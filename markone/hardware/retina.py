@@ -33,7 +33,8 @@ import numpy as np
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import ArrayLike, Seed
-from markone.hardware.trial import PHYSICS, PLAIN, look, physics_of, settle, settle_wait
+from markone.hardware.trial import (PHYSICS, PLAIN, look, physics_of, settle, settle_wait,
+                                    trials_of)
 
 if TYPE_CHECKING:
     import simpy
@@ -62,7 +63,7 @@ def approach(level: ArrayLike, light: ArrayLike, dt: float, rise_s: float, decay
     out = level.copy()
     lag = np.zeros(1, dtype=PHYSICS).view(np.recarray)   # only its time constants
     lag["rise_s"], lag["decay_s"] = rise_s, decay_s
-    PLAIN.kernel(settle, out.size // max(out.shape[-1], 1))(
+    PLAIN.kernel(settle, trials_of(out.size))(
         out.reshape(-1), np.ascontiguousarray(light).reshape(-1), float(dt), lag,
         _NO_STATE)
     return out

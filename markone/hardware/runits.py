@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._internal.jit import kernel
+from markone._internal.jit import kernel, plain_form
 from markone._internal.typing import Seed
 from markone._internal.validation import as_generator
 from markone.hardware.devices import Devices
-from markone.hardware.trial import PLAIN, score, turn_units
+from markone.hardware.trial import PLAIN, _stopped, score, turn_units
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -89,6 +89,15 @@ def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
         old[k] = weights[rows[k]]
         blocked[k], steps[k] = turn_units(weights[rows[k]], units, request[k], lo, hi,
                                           new[k])
+
+
+@plain_form(_move)
+def _move_rows(weights, rows, request, lo, hi, old, new, blocked, steps):
+    old[...] = weights[rows]
+    wanted = old + request
+    new[...] = _stopped(wanted, lo, hi)
+    blocked[...] = np.count_nonzero((new != wanted) & (request != 0), axis=1)
+    steps[...] = np.fmax.reduce(np.abs(new - old), axis=1, initial=0.0)
 
 
 def stochastic_round(request: np.ndarray, u: np.ndarray) -> np.ndarray:

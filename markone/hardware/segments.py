@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from markone._internal.jit import compiled, kernel
+from markone._internal.jit import compiled, kernel, plain_form
 from markone.hardware.run import adopt
 from markone.hardware.trial import (decide, look, motor_seconds, physics_of, score,
                                     settle, settle_wait, turn_units)
@@ -524,6 +524,13 @@ def _decode_unique(scores, near_ptr, near_idx, out):
                 bits += 1 << r
         first = near_ptr[bits]
         out[i] = near_idx[first] if near_ptr[bits + 1] - first == 1 else -1
+
+
+@plain_form(_decode_unique)
+def _decode_unique_plain(scores, near_ptr, near_idx, out):
+    bits = (~(scores < 0)).astype(np.int64) @ (1 << np.arange(scores.shape[1]))
+    first = near_ptr[bits]
+    out[:] = np.where(near_ptr[bits + 1] - first == 1, near_idx[first], -1)
 
 
 def _log_buffers(cap, n_r, n_a):

@@ -58,24 +58,46 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._internal.jit import PlainWork, kernel
+from markone._internal.jit import PlainWork, kernel, plain_form
 from markone.online import signed_mistake
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
-__all__ = ["PLAIN_TRIALS", "PLAIN", "PHYSICS", "physics_of", "remains", "lag_cell", "look", "settle_wait",
+__all__ = ["PLAIN_TRIALS", "TRIAL_OPS", "STEP_OPS", "trials_of", "PLAIN", "PHYSICS",
+           "physics_of", "remains", "lag_cell", "look", "settle_wait",
            "settle", "score", "score_figures", "score_rows", "decide", "turn_to",
            "turn_units", "motor_seconds", "device_moves", "creep"]
 
-#: A process runs this many trials (and bulk steps of as many figures) plain: at about
-#: a millisecond each in Python, less time than importing numba and compiling the
-#: steps takes (seconds).
-PLAIN_TRIALS = 2**8
+#: A process runs this much work plain, in trials (a bulk step counts the trials its
+#: element operations make, :func:`trials_of`): at about 0.2 ms a plain trial, some
+#: 7 s of CPU, less than compiling the machine's kernels costs (about 9 s; loading
+#: them from numba's cache, about 1 s, cannot be counted on after a fresh install).
+#: Only work larger than that pays for its compiler.
+PLAIN_TRIALS = 2**15
+
+#: A plain trial's cost in element operations of numpy's whole-array steps (each a
+#: nanosecond or so: some 0.1 ms): the unit :func:`trials_of` counts bulk steps in.
+TRIAL_OPS = 2**16
+
+#: A step of a plain loop that stays scalar Python (the wiring's random draws), in
+#: the same element operations: a few microseconds.
+STEP_OPS = 2**11
 
 #: The plain work left to this process (:class:`markone._internal.jit.PlainWork`, in
 #: trials): ``PLAIN.kernel(step)`` is the step as it runs now.
 PLAIN = PlainWork(PLAIN_TRIALS)
+
+def trials_of(ops: int) -> int:
+    """The plain trials (at least one) that a bulk step of ``ops`` element operations
+    counts as: its work, not its number of figures (the net input of 200 figures, 200
+    x 512 A-units x 20 connections, is 32 trials of work, not 200).
+
+    >>> trials_of(1), trials_of(200 * 512 * 20)
+    (1, 32)
+    """
+    return max(-(-int(ops) // TRIAL_OPS), 1)
+
 
 #: The learner core's mistake test, compiled into the kernel (the same function).
 _mistake = kernel()(signed_mistake)
@@ -146,6 +168,28 @@ def look(level: np.ndarray, light: np.ndarray, x: np.ndarray, dt: float,
     return rise, fall
 
 
+def _lagged(level, light, up, down, instant):
+    """Every cell's :func:`lag_cell` at once (``light`` itself for instant cells)."""
+    if instant:
+        return np.array(light, dtype=np.float64)
+    return light + (level - light) * np.where(light > level, up, down)
+
+
+def _worst(values):
+    """``max(-inf, v0, v1, ...)`` as the kernels' running ``max`` takes it (a NaN
+    never replaces the running value: ``np.fmax``)."""
+    return float(np.fmax.reduce(values, initial=-np.inf))
+
+
+@plain_form(look)
+def _look(level, light, x, dt, physics, out):
+    ph = physics[0]
+    v = _lagged(level, light, remains(dt, ph.rise_s), remains(dt, ph.decay_s),
+                not (ph.rise_s > 0 or ph.decay_s > 0))
+    out[:] = v
+    return _worst(x - v), _worst(v - x)
+
+
 @kernel()
 def settle_wait(rise: float, fall: float, physics: np.ndarray, exposure_s: float
                 ) -> float:
@@ -181,6 +225,15 @@ def settle(level: np.ndarray, x: np.ndarray, settle_s: float, physics: np.ndarra
     return same
 
 
+@plain_form(settle)
+def _settle(level, x, settle_s, physics, expect):
+    ph = physics[0]
+    v = _lagged(level, x, remains(settle_s, ph.rise_s), remains(settle_s, ph.decay_s),
+                not (ph.rise_s > 0 or ph.decay_s > 0))
+    level[:] = v
+    return expect.size == 0 or bool(np.array_equal(v >= ph.s_threshold, expect != 0))
+
+
 # ---------------------------------------------------------------------- the scores
 @kernel()
 def score(weights: np.ndarray, active: np.ndarray, scores: np.ndarray) -> None:
@@ -204,6 +257,26 @@ def score(weights: np.ndarray, active: np.ndarray, scores: np.ndarray) -> None:
         for j in active:
             total += weights[r, j]
         scores[r] = total
+
+
+def _running_sums(terms):
+    """The last of each row's running sums of ``terms`` (``(..., k)``), each started
+    at +0.0 and taken left to right, as the kernels' loops take them: ``np.cumsum``
+    (sequential, where ``np.sum`` sums pairwise), plus +0.0, which turns a -0.0
+    (from -0.0 terms, when the sum starts at its first term) into the loops' +0.0."""
+    if terms.shape[-1] == 0:
+        return np.zeros(terms.shape[:-1])
+    return np.cumsum(terms, axis=-1)[..., -1] + 0.0
+
+
+#: figures scored per numpy call by the plain :func:`score_figures` (its temporary
+#: holds this many times ``n_r * n_a`` floats)
+_CHUNK = 64
+
+
+@plain_form(score)
+def _score(weights, active, scores):
+    scores[:] = _running_sums(weights[:, active])
 
 
 @kernel()
@@ -236,6 +309,21 @@ def score_rows(weights: np.ndarray, ptr: np.ndarray, idx: np.ndarray,
     """
     for i in range(ptr.size - 1):
         score(weights, idx[ptr[i]:ptr[i + 1]], scores[i])
+
+
+@plain_form(score_figures)
+def _score_figures(weights, A, scores):
+    # an A-unit that does not fire adds +0.0, which changes no running sum (one
+    # started at +0.0 is never -0.0): the sums over the active units, bit for bit
+    for i in range(0, A.shape[0], _CHUNK):
+        fired = A[i:i + _CHUNK, None, :] != 0
+        scores[i:i + _CHUNK] = _running_sums(np.where(fired, weights, 0.0))
+
+
+@plain_form(score_rows)
+def _score_rows(weights, ptr, idx, scores):
+    for i in range(ptr.size - 1):
+        _score(weights, idx[ptr[i]:ptr[i + 1]], scores[i])
 
 
 # ---------------------------------------------------------------------- the decision
@@ -282,6 +370,23 @@ def turn_units(before: np.ndarray, units: np.ndarray, want: np.ndarray, lo: floa
     return n_blocked, largest
 
 
+def _stopped(wanted, lo, hi):
+    """``min(max(wanted, lo), hi)`` element by element, as Python's ``max`` and
+    ``min`` take them (the first argument unless the second is strictly beyond it)."""
+    at_least = np.where(lo > wanted, lo, wanted)
+    return np.where(hi < at_least, hi, at_least)
+
+
+@plain_form(turn_units)
+def _turn_units(before, units, want, lo, hi, after):
+    old = before[..., units]
+    wanted = old + want
+    stop = _stopped(wanted, lo, hi)
+    after[..., units] = stop
+    cut = (stop != wanted) & (want != 0)
+    return int(np.count_nonzero(cut)), float(np.fmax.reduce(np.abs(stop - old), initial=0.0))
+
+
 @kernel()
 def device_moves(want: np.ndarray, gain: np.ndarray, up_down: float, step_std: float,
                  noise: np.ndarray, sticky_steps: float, stuck: np.ndarray,
@@ -315,6 +420,17 @@ def device_moves(want: np.ndarray, gain: np.ndarray, up_down: float, step_std: f
         flat_out[k] = turned * (1 + up_down) if w > 0 else -turned * (1 - up_down)
 
 
+@plain_form(device_moves)
+def _device_moves(want, gain, up_down, step_std, noise, sticky_steps, stuck, out):
+    n = np.abs(want)
+    with np.errstate(invalid="ignore"):
+        turned = n + step_std * np.sqrt(n) * noise
+    turned = np.where(0.0 > turned, 0.0, turned) * gain
+    moved = np.where(want > 0, turned * (1 + up_down), -turned * (1 - up_down))
+    still = (n == 0) | (n < sticky_steps) | (stuck != 0)
+    out[...] = np.where(still, 0.0, moved)
+
+
 @kernel()
 def creep(weights: np.ndarray, wired: np.ndarray, shift: float, lo: float, hi: float
           ) -> None:
@@ -330,6 +446,11 @@ def creep(weights: np.ndarray, wired: np.ndarray, shift: float, lo: float, hi: f
         for j in range(weights.shape[1]):
             if wired[r, j]:
                 weights[r, j] = min(max(weights[r, j] + shift, lo), hi)
+
+
+@plain_form(creep)
+def _creep(weights, wired, shift, lo, hi):
+    weights[...] = np.where(wired, _stopped(weights + shift, lo, hi), weights)
 
 
 @kernel()

@@ -273,6 +273,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Defaults in seconds that decide no verdict, and why.
 WAITS = {
     "SEARCH_DELAY_S": "when a progress bar appears on a terminal",
+    "SLOW_STEP_S": "when a slow step (a compile, the Coq build) says so on a terminal",
     "CONNECT_TIMEOUT_S": "whether a Dask scheduler is reached (an error otherwise)",
     "poll_s": "how often a worker process looks for its parent",
     "TERM_GRACE_S": "the grace between SIGTERM and SIGKILL after a run has ended",

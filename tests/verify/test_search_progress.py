@@ -320,26 +320,11 @@ def test_cli_search_is_quiet_off_a_terminal(capsys):
 def _on_a_terminal(argv):
     """Run ``python -m markone argv`` with a pseudo-terminal as stdout and stderr;
     return (exit status, everything the terminal showed)."""
-    import os
-    import pty
-    import subprocess
     import sys
 
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "markone", *argv], stdin=slave,
-                            stdout=slave, stderr=slave, close_fds=True)
-    os.close(slave)
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(master)
-    return proc.wait(timeout=120), shown.decode(errors="replace")
+    from _terminal import on_a_terminal
+
+    return on_a_terminal([sys.executable, "-m", "markone", *argv])
 
 
 @pytest.mark.slow

@@ -23,6 +23,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from markone._internal.progress import slow_step
 from markone.errors import MarkoneError
 
 __all__ = ["SOURCE_DIR", "CoqBuild", "CoqUnavailable", "build", "missing_tools",
@@ -144,12 +145,8 @@ def build(directory: str | os.PathLike[str] | None = None) -> CoqBuild:
     # build in a fresh folder next to the target, then move it in: never half a build
     work = Path(tempfile.mkdtemp(prefix=".coq-build-", dir=target.parent))
     try:
-        for path in _sources():
-            shutil.copy2(path, work / path.name)
-        for name in files:
-            _run(["coqc", *args, name], work)
-        _run(["ocamlfind", "ocamlopt", "-package", "zarith", "-linkpkg", "-w", "-a",
-              "checker.mli", "checker.ml", _MAIN, "-o", _EXECUTABLE], work)
+        with slow_step(f"building the Coq checker (once: kept in {target})"):
+            _compile(args, files, work)
         if target.exists():
             shutil.rmtree(target)
         work.rename(target)
@@ -157,6 +154,16 @@ def build(directory: str | os.PathLike[str] | None = None) -> CoqBuild:
         if work.exists():
             shutil.rmtree(work)
     return CoqBuild(target, args, executable)
+
+
+def _compile(args, files, work):
+    """Compile the theories in ``work`` and link the extracted checker there."""
+    for path in _sources():
+        shutil.copy2(path, work / path.name)
+    for name in files:
+        _run(["coqc", *args, name], work)
+    _run(["ocamlfind", "ocamlopt", "-package", "zarith", "-linkpkg", "-w", "-a",
+          "checker.mli", "checker.ml", _MAIN, "-o", _EXECUTABLE], work)
 
 
 def print_assumptions(built: CoqBuild, theorems: dict[str, str]) -> dict[str, list[str]]:

@@ -20,8 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from markone._internal.jit import compiled, is_compiled
+from markone._internal.jit import compiled, is_compiled, uncompiled
 from markone.hardware import MarkI, MarkIParams, plugboard, runits, trial
+from markone.hardware import segments
 from markone.hardware.segments import run_segment
 from test_hardware_golden import fingerprint
 from test_hardware_segments import _images, _labels, physics
@@ -38,9 +39,10 @@ def plain_left(n):
 
 
 def _both(step, make_args):
-    """``step`` plain and compiled on equal fresh arguments: (returns, arguments)."""
+    """``step`` plain (its numpy form, where it has one) and compiled on equal fresh
+    arguments: (returns, arguments)."""
     out = []
-    for fn in (step, compiled(step)):
+    for fn in (uncompiled(step), compiled(step)):
         args = make_args()
         result = fn(*args)
         out.append((np.asarray(result).tobytes(),
@@ -62,6 +64,14 @@ def _look_args(rng, ph):
     return level, light, x, float(rng.random() / 10), ph, np.empty(n)
 
 
+def _signed_zeros(rng, a):
+    """``a`` with some entries -0.0 and some +0.0 (the sums' sign of zero is tested)."""
+    a = a.copy()
+    a[rng.random(a.shape) < 0.2] = -0.0
+    a[rng.random(a.shape) < 0.1] = 0.0
+    return a
+
+
 STEPS = {
     "look": (trial.look, _look_args),
     "settle_wait": (trial.settle_wait, lambda rng, ph: (
@@ -70,8 +80,21 @@ STEPS = {
         rng.random(25), rng.integers(0, 2, 25).astype(float), float(rng.random()), ph,
         rng.integers(0, 2, 25 * int(rng.integers(0, 2))).astype(np.uint8))),
     "score_figures": (trial.score_figures, lambda rng, ph: (
-        rng.normal(size=(4, 40)).round(3), rng.integers(0, 2, (6, 40)),
-        np.empty((6, 4)))),
+        _signed_zeros(rng, rng.normal(size=(4, 40)).round(3)),
+        rng.integers(0, 2, (70, 40)), np.empty((70, 4)))),
+    "score": (trial.score, lambda rng, ph: (
+        _signed_zeros(rng, rng.normal(size=(3, 40)).round(2)),
+        np.flatnonzero(rng.random(40) < rng.random()), np.empty(3))),
+    "score_rows": (trial.score_rows, lambda rng, ph: (
+        _signed_zeros(rng, rng.normal(size=(4, 30)) / 7),
+        np.array([0, 3, 3, 7]), rng.integers(0, 30, 7), np.empty((3, 4)))),
+    "turn_units": (trial.turn_units, lambda rng, ph: (
+        rng.integers(-4, 5, 30).astype(float), rng.permutation(30)[:9],
+        _signed_zeros(rng, rng.normal(size=9).round(1) * 3), -3.0, 2.5, np.zeros(30))),
+    "decode_unique": (segments._decode_unique, lambda rng, ph: (
+        _signed_zeros(rng, rng.normal(size=(20, 3))), *segments._nearest(
+            np.array([[1, 1, 1], [-1, 1, 1], [1, -1, -1], [-1, -1, 1]])),
+        np.empty(20, np.int64))),
     "decide": (trial.decide, lambda rng, ph: (
         rng.integers(-2, 3, 8).astype(float), rng.choice([-1, 1], 8),
         bool(rng.integers(2)), np.empty(8, np.bool_), np.empty(8, np.int64))),
@@ -90,13 +113,16 @@ STEPS = {
     "net_rows": (plugboard._net_rows, lambda rng, ph: (
         rng.integers(0, 2, (5, 36)).astype(float), rng.integers(0, 36, (20, 4)),
         np.array([1.0, 1.0, -1.0, -1.0]), np.empty((5, 20)))),
+    "net_rows_fractions": (plugboard._net_rows, lambda rng, ph: (
+        _signed_zeros(rng, rng.normal(size=(130, 36)) / 3), rng.integers(0, 36, (20, 5)),
+        np.array([1.0, 1.0, 1.0, -1.0, -1.0]), np.empty((130, 20)))),
     "draw_picks": (plugboard._draw_picks, lambda rng, ph: (
         rng.integers(0, 2**32, 400, dtype=np.uint32), np.full(36, 3, np.int64),
         np.zeros((20, 5), np.int64), 0)),
 }
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(sorted(STEPS)))
 def test_every_step_is_the_same_plain_and_compiled_hypo(seed, name):
     step, make = STEPS[name]
@@ -136,12 +162,35 @@ def test_long_runs_are_the_same_plain_compiled_and_switching_hypo(fields, seed, 
     assert_runs_agree(fields, seed, switch, presentations=70)
 
 
+def _fixed_work(params, n_figures):
+    """The work units a machine spends besides its trials, by the work rule: its
+    wiring's draws (two scalar steps per connection) and the net input of the
+    ``n_figures`` figures' A-units (calibrating theta; their patterns are read off
+    the same net input)."""
+    links = params.n_a_units * (params.n_excitatory + params.n_inhibitory)
+    net = trial.trials_of(n_figures * links) if n_figures else 0
+    return trial.trials_of(2 * links * trial.STEP_OPS) + net
+
+
+def test_work_counts_operations_not_figures():
+    # the net input of 200 figures is 32 trials of work (the plain form sums them
+    # in milliseconds), where the old rule counted 200
+    assert trial.trials_of(200 * 512 * 20) == 32
+    assert trial.trials_of(1) == trial.trials_of(trial.TRIAL_OPS) == 1
+    assert trial.trials_of(trial.TRIAL_OPS + 1) == 2
+    params = MarkIParams(n_excitatory=12, n_inhibitory=8)
+    board = plugboard.wire(params, seed=0)
+    with plain_left(1000) as plain:
+        plugboard.net_input(board, np.zeros((200, 400), np.uint8))
+        assert plain.left == 1000 - 32
+
+
 def test_small_runs_are_plain_and_spend_the_allowance():
-    with plain_left(100) as plain:
+    params = MarkIParams()
+    start = 10**4
+    with plain_left(start) as plain:
         MarkI(seed=0).train(_images[:4], _labels[:4], presentations=30)
-        # 30 trials, the wiring, the net input of the 4 figures' A-units once
-        # (calibrating theta; their patterns are read off the same net input)
-        assert plain.left == 100 - 30 - 1 - 4
+        assert plain.left == start - 30 - _fixed_work(params, 4)
     with plain_left(0):
         MarkI(seed=0).train(_images[:4], _labels[:4], presentations=30)
     assert is_compiled(run_segment)
@@ -163,16 +212,22 @@ print(json.dumps([run.n_presentations, "numba" in sys.modules]))
 
 
 def test_a_fleet_larger_than_the_allowance_runs_compiled_from_its_start():
-    # 2 machines x 60 presentations = 120 trials: more than 100 left, so the fleet
-    # gives the allowance up at once (the runs are the same either way: above);
-    # 2 x 30 = 60 trials fit, and the allowance is spent trial by trial
+    # 2 machines x 60 presentations = 120 trials: more than left (100 beyond the
+    # machines' fixed work), so the fleet gives the allowance up at once (the runs
+    # are the same either way: above); 2 x 30 = 60 trials fit, and the allowance is
+    # spent trial by trial
     from markone.hardware import MachineSpec, run_fleet
     specs = [MachineSpec(seed=0), MachineSpec(seed=1)]
-    with plain_left(100) as plain:
+    params = MarkIParams()
+    wiring = _fixed_work(params, 0)
+    # run_fleet's probe machine's wiring, then per machine its wiring, 30 trials,
+    # the 4 figures' net input and their 4 scores for the accuracy
+    per_machine = _fixed_work(params, 4) + trial.trials_of(
+        4 * params.n_r_units * params.n_a_units)
+    start = wiring + 100
+    with plain_left(start) as plain:
         run_fleet(specs, _images[:4], _labels[:4], presentations=60)
         assert plain.left == 0
-    with plain_left(100) as plain:
+    with plain_left(start + 2 * per_machine) as plain:
         run_fleet(specs, _images[:4], _labels[:4], presentations=30)
-        # run_fleet's probe machine's wiring, then per machine its wiring, 30
-        # trials, the 4 figures' net input and their 4 scores for the accuracy
-        assert plain.left == 100 - 1 - 2 * (1 + 30 + 4 + 4)
+        assert plain.left == start + 2 * per_machine - wiring - 2 * (per_machine + 30)
