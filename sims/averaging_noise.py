@@ -23,7 +23,7 @@ import numpy as np
 from markone._internal.validation import as_generator, child_seeds
 from markone._internal.typing import ArrayLike, JSONDict, PathLike
 from markone._internal.style import legend_outside, styled
-from sims._common import chunked, inline, new_figure, save_figure
+from sims._common import check_between, chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
            "gaussian_error"]
@@ -61,6 +61,8 @@ def _noisy_gaussian(n, d, flip, seed):
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Batches of runs, one seed per run drawn up front."""
+    check_between(config["flip"], "flip", 0, 0.5, low_included=True, why="with half "
+                  "the labels flipped or more there is nothing to learn")
     seeds = child_seeds(seed, config["runs"])
     keys = ("d", "n", "flip", "passes", "record_every")
     return [{"id": f"batch-{k:04d}", "seeds": part, **{x: config[x] for x in keys}}

@@ -26,7 +26,7 @@ import numpy as np
 from markone._internal.validation import child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import legend_outside, styled
-from sims._common import inline, new_figure, save_figure
+from sims._common import check_letters, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -43,6 +43,7 @@ METRICS = ("train_accuracy", "test_accuracy", "epochs", "machine_time_s", "conve
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (kind, fraction, run); a run's seed is shared across fractions."""
+    check_letters(config["chars"])
     keys = ("chars", "per_class", "test_per_class", "max_epochs")
     return [{"id": f"{kind}-f{i}-run{r}", "kind": kind, "fraction": f, "run": r,
              "seed": s, **{k: config[k] for k in keys}}

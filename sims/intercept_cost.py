@@ -30,7 +30,7 @@ import numpy as np
 from markone._internal.validation import as_generator, child_seeds
 from markone._internal.typing import JSONDict, PathLike, Seed
 from markone._internal.style import legend_outside, styled
-from sims._common import chunked, inline, new_figure, save_figure
+from sims._common import check_between, chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
            "offset_data"]
@@ -74,6 +74,10 @@ def _grid(config):
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Batches of c values; every task rebuilds the same data from one seed."""
+    check_between(config["gamma"], "gamma", 0, float("inf"), why="a margin of 0 bounds "
+                  "nothing")
+    check_between(config["c_min"], "c_min", 0, config["c_max"], why="the constants c "
+                  "run from c_min up to c_max")
     data_seed, order_seed = child_seeds(seed, 2)
     keys = ("n", "d", "offset", "gamma", "orders")
     return [{"id": f"c-{k:03d}", "c": part, "data_seed": data_seed,

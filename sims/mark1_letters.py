@@ -30,7 +30,7 @@ import numpy as np
 from markone._internal.validation import child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import legend_outside, styled
-from sims._common import inline, new_figure, save_figure
+from sims._common import check_letters, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -44,6 +44,7 @@ SMALL = {"chars": "ABCD", "per_class": 3, "test_per_class": 2, "max_epochs": 10,
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (run, speed, range); within a run one seed for wiring and data."""
+    check_letters(config["chars"])
     keys = ("chars", "per_class", "test_per_class", "max_epochs")
     return [{"id": f"run{r}-speed{i}-range{j}", "run": r, "seed": s,
              "motor_step_s": speed, "weight_range": k, **{x: config[x] for x in keys}}

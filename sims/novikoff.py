@@ -23,7 +23,7 @@ import numpy as np
 from markone._internal.validation import child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import count_axis, legend_outside, styled
-from sims._common import as_array, chunked, inline, new_figure, save_figure
+from sims._common import as_array, check_margin, chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -35,6 +35,7 @@ SMALL = {"runs": 12, "n": 60, "dims": [2, 10, 30], "batch": 5}
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Batches of ``batch`` datasets, each dataset with its own seed drawn up front."""
+    check_margin(config["gamma"])
     seeds = child_seeds(seed, config["runs"])
     dims = [config["dims"][i % len(config["dims"])] for i in range(config["runs"])]
     runs = list(zip(range(config["runs"]), dims, seeds))

@@ -29,7 +29,7 @@ import numpy as np
 from markone._internal.validation import as_generator, child_seeds
 from markone._internal.typing import ArrayLike, JSONDict, PathLike, Seed
 from markone._internal.style import legend_outside, styled
-from sims._common import chunked, inline, new_figure, save_figure
+from sims._common import check_margin, chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
            "arc_error", "sample_arcs"]
@@ -71,6 +71,7 @@ def sample_arcs(n: int, gamma: float, seed: Seed = None) -> tuple[np.ndarray, np
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """Batches of runs, one seed per run drawn up front."""
+    check_margin(config["gamma"])
     seeds = child_seeds(seed, config["runs"])
     return [{"id": f"batch-{k:04d}", "seeds": part, "n": config["n"],
              "gamma": config["gamma"]}

@@ -22,7 +22,7 @@ import numpy as np
 from markone._internal.validation import child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import count_axis, legend_outside, styled
-from sims._common import inline, new_figure, save_figure
+from sims._common import check_margin, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -33,6 +33,7 @@ SMALL = {"n": 50, "d": 20}
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One run."""
+    check_margin(config["gamma"])
     return [{"id": "run", **config, "seed": child_seeds(seed, 1)[0]}]
 
 

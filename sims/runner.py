@@ -66,6 +66,7 @@ import functools
 import hashlib
 import importlib
 import json
+import math
 import os
 import reprlib
 import sys
@@ -266,7 +267,9 @@ def check_setting(experiment: str, key: str, value: Any, default: Any, *,
                   small: bool = False) -> None:
     """Refuse an override whose kind differs from the default's: an integer may stand
     for a number, never a string or a bool for a number; a list's items must each be
-    of a kind that the default's items have.
+    of a kind that the default's items have. Settings that would make the sweep's
+    claims vacuous are refused too: a count (an integer whose default is at least 1)
+    below 1, an empty list or string where the default is not empty.
 
     >>> check_setting("yield", "runs", 5, 30)
     >>> check_setting("mark1_letters", "weight_range", [5, None], [3, 10, None])
@@ -288,6 +291,14 @@ def check_setting(experiment: str, key: str, value: Any, default: Any, *,
         raise ValueError(f"setting {key!r} of experiment {experiment!r} must be "
                          f"{_kind(default)} like its default {shown}; got "
                          f"{_SHORT.repr(value)} ({got}).")
+    if any(isinstance(v, float) and not math.isfinite(v)
+           for v in (value if got == "a list" else [value])):
+        raise ValueError(f"setting {key!r} of experiment {experiment!r} must be finite; "
+                         f"got {_SHORT.repr(value)}.")
+    if got in ("a list", "a string") and len(default) and not len(value):
+        raise ValueError(f"setting {key!r} of experiment {experiment!r} must not be "
+                         f"empty (its default is {shown}): an empty one leaves the "
+                         "sweep nothing to claim.")
     if got == "an integer" == _kind(default) and default >= 1 and value < 1:
         raise ValueError(f"setting {key!r} of experiment {experiment!r} is a count "
                          f"(its default is {shown}) and must be at least 1; got {value}.")

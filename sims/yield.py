@@ -48,7 +48,7 @@ import numpy as np
 from markone._internal.style import legend_outside, styled
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_choice, check_int_at_least, child_seeds
-from sims._common import chunked, inline, new_figure, save_figure
+from sims._common import check_letters, chunked, inline, new_figure, save_figure
 from sims._yield_machine import (FILE_CLAIMS, claim_parts, decide_machine,
                                  machine_and_task, recheck_machine)
 
@@ -104,21 +104,10 @@ def _check_grid(config):
                          "fractions in [0, 1], e.g. [0.0, 0.5, 0.9].")
     for key in ("batch", "per_class", "max_tests"):  # max_tests=0: no set is minimal
         check_int_at_least(config[key], key, 1)
-    _check_chars(config["chars"])
+    check_letters(config["chars"])
     normal_quantile(config["confidence"])
     MarkIParams(n_a_units=config["n_a_units"], n_r_units=config["n_r_units"])
 
-
-def _check_chars(chars):
-    """The task's letters: capitals, each once (one letter twice would be one class
-    asked to answer two ways)."""
-    if not isinstance(chars, str) or not chars or not all("A" <= c <= "Z" for c in chars):
-        raise ValueError(f"chars(={chars!r}) must be capital letters A-Z, at least one, "
-                         "e.g. 'ABCD'.")
-    twice = sorted({c for c in chars if chars.count(c) > 1})
-    if twice:
-        raise ValueError(f"chars(={chars!r}) names {twice[0]!r} twice; name each letter "
-                         "once.")
 
 
 def run_task(spec: JSONDict) -> JSONDict:

@@ -499,8 +499,9 @@ def test_a_set_value_over_its_bounds_is_exit_2(value, match, tmp_path, capsys):
 @pytest.mark.parametrize("value, match", [
     ("''", "the VALUE '' is in single quotes, which are not JSON"),
     ("'AB'", "the VALUE 'AB' is in single quotes"),
-    ("", "chars(='') must be capital letters A-Z, at least one"),   # the empty string
-    ('""', "chars(='') must be capital letters A-Z, at least one"),
+    ("", "'chars' of experiment 'yield' must not be empty"),   # the empty string
+    ('""', "'chars' of experiment 'yield' must not be empty"),
+    ("A", "chars(='A') must be at least two capital letters A-Z"),
 ])
 def test_chars_in_quotes_or_empty_is_refused(value, match, tmp_path, capsys):
     assert main(["sim", "run", "yield", "--set", f"chars={value}",
@@ -512,6 +513,31 @@ def test_a_count_below_one_is_refused(tmp_path, capsys):
     assert main(["sim", "run", "yield", "--set", "max_tests=0", "--out",
                  str(tmp_path)]) == 2
     assert "'max_tests' of experiment 'yield' is a count" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, overrides, match", [
+    ("novikoff", {"gamma": 0.0}, r"gamma\(=0.0\) must be a number in \(0, 1\)"),
+    ("novikoff", {"dims": []}, "'dims' of experiment 'novikoff' must not be empty"),
+    ("proof_quantities", {"gamma": 0.0}, "a margin of 0 bounds nothing"),
+    ("online_to_batch", {"gamma": 0.0}, "a margin of 0 bounds nothing"),
+    ("online_to_batch", {"gamma": 1.5}, "the points lie in the unit ball"),
+    ("averaging_noise", {"flip": 0.5}, "nothing to learn"),
+    ("averaging_noise", {"flip": -0.1}, r"flip\(=-0.1\)"),
+    ("intercept_cost", {"gamma": 0.0}, "a margin of 0 bounds nothing"),
+    ("intercept_cost", {"c_min": 5.0, "c_max": 1.0}, "from c_min up to c_max"),
+    ("intercept_cost", {"offset": float("nan")}, "'offset' of experiment "
+     "'intercept_cost' must be finite"),
+    ("xor_cycling", {"encodings": []}, "must not be empty"),
+    ("mark1_letters", {"motor_step_s": []}, "must not be empty"),
+    ("mark1_letters", {"chars": "A"}, "one letter is no task to learn"),
+    ("damage", {"kinds": []}, "must not be empty"),
+    ("damage", {"fractions": []}, "must not be empty"),
+    ("yield", {"chars": "ABA"}, "'A' twice"),
+])
+def test_a_vacuous_setting_is_refused_before_any_task(name, overrides, match, tmp_path):
+    with pytest.raises(ValueError, match=match):
+        run_experiment(name, out=tmp_path, size="small", overrides=overrides)
+    assert not (tmp_path / name).exists()
 
 
 def test_large_settings_show_progress_off_a_terminal(tmp_path, capsys):

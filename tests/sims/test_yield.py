@@ -291,7 +291,7 @@ def test_an_r_unit_without_inputs_is_certified_unlearnable(tmp_path, capsys):
     ({"chars": "ABA"}, "'A' twice"),
     ({"per_class": 0}, "per_class"),
     ({"kinds": ["melted_wires"]}, "kind.*melted_wires.*dead_a_units"),
-    ({"kinds": []}, "kinds.*non-empty"),
+    ({"kinds": []}, "kinds.*must not be empty"),
     ({"kinds": ["cut_wires", "cut_wires"]}, "twice"),
     ({"rates": [0.5, 1.5]}, r"rates.*fractions in \[0, 1\]"),
     ({"rates": [0.5, 0.5]}, "distinct"),
