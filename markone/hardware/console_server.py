@@ -449,8 +449,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     server: _HTTPServer
     server_version = "markone-console"
 
-    def __init__(self, request, client_address, server, deadline: float) -> None:
-        self.deadline = deadline
+    def __init__(self, request, client_address, server,
+                 deadline: float | None = None) -> None:
+        self.deadline = (time.monotonic() + server.timeout_s if deadline is None
+                         else deadline)
         super().__init__(request, client_address, server)
 
     def setup(self) -> None:

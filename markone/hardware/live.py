@@ -40,10 +40,11 @@ from typing import Any
 import numpy as np
 
 from markone._figures import SHAPE_KINDS, letters, shapes
-from markone._internal.io import to_jsonable
+from markone._internal.io import plural, to_jsonable
 from markone._internal.typing import ArrayLike, JSONDict, PathLike
+from markone._version import __version__
 from markone.hardware.faults import FaultPlan, break_now
-from markone.hardware.machine import MarkI
+from markone.hardware.machine import MarkI, nearest_class
 from markone.hardware.run import MachineRun, Presentation
 from markone.hardware.trainer import Trainer
 
@@ -130,6 +131,9 @@ class LiveSession:
         self._figures: dict[bytes, int] = {}
         self._settled: list[np.ndarray] = []
         self._counts = [0, 0]   # figures with a mistake, figures misread
+        self._corrections = 0   # R-units reinforced
+        self._taught = set(range(len(machine.classes_)))   # classes it can answer
+        self._verdicts: list[JSONDict] = []   # the log's verdicts (:meth:`_verdict`)
         self._pending: tuple | None = None
         self._json: list[JSONDict] = []       # the log's records, JSON-ready
         self._fixed: JSONDict | None = None   # the run's _FIXED fields, JSON-ready
@@ -171,7 +175,8 @@ class LiveSession:
         preview: list[Presentation] = []
         outcome = self._drive(self._respond(sensed, label_idx, figure, self._watch,
                                             stats, preview))
-        self._pending = (sensed, figure, label_idx, stats, preview, outcome)
+        answer, outcome = self._judge(preview, outcome)
+        self._pending = (sensed, figure, label_idx, stats, preview, outcome, answer)
         return preview[0]
 
     def reinforce(self, label: Any = None) -> Presentation:
@@ -185,8 +190,10 @@ class LiveSession:
             label_idx = int(self.machine._label_indices(np.asarray([label]),
                                                         grow=True)[0])
         self._pending = None
-        self._count(self._drive(self._respond(sensed, label_idx, figure, self._trainer,
-                                              self._stats, self._log)))
+        outcome = self._drive(self._respond(sensed, label_idx, figure, self._trainer,
+                                            self._stats, self._log))
+        self._commit(*self._judge(self._log, outcome))
+        self._taught.add(label_idx)
         return self._log[-1]
 
     def break_part(self, fault: Any) -> FaultPlan:
@@ -252,7 +259,13 @@ class LiveSession:
             head = self._head(run, first, full=False)
             state.update(since=since, figures_from=first)
         head["presentations"] = self._jsonable(since or 0)
-        return dict(state, run=head)
+        view = {"header": _header(run), "verdicts": self._verdicts[since or 0:]}
+        if self._pending is not None:
+            _, _, _, _, preview, outcome, answer = self._pending
+            view["verdicts"] = view["verdicts"] + [_verdict(
+                preview[0], answer, self._tally(self._counts, outcome)[1],
+                self._corrections)]
+        return dict(state, run=head, view=view)
 
     def check_since(self, since: int | None) -> None:
         """Raise ValueError unless ``since`` is None or a number of presentations the
@@ -311,14 +324,37 @@ class LiveSession:
         """Record the figure on show, if any, as shown without reinforcement: its
         record and counts as :meth:`present` made them (the classes known then)."""
         if self._pending is not None:
-            _, _, _, stats, preview, outcome = self._pending
+            _, _, _, stats, preview, outcome, answer = self._pending
             self._pending = None
             self._stats = stats
             self._log += preview
-            self._count(outcome)
+            self._commit(answer, outcome)
 
-    def _count(self, outcome):
+    def _judge(self, log, outcome):
+        """The class the machine answered for the last record of ``log`` (the nearest
+        of the classes it has been taught, None before it knows one) and the outcome
+        with the figure read right only if that is its class; the record is mended to
+        say so. A class named but never reinforced is not one the machine can answer:
+        with none taught, or only one, the nearest code alone would call a figure of
+        a new class "right" with no R-unit right."""
+        rec = log[-1]
+        taught = sorted(self._taught)
+        answer = None
+        if taught:
+            near = nearest_class(np.asarray(rec.response), np.asarray(rec.scores),
+                                 self.machine.codes_[taught])
+            answer = taught[int(near)]
+        right = answer == rec.label
+        if right != rec.figure_correct:
+            log[-1] = dataclasses.replace(rec, figure_correct=right)
+        return answer, (outcome[0], right)
+
+    def _commit(self, answer, outcome):
+        """Count the record just logged, and keep its verdict."""
         self._counts = self._tally(self._counts, outcome)
+        self._corrections += sum(self._log[-1].reinforced)
+        self._verdicts.append(_verdict(self._log[-1], answer, self._counts[1],
+                                       self._corrections))
 
     @staticmethod
     def _tally(counts, outcome):
@@ -332,3 +368,29 @@ class LiveSession:
             self._figures[key] = len(self._settled)
             self._settled.append(settled.astype(np.uint8))
         return self._figures[key]
+
+
+def _verdict(rec, answer, wrong_so_far, corrections_so_far):
+    """What the console says of a presentation: the class the machine answered (an
+    index, None before it was taught one), whether that was right, how many R-units
+    answered their target, and the figures read wrong and R-units corrected so far."""
+    return {"answer": answer, "right": bool(rec.figure_correct),
+            "r_units_right": int(np.sum(np.asarray(rec.response) ==
+                                        np.asarray(rec.target))),
+            "wrong_so_far": int(wrong_so_far), "corrections_so_far": int(corrections_so_far)}
+
+
+def _header(run):
+    """The console's one-line summary of the session so far."""
+    p, names = run.params, [str(c) for c in run.classes]
+    shown = ", ".join(names) if len(names) <= 10 else f"{', '.join(names[:3])} … {names[-1]}"
+    t = float(run.sim_time_s)
+    parts = [plural(run.n_presentations, "presentation"),
+             f"{plural(len(names), 'class', 'classes')} ({shown})" if names
+             else "no class yet",
+             f"{p.n_a_units} A-units, {p.n_r_units} R-units", f"{p.topology} topology",
+             f"{p.class_code} code",
+             f"{int(t) if t.is_integer() else f'{t:.2f}'} s of machine time"]
+    if run.seed is not None:
+        parts.append(f"seed {run.seed}")
+    return " · ".join(parts + [f"markone {__version__}"])

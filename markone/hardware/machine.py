@@ -52,7 +52,7 @@ from markone.hardware.segments import Segments, _active_csr, _decode_unique, _ne
 from markone.hardware.trainer import Trainer
 from markone.hardware.trial import PLAIN, score_figures, score_rows, trials_of
 
-__all__ = ["MarkI", "class_codes"]
+__all__ = ["MarkI", "class_codes", "nearest_class"]
 
 #: Passes over the training set when neither ``max_epochs`` nor ``presentations`` is
 #: given.
@@ -84,6 +84,22 @@ def class_codes(n_classes: int, n_r_units: int, code: str = "binary") -> np.ndar
     else:
         bits = (idx[:, None] == np.arange(n_r_units)).astype(np.int64)
     return (2 * bits - 1).astype(np.int64)
+
+
+def nearest_class(responses: np.ndarray, scores: np.ndarray,
+                  codes: np.ndarray) -> np.ndarray:
+    """Index of the code in ``codes`` nearest (Hamming) to each response; ties go to
+    the code that agrees best with the scores (then to the first). How the machine
+    reads its R-units' answer as a class.
+
+    >>> codes = np.array([[1, -1, -1], [-1, 1, -1]])
+    >>> int(nearest_class(np.array([1, 1, -1]), np.array([2.0, 0.5, -1.0]), codes))
+    0
+    """
+    dist = (responses[..., None, :] != codes).sum(-1)
+    agree = scores @ codes.T
+    near = dist == dist.min(axis=-1, keepdims=True)
+    return np.where(near, agree, -np.inf).argmax(axis=-1)
 
 
 class MarkI:
@@ -306,11 +322,7 @@ class MarkI:
     def _decode(self, responses, scores):
         """Class index nearest (Hamming) to each response; ties go to the class whose
         code agrees best with the scores."""
-        codes = self.codes_
-        dist = (responses[..., None, :] != codes).sum(-1)
-        agree = scores @ codes.T
-        near = dist == dist.min(axis=-1, keepdims=True)
-        return np.where(near, agree, -np.inf).argmax(axis=-1)
+        return nearest_class(responses, scores, self.codes_)
 
     def _decode_scores(self, scores):
         """:meth:`_decode` of the responses to ``scores`` (``(n, n_r_units)``), the

@@ -250,7 +250,7 @@ def render_live_html(state: Mapping[str, Any], live: Mapping[str, Any]) -> str:
     True
     """
     return _page(to_jsonable(state["run"]), {"speed": 1.0, "live": dict(
-        live, pending=bool(state.get("pending", False)))})
+        live, pending=bool(state.get("pending", False)), view=state.get("view"))})
 
 
 def _page(run, options):

@@ -110,8 +110,12 @@
   /* ---- the replay model: the machine's state at any machine time -------------------- */
 
   class Replay {
-    constructor(run) {
+    /** `verdicts` (live): the server's verdict of each presentation (the class the
+     *  machine answered, right or not, R-units right, counts so far), shown as they
+     *  come: the page computes none of them. A replay of a file computes them. */
+    constructor(run, verdicts = null) {
       this.run = run;
+      this.verdicts = verdicts;
       this.nA = run.n_a_units;
       this.nR = run.n_r_units;
       this.pres = run.presentations;
@@ -127,8 +131,8 @@
         if ((i + 1) % SNAPSHOT_EVERY === 0) this.snapshots.push(w.slice());
         wrong += p.figure_correct ? 0 : 1;
         corrections += p.reinforced.filter(Boolean).length;
-        this.wrongUpTo.push(wrong);
-        this.correctionsUpTo.push(corrections);
+        this.wrongUpTo.push(verdicts ? verdicts[i].wrong_so_far : wrong);
+        this.correctionsUpTo.push(verdicts ? verdicts[i].corrections_so_far : corrections);
       });
       this.scale = scale || 1;
       const last = this.pres.length ? this.pres[this.pres.length - 1].end_t_s : 0;
@@ -194,7 +198,7 @@
       const decided = t >= this.decisionTime(i);
       const earlier = (arr) => (i > 0 ? arr[i - 1] : 0);
       const frame = { i, decided,
-        mistakes: earlier(this.wrongUpTo) + (decided && !p.figure_correct ? 1 : 0),
+        mistakes: decided ? this.wrongUpTo[i] : earlier(this.wrongUpTo),
         corrections: decided ? this.correctionsUpTo[i] : earlier(this.correctionsUpTo) };
       if (t >= p.end_t_s) return Object.assign(frame, { step: i, phase: "done", weights: after, moving: [] });
       frame.step = i - 1;
@@ -215,7 +219,24 @@
 
     /** The class the machine answered: the code nearest (Hamming) to the R-units'
      *  response; ties go to the code that agrees best with the scores (as MarkI does). */
+    /** Whether presentation i was read right. */
+    right(i) { return this.verdicts ? this.verdicts[i].right : this.pres[i].figure_correct; }
+
+    /** How many R-units answered presentation i as its class's code says. */
+    unitsRight(i) {
+      if (this.verdicts) return this.verdicts[i].r_units_right;
+      const p = this.pres[i];
+      return p.response.filter((v, r) => v === p.target[r]).length;
+    }
+
+    /** The class presentation i was answered as, in words. */
+    answerText(i) {
+      const a = this.decoded(i);
+      return a === null ? "no class (it has been taught none yet)" : `“${this.run.classes[a]}”`;
+    }
+
     decoded(i) {
+      if (this.verdicts) return this.verdicts[i].answer; // null: it knew no class yet
       const { response, scores } = this.pres[i];
       let best = 0, bestDist = Infinity, bestAgree = -Infinity;
       this.run.codes.forEach((code, c) => {
@@ -381,13 +402,15 @@
     /* loading */
 
     /** Show `run` from its start; `live`: a session under way (may be empty), shown
-     *  with the R-unit chosen before. */
-    load(run, live = false) {
+     *  with the R-unit chosen before; `view` (live): the server's header and verdicts,
+     *  shown as they are. */
+    load(run, live = false, view = null) {
       this.pause();
       const problems = checkRun(run, live);
       if (problems.length) return this.fail(problems.join("\n"));
       this.error = null;
-      this.replay = new Replay(run);
+      this.view = view;
+      this.replay = new Replay(run, view ? view.verdicts : null);
       this.t = 0;
       if (!live || this.unit >= this.replay.nR) this.unit = 0;
       $("error").hidden = true;
@@ -414,6 +437,7 @@
     }
 
     summaryText() {
+      if (this.view) return this.view.header;
       const run = this.replay.run, n = run.presentations.length;
       const classes = run.classes.length <= 10 ? run.classes.join(", ")
         : `${run.classes.slice(0, 3).join(", ")} … ${run.classes[run.classes.length - 1]}`;
@@ -651,9 +675,9 @@
         verdict.className = "verdict";
         return;
       }
-      const said = `“${replay.run.classes[replay.decoded(frame.i)]}”`;
-      verdict.textContent = `Machine says ${said}: ${p.figure_correct ? "✓ right" : "✗ wrong"}`;
-      verdict.className = `verdict ${p.figure_correct ? "right" : "wrong"}`;
+      const right = replay.right(frame.i);
+      verdict.textContent = `Machine says ${replay.answerText(frame.i)}: ${right ? "✓ right" : "✗ wrong"}`;
+      verdict.className = `verdict ${right ? "right" : "wrong"}`;
     }
 
     renderKnobs(frame) {
@@ -686,9 +710,8 @@
       let text = `Presentation ${frame.i + 1} of ${n}: figure ${p.figure + 1}, class ` +
         `“${run.classes[p.label]}”; ${p.active_a.length} A-units fired. `;
       if (!frame.decided) return `${text}The R-units are answering.`;
-      const rightUnits = p.response.filter((v, r) => v === p.target[r]).length;
-      text += `The machine answered “${run.classes[replay.decoded(frame.i)]}”: ` +
-        `${p.figure_correct ? "right" : "wrong"} (${rightUnits} of ${replay.nR} R-units right). `;
+      text += `The machine answered ${replay.answerText(frame.i)}: ` +
+        `${replay.right(frame.i) ? "right" : "wrong"} (${replay.unitsRight(frame.i)} of ${replay.nR} R-units right). `;
       if (frame.phase === "motors") text += `Motors turning ${p.changes.length} potentiometers. `;
       else if (p.changes.length) {
         text += `Motors stopped: ${p.changes.length} potentiometers moved` +
@@ -725,7 +748,7 @@
   });
   window.markoneConsole = {
     state: () => app.state(),
-    load: (run, live) => app.load(run, live),
+    load: (run, live, view) => app.load(run, live, view),
     onRender: (hook) => app.hooks.push(hook),
     options: () => options,
     aUnitColumns,
@@ -755,7 +778,7 @@
     return;
   }
   if (options.live) {
-    app.load(run, true);
+    app.load(run, true, options.live.view || null); // the server's verdicts and header
   } else if (run === undefined) {
     app.fail("No run is embedded in this page. Open a run JSON file below, or " +
       HOW_TO.charAt(0).toLowerCase() + HOW_TO.slice(1));

@@ -20,6 +20,7 @@
   const $ = (id) => document.getElementById(id);
 
   let run = JSON.parse($("markone-run").textContent);
+  let view = live.view; // the server's header and verdicts: the page computes none
   const [rows, cols] = run.retina_shape;
   const nA = run.n_a_units;
   const easel = new Float64Array(rows * cols);
@@ -67,17 +68,18 @@
   /** The run after an answer that sent only what came after `state.since`
    *  presentations (and `state.figures_from` figures); the rest stays as it was. */
   function merge(state) {
-    if (state.since === undefined) return state.run;
-    return Object.assign({}, run, state.run, {
+    if (state.since === undefined) return [state.run, state.view];
+    return [Object.assign({}, run, state.run, {
       presentations: run.presentations.slice(0, state.since).concat(state.run.presentations),
       figures: run.figures.slice(0, state.figures_from).concat(state.run.figures),
-    });
+    }), { header: state.view.header,
+      verdicts: view.verdicts.slice(0, state.since).concat(state.view.verdicts) }];
   }
 
   function show(state, from) {
-    run = merge(state);
+    [run, view] = merge(state);
     pending = state.pending;
-    mc.load(run, true);
+    mc.load(run, true, view);
     const n = run.presentations.length;
     if (n && from) {
       const p = run.presentations[n - 1];
@@ -103,7 +105,7 @@
     return act("/api/present", { image: Array.from(easel), label, reinforce: trainer },
       "present", () => {
         const p = run.presentations[run.presentations.length - 1];
-        const answer = p.figure_correct ? "right" : "wrong";
+        const answer = view.verdicts[view.verdicts.length - 1].right ? "right" : "wrong";
         return trainer ? `Presented as “${label}”: the machine was ${answer}; the trainer reinforced.`
           : `Presented as “${label}”: the machine was ${answer}. Press Reinforce (R) to train, or present the next figure.`;
       });

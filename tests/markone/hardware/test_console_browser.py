@@ -259,6 +259,67 @@ def test_another_site_cannot_drive_the_console(browser, console, tmp_path):
     assert not console.out.exists()
 
 
+def agrees_with_the_server(page, console):
+    """The page's verdict, counters and header are the server's view of the session
+    (one source of truth); returns that view's last verdict."""
+    state = console.state()
+    view, run = state["view"], state["run"]
+    last = view["verdicts"][-1]
+    word = "✓ right" if last["right"] else "✗ wrong"
+    answer = ("no class (it has been taught none yet)" if last["answer"] is None
+              else f"“{run['classes'][last['answer']]}”")
+    assert page.inner_text("#verdict") == f"Machine says {answer}: {word}"
+    assert page.inner_text("#summary") == view["header"]
+    assert page.get_attribute("#mistakes", "data-value") == str(last["wrong_so_far"])
+    assert page.get_attribute("#corrections", "data-value") == \
+        str(last["corrections_so_far"])
+    narration = page.inner_text("#narration")
+    assert (f"answered {answer}: {word[2:]} ({last['r_units_right']} of 8 R-units right)"
+            in narration), narration
+    assert f"Figures wrong so far: {last['wrong_so_far']}." in narration
+    assert page.evaluate("window.markoneConsole.state().answer") == last["answer"]
+    # and the run the machine saves says the same
+    assert console.session.run().errors_per_epoch == (last["wrong_so_far"],)
+    return last
+
+
+def test_a_class_the_machine_has_not_seen_yet(page, console):
+    """Issue 37: a new letter was "right (0 of 8 R-units right)", then 24 knobs
+    turned while "Figures wrong so far: 0" and the header read "0 classes ()". The
+    verdict, the counters and the header now all come from the server's view."""
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/" in r.url else None)
+    page.goto(console.url)
+    assert page.inner_text("#summary").startswith("0 presentations · no class yet · ")
+    page.select_option("#live-pick", "T")
+    page.click("#live-present")
+    settled(page)
+    first = agrees_with_the_server(page, console)
+    assert (first["answer"], first["right"], first["r_units_right"]) == (None, False, 0)
+    assert page.inner_text("#summary").startswith("1 presentation · 1 class (T) · ")
+    assert "the machine was wrong" in live(page)["message"]
+
+    page.click("#live-reinforce")                # every R-unit erred: all are corrected
+    settled(page)
+    done = agrees_with_the_server(page, console)
+    turned = len(console.session.run().log[-1].changes)
+    assert turned > 0 and f"{turned} potentiometers moved" in page.inner_text("#narration")
+    assert (done["wrong_so_far"], done["corrections_so_far"]) == (1, 8)
+
+    page.select_option("#live-pick", "A")        # a second class, never taught either
+    page.click("#live-present")
+    settled(page)
+    second = agrees_with_the_server(page, console)
+    assert (second["answer"], second["right"], second["wrong_so_far"]) == (0, False, 2)
+    assert page.inner_text("#summary").startswith("2 presentations · 2 classes (T, A) · ")
+    assert page.inner_text("#verdict") == "Machine says “T”: ✗ wrong"
+
+    page.reload()                                # a page loaded anew shows the same
+    settled(page)
+    agrees_with_the_server(page, console)
+    assert asked and all("?since=" in url for url in asked)   # the page asks incrementally
+
+
 def evil_site(html):
     """A web server of another origin (another port of 127.0.0.1) serving ``html``
     at / and a plain page of its own elsewhere; returns it running and its address."""
