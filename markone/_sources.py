@@ -61,10 +61,11 @@ class Source:
 _ENTRIES = (
     Source("Bishop2006",
            "C. M. Bishop, *Pattern Recognition and Machine Learning*, Springer (2006), "
-           "§4.1.7 and Fig. 4.8",
+           "§1.1 and Fig. 1.6, §4.1.7 and Fig. 4.8",
            NOT_FOUND,
            "the Mark I's 20 x 20 photocell retina, the random plugboard, the "
-           "motor-driven potentiometers; XOR as the classic non-separable example",
+           "motor-driven potentiometers; XOR as the classic non-separable example; "
+           "a model fitted to fewer training examples over-fits more (§1.1, Fig. 1.6)",
            "a secondary source (a textbook)"),
     Source("Nagy2011",
            "G. Nagy (2011), on Rosenblatt's perceptron machines",

@@ -43,7 +43,7 @@ FAULT_RATES = {
 _RATE_FLAGS = {"drift_sd": "--drift", "noise_sd": "--sum-noise"}
 
 FAULT_FILE_EXAMPLE = ('{"seed": 0, "faults": [{"kind": "CutWire", "a_unit": 3, '
-                      '"s_unit": 17}, {"kind": "PhotocellStuck", "cell": 42, "value": 1}]}')
+                      '"s_unit": 38}, {"kind": "PhotocellStuck", "cell": 42, "value": 1}]}')
 
 
 def parse_setting(text: str, option: str = "--set") -> tuple[str, Any]:
@@ -158,7 +158,9 @@ def add_fault_options(p: argparse.ArgumentParser) -> None:
                    "seconds (default 0: broken from the start)")
     g.add_argument("--faults", default=None, metavar="PLAN.json", dest="fault_plan",
                    help="break exactly these parts: a JSON fault plan, e.g. "
-                   f"{FAULT_FILE_EXAMPLE.replace('%', '%%')} (kinds: PhotocellStuck "
+                   f"{FAULT_FILE_EXAMPLE.replace('%', '%%')} (a wire of the plugboard "
+                   "of --seed 0; a CutWire names a wire of the machine's own plugboard, "
+                   "which --seed draws; kinds: PhotocellStuck "
                    "cell value, CutWire a_unit s_unit, AUnitStuck a_unit value, "
                    "MotorStopped r_unit a_unit, PotentiometerDrift sd, NoisySum sd; "
                    "each with an optional at_s)")

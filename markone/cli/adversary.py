@@ -51,8 +51,8 @@ EXAMPLES = """\
   markone adversary exhaustive small.csv --out worst.json    true maximum (integers)
   markone adversary lattice --seed 1 --out lattice.json      a small-margin family
   markone adversary suite --out suite/                       the conformance suite
-  markone adversary check suite/ --impl mypkg.perc:run       test your perceptron
-  markone adversary check suite/ --cmd "node perceptron.js"  ... in any language"""
+  markone adversary check suite/ --impl examples/perceptron.py:fit   test yours
+  markone adversary check suite/ --cmd "node examples/perceptron.js"  in any language"""
 
 
 def case_document(a: AdversarialOrder, name: str) -> JSONDict:
@@ -303,7 +303,8 @@ def register(subparsers: Any) -> ArgumentParser:
         q = add_command(sub, method, help=f"worst stream on a data file: {what}",
                         description="The stream is replayed by the core to count "
                         "mistakes; the result is checked against Novikoff's bound.",
-                        example=f"markone adversary {method} data.csv --out case.json",
+                        example=f"markone adversary {method} "
+                        f"{'data' if method == 'greedy' else 'small'}.csv --out case.json",
                         func=_search(method),
                         exits=JOB_EXITS if method == "greedy" else SEARCH_EXITS)
         data_options(q)
@@ -358,7 +359,7 @@ def register(subparsers: Any) -> ArgumentParser:
                     "a function is f(problem) -> answer or f(X, y, order) -> (w, "
                     "mistakes). --cmd runs a program: the problem as JSON on stdin, the "
                     "answer as JSON on stdout.",
-                    example="markone adversary check suite/ --cmd \"node perceptron.js\"",
+                    example="markone adversary check suite/ --cmd \"node examples/perceptron.js\"",
                     func=_check, exits={EXIT_OK: "every case passes",
                                         EXIT_NO: "some case fails"})
     c.add_argument("target", metavar="DIR_OR_CASE",

@@ -24,7 +24,7 @@ from markone.cli import add_command, nonnegative_int, output_folder
 from markone.cli._commands import purpose
 from markone.cli._errors import JOB_EXITS
 
-__all__ = ["register", "run_demo"]
+__all__ = ["register", "run_demo", "generalisation_note"]
 
 
 def register(sub: Any) -> None:
@@ -34,7 +34,8 @@ def register(sub: Any) -> None:
         description="Writes figures, a certificate, the machine run, a browser replay "
         "and index.html to the output folder, and prints a summary. Takes well under a "
         "minute.",
-        example="markone demo --out markone-demo && open markone-demo/index.html",
+        example="markone demo --out markone-demo   then open markone-demo/index.html in "
+        "a browser",
         func=_main, exits=JOB_EXITS,
     )
     p.add_argument("--out", type=output_folder, default="markone-demo",
@@ -204,7 +205,7 @@ def _machine_section(rep, seed):
         f"The machine saw {plural(n, 'figure')} of {len(info['chars'])} letters for "
         f"{plural(info['epochs'], 'pass', 'passes')} without reading all of them right.",
         f"On {plural(n, 'new figure')}, placed afresh in front of the camera, it misread "
-        f"{misread} of {n}.",
+        f"{misread} of {n}." + generalisation_note(info),
         f"At the motor speed the emulator assumes, this training would have taken "
         f"{format_minutes(info['sim_time_s'])} of motors turning "
         f"({plural(info['presentations'], 'figure')} shown).",
@@ -215,6 +216,32 @@ def _machine_section(rep, seed):
              "run_json": run_path.name}  # relative to the output folder
     return {**{k: v for k, v in info.items() if k not in ("summary_lines", "report")},
             **names}
+
+
+def generalisation_note(info: JSONDict) -> str:
+    """Why the letters run read new figures worse than its training figures, in one
+    sentence (with a leading space), from that run's numbers (``n_figures``,
+    ``chars``, ``train_accuracy``, ``test_accuracy`` of
+    :func:`markone.hardware.demo.letters_demo`); '' when there is no such gap.
+
+    >>> generalisation_note({"n_figures": 20, "chars": "ABCD", "train_accuracy": 1.0,
+    ...                      "test_accuracy": 0.6})[:66]
+    ' It read all 20 training figures right but only 12 of the new ones'
+    >>> generalisation_note({"n_figures": 20, "chars": "ABCD", "train_accuracy": 1.0,
+    ...                      "test_accuracy": 1.0})
+    ''
+    """
+    n, letters = info["n_figures"], len(info["chars"])
+    right = round(info["test_accuracy"] * n)
+    if right == n or info["train_accuracy"] <= info["test_accuracy"]:
+        return ""
+    trained = (f"read all {n} training figures right" if info["train_accuracy"] == 1
+               else f"read {round(info['train_accuracy'] * n)} of its {n} training "
+               "figures right")
+    return (f" It {trained} but only {right} of the new ones: it learned each letter "
+            f"from {n // letters} placed figures, few to learn where else the letter "
+            "may sit, and a learner given fewer examples generalises worse "
+            "[Bishop2006, §1.1].")
 
 
 def _separability_section(rep):

@@ -25,7 +25,8 @@ DEMO_EXAMPLES = """\
 TRAIN_EXAMPLES = """\
   markone machine train --chars ABC --out run.json --log
   markone machine train --chars ABCD --order shuffle --max-epochs 20
-  markone machine train --shapes 40 --topology source_sets --rule gamma --out run.json"""
+  markone machine train --shapes 40 --rule gamma --out run.json
+  markone machine train --shapes 40 --topology source_sets   exits 1: no clean pass in 50"""
 
 
 def _demo(args):
@@ -231,11 +232,11 @@ def _console(args):
                            "for this retina with --set theta=N.")
     session = LiveSession(MarkI(params, seed=args.seed))
     with ConsoleServer(session, args.out, host=args.host, port=args.port) as server:
-        print(f"Mark I console, live: {server.url}", flush=True)
-        print(f"Save writes {server.out}; Ctrl-C stops the console.", flush=True)
-        if not args.no_browser:
-            webbrowser.open(server.url)
-        try:
+        try:   # from the first line on: a Ctrl-C as soon as it shows is a stop too
+            print(f"Mark I console, live: {server.url}", flush=True)
+            print(f"Save writes {server.out}; Ctrl-C stops the console.", flush=True)
+            if not args.no_browser:
+                webbrowser.open(server.url)
             server.serve_forever()
         except KeyboardInterrupt:
             why = "Ctrl-C"
@@ -355,15 +356,15 @@ def register(subparsers: Any) -> ArgumentParser:
                     "mistakes per pass, final weights, timing",
                     description="Reads a run saved by `markone machine train --out` or "
                     "the demo (machine-run.json); a file that is not one is refused "
-                    "(exit 2).", example="markone machine show machine-demo/"
-                    "machine-run.json", func=_show, exits=JOB_EXITS)
+                    "(exit 2).", example="markone machine show run.json", func=_show,
+                    exits=JOB_EXITS)
     w.add_argument("run", metavar="RUN.json", help="a saved Mark I run")
 
     y = add_command(sub, "replay", help="write a browser replay of a saved run",
                     description="A self-contained HTML page: figures appear, motors "
                     "turn the weights.",
-                    example="markone machine replay machine-demo/machine-run.json "
-                    "--html replay.html", func=_replay, exits=JOB_EXITS)
+                    example="markone machine replay run.json --html replay.html",
+                    func=_replay, exits=JOB_EXITS)
     y.add_argument("run", help="a run saved by `markone machine train --log --out` or "
                    "the demo (machine-run.json)")
     y.add_argument("--html", type=output_file, required=True, help="the page to write")

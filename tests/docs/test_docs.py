@@ -30,15 +30,14 @@ from pathlib import Path
 import pytest
 
 from markone.cli import build_parser
+from _examples import FENCE, SHELL, doc_examples, fenced_blocks, shell_commands
+from _examples import help_examples as command_examples
 from _paths import ROOT
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
 MARKDOWN = [ROOT / "README.md", *PAGES]
 
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<lang>[^\n`]*)\n"
-                   r"(?P<body>.*?)^(?P=indent)(?P=fence)[ \t]*$", re.M | re.S)
-SHELL = {"bash", "console", "sh", "shell", "shell-session"}
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?(?P<target>[^)\s>]+)>?"
                   r"(?:\s+\"[^\"]*\")?\s*\)")
 HTML_LINK = re.compile(r"<(?:img|a|source)\b[^>]*?\b(?:src|href)=\"(?P<target>[^\"]+)\"")
@@ -58,54 +57,6 @@ def _rel(path):
     return path.relative_to(ROOT).as_posix()
 
 
-def fenced_blocks(text):
-    """``(language, body, line number)`` of every fenced code block of ``text``."""
-    for m in FENCE.finditer(text):
-        lang = m.group("lang").strip().split()[0].lower() if m.group("lang").strip() else ""
-        yield lang, m.group("body"), text.count("\n", 0, m.start()) + 1
-
-
-def shell_commands(body):
-    """The ``markone`` invocations in a shell block, each as a list of arguments.
-
-    Handles ``$ `` prompts, ``\\`` continuations, comments and command lists
-    (``&&``, ``||``, ``;``, ``|``); lines that do not start a command (output) are
-    skipped.
-    """
-    lines, joined = [], ""
-    for raw in body.splitlines():
-        line = raw.rstrip()
-        if joined:
-            line = joined + " " + line.lstrip()
-            joined = ""
-        if line.endswith("\\"):
-            joined = line[:-1]
-            continue
-        lines.append(line)
-    prompted = any(line.lstrip().startswith("$ ") for line in lines)
-    commands = []
-    for line in lines:
-        stripped = line.strip()
-        if prompted and not stripped.startswith("$ "):
-            continue  # a console block: lines without a prompt are output
-        stripped = stripped.removeprefix("$ ").strip()
-        if not re.match(r"^(markone|pip|python|cd|open|mkdocs|[A-Za-z_]+=)", stripped):
-            continue  # output, or a command that does not concern us
-        lexer = shlex.shlex(stripped, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        segment = []
-        for token in [*lexer, ";"]:
-            if token in {"&&", "||", ";", "|", "&"}:
-                while segment and re.match(r"^[A-Za-z_]\w*=", segment[0]):
-                    segment.pop(0)  # VAR=value before the command
-                if segment and segment[0] == "markone":
-                    commands.append(segment[1:])
-                segment = []
-            else:
-                segment.append(token)
-    return commands
-
-
 def parse_error(parser, argv):
     """None when ``markone ARGV`` parses; else argparse's message."""
     err = io.StringIO()
@@ -120,24 +71,15 @@ def parse_error(parser, argv):
 
 def documented_commands():
     """``(where, argv)`` for every ``markone`` command of the README and the docs."""
-    found = []
-    for path in MARKDOWN:
-        for lang, body, line in fenced_blocks(path.read_text(encoding="utf-8")):
-            if lang in SHELL:
-                found += [(f"{_rel(path)}:{line}", argv) for argv in shell_commands(body)]
-    return found
+    return [(line.where, argv) for example in doc_examples() for line in example.lines
+            for argv in shell_commands(line.text)]
 
 
 def help_examples():
     """``(command, argv)`` for every example in the ``--help`` epilogs of the CLI."""
-    found = []
-    for path, _, sub in HOOKS.iter_commands(build_parser()):
-        epilog = sub.epilog or ""
-        for line in epilog.splitlines():
-            text = re.split(r"\s{2,}", line.strip())[0]   # drop the explanation
-            if text.startswith(("markone ", "$ markone ")):
-                found += [(" ".join(path), argv) for argv in shell_commands(text)]
-    return found
+    return [(example.where.strip("`").removesuffix(" --help"), argv)
+            for example in command_examples() for line in example.lines
+            for argv in shell_commands(line.text)]
 
 
 def relative_links(path):

@@ -146,3 +146,55 @@ def test_the_page_shows_figures_whole_and_readable(demo, browser, viewport, text
     assert page.evaluate("document.images.length") >= 8
     assert figure_display_problems(page, text_share=text_share) == []
     page.close()
+
+
+def test_a_weak_result_on_new_figures_is_explained_from_the_run(demo):
+    # issue 37: "misread 8 of 20" new figures, with no word on why. The reason printed
+    # is derived from this run's numbers and cites the bibliography.
+    from markone.cli.demo import generalisation_note
+
+    _, s, printed = demo
+    m = s["machine"]
+    n, right = m["n_figures"], round(m["test_accuracy"] * m["n_figures"])
+    note = generalisation_note(m)
+    assert (note != "") == (right < n and m["train_accuracy"] > m["test_accuracy"])
+    assert " ".join(note.split()) in " ".join(printed.split())
+    if note:
+        assert f"only {right} of the new ones" in note
+        assert f"from {n // len(m['chars'])} placed figures" in note
+
+
+@pytest.mark.parametrize(("train", "test", "said"), [
+    (1.0, 0.6, "It read all 20 training figures right but only 12 of the new ones"),
+    (0.9, 0.6, "It read 18 of its 20 training figures right but only 12 of the new"),
+    (1.0, 1.0, None), (0.5, 0.5, None), (0.5, 0.9, None)])
+def test_generalisation_note_says_what_was_measured(train, test, said):
+    from markone._sources import cited_keys
+    from markone.cli.demo import generalisation_note
+
+    note = generalisation_note({"n_figures": 20, "chars": "ABCD", "train_accuracy": train,
+                                "test_accuracy": test})
+    if said is None:
+        assert note == ""
+    else:
+        assert note.startswith(" " + said) and "from 5 placed figures" in note
+        assert cited_keys(note) == ["Bishop2006"]
+
+
+def test_getting_started_describes_what_the_demo_prints(demo):
+    # the page said the tour prints each response unit's mistakes and the end stops'
+    # blocked moves; it prints neither (`markone machine demo letters` does)
+    from _paths import ROOT
+
+    _, _, printed = demo
+    page = (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    tour = page[page.index("**The Mark I learning letters**"):page.index("3. **")]
+    tour = " ".join(tour.split())
+    claims = {"accuracy on the training figures": r"training figure",
+              "placed afresh": r"placed afresh", "would have taken": r"would have taken",
+              "mistakes of each response unit, how many": r"\bR1 \d",
+              "how many weight moves the end stops blocked": r"end stops? blocked"}
+    printed = " ".join(printed.split())
+    for claim, shown in claims.items():
+        if claim in tour:
+            assert re.search(shown, printed), f"getting-started.md: the tour prints {claim!r}?"

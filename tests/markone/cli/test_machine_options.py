@@ -212,3 +212,21 @@ def test_a_fleet_says_how_its_machines_are_broken(capsys):
                  "--chars", "AB", "--dead-a-units", "0.5", "--seed", "3"]) == 0
     assert capsys.readouterr().out.splitlines()[1] == (
         "faults on every machine: dead_a_units=0.5 (drawn on each machine from --seed 3)")
+
+
+def test_the_fault_plan_of_the_help_breaks_a_default_machine(tmp_path, capsys):
+    # `machine train --help` shows this plan; its wire must exist on the plugboard of
+    # the default --seed (it named one that did not: exit 2, "no wire runs from ...")
+    from markone.cli._machine_options import FAULT_FILE_EXAMPLE
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(FAULT_FILE_EXAMPLE)
+    status = main(["machine", "train", "--chars", "AB", "--per-class", "1",
+                   "--max-epochs", "1", "--faults", str(plan)])
+    out = capsys.readouterr()
+    assert status in (0, 1), out.err
+    assert "wire (S-unit 38, A-unit 3) cut" in out.out
+    with pytest.raises(SystemExit):
+        main(["machine", "train", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert " ".join(FAULT_FILE_EXAMPLE.split()) in shown   # the plan tested is the one shown
