@@ -297,8 +297,9 @@ def add_command(sub: Any, name: str, *, help: str, description: str, example: st
     words; its help ends with them (:func:`markone.cli._errors.exit_line`). None: the
     command may end with any status of the table.
     """
-    examples = (f"example:\n  {example}" if "\n" not in example
-                else f"examples:\n{example}")
+    examples = (f"example:\n  {example}" if "\n" not in example else "examples:\n"
+                + "\n".join(line if line.startswith(" ") else "  " + line
+                             for line in example.splitlines()))
     p = sub.add_parser(
         name,
         help=help,

@@ -233,7 +233,8 @@ def register(subparsers: Any) -> ArgumentParser:
                     "every certificate file re-checked (its proof, as `markone verify "
                     "check` does, on the patterns of the machine it names). What "
                     "cannot be recomputed is listed as unchecked.",
-                    example="markone sim check yield --out results", func=_check,
+                    example="markone sim run yield --size small --out results\n"
+                    "markone sim check yield --out results", func=_check,
                     exits={EXIT_OK: "every value, log line and file holds",
                            EXIT_NO: "a value differs from its recomputation (named by "
                            "its JSON path), or a file does not hold"})

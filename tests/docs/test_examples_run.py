@@ -248,3 +248,15 @@ def test_no_page_states_a_case_count_the_code_does_not_check():
         rel = path.relative_to(ROOT).as_posix()
         if rel not in checked:
             assert not re.search(r"\b\d+ cases\b", text), f"{rel} states a number of cases"
+
+
+def test_help_examples_line_up():
+    # `markone sim list --help` showed its first example at column 0, the next at 2
+    from _examples import _iter_commands
+
+    for path, _, parser in _iter_commands():
+        head, _, rest = (parser.epilog or "").partition(":\n")
+        examples = rest.split("\n\n")[0].splitlines()
+        starts = [line for line in examples if line.lstrip().startswith("markone ")]
+        assert starts and all(line.startswith("  markone ") for line in starts), (
+            " ".join(path), examples)
