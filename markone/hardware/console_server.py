@@ -476,6 +476,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         super().end_headers()
 
     def _answer(self, method: str) -> None:
+        length = self.headers.get("Content-Length") or "0"
+        self._unread = int(length) if length.isdigit() else 0   # until the body is read
         console = self.server.console
         url = urlsplit(self.path)
         public = method == "GET" and url.path in ("/", "/index.html", "/favicon.ico")
@@ -506,10 +508,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         except ValueError:
             raise _Refused(411, "the request needs a Content-Length") from None
         if not 0 <= length <= MAX_BODY:
-            self._drain = length
             raise _Refused(413, f"the request body is over {MAX_BODY} bytes")
         try:
             raw = self.rfile.read(length)
+            self._unread = 0
         except TimeoutError:
             raise _Refused(408, f"the request took over {self.server.timeout_s:g} s to "
                                 "arrive; send it whole at once") from None
@@ -526,12 +528,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         self.wfile.write(data)
-        self._discard(getattr(self, "_drain", 0))
+        self._discard(self._unread)
 
     def _discard(self, length):
-        """Read and drop up to ``length`` bytes of a refused body (at most
-        :data:`DRAIN`, within the connection's time), so that the client, which
-        sends it before it reads, gets the answer rather than a reset."""
+        """Read and drop up to ``length`` bytes of a body left unread (a request
+        refused before its body was read; at most :data:`DRAIN`, within the
+        connection's time), so that the client, which sends it before it reads, gets
+        the answer rather than a reset."""
         left = min(length, DRAIN)
         try:
             if left > 0:   # the answer is whole: a client reading to the end stops

@@ -145,6 +145,22 @@ def test_a_huge_body_gets_a_clear_error_not_a_reset(console, size):
         f"the request body is over {MAX_BODY} bytes")
 
 
+@pytest.mark.parametrize("headers, status", [
+    ({}, 403), ({"X-Markone-Token": "guess"}, 403),
+    ({"X-Markone-Token": "TOKEN", "Origin": "http://evil.example"}, 403),
+    ({"X-Markone-Token": "TOKEN", "Content-Type": "text/plain"}, 415)])
+def test_a_refused_request_with_a_body_gets_its_answer(console, headers, status):
+    """Refused before its 600 kB body is read: the answer still arrives whole."""
+    conn = http.client.HTTPConnection("127.0.0.1", console.port, timeout=30)
+    conn.request("POST", "/api/present", body=b" " * 600_000, headers={
+        "Host": f"127.0.0.1:{console.port}", "Content-Type": "application/json",
+        **{k: console.token if v == "TOKEN" else v for k, v in headers.items()}})
+    resp = conn.getresponse()
+    answer = json.loads(resp.read())
+    conn.close()
+    assert resp.status == status and answer["error"]
+
+
 def test_a_body_announced_huge_is_refused_before_it_is_read(console):
     data = request(console, "POST", "/api/present", b"{}", [token(console)]).replace(
         b"Content-Length: 2", b"Content-Length: 1000000000000")
