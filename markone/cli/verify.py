@@ -128,15 +128,7 @@ def _check(args):
 
     limits = ReadLimits(max_bytes=args.max_bytes, max_number_chars=args.max_number_chars,
                         max_exponent=args.max_exponent, max_depth=args.max_depth)
-    kernel = None
-    if args.kernel == "coq":  # the checker extracted from the Coq proofs (verify/coq)
-        from verify.coq import CoqUnavailable, build, check_with_coq
-        try:
-            built = build()
-        except CoqUnavailable as exc:
-            raise CommandError(f"--kernel coq: {exc}") from None
-
-        kernel = functools.partial(check_with_coq, built=built)
+    kernel, undecided = _kernel(args)
     try:
         claim = check_certificate_file(args.cert, limits=limits, kernel=kernel)
     except CertificateUnreadable:
@@ -144,6 +136,9 @@ def _check(args):
     except CertificateError as exc:  # readable, but wrong: exit 1
         print(f"INVALID: {exc}")
         return EXIT_NO
+    except undecided as exc:  # the Coq checker's --budget or --timeout: exit 4
+        print(f"UNDECIDED: {exc}")
+        return EXIT_UNDECIDED
     doc = claim.fields
     src = doc.get("source") or {}
     again = _source_data_sha256(claim)
@@ -167,6 +162,27 @@ def _check(args):
           f"linearly separable ({plural(len(doc['data']['y']), 'example')}, "
           f"{'with' if claim.intercept else 'without'} intercept; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
     return 0
+
+
+def _kernel(args):
+    """``(kernel, the exception of an undecided check)`` of ``--kernel``: None for the
+    Python kernel, or the checker extracted from the Coq proofs (``verify/coq``) within
+    ``--budget`` and ``--timeout``, which only it has."""
+    if args.kernel != "coq":
+        given = [flag for flag, value in (("--budget", args.budget),
+                                          ("--timeout", args.timeout)) if value is not None]
+        if given:
+            raise CommandError(f"{given[0]} applies to --kernel coq only (the Python "
+                               "kernel has no budget or time limit); add --kernel coq or "
+                               f"drop {given[0]}.")
+        return None, ()
+    from verify.coq import CoqUnavailable, CoqUndecided, build, check_with_coq
+    try:
+        built = build()
+    except CoqUnavailable as exc:
+        raise CommandError(f"--kernel coq: {exc}") from None
+    return functools.partial(check_with_coq, built=built, budget=args.budget,
+                             timeout=args.timeout), CoqUndecided
 
 
 def register(subparsers: Any) -> Any:
@@ -228,12 +244,21 @@ def add_check(group: Any) -> ArgumentParser:
                     example="markone verify check cert.json", func=_check,
                     exits={EXIT_OK: "valid (whichever verdict it proves)",
                            EXIT_NO: "the certificate is wrong (a proof that fails, data "
-                           "that do not match their hash)"})
+                           "that do not match their hash)",
+                           EXIT_UNDECIDED: "--kernel coq did not decide within --budget "
+                           "or --timeout"})
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
     c.add_argument("--kernel", choices=("python", "coq"), default="python",
                    help="who checks the proof: the Python kernel "
                    "(verify/certificate/kernel.py), or the checker extracted from the "
                    "Coq proofs (verify/coq; needs Coq and OCaml, built once)")
+    c.add_argument("--budget", type=positive_int, default=None, metavar="WORDS",
+                   help="--kernel coq: give up (exit 4) after the checker allocates this "
+                   "many words (8 bytes), reading included: a count of its work, the "
+                   "same on every machine (default: no limit)")
+    c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="--kernel coq: give up (exit 4) after this long (default: no "
+                   "limit)")
     _limit_args(c)
     return c
 

@@ -21,10 +21,10 @@ import dataclasses
 
 from verify.coq.build import (CoqBuild, CoqUnavailable, build, missing_tools,
                               print_assumptions)
-from verify.coq.checker import certificate_text, check_with_coq
+from verify.coq.checker import CoqUndecided, certificate_text, check_with_coq
 
 __all__ = ["THEOREMS", "Theorem", "CoqBuild", "CoqUnavailable", "build", "missing_tools",
-           "print_assumptions", "certificate_text", "check_with_coq"]
+           "print_assumptions", "certificate_text", "check_with_coq", "CoqUndecided"]
 
 
 @dataclasses.dataclass(frozen=True)

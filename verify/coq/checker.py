@@ -9,7 +9,10 @@ proves that no ``w`` does (Gordan). ``Extraction.v`` extracts it to OCaml, and
 that kernel (``markone verify check --kernel coq CERT``).
 
 The text form (:func:`certificate_text`): labels -1/+1 (markone's rule,
-:func:`verify.certificate.labels_pm1`), every number exact as ``p`` or ``p/q``::
+:func:`verify.certificate.labels_pm1`), every number exact as ``p`` or ``p/q``, each
+integer in decimal, or in hexadecimal (``-0x1f``) beyond :data:`DECIMAL_BITS` bits (any
+size: linear time, and no Python limit on ``str(int)``); a certificate's indices in
+rising order (the checker walks the rows once)::
 
     markone-coq-certificate 1
     intercept 1
@@ -24,23 +27,41 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from typing import Any
+from typing import Any, Iterator
 
-from verify.certificate.kernel import (CertificateError, csr_lists, labels_pm1, number,
-                                       plain)
+from markone.errors import MarkoneError
+from verify.certificate.kernel import (CertificateError, csr_lists, decimal_int,
+                                       labels_pm1, number, plain)
 from verify.coq.build import CoqBuild, CoqUnavailable, build
 
-__all__ = ["certificate_text", "check_with_coq", "MAX_DENSE_ENTRIES"]
+__all__ = ["certificate_text", "check_with_coq", "CoqUndecided", "MAX_DENSE_ENTRIES",
+           "DECIMAL_BITS"]
 
 #: The text form writes every entry (dense rows); data with more entries are refused.
 MAX_DENSE_ENTRIES = 10**8
 
+#: Integers of more bits are written in hexadecimal (``str(int)`` is quadratic and
+#: refuses more than 4,300 digits; ``hex`` is linear and has no limit).
+DECIMAL_BITS = 4_000
+
+#: The checker's exit statuses: 0 VALID, 1 INVALID, 2 unreadable, 4 over its budget.
+_OVER_BUDGET = 4
+
+
+class CoqUndecided(MarkoneError, RuntimeError):
+    """The extracted checker did not decide within its budget of work or the time
+    limit (``markone verify check`` exits 4); the message says which."""
+
+
+def _int(n: int) -> str:
+    return str(n) if n.bit_length() <= DECIMAL_BITS else hex(n)
+
 
 def _text(v: Any, where: str) -> str:
-    if type(v) is int:
-        return str(v)
-    q = number(v, where)
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    q = v if type(v) is int else number(v, where)
+    if type(q) is int or q.denominator == 1:
+        return _int(int(q))
+    return f"{_int(q.numerator)}/{_int(q.denominator)}"
 
 
 def _dense_rows(X: Any) -> list[list[Any]]:
@@ -84,6 +105,12 @@ def certificate_text(X: Any, y: Any, claim: Any) -> str:
     witness 3 2 2 -1
     <BLANKLINE>
     """
+    return "".join(_lines(X, y, claim))
+
+
+def _lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
+    """The lines of :func:`certificate_text`, each ending in a newline (one per example:
+    a file of 10^8 entries is written without holding its text)."""
     if claim.separable is None:
         raise ValueError("the verdict is unknown (separable=None): nothing to check.")
     if claim.separable not in (True, False):
@@ -91,58 +118,89 @@ def certificate_text(X: Any, y: Any, claim: Any) -> str:
     rows, signs = _dense_rows(X), labels_pm1(y)
     if len(rows) != len(signs):
         raise ValueError(f"X has {len(rows)} samples but y has {len(signs)}.")
-    lines = ["markone-coq-certificate 1", f"intercept {int(bool(claim.intercept))}",
-             f"examples {len(rows)} {len(rows[0])}"]
-    lines += [" ".join([str(s), *(_text(v, f"X[{i}, {j}]") for j, v in enumerate(row))])
-              for i, (s, row) in enumerate(zip(signs, rows))]
+    proof = _proof_line(claim)  # before the data: its errors cost nothing
+    yield (f"markone-coq-certificate 1\nintercept {int(bool(claim.intercept))}\n"
+           f"examples {len(rows)} {len(rows[0])}\n")
+    for i, (s, row) in enumerate(zip(signs, rows)):
+        yield " ".join([str(s), *(_text(v, f"X[{i}, {j}]") for j, v in enumerate(row))]) \
+            + "\n"
+    yield proof
+
+
+def _proof_line(claim: Any) -> str:
+    """``witness M ...`` or ``certificate K I L ...`` (indices rising), with its newline."""
     if claim.separable:
         w = claim.witness
         w = list(w) if hasattr(w, "__len__") and not isinstance(w, (str, bytes, dict)) \
             else []
-        lines.append(" ".join(["witness", str(len(w)),
-                               *(_text(v, "the witness") for v in w)]))
-    else:
-        cert = dict(claim.certificate or {})
-        words = ["certificate", str(len(cert))]
-        for key, lam in cert.items():
-            index = int(key) if type(key) is int or (isinstance(key, str) and
-                                                      key.isdigit()) else -1
-            if index < 0:
-                raise CertificateError(f"the certificate names example {key!r:.60}, "
-                                       "which is not an index.")
-            words += [str(index), _text(lam, "a certificate weight")]
-        lines.append(" ".join(words))
-    return "\n".join(lines) + "\n"
+        return " ".join(["witness", str(len(w)), *(_text(v, "the witness") for v in w)]) \
+            + "\n"
+    weights = []  # an index twice stays twice: the checker refuses it, as the kernel
+    for key, lam in dict(claim.certificate or {}).items():
+        index = int(key) if type(key) is int else decimal_int(key) \
+            if isinstance(key, str) and key.isascii() and key.isdigit() else -1
+        if index < 0:
+            raise CertificateError(f"the certificate names example {key!r:.60}, "
+                                   "which is not an index.")
+        weights.append((index, _text(lam, "a certificate weight")))
+    words = ["certificate", str(len(weights))]
+    for index, lam in sorted(weights, key=lambda pair: pair[0]):
+        words += [_int(index), lam]
+    return " ".join(words) + "\n"
 
 
-def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None) -> bool:
+def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
+                   budget: int | None = None, timeout: float | None = None) -> bool:
     """Check a witness or certificate with the checker extracted from the Coq proofs.
 
     True when it holds; else :class:`~verify.certificate.CertificateError`. ``built``
     defaults to :func:`verify.coq.build.build` (compiled once, then cached).
 
+    Parameters
+    ----------
+    budget : int, optional
+        At most this many words (8 bytes) allocated by the checker, reading included: a
+        count of its work, the same for the same input on every machine. Default: no
+        limit.
+    timeout : float, optional
+        Seconds of wall-clock time before the checker is stopped. Default: no limit.
+
     Raises
     ------
+    CoqUndecided
+        When the check needs more than ``budget`` or ``timeout`` (nothing is decided).
     CoqUnavailable
         When Coq or OCaml is missing (the message says what to install).
     """
-    text = certificate_text(X, y, claim)
+    lines = _lines(X, y, claim)
     built = build() if built is None else built
     fd, path = tempfile.mkstemp(prefix="markone-coq-", suffix=".txt")
+    budget_args = [] if budget is None else ["--budget", str(int(budget))]
+    env = {k: v for k, v in os.environ.items() if k != "OCAMLRUNPARAM"}  # GC: the count
     try:
         with os.fdopen(fd, "w") as out:
-            out.write(text)
-        done = subprocess.run([str(built.executable), path], capture_output=True,
-                              text=True, check=False)
+            out.writelines(lines)
+        done = subprocess.run([str(built.executable), *budget_args, path],
+                              capture_output=True, text=True, check=False, env=env,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:  # the child is killed and waited for
+        raise CoqUndecided(f"the checker extracted from the Coq proofs did not decide "
+                           f"within --timeout {timeout:g} s.") from None
     finally:
         os.unlink(path)
+    return _verdict(done, claim, budget)
+
+
+def _verdict(done: subprocess.CompletedProcess, claim: Any, budget: int | None) -> bool:
     if done.returncode == 0 and done.stdout.strip() == "VALID":
         return True
     if done.returncode == 1 and done.stdout.strip() == "INVALID":
         what = "witness" if claim.separable else "certificate"
         raise CertificateError(f"the checker extracted from the Coq proofs "
                                f"(verify/coq/Checker.v) refutes the {what}.")
+    if done.returncode == _OVER_BUDGET:
+        raise CoqUndecided(f"the checker extracted from the Coq proofs did not decide "
+                           f"within --budget {budget:,} words of work; raise it.")
     raise CoqUnavailable(f"the extracted checker failed (exit {done.returncode}): "
                          f"{(done.stderr or done.stdout).strip()[:500]}; this is a bug "
                          "in markone.")
-

@@ -1,44 +1,92 @@
 (* The command line around the extracted checker (checker.ml, from Checker.v).
-   Reads a certificate in markone's text form (written by verify.coq.text) and prints
-   VALID (exit 0) or INVALID (exit 1); input it cannot read: a message, exit 2.
-   This file only parses; the decision is Checker.check's, proved in Checker.v.
+   Reads a certificate in markone's text form (written by verify.coq.certificate_text)
+   and prints VALID (exit 0) or INVALID (exit 1); input it cannot read: a message, exit
+   2; a check that needs more work than --budget WORDS: a message, exit 4; anything
+   else (out of memory): a message, exit 3. This file only parses and counts; the
+   decision is Checker.check's, proved in Checker.v.
 
      markone-coq-certificate 1
      intercept 0|1
      examples N D
-     Y X_1 ... X_D                      (N lines; numbers are P or P/Q)
+     Y X_1 ... X_D                      (N lines)
      witness M W_1 ... W_M              or
-     certificate K  I_1 L_1 ... I_K L_K *)
+     certificate K  I_1 L_1 ... I_K L_K   (indices rising: Checker.check's walk)
+
+   A number is P or P/Q, each an integer in decimal or hexadecimal ("-0x1f"), of any
+   size. A count is at most OCaml's max_int; an index over it is read as max_int, which
+   names no example (no list is that long), as the index it stands for.
+
+   Every loop here is a tail call or a for loop, and so is every recursion of the
+   extracted checker (Checker.v): 10^8 entries need no deeper stack than 10.
+
+   The budget counts the words (8 bytes) the program allocates, reading included: the
+   same count for the same input on every machine. It is compared at every minor
+   collection of OCaml's GC (every 256k words), so a check stops within 256k words of
+   its budget, at the same point every time. *)
 
 exception Bad of string
 
 let bad fmt = Printf.ksprintf (fun s -> raise (Bad s)) fmt
 
-let token ic = Scanf.bscanf ic " %s" (fun s -> if s = "" then bad "the file ends early" else s)
+(* ---- tokens: runs of characters between blanks ---- *)
+
+let buf = Buffer.create 64
+
+let is_blank c = c = ' ' || c = '\n' || c = '\t' || c = '\r'
+
+(* The next token, or "" at the end of the file. *)
+let token_or_end ic =
+  Buffer.clear buf;
+  let rec skip () = match input_char ic with
+    | c when is_blank c -> skip ()
+    | c -> Buffer.add_char buf c; word ()
+    | exception End_of_file -> ()
+  and word () = match input_char ic with
+    | c when is_blank c -> ()
+    | c -> Buffer.add_char buf c; word ()
+    | exception End_of_file -> () in
+  skip ();
+  Buffer.contents buf
+
+let token ic = match token_or_end ic with "" -> bad "the file ends early" | s -> s
 
 let expect ic word = let t = token ic in if t <> word then bad "expected %S, read %S" word t
 
-let count ic what =
+let digits s = String.length s > 0 && String.for_all (fun c -> '0' <= c && c <= '9') s
+
+(* A count (decimal digits); over max_int: max_int when [clamp], else refused. *)
+let count ?(clamp = false) ic what =
   let t = token ic in
+  if not (digits t) then bad "%s: %S is not a count" what t;
   match int_of_string_opt t with
-  | Some k when k >= 0 -> k
-  | _ -> bad "%s: %S is not a count" what t
+  | Some k -> k
+  | None when clamp -> max_int
+  | None -> bad "%s: %S is too large a count" what t
 
 let integer what s =
-  try Big_int_Z.big_int_of_string s with _ -> bad "%s: %S is not an integer" what s
+  let body = match s with "" -> "" | _ when s.[0] = '-' -> String.sub s 1 (String.length s - 1)
+                                    | _ -> s in
+  let hex = String.length body > 2 && String.sub body 0 2 = "0x" in
+  let ok c = ('0' <= c && c <= '9') || (hex && (('a' <= c && c <= 'f') || c = 'x')) in
+  if body = "" || not (String.for_all ok body) then bad "%s: %S is not an integer" what s;
+  try Z.of_string s with _ -> bad "%s: %S is not an integer" what s
 
 let rational ic what : Checker.q =
   let s = token ic in
   match String.index_opt s '/' with
-  | None -> { Checker.qnum = integer what s; qden = Big_int_Z.unit_big_int }
+  | None -> { Checker.qnum = integer what s; qden = Z.one }
   | Some k ->
     let p = integer what (String.sub s 0 k)
     and q = integer what (String.sub s (k + 1) (String.length s - k - 1)) in
-    if Big_int_Z.sign_big_int q <= 0 then bad "%s: %S has a denominator <= 0" what s;
+    if Z.sign q <= 0 then bad "%s: %S has a denominator <= 0" what s;
     { Checker.qnum = p; qden = q }
 
-let rec read_list k f = if k = 0 then [] else let x = f () in x :: read_list (k - 1) f
+(* [k] values of [f i], in order; tail-recursive. *)
+let read_list k f =
+  let rec go i acc = if i = k then List.rev acc else go (i + 1) (f i :: acc) in
+  go 0 []
 
+(* Certificate indices must rise for Checker.check's walk; the writer sorts them. *)
 let read ic =
   expect ic "markone-coq-certificate"; expect ic "1";
   expect ic "intercept";
@@ -47,31 +95,58 @@ let read ic =
   expect ic "examples";
   let n = count ic "examples" in
   let d = count ic "features" in
-  let data = List.init n (fun i ->
+  let data = read_list n (fun i ->
       let what = Printf.sprintf "example %d" i in
       let y = rational ic what in
-      (y, read_list d (fun () -> rational ic what))) in
+      (y, read_list d (fun _ -> rational ic what))) in
   let proof = match token ic with
     | "witness" ->
       let m = count ic "witness" in
-      Checker.Witness (read_list m (fun () -> rational ic "witness"))
+      Checker.Witness (read_list m (fun _ -> rational ic "witness"))
     | "certificate" ->
       let k = count ic "certificate" in
-      Checker.Certificate (read_list k (fun () ->
-          let i = count ic "certificate index" in (i, rational ic "certificate weight")))
+      Checker.Certificate (read_list k (fun _ ->
+          let i = count ~clamp:true ic "certificate index" in
+          (i, rational ic "certificate weight")))
     | t -> bad "expected \"witness\" or \"certificate\", read %S" t in
-  (match Scanf.bscanf ic " %s" (fun s -> s) with
+  (match token_or_end ic with
    | "" -> () | t -> bad "unexpected %S after the proof" t);
   (intercept, data, proof)
 
+(* ---- the budget: words allocated, compared at every minor collection ---- *)
+
+let allocated () =
+  let s = Gc.quick_stat () in
+  s.Gc.minor_words +. s.Gc.major_words -. s.Gc.promoted_words
+
+let watch budget =
+  (* a finaliser of a young value runs after the minor collection that frees it *)
+  let rec arm () = Gc.finalise_last check (ref 0)
+  and check () =
+    if allocated () > budget then begin
+      prerr_endline (Printf.sprintf "over budget: the check needs more than %.0f words \
+                                     of work (--budget)" budget);
+      exit 4
+    end;
+    arm () in
+  arm ()
+
+let usage () = prerr_endline "usage: markone_coq_check [--budget WORDS] CERT.txt"; exit 2
+
 let () =
-  let path = if Array.length Sys.argv = 2 then Sys.argv.(1)
-    else (prerr_endline "usage: markone_coq_check CERT.txt"; exit 2) in
-  match (try Ok (read (Scanf.Scanning.from_file path)) with
-      | Bad msg -> Error msg
-      | Sys_error msg -> Error msg
-      | Scanf.Scan_failure msg | Failure msg -> Error msg) with
-  | Error msg -> prerr_endline ("unreadable: " ^ msg); exit 2
-  | Ok (intercept, data, proof) ->
-    if Checker.check intercept data proof then (print_endline "VALID"; exit 0)
-    else (print_endline "INVALID"; exit 1)
+  let path = match Array.to_list Sys.argv with
+    | [_; path] -> path
+    | [_; "--budget"; words; path] ->
+      (match int_of_string_opt words with
+       | Some b when b > 0 -> watch (float_of_int b); path
+       | _ -> usage ())
+    | _ -> usage () in
+  let verdict () =
+    match read (open_in_bin path) with
+    | exception (Bad msg | Sys_error msg) -> prerr_endline ("unreadable: " ^ msg); 2
+    | (intercept, data, proof) ->
+      if Checker.check intercept data proof then (print_endline "VALID"; 0)
+      else (print_endline "INVALID"; 1) in
+  exit (try verdict () with
+      | Out_of_memory -> prerr_endline "out of memory"; 3
+      | exn -> prerr_endline ("internal error: " ^ Printexc.to_string exn); 3)
