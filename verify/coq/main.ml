@@ -13,8 +13,9 @@
      certificate K  I_1 L_1 ... I_K L_K   (indices rising: Checker.check's walk)
 
    A number is P or P/Q, each an integer in decimal or hexadecimal ("-0x1f"), of any
-   size. A count is at most OCaml's max_int; an index over it is read as max_int, which
-   names no example (no list is that long), as the index it stands for.
+   size; so is an index. A count is at most OCaml's max_int; an index over it is read
+   as max_int, which names no example (no list is that long), as the index it stands
+   for.
 
    Every loop here is a tail call or a for loop, and so is every recursion of the
    extracted checker (Checker.v): 10^8 entries need no deeper stack than 10.
@@ -54,15 +55,6 @@ let expect ic word = let t = token ic in if t <> word then bad "expected %S, rea
 
 let digits s = String.length s > 0 && String.for_all (fun c -> '0' <= c && c <= '9') s
 
-(* A count (decimal digits); over max_int: max_int when [clamp], else refused. *)
-let count ?(clamp = false) ic what =
-  let t = token ic in
-  if not (digits t) then bad "%s: %S is not a count" what t;
-  match int_of_string_opt t with
-  | Some k -> k
-  | None when clamp -> max_int
-  | None -> bad "%s: %S is too large a count" what t
-
 let integer what s =
   let body = match s with "" -> "" | _ when s.[0] = '-' -> String.sub s 1 (String.length s - 1)
                                     | _ -> s in
@@ -70,6 +62,20 @@ let integer what s =
   let ok c = ('0' <= c && c <= '9') || (hex && (('a' <= c && c <= 'f') || c = 'x')) in
   if body = "" || not (String.for_all ok body) then bad "%s: %S is not an integer" what s;
   try Z.of_string s with _ -> bad "%s: %S is not an integer" what s
+
+(* A count: an integer >= 0 up to max_int. *)
+let count ic what =
+  let t = token ic in
+  match int_of_string_opt t with
+  | Some k when k >= 0 && digits t -> k
+  | _ -> bad "%s: %S is not a count" what t
+
+(* An example index: an integer >= 0; over max_int, max_int (no example has it). *)
+let index ic what =
+  let t = token ic in
+  let i = integer what t in
+  if Z.sign i < 0 then bad "%s: %S is not an index" what t;
+  if Z.fits_int i then Z.to_int i else max_int
 
 let rational ic what : Checker.q =
   let s = token ic in
@@ -106,7 +112,7 @@ let read ic =
     | "certificate" ->
       let k = count ic "certificate" in
       Checker.Certificate (read_list k (fun _ ->
-          let i = count ~clamp:true ic "certificate index" in
+          let i = index ic "certificate index" in
           (i, rational ic "certificate weight")))
     | t -> bad "expected \"witness\" or \"certificate\", read %S" t in
   (match token_or_end ic with
