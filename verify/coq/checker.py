@@ -153,11 +153,16 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
                    budget: int | None = None, timeout: float | None = None) -> bool:
     """Check a witness or certificate with the checker extracted from the Coq proofs.
 
-    True when it holds; else :class:`~verify.certificate.CertificateError`. ``built``
-    defaults to :func:`verify.coq.build.build` (compiled once, then cached).
+    True when it holds; else :class:`~verify.certificate.CertificateError`.
 
     Parameters
     ----------
+    X, y : array-like
+        The data, as :func:`verify.certificate.kernel.check_certificate` takes them.
+    claim : object
+        Its ``separable``, ``intercept``, ``witness`` and ``certificate``.
+    built : CoqBuild, optional
+        The compiled checker (default: :func:`verify.coq.build.build`).
     budget : int, optional
         At most this many words (8 bytes) allocated by the checker, reading included: a
         count of its work, the same for the same input on every machine. Default: no

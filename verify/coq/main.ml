@@ -22,8 +22,9 @@
 
    The budget counts the words (8 bytes) the program allocates, reading included: the
    same count for the same input on every machine. It is compared at every minor
-   collection of OCaml's GC (every 256k words), so a check stops within 256k words of
-   its budget, at the same point every time. *)
+   collection of OCaml's GC (every 256k words) and before the verdict: a check that
+   allocates more than its budget ends with exit 4 (within 256k words of it, at the
+   same point every time), never with a verdict. *)
 
 exception Bad of string
 
@@ -125,16 +126,23 @@ let allocated () =
   let s = Gc.quick_stat () in
   s.Gc.minor_words +. s.Gc.major_words -. s.Gc.promoted_words
 
-let watch budget =
-  (* a finaliser of a young value runs after the minor collection that frees it *)
+let budget = ref infinity
+
+let over_budget () =
+  let words = !budget in
+  if allocated () > words then begin
+    budget := infinity;  (* exit runs the finalisers: no second message *)
+    prerr_endline (Printf.sprintf "over budget: the check needs more than %.0f words \
+                                   of work (--budget)" words);
+    exit 4
+  end
+
+(* Compared at every minor collection (a finaliser of a young value runs after the
+   collection that frees it) and once more before the verdict is printed. *)
+let watch words =
+  budget := words;
   let rec arm () = Gc.finalise_last check (ref 0)
-  and check () =
-    if allocated () > budget then begin
-      prerr_endline (Printf.sprintf "over budget: the check needs more than %.0f words \
-                                     of work (--budget)" budget);
-      exit 4
-    end;
-    arm () in
+  and check () = if !budget < infinity then (over_budget (); arm ()) in
   arm ()
 
 let usage () = prerr_endline "usage: markone_coq_check [--budget WORDS] CERT.txt"; exit 2
@@ -151,8 +159,10 @@ let () =
     match read (open_in_bin path) with
     | exception (Bad msg | Sys_error msg) -> prerr_endline ("unreadable: " ^ msg); 2
     | (intercept, data, proof) ->
-      if Checker.check intercept data proof then (print_endline "VALID"; 0)
-      else (print_endline "INVALID"; 1) in
+      let valid = Checker.check intercept data proof in
+      over_budget ();
+      budget := infinity;  (* decided: no check after this one *)
+      if valid then (print_endline "VALID"; 0) else (print_endline "INVALID"; 1) in
   exit (try verdict () with
       | Out_of_memory -> prerr_endline "out of memory"; 3
       | exn -> prerr_endline ("internal error: " ^ Printexc.to_string exn); 3)
