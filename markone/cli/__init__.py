@@ -47,7 +47,8 @@ __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
            "probability",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
-           "deprecated_flag", "output_file", "output_folder", "timeout_left", "memory_option"]
+           "deprecated_flag", "output_file", "output_folder", "timeout_left", "memory_option",
+           "budget_and_timeout"]
 
 #: Re-exported for the subcommands, imported on first use: markone._internal.io imports
 #: numpy, which ``markone --help`` does without.
@@ -375,6 +376,21 @@ def memory_option(p: argparse.ArgumentParser, text: str | None = None) -> None:
     p.add_argument("--max-memory", type=positive_float, default=None, metavar="GB",
                    help=text or "refuse, before starting, work that could need more "
                    "memory than this (default 4)")
+
+
+def budget_and_timeout(p: argparse.ArgumentParser, budget: str, timeout: str, *,
+                       unit: str = "UNITS") -> None:
+    """Add ``--budget UNIT`` (a count of work, default none) and ``--timeout SECONDS``
+    (default none), with their helps ``budget`` and ``timeout``.
+
+    >>> p = argparse.ArgumentParser()
+    >>> budget_and_timeout(p, "work", "time", unit="WORDS")
+    >>> p.parse_args(["--budget", "5"])
+    Namespace(budget=5, timeout=None)
+    """
+    p.add_argument("--budget", type=positive_int, default=None, metavar=unit, help=budget)
+    p.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help=timeout)
 
 
 def timeout_left(args: argparse.Namespace) -> float | None:

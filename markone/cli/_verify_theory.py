@@ -11,8 +11,8 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import Any
 
-from markone.cli import (CommandError, add_command, cli_terms, data_options, load_data,
-                         memory_option, needs_exact, nonnegative_int, plural,
+from markone.cli import (CommandError, add_command, budget_and_timeout, cli_terms,
+                         data_options, load_data, memory_option, needs_exact, nonnegative_int, plural,
                          positive_float, positive_int, timeout_left)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
@@ -133,13 +133,10 @@ def add_proofs(verify_subparsers: Any) -> ArgumentParser:
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
                     help="solver to run (repeat for both; default both)")
     pr.add_argument("--only", nargs="+", metavar="NAME", help="these obligations only")
-    pr.add_argument("--budget", type=positive_int, default=None, metavar="UNITS",
-                    help="the solver's resource units per query (its deterministic "
-                    "rlimit; default 20 million for z3, 1 million for cvc5); past it "
-                    "the status is unknown")
-    pr.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
-                    help="a time limit per query, only when given; past it the status "
-                    "is unknown")
+    budget_and_timeout(pr, "the solver's resource units per query (its deterministic "
+                       "rlimit; default 20 million for z3, 1 million for cvc5); past it "
+                       "the status is unknown", "a time limit per query, only when "
+                       "given; past it the status is unknown")
     return pr
 
 

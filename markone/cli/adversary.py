@@ -217,7 +217,7 @@ def _check(args):
         given = {name: getattr(args, name) for name in
                  ("max_output", "max_depth", "max_digits", "max_stderr_lines")
                  if getattr(args, name) is not None}
-        adapter = CommandAdapter(args.cmd, timeout_s=args.timeout,
+        adapter = CommandAdapter(args.cmd, total_timeout_s=args.timeout,
                                  limits=OutputLimits(**given))
     else:
         try:
@@ -382,8 +382,10 @@ def register(subparsers: Any) -> ArgumentParser:
     c.add_argument("--report", type=output_file, default=None, metavar="FILE",
                    help="write the report to FILE (atomically) and print the table")
     c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
-                   help="--cmd: seconds allowed for each run of the program (writing "
-                   "the problem, reading the answer, its exit); default: no time limit")
+                   help="--cmd: seconds allowed for all runs of the program together "
+                   "(the handshake and every case: writing the problem, reading the "
+                   "answer, its exit); a run still going then is stopped, the cases "
+                   "left are not run (errors); default: no time limit")
     # defaults live in OutputLimits (not imported here: the CLI starts light);
     # tests/markone/cli check that these words match them
     for flag, what in (

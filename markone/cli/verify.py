@@ -21,9 +21,9 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
-from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
-                         load_data, memory_option, output_file, positive_float,
-                         positive_int, timeout_left)
+from markone.cli import (CommandError, add_command, add_group, budget_and_timeout,
+                         cli_terms, data_options, load_data, memory_option, output_file,
+                         positive_float, positive_int, timeout_left)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
@@ -252,13 +252,11 @@ def add_check(group: Any) -> ArgumentParser:
                    help="who checks the proof: the Python kernel "
                    "(verify/certificate/kernel.py), or the checker extracted from the "
                    "Coq proofs (verify/coq; needs Coq and OCaml, built once)")
-    c.add_argument("--budget", type=positive_int, default=None, metavar="WORDS",
-                   help="--kernel coq: give up (exit 4) after the checker allocates this "
-                   "many words (8 bytes), reading included: a count of its work, the "
-                   "same on every machine (default: no limit)")
-    c.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
-                   help="--kernel coq: give up (exit 4) after this long (default: no "
-                   "limit)")
+    budget_and_timeout(c, "--kernel coq: give up (exit 4) after the checker allocates "
+                       "this many words (8 bytes), reading included: a count of its "
+                       "work, the same on every machine (default: no limit)",
+                       "--kernel coq: give up (exit 4) after this long (default: no "
+                       "limit)", unit="WORDS")
     _limit_args(c)
     return c
 

@@ -29,11 +29,13 @@ import importlib
 import importlib.util
 import inspect
 import json
+import math
 import os
 import shlex
 import shutil
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -308,15 +310,18 @@ class CommandAdapter:
     on stdout (exit status 0).
 
     Each run is bounded (:func:`verify.conformance.command.run_bounded`): its own
-    process group, stopped whole when the run ends; ``limits`` on what it writes
-    (:class:`OutputLimits`); and, only when given, ``timeout_s`` seconds for the whole
-    exchange (``timeout=`` is its deprecated spelling: without it a run is waited for
-    however long it takes, so no verdict depends on how busy the machine is). A run
-    that breaks a bound is the implementation's error, with a message naming the
-    bound."""
+    process group, stopped whole when the run ends (with the processes that left it);
+    ``limits`` on what it writes (:class:`OutputLimits`); and, only when given,
+    ``timeout_s`` seconds for each exchange (``timeout=`` is its deprecated spelling)
+    and ``total_timeout_s`` seconds for all of them together, counted from now (``markone
+    adversary check --timeout``): a run still going then is stopped, and later runs
+    are not started. Without them a run is waited for however long it takes, so no
+    verdict depends on how busy the machine is. A run that breaks a bound is the
+    implementation's error, with a message naming the bound."""
 
     def __init__(self, command: str, *, timeout_s: float | None = None,
-                 limits: OutputLimits | None = None, **deprecated: Any) -> None:
+                 limits: OutputLimits | None = None, total_timeout_s: float | None = None,
+                 **deprecated: Any) -> None:
         self.timeout_s = timeout_keyword(deprecated, "CommandAdapter", "timeout",
                                          timeout_s)
         self.argv = shlex.split(command)
@@ -329,6 +334,10 @@ class CommandAdapter:
                 "an executable file).")
         self.name = command
         self.limits = OutputLimits() if limits is None else limits
+        self.total_timeout_s = total_timeout_s
+        self._deadline = math.inf if total_timeout_s is None else \
+            time.monotonic() + total_timeout_s
+        self._timed_out: ImplementationError | None = None
 
     def answer(self, problem: JSONDict) -> JSONDict | None:
         return normalise_answer(self._exchange(problem), problem)
@@ -351,16 +360,34 @@ class CommandAdapter:
             raise ValueError(f"`{self.name}` answers the handshake with a profile "
                              f"that is not valid: {exc}") from None
 
+    def _timeout(self):
+        """Seconds this run may take, and the limit that says so (for the message)."""
+        left = self._deadline - time.monotonic()
+        if self._timed_out is not None or left <= 0:
+            raise ImplementationError(
+                (str(self._timed_out) + " (in an earlier run)" if self._timed_out
+                 else f"`{self.name}` ran out of time")
+                + f"; --timeout {self.total_timeout_s:g} s covers every run together, "
+                "so this one was not started", getattr(self._timed_out, "text", ""))
+        if self.timeout_s is not None and self.timeout_s <= left:
+            return self.timeout_s, self.timeout_s
+        return left, self.total_timeout_s
+
     def _exchange(self, problem):
         """Run the program on ``problem``; its answer as parsed JSON."""
+        seconds, limit = self._timeout() if self.timeout_s is not None or \
+            self.total_timeout_s is not None else (None, None)
         try:
             # what the program writes is its own business: bytes that are not UTF-8
             # become U+FFFD (and then fail as not JSON), never an error of markone's
-            run = run_bounded(self.argv, json.dumps(problem), timeout_s=self.timeout_s,
+            run = run_bounded(self.argv, json.dumps(problem), timeout_s=seconds,
                               limits=self.limits)
         except DeadlineExceeded as exc:
-            raise ImplementationError(f"`{self.name}` did not answer within "
-                                      f"{self.timeout_s:g} s ({exc})", exc.stderr) from None
+            error = ImplementationError(f"`{self.name}` did not answer within "
+                                        f"{limit:g} s ({exc})", exc.stderr)
+            if limit == self.total_timeout_s:
+                self._timed_out = error
+            raise error from None
         except OutputLimitExceeded as exc:
             raise ImplementationError(f"`{self.name}`: {exc}", exc.stderr) from None
         if run.returncode != 0:

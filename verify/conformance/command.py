@@ -13,8 +13,12 @@ writes the problem on its stdin and reads stdout and stderr as they come, counti
   kept).
 
 Over a limit, past the deadline, or once the program has exited, the whole process
-group is stopped (SIGTERM, then SIGKILL after a short grace), so no child it forked
-outlives the run. Limits raise :class:`OutputLimitExceeded` naming the limit and the
+group is stopped (SIGTERM, then SIGKILL after a short grace), and so is every process
+of the run that left the group (``setsid()``): each run's environment holds its own
+mark (:data:`RUN_MARKER`), which every descendant inherits whatever group or session
+it moves to, and a walk over ``/proc`` finds the marked processes and the run's
+process tree; so no child it forked outlives the run (one that also empties its
+environment and leaves the tree, its parents gone, would: only a cgroup holds that). Limits raise :class:`OutputLimitExceeded` naming the limit and the
 option that raises it.
 
 >>> import sys
@@ -30,6 +34,7 @@ import codecs
 import math
 import os
 import re
+import secrets
 import selectors
 import signal
 import subprocess
@@ -44,7 +49,8 @@ from markone.errors import MarkoneError
 from verify.conformance.protocol import LimitExceeded, over_limit
 
 __all__ = ["OutputLimits", "RunStopped", "OutputLimitExceeded", "DeadlineExceeded", "Finished",
-           "JSONShapeGuard", "StderrTail", "run_bounded", "stop_group", "MAX_DEPTH_CEILING"]
+           "JSONShapeGuard", "StderrTail", "run_bounded", "stop_group", "MAX_DEPTH_CEILING",
+           "RUN_MARKER", "run_processes", "escape_controls"]
 
 _CHUNK = 1 << 16
 # The three waits below decide no verdict: they only clean up after a run that has
@@ -56,6 +62,12 @@ KILL_WAIT_S = 5.0
 _POLL_S = 0.05
 #: The deepest nesting ``max_depth`` may allow.
 MAX_DEPTH_CEILING = 500
+#: The environment variable that marks every process of one run (a fresh value each
+#: run); the processes that hold it are stopped with the run.
+RUN_MARKER = "MARKONE_CMD_RUN"
+#: How many times the marked processes left are looked for and killed (one that forks
+#: as it dies leaves a new one each time).
+KILL_PASSES = 20
 
 
 @dataclass(frozen=True)
@@ -202,14 +214,15 @@ class JSONShapeGuard:
 # ---- stderr: kept in part, counted in full --------------------------------------------
 
 class StderrTail:
-    """The first ``max_lines`` lines of stderr (each cut at ``width`` characters);
-    later lines are counted, not kept.
+    """The first ``max_lines`` lines of stderr (each cut at ``width`` characters, its
+    control characters escaped: :func:`escape_controls`); later lines are counted, not
+    kept.
 
     >>> s = StderrTail(max_lines=2)
-    >>> s.feed("a\\nb\\nc\\nd")
+    >>> s.feed("a\\nb\\x1b[2Jc\\r\\nc\\nd")
     >>> print(s.text())
     a
-    b
+    b\\x1b[2Jc
     ... 2 more lines of stderr not shown (--max-stderr-lines 2)
     """
 
@@ -246,7 +259,25 @@ class StderrTail:
 
 
 def _cut(line, width):
+    line = escape_controls(line[:-1] if line.endswith("\r") else line)  # CRLF: a line
     return line if len(line) <= width else line[:width] + " ...(line cut)"
+
+
+#: What a terminal acts on rather than shows: C0 controls but the tab, DEL, C1
+#: controls (CSI, OSC...), and the invisible and bidirectional format characters.
+_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e"
+                       "\u2060-\u2069\ufeff]")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every control character written as its escape (``\\x1b``,
+    ``\\u202e``): shown, never acted on by the terminal (a program's stderr cannot
+    clear the screen, move the cursor, set the title or reverse the text).
+
+    >>> print(escape_controls("red \\x1b[31mtext\\x07 \\u202eevil"))
+    red \\x1b[31mtext\\x07 \\u202eevil
+    """
+    return _CONTROLS.sub(lambda m: repr(m[0])[1:-1], text)
 
 
 # ---- the run --------------------------------------------------------------------------
@@ -267,14 +298,16 @@ def run_bounded(argv: Sequence[str], stdin_text: str, *, timeout_s: float | None
     """
     timeout_s = timeout_keyword(deprecated, "run_bounded", "timeout", timeout_s)
     deadline = math.inf if timeout_s is None else time.monotonic() + timeout_s
+    marker = f"{RUN_MARKER}={secrets.token_hex(16)}"
     proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, RUN_MARKER: marker.partition("=")[2]})
     exchange = _Exchange(proc, stdin_text.encode(), limits)
     try:
         exchange.run(deadline)
         returncode = proc.wait()
     finally:
-        stop_group(proc)
+        stop_group(proc, marker=marker)
     return Finished(returncode, exchange.stdout_text(), exchange.stderr.text())
 
 
@@ -400,21 +433,89 @@ def _exited(proc):
     return info is not None
 
 
-def stop_group(proc: subprocess.Popen, grace_s: float = TERM_GRACE_S) -> None:
+def stop_group(proc: subprocess.Popen, grace_s: float = TERM_GRACE_S, *,
+               marker: str | None = None) -> None:
     """Stop every process in ``proc``'s group: SIGTERM, then SIGKILL for those still
-    there after ``grace_s``; then reap ``proc`` and close its pipes.
+    there after ``grace_s``; then reap ``proc`` and close its pipes. With ``marker``
+    (``NAME=VALUE``, set in the run's environment), the processes that left the group
+    go too: ``proc``'s descendants and every process whose environment holds
+    ``marker`` get the SIGTERM, then SIGKILL.
 
     ``proc`` must have been started with ``start_new_session=True`` (its pid is its
     group's id) and not yet reaped (so the id cannot have been reused)."""
     pgid = proc.pid
+    outside = run_processes(pgid, marker) if marker else set()  # the tree still whole
     if _signal_group(pgid, signal.SIGTERM):
+        _signal_each(outside, signal.SIGTERM)
         _wait_group(pgid, proc, grace_s)
         if _signal_group(pgid, signal.SIGKILL):   # cannot be ignored: gone at once
             _wait_group(pgid, proc, KILL_WAIT_S)
+    if marker:
+        _kill_run(pgid, marker, outside)
     proc.wait()
     for pipe in (proc.stdin, proc.stdout, proc.stderr):
         if pipe is not None and not pipe.closed:
             pipe.close()
+
+
+def _signal_each(pids, sig):
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _kill_run(root, marker, outside):
+    """SIGKILL what is left of a run, pass by pass, until a pass finds nothing."""
+    left = set(outside)
+    for _ in range(KILL_PASSES):
+        left = {pid for pid in left if _alive(pid)} | run_processes(root, marker)
+        if not left:
+            return
+        _signal_each(left, signal.SIGKILL)
+        time.sleep(0.01)
+
+
+def _alive(pid):
+    stat = _read_proc(pid, "stat")
+    return stat is not None and stat[stat.rfind(b")") + 2:][:1] != b"Z"
+
+
+def _read_proc(pid, name):
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def run_processes(root: int, marker: str) -> set[int]:
+    """The live processes of a run, by one pass over ``/proc``: those whose environment
+    holds ``marker`` (``NAME=VALUE``) and the descendants of ``root`` and of those (a
+    process that ``setsid()``s stays in both). Empty without ``/proc``.
+
+    >>> run_processes(-1, "MARKONE_CMD_RUN=none")
+    set()
+    """
+    try:
+        entries = [int(e) for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return set()
+    mark, parent, found = marker.encode(), {}, {root}
+    for pid in entries:
+        stat = _read_proc(pid, "stat")
+        fields = stat[stat.rfind(b")") + 2:].split() if stat else [b"Z"]
+        if fields[0] == b"Z":
+            continue
+        parent[pid] = int(fields[1])
+        if mark in (_read_proc(pid, "environ") or b"").split(b"\0"):
+            found.add(pid)
+    while True:  # one generation of descendants per pass (a tree is a few deep)
+        born = {pid for pid, ppid in parent.items() if ppid in found} - found
+        if not born:
+            return {pid for pid in found if pid in parent and pid != os.getpid()}
+        found |= born
 
 
 def _wait_group(pgid, proc, seconds):

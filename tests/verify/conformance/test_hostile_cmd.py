@@ -57,6 +57,7 @@ CORPUS = {
     "forks sleepers": ("forks.py", [], "FAIL"),
     "detached grandchild ignoring SIGTERM": ("detached.py", [], "FAIL"),
     "detached grandchild holding stdout": ("detached.py hold", ["--timeout", "2"], "FAIL"),
+    "setsid grandchild ignoring SIGTERM": ("detached.py setsid", [], "FAIL"),
     "not UTF-8": ("non_utf8.py", [], "did not write one JSON object"),
     "exits without reading": ("early_exit.py", [], "did not write one JSON object"),
 }
@@ -124,6 +125,38 @@ def test_hostile_program_is_bounded_and_leaves_nothing(name, case, tmp_path,
     assert "internal error" not in err
     left = [pid for pid in pids.read_text().split() if running(pid)]
     assert not left, f"{name}: processes left behind: {left}"
+
+
+def test_the_timeout_covers_every_run_together(tmp_path, monkeypatch, capsys):
+    """--timeout 1 on a program that never answers, with three cases: the handshake
+    is stopped at 1 s, and no later run is started (each was another full --timeout:
+    --timeout 20 took 41 s on one case); every case says why, the process is gone."""
+    from verify.conformance import write_suite
+
+    write_suite(tmp_path / "suite")
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("HOSTILE_PIDS", str(pids))
+    cmd = f"{sys.executable} {HOSTILE / 'hang.py'}"
+    status = finishes(main, ["adversary", "check", str(tmp_path / "suite"), "--cases",
+                             "intercept-convention,exact-cancellation,zero-score-"
+                             "orthonormal", "--cmd", cmd, "--timeout", "1"])
+    out = capsys.readouterr().out
+    started = pids.read_text().split()
+    assert status == 1 and len(started) == 1, (status, started, out)
+    assert out.count("did not answer within 1 s (it was still running) (in an earlier "
+                     "run); --timeout 1 s covers every run together") == 3, out
+    assert "3 errors" in out and not running(started[0])
+
+
+def test_control_characters_on_stderr_are_escaped(case, capsys):
+    """Escape codes a program writes on stderr are shown as escapes, never sent to
+    the terminal as they are."""
+    cmd = f"{sys.executable} {HOSTILE / 'escapes.py'}"
+    assert main(["adversary", "check", str(case), "--cmd", cmd]) == 1
+    err = capsys.readouterr().err
+    assert "  | \\x1b[2J\\x1b[H\\x1b]0;pwned\\x07 \\u202egnirts\n" in err, err
+    assert "  | second\\x9b1m\n" in err, err
+    assert not any(c in err for c in "\x1b\x07\u202e\x9b\r"), err
 
 
 def test_a_correct_answer_written_a_character_at_a_time_passes(case, capsys):

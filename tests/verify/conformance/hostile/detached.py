@@ -1,13 +1,16 @@
-"""Leaves a grandchild behind that ignores SIGTERM (and, with 'hold', keeps stdout
-open), then exits at once."""
+"""Leaves a grandchild behind that ignores SIGTERM (with 'hold', keeps stdout open;
+with 'setsid', leaves the process group for a session of its own), then exits at
+once."""
 
 if __name__ == "__main__":   # imported by pytest's doctest collection: nothing runs
     import os, signal, sys, time
     sys.stdin.read()
     if os.fork() == 0:              # the child forks the grandchild and exits
         if os.fork() == 0:
+            if "setsid" in sys.argv[1:]:
+                os.setsid()
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            if sys.argv[1:] != ["hold"]:
+            if "hold" not in sys.argv[1:]:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 os.dup2(devnull, 1)
                 os.dup2(devnull, 2)
