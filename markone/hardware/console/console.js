@@ -232,7 +232,13 @@
     /** The class presentation i was answered as, in words. */
     answerText(i) {
       const a = this.decoded(i);
-      return a === null ? "no class (it has been taught none yet)" : `“${this.run.classes[a]}”`;
+      if (a === null) return "no class (it has been taught none yet)";
+      // a live session's figure of a class not taught yet is recorded wrong, though
+      // the nearest of all the run's codes may be its own class's
+      if (!this.verdicts && a === this.pres[i].label && !this.pres[i].figure_correct) {
+        return `no class it had been taught (not “${this.run.classes[a]}” yet)`;
+      }
+      return `“${this.run.classes[a]}”`;
     }
 
     decoded(i) {

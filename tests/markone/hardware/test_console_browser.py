@@ -283,7 +283,7 @@ def agrees_with_the_server(page, console):
     return last
 
 
-def test_a_class_the_machine_has_not_seen_yet(page, console):
+def test_a_class_the_machine_has_not_seen_yet(page, console, tmp_path):
     """Issue 37: a new letter was "right (0 of 8 R-units right)", then 24 knobs
     turned while "Figures wrong so far: 0" and the header read "0 classes ()". The
     verdict, the counters and the header now all come from the server's view."""
@@ -305,6 +305,10 @@ def test_a_class_the_machine_has_not_seen_yet(page, console):
     turned = len(console.session.run().log[-1].changes)
     assert turned > 0 and f"{turned} potentiometers moved" in page.inner_text("#narration")
     assert (done["wrong_so_far"], done["corrections_so_far"]) == (1, 8)
+    page.keyboard.press("s")
+    settled(page)
+    only_t = tmp_path / "only-t.json"
+    only_t.write_bytes(console.out.read_bytes())
 
     page.select_option("#live-pick", "A")        # a second class, never taught either
     page.click("#live-present")
@@ -318,6 +322,20 @@ def test_a_class_the_machine_has_not_seen_yet(page, console):
     settled(page)
     agrees_with_the_server(page, console)
     assert asked and all("?since=" in url for url in asked)   # the page asks incrementally
+
+    # the saved runs replay as they were told: wrong, never "T" answered wrong for T
+    page.keyboard.press("s")
+    settled(page)
+    for run, n in ((only_t, 1), (console.out, 2)):
+        page.goto(write_replay_html(run, tmp_path / "replay.html").as_uri())
+        page.evaluate("window.markoneConsole.jump(0)")
+        verdict = page.inner_text("#verdict")
+        assert verdict.endswith(": ✗ wrong") and "“T”:" not in verdict, verdict
+        if n == 1:   # T its only class: the nearest code is T's own
+            assert verdict == ("Machine says no class it had been taught (not “T” "
+                               "yet): ✗ wrong")
+        page.evaluate("window.markoneConsole.end()")
+        assert page.get_attribute("#mistakes", "data-value") == str(n)
 
 
 def evil_site(html):
