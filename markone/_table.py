@@ -268,7 +268,24 @@ def _read_rows(path, rows, delim, label, header, exact):
     X = None if exact else _float_matrix(path, feats, names, col, strict=exact is False)
     if X is None:
         X = _exact_matrix(path, feats, names, col)
+    _refuse_mixed_labels(path, rows, col, ys)
     return X, np.array(ys)
+
+
+def _refuse_mixed_labels(path, rows, col, ys):
+    """Refuse a label column (``ys`` as :func:`_label_value` read it) of numbers and
+    words: they cannot be ordered together (NumPy would silently make the numbers
+    words). A word is a cell that is no finite number, ``nan`` and ``inf`` included;
+    a decimal kept as written (``"0.1"``) is a number."""
+    words = [k for k, v in enumerate(ys) if isinstance(v, str) and _number(v) is None]
+    if words and len(words) < len(ys):
+        number = next(k for k, v in enumerate(ys) if not isinstance(v, str)
+                      or _number(v) is not None)
+        (n1, c1), (n2, c2) = rows[number], rows[words[0]]
+        raise ValueError(f"{path}: the label column mixes numbers (line {n1}: "
+                         f"{c1[col]!r}) and words (line {n2}: {c2[col]!r}), which "
+                         "cannot be ordered together; write every label as a word, or "
+                         "every label as a number.")
 
 
 def _read_lines(path):

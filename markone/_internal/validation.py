@@ -20,7 +20,9 @@ ValueError: X contains NaN or infinity (first at row 0, column 1); remove or imp
 
 from __future__ import annotations
 
+import decimal
 import numbers
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +35,7 @@ __all__ = [
     "dense_array",
     "float64_matrix",
     "refuse_missing_labels",
+    "check_label_values",
     "refuse_nonfinite",
     "rounding_refused",
     "check_sparse",
@@ -417,6 +420,7 @@ def check_vector(v, *, name="x", n_features=None, dtype=np.float64):
 def _as_label_array(y, name):
     if isinstance(y, (str, bytes)):
         raise TypeError(f"{name} must be a 1-D sequence of labels, got a string.")
+    check_label_values(y, name=name)
     arr = np.asarray(y)
     if arr.ndim == 2 and 1 in arr.shape:
         raise ValueError(
@@ -431,40 +435,112 @@ def _as_label_array(y, name):
         what = "NaN, a missing label" if np.isnan(arr[i]) else f"{arr[i]}, not a label"
         raise ValueError(f"{name}[{i}] is {what}; every example needs a label (NaN or "
                          "infinity is none): drop those examples or fill in their labels.")
-    if arr.dtype == object:
-        _refuse_missing_labels(arr, name)
     return arr
 
 
+def check_label_values(y: Any, *, name: str = "y") -> None:
+    """Refuse labels that cannot be compared, the same way at every entry point
+    (``markone.train``, the estimators, ``verify``, the Mark I, the command line):
+    a missing label (None, NaN, pandas NA, NaT) by position; a value that is no
+    label (a complex number, a set, an object: labels are real numbers, strings or
+    bytes); and labels of different kinds (``[1, "a"]``, ``[b"a", "a"]``), which
+    cannot be ordered. A list is checked value by value, before NumPy would turn
+    ``[1, "a"]`` into the strings ``["1", "a"]``. Shapes are the caller's.
+
+    >>> check_label_values(["a", "b", "a"])
+    >>> check_label_values([1, "a"])
+    Traceback (most recent call last):
+    ...
+    TypeError: y mixes labels of types int, str, which cannot be ordered; give every label the same type (all strings, or all numbers).
+    >>> check_label_values([1, {2}])
+    Traceback (most recent call last):
+    ...
+    TypeError: y[1] is {2} (set), not a label: labels are real numbers, strings or bytes; map them to those first.
+    """
+    values = array_values(y)
+    if isinstance(values, (str, bytes)) or is_sparse(values):
+        return                       # the caller refuses these, with its own words
+    if not isinstance(values, np.ndarray):
+        try:
+            arr = np.asarray(values)
+        except (TypeError, ValueError):
+            return                   # ragged or no sequence: the shape checks say so
+        if arr.ndim == 1 and arr.dtype.kind in "USOc":   # a mix hides in a common type
+            raw, values = list(values), np.empty(len(arr), dtype=object)
+            values[:] = raw
+        else:
+            values = arr
+    if values.dtype.kind == "c":
+        _refuse_complex(name, 0, values[0].item())
+    if values.dtype == object and values.ndim == 1:
+        _refuse_missing_labels(values, name)
+
+
 def refuse_missing_labels(y, *, name="y"):
-    """Raise for a missing label (None, pandas NA, NaN, NaT) in ``y``, by position,
-    and for labels of types that cannot be sorted together; other checks of ``y`` are
-    the caller's (the estimators leave them to scikit-learn).
+    """:func:`check_label_values` (its former name, kept for the estimators'
+    callers): a missing label by position, a value that is no label, labels of
+    kinds that cannot be ordered together.
 
     >>> refuse_missing_labels(["a", None])
     Traceback (most recent call last):
     ...
     ValueError: y[1] is None, a missing label; every example needs one: drop those examples or fill in their labels.
     """
-    arr = np.asarray(array_values(y))
-    if arr.dtype == object and arr.ndim == 1:
-        _refuse_missing_labels(arr, name)
+    check_label_values(y, name=name)
+
+
+#: The kinds of values that are labels; labels of one kind can be ordered.
+_LABEL_KINDS = (((numbers.Real, decimal.Decimal, np.bool_), "number"), (str, "string"),
+                ((bytes, np.bytes_), "bytes"))
+
+
+def _label_kind(t):
+    """The kind of a label of type ``t`` (None: not a label)."""
+    return next((kind for types, kind in _LABEL_KINDS if issubclass(t, types)), None)
 
 
 def _refuse_missing_labels(arr, name):
-    """Raise for the first missing label (None, NaN, pandas NA, NaT) by position, and
-    for labels of types that cannot be sorted together (``[1, "a"]``)."""
-    for i, v in enumerate(arr.tolist()):
+    """Raise for the first missing label (None, NaN, pandas NA, NaT) by position, for
+    the first value that is no label, and for labels of kinds that cannot be
+    ordered together (``[1, "a"]``)."""
+    items = arr.tolist()
+    for i, v in enumerate(items):
         if _is_missing(v):
             raise ValueError(f"{name}[{i}] is {v!r}, a missing label; every example "
                              "needs one: drop those examples or fill in their labels.")
+    types = set(map(type, items))
+    kinds = {t: _label_kind(t) for t in types}
+    if None in kinds.values():
+        i, v = next((i, v) for i, v in enumerate(items) if kinds[type(v)] is None)
+        if isinstance(v, numbers.Complex):
+            _refuse_complex(name, i, v)
+        raise TypeError(f"{name}[{i}] is {_shown_label(v)} ({type(v).__name__}), not a "
+                        "label: labels are real numbers, strings or bytes; map them to "
+                        "those first.")
+    if len(set(kinds.values())) > 1:
+        _refuse_mixed(types, name)
     try:
         np.unique(arr)
     except TypeError:
-        kinds = sorted({type(v).__name__ for v in arr.tolist()})
-        raise TypeError(f"{name} mixes labels of types {', '.join(kinds)}, which cannot "
-                        "be ordered; give every label the same type (all strings, or "
-                        "all numbers).") from None
+        _refuse_mixed(types, name)
+
+
+def _refuse_complex(name, i, v):
+    raise ValueError(f"Complex data not supported as labels: {name}[{i}] is {v!r}; "
+                     "labels are real numbers, strings or bytes; map them to those first.")
+
+
+def _refuse_mixed(types, name):
+    names = sorted({t.__name__ for t in types})
+    raise TypeError(f"{name} mixes labels of types {', '.join(names)}, which cannot "
+                    "be ordered; give every label the same type (all strings, or "
+                    "all numbers).") from None
+
+
+def _shown_label(v):
+    """A label for a one-line message."""
+    text = repr(v)
+    return text if len(text) <= 40 else text[:36] + "..."
 
 
 def _is_missing(v):
@@ -568,7 +644,7 @@ def labels_to_pm1(y, *, name="y"):
     if arr.ndim == 1 and arr.size and arr.dtype.kind in "iuf" and (
             (arr == 1) | (arr == -1)).all():  # two comparisons: a fifth of np.isin's cost
         return arr.astype(np.int64), _PM1_CLASSES.copy()
-    arr = _as_label_array(arr, name)
+    arr = _as_label_array(array_values(y), name)
     first = arr[0]
     if (arr == first).all():  # one class of another value: which side is it on?
         raise ValueError(

@@ -40,7 +40,8 @@ from markone._internal.jit import compiled, uncompiled
 from markone._internal.progress import progress_bar
 from markone._internal.typing import ArrayLike, Order, Seed
 from markone._internal.validation import (as_generator, check_consistent_length,
-                                 check_int_at_least, check_matrix, child_seeds)
+                                          check_int_at_least, check_label_values,
+                                          check_matrix, child_seeds)
 from markone.hardware import plugboard
 from markone.hardware.motors import Motors
 from markone.hardware.params import MarkIParams
@@ -252,6 +253,7 @@ class MarkI:
         return self._images(arr.reshape(1, -1), name="image")[0]
 
     def _label_indices(self, labels, *, grow):
+        check_label_values(labels, name="labels")
         labels = np.asarray(labels)
         if labels.ndim != 1:
             raise ValueError(f"labels must be 1-D, got shape {labels.shape}.")
@@ -312,6 +314,7 @@ class MarkI:
         [[1, -1], [-1, -1], [-1, 1]]
         """
         if self.classes_ is None:
+            check_label_values(labels, name="labels")
             classes, idx = np.unique(np.asarray(labels), return_inverse=True)
             return class_codes(len(classes), self.params.n_r_units,
                                self.params.class_code)[idx.ravel()]
@@ -606,6 +609,7 @@ class MarkI:
         """
         max_epochs, order = _old_train_options(deprecated, max_epochs, order)
         X = self._images(images)
+        check_label_values(labels, name="labels")   # before NumPy makes [1, "a"] text
         labels = np.asarray(labels)
         check_consistent_length(X, labels, names=("images", "labels"))
         max_epochs = _check_length(max_epochs, presentations)
