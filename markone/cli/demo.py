@@ -224,9 +224,9 @@ def generalisation_note(info: JSONDict) -> str:
     ``chars``, ``train_accuracy``, ``test_accuracy`` of
     :func:`markone.hardware.demo.letters_demo`); '' when there is no such gap.
 
-    >>> generalisation_note({"n_figures": 20, "chars": "ABCD", "train_accuracy": 1.0,
-    ...                      "test_accuracy": 0.6})[:66]
-    ' It read all 20 training figures right but only 12 of the new ones'
+    >>> print(generalisation_note({"n_figures": 20, "chars": "ABCD",
+    ...                            "train_accuracy": 1.0, "test_accuracy": 0.6}))
+     It read all 20 training figures right, but it learned each letter from only 5 placed figures, and a learner given fewer examples generalises worse to new ones [Bishop2006, §1.1].
     >>> generalisation_note({"n_figures": 20, "chars": "ABCD", "train_accuracy": 1.0,
     ...                      "test_accuracy": 1.0})
     ''
@@ -238,10 +238,9 @@ def generalisation_note(info: JSONDict) -> str:
     trained = (f"read all {n} training figures right" if info["train_accuracy"] == 1
                else f"read {round(info['train_accuracy'] * n)} of its {n} training "
                "figures right")
-    return (f" It {trained} but only {right} of the new ones: it learned each letter "
-            f"from {n // letters} placed figures, few to learn where else the letter "
-            "may sit, and a learner given fewer examples generalises worse "
-            "[Bishop2006, §1.1].")
+    return (f" It {trained}, but it learned each letter from only {n // letters} "
+            f"placed figures, and a learner given fewer examples generalises worse to "
+            "new ones [Bishop2006, §1.1].")
 
 
 def _separability_section(rep):
