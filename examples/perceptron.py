@@ -1,12 +1,14 @@
 """A perceptron in plain Python, the shape markone's conformance checker calls:
 
-    markone adversary check suite/ --impl examples/perceptron.py:fit
+    markone adversary check suite/ --impl examples/perceptron.py:fit --profile arithmetic=float64
 
 ``fit(X, y, order)`` starts from w = 0 and, for each index i of ``order``, adds
 y[i] * X[i] to w whenever y[i] * (w . X[i]) <= 0 (a zero score is a mistake). ``X``
 arrives as float64 rows, already augmented with the constant 1 when the case has an
 intercept; ``y`` holds -1/+1. It returns the weights and the number of mistakes.
-Write ``< 0`` instead of ``<= 0`` and the checker names the strict rule.
+It computes in float64, so it declares ``--profile arithmetic=float64``: the cases
+that need exact arithmetic then do not apply to it. Write ``< 0`` instead of ``<= 0``
+and the checker names the strict rule.
 """
 
 

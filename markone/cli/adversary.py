@@ -51,8 +51,9 @@ EXAMPLES = """\
   markone adversary exhaustive small.csv --out worst.json    true maximum (integers)
   markone adversary lattice --seed 1 --out lattice.json      a small-margin family
   markone adversary suite --out suite/                       the conformance suite
-  markone adversary check suite/ --impl examples/perceptron.py:fit   test yours
-  markone adversary check suite/ --cmd "node examples/perceptron.js"  in any language"""
+  markone adversary check suite/ --impl examples/perceptron.py:fit \\
+      --profile arithmetic=float64                          test yours (float64)
+  markone adversary check suite/ --cmd "node examples/perceptron.js"  any language"""
 
 
 def case_document(a: AdversarialOrder, name: str) -> JSONDict:
