@@ -4,8 +4,8 @@ Covers: scikit-learn's ``Perceptron`` and ``SGDClassifier(loss="perceptron")`` (
 row at a time with ``partial_fit``), River's ``linear_model.Perceptron`` (``learn_one``),
 mlxtend's ``Perceptron`` (its ``fit``, see :func:`mlxtend_solve`), and the Node and C
 examples (``examples/perceptron.js`` and ``.c``, run as programs through ``--cmd``; the
-C one compiled into a temporary folder). Needs the ``peers`` extra (``pip install
-".[peers]"``), ``node`` and a C compiler (``cc`` or ``gcc``).
+C one compiled into a temporary folder). Needs the ``bench`` extra (``pip install
+".[bench]"``), ``node`` and a C compiler (``cc`` or ``gcc``).
 
 Scenario: every case of ``verify.conformance.build_cases()`` is run through the
 library's own API with the closest settings to the textbook rule that the API offers
