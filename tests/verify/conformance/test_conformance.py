@@ -385,23 +385,28 @@ def test_cli_command_errors_show_stderr(suite, tmp_path, capsys):
     assert "did not write one JSON object" in capsys.readouterr().out
 
 
-def test_cli_reports_and_exit_statuses(suite, tmp_path, capsys):
+def test_cli_reports_and_exit_statuses(suite, cases, tmp_path, capsys):
+    """Exit statuses, the JUnit and JSON reports and bad input; the wrong
+    implementations on the cases that catch them (the whole suite, whose diagnoses
+    take seconds per failure, in the slow test below)."""
     impl = f"{HERE / 'conformance_impls.py'}"
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:correct"]) == 0
     assert "28 passed, 0 failed" in capsys.readouterr().out
+    few = tmp_path / "few"
+    C.write_suite(few, cases=[by_id(cases, cid) for cid in (
+        "zero-score-orthonormal", "exact-intercept-rounding", "exact-averaged-sum")])
     report = tmp_path / "r.xml"
-    assert main(["adversary", "check", str(suite), "--impl", f"{impl}:zero_correct",
+    assert main(["adversary", "check", str(few), "--impl", f"{impl}:zero_correct",
                  "--format", "junit", "--report", str(report)]) == 1
     root = ET.parse(report).getroot()
-    assert root.tag == "testsuite" and int(root.get("failures")) >= 8
+    assert root.tag == "testsuite" and int(root.get("failures")) >= 1
     failure = root.find("testcase[@name='zero-score-orthonormal']/failure")
     assert "cause (reproduced): a zero score counted as correct" in failure.text
     capsys.readouterr()
-    assert main(["adversary", "check", str(suite), "--impl", f"{impl}:strict",
+    assert main(["adversary", "check", str(few), "--impl", f"{impl}:strict",
                  "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
-    # 23 before exact-intercept-rounding and exact-averaged-sum (both start on a tie)
-    assert doc["exit_status"] == 1 and doc["summary"]["failed"] == 25
+    assert doc["exit_status"] == 1
     assert {"exact-intercept-rounding", "exact-averaged-sum"} <= {
         r["id"] for r in doc["cases"] if r["status"] == "fail"}
     # bad input: exit 2, one line, nothing written
@@ -413,6 +418,23 @@ def test_cli_reports_and_exit_statuses(suite, tmp_path, capsys):
     assert main(["adversary", "check", str(tmp_path / "nope"), "--impl", "m:f"]) == 2
     err = capsys.readouterr().err
     assert "module:function" in err and "exactly one of --impl" in err
+
+
+@pytest.mark.slow
+def test_cli_reports_on_the_whole_suite(suite, tmp_path, capsys):
+    """The wrong implementations against every case: how many each fails."""
+    impl = f"{HERE / 'conformance_impls.py'}"
+    report = tmp_path / "r.xml"
+    assert main(["adversary", "check", str(suite), "--impl", f"{impl}:zero_correct",
+                 "--format", "junit", "--report", str(report)]) == 1
+    root = ET.parse(report).getroot()
+    assert root.tag == "testsuite" and int(root.get("failures")) >= 8
+    capsys.readouterr()
+    assert main(["adversary", "check", str(suite), "--impl", f"{impl}:strict",
+                 "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    # 23 before exact-intercept-rounding and exact-averaged-sum (both start on a tie)
+    assert doc["exit_status"] == 1 and doc["summary"]["failed"] == 25
 
 
 def test_cli_suite_writes_and_refuses(tmp_path, capsys):
