@@ -53,7 +53,6 @@ import ipaddress
 import json
 import queue
 import secrets
-import select
 import socket
 import sys
 import threading
@@ -377,7 +376,7 @@ class _HTTPServer(http.server.HTTPServer):
             request, client_address, deadline = item
             try:
                 now = time.monotonic()
-                if now >= deadline and select.select([request], [], [], 0)[0]:
+                if now >= deadline and _has_sent(request):
                     deadline = now + self.timeout_s   # waited its time, but has sent
                 if now < deadline:   # else it waited its whole time and sent nothing
                     _Handler(request, client_address, self, deadline)
@@ -544,6 +543,17 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 left -= len(chunk)
         except (TimeoutError, OSError):
             pass
+
+
+def _has_sent(sock: socket.socket) -> bool:
+    """Whether bytes from the client wait on ``sock``, looked at without waiting or
+    taking them (``select`` fails on a descriptor over 1023, which a flood of
+    connections reaches)."""
+    sock.settimeout(0)
+    try:
+        return bool(sock.recv(1, socket.MSG_PEEK))
+    except OSError:   # nothing yet (BlockingIOError), or the connection is gone
+        return False
 
 
 def _single_headers(headers) -> None:

@@ -236,6 +236,35 @@ def test_idle_connections_hold_no_thread_each(quick):
     assert threading.active_count() <= before
 
 
+def test_a_connection_past_descriptor_1023_is_looked_at(tmp_path):
+    """A flood of connections takes the server's descriptors past 1023, where
+    select.select fails (3,000 idle connections raised a ValueError per
+    connection): whether a late connection has sent is looked at another way."""
+    import os
+    import resource
+
+    from markone.hardware.console_server import _has_sent
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if max(soft, hard if hard != resource.RLIM_INFINITY else 4096) < 1100:
+        pytest.skip("the descriptor limit is under 1100")
+    if soft < 1100:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1100, hard))
+    try:
+        a, b = socket.socketpair()
+        high = os.dup2(b.fileno(), 1050)
+        far = socket.socket(fileno=high)
+        b.close()
+        assert not _has_sent(far)
+        a.sendall(b"GET")
+        assert _has_sent(far) and far.recv(3) == b"GET"     # peeked, not taken
+        a.close()
+        assert not _has_sent(far)                             # gone
+        far.close()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 # ------------------------------------------------------------------ the state
 def trained_session(n):
     session = LiveSession(MarkI(seed=0))
