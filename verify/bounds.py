@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.data import Dataset, as_dataset
+from markone._internal.io import counted
 from markone._internal.typing import ArrayLike, Order, Seed
 from markone._internal.validation import (
     check_choice,
@@ -230,7 +231,7 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
         if gs <= 0:
             raise ValueError(
                 f"u does not separate the data (worst margin {_pow2(gs, -k):.6g} <= 0 "
-                f"at example {int(np.argmin(margins))}); pass a separating u or omit it.")
+                f"at {counted(np.argmin(margins))}); pass a separating u or omit it.")
         g, bound = _pow2(gs, -k), _ratio_squared(Rs, gs)
     else:
         from verify.margin import max_margin

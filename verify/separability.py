@@ -53,6 +53,7 @@ from markone._internal.html import ShownInJupyter, result_repr
 from markone._internal.checks import zero_rows
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import signed_integer_rows
+from markone._internal.io import counted
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
 from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
@@ -470,13 +471,14 @@ def _trivial(prob):
     if zero.size:
         i = int(zero[0])
         return _notsep("trivial", {i: Fraction(1)},
-                       f"example {i} is the zero vector and there is no intercept, so "
+                       f"{counted(i)} is the zero vector and there is no intercept, so "
                        "its score is always 0")
     pair = _opposite_pair(Z) if prob.float_exact else None
     if pair is not None:
         j, i = pair
         return _notsep("trivial", {j: Fraction(1), i: Fraction(1)},
-                       f"examples {j} and {i} are the same point with both labels")
+                       f"examples {j + 1} and {i + 1} (X[{j}] and X[{i}]) are the same point "
+                       "with both labels")
     return None
 
 

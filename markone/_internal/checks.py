@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from markone._internal.io import counted
 from markone._internal.validation import check_choice, refuse_nonfinite
 from markone.errors import ConvergenceWarning, MarkoneError, convergence_warning
 
@@ -50,7 +51,7 @@ def float_range_error(i, kind):
             "its score underflows float64: the terms x_j * w_j are below ~1e-292, "
             "where rounding to zero would decide the update, not the data")
     return FloatRangeError(
-        f"example {i}: {what}. Train with exact=True (exact rationals, any magnitude), "
+        f"{counted(i)}: {what}. Train with exact=True (exact rationals, any magnitude), "
         "or rescale X (multiplying every input, and intercept_scale, by one positive "
         "number does not change a perceptron's decisions).")
 

@@ -364,7 +364,7 @@ def to_fraction_matrix(X, *, name="X"):
     for i, r in enumerate(rows):
         if len(r) != width:
             raise ValueError(
-                f"{name} is ragged: row {i} has {len(r)} entries, row 0 has {width}."
+                f"{name} is ragged: {name}[{i}] has {len(r)} entries, {name}[0] has {width}."
             )
         try:
             out.append([v if type(v) is Fraction else to_fraction(v) for v in r])

@@ -30,7 +30,8 @@ import numpy as np
 from markone._internal.exact import STR_BITS, fraction_text, int_text
 
 __all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
-           "plural", "write_figure", "temporary_beside", "check_output_file", "nesting_depth_over"]
+           "plural", "counted", "write_figure", "temporary_beside", "check_output_file",
+           "nesting_depth_over"]
 
 
 def check_output_file(path):
@@ -232,6 +233,18 @@ def staged_output(out):
                 os.replace(src, dest)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def counted(i, word="example", array="X"):
+    """How a message names the 0-based row ``i`` of ``array``: by a word and a number
+    counted from 1, as a person counts (the convention of every text markone prints,
+    docs/command-line.md), with the Python index, counted from 0 as in Python and in
+    JSON files, alongside.
+
+    >>> counted(2), counted(0, "figure", "images")
+    ('example 3 (X[2])', 'figure 1 (images[0])')
+    """
+    return f"{word} {int(i) + 1} ({array}[{int(i)}])"
 
 
 def plural(n, word, words=None):

@@ -12,7 +12,7 @@ dtype('float64')
 >>> check_matrix([[1.0, float("nan")]])
 Traceback (most recent call last):
 ...
-ValueError: X contains NaN or infinity (first at row 0, column 1); remove or impute those entries before training.
+ValueError: X contains NaN or infinity (first at X[0, 1]); remove or impute those entries before training.
 >>> y, classes = encode_binary_labels(["cat", "dog", "cat"])
 >>> y.tolist(), classes.tolist()
 ([-1, 1, -1], ['cat', 'dog'])
@@ -175,7 +175,7 @@ def refuse_nonfinite(arr, *, name="X", first_row=0):
     >>> refuse_nonfinite(sp.csr_array([[1.0, 0.0, 0.0], [0.0, 0.0, -np.inf]]))
     Traceback (most recent call last):
     ...
-    ValueError: X contains NaN or infinity (first at row 1, column 2); remove or impute those entries before training.
+    ValueError: X contains NaN or infinity (first at X[1, 2]); remove or impute those entries before training.
     """
     if hasattr(arr, "indptr"):  # CSR: the stored entries, in row order
         bad = np.flatnonzero(~np.isfinite(arr.data))
@@ -192,7 +192,7 @@ def refuse_nonfinite(arr, *, name="X", first_row=0):
 
 def _raise_nonfinite(name, i, j):
     raise ValueError(
-        f"{name} contains NaN or infinity (first at row {i}, column {j}); "
+        f"{name} contains NaN or infinity (first at {name}[{i}, {j}]); "
         "remove or impute those entries before training."
     )
 

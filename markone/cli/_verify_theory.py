@@ -55,6 +55,7 @@ def _bound(args):
 def _cycling(args):
     from pathlib import Path
 
+    from markone._internal.io import counted
     from verify.cycling import check_cycling
 
     if args.encoding != "pm1":
@@ -71,7 +72,7 @@ def _cycling(args):
         scale = "" if r.scale == 1 else f" (in units of 1/{r.scale})"
         print(f"the cycle{scale}: each weight vector, then the example it errs on")
         for w, i in zip(r.cycle, r.cycle_indices):
-            print(f"  w = {list(w)}  -> update on example {i}")
+            print(f"  w = {list(w)}  -> update on {counted(i)}")
     return EXIT_OK if r.complete else EXIT_UNDECIDED
 
 

@@ -91,8 +91,8 @@ def _separable(args):
           f"{v.time_s:.3g} s)")
     print(cli_terms(v.message))
     if v.separable is False and len(v.certificate) <= 10:
-        print("certificate (example: lambda):",
-              ", ".join(f"{i}: {fraction_text(lam)}" for i, lam in v.certificate.items()))
+        print("certificate:", ", ".join(f"lambda[{i}] = {fraction_text(lam)}"
+                                        for i, lam in v.certificate.items()))
     if v.separable and len(v.witness) <= 10:  # numbers of any length (no 4,300 limit)
         print(f"witness (w{', intercept' if v.intercept else ''}):",
               ", ".join(map(fraction_text, v.witness)))

@@ -53,7 +53,7 @@ def train(*args, **kw):
 
 
 def message(i, j):
-    return (f"X contains NaN or infinity (first at row {i}, column {j}); remove or "
+    return (f"X contains NaN or infinity (first at X[{i}, {j}]); remove or "
             "impute those entries before training.")
 
 

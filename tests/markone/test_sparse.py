@@ -134,9 +134,9 @@ def test_canonical_format_sums_duplicates_without_touching_the_input():
 
 @pytest.mark.parametrize("A, kw, exc, match", [
     (sp.csr_array(np.array([[1.0, np.nan], [0.0, 1.0]])), {}, ValueError,
-     r"NaN or infinity \(first at row 0, column 1\)"),
+     r"NaN or infinity \(first at X\[0, 1\]\)"),
     (sp.csr_array(np.array([[1.0, 0.0], [0.0, np.inf]])), {"variant": "pocket"},
-     ValueError, r"row 1, column 1"),
+     ValueError, r"X\[1, 1\]"),
     (sp.csr_array((0, 3)), {}, ValueError, "empty"),
     (sp.csr_array(np.eye(2)), {"exact": True}, TypeError,
      r"exact=True needs a dense array; pass X.toarray\(\)"),
@@ -184,7 +184,7 @@ def test_nan_in_the_last_row_is_refused_as_in_a_dense_run(bad, kw):
     with pytest.raises(ValueError) as dense_error:
         quiet(train, A.toarray(), y, max_epochs=2, **kw)
     assert str(sparse_error.value) == str(dense_error.value) == (
-        f"X contains NaN or infinity (first at row {A.shape[0] - 1}, column {col}); "
+        f"X contains NaN or infinity (first at X[{A.shape[0] - 1}, {col}]); "
         "remove or impute those entries before training.")
 
 

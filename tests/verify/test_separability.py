@@ -228,7 +228,7 @@ def test_check_certificate_rejects_bad_proofs():
     X, y = XOR
     good = check_separable(X, y)
     for cert, msg in (({0: Fraction(1), 3: Fraction(1)}, "does not cancel"),
-                      ({0: Fraction(1), 9: Fraction(1)}, "example 9"),
+                      ({0: Fraction(1), 9: Fraction(1)}, "index 9"),
                       ({0: Fraction(-1), 1: Fraction(1)}, "must be > 0"),
                       ({}, "empty")):
         bad = SeparabilityVerdict(False, None, cert, "user", True, "", 0.0)

@@ -57,7 +57,7 @@ def test_checker_refuses_a_wrong_sparse_witness():
 
     A = sp.csr_matrix(np.array([[0.0, 1.0], [2.0, 0.0]]))
     bad = SeparabilityVerdict(True, (1, -1, 0), None, "user", True, "", 0.0)
-    with pytest.raises(CertificateError, match="fails on example 0"):
+    with pytest.raises(CertificateError, match=r"fails on example 1 \(X\[0\]\)"):
         check_certificate(A, [1, 1], bad)
 
 

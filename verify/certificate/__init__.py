@@ -24,7 +24,7 @@ and again: 5x the time on 100,000 x 100).
 ...                   witness=(-1, 0), certificate=None))
 Traceback (most recent call last):
 ...
-verify.certificate.kernel.CertificateError: the witness fails on example 0: y * w . [x, 1] = 0, not > 0.
+verify.certificate.kernel.CertificateError: the witness fails on example 1 (X[0]): y * w . [x, 1] = 0, not > 0.
 """
 
 from __future__ import annotations

@@ -82,8 +82,9 @@ def _check_witness(rows, scales, signs, witness, aug, d):
         s = signs[i] * (sum(map(operator.mul, r[1], map(wi.__getitem__, r[0])))
                         if isinstance(r, tuple) else sum(map(operator.mul, r, wi)))
         if s <= 0:
-            raise CertificateError(f"the witness fails on example {i}: y * w . [x{aug} = "
-                                   f"{_show(Fraction(s, den) * scales[i])}, not > 0.")
+            raise CertificateError(f"the witness fails on example {i + 1} (X[{i}]): y * "
+                                   f"w . [x{aug} = {_show(Fraction(s, den) * scales[i])}, "
+                                   "not > 0.")
 
 
 def _check_gordan(rows, scales, signs, certificate, aug):
@@ -93,12 +94,12 @@ def _check_gordan(rows, scales, signs, certificate, aug):
     for key, lam in certificate.items():
         i, lam = _index(key), number(lam, "a certificate weight")
         if not 0 <= i < len(rows):
-            raise CertificateError(f"the certificate names example {_show(i)}, but there "
-                                   f"are {len(rows)} examples.")
+            raise CertificateError(f"the certificate names the index {_show(i)}, but the "
+                                   f"indices are 0..{len(rows) - 1}.")
         if i in coef:
-            raise CertificateError(f"the certificate names example {i} twice.")
+            raise CertificateError(f"the certificate names the index {i} twice.")
         if lam <= 0:
-            raise CertificateError(f"the certificate's weight of example {i} is "
+            raise CertificateError(f"the certificate's weight lambda[{i}] is "
                                    f"{_show(lam)}; every weight must be > 0.")
         coef[i] = lam * scales[i] * signs[i]
     den = math.lcm(*(c.denominator for c in coef.values()))
@@ -120,8 +121,7 @@ def _index(key):
         return int(key)
     if isinstance(key, str) and re.fullmatch("[0-9]+", key, re.ASCII):
         return decimal_int(key)
-    raise CertificateError(f"the certificate names example {key!r:.60}, which is "
-                           "not an index.")
+    raise CertificateError(f"the certificate names {key!r:.60}, not an index (0, 1, 2...).")
 
 
 def _show(v):
@@ -212,10 +212,10 @@ def exact_rows(X: Any, *, intercept: bool) -> tuple[list[list[int]], list[Fracti
     rows, scales, width = [], [], None
     for i, row in enumerate(X):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
-            raise ValueError(f"X must be 2-D: row {i} is {_show(row):.80}, not a sequence.")
+            raise ValueError(f"X must be 2-D: X[{i}] is {_show(row):.80}, not a sequence.")
         width = len(row) if width is None else width
         if not width or len(row) != width:
-            raise ValueError(f"X is ragged: row {i} has {len(row)} entries, row 0 has "
+            raise ValueError(f"X is ragged: X[{i}] has {len(row)} entries, X[0] has "
                              f"{width}." if width else "X has no features; one is needed.")
         nums, den = (row, 1) if ints else _scaled(row, i, range(width))
         rows.append(nums + [den] if intercept else nums)

@@ -37,7 +37,7 @@ class SparseData:
     >>> SparseData((2, 3), [0, 2, 2], [1, 1], [5, 6])
     Traceback (most recent call last):
     ...
-    ValueError: indices: row 0 names column 1 twice (or out of order); the columns of a row must strictly increase.
+    ValueError: indices: X[0] names the column index 1 twice (or out of order); the columns of a row must strictly increase.
     """
 
     shape: tuple[int, int]
@@ -81,7 +81,7 @@ def _check_offsets(shape, ptr, cols, vals):
                          "values.")
     if not all(map(operator.le, ptr, islice(ptr, 1, None))):
         i = next(i for i in range(n) if ptr[i] > ptr[i + 1])
-        raise ValueError(f"indptr decreases at row {i} ({ptr[i]} then {ptr[i + 1]}); it "
+        raise ValueError(f"indptr decreases at indptr[{i}] ({ptr[i]} then {ptr[i + 1]}); it "
                          "must be non-decreasing.")
 
 
@@ -91,12 +91,14 @@ def _check_columns(shape, ptr, cols):
         raise ValueError("indices must be integers.")
     if cols and (min(cols) < 0 or max(cols) >= d):
         j = min(cols) if min(cols) < 0 else max(cols)
-        raise ValueError(f"indices holds column {j}, outside 0..{d - 1} (shape {n} x {d}).")
+        raise ValueError(f"indices holds the column index {j}, outside 0..{d - 1} (shape {n} "
+                         f"x {d}).")
     for i in range(n):
         c = cols[ptr[i]:ptr[i + 1]]
         if not all(map(operator.lt, c, islice(c, 1, None))):
             j = next(c[k] for k in range(1, len(c)) if c[k] <= c[k - 1])
-            raise ValueError(f"indices: row {i} names column {j} twice (or out of order); "
+            raise ValueError(f"indices: X[{i}] names the column index {j} twice (or out of "
+                             "order); "
                              "the columns of a row must strictly increase.")
 
 

@@ -128,7 +128,7 @@ def _dense_to_csr(X):
     indptr, indices, values = [0], [], []
     for i, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != d:
-            raise ValueError(f"X must be 2-D with rows of one length: row {i} is not a "
+            raise ValueError(f"X must be 2-D with rows of one length: X[{i}] is not a "
                              f"sequence of {d} numbers.")
         for j, v in enumerate(row):
             if number(v, f"X[{i}, {j}]") != 0:

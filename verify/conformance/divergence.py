@@ -16,7 +16,7 @@ and the weights both hold after it say what the implementation did differently.
 ...     return {"w": [str(v) for v in run.w], "mistakes": run.mistakes}
 >>> from verify.conformance import adapter_for
 >>> print(first_divergence(case, adapter_for(skips_last)).describe())
-first divergent step: presentation 1 of 3 (example 0, label +1): the rule's score y w.x = 0 (a mistake); after it the rule has w = [1, 0] (1 mistake), the implementation w = [0, 0] (0 mistakes)
+first divergent step: presentation 1 of 3 (example 1, X[0], label +1): the rule's score y w.x = 0 (a mistake); after it the rule has w = [1, 0] (1 mistake), the implementation w = [0, 0] (0 mistakes)
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ class Divergence:
         """One line for a report."""
         verdict = "a mistake" if self.score <= 0 else "correct"
         return (f"first divergent step: presentation {self.step} of {self.length} "
-                f"(example {self.index}, label {self.label:+d}): the rule's score "
+                f"(example {self.index + 1}, X[{self.index}], label {self.label:+d}): the "
+                f"rule's score "
                 f"y w.x = {_number(self.score)} ({verdict}); after it the rule has "
                 f"{_state(self.reference)}, the implementation {_state(self.implementation)}")
 

@@ -140,8 +140,8 @@ def _proof_line(claim: Any) -> str:
         index = int(key) if type(key) is int else decimal_int(key) \
             if isinstance(key, str) and key.isascii() and key.isdigit() else -1
         if index < 0:
-            raise CertificateError(f"the certificate names example {key!r:.60}, "
-                                   "which is not an index.")
+            raise CertificateError(f"the certificate names {key!r:.60}, not an "
+                                   "index (0, 1, 2...).")
         weights.append((index, _text(lam, "a certificate weight")))
     words = ["certificate", str(len(weights))]
     for index, lam in sorted(weights, key=lambda pair: pair[0]):

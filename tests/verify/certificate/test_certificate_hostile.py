@@ -204,7 +204,7 @@ def test_numbers_beyond_4300_digits_are_read_exactly(tmp_path, capsys):
     path.write_text(edited(xor_doc, lambda d: d["certificate"].__setitem__("1" + "0" * 5000,
                                                                            "1")))
     code, out, _ = check(path, capsys)
-    assert code == 1 and "names example (a number of more than 4,300 digits)" in out
+    assert code == 1 and "names the index (a number of more than 4,300 digits)" in out
 
 
 def test_data_beyond_4300_digits_are_written_and_read_back(tmp_path, capsys):
