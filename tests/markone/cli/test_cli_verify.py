@@ -43,7 +43,7 @@ def test_not_separable_exit_1_and_check(files, capsys):
     cert = str(files["dir"] / "x.json")
     assert main(["verify", "separable", files["xor"], "--certificate", cert]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("not separable") and "0: 1, 1: 1, 2: 1, 3: 1" in out
+    assert out.startswith("not separable") and "lambda[0] = 1, lambda[1] = 1, lambda[2] = 1, lambda[3] = 1" in out
     assert main(["verify", "check", cert]) == 0  # a valid proof, whichever verdict
     assert "are not linearly separable" in capsys.readouterr().out
 
@@ -65,7 +65,7 @@ def test_tampered_certificate_fails_with_reason(files, capsys):
 def test_decimal_cells_are_exact(files, capsys):
     # 2 * (0.1, 1/3) - (0.2, 2/3) = 0 exactly in decimals, not in binary floats
     assert main(["verify", "separable", files["rat"], "--no-intercept"]) == 1
-    assert "0: 2, 1: 1" in capsys.readouterr().out
+    assert "lambda[0] = 2, lambda[1] = 1" in capsys.readouterr().out
 
 
 def test_label_column_and_npz(files, capsys):
