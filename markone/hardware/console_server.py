@@ -81,7 +81,8 @@ MAX_DEPTH = 16
 TIMEOUT_S = 10.0
 #: Handler threads of a console.
 WORKERS = 8
-#: Connections accepted and waiting for a handler thread; any more are closed at once.
+#: Connections accepted and waiting for a handler thread; beyond, the oldest is closed
+#: if it has sent nothing, else the newest.
 WAITING = 1024
 #: Bytes of a body over :data:`MAX_BODY` read and dropped after the refusal, so that the
 #: client, still sending, reads the answer (a larger body's connection is closed).
@@ -363,12 +364,19 @@ class _HTTPServer(http.server.HTTPServer):
             worker.start()
 
     def process_request(self, request, client_address):
-        """Queue the connection for a handler thread, or close it when too many wait."""
+        """Queue the connection for a handler thread. When too many wait, the oldest
+        one makes room if it has sent nothing; else the new one is closed."""
+        item = (request, client_address, time.monotonic() + self.timeout_s)
         try:
-            self._waiting.put_nowait((request, client_address,
-                                      time.monotonic() + self.timeout_s))
+            self._waiting.put_nowait(item)
         except queue.Full:
-            self.shutdown_request(request)
+            oldest = self._waiting.get_nowait()   # only this thread adds: one is there
+            if _has_sent(oldest[0]):
+                self._waiting.put_nowait(oldest)  # it stays, at the back
+                self.shutdown_request(request)
+            else:
+                self.shutdown_request(oldest[0])
+                self._waiting.put_nowait(item)
 
     def _work(self):
         """A handler thread: answer queued connections until a None comes."""

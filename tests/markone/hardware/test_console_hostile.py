@@ -265,6 +265,26 @@ def test_a_connection_past_descriptor_1023_is_looked_at(tmp_path):
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+def test_a_request_after_a_flood_of_idle_connections_is_answered(tmp_path, monkeypatch):
+    """More idle connections than may wait (here 50): the oldest idle ones make room,
+    so a request sent after the flood is answered rather than closed."""
+    import markone.hardware.console_server as console_server
+
+    monkeypatch.setattr(console_server, "WAITING", 50)
+    server, thread = serve(tmp_path, timeout_s=0.5, workers=2)
+    idle = [socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            for _ in range(120)]
+    try:
+        status, _, _ = parse(raw(server, request(server, "GET", "/api/state",
+                                                 headers=[token(server)])))
+        assert status == 200
+    finally:
+        for sock in idle:
+            sock.close()
+        server.close()
+        thread.join()
+
+
 # ------------------------------------------------------------------ the state
 def trained_session(n):
     session = LiveSession(MarkI(seed=0))
