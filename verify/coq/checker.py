@@ -43,6 +43,7 @@ MAX_DENSE_ENTRIES = 10**8
 #: Integers of more bits are written in hexadecimal (``str(int)`` is quadratic and
 #: refuses more than 4,300 digits; ``hex`` is linear and has no limit).
 DECIMAL_BITS = 4_000
+_DECIMAL_LIMIT = 2**DECIMAL_BITS
 
 #: The checker's exit statuses: 0 VALID, 1 INVALID, 2 unreadable, 4 over its budget.
 _OVER_BUDGET = 4
@@ -122,9 +123,17 @@ def _lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
     yield (f"markone-coq-certificate 1\nintercept {int(bool(claim.intercept))}\n"
            f"examples {len(rows)} {len(rows[0])}\n")
     for i, (s, row) in enumerate(zip(signs, rows)):
-        yield " ".join([str(s), *(_text(v, f"X[{i}, {j}]") for j, v in enumerate(row))]) \
-            + "\n"
+        yield f"{s} {_row_text(row, i)}\n"
     yield proof
+
+
+def _row_text(row: list, i: int) -> str:
+    """A data row's numbers, exact; ints of at most :data:`DECIMAL_BITS` bits by one
+    ``join`` (most rows)."""
+    if set(map(type, row)) <= {int} and -_DECIMAL_LIMIT < min(row) and \
+            max(row) < _DECIMAL_LIMIT:
+        return " ".join(map(str, row))
+    return " ".join(_text(v, f"X[{i}, {j}]") for j, v in enumerate(row))
 
 
 def _proof_line(claim: Any) -> str:
