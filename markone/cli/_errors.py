@@ -5,7 +5,8 @@ Every command follows one convention, written once in :data:`EXIT_STATUSES`:
 ends with the statuses that command can end with, in its own words
 (:func:`exit_line`), and ``docs/command-line.md`` shows the same table (a test
 compares them). A reader that closes the pipe early (``markone machine params | head
--2``) ends the command quietly with :data:`EXIT_PIPE`.
+-2``) ends its printing, not its work (:mod:`markone.cli._stdout`): the files it was
+asked for are written, then it ends quietly with :data:`EXIT_PIPE`.
 
 Library messages speak Python (``variant='pocket'``, ``max_epochs=``); on the command
 line they are rewritten by :func:`cli_terms` into flags (``--variant pocket``,
@@ -74,7 +75,8 @@ def _status_help():
         lines += textwrap.wrap(meaning, 76, initial_indent=f"  {status}  ",
                                subsequent_indent="     ")
     return "\n".join(lines + [
-        "  A reader that closes the pipe early (| head) ends the command quietly",
+        "  A reader that closes the pipe early (| head) ends the printing, not the",
+        "  work: every file asked for is written, then the command ends quietly",
         f"  with {EXIT_PIPE} (128 + SIGPIPE), as any Unix tool."])
 
 
