@@ -58,13 +58,14 @@ import math
 
 import numpy as np
 
-from markone._internal.jit import PLAIN_PRESENTATIONS, compiled, kernel, on_first_compile
+from markone._internal.jit import (PLAIN_PRESENTATIONS, compiled, kernel, on_first_compile,
+                                  plain_form, uncompiled)
 
 __all__ = ["epoch_last_xy", "step_last_xy", "counted_step", "COUNTED_STEP", "one_index",
            "ONE_INDEX", "epoch_general", "score_underflows", "INT64_LIMIT",
            "UNDERFLOW_ZONE", "csr_rows", "row_dot", "row_axpy", "row_nonzero", "row_update",
            "row_underflows", "row_prefetch", "kernel_rows", "linear_scores", "one_score",
-           "PLAIN_PRESENTATIONS", "pass_kernel"]
+           "PLAIN_PRESENTATIONS", "PLAIN_RUN", "pass_kernel", "running_sums", "PLAIN_SCORE_OPS"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
 #: factor two of headroom for the sums inside a dot product).
@@ -82,10 +83,13 @@ FASTMATH = {"reassoc", "contract"}
 UNDERFLOW_ZONE = 2.0**-969
 
 
-def pass_kernel(fn, presented, rows):
+def pass_kernel(fn, presented, rows, at_most=None):
     """The kernel ``fn`` (:func:`epoch_last_xy` or :func:`epoch_general`) to run a pass
     of ``rows`` presentations after ``presented`` ones: ``fn`` itself (plain Python)
-    while ``presented + rows <= PLAIN_PRESENTATIONS``, else its compiled dispatcher.
+    while ``presented + rows <= PLAIN_PRESENTATIONS``, or for every pass of a run
+    that makes ``at_most`` presentations in all, at most :data:`PLAIN_RUN` (the
+    demo's 100 passes over 100 flowers: plain, they take some 50 ms, less than numba's
+    import alone); else its compiled dispatcher.
 
     The choice depends on the work alone, never on time or on what is compiled
     already, so the same input takes the same path. On data whose dot products are
@@ -95,10 +99,19 @@ def pass_kernel(fn, presented, rows):
 
     >>> pass_kernel(epoch_last_xy, 0, 4) is epoch_last_xy
     True
+    >>> pass_kernel(epoch_last_xy, 8_000, 100, at_most=PLAIN_RUN) is epoch_last_xy
+    True
     """
-    if presented + rows <= PLAIN_PRESENTATIONS:
+    if presented + rows <= PLAIN_PRESENTATIONS or (
+            at_most is not None and at_most <= PLAIN_RUN):
         return fn
     return compiled(fn)
+
+
+#: A run of at most this many presentations in all (passes times rows) runs plain
+#: from its first pass to its last (:func:`pass_kernel`): at about 5 microseconds a
+#: presentation, under 0.1 s, less than importing numba, let alone compiling a pass.
+PLAIN_RUN = 2**14
 
 
 @kernel()
@@ -157,11 +170,21 @@ def linear_scores(X, W, offsets):
     W = np.ascontiguousarray(W, dtype=np.float64)
     offsets = np.ascontiguousarray(offsets, dtype=np.float64)
     out = np.empty((X.shape[0], W.shape[0]))
-    if hasattr(X, "indptr"):
-        compiled(_csr_scores)(X.data, X.indices, X.indptr, W, offsets, out)
+    sparse = hasattr(X, "indptr")
+    work = (X.nnz if sparse else X.shape[0] * X.shape[1]) * W.shape[0]
+    if sparse:
+        step = _csr_scores if work <= PLAIN_SCORE_OPS else compiled(_csr_scores)
+        uncompiled(step)(X.data, X.indices, X.indptr, W, offsets, out)
     else:
-        compiled(_dense_scores)(np.asarray(X, dtype=np.float64), W, offsets, out)
+        step = _dense_scores if work <= PLAIN_SCORE_OPS else compiled(_dense_scores)
+        uncompiled(step)(np.asarray(X, dtype=np.float64), W, offsets, out)
     return out
+
+
+#: :func:`linear_scores` of at most this many products runs numpy's whole-array
+#: form of its kernel (the same sums bit for bit, in milliseconds), larger ones the
+#: compiled loop: numba is not imported to score a small set.
+PLAIN_SCORE_OPS = 2**22
 
 
 def one_score(x, w, offset):
@@ -203,6 +226,39 @@ def _csr_scores(data, indices, indptr, W, offsets, out):
             for e in range(indptr[i], indptr[i + 1]):
                 s += data[e] * W[k, indices[e]]
             out[i, k] = s + offsets[k]
+
+
+def running_sums(terms: np.ndarray) -> np.ndarray:
+    """The last running sum of each row of ``terms`` (``(..., k)``), started at +0.0
+    and taken left to right as the kernels' loops take them (``s = 0.0; s += t``):
+    ``np.cumsum``, where ``np.sum`` sums pairwise, plus +0.0, which turns the -0.0 of
+    a sum that started at a -0.0 term into the loops' +0.0. The plain forms of the
+    kernels sum with it, bit for bit as compiled.
+
+    >>> t = np.array([[1e16, 1.0, -1e16, 1.0], [-0.0, -0.0, -0.0, -0.0]])
+    >>> running_sums(t).tolist()    # ((1e16 + 1) - 1e16) + 1; 0.0 + -0.0 ... is 0.0
+    [1.0, 0.0]
+    """
+    if terms.shape[-1] == 0:
+        return np.zeros(terms.shape[:-1])
+    return np.cumsum(terms, axis=-1)[..., -1] + 0.0
+
+
+#: rows scored per numpy call by the plain :func:`_dense_scores`
+_SCORE_CHUNK = 256
+
+
+@plain_form(_dense_scores)
+def _dense_scores_plain(X, W, offsets, out):
+    for i in range(0, X.shape[0], _SCORE_CHUNK):
+        out[i:i + _SCORE_CHUNK] = running_sums(X[i:i + _SCORE_CHUNK, None, :] * W) + offsets
+
+
+@plain_form(_csr_scores)
+def _csr_scores_plain(data, indices, indptr, W, offsets, out):
+    for i in range(out.shape[0]):
+        lo, hi = indptr[i], indptr[i + 1]
+        out[i] = running_sums(data[lo:hi] * W[:, indices[lo:hi]]) + offsets
 
 
 # ----------------------------------------------------------------------------------

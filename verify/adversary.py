@@ -47,12 +47,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from markone._internal.html import ShownInJupyter, result_repr
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import float64_of, to_fraction
 from markone._internal.io import plural
+from markone._internal.jit import compiled, kernel
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike, Seed
 from markone._internal.validation import as_generator, check_choice, check_int_at_least
@@ -428,8 +428,14 @@ def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
 
 # ---- exhaustive --------------------------------------------------------------------
 
-@njit(cache=True)
-def _longest_path(n_nodes, src, dst):  # pragma: no cover - compiled
+#: A mistake graph of at most this many edges gets its longest path as plain Python
+#: (:func:`_longest_path` uncompiled: some 0.1 s at most, and numba is not imported);
+#: a larger one compiled. The choice depends on the graph alone.
+_PLAIN_EDGES = 1 << 14
+
+
+@kernel()
+def _longest_path(n_nodes, src, dst):
     """Longest path from node 0 in a graph given by edges (Kahn's topological order).
 
     Returns (dist, parent_edge, n_sorted); n_sorted < n_nodes means a cycle."""
@@ -476,8 +482,8 @@ def _exhaustive(YX, budget, deadline=None, bar=None, max_memory_gb=None):
     g = reachable_states(YX, budget=budget, edges=True, deadline=deadline, bar=bar,
                          max_memory_gb=max_memory_gb)
     n = len(g.states)
-    dist, parent, n_sorted = _longest_path(n, g.src.astype(np.int64),
-                                           g.dst.astype(np.int64))
+    longest = _longest_path if len(g.src) <= _PLAIN_EDGES else compiled(_longest_path)
+    dist, parent, n_sorted = longest(n, g.src.astype(np.int64), g.dst.astype(np.int64))
     if n_sorted < n:
         raise ValueError(
             "the mistake graph has a cycle, so the data is not linearly separable (or "

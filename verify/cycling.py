@@ -507,9 +507,27 @@ def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_
     check_memory(search_bytes(YX, budget, edges), max_memory_gb,
                  f"a search of up to budget={budget} weight vectors of "
                  f"{YX.shape[1]} integers", "lower budget")
-    fast = _reachable_compiled(YX, rule, budget, edges, deadline, bar)
-    if fast is not None:
-        return fast
+    if budget > _PLAIN_STATES and _packing_bits(YX):
+        first = _reachable_numpy(YX, rule, _PLAIN_STATES, edges, deadline, bar)
+        if first.stopped_by != BUDGET:   # found every state (or out of time)
+            return first
+        fast = _reachable_compiled(YX, rule, budget, edges, deadline, bar)
+        if fast is not None:
+            return fast
+    return _reachable_numpy(YX, rule, budget, edges, deadline, bar)
+
+
+#: A search keeps to numpy (:func:`_reachable_numpy`, some 15 microseconds a state)
+#: while it finds at most this many states; a larger one starts again compiled
+#: (:func:`_reachable_compiled`, the same result). The choice depends on the work
+#: alone: a search of XOR (15 states) or of the conformance suite's lattice (546)
+#: never waits for numba's import and compiler (seconds), and the numpy part of a
+#: large search costs at most about a second.
+_PLAIN_STATES = 1 << 16
+
+
+def _reachable_numpy(YX, rule, budget, edges, deadline, bar):
+    """:func:`reachable_states` by numpy, frontier after frontier (any integers)."""
     n, d = YX.shape
     W = np.zeros((1, d), dtype=YX.dtype)
     index = {_key(W[0]): 0}
@@ -628,15 +646,10 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
     deadline and the bar are looked at between calls (the result does not depend on
     the chunking).
     """
-    if YX.dtype != np.int64:
+    bits = _packing_bits(YX)
+    if not bits:
         return None
     d = YX.shape[1]
-    bits = 63 // d
-    if bits < 4:
-        return None
-    amax = int(np.abs(YX).max(initial=0))
-    if amax * d * 2 ** bits >= 2**62:   # dot products of in-range vectors must fit
-        return None
     YX = np.ascontiguousarray(YX)
     off = 1 << (bits - 1)
     key0 = 0
@@ -672,6 +685,22 @@ def _reachable_compiled(YX, rule, budget, edges, deadline=None, bar=None):
     return Reachable(states=states[:count], src=src[:ne], dst=dst[:ne], example=ex[:ne],
                      clean_states=int(clean), complete=not stopped_by,
                      stopped_by=stopped_by)
+
+
+def _packing_bits(YX):
+    """The bits each coordinate gets in the packed search's int64 keys (``63 // d``),
+    or 0 when ``YX`` cannot be packed: not int64, too wide, or entries so large that
+    the dot products of vectors within those bits could overflow."""
+    if YX.dtype != np.int64:
+        return 0
+    d = YX.shape[1]
+    bits = 63 // d
+    if bits < 4:
+        return 0
+    amax = int(np.abs(YX).max(initial=0))
+    if amax * d * 2 ** bits >= 2**62:   # dot products of in-range vectors must fit
+        return 0
+    return bits
 
 
 def _typed_index(index):

@@ -29,7 +29,8 @@ import numpy as np
 from markone._internal.jit import compiled, kernel, plain_form
 from markone._internal.typing import Seed
 from markone._internal.validation import as_generator
-from markone.hardware.trial import STEP_OPS, PLAIN, _running_sums, score, trials_of
+from markone._kernels import running_sums
+from markone.hardware.trial import STEP_OPS, PLAIN, score, trials_of
 
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
@@ -253,7 +254,7 @@ _NET_CHUNK = 128
 @plain_form(_net_rows)
 def _net_rows_plain(s, inputs, signs, out):
     for n in range(0, s.shape[0], _NET_CHUNK):
-        out[n:n + _NET_CHUNK] = _running_sums(s[n:n + _NET_CHUNK, inputs] * signs)
+        out[n:n + _NET_CHUNK] = running_sums(s[n:n + _NET_CHUNK, inputs] * signs)
 
 
 def fire(wiring: Wiring, s: np.ndarray, theta: int) -> np.ndarray:

@@ -59,6 +59,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._internal.jit import PlainWork, kernel, plain_form
+from markone._kernels import running_sums
 from markone.online import signed_mistake
 
 if TYPE_CHECKING:
@@ -259,16 +260,6 @@ def score(weights: np.ndarray, active: np.ndarray, scores: np.ndarray) -> None:
         scores[r] = total
 
 
-def _running_sums(terms):
-    """The last of each row's running sums of ``terms`` (``(..., k)``), each started
-    at +0.0 and taken left to right, as the kernels' loops take them: ``np.cumsum``
-    (sequential, where ``np.sum`` sums pairwise), plus +0.0, which turns a -0.0
-    (from -0.0 terms, when the sum starts at its first term) into the loops' +0.0."""
-    if terms.shape[-1] == 0:
-        return np.zeros(terms.shape[:-1])
-    return np.cumsum(terms, axis=-1)[..., -1] + 0.0
-
-
 #: figures scored per numpy call by the plain :func:`score_figures` (its temporary
 #: holds this many times ``n_r * n_a`` floats)
 _CHUNK = 64
@@ -276,7 +267,7 @@ _CHUNK = 64
 
 @plain_form(score)
 def _score(weights, active, scores):
-    scores[:] = _running_sums(weights[:, active])
+    scores[:] = running_sums(weights[:, active])
 
 
 @kernel()
@@ -317,7 +308,7 @@ def _score_figures(weights, A, scores):
     # started at +0.0 is never -0.0): the sums over the active units, bit for bit
     for i in range(0, A.shape[0], _CHUNK):
         fired = A[i:i + _CHUNK, None, :] != 0
-        scores[i:i + _CHUNK] = _running_sums(np.where(fired, weights, 0.0))
+        scores[i:i + _CHUNK] = running_sums(np.where(fired, weights, 0.0))
 
 
 @plain_form(score_rows)

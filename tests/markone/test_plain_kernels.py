@@ -54,8 +54,8 @@ def passes(monkeypatch):
 
     real = _kernels.pass_kernel
 
-    def recording(fn, presented, rows):
-        chosen = real(fn, presented, rows)
+    def recording(fn, presented, rows, at_most=None):
+        chosen = real(fn, presented, rows, at_most)
         if chosen is fn:
             taken.append("plain")
         return chosen
@@ -74,10 +74,17 @@ def test_small_runs_plain_and_big_runs_compiled(passes, variant):
     n = jit.PLAIN_PRESENTATIONS // 2 + 1      # one plain pass, then compiled ones
     rng = np.random.default_rng(0)
     Xb = rng.integers(-3, 4, (n, 3)).astype(float)
+    yb = rng.choice([-1, 1], n)
+    epochs = _kernels.PLAIN_RUN // n + 1      # a run that may make more than PLAIN_RUN
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = markone.train(Xb, rng.choice([-1, 1], n), max_epochs=3, variant=variant)
-    assert res.epochs == 3 and passes == ["plain", "compiled", "compiled"]
+        res = markone.train(Xb, yb, max_epochs=epochs, variant=variant)
+    assert res.epochs == epochs and passes == ["plain"] + ["compiled"] * (epochs - 1)
+    passes.clear()
+    with warnings.catch_warnings():   # at most PLAIN_RUN in all: plain to the end
+        warnings.simplefilter("ignore")
+        res = markone.train(Xb, yb, max_epochs=epochs - 1, variant=variant)
+    assert res.epochs == epochs - 1 and passes == ["plain"] * (epochs - 1)
     passes.clear()
     markone.train(np.ones((jit.PLAIN_PRESENTATIONS + 1, 2)), np.ones(jit.PLAIN_PRESENTATIONS + 1),
                   variant=variant)
@@ -87,12 +94,13 @@ def test_small_runs_plain_and_big_runs_compiled(passes, variant):
 @contextlib.contextmanager
 def _all_passes(path):
     """Run every pass plain (``path="plain"``) or compiled (``"compiled"``)."""
-    saved = _kernels.PLAIN_PRESENTATIONS
-    _kernels.PLAIN_PRESENTATIONS = sys.maxsize if path == "plain" else -1
+    saved = _kernels.PLAIN_PRESENTATIONS, _kernels.PLAIN_RUN
+    limit = sys.maxsize if path == "plain" else -1
+    _kernels.PLAIN_PRESENTATIONS = _kernels.PLAIN_RUN = limit
     try:
         yield
     finally:
-        _kernels.PLAIN_PRESENTATIONS = saved
+        _kernels.PLAIN_PRESENTATIONS, _kernels.PLAIN_RUN = saved
 
 
 def _outcome(path, *args, **kw):
@@ -163,8 +171,9 @@ def test_a_run_that_switches_paths_equals_an_all_compiled_run():
     y = np.where(X @ [1.0, -2.0, 0.5, 1.0] > 0.1, 1, -1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        switching = _fields(markone.train(X, y, max_epochs=6, variant="averaged"))
-    assert switching == _outcome("compiled", X, y, max_epochs=6, variant="averaged")
+        epochs = _kernels.PLAIN_RUN // n + 1   # more than PLAIN_RUN: it switches
+        switching = _fields(markone.train(X, y, max_epochs=epochs, variant="averaged"))
+    assert switching == _outcome("compiled", X, y, max_epochs=epochs, variant="averaged")
 
 
 @pytest.mark.slow

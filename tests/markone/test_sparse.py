@@ -156,9 +156,10 @@ def test_bad_sparse_input_is_named(A, kw, exc, match):
         train(A, [1, -1], **kw)
 
 
-def big_sparse(n=5000, d=40, seed=6):
-    """n rows of 3 stored small integers (n > PLAIN_PRESENTATIONS: the first pass
-    runs compiled), labels from a hyperplane plus noise."""
+def big_sparse(n=8200, d=40, seed=6):
+    """n rows of 3 stored small integers (n > PLAIN_PRESENTATIONS and 2n >
+    PLAIN_RUN: the first pass of a 2-pass run is compiled), labels from a hyperplane
+    plus noise."""
     rng = np.random.default_rng(seed)
     cols = np.sort(rng.choice(d, size=(n, 3)), axis=1)  # repeats are summed
     vals = rng.integers(1, 4, size=(n, 3)).astype(np.float64)
@@ -175,7 +176,7 @@ def big_sparse(n=5000, d=40, seed=6):
                                 dict(order=[0, 4999, 3])])
 def test_nan_in_the_last_row_is_refused_as_in_a_dense_run(bad, kw):
     # no pass looks for NaN before the lean loop: its scores find it (compiled here,
-    # since 5,000 rows are past the plain allowance), with the dense run's message
+    # since 8,200 rows are past the plain allowance), with the dense run's message
     A, y = big_sparse()
     A.data[-1] = bad
     col = int(A.indices[-1])

@@ -4,6 +4,7 @@ A stream of learn_one calls is a replay of ``train(X, y, order=stream, max_epoch
 (the same weights and mistakes, for every variant); a learn_one is not an epoch; the
 state does not grow with the stream unless the variant keeps history ("voted")."""
 
+import contextlib
 import itertools
 import pickle
 import warnings
@@ -16,8 +17,19 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import markone
+import markone._kernels
 from markone import KernelPerceptron, MulticlassPerceptron, Perceptron
 from markone._kernels import linear_scores, one_score
+
+
+@contextlib.contextmanager
+def _score_ops(limit):
+    """``markone._kernels.PLAIN_SCORE_OPS`` set to ``limit`` (restored after)."""
+    before, markone._kernels.PLAIN_SCORE_OPS = markone._kernels.PLAIN_SCORE_OPS, limit
+    try:
+        yield
+    finally:
+        markone._kernels.PLAIN_SCORE_OPS = before
 
 
 @st.composite
@@ -237,6 +249,7 @@ def test_linear_scores_sum_in_column_order_hypo(n, d, k, seed):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.6)
     W, b = rng.standard_normal((k, d)), rng.standard_normal(k)
+    b[rng.random(k) < 0.3] = -0.0   # a zero sum plus -0.0: the loop's sign is kept
     oracle = np.empty((n, k))
     for i in range(n):
         for c in range(k):
@@ -244,10 +257,13 @@ def test_linear_scores_sum_in_column_order_hypo(n, d, k, seed):
             for j in range(d):   # Python floats: IEEE, left to right
                 s += X[i, j] * W[c, j]
             oracle[i, c] = s + b[c]
-    for rows in (X, sp.csr_array(X), sp.csr_matrix(X)):
-        S = linear_scores(rows, W, b)
-        assert np.array_equal(S, oracle)
-        assert np.array_equal(S[-1], linear_scores(X[-1:], W, b)[0])
+    for rows, limit in itertools.product((X, sp.csr_array(X), sp.csr_matrix(X)),
+                                         (markone._kernels.PLAIN_SCORE_OPS, 0)):
+        with _score_ops(limit):   # the numpy form, then the compiled loop
+            S = linear_scores(rows, W, b)
+            assert np.array_equal(S, oracle) and np.array_equal(
+                np.signbit(S), np.signbit(oracle))
+            assert np.array_equal(S[-1], linear_scores(X[-1:], W, b)[0])
         assert all(one_score(x, W[c], b[c]) == oracle[i, c]
                    for i, x in enumerate(X) for c in range(k))
 

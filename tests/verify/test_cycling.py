@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 import verify.cycling
 from verify.cycling import check_cycling, integer_yx, reachable_states
 
+reachable_compiled = verify.cycling._reachable_compiled   # (a test wraps it)
+
 XOR_PM1 = (np.array([[-1, -1], [-1, 1], [1, -1], [1, 1]]), np.array([-1, 1, 1, -1]))
 XOR_01 = (np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), np.array([-1, 1, 1, -1]))
 
@@ -355,11 +357,32 @@ def test_packed_search_is_the_same_plain_compiled_or_switching(monkeypatch, plai
     26): whichever runs which, the graph is the same."""
     rng = np.random.default_rng(0)
     YX, _ = integer_yx(rng.integers(-3, 4, (8, 3)), rng.choice([-1, 1], 8))
+    monkeypatch.setattr(verify.cycling, "_PLAIN_STATES", 1)   # to the packed search
     monkeypatch.setattr(verify.cycling, "_PLAIN_VECTORS", 10**9)
     reference = reachable_states(YX, edges=True)          # all plain
     assert reference.states.shape[0] == 2542 and reference.complete
     monkeypatch.setattr(verify.cycling, "_PLAIN_VECTORS", plain)
-    g = reachable_states(YX, edges=True)
+    _assert_same_graph(reachable_states(YX, edges=True), reference)
+
+
+def _assert_same_graph(g, reference):
     for f in ("states", "src", "dst", "example"):
         assert np.array_equal(getattr(g, f), getattr(reference, f))
     assert g.clean_states == reference.clean_states
+
+
+@pytest.mark.parametrize("plain_states", [100, 2541, 2542, 10**9])
+def test_a_small_search_keeps_to_numpy_a_large_one_starts_again_packed(
+        monkeypatch, plain_states):
+    """The work rule (issue 38): up to ``_PLAIN_STATES`` states the numpy search
+    alone; beyond, it starts again packed and compiled, with the same graph."""
+    rng = np.random.default_rng(0)
+    YX, _ = integer_yx(rng.integers(-3, 4, (8, 3)), rng.choice([-1, 1], 8))
+    packed = []
+    monkeypatch.setattr(verify.cycling, "_PLAIN_STATES", plain_states)
+    monkeypatch.setattr(verify.cycling, "_reachable_compiled", lambda *a: packed.append(
+        1) or reachable_compiled(*a))
+    reference = verify.cycling._reachable_numpy(YX, "nonstrict", 10**6, True, None, None)
+    assert reference.states.shape[0] == 2542 and reference.complete
+    _assert_same_graph(reachable_states(YX, edges=True), reference)
+    assert packed == ([1] if plain_states < 2542 else [])
