@@ -4,7 +4,7 @@
     - a witness [w] with [y_i w.[x_i, 1] > 0] for every example: separable;
     - a certificate [(i, l_i)], every [l_i > 0], with [sum_i l_i y_i [x_i, 1] = 0]:
       no [w] at all has [y_i w.[x_i, 1] > 0] for every example (Gordan). *)
-Require Import QArith List Bool Lia Morphisms.
+Require Import QArith ZArith List Bool Lia Morphisms.
 Import ListNotations.
 Local Open Scope Q_scope.
 
@@ -61,12 +61,37 @@ Proof.
   f_equal; clear IH; induction d as [|d IH]; simpl; [reflexivity | now rewrite IH].
 Qed.
 
+(** A sum over the least common denominator, as the Python kernel's (not in lowest
+    terms: the dot product's partial sums need no gcd of their numerators, only one
+    of the denominators, which stay small). *)
+Definition qadd_lcm (x y : Q) : Q :=
+  let g := Z.gcd (Zpos (Qden x)) (Zpos (Qden y)) in
+  Qmake (Qnum x * (Zpos (Qden y) / g) + Qnum y * (Zpos (Qden x) / g))
+        (Z.to_pos (Zpos (Qden x) / g * Zpos (Qden y))).
+
+Lemma qadd_lcm_eq x y : qadd_lcm x y == x + y.
+Proof.
+  destruct x as [nx dx], y as [ny dy]; unfold qadd_lcm, Qeq, Qplus; cbn [Qnum Qden].
+  set (g := Z.gcd (Zpos dx) (Zpos dy)).
+  assert (Hg : (0 < g)%Z).
+  { pose proof (Z.gcd_nonneg (Zpos dx) (Zpos dy)) as H0.
+    destruct (Z.eq_dec g 0%Z) as [H|H]; [apply Z.gcd_eq_0_l in H; discriminate | fold g in H0; lia]. }
+  destruct (Z.gcd_divide_l (Zpos dx) (Zpos dy)) as [bx Hx].
+  destruct (Z.gcd_divide_r (Zpos dx) (Zpos dy)) as [by' Hy]. fold g in Hx, Hy.
+  assert (Ex : (Zpos dx / g = bx)%Z) by (rewrite Hx; apply Z.div_mul; lia).
+  assert (Ey : (Zpos dy / g = by')%Z) by (rewrite Hy; apply Z.div_mul; lia).
+  rewrite Ex, Ey.
+  assert (Hbx : (0 < bx)%Z) by (apply Z.mul_pos_cancel_r with g; lia).
+  rewrite Z2Pos.id by lia.
+  rewrite Pos2Z.inj_mul, Hx, Hy; ring.
+Qed.
+
 (** Vectors are lists; [dot] stops at the shorter one. The checker runs [dot_from]
     and [vadd_from], their tail-recursive forms. *)
 Fixpoint dot (w z : list Q) : Q :=
   match w, z with a :: w', b :: z' => qadd (qmul a b) (dot w' z') | _, _ => 0 end.
 Fixpoint dot_from (acc : Q) (w z : list Q) : Q :=
-  match w, z with a :: w', b :: z' => dot_from (qadd acc (qmul a b)) w' z' | _, _ => acc end.
+  match w, z with a :: w', b :: z' => dot_from (qadd_lcm acc (qmul a b)) w' z' | _, _ => acc end.
 Fixpoint vadd (a b : list Q) : list Q :=
   match a, b with x :: a', y :: b' => qadd x y :: vadd a' b' | _, _ => [] end.
 Fixpoint vadd_from (a b acc : list Q) : list Q :=
@@ -77,7 +102,7 @@ Definition vscale (l : Q) (a : list Q) : list Q := rmap (qmul l) a.
 Lemma dot_from_eq acc w z : dot_from acc w z == acc + dot w z.
 Proof.
   revert acc z; induction w as [|x w IH]; intros acc [|p z]; simpl; try ring.
-  rewrite IH; qsimpl; ring.
+  rewrite IH, qadd_lcm_eq; qsimpl; ring.
 Qed.
 
 Lemma vadd'_eq a b : vadd' a b = vadd a b.

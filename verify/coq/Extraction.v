@@ -10,4 +10,7 @@ Extract Constant Z.ggcd =>
   "(fun a b -> let g = Big_int_Z.gcd_big_int a b in
     if Big_int_Z.sign_big_int g = 0 then (g, (g, g))
     else (g, (Big_int_Z.div_big_int a g, Big_int_Z.div_big_int b g)))".
+(** [qadd_lcm] divides by the gcd of two denominators: Zarith's too ([>= 0], and
+    [0] for [0, 0], as Coq's [Z.gcd]). *)
+Extract Constant Z.gcd => "Big_int_Z.gcd_big_int".
 Extraction "checker.ml" check Witness Certificate.
