@@ -206,7 +206,10 @@ def read_results(path: PathLike) -> Any:
         raise MalformedResults(f"{path.parent} holds no finished sweep (no {path.name}); "
                                f"run `markone sim run {path.parent.name} --out "
                                f"{path.parent.parent}` first.")
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise MalformedResults(f"{path} cannot be read: {exc.strerror}.") from None
     if nesting_depth_over(raw, MAX_DEPTH):
         raise MalformedResults(f"{path} nests arrays and objects more than {MAX_DEPTH} "
                                "levels deep; no experiment writes that: run the sweep "
