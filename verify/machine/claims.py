@@ -42,6 +42,8 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
+from verify.machine._evidence_fields import EVIDENCE_FIELDS, per_verdict, problem
+
 __all__ = ["Method", "Slot", "ClaimKind", "SLOTS", "KINDS", "R_UNIT", "MACHINE",
            "add_slot", "add_kind", "remove_slot", "kind_of", "slots", "provers",
            "proves", "rechecks", "decide"]
@@ -150,12 +152,20 @@ _RECHECKS: dict[tuple[str, str], Callable[..., Any]] = {}
 
 @dataclasses.dataclass(frozen=True)
 class ClaimKind:
-    """One kind of claim: its ``slot``, its ``method`` (the words the report names)
-    and the ``verdicts`` (values of ``holds``) it can give."""
+    """One kind of claim: its ``slot``, its ``method`` (the words the report names),
+    its ``verdicts`` (values of ``holds``), the ``evidence`` fields each verdict
+    requires (None: not declared) and the ``optional`` ones (else: refused)."""
 
     slot: str
     method: str
     verdicts: tuple
+    evidence: dict | None = None
+    optional: tuple = ()
+
+    def evidence_problem(self, holds: bool | None, fields: Any) -> str | None:
+        """What is wrong with the evidence ``fields`` of a claim of this kind with
+        verdict ``holds`` (see :func:`verify.machine._evidence_fields.problem`)."""
+        return problem(self, holds, fields)
 
     @property
     def provers(self) -> tuple[Callable[..., Any], ...]:
@@ -197,9 +207,11 @@ def _new_slot(name: str, scope: str, since: int = 1) -> Slot:
     return SLOTS[name]
 
 
-def add_kind(slot: str, method: str, *verdicts: bool | None) -> ClaimKind:
+def add_kind(slot: str, method: str, *verdicts: bool | None,
+             evidence: Any = None, optional: tuple = ()) -> ClaimKind:
     """Register a kind of claim: ``method`` decides claims of ``slot`` with
-    ``verdicts`` (a subset of True, False, None).
+    ``verdicts`` (some of True, False, None), its claims requiring the ``evidence``
+    fields (for every verdict, or verdict -> fields) and allowed the ``optional``.
 
     >>> add_kind("timing", "settling", True)
     Traceback (most recent call last):
@@ -214,7 +226,8 @@ def add_kind(slot: str, method: str, *verdicts: bool | None) -> ClaimKind:
     if not verdicts or not set(verdicts) <= {True, False, None}:
         raise ValueError(f"the verdicts of {key} must be some of True, False and None, "
                          f"got {verdicts}")
-    KINDS[key] = ClaimKind(slot, method, tuple(verdicts))
+    KINDS[key] = ClaimKind(slot, method, tuple(verdicts),
+                           per_verdict(evidence, verdicts), tuple(optional))
     return KINDS[key]
 
 
@@ -379,6 +392,10 @@ def _built_in() -> None:
     for slot, kinds in rows.items():
         for method, *verdicts in kinds:
             add_kind(slot, method, *verdicts)
+    for key, (required, optional) in EVIDENCE_FIELDS.items():
+        k = KINDS[key]
+        KINDS[key] = dataclasses.replace(k, evidence=per_verdict(required, k.verdicts),
+                                         optional=optional)
 
 
 _built_in()

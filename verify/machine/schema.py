@@ -36,7 +36,7 @@ from markone._internal.typing import JSONDict
 from markone.hardware.params import VARIATION_FIELDS
 from markone.hardware.runits import r_unit_name
 from verify._budget import STOPPED_BY
-from verify.machine.claims import MACHINE, R_UNIT, SLOTS, slots
+from verify.machine.claims import KINDS, MACHINE, R_UNIT, SLOTS, slots
 
 __all__ = ["REPORT_FORMAT", "FORMATS", "read_report", "read_json_text", "load_report",
            "check_value", "format_number", "EVIDENCE_TYPES"]
@@ -231,9 +231,18 @@ def _fields(d: Mapping, spec: Mapping, where: str, optional: tuple = ()) -> None
         check_value(v, spec[k][0], spec[k][1], f"{where}.{k}")
 
 
-def _claim(c: Any, where: str) -> JSONDict:
+def _claim(c: Any, where: str, slot: str | None = None) -> JSONDict:
+    """A claim checked for its fields and, given its ``slot``, for the evidence
+    fields its kind requires and allows (a method no kind of the slot has is left
+    to the re-check, which refutes it)."""
     check_value(c, _is(dict), "an object (holds, method, message, evidence)", where)
     _fields(c, _CLAIM, where)
+    kind = KINDS.get((slot, c["method"])) if slot is not None else None
+    wrong = None if kind is None else kind.evidence_problem(c["holds"], c["evidence"])
+    if wrong is not None:
+        raise ValueError(f"malformed machine report: {where} {wrong}; write the report "
+                         "with check_machine(...).to_dict() or `markone verify machine "
+                         "... --json`")
     return c
 
 
@@ -300,7 +309,7 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
             optional=("stopped_by", "patterns_sha256") if old else ("stopped_by",))
     out = dict(d, r_units=_r_units(d["r_units"], params["n_r_units"], old))
     for c in machine_slots:
-        out[c] = _claim(d[c], c)
+        out[c] = _claim(d[c], c, None if old else c)
     _same_machine(d, params)
     return out
 
@@ -329,7 +338,8 @@ def _r_units(units: list, n_r_units: int, old: bool) -> list[JSONDict]:
                              "with holds, method and evidence")
         _fields(r, dict.fromkeys(("r_unit", *claims), _ANY), where)
         out.append({"r_unit": k, **{
-            c: _drop_notes(_claim(r[c], f"{where}.{c}"), old) for c in claims}})
+            c: _drop_notes(_claim(r[c], f"{where}.{c}", None if old else c), old)
+            for c in claims}})
     return out
 
 

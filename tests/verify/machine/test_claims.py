@@ -161,8 +161,10 @@ def test_an_error_correction_claim_on_a_forced_machine_is_refuted():
     machine, images, labels = two_cells((-1, 1), [[1, 0], [0, 1]])
     machine = MarkI(machine.params.replace(rule="forced"), seed=0)
     d = check_machine(machine, images, labels).to_dict()
+    evidence = {"R_sq": 1, "gamma_lower": 1, "weight_range": ["-1", "1"],
+                "increment_steps": "1"}   # the fields the kind requires (issue 46)
     d["r_units"][0]["end_stops"] = {"holds": True, "method": "one-signed columns",
-                                    "message": "", "evidence": {}}
+                                    "message": "", "evidence": evidence}
     checks = {c.claim: c for c in recheck_report(d, machine, images, labels)}
     assert checks["R1 end_stops"].status == "refuted"
     assert "follows from its learnable claim or its rule" in checks["R1 end_stops"].why
