@@ -163,8 +163,7 @@ class ClaimKind:
     optional: tuple = ()
 
     def evidence_problem(self, holds: bool | None, fields: Any) -> str | None:
-        """What is wrong with the evidence ``fields`` of a claim of this kind with
-        verdict ``holds`` (see :func:`verify.machine._evidence_fields.problem`)."""
+        """What is wrong with a claim's evidence ``fields`` (None: nothing)."""
         return problem(self, holds, fields)
 
     @property

@@ -589,8 +589,9 @@ def _cli_forgeries(text):
         "duplicated key": (text.replace('"theta": ', '"theta": 0, "theta": ', 1),
                            CLI_TASK, 2),
         "truncated file": (text[:len(text) // 2], CLI_TASK, 2),
+        # the stream kept: a field a one-signed claim does not have (issue 46)
         "end stops false -> true": (edited(lambda o: o["r_units"][hit_["r_unit"]][
-            "end_stops"].update(holds=True, method="one-signed columns")), CLI_TASK, 1),
+            "end_stops"].update(holds=True, method="one-signed columns")), CLI_TASK, 2),
         "reachable set emptied": (edited(lambda o: o["r_units"][exact["r_unit"]][
             "end_stops"]["evidence"].update(invariant_states=[[0] * len(
                 exact["end_stops"]["evidence"]["invariant_groups"])])), CLI_TASK, 1),
