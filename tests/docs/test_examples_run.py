@@ -260,3 +260,14 @@ def test_help_examples_line_up():
         starts = [line for line in examples if line.lstrip().startswith("markone ")]
         assert starts and all(line.startswith("  markone ") for line in starts), (
             " ".join(path), examples)
+
+
+def test_command_blocks_say_they_are_shell():
+    # a block with no language is not run: test-your-perceptron.md showed two
+    # `markone adversary check` lines in one; label it ```bash (or ```console)
+    from _examples import MARKDOWN, fenced_blocks
+
+    unlabelled = [f"{path.relative_to(ROOT)}:{line}" for path in MARKDOWN
+                  for lang, body, line in fenced_blocks(path.read_text(encoding="utf-8"))
+                  if not lang and re.search(r"^(\$ )?markone ", body, re.M)]
+    assert not unlabelled, f"blocks of commands without a shell language: {unlabelled}"
