@@ -194,7 +194,9 @@ def test_the_command_at_the_extremes(saved_run):
     rates = [["verify", "drift", run, "--rate", str(r)] for r in (1e-320, 1e300)]
     plans = [["verify", "drift", run, "--sd", "0.05", "--delta", "0.01", "--over", over]
              for over in ("1e12", "1e300", "1e-320")]
-    results = run_capped(walks + rates + plans)
+    deltas = [["verify", "drift", run, "--sd", "0.05", "--delta", d]
+              for d in ("1e-320", "0.999999")]
+    results = run_capped(walks + rates + plans + deltas)
     for (code, out), args in zip(results[:4], walks):
         assert code == 0, (args, out)
         horizon = exact_value(re.search(r"\(exactly (.+?)\) under", out)[1])
@@ -206,9 +208,13 @@ def test_the_command_at_the_extremes(saved_run):
         rate = exact_value(re.search(r"at (.+?) steps/s", out)[1])
         assert rate == Fraction(str(r)) and out.startswith(
             f"drift horizon {fraction_g(horizon)} s")
-    (far, f_out), (farther, ff_out), (near, n_out) = results[6:]
+    (far, f_out), (farther, ff_out), (near, n_out) = results[6:9]
     assert far == farther == 4 and "--budget" in f_out and "--budget" in ff_out
     assert near == 0 and "retraining: none needed" in n_out
+    (tiny, t_out), (huge, h_out) = results[9:]
+    # 1 - 1e-320 is 1 in six digits: the complement is written as such
+    assert tiny == 0 and "with probability at least 1 - 1e-320 (" in t_out
+    assert huge == 0 and "with probability at least 1e-06 (" in h_out
 
 
 def test_the_command_stops_a_plan_by_budget_and_memory(saved_run, capsys, tmp_path):
