@@ -11,8 +11,8 @@ import numpy as np
 
 RULES = {"correct": lambda y, s: y * s <= 0, "strict": lambda y, s: y * s < 0,
          "zero_correct": lambda y, s: (1 if s >= 0 else -1) != y,
-         "half_rate": lambda y, s: y * s <= 0}
-STEP = {"half_rate": Fraction(1, 2)}
+         "half_rate": lambda y, s: y * s <= 0, "rate_tenth": lambda y, s: y * s <= 0}
+STEP = {"half_rate": Fraction(1, 2), "rate_tenth": 0.1}
 
 
 #: The parts of :func:`solve` that ``float_part`` makes float64 (the rest stays exact).
@@ -75,8 +75,9 @@ def solve(problem, kind="correct", float_part=None):
             x, c = rows[i], problem["y"][i]
             p = argmax(x)
             if p != c:
-                W[c] = [a + b for a, b in zip(W[c], x)]
-                W[p] = [a - b for a, b in zip(W[p], x)]
+                eta = STEP.get(kind, 1)
+                W[c] = [a + eta * b for a, b in zip(W[c], x)]
+                W[p] = [a - eta * b for a, b in zip(W[p], x)]
                 m += 1
         q = [[Fraction(v) for v in r] + [1] * problem["intercept"] for r in problem["queries"]]
         return {"W": [[str(v) for v in r] for r in W], "mistakes": m,
@@ -213,3 +214,24 @@ def no_kernels(problem):
     if problem["task"] == "kernel":
         return {"unsupported": "no kernels here"}
     return {"w": [0], "mistakes": 0}
+
+
+def float64_rate_perceptron(X, y, order):
+    """The textbook loop in float64 with a learning rate of 0.1 (``w += 0.1 * y * x``,
+    as many textbooks write it)."""
+    w, m = np.zeros(X.shape[1]), 0
+    for i in order:
+        if y[i] * (w @ X[i]) <= 0:
+            w, m = w + 0.1 * y[i] * X[i], m + 1
+    return w, m
+
+
+def rate_float64(problem):
+    """Every task and variant in float64 with a learning rate of 0.1."""
+    return solve(problem, "rate_tenth", "all")
+
+
+def half_rate_exact(problem):
+    """The correct rule in exact arithmetic with a learning rate of 1/2 (a declared
+    rate, not a misreading)."""
+    return solve(problem, "half_rate")

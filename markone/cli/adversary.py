@@ -372,7 +372,8 @@ def register(subparsers: Any) -> ArgumentParser:
     c.add_argument("--profile", default=None, metavar="KEY=VALUE,...",
                    help="what the implementation claims: arithmetic=exact|float64|"
                    "float32, variants=last+averaged+voted+pocket, tasks=binary+"
-                   "multiclass+kernel, intercept=yes|no; cases outside it are not "
+                   "multiclass+kernel, intercept=yes|no, rate=0.1 (the learning rate, "
+                   "default 1); cases outside it are not "
                    "applicable (default: a --cmd program's handshake, else exact and "
                    "everything)")
     c.add_argument("--cases", default=None, metavar="PATTERN,...",

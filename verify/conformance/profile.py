@@ -3,7 +3,8 @@
 A :class:`Profile` names the arithmetic (``exact``, ``float64`` or ``float32``), the
 variants (``last``, ``averaged``, ``voted``, ``pocket``), the tasks (``binary``,
 ``multiclass``, ``kernel``) and whether the intercept (a constant 1 appended last) is
-handled. A case outside the profile is *not applicable*, with the reason
+handled, and the learning rate (``rate``, 1 by default: ``w += rate * y * x``). A
+case outside the profile is *not applicable*, with the reason
 (:meth:`Profile.excludes`); in JUnit it is skipped, not failed. So a correct float64
 implementation passes every case it can pass and exits 0.
 
@@ -12,6 +13,15 @@ or, for ``--cmd``, by answering the **handshake** (:data:`HANDSHAKE_FORMAT`) wit
 ``{"profile": {...}}`` (:meth:`Profile.from_json`); and it may decline any single case
 by answering ``{"unsupported": "why"}``. Without a declaration the profile is
 :data:`FULL`: exact arithmetic, everything claimed.
+
+A declared rate changes the expected answers (:meth:`Profile.expected_case`): in
+exact arithmetic the weights scale by the rate (from a zero start the decisions are
+the same); in float64 the reference replays the textbook update in IEEE float64 with
+the rate rounded once to a double, so ``w += 0.1 * y * x`` passes although a tie's
+score comes out as 3.3e-16.
+
+>>> Profile.parse("arithmetic=float64,rate=0.1").describe()[-8:]
+'rate=0.1'
 
 >>> p = Profile.parse("arithmetic=float64,variants=last+pocket,tasks=binary")
 >>> p.describe()
@@ -23,6 +33,7 @@ by answering ``{"unsupported": "why"}``. Without a declaration the profile is
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,7 +41,7 @@ from typing import Any
 from markone._internal.typing import JSONDict
 from verify.conformance.protocol import TASKS, VARIANTS
 
-__all__ = ["Profile", "FULL", "ARITHMETICS", "HANDSHAKE_FORMAT", "handshake_problem",
+__all__ = ["Profile", "FULL", "parse_rate", "show_rate", "ARITHMETICS", "HANDSHAKE_FORMAT", "handshake_problem",
            "FLOAT32_TOLERANCE"]
 
 ARITHMETICS = ("exact", "float64", "float32")
@@ -52,6 +63,7 @@ class Profile:
     variants: tuple[str, ...] = VARIANTS
     tasks: tuple[str, ...] = TASKS
     intercept: bool = True
+    rate: Fraction = Fraction(1)
 
     def __post_init__(self) -> None:
         _one_of("arithmetic", self.arithmetic, ARITHMETICS)
@@ -65,21 +77,26 @@ class Profile:
         if not isinstance(self.intercept, bool):
             raise ValueError(f"profile intercept must be yes or no, got "
                              f"{self.intercept!r}.")
+        object.__setattr__(self, "rate", parse_rate(self.rate))
+        if self.rate != 1 and self.arithmetic == "float32":
+            raise ValueError("profile rate: a rate other than 1 is checked with "
+                             "arithmetic=exact or float64, not float32; leave rate out.")
 
     @classmethod
     def parse(cls, text: str) -> Profile:
         """A profile from ``KEY=VALUE,...`` (lists joined by ``+``): keys
-        ``arithmetic``, ``variants``, ``tasks``, ``intercept`` (yes/no); a key not
+        ``arithmetic``, ``variants``, ``tasks``, ``intercept`` (yes/no), ``rate`` (a
+        positive number: ``0.1``, ``1/10``); a key not
         given keeps its default (:data:`FULL`'s)."""
         fields: dict[str, Any] = {}
         for item in filter(None, (part.strip() for part in str(text).split(","))):
             key, sep, value = item.partition("=")
             key = key.strip()
-            if not sep or key not in ("arithmetic", "variants", "tasks", "intercept"):
+            if not sep or key not in _KEYS:
                 raise ValueError(
                     f"--profile: {item!r} is not KEY=VALUE with KEY one of arithmetic, "
-                    "variants, tasks, intercept (e.g. --profile "
-                    "arithmetic=float64,variants=last+averaged).")
+                    "variants, tasks, intercept, rate (e.g. --profile "
+                    "arithmetic=float64,variants=last+averaged,rate=0.1).")
             fields[key] = value.strip()
         return cls.from_json({k: (v.split("+") if k in ("variants", "tasks") else v)
                               for k, v in fields.items()})
@@ -87,16 +104,15 @@ class Profile:
     @classmethod
     def from_json(cls, doc: Any) -> Profile:
         """A profile from its JSON form (``{"arithmetic": "float64", "variants":
-        ["last"], "tasks": ["binary"], "intercept": true}``; keys may be left out)."""
+        ["last"], "tasks": ["binary"], "intercept": true, "rate": "1/10"}``; keys
+        may be left out; ``rate`` a number or a string)."""
         if not isinstance(doc, dict):
             raise ValueError(f"a profile is a JSON object, got {type(doc).__name__}.")
-        unknown = sorted(set(doc) - {"arithmetic", "variants", "tasks", "intercept"})
+        unknown = sorted(set(doc) - set(_KEYS))
         if unknown:
             raise ValueError(f"a profile has no field {unknown[0]!r} (fields: "
-                             "arithmetic, variants, tasks, intercept).")
-        fields: dict[str, Any] = {}
-        if "arithmetic" in doc:
-            fields["arithmetic"] = doc["arithmetic"]
+                             "arithmetic, variants, tasks, intercept, rate).")
+        fields: dict[str, Any] = {k: doc[k] for k in ("arithmetic", "rate") if k in doc}
         for name in ("variants", "tasks"):
             if name in doc:
                 values = doc[name]
@@ -112,12 +128,24 @@ class Profile:
     def as_json(self) -> JSONDict:
         """The JSON form (what :meth:`from_json` reads)."""
         return {"arithmetic": self.arithmetic, "variants": list(self.variants),
-                "tasks": list(self.tasks), "intercept": self.intercept}
+                "tasks": list(self.tasks), "intercept": self.intercept,
+                "rate": show_rate(self.rate)}
 
     def describe(self) -> str:
-        """The profile as ``--profile`` writes it."""
+        """The profile as ``--profile`` writes it (``rate`` only when it is not 1)."""
+        rate = f",rate={show_rate(self.rate)}" if self.rate != 1 else ""
         return (f"arithmetic={self.arithmetic},variants={'+'.join(self.variants)},"
-                f"tasks={'+'.join(self.tasks)},intercept={'yes' if self.intercept else 'no'}")
+                f"tasks={'+'.join(self.tasks)},intercept={'yes' if self.intercept else 'no'}"
+                + rate)
+
+    def expected_case(self, case: JSONDict) -> JSONDict:
+        """``case`` with the answers expected of an implementation of this profile's
+        rate (the case itself when the rate is 1; see the module's docstring)."""
+        if self.rate == 1:
+            return case
+        from verify.conformance.rate import expected_with_rate
+
+        return expected_with_rate(case, self.rate, self.arithmetic)
 
     def excludes(self, case: JSONDict) -> str | None:
         """Why ``case`` is outside this profile, or None when it applies."""
@@ -145,6 +173,54 @@ class Profile:
         """The relative tolerance on weights this profile's arithmetic needs."""
         tol = float(case.get("tolerance", 0))
         return max(tol, FLOAT32_TOLERANCE) if self.arithmetic == "float32" else tol
+
+
+_KEYS = ("arithmetic", "variants", "tasks", "intercept", "rate")
+_RATE_HELP = ("the learning rate is a positive finite number, e.g. rate=0.1 or "
+              "rate=1/10")
+
+
+def parse_rate(value: Any) -> Fraction:
+    """A learning rate as the exact number it is written as (``"0.1"`` and ``0.1`` are
+    1/10); ValueError naming the value unless it is positive and finite (a double
+    too: neither 0 nor inf once rounded).
+
+    >>> parse_rate("1/10"), parse_rate(0.5)
+    (Fraction(1, 10), Fraction(1, 2))
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"profile rate: {value!r} is not a number; {_RATE_HELP}.")
+    text = repr(value) if isinstance(value, float) else str(value).strip()
+    try:
+        rate = Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(text)
+        as_double = float(rate)
+    except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+        raise ValueError(f"profile rate: {text!r} is not a finite number; "
+                         f"{_RATE_HELP}.") from None
+    if rate <= 0 or as_double == 0 or not math.isfinite(as_double):
+        raise ValueError(f"profile rate: {text!r} is not positive (or not within "
+                         f"float64's range); {_RATE_HELP}.")
+    return rate
+
+
+def show_rate(rate: Fraction) -> str:
+    """A rate as ``--profile`` writes it: its decimal digits when it has few (1/10 is
+    ``0.1``), else ``p/q``.
+
+    >>> show_rate(Fraction(1, 10)), show_rate(Fraction(1, 3)), show_rate(Fraction(2))
+    ('0.1', '1/3', '2')
+    """
+    if rate.denominator == 1:
+        return str(rate.numerator)
+    d, places = rate.denominator, 0
+    while d % 10 == 0 or d % 2 == 0 or d % 5 == 0:
+        d //= 10 if d % 10 == 0 else (2 if d % 2 == 0 else 5)
+        places += 1
+    if d == 1 and places <= 12:
+        scaled = rate * 10**places      # an integer: the digits, the point placed
+        text = f"{int(scaled):0{places + 1}d}"
+        return f"{text[:-places]}.{text[-places:]}".rstrip("0")
+    return f"{rate.numerator}/{rate.denominator}"
 
 
 def _one_of(name, value, allowed):
@@ -188,6 +264,7 @@ def handshake_problem() -> JSONDict:
     """
     return {"format": HANDSHAKE_FORMAT,
             "answer": "{\"profile\": {\"arithmetic\": \"exact|float64|float32\", "
-                      "\"variants\": [...], \"tasks\": [...], \"intercept\": true}}",
+                      "\"variants\": [...], \"tasks\": [...], \"intercept\": true, "
+                      "\"rate\": \"1\"}}",
             "arithmetics": list(ARITHMETICS), "variants": list(VARIANTS),
             "tasks": list(TASKS)}

@@ -93,13 +93,16 @@ class BinaryRun:
 
 
 def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "exact",
-               extra_constants: int | None = None, step: str = "unit") -> BinaryRun:
+               extra_constants: int | None = None, step: str = "unit",
+               rate: Fraction = Fraction(1)) -> BinaryRun:
     """Replay a binary problem's stream once under ``rule`` (a key of :data:`RULES`),
     in ``"exact"`` arithmetic or a float one (a key of :data:`FLOAT_MODES`:
     ``"float64"``, ``"float32"``, or float64 sums of inputs or weights stored in
     float32; sequential sums, IEEE rules: a NaN score is no mistake, as ``y * s <= 0``
     says), with the step ``step`` (a key of :data:`STEPS`; exact only; ValueError
-    when it has no exact value).
+    when it has no exact value) times the learning rate ``rate`` (a float replay
+    adds ``y * (rate * x[j])`` to ``w[j]``, ``rate`` rounded once to the float type:
+    what ``w += rate * y * x`` computes, whatever the order of the two products).
 
     >>> p = {"intercept": False, "X": [[2.0**100, 2.0**100], [2.0**100, -2.0**101]],
     ...      "y": [1, 1], "order": [0, 1]}
@@ -113,7 +116,7 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
     if arithmetic != "exact":
         if step != "unit":
             raise ValueError("a float replay takes the unit step only")
-        return _float_run(problem["order"], rows, ys, mistake, arithmetic)
+        return _float_run(problem["order"], rows, ys, mistake, arithmetic, rate)
     scale = STEPS[step]
     iterates, correct, mistakes = [], [], 0
     w = [Fraction(0)] * len(rows[0])
@@ -121,7 +124,7 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
         x, y = rows[i], ys[i]
         wrong = mistake(y, sum((a * b for a, b in zip(w, x)), Fraction(0)))
         if wrong:
-            eta = scale(x)
+            eta = scale(x) * rate
             w = [a + eta * y * b for a, b in zip(w, x)]
             mistakes += 1
         correct.append(not wrong)
@@ -139,11 +142,11 @@ FLOAT_MODES = {
 }
 
 
-def _float_run(order, rows, ys, mistake, arithmetic):
+def _float_run(order, rows, ys, mistake, arithmetic, rate=Fraction(1)):
     """:func:`binary_run` in one of :data:`FLOAT_MODES`, noting overflow and
     underflow; the iterates are kept in the computing type (a running sum's)."""
     itype, ctype, wtype = FLOAT_MODES[arithmetic]
-    zero = ctype(0)
+    zero, eta = ctype(0), _rounded(Fraction(rate), ctype)
     with np.errstate(all="ignore"):
         frows = [[ctype(_rounded(v, itype)) for v in r] for r in rows]
         over = not all(np.isfinite(v) for r in frows for v in r)
@@ -160,7 +163,7 @@ def _float_run(order, rows, ys, mistake, arithmetic):
             over = over or not np.isfinite(s)
             wrong = mistake(y, s)
             if wrong:
-                w = [wtype(a + y * b) for a, b in zip(w, x)]
+                w = [wtype(a + y * (eta * b)) for a, b in zip(w, x)]
                 mistakes += 1
             correct.append(not wrong)
             iterates.append([ctype(v) for v in w])
@@ -208,12 +211,13 @@ def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
 
 
 def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
-                   arithmetic: str = "exact"
+                   arithmetic: str = "exact", rate: Fraction = Fraction(1)
                    ) -> tuple[list[list[Any]], int, Callable[..., int]]:
     """Replay the argmax rule; ``ties`` is ``"lowest"`` (the rule), ``"highest"``, or
     ``"true-class"`` (a tie that includes the true class counts as correct); in
     ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (the inputs rounded, each
-    score summed in index order from 0, every product and sum rounded).
+    score summed in index order from 0, every product and sum rounded), a mistake
+    adding and subtracting ``rate * x`` (``rate`` rounded once to the float type).
     Returns ``(W, mistakes, argmax)`` with ``argmax(x)`` the rule's prediction (``x``
     augmented, as exact numbers).
 
@@ -226,6 +230,7 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
     rows = [[number(v) for v in r] for r in exact_rows(problem)]
     K = int(problem["n_classes"])
     W = [[number(0)] * len(rows[0]) for _ in range(K)]
+    eta = number(rate)
 
     def scores(x):
         return [sum((a * number(b) for a, b in zip(W[k], x)), number(0))
@@ -245,8 +250,8 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
             x, c = rows[i], int(problem["y"][i])
             p = argmax(x, c)
             if p != c:
-                W[c] = [a + b for a, b in zip(W[c], x)]
-                W[p] = [a - b for a, b in zip(W[p], x)]
+                W[c] = [a + eta * b for a, b in zip(W[c], x)]
+                W[p] = [a - eta * b for a, b in zip(W[p], x)]
                 mistakes += 1
     return W, mistakes, argmax
 

@@ -203,7 +203,7 @@ def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL, *,
     except ImplementationError as exc:
         return CaseResult(status="error", failed=("implementation",),
                           details=(str(exc),), error=exc.text or str(exc), **base)
-    case = dict(case, tolerance=profile.tolerance(case))
+    case = dict(profile.expected_case(case), tolerance=profile.tolerance(case))
     result = judge(case, answer, checkpoints)
     if result.status == "fail" and divergence:
         step = first_divergence(case, adapter)

@@ -1,0 +1,105 @@
+"""The answers a case expects of an implementation with a learning rate other than 1.
+
+In exact arithmetic, from a zero start, ``w += rate * y * x`` makes the rule's
+decisions and weights scaled by ``rate``; in float64 the rounding of ``rate * x``
+may turn a tie into a score of 3.3e-16, so the reference replays the update in IEEE
+float64 (:func:`verify.conformance.replay.binary_run` with ``rate``) and expects what
+that replay gives. A kernel perceptron's dual counts do not depend on the rate.
+
+>>> case = {"task": "binary", "variant": "last",
+...         "problem": {"task": "binary", "variant": "last", "intercept": False,
+...                     "X": [[1, 0], [1, 1]], "y": [1, -1], "order": [0, 1]},
+...         "expected": {"mistakes": 2, "w": ["0", "-1"]}}
+>>> expected_with_rate(case, Fraction(1, 10), "exact")["expected"]["w"]
+['0', '-1/10']
+>>> w = expected_with_rate(case, Fraction(1, 10), "float64")["expected"]["w"]
+>>> [float(Fraction(v)) for v in w]        # the doubles 0 and -0.1, exactly
+[0.0, -0.1]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from markone._internal.typing import JSONDict
+from verify.conformance.replay import (
+    BinaryRun,
+    binary_run,
+    exact_rows,
+    multiclass_run,
+    variant_answer,
+)
+
+__all__ = ["expected_with_rate"]
+
+
+def expected_with_rate(case: JSONDict, rate: Fraction, arithmetic: str) -> JSONDict:
+    """``case`` with its ``expected`` answers for an implementation of learning rate
+    ``rate`` in ``arithmetic`` (``"exact"`` or ``"float64"``); the case is not
+    changed."""
+    want, task = case["expected"], case["task"]
+    if task == "kernel":
+        return case
+    if arithmetic == "exact":
+        expected = _scaled(want, rate)
+    elif task == "multiclass":
+        expected = _multiclass_float64(case["problem"], rate)
+    else:
+        expected = _binary_float64(case["problem"], want, rate)
+    return dict(case, expected=expected)
+
+
+def _text(vector: Any) -> list[str]:
+    return [str(Fraction(v)) for v in vector]
+
+
+def _scaled(want: JSONDict, rate: Fraction) -> JSONDict:
+    """The exact answers with every weight scaled by ``rate``."""
+    out = dict(want)
+    for key in ("w", "last_w"):
+        if key in want:
+            out[key] = _text(rate * Fraction(v) for v in want[key])
+    if "W" in want:
+        out["W"] = [_text(rate * Fraction(v) for v in row) for row in want["W"]]
+    if "checkpoints" in want:
+        out["checkpoints"] = [dict(cp, w=_text(rate * Fraction(v) for v in cp["w"]))
+                              for cp in want["checkpoints"]]
+    return out
+
+
+def _exact(run: BinaryRun) -> BinaryRun:
+    """A float replay's numbers as the Fractions they are."""
+    return BinaryRun(w=[Fraction(float(v)) for v in run.w], mistakes=run.mistakes,
+                     correct=run.correct,
+                     iterates=[[Fraction(float(v)) for v in r] for r in run.iterates])
+
+
+def _binary_float64(problem: JSONDict, want: JSONDict, rate: Fraction) -> JSONDict:
+    """The answers of the float64 replay with ``rate`` (its checkpoints too)."""
+    run = _exact(binary_run(problem, arithmetic="float64", rate=rate))
+    answer = variant_answer(run, problem)
+    out: JSONDict = {"mistakes": answer["mistakes"]}
+    if "predictions" in answer:
+        out["predictions"] = [int(p) for p in answer["predictions"]]
+    else:
+        out["w"] = _text(answer["w"])
+    if "last_w" in want:
+        out["last_w"] = _text(run.w)
+    if "checkpoints" in want:
+        out["checkpoints"] = []
+        for cp in want["checkpoints"]:
+            t = cp["after"]
+            w = run.iterates[t - 1] if t else [Fraction(0)] * len(run.w)
+            mistakes = sum(not c for c in run.correct[:t])
+            out["checkpoints"].append({"after": t, "mistakes": mistakes, "w": _text(w)})
+    return out
+
+
+def _multiclass_float64(problem: JSONDict, rate: Fraction) -> JSONDict:
+    """The argmax rule replayed in float64 with ``rate``: ``W``, mistakes and the
+    predictions on the queries."""
+    W, mistakes, argmax = multiclass_run(problem, arithmetic="float64", rate=rate)
+    queries = exact_rows({"X": problem["queries"], "intercept": problem["intercept"]})
+    return {"mistakes": mistakes, "W": [_text(float(v) for v in row) for row in W],
+            "predictions": [argmax(q) for q in queries]}
