@@ -114,6 +114,7 @@ CLUSTER = re.compile(r"tcp://(?:host|scheduler):8786")
 def dask_address():
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  protocol="tcp", host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         yield cluster.scheduler_address
 
@@ -271,3 +272,12 @@ def test_command_blocks_say_they_are_shell():
                   for lang, body, line in fenced_blocks(path.read_text(encoding="utf-8"))
                   if not lang and re.search(r"^(\$ )?markone ", body, re.M)]
     assert not unlabelled, f"blocks of commands without a shell language: {unlabelled}"
+
+
+@pytest.mark.slow
+def test_a_placeholder_cluster_runs_on_a_local_one(dask_address, tmp_path, request):
+    # `--dask tcp://scheduler:8786` in an example runs on the test's own cluster
+    line = Line("markone sim run novikoff --size small --dask tcp://scheduler:8786", 0, "x")
+    done = run_line(_runnable(line, request), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "sim-out" / "novikoff" / "results.json").is_file()
