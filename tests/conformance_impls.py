@@ -3,11 +3,11 @@ adapter shape, three deliberately wrong ones (the strict rule, a zero score coun
 as correct, learning rate 0.5), the textbook loop in float64 and in float32, and the
 correct one with some of its numbers in float64 (all of them, or one part: the
 intercept's constant, the averaged variant's running sum, the multiclass start).
-Independent of markone: plain Fraction (or numpy float) loops."""
+Independent of markone: plain Fraction (or numpy float) loops. numpy is imported only
+by the float ones: the command-line adapters run this module in a new process for
+every answer, and numpy's import was most of the exact kinds' cost."""
 
 from fractions import Fraction
-
-import numpy as np
 
 RULES = {"correct": lambda y, s: y * s <= 0, "strict": lambda y, s: y * s < 0,
          "zero_correct": lambda y, s: (1 if s >= 0 else -1) != y,
@@ -127,6 +127,7 @@ def half_rate(problem):
 
 def _legacy(kind):
     def run(X, y, order):
+        import numpy as np
         rows = [[Fraction(float(v)) for v in r] for r in X]
         w, m, _, _ = perceptron(rows, [int(t) for t in y], [int(i) for i in order], kind)
         return np.array([float(v) for v in w]), m
@@ -163,6 +164,7 @@ class OnlinePerceptron:
                 self.b += eta * y
 
     def partial_fit(self, X, y, classes=None):
+        import numpy as np
         for x, t in zip(np.asarray(X), y):
             self._step(list(x), int(t))
         if not hasattr(self, "coef_"):
@@ -192,6 +194,7 @@ class LearnOnly(OnlinePerceptron):
 
 
 def float64_perceptron(X, y, order):
+    import numpy as np
     """The textbook loop in float64."""
     w, m = np.zeros(X.shape[1]), 0
     for i in order:
@@ -201,6 +204,7 @@ def float64_perceptron(X, y, order):
 
 
 def float32_perceptron(X, y, order):
+    import numpy as np
     """The textbook loop in float32 (numpy's own dot product)."""
     X, w, m = X.astype(np.float32), np.zeros(X.shape[1], np.float32), 0
     for i in order:
