@@ -230,6 +230,7 @@ def _check(args):
         cases = select_cases(cases, args.cases)
     profile, source = _profile(args, adapter)
     results = run_suite(cases, adapter, profile=profile)
+    results, preface = _fit(cases, results, adapter, source)
     who = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
     name = f"{who} [profile {profile.describe()}, {source}]"
     if all(r.status == "n/a" for r in results):
@@ -238,7 +239,7 @@ def _check(args):
     for r in results:
         if r.status == "error" and r.error:
             show_implementation_error(who, r.id, r.error)
-    render = {"table": lambda: as_table(results, name, show_errors=False) + "\n",
+    render = {"table": lambda: preface + as_table(results, name, show_errors=False) + "\n",
               "json": lambda: as_json(results, name),
               "junit": lambda: as_junit(results, name)}[args.format]
     text = render()
@@ -251,6 +252,24 @@ def _check(args):
     else:
         print(text, end="")
     return exit_status(results)
+
+
+def _fit(cases, results, adapter, source):
+    """With no profile declared and some case failed: the profile the answers fit,
+    as the report's first lines and the failed cases' causes
+    (:mod:`verify.conformance.fit`); else the results and no first lines."""
+    from verify.conformance import exit_status
+    from verify.conformance.fit import explained, fitting_profile, suggestion
+
+    if source != "none declared" or exit_status(results) == 0:
+        return results, ""
+    fit = fitting_profile(cases, results, adapter)
+    if fit is None:
+        return results, ""
+    return explained(cases, results, fit), (
+        "no profile was declared (exact arithmetic, rate 1); the answers fit\n"
+        f"  {suggestion(fit)}\nrun again with it to judge by what the implementation "
+        "computes.\n\n")
 
 
 def _profile(args, adapter):

@@ -90,3 +90,35 @@ def test_the_float64_reference_replays_the_rounding_of_0_1():
     assert mistakes == want["mistakes"] == 1
     assert [Fraction(v) for v in w] == [Fraction(v) for v in want["w"]]
     assert expected_with_rate(case, rate, "exact")["expected"]["mistakes"] == 2
+
+
+# ---- no profile declared: the profile the answers fit is named ---------------------
+
+
+def _undeclared(suite, impl, capsys):
+    status = main(["adversary", "check", str(suite), "--impl", f"{IMPLS}:{impl}"])
+    return status, capsys.readouterr().out
+
+
+def test_a_correct_float64_implementation_without_a_profile_is_told_which(suite,
+                                                                          capsys):
+    status, out = _undeclared(suite, "float64_perceptron", capsys)
+    assert status == 1                       # still held to exact arithmetic
+    first = out.splitlines()[:3]
+    assert first[1] == "  --profile arithmetic=float64", first
+    assert "reverse" not in out
+    assert "cause (reproduced): --profile arithmetic=float64 fits the answers" in out
+
+
+def test_a_rate_of_0_1_without_a_profile_is_told_its_rate(suite, capsys):
+    status, out = _undeclared(suite, "float64_rate_perceptron", capsys)
+    assert status == 1
+    assert out.splitlines()[1] == "  --profile arithmetic=float64,rate=0.1"
+    assert "a zero score counted as correct" not in out
+
+
+def test_a_wrong_rule_gets_no_profile_and_keeps_its_causes(suite, capsys):
+    status, out = _undeclared(suite, "strict", capsys)
+    assert status == 1
+    assert "--profile" not in out.split("\n\n")[0]
+    assert "cause (reproduced): the strict rule" in out
