@@ -223,6 +223,8 @@ def no_kernels(problem):
 def float64_rate_perceptron(X, y, order):
     """The textbook loop in float64 with a learning rate of 0.1 (``w += 0.1 * y * x``,
     as many textbooks write it)."""
+    import numpy as np
+
     w, m = np.zeros(X.shape[1]), 0
     for i in order:
         if y[i] * (w @ X[i]) <= 0:
