@@ -94,7 +94,7 @@ def guarded_stdout(stream: TextIO | None = None) -> Iterator[GuardedStdout]:
     ``sys.stdout`` is put back afterwards. The guard is yielded: its ``failure`` says
     whether (and how) stdout failed."""
     guard = GuardedStdout(sys.stdout if stream is None else stream)
-    previous, sys.stdout = sys.stdout, guard  # type: ignore[assignment]
+    previous, sys.stdout = sys.stdout, guard
     try:
         yield guard
         guard.flush()

@@ -39,7 +39,10 @@ def revealed_rate(cases: Sequence[JSONDict], adapter: Adapter) -> Fraction | Non
     problem = problem_of(case)
     problem = dict(problem, order=problem["order"][:1])
     try:
-        w = parse_vector(adapter.answer(problem)["w"], where="w")
+        answer = adapter.answer(problem)
+        if answer is None:
+            return None
+        w = parse_vector(answer["w"], where="w")
     except (ImplementationError, NotApplicable, ValueError, TypeError, KeyError):
         return None
     i = problem["order"][0]

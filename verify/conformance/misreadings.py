@@ -27,7 +27,6 @@ from verify.conformance.compare import close, reproduces
 from verify.conformance.replay import (
     FLOAT_MODES,
     KERNEL_SLIPS,
-    BinaryRun,
     binary_run,
     kernel_run,
     multiclass_run,
@@ -90,7 +89,7 @@ def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
         run = binary_run(problem, arithmetic=arith)
         if not _finite([run.w, *run.iterates]):
             continue
-        answer = variant_answer(_exact_copy(run), problem)
+        answer = variant_answer(run.as_fractions(), problem)
         bound = _tolerance(tol, arith)
         k, what = reproduces(answer, got, bound), "a decision"
         if k is None and problem["variant"] == "averaged":   # the running sum rounds
@@ -104,13 +103,6 @@ def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
         if arith in ("float64", "float32"):
             break
     return out
-
-
-def _exact_copy(run: BinaryRun) -> BinaryRun:
-    """A float replay's numbers as the Fractions they are."""
-    return BinaryRun(w=[Fraction(float(v)) for v in run.w], mistakes=run.mistakes,
-                     correct=run.correct,
-                     iterates=[[Fraction(float(v)) for v in r] for r in run.iterates])
 
 
 def rounding_words(case: JSONDict, arith: str, what: str = "a decision",

@@ -24,7 +24,6 @@ from typing import Any
 
 from markone._internal.typing import JSONDict
 from verify.conformance.replay import (
-    BinaryRun,
     binary_run,
     exact_rows,
     multiclass_run,
@@ -68,16 +67,9 @@ def _scaled(want: JSONDict, rate: Fraction) -> JSONDict:
     return out
 
 
-def _exact(run: BinaryRun) -> BinaryRun:
-    """A float replay's numbers as the Fractions they are."""
-    return BinaryRun(w=[Fraction(float(v)) for v in run.w], mistakes=run.mistakes,
-                     correct=run.correct,
-                     iterates=[[Fraction(float(v)) for v in r] for r in run.iterates])
-
-
 def _binary_float64(problem: JSONDict, want: JSONDict, rate: Fraction) -> JSONDict:
     """The answers of the float64 replay with ``rate`` (its checkpoints too)."""
-    run = _exact(binary_run(problem, arithmetic="float64", rate=rate))
+    run = binary_run(problem, arithmetic="float64", rate=rate).as_fractions()
     answer = variant_answer(run, problem)
     out: JSONDict = {"mistakes": answer["mistakes"]}
     if "predictions" in answer:

@@ -91,6 +91,17 @@ class BinaryRun:
     overflow: bool = False
     underflow: bool = False
 
+    def as_fractions(self) -> "BinaryRun":
+        """A float replay's numbers as the Fractions they are (its range flags are
+        not carried: the copy is read as an exact run).
+
+        >>> BinaryRun(w=[0.5], mistakes=1, iterates=[[0.5]], correct=[False]).as_fractions().w
+        [Fraction(1, 2)]
+        """
+        return BinaryRun(w=[Fraction(float(v)) for v in self.w], mistakes=self.mistakes,
+                         correct=self.correct,
+                         iterates=[[Fraction(float(v)) for v in r] for r in self.iterates])
+
 
 def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "exact",
                extra_constants: int | None = None, step: str = "unit",
