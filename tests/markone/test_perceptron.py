@@ -270,7 +270,7 @@ def test_exact_accepts_strings_fractions_and_floats():
 
 @pytest.mark.parametrize("X, y, kw, match", [
     ([[1.0, np.nan]], [1], {}, "NaN or infinity"),
-    ([[1.0, 2.0], [np.inf, 0.0]], [1, -1], {}, r"row 1, column 0"),
+    ([[1.0, 2.0], [np.inf, 0.0]], [1, -1], {}, r"first at X\[1, 0\]"),
     ([[1.0, 2.0], [1.0]], [1, -1], {}, "ragged"),
     (np.empty((0, 2)), [], {}, "empty"),
     ([[1.0], [2.0]], [1], {}, "2 samples but y has 1"),
