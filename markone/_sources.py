@@ -226,8 +226,11 @@ def check_keys(keys: Iterable[str]) -> None:
 def bibliography_markdown() -> str:
     """The bibliography as the Markdown list of ``docs/history-sources.md``.
 
-    >>> print(bibliography_markdown().splitlines()[0])
-    - <a id="Bishop2006"></a>**[Bishop2006]** C. M. Bishop, *Pattern Recognition and Machine Learning*, Springer (2006), §4.1.7 and Fig. 4.8. Identifier not found. Used for: the Mark I's 20 x 20 photocell retina, the random plugboard, the motor-driven potentiometers; XOR as the classic non-separable example. Caveat: a secondary source (a textbook).
+    >>> first = bibliography_markdown().splitlines()[0]
+    >>> print(first.split(", Springer")[0])
+    - <a id="Bishop2006"></a>**[Bishop2006]** C. M. Bishop, *Pattern Recognition and Machine Learning*
+    >>> first.endswith("Caveat: a secondary source (a textbook).")
+    True
     """
     lines = []
     for s in _ENTRIES:
