@@ -199,7 +199,7 @@ def _unique(pairs):
 def read_results(path: PathLike) -> Any:
     """The JSON document of ``results.json`` at ``path``, read within limits
     (:class:`MalformedResults` naming the problem and the file)."""
-    from verify.certificate.rawfile import nesting_depth_over
+    from markone._internal.io import nesting_depth_over
 
     path = Path(path)
     if not path.is_file():

@@ -76,7 +76,7 @@ def _check_bounds(key, raw):
     """Refuse a --set VALUE over the bounds, or in single quotes (module constants)."""
     import re
 
-    from verify.certificate.rawfile import nesting_depth_over
+    from markone._internal.io import nesting_depth_over
 
     if len(raw) > SET_MAX_CHARS:
         raise CommandError(f"--set {key}=...: the VALUE has {len(raw):,} characters, "

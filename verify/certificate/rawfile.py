@@ -34,7 +34,7 @@ from markone._internal.io import nesting_depth_over
 from markone.errors import MarkoneError
 from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
 
-__all__ = ["ReadLimits", "CertificateUnreadable", "load_document", "nesting_depth_over",
+__all__ = ["ReadLimits", "CertificateUnreadable", "load_document",
            "REWRITE", "MAX_DEPTH_CEILING"]
 
 #: How to mend an unreadable certificate.

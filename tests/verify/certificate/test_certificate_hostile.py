@@ -288,7 +288,7 @@ def test_the_depth_is_counted_exactly():
     to 12 with brackets, braces and quotes inside strings."""
     import random
 
-    from verify.certificate.rawfile import nesting_depth_over
+    from markone._internal.io import nesting_depth_over
 
     def depth(v):
         kids = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
@@ -313,7 +313,7 @@ def test_many_nests_side_by_side_at_the_limit():
     """50,000 arrays nested 100 deep side by side (10 MB; a peeling count made 100
     passes over them, 200 s of CPU at 1 GB): exactly at the limit, and one more
     level anywhere is over it."""
-    from verify.certificate.rawfile import nesting_depth_over
+    from markone._internal.io import nesting_depth_over
 
     nest = b"[" * 99 + b"]" * 99
     many = b"[" + b",".join([nest] * 50_000) + b"]"
