@@ -26,7 +26,7 @@ TRAIN_EXAMPLES = """\
   markone machine train --chars ABC --out run.json --log
   markone machine train --chars ABCD --order shuffle --max-epochs 20
   markone machine train --shapes 40 --rule gamma --out run.json
-  markone machine train --shapes 40 --topology source_sets   exits 1: no clean pass in 50"""
+  markone machine train --shapes 40 --topology source_sets   exits 1: an R-unit is silent on a figure"""
 
 
 def _demo(args):
@@ -86,9 +86,40 @@ def _train(args):
     print(f"training accuracy {100 * machine.score(images, labels):.1f}% on "
           f"{len(images)} figures ({', '.join(map(str, np.unique(labels)))}); "
           f"machine time {format_minutes(run.sim_time_s)}")
+    if not run.converged:
+        why = _silent_line(machine, images)
+        if why:
+            print(why)
     if args.out:
         print(f"wrote {run.save(args.out)}")
     return EXIT_OK if run.converged else EXIT_NO
+
+
+def _silent_line(machine: Any, images: Any, shown: int = 6) -> str | None:
+    """Why no pass can be mistake-free, if some R-unit has no active input on some
+    figure (:meth:`~markone.hardware.MarkI.silent_r_units`) and the machine reads
+    every figure settled and without noise; else None."""
+    from markone.hardware.faults import NoisySum
+    from markone.hardware.runits import r_unit_name
+
+    p, plan = machine.params, machine.faults
+    if p.photocell_noise_sd or p.exposure_s is not None or (
+            plan is not None and any(isinstance(f, NoisySum) for f in plan.plan.faults)):
+        return None
+    silent = machine.silent_r_units(images)
+    figures = silent.any(axis=1).nonzero()[0]
+    if not figures.size:
+        return None
+    named = [f"figure {i + 1} ({', '.join(map(r_unit_name, silent[i].nonzero()[0]))})"
+             for i in figures[:shown]]
+    if figures.size > shown:
+        named.append(f"{figures.size - shown} more figures")
+    fix = (f" --topology full wires all {p.n_a_units} A-units to every R-unit."
+           if p.topology == "source_sets" else "")
+    return ("no pass can be mistake-free: no A-unit wired to the R-unit fires on "
+            f"{', '.join(named)}, so its sum is exactly 0, which training counts as a "
+            "mistake, and reinforcing it moves no weight (the training accuracy counts "
+            "the decoded class, which the other R-units can still get right)." + fix)
 
 
 def _navy(args):

@@ -296,6 +296,32 @@ class MarkI:
         ``theta="auto"`` is calibrated on ``images`` first."""
         return self._features(self._images(images))
 
+    def silent_r_units(self, images: ArrayLike) -> np.ndarray:
+        """``(n, n_r_units)`` bool: True where no A-unit wired to the R-unit fires on
+        the settled figure (:meth:`a_features`), so that its sum is exactly 0 whatever
+        its weights.
+
+        Training counts a sum of 0 as a mistake, and reinforcing it moves none of the
+        R-unit's weights (none of its inputs is active): on a machine that reads each
+        figure as settled, without noise, no pass over such a figure is mistake-free.
+        With ``topology="source_sets"`` each R-unit has 64 of the 512 A-units, and a
+        figure may fire none of them; with ``"full"`` only a figure that fires no
+        A-unit at all is silent.
+
+        Examples
+        --------
+        >>> m = MarkI(MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1,
+        ...                       n_inhibitory=0, max_fanout=1, theta=1, n_r_units=2,
+        ...                       topology="source_sets"), seed=0)
+        >>> m.silent_r_units([[1, 0], [1, 1]]).tolist()   # R2 has A-unit 2 only
+        [[False, True], [False, False]]
+        """
+        fired = self.a_features(images).astype(np.int64)
+        mask = self.runits.mask
+        wired = (np.ones((self.params.n_r_units, fired.shape[1]), np.int64)
+                 if mask is None else mask.astype(np.int64))
+        return fired @ wired.T == 0
+
     def _features(self, X):
         """:meth:`a_features` of figures ``X`` checked by :meth:`_images`."""
         theta = self.calibrate(X) if self.theta is None else self.theta

@@ -113,3 +113,32 @@ def test_weight_maps_project_through_the_plugboard():
         expected[:, machine.wiring.excitatory[a]] += run.weights[:, [a]]
         expected[:, machine.wiring.inhibitory[a]] -= run.weights[:, [a]]
     np.testing.assert_allclose(maps, expected)
+
+
+def test_train_names_the_silent_r_units_that_keep_every_pass_from_being_clean(capsys):
+    """Issue 37: with source sets, --shapes 40 never has a mistake-free pass. The
+    cause the command names must be the mistakes of the last pass: each an R-unit
+    whose sum is exactly 0 on a figure (figures and R-units counted from 1)."""
+    import re
+
+    from markone._figures import shapes
+    from markone.hardware import MarkI
+
+    argv = ["machine", "train", "--shapes", "40", "--topology", "source_sets",
+            "--max-epochs", "20"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith("no pass can be"))
+    named = {(int(f), int(r)) for f, units in re.findall(r"figure (\d+) \(([R\d, ]+)\)",
+                                                        line)
+             for r in re.findall(r"R(\d+)", units)}
+    assert "--topology full" in line
+    images, labels = shapes(40, seed=0)
+    machine = MarkI(MarkIParams(topology="source_sets"), seed=0)
+    run = machine.train(images, labels, max_epochs=20, log=True)
+    last = run.log[-len(images):]
+    wrong = {(rec.figure + 1, r + 1) for rec in last
+             for r, (s, t) in enumerate(zip(rec.scores, rec.target)) if s * t <= 0}
+    assert named and named == wrong
+    assert all(rec.scores[r - 1] == 0 for rec in last for f, r in named
+               if rec.figure + 1 == f)
