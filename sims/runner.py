@@ -76,7 +76,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from markone._internal.deprecation import warn_deprecated
 from markone._internal.io import read_json, to_jsonable, write_json
 from markone._internal.parallel import check_dask, run_each
 from markone._internal.progress import progress_bar
@@ -124,10 +123,6 @@ TASK_LOG = "tasks.jsonl"
 RESULTS = "results.json"
 SWEEP = "sweep.json"
 LOCK = ".lock"
-
-#: Settings renamed to the core's vocabulary: old name -> new name (still read, with a
-#: DeprecationWarning).
-_RENAMED_SETTINGS = {"epochs": "max_epochs"}
 
 #: The most runs one sweep may hold: every run is a record in the task log and in
 #: results.json, so the size is checked before any task is made.
@@ -194,8 +189,7 @@ def make_config(module: ModuleType, *, size: str = "default", runs: int | None =
     runs : int, optional
         Sets ``config["runs"]``; an error for experiments without repeated runs.
     overrides : dict, optional
-        Any other keys of ``DEFAULTS``. ``epochs`` is the deprecated spelling of
-        ``max_epochs`` (the most passes, as in :func:`markone.train`).
+        Any other keys of ``DEFAULTS``.
 
     Examples
     --------
@@ -207,13 +201,6 @@ def make_config(module: ModuleType, *, size: str = "default", runs: int | None =
     if size == "small":
         config.update(module.SMALL)
     extra = dict(overrides or {})
-    for old, new in _RENAMED_SETTINGS.items():
-        if old in extra and old not in config and new in config:
-            warn_deprecated(f"the setting {old!r}", repr(new))
-            if new in extra:
-                raise ValueError(f"settings {old!r} and {new!r} are the same; give "
-                                 f"{new!r} only.")
-            extra[new] = extra.pop(old)
     if runs is not None:
         if "runs" not in config:
             raise ValueError(

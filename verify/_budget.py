@@ -24,15 +24,13 @@ finish says what stopped it in ``stopped_by``, one of :data:`STOPPED_BY`:
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any
 
-from markone._internal.deprecation import renamed_keyword
 from markone._internal.validation import check_positive
 from verify._memory import GB, memory_limit
 
 __all__ = ["STOPPED_BY", "BUDGET", "TIMEOUT", "MEMORY", "deadline_after", "expired",
-           "seconds_left", "stopped_phrase", "to_raise", "timeout_keyword"]
+           "seconds_left", "stopped_phrase", "to_raise", "check_timeout"]
 
 #: What stopped a search, in every result's ``stopped_by``.
 BUDGET, TIMEOUT, MEMORY = "budget", "timeout", "memory"
@@ -76,22 +74,10 @@ def stopped_phrase(stopped_by: str, budget: Any, timeout_s: float | None,
     return f"the budget (budget={budget} {unit}) stopped the search"
 
 
-def timeout_keyword(deprecated: Mapping[str, Any], where: str, old: str,
-                    timeout_s: float | None, *, per_second: float = 1) -> float | None:
-    """``timeout_s`` (checked positive), or the value of its deprecated spelling
-    ``old`` in ``deprecated`` (the ``**kwargs`` of ``where``), in units of
-    ``1 / per_second`` seconds (1000 for ``timeout_ms``), with a
-    ``DeprecationWarning``.
+def check_timeout(timeout_s: float | None) -> float | None:
+    """``timeout_s`` checked positive (None: no time limit).
 
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     timeout_keyword({"timeout_ms": 2500}, "prove", "timeout_ms", None,
-    ...                     per_second=1000)
-    2.5
+    >>> check_timeout(2.5), check_timeout(None)
+    (2.5, None)
     """
-    value = renamed_keyword(deprecated, where, old, "timeout_s", timeout_s, None,
-                            stacklevel=6)
-    if value is not timeout_s and value is not None:
-        value = check_positive(value, old) / per_second
-    return None if value is None else check_positive(value, "timeout_s")
+    return None if timeout_s is None else check_positive(timeout_s, "timeout_s")

@@ -33,7 +33,7 @@ import numpy as np
 from markone.errors import MarkoneError
 from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
 
-__all__ = ["solve_by_cuts", "CutLP", "row_scaled", "LPStopped", "LPTimeout",
+__all__ = ["solve_by_cuts", "CutLP", "row_scaled", "LPStopped",
            "lp_iteration_limit", "first_rows", "REPAIR_TOLERANCES"]
 
 #: HiGHS's primal and dual feasibility tolerances of each re-solve that repairs a
@@ -49,10 +49,6 @@ class LPStopped(MarkoneError):
     def __init__(self, stopped_by: str) -> None:
         super().__init__(stopped_by)
         self.stopped_by = stopped_by
-
-
-#: The old name of :class:`LPStopped`.
-LPTimeout = LPStopped
 
 
 def lp_iteration_limit(n: int, d: int) -> int:

@@ -69,7 +69,7 @@ from typing import Any
 
 from markone._internal.validation import check_choice, check_int_at_least
 from markone._internal.typing import PathLike
-from verify._budget import timeout_keyword
+from verify._budget import check_timeout
 from verify.smt import SOLVERS, And, Eq, Not, Or, Real, Session, Sum, evaluate
 from verify.smt import Term
 
@@ -494,7 +494,7 @@ def _statement(name, wrong):
 
 def prove(name: str, *, wrong: bool = False, solver: str = "z3",
           budget: int | None = None, timeout_s: float | None = None,
-          smt2_dir: PathLike | None = None, **deprecated: Any) -> ProofResult:
+          smt2_dir: PathLike | None = None) -> ProofResult:
     """Discharge one obligation (or refute its wrong variant) with one solver.
 
     Parameters
@@ -512,12 +512,9 @@ def prove(name: str, *, wrong: bool = False, solver: str = "z3",
         ``stopped_by="budget"``.
     timeout_s : float, optional
         A wall-clock limit, only when given: past it the status is ``"unknown"`` and
-        ``stopped_by="timeout"``. (``timeout_ms=`` is its deprecated spelling.)
+        ``stopped_by="timeout"``.
     smt2_dir : path, optional
         Also write the query to ``smt2_dir/<name>[.wrong].smt2``.
-    **deprecated
-        ``timeout_ms=`` (milliseconds): the old spelling of ``timeout_s``, with a
-        ``DeprecationWarning``.
 
     Returns
     -------
@@ -533,8 +530,7 @@ def prove(name: str, *, wrong: bool = False, solver: str = "z3",
     """
     check_choice(name, "name", tuple(OBLIGATIONS))
     check_choice(solver, "solver", SOLVERS)
-    timeout_s = timeout_keyword(deprecated, "prove", "timeout_ms", timeout_s,
-                                per_second=1000)
+    timeout_s = check_timeout(timeout_s)
     budget = None if budget is None else check_int_at_least(budget, "budget", 1)
     space, hyp, concl = _statement(name, wrong)
     part = OBLIGATIONS[name]
@@ -570,12 +566,11 @@ def save_smt2(directory: PathLike, filename: str, text: str) -> Path:
 
 def check_all(*, wrong: Iterable[bool] = (False, True), solvers: Sequence[str] = SOLVERS,
               budget: int | None = None, timeout_s: float | None = None,
-              smt2_dir: PathLike | None = None, names: Iterable[str] | None = None,
-              **deprecated: Any) -> tuple[ProofResult, ...]:
+              smt2_dir: PathLike | None = None,
+              names: Iterable[str] | None = None) -> tuple[ProofResult, ...]:
     """Check every obligation, right and wrong, with every solver.
 
-    ``budget`` and ``timeout_s`` limit each query as in :func:`prove`
-    (``timeout_ms=`` is the deprecated spelling of ``timeout_s``).
+    ``budget`` and ``timeout_s`` limit each query as in :func:`prove`.
 
     Returns
     -------
@@ -586,8 +581,7 @@ def check_all(*, wrong: Iterable[bool] = (False, True), solvers: Sequence[str] =
     >>> [(r.name, r.status) for r in rs]
     [('novikoff.base', 'proved'), ('novikoff.step', 'proved'), ('novikoff.bound', 'proved')]
     """
-    timeout_s = timeout_keyword(deprecated, "check_all", "timeout_ms", timeout_s,
-                                per_second=1000)
+    timeout_s = check_timeout(timeout_s)
     if isinstance(wrong, bool):
         wrong = (wrong,)
     for name in names or ():

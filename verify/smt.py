@@ -32,7 +32,7 @@ from typing import Any
 
 from markone._internal.exact import int_of_digits, int_text
 from markone._internal.validation import check_int_at_least
-from verify._budget import BUDGET, TIMEOUT, timeout_keyword
+from verify._budget import BUDGET, TIMEOUT, check_timeout
 
 __all__ = ["Term", "Real", "Int", "Sum", "And", "Or", "Not", "Implies", "If", "Eq",
            "evaluate", "Session", "SOLVERS", "RLIMIT"]
@@ -247,9 +247,6 @@ class Session:
         The solver's random seed (fixed: the same query gets the same answer).
     comment : str
         Written at the top of the exported file.
-    **deprecated
-        ``timeout_ms=`` (milliseconds): the old spelling of ``timeout_s``, with a
-        ``DeprecationWarning``.
 
     Attributes
     ----------
@@ -262,12 +259,11 @@ class Session:
     """
 
     def __init__(self, logic: str, *, solver: str = "z3", rlimit: int | None = None,
-                 timeout_s: float | None = None, seed: int = 0, comment: str = "",
-                 **deprecated: Any) -> None:
+                 timeout_s: float | None = None, seed: int = 0,
+                 comment: str = "") -> None:
         if solver not in SOLVERS:
             raise ValueError(f"solver={solver!r} must be one of {SOLVERS}.")
-        timeout_s = timeout_keyword(deprecated, "Session", "timeout_ms", timeout_s,
-                                    per_second=1000)
+        timeout_s = check_timeout(timeout_s)
         self.rlimit = RLIMIT[solver] if rlimit is None else check_int_at_least(
             rlimit, "rlimit", 0)
         seed = check_int_at_least(seed, "seed", 0)
@@ -331,12 +327,11 @@ class Session:
                 break
             cmd.invoke(self._cvc, self._sm)
 
-    def check(self, timeout_s: float | None = None, **deprecated: Any) -> str:
+    def check(self, timeout_s: float | None = None) -> str:
         """``"sat"``, ``"unsat"`` or ``"unknown"`` for the assertions so far, within
         the session's ``rlimit`` and (``timeout_s`` when given, else the session's)
         time limit; :attr:`stopped_by` says what cut an ``"unknown"`` short."""
-        timeout_s = timeout_keyword(deprecated, "Session.check", "timeout_ms", timeout_s,
-                                    per_second=1000)
+        timeout_s = check_timeout(timeout_s)
         if timeout_s is not None:
             self._limit(self.rlimit, timeout_s)
         t0 = time.perf_counter()

@@ -29,7 +29,6 @@ Modules, one concern each:
 - :mod:`~markone._internal.lazy`: lazy attribute exports for package ``__init__``\\ s.
 - :mod:`~markone._internal.jit`: kernels written as plain Python, compiled by numba on
   demand (numba is imported by the first call big enough to need it).
-- :mod:`~markone._internal.deprecation`: keeping renamed names working with a warning.
 
 Nothing here imports ``verify``, ``sims`` or ``markone.cli``.
 """

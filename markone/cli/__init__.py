@@ -47,7 +47,7 @@ __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command",
            "positive_int", "nonnegative_int", "positive_float", "nonnegative_float",
            "probability",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
-           "deprecated_flag", "output_file", "output_folder", "timeout_left", "memory_option",
+           "output_file", "output_folder", "timeout_left", "memory_option",
            "budget_and_timeout"]
 
 #: Re-exported for the subcommands, imported on first use: markone._internal.io imports
@@ -171,35 +171,6 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter,
         if action.default in (None, False) or action.required:
             return action.help
         return super()._get_help_string(action)
-
-
-def deprecated_flag(p: argparse.ArgumentParser, old: str, new: str, *,
-                    const: str | None = None, type: Callable[[str], Any] | None = None
-                    ) -> None:
-    """Add ``old`` to ``p`` as a hidden, deprecated spelling of the option ``new``.
-
-    It stores into ``new``'s destination (the value given, or ``const`` for a flag
-    without a value) and prints ``PROG: warning: OLD is deprecated; use NEW instead.``
-    on stderr. ``--help`` does not list it.
-
-    >>> p = Parser(prog="demo")
-    >>> _ = p.add_argument("--max-epochs", type=int, default=50)
-    >>> deprecated_flag(p, "--epochs", "--max-epochs", type=int)
-    >>> p.parse_args(["--epochs", "3"]).max_epochs
-    3
-    """
-    dest = new.lstrip("-").replace("-", "_")
-    spelled = new if const is None else f"{new} {const}"
-
-    class Deprecated(argparse.Action):
-        def __call__(self, parser, namespace, values, option_string=None):
-            print(f"{parser.prog}: warning: {old} is deprecated; use {spelled} instead.",
-                  file=sys.stderr)
-            setattr(namespace, self.dest, const if const is not None else values)
-
-    value: dict[str, Any] = {"nargs": 0} if const is not None else {"type": type}
-    p.add_argument(old, dest=dest, action=Deprecated, default=argparse.SUPPRESS,
-                   help=argparse.SUPPRESS, **value)
 
 
 def build_parser(only: str | Sequence[str] | None = None) -> Parser:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from argparse import ArgumentParser
 from typing import Any
 
-from markone.cli import (CommandError, add_command, cli_terms, deprecated_flag,
-                         memory_option, nonnegative_int, output_file, positive_float,
-                         positive_int, probability)
+from markone.cli import (CommandError, add_command, cli_terms, memory_option,
+                         nonnegative_int, output_file, positive_float, positive_int,
+                         probability)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
@@ -334,7 +334,6 @@ def add_machine(verify_subparsers: Any) -> ArgumentParser:
                    help="stop searching after about this long (default: no time "
                    "limit, only budgets of work, so the report does not depend on "
                    "the clock)")
-    deprecated_flag(m, "--time-budget", "--timeout", type=positive_float)
     add_physics_options(m)
     add_fault_options(m)
     m.add_argument("--json", type=output_file, default=None, metavar="OUT.json",

@@ -8,9 +8,8 @@ from __future__ import annotations
 from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
 
-from markone.cli import (CommandError, add_command, add_group, deprecated_flag,
-                         nonnegative_int, output_file, output_folder, plural,
-                         positive_int)
+from markone.cli import (CommandError, add_command, add_group, nonnegative_int,
+                         output_file, output_folder, plural, positive_int)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS, TRAINING_EXITS
 from markone.cli._machine_options import (add_fault_options, add_physics_options,
@@ -306,7 +305,6 @@ def register(subparsers: Any) -> ArgumentParser:
     d.add_argument("--chars", default="ABCD", help="letters to learn")
     d.add_argument("--per-class", type=positive_int, default=5, help="figures per letter")
     d.add_argument("--max-epochs", type=positive_int, default=50, help="most passes")
-    deprecated_flag(d, "--epochs", "--max-epochs", type=positive_int)
     d.add_argument("--typeface", choices=["block", "serif"], default="block",
                    help="the letters' typeface")
     add_physics_options(d)
@@ -330,11 +328,9 @@ def register(subparsers: Any) -> ArgumentParser:
     r.add_argument("--shapes", type=positive_int, default=None, metavar="N",
                    help="learn N discs and squares instead of letters")
     r.add_argument("--max-epochs", type=positive_int, default=50, help="most passes")
-    deprecated_flag(r, "--epochs", "--max-epochs", type=positive_int)
     r.add_argument("--order", default="given", choices=["given", "shuffle"],
                    help="presentation order of each pass (shuffle: a new order each "
                    "pass, drawn from --seed)")
-    deprecated_flag(r, "--shuffle", "--order", const="shuffle")
     r.add_argument("--seed", type=nonnegative_int, default=0,
                    help="seed of the wiring, the figures and the shuffles")
     r.add_argument("--log", action="store_true", help="record every presentation")
@@ -349,7 +345,6 @@ def register(subparsers: Any) -> ArgumentParser:
                     func=_navy, exits=JOB_EXITS)
     n.add_argument("--per-class", type=positive_int, default=20, help="figures per letter")
     n.add_argument("--max-epochs", type=positive_int, default=30, help="most passes")
-    deprecated_flag(n, "--epochs", "--max-epochs", type=positive_int)
     n.add_argument("--jitter", type=nonnegative_int, default=1,
                    help="largest shift in pixels")
     n.add_argument("--seed", type=nonnegative_int, default=0,

@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from markone._internal.deprecation import renamed_keyword
 from markone.datasets import letters
 from markone._internal.typing import JSONDict, PathLike
 from markone.hardware import plots
@@ -63,7 +62,7 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
                  per_class: int = 5, max_epochs: int = 50, typeface: str = "block",
                  params: MarkIParams | None = None,
                  faults: FaultPlan | Mapping[str, Any] | None = None, figures: bool = True,
-                 echo: Callable[[str], Any] | None = None, **deprecated: Any) -> JSONDict:
+                 echo: Callable[[str], Any] | None = None) -> JSONDict:
     """Train the Mark I on letters with default physics; write pictures and the run.
 
     Parameters
@@ -75,8 +74,7 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
     chars, per_class, typeface
         The training figures (see :func:`markone.datasets.letters`).
     max_epochs : int
-        Most passes; training stops after a pass without mistakes (``epochs=`` is its
-        deprecated spelling).
+        Most passes; training stops after a pass without mistakes.
     params : MarkIParams, optional
         Default physics unless given.
     faults : FaultPlan or dict, optional
@@ -87,9 +85,6 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
         Write the PNGs and the GIF (the JSON run is always written).
     echo : callable, optional
         Called with each line of the report (e.g. ``print``).
-    **deprecated
-        The deprecated keyword ``epochs`` (for ``max_epochs``); it works and warns
-        (``DeprecationWarning``).
 
     Returns
     -------
@@ -100,8 +95,6 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
         ``figures`` (picture paths), ``report`` (printable text) and
         ``summary_lines`` (its lines).
     """
-    max_epochs = renamed_keyword(deprecated, "letters_demo", "epochs", "max_epochs",
-                                 max_epochs, 50)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     images, labels = letters(chars, per_class=per_class, seed=seed, typeface=typeface)
@@ -167,14 +160,13 @@ def _report(s):
 
 def navy_comparison(*, seed: int = 0, chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                     per_class: int = 4, max_epochs: int = 60, jitter: int = 1,
-                    params: MarkIParams | None = None, **deprecated: Any) -> JSONDict:
+                    params: MarkIParams | None = None) -> JSONDict:
     """The Navy's June 1960 task: letters in one typeface, then a second one added.
 
     Trains a fresh default machine (i) on ``chars`` in the block typeface and (ii) on
-    the same letters in both typefaces, each for at most ``max_epochs`` passes
-    (``epochs=`` is its deprecated spelling), and measures the fraction recognised on
-    the training figures and on freshly placed ones (new jitter of up to ``jitter``
-    pixels).
+    the same letters in both typefaces, each for at most ``max_epochs`` passes, and
+    measures the fraction recognised on the training figures and on freshly placed
+    ones (new jitter of up to ``jitter`` pixels).
 
     Returns
     -------
@@ -183,8 +175,6 @@ def navy_comparison(*, seed: int = 0, chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
         ``test_accuracy``, ``epochs``, ``converged``, ``sim_time_s``, ``saturated``;
         and ``block_only_on_serif``: how the one-typeface machine reads the serif.
     """
-    max_epochs = renamed_keyword(deprecated, "navy_comparison", "epochs", "max_epochs",
-                                 max_epochs, 60)
     results: JSONDict = {}
     for name, faces in (("one_typeface", ("block",)), ("two_typefaces", ("block", "serif"))):
         images, labels = letters(chars, per_class=per_class, seed=seed, typeface=faces,
@@ -207,13 +197,10 @@ def navy_comparison(*, seed: int = 0, chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
 
 
 def navy_sweep(settings: Mapping[str, tuple[dict[str, Any], int]] | None = None, *,
-               seed: int = 0, per_class: int = 20, max_epochs: int = 30,
-               **deprecated: Any) -> dict[str, JSONDict]:
+               seed: int = 0, per_class: int = 20,
+               max_epochs: int = 30) -> dict[str, JSONDict]:
     """:func:`navy_comparison` for each of ``settings`` (default
-    :data:`NAVY_SETTINGS`); returns ``{name: result}`` (``epochs=`` is the deprecated
-    spelling of ``max_epochs``)."""
-    max_epochs = renamed_keyword(deprecated, "navy_sweep", "epochs", "max_epochs",
-                                 max_epochs, 30)
+    :data:`NAVY_SETTINGS`); returns ``{name: result}``."""
     settings = NAVY_SETTINGS if settings is None else settings
     return {name: navy_comparison(seed=seed, per_class=per_class, max_epochs=max_epochs,
                                   jitter=jitter, params=MarkIParams(**changes))

@@ -35,7 +35,6 @@ import simpy
 
 from markone import online
 from markone._internal.checks import check_order, epoch_indices
-from markone._internal.deprecation import renamed_keyword, warn_deprecated
 from markone._internal.jit import compiled, uncompiled
 from markone._internal.progress import progress_bar
 from markone._internal.typing import ArrayLike, Order, Seed
@@ -582,8 +581,7 @@ class MarkI:
     def train(self, images: ArrayLike, labels: ArrayLike, *, max_epochs: int | None = None,
               presentations: int | None = None, rule: str | None = None,
               order: Order = "given", seed: Seed = None, log: bool = False,
-              warm_start: bool = False, progress: bool | None = False,
-              **deprecated: Any) -> MachineRun:
+              warm_start: bool = False, progress: bool | None = False) -> MachineRun:
         """Show the figures, pass after pass, and learn from the trainer.
 
         The passes follow :func:`markone.train`'s vocabulary: at most ``max_epochs``
@@ -625,15 +623,11 @@ class MarkI:
         progress : bool or None
             Show a progress bar of the passes (tqdm; ``None``: only when stderr is a
             terminal). Off by default.
-        **deprecated
-            The deprecated keywords ``epochs`` (for ``max_epochs``) and ``shuffle``
-            (for ``order="shuffle"``); they work and warn (``DeprecationWarning``).
 
         Returns
         -------
         MachineRun
         """
-        max_epochs, order = _old_train_options(deprecated, max_epochs, order)
         X = self._images(images)
         check_label_values(labels, name="labels")   # before NumPy makes [1, "a"] text
         labels = np.asarray(labels)
@@ -730,29 +724,6 @@ def _check_length(max_epochs, presentations):
         check_int_at_least(presentations, "presentations", 1)
     return (DEFAULT_EPOCHS if max_epochs is None
             else check_int_at_least(max_epochs, "max_epochs", 1))
-
-
-def _old_train_options(deprecated, max_epochs, order):
-    """``(max_epochs, order)`` after the deprecated ``epochs=`` and ``shuffle=`` of
-    :meth:`MarkI.train` (each warns; an old and a new spelling together is an error)."""
-    if order is None:   # the default before order took "given"
-        warn_deprecated("MarkI.train(order=None)", "order='given'", stacklevel=4)
-        order = "given"
-    shuffle = deprecated.pop("shuffle", None)
-    max_epochs = renamed_keyword(deprecated, "MarkI.train", "epochs", "max_epochs",
-                                 max_epochs, None, stacklevel=6)
-    if shuffle is not None:
-        warn_deprecated("MarkI.train(shuffle=...)",
-                        "order='shuffle' (or order='given')", stacklevel=4)
-        if not isinstance(shuffle, (bool, np.bool_)):
-            raise TypeError(f"shuffle must be True or False, got {shuffle!r}; "
-                            "use order='shuffle' or order='given'.")
-        if shuffle:
-            if not (isinstance(order, str) and order == "given"):
-                raise ValueError("give shuffle=True or an explicit order, not both; "
-                                 "use order='shuffle' alone.")
-            order = "shuffle"
-    return max_epochs, order
 
 
 def _ticking(passes, bar):

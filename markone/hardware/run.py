@@ -33,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from markone._internal.deprecation import warn_deprecated
 from markone._internal.io import read_json, write_json
 from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
@@ -214,8 +213,6 @@ class MachineRun:
     mistakes_per_epoch, errors_per_epoch, end_s_per_epoch : tuple
         Per pass: figures on which some R-unit made a mistake (and so was
         reinforced), figures whose decoded class was wrong, machine time at its end.
-        (``epoch_mistakes``, ``epoch_errors`` and ``epoch_end_s`` are their
-        deprecated names.)
     classes : tuple
         The class labels; ``codes[i]`` is the R-units' +/-1 target for class ``i``.
     theta : int
@@ -268,24 +265,6 @@ class MachineRun:
         return (f"MachineRun(presentations={self.n_presentations}, epochs={self.epochs}, "
                 f"converged={self.converged}, sim_time_s={self.sim_time_s:.1f}, "
                 f"mistakes={self.mistakes.tolist()}, saturated={int(self.saturated.sum())})")
-
-    @property
-    def epoch_mistakes(self) -> tuple:
-        """Deprecated name of :attr:`mistakes_per_epoch`."""
-        warn_deprecated("MachineRun.epoch_mistakes", "mistakes_per_epoch")
-        return self.mistakes_per_epoch
-
-    @property
-    def epoch_errors(self) -> tuple:
-        """Deprecated name of :attr:`errors_per_epoch`."""
-        warn_deprecated("MachineRun.epoch_errors", "errors_per_epoch")
-        return self.errors_per_epoch
-
-    @property
-    def epoch_end_s(self) -> tuple:
-        """Deprecated name of :attr:`end_s_per_epoch`."""
-        warn_deprecated("MachineRun.epoch_end_s", "end_s_per_epoch")
-        return self.end_s_per_epoch
 
     def weights_at(self, step: int) -> np.ndarray:
         """Weights after presentation ``step`` (0-based), rebuilt from the log's

@@ -415,14 +415,11 @@ def test_kill_9_of_a_two_worker_sweep_leaves_no_process(tmp_path):
     assert not [k for k in kids if _alive(k)], "a child of the sweep survived it"
 
 
-def test_epochs_setting_is_the_deprecated_spelling_of_max_epochs():
+def test_the_old_epochs_setting_is_refused_naming_max_epochs():
     """The experiments name the most passes ``max_epochs``, as ``markone.train`` does;
-    ``epochs`` still works with a DeprecationWarning that names the new setting."""
+    the old setting ``epochs`` is gone before 1.0 (#40): an unknown setting, refused
+    with the valid ones listed."""
     module = load_experiment("iris")
-    with pytest.warns(DeprecationWarning, match="the setting 'epochs' is deprecated; "
-                      "use 'max_epochs' instead"):
-        config = make_config(module, size="small", overrides={"epochs": 3})
-    assert config == make_config(module, size="small", overrides={"max_epochs": 3})
-    assert config["max_epochs"] == 3 and "epochs" not in config
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="same"):
-        make_config(module, overrides={"epochs": 3, "max_epochs": 4})
+    with pytest.raises(ValueError, match=r"unknown setting\(s\) \['epochs'\].*max_epochs"):
+        make_config(module, size="small", overrides={"epochs": 3})
+    assert make_config(module, size="small", overrides={"max_epochs": 3})["max_epochs"] == 3

@@ -257,9 +257,8 @@ def test_check_machine_time_budget_never_changes_a_decided_claim():
     full = check_machine(machine, images, labels)
     cut = check_machine(machine, images, labels, timeout_s=1e-6)
     assert cut.stopped_by in ("", "timeout") and full.stopped_by == ""
-    with pytest.warns(DeprecationWarning, match="use timeout_s"):
-        old = check_machine(machine, images, labels, time_budget_s=1e-6)
-    assert old.stopped_by in ("", "timeout")
+    with pytest.raises(TypeError, match="time_budget_s"):   # gone before 1.0 (#40)
+        check_machine(machine, images, labels, time_budget_s=1e-6)
     for a, b in zip(full.r_units, cut.r_units):
         for name in ("learnable", "end_stops", "converges"):
             held = getattr(b, name).holds

@@ -29,9 +29,6 @@ verify.certificate.kernel.CertificateError: the witness fails on example 1 (X[0]
 
 from __future__ import annotations
 
-from typing import Any
-
-from markone._internal.deprecation import warn_deprecated
 from verify.certificate import kernel as _kernel
 from verify.certificate._gc import gc_paused as _gc_paused
 from verify.certificate.hashing import data_sha256, file_sha256
@@ -52,11 +49,3 @@ __all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
 
 check_certificate = _gc_paused(_kernel.check_certificate)
 
-
-def __getattr__(name: str) -> Any:
-    """``Claim``, the old name of :class:`CertificateClaim` (with a
-    ``DeprecationWarning``: :class:`verify.machine.Claim` is a machine report's)."""
-    if name == "Claim":
-        warn_deprecated("verify.certificate.Claim", "verify.certificate.CertificateClaim")
-        return CertificateClaim
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -46,7 +46,7 @@ import numpy as np
 from markone._internal.exact import int_of_digits
 from markone._internal.typing import JSONDict
 from markone.errors import MarkoneError
-from verify._budget import timeout_keyword
+from verify._budget import check_timeout
 from verify.conformance.command import (
     DeadlineExceeded,
     OutputLimitExceeded,
@@ -312,18 +312,16 @@ class CommandAdapter:
     Each run is bounded (:func:`verify.conformance.command.run_bounded`): its own
     process group, stopped whole when the run ends (with the processes that left it);
     ``limits`` on what it writes (:class:`OutputLimits`); and, only when given,
-    ``timeout_s`` seconds for each exchange (``timeout=`` is its deprecated spelling)
-    and ``total_timeout_s`` seconds for all of them together, counted from now (``markone
-    adversary check --timeout``): a run still going then is stopped, and later runs
-    are not started. Without them a run is waited for however long it takes, so no
+    ``timeout_s`` seconds for each exchange and ``total_timeout_s`` seconds for all of
+    them together, counted from now (``markone adversary check --timeout``): a run
+    still going then is stopped, and later runs are not started. Without them a run is waited for however long it takes, so no
     verdict depends on how busy the machine is. A run that breaks a bound is the
     implementation's error, with a message naming the bound."""
 
     def __init__(self, command: str, *, timeout_s: float | None = None,
-                 limits: OutputLimits | None = None, total_timeout_s: float | None = None,
-                 **deprecated: Any) -> None:
-        self.timeout_s = timeout_keyword(deprecated, "CommandAdapter", "timeout",
-                                         timeout_s)
+                 limits: OutputLimits | None = None,
+                 total_timeout_s: float | None = None) -> None:
+        self.timeout_s = check_timeout(timeout_s)
         self.argv = shlex.split(command)
         if not self.argv:
             raise ValueError("--cmd is empty; give the command that runs your "

@@ -41,9 +41,8 @@ import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from verify._budget import timeout_keyword
+from verify._budget import check_timeout
 
 from markone.errors import MarkoneError
 from verify.conformance.protocol import LimitExceeded, over_limit
@@ -283,10 +282,10 @@ def escape_controls(text: str) -> str:
 # ---- the run --------------------------------------------------------------------------
 
 def run_bounded(argv: Sequence[str], stdin_text: str, *, timeout_s: float | None = None,
-                limits: OutputLimits, **deprecated: Any) -> Finished:
+                limits: OutputLimits) -> Finished:
     """Run ``argv`` with ``stdin_text`` on its stdin, within ``limits`` and (only when
     given) ``timeout_s`` seconds; the program and everything it started are gone when
-    this returns. (``timeout=`` is the deprecated spelling of ``timeout_s``.)
+    this returns.
 
     Raises
     ------
@@ -296,7 +295,7 @@ def run_bounded(argv: Sequence[str], stdin_text: str, *, timeout_s: float | None
     OutputLimitExceeded
         A limit was exceeded; ``args[1]`` is the stderr shown.
     """
-    timeout_s = timeout_keyword(deprecated, "run_bounded", "timeout", timeout_s)
+    timeout_s = check_timeout(timeout_s)
     deadline = math.inf if timeout_s is None else time.monotonic() + timeout_s
     marker = f"{RUN_MARKER}={secrets.token_hex(16)}"
     proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,

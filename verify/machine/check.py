@@ -21,14 +21,14 @@ Examples
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Seed
 from markone._internal.validation import as_generator, check_int_at_least
 from markone.hardware.faults import AUnitStuck
-from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, timeout_keyword
+from verify._budget import BUDGET, TIMEOUT, deadline_after, expired
 from verify.machine import (_derived, _fault_claims, _learnable,  # noqa: F401
                             _quantisation, _variation, timing)
 from verify.machine._context import MachineContext, RUnitContext
@@ -60,8 +60,8 @@ BY_DESIGN = (str(Method.NOT_ASSESSED), str(Method.VARIATION))
 def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
                   exposure_s: float | None = None, exact_budget: int | None = None,
                   orders: int = 8, z3_depth: int = 40, seed: Seed = 0,
-                  timeout_s: float | None = None, progress: bool | None = None,
-                  **deprecated: Any) -> MachineReport:
+                  timeout_s: float | None = None,
+                  progress: bool | None = None) -> MachineReport:
     """What the perceptron's theorems promise ``machine`` on ``(images, labels)``.
 
     Parameters
@@ -101,9 +101,6 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         Show a progress bar of the R-units checked (tqdm, on stderr; ``None``: only
         on a terminal, once the check takes more than half a second). It changes no
         claim.
-    **deprecated
-        ``time_budget_s=``: the old spelling of ``timeout_s``, with a
-        ``DeprecationWarning``.
 
     Returns
     -------
@@ -126,8 +123,7 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     z3_depth = check_int_at_least(z3_depth, "z3_depth", 0)
     budget = EXACT_MAX_STATES if exact_budget is None else check_int_at_least(
         exact_budget, "exact_budget", 1)
-    deadline = deadline_after(timeout_keyword(deprecated, "check_machine",
-                                              "time_budget_s", timeout_s))
+    deadline = deadline_after(timeout_s)
     task = machine_task(machine, images, labels)
     p = machine.params
     plan = machine.faults.plan if machine.faults is not None else None

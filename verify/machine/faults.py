@@ -54,13 +54,12 @@ from __future__ import annotations
 import dataclasses
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from markone._internal.deprecation import warn_deprecated
 from markone._internal.typing import ArrayLike, JSONDict
-from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, timeout_keyword
+from verify._budget import BUDGET, TIMEOUT, deadline_after, expired
 from verify.machine._subplans import SubPlans
 
 if TYPE_CHECKING:
@@ -244,8 +243,8 @@ class _Oracle:
 
 def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
                    plan: FaultPlan | None = None, *, r_unit: int | None = None,
-                   max_tests: int = MAX_TESTS, timeout_s: float | None = None,
-                   **deprecated: Any) -> FaultMinimum:
+                   max_tests: int = MAX_TESTS,
+                   timeout_s: float | None = None) -> FaultMinimum:
     """A 1-minimal subset of ``plan`` that keeps the task unlearnable (module doc).
 
     Parameters
@@ -264,9 +263,6 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
         that the set found does not depend on the clock.
     timeout_s : float, optional
         Seconds after which no more sub-plans are tried, only when given.
-    **deprecated
-        ``deadline=`` (a ``time.perf_counter()`` value): the old way to limit the
-        time, with a ``DeprecationWarning``.
 
     Returns
     -------
@@ -292,7 +288,7 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
                          "there is no unlearnable set of faults to minimise; check "
                          "check_machine(...).faults first.")
 
-    deadline = _deadline(deprecated, timeout_s)
+    deadline = deadline_after(timeout_s)
 
     def spent():
         return oracle.solved >= max_tests or expired(deadline)
@@ -333,20 +329,6 @@ def _single_deletions(oracle, keep, spent):
         elif verdict is None:
             undecided.append(i)
     return keep, changed, undecided, True
-
-
-def _deadline(deprecated, timeout_s):
-    """The deadline of :func:`minimal_faults`: ``timeout_s`` from now, or the
-    deprecated ``deadline=`` (a :func:`time.perf_counter` value) as given."""
-    if "deadline" not in deprecated:
-        return deadline_after(timeout_keyword(deprecated, "minimal_faults", "deadline",
-                                              timeout_s))
-    if timeout_s is not None or len(deprecated) > 1:
-        raise TypeError("minimal_faults() takes timeout_s= only (deadline= is its "
-                        "deprecated spelling, and no other keyword is known).")
-    warn_deprecated("minimal_faults(deadline=...)", "timeout_s=... (seconds)",
-                    stacklevel=4)
-    return deprecated["deadline"]
 
 
 def static_fault(fault: object) -> bool:

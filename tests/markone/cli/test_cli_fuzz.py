@@ -166,7 +166,7 @@ OPTION_COMMANDS = {
     ("verify", "margin", "AND.csv"): ["--label", "--delimiter"],
     ("verify", "machine", "letters", "--chars", "AB", "--per-class", "1"): [
         "--chars", "--per-class", "--weight-range", "--exposure", "--seed",
-        "--time-budget", "--typeface", "--topology"],
+        "--timeout", "--typeface", "--topology"],
     ("verify", "proofs", "--only", "novikoff.base", "--solver", "z3"): [
         "--timeout", "--only", "--solver", "--smt2"],
     ("adversary", "z3", "AND.csv", "--budget", "3"): ["--budget", "--timeout", "--label"],

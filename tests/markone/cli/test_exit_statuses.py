@@ -75,7 +75,7 @@ def test_every_help_states_its_statuses_as_the_table_does(command):
         assert int(mention) == EXIT_UNDECIDED, (command, mention)
     # a time or budget limit that names its status names 4
     for action in COMMANDS[command]._actions:
-        limit = {"--timeout", "--time-budget", "--budget"} & set(action.option_strings)
+        limit = {"--timeout", "--budget"} & set(action.option_strings)
         if limit and action.help:
             for mention in re.findall(r"\bexit (\d)\b", action.help):
                 assert int(mention) == EXIT_UNDECIDED, (command, limit, action.help)

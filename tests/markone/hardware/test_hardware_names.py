@@ -1,7 +1,8 @@
 """The Mark I speaks the core's vocabulary (issue 11): ``max_epochs=``,
-``order="given"|"shuffle"|stream``, ``seed=``, ``mistakes_per_epoch``; the old
-spellings (``epochs=``, ``shuffle=``, ``epoch_mistakes``, ``--epochs``, ``--shuffle``,
-run files of format version 1) keep working and warn with the new spelling."""
+``order="given"|"shuffle"|stream``, ``seed=``, ``mistakes_per_epoch``. The old
+spellings (``epochs=``, ``shuffle=``, ``epoch_mistakes``, ``--epochs``, ``--shuffle``)
+are gone before 1.0 (issue 40) and are refused like any unknown name; run files of
+format version 1 still load."""
 
 import json
 import warnings
@@ -12,7 +13,7 @@ import pytest
 from markone.datasets import letters
 from markone.cli import main
 from markone.hardware import MachineRun, MarkI, MarkIParams
-from markone.hardware.demo import letters_demo, navy_comparison
+from markone.hardware.demo import letters_demo, navy_comparison, navy_sweep
 
 IMAGES, LABELS = letters("ABC", per_class=2, seed=0)
 PARAMS = MarkIParams(photocell_noise_sd=0.1)   # noise: the shuffles share its generator
@@ -25,23 +26,15 @@ def same_run(a, b):
             and a.end_s_per_epoch == b.end_s_per_epoch)
 
 
-@pytest.mark.parametrize("old, new", [
-    ({"epochs": 3}, {"max_epochs": 3}),
-    ({"epochs": 3, "shuffle": True}, {"max_epochs": 3, "order": "shuffle"}),
-    ({"epochs": 2, "shuffle": False}, {"max_epochs": 2, "order": "given"}),
-    ({"order": None, "epochs": 2}, {"order": "given", "max_epochs": 2}),
-])
-def test_old_train_keywords_warn_and_train_the_same(old, new):
-    with pytest.warns(DeprecationWarning) as caught:
-        before = MarkI(PARAMS, seed=4).train(IMAGES, LABELS, log=True, **old)
-    now = MarkI(PARAMS, seed=4).train(IMAGES, LABELS, log=True, **new)
-    assert same_run(before, now)
-    texts = [str(w.message) for w in caught]
-    assert all(w.filename == __file__ for w in caught), "warns at the caller's line"
-    if "epochs" in old:
-        assert "MarkI.train(epochs=...) is deprecated; use max_epochs=... instead." in texts
-    if "shuffle" in old:
-        assert any("shuffle=...) is deprecated; use order='shuffle'" in t for t in texts)
+@pytest.mark.parametrize("old", ["epochs", "shuffle"])
+def test_old_train_keywords_are_refused(old):
+    with pytest.raises(TypeError, match=f"unexpected keyword argument '{old}'"):
+        MarkI(PARAMS, seed=4).train(IMAGES, LABELS, **{old: 3})
+
+
+def test_order_none_is_refused_naming_the_choices():
+    with pytest.raises(ValueError, match="order must be 'given', 'shuffle'"):
+        MarkI(PARAMS, seed=4).train(IMAGES, LABELS, order=None)
 
 
 def test_new_keywords_do_not_warn():
@@ -51,26 +44,10 @@ def test_new_keywords_do_not_warn():
         MarkI(seed=0).train(IMAGES, LABELS, max_epochs=2, order=[5, 0, 3])
 
 
-def test_old_and_new_spelling_together_are_refused():
-    machine = MarkI(seed=0)
-    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="give max_epochs= only"):
-        machine.train(IMAGES, LABELS, epochs=3, max_epochs=4)
-    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="not both"):
-        machine.train(IMAGES, LABELS, shuffle=True, order=[0, 1])
-    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="True or False"):
-        machine.train(IMAGES, LABELS, shuffle="yes")
-    with pytest.raises(TypeError, match="unexpected keyword argument 'epoch'"):
-        machine.train(IMAGES, LABELS, epoch=3)
-
-
-def test_old_run_attributes_warn_and_equal_the_new():
+def test_old_run_attributes_are_gone_and_the_new_count_mistakes_per_pass():
     run = MarkI(seed=0).train(IMAGES, LABELS, max_epochs=4, log=True)
-    for old, new in [("epoch_mistakes", "mistakes_per_epoch"),
-                     ("epoch_errors", "errors_per_epoch"), ("epoch_end_s", "end_s_per_epoch")]:
-        with pytest.warns(DeprecationWarning, match=f"MachineRun.{old} is deprecated; "
-                          f"use {new} instead") as caught:
-            assert getattr(run, old) == getattr(run, new)
-        assert caught[0].filename == __file__
+    for old in ("epoch_mistakes", "epoch_errors", "epoch_end_s"):
+        assert not hasattr(run, old)
     # per pass: the figures on which some R-unit erred (and was reinforced)
     n = len(IMAGES)
     per_pass = [sum(any(rec.reinforced) for rec in run.log[e * n:(e + 1) * n])
@@ -93,34 +70,38 @@ def test_version_1_run_files_still_load(tmp_path):
     assert same_run(back, run) and back.converged == run.converged
 
 
-def test_demos_take_max_epochs_and_the_old_keyword(tmp_path):
-    with pytest.warns(DeprecationWarning, match=r"letters_demo\(epochs=...\)"):
-        old = letters_demo(tmp_path / "a", chars="AB", per_class=2, epochs=1, figures=False)
-    new = letters_demo(tmp_path / "b", chars="AB", per_class=2, max_epochs=1, figures=False)
-    assert old["epochs"] == new["epochs"] == 1 and old["mistakes"] == new["mistakes"]
-    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="only"):
-        navy_comparison(chars="AB", per_class=1, epochs=1, max_epochs=2)
+def test_demos_take_max_epochs_and_refuse_the_old_keyword(tmp_path):
+    run = letters_demo(tmp_path / "b", chars="AB", per_class=2, max_epochs=1, figures=False)
+    assert run["epochs"] == 1
+    for demo in (letters_demo, navy_comparison, navy_sweep):
+        args = (tmp_path / "a",) if demo is letters_demo else ()
+        with pytest.raises(TypeError, match="unexpected keyword argument 'epochs'"):
+            demo(*args, epochs=1)
 
 
 def run_cli(argv, capsys):
-    status = main([str(a) for a in argv])
+    try:
+        status = main([str(a) for a in argv])
+    except SystemExit as stop:   # argparse's refusal of an unknown flag
+        status = stop.code
     out, err = capsys.readouterr()
     return status, out, err
 
 
-def test_cli_flags_max_epochs_and_order_with_hidden_old_flags(tmp_path, capsys):
+def test_cli_flags_max_epochs_and_order_and_the_old_flags_refused(tmp_path, capsys):
     base = ["machine", "train", "--chars", "AB", "--per-class", "2", "--noise", "0.1"]
-    status, new_out, new_err = run_cli(base + ["--max-epochs", "2", "--order", "shuffle",
-                                               "--out", tmp_path / "new.json"], capsys)
-    assert status == 0 and "deprecated" not in new_err
-    status, old_out, old_err = run_cli(base + ["--epochs", "2", "--shuffle",
-                                               "--out", tmp_path / "old.json"], capsys)
-    assert status == 0
-    assert "warning: --epochs is deprecated; use --max-epochs instead." in old_err
-    assert "warning: --shuffle is deprecated; use --order shuffle instead." in old_err
-    assert old_out.replace("old.json", "new.json") == new_out
-    runs = [MachineRun.load(tmp_path / f"{n}.json") for n in ("new", "old")]
-    assert np.array_equal(runs[0].weights, runs[1].weights)
+    status, _, err = run_cli(base + ["--max-epochs", "2", "--order", "shuffle",
+                                     "--out", tmp_path / "new.json"], capsys)
+    assert status == 0 and err == ""
+    assert MachineRun.load(tmp_path / "new.json").epochs <= 2
+    for old in (["--epochs", "2"], ["--shuffle"]):
+        status, _, err = run_cli(base + old + ["--out", tmp_path / "old.json"], capsys)
+        assert status == 2 and f"unrecognized arguments: {' '.join(old)}" in err
+    assert not (tmp_path / "old.json").exists()
+    for command in (["machine", "demo", "letters", "--epochs", "1"], ["machine", "navy", "--epochs", "1"],
+                    ["verify", "machine", "letters", "--time-budget", "1"]):
+        status, _, err = run_cli(command, capsys)
+        assert status == 2 and "unrecognized arguments" in err, command
     with pytest.raises(SystemExit):
         main(["machine", "train", "--help"])
     text = capsys.readouterr().out

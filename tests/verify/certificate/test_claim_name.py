@@ -1,5 +1,6 @@
 """verify.certificate.Claim is CertificateClaim now: one class per name in the tree
-(verify.machine.Claim is a machine report's claim); the old name warns (issue 25)."""
+(verify.machine.Claim is a machine report's claim, issue 25); the old name is gone
+before 1.0 (issue 40)."""
 
 import pytest
 
@@ -7,9 +8,9 @@ import verify.certificate as certificate
 import verify.machine as machine
 
 
-def test_the_old_name_warns_and_gives_the_certificate_claim():
-    with pytest.warns(DeprecationWarning, match="use verify.certificate.CertificateClaim"):
-        assert certificate.Claim is certificate.CertificateClaim
+def test_the_old_name_is_gone_and_the_certificate_claim_is_its_own_class():
+    with pytest.raises(AttributeError, match="has no attribute 'Claim'"):
+        certificate.Claim
     assert certificate.CertificateClaim is not machine.Claim
     with pytest.raises(AttributeError, match="has no attribute 'Claims'"):
         certificate.Claims
