@@ -264,7 +264,7 @@ def _wide_lp(Z, d, budget, done):
     """``(CPU seconds, None)`` of HiGHS's LP on the first ``3 (d + 1)`` rows (random
     labels: not separable), or ``(None, predicted seconds)`` when the exponent fitted
     so far predicts more than ``budget``."""
-    from verify._cuts import CutLP
+    from verify._internal.cuts import CutLP
 
     if len(done) >= 2:
         b = _slope([x for x, _ in done], [t for _, t in done])
@@ -279,7 +279,7 @@ def _wide_lp(Z, d, budget, done):
 
 def _wide_row(rng, d, budget, lp_done):
     """One width of :func:`wide_scaling`: its stage times and certificate digits."""
-    from verify._leastsq import exact_completion, positive_weights
+    from verify._internal.leastsq import exact_completion, positive_weights
 
     n = 10 * d
     A = sparse_matrix(n, d, d // 100, rng)

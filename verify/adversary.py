@@ -56,8 +56,8 @@ from markone._internal.jit import compiled, kernel
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike, Seed
 from markone._internal.validation import as_generator, check_choice, check_int_at_least
-from verify._exact import dense_rows
-from verify._budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
+from verify._internal.exact import dense_rows
+from verify._internal.budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
                             stopped_phrase, to_raise)
 from verify.cycling import integer_yx, reachable_states
 
@@ -212,7 +212,7 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     max_memory_gb : float, optional
         ``method="exhaustive"``: refuse, before searching, a ``budget`` of weight
         vectors (with their edges) that could need more memory than this (default
-        4 GB; :class:`verify._memory.MemoryLimitError`, a ``ValueError``).
+        4 GB; :class:`verify._internal.memory.MemoryLimitError`, a ``ValueError``).
     exact : bool, default False
         ``method="greedy"``: accept inputs that float64 cannot hold exactly (``0.1``,
         ``Fraction(1, 3)``, huge integers). The search then ranks the examples by

@@ -58,8 +58,8 @@ from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Rational
 from markone.online import is_mistake
 from markone._internal.validation import check_choice, check_int_at_least
-from verify._memory import check_memory, memory_limit
-from verify._budget import (BUDGET, MEMORY, TIMEOUT, deadline_after, expired,
+from verify._internal.memory import check_memory, memory_limit
+from verify._internal.budget import (BUDGET, MEMORY, TIMEOUT, deadline_after, expired,
                             stopped_phrase, to_raise)
 
 __all__ = ["CyclingReport", "check_cycling", "integer_yx", "cyclic_bytes",
@@ -107,7 +107,7 @@ class CyclingReport(ShownInJupyter):
         One line saying what was found.
     stopped_by : str
         What stopped an incomplete search: ``"budget"``, ``"timeout"`` or
-        ``"memory"`` (``""`` when complete; see :data:`verify._budget.STOPPED_BY`).
+        ``"memory"`` (``""`` when complete; see :data:`verify._internal.budget.STOPPED_BY`).
     """
 
     __repr__ = result_repr  # numbers of any size
@@ -203,7 +203,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         second). It changes no result.
     max_memory_gb : float, optional
         The memory the search may keep (default
-        :data:`verify._memory.DEFAULT_MAX_MEMORY_GB`, 4 GB). ``order="all"``: a search
+        :data:`verify._internal.memory.DEFAULT_MAX_MEMORY_GB`, 4 GB). ``order="all"``: a search
         whose ``budget`` states could need more is refused before allocating any of
         it. ``order="cyclic"``: the states on the trajectory (their entries, as many
         bits as they hold) and the presentations that the core replays are counted as
@@ -220,7 +220,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     ------
     ValueError
         Bad shapes or labels, non-numeric entries, an unknown ``order`` or ``rule``;
-        :class:`verify._memory.MemoryLimitError` (a ``ValueError``) when
+        :class:`verify._internal.memory.MemoryLimitError` (a ``ValueError``) when
         ``order="all"`` could need more than ``max_memory_gb``.
     RuntimeError
         If replaying the cyclic run through :func:`markone.train` (exact, the same
@@ -494,7 +494,7 @@ def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_
     :func:`time.perf_counter` passes ``deadline``; ``bar`` (a tqdm bar) counts the
     states found. Before anything is allocated, the memory ``budget`` states (and
     their edges) can need is estimated and refused past ``max_memory_gb``
-    (:class:`verify._memory.MemoryLimitError`).
+    (:class:`verify._internal.memory.MemoryLimitError`).
 
     >>> YX = np.array([[1, 0], [0, 1]])
     >>> r = reachable_states(YX, edges=True)

@@ -16,7 +16,7 @@ the duality then certify the answer:
   because ``p`` is a convex combination of the ``z_i``).
 
 Both bounds are computed in floating point with rigorous rounding-error bounds
-(:func:`verify._exact.dot_error_bound`), so ``lower <= gamma(D) <= upper`` holds for the
+(:func:`verify._internal.exact.dot_error_bound`), so ``lower <= gamma(D) <= upper`` holds for the
 exact data. When the hull contains the origin, the data are not separable
 (``gamma <= 0``); then :func:`verify.check_separable` supplies the exact Gordan
 certificate and ``upper = 0``.
@@ -58,7 +58,7 @@ from markone._internal.typing import ArrayLike
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.validation import check_positive, is_sparse, sparse_refused
 from markone._internal.rows import signed_rows
-from verify._exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
+from verify._internal.exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
 from verify.separability import check_separable
 
 __all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data", "novikoff_bound",
@@ -684,7 +684,7 @@ def _unit_and_lower(Z, p):
 def _worst_margin(Z, w, n_norm=None):
     """Rigorous lower bound of ``min_i Z_i . w / ||w[:n_norm]||`` for the exact data.
 
-    The dot products carry :func:`verify._exact.dot_error_bound`; the norm is bounded
+    The dot products carry :func:`verify._internal.exact.dot_error_bound`; the norm is bounded
     above (or below, for a negative numerator) by its own rounding error, squares that
     underflow included.
     """
@@ -717,7 +717,7 @@ def _exact_interval(Z, support, delta, separable=None, max_iter=None):
     When the float support is not the nearest point's face (float Wolfe stopped on
     a wrong one: mixed scales cost its minor cycle every digit; the exact test is
     that some row lies below ``p``) and ``separable()`` says the data are separable, the support is found again by Wolfe's algorithm in
-    rationals (:func:`verify._wolfe_exact.exact_support`, ``max_iter`` iterations).
+    rationals (:func:`verify._internal.wolfe_exact.exact_support`, ``max_iter`` iterations).
 
     >>> Z = np.array([[2.0**-70, 1.0], [2.0**-69, 1.0], [2.0**-70, -1.0]])
     >>> u, lower, upper = _exact_interval(Z, [0, 2], 0.0)
@@ -734,7 +734,7 @@ def _exact_interval(Z, support, delta, separable=None, max_iter=None):
         Z = Z.toarray()
     found = _interval_on(Z, support, delta)
     if (found is None or not found[3]) and separable is not None and separable():
-        from verify._wolfe_exact import exact_support
+        from verify._internal.wolfe_exact import exact_support
 
         found = _interval_on(Z, exact_support(Z, max_iter), delta) or found
     return None if found is None else found[:3]

@@ -42,7 +42,7 @@ Theorems and parts (:data:`OBLIGATIONS`):
 * ``endstop.*`` -- what the Mark I's potentiometers must hold (``verify.machine``):
   every weight ``|w_j| <= ||w|| <= R^2/gamma``, and ``|w_j| <= k`` when every
   ``|x_j| <= 1``.
-* ``clipped.*`` -- the clipped Novikoff ball (``verify.machine._projected``): an end stop
+* ``clipped.*`` -- the clipped Novikoff ball (``verify.machine.theory._projected``): an end stop
   never moves a weight away from a centre ``a`` inside the stops (``project``, one
   coordinate; summing over the coordinates is left outside the solver, like the
   induction), a mistake brings ``w`` closer to ``a`` by ``2 e y x.a - e^2 ||x||^2``
@@ -69,7 +69,7 @@ from typing import Any
 
 from markone._internal.validation import check_choice, check_int_at_least
 from markone._internal.typing import PathLike
-from verify._budget import check_timeout
+from verify._internal.budget import check_timeout
 from verify.smt import SOLVERS, And, Eq, Not, Or, Real, Session, Sum, evaluate
 from verify.smt import Term
 

@@ -20,15 +20,15 @@ The provers run cheapest first (``method="auto"``):
    rounding-error bound, exact integers for the rest);
 3. on wide integer data (:data:`LEAST_SQUARES_COLUMNS` columns or more) with at least
    twice as many rows as columns, a Gordan certificate from least-squares weights
-   (:mod:`verify._leastsq`: LSQR, then one exact integer solve), which random labels
+   (:mod:`verify._internal.leastsq`: LSQR, then one exact integer solve), which random labels
    give without an LP;
 4. one HiGHS linear program, ``max t`` s.t. ``z_i . w >= t``, ``|w_j| <= 1``, by cutting
    planes; its float solution is a witness when ``t > 0`` and it passes the exact
-   check; otherwise its optimal *basis* is solved exactly (:mod:`verify._basis`,
+   check; otherwise its optimal *basis* is solved exactly (:mod:`verify._internal.basis`,
    FLINT): the vertex is an exact witness, or the duals an exact Gordan certificate
    (at most d + 1 points, Caratheodory); then the float duals rounded on their
    support; a basis that none of these makes exact is repaired by re-solving with
-   tighter tolerances from it (:data:`verify._cuts.REPAIR_TOLERANCES`);
+   tighter tolerances from it (:data:`verify._internal.cuts.REPAIR_TOLERANCES`);
 5. an SMT solver (``solver="z3"`` or ``"cvc5"``: exact simplex over the rationals)
    only on small cores (:data:`SMT_CORE_ENTRIES`), when all of that fails.
 
@@ -58,9 +58,9 @@ from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
 from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
 from markone._internal.rows import signed_rows
-from verify._budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
-from verify._memory import check_memory, memory_limit
-from verify._exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
+from verify._internal.budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
+from verify._internal.memory import check_memory, memory_limit
+from verify._internal.exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
 from verify.certificate import CertificateError, check_certificate
 
@@ -334,7 +334,7 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         (unknown, ``stopped_by="timeout"``), never a guess. Without it the provers
         are limited by work only, so the verdict does not depend on the clock: the
         perceptron by its passes (:func:`_perceptron_epochs`), each LP solve by
-        HiGHS's iteration limit (:func:`verify._cuts.lp_iteration_limit`), each SMT
+        HiGHS's iteration limit (:func:`verify._internal.cuts.lp_iteration_limit`), each SMT
         query by the solver's resource limit (:func:`_smt_rlimit`). A verdict left
         undecided by them says ``stopped_by="budget"``.
     solver : "z3" or "cvc5"
@@ -350,7 +350,7 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     max_memory_gb : float, optional
         Sparse data are decided on the columns that store an entry (the work grows
         with the stored entries, not the width); a witness has one entry per column
-        of the data, and is refused (:class:`verify._memory.MemoryLimitError`) when
+        of the data, and is refused (:class:`verify._internal.memory.MemoryLimitError`) when
         it could need more memory than this (default 4 GB).
 
     Returns
@@ -634,7 +634,7 @@ def _perceptron(prob, deadline=None, small_first=False):
 # wide data far from separable: least-squares weights made exact (no LP)
 
 #: Columns (augmented) from which ``method="auto"`` looks for a Gordan certificate by
-#: least squares (:mod:`verify._leastsq`) before the LP: about where the LP's basis,
+#: least squares (:mod:`verify._internal.leastsq`) before the LP: about where the LP's basis,
 #: filling in, makes it the dearer (CPU seconds on sparse random labels, n = 10 d,
 #: LP on 3 (d + 1) rows against least squares and exact completion: d = 500 with 5
 #: stored a row 0.12 against 0.27, with 100 a row the LP alone 0.84; d = 1,000 with
@@ -643,11 +643,11 @@ LEAST_SQUARES_COLUMNS = 500
 
 
 def _least_squares(prob, deadline):
-    """A Gordan certificate from least-squares weights (:mod:`verify._leastsq`) on
+    """A Gordan certificate from least-squares weights (:mod:`verify._internal.leastsq`) on
     wide integer data with at least twice as many rows as columns, or None (the LP
     decides). With a ``deadline``, an exact solve predicted to overrun it is not
     started (:func:`_exact_solve_fits`)."""
-    from verify._leastsq import exact_completion, integer_rows_fit, positive_weights
+    from verify._internal.leastsq import exact_completion, integer_rows_fit, positive_weights
 
     if (prob.d < LEAST_SQUARES_COLUMNS or prob.n < 2 * prob.d or not prob.float_exact
             or expired(deadline) or not integer_rows_fit(prob.Zf)):
@@ -680,7 +680,7 @@ def _exact_solve_fits(ZB, deadline):
     pushed away from 0 by the largest magnitude (a sparse block is often singular,
     and a singular solve ends early, which would predict too little). Only with the
     user's ``timeout_s``: without it nothing is timed."""
-    from verify._basis import solve_exact
+    from verify._internal.basis import solve_exact
 
     k = max(1, ZB.shape[0] // _PROBE_FRACTION)
     block = np.array(ZB[:k, :k], dtype=np.int64)
@@ -701,13 +701,13 @@ def _exact_solve_fits(ZB, deadline):
 
 
 def _lp(prob, deadline):
-    """The LP by cutting planes (:class:`verify._cuts.CutLP`: a sample of rows, then
+    """The LP by cutting planes (:class:`verify._internal.cuts.CutLP`: a sample of rows, then
     the most violated ones, warm-started), then exact rounding: the float witness,
     HiGHS's optimal basis solved exactly (:func:`_exact_basis`), the float duals
     rounded (:func:`_exact_gordan`); when all three fail, a re-solve with tighter
-    tolerances from the same basis (:data:`verify._cuts.REPAIR_TOLERANCES`), and
+    tolerances from the same basis (:data:`verify._internal.cuts.REPAIR_TOLERANCES`), and
     last an SMT solver, on small cores only (:data:`SMT_CORE_ENTRIES`)."""
-    from verify._cuts import REPAIR_TOLERANCES, CutLP, LPStopped
+    from verify._internal.cuts import REPAIR_TOLERANCES, CutLP, LPStopped
 
     def round_done(rows):
         _stage(prob, f"check_separable: LP, {len(rows)} of {prob.n} rows")
@@ -757,10 +757,10 @@ def _lp_proof(prob, cut, t, w, rows, lam):
 
 
 def _exact_basis(prob, basis, rows, t):
-    """HiGHS's optimal basis solved exactly (:mod:`verify._basis`): its duals as a
+    """HiGHS's optimal basis solved exactly (:mod:`verify._internal.basis`): its duals as a
     Gordan certificate (tried first when the LP's optimum is about 0), its vertex as a
     witness; None when neither is a proof."""
-    from verify._basis import exact_duals, exact_vertex, gordan_from_duals
+    from verify._internal.basis import exact_duals, exact_vertex, gordan_from_duals
 
     if basis is None or not basis.square:
         return None
@@ -788,13 +788,13 @@ def _exact_basis(prob, basis, rows, t):
 
 def _exact_gordan(prob, support, lam):
     """Exact Gordan certificate on ``support`` (float multipliers ``lam`` of its rows
-    scaled to a largest entry of 1, as :func:`verify._cuts.solve_by_cuts` gives them),
+    scaled to a largest entry of 1, as :func:`verify._internal.cuts.solve_by_cuts` gives them),
     or None.
 
     Reduces the support numerically to an affinely minimal one (Caratheodory: a
     one-dimensional kernel), then solves that small integer system exactly.
     """
-    from verify._cuts import row_scaled
+    from verify._internal.cuts import row_scaled
 
     rows = row_scaled(prob.Zf, support)   # the rows the LP's duals ``lam`` weigh
     idx, lam = _caratheodory(dense_rows(rows, range(len(support))), support, lam)

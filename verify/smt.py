@@ -32,7 +32,7 @@ from typing import Any
 
 from markone._internal.exact import int_of_digits, int_text
 from markone._internal.validation import check_int_at_least
-from verify._budget import BUDGET, TIMEOUT, check_timeout
+from verify._internal.budget import BUDGET, TIMEOUT, check_timeout
 
 __all__ = ["Term", "Real", "Int", "Sum", "And", "Or", "Not", "Implies", "If", "Eq",
            "evaluate", "Session", "SOLVERS", "RLIMIT"]

@@ -96,7 +96,7 @@ def progress_bar(total, label="", *, initial=0, stream=None, enabled=None, delay
 #: Seconds before a search's bar shows on a terminal (``progress=None``): the searches
 #: in :mod:`verify` are called many times inside other checks, and most calls are quick.
 #: It decides when a bar appears, never an answer: every search is limited by work,
-#: the clock only when the user gives ``timeout_s`` (``verify._budget``).
+#: the clock only when the user gives ``timeout_s`` (``verify._internal.budget``).
 SEARCH_DELAY_S = 0.5
 
 

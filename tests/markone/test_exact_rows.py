@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import markone
 from markone._internal.exact import signed_integer_rows
 from verify import check_cycling, check_separable
-from verify._exact import float_to_ints
+from verify._internal.exact import float_to_ints
 
 LONG_BITS = np.finfo(np.longdouble).nmant   # 63 on x86-64, 52 where it is a double
 

@@ -1,4 +1,4 @@
-"""Gordan certificates by least squares (verify._leastsq): wide data with random
+"""Gordan certificates by least squares (verify._internal.leastsq): wide data with random
 labels decided without an LP, every certificate re-checked by the trusted kernel, and
 never a false proof (separable data give None, so the LP decides as before)."""
 
@@ -10,7 +10,7 @@ import pytest
 import scipy.sparse as sp
 
 from verify import check_certificate, check_separable
-from verify._leastsq import exact_completion, integer_rows_fit, positive_weights
+from verify._internal.leastsq import exact_completion, integer_rows_fit, positive_weights
 from verify.separability import (LEAST_SQUARES_COLUMNS, _exact_solve_fits, _Stopped,
                                  _unknown)
 

@@ -1,4 +1,4 @@
-"""Tests of verify._basis and its use by check_separable: the LP's own basis, solved
+"""Tests of verify._internal.basis and its use by check_separable: the LP's own basis, solved
 exactly, gives the same verdict as the SMT oracle, and a forged basis proves nothing."""
 
 from fractions import Fraction
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 import verify.separability as S
 from markone._internal.data import as_dataset
 from verify import check_certificate, check_separable
-from verify._basis import LPBasis, exact_duals, exact_vertex, gordan_from_duals, solve_exact
-from verify._cuts import CutLP
+from verify._internal.basis import LPBasis, exact_duals, exact_vertex, gordan_from_duals, solve_exact
+from verify._internal.cuts import CutLP
 from _oracles import fraction_solve
 
 

@@ -6,7 +6,7 @@ a weight came out with the wrong sign and the algorithm stopped on a face withou
 nearest point. ``max_margin`` then certified ``[0.0, 3.4e-16]`` for AND scaled by
 1e-100 (true margin 3.5e-101) and the mistake bound was inf. A power-of-two rescaling
 cannot help (the scales are mixed within each row); the face is now found again by
-Wolfe's algorithm in rationals (:mod:`verify._wolfe_exact`) when the float interval
+Wolfe's algorithm in rationals (:mod:`verify._internal.wolfe_exact`) when the float interval
 stays unresolved. The oracle is exact: every face of the hull tried in rationals.
 """
 
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import verify._wolfe_exact
+import verify._internal.wolfe_exact
 from test_margin_bounds import exact_novikoff, hull_min_norm_sq, _rows  # on sys.path
 from verify import max_margin
 from verify.margin import float_up, min_norm_point
@@ -65,7 +65,7 @@ def test_the_float_support_was_a_wrong_face():
     Z = np.column_stack([X * 1e-100, np.ones(4)]) * y[:, None] / 2
     _, _, keys, _ = min_norm_point(Z)
     assert sorted(keys) == [0, 3]
-    assert sorted(verify._wolfe_exact.exact_support(Z, 100)) == [1, 2, 3]
+    assert sorted(verify._internal.wolfe_exact.exact_support(Z, 100)) == [1, 2, 3]
 
 
 points = st.integers(2, 5).flatmap(lambda n: st.tuples(
@@ -103,7 +103,7 @@ def test_ordinary_scales_never_need_the_rational_run(monkeypatch):
     def refuse(*a, **k):
         raise AssertionError("the rational run was needed at scale 1")
 
-    monkeypatch.setattr(verify._wolfe_exact, "exact_support", refuse)
+    monkeypatch.setattr(verify._internal.wolfe_exact, "exact_support", refuse)
     m = max_margin(*AND)
     assert (m.lower, m.upper, m.bound) == (0.24253562503633144, 0.24253562503633416,
                                            51.000000000000654)

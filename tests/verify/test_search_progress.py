@@ -268,7 +268,7 @@ def test_check_machine_time_budget_never_changes_a_decided_claim():
 def test_check_machine_z3_after_the_deadline_is_undecided():
     import time
 
-    from verify.machine._stop_searches import z3_hit
+    from verify.machine.theory._stop_searches import z3_hit
     from verify.machine.task import Reduced, Units
 
     X = np.array([[1, 0], [0, 1], [1, 1]])
@@ -281,7 +281,7 @@ def test_check_machine_z3_after_the_deadline_is_undecided():
 
 def test_check_machine_names_its_own_time_limit():
     from markone.cli import cli_terms
-    from verify.machine._learnable import learnable_claim
+    from verify.machine.claims._learnable import learnable_claim
 
     cut = check_separable(*xor(), method="z3", timeout_s=1e-9)
     assert (cut.separable, cut.method) == (None, "timeout")

@@ -308,9 +308,9 @@ def test_agrees_with_perceptron_on_larger_integer_data():
 
 
 # --------------------------------------------------------------------------------------
-# the exact helpers in verify._exact (shared with the other verify modules)
+# the exact helpers in verify._internal.exact (shared with the other verify modules)
 
-from verify import _exact  # noqa: E402
+from verify._internal import exact as _exact  # noqa: E402
 
 
 

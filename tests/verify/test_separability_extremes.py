@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verify import check_separable
-from verify._cuts import solve_by_cuts
+from verify._internal.cuts import solve_by_cuts
 from verify.certificate import check_certificate
 
 MAGNITUDES = [0.0, 5e-324, 1e-323, 2.2250738585072014e-308, 1e-160, 0.75, 1.0, 3.0,

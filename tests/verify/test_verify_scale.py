@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from verify import check_certificate, check_separable
-from verify._cuts import solve_by_cuts
+from verify._internal.cuts import solve_by_cuts
 
 
 @st.composite
@@ -196,7 +196,7 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
     import types
 
     import markone.engine
-    import verify._budget
+    import verify._internal.budget
     import verify.separability as sep
 
     clock = [0.0]
@@ -212,7 +212,7 @@ def test_the_perceptron_prover_keeps_the_deadline(monkeypatch):
     monkeypatch.setattr(markone.engine, "train", one_second_a_pass)
     fake_time = types.SimpleNamespace(perf_counter=lambda: clock[0])
     monkeypatch.setattr(sep, "time", fake_time)
-    monkeypatch.setattr(verify._budget, "time", fake_time)  # where the deadline is set
+    monkeypatch.setattr(verify._internal.budget, "time", fake_time)  # where the deadline is set
     # this test is about the deadline: lift the cap that keeps the perceptron of a
     # small problem within markone's uncompiled passes (tested on its own)
     monkeypatch.setattr(sep, "SMALL_LP_ENTRIES", 0)

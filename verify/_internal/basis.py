@@ -1,6 +1,6 @@
 """Exact verification of the separability LP's own basis: HiGHS proposes, FLINT disposes.
 
-The LP of :func:`verify.check_separable` (:mod:`verify._cuts`), on integer rows ``r_k``
+The LP of :func:`verify.check_separable` (:mod:`verify._internal.cuts`), on integer rows ``r_k``
 (each a positive multiple of an example's signed row ``z_k``) with ``s_k = max_j |r_kj|``,
 is
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from markone.errors import MarkoneError
-from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
+from verify._internal.budget import BUDGET, TIMEOUT, expired, seconds_left
 
 __all__ = ["solve_by_cuts", "CutLP", "row_scaled", "LPStopped",
            "lp_iteration_limit", "first_rows", "REPAIR_TOLERANCES"]
@@ -153,9 +153,9 @@ class _HighsLP:
         return float(x[-1]), x[:-1], -np.asarray(sol.row_dual)
 
     def basis(self):
-        """The optimal basis (:class:`verify._basis.LPBasis`), or None when HiGHS
+        """The optimal basis (:class:`verify._internal.basis.LPBasis`), or None when HiGHS
         has none or it leaves a column nonbasic between its bounds."""
-        from verify._basis import LPBasis
+        from verify._internal.basis import LPBasis
 
         b = self.h.getBasis()
         status = self._highspy.HighsBasisStatus
@@ -218,7 +218,7 @@ def solve_by_cuts(Z, *, deadline=None, guess=None, first=None, add=None, seed=0,
 class CutLP:
     """The cutting-plane LP of :func:`solve_by_cuts`, kept alive: after
     :meth:`solve`, :meth:`basis` gives HiGHS's optimal basis (for exact
-    verification, :mod:`verify._basis`) and :meth:`tighten` then :meth:`solve`
+    verification, :mod:`verify._internal.basis`) and :meth:`tighten` then :meth:`solve`
     again re-solves from it with smaller tolerances (a repair).
 
     >>> Z = np.array([[1.0, 1.0], [1.0, -1.0], [-1.0, 0.5]])

@@ -19,7 +19,7 @@ The float weights become an exact certificate as the LP's duals do
 (:func:`exact_completion`): the weights of all rows but a basis ``B`` of ``d`` rows
 are fixed at ``c_i`` rounded to a multiple of ``2**-FRACTION_BITS`` (exact dyadic
 rationals), and ``Z_B^T c_B = -sum_{i not in B} c_i z_i`` is solved exactly
-(:func:`verify._basis.solve_exact`). The certificate holds when every ``c_B`` is
+(:func:`verify._internal.basis.solve_exact`). The certificate holds when every ``c_B`` is
 positive, which the exact solve decides; otherwise the caller falls back to the LP.
 The basis is a maximum matching of columns to rows kept (all of weight at least
 :data:`FLOOR`): structurally nonsingular; a solve that finds it singular gives None.
@@ -138,8 +138,8 @@ def exact_completion(Z: Any, c: np.ndarray, *,
     >>> exact_completion(Z, np.array([1.0, 1.0, 1.0]))
     {0: Fraction(1, 1), 1: Fraction(1, 1), 2: Fraction(1, 1)}
     """
-    from verify._basis import solve_exact
-    from verify._exact import dense_rows
+    from verify._internal.basis import solve_exact
+    from verify._internal.exact import dense_rows
 
     rows = np.flatnonzero(c > 0)
     basis = _basis_rows(Z, rows[np.argsort(-c[rows], kind="stable")])

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from verify._exact import exact_dot
+from verify._internal.exact import exact_dot
 
 __all__ = ["exact_support"]
 

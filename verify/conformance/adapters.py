@@ -46,7 +46,7 @@ import numpy as np
 from markone._internal.exact import int_of_digits
 from markone._internal.typing import JSONDict
 from markone.errors import MarkoneError
-from verify._budget import check_timeout
+from verify._internal.budget import check_timeout
 from verify.conformance.command import (
     DeadlineExceeded,
     OutputLimitExceeded,

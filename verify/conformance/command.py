@@ -42,7 +42,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from verify._budget import check_timeout
+from verify._internal.budget import check_timeout
 
 from markone.errors import MarkoneError
 from verify.conformance.protocol import LimitExceeded, over_limit

@@ -13,31 +13,27 @@ Modules
     each slot in their registered order.
 ``task``
     the task as the machine sees it: A-unit patterns, targets, integer units, hashes.
-``report``
-    :class:`Claim`, :class:`RUnitReport`, :class:`MachineReport` and their JSON.
+``report``, ``schema``
+    the report: :class:`Claim`, :class:`RUnitReport`, :class:`MachineReport` and their
+    JSON; its format read strictly (:func:`load_report`).
 ``claims``
-    the registry: the slots of a report, and each kind of claim (slot and method)
-    with its verdicts, provers and re-check.
-``recheck``, ``schema``
-    :func:`recheck_report`: a report read strictly (:func:`load_report`) and each
-    claim re-checked by its kind's re-check.
+    the registry (the slots of a report, and each kind of claim with its verdicts,
+    provers and re-check) and one module per slot; its ``__init__`` registers them.
+``recheck``
+    :func:`recheck_report`: each claim of a report re-checked by its kind's re-check.
+``theory``
+    the mathematics behind the end-stop and convergence claims: balls, caps, pushes,
+    clipped runs, the forced and gamma rules and their chains
+    (``docs/theory/machine-claims.md``, ``docs/theory/machine-balls.md``).
 ``replay``
     :func:`replay_stream`: a blocking stream replayed on the machine itself.
 ``drift``, ``drift_walk``
     how long a trained machine stays right while its potentiometers drift: exactly
     for a bounded rate (:func:`drift_horizon`), with probability ``1 - delta`` for a
     random walk (:func:`walk_horizon`, and the retraining schedule).
-``timing``, ``rules``, ``faults``
-    exposures (:func:`exposure_limits`), the forced and gamma rules and the
-    summation-noise model, :func:`minimal_faults`.
-``_learnable``, ``_derived``, ``_variation``, ``_endstops``, ``_convergence``, ``_rule_claims``, ``_quantisation``, ``_fault_claims``
-    the provers: how each claim is decided, and (in the same modules, or
-    ``_endstops_recheck`` and ``_convergence_recheck`` beside them) how it is
-    re-checked; ``_context`` and ``_evidence`` are what provers and re-checks are given,
-    ``_exact`` the exact re-runs the re-checks share.
-``_ball``, ``_cap``, ``_push``, ``_reach``, ``_clipped``, ``_projected``, ``_forced``, ``_gamma_chain``
-    the mathematics behind the end-stop and convergence claims
-    (``docs/theory/machine-claims.md``, ``docs/theory/machine-balls.md``).
+``faults``
+    :func:`minimal_faults`; exposures (:func:`exposure_limits`) and the noise model
+    (:func:`flip_probability`) come from ``claims.timing`` and ``theory.rules``.
 
 Examples
 --------
@@ -49,7 +45,7 @@ Examples
 True
 """
 
-from verify.machine._projected import ProjectedBall, check_projected_ball
+from verify.machine.theory._projected import ProjectedBall, check_projected_ball
 from verify.machine.check import check_machine
 from verify.machine.drift import DriftHorizon, drift_horizon
 from verify.machine.drift_walk import RetrainingSchedule, WalkHorizon, walk_horizon
@@ -57,10 +53,10 @@ from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
 from verify.machine.replay import replay_stream
 from verify.machine.report import Claim, MachineReport, RUnitReport
-from verify.machine.rules import drift_spread, flip_probability
+from verify.machine.theory.rules import drift_spread, flip_probability
 from verify.machine.schema import load_report
 from verify.machine.task import machine_task
-from verify.machine.timing import exposure_limits
+from verify.machine.claims.timing import exposure_limits
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
            "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",

@@ -28,13 +28,11 @@ from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Seed
 from markone._internal.validation import as_generator, check_int_at_least
 from markone.hardware.faults import AUnitStuck
-from verify._budget import BUDGET, TIMEOUT, deadline_after, expired
-from verify.machine import (_derived, _fault_claims, _learnable,  # noqa: F401
-                            _quantisation, _variation, timing)
-from verify.machine._context import MachineContext, RUnitContext
-from verify.machine._convergence import convergence_claim
-from verify.machine._endstops import end_stop_claim
-from verify.machine._rule_claims import analyses
+from verify._internal.budget import BUDGET, TIMEOUT, deadline_after, expired
+from verify.machine.claims._context import MachineContext, RUnitContext
+from verify.machine.claims._converges import convergence_claim
+from verify.machine.claims._end_stops import end_stop_claim
+from verify.machine.claims._rules import analyses
 from verify.machine.claims import MACHINE, Method, decide, slots
 from verify.machine.report import MachineReport, RUnitReport
 from verify.machine.task import Units, data_hash, machine_task, patterns_hash
@@ -93,8 +91,8 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
         decided stay undecided (``holds=None``, saying so), never guessed. Without
         it (the default) only budgets of work limit the searches, so the report does
         not depend on the clock: ``exact_budget`` states, ``orders``, at most
-        ``verify.machine._reach.MAX_REFINE`` (1,024) weights refined by their own
-        ball, ``verify.machine._stop_searches.Z3_RLIMIT`` (20 million) Z3 resource units
+        ``verify.machine.theory._reach.MAX_REFINE`` (1,024) weights refined by their own
+        ball, ``verify.machine.theory._stop_searches.Z3_RLIMIT`` (20 million) Z3 resource units
         per R-unit, and ``verify.machine.faults.MAX_TESTS`` (400) separability
         checks to minimise the faults.
     progress : bool, optional

@@ -62,9 +62,9 @@ import numpy as np
 from markone._internal.exact import fraction_text
 from markone._internal.typing import ArrayLike, JSONDict
 from markone._internal.validation import check_int_at_least
-from verify._budget import BUDGET, MEMORY
-from verify._memory import memory_limit
-from verify.machine._walk_search import (fewest_intervals, largest_time, listed_times,
+from verify._internal.budget import BUDGET, MEMORY
+from verify._internal.memory import memory_limit
+from verify.machine.theory._walk_search import (fewest_intervals, largest_time, listed_times,
                                          positive, probability_arg, ratio_float,
                                          scale_of, scaled_estimate, stopped_plan,
                                          time_bytes)
@@ -147,7 +147,7 @@ class WalkTerms:
 
     @functools.cached_property
     def _scale(self) -> tuple:
-        """The float search's scale (:func:`verify.machine._walk_search.scale_of`)."""
+        """The float search's scale (:func:`verify.machine.theory._walk_search.scale_of`)."""
         return scale_of(self)
 
 
@@ -189,7 +189,7 @@ class RetrainingSchedule:
     most ``delta / intervals``).
 
     A schedule that its ``budget`` or ``max_memory_gb`` stopped says so in
-    ``stopped_by`` (``"budget"`` or ``"memory"``, see :mod:`verify._budget`; ``""``
+    ``stopped_by`` (``"budget"`` or ``"memory"``, see :mod:`verify._internal.budget`; ``""``
     when complete): then ``intervals`` is the fewest it was seen to need (at least
     that many), ``interval_s`` is ``over_s / intervals``, ``per_interval`` is None and
     no time is listed, and ``message`` says why (naming the parameter to raise)."""

@@ -59,8 +59,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
-from verify._budget import BUDGET, TIMEOUT, deadline_after, expired
-from verify.machine._subplans import SubPlans
+from verify._internal.budget import BUDGET, TIMEOUT, deadline_after, expired
+from verify.machine.theory._subplans import SubPlans
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI

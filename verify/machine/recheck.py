@@ -12,20 +12,20 @@ verdict, refutes it). Every number in every claim's evidence is either verified 
 certificate or recomputed from the machine and figures and compared exactly, and a
 claim's verdict must be the one its evidence implies:
 
-* **learnable** (:func:`verify.machine._learnable.recheck_learnable`): a witness
+* **learnable** (:func:`verify.machine.claims._learnable.recheck_learnable`): a witness
   ``w`` must answer every figure (``y_i x_i . w > 0``); a Gordan certificate
   ``c >= 0``, not all zero, must have ``sum_i c_i y_i x_i = 0``; ``a_units`` are the
   R-unit's inputs. A witness makes the claim true, a certificate false, whatever
   ``holds`` says.
 * **end stops** and **converges** of the error-correction rule
-  (:mod:`verify.machine._endstops_recheck`, :mod:`verify.machine._convergence_recheck`):
+  (:mod:`verify.machine.claims._end_stops_recheck`, :mod:`verify.machine.claims._converges_recheck`):
   margins, bounds and reachable sets are recomputed from their certificates, streams
   and cycles replayed exactly and on a copy of the machine.
-* **timing** (:mod:`verify.machine.timing`): a fixed exposure's limits are recomputed
+* **timing** (:mod:`verify.machine.claims.timing`): a fixed exposure's limits are recomputed
   in closed form and its blend of figures replayed for the one pair it names.
 * claims that follow from others or from an exact deterministic analysis (the
   forced and gamma rules, "equals the ideal perceptron", the claims of an R-unit that
-  is not learnable: :mod:`verify.machine._derived`; settling, quantisation, the
+  is not learnable: :mod:`verify.machine.claims._derived`; settling, quantisation, the
   faults' culprits) are derived again and compared in full; the smallest set of faults is
   re-checked (it breaks the R-units it names, and, when it is said to be 1-minimal,
   removing any one fault repairs the task).
@@ -56,11 +56,7 @@ from typing import TYPE_CHECKING, Any
 
 from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.runits import r_unit_name
-# the modules whose re-checks the registry holds
-from verify.machine import (_convergence_recheck, _derived,  # noqa: F401
-                            _endstops_recheck, _fault_claims, _learnable,
-                            _quantisation, _variation, timing)
-from verify.machine._evidence import RecheckContext, Refuted, registered_kind
+from verify.machine.claims._evidence import RecheckContext, Refuted, registered_kind
 from verify.machine.claims import MACHINE, R_UNIT, slots
 from verify.machine.report import MachineReport, combined_verdict
 from verify.machine.schema import REPORT_FORMAT, read_report

@@ -35,8 +35,8 @@ from typing import Any
 from markone._internal.typing import JSONDict
 from markone.hardware.params import VARIATION_FIELDS
 from markone.hardware.runits import r_unit_name
-from verify._budget import STOPPED_BY
-from verify.machine.claims import KINDS, MACHINE, R_UNIT, SLOTS, slots
+from verify._internal.budget import STOPPED_BY
+from verify.machine.claims.registry import KINDS, MACHINE, R_UNIT, SLOTS, slots
 
 __all__ = ["REPORT_FORMAT", "FORMATS", "read_report", "read_json_text", "load_report",
            "check_value", "format_number", "EVIDENCE_TYPES"]

@@ -7,7 +7,7 @@ import pytest
 
 from markone.hardware import MarkI, MarkIParams
 from verify.machine import check_machine, recheck_report
-from verify.machine._learnable import SEPARABLE
+from verify.machine.claims._learnable import SEPARABLE
 from verify.machine.claims import (KINDS, MACHINE, R_UNIT, SLOTS, Method, add_kind,
                                    add_slot, decide, kind_of, proves, provers,
                                    rechecks, slots)
@@ -54,9 +54,9 @@ def test_the_declared_order_lives_in_the_registry():
 def test_the_derived_provers_run_alone_below_the_analyses():
     # decide(..., until=ANALYSES_FROM) runs only the provers that derive a claim from
     # what was decided before: what the re-check runs again
-    from verify.machine._context import RUnitContext
-    from verify.machine._derived import ANALYSES_FROM
-    from verify.machine._endstops import EndStops
+    from verify.machine.claims._context import RUnitContext
+    from verify.machine.claims._derived import ANALYSES_FROM
+    from verify.machine.claims._end_stops import EndStops
     from verify.machine.report import Claim
     from verify.machine.task import Units, machine_task
 
@@ -123,7 +123,7 @@ def test_decide_refuses_a_claim_of_no_registered_kind():
         with pytest.raises(RuntimeError, match="BUG: bad gave a timing claim"):
             decide("timing", Ctx())
     finally:
-        from verify.machine import claims
+        from verify.machine.claims import registry as claims
 
         del claims._PROVERS["timing"][-1], claims.KINDS["timing", "bad"]
     assert [p.__name__ for p in provers("timing")] == ["timing"]

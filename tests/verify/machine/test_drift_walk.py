@@ -16,7 +16,7 @@ from markone.hardware import MarkI, MarkIParams
 from verify.machine import drift_horizon, walk_horizon
 from verify.machine.drift_walk import (WalkTerms, first_changes, retraining_schedule,
                                        walk_terms)
-from verify.machine._walk_search import largest_time as walk_horizon_of
+from verify.machine.theory._walk_search import largest_time as walk_horizon_of
 
 #: A slow decision (0.5 s of logic), so few presentations fill a second of drift.
 PARAMS = MarkIParams(logic_s=0.5)

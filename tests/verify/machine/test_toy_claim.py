@@ -1,17 +1,22 @@
-"""Adding a claim is one module, one registry entry and one test file (issue 25).
+"""Adding a claim is one module, one line in verify/machine/claims/__init__.py and one
+test file (issues 25 and 40).
 
 This file alone defines a new kind of claim about the whole machine, "no figure is
 blank to the A-units" (every figure fires some A-unit), with its slot, its prover and
-its re-check: check_machine proves it and writes it to the report, recheck_report
-confirms it from its evidence and refutes it once the evidence is tampered with, and
-after it is unregistered the reports are as before.
+its re-check, as a claim module of ``verify/machine/claims`` would (the fixture stands
+for the module, importing it for the line of ``__init__``): check_machine proves it and
+writes it to the report, recheck_report confirms it from its evidence and refutes it
+once the evidence is tampered with, and after it is unregistered the reports are as
+before. The last test holds the one place that registers the built-in claim modules.
 """
 
+import ast
 import copy
 
 import numpy as np
 import pytest
 
+from _paths import ROOT
 from markone.hardware import MarkI, MarkIParams
 from verify.machine import check_machine, recheck_report
 from verify.machine.claims import (MACHINE, SLOTS, add_kind, add_slot, kind_of,
@@ -42,7 +47,7 @@ def toy_claim():
     @rechecks(METHOD)
     def check_active(ctx, claim):
         """Each named A-unit fires on its figure; a blank figure fires none."""
-        from verify.machine._evidence import Refuted, verdict
+        from verify.machine.claims._evidence import Refuted, verdict
 
         ev, patterns = claim["evidence"], ctx.task.patterns
         if "figure" in ev:
@@ -115,3 +120,37 @@ def test_unregistered_it_is_gone():
     d[SLOT] = {"holds": True, "method": METHOD, "message": "", "evidence": {}}
     with pytest.raises(ValueError, match=f"unknown field\\(s\\) \\['{SLOT}'\\]"):
         recheck_report(d, machine, images, labels)
+
+
+def claim_imports(path):
+    """``(module, line)`` of each claim module of ``verify/machine/claims`` that
+    ``path`` imports by name (``from verify.machine.claims import _faults``)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "verify.machine.claims":
+            for alias in node.names:
+                if (ROOT / "verify" / "machine" / "claims" / f"{alias.name}.py").is_file():
+                    yield alias.name, node.lineno
+
+
+def test_the_claims_package_is_the_one_place_that_registers_them():
+    """Every module that registers a prover or a re-check is imported, one line each,
+    by verify/machine/claims/__init__.py; no other module imports one only to
+    register it (check and recheck did, issue 40)."""
+    claims = ROOT / "verify" / "machine" / "claims"
+    registering = {p.stem for p in claims.glob("*.py")
+                   if "@proves(" in p.read_text(encoding="utf-8")
+                   or "@rechecks(" in p.read_text(encoding="utf-8")}
+    assert {"_learnable", "_end_stops", "timing"} <= registering
+    init = claims / "__init__.py"
+    assert {name for name, _ in claim_imports(init)} == registering
+    lines = init.read_text(encoding="utf-8").splitlines()
+    for name, lineno in claim_imports(init):
+        assert "noqa: E402,F401" in lines[lineno - 1], lines[lineno - 1]
+    for path in sorted((ROOT / "verify").rglob("*.py")):
+        if path == init:
+            continue
+        text = path.read_text(encoding="utf-8").splitlines()
+        side_effect = [line for line in text
+                       if "noqa: F401" in line and "verify.machine" in line]
+        assert not side_effect, f"{path.relative_to(ROOT)} imports for registration: " \
+            f"{side_effect}"

@@ -1,4 +1,4 @@
-"""The balls at the pushes (verify.machine._cap): never below the true maximum over the
+"""The balls at the pushes (verify.machine.theory._cap): never below the true maximum over the
 exactly reachable states, a broken version caught by the same check, hand-built
 cases with exact answers."""
 
@@ -14,7 +14,9 @@ from test_verify_machine_reach import exact_reach, tiny_tasks
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware.plugboard import PatternCache, Wiring
-from verify.machine import _ball, _cap, _reach
+from verify.machine.theory import _ball
+from verify.machine.theory import _cap
+from verify.machine.theory import _reach
 from verify.machine import check_machine, machine_task
 
 

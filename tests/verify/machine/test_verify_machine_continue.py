@@ -162,7 +162,7 @@ def test_26_letters_continuations_replay_on_the_machine():
 
 def test_continuations_undecided_within_their_budget(monkeypatch):
     # the increment-2 case learns at pass 2 in the given order; one pass is too few
-    import verify.machine._convergence as vm
+    import verify.machine.claims._converges as vm
 
     monkeypatch.setattr(vm, "CONTINUE_PASSES", 1)
     machine = two_cell_machine(weight_range=(-1, 1), increment_steps=2)
@@ -176,7 +176,7 @@ def test_continuations_undecided_within_their_budget(monkeypatch):
 
 
 def test_run_passes_budget_and_deadline():
-    from verify.machine._clipped import run_passes
+    from verify.machine.theory._clipped import run_passes
 
     P = np.array([[-1, 0], [0, 1]])
     order = np.array([0, 1])

@@ -207,7 +207,7 @@ def real_faults(m, faults):
 def test_sub_plan_tasks_equal_machine_task_hypo(faults, seed, data):
     """The minimiser's incremental patterns (set, then faults dropped one by one)
     equal machine_task on the same sub-plan, duplicates and overrides included."""
-    from verify.machine._subplans import SubPlans
+    from verify.machine.theory._subplans import SubPlans
     from verify.machine.faults import static_fault
 
     rng = np.random.default_rng(seed)

@@ -1,4 +1,4 @@
-"""The forced rule with and without end stops (verify.machine._forced): the bounds for every
+"""The forced rule with and without end stops (verify.machine.theory._forced): the bounds for every
 stream of whole passes against brute force over every such stream, the exact
 fixed-order decision against MarkI.train, and the report's claims replayed."""
 
@@ -12,8 +12,8 @@ from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams, r_unit_name
 from _machines import identity_machine as plain_machine
 from _machines import train
-from verify.machine._forced import every_stream, fixed_order
-from verify.machine.rules import forced_verdict
+from verify.machine.theory._forced import every_stream, fixed_order
+from verify.machine.theory.rules import forced_verdict
 from verify.machine import check_machine, machine_task
 
 STOPS = [None, (-1, 1), (-2, 2), (0, 2), (-3, 1), (-2, 3)]

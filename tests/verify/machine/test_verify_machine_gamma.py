@@ -1,4 +1,4 @@
-"""The gamma rule with whole motor steps (verify.machine.rules.gamma_steps_verdict): each
+"""The gamma rule with whole motor steps (verify.machine.theory.rules.gamma_steps_verdict): each
 rounding branch the verdict names is replayed on MarkI.train by steering the machine's
 own stochastic rounding (runits.plan draws floor(move + U); the tests choose U)."""
 
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
 from _machines import binary_tasks, identity_machine, train
-from verify.machine._gamma_chain import decide
-from verify.machine.rules import gamma_steps_verdict
+from verify.machine.theory._gamma_chain import decide
+from verify.machine.theory.rules import gamma_steps_verdict
 from verify.machine import check_machine, machine_task
 
 JUST_BELOW_ONE = 1.0 - 2.0**-53

@@ -1,8 +1,8 @@
-"""verify.machine._projected: the clipped Novikoff ball, convergence with end stops (issue 12).
+"""verify.machine.theory._projected: the clipped Novikoff ball, convergence with end stops (issue 12).
 
 The certificate claims that the clipped update makes at most ``mistakes`` mistakes on
 *any* stream. The oracle is the exhaustive clipped mistake graph of
-``verify.machine._clipped.reachable`` (every setting any stream reaches, every mistake edge):
+``verify.machine.theory._clipped.reachable`` (every setting any stream reaches, every mistake edge):
 a certified task's graph must have no cycle, and its longest path (the most mistakes
 any stream makes) must not exceed the bound. Machine runs replay the claim on
 ``MarkI.train``. Two deliberately weakened conditions (a centre outside the stops, and
@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams, r_unit_name
-from verify.machine import _clipped
-from verify.machine._projected import check_projected_ball, projected_ball
+from verify.machine.theory import _clipped
+from verify.machine.theory._projected import check_projected_ball, projected_ball
 from verify.machine import check_machine, machine_task
 from _paths import ROOT
 
@@ -273,7 +273,7 @@ def one_signed_tasks(draw):
 @settings(max_examples=100)
 @given(one_signed_tasks())
 def test_one_signed_weights_move_once_hypo(task):
-    from verify.machine._endstops import one_signed
+    from verify.machine.claims._end_stops import one_signed
     from verify.machine.task import Reduced, Units
 
     X, y, e = task
@@ -289,7 +289,7 @@ def test_one_signed_weights_move_once_hypo(task):
 def test_a_mixed_column_lets_a_weight_move_twice():
     # A-unit 1 is pushed up by figure 0 and down by figure 1: the argument does not
     # apply, and indeed weight 0 reaches 2 increments (0 -> 1,1 -> 1,0 -> 1,-1 -> 2,0)
-    from verify.machine._endstops import one_signed
+    from verify.machine.claims._end_stops import one_signed
     from verify.machine.task import Reduced, Units
 
     X, y = np.array([[1, 1], [0, 1]]), np.array([1, -1])
@@ -392,7 +392,7 @@ def test_the_smallest_task_that_symmetric_stops_block():
     # with 2 figures on 2 A-units
     import itertools
 
-    from verify.machine._convergence import exact_convergence
+    from verify.machine.claims._converges import exact_convergence
     from verify.machine.task import Reduced, Units
     from verify.separability import check_separable
 
@@ -423,7 +423,7 @@ def test_z3_has_a_default_budget(monkeypatch):
     # without a budget Z3 ran for minutes on tasks like it); with no timeout_s the
     # report still comes back, saying that Z3 ran out of its own budget of work (its
     # resource count, not seconds), and the convergence claim does not depend on it
-    import verify.machine._stop_searches as vm
+    import verify.machine.theory._stop_searches as vm
 
     monkeypatch.setattr(vm, "Z3_RLIMIT", 100_000)
     images, labels = letters("EV", per_class=6, seed=0)

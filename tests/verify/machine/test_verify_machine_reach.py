@@ -11,8 +11,11 @@ from hypothesis import strategies as st
 
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
-from verify.machine import _ball, _clipped, _push, _reach
-from verify.machine._push import gram_matrix, push_stream
+from verify.machine.theory import _ball
+from verify.machine.theory import _clipped
+from verify.machine.theory import _push
+from verify.machine.theory import _reach
+from verify.machine.theory._push import gram_matrix, push_stream
 from verify.machine import check_machine, machine_task
 
 
@@ -165,7 +168,7 @@ def test_26_letters_beam_streams_replay_on_the_machine():
 
 
 def reference_beam(Z, g, sign, lo, hi, u, width, depth, seed=0):
-    """The beam of verify.machine._push in plain Python: every candidate ranked in one stable
+    """The beam of verify.machine.theory._push in plain Python: every candidate ranked in one stable
     sort, a state kept once per depth (by the same linear hash of its scores)."""
     Z = np.asarray(Z, np.int64)
     n = len(Z)

@@ -328,7 +328,7 @@ def test_an_all_streams_convergence_rechecks_from_its_clipped_set():
     forged = check_machine(blocked, figures, labels).to_dict()
     r0 = forged["r_units"][0]
     assert r0["converges"]["holds"] is False
-    from verify.machine import _clipped
+    from verify.machine.theory import _clipped
     from verify.machine.task import Reduced, Units, machine_task
 
     task = machine_task(blocked, figures, labels)

@@ -1,4 +1,4 @@
-"""The forced and gamma rules (decided by verify.machine.rules) against the machine itself, and
+"""The forced and gamma rules (decided by verify.machine.theory.rules) against the machine itself, and
 the summation-noise model (empirical) against seeded machine runs."""
 
 import math
@@ -12,7 +12,7 @@ from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware.faults import FaultPlan, NoisySum, apply_faults
 from _machines import binary_tasks, identity_machine, train
-from verify.machine.rules import flip_probability, forced_verdict, gamma_verdict
+from verify.machine.theory.rules import flip_probability, forced_verdict, gamma_verdict
 from verify.machine import check_machine, machine_task
 
 

@@ -1,5 +1,5 @@
 """check_machine under device variation: every claim it makes is confirmed on the
-machine itself or is "not decided" (verify/machine/_variation.py).
+machine itself or is "not decided" (verify/machine/claims/_variation.py).
 
 The learnable, timing and fault claims are the variation-free machine's; the
 end-stop, convergence and quantisation claims are undecided under variation that
@@ -18,7 +18,7 @@ from markone.hardware import MarkI, MarkIParams
 from markone.hardware.params import VARIATION_FIELDS
 from markone.hardware.faults import FaultPlan, NoisySum, apply_faults
 from verify.machine import check_machine, recheck_report
-from verify.machine._variation import variation_effect
+from verify.machine.claims._variation import variation_effect
 from verify.machine.claims import Method
 from test_verify_machine_projected import two_letter_machines
 

@@ -5,8 +5,8 @@ claims, :class:`MachineContext` for the claims about the whole machine.
 :class:`RUnitContext` per R-unit; the provers of the ``learnable`` slot take the
 R-unit's context itself, those of ``end_stops`` and ``converges`` a
 :class:`SlotContext` of their own that holds it as ``base``
-(:class:`verify.machine._endstops.EndStops`,
-:class:`verify.machine._convergence.Convergence`), and those of a machine slot the
+(:class:`verify.machine.claims._end_stops.EndStops`,
+:class:`verify.machine.claims._converges.Convergence`), and those of a machine slot the
 machine's. Each claim decided is kept in ``claims`` (by slot), so that later slots can
 build on earlier ones.
 
@@ -40,7 +40,7 @@ class RUnitContext:
 
     ``dynamic`` says whether the error-correction analyses apply, ``rules`` the
     ``(rule, quantize, machine_passes)`` of the forced and gamma analyses (None when
-    they do not apply; :func:`verify.machine._rule_claims.analyses`); ``stuck`` the
+    they do not apply; :func:`verify.machine.claims._rules.analyses`); ``stuck`` the
     A-units a fault holds dead or on; ``hit`` the stream that reached an end stop,
     once one is found; ``memo`` what a prover computes once for several slots;
     ``params`` and ``plan`` the machine's parameters and fault plan (the device

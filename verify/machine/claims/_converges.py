@@ -2,7 +2,7 @@
 
 Without a stop that bites the machine is the ideal perceptron; otherwise the clipped
 reachable set decides it on small tasks, a certified clipped Novikoff ball
-(:mod:`verify.machine._projected`) proves it, and continuations of the stream that
+(:mod:`verify.machine.theory._projected`) proves it, and continuations of the stream that
 reached a stop and periodic orders look for a stream that never learns
 (``docs/theory/machine-claims.md``).
 """
@@ -17,12 +17,13 @@ import numpy as np
 
 from markone._internal.io import plural
 from markone._internal.typing import JSONDict
-from verify._budget import expired
-from verify.machine import _clipped, _projected
-from verify.machine._clipped import blocking_components
-from verify.machine._exact import invariant_evidence
-from verify.machine._context import SlotContext
-from verify.machine.claims import Method, decide, proves
+from verify._internal.budget import expired
+from verify.machine.theory import _clipped
+from verify.machine.theory import _projected
+from verify.machine.theory._clipped import blocking_components
+from verify.machine.claims._exact import invariant_evidence
+from verify.machine.claims._context import SlotContext
+from verify.machine.claims.registry import Method, decide, proves
 from verify.machine.report import Claim
 
 __all__ = ["convergence_claim", "CONVERGENCE_KINDS", "ideal_convergence", "exact_convergence",
@@ -53,7 +54,7 @@ def ideal_convergence(end_stops):
 
 def convergence_claim(base: Any) -> Claim:
     """Does the R-unit of ``base`` (its
-    :class:`~verify.machine._context.RUnitContext`, with its end-stop claim and the
+    :class:`~verify.machine.claims._context.RUnitContext`, with its end-stop claim and the
     stream that reached a stop, if any) learn on every fair stream? The first claim
     of the slot's provers in their order."""
     return decide("converges", Convergence(base))
@@ -160,7 +161,7 @@ def undecided(ctx: Convergence) -> Claim:
 
 def _clipped_ball_claim(ball, red, hit):
     """Convergence for every stream from a certified centre inside the stops
-    (:mod:`verify.machine._projected`)."""
+    (:mod:`verify.machine.theory._projected`)."""
     reach = (f"an end stop can cut a move short (a stream of {len(hit)} presentations "
              "does it), but" if hit is not None else "whether or not an end stop is "
              "ever reached,")

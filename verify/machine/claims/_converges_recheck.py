@@ -3,7 +3,7 @@ evidence.
 
 A ``prefix`` and ``cycle`` must bring the weights back after a pass with mistakes,
 exactly and on the machine (false); a centre must pass
-:func:`verify.machine._projected.check_projected_ball` with the stated bound and
+:func:`verify.machine.theory._projected.check_projected_ball` with the stated bound and
 decrease (true); a clipped reachable set must be closed and free of blocking cycles
 (true); every continuation is run again from the end-stop stream for its stated passes
 and must end as stated. "Equals the ideal perceptron" is derived again from the
@@ -13,7 +13,7 @@ A true claim with nothing to check is first tried against the periodic orders th
 
 Examples
 --------
->>> from verify.machine.claims import kind_of
+>>> from verify.machine.claims.registry import kind_of
 >>> kind_of("converges", "periodic order").recheck is recheck_converges
 True
 """
@@ -24,17 +24,17 @@ from typing import Any
 
 import numpy as np
 
-from verify.machine import _clipped
-from verify.machine._clipped import blocking_components
-from verify.machine._convergence import (CONVERGENCE_KINDS, PERIODIC_PASSES,
+from verify.machine.theory import _clipped
+from verify.machine.theory._clipped import blocking_components
+from verify.machine.claims._converges import (CONVERGENCE_KINDS, PERIODIC_PASSES,
                                          continuation, continuation_orders,
                                          ideal_convergence)
-from verify.machine._derived import require_error_correction
-from verify.machine._evidence import (Refuted, a_units_of, claim_of, evidence,
+from verify.machine.claims._derived import require_error_correction
+from verify.machine.claims._evidence import (Refuted, a_units_of, claim_of, evidence,
                                       fraction, same_claim, stream_of, verdict)
-from verify.machine._exact import clipped_run, closed_set
-from verify.machine._projected import check_projected_ball
-from verify.machine.claims import Method, rechecks
+from verify.machine.claims._exact import clipped_run, closed_set
+from verify.machine.theory._projected import check_projected_ball
+from verify.machine.claims.registry import Method, rechecks
 from verify.machine.replay import replay_stream
 
 __all__ = ["recheck_converges", "recheck_ideal", "CONVERGENCE_FIELDS"]
@@ -163,7 +163,7 @@ def _periodic_refutes(red, units, hit):
 
 def _centre(ctx, ev):
     """A clipped Novikoff ball's centre and its numbers, re-checked by
-    :func:`verify.machine._projected.check_projected_ball`: ``[(True, why)]``, or
+    :func:`verify.machine.theory._projected.check_projected_ball`: ``[(True, why)]``, or
     ``[]`` without a centre."""
     units = ctx.units
     centre = [k for k in ("center_numerators", "center_denominator",

@@ -4,12 +4,12 @@ The provers placed below :data:`ANALYSES_FROM` in both slots derive their claims
 rather than search for them, in this order: an R-unit whose task is not proven
 learnable gets claims that repeat why (:func:`follows_from_learnable`, 0); on a
 machine whose potentiometers vary, the claims that variation leaves
-(:func:`verify.machine._variation.under_variation`, 10); under the forced or gamma
+(:func:`verify.machine.claims._variation.under_variation`, 10); under the forced or gamma
 rule, the rule's exact analysis gives both claims (:func:`rule_analysis`, 20,
-:mod:`verify.machine.rules`); on a machine that no analysis covers (noise, drift,
+:mod:`verify.machine.theory.rules`); on a machine that no analysis covers (noise, drift,
 faults that change the task over time) they are not assessed (:func:`not_analysed`,
 30). Only when none of them applies do the error-correction rule's provers of
-:mod:`verify.machine._endstops` and :mod:`verify.machine._convergence` decide (from
+:mod:`verify.machine.claims._end_stops` and :mod:`verify.machine.claims._converges` decide (from
 100 on).
 
 :func:`derived_claims` runs those same provers again for the re-check, on the
@@ -21,7 +21,7 @@ without another edit.
 
 Examples
 --------
->>> from verify.machine.claims import provers
+>>> from verify.machine.claims.registry import provers
 >>> [decide.__name__ for decide in provers("end_stops")][:5]
 ['follows_from_learnable', 'under_variation', 'rule_analysis', 'not_analysed', 'margin']
 """
@@ -30,13 +30,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from verify.machine._context import RUnitContext
-from verify.machine._convergence import Convergence
-from verify.machine._endstops import EndStops
-from verify.machine._evidence import Refuted, claim_of, same_claim
-from verify.machine._learnable import SEPARABLE, after_learnable, not_assessed
-from verify.machine._rule_claims import RULE_KINDS, analyses, replay_forced, rule_claims
-from verify.machine.claims import Method, decide, proves, rechecks
+from verify.machine.claims._context import RUnitContext
+from verify.machine.claims._converges import Convergence
+from verify.machine.claims._end_stops import EndStops
+from verify.machine.claims._evidence import Refuted, claim_of, same_claim
+from verify.machine.claims._learnable import SEPARABLE, after_learnable, not_assessed
+from verify.machine.claims._rules import RULE_KINDS, analyses, replay_forced, rule_claims
+from verify.machine.claims.registry import Method, decide, proves, rechecks
 from verify.machine.report import Claim
 
 __all__ = ["follows_from_learnable", "rule_analysis", "not_analysed",
@@ -93,7 +93,7 @@ def _analyses(ctx: Any) -> tuple:
 
 def derived_claims(ctx: Any) -> tuple | None:
     """The end-stop and convergence claims the R-unit of ``ctx`` (a
-    :class:`~verify.machine._evidence.RecheckContext`) must have when they follow
+    :class:`~verify.machine.claims._evidence.RecheckContext`) must have when they follow
     from what was decided before them (the provers placed below
     :data:`ANALYSES_FROM`, run again on the report's learnable claim), or None when
     the error-correction analyses decide them (computed once per R-unit)."""
@@ -146,5 +146,5 @@ def recheck_derived(ctx: Any, claim: dict) -> Any:
         return "follows from the learnable claim (confirmed): recomputed, the same claim"
     if claim["holds"] is None or rule not in ("forced", "gamma"):
         return None
-    return ("unchecked", "recomputed by the rule's analysis (verify.machine.rules): "
+    return ("unchecked", "recomputed by the rule's analysis (verify.machine.theory.rules): "
             "the same claim and numbers, but no certificate to check independently")

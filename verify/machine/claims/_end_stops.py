@@ -1,7 +1,7 @@
 """The end-stop claim of one R-unit: can an end stop ever cut a move short?
 
 Novikoff's bounds from a certified margin, the one-signed argument, the exact
-reachable set and the balls per weight (:mod:`verify.machine._reach`) try to prove
+reachable set and the balls per weight (:mod:`verify.machine.theory._reach`) try to prove
 that no stop bites; greedy, beam, random-order and Z3 searches look for a stream that
 reaches one (``docs/theory/machine-claims.md``, ``docs/theory/machine-balls.md``).
 """
@@ -16,12 +16,14 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
-from verify._budget import BUDGET, TIMEOUT, expired
-from verify.machine import _clipped, _reach, _stop_searches
-from verify.machine._context import SlotContext
-from verify.machine._exact import invariant_evidence
-from verify.machine.claims import Method, decide, proves
-from verify.machine._stop_searches import greedy_streams, z3_hit
+from verify._internal.budget import BUDGET, TIMEOUT, expired
+from verify.machine.theory import _clipped
+from verify.machine.theory import _reach
+from verify.machine.theory import _stop_searches
+from verify.machine.claims._context import SlotContext
+from verify.machine.claims._exact import invariant_evidence
+from verify.machine.claims.registry import Method, decide, proves
+from verify.machine.theory._stop_searches import greedy_streams, z3_hit
 from verify.machine.report import Claim
 from verify.machine.task import NO_STOP, Reduced, Units
 
@@ -84,7 +86,7 @@ BOUND_NUMBERS = ("bound_used", "max_weight_steps", "min_weight_steps")
 
 def end_stop_claim(base: Any) -> Claim:
     """The end-stop claim of the R-unit of ``base`` (its
-    :class:`~verify.machine._context.RUnitContext`): the first claim of the slot's
+    :class:`~verify.machine.claims._context.RUnitContext`): the first claim of the slot's
     provers in their order, with only re-checkable evidence (the rest in its notes)
     once the error-correction analysis ran; ``base.hit`` is then the stream that
     reaches a stop, if one was found."""
@@ -236,7 +238,7 @@ def greedy(ctx: EndStops) -> Claim | None:
 @proves(Method.BALL, Method.BALL_PUSHES, order=150)
 def balls(ctx: EndStops) -> Claim | None:
     """Each weight in its own ball, and in smaller ones at its pushes
-    (:mod:`verify.machine._reach`)."""
+    (:mod:`verify.machine.theory._reach`)."""
     red, units = ctx.red, ctx.units
     lo_inc, hi_inc = -(-units.lo // units.e), units.hi // units.e
     proven = ctx.proven = _reach.proven_reach(red.X, red.y, lo_inc, hi_inc,

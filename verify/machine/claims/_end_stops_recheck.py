@@ -24,16 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from verify.machine import _clipped
-from verify.machine._ball import integer_bounds
-from verify.machine._derived import require_error_correction
-from verify.machine._endstops import (END_STOP_KINDS, margin_bounds, margin_holds,
+from verify.machine.theory import _clipped
+from verify.machine.theory._ball import integer_bounds
+from verify.machine.claims._derived import require_error_correction
+from verify.machine.claims._end_stops import (END_STOP_KINDS, margin_bounds, margin_holds,
                                       one_signed, stops_evidence)
-from verify.machine._evidence import (Refuted, evidence, expect, fraction, stream_of,
+from verify.machine.claims._evidence import (Refuted, evidence, expect, fraction, stream_of,
                                       verdict)
-from verify.machine._exact import check_hits, closed_set
-from verify.machine._stop_searches import greedy_streams
-from verify.machine.claims import Method, rechecks
+from verify.machine.claims._exact import check_hits, closed_set
+from verify.machine.theory._stop_searches import greedy_streams
+from verify.machine.claims.registry import Method, rechecks
 
 __all__ = ["recheck_end_stops", "BOUND_CERTIFICATES", "END_STOP_FIELDS"]
 
@@ -157,7 +157,7 @@ def one_signed_bound(red, X, y, ev, units, margin):
 @_certifies(Method.EXACT_REACH)
 def reachable_bound(red, X, y, ev, units, margin):
     """The exact reachable set, an inductive invariant
-    (:func:`verify.machine._exact.closed_set`)."""
+    (:func:`verify.machine.claims._exact.closed_set`)."""
     closed = closed_set(X, y, ev, units, clipped=False)
     if closed is None:
         raise Refuted("the exact reachable bound has no reachable set to check")

@@ -14,7 +14,7 @@ Examples
 >>> verdict(claim, False, "figure 3 blends", "the exposure is safe")
 Traceback (most recent call last):
 ...
-verify.machine._evidence.Refuted: its evidence shows that the exposure is safe does not hold (figure 3 blends), yet the claim says it holds
+verify.machine.claims._evidence.Refuted: its evidence shows that the exposure is safe does not hold (figure 3 blends), yet the claim says it holds
 >>> fraction("-7/2")
 Fraction(-7, 2)
 """
@@ -33,7 +33,7 @@ import numpy as np
 from markone._internal.io import to_jsonable
 from markone._internal.typing import JSONDict
 from markone.errors import MarkoneError
-from verify.machine.claims import ClaimKind, kind_of
+from verify.machine.claims.registry import ClaimKind, kind_of
 from verify.machine.report import Claim
 from verify.machine.schema import EVIDENCE_TYPES, check_value
 from verify.machine.task import MachineTask, Reduced, Units

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import JSONDict
-from verify.machine._evidence import Refuted
+from verify.machine.claims._evidence import Refuted
 from verify.machine.task import Units
 
 __all__ = ["clipped_run", "check_hits", "closed_set", "invariant_evidence",
@@ -54,7 +54,7 @@ def clipped_run(X: np.ndarray, y: np.ndarray, e: int, lo: int, hi: int, stream: 
 def check_hits(X: np.ndarray, y: np.ndarray, units: Units, stream: list[int],
                replay: Any, r: int, forced: bool = False) -> None:
     """Refute unless the stream's last move is cut short by an end stop, exactly and
-    on the machine (``replay``: a :class:`~verify.machine._evidence.Replay`)."""
+    on the machine (``replay``: a :class:`~verify.machine.claims._evidence.Replay`)."""
     _, _, cut = clipped_run(X, y, units.e, units.lo, units.hi, stream, forced=forced)
     if cut is None or cut != len(stream) - 1:
         raise Refuted("the stream does not end with a move cut short by an end stop")

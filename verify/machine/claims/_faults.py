@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.faults import FaultPlan, describe_fault
 from markone.hardware.runits import r_unit_name
-from verify._budget import seconds_left
-from verify.machine._evidence import Refuted, same_claim
-from verify.machine.claims import Method, proves, rechecks
+from verify._internal.budget import seconds_left
+from verify.machine.claims._evidence import Refuted, same_claim
+from verify.machine.claims.registry import Method, proves, rechecks
 from verify.machine.faults import check_r_unit_task, minimal_faults
 from verify.machine.report import Claim
 from verify.machine.task import machine_task
@@ -30,7 +30,7 @@ FAULT_KINDS = (Method.NO_FAULTS, Method.FAULTS_LEARNABLE, Method.FAULTS_BREAK)
 @proves(*FAULT_KINDS, order=0)
 def faults(ctx) -> Claim:
     """The faults claim of the machine of ``ctx`` (its
-    :class:`~verify.machine._context.MachineContext`)."""
+    :class:`~verify.machine.claims._context.MachineContext`)."""
     return fault_claim(ctx.machine, ctx.images, ctx.labels, ctx.plan, ctx.reports,
                        ctx.deadline)
 

@@ -9,7 +9,7 @@ claim of the kind carries is refused too. :data:`EVIDENCE_FIELDS` holds the buil
 kinds' fields (``verify.machine.claims`` registers them with each kind);
 ``add_kind(..., evidence=..., optional=...)`` declares a new kind's.
 
->>> from verify.machine.claims import kind_of
+>>> from verify.machine.claims.registry import kind_of
 >>> kind = kind_of("learnable", "check_separable/perceptron")
 >>> kind.evidence[True], kind.evidence_problem(True, ["witness"])
 (('witness', 'a_units'), "lacks the evidence field 'a_units' that a learnable claim by 'check_separable/perceptron' with holds=True requires")

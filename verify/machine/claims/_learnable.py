@@ -4,7 +4,7 @@ A witness or a Gordan certificate from :func:`verify.check_separable` decides it
 (``docs/theory/machine-claims.md``); an R-unit whose task is not proven learnable gets
 end-stop and convergence claims that only repeat why (:func:`after_learnable`), and so
 does one on a machine that no analysis covers (:func:`not_assessed`; both are given by
-the provers of :mod:`verify.machine._derived`).
+the provers of :mod:`verify.machine.claims._derived`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import math
 import numpy as np
 
 from markone._internal.io import plural
-from verify._budget import seconds_left
-from verify.machine._evidence import Refuted, a_units_of, evidence, fraction, verdict
-from verify.machine.claims import Method, proves, rechecks
+from verify._internal.budget import seconds_left
+from verify.machine.claims._evidence import Refuted, a_units_of, evidence, fraction, verdict
+from verify.machine.claims.registry import Method, proves, rechecks
 from verify.machine.faults import check_r_unit_task
 from verify.machine.report import Claim
 
@@ -30,7 +30,7 @@ SEPARABLE = tuple(m for m in Method if m.value.startswith("check_separable/"))
 @proves(*SEPARABLE, order=0, slot="learnable")
 def separability(ctx) -> Claim:
     """Is the R-unit's task separable on its A-units (``ctx``: its
-    :class:`~verify.machine._context.RUnitContext`)?"""
+    :class:`~verify.machine.claims._context.RUnitContext`)?"""
     verdict = check_r_unit_task(ctx.X, ctx.y, timeout_s=seconds_left(ctx.deadline))
     return learnable_claim(verdict, ctx.cols, ctx.stuck)
 

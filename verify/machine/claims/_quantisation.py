@@ -7,9 +7,9 @@ from fractions import Fraction
 import numpy as np
 
 from markone.hardware.runits import r_unit_name
-from verify.machine._evidence import RECOMPUTED, same_claim
-from verify.machine.claims import Method, proves, rechecks
-from verify.machine._variation import variation_quantisation
+from verify.machine.claims._evidence import RECOMPUTED, same_claim
+from verify.machine.claims.registry import Method, proves, rechecks
+from verify.machine.claims._variation import variation_quantisation
 from verify.machine.report import Claim
 
 __all__ = ["quantisation_claim", "quantisation", "recheck_quantisation"]
@@ -36,7 +36,7 @@ def _gamma_fraction(task, eta):
         order=0, slot="quantisation")
 def quantisation(ctx) -> Claim:
     """The quantisation claim of the machine of ``ctx`` (its
-    :class:`~verify.machine._context.MachineContext`)."""
+    :class:`~verify.machine.claims._context.MachineContext`)."""
     return quantisation_claim(ctx.machine.params, ctx.units, ctx.task)
 
 
@@ -53,7 +53,7 @@ def recheck_quantisation(ctx, claim) -> str | None:
 def quantisation_claim(p, units, task):
     """Do whole motor steps ever round a move the rule of ``p`` asks for on
     ``task``? (Not decided when the potentiometers vary:
-    :func:`verify.machine._variation.variation_quantisation`.)"""
+    :func:`verify.machine.claims._variation.variation_quantisation`.)"""
     varied = variation_quantisation(p)
     if varied is not None:
         return varied

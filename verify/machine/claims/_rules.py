@@ -1,5 +1,5 @@
 """End-stop and convergence claims for the forced and gamma rules, from the verdicts
-of :mod:`verify.machine.rules`, and the forced rule's streams replayed for their
+of :mod:`verify.machine.theory.rules`, and the forced rule's streams replayed for their
 re-check (:func:`replay_forced`).
 """
 
@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from verify.machine import _gamma_chain
-from verify.machine import rules as _rules
-from verify.machine._evidence import Refuted, stream_of
-from verify.machine._exact import check_hits, clipped_run
-from verify.machine._forced import every_stream
-from verify.machine.claims import Method
+from verify.machine.theory import _gamma_chain
+from verify.machine.theory import rules as _rules
+from verify.machine.claims._evidence import Refuted, stream_of
+from verify.machine.claims._exact import check_hits, clipped_run
+from verify.machine.theory._forced import every_stream
+from verify.machine.claims.registry import Method
 from verify.machine.faults import static_fault
 from verify.machine.report import Claim
 
@@ -29,13 +29,13 @@ RULE_KINDS = {"end_stops": (M.NOT_ASSESSED, M.FORCED_BOUND, M.FORCED_HIT, M.FORC
                             M.GAMMA_CENTRED, M.GAMMA_ROUNDING, M.GAMMA_CHAIN)}
 
 #: Most pass-start states of the exact chain search for the gamma rule with whole
-#: steps (small tasks only: at most ``verify.machine._gamma_chain.MAX_INPUTS`` inputs).
+#: steps (small tasks only: at most ``verify.machine.theory._gamma_chain.MAX_INPUTS`` inputs).
 GAMMA_CHAIN_STATES = 5_000
 
 
 def rule_claims(X, y, units, rule, quantize, machine_passes=None):
     """End-stop and convergence claims for the forced and gamma rules
-    (:mod:`verify.machine.rules`, :mod:`verify.machine._forced`)."""
+    (:mod:`verify.machine.theory.rules`, :mod:`verify.machine.theory._forced`)."""
     wr = (units.steps(units.lo), units.steps(units.hi)) if units.stops else None
     if rule == "forced":
         return _forced_claims(X, y, units, wr, machine_passes)
@@ -43,7 +43,7 @@ def rule_claims(X, y, units, rule, quantize, machine_passes=None):
 
 
 def _forced_claims(X, y, units, wr, machine_passes):
-    """The forced rule's claims, from :func:`verify.machine.rules.forced_verdict`."""
+    """The forced rule's claims, from :func:`verify.machine.theory.rules.forced_verdict`."""
     v = _rules.forced_verdict(X, y, weight_range=wr, eta=units.eta,
                               machine_passes=machine_passes)
     ev = {k: v[k] for k in ("mu", "passes", "max_weight", "stream", "hit_stream")
@@ -112,9 +112,9 @@ def _centred_claims(v, ev):
 
 def _gamma_steps_claims(g, v, ev, wr, chain=None):
     """Claims for the gamma rule with whole motor steps (stochastic rounding) from
-    :func:`verify.machine.rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
+    :func:`verify.machine.theory.rules.gamma_steps_verdict`; ``v`` the centred (real-valued) verdict,
     ``chain`` the exact finite-chain verdict on the given order
-    (:func:`verify.machine._gamma_chain.decide`) when the task is small enough."""
+    (:func:`verify.machine.theory._gamma_chain.decide`) when the task is small enough."""
     how = M.GAMMA_ROUNDING
     ev = dict(ev, **{k: g[k] for k in ("stall", "stall_log10", "hit", "alpha")
                      if k in g})

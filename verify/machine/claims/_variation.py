@@ -41,8 +41,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from verify.machine._evidence import Refuted, same_claim
-from verify.machine.claims import Method, proves, rechecks
+from verify.machine.claims._evidence import Refuted, same_claim
+from verify.machine.claims.registry import Method, proves, rechecks
 from verify.machine.report import Claim
 
 __all__ = ["variation_effect", "variation_claims", "variation_quantisation",

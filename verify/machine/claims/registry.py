@@ -42,7 +42,7 @@ import enum
 from collections.abc import Callable
 from typing import Any
 
-from verify.machine._evidence_fields import EVIDENCE_FIELDS, per_verdict, problem
+from verify.machine.claims._fields import EVIDENCE_FIELDS, per_verdict, problem
 
 __all__ = ["Method", "Slot", "ClaimKind", "SLOTS", "KINDS", "R_UNIT", "MACHINE",
            "add_slot", "add_kind", "remove_slot", "kind_of", "slots", "provers",
@@ -98,7 +98,7 @@ class Method(str, enum.Enum):
     PERIODIC = "periodic order"
     CONTINUATIONS_OPEN = "continuations and periodic orders"
     PERIODIC_OPEN = "periodic orders"
-    # the forced rule (verify.machine.rules)
+    # the forced rule (verify.machine.theory.rules)
     FORCED_BOUND = "forced rule: weight bound"
     FORCED_HIT = "forced rule: exact fixed order"
     FORCED_OPEN = "forced rule: not decided"
@@ -111,7 +111,7 @@ class Method(str, enum.Enum):
     # timing
     SETTLING = "settling"
     PHOTOCELL = "closed-form photocell response"
-    # device variation (verify.machine._variation): end stops, convergence, quantisation
+    # device variation (verify.machine.claims._variation): end stops, convergence, quantisation
     VARIATION_FROZEN = "potentiometers never move"
     VARIATION = "device variation"
     # quantisation

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
-from verify.machine._evidence import RECOMPUTED, Refuted, evidence, same_claim, verdict
-from verify.machine.claims import Method, proves, rechecks
+from verify.machine.claims._evidence import RECOMPUTED, Refuted, evidence, same_claim, verdict
+from verify.machine.claims.registry import Method, proves, rechecks
 from verify.machine.report import Claim
 from verify.machine.task import MachineTask
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI, MarkIParams
-    from verify.machine._context import MachineContext
-    from verify.machine._evidence import RecheckContext
+    from verify.machine.claims._context import MachineContext
+    from verify.machine.claims._evidence import RecheckContext
 
 __all__ = ["exposure_limits", "timing_claim", "timing", "recheck_settling",
            "recheck_photocell", "TIMING_FIELDS"]
@@ -57,7 +57,7 @@ def exposure_limits(params: MarkIParams, images: ArrayLike | None = None
 @proves(Method.SETTLING, Method.PHOTOCELL, order=0)
 def timing(ctx: MachineContext) -> Claim:
     """The timing claim of the machine of ``ctx`` (its
-    :class:`~verify.machine._context.MachineContext`) at its exposure."""
+    :class:`~verify.machine.claims._context.MachineContext`) at its exposure."""
     return timing_claim(ctx.machine, ctx.task, ctx.machine._images(ctx.images),
                         ctx.exposure_s)
 

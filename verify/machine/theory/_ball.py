@@ -5,7 +5,7 @@ Every weight vector that any stream can reach from zero lies in a ball of centre
 ``r_i = ||x_i||^2``); the best ``u`` for one weight solves a convex problem (HiGHS
 proposes it in floating point, integers and fractions certify it). The proof, and why
 no argument from Novikoff's two facts does better, is on the theory page
-``docs/theory/machine-balls.md``; :mod:`verify.machine._cap` adds the mistake condition
+``docs/theory/machine-balls.md``; :mod:`verify.machine.theory._cap` adds the mistake condition
 of the move that pushes a weight further.
 
 Examples
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike
-from verify._budget import expired
+from verify._internal.budget import expired
 
 __all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "weight_direction"]
 
@@ -44,7 +44,7 @@ class BallBounds:
     ``u`` is the shared (minimum-norm) direction; ``refined`` lists the
     ``(weight, sign)`` pairs whose bound got their own direction, ``pushed`` those
     among them whose own ball still left ``[lo, hi]`` and that the balls at their
-    pushes (:mod:`verify.machine._cap`) made smaller; ``complete`` is False when a budget
+    pushes (:mod:`verify.machine.theory._cap`) made smaller; ``complete`` is False when a budget
     stopped the refinement before every weight outside ``[lo, hi]`` was tried.
     ``directions`` are the integer directions whose :func:`integer_bounds` were
     combined (the shared one first): without ``pushed``, the elementwise smallest of
@@ -225,7 +225,7 @@ def ball_bounds(Z: ArrayLike, r: ArrayLike, *, lo: float | None = None,
         Alternations ``s = ||u||`` of each refinement.
     push : callable, optional
         The bound from the balls at a weight's pushes, called as
-        :func:`verify.machine._cap.push_bound` is (the mistake condition of the move
+        :func:`verify.machine.theory._cap.push_bound` is (the mistake condition of the move
         that raises it): a weight whose own ball leaves ``[lo, hi]`` gets it when it is
         smaller. None: the balls alone.
 

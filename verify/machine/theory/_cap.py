@@ -2,7 +2,7 @@
 
 Weight ``j`` only grows (``sign = +1``; ``-1`` mirrors it) by a mistake on a figure
 ``k`` with ``sign z_kj > 0``, so at a state that is reachable **and** where ``k`` is a
-mistake: inside the ball of :mod:`verify.machine._ball` cut by the hyperplane
+mistake: inside the ball of :mod:`verify.machine.theory._ball` cut by the hyperplane
 ``z_k . w = 0``, a smaller ball of centre ``(u - t z_k)/2``. The proof that every
 reachable state then has ``sign w_j <= max(0, max_k b_k + sign z_kj)``, and how ``u``
 and ``t`` are chosen and certified in integers, is on the theory page
@@ -16,7 +16,7 @@ is a mistake only where ``w_0 + w_1 >= 0``); Novikoff's facts allow ``w_0`` down
 -2:
 
 >>> import numpy as np
->>> from verify.machine import _ball
+>>> from verify.machine.theory import _ball
 >>> Z, r = np.array([[-1, -1, 0], [1, 1, 1]]), np.array([2, 3])
 >>> ball, u = _ball.weight_direction(Z, r, 0, -1)
 >>> ball
@@ -34,8 +34,8 @@ import math
 import numpy as np
 
 from markone._internal.typing import ArrayLike
-from verify._budget import expired
-from verify.machine import _ball
+from verify._internal.budget import expired
+from verify.machine.theory import _ball
 
 __all__ = ["PushBound", "best_cut", "certify_cap", "push_bound"]
 
@@ -128,7 +128,7 @@ def push_bound(Z: ArrayLike, r: ArrayLike, j: int, sign: int, *, u: ArrayLike,
 
     Every pushing figure gets the closed-form cut of the ball of ``u`` (a direction
     with ``z_i . u > 0``; its own weight's best ball is a good one). With ``qp`` (the
-    solver of a :class:`verify.machine._ball.BallBounds` of the same ``Z``), the figures whose
+    solver of a :class:`verify.machine.theory._ball.BallBounds` of the same ``Z``), the figures whose
     cap leaves ``sign * w_j`` above ``target`` (all of them without a target), the
     highest first, get their own ``u`` and ``t`` by ``iterations`` alternations,
     until one stays above ``target`` (then the weight cannot be proven inside it) or

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from markone._internal.typing import ArrayLike
-from verify._budget import expired
+from verify._internal.budget import expired
 from verify.machine.task import NO_STOP
 
 __all__ = ["Graph", "reachable", "run_passes", "PassRun", "NO_STOP",

@@ -16,7 +16,7 @@ figure, every mistake, cut short or not, brings the weights closer to ``a`` by a
 least ``delta = min_i (2 e y_i x_i . a - e^2 r_i) > 0``. From the zero start the
 machine therefore makes at most ``||a||^2 / delta`` mistakes on *any* stream: the end
 stops may bite, but they never keep it from learning, in any order. (Without stops
-this is the ball of :mod:`verify.machine._ball` with ``a = u/2``; inside the box it is the
+this is the ball of :mod:`verify.machine.theory._ball` with ``a = u/2``; inside the box it is the
 projected perceptron.)
 
 Finding ``a`` is a linear programme (maximise the slack ``t`` in

@@ -6,7 +6,7 @@ until the first move an end stop cuts short, so a stream whose ideal weights lea
 direction ``sign``, the search keeps the ``width`` best states at each depth, every
 mistake of every kept state tried, states with equal scores kept once. Best means:
 most ``sign * w_g`` first, then the largest ``||w - a||^2``, with ``a = u/2`` the
-centre of the Novikoff ball of :mod:`verify.machine._ball` that bounds ``w_g``. That distance
+centre of the Novikoff ball of :mod:`verify.machine.theory._ball` that bounds ``w_g``. That distance
 starts at ``||a||`` and each mistake lowers it by its slack
 ``z_k . u - r_k - 2 z_k . w >= 0``; the extreme point of the ball in direction ``g``
 lies on its boundary, so a stream that wastes least of the ball can get furthest.
@@ -22,7 +22,7 @@ The search only proposes: a stream it returns is replayed with the clipped updat
 (and on the machine) before any claim is made.
 
 >>> import numpy as np
->>> from verify.machine import _clipped
+>>> from verify.machine.theory import _clipped
 >>> Z = np.array([[1, 1], [-1, 0]])
 >>> stream = push_stream(Z, 1, 1, -1, 1, width=4, depth=10)
 >>> run = _clipped.run_passes(Z, Z, -1, 1, np.array(stream), max_passes=1)

@@ -4,17 +4,17 @@ From both sides, in whole increments of the ideal perceptron (the machine until 
 end stop first cuts a move short):
 
 * :func:`proven_reach` bounds every weight with the Novikoff ball of
-  :mod:`verify.machine._ball` (certified; refined weight by weight against the end stops,
+  :mod:`verify.machine.theory._ball` (certified; refined weight by weight against the end stops,
   and a weight whose own ball leaves them by the balls at the mistakes that push it,
-  :mod:`verify.machine._cap`);
+  :mod:`verify.machine.theory._cap`);
 * :func:`pushed_reach` looks for a stream that drives a weight outside the end stops
-  with the beam search of :mod:`verify.machine._push`, aimed at the weights whose ball leaves
+  with the beam search of :mod:`verify.machine.theory._push`, aimed at the weights whose ball leaves
   the most room, each guided by its own ball, in stages of growing width.
 
 Examples
 --------
 Two A-units; every stream keeps ``w_0`` in ``[-1, 1]`` and ``w_1`` in ``[0, 2]``
-(the exact reachable set, from :func:`verify.machine._clipped.reachable`). The balls prove
+(the exact reachable set, from :func:`verify.machine.theory._clipped.reachable`). The balls prove
 a little more room than that; the search pushes ``w_1`` past a stop at 1:
 
 >>> import numpy as np
@@ -34,9 +34,10 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike
-from verify._budget import expired
-from verify.machine import _ball, _cap
-from verify.machine._push import gram_matrix, push_stream
+from verify._internal.budget import expired
+from verify.machine.theory import _ball
+from verify.machine.theory import _cap
+from verify.machine.theory._push import gram_matrix, push_stream
 
 __all__ = ["Proven", "Pushed", "proven_reach", "pushed_reach", "ball_evidence",
            "ball_directions"]

@@ -1,7 +1,7 @@
 """Searches for a stream that reaches an end stop: greedy mistake streams, and Z3's
 bounded model checking of every stream up to a depth.
 
-They serve the end-stop provers (:mod:`verify.machine._endstops`) and, for a true
+They serve the end-stop provers (:mod:`verify.machine.claims._end_stops`) and, for a true
 claim that has no certificate, its re-check (a greedy stream that reaches a stop
 refutes it). Z3 is limited by its own deterministic work count (:data:`Z3_RLIMIT`),
 and by the clock only when the user gives ``timeout_s``.
@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from verify._budget import BUDGET, TIMEOUT, expired, seconds_left
+from verify._internal.budget import BUDGET, TIMEOUT, expired, seconds_left
 
 __all__ = ["greedy_streams", "z3_hit", "Z3_RLIMIT"]
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from markone._internal.exact import fraction_g, int_text
 from markone._internal.progress import search_bar
-from verify._budget import BUDGET, stopped_phrase, to_raise
+from verify._internal.budget import BUDGET, stopped_phrase, to_raise
 
 __all__ = ["largest_time", "fewest_intervals", "round_down", "ratio_float", "scale_of",
            "scaled_estimate", "time_bytes", "listed_times", "positive",

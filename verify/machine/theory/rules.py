@@ -4,7 +4,7 @@ Everything here is in increments of ``eta`` from zero, about one R-unit with its
 input patterns ``X`` and targets ``y``.
 
 **forced** (S-controlled): every figure reinforces towards its target, right or wrong,
-so each weight is a clipped walk driven by the stream alone. :mod:`verify.machine._forced`
+so each weight is a clipped walk driven by the stream alone. :mod:`verify.machine.theory._forced`
 bounds every weight at the start of every pass, for every stream of whole passes (each
 figure once a pass, a new order each pass allowed), with and without end stops, and
 decides any one order repeated every pass exactly (closed form without stops; with
@@ -32,7 +32,7 @@ shown again and again as a mistake: the end stops are reached with positive
 probability, on every order); and every move rounds as the error-correction rule's
 (then Novikoff on the raw patterns: some rounding learns on every order). Whether the
 machine learns *with probability 1* is decided only on small tasks, for the given order
-(:mod:`verify.machine._gamma_chain`: an exact search of the finite chain of weights). When every move is a whole number
+(:mod:`verify.machine.theory._gamma_chain`: an exact search of the finite chain of weights). When every move is a whole number
 of steps (``eta k`` a multiple of ``d`` for every figure, ``d`` a power of two) nothing
 is rounded and the real-valued analysis holds.
 
@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike
-from verify.machine._forced import every_stream, fixed_order
+from verify.machine.theory._forced import every_stream, fixed_order
 from verify.machine.task import Units
 
 __all__ = ["forced_verdict", "gamma_verdict", "gamma_steps_verdict",
@@ -73,7 +73,7 @@ def forced_verdict(X: ArrayLike, y: ArrayLike, weight_range: tuple | None = None
                    eta: float = 1, machine_passes: int | None = None
                    ) -> dict[str, Any]:
     """The forced rule on streams of whole passes, with or without end stops
-    (:mod:`verify.machine._forced`).
+    (:mod:`verify.machine.theory._forced`).
 
     Parameters
     ----------
@@ -137,7 +137,7 @@ def _forced_learns(es, runs, names, stops, floats_exact):
         return dict(learns=True, passes=es["clean_from"] + 1,
                     why=f"from pass {es['clean_from'] + 1} on it answers every figure "
                     f"right in every pass, on every stream of whole passes{stops} (the "
-                    "start-of-pass bounds of verify.machine._forced)")
+                    "start-of-pass bounds of verify.machine.theory._forced)")
     if never and floats_exact:
         o, r = never[0]
         return dict(learns=False, stream=o,

@@ -1,0 +1,24 @@
+"""verify's own helpers, shared by its modules and by no other package.
+
+Modules
+-------
+``basis``
+    the separability LP's own basis solved exactly (FLINT): a vertex or duals.
+``budget``
+    work budgets, timeouts and the words of a stopped search.
+``cuts``
+    the cutting-plane LP of :mod:`verify.separability`.
+``exact``
+    floats taken as the exact numbers they are: exact dot products, error bounds.
+``leastsq``
+    Gordan certificates from least-squares weights.
+``memory``
+    the memory a computation will need, estimated before it allocates.
+``wolfe_exact``
+    Wolfe's minimum-norm-point algorithm in rationals.
+
+No other package imports them (``tests/design/test_import_graph.py``): what
+``sims`` needs of ``verify`` is public.
+"""
+
+__all__: list[str] = []
