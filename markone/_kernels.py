@@ -83,13 +83,12 @@ FASTMATH = {"reassoc", "contract"}
 UNDERFLOW_ZONE = 2.0**-969
 
 
-def pass_kernel(fn, presented, rows, at_most=None):
+def pass_kernel(fn, presented, rows, allowance=None):
     """The kernel ``fn`` (:func:`epoch_last_xy` or :func:`epoch_general`) to run a pass
     of ``rows`` presentations after ``presented`` ones: ``fn`` itself (plain Python)
-    while ``presented + rows <= PLAIN_PRESENTATIONS``, or for every pass of a run
-    that makes ``at_most`` presentations in all, at most :data:`PLAIN_RUN` (the
-    demo's 100 passes over 100 flowers: plain, they take some 50 ms, less than numba's
-    import alone); else its compiled dispatcher.
+    while ``presented + rows`` is at most ``allowance`` (by default
+    :data:`PLAIN_RUN`; the one-example steps of ``learn_one`` pass
+    :data:`PLAIN_PRESENTATIONS`), else its compiled dispatcher.
 
     The choice depends on the work alone, never on time or on what is compiled
     already, so the same input takes the same path. On data whose dot products are
@@ -99,19 +98,24 @@ def pass_kernel(fn, presented, rows, at_most=None):
 
     >>> pass_kernel(epoch_last_xy, 0, 4) is epoch_last_xy
     True
-    >>> pass_kernel(epoch_last_xy, 8_000, 100, at_most=PLAIN_RUN) is epoch_last_xy
+    >>> pass_kernel(epoch_last_xy, PLAIN_RUN - 100, 100) is epoch_last_xy
     True
     """
-    if presented + rows <= PLAIN_PRESENTATIONS or (
-            at_most is not None and at_most <= PLAIN_RUN):
+    if presented + rows <= (PLAIN_RUN if allowance is None else allowance):
         return fn
     return compiled(fn)
 
 
-#: A run of at most this many presentations in all (passes times rows) runs plain
-#: from its first pass to its last (:func:`pass_kernel`): at about 5 microseconds a
-#: presentation, under 0.1 s, less than importing numba, let alone compiling a pass.
-PLAIN_RUN = 2**14
+#: A run's passes run plain while its presentations, the coming pass included, number
+#: at most this many (:func:`pass_kernel`); later passes run compiled. The rule rents
+#: before it buys: a plain presentation costs about 3 µs (dense rows of up to a few
+#: hundred features; 7 µs a CSR row), so the allowance is some 0.8 s of plain work,
+#: about what loading numba and a cached pass costs (1 s) and less than compiling the
+#: pass after a fresh install (2 s). A run past it has paid at most that before it
+#: compiles, so its first run costs at most (0.8 + 2) / (0.8 + 1) = 1.6 times a
+#: run with the pass in numba's cache; a run within it never imports numba.
+#: Measured in docs/start-up.md ("The constants").
+PLAIN_RUN = 2**18
 
 
 @kernel()
@@ -412,7 +416,7 @@ def _compiled_row_operations(numba):
     def dense(X):
         return isinstance(X, numba.types.Array)
 
-    @overload(row_dot, jit_options={"fastmath": FASTMATH}, inline="always")
+    @overload(row_dot, jit_options={"fastmath": FASTMATH})
     def _row_dot(X, i, w):
         if dense(X):
             def dense_dot(X, i, w):
@@ -427,7 +431,7 @@ def _compiled_row_operations(numba):
             return _csr_dot(X[0], X[1], X[2], i, w)
         return sparse_dot
 
-    @overload(row_axpy, jit_options={"fastmath": FASTMATH}, inline="always")
+    @overload(row_axpy, jit_options={"fastmath": FASTMATH})
     def _row_axpy(X, i, a, w):
         if dense(X):
             def dense_axpy(X, i, a, w):
@@ -440,7 +444,7 @@ def _compiled_row_operations(numba):
             _csr_axpy(X[0], X[1], X[2], i, a, w)
         return sparse_axpy
 
-    @overload(row_nonzero, inline="always")
+    @overload(row_nonzero)
     def _row_nonzero(X, i):
         if dense(X):
             def dense_nonzero(X, i):
@@ -451,7 +455,7 @@ def _compiled_row_operations(numba):
             return _any_nonzero(X[0][X[2][i]:X[2][i + 1]])
         return sparse_nonzero
 
-    @overload(row_prefetch, inline="always")
+    @overload(row_prefetch)
     def _row_prefetch(X, idx, t):
         if dense(X):
             def dense_prefetch(X, idx, t):
@@ -467,7 +471,7 @@ def _compiled_row_operations(numba):
             pass
         return sparse_prefetch
 
-    @overload(row_underflows, inline="always")
+    @overload(row_underflows)
     def _row_underflows(X, i, w, c):
         if dense(X):
             def dense_underflows(X, i, w, c):
@@ -478,7 +482,7 @@ def _compiled_row_operations(numba):
             return _csr_underflows(X[0], X[1], X[2], i, w, c)
         return sparse_underflows
 
-    @overload(row_update, inline="always")
+    @overload(row_update)
     def _row_update(X, i, a, step, w, acc):
         if dense(X):
             def dense_update(X, i, a, step, w, acc):
@@ -500,7 +504,10 @@ def _compiled_row_operations(numba):
 
 def _presentations(in_order):
     """The loop of :func:`epoch_last_xy` from position ``t`` on, as a kernel that
-    compiled code inlines: over the rows ``idx`` lists (``in_order=False``), or over
+    compiled code calls (numba compiles it, and the row operations it calls, as
+    functions of their own, which LLVM may inline: inlining them into numba's IR
+    instead, ``inline="always"``, made the pass take 5.4 s to compile, not 1.7 s,
+    and ran no faster; issue 38): over the rows ``idx`` lists (``in_order=False``), or over
     the rows in order while ``idx`` lists them so (``in_order=True``: row ``t`` at
     position ``t``; it stops at the first position that lists another row).
 
@@ -549,7 +556,7 @@ def _presentations(in_order):
 
     presentations.__qualname__ = presentations.__name__ = \
         "rows_in_order" if in_order else "listed_rows"
-    return kernel(fastmath=FASTMATH, inline="always")(presentations)
+    return kernel(fastmath=FASTMATH)(presentations)
 
 
 _rows_in_order = _presentations(in_order=True)
@@ -557,7 +564,7 @@ _listed_rows = _presentations(in_order=False)
 
 
 # Compiled without numba's reference counts (``_nrt=False``): the pass allocates
-# nothing, and the counts of the arrays its inlined loops receive, atomic operations
+# nothing, and the counts of the arrays its loops receive, atomic operations
 # in the listed loop's every presentation, made a shuffled pass 1.3x slower.
 @kernel(fastmath=FASTMATH, _nrt=False)
 def epoch_last_xy(X, y, c, idx, eta, w, status):

@@ -45,7 +45,6 @@ XOR is not linearly separable, but the degree-2 polynomial kernel separates it:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from scipy.spatial.distance import cdist
 
 import numbers
@@ -54,7 +53,8 @@ from typing import Any
 
 from sklearn.utils.validation import check_is_fitted
 
-from markone._kernels import linear_scores
+from markone._kernels import linear_scores, pass_kernel
+from markone._internal.jit import kernel as compiled_kernel, plain_form, uncompiled
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, Interval, PositiveReal, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
@@ -124,7 +124,7 @@ def _dots(A, B):
     return K.toarray() if is_sparse(K) else np.ascontiguousarray(K)
 
 
-@njit(cache=True, nogil=True)
+@compiled_kernel()
 def _dual_epoch(G, y, idx, alpha, f):
     """One pass over ``idx``: a mistake on ``i`` when ``y[i] f[i] <= 0``; then
     ``alpha[i] += 1`` and every score moves by ``y[i] G[i, :]``. Returns the mistakes.
@@ -140,6 +140,19 @@ def _dual_epoch(G, y, idx, alpha, f):
             yi = y[i]
             for j in range(n):
                 f[j] += yi * G[i, j]
+            mistakes += 1
+    return mistakes
+
+
+@plain_form(_dual_epoch)
+def _dual_epoch_plain(G, y, idx, alpha, f):
+    # the same products and sums as the loop, each score's update one numpy row
+    # operation (elementwise: the same IEEE results bit for bit)
+    mistakes = 0
+    for i in idx.tolist():
+        if y[i] * f[i] <= 0:
+            alpha[i] += 1
+            f += y[i] * G[i]
             mistakes += 1
     return mistakes
 
@@ -239,11 +252,17 @@ class KernelPerceptron(OnlineClassifier):
         X = data.floats
         G = self._checked_gram(X)
         self._data = (X, codes, np.zeros(X.shape[0], dtype=np.int64))
-        return G, codes.astype(np.float64), self._data[2], self._scores(X)
+        presented = np.zeros(1, dtype=np.int64)   # so far in this fit: picks the path
+        return G, codes.astype(np.float64), self._data[2], self._scores(X), presented
 
     def _pass(self, data, idx):
-        G, yf, alpha, f = data
-        return int(_dual_epoch(G, yf, idx, alpha, f))
+        """One pass of the dual rule, plain or compiled as
+        :func:`markone._kernels.pass_kernel` chooses from the presentations of this
+        fit (or partial_fit) so far and coming: the same result bit for bit."""
+        G, yf, alpha, f, presented = data
+        epoch = pass_kernel(_dual_epoch, int(presented[0]), idx.shape[0])
+        presented[0] += idx.shape[0]
+        return int(uncompiled(epoch)(G, yf, idx, alpha, f))
 
     def _end_partial_fit(self):
         self._store(*self._data, keep_all=False)  # only the examples it erred on

@@ -73,8 +73,8 @@ from markone._internal.checks import (
 )
 from markone._internal.data import Dataset
 from markone._internal.exact import to_fraction
-from markone._internal.jit import compiled, kernel
-from markone._kernels import kernel_rows, linear_scores, row_dot, row_update
+from markone._internal.jit import PLAIN_PRESENTATIONS, kernel
+from markone._kernels import kernel_rows, linear_scores, pass_kernel, row_dot, row_update
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
@@ -124,6 +124,11 @@ def _argmax_epoch(X, cls, idx, eta, W, acc, T):
             mistakes += 1
         T[0] = step
     return mistakes
+
+
+#: The plain argmax pass, with numpy's overflow warnings off as the compiled pass has
+#: them (an overflowing score is inf either way).
+_quiet_argmax = np.errstate(over="ignore", invalid="ignore")(_argmax_epoch)
 
 
 def kesler_expand(X: ArrayLike, y: ArrayLike, n_classes: int,
@@ -364,7 +369,8 @@ class MulticlassPerceptron(OnlineClassifier):
         Xa, cls = data
         if self.strategy == "argmax":
             T = self._T[:1].copy()
-            m = self._epoch()(kernel_rows(Xa), cls, idx, self._eta, self._W, self._acc, T)
+            m = self._epoch(idx.shape[0])(kernel_rows(Xa), cls, idx, self._eta, self._W,
+                                          self._acc, T)
             self._T[:] = T[0]
             return int(m)
         mistakes = 0
@@ -374,10 +380,18 @@ class MulticlassPerceptron(OnlineClassifier):
             mistakes += self._ovr_step(xa, self._targets[cls[i]])
         return mistakes
 
-    def _epoch(self):
-        """The argmax pass: compiled (float64), or the same Python function run on
-        Fractions (exact: every score and tie exact, numpy's object arithmetic)."""
-        return _argmax_epoch if self._exact else compiled(_argmax_epoch)
+    def _epoch(self, rows, allowance=None):
+        """The argmax pass over ``rows`` rows: the Python function run on Fractions
+        (exact: every score and tie exact, numpy's object arithmetic), or on float64
+        rows, plain or compiled as :func:`markone._kernels.pass_kernel` chooses from
+        the work (a presentation scores every class: ``K`` units) done so far and
+        coming, within ``allowance`` (default :data:`~markone._kernels.PLAIN_RUN`).
+        The plain and compiled passes agree bit for bit on exact data (integers)."""
+        if self._exact:
+            return _argmax_epoch
+        K = self._W.shape[0]
+        epoch = pass_kernel(_argmax_epoch, int(self._T[0]) * K, rows * K, allowance)
+        return _quiet_argmax if epoch is _argmax_epoch else epoch
 
     def _ovr_step(self, xa, targets):
         self._T += 1
@@ -397,7 +411,8 @@ class MulticlassPerceptron(OnlineClassifier):
         if self.strategy == "ovr":
             return self._ovr_step(xa, self._targets[code])
         T = self._T[:1].copy()
-        m = self._epoch()(xa[None], np.array([code]), _ONE, self._eta, self._W, self._acc, T)
+        m = self._epoch(1, PLAIN_PRESENTATIONS)(xa[None], np.array([code]), _ONE, self._eta,
+                                               self._W, self._acc, T)
         self._T[:] = T[0]
         return int(m)
 

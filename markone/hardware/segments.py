@@ -314,6 +314,15 @@ def _new_work(n_s, n_r, n_a):
 
 
 @kernel()
+def _copy(src, dst):
+    """``dst[:] = src`` for 1-D arrays of one size, as a loop: numba's slice
+    assignment checks the shapes and compiles the message of a mismatch, which took
+    the fleet's first compile some 3 s of 13 (issue 38)."""
+    for k in range(src.size):
+        dst[k] = src[k]
+
+
+@kernel()
 def _motor_phase(weights, own_ptr, own_idx, target, ph, rule, work, n_rows, t_logic):
     """Plan the moves of the ``n_rows`` reinforced rows (targets ``target``, A-units
     as :func:`_unmark` reads them); returns ``(end of the trial, motor seconds)``, as
@@ -370,8 +379,8 @@ def run_segment(order: np.ndarray, pos: int, horizon: float, machine: Machine,
             _unmark(own_ptr, figures.own_idx, work, n_rows)
             break
         t0 = machine.clock[0]
-        machine.level[:] = work.level
-        machine.light[:] = x
+        _copy(work.level, machine.level)
+        _copy(x, machine.light)
         machine.clock[0], machine.clock[1] = end, t_settled
         label = figures.labels[i]
         wrong, decoded, n_blocked = False, label, 0
@@ -390,8 +399,9 @@ def run_segment(order: np.ndarray, pos: int, horizon: float, machine: Machine,
             ints[q, 0], ints[q, 1], ints[q, 2], ints[q, 3] = (wrong, decoded == label,
                                                               n_blocked, n_rows)
             log_rows[q, :] = False
-            log_rows[q, work.rows[:n_rows]] = True
-            log.scores[q, :] = work.scores
+            for m in range(n_rows):
+                log_rows[q, work.rows[m]] = True
+            _copy(work.scores, log.scores[q])
             log.chg_ptr[q + 1] = n_chg
         k += 1
         q += 1
@@ -582,8 +592,9 @@ def _own(pat_ptr, pat_idx, mask, own_ptr, own_idx):
         first, last = pat_ptr[i], pat_ptr[i + 1]
         for r in range(n_r):
             if every:
-                own_idx[n:n + last - first] = pat_idx[first:last]
-                n += last - first
+                for p in range(first, last):
+                    own_idx[n] = pat_idx[p]
+                    n += 1
             else:
                 for p in range(first, last):
                     if mask[r, pat_idx[p]]:

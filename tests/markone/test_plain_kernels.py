@@ -34,12 +34,13 @@ from _paths import ROOT
 
 
 def test_pass_kernel_depends_on_the_work_only():
-    limit = jit.PLAIN_PRESENTATIONS
     for fn in (_kernels.epoch_last_xy, _kernels.epoch_general):
-        assert _kernels.pass_kernel(fn, 0, limit) is fn
-        assert _kernels.pass_kernel(fn, limit - 10, 10) is fn
-        assert _kernels.pass_kernel(fn, limit - 10, 11) is jit.compiled(fn)
-        assert _kernels.pass_kernel(fn, 0, limit + 1) is jit.compiled(fn)
+        for limit, allowance in ((_kernels.PLAIN_RUN, None),
+                                 (jit.PLAIN_PRESENTATIONS, jit.PLAIN_PRESENTATIONS)):
+            assert _kernels.pass_kernel(fn, 0, limit, allowance) is fn
+            assert _kernels.pass_kernel(fn, limit - 10, 10, allowance) is fn
+            assert _kernels.pass_kernel(fn, limit - 10, 11, allowance) is jit.compiled(fn)
+            assert _kernels.pass_kernel(fn, 0, limit + 1, allowance) is jit.compiled(fn)
 
 
 @pytest.fixture
@@ -54,8 +55,8 @@ def passes(monkeypatch):
 
     real = _kernels.pass_kernel
 
-    def recording(fn, presented, rows, at_most=None):
-        chosen = real(fn, presented, rows, at_most)
+    def recording(fn, presented, rows, allowance=None):
+        chosen = real(fn, presented, rows, allowance)
         if chosen is fn:
             taken.append("plain")
         return chosen
@@ -66,29 +67,37 @@ def passes(monkeypatch):
 
 
 @pytest.mark.parametrize("variant", ["last", "averaged"])
-def test_small_runs_plain_and_big_runs_compiled(passes, variant):
+def test_small_runs_plain_and_big_runs_compiled(passes, variant, monkeypatch):
     X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [-1, -1, -1, 1]
     res = markone.train(X, y, variant=variant)
     assert passes == ["plain"] * res.epochs
     passes.clear()
-    n = jit.PLAIN_PRESENTATIONS // 2 + 1      # one plain pass, then compiled ones
+    limit = 2**12   # the rule at a smaller allowance: the same rule, cheaper to run
+    monkeypatch.setattr(_kernels, "PLAIN_RUN", limit)
+    n = limit // 3 + 1      # two plain passes, then compiled ones
     rng = np.random.default_rng(0)
     Xb = rng.integers(-3, 4, (n, 3)).astype(float)
     yb = rng.choice([-1, 1], n)
-    epochs = _kernels.PLAIN_RUN // n + 1      # a run that may make more than PLAIN_RUN
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = markone.train(Xb, yb, max_epochs=epochs, variant=variant)
-    assert res.epochs == epochs and passes == ["plain"] + ["compiled"] * (epochs - 1)
+        res = markone.train(Xb, yb, max_epochs=5, variant=variant)
+    assert res.epochs == 5 and passes == ["plain"] * 2 + ["compiled"] * 3
     passes.clear()
-    with warnings.catch_warnings():   # at most PLAIN_RUN in all: plain to the end
-        warnings.simplefilter("ignore")
-        res = markone.train(Xb, yb, max_epochs=epochs - 1, variant=variant)
-    assert res.epochs == epochs - 1 and passes == ["plain"] * (epochs - 1)
-    passes.clear()
-    markone.train(np.ones((jit.PLAIN_PRESENTATIONS + 1, 2)), np.ones(jit.PLAIN_PRESENTATIONS + 1),
-                  variant=variant)
+    markone.train(np.ones((limit + 1, 2)), np.ones(limit + 1), variant=variant)
     assert passes[0] == "compiled"   # a first pass past the limit is compiled at once
+
+
+def test_a_run_that_plain_work_finishes_sooner_than_loading_numba_stays_plain(passes):
+    # 4 passes over 30,000 rows (the start-up benchmark's dense train, issue 38):
+    # some 0.4 s plain, less than importing numba and loading a cached pass
+    rng = np.random.default_rng(2)
+    n = 30_000
+    X = rng.integers(-3, 4, (n, 3)).astype(float)
+    y = rng.choice([-1, 1], n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = markone.train(X, y, max_epochs=4)
+    assert res.epochs == 4 and passes == ["plain"] * 4
 
 
 @contextlib.contextmanager
@@ -164,7 +173,8 @@ def test_plain_and_compiled_agree_on_exact_integer_runs_hypo(problem, variant):
     assert _outcome("plain", X, y, **kw) == _outcome("compiled", X, y, **kw)
 
 
-def test_a_run_that_switches_paths_equals_an_all_compiled_run():
+def test_a_run_that_switches_paths_equals_an_all_compiled_run(monkeypatch):
+    monkeypatch.setattr(_kernels, "PLAIN_RUN", 2**14)   # the switch, sooner
     rng = np.random.default_rng(1)
     n = jit.PLAIN_PRESENTATIONS // 3
     X = rng.integers(-4, 5, (n, 4)) / 4
@@ -273,3 +283,70 @@ def test_compiled_steps_equal_the_compiled_pass_bit_for_bit(d):
     for x, t in zip(np.asfortranarray(X), y):     # strided rows
         assert step(x, t, 1.0, 1.0, w_steps, status) == 0
     assert status[2] == m > 0 and w_steps.tobytes() == w_pass.tobytes()
+
+
+def _spy_compiled(monkeypatch, module):
+    """Record each kernel ``module`` asks :func:`~markone._internal.jit.compiled`
+    for (through :func:`markone._kernels.pass_kernel`), and hand back the real one."""
+    asked = []
+    real = _kernels.compiled
+
+    def spy(fn):
+        asked.append(fn.__name__)
+        return real(fn)
+
+    monkeypatch.setattr(_kernels, "compiled", spy)
+    return asked
+
+
+def test_a_small_multiclass_fit_runs_plain_and_a_big_one_compiled(monkeypatch):
+    # issue 38: the argmax pass was compiled whatever the size of the fit
+    from markone import MulticlassPerceptron
+
+    asked = _spy_compiled(monkeypatch, _kernels)
+    rng = np.random.default_rng(5)
+    X = rng.integers(-3, 4, (300, 4)).astype(float)
+    y = rng.integers(0, 3, 300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = MulticlassPerceptron(max_epochs=5).fit(X, y)
+        assert asked == []
+        monkeypatch.setattr(_kernels, "PLAIN_RUN", 3 * 300 * 2)   # 2 passes plain
+        switching = MulticlassPerceptron(max_epochs=5).fit(X, y)
+    assert asked == ["_argmax_epoch"] * 3
+    assert plain.w_.tobytes() == switching.w_.tobytes()   # integers: exact sums
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 40), st.integers(0, 2**32 - 1))
+def test_the_dual_pass_is_the_same_plain_and_compiled_hypo(n, seed):
+    # elementwise updates: the same IEEE results bit for bit, on any floats
+    from markone.kernel import _dual_epoch
+
+    rng = np.random.default_rng(seed)
+    G = rng.standard_normal((n, n))
+    y = rng.choice([-1.0, 1.0], n)
+    idx = np.r_[rng.permutation(n), rng.permutation(n)]
+    f0, runs = rng.standard_normal(n) * rng.integers(0, 2, n), []
+    for fn in (jit.uncompiled(_dual_epoch), jit.compiled(_dual_epoch)):
+        alpha, f = np.zeros(n, dtype=np.int64), f0.copy()
+        runs.append((fn(G, y, idx, alpha, f), alpha.tolist(), f.tobytes()))
+    assert runs[0] == runs[1]
+
+
+def test_a_small_kernel_fit_runs_plain(monkeypatch):
+    # issue 38: the kernel perceptron's dual pass was compiled whatever the size
+    from markone import KernelPerceptron
+
+    asked = _spy_compiled(monkeypatch, _kernels)
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((200, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plain = KernelPerceptron(kernel="rbf", max_epochs=20).fit(X, y)
+        assert asked == []
+        monkeypatch.setattr(_kernels, "PLAIN_RUN", 0)
+        compiled = KernelPerceptron(kernel="rbf", max_epochs=20).fit(X, y)
+    assert asked and set(asked) == {"_dual_epoch"}
+    assert plain.decision_function(X).tobytes() == compiled.decision_function(X).tobytes()
