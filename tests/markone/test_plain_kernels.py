@@ -285,17 +285,12 @@ def test_compiled_steps_equal_the_compiled_pass_bit_for_bit(d):
     assert status[2] == m > 0 and w_steps.tobytes() == w_pass.tobytes()
 
 
-def _spy_compiled(monkeypatch, module):
-    """Record each kernel ``module`` asks :func:`~markone._internal.jit.compiled`
-    for (through :func:`markone._kernels.pass_kernel`), and hand back the real one."""
-    asked = []
-    real = _kernels.compiled
-
-    def spy(fn):
-        asked.append(fn.__name__)
-        return real(fn)
-
-    monkeypatch.setattr(_kernels, "compiled", spy)
+def _spy_compiled(monkeypatch):
+    """The kernels then asked of :func:`markone._kernels.compiled` (by
+    :func:`markone._kernels.pass_kernel`), by name; the real one is handed back."""
+    asked, real = [], _kernels.compiled
+    monkeypatch.setattr(_kernels, "compiled",
+                        lambda fn: (asked.append(fn.__name__), real(fn))[1])
     return asked
 
 
@@ -303,7 +298,7 @@ def test_a_small_multiclass_fit_runs_plain_and_a_big_one_compiled(monkeypatch):
     # issue 38: the argmax pass was compiled whatever the size of the fit
     from markone import MulticlassPerceptron
 
-    asked = _spy_compiled(monkeypatch, _kernels)
+    asked = _spy_compiled(monkeypatch)
     rng = np.random.default_rng(5)
     X = rng.integers(-3, 4, (300, 4)).astype(float)
     y = rng.integers(0, 3, 300)
@@ -338,7 +333,7 @@ def test_a_small_kernel_fit_runs_plain(monkeypatch):
     # issue 38: the kernel perceptron's dual pass was compiled whatever the size
     from markone import KernelPerceptron
 
-    asked = _spy_compiled(monkeypatch, _kernels)
+    asked = _spy_compiled(monkeypatch)
     rng = np.random.default_rng(6)
     X = rng.standard_normal((200, 3))
     y = np.where(X[:, 0] > 0, 1, -1)
