@@ -1,14 +1,18 @@
-"""The peer table in docs/peer-table.md is what the script computes today: every
-failure's cause reproduced by the checker (none unexplained), no hand edits."""
+"""The peer pages (docs/peer-table.md, docs/peer-differences.md) are what the script
+renders from its record (docs/figures/peer_results.json), and, marked slow, the
+record is what the peers answer today: every failure's cause reproduced by the
+checker or said to be unexplained, no hand edits."""
 
 import importlib.util
-import shutil
-from pathlib import Path
+import json
+import sys
+from fractions import Fraction
 
 import pytest
 from _paths import ROOT
 
 SCRIPT = ROOT / "docs" / "figures" / "make_peer_table.py"
+RECORD = ROOT / "docs" / "figures" / "peer_results.json"
 
 
 def _script():
@@ -18,22 +22,130 @@ def _script():
     return module
 
 
-@pytest.mark.slow
-def test_peer_table_is_current_and_explained():
-    pytest.importorskip("river")
-    pytest.importorskip("mlxtend")
-    if shutil.which("node") is None or not (shutil.which("cc") or shutil.which("gcc")):
-        pytest.skip("the Node and C examples need node and a C compiler on the PATH")
+def _adapters():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import peer_adapters
+
+    return peer_adapters
+
+
+def test_peer_pages_are_rendered_from_the_record():
+    script, record = _script(), json.loads(RECORD.read_text())
+    assert (ROOT / "docs" / "peer-table.md").read_text() == script.render_table(record)
+    assert (ROOT / "docs" / "peer-differences.md").read_text() == \
+        script.render_differences(record)
+
+
+def test_record_covers_six_third_party_peers_with_their_differences():
+    record = json.loads(RECORD.read_text())
+    names = [p["name"] for p in record["peers"]]
+    assert names == [p.name for p in _adapters().PEERS]
+    third_party = [n for n in names if "example" not in n]
+    assert len(third_party) >= 6 and "wink-perceptron" in third_party
+    for peer in record["peers"]:
+        failed = {c["id"] for c in peer["cases"] if c["status"] == "fail"}
+        # one difference per failed case, each cut down to a stream no longer than
+        # the case's, with the code that reproduces it through the peer's API
+        assert {d["case"] for d in peer["differences"]} == failed, peer["name"]
+        for d in peer["differences"]:
+            assert d["problem"]["order"] and d["expected"] and d["got"]
+            assert d["snippet"] or "example" in peer["name"]
+
+
+def test_every_failure_is_explained_by_the_checker_or_a_replay_of_the_peer():
+    record = json.loads(RECORD.read_text())
+    assert _script().unexplained(record) == []
+
+
+def test_hinge_replay_updates_a_correct_example_scoring_below_one():
+    adapters = _adapters()
+    [probe] = [p for p in adapters.PROBES if p["id"] == "probe-fractional-score"]
+    # w = (1/2, 1/4, 1), then (1/4, 3/4, 0); the third presentation scores 5/16:
+    # correct for the rule (2 mistakes), below 1 for the hinge (w = (3/4, 1, 1), 3)
+    out = adapters.hinge_replay(probe["problem"])
+    assert out == {"w": [Fraction(3, 4), Fraction(1), Fraction(1)], "mistakes": 3}
+    assert adapters.explain_vw(probe["problem"], {"w": [0.75, 1.0, 1.0], "mistakes": 3})
+    assert adapters.explain_vw(probe["problem"], {"w": [0.25, 0.75, 0.0],
+                                                  "mistakes": 2}) is None
+
+
+def test_wink_replay_is_the_rule_with_its_quirks_off_and_its_own_with_them():
+    from verify.conformance.replay import binary_run, variant_answer
+
+    adapters = _adapters()
+    problem = {"task": "binary", "variant": "averaged", "intercept": True,
+               "X": [[2.0, 1.0], [-1.0, 2.0], [1.0, -2.0], [-2.0, -1.0], [1.0, 1.0]],
+               "y": [1, 1, -1, -1, -1], "order": [0, 1, 2, 3, 4] * 3}
+    rule = variant_answer(binary_run(problem), problem)["w"]
+    assert adapters.wink_replay(problem, tuple(adapters.WINK_QUIRKS))["w"] == rule
+    # two presentations, by hand: the first update moves only pos (w_pos = (2, 1),
+    # b_pos = 1); then pos scores 1 > nothing and is wrong: pos -= x, neg += x. The
+    # averages are over the weights before each update: pos (1, 1/2, 1/2), neg 0
+    small = dict(problem, X=[[2.0, 1.0], [1.0, -2.0]], y=[1, -1], order=[0, 1])
+    assert adapters.wink_replay(small)["w"] == [Fraction(1, 2), Fraction(1, 4),
+                                                Fraction(1, 4)]
+    assert "averages the weights held before" in adapters.explain_wink(
+        small, {"w": [0.5, 0.25, 0.25]})
+
+
+def test_subproblem_keeps_the_rows_presented_in_order():
     script = _script()
-    results = script.run_peers()
-    assert script.unexplained(results) == []
-    # scikit-learn's Perceptron is the textbook rule on every binary case floats can pass
-    sk = {r.id: r.status for r in results["sklearn Perceptron"]}
-    assert sk["zero-score-orthonormal"] == sk["worst-order-greedy"] == "pass"
-    assert sk["exact-rational-tie"] == "n/a"           # outside the float64 profile
-    [multi] = [r for r in results["sklearn Perceptron"] if r.id == "multiclass-argmax-ties"]
-    assert multi.diagnosis[0].startswith("one-vs-rest: one binary perceptron per class")
-    # the Node and C examples pass every case their float64 profile keeps
-    for name in ("Node example", "C example"):
-        assert {r.status for r in results[name]} == {"pass", "n/a"}, name
-    assert (ROOT / "docs" / "peer-table.md").read_text() == script.render(results)
+    problem = {"X": [[1.0], [2.0], [3.0]], "X_exact": [["1"], ["2"], ["3"]],
+               "y": [1, -1, 1], "order": [2, 0, 2], "intercept": False}
+    small = script.subproblem(problem, [2, 2, 1])
+    assert small["X"] == [[3.0], [2.0]] and small["X_exact"] == [["3"], ["2"]]
+    assert small["y"] == [1, -1] and small["order"] == [0, 0, 1]
+
+
+def _case(script, problem):
+    """A case of the suite's shape asking ``problem``, the rule's answer expected."""
+    from verify.conformance.protocol import rule_text
+
+    problem = dict(problem, rule=rule_text(problem["task"], problem["variant"]))
+    return script.reference({"id": "t", "property": "p", "task": problem["task"],
+                             "variant": problem["variant"], "float64_can_pass": True,
+                             "tolerance": 0}, problem)
+
+
+def test_shrink_cuts_a_failure_down_and_keeps_its_cause():
+    from verify.conformance import FULL, adapter_for, run_case
+
+    script = _script()
+    case = _case(script, {"task": "binary", "variant": "last", "intercept": True,
+                          "X": [[3.0], [1.0], [-2.0]], "y": [1, -1, -1],
+                          "order": [0, 1, 2, 0, 1, 2]})
+
+    def strict(problem):          # updates only on y w.x < 0: never, from zero
+        d = len(problem["X"][0]) + problem["intercept"]
+        return {"w": [0] * d, "mistakes": 0}
+
+    adapter = adapter_for(strict)
+    cause = run_case(case, adapter).diagnosis[0]
+    assert cause.startswith("the strict rule")
+    small, result = script.shrink(case, adapter, FULL, cause)
+    assert len(small["problem"]["order"]) == 1 and len(small["problem"]["X"]) == 1
+    assert result.status == "fail" and cause in result.diagnosis
+    step = script.first_step(small, adapter, FULL)
+    assert step.startswith("first divergent step: presentation 1 of 1")
+
+
+def _run_snippet(code):
+    namespace = {}
+    exec(compile(code, "<snippet>", "exec"), namespace)     # noqa: S102 - our own code
+
+
+@pytest.mark.slow
+def test_peer_record_is_what_the_peers_answer(capsys):
+    adapters = _adapters()
+    lacking = adapters.missing()
+    if lacking:
+        pytest.skip("the peers need: " + "; ".join(lacking))
+    script = _script()
+    record = script.run_peers()
+    assert record == json.loads(RECORD.read_text())
+    # the Python snippets print what the adapters read (the upstream reports run)
+    for peer in record["peers"]:
+        for d in peer["differences"]:
+            if d["snippet"] and not d["snippet"].startswith("const"):
+                _run_snippet(d["snippet"])
+                assert capsys.readouterr().out.strip()
