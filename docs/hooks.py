@@ -4,7 +4,7 @@
   :func:`markone.cli.build_parser`, every time the site is built, so it cannot drift
   from the code: :func:`render_cli` writes it and the MkDocs hook :func:`on_files` adds
   it to the site. ``python docs/hooks.py`` prints the page.
-* Every cited source key (``[Navy1960]``, see ``markone._sources``) becomes a link to
+* Every cited source key (``[Navy1960]``, see ``markone._internal.sources``) becomes a link to
   its entry on the sources page (:func:`on_page_markdown`, :func:`link_source_keys`).
 * :class:`MarkoneDocstrings` is a small Griffe extension for the API reference
   (:func:`clean_docstring`): the docstrings are numpydoc with reST touches (Sphinx
@@ -134,7 +134,7 @@ def on_page_markdown(markdown, page, **kwargs):
     return link_source_keys(markdown, target)
 
 
-#: The page of the bibliography (``markone._sources``), relative to ``docs/``.
+#: The page of the bibliography (``markone._internal.sources``), relative to ``docs/``.
 SOURCES_PAGE = "history-sources.md"
 
 _CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$|`[^`\n]*`", re.M | re.S)
@@ -146,7 +146,7 @@ def link_source_keys(markdown, target=SOURCES_PAGE):
     >>> link_source_keys("Shown [Navy1960, caption]; run `[Navy1960]`.")
     'Shown [[Navy1960](history-sources.md#Navy1960), caption]; run `[Navy1960]`.'
     """
-    from markone._sources import link_citations
+    from markone._internal.sources import link_citations
 
     def link(text):
         return link_citations(text, lambda key: f"[{key}]({target}#{key})")

@@ -26,6 +26,8 @@ Modules, one concern each:
 - :mod:`~markone._internal.parallel`: the process/Dask executor for sweeps and fleets.
 - :mod:`~markone._internal.html`: rich notebook display of results.
 - :mod:`~markone._internal.checks`: shared result checks and warnings.
+- :mod:`~markone._internal.sources`: the one bibliography (``SOURCES``) and citation keys
+  checked and linked (``check_keys``, ``link_citations``).
 - :mod:`~markone._internal.lazy`: lazy attribute exports for package ``__init__``\\ s.
 - :mod:`~markone._internal.jit`: kernels written as plain Python, compiled by numba on
   demand (numba is imported by the first call big enough to need it).

@@ -19,7 +19,7 @@ could confirm them; otherwise the entry says ``identifier not found``.
 >>> check_keys(["Navy1961"])
 Traceback (most recent call last):
 ...
-ValueError: unknown source key 'Navy1961': every citation must name a key of markone._sources.SOURCES (docs/history-sources.md); add the source there or fix the key.
+ValueError: unknown source key 'Navy1961': every citation must name a key of markone._internal.sources.SOURCES (docs/history-sources.md); add the source there or fix the key.
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ def check_keys(keys: Iterable[str]) -> None:
         if key not in SOURCES:
             raise ValueError(
                 f"unknown source key {key!r}: every citation must name a key of "
-                "markone._sources.SOURCES (docs/history-sources.md); add the source "
+                "markone._internal.sources.SOURCES (docs/history-sources.md); add the source "
                 "there or fix the key."
             )
 

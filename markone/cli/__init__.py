@@ -1,8 +1,11 @@
 """The ``markone`` command: a thin layer that parses arguments and calls the library.
 
-Each subcommand lives in its own module of this package and exposes
-``register(subparsers)``, which adds its parser and sets ``func`` (called with the
-parsed arguments; it returns the exit status). Heavy modules are imported inside
+Each subcommand lives in its own module, in the layer it belongs to (``train`` and
+``machine`` here, the ``verify`` and ``adversary`` commands in :mod:`verify.cli`,
+``sim`` and ``demo`` in :mod:`sims.cli`), and exposes ``register(subparsers)``, which
+adds its parser and sets ``func`` (called with the parsed arguments; it returns the
+exit status). This package is the framework they share and sits below them: it names
+their modules only in the strings of its table, never in an import. Heavy modules are imported inside
 ``func``. The table :data:`markone.cli._commands.COMMANDS` lists the subcommands (and
 the ``verify`` actions) with their one-line purposes, so a command line builds the
 parser of the command it names only, and ``markone --help`` imports no subcommand's
@@ -32,9 +35,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from markone._internal.lazy import lazy_exports
 from markone._version import __version__
-from markone.cli._commands import COMMANDS, add_commands
-from markone.cli._errors import (EXIT_PIPE, EXIT_STATUS_HELP, EXIT_TERMINATED,  # noqa: F401
-                                 EXIT_USAGE, USER_ERRORS, CommandError, Terminated,
+from markone.cli._commands import COMMANDS, add_commands, purpose
+from markone.cli._errors import (EXIT_NO, EXIT_OK, EXIT_PIPE,  # noqa: F401
+                                 EXIT_STATUS_HELP, EXIT_TERMINATED, EXIT_UNDECIDED,
+                                 EXIT_USAGE, JOB_EXITS, USER_ERRORS, CommandError, Terminated,
                                  UserCodeError, call_user_code, cli_terms, exit_line,
                                  one_line, report_bug, report_user_code, sigterm_raises)
 from markone.cli._stdout import guarded_stdout, stdout_failure_status
@@ -48,7 +52,8 @@ __all__ = ["main", "build_parser", "CommandError", "SUBCOMMANDS", "add_command",
            "probability",
            "plural", "data_options", "load_data", "needs_exact", "cli_terms", "one_line",
            "output_file", "output_folder", "timeout_left", "memory_option",
-           "budget_and_timeout"]
+           "budget_and_timeout", "purpose", "EXIT_OK", "EXIT_NO", "EXIT_UNDECIDED",
+           "JOB_EXITS"]
 
 #: Re-exported for the subcommands, imported on first use: markone._internal.io imports
 #: numpy, which ``markone --help`` does without.

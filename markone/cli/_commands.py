@@ -43,21 +43,21 @@ class Command(NamedTuple):
 
 _VERIFY_ACTIONS = {
     "separable": Command("exact separability verdict with a proof",
-                         "markone.cli.verify:add_separable"),
+                         "verify.cli.verify:add_separable"),
     "margin": Command("maximum margin with a certified interval",
-                      "markone.cli.verify:add_margin"),
+                      "verify.cli.verify:add_margin"),
     "check": Command("re-check a certificate file from scratch",
-                     "markone.cli.verify:add_check"),
+                     "verify.cli.verify:add_check"),
     "proofs": Command("prove Novikoff's and Freund-Schapire's theorems (Z3 and cvc5)",
-                      "markone.cli._verify_theory:add_proofs"),
+                      "verify.cli._theory:add_proofs"),
     "bound": Command("run the perceptron and check Novikoff's (R/gamma)^2",
-                     "markone.cli._verify_theory:add_bound"),
+                     "verify.cli._theory:add_bound"),
     "cycling": Command("exact cycle of the perceptron on non-separable data",
-                       "markone.cli._verify_theory:add_cycling"),
+                       "verify.cli._theory:add_cycling"),
     "drift": Command("how long a trained Mark I stays right while its potentiometers "
-                     "drift", "markone.cli._verify_machine:add_drift"),
+                     "drift", "verify.cli._machine:add_drift"),
     "machine": Command("what the perceptron theorems promise the Mark I on a task",
-                       "markone.cli._verify_machine:add_machine"),
+                       "verify.cli._machine:add_machine"),
 }
 
 #: markone's subcommands, in the order ``markone --help`` lists them.
@@ -65,16 +65,16 @@ COMMANDS: dict[str, Command] = {
     "train": Command("train a perceptron on a data file and print weights, mistakes "
                      "and passes", "markone.cli.train:register"),
     "verify": Command("verify perceptron theory on data: separability, margins, bounds",
-                      "markone.cli.verify:register", _VERIFY_ACTIONS),
+                      "markone.cli._groups:add_verify", _VERIFY_ACTIONS),
     "adversary": Command("worst-case streams as test cases, the conformance suite, and "
-                         "checks of other perceptrons", "markone.cli.adversary:register"),
+                         "checks of other perceptrons", "verify.cli.adversary:register"),
     "machine": Command("the Mark I Perceptron emulated: demo, parameters, training, "
                        "replay", "markone.cli.machine:register"),
     "sim": Command("list, run and re-check the classic experiments (results.json + "
                    "figures)",
-                   "markone.cli.sim:register"),
+                   "sims.cli.sim:register"),
     "demo": Command("the tour: Mark I learning letters, a certificate, the worst case, "
-                    "XOR's cycle", "markone.cli.demo:register"),
+                    "XOR's cycle", "sims.cli.demo:register"),
 }
 
 

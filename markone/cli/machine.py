@@ -12,7 +12,7 @@ from markone.cli import (CommandError, add_command, add_group, nonnegative_int,
                          output_file, output_folder, plural, positive_int)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS, TRAINING_EXITS
-from markone.cli._machine_options import (add_fault_options, add_physics_options,
+from markone.cli.machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
 
 __all__ = ["register"]

@@ -1,7 +1,7 @@
 """Every physical parameter of the Mark I emulation, with its unit and provenance.
 
 Each field of :class:`MarkIParams` is **documented** (stated in a source its note
-cites by key, ``[Nagy2011]``, from the bibliography ``markone._sources.SOURCES``),
+cites by key, ``[Nagy2011]``, from the bibliography ``markone._internal.sources.SOURCES``),
 **disputed** (sources disagree; both options are offered) or
 **assumed** (no source found; the note says why this default). The machine prints this
 provenance: ``MarkIParams().table()``.

@@ -21,8 +21,8 @@ from typing import Any
 
 from markone._internal.typing import JSONDict, PathLike
 from markone.cli import add_command, nonnegative_int, output_folder
-from markone.cli._commands import purpose
-from markone.cli._errors import JOB_EXITS
+from markone.cli import purpose
+from markone.cli import JOB_EXITS
 
 __all__ = ["register", "run_demo", "generalisation_note"]
 
@@ -385,7 +385,7 @@ _INTRO = ("In 1960 Frank Rosenblatt's Mark I Perceptron learned to tell printed 
 
 def _cite_html(text):
     """``text`` as HTML, each cited source key a link to its entry under Sources."""
-    from markone._sources import link_citations
+    from markone._internal.sources import link_citations
 
     return link_citations(html.escape(text, quote=False),
                           lambda key: f'<a href="#{key}">{key}</a>')
@@ -393,8 +393,8 @@ def _cite_html(text):
 
 def _sources_html(keys):
     """The page's "Sources" section: the entry of every cited key, from the one
-    bibliography (``markone._sources``); unknown keys are an error."""
-    from markone._sources import NOT_FOUND, SOURCES, check_keys
+    bibliography (``markone._internal.sources``); unknown keys are an error."""
+    from markone._internal.sources import NOT_FOUND, SOURCES, check_keys
 
     check_keys(keys)
     items = []
@@ -413,7 +413,7 @@ def _sources_html(keys):
 def _write_index(rep, summary):
     from markone._internal.io import atomic_write
     from markone._internal.style import display_width_px
-    from markone._sources import cited_keys
+    from markone._internal.sources import cited_keys
 
     parts = []
     keys = dict.fromkeys(cited_keys(_INTRO))  # the cited sources, in order of citation

@@ -12,8 +12,8 @@ from typing import Any
 
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int,
                          output_folder, plural, positive_int)
-from markone.cli._commands import purpose
-from markone.cli._errors import EXIT_NO, EXIT_OK, JOB_EXITS
+from markone.cli import purpose
+from markone.cli import EXIT_NO, EXIT_OK, JOB_EXITS
 
 __all__ = ["register"]
 

@@ -1,6 +1,6 @@
 """Every historical sentence markone prints or documents cites the one bibliography.
 
-The bibliography is ``markone._sources.SOURCES`` (shown by ``docs/history-sources.md``).
+The bibliography is ``markone._internal.sources.SOURCES`` (shown by ``docs/history-sources.md``).
 A passage is historical when it names a year from 1800 to 1999 or one of the people
 and institutions of the story (:data:`HISTORICAL`); each such passage of the pages in
 :data:`HISTORY_PAGES` (history, teaching, the machine, the start pages, the README) and
@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from markone._sources import SOURCES, bibliography_markdown, cited_keys, link_citations
+from markone._internal.sources import SOURCES, bibliography_markdown, cited_keys, link_citations
 from markone.hardware import MarkIParams
 from _paths import ROOT
 
@@ -209,7 +209,7 @@ def test_the_sources_page_shows_the_bibliography():
     block = re.search(r"<!-- sources:start -->\n(.*?)\n<!-- sources:end -->", page, re.S)
     assert block and block[1] == bibliography_markdown(), (
         "docs/history-sources.md is out of date: paste "
-        "markone._sources.bibliography_markdown() between its sources markers")
+        "markone._internal.sources.bibliography_markdown() between its sources markers")
 
 
 def test_link_citations_links_only_keys_of_citations():
@@ -219,7 +219,7 @@ def test_link_citations_links_only_keys_of_citations():
 
 
 def test_the_demo_page_lists_the_sources_it_cites(tmp_path):
-    from markone.cli.demo import _INTRO, _Report, _write_index
+    from sims.cli.demo import _INTRO, _Report, _write_index
 
     rep = _Report(tmp_path, echo=lambda s: None)
     rep.section("History", ["Shown in June 1960 [Navy1960]."],

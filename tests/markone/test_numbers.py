@@ -486,7 +486,7 @@ def test_every_representation_adversary_is_exact(problem):
     import json
 
     from markone._internal.io import to_jsonable
-    from markone.cli.adversary import case_document
+    from verify.cli.adversary import case_document
     from verify.conformance.protocol import from_legacy_case
 
     X, exact, y, _, _ = problem

@@ -15,9 +15,9 @@ from typing import Any
 from markone.cli import (CommandError, add_command, cli_terms, memory_option,
                          nonnegative_int, output_file, positive_float, positive_int,
                          probability)
-from markone.cli._commands import purpose
-from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
-from markone.cli._machine_options import (add_fault_options, add_physics_options,
+from markone.cli import purpose
+from markone.cli import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
+from markone.cli.machine_options import (add_fault_options, add_physics_options,
                                           fault_request, machine_params)
 
 __all__ = ["add_drift", "add_machine"]

@@ -14,8 +14,8 @@ from typing import Any
 from markone.cli import (CommandError, add_command, budget_and_timeout, cli_terms,
                          data_options, load_data, memory_option, needs_exact, nonnegative_int, plural,
                          positive_float, positive_int, timeout_left)
-from markone.cli._commands import purpose
-from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
+from markone.cli import purpose
+from markone.cli import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["add_proofs", "add_bound", "add_cycling"]
 

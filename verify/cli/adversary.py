@@ -29,8 +29,8 @@ from markone.cli import (CommandError, add_command, add_group, cli_terms, data_o
                          load_data, memory_option, needs_exact, nonnegative_int,
                          output_file, output_folder, plural, positive_float, positive_int,
                          timeout_left)
-from markone.cli._commands import purpose
-from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
+from markone.cli import purpose
+from markone.cli import EXIT_NO, EXIT_OK, EXIT_UNDECIDED, JOB_EXITS
 
 if TYPE_CHECKING:
     from verify.adversary import AdversarialOrder

@@ -21,13 +21,13 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
-from markone.cli import (CommandError, add_command, add_group, budget_and_timeout,
+from markone.cli import (CommandError, add_command, budget_and_timeout,
                          cli_terms, data_options, load_data, memory_option, output_file,
                          positive_float, positive_int, timeout_left)
-from markone.cli._commands import purpose
-from markone.cli._errors import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
+from markone.cli import purpose
+from markone.cli import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
-__all__ = ["register", "add_separable", "add_margin", "add_check"]
+__all__ = ["add_separable", "add_margin", "add_check"]
 
 
 SEPARABLE_EXAMPLES = """\
@@ -51,7 +51,7 @@ def _source_data_sha256(claim):
     """The hash of the data read again from the certificate's source (a file that is
     present, or a built-in data set), as ``verify separable`` read it; None when there
     is nothing to read."""
-    from markone._table import BUILTIN_TABLES, load_table
+    from markone.datasets import BUILTIN_TABLES, load_table
     from verify.certificate import CertificateUnreadable, data_sha256
 
     src = claim.fields.get("source") or {}
@@ -183,20 +183,6 @@ def _kernel(args):
         raise CommandError(f"--kernel coq: {exc}") from None
     return functools.partial(check_with_coq, built=built, budget=args.budget,
                              timeout=args.timeout), CoqUndecided
-
-
-def register(subparsers: Any) -> Any:
-    """Add the ``markone verify`` group; return its subparsers object, to which
-    :func:`markone.cli._commands.add_commands` adds the actions (``add_separable``
-    and the others that :data:`~markone.cli._commands.COMMANDS` names)."""
-    _, group = add_group(
-        subparsers, "verify",
-        help=purpose("verify"),
-        description="Exact verdicts with certificates anyone can re-check. Each "
-        "command's --help ends with the exit statuses it can end with.",
-        example="markone verify separable data.csv --certificate cert.json",
-    )
-    return group
 
 
 def add_separable(group: Any) -> ArgumentParser:

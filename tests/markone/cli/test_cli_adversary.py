@@ -8,7 +8,7 @@ import pytest
 
 from markone.cli import main
 from markone.datasets import parity
-from markone.cli.adversary import CASE_FORMAT, check_case
+from verify.cli.adversary import CASE_FORMAT, check_case
 
 IMPL = textwrap.dedent("""
     import numpy as np
@@ -133,7 +133,7 @@ def test_a_sparse_matrix_too_large_for_a_case_file_is_refused_before_the_search(
     import numpy as np
     import scipy.sparse as sp
 
-    from markone.cli.adversary import MAX_CASE_ENTRIES
+    from verify.cli.adversary import MAX_CASE_ENTRIES
 
     n = d = 5_000
     assert n * d > MAX_CASE_ENTRIES

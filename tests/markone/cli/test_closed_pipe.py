@@ -130,7 +130,7 @@ def _check_keys(*keys):
 def inputs(tmp_path_factory):
     """``and.csv``, a small logged Mark I run and an orthonormal case, made in-process."""
     from markone._internal.io import write_json
-    from markone.cli.adversary import case_document
+    from verify.cli.adversary import case_document
     from markone.datasets import letters
     from markone.hardware import MarkI
     from verify.adversary import orthonormal_case

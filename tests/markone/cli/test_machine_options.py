@@ -13,7 +13,7 @@ import shlex
 import pytest
 
 from markone.cli import build_parser, main
-from markone.cli._machine_options import (FAULT_RATES, fault_request, machine_params,
+from markone.cli.machine_options import (FAULT_RATES, fault_request, machine_params,
                                           parse_setting)
 from markone.hardware import MachineRun, MarkI, MarkIParams
 from markone.hardware import faults as faults_module
@@ -217,7 +217,7 @@ def test_a_fleet_says_how_its_machines_are_broken(capsys):
 def test_the_fault_plan_of_the_help_breaks_a_default_machine(tmp_path, capsys):
     # `machine train --help` shows this plan; its wire must exist on the plugboard of
     # the default --seed (it named one that did not: exit 2, "no wire runs from ...")
-    from markone.cli._machine_options import FAULT_FILE_EXAMPLE
+    from markone.cli.machine_options import FAULT_FILE_EXAMPLE
 
     plan = tmp_path / "plan.json"
     plan.write_text(FAULT_FILE_EXAMPLE)

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from markone.cli import main
-from markone.cli.sim import parse_setting
+from sims.cli.sim import parse_setting
 
 
 def run_cli(*argv):

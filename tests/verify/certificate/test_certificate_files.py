@@ -280,7 +280,7 @@ def test_every_certificate_markone_writes_reads_back(tmp_path, capsys, monkeypat
 
 
 def test_the_demo_certificate_reads_back(tmp_path, capsys):
-    from markone.cli.demo import _separability_section
+    from sims.cli.demo import _separability_section
 
     class Report:
         out = tmp_path
