@@ -14,4 +14,4 @@ Modules
     case, XOR's cycle).
 """
 
-__all__: list[str] = []
+__all__ = []  # type: list[str]

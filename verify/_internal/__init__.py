@@ -1,4 +1,6 @@
 """verify's own helpers, shared by its modules and by no other package.
+No other package imports them (``tests/design/test_import_graph.py``): what ``sims``
+needs of ``verify`` is public.
 
 Modules
 -------
@@ -16,9 +18,6 @@ Modules
     the memory a computation will need, estimated before it allocates.
 ``wolfe_exact``
     Wolfe's minimum-norm-point algorithm in rationals.
-
-No other package imports them (``tests/design/test_import_graph.py``): what
-``sims`` needs of ``verify`` is public.
 """
 
-__all__: list[str] = []
+__all__ = []  # type: list[str]

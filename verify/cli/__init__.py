@@ -21,4 +21,4 @@ Modules
     other perceptrons.
 """
 
-__all__: list[str] = []
+__all__ = []  # type: list[str]

@@ -1,4 +1,5 @@
 """The mathematics behind the machine's claims, free of the report and its registry.
+Nothing here imports :mod:`verify.machine.claims` or the report.
 
 Modules
 -------
@@ -17,9 +18,6 @@ Modules
 ``_walk_search``, ``_subplans``
     the searches behind the random-walk drift horizon, and the tasks of the sub-plans
     of a fault plan.
-
-Nothing here imports :mod:`verify.machine.claims` or the report
-(``tests/design/test_import_graph.py``).
 """
 
-__all__: list[str] = []
+__all__ = []  # type: list[str]
