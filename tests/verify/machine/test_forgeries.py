@@ -340,6 +340,10 @@ def forgery_table():
         d, "converges", False)["continuations"][0].update(period=2))
     add("blocking continuation's prefix changed", "continued",
         lambda d: set_(ev_of(d, "converges", False), "prefix", [0, 1]))
+    # the continuations that found the cycle dropped: the cycle still blocks, but
+    # the claim no longer states its search (it was confirmed; issue 46)
+    add("blocking continuation's continuations dropped", "continued",
+        lambda d: ev_of(d, "converges", False).pop("continuations"))
 
     # the forced and gamma rules
     add("forced: mu changed", "forced", lambda d: ev_of(d, "end_stops", False)["mu"]

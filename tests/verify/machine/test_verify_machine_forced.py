@@ -5,6 +5,7 @@ fixed-order decision against MarkI.train, and the report's claims replayed."""
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -177,5 +178,10 @@ def test_forced_reports_recheck_and_forgeries_do_not():
     bad = forged["r_units"][learns["r_unit"]]["converges"]
     bad.update(holds=False, method="exact fixed order (forced rule)",
                evidence=dict(bad["evidence"], stream=list(range(len(labels)))))
+    # with the learning claim's pass count kept: a field that kind has not (issue 46)
+    with pytest.raises(ValueError, match="converges has the unknown evidence field "
+                                         "'passes'"):
+        recheck_report(forged, machine, images, labels)
+    del bad["evidence"]["passes"]
     s = {c.claim: c.status for c in recheck_report(forged, machine, images, labels)}
     assert s[f"{r_unit_name(learns['r_unit'])} converges"] == "refuted"

@@ -61,10 +61,9 @@ EVIDENCE_FIELDS: dict[tuple[str, str], tuple[dict, tuple]] = {}
 
 
 def _table() -> dict[tuple[str, str], tuple[dict, tuple]]:
-    """The built-in kinds whose re-check reads their evidence as a certificate. The
-    others (the forced and gamma rules, device variation, quantisation, faults,
-    "not assessed") are derived again by their re-check and compared in full,
-    evidence included, so a field removed or added refutes them already."""
+    """Every built-in kind: those whose re-check reads their evidence as a
+    certificate, and (:func:`_derived_table`) those it derives again and compares in
+    full."""
     separable = ("trivial", "perceptron", "lp", "z3", "cvc5", "lp+z3", "lp+cvc5",
                  "leastsq", "timeout", "budget")
     out: dict[tuple[str, str], tuple[dict, tuple]] = {}
@@ -98,8 +97,10 @@ def _table() -> dict[tuple[str, str], tuple[dict, tuple]]:
         ("converges", "clipped Novikoff ball"): (
             {True: ("a_units", "center_numerators", "center_denominator",
                     "min_decrease", "reinforcement_bound")}, ()),
-        ("converges", "continuation after the stop"): ({False: blocking},
-                                                       ("continuations",)),
+        # the continuations that found the cycle: always there (a cycle alone
+        # would prove the claim, but the report states the search that found it)
+        ("converges", "continuation after the stop"): (
+            {False: (*blocking, "continuations")}, ()),
         ("converges", "periodic order"): ({False: blocking}, ("continuations",)),
         ("converges", "continuations and periodic orders"): (
             {None: ("continuations",)}, ()),
@@ -110,7 +111,66 @@ def _table() -> dict[tuple[str, str], tuple[dict, tuple]]:
     out["timing", "closed-form photocell response"] = (
         {True: limits, None: limits,
          False: (*limits, "before", "figure", "a_units_changed")}, ())
+    out.update(_derived_table())
     return out
+
+
+def _derived_table() -> dict[tuple[str, str], tuple[dict, tuple]]:
+    """The kinds whose re-check derives the claim again (the forced and gamma rules,
+    device variation, quantisation, faults, "not assessed"), with the fields their
+    provers write: :mod:`verify.machine.claims._rules` (one evidence for both claims
+    of an R-unit, so each carries the other's fields as optional), ``_variation``,
+    ``_faults`` and ``_quantisation``."""
+    # the forced rule: mu always; passes (learns) or stream (never learns); the
+    # weight bound when every R-unit learns; the stream that hits a stop
+    forced = ("passes", "stream", "max_weight", "hit_stream")
+    # the gamma rule: the centred task's verdict, its certificate or Novikoff's
+    # numbers; with whole steps the rounding branches and the exact chain
+    novikoff = ("reinforcement_bound", "max_weight", "fits")
+    centred = ("learnable", *novikoff)
+    rounding = ("learnable", "stall", "hit", "alpha")
+    gamma = ("certificate", *novikoff, "stall_log10", "chain")
+    variation = ("variation",)
+    plan = ("plan", "faults", "kinds", "unlearnable_r_units")
+    steps = ("quantize", "increment_steps", "units_per_step")
+    return {
+        ("end_stops", "not assessed"): ({None: ()}, (*rounding, *gamma)),
+        ("converges", "not assessed"): ({None: ()}, (*rounding, *gamma)),
+        ("end_stops", "forced rule: weight bound"): ({True: ("mu",)}, forced),
+        ("end_stops", "forced rule: exact fixed order"): (
+            {False: ("mu", "hit_stream")}, forced),
+        ("end_stops", "forced rule: not decided"): ({None: ("mu",)}, forced),
+        ("converges", "start-of-pass bounds (forced rule)"): (
+            {True: ("mu", "passes"), None: ("mu",)}, ("max_weight", "hit_stream")),
+        ("converges", "exact fixed order (forced rule)"): (
+            {False: ("mu", "stream")}, ("max_weight", "hit_stream")),
+        ("end_stops", "centred perceptron (gamma rule)"): (
+            {True: centred, None: centred}, ()),
+        ("converges", "centred perceptron (gamma rule)"): (
+            {True: centred, False: ("learnable",), None: ("learnable",)},
+            ("certificate", *novikoff)),
+        ("end_stops", "rounding branches (gamma rule, whole steps)"): (
+            {True: rounding, False: (*rounding, "stall_log10")}, gamma),
+        ("converges", "rounding branches (gamma rule, whole steps)"): (
+            {None: rounding}, gamma),
+        ("converges", "finite chain (gamma rule, whole steps)"): (
+            {False: (*rounding, "chain")}, gamma),
+        ("end_stops", "potentiometers never move"): ({True: variation}, ()),
+        ("converges", "potentiometers never move"): ({False: (*variation, "stream")},
+                                                     ()),
+        ("end_stops", "device variation"): ({None: variation}, ()),
+        ("converges", "device variation"): ({None: variation}, ()),
+        ("quantisation", "device variation"): ({None: variation}, ()),
+        ("faults", "no faults"): ({True: ()}, ()),
+        ("faults", "separability of the damaged patterns"): ({True: plan}, ()),
+        ("faults", "separability with and without each kind of fault"): (
+            {False: (*plan, "culprits")}, ("minimal",)),
+        ("quantisation", "rule"): (
+            {True: steps, False: (*steps, "figure", "r_unit", "a_unit", "move_steps")},
+            ()),
+        ("quantisation", "float arithmetic"): ({True: steps, None: steps}, ()),
+        ("quantisation", "whole increments"): ({True: steps}, ()),
+    }
 
 
 EVIDENCE_FIELDS.update(_table())
