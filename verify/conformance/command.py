@@ -14,11 +14,14 @@ writes the problem on its stdin and reads stdout and stderr as they come, counti
 
 Over a limit, past the deadline, or once the program has exited, the whole process
 group is stopped (SIGTERM, then SIGKILL after a short grace), and so is every process
-of the run that left the group (``setsid()``): each run's environment holds its own
-mark (:data:`RUN_MARKER`), which every descendant inherits whatever group or session
-it moves to, and a walk over ``/proc`` finds the marked processes and the run's
-process tree; so no child it forked outlives the run (one that also empties its
-environment and leaves the tree, its parents gone, would: only a cgroup holds that). Limits raise :class:`OutputLimitExceeded` naming the limit and the
+of the run that left the group. On Linux the program runs under a supervisor
+(:data:`REAPER`, :func:`supervised`): a child subreaper, so every process the program
+orphans (after a ``setsid()``, with its environment emptied, its parents gone) is
+re-parented to it, and it kills them all when the program exits or it is stopped.
+Besides, each run's environment holds its own mark (:data:`RUN_MARKER`), which every
+descendant inherits whatever group or session it moves to, and a walk over ``/proc``
+finds the marked processes and the run's process tree; so no child it forked
+outlives the run. Limits raise :class:`OutputLimitExceeded` naming the limit and the
 option that raises it.
 
 >>> import sys
@@ -31,16 +34,20 @@ option that raises it.
 from __future__ import annotations
 
 import codecs
+import errno
 import math
 import os
 import re
 import secrets
 import selectors
+import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from verify._internal.budget import check_timeout
 
@@ -49,7 +56,7 @@ from verify.conformance.protocol import LimitExceeded, over_limit
 
 __all__ = ["OutputLimits", "RunStopped", "OutputLimitExceeded", "DeadlineExceeded", "Finished",
            "JSONShapeGuard", "StderrTail", "run_bounded", "stop_group", "MAX_DEPTH_CEILING",
-           "RUN_MARKER", "run_processes", "escape_controls"]
+           "RUN_MARKER", "run_processes", "escape_controls", "supervised", "REAPER"]
 
 _CHUNK = 1 << 16
 # The three waits below decide no verdict: they only clean up after a run that has
@@ -64,6 +71,9 @@ MAX_DEPTH_CEILING = 500
 #: The environment variable that marks every process of one run (a fresh value each
 #: run); the processes that hold it are stopped with the run.
 RUN_MARKER = "MARKONE_CMD_RUN"
+#: The supervisor every run's program is started under on Linux (a script, run by
+#: path with ``python -I -S``: it imports nothing of markone).
+REAPER = Path(__file__).with_name("_reaper.py")
 #: How many times the marked processes left are looked for and killed (one that forks
 #: as it dies leaves a new one each time).
 KILL_PASSES = 20
@@ -298,7 +308,7 @@ def run_bounded(argv: Sequence[str], stdin_text: str, *, timeout_s: float | None
     timeout_s = check_timeout(timeout_s)
     deadline = math.inf if timeout_s is None else time.monotonic() + timeout_s
     marker = f"{RUN_MARKER}={secrets.token_hex(16)}"
-    proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(supervised(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True,
                             env={**os.environ, RUN_MARKER: marker.partition("=")[2]})
     exchange = _Exchange(proc, stdin_text.encode(), limits)
@@ -308,6 +318,25 @@ def run_bounded(argv: Sequence[str], stdin_text: str, *, timeout_s: float | None
     finally:
         stop_group(proc, marker=marker)
     return Finished(returncode, exchange.stdout_text(), exchange.stderr.text())
+
+
+def supervised(argv: Sequence[str]) -> list[str]:
+    """``argv`` run under the supervisor :data:`REAPER` (Linux: a child subreaper that
+    every orphaned process of the run is re-parented to, and that kills them all when
+    the program exits or it is stopped), or as it is elsewhere.
+
+    Raises
+    ------
+    FileNotFoundError
+        When ``argv[0]`` is no program (as ``subprocess.Popen`` would).
+    """
+    argv = list(argv)
+    if not sys.platform.startswith("linux") or not os.path.isdir("/proc"):
+        return argv
+    if not argv or shutil.which(argv[0]) is None:
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory",
+                                argv[0] if argv else "")
+    return [sys.executable, "-I", "-S", str(REAPER), *argv]
 
 
 class _Exchange:
