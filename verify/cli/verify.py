@@ -136,7 +136,7 @@ def _check(args):
     except CertificateError as exc:  # readable, but wrong: exit 1
         print(f"INVALID: {exc}")
         return EXIT_NO
-    except undecided as exc:  # the Coq checker's --budget or --timeout: exit 4
+    except undecided as exc:  # the Coq checker's --budget, --max-memory, --timeout: 4
         print(f"UNDECIDED: {exc}")
         return EXIT_UNDECIDED
     doc = claim.fields
@@ -170,11 +170,13 @@ def _kernel(args):
     ``--budget`` and ``--timeout``, which only it has."""
     if args.kernel != "coq":
         given = [flag for flag, value in (("--budget", args.budget),
-                                          ("--timeout", args.timeout)) if value is not None]
+                                          ("--timeout", args.timeout),
+                                          ("--max-memory", args.max_memory))
+                 if value is not None]
         if given:
             raise CommandError(f"{given[0]} applies to --kernel coq only (the Python "
-                               "kernel has no budget or time limit); add --kernel coq or "
-                               f"drop {given[0]}.")
+                               "kernel has no budget, memory or time limit); add "
+                               f"--kernel coq or drop {given[0]}.")
         return None, ()
     from verify.coq import CoqUnavailable, CoqUndecided, build, check_with_coq
     try:
@@ -182,7 +184,8 @@ def _kernel(args):
     except CoqUnavailable as exc:
         raise CommandError(f"--kernel coq: {exc}") from None
     return functools.partial(check_with_coq, built=built, budget=args.budget,
-                             timeout=args.timeout), CoqUndecided
+                             timeout=args.timeout, max_memory_gb=args.max_memory
+                             ), CoqUndecided
 
 
 def add_separable(group: Any) -> ArgumentParser:
@@ -231,8 +234,8 @@ def add_check(group: Any) -> ArgumentParser:
                     exits={EXIT_OK: "valid (whichever verdict it proves)",
                            EXIT_NO: "the certificate is wrong (a proof that fails, data "
                            "that do not match their hash)",
-                           EXIT_UNDECIDED: "--kernel coq did not decide within --budget "
-                           "or --timeout"})
+                           EXIT_UNDECIDED: "--kernel coq did not decide within --budget, "
+                           "--max-memory or --timeout"})
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
     c.add_argument("--kernel", choices=("python", "coq"), default="python",
                    help="who checks the proof: the Python kernel "
@@ -243,6 +246,8 @@ def add_check(group: Any) -> ArgumentParser:
                        "work, the same on every machine (default: no limit)",
                        "--kernel coq: give up (exit 4) after this long (default: no "
                        "limit)", unit="WORDS")
+    memory_option(c, "--kernel coq: give up (exit 4) when the checker would take more "
+                  "memory than this (default 4)")
     _limit_args(c)
     return c
 

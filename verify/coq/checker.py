@@ -25,6 +25,7 @@ rising order (the checker walks the rows once)::
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import tempfile
 from typing import Any, Iterator
@@ -32,9 +33,11 @@ from typing import Any, Iterator
 from markone.errors import MarkoneError
 from verify.certificate.kernel import (CertificateError, csr_lists, decimal_int,
                                        labels_pm1, number, plain)
+from verify._memory import GB, memory_limit
 from verify.coq.build import CoqBuild, CoqUnavailable, build
 
 __all__ = ["certificate_text", "check_with_coq", "CoqUndecided", "MAX_DENSE_ENTRIES",
+           "MIN_MEMORY_GB",
            "DECIMAL_BITS"]
 
 #: The text form writes every entry (dense rows); data with more entries are refused.
@@ -45,13 +48,26 @@ MAX_DENSE_ENTRIES = 10**8
 DECIMAL_BITS = 4_000
 _DECIMAL_LIMIT = 2**DECIMAL_BITS
 
-#: The checker's exit statuses: 0 VALID, 1 INVALID, 2 unreadable, 4 over its budget.
-_OVER_BUDGET = 4
+#: The least ``max_memory_gb``: the checker needs about 10 MB of address space to
+#: start (a smaller limit is refused, not taken for a check that ran out).
+MIN_MEMORY_GB = 0.05
+
+#: The checker's exit statuses: 0 VALID, 1 INVALID, 2 unreadable, 4 over its budget,
+#: 5 out of memory.
+_OVER_BUDGET, _OUT_OF_MEMORY = 4, 5
+#: What the OCaml runtime and GMP say when an allocation fails outside ``main.ml``'s
+#: handler (the runtime's fatal error, GMP's abort).
+_MEMORY_WORDS = ("out of memory", "Cannot allocate memory")
 
 
 class CoqUndecided(MarkoneError, RuntimeError):
-    """The extracted checker did not decide within its budget of work or the time
-    limit (``markone verify check`` exits 4); the message says which."""
+    """The extracted checker did not decide within its budget of work, its memory or
+    the time limit (``markone verify check`` exits 4); ``stopped_by`` says which
+    (``"budget"``, ``"memory"`` or ``"timeout"``), and so does the message."""
+
+    def __init__(self, message: str, stopped_by: str = "budget") -> None:
+        super().__init__(message)
+        self.stopped_by = stopped_by
 
 
 def _int(n: int) -> str:
@@ -159,7 +175,8 @@ def _proof_line(claim: Any) -> str:
 
 
 def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
-                   budget: int | None = None, timeout: float | None = None) -> bool:
+                   budget: int | None = None, timeout: float | None = None,
+                   max_memory_gb: float | None = None) -> bool:
     """Check a witness or certificate with the checker extracted from the Coq proofs.
 
     True when it holds; else :class:`~verify.certificate.CertificateError`.
@@ -178,14 +195,24 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
         limit.
     timeout : float, optional
         Seconds of wall-clock time before the checker is stopped. Default: no limit.
+    max_memory_gb : float, optional
+        The most memory (address space, GB of 10^9 bytes) the checker may take; it
+        stops when an allocation would pass it. Default
+        :data:`verify._memory.DEFAULT_MAX_MEMORY_GB` (4), the same on every machine;
+        at least :data:`MIN_MEMORY_GB` (else ValueError).
 
     Raises
     ------
     CoqUndecided
-        When the check needs more than ``budget`` or ``timeout`` (nothing is decided).
+        When the check needs more than ``budget``, ``max_memory_gb`` or ``timeout``
+        (nothing is decided; ``stopped_by`` names which).
     CoqUnavailable
         When Coq or OCaml is missing (the message says what to install).
     """
+    if max_memory_gb is not None and max_memory_gb < MIN_MEMORY_GB:
+        raise ValueError(f"max_memory_gb={max_memory_gb:g} is below the {MIN_MEMORY_GB} GB "
+                         "the Coq checker needs to start; raise it.")
+    limit = int(memory_limit(max_memory_gb))
     lines = _lines(X, y, claim)
     built = build() if built is None else built
     fd, path = tempfile.mkstemp(prefix="markone-coq-", suffix=".txt")
@@ -196,13 +223,34 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
             out.writelines(lines)
         done = subprocess.run([str(built.executable), *budget_args, path],
                               capture_output=True, text=True, check=False, env=env,
-                              timeout=timeout)
+                              timeout=timeout, preexec_fn=_address_space(limit))
     except subprocess.TimeoutExpired:  # the child is killed and waited for
         raise CoqUndecided(f"the checker extracted from the Coq proofs did not decide "
-                           f"within --timeout {timeout:g} s.") from None
+                           f"within --timeout {timeout:g} s.", "timeout") from None
     finally:
         os.unlink(path)
+    if _out_of_memory(done):
+        raise CoqUndecided(f"the checker extracted from the Coq proofs did not decide "
+                           f"within --max-memory {limit / GB:g} GB of memory; raise it.",
+                           "memory")
     return _verdict(done, claim, budget)
+
+
+def _address_space(limit: int) -> Any:
+    """What the child runs before the checker: its address space bounded at
+    ``limit`` bytes (an allocation past it fails: ``Out_of_memory``)."""
+    def bound() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    return bound
+
+
+def _out_of_memory(done: subprocess.CompletedProcess) -> bool:
+    """Did the checker stop because an allocation failed (its own exit 5, the OCaml
+    runtime's fatal error, or GMP's abort)?"""
+    if done.returncode == _OUT_OF_MEMORY:
+        return True
+    return done.returncode not in (0, 1, _OVER_BUDGET) and any(
+        words in (done.stderr or "") for words in _MEMORY_WORDS)
 
 
 def _verdict(done: subprocess.CompletedProcess, claim: Any, budget: int | None) -> bool:

@@ -1,8 +1,9 @@
 (* The command line around the extracted checker (checker.ml, from Checker.v).
    Reads a certificate in markone's text form (written by verify.coq.certificate_text)
    and prints VALID (exit 0) or INVALID (exit 1); input it cannot read: a message, exit
-   2; a check that needs more work than --budget WORDS: a message, exit 4; anything
-   else (out of memory): a message, exit 3. This file only parses and counts; the
+   2; a check that needs more work than --budget WORDS: a message, exit 4; out of
+   memory (the caller bounds it: setrlimit): a message, exit 5; anything else: a
+   message, exit 3. This file only parses and counts; the
    decision is Checker.check's, proved in Checker.v.
 
      markone-coq-certificate 1
@@ -164,5 +165,5 @@ let () =
       budget := infinity;  (* decided: no check after this one *)
       if valid then (print_endline "VALID"; 0) else (print_endline "INVALID"; 1) in
   exit (try verdict () with
-      | Out_of_memory -> prerr_endline "out of memory"; 3
+      | Out_of_memory -> prerr_endline "out of memory"; 5
       | exn -> prerr_endline ("internal error: " ^ Printexc.to_string exn); 3)

@@ -227,3 +227,38 @@ def test_the_timeout_stops_a_checker_that_hangs(tmp_path):
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
 
+
+
+# ---- a bound on memory (issue 46): running out is "stopped", exit 4, not a bug ----
+
+def test_the_memory_bound_stops_the_coq_checker(coq_build):
+    """300,000 examples read within 0.05 GB of memory: stopped (twice alike),
+    ``stopped_by`` memory; within the default 4 GB: checked. The checker's memory was
+    unbounded, and running out ended as an internal error (exit 3)."""
+    X, y = [[1, 2]] * 300_000, [1] * 300_000
+    for _ in range(2):
+        with pytest.raises(CoqUndecided, match="within --max-memory 0.05 GB") as info:
+            check_with_coq(X, y, claim(witness=[1, 1, 1]), built=coq_build,
+                           max_memory_gb=0.05)
+        assert info.value.stopped_by == "memory"
+    assert check_with_coq(X, y, claim(witness=[1, 1, 1]), built=coq_build) is True
+    with pytest.raises(ValueError, match="max_memory_gb=0.01 is below the 0.05 GB"):
+        check_with_coq(X[:2], y[:2], claim(witness=[1, 1, 1]), built=coq_build,
+                       max_memory_gb=0.01)
+
+
+def test_the_command_exits_4_when_the_coq_checker_runs_out_of_memory(
+        tmp_path, capsys, monkeypatch, coq_build):
+    import verify.coq
+
+    monkeypatch.setattr(verify.coq, "build", lambda: coq_build)
+    n = 200_000
+    path = tmp_path / "big.json"
+    path.write_text(certificate_json(certificate_document(
+        [[-1, -2]] + [[1, 2]] * (n - 1), [0] + [1] * (n - 1), claim(witness=[1, 0, 0]))))
+    assert main(["verify", "check", str(path), "--kernel", "coq", "--max-memory",
+                 "0.05"]) == 4
+    out = capsys.readouterr().out
+    assert out.startswith("UNDECIDED:") and "--max-memory 0.05 GB" in out, out
+    assert main(["verify", "check", str(path), "--max-memory", "1"]) == 2
+    assert "--max-memory applies to --kernel coq only" in capsys.readouterr().err
