@@ -33,7 +33,7 @@ from typing import Any, Iterator
 from markone.errors import MarkoneError
 from verify.certificate.kernel import (CertificateError, csr_lists, decimal_int,
                                        labels_pm1, number, plain)
-from verify._memory import GB, memory_limit
+from verify._internal.memory import GB, memory_limit
 from verify.coq.build import CoqBuild, CoqUnavailable, build
 
 __all__ = ["certificate_text", "check_with_coq", "CoqUndecided", "MAX_DENSE_ENTRIES",
@@ -198,8 +198,8 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
     max_memory_gb : float, optional
         The most memory (address space, GB of 10^9 bytes) the checker may take; it
         stops when an allocation would pass it. Default
-        :data:`verify._memory.DEFAULT_MAX_MEMORY_GB` (4), the same on every machine;
-        at least :data:`MIN_MEMORY_GB` (else ValueError).
+        :data:`verify._internal.memory.DEFAULT_MAX_MEMORY_GB` (4), the same on every
+        machine; at least :data:`MIN_MEMORY_GB` (else ValueError).
 
     Raises
     ------
