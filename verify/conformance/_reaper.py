@@ -22,8 +22,10 @@ import os
 import resource
 import signal
 import sys
+from collections.abc import Iterator
 
-__all__ = ["PR_SET_CHILD_SUBREAPER", "become_subreaper", "children", "kill_all", "main"]
+__all__ = ["PR_SET_CHILD_SUBREAPER", "become_subreaper", "live_processes", "children",
+           "kill_all", "main"]
 
 #: ``prctl`` option of ``<linux/prctl.h>``.
 PR_SET_CHILD_SUBREAPER = 36
@@ -41,9 +43,10 @@ def become_subreaper() -> bool:
         return False
 
 
-def children(pid: int) -> list[int]:
-    """The live (not zombie) children of ``pid``, by a pass over ``/proc``."""
-    found = []
+def live_processes() -> Iterator[tuple[int, list[bytes]]]:
+    """``(pid, fields)`` of every live (not zombie) process, by a pass over ``/proc``:
+    the fields of its ``stat`` after the name (state, parent, group, ...). OSError
+    without ``/proc``."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -53,9 +56,13 @@ def children(pid: int) -> list[int]:
         except OSError:
             continue
         fields = stat[stat.rfind(b")") + 2:].split()
-        if int(fields[1]) == pid and fields[0] != b"Z":
-            found.append(int(entry))
-    return found
+        if fields[0] != b"Z":
+            yield int(entry), fields
+
+
+def children(pid: int) -> list[int]:
+    """The live (not zombie) children of ``pid``."""
+    return [child for child, fields in live_processes() if int(fields[1]) == pid]
 
 
 def _reap() -> None:

@@ -52,6 +52,7 @@ from pathlib import Path
 from verify._internal.budget import check_timeout
 
 from markone.errors import MarkoneError
+from verify.conformance._reaper import live_processes
 from verify.conformance.protocol import LimitExceeded, over_limit
 
 __all__ = ["OutputLimits", "RunStopped", "OutputLimitExceeded", "DeadlineExceeded", "Finished",
@@ -564,18 +565,6 @@ def _group_alive(pgid, proc):
     """Is any process of the group still running (zombies do not count: the leader
     is one until reaped, its orphans until their new parent reaps them)?"""
     try:
-        entries = os.listdir("/proc")
+        return any(int(fields[2]) == pgid for _, fields in live_processes())
     except OSError:               # no /proc: ask the kernel about the whole group
         return _signal_group(pgid, 0) and not _exited(proc)
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if int(fields[2]) == pgid and fields[0] != b"Z":
-            return True
-    return False
