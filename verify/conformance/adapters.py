@@ -61,11 +61,13 @@ __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "Estimator
 
 
 class ImplementationError(MarkoneError):
-    """The implementation under test failed; ``text`` is its traceback or stderr."""
+    """The implementation under test failed; ``text`` is its traceback or stderr,
+    ``output`` what it wrote on stdout when that was not JSON (else "")."""
 
-    def __init__(self, message: str, text: str = "") -> None:
+    def __init__(self, message: str, text: str = "", output: str = "") -> None:
         super().__init__(message)
         self.text = text
+        self.output = output
 
 
 class NotApplicable(MarkoneError):
@@ -397,7 +399,7 @@ class CommandAdapter:
         except json.JSONDecodeError as exc:
             raise ImplementationError(
                 f"`{self.name}` did not write one JSON object on stdout ({exc}); it "
-                f"wrote {_short(run.stdout)}", run.stderr.rstrip()) from exc
+                f"wrote {_short(run.stdout)}", run.stderr.rstrip(), run.stdout) from exc
         except LimitExceeded as exc:
             raise ImplementationError(f"`{self.name}`: {exc}", run.stderr.rstrip()
                                       ) from None
@@ -435,36 +437,49 @@ def load_impl(spec: str) -> Adapter:
         raise ValueError(f"--impl must look like module:function or path/to/file.py:"
                          f"function, got {spec!r}.")
     if target.endswith(".py") or os.sep in target or "/" in target:
-        path = Path(target)
-        if not path.is_file():
-            raise FileNotFoundError(f"--impl: no such file {path}")
-        name = f"_markone_impl_{path.stem}"
-        module_spec = importlib.util.spec_from_file_location(name, path)
-        if module_spec is None or module_spec.loader is None:
-            raise ValueError(f"--impl: {path} cannot be imported as a Python module.")
-        module = importlib.util.module_from_spec(module_spec)
-        sys.modules[name] = module
-        loader = module_spec.loader.exec_module
-        _call(f"importing {path}", loader, module)
+        module = _import_file(Path(target))
     else:
-        if os.getcwd() not in sys.path:
-            sys.path.insert(0, os.getcwd())
-        try:
-            module = importlib.import_module(target)
-        except ModuleNotFoundError as exc:
-            if exc.name and target.startswith(exc.name):
-                raise ValueError(f"--impl: cannot import {target!r} ({exc}); run from the "
-                                 "folder that holds it or give path/to/file.py:function"
-                                 ) from exc
-            raise ImplementationError(f"importing {target} raised {exc!r}",
-                                      _user_traceback(exc)) from exc
-        except Exception as exc:
-            raise ImplementationError(f"importing {target} raised "
-                                      f"{type(exc).__name__}: {exc}",
-                                      _user_traceback(exc)) from exc
+        module = _import_module(target)
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise ValueError(f"--impl: {target} has no attribute {attr!r}.")
         obj = getattr(obj, part)
     return adapter_for(obj, name=spec)
+
+
+def _import_file(path: Path) -> Any:
+    """The module of a Python file named by ``--impl`` (what it raises on import is
+    the implementation's error)."""
+    if not path.is_file():
+        raise FileNotFoundError(f"--impl: no such file {path}")
+    name = f"_markone_impl_{path.stem}"
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise ValueError(f"--impl: {path} cannot be imported as a Python module.")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module
+    loader = module_spec.loader.exec_module
+    _call(f"importing {path}", loader, module)
+    return module
+
+
+def _import_module(target: str) -> Any:
+    """The module ``target`` named by ``--impl``, imported from the current folder
+    too; a module that is not there is the user's error, one that raises on import
+    the implementation's."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        return importlib.import_module(target)
+    except ModuleNotFoundError as exc:
+        if exc.name and target.startswith(exc.name):
+            raise ValueError(f"--impl: cannot import {target!r} ({exc}); run from the "
+                             "folder that holds it or give path/to/file.py:function"
+                             ) from exc
+        raise ImplementationError(f"importing {target} raised {exc!r}",
+                                  _user_traceback(exc)) from exc
+    except Exception as exc:
+        raise ImplementationError(f"importing {target} raised "
+                                  f"{type(exc).__name__}: {exc}",
+                                  _user_traceback(exc)) from exc

@@ -74,16 +74,31 @@ def _until_converged(X, y, intercept, epochs_cap=200):
     return list(range(len(X))) * r.epochs
 
 
-def _binary(cid, title, prop, pins, X, y, order, intercept, *, variant="last",
-            X_exact=None, queries=None, checkpoints=(), float64_can_pass=True, notes=""):
-    """A binary case: X as JSON numbers (and exact strings when they are not floats)."""
-    data = X_exact if X_exact is not None else X
-    res = _train(data, y, order, intercept, variant)
+def _binary_problem(data, y, order, intercept, X_exact):
+    """A binary problem's data: X as JSON numbers, and as exact strings when given
+    ``X_exact`` (numbers that are not floats)."""
     problem = {"intercept": bool(intercept),
                "X": [[float(Fraction(v)) for v in row] for row in data],
                "y": [int(v) for v in y], "order": [int(i) for i in order]}
     if X_exact is not None:
         problem["X_exact"] = [[str(Fraction(v)) for v in row] for row in X_exact]
+    return problem
+
+
+def _checkpoint(data, y, order, intercept, t):
+    """The expected state after the first ``t`` presentations."""
+    r = _train(data, y, order[:t], intercept) if t else None
+    w = r.w if r is not None else [0] * (len(data[0]) + bool(intercept))
+    return {"after": int(t), "mistakes": int(r.mistakes) if r else 0,
+            "w": exact_vector(w)}
+
+
+def _binary(cid, title, prop, pins, X, y, order, intercept, *, variant="last",
+            X_exact=None, queries=None, checkpoints=(), float64_can_pass=True, notes=""):
+    """A binary case: X as JSON numbers (and exact strings when they are not floats)."""
+    data = X_exact if X_exact is not None else X
+    res = _train(data, y, order, intercept, variant)
+    problem = _binary_problem(data, y, order, intercept, X_exact)
     expected = {"mistakes": int(res.mistakes)}
     if variant == "voted":
         problem["queries"] = [[float(v) for v in q] for q in queries]
@@ -93,13 +108,8 @@ def _binary(cid, title, prop, pins, X, y, order, intercept, *, variant="last",
     if variant != "last":
         expected["last_w"] = exact_vector(res.last_w)
     if checkpoints:
-        expected["checkpoints"] = []
-        for t in checkpoints:
-            r = _train(data, y, order[:t], intercept) if t else None
-            w = r.w if r is not None else [0] * (len(data[0]) + bool(intercept))
-            expected["checkpoints"].append(
-                {"after": int(t), "mistakes": int(r.mistakes) if r else 0,
-                 "w": exact_vector(w)})
+        expected["checkpoints"] = [_checkpoint(data, y, order, intercept, t)
+                                   for t in checkpoints]
     return _case(cid, title, prop, pins, problem, expected, variant=variant,
                  float64_can_pass=float64_can_pass, notes=notes)
 

@@ -531,7 +531,19 @@ def run_processes(root: int, marker: str) -> set[int]:
         entries = [int(e) for e in os.listdir("/proc") if e.isdigit()]
     except OSError:
         return set()
-    mark, parent, found = marker.encode(), {}, {root}
+    parent, marked = _live_parents(entries, marker.encode())
+    found = {root} | marked
+    while True:  # one generation of descendants per pass (a tree is a few deep)
+        born = {pid for pid, ppid in parent.items() if ppid in found} - found
+        if not born:
+            return {pid for pid in found if pid in parent and pid != os.getpid()}
+        found |= born
+
+
+def _live_parents(entries, mark):
+    """``({pid: parent pid}, {pids whose environment holds mark})`` of the live
+    (not zombie) processes among ``entries``."""
+    parent, marked = {}, set()
     for pid in entries:
         stat = _read_proc(pid, "stat")
         fields = stat[stat.rfind(b")") + 2:].split() if stat else [b"Z"]
@@ -539,12 +551,8 @@ def run_processes(root: int, marker: str) -> set[int]:
             continue
         parent[pid] = int(fields[1])
         if mark in (_read_proc(pid, "environ") or b"").split(b"\0"):
-            found.add(pid)
-    while True:  # one generation of descendants per pass (a tree is a few deep)
-        born = {pid for pid, ppid in parent.items() if ppid in found} - found
-        if not born:
-            return {pid for pid in found if pid in parent and pid != os.getpid()}
-        found |= born
+            marked.add(pid)
+    return parent, marked
 
 
 def _wait_group(pgid, proc, seconds):

@@ -29,7 +29,8 @@ from markone._internal.typing import JSONDict
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
 from verify.conformance.compare import close
 from verify.conformance.judge import _parse_answer, show_vector
-from verify.conformance.replay import binary_run, exact_rows, variant_answer
+from verify.conformance.rate import reference_run
+from verify.conformance.replay import exact_rows, variant_answer
 
 __all__ = ["Divergence", "first_divergence"]
 
@@ -81,7 +82,7 @@ def _prefix(problem, t):
 def _agrees(case, prefix, answer):
     """(agrees?, parsed answer, parsed reference) for the implementation's answer on
     a prefix of the stream."""
-    reference = variant_answer(binary_run(prefix), prefix)
+    reference = variant_answer(reference_run(prefix, case), prefix)
     got, errors = _parse_answer(prefix, answer)
     if errors:
         return False, None, reference
@@ -121,7 +122,7 @@ def first_divergence(case: JSONDict, adapter: Adapter) -> Divergence | None:
         return None
     i = order[hi - 1]
     x = exact_rows(problem)[i]
-    before = binary_run(_prefix(problem, hi - 1)).w
+    before = reference_run(_prefix(problem, hi - 1), case).w
     y = int(problem["y"][i])
     score = y * sum((a * b for a, b in zip(before, x)), Fraction(0))
     return Divergence(step=hi, length=len(order), index=i, label=y, score=score,

@@ -66,7 +66,7 @@ def _fits(profile: Profile, cases: Sequence[JSONDict], results: Sequence[CaseRes
             continue
         if result.status == "error":
             return False
-        expected = dict(profile.expected_case(case), tolerance=profile.tolerance(case))
+        expected = profile.judged_case(case)
         if judge(expected, result.answer).status != "pass":
             return False
         judged += 1
@@ -121,5 +121,5 @@ def explained(cases: Sequence[JSONDict], results: Sequence[CaseResult],
         words = (f"{option} fits the answers, and this case does not apply under "
                  f"it: {reason}" if reason else
                  f"the answer is the one {option} expects (a convention not declared)")
-        out.append(replace(r, diagnosis=(words,), rules=("",)))
+        out.append(replace(r, diagnosis=(words,), rules=("profile",)))
     return out

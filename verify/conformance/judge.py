@@ -43,19 +43,22 @@ from verify.conformance.misreadings import (
     arithmetic_misreadings,
     kernel_slips,
     multiclass_arithmetic,
+    overflow_causes,
     step_misreadings,
 )
+from verify.conformance.profile import show_rate
 from verify.conformance.protocol import parse_number, parse_vector
+from verify.conformance.rate import declared, reference_run
 from verify.conformance.replay import (
     TIE_TOLERANCES,
-    binary_run,
     kernel_run,
     multiclass_run,
     one_vs_rest_run,
     variant_answer,
 )
 
-__all__ = ["CaseResult", "judge", "show_vector", "answer_keys", "diagnose", "causes"]
+__all__ = ["CaseResult", "judge", "show_vector", "answer_keys", "diagnose", "causes",
+           "STREAMS", "misread_stream", "gives"]
 
 _RULE_WORDS = {
     "strict": "the strict rule (update only when y w.x < 0): a zero score counted as "
@@ -84,8 +87,9 @@ class CaseResult:
     gives the causes (misreadings that reproduce the answer), ``divergence`` the first
     divergent step (:mod:`verify.conformance.divergence`), ``error`` the
     implementation's own message or traceback; ``rules`` has one entry per
-    diagnosis: the misread mistake test it names (a key of
-    :data:`verify.conformance.replay.RULES`), or ``""``.
+    diagnosis: the key of the misreading it names (``"rule:strict"``,
+    ``"stream:reverse"``, ``"arithmetic:float32"``...: :func:`causes`), or ``""``;
+    ``presentations`` is the length of the case's stream.
     """
 
     id: str
@@ -100,6 +104,7 @@ class CaseResult:
     divergence: str = ""
     rules: tuple = ()
     float64_can_pass: bool = True
+    presentations: int = 0
     answer: dict = field(default_factory=dict, repr=False)
 
     @builtins.property  # the field named ``property`` shadows the builtin for mypy
@@ -173,22 +178,25 @@ def _parse_answer(problem, answer):
             errors.append(f"the answer has no {key!r} (keys: {sorted(answer)})")
             continue
         try:
-            value = answer[key]
-            if key == "mistakes" or key == "alpha" or key == "predictions":
-                nums = [parse_number(value, where=key)] if key == "mistakes" else \
-                    parse_vector(value, where=key)
-                for v in nums:
-                    if Fraction(v).denominator != 1:
-                        raise ValueError(f"{key} must be integers, got {v}")
-                parsed[key] = int(nums[0]) if key == "mistakes" else [int(v) for v in nums]
-            elif key == "W":
-                parsed[key] = [parse_vector(r, where=f"W[{k}]") for k, r in
-                               enumerate(value)]
-            else:
-                parsed[key] = parse_vector(value, where=key)
+            parsed[key] = _parse_value(key, answer[key])
         except (ValueError, TypeError) as exc:
             errors.append(str(exc))
     return parsed, errors
+
+
+def _parse_value(key, value):
+    """One entry of an answer as numbers: integers for ``mistakes``, ``alpha`` and
+    ``predictions``, rows for ``W``, a vector for ``w``."""
+    if key == "W":
+        return [parse_vector(r, where=f"W[{k}]") for k, r in enumerate(value)]
+    if key not in ("mistakes", "alpha", "predictions"):
+        return parse_vector(value, where=key)
+    nums = [parse_number(value, where=key)] if key == "mistakes" else \
+        parse_vector(value, where=key)
+    for v in nums:
+        if Fraction(v).denominator != 1:
+            raise ValueError(f"{key} must be integers, got {v}")
+    return int(nums[0]) if key == "mistakes" else [int(v) for v in nums]
 
 
 def judge(case: JSONDict, answer: JSONDict | None,
@@ -199,7 +207,8 @@ def judge(case: JSONDict, answer: JSONDict | None,
     Parameters
     ----------
     case : dict
-        A case document.
+        A case document (judged under a profile:
+        :meth:`verify.conformance.profile.Profile.judged_case`).
     answer : dict
         The implementation's answer to the whole stream.
     checkpoint_answers : dict, optional
@@ -210,15 +219,53 @@ def judge(case: JSONDict, answer: JSONDict | None,
     -------
     CaseResult
     """
-    problem, want = case["problem"], case["expected"]
-    tol = case.get("tolerance", 0)
-    base = dict(id=case["id"], property=case["property"], task=case["task"],
-                variant=case["variant"], float64_can_pass=case["float64_can_pass"],
-                answer=answer if isinstance(answer, dict) else {"raw": repr(answer)})
-    got, errors = _parse_answer(problem, answer)
+    base = _base(case, answer)
+    got, errors = _parse_answer(case["problem"], answer)
     if errors:
-        return CaseResult(status="error", failed=("answer",), details=tuple(errors),
-                          error="; ".join(errors), **base)
+        return _unreadable(case, answer, errors, base)
+    failed, details = _differences(case, got)
+    checkpoint = _checkpoint_failure(case, checkpoint_answers or {})
+    if checkpoint is not None:
+        failed.append("checkpoints")
+        details.append(checkpoint[0])
+    if not failed:
+        return CaseResult(status="pass", **base)
+    found = causes(case, got) if set(failed) - {"checkpoints"} else []
+    if not found and checkpoint is not None and checkpoint[1] is not None:
+        cp_case, cp_got = checkpoint[1]
+        found = [(f"at the state after {len(cp_case['problem']['order'])} "
+                  f"presentations: {d}", key) for d, key in causes(cp_case, cp_got)]
+    return CaseResult(status="fail", failed=tuple(failed), details=tuple(details),
+                      diagnosis=tuple(d for d, _ in found),
+                      rules=tuple(key for _, key in found), **base)
+
+
+def _base(case, answer):
+    """The fields every verdict on ``case`` shares."""
+    return dict(id=case["id"], property=case["property"], task=case["task"],
+                variant=case["variant"], float64_can_pass=case["float64_can_pass"],
+                presentations=len(case["problem"]["order"]),
+                answer=answer if isinstance(answer, dict) else {"raw": repr(answer)})
+
+
+def _unreadable(case, answer, errors, base):
+    """The verdict on an answer that is not numbers: a failure when float overflow
+    reproduces its non-finite weights (inf, NaN, or the null JSON writes for them),
+    else an error that names the problems (the implementation's own output is not
+    among them: it wrote no traceback)."""
+    found = overflow_causes(case, answer)
+    if found:
+        shown = show_vector(answer["w"]) if isinstance(answer["w"], list) else "?"
+        return CaseResult(status="fail", failed=("w",), details=(
+            f"w: expected {show_vector([Fraction(v) for v in case['expected']['w']])}, "
+            f"got {shown}",), diagnosis=tuple(d for d, _ in found),
+            rules=tuple(key for _, key in found), **base)
+    return CaseResult(status="error", failed=("answer",), details=tuple(errors), **base)
+
+
+def _differences(case, got):
+    """The quantities of ``got`` that differ from the case's expectation, and how."""
+    want, tol = case["expected"], case.get("tolerance", 0)
     failed, details = [], []
     if "mistakes" in got and got["mistakes"] != want["mistakes"]:
         failed.append("mistakes")
@@ -241,32 +288,26 @@ def judge(case: JSONDict, answer: JSONDict | None,
             failed.append(key)
             details.append(f"{key}: expected {show_vector(want[key])}, got "
                            f"{show_vector(got[key])}")
-    cp_case = None
-    for cp in want.get("checkpoints", ()):
-        t = cp["after"]
-        a = (checkpoint_answers or {}).get(t)
+    return failed, details
+
+
+def _checkpoint_failure(case, answers):
+    """The first checkpoint the answers miss: ``(detail, (case cut there, parsed
+    answer) or None)``; None when every checkpoint answered agrees."""
+    problem, tol = case["problem"], case.get("tolerance", 0)
+    for cp in case["expected"].get("checkpoints", ()):
+        a = answers.get(cp["after"])
         if a is None:
             continue
         cp_got, cp_err = _parse_answer(problem, a)
         w_cp = [Fraction(v) for v in cp["w"]]
         if cp_err or not _close(cp_got["w"], w_cp, tol) or (
                 "mistakes" in cp_got and cp_got["mistakes"] != cp["mistakes"]):
-            failed.append("checkpoints")
             shown = "; ".join(cp_err) if cp_err else show_vector(cp_got["w"])
-            details.append(f"state after {t} presentations: expected "
-                           f"{show_vector(w_cp)}, got {shown}")
-            if not cp_err:
-                cp_case = (_truncated_case(case, cp), cp_got)
-            break
-    if not failed:
-        return CaseResult(status="pass", **base)
-    found = causes(case, got) if set(failed) - {"checkpoints"} else []
-    if not found and cp_case is not None:
-        found = [(f"at the state after {len(cp_case[0]['problem']['order'])} "
-                  f"presentations: {d}", rule) for d, rule in causes(*cp_case)]
-    return CaseResult(status="fail", failed=tuple(failed), details=tuple(details),
-                      diagnosis=tuple(d for d, _ in found),
-                      rules=tuple(rule for _, rule in found), **base)
+            detail = (f"state after {cp['after']} presentations: expected "
+                      f"{show_vector(w_cp)}, got {shown}")
+            return detail, None if cp_err else (_truncated_case(case, cp), cp_got)
+    return None
 
 
 def _truncated_case(case, cp):
@@ -290,12 +331,15 @@ def diagnose(case: JSONDict, got: JSONDict) -> list[str]:
 
 
 def causes(case: JSONDict, got: JSONDict) -> list[tuple[str, str]]:
-    """:func:`diagnose`'s causes as ``(words, rule)``: ``rule`` is the key in
-    :data:`verify.conformance.replay.RULES` of a misread mistake test (a cause that
-    another case can rule out, :mod:`verify.conformance.refutation`), else ``""``."""
+    """:func:`diagnose`'s causes as ``(words, key)``: ``key`` names the misreading
+    (:data:`verify.conformance.fixes.FIXES` says what to change for each kind; the
+    kinds :mod:`verify.conformance.refutation` can replay on another case are ruled
+    out by the cases the implementation passed). The replays follow the arithmetic
+    and rate the case was declared with
+    (:func:`verify.conformance.rate.reference_run`)."""
     problem = case["problem"]
     if problem["task"] == "multiclass":
-        return [(words, "") for words in _diagnose_multiclass(case, got)]
+        return _diagnose_multiclass(case, got)
     if problem["task"] == "kernel":
         return _diagnose_kernel(got, problem)
     return _diagnose_binary(case, got)
@@ -305,10 +349,19 @@ def _step_words(k):
     return f", with a learning rate of {_factor(k)}" if not _is_one(k) else ""
 
 
-def _rate_words(k):
-    return (f"learning rate {_factor(k)} instead of 1: the same decisions, weights "
-            f"scaled by {_factor(k)} (a different convention for the step size; with a "
-            "zero start it changes no decision)")
+def _rate_words(k, case):
+    """A rate ``k`` times the declared one: what the weights say."""
+    rate = declared(case)[1]
+    if rate == 1:
+        return (f"learning rate {_factor(k)} instead of 1: the same decisions, weights "
+                f"scaled by {_factor(k)} (a different convention for the step size; "
+                "with a zero start it changes no decision)")
+    return (f"learning rate {_factor(k * rate)} instead of the declared "
+            f"{show_rate(rate)}: the same decisions, weights scaled by {_factor(k)}")
+
+
+def _rate_key(k, case):
+    return f"rate:{k * declared(case)[1]}"
 
 
 def _factor(k):
@@ -325,66 +378,86 @@ def _factor(k):
 def _diagnose_binary(case, got):
     problem, want, tol = case["problem"], case["expected"], case.get("tolerance", 0)
     if "w" in got and len(got["w"]) != len(want["w"]):
-        return _unkeyed(_diagnose_dimension(case, got, len(want["w"]), tol))
+        return _diagnose_dimension(case, got, len(want["w"]), tol)
     # every misreading that reproduces the answer: when several do, the case cannot
     # tell them apart (a pocket that is the last iterate may come from a second pass)
-    out = _unkeyed(_variant_misreadings(case, got, tol)) if (
+    out = _variant_misreadings(case, got, tol) if (
         "w" in got and problem["variant"] != "last") else []
-    truth = variant_answer(binary_run(problem), problem)
+    truth = variant_answer(reference_run(problem, case), problem)
     k = _reproduces(truth, got, tol)
-    if k is not None and not _is_one(k):
-        return out + [(_rate_words(k), "")]
-    for rule, words in _RULE_WORDS.items():
-        k = _reproduces(variant_answer(binary_run(problem, rule=rule), problem), got, tol)
-        if k is not None:
-            out.append((words + _step_words(k), rule))
-    out += [(words + _step_words(k), "") for words, k in
-            arithmetic_misreadings(case, got, tol) + step_misreadings(problem, got, tol)]
-    out += _unkeyed(_stream_misreadings(problem, got, tol))
+    if k is not None and not _is_one(k):     # a rate; other causes may say it too
+        out.append((_rate_words(k, case), _rate_key(k, case)))
+    out += _rule_misreadings(case, got, tol)
+    out += [(words + _step_words(k), key) for words, k, key in
+            arithmetic_misreadings(case, got, tol) + step_misreadings(case, got, tol)]
+    out += _stream_misreadings(case, got, tol)
     if "w" in got:
-        out += _unkeyed(_diagnose_vector(case, got, truth, tol))
+        out += _diagnose_vector(case, got, truth, tol)
     return out
 
 
-def _unkeyed(words):
-    return [(w, "") for w in words]
+def _rule_misreadings(case, got, tol):
+    """The misread mistake tests whose replay gives the answer (with any rate)."""
+    problem, out = case["problem"], []
+    for rule, words in _RULE_WORDS.items():
+        run = reference_run(problem, case, rule=rule)
+        k = _reproduces(variant_answer(run, problem), got, tol)
+        if k is not None:
+            out.append((words + _step_words(k), f"rule:{rule}"))
+    return out
 
 
-#: Misreadings of the stream: how the presentations are read instead of ``order``.
-_STREAM_WORDS = {
-    "the last presentation of the stream was skipped": lambda order, n: order[:-1],
-    "the first presentation of the stream was skipped": lambda order, n: order[1:],
-    "the stream was presented twice (one pass too many)": lambda order, n: order * 2,
-    "the examples were presented once each in index order, not in the given `order`":
-        lambda order, n: list(range(n)),
-    "the stream was sorted by example index (repeats kept), not taken in the given "
-    "`order`": lambda order, n: sorted(order),
-    "the stream was presented in reverse": lambda order, n: order[::-1],
+#: Misreadings of the stream: how the presentations are read instead of ``order``
+#: (key: ``stream:NAME``).
+STREAMS = {
+    "skip-last": ("the last presentation of the stream was skipped",
+                  lambda order, n: order[:-1]),
+    "skip-first": ("the first presentation of the stream was skipped",
+                   lambda order, n: order[1:]),
+    "twice": ("the stream was presented twice (one pass too many)",
+              lambda order, n: order * 2),
+    "index-order": ("the examples were presented once each in index order, not in the "
+                    "given `order`", lambda order, n: list(range(n))),
+    "sorted": ("the stream was sorted by example index (repeats kept), not taken in the "
+               "given `order`", lambda order, n: sorted(order)),
+    "reverse": ("the stream was presented in reverse", lambda order, n: order[::-1]),
 }
 
 
-def _stream_misreadings(problem, got, tol):
+def misread_stream(problem: JSONDict, name: str) -> list[int]:
+    """The stream ``problem`` presents when its ``order`` is read as :data:`STREAMS`'
+    ``name`` says.
+
+    >>> misread_stream({"order": [2, 0, 1], "y": [1, 1, 1]}, "sorted")
+    [0, 1, 2]
+    """
+    return STREAMS[name][1](list(problem["order"]), len(problem["y"]))
+
+
+def _stream_misreadings(case, got, tol):
     """Does the rule, run on another reading of the stream, give the answer (any
     task: the final W or dual counts too)?"""
-    out = []
-    for words, read in _STREAM_WORDS.items():
-        order = read(list(problem["order"]), len(problem["y"]))
-        if order != list(problem["order"]) and _gives(dict(problem, order=order), got,
-                                                      tol):
-            out.append(words)
+    problem, out = case["problem"], []
+    for name, (words, _) in STREAMS.items():
+        order = misread_stream(problem, name)
+        if order != list(problem["order"]) and gives(case, dict(problem, order=order),
+                                                     got, tol):
+            out.append((words, f"stream:{name}"))
     return out
 
 
-def _gives(problem, got, tol):
-    """Does the rule (textbook, lowest-index ties) on ``problem`` give ``got``?"""
+def gives(case: JSONDict, problem: JSONDict, got: JSONDict, tol: float) -> bool:
+    """Does the rule (textbook, lowest-index ties; the rate ``case`` declares) on
+    ``problem`` give ``got``?"""
+    rate = declared(case)[1]
     if problem["task"] == "kernel":
         alpha, m = kernel_run(problem)
         return got["alpha"] == alpha and got.get("mistakes", m) == m
     if problem["task"] == "multiclass":
-        W, m, _ = multiclass_run(problem)
+        W, m, _ = multiclass_run(problem, rate=rate)
         return got.get("mistakes", m) == m and len(got["W"]) == len(W) and all(
             _close(g, e, tol) for g, e in zip(got["W"], W))
-    return _reproduces(variant_answer(binary_run(problem), problem), got, tol,
+    return _reproduces(variant_answer(reference_run(problem, case), problem), got, tol,
                        scale=False) is not None
 
 
@@ -392,18 +465,19 @@ def _diagnose_vector(case, got, truth, tol):
     problem, want = case["problem"], case["expected"]
     w, expect = got["w"], [Fraction(v) for v in truth["w"]]
     same_decisions = "mistakes" in got and got["mistakes"] == want["mistakes"]
-    out = []
-    if problem["intercept"] and not _close(w, expect, tol):
-        if same_decisions and _close(w[1:] + w[:1], expect, tol):
-            out.append("the intercept weight is stored first; the suite expects it last")
-        elif expect[-1] != 0 and w[-1] / expect[-1] > 0:
-            c = w[-1] / expect[-1]       # the constant that would scale it so
-            other = _with_constant(problem, c)
-            if _reproduces(variant_answer(binary_run(other), problem), got, tol,
-                           scale=False) is not None:
-                out.append(f"the constant input is {_fmt(c)}, not 1 (the intercept "
-                           "takes a step of that size)")
-    return out
+    if not problem["intercept"] or _close(w, expect, tol):
+        return []
+    if same_decisions and _close(w[1:] + w[:1], expect, tol):
+        return [("the intercept weight is stored first; the suite expects it last",
+                 "intercept-first")]
+    if expect[-1] != 0 and w[-1] / expect[-1] > 0:
+        c = w[-1] / expect[-1]       # the constant that would scale it so
+        other = _with_constant(problem, c)
+        if _reproduces(variant_answer(reference_run(other, case), problem), got, tol,
+                       scale=False) is not None:
+            return [(f"the constant input is {_fmt(c)}, not 1 (the intercept takes a "
+                     "step of that size)", "constant")]
+    return []
 
 
 def _with_constant(problem, c):
@@ -421,23 +495,24 @@ def _variant_misreadings(case, got, tol):
     if got.get("mistakes", case["expected"]["mistakes"]) != case["expected"]["mistakes"]:
         return []
     if _close(w, [Fraction(v) for v in case["expected"]["last_w"]], tol):
-        return [f"the last iterate was returned, not the {problem['variant']} vector "
-                "(see the case's rule for its definition)"]
+        return [(f"the last iterate was returned, not the {problem['variant']} vector "
+                 "(see the case's rule for its definition)", "variant:last-iterate")]
     if problem["variant"] != "averaged":
         return []
-    run = binary_run(problem)
+    run = reference_run(problem, case)
     it = run.iterates
     zero = [Fraction(0)] * len(run.w)
     candidates = {
-        "the average of the iterates after mistakes only (the rule averages the "
-        "iterates after every presentation)": [v for v, c in zip(it, run.correct)
-                                               if not c],
-        "the average including the zero start (T + 1 terms; the rule averages the T "
-        "iterates after the presentations)": [zero] + it,
+        "mistakes-only": ("the average of the iterates after mistakes only (the rule "
+                          "averages the iterates after every presentation)",
+                          [v for v, c in zip(it, run.correct) if not c]),
+        "zero-start": ("the average including the zero start (T + 1 terms; the rule "
+                       "averages the T iterates after the presentations)", [zero] + it),
     }
-    out = [words for words, vs in candidates.items() if vs and _close(w, _mean(vs), tol)]
+    out = [(words, f"variant:{key}") for key, (words, vs) in candidates.items()
+           if vs and _close(w, _mean(vs), tol)]
     if _close(w, [sum(c) for c in zip(*it)], tol):
-        out.append("the sum of the iterates, not their average")
+        out.append(("the sum of the iterates, not their average", "variant:sum"))
     return out
 
 
@@ -448,28 +523,39 @@ def _diagnose_dimension(case, got, d, tol):
     details."""
     problem, out = case["problem"], []
     if problem["intercept"] and len(got["w"]) == d + 1 and problem["variant"] == "last":
-        run = binary_run(problem, extra_constants=2)
+        run = reference_run(problem, case, extra_constants=2)
         k = _reproduces({"w": run.w, "mistakes": run.mistakes}, got, tol)
         if k is not None:
-            out.append("an intercept of its own added to an input that already "
-                       "carries the constant 1 (two constant columns)" + _step_words(k))
-    flipped = {d + 1: ("wrong dimension: an intercept the case does not have (a "
-                       "constant 1 appended to every input)"),
-               d - 1: ("wrong dimension: no intercept weight (the rule run without the "
-                       "constant 1; append it last and report its weight)")}
-    if len(got["w"]) in flipped and (len(got["w"]) == d + 1) != problem["intercept"]:
-        other = dict(problem, intercept=not problem["intercept"])
-        for rule in ("textbook", *_RULE_WORDS):
-            k = _reproduces(variant_answer(binary_run(other, rule=rule), other), got, tol)
-            if k is not None:
-                out.append(flipped[len(got["w"])] + ("" if rule == "textbook" else
-                                                     f", and {_RULE_WORDS[rule]}")
-                           + _step_words(k))
-                break
-        else:      # the flipped problem in float arithmetic
-            out += [f"{flipped[len(got['w'])]}, and {words}{_step_words(k)}" for words, k
-                    in arithmetic_misreadings(dict(case, problem=other), got, tol)]
+            out.append(("an intercept of its own added to an input that already "
+                        "carries the constant 1 (two constant columns)" + _step_words(k),
+                        "dimension:two-constants"))
+    if len(got["w"]) in (d - 1, d + 1) and (len(got["w"]) == d + 1) != problem["intercept"]:
+        out += _flipped_intercept(case, got, d, tol)
     return out
+
+
+#: The words of a w one longer or shorter than the case's, by its length's offset.
+_FLIPPED = {1: ("wrong dimension: an intercept the case does not have (a constant 1 "
+                "appended to every input)", "dimension:intercept-added"),
+            -1: ("wrong dimension: no intercept weight (the rule run without the "
+                 "constant 1; append it last and report its weight)",
+                 "dimension:intercept-missing")}
+
+
+def _flipped_intercept(case, got, d, tol):
+    """The rule (or a misread mistake test, or float rounding) with the intercept
+    the case does not say: is that the answer?"""
+    problem = case["problem"]
+    words, key = _FLIPPED[len(got["w"]) - d]
+    other = dict(problem, intercept=not problem["intercept"])
+    for rule in ("textbook", *_RULE_WORDS):
+        k = _reproduces(variant_answer(reference_run(other, case, rule=rule), other),
+                        got, tol)
+        if k is not None:
+            more = "" if rule == "textbook" else f", and {_RULE_WORDS[rule]}"
+            return [(words + more + _step_words(k), key)]
+    return [(f"{words}, and {more}{_step_words(k)}", key) for more, k, _ in
+            arithmetic_misreadings(dict(case, problem=other), got, tol)]
 
 
 def _mean(vectors):
@@ -477,31 +563,35 @@ def _mean(vectors):
     return [sum(c, Fraction(0)) / n for c in zip(*vectors)]
 
 
+#: The argmax rule's tie misreadings (``multiclass_run``'s ``ties``), in words.
+_TIES = {"highest": "argmax ties go to the highest class index (the rule: the lowest)",
+         "true-class": "a tie that includes the true class is counted as correct (the "
+                       "rule: the lowest index wins the tie)"}
+
+
+def _same_W(got, W, m, tol):
+    return (got.get("mistakes", m) == m and len(got["W"]) == len(W)
+            and all(_close(g, e, tol) for g, e in zip(got["W"], W)))
+
+
 def _diagnose_multiclass(case, got):
-    problem, want = case["problem"], case["expected"]
+    problem, want, tol = case["problem"], case["expected"], case.get("tolerance", 0)
     flat_want = [Fraction(v) for r in want["W"] for v in r]
     flat_got = [v for r in got["W"] for v in r]
-    k = _scale_factor(flat_got, flat_want, case.get("tolerance", 0))
+    k = _scale_factor(flat_got, flat_want, tol)
     if k is not None and not _is_one(k) and got.get("mistakes", want["mistakes"]) == \
             want["mistakes"]:
-        return [_rate_words(k)]
-    out = []
-    for ties, words in (("highest", "argmax ties go to the highest class index (the "
-                         "rule: the lowest)"),
-                        ("true-class", "a tie that includes the true class is counted "
-                         "as correct (the rule: the lowest index wins the tie)")):
-        W, m, argmax = multiclass_run(problem, ties=ties)
-        if ("mistakes" not in got or got["mistakes"] == m) and len(got["W"]) == len(W) \
-                and all(_close(g, e, 0) for g, e in zip(got["W"], W)):
-            out.append(words)
+        return [(_rate_words(k, case), _rate_key(k, case))]
+    rate = declared(case)[1]
+    out = [(words, f"multiclass:{ties}") for ties, words in _TIES.items()
+           if _same_W(got, *multiclass_run(problem, ties=ties, rate=rate)[:2], 0)]
     W, m = one_vs_rest_run(problem)
-    if ("mistakes" not in got or got["mistakes"] == m) and len(got["W"]) == len(W) \
-            and all(_close(g, e, case.get("tolerance", 0)) for g, e in zip(got["W"], W)):
-        out.append("one-vs-rest: one binary perceptron per class (that class against "
-                   "the rest), each updated on every example, instead of the argmax "
-                   "rule (a different multiclass reduction)")
-    out += multiclass_arithmetic(case, got, case.get("tolerance", 0))
-    return out + _stream_misreadings(problem, got, case.get("tolerance", 0))
+    if _same_W(got, [[rate * v for v in row] for row in W], m, tol):
+        out.append(("one-vs-rest: one binary perceptron per class (that class against "
+                    "the rest), each updated on every example, instead of the argmax "
+                    "rule (a different multiclass reduction)", "multiclass:one-vs-rest"))
+    out += multiclass_arithmetic(case, got, tol)
+    return out + _stream_misreadings(case, got, tol)
 
 
 def _diagnose_kernel(got, problem):
@@ -509,6 +599,6 @@ def _diagnose_kernel(got, problem):
     for rule, words in _RULE_WORDS.items():
         alpha, m = kernel_run(problem, rule=rule)
         if got["alpha"] == alpha:
-            out.append((words, rule))
-    return out + _unkeyed(kernel_slips(problem, got) + _stream_misreadings(problem, got, 0))
-
+            out.append((words, f"rule:{rule}"))
+    return out + kernel_slips(problem, got) + _stream_misreadings(
+        {"problem": problem}, got, 0)

@@ -11,19 +11,22 @@ decision). Nothing is named that its replay does not reproduce.
 >>> problem = {"task": "binary", "variant": "last", "intercept": False,
 ...            "X": [[3, 4], [1, 0]], "y": [1, -1], "order": [0, 1]}
 >>> got = {"w": [Fraction(-2, 5), Fraction(4, 5)], "mistakes": 2}  # y x / ||x||
->>> [words[:32] for words, k in step_misreadings(problem, got, 0)]
+>>> [words[:32] for words, k, key in step_misreadings({"problem": problem}, got, 0)]
 ['a step normalised to unit length']
 """
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from markone._internal.typing import JSONDict
-from verify.conformance.compare import close, reproduces
+from verify.conformance.compare import close, is_one, reproduces
+from verify.conformance.rate import declared
 from verify.conformance.replay import (
     FLOAT_MODES,
     KERNEL_SLIPS,
@@ -34,8 +37,9 @@ from verify.conformance.replay import (
 )
 
 __all__ = ["arithmetic_misreadings", "multiclass_arithmetic", "rounding_words",
-           "step_misreadings", "kernel_slips", "RANGE_WORDS", "AVERAGE_WORDS",
-           "STEP_WORDS", "SLIP_WORDS"]
+           "step_misreadings", "kernel_slips", "overflow_causes", "nonfinite_pattern",
+           "float_gives", "step_answer", "nonfinite_json",
+           "RANGE_WORDS", "AVERAGE_WORDS", "STEP_WORDS", "SLIP_WORDS"]
 
 #: How float32's range changed a decision, in the words of a diagnosis.
 RANGE_WORDS = {
@@ -77,32 +81,67 @@ SLIP_WORDS = {
 
 
 def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
-                           ) -> list[tuple[str, Fraction]]:
-    """Does a float64 (or float32) replay of the rule reproduce the answer? The words
-    say when float32's range, not its rounding, changed a decision, and when only the
-    weights changed (the averaged variant's running sum, kept in that arithmetic).
-    The first of float64 and float32 that does is named; else every replay with
-    inputs or weights stored in float32 that does (one case may not tell them
-    apart)."""
-    problem, out = case["problem"], []
+                           ) -> list[tuple[str, Fraction, str]]:
+    """Does a float64 (or float32) replay of the rule (with the rate the case
+    declares) reproduce the answer? ``(words, k, key)``: the words say when float32's
+    range, not its rounding, changed a decision, and when only the weights changed
+    (the averaged variant's running sum, kept in that arithmetic: key
+    ``arithmetic-sum:MODE``, else ``arithmetic:MODE``; ``float64-part:float64`` on a
+    case that needs exact arithmetic, where float64 in one part of the loop is
+    enough, so cases float64 passes do not rule it out). The first of float64 and
+    float32 that does is named; else every replay with inputs or weights stored in
+    float32 that does (one case may not tell them apart)."""
+    problem, out, rate = case["problem"], [], declared(case)[1]
     for arith in FLOAT_MODES:
-        run = binary_run(problem, arithmetic=arith)
+        run = binary_run(problem, arithmetic=arith, rate=rate)
         if not _finite([run.w, *run.iterates]):
             continue
-        answer = variant_answer(run.as_fractions(), problem)
-        bound = _tolerance(tol, arith)
-        k, what = reproduces(answer, got, bound), "a decision"
-        if k is None and problem["variant"] == "averaged":   # the running sum rounds
-            answer["w"] = [Fraction(float(sum(c) / len(run.iterates)))
-                           for c in zip(*run.iterates)]
-            k, what = reproduces(answer, got, bound), AVERAGE_WORDS
-        if k is None:
+        found = _float_answer(problem, run, got, _tolerance(tol, arith))
+        if found is None:
             continue
+        k, what = found
         ranges = [words for flag, words in RANGE_WORDS.items() if getattr(run, flag)]
-        out.append((rounding_words(case, arith, what, ranges), k))
-        if arith in ("float64", "float32"):
-            break
+        kind = "arithmetic" if what == "a decision" else "arithmetic-sum"
+        if arith == "float64" and not case["float64_can_pass"]:
+            kind = "float64-part"    # one part in float64 is enough: not ruled out
+        out.append((rounding_words(case, arith, what, ranges), k, f"{kind}:{arith}"))
     return out
+
+
+def _float_answer(problem, run, got, bound):
+    """``(k, what)`` when a float replay ``run`` gives ``got`` (up to a factor ``k``),
+    ``what`` saying what rounding changed; None when it does not."""
+    answer = variant_answer(run.as_fractions(), problem)
+    k = reproduces(answer, got, bound)
+    if k is not None:
+        return k, "a decision"
+    if problem["variant"] == "averaged":   # the running sum rounds
+        answer["w"] = [Fraction(float(sum(c) / len(run.iterates)))
+                       for c in zip(*run.iterates)]
+        k = reproduces(answer, got, bound)
+        if k is not None:
+            return k, AVERAGE_WORDS
+    return None
+
+
+def float_gives(mode: str, case: JSONDict, want: JSONDict, tol: float) -> bool:
+    """Does the rule replayed in the float arithmetic ``mode`` (a key of
+    :data:`verify.conformance.replay.FLOAT_MODES`; the declared rate) give ``want``
+    (parsed numbers) on a binary or multiclass case, with any rate? True for a
+    kernel case (its counts do not round)."""
+    problem, rate = case["problem"], declared(case)[1]
+    if problem["task"] == "multiclass":
+        if mode not in ("float64", "float32"):
+            return True
+        W, mistakes, _ = multiclass_run(problem, arithmetic=mode, rate=rate)
+        return _finite(W) and want["mistakes"] == mistakes and all(
+            close(g, [Fraction(float(v)) for v in row], _tolerance(tol, mode))
+            for g, row in zip(want["W"], W))
+    if problem["task"] != "binary":
+        return True
+    run = binary_run(problem, arithmetic=mode, rate=rate)
+    return _finite([run.w, *run.iterates]) and _float_answer(
+        problem, run, want, _tolerance(tol, mode)) is not None
 
 
 def rounding_words(case: JSONDict, arith: str, what: str = "a decision",
@@ -127,19 +166,20 @@ def rounding_words(case: JSONDict, arith: str, what: str = "a decision",
     return f"{name}: rounding changed {what}"
 
 
-def multiclass_arithmetic(case: JSONDict, got: JSONDict, tol: float) -> list[str]:
-    """Does the argmax rule replayed in float64 (or float32) give the answer's ``W``
-    and mistakes?"""
-    problem = case["problem"]
+def multiclass_arithmetic(case: JSONDict, got: JSONDict, tol: float
+                          ) -> list[tuple[str, str]]:
+    """Does the argmax rule replayed in float64 (or float32, with the declared rate)
+    give the answer's ``W`` and mistakes? ``[(words, "arithmetic:MODE")]``."""
+    problem, rate = case["problem"], declared(case)[1]
     for arith in ("float64", "float32"):
-        W, mistakes, _ = multiclass_run(problem, arithmetic=arith)
+        W, mistakes, _ = multiclass_run(problem, arithmetic=arith, rate=rate)
         if (not _finite(W) or got.get("mistakes", mistakes) != mistakes
                 or len(got["W"]) != len(W)):
             continue
         bound = _tolerance(tol, arith)
         if all(close(g, [Fraction(float(v)) for v in row], bound)
                for g, row in zip(got["W"], W)):
-            return [rounding_words(case, arith)]
+            return [(rounding_words(case, arith), f"arithmetic:{arith}")]
     return []
 
 
@@ -155,29 +195,138 @@ def _tolerance(tol: float, arith: str) -> float:
     return max(tol, 1e-6) if arith == "float32" else tol
 
 
-def step_misreadings(problem: JSONDict, got: JSONDict, tol: float
-                     ) -> list[tuple[str, Fraction]]:
+def step_misreadings(case: JSONDict, got: JSONDict, tol: float
+                     ) -> list[tuple[str, Fraction, str]]:
     """Steps whose size depends on the example (normalised, or scaled by the squared
-    norm), replayed exactly; a step with no exact value (an irrational norm) is not
-    tried."""
-    out = []
+    norm), with the declared rate (:func:`step_answer`): ``(words, k,
+    "step:NAME")`` (k is 1: a step with a rate of its own is two misreadings)."""
+    problem, out = case["problem"], []
     for step, words in STEP_WORDS.items():
-        try:
-            run = binary_run(problem, step=step)
-        except ValueError:
-            continue
-        k = reproduces(variant_answer(run, problem), got, tol)
-        if k is not None:
-            out.append((words, k))
+        k = reproduces(step_answer(case, step), got, tol)
+        if k is not None and is_one(k):      # the declared rate, not another one
+            out.append((words, k, f"step:{step}"))
     return out
 
 
-def kernel_slips(problem: JSONDict, got: JSONDict) -> list[str]:
+def step_answer(case: JSONDict, step: str) -> JSONDict:
+    """The answer of the rule with ``step`` (a key of
+    :data:`verify.conformance.replay.STEPS`, the declared rate) on a binary case:
+    replayed exactly, or in float64 when the step has no exact value (an irrational
+    norm)."""
+    problem, rate = case["problem"], declared(case)[1]
+    try:
+        return variant_answer(binary_run(problem, step=step, rate=rate), problem)
+    except ValueError:
+        run = binary_run(problem, step=step, rate=rate, arithmetic="float64")
+        return variant_answer(run.as_fractions(), problem)
+
+
+def kernel_slips(problem: JSONDict, got: JSONDict) -> list[tuple[str, str]]:
     """Slips in the dual counts that give the answer's ``alpha`` (and its mistakes,
-    counted as mistakes or as the sum of alpha)."""
+    counted as mistakes or as the sum of alpha): ``[(words, "kernel:SLIP")]``."""
     out = []
     for slip in KERNEL_SLIPS:
         alpha, m = kernel_run(problem, slip=slip)
         if got["alpha"] == alpha and got.get("mistakes", m) in (m, sum(alpha)):
-            out.append(SLIP_WORDS[slip])
+            out.append((SLIP_WORDS[slip], f"kernel:{slip}"))
     return out
+
+
+# ---- overflow: weights that are not numbers ------------------------------------------
+
+#: The largest finite number of each float replay's weights (what overflows past it).
+_RANGE = {"float64": "float64's range (about 1.8e308)",
+          "float32": "float32's range (about 3.4e38)",
+          "float32 inputs": "float32's range (about 3.4e38)",
+          "float32 weights": "float32's range (about 3.4e38)"}
+#: How an answer holds a number that is not finite, by what it wrote.
+_HELD = {"null": "null (JSON has no Infinity or NaN: JSON.stringify writes null)",
+         "inf": "inf or NaN (JSON has neither)",
+         "text": "a bare inf or nan, which is not JSON (printf's %g writes them so)"}
+
+
+def nonfinite_pattern(w: Any) -> tuple[list[Fraction | None], str] | None:
+    """An answer's weights with each entry that is not a finite number (JSON's
+    null, a float inf or NaN) as None, and how it was written (a key of
+    :data:`_HELD`); None when ``w`` is not such a list or every entry is finite.
+
+    >>> nonfinite_pattern([1.5, None])
+    ([Fraction(3, 2), None], 'null')
+    """
+    if not isinstance(w, list) or not w:
+        return None
+    out, how = [], ""
+    for v in w:
+        if v is None or (isinstance(v, float) and not math.isfinite(v)):
+            how = how or ("null" if v is None else "inf")
+            out.append(None)
+        elif isinstance(v, (int, float, Fraction)) and not isinstance(v, bool):
+            out.append(Fraction(v))
+        else:
+            return None
+    return (out, how) if how else None
+
+
+#: A bare ``inf``, ``-inf`` or ``nan`` outside a string, as C's printf writes them.
+_BARE = re.compile(r'(?<![\w."])(-?)(inf(?:inity)?|nan)(?![\w"])', re.IGNORECASE)
+
+
+def nonfinite_json(text: str) -> Any:
+    """What a program wrote, read as JSON with its bare ``inf`` and ``nan`` numbers
+    (not JSON) as the floats they name; None when it is not JSON even so, or holds
+    none.
+
+    >>> nonfinite_json('{"w": [inf, -nan, 1], "mistakes": 2}')
+    {'w': [inf, nan, 1], 'mistakes': 2}
+    """
+    fixed, n = _BARE.subn(lambda m: "NaN" if m[2].lower() == "nan" else m[1] + "Infinity",
+                          text)
+    if not n:
+        return None
+    try:
+        return json.loads(fixed)
+    except ValueError:
+        return None
+
+
+def overflow_causes(case: JSONDict, answer: Any, written: str = ""
+                    ) -> list[tuple[str, str]]:
+    """Float overflow, reproduced: a binary case's answer whose weights hold entries
+    that are not finite (:func:`nonfinite_pattern`), where a float replay (any of
+    :data:`verify.conformance.replay.FLOAT_MODES`, with the declared rate) overflows
+    to inf or NaN at exactly those entries and gives the others (and the mistakes).
+    ``[(words, "overflow:MODE")]``, the first replay that does; ``written`` overrides
+    how the answer wrote them (``"text"``: bare ``inf`` tokens).
+
+    >>> case = {"problem": {"task": "binary", "variant": "last", "intercept": False,
+    ...         "X": [[3e38, -3e38], [3e38, 1e39]], "y": [1, 1], "order": [0, 1]},
+    ...         "tolerance": 0}      # a Float32Array of weights: 6e38 is inf
+    >>> [key for _, key in overflow_causes(case, {"w": [None, None], "mistakes": 2})]
+    ['overflow:float32 weights']
+    """
+    found = nonfinite_pattern(answer.get("w")) if isinstance(answer, dict) else None
+    problem = case["problem"]
+    if found is None or problem["task"] != "binary" or problem["variant"] == "voted":
+        return []
+    pattern, how = found
+    for arith in FLOAT_MODES:
+        run = binary_run(problem, arithmetic=arith, rate=declared(case)[1])
+        w = variant_answer(run, problem)["w"]
+        if answer.get("mistakes", run.mistakes) == run.mistakes and _same_pattern(
+                pattern, w, _tolerance(case.get("tolerance", 0), arith)):
+            name = _ARITHMETIC_NAMES.get(arith, f"{arith} arithmetic")
+            return [(f"overflow: {name}: a weight went beyond {_RANGE[arith]} and "
+                     f"became inf (or NaN), which the answer holds as "
+                     f"{_HELD[written or how]}", f"overflow:{arith}")]
+    return []
+
+
+def _same_pattern(pattern, w, tol):
+    """Are the replay's weights ``w`` not finite exactly where ``pattern`` has None,
+    and the others within ``tol``?"""
+    if len(pattern) != len(w) or all(math.isfinite(v) for v in w):
+        return False
+    if any((p is None) == bool(math.isfinite(v)) for p, v in zip(pattern, w)):
+        return False
+    finite = [(p, Fraction(float(v))) for p, v in zip(pattern, w) if p is not None]
+    return close([p for p, _ in finite], [v for _, v in finite], tol)

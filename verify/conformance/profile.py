@@ -147,6 +147,19 @@ class Profile:
 
         return expected_with_rate(case, self.rate, self.arithmetic)
 
+    def judged_case(self, case: JSONDict) -> JSONDict:
+        """``case`` as this profile judges it: the answers its rate expects
+        (:meth:`expected_case`), the tolerance its arithmetic needs
+        (:meth:`tolerance`), and ``"declared"``: the arithmetic and rate the
+        diagnoses replay with (:func:`verify.conformance.rate.reference_run`).
+
+        >>> Profile.parse("rate=1/2").judged_case(
+        ...     {"task": "kernel", "expected": {}, "tolerance": 0})["declared"]
+        {'arithmetic': 'exact', 'rate': '1/2'}
+        """
+        return dict(self.expected_case(case), tolerance=self.tolerance(case),
+                    declared={"arithmetic": self.arithmetic, "rate": str(self.rate)})
+
     def excludes(self, case: JSONDict) -> str | None:
         """Why ``case`` is outside this profile, or None when it applies."""
         if case["task"] not in self.tasks:

@@ -286,7 +286,19 @@ def schema() -> JSONDict:
     >>> sorted(schema()["$defs"])
     ['answer', 'case', 'manifest', 'problem']
     """
-    problem = {
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://markone.invalid/conformance/{SUITE_VERSION}/schema.json",
+        "title": "markone conformance suite",
+        "oneOf": [{"$ref": "#/$defs/case"}, {"$ref": "#/$defs/manifest"}],
+        "$defs": {"case": _case_schema(), "problem": _problem_schema(),
+                  "manifest": _manifest_schema(), "answer": _answer_schema()},
+    }
+
+
+def _problem_schema() -> JSONDict:
+    """The schema of a problem (what an implementation receives)."""
+    return {
         "type": "object",
         "required": ["format", "id", "task", "variant", "rule", "intercept", "X", "y",
                      "order"],
@@ -308,6 +320,10 @@ def schema() -> JSONDict:
         },
         "additionalProperties": False,
     }
+
+
+def _case_schema() -> JSONDict:
+    """The schema of a case: the problem and its expected answers."""
     expected = {
         "type": "object", "required": ["mistakes"],
         "properties": {
@@ -321,7 +337,7 @@ def schema() -> JSONDict:
                                "w": _VEC}}},
         },
     }
-    case = {
+    return {
         "type": "object",
         "required": ["format", "suite_version", "id", "title", "property", "pins",
                      "task", "variant", "float64_can_pass", "tolerance", "problem",
@@ -340,7 +356,11 @@ def schema() -> JSONDict:
             "expected": expected,
         },
     }
-    manifest = {
+
+
+def _manifest_schema() -> JSONDict:
+    """The schema of a suite's manifest."""
+    return {
         "type": "object",
         "required": ["format", "suite_version", "markone_version", "schema", "cases"],
         "properties": {
@@ -358,17 +378,13 @@ def schema() -> JSONDict:
                                "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}}},
         },
     }
-    answer = {
+
+
+def _answer_schema() -> JSONDict:
+    """The schema of an answer."""
+    return {
         "type": "object",
         "properties": {"mistakes": {"type": "integer", "minimum": 0}, "w": _VEC,
                        "W": _MAT, "alpha": _VEC,
                        "predictions": {"type": "array", "items": {"type": "integer"}}},
-    }
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": f"https://markone.invalid/conformance/{SUITE_VERSION}/schema.json",
-        "title": "markone conformance suite",
-        "oneOf": [{"$ref": "#/$defs/case"}, {"$ref": "#/$defs/manifest"}],
-        "$defs": {"case": case, "problem": problem, "manifest": manifest,
-                  "answer": answer},
     }

@@ -24,13 +24,14 @@ from typing import Any
 
 from markone._internal.typing import JSONDict
 from verify.conformance.replay import (
+    BinaryRun,
     binary_run,
     exact_rows,
     multiclass_run,
     variant_answer,
 )
 
-__all__ = ["expected_with_rate"]
+__all__ = ["expected_with_rate", "declared", "reference_run"]
 
 
 def expected_with_rate(case: JSONDict, rate: Fraction, arithmetic: str) -> JSONDict:
@@ -47,6 +48,37 @@ def expected_with_rate(case: JSONDict, rate: Fraction, arithmetic: str) -> JSOND
     else:
         expected = _binary_float64(case["problem"], want, rate)
     return dict(case, expected=expected)
+
+
+def declared(case: JSONDict) -> tuple[str, Fraction]:
+    """The arithmetic and the learning rate a judged case was declared with
+    (:meth:`verify.conformance.profile.Profile.judged_case`); exact and 1 when none.
+
+    >>> declared({"declared": {"arithmetic": "float64", "rate": "1/10"}})
+    ('float64', Fraction(1, 10))
+    """
+    settings = case.get("declared") or {}
+    return str(settings.get("arithmetic", "exact")), Fraction(settings.get("rate", 1))
+
+
+def reference_run(problem: JSONDict, case: JSONDict, **misreading: Any) -> BinaryRun:
+    """:func:`verify.conformance.replay.binary_run` of ``problem`` under the settings
+    ``case`` declares (:func:`declared`) and one ``misreading`` (``rule=``,
+    ``step=``, ``extra_constants=``, ``arithmetic=``): the rate applied; in IEEE float64,
+    as the reference expects, when float64 is declared with a rate other than 1 and
+    the misreading does not name its own arithmetic or step (a float replay's numbers
+    read back as Fractions).
+
+    >>> p = {"intercept": False, "X": [[1, 1]], "y": [1], "order": [0]}
+    >>> reference_run(p, {"declared": {"rate": "1/2"}}).w
+    [Fraction(1, 2), Fraction(1, 2)]
+    """
+    arithmetic, rate = declared(case)
+    if (arithmetic == "float64" and rate != 1 and misreading.get("step", "unit") == "unit"
+            and "arithmetic" not in misreading):
+        misreading["arithmetic"] = "float64"
+    run = binary_run(problem, rate=rate, **misreading)
+    return run if misreading.get("arithmetic", "exact") == "exact" else run.as_fractions()
 
 
 def _text(vector: Any) -> list[str]:

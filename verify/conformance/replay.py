@@ -110,8 +110,9 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
     in ``"exact"`` arithmetic or a float one (a key of :data:`FLOAT_MODES`:
     ``"float64"``, ``"float32"``, or float64 sums of inputs or weights stored in
     float32; sequential sums, IEEE rules: a NaN score is no mistake, as ``y * s <= 0``
-    says), with the step ``step`` (a key of :data:`STEPS`; exact only; ValueError
-    when it has no exact value) times the learning rate ``rate`` (a float replay
+    says), with the step ``step`` (a key of :data:`STEPS`; ValueError when an exact
+    replay's step has no exact value; a float replay computes it in its type, the
+    norm by ``sqrt``) times the learning rate ``rate`` (a float replay
     adds ``y * (rate * x[j])`` to ``w[j]``, ``rate`` rounded once to the float type:
     what ``w += rate * y * x`` computes, whatever the order of the two products).
 
@@ -125,9 +126,7 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
     rows = exact_rows(problem, extra_constants=extra_constants)
     ys = [int(v) for v in problem["y"]]
     if arithmetic != "exact":
-        if step != "unit":
-            raise ValueError("a float replay takes the unit step only")
-        return _float_run(problem["order"], rows, ys, mistake, arithmetic, rate)
+        return _float_run(problem["order"], rows, ys, mistake, arithmetic, rate, step)
     scale = STEPS[step]
     iterates, correct, mistakes = [], [], 0
     w = [Fraction(0)] * len(rows[0])
@@ -153,33 +152,53 @@ FLOAT_MODES = {
 }
 
 
-def _float_run(order, rows, ys, mistake, arithmetic, rate=Fraction(1)):
+#: The steps of :data:`STEPS` in a float type (``x`` a row of floats).
+FLOAT_STEPS: dict[str, Callable[[list[Any]], Any]] = {
+    "unit": lambda x: 1,
+    "normalised": lambda x: 1 / np.sqrt(sum(v * v for v in x)),
+    "squared-norm": lambda x: 1 / sum(v * v for v in x),
+}
+
+
+def _float_run(order, rows, ys, mistake, arithmetic, rate=Fraction(1), step="unit"):
     """:func:`binary_run` in one of :data:`FLOAT_MODES`, noting overflow and
     underflow; the iterates are kept in the computing type (a running sum's)."""
     itype, ctype, wtype = FLOAT_MODES[arithmetic]
-    zero, eta = ctype(0), _rounded(Fraction(rate), ctype)
+    scale = FLOAT_STEPS[step]
+    eta = _rounded(Fraction(rate), ctype)
     with np.errstate(all="ignore"):
         frows = [[ctype(_rounded(v, itype)) for v in r] for r in rows]
-        over = not all(np.isfinite(v) for r in frows for v in r)
-        under = any(v != 0 and f == 0 for r, fr in zip(rows, frows) for v, f in zip(r, fr))
+        flags = {"overflow": not all(np.isfinite(v) for r in frows for v in r),
+                 "underflow": any(v != 0 and f == 0 for r, fr in zip(rows, frows)
+                                  for v, f in zip(r, fr))}
         iterates, correct, mistakes = [], [], 0
         w = [wtype(0)] * len(frows[0])
         for i in order:
             x, y = frows[i], ys[i]
-            s = zero
-            for a, b in zip(w, x):
-                product = a * b
-                under = under or (product == 0 and a != 0 and b != 0)
-                s = s + product
-            over = over or not np.isfinite(s)
-            wrong = mistake(y, s)
+            wrong = mistake(y, _float_score(w, x, ctype(0), flags))
             if wrong:
-                w = [wtype(a + y * (eta * b)) for a, b in zip(w, x)]
+                size = eta * scale(x) if step != "unit" else eta
+                w = [wtype(a + y * (size * b)) for a, b in zip(w, x)]
                 mistakes += 1
             correct.append(not wrong)
             iterates.append([ctype(v) for v in w])
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct,
-                     overflow=over, underflow=under)
+                     **flags)
+
+
+def _float_score(w, x, zero, flags):
+    """w.x summed in order from ``zero`` (the computing type), setting ``flags``'
+    ``underflow`` (a product of nonzero numbers became 0) and ``overflow`` (the
+    sum is not finite)."""
+    s = zero
+    for a, b in zip(w, x):
+        product = a * b
+        if product == 0 and a != 0 and b != 0:
+            flags["underflow"] = True
+        s = s + product
+    if not np.isfinite(s):
+        flags["overflow"] = True
+    return s
 
 
 def _rounded(v: Fraction, ftype: type) -> Any:
@@ -195,16 +214,29 @@ def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
         return {"w": run.w, "mistakes": run.mistakes}
     if variant == "averaged":
         return {"w": [sum(c) / len(it) for c in zip(*it)], "mistakes": run.mistakes}
-    zero = [0 * v for v in run.w]
     if variant == "pocket":
-        best, length, pocket = 0, 0, zero
-        for vec, good in zip(it, run.correct):
-            length = length + 1 if good else 0
-            if length > best:
-                best, pocket = length, vec
-        return {"w": pocket, "mistakes": run.mistakes}
-    vectors, counts = [zero], [0]
-    for vec, good in zip(it, run.correct):
+        return {"w": _pocket(run), "mistakes": run.mistakes}
+    return {"predictions": _votes(run, problem), "mistakes": run.mistakes}
+
+
+def _pocket(run: BinaryRun) -> list:
+    """The iterate at the end of the first longest run of correct presentations."""
+    best, length, pocket = 0, 0, [0 * v for v in run.w]
+    for vec, good in zip(run.iterates, run.correct):
+        length = length + 1 if good else 0
+        if length > best:
+            best, pocket = length, vec
+    return pocket
+
+
+def _sign(s: Any) -> int:
+    return 1 if s >= 0 else -1
+
+
+def _votes(run: BinaryRun, problem: JSONDict) -> list[int]:
+    """The voted perceptron's predictions on the problem's queries."""
+    vectors, counts = [[0 * v for v in run.w]], [0]
+    for vec, good in zip(run.iterates, run.correct):
         if good:
             counts[-1] += 1
         else:
@@ -212,13 +244,8 @@ def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
             counts.append(0)
     k = int(bool(problem["intercept"]))
     queries = [[Fraction(v) for v in q] + [Fraction(1)] * k for q in problem["queries"]]
-
-    def sign(s):
-        return 1 if s >= 0 else -1
-
-    return {"predictions": [
-        sign(sum(c * sign(sum(a * b for a, b in zip(v, q))) for v, c in
-                 zip(vectors, counts))) for q in queries], "mistakes": run.mistakes}
+    return [_sign(sum(c * _sign(sum(a * b for a, b in zip(v, q))) for v, c in
+                      zip(vectors, counts))) for q in queries]
 
 
 def multiclass_run(problem: JSONDict, *, ties: str = "lowest",

@@ -16,12 +16,14 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from markone._internal.io import plural
+from verify.conformance.fixes import UNEXPLAINED_FIX, fix_for
 from verify.conformance.judge import CaseResult
 
 __all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status", "cause_lines",
-           "failure_lines", "xml_text"]
+           "failure_lines", "xml_text", "cause_summary", "summary_lines", "UNEXPLAINED"]
 
 
 def cause_lines(result: CaseResult) -> list[str]:
@@ -34,6 +36,8 @@ def cause_lines(result: CaseResult) -> list[str]:
     >>> cause_lines(r)
     ['cause (reproduced): the strict rule']
     """
+    if result.status == "error" and result.diagnosis:
+        return [f"cause (reproduced): {d}" for d in result.diagnosis]
     if result.status != "fail":
         return []
     if not result.diagnosis:
@@ -54,6 +58,58 @@ def summary(results: Sequence[CaseResult]) -> dict[str, int]:
             "not_applicable": c["n/a"], "total": len(results)}
 
 
+#: The summary's name for the failures no misreading reproduces.
+UNEXPLAINED = "unexplained (no known misreading of the rule reproduces the answer)"
+
+
+def cause_summary(results: Sequence[CaseResult]) -> list[dict[str, Any]]:
+    """One entry per distinct cause of the failed cases (in order of first
+    appearance; the unexplained ones last): ``cause`` (its words), ``cases`` (how
+    many show it) and ``case_ids``, ``smallest_case`` (the shortest stream that shows
+    it), ``first_divergent_step`` (that case's, "" when not bisected) and ``change``
+    (what to change in the code, :func:`verify.conformance.fixes.fix_for`).
+
+    >>> r = CaseResult(id="a", property="p", task="binary", variant="last",
+    ...                status="fail", diagnosis=("the strict rule",),
+    ...                rules=("rule:strict",), presentations=3)
+    >>> [(e["cause"], e["cases"], e["change"][:25]) for e in cause_summary([r, r])]
+    [('the strict rule', 2, 'count a zero score as a m')]
+    """
+    groups: dict[str, tuple[str, list[CaseResult]]] = {}
+    for r in results:
+        if r.status == "fail" and not r.diagnosis:
+            groups.setdefault(UNEXPLAINED, (UNEXPLAINED_FIX, []))[1].append(r)
+        elif r.status in ("fail", "error"):
+            keys = r.rules if len(r.rules) == len(r.diagnosis) else ("",) * len(r.diagnosis)
+            for words, key in zip(r.diagnosis, keys):
+                groups.setdefault(words, (fix_for(key), []))[1].append(r)
+    if UNEXPLAINED in groups:
+        groups[UNEXPLAINED] = groups.pop(UNEXPLAINED)
+    out = []
+    for words, (change, shown) in groups.items():
+        smallest = min(shown, key=lambda r: r.presentations)
+        out.append({"cause": words, "cases": len(shown),
+                    "case_ids": [r.id for r in shown], "smallest_case": smallest.id,
+                    "first_divergent_step": smallest.divergence, "change": change})
+    return out
+
+
+def summary_lines(results: Sequence[CaseResult]) -> list[str]:
+    """The summary of causes as a report's last lines (none when nothing failed)."""
+    entries = cause_summary(results)
+    if not entries:
+        return []
+    lines = ["", f"causes ({plural(len(entries), 'distinct cause')}; each: how many "
+             "cases show it, the smallest, its first divergent step, what to change):",
+             f"{'cases':>5}  {'smallest case':<28}  cause"]
+    for e in entries:
+        lines.append(f"{e['cases']:>5}  {e['smallest_case']:<28}  {e['cause']}")
+        if e["first_divergent_step"]:
+            lines.append(f"{'':>7}{e['first_divergent_step']}")
+        lines.append(f"{'':>7}change: {e['change']}")
+    return lines
+
+
 def exit_status(results: Sequence[CaseResult]) -> int:
     """0 when no case failed or errored (cases that do not apply do not count), else 1."""
     s = summary(results)
@@ -69,28 +125,35 @@ def _verdict(r):
 
 def as_table(results: Sequence[CaseResult], impl_name: str, *, show_errors: bool = True
              ) -> str:
-    """The table people read: one line per case, then what failed and why."""
+    """The table people read: one line per case, then what failed and why, the
+    totals, and the summary of causes (:func:`summary_lines`)."""
     rows = [("case", "property", "verdict")] + [(r.id, r.property, _verdict(r))
                                                for r in results]
     widths = [max(len(row[k]) for row in rows) for k in range(3)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
              for row in rows]
     for r in results:
-        if r.status in ("fail", "error") or (r.status == "n/a" and r.details):
-            lines.append("")
-            lines.append(f"{r.id} [{r.status}] ({r.task}, {r.variant}):")
-            lines.extend(f"  {d}" for d in r.details)
-            lines.extend(f"  {c}" for c in failure_lines(r))
-            if r.status == "error" and show_errors and r.error and r.error != \
-                    (r.details[0] if r.details else ""):
-                lines.append("  the implementation's own output:")
-                lines.extend(f"  | {t}" for t in r.error.splitlines())
+        lines.extend(_case_lines(r, show_errors))
     s = summary(results)
     lines.append("")
     lines.append(f"{impl_name}: {s['passed']} passed, {s['failed']} failed, "
                  f"{plural(s['errors'], 'error')}, {s['not_applicable']} not applicable "
                  f"(of {plural(s['total'], 'case')})")
-    return "\n".join(lines)
+    return "\n".join(lines + summary_lines(results))
+
+
+def _case_lines(r: CaseResult, show_errors: bool) -> list[str]:
+    """What the table says below its rows about one case: nothing when it passed."""
+    if not (r.status in ("fail", "error") or (r.status == "n/a" and r.details)):
+        return []
+    lines = ["", f"{r.id} [{r.status}] ({r.task}, {r.variant}):"]
+    lines.extend(f"  {d}" for d in r.details)
+    lines.extend(f"  {c}" for c in failure_lines(r))
+    if r.status == "error" and show_errors and r.error and r.error != \
+            (r.details[0] if r.details else ""):
+        lines.append("  the implementation's own output:")
+        lines.extend(f"  | {t}" for t in r.error.splitlines())
+    return lines
 
 
 def _jsonable_answer(answer):
@@ -103,6 +166,7 @@ def as_json(results: Sequence[CaseResult], impl_name: str) -> str:
     """The run as a JSON string (full vectors, nothing cut)."""
     doc = {"format": "markone.conformance.report/1", "implementation": impl_name,
            "summary": summary(results), "exit_status": exit_status(results),
+           "causes": cause_summary(results),
            "cases": [{"id": r.id, "property": r.property, "task": r.task,
                       "variant": r.variant, "status": r.status,
                       "failed": list(r.failed), "details": list(r.details),
@@ -130,6 +194,23 @@ def xml_text(text: str) -> str:
                         _ANSI.sub("", text))
 
 
+def _junit_properties(suite: ET.Element, results: Sequence[CaseResult]) -> None:
+    """The summary of causes as the testsuite's properties: ``cause.N`` (its words),
+    ``cause.N.cases``, ``cause.N.smallest_case``, ``cause.N.first_divergent_step``,
+    ``cause.N.change``."""
+    entries = cause_summary(results)
+    if not entries:
+        return
+    props = ET.SubElement(suite, "properties")
+    for n, e in enumerate(entries, 1):
+        for field, value in (("", e["cause"]), (".cases", e["cases"]),
+                             (".smallest_case", e["smallest_case"]),
+                             (".first_divergent_step", e["first_divergent_step"]),
+                             (".change", e["change"])):
+            ET.SubElement(props, "property", name=f"cause.{n}{field}",
+                          value=xml_text(str(value)))
+
+
 def as_junit(results: Sequence[CaseResult], impl_name: str) -> str:
     """JUnit XML (one testsuite, one testcase per case) for CI systems.
 
@@ -139,6 +220,7 @@ def as_junit(results: Sequence[CaseResult], impl_name: str) -> str:
     suite = ET.Element("testsuite", name=xml_text(f"markone conformance: {impl_name}"),
                        tests=str(s["total"]), failures=str(s["failed"]),
                        errors=str(s["errors"]), skipped=str(s["not_applicable"]))
+    _junit_properties(suite, results)
     for r in results:
         case = ET.SubElement(suite, "testcase",
                              classname=xml_text(f"conformance.{r.property}"),

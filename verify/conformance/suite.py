@@ -33,6 +33,7 @@ from verify.conformance.adapters import Adapter, ImplementationError, NotApplica
 from verify.conformance.cases import build_cases
 from verify.conformance.divergence import first_divergence
 from verify.conformance.judge import CaseResult, judge
+from verify.conformance.misreadings import nonfinite_json
 from verify.conformance.profile import FULL, Profile
 from verify.conformance.protocol import (
     CASE_FORMAT,
@@ -201,15 +202,27 @@ def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL, *,
     except NotApplicable as exc:
         return CaseResult(status="n/a", details=(str(exc),), **base)
     except ImplementationError as exc:
-        return CaseResult(status="error", failed=("implementation",),
-                          details=(str(exc),), error=exc.text or str(exc), **base)
-    case = dict(profile.expected_case(case), tolerance=profile.tolerance(case))
+        return _failed_run(profile.judged_case(case), exc, base)
+    case = profile.judged_case(case)
     result = judge(case, answer, checkpoints)
     if result.status == "fail" and divergence:
         step = first_divergence(case, adapter)
         if step is not None:
             result = replace(result, divergence=step.describe())
     return result
+
+
+def _failed_run(case, exc, base):
+    """The verdict on a run that gave no answer: an error with the implementation's
+    words, unless what it wrote is JSON but for bare ``inf``/``nan`` numbers that
+    float overflow reproduces (:func:`verify.conformance.misreadings.overflow_causes`)."""
+    answer = nonfinite_json(exc.output) if exc.output else None
+    if answer is not None:
+        result = judge(case, answer)
+        if result.status == "fail":
+            return result
+    return CaseResult(status="error", failed=("implementation",), details=(str(exc),),
+                      error=exc.text or str(exc), **base)
 
 
 def _supported(answer):
@@ -265,4 +278,4 @@ def run_suite(cases: Iterable[JSONDict], adapter: Adapter, *,
         results.append(run_case(case, adapter, profile, divergence=divergence))
         if progress is not None:
             progress(results[-1])
-    return drop_ruled_out(cases, results)
+    return drop_ruled_out([profile.judged_case(c) for c in cases], results)
