@@ -255,7 +255,8 @@ def nonfinite_pattern(w: Any) -> tuple[list[Fraction | None], str] | None:
     """
     if not isinstance(w, list) or not w:
         return None
-    out, how = [], ""
+    out: list[Fraction | None] = []
+    how = ""
     for v in w:
         if v is None or (isinstance(v, float) and not math.isfinite(v)):
             how = how or ("null" if v is None else "inf")

@@ -5,6 +5,7 @@ overflow (JSON's null, a bare inf) is diagnosed as overflow; and every report en
 with one summary of the causes, in table, JSON and JUnit alike."""
 
 import json
+import shutil
 import sys
 import xml.etree.ElementTree as ET
 
@@ -162,3 +163,37 @@ def test_unexplained_failures_are_summarised_last():
     results = C.run_suite(C.build_cases(["intercept-convention"]), C.adapter_for(off))
     [entry] = C.report.cause_summary(results)
     assert entry["cause"] == C.report.UNEXPLAINED and entry["cases"] == 1
+
+
+NODE_FLOAT32 = """
+let input = "";
+process.stdin.on("data", (c) => { input += c; });
+process.stdin.on("end", () => {
+  const p = JSON.parse(input);
+  if (!p.X) { process.stdout.write(JSON.stringify({profile: {arithmetic: "float64"}})); return; }
+  const X = p.X.map((x) => (p.intercept ? [...x, 1] : [...x]));
+  const w = new Float32Array(X[0].length); let m = 0;
+  for (const i of p.order) {
+    const s = X[i].reduce((t, v, j) => t + v * w[j], 0);
+    if (p.y[i] * s <= 0) { X[i].forEach((v, j) => { w[j] += p.y[i] * v; }); m += 1; }
+  }
+  process.stdout.write(JSON.stringify({w: Array.from(w), mistakes: m}));
+});
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_node_float32array_that_overflows_is_told_overflow(tmp_path, capsys):
+    """JSON.stringify writes the inf of a Float32Array as null: the case fails with
+    overflow named, and no traceback is promised (the program wrote none)."""
+    from markone.cli import main
+
+    program = tmp_path / "f32.js"
+    program.write_text(NODE_FLOAT32)
+    suite = tmp_path / "suite"
+    C.write_suite(suite, cases=C.build_cases(["extreme-large", "zero-score-orthonormal"]))
+    status = main(["adversary", "check", str(suite), "--cmd", f"node {program}"])
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert "cause (reproduced): " + OVERFLOW + "null" in out
+    assert "None, not a number" not in out and "traceback" not in err
