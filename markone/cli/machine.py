@@ -278,19 +278,8 @@ def _console(args):
     return EXIT_OK
 
 
-def register(subparsers: Any) -> ArgumentParser:
-    """Add ``markone machine demo|params|train|navy|fleet|show|replay|console`` to
-    ``subparsers``."""
-    p, sub = add_group(
-        subparsers, "machine",
-        help=purpose("machine"),
-        description="A discrete-event emulation of Rosenblatt's 1960 machine "
-        "[HayWightman1960]: 20x20 "
-        "photocells, a random plugboard, 512 A-units, 8 R-units with motor-driven "
-        "potentiometers.",
-        example="markone machine demo letters --out machine-demo",
-    )
-
+def _add_demo(sub):
+    """``markone machine demo``."""
     d = add_command(sub, "demo", help="train on letters with default physics; write "
                     "pictures, an animation and the run",
                     description="Prints accuracy, mistakes, saturation and the "
@@ -310,6 +299,9 @@ def register(subparsers: Any) -> ArgumentParser:
     add_physics_options(d)
     add_fault_options(d)
 
+
+def _add_params(sub):
+    """``markone machine params``."""
     t = add_command(sub, "params", help="print every parameter with its unit and "
                     "provenance (documented / disputed / assumed)",
                     description="The emulator's defaults and where each comes from.",
@@ -318,6 +310,9 @@ def register(subparsers: Any) -> ArgumentParser:
     t.add_argument("--markdown", action="store_true", help="a Markdown table")
     add_physics_options(t)
 
+
+def _add_train(sub):
+    """``markone machine train``."""
     r = add_command(sub, "train", help="train on letters or shapes; save the run as JSON",
                     description="Default physics unless --ideal.", example=TRAIN_EXAMPLES,
                     func=_train, exits=TRAINING_EXITS)
@@ -339,6 +334,9 @@ def register(subparsers: Any) -> ArgumentParser:
     add_physics_options(r)
     add_fault_options(r)
 
+
+def _add_navy(sub):
+    """``markone machine navy``."""
     n = add_command(sub, "navy", help="the Navy's 1960 letters task: one typeface, "
                     "then two [Navy1960]", description="Compares the emulator with the "
                     "June 1960 press caption [Navy1960].", example="markone machine navy --per-class 20",
@@ -351,6 +349,9 @@ def register(subparsers: Any) -> ArgumentParser:
                    help="seed of the wiring and the figures")
     add_physics_options(n)
 
+
+def _add_fleet(sub):
+    """``markone machine fleet``."""
     f = add_command(sub, "fleet", help="train many machines (seeds x parameters) on "
                     "letters at once, locally or on Dask",
                     description="One machine per seed for every combination of the "
@@ -378,6 +379,9 @@ def register(subparsers: Any) -> ArgumentParser:
     add_physics_options(f)
     add_fault_options(f)
 
+
+def _add_show(sub):
+    """``markone machine show``."""
     w = add_command(sub, "show", help="print a saved run: parameters, faults, "
                     "mistakes per pass, final weights, timing",
                     description="Reads a run saved by `markone machine train --out` or "
@@ -386,6 +390,9 @@ def register(subparsers: Any) -> ArgumentParser:
                     exits=JOB_EXITS)
     w.add_argument("run", metavar="RUN.json", help="a saved Mark I run")
 
+
+def _add_replay(sub):
+    """``markone machine replay``."""
     y = add_command(sub, "replay", help="write a browser replay of a saved run",
                     description="A self-contained HTML page: figures appear, motors "
                     "turn the weights.",
@@ -395,6 +402,9 @@ def register(subparsers: Any) -> ArgumentParser:
                    "the demo (machine-run.json)")
     y.add_argument("--html", type=output_file, required=True, help="the page to write")
 
+
+def _add_console(sub):
+    """``markone machine console``."""
     c = add_command(sub, "console", help="operate the machine live in the browser: "
                     "present figures, reinforce, break parts, save",
                     description="Starts a local server on this computer only (a "
@@ -414,4 +424,26 @@ def register(subparsers: Any) -> ArgumentParser:
     c.add_argument("--seed", type=nonnegative_int, default=0,
                    help="seed of the wiring")
     add_physics_options(c)
+
+
+def register(subparsers: Any) -> ArgumentParser:
+    """Add ``markone machine demo|params|train|navy|fleet|show|replay|console`` to
+    ``subparsers``."""
+    p, sub = add_group(
+        subparsers, "machine",
+        help=purpose("machine"),
+        description="A discrete-event emulation of Rosenblatt's 1960 machine "
+        "[HayWightman1960]: 20x20 "
+        "photocells, a random plugboard, 512 A-units, 8 R-units with motor-driven "
+        "potentiometers.",
+        example="markone machine demo letters --out machine-demo",
+    )
+    _add_demo(sub)
+    _add_params(sub)
+    _add_train(sub)
+    _add_navy(sub)
+    _add_fleet(sub)
+    _add_show(sub)
+    _add_replay(sub)
+    _add_console(sub)
     return p

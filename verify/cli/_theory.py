@@ -83,10 +83,26 @@ PROOFS_EXAMPLES = """\
 
 
 def _proofs(args):
+    from verify.proofs import check_all, table
+
+    _check_proofs_args(args)
+    solvers = tuple(dict.fromkeys(args.solver or ("z3", "cvc5")))
+    results = check_all(solvers=solvers, budget=args.budget, timeout_s=args.timeout,
+                        smt2_dir=args.smt2, names=args.only)
+    print(table(results))
+    status = _proofs_summary(results, solvers)
+    if args.smt2 is not None:
+        print(f"SMT-LIB 2 queries written to {args.smt2}/ (unsat = proved, sat = "
+              "counterexample)")
+    return status
+
+
+def _check_proofs_args(args):
+    """``--only`` names obligations; ``--smt2`` is a folder or not yet there."""
     from pathlib import Path
 
     from markone.cli import CommandError
-    from verify.proofs import OBLIGATIONS, check_all, table
+    from verify.proofs import OBLIGATIONS
 
     for name in args.only or ():
         if name not in OBLIGATIONS:
@@ -94,18 +110,24 @@ def _proofs(args):
                                f"{', '.join(OBLIGATIONS)}")
     if args.smt2 is not None and Path(args.smt2).exists() and not Path(args.smt2).is_dir():
         raise CommandError(f"--smt2 {args.smt2}: exists and is not a directory")
-    solvers = tuple(dict.fromkeys(args.solver or ("z3", "cvc5")))
-    results = check_all(solvers=solvers, budget=args.budget, timeout_s=args.timeout,
-                        smt2_dir=args.smt2, names=args.only)
-    print(table(results))
+
+
+def _disagreements(decided):
+    """The checks ``(name, wrong)`` on which the solvers' decided statuses differ."""
+    agreed = {(r.name, r.wrong) for r in decided
+              if all(q.status == r.status for q in decided
+                     if (q.name, q.wrong) == (r.name, r.wrong))}
+    return {(r.name, r.wrong) for r in decided} - agreed
+
+
+def _proofs_summary(results, solvers):
+    """Print the summary line of ``verify proofs``; return its exit status."""
     # an "unknown" (past --budget or --timeout) decides nothing: it is neither a wrong outcome nor
     # a disagreement, but leaves the run undecided (exit 4)
     decided = [r for r in results if r.status != "unknown"]
     unknown = len(results) - len(decided)
     bad = [r for r in decided if not r.expected]
-    disagree = {(r.name, r.wrong) for r in decided} - {
-        (r.name, r.wrong) for r in decided
-        if all(q.status == r.status for q in decided if (q.name, q.wrong) == (r.name, r.wrong))}
+    disagree = _disagreements(decided)
     total = sum(r.time_s for r in results)
     print(f"{len(results)} checks ({len(solvers)} solver{'s' * (len(solvers) > 1)}), "
           f"{total:.1f} s of solver time: "
@@ -113,9 +135,6 @@ def _proofs(args):
              if not bad and not disagree and not unknown else
              f"{len(bad)} unexpected outcome(s), {len(disagree)} disagreement(s), "
              f"{unknown} undecided within --budget or --timeout"))
-    if args.smt2 is not None:
-        print(f"SMT-LIB 2 queries written to {args.smt2}/ (unsat = proved, sat = "
-              "counterexample)")
     return EXIT_NO if bad or disagree else EXIT_UNDECIDED if unknown else EXIT_OK
 
 

@@ -191,41 +191,12 @@ def _suite(args):
 
 
 def _check(args):
-    from pathlib import Path
-
-    from markone.cli import CommandError, UserCodeError
-    from verify.conformance import (
-        CommandAdapter,
-        as_json,
-        as_junit,
-        as_table,
-        exit_status,
-        load_cases,
-        load_impl,
-        run_suite,
-    )
-    from verify.conformance.adapters import ImplementationError
+    from verify.conformance import exit_status, load_cases, run_suite
     from verify.conformance.suite import select_cases
-    from verify.conformance.command import OutputLimits
 
-    if (args.impl is None) == (args.cmd is None):
-        raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
-                           "path/to/file.py:FUNCTION) and --cmd \"COMMAND\".")
-    if args.report is not None and Path(args.report).is_dir():
-        raise CommandError(f"--report {args.report} is a folder; give a file name.")
+    _check_check_args(args)
     cases = load_cases(args.target)
-    if args.cmd is not None:
-        given = {name: getattr(args, name) for name in
-                 ("max_output", "max_depth", "max_digits", "max_stderr_lines")
-                 if getattr(args, name) is not None}
-        adapter = CommandAdapter(args.cmd, total_timeout_s=args.timeout,
-                                 limits=OutputLimits(**given))
-    else:
-        try:
-            adapter = load_impl(args.impl)
-        except ImplementationError as exc:   # the user's module raised on import
-            raise UserCodeError(f"--impl {args.impl}", exc.text or str(exc),
-                                status=2) from None
+    adapter = _adapter(args)
     if args.cases is not None:
         cases = select_cases(cases, args.cases)
     profile, source = _profile(args, adapter)
@@ -239,6 +210,47 @@ def _check(args):
     for r in results:
         if r.status == "error" and r.error:
             show_implementation_error(who, r.id, r.error)
+    _check_report(args, results, name, preface)
+    return exit_status(results)
+
+
+def _check_check_args(args):
+    """Exactly one of ``--impl`` and ``--cmd``; ``--report`` a file, not a folder."""
+    from pathlib import Path
+
+    if (args.impl is None) == (args.cmd is None):
+        raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
+                           "path/to/file.py:FUNCTION) and --cmd \"COMMAND\".")
+    if args.report is not None and Path(args.report).is_dir():
+        raise CommandError(f"--report {args.report} is a folder; give a file name.")
+
+
+def _adapter(args):
+    """The implementation ``adversary check`` runs: a ``--cmd`` program within its
+    limits, or the ``--impl`` function or estimator."""
+    from markone.cli import UserCodeError
+    from verify.conformance import CommandAdapter, load_impl
+    from verify.conformance.adapters import ImplementationError
+    from verify.conformance.command import OutputLimits
+
+    if args.cmd is not None:
+        given = {name: getattr(args, name) for name in
+                 ("max_output", "max_depth", "max_digits", "max_stderr_lines")
+                 if getattr(args, name) is not None}
+        return CommandAdapter(args.cmd, total_timeout_s=args.timeout,
+                              limits=OutputLimits(**given))
+    try:
+        return load_impl(args.impl)
+    except ImplementationError as exc:   # the user's module raised on import
+        raise UserCodeError(f"--impl {args.impl}", exc.text or str(exc),
+                            status=2) from None
+
+
+def _check_report(args, results, name, preface):
+    """Print the report in ``--format`` (or write it to ``--report`` and print the
+    table)."""
+    from verify.conformance import as_json, as_junit, as_table
+
     render = {"table": lambda: preface + as_table(results, name, show_errors=False) + "\n",
               "json": lambda: as_json(results, name),
               "junit": lambda: as_junit(results, name)}[args.format]
@@ -251,7 +263,6 @@ def _check(args):
         print(f"{args.format} report written to {args.report}")
     else:
         print(text, end="")
-    return exit_status(results)
 
 
 def _fit(cases, results, adapter, source):
@@ -287,26 +298,18 @@ def _profile(args, adapter):
     return FULL, "none declared"
 
 
-def register(subparsers: Any) -> ArgumentParser:
-    """Add ``markone adversary`` (orthonormal, greedy, exhaustive, z3, lattice, suite,
-    check)."""
-    p, sub = add_group(
-        subparsers, "adversary",
-        help=purpose("adversary"),
-        description="Write a case (data, stream, expected mistakes and weights, bound) "
-        "or the whole conformance suite, or check any implementation against them. "
-        "Each command's --help ends with the exit statuses it can end with.",
-        example=EXAMPLES, metavar="NAME")
+def _out_arg(q):
+    q.add_argument("--out", type=output_file, required=True, metavar="CASE.json",
+                   help="where to write the case (atomically)")
 
-    def out_arg(q):
-        q.add_argument("--out", type=output_file, required=True, metavar="CASE.json",
-                       help="where to write the case (atomically)")
+def _timeout_arg(q):
+    q.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
+                   help="stop the search after about this long (the case then "
+                   "holds the longest stream found, marked incomplete)")
 
-    def timeout_arg(q):
-        q.add_argument("--timeout", type=positive_float, default=None, metavar="SECONDS",
-                       help="stop the search after about this long (the case then "
-                       "holds the longest stream found, marked incomplete)")
 
+def _add_orthonormal(sub):
+    """``markone adversary orthonormal``."""
     o = add_command(sub, "orthonormal", help="e_1..e_m: exactly m = (R/gamma)^2 mistakes",
                     description="R = 1, gamma = m^-1/2, no intercept.",
                     example="markone adversary orthonormal --m 10 --out o.json",
@@ -314,8 +317,11 @@ def register(subparsers: Any) -> ArgumentParser:
     o.add_argument("--m", type=positive_int, default=10, help="number of examples")
     o.add_argument("--labels", default=None, metavar="+-+...",
                    help="labels as + and - characters (default all +)")
-    out_arg(o)
+    _out_arg(o)
 
+
+def _add_searches(sub):
+    """``markone adversary greedy|exhaustive|z3``: the worst stream on a data file."""
     for method, what in (("greedy", "fast heuristics, thousands of points"),
                          ("exhaustive", "the true maximum over all streams (small "
                           "integer data)"),
@@ -341,9 +347,12 @@ def register(subparsers: Any) -> ArgumentParser:
                            "refused)")
         if method == "exhaustive":
             memory_option(q)
-        timeout_arg(q)
-        out_arg(q)
+        _timeout_arg(q)
+        _out_arg(q)
 
+
+def _add_lattice(sub):
+    """``markone adversary lattice``."""
     lt = add_command(sub, "lattice", help="a small-margin family: integer points in "
                      "[-k, k]^d, the hardest of many draws, solved exhaustively",
                      description="Labels from random affine hyperplanes; the draw "
@@ -360,9 +369,12 @@ def register(subparsers: Any) -> ArgumentParser:
     lt.add_argument("--budget", type=positive_int, default=None,
                     help="most states to explore")
     memory_option(lt)
-    timeout_arg(lt)
-    out_arg(lt)
+    _timeout_arg(lt)
+    _out_arg(lt)
 
+
+def _add_suite(sub):
+    """``markone adversary suite``."""
     st = add_command(sub, "suite", help="write the conformance suite: manifest, "
                      "schema and one JSON file per case",
                      description="Each case pins one convention of the perceptron "
@@ -373,6 +385,9 @@ def register(subparsers: Any) -> ArgumentParser:
     st.add_argument("--out", type=output_folder, required=True, metavar="DIR",
                     help="a new (or empty) folder for the suite")
 
+
+def _add_check(sub):
+    """``markone adversary check``: another implementation on a suite or a case."""
     c = add_command(sub, "check", help="run another implementation on a suite or a case",
                     description="IMPL is module:function, path/to/file.py:function, a "
                     "scikit-learn estimator (partial_fit) or a River learner (learn_one); "
@@ -407,6 +422,11 @@ def register(subparsers: Any) -> ArgumentParser:
                    "(the handshake and every case: writing the problem, reading the "
                    "answer, its exit); a run still going then is stopped, the cases "
                    "left are not run (errors); default: no time limit")
+    _add_check_limits(c)
+
+
+def _add_check_limits(c):
+    """``adversary check``'s limits of a ``--cmd`` program's output."""
     # defaults live in OutputLimits (not imported here: the CLI starts light);
     # tests/markone/cli check that these words match them
     for flag, what in (
@@ -419,4 +439,21 @@ def register(subparsers: Any) -> ArgumentParser:
              "the rest are counted (default 40)")):
         c.add_argument(flag, type=positive_int, default=None, metavar="N",
                        help=f"--cmd: {what}")
+
+
+def register(subparsers: Any) -> ArgumentParser:
+    """Add ``markone adversary`` (orthonormal, greedy, exhaustive, z3, lattice, suite,
+    check)."""
+    p, sub = add_group(
+        subparsers, "adversary",
+        help=purpose("adversary"),
+        description="Write a case (data, stream, expected mistakes and weights, bound) "
+        "or the whole conformance suite, or check any implementation against them. "
+        "Each command's --help ends with the exit statuses it can end with.",
+        example=EXAMPLES, metavar="NAME")
+    _add_orthonormal(sub)
+    _add_searches(sub)
+    _add_lattice(sub)
+    _add_suite(sub)
+    _add_check(sub)
     return p
