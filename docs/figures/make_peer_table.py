@@ -241,8 +241,8 @@ def _prefix_words(problem, t, expected, got, declined):
              f"{_number(expected[key])}, the implementation {key} = "
              f"{_number((got or {}).get(key, []))}")
     if declined:
-        words += (f" (the peer declines the first {declined} presentation"
-                  f"{'s' * (declined > 1)} alone, so the step may be earlier)")
+        first = "presentation" if declined == 1 else f"{declined} presentations"
+        words += f" (the peer declines the first {first} alone, so the step may be earlier)"
     return words
 
 
