@@ -232,8 +232,8 @@ def test_the_provers_write_exactly_the_declared_fields(derived_claims):
 def test_a_field_removed_from_or_added_to_a_real_report_is_refused(derived_reports):
     """Every evidence field of every claim of the real reports removed in turn, and
     an unknown one added: refused (exit 2) naming the claim and the field, before any
-    re-check. The derived kinds' claims were refuted by re-derivation (exit 1), or,
-    for a field added, not at all when the re-check compared only what it reads."""
+    re-check. The derived kinds' claims with a field removed were refuted by the
+    re-derivation (exit 1: 165 of 165 on these reports), not refused as malformed."""
     tried = 0
     for name, (machine, images, labels, report) in derived_reports.items():
         for slot, r, claim in claims_of(report):
