@@ -148,7 +148,8 @@ def add_fault_options(p: argparse.ArgumentParser) -> None:
     """The fault options on ``p``; read them back with :func:`fault_request`."""
     g = p.add_argument_group(
         "faults", "break the machine before it runs: fractions of each kind of part, "
-        "drawn from --seed, or a fault-plan file (faults named by unit number)")
+        "drawn from --seed, or a fault-plan file (faults named by unit index, from 0: "
+        "\"a_unit\": 3 is the A-unit messages call A-unit 4)")
     for name, (kind, kind_type, metavar, what) in FAULT_RATES.items():
         g.add_argument(_RATE_FLAGS.get(name, "--" + name.replace("_", "-")),
                        dest=name, type=kind_type, default=None, metavar=metavar,

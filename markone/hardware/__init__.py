@@ -20,8 +20,8 @@ from markone.hardware.fleet import FleetRun, MachineSpec, run_fleet
 from markone.hardware.machine import MarkI, class_codes
 from markone.hardware.params import MarkIParams, ParamRow
 from markone.hardware.run import MachineRun, Presentation, PresentationLog
-from markone.hardware.runits import r_unit_name
+from markone.hardware.runits import numbered, r_unit_name
 
 __all__ = ["MarkI", "MarkIParams", "MachineRun", "Presentation", "PresentationLog",
            "ParamRow", "class_codes", "MachineSpec", "FleetRun", "run_fleet",
-           "r_unit_name"]
+           "r_unit_name", "numbered"]

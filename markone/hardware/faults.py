@@ -52,7 +52,7 @@ import numpy as np
 
 from markone._internal.validation import as_generator
 from markone._internal.typing import JSONDict, Seed
-from markone.hardware.runits import r_unit_name
+from markone.hardware.runits import numbered, r_unit_name
 
 if TYPE_CHECKING:
     from markone.hardware.plugboard import Wiring
@@ -223,7 +223,7 @@ class FaultPlan:
         or, beyond ``limit`` faults, how many of each kind.
 
         >>> FaultPlan((CutWire(3, 17), MotorStopped(0, 5))).describe()
-        'wire (S-unit 17, A-unit 3) cut; motor of potentiometer (R1, A-unit 5) stopped'
+        'wire (S-unit 18, A-unit 4) cut; motor of potentiometer (R1, A-unit 6) stopped'
         >>> FaultPlan(tuple(AUnitStuck(a) for a in range(10))).describe()
         '10 A-units dead'
         """
@@ -282,22 +282,26 @@ _KIND_WORDS = {"PhotocellStuck/0": "photocells dead", "PhotocellStuck/1":
 
 
 def describe_fault(fault: Any) -> str:
-    """One fault named by what broke: wires as (S-unit, A-unit), units by number (from
-    0, as in the fault records), R-units as R1..R8 (:func:`~markone.hardware.runits.
+    """One fault named by what broke: wires as (S-unit, A-unit), photocells and units
+    by number counted from 1 (:func:`~markone.hardware.runits.numbered`: the record's
+    ``a_unit=3`` is A-unit 4), R-units as R1..R8 (:func:`~markone.hardware.runits.
     r_unit_name`), and when, if not from the start.
 
     >>> describe_fault(PhotocellStuck(42, value=1, at_s=30))
-    'photocell 42 stuck lit from 30 s'
+    'photocell 43 stuck lit from 30 s'
     >>> describe_fault(PotentiometerDrift(0.5))
     'every potentiometer drifts (sd 0.5 steps per sqrt(s))'
     """
     f = fault
     what = {
-        PhotocellStuck: lambda: f"photocell {f.cell} {('dead', 'stuck lit')[f.value]}",
-        CutWire: lambda: f"wire (S-unit {f.s_unit}, A-unit {f.a_unit}) cut",
-        AUnitStuck: lambda: f"A-unit {f.a_unit} {('dead', 'stuck on')[f.value]}",
+        PhotocellStuck: lambda: (f"{numbered('photocell', f.cell)} "
+                                 f"{('dead', 'stuck lit')[f.value]}"),
+        CutWire: lambda: (f"wire ({numbered('S-unit', f.s_unit)}, "
+                          f"{numbered('A-unit', f.a_unit)}) cut"),
+        AUnitStuck: lambda: (f"{numbered('A-unit', f.a_unit)} "
+                             f"{('dead', 'stuck on')[f.value]}"),
         MotorStopped: lambda: (f"motor of potentiometer ({r_unit_name(f.r_unit)}, "
-                               f"A-unit {f.a_unit}) stopped"),
+                               f"{numbered('A-unit', f.a_unit)}) stopped"),
         PotentiometerDrift: lambda: (f"every potentiometer drifts (sd {f.sd:g} steps "
                                      "per sqrt(s))"),
         NoisySum: lambda: f"noise on every R-unit's sum (sd {f.sd:g} steps)",
@@ -459,8 +463,9 @@ def _check_fault_fits(f, p, wiring, n_s):
         bad("r_unit", f.r_unit, p.n_r_units)
     if isinstance(f, CutWire) and f.s_unit not in wiring.inputs[f.a_unit]:
         raise ValueError(
-            f"CutWire: no wire runs from S-unit {f.s_unit} to A-unit {f.a_unit}; its "
-            f"inputs are S-units {wiring.inputs[f.a_unit].tolist()}.")
+            f"CutWire: no wire runs from {numbered('S-unit', f.s_unit)} to "
+            f"{numbered('A-unit', f.a_unit)} (s_unit={f.s_unit}, a_unit={f.a_unit}); "
+            f"the s_unit of its wires is one of {wiring.inputs[f.a_unit].tolist()}.")
 
 
 def fire_damaged(wiring: Wiring, s: np.ndarray, theta: int, cut: np.ndarray,
@@ -502,11 +507,11 @@ def break_now(machine: MarkI, fault: Any) -> FaultPlan:
     >>> m = MarkI(seed=0)
     >>> plan = break_now(m, AUnitStuck(a_unit=7))
     >>> plan.describe(), int(m.faults.a_value[7])
-    ('A-unit 7 dead', 0)
+    ('A-unit 8 dead', 0)
     >>> break_now(m, CutWire(a_unit=0, s_unit=400))
     Traceback (most recent call last):
     ...
-    ValueError: CutWire: no wire runs from S-unit 400 to A-unit 0; its inputs are S-units [...].
+    ValueError: CutWire: no wire runs from S-unit 401 to A-unit 1 (s_unit=400, a_unit=0); the s_unit of its wires is one of [...].
     """
     if not isinstance(fault, FAULT_KINDS):
         names = ", ".join(k.__name__ for k in FAULT_KINDS)

@@ -25,7 +25,7 @@ Examples
 >>> len(done.changes) == 8 * len(done.active_a), done.motor_s, session.pending
 (True, 0.2, None)
 >>> session.break_part(AUnitStuck(a_unit=5)).describe()
-'A-unit 5 dead from 0.309915 s'
+'A-unit 6 dead from 0.309915 s'
 >>> session.run()
 MachineRun(presentations=1, epochs=1, converged=False, sim_time_s=0.3, mistakes=[1, 1, 1, 1, 1, 1, 1, 1], saturated=0)
 """

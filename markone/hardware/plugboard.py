@@ -30,6 +30,7 @@ from markone._internal.jit import compiled, kernel, plain_form
 from markone._internal.typing import Seed
 from markone._internal.validation import as_generator
 from markone._kernels import running_sums
+from markone.hardware.runits import numbered
 from markone.hardware.trial import STEP_OPS, PLAIN, score, trials_of
 
 if TYPE_CHECKING:
@@ -96,7 +97,8 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
         if n_free < k:   # only when max_fanout is nearly exhausted
             raise ValueError(
                 f"max_fanout(={params.max_fanout}) left only {n_free} free S-units "
-                f"for A-unit {a}, which needs {k} distinct ones; raise max_fanout."
+                f"for {numbered('A-unit', a)}, which needs {k} distinct ones; raise "
+                "max_fanout."
             )
         words = words[used:]   # the words of A-unit a on, and as many more as
         words = np.concatenate([words, _random_words(    # the rest surely take

@@ -148,14 +148,15 @@ def _check_contents(run):
 
 
 def _check_presentation(p, i, run, n_a, n_r):
-    at = f"presentation {i}"
+    at = f"presentations[{i}]"   # the run file's JSON index, from 0
     lost = [k for k in _PRESENTATION_FIELDS if k not in p]
     _require(not lost, f"{at} is missing the field(s) {', '.join(lost)}")
     _require(0 <= p["figure"] < len(run["figures"]),
-             f"{at} shows figure {p['figure']}, but the run has "
+             f"{at}: \"figure\" is {p['figure']}, but the run has "
              f"{len(run['figures'])} figures")
     _require(0 <= p["label"] < len(run["classes"]),
-             f"{at} has label {p['label']}, but the run has {len(run['classes'])} classes")
+             f"{at}: \"label\" is {p['label']}, but the run has {len(run['classes'])} "
+             "classes")
     _require(p["t_s"] <= p["end_t_s"] and 0 <= p["motor_s"] <= p["end_t_s"] - p["t_s"] + 1e-9,
              f"{at} has inconsistent times (t_s={p['t_s']}, end_t_s={p['end_t_s']}, "
              f"motor_s={p['motor_s']})")

@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,7 +35,8 @@ from markone.hardware.trial import PLAIN, _stopped, score, turn_units
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
-__all__ = ["RUnits", "Move", "r_unit_name", "source_set_mask", "stochastic_round"]
+__all__ = ["RUnits", "Move", "r_unit_name", "numbered", "source_set_mask",
+           "stochastic_round"]
 
 
 def r_unit_name(k: int) -> str:
@@ -60,6 +62,40 @@ def r_unit_name(k: int) -> str:
     ('R1', 'R8')
     """
     return f"R{int(k) + 1}"
+
+
+def numbered(word: str, k: int | Sequence[int]) -> str:
+    """The words a person reads for part ``k`` (a 0-based index) of the machine, or
+    for several: ``word`` and the number counted from 1.
+
+    Photocells, S-units, A-units and the figures of a task are named this way in every
+    message (docs/command-line.md, "How things are numbered"); fault plans, runs and
+    reports keep the 0-based index (``"a_unit": 3`` is A-unit 4).
+
+    Parameters
+    ----------
+    word : str
+        The part's name: ``"A-unit"``, ``"S-unit"``, ``"photocell"``, ``"figure"``.
+    k : int or sequence of int
+        0-based index, or indices (named in the plural, in the order given).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> numbered("A-unit", 0), numbered("figure", [2, 0, 5]), numbered("S-unit", [7])
+    ('A-unit 1', 'figures 3, 1 and 6', 'S-unit 8')
+    """
+    if isinstance(k, (int, np.integer)):
+        return f"{word} {int(k) + 1}"
+    names = [str(int(i) + 1) for i in k]
+    if not names:
+        return f"no {word}s"
+    if len(names) == 1:
+        return f"{word} {names[0]}"
+    return f"{word}s {', '.join(names[:-1])} and {names[-1]}"
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -204,19 +204,19 @@ def _exactly(x):
 
 def _bounded_text(h, n):
     """What ``markone verify drift --rate`` prints about the horizon ``h``."""
-    from markone.hardware.runits import r_unit_name
+    from markone.hardware.runits import numbered, r_unit_name
 
     rate = f"{_exactly(h.drift_rate)} steps/s"
     if h.horizon_s is None:
         return (f"never: at {rate} no drift can change an answer to any "
                 f"of the {n} figures (the end stops leave too little room)")
     if h.horizon_s == 0:
-        return (f"drift horizon 0: {r_unit_name(h.r_unit)} already answers figure "
-                f"{h.figure} wrongly (margin {h.margin} steps)")
+        return (f"drift horizon 0: {r_unit_name(h.r_unit)} already answers "
+                f"{numbered('figure', h.figure)} wrongly (margin {h.margin} steps)")
     return (f"drift horizon {_seconds(h.horizon_s)} s of machine time (exactly "
             f"{_exactly(h.horizon_s)}) at {rate}: before it no drift within the "
             f"rate changes any answer to the {n} figures; at it, the worst drift makes "
-            f"{r_unit_name(h.r_unit)} answer figure {h.figure} wrongly (its margin "
+            f"{r_unit_name(h.r_unit)} answer {numbered('figure', h.figure)} wrongly (its margin "
             f"{h.margin} steps)")
 
 

@@ -84,7 +84,7 @@
       "target", "reinforced", "changes", "saturated", "motor_s", "figure_correct"];
     run.presentations.forEach((p, i) => {
       if (problems.length >= 6) return;
-      const at = `presentation ${i}`;
+      const at = `presentations[${i}]`;   // the run file's JSON index, from 0
       if (p === null || typeof p !== "object") { need(false, `${at} is not an object.`); return; }
       const lost = fields.filter((k) => !(k in p));
       if (lost.length) { need(false, `${at} is missing the field(s) ${lost.join(", ")}.`); return; }

@@ -125,11 +125,11 @@
   }
 
   function kill() {
-    const a = Number($("live-aunit").value);
+    const a = Number($("live-aunit").value) - 1;   // A-unit 1 is a_unit 0
     if (!Number.isInteger(a) || a < 0 || a >= nA || $("live-aunit").value === "") {
-      return tell(`Choose an A-unit from 0 to ${nA - 1} (click one).`, true);
+      return tell(`Choose an A-unit from 1 to ${nA} (click one).`, true);
     }
-    return fault({ kind: "AUnitStuck", a_unit: a, value: 0 }, `A-unit ${a} killed`);
+    return fault({ kind: "AUnitStuck", a_unit: a, value: 0 }, `A-unit ${a + 1} killed`);
   }
 
   function cut() {
@@ -137,7 +137,7 @@
     if (a === null || $("live-wire").value === "") {
       return tell("Choose an A-unit, then one of its wires (or click its photocell).", true);
     }
-    return fault({ kind: "CutWire", a_unit: a, s_unit: s }, `Wire from S-unit ${s} to A-unit ${a} cut`);
+    return fault({ kind: "CutWire", a_unit: a, s_unit: s }, `Wire from S-unit ${s + 1} to A-unit ${a + 1} cut`);
   }
 
   function save() {
@@ -246,11 +246,11 @@
   function select(a) {
     if (!(a >= 0 && a < nA)) return;
     selected = a;
-    $("live-aunit").value = String(a);
+    $("live-aunit").value = String(a + 1);   // people count from 1
     const wires = $("live-wire"), cut = cutWires(a);
     wires.replaceChildren();
     const add = (s, sign) => {
-      if (!cut.has(s)) wires.add(new Option(`S-unit ${s} (${sign})`, String(s)));
+      if (!cut.has(s)) wires.add(new Option(`S-unit ${s + 1} (${sign})`, String(s)));
     };
     for (const s of run.wiring.excitatory[a]) add(s, "+");
     for (const s of run.wiring.inhibitory[a]) add(s, "−");
@@ -313,7 +313,7 @@
     $("live-kill").addEventListener("click", kill);
     $("live-cut").addEventListener("click", cut);
     $("live-save").addEventListener("click", save);
-    $("live-aunit").addEventListener("change", (e) => select(Number(e.target.value)));
+    $("live-aunit").addEventListener("change", (e) => select(Number(e.target.value) - 1));
     $("aunits").addEventListener("click", (e) => {
       const aCols = mc.aUnitColumns(nA);
       select(cellAt($("aunits"), e, aCols, Math.ceil(nA / aCols)));

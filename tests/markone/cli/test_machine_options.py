@@ -158,7 +158,7 @@ def test_every_fault_kind_is_in_the_fault_tables():
      "['when']."),
     ('[1]', 'a fault plan must be {"faults": ['),
     ('{"faults": [{"kind": "CutWire", "a_unit": 3, "s_unit": 9999}]}',
-     "CutWire: no wire runs from S-unit 9999 to A-unit 3"),
+     "CutWire: no wire runs from S-unit 10000 to A-unit 4 (s_unit=9999, a_unit=3)"),
 ])
 def test_bad_plan_files_are_refused(content, message, tmp_path, capsys):
     path = tmp_path / "plan.json"
@@ -186,7 +186,7 @@ def test_train_runs_the_damaged_machine_and_saves_its_faults(tmp_path, capsys):
                  "--faults", str(path), "--set", "motor_step_s=0.5",
                  "--out", str(out)]) == 0
     assert capsys.readouterr().out.startswith(
-        "faults: A-unit 3 stuck on; photocell 42 stuck lit\n")
+        "faults: A-unit 4 stuck on; photocell 43 stuck lit\n")   # named from 1
     run = MachineRun.load(out)
     assert run.faults == plan and run.params.motor_step_s == 0.5
 
@@ -225,7 +225,7 @@ def test_the_fault_plan_of_the_help_breaks_a_default_machine(tmp_path, capsys):
                    "--max-epochs", "1", "--faults", str(plan)])
     out = capsys.readouterr()
     assert status in (0, 1), out.err
-    assert "wire (S-unit 38, A-unit 3) cut" in out.out
+    assert "wire (S-unit 39, A-unit 4) cut" in out.out   # s_unit 38, a_unit 3
     with pytest.raises(SystemExit):
         main(["machine", "train", "--help"])
     shown = " ".join(capsys.readouterr().out.split())

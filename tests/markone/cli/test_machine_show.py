@@ -29,7 +29,7 @@ def test_show_prints_the_saved_run(saved, capsys):
     assert out == describe_run(MachineRun.load(path)) + "\n"
     lines = out.splitlines()
     assert lines[1] == "parameters: the defaults except weight_range=(-1, 1)"
-    assert lines[2] == "faults: A-unit 3 stuck on"
+    assert lines[2] == "faults: A-unit 4 stuck on"   # a_unit 3
     assert lines[3].startswith(f"training: {run.epochs} passes (converged), "
                                f"{run.n_presentations} presentations, machine time "
                                f"{run.sim_time_s:.1f} s")

@@ -139,16 +139,21 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     box = page.locator("#aunits").bounding_box()
     size = box["width"] / 32
     page.mouse.click(box["x"] + (a % 32 + 0.5) * size, box["y"] + (a // 32 + 0.5) * size)
-    assert live(page)["selected"] == a and page.input_value("#live-aunit") == str(a)
+    # a person counts from 1: the first A-unit (index 0) is A-unit 1 (issue 37)
+    assert live(page)["selected"] == a and page.input_value("#live-aunit") == str(a + 1)
     page.click("#live-kill")
     settled(page)
     assert machine.faults.a_value[a] == 0
+    assert f"A-unit {a + 1} killed" in live(page)["message"]
     # cut the first wire of the next A-unit that fired, chosen from its wires
     b = first_a[1]
-    page.fill("#live-aunit", str(b))
+    page.fill("#live-aunit", str(b + 1))             # typed as a person counts
     page.dispatch_event("#live-aunit", "change")
+    assert live(page)["selected"] == b
     wires = page.eval_on_selector_all("#live-wire option", "os => os.map(o => o.value)")
     assert sorted(map(int, wires)) == sorted(machine.wiring.inputs[b].tolist())
+    names = page.eval_on_selector_all("#live-wire option", "os => os.map(o => o.text)")
+    assert [n.split(" (")[0] for n in names] == [f"S-unit {int(w) + 1}" for w in wires]
     wire = int(wires[-1])                  # choose it by clicking its photocell
     page.locator("#retina").scroll_into_view_if_needed()
     box = page.locator("#retina").bounding_box()
@@ -160,6 +165,7 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     settled(page)
     assert machine.faults.plan.faults[-1].s_unit == int(wire)
     assert machine.faults.cut[b].any()
+    assert f"Wire from S-unit {wire + 1} to A-unit {b + 1} cut" in live(page)["message"]
 
     page.click("#live-present")                      # "A" again, trainer on
     s = settled(page)
@@ -196,7 +202,7 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
 
     assert main(["machine", "show", str(console.out)]) == 0
     out = capsys.readouterr().out
-    assert f"A-unit {a} dead from " in out and "3 presentations" in out
+    assert f"A-unit {a + 1} dead from " in out and "3 presentations" in out
 
 
 def test_an_upload_becomes_light_levels(page, console, tmp_path):

@@ -92,8 +92,8 @@ def test_running_out_of_free_s_units_names_the_a_unit():
             plugboard.wire(params, seed)
             outcomes.add("wired")
         except ValueError as exc:
-            a = str(exc).split(":")[0].split()[-1]
-            with pytest.raises(ValueError, match=rf"free S-units for A-unit {a}, which "
+            a = int(str(exc).split(":")[0].split()[-1])   # the index; named from 1
+            with pytest.raises(ValueError, match=rf"free S-units for A-unit {a + 1}, which "
                                                  r"needs 2 distinct ones; raise max_fanout"):
                 plugboard.wire(params, seed)
             outcomes.add("refused")

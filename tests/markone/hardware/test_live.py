@@ -115,7 +115,7 @@ def test_killed_a_unit_stops_firing_from_that_moment():
 def test_cut_wire_is_checked_against_the_plugboard():
     live = session()
     m = live.machine
-    with pytest.raises(ValueError, match="no wire runs from S-unit 0 to A-unit 3"):
+    with pytest.raises(ValueError, match=r"no wire runs from S-unit 1 to A-unit 4 \(s_unit=0, a_unit=3\)"):
         live.break_part(CutWire(a_unit=3, s_unit=next(
             s for s in range(400) if s not in m.wiring.inputs[3])))
     assert m.faults is None                    # a refused fault leaves it healthy
@@ -151,7 +151,7 @@ def test_saved_session_is_a_run_the_replay_and_show_read(tmp_path):
     np.testing.assert_array_equal(run.weights_at(3), live.machine.weights)
     assert run.faults.faults[0].a_unit == 9
     text = describe_run(run)
-    assert "faults: A-unit 9 dead from " in text and "4 presentations" in text
+    assert "faults: A-unit 10 dead from " in text and "4 presentations" in text
 
 
 def test_nothing_to_save_before_a_presentation(tmp_path):

@@ -254,10 +254,10 @@ BAD = {
     "missing fields": (lambda r: (r.pop("figures"), r.pop("presentations")),
                        "missing the field(s) figures, presentations"),
     "missing presentation field": (lambda r: r["presentations"][2].pop("changes"),
-                                   "presentation 2 is missing the field(s) changes"),
+                                   "presentations[2] is missing the field(s) changes"),
     "no log": (lambda r: r.update(presentations=[]), "has no presentations to replay"),
     "index out of range": (lambda r: r["presentations"][1].update(figure=77),
-                           'presentation 1: "figure" is 77'),
+                           'presentations[1]: "figure" is 77'),
 }
 
 

@@ -465,7 +465,7 @@ def test_a_blend_of_figures_rechecks_from_its_evidence(genuine):
     check = {c.claim: c for c in recheck_report(report, machine, images, labels)}
     assert check["timing"].status == "confirmed"
     ev = report["timing"]["evidence"]
-    assert check["timing"].why.endswith(f"figure {ev['figure']} fires "
+    assert check["timing"].why.endswith(f"figure {ev['figure'] + 1} fires "
                                         f"{len(ev['a_units_changed'])} A-units "
                                         "differently (exact)")
 

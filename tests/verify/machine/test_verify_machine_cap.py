@@ -192,7 +192,7 @@ def test_without_the_balls_at_the_pushes_the_claim_stays_open(monkeypatch):
     assert claim.holds is None and claim.method == "Novikoff ball per weight"
     assert claim.notes["ball_refined"] == [
         {"a_unit": 0, "sign": -1, "bound_steps": "2", "by": "own ball"}]
-    assert "A-unit 0's own ball still allows 2 steps" in claim.message
+    assert "A-unit 1's own ball still allows 2 steps" in claim.message   # a_unit 0
 
 
 @pytest.mark.slow

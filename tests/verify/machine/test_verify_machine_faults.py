@@ -47,7 +47,7 @@ def test_two_dead_a_units_are_needed_together():
     report = check_machine(m, FIGURES, LABELS)
     assert report.faults.evidence["minimal"]["faults"] == [0, 2]
     # the faults named by what broke, and the plan itself in the evidence (issue 28)
-    assert ("1-minimal set: faults [0, 2] of the plan (A-unit 0 dead; A-unit 1 dead "
+    assert ("1-minimal set: faults [0, 2] of the plan (A-unit 1 dead; A-unit 2 dead "
             "from 2 s) make R-unit(s) R1 unlearnable") in report.faults.message
     assert report.faults.evidence["plan"] == plan.to_dict()
     assert report.r_units[0].learnable.message.startswith(
@@ -61,7 +61,7 @@ def test_a_healthy_r_unit_counts_all_its_a_units_and_single_culprits_are_named()
     assert report.r_units[0].learnable.message.startswith("not separable on its 3 "
                                                           "A-units: ")
     assert ("R1: the PhotocellStuck faults alone (each of these on its own: photocell "
-            "0 dead)") in report.faults.message
+            "1 dead)") in report.faults.message   # cell 0
     apply_faults(m, FaultPlan((NoisySum(0.1),)))
     assert check_machine(m, FIGURES, LABELS).faults.message == (
         "with its faults (noise on every R-unit's sum (sd 0.1 steps)) every R-unit's "

@@ -114,7 +114,7 @@ def test_half_the_reinforcement_length_is_needed():
 
 def test_tampered_certificates_are_refused():
     X, y = np.array([[1, 0], [0, 1]]), np.array([-1, 1])
-    with pytest.raises(ValueError, match="figure 1"):
+    with pytest.raises(ValueError, match="figure 2:"):   # X[1]: gains (2, 0)
         check_projected_ball(X, y, 1, -1, 1, [-2, 1], 2)
     with pytest.raises(ValueError, match="entries"):
         check_projected_ball(X, y, 1, -1, 1, [-2], 2)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
+from markone.hardware.runits import numbered
 from verify._internal.budget import BUDGET, TIMEOUT, expired
 from verify.machine.theory import _clipped
 from verify.machine.theory import _reach
@@ -358,7 +359,7 @@ def _undecided(units, top, bottom, used, pushed, ev):
              f"[{units.steps(units.lo)}, {units.steps(units.hi)}]")
     last = ev.get("ball_refined", [])[-1:]
     if last and ev.get("ball_complete"):
-        words += (f" (A-unit {last[0]['a_unit']}'s {last[0]['by']} still allow"
+        words += (f" ({numbered('A-unit', last[0]['a_unit'])}'s {last[0]['by']} still allow"
                   f"{'s' if last[0]['by'] == 'own ball' else ''} "
                   f"{last[0]['bound_steps']} steps"
                   + (", about the best Novikoff's argument gives for it"

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from markone._internal.io import plural
+from markone.hardware.runits import numbered
 from verify._internal.budget import seconds_left
 from verify.machine.claims._evidence import Refuted, a_units_of, evidence, fraction, verdict
 from verify.machine.claims.registry import Method, proves, rechecks
@@ -130,7 +131,7 @@ def _witness_holds(X, y, witness):
     scores = y * X.dot(np.array([int(v * q) for v in w], dtype=object))
     bad = [i for i, s in enumerate(scores) if not s > 0]
     if bad:
-        raise Refuted(f"the witness misclassifies figure {bad[0]}")
+        raise Refuted(f"the witness misclassifies {numbered('figure', bad[0])}")
     return "the witness answers every figure (exact)"
 
 

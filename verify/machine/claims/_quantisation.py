@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from markone.hardware.runits import r_unit_name
+from markone.hardware.runits import numbered, r_unit_name
 from verify.machine.claims._evidence import RECOMPUTED, same_claim
 from verify.machine.claims.registry import Method, proves, rechecks
 from verify.machine.claims._variation import variation_quantisation
@@ -71,7 +71,8 @@ def quantisation_claim(p, units, task):
         ev.update(figure=i, r_unit=r, a_unit=j, move_steps=str(move))
         return Claim(False, Method.GAMMA_MOVES,
                      f"the gamma rule asks for fractional moves (active A-units gain what "
-                     f"the others lose): figure {i} moves A-unit {j} of {r_unit_name(r)} "
+                     f"the others lose): {numbered('figure', i)} moves {numbered('A-unit', j)} of "
+                     f"{r_unit_name(r)} "
                      f"by {move} steps, which whole motor steps round stochastically, so "
                      "decisions can differ from the real-valued rule", ev)
     exact = units.Q & (units.Q - 1) == 0 and max(abs(units.lo), abs(units.hi),

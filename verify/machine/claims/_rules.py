@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from markone.hardware.runits import numbered
 from verify.machine.theory import _gamma_chain
 from verify.machine.theory import rules as _rules
 from verify.machine.claims._evidence import Refuted, stream_of
@@ -126,8 +127,9 @@ def _gamma_steps_claims(g, v, ev, wr, chain=None):
     elif hit is not None:
         end_stops = Claim(False, how, (
             f"not for every rounding: while every other move rounds to 0 (each with "
-            f"probability at least 10^{g['stall_log10']:.1f}), figure {hit['figure']} "
-            f"moves A-unit {hit['a_unit']} (inactive in it) by one step each time it is "
+            f"probability at least 10^{g['stall_log10']:.1f}), "
+            f"{numbered('figure', hit['figure'])} moves {numbered('A-unit', hit['a_unit'])} "
+            "(inactive in it) by one step each time it is "
             "shown; its own sum stays 0, a mistake, so the stop is reached and cut at its "
             f"presentation {hit['presentations']}, on every order that shows it that "
             "often (replayed in tests by steering the machine's rounding)"), ev)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
+from markone.hardware.runits import numbered
 from verify.machine.claims._evidence import RECOMPUTED, Refuted, evidence, same_claim, verdict
 from verify.machine.claims.registry import Method, proves, rechecks
 from verify.machine.report import Claim
@@ -119,11 +120,16 @@ def _blend_holds(ctx, ev, images, rise, decay):
     A = _read_after(ctx.machine, ctx.task, before, ev["exposure_s"], rise, decay)
     changed = np.flatnonzero(A[figure] != ctx.task.patterns[figure]).tolist()
     if not changed or changed != ev.get("a_units_changed"):
-        raise Refuted(f"after {'the dark start' if before is None else before}, figure "
-                      f"{figure} fires A-units {changed} differently, not "
+        raise Refuted(f"after {_shown(before)}, {numbered('figure', figure)} fires "
+                      f"a_units_changed {changed} differently, not "
                       f"{ev.get('a_units_changed')}")
-    return (f"after {'the dark start' if before is None else f'figure {before}'}, "
-            f"figure {figure} fires {len(changed)} A-units differently (exact)")
+    return (f"after {_shown(before)}, {numbered('figure', figure)} fires "
+            f"{len(changed)} A-units differently (exact)")
+
+
+def _shown(before):
+    """What was on the retina before: the dark start or a figure (from 1)."""
+    return "the dark start" if before is None else numbered("figure", before)
 
 
 def _safe(exposure_s, rise, decay):
@@ -185,10 +191,11 @@ def timing_claim(machine: MarkI, task: MachineTask, images: np.ndarray,
             c = int(changed[0])
             units = np.flatnonzero(A[c] != task.patterns[c]).tolist()
             ev.update(before=q, figure=c, a_units_changed=units)
-            first = "the dark start" if q is None else f"figure {q} shown long before"
+            first = "the dark start" if q is None else f"{_shown(q)} shown long before"
             return Claim(False, Method.PHOTOCELL,
                          f"an exposure of {exposure_s * 1000:.4g} ms blends figures: after "
-                         f"{first}, figure {c} fires a different set of A-units "
+                         f"{first}, {numbered('figure', c)} fires a different set of "
+                         "A-units "
                          f"({len(units)} change); exposures longer than "
                          f"{max(rise, decay) * 1000:.4g} ms are safe", ev)
     return Claim(None, Method.PHOTOCELL,

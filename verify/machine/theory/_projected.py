@@ -52,6 +52,7 @@ from fractions import Fraction
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
+from markone.hardware.runits import numbered
 
 __all__ = ["ProjectedBall", "projected_ball", "check_projected_ball"]
 
@@ -111,14 +112,15 @@ def _exact_bound(Z, r, e, lo, hi, A, q):
     reason it is not a certificate."""
     for j, v in enumerate(A):
         if not lo * q <= v <= hi * q:
-            return (f"centre entry {j} is {v}/{q}, outside the end stops "
+            return (f"the centre's weight of {numbered('A-unit', j)} is {v}/{q}, "
+                    "outside the end stops "
                     f"[{lo}, {hi}]")
     if len(Z) == 0:
         return 0, Fraction(0)
     gains = 2 * e * Z.dot(np.array(A, dtype=object)) - e * e * r * q
     i = int(np.argmin(gains))
     if gains[i] <= 0:
-        return (f"figure {i}: its score at the centre is not above e r/2 "
+        return (f"{numbered('figure', i)}: its score at the centre is not above e r/2 "
                 f"(short by {Fraction(-int(gains[i]), 2 * e * q)}), so a mistake on it "
                 "need not bring the weights closer")
     decrease = Fraction(int(gains[i]), q)
@@ -131,7 +133,7 @@ def check_projected_ball(X: ArrayLike, y: ArrayLike, e: int, lo: int, hi: int,
 
     Returns ``(mistakes, min_decrease)``: the most mistakes the clipped update makes
     from zero on any stream. Raises ValueError naming the first condition that fails
-    (a centre entry outside the stops, or a figure whose score at the centre is not
+    (a centre weight outside the stops, or a figure whose score at the centre is not
     above ``e r_i / 2``).
 
     >>> check_projected_ball([[1, 0], [0, 1]], [-1, 1], 1, -1, 1, [-2, 2], 2)
@@ -139,7 +141,7 @@ def check_projected_ball(X: ArrayLike, y: ArrayLike, e: int, lo: int, hi: int,
     >>> check_projected_ball([[1, 0], [0, 1]], [-1, 1], 1, 0, 1, [-1, 1], 1)
     Traceback (most recent call last):
     ...
-    ValueError: centre entry 0 is -1/1, outside the end stops [0, 1]
+    ValueError: the centre's weight of A-unit 1 is -1/1, outside the end stops [0, 1]
     """
     Z, r = _signed(X, y)
     A = list(np.asarray(numerators, dtype=object).ravel().tolist())

@@ -62,6 +62,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import ArrayLike
+from markone.hardware.runits import numbered
 from verify.machine.theory._forced import every_stream, fixed_order
 from verify.machine.task import Units
 
@@ -121,8 +122,8 @@ def _fixed_orders(mu, n):
              list(range(n))[::-1]}
     for i in np.argsort(mu, kind="stable")[:2].tolist():
         rest = [k for k in range(n) if k != i]
-        named.setdefault(f"the order with figure {i} first", [i] + rest)
-        named.setdefault(f"the order with figure {i} last", rest + [i])
+        named.setdefault(f"the order with {numbered('figure', i)} first", [i] + rest)
+        named.setdefault(f"the order with {numbered('figure', i)} last", rest + [i])
     names: dict[tuple, str] = {}
     for name, o in named.items():
         names.setdefault(tuple(o), name)
