@@ -35,6 +35,12 @@ little. Goals: every first run at most 2x the run again; ``machine train`` at mo
 3x the floor's CPU, warm, and 100 MB. ``--first-run --write-docs`` writes its table
 into the ``bench_startup_first_run`` block of ``docs/start-up.md``.
 
+With ``--constants`` it measures the costs that :data:`markone._kernels.PLAIN_RUN`
+is derived from, each in a new process (CPU time): one plain pass of 30,000 dense
+rows of 60 and of 30,000 CSR rows of 1,000 at 1 % (per presentation), the compiled
+pass with an empty numba cache (import and compile) and again (import and load);
+``--constants --write-docs`` writes them into the ``bench_startup_constants`` block.
+
 With ``--write-docs`` the results replace the measured block of
 ``docs/start-up.md`` (between its ``bench_startup`` markers), the load included: the
 page's numbers are this script's output, never typed by hand.
@@ -46,7 +52,7 @@ times wait for a core, so read the CPU column and the ratios, and compare runs m
 at similar loads.
 
 Usage: ``python benchmarks/bench_startup.py [--repeat 3] [--demo] [--first-run]
-[--write-docs]``.
+[--constants] [--write-docs]``.
 """
 
 from __future__ import annotations
@@ -155,6 +161,67 @@ def _first_run_lines(rows, before, after):
     print(f"machine train again: {train[1] / floor:.2f}x the floor's CPU, "
           f"{train[2]:.0f} MB (goals <= 3x, <= 100 MB); {after}")
     return lines
+
+
+#: A child that times one plain pass of the lean loop (dense 30,000 x 60 floats, or
+#: 30,000 x 1,000 CSR at 1 %) and prints its CPU microseconds per presentation.
+PLAIN_PASS = """
+import sys, time, numpy as np, scipy.sparse as sp
+from markone import _kernels
+rng = np.random.default_rng(0)
+d = 60 if sys.argv[1] == "dense" else 1000
+X = rng.normal(size=(30000, d)) if d == 60 else _kernels.kernel_rows(
+    sp.random(30000, d, density=0.01, format="csr", random_state=0))
+y, idx = np.where(rng.normal(size=30000) > 0, 1.0, -1.0), np.arange(30000)
+w, status = np.zeros(d + 1), np.zeros(2, dtype=np.int64)
+start = time.process_time()
+_kernels.epoch_last_xy(X, y, 1.0, idx, 1.0, w, status)
+print((time.process_time() - start) / 30000 * 1e6)
+"""
+
+#: A child that times getting the compiled pass (numba's import, then a compile or a
+#: load from its cache) and one call on 4 rows; prints CPU seconds.
+COMPILED_PASS = """
+import time, numpy as np
+from markone import _kernels
+from markone._internal.jit import compiled
+X, y = np.ones((4, 60)), np.ones(4)
+start = time.process_time()
+compiled(_kernels.epoch_last_xy)(X, y, 1.0, np.arange(4), 1.0, np.zeros(61),
+                                 np.zeros(2, dtype=np.int64))
+print(time.process_time() - start)
+"""
+
+
+def constants():
+    """The costs behind :data:`markone._kernels.PLAIN_RUN` (docs/start-up.md, "The
+    constants"), each in a new process: a plain presentation (dense, CSR), and the
+    compiled pass after a fresh install (compile) and again (load). The lines."""
+    with tempfile.TemporaryDirectory() as root:
+        env = dict(byte_compiled_env(Path(root, "pycache")),
+                   NUMBA_CACHE_DIR=str(Path(root, "numba")))
+        child = [sys.executable, "-c"]
+
+        def out(argv):
+            return float(subprocess.run(argv, cwd=root, env=env, capture_output=True,
+                                        text=True, check=True).stdout)
+
+        dense, csr = out(child + [PLAIN_PASS, "dense"]), out(child + [PLAIN_PASS, "csr"])
+        compile_s, load_s = out(child + [COMPILED_PASS]), out(child + [COMPILED_PASS])
+    from markone._kernels import PLAIN_RUN
+    plain = PLAIN_RUN * dense / 1e6
+    return [f"Measured {load()}; CPU time, each in a new process:", "",
+            "| cost | measured |", "|---|---|",
+            f"| a plain presentation, dense row of 60 | {dense:.1f} µs |",
+            f"| a plain presentation, CSR row of 1,000 at 1 % | {csr:.1f} µs |",
+            f"| the compiled pass after a fresh install (import numba, compile) | "
+            f"{compile_s:.2f} s |",
+            f"| the compiled pass again (import numba, load from the cache) | "
+            f"{load_s:.2f} s |",
+            f"| a run of `PLAIN_RUN` = {PLAIN_RUN:,} dense presentations, plain | "
+            f"{plain:.2f} s |",
+            f"| a run past it, first / again: compile / load | "
+            f"{compile_s / load_s:.2f} |"]
 
 
 def run_child(argv, cwd, env):
@@ -299,7 +366,15 @@ def main(argv=None):
                    help="time the main jobs with empty caches, then again (slow)")
     p.add_argument("--write-docs", action="store_true",
                    help="write the results into docs/start-up.md")
+    p.add_argument("--constants", action="store_true",
+                   help="measure the costs behind markone._kernels.PLAIN_RUN")
     args = p.parse_args(argv)
+    if args.constants:
+        lines = constants()
+        print("\n".join(lines))
+        if args.write_docs:
+            write_block(DOCS, "bench_startup_constants", lines)
+        return
     if args.first_run:
         lines = first_run_table()
         if args.write_docs:

@@ -83,12 +83,13 @@ FASTMATH = {"reassoc", "contract"}
 UNDERFLOW_ZONE = 2.0**-969
 
 
-def pass_kernel(fn, presented, rows, allowance=None):
+def pass_kernel(fn, presented, rows, at_most=None):
     """The kernel ``fn`` (:func:`epoch_last_xy` or :func:`epoch_general`) to run a pass
     of ``rows`` presentations after ``presented`` ones: ``fn`` itself (plain Python)
-    while ``presented + rows`` is at most ``allowance`` (by default
-    :data:`PLAIN_RUN`; the one-example steps of ``learn_one`` pass
-    :data:`PLAIN_PRESENTATIONS`), else its compiled dispatcher.
+    while ``presented + rows <= PLAIN_PRESENTATIONS``, or for every pass of a run
+    that makes ``at_most`` presentations in all, at most :data:`PLAIN_RUN` (4 passes
+    over 30,000 rows: plain, some 0.3 s, less than importing numba and loading the
+    compiled pass from its cache); else its compiled dispatcher.
 
     The choice depends on the work alone, never on time or on what is compiled
     already, so the same input takes the same path. On data whose dot products are
@@ -98,23 +99,26 @@ def pass_kernel(fn, presented, rows, allowance=None):
 
     >>> pass_kernel(epoch_last_xy, 0, 4) is epoch_last_xy
     True
-    >>> pass_kernel(epoch_last_xy, PLAIN_RUN - 100, 100) is epoch_last_xy
+    >>> pass_kernel(epoch_last_xy, 8_000, 100, at_most=PLAIN_RUN) is epoch_last_xy
     True
     """
-    if presented + rows <= (PLAIN_RUN if allowance is None else allowance):
+    if presented + rows <= PLAIN_PRESENTATIONS or (
+            at_most is not None and at_most <= PLAIN_RUN):
         return fn
     return compiled(fn)
 
 
-#: A run's passes run plain while its presentations, the coming pass included, number
-#: at most this many (:func:`pass_kernel`); later passes run compiled. The rule rents
-#: before it buys: a plain presentation costs about 3 µs (dense rows of up to a few
-#: hundred features; 7 µs a CSR row), so the allowance is some 0.8 s of plain work,
-#: about what loading numba and a cached pass costs (1 s) and less than compiling the
-#: pass after a fresh install (2 s). A run past it has paid at most that before it
-#: compiles, so its first run costs at most (0.8 + 2) / (0.8 + 1) = 1.6 times a
-#: run with the pass in numba's cache; a run within it never imports numba.
-#: Measured in docs/start-up.md ("The constants").
+#: A run of at most this many presentations in all (passes times rows) runs plain
+#: from its first pass to its last (:func:`pass_kernel`); a larger one compiles after
+#: its first :data:`PLAIN_PRESENTATIONS`. The line is where the plain work costs what
+#: compiling saves: a plain presentation costs about 3 µs (dense rows of up to a few
+#: hundred features; 7 µs a CSR row), so a run at the line costs some 0.7 s plain,
+#: about what importing numba and loading the pass from its cache costs (0.5 to 0.8
+#: s; compiling it, after a fresh install, 2 s). The line looks at the run's whole
+#: work, not at a plain prefix: a large run that paid 0.7 s of plain work first would
+#: cost every call that much, in a process where the pass is compiled already
+#: (``benchmarks/bench_core.py``'s runs of a million presentations take 30 ms).
+#: Measured by ``benchmarks/bench_startup.py --constants`` (docs/start-up.md).
 PLAIN_RUN = 2**18
 
 

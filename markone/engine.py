@@ -235,14 +235,13 @@ class _Engine:
         # presentations so far, counted while they decide the path (small runs stay
         # uncompiled); lean_step()'s compiled steps are not counted: they come after
         self.presented = 0
+        # the most presentations the run can make (set by train(); None: unknown)
+        self.at_most: int | None = None
 
     def _pass(self, fn, idx, *args):
         """Run kernel ``fn`` (plain or compiled: :func:`markone._kernels.pass_kernel`)
         for a pass over ``idx``; its other arguments are ``args``."""
-        # one example at a time (learn_one: idx is _ONE) is a stream, whose calls
-        # compile sooner (PLAIN_PRESENTATIONS) than a run's passes (PLAIN_RUN)
-        allowance = _kernels.PLAIN_PRESENTATIONS if idx is _ONE else None
-        epoch = _kernels.pass_kernel(fn, self.presented, idx.shape[0], allowance)
+        epoch = _kernels.pass_kernel(fn, self.presented, idx.shape[0], self.at_most)
         self.presented += idx.shape[0]
         if epoch is not fn:  # compiled code reports these itself and never warns
             return epoch(*args)
@@ -325,13 +324,13 @@ class _Engine:
         if not self.lean:
             return None
         plain = _kernels.counted_step
-        if _kernels.pass_kernel(plain, self.presented, 1, _kernels.PLAIN_PRESENTATIONS) is plain:
+        if _kernels.pass_kernel(plain, self.presented, 1) is plain:
             return self._plain_step, self.w, self._status
         return entry_point(plain, _kernels.COUNTED_STEP), self.w, self._status
 
     def _plain_step(self, x, sign, c, eta, w, status):
         plain = _kernels.counted_step
-        if _kernels.pass_kernel(plain, self.presented, 1, _kernels.PLAIN_PRESENTATIONS) is plain:
+        if _kernels.pass_kernel(plain, self.presented, 1) is plain:
             self.presented += 1
             return _quiet(plain)(x, sign, c, eta, w, status)
         # the plain presentations are made (by these steps or by passes): compiled
@@ -562,6 +561,8 @@ def _checked_pass(engine, yx, idx, eta, checks, epoch, max_epochs):
     (variants, records) checks its range after passes 16, 64, 256, ... and the last
     that made mistakes (:func:`_check_float_range`, one matrix-vector product each),
     so no run reports a result that float64 underflow decided."""
+    if epoch == 1:   # the whole run's work bounds the path (pass_kernel)
+        engine.at_most = max_epochs * idx.shape[0]
     m = engine.run_pass(yx, idx, eta, checks)
     if m and engine.dtype == np.float64 and not engine.lean and (
             epoch in _RANGE_CHECKS or epoch == max_epochs):

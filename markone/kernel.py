@@ -258,9 +258,11 @@ class KernelPerceptron(OnlineClassifier):
     def _pass(self, data, idx):
         """One pass of the dual rule, plain or compiled as
         :func:`markone._kernels.pass_kernel` chooses from the presentations of this
-        fit (or partial_fit) so far and coming: the same result bit for bit."""
+        fit (or partial_fit) so far, coming, and at most: the same result bit for
+        bit."""
         G, yf, alpha, f, presented = data
-        epoch = pass_kernel(_dual_epoch, int(presented[0]), idx.shape[0])
+        epoch = pass_kernel(_dual_epoch, int(presented[0]), idx.shape[0],
+                            self.max_epochs * idx.shape[0])
         presented[0] += idx.shape[0]
         return int(uncompiled(epoch)(G, yf, idx, alpha, f))
 

@@ -73,7 +73,7 @@ from markone._internal.checks import (
 )
 from markone._internal.data import Dataset
 from markone._internal.exact import to_fraction
-from markone._internal.jit import PLAIN_PRESENTATIONS, kernel
+from markone._internal.jit import kernel
 from markone._kernels import kernel_rows, linear_scores, pass_kernel, row_dot, row_update
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, StrOptions, as_float
@@ -369,8 +369,8 @@ class MulticlassPerceptron(OnlineClassifier):
         Xa, cls = data
         if self.strategy == "argmax":
             T = self._T[:1].copy()
-            m = self._epoch(idx.shape[0])(kernel_rows(Xa), cls, idx, self._eta, self._W,
-                                          self._acc, T)
+            epoch = self._epoch(idx.shape[0], self.max_epochs * idx.shape[0])
+            m = epoch(kernel_rows(Xa), cls, idx, self._eta, self._W, self._acc, T)
             self._T[:] = T[0]
             return int(m)
         mistakes = 0
@@ -380,17 +380,18 @@ class MulticlassPerceptron(OnlineClassifier):
             mistakes += self._ovr_step(xa, self._targets[cls[i]])
         return mistakes
 
-    def _epoch(self, rows, allowance=None):
+    def _epoch(self, rows, at_most=None):
         """The argmax pass over ``rows`` rows: the Python function run on Fractions
         (exact: every score and tie exact, numpy's object arithmetic), or on float64
         rows, plain or compiled as :func:`markone._kernels.pass_kernel` chooses from
-        the work (a presentation scores every class: ``K`` units) done so far and
-        coming, within ``allowance`` (default :data:`~markone._kernels.PLAIN_RUN`).
-        The plain and compiled passes agree bit for bit on exact data (integers)."""
+        the work (a presentation scores every class: ``K`` units) done so far, coming,
+        and at most in all (``at_most`` presentations, for a fit). The plain and
+        compiled passes agree bit for bit on exact data (integers)."""
         if self._exact:
             return _argmax_epoch
         K = self._W.shape[0]
-        epoch = pass_kernel(_argmax_epoch, int(self._T[0]) * K, rows * K, allowance)
+        epoch = pass_kernel(_argmax_epoch, int(self._T[0]) * K, rows * K,
+                            None if at_most is None else at_most * K)
         return _quiet_argmax if epoch is _argmax_epoch else epoch
 
     def _ovr_step(self, xa, targets):
@@ -411,8 +412,7 @@ class MulticlassPerceptron(OnlineClassifier):
         if self.strategy == "ovr":
             return self._ovr_step(xa, self._targets[code])
         T = self._T[:1].copy()
-        m = self._epoch(1, PLAIN_PRESENTATIONS)(xa[None], np.array([code]), _ONE, self._eta,
-                                               self._W, self._acc, T)
+        m = self._epoch(1)(xa[None], np.array([code]), _ONE, self._eta, self._W, self._acc, T)
         self._T[:] = T[0]
         return int(m)
 

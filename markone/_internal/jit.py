@@ -37,12 +37,11 @@ __all__ = ["kernel", "plain_form", "uncompiled", "compiled", "entry_point",
            "on_first_compile", "load_numba", "is_compiled", "PLAIN_PRESENTATIONS",
            "PlainWork"]
 
-#: A learner's one-example steps (``learn_one``) run uncompiled (plain Python, numpy
-#: row operations) while the presentations it has made number at most this many: at a
-#: few microseconds each, less time than importing numba takes; later steps run
-#: compiled (:func:`markone._kernels.pass_kernel`). A stream's calls may go on for
-#: ever, and each compiled one saves the plain one's microseconds, so they compile
-#: sooner than a run's passes (:data:`markone._kernels.PLAIN_RUN`).
+#: A perceptron run's passes run uncompiled (plain Python, numpy row operations) while
+#: the presentations it has made, the coming pass included, number at most this many:
+#: at a few microseconds each, less time than importing numba takes. Later passes run
+#: compiled (:func:`markone._kernels.pass_kernel`), unless the whole run is small
+#: (:data:`markone._kernels.PLAIN_RUN`).
 PLAIN_PRESENTATIONS = 2**12
 
 _KERNELS: list[Callable[..., Any]] = []

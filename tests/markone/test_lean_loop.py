@@ -25,17 +25,18 @@ import markone
 from markone import _kernels
 from markone._internal import jit
 
-#: Rows of the compiled case: past the plain allowance of these tests (a run's passes
-#: run plain while they make at most PLAIN_PRESENTATIONS presentations here, not
-#: markone._kernels.PLAIN_RUN: see :func:`small_allowance`), so the first pass is
-#: compiled; 3,000 rows switch at the second pass.
+#: Rows of the compiled case: with :func:`small_allowance`, a run of more than
+#: PLAIN_PRESENTATIONS presentations in all compiles after its first
+#: PLAIN_PRESENTATIONS, so this one is compiled from its first pass; 3,000 rows
+#: switch at the second pass.
 BIG = jit.PLAIN_PRESENTATIONS + 904
 
 
 @pytest.fixture(autouse=True)
 def small_allowance(monkeypatch):
-    """Runs past PLAIN_PRESENTATIONS compiled, so that these tests meet the compiled
-    pass on small data (the path changes no result on exact data, only the time)."""
+    """Runs of more than PLAIN_PRESENTATIONS in all (not markone._kernels.PLAIN_RUN)
+    compile, so that these tests meet the compiled pass on small data (the path
+    changes no result on exact data, only the time)."""
     monkeypatch.setattr(_kernels, "PLAIN_RUN", jit.PLAIN_PRESENTATIONS)
 
 

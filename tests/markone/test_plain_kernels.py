@@ -34,13 +34,14 @@ from _paths import ROOT
 
 
 def test_pass_kernel_depends_on_the_work_only():
+    limit, run = jit.PLAIN_PRESENTATIONS, _kernels.PLAIN_RUN
     for fn in (_kernels.epoch_last_xy, _kernels.epoch_general):
-        for limit, allowance in ((_kernels.PLAIN_RUN, None),
-                                 (jit.PLAIN_PRESENTATIONS, jit.PLAIN_PRESENTATIONS)):
-            assert _kernels.pass_kernel(fn, 0, limit, allowance) is fn
-            assert _kernels.pass_kernel(fn, limit - 10, 10, allowance) is fn
-            assert _kernels.pass_kernel(fn, limit - 10, 11, allowance) is jit.compiled(fn)
-            assert _kernels.pass_kernel(fn, 0, limit + 1, allowance) is jit.compiled(fn)
+        assert _kernels.pass_kernel(fn, 0, limit) is fn
+        assert _kernels.pass_kernel(fn, limit - 10, 10) is fn
+        assert _kernels.pass_kernel(fn, limit - 10, 11) is jit.compiled(fn)
+        assert _kernels.pass_kernel(fn, 0, limit + 1) is jit.compiled(fn)
+        assert _kernels.pass_kernel(fn, run - 10, 10, at_most=run) is fn
+        assert _kernels.pass_kernel(fn, 0, limit + 1, at_most=run + 1) is jit.compiled(fn)
 
 
 @pytest.fixture
@@ -55,8 +56,8 @@ def passes(monkeypatch):
 
     real = _kernels.pass_kernel
 
-    def recording(fn, presented, rows, allowance=None):
-        chosen = real(fn, presented, rows, allowance)
+    def recording(fn, presented, rows, at_most=None):
+        chosen = real(fn, presented, rows, at_most)
         if chosen is fn:
             taken.append("plain")
         return chosen
@@ -72,18 +73,24 @@ def test_small_runs_plain_and_big_runs_compiled(passes, variant, monkeypatch):
     res = markone.train(X, y, variant=variant)
     assert passes == ["plain"] * res.epochs
     passes.clear()
-    limit = 2**12   # the rule at a smaller allowance: the same rule, cheaper to run
-    monkeypatch.setattr(_kernels, "PLAIN_RUN", limit)
-    n = limit // 3 + 1      # two plain passes, then compiled ones
+    monkeypatch.setattr(_kernels, "PLAIN_RUN", 2**14)   # the rule, cheaper to run
+    n = jit.PLAIN_PRESENTATIONS // 2 + 1      # one plain pass, then compiled ones
     rng = np.random.default_rng(0)
     Xb = rng.integers(-3, 4, (n, 3)).astype(float)
     yb = rng.choice([-1, 1], n)
+    epochs = _kernels.PLAIN_RUN // n + 1      # a run that may make more than PLAIN_RUN
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = markone.train(Xb, yb, max_epochs=5, variant=variant)
-    assert res.epochs == 5 and passes == ["plain"] * 2 + ["compiled"] * 3
+        res = markone.train(Xb, yb, max_epochs=epochs, variant=variant)
+    assert res.epochs == epochs and passes == ["plain"] + ["compiled"] * (epochs - 1)
     passes.clear()
-    markone.train(np.ones((limit + 1, 2)), np.ones(limit + 1), variant=variant)
+    with warnings.catch_warnings():   # at most PLAIN_RUN in all: plain to the end
+        warnings.simplefilter("ignore")
+        res = markone.train(Xb, yb, max_epochs=epochs - 1, variant=variant)
+    assert res.epochs == epochs - 1 and passes == ["plain"] * (epochs - 1)
+    passes.clear()
+    big = _kernels.PLAIN_RUN + 1
+    markone.train(np.ones((big, 2)), np.ones(big), variant=variant)
     assert passes[0] == "compiled"   # a first pass past the limit is compiled at once
 
 
@@ -306,7 +313,8 @@ def test_a_small_multiclass_fit_runs_plain_and_a_big_one_compiled(monkeypatch):
         warnings.simplefilter("ignore")
         plain = MulticlassPerceptron(max_epochs=5).fit(X, y)
         assert asked == []
-        monkeypatch.setattr(_kernels, "PLAIN_RUN", 3 * 300 * 2)   # 2 passes plain
+        monkeypatch.setattr(_kernels, "PLAIN_RUN", 3 * 300 * 4)   # 5 passes: more
+        monkeypatch.setattr(_kernels, "PLAIN_PRESENTATIONS", 3 * 300 * 2)  # 2 plain
         switching = MulticlassPerceptron(max_epochs=5).fit(X, y)
     assert asked == ["_argmax_epoch"] * 3
     assert plain.w_.tobytes() == switching.w_.tobytes()   # integers: exact sums
@@ -342,6 +350,7 @@ def test_a_small_kernel_fit_runs_plain(monkeypatch):
         plain = KernelPerceptron(kernel="rbf", max_epochs=20).fit(X, y)
         assert asked == []
         monkeypatch.setattr(_kernels, "PLAIN_RUN", 0)
+        monkeypatch.setattr(_kernels, "PLAIN_PRESENTATIONS", 0)
         compiled = KernelPerceptron(kernel="rbf", max_epochs=20).fit(X, y)
     assert asked and set(asked) == {"_dual_epoch"}
     assert plain.decision_function(X).tobytes() == compiled.decision_function(X).tobytes()

@@ -158,9 +158,9 @@ def test_bad_sparse_input_is_named(A, kw, exc, match):
 
 @pytest.fixture(autouse=True)
 def small_allowance(monkeypatch):
-    """A run's passes plain while they make at most PLAIN_PRESENTATIONS (4,096)
-    presentations, not markone._kernels.PLAIN_RUN: :func:`big_sparse`'s runs meet
-    the compiled pass (the path changes no result on exact data, only the time)."""
+    """Runs of more than PLAIN_PRESENTATIONS (4,096) presentations in all, not
+    markone._kernels.PLAIN_RUN, compile: :func:`big_sparse`'s runs meet the compiled
+    pass (the path changes no result on exact data, only the time)."""
     from markone import _kernels
     monkeypatch.setattr(_kernels, "PLAIN_RUN", _kernels.PLAIN_PRESENTATIONS)
 
