@@ -20,7 +20,9 @@ tasks in-process, in worker processes or on a Dask cluster with identical result
 ``yield``                 certified yield: damaged machines decided exactly, with files
 ========================  ==========================================================
 
-Run them with ``markone sim run NAME|all`` or :func:`sims.runner.run_experiment`.
+Run them with ``markone sim run NAME|all`` or :func:`sims.runner.run_experiment`. Each
+lives in the module of its name, but ``yield`` (a Python keyword) in
+:mod:`sims.certified_yield`.
 """
 
 __all__ = []

@@ -1,6 +1,6 @@
 """One damaged Mark I of the yield experiment: built, decided, certified, re-checked.
 
-The parts of :mod:`sims.yield` about a single machine (not part of the public API):
+The parts of :mod:`sims.certified_yield` about a single machine (not part of the public API):
 :func:`machine_and_task` builds it from its seed, :func:`decide_machine` decides it
 and writes its certificate documents, :func:`claim_parts` says which data each
 certificate file is about, and :func:`recheck_machine` checks a machine's files
@@ -28,7 +28,7 @@ FILE_CLAIMS = {"machine": "all faults", "minimal": "the 1-minimal faults",
 def machine_and_task(spec: JSONDict, machine_seed: int) -> tuple:
     """``(machine, plan, images, labels)``: the damaged machine of ``spec`` with seed
     ``machine_seed`` (a :class:`~markone.hardware.MarkI` with its fault plan applied)
-    and the task's figures, as :func:`sims.yield.run_task` builds them."""
+    and the task's figures, as :func:`sims.certified_yield.run_task` builds them."""
     from markone.datasets import letters
     from markone.hardware import MarkI, MarkIParams
     from markone.hardware.faults import apply_faults, random_faults
@@ -64,7 +64,7 @@ def claim_parts(machine: Any, images: Any, labels: Any, which: str,
 
 def decide_machine(spec: JSONDict, run: int, seed: int) -> JSONDict:
     """Decide machine ``run`` (seed ``seed``) of task ``spec``: its record, with its
-    certificate documents by file name (module doc of :mod:`sims.yield`)."""
+    certificate documents by file name (module doc of :mod:`sims.certified_yield`)."""
     from markone.hardware.faults import describe_fault
     from sims._certified import certificate, decide, machine_parts
     from verify.machine import machine_task, minimal_faults

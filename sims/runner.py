@@ -170,10 +170,18 @@ class SweepResult:
     n_reused: int
 
 
+#: The experiments whose module has another name than theirs (``yield`` is a keyword).
+_MODULES = {"yield": "certified_yield"}
+
+
 def load_experiment(name: str) -> ModuleType:
-    """Return the module of experiment ``name``, naming the valid ones if unknown."""
+    """Return the module of experiment ``name``, naming the valid ones if unknown.
+
+    >>> load_experiment("yield").__name__
+    'sims.certified_yield'
+    """
     check_choice(name, "experiment", EXPERIMENTS)
-    return importlib.import_module(f"sims.{name}")
+    return importlib.import_module(f"sims.{_MODULES.get(name, name)}")
 
 
 def make_config(module: ModuleType, *, size: str = "default", runs: int | None = None,

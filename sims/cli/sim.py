@@ -1,7 +1,7 @@
 """``markone sim``: list, run and re-check the classic experiments of :mod:`sims`.
 
 Thin: parses arguments and calls :func:`sims.runner.run_experiment`, or an
-experiment's ``recheck`` (those that write certificates: :func:`sims.yield.recheck`).
+experiment's ``recheck`` (those that write certificates: :func:`sims.certified_yield.recheck`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""sims.yield: damaged machines decided exactly, every verdict a certificate file that
+"""sims.certified_yield: damaged machines decided exactly, every verdict a certificate file that
 `markone verify check` re-checks; Wilson intervals; resumable; on Dask."""
 
 import json
