@@ -252,7 +252,7 @@ def _console(args):
 
     from markone.cli._errors import Terminated
     from markone.hardware import MarkI
-    from markone.hardware.console_server import ConsoleServer
+    from markone.console.server import ConsoleServer
     from markone.hardware.live import LiveSession, figure_catalogue
 
     params = machine_params(args)

@@ -9,7 +9,7 @@ One module per component: :mod:`~markone.hardware.retina` (camera and photocells
 :class:`MarkI` puts them on one clock; :class:`MachineRun` is what training leaves;
 :func:`run_fleet` trains many machines (:class:`MachineSpec`) on one task at once;
 :class:`~markone.hardware.live.LiveSession` lets a person operate one figure by figure
-(``markone machine console``, :mod:`~markone.hardware.console_server`).
+(``markone machine console``, :mod:`~markone.console.server`).
 
 >>> from markone.hardware import MarkI, MarkIParams
 >>> MarkI(MarkIParams.ideal(), seed=0).params.motor_step_s

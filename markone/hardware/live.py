@@ -10,7 +10,7 @@ figures a part can be broken (:meth:`LiveSession.break_part`, through
 that the replay console and ``markone machine show`` read.
 
 The machine does all the work; ``markone machine console`` puts a browser page in
-front of it (:mod:`markone.hardware.console_server`).
+front of it (:mod:`markone.console.server`).
 
 Examples
 --------

@@ -29,6 +29,8 @@ from _paths import ROOT
 PACKAGES = ("markone", "verify", "sims")
 #: The layers, from the ground up: each may import those before it, never those after.
 LAYERS = PACKAGES
+#: Within markone: the emulation (``markone.hardware``) is below the console's server.
+BELOW = {"markone.hardware": ("markone.console",)}
 #: The packages of commands, which alone may import the command-line framework.
 COMMAND_LINE = ("markone.cli", "verify.cli", "sims.cli")
 
@@ -130,6 +132,10 @@ def layering_violations(graph: dict[str, set[str]]) -> list[str]:
                 bad.append(f"{importer} imports the private {target}")
             if LAYERS.index(target_top) > LAYERS.index(top):
                 bad.append(f"{importer} imports {target}: {top} is below {target_top}")
+            if any(_within(importer, low) and _within(target, high)
+                   for low, highs in BELOW.items() for high in highs):
+                bad.append(f"{importer} imports {target}: the emulation is below the "
+                           "console")
             if _within(target, "markone.cli") and importer != "markone.__main__" \
                     and not any(_within(importer, c) for c in COMMAND_LINE):
                 bad.append(f"{importer} imports the command line ({target})")
@@ -180,6 +186,8 @@ def test_layers():
     ("sims.runner", "markone.cli", False),
     ("verify.machine", "verify._internal.budget", True),
     ("sims.novikoff", "verify._internal.budget", False),
+    ("markone.console.server", "markone.hardware.live", True),
+    ("markone.hardware.run", "markone.console.server", False),  # the emulation is below
 ])
 def test_layering_rules(importer, target, ok):
     assert (layering_violations({importer: {target}}) == []) is ok

@@ -17,7 +17,7 @@ import pytest
 
 from markone._internal.io import to_jsonable
 from markone.hardware import MachineRun, MarkI
-from markone.hardware.console_server import ConsoleServer
+from markone.console.server import ConsoleServer
 from markone.hardware.live import LiveSession
 from markone.hardware.replay import write_replay_html
 from _browser import headless_chromium, launch

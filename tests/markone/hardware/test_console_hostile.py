@@ -1,5 +1,5 @@
 """The live console against hostile requests, over real sockets on 127.0.0.1
-(markone/hardware/console_server.py; issue 46): framing by another site, two Host
+(markone/console/server.py; issue 46): framing by another site, two Host
 headers, deep and huge bodies, a slow client, many idle connections, many state
 requests at once; and the incremental state (``?since=N``) those requests use.
 
@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from markone.hardware import MarkI
-from markone.hardware.console_server import MAX_BODY, ConsoleServer
+from markone.console.server import MAX_BODY, ConsoleServer
 from markone.hardware.live import LiveSession, figure_catalogue
 
 FIGURES = figure_catalogue((20, 20))
@@ -243,7 +243,7 @@ def test_a_connection_past_descriptor_1023_is_looked_at(tmp_path):
     import os
     import resource
 
-    from markone.hardware.console_server import _has_sent
+    from markone.console.server import _has_sent
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if max(soft, hard if hard != resource.RLIM_INFINITY else 4096) < 1100:
@@ -268,7 +268,7 @@ def test_a_connection_past_descriptor_1023_is_looked_at(tmp_path):
 def test_a_request_after_a_flood_of_idle_connections_is_answered(tmp_path, monkeypatch):
     """More idle connections than may wait (here 50): the oldest idle ones make room,
     so a request sent after the flood is answered rather than closed."""
-    import markone.hardware.console_server as console_server
+    import markone.console.server as console_server
 
     monkeypatch.setattr(console_server, "WAITING", 50)
     server, thread = serve(tmp_path, timeout_s=0.5, workers=2)

@@ -1,4 +1,4 @@
-"""The live console's server without a browser (markone/hardware/console_server.py):
+"""The live console's server without a browser (markone/console/server.py):
 its guards (loopback peers, Host and Origin headers against DNS rebinding, the page's
 token), its JSON API over real HTTP, and ``markone machine console`` stopped by
 SIGINT and SIGTERM in a subprocess.
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from markone.hardware import MachineRun, MarkI
-from markone.hardware.console_server import (ConsoleServer, allowed_hosts, check_host,
+from markone.console.server import (ConsoleServer, allowed_hosts, check_host,
                                              refusal)
 from markone.hardware.live import LiveSession, figure_catalogue
 
