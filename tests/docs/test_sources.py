@@ -25,16 +25,18 @@ from markone.hardware import MarkIParams
 from _paths import ROOT
 
 DOCS = ROOT / "docs"
-DEMO = ROOT / "markone" / "cli" / "demo.py"
+DEMO = ROOT / "sims" / "cli" / "demo.py"
 #: The pages whose historical passages must cite a source.
 HISTORY_PAGES = [ROOT / "README.md", *(DOCS / name for name in (
     "index.md", "history.md", "history-context.md", "teaching.md", "getting-started.md",
     "user-guide.md", "machine.md", "verify-machine.md", "multiclass-kernel.md"))]
 ALL_MARKDOWN = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
-#: The modules whose strings markone prints (help texts, reports, figure labels, pages);
-#: the bibliography itself is the one module that may name the past without a key.
-PRINTING_MODULES = sorted(p for p in (ROOT / "markone").rglob("*.py")
-                          if p.name != "_sources.py")
+#: The modules whose strings markone prints (help texts, reports, figure labels, pages):
+#: markone's and the commands of verify and sims; the bibliography itself is the one
+#: module that may name the past without a key.
+PRINTING_MODULES = sorted(
+    p for folder in (ROOT / "markone", ROOT / "verify" / "cli", ROOT / "sims" / "cli")
+    for p in folder.rglob("*.py") if p != ROOT / "markone" / "_internal" / "sources.py")
 NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
 
 #: What marks a passage as historical: a year before 2000, or a name of the story.
