@@ -278,6 +278,8 @@ WAITS = {
     "poll_s": "how often a worker process looks for its parent",
     "TERM_GRACE_S": "the grace between SIGTERM and SIGKILL after a run has ended",
     "KILL_WAIT_S": "how long killed processes get to disappear",
+    "TIMEOUT_S": "how long the console's server waits for a connection's request "
+                 "(markone.console.server; it served from markone.hardware before)",
     "_POLL_S": "the pace of the reads of a program's output",
     "_LEAST_TIMEOUT_S": "the least left of a --timeout the user gave (no limit of its own)",
 }
