@@ -1,6 +1,6 @@
 """The checker extracted from the Coq proofs against the Python kernel, at scale.
 
-Covers: ``markone verify check --kernel coq`` (issue 30) on 100,000 x 100 integer data
+Covers: ``markone verify check --checker coq`` (issue 30) on 100,000 x 100 integer data
 (entries -10..10, labelled by an integer hyperplane): a witness (that hyperplane), and
 a Gordan certificate (the same data plus one example repeated with the other label).
 For each, in one run: the Python kernel (``check_certificate``), the conversion to the

@@ -128,7 +128,7 @@ def _check(args):
 
     limits = ReadLimits(max_bytes=args.max_bytes, max_number_chars=args.max_number_chars,
                         max_exponent=args.max_exponent, max_depth=args.max_depth)
-    kernel, undecided = _kernel(args)
+    kernel, undecided = _checker(args)
     try:
         claim = check_certificate_file(args.cert, limits=limits, kernel=kernel)
     except CertificateUnreadable:
@@ -157,32 +157,32 @@ def _check(args):
     else:
         where = "no source file"
     what = "witness" if claim.separable else "certificate"
-    by = " (checked by the checker extracted from the Coq proofs)" * (args.kernel == "coq")
+    by = " (checked by the checker extracted from the Coq proofs)" * (args.checker == "coq")
     print(f"OK{by}: the {what} proves the data {'are' if claim.separable else 'are not'} "
           f"linearly separable ({plural(len(doc['data']['y']), 'example')}, "
           f"{'with' if claim.intercept else 'without'} intercept; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
     return 0
 
 
-def _kernel(args):
-    """``(kernel, the exception of an undecided check)`` of ``--kernel``: None for the
+def _checker(args):
+    """``(kernel, the exception of an undecided check)`` of ``--checker``: None for the
     Python kernel, or the checker extracted from the Coq proofs (``verify/coq``) within
     ``--budget`` and ``--timeout``, which only it has."""
-    if args.kernel != "coq":
+    if args.checker != "coq":
         given = [flag for flag, value in (("--budget", args.budget),
                                           ("--timeout", args.timeout),
                                           ("--max-memory", args.max_memory))
                  if value is not None]
         if given:
-            raise CommandError(f"{given[0]} applies to --kernel coq only (the Python "
-                               "kernel has no budget, memory or time limit); add "
-                               f"--kernel coq or drop {given[0]}.")
+            raise CommandError(f"{given[0]} applies to --checker coq only (the "
+                               "certificate kernel has no budget, memory or time "
+                               f"limit); add --checker coq or drop {given[0]}.")
         return None, ()
     from verify.coq import CoqUnavailable, CoqUndecided, build, check_with_coq
     try:
         built = build()
     except CoqUnavailable as exc:
-        raise CommandError(f"--kernel coq: {exc}") from None
+        raise CommandError(f"--checker coq: {exc}") from None
     return functools.partial(check_with_coq, built=built, budget=args.budget,
                              timeout=args.timeout, max_memory_gb=args.max_memory
                              ), CoqUndecided
@@ -234,19 +234,19 @@ def add_check(group: Any) -> ArgumentParser:
                     exits={EXIT_OK: "valid (whichever verdict it proves)",
                            EXIT_NO: "the certificate is wrong (a proof that fails, data "
                            "that do not match their hash)",
-                           EXIT_UNDECIDED: "--kernel coq did not decide within --budget, "
+                           EXIT_UNDECIDED: "--checker coq did not decide within --budget, "
                            "--max-memory or --timeout"})
     c.add_argument("cert", metavar="CERT.json", help="certificate file")
-    c.add_argument("--kernel", choices=("python", "coq"), default="python",
-                   help="who checks the proof: the Python kernel "
-                   "(verify/certificate/kernel.py), or the checker extracted from the "
-                   "Coq proofs (verify/coq; needs Coq and OCaml, built once)")
-    budget_and_timeout(c, "--kernel coq: give up (exit 4) after the checker allocates "
+    c.add_argument("--checker", choices=("python", "coq"), default="python",
+                   help="who checks the proof: python, the certificate kernel "
+                   "(verify/certificate/kernel.py), or coq, the checker extracted from "
+                   "the Coq proofs (verify/coq; needs Coq and OCaml, built once)")
+    budget_and_timeout(c, "--checker coq: give up (exit 4) after the checker allocates "
                        "this many words (8 bytes), reading included: a count of its "
                        "work, the same on every machine (default: no limit)",
-                       "--kernel coq: give up (exit 4) after this long (default: no "
+                       "--checker coq: give up (exit 4) after this long (default: no "
                        "limit)", unit="WORDS")
-    memory_option(c, "--kernel coq: give up (exit 4) when the checker would take more "
+    memory_option(c, "--checker coq: give up (exit 4) when the checker would take more "
                   "memory than this (default 4)")
     _limit_args(c)
     return c

@@ -2,7 +2,7 @@
 
 The Coq sources live here, next to this package (``_CoqProject`` lists them in build
 order); :func:`build` compiles them outside the source tree and links the extracted
-checker, :func:`check_with_coq` runs it (``markone verify check --kernel coq CERT``).
+checker, :func:`check_with_coq` runs it (``markone verify check --checker coq CERT``).
 
 :data:`THEOREMS` is the table that ties each theorem to the code that relies on it: its
 Coq name and file, the formula it proves (as the Coq statement writes it), a hypothesis

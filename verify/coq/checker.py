@@ -6,7 +6,7 @@ proves that no ``w`` does (Gordan). ``Extraction.v`` extracts it to OCaml, and
 ``main.ml`` reads the text form written here. :func:`check_with_coq` runs it on what
 :func:`verify.certificate.read_certificate` returns, as
 :func:`verify.certificate.check_certificate` runs the Python kernel, independently of
-that kernel (``markone verify check --kernel coq CERT``).
+that kernel (``markone verify check --checker coq CERT``).
 
 The text form (:func:`certificate_text`): labels -1/+1 (markone's rule,
 :func:`verify.certificate.labels_pm1`), every number exact as ``p`` or ``p/q``, each
@@ -87,7 +87,7 @@ def _dense_rows(X: Any) -> list[list[Any]]:
         if n * d > MAX_DENSE_ENTRIES:
             raise ValueError(f"X has {n:,} x {d:,} entries, over the {MAX_DENSE_ENTRIES:,} "
                              "that the Coq checker's text form (dense rows) holds; "
-                             "check it with the Python kernel (--kernel python).")
+                             "check it with the Python kernel (--checker python).")
         rows: list[list[Any]] = [[0] * d for _ in range(n)]
         for i in range(n):
             for k in range(ptr[i], ptr[i + 1]):

@@ -1,4 +1,4 @@
-"""The checker extracted from the Coq proofs (``markone verify check --kernel coq``)
+"""The checker extracted from the Coq proofs (``markone verify check --checker coq``)
 agrees with the Python kernel on every certificate of the certificate-file tests:
 the valid ones, every readable forgery, and the perturbed witnesses (issue 30)."""
 
@@ -86,12 +86,12 @@ def test_verify_check_kernel_coq(sparse_certs, capsys, coq_build, monkeypatch):
 
     monkeypatch.setattr(verify.coq, "build", lambda: coq_build)
     for cert, code in (("xor.json", 0), ("t.json", 0)):
-        assert main(["verify", "check", "--kernel", "coq", str(sparse_certs / cert)]) == code
+        assert main(["verify", "check", "--checker", "coq", str(sparse_certs / cert)]) == code
         assert "checked by the checker extracted from the Coq proofs" in capsys.readouterr().out
     doc = json.loads((sparse_certs / "and.json").read_text())
     doc["witness"] = ["3", "2", "-3"]
     (sparse_certs / "w.json").write_text(json.dumps(doc))
-    assert main(["verify", "check", "--kernel", "coq", str(sparse_certs / "w.json")]) == 1
+    assert main(["verify", "check", "--checker", "coq", str(sparse_certs / "w.json")]) == 1
     out = capsys.readouterr().out
     assert "INVALID" in out and "Coq" in out, out
 

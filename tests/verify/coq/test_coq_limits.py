@@ -164,7 +164,7 @@ def test_the_two_kernels_exit_alike_on_the_hostile_corpus(sparse_certs, capsys,
     for name, text, flags in _corpus(sparse_certs):
         path.write_text(text)
         codes = [main(["verify", "check", str(path), *flags, *kernel])
-                 for kernel in ((), ("--kernel", "coq"))]
+                 for kernel in ((), ("--checker", "coq"))]
         tried += 1
         if codes[0] != codes[1]:
             differing.append((name, codes))
@@ -194,10 +194,10 @@ def test_the_budget_stops_the_coq_checker_at_the_same_point(tmp_path, capsys,
     monkeypatch.setattr(verify.coq, "build", lambda: coq_build)
     path = _and_file(tmp_path)
     for _ in range(2):
-        assert main(["verify", "check", path, "--kernel", "coq", "--budget", "1"]) == 4
+        assert main(["verify", "check", path, "--checker", "coq", "--budget", "1"]) == 4
         out = capsys.readouterr().out
         assert out.startswith("UNDECIDED:") and "--budget 1 words" in out, out
-    assert main(["verify", "check", path, "--kernel", "coq", "--budget", "10000000"]) == 0
+    assert main(["verify", "check", path, "--checker", "coq", "--budget", "10000000"]) == 0
     X = [[1, 2]] * 100_000
     with pytest.raises(CoqUndecided, match="--budget 1,000,000 words"):
         check_with_coq(X, [1] * 100_000, claim(witness=[1, 1, 1]), built=coq_build,
@@ -209,7 +209,7 @@ def test_budget_and_timeout_belong_to_the_coq_kernel(tmp_path, capsys):
     for flag, value in (("--budget", "10"), ("--timeout", "1")):
         assert main(["verify", "check", path, flag, value]) == 2
         err = capsys.readouterr().err
-        assert f"{flag} applies to --kernel coq only" in err, err
+        assert f"{flag} applies to --checker coq only" in err, err
 
 
 def test_the_timeout_stops_a_checker_that_hangs(tmp_path):
@@ -256,9 +256,9 @@ def test_the_command_exits_4_when_the_coq_checker_runs_out_of_memory(
     path = tmp_path / "big.json"
     path.write_text(certificate_json(certificate_document(
         [[-1, -2]] + [[1, 2]] * (n - 1), [0] + [1] * (n - 1), claim(witness=[1, 0, 0]))))
-    assert main(["verify", "check", str(path), "--kernel", "coq", "--max-memory",
+    assert main(["verify", "check", str(path), "--checker", "coq", "--max-memory",
                  "0.05"]) == 4
     out = capsys.readouterr().out
     assert out.startswith("UNDECIDED:") and "--max-memory 0.05 GB" in out, out
     assert main(["verify", "check", str(path), "--max-memory", "1"]) == 2
-    assert "--max-memory applies to --kernel coq only" in capsys.readouterr().err
+    assert "--max-memory applies to --checker coq only" in capsys.readouterr().err
