@@ -34,7 +34,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 __all__ = ["Peer", "PEERS", "PROBES", "C_FLAGS", "WINK", "WINK_QUIRKS", "mlxtend_solve",
-           "vw_solve", "vw_line", "hinge_replay", "explain_vw", "wink_replay",
+           "vw_solve", "vw_line", "hinge_replay", "explain_vw", "mlxtend_replay",
+           "explain_mlxtend", "wink_replay",
            "explain_wink", "snippet_of", "missing"]
 
 #: How the C example is compiled (no fused multiply-add: its sums are the replay's).
@@ -175,6 +176,47 @@ def explain_vw(problem: dict, answer: dict) -> str | None:
             "`benchmarks/peer_adapters.py`): w moves by y x whenever y w.x < 1, so a "
             "correct example with a score between 0 and 1 is still an update; "
             "Rosenblatt's rule moves w only on a mistake, y w.x <= 0")
+
+
+def mlxtend_replay(problem: dict, *, zero_positive: bool = True,
+                   intercept: bool = True) -> dict:
+    """mlxtend's loop in float64, as the adapter reads it: a zero score predicts +1
+    and only a wrong prediction updates (``zero_positive``), and an intercept is
+    always learned (``intercept``; reported once it moved, or when the case has
+    one)."""
+    from verify.conformance.replay import binary_run
+
+    extra = 1 if intercept or problem["intercept"] else 0
+    run = binary_run(problem, rule="zero-positive" if zero_positive else "textbook",
+                     arithmetic="float64", extra_constants=extra)
+    w = [float(v) for v in run.w]
+    if extra and not problem["intercept"] and not run.mistakes:
+        w = w[:-1]
+    return {"w": w, "mistakes": run.mistakes}
+
+
+def explain_mlxtend(problem: dict, answer: dict) -> str | None:
+    """Why mlxtend gave ``answer``, when :func:`mlxtend_replay` gives it: the
+    conventions without which the replay no longer does."""
+    if problem["task"] != "binary" or problem["variant"] != "last":
+        return None
+
+    def gives(**switches):
+        want = mlxtend_replay(problem, **switches)
+        return (_close(answer.get("w", []), want["w"])
+                and answer.get("mistakes") == want["mistakes"])
+
+    if not gives():
+        return None
+    words = {"zero_positive": "a zero score predicts +1 and only a wrong prediction "
+                              "updates, so a zero score on a +1 example is no mistake "
+                              "(the rule: y w.x <= 0 is a mistake)",
+             "intercept": "it always learns an intercept b, with no switch to turn "
+                          "it off"}
+    needed = [w for key, w in words.items() if not gives(**{key: False})]
+    return ("a replay of mlxtend's loop in float64 (`mlxtend_replay` in "
+            "`benchmarks/peer_adapters.py`) gives exactly this answer"
+            + (", and no longer does without: " + "; ".join(needed) if needed else ""))
 
 
 #: What wink-perceptron does differently from the averaged rule (``wink_replay``'s
@@ -441,7 +483,8 @@ PEERS = [
          "set with the shuffle replaced by the identity and `w_`, `b_` set to zero "
          "(`cost_` to []), then reads `w_`, `b_` and the errors in `cost_`. It always "
          "learns an intercept and predicts +1 on a zero score.",
-         _callable(mlxtend_solve, "mlxtend Perceptron"), _SNIPPETS["mlxtend Perceptron"]),
+         _callable(mlxtend_solve, "mlxtend Perceptron"), _SNIPPETS["mlxtend Perceptron"],
+         explain_mlxtend),
     Peer("Vowpal Wabbit",
          f"`vw {VW_ARGS}` (`--noconstant` when the case has no intercept; its "
          "constant feature is the intercept); one `learn` per presentation, features "

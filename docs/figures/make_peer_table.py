@@ -259,11 +259,20 @@ def difference(case, result, adapter, profile, peer):
                                      "n_classes", "queries") if k in problem}
     return {"case": case["id"], "causes": [line.split(": ", 1)[1]
                                            for line in cause_lines(result)],
+            "fixes": _fixes(result),
             "problem": shown, "expected": _plain(small["expected"]),
             "got": _plain(got.answer or {}),
             "first_step": first_step(small, adapter, profile),
             "replay": _replayed(peer, small, got, case, result),
             "snippet": snippet_of(peer.name, problem) or ""}
+
+
+def _fixes(result):
+    """What to change in the peer's code for each of its causes (the checker's
+    words; none when the cause is unexplained)."""
+    from verify.conformance.fixes import fix_for
+
+    return list(dict.fromkeys(fix_for(key) for key in result.rules if key))
 
 
 def _replayed(peer, small, got, case, result):
@@ -419,6 +428,9 @@ def _difference_lines(ds):
               + ".",
               f"* **First divergent step**: {step}.",
               f"* **Why it differs**: {'; '.join(d['causes'])}."]
+    if d["fixes"]:
+        lines.append(f"* **What to change** (the checker's words): "
+                     f"{'; '.join(d['fixes'])}.")
     if d["replay"]:
         lines.append(f"* **Reproduced by a replay of the peer**: {d['replay']} (on this "
                      f"case and on `{d['case']}`).")

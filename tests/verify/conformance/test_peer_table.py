@@ -69,6 +69,21 @@ def test_hinge_replay_updates_a_correct_example_scoring_below_one():
                                                   "mistakes": 2}) is None
 
 
+def test_mlxtend_replay_counts_a_zero_score_on_a_positive_example_as_correct():
+    adapters = _adapters()
+    problem = {"task": "binary", "variant": "last", "intercept": True,
+               "X": [[3.0], [1.0]], "y": [1, -1], "order": [0, 1]}
+    # the rule: (3, 1) scores 0, a mistake, w = (3, 1); (1, 1) scores 4, label -1, a
+    # mistake, w = (2, 0). mlxtend: 0 predicts +1, no update; then (1, 1) scores 0,
+    # predicted +1, wrong: w = (-1, -1)
+    assert adapters.mlxtend_replay(problem) == {"w": [-1.0, -1.0], "mistakes": 1}
+    assert adapters.mlxtend_replay(problem, zero_positive=False) == {
+        "w": [2.0, 0.0], "mistakes": 2}
+    words = adapters.explain_mlxtend(problem, {"w": [-1.0, -1.0], "mistakes": 1})
+    assert "a zero score predicts +1" in words and "always learns" not in words
+    assert adapters.explain_mlxtend(problem, {"w": [2.0, 0.0], "mistakes": 2}) is None
+
+
 def test_wink_replay_is_the_rule_with_its_quirks_off_and_its_own_with_them():
     from verify.conformance.replay import binary_run, variant_answer
 
