@@ -51,8 +51,8 @@ second. The machine's load is printed with the numbers: on a shared machine wall
 times wait for a core, so read the CPU column and the ratios, and compare runs made
 at similar loads.
 
-Usage: ``python benchmarks/bench_startup.py [--repeat 3] [--demo] [--first-run]
-[--constants] [--write-docs]``.
+Usage: ``python benchmarks/bench_startup.py [--repeat 3] [--demo] [--first-run
+[--jobs WORD ...]] [--constants] [--write-docs]``.
 """
 
 from __future__ import annotations
@@ -125,14 +125,19 @@ def first_and_again(name, env, tmp):
     return runs
 
 
-def first_run_table():
-    """Every main job after a fresh install, then again; the Markdown lines."""
+def first_run_table(only=None):
+    """Every main job after a fresh install, then again (only the floor, machine
+    train and the jobs whose names contain a word of ``only``, when given); the
+    Markdown lines."""
     before = load()
     print(f"first runs ({before})")
     rows = {}
     with tempfile.TemporaryDirectory() as root:
         env = byte_compiled_env(Path(root, "pycache"))
         for name in first_run_jobs(sys.executable, root):
+            if only and not name.startswith(("floor", "machine train")) and not any(
+                    word in name for word in only):
+                continue
             with tempfile.TemporaryDirectory(dir=root) as tmp:
                 cache = Path(tmp, "cache")   # what numba and the Coq build keep
                 job_env = dict(env, NUMBA_CACHE_DIR=str(cache / "numba"),
@@ -366,6 +371,9 @@ def main(argv=None):
                    help="time the main jobs with empty caches, then again (slow)")
     p.add_argument("--write-docs", action="store_true",
                    help="write the results into docs/start-up.md")
+    p.add_argument("--jobs", nargs="+", metavar="WORD",
+                   help="with --first-run: only the jobs whose names contain a WORD "
+                        "(the floor and machine train always run)")
     p.add_argument("--constants", action="store_true",
                    help="measure the costs behind markone._kernels.PLAIN_RUN")
     args = p.parse_args(argv)
@@ -376,7 +384,7 @@ def main(argv=None):
             write_block(DOCS, "bench_startup_constants", lines)
         return
     if args.first_run:
-        lines = first_run_table()
+        lines = first_run_table(args.jobs)
         if args.write_docs:
             write_block(DOCS, "bench_startup_first_run", lines)
             print(f"wrote the results to {DOCS}")
