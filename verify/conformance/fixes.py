@@ -29,6 +29,20 @@ FIXES = {
                    "not < 0",
     "rule:zero-positive": _TIES,
     "rule:zero-negative": _TIES,
+    "rule:update-always": "update inside the `if`: w += y x only when "
+                          "y * (w . x) <= 0",
+    "stream:wrap-around": "loop exactly len(order) times: for t in "
+                          "range(len(order)), with no wrap-around",
+    "stream:partial-pass": "present the whole of `order`, its last partial pass "
+                           "included (for i in order)",
+    "stream:pass-from-one": "loop over every entry of `order` (for i in order), not "
+                            "over passes that start at their second",
+    "variant:averaged-returned": "return the last iterate w for the last variant, "
+                                 "not the average",
+    "variant:pocket-ties": "replace the pocket only when a run is longer than the "
+                           "best (>, not >=)",
+    "multiclass:true-only": "on a mistake add x to the true class's row and "
+                            "subtract it from the predicted class's row",
     "rule:within": "compare the score with 0 exactly, with no tolerance: a mistake "
                    "is y * (w . x) <= 0",
     "stream:skip-last": "loop over every entry of `order`, the last one included "

@@ -51,6 +51,7 @@ from verify.conformance.protocol import parse_number, parse_vector
 from verify.conformance.rate import declared, reference_run
 from verify.conformance.replay import (
     TIE_TOLERANCES,
+    UPDATE_ALWAYS,
     kernel_run,
     multiclass_run,
     one_vs_rest_run,
@@ -68,6 +69,9 @@ _RULE_WORDS = {
     "zero-negative": "a zero score counted as correct when the label is -1 (a zero "
                      "score predicts -1, and only a wrong prediction updates)",
 }
+_RULE_WORDS[UPDATE_ALWAYS] = (
+    "an update on every presentation (w += y x whether or not y w.x <= 0; the rule "
+    "updates on a mistake only)")
 for _eps in TIE_TOLERANCES:
     _RULE_WORDS[f"within {_eps:g} is a mistake"] = (
         f"a tolerance on ties: a score up to {_eps:g} above zero counted as a mistake "
@@ -381,8 +385,7 @@ def _diagnose_binary(case, got):
         return _diagnose_dimension(case, got, len(want["w"]), tol)
     # every misreading that reproduces the answer: when several do, the case cannot
     # tell them apart (a pocket that is the last iterate may come from a second pass)
-    out = _variant_misreadings(case, got, tol) if (
-        "w" in got and problem["variant"] != "last") else []
+    out = _variant_misreadings(case, got, tol) if "w" in got else []
     truth = variant_answer(reference_run(problem, case), problem)
     k = _reproduces(truth, got, tol)
     if k is not None and not _is_one(k):     # a rate; other causes may say it too
@@ -421,6 +424,14 @@ STREAMS = {
     "sorted": ("the stream was sorted by example index (repeats kept), not taken in the "
                "given `order`", lambda order, n: sorted(order)),
     "reverse": ("the stream was presented in reverse", lambda order, n: order[::-1]),
+    "wrap-around": ("the first presentation repeated at the end (a loop over "
+                    "len(order) + 1 steps, order[t % len(order)])",
+                    lambda order, n: order + order[:1]),
+    "partial-pass": ("the last, partial pass was dropped (whole passes of len(X) "
+                     "presentations only)", lambda order, n: order[:len(order) // n * n]),
+    "pass-from-one": ("the first presentation of every pass was skipped (passes of "
+                      "len(X) presentations, each from its second)",
+                      lambda order, n: [i for t, i in enumerate(order) if t % n]),
 }
 
 
@@ -494,9 +505,17 @@ def _variant_misreadings(case, got, tol):
     problem, w = case["problem"], got["w"]
     if got.get("mistakes", case["expected"]["mistakes"]) != case["expected"]["mistakes"]:
         return []
+    if problem["variant"] == "last":
+        return _last_misreadings(case, w, tol)
     if _close(w, [Fraction(v) for v in case["expected"]["last_w"]], tol):
         return [(f"the last iterate was returned, not the {problem['variant']} vector "
                  "(see the case's rule for its definition)", "variant:last-iterate")]
+    if problem["variant"] == "pocket":
+        run = reference_run(problem, case)
+        ties = variant_answer(run, dict(problem, variant="pocket-ties"))["w"]
+        return [("the pocket replaced on a tie (a run as long as the best replaces it; "
+                 "the rule keeps the first longest run)", "variant:pocket-ties")
+                ] if _close(w, ties, tol) else []
     if problem["variant"] != "averaged":
         return []
     run = reference_run(problem, case)
@@ -514,6 +533,16 @@ def _variant_misreadings(case, got, tol):
     if _close(w, [sum(c) for c in zip(*it)], tol):
         out.append(("the sum of the iterates, not their average", "variant:sum"))
     return out
+
+
+def _last_misreadings(case, w, tol):
+    """The average of the iterates returned where the last iterate is asked for."""
+    problem = case["problem"]
+    run = reference_run(problem, case)
+    if not run.iterates or not _close(w, _mean(run.iterates), tol):
+        return []
+    return [("the average of the iterates was returned, not the last (the variant "
+             "asked for is the last iterate)", "variant:averaged-returned")]
 
 
 def _diagnose_dimension(case, got, d, tol):
@@ -566,7 +595,9 @@ def _mean(vectors):
 #: The argmax rule's tie misreadings (``multiclass_run``'s ``ties``), in words.
 _TIES = {"highest": "argmax ties go to the highest class index (the rule: the lowest)",
          "true-class": "a tie that includes the true class is counted as correct (the "
-                       "rule: the lowest index wins the tie)"}
+                       "rule: the lowest index wins the tie)",
+         "true-only": "only the true class's weights updated on a mistake (the rule "
+                      "also subtracts x from the predicted class's)"}
 
 
 def _same_W(got, W, m, tol):

@@ -22,7 +22,7 @@ import numpy as np
 
 from markone._internal.typing import JSONDict
 
-__all__ = ["RULES", "TIE_TOLERANCES", "STEPS", "KERNEL_SLIPS", "FLOAT_MODES", "BinaryRun",
+__all__ = ["RULES", "UPDATE_ALWAYS", "TIE_TOLERANCES", "STEPS", "KERNEL_SLIPS", "FLOAT_MODES", "BinaryRun",
            "binary_run", "multiclass_run", "kernel_run", "exact_rows", "variant_answer",
            "one_vs_rest_run"]
 
@@ -48,6 +48,10 @@ def _tie_tolerance(bound: Fraction) -> Callable[[int, Any], bool]:
 for _eps in TIE_TOLERANCES:
     RULES[f"within {_eps:g} is a mistake"] = _tie_tolerance(Fraction(_eps))
     RULES[f"within {_eps:g} is correct"] = _tie_tolerance(-Fraction(_eps))
+#: The rules that update on every presentation, counting mistakes by the textbook
+#: test (the update written outside the ``if``).
+UPDATE_ALWAYS = "update-always"
+RULES[UPDATE_ALWAYS] = RULES["textbook"]
 
 
 def _unit_step(x: list[Fraction]) -> Fraction:
@@ -126,17 +130,18 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
     rows = exact_rows(problem, extra_constants=extra_constants)
     ys = [int(v) for v in problem["y"]]
     if arithmetic != "exact":
-        return _float_run(problem["order"], rows, ys, mistake, arithmetic, rate, step)
+        return _float_run(problem["order"], rows, ys, mistake, arithmetic, rate, step,
+                          always=rule == UPDATE_ALWAYS)
     scale = STEPS[step]
     iterates, correct, mistakes = [], [], 0
     w = [Fraction(0)] * len(rows[0])
     for i in problem["order"]:
         x, y = rows[i], ys[i]
         wrong = mistake(y, sum((a * b for a, b in zip(w, x)), Fraction(0)))
-        if wrong:
+        if wrong or rule == UPDATE_ALWAYS:
             eta = scale(x) * rate
             w = [a + eta * y * b for a, b in zip(w, x)]
-            mistakes += 1
+            mistakes += int(wrong)
         correct.append(not wrong)
         iterates.append(w)
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct)
@@ -160,7 +165,8 @@ FLOAT_STEPS: dict[str, Callable[[list[Any]], Any]] = {
 }
 
 
-def _float_run(order, rows, ys, mistake, arithmetic, rate=Fraction(1), step="unit"):
+def _float_run(order, rows, ys, mistake, arithmetic, rate=Fraction(1), step="unit", *,
+               always=False):
     """:func:`binary_run` in one of :data:`FLOAT_MODES`, noting overflow and
     underflow; the iterates are kept in the computing type (a running sum's)."""
     itype, ctype, wtype = FLOAT_MODES[arithmetic]
@@ -176,10 +182,10 @@ def _float_run(order, rows, ys, mistake, arithmetic, rate=Fraction(1), step="uni
         for i in order:
             x, y = frows[i], ys[i]
             wrong = mistake(y, _float_score(w, x, ctype(0), flags))
-            if wrong:
+            if wrong or always:
                 size = eta * scale(x) if step != "unit" else eta
                 w = [wtype(a + y * (size * b)) for a, b in zip(w, x)]
-                mistakes += 1
+                mistakes += int(wrong)
             correct.append(not wrong)
             iterates.append([ctype(v) for v in w])
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct,
@@ -214,17 +220,18 @@ def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
         return {"w": run.w, "mistakes": run.mistakes}
     if variant == "averaged":
         return {"w": [sum(c) / len(it) for c in zip(*it)], "mistakes": run.mistakes}
-    if variant == "pocket":
-        return {"w": _pocket(run), "mistakes": run.mistakes}
+    if variant in ("pocket", "pocket-ties"):
+        return {"w": _pocket(run, variant == "pocket-ties"), "mistakes": run.mistakes}
     return {"predictions": _votes(run, problem), "mistakes": run.mistakes}
 
 
-def _pocket(run: BinaryRun) -> list:
-    """The iterate at the end of the first longest run of correct presentations."""
+def _pocket(run: BinaryRun, ties: bool = False) -> list:
+    """The iterate at the end of the first longest run of correct presentations (the
+    last, with ``ties``: a run as long as the best replaces it)."""
     best, length, pocket = 0, 0, [0 * v for v in run.w]
     for vec, good in zip(run.iterates, run.correct):
         length = length + 1 if good else 0
-        if length > best:
+        if length > best or (ties and length == best and length):
             best, pocket = length, vec
     return pocket
 
@@ -251,8 +258,9 @@ def _votes(run: BinaryRun, problem: JSONDict) -> list[int]:
 def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
                    arithmetic: str = "exact", rate: Fraction = Fraction(1)
                    ) -> tuple[list[list[Any]], int, Callable[..., int]]:
-    """Replay the argmax rule; ``ties`` is ``"lowest"`` (the rule), ``"highest"``, or
-    ``"true-class"`` (a tie that includes the true class counts as correct); in
+    """Replay the argmax rule; ``ties`` is ``"lowest"`` (the rule), ``"highest"``,
+    ``"true-class"`` (a tie that includes the true class counts as correct), or
+    ``"true-only"`` (the rule's ties, but a mistake updates the true class only); in
     ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (the inputs rounded, each
     score summed in index order from 0, every product and sum rounded), a mistake
     adding and subtracting ``rate * x`` (``rate`` rounded once to the float type).
@@ -289,7 +297,8 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
             p = argmax(x, c)
             if p != c:
                 W[c] = [a + eta * b for a, b in zip(W[c], x)]
-                W[p] = [a - eta * b for a, b in zip(W[p], x)]
+                if ties != "true-only":
+                    W[p] = [a - eta * b for a, b in zip(W[p], x)]
                 mistakes += 1
     return W, mistakes, argmax
 

@@ -197,3 +197,36 @@ def test_a_node_float32array_that_overflows_is_told_overflow(tmp_path, capsys):
     assert status == 1
     assert "cause (reproduced): " + OVERFLOW + "null" in out
     assert "None, not a number" not in out and "traceback" not in err
+
+
+def _update_always(X, y, order):
+    """The update written outside the ``if``: w += y x on every presentation."""
+    w, m = np.zeros(X.shape[1]), 0
+    for i in order:
+        m += int(y[i] * float(w @ X[i]) <= 0)
+        w = w + y[i] * X[i]
+    return w, m
+
+
+def _read(order_of):
+    return lambda p: solve(dict(p, order=order_of(p["order"], len(p["y"]))))
+
+
+#: Loop bugs at a pass's boundaries and in the update: each named alone.
+LOOP_BUGS = {
+    "the first presentation repeated at the end": _read(lambda o, n: o + o[:1]),
+    "the first presentation of every pass was skipped":
+        _read(lambda o, n: [i for t, i in enumerate(o) if t % n]),
+    "an update on every presentation": _update_always,
+}
+
+
+@pytest.mark.parametrize("words", list(LOOP_BUGS))
+def test_loop_bugs_are_named_alone(words):
+    ids = ["zero-score-orthonormal", "intercept-convention", "xor-cycle",
+           "worst-order-lattice", "float64-near-tie", "step-size"]
+    results = _run(ids, LOOP_BUGS[words])
+    failed = [r for r in results.values() if r.status == "fail"]
+    assert failed
+    assert all(len(r.diagnosis) == 1 and r.diagnosis[0].startswith(words)
+               for r in failed), [(r.id, r.diagnosis) for r in failed]
