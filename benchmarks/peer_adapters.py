@@ -350,8 +350,8 @@ def _mlxtend_snippet(p):
         f"X = np.array({_rows(p)})[{list(p['order'])}]    # the stream, in order",
         f"y = (np.array({list(p['y'])})[{list(p['order'])}] > 0).astype(int)",
         "model = Perceptron(eta=0.5, epochs=1)     # a mistake moves w by y x",
-        "model._yield_minibatches_idx = lambda rgen, n, data, shuffle=True: (",
-        "    np.array([i]) for i in range(len(data)))     # no shuffle",
+        "model._yield_minibatches_idx = lambda rgen, n_batches, data_ary, shuffle=True: (",
+        "    np.array([i]) for i in range(len(data_ary)))     # no shuffle",
         "model.w_, model.b_, model.cost_ = np.zeros((X.shape[1], 1)), np.zeros(1), []",
         "model.fit(X, y, init_params=False)             # from w = 0",
         "print(model.w_.ravel().tolist(), model.b_.tolist(), model.cost_)"])
