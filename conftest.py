@@ -16,9 +16,20 @@ counted in the test that happens to come first but listed on its own, as
 ``"FOLDER_OR_FILE::NAME (shared SCOPE fixture)"``. ``tests/design/test_durations.py``
 reads ``tests/data/durations.json``: a test of the default suite recorded there at
 over 5 s must be made faster or marked ``slow``.
+
+The suite runs on every core (pytest-xdist: ``-n auto --maxprocesses 4`` in
+``pyproject.toml``; ``-n 0`` runs it in one process). Tests are handed out a group at
+a time (``--dist loadgroup``): the tests of one file go to one worker, so a module's
+shared fixtures (a browser, a server) are set up once, and the tests that share a
+costly session fixture (:data:`SHARED_SETUPS`: the Coq build, the documentation site,
+the 26-letter machine) go to one worker together, so it is built once. Under xdist,
+``--record-durations`` gathers each worker's figures and the controller writes the
+report once.
 """
 
+import json
 import os
+import re
 
 import matplotlib
 import pytest
@@ -26,6 +37,7 @@ import pytest
 matplotlib.use("Agg")
 
 _CPU: dict[str, float] = {}
+_GROUP_SUFFIX = re.compile(r"@[^@\[\]]*$")  # a group: a file's path or a fixture's name
 _STARTED: list[float] = []
 _SHARING: list[bool] = []  # the fixtures being set up, outermost first: shared or not
 
@@ -48,6 +60,7 @@ def pytest_runtest_logstart(nodeid, location):
 
 
 def pytest_runtest_logfinish(nodeid, location):
+    nodeid = _GROUP_SUFFIX.sub("", nodeid)  # xdist's loadgroup appends "@GROUP"
     _CPU[nodeid] = _cpu_seconds() - _STARTED[0] - _STARTED[1]
 
 
@@ -88,8 +101,42 @@ def pytest_fixture_setup(fixturedef, request):
             _share(fixturedef, _cpu_seconds() - start)
 
 
+#: Session fixtures costly enough to build once: a test that uses one runs on the
+#: worker of that fixture's group (name of the fixture -> name of the group).
+SHARED_SETUPS = {"coq_build": "coq-build", "site": "docs-site", "letters26": "letters26"}
+
+
+def xdist_group(item):
+    """The worker group of a test: its costly shared fixture's, else its file's."""
+    for fixture in getattr(item, "fixturenames", ()):
+        if fixture in SHARED_SETUPS:
+            return SHARED_SETUPS[fixture]
+    return item.nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
+def pytest_collection_modifyitems(config, items):
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+
+
+_FROM_WORKERS: dict[str, float] = {}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """Under xdist, the controller gathers what each worker recorded."""
+    _FROM_WORKERS.update(json.loads(getattr(node, "workeroutput", {}).get("cpu", "{}")))
+
+
 def pytest_sessionfinish(session):
     path = session.config.getoption("record_durations")
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller writes the report
+        workeroutput["cpu"] = json.dumps(_CPU)
+        return
+    _CPU.update(_FROM_WORKERS)
     if path is None or not _CPU:
         return
     from pathlib import Path

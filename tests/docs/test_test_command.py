@@ -12,6 +12,8 @@ tomllib = pytest.importorskip("tomllib")
 TEST_COMMAND = 'pip install ".[test]" && python -m pytest'
 #: Requirements of the test extra that no test imports, with why they are there.
 NOT_IMPORTED = {"mypy": ".ci/run type-checks the packages before the tests",
+                "pytest-xdist": "pyproject.toml's addopts run the suite on every core "
+                                "(-n auto)",
                 "markone[docs]": "the docs tests build the site with mkdocs.yml's "
                                  "theme and plugins"}
 

@@ -1,0 +1,15 @@
+; markone proof obligation novikoff.base, gram form: w_0 = 0 => u.w_0 >= 0 gamma, ||w_0||^2 <= 0 R^2
+; unsat = proved (no counterexample); sat = a counterexample
+(set-logic QF_NRA)
+(set-option :produce-models true)
+(declare-fun g_u_u () Real)
+(declare-fun g_w_w () Real)
+(declare-fun g_u_w () Real)
+(assert (>= g_u_u 0.0))
+(assert (>= g_w_w 0.0))
+(assert (>= (+ (* g_u_u g_w_w) (- (* g_u_w g_u_w))) 0.0))
+(assert (= g_u_u 1.0))
+(assert (= g_w_w 0.0))
+(assert (not (and (>= g_u_w 0.0) (<= g_w_w 0.0))))
+(check-sat)
+(exit)
