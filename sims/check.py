@@ -46,10 +46,9 @@ from typing import Any
 
 from markone._internal.progress import progress_bar
 from markone._internal.typing import JSONDict, PathLike
-from markone.errors import MarkoneError
+from sims.errors import MalformedResults, ResultsMismatch
 
-__all__ = ["check_sweep", "recompute", "SweepCheck", "ResultsMismatch",
-           "MalformedResults", "MAX_DEPTH"]
+__all__ = ["check_sweep", "recompute", "SweepCheck", "MAX_DEPTH"]
 
 #: How deeply ``results.json`` may nest arrays and objects (the experiments nest at
 #: most 5 levels; Python's JSON parser recurses once per level).
@@ -66,16 +65,6 @@ UNCHECKED = (
 SAME_CODE = ("an independent proof: the numbers are recomputed by the code that made "
              "them, which a bug in it would repeat (only yield's verdicts are proved, by "
              "certificate files)")
-
-
-class ResultsMismatch(MarkoneError):
-    """A value of ``results.json`` (or of the task log, or a certificate file) differs
-    from its recomputation; the message names it by its JSON path."""
-
-
-class MalformedResults(MarkoneError, ValueError):
-    """``results.json`` cannot be read as the experiment's results: not JSON, a key
-    missing or unknown, a value of the wrong kind, invalid settings or seed."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -82,7 +82,7 @@ from markone._internal.progress import progress_bar
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_choice, check_int_at_least
 from markone import __version__
-from markone.errors import MarkoneError, MarkoneWarning
+from sims.errors import SweepConflictError, SweepWarning
 
 __all__ = [
     "EXPERIMENTS",
@@ -94,8 +94,6 @@ __all__ = [
     "run_inline",
     "run_experiment",
     "read_task_log",
-    "SweepWarning",
-    "SweepConflictError",
     "MAX_RUNS",
     "LARGE",
     "large_settings",
@@ -132,15 +130,6 @@ MAX_RUNS = 100_000
 #: A count this many times its default (or a list this many times as long) makes a
 #: sweep large: its progress is shown on stderr even off a terminal.
 LARGE = 10
-
-
-class SweepWarning(MarkoneWarning):
-    """Something in a sweep folder was not as left: a task-log line that does not
-    verify (its task is run again), or the lock of an interrupted sweep (taken over)."""
-
-
-class SweepConflictError(MarkoneError, ValueError):
-    """The output folder holds another sweep, or a sweep is running in it."""
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,8 @@ def _run(args):
 
 
 def _check(args):
-    from sims.check import MalformedResults, ResultsMismatch, check_sweep
+    from sims.check import check_sweep
+    from sims.errors import MalformedResults, ResultsMismatch
     from sims.runner import EXPERIMENTS
     from verify.certificate import CertificateError
 

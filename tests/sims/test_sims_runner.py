@@ -7,8 +7,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import sims.novikoff
 from markone.cli import main
-from sims.runner import (EXPERIMENTS, MAX_RUNS, SweepConflictError, SweepWarning,
-                         config_hash, load_experiment, make_config, read_task_log,
+from sims.errors import SweepConflictError, SweepWarning
+from sims.runner import (EXPERIMENTS, MAX_RUNS, config_hash, load_experiment, make_config,
+                         read_task_log,
                          run_experiment)
 
 SMALL = dict(size="small", plot=False, seed=3)
