@@ -20,6 +20,13 @@ rising order (the checker walks the rows once)::
     -1 0 0
     ...
     certificate 4 0 1 1 1 2 1 3 1        (or: witness 3 -2 2 3)
+
+Sparse data (scipy.sparse, :class:`verify.certificate.SparseData`) are never made dense
+here: ``sparse-examples N D``, then per example its label, its number of entries and
+each column (rising) and value. ``main.ml`` hands the proven checker the rows over the
+columns that occur in some row only, renumbered in increasing order: a column that is
+0 in every row adds 0 to every dot product and to the certificate's sum, so every check
+answers alike (the argument is in ``main.ml``).
 """
 
 from __future__ import annotations
@@ -40,7 +47,9 @@ __all__ = ["certificate_text", "check_with_coq", "CoqUndecided", "MAX_DENSE_ENTR
            "MIN_MEMORY_GB",
            "DECIMAL_BITS"]
 
-#: The text form writes every entry (dense rows); data with more entries are refused.
+#: The checker is handed dense rows: of sparse data, over the columns that occur in some
+#: row only (``main.ml`` renumbers them); data of more entries (examples x occurring
+#: columns) are refused.
 MAX_DENSE_ENTRIES = 10**8
 
 #: Integers of more bits are written in hexadecimal (``str(int)`` is quadratic and
@@ -82,17 +91,6 @@ def _text(v: Any, where: str) -> str:
 
 
 def _dense_rows(X: Any) -> list[list[Any]]:
-    if hasattr(X, "tocsr") and hasattr(X, "shape"):
-        n, d, ptr, cols, vals = csr_lists(X)
-        if n * d > MAX_DENSE_ENTRIES:
-            raise ValueError(f"X has {n:,} x {d:,} entries, over the {MAX_DENSE_ENTRIES:,} "
-                             "that the Coq checker's text form (dense rows) holds; "
-                             "check it with the Python kernel (--checker python).")
-        rows: list[list[Any]] = [[0] * d for _ in range(n)]
-        for i in range(n):
-            for k in range(ptr[i], ptr[i + 1]):
-                rows[i][cols[k]] += number(vals[k], f"X[{i}, {cols[k]}]")
-        return rows
     rows = plain(X)
     if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__") or not len(rows) \
             or not all(hasattr(r, "__len__") and not isinstance(r, (str, bytes))
@@ -101,6 +99,26 @@ def _dense_rows(X: Any) -> list[list[Any]]:
     if len({len(r) for r in rows}) != 1 or not len(rows[0]):
         raise ValueError("X must have rows of one non-zero length.")
     return rows
+
+
+def _sparse_rows(X: Any) -> tuple[int, list[list[tuple[int, Any]]]]:
+    """``(d, rows)`` of sparse ``X``: each row its ``(column, value)`` pairs by rising
+    column (an entry stored twice added up), never made dense; ValueError when the rows
+    over the columns that occur (what the checker is handed) pass
+    :data:`MAX_DENSE_ENTRIES`."""
+    n, d, ptr, cols, vals = csr_lists(X)
+    occurring = len(set(cols))
+    if n * occurring > MAX_DENSE_ENTRIES:
+        raise ValueError(f"X has {n:,} examples x {occurring:,} columns that occur, over "
+                         f"the {MAX_DENSE_ENTRIES:,} entries that the Coq checker holds; "
+                         "check it with the Python kernel (--checker python).")
+    rows = []
+    for i in range(n):
+        row: dict[int, Any] = {}
+        for k in range(ptr[i], ptr[i + 1]):
+            row[cols[k]] = row.get(cols[k], 0) + number(vals[k], f"X[{i}, {cols[k]}]")
+        rows.append(sorted(row.items()))
+    return d, rows
 
 
 def certificate_text(X: Any, y: Any, claim: Any) -> str:
@@ -132,14 +150,17 @@ def _lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
         raise ValueError("the verdict is unknown (separable=None): nothing to check.")
     if claim.separable not in (True, False):
         raise CertificateError(f"separable={claim.separable!r} must be True or False.")
-    rows, signs = _dense_rows(X), labels_pm1(y)
+    sparse = hasattr(X, "tocsr") and hasattr(X, "shape")
+    d, rows = _sparse_rows(X) if sparse else (None, _dense_rows(X))
+    signs = labels_pm1(y)
     if len(rows) != len(signs):
         raise ValueError(f"X has {len(rows)} samples but y has {len(signs)}.")
     proof = _proof_line(claim)  # before the data: its errors cost nothing
     yield (f"markone-coq-certificate 1\nintercept {int(bool(claim.intercept))}\n"
-           f"examples {len(rows)} {len(rows[0])}\n")
+           f"{'sparse-examples' if sparse else 'examples'} {len(rows)} "
+           f"{d if sparse else len(rows[0])}\n")
     for i, (s, row) in enumerate(zip(signs, rows)):
-        yield f"{s} {_row_text(row, i)}\n"
+        yield f"{s} {(_sparse_text if sparse else _row_text)(row, i)}\n"
     yield proof
 
 
@@ -150,6 +171,11 @@ def _row_text(row: list, i: int) -> str:
             max(row) < _DECIMAL_LIMIT:
         return " ".join(map(str, row))
     return " ".join(_text(v, f"X[{i}, {j}]") for j, v in enumerate(row))
+
+
+def _sparse_text(row: list[tuple[int, Any]], i: int) -> str:
+    """A sparse row: its number of entries, then each column and its value, exact."""
+    return " ".join([str(len(row)), *(f"{j} {_text(v, f'X[{i}, {j}]')}" for j, v in row)])
 
 
 def _proof_line(claim: Any) -> str:

@@ -3,13 +3,16 @@
    and prints VALID (exit 0) or INVALID (exit 1); input it cannot read: a message, exit
    2; a check that needs more work than --budget WORDS: a message, exit 4; out of
    memory (the caller bounds it: setrlimit): a message, exit 5; anything else: a
-   message, exit 3. This file only parses and counts; the
-   decision is Checker.check's, proved in Checker.v.
+   message, exit 3. This file only parses, counts and renumbers the columns of sparse
+   data (which changes no answer: see "sparse data" below); the decision is
+   Checker.check's, proved in Checker.v.
 
      markone-coq-certificate 1
      intercept 0|1
      examples N D
-     Y X_1 ... X_D                      (N lines)
+     Y X_1 ... X_D                      (N lines)          or, of sparse data,
+     sparse-examples N D
+     Y K J_1 X_1 ... J_K X_K            (N lines: K entries, columns rising, < D)
      witness M W_1 ... W_M              or
      certificate K  I_1 L_1 ... I_K L_K   (indices rising: Checker.check's walk)
 
@@ -18,7 +21,7 @@
    as max_int, which names no example (no list is that long), as the index it stands
    for.
 
-   Every loop here is a tail call or a for loop, and so is every recursion of the
+   Every loop here is a tail call, a for loop or an Array/List function that is one, and so is every recursion of the
    extracted checker (Checker.v): 10^8 entries need no deeper stack than 10.
 
    The budget counts the words (8 bytes) the program allocates, reading included: the
@@ -94,23 +97,106 @@ let read_list k f =
   let rec go i acc = if i = k then List.rev acc else go (i + 1) (f i :: acc) in
   go 0 []
 
+(* ---- sparse data: the columns that occur, renumbered ----
+
+   Sparse data are handed to the proven checker dense, but only over the columns that
+   occur: the columns of the stored entries of any row, in increasing order, numbered
+   0, 1, 2... A column that occurs in no row is 0 in every row x_i, so it changes
+   nothing that Checker.check computes:
+   - labels_pm1 reads the labels only;
+   - check_witness: every dot product w . y_i [x_i, 1] loses the terms w_j * 0 = 0
+     (whatever w_j is); the lengths it compares are made equal exactly when the
+     witness has D (+ 1 with an intercept) entries (see [compress_witness]);
+   - check_gordan: every signed row has the same width (the compressed one); the
+     weights and their indices (rows, not columns) are unchanged; the sum
+     sum l_i y_i [x_i, 1] is 0 in every dropped column, so it is the zero vector
+     exactly when its compressed form is.
+   So every check gives the same answer on the compressed problem, and the dense size
+   is N x (the columns that occur), at most [max_dense] entries. *)
+
+let max_dense = 100_000_000
+
+(* A sparse row: K, then K (column, value) pairs, columns rising and below [d]. *)
+let sparse_row ic what d =
+  let k = count ic what in
+  let last = ref (-1) in
+  read_list k (fun _ ->
+      let j = count ic (what ^ ": a column") in
+      if j <= !last || j >= d then
+        bad "%s: column %d is not above %d and below %d" what j !last d;
+      last := j;
+      (j, rational ic what))
+
+(* The columns that occur in [rows], in increasing order, as an array. *)
+let occurring rows =
+  let cols = Array.of_list (List.fold_left (fun acc (_, row) ->
+      List.fold_left (fun acc (j, _) -> j :: acc) acc row) [] rows) in
+  Array.sort compare cols;
+  let kept = ref [] in
+  Array.iteri (fun i j -> if i = 0 || cols.(i - 1) <> j then kept := j :: !kept) cols;
+  Array.of_list (List.rev !kept)
+
+(* The position of column [j] in [cols] (it occurs there): a binary search. *)
+let position cols j =
+  let rec go lo hi = let mid = (lo + hi) / 2 in
+    if cols.(mid) = j then mid else if cols.(mid) < j then go (mid + 1) hi
+    else go lo (mid - 1) in
+  go 0 (Array.length cols - 1)
+
+(* A sparse row as a dense one over the occurring columns [cols]. *)
+let densify cols row =
+  let dense = Array.make (Array.length cols) { Checker.qnum = Z.zero; qden = Z.one } in
+  List.iter (fun (j, v) -> dense.(position cols j) <- v) row;
+  Array.to_list dense
+
+let read_sparse ic n d =
+  let rows = read_list n (fun i ->
+      let what = Printf.sprintf "example %d" i in
+      let y = rational ic what in
+      (y, sparse_row ic what d)) in
+  let cols = occurring rows in
+  let c = Array.length cols in
+  if c > 0 && n > max_dense / c then
+    bad "%d examples x %d occurring columns: over the %d entries the checker holds" n c
+      max_dense;
+  (cols, List.rev (List.rev_map (fun (y, row) -> (y, densify cols row)) rows))
+
+(* The witness over the occurring columns [cols] of [d], the intercept's weight last.
+   A witness of another length than D (+ 1) fails the length check of every row, as
+   the compressed rows' length check fails against a zero witness one entry longer. *)
+let compress_witness intercept cols d w =
+  let m = d + (if intercept then 1 else 0) in
+  if List.length w <> m then
+    List.init (Array.length cols + (if intercept then 2 else 1))
+      (fun _ -> { Checker.qnum = Z.zero; qden = Z.one })
+  else begin
+    let wa = Array.of_list w in
+    Array.to_list (Array.append (Array.map (fun j -> wa.(j)) cols)
+                     (if intercept then [| wa.(d) |] else [||]))
+  end
+
 (* Certificate indices must rise for Checker.check's walk; the writer sorts them. *)
 let read ic =
   expect ic "markone-coq-certificate"; expect ic "1";
   expect ic "intercept";
   let intercept = match token ic with "0" -> false | "1" -> true
                                       | t -> bad "intercept: %S is not 0 or 1" t in
-  expect ic "examples";
+  let layout = token ic in
+  if layout <> "examples" && layout <> "sparse-examples" then
+    bad "expected \"examples\" or \"sparse-examples\", read %S" layout;
   let n = count ic "examples" in
   let d = count ic "features" in
-  let data = read_list n (fun i ->
+  let cols, data = if layout = "examples" then None, read_list n (fun i ->
       let what = Printf.sprintf "example %d" i in
       let y = rational ic what in
-      (y, read_list d (fun _ -> rational ic what))) in
+      (y, read_list d (fun _ -> rational ic what)))
+    else let cols, data = read_sparse ic n d in Some cols, data in
   let proof = match token ic with
     | "witness" ->
       let m = count ic "witness" in
-      Checker.Witness (read_list m (fun _ -> rational ic "witness"))
+      let w = read_list m (fun _ -> rational ic "witness") in
+      Checker.Witness (match cols with None -> w
+                                     | Some cols -> compress_witness intercept cols d w)
     | "certificate" ->
       let k = count ic "certificate" in
       Checker.Certificate (read_list k (fun _ ->
