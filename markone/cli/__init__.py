@@ -149,7 +149,7 @@ def output_folder(text: str) -> str:
     from pathlib import Path
 
     path = Path(text)
-    if str(path) == "":
+    if not text.strip():  # Path("") is "." (the current folder), not an empty name
         raise argparse.ArgumentTypeError("the output folder name is empty; give one, "
                                          "e.g. results.")
     for folder in (path, *path.absolute().parents):

@@ -12,7 +12,8 @@ from argparse import ArgumentParser
 from typing import Any
 
 from markone.cli import (CommandError, add_command, budget_and_timeout, cli_terms,
-                         data_options, load_data, memory_option, needs_exact, nonnegative_int, plural,
+                         data_options, load_data, memory_option, needs_exact, nonnegative_int, output_folder,
+                         plural,
                          positive_float, positive_int, timeout_left)
 from markone.cli import purpose
 from markone.cli import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
@@ -98,18 +99,13 @@ def _proofs(args):
 
 
 def _check_proofs_args(args):
-    """``--only`` names obligations; ``--smt2`` is a folder or not yet there."""
-    from pathlib import Path
-
-    from markone.cli import CommandError
+    """``--only`` names obligations (``--smt2`` is checked by :func:`output_folder`)."""
     from verify.proofs import OBLIGATIONS
 
     for name in args.only or ():
         if name not in OBLIGATIONS:
             raise CommandError(f"--only {name}: no such obligation; choose from "
                                f"{', '.join(OBLIGATIONS)}")
-    if args.smt2 is not None and Path(args.smt2).exists() and not Path(args.smt2).is_dir():
-        raise CommandError(f"--smt2 {args.smt2}: exists and is not a directory")
 
 
 def _disagreements(decided):
@@ -148,7 +144,7 @@ def add_proofs(verify_subparsers: Any) -> ArgumentParser:
                      exits={EXIT_OK: "every outcome as expected and the solvers agree",
                             EXIT_NO: "an unexpected outcome or a disagreement",
                             EXIT_UNDECIDED: "a query undecided within --budget or --timeout"})
-    pr.add_argument("--smt2", default=None, metavar="DIR",
+    pr.add_argument("--smt2", default=None, metavar="DIR", type=output_folder,
                     help="save every query as an SMT-LIB 2 file in DIR")
     pr.add_argument("--solver", action="append", choices=("z3", "cvc5"),
                     help="solver to run (repeat for both; default both)")

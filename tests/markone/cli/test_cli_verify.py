@@ -116,3 +116,18 @@ def test_huge_numbers_leave_no_numpy_warning_on_stderr(tmp_path, capsys):
     for command in (["verify", "separable"], ["verify", "margin"]):
         assert main(command + [str(data)]) == 1      # the same point, both labels
         assert "warning" not in capsys.readouterr().err, command
+
+
+@pytest.mark.parametrize("value, words", [("", "the output folder name is empty"),
+                                          ("AND.csv", "is a file, not a folder")])
+def test_proofs_smt2_folder_is_checked_before_any_work(tmp_path, monkeypatch, capsys,
+                                                       value, words):
+    """``--smt2 ''`` once wrote the queries into the current folder (the fuzz test saw
+    exit 0 and two stray files appeared); it is refused like every output folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "AND.csv").write_text("x,y\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["verify", "proofs", "--only", "novikoff.base", "--smt2", value])
+    assert stop.value.code == 2
+    assert words in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["AND.csv"]
