@@ -44,6 +44,7 @@ from verify._internal.memory import GB, memory_limit
 from verify.coq.build import CoqBuild, CoqUnavailable, build
 
 __all__ = ["certificate_text", "check_with_coq", "CoqUndecided", "MAX_DENSE_ENTRIES",
+           "MAX_COLUMNS",
            "MIN_MEMORY_GB",
            "DECIMAL_BITS"]
 
@@ -51,6 +52,8 @@ __all__ = ["certificate_text", "check_with_coq", "CoqUndecided", "MAX_DENSE_ENTR
 #: row only (``main.ml`` renumbers them); data of more entries (examples x occurring
 #: columns) are refused.
 MAX_DENSE_ENTRIES = 10**8
+#: The most columns the checker can number: OCaml's ``max_int`` on a 64-bit machine.
+MAX_COLUMNS = 2**62 - 1
 
 #: Integers of more bits are written in hexadecimal (``str(int)`` is quadratic and
 #: refuses more than 4,300 digits; ``hex`` is linear and has no limit).
@@ -107,6 +110,10 @@ def _sparse_rows(X: Any) -> tuple[int, list[list[tuple[int, Any]]]]:
     over the columns that occur (what the checker is handed) pass
     :data:`MAX_DENSE_ENTRIES`."""
     n, d, ptr, cols, vals = csr_lists(X)
+    if d > MAX_COLUMNS:
+        raise ValueError(f"X has {d:,} columns, more than the Coq checker can number "
+                         f"({MAX_COLUMNS:,}, OCaml's max_int); check it with the Python "
+                         "kernel (--checker python).")
     occurring = len(set(cols))
     if n * occurring > MAX_DENSE_ENTRIES:
         raise ValueError(f"X has {n:,} examples x {occurring:,} columns that occur, over "

@@ -207,6 +207,24 @@ def test_sparse_columns_spread_over_10_12_indices(tmp_path, capsys, monkeypatch,
     assert codes == [1, 1] and out.count("INVALID") == 2, out
 
 
+def test_more_columns_than_ocaml_can_number_are_refused_not_a_bug(tmp_path, capsys,
+                                                                  monkeypatch, coq_build):
+    """Columns past OCaml's max_int (2^62 - 1) cannot be numbered by the checker's
+    reader: refused in one line (exit 2, naming the Python kernel), where it was an
+    internal error (exit 3); the Python kernel checks the certificate (exit 0)."""
+    import verify.coq
+
+    monkeypatch.setattr(verify.coq, "build", lambda: coq_build)
+    far = [7, 2**62 + 5]
+    X = SparseData((2, 2**62 + 10), [0, 2, 4], far + far, [1, 2] * 2)
+    gordan = claim(separable=False, witness=None, certificate={0: 1, 1: 1})
+    path = _sparse_file(tmp_path, X, [1, -1], gordan)
+    assert main(["verify", "check", str(path)]) == 0
+    assert main(["verify", "check", str(path), "--checker", "coq"]) == 2
+    err = capsys.readouterr().err
+    assert "more than the Coq checker can number" in err and "Traceback" not in err
+
+
 def test_sparse_witness_over_the_occurring_columns(tmp_path, capsys, monkeypatch,
                                                    coq_build):
     """3,000 x 50,000 sparse data (1.5 x 10^8 dense entries, over the 10^8 the checker
