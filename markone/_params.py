@@ -39,14 +39,15 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from markone._internal.checks import VARIANTS
 from markone._internal.exact import exact_float
 from markone.errors import MarkoneError
+from markone.variants import VARIANTS
 
 __all__ = ["InvalidParameterError", "Constraint", "Interval", "Options", "StrOptions",
            "validate_parameter_constraints", "CORE_CONSTRAINTS", "PositiveReal",
@@ -116,10 +117,13 @@ class Interval(Constraint):
 
 
 class Options(Constraint):
-    """One of the values ``options``, of type ``type``."""
+    """One of the values ``options``, of type ``type``: a set (kept as given, so a
+    live view such as a registry's ``keys()`` is read at each check) or any iterable
+    (copied into a set)."""
 
     def __init__(self, type: type, options: Iterable) -> None:
-        self.type, self.options = type, set(options)
+        self.type = type
+        self.options = options if isinstance(options, AbstractSet) else set(options)
 
     def is_satisfied_by(self, val: Any) -> bool:
         return isinstance(val, self.type) and val in self.options
@@ -295,7 +299,7 @@ CORE_CONSTRAINTS: dict = {
     "order": [StrOptions({"given", "shuffle"}), "array-like"],
     "seed": [None, Interval(numbers.Integral, 0, None, closed="left"),
              np.random.Generator, np.random.SeedSequence],
-    "variant": [StrOptions(set(VARIANTS))],
+    "variant": [StrOptions(VARIANTS.keys())],   # live: a variant added later counts
 }
 
 

@@ -40,7 +40,6 @@ import numpy as np
 
 from markone import _kernels
 from markone._internal.checks import (
-    VARIANTS,
     ConvergenceWarning,
     check_order,
     float_range_error,
@@ -65,6 +64,7 @@ from markone._internal.validation import (
     sparse_refused,
 )
 from markone.online import predict_sign
+from markone.variants import VARIANTS
 
 __all__ = ["train", "TrainResult", "ConvergenceWarning", "augment",
            "VARIANTS"]
@@ -166,7 +166,7 @@ class TrainResult:
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores of the prediction rule (for "voted": the weighted vote)."""
         A = self._augmented(X)
-        if self.variant == "voted":
+        if VARIANTS[self.variant].votes:
             V = np.array(self.vote_vectors, dtype=object if self.exact else float)
             return predict_sign(A @ V.T) @ np.array(self.vote_counts)
         w = np.array(self.w, dtype=object if self.exact else float)
@@ -352,14 +352,9 @@ class _Engine:
         self._raise_bad_row(x.reshape(1, -1), _ONE)
 
     def prediction(self, variant):
-        """The vector that predicts for ``variant`` (for "voted": the weighted average)."""
-        if variant == "last":
-            return self.w
-        if variant == "averaged":
-            return self.averaged()
-        if variant == "pocket":
-            return self.pocket
-        return self.voted()[2]
+        """The vector that predicts for ``variant`` (for "voted": the weighted average;
+        :data:`markone.variants.VARIANTS` says how)."""
+        return VARIANTS[variant].predicts(self)
 
     def averaged(self):
         T = int(self.ctr[0])
@@ -579,7 +574,7 @@ def _new_engine(yx, variant, record):
     if isinstance(yx, tuple):
         return _Engine(yx[0].shape[1] + 1, np.float64, lean=True, keep_history=False)
     return _Engine(yx.shape[1], yx.dtype, lean=False,
-                   keep_history=record or variant == "voted")
+                   keep_history=record or VARIANTS[variant].votes)
 
 
 _UNDERFLOW_ZONE = _kernels.UNDERFLOW_ZONE
@@ -635,7 +630,7 @@ def _result(engine, per_epoch, variant, exact, unit, c, classes, record, drop_la
                 else np.empty((0, len(engine.w[cut])))
 
     vote_vectors = vote_counts = None
-    if variant == "voted":
+    if VARIANTS[variant].votes:
         vectors, counts, w = engine.voted()
         vote_vectors, vote_counts = conv_rows(vectors), tuple(int(k) for k in counts)
     else:

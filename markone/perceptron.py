@@ -193,7 +193,7 @@ class Perceptron(OnlineClassifier):
         self._eta = as_float(self.eta, "eta")
         lean = self.variant == "last"
         self._engine = _Engine(n_features + 1, np.float64, lean=lean,
-                               keep_history=self.variant == "voted")
+                               keep_history=VARIANTS[self.variant].votes)
         self._passes = 0
 
     def _prepare(self, data, codes):
@@ -247,7 +247,7 @@ class Perceptron(OnlineClassifier):
         return self._scores(self._checked_X(X))
 
     def _score_one(self, x):
-        if self.variant == "voted":
+        if VARIANTS[self.variant].votes:
             refuse_non_finite(x)     # a vote of signs would hide NaN or inf
             return self._scores(x[None, :])[0]
         w = self._engine.prediction(self.variant)  # float64 (fitted: predict_one checked)
@@ -260,7 +260,7 @@ class Perceptron(OnlineClassifier):
     def _scores(self, X):
         # one summation order for a batch and for one example (linear_scores), so
         # that predict_one(x) == predict([x])[0] even on an exact tie
-        if self.variant == "voted":
+        if VARIANTS[self.variant].votes:
             vectors, counts, _ = self._engine.voted()
             V = np.array(vectors, dtype=float).reshape(len(counts), -1)
             S = _kernels.linear_scores(X, V[:, :-1], V[:, -1] * self._c)

@@ -22,7 +22,7 @@ from markone._internal.validation import check_choice, refuse_nonfinite
 from markone.errors import ConvergenceWarning, MarkoneError, convergence_warning
 
 __all__ = ["ConvergenceWarning", "NotFittedError", "FloatRangeError", "float_range_error",
-           "VARIANTS", "check_order", "epoch_indices", "run_epochs", "is_replay",
+           "check_order", "epoch_indices", "run_epochs", "is_replay",
            "warn_not_converged", "zero_rows", "zero_rows_error", "raise_bad_row"]
 
 def __getattr__(name):
@@ -32,10 +32,6 @@ def __getattr__(name):
         from sklearn.exceptions import NotFittedError
         return NotFittedError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-#: The prediction vectors :func:`markone.train` can return.
-VARIANTS = ("last", "averaged", "voted", "pocket")
 
 
 class FloatRangeError(MarkoneError, ValueError, ArithmeticError):

@@ -9,6 +9,7 @@ from markone.cli import (add_command, cli_terms, data_options, load_data, needs_
                          nonnegative_int, one_line, output_file, plural, positive_int)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, TRAINING_EXITS
+from markone.variants import VARIANTS
 
 __all__ = ["register"]
 
@@ -30,7 +31,7 @@ def register(sub: Any) -> None:
     data_options(p)
     p.add_argument("--no-intercept", action="store_true",
                    help="no appended constant: a separator through the origin")
-    p.add_argument("--variant", default="last", choices=["last", "averaged", "voted", "pocket"],
+    p.add_argument("--variant", default="last", choices=list(VARIANTS),
                    help="which weight vector predicts")
     p.add_argument("--max-epochs", type=positive_int, default=1000, help="passes at most")
     p.add_argument("--order", default="given", choices=["given", "shuffle"],

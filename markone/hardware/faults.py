@@ -46,7 +46,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -64,7 +64,7 @@ MarkI = Any
 __all__ = ["PhotocellStuck", "CutWire", "AUnitStuck", "MotorStopped",
            "PotentiometerDrift", "NoisySum", "FaultPlan", "apply_faults",
            "random_faults", "break_now", "damaged_patterns", "faults_for", "describe_fault",
-           "FAULT_KINDS"]
+           "FAULT_KINDS", "Fault", "fault_kind", "remove_fault_kind"]
 
 
 def _check_time(at_s):
@@ -90,10 +90,88 @@ def _check_sd(value, name):
         raise ValueError(f"{name}(={value!r}) must be a finite number > 0.")
 
 
+def _out_of_range(fault, name, value, top):
+    raise ValueError(f"{type(fault).__name__}: {name}(={value}) is out of range for "
+                     f"this machine (0..{top - 1}).")
+
+
+class Fault:
+    """What a kind of fault says about itself; every fault record (a frozen dataclass
+    with ``at_s``) derives from it and is registered with :func:`fault_kind`.
+
+    A new kind is its record class here (or anywhere) with :meth:`happen` and
+    :meth:`words`, and, as they apply, :meth:`fits`, :meth:`counted`,
+    :attr:`changes_patterns` and :meth:`stopped_input`; plans, files, words, the
+    machine's hooks and :mod:`verify.machine` then take it
+    (``tests/markone/hardware/test_toy_fault.py`` defines one in a test file alone).
+    """
+
+    #: It changes the A-unit patterns of settled figures (the analysed task has it).
+    changes_patterns: ClassVar[bool] = False
+    at_s: float
+
+    def happen(self, damage: Any) -> None:
+        """Break the part in ``damage`` (the machine's :class:`_Damage`): now."""
+        raise NotImplementedError
+
+    def words(self) -> str:
+        """What broke, in words (:func:`describe_fault` adds when)."""
+        raise NotImplementedError
+
+    def fits(self, params: Any, wiring: Wiring, n_s: int) -> None:
+        """Raise ValueError when the fault names a part this machine lacks."""
+
+    def counted(self) -> str | None:
+        """Plural words to count many faults of this kind by (None: each in full)."""
+        return None
+
+    def stopped_input(self) -> tuple[int, int] | None:
+        """``(r_unit, a_unit)`` when the fault cuts that input out of the R-unit from
+        the start (its weight can never move), else None."""
+        return None
+
+
+#: The fault kinds by name (the record classes' names, as plan files spell them).
+FAULT_KINDS: dict[str, type[Fault]] = {}
+
+
+def fault_kind(cls: type[Fault]) -> type[Fault]:
+    """Register the fault record class ``cls`` (a decorator); a name taken is an error.
+
+    >>> fault_kind(CutWire)
+    Traceback (most recent call last):
+    ...
+    ValueError: a fault kind 'CutWire' is registered already; give the new kind a new name.
+    """
+    if cls.__name__ in FAULT_KINDS:
+        raise ValueError(f"a fault kind {cls.__name__!r} is registered already; give the "
+                         "new kind a new name.")
+    FAULT_KINDS[cls.__name__] = cls
+    return cls
+
+
+def remove_fault_kind(name: str) -> None:
+    """Unregister the fault kind ``name`` (for tests that add one); the built-in kinds
+    stay."""
+    if name in _BUILT_IN:
+        raise ValueError(f"the fault kind {name!r} is built in and stays.")
+    FAULT_KINDS.pop(name, None)
+
+
+def _fault_types() -> tuple[type[Fault], ...]:
+    return tuple(FAULT_KINDS.values())
+
+
+def _kind_names() -> str:
+    return ", ".join(FAULT_KINDS)
+
+
+@fault_kind
 @dataclasses.dataclass(frozen=True)
-class PhotocellStuck:
+class PhotocellStuck(Fault):
     """Photocell ``cell`` (flat retina index) reads ``value`` from ``at_s`` on."""
 
+    changes_patterns: ClassVar[bool] = True
     cell: int
     value: int = 0
     at_s: float = 0.0
@@ -103,11 +181,26 @@ class PhotocellStuck:
         _check_bit(self.value, "value")
         _check_time(self.at_s)
 
+    def happen(self, damage):
+        damage.cell[self.cell] = self.value
 
+    def words(self):
+        return f"{numbered('photocell', self.cell)} {('dead', 'stuck lit')[self.value]}"
+
+    def fits(self, params, wiring, n_s):
+        if self.cell >= n_s:
+            _out_of_range(self, "cell", self.cell, n_s)
+
+    def counted(self):
+        return ("photocells dead", "photocells stuck lit")[self.value]
+
+
+@fault_kind
 @dataclasses.dataclass(frozen=True)
-class CutWire:
+class CutWire(Fault):
     """The plugboard wire from S-unit ``s_unit`` to A-unit ``a_unit`` is cut."""
 
+    changes_patterns: ClassVar[bool] = True
     a_unit: int
     s_unit: int
     at_s: float = 0.0
@@ -117,11 +210,33 @@ class CutWire:
         _check_index(self.s_unit, "s_unit")
         _check_time(self.at_s)
 
+    def happen(self, damage):
+        damage.cut[self.a_unit] |= damage.wiring.inputs[self.a_unit] == self.s_unit
 
+    def words(self):
+        return (f"wire ({numbered('S-unit', self.s_unit)}, "
+                f"{numbered('A-unit', self.a_unit)}) cut")
+
+    def fits(self, params, wiring, n_s):
+        if self.a_unit >= params.n_a_units:
+            _out_of_range(self, "a_unit", self.a_unit, params.n_a_units)
+        if self.s_unit not in wiring.inputs[self.a_unit]:
+            raise ValueError(
+                f"CutWire: no wire runs from {numbered('S-unit', self.s_unit)} to "
+                f"{numbered('A-unit', self.a_unit)} (s_unit={self.s_unit}, "
+                f"a_unit={self.a_unit}); the s_unit of its wires is one of "
+                f"{wiring.inputs[self.a_unit].tolist()}.")
+
+    def counted(self):
+        return "wires cut"
+
+
+@fault_kind
 @dataclasses.dataclass(frozen=True)
-class AUnitStuck:
+class AUnitStuck(Fault):
     """A-unit ``a_unit`` outputs ``value`` whatever its inputs (0: dead)."""
 
+    changes_patterns: ClassVar[bool] = True
     a_unit: int
     value: int = 0
     at_s: float = 0.0
@@ -131,9 +246,23 @@ class AUnitStuck:
         _check_bit(self.value, "value")
         _check_time(self.at_s)
 
+    def happen(self, damage):
+        damage.a_value[self.a_unit] = self.value
 
+    def words(self):
+        return f"{numbered('A-unit', self.a_unit)} {('dead', 'stuck on')[self.value]}"
+
+    def fits(self, params, wiring, n_s):
+        if self.a_unit >= params.n_a_units:
+            _out_of_range(self, "a_unit", self.a_unit, params.n_a_units)
+
+    def counted(self):
+        return ("A-units dead", "A-units stuck on")[self.value]
+
+
+@fault_kind
 @dataclasses.dataclass(frozen=True)
-class MotorStopped:
+class MotorStopped(Fault):
     """The motor of potentiometer ``(r_unit, a_unit)`` stops turning: the weight
     keeps the value it has at ``at_s``."""
 
@@ -146,9 +275,29 @@ class MotorStopped:
         _check_index(self.a_unit, "a_unit")
         _check_time(self.at_s)
 
+    def happen(self, damage):
+        damage.frozen[self.r_unit, self.a_unit] = True
 
+    def words(self):
+        return (f"motor of potentiometer ({r_unit_name(self.r_unit)}, "
+                f"{numbered('A-unit', self.a_unit)}) stopped")
+
+    def fits(self, params, wiring, n_s):
+        if self.a_unit >= params.n_a_units:
+            _out_of_range(self, "a_unit", self.a_unit, params.n_a_units)
+        if self.r_unit >= params.n_r_units:
+            _out_of_range(self, "r_unit", self.r_unit, params.n_r_units)
+
+    def counted(self):
+        return "motors stopped"
+
+    def stopped_input(self):
+        return (self.r_unit, self.a_unit) if self.at_s == 0 else None
+
+
+@fault_kind
 @dataclasses.dataclass(frozen=True)
-class PotentiometerDrift:
+class PotentiometerDrift(Fault):
     """Every potentiometer random-walks: Gaussian steps of ``sd * sqrt(dt)`` motor
     steps over ``dt`` machine seconds (applied before each decision)."""
 
@@ -159,9 +308,17 @@ class PotentiometerDrift:
         _check_sd(self.sd, "sd")
         _check_time(self.at_s)
 
+    def happen(self, damage):
+        damage.before_decision()   # the walk starts now
+        damage.drift_sd = float(np.hypot(damage.drift_sd, self.sd))
 
+    def words(self):
+        return f"every potentiometer drifts (sd {self.sd:g} steps per sqrt(s))"
+
+
+@fault_kind
 @dataclasses.dataclass(frozen=True)
-class NoisySum:
+class NoisySum(Fault):
     """Gaussian noise of standard deviation ``sd`` (motor steps) on each R-unit's sum."""
 
     sd: float
@@ -171,12 +328,14 @@ class NoisySum:
         _check_sd(self.sd, "sd")
         _check_time(self.at_s)
 
+    def happen(self, damage):
+        damage.noise_sd = float(np.hypot(damage.noise_sd, self.sd))
 
-FAULT_KINDS = (PhotocellStuck, CutWire, AUnitStuck, MotorStopped, PotentiometerDrift,
-               NoisySum)
+    def words(self):
+        return f"noise on every R-unit's sum (sd {self.sd:g} steps)"
 
-#: Faults that change the A-unit patterns of settled figures.
-PATTERN_FAULTS = (PhotocellStuck, CutWire, AUnitStuck)
+
+_BUILT_IN = frozenset(FAULT_KINDS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,9 +356,8 @@ class FaultPlan:
     def __post_init__(self):
         object.__setattr__(self, "faults", tuple(self.faults))
         for f in self.faults:
-            if not isinstance(f, FAULT_KINDS):
-                names = ", ".join(k.__name__ for k in FAULT_KINDS)
-                raise TypeError(f"faults must be fault records ({names}), got "
+            if not isinstance(f, _fault_types()):
+                raise TypeError(f"faults must be fault records ({_kind_names()}), got "
                                 f"{type(f).__name__}.")
 
     def __len__(self):
@@ -233,10 +391,11 @@ class FaultPlan:
             return "; ".join(map(describe_fault, self.faults))
         counts: dict[str, int] = {}
         for f in self.faults:
-            if _kind(f) in _KIND_WORDS:
-                counts[_KIND_WORDS[_kind(f)]] = counts.get(_KIND_WORDS[_kind(f)], 0) + 1
+            what = f.counted()
+            if what is not None:
+                counts[what] = counts.get(what, 0) + 1
         parts = [", ".join(f"{n} {what}" for what, n in counts.items())]
-        parts += [describe_fault(f) for f in self.faults if _kind(f) not in _KIND_WORDS]
+        parts += [describe_fault(f) for f in self.faults if f.counted() is None]
         return "; ".join(filter(None, parts))
 
     @classmethod
@@ -268,19 +427,6 @@ class FaultPlan:
                          for i, entry in enumerate(data["faults"])), seed)
 
 
-def _kind(f):
-    """The kind of fault ``f`` with its broken value: ``"AUnitStuck/0"`` for a dead unit."""
-    value = getattr(f, "value", None)
-    return type(f).__name__ if value is None else f"{type(f).__name__}/{value}"
-
-
-#: A kind of fault of one part (with its value) as counted in words.
-_KIND_WORDS = {"PhotocellStuck/0": "photocells dead", "PhotocellStuck/1":
-               "photocells stuck lit", "CutWire": "wires cut",
-               "AUnitStuck/0": "A-units dead", "AUnitStuck/1": "A-units stuck on",
-               "MotorStopped": "motors stopped"}   # drift and noise: in full
-
-
 def describe_fault(fault: Any) -> str:
     """One fault named by what broke: wires as (S-unit, A-unit), photocells and units
     by number counted from 1 (:func:`~markone.hardware.runits.numbered`: the record's
@@ -292,26 +438,13 @@ def describe_fault(fault: Any) -> str:
     >>> describe_fault(PotentiometerDrift(0.5))
     'every potentiometer drifts (sd 0.5 steps per sqrt(s))'
     """
-    f = fault
-    what = {
-        PhotocellStuck: lambda: (f"{numbered('photocell', f.cell)} "
-                                 f"{('dead', 'stuck lit')[f.value]}"),
-        CutWire: lambda: (f"wire ({numbered('S-unit', f.s_unit)}, "
-                          f"{numbered('A-unit', f.a_unit)}) cut"),
-        AUnitStuck: lambda: (f"{numbered('A-unit', f.a_unit)} "
-                             f"{('dead', 'stuck on')[f.value]}"),
-        MotorStopped: lambda: (f"motor of potentiometer ({r_unit_name(f.r_unit)}, "
-                               f"{numbered('A-unit', f.a_unit)}) stopped"),
-        PotentiometerDrift: lambda: (f"every potentiometer drifts (sd {f.sd:g} steps "
-                                     "per sqrt(s))"),
-        NoisySum: lambda: f"noise on every R-unit's sum (sd {f.sd:g} steps)",
-    }[type(f)]()
-    return what if not f.at_s else f"{what} from {f.at_s:g} s"
+    what = fault.words()
+    return what if not fault.at_s else f"{what} from {fault.at_s:g} s"
 
 
 def _fault_from_dict(i, entry):
     """Fault record ``i`` of a plan from its ``{"kind": .., field: ..}`` dict."""
-    kinds = {k.__name__: k for k in FAULT_KINDS}
+    kinds = FAULT_KINDS
     kind = entry.get("kind") if isinstance(entry, dict) else None
     if kind not in kinds:
         raise ValueError(f"faults[{i}]: kind {kind!r} is not a fault; expected one of "
@@ -353,7 +486,7 @@ class _Damage:
         n_s = p.retina_shape[0] * p.retina_shape[1]
         wiring = machine.wiring
         for f in plan.faults:
-            _check_fault_fits(f, p, wiring, n_s)
+            f.fits(p, wiring, n_s)
         self.plan = plan
         self.machine = machine
         self.wiring = wiring
@@ -383,24 +516,12 @@ class _Damage:
 
     def add(self, fault):
         """One more fault, which happens at once (its ``at_s`` is the caller's)."""
-        _check_fault_fits(fault, self.machine.params, self.wiring, self.n_s)
+        fault.fits(self.machine.params, self.wiring, self.n_s)
         self.plan = FaultPlan(self.plan.faults + (fault,), self.plan.seed)
         self._happen(fault)
 
     def _happen(self, f):
-        if isinstance(f, PhotocellStuck):
-            self.cell[f.cell] = f.value
-        elif isinstance(f, CutWire):
-            self.cut[f.a_unit] |= self.wiring.inputs[f.a_unit] == f.s_unit
-        elif isinstance(f, AUnitStuck):
-            self.a_value[f.a_unit] = f.value
-        elif isinstance(f, MotorStopped):
-            self.frozen[f.r_unit, f.a_unit] = True
-        elif isinstance(f, PotentiometerDrift):
-            self._drift()   # the walk starts now
-            self.drift_sd = float(np.hypot(self.drift_sd, f.sd))
-        else:
-            self.noise_sd = float(np.hypot(self.noise_sd, f.sd))
+        f.happen(self)
 
     # the hooks MarkI calls -----------------------------------------------------------
     def s_units(self, s):
@@ -451,23 +572,6 @@ class _Damage:
 
 
 
-def _check_fault_fits(f, p, wiring, n_s):
-    def bad(name, value, top):
-        raise ValueError(f"{type(f).__name__}: {name}(={value}) is out of range for "
-                         f"this machine (0..{top - 1}).")
-    if isinstance(f, PhotocellStuck) and f.cell >= n_s:
-        bad("cell", f.cell, n_s)
-    if isinstance(f, (CutWire, AUnitStuck, MotorStopped)) and f.a_unit >= p.n_a_units:
-        bad("a_unit", f.a_unit, p.n_a_units)
-    if isinstance(f, MotorStopped) and f.r_unit >= p.n_r_units:
-        bad("r_unit", f.r_unit, p.n_r_units)
-    if isinstance(f, CutWire) and f.s_unit not in wiring.inputs[f.a_unit]:
-        raise ValueError(
-            f"CutWire: no wire runs from {numbered('S-unit', f.s_unit)} to "
-            f"{numbered('A-unit', f.a_unit)} (s_unit={f.s_unit}, a_unit={f.a_unit}); "
-            f"the s_unit of its wires is one of {wiring.inputs[f.a_unit].tolist()}.")
-
-
 def fire_damaged(wiring: Wiring, s: np.ndarray, theta: int, cut: np.ndarray,
                  a_value: np.ndarray) -> np.ndarray:
     """A-unit outputs (uint8) for S-states ``s`` (``(n_s,)`` or ``(n, n_s)``) when the
@@ -513,9 +617,8 @@ def break_now(machine: MarkI, fault: Any) -> FaultPlan:
     ...
     ValueError: CutWire: no wire runs from S-unit 401 to A-unit 1 (s_unit=400, a_unit=0); the s_unit of its wires is one of [...].
     """
-    if not isinstance(fault, FAULT_KINDS):
-        names = ", ".join(k.__name__ for k in FAULT_KINDS)
-        raise TypeError(f"fault must be a fault record ({names}), got "
+    if not isinstance(fault, _fault_types()):
+        raise TypeError(f"fault must be a fault record ({_kind_names()}), got "
                         f"{type(fault).__name__}.")
     fault = dataclasses.replace(fault, at_s=machine.now_s)
     if machine.faults is None:
@@ -544,7 +647,7 @@ def damaged_patterns(machine: MarkI, settled: np.ndarray, theta: int,
 
     if plan is None:
         plan = machine.faults.plan if machine.faults is not None else FaultPlan()
-    faults = [f for f in plan.faults if isinstance(f, PATTERN_FAULTS)]
+    faults = [f for f in plan.faults if f.changes_patterns]
     if not faults:
         return plugboard.fire(machine.wiring, settled, theta)
     damage = _Damage(FaultPlan(tuple(faults)), machine)

@@ -54,7 +54,7 @@ from verify.conformance.command import (
     run_bounded,
 )
 from verify.conformance.profile import Profile, handshake_problem
-from verify.conformance.protocol import LimitExceeded, exact_numbers
+from verify.conformance.protocol import LimitExceeded, answers_by_vote, exact_numbers
 
 __all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
@@ -109,7 +109,7 @@ def normalise_answer(out: Any, problem: JSONDict) -> JSONDict:
     or the number of mistakes alone (binary cases); anything else is explained."""
     if isinstance(out, dict):
         return out
-    binary_w = problem["task"] == "binary" and problem["variant"] != "voted"
+    binary_w = problem["task"] == "binary" and not answers_by_vote(problem)
     if isinstance(out, (tuple, list)) and len(out) == 2 and _vector_like(out[0]) and \
             np.ndim(out[1]) == 0:
         key = "w" if binary_w else "alpha" if problem["task"] == "kernel" else None

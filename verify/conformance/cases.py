@@ -23,6 +23,7 @@ from fractions import Fraction
 import numpy as np
 
 from markone._internal.typing import JSONDict
+from markone.variants import VARIANTS
 from verify.conformance.protocol import (
     CASE_FORMAT,
     PROBLEM_FORMAT,
@@ -100,7 +101,7 @@ def _binary(cid, title, prop, pins, X, y, order, intercept, *, variant="last",
     res = _train(data, y, order, intercept, variant)
     problem = _binary_problem(data, y, order, intercept, X_exact)
     expected = {"mistakes": int(res.mistakes)}
-    if variant == "voted":
+    if VARIANTS[variant].votes:
         problem["queries"] = [[float(v) for v in q] for q in queries]
         expected["predictions"] = [int(p) for p in res.predict(queries)]
     else:
@@ -238,15 +239,16 @@ _VARIANT_DATA = ([[2, 1], [-1, 2], [1, -2], [-2, -1], [1, 1], [1, 1], [0, -1]],
                  [1, 1, -1, -1, 1, -1, -1])
 
 
-def _variant(variant, pins):
+def _variant(variant):
+    """The case ``variant-NAME`` of a variant of :data:`markone.variants.VARIANTS`."""
     X, y = _VARIANT_DATA
     # not separable ((1, 1) comes with both labels): every variant has its own answer
     order = list(range(7)) * 4
     queries = [[1, 0], [0, 1], [-1, 0], [0, -1], [1, 1], [1, -1], [-1, 1], [2, -1],
                [3, 1], [-1, -3]]
     return _binary(f"variant-{variant}", f"the {variant} perceptron's definition",
-                   f"variant-{variant}", pins, X, y, order, True, variant=variant,
-                   queries=queries if variant == "voted" else None)
+                   f"variant-{variant}", VARIANTS[variant].pins, X, y, order, True,
+                   variant=variant, queries=queries if VARIANTS[variant].votes else None)
 
 
 def _voted_ties():
@@ -484,8 +486,8 @@ def _kernel_slips():
 
 def _builders():
     """Each case's id and the function that builds it, in the suite's order."""
-    def variant(name, pins):
-        return lambda: _variant(name, pins)
+    def variant(name):
+        return lambda: _variant(name)
 
     return {
         "zero-score-orthonormal": _zero_score, "worst-order-lattice": _lattice,
@@ -495,16 +497,7 @@ def _builders():
         "extreme-large": lambda: _extreme(_BIG, "extreme-large", "1e+150"),
         "extreme-small": lambda: _extreme(1 / _BIG, "extreme-small", "1e-150"),
         "xor-cycle": _xor,
-        "variant-averaged": variant(
-            "averaged", "averaged: the mean of the iterates after every presentation "
-            "(not only after mistakes; the zero start excluded)"),
-        "variant-voted": variant(
-            "voted", "voted (Freund & Schapire): each iterate votes, weighted by the "
-            "presentations it survived; sign(0) = +1"),
-        "variant-pocket": variant(
-            "pocket", "pocket (Gallant): the iterate with the longest run of "
-            "consecutive correct presentations; a longer run replaces it, ties keep "
-            "the earlier"),
+        **{f"variant-{name}": variant(name) for name in VARIANTS if name != "last"},
         "multiclass-argmax-ties": _multiclass, "kernel-dual-counts": _kernel,
         "variant-voted-ties": _voted_ties, "variant-pocket-ties": _pocket_ties,
         "multiclass-stream-order": _multiclass_stream,

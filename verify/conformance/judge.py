@@ -47,7 +47,7 @@ from verify.conformance.misreadings import (
     step_misreadings,
 )
 from verify.conformance.profile import show_rate
-from verify.conformance.protocol import parse_number, parse_vector
+from verify.conformance.protocol import answers_by_vote, parse_number, parse_vector
 from verify.conformance.rate import declared, reference_run
 from verify.conformance.replay import (
     TIE_TOLERANCES,
@@ -122,7 +122,7 @@ def answer_keys(problem: JSONDict) -> tuple[str, ...]:
         return ("alpha", "mistakes")
     if problem["task"] == "multiclass":
         return ("W", "mistakes", "predictions")
-    if problem["variant"] == "voted":
+    if answers_by_vote(problem):
         return ("predictions", "mistakes")
     return ("w", "mistakes")
 

@@ -34,7 +34,7 @@ score comes out as 3.3e-16.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -60,7 +60,7 @@ class Profile:
     """What an implementation claims (see the module's docstring)."""
 
     arithmetic: str = "exact"
-    variants: tuple[str, ...] = VARIANTS
+    variants: tuple[str, ...] = field(default_factory=lambda: tuple(VARIANTS))
     tasks: tuple[str, ...] = TASKS
     intercept: bool = True
     rate: Fraction = Fraction(1)

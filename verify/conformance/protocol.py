@@ -34,10 +34,11 @@ from typing import Any
 from markone._internal import exact
 from markone._internal.typing import JSONDict
 from markone.errors import MarkoneError
+from markone.variants import VARIANTS
 
 __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
-    "SUITE_VERSION", "TASKS", "VARIANTS", "problem_of", "parse_number", "parse_vector",
+    "SUITE_VERSION", "TASKS", "VARIANTS", "answers_by_vote", "problem_of", "parse_number", "parse_vector",
     "exact_vector", "rule_text", "schema", "from_legacy_case", "data_fields",
     "MAX_DIGITS", "LimitExceeded", "over_limit", "exact_numbers",
 ]
@@ -58,30 +59,10 @@ LEGACY_CASE_FORMAT = "markone.adversary/1"
 SUITE_VERSION = 1
 
 TASKS = ("binary", "multiclass", "kernel")
-VARIANTS = ("last", "averaged", "voted", "pocket")
 
+#: The rules of the multiclass and kernel tasks (a binary variant's rule is its entry's,
+#: in :data:`markone.variants.VARIANTS`).
 _RULES = {
-    ("binary", "last"): (
-        "start at w = 0; present the examples in `order` (indices into X, repeats "
-        "allowed), once; on example i, if y_i * (w . x_i) <= 0 (a zero score is a "
-        "mistake) then w += y_i * x_i. With `intercept`, x_i is first augmented with a "
-        "constant 1 appended last. Answer {\"w\": final w, \"mistakes\": updates}."),
-    ("binary", "averaged"): (
-        "the rule of the last variant; answer the average of the T iterates w_1..w_T "
-        "held after each of the T presentations (w_t is w after presentation t), "
-        "as \"w\", with \"mistakes\"."),
-    ("binary", "pocket"): (
-        "the rule of the last variant; answer the pocket vector: the iterate with the "
-        "longest run of consecutive correct presentations so far (a longer run "
-        "replaces it; ties keep the earlier one; the zero start counts), as \"w\", with "
-        "\"mistakes\"."),
-    ("binary", "voted"): (
-        "the rule of the last variant; every iterate (the zero start first) votes with "
-        "weight = the number of presentations it classified correctly before it was "
-        "replaced (the last one: until the end of the stream); "
-        "a vote is sign(v . q) with sign(0) = +1, the prediction is the sign of the "
-        "weighted sum of votes (0 -> +1). Answer {\"predictions\": labels of `queries`, "
-        "\"mistakes\": updates}."),
     ("multiclass", "last"): (
         "one weight vector per class, W = 0 (n_classes rows); on example i of class c, "
         "predict p = argmax_k W[k] . x_i with ties going to the LOWEST class index; if "
@@ -98,7 +79,18 @@ _RULES = {
 
 def rule_text(task: str, variant: str) -> str:
     """The rule a (task, variant) case pins down, in words (stored in every problem)."""
-    return _RULES[(task, variant)]
+    return VARIANTS[variant].rule if task == "binary" else _RULES[(task, variant)]
+
+
+def answers_by_vote(problem: JSONDict) -> bool:
+    """Whether a binary problem's variant votes, and so is answered with
+    ``"predictions"`` on its queries instead of ``"w"``.
+
+    >>> answers_by_vote({"task": "binary", "variant": "voted"})
+    True
+    """
+    variant = VARIANTS.get(problem.get("variant"))
+    return problem.get("task") == "binary" and variant is not None and variant.votes
 
 
 def problem_of(case: JSONDict) -> JSONDict:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import JSONDict
+from markone.variants import VARIANTS
 
 __all__ = ["RULES", "UPDATE_ALWAYS", "TIE_TOLERANCES", "STEPS", "KERNEL_SLIPS", "FLOAT_MODES", "BinaryRun",
            "binary_run", "multiclass_run", "kernel_run", "exact_rows", "variant_answer",
@@ -213,16 +214,17 @@ def _rounded(v: Fraction, ftype: type) -> Any:
 
 
 def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
-    """The answer a run gives for the problem's variant: ``{"w"}`` (last, averaged,
-    pocket) or ``{"predictions"}`` (voted), with ``"mistakes"``."""
-    variant, it = problem["variant"], run.iterates
-    if variant == "last":
-        return {"w": run.w, "mistakes": run.mistakes}
-    if variant == "averaged":
-        return {"w": [sum(c) / len(it) for c in zip(*it)], "mistakes": run.mistakes}
-    if variant in ("pocket", "pocket-ties"):
-        return {"w": _pocket(run, variant == "pocket-ties"), "mistakes": run.mistakes}
-    return {"predictions": _votes(run, problem), "mistakes": run.mistakes}
+    """The answer a run gives for the problem's variant (its definition in
+    :data:`markone.variants.VARIANTS`): ``{"w"}``, or ``{"predictions"}`` on the
+    problem's queries for a variant that votes, with ``"mistakes"``; ``"pocket-ties"``
+    is the misreading of pocket in which a run as long as the best replaces it."""
+    if problem["variant"] == "pocket-ties":
+        return {"w": _pocket(run, ties=True), "mistakes": run.mistakes}
+    variant = VARIANTS[problem["variant"]]
+    defined = variant.defined(run.w, run.iterates, run.correct)
+    if not variant.votes:
+        return {"w": defined, "mistakes": run.mistakes}
+    return {"predictions": _votes(defined, problem), "mistakes": run.mistakes}
 
 
 def _pocket(run: BinaryRun, ties: bool = False) -> list:
@@ -240,15 +242,9 @@ def _sign(s: Any) -> int:
     return 1 if s >= 0 else -1
 
 
-def _votes(run: BinaryRun, problem: JSONDict) -> list[int]:
-    """The voted perceptron's predictions on the problem's queries."""
-    vectors, counts = [[0 * v for v in run.w]], [0]
-    for vec, good in zip(run.iterates, run.correct):
-        if good:
-            counts[-1] += 1
-        else:
-            vectors.append(vec)
-            counts.append(0)
+def _votes(vote: tuple[list, list[int]], problem: JSONDict) -> list[int]:
+    """The predictions of a vote ``(vectors, counts)`` on the problem's queries."""
+    vectors, counts = vote
     k = int(bool(problem["intercept"]))
     queries = [[Fraction(v) for v in q] + [Fraction(1)] * k for q in problem["queries"]]
     return [_sign(sum(c * _sign(sum(a * b for a, b in zip(v, q))) for v, c in

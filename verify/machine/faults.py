@@ -54,7 +54,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -331,14 +331,12 @@ def _single_deletions(oracle, keep, spent):
     return keep, changed, undecided, True
 
 
-def static_fault(fault: object) -> bool:
+def static_fault(fault: Any) -> bool:
     """True for the faults the analysed task models exactly: those that change the
     A-unit patterns (at any time: they count as happened) and motors stopped from
-    the start (that A-unit is then no input of the R-unit)."""
-    from markone.hardware.faults import PATTERN_FAULTS, MotorStopped
-
-    return isinstance(fault, PATTERN_FAULTS) or (isinstance(fault, MotorStopped)
-                                                 and fault.at_s == 0)
+    the start (that A-unit is then no input of the R-unit): what each kind says of
+    itself (:class:`markone.hardware.faults.Fault`)."""
+    return bool(fault.changes_patterns) or fault.stopped_input() is not None
 
 
 def check_r_unit_task(X: ArrayLike, y: ArrayLike, timeout_s: float | None = None

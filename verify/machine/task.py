@@ -76,7 +76,7 @@ def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     ((4, 512), [-1, 1, -1, 1], 2)
     """
     from markone.hardware import plugboard
-    from markone.hardware.faults import FaultPlan, MotorStopped, damaged_patterns
+    from markone.hardware.faults import FaultPlan, damaged_patterns
     from markone.hardware.machine import class_codes
 
     X = machine._images(images)
@@ -97,8 +97,9 @@ def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     wired = (machine.runits.mask.copy() if machine.runits.mask is not None
              else np.ones((p.n_r_units, p.n_a_units), bool))
     for f in plan.faults:
-        if isinstance(f, MotorStopped) and f.at_s == 0:
-            wired[f.r_unit, f.a_unit] = False
+        stopped = f.stopped_input()
+        if stopped is not None:
+            wired[stopped] = False
     inputs = tuple(np.flatnonzero(wired[r]) for r in range(p.n_r_units))
     return MachineTask(A, targets, int(theta), inputs, settled, classes)
 

@@ -36,11 +36,13 @@ class SubPlans:
     Only static faults (:func:`verify.machine.faults.static_fault`) enter; counts, not flags, hold the cut
     wires and stopped motors (a plan may name one part twice), and a stuck part takes
     the value of its last fault in plan order, as :mod:`markone.hardware.faults` does.
+    The patterns of a kind of fault without its own update here (a kind added since)
+    are rebuilt from the figures with :func:`~markone.hardware.faults.damaged_patterns`:
+    slower, and as exact.
     """
 
     def __init__(self, machine, images, labels, plan):
-        from markone.hardware.faults import (AUnitStuck, CutWire, FaultPlan,
-                                             MotorStopped, PhotocellStuck)
+        from markone.hardware.faults import AUnitStuck, CutWire, FaultPlan, PhotocellStuck
 
         base = machine_task(machine, images, labels, plan=FaultPlan())
         self.settled, self.theta = base.settled, base.theta
@@ -50,19 +52,23 @@ class SubPlans:
                                 bool)
         for r, cols in enumerate(base.inputs):
             self.healthy[r, cols] = True
-        self.faults = plan.faults
+        self.machine, self.faults = machine, plan.faults
         self.cut_cols = {}      # fault -> (a_unit, columns of wiring.inputs[a_unit])
         self.stuck_a, self.stuck_cell, self.motor = {}, {}, {}
+        self.other = set()      # pattern faults of other kinds: patterns rebuilt
+        own = {   # the kinds updated column by column: their table, their entry
+            CutWire: (self.cut_cols, lambda f: (f.a_unit, np.flatnonzero(
+                self.wiring.inputs[f.a_unit] == f.s_unit))),
+            AUnitStuck: (self.stuck_a, lambda f: (f.a_unit, f.value)),
+            PhotocellStuck: (self.stuck_cell, lambda f: (f.cell, f.value))}
         for i, f in enumerate(plan.faults):
-            if isinstance(f, CutWire):
-                self.cut_cols[i] = (f.a_unit, np.flatnonzero(
-                    self.wiring.inputs[f.a_unit] == f.s_unit))
-            elif isinstance(f, AUnitStuck):
-                self.stuck_a[i] = (f.a_unit, f.value)
-            elif isinstance(f, PhotocellStuck):
-                self.stuck_cell[i] = (f.cell, f.value)
-            elif isinstance(f, MotorStopped) and f.at_s == 0:
-                self.motor[i] = (f.r_unit, f.a_unit)
+            if type(f) in own:
+                table, entry = own[type(f)]
+                table[i] = entry(f)
+            elif f.stopped_input() is not None:
+                self.motor[i] = f.stopped_input()
+            elif f.changes_patterns:
+                self.other.add(i)
         self._sub = {}
 
     def set(self, keep):
@@ -80,6 +86,16 @@ class SubPlans:
         self.cell = self._last(self.stuck_cell, self.wiring.n_s)
         self.s = self._read(self.cell)
         self.A = self._fire(self.s, self.cuts > 0, self.a_value)
+        if self.keep & self.other:
+            self.A = self._rebuilt(self.keep)
+
+    def _rebuilt(self, keep):
+        """The patterns of the pattern faults ``keep``, from the figures."""
+        from markone.hardware.faults import FaultPlan, damaged_patterns
+
+        plan = FaultPlan(tuple(self.faults[j] for j in sorted(keep)
+                               if self.faults[j].changes_patterns))
+        return damaged_patterns(self.machine, self.settled, self.theta, plan)
 
     def _last(self, stuck, size, without=None):
         value = np.full(size, -1, np.int8)
@@ -118,6 +134,10 @@ class SubPlans:
         """What dropping fault ``i`` from the current set changes: ``(columns, new
         patterns of those columns, new stop counts or None)``."""
         none = np.zeros(0, np.int64), np.zeros((len(self.A), 0), np.uint8), None
+        if self.keep & self.other and self.faults[i].changes_patterns:
+            A = self._rebuilt(self.keep - {i})
+            cols = np.flatnonzero((A != self.A).any(axis=0))
+            return cols, A[:, cols], None
         if i in self.cut_cols:
             a, cols = self.cut_cols[i]
             cuts = self.cuts[a].copy()
