@@ -61,7 +61,7 @@ import warnings
 import numpy as np
 
 import markone
-from markone import _kernels
+from markone import _loops
 from markone._internal.jit import PLAIN_PRESENTATIONS, entry_point, load_numba
 from _docblock import ROOT, write_block  # noqa: E402  (the shared docs-block writer)
 from bench_startup import load  # noqa: E402  (the same load line as the start-up's)
@@ -170,7 +170,7 @@ def profile(X, y, repeat):
 
     empty_dispatcher = numba.njit(empty)
     empty_dispatcher(*args[0])
-    empty_entry = empty_dispatcher.compile(_kernels.COUNTED_STEP)
+    empty_entry = empty_dispatcher.compile(_loops.COUNTED_STEP)
     rows = [(x, t) for x, t in zip(X, y)]
     return [("the loop alone, calling a Python no-op", per_call(lambda *a: None, args, repeat)),
             ("an empty compiled function, same 6 arguments, entry point",

@@ -4,7 +4,7 @@ A sweep of hundreds of small runs should not pay Python overhead per run and per
 Here the runs are packed into one array per shape and trained together in one
 compiled loop over datasets (serial by default, ``numba.prange`` with
 ``parallel=True``), each pass calling the core's own kernel
-:func:`markone._kernels.epoch_last_xy`, the one :func:`markone.train` uses: the update
+:func:`markone._loops.epoch_last_xy`, the one :func:`markone.train` uses: the update
 rule is not written a second time. Orders are drawn exactly as :func:`markone.train`
 draws them, so every run equals ``markone.train(X, y, ..., seed=seed)`` with the same
 arguments, bit for bit.
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from markone import _kernels
+from markone import _loops
 from markone._internal.jit import compiled, load_numba
 from markone._internal.data import as_dataset
 from markone._internal.typing import ArrayLike, Seed
@@ -43,7 +43,7 @@ __all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
 # markone.train (called from them as a compiled dispatcher).
 _numba = load_numba()
 njit, prange = _numba.njit, _numba.prange
-epoch_last_xy = compiled(_kernels.epoch_last_xy)
+epoch_last_xy = compiled(_loops.epoch_last_xy)
 
 #: Most passes per compiled call: the chunks grow 2, 2, 4, 8, ... up to this, so at
 #: most about twice the permutations a run needs are drawn (``order="shuffle"``), and

@@ -3,7 +3,7 @@
 One engine serves every variant ("last", "averaged", "voted", "pocket") and both
 arithmetics (float64, and exact integers/rationals); the estimator
 (:class:`markone.Perceptron`, in :mod:`markone.perceptron`) is a thin layer over the
-same engine, and the compiled loops live in :mod:`markone._kernels`. Nothing here
+same engine, and the compiled loops live in :mod:`markone._loops`. Nothing here
 imports scikit-learn.
 
 The rule is Rosenblatt's error correction with a zero start: on example ``(x, y)``
@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from markone import _kernels
+from markone import _loops
 from markone._internal.checks import (
     ConvergenceWarning,
     check_order,
@@ -239,9 +239,9 @@ class _Engine:
         self.at_most: int | None = None
 
     def _pass(self, fn, idx, *args):
-        """Run kernel ``fn`` (plain or compiled: :func:`markone._kernels.pass_kernel`)
+        """Run kernel ``fn`` (plain or compiled: :func:`markone._loops.pass_kernel`)
         for a pass over ``idx``; its other arguments are ``args``."""
-        epoch = _kernels.pass_kernel(fn, self.presented, idx.shape[0], self.at_most)
+        epoch = _loops.pass_kernel(fn, self.presented, idx.shape[0], self.at_most)
         self.presented += idx.shape[0]
         if epoch is not fn:  # compiled code reports these itself and never warns
             return epoch(*args)
@@ -257,13 +257,13 @@ class _Engine:
         shape = (n, yx.shape[1]) if self.keep_history else (1, yx.shape[1])
         rec_w = np.empty(shape, dtype=self.dtype)
         if self.dtype == object:  # Python integers: always the plain body
-            m = _kernels.epoch_general(
+            m = _loops.epoch_general(
                 yx, idx, eta, self.w, self.acc, self.pocket, self.ctr, rec_idx, rec_run,
                 rec_w, self.keep_history, 0, None, None)
         else:
             limit, xmax, l1max = checks if checks is not None else (0, _NO_X, 0)
             m = self._pass(
-                _kernels.epoch_general, idx, _kernels.kernel_rows(yx), idx, eta, self.w,
+                _loops.epoch_general, idx, _loops.kernel_rows(yx), idx, eta, self.w,
                 self.acc, self.pocket, self.ctr, rec_idx, rec_run, rec_w, self.keep_history,
                 limit, xmax, l1max)
             if m < 0:
@@ -278,7 +278,7 @@ class _Engine:
 
     def _lean_pass(self, X, y, c, idx, eta):
         """The lean engine's pass over ``(X[idx], y[idx])`` with constant ``c``."""
-        m = self._pass(_kernels.epoch_last_xy, idx, _kernels.kernel_rows(X), y, c, idx,
+        m = self._pass(_loops.epoch_last_xy, idx, _loops.kernel_rows(X), y, c, idx,
                        eta, self.w, self._status)
         if self._status[0]:
             self._raise_bad_row(X, idx)
@@ -294,7 +294,7 @@ class _Engine:
         """Present one float example ``x`` of label ``sign`` (constant ``c``, 0 for
         none) with the same compiled rule as a pass; returns 1 on an update, else 0."""
         if self.lean:
-            m = self._pass(_kernels.step_last_xy, _ONE, x, sign, c, eta, self.w,
+            m = self._pass(_loops.step_last_xy, _ONE, x, sign, c, eta, self.w,
                            self._status)
             if self._status[0]:
                 self._raise_bad_row(x.reshape(1, -1), _ONE)
@@ -315,7 +315,7 @@ class _Engine:
         ``learn_one``'s lean path, which counts its update in :attr:`step_updates`.
 
         While the engine has plain presentations to make, ``step`` is
-        :func:`~markone._kernels.counted_step` run plain (each call counts one); after
+        :func:`~markone._loops.counted_step` run plain (each call counts one); after
         them, the machine code of counted_step for one signature, called without numba's
         dispatch. ``step`` returns 0, or non-zero when the caller must act: a row to
         refuse (:attr:`stopped`, :meth:`refuse_step`), or else, from the plain step, the
@@ -323,19 +323,19 @@ class _Engine:
         for the compiled step)."""
         if not self.lean:
             return None
-        plain = _kernels.counted_step
-        if _kernels.pass_kernel(plain, self.presented, 1) is plain:
+        plain = _loops.counted_step
+        if _loops.pass_kernel(plain, self.presented, 1) is plain:
             return self._plain_step, self.w, self._status
-        return entry_point(plain, _kernels.COUNTED_STEP), self.w, self._status
+        return entry_point(plain, _loops.COUNTED_STEP), self.w, self._status
 
     def _plain_step(self, x, sign, c, eta, w, status):
-        plain = _kernels.counted_step
-        if _kernels.pass_kernel(plain, self.presented, 1) is plain:
+        plain = _loops.counted_step
+        if _loops.pass_kernel(plain, self.presented, 1) is plain:
             self.presented += 1
             return _quiet(plain)(x, sign, c, eta, w, status)
         # the plain presentations are made (by these steps or by passes): compiled
         # from this one on, and non-zero to say so
-        return entry_point(plain, _kernels.COUNTED_STEP)(x, sign, c, eta, w, status) or 1
+        return entry_point(plain, _loops.COUNTED_STEP)(x, sign, c, eta, w, status) or 1
 
     @property
     def step_updates(self) -> int:
@@ -535,9 +535,9 @@ def _folded(X, y_pm1, c):
 def _overflow_checks(yx):
     absx = np.abs(yx)
     l1max = max(1, int(absx.sum(axis=1, dtype=object).max()))
-    if l1max > _kernels.INT64_LIMIT:
+    if l1max > _loops.INT64_LIMIT:
         raise _Overflow
-    return _kernels.INT64_LIMIT, absx.max(axis=1).astype(np.int64), l1max
+    return _loops.INT64_LIMIT, absx.max(axis=1).astype(np.int64), l1max
 
 
 def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
@@ -577,7 +577,7 @@ def _new_engine(yx, variant, record):
                    keep_history=record or VARIANTS[variant].votes)
 
 
-_UNDERFLOW_ZONE = _kernels.UNDERFLOW_ZONE
+_UNDERFLOW_ZONE = _loops.UNDERFLOW_ZONE
 
 
 def _check_float_range(yx, w):

@@ -53,7 +53,7 @@ from typing import Any
 
 from sklearn.utils.validation import check_is_fitted
 
-from markone._kernels import linear_scores, pass_kernel
+from markone._loops import linear_scores, pass_kernel
 from markone._internal.jit import kernel as compiled_kernel, plain_form, uncompiled
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, Interval, PositiveReal, StrOptions, as_float
@@ -257,7 +257,7 @@ class KernelPerceptron(OnlineClassifier):
 
     def _pass(self, data, idx):
         """One pass of the dual rule, plain or compiled as
-        :func:`markone._kernels.pass_kernel` chooses from the presentations of this
+        :func:`markone._loops.pass_kernel` chooses from the presentations of this
         fit (or partial_fit) so far, coming, and at most: the same result bit for
         bit."""
         G, yf, alpha, f, presented = data

@@ -74,7 +74,7 @@ from markone._internal.checks import (
 from markone._internal.data import Dataset
 from markone._internal.exact import to_fraction
 from markone._internal.jit import kernel
-from markone._kernels import kernel_rows, linear_scores, pass_kernel, row_dot, row_update
+from markone._loops import kernel_rows, linear_scores, pass_kernel, row_dot, row_update
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
@@ -97,10 +97,10 @@ STRATEGIES = ("argmax", "ovr")
 @kernel(fastmath={"reassoc", "contract"})
 def _argmax_epoch(X, cls, idx, eta, W, acc, T):
     """One pass of the argmax rule over rows ``idx`` of ``X`` (dense, or a CSR triple:
-    the row operations of :mod:`markone._kernels`); returns the mistakes.
+    the row operations of :mod:`markone._loops`); returns the mistakes.
 
     ``W`` (K, d) is updated in place; ``acc`` accumulates ``step * Delta`` for the
-    average (as in :func:`markone._kernels.epoch_general`); ``T[0]`` counts
+    average (as in :func:`markone._loops.epoch_general`); ``T[0]`` counts
     presentations. Ties go to the lowest class index. The dot products may be summed
     in any order (SIMD, about 3x faster); on integer-valued data (exact in float64)
     that changes nothing, and NaN/inf never get here (inputs are checked first).
@@ -383,7 +383,7 @@ class MulticlassPerceptron(OnlineClassifier):
     def _epoch(self, rows, at_most=None):
         """The argmax pass over ``rows`` rows: the Python function run on Fractions
         (exact: every score and tie exact, numpy's object arithmetic), or on float64
-        rows, plain or compiled as :func:`markone._kernels.pass_kernel` chooses from
+        rows, plain or compiled as :func:`markone._loops.pass_kernel` chooses from
         the work (a presentation scores every class: ``K`` units) done so far, coming,
         and at most in all (``at_most`` presentations, for a fit). The plain and
         compiled passes agree bit for bit on exact data (integers)."""

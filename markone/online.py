@@ -2,7 +2,7 @@
 
 The estimators' ``learn_one``/``partial_fit``, the multiclass and kernel learners and
 the Mark I's R-units all ask these functions whether a response is a mistake and what
-increment to apply; the compiled loops in :mod:`markone._kernels` implement the same
+increment to apply; the compiled loops in :mod:`markone._loops` implement the same
 rule for speed and are tested against it.
 
 The rule (Rosenblatt's error correction, with the convention that a score of exactly

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from markone import _kernels
+from markone import _loops
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import as_float
 from markone._internal.jit import entry_point
@@ -181,7 +181,7 @@ class Perceptron(OnlineClassifier):
         if self.variant != "last":
             return _NO_PREDICTING
         labels = tuple(self.classes_[i].item() for i in (0, 1))
-        return (self._row_shape, entry_point(_kernels.one_index, _kernels.ONE_INDEX),
+        return (self._row_shape, entry_point(_loops.one_index, _loops.ONE_INDEX),
                 self._engine.w, self._c, labels)
 
     def _state_updates(self):
@@ -251,7 +251,7 @@ class Perceptron(OnlineClassifier):
             refuse_non_finite(x)     # a vote of signs would hide NaN or inf
             return self._scores(x[None, :])[0]
         w = self._engine.prediction(self.variant)  # float64 (fitted: predict_one checked)
-        return np.float64(_kernels.one_score(x, w, w[-1] * self._c))
+        return np.float64(_loops.one_score(x, w, w[-1] * self._c))
 
     def _index_one(self, score):
         # _predict_index of a batch of one: (score >= 0) as the index into classes_
@@ -263,7 +263,7 @@ class Perceptron(OnlineClassifier):
         if VARIANTS[self.variant].votes:
             vectors, counts, _ = self._engine.voted()
             V = np.array(vectors, dtype=float).reshape(len(counts), -1)
-            S = _kernels.linear_scores(X, V[:, :-1], V[:, -1] * self._c)
+            S = _loops.linear_scores(X, V[:, :-1], V[:, -1] * self._c)
             return (predict_sign(S) @ np.array(counts)).astype(float)
         w = self._w()
-        return _kernels.linear_scores(X, w[None, :-1], w[-1:] * self._c)[:, 0]
+        return _loops.linear_scores(X, w[None, :-1], w[-1:] * self._c)[:, 0]

@@ -40,8 +40,8 @@ __all__ = ["kernel", "plain_form", "uncompiled", "compiled", "entry_point",
 #: A perceptron run's passes run uncompiled (plain Python, numpy row operations) while
 #: the presentations it has made, the coming pass included, number at most this many:
 #: at a few microseconds each, less time than importing numba takes. Later passes run
-#: compiled (:func:`markone._kernels.pass_kernel`), unless the whole run is small
-#: (:data:`markone._kernels.PLAIN_RUN`).
+#: compiled (:func:`markone._loops.pass_kernel`), unless the whole run is small
+#: (:data:`markone._loops.PLAIN_RUN`).
 PLAIN_PRESENTATIONS = 2**12
 
 _KERNELS: list[Callable[..., Any]] = []
@@ -183,7 +183,7 @@ def entry_point(fn: Callable[..., Any], signature: str) -> Callable[..., Any]:
     x.shape == (d,)`` for a ``float64[:]`` argument (``[:]`` takes any strides).
 
     >>> import numpy as np
-    >>> from markone._kernels import one_index, ONE_INDEX
+    >>> from markone._loops import one_index, ONE_INDEX
     >>> index = entry_point(one_index, ONE_INDEX)
     >>> index(np.array([1.0, 2.0]), np.array([1.0, -1.0, 0.5]), 2.0)
     1

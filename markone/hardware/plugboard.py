@@ -29,7 +29,7 @@ import numpy as np
 from markone._internal.jit import compiled, kernel, plain_form
 from markone._internal.typing import Seed
 from markone._internal.validation import as_generator
-from markone._kernels import running_sums
+from markone._loops import running_sums
 from markone.hardware.runits import numbered
 from markone.hardware.trial import STEP_OPS, PLAIN, score, trials_of
 

@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._internal.jit import PlainWork, kernel, plain_form
-from markone._kernels import running_sums
+from markone._loops import running_sums
 from markone.online import signed_mistake
 
 if TYPE_CHECKING:

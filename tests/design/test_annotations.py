@@ -1,7 +1,7 @@
 """Every public function of markone, verify and sims is annotated (issue 11).
 
 "Public" is what a user can reach by name: each name in the ``__all__`` of every
-module whose dotted path has no private part (``markone._kernels`` is internal,
+module whose dotted path has no private part (``markone._loops`` is internal,
 ``markone.hardware.machine`` is not), and the public methods (and ``__init__``) that
 its classes define themselves. Every parameter needs an annotation and so does the
 return (``__init__`` excepted); mypy (``.ci/run``) then checks the calls against them.

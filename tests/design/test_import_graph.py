@@ -171,7 +171,7 @@ def test_layers():
 
 @pytest.mark.parametrize("importer, target, ok", [
     ("verify.margin", "markone._internal.validation", True),
-    ("verify.margin", "markone._kernels", False),
+    ("verify.margin", "markone._loops", False),
     ("sims.novikoff", "markone.hardware._x", False),
     ("verify.margin", "markone.cli", False),
     ("markone.perceptron", "verify.bounds", False),

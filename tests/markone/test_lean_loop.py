@@ -1,6 +1,6 @@
 """The lean training loop on dense rows (issue 32): in-order rows and listed rows.
 
-:func:`markone._kernels.epoch_last_xy` presents the positions where the order lists
+:func:`markone._loops.epoch_last_xy` presents the positions where the order lists
 the rows in order (all of them for ``order="given"``) by a loop whose row number is
 its counter, and the rest by a loop that reads the order; no pass looks for NaN or
 infinity first, the scores find them. So:
@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import markone
-from markone import _kernels
+from markone import _loops
 from markone._internal import jit
 
 #: Rows of the compiled case: with :func:`small_allowance`, a run of more than
@@ -34,10 +34,10 @@ BIG = jit.PLAIN_PRESENTATIONS + 904
 
 @pytest.fixture(autouse=True)
 def small_allowance(monkeypatch):
-    """Runs of more than PLAIN_PRESENTATIONS in all (not markone._kernels.PLAIN_RUN)
+    """Runs of more than PLAIN_PRESENTATIONS in all (not markone._loops.PLAIN_RUN)
     compile, so that these tests meet the compiled pass on small data (the path
     changes no result on exact data, only the time)."""
-    monkeypatch.setattr(_kernels, "PLAIN_RUN", jit.PLAIN_PRESENTATIONS)
+    monkeypatch.setattr(_loops, "PLAIN_RUN", jit.PLAIN_PRESENTATIONS)
 
 
 def integer_problem(n, d=7, seed=3):
@@ -126,7 +126,7 @@ def test_the_compiled_pass_equals_the_plain_pass_bit_for_bit(make_idx, c, stride
     y = np.where(rng.standard_normal(n) > 0, 1.0, -1.0)
     idx = make_idx(n)
     outcomes = []
-    for fn in (_kernels.epoch_last_xy, jit.compiled(_kernels.epoch_last_xy)):
+    for fn in (_loops.epoch_last_xy, jit.compiled(_loops.epoch_last_xy)):
         w, status = np.zeros(d + 1), np.zeros(2, dtype=np.int64)
         runs = [fn(X, y, c, idx, 0.5, w, status) for _ in range(3)]
         outcomes.append((runs, w.tobytes(), status.tolist()))
@@ -140,7 +140,7 @@ def test_a_stop_reports_its_position_in_either_loop(where):
     idx = np.array(swapped(200, 100))
     t = 60 if where == "in order part" else 150
     X[idx[t], 4] = np.inf
-    for fn in (_kernels.epoch_last_xy, jit.compiled(_kernels.epoch_last_xy)):
+    for fn in (_loops.epoch_last_xy, jit.compiled(_loops.epoch_last_xy)):
         w, status = np.zeros(X.shape[1] + 1), np.zeros(2, dtype=np.int64)
         with np.errstate(invalid="ignore", over="ignore"):
             fn(X, y.astype(float), 1.0, idx, 1.0, w, status)

@@ -1,6 +1,6 @@
 """The kernels' two paths (issue 26): small work runs as plain Python, big work compiled.
 
-* the path is a function of the work alone (:func:`markone._kernels.pass_kernel`):
+* the path is a function of the work alone (:func:`markone._loops.pass_kernel`):
   a small run never asks for the compiler, a big one does from its first pass past
   the limit (seen by spying on :func:`markone._internal.jit.compiled`; no timing);
 * on exact data (small integers, quarters) the plain and the compiled paths end
@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import markone
-from markone import _kernels
+from markone import _loops
 from markone._internal import jit
 from markone.engine import VARIANTS
 
@@ -34,14 +34,14 @@ from _paths import ROOT
 
 
 def test_pass_kernel_depends_on_the_work_only():
-    limit, run = jit.PLAIN_PRESENTATIONS, _kernels.PLAIN_RUN
-    for fn in (_kernels.epoch_last_xy, _kernels.epoch_general):
-        assert _kernels.pass_kernel(fn, 0, limit) is fn
-        assert _kernels.pass_kernel(fn, limit - 10, 10) is fn
-        assert _kernels.pass_kernel(fn, limit - 10, 11) is jit.compiled(fn)
-        assert _kernels.pass_kernel(fn, 0, limit + 1) is jit.compiled(fn)
-        assert _kernels.pass_kernel(fn, run - 10, 10, at_most=run) is fn
-        assert _kernels.pass_kernel(fn, 0, limit + 1, at_most=run + 1) is jit.compiled(fn)
+    limit, run = jit.PLAIN_PRESENTATIONS, _loops.PLAIN_RUN
+    for fn in (_loops.epoch_last_xy, _loops.epoch_general):
+        assert _loops.pass_kernel(fn, 0, limit) is fn
+        assert _loops.pass_kernel(fn, limit - 10, 10) is fn
+        assert _loops.pass_kernel(fn, limit - 10, 11) is jit.compiled(fn)
+        assert _loops.pass_kernel(fn, 0, limit + 1) is jit.compiled(fn)
+        assert _loops.pass_kernel(fn, run - 10, 10, at_most=run) is fn
+        assert _loops.pass_kernel(fn, 0, limit + 1, at_most=run + 1) is jit.compiled(fn)
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def passes(monkeypatch):
         taken.append("compiled")
         return lambda *args: fn(*args)
 
-    real = _kernels.pass_kernel
+    real = _loops.pass_kernel
 
     def recording(fn, presented, rows, at_most=None):
         chosen = real(fn, presented, rows, at_most)
@@ -62,8 +62,8 @@ def passes(monkeypatch):
             taken.append("plain")
         return chosen
 
-    monkeypatch.setattr(_kernels, "compiled", spy)
-    monkeypatch.setattr(_kernels, "pass_kernel", recording)
+    monkeypatch.setattr(_loops, "compiled", spy)
+    monkeypatch.setattr(_loops, "pass_kernel", recording)
     return taken
 
 
@@ -73,12 +73,12 @@ def test_small_runs_plain_and_big_runs_compiled(passes, variant, monkeypatch):
     res = markone.train(X, y, variant=variant)
     assert passes == ["plain"] * res.epochs
     passes.clear()
-    monkeypatch.setattr(_kernels, "PLAIN_RUN", 2**14)   # the rule, cheaper to run
+    monkeypatch.setattr(_loops, "PLAIN_RUN", 2**14)   # the rule, cheaper to run
     n = jit.PLAIN_PRESENTATIONS // 2 + 1      # one plain pass, then compiled ones
     rng = np.random.default_rng(0)
     Xb = rng.integers(-3, 4, (n, 3)).astype(float)
     yb = rng.choice([-1, 1], n)
-    epochs = _kernels.PLAIN_RUN // n + 1      # a run that may make more than PLAIN_RUN
+    epochs = _loops.PLAIN_RUN // n + 1      # a run that may make more than PLAIN_RUN
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = markone.train(Xb, yb, max_epochs=epochs, variant=variant)
@@ -89,7 +89,7 @@ def test_small_runs_plain_and_big_runs_compiled(passes, variant, monkeypatch):
         res = markone.train(Xb, yb, max_epochs=epochs - 1, variant=variant)
     assert res.epochs == epochs - 1 and passes == ["plain"] * (epochs - 1)
     passes.clear()
-    big = _kernels.PLAIN_RUN + 1
+    big = _loops.PLAIN_RUN + 1
     markone.train(np.ones((big, 2)), np.ones(big), variant=variant)
     assert passes[0] == "compiled"   # a first pass past the limit is compiled at once
 
@@ -110,13 +110,13 @@ def test_a_run_that_plain_work_finishes_sooner_than_loading_numba_stays_plain(pa
 @contextlib.contextmanager
 def _all_passes(path):
     """Run every pass plain (``path="plain"``) or compiled (``"compiled"``)."""
-    saved = _kernels.PLAIN_PRESENTATIONS, _kernels.PLAIN_RUN
+    saved = _loops.PLAIN_PRESENTATIONS, _loops.PLAIN_RUN
     limit = sys.maxsize if path == "plain" else -1
-    _kernels.PLAIN_PRESENTATIONS = _kernels.PLAIN_RUN = limit
+    _loops.PLAIN_PRESENTATIONS = _loops.PLAIN_RUN = limit
     try:
         yield
     finally:
-        _kernels.PLAIN_PRESENTATIONS, _kernels.PLAIN_RUN = saved
+        _loops.PLAIN_PRESENTATIONS, _loops.PLAIN_RUN = saved
 
 
 def _outcome(path, *args, **kw):
@@ -181,14 +181,14 @@ def test_plain_and_compiled_agree_on_exact_integer_runs_hypo(problem, variant):
 
 
 def test_a_run_that_switches_paths_equals_an_all_compiled_run(monkeypatch):
-    monkeypatch.setattr(_kernels, "PLAIN_RUN", 2**14)   # the switch, sooner
+    monkeypatch.setattr(_loops, "PLAIN_RUN", 2**14)   # the switch, sooner
     rng = np.random.default_rng(1)
     n = jit.PLAIN_PRESENTATIONS // 3
     X = rng.integers(-4, 5, (n, 4)) / 4
     y = np.where(X @ [1.0, -2.0, 0.5, 1.0] > 0.1, 1, -1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        epochs = _kernels.PLAIN_RUN // n + 1   # more than PLAIN_RUN: it switches
+        epochs = _loops.PLAIN_RUN // n + 1   # more than PLAIN_RUN: it switches
         switching = _fields(markone.train(X, y, max_epochs=epochs, variant="averaged"))
     assert switching == _outcome("compiled", X, y, max_epochs=epochs, variant="averaged")
 
@@ -209,10 +209,10 @@ def test_compiled_kernels_are_cached_for_a_read_only_installation(tmp_path):
     env.pop("NUMBA_CACHE_DIR", None)
     code = f"""
 import numpy as np
-from markone import _kernels
+from markone import _loops
 from markone._internal.jit import compiled
-assert _kernels.__file__.startswith({str(site)!r}), _kernels.__file__
-k = compiled(_kernels.epoch_last_xy)
+assert _loops.__file__.startswith({str(site)!r}), _loops.__file__
+k = compiled(_loops.epoch_last_xy)
 X = np.array([[1.0, 0.0], [0.0, 1.0]])
 k(X, np.array([1.0, -1.0]), 1.0, np.arange(2), 1.0, np.zeros(3), np.zeros(2, np.int64))
 print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))
@@ -234,9 +234,9 @@ def test_step_last_xy_is_epoch_last_xy_on_one_row(x, sign, c, status_after):
     wide = np.repeat(np.array(x), 2)[::2]
     w0 = np.array([0.5, 1.0, -1.0, 2.0])
     want_w, want_s = w0.copy(), np.zeros(2, dtype=np.int64)
-    want = _kernels.epoch_last_xy(np.array([x]), np.array([float(sign)]), c,
+    want = _loops.epoch_last_xy(np.array([x]), np.array([float(sign)]), c,
                                   np.zeros(1, dtype=np.int64), 1.0, want_w, want_s)
-    for fn in (_kernels.step_last_xy, jit.compiled(_kernels.step_last_xy)):
+    for fn in (_loops.step_last_xy, jit.compiled(_loops.step_last_xy)):
         for row in (np.array(x), wide):
             w, s = w0.copy(), np.zeros(2, dtype=np.int64)
             assert fn(row, sign, c, 1.0, w, s) == want
@@ -254,9 +254,9 @@ def test_counted_step_is_step_last_xy_counted(x, sign, c, stop):
     # plain, and the compiled entry point learn_one calls, on a strided row too
     w0 = np.array([0.5, 1.0, -1.0, 2.0])
     want_w, want_s = w0.copy(), np.zeros(2, dtype=np.int64)
-    want = _kernels.step_last_xy(np.array(x), sign, c, 1.0, want_w, want_s)
-    entry = jit.entry_point(_kernels.counted_step, _kernels.COUNTED_STEP)
-    for fn in (_kernels.counted_step, entry):
+    want = _loops.step_last_xy(np.array(x), sign, c, 1.0, want_w, want_s)
+    entry = jit.entry_point(_loops.counted_step, _loops.COUNTED_STEP)
+    for fn in (_loops.counted_step, entry):
         for row in (np.array(x), np.repeat(np.array(x), 2)[::2]):
             w, s = w0.copy(), np.array([0, 0, 7], dtype=np.int64)
             assert fn(row, sign, c, 1.0, w, s) == stop == want_s[0]
@@ -265,12 +265,12 @@ def test_counted_step_is_step_last_xy_counted(x, sign, c, stop):
 
 def test_one_index_is_the_sign_of_one_score():
     rng = np.random.default_rng(0)
-    entry = jit.entry_point(_kernels.one_index, _kernels.ONE_INDEX)
+    entry = jit.entry_point(_loops.one_index, _loops.ONE_INDEX)
     for _ in range(50):
         x, w, c = rng.standard_normal(4), rng.standard_normal(5), float(rng.integers(0, 3))
-        want = int(_kernels.one_score(x, w, w[-1] * c) >= 0)
+        want = int(_loops.one_score(x, w, w[-1] * c) >= 0)
         strided = np.repeat(x, 2)[::2]
-        assert _kernels.one_index(x, w, c) == entry(x, w, c) == entry(strided, w, c) == want
+        assert _loops.one_index(x, w, c) == entry(x, w, c) == entry(strided, w, c) == want
     assert entry(np.array([np.inf, 1.0, 0, 0]), w, c) == -1
     assert entry(np.zeros(4), np.zeros(5), 1.0) == 1   # a zero score: classes_[1]
 
@@ -285,18 +285,18 @@ def test_compiled_steps_equal_the_compiled_pass_bit_for_bit(d):
     y = np.where(X @ rng.standard_normal(d) + rng.standard_normal(n) > 0, 1.0, -1.0)
     w_pass, w_steps = np.zeros(d + 1), np.zeros(d + 1)
     status = np.zeros(3, dtype=np.int64)
-    m = jit.compiled(_kernels.epoch_last_xy)(X, y, 1.0, np.arange(n), 1.0, w_pass, status)
-    step = jit.entry_point(_kernels.counted_step, _kernels.COUNTED_STEP)
+    m = jit.compiled(_loops.epoch_last_xy)(X, y, 1.0, np.arange(n), 1.0, w_pass, status)
+    step = jit.entry_point(_loops.counted_step, _loops.COUNTED_STEP)
     for x, t in zip(np.asfortranarray(X), y):     # strided rows
         assert step(x, t, 1.0, 1.0, w_steps, status) == 0
     assert status[2] == m > 0 and w_steps.tobytes() == w_pass.tobytes()
 
 
 def _spy_compiled(monkeypatch):
-    """The kernels then asked of :func:`markone._kernels.compiled` (by
-    :func:`markone._kernels.pass_kernel`), by name; the real one is handed back."""
-    asked, real = [], _kernels.compiled
-    monkeypatch.setattr(_kernels, "compiled",
+    """The kernels then asked of :func:`markone._loops.compiled` (by
+    :func:`markone._loops.pass_kernel`), by name; the real one is handed back."""
+    asked, real = [], _loops.compiled
+    monkeypatch.setattr(_loops, "compiled",
                         lambda fn: (asked.append(fn.__name__), real(fn))[1])
     return asked
 
@@ -313,8 +313,8 @@ def test_a_small_multiclass_fit_runs_plain_and_a_big_one_compiled(monkeypatch):
         warnings.simplefilter("ignore")
         plain = MulticlassPerceptron(max_epochs=5).fit(X, y)
         assert asked == []
-        monkeypatch.setattr(_kernels, "PLAIN_RUN", 3 * 300 * 4)   # 5 passes: more
-        monkeypatch.setattr(_kernels, "PLAIN_PRESENTATIONS", 3 * 300 * 2)  # 2 plain
+        monkeypatch.setattr(_loops, "PLAIN_RUN", 3 * 300 * 4)   # 5 passes: more
+        monkeypatch.setattr(_loops, "PLAIN_PRESENTATIONS", 3 * 300 * 2)  # 2 plain
         switching = MulticlassPerceptron(max_epochs=5).fit(X, y)
     assert asked == ["_argmax_epoch"] * 3
     assert plain.w_.tobytes() == switching.w_.tobytes()   # integers: exact sums
@@ -349,8 +349,8 @@ def test_a_small_kernel_fit_runs_plain(monkeypatch):
         warnings.simplefilter("ignore")
         plain = KernelPerceptron(kernel="rbf", max_epochs=20).fit(X, y)
         assert asked == []
-        monkeypatch.setattr(_kernels, "PLAIN_RUN", 0)
-        monkeypatch.setattr(_kernels, "PLAIN_PRESENTATIONS", 0)
+        monkeypatch.setattr(_loops, "PLAIN_RUN", 0)
+        monkeypatch.setattr(_loops, "PLAIN_PRESENTATIONS", 0)
         compiled = KernelPerceptron(kernel="rbf", max_epochs=20).fit(X, y)
     assert asked and set(asked) == {"_dual_epoch"}
     assert plain.decision_function(X).tobytes() == compiled.decision_function(X).tobytes()

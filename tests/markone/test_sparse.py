@@ -201,13 +201,13 @@ def test_nan_in_the_last_row_is_refused_as_in_a_dense_run(bad, kw):
 def test_the_lean_loop_reads_the_callers_arrays_without_a_finite_pass(monkeypatch):
     # int32 indices reach the loop as they are (no copy to int64 or of the values),
     # and no NaN scan runs first; the general loop (pocket) does check first
-    from markone import _kernels
+    from markone import _loops
     from markone._internal import checks, data, validation
 
     A, y = big_sparse()
     seen, scans = [], []
-    real_rows, real_refuse = _kernels.kernel_rows, validation.refuse_nonfinite
-    monkeypatch.setattr(_kernels, "kernel_rows",
+    real_rows, real_refuse = _loops.kernel_rows, validation.refuse_nonfinite
+    monkeypatch.setattr(_loops, "kernel_rows",
                         lambda X: seen.append(real_rows(X)) or seen[-1])
     for module in (checks, data, validation):  # every caller of the NaN scan
         monkeypatch.setattr(module, "refuse_nonfinite",

@@ -17,19 +17,19 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import markone
-import markone._kernels
+import markone._loops
 from markone import KernelPerceptron, MulticlassPerceptron, Perceptron
-from markone._kernels import linear_scores, one_score
+from markone._loops import linear_scores, one_score
 
 
 @contextlib.contextmanager
 def _score_ops(limit):
-    """``markone._kernels.PLAIN_SCORE_OPS`` set to ``limit`` (restored after)."""
-    before, markone._kernels.PLAIN_SCORE_OPS = markone._kernels.PLAIN_SCORE_OPS, limit
+    """``markone._loops.PLAIN_SCORE_OPS`` set to ``limit`` (restored after)."""
+    before, markone._loops.PLAIN_SCORE_OPS = markone._loops.PLAIN_SCORE_OPS, limit
     try:
         yield
     finally:
-        markone._kernels.PLAIN_SCORE_OPS = before
+        markone._loops.PLAIN_SCORE_OPS = before
 
 
 @st.composite
@@ -228,7 +228,7 @@ def test_predict_one_agrees_with_predict_on_ties(make):
     # averaged weights such as -0.9 make exact ties on an integer grid whose float
     # score is +-1e-16 depending on the summation order: a BLAS matrix product and a
     # single dot product disagreed on 6 of these points before the estimators scored
-    # through markone._kernels.linear_scores
+    # through markone._loops.linear_scores
     rng = np.random.default_rng(0)
     disagreements = 0
     for _ in range(60):
@@ -258,7 +258,7 @@ def test_linear_scores_sum_in_column_order_hypo(n, d, k, seed):
                 s += X[i, j] * W[c, j]
             oracle[i, c] = s + b[c]
     for rows, limit in itertools.product((X, sp.csr_array(X), sp.csr_matrix(X)),
-                                         (markone._kernels.PLAIN_SCORE_OPS, 0)):
+                                         (markone._loops.PLAIN_SCORE_OPS, 0)):
         with _score_ops(limit):   # the numpy form, then the compiled loop
             S = linear_scores(rows, W, b)
             assert np.array_equal(S, oracle) and np.array_equal(
@@ -460,8 +460,8 @@ def test_other_dtypes_compile_nothing_more():
         for row in (x, x.astype(np.float32), x.astype(np.int64), np.repeat(x, 2)[::2]):
             clf.learn_one(row, t)
             clf.predict_one(row)
-    assert len(compiled(markone._kernels.counted_step).signatures) == 1
-    assert len(compiled(markone._kernels.one_index).signatures) == 1
+    assert len(compiled(markone._loops.counted_step).signatures) == 1
+    assert len(compiled(markone._loops.one_index).signatures) == 1
 
 
 def test_partial_fit_and_learn_one_interleave_on_the_compiled_path():
