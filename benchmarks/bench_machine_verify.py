@@ -37,11 +37,24 @@ def cpu_timed(fn):
 
 
 def main():
-    from verify.machine import check_machine, machine_task
-    from verify.separability import check_separable
-
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
     machine = MarkI(seed=0)
+    t_default, report = _default_machine(machine, images, labels)
+    for r in report.r_units:
+        _show_r_unit(r)
+    _recheck_and_certificates(report, machine, images, labels, t_default)
+    _tight_stops(images, labels, t_default)
+    from sims import damage
+    t_damage, res = timed(lambda: damage.run(seed=0))
+    n = len(damage.tasks(damage.DEFAULTS, 0))
+    print(f"damage experiment, default size ({n} trainings): {t_damage:.1f} s "
+          f"(target < 120 s)")
+
+
+def _default_machine(machine, images, labels):
+    """Check the default machine (after a warm-up) and print what it proved."""
+    from verify.machine import check_machine
+
     timed(lambda: check_machine(machine, images[:20], labels[:20]))   # compile, warm up
     t_default, cpu, report = cpu_timed(lambda: check_machine(machine, images, labels))
     decided = [r.end_stops.holds for r in report.r_units]
@@ -57,31 +70,40 @@ def main():
           f"clipped Novikoff ball, although a stop can bite), refuted for "
           f"{sum(c.holds is False for c in conv)}, unknown for "
           f"{sum(c.holds is None for c in conv)}")
-    for r in report.r_units:
-        c = r.end_stops
-        if c.holds is False:
-            after = "; ".join(
-                f"{k['order']} order: {k['outcome']}" + (
-                    f" at pass {k['passes']}" if k["outcome"] == "converges" else
-                    f" (cycle of {k.get('period')} passes)"
-                    if k["outcome"] == "never learns" else f" in {k['passes']} passes")
-                for k in r.converges.evidence.get("continuations", []))
-            then = (f"continued: {after}" if after else
-                    f"learns on every stream within "
-                    f"{r.converges.evidence['reinforcement_bound']} reinforcements "
-                    f"({r.converges.method})" if r.converges.holds else
-                    r.converges.method)
-            print(f"  R{r.r_unit}: {c.method} stream of {len(c.evidence['stream'])} "
-                  f"presentations reaches a stop; {then}")
-        elif c.holds is None:
-            ev = {**c.evidence, **c.notes}     # the search records are notes
-            own = ev.get("ball_refined", [])[-1:]
-            print(f"  R{r.r_unit}: open; proven bound [{ev['min_weight_steps']}, "
-                  f"{ev['max_weight_steps']}] ({ev['bound_used']}"
-                  + (f"; A-unit {own[0]['a_unit']}'s {own[0]['by']} {own[0]['bound_steps']}"
-                     if own else "") + f"), searches reached "
-                  f"{ev.get('beam_furthest_steps')} steps")
-    from verify.machine import recheck_report
+    return t_default, report
+
+
+def _show_r_unit(r):
+    """One line for an R-unit whose end stops can bite or are open."""
+    c = r.end_stops
+    if c.holds is False:
+        after = "; ".join(
+            f"{k['order']} order: {k['outcome']}" + (
+                f" at pass {k['passes']}" if k["outcome"] == "converges" else
+                f" (cycle of {k.get('period')} passes)"
+                if k["outcome"] == "never learns" else f" in {k['passes']} passes")
+            for k in r.converges.evidence.get("continuations", []))
+        then = (f"continued: {after}" if after else
+                f"learns on every stream within "
+                f"{r.converges.evidence['reinforcement_bound']} reinforcements "
+                f"({r.converges.method})" if r.converges.holds else
+                r.converges.method)
+        print(f"  R{r.r_unit}: {c.method} stream of {len(c.evidence['stream'])} "
+              f"presentations reaches a stop; {then}")
+    elif c.holds is None:
+        ev = {**c.evidence, **c.notes}     # the search records are notes
+        own = ev.get("ball_refined", [])[-1:]
+        print(f"  R{r.r_unit}: open; proven bound [{ev['min_weight_steps']}, "
+              f"{ev['max_weight_steps']}] ({ev['bound_used']}"
+              + (f"; A-unit {own[0]['a_unit']}'s {own[0]['by']} {own[0]['bound_steps']}"
+                 if own else "") + f"), searches reached "
+              f"{ev.get('beam_furthest_steps')} steps")
+
+
+def _recheck_and_certificates(report, machine, images, labels, t_default):
+    """Time the re-check of the report and the separability certificates alone."""
+    from verify.machine import machine_task, recheck_report
+    from verify.separability import check_separable
 
     t_re, checks = timed(lambda: recheck_report(report.to_dict(), machine, images,
                                                 labels))
@@ -95,6 +117,12 @@ def main():
                               for r in range(8)])
     print(f"  of which exact separability certificates: {t_sep:.2f} s "
           f"({t_sep / t_default:.2f} of the total)")
+
+
+def _tight_stops(images, labels, t_default):
+    """Check the machine with end stops at +/-5 and compare its time."""
+    from verify.machine import check_machine
+
     tight = MarkI(MarkIParams(weight_range=(-5, 5)), seed=0)
     t_tight, rep = timed(lambda: check_machine(tight, images, labels))
     hits = sum(r.end_stops.holds is False for r in rep.r_units)
@@ -103,12 +131,6 @@ def main():
           f"({t_tight / t_default:.2f}x the default); {hits} R-units reach a stop; "
           f"learning for every order proven for {learns.count(True)}, refuted for "
           f"{learns.count(False)}, unknown for {learns.count(None)}")
-
-    from sims import damage
-    t_damage, res = timed(lambda: damage.run(seed=0))
-    n = len(damage.tasks(damage.DEFAULTS, 0))
-    print(f"damage experiment, default size ({n} trainings): {t_damage:.1f} s "
-          f"(target < 120 s)")
 
 
 if __name__ == "__main__":

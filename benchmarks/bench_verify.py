@@ -310,6 +310,17 @@ def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker
             size_table(rng)
         return
 
+    _exact_verdicts(rng)
+    _plain_z3(rng)
+    _mark1_patterns(rng)
+    _margins(quick)
+    at_scale(rng, recheck_large)
+    if sizes:
+        size_table(rng)
+
+
+def _exact_verdicts(rng):
+    """Section 1: exact verdicts on integer data."""
     print(f"1. exact verdicts on {N_INT} x {D_INT} integer data (target <= 0.5 s each)")
     Xs, ys = integer_data(N_INT, D_INT, 0, rng)
     Xn, yn = integer_data(N_INT, D_INT, 50, rng)
@@ -323,6 +334,9 @@ def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker
     v, t, tc = timed_verdict(G, rng.choice([-1, 1], N_MARGIN))
     line(f"{N_MARGIN} x {D_MARGIN} Gaussian, random labels", v, t, tc)
 
+
+def _plain_z3(rng):
+    """Section 2: a plain Z3 encoding against ours."""
     print(f"\n2. plain Z3 encoding vs ours on {N_Z3} x {D_INT} (a size Z3 can finish)")
     for flips, name in ((0, "separable"), (N_Z3 // 4, "not separable")):
         X, y = integer_data(N_Z3, D_INT, flips, rng)
@@ -333,6 +347,9 @@ def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker
         agree = "agree" if ours.separable == z3v.separable else "DISAGREE"
         print(f"  -> plain Z3 / ours = {t_z3 / t_ours:8.0f}x  ({agree})")
 
+
+def _mark1_patterns(rng):
+    """Section 3: Mark I A-unit patterns."""
     print(f"\n3. {N_MARK} Mark I A-unit patterns x {D_MARK} binary features "
           "(target <= 5 s)")
     A, letters = mark1_patterns(rng)
@@ -352,6 +369,9 @@ def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker
     v, t, tc = timed_verdict(B, rng.choice([-1, 1], N_MARK))
     line("random 15%-active, random labels", v, t, tc)
 
+
+def _margins(quick):
+    """Section 4: max_margin at size."""
     n = N_MARGIN // (10 if quick else 1)
     print(f"\n4. max_margin on {n} x {D_MARGIN} (target <= 5 s, gap <= 1e-9)")
     X, y, _ = datasets.separable(n, D_MARGIN, 0.05, seed=SEED)
@@ -362,10 +382,6 @@ def main(quick=False, recheck_large=True, sizes=False, only_scale=False, checker
         name = ", ".join(f"{k}={v}" for k, v in kw.items())
         print(f"  {name:<34} {t:8.3f} s  gamma {m.gamma:.12f}  relative gap "
               f"{m.gap:.1e}  {len(m.support)} support pts, {m.iterations} iterations")
-
-    at_scale(rng, recheck_large)
-    if sizes:
-        size_table(rng)
 
 
 if __name__ == "__main__":

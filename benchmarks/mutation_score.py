@@ -235,7 +235,7 @@ def random_problems(n=RANDOM_PROBLEMS, seed=0):
         else:
             p["y"] = [rng.choice((-1, 1)) for _ in range(n_rows)]
         if task == "binary":
-            p["variant"] = VARIANTS[k // 4 % 4]
+            p["variant"] = list(VARIANTS)[k // 4 % 4]
         if task == "kernel":
             aug = [r + [1] * intercept for r in X]
             p["gram"] = [[sum(a * b for a, b in zip(u, v)) for v in aug] for u in aug]

@@ -233,18 +233,7 @@ def _simple_tables(lines):
             end += 1
         block = lines[i:end]
         if len(block) >= 3 and _BORDER.match(block[0]) and _BORDER.match(block[-1]):
-            starts = [m.start() for m in re.finditer(r"=+", block[0])]
-            borders = [k for k, line in enumerate(block) if _BORDER.match(line)]
-            rows = [[line[a:b].strip() for a, b in zip(starts, starts[1:] + [None])]
-                    for line in block if not _BORDER.match(line)]
-            header = rows[:borders[1] - 1] if len(borders) == 3 else []
-            body = rows[len(header):]
-            if not header and len(starts) == 2:
-                out += [f"- {a}: {b}" for a, b in body]
-            else:
-                cells = lambda row: "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
-                out += [cells(header[0] if header else [""] * len(starts)),
-                        "|" + "---|" * len(starts)] + [cells(r) for r in body]
+            out += _markdown_table(block)
             i = end
         else:
             out.append(lines[i])
@@ -252,15 +241,36 @@ def _simple_tables(lines):
     return out
 
 
+def _markdown_table(block):
+    """One reST simple table (its lines, borders included) in Markdown lines."""
+    starts = [m.start() for m in re.finditer(r"=+", block[0])]
+    borders = [k for k, line in enumerate(block) if _BORDER.match(line)]
+    rows = [[line[a:b].strip() for a, b in zip(starts, starts[1:] + [None])]
+            for line in block if not _BORDER.match(line)]
+    header = rows[:borders[1] - 1] if len(borders) == 3 else []
+    body = rows[len(header):]
+    if not header and len(starts) == 2:
+        return [f"- {a}: {b}" for a, b in body]
+    cells = lambda row: "| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
+    return [cells(header[0] if header else [""] * len(starts)),
+            "|" + "---|" * len(starts)] + [cells(r) for r in body]
+
+
+def _is_term(lines, i, out):
+    """Whether line ``i`` is a definition list's term (its definition indented below)."""
+    line = lines[i]
+    follows = i + 1 < len(lines) and lines[i + 1].startswith("    ") and lines[i + 1].strip()
+    starts_item = i == 0 or not lines[i - 1].strip() or (out and out[-1].startswith("- "))
+    return bool(follows and starts_item and line.strip() and not line[0].isspace()
+                and not line.startswith((">>>", "...", "- ", "* ")))
+
+
 def _definition_lists(lines):
     """reST definition lists (a term, its definition indented below) -> bullets."""
     out, i = [], 0
     while i < len(lines):
         line = lines[i]
-        follows = i + 1 < len(lines) and lines[i + 1].startswith("    ") and lines[i + 1].strip()
-        starts_item = i == 0 or not lines[i - 1].strip() or (out and out[-1].startswith("- "))
-        if (follows and starts_item and line.strip() and not line[0].isspace()
-                and not line.startswith((">>>", "...", "- ", "* "))):
+        if _is_term(lines, i, out):
             j = i + 1
             while j < len(lines) and lines[j].startswith("    ") and lines[j].strip():
                 j += 1

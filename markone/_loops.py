@@ -415,10 +415,15 @@ def _compiled_row_operations(numba):
     """The compiled row operations: one body per layout, chosen by type."""
     from numba.extending import overload
 
-    prefetch = _prefetch_intrinsic(numba)
-
     def dense(X):
         return isinstance(X, numba.types.Array)
+
+    _overload_arithmetic(overload, dense)
+    _overload_reads(overload, dense, _prefetch_intrinsic(numba))
+
+
+def _overload_arithmetic(overload, dense):
+    """The compiled :func:`row_dot`, :func:`row_axpy` and :func:`row_update`."""
 
     @overload(row_dot, jit_options={"fastmath": FASTMATH})
     def _row_dot(X, i, w):
@@ -447,6 +452,26 @@ def _compiled_row_operations(numba):
         def sparse_axpy(X, i, a, w):
             _csr_axpy(X[0], X[1], X[2], i, a, w)
         return sparse_axpy
+
+    @overload(row_update)
+    def _row_update(X, i, a, step, w, acc):
+        if dense(X):
+            def dense_update(X, i, a, step, w, acc):
+                row = X[i]
+                for j in range(row.shape[0]):
+                    delta = a * row[j]
+                    w[j] += delta
+                    acc[j] += step * delta
+            return dense_update
+
+        def sparse_update(X, i, a, step, w, acc):
+            _csr_update(X[0], X[1], X[2], i, a, step, w, acc)
+        return sparse_update
+
+
+def _overload_reads(overload, dense, prefetch):
+    """The compiled :func:`row_nonzero`, :func:`row_prefetch` and
+    :func:`row_underflows`."""
 
     @overload(row_nonzero)
     def _row_nonzero(X, i):
@@ -485,21 +510,6 @@ def _compiled_row_operations(numba):
         def sparse_underflows(X, i, w, c):
             return _csr_underflows(X[0], X[1], X[2], i, w, c)
         return sparse_underflows
-
-    @overload(row_update)
-    def _row_update(X, i, a, step, w, acc):
-        if dense(X):
-            def dense_update(X, i, a, step, w, acc):
-                row = X[i]
-                for j in range(row.shape[0]):
-                    delta = a * row[j]
-                    w[j] += delta
-                    acc[j] += step * delta
-            return dense_update
-
-        def sparse_update(X, i, a, step, w, acc):
-            _csr_update(X[0], X[1], X[2], i, a, step, w, acc)
-        return sparse_update
 
 
 # ----------------------------------------------------------------------------------

@@ -307,15 +307,7 @@ def _read_lines(path):
 
 def _delimiter(path, lines, delimiter):
     if delimiter is not None:
-        if not isinstance(delimiter, str):
-            raise TypeError(f"delimiter must be a string, got {delimiter!r}.")
-        d = _DELIMITER_WORDS.get(delimiter.lower(), delimiter)
-        if d is not None and (len(d) != 1 or d in "\"'\n\r" or d.isalnum()
-                              or d in ".-+/"):
-            raise ValueError(f"delimiter={delimiter!r} is not usable: give one "
-                             "character that is not part of a number (, ; tab), or "
-                             "'whitespace'.")
-        return d
+        return _given_delimiter(delimiter)
     sample = [text for _, text in lines[:_SNIFF_LINES]]
     for d in DELIMITERS:
         counts = {text.count(d) for text in sample}
@@ -326,6 +318,19 @@ def _delimiter(path, lines, delimiter):
     if max(on_lines):
         return DELIMITERS[on_lines.index(max(on_lines))]
     return None
+
+
+def _given_delimiter(delimiter):
+    """The delimiter the caller named (a character or a word), checked usable."""
+    if not isinstance(delimiter, str):
+        raise TypeError(f"delimiter must be a string, got {delimiter!r}.")
+    d = _DELIMITER_WORDS.get(delimiter.lower(), delimiter)
+    if d is not None and (len(d) != 1 or d in "\"'\n\r" or d.isalnum()
+                          or d in ".-+/"):
+        raise ValueError(f"delimiter={delimiter!r} is not usable: give one "
+                         "character that is not part of a number (, ; tab), or "
+                         "'whitespace'.")
+    return d
 
 
 def _delimiter_hint(delim):

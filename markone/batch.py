@@ -252,33 +252,47 @@ def train_many(Xs: Sequence[ArrayLike], ys: Sequence[ArrayLike], *, intercept: b
     train_block = _train_parallel if parallel else _train_serial
     W: list = [None] * B
     mpe: list = [None] * B
-    groups: dict = {}
-    for b, (X, _) in enumerate(data):
-        key = (X.shape, 0 if streams is None else len(streams[b]))
-        groups.setdefault(key, []).append(b)
-    for members in groups.values():
-        if shuffle:
-            fixed = None
-        elif streams is None:
-            fixed = np.arange(data[members[0]][0].shape[0], dtype=np.int64)
-            fixed = np.broadcast_to(fixed, (len(members), 1, fixed.size)).copy()
-        else:
-            fixed = np.stack([streams[b] for b in members])[:, None, :]
+    for members in _same_shape_groups(data, streams).values():
         rngs = [as_generator(seeds[b]) for b in members] if shuffle else None
         try:
             Wg, mpe_g = _train_group([data[b] for b in members], c, eta, max_epochs,
-                                     fixed, rngs, train_block)
+                                     _fixed_orders(members, data, shuffle, streams), rngs,
+                                     train_block)
         except _BadRow as exc:
             b = members[exc.args[0]]
             raise ValueError(f"Xs[{b}] {exc.args[1]}; fix that dataset.") from None
         for g, b in enumerate(members):
             W[b] = Wg[g] if intercept else Wg[g, :-1].copy()
             mpe[b] = mpe_g[g]
+    return _batch_result(W, mpe, seeds)
+
+
+def _batch_result(W, mpe, seeds):
+    """The :class:`BatchResult` of the weights and mistakes per epoch of each run."""
     mistakes = np.array([sum(m) for m in mpe], dtype=np.int64)
     epochs = np.array([len(m) for m in mpe], dtype=np.int64)
     converged = np.array([bool(m) and m[-1] == 0 for m in mpe], dtype=bool)
     return BatchResult(tuple(W), mistakes, epochs, converged,
                        tuple(tuple(m) for m in mpe), tuple(seeds))
+
+
+def _same_shape_groups(data, streams):
+    """The datasets (indices) by shape and stream length: each group trains at once."""
+    groups: dict = {}
+    for b, (X, _) in enumerate(data):
+        key = (X.shape, 0 if streams is None else len(streams[b]))
+        groups.setdefault(key, []).append(b)
+    return groups
+
+
+def _fixed_orders(members, data, shuffle, streams):
+    """The ``(G, 1, L)`` orders of a group presented every pass (None: shuffled)."""
+    if shuffle:
+        return None
+    if streams is None:
+        fixed = np.arange(data[members[0]][0].shape[0], dtype=np.int64)
+        return np.broadcast_to(fixed, (len(members), 1, fixed.size)).copy()
+    return np.stack([streams[b] for b in members])[:, None, :]
 
 
 class _BadRow(Exception):

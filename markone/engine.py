@@ -478,35 +478,44 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         yx, scale = data.signed_integers(intercept=intercept, intercept_scale=c)
         run_eta = 1
     else:
-        lean = variant == "last" and not record
-        # the lean path reads X as it is; NaN/inf and zero rows are caught by the loop
-        # (an explicit stream may skip rows: then they are checked first)
-        Xf = data.float_values if lean and isinstance(order, str) else data.floats
-        c = as_float(intercept_scale, "intercept_scale", fix=_TRAIN_FIX) if intercept \
-            else None
-        run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
-        yx = (Xf, data.y.astype(np.float64), c if intercept else 0.0) if lean \
-            else _folded(data, data.y, c)
+        yx, c, run_eta = _float_rows(data, intercept, intercept_scale, eta, order,
+                                     variant == "last" and not record)
     n = yx[0].shape[0] if isinstance(yx, tuple) else yx.shape[0]
     order = check_order(order, n)
-    rng = _shuffle_rng(order, seed)
-
-    if exact and yx.dtype == np.int64:
-        try:
-            checks = _overflow_checks(yx)
-            engine, per_epoch = _run(yx, order, rng, run_eta, max_epochs, variant, record,
-                                     checks=checks)
-        except _Overflow:
-            rng = _shuffle_rng(order, seed)
-            engine, per_epoch = _run(yx.astype(object), order, rng, run_eta, max_epochs,
-                                     variant, record, checks=None)
-    else:
-        engine, per_epoch = _run(yx, order, rng, run_eta, max_epochs, variant, record,
-                                 checks=None)
+    engine, per_epoch = _run_guarded(yx, order, seed, run_eta, max_epochs, variant, record,
+                                     exact)
     if per_epoch[-1] and not is_replay(order, max_epochs):
         warn_not_converged(max_epochs)
     unit = (to_fraction(eta, where="eta ") / scale) if exact else None
     return _result(engine, per_epoch, variant, exact, unit, c, data.classes, record)
+
+
+def _float_rows(data, intercept, intercept_scale, eta, order, lean):
+    """``(yx, c, eta)`` of a float run: ``(X, y, c)`` for the lean loop, else the
+    signed rows."""
+    # the lean path reads X as it is; NaN/inf and zero rows are caught by the loop
+    # (an explicit stream may skip rows: then they are checked first)
+    Xf = data.float_values if lean and isinstance(order, str) else data.floats
+    c = as_float(intercept_scale, "intercept_scale", fix=_TRAIN_FIX) if intercept \
+        else None
+    run_eta = as_float(eta, "eta", fix=_TRAIN_FIX)
+    yx = (Xf, data.y.astype(np.float64), c if intercept else 0.0) if lean \
+        else _folded(data, data.y, c)
+    return yx, c, run_eta
+
+
+def _run_guarded(yx, order, seed, eta, max_epochs, variant, record, exact):
+    """:func:`_run`, in int64 with overflow checks for exact integer rows (again in
+    Python integers, with the same shuffles, when int64 would overflow)."""
+    rng = _shuffle_rng(order, seed)
+    if not (exact and yx.dtype == np.int64):
+        return _run(yx, order, rng, eta, max_epochs, variant, record, checks=None)
+    try:
+        return _run(yx, order, rng, eta, max_epochs, variant, record,
+                    checks=_overflow_checks(yx))
+    except _Overflow:
+        return _run(yx.astype(object), order, _shuffle_rng(order, seed), eta, max_epochs,
+                    variant, record, checks=None)
 
 
 #: What to do about an ``eta`` or ``intercept_scale`` that float64 cannot hold.

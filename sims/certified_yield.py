@@ -119,8 +119,6 @@ def run_task(spec: JSONDict) -> JSONDict:
 
 def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """Per kind and rate: the yield, its Wilson interval and the machines' records."""
-    from sims._stats import wilson_interval
-
     out: JSONDict = {"kinds": config["kinds"], "rates": config["rates"],
                      "runs": config["runs"], "chars": config["chars"],
                      "n_a_units": config["n_a_units"], "n_r_units": config["n_r_units"],
@@ -132,19 +130,26 @@ def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
             machines = sorted((m for t in task_results
                                if t["kind"] == kind and t["rate"] == rate
                                for m in t["machines"]), key=lambda m: m["run"])
-            decided = [m for m in machines if m["learnable"] is not None]
-            good = sum(m["learnable"] for m in decided)
-            low, high = wilson_interval(good, len(decided), config["confidence"]) \
-                if decided else (0.0, 1.0)
-            sizes = [len(m["minimal"]) for m in decided if m["minimal"] is not None]
-            for key, value in (("learnable", good), ("decided", len(decided)),
-                               ("yield", good / len(decided) if decided else None),
-                               ("low", low), ("high", high),
-                               ("mean_minimal", float(np.mean(sizes)) if sizes else None),
-                               ("machines", [_record(m) for m in machines])):
+            for key, value in _yield_of(machines, config["confidence"]):
                 rows[key].append(value)
         out[kind] = rows
     return out
+
+
+def _yield_of(machines, confidence):
+    """The ``(key, value)`` entries of one kind at one rate: learnable and decided
+    machines, the yield and its Wilson interval, the mean minimal set, the records."""
+    from sims._stats import wilson_interval
+
+    decided = [m for m in machines if m["learnable"] is not None]
+    good = sum(m["learnable"] for m in decided)
+    low, high = wilson_interval(good, len(decided), confidence) if decided else (0.0, 1.0)
+    sizes = [len(m["minimal"]) for m in decided if m["minimal"] is not None]
+    return (("learnable", good), ("decided", len(decided)),
+            ("yield", good / len(decided) if decided else None),
+            ("low", low), ("high", high),
+            ("mean_minimal", float(np.mean(sizes)) if sizes else None),
+            ("machines", [_record(m) for m in machines]))
 
 
 def _record(machine):

@@ -266,32 +266,39 @@ def check_setting(experiment: str, key: str, value: Any, default: Any, *,
     ...
     ValueError: setting 'rates' of experiment 'yield' must be a list of a number like its default [0.0, 0.5]; got item 'x' (a string).
     """
-    def fits(got: str, kinds: set[str]) -> bool:
-        return got in kinds or (got == "an integer" and "a number" in kinds)
-
+    where = f"setting {key!r} of experiment {experiment!r}"
     shown = json.dumps(to_jsonable(default)) + (" (--size small)" if small else "")
     got = _kind(value)
-    if not fits(got, {_kind(default)}):
-        raise ValueError(f"setting {key!r} of experiment {experiment!r} must be "
-                         f"{_kind(default)} like its default {shown}; got "
-                         f"{_SHORT.repr(value)} ({got}).")
-    if any(isinstance(v, float) and not math.isfinite(v)
-           for v in (value if got == "a list" else [value])):
-        raise ValueError(f"setting {key!r} of experiment {experiment!r} must be finite; "
-                         f"got {_SHORT.repr(value)}.")
-    if got in ("a list", "a string") and len(default) and not len(value):
-        raise ValueError(f"setting {key!r} of experiment {experiment!r} must not be "
-                         f"empty (its default is {shown}): an empty one leaves the "
-                         "sweep nothing to claim.")
-    if got == "an integer" == _kind(default) and default >= 1 and value < 1:
-        raise ValueError(f"setting {key!r} of experiment {experiment!r} is a count "
-                         f"(its default is {shown}) and must be at least 1; got {value}.")
+    if not _fits(got, {_kind(default)}):
+        raise ValueError(f"{where} must be {_kind(default)} like its default {shown}; "
+                         f"got {_SHORT.repr(value)} ({got}).")
+    _check_claims_something(where, got, value, default, shown)
     kinds = {_kind(item) for item in default} if got == "a list" else set()
     for item in value if kinds else ():
-        if not fits(_kind(item), kinds):
-            raise ValueError(f"setting {key!r} of experiment {experiment!r} must be a "
-                             f"list of {' or '.join(sorted(kinds))} like its default "
-                             f"{shown}; got item {_SHORT.repr(item)} ({_kind(item)}).")
+        if not _fits(_kind(item), kinds):
+            raise ValueError(f"{where} must be a list of {' or '.join(sorted(kinds))} like "
+                             f"its default {shown}; got item {_SHORT.repr(item)} "
+                             f"({_kind(item)}).")
+
+
+def _fits(got: str, kinds: set[str]) -> bool:
+    """Whether a value of kind ``got`` may stand for one of ``kinds``."""
+    return got in kinds or (got == "an integer" and "a number" in kinds)
+
+
+def _check_claims_something(where: str, got: str, value: Any, default: Any,
+                            shown: str) -> None:
+    """Refuse a setting (of the default's kind) that is not finite, is empty where the
+    default is not, or is a count below 1."""
+    if any(isinstance(v, float) and not math.isfinite(v)
+           for v in (value if got == "a list" else [value])):
+        raise ValueError(f"{where} must be finite; got {_SHORT.repr(value)}.")
+    if got in ("a list", "a string") and len(default) and not len(value):
+        raise ValueError(f"{where} must not be empty (its default is {shown}): an empty "
+                         "one leaves the sweep nothing to claim.")
+    if got == "an integer" == _kind(default) and default >= 1 and value < 1:
+        raise ValueError(f"{where} is a count (its default is {shown}) and must be at "
+                         f"least 1; got {value}.")
 
 
 def large_settings(module: ModuleType, config: JSONDict) -> list[str]:

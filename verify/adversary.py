@@ -285,21 +285,9 @@ def _finish(data, intercept, order, method, explored, complete_hint, *,
     ``closed_form`` = ``(R, gamma, bound)`` when theory gives them; ``stopped`` =
     ``(stopped_by, why)`` when a budget or time limit cut the search short.
     """
-    from markone._internal.checks import FloatRangeError
-
     R, gamma, bound = closed_form or novikoff_bound(data, None, intercept=intercept)
     Xf = data.exact_floats
-    res = None
-    if len(order):
-        try:
-            res = None if Xf is None else replay(data, None, order, intercept=intercept)
-        except FloatRangeError:
-            res = None
-        if res is None or res.mistakes != len(order) or res.mistakes > bound:
-            res = replay(data, None, order, intercept=intercept, exact=True)
-            order = _mistake_prefix(order, res)
-            if len(order) != res.mistakes:
-                res = replay(data, None, order, intercept=intercept, exact=True)
+    res, order = _confirmed(data, intercept, order, bound) if len(order) else (None, order)
     mistakes = res.mistakes if res is not None else 0
     # exact arithmetic and a certified margin: Novikoff's theorem holds here
     assert mistakes <= bound * (1 + 1e-9), (mistakes, bound)
@@ -309,15 +297,39 @@ def _finish(data, intercept, order, method, explored, complete_hint, *,
     d = data.shape[1] + bool(intercept)
     w = _exact_vector(res.last_w if res is not None else [0] * d, floats=Xf is not None)
     stopped_by, why = stopped
-    msg = (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
-           + ("the maximum over all streams" if complete else "a lower bound on the maximum")
-           + (f" ({why}; raise {to_raise(stopped_by)} to search further)"
-              if stopped_by and not complete else
-              f" ({why})" if why and not complete else ""))
+    msg = _finish_message(mistakes, method, bound, complete, stopped)
     return AdversarialOrder(
         order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),
         R=R, gamma=gamma, complete=complete, method=method, intercept=bool(intercept),
         explored=int(explored), w=w, X=kept, y=data.y, message=msg, stopped_by=stopped_by)
+
+
+def _confirmed(data, intercept, order, bound):
+    """``(replay, order)``: the float replay of ``order`` when it confirms every step
+    within ``bound``, else the exact one of its prefix of genuine mistakes."""
+    from markone._internal.checks import FloatRangeError
+
+    try:
+        res = None if data.exact_floats is None else replay(data, None, order,
+                                                            intercept=intercept)
+    except FloatRangeError:
+        res = None
+    if res is None or res.mistakes != len(order) or res.mistakes > bound:
+        res = replay(data, None, order, intercept=intercept, exact=True)
+        order = _mistake_prefix(order, res)
+        if len(order) != res.mistakes:
+            res = replay(data, None, order, intercept=intercept, exact=True)
+    return res, order
+
+
+def _finish_message(mistakes, method, bound, complete, stopped):
+    """The one-line message of an adversarial order."""
+    stopped_by, why = stopped
+    return (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
+            + ("the maximum over all streams" if complete else "a lower bound on the maximum")
+            + (f" ({why}; raise {to_raise(stopped_by)} to search further)"
+               if stopped_by and not complete else
+               f" ({why})" if why and not complete else ""))
 
 
 def _exact_vector(v, *, floats):

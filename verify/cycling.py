@@ -292,96 +292,152 @@ def _norms_sq(W):
     return np.array([sum(v * v for v in w) for w in W.tolist()], dtype=object)
 
 
+class _CyclicWalk:
+    """The states of the cyclic presentation order, one per update: ``seen`` maps
+    ``(w, next position)`` to ``(update, step)``, and the weights, positions, times and
+    squared norms after each update are kept for the report."""
+
+    def __init__(self, YX, max_memory_gb):
+        self.YX = YX
+        self.n, self.d = YX.shape
+        self.amax = int(np.abs(YX).max(initial=0))
+        self.limit, self.bits = memory_limit(max_memory_gb), 0
+        self.w = np.zeros(self.d, dtype=YX.dtype)
+        self.seen = {(_key(self.w), 0): (0, 0)}
+        self.weights, self.positions, self.times, self.norms = [self.w.copy()], [-1], [0], [0]
+        self.step = self.updates = 0
+        self.first = self.first_step = 0
+
+    def mistake(self, i, rule):
+        """Whether presenting row ``i`` now is a mistake under ``rule``."""
+        score = np.dot(self.YX[i], self.w)
+        return _mistakes(score if self.YX.dtype != object else np.asarray(score, dtype=object),
+                         rule)
+
+    def update(self, i, budget):
+        """Add row ``i`` to ``w``; what stops the walk: ``"cycle"`` (a state seen
+        before), ``BUDGET``, ``MEMORY``, or ``""`` (go on)."""
+        self.w = self.w + self.YX[i]
+        if self.YX.dtype != object:  # the next scores must fit int64: else Python ints
+            self.YX, self.w = _widen(self.YX, self.w, self.amax)
+            if self.YX.dtype == object:  # the states seen, keyed as the new ones
+                self.seen = {(_widened_key(k), p): v for (k, p), v in self.seen.items()}
+        self.updates += 1
+        self.weights.append(self.w)
+        self.positions.append(i)
+        self.times.append(self.step)
+        self.norms.append(sum(v * v for v in self.w.tolist()))  # exact: Python ints
+        key = (_key(self.w), self.step % self.n)
+        if key in self.seen:
+            self.first, self.first_step = self.seen[key]
+            return "cycle"
+        self.seen[key] = (self.updates, self.step)
+        if self.updates >= budget:
+            return BUDGET
+        self.bits = max(self.bits, (self.norms[-1].bit_length() + 1) // 2)   # >= any entry
+        if cyclic_bytes(self.d, self.updates + 2, self.step + self.n, self.bits) > \
+                self.limit:  # one more state
+            return MEMORY
+        return ""
+
+
 def _cyclic(YX, scale, rule, budget, intercept, deadline=None, timeout_s=None,
             bar=None, max_memory_gb=None):
-    n, d = YX.shape
-    amax = int(np.abs(YX).max(initial=0))
-    limit, bits = memory_limit(max_memory_gb), 0
-    w = np.zeros(d, dtype=YX.dtype)
-    # state after update k: (w, next position) -> (k, step count)
-    seen = {(_key(w), 0): (0, 0)}
-    weights, positions, times, norms = [w.copy()], [-1], [0], [0]
-    step, since_update, updates = 0, 0, 0
+    walk = _CyclicWalk(YX, max_memory_gb)
+    n = walk.n
+    since_update = 0
     converged = False
     complete, stopped_by, shown = True, "", 0
     while True:
-        i = step % n
-        step += 1
-        if step % 4096 == 0:  # the bar and the clock, now and then
-            if bar is not None:
-                bar.update(updates - shown)
-                shown = updates
+        i = walk.step % n
+        walk.step += 1
+        if walk.step % 4096 == 0:  # the bar and the clock, now and then
+            shown = _advance(bar, walk.updates, shown)
             if expired(deadline):
                 complete, stopped_by = False, TIMEOUT
-                step -= 1  # presentation `step` was not made
+                walk.step -= 1  # presentation `step` was not made
                 break
-        score = np.dot(YX[i], w)
-        if _mistakes(score if YX.dtype != object else np.asarray(score, dtype=object),
-                     rule):
-            w = w + YX[i]
-            if YX.dtype != object:  # the next scores must fit int64: else Python ints
-                YX, w = _widen(YX, w, amax)
-                if YX.dtype == object:  # the states seen, keyed as the new ones
-                    seen = {(_widened_key(k), p): v for (k, p), v in seen.items()}
-            updates += 1
+        if walk.mistake(i, rule):
             since_update = 0
-            weights.append(w)
-            positions.append(i)
-            times.append(step)
-            norms.append(sum(v * v for v in w.tolist()))  # exact: Python ints
-            key = (_key(w), step % n)
-            if key in seen:
-                first, first_step = seen[key]
-                break
-            seen[key] = (updates, step)
-            if updates >= budget:
-                complete, stopped_by = False, BUDGET
-                break
-            bits = max(bits, (norms[-1].bit_length() + 1) // 2)   # >= those of any entry
-            if cyclic_bytes(d, updates + 2, step + n, bits) > limit:  # one more state
-                complete, stopped_by = False, MEMORY
+            stop = walk.update(i, budget)
+            if stop:
+                if stop != "cycle":
+                    complete, stopped_by = False, stop
                 break
         else:
             since_update += 1
             if since_update >= n:
                 converged = True
                 break
+    _advance(bar, walk.updates, shown)
+    common = dict(order="cyclic", rule=rule, intercept=bool(intercept), scale=scale,
+                  stopped_by=stopped_by)
+    if converged or not complete:
+        msg = _no_cycle_message(walk.updates, rule, converged, stopped_by, budget,
+                                timeout_s, max_memory_gb)
+        return _cyclic_open_report(walk, converged, complete, msg, common)
+    return _cyclic_cycle_report(walk, common)
+
+
+def _advance(bar, updates, shown):
+    """Move ``bar`` (if any) to ``updates``; returns the count shown."""
     if bar is not None:
         bar.update(updates - shown)
-    k = int(np.argmax(norms))
-    common = dict(order="cyclic", rule=rule, intercept=bool(intercept), states=len(seen),
-                  max_norm_sq=int(norms[k]), max_norm_state=_as_tuple(weights[k]),
-                  scale=scale, stopped_by=stopped_by)
-    if converged or not complete:
-        msg = (f"converged after {plural(updates, 'update')} (a pass without mistakes)"
-               + ("; under the strict rule the zero start never updates (every score "
-                  "is 0, not a mistake)" if updates == 0 and rule == "strict" else "")
-               if converged else
-               f"no cycle found in {plural(updates, 'update')}: "
-               + stopped_phrase(stopped_by, budget, timeout_s, "updates",
-                                max_memory_gb=max_memory_gb)
-               + f"; raise {to_raise(stopped_by)} to search further")
-        report = CyclingReport(
-            converged=converged, transient=updates if converged else None,
-            transient_epochs=(step - n - 1) // n + 1 if converged else None,
-            period_updates=0 if converged else None,
-            period_epochs=0 if converged else None,
-            cycle=(_as_tuple(w),) if converged else (), cycle_indices=(),
-            complete=complete, message=msg, **common)
-        return report, step, (positions, weights)
-    period = updates - first
-    period_steps = step - first_step
-    transient, entered = _cycle_entry(weights, times, first, updates, period_steps)
+    return updates
+
+
+def _no_cycle_message(updates, rule, converged, stopped_by, budget, timeout_s,
+                      max_memory_gb):
+    """The message of a cyclic walk that converged or was cut short."""
+    if converged:
+        return (f"converged after {plural(updates, 'update')} (a pass without mistakes)"
+                + ("; under the strict rule the zero start never updates (every score "
+                   "is 0, not a mistake)" if updates == 0 and rule == "strict" else ""))
+    return (f"no cycle found in {plural(updates, 'update')}: "
+            + stopped_phrase(stopped_by, budget, timeout_s, "updates",
+                             max_memory_gb=max_memory_gb)
+            + f"; raise {to_raise(stopped_by)} to search further")
+
+
+def _largest(walk, common):
+    """``common`` with the states and the largest squared norm; its index."""
+    k = int(np.argmax(walk.norms))
+    return k, dict(common, states=len(walk.seen), max_norm_sq=int(walk.norms[k]),
+                   max_norm_state=_as_tuple(walk.weights[k]))
+
+
+def _cyclic_open_report(walk, converged, complete, msg, common):
+    """The report of a cyclic walk that converged or was cut short."""
+    n, step = walk.n, walk.step
+    _, common = _largest(walk, common)
+    report = CyclingReport(
+        converged=converged, transient=walk.updates if converged else None,
+        transient_epochs=(step - n - 1) // n + 1 if converged else None,
+        period_updates=0 if converged else None,
+        period_epochs=0 if converged else None,
+        cycle=(_as_tuple(walk.w),) if converged else (), cycle_indices=(),
+        complete=complete, message=msg, **common)
+    return report, step, (walk.positions, walk.weights)
+
+
+def _cyclic_cycle_report(walk, common):
+    """The report of a cyclic walk that came back to a state: the cycle."""
+    n, step, weights = walk.n, walk.step, walk.weights
+    k, common = _largest(walk, common)
+    period = walk.updates - walk.first
+    period_steps = step - walk.first_step
+    transient, entered = _cycle_entry(weights, walk.times, walk.first, walk.updates,
+                                      period_steps)
     cycle = tuple(_as_tuple(v) for v in weights[transient: transient + period])
-    idx = tuple(positions[transient + 1: transient + period + 1])
+    idx = tuple(walk.positions[transient + 1: transient + period + 1])
     msg = (f"cycles: after a transient of {plural(transient, 'update')}, a period of "
            f"{plural(period, 'update')} ({plural(period_steps // n, 'pass', 'passes')}); "
-           f"largest squared norm {int_text(norms[k])}.")
+           f"largest squared norm {int_text(walk.norms[k])}.")
     report = CyclingReport(
         converged=False, transient=transient, transient_epochs=entered // n,
         period_updates=period, period_epochs=period_steps // n, cycle=cycle,
         cycle_indices=idx, complete=True, message=msg, **common)
-    return report, step, (positions, weights)
+    return report, step, (walk.positions, walk.weights)
 
 
 #: What :func:`cyclic_bytes` counts (bytes, from above; ``tests/verify/
@@ -542,10 +598,7 @@ def _reachable_numpy(YX, rule, budget, edges, deadline, bar):
     if bar is not None:
         bar.update(1)
     while len(frontier) and not stopped_by:
-        narrow = YX.dtype != object
-        YX, frontier = _widen(YX, frontier)
-        if narrow and YX.dtype == object:  # the vectors known, keyed as the new ones
-            index = {_widened_key(k): j for k, j in index.items()}
+        YX, frontier, index = _widened_frontier(YX, frontier, index)
         new_parts: list = []   # the new vectors of each slice, copied out of it
         found = 0
         chunk = max(1, _EXPAND_BYTES // (8 * n * (d + 1)))
@@ -554,19 +607,9 @@ def _reachable_numpy(YX, rule, budget, edges, deadline, bar):
             M = _mistakes(part @ YX.T, rule)
             r, c = np.nonzero(M)
             children = part[r] + YX[c]
-            child_ids = np.empty(len(children), dtype=np.int64)
-            done = len(children)
-            fresh = []
-            for k, row in enumerate(children):
-                key = _key(row)
-                j = index.get(key)
-                if j is None:
-                    if len(index) == budget:   # one more would break the budget
-                        stopped_by, done = BUDGET, k
-                        break
-                    j = index[key] = len(index)
-                    fresh.append(k)
-                child_ids[k] = j
+            child_ids, fresh, done = _new_children(children, index, budget)
+            if done < len(children):
+                stopped_by = BUDGET
             new_parts.append(children[fresh])
             found += len(fresh)
             expanded = len(part) if done == len(children) else int(r[done])
@@ -591,6 +634,34 @@ def _reachable_numpy(YX, rule, budget, edges, deadline, bar):
     cat = (lambda parts: np.concatenate(parts) if parts else np.empty(0, np.int64))
     return Reachable(states=states, src=cat(src), dst=cat(dst), example=cat(ex),
                      clean_states=clean, complete=not stopped_by, stopped_by=stopped_by)
+
+
+def _widened_frontier(YX, frontier, index):
+    """``(YX, frontier, index)`` in Python integers once int64 could overflow (the
+    vectors known keyed as the new ones), else as they are."""
+    narrow = YX.dtype != object
+    YX, frontier = _widen(YX, frontier)
+    if narrow and YX.dtype == object:
+        index = {_widened_key(k): j for k, j in index.items()}
+    return YX, frontier, index
+
+
+def _new_children(children, index, budget):
+    """``(ids, fresh, done)``: the ids of ``children`` in ``index`` (new vectors
+    added), the positions of the new ones, and how many were registered: fewer than
+    all when one more state would break ``budget``."""
+    child_ids = np.empty(len(children), dtype=np.int64)
+    fresh = []
+    for k, row in enumerate(children):
+        key = _key(row)
+        j = index.get(key)
+        if j is None:
+            if len(index) == budget:   # one more would break the budget
+                return child_ids, fresh, k
+            j = index[key] = len(index)
+            fresh.append(k)
+        child_ids[k] = j
+    return child_ids, fresh, len(children)
 
 
 #: Bytes of scores and children made at once when a frontier is expanded (the
@@ -718,6 +789,48 @@ def _typed_index(index):
 
 
 @kernel()
+def _packed_child(states, head, YX, i, child, bits, off, lim):
+    """``(key, fits)``: the child ``states[head] + YX[i]``, written into ``child``, and
+    its packed key; ``fits`` is False when a coordinate leaves its bits."""
+    key = np.int64(0)
+    for j in range(child.shape[0]):
+        c = states[head, j] + YX[i, j]
+        if c > lim or c < -lim:
+            return key, False
+        child[j] = c
+        key = (key << bits) + (c + off)
+    return key, True
+
+
+@kernel()
+def _room_for_one_more(states, count, budget):
+    """``states`` with a free row at ``count`` (doubled, to at most ``budget`` rows)."""
+    if count < states.shape[0]:
+        return states
+    bigger = np.zeros((min(2 * count, budget), states.shape[1]), np.int64)
+    bigger[:count] = states
+    return bigger
+
+
+@kernel()
+def _edge_added(src, dst, ex, ne, a, b, i):
+    """The edge buffers with edge ``ne`` (``a -> b`` by example ``i``) set, doubled
+    first when full."""
+    if ne == src.shape[0]:
+        src2 = np.empty(2 * ne, np.int64)
+        dst2 = np.empty(2 * ne, np.int64)
+        ex2 = np.empty(2 * ne, np.int64)
+        src2[:ne] = src
+        dst2[:ne] = dst
+        ex2[:ne] = ex
+        src, dst, ex = src2, dst2, ex2
+    src[ne] = a
+    dst[ne] = b
+    ex[ne] = i
+    return src, dst, ex
+
+
+@kernel()
 def _bfs_packed(YX, strict, budget, bits, want_edges, index, states, src, dst, ex,
                 count, ne, head, clean, chunk):
     """Expand at most ``chunk`` more vectors (from ``head``) of the packed search;
@@ -736,37 +849,20 @@ def _bfs_packed(YX, strict, budget, bits, want_edges, index, states, src, dst, e
                 s += YX[i, j] * states[head, j]
             if s < 0 or (s == 0 and not strict):
                 mistakes += 1
-                key = np.int64(0)
-                for j in range(d):
-                    c = states[head, j] + YX[i, j]
-                    if c > lim or c < -lim:
-                        return states, src, dst, ex, count, ne, head, clean, False, False
-                    child[j] = c
-                    key = (key << bits) + (c + off)
+                key, fits = _packed_child(states, head, YX, i, child, bits, off, lim)
+                if not fits:
+                    return states, src, dst, ex, count, ne, head, clean, False, False
                 j_id = index.get(key, -1)
                 if j_id < 0:
                     if count == budget:   # one more would break the budget
                         return states, src, dst, ex, count, ne, head, clean, True, True
                     j_id = count
                     index[key] = count
-                    if count == states.shape[0]:
-                        bigger = np.zeros((min(2 * count, budget), d), np.int64)
-                        bigger[:count] = states
-                        states = bigger
+                    states = _room_for_one_more(states, count, budget)
                     states[count] = child
                     count += 1
                 if want_edges:
-                    if ne == src.shape[0]:
-                        src2 = np.empty(2 * ne, np.int64)
-                        dst2 = np.empty(2 * ne, np.int64)
-                        ex2 = np.empty(2 * ne, np.int64)
-                        src2[:ne] = src
-                        dst2[:ne] = dst
-                        ex2[:ne] = ex
-                        src, dst, ex = src2, dst2, ex2
-                    src[ne] = head
-                    dst[ne] = j_id
-                    ex[ne] = i
+                    src, dst, ex = _edge_added(src, dst, ex, ne, head, j_id, i)
                     ne += 1
         if mistakes == 0:
             clean += 1

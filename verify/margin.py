@@ -314,17 +314,26 @@ def _scaled_problem(data, intercept, svm):
     """
     if data.sparse:
         return _scaled_sparse(data, intercept, svm)
-    Xf, y_pm1 = data.exact_floats, data.y
-    if Xf is not None:
-        Z = Xf if svm else data.signed_floats(intercept)  # (made once per Dataset)
-        top = float(np.abs(Z).max())
-        k = 0 if top == 0 else -math.frexp(top)[1]
-        with np.errstate(under="ignore"):
-            Zs = np.ldexp(Z, k)
-        inexact = k < 0 and not np.array_equal(np.ldexp(Zs, -k), Z)
-        delta = math.sqrt(Z.shape[1]) * 2.0**-1073 if inexact else 0.0
-        return _ScaledProblem(Zs, k, delta, data)
-    F = data.fractions
+    if data.exact_floats is not None:
+        return _scaled_floats(data, intercept, svm)
+    return _scaled_fractions(data, intercept, svm)
+
+
+def _scaled_floats(data, intercept, svm):
+    """:func:`_scaled_problem` of data that float64 holds exactly."""
+    Z = data.exact_floats if svm else data.signed_floats(intercept)  # (made once)
+    top = float(np.abs(Z).max())
+    k = 0 if top == 0 else -math.frexp(top)[1]
+    with np.errstate(under="ignore"):
+        Zs = np.ldexp(Z, k)
+    inexact = k < 0 and not np.array_equal(np.ldexp(Zs, -k), Z)
+    delta = math.sqrt(Z.shape[1]) * 2.0**-1073 if inexact else 0.0
+    return _ScaledProblem(Zs, k, delta, data)
+
+
+def _scaled_fractions(data, intercept, svm):
+    """:func:`_scaled_problem` of exact data (scaled exactly, rounded once)."""
+    F, y_pm1 = data.fractions, data.y
     if svm:
         rows = F
     else:
@@ -750,10 +759,44 @@ def _interval_on(Z, support, delta):
     """:func:`_exact_interval` on the given support (dense ``Z``), and whether its
     point is the nearest point of the hull (no row below it: ``min z . p >= ||p||**2``;
     the interval then is as narrow as the roundings of its ends)."""
+    every = [[Fraction(v) for v in row] for row in Z.tolist()]
+    p = _hull_point([every[i] for i in support], Z.shape[1])
+    if p is None:
+        return None
+    norm_sq = sum(v * v for v in p)
+    worst = min(sum(a * b for a, b in zip(row, p)) for row in every)
+    if norm_sq == 0 or worst <= 0:
+        return None
+    lower, upper = _widened(_sqrt_bounds(worst * worst / norm_sq)[0],
+                            _sqrt_bounds(norm_sq)[1], delta)
+    top = max(abs(v) for v in p)
+    u = np.array([float(v / top) for v in p])
+    return u / np.linalg.norm(u), lower, upper, worst >= norm_sq
+
+
+def _widened(lower, upper, delta):
+    """``[lower, upper]`` widened by ``delta`` (the rounding of the scaled data),
+    outwards."""
+    if delta:
+        lower = -float_up(Fraction(delta) - Fraction(lower))
+        upper = float_up(Fraction(upper) + Fraction(delta))
+    return lower, upper
+
+
+def _hull_point(rows, d):
+    """The exact point of least norm in the affine hull of ``rows`` when it lies in
+    their convex hull (no negative weight), else None."""
+    weights = _affine_hull_weights(rows)
+    if weights is None or any(w < 0 for w in weights):
+        return None
+    return [sum(w * r[j] for w, r in zip(weights, rows)) for j in range(d)]
+
+
+def _affine_hull_weights(rows):
+    """The exact weights of the point of least norm in the affine hull of ``rows``
+    (its KKT system solved over the rationals), or None when it is singular."""
     import flint
 
-    every = [[Fraction(v) for v in row] for row in Z.tolist()]
-    rows = [every[i] for i in support]
     k = len(rows)
     kkt = [[sum(a * b for a, b in zip(r, t)) for t in rows] + [1] for r in rows]
     kkt = [[flint.fmpq(v.numerator, v.denominator) for v in map(Fraction, r)]
@@ -762,22 +805,7 @@ def _interval_on(Z, support, delta):
         sol = flint.fmpq_mat(kkt).solve(flint.fmpq_mat([[0]] * k + [[1]]))
     except ZeroDivisionError:
         return None
-    weights = [Fraction(int(sol[i, 0].p), int(sol[i, 0].q)) for i in range(k)]
-    if any(w < 0 for w in weights):
-        return None
-    p = [sum(w * r[j] for w, r in zip(weights, rows)) for j in range(Z.shape[1])]
-    norm_sq = sum(v * v for v in p)
-    worst = min(sum(a * b for a, b in zip(row, p)) for row in every)
-    if norm_sq == 0 or worst <= 0:
-        return None
-    lower = _sqrt_bounds(worst * worst / norm_sq)[0]
-    upper = _sqrt_bounds(norm_sq)[1]
-    if delta:
-        lower = -float_up(Fraction(delta) - Fraction(lower))
-        upper = float_up(Fraction(upper) + Fraction(delta))
-    top = max(abs(v) for v in p)
-    u = np.array([float(v / top) for v in p])
-    return u / np.linalg.norm(u), lower, upper, worst >= norm_sq
+    return [Fraction(int(sol[i, 0].p), int(sol[i, 0].q)) for i in range(k)]
 
 
 def _hull_norm_upper(Z, support, lam):
@@ -853,32 +881,37 @@ def min_norm_point(Z: Any, *, rtol: float = 1e-12, max_iter: int = 10_000,
         keys.append(key)
         atoms.append(np.asarray(atom, dtype=np.float64))
         lam = np.append(lam, 0.0)
-        while True:  # minor cycle
-            S = np.array(atoms)
-            alpha = _affine_min(S)
-            if (alpha > 0).all():
-                lam = alpha
-                x = alpha @ S
-                break
-            neg = alpha <= 0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratios = lam[neg] / (lam[neg] - alpha[neg])
-            theta = float(np.min(ratios))
-            theta = min(max(theta, 0.0), 1.0)
-            lam = theta * alpha + (1 - theta) * lam
-            drop = np.flatnonzero(neg)[int(np.argmin(ratios))]
-            lam[drop] = 0.0
-            keep = lam > 0
-            if not keep.any():   # rounding zeroed every weight: keep the largest alone
-                keep[int(np.argmax(lam))] = True
-                lam = keep.astype(np.float64)
-            keys = [k for k, kp in zip(keys, keep) if kp]
-            atoms = [a for a, kp in zip(atoms, keep) if kp]
-            lam = lam[keep] / lam[keep].sum()
-            x = lam @ np.array(atoms)
-            if len(atoms) == 1:
-                break
+        keys, atoms, lam, x = _minor_cycle(keys, atoms, lam)
     return x, lam, keys, it
+
+
+def _minor_cycle(keys, atoms, lam):
+    """Wolfe's minor cycle: move the weights ``lam`` of ``atoms`` towards the affine
+    minimiser, dropping atoms whose weight reaches zero, until it lies inside their
+    hull (or one atom is left). Returns ``(keys, atoms, lam, x)``."""
+    while True:
+        S = np.array(atoms)
+        alpha = _affine_min(S)
+        if (alpha > 0).all():
+            return keys, atoms, alpha, alpha @ S
+        neg = alpha <= 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratios = lam[neg] / (lam[neg] - alpha[neg])
+        theta = float(np.min(ratios))
+        theta = min(max(theta, 0.0), 1.0)
+        lam = theta * alpha + (1 - theta) * lam
+        drop = np.flatnonzero(neg)[int(np.argmin(ratios))]
+        lam[drop] = 0.0
+        keep = lam > 0
+        if not keep.any():   # rounding zeroed every weight: keep the largest alone
+            keep[int(np.argmax(lam))] = True
+            lam = keep.astype(np.float64)
+        keys = [k for k, kp in zip(keys, keep) if kp]
+        atoms = [a for a, kp in zip(atoms, keep) if kp]
+        lam = lam[keep] / lam[keep].sum()
+        x = lam @ np.array(atoms)
+        if len(atoms) == 1:
+            return keys, atoms, lam, x
 
 
 def _affine_min(S):

@@ -46,7 +46,6 @@ SOLVERS = ("z3", "cvc5")
 #: units, under a second either way).
 RLIMIT = {"z3": 20_000_000, "cvc5": 1_000_000}
 
-_CMP = {"<=", "<", ">=", ">", "="}
 
 
 class Term:
@@ -187,6 +186,23 @@ def variables(terms: Iterable[Term]) -> dict[str, str]:
     return out
 
 
+def _product(v: list[Any]) -> Fraction:
+    out = Fraction(1)
+    for x in v:
+        out *= x
+    return out
+
+
+#: How :func:`evaluate` applies each operator to its arguments' values.
+_APPLY: dict[str, Any] = {
+    "+": lambda v: sum(v, Fraction(0)), "*": _product, "-": lambda v: v[0] - v[1],
+    "neg": lambda v: -v[0],
+    "<=": lambda v: v[0] <= v[1], "<": lambda v: v[0] < v[1],
+    ">=": lambda v: v[0] >= v[1], ">": lambda v: v[0] > v[1], "=": lambda v: v[0] == v[1],
+    "and": all, "or": any, "not": lambda v: not v[0], "=>": lambda v: (not v[0]) or v[1],
+}
+
+
 def evaluate(t: Term, env: Mapping[str, Any]) -> Any:
     """The exact value of ``t`` (Fraction or bool) with variables from ``env``."""
     op, a = t.op, t.args
@@ -197,28 +213,8 @@ def evaluate(t: Term, env: Mapping[str, Any]) -> Any:
     if op == "ite":
         return evaluate(a[1] if evaluate(a[0], env) else a[2], env)
     v = [evaluate(x, env) for x in a]
-    if op == "+":
-        return sum(v, Fraction(0))
-    if op == "*":
-        out = Fraction(1)
-        for x in v:
-            out *= x
-        return out
-    if op == "-":
-        return v[0] - v[1]
-    if op == "neg":
-        return -v[0]
-    if op in _CMP:
-        x, y = v
-        return {"<=": x <= y, "<": x < y, ">=": x >= y, ">": x > y, "=": x == y}[op]
-    if op == "and":
-        return all(v)
-    if op == "or":
-        return any(v)
-    if op == "not":
-        return not v[0]
-    if op == "=>":
-        return (not v[0]) or v[1]
+    if op in _APPLY:
+        return _APPLY[op](v)
     raise ValueError(f"unknown operator {op!r}")  # pragma: no cover
 
 

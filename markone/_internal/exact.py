@@ -400,23 +400,31 @@ def _integer_matrix(X, *, name="X", extra=()):
     F = to_fraction_matrix(X, name=name)
     nums = [[v.numerator for v in r] for r in F]
     dens = [[v.denominator for v in r] for r in F]
-    try:  # the common case: numerators and denominators fit int64, so does the result
-        N = np.array(nums, dtype=np.int64)
-        D = np.array(dens, dtype=np.int64)
-    except OverflowError:
-        N = D = None
-    den_set = set(np.unique(D).tolist()) if D is not None else {d for r in dens for d in r}
-    den_set.update(Fraction(e).denominator for e in extra)
-    scale = math.lcm(*den_set)
+    N, D = _int64_pair(nums, dens)
+    scale = _lcm_of_denominators(D, dens, extra)
     if N is not None and D is not None and N.size:
         top = max(abs(int(N.max())), abs(int(N.min())))
         if scale < 2**62 and top * scale < 2**62:
             return N * (scale // D), Fraction(scale)
     arr = np.array([[n * (scale // d) for n, d in zip(rn, rd)] for rn, rd in zip(nums, dens)],
                    dtype=object)
-    if fits_int64(arr):
-        arr = arr.astype(np.int64)
-    return arr, Fraction(scale)
+    return (arr.astype(np.int64) if fits_int64(arr) else arr), Fraction(scale)
+
+
+def _int64_pair(nums, dens):
+    """Numerators and denominators as int64 arrays (the common case: they fit, and so
+    does the result), or ``(None, None)``."""
+    try:
+        return np.array(nums, dtype=np.int64), np.array(dens, dtype=np.int64)
+    except OverflowError:
+        return None, None
+
+
+def _lcm_of_denominators(D, dens, extra):
+    """The lcm of the denominators (``D`` as int64 when they fit) and of ``extra``'s."""
+    den_set = set(np.unique(D).tolist()) if D is not None else {d for r in dens for d in r}
+    den_set.update(Fraction(e).denominator for e in extra)
+    return math.lcm(*den_set)
 
 
 @overload

@@ -125,6 +125,11 @@ def to_jsonable(obj):
         return [to_jsonable(v) for v in obj]
     if isinstance(obj, np.ndarray):
         return to_jsonable(obj.tolist())
+    return _scalar_jsonable(obj)
+
+
+def _scalar_jsonable(obj):
+    """:func:`to_jsonable` of a number, a path or anything else not a container."""
     if isinstance(obj, Fraction):
         return fraction_text(obj)
     if isinstance(obj, int) and not isinstance(obj, bool) and obj.bit_length() > STR_BITS:

@@ -1,6 +1,7 @@
-"""No function too long or too branchy in the packages a newcomer extends (issue 25).
+"""No function too long or too branchy, in every package (issues 25 and 40).
 
-In every folder of :data:`FOLDERS`, no function, method or closure has more than
+In every Python file under :data:`FOLDERS` (the packages, the benchmarks and the docs'
+build scripts) but those of :data:`NOT_YET`, no function, method or closure has more than
 :data:`MAX_LINES` lines of code (radon's ``sloc``: no blank lines, comments or
 docstrings) or a cyclomatic complexity over :data:`MAX_COMPLEXITY` (radon's ``cc``);
 no module of ``verify/machine`` has more than :data:`MAX_MODULE_LINES` lines.
@@ -19,9 +20,15 @@ from radon.complexity import cc_visit
 from radon.raw import analyze
 
 
-#: The folders held to the limits (paths from the repository's root).
-FOLDERS = ("verify/certificate", "verify/machine", "markone/hardware", "verify/conformance",
-           "verify/cli", "sims/cli", "markone/console")
+#: The folders held to the limits, with every folder below them (paths from the
+#: repository's root).
+FOLDERS = ("markone", "verify", "sims", "benchmarks", "docs")
+#: Paths (prefixes) not held to them yet, each with the reason; one leaves the list when
+#: it is clean.
+NOT_YET = {
+    "markone/cli": "its commands move to verify/ and sims/ and are split there (#40)",
+    "benchmarks/mutation_": "the mutation tool moves out of benchmarks/ (#40)",
+}
 MAX_LINES = 60
 MAX_COMPLEXITY = 15
 #: The most lines a module of ``verify/machine`` may have: the claim registry keeps
@@ -45,6 +52,8 @@ def functions(source):
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             body = textwrap.dedent("\n".join(lines[node.lineno - 1:node.end_lineno]))
+            if node.lineno not in complexity:   # a method of a class inside a function
+                complexity[node.lineno] = cc_visit(body)[0].complexity
             yield node.name, complexity[node.lineno], analyze(body).sloc
 
 
@@ -75,7 +84,8 @@ def test_the_machine_package_shows_its_parts():
 
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_functions_are_short_and_simple(folder):
-    files = sorted((ROOT / folder).rglob("*.py"))
+    files = [path for path in sorted((ROOT / folder).rglob("*.py"))
+             if not str(path.relative_to(ROOT)).startswith(tuple(NOT_YET))]
     assert files, f"{folder} has no Python files"
     found = [f"{path.relative_to(ROOT)}: {problem}" for path in files
              for problem in offenders(path.read_text(encoding="utf-8"))]
@@ -89,6 +99,10 @@ def test_the_measure_sees_a_long_branchy_function():
                                       for i in range(16)) + "    return -1\n"
     long = ("class C:\n    def g(self):\n        '''A docstring\n\n        of lines.'''\n"
             + "".join(f"        x{i} = {i}  # a comment\n" for i in range(61)))
+    nested = ("def outer():\n    class Inner:\n        def m(self, x):\n"
+              + "".join(f"            if x == {i}:\n                return {i}\n"
+                        for i in range(16)) + "    return Inner\n")
+    assert offenders(nested) == ["m: 33 lines of code, complexity 17"]
     assert offenders(branchy) == ["f: 34 lines of code, complexity 17"]
     assert offenders(long) == ["g: 62 lines of code, complexity 1"]
     assert offenders("def h():\n    '''Short.'''\n    return 1\n") == []

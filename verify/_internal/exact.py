@@ -200,6 +200,21 @@ def blas_single_thread() -> contextlib.AbstractContextManager[Any]:
 # exact kernels of integer matrices (python-flint)
 
 
+def _integer_rows(M):
+    """The rows of ``M`` as lists of Python ints, each rational row scaled by the lcm of
+    its denominators (which changes no kernel)."""
+    if isinstance(M, np.ndarray) and M.dtype.kind in "iu":
+        return M.tolist()
+    if all(type(v) is int for r in M for v in r):
+        return [list(r) for r in M]
+    ints = []
+    for r in M:
+        r = [Fraction(v) for v in r]
+        den = math.lcm(*(v.denominator for v in r)) if r else 1
+        ints.append([int(v * den) for v in r])
+    return ints
+
+
 def null_vector(M: Any) -> list[int]:
     """Exact kernel vector of an integer (or rational) matrix whose kernel has dim 1.
 
@@ -215,16 +230,7 @@ def null_vector(M: Any) -> list[int]:
     """
     import flint
 
-    if isinstance(M, np.ndarray) and M.dtype.kind in "iu":
-        ints = M.tolist()
-    elif all(type(v) is int for r in M for v in r):
-        ints = [list(r) for r in M]
-    else:
-        ints = []
-        for r in M:
-            r = [Fraction(v) for v in r]
-            den = math.lcm(*(v.denominator for v in r)) if r else 1
-            ints.append([int(v * den) for v in r])
+    ints = _integer_rows(M)
     k = len(ints[0]) if ints else 0
     basis, nullity = flint.fmpz_mat(ints).nullspace()
     if nullity != 1:
