@@ -258,28 +258,35 @@ def wink_replay(problem: dict, off: tuple[str, ...] = ()) -> dict:
     count = 0
     for i in problem["order"]:
         x, truth = rows[i], "pos" if problem["y"][i] > 0 else "neg"
-        other = "neg" if truth == "pos" else "pos"
-        if "decisions" in off:
-            s = sum((a * b for a, b in zip(W["pos"], x)), B["pos"]) - sum(
-                (a * b for a, b in zip(W["neg"], x)), B["neg"])
-            guess = other if (s if truth == "pos" else -s) <= 0 else truth
-        else:
-            guess = _wink_predict(W, B, x, present)
+        guess = (_rule_guess(W, B, x, truth) if "decisions" in off
+                 else _wink_predict(W, B, x, present))
         moved = guess != truth
         if moved and "averaged" not in off:     # the weights before this update
-            count += 1
-            for c in W:
-                total[c] = [t + v for t, v in zip(total[c], W[c] + [B[c]])]
+            count += _summed(total, W, B)
         if moved:
             for c, sign in ((truth, 1), (guess, -1)) if guess else ((truth, 1),):
                 W[c] = [a + sign * b for a, b in zip(W[c], x)]
                 B[c] += sign
                 present[c].update(range(d))
         if "averaged" in off:                   # the weights after each presentation
-            count += 1
-            for c in W:
-                total[c] = [t + v for t, v in zip(total[c], W[c] + [B[c]])]
+            count += _summed(total, W, B)
     return {"w": _wink_answer(total, count, problem, "decimals" not in off)}
+
+
+def _rule_guess(W, B, x, truth):
+    """The rule's decision (a zero score is a mistake) between the two classes."""
+    other = "neg" if truth == "pos" else "pos"
+    s = sum((a * b for a, b in zip(W["pos"], x)), B["pos"]) - sum(
+        (a * b for a, b in zip(W["neg"], x)), B["neg"])
+    return other if (s if truth == "pos" else -s) <= 0 else truth
+
+
+def _summed(total, W, B):
+    """Add each class's weights and bias to its running ``total``; returns 1 (one
+    more term of the average)."""
+    for c in W:
+        total[c] = [t + v for t, v in zip(total[c], W[c] + [B[c]])]
+    return 1
 
 
 def _wink_answer(total, count, problem, rounded):

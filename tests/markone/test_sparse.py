@@ -159,10 +159,10 @@ def test_bad_sparse_input_is_named(A, kw, exc, match):
 @pytest.fixture(autouse=True)
 def small_allowance(monkeypatch):
     """Runs of more than PLAIN_PRESENTATIONS (4,096) presentations in all, not
-    markone._kernels.PLAIN_RUN, compile: :func:`big_sparse`'s runs meet the compiled
+    markone._loops.PLAIN_RUN, compile: :func:`big_sparse`'s runs meet the compiled
     pass (the path changes no result on exact data, only the time)."""
-    from markone import _kernels
-    monkeypatch.setattr(_kernels, "PLAIN_RUN", _kernels.PLAIN_PRESENTATIONS)
+    from markone import _loops
+    monkeypatch.setattr(_loops, "PLAIN_RUN", _loops.PLAIN_PRESENTATIONS)
 
 
 def big_sparse(n=8200, d=40, seed=6):

@@ -18,7 +18,7 @@ from markone.hardware import MarkI, MarkIParams
 from markone.hardware.faults import (FAULT_KINDS, Fault, FaultPlan, PhotocellStuck,
                                      apply_faults, break_now, damaged_patterns,
                                      fault_kind, remove_fault_kind)
-from verify.machine._subplans import SubPlans
+from verify.machine.theory._subplans import SubPlans
 from verify.machine.faults import static_fault
 
 PARAMS = MarkIParams(retina_shape=(4, 4), n_a_units=24, n_excitatory=3, n_inhibitory=1,
