@@ -181,17 +181,17 @@ class PhotocellStuck(Fault):
         _check_bit(self.value, "value")
         _check_time(self.at_s)
 
-    def happen(self, damage):
+    def happen(self, damage: Any) -> None:
         damage.cell[self.cell] = self.value
 
-    def words(self):
+    def words(self) -> str:
         return f"{numbered('photocell', self.cell)} {('dead', 'stuck lit')[self.value]}"
 
-    def fits(self, params, wiring, n_s):
+    def fits(self, params: Any, wiring: Wiring, n_s: int) -> None:
         if self.cell >= n_s:
             _out_of_range(self, "cell", self.cell, n_s)
 
-    def counted(self):
+    def counted(self) -> str | None:
         return ("photocells dead", "photocells stuck lit")[self.value]
 
 
@@ -210,14 +210,14 @@ class CutWire(Fault):
         _check_index(self.s_unit, "s_unit")
         _check_time(self.at_s)
 
-    def happen(self, damage):
+    def happen(self, damage: Any) -> None:
         damage.cut[self.a_unit] |= damage.wiring.inputs[self.a_unit] == self.s_unit
 
-    def words(self):
+    def words(self) -> str:
         return (f"wire ({numbered('S-unit', self.s_unit)}, "
                 f"{numbered('A-unit', self.a_unit)}) cut")
 
-    def fits(self, params, wiring, n_s):
+    def fits(self, params: Any, wiring: Wiring, n_s: int) -> None:
         if self.a_unit >= params.n_a_units:
             _out_of_range(self, "a_unit", self.a_unit, params.n_a_units)
         if self.s_unit not in wiring.inputs[self.a_unit]:
@@ -227,7 +227,7 @@ class CutWire(Fault):
                 f"a_unit={self.a_unit}); the s_unit of its wires is one of "
                 f"{wiring.inputs[self.a_unit].tolist()}.")
 
-    def counted(self):
+    def counted(self) -> str | None:
         return "wires cut"
 
 
@@ -246,17 +246,17 @@ class AUnitStuck(Fault):
         _check_bit(self.value, "value")
         _check_time(self.at_s)
 
-    def happen(self, damage):
+    def happen(self, damage: Any) -> None:
         damage.a_value[self.a_unit] = self.value
 
-    def words(self):
+    def words(self) -> str:
         return f"{numbered('A-unit', self.a_unit)} {('dead', 'stuck on')[self.value]}"
 
-    def fits(self, params, wiring, n_s):
+    def fits(self, params: Any, wiring: Wiring, n_s: int) -> None:
         if self.a_unit >= params.n_a_units:
             _out_of_range(self, "a_unit", self.a_unit, params.n_a_units)
 
-    def counted(self):
+    def counted(self) -> str | None:
         return ("A-units dead", "A-units stuck on")[self.value]
 
 
@@ -275,23 +275,23 @@ class MotorStopped(Fault):
         _check_index(self.a_unit, "a_unit")
         _check_time(self.at_s)
 
-    def happen(self, damage):
+    def happen(self, damage: Any) -> None:
         damage.frozen[self.r_unit, self.a_unit] = True
 
-    def words(self):
+    def words(self) -> str:
         return (f"motor of potentiometer ({r_unit_name(self.r_unit)}, "
                 f"{numbered('A-unit', self.a_unit)}) stopped")
 
-    def fits(self, params, wiring, n_s):
+    def fits(self, params: Any, wiring: Wiring, n_s: int) -> None:
         if self.a_unit >= params.n_a_units:
             _out_of_range(self, "a_unit", self.a_unit, params.n_a_units)
         if self.r_unit >= params.n_r_units:
             _out_of_range(self, "r_unit", self.r_unit, params.n_r_units)
 
-    def counted(self):
+    def counted(self) -> str | None:
         return "motors stopped"
 
-    def stopped_input(self):
+    def stopped_input(self) -> tuple[int, int] | None:
         return (self.r_unit, self.a_unit) if self.at_s == 0 else None
 
 
@@ -308,11 +308,11 @@ class PotentiometerDrift(Fault):
         _check_sd(self.sd, "sd")
         _check_time(self.at_s)
 
-    def happen(self, damage):
+    def happen(self, damage: Any) -> None:
         damage.before_decision()   # the walk starts now
         damage.drift_sd = float(np.hypot(damage.drift_sd, self.sd))
 
-    def words(self):
+    def words(self) -> str:
         return f"every potentiometer drifts (sd {self.sd:g} steps per sqrt(s))"
 
 
@@ -328,10 +328,10 @@ class NoisySum(Fault):
         _check_sd(self.sd, "sd")
         _check_time(self.at_s)
 
-    def happen(self, damage):
+    def happen(self, damage: Any) -> None:
         damage.noise_sd = float(np.hypot(damage.noise_sd, self.sd))
 
-    def words(self):
+    def words(self) -> str:
         return f"noise on every R-unit's sum (sd {self.sd:g} steps)"
 
 
@@ -620,7 +620,7 @@ def break_now(machine: MarkI, fault: Any) -> FaultPlan:
     if not isinstance(fault, _fault_types()):
         raise TypeError(f"fault must be a fault record ({_kind_names()}), got "
                         f"{type(fault).__name__}.")
-    fault = dataclasses.replace(fault, at_s=machine.now_s)
+    fault = dataclasses.replace(fault, at_s=machine.now_s)  # type: ignore[type-var]
     if machine.faults is None:
         damage = _Damage(FaultPlan(), machine)
         damage.arm(machine.env)

@@ -89,7 +89,7 @@ def answers_by_vote(problem: JSONDict) -> bool:
     >>> answers_by_vote({"task": "binary", "variant": "voted"})
     True
     """
-    variant = VARIANTS.get(problem.get("variant"))
+    variant = VARIANTS.get(str(problem.get("variant")))
     return problem.get("task") == "binary" and variant is not None and variant.votes
 
 
