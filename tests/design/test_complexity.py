@@ -26,7 +26,8 @@ FOLDERS = ("markone", "verify", "sims", "benchmarks", "docs")
 #: Paths (prefixes) not held to them yet, each with the reason; one leaves the list when
 #: it is clean.
 NOT_YET = {
-    "markone/cli": "its commands move to verify/ and sims/ and are split there (#40)",
+    "markone/cli": "its long command tables are being split (#40)",
+    "verify/cli": "the commands moved here are being split (#40)",
     "benchmarks/mutation_": "the mutation tool moves out of benchmarks/ (#40)",
 }
 MAX_LINES = 60
