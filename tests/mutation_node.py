@@ -14,7 +14,7 @@ rule (the mistake test, the update, the argmax, the variants, the dual counts):
 * a condition negated, or a statement deleted (a count, a vote, a pocket, a sum).
 
 The mutants are run as programs (``node FILE``) through the suite's ``--cmd``
-adapter by ``benchmarks/mutation_score.py``, which counts them apart from the Python
+adapter by ``tests/mutation_score.py``, which counts them apart from the Python
 ones; equivalence is decided on the same random problems, all answered by one
 ``node`` process per mutant (:func:`batch_answers`).
 """
@@ -114,7 +114,7 @@ def _sites(line):
 
 #: The causes the checker names for mutants that read the stream otherwise, for the
 #: argmax's ties sent to the highest class, and for slips in the dual counts (the
-#: Python mutants' causes too: ``benchmarks/mutation_score.py``).
+#: Python mutants' causes too: ``tests/mutation_score.py``).
 ORDER_CAUSES = {"order read short": "the last presentation of the stream was skipped",
                 "order read from the second": "the first presentation of the stream "
                                               "was skipped",

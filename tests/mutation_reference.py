@@ -1,4 +1,4 @@
-"""The reference perceptron the mutation score is measured on (benchmarks/mutation_score.py).
+"""The reference perceptron the mutation score is measured on (tests/mutation_score.py).
 
 Every task and variant of the conformance suite, in exact Fractions, written plainly
 so that mechanical edits (an operator, a constant, a loop bound, a dtype) make the

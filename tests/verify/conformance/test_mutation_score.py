@@ -1,30 +1,20 @@
-"""The mutation score (benchmarks/mutation_score.py): at least 200 single-edit
+"""The mutation score (tests/mutation_score.py): at least 200 single-edit
 mutants of the reference perceptron and 50 of the Node example; the planted causes
 named; the page current."""
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 
+import mutation_score
 import pytest
 from _paths import ROOT
 
-SCRIPT = ROOT / "benchmarks" / "mutation_score.py"
 NODE = shutil.which("node")
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location("mutation_score", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module          # its dataclasses look themselves up there
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def script():
-    return _script()
+    return mutation_score
 
 
 def test_at_least_200_distinct_mutants_of_every_kind(script):
@@ -129,7 +119,7 @@ def test_a_node_mutant_runs_through_cmd_and_its_cause_is_named(script, tmp_path)
 @pytest.mark.slow
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_mutation_page_is_current():
-    script = _script()
+    script = mutation_score
     page = Path(ROOT / "docs" / "mutation-score.md").read_text()
     assert page == script.render(script.score(), script.score_node(NODE))
 
