@@ -74,18 +74,24 @@ def run(args: Namespace) -> int:
               f"{plural(res.epochs, 'pass', 'passes')} (--max-epochs {args.max_epochs})")
     print(f"coef: {', '.join(number(v) for v in res.coef) or '(none)'}")
     print(f"intercept: {number(res.intercept)}")
-    if any(issubclass(w.category, markone.ConvergenceWarning) for w in caught):
+    _notes(args, caught, markone.ConvergenceWarning)
+    if args.json:
+        write_json(args.json, res)
+        print(f"wrote {args.json}")
+    return EXIT_OK if res.converged else EXIT_NO
+
+
+def _notes(args, caught, convergence):
+    """A note for each warning of the run (``convergence``: the class that says the
+    run did not converge, with what to try)."""
+    if any(issubclass(w.category, convergence) for w in caught):
         hint = ("" if args.variant in ("pocket", "averaged")
                 else ", or use --variant pocket or --variant averaged")
         print(f"note: the data may not be linearly separable (check with `markone verify "
               f"separable {args.file}`); raise --max-epochs{hint}.")
     for w in caught:
-        if not issubclass(w.category, markone.ConvergenceWarning):
+        if not issubclass(w.category, convergence):
             print(f"note: {cli_terms(one_line(w.message))}")
-    if args.json:
-        write_json(args.json, res)
-        print(f"wrote {args.json}")
-    return EXIT_OK if res.converged else EXIT_NO
 
 
 def _classes(y, classes):
