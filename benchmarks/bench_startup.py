@@ -35,7 +35,7 @@ little. Goals: every first run at most 2x the run again; ``machine train`` at mo
 3x the floor's CPU, warm, and 100 MB. ``--first-run --write-docs`` writes its table
 into the ``bench_startup_first_run`` block of ``docs/start-up.md``.
 
-With ``--constants`` it measures the costs that :data:`markone._kernels.PLAIN_RUN`
+With ``--constants`` it measures the costs that :data:`markone._loops.PLAIN_RUN`
 is derived from, each in a new process (CPU time): one plain pass of 30,000 dense
 rows of 60 and of 30,000 CSR rows of 1,000 at 1 % (per presentation), the compiled
 pass with an empty numba cache (import and compile) and again (import and load);
@@ -172,15 +172,15 @@ def _first_run_lines(rows, before, after):
 #: 30,000 x 1,000 CSR at 1 %) and prints its CPU microseconds per presentation.
 PLAIN_PASS = """
 import sys, time, numpy as np, scipy.sparse as sp
-from markone import _kernels
+from markone import _loops
 rng = np.random.default_rng(0)
 d = 60 if sys.argv[1] == "dense" else 1000
-X = rng.normal(size=(30000, d)) if d == 60 else _kernels.kernel_rows(
+X = rng.normal(size=(30000, d)) if d == 60 else _loops.kernel_rows(
     sp.random(30000, d, density=0.01, format="csr", random_state=0))
 y, idx = np.where(rng.normal(size=30000) > 0, 1.0, -1.0), np.arange(30000)
 w, status = np.zeros(d + 1), np.zeros(2, dtype=np.int64)
 start = time.process_time()
-_kernels.epoch_last_xy(X, y, 1.0, idx, 1.0, w, status)
+_loops.epoch_last_xy(X, y, 1.0, idx, 1.0, w, status)
 print((time.process_time() - start) / 30000 * 1e6)
 """
 
@@ -188,18 +188,18 @@ print((time.process_time() - start) / 30000 * 1e6)
 #: load from its cache) and one call on 4 rows; prints CPU seconds.
 COMPILED_PASS = """
 import time, numpy as np
-from markone import _kernels
+from markone import _loops
 from markone._internal.jit import compiled
 X, y = np.ones((4, 60)), np.ones(4)
 start = time.process_time()
-compiled(_kernels.epoch_last_xy)(X, y, 1.0, np.arange(4), 1.0, np.zeros(61),
+compiled(_loops.epoch_last_xy)(X, y, 1.0, np.arange(4), 1.0, np.zeros(61),
                                  np.zeros(2, dtype=np.int64))
 print(time.process_time() - start)
 """
 
 
 def constants():
-    """The costs behind :data:`markone._kernels.PLAIN_RUN` (docs/start-up.md, "The
+    """The costs behind :data:`markone._loops.PLAIN_RUN` (docs/start-up.md, "The
     constants"), each in a new process: a plain presentation (dense, CSR), and the
     compiled pass after a fresh install (compile) and again (load). The lines."""
     with tempfile.TemporaryDirectory() as root:
@@ -213,7 +213,7 @@ def constants():
 
         dense, csr = out(child + [PLAIN_PASS, "dense"]), out(child + [PLAIN_PASS, "csr"])
         compile_s, load_s = out(child + [COMPILED_PASS]), out(child + [COMPILED_PASS])
-    from markone._kernels import PLAIN_RUN
+    from markone._loops import PLAIN_RUN
     plain = PLAIN_RUN * dense / 1e6
     return [f"Measured {load()}; CPU time, each in a new process:", "",
             "| cost | measured |", "|---|---|",
@@ -375,7 +375,7 @@ def main(argv=None):
                    help="with --first-run: only the jobs whose names contain a WORD "
                         "(the floor and machine train always run)")
     p.add_argument("--constants", action="store_true",
-                   help="measure the costs behind markone._kernels.PLAIN_RUN")
+                   help="measure the costs behind markone._loops.PLAIN_RUN")
     args = p.parse_args(argv)
     if args.constants:
         lines = constants()
