@@ -37,6 +37,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from markone._internal.registry import register, unregister
+
 __all__ = ["Variant", "VARIANTS", "add_variant", "remove_variant"]
 
 
@@ -98,19 +100,13 @@ def add_variant(variant: Variant) -> Variant:
     ...
     ValueError: variant 'last' is registered already; give the new variant a new name.
     """
-    if variant.name in VARIANTS:
-        raise ValueError(f"variant {variant.name!r} is registered already; give the new "
-                         "variant a new name.")
-    VARIANTS[variant.name] = variant
-    return variant
+    return register(VARIANTS, variant.name, variant, "variant")
 
 
 def remove_variant(name: str) -> None:
     """Unregister the variant ``name`` (for tests that add one); the built-in ones
     stay."""
-    if name in _BUILT_IN:
-        raise ValueError(f"variant {name!r} is built in and stays.")
-    VARIANTS.pop(name, None)
+    unregister(VARIANTS, name, _BUILT_IN, "variant")
 
 
 add_variant(Variant(

@@ -29,6 +29,7 @@ Modules, one concern each:
 - :mod:`~markone._internal.sources`: the one bibliography (``SOURCES``) and citation keys
   checked and linked (``check_keys``, ``link_citations``).
 - :mod:`~markone._internal.lazy`: lazy attribute exports for package ``__init__``\\ s.
+- :mod:`~markone._internal.registry`: tables that code extends with new kinds (variants, faults).
 - :mod:`~markone._internal.jit`: kernels written as plain Python, compiled by numba on
   demand (numba is imported by the first call big enough to need it).
 

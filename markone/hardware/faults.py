@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from markone._internal.registry import register, unregister
 from markone._internal.validation import as_generator
 from markone._internal.typing import JSONDict, Seed
 from markone.hardware.runits import numbered, r_unit_name
@@ -141,21 +142,15 @@ def fault_kind(cls: type[Fault]) -> type[Fault]:
     >>> fault_kind(CutWire)
     Traceback (most recent call last):
     ...
-    ValueError: a fault kind 'CutWire' is registered already; give the new kind a new name.
+    ValueError: fault kind 'CutWire' is registered already; give the new fault kind a new name.
     """
-    if cls.__name__ in FAULT_KINDS:
-        raise ValueError(f"a fault kind {cls.__name__!r} is registered already; give the "
-                         "new kind a new name.")
-    FAULT_KINDS[cls.__name__] = cls
-    return cls
+    return register(FAULT_KINDS, cls.__name__, cls, "fault kind")
 
 
 def remove_fault_kind(name: str) -> None:
     """Unregister the fault kind ``name`` (for tests that add one); the built-in kinds
     stay."""
-    if name in _BUILT_IN:
-        raise ValueError(f"the fault kind {name!r} is built in and stays.")
-    FAULT_KINDS.pop(name, None)
+    unregister(FAULT_KINDS, name, _BUILT_IN, "fault kind")
 
 
 def _fault_types() -> tuple[type[Fault], ...]:
