@@ -388,6 +388,7 @@ def _prefetch_intrinsic(numba):
     """``prefetch(A, i, j)``: compiled code that asks for the cache line holding
     ``A[i, j]`` (LLVM's ``llvm.prefetch``: a read, kept in every cache level), for a
     2-D array of any layout; it loads nothing and never faults."""
+    # light start-up: numba and llvmlite load with the first compile, not with markone
     from llvmlite import ir
     from numba.core import cgutils, types
     from numba.extending import intrinsic
@@ -413,7 +414,7 @@ def _prefetch_intrinsic(numba):
 @on_first_compile
 def _compiled_row_operations(numba):
     """The compiled row operations: one body per layout, chosen by type."""
-    from numba.extending import overload
+    from numba.extending import overload  # light start-up: numba with the first compile
 
     def dense(X):
         return isinstance(X, numba.types.Array)

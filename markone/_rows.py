@@ -123,7 +123,7 @@ class Rows:
         """The stored rows, without copying: an ``(n, d)`` array, or a CSR array."""
         if not self.sparse:
             return self._dense[:self.n] if self.sparse is False else np.empty((0, self.d))
-        import scipy.sparse
+        import scipy.sparse  # light start-up: scipy only for sparse data
 
         end = int(self._indptr[self.n])
         return scipy.sparse.csr_array(
@@ -153,6 +153,6 @@ def sq_norms(X: Any) -> np.ndarray:
 
 
 def _csr_of(X: np.ndarray) -> Any:
-    import scipy.sparse
+    import scipy.sparse  # light start-up: scipy only for sparse data
 
     return scipy.sparse.csr_array(X)

@@ -115,7 +115,7 @@ def read_npz(path):
 
 
 def _read_sparse_npz(path):
-    import scipy.sparse
+    import scipy.sparse  # light start-up: scipy only for sparse files
 
     try:
         M = scipy.sparse.load_npz(path).tocsr()

@@ -34,6 +34,7 @@ from markone import _loops
 from markone._internal.jit import compiled, load_numba
 from markone._internal.data import as_dataset
 from markone._internal.typing import ArrayLike, Seed
+from markone._params import as_float, validate_core_params
 from markone._internal.validation import (as_generator, check_choice, check_int_at_least,
                                           child_seeds)
 
@@ -169,8 +170,6 @@ def _float_parameter(value, name):
     """A positive step size or constant as the float64 that equals it (checked as
     :func:`markone.train` checks it: ints, floats, Fractions, strings like ``"1/2"``);
     refused, by name and value, when float64 cannot hold it exactly."""
-    from markone._params import as_float, validate_core_params
-
     validate_core_params({name: value}, "train_many")
     return as_float(value, name, fix="train_many trains in float64: pass a value that "
                     "float64 holds exactly (such as 0.5 or 2), or train exactly with "

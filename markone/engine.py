@@ -63,6 +63,7 @@ from markone._internal.validation import (
     is_sparse,
     sparse_refused,
 )
+from markone._internal.html import result_html
 from markone.online import predict_sign
 from markone.variants import VARIANTS
 
@@ -194,8 +195,6 @@ class TrainResult:
 
     def _repr_html_(self):
         """Shown in Jupyter: what happened in words, the fields as a table."""
-        from markone._internal.html import result_html
-
         state = "converged" if self.converged else "did not converge"
         return result_html(self, headline=f"{state} after {self.mistakes} mistakes in "
                                           f"{self.epochs} passes")

@@ -62,7 +62,7 @@ def plot_boundary(ax: Any, X: ArrayLike, y: ArrayLike, result: Any, *,
 def plot_mistakes(ax: Any, result: Any, *, title: str | None = None) -> Any:
     """Bar chart of mistakes per pass of a :class:`~markone.TrainResult`."""
     m = np.asarray(result.mistakes_per_epoch)
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # light start-up: matplotlib only to draw
 
     ax.bar(np.arange(1, len(m) + 1), m, color="#7570b3")
     ax.set_xlabel("pass through the data")

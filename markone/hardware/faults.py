@@ -53,6 +53,7 @@ import numpy as np
 from markone._internal.registry import register, unregister
 from markone._internal.validation import as_generator
 from markone._internal.typing import JSONDict, Seed
+from markone.hardware import plugboard
 from markone.hardware.runits import numbered, r_unit_name
 
 if TYPE_CHECKING:
@@ -638,8 +639,6 @@ def damaged_patterns(machine: MarkI, settled: np.ndarray, theta: int,
     >>> damaged_patterns(m, s, 1, FaultPlan((AUnitStuck(0),))).tolist()
     [[0, 1]]
     """
-    from markone.hardware import plugboard
-
     if plan is None:
         plan = machine.faults.plan if machine.faults is not None else FaultPlan()
     faults = [f for f in plan.faults if f.changes_patterns]

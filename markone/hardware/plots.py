@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -154,8 +155,6 @@ def plot_weights(run: MachineRun, path: PathLike, *, units: Sequence[int] | None
 
 
 def _wrap(text, width):
-    import textwrap
-
     return "\n".join(textwrap.wrap(text, width))
 
 
@@ -192,7 +191,7 @@ def animate_training(run: MachineRun, path: PathLike, *, frames: int = 36, fps: 
     if run.log is None:
         raise ValueError("animate_training needs the per-presentation log; train "
                          "with log=True (on the command line: --log).")
-    import matplotlib.animation as animation
+    import matplotlib.animation as animation  # light start-up: only for the animation
 
     units = active_r_units(run)
     steps = set(np.unique(np.linspace(0, len(run.log) - 1, min(frames, len(run.log)))

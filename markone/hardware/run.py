@@ -33,12 +33,14 @@ from typing import Any
 
 import numpy as np
 
+from markone._internal.html import result_html
 from markone._internal.io import read_json, write_json
 from markone._internal.typing import JSONDict, PathLike
 from markone._version import __version__
 from markone.hardware._packed import pack, unpack
 from markone.hardware.faults import FaultPlan
 from markone.hardware.params import MarkIParams
+from markone.hardware.replay import console_html
 from markone.hardware._run_format import FORMAT, VERSION
 
 __all__ = ["MachineRun", "Presentation", "PresentationLog", "FORMAT", "VERSION"]
@@ -371,9 +373,6 @@ class MachineRun:
     def _repr_html_(self):
         """Shown in Jupyter: the Mark I console replaying this run (with its log), or
         the run's numbers as a table (trained without ``log=True``)."""
-        from markone._internal.html import result_html
-        from markone.hardware.replay import console_html
-
         if self.log is None:
             return result_html(self, headline=repr(self) + "; train with log=True to "
                                "replay it here", skip=("excitatory", "inhibitory"))

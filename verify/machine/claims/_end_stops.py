@@ -169,7 +169,7 @@ class EndStops(SlotContext):
 @proves(Method.MAX_MARGIN, order=100)
 def margin(ctx: EndStops) -> Claim | None:
     """Novikoff's bounds from the certified margin, and the one-signed argument."""
-    from verify.margin import max_margin
+    from verify.margin import max_margin  # light start-up: the LP solver only for this claim
 
     red, units = ctx.red, ctx.units
     m = ctx.margin = max_margin(red.X.astype(np.float64), red.y, intercept=False)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from markone._internal.typing import ArrayLike, JSONDict
+from markone.hardware import plugboard
 from markone.hardware.runits import numbered
 from verify.machine.claims._evidence import RECOMPUTED, Refuted, evidence, same_claim, verdict
 from verify.machine.claims.registry import Method, proves, rechecks
@@ -147,8 +148,6 @@ def _limits_evidence(rise, decay):
 def _read_after(machine, task, before, exposure_s, rise, decay):
     """The A-unit patterns of every figure shown for ``exposure_s`` after figure
     ``before`` was shown long (None: after darkness)."""
-    from markone.hardware import plugboard
-
     S = task.settled.astype(bool)
     prev = np.zeros(S.shape[1], bool) if before is None else S[before]
     read = S.copy()
