@@ -40,20 +40,53 @@ _COMPARE = {"<=": ["<", ">", "==="], "<": ["<=", ">"], ">": [">=", "<"],
 _OP = re.compile(r"(?<![=!<>])(===|!==|<=|>=|<(?![=])|>(?![=]))")
 _ORDER_READINGS = {"short": "p.order.slice(0, -1)", "from the second": "p.order.slice(1)",
                    "reversed": "[...p.order].reverse()",
-                   "sorted": "[...p.order].sort((a, b) => a - b)"}
+                   "sorted": "[...p.order].sort((a, b) => a - b)",
+                   # a loop off by one at the stream's ends (once too often or too rarely)
+                   "with the first again at the end": "[...p.order, p.order[0]]",
+                   "with the last twice": "[...p.order, p.order[p.order.length - 1]]",
+                   "with the first twice": "[p.order[0], ...p.order]",
+                   "rotated right by one": "[...p.order.slice(-1), ...p.order.slice(0, -1)]",
+                   "rotated left by one": "[...p.order.slice(1), p.order[0]]",
+                   # ... and at the boundaries of passes of p.y.length presentations
+                   "in whole passes only":
+                       "p.order.slice(0, p.order.length - p.order.length % p.y.length)",
+                   "without the first of each pass":
+                       "p.order.filter((v, t) => t % p.y.length !== 0)",
+                   "without the last of each pass":
+                       "p.order.filter((v, t) => t % p.y.length !== p.y.length - 1)",
+                   "with the first of each pass twice":
+                       "p.order.flatMap((v, t) => (t % p.y.length === 0 ? [v, v] : [v]))",
+                   "with the last of each pass twice":
+                       "p.order.flatMap((v, t) => (t % p.y.length === p.y.length - 1 ? "
+                       "[v, v] : [v]))"}
 _STATEMENT = re.compile(r"(?:alpha\[i\] \+= 1|m \+= 1|run = 0|run \+= 1|best = run|"
                         r"pocket = w|votes\.push\(\[w, 0\]\)|"
                         r"votes\[votes\.length - 1\]\[1\] \+= 1|"
                         r"w\.forEach\(\(v, j\) => \{ sum\[j\] \+= v; \}\));")
+_UPDATE = "w = w.map((v, j) => v + eta * p.y[i] * X[i][j]);"
 _FLOAT32 = {
     "const X = p.X.map(aug);":
         ("inputs stored in a Float32Array",
          "const X = p.X.map((x) => Array.from(new Float32Array(aug(x))));"),
-    "w = w.map((v, j) => v + eta * p.y[i] * X[i][j]);":
+    _UPDATE:
         ("weights stored in a Float32Array",
          "w = Array.from(new Float32Array("
          "w.map((v, j) => v + eta * p.y[i] * X[i][j])));"),
 }
+#: Edits of the binary update that no operator above writes: (what, new text, cause).
+#: Math.fround rounds to float32 in a plain array: an overflow is Infinity, which
+#: JSON.stringify writes as null.
+_STEPS = [
+    ("a step normalised to unit length",
+     "w = w.map((v, j) => v + eta * p.y[i] * X[i][j] / Math.sqrt(dot(X[i], X[i])));",
+     "a step normalised to unit length"),
+    ("a step scaled by 1 / ||x||^2",
+     "w = w.map((v, j) => v + eta * p.y[i] * X[i][j] / dot(X[i], X[i]));",
+     "a step scaled by 1 / ||x||^2"),
+    ("weights rounded with Math.fround (Infinity written as null)",
+     "w = w.map((v, j) => Math.fround(v + eta * p.y[i] * X[i][j]));",
+     "float32 arithmetic"),
+]
 
 
 @dataclass(frozen=True)
@@ -141,8 +174,8 @@ def _cause(line, what):
                 "0 -> -1e-9 in a comparison": "a score up to 1e-09 below zero"
                 }.get(what, "")
     if 'opt("--eta", "1")' in line:
-        return {"eta 1 -> 2": "learning rate 2", "eta 1 -> 0.5": "learning rate 1/2"
-                }.get(what, "")
+        return {"eta 1 -> 2": "learning rate 2", "eta 1 -> 0.5": "learning rate 1/2",
+                "eta 1 -> 0.1": "learning rate 1/10"}.get(what, "")
     if "for (const i of p.order)" in line:
         return ORDER_CAUSES.get(what, "")
     if "dot(w, x) > dot(W[best], x)" in line and what == "> -> >=":
@@ -161,10 +194,14 @@ def node_mutants() -> list[NodeMutant]:
     lines = EXAMPLE.read_text().split("\n")
     out = []
     [n] = [n for n, line in enumerate(lines) if 'opt("--eta", "1")' in line]
-    for new in ("2", "0.5"):
+    for new in ("2", "0.5", "0.1"):
         edited = lines[n].replace('opt("--eta", "1")', f'opt("--eta", "{new}")')
         out.append(_mutant(lines, n, lines[n].index("opt"), f"eta 1 -> {new}", edited,
                            lines[n]))
+    [n] = [n for n, line in enumerate(lines) if line.strip() == _UPDATE]
+    for what, new, cause in _STEPS:
+        out.append(NodeMutant(where=f"line {n + 1}", what=what, cause=cause, source=(
+            "\n".join(lines[:n] + [lines[n].replace(_UPDATE, new)] + lines[n + 1:]))))
     for n in _mutable_lines(lines):
         line = lines[n]
         for col, old, new, what in _sites(line):

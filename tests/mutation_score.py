@@ -48,12 +48,48 @@ RANDOM_PROBLEMS = 300
 
 _COMPARE = [ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq]
 _ORDER_READINGS = {"short": "order[:-1]", "from the second": "order[1:]",
-                   "reversed": "order[::-1]", "sorted": "sorted(order)"}
+                   "reversed": "order[::-1]", "sorted": "sorted(order)",
+                   # a loop off by one at the stream's ends (once too often or too rarely)
+                   "with the first again at the end": "order + order[:1]",
+                   "with the last twice": "order + order[-1:]",
+                   "with the first twice": "order[:1] + order",
+                   "rotated right by one": "order[-1:] + order[:-1]",
+                   "rotated left by one": "order[1:] + order[:1]",
+                   # ... and at the boundaries of passes of len(y) presentations
+                   "in whole passes only": "order[:len(order) // len(y) * len(y)]",
+                   "without the first of each pass":
+                       "[v for t, v in enumerate(order) if t % len(y) != 0]",
+                   "without the last of each pass":
+                       "[v for t, v in enumerate(order) if t % len(y) != len(y) - 1]",
+                   "with the first of each pass twice":
+                       "[u for t, v in enumerate(order) for u in [v] * (1 + (t % len(y) "
+                       "== 0))]",
+                   "with the last of each pass twice":
+                       "[u for t, v in enumerate(order) for u in [v] * (1 + (t % len(y) "
+                       "== len(y) - 1))]"}
+
+#: Edits a student makes that no single operator above writes: (what, the line's text,
+#: its new text, the cause words). The update and the rate are the binary loop's.
+_UPDATE = "w = [a + eta * y[i] * b for a, b in zip(w, rows[i])]"
+_FLOAT32 = "float(__import__('numpy').float32(a + eta * y[i] * b))"
+_TEXT_EDITS = [
+    ("eta 1 -> 1/2", "eta = 1", "eta = Fraction(1, 2)", "learning rate 1/2"),
+    ("eta 1 -> 1/10", "eta = 1", "eta = Fraction(1, 10)", "learning rate 1/10"),
+    ("a step normalised to unit length", _UPDATE, _UPDATE.replace(
+        "* b for", "* b / Fraction(__import__('math').sqrt(dot(rows[i], rows[i]))) for"),
+     "a step normalised to unit length"),
+    ("a step scaled by 1 / ||x||^2", _UPDATE, _UPDATE.replace(
+        "* b for", "* b / dot(rows[i], rows[i]) for"), "a step scaled by 1 / ||x||^2"),
+    ("weights stored in float32", _UPDATE, _UPDATE.replace(
+        "a + eta * y[i] * b for", _FLOAT32 + " for"), "float32 arithmetic"),
+]
 
 
 #: The cause of a mutant that computes part of the rule in float64 (the reference
 #: declares exact arithmetic): the words the checker's float64 diagnosis starts with.
 FLOAT64_CAUSE = "float64 arithmetic"
+#: ... and of one that keeps its weights in float32 (a float32 replay reproduces it).
+FLOAT32_CAUSE = mutation_node.FLOAT32_CAUSE
 
 
 @dataclass(frozen=True)
@@ -180,8 +216,27 @@ def _reference_lines():
     return REFERENCE.read_text().splitlines()
 
 
+def _text_mutants():
+    """The mutants of :data:`_TEXT_EDITS`, and float32 weights written as JSON writes
+    them in JavaScript (Infinity and NaN as null)."""
+    text = REFERENCE.read_text()
+    lines = text.splitlines()
+    out = []
+    for what, old, new, cause in _TEXT_EDITS:
+        [n] = [n for n, line in enumerate(lines) if line.strip() == old]
+        out.append(Mutant(where=f"line {n + 1}", what=what, cause=cause,
+                          source=text.replace(old, new)))
+    float32 = out[-1]
+    nulls = float32.source.replace('return {"w": [str(v) for v in w]', 'return {"w": ['
+                                   'str(v) if abs(v) < float("inf") else None for v in w]')
+    out.append(Mutant(where=float32.where, what="weights stored in float32, written "
+                      "as JSON (Infinity as null)", cause=FLOAT32_CAUSE, source=nulls))
+    return out
+
+
 def mutants() -> list[Mutant]:
-    """Every single-edit mutant of the reference, in source order."""
+    """Every single-edit mutant of the reference, in source order, then the edits of
+    :data:`_TEXT_EDITS`."""
     tree = ast.parse(REFERENCE.read_text())
     counter = _Sites()
     counter.visit(copy.deepcopy(tree))
@@ -193,7 +248,7 @@ def mutants() -> list[Mutant]:
         out.append(Mutant(where=f"line {line}:{column}", what=what,
                           cause=_cause(line, what),
                           source=ast.unparse(new)))
-    return out
+    return out + _text_mutants()
 
 
 def load(source, name="mutant"):
@@ -319,15 +374,23 @@ def score(mutant_list=None, cases=None):
     out = []
     for mut in mutant_list:
         solve = load(mut.source)
-        if not differs(solve, reference, problems):
-            out.append(Outcome(mut, True, False, False, False))
-            continue
         adapter = C.adapter_for(solve, name=mut.what)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             results = _judged(mut, cases, adapter, C.FULL)
+            if not differs(solve, reference, problems):
+                out.append(settled(mut, results))
+                continue
         out.append(_outcome(mut, results))
     return out
+
+
+def settled(mut, results):
+    """The outcome of a mutant the random problems cannot tell from the original:
+    killed when a case of the suite fails on it (the suite tells it apart), else
+    equivalent (listed on the page with why, :data:`WHY_EQUIVALENT`)."""
+    outcome = _outcome(mut, results)
+    return outcome if outcome.killed else Outcome(mut, True, False, False, False)
 
 
 def score_node(node, mutant_list=None, cases=None):
@@ -347,9 +410,6 @@ def score_node(node, mutant_list=None, cases=None):
             node, mutation_node.EXAMPLE.read_text(), problems, work)
         for mut in mutant_list:
             answers = mutation_node.batch_answers(node, mut.source, problems, work)
-            if answers == reference:
-                out.append(Outcome(mut, True, False, False, False))
-                continue
             path = work / "mutant.js"
             path.write_text(mut.source)
             adapter = C.CommandAdapter(f"{node} {path}")
@@ -358,7 +418,9 @@ def score_node(node, mutant_list=None, cases=None):
             except (ValueError, C.ImplementationError):
                 out.append(Outcome(mut, False, True, False, False))
                 continue
-            out.append(_outcome(mut, _judged(mut, cases, adapter, profile)))
+            results = _judged(mut, cases, adapter, profile)
+            out.append(settled(mut, results) if answers == reference else
+                       _outcome(mut, results))
     return out
 
 
@@ -376,6 +438,63 @@ def _judged(mut, cases, adapter, profile):
         if results[-1].status in ("fail", "error"):
             break
     return results
+
+
+_SAME_LENGTH = "the stream read otherwise has the same length: the average divides by it"
+_DEAD_RUN = ("the first presentation is always a mistake (the zero start scores 0), and "
+             "its update sets run = 0 before anything reads run")
+_SHIFTED_RUN = ("every run counts one more (or twice as many): the pocket compares runs "
+                "with each other and with 0, which every run of one or more beats either "
+                "way")
+_PM1 = "the factor is a label or a sign, +1 or -1: dividing by it is multiplying by it"
+_SAME_ROW = "every row has the length of row 0 (every problem has two rows or more)"
+#: Why each equivalent mutant gives the original's answers on every problem: (a piece
+#: of its line, the edit) -> the argument. The page lists each equivalent mutant with
+#: its argument.
+WHY_EQUIVALENT = {
+    ('"""The reference', "statement deleted"): "the module's docstring: no code",
+    ("alpha[j] * y[j] * G[j][i]", "* -> /"): _PM1,
+    ("alpha[j] * yj * p.gram[j][i]", "* -> /"): _PM1,
+    ("y[i] * f <= 0", "0 -> 1e-9 in a comparison"):
+        "f sums integer alphas, labels and Gram entries (every Gram matrix of the "
+        "suite and of the random problems holds integers): no score lies in (0, 1e-9]",
+    ("G = [[Fraction(v)", "Fraction -> float"):
+        "the Gram matrices hold integers below 2^53, which float64 holds exactly, and "
+        "the scores sum integers: float64 computes them exactly",
+    ('problem["task"] == "multiclass"', "== -> >="):
+        "the kernel task has returned already; of 'binary' and 'multiclass', only "
+        "'multiclass' is >= 'multiclass'",
+    ("W = [[Fraction(0)] * len(rows[0])", "0 -> 1"): _SAME_ROW,
+    ("d = len(rows[0])", "0 -> 1"): _SAME_ROW,
+    ("X[0].map(() => 0)", "0 -> 1"): _SAME_ROW,
+    ("let w = X[0].map", "0 -> 1"): _SAME_ROW + "; or, for run = 1 at the start: "
+                                    + _DEAD_RUN,
+    ("for k in range(1, K)", "1 -> 0"):
+        "k = 0 compares class 0 with best = 0, itself: > is false",
+    ("run = 0", "0 -> 1"): _DEAD_RUN + "; or, after a mistake: " + _SHIFTED_RUN,
+    ("run = 0", "statement deleted"): _DEAD_RUN,
+    ("run += 1", "1 -> 2"): _SHIFTED_RUN + "; or, for a vote: every vote counts "
+                                           "twice, which changes no sign",
+    ("votes[-1][1] += 1", "1 -> 2"): "every vote counts twice: no weighted sum changes "
+                                     "sign",
+    ('problem["variant"] == "averaged"', "== -> <="):
+        "'averaged' is the first variant name in order: only it is <= 'averaged'",
+    ('problem["variant"] == "pocket"', "== -> >="):
+        "'voted' is the only other name >= 'pocket', and the voted variant returns "
+        "its votes' predictions, never w",
+    ('problem["variant"] == "voted"', "== -> >="):
+        "'voted' is the last variant name in order: only it is >= 'voted'",
+    ("w = [a / len(order) for a in total]", "order read"): _SAME_LENGTH,
+    ("n * sign(dot(v, q))", "* -> /"): _PM1,
+    ("c * sign(dot(v, aug(q)))", "* -> /"): _PM1,
+    ("v + eta * p.y[i] * X[i][j]", "* -> /"): _PM1,
+}
+
+
+def why_equivalent(line: str, what: str) -> str:
+    """The argument of :data:`WHY_EQUIVALENT` for an edit ``what`` of ``line``, or ""."""
+    return next((why for (piece, edit), why in WHY_EQUIVALENT.items()
+                 if piece in line and what.startswith(edit)), "")
 
 
 def _counts(outcomes):
@@ -411,15 +530,23 @@ def render(python, node=()):
         "mutant is the reference perceptron (`tests/mutation_reference.py`: every "
         "task and variant, exact Fractions) with one mechanical edit: a comparison "
         "operator, a constant (the step, a zero moved to an epsilon), an arithmetic "
-        "operator, the stream read short, shifted, reversed or sorted, Fraction made "
-        "float, a condition negated or a statement deleted. Each Node mutant is the "
+        "operator, the stream read short, shifted, reversed or sorted, or off by one "
+        "at its ends or at the boundaries of passes of len(y) presentations (one "
+        "presentation too many or too few), Fraction made float, a condition negated "
+        "or a statement deleted; and the edits students make: a learning rate of 1/2 "
+        "or 1/10, a step normalised to unit length or scaled by 1 / ||x||^2, the "
+        "weights stored in float32 (and written as JavaScript's JSON writes "
+        "Infinity: null). Each Node mutant is the "
         "[JavaScript example](test-your-perceptron.md) (`examples/perceptron.js`) with "
-        "one such edit (`tests/mutation_node.py`; also the learning rate, the "
-        "intercept's constant put first, inputs or weights stored in a `Float32Array`), "
+        "one such edit (`tests/mutation_node.py`; also the learning rate (2, 0.5, "
+        "0.1), the step normalised or scaled, the intercept's constant put first, "
+        "inputs or weights stored in a `Float32Array` or rounded by `Math.fround`, "
+        "whose overflow `JSON.stringify` writes as null), "
         "run as a program through `--cmd \"node FILE\"` under the profile it declares "
         "(float64). A mutant that gives the original's answers on "
         f"{RANDOM_PROBLEMS} random small problems (the same numbers, exactly) is "
-        "counted as equivalent; every other mutant is non-equivalent, and counts as "
+        "counted as equivalent unless a case of the suite fails on it (each is listed "
+        "below with why it is); every other mutant is non-equivalent, and counts as "
         "killed only when a case of the suite fails or errors on it.",
         "",
         "| | " + " | ".join(name for name, _ in columns) + " |",
@@ -433,7 +560,10 @@ def render(python, node=()):
         row("... where it names another cause instead on some case", "wrong", "known"),
         "",
     ]
-    for name, outcomes in (("Python", python), ("Node", node)):
+    for name, outcomes, source in (("Python", python, _reference_lines()),
+                                   ("Node", node, mutation_node.EXAMPLE.read_text()
+                                    .split("\n"))):
+        lines += _equivalents(name, [o.mutant for o in outcomes if o.equivalent], source)
         live = [o for o in outcomes if not o.equivalent]
         survivors = [o for o in live if not o.killed]
         wrong = [o for o in live if o.wrong]
@@ -447,6 +577,19 @@ def render(python, node=()):
                       f"{o.mutant.cause})" for o in wrong]
             lines.append("")
     return "\n".join(lines)
+
+
+def _equivalents(name, mutants, source):
+    """The page's list of equivalent mutants, each with why it is equivalent."""
+    if not mutants:
+        return []
+    out = [f"## Equivalent mutants ({name}), and why", ""]
+    for m in mutants:
+        line = source[int(m.where.split()[1].split(":")[0]) - 1].strip()
+        why = why_equivalent(line, m.what) or ("not argued yet: the same answers on "
+                                               "the random problems and every case")
+        out.append(f"* {m.where}: `{m.what}` in `{line}`: {why}")
+    return out + [""]
 
 
 def main(argv=None):

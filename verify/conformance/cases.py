@@ -484,6 +484,15 @@ def _kernel_slips():
                         [2, 3, 2, 4, 2, 4, 2, 0])
 
 
+def _averaged_partial_pass():
+    return _binary(
+        "variant-averaged-partial-pass", "the averaged perceptron over two and a half "
+        "passes", "variant-averaged",
+        "the average divides the sum of the iterates by the number of presentations, "
+        "the short last pass included (5 here, not 4 for the whole passes, nor 6)",
+        [[1, 0], [1, 1]], [1, -1], [0, 1, 1, 0, 0], False, variant="averaged")
+
+
 def _builders():
     """Each case's id and the function that builds it, in the suite's order."""
     def variant(name):
@@ -507,6 +516,7 @@ def _builders():
         "kernel-dual-count-slips": _kernel_slips,
         "exact-intercept-rounding": _intercept_rounding,
         "exact-averaged-sum": _averaged_sum, "exact-multiclass-scores": _multiclass_exact,
+        "variant-averaged-partial-pass": _averaged_partial_pass,
     }
 
 

@@ -23,7 +23,12 @@ def test_at_least_200_distinct_mutants_of_every_kind(script):
     kinds = " ".join(m.what for m in mutants)
     for kind in ("<= -> <", "1 -> 2", "0 -> 1e-9", "+ -> -", "* -> /", "+= -> -=",
                  "order read short", "order read sorted", "Fraction -> float",
-                 "condition negated", "statement deleted"):
+                 "condition negated", "statement deleted", "eta 1 -> 1/10",
+                 "order read with the first twice", "order read with the last twice",
+                 "order read in whole passes only", "order read without the first of "
+                 "each pass", "order read with the last of each pass twice",
+                 "a step normalised to unit length", "weights stored in float32",
+                 "written as JSON (Infinity as null)"):
         assert kind in kinds, kind
     reference = script.load(script.REFERENCE.read_text())
     problems = script.random_problems(12)
@@ -84,7 +89,10 @@ def test_at_least_50_distinct_node_mutants_of_every_kind(script):
                  "* -> /", "eta 1 -> 2", "order read short", "order read sorted",
                  "the constant 1 put first", "inputs stored in a Float32Array",
                  "weights stored in a Float32Array", "condition negated",
-                 "statement deleted"):
+                 "statement deleted", "eta 1 -> 0.1", "order read rotated right by one",
+                 "order read with the first of each pass twice",
+                 "order read in whole passes only", "a step scaled by 1 / ||x||^2",
+                 "weights rounded with Math.fround"):
         assert kind in kinds, kind
     causes = {m.cause for m in mutants}
     for cause in ("the strict rule", "learning rate 2", "argmax ties go to the highest",
@@ -136,3 +144,24 @@ def test_the_float32array_node_mutants_are_named_float32_arithmetic(script):
     cases = C.build_cases(["float64-near-tie", "extreme-small"])
     for outcome in script.score_node(NODE, mutants, cases):
         assert outcome.killed and outcome.named and not outcome.wrong, outcome.mutant.what
+
+
+def test_the_average_over_whole_passes_only_is_killed_by_the_partial_pass_case(script):
+    """A loop over whole passes of len(y) presentations drops the short last one: the
+    averaged variant's divisor (its len(order)) survived every case until
+    variant-averaged-partial-pass; a rotated stream has the same length (equivalent)."""
+    from verify import conformance as C
+
+    at_average = [m for m in script.mutants() if m.what.startswith("order read") and
+                  "a / len(order)" in script._reference_lines()[
+                      int(m.where.split()[1].split(":")[0]) - 1]]
+    whole = [m for m in at_average if m.what == "order read in whole passes only"]
+    rotated = [m for m in at_average if "rotated" in m.what]
+    cases = C.build_cases(["variant-averaged", "variant-averaged-partial-pass"])
+    [before, after] = [script.score(whole, [case])[0] for case in cases]
+    assert not before.equivalent and not before.killed
+    assert after.killed
+    assert all(o.equivalent for o in script.score(rotated, cases))
+    for m in rotated:
+        line = script._reference_lines()[int(m.where.split()[1].split(":")[0]) - 1]
+        assert script.why_equivalent(line.strip(), m.what) == script._SAME_LENGTH
