@@ -205,7 +205,10 @@ def test_cli_prints_the_table_and_writes_queries(tmp_path, capsys):
         "novikoff.step.wrong.smt2"]
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    assert main(["verify", "proofs", "--smt2", str(blocker)]) == 2
+    with pytest.raises(SystemExit) as refused:  # by the parser, before any query
+        main(["verify", "proofs", "--smt2", str(blocker)])
+    assert refused.value.code == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
     assert main(["verify", "proofs", "--only", "nope"]) == 2
     assert "no such obligation" in capsys.readouterr().err
     for bad in ("0", "inf", "nan"):  # refused by the parser, before any query

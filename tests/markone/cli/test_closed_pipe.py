@@ -107,6 +107,12 @@ def _check_machine_demo(folder):
     _check_run(Path(folder) / "machine-run.json")
 
 
+def _check_queries(folder):
+    queries = sorted(Path(folder).glob("*.smt2"))
+    assert [q.name for q in queries] == ["novikoff.base.smt2", "novikoff.base.wrong.smt2"]
+    assert all(q.read_text().rstrip().endswith("(check-sat)\n(exit)") for q in queries)
+
+
 def _check_sim(folder):
     assert _json(Path(folder) / "orthonormal_tight" / "results.json")
 
@@ -168,6 +174,8 @@ def _recipes(i):
         "machine fleet": (["--machines", "2", "--presentations", "10", "--chars", "AB",
                            "--out", "{out}"], "f.json", _check_keys("machines")),
         "machine replay": ([run, "--html", "{out}"], "r.html", _check_html),
+        "verify proofs": (["--only", "novikoff.base", "--solver", "z3", "--smt2", "{out}"],
+                          "queries", _check_queries),
         "machine demo": (["letters", "--chars", "AB", "--per-class", "1",
                           "--max-epochs", "2", "--out", "{out}"], "demo",
                          _check_machine_demo),

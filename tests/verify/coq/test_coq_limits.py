@@ -317,6 +317,7 @@ def test_the_memory_bound_stops_the_coq_checker(coq_build):
                        max_memory_gb=0.01)
 
 
+@pytest.mark.slow  # 6.5 s of CPU (200,000 examples); the library's sibling above is fast
 def test_the_command_exits_4_when_the_coq_checker_runs_out_of_memory(
         tmp_path, capsys, monkeypatch, coq_build):
     import verify.coq
