@@ -22,7 +22,8 @@ The suite runs on every core (pytest-xdist: ``-n auto --maxprocesses 4`` in
 a time (``--dist loadgroup``): the tests of one file go to one worker, so a module's
 shared fixtures (a browser, a server) are set up once, and the tests that share a
 costly session fixture (:data:`SHARED_SETUPS`: the Coq build, the documentation site,
-the 26-letter machine) go to one worker together, so it is built once. Under xdist,
+the 26-letter machine) go to one worker together, so it is built once; the tests that
+open a browser share one worker too, so that two Chromiums never run at once. Under xdist,
 ``--record-durations`` gathers each worker's figures and the controller writes the
 report once.
 """
@@ -103,11 +104,16 @@ def pytest_fixture_setup(fixturedef, request):
 
 #: Session fixtures costly enough to build once: a test that uses one runs on the
 #: worker of that fixture's group (name of the fixture -> name of the group).
-SHARED_SETUPS = {"coq_build": "coq-build", "site": "docs-site", "letters26": "letters26"}
+#: The tests that open a real browser (marked ``browser``) run on one worker, one
+#: Chromium at a time (each holds about half a GB), with the documentation site's.
+SHARED_SETUPS = {"coq_build": "coq-build", "site": "browser", "letters26": "letters26"}
 
 
 def xdist_group(item):
-    """The worker group of a test: its costly shared fixture's, else its file's."""
+    """The worker group of a test: a browser's, its costly shared fixture's, else its
+    file's."""
+    if item.get_closest_marker("browser") is not None:
+        return "browser"
     for fixture in getattr(item, "fixturenames", ()):
         if fixture in SHARED_SETUPS:
             return SHARED_SETUPS[fixture]

@@ -116,10 +116,16 @@ def test_operate_the_machine_and_replay_the_saved_run(page, console, tmp_path, c
     assert page.is_disabled("#live-reinforce") is False
 
     # reinforce: the knobs turn at the machine's pace to where the Python MarkI has them
+    # (each frame drawn is noted, at a quarter of the machine's pace: the 0.2 s of the
+    # motors last 0.8 s on the page, so a slow frame on a busy machine cannot skip them)
+    page.evaluate("window.markoneConsole.onRender(() => { const s ="
+                  " window.markoneConsole.state(); if (s.playing && s.phase === 'motors'"
+                  " && s.moving > 0) window.sawMotors = true; })")
+    page.select_option("#speed", "0.25")
     page.click("#live-reinforce")   # the motors turn on the page, as the clock runs
-    page.wait_for_function("(() => { const s = window.markoneConsole.state();"
-                           " return s.playing && s.phase === 'motors' && s.moving > 0; })()")
     s = settled(page)
+    assert page.evaluate("window.sawMotors === true"), "no frame showed the motors turning"
+    page.select_option("#speed", "1")
     np.testing.assert_array_equal(np.array(s["weights"]), machine.weights)
     assert s["t"] == pytest.approx(machine.now_s) and not live(page)["pending"]
     assert "potentiometers turned in 0.20 s" in live(page)["message"]
