@@ -86,26 +86,45 @@ def _train(args):
           f"{len(images)} figures ({', '.join(map(str, np.unique(labels)))}); "
           f"machine time {format_minutes(run.sim_time_s)}")
     if not run.converged:
-        why = _silent_line(machine, images)
-        if why:
+        for why in _unclean_lines(machine, run, images):
             print(why)
     if args.out:
         print(f"wrote {run.save(args.out)}")
     return EXIT_OK if run.converged else EXIT_NO
 
 
-def _silent_line(machine: Any, images: Any, shown: int = 6) -> str | None:
-    """Why no pass can be mistake-free, if some R-unit has no active input on some
-    figure (:meth:`~markone.hardware.MarkI.silent_r_units`) and the machine reads
-    every figure settled and without noise; else None."""
+def _unclean_lines(machine: Any, run: Any, images: Any) -> list[str]:
+    """Why the last pass was not mistake-free, as far as the run shows it without a
+    log: the silent R-units (:func:`_silent_line`), and the last pass's other
+    mistakes, which silence does not explain (an R-unit whose A-units cannot
+    separate the figures cycles for ever; ``verify machine`` decides it exactly)."""
     from markone.hardware.faults import NoisySum
-    from markone.hardware.runits import r_unit_name
 
     p, plan = machine.params, machine.faults
     if p.photocell_noise_sd or p.exposure_s is not None or (
             plan is not None and any(isinstance(f, NoisySum) for f in plan.plan.faults)):
-        return None
+        return []
     silent = machine.silent_r_units(images)
+    lines = [line for line in [_silent_line(machine, silent)] if line]
+    other = run.mistakes_per_epoch[-1] - int(silent.sum()) if run.mistakes_per_epoch else 0
+    if other > 0 and len(run.mistakes_per_epoch) * len(images) == run.n_presentations:
+        lines.append(
+            f"the last pass also had {other} mistake{'s' if other != 1 else ''} where an "
+            "A-unit wired to the R-unit fires: either training needs more passes "
+            "(--max-epochs), or the figures are not linearly separable on that R-unit's "
+            "A-units and no order of training ends them; `markone machine train --log "
+            "--out RUN.json`, then `markone verify machine RUN.json`, says R-unit by "
+            "R-unit whether it can learn its figures at all.")
+    return lines
+
+
+def _silent_line(machine: Any, silent: Any, shown: int = 6) -> str | None:
+    """Why no pass can be mistake-free, if some R-unit has no active input on some
+    figure (``silent``, from :meth:`~markone.hardware.MarkI.silent_r_units`) and the
+    machine reads every figure settled and without noise; else None."""
+    from markone.hardware.runits import r_unit_name
+
+    p = machine.params
     figures = silent.any(axis=1).nonzero()[0]
     if not figures.size:
         return None

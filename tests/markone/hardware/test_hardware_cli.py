@@ -142,3 +142,47 @@ def test_train_names_the_silent_r_units_that_keep_every_pass_from_being_clean(ca
     assert named and named == wrong
     assert all(rec.scores[r - 1] == 0 for rec in last for f, r in named
                if rec.figure + 1 == f)
+
+
+def test_train_counts_the_last_pass_mistakes_that_silence_does_not_explain(capsys):
+    """Issue 37's walk: with source sets and seed 2, R1 keeps erring on figures where
+    its A-units fire, which the silent-R-unit line did not explain. The command now
+    counts those mistakes of the last pass, and on this task they are the figures R1's
+    64 A-units cannot separate (an exact verdict): a cycle, not slowness."""
+    import re
+
+    from markone._figures import shapes
+    from markone.hardware import MarkI
+    from verify import check_separable
+
+    argv = ["machine", "train", "--shapes", "40", "--topology", "source_sets",
+            "--seed", "2", "--max-epochs", "20"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith("the last pass also had"))
+    counted = int(re.match(r"the last pass also had (\d+) mistake", line).group(1))
+    assert "verify machine" in line
+    images, labels = shapes(40, seed=2)
+    machine = MarkI(MarkIParams(topology="source_sets"), seed=2)
+    run = machine.train(images, labels, max_epochs=20, log=True)
+    silent = machine.silent_r_units(images)
+    last = run.log[-len(images):]
+    other = [(rec.figure, r) for rec in last
+             for r, (s, t) in enumerate(zip(rec.scores, rec.target))
+             if s * t <= 0 and not silent[rec.figure, r]]
+    assert counted == len(other) > 0
+    r = other[0][1]
+    assert all(unit == r for _, unit in other)        # R1 alone, on this task
+    cols = np.flatnonzero(run.weight_mask[r])
+    features = machine.a_features(images)[:, cols].astype(np.int64)
+    targets = run.codes[np.searchsorted(run.classes, labels)][:, r]
+    firing = features.sum(axis=1) > 0
+    assert not check_separable(features[firing], targets[firing]).separable
+
+
+def test_train_adds_no_line_when_silence_explains_every_mistake(capsys):
+    """Seed 0's last pass has only silent mistakes: no second line."""
+    argv = ["machine", "train", "--shapes", "40", "--topology", "source_sets",
+            "--max-epochs", "20"]
+    assert main(argv) == 1
+    assert "the last pass also had" not in capsys.readouterr().out
