@@ -474,6 +474,8 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
     perceptron on Kesler's vector ``psi(x, c, p)`` (``W . psi = W[c].x - W[p].x <= 0``),
     whose norm is ``sqrt(2) ||x||``; the margin ``gamma`` is the maximal margin of all
     Kesler vectors (:func:`markone.multiclass.kesler_expand`) by a stacked unit ``W``.
+    The bound is rounded up; the theorem is Coq's ``kesler_bound``
+    (:data:`verify.coq.THEOREMS`).
 
     Parameters
     ----------
@@ -510,7 +512,7 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
     """
     from markone.multiclass import MulticlassPerceptron, kesler_expand
     from markone.engine import augment
-    from verify.margin import max_margin
+    from verify.margin import max_margin, novikoff_bound
 
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
@@ -526,7 +528,8 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
                          "not), so no mistake bound applies.")
     R = float(m.R) / math.sqrt(2)  # Kesler's vectors have norm sqrt(2) ||x||
     g = float(m.lower)
-    bound = _ratio_squared(float(m.R), g)  # 2 (R/gamma)^2
+    # 2 (R/gamma)^2 rounded up: Coq's kesler_bound (verify.coq.THEOREMS) with a unit U
+    bound = novikoff_bound(float(m.R), g)
     counts, converged = [], []
     for s in child_seeds(seed, runs):
         with warnings.catch_warnings():

@@ -71,4 +71,7 @@ THEOREMS = (
     Theorem("gordan", "Gordan",
             "~ exists w : 'rV[F]_n, forall i, 0 < dot w (z i)",
             "verify.certificate.kernel.check_certificate"),
+    Theorem("kesler_bound", "Kesler",
+            "(multiclass_mistakes s)%:R <= 2 * R ^+ 2 * normsq (mxvec U) / gamma ^+ 2",
+            "verify.bounds.check_multiclass_bound"),
 )

@@ -50,11 +50,14 @@ def test_every_theorem_rests_on_no_axiom_beyond_its_listed_set(coq_build):
 
 def coq_formula(name, field="conclusion", **values):
     """Evaluate the right side of a Coq conclusion (or condition) of the table in exact
-    rationals: ``x ^+ 2`` is ``x**2``, ``normsq u`` is given as ``U``, ``dot a z`` as
-    ``az`` and ``normsq z`` as ``r``, ``normsq a`` as ``A``."""
+    rationals: ``x ^+ 2`` is ``x**2``, ``normsq u`` (and ``normsq (mxvec U)``) is given
+    as ``U``, ``dot a z`` as ``az`` and ``normsq z`` as ``r``, ``normsq a`` as ``A``;
+    ``R ^+ 2`` as ``R2`` when that is given (a squared radius whose root is irrational)."""
     text = getattr(next(t for t in THEOREMS if t.name == name), field)
     rhs = text.split("<=", 1)[1]
-    for coq, py in (("^+", "**"), ("normsq u", "U"), ("dot a z", "az"), ("normsq z", "r"),
+    if "R2" in values:
+        rhs = rhs.replace("R ^+ 2", "R2")
+    for coq, py in (("^+", "**"), ("normsq (mxvec U)", "U"), ("normsq u", "U"), ("dot a z", "az"), ("normsq z", "r"),
                     ("normsq a", "A")):
         rhs = rhs.replace(coq, py)
     return eval(rhs, {}, {k: Fraction(v) for k, v in values.items()})  # noqa: S307
@@ -67,6 +70,32 @@ def test_novikoff_bound_is_the_coq_formula_for_a_unit_u(R, gamma):
     exact = coq_formula("novikoff", R=R, gamma=gamma, U=1)
     got = novikoff_bound(R, gamma)  # the exact value rounded up to a float
     assert Fraction(got) >= exact > Fraction(math.nextafter(got, 0))
+
+
+def test_multiclass_bound_is_the_kesler_formula_rounded_up():
+    """kesler_bound with a unit U: ``2 R^2 / gamma^2``, R the largest ``||x||`` and
+    gamma the report's (the certified Kesler margin's lower end). Here
+    ``||psi||^2 = 2 R^2 = 4`` exactly: the bound is the formula rounded up."""
+    from verify.bounds import check_multiclass_bound
+
+    X, y = [[1, 0], [0, 1], [-1, -1]], ["a", "b", "c"]
+    r = check_multiclass_bound(X, y, intercept=False, order="shuffle", runs=5, seed=0)
+    exact = coq_formula("kesler_bound", R2=2, U=1, gamma=r.gamma)
+    assert Fraction(r.bound) >= exact > Fraction(math.nextafter(r.bound, 0))
+    assert max(r.mistakes) <= exact
+
+
+@pytest.mark.parametrize("intercept", [True, False])
+def test_multiclass_bound_is_at_least_the_kesler_formula(intercept):
+    """With an irrational Kesler radius ``sqrt(2) R`` (rounded up by max_margin) the
+    bound is the formula to 12 digits, and never below it."""
+    from verify.bounds import check_multiclass_bound
+
+    X, y = [[0, 3], [3, 0], [-3, -3], [1, 4], [4, 1]], ["a", "b", "c", "a", "b"]
+    r = check_multiclass_bound(X, y, intercept=intercept)
+    R2 = max(sum(v * v for v in x) + intercept for x in X)
+    exact = coq_formula("kesler_bound", R2=R2, U=1, gamma=r.gamma)
+    assert exact <= Fraction(r.bound) <= exact * (1 + Fraction(1, 10**12))
 
 
 @pytest.mark.parametrize("R,lower,b", [(4.0, 2.0, -2.0), (1.0, 0.5, 0.0), (3.0, 0.25, 1.5)])
