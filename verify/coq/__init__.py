@@ -74,4 +74,8 @@ THEOREMS = (
     Theorem("kesler_bound", "Kesler",
             "(multiclass_mistakes s)%:R <= 2 * R ^+ 2 * normsq (mxvec U) / gamma ^+ 2",
             "verify.bounds.check_multiclass_bound"),
+    Theorem("freund_schapire", "FreundSchapire",
+            "(mistakes perceptron_update s)%:R <= ((R + D) / gamma) ^+ 2",
+            "verify.bounds.freund_schapire_bound",
+            condition="\\sum_(z <- s) hinge z ^+ 2 <= D ^+ 2"),
 )

@@ -98,6 +98,28 @@ def test_multiclass_bound_is_at_least_the_kesler_formula(intercept):
     assert exact <= Fraction(r.bound) <= exact * (1 + Fraction(1, 10**12))
 
 
+@pytest.mark.parametrize("u,gamma", [([2, 0, 0], 1.0), ([1, 1, 1], 0.5), ([0, 3, 4], 2.0)])
+def test_freund_schapire_bound_is_the_coq_formula(u, gamma):
+    """freund_schapire: its deviations are Coq's ``hinge`` (``max(0, gamma - u.z)`` for
+    the unit ``u``, of the signed rows ``z = y [x, 1]``), ``D^2`` their sum of squares
+    (the condition), ``R`` the largest ``||z||``, and the bound ``((R + D)/gamma)^2``."""
+    import markone
+    from verify.bounds import freund_schapire_bound
+
+    X, y = markone.datasets.xor()
+    r = freund_schapire_bound(X, y, u=u, gamma=gamma)
+    norm = math.sqrt(sum(v * v for v in u))
+    zs = [[yi * v for v in [*x, 1]] for x, yi in zip(X.tolist(), y.tolist())]
+    hinge = [max(0.0, gamma - sum(a * b for a, b in zip(u, z)) / norm) for z in zs]
+    assert r.deviations.tolist() == pytest.approx(hinge, abs=1e-12)
+    D2 = coq_formula("freund_schapire", "condition", D=r.D)
+    assert D2 == pytest.approx(sum(h * h for h in hinge), rel=1e-12)
+    assert r.R ** 2 == pytest.approx(max(sum(v * v for v in z) for z in zs), rel=1e-12)
+    exact = coq_formula("freund_schapire", R=r.R, D=r.D, gamma=r.gamma)
+    assert float(exact) == pytest.approx(r.bound, rel=1e-12)
+    assert max(r.mistakes) <= exact
+
+
 @pytest.mark.parametrize("R,lower,b", [(4.0, 2.0, -2.0), (1.0, 0.5, 0.0), (3.0, 0.25, 1.5)])
 def test_intercept_bound_is_the_coq_formula_with_c_1(R, lower, b):
     import numpy as np
