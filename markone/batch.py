@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from markone import _loops
-from markone._internal.jit import compiled, load_numba
+from markone._internal.jit import cached_njit, compiled, load_numba
 from markone._internal.data import as_dataset
 from markone._internal.typing import ArrayLike, Seed
 from markone._params import as_float, validate_core_params
@@ -43,7 +43,7 @@ __all__ = ["BatchResult", "train_many", "trace_many", "shuffle_orders"]
 # Batches are big work: this module compiles its loops, around the same pass as
 # markone.train (called from them as a compiled dispatcher).
 _numba = load_numba()
-njit, prange = _numba.njit, _numba.prange
+prange = _numba.prange
 epoch_last_xy = compiled(_loops.epoch_last_xy)
 
 #: Most passes per compiled call: the chunks grow 2, 2, 4, 8, ... up to this, so at
@@ -85,7 +85,7 @@ class BatchResult:
         return len(self.w)
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b):
     """Up to ``n_epochs`` passes of dataset ``b``: pass ``e`` presents
     ``orders[b, e % orders.shape[1]]``, its mistakes go to ``mpe[b, e]``; the run
@@ -101,7 +101,7 @@ def _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b):
             return
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r):
     """Replay ``orders[r]`` on dataset ``r`` one presentation at a time, recording."""
     D = X3.shape[2] + 1
@@ -124,25 +124,25 @@ def _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r):
 # Each block loop twice: serial (the default: sweeps already run in parallel processes,
 # and on a busy machine thread start-up costs more than small runs take) and with
 # ``prange`` over the datasets (``parallel=True``).
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _train_serial(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status):
     for b in range(X3.shape[0]):
         _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b)
 
 
-@njit(cache=True, parallel=True)
+@cached_njit(parallel=True)
 def _train_parallel(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status):
     for b in prange(X3.shape[0]):
         _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b)
 
 
-@njit(cache=True, nogil=True)
+@cached_njit(nogil=True)
 def _trace_serial(X3, y2, c, orders, eta, record_every, last, avg, status):
     for r in range(X3.shape[0]):
         _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r)
 
 
-@njit(cache=True, parallel=True)
+@cached_njit(parallel=True)
 def _trace_parallel(X3, y2, c, orders, eta, record_every, last, avg, status):
     for r in prange(X3.shape[0]):
         _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r)

@@ -32,6 +32,8 @@ Modules, one concern each:
 - :mod:`~markone._internal.registry`: tables that code extends with new kinds (variants, faults).
 - :mod:`~markone._internal.jit`: kernels written as plain Python, compiled by numba on
   demand (numba is imported by the first call big enough to need it).
+- :mod:`~markone._internal.jit_cache`: where compiled kernels are kept (the user's
+  cache folder, keyed on the sources' content; never beside the installed modules).
 
 Nothing here imports ``verify``, ``sims`` or ``markone.cli``.
 """

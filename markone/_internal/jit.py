@@ -3,7 +3,7 @@
 A kernel is written once, as a plain Python function in a module that does not import
 numba. Python can call it as it is (the uncompiled path, for small work: no import
 of numba, no compiler), and :func:`compiled` gives its numba dispatcher
-(``numba.njit(cache=True, nogil=True, **options)``), built on the first request and
+(``numba.njit(nogil=True, **options)`` with a disk cache), built on the first request and
 kept for the process. Helpers that compiled code calls are declared with
 :func:`kernel` too (every kernel is registered with
 :func:`numba.extending.register_jitable`, so one kernel may call another), and a
@@ -15,9 +15,10 @@ through :func:`load_numba`.
 Which path a call takes is the caller's choice and must be a function of the input
 alone (its shape, the work done so far), never of time or of what happens to be
 compiled already: the same input gives the same answer. The compiled machine code is
-cached on disk by numba (next to the module in ``__pycache__``, or, when the
-installed package directory is read-only, in numba's user cache directory,
-``$XDG_CACHE_HOME/numba`` or ``~/.cache/numba``; ``NUMBA_CACHE_DIR`` overrides both).
+cached on disk in the user's cache folder, keyed on the sources' content, never next
+to the installed modules (:mod:`markone._internal.jit_cache`: ``$NUMBA_CACHE_DIR``,
+else ``$XDG_CACHE_HOME/markone/numba``, else ``~/.cache/markone/numba``); a folder
+that cannot be written only means compiling again.
 
 >>> @kernel()
 ... def add_one(x):
@@ -31,9 +32,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from markone._internal.jit_cache import function_cache
 from markone._internal.progress import slow_step
 
-__all__ = ["kernel", "plain_form", "uncompiled", "compiled", "entry_point",
+__all__ = ["kernel", "plain_form", "uncompiled", "compiled", "cached_njit", "entry_point",
            "on_first_compile", "load_numba", "is_compiled", "PLAIN_PRESENTATIONS",
            "PlainWork"]
 
@@ -53,7 +55,7 @@ _LOADED: list[Any] = []
 
 def kernel(**options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a plain Python function a kernel: :func:`compiled` builds it with
-    ``options`` (besides ``cache=True, nogil=True``; e.g. ``fastmath``), and compiled
+    ``options`` (besides ``nogil=True`` and markone's disk cache; e.g. ``fastmath``), and compiled
     code may call it. The function itself is returned unchanged."""
 
     def declare(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -161,13 +163,39 @@ def _announcer(numba):
 
 def compiled(fn: Callable[..., Any]) -> Any:
     """The numba dispatcher of kernel ``fn`` (made on the first request; numba then
-    compiles each signature on its first call, or loads it from the disk cache)."""
+    compiles each signature on its first call, or loads it from the disk cache of
+    :func:`markone._internal.jit_cache.function_cache`)."""
     dispatcher = _COMPILED.get(fn)
     if dispatcher is None:
-        numba = load_numba()
-        options = {"cache": True, "nogil": True, **fn.__jit_options__}  # type: ignore[attr-defined]
-        dispatcher = _COMPILED[fn] = numba.njit(**options)(fn)
+        load_numba()   # every kernel registered, so that this one may call them
+        options = {"nogil": True, **fn.__jit_options__}  # type: ignore[attr-defined]
+        dispatcher = _COMPILED[fn] = cached_njit(**options)(fn)
     return dispatcher
+
+
+def cached_njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``numba.njit(**options)`` with markone's disk cache (as :func:`compiled` keeps
+    it), for modules that compile their own numba functions: use it in place of
+    ``numba.njit(cache=True)``, whose files go next to the installed module. Imports
+    numba (not :func:`load_numba`: the function calls no kernel).
+
+    >>> @cached_njit(nogil=True)
+    ... def halve(x):
+    ...     return x / 2
+    >>> halve.py_func(3.0)   # a numba dispatcher: compiled by its first call
+    1.5
+    """
+
+    def build(fn: Callable[..., Any]) -> Any:
+        import numba  # the compiler: imported by the first compile
+
+        dispatcher = numba.njit(**options)(fn)
+        cache = function_cache(fn)
+        if cache is not None:   # what numba's cache=True does, with markone's folder
+            dispatcher._cache = cache
+        return dispatcher
+
+    return build
 
 
 def entry_point(fn: Callable[..., Any], signature: str) -> Callable[..., Any]:

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Iterator
 
 __all__ = ["progress_bar", "search_bar", "SEARCH_DELAY_S", "QuietBar", "slow_step",
-           "SLOW_STEP_S", "VERBOSE"]
+           "SLOW_STEP_S", "VERBOSE", "notice"]
 
 #: A step that runs this long (a first run's compiling, building the Coq checker)
 #: says what it is doing, once (:func:`slow_step`).
@@ -152,7 +152,7 @@ def slow_step(what: str, *, after: float | None = None, stream=None) -> Iterator
     markone: compiling the doctest...
     """
     stream = sys.stderr if stream is None else stream
-    if what in _SAID or not (VERBOSE[0] or getattr(stream, "isatty", lambda: False)()):
+    if what in _SAID or not _speaks(stream):
         yield
         return
     timer = threading.Timer(SLOW_STEP_S if after is None else after, _say, (what, stream))
@@ -162,6 +162,33 @@ def slow_step(what: str, *, after: float | None = None, stream=None) -> Iterator
         yield
     finally:
         timer.cancel()
+
+
+def notice(what: str, *, stream=None) -> None:
+    """Print ``markone: WHAT`` on ``stream`` (default stderr) once per process, when
+    it is a terminal or with :data:`VERBOSE`: a remark on how a job runs (e.g. that
+    compiled kernels cannot be cached), never on what it computes.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> notice("a remark", stream=out); out.getvalue()   # not a terminal
+    ''
+    >>> VERBOSE[0] = True
+    >>> notice("a remark", stream=out); notice("a remark", stream=out)
+    >>> VERBOSE[0] = False
+    >>> print(out.getvalue(), end="")
+    markone: a remark
+    """
+    stream = sys.stderr if stream is None else stream
+    key = "notice: " + what
+    if key not in _SAID and _speaks(stream):
+        _SAID.add(key)
+        print(f"markone: {what}", file=stream, flush=True)
+
+
+def _speaks(stream):
+    """Whether a remark on ``stream`` is shown: a terminal, or :data:`VERBOSE`."""
+    return VERBOSE[0] or bool(getattr(stream, "isatty", lambda: False)())
 
 
 def _say(what, stream):

@@ -195,11 +195,11 @@ def test_a_run_that_switches_paths_equals_an_all_compiled_run(monkeypatch):
 
 @pytest.mark.slow
 def test_compiled_kernels_are_cached_for_a_read_only_installation(tmp_path):
-    """A copy of the package next to which numba cannot write its cache: numba keeps
-    it in the user cache directory instead (``$XDG_CACHE_HOME/numba``), and a second
-    process loads the kernel rather than compiling it. (Tests run as root, which
-    permission bits do not stop, so a file stands where numba's ``__pycache__``
-    folder would go.)"""
+    """A copy of the package next to which nothing can be written: the cache is in
+    the user cache folder (``$XDG_CACHE_HOME/markone/numba``), and a second process
+    loads the kernel rather than compiling it. (Tests run as root, which permission
+    bits do not stop, so a file stands where numba's ``__pycache__`` folder would
+    go.)"""
     site = tmp_path / "site"
     shutil.copytree(ROOT / "markone", site / "markone",
                     ignore=shutil.ignore_patterns("__pycache__"))
@@ -221,7 +221,7 @@ print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))
                            capture_output=True, text=True, check=True).stdout.split()
             for _ in range(2)]
     assert runs == [["0", "1"], ["1", "0"]]   # compiled once, then loaded from disk
-    assert any((tmp_path / "cache" / "numba").rglob("*.nbi"))
+    assert any((tmp_path / "cache" / "markone" / "numba").rglob("*.nbi"))
 
 
 @pytest.mark.parametrize("x, sign, c, status_after", [

@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
+from markone._internal.jit import cached_njit
 from markone._internal.typing import ArrayLike
 from verify._internal.budget import expired
 from verify.machine.task import NO_STOP
@@ -190,7 +190,7 @@ def run_passes(P, D, lo, hi, order, *, prefix=None, max_passes=2000, deadline=No
     return PassRun(False, max_passes, None, None, first_clip, total, w, before)
 
 
-@njit(cache=True)
+@cached_njit()
 def _pass(w, P, D, lo, hi, order):  # pragma: no cover - compiled
     mistakes = 0
     clip_at = -1

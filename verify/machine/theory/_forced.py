@@ -58,8 +58,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from markone._internal.jit import cached_njit
 from markone._internal.typing import ArrayLike
 
 __all__ = ["every_stream", "fixed_order"]
@@ -143,7 +143,7 @@ def every_stream(X: ArrayLike, y: ArrayLike, e: int, lo: int | None,
     return out
 
 
-@njit(cache=True)
+@cached_njit()
 def _simulate(Z, e, lo, hi, order, max_passes):
     """Fixed-order passes with end stops: ``(first clean pass or -1, pass whose start
     repeats the one before or -1, first blocked presentation or -1)``."""

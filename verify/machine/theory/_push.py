@@ -35,8 +35,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
+from markone._internal.jit import cached_njit
 from markone._internal.typing import ArrayLike
 
 __all__ = ["push_stream", "gram_matrix"]
@@ -91,7 +91,7 @@ def gram_matrix(Z: ArrayLike) -> np.ndarray:
     return np.ascontiguousarray(Z @ Z.T)   # pragma: no cover - huge increments
 
 
-@njit(cache=True)
+@cached_njit()
 def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent, example,
           pool):  # pragma: no cover - compiled
     """The beam search of :func:`push_stream`: ``(depth, slot, best)`` of the first
@@ -129,7 +129,7 @@ def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent, example,
     return -1, -1, best
 
 
-@njit(cache=True)
+@cached_njit()
 def _score_hashes(coef, G):  # pragma: no cover - compiled
     """A linear hash of each example's change of the scores (column of ``G``)."""
     n = G.shape[0]
@@ -142,7 +142,7 @@ def _score_hashes(coef, G):  # pragma: no cover - compiled
     return hG
 
 
-@njit(cache=True)
+@cached_njit()
 def _candidates(Z, g, sign, beam, alive, dphi, hG, cand):  # pragma: no cover - compiled
     """Every mistake move from the ``alive`` states of the beam, written into
     ``cand`` (value, potential, state, example, hash); returns their number."""
@@ -160,7 +160,7 @@ def _candidates(Z, g, sign, beam, alive, dphi, hG, cand):  # pragma: no cover - 
     return m
 
 
-@njit(cache=True)
+@cached_njit()
 def _select(Z, G, lo, hi, width, pool, t, m, key, cand, beam, spare, seen, parent,
             example, best):  # pragma: no cover - compiled
     """Keep the best ``width`` candidates with distinct hashes in ``spare``: the best
@@ -193,7 +193,7 @@ def _select(Z, G, lo, hi, width, pool, t, m, key, cand, beam, spare, seen, paren
         full = True
 
 
-@njit(cache=True)
+@cached_njit()
 def _first_seen(seen, h, t):  # pragma: no cover - compiled
     """Add hash ``h`` to the set of depth ``t``; False when it is there already."""
     table, stamp = seen
@@ -207,7 +207,7 @@ def _first_seen(seen, h, t):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@cached_njit()
 def _extend(Z, G, lo, hi, c, kept, cand, beam, spare):  # pragma: no cover - compiled
     """Candidate ``c`` as the ``kept``-th state of ``spare``; True when its weights
     leave ``[lo, hi]``."""
