@@ -55,7 +55,8 @@ class Claim:
     notes: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # a registry Method is the method's words: the report keeps the plain string
+        # a Method (verify.machine.claims.methods) is the method's words: the report
+        # keeps the plain string
         object.__setattr__(self, "method", str(self.method))
 
     def to_dict(self) -> JSONDict:

@@ -2,8 +2,12 @@
 slot, its verdicts, its provers (in an order the registry holds) and its re-check, and
 the reports and re-checks use only those."""
 
+import ast
+
 import numpy as np
 import pytest
+
+from _paths import ROOT
 
 from markone.hardware import MarkI, MarkIParams
 from verify.machine import check_machine, recheck_report
@@ -15,7 +19,8 @@ from verify.smt import SOLVERS
 
 
 def test_every_method_has_a_kind_and_every_kind_a_prover_and_a_recheck():
-    assert {kind.method for kind in KINDS.values()} == set(Method)
+    # a kind names its method by a Method member or by a string of its own module
+    assert set(Method) <= {kind.method for kind in KINDS.values()}
     for (slot, method), kind in KINDS.items():
         assert (kind.slot, kind.method) == (slot, method)
         assert kind.verdicts and set(kind.verdicts) <= {True, False, None}
@@ -30,6 +35,37 @@ def test_every_recheck_lives_beside_its_prover():
         homes = {p.__module__ for p in kind.provers}
         homes |= {f"{m}_recheck" for m in homes}
         assert kind.recheck.__module__ in homes, (slot, method, kind.recheck.__module__)
+
+
+def module_level_calls(path, name):
+    """The calls of ``name`` at the top level of the module at ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node for stmt in tree.body if not isinstance(stmt, (ast.FunctionDef,
+                                                               ast.ClassDef))
+            for node in ast.walk(stmt) if isinstance(node, ast.Call)
+            and getattr(node.func, "id", None) == name]
+
+
+def test_the_registry_is_the_mechanism_and_each_module_declares_its_kinds():
+    # issue 40: the built-in kinds were rows of a central table in registry.py and
+    # their evidence fields a table in _fields.py, away from their provers
+    claims = ROOT / "verify" / "machine" / "claims"
+    words = {m.value for m in Method}
+    for name in ("registry.py", "_fields.py"):
+        text = (claims / name).read_text(encoding="utf-8")
+        assert not module_level_calls(claims / name, "add_kind"), name
+        assert "Method" not in text.replace(":class:`verify.machine.claims.methods."
+                                            "Method`", ""), name
+        said = {node.value for node in ast.walk(ast.parse(text))
+                if isinstance(node, ast.Constant) and node.value in words}
+        assert not said, (name, said)
+    declaring = {p.stem for p in claims.glob("*.py")
+                 if module_level_calls(p, "add_kind")}
+    assert declaring == {"_learnable", "_end_stops", "_converges", "_derived",
+                         "_variation", "_faults", "timing", "_quantisation"}
+    for (slot, method), kind in KINDS.items():
+        homes = {p.__module__.rsplit(".", 1)[1] for p in kind.provers}
+        assert homes & declaring, (slot, method)
 
 
 def test_the_slots_of_a_report():

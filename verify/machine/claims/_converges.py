@@ -23,7 +23,8 @@ from verify.machine.theory import _projected
 from verify.machine.theory._clipped import blocking_components
 from verify.machine.claims._exact import invariant_evidence
 from verify.machine.claims._context import SlotContext
-from verify.machine.claims.registry import Method, decide, proves
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import add_kind, decide, proves
 from verify.machine.report import Claim
 
 __all__ = ["convergence_claim", "CONVERGENCE_KINDS", "ideal_convergence", "exact_convergence",
@@ -33,6 +34,23 @@ __all__ = ["convergence_claim", "CONVERGENCE_KINDS", "ideal_convergence", "exact
 #: ideal perceptron's follows from the end-stop claim instead).
 CONVERGENCE_KINDS = (Method.ALL_STREAMS, Method.CLIPPED_BALL, Method.CONTINUATION,
                      Method.PERIODIC, Method.CONTINUATIONS_OPEN, Method.PERIODIC_OPEN)
+
+# Their evidence: a cycle that blocks convergence (with the continuations that found
+# it: a cycle alone would prove the claim, but the report states its search), or the
+# certificate that it converges.
+_BLOCKING = ("prefix", "cycle")
+add_kind("converges", Method.IDEAL, True, evidence=())
+add_kind("converges", Method.ALL_STREAMS, True, False,
+         evidence={True: ("invariant_states", "invariant_groups"), False: _BLOCKING},
+         optional=("continuations",))
+add_kind("converges", Method.CLIPPED_BALL, True,
+         evidence=("a_units", "center_numerators", "center_denominator", "min_decrease",
+                   "reinforcement_bound"))
+add_kind("converges", Method.CONTINUATION, False, evidence=(*_BLOCKING, "continuations"))
+add_kind("converges", Method.PERIODIC, False, evidence=_BLOCKING,
+         optional=("continuations",))
+add_kind("converges", Method.CONTINUATIONS_OPEN, None, evidence=("continuations",))
+add_kind("converges", Method.PERIODIC_OPEN, None, evidence=())
 
 #: Passes at most that each continuation after a stream reaching a stop is run (the
 #: compiled clipped update runs about 10,000 passes of 260 figures a second).

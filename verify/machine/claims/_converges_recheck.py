@@ -34,7 +34,8 @@ from verify.machine.claims._evidence import (Refuted, a_units_of, claim_of, evid
                                       fraction, same_claim, stream_of, verdict)
 from verify.machine.claims._exact import clipped_run, closed_set
 from verify.machine.theory._projected import check_projected_ball
-from verify.machine.claims.registry import Method, rechecks
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import rechecks
 from verify.machine.replay import replay_stream
 
 __all__ = ["recheck_converges", "recheck_ideal", "CONVERGENCE_FIELDS"]

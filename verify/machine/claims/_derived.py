@@ -36,7 +36,8 @@ from verify.machine.claims._end_stops import EndStops
 from verify.machine.claims._evidence import Refuted, claim_of, same_claim
 from verify.machine.claims._learnable import SEPARABLE, after_learnable, not_assessed
 from verify.machine.claims._rules import RULE_KINDS, analyses, replay_forced, rule_claims
-from verify.machine.claims.registry import Method, decide, proves, rechecks
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import add_kind, decide, proves, rechecks
 from verify.machine.report import Claim
 
 __all__ = ["follows_from_learnable", "rule_analysis", "not_analysed",
@@ -47,6 +48,43 @@ __all__ = ["follows_from_learnable", "rule_analysis", "not_analysed",
 #: claims from what was decided before them; the error-correction analyses start
 #: here.
 ANALYSES_FROM = 100
+
+M = Method
+# The kinds derived from what was decided before: a convergence claim that follows
+# from the learnable one, "not assessed", and the forced and gamma rules' verdicts
+# (:mod:`verify.machine.claims._rules`: one evidence for both claims of an R-unit, so
+# each carries the other's fields as optional). The forced rule: mu always; passes
+# (learns) or stream (never learns); the weight bound when every R-unit learns; the
+# stream that hits a stop. The gamma rule: the centred task's verdict, its
+# certificate or Novikoff's numbers; with whole steps the rounding branches and the
+# exact chain.
+_FORCED = ("passes", "stream", "max_weight", "hit_stream")
+_NOVIKOFF = ("reinforcement_bound", "max_weight", "fits")
+_CENTRED = ("learnable", *_NOVIKOFF)
+_ROUNDING = ("learnable", "stall", "hit", "alpha")
+_GAMMA = ("certificate", *_NOVIKOFF, "stall_log10", "chain")
+for _method in SEPARABLE:
+    add_kind("converges", _method, False, None, evidence=())
+for _slot in ("end_stops", "converges"):
+    add_kind(_slot, M.NOT_ASSESSED, None, evidence=(), optional=(*_ROUNDING, *_GAMMA))
+add_kind("end_stops", M.FORCED_BOUND, True, evidence=("mu",), optional=_FORCED)
+add_kind("end_stops", M.FORCED_HIT, False, evidence=("mu", "hit_stream"),
+         optional=_FORCED)
+add_kind("end_stops", M.FORCED_OPEN, None, evidence=("mu",), optional=_FORCED)
+add_kind("converges", M.FORCED_LEARNS, True, None,
+         evidence={True: ("mu", "passes"), None: ("mu",)},
+         optional=("max_weight", "hit_stream"))
+add_kind("converges", M.FORCED_NEVER, False, evidence=("mu", "stream"),
+         optional=("max_weight", "hit_stream"))
+add_kind("end_stops", M.GAMMA_CENTRED, True, None, evidence=_CENTRED)
+add_kind("converges", M.GAMMA_CENTRED, True, False, None,
+         evidence={True: _CENTRED, False: ("learnable",), None: ("learnable",)},
+         optional=("certificate", *_NOVIKOFF))
+add_kind("end_stops", M.GAMMA_ROUNDING, True, False,
+         evidence={True: _ROUNDING, False: (*_ROUNDING, "stall_log10")}, optional=_GAMMA)
+add_kind("converges", M.GAMMA_ROUNDING, None, evidence=_ROUNDING, optional=_GAMMA)
+add_kind("converges", M.GAMMA_CHAIN, False, evidence=(*_ROUNDING, "chain"),
+         optional=_GAMMA)
 
 
 def _of_slot(pair: tuple, slot: str) -> Claim:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from markone._internal.typing import ArrayLike, JSONDict
+from markone._internal.typing import JSONDict
 from markone.hardware.runits import numbered
 from verify._internal.budget import BUDGET, TIMEOUT, expired
 from verify.machine.theory import _clipped
@@ -23,13 +23,15 @@ from verify.machine.theory import _reach
 from verify.machine.theory import _stop_searches
 from verify.machine.claims._context import SlotContext
 from verify.machine.claims._exact import invariant_evidence
-from verify.machine.claims.registry import Method, decide, proves
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import add_kind, decide, proves
+from verify.machine.theory._ball import margin_holds
 from verify.machine.theory._stop_searches import greedy_streams, z3_hit
 from verify.machine.report import Claim
 from verify.machine.task import NO_STOP, Reduced, Units
 
 __all__ = ["end_stop_claim", "END_STOP_KINDS", "split_notes", "margin_bounds",
-           "margin_holds", "stops_evidence", "one_signed",
+           "stops_evidence", "one_signed",
            "NOVIKOFF_BOUNDS", "MAX_DIRECTIONS"]
 
 #: The kinds of end-stop claim the error-correction rule's provers give.
@@ -41,30 +43,23 @@ END_STOP_KINDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED
 #: The end-stop bounds that follow from a certified margin alone.
 NOVIKOFF_BOUNDS = (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM)
 
-
-def margin_holds(X: ArrayLike, y: ArrayLike, u: ArrayLike, lower: float) -> bool:
-    """True when the direction ``u`` (floats, taken as the exact rationals they are)
-    has margin at least ``lower`` on every ``(x_i, y_i)``:
-    ``y_i u . x_i > 0`` and ``(y_i u . x_i)^2 >= lower^2 ||u||^2``, in integers.
-
-    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.7)
-    True
-    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.75)   # 1/sqrt(2) < 0.75
-    False
-    """
-    fu = [Fraction(float(v)) for v in np.asarray(u, dtype=float)]
-    g = Fraction(float(lower))
-    if g <= 0 or not fu:
-        return False
-    q = math.lcm(*(f.denominator for f in fu))
-    U = np.array([int(f * q) for f in fu], dtype=object)
-    X = np.asarray(X).astype(object)
-    if X.shape[1] != len(U):
-        return False
-    scores = np.asarray(y).astype(object) * X.dot(U)
-    N = sum(v * v for v in U)
-    return bool(min(scores) > 0 and all(v * v * g.denominator ** 2
-                                        >= g.numerator ** 2 * N for v in scores))
+# Their evidence: the margin's numbers and the stops always (the first prover states
+# them), the rest where it certifies; a stream that reaches a stop.
+_BASE = ("R_sq", "gamma_lower", "weight_range", "increment_steps")
+_REACH = ("invariant_states", "invariant_groups", "reachable_states")
+_OPTIONAL = ("margin_direction", "reinforcement_bound", "novikoff_norm_bound_steps",
+             "bound_used", "max_weight_steps", "min_weight_steps", "ball_directions",
+             *_REACH)
+for _method in (Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM, Method.ONE_SIGNED,
+                Method.BALL, Method.BALL_PUSHES, Method.Z3):
+    add_kind("end_stops", _method, True, None, evidence=_BASE, optional=_OPTIONAL)
+add_kind("end_stops", Method.EXACT_REACH, True, None,
+         evidence={True: _BASE + _REACH, None: _BASE}, optional=_OPTIONAL)
+add_kind("end_stops", Method.MAX_MARGIN, None, evidence=_BASE, optional=_OPTIONAL)
+for _method in (Method.HIT_EXHAUSTIVE, Method.HIT_GREEDY, Method.HIT_BEAM,
+                Method.HIT_RANDOM, Method.HIT_Z3):
+    add_kind("end_stops", _method, False, evidence=(*_BASE, "stream"),
+             optional=_OPTIONAL)
 
 
 #: Most integer ball directions a report keeps as the evidence of an end-stop claim

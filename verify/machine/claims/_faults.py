@@ -13,7 +13,8 @@ from markone.hardware.faults import FaultPlan, describe_fault
 from markone.hardware.runits import r_unit_name
 from verify._internal.budget import seconds_left
 from verify.machine.claims._evidence import Refuted, same_claim
-from verify.machine.claims.registry import Method, proves, rechecks
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import MACHINE, add_kind, add_slot, proves, rechecks
 from verify.machine.faults import check_r_unit_task, minimal_faults
 from verify.machine.report import Claim
 from verify.machine.task import machine_task
@@ -25,6 +26,13 @@ __all__ = ["faults", "recheck_faults", "fault_claim", "fault_evidence", "learnab
 
 
 FAULT_KINDS = (Method.NO_FAULTS, Method.FAULTS_LEARNABLE, Method.FAULTS_BREAK)
+
+_PLAN = ("plan", "faults", "kinds", "unlearnable_r_units")
+add_slot("faults", MACHINE)
+add_kind("faults", Method.NO_FAULTS, True, evidence=())
+add_kind("faults", Method.FAULTS_LEARNABLE, True, evidence=_PLAN)
+add_kind("faults", Method.FAULTS_BREAK, False, evidence=(*_PLAN, "culprits"),
+         optional=("minimal",))
 
 
 @proves(*FAULT_KINDS, order=0)

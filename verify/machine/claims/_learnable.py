@@ -17,7 +17,8 @@ from markone._internal.io import plural
 from markone.hardware.runits import numbered
 from verify._internal.budget import seconds_left
 from verify.machine.claims._evidence import Refuted, a_units_of, evidence, fraction, verdict
-from verify.machine.claims.registry import Method, proves, rechecks
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import add_kind, proves, rechecks
 from verify.machine.faults import check_r_unit_task
 from verify.machine.report import Claim
 
@@ -26,6 +27,15 @@ __all__ = ["learnable_claim", "a_units_words", "after_learnable", "not_assessed"
 
 #: The learnable claim's methods: the provers of :func:`verify.check_separable`.
 SEPARABLE = tuple(m for m in Method if m.value.startswith("check_separable/"))
+
+#: The verdicts of the provers of check_separable that cannot give all three.
+_VERDICTS = {Method.SEPARABLE_TIMEOUT: (None,), Method.SEPARABLE_BUDGET: (None,),
+             Method.SEPARABLE_PERCEPTRON: (True, None),
+             Method.SEPARABLE_LEASTSQ: (False, None)}
+for _method in SEPARABLE:
+    add_kind("learnable", _method, *_VERDICTS.get(_method, (True, False, None)),
+             evidence={True: ("witness", "a_units"), False: ("certificate", "a_units"),
+                       None: ()})
 
 
 @proves(*SEPARABLE, order=0, slot="learnable")

@@ -8,11 +8,21 @@ import numpy as np
 
 from markone.hardware.runits import numbered, r_unit_name
 from verify.machine.claims._evidence import RECOMPUTED, same_claim
-from verify.machine.claims.registry import Method, proves, rechecks
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import MACHINE, add_kind, add_slot, proves, rechecks
 from verify.machine.claims._variation import variation_quantisation
 from verify.machine.report import Claim
 
 __all__ = ["quantisation_claim", "quantisation", "recheck_quantisation"]
+
+_STEPS = ("quantize", "increment_steps", "units_per_step")
+add_slot("quantisation", MACHINE)
+add_kind("quantisation", Method.GAMMA_MOVES, True, False,
+         evidence={True: _STEPS,
+                   False: (*_STEPS, "figure", "r_unit", "a_unit", "move_steps")})
+add_kind("quantisation", Method.FLOAT, True, None, evidence=_STEPS)
+add_kind("quantisation", Method.WHOLE_INCREMENTS, True, evidence=_STEPS)
+add_kind("quantisation", Method.VARIATION, None, evidence=("variation",))
 
 
 def _gamma_fraction(task, eta):

@@ -15,7 +15,7 @@ from verify.machine.theory import rules as _rules
 from verify.machine.claims._evidence import Refuted, stream_of
 from verify.machine.claims._exact import check_hits, clipped_run
 from verify.machine.theory._forced import every_stream
-from verify.machine.claims.registry import Method
+from verify.machine.claims.methods import Method
 from verify.machine.faults import static_fault
 from verify.machine.report import Claim
 

@@ -42,7 +42,8 @@ from __future__ import annotations
 from typing import Any
 
 from verify.machine.claims._evidence import Refuted, same_claim
-from verify.machine.claims.registry import Method, proves, rechecks
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import add_kind, proves, rechecks
 from verify.machine.report import Claim
 
 __all__ = ["variation_effect", "variation_claims", "variation_quantisation",
@@ -50,6 +51,12 @@ __all__ = ["variation_effect", "variation_claims", "variation_quantisation",
 
 #: Fault kinds that move the weights or the sums without a reinforcement.
 _MOVING_FAULTS = ("PotentiometerDrift", "NoisySum")
+
+_VARIATION = ("variation",)
+add_kind("end_stops", Method.VARIATION_FROZEN, True, evidence=_VARIATION)
+add_kind("end_stops", Method.VARIATION, None, evidence=_VARIATION)
+add_kind("converges", Method.VARIATION_FROZEN, False, evidence=(*_VARIATION, "stream"))
+add_kind("converges", Method.VARIATION, None, evidence=_VARIATION)
 
 #: What each kind of variation breaks, in words.
 _BREAKS = {

@@ -6,7 +6,10 @@ A report is made of **slots**, each filled by one claim: three per R-unit
 (``faults``, ``timing``, ``quantisation``). A claim says *how* it was decided in its
 ``method`` (``"one-signed columns"``, ``"greedy"``, ...): the pair (slot, method) is its
 **kind**, one :class:`ClaimKind` row of :data:`KINDS` that says which verdicts (values of
-``holds``) it can give. Two decorators tie code to the rows:
+``holds``) it can give and which evidence fields they require. This module is only the
+mechanism: each claim module of :mod:`verify.machine.claims` declares its own rows
+(:func:`add_kind`, and :func:`add_slot` for a claim about the whole machine) beside
+its provers and re-checks. Two decorators tie code to the rows:
 
 * :func:`proves` registers a prover ``decide(ctx) -> Claim | None`` of a slot at its
   place in the slot's order (``order=``, smallest first); :func:`decide` runs a slot's
@@ -16,16 +19,17 @@ A report is made of **slots**, each filled by one claim: three per R-unit
   :func:`verify.machine.recheck_report` finds it through :func:`kind_of`, never by
   comparing the words of a method.
 
-Adding a kind of claim is one module (its prover and re-check, decorated), one
-registry entry (:func:`add_kind`, and :func:`add_slot` for a claim in a new place of
-the report) and one test file; ``docs/verify-machine.md`` ("Adding a claim") shows the
-smallest real one. The built-in methods are the members of :class:`Method`.
+Adding a kind of claim is one module (its :func:`add_kind`, prover and re-check),
+one line in ``verify/machine/claims/__init__.py`` that imports it, and one test file;
+``docs/verify-machine.md`` ("Adding a claim") shows the smallest real one. The
+built-in methods' words are the members of
+:class:`verify.machine.claims.methods.Method`.
 
 Examples
 --------
->>> import verify.machine                      # registers the built-in provers
+>>> import verify.machine                      # registers the built-in claims
 >>> kind = kind_of("end_stops", "one-signed columns")
->>> kind.method is Method.ONE_SIGNED, kind.verdicts
+>>> kind.method == "one-signed columns", kind.verdicts
 (True, (True, None))
 >>> [decide.__name__ for decide in kind.provers], kind.recheck.__name__
 (['fits', 'undecided'], 'recheck_end_stops')
@@ -38,90 +42,17 @@ ValueError: the method 'one-signed columns' does not decide a converges claim
 from __future__ import annotations
 
 import dataclasses
-import enum
 from collections.abc import Callable
 from typing import Any
 
-from verify.machine.claims._fields import EVIDENCE_FIELDS, per_verdict, problem
+from verify.machine.claims._fields import per_verdict, problem
 
-__all__ = ["Method", "Slot", "ClaimKind", "SLOTS", "KINDS", "R_UNIT", "MACHINE",
+__all__ = ["Slot", "ClaimKind", "SLOTS", "KINDS", "R_UNIT", "MACHINE",
            "add_slot", "add_kind", "remove_slot", "kind_of", "slots", "provers",
            "proves", "rechecks", "decide"]
 
 #: The scopes of a slot: one claim per R-unit, or one about the whole machine.
 R_UNIT, MACHINE = "r_unit", "machine"
-
-
-class Method(str, enum.Enum):
-    """How a built-in claim was decided: the ``method`` a report names (its value,
-    which is also what ``str`` and f-strings give)."""
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
-    # learnable: the prover of verify.check_separable that decided it
-    SEPARABLE_TRIVIAL = "check_separable/trivial"
-    SEPARABLE_PERCEPTRON = "check_separable/perceptron"
-    SEPARABLE_LP = "check_separable/lp"
-    SEPARABLE_Z3 = "check_separable/z3"
-    SEPARABLE_CVC5 = "check_separable/cvc5"
-    SEPARABLE_LP_Z3 = "check_separable/lp+z3"
-    SEPARABLE_LP_CVC5 = "check_separable/lp+cvc5"
-    SEPARABLE_LEASTSQ = "check_separable/leastsq"
-    SEPARABLE_TIMEOUT = "check_separable/timeout"
-    SEPARABLE_BUDGET = "check_separable/budget"
-    # end stops and convergence that no analysis covers on this machine
-    NOT_ASSESSED = "not assessed"
-    # end stops, error-correction rule: a bound that fits inside the stops ...
-    NOVIKOFF_COUNT = "|w_j| <= reinforcements <= (R/gamma)^2"
-    NOVIKOFF_NORM = "||w|| <= R^2/gamma"
-    ONE_SIGNED = "one-signed columns"
-    EXACT_REACH = "exact reachable states"
-    BALL = "Novikoff ball per weight"
-    BALL_PUSHES = "Novikoff ball per weight and at its pushes"
-    Z3 = "z3 bounded model checking"
-    MAX_MARGIN = "max_margin"
-    # ... or a stream that reaches a stop, by the search that found it
-    HIT_EXHAUSTIVE = "exhaustive"
-    HIT_GREEDY = "greedy"
-    HIT_BEAM = "beam"
-    HIT_RANDOM = "random order"
-    HIT_Z3 = "z3"
-    # converges, error-correction rule
-    IDEAL = "equals the ideal perceptron"
-    ALL_STREAMS = "exhaustive (all streams)"
-    CLIPPED_BALL = "clipped Novikoff ball"
-    CONTINUATION = "continuation after the stop"
-    PERIODIC = "periodic order"
-    CONTINUATIONS_OPEN = "continuations and periodic orders"
-    PERIODIC_OPEN = "periodic orders"
-    # the forced rule (verify.machine.theory.rules)
-    FORCED_BOUND = "forced rule: weight bound"
-    FORCED_HIT = "forced rule: exact fixed order"
-    FORCED_OPEN = "forced rule: not decided"
-    FORCED_LEARNS = "start-of-pass bounds (forced rule)"
-    FORCED_NEVER = "exact fixed order (forced rule)"
-    # the gamma rule
-    GAMMA_CENTRED = "centred perceptron (gamma rule)"
-    GAMMA_ROUNDING = "rounding branches (gamma rule, whole steps)"
-    GAMMA_CHAIN = "finite chain (gamma rule, whole steps)"
-    # timing
-    SETTLING = "settling"
-    PHOTOCELL = "closed-form photocell response"
-    # device variation (verify.machine.claims._variation): end stops, convergence, quantisation
-    VARIATION_FROZEN = "potentiometers never move"
-    VARIATION = "device variation"
-    # quantisation
-    GAMMA_MOVES = "rule"
-    FLOAT = "float arithmetic"
-    WHOLE_INCREMENTS = "whole increments"
-    # faults
-    NO_FAULTS = "no faults"
-    FAULTS_LEARNABLE = "separability of the damaged patterns"
-    FAULTS_BREAK = "separability with and without each kind of fault"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -350,51 +281,12 @@ def decide(slot: str, ctx: Any, *, until: int | None = None) -> Any:
     raise RuntimeError(f"BUG: no {slot} prover gave a claim; please report it")
 
 
-def _built_in() -> None:
-    """The slots and kinds of markone's own claims."""
-    M, both = Method, (True, False)
+def _report_slots() -> None:
+    """The three slots of each R-unit, fixed by the report's format (the claims about
+    the whole machine register their slots in their own modules, with
+    :func:`add_slot`)."""
     for name in ("learnable", "end_stops", "converges"):
         _new_slot(name, R_UNIT)
-    for name in ("faults", "timing", "quantisation"):
-        _new_slot(name, MACHINE)
-    separable = [m for m in M if m.value.startswith("check_separable/")]
-    undecided = (M.SEPARABLE_TIMEOUT, M.SEPARABLE_BUDGET)
-    for m in separable:
-        add_kind("learnable", m, *((None,) if m in undecided else (True, None)
-                                   if m is M.SEPARABLE_PERCEPTRON else (False, None)
-                                   if m is M.SEPARABLE_LEASTSQ else (*both, None)))
-        add_kind("converges", m, False, None)   # it follows from the learnable claim
-    rows: dict[str, list[tuple]] = {
-        "end_stops": [(M.NOT_ASSESSED, None), (M.NOVIKOFF_COUNT, True, None),
-                      (M.NOVIKOFF_NORM, True, None), (M.ONE_SIGNED, True, None),
-                      (M.EXACT_REACH, True, None), (M.BALL, True, None),
-                      (M.BALL_PUSHES, True, None), (M.Z3, True, None),
-                      (M.MAX_MARGIN, None), (M.HIT_EXHAUSTIVE, False),
-                      (M.HIT_GREEDY, False), (M.HIT_BEAM, False), (M.HIT_RANDOM, False),
-                      (M.HIT_Z3, False), (M.FORCED_BOUND, True), (M.FORCED_HIT, False),
-                      (M.FORCED_OPEN, None), (M.GAMMA_CENTRED, True, None),
-                      (M.GAMMA_ROUNDING, *both), (M.VARIATION_FROZEN, True),
-                      (M.VARIATION, None)],
-        "converges": [(M.NOT_ASSESSED, None), (M.IDEAL, True), (M.ALL_STREAMS, *both),
-                      (M.CLIPPED_BALL, True), (M.CONTINUATION, False),
-                      (M.PERIODIC, False), (M.CONTINUATIONS_OPEN, None),
-                      (M.PERIODIC_OPEN, None), (M.FORCED_LEARNS, True, None),
-                      (M.FORCED_NEVER, False), (M.GAMMA_CENTRED, *both, None),
-                      (M.GAMMA_ROUNDING, None), (M.GAMMA_CHAIN, False),
-                      (M.VARIATION_FROZEN, False), (M.VARIATION, None)],
-        "timing": [(M.SETTLING, True, None), (M.PHOTOCELL, *both, None)],
-        "faults": [(M.NO_FAULTS, True), (M.FAULTS_LEARNABLE, True),
-                   (M.FAULTS_BREAK, False)],
-        "quantisation": [(M.GAMMA_MOVES, *both), (M.FLOAT, True, None),
-                         (M.WHOLE_INCREMENTS, True), (M.VARIATION, None)],
-    }
-    for slot, kinds in rows.items():
-        for method, *verdicts in kinds:
-            add_kind(slot, method, *verdicts)
-    for key, (required, optional) in EVIDENCE_FIELDS.items():
-        k = KINDS[key]
-        KINDS[key] = dataclasses.replace(k, evidence=per_verdict(required, k.verdicts),
-                                         optional=optional)
 
 
-_built_in()
+_report_slots()

@@ -17,7 +17,8 @@ from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware import plugboard
 from markone.hardware.runits import numbered
 from verify.machine.claims._evidence import RECOMPUTED, Refuted, evidence, same_claim, verdict
-from verify.machine.claims.registry import Method, proves, rechecks
+from verify.machine.claims.methods import Method
+from verify.machine.claims.registry import MACHINE, add_kind, add_slot, proves, rechecks
 from verify.machine.report import Claim
 from verify.machine.task import MachineTask
 
@@ -28,6 +29,20 @@ if TYPE_CHECKING:
 
 __all__ = ["exposure_limits", "timing_claim", "timing", "recheck_settling",
            "recheck_photocell", "TIMING_FIELDS"]
+
+#: The evidence of a timing claim: the exposure, the closed-form limits, and for an
+#: exposure that blends figures, the figure shown before, the figure and the A-units
+#: it fires differently.
+TIMING_FIELDS = ("exposure_s", "rise_limit_s", "decay_limit_s",
+                 "shortest_safe_exposure_s", "before", "figure", "a_units_changed")
+
+
+_LIMITS = TIMING_FIELDS[:4]
+add_slot("timing", MACHINE)
+add_kind("timing", Method.SETTLING, True, None, evidence=_LIMITS)
+add_kind("timing", Method.PHOTOCELL, True, False, None,
+         evidence={True: _LIMITS, None: _LIMITS, False: TIMING_FIELDS})
+
 
 def exposure_limits(params: MarkIParams, images: ArrayLike | None = None
                     ) -> tuple[float, float]:
@@ -62,13 +77,6 @@ def timing(ctx: MachineContext) -> Claim:
     :class:`~verify.machine.claims._context.MachineContext`) at its exposure."""
     return timing_claim(ctx.machine, ctx.task, ctx.machine._images(ctx.images),
                         ctx.exposure_s)
-
-
-#: The evidence of a timing claim: the exposure, the closed-form limits, and for an
-#: exposure that blends figures, the figure shown before, the figure and the A-units
-#: it fires differently.
-TIMING_FIELDS = ("exposure_s", "rise_limit_s", "decay_limit_s",
-                 "shortest_safe_exposure_s", "before", "figure", "a_units_changed")
 
 
 @rechecks(Method.SETTLING)

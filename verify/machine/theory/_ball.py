@@ -6,7 +6,8 @@ Every weight vector that any stream can reach from zero lies in a ball of centre
 proposes it in floating point, integers and fractions certify it). The proof, and why
 no argument from Novikoff's two facts does better, is on the theory page
 ``docs/theory/machine-balls.md``; :mod:`verify.machine.theory._cap` adds the mistake condition
-of the move that pushes a weight further.
+of the move that pushes a weight further. :func:`margin_holds` checks, in integers, the
+margin that Novikoff's argument starts from.
 
 Examples
 --------
@@ -31,7 +32,8 @@ import numpy as np
 from markone._internal.typing import ArrayLike
 from verify._internal.budget import expired
 
-__all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "weight_direction"]
+__all__ = ["BallBounds", "ball_bounds", "certify", "integer_bounds", "margin_holds",
+           "weight_direction"]
 
 #: Bits of the integer rounding of a floating-point ``u``.
 SCALE_BITS = 30
@@ -360,3 +362,28 @@ def _refine(qp, Z, r, u, j, sign, iterations):
             break
         s = s_new
     return best, where, bounds
+
+
+def margin_holds(X: ArrayLike, y: ArrayLike, u: ArrayLike, lower: float) -> bool:
+    """True when the direction ``u`` (floats, taken as the exact rationals they are)
+    has margin at least ``lower`` on every ``(x_i, y_i)``:
+    ``y_i u . x_i > 0`` and ``(y_i u . x_i)^2 >= lower^2 ||u||^2``, in integers.
+
+    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.7)
+    True
+    >>> margin_holds([[1, 0], [0, 1]], [1, -1], [1.0, -1.0], 0.75)   # 1/sqrt(2) < 0.75
+    False
+    """
+    fu = [Fraction(float(v)) for v in np.asarray(u, dtype=float)]
+    g = Fraction(float(lower))
+    if g <= 0 or not fu:
+        return False
+    q = math.lcm(*(f.denominator for f in fu))
+    U = np.array([int(f * q) for f in fu], dtype=object)
+    X = np.asarray(X).astype(object)
+    if X.shape[1] != len(U):
+        return False
+    scores = np.asarray(y).astype(object) * X.dot(U)
+    N = sum(v * v for v in U)
+    return bool(min(scores) > 0 and all(v * v * g.denominator ** 2
+                                        >= g.numerator ** 2 * N for v in scores))
