@@ -78,4 +78,11 @@ THEOREMS = (
             "(mistakes perceptron_update s)%:R <= ((R + D) / gamma) ^+ 2",
             "verify.bounds.freund_schapire_bound",
             condition="\\sum_(z <- s) hinge z ^+ 2 <= D ^+ 2"),
+    Theorem("check_certificate_cycles", "CheckerRuns",
+            "forall w p, (p <= snd (qrun w (concat (repeat (rows intercept data) p))))%nat",
+            "verify.coq.check_with_coq",
+            condition="check intercept data (Certificate cert) = true"),
+    Theorem("check_witness_novikoff", "CheckerRuns",
+            "<= radius2 (rows intercept data) * dot w w", "verify.coq.check_with_coq",
+            condition="check intercept data (Witness w) = true"),
 )

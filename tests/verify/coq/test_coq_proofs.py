@@ -120,6 +120,43 @@ def test_freund_schapire_bound_is_the_coq_formula(u, gamma):
     assert max(r.mistakes) <= exact
 
 
+def test_an_accepted_gordan_certificate_means_a_mistake_in_every_pass():
+    """check_certificate_cycles: XOR's certificate is accepted, so every pass of the
+    cyclic order has a mistake (markone's exact run over p passes: >= p mistakes)."""
+    import markone
+    import verify
+    from verify.certificate import check_certificate
+
+    X, y = markone.datasets.xor()
+    claim = verify.check_separable(X, y)
+    assert not claim.separable and check_certificate(X, y, claim)
+    for p in range(1, 7):
+        with pytest.warns(UserWarning):
+            r = markone.train(X, y, exact=True, max_epochs=p)
+        assert not r.converged and r.mistakes >= p
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_accepted_witness_gives_novikoff_with_its_margin(seed):
+    """check_witness_novikoff: AND's witness is accepted; with gamma its least score
+    ``min y w.[x, 1]`` and R^2 the largest ``||[x, 1]||^2``, every order makes at most
+    ``R^2 ||w||^2 / gamma^2`` mistakes (the conclusion's right side over gamma^2)."""
+    import markone
+    import verify
+    from verify.certificate import check_certificate
+
+    X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [-1, -1, -1, 1]
+    claim = verify.check_separable(X, y)
+    assert claim.separable and check_certificate(X, y, claim)
+    w = [Fraction(v) for v in claim.witness]
+    zs = [[yi * Fraction(v) for v in [*x, 1]] for x, yi in zip(X, y)]
+    gamma = min(sum(a * b for a, b in zip(w, z)) for z in zs)
+    R2 = max(sum(v * v for v in z) for z in zs)
+    assert gamma > 0
+    r = markone.train(X, y, exact=True, order="shuffle", seed=seed)
+    assert r.converged and r.mistakes * gamma ** 2 <= R2 * sum(v * v for v in w)
+
+
 @pytest.mark.parametrize("R,lower,b", [(4.0, 2.0, -2.0), (1.0, 0.5, 0.0), (3.0, 0.25, 1.5)])
 def test_intercept_bound_is_the_coq_formula_with_c_1(R, lower, b):
     import numpy as np
