@@ -365,7 +365,7 @@ def adapter(bug: Bug, workdir: Path):
         subprocess.run([_tool("cc", "gcc"), *C_FLAGS, "-o", str(out), str(path)],
                        check=True, capture_output=True)
         command = C.CommandAdapter(str(out))
-    return command, command.declared_profile() or C.FULL
+    return command, command.declared_profile() or C.Profile()
 
 
 def _tool(*names):

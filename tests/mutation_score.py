@@ -377,7 +377,7 @@ def score(mutant_list=None, cases=None):
         adapter = C.adapter_for(solve, name=mut.what)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            results = _judged(mut, cases, adapter, C.FULL)
+            results = _judged(mut, cases, adapter, C.Profile())
             if not differs(solve, reference, problems):
                 out.append(settled(mut, results))
                 continue
@@ -414,7 +414,7 @@ def score_node(node, mutant_list=None, cases=None):
             path.write_text(mut.source)
             adapter = C.CommandAdapter(f"{node} {path}")
             try:
-                profile = adapter.declared_profile() or C.FULL
+                profile = adapter.declared_profile() or C.Profile()
             except (ValueError, C.ImplementationError):
                 out.append(Outcome(mut, False, True, False, False))
                 continue

@@ -16,7 +16,7 @@ import pytest
 import markone
 from markone.cli import main
 from markone.variants import VARIANTS, Variant, add_variant, remove_variant
-from verify.conformance import adapter_for, build_cases, run_suite
+from verify.conformance import adapter_for, build_cases, run_case, run_suite
 from verify.conformance.profile import Profile
 from verify.conformance.protocol import rule_text, schema
 
@@ -89,6 +89,22 @@ def test_the_suite_has_its_case_and_judges_it_by_the_definition(midpoint):
     [good] = run_suite([case], adapter_for(core), profile=profile)
     [bad] = run_suite([case], adapter_for(last_only), profile=profile)
     assert good.status == "pass" and bad.status == "fail" and "w" in bad.failed
+
+
+def test_a_suite_run_with_no_declared_profile_claims_the_new_variant(midpoint):
+    # the profile of no declaration was made once, at import (FULL), before the
+    # variant was registered: its case came out "n/a" (issue 40)
+    [case] = build_cases([f"variant-{NAME}"])
+
+    def core(problem):
+        res = markone.train(problem["X"], problem["y"], order=problem["order"],
+                            max_epochs=1, variant=NAME, exact=True)
+        return {"w": [str(v) for v in res.w], "mistakes": res.mistakes}
+
+    [result] = run_suite([case], adapter_for(core))
+    assert result.status == "pass", result.details
+    assert run_case(case, adapter_for(core)).status == "pass"
+    assert Profile().excludes(case) is None
 
 
 def test_after_removal_everything_is_as_before(midpoint):

@@ -287,7 +287,7 @@ def _profile(args, adapter):
     """The profile to judge by, and where it came from: --profile, the program's
     handshake (--cmd), or none declared (exact arithmetic, everything claimed)."""
     from verify.conformance import CommandAdapter
-    from verify.conformance.profile import FULL, Profile
+    from verify.conformance.profile import Profile
 
     if args.profile is not None:
         return Profile.parse(args.profile), "from --profile"
@@ -295,7 +295,7 @@ def _profile(args, adapter):
         declared = adapter.declared_profile()
         if declared is not None:
             return declared, "declared in the handshake"
-    return FULL, "none declared"
+    return Profile(), "none declared"
 
 
 def _out_arg(q):

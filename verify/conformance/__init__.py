@@ -27,7 +27,7 @@ from verify.conformance.adapters import (
 )
 from verify.conformance.cases import build_cases
 from verify.conformance.judge import CaseResult, judge, show_vector
-from verify.conformance.profile import FULL, Profile
+from verify.conformance.profile import Profile
 from verify.conformance.protocol import CASE_FORMAT, MANIFEST_FORMAT, SUITE_VERSION, schema
 from verify.conformance.report import as_json, as_junit, as_table, exit_status, summary
 from verify.conformance.suite import (
@@ -46,5 +46,5 @@ __all__ = [
     "CallableAdapter", "EstimatorAdapter", "RiverAdapter", "CommandAdapter",
     "ImplementationError", "NotApplicable", "as_table", "as_json", "as_junit",
     "summary", "exit_status", "CASE_FORMAT", "MANIFEST_FORMAT", "SUITE_VERSION",
-    "Profile", "FULL", "select_cases", "case_tags",
+    "Profile", "select_cases", "case_tags",
 ]

@@ -19,7 +19,7 @@ from fractions import Fraction
 from markone._internal.typing import JSONDict
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
 from verify.conformance.judge import CaseResult, judge
-from verify.conformance.profile import FULL, Profile, show_rate
+from verify.conformance.profile import Profile, show_rate
 from verify.conformance.protocol import parse_vector, problem_of
 from verify.conformance.replay import exact_rows
 
@@ -76,7 +76,7 @@ def _fits(profile: Profile, cases: Sequence[JSONDict], results: Sequence[CaseRes
 def fitting_profile(cases: Sequence[JSONDict], results: Sequence[CaseResult],
                     adapter: Adapter) -> Profile | None:
     """The first of exact, float64 and float32 arithmetic, with a rate of 1 or the
-    one revealed (float32: 1 only), other than :data:`FULL`, under which the
+    one revealed (float32: 1 only), other than the full ``Profile()``, under which the
     answers pass every applicable case, confirmed by running the suite under it
     (checkpoints included); None when none does."""
     from verify.conformance.suite import run_suite
@@ -85,10 +85,11 @@ def fitting_profile(cases: Sequence[JSONDict], results: Sequence[CaseResult],
     rate = revealed_rate(cases, adapter)
     if rate is not None and rate != 1:
         rates.append(rate)
+    full = Profile()
     for arithmetic in ("exact", "float64", "float32"):
         for r in rates if arithmetic != "float32" else rates[:1]:
-            profile = replace(FULL, arithmetic=arithmetic, rate=r)
-            if profile == FULL or not _fits(profile, cases, results):
+            profile = replace(full, arithmetic=arithmetic, rate=r)
+            if profile == full or not _fits(profile, cases, results):
                 continue
             again = run_suite(cases, adapter, profile=profile, divergence=False)
             if all(x.status in ("pass", "n/a") for x in again):

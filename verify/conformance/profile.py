@@ -12,7 +12,9 @@ An implementation declares its profile with ``--profile`` (:meth:`Profile.parse`
 or, for ``--cmd``, by answering the **handshake** (:data:`HANDSHAKE_FORMAT`) with
 ``{"profile": {...}}`` (:meth:`Profile.from_json`); and it may decline any single case
 by answering ``{"unsupported": "why"}``. Without a declaration the profile is
-:data:`FULL`: exact arithmetic, everything claimed.
+``Profile()``, made when it is needed: exact arithmetic, every task, and every variant
+of :data:`markone.variants.VARIANTS` at that moment (one added with
+``markone.variants.add_variant`` after import included).
 
 A declared rate changes the expected answers (:meth:`Profile.expected_case`): in
 exact arithmetic the weights scale by the rate (from a zero start the decisions are
@@ -41,7 +43,7 @@ from typing import Any
 from markone._internal.typing import JSONDict
 from verify.conformance.protocol import TASKS, VARIANTS
 
-__all__ = ["Profile", "FULL", "parse_rate", "show_rate", "ARITHMETICS", "HANDSHAKE_FORMAT", "handshake_problem",
+__all__ = ["Profile", "parse_rate", "show_rate", "ARITHMETICS", "HANDSHAKE_FORMAT", "handshake_problem",
            "FLOAT32_TOLERANCE"]
 
 ARITHMETICS = ("exact", "float64", "float32")
@@ -87,7 +89,7 @@ class Profile:
         """A profile from ``KEY=VALUE,...`` (lists joined by ``+``): keys
         ``arithmetic``, ``variants``, ``tasks``, ``intercept`` (yes/no), ``rate`` (a
         positive number: ``0.1``, ``1/10``); a key not
-        given keeps its default (:data:`FULL`'s)."""
+        given keeps its default (``Profile()``'s)."""
         fields: dict[str, Any] = {}
         for item in filter(None, (part.strip() for part in str(text).split(","))):
             key, sep, value = item.partition("=")
@@ -261,10 +263,6 @@ def _float32_can_pass(case):
     return "w" not in answer or close([Fraction(float(v)) for v in answer["w"]],
                                        [Fraction(v) for v in want["w"]],
                                        FLOAT32_TOLERANCE)
-
-
-#: No declaration: exact arithmetic, every variant and task, the intercept handled.
-FULL = Profile()
 
 
 def handshake_problem() -> JSONDict:

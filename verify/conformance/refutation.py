@@ -21,7 +21,7 @@ run; a kind no replay covers (``dimension:...``, ``constant``...) is never ruled
 out, nor is a step that has no exact replay on a passed case (an irrational norm).
 
 >>> from verify import conformance as C
->>> cases = [C.profile.FULL.judged_case(c) for c in C.build_cases()
+>>> cases = [C.Profile().judged_case(c) for c in C.build_cases()
 ...          if c["id"] in ("zero-score-orthonormal", "xor-cycle")]
 >>> ruled_out("rule:strict", cases)
 'zero-score-orthonormal'

@@ -34,7 +34,7 @@ from verify.conformance.cases import build_cases
 from verify.conformance.divergence import first_divergence
 from verify.conformance.judge import CaseResult, judge
 from verify.conformance.misreadings import nonfinite_json
-from verify.conformance.profile import FULL, Profile
+from verify.conformance.profile import Profile
 from verify.conformance.protocol import (
     CASE_FORMAT,
     LEGACY_CASE_FORMAT,
@@ -179,17 +179,19 @@ def _truncated(problem, t):
     return p
 
 
-def run_case(case: JSONDict, adapter: Adapter, profile: Profile = FULL, *,
+def run_case(case: JSONDict, adapter: Adapter, profile: Profile | None = None, *,
              divergence: bool = True) -> CaseResult:
     """Run ``adapter`` on one case (and its checkpoints); return a CaseResult.
 
-    A case outside ``profile``, or one the implementation declines (it raises
+    A case outside ``profile`` (None: ``Profile()``, every variant registered now),
+    or one the implementation declines (it raises
     :class:`NotApplicable` or answers ``{"unsupported": "why"}``), is ``"n/a"``
     with the reason. A failed binary case gets its first divergent step
     (:func:`verify.conformance.divergence.first_divergence`, about log2 of the
     stream's length more runs) as ``divergence``, unless ``divergence`` is False."""
     base = dict(id=case["id"], property=case["property"], task=case["task"],
                 variant=case["variant"], float64_can_pass=case["float64_can_pass"])
+    profile = Profile() if profile is None else profile
     reason = profile.excludes(case)
     if reason is not None:
         return CaseResult(status="n/a", details=(reason,), **base)
@@ -268,12 +270,14 @@ def case_tags(case: JSONDict) -> tuple[str, ...]:
 
 def run_suite(cases: Iterable[JSONDict], adapter: Adapter, *,
               progress: Callable[[CaseResult], Any] | None = None,
-              profile: Profile = FULL, divergence: bool = True) -> list[CaseResult]:
-    """Run ``adapter`` on every case under ``profile`` (``divergence``: see
-    :func:`run_case`); returns the list of CaseResults, with the causes that a
+              profile: Profile | None = None, divergence: bool = True
+              ) -> list[CaseResult]:
+    """Run ``adapter`` on every case under ``profile`` (None: ``Profile()``, every
+    variant registered now; ``divergence``: see :func:`run_case`); returns the list of CaseResults, with the causes that a
     passed case rules out removed from the diagnoses
     (:func:`verify.conformance.refutation.drop_ruled_out`)."""
     cases, results = list(cases), []
+    profile = Profile() if profile is None else profile
     for case in cases:
         results.append(run_case(case, adapter, profile, divergence=divergence))
         if progress is not None:

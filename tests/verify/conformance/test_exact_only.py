@@ -28,7 +28,7 @@ def cases():
     return {c["id"]: c for c in C.build_cases([*PLANTED, *OLDER])}
 
 
-def run(cases, impl, profile=C.FULL):
+def run(cases, impl, profile=None):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         return {r.id: r for r in C.run_suite(list(cases.values()), C.adapter_for(impl),

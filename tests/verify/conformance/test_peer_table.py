@@ -123,7 +123,7 @@ def _case(script, problem):
 
 
 def test_shrink_cuts_a_failure_down_and_keeps_its_cause():
-    from verify.conformance import FULL, adapter_for, run_case
+    from verify.conformance import Profile, adapter_for, run_case
 
     script = _script()
     case = _case(script, {"task": "binary", "variant": "last", "intercept": True,
@@ -137,10 +137,10 @@ def test_shrink_cuts_a_failure_down_and_keeps_its_cause():
     adapter = adapter_for(strict)
     cause = run_case(case, adapter).diagnosis[0]
     assert cause.startswith("the strict rule")
-    small, result = script.shrink(case, adapter, FULL, cause)
+    small, result = script.shrink(case, adapter, Profile(), cause)
     assert len(small["problem"]["order"]) == 1 and len(small["problem"]["X"]) == 1
     assert result.status == "fail" and cause in result.diagnosis
-    step = script.first_step(small, adapter, FULL)
+    step = script.first_step(small, adapter, Profile())
     assert step.startswith("first divergent step: presentation 1 of 1")
 
 
