@@ -48,6 +48,7 @@ PLAIN_PRESENTATIONS = 2**12
 
 _KERNELS: list[Callable[..., Any]] = []
 _HOOKS: list[Callable[[Any], None]] = []
+_HOOKS_RUN = [0]   # how many of _HOOKS have run
 _COMPILED: dict[Callable[..., Any], Any] = {}
 _ENTRIES: dict[tuple[Callable[..., Any], str], Callable[..., Any]] = {}
 _LOADED: list[Any] = []
@@ -108,11 +109,11 @@ def uncompiled(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def on_first_compile(hook: Callable[[Any], None]) -> Callable[[Any], None]:
-    """Run ``hook(numba)`` once, when numba is first loaded (at once if it is already):
-    the place for ``numba.extending.overload`` registrations. Returns ``hook``."""
+    """Run ``hook(numba)`` once, by the first :func:`load_numba` after it is declared
+    (every compile calls it first): the place for ``numba.extending.overload``
+    registrations. Not at once when numba is loaded already: the hook may use names
+    its module defines below it. Returns ``hook``."""
     _HOOKS.append(hook)
-    if _LOADED:
-        hook(_LOADED[0])
     return hook
 
 
@@ -126,8 +127,9 @@ def load_numba() -> Any:
         numba.core.event.register("numba:compile", _announcer(numba))
         for fn in _KERNELS:
             _register_kernel(numba, fn)
-        for hook in _HOOKS:
-            hook(numba)
+    while len(_HOOKS) > _HOOKS_RUN[0]:   # hooks declared since the last call
+        _HOOKS_RUN[0] += 1
+        _HOOKS[_HOOKS_RUN[0] - 1](_LOADED[0])
     return _LOADED[0]
 
 

@@ -354,3 +354,24 @@ def test_a_small_kernel_fit_runs_plain(monkeypatch):
         compiled = KernelPerceptron(kernel="rbf", max_epochs=20).fit(X, y)
     assert asked and set(asked) == {"_dual_epoch"}
     assert plain.decision_function(X).tobytes() == compiled.decision_function(X).tobytes()
+
+
+def test_kernels_imported_after_numba_was_loaded_compile():
+    """numba loaded before ``markone._loops`` is imported (a module that compiles
+    its own functions at import, e.g. ``verify.machine.theory``): the row operations'
+    overloads are registered by the next compile, not halfway through the import
+    (which raised NameError on a name defined below the hook)."""
+    code = """
+import numpy as np
+from markone._internal.jit import compiled, load_numba
+load_numba()
+from markone import _loops
+w, status = np.zeros(3), np.zeros(2, np.int64)
+X = np.array([[1.0, 0.0], [0.0, 1.0]])
+print(compiled(_loops.epoch_last_xy)(X, np.array([1.0, -1.0]), 1.0, np.arange(2), 1.0,
+                                     w, status), w.tolist())
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-400:]
+    assert done.stdout.split() == ["2", "[1.0,", "-1.0,", "0.0]"]
