@@ -39,6 +39,9 @@ With ``--constants`` it measures the costs that :data:`markone._loops.PLAIN_RUN`
 is derived from, each in a new process (CPU time): one plain pass of 30,000 dense
 rows of 60 and of 30,000 CSR rows of 1,000 at 1 % (per presentation), the compiled
 pass with an empty numba cache (import and compile) and again (import and load);
+the first and the second ``markone.train`` of 20,000 x 100 floats for 1,000 passes
+in one process (the pass in the cache); and the compile seconds of each kernel that
+the perceptron's pass and a compiled Mark I session need (numba's compile events);
 ``--constants --write-docs`` writes them into the ``bench_startup_constants`` block.
 
 With ``--write-docs`` the results replace the measured block of
@@ -59,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import json
 import os
 import resource
 import subprocess
@@ -198,6 +202,88 @@ print(time.process_time() - start)
 """
 
 
+#: A child that compiles (empty numba cache) what one job needs and prints, per
+#: kernel, the CPU seconds numba spent compiling it alone and with the kernels it
+#: calls (numba's "numba:compile" events, nested), as JSON: ``[total, {name: [alone,
+#: with callees]}]``. ``machine``: a Mark I session on the compiled path (its plain
+#: allowance spent first, as a fleet's); ``pass``: the perceptron's lean pass.
+COMPILE_COSTS = """
+import json, sys, time, numpy as np
+from markone._internal import jit
+import numba.core.event as event
+jit.load_numba()
+alone, whole, stack = {}, {}, []
+class Timer(event.Listener):
+    def on_start(self, ev):
+        stack.append([ev.data["dispatcher"].py_func.__qualname__, time.process_time(), 0.0])
+    def on_end(self, ev):
+        name, start, inner = stack.pop()
+        spent = time.process_time() - start
+        alone[name] = alone.get(name, 0.0) + spent - inner
+        whole[name] = whole.get(name, 0.0) + spent
+        if stack:
+            stack[-1][2] += spent
+event.register("numba:compile", Timer())
+start = time.process_time()
+if sys.argv[1] == "machine":
+    from markone.datasets import letters
+    from markone.hardware import MarkI
+    from markone.hardware.trial import PLAIN
+    PLAIN.spend(PLAIN.left)
+    images, labels = letters("AEIOUY", per_class=8, seed=0)
+    MarkI(seed=0).train(images, labels, presentations=400)
+else:
+    from markone import _loops
+    jit.compiled(_loops.epoch_last_xy)(np.ones((4, 60)), np.ones(4), 1.0, np.arange(4),
+                                       1.0, np.zeros(61), np.zeros(2, dtype=np.int64))
+print(json.dumps([time.process_time() - start,
+                  {k: [alone[k], whole[k]] for k in alone}]))
+"""
+
+#: A child that times ``markone.train`` on 20,000 x 100 floats for the default 1,000
+#: passes (20 million presentations: compiled), twice in one process; prints the CPU
+#: seconds of the first and the second call.
+TRAIN_TWICE = """
+import time, warnings, numpy as np, markone
+rng = np.random.default_rng(0)
+X = rng.normal(size=(20000, 100))
+y = np.where(X[:, 0] + rng.normal(size=20000) > 0, 1, -1)
+warnings.simplefilter("ignore")
+times = []
+for _ in range(2):
+    start = time.process_time()
+    markone.train(X, y)
+    times.append(time.process_time() - start)
+print(*times)
+"""
+
+#: Kernels shown by name in the compile table (the rest are summed).
+SHOWN_KERNELS = 12
+
+
+def compile_costs(env, cwd):
+    """The compile table's lines: each job's kernels compiled with an empty cache."""
+    lines = ["| job, kernel | compile alone | with the kernels it calls |",
+             "|---|---|---|"]
+    for job, title in (("pass", "the perceptron's pass"),
+                       ("machine", "a Mark I session, compiled (as a fleet's)")):
+        with tempfile.TemporaryDirectory(dir=cwd) as cache:
+            done = subprocess.run([sys.executable, "-c", COMPILE_COSTS, job], cwd=cwd,
+                                  env=dict(env, NUMBA_CACHE_DIR=cache),
+                                  capture_output=True, text=True, check=True)
+        total, kernels = json.loads(done.stdout)
+        lines.append(f"| **{title}**: in all (numba imported before) | "
+                     f"{total:.2f} s | |")
+        ranked = sorted(kernels.items(), key=lambda kv: -kv[1][0])
+        for name, (alone, whole) in ranked[:SHOWN_KERNELS]:   # ol_np_empty.<locals>.impl
+            short = name.replace(".<locals>.impl", "").split(".<locals>.")[-1]
+            lines.append(f"| `{short}` | {alone:.2f} s | {whole:.2f} s |")
+        rest = ranked[SHOWN_KERNELS:]
+        if rest:
+            lines.append(f"| {len(rest)} more | {sum(a for _, (a, _) in rest):.2f} s | |")
+    return lines
+
+
 def constants():
     """The costs behind :data:`markone._loops.PLAIN_RUN` (docs/start-up.md, "The
     constants"), each in a new process: a plain presentation (dense, CSR), and the
@@ -213,6 +299,10 @@ def constants():
 
         dense, csr = out(child + [PLAIN_PASS, "dense"]), out(child + [PLAIN_PASS, "csr"])
         compile_s, load_s = out(child + [COMPILED_PASS]), out(child + [COMPILED_PASS])
+        first, second = (float(t) for t in subprocess.run(
+            child + [TRAIN_TWICE], cwd=root, env=env, capture_output=True, text=True,
+            check=True).stdout.split())
+        kernels = compile_costs(env, root)
     from markone._loops import PLAIN_RUN
     plain = PLAIN_RUN * dense / 1e6
     return [f"Measured {load()}; CPU time, each in a new process:", "",
@@ -226,7 +316,12 @@ def constants():
             f"| a run of `PLAIN_RUN` = {PLAIN_RUN:,} dense presentations, plain | "
             f"{plain:.2f} s |",
             f"| a run past it, first / again: compile / load | "
-            f"{compile_s / load_s:.2f} |"]
+            f"{compile_s / load_s:.2f} |",
+            f"| `markone.train`, 20,000 x 100, 1,000 passes, cached pass: first call "
+            f"in a process | {first:.2f} s |",
+            f"| the same, second call | {second:.2f} s |",
+            "", "Compiling with an empty cache, by numba's compile events (CPU; a "
+            "kernel's own body alone, and with the kernels it calls):", "", *kernels]
 
 
 def run_child(argv, cwd, env):

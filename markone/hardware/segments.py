@@ -304,9 +304,10 @@ def _unmark(own_ptr, own_idx, work, n_rows):
             work.moved[r, own_idx[p]] = False
 
 
-@kernel()
 def _new_work(n_s, n_r, n_a):
-    """The scratch of :func:`run_segment` (``moved`` all False)."""
+    """The scratch of :func:`run_segment` (``moved`` all False), made by numpy: made
+    in compiled code, its arrays cost a compile of ``np.empty`` and ``np.zeros``
+    (about 0.7 s of a first fleet, issue 38)."""
     return _Work(np.empty(n_s), np.empty(n_r), np.zeros(n_r, dtype=np.bool_),
                  np.empty(n_r, dtype=np.int64), np.empty((n_r, n_a)),
                  np.zeros((n_r, n_a), dtype=np.bool_), np.empty(n_r, dtype=np.int64),
@@ -339,14 +340,16 @@ def _motor_phase(weights, own_ptr, own_idx, target, ph, rule, work, n_rows, t_lo
 @kernel()
 def run_segment(order: np.ndarray, pos: int, horizon: float, machine: Machine,
                 figures: Figures, physics: np.ndarray, rule: Rule, tally: Tally,
-                log: LogBuffers) -> int:
+                log: LogBuffers, work: Any) -> int:
     """Run figures ``order[pos:]`` until one needs the per-figure path, each as the
     trial kernel's steps (:mod:`markone.hardware.trial`) in the per-figure order.
 
     ``machine`` (a :class:`Machine`) and ``tally`` (a :class:`Tally`) are advanced
     in place, ``figures`` is a :class:`Figures`, ``physics`` the record array of
     :data:`~markone.hardware.trial.PHYSICS`, ``rule`` a :class:`Rule`; with
-    ``log.cap > 0`` each figure is logged into ``log`` (a :class:`LogBuffers`).
+    ``log.cap > 0`` each figure is logged into ``log`` (a :class:`LogBuffers`);
+    ``work`` is one figure's scratch, made by numpy (``_new_work``: its ``moved`` all
+    False, and so again on return).
 
     Returns the position of the first figure not run: ``pos`` itself when that figure
     needs the per-figure path (a settled S-state that is not its cached one) or would
@@ -354,7 +357,6 @@ def run_segment(order: np.ndarray, pos: int, horizon: float, machine: Machine,
     """
     n_r, n_a = machine.weights.shape
     ph = physics[0]
-    work = _new_work(machine.level.size, n_r, n_a)
     times, ints, log_rows = log.times, log.ints, log.rows
     k, q, n_chg = pos, 0, 0
     while k < order.size:
@@ -482,7 +484,8 @@ class Segments:
         end = compiled(run_segment)(
             np.ascontiguousarray(order, dtype=np.int64), pos, horizon, state,
             self.figures._replace(targets=targets, labels=labels), self.physics,
-            self.rule, tally, self.buffers)
+            self.rule, tally, self.buffers,
+            _new_work(state.level.size, *state.weights.shape))
         if end > pos:
             retina.light, retina._t = state.light, float(state.clock[1])
             stats["shown"] += end - pos

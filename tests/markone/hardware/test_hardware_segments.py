@@ -138,9 +138,12 @@ def test_a_pass_is_one_event(monkeypatch):
     assert n_fast <= 40 + 3 < 2 * 40 * len(_images) <= n_slow
 
 
-def test_a_figure_with_no_active_a_unit_stays_in_the_segment():
+def test_a_figure_with_no_active_a_unit_stays_in_the_segment(monkeypatch):
     # a dark figure fires no A-unit (theta 1): both paths score it with the one
     # kernel (+0.0 sums, every R-unit wrong, nothing to move), so the segment runs on
+    # (compiled: the plain allowance spent first, else alone it ran per figure)
+    from markone.hardware import trial
+    monkeypatch.setattr(trial.PLAIN, "left", 0)
     images = np.concatenate([_images[:3], np.zeros_like(_images[:1])])
     labels = np.concatenate([_labels[:3], ["dark"]])
     params = MarkIParams(theta=1)
