@@ -29,6 +29,7 @@ import numpy as np
 from markone._internal.validation import as_generator, child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import legend_outside, styled
+from verify.margin import novikoff_bound
 from sims._common import inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -58,7 +59,7 @@ def _binary():
             "epochs": res.epochs, "mistakes_per_epoch": list(res.mistakes_per_epoch),
             "converged": res.converged, "R": m.R, "gamma": m.gamma,
             "gamma_interval": [m.lower, m.upper], "bound": m.bound,
-            "bound_holds": res.mistakes <= m.R ** 2 / m.upper ** 2,
+            "bound_holds": res.mistakes <= novikoff_bound(m.R, m.upper),
             "margin_u": m.u.tolist(), "petal": petal.tolist(), "labels": labels.tolist()}
 
 

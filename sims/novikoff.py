@@ -23,6 +23,7 @@ import numpy as np
 from markone._internal.validation import child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import count_axis, legend_outside, styled
+from verify.margin import novikoff_bound
 from sims._common import as_array, check_margin, chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -64,7 +65,7 @@ def run_task(spec: JSONDict) -> JSONDict:
     for b, (X, y, u) in enumerate(zip(Xs, ys, us)):
         R = float(np.linalg.norm(X, axis=1).max())
         gamma_u = float((y * (X @ u)).min())
-        bound = (R / gamma_u) ** 2
+        bound = novikoff_bound(R, gamma_u)
         out.append({"index": spec["runs"][b][0], "d": spec["runs"][b][1],
                     "mistakes": int(res.mistakes[b]), "epochs": int(res.epochs[b]),
                     "converged": bool(res.converged[b]), "R": R, "gamma": gamma_u,

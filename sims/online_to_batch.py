@@ -29,6 +29,7 @@ import numpy as np
 from markone._internal.validation import as_generator, child_seeds
 from markone._internal.typing import ArrayLike, JSONDict, PathLike, Seed
 from markone._internal.style import legend_outside, styled
+from verify.margin import novikoff_bound
 from sims._common import check_margin, chunked, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
@@ -108,7 +109,7 @@ def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
         "max_mistakes": int(per_run.max()),
         "expected_error": float(per_run.mean() / (n + 1)),
         "random_iterate_error": float(mean_err.mean()),
-        "bound": (1.0 / gamma) ** 2 / (n + 1),
+        "bound": novikoff_bound(1.0, gamma) / (n + 1),
         "mistake_rate": rate.tolist(),      # P(mistake at step t), t = 1..n
         "mean_error": mean_err.tolist(),    # E err(w_t), t = 0..n
     }

@@ -22,6 +22,7 @@ import numpy as np
 from markone._internal.validation import child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import count_axis, legend_outside, styled
+from verify.margin import novikoff_bound
 from sims._common import check_margin, inline, new_figure, save_figure
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
@@ -63,7 +64,7 @@ def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     return {
         "k": k.tolist(), "u_dot_w": r["u_dot_w"], "norm_w": r["norm_w"],
         "k_gamma": k_gamma.tolist(), "sqrt_k_R": sqrt_k_R.tolist(),
-        "R": r["R"], "gamma": r["gamma"], "bound": (r["R"] / r["gamma"]) ** 2,
+        "R": r["R"], "gamma": r["gamma"], "bound": novikoff_bound(r["R"], r["gamma"]),
         "mistakes": int(k.size), "converged": r["converged"], "epochs": r["epochs"],
         # with a relative tolerance for the rounding of float dot products
         "lower_holds": bool(np.all(np.asarray(r["u_dot_w"]) >= k_gamma * (1 - 1e-12))),

@@ -57,6 +57,7 @@ from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike, Seed
 from markone._internal.validation import as_generator, check_choice, check_int_at_least
 from verify._internal.exact import dense_rows
+from verify._internal.novikoff import novikoff_bound
 from verify._internal.budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
                             stopped_phrase, to_raise)
 from verify.cycling import integer_yx, reachable_states
@@ -71,7 +72,7 @@ __all__ = [
     "orthonormal_case",
     "label_adversary",
     "replay",
-    "novikoff_bound",
+    "novikoff_terms",
     "small_margin_lattice",
 ]
 
@@ -138,20 +139,24 @@ class AdversarialOrder(ShownInJupyter):
     stopped_by: str = field(default="", repr=False)
 
 
-def novikoff_bound(X: ArrayLike, y: ArrayLike, *, intercept: bool = True
+def novikoff_terms(X: ArrayLike, y: ArrayLike, *, intercept: bool = True
                    ) -> tuple[float, float, float]:
-    """Return ``(R, gamma, (R/gamma)^2)`` of the augmented data via
-    :func:`verify.max_margin`, with ``gamma`` its certified lower end (so the bound is
-    never below the exact one); non-separable data give ``(R, 0.0, inf)``."""
-    from verify.margin import max_margin
+    """Novikoff's terms of a data set: ``(R, gamma, (R/gamma)^2)`` of the augmented
+    data via :func:`verify.max_margin`, with ``gamma`` its certified lower end and the
+    bound :func:`verify.margin.novikoff_bound` (so never below the exact one);
+    non-separable data give ``(R, 0.0, inf)``.
 
-    from verify.bounds import _ratio_squared
+    >>> R, gamma, bound = novikoff_terms([[3.0], [-3.0]], [1, -1], intercept=False)
+    >>> R, round(gamma, 9), round(bound, 9), bound >= (R / gamma) ** 2
+    (3.0, 3.0, 1.0, True)
+    """
+    from verify.margin import max_margin
 
     m = max_margin(X, y, intercept=intercept)
     if not m.separable:
         return float(m.R), 0.0, math.inf
     # the certified lower end of the margin: the bound is then never below the true one
-    return float(m.R), float(m.lower), _ratio_squared(float(m.R), float(m.lower))
+    return float(m.R), float(m.lower), novikoff_bound(float(m.R), float(m.lower))
 
 
 def replay(X: ArrayLike, y: ArrayLike, order: Sequence[int], *, intercept: bool = True,
@@ -285,7 +290,7 @@ def _finish(data, intercept, order, method, explored, complete_hint, *,
     ``closed_form`` = ``(R, gamma, bound)`` when theory gives them; ``stopped`` =
     ``(stopped_by, why)`` when a budget or time limit cut the search short.
     """
-    R, gamma, bound = closed_form or novikoff_bound(data, None, intercept=intercept)
+    R, gamma, bound = closed_form or novikoff_terms(data, None, intercept=intercept)
     Xf = data.exact_floats
     res, order = _confirmed(data, intercept, order, bound) if len(order) else (None, order)
     mistakes = res.mistakes if res is not None else 0

@@ -49,6 +49,7 @@ from markone._internal.validation import (
     sparse_refused,
 )
 from markone.errors import MarkoneError
+from verify._internal.novikoff import novikoff_bound
 
 __all__ = [
     "BoundViolation",
@@ -224,7 +225,7 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
     R = _pow2(Rs, -k)
     if gamma is not None:
         g, source = check_positive(gamma, "gamma"), "given"
-        bound = _ratio_squared(R, g)
+        bound = novikoff_bound(R, g)
     elif u is not None:
         _, margins = _margin_of(u, Zs)
         gs, source = float(margins.min()), "u"
@@ -232,7 +233,7 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
             raise ValueError(
                 f"u does not separate the data (worst margin {_pow2(gs, -k):.6g} <= 0 "
                 f"at {counted(np.argmin(margins))}); pass a separating u or omit it.")
-        g, bound = _pow2(gs, -k), _ratio_squared(Rs, gs)
+        g, bound = _pow2(gs, -k), novikoff_bound(Rs, gs)
     else:
         from verify.margin import max_margin
 
@@ -259,13 +260,6 @@ def _pow2(v, e):
     """``v * 2**e`` in float64 (inf or 0 beyond its range)."""
     with np.errstate(over="ignore", under="ignore"):
         return float(np.ldexp(v, e))
-
-
-def _ratio_squared(R, g):
-    """``(R / g)**2`` without a ZeroDivisionError or an overflow warning: inf when it
-    is beyond float64 (then no run can exceed it)."""
-    with np.errstate(over="ignore", divide="ignore", under="ignore"):
-        return float(np.square(np.float64(R) / np.float64(g)))
 
 
 @dataclass(frozen=True)
@@ -449,7 +443,7 @@ def intercept_cost(R: float, b: float, gamma: float, c: float | None = None
         at_c = float(intercept_bound(R, b, gamma, c))
     return InterceptCost(R=R, b=b, gamma=gamma, c_opt=c_opt, bound_min=best,
                          numeric_c=num_c, numeric_min=num_min, checked=checked, c=c,
-                         bound_at_c=at_c, bound_no_b=R * R / gamma**2)
+                         bound_at_c=at_c, bound_no_b=novikoff_bound(R, gamma))
 
 
 @dataclass(frozen=True)
@@ -512,7 +506,7 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
     """
     from markone.multiclass import MulticlassPerceptron, kesler_expand
     from markone.engine import augment
-    from verify.margin import max_margin, novikoff_bound
+    from verify.margin import max_margin
 
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)

@@ -59,6 +59,7 @@ from markone._internal.data import Dataset, as_dataset
 from markone._internal.validation import check_positive, is_sparse, sparse_refused
 from markone._internal.rows import signed_rows
 from verify._internal.exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
+from verify._internal.novikoff import float_up, novikoff_bound, novikoff_exact
 from verify.separability import check_separable
 
 __all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data", "novikoff_bound",
@@ -279,7 +280,7 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
         if lower > 0:
             m = _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0,
                                   offset=offset, rtol=rtol,
-                                  bound=_novikoff_exact(R, lower))
+                                  bound=novikoff_exact(R, lower))
         else:
             m = _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam,
                              iters, t0, svm=False, offset=offset)
@@ -548,7 +549,7 @@ def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters
             else:
                 u = w / np.linalg.norm(w)
                 offset = float(u[-1]) if intercept else 0.0
-                bound = _novikoff_exact(R, lower)
+                bound = novikoff_exact(R, lower)
         gamma = max(lower, 0.0)  # conservative: the bound uses the lower end
         return Margin(
             gamma=gamma, u=u, offset=offset, lower=gamma, upper=upper, R=R,
@@ -578,26 +579,6 @@ def _witness_floats(witness, k):
     return np.array([float(v * Fraction(2) ** e) for v in w])
 
 
-def novikoff_bound(R: float, gamma: float) -> float:
-    """``(R / gamma)**2`` rounded up: the smallest float64 at least the exact quotient
-    of the two floats (inf when ``gamma <= 0`` or beyond float64).
-
-    Novikoff's theorem needs ``R`` at least the radius and ``gamma`` at most the
-    margin; given such ends, this is a true mistake bound.
-
-    >>> novikoff_bound(3.0, 1.0), novikoff_bound(1.0, 3.0) > 1 / 9, novikoff_bound(1.0, 0)
-    (9.0, True, inf)
-    """
-    return float_up(_novikoff_exact(R, gamma))
-
-
-def _novikoff_exact(R, gamma):
-    """``(R / gamma)**2`` of two floats, as a Fraction (None when ``gamma <= 0``)."""
-    if not gamma > 0:
-        return None
-    return (Fraction(R) / Fraction(gamma)) ** 2
-
-
 def intercept_theorem_bound(R: float, lower: float, u: np.ndarray, b: float, k: int = 0
                             ) -> float:
     """The intercept theorem with ``c = 1``, rounded up: a perceptron that learns its
@@ -625,24 +606,6 @@ def _intercept_exact(R, lower, u, b, k=0):
     u_sq = sum(Fraction(v) ** 2 for v in np.asarray(u, dtype=np.float64).tolist())
     comparator_sq = 1 + Fraction(b) ** 2 / (c_sq * u_sq)
     return (Fraction(R) ** 2 + c_sq) * comparator_sq / Fraction(lower) ** 2
-
-
-def float_up(q: Fraction | None) -> float:
-    """The smallest float64 at least the rational ``q`` (inf beyond float64's range,
-    and for None: no bound).
-
-    >>> float_up(Fraction(1, 3)) > 1 / 3, float_up(Fraction(6)), float_up(Fraction(10**400))
-    (True, 6.0, inf)
-    """
-    if q is None:
-        return float("inf")
-    try:
-        f = float(q)
-    except OverflowError:
-        return float("inf") if q > 0 else -np.finfo(np.float64).max
-    if math.isfinite(f) and Fraction(f) < q:
-        f = float(np.nextafter(f, np.inf))
-    return f
 
 
 def _signed(Xf, y, intercept):

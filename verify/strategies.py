@@ -29,8 +29,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from hypothesis import strategies as st
+
+from verify._internal.novikoff import float_up
 
 __all__ = ["SeparableSet", "OrthonormalStream", "AdversarialStream",
            "separable_sets", "orthonormal_streams", "adversarial_orders",
@@ -61,7 +64,10 @@ class SeparableSet:
 
     @property
     def bound(self) -> float:
-        return (self.R / self.margin) ** 2
+        # Novikoff's (R / margin)**2 exactly (R**2 and margin**2 are rational), rounded up
+        u_sq = sum(v * v for v in self.u)
+        return float_up(Fraction(max(sum(v * v for v in x) for x in self.X) * u_sq,
+                                 self.min_score ** 2))
 
 
 @dataclass(frozen=True)

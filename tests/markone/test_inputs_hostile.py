@@ -13,7 +13,7 @@ import markone
 import verify
 from markone._internal import data as boundary
 from markone.batch import train_many
-from verify.adversary import novikoff_bound, replay
+from verify.adversary import novikoff_terms, replay
 from verify.cycling import integer_yx
 from verify.margin import scaled_data
 
@@ -52,7 +52,7 @@ ENTRY_POINTS = {
     "check_compression exact": lambda X, y: verify.check_compression(X, y, exact=True),
     "freund_schapire_bound": lambda X, y: verify.freund_schapire_bound(
         X, y, u=[1.0, -1.0, 0.0], gamma=0.5),
-    "novikoff_bound": lambda X, y: novikoff_bound(X, y),
+    "novikoff_terms": lambda X, y: novikoff_terms(X, y),
     "replay": lambda X, y: replay(X, y, [0, 1, 2, 0]),
     "replay exact": lambda X, y: replay(X, y, [0, 1, 2, 0], exact=True),
     "scaled_data": lambda X, y: scaled_data(X, y),

@@ -16,6 +16,8 @@ Modules
     Gordan certificates from least-squares weights.
 ``memory``
     the memory a computation will need, estimated before it allocates.
+``novikoff``
+    Novikoff's bound ``(R / gamma)**2`` rounded up: its one definition.
 ``wolfe_exact``
     Wolfe's minimum-norm-point algorithm in rationals.
 """

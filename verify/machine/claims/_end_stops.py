@@ -18,6 +18,7 @@ import numpy as np
 from markone._internal.typing import JSONDict
 from markone.hardware.runits import numbered
 from verify._internal.budget import BUDGET, TIMEOUT, expired
+from verify._internal.novikoff import novikoff_mistakes
 from verify.machine.theory import _clipped
 from verify.machine.theory import _reach
 from verify.machine.theory import _stop_searches
@@ -116,7 +117,7 @@ def margin_bounds(red: Reduced, lower: Fraction, units: Units
     and the better of his weight bound and the one-signed argument:
     ``(numbers, top, bottom, used)``, the bound in units (shared by
     :func:`check_machine` and :func:`recheck_report`)."""
-    mistakes = math.floor(Fraction(red.R_sq) / lower ** 2)
+    mistakes = novikoff_mistakes(red.R_sq, lower)
     norm = math.floor(Fraction(red.R_sq) / lower)
     bound, used = ((norm, Method.NOVIKOFF_NORM) if norm <= mistakes else
                    (mistakes, Method.NOVIKOFF_COUNT))

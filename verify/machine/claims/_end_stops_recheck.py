@@ -131,7 +131,7 @@ def _bound(red, X, y, ev, units, margin):
 
 
 @_certifies(Method.NOVIKOFF_COUNT, Method.NOVIKOFF_NORM)
-def novikoff_bound(red, X, y, ev, units, margin):
+def novikoff_margin_bound(red, X, y, ev, units, margin):
     """Novikoff's bound: the one the certified margin gives (see :func:`_margin`)."""
     used = ev["bound_used"]
     if margin is None:

@@ -63,6 +63,7 @@ import numpy as np
 
 from markone._internal.typing import ArrayLike
 from markone.hardware.runits import numbered
+from verify._internal.novikoff import novikoff_mistakes
 from verify.machine.theory._forced import every_stream, fixed_order
 from verify.machine.task import Units
 
@@ -211,7 +212,7 @@ def gamma_verdict(X: ArrayLike, y: ArrayLike, stop: float | None = None,
     mm = max_margin(Zc.astype(np.float64), y, intercept=False)
     R_sq = int((Zc * Zc).sum(axis=1).max())
     low = Fraction(mm.lower)
-    out["reinforcement_bound"] = math.floor(Fraction(R_sq) / low ** 2)
+    out["reinforcement_bound"] = novikoff_mistakes(R_sq, low)
     top = Fraction(eta) * Fraction(R_sq) / (low * d)   # ||w|| in steps, w = Zc-sum / d
     out["max_weight"] = str(math.floor(top))
     out["fits"] = None if stop is None else bool(top <= stop)
@@ -280,7 +281,7 @@ def gamma_steps_verdict(X: ArrayLike, y: ArrayLike,
         lower = Fraction(mm.lower)
         if lower > 0:
             R_sq = int(k.max())
-            M = math.floor(Fraction(R_sq) / lower ** 2)
+            M = novikoff_mistakes(R_sq, lower)
             top = eta * Fraction(R_sq) / lower
             stop = None if weight_range is None else min(
                 -Fraction(weight_range[0]), Fraction(weight_range[1]))
