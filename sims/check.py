@@ -44,6 +44,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from markone._internal.io import JSONRefused, read_strict_json
 from markone._internal.progress import progress_bar
 from markone._internal.typing import JSONDict, PathLike
 from sims.errors import MalformedResults, ResultsMismatch
@@ -176,20 +177,9 @@ class _Constant:
         self.text = text
 
 
-def _unique(pairs):
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        key = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
-        raise MalformedResults(f"the key {key!r} appears twice in one object (JSON "
-                               "readers differ on which one counts); keep one")
-    return obj
-
-
 def read_results(path: PathLike) -> Any:
     """The JSON document of ``results.json`` at ``path``, read within limits
     (:class:`MalformedResults` naming the problem and the file)."""
-    from markone._internal.io import nesting_depth_over
-
     path = Path(path)
     if not path.is_file():
         raise MalformedResults(f"{path.parent} holds no finished sweep (no {path.name}); "
@@ -199,15 +189,16 @@ def read_results(path: PathLike) -> Any:
         raw = path.read_bytes()
     except OSError as exc:
         raise MalformedResults(f"{path} cannot be read: {exc.strerror}.") from None
-    if nesting_depth_over(raw, MAX_DEPTH):
-        raise MalformedResults(f"{path} nests arrays and objects more than {MAX_DEPTH} "
-                               "levels deep; no experiment writes that: run the sweep "
-                               "again.")
     try:
-        return json.loads(raw.decode("utf-8"), object_pairs_hook=_unique,
-                          parse_constant=_Constant)
-    except MalformedResults as exc:
-        raise MalformedResults(f"{path}: {exc}.") from None
+        return read_strict_json(raw, max_depth=MAX_DEPTH, constant=_Constant)
+    except JSONRefused as exc:
+        if exc.problem == "depth":
+            raise MalformedResults(f"{path} nests arrays and objects more than "
+                                   f"{MAX_DEPTH} levels deep; no experiment writes that: "
+                                   "run the sweep again.") from None
+        raise MalformedResults(f"{path}: the key {exc.detail!r} appears twice in one "
+                               "object (JSON readers differ on which one counts); keep "
+                               "one.") from None
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, too many digits
         raise MalformedResults(f"{path} is not valid JSON ({exc}); run the sweep "
                                "again.") from None

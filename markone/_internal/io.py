@@ -23,15 +23,18 @@ import re
 import shutil
 import tempfile
 from fractions import Fraction
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from markone._internal.exact import STR_BITS, fraction_text, int_text
+from markone.errors import MarkoneError
 
 __all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
            "plural", "counted", "write_figure", "temporary_beside", "check_output_file",
-           "nesting_depth_over"]
+           "nesting_depth_over", "read_strict_json", "JSONRefused"]
 
 
 def check_output_file(path):
@@ -301,3 +304,60 @@ def nesting_depth_over(raw: bytes, max_depth: int) -> bool:
             return True
         level = int(levels[-1])
     return False
+
+
+class JSONRefused(MarkoneError, ValueError):
+    """JSON text that :func:`read_strict_json` refuses although Python's parser would
+    read it: ``problem`` is ``"depth"`` (nested deeper than ``detail`` levels),
+    ``"duplicate key"`` (the key ``detail`` twice in one object) or ``"constant"``
+    (``detail`` is ``NaN``, ``Infinity`` or ``-Infinity``). Each reader words it for
+    its file."""
+
+    def __init__(self, problem: str, detail: Any) -> None:
+        super().__init__(f"{problem}: {detail!r}")
+        self.problem, self.detail = problem, detail
+
+
+def read_strict_json(raw: bytes | str, *, max_depth: int | None = None,
+                     constant: Callable[[str], Any] | None = None) -> Any:
+    """The JSON document of ``raw``, read strictly: the one strict JSON reader of
+    ``verify`` and ``sims`` (results, certificates, machine reports).
+
+    Refused with :class:`JSONRefused`: nesting deeper than ``max_depth`` levels (found
+    before parsing, without recursion: :func:`nesting_depth_over`), a key twice in
+    one object (JSON readers differ on which one counts), and ``NaN``/``Infinity``
+    (not JSON; with ``constant`` given, its value for the word instead). Text that is
+    not JSON raises :class:`json.JSONDecodeError`, bytes that are not UTF-8
+    :class:`UnicodeDecodeError`, an integer beyond Python's digit limit ValueError.
+
+    >>> read_strict_json('{"a": [1, 2.5]}')
+    {'a': [1, 2.5]}
+    >>> for text in ('{"a": 1, "a": 2}', '[NaN]', '[[[1]]]'):
+    ...     try:
+    ...         read_strict_json(text, max_depth=2)
+    ...     except JSONRefused as exc:
+    ...         print(exc.problem, exc.detail)
+    duplicate key a
+    constant NaN
+    depth 2
+    """
+    if max_depth is not None and nesting_depth_over(
+            raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass"),
+            max_depth):
+        raise JSONRefused("depth", max_depth)
+    text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    return json.loads(text, object_pairs_hook=_unique_keys,
+                      parse_constant=constant or _refuse_constant)
+
+
+def _unique_keys(pairs):
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen = set()
+        raise JSONRefused("duplicate key",
+                          next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return obj
+
+
+def _refuse_constant(word):
+    raise JSONRefused("constant", word)

@@ -2,8 +2,8 @@
 
 Every prover in :mod:`verify` only *proposes*; this module alone *decides*: it is the one
 file a sceptic must read. It imports nothing but the Python standard library (a test
-loads it on its own and counts its lines). Certificate files are read and written
-outside it (:mod:`verify.certificate.reading`); their numbers reach it as numbers.
+loads it on its own and counts its lines); certificate files are read outside it, but
+number text by :func:`exact_number` here, on purpose (not markone's ``parse_number``).
 
 The signed rows are ``z_i = y_i [x_i, 1]`` (without the 1 when ``intercept`` is False).
 A **witness** ``w`` proves *separable* when ``w . z_i > 0`` for every ``i``; a

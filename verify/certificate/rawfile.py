@@ -9,8 +9,8 @@ names the limit and how to raise it (:class:`ReadLimits`):
 * arrays and objects nested more than ``max_depth`` levels deep (default 100; a
   certificate nests 4) are refused before the JSON parser sees them: it recurses once
   per level, and Python's recursion limit (1,000 levels) would otherwise be the only
-  stop (:func:`nesting_depth_over` counts the levels without recursion, in linear
-  time);
+  stop (:func:`markone._internal.io.nesting_depth_over` counts the levels without
+  recursion, in linear time);
 * a key twice in one object is refused: JSON readers differ on which one counts (Python
   keeps the last, others the first), so two checkers could read different claims;
 * ``NaN`` and ``Infinity`` are not numbers;
@@ -26,11 +26,10 @@ import json
 import os
 import stat
 import sys
-from collections import Counter
 from typing import Any
 
 
-from markone._internal.io import nesting_depth_over
+from markone._internal.io import JSONRefused, read_strict_json
 from markone.errors import MarkoneError
 from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
 
@@ -79,10 +78,6 @@ class CertificateUnreadable(CertificateError, MarkoneError):
     for proofs that fail or data that do not match their hashes)."""
 
 
-class _Refused(Exception):
-    """A problem found while parsing, said without the file's name."""
-
-
 def _read_bytes(path, limits):
     """The bytes of the regular file at ``path``, at most ``limits.max_bytes`` of them,
     its kind and size checked before reading (a FIFO would block, /dev/zero never end)."""
@@ -119,22 +114,10 @@ def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
     verify.certificate.rawfile.CertificateUnreadable: /dev/null is a device or socket, not a regular file; only certificate files are read.
     """
     raw = _read_bytes(path, limits)
-    if nesting_depth_over(raw, limits.max_depth):
-        raise CertificateUnreadable(
-            f"{path} nests arrays and objects more than {limits.max_depth} levels deep, "
-            "over the limit of a read; a certificate nests 4 levels: raise it with "
-            "ReadLimits(max_depth=...) only for a file that really needs it.")
-    return _parse(raw, path)
-
-
-def _parse(raw, path):
-    """The JSON document in ``raw``: duplicate keys, NaN refused (nesting is checked
-    before, by :func:`nesting_depth_over`)."""
     try:
-        return json.loads(raw.decode("utf-8"), object_pairs_hook=_unique_keys,
-                          parse_constant=_no_constant)
-    except _Refused as exc:
-        raise CertificateUnreadable(f"{path}: {exc}.") from None
+        return read_strict_json(raw, max_depth=limits.max_depth)
+    except JSONRefused as exc:
+        raise CertificateUnreadable(_refusal(exc, path, limits)) from None
     except json.JSONDecodeError as exc:
         raise CertificateUnreadable(f"{path} is not valid JSON ({exc}); is it truncated? "
                                     f"{REWRITE[0].upper()}{REWRITE[1:]}.") from None
@@ -148,16 +131,15 @@ def _parse(raw, path):
             "limit with the environment variable PYTHONINTMAXSTRDIGITS.") from None
 
 
-def _unique_keys(pairs):
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        key = next(k for k, n in Counter(k for k, _ in pairs).items() if n > 1)
-        raise _Refused(f"the key {key!r} appears twice in one object; JSON readers differ "
-                       "on which one counts, so two checkers could read different claims:"
-                       " keep one")
-    return obj
-
-
-def _no_constant(name):
-    raise _Refused(f"{name} is not a number JSON allows; a certificate holds finite "
-                   "numbers only")
+def _refusal(exc: JSONRefused, path: Any, limits: ReadLimits) -> str:
+    """What :func:`read_strict_json` refused, said of the certificate file."""
+    if exc.problem == "depth":
+        return (f"{path} nests arrays and objects more than {limits.max_depth} levels "
+                "deep, over the limit of a read; a certificate nests 4 levels: raise it "
+                "with ReadLimits(max_depth=...) only for a file that really needs it.")
+    if exc.problem == "duplicate key":
+        return (f"{path}: the key {exc.detail!r} appears twice in one object; JSON "
+                "readers differ on which one counts, so two checkers could read "
+                "different claims: keep one.")
+    return (f"{path}: {exc.detail} is not a number JSON allows; a certificate holds "
+            "finite numbers only.")

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from markone._internal.exact import NumberTooLong, parse_number, text_shown
 from markone._internal.typing import JSONDict
 from verify.conformance.protocol import TASKS, VARIANTS
 
@@ -191,6 +192,8 @@ class Profile:
 
 
 _KEYS = ("arithmetic", "variants", "tasks", "intercept", "rate")
+#: The most digits a rate may have written out in full (every float64 has fewer).
+_RATE_MAX_DIGITS = 2000
 _RATE_HELP = ("the learning rate is a positive finite number, e.g. rate=0.1 or "
               "rate=1/10")
 
@@ -207,8 +210,13 @@ def parse_rate(value: Any) -> Fraction:
         raise ValueError(f"profile rate: {value!r} is not a number; {_RATE_HELP}.")
     text = repr(value) if isinstance(value, float) else str(value).strip()
     try:
-        rate = Fraction(value) if isinstance(value, (int, Fraction)) else Fraction(text)
+        rate = Fraction(value) if isinstance(value, (int, Fraction)) else parse_number(
+            text, where="profile rate: ", max_digits=_RATE_MAX_DIGITS)
         as_double = float(rate)
+    except NumberTooLong as exc:   # "1e999999999" would take hours to build
+        raise ValueError(f"profile rate: {text_shown(text)} has {exc.size:,} digits "
+                         f"written out in full, over the {_RATE_MAX_DIGITS:,} a rate may "
+                         f"have; {_RATE_HELP}.") from None
     except (ValueError, ZeroDivisionError, OverflowError, TypeError):
         raise ValueError(f"profile rate: {text!r} is not a finite number; "
                          f"{_RATE_HELP}.") from None

@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from markone._internal.io import JSONRefused, read_strict_json
 from markone._internal.typing import JSONDict
 from markone.hardware.params import VARIATION_FIELDS
 from markone.hardware.runits import r_unit_name
@@ -153,19 +154,14 @@ def check_value(value: Any, check: _Check, what: str, where: str) -> None:
 def read_json_text(text: str) -> Any:
     """JSON as a report must be written: no repeated key in an object (two readers
     could take different values) and no NaN or infinity."""
-    def pairs(items):
-        out = {}
-        for k, v in items:
-            if k in out:
-                raise ValueError(f"the JSON repeats the key {k!r} in one object; a "
-                                 "reader could take either value")
-            out[k] = v
-        return out
-
-    def constant(name):
-        raise ValueError(f"the JSON holds {name}: only finite numbers are allowed")
-
-    return json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+    try:
+        return read_strict_json(text)
+    except JSONRefused as exc:
+        if exc.problem == "constant":
+            raise ValueError(f"the JSON holds {exc.detail}: only finite numbers are "
+                             "allowed") from None
+        raise ValueError(f"the JSON repeats the key {exc.detail!r} in one object; a "
+                         "reader could take either value") from None
 
 
 def _is(kind: type) -> _Check:
