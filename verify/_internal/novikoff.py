@@ -33,7 +33,7 @@ __all__ = ["novikoff_bound", "novikoff_exact", "novikoff_mistakes", "float_up"]
 _FLOAT_MAX = 1.7976931348623157e308
 
 
-def novikoff_bound(R: float | numbers.Rational, gamma: float | numbers.Rational) -> float:
+def novikoff_bound(R: float | Fraction, gamma: float | Fraction) -> float:
     """``(R / gamma)**2`` rounded up: the smallest float64 at least the exact quotient
     of the numbers given (inf when ``gamma <= 0``, or beyond float64).
 
@@ -49,7 +49,7 @@ def novikoff_bound(R: float | numbers.Rational, gamma: float | numbers.Rational)
     return float_up(novikoff_exact(R, gamma))
 
 
-def novikoff_exact(R: float | numbers.Rational, gamma: float | numbers.Rational
+def novikoff_exact(R: float | Fraction, gamma: float | Fraction
                    ) -> Fraction | None:
     """``(R / gamma)**2`` as an exact Fraction, the inputs taken exactly (None when
     ``gamma <= 0``: no margin, no bound; None as well when ``R`` is infinite).
@@ -70,7 +70,7 @@ def novikoff_exact(R: float | numbers.Rational, gamma: float | numbers.Rational
     return (_exact(R) / _exact(gamma)) ** 2
 
 
-def novikoff_mistakes(R_sq: numbers.Rational, gamma: float | numbers.Rational) -> int:
+def novikoff_mistakes(R_sq: int | Fraction, gamma: float | Fraction) -> int:
     """The most mistakes Novikoff's theorem allows, ``floor(R_sq / gamma**2)``, exact,
     from the exact squared radius ``R_sq`` and a margin ``gamma > 0`` (a count of
     mistakes is an integer, so the floor of the exact bound is the bound).
@@ -81,7 +81,7 @@ def novikoff_mistakes(R_sq: numbers.Rational, gamma: float | numbers.Rational) -
     return math.floor(_exact(R_sq) / _exact(gamma) ** 2)
 
 
-def _exact(v: float | numbers.Rational) -> Fraction:
+def _exact(v: float | Fraction) -> Fraction:
     """A number as the exact Fraction it is (a float exactly, numpy's floats too)."""
     return Fraction(v) if isinstance(v, numbers.Rational) else Fraction(float(v))
 
