@@ -258,12 +258,15 @@ def test_nesting_is_refused_before_the_json_parser_runs(tmp_path, capsys, monkey
     """The parser (which recurses once per level) never sees a file nested too deep,
     and a certificate nested exactly to the limit is read: every layout markone writes
     nests 4 levels, and brackets inside strings are not levels."""
-    import verify.certificate.rawfile as rawfile
+    import types
+
+    import markone._internal.io as strict   # the one strict JSON reader parses here
 
     parsed = []
-    real = rawfile._parse
-    monkeypatch.setattr(rawfile, "_parse", lambda raw, path: parsed.append(path) or
-                        real(raw, path))
+    parser = types.SimpleNamespace(**vars(json))
+    parser.loads = lambda text, **hooks: parsed.append(len(text)) or json.loads(text,
+                                                                                **hooks)
+    monkeypatch.setattr(strict, "json", parser)
     path = tmp_path / "c.json"
     for text in (nested(100_000), '{"a":' * 100_000 + "1" + "}" * 100_000,
                  nested(101), "[" * 100_000):
