@@ -376,15 +376,19 @@ def _tool(*names):
 
 
 def run_bug(bug: Bug, cases: list, workdir: Path) -> Verdict:
-    """Run the suite's ``cases`` on one bug; its :class:`Verdict`."""
+    """Run the suite's ``cases`` on one bug; its :class:`Verdict` (the causes are
+    the fitting profile's when one fits the answers, as ``adversary check`` says)."""
     import numpy as np
 
     from verify import conformance as C
+
+    from verify.conformance.fit import fit_report
 
     impl, profile = adapter(bug, workdir)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         results = C.run_suite(cases, impl, profile=profile, divergence=False)
+        results, _ = fit_report(cases, results, impl, profile, "declared")
     return _outcome(bug, results)
 
 
@@ -428,7 +432,9 @@ def render(verdicts: list[Verdict]) -> str:
         f"`--profile {PYTHON_PROFILE}`, and the [Node and C examples]"
         "(test-your-perceptron.md) with one edit, run through `--cmd` under the "
         "profile they declare in the handshake (float64). Every case of the suite is "
-        "run on each; the verdict is **right** when a failing case names the planted "
+        "run on each, and when another profile fits the answers (an undeclared "
+        "learning rate), the causes are the fit's, as `adversary check` reports them; "
+        "the verdict is **right** when a failing case names the planted "
         "cause and no failing case names only other causes, **wrong** when one does "
         "(those causes are listed), **unexplained** when the cause is never named, "
         "**missed** when no case fails. The goal (issue 39): 95 % right, none wrong.",

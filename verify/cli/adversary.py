@@ -192,6 +192,7 @@ def _suite(args):
 
 def _check(args):
     from verify.conformance import exit_status, load_cases, run_suite
+    from verify.conformance.fit import fit_report
     from verify.conformance.suite import select_cases
 
     _check_check_args(args)
@@ -201,7 +202,7 @@ def _check(args):
         cases = select_cases(cases, args.cases)
     profile, source = _profile(args, adapter)
     results = run_suite(cases, adapter, profile=profile)
-    results, preface = _fit(cases, results, adapter, source)
+    results, preface = fit_report(cases, results, adapter, profile, source)
     who = f"--impl {args.impl}" if args.impl is not None else f"--cmd {args.cmd}"
     name = f"{who} [profile {profile.describe()}, {source}]"
     if all(r.status == "n/a" for r in results):
@@ -263,24 +264,6 @@ def _check_report(args, results, name, preface):
         print(f"{args.format} report written to {args.report}")
     else:
         print(text, end="")
-
-
-def _fit(cases, results, adapter, source):
-    """With no profile declared and some case failed: the profile the answers fit,
-    as the report's first lines and the failed cases' causes
-    (:mod:`verify.conformance.fit`); else the results and no first lines."""
-    from verify.conformance import exit_status
-    from verify.conformance.fit import explained, fitting_profile, suggestion
-
-    if source != "none declared" or exit_status(results) == 0:
-        return results, ""
-    fit = fitting_profile(cases, results, adapter)
-    if fit is None:
-        return results, ""
-    return explained(cases, results, fit), (
-        "no profile was declared (exact arithmetic, rate 1); the answers fit\n"
-        f"  {suggestion(fit)}\nrun again with it to judge by what the implementation "
-        "computes.\n\n")
 
 
 def _profile(args, adapter):

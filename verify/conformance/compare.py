@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["close", "scale_factor", "reproduces", "is_one"]
+__all__ = ["close", "scale_factor", "reproduces", "is_one", "simple_fraction"]
 
 
 def close(got: Sequence[Any], want: Sequence[Any], tol: float) -> bool:
@@ -60,3 +60,14 @@ def reproduces(candidate: Mapping[str, Any], got: Mapping[str, Any], tol: float,
 def is_one(k: Fraction) -> bool:
     """Is the factor 1 (to a part in 10^9)?"""
     return abs(k - 1) <= Fraction(1, 10**9)
+
+
+def simple_fraction(k: Fraction) -> Fraction:
+    """``k`` as the simple fraction (denominator up to 1000) it is within a part in
+    10^9 (a float implementation's 1/10 or -1), else ``k`` itself.
+
+    >>> simple_fraction(Fraction(0.1)), simple_fraction(Fraction(1, 3001))
+    (Fraction(1, 10), Fraction(1, 3001))
+    """
+    simple = k.limit_denominator(1000)
+    return simple if abs(simple - k) <= abs(k) / 10**9 else k

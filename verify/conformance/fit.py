@@ -1,13 +1,16 @@
-"""With no profile declared: the profile the answers fit, to name in the report.
+"""The profile the answers fit, to name in the report when the one declared fails.
 
 An implementation judged with no ``--profile`` is held to exact arithmetic and a
-learning rate of 1. When it fails, :func:`fitting_profile` tries the known settings
-(float64 or float32 arithmetic; the learning rate its first update reveals,
-:func:`revealed_rate`) on the answers it already gave, and confirms the first that
-fits by running the suite under it. :func:`explained` then gives each failed case
-the reason it fails without the declaration, instead of a misreading that merely
-happens to reproduce the answer (a float64 rounding that looks like a stream
-presented in reverse).
+learning rate of 1; one that declares a profile, to what it declares (a float64
+program that leaves out its rate of 0.1 is held to a rate of 1). When it fails,
+:func:`fitting_profile` tries the known settings (float64 or float32 arithmetic, when
+none was declared; the learning rate its first update reveals, :func:`revealed_rate`)
+with the rest of the declared profile on the answers it already gave, and confirms
+the first that fits by running the suite under it. :func:`explained` then gives each failed case the reason
+it fails without the declaration, instead of a misreading that merely happens to
+reproduce the answer (a float64 rounding that looks like a stream presented in
+reverse, or a tie that the rounding of 0.1 turned into 3.3e-16); :func:`fit_report`
+does both, with the report's first lines.
 """
 
 from __future__ import annotations
@@ -18,12 +21,13 @@ from fractions import Fraction
 
 from markone._internal.typing import JSONDict
 from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
+from verify.conformance.compare import simple_fraction
 from verify.conformance.judge import CaseResult, judge
 from verify.conformance.profile import Profile, show_rate
 from verify.conformance.protocol import parse_vector, problem_of
 from verify.conformance.replay import exact_rows
 
-__all__ = ["fitting_profile", "revealed_rate", "explained", "suggestion"]
+__all__ = ["fitting_profile", "revealed_rate", "explained", "suggestion", "fit_report"]
 
 
 def revealed_rate(cases: Sequence[JSONDict], adapter: Adapter) -> Fraction | None:
@@ -50,9 +54,7 @@ def revealed_rate(cases: Sequence[JSONDict], adapter: Adapter) -> Fraction | Non
     j = max(range(len(x)), key=lambda k: abs(x[k]))
     if len(w) != len(x) or x[j] == 0:
         return None
-    k = Fraction(w[j]) / (y * x[j])
-    simple = k.limit_denominator(1000)
-    k = simple if abs(simple - k) <= abs(k) / 10**9 else k
+    k = simple_fraction(Fraction(w[j]) / (y * x[j]))
     return k if k > 0 else None
 
 
@@ -74,22 +76,28 @@ def _fits(profile: Profile, cases: Sequence[JSONDict], results: Sequence[CaseRes
 
 
 def fitting_profile(cases: Sequence[JSONDict], results: Sequence[CaseResult],
-                    adapter: Adapter) -> Profile | None:
-    """The first of exact, float64 and float32 arithmetic, with a rate of 1 or the
-    one revealed (float32: 1 only), other than the full ``Profile()``, under which the
-    answers pass every applicable case, confirmed by running the suite under it
-    (checkpoints included); None when none does."""
+                    adapter: Adapter, declared: Profile | None = None
+                    ) -> Profile | None:
+    """The first of exact, float64 and float32 arithmetic (the declared one only,
+    when ``declared`` is not the full ``Profile()``: a float64 program that rounds to
+    float32 is told so, not told to declare float32), with the declared rate or the
+    one revealed (float32: 1 only), the rest as ``declared`` (the full ``Profile()``
+    when None), other than ``declared`` itself, under which the answers pass every
+    applicable case, confirmed by running the suite under it (checkpoints included);
+    None when none does."""
     from verify.conformance.suite import run_suite
 
-    rates = [Fraction(1)]
+    declared = Profile() if declared is None else declared
+    rates = [declared.rate]
     rate = revealed_rate(cases, adapter)
-    if rate is not None and rate != 1:
+    if rate is not None and rate not in rates:
         rates.append(rate)
-    full = Profile()
-    for arithmetic in ("exact", "float64", "float32"):
-        for r in rates if arithmetic != "float32" else rates[:1]:
-            profile = replace(full, arithmetic=arithmetic, rate=r)
-            if profile == full or not _fits(profile, cases, results):
+    arithmetics = ("exact", "float64", "float32") if declared == Profile() else (
+        declared.arithmetic,)
+    for arithmetic in arithmetics:
+        for r in rates if arithmetic != "float32" else [Fraction(1)]:
+            profile = replace(declared, arithmetic=arithmetic, rate=r)
+            if profile == declared or not _fits(profile, cases, results):
                 continue
             again = run_suite(cases, adapter, profile=profile, divergence=False)
             if all(x.status in ("pass", "n/a") for x in again):
@@ -98,21 +106,42 @@ def fitting_profile(cases: Sequence[JSONDict], results: Sequence[CaseResult],
 
 
 def suggestion(profile: Profile) -> str:
-    """The ``--profile`` option that declares ``profile``'s arithmetic and rate.
+    """The ``--profile`` option that declares ``profile``: its arithmetic, and each
+    other setting that is not the default.
 
     >>> suggestion(Profile(arithmetic="float64", rate=Fraction(1, 10)))
     '--profile arithmetic=float64,rate=0.1'
+    >>> suggestion(Profile(arithmetic="float64", tasks=("binary",), intercept=False))
+    '--profile arithmetic=float64,tasks=binary,intercept=no'
     """
-    rate = f",rate={show_rate(profile.rate)}" if profile.rate != 1 else ""
-    return f"--profile arithmetic={profile.arithmetic}{rate}"
+    given, full = [f"arithmetic={profile.arithmetic}"], Profile()
+    for name in ("variants", "tasks"):
+        if getattr(profile, name) != getattr(full, name):
+            given.append(f"{name}={'+'.join(getattr(profile, name))}")
+    if profile.intercept != full.intercept:
+        given.append(f"intercept={'yes' if profile.intercept else 'no'}")
+    if profile.rate != 1:
+        given.append(f"rate={show_rate(profile.rate)}")
+    return "--profile " + ",".join(given)
+
+
+def _undeclared(profile, declared):
+    """What ``profile`` sets that ``declared`` does not, in words (a diagnosis's)."""
+    words = []
+    if profile.rate != declared.rate:
+        words.append(f"learning rate {profile.rate}")
+    if profile.arithmetic != declared.arithmetic:
+        words.append(f"{profile.arithmetic} arithmetic")
+    return ", ".join(words)
 
 
 def explained(cases: Sequence[JSONDict], results: Sequence[CaseResult],
-              profile: Profile) -> list[CaseResult]:
+              profile: Profile, declared: Profile | None = None) -> list[CaseResult]:
     """``results`` with each failed case's causes replaced by the one the fit shows:
     the case needs what ``profile`` does not claim, or its answer is the one
-    ``profile`` expects."""
+    ``profile`` expects (what it sets that ``declared`` does not, named)."""
     option = suggestion(profile)
+    what = _undeclared(profile, Profile() if declared is None else declared)
     out = []
     for case, r in zip(cases, results):
         if r.status != "fail":
@@ -121,6 +150,29 @@ def explained(cases: Sequence[JSONDict], results: Sequence[CaseResult],
         reason = profile.excludes(case)
         words = (f"{option} fits the answers, and this case does not apply under "
                  f"it: {reason}" if reason else
-                 f"the answer is the one {option} expects (a convention not declared)")
+                 f"the answer is the one {option} expects ({what}: a convention "
+                 "not declared)")
         out.append(replace(r, diagnosis=(words,), rules=("profile",)))
     return out
+
+
+def fit_report(cases: Sequence[JSONDict], results: Sequence[CaseResult],
+               adapter: Adapter, profile: Profile | None = None,
+               source: str = "none declared") -> tuple[list[CaseResult], str]:
+    """When some case failed under ``profile`` (declared as ``source`` says) and
+    another profile fits (:func:`fitting_profile`): the results with their causes
+    :func:`explained`, and the report's first lines naming the option to copy; else
+    the results and no first lines."""
+    if all(r.status in ("pass", "n/a") for r in results):
+        return list(results), ""
+    profile = Profile() if profile is None else profile
+    fit = fitting_profile(cases, results, adapter, profile)
+    if fit is None:
+        return list(results), ""
+    what = ("no profile was declared (exact arithmetic, rate 1)"
+            if source == "none declared" else
+            f"the profile {source} ({suggestion(profile)[len('--profile '):]}) does "
+            "not fit")
+    return explained(cases, results, fit, profile), (
+        f"{what}; the answers fit\n  {suggestion(fit)}\nrun again with it to judge by "
+        "what the implementation computes.\n\n")

@@ -95,6 +95,13 @@ FIXES = {
     "kernel:set to 1": "add 1 to alpha_i on a mistake (alpha counts the mistakes), "
                        "do not set it to 1",
     "kernel:no labels": "weigh each term by its label: f_i = sum_j alpha_j y_j G[j][i]",
+    "stream:shuffled": "present `order` as given, unshuffled (the suite's stream "
+                       "is the order to present; shuffle before you write it, not "
+                       "inside fit)",
+    "stop": "present the whole stream, with no early stop: the case's `order` says "
+            "how many presentations there are, whatever runs of correct ones it has",
+    "labels": "use the -1/+1 rule: a mistake is y * (w . x) <= 0 and it adds y x "
+              "(the 0/1 rule's y - pred is -1 on every -1 example)",
     "profile": "declare the profile the answers fit (--profile, as the report's first "
                "lines say)",
 }
@@ -110,6 +117,7 @@ def fix_for(key: str) -> str:
     ``rule:within``), else :data:`UNEXPLAINED_FIX`."""
     if key in FIXES:
         return FIXES[key]
-    if key.startswith("rule:within"):
-        return FIXES["rule:within"]
+    for prefix in ("rule:within", "stream:shuffled"):
+        if key.startswith(prefix):
+            return FIXES[prefix]
     return FIXES.get(key.partition(":")[0], UNEXPLAINED_FIX)

@@ -39,9 +39,11 @@ from verify.conformance.compare import close as _close
 from verify.conformance.compare import is_one as _is_one
 from verify.conformance.compare import reproduces as _reproduces
 from verify.conformance.compare import scale_factor as _scale_factor
+from verify.conformance.compare import simple_fraction
 from verify.conformance.misreadings import (
     arithmetic_misreadings,
     kernel_slips,
+    label_misreadings,
     multiclass_arithmetic,
     overflow_causes,
     step_misreadings,
@@ -59,7 +61,8 @@ from verify.conformance.replay import (
 )
 
 __all__ = ["CaseResult", "judge", "show_vector", "answer_keys", "diagnose", "causes",
-           "STREAMS", "misread_stream", "gives"]
+           "STREAMS", "misread_stream", "gives", "constant_gives",
+           "early_stop"]
 
 _RULE_WORDS = {
     "strict": "the strict rule (update only when y w.x < 0): a zero score counted as "
@@ -375,8 +378,7 @@ def _factor(k):
     >>> _factor(Fraction(1, 2) * (1 + Fraction(1, 10**12))), _factor(Fraction(1, 3))
     ('1/2', '1/3')
     """
-    simple = k.limit_denominator(1000)
-    return _fmt(simple if abs(simple - k) <= abs(k) / 10**9 else k)
+    return _fmt(simple_fraction(k))
 
 
 def _diagnose_binary(case, got):
@@ -393,10 +395,54 @@ def _diagnose_binary(case, got):
     out += _rule_misreadings(case, got, tol)
     out += [(words + _step_words(k), key) for words, k, key in
             arithmetic_misreadings(case, got, tol) + step_misreadings(case, got, tol)]
-    out += _stream_misreadings(case, got, tol)
+    out += _stream_misreadings(case, got, tol) + _early_stops(case, got, tol)
+    out += label_misreadings(case, got, tol)
     if "w" in got:
         out += _diagnose_vector(case, got, truth, tol)
     return out
+
+
+def early_stop(case: JSONDict, k: int) -> list[int] | None:
+    """The stream a binary case presents when the run stops after ``k``
+    presentations in a row without a mistake (the rule's decisions, the declared
+    rate): a prefix of ``order``; None when the run never stops early so.
+
+    >>> case = {"problem": {"intercept": False, "X": [[1], [2]], "y": [1, 1],
+    ...                     "order": [0, 1, 0, 1]}}
+    >>> early_stop(case, 2), early_stop(case, 3)
+    ([0, 1, 0], None)
+    """
+    stops = _stop_points(reference_run(case["problem"], case).correct)
+    t = next((t for t, kt in stops.items() if kt == k), None)
+    return None if t is None else list(case["problem"]["order"][:t])
+
+
+def _stop_points(correct):
+    """``{t: k}``: the run stops after its ``t``-th presentation (before the end)
+    when it stops after ``k`` clean presentations in a row (each ``k`` is first
+    reached at one ``t``)."""
+    stops: dict[int, int] = {}
+    clean = best = 0
+    for t, good in enumerate(correct[:-1], 1):
+        clean = clean + 1 if good else 0
+        if clean > best:
+            best = stops[t] = clean
+    return stops
+
+
+def _early_stops(case, got, tol):
+    """A run stopped after ``k`` clean presentations in a row (a convergence test
+    one short, or a pass's worth too few) where its prefix gives the answer (key
+    ``stop:K``)."""
+    problem = case["problem"]
+    if problem["task"] != "binary":
+        return []
+    T = len(problem["order"])
+    return [(f"the run stopped early, after {k} presentations in a row without a "
+             f"mistake ({t} of the stream's {T}; the rule presents the whole stream)",
+             f"stop:{k}")
+            for t, k in _stop_points(reference_run(problem, case).correct).items()
+            if gives(case, dict(problem, order=problem["order"][:t]), got, tol)]
 
 
 def _rule_misreadings(case, got, tol):
@@ -433,6 +479,35 @@ STREAMS = {
                       "len(X) presentations, each from its second)",
                       lambda order, n: [i for t, i in enumerate(order) if t % n]),
 }
+
+
+
+
+def _shuffled(how, seed):
+    """``order`` shuffled once, as ``how`` shuffles a list with ``seed``."""
+    def shuffle(order, n):
+        import random
+
+        import numpy as np
+
+        if how == "random":
+            random.Random(seed).shuffle(order)
+            return order
+        rng = (np.random.default_rng(seed) if how == "default_rng"
+               else np.random.RandomState(seed))
+        return [int(i) for i in rng.permutation(order)]
+    return shuffle
+
+
+#: The shuffles a student or a library writes, with the seeds they choose.
+SHUFFLES = {"random": "Python's random.Random({seed}).shuffle(order)",
+            "default_rng": "numpy's np.random.default_rng({seed}).permutation(order)",
+            "RandomState": "numpy's np.random.RandomState({seed}).permutation(order)"}
+for _how, _call in SHUFFLES.items():
+    for _seed in (0, 1, 42):
+        STREAMS[f"shuffled {_how} {_seed}"] = (
+            f"the stream was shuffled ({_call.format(seed=_seed)} gives these answers; "
+            "the rule presents `order` as given)", _shuffled(_how, _seed))
 
 
 def misread_stream(problem: JSONDict, name: str) -> list[int]:
@@ -481,14 +556,33 @@ def _diagnose_vector(case, got, truth, tol):
     if same_decisions and _close(w[1:] + w[:1], expect, tol):
         return [("the intercept weight is stored first; the suite expects it last",
                  "intercept-first")]
-    if expect[-1] != 0 and w[-1] / expect[-1] > 0:
-        c = w[-1] / expect[-1]       # the constant that would scale it so
-        other = _with_constant(problem, c)
-        if _reproduces(variant_answer(reference_run(other, case), problem), got, tol,
-                       scale=False) is not None:
-            return [(f"the constant input is {_fmt(c)}, not 1 (the intercept takes a "
-                     "step of that size)", "constant")]
+    if expect[-1] != 0 and w[-1] != expect[-1]:
+        return _constant_misreading(case, simple_fraction(w[-1] / expect[-1]), got, tol)
     return []
+
+
+def _constant_misreading(case, c, got, tol):
+    """The constant input ``c`` (the ratio of the intercept weights: a -1 flips its
+    sign, a 2 doubles it) instead of 1, when its replay gives ``got``."""
+    if not constant_gives(case, c, got, tol):
+        return []
+    return [(f"the constant input is {_fmt(c)}, not 1 (the intercept takes a step of "
+             "that size and sign)", f"constant:{c}")]
+
+
+def constant_gives(case: JSONDict, c: Fraction, got: JSONDict, tol: float) -> bool:
+    """Does the rule (the declared rate) with the constant input ``c`` instead of 1
+    give ``got`` on a binary or multiclass case? True on a case with no intercept
+    (the constant is never read)."""
+    problem = case["problem"]
+    if not problem["intercept"] or problem["task"] == "kernel":
+        return True
+    other = _with_constant(problem, c)
+    if problem["task"] == "multiclass":
+        W, m, _ = multiclass_run(other, rate=declared(case)[1])
+        return _same_W(got, W, m, tol)
+    return _reproduces(variant_answer(reference_run(other, case), problem), got, tol,
+                       scale=False) is not None
 
 
 def _with_constant(problem, c):
@@ -621,8 +715,18 @@ def _diagnose_multiclass(case, got):
         out.append(("one-vs-rest: one binary perceptron per class (that class against "
                     "the rest), each updated on every example, instead of the argmax "
                     "rule (a different multiclass reduction)", "multiclass:one-vs-rest"))
-    out += multiclass_arithmetic(case, got, tol)
+    out += multiclass_arithmetic(case, got, tol) + _multiclass_constant(case, got, tol)
     return out + _stream_misreadings(case, got, tol)
+
+
+def _multiclass_constant(case, got, tol):
+    """The constant input read off the first nonzero intercept weight of ``W``."""
+    pairs = [(g[-1], Fraction(e[-1])) for g, e in zip(got["W"], case["expected"]["W"])
+             if g and Fraction(e[-1]) != 0]
+    if not case["problem"]["intercept"] or not pairs or pairs[0][0] == pairs[0][1]:
+        return []
+    return _constant_misreading(case, simple_fraction(pairs[0][0] / pairs[0][1]), got,
+                                tol)
 
 
 def _diagnose_kernel(got, problem):

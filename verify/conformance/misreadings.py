@@ -30,7 +30,9 @@ from verify.conformance.rate import declared
 from verify.conformance.replay import (
     FLOAT_MODES,
     KERNEL_SLIPS,
+    BinaryRun,
     binary_run,
+    exact_rows,
     kernel_run,
     multiclass_run,
     variant_answer,
@@ -38,7 +40,8 @@ from verify.conformance.replay import (
 
 __all__ = ["arithmetic_misreadings", "multiclass_arithmetic", "rounding_words",
            "step_misreadings", "kernel_slips", "overflow_causes", "nonfinite_pattern",
-           "float_gives", "step_answer", "nonfinite_json",
+           "float_gives", "step_answer", "nonfinite_json", "labels01_answer",
+           "label_misreadings", "LABELS01_WORDS",
            "RANGE_WORDS", "AVERAGE_WORDS", "STEP_WORDS", "SLIP_WORDS"]
 
 #: How float32's range changed a decision, in the words of a diagnosis.
@@ -214,14 +217,60 @@ def step_misreadings(case: JSONDict, got: JSONDict, tol: float
 def step_answer(case: JSONDict, step: str) -> JSONDict:
     """The answer of the rule with ``step`` (a key of
     :data:`verify.conformance.replay.STEPS`, the declared rate) on a binary case:
-    replayed exactly, or in float64 when the step has no exact value (an irrational
-    norm)."""
-    problem, rate = case["problem"], declared(case)[1]
-    try:
-        return variant_answer(binary_run(problem, step=step, rate=rate), problem)
-    except ValueError:
-        run = binary_run(problem, step=step, rate=rate, arithmetic="float64")
-        return variant_answer(run.as_fractions(), problem)
+    replayed in the declared float arithmetic (an implementation that declares
+    float64 rounds its steps so, and a tie may come out of it as 3.3e-16), else
+    exactly, or in float64 when the step has no exact value (an irrational norm)."""
+    problem, (arithmetic, rate) = case["problem"], declared(case)
+    if arithmetic not in FLOAT_MODES:
+        try:
+            return variant_answer(binary_run(problem, step=step, rate=rate), problem)
+        except ValueError:
+            arithmetic = "float64"
+    run = binary_run(problem, step=step, rate=rate, arithmetic=arithmetic)
+    return variant_answer(run.as_fractions(), problem)
+
+
+#: The 0/1 rule run on the suite's -1/+1 labels, in words.
+LABELS01_WORDS = ("the rule for 0/1 labels given -1/+1 labels (pred = 1 if w.x > 0 "
+                  "else 0, and w += (y - pred) x when pred != y: a -1 example never "
+                  "matches a prediction, so it always updates, by -2x when w.x > 0; "
+                  "the suite's labels are -1 and +1)")
+
+
+def labels01_answer(case: JSONDict) -> JSONDict:
+    """The answer of the rule for 0/1 labels (``pred = 1 if w.x > 0 else 0``; on
+    ``pred != y``, ``w += rate * (y - pred) * x``) run on a binary case's -1/+1
+    labels, in the declared arithmetic (float64, else exact) and rate.
+
+    >>> problem = {"task": "binary", "variant": "last", "intercept": False,
+    ...            "X": [[1, 0], [0, 1]], "y": [1, -1], "order": [0, 1, 1]}
+    >>> answer = labels01_answer({"problem": problem})
+    >>> [str(v) for v in answer["w"]], answer["mistakes"]
+    (['1', '-2'], 3)
+    """
+    problem, (arithmetic, rate) = case["problem"], declared(case)
+    number: Any = float if arithmetic == "float64" else Fraction
+    rows = [[number(v) for v in r] for r in exact_rows(problem)]
+    eta, w = number(rate), [number(0)] * len(rows[0])
+    iterates, correct = [], []
+    for i in problem["order"]:
+        x, y = rows[i], int(problem["y"][i])
+        pred = int(sum((a * b for a, b in zip(w, x)), number(0)) > 0)
+        if pred != y:
+            w = [a + (y - pred) * (eta * b) for a, b in zip(w, x)]
+        correct.append(pred == y)
+        iterates.append(w)
+    run = BinaryRun(w=w, mistakes=correct.count(False), iterates=iterates,
+                    correct=correct)
+    return variant_answer(run if number is Fraction else run.as_fractions(), problem)
+
+
+def label_misreadings(case: JSONDict, got: JSONDict, tol: float
+                      ) -> list[tuple[str, str]]:
+    """The rule for 0/1 labels (:func:`labels01_answer`), when it gives the answer
+    with the declared rate: ``[(words, "labels:0/1")]``."""
+    k = reproduces(labels01_answer(case), got, tol)
+    return [(LABELS01_WORDS, "labels:0/1")] if k is not None and is_one(k) else []
 
 
 def kernel_slips(problem: JSONDict, got: JSONDict) -> list[tuple[str, str]]:

@@ -38,8 +38,15 @@ from typing import Any
 
 from markone._internal.typing import JSONDict
 from verify.conformance.compare import close, reproduces
-from verify.conformance.judge import CaseResult, _parse_answer, gives, misread_stream
-from verify.conformance.misreadings import float_gives, step_answer
+from verify.conformance.judge import (
+    CaseResult,
+    _parse_answer,
+    constant_gives,
+    early_stop,
+    gives,
+    misread_stream,
+)
+from verify.conformance.misreadings import float_gives, labels01_answer, step_answer
 from verify.conformance.rate import declared, reference_run
 from verify.conformance.replay import (
     kernel_run,
@@ -125,12 +132,31 @@ def _variant(name, case, want, tol):
     return close(want["w"], [Fraction(v) for v in case["expected"]["last_w"]], tol)
 
 
+def _labels(name, case, want, tol):
+    if case["problem"]["task"] != "binary":
+        return True
+    return reproduces(labels01_answer(case), want, tol, scale=False) is not None
+
+
+def _stop(name, case, want, tol):
+    problem = case["problem"]
+    if problem["task"] != "binary":
+        return True
+    order = early_stop(case, int(name))
+    return order is None or gives(case, dict(problem, order=order), want, tol)
+
+
+def _constant(name, case, want, tol):
+    return constant_gives(case, Fraction(name), want, tol)
+
+
 #: The replay of each kind of key: would an implementation with that misreading
 #: alone pass the case? (True when the case cannot tell.)
 _REPLAYS: dict[str, Callable[[str, JSONDict, dict, float], bool]] = {
     "rule": _rule, "stream": _stream, "step": _step, "rate": _rate,
     "arithmetic": float_gives, "overflow": float_gives,
     "multiclass": _multiclass, "kernel": _kernel, "variant": _variant,
+    "constant": _constant, "stop": _stop, "labels": _labels,
 }
 
 

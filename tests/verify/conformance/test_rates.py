@@ -124,3 +124,21 @@ def test_a_wrong_rule_gets_no_profile_and_keeps_its_causes(suite, capsys):
     assert status == 1
     assert "--profile" not in out.split("\n\n")[0]
     assert "cause (reproduced): the strict rule" in out
+
+
+def test_a_rate_left_out_of_a_declared_profile_is_told_the_profile_to_declare(
+        suite, capsys):
+    """--profile arithmetic=float64 from a loop with w += 0.1 * y * x: each case's
+    cause is the rate it did not declare (the float64 rounding of 0.1 was called a
+    tolerance on ties, or float32 arithmetic), and the first lines say what fits."""
+    status, out = _undeclared(suite, "float64_rate_perceptron", capsys, "--profile",
+                              "arithmetic=float64")
+    assert status == 1
+    first = out.splitlines()[:3]
+    assert first[0].startswith("the profile from --profile (arithmetic=float64) does "
+                               "not fit"), first
+    assert first[1] == "  --profile arithmetic=float64,rate=0.1"
+    causes = [line for line in out.splitlines() if "cause (reproduced)" in line]
+    assert len(causes) >= 10
+    assert all(line.endswith("(learning rate 1/10: a convention not declared)")
+               for line in causes), causes
