@@ -48,6 +48,24 @@ def test_every_theorem_rests_on_no_axiom_beyond_its_listed_set(coq_build):
     assert found == {t.name: list(t.axioms) for t in THEOREMS}
 
 
+@needs_coq
+def test_print_assumptions_names_the_axiom_of_the_theorem_that_uses_one(coq_build):
+    """All theorems are asked at once first; when that answer has an axiom, each is
+    asked alone, so the one that uses it is named and the others stay closed."""
+    import subprocess
+
+    probe = coq_build.directory / "AxiomProbe.v"
+    probe.write_text("Axiom markone_probe : False.\n"
+                     "Theorem uses_it : False. Proof. exact markone_probe. Qed.\n"
+                     "Theorem closed : True. Proof. exact I. Qed.\n")
+    subprocess.run(["coqc", *coq_build.coq_args, probe.name], cwd=coq_build.directory,
+                    check=True, capture_output=True)
+    found = print_assumptions(coq_build, {"closed": "AxiomProbe", "uses_it": "AxiomProbe",
+                                          "novikoff": "Novikoff"})
+    assert found == {"closed": [], "uses_it": ["AxiomProbe.markone_probe"],
+                     "novikoff": []}, found
+
+
 def coq_formula(name, field="conclusion", **values):
     """Evaluate the right side of a Coq conclusion (or condition) of the table in exact
     rationals: ``x ^+ 2`` is ``x**2``, ``normsq u`` (and ``normsq (mxvec U)``) is given
