@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import JSONDict
+from verify.certificate import certificate_document
 
 __all__ = ["StackedVerdict", "machine_parts", "stack", "decide", "certificate"]
 
@@ -108,7 +109,5 @@ def certificate(parts: Sequence[Part], verdict: StackedVerdict,
                 source: JSONDict) -> JSONDict:
     """The certificate document of a decided ``verdict`` on the stack of ``parts``
     (what ``markone verify check`` reads), with ``source`` saying what it is about."""
-    from verify.certificate import certificate_document
-
     X, y = stack(parts)
     return certificate_document(X, y, verdict, source=source, layout="csr")

@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from markone._internal.typing import JSONDict, PathLike
+from markone._internal.style import new_figure as styled_figure, save_figure as save
+from sims.runner import run_inline
 
 __all__ = ["inline", "chunked", "new_figure", "save_figure", "as_array", "check_between",
            "check_margin", "check_letters"]
@@ -27,8 +29,6 @@ def inline(module_name: str) -> Callable[..., JSONDict]:
         ``config`` defaults to ``DEFAULTS`` (use ``sims.runner.make_config`` for
         ``size="small"``); returns the results dict that ``results.json`` holds.
         """
-        from sims.runner import run_inline
-
         return run_inline(sys.modules[module_name], config, seed)
 
     return run
@@ -43,16 +43,12 @@ def chunked(items: Iterable[T], size: int) -> list[list[T]]:
 def new_figure(ncols: int = 1, *, width: float = 5.0, height: float = 4.0) -> Any:
     """A figure with ``ncols`` axes side by side in markone's figure style
     (:mod:`markone._internal.style`: 150 dpi, no text under 10 pt)."""
-    from markone._internal.style import new_figure as styled_figure
-
     return styled_figure(1, ncols, width=width, height=height)
 
 
 def save_figure(fig: Any, out_dir: PathLike, name: str) -> Path:
     """Write ``fig`` to ``out_dir/name.png`` in markone's figure style; return the
     path."""
-    from markone._internal.style import save_figure as save
-
     return save(fig, Path(out_dir) / f"{name}.png")
 
 

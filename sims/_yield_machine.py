@@ -15,6 +15,8 @@ from typing import Any
 
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_choice, child_seeds
+from markone.datasets import letters
+from verify.certificate import CertificateError, check_certificate_file, data_sha256
 
 __all__ = ["FILE_CLAIMS", "machine_and_task", "claim_parts", "decide_machine",
            "recheck_machine"]
@@ -29,7 +31,6 @@ def machine_and_task(spec: JSONDict, machine_seed: int) -> tuple:
     """``(machine, plan, images, labels)``: the damaged machine of ``spec`` with seed
     ``machine_seed`` (a :class:`~markone.hardware.MarkI` with its fault plan applied)
     and the task's figures, as :func:`sims.certified_yield.run_task` builds them."""
-    from markone.datasets import letters
     from markone.hardware import MarkI, MarkIParams
     from markone.hardware.faults import apply_faults, random_faults
 
@@ -105,7 +106,6 @@ def recheck_machine(files_dir: PathLike, record: JSONDict, spec: JSONDict,
     """Check one machine's files (in ``files_dir``) against the machine built again
     from ``spec`` and ``seed``; return how many files were checked."""
     from sims._certified import stack
-    from verify.certificate import CertificateError, check_certificate_file, data_sha256
 
     machine, plan, images, labels = machine_and_task(spec, seed)
     kept = [plan.faults[j] for j in record["minimal_faults"] or ()]

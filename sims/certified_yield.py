@@ -51,6 +51,10 @@ from markone._internal.validation import check_choice, check_int_at_least, child
 from sims._common import check_letters, chunked, inline, new_figure, save_figure
 from sims._yield_machine import (FILE_CLAIMS, claim_parts, decide_machine,
                                  machine_and_task, recheck_machine)
+from sims._stats import normal_quantile, wilson_interval
+from verify.certificate import certificate_json, CertificateError
+from markone._internal.io import read_json
+from sims.runner import RESULTS
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "FILES", "tasks", "run_task", "combine",
            "plot", "files", "run", "recheck", "YieldRecheck",
@@ -87,7 +91,6 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 def _check_grid(config):
     """Refuse a grid that no machine could be broken by, before any task is made."""
     from markone.hardware import MarkIParams
-    from sims._stats import normal_quantile
 
     kinds, rates = config["kinds"], config["rates"]
     if not isinstance(kinds, list) or not kinds:
@@ -139,8 +142,6 @@ def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
 def _yield_of(machines, confidence):
     """The ``(key, value)`` entries of one kind at one rate: learnable and decided
     machines, the yield and its Wilson interval, the mean minimal set, the records."""
-    from sims._stats import wilson_interval
-
     decided = [m for m in machines if m["learnable"] is not None]
     good = sum(m["learnable"] for m in decided)
     low, high = wilson_interval(good, len(decided), confidence) if decided else (0.0, 1.0)
@@ -160,8 +161,6 @@ def _record(machine):
 
 def files(config: JSONDict, task_results: list[JSONDict]) -> dict[str, str]:
     """The certificate files, ``{name: text}`` (written into ``OUT/yield/FILES``)."""
-    from verify.certificate import certificate_json
-
     return {name: certificate_json(doc) for t in task_results for m in t["machines"]
             for name, doc in m["certificates"].items()}
 
@@ -197,11 +196,6 @@ def recheck(folder: PathLike) -> YieldRecheck:
         Naming the first file or point that does not hold (a certificate about other
         data, a missing file, a count that does not follow).
     """
-    from markone._internal.io import read_json
-    from sims._stats import wilson_interval
-    from sims.runner import RESULTS
-    from verify.certificate import CertificateError
-
     folder = Path(folder)
     results = read_json(folder / RESULTS)
     config = results["config"]

@@ -44,10 +44,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from markone._internal.io import JSONRefused, read_strict_json
+from markone._internal.io import JSONRefused, read_strict_json, read_json
 from markone._internal.progress import progress_bar
 from markone._internal.typing import JSONDict, PathLike
 from sims.errors import MalformedResults, ResultsMismatch
+from sims.runner import (RESULTS, load_experiment, _check_specs, _roundtrip,
+                         progress_label, make_config, TASK_LOG, _scan_log, config_hash,
+                         SWEEP)
 
 __all__ = ["check_sweep", "recompute", "SweepCheck", "MAX_DEPTH"]
 
@@ -124,8 +127,6 @@ def check_sweep(name: str, out: PathLike = "sim-out", *,
     verify.certificate.CertificateError
         A certificate file does not hold, or is not about the machine it names.
     """
-    from sims.runner import RESULTS, load_experiment
-
     module = load_experiment(name)
     folder = Path(out) / name
     results = read_results(folder / RESULTS)
@@ -153,8 +154,6 @@ def recompute(module: ModuleType, config: JSONDict, seed: int, *,
     >>> len(specs), res["experiment"], res["seed"]
     (2, 'xor_cycling', 0)
     """
-    from sims.runner import _check_specs, _roundtrip, progress_label
-
     specs = _roundtrip(module.tasks(config, seed))
     _check_specs(module.NAME, specs)
     task_results = []
@@ -206,8 +205,6 @@ def read_results(path: PathLike) -> Any:
 
 def _premises(module, results):
     """``(config, seed)`` of ``results``, once they are a valid configuration."""
-    from sims.runner import make_config
-
     if not isinstance(results, dict):
         raise MalformedResults(f"results.json is {_kind(results)}, not an object of "
                                "results.")
@@ -393,8 +390,6 @@ def _compare(results, expected, where):
 def _check_log(folder, name, config, seed, specs, task_results):
     """Each verified line of the task log equals its task recomputed; return how many
     lines were compared."""
-    from sims.runner import TASK_LOG, _scan_log, config_hash
-
     path = folder / TASK_LOG
     if not path.is_file():
         return 0
@@ -414,9 +409,6 @@ def _check_log(folder, name, config, seed, specs, task_results):
 def _check_record(folder, config, seed):
     """``sweep.json`` (the record of the sweep the folder holds, which a next run
     resumes) names the settings and seed of ``results.json``."""
-    from markone._internal.io import read_json
-    from sims.runner import SWEEP
-
     path = folder / SWEEP
     if not path.is_file():
         return

@@ -27,6 +27,8 @@ from markone._internal.validation import child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import legend_outside, styled
 from sims._common import check_letters, inline, new_figure, save_figure
+from markone.datasets import letters
+from verify.separability import check_separable
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -54,11 +56,9 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 
 def run_task(spec: JSONDict) -> JSONDict:
     """Break one machine, train it, and score it."""
-    from markone.datasets import letters
     from markone.hardware import MarkI
     from markone.hardware.faults import apply_faults, random_faults
     from verify.machine import machine_task
-    from verify.separability import check_separable
 
     wiring, data, test, damage = child_seeds(spec["seed"], 4)
     X, y = letters(spec["chars"], per_class=spec["per_class"], seed=data)

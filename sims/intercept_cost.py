@@ -31,6 +31,8 @@ from markone._internal.validation import as_generator, child_seeds
 from markone._internal.typing import JSONDict, PathLike, Seed
 from markone._internal.style import legend_outside, styled
 from sims._common import check_between, chunked, inline, new_figure, save_figure
+from markone.engine import augment
+from verify import max_margin, intercept_cost
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
            "offset_data"]
@@ -88,8 +90,6 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 def run_task(spec: JSONDict) -> JSONDict:
     """Mistakes over shuffled orders and the max-margin bound at each c."""
     from markone.batch import train_many
-    from markone.engine import augment
-    from verify import max_margin
 
     X, y, u, b = offset_data(spec["n"], spec["d"], spec["offset"], spec["gamma"],
                              seed=spec["data_seed"])
@@ -108,8 +108,6 @@ def run_task(spec: JSONDict) -> JSONDict:
 
 def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
     """The theoretical curve next to the measured mistakes."""
-    from verify import intercept_cost
-
     pts = [p for t in task_results for p in t["points"]]
     R, b, gamma = task_results[0]["R"], task_results[0]["b"], task_results[0]["gamma"]
     curve = [intercept_cost(R, b, gamma, c=p["c"]) for p in pts]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from fractions import Fraction
 
 import numpy as np
 
@@ -31,6 +32,8 @@ from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import legend_outside, styled
 from verify.margin import novikoff_bound
 from sims._common import inline, new_figure, save_figure
+import markone
+from verify import max_margin
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -47,9 +50,6 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 
 
 def _binary():
-    import markone
-    from verify import max_margin
-
     X, y = markone.datasets.iris()
     keep = y < 2
     petal, labels = X[keep][:, 2:4], y[keep]
@@ -74,8 +74,6 @@ def _split(y, n_test, rng):
 
 
 def _multiclass(spec):
-    import markone
-
     X, y = markone.datasets.iris()
     split_seed, order_seed = child_seeds(spec["seed"], 2)
     train, test = _split(y, spec["n_test"], as_generator(split_seed))
@@ -115,8 +113,6 @@ def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
 @styled
 def plot(results: JSONDict, out_dir: PathLike) -> list[Path]:
     """Petal data with the perceptron's and the max-margin lines; accuracies."""
-    from fractions import Fraction
-
     fig, (ax, bx) = new_figure(2, width=5)
     b = results["binary"]
     P, y = np.asarray(b["petal"]), np.asarray(b["labels"])

@@ -31,6 +31,7 @@ from markone._internal.validation import child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import legend_outside, styled
 from sims._common import check_letters, inline, new_figure, save_figure
+from markone.datasets import letters
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -55,7 +56,6 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 
 def run_task(spec: JSONDict) -> JSONDict:
     """Train one machine and score it on three sets of figures."""
-    from markone.datasets import letters
     from markone.hardware import MarkI, MarkIParams
 
     wiring, train_seed, test_seed, other_seed = child_seeds(spec["seed"], 4)

@@ -25,6 +25,7 @@ from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import count_axis, legend_outside, styled
 from verify.margin import novikoff_bound
 from sims._common import as_array, check_margin, chunked, inline, new_figure, save_figure
+from markone.datasets import separable
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -49,7 +50,6 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 def run_task(spec: JSONDict) -> JSONDict:
     """Generate the batch's datasets and train them together; one record per run."""
     from markone.batch import train_many
-    from markone.datasets import separable
 
     Xs, ys, us, order_seeds = [], [], [], []
     for _, d, s in spec["runs"]:

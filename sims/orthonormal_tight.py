@@ -23,6 +23,7 @@ from markone._internal.validation import as_generator, child_seeds
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import count_axis, legend_outside, styled
 from sims._common import inline, new_figure, save_figure
+from markone.datasets import orthonormal
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -39,7 +40,6 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 def run_task(spec: JSONDict) -> JSONDict:
     """Train on e_1..e_m with random labels, in the given and in a shuffled order."""
     from markone.batch import train_many
-    from markone.datasets import orthonormal
 
     label_seed, order_seed = child_seeds(spec["seed"], 2)
     rng = as_generator(label_seed)

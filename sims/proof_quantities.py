@@ -24,6 +24,8 @@ from markone._internal.typing import JSONDict, PathLike
 from markone._internal.style import count_axis, legend_outside, styled
 from verify.margin import novikoff_bound
 from sims._common import check_margin, inline, new_figure, save_figure
+import markone
+from markone.datasets import separable
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -40,9 +42,6 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 
 def run_task(spec: JSONDict) -> JSONDict:
     """Train once with ``record=True`` and project every iterate on ``u``."""
-    import markone
-    from markone.datasets import separable
-
     data_seed, order_seed = child_seeds(spec["seed"], 2)
     X, y, u = separable(spec["n"], spec["d"], spec["gamma"], seed=data_seed)
     res = markone.train(X, y, intercept=False, order="shuffle", seed=order_seed,

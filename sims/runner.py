@@ -75,8 +75,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+import shutil
+import tempfile
 
-from markone._internal.io import read_json, to_jsonable, write_json
+from markone._internal.io import read_json, to_jsonable, write_json, atomic_write
 from markone._internal.parallel import check_dask, run_each
 from markone._internal.progress import progress_bar
 from markone._internal.typing import JSONDict, PathLike
@@ -460,8 +462,6 @@ def _warn_problems(path, problems):
 def _load_log(path, key):
     """Read the task log, report the lines that do not verify, and keep only the good
     ones (rewritten atomically when anything was dropped). Returns ``{id: result}``."""
-    from markone._internal.io import atomic_write
-
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -608,9 +608,6 @@ def write_files(folder: PathLike, contents: dict[str, str]) -> Path:
     >>> sorted(p.name for p in write_files(top / "certs", {"c.json": "1"}).iterdir())
     ['c.json']
     """
-    import shutil
-    import tempfile
-
     folder = Path(folder)
     for name in contents:
         if Path(name).name != name or name in (".", ".."):

@@ -35,6 +35,9 @@ from markone._internal.validation import child_seeds
 from markone._internal.typing import ArrayLike, JSONDict, PathLike
 from markone._internal.style import legend_outside, styled
 from sims._common import inline, new_figure, save_figure
+import markone
+from markone.datasets import shapes
+from verify import check_separable, max_margin
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run",
            "shape_features"]
@@ -70,8 +73,6 @@ def shape_features(images: ArrayLike) -> np.ndarray:
 
 
 def _data(n, size, diameter, seed):
-    from markone.datasets import shapes
-
     images, labels = shapes(n, kinds=("disc", "square"), size=size,
                             diameter=tuple(diameter), seed=seed)
     return shape_features(images), np.where(labels == "square", 1, -1)
@@ -92,9 +93,7 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 
 def run_task(spec: JSONDict) -> JSONDict:
     """Certify (non-)separability, then train over shuffled orders."""
-    import markone
     from markone.batch import train_many
-    from verify import check_separable, max_margin
 
     data_seed, test_seed, order_seed = child_seeds(spec["seed"], 3)
     F, y = _data(spec["n_train"], spec["size"], spec[spec["kind"]], data_seed)

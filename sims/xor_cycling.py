@@ -18,12 +18,16 @@ trajectory repeats with the period found).
 from __future__ import annotations
 
 from pathlib import Path
+import warnings
 
 import numpy as np
 
 from markone._internal.style import count_axis, legend_outside, styled
 from markone._internal.typing import JSONDict, PathLike
 from sims._common import inline, new_figure, save_figure
+import markone
+from markone.datasets import xor
+from verify import check_cycling
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "tasks", "run_task", "combine", "plot", "run"]
 
@@ -40,12 +44,6 @@ def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
 
 def run_task(spec: JSONDict) -> JSONDict:
     """The exact trajectory and the cycle report of one encoding."""
-    import warnings
-
-    import markone
-    from markone.datasets import xor
-    from verify import check_cycling
-
     X, y = xor(spec["encoding"])
     Xi = X.astype(np.int64)
     with warnings.catch_warnings():

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+import warnings
 
 from markone._internal.typing import JSONDict, PathLike
 from markone.cli import add_command, nonnegative_int, output_folder
@@ -105,8 +106,6 @@ def run_demo(out: PathLike = "markone-demo", *, seed: int = 0,
 
 
 def _core_section(rep):
-    import warnings
-
     import markone
     from markone._internal.style import new_figure, save_figure, styled
     from markone._internal.io import plural
@@ -322,8 +321,6 @@ def _worst_case_section(rep):
 
 
 def _xor_section(rep):
-    import warnings
-
     import markone
     import verify
     from markone._internal.style import new_figure, save_figure, styled

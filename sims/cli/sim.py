@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from argparse import ArgumentParser
 from typing import Any
+import json
+import re
 
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int,
                          output_folder, plural, positive_int)
@@ -53,8 +55,6 @@ def parse_setting(text: str) -> tuple[str, Any]:
     ...
     markone.cli._errors.CommandError: --set chars: the VALUE '' is in single quotes, which are not JSON; give a string bare (chars=ABCD) or as JSON in double quotes (chars="ABCD", quoted for your shell); an empty VALUE (chars=) is the empty string.
     """
-    import json
-
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
@@ -74,8 +74,6 @@ def parse_setting(text: str) -> tuple[str, Any]:
 
 def _check_bounds(key, raw):
     """Refuse a --set VALUE over the bounds, or in single quotes (module constants)."""
-    import re
-
     from markone._internal.io import nesting_depth_over
 
     if len(raw) > SET_MAX_CHARS:
@@ -120,8 +118,6 @@ def _list(args):
 def _settings(name):
     """Print experiment ``name``'s settings: default, and the value ``--size small``
     uses where it differs."""
-    import json
-
     from sims.runner import load_experiment
 
     try:

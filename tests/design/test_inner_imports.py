@@ -1,10 +1,12 @@
-"""An import inside a function keeps start-up light, and says so (issue 40).
+"""An import inside a function keeps start-up light, and says why (issue 40).
 
-In the modules of :data:`HELD` (each folder's own modules, not its subfolders), a
-function imports only a module of :data:`ALLOWED`, those whose import at the top would
-make ``import markone`` or ``markone --help`` heavy, and the line (or the comment line
-just above it, or above the imports it opens) gives the reason. Any other import goes
-to the top of the module. More folders join :data:`HELD` as their imports are sorted.
+In every module of :data:`HELD` (tests/ and benchmarks/ are not held to it), a
+function imports a module only when the pair (importing module, imported module) is
+listed in :data:`ALLOWED`, with the reason it is not imported at the top: a module
+that would make ``import markone``, ``markone --help`` or a small question heavy
+(``tests/design/test_light_imports.py`` shows what must not be imported early), or one
+that exists only on some systems. Any other import goes to the top of the module. An
+import cycle is never a reason: the layers have none (``test_import_graph.py``).
 """
 
 from __future__ import annotations
@@ -14,73 +16,113 @@ import ast
 import pytest
 from _paths import ROOT
 
-#: Folders whose modules are held to the rule (paths from the repository's root).
-HELD = ("markone", "markone/hardware", "markone/console", "verify/certificate",
-        "verify/coq", "verify/machine/claims")
-#: The modules a function may import, with why they are not imported at the top.
+#: The packages whose modules import inside functions.
+PACKAGES = ("markone", "verify", "sims")
+#: The modules held to the rule (globs from the repository's root); more join as
+#: their imports are sorted, until every module of :data:`PACKAGES` is held.
+HELD = ("markone/*.py", "markone/hardware/*.py", "markone/console/*.py",
+        "verify/certificate/*.py", "verify/coq/*.py", "verify/machine/claims/*.py",
+        "sims/**/*.py")
+#: A command module is imported to build its parser (``markone CMD --help``, and
+#: ``markone verify`` for each action); its handler imports the work.
+_COMMAND_REASON = ("a command module is imported to build its parser; its handler "
+                   "imports the work, so --help and the other commands stay light")
+#: The packages each layer's command modules import in their handlers.
+_COMMANDS = {"markone.cli.*": ("markone.*", "numpy"),
+             "verify.cli.*": ("markone.*", "verify.*", "numpy"),
+             "sims.cli.*": ("markone.*", "verify.*", "sims.*")}
+#: What an experiment needs only when it runs: each brings numba, SciPy or SimPy.
+_SIMS_HEAVY = ("markone.batch", "markone.hardware", "verify.machine", "sims._certified")
+#: ``(importing module, imported module): reason``. A name ending in ``.*`` stands for
+#: a package and every module in it; ``*`` for any module.
 ALLOWED = {
-    "numba": "the compiler: imported by the first compile (docs/start-up.md)",
-    "llvmlite": "numba's code generator, with it",
-    "scipy": "only sparse data need it",
-    "matplotlib": "only a figure needs it",
-    "verify.margin": "it brings the LP solver, which one machine claim needs",
+    ("*", "numba"): "the compiler: imported by the first compile (docs/start-up.md)",
+    ("*", "llvmlite"): "numba's code generator, with it",
+    ("*", "scipy"): "only sparse data and some solvers need it",
+    ("*", "matplotlib"): "only a figure needs it",
+    ("*", "sklearn"): "only the scikit-learn comparisons need it",
+    ("*", "dask"): "only a sweep on a cluster needs it",
+    ("*", "tqdm"): "only a progress bar on a terminal needs it",
+    ("*", "z3"): "an SMT solver: only the questions put to it need it",
+    ("*", "cvc5"): "an SMT solver: only the questions put to it need it",
+    ("*", "flint"): "exact linear algebra: only an exact solve needs it",
+    ("*", "highspy"): "the LP solver: only an LP needs it",
+    ("*", "jsonschema"): "only the suite's schema check needs it",
+    ("*", "PIL"): "only an image file needs it",
+    ("*", "threadpoolctl"): "only a BLAS pinned to one thread needs it",
+    ("*", "fcntl"): "Unix only: imported where a file lock is taken",
+    ("verify.machine.claims.*", "verify.margin"):
+        "it brings the LP solver, which one machine claim needs",
+    **{("sims.*", heavy): "it brings numba, SciPy or SimPy, and `markone sim list` "
+       "imports every experiment to show its settings" for heavy in _SIMS_HEAVY},
+    **{(cmd, pkg): _COMMAND_REASON for cmd, pkgs in _COMMANDS.items() for pkg in pkgs},
 }
 
 
+def _matches(name, pattern):
+    if pattern == "*":
+        return True
+    base = pattern.removesuffix(".*")
+    return name == base or name.startswith(base + ".")
+
+
+def allowed(importer, imported):
+    """The reason ``importer`` may import ``imported`` inside a function, or None."""
+    return next((why for (who, what), why in ALLOWED.items()
+                 if _matches(importer, who) and _matches(imported, what)), None)
+
+
 def inner_imports(source):
-    """``(line, module, reason given)`` of every import inside a function."""
-    lines = source.splitlines()
-    found = {}
+    """``(line, module)`` of every import inside a function (relative ones as
+    written, with their dots)."""
+    found = set()
     for fn in ast.walk(ast.parse(source)):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(fn):
                 if isinstance(node, ast.Import):
-                    modules = [a.name for a in node.names]
+                    found.update((node.lineno, a.name) for a in node.names)
                 elif isinstance(node, ast.ImportFrom):
-                    modules = ["." * node.level + (node.module or "")]
-                else:
-                    continue
-                for module in modules:
-                    found[(node.lineno, module)] = _reason(lines, node.lineno - 1)
-    return [(line, module, reason) for (line, module), reason in sorted(found.items())]
+                    found.add((node.lineno, "." * node.level + (node.module or "")))
+    return sorted(found)
 
 
-def _reason(lines, k):
-    """Whether line ``k`` carries a comment, or the comment line above the block of
-    imports it belongs to does."""
-    if "#" in lines[k]:
-        return True
-    while k > 0 and lines[k - 1].strip().startswith(("import ", "from ")):
-        k -= 1
-    return k > 0 and lines[k - 1].strip().startswith("#")
+def problems(source, importer):
+    """The inner imports of ``source`` (the module ``importer``) that break the rule,
+    said as sentences."""
+    return [f"line {line}: {module} is imported inside a function, and "
+            f"({importer}, {module}) is not in ALLOWED; import it at the top"
+            for line, module in inner_imports(source) if not allowed(importer, module)]
 
 
-def problems(source):
-    """The inner imports of ``source`` that break the rule, said as sentences."""
-    out = []
-    for line, module, reason in inner_imports(source):
-        if not any(module == m or module.startswith(m + ".") for m in ALLOWED):
-            out.append(f"line {line}: {module} is not one of the heavy modules; import it "
-                       "at the top")
-        elif not reason:
-            out.append(f"line {line}: {module} inside a function needs its reason, a "
-                       "comment")
-    return out
+def module_name(path):
+    """The dotted name of the module at ``path`` (relative to the repository)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-@pytest.mark.parametrize("folder", HELD)
-def test_inner_imports_are_heavy_modules_with_a_reason(folder):
-    files = sorted((ROOT / folder).glob("*.py"))
-    assert files, folder
+@pytest.mark.parametrize("held", HELD)
+def test_inner_imports_are_listed_with_a_reason(held):
+    files = sorted(ROOT.glob(held))
+    assert files, held
     found = [f"{path.relative_to(ROOT)}: {problem}" for path in files
-             for problem in problems(path.read_text(encoding="utf-8"))]
+             for problem in problems(path.read_text(encoding="utf-8"), module_name(path))]
     assert not found, "\n".join(found)
+
+
+def test_every_allowed_pair_is_used():
+    used = {key for path in (p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py"))
+            for _, module in inner_imports(path.read_text(encoding="utf-8"))
+            for key in ALLOWED
+            if _matches(module_name(path), key[0]) and _matches(module, key[1])}
+    assert set(ALLOWED) - used == set(), "listed but never imported inside a function"
 
 
 def test_the_rule_can_fail():
     source = ("def f():\n    import json\n    import scipy.sparse\n"
-              "    # light start-up: drawing only\n    import matplotlib.pyplot as plt\n"
-              "    from numba import njit  # light start-up\n")
-    assert problems(source) == [
-        "line 2: json is not one of the heavy modules; import it at the top",
-        "line 3: scipy.sparse inside a function needs its reason, a comment"]
+              "    from markone._internal import io\n")
+    assert problems(source, "verify.bounds") == [
+        "line 2: json is imported inside a function, and (verify.bounds, json) is not "
+        "in ALLOWED; import it at the top",
+        "line 4: markone._internal is imported inside a function, and (verify.bounds, "
+        "markone._internal) is not in ALLOWED; import it at the top"]
+    assert problems(source.replace("json", "scipy"), "verify.cli.adversary") == []
