@@ -58,6 +58,9 @@ _VERIFY_ACTIONS = {
                      "drift", "verify.cli._machine:add_drift"),
     "machine": Command("what the perceptron theorems promise the Mark I on a task",
                        "verify.cli._machine:add_machine"),
+    "tolerance": Command("what a trained Mark I tolerates, exactly: potentiometer "
+                         "error, dead and stuck A-units", "verify.cli.tolerance:"
+                         "add_tolerance"),
 }
 
 #: markone's subcommands, in the order ``markone --help`` lists them.

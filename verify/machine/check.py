@@ -47,8 +47,9 @@ __all__ = ["check_machine"]
 EXACT_MAX_STATES = 200_000
 
 #: Methods whose undecided claims are so by design (the report is not stopped by a
-#: budget): the analyses do not cover the machine.
-BY_DESIGN = (str(Method.NOT_ASSESSED), str(Method.VARIATION))
+#: budget): the analyses do not cover the machine, or it is untrained (the worst
+#: case of its weights is not assessed).
+BY_DESIGN = (str(Method.NOT_ASSESSED), str(Method.VARIATION), str(Method.UNTRAINED))
 
 
 # --------------------------------------------------------------------------------------

@@ -146,7 +146,7 @@ class MachineReport:
         return combined_verdict(r.converges.holds for r in self.r_units)
 
     def to_dict(self) -> JSONDict:
-        """The report as a JSON-ready dict (format ``markone.verify.machine/2``)."""
+        """The report as a JSON-ready dict (format ``markone.verify.machine/3``)."""
         return {"format": REPORT_FORMAT, "machine": self.params, "theta": self.theta,
                 "n_examples": self.n_examples, "n_a_units": self.n_a_units,
                 "weight_range": self.weight_range,

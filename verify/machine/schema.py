@@ -43,9 +43,9 @@ __all__ = ["REPORT_FORMAT", "FORMATS", "read_report", "read_json_text", "load_re
            "check_value", "format_number", "EVIDENCE_TYPES"]
 
 #: The format :meth:`MachineReport.to_dict` writes.
-REPORT_FORMAT = "markone.verify.machine/2"
+REPORT_FORMAT = "markone.verify.machine/3"
 #: Every format :func:`read_report` reads.
-FORMATS = ("markone.verify.machine/1", REPORT_FORMAT)
+FORMATS = ("markone.verify.machine/1", "markone.verify.machine/2", REPORT_FORMAT)
 #: Evidence of format 1 reports that format 2 keeps out of the report (search
 #: records nothing can recompute); dropped on reading.
 FORMAT_1_NOTES = ("gamma_upper", "ball_max_weight_steps", "ball_min_weight_steps",
@@ -294,7 +294,8 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
     d = _as_json(report)
     if not isinstance(d, dict) or d.get("format") not in FORMATS:
         raise ValueError(f"not a machine report: its format must be {REPORT_FORMAT!r} "
-                         f"(or {FORMATS[0]!r}); write one with check_machine(...)"
+                         f"(or an older one of {list(FORMATS[:-1])}); write one with "
+                         "check_machine(...)"
                          ".to_dict() or `markone verify machine ... --json`")
     old = d["format"] == FORMATS[0]
     spec = {k: v for k, v in _TOP.items() if not (old and k == "machine")}
@@ -311,10 +312,10 @@ def read_report(report: Any, params: JSONDict) -> JSONDict:
 
 
 def format_number(name: str) -> int:
-    """The version of a report format: 2 for ``"markone.verify.machine/2"``.
+    """The version of a report format: 3 for ``"markone.verify.machine/3"``.
 
     >>> format_number(REPORT_FORMAT)
-    2
+    3
     """
     return int(name.rsplit("/", 1)[1])
 

@@ -70,7 +70,7 @@ def test_the_registry_is_the_mechanism_and_each_module_declares_its_kinds():
 
 def test_the_slots_of_a_report():
     assert slots(R_UNIT) == ("learnable", "end_stops", "converges")
-    assert slots(MACHINE) == ("faults", "timing", "quantisation")
+    assert slots(MACHINE) == ("faults", "timing", "quantisation", "worst_case")
 
 
 def test_the_declared_order_lives_in_the_registry():

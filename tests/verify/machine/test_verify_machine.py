@@ -280,7 +280,7 @@ def test_cli_letters_and_run(tmp_path):
                    "--json", str(out)])
     doc = json.loads(out.read_text())
     assert status == {True: 0, False: 1, None: 2}[doc["converges"]]
-    assert doc["format"] == "markone.verify.machine/2" and len(doc["r_units"]) == 8
+    assert doc["format"] == "markone.verify.machine/3" and len(doc["r_units"]) == 8
     assert doc["machine"] == MarkIParams().to_dict()     # every parameter, named
     images, labels = letters("AB", per_class=2, seed=0)
     run = MarkI(seed=0).train(images, labels, max_epochs=3, log=True)

@@ -20,6 +20,9 @@ Modules
 ``_learnable``, ``_end_stops``, ``_converges``, ``_faults``, ``timing``, ``_quantisation``
     one module per slot: its provers and re-checks (``_end_stops_recheck`` and
     ``_converges_recheck`` hold the longer re-checks of the two R-unit claims).
+``_worst_case``
+    the trained weights' exact worst case (potentiometer tolerance, dead and stuck
+    A-units; issue 42), a slot of its own.
 ``_variation``, ``_derived``
     claims of several slots: those under device variation, and those that follow
     from a claim decided before them (``_rules`` gives the forced and gamma rules').
@@ -48,6 +51,7 @@ from verify.machine.claims import _faults  # noqa: E402,F401
 from verify.machine.claims import timing  # noqa: E402,F401
 from verify.machine.claims import _quantisation  # noqa: E402,F401
 from verify.machine.claims import _variation  # noqa: E402,F401
+from verify.machine.claims import _worst_case  # noqa: E402,F401
 
 __all__ = ["Method", "Slot", "ClaimKind", "SLOTS", "KINDS", "R_UNIT", "MACHINE",
            "add_slot", "add_kind", "remove_slot", "kind_of", "slots", "provers",

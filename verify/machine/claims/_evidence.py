@@ -40,7 +40,8 @@ from verify.machine.schema import EVIDENCE_TYPES, MAX_DIGITS, check_value
 from verify.machine.task import MachineTask, Reduced, Units
 
 __all__ = ["Refuted", "RecheckContext", "Replay", "fraction", "evidence", "verdict",
-           "same_claim", "claim_of", "expect", "stream_of", "registered_kind", "a_units_of",
+           "same_claim", "same_shape", "claim_of", "expect", "stream_of",
+           "registered_kind", "a_units_of",
            "RECOMPUTED", "RECOMPUTED_FIELDS"]
 
 #: Why a claim recomputed in full is confirmed.
@@ -232,13 +233,21 @@ def claim_of(d: JSONDict) -> Claim:
     return Claim(d["holds"], d["method"], d["message"], d["evidence"])
 
 
-def same_claim(claim: JSONDict, expected: Any, where: str) -> None:
-    """Compare a claim with the one recomputed: field types first (ValueError), then
-    values (refuted)."""
+def same_shape(claim: JSONDict, expected: Any, where: str) -> JSONDict:
+    """The claim's evidence must have the JSON types and fields of the one recomputed
+    (``expected``, a Claim or its dict): ValueError else. Returns the recomputed
+    claim as JSON."""
     want = json.loads(json.dumps(to_jsonable(
         expected.to_dict() if hasattr(expected, "to_dict") else expected)))
     _same_types(claim["evidence"], want["evidence"], f"{where} evidence")
     _known_fields(claim["evidence"], want["evidence"], where)
+    return want
+
+
+def same_claim(claim: JSONDict, expected: Any, where: str) -> None:
+    """Compare a claim with the one recomputed: field types first (ValueError), then
+    values (refuted)."""
+    want = same_shape(claim, expected, where)
     for k in ("holds", "method", "message"):
         if claim[k] != want[k]:
             raise Refuted(f"its {k} is {claim[k]!r}; recomputed from the machine and "

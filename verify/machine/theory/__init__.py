@@ -15,6 +15,9 @@ Modules
 ``_forced``, ``_gamma_chain``, ``rules``
     the forced and gamma rules decided exactly, and the summation-noise model
     (:func:`flip_probability`, :func:`drift_spread`).
+``worst_case``
+    what a trained machine tolerates, exactly: potentiometer error, dead and stuck
+    A-units, and both at once (``docs/breaking-the-machine.md``).
 ``_walk_search``, ``_subplans``
     the searches behind the random-walk drift horizon, and the tasks of the sub-plans
     of a fault plan.
