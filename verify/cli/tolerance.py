@@ -107,30 +107,35 @@ def _trained_letters(args):
     return machine, images, labels
 
 
-def _tolerance(args):
+def _task(args):
+    """``(machine, images, labels)``: the letters task trained, or a saved run."""
     import os
-
-    from markone._internal.io import write_json
-    from verify.cli._machine import _recheck
-    from verify.machine.theory.worst_case import worst_case
 
     letters = {"chars": "ABCD", "per_class": 3, "typeface": "block"}
     if args.task == "letters":
         for k, v in letters.items():
             setattr(args, k, v if getattr(args, k) is None else getattr(args, k))
-        machine, images, labels = _trained_letters(args)
-    else:
-        if not os.path.isfile(args.task):
-            raise CommandError(f"{args.task} is not a file: give a run saved with --log "
-                               "(`markone machine train --log --out run.json`) or "
-                               "'letters'.")
-        if any(getattr(args, k) is not None for k in letters) or args.settings or args.ideal or args.weight_range is not None or any(
+        return _trained_letters(args)
+    if not os.path.isfile(args.task):
+        raise CommandError(f"{args.task} is not a file: give a run saved with --log "
+                           "(`markone machine train --log --out run.json`) or "
+                           "'letters'.")
+    if any(getattr(args, k) is not None for k in letters) or args.settings \
+            or args.ideal or args.weight_range is not None or any(
                 getattr(args, a) is not None for a in ("topology", "rule", "noise")) \
-                or fault_request(args) is not None:
-            raise CommandError(f"{args.task} carries its figures, machine, faults and "
-                               "weights: the letters, machine and fault options apply "
-                               "to the letters task only.")
-        machine, images, labels = _saved_run(args.task)
+            or fault_request(args) is not None:
+        raise CommandError(f"{args.task} carries its figures, machine, faults and "
+                           "weights: the letters, machine and fault options apply "
+                           "to the letters task only.")
+    return _saved_run(args.task)
+
+
+def _tolerance(args):
+    from markone._internal.io import write_json
+    from verify.cli._machine import _recheck
+    from verify.machine.theory.worst_case import worst_case
+
+    machine, images, labels = _task(args)
     if args.recheck is not None:
         return _recheck(args.recheck, machine, images, labels)
     try:

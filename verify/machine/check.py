@@ -33,6 +33,7 @@ from verify.machine.claims._context import MachineContext, RUnitContext
 from verify.machine.claims._converges import convergence_claim
 from verify.machine.claims._end_stops import end_stop_claim
 from verify.machine.claims._rules import analyses
+from verify.machine.claims._worst_case import UNTRAINED
 from verify.machine.claims import MACHINE, Method, decide, slots
 from verify.machine.report import MachineReport, RUnitReport
 from verify.machine.task import Units, data_hash, machine_task, patterns_hash
@@ -49,7 +50,7 @@ EXACT_MAX_STATES = 200_000
 #: Methods whose undecided claims are so by design (the report is not stopped by a
 #: budget): the analyses do not cover the machine, or it is untrained (the worst
 #: case of its weights is not assessed).
-BY_DESIGN = (str(Method.NOT_ASSESSED), str(Method.VARIATION), str(Method.UNTRAINED))
+BY_DESIGN = (str(Method.NOT_ASSESSED), str(Method.VARIATION), UNTRAINED)
 
 
 # --------------------------------------------------------------------------------------

@@ -38,8 +38,7 @@ from markone.hardware.faults import AUnitStuck, FaultPlan, damaged_patterns
 from markone.hardware.runits import numbered, r_unit_name
 from verify.machine.claims._evidence import (RECOMPUTED, Refuted, fraction,
                                              same_claim, same_shape)
-from verify.machine.claims.registry import (MACHINE, Method, add_kind, add_slot, proves,
-                                            rechecks)
+from verify.machine.claims.registry import MACHINE, add_kind, add_slot, proves, rechecks
 from verify.machine.report import Claim
 from verify.machine.theory.worst_case import (RUnitWorstCase, first_wrong,
                                               trained_worst_case, wired_potentiometers)
@@ -48,8 +47,9 @@ __all__ = ["SLOT", "EXACT", "UNTRAINED", "worst_case_claim", "weights_hash",
            "worst_case", "recheck_worst_case"]
 
 SLOT = "worst_case"
-#: The methods: the exact analysis, and a machine that has not been trained.
-EXACT, UNTRAINED = Method.WORST_CASE, Method.UNTRAINED
+#: The methods (declared here, with the slot and kinds): the exact analysis, and a
+#: machine that has not been trained.
+EXACT, UNTRAINED = "exact worst case (box, dead and stuck A-units)", "untrained"
 
 #: The fields of each R-unit's entry in the evidence.
 FIELDS = tuple(f.name for f in dataclasses.fields(RUnitWorstCase))
