@@ -62,7 +62,8 @@ def test_the_registry_is_the_mechanism_and_each_module_declares_its_kinds():
     declaring = {p.stem for p in claims.glob("*.py")
                  if module_level_calls(p, "add_kind")}
     assert declaring == {"_learnable", "_end_stops", "_converges", "_derived",
-                         "_variation", "_faults", "timing", "_quantisation"}
+                         "_variation", "_faults", "timing", "_quantisation",
+                         "_worst_case"}
     for (slot, method), kind in KINDS.items():
         homes = {p.__module__.rsplit(".", 1)[1] for p in kind.provers}
         assert homes & declaring, (slot, method)
