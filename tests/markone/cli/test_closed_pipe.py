@@ -160,6 +160,8 @@ def _recipes(i):
         "verify drift": ([run, "--rate", "0.01", "--json", "{out}"], "d.json", _json),
         "verify machine": (["letters", "--chars", "AB", "--per-class", "1",
                             "--weight-range", "3", "--json", "{out}"], "m.json", _json),
+        "verify tolerance": (["letters", "--chars", "AB", "--per-class", "1",
+                              "--weight-range", "3", "--json", "{out}"], "w.json", _json),
         "adversary orthonormal": (["--m", "3", "--out", "{out}"], "o.json", _check_case),
         "adversary greedy": ([data, "--out", "{out}"], "g.json", _check_case),
         "adversary exhaustive": ([data, "--budget", "1", "--out", "{out}"], "e.json",
