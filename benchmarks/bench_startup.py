@@ -18,9 +18,10 @@ first, whatever ``PYTHONDONTWRITEBYTECODE`` says. (Compiling a module's source o
 every start costs more than the whole margin measured here.)
 
 With ``--demo`` it also builds a fresh virtual environment (``python -m venv
---system-site-packages`` and ``pip install --no-deps`` of this checkout, so numba's
-cache next to the installed modules starts empty) and times the first (cold cache)
-and the second (warm) ``markone demo`` there (slow: a minute or two).
+--system-site-packages`` and ``pip install --no-deps`` of this checkout, with new
+empty ``NUMBA_CACHE_DIR`` and ``XDG_CACHE_HOME`` folders, where the compiled kernels
+are kept) and times the first (cold cache) and the second (warm) ``markone demo``
+there (slow: a minute or two).
 
 With ``--first-run`` it measures instead the main jobs after a fresh install (issue
 38): ``machine train`` (6 letters x 8 figures), ``machine fleet --machines 200``,
@@ -430,8 +431,11 @@ def demo_pair():
         python = str(venv / "bin" / "python")
         subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(ROOT)],
                        check=True, cwd=tmp)
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR")}
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        # empty caches, as after a fresh install (markone keeps its compiled kernels
+        # per user, where an earlier install of the same sources left them)
+        env.update(NUMBA_CACHE_DIR=str(Path(tmp, "numba")),
+                   XDG_CACHE_HOME=str(Path(tmp, "cache")))
         times, loads = [], []
         for k in (1, 2):
             times.append(run_child([python, "-m", "markone", "demo", "--out", f"demo{k}"],
