@@ -28,11 +28,13 @@ certificate file that ``markone verify check`` re-checks
 its data are the damaged patterns of the machine it names, built again from the seeds.
 
 Yield at a rate is the fraction learnable, with its Wilson score interval at
-``confidence`` (:func:`sims._stats.wilson_interval`). Every verdict is limited by work
-(separability checks, ``max_tests``), never by the clock.
+``confidence`` (:func:`sims._stats.wilson_interval`) and its exact Clopper-Pearson
+interval (:func:`sims._stats.clopper_pearson_interval`). Every verdict is limited by
+work (separability checks, ``max_tests``), never by the clock.
 
 ``results.json``: ``kinds``, ``rates``, and per kind a list over rates of ``learnable``,
-``decided``, ``yield``, ``low``, ``high`` (the interval), ``mean_minimal`` (the mean
+``decided``, ``yield``, ``low``, ``high`` (the Wilson interval), ``cp_low``, ``cp_high``
+(the Clopper-Pearson interval), ``mean_minimal`` (the mean
 size of the 1-minimal fault sets) and ``machines`` (one record per machine: its run,
 verdict, number of faults, live A-units, the minimal faults named by what broke and as
 indices into its fault plan, and its certificate files).
@@ -51,13 +53,13 @@ from markone._internal.validation import check_choice, check_int_at_least, child
 from sims._common import check_letters, chunked, inline, new_figure, save_figure
 from sims._yield_machine import (FILE_CLAIMS, claim_parts, decide_machine,
                                  machine_and_task, recheck_machine)
-from sims._stats import normal_quantile, wilson_interval
+from sims._stats import clopper_pearson_interval, normal_quantile, wilson_interval
 from verify.certificate import certificate_json, CertificateError
 from markone._internal.io import read_json
 from sims.runner import RESULTS
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "FILES", "tasks", "run_task", "combine",
-           "plot", "files", "run", "recheck", "YieldRecheck",
+           "plot", "files", "run", "recheck", "YieldRecheck", "intervals",
            # one machine, from sims._yield_machine:
            "machine_and_task", "claim_parts", "FILE_CLAIMS"]
 
@@ -128,7 +130,8 @@ def combine(config: JSONDict, task_results: list[JSONDict]) -> JSONDict:
                      "confidence": config["confidence"]}
     for kind in config["kinds"]:
         rows: dict[str, list] = {k: [] for k in ("learnable", "decided", "yield", "low",
-                                                 "high", "mean_minimal", "machines")}
+                                                 "high", "cp_low", "cp_high",
+                                                 "mean_minimal", "machines")}
         for rate in config["rates"]:
             machines = sorted((m for t in task_results
                                if t["kind"] == kind and t["rate"] == rate
@@ -144,13 +147,28 @@ def _yield_of(machines, confidence):
     machines, the yield and its Wilson interval, the mean minimal set, the records."""
     decided = [m for m in machines if m["learnable"] is not None]
     good = sum(m["learnable"] for m in decided)
-    low, high = wilson_interval(good, len(decided), confidence) if decided else (0.0, 1.0)
+    low, high, cp_low, cp_high = intervals(good, len(decided), confidence)
     sizes = [len(m["minimal"]) for m in decided if m["minimal"] is not None]
     return (("learnable", good), ("decided", len(decided)),
             ("yield", good / len(decided) if decided else None),
-            ("low", low), ("high", high),
+            ("low", low), ("high", high), ("cp_low", cp_low), ("cp_high", cp_high),
             ("mean_minimal", float(np.mean(sizes)) if sizes else None),
             ("machines", [_record(m) for m in machines]))
+
+
+def intervals(good: int, decided: int, confidence: float
+              ) -> tuple[float, float, float, float]:
+    """The Wilson and the Clopper-Pearson intervals of ``good`` learnable machines of
+    ``decided``, ``(low, high, cp_low, cp_high)`` (``[0, 1]`` twice when none is
+    decided).
+
+    >>> [round(v, 4) for v in intervals(30, 30, 0.95)]
+    [0.8865, 1.0, 0.8843, 1.0]
+    """
+    if not decided:
+        return 0.0, 1.0, 0.0, 1.0
+    return (*wilson_interval(good, decided, confidence),
+            *clopper_pearson_interval(good, decided, confidence))
 
 
 def _record(machine):
@@ -183,7 +201,7 @@ def recheck(folder: PathLike) -> YieldRecheck:
     the sweep's configuration and seed, its damaged patterns (and those of its
     1-minimal faults, alone and each repaired) must hash to the file's data, the file
     must prove what ``results.json`` says of that machine, every decided machine must
-    have its files, and every point's counts and Wilson interval must follow from
+    have its files, and every point's counts and intervals must follow from
     them.
 
     Returns
@@ -209,16 +227,25 @@ def recheck(folder: PathLike) -> YieldRecheck:
                 n_files += recheck_machine(folder / FILES, m, *specs[kind, i, m["run"]])
             decided = [m for m in machines if m["learnable"] is not None]
             good = sum(m["learnable"] for m in decided)
-            interval = wilson_interval(good, len(decided), config["confidence"]) \
-                if decided else (0.0, 1.0)
-            if (good, len(decided), *interval) != (row["learnable"][i], row["decided"][i],
-                                                   row["low"][i], row["high"][i]):
-                raise CertificateError(
-                    f"{kind} at rate {config['rates'][i]}: results.json says "
-                    f"{row['learnable'][i]} of {row['decided'][i]} learnable, but the "
-                    f"certified machines are {good} of {len(decided)}.")
+            _check_point(kind, config, row, i, good, len(decided))
             n_machines += len(machines)
     return YieldRecheck(n_files, n_machines, len(config["kinds"]) * len(config["rates"]))
+
+
+def _check_point(kind, config, row, i, good, decided):
+    """CertificateError unless point ``i`` of ``row`` has the counts and intervals
+    its certified machines give."""
+    if "cp_low" not in row or "cp_high" not in row:
+        raise CertificateError(f"{kind}: results.json has no Clopper-Pearson interval "
+                               "(cp_low, cp_high; written before they existed): run "
+                               "the sweep again.")
+    said = tuple(row[k][i] for k in ("learnable", "decided", "low", "high", "cp_low",
+                                     "cp_high"))
+    if (good, decided, *intervals(good, decided, config["confidence"])) != said:
+        raise CertificateError(
+            f"{kind} at rate {config['rates'][i]}: results.json says "
+            f"{row['learnable'][i]} of {row['decided'][i]} learnable (intervals "
+            f"{said[2:]}), but the certified machines are {good} of {decided}.")
 
 
 _LABELS = {"cut_wires": "plugboard wires cut", "dead_a_units": "A-units dead",

@@ -18,7 +18,7 @@ import pytest
 
 import sims.check as check
 from markone.cli import main
-from sims._stats import wilson_interval
+from sims.certified_yield import intervals
 from sims.runner import EXPERIMENTS, run_experiment
 
 #: Experiments whose corpora run by default; the others (slower to compile and run)
@@ -190,9 +190,8 @@ def _recount(r, kind, i):
     good = sum(m["learnable"] for m in decided)
     row["learnable"][i], row["decided"][i] = good, len(decided)
     row["yield"][i] = good / len(decided) if decided else None
-    low, high = wilson_interval(good, len(decided), r["confidence"]) if decided \
-        else (0.0, 1.0)
-    row["low"][i], row["high"][i] = low, high
+    (row["low"][i], row["high"][i], row["cp_low"][i],
+     row["cp_high"][i]) = intervals(good, len(decided), r["confidence"])
     sizes = [len(m["minimal"]) for m in decided if m["minimal"] is not None]
     row["mean_minimal"][i] = sum(sizes) / len(sizes) if sizes else None
 

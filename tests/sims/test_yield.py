@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 
 import sims._certified as certified
 from markone.cli import main
-from sims._stats import normal_quantile, wilson_interval
+from sims._stats import clopper_pearson_interval, normal_quantile, wilson_interval
 from sims.runner import load_experiment, make_config, run_experiment
 from verify.certificate import CertificateError, CertificateUnreadable, data_sha256
 
@@ -91,10 +91,51 @@ def test_yield_goes_from_one_to_zero_with_its_intervals(sweep):
                                row["high"], row["yield"]):
         assert (lo, hi) == wilson_interval(k, n, cfg["confidence"])
         assert lo <= y == k / n <= hi
+    for k, n, lo, hi in zip(row["learnable"], row["decided"], row["cp_low"],
+                            row["cp_high"]):
+        assert (lo, hi) == clopper_pearson_interval(k, n, cfg["confidence"])
+        assert lo <= k / n <= hi
     machines = row["machines"]
     assert [[m["run"] for m in rate] for rate in machines] == [list(range(4))] * 3
     # the same machines at every rate: the healthy one has no fault at all
     assert all(m["faults"] == 0 and m["minimal"] is None for m in machines[0])
+
+
+@pytest.mark.parametrize("k, n", [(0, 10), (3, 10), (10, 10), (29, 30), (1, 1)])
+def test_clopper_pearson_is_the_exact_binomial_tail_inversion(k, n):
+    """Its ends are where a binomial tail equals (1 - confidence) / 2, exactly as
+    Clopper and Pearson defined them (checked by a sum, not scipy); it contains
+    Wilson's interval's ends at 0 and n successes, being wider."""
+    from math import comb
+
+    low, high = clopper_pearson_interval(k, n, 0.95)
+
+    def tail_up(p):       # P(X >= k)
+        return sum(comb(n, j) * p**j * (1 - p)**(n - j) for j in range(k, n + 1))
+
+    def tail_down(p):     # P(X <= k)
+        return sum(comb(n, j) * p**j * (1 - p)**(n - j) for j in range(0, k + 1))
+
+    assert low == 0.0 if k == 0 else tail_up(low) == pytest.approx(0.025, rel=1e-6)
+    assert high == 1.0 if k == n else tail_down(high) == pytest.approx(0.025, rel=1e-6)
+    w_low, w_high = wilson_interval(k, n, 0.95)
+    assert low <= w_low + 1e-12 and high >= w_high - 1e-12 or 0 < k < n
+    with pytest.raises(ValueError, match="successes <= trials"):
+        clopper_pearson_interval(n + 1, n)
+
+
+def test_recheck_refuses_a_clopper_pearson_interval_that_does_not_follow(sweep,
+                                                                          tmp_path):
+    folder = _copy(sweep, tmp_path)
+    results = json.loads((folder / "results.json").read_text())
+    results["dead_a_units"]["cp_low"][1] = 0.0
+    (folder / "results.json").write_text(json.dumps(results))
+    with pytest.raises(CertificateError, match="rate 0.7: results.json says"):
+        Y.recheck(folder)
+    del results["dead_a_units"]["cp_low"]
+    (folder / "results.json").write_text(json.dumps(results))
+    with pytest.raises(CertificateError, match="no Clopper-Pearson interval"):
+        Y.recheck(folder)
 
 
 def test_every_verdict_has_its_certificate_files(sweep):
