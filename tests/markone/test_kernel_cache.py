@@ -12,6 +12,7 @@ import pickle
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from _paths import ROOT
 
@@ -120,3 +121,21 @@ def test_a_damaged_index_is_a_miss_and_is_mended(tmp_path):
         pickle.load(mended)
         stamp, overloads = pickle.loads(mended.read())
     assert len(overloads) == 1 and index.read_bytes() != damaged
+
+
+def test_numba_functions_compiled_at_import_keep_markones_cache_too():
+    # markone.batch and verify.machine.theory compile their own numba functions
+    # (cached_njit, not numba's cache=True, whose files went beside the modules)
+    from markone import batch
+    from verify.machine.theory import _clipped, _forced, _push
+
+    folder = cache_folder().resolve()
+    for module in (batch, _clipped, _forced, _push):
+        dispatchers = [f for f in vars(module).values()
+                       if getattr(f, "py_func", None) is not None
+                       and f.py_func.__module__ == module.__name__]
+        assert dispatchers, module.__name__
+        for f in dispatchers:
+            path = Path(f.stats.cache_path).resolve()
+            assert folder in path.parents, (module.__name__, path)
+            assert path.name == module.__name__
