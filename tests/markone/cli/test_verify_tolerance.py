@@ -66,15 +66,18 @@ def test_malformed_evidence_exits_2(report, tmp_path, capsys):
     assert "tolerance must be an exact number" in err and len(err.splitlines()) == 1
 
 
-def test_a_saved_run(tmp_path, capsys):
+@pytest.mark.parametrize("machine", [[], ["--dead-a-units", "0.3", "--topology",
+                                            "source_sets"]], ids=["healthy", "damaged"])
+def test_a_saved_run(tmp_path, capsys, machine):
+    """A run's machine, faults, source sets and weights give the table that training
+    the same machine gives."""
     run = tmp_path / "run.json"
-    assert main(["machine", "train", "--chars", "AB", "--per-class", "2", "--log",
-                 "--out", str(run)]) == 0
+    task = ["--chars", "AB", "--per-class", "2", *machine]
+    assert main(["machine", "train", *task, "--log", "--out", str(run)]) == 0
     capsys.readouterr()
     assert main(["verify", "tolerance", str(run)]) == 0
     from_run = capsys.readouterr().out
-    assert main(["verify", "tolerance", "letters", "--chars", "AB", "--per-class",
-                 "2"]) == 0
+    assert main(["verify", "tolerance", "letters", *task]) == 0
     trained = capsys.readouterr().out
     assert from_run == trained.split("\n", 1)[1]    # the same machine, same table
     assert main(["verify", "tolerance", str(run), "--chars", "AB"]) == 2
