@@ -84,7 +84,7 @@ def mlxtend_solve(problem: dict) -> dict:
     (its shuffle replaced by the identity, its random start by zeros)."""
     from mlxtend.classifier import Perceptron
 
-    from verify.conformance import NotApplicable
+    from verify.errors import NotApplicable
 
     if problem["task"] != "binary" or problem["variant"] != "last":
         raise NotApplicable("mlxtend's Perceptron is binary and returns its last w_")
@@ -120,7 +120,7 @@ def vw_solve(problem: dict) -> dict:
     ``learn`` per presentation; a mistake is a presentation that moved a weight."""
     from vowpalwabbit import Workspace
 
-    from verify.conformance import NotApplicable
+    from verify.errors import NotApplicable
 
     if problem["task"] != "binary" or problem["variant"] != "last":
         raise NotApplicable("Vowpal Wabbit's hinge-loss learner is binary and keeps "

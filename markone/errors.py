@@ -7,6 +7,7 @@ warning from :class:`MarkoneWarning`. The one exception is the trusted certifica
 kernel's ``CertificateError`` (a ``ValueError``): the kernel imports nothing but the
 standard library by design. An unreadable certificate file
 (``CertificateUnreadable``, raised outside the kernel) is a :class:`MarkoneError` too.
+``verify`` and ``sims`` keep theirs in ``verify.errors`` and ``sims.errors``.
 
 :class:`ConvergenceWarning` is also scikit-learn's ``ConvergenceWarning`` whenever
 scikit-learn is loaded: a filter such as

@@ -16,7 +16,8 @@ from typing import Any
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_choice, child_seeds
 from markone.datasets import letters
-from verify.certificate import CertificateError, check_certificate_file, data_sha256
+from verify.certificate import check_certificate_file, data_sha256
+from verify.errors import CertificateError
 
 __all__ = ["FILE_CLAIMS", "machine_and_task", "claim_parts", "decide_machine",
            "recheck_machine"]

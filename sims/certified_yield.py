@@ -54,7 +54,8 @@ from sims._common import check_letters, chunked, inline, new_figure, save_figure
 from sims._yield_machine import (FILE_CLAIMS, claim_parts, decide_machine,
                                  machine_and_task, recheck_machine)
 from sims._stats import clopper_pearson_interval, normal_quantile, wilson_interval
-from verify.certificate import certificate_json, CertificateError
+from verify.certificate import certificate_json
+from verify.errors import CertificateError
 from markone._internal.io import read_json
 from sims.runner import RESULTS
 
@@ -210,7 +211,7 @@ def recheck(folder: PathLike) -> YieldRecheck:
 
     Raises
     ------
-    verify.certificate.CertificateError
+    verify.errors.CertificateError
         Naming the first file or point that does not hold (a certificate about other
         data, a missing file, a count that does not follow).
     """

@@ -124,7 +124,7 @@ def check_sweep(name: str, out: PathLike = "sim-out", *,
         missing, a value of the wrong kind, invalid settings).
     ResultsMismatch
         A value differs from its recomputation (named by its JSON path).
-    verify.certificate.CertificateError
+    verify.errors.CertificateError
         A certificate file does not hold, or is not about the machine it names.
     """
     module = load_experiment(name)

@@ -16,7 +16,7 @@ _EXPORTS = {
     "check_separable": "verify.separability",
     "SeparabilityVerdict": "verify.separability",
     "check_certificate": "verify.certificate",
-    "CertificateError": "verify.certificate",
+    "CertificateError": "verify.errors",
     "max_margin": "verify.margin",
     "Margin": "verify.margin",
     # bounds, adversaries, cycling, proofs

@@ -217,7 +217,7 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     max_memory_gb : float, optional
         ``method="exhaustive"``: refuse, before searching, a ``budget`` of weight
         vectors (with their edges) that could need more memory than this (default
-        4 GB; :class:`verify._internal.memory.MemoryLimitError`, a ``ValueError``).
+        4 GB; :class:`verify.errors.MemoryLimitError`, a ``ValueError``).
     exact : bool, default False
         ``method="greedy"``: accept inputs that float64 cannot hold exactly (``0.1``,
         ``Fraction(1, 3)``, huge integers). The search then ranks the examples by

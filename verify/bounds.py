@@ -48,11 +48,10 @@ from markone._internal.validation import (
     child_seeds,
     sparse_refused,
 )
-from markone.errors import MarkoneError
 from verify._internal.novikoff import novikoff_bound
+from verify.errors import BoundViolation
 
 __all__ = [
-    "BoundViolation",
     "MistakeBoundReport",
     "FreundSchapireReport",
     "InterceptCost",
@@ -67,17 +66,6 @@ __all__ = [
 ]
 
 _RTOL = 1e-9   # slack for a float bound against an integer count
-
-
-class BoundViolation(MarkoneError, AssertionError):
-    """A proved mistake bound was exceeded: a bug in the core, the margin or the check.
-
-    The report is attached as ``.report``.
-    """
-
-    def __init__(self, message: str, report: Any) -> None:
-        super().__init__(message)
-        self.report = report
 
 
 @dataclass(frozen=True)

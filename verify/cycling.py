@@ -220,7 +220,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     ------
     ValueError
         Bad shapes or labels, non-numeric entries, an unknown ``order`` or ``rule``;
-        :class:`verify._internal.memory.MemoryLimitError` (a ``ValueError``) when
+        :class:`verify.errors.MemoryLimitError` (a ``ValueError``) when
         ``order="all"`` could need more than ``max_memory_gb``.
     RuntimeError
         If replaying the cyclic run through :func:`markone.train` (exact, the same
@@ -550,7 +550,7 @@ def reachable_states(YX: ArrayLike, *, rule: str = "nonstrict", budget: int = 1_
     :func:`time.perf_counter` passes ``deadline``; ``bar`` (a tqdm bar) counts the
     states found. Before anything is allocated, the memory ``budget`` states (and
     their edges) can need is estimated and refused past ``max_memory_gb``
-    (:class:`verify._internal.memory.MemoryLimitError`).
+    (:class:`verify.errors.MemoryLimitError`).
 
     >>> YX = np.array([[1, 0], [0, 1]])
     >>> r = reachable_states(YX, edges=True)

@@ -62,10 +62,10 @@ from verify._internal.budget import BUDGET, TIMEOUT, deadline_after, expired, se
 from verify._internal.memory import check_memory, memory_limit
 from verify._internal.exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
-from verify.certificate import CertificateError, check_certificate
+from verify.certificate import check_certificate
 
-__all__ = ["SeparabilityVerdict", "check_separable", "check_certificate",
-           "CertificateError", "METHODS", "labels_pm1"]
+__all__ = ["SeparabilityVerdict", "check_separable", "check_certificate", "METHODS",
+           "labels_pm1"]
 
 #: Valid values of ``method``.
 METHODS = ("auto", "lp", "z3", "perceptron")
@@ -350,7 +350,7 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     max_memory_gb : float, optional
         Sparse data are decided on the columns that store an entry (the work grows
         with the stored entries, not the width); a witness has one entry per column
-        of the data, and is refused (:class:`verify._internal.memory.MemoryLimitError`) when
+        of the data, and is refused (:class:`verify.errors.MemoryLimitError`) when
         it could need more memory than this (default 4 GB).
 
     Returns
@@ -707,7 +707,8 @@ def _lp(prob, deadline):
     rounded (:func:`_exact_gordan`); when all three fail, a re-solve with tighter
     tolerances from the same basis (:data:`verify._internal.cuts.REPAIR_TOLERANCES`), and
     last an SMT solver, on small cores only (:data:`SMT_CORE_ENTRIES`)."""
-    from verify._internal.cuts import REPAIR_TOLERANCES, CutLP, LPStopped
+    from verify._internal.cuts import REPAIR_TOLERANCES, CutLP
+    from verify.errors import LPStopped
 
     def round_done(rows):
         _stage(prob, f"check_separable: LP, {len(rows)} of {prob.n} rows")

@@ -163,7 +163,7 @@ def _check(args):
     from sims.check import check_sweep
     from sims.errors import MalformedResults, ResultsMismatch
     from sims.runner import EXPERIMENTS
-    from verify.certificate import CertificateError
+    from verify.errors import CertificateError
 
     if args.name not in EXPERIMENTS:
         raise CommandError(f"no experiment named {args.name!r}; choose one of "

@@ -39,6 +39,36 @@ def test_every_public_exception_and_warning_is_in_the_tree():
     assert not stray, f"not under MarkoneError/MarkoneWarning: {stray}"
 
 
+def verify_modules():
+    for name in sorted(source_modules()):
+        if name.startswith("verify") and not name.endswith("__main__"):
+            yield name, importlib.import_module(name)
+
+
+def test_verify_keeps_its_exceptions_in_verify_errors():
+    """Every exception class that verify defines under a public name is defined in
+    verify.errors (they were spread over 10 modules, issue 40), but the kernel's
+    CertificateError, which verify.errors exports; and no other module of verify
+    exports one (no second home), but the package's lazy top level."""
+    import verify.errors
+
+    defined = {f"{name}.{attr}": obj for name, module in verify_modules()
+               for attr, obj in vars(module).items()
+               if inspect.isclass(obj) and issubclass(obj, BaseException)
+               and obj.__module__ == name and not attr.startswith("_")}
+    assert len(defined) >= 14, defined   # the walk found them
+    outside = sorted(n for n, c in defined.items()
+                     if c.__module__ not in ("verify.errors", *STDLIB_ONLY))
+    assert not outside, f"define these in verify/errors.py: {outside}"
+    assert set(verify.errors.__all__) == {c.__name__ for c in defined.values()}
+    again = sorted(f"{name}.{attr}" for name, module in verify_modules()
+                   if name not in ("verify", "verify.errors", *STDLIB_ONLY)
+                   for attr in getattr(module, "__all__", ())
+                   if inspect.isclass(obj := getattr(module, attr, None))
+                   and issubclass(obj, BaseException))
+    assert not again, f"exported outside verify.errors: {again}"
+
+
 def test_a_refused_input_is_caught_by_the_base_class(tmp_path):
     path = tmp_path / "data.csv"
     path.write_text("x,label\n0.1,1\n2,0\n")  # 0.1 is not a float64

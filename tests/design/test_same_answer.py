@@ -229,7 +229,8 @@ def slow_program(tmp_path):
 
 def test_timeout_stops_each_search(monkeypatch, tmp_path):
     import verify.cycling
-    from verify.conformance import CommandAdapter, ImplementationError
+    from verify.conformance import CommandAdapter
+    from verify.errors import ImplementationError
 
     monkeypatch.setattr(verify.cycling, "_CHUNK", 1)   # a look at the clock per state
     set_clock(monkeypatch, jumping())

@@ -13,7 +13,8 @@ import sims._certified as certified
 from markone.cli import main
 from sims._stats import clopper_pearson_interval, normal_quantile, wilson_interval
 from sims.runner import load_experiment, make_config, run_experiment
-from verify.certificate import CertificateError, CertificateUnreadable, data_sha256
+from verify.certificate import data_sha256
+from verify.errors import CertificateError, CertificateUnreadable
 
 Y = load_experiment("yield")
 SMALL = dict(size="small", plot=False, seed=0)

@@ -9,15 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import markone
-from verify.bounds import (
-    BoundViolation,
-    check_compression,
-    check_mistake_bound,
-    check_multiclass_bound,
-    freund_schapire_bound,
-    intercept_bound,
-    intercept_cost,
-)
+from verify.bounds import (check_compression, check_mistake_bound,
+                           check_multiclass_bound, freund_schapire_bound,
+                           intercept_bound, intercept_cost)
+from verify.errors import BoundViolation
 
 AND = (np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), np.array([-1, -1, -1, 1]))
 

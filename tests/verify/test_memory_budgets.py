@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from markone.cli import main
 from verify import check_separable
-from verify._internal.memory import MemoryLimitError
+from verify.errors import MemoryLimitError
 from verify.certificate import check_certificate
 from verify.cycling import check_cycling, integer_yx, search_bytes
 

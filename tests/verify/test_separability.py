@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from verify import check_certificate, check_separable
-from verify.separability import CertificateError, SeparabilityVerdict
+from verify.separability import SeparabilityVerdict
+from verify.errors import CertificateError
 
 AND = ([[0, 0], [0, 1], [1, 0], [1, 1]], [-1, -1, -1, 1])
 XOR = ([[0, 0], [0, 1], [1, 0], [1, 1]], [-1, 1, 1, -1])

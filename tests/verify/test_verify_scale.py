@@ -53,7 +53,8 @@ def test_sparse_trivial_cases():
 
 
 def test_checker_refuses_a_wrong_sparse_witness():
-    from verify import CertificateError, SeparabilityVerdict
+    from verify import SeparabilityVerdict
+    from verify.errors import CertificateError
 
     A = sp.csr_matrix(np.array([[0.0, 1.0], [2.0, 0.0]]))
     bad = SeparabilityVerdict(True, (1, -1, 0), None, "user", True, "", 0.0)

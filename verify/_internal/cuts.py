@@ -30,25 +30,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from markone.errors import MarkoneError
 from verify._internal.budget import BUDGET, TIMEOUT, expired, seconds_left
+from verify.errors import LPStopped
 
-__all__ = ["solve_by_cuts", "CutLP", "row_scaled", "LPStopped",
-           "lp_iteration_limit", "first_rows", "REPAIR_TOLERANCES"]
+__all__ = ["solve_by_cuts", "CutLP", "row_scaled", "lp_iteration_limit", "first_rows", "REPAIR_TOLERANCES"]
 
 #: HiGHS's primal and dual feasibility tolerances of each re-solve that repairs a
 #: basis exact arithmetic refused (:meth:`CutLP.tighten`); the default is 1e-7, and
 #: 1e-10 is the smallest HiGHS accepts. A fixed number of re-solves: work, not time.
 REPAIR_TOLERANCES = (1e-9, 1e-10)
-
-
-class LPStopped(MarkoneError):
-    """The LP did not finish: ``stopped_by`` is ``"budget"`` (HiGHS's iteration limit)
-    or ``"timeout"`` (the deadline)."""
-
-    def __init__(self, stopped_by: str) -> None:
-        super().__init__(stopped_by)
-        self.stopped_by = stopped_by
 
 
 def lp_iteration_limit(n: int, d: int) -> int:

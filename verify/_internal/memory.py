@@ -20,9 +20,9 @@ a search of 10 states would need about 5.4 GB of memory, more than max_memory_gb
 from __future__ import annotations
 
 from markone._internal.validation import check_positive
-from markone.errors import MarkoneError
+from verify.errors import MemoryLimitError
 
-__all__ = ["DEFAULT_MAX_MEMORY_GB", "GB", "MemoryLimitError", "check_memory", "memory_limit"]
+__all__ = ["DEFAULT_MAX_MEMORY_GB", "GB", "check_memory", "memory_limit"]
 
 #: The default ``max_memory_gb``: a fixed number, not the memory free now, so that the
 #: same input gets the same answer on every machine.
@@ -30,11 +30,6 @@ DEFAULT_MAX_MEMORY_GB = 4.0
 
 #: Bytes in a GB, as ``max_memory_gb`` counts them.
 GB = 10**9
-
-
-class MemoryLimitError(MarkoneError, ValueError):
-    """A computation would need more memory than ``max_memory_gb`` allows; refused
-    before allocating it."""
 
 
 def memory_limit(max_memory_gb: float | None) -> float:

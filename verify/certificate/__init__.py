@@ -29,23 +29,33 @@ verify.certificate.kernel.CertificateError: the witness fails on example 1 (X[0]
 
 from __future__ import annotations
 
+from markone._internal.lazy import lazy_exports
 from verify.certificate import kernel as _kernel
 from verify.certificate._gc import gc_paused as _gc_paused
 from verify.certificate.hashing import data_sha256, file_sha256
-from verify.certificate.kernel import (MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError,
-                                       exact_rows, labels_pm1)
-from verify.certificate.rawfile import CertificateUnreadable, ReadLimits
-from verify.certificate.reading import (CERTIFICATE_FORMAT, CertificateClaim,
-                                        check_certificate_file, read_certificate)
-from verify.certificate.sparse import SparseData
-from verify.certificate.writing import certificate_document, certificate_json
+from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, exact_rows, labels_pm1
 
-__all__ = ["CertificateError", "CertificateUnreadable", "check_certificate",
-           "check_certificate_file", "read_certificate", "certificate_document",
-           "certificate_json", "data_sha256", "file_sha256", "CertificateClaim",
-           "SparseData",
+# The file readers and writers load when first named (they raise verify.errors'
+# CertificateUnreadable, and verify.errors takes CertificateError from the kernel:
+# imported here eagerly they would close a loop of imports).
+_EXPORTS = {
+    "ReadLimits": "verify.certificate.rawfile",
+    "CERTIFICATE_FORMAT": "verify.certificate.reading",
+    "CertificateClaim": "verify.certificate.reading",
+    "check_certificate_file": "verify.certificate.reading",
+    "read_certificate": "verify.certificate.reading",
+    "SparseData": "verify.certificate.sparse",
+    "certificate_document": "verify.certificate.writing",
+    "certificate_json": "verify.certificate.writing",
+}
+_SUBMODULES = {"kernel", "hashing", "rawfile", "reading", "sparse", "writing"}
+
+__all__ = ["check_certificate", "check_certificate_file", "read_certificate",
+           "certificate_document", "certificate_json", "data_sha256", "file_sha256",
+           "CertificateClaim", "SparseData",
            "exact_rows", "labels_pm1", "CERTIFICATE_FORMAT", "ReadLimits",
            "MAX_NUMBER_CHARS", "MAX_EXPONENT"]
 
 check_certificate = _gc_paused(_kernel.check_certificate)
 
+__getattr__, __dir__ = lazy_exports("verify.certificate", _EXPORTS, _SUBMODULES)

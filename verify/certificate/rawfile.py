@@ -30,10 +30,10 @@ from typing import Any
 
 
 from markone._internal.io import JSONRefused, read_strict_json
-from markone.errors import MarkoneError
-from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS, CertificateError
+from verify.certificate.kernel import MAX_EXPONENT, MAX_NUMBER_CHARS
+from verify.errors import CertificateUnreadable
 
-__all__ = ["ReadLimits", "CertificateUnreadable", "load_document",
+__all__ = ["ReadLimits", "load_document",
            "REWRITE", "MAX_DEPTH_CEILING"]
 
 #: How to mend an unreadable certificate.
@@ -71,11 +71,6 @@ class ReadLimits:
                              "recurses once per level.")
 
 
-class CertificateUnreadable(CertificateError, MarkoneError):
-    """The file cannot be read as a certificate: not JSON (e.g. truncated), not markone's
-    format, a field missing or of the wrong type, a value that is not a finite number,
-    or over a limit of :class:`ReadLimits`. ``markone verify check`` exits 2 on it (1 is
-    for proofs that fail or data that do not match their hashes)."""
 
 
 def _read_bytes(path, limits):
@@ -111,7 +106,7 @@ def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
     >>> load_document("/dev/null", ReadLimits())
     Traceback (most recent call last):
     ...
-    verify.certificate.rawfile.CertificateUnreadable: /dev/null is a device or socket, not a regular file; only certificate files are read.
+    verify.errors.CertificateUnreadable: /dev/null is a device or socket, not a regular file; only certificate files are read.
     """
     raw = _read_bytes(path, limits)
     try:

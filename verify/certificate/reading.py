@@ -26,8 +26,8 @@ from verify.certificate._gc import gc_paused
 from verify.certificate.hashing import data_sha256, file_sha256
 from verify.certificate.kernel import (CertificateError, check_certificate, decimal_int,
                                        exact_number, labels_pm1)
-from verify.certificate.rawfile import (REWRITE, CertificateUnreadable, ReadLimits,
-                                        load_document)
+from verify.certificate.rawfile import REWRITE, ReadLimits, load_document
+from verify.errors import CertificateUnreadable
 from verify.certificate.sparse import SparseData
 
 __all__ = ["CERTIFICATE_FORMAT", "FORMATS", "FIELDS", "Field", "PRESENT",

@@ -231,7 +231,7 @@ def _adapter(args):
     limits, or the ``--impl`` function or estimator."""
     from markone.cli import UserCodeError
     from verify.conformance import CommandAdapter, load_impl
-    from verify.conformance.adapters import ImplementationError
+    from verify.errors import ImplementationError
     from verify.conformance.command import OutputLimits
 
     if args.cmd is not None:

@@ -52,7 +52,8 @@ def _source_data_sha256(claim):
     present, or a built-in data set), as ``verify separable`` read it; None when there
     is nothing to read."""
     from markone.datasets import BUILTIN_TABLES, load_table
-    from verify.certificate import CertificateUnreadable, data_sha256
+    from verify.certificate import data_sha256
+    from verify.errors import CertificateUnreadable
 
     src = claim.fields.get("source") or {}
     name = claim.source_file if claim.source_checked else src.get("builtin")
@@ -123,8 +124,8 @@ def _margin(args):
 
 def _check(args):
     from markone._internal.io import plural
-    from verify.certificate import CertificateError, CertificateUnreadable, ReadLimits, \
-        check_certificate_file
+    from verify.certificate import ReadLimits, check_certificate_file
+    from verify.errors import CertificateError, CertificateUnreadable
 
     limits = ReadLimits(max_bytes=args.max_bytes, max_number_chars=args.max_number_chars,
                         max_exponent=args.max_exponent, max_depth=args.max_depth)
@@ -178,7 +179,8 @@ def _checker(args):
                                "certificate kernel has no budget, memory or time "
                                f"limit); add --checker coq or drop {given[0]}.")
         return None, ()
-    from verify.coq import CoqUnavailable, CoqUndecided, build, check_with_coq
+    from verify.coq import build, check_with_coq
+    from verify.errors import CoqUnavailable, CoqUndecided
     try:
         built = build()
     except CoqUnavailable as exc:

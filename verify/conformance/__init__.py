@@ -19,8 +19,6 @@ from verify.conformance.adapters import (
     CallableAdapter,
     CommandAdapter,
     EstimatorAdapter,
-    ImplementationError,
-    NotApplicable,
     RiverAdapter,
     adapter_for,
     load_impl,
@@ -44,7 +42,7 @@ __all__ = [
     "build_cases", "write_suite", "load_cases", "validate", "schema", "run_case",
     "run_suite", "judge", "CaseResult", "show_vector", "adapter_for", "load_impl",
     "CallableAdapter", "EstimatorAdapter", "RiverAdapter", "CommandAdapter",
-    "ImplementationError", "NotApplicable", "as_table", "as_json", "as_junit",
+    "as_table", "as_json", "as_junit",
     "summary", "exit_status", "CASE_FORMAT", "MANIFEST_FORMAT", "SUITE_VERSION",
     "Profile", "select_cases", "case_tags",
 ]

@@ -45,33 +45,15 @@ import numpy as np
 
 from markone._internal.exact import int_of_digits
 from markone._internal.typing import JSONDict
-from markone.errors import MarkoneError
 from verify._internal.budget import check_timeout
-from verify.conformance.command import (
-    DeadlineExceeded,
-    OutputLimitExceeded,
-    OutputLimits,
-    run_bounded,
-)
+from verify.conformance.command import OutputLimits, run_bounded
+from verify.errors import DeadlineExceeded, OutputLimitExceeded
 from verify.conformance.profile import Profile, handshake_problem
-from verify.conformance.protocol import LimitExceeded, answers_by_vote, exact_numbers
+from verify.conformance.protocol import answers_by_vote, exact_numbers
+from verify.errors import ImplementationError, LimitExceeded, NotApplicable
 
-__all__ = ["ImplementationError", "NotApplicable", "CallableAdapter", "EstimatorAdapter",
+__all__ = ["CallableAdapter", "EstimatorAdapter",
            "RiverAdapter", "CommandAdapter", "adapter_for", "load_impl"]
-
-
-class ImplementationError(MarkoneError):
-    """The implementation under test failed; ``text`` is its traceback or stderr,
-    ``output`` what it wrote on stdout when that was not JSON (else "")."""
-
-    def __init__(self, message: str, text: str = "", output: str = "") -> None:
-        super().__init__(message)
-        self.text = text
-        self.output = output
-
-
-class NotApplicable(MarkoneError):
-    """The adapter cannot express this case (the message says why)."""
 
 
 class Adapter(Protocol):

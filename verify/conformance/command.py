@@ -51,11 +51,11 @@ from pathlib import Path
 
 from verify._internal.budget import check_timeout
 
-from markone.errors import MarkoneError
 from verify.conformance._reaper import live_processes
-from verify.conformance.protocol import LimitExceeded, over_limit
+from verify.conformance.protocol import over_limit
+from verify.errors import DeadlineExceeded, LimitExceeded, OutputLimitExceeded
 
-__all__ = ["OutputLimits", "RunStopped", "OutputLimitExceeded", "DeadlineExceeded", "Finished",
+__all__ = ["OutputLimits", "Finished",
            "JSONShapeGuard", "StderrTail", "run_bounded", "stop_group", "MAX_DEPTH_CEILING",
            "RUN_MARKER", "run_processes", "escape_controls", "supervised", "REAPER"]
 
@@ -109,24 +109,6 @@ class OutputLimits:
                              "per level).")
 
 
-class RunStopped(MarkoneError):
-    """A run stopped by markone; ``stderr`` is what is shown of the program's stderr."""
-
-    def __init__(self, message: str, stderr: str = "") -> None:
-        super().__init__(message)
-        self.stderr = stderr
-
-
-class OutputLimitExceeded(RunStopped, LimitExceeded):
-    """A program wrote more than a limit allows; the message names the limit, its
-    value and the ``--max-...`` option that raises it."""
-
-
-class DeadlineExceeded(RunStopped):
-    """The program did not finish the exchange within its time; the message says
-    whether it was still running or its children held its pipes open."""
-
-
 @dataclass(frozen=True)
 class Finished:
     """A run that ended in time: exit status, stdout (decoded, U+FFFD for bytes that
@@ -157,7 +139,7 @@ class JSONShapeGuard:
     >>> g.feed('[[[')
     Traceback (most recent call last):
     ...
-    verify.conformance.protocol.LimitExceeded: the answer nests JSON more than 2 deep (the limit is 2, --max-depth); raise --max-depth if a correct answer really needs more
+    verify.errors.LimitExceeded: the answer nests JSON more than 2 deep (the limit is 2, --max-depth); raise --max-depth if a correct answer really needs more
     """
 
     def __init__(self, *, max_depth: int, max_digits: int) -> None:

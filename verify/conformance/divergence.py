@@ -26,7 +26,8 @@ from fractions import Fraction
 from typing import Any
 
 from markone._internal.typing import JSONDict
-from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
+from verify.conformance.adapters import Adapter
+from verify.errors import ImplementationError, NotApplicable
 from verify.conformance.compare import close
 from verify.conformance.judge import _parse_answer, show_vector
 from verify.conformance.rate import reference_run

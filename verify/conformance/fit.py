@@ -20,8 +20,9 @@ from dataclasses import replace
 from fractions import Fraction
 
 from markone._internal.typing import JSONDict
-from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
+from verify.conformance.adapters import Adapter
 from verify.conformance.compare import simple_fraction
+from verify.errors import ImplementationError, NotApplicable
 from verify.conformance.judge import CaseResult, judge
 from verify.conformance.profile import Profile, show_rate
 from verify.conformance.protocol import parse_vector, problem_of

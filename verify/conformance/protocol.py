@@ -33,14 +33,14 @@ from typing import Any
 
 from markone._internal import exact
 from markone._internal.typing import JSONDict
-from markone.errors import MarkoneError
 from markone.variants import VARIANTS
+from verify.errors import LimitExceeded
 
 __all__ = [
     "CASE_FORMAT", "PROBLEM_FORMAT", "MANIFEST_FORMAT", "LEGACY_CASE_FORMAT",
     "SUITE_VERSION", "TASKS", "VARIANTS", "answers_by_vote", "problem_of", "parse_number", "parse_vector",
     "exact_vector", "rule_text", "schema", "from_legacy_case", "data_fields",
-    "MAX_DIGITS", "LimitExceeded", "over_limit", "exact_numbers",
+    "MAX_DIGITS", "over_limit", "exact_numbers",
 ]
 
 #: The most digits one answer number may have (a string number's exponent counts:
@@ -98,11 +98,6 @@ def problem_of(case: JSONDict) -> JSONDict:
     return copy.deepcopy(case["problem"])
 
 
-class LimitExceeded(MarkoneError, ValueError):
-    """An answer is larger than a limit allows (the message names the limit and the
-    option that raises it)."""
-
-
 def over_limit(what: str, limit: int, option: str, unit: str = "") -> LimitExceeded:
     """The one wording of every refusal: what went over, the limit, how to raise it.
 
@@ -125,7 +120,7 @@ def parse_number(value: Any, *, where: str = "a number",
     >>> parse_number("1e99999")
     Traceback (most recent call last):
     ...
-    verify.conformance.protocol.LimitExceeded: a number is '1e99999', 100,000 digits (the limit is 4,000, --max-digits); raise --max-digits if a correct answer really needs more
+    verify.errors.LimitExceeded: a number is '1e99999', 100,000 digits (the limit is 4,000, --max-digits); raise --max-digits if a correct answer really needs more
     """
     if isinstance(value, bool):
         raise ValueError(f"{where} is a boolean ({value!r}), not a number.")
@@ -178,7 +173,7 @@ def exact_numbers(value: Any, *, max_digits: int = MAX_DIGITS, where: str = "ans
     >>> exact_numbers({"w": [0, "2e5000"]})
     Traceback (most recent call last):
     ...
-    verify.conformance.protocol.LimitExceeded: w[1] is '2e5000', 5,001 digits (the limit is 4,000, --max-digits); raise --max-digits if a correct answer really needs more
+    verify.errors.LimitExceeded: w[1] is '2e5000', 5,001 digits (the limit is 4,000, --max-digits); raise --max-digits if a correct answer really needs more
     """
     if isinstance(value, list):
         return [exact_numbers(v, max_digits=max_digits, where=f"{where}[{k}]")

@@ -29,7 +29,8 @@ from typing import Any
 
 from markone._internal.io import temporary_beside
 from markone._internal.typing import JSONDict, PathLike
-from verify.conformance.adapters import Adapter, ImplementationError, NotApplicable
+from verify.conformance.adapters import Adapter
+from verify.errors import ImplementationError, NotApplicable
 from verify.conformance.cases import build_cases
 from verify.conformance.divergence import first_divergence
 from verify.conformance.judge import CaseResult, judge

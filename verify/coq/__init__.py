@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from verify.coq.build import (CoqBuild, CoqUnavailable, build, missing_tools,
-                              print_assumptions)
-from verify.coq.checker import CoqUndecided, certificate_text, check_with_coq
+from verify.coq.build import CoqBuild, build, missing_tools, print_assumptions
+from verify.coq.checker import certificate_text, check_with_coq
 
-__all__ = ["THEOREMS", "Theorem", "CoqBuild", "CoqUnavailable", "build", "missing_tools",
-           "print_assumptions", "certificate_text", "check_with_coq", "CoqUndecided"]
+__all__ = ["THEOREMS", "Theorem", "CoqBuild", "build", "missing_tools",
+           "print_assumptions", "certificate_text", "check_with_coq"]
 
 
 @dataclasses.dataclass(frozen=True)

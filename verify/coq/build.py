@@ -24,9 +24,9 @@ import tempfile
 from pathlib import Path
 
 from markone._internal.progress import slow_step
-from markone.errors import MarkoneError
+from verify.errors import CoqUnavailable
 
-__all__ = ["SOURCE_DIR", "CoqBuild", "CoqUnavailable", "build", "missing_tools",
+__all__ = ["SOURCE_DIR", "CoqBuild", "build", "missing_tools",
            "print_assumptions", "project_files"]
 
 #: The folder of the Coq sources (this package).
@@ -38,11 +38,6 @@ _EXECUTABLE = "markone_coq_check"
 _INSTALL = ("apt-get install coq libcoq-mathcomp-ssreflect libcoq-mathcomp-algebra "
             "libcoq-mathcomp-field libcoq-mathcomp-algebra-tactics ocaml-nox "
             "libzarith-ocaml-dev")
-
-
-class CoqUnavailable(MarkoneError, RuntimeError):
-    """Coq, mathcomp, OCaml or Zarith is not installed, or the development does not
-    build (the message says which, and how to install them)."""
 
 
 @dataclasses.dataclass(frozen=True)

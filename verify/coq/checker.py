@@ -37,13 +37,13 @@ import subprocess
 import tempfile
 from typing import Any, Iterator
 
-from markone.errors import MarkoneError
 from verify.certificate.kernel import (CertificateError, csr_lists, decimal_int,
                                        labels_pm1, number, plain)
 from verify._internal.memory import GB, memory_limit
-from verify.coq.build import CoqBuild, CoqUnavailable, build
+from verify.coq.build import CoqBuild, build
+from verify.errors import CoqUnavailable, CoqUndecided
 
-__all__ = ["certificate_text", "check_with_coq", "CoqUndecided", "MAX_DENSE_ENTRIES",
+__all__ = ["certificate_text", "check_with_coq", "MAX_DENSE_ENTRIES",
            "MAX_COLUMNS",
            "MIN_MEMORY_GB",
            "DECIMAL_BITS"]
@@ -70,16 +70,6 @@ _OVER_BUDGET, _OUT_OF_MEMORY = 4, 5
 #: What the OCaml runtime and GMP say when an allocation fails outside ``main.ml``'s
 #: handler (the runtime's fatal error, GMP's abort).
 _MEMORY_WORDS = ("out of memory", "Cannot allocate memory")
-
-
-class CoqUndecided(MarkoneError, RuntimeError):
-    """The extracted checker did not decide within its budget of work, its memory or
-    the time limit (``markone verify check`` exits 4); ``stopped_by`` says which
-    (``"budget"``, ``"memory"`` or ``"timeout"``), and so does the message."""
-
-    def __init__(self, message: str, stopped_by: str = "budget") -> None:
-        super().__init__(message)
-        self.stopped_by = stopped_by
 
 
 def _int(n: int) -> str:
@@ -212,7 +202,7 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
                    max_memory_gb: float | None = None) -> bool:
     """Check a witness or certificate with the checker extracted from the Coq proofs.
 
-    True when it holds; else :class:`~verify.certificate.CertificateError`.
+    True when it holds; else :class:`~verify.errors.CertificateError`.
 
     Parameters
     ----------

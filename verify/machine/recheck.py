@@ -56,7 +56,8 @@ from typing import TYPE_CHECKING, Any
 
 from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.runits import r_unit_name
-from verify.machine.claims._evidence import RecheckContext, Refuted, registered_kind
+from verify.machine.claims._evidence import RecheckContext, registered_kind
+from verify.errors import Refuted
 from verify.machine.claims import MACHINE, R_UNIT, slots
 from verify.machine.report import MachineReport, combined_verdict
 from verify.machine.schema import REPORT_FORMAT, read_report

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from markone._internal.validation import labels_to_pm1
 from markone.cli import main
 from verify import check_separable
-from verify.certificate import (CertificateError, check_certificate,
-                                check_certificate_file, data_sha256, exact_rows,
-                                labels_pm1)
+from verify.certificate import (check_certificate, check_certificate_file, data_sha256,
+                                exact_rows, labels_pm1)
+from verify.errors import CertificateError
 from _paths import ROOT
 
 XOR = ([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0])

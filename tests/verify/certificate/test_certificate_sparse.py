@@ -19,8 +19,9 @@ from _paths import ROOT
 from markone.cli import main
 from test_certificate import claims, oracle
 from test_certificate_files import certs, rewrite, sparse_certs, sparse_data, status  # noqa: F401
-from verify.certificate import (CertificateError, SparseData, certificate_document,
-                                certificate_json, check_certificate_file, data_sha256)
+from verify.certificate import (SparseData, certificate_document, certificate_json,
+                                check_certificate_file, data_sha256)
+from verify.errors import CertificateError
 
 
 def write(path, doc):

@@ -15,21 +15,14 @@ from pathlib import Path
 import pytest
 
 from markone.cli import main
-from verify.conformance import CommandAdapter, ImplementationError, load_cases
-from verify.conformance.command import (
-    JSONShapeGuard,
-    OutputLimitExceeded,
-    OutputLimits,
-    StderrTail,
-    run_bounded,
-)
-from verify.conformance.protocol import (
-    CASE_FORMAT,
-    PROBLEM_FORMAT,
-    SUITE_VERSION,
-    LimitExceeded,
-    rule_text,
-)
+from verify.conformance import CommandAdapter, load_cases
+from verify.errors import ImplementationError
+from verify.conformance.command import (JSONShapeGuard, OutputLimits, StderrTail,
+                                        run_bounded)
+from verify.errors import OutputLimitExceeded
+from verify.conformance.protocol import (CASE_FORMAT, PROBLEM_FORMAT, SUITE_VERSION,
+                                         rule_text)
+from verify.errors import LimitExceeded
 
 HOSTILE = Path(__file__).parent / "hostile"
 #: no case of the corpus may take longer than this (a hang guard, not a speed test)

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from markone.cli import main
-from verify.certificate import CertificateError, CertificateUnreadable, read_certificate
+from verify.certificate import read_certificate
+from verify.errors import CertificateError, CertificateUnreadable
 from verify.certificate.kernel import check_certificate
 from verify.coq import check_with_coq, missing_tools
 

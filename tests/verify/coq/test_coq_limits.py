@@ -17,10 +17,12 @@ from types import SimpleNamespace
 import pytest
 
 from markone.cli import main
-from verify.certificate import (CertificateError, SparseData, certificate_document,
-                                certificate_json, data_sha256, read_certificate)
+from verify.certificate import (SparseData, certificate_document, certificate_json,
+                                data_sha256, read_certificate)
+from verify.errors import CertificateError
 from verify.certificate.kernel import check_certificate
-from verify.coq import CoqUndecided, check_with_coq, missing_tools
+from verify.coq import check_with_coq, missing_tools
+from verify.errors import CoqUndecided
 from verify.coq.build import CoqBuild
 
 MISSING = missing_tools()

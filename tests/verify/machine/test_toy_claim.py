@@ -47,7 +47,8 @@ def toy_claim():
     @rechecks(METHOD)
     def check_active(ctx, claim):
         """Each named A-unit fires on its figure; a blank figure fires none."""
-        from verify.machine.claims._evidence import Refuted, verdict
+        from verify.machine.claims._evidence import verdict
+        from verify.errors import Refuted
 
         ev, patterns = claim["evidence"], ctx.task.patterns
         if "figure" in ev:

@@ -30,8 +30,9 @@ from verify.machine.claims._converges import (CONVERGENCE_KINDS, PERIODIC_PASSES
                                          continuation, continuation_orders,
                                          ideal_convergence)
 from verify.machine.claims._derived import require_error_correction
-from verify.machine.claims._evidence import (Refuted, a_units_of, claim_of, evidence,
-                                      fraction, same_claim, stream_of, verdict)
+from verify.machine.claims._evidence import (a_units_of, claim_of, evidence, fraction,
+                                             same_claim, stream_of, verdict)
+from verify.errors import Refuted
 from verify.machine.claims._exact import clipped_run, closed_set
 from verify.machine.theory._projected import check_projected_ball
 from verify.machine.claims.methods import Method

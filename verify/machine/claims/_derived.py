@@ -33,7 +33,8 @@ from typing import Any
 from verify.machine.claims._context import RUnitContext
 from verify.machine.claims._converges import Convergence
 from verify.machine.claims._end_stops import EndStops
-from verify.machine.claims._evidence import Refuted, claim_of, same_claim
+from verify.machine.claims._evidence import claim_of, same_claim
+from verify.errors import Refuted
 from verify.machine.claims._learnable import SEPARABLE, after_learnable, not_assessed
 from verify.machine.claims._rules import RULE_KINDS, analyses, replay_forced, rule_claims
 from verify.machine.claims.methods import Method

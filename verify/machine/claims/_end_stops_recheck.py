@@ -29,8 +29,9 @@ from verify.machine.theory._ball import integer_bounds, margin_holds
 from verify.machine.claims._derived import require_error_correction
 from verify.machine.claims._end_stops import (END_STOP_KINDS, margin_bounds, one_signed,
                                               stops_evidence)
-from verify.machine.claims._evidence import (Refuted, evidence, expect, fraction, stream_of,
-                                      verdict)
+from verify.machine.claims._evidence import (evidence, expect, fraction, stream_of,
+                                             verdict)
+from verify.errors import Refuted
 from verify.machine.claims._exact import check_hits, closed_set
 from verify.machine.theory._stop_searches import greedy_streams
 from verify.machine.claims.methods import Method

@@ -14,7 +14,7 @@ Examples
 >>> verdict(claim, False, "figure 3 blends", "the exposure is safe")
 Traceback (most recent call last):
 ...
-verify.machine.claims._evidence.Refuted: its evidence shows that the exposure is safe does not hold (figure 3 blends), yet the claim says it holds
+verify.errors.Refuted: its evidence shows that the exposure is safe does not hold (figure 3 blends), yet the claim says it holds
 >>> fraction("-7/2")
 Fraction(-7, 2)
 """
@@ -33,13 +33,13 @@ import numpy as np
 from markone._internal.exact import parse_number
 from markone._internal.io import to_jsonable
 from markone._internal.typing import JSONDict
-from markone.errors import MarkoneError
 from verify.machine.claims.registry import ClaimKind, kind_of
 from verify.machine.report import Claim
 from verify.machine.schema import EVIDENCE_TYPES, MAX_DIGITS, check_value
 from verify.machine.task import MachineTask, Reduced, Units
+from verify.errors import Refuted
 
-__all__ = ["Refuted", "RecheckContext", "Replay", "fraction", "evidence", "verdict",
+__all__ = ["RecheckContext", "Replay", "fraction", "evidence", "verdict",
            "same_claim", "same_shape", "claim_of", "expect", "stream_of",
            "registered_kind", "a_units_of",
            "RECOMPUTED", "RECOMPUTED_FIELDS"]
@@ -55,12 +55,6 @@ RECOMPUTED_FIELDS = ("mu", "passes", "max_weight", "stream", "hit_stream", "lear
                      "increment_steps", "units_per_step", "r_unit", "a_unit",
                      "move_steps", "plan", "faults", "kinds", "unlearnable_r_units",
                      "culprits", "minimal")
-
-
-class Refuted(MarkoneError):
-    """The evidence does not hold (the message says where): the re-check reports the
-    claim ``refuted`` (it never reaches the caller of
-    :func:`verify.machine.recheck_report`)."""
 
 
 class Replay:

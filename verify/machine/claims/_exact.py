@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from markone._internal.typing import JSONDict
-from verify.machine.claims._evidence import Refuted
+from verify.errors import Refuted
 from verify.machine.task import Units
 
 __all__ = ["clipped_run", "check_hits", "closed_set", "invariant_evidence",

@@ -12,7 +12,8 @@ from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware.faults import FaultPlan, describe_fault
 from markone.hardware.runits import r_unit_name
 from verify._internal.budget import seconds_left
-from verify.machine.claims._evidence import Refuted, same_claim
+from verify.machine.claims._evidence import same_claim
+from verify.errors import Refuted
 from verify.machine.claims.methods import Method
 from verify.machine.claims.registry import MACHINE, add_kind, add_slot, proves, rechecks
 from verify.machine.faults import check_r_unit_task, minimal_faults

@@ -16,7 +16,8 @@ import numpy as np
 from markone._internal.io import plural
 from markone.hardware.runits import numbered
 from verify._internal.budget import seconds_left
-from verify.machine.claims._evidence import Refuted, a_units_of, evidence, fraction, verdict
+from verify.machine.claims._evidence import a_units_of, evidence, fraction, verdict
+from verify.errors import Refuted
 from verify.machine.claims.methods import Method
 from verify.machine.claims.registry import add_kind, proves, rechecks
 from verify.machine.faults import check_r_unit_task

@@ -12,7 +12,8 @@ import numpy as np
 from markone.hardware.runits import numbered
 from verify.machine.theory import _gamma_chain
 from verify.machine.theory import rules as _rules
-from verify.machine.claims._evidence import Refuted, stream_of
+from verify.machine.claims._evidence import stream_of
+from verify.errors import Refuted
 from verify.machine.claims._exact import check_hits, clipped_run
 from verify.machine.theory._forced import every_stream
 from verify.machine.claims.methods import Method

@@ -41,7 +41,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from verify.machine.claims._evidence import Refuted, same_claim
+from verify.machine.claims._evidence import same_claim
+from verify.errors import Refuted
 from verify.machine.claims.methods import Method
 from verify.machine.claims.registry import add_kind, proves, rechecks
 from verify.machine.report import Claim

@@ -16,7 +16,8 @@ import numpy as np
 from markone._internal.typing import ArrayLike, JSONDict
 from markone.hardware import plugboard
 from markone.hardware.runits import numbered
-from verify.machine.claims._evidence import RECOMPUTED, Refuted, evidence, same_claim, verdict
+from verify.machine.claims._evidence import RECOMPUTED, evidence, same_claim, verdict
+from verify.errors import Refuted
 from verify.machine.claims.methods import Method
 from verify.machine.claims.registry import MACHINE, add_kind, add_slot, proves, rechecks
 from verify.machine.report import Claim
