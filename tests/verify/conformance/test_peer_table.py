@@ -1,36 +1,23 @@
-"""The peer pages (docs/peer-table.md, docs/peer-differences.md) are what the script
-renders from its record (docs/figures/peer_results.json), and, marked slow, the
+"""The peer pages (docs/peer-table.md, docs/peer-differences.md) are what
+tests/peer_table.py renders from its record (docs/figures/peer_results.json) with the
+adapters of tests/peer_adapters.py (both imported by name), and, marked slow, the
 record is what the peers answer today: every failure's cause reproduced by the
 checker or said to be unexplained, no hand edits."""
 
-import importlib.util
 import json
-import sys
 from fractions import Fraction
 
 import pytest
 from _paths import ROOT
 
-SCRIPT = ROOT / "docs" / "figures" / "make_peer_table.py"
+import peer_adapters
+import peer_table
+
 RECORD = ROOT / "docs" / "figures" / "peer_results.json"
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("make_peer_table", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _adapters():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import peer_adapters
-
-    return peer_adapters
-
-
 def test_peer_pages_are_rendered_from_the_record():
-    script, record = _script(), json.loads(RECORD.read_text())
+    script, record = peer_table, json.loads(RECORD.read_text())
     assert (ROOT / "docs" / "peer-table.md").read_text() == script.render_table(record)
     assert (ROOT / "docs" / "peer-differences.md").read_text() == \
         script.render_differences(record)
@@ -39,7 +26,7 @@ def test_peer_pages_are_rendered_from_the_record():
 def test_record_covers_six_third_party_peers_with_their_differences():
     record = json.loads(RECORD.read_text())
     names = [p["name"] for p in record["peers"]]
-    assert names == [p.name for p in _adapters().PEERS]
+    assert names == [p.name for p in peer_adapters.PEERS]
     third_party = [n for n in names if "example" not in n]
     assert len(third_party) >= 6 and "wink-perceptron" in third_party
     for peer in record["peers"]:
@@ -54,11 +41,11 @@ def test_record_covers_six_third_party_peers_with_their_differences():
 
 def test_every_failure_is_explained_by_the_checker_or_a_replay_of_the_peer():
     record = json.loads(RECORD.read_text())
-    assert _script().unexplained(record) == []
+    assert peer_table.unexplained(record) == []
 
 
 def test_hinge_replay_updates_a_correct_example_scoring_below_one():
-    adapters = _adapters()
+    adapters = peer_adapters
     [probe] = [p for p in adapters.PROBES if p["id"] == "probe-fractional-score"]
     # w = (1/2, 1/4, 1), then (1/4, 3/4, 0); the third presentation scores 5/16:
     # correct for the rule (2 mistakes), below 1 for the hinge (w = (3/4, 1, 1), 3)
@@ -70,7 +57,7 @@ def test_hinge_replay_updates_a_correct_example_scoring_below_one():
 
 
 def test_mlxtend_replay_counts_a_zero_score_on_a_positive_example_as_correct():
-    adapters = _adapters()
+    adapters = peer_adapters
     problem = {"task": "binary", "variant": "last", "intercept": True,
                "X": [[3.0], [1.0]], "y": [1, -1], "order": [0, 1]}
     # the rule: (3, 1) scores 0, a mistake, w = (3, 1); (1, 1) scores 4, label -1, a
@@ -87,7 +74,7 @@ def test_mlxtend_replay_counts_a_zero_score_on_a_positive_example_as_correct():
 def test_wink_replay_is_the_rule_with_its_quirks_off_and_its_own_with_them():
     from verify.conformance.replay import binary_run, variant_answer
 
-    adapters = _adapters()
+    adapters = peer_adapters
     problem = {"task": "binary", "variant": "averaged", "intercept": True,
                "X": [[2.0, 1.0], [-1.0, 2.0], [1.0, -2.0], [-2.0, -1.0], [1.0, 1.0]],
                "y": [1, 1, -1, -1, -1], "order": [0, 1, 2, 3, 4] * 3}
@@ -104,7 +91,7 @@ def test_wink_replay_is_the_rule_with_its_quirks_off_and_its_own_with_them():
 
 
 def test_subproblem_keeps_the_rows_presented_in_order():
-    script = _script()
+    script = peer_table
     problem = {"X": [[1.0], [2.0], [3.0]], "X_exact": [["1"], ["2"], ["3"]],
                "y": [1, -1, 1], "order": [2, 0, 2], "intercept": False}
     small = script.subproblem(problem, [2, 2, 1])
@@ -125,7 +112,7 @@ def _case(script, problem):
 def test_shrink_cuts_a_failure_down_and_keeps_its_cause():
     from verify.conformance import Profile, adapter_for, run_case
 
-    script = _script()
+    script = peer_table
     case = _case(script, {"task": "binary", "variant": "last", "intercept": True,
                           "X": [[3.0], [1.0], [-2.0]], "y": [1, -1, -1],
                           "order": [0, 1, 2, 0, 1, 2]})
@@ -151,11 +138,11 @@ def _run_snippet(code):
 
 @pytest.mark.slow
 def test_peer_record_is_what_the_peers_answer(capsys):
-    adapters = _adapters()
+    adapters = peer_adapters
     lacking = adapters.missing()
     if lacking:
         pytest.skip("the peers need: " + "; ".join(lacking))
-    script = _script()
+    script = peer_table
     record = script.run_peers()
     assert record == json.loads(RECORD.read_text())
     # the Python snippets print what the adapters read (the upstream reports run)

@@ -4,7 +4,7 @@ One entry of :data:`PEERS` per implementation, in the order of the peer table: i
 name, how it is configured (the closest settings to Rosenblatt's rule its API
 offers), what the adapter works around, how to build its conformance adapter, and
 how to reproduce one problem with the peer's own API alone (``snippet``: the code
-an upstream report quotes). Used by ``docs/figures/make_peer_table.py`` and its
+an upstream report quotes). Used by ``tests/peer_table.py`` and its
 test; never imported by markone. Needs the ``bench`` extra (``pip install
 ".[bench]"``: scikit-learn, River, mlxtend, Vowpal Wabbit), ``node`` with
 wink-perceptron (``npm install --no-save --prefix benchmarks
@@ -173,7 +173,7 @@ def explain_vw(problem: dict, answer: dict) -> str | None:
             and answer.get("mistakes") == want["mistakes"]):
         return None
     return ("the hinge loss's test, reproduced by a replay (`hinge_replay` in "
-            "`benchmarks/peer_adapters.py`): w moves by y x whenever y w.x < 1, so a "
+            "`tests/peer_adapters.py`): w moves by y x whenever y w.x < 1, so a "
             "correct example with a score between 0 and 1 is still an update; "
             "Rosenblatt's rule moves w only on a mistake, y w.x <= 0")
 
@@ -215,7 +215,7 @@ def explain_mlxtend(problem: dict, answer: dict) -> str | None:
                           "it off"}
     needed = [w for key, w in words.items() if not gives(**{key: False})]
     return ("a replay of mlxtend's loop in float64 (`mlxtend_replay` in "
-            "`benchmarks/peer_adapters.py`) gives exactly this answer"
+            "`tests/peer_adapters.py`) gives exactly this answer"
             + (", and no longer does without: " + "; ".join(needed) if needed else ""))
 
 
@@ -314,7 +314,7 @@ def explain_wink(problem: dict, answer: dict) -> str | None:
         return None
     needed = [q for q in WINK_QUIRKS if not _close(got, wink_replay(problem, (q,))["w"])]
     head = ("a replay of wink-perceptron's learning loop (`wink_replay` in "
-            "`benchmarks/peer_adapters.py`) gives exactly this answer")
+            "`tests/peer_adapters.py`) gives exactly this answer")
     if not needed:
         return head + " (what it does differently: " + "; ".join(
             WINK_QUIRKS.values()) + ")"
