@@ -36,8 +36,8 @@ import numpy as np
 
 from markone.hardware.faults import AUnitStuck, FaultPlan, damaged_patterns
 from markone.hardware.runits import numbered, r_unit_name
-from verify.machine.claims._evidence import (RECOMPUTED, Refuted, fraction,
-                                             same_claim, same_shape)
+from verify.machine.claims._evidence import RECOMPUTED, fraction, same_claim, same_shape
+from verify.errors import Refuted
 from verify.machine.claims.registry import MACHINE, add_kind, add_slot, proves, rechecks
 from verify.machine.report import Claim
 from verify.machine.theory.worst_case import (RUnitWorstCase, first_wrong,
