@@ -65,18 +65,20 @@ CAUSES = {
     "intercept first": "the intercept weight is stored first",
     "average with zero": "the average including the zero start",
     "average after mistakes": "the average of the iterates after mistakes only",
+    "average before updates": "the average of the weights held before each update",
     "sum not average": "the sum of the iterates, not their average",
     "argmax highest": "argmax ties go to the highest class index",
     "dual start 1": "the dual counts start at 1",
     "dual add 2": "a mistake adds 2 to alpha_i",
     "dual set 1": "alpha_i is set to 1 on a mistake",
     "dual no labels": "the score leaves out the labels",
-    # causes the checker has no diagnosis for yet (the words one should contain)
+    # causes of the loops, the labels, the stream and the averages
     "labels 0/1": "the rule for 0/1 labels given -1/+1 labels",
     "early stop": "the run stopped early",
     "shuffled": "the stream was shuffled",
     "averaged returned": "the average of the iterates was returned, not the last",
     "update always": "an update on every presentation",
+    "margin": "a margin: an update whenever y w.x <= 1",
     "first again at end": "the first presentation repeated at the end",
     "partial pass dropped": "the last, partial pass was dropped",
     "pass first skipped": "the first presentation of every pass was skipped",
@@ -178,6 +180,9 @@ PYTHON_BUGS = [
         "    w = [0.0] * len(X[0])\n", "    import numpy as np\n"
         "    w = np.zeros(len(X[0]), np.float32)\n",
         (_UPDATE, "            w += y[i] * X[i]\n")),
+    _py("py-hinge", "`if y[i] * s <= 1` (the hinge loss's margin, as SGD with "
+        "`loss='hinge'` updates)", "margin", "        if y[i] * s <= 0:\n",
+        "        if y[i] * s <= 1:\n"),
     _py("py-update-always", "`w += y x` on every presentation (the update outside "
         "the `if`)", "update always", "            m += 1\n",
         "            m += 1\n        else:\n"
@@ -236,6 +241,13 @@ NODE_BUGS = [
           "    w.forEach((v, j) => { sum[j] += v; });\n", "",
           ("m += 1; run = 0;", "m += 1; run = 0; w.forEach((v, j) => { sum[j] += v; });"),
           ("sum.map((v) => v / p.order.length)", "sum.map((v) => v / m)")),
+    _node("js-average-updates", "the average sums the weights held before each "
+          "update and divides by the updates (as wink-perceptron does)",
+          "average before updates", "    w.forEach((v, j) => { sum[j] += v; });\n", "",
+          ("if (mistake(p.y[i], dot(w, X[i]))) {\n      w = w.map(",
+           "if (mistake(p.y[i], dot(w, X[i]))) {\n"
+           "      w.forEach((v, j) => { sum[j] += v; });\n      w = w.map("),
+          ("sum.map((v) => v / p.order.length)", "sum.map((v) => v / m)")),
     _node("js-pocket-ties", "the pocket is replaced when a run ties the best "
           "(`run >= best`)", "pocket on ties", "if (run > best)", "if (run >= best)"),
     _node("js-argmax-highest", "argmax ties go to the later class (`>=`)",
@@ -286,6 +298,15 @@ C_BUGS = [
     _c("c-bias-minus-one", "the bias input is -1", "constant -1",
        "r[j] = j < x->n ? x->item[j]->num : 1;", "r[j] = j < x->n ? x->item[j]->num "
        ": -1;"),
+    _c("c-hinge", "`return y * s <= 1;` in the mistake test (a hinge margin)",
+       "margin", "return y * s <= 0;", "return y * s <= 1;"),
+    _c("c-average-updates", "the averaged variant sums the weights held before each "
+       "update and divides by the updates", "average before updates",
+       "    for (int j = 0; j < d; j++) sum[j] += w[j];\n  }\n", "  }\n",
+       ("      for (int j = 0; j < d; j++) w[j] += eta * yi * X[i][j];\n",
+        "      for (int j = 0; j < d; j++) sum[j] += w[j];\n"
+        "      for (int j = 0; j < d; j++) w[j] += eta * yi * X[i][j];\n"),
+       ("w[j] = sum[j] / T;", "w[j] = sum[j] / m;")),
     _c("c-sum-not-average", "the averaged variant returns the running sum",
        "sum not average", "w[j] = sum[j] / T;", "w[j] = sum[j];"),
     _c("c-argmax-highest", "argmax ties go to the later class (`>=`, in training)",

@@ -29,6 +29,9 @@ FIXES = {
                    "not < 0",
     "rule:zero-positive": _TIES,
     "rule:zero-negative": _TIES,
+    "rule:margin": "update only on a mistake, y * (w . x) <= 0: a correct score "
+                   "below 1 is no reason to update (that is the hinge loss, not the "
+                   "perceptron)",
     "rule:update-always": "update inside the `if`: w += y x only when "
                           "y * (w . x) <= 0",
     "stream:wrap-around": "loop exactly len(order) times: for t in "

@@ -52,7 +52,9 @@ from verify.conformance.profile import show_rate
 from verify.conformance.protocol import answers_by_vote, parse_number, parse_vector
 from verify.conformance.rate import declared, reference_run
 from verify.conformance.replay import (
+    FLOAT_MODES,
     TIE_TOLERANCES,
+    BinaryRun,
     UPDATE_ALWAYS,
     kernel_run,
     multiclass_run,
@@ -61,7 +63,7 @@ from verify.conformance.replay import (
 )
 
 __all__ = ["CaseResult", "judge", "show_vector", "answer_keys", "diagnose", "causes",
-           "STREAMS", "misread_stream", "gives", "constant_gives",
+           "STREAMS", "misread_stream", "gives", "constant_gives", "rule_run",
            "early_stop"]
 
 _RULE_WORDS = {
@@ -72,6 +74,9 @@ _RULE_WORDS = {
     "zero-negative": "a zero score counted as correct when the label is -1 (a zero "
                      "score predicts -1, and only a wrong prediction updates)",
 }
+_RULE_WORDS["margin"] = (
+    "a margin: an update whenever y w.x <= 1 (the hinge loss's rule, as SGD with "
+    "loss='hinge' does; the perceptron updates only when y w.x <= 0)")
 _RULE_WORDS[UPDATE_ALWAYS] = (
     "an update on every presentation (w += y x whether or not y w.x <= 0; the rule "
     "updates on a mistake only)")
@@ -449,11 +454,22 @@ def _rule_misreadings(case, got, tol):
     """The misread mistake tests whose replay gives the answer (with any rate)."""
     problem, out = case["problem"], []
     for rule, words in _RULE_WORDS.items():
-        run = reference_run(problem, case, rule=rule)
-        k = _reproduces(variant_answer(run, problem), got, tol)
+        k = _reproduces(variant_answer(rule_run(problem, case, rule), problem), got,
+                        tol)
         if k is not None:
             out.append((words + _step_words(k), f"rule:{rule}"))
     return out
+
+
+def rule_run(problem: JSONDict, case: JSONDict, rule: str) -> BinaryRun:
+    """The run of ``problem`` under the misread mistake test ``rule``, in the
+    arithmetic ``case`` declares (a float64 implementation's misread test decides
+    on float64 scores, which may differ from the exact ones where the rule's do
+    not), at the declared rate."""
+    arithmetic = declared(case)[0]
+    if arithmetic in FLOAT_MODES:
+        return reference_run(problem, case, rule=rule, arithmetic=arithmetic)
+    return reference_run(problem, case, rule=rule)
 
 
 #: Misreadings of the stream: how the presentations are read instead of ``order``
@@ -612,6 +628,12 @@ def _variant_misreadings(case, got, tol):
                 ] if _close(w, ties, tol) else []
     if problem["variant"] != "averaged":
         return []
+    return _average_misreadings(case, w, tol)
+
+
+def _average_misreadings(case, w, tol):
+    """The averaged variant's vector averaged over other iterates, or summed."""
+    problem = case["problem"]
     run = reference_run(problem, case)
     it = run.iterates
     zero = [Fraction(0)] * len(run.w)
@@ -621,6 +643,11 @@ def _variant_misreadings(case, got, tol):
                           [v for v, c in zip(it, run.correct) if not c]),
         "zero-start": ("the average including the zero start (T + 1 terms; the rule "
                        "averages the T iterates after the presentations)", [zero] + it),
+        "updates": ("the average of the weights held before each update (divided by "
+                    "the number of updates, as wink-perceptron averages; the rule "
+                    "averages the iterates after every presentation)",
+                    ([zero] + [v for v, c in zip(it, run.correct) if not c][:-1])
+                    if not all(run.correct) else []),
     }
     out = [(words, f"variant:{key}") for key, (words, vs) in candidates.items()
            if vs and _close(w, _mean(vs), tol)]

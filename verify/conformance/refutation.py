@@ -45,6 +45,7 @@ from verify.conformance.judge import (
     early_stop,
     gives,
     misread_stream,
+    rule_run,
 )
 from verify.conformance.misreadings import float_gives, labels01_answer, step_answer
 from verify.conformance.rate import declared, reference_run
@@ -79,7 +80,7 @@ def _rule(name, case, want, tol):
         return alpha == want["alpha"] and m == want["mistakes"]
     if problem["task"] != "binary":
         return True
-    answer = variant_answer(reference_run(problem, case, rule=name), problem)
+    answer = variant_answer(rule_run(problem, case, name), problem)
     return reproduces(answer, want, tol) is not None
 
 

@@ -53,6 +53,8 @@ for _eps in TIE_TOLERANCES:
 #: test (the update written outside the ``if``).
 UPDATE_ALWAYS = "update-always"
 RULES[UPDATE_ALWAYS] = RULES["textbook"]
+#: The hinge loss's rule: an update (counted as a mistake) whenever y w.x <= 1.
+RULES["margin"] = lambda y, s: y * s <= 1
 
 
 def _unit_step(x: list[Fraction]) -> Fraction:

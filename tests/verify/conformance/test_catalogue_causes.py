@@ -68,3 +68,19 @@ def test_an_undeclared_rate_of_0_1_is_the_profile_to_declare_not_a_tie_tolerance
     ties" and "float32 arithmetic" (the rounding of 0.1 at a tie); the rate is the
     convention the fit names."""
     _right("js-rate-tenth", ["variant-pocket", "zero-score-orthonormal"], tmp_path)
+
+
+def test_a_hinge_margin_is_named_replayed_in_the_declared_float64(tmp_path):
+    """if y * s <= 1 (SGD with the hinge loss): an update on a correct score of 1, or
+    of 2^-279 that float64 rounds otherwise than exact arithmetic (the misread test
+    is replayed in the declared arithmetic)."""
+    _right("py-hinge", ["intercept-convention", "float32-underflow",
+                        "zero-score-orthonormal"], tmp_path)
+
+
+@NEEDS_NODE
+def test_an_average_over_the_updates_is_named(tmp_path):
+    """wink-perceptron's average: the weights held before each update, divided by
+    the number of updates."""
+    _right("js-average-updates", ["variant-averaged", "variant-averaged-partial-pass",
+                                  "zero-score-orthonormal"], tmp_path)
