@@ -47,7 +47,10 @@ def _demo(args):
 
 
 def _params_table(args):
-    print(machine_params(args).table("markdown" if args.markdown else "text"))
+    params = machine_params(args)
+    print(params.table("markdown" if args.markdown else "text"))
+    print()
+    print(params.unsettled())
     return 0
 
 
@@ -323,7 +326,9 @@ def _add_params(sub):
     """``markone machine params``."""
     t = add_command(sub, "params", help="print every parameter with its unit and "
                     "provenance (documented / disputed / assumed)",
-                    description="The emulator's defaults and where each comes from.",
+                    description="The emulator's defaults and where each comes from; "
+                    "then how many are documented, disputed and assumed, and what "
+                    "would settle each one that is not documented.",
                     example="markone machine params --markdown", func=_params_table,
                     exits=JOB_EXITS)
     t.add_argument("--markdown", action="store_true", help="a Markdown table")

@@ -123,6 +123,35 @@ _PROVENANCE = {
 }
 
 
+# What would settle each assumed or disputed parameter: the evidence that would replace
+# its default by a documented value. None of these sources was read for a number yet.
+_MANUAL = "the Operators' Manual [CAL1960]"
+_TIMING = (f"a time stated in {_MANUAL} or its engineers' account [HayWightman1960], or "
+           "measured on the machine itself [NMAH334414]")
+_WIRING = (f"the plugboard wiring of an experiment, as recorded in {_MANUAL} or in the "
+           "experiments of [Rosenblatt1962]")
+_POTS = (f"the potentiometers' range and motor step in {_MANUAL}, or measured on the "
+         "machine [NMAH334414]")
+_DEVICE = ("a measurement of the machine's potentiometers and motors [NMAH334414]; "
+           "until then a modelling choice, off by default")
+_SETTLE = {
+    "s_threshold": f"the photocell amplifiers' switching level in {_MANUAL}",
+    "photocell_rise_s": _TIMING, "photocell_decay_s": _TIMING,
+    "settle_tolerance": _TIMING, "exposure_s": _TIMING, "motor_step_s": _TIMING,
+    "logic_s": _TIMING,
+    "photocell_noise_sd": "a measurement of the photocells' noise on the machine "
+                          "[NMAH334414]",
+    "n_excitatory": _WIRING, "n_inhibitory": _WIRING,
+    "theta": f"the A-units' threshold setting in {_MANUAL}",
+    "theta_target_rate": f"the A-units' firing in an experiment described in {_MANUAL} "
+                         "or [Rosenblatt1962]",
+    "topology": f"the A-to-R wiring in {_MANUAL} or [HayWightman1960]",
+    "class_code": "how the 8 R-units' answers were read as letters at the Navy "
+                  "demonstration [Navy1960; CBI1960]",
+    "weight_range": _POTS, "quantize": _POTS, "increment_steps": _POTS,
+    **{name: _DEVICE for name in VARIATION_FIELDS},
+}
+
 @dataclasses.dataclass(frozen=True)
 class MarkIParams:
     """The Mark I's physical parameters, validated on construction.
@@ -407,6 +436,36 @@ class MarkIParams:
         """
         return tuple(ParamRow(f.name, getattr(self, f.name), *_PROVENANCE[f.name])
                      for f in dataclasses.fields(self))
+
+    def provenance_counts(self) -> dict[str, int]:
+        """How many parameters are documented (each with a source key), disputed and
+        assumed.
+
+        >>> counts = MarkIParams().provenance_counts()
+        >>> sum(counts.values()) == len(MarkIParams().describe()), sorted(counts)
+        (True, ['assumed', 'disputed', 'documented'])
+        """
+        counts = dict.fromkeys(("documented", "disputed", "assumed"), 0)
+        for row in self.describe():
+            counts[row.provenance] += 1
+        return counts
+
+    def unsettled(self) -> str:
+        """The counts of :meth:`provenance_counts`, then a Markdown list: for each
+        assumed or disputed parameter, what would settle it (the evidence that would
+        replace its default by a documented value).
+
+        >>> print(MarkIParams().unsettled().splitlines()[2])
+        - `s_threshold` (assumed): the photocell amplifiers' switching level in the Operators' Manual [CAL1960]
+        """
+        counts = self.provenance_counts()
+        head = (f"{sum(counts.values())} parameters: {counts['documented']} documented "
+                f"(each with a source key), {counts['disputed']} disputed, "
+                f"{counts['assumed']} assumed. What would settle each assumed or "
+                "disputed one:")
+        return "\n".join([head, ""] + [f"- `{r.name}` ({r.provenance}): {_SETTLE[r.name]}"
+                                      for r in self.describe()
+                                      if r.provenance != "documented"])
 
     def table(self, fmt: str = "text") -> str:
         """The :meth:`describe` rows as a printable ``"text"`` or ``"markdown"`` table.

@@ -19,7 +19,27 @@ def test_params_prints_every_parameter_with_provenance(capsys):
         line = next(ln for ln in out.splitlines() if ln.startswith(row.name + " "))
         assert row.provenance in line and row.note in line
     assert main(["machine", "params", "--markdown", "--ideal"]) == 0
-    assert capsys.readouterr().out.strip() == MarkIParams.ideal().table("markdown")
+    ideal = MarkIParams.ideal()
+    assert capsys.readouterr().out.strip() == (ideal.table("markdown") + "\n\n"
+                                               + ideal.unsettled())
+
+
+def test_params_counts_documented_and_assumed_and_says_what_would_settle_each(capsys):
+    """Issue 43: the count of documented, disputed and assumed parameters, and for
+    each one not documented the evidence that would settle it."""
+    assert main(["machine", "params"]) == 0
+    out = capsys.readouterr().out
+    rows = MarkIParams().describe()
+    kinds = [r.provenance for r in rows]
+    assert (f"{len(rows)} parameters: {kinds.count('documented')} documented (each with "
+            f"a source key), {kinds.count('disputed')} disputed, "
+            f"{kinds.count('assumed')} assumed.") in out
+    for row in rows:
+        settles = [ln for ln in out.splitlines() if ln.startswith(f"- `{row.name}` (")]
+        assert len(settles) == (row.provenance != "documented"), row.name
+        if settles:
+            assert settles[0].startswith(f"- `{row.name}` ({row.provenance}): ")
+            assert "[" in settles[0], f"{row.name}: what would settle it names no source"
 
 
 def test_train_saves_a_run_that_loads(tmp_path, capsys):

@@ -22,6 +22,10 @@ def test_provenance_table_is_describe():
     assert block("params-table") == MarkIParams().table("markdown")
 
 
+def test_the_page_counts_the_parameters_and_says_what_would_settle_each():
+    assert block("params-unsettled") == MarkIParams().unsettled()
+
+
 @pytest.mark.slow
 def test_navy_table_is_what_the_emulator_gives():
     from markone.hardware.demo import navy_sweep, navy_table
