@@ -184,7 +184,7 @@ def mlxtend_replay(problem: dict, *, zero_positive: bool = True,
     and only a wrong prediction updates (``zero_positive``), and an intercept is
     always learned (``intercept``; reported once it moved, or when the case has
     one)."""
-    from verify.conformance.replay import binary_run
+    from verify.conformance.rule_runs import binary_run
 
     extra = 1 if intercept or problem["intercept"] else 0
     run = binary_run(problem, rule="zero-positive" if zero_positive else "textbook",

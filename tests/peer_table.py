@@ -142,7 +142,7 @@ def subproblem(problem, order):
 def reference(case, problem):
     """``case`` asking ``problem``, with the rule's exact answer as expected."""
     from verify.conformance.protocol import exact_vector
-    from verify.conformance.replay import (
+    from verify.conformance.rule_runs import (
         binary_run,
         exact_rows,
         multiclass_run,

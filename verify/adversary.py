@@ -16,7 +16,7 @@ streams that make the core (:func:`markone.train`) err as often as possible:
   (largest growth of ``||w||``, least violated, smallest gain of alignment with the
   max-margin direction) and keeps the best stream.
 
-Every result is replayed with ``markone.train(X, y, order=order, max_epochs=1)``, which
+Every result is re-run with ``markone.train(X, y, order=order, max_epochs=1)``, which
 makes exactly ``mistakes`` updates, and checked against the bound.
 
 :func:`orthonormal_case` is the classic construction that meets the bound exactly, and
@@ -71,7 +71,7 @@ __all__ = [
     "worst_order",
     "orthonormal_case",
     "label_adversary",
-    "replay",
+    "run_order",
     "novikoff_terms",
     "small_margin_lattice",
 ]
@@ -87,10 +87,10 @@ class AdversarialOrder(ShownInJupyter):
     Attributes
     ----------
     order : tuple of int
-        The stream: replayed by ``markone.train(X, y, order=order, max_epochs=1)``
+        The stream: re-run by ``markone.train(X, y, order=order, max_epochs=1)``
         every presentation is a mistake.
     mistakes : int
-        Number of updates on that replay (``len(order)``).
+        Number of updates on that run (``len(order)``).
     bound : float
         Novikoff's ``(R/gamma)^2`` for the (augmented) data; ``inf`` when not
         separable.
@@ -105,7 +105,7 @@ class AdversarialOrder(ShownInJupyter):
     explored : int
         Weight vectors enumerated (exhaustive), solver queries (z3) or greedy steps.
     w : ndarray or tuple of Fraction
-        The final weight vector of the replay (augmented space): float64 when every
+        The final weight vector of the run (augmented space): float64 when every
         entry is exactly a float64 and the data are float64, else exact Fractions.
     X : ndarray or tuple of tuple of Fraction
         The data, exactly (kept for export): a float64 array (sparse stays sparse)
@@ -159,11 +159,11 @@ def novikoff_terms(X: ArrayLike, y: ArrayLike, *, intercept: bool = True
     return float(m.R), float(m.lower), novikoff_bound(float(m.R), float(m.lower))
 
 
-def replay(X: ArrayLike, y: ArrayLike, order: Sequence[int], *, intercept: bool = True,
-           exact: bool = False) -> TrainResult:
-    """Replay ``order`` once with :func:`markone.train`; return its TrainResult.
+def run_order(X: ArrayLike, y: ArrayLike, order: Sequence[int], *,
+              intercept: bool = True, exact: bool = False) -> TrainResult:
+    """Run ``order`` once with :func:`markone.train`; return its TrainResult.
 
-    >>> replay([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
+    >>> run_order([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
     1
     """
     from markone.engine import train
@@ -221,7 +221,7 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     exact : bool, default False
         ``method="greedy"``: accept inputs that float64 cannot hold exactly (``0.1``,
         ``Fraction(1, 3)``, huge integers). The search then ranks the examples by
-        their nearest float64 values, and the stream it finds is replayed in exact
+        their nearest float64 values, and the stream it finds is re-run in exact
         arithmetic on the inputs as given: the mistakes, the weights and the bound
         are exact, only the choice of the stream saw rounded numbers. Without it such
         inputs are refused. ``"exhaustive"`` and ``"z3"`` are exact always.
@@ -282,11 +282,11 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
 
 def _finish(data, intercept, order, method, explored, complete_hint, *,
             closed_form=None, stopped=("", "")):
-    """Replay ``order``, check it against Novikoff's bound, and report.
+    """Run ``order``, check it against Novikoff's bound, and report.
 
-    The float replay of the core is the answer when it confirms every step; when it
+    The float run of the core is the answer when it confirms every step; when it
     does not (scores that float64 cannot carry, or a search that rounded), the stream
-    is replayed in exact arithmetic, and only its prefix of genuine mistakes is kept.
+    is re-run in exact arithmetic, and only its prefix of genuine mistakes is kept.
     ``closed_form`` = ``(R, gamma, bound)`` when theory gives them; ``stopped`` =
     ``(stopped_by, why)`` when a budget or time limit cut the search short.
     """
@@ -310,20 +310,20 @@ def _finish(data, intercept, order, method, explored, complete_hint, *,
 
 
 def _confirmed(data, intercept, order, bound):
-    """``(replay, order)``: the float replay of ``order`` when it confirms every step
+    """``(run, order)``: the float run of ``order`` when it confirms every step
     within ``bound``, else the exact one of its prefix of genuine mistakes."""
     from markone._internal.checks import FloatRangeError
 
     try:
-        res = None if data.exact_floats is None else replay(data, None, order,
-                                                            intercept=intercept)
+        res = None if data.exact_floats is None else run_order(data, None, order,
+                                                               intercept=intercept)
     except FloatRangeError:
         res = None
     if res is None or res.mistakes != len(order) or res.mistakes > bound:
-        res = replay(data, None, order, intercept=intercept, exact=True)
+        res = run_order(data, None, order, intercept=intercept, exact=True)
         order = _mistake_prefix(order, res)
         if len(order) != res.mistakes:
-            res = replay(data, None, order, intercept=intercept, exact=True)
+            res = run_order(data, None, order, intercept=intercept, exact=True)
     return res, order
 
 
@@ -349,7 +349,7 @@ def _exact_vector(v, *, floats):
 
 def _mistake_prefix(order, res):
     """The longest prefix of ``order`` whose every presentation was a mistake in the
-    (exact) replay ``res``, from its record of mistake indices and weights."""
+    (exact) run ``res``, from its record of mistake indices and weights."""
     made = list(res.mistake_indices)
     k = 0
     while k < len(order) and k < len(made) and made[k] == order[k]:

@@ -13,7 +13,7 @@ import markone
 import verify
 from markone._internal import data as boundary
 from markone.batch import train_many
-from verify.adversary import novikoff_terms, replay
+from verify.adversary import novikoff_terms, run_order
 from verify.cycling import integer_yx
 from verify.margin import scaled_data
 
@@ -53,8 +53,8 @@ ENTRY_POINTS = {
     "freund_schapire_bound": lambda X, y: verify.freund_schapire_bound(
         X, y, u=[1.0, -1.0, 0.0], gamma=0.5),
     "novikoff_terms": lambda X, y: novikoff_terms(X, y),
-    "replay": lambda X, y: replay(X, y, [0, 1, 2, 0]),
-    "replay exact": lambda X, y: replay(X, y, [0, 1, 2, 0], exact=True),
+    "run_order": lambda X, y: run_order(X, y, [0, 1, 2, 0]),
+    "run_order exact": lambda X, y: run_order(X, y, [0, 1, 2, 0], exact=True),
     "scaled_data": lambda X, y: scaled_data(X, y),
     "integer_yx": lambda X, y: integer_yx(X, y),
     "train_many": lambda X, y: train_many([X], [y], max_epochs=5),

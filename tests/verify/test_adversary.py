@@ -14,7 +14,7 @@ from verify.adversary import (
     AdversarialOrder,
     label_adversary,
     orthonormal_case,
-    replay,
+    run_order,
     worst_order,
 )
 
@@ -73,7 +73,7 @@ def test_exhaustive_equals_brute_force_hypo(seed, n, d, intercept):
     a = worst_order(X, y, intercept=intercept, method="exhaustive")
     assert a.mistakes == brute_force_max(X, y, intercept) and a.complete
     assert a.mistakes <= a.bound
-    assert replay(X, y, a.order, intercept=intercept).mistakes == a.mistakes
+    assert run_order(X, y, a.order, intercept=intercept).mistakes == a.mistakes
 
 
 @settings(max_examples=15)
@@ -97,7 +97,7 @@ def test_greedy_is_a_valid_lower_bound_hypo(seed):
     g = worst_order(X, y, method="greedy")
     e = worst_order(X, y, method="exhaustive")
     assert g.mistakes <= e.mistakes <= e.bound
-    assert replay(X, y, g.order).mistakes == g.mistakes == len(g.order)
+    assert run_order(X, y, g.order).mistakes == g.mistakes == len(g.order)
 
 
 def test_greedy_beats_the_given_order_on_random_data():

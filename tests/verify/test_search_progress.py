@@ -25,7 +25,7 @@ import verify
 import verify.cycling
 from markone.datasets import xor
 from verify import check_cycling, check_separable, worst_order
-from verify.adversary import replay
+from verify.adversary import run_order
 
 
 def parity3(encoding="01"):
@@ -136,7 +136,7 @@ def test_worst_order_z3_progress_changes_nothing():
     keep = ("mistakes", "complete", "explored", "stopped_by", "message", "bound")
     assert [getattr(on, k) for k in keep] == [getattr(off, k) for k in keep]
     for a in (on, off):
-        assert replay(X, y, a.order, intercept=False).mistakes == a.mistakes
+        assert run_order(X, y, a.order, intercept=False).mistakes == a.mistakes
 
 
 def test_small_margin_lattice_progress_changes_nothing():
@@ -217,7 +217,7 @@ def test_worst_order_budgets_are_reported():
         assert (a.complete, a.stopped_by) == (False, "budget"), method
         assert f"budget={budget}" in a.message and a.mistakes <= full.mistakes
         # what it reports is true: the stream is a stream of mistakes of the core
-        assert replay(X, y, a.order, intercept=False).mistakes == a.mistakes
+        assert run_order(X, y, a.order, intercept=False).mistakes == a.mistakes
 
 
 def test_worst_order_timeouts_are_reported(monkeypatch):

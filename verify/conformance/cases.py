@@ -5,7 +5,7 @@ expected answer computed by markone itself (:func:`markone.train` in exact mode,
 multiclass and kernel estimators on integer data, which are exact in float64), so the
 suite is exactly what markone does. The one multiclass case that needs exact
 arithmetic (``exact-multiclass-scores``) has the argmax rule replayed in Fractions
-(:func:`verify.conformance.replay.multiclass_run`) as its answer, an oracle
+(:func:`verify.conformance.rule_runs.multiclass_run`) as its answer, an oracle
 independent of the estimator (``MulticlassPerceptron(exact=True)`` gives the same).
 A multi-pass run is written as one explicit stream (``order``) presented once, so
 every case has the same shape: data, stream, answer.
@@ -378,7 +378,7 @@ def _multiclass_exact():
     """A multiclass case in exact arithmetic: its answer is the argmax rule replayed
     in Fractions, independently of markone's ``MulticlassPerceptron(exact=True)``
     (which passes it: ``tests/verify/conformance/test_conformance.py``)."""
-    from verify.conformance.replay import exact_rows, multiclass_run
+    from verify.conformance.rule_runs import exact_rows, multiclass_run
 
     X = [[_N, 1, _N], [1, 1, -1], [0, 1, 0]]
     problem = {"intercept": False, "X": [[float(v) for v in r] for r in X],

@@ -11,7 +11,7 @@ and the weights both hold after it say what the implementation did differently.
 ...         "intercept": False, "X": [[1, 0], [0, 1], [1, 1]], "y": [1, -1, 1],
 ...         "order": [0, 1, 2]}}
 >>> def skips_last(p):        # a bug: ignores the last presentation of the stream
-...     from verify.conformance.replay import binary_run
+...     from verify.conformance.rule_runs import binary_run
 ...     run = binary_run(dict(p, order=p["order"][:-1]))
 ...     return {"w": [str(v) for v in run.w], "mistakes": run.mistakes}
 >>> from verify.conformance import adapter_for
@@ -31,7 +31,7 @@ from verify.errors import ImplementationError, NotApplicable
 from verify.conformance.compare import close
 from verify.conformance.judge import _parse_answer, show_vector
 from verify.conformance.rate import reference_run
-from verify.conformance.replay import exact_rows, variant_answer
+from verify.conformance.rule_runs import exact_rows, variant_answer
 
 __all__ = ["Divergence", "first_divergence"]
 

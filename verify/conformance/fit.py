@@ -26,7 +26,7 @@ from verify.errors import ImplementationError, NotApplicable
 from verify.conformance.judge import CaseResult, judge
 from verify.conformance.profile import Profile, show_rate
 from verify.conformance.protocol import parse_vector, problem_of
-from verify.conformance.replay import exact_rows
+from verify.conformance.rule_runs import exact_rows
 
 __all__ = ["fitting_profile", "revealed_rate", "explained", "suggestion", "fit_report"]
 

@@ -4,7 +4,7 @@ A case passes when every checked quantity matches: the number of mistakes, the
 predictions and the dual counts exactly; weights within the case's relative
 ``tolerance`` (0 differences for exact implementations, rounding for float ones).
 When something differs, :func:`diagnose` replays the case under the usual misreadings
-of the rule (:mod:`verify.conformance.replay`) and names those that reproduce the
+of the rule (:mod:`verify.conformance.rule_runs`) and names those that reproduce the
 answer: the strict rule ``< 0``, a zero score counted as correct, a learning rate
 other than 1 (same decisions, weights scaled by a positive factor), an intercept of
 the implementation's own added to an input that already carries the constant, the
@@ -51,7 +51,7 @@ from verify.conformance.misreadings import (
 from verify.conformance.profile import show_rate
 from verify.conformance.protocol import answers_by_vote, parse_number, parse_vector
 from verify.conformance.rate import declared, reference_run
-from verify.conformance.replay import (
+from verify.conformance.rule_runs import (
     FLOAT_MODES,
     TIE_TOLERANCES,
     BinaryRun,

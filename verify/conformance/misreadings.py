@@ -3,7 +3,7 @@ float32 rounding, float32's range), the size of the step, and slips in keeping a
 kernel perceptron's dual counts.
 
 Each function replays the case under one misreading at a time
-(:mod:`verify.conformance.replay`) and returns the words of those that give the
+(:mod:`verify.conformance.rule_runs`) and returns the words of those that give the
 implementation's answer exactly (``got``, parsed numbers), with the positive factor
 ``k`` by which the weights differ (a learning rate other than 1, which changes no
 decision). Nothing is named that its replay does not reproduce.
@@ -27,7 +27,7 @@ from typing import Any
 from markone._internal.typing import JSONDict
 from verify.conformance.compare import close, is_one, reproduces
 from verify.conformance.rate import declared
-from verify.conformance.replay import (
+from verify.conformance.rule_runs import (
     FLOAT_MODES,
     KERNEL_SLIPS,
     BinaryRun,
@@ -63,7 +63,7 @@ _ARITHMETIC_NAMES = {
 #: What rounding changed when only the averaged variant's running sum rounds.
 AVERAGE_WORDS = "the average (the running sum of the iterates rounds)"
 
-#: The steps other than the rule's ``y x`` (:data:`verify.conformance.replay.STEPS`).
+#: The steps other than the rule's ``y x`` (:data:`verify.conformance.rule_runs.STEPS`).
 STEP_WORDS = {
     "normalised": "a step normalised to unit length (w += y x / ||x||; the rule: "
                   "w += y x, whatever the length of x)",
@@ -71,7 +71,7 @@ STEP_WORDS = {
                     "w += y x, whatever the length of x)",
 }
 
-#: The dual-count slips (:data:`verify.conformance.replay.KERNEL_SLIPS`), in words.
+#: The dual-count slips (:data:`verify.conformance.rule_runs.KERNEL_SLIPS`), in words.
 SLIP_WORDS = {
     "start at 1": "the dual counts start at 1, not 0 (every example counted once "
                   "before the stream)",
@@ -132,7 +132,7 @@ def _float_answer(problem, run, got, bound):
 
 def float_gives(mode: str, case: JSONDict, want: JSONDict, tol: float) -> bool:
     """Does the rule replayed in the float arithmetic ``mode`` (a key of
-    :data:`verify.conformance.replay.FLOAT_MODES`; the declared rate) give ``want``
+    :data:`verify.conformance.rule_runs.FLOAT_MODES`; the declared rate) give ``want``
     (parsed numbers) on a binary or multiclass case, with any rate? True for a
     kernel case (its counts do not round)."""
     problem, rate = case["problem"], declared(case)[1]
@@ -153,7 +153,7 @@ def float_gives(mode: str, case: JSONDict, want: JSONDict, tol: float) -> bool:
 def rounding_words(case: JSONDict, arith: str, what: str = "a decision",
                    ranges: Sequence[str] = ()) -> str:
     """A diagnosis naming ``arith`` (a key of
-    :data:`verify.conformance.replay.FLOAT_MODES`) arithmetic:
+    :data:`verify.conformance.rule_runs.FLOAT_MODES`) arithmetic:
     its ``ranges`` (:data:`RANGE_WORDS`' words) or its rounding, which changed
     ``what`` (``"a decision"``, :data:`AVERAGE_WORDS`); for float64 on
     a case that needs exact arithmetic, the reason it does not apply to a float64
@@ -216,7 +216,7 @@ def step_misreadings(case: JSONDict, got: JSONDict, tol: float
 
 def step_answer(case: JSONDict, step: str) -> JSONDict:
     """The answer of the rule with ``step`` (a key of
-    :data:`verify.conformance.replay.STEPS`, the declared rate) on a binary case:
+    :data:`verify.conformance.rule_runs.STEPS`, the declared rate) on a binary case:
     replayed in the declared float arithmetic (an implementation that declares
     float64 rounds its steps so, and a tie may come out of it as 3.3e-16), else
     exactly, or in float64 when the step has no exact value (an irrational norm)."""
@@ -346,7 +346,7 @@ def overflow_causes(case: JSONDict, answer: Any, written: str = ""
                     ) -> list[tuple[str, str]]:
     """Float overflow, reproduced: a binary case's answer whose weights hold entries
     that are not finite (:func:`nonfinite_pattern`), where a float replay (any of
-    :data:`verify.conformance.replay.FLOAT_MODES`, with the declared rate) overflows
+    :data:`verify.conformance.rule_runs.FLOAT_MODES`, with the declared rate) overflows
     to inf or NaN at exactly those entries and gives the others (and the mistakes).
     ``[(words, "overflow:MODE")]``, the first replay that does; ``written`` overrides
     how the answer wrote them (``"text"``: bare ``inf`` tokens).

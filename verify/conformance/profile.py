@@ -257,7 +257,7 @@ def _float32_can_pass(case):
     if case["task"] != "binary":
         return True
     from verify.conformance.compare import close
-    from verify.conformance.replay import binary_run, variant_answer
+    from verify.conformance.rule_runs import binary_run, variant_answer
 
     problem, want = case["problem"], case["expected"]
     run = binary_run(problem, arithmetic="float32")

@@ -3,7 +3,7 @@
 In exact arithmetic, from a zero start, ``w += rate * y * x`` makes the rule's
 decisions and weights scaled by ``rate``; in float64 the rounding of ``rate * x``
 may turn a tie into a score of 3.3e-16, so the reference replays the update in IEEE
-float64 (:func:`verify.conformance.replay.binary_run` with ``rate``) and expects what
+float64 (:func:`verify.conformance.rule_runs.binary_run` with ``rate``) and expects what
 that replay gives. A kernel perceptron's dual counts do not depend on the rate.
 
 >>> case = {"task": "binary", "variant": "last",
@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from markone._internal.typing import JSONDict
-from verify.conformance.replay import (
+from verify.conformance.rule_runs import (
     BinaryRun,
     binary_run,
     exact_rows,
@@ -62,7 +62,7 @@ def declared(case: JSONDict) -> tuple[str, Fraction]:
 
 
 def reference_run(problem: JSONDict, case: JSONDict, **misreading: Any) -> BinaryRun:
-    """:func:`verify.conformance.replay.binary_run` of ``problem`` under the settings
+    """:func:`verify.conformance.rule_runs.binary_run` of ``problem`` under the settings
     ``case`` declares (:func:`declared`) and one ``misreading`` (``rule=``,
     ``step=``, ``extra_constants=``, ``arithmetic=``): the rate applied; in IEEE float64,
     as the reference expects, when float64 is declared with a rate other than 1 and

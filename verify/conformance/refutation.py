@@ -49,7 +49,7 @@ from verify.conformance.judge import (
 )
 from verify.conformance.misreadings import float_gives, labels01_answer, step_answer
 from verify.conformance.rate import declared, reference_run
-from verify.conformance.replay import (
+from verify.conformance.rule_runs import (
     kernel_run,
     multiclass_run,
     one_vs_rest_run,

@@ -25,8 +25,8 @@ Modules
     the mathematics behind the end-stop and convergence claims: balls, caps, pushes,
     clipped runs, the forced and gamma rules and their chains
     (``docs/theory/machine-claims.md``, ``docs/theory/machine-balls.md``).
-``replay``
-    :func:`replay_stream`: a blocking stream replayed on the machine itself.
+``retrain``
+    :func:`retrain_on_stream`: the machine itself retrained on a blocking stream.
 ``drift``, ``drift_walk``
     how long a trained machine stays right while its potentiometers drift: exactly
     for a bounded rate (:func:`drift_horizon`), with probability ``1 - delta`` for a
@@ -51,7 +51,7 @@ from verify.machine.drift import DriftHorizon, drift_horizon
 from verify.machine.drift_walk import RetrainingSchedule, WalkHorizon, walk_horizon
 from verify.machine.faults import FaultMinimum, minimal_faults
 from verify.machine.recheck import Recheck, recheck_report
-from verify.machine.replay import replay_stream
+from verify.machine.retrain import retrain_on_stream
 from verify.machine.report import Claim, MachineReport, RUnitReport
 from verify.machine.theory.rules import drift_spread, flip_probability
 from verify.machine.schema import load_report
@@ -59,7 +59,7 @@ from verify.machine.task import machine_task
 from verify.machine.claims.timing import exposure_limits
 
 __all__ = ["check_machine", "MachineReport", "RUnitReport", "Claim", "machine_task",
-           "exposure_limits", "replay_stream", "minimal_faults", "FaultMinimum",
+           "exposure_limits", "retrain_on_stream", "minimal_faults", "FaultMinimum",
            "flip_probability", "drift_spread", "check_projected_ball",
            "ProjectedBall", "recheck_report", "Recheck", "load_report",
            "drift_horizon", "DriftHorizon", "walk_horizon", "WalkHorizon",

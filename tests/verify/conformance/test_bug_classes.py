@@ -16,7 +16,7 @@ from conformance_impls import float32_perceptron, float64_perceptron, solve
 from verify import conformance as C
 from verify.conformance.misreadings import RANGE_WORDS, SLIP_WORDS, STEP_WORDS, rounding_words
 from verify.conformance.profile import Profile
-from verify.conformance.replay import binary_run, kernel_run
+from verify.conformance.rule_runs import binary_run, kernel_run
 
 NEW = ("variant-pocket-no-run", "variant-voted-close-vote", "float32-overflow",
        "float32-underflow", "step-size", "kernel-dual-count-slips")

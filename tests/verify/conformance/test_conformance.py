@@ -299,7 +299,7 @@ def test_diagnosis_variants(cases):
 
 def test_diagnosis_multiclass_ties_to_highest(cases):
     case = by_id(cases, "multiclass-argmax-ties")
-    from verify.conformance.replay import multiclass_run
+    from verify.conformance.rule_runs import multiclass_run
 
     def highest(problem):
         W, m, argmax = multiclass_run(problem, ties="highest")

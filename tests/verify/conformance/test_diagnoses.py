@@ -10,7 +10,7 @@ from conformance_impls import solve
 
 from verify import conformance as C
 from verify.conformance.divergence import first_divergence
-from verify.conformance.replay import binary_run, variant_answer
+from verify.conformance.rule_runs import binary_run, variant_answer
 
 
 def _with_order(read):

@@ -72,7 +72,7 @@ def test_mlxtend_replay_counts_a_zero_score_on_a_positive_example_as_correct():
 
 
 def test_wink_replay_is_the_rule_with_its_quirks_off_and_its_own_with_them():
-    from verify.conformance.replay import binary_run, variant_answer
+    from verify.conformance.rule_runs import binary_run, variant_answer
 
     adapters = peer_adapters
     problem = {"task": "binary", "variant": "averaged", "intercept": True,

@@ -75,7 +75,7 @@ def test_the_float64_reference_replays_the_rounding_of_0_1():
     import numpy as np
 
     from verify.conformance.rate import expected_with_rate
-    from verify.conformance.replay import binary_run
+    from verify.conformance.rule_runs import binary_run
 
     problem = {"task": "binary", "variant": "last", "intercept": False,
                "X": [[1, 1, 1], [-2, 3, -1]], "y": [1, 1], "order": [0, 1]}

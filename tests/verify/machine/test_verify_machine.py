@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams
 from verify.machine import (check_machine, exposure_limits, machine_task,
-                            replay_stream)
+                            retrain_on_stream)
 
 # Two photocells, each wired to its own A-unit (fan-out 1): the A-unit patterns are
 # the figures themselves, up to which A-unit sees which cell.
@@ -66,7 +66,7 @@ def test_one_sided_end_stop_blocks_a_separable_task():
     assert r.end_stops.evidence["stream"] == [0]      # "a" asks for -1: stopped at 0
     assert r.converges.holds is False
     ev = r.converges.evidence
-    out = replay_stream(machine, FIGURES, LABELS, ev["prefix"], ev["cycle"])
+    out = retrain_on_stream(machine, FIGURES, LABELS, ev["prefix"], ev["cycle"])
     assert out["returns"] and not out["converged"]
     assert min(out["mistakes_per_epoch"]) > 0 and out["saturated"][0] > 0
     run = machine.train(FIGURES, LABELS, order=r.end_stops.evidence["stream"], max_epochs=1)
@@ -128,7 +128,7 @@ def test_soundness_on_tiny_machines(task):
         assert run.saturated[0] > 0
     if r.converges.holds is False and r.learnable.holds:
         ev = r.converges.evidence
-        out = replay_stream(machine, images, labels, ev["prefix"], ev["cycle"])
+        out = retrain_on_stream(machine, images, labels, ev["prefix"], ev["cycle"])
         assert out["returns"] and not out["converged"]
         assert min(out["mistakes_per_epoch"]) > 0 and sum(out["saturated"]) > 0
         assert set(ev["cycle"]) == set(range(len(images)))   # a fair stream
@@ -167,7 +167,7 @@ def test_letters_with_tight_stops_give_replayable_streams():
     for r in rep.r_units:
         if r.converges.holds is False and r.learnable.holds:
             ev = r.converges.evidence
-            out = replay_stream(machine, images, labels, ev["prefix"], ev["cycle"],
+            out = retrain_on_stream(machine, images, labels, ev["prefix"], ev["cycle"],
                                 r_unit=r.r_unit)
             assert out["returns"] and not out["converged"]
 

@@ -17,7 +17,7 @@ from hypothesis import event, given, settings
 from markone.datasets import letters
 from markone.hardware import MarkI, MarkIParams, r_unit_name
 from test_verify_machine import tiny_tasks
-from verify.machine import check_machine, replay_stream
+from verify.machine import check_machine, retrain_on_stream
 from _paths import ROOT
 
 TWO_CELLS = dict(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
@@ -77,7 +77,7 @@ def test_one_sided_stop_blocks_in_the_given_order():
     assert (first["order"], first["outcome"], first["cycle_start"],
             first["period"]) == ("given", "never learns", 1, 1)
     assert c.evidence["prefix"] == [0, 0, 1] and c.evidence["cycle"] == [0, 1]
-    out = replay_stream(machine, FIGURES, LABELS, c.evidence["prefix"],
+    out = retrain_on_stream(machine, FIGURES, LABELS, c.evidence["prefix"],
                         c.evidence["cycle"], passes=5)
     assert out["returns"] and not out["converged"] and out["saturated"][0] > 0
     assert min(out["mistakes_per_epoch"]) > 0

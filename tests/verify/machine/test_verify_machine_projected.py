@@ -305,10 +305,10 @@ _SHORT_STREAMS = 3
 
 
 def _replays_its_refutation(machine, images, labels, r):
-    from verify.machine import replay_stream
+    from verify.machine import retrain_on_stream
 
     ev = r.converges.evidence
-    out = replay_stream(machine, images, labels, ev["prefix"], ev["cycle"],
+    out = retrain_on_stream(machine, images, labels, ev["prefix"], ev["cycle"],
                         r_unit=r.r_unit)
     assert out["returns"] and not out["converged"]
     assert min(out["mistakes_per_epoch"]) > 0
@@ -320,7 +320,7 @@ def test_tight_stops_on_the_letters_task():
 
     Replays the short streams of R1-R3; it stands for
     `test_the_long_refutations_on_the_letters_task_replay` (R4, R5) by default."""
-    from verify.machine import replay_stream
+    from verify.machine import retrain_on_stream
 
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
     machine = MarkI(MarkIParams(weight_range=(-1, 1)), seed=0)
@@ -332,10 +332,10 @@ def test_tight_stops_on_the_letters_task():
         _replays_its_refutation(machine, images, labels, r)
     # the whole machine need not return: the other R-units are on their own course
     ev = rep.r_units[0].converges.evidence
-    assert not replay_stream(machine, images, labels, ev["prefix"], ev["cycle"])[
+    assert not retrain_on_stream(machine, images, labels, ev["prefix"], ev["cycle"])[
         "returns"]
     with pytest.raises(ValueError, match="out of range"):
-        replay_stream(machine, images, labels, [], [0], r_unit=8)
+        retrain_on_stream(machine, images, labels, [], [0], r_unit=8)
     for seed in range(3):
         machine.reset()
         run = machine.train(images, labels, max_epochs=30, order="shuffle", seed=seed)

@@ -37,7 +37,7 @@ from verify.machine.claims._exact import clipped_run, closed_set
 from verify.machine.theory._projected import check_projected_ball
 from verify.machine.claims.methods import Method
 from verify.machine.claims.registry import rechecks
-from verify.machine.replay import replay_stream
+from verify.machine.retrain import retrain_on_stream
 
 __all__ = ["recheck_converges", "recheck_ideal", "CONVERGENCE_FIELDS"]
 
@@ -115,7 +115,7 @@ def _blocks(ctx, X, y, prefix, cycle):
         if mistakes == 0 or (again != w).any():
             raise Refuted("the cycle does not bring the weights back after a pass "
                           "with mistakes")
-    out = replay(lambda m: replay_stream(m, replay.images, replay.labels, prefix,
+    out = replay(lambda m: retrain_on_stream(m, replay.images, replay.labels, prefix,
                                          cycle, r_unit=ctx.r))
     if not out["returns"] or out["converged"]:
         raise Refuted("the machine does not replay the cycle")

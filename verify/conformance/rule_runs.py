@@ -1,7 +1,7 @@
-"""Small exact replays of the rule and of its common misreadings, for diagnoses.
+"""Small exact runs of the rule and of its common misreadings, for diagnoses.
 
 The expected answers of the suite come from markone; these loops exist only to ask
-"which *wrong* rule would give the implementation's answer?". Each replays a problem
+"which *wrong* rule would give the implementation's answer?". Each runs a problem
 in exact rationals (or in float32/float64, to recognise rounding) under one rule.
 
 >>> p = {"task": "binary", "intercept": False, "X": [[1, 0], [0, 1]], "y": [1, -1],
@@ -58,11 +58,11 @@ RULES["margin"] = lambda y, s: y * s <= 1
 
 
 def _unit_step(x: list[Fraction]) -> Fraction:
-    """1 / ||x||, exactly; ValueError when the norm is irrational (no exact replay)."""
+    """1 / ||x||, exactly; ValueError when the norm is irrational (no exact run)."""
     n2 = sum((v * v for v in x), Fraction(0))
     root = [math.isqrt(part) for part in (n2.numerator, n2.denominator)]
     if n2 == 0 or Fraction(root[0] ** 2, root[1] ** 2) != n2:
-        raise ValueError("the norm of an input is irrational (or 0): no exact replay")
+        raise ValueError("the norm of an input is irrational (or 0): no exact run")
     return Fraction(root[1], root[0])
 
 
@@ -86,8 +86,8 @@ def exact_rows(problem: JSONDict, *, extra_constants: int | None = None
 
 @dataclass(frozen=True)
 class BinaryRun:
-    """A replay: final ``w``, ``mistakes``, the iterate after every presentation and
-    whether each presentation was correct; for a float replay, whether a number
+    """A run: final ``w``, ``mistakes``, the iterate after every presentation and
+    whether each presentation was correct; for a float run, whether a number
     left the format's range (``overflow``: an input, product or sum became inf or
     NaN) or fell below it (``underflow``: a nonzero input or product became 0)."""
 
@@ -99,7 +99,7 @@ class BinaryRun:
     underflow: bool = False
 
     def as_fractions(self) -> "BinaryRun":
-        """A float replay's numbers as the Fractions they are (its range flags are
+        """A float run's numbers as the Fractions they are (its range flags are
         not carried: the copy is read as an exact run).
 
         >>> BinaryRun(w=[0.5], mistakes=1, iterates=[[0.5]], correct=[False]).as_fractions().w
@@ -113,13 +113,13 @@ class BinaryRun:
 def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "exact",
                extra_constants: int | None = None, step: str = "unit",
                rate: Fraction = Fraction(1)) -> BinaryRun:
-    """Replay a binary problem's stream once under ``rule`` (a key of :data:`RULES`),
+    """Run a binary problem's stream once under ``rule`` (a key of :data:`RULES`),
     in ``"exact"`` arithmetic or a float one (a key of :data:`FLOAT_MODES`:
     ``"float64"``, ``"float32"``, or float64 sums of inputs or weights stored in
     float32; sequential sums, IEEE rules: a NaN score is no mistake, as ``y * s <= 0``
     says), with the step ``step`` (a key of :data:`STEPS`; ValueError when an exact
-    replay's step has no exact value; a float replay computes it in its type, the
-    norm by ``sqrt``) times the learning rate ``rate`` (a float replay
+    run's step has no exact value; a float run computes it in its type, the
+    norm by ``sqrt``) times the learning rate ``rate`` (a float run
     adds ``y * (rate * x[j])`` to ``w[j]``, ``rate`` rounded once to the float type:
     what ``w += rate * y * x`` computes, whatever the order of the two products).
 
@@ -150,7 +150,7 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct)
 
 
-#: The float replays: the type the inputs are stored in, the type the scores and
+#: The float runs: the type the inputs are stored in, the type the scores and
 #: updates are computed in, and the type the weights are stored in.
 FLOAT_MODES = {
     "float64": (np.float64, np.float64, np.float64),
@@ -256,7 +256,7 @@ def _votes(vote: tuple[list, list[int]], problem: JSONDict) -> list[int]:
 def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
                    arithmetic: str = "exact", rate: Fraction = Fraction(1)
                    ) -> tuple[list[list[Any]], int, Callable[..., int]]:
-    """Replay the argmax rule; ``ties`` is ``"lowest"`` (the rule), ``"highest"``,
+    """Run the argmax rule; ``ties`` is ``"lowest"`` (the rule), ``"highest"``,
     ``"true-class"`` (a tie that includes the true class counts as correct), or
     ``"true-only"`` (the rule's ties, but a mistake updates the true class only); in
     ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (the inputs rounded, each
@@ -302,7 +302,7 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
 
 
 def one_vs_rest_run(problem: JSONDict) -> tuple[list[list[Fraction]], int]:
-    """Replay a multiclass problem as one-vs-rest: one binary perceptron per class
+    """Run a multiclass problem as one-vs-rest: one binary perceptron per class
     (its class +1, the others -1), each updated by the textbook rule on every example.
     Returns ``(W, mistakes)``, a mistake being a presentation that changed any row.
 
@@ -329,7 +329,7 @@ def one_vs_rest_run(problem: JSONDict) -> tuple[list[list[Fraction]], int]:
 
 
 def _number_in(arithmetic: str) -> Callable[[Any], Any]:
-    """How a replay in ``arithmetic`` (``"exact"``, ``"float64"``, ``"float32"``)
+    """How a run in ``arithmetic`` (``"exact"``, ``"float64"``, ``"float32"``)
     holds a number: exactly, or an exact input rounded once to the float type (a
     float already held is only converted)."""
     if arithmetic == "exact":
@@ -349,7 +349,7 @@ KERNEL_SLIPS = ("start at 1", "add 2", "set to 1", "no labels")
 
 def kernel_run(problem: JSONDict, *, rule: str = "textbook", slip: str | None = None
                ) -> tuple[list[int], int]:
-    """Replay the dual rule on the problem's Gram matrix, under ``rule`` and with
+    """Run the dual rule on the problem's Gram matrix, under ``rule`` and with
     one of :data:`KERNEL_SLIPS` (or none); returns ``(alpha, mistakes)``.
 
     >>> p = {"gram": [[1, 0], [0, 1]], "y": [1, -1], "order": [0, 1, 0]}

@@ -1,7 +1,7 @@
-"""Replay a stream on the machine itself: what a blocking claim predicts, checked.
+"""Retrain the machine itself on a stream: what a blocking claim predicts, checked.
 
 A claim that an R-unit never learns gives a ``prefix`` shown once and a ``cycle`` of
-every figure; :func:`replay_stream` trains a :class:`~markone.hardware.MarkI` on them
+every figure; :func:`retrain_on_stream` trains a :class:`~markone.hardware.MarkI` on them
 (retrained from zero) and says whether its potentiometers come back after each cycle.
 
 Examples
@@ -13,7 +13,7 @@ Two photocells, each wired to its own A-unit; with end stops at (0, 1) figure "a
 >>> from markone.hardware import MarkI, MarkIParams
 >>> p = MarkIParams(retina_shape=(1, 2), n_a_units=2, n_excitatory=1, n_inhibitory=0,
 ...                 max_fanout=1, theta=1, n_r_units=1, weight_range=(0, 1))
->>> out = replay_stream(MarkI(p, seed=0), np.array([[1, 0], [0, 1]]), ["a", "b"], [],
+>>> out = retrain_on_stream(MarkI(p, seed=0), np.array([[1, 0], [0, 1]]), ["a", "b"], [],
 ...                     [0, 1])
 >>> out["returns"], out["converged"], out["mistakes_per_epoch"]
 (True, False, [1, 1, 1])
@@ -33,10 +33,10 @@ from markone.hardware.runits import r_unit_name
 if TYPE_CHECKING:
     from markone.hardware import MarkI
 
-__all__ = ["replay_stream"]
+__all__ = ["retrain_on_stream"]
 
 
-def replay_stream(machine: MarkI, images: ArrayLike, labels: ArrayLike,
+def retrain_on_stream(machine: MarkI, images: ArrayLike, labels: ArrayLike,
                   prefix: Sequence[int], cycle: Sequence[int], *, passes: int = 3,
                   r_unit: int | None = None) -> JSONDict:
     """Show ``prefix + cycle`` once, then ``cycle`` ``passes`` times, on ``machine``
