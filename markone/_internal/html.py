@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
+import html
 
 import numpy as np
 
@@ -83,8 +84,6 @@ def exact_repr(value):
 def result_html(obj, *, headline=None, skip=()):
     """An HTML card for a result dataclass: a headline (``headline`` or the result's
     ``message``) and a table of its fields."""
-    import html  # only for notebooks: a command-line answer does not pay for it
-
     title = type(obj).__name__
     head = headline if headline is not None else getattr(obj, "message", "")
     rows = []

@@ -26,6 +26,7 @@ from fractions import Fraction
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+import io
 
 import numpy as np
 
@@ -152,8 +153,6 @@ def _scalar_jsonable(obj):
 def write_figure(fig, path, *, dpi):
     """Save a matplotlib figure to ``path`` atomically (format from the suffix) and
     close it; return the path."""
-    import io
-
     buf = io.BytesIO()
     fig.savefig(buf, format=Path(path).suffix[1:], dpi=dpi)
     if hasattr(fig, "number"):  # made by pyplot: release it

@@ -20,6 +20,7 @@ import contextlib
 import sys
 import threading
 from collections.abc import Iterator
+import os
 
 __all__ = ["progress_bar", "search_bar", "SEARCH_DELAY_S", "QuietBar", "slow_step",
            "SLOW_STEP_S", "VERBOSE", "notice"]
@@ -118,8 +119,6 @@ def search_bar(total, label, progress, unit="it"):
 
 def _terminal_size(stream):
     """The terminal's columns x lines, or 0 when unknown."""
-    import os
-
     try:
         size = os.get_terminal_size(stream.fileno())
     except (AttributeError, OSError, ValueError):

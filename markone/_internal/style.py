@@ -33,6 +33,8 @@ import functools
 from pathlib import Path
 
 from markone.errors import MarkoneError
+import numpy as np
+from markone._internal.io import write_figure
 
 __all__ = ["DPI", "MIN_POINTS", "RC", "styled", "new_figure", "save_figure",
            "count_axis", "legend_outside", "audit", "display_width_px",
@@ -96,8 +98,6 @@ def save_figure(fig, path, *, check=None):
     """Write ``fig`` to ``path`` (PNG at :data:`DPI`, written atomically) and return
     the path. With ``check`` (default :data:`STRICT`) a figure that :func:`audit`
     finds fault with is refused with :class:`FigureAuditError`."""
-    from markone._internal.io import write_figure
-
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if STRICT if check is None else check:
@@ -215,7 +215,6 @@ def _ticklabels_in_view(axis):
 
 def _covers_data(ax, legend, renderer):
     """Whether a legend inside ``ax`` lies over any plotted point."""
-    import numpy as np
     from matplotlib.collections import PathCollection
     from matplotlib.lines import Line2D
 

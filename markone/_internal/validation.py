@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 
 from markone._internal.shapes import check_consistent_length, is_sparse, sparse_refused
+from markone._internal.exact import (first_inexact, describe_number, inexact_entry,
+                                     NumberTooLong, float64_of)
 
 __all__ = [
     "check_matrix",
@@ -248,8 +250,6 @@ def check_sparse(X, *, name="X", allow_empty=False, check_finite=True):
             "convert it with X.astype(float).")
     A = _canonical_layout(X)
     if A.dtype != np.float64:
-        from markone._internal.exact import first_inexact
-
         k = first_inexact(A.data)
         if k is not None:
             i = int(np.searchsorted(A.indptr, k[0], side="right") - 1)
@@ -310,8 +310,6 @@ def check_matrix_or_sparse(X, *, name="X", allow_empty=False):
 def _refuse_rounding(arr, name):
     """Raise when converting ``arr`` to float64 would round an entry (a longdouble
     with more bits, an integer beyond 2**53): nothing is rounded without a word."""
-    from markone._internal.exact import first_inexact
-
     k = first_inexact(arr)
     if k is not None:
         raise rounding_refused(arr, k, name=name)
@@ -344,8 +342,6 @@ def float64_input(X, *, name="X"):
     ...
     ValueError: X[0, 0] = '0.1' is not exactly a float64, so float arithmetic would round it. Use exact arithmetic (markone.train(..., exact=True); verify.check_separable takes it exactly), or round it deliberately with np.asarray(X, dtype=float).
     """
-    from markone._internal.exact import describe_number, inexact_entry
-
     if is_sparse(X):
         if X.dtype.kind in "biuf" and X.dtype != np.float64:
             check_sparse(X, name=name)  # names the entry that would round
@@ -382,8 +378,6 @@ def _exact_floats(arr, name):
     entry exactly (``Fraction(1, 2)``, ``"0.25"``, ints up to 2**53); an entry that
     would round is refused by position and value. Arrays holding non-numbers come
     back unchanged, for the caller's own message."""
-    from markone._internal.exact import NumberTooLong, describe_number, float64_of
-
     out = np.empty(arr.shape, dtype=np.float64)
     for k in np.ndindex(arr.shape):
         v = arr[k]

@@ -32,6 +32,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
+from pathlib import Path
 
 from markone._internal.lazy import lazy_exports
 from markone._version import __version__
@@ -146,8 +147,6 @@ def output_folder(text: str) -> str:
     >>> output_folder("results/run-1")
     'results/run-1'
     """
-    from pathlib import Path
-
     path = Path(text)
     if not text.strip():  # Path("") is "." (the current folder), not an empty name
         raise argparse.ArgumentTypeError("the output folder name is empty; give one, "

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from argparse import ArgumentParser, ArgumentTypeError
 from typing import Any
+import json
+import dataclasses
+import webbrowser
 
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int,
                          output_file, output_folder, plural, positive_int)
@@ -173,8 +176,6 @@ FLEET_EXAMPLES = """\
 
 def _vary(texts):
     """``{field: [values]}`` from ``--vary NAME=JSON_LIST`` options."""
-    import json
-
     vary = {}
     for text in texts or ():
         name, sep, values = text.partition("=")
@@ -194,8 +195,6 @@ def _vary(texts):
 
 
 def _fleet(args):
-    import dataclasses
-
     from markone._figures import letters
     from markone._internal.io import write_json
     from markone.hardware import MachineSpec, run_fleet
@@ -270,8 +269,6 @@ def _port(text: str) -> int:
 
 
 def _console(args):
-    import webbrowser
-
     from markone.cli._errors import Terminated
     from markone.hardware import MarkI
     from markone.console.server import ConsoleServer

@@ -15,6 +15,8 @@ import argparse
 import ast
 import json
 from typing import Any
+import dataclasses
+import difflib
 
 from markone.cli import (CommandError, nonnegative_float, positive_float,
                          unit_fraction)
@@ -79,14 +81,10 @@ def _tuples(value):
 
 def check_param_name(name: str, option: str) -> None:
     """Refuse a name that is not a MarkIParams field, suggesting the nearest."""
-    import dataclasses
-
     from markone.hardware import MarkIParams
 
     names = [f.name for f in dataclasses.fields(MarkIParams)]
     if name not in names:
-        import difflib
-
         near = difflib.get_close_matches(name, names, n=1)
         hint = f"did you mean {near[0]}? " if near else ""
         raise CommandError(f"{option} {name}: not a machine parameter; {hint}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from argparse import Namespace
 from typing import Any
+import warnings
 
 from markone.cli import (add_command, cli_terms, data_options, load_data, needs_exact,
                          nonnegative_int, one_line, output_file, plural, positive_int)
@@ -46,8 +47,6 @@ def register(sub: Any) -> None:
 
 
 def run(args: Namespace) -> int:
-    import warnings
-
     import markone
     from markone._internal.exact import fraction_text
     from markone._internal.io import write_json

@@ -20,9 +20,8 @@ from _paths import ROOT
 PACKAGES = ("markone", "verify", "sims")
 #: The modules held to the rule (globs from the repository's root); more join as
 #: their imports are sorted, until every module of :data:`PACKAGES` is held.
-HELD = ("markone/*.py", "markone/hardware/*.py", "markone/console/*.py",
-        "verify/certificate/*.py", "verify/coq/*.py", "verify/machine/claims/*.py",
-        "sims/**/*.py")
+HELD = ("markone/**/*.py", "verify/_internal/*.py", "verify/certificate/*.py",
+        "verify/cli/*.py", "verify/coq/*.py", "verify/machine/**/*.py", "sims/**/*.py")
 #: A command module is imported to build its parser (``markone CMD --help``, and
 #: ``markone verify`` for each action); its handler imports the work.
 _COMMAND_REASON = ("a command module is imported to build its parser; its handler "

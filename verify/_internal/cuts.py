@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from verify._internal.budget import BUDGET, TIMEOUT, expired, seconds_left
+from verify._internal.basis import LPBasis
 from verify.errors import LPStopped
 
 __all__ = ["solve_by_cuts", "CutLP", "row_scaled", "lp_iteration_limit", "first_rows", "REPAIR_TOLERANCES"]
@@ -145,8 +146,6 @@ class _HighsLP:
     def basis(self):
         """The optimal basis (:class:`verify._internal.basis.LPBasis`), or None when HiGHS
         has none or it leaves a column nonbasic between its bounds."""
-        from verify._internal.basis import LPBasis
-
         b = self.h.getBasis()
         status = self._highspy.HighsBasisStatus
         cols = list(b.col_status)

@@ -48,6 +48,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from verify._internal.basis import solve_exact
+from verify._internal.exact import dense_rows
 
 __all__ = ["positive_weights", "exact_completion", "integer_rows_fit", "ROUNDS",
            "FLOOR", "MAX_DROPPED", "LSQR_ITERATIONS", "FRACTION_BITS", "MAX_ENTRY_BITS",
@@ -138,9 +140,6 @@ def exact_completion(Z: Any, c: np.ndarray, *,
     >>> exact_completion(Z, np.array([1.0, 1.0, 1.0]))
     {0: Fraction(1, 1), 1: Fraction(1, 1), 2: Fraction(1, 1)}
     """
-    from verify._internal.basis import solve_exact
-    from verify._internal.exact import dense_rows
-
     rows = np.flatnonzero(c > 0)
     basis = _basis_rows(Z, rows[np.argsort(-c[rows], kind="stable")])
     if basis is None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from argparse import ArgumentParser
 from typing import Any
+import math
+from fractions import Fraction
 
 from markone.cli import (CommandError, add_command, cli_terms, memory_option,
                          nonnegative_int, output_file, positive_float, positive_int,
@@ -127,8 +129,6 @@ def _machine(args):
 
 
 def _drift(args):
-    from fractions import Fraction
-
     from markone.hardware import MachineRun
     from verify.machine.drift import drift_horizon
 
@@ -171,8 +171,6 @@ def _own_drift(run, delta):
     ``--rate`` nor ``--sd`` is given: with ``--delta``, the random walk of its
     ``PotentiometerDrift`` faults (their sds combined); without, the creep of its
     ``drift_rate``."""
-    import math
-
     if delta is not None:
         sds = [f.sd for f in (run.faults.faults if run.faults is not None else ())
                if type(f).__name__ == "PotentiometerDrift"]
@@ -222,8 +220,6 @@ def _bounded_text(h, n):
 
 def _at_least(delta):
     """``1 - delta`` for a sentence (``1 - 1e-20`` when 6 digits would say 1)."""
-    from fractions import Fraction
-
     text = _seconds(1 - Fraction(delta))
     return f"1 - {_seconds(delta)}" if text == "1" else text
 

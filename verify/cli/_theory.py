@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from argparse import ArgumentParser
 from typing import Any
+from pathlib import Path
 
 from markone.cli import (CommandError, add_command, budget_and_timeout, cli_terms,
                          data_options, load_data, memory_option, needs_exact, nonnegative_int, output_folder,
@@ -54,8 +55,6 @@ def _bound(args):
 
 
 def _cycling(args):
-    from pathlib import Path
-
     from markone._internal.io import counted
     from verify.cycling import check_cycling
 

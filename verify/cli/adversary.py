@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from argparse import ArgumentParser
 from typing import TYPE_CHECKING, Any
+from pathlib import Path
 
 from markone._internal.typing import JSONDict
 from markone.cli import (CommandError, add_command, add_group, cli_terms, data_options,
@@ -217,8 +218,6 @@ def _check(args):
 
 def _check_check_args(args):
     """Exactly one of ``--impl`` and ``--cmd``; ``--report`` a file, not a folder."""
-    from pathlib import Path
-
     if (args.impl is None) == (args.cmd is None):
         raise CommandError("give exactly one of --impl MODULE:FUNCTION (or "
                            "path/to/file.py:FUNCTION) and --cmd \"COMMAND\".")

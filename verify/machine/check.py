@@ -37,6 +37,7 @@ from verify.machine.claims._worst_case import UNTRAINED
 from verify.machine.claims import MACHINE, Method, decide, slots
 from verify.machine.report import MachineReport, RUnitReport
 from verify.machine.task import Units, data_hash, machine_task, patterns_hash
+from markone.hardware import MarkI
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
@@ -113,8 +114,6 @@ def check_machine(machine: MarkI, images: ArrayLike, labels: ArrayLike, *,
     ValueError
         On bad figures or labels (shape, range, length, too many classes).
     """
-    from markone.hardware import MarkI
-
     t0 = time.perf_counter()
     if not isinstance(machine, MarkI):
         raise TypeError(f"machine must be a markone.hardware.MarkI, got "

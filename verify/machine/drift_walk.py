@@ -69,6 +69,8 @@ from verify.machine.theory._walk_search import (fewest_intervals, largest_time, 
                                          scale_of, scaled_estimate, stopped_plan,
                                          time_bytes)
 from verify.machine.task import trained_answers
+from markone.hardware import MarkI
+from markone.hardware.faults import FaultPlan, PotentiometerDrift, apply_faults
 
 __all__ = ["WalkHorizon", "RetrainingSchedule", "WalkTerms", "walk_terms",
            "walk_horizon", "retraining_schedule", "first_changes", "ARITHMETIC",
@@ -373,9 +375,6 @@ def first_changes(params: Any, seed: int, weights: ArrayLike, images: ArrayLike,
     ...               until_s=1.0, walks=2)          # 1 step of margin: no change yet
     [None, None]
     """
-    from markone.hardware import MarkI
-    from markone.hardware.faults import FaultPlan, PotentiometerDrift, apply_faults
-
     out: list[float | None] = []
     for k in range(walks):
         machine = MarkI(params, seed=seed)

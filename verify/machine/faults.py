@@ -61,6 +61,8 @@ import numpy as np
 from markone._internal.typing import ArrayLike, JSONDict
 from verify._internal.budget import BUDGET, TIMEOUT, deadline_after, expired
 from verify.machine.theory._subplans import SubPlans
+from markone.hardware.faults import FaultPlan
+from verify.separability import SeparabilityVerdict, check_separable
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
@@ -274,8 +276,6 @@ def minimal_faults(machine: MarkI, images: ArrayLike, labels: ArrayLike,
         When the task is not certified unlearnable with the whole plan (nothing to
         minimise), or ``r_unit`` is not an R-unit.
     """
-    from markone.hardware.faults import FaultPlan
-
     if plan is None:
         plan = machine.faults.plan if machine.faults is not None else FaultPlan()
     scope = _scope(r_unit, machine.params.n_r_units)
@@ -352,8 +352,6 @@ def check_r_unit_task(X: ArrayLike, y: ArrayLike, timeout_s: float | None = None
     >>> v.separable, v.certificate, v.method
     (False, {0: Fraction(1, 1)}, 'trivial')
     """
-    from verify.separability import SeparabilityVerdict, check_separable
-
     X = np.asarray(X)
     if X.ndim == 2 and X.shape[1] == 0 and len(X):
         return SeparabilityVerdict(

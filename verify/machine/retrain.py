@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+import warnings
 
 import numpy as np
 
@@ -49,8 +50,6 @@ def retrain_on_stream(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     judged (each cycle pass is then its own ``train`` call, and ``returns`` needs its
     weights back after every one); without it, the whole machine's.
     """
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         first = machine.train(images, labels, order=list(prefix) + list(cycle),

@@ -31,6 +31,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
+from pathlib import Path
 
 from markone._internal.io import JSONRefused, read_strict_json
 from markone._internal.typing import JSONDict
@@ -175,8 +176,6 @@ def _verdict(v: Any) -> bool:
 def load_report(path: Any) -> Any:
     """A saved report's JSON, read strictly (:func:`read_json_text`): ValueError
     naming the file when it cannot be read or parsed."""
-    from pathlib import Path
-
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -30,6 +30,9 @@ import numpy as np
 
 from markone._internal.typing import ArrayLike
 from markone._internal.validation import check_consistent_length
+from markone.hardware import plugboard
+from markone.hardware.faults import FaultPlan, damaged_patterns
+from markone.hardware.machine import class_codes
 
 if TYPE_CHECKING:
     from markone.hardware import MarkI
@@ -75,10 +78,6 @@ def machine_task(machine: MarkI, images: ArrayLike, labels: ArrayLike,
     >>> t.patterns.shape, t.targets[:, 0].tolist(), t.theta
     ((4, 512), [-1, 1, -1, 1], 2)
     """
-    from markone.hardware import plugboard
-    from markone.hardware.faults import FaultPlan, damaged_patterns
-    from markone.hardware.machine import class_codes
-
     X = machine._images(images)
     labels = np.asarray(labels)
     check_consistent_length(X, labels, names=("images", "labels"))

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from verify._internal.budget import BUDGET, TIMEOUT, expired, seconds_left
+from verify.adversary import _greedy_run
 
 __all__ = ["greedy_streams", "z3_hit", "Z3_RLIMIT"]
 
@@ -35,8 +36,6 @@ def greedy_streams(red, units, mistakes, u):
     """Greedy mistake streams of the ideal rule: push the weight that is furthest out
     further, and :mod:`verify.adversary`'s rules (largest growth of ``||w||``, least
     violated, least progress along the max-margin direction ``u``)."""
-    from verify.adversary import _greedy_run
-
     w = np.zeros(red.d, np.int64)
     Pf = red.P.astype(np.float64)   # small integers: float64 products are exact (BLAS)
     stream = []

@@ -24,6 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from verify.machine.task import machine_task
+from markone.hardware.faults import (AUnitStuck, CutWire, FaultPlan, PhotocellStuck,
+                                     damaged_patterns, fire_damaged)
+from markone.hardware.plugboard import Wiring
 
 __all__ = ["SubPlans"]
 
@@ -42,8 +45,6 @@ class SubPlans:
     """
 
     def __init__(self, machine, images, labels, plan):
-        from markone.hardware.faults import AUnitStuck, CutWire, FaultPlan, PhotocellStuck
-
         base = machine_task(machine, images, labels, plan=FaultPlan())
         self.settled, self.theta = base.settled, base.theta
         self.targets = base.targets
@@ -91,8 +92,6 @@ class SubPlans:
 
     def _rebuilt(self, keep):
         """The patterns of the pattern faults ``keep``, from the figures."""
-        from markone.hardware.faults import FaultPlan, damaged_patterns
-
         plan = FaultPlan(tuple(self.faults[j] for j in sorted(keep)
                                if self.faults[j].changes_patterns))
         return damaged_patterns(self.machine, self.settled, self.theta, plan)
@@ -112,9 +111,6 @@ class SubPlans:
 
     def _fire(self, s, cut, a_value, a=None):
         """Patterns of all A-units, or of A-unit ``a`` only (a one-unit wiring)."""
-        from markone.hardware.faults import fire_damaged
-        from markone.hardware.plugboard import Wiring
-
         if a is None:
             return fire_damaged(self.wiring, s, self.theta, cut, a_value)
         if a not in self._sub:

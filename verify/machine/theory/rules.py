@@ -66,6 +66,8 @@ from markone.hardware.runits import numbered
 from verify._internal.novikoff import novikoff_mistakes
 from verify.machine.theory._forced import every_stream, fixed_order
 from verify.machine.task import Units
+from verify.margin import max_margin
+from verify.separability import check_separable
 
 __all__ = ["forced_verdict", "gamma_verdict", "gamma_steps_verdict",
            "flip_probability", "drift_spread"]
@@ -196,9 +198,6 @@ def gamma_verdict(X: ArrayLike, y: ArrayLike, stop: float | None = None,
     and ``max_weight`` (Novikoff on the centred task, steps) and ``fits`` (the
     weights provably stay inside ``[-stop, stop]``).
     """
-    from verify.margin import max_margin
-    from verify.separability import check_separable
-
     X = np.asarray(X, np.int64)
     d = X.shape[1]
     Zc = d * X - X.sum(axis=1, keepdims=True)
@@ -249,8 +248,6 @@ def gamma_steps_verdict(X: ArrayLike, y: ArrayLike,
     branch) or None. The log10 values are floats (approximate); the branches' existence
     is exact.
     """
-    from verify.margin import max_margin
-
     X = np.asarray(X, np.int64)
     y = np.asarray(y, np.int64)
     n, d = X.shape
