@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from argparse import ArgumentParser
 from typing import Any
+import os
 
 from markone.cli import (EXIT_NO, EXIT_OK, CommandError, add_command, nonnegative_int,
                          output_file, positive_int, purpose)
@@ -109,8 +110,6 @@ def _trained_letters(args):
 
 def _task(args):
     """``(machine, images, labels)``: the letters task trained, or a saved run."""
-    import os
-
     letters = {"chars": "ABCD", "per_class": 3, "typeface": "block"}
     if args.task == "letters":
         for k, v in letters.items():

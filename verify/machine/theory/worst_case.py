@@ -46,6 +46,9 @@ import numpy as np
 
 from markone._internal.exact import fraction_text
 from markone._internal.typing import ArrayLike, JSONDict
+from verify.machine.drift import figure_horizon
+from markone.hardware.runits import numbered, r_unit_name
+from verify.machine.task import machine_task
 
 __all__ = ["RUnitWorstCase", "r_unit_worst_case", "trained_worst_case", "worst_case",
            "first_wrong", "wired_potentiometers", "margins", "scaled_weights",
@@ -213,8 +216,6 @@ def _with_stops(W, Q, X, y, m, box, stops):
     """(capped, tolerance with the stops): the least drift-like push at which some
     figure ties when no potentiometer passes its stop, branch and bound over the
     figures in order of their box tolerance."""
-    from verify.machine.drift import figure_horizon
-
     lo, hi = (Fraction(v) for v in stops)
     w = [Fraction(int(v), Q) for v in W]
 
@@ -365,9 +366,6 @@ def worst_case(machine: Any, images: ArrayLike, labels: ArrayLike,
     >>> wc.tolerance, wc.safe_steps, wc.dead, wc.dead_units
     (Fraction(1, 1), 0, 0, (0,))
     """
-    from markone.hardware.runits import numbered, r_unit_name
-    from verify.machine.task import machine_task
-
     task = machine_task(machine, images, labels)
     w = machine.weights if weights is None else np.asarray(weights, dtype=np.float64)
     wired = wired_potentiometers(machine)
