@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +72,7 @@ def worst_case_claim(machine, task) -> Claim:
     """The worst-case claim of ``machine``'s present weights on ``task`` (a
     :class:`~verify.machine.task.MachineTask` of it)."""
     w = machine.weights
-    ev = {"weights_sha256": weights_hash(w)}
+    ev: dict[str, Any] = {"weights_sha256": weights_hash(w)}
     if not w.any():
         return Claim(None, UNTRAINED, "not assessed: every weight is 0 (the machine is "
                      "untrained, so it answers no figure right)", ev)
