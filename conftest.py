@@ -48,6 +48,52 @@ def _cpu_seconds():
     return t.user + t.system + t.children_user + t.children_system
 
 
+def pytest_configure(config):
+    """An xdist worker compiles a numba kernel only while holding a lock the workers
+    share (:func:`_one_compile_at_a_time`)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from markone._internal.jit import on_first_compile
+
+        on_first_compile(_one_compile_at_a_time(config.rootpath))
+
+
+def _one_compile_at_a_time(root):
+    """A hook for :func:`markone._internal.jit.on_first_compile` that makes numba's
+    compiles (and loads from its disk cache) of all the workers of one run take turns.
+
+    On a fresh clone the two workers need the same kernels at about the same time and
+    would each compile them (seconds of CPU per kernel); taking turns, the second one
+    waits and then loads what the first wrote to numba's cache."""
+    import fcntl
+    import hashlib
+    import tempfile
+    import threading
+
+    lock = (f"{tempfile.gettempdir()}/markone-tests-numba-"
+            f"{hashlib.sha256(str(root).encode()).hexdigest()[:12]}.lock")
+    held = threading.local()
+
+    def install(numba):
+        from numba.core.dispatcher import Dispatcher
+
+        plain = Dispatcher.compile
+
+        def compile_in_turn(self, sig):
+            if getattr(held, "lock", False):  # a kernel compiling those it calls
+                return plain(self, sig)
+            with open(lock, "a") as file:
+                fcntl.flock(file, fcntl.LOCK_EX)  # released when the file closes
+                held.lock = True
+                try:
+                    return plain(self, sig)
+                finally:
+                    held.lock = False
+
+        Dispatcher.compile = compile_in_turn
+
+    return install
+
+
 def pytest_addoption(parser):
     parser.addoption(
         "--record-durations", metavar="PATH", default=None,
