@@ -23,7 +23,9 @@ a time (``--dist loadgroup``): the tests of one file go to one worker, so a modu
 shared fixtures (a browser, a server) are set up once, and the tests that share a
 costly session fixture (:data:`SHARED_SETUPS`: the Coq build, the documentation site,
 the 26-letter machine) go to one worker together, so it is built once; the tests that
-open a browser share one worker too, so that two Chromiums never run at once. Under xdist,
+open a browser share one worker too, with the Coq build, so that the largest processes
+the suite starts (a Chromium, a ``coqc``: about half a GB each) run one at a time. Under
+xdist, the workers take turns compiling numba kernels (:func:`pytest_configure`), and
 ``--record-durations`` gathers each worker's figures and the controller writes the
 report once.
 """
@@ -57,6 +59,15 @@ def pytest_configure(config):
         on_first_compile(_one_compile_at_a_time(config.rootpath))
 
 
+def compile_lock(root):
+    """The lock file that the workers of a run of the suite in ``root`` share."""
+    import hashlib
+    import tempfile
+
+    digest = hashlib.sha256(str(root).encode()).hexdigest()[:12]
+    return os.path.join(tempfile.gettempdir(), f"markone-tests-numba-{digest}.lock")
+
+
 def _one_compile_at_a_time(root):
     """A hook for :func:`markone._internal.jit.on_first_compile` that makes numba's
     compiles (and loads from its disk cache) of all the workers of one run take turns.
@@ -65,18 +76,14 @@ def _one_compile_at_a_time(root):
     would each compile them (seconds of CPU per kernel); taking turns, the second one
     waits and then loads what the first wrote to numba's cache."""
     import fcntl
-    import hashlib
-    import tempfile
     import threading
 
-    lock = (f"{tempfile.gettempdir()}/markone-tests-numba-"
-            f"{hashlib.sha256(str(root).encode()).hexdigest()[:12]}.lock")
+    lock = compile_lock(root)
     held = threading.local()
 
     def install(numba):
-        from numba.core.dispatcher import Dispatcher
-
-        plain = Dispatcher.compile
+        dispatcher = numba.core.dispatcher.Dispatcher
+        plain = dispatcher.compile
 
         def compile_in_turn(self, sig):
             if getattr(held, "lock", False):  # a kernel compiling those it calls
@@ -89,7 +96,7 @@ def _one_compile_at_a_time(root):
                 finally:
                     held.lock = False
 
-        Dispatcher.compile = compile_in_turn
+        dispatcher.compile = compile_in_turn
 
     return install
 
@@ -151,8 +158,10 @@ def pytest_fixture_setup(fixturedef, request):
 #: Session fixtures costly enough to build once: a test that uses one runs on the
 #: worker of that fixture's group (name of the fixture -> name of the group).
 #: The tests that open a real browser (marked ``browser``) run on one worker, one
-#: Chromium at a time (each holds about half a GB), with the documentation site's.
-SHARED_SETUPS = {"coq_build": "coq-build", "site": "browser", "letters26": "letters26"}
+#: Chromium at a time (each holds about half a GB), with the documentation site's and
+#: the Coq build's (``coqc`` holds about half a GB too): the suite's peak memory is
+#: then one such process beside the two workers, never two (issue 37).
+SHARED_SETUPS = {"coq_build": "browser", "site": "browser", "letters26": "letters26"}
 
 
 def xdist_group(item):
