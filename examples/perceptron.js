@@ -7,6 +7,8 @@
 // Options (to see the checker's diagnoses): --rule strict  (update only when y w.x < 0)
 //                                           --rule zero-correct  (0 predicts +1)
 //                                           --eta 0.5  (a learning rate other than 1)
+// Convention: --start 0.5  (every weight starts at 0.5, not 0; declare it with
+//                          --profile arithmetic=float64,start=0.5)
 // JavaScript numbers are float64, so it declares arithmetic float64 when markone's
 // handshake asks what it claims: the cases that need exact arithmetic then do not
 // apply to it, and a correct float64 implementation exits 0.
@@ -15,6 +17,7 @@ const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const rule = opt("--rule", "textbook");
 const eta = Number(opt("--eta", "1"));
+const start = Number(opt("--start", "0"));
 
 const mistake = {
   textbook: (y, s) => y * s <= 0,                 // a zero score is a mistake
@@ -39,7 +42,7 @@ function solve(p) {
   }
   const X = p.X.map(aug);
   if (p.task === "multiclass") {
-    const W = Array.from({ length: p.n_classes }, () => X[0].map(() => 0));
+    const W = Array.from({ length: p.n_classes }, () => X[0].map(() => start));
     const argmax = (x) => W.reduce((best, w, k) => (dot(w, x) > dot(W[best], x) ? k : best), 0);
     let m = 0;
     for (const i of p.order) {
@@ -52,7 +55,7 @@ function solve(p) {
     }
     return { W, mistakes: m, predictions: p.queries.map((q) => argmax(aug(q))) };
   }
-  let w = X[0].map(() => 0), m = 0, run = 0, best = 0, pocket = w;
+  let w = X[0].map(() => start), m = 0, run = 0, best = 0, pocket = w;
   const sum = w.map(() => 0), votes = [[w, 0]];
   for (const i of p.order) {
     if (mistake(p.y[i], dot(w, X[i]))) {

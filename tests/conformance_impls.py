@@ -19,11 +19,12 @@ STEP = {"half_rate": Fraction(1, 2), "rate_tenth": 0.1}
 FLOAT_PARTS = ("all", "intercept", "running sum", "multiclass start")
 
 
-def perceptron(rows, ys, order, kind="correct", zero=Fraction(0)):
-    """The 15-line textbook loop in Fractions (or float64, from ``zero=0.0``): returns
-    (w, mistakes, iterates, correct)."""
+def perceptron(rows, ys, order, kind="correct", zero=Fraction(0), start=None):
+    """The 15-line textbook loop in Fractions (or float64, from ``zero=0.0``), from
+    the weights ``start`` (zero when None): returns (w, mistakes, iterates,
+    correct)."""
     mistake, eta = RULES[kind], STEP.get(kind, Fraction(1))
-    w = [zero] * len(rows[0])
+    w = list(start) if start is not None else [zero] * len(rows[0])
     iterates, correct, m = [], [], 0
     for i in order:
         x, y = rows[i], ys[i]
@@ -49,9 +50,19 @@ def _sign(s):
     return 1 if s >= 0 else -1
 
 
-def solve(problem, kind="correct", float_part=None):
+def _start(problem, width, start, zero):
+    """The starting weights: ``start`` for every weight (a number), the problem's
+    ``"start"`` (``start="problem"``), or zero."""
+    if start == "problem":
+        return [zero + Fraction(v) for v in problem.get("start", [0] * width)]
+    return [zero + (start if start is not None else 0)] * width
+
+
+def solve(problem, kind="correct", float_part=None, start=None):
     """f(problem) -> answer for every task and variant of the suite; ``float_part``
-    (one of :data:`FLOAT_PARTS`) computes that part in float64."""
+    (one of :data:`FLOAT_PARTS`) computes that part in float64; ``start`` (a number
+    for every weight, or ``"problem"`` for the problem's ``"start"``) is where the
+    weights start (zero by default; the kernel's dual counts start at 0 anyway)."""
     number = float if float_part == "all" else Fraction
     if problem["task"] == "kernel":
         G, ys = [[number(v) for v in r] for r in problem["gram"]], problem["y"]
@@ -64,7 +75,7 @@ def solve(problem, kind="correct", float_part=None):
     zero = 0.0 if float_part in ("all", "multiclass start") else Fraction(0)
     if problem["task"] == "multiclass":
         K = problem["n_classes"]
-        W = [[zero] * len(rows[0]) for _ in range(K)]
+        W = [_start(problem, len(rows[0]), start, zero) for _ in range(K)]
 
         def argmax(x):
             s = [sum(a * b for a, b in zip(W[k], x)) for k in range(K)]
@@ -82,20 +93,21 @@ def solve(problem, kind="correct", float_part=None):
         q = [[Fraction(v) for v in r] + [1] * problem["intercept"] for r in problem["queries"]]
         return {"W": [[str(v) for v in r] for r in W], "mistakes": m,
                 "predictions": [argmax(x) for x in q]}
+    w0 = _start(problem, len(rows[0]), start, 0.0 if float_part == "all" else Fraction(0))
     w, m, it, ok = perceptron(rows, problem["y"], problem["order"], kind,
-                              0.0 if float_part == "all" else Fraction(0))
+                              0.0 if float_part == "all" else Fraction(0), w0)
     v = problem["variant"]
     if v == "averaged":
         start = 0.0 if float_part in ("all", "running sum") else 0
         w = [sum(c, start) / len(it) for c in zip(*it)]
     elif v == "pocket":
-        best, run, w = 0, 0, [Fraction(0)] * len(w)
+        best, run, w = 0, 0, w0
         for vec, good in zip(it, ok):
             run = run + 1 if good else 0
             if run > best:
                 best, w = run, vec
     elif v == "voted":
-        vectors, counts, prev = [[Fraction(0)] * len(w)], [0], None
+        vectors, counts, prev = [w0], [0], None
         for vec, good in zip(it, ok):
             if good:
                 counts[-1] += 1
@@ -241,3 +253,24 @@ def half_rate_exact(problem):
     """The correct rule in exact arithmetic with a learning rate of 1/2 (a declared
     rate, not a misreading)."""
     return solve(problem, "half_rate")
+
+
+def start_half_exact(problem):
+    """Every task and variant in exact arithmetic from w = 1/2 (every weight)."""
+    return solve(problem, start=Fraction(1, 2))
+
+
+def start_half_float64(problem):
+    """Every task and variant in float64 from w = 0.5 (every weight)."""
+    return solve(problem, float_part="all", start=0.5)
+
+
+def start_tenth_rate_tenth_float64(problem):
+    """Every task and variant in float64 from w = 0.1 with a learning rate of 0.1
+    (``w = np.full(d, 0.1)``; ``w += 0.1 * y * x``)."""
+    return solve(problem, "rate_tenth", "all", start=0.1)
+
+
+def start_from_problem(problem):
+    """Every task and variant in exact arithmetic from the problem's ``"start"``."""
+    return solve(problem, start="problem")

@@ -46,7 +46,14 @@ def reproduces(candidate: Mapping[str, Any], got: Mapping[str, Any], tol: float,
                scale: bool = True) -> Fraction | None:
     """None, or the positive factor k with which ``candidate`` (a replay's answer:
     ``w`` or ``predictions``, with ``mistakes``) gives ``got`` (parsed numbers; a
-    count or weights alone are compared alone)."""
+    count or weights alone are compared alone). A replay from a start other than
+    zero (its ``"scale"`` is False) gives it with the factor 1 only.
+
+    >>> reproduces({"w": [2], "mistakes": 1, "scale": False}, {"w": [1],
+    ...             "mistakes": 1}, 0) is None
+    True
+    """
+    scale = scale and candidate.get("scale", True)
     if "mistakes" in got and got["mistakes"] != candidate["mistakes"]:
         return None
     if "predictions" in got:

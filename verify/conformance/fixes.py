@@ -13,6 +13,8 @@ at the end of every report (:func:`verify.conformance.report.cause_summary`).
 
 from __future__ import annotations
 
+from verify.conformance.start import START_FIX
+
 __all__ = ["FIXES", "fix_for", "UNEXPLAINED_FIX"]
 
 _TIES = ("decide a mistake by y * (w . x) <= 0 on the score itself, not by the sign "
@@ -107,6 +109,7 @@ FIXES = {
               "(the 0/1 rule's y - pred is -1 on every -1 example)",
     "profile": "declare the profile the answers fit (--profile, as the report's first "
                "lines say)",
+    "start": START_FIX,
 }
 
 #: The change when no misreading reproduces the answer.

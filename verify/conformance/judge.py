@@ -51,6 +51,7 @@ from verify.conformance.misreadings import (
 from verify.conformance.profile import show_rate
 from verify.conformance.protocol import answers_by_vote, parse_number, parse_vector
 from verify.conformance.rate import declared, reference_run
+from verify.conformance.start import start_misreadings
 from verify.conformance.rule_runs import (
     FLOAT_MODES,
     TIE_TOLERANCES,
@@ -399,7 +400,8 @@ def _diagnose_binary(case, got):
         out.append((_rate_words(k, case), _rate_key(k, case)))
     out += _rule_misreadings(case, got, tol)
     out += [(words + _step_words(k), key) for words, k, key in
-            arithmetic_misreadings(case, got, tol) + step_misreadings(case, got, tol)]
+            arithmetic_misreadings(case, got, tol) + step_misreadings(case, got, tol)
+            + start_misreadings(case, got, tol)]
     out += _stream_misreadings(case, got, tol) + _early_stops(case, got, tol)
     out += label_misreadings(case, got, tol)
     if "w" in got:

@@ -3,8 +3,9 @@
 A :class:`Profile` names the arithmetic (``exact``, ``float64`` or ``float32``), the
 variants (``last``, ``averaged``, ``voted``, ``pocket``), the tasks (``binary``,
 ``multiclass``, ``kernel``) and whether the intercept (a constant 1 appended last) is
-handled, and the learning rate (``rate``, 1 by default: ``w += rate * y * x``). A
-case outside the profile is *not applicable*, with the reason
+handled, the learning rate (``rate``, 1 by default: ``w += rate * y * x``) and the
+starting weights (``start``, ``intercept_start``: :mod:`verify.conformance.start`;
+zero by default). A case outside the profile is *not applicable*, with the reason
 (:meth:`Profile.excludes`); in JUnit it is skipped, not failed. So a correct float64
 implementation passes every case it can pass and exits 0.
 
@@ -20,7 +21,9 @@ A declared rate changes the expected answers (:meth:`Profile.expected_case`): in
 exact arithmetic the weights scale by the rate (from a zero start the decisions are
 the same); in float64 the reference replays the textbook update in IEEE float64 with
 the rate rounded once to a double, so ``w += 0.1 * y * x`` passes although a tie's
-score comes out as 3.3e-16.
+score comes out as 3.3e-16. A declared start is replayed likewise, exactly or in
+IEEE float64 (a start and a rate together change decisions), and sent with each
+case's problem (:meth:`Profile.posed`).
 
 >>> Profile.parse("arithmetic=float64,rate=0.1").describe()[-8:]
 'rate=0.1'
@@ -36,6 +39,7 @@ score comes out as 3.3e-16.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -43,9 +47,17 @@ from typing import Any
 from markone._internal.exact import NumberTooLong, parse_number, text_shown
 from markone._internal.typing import JSONDict
 from verify.conformance.protocol import TASKS, VARIANTS
+from verify.conformance.start import (
+    ZERO_START_CLAIMS,
+    Start,
+    parse_start,
+    parse_start_number,
+    start_misfit,
+    start_vector,
+)
 
-__all__ = ["Profile", "parse_rate", "show_rate", "ARITHMETICS", "HANDSHAKE_FORMAT", "handshake_problem",
-           "FLOAT32_TOLERANCE"]
+__all__ = ["Profile", "parse_rate", "show_rate", "show_start", "ARITHMETICS",
+           "HANDSHAKE_FORMAT", "handshake_problem", "FLOAT32_TOLERANCE"]
 
 ARITHMETICS = ("exact", "float64", "float32")
 #: ``format`` of the handshake a ``--cmd`` program is sent before the cases.
@@ -67,6 +79,8 @@ class Profile:
     tasks: tuple[str, ...] = TASKS
     intercept: bool = True
     rate: Fraction = Fraction(1)
+    start: Start = Fraction(0)
+    intercept_start: Fraction | None = None
 
     def __post_init__(self) -> None:
         _one_of("arithmetic", self.arithmetic, ARITHMETICS)
@@ -84,22 +98,46 @@ class Profile:
         if self.rate != 1 and self.arithmetic == "float32":
             raise ValueError("profile rate: a rate other than 1 is checked with "
                              "arithmetic=exact or float64, not float32; leave rate out.")
+        self._check_start()
+
+    def _check_start(self) -> None:
+        """Read ``start`` and ``intercept_start`` exactly; refuse what cannot be
+        replayed."""
+        object.__setattr__(self, "start", parse_start(self.start))
+        if self.intercept_start is not None:
+            object.__setattr__(self, "intercept_start", parse_start_number(
+                self.intercept_start, "intercept_start"))
+            if isinstance(self.start, tuple):
+                raise ValueError("profile intercept_start: a start of one number per "
+                                 "weight already gives the intercept's (its last); "
+                                 "leave intercept_start out.")
+        if self.has_start and self.arithmetic == "float32":
+            raise ValueError("profile start: a start other than zero is checked with "
+                             "arithmetic=exact or float64, not float32; leave start "
+                             "out.")
+
+    @property
+    def has_start(self) -> bool:
+        """Does the profile declare a start other than zero?"""
+        values = self.start if isinstance(self.start, tuple) else (self.start,)
+        return any(values) or bool(self.intercept_start)
 
     @classmethod
     def parse(cls, text: str) -> Profile:
         """A profile from ``KEY=VALUE,...`` (lists joined by ``+``): keys
         ``arithmetic``, ``variants``, ``tasks``, ``intercept`` (yes/no), ``rate`` (a
-        positive number: ``0.1``, ``1/10``); a key not
-        given keeps its default (``Profile()``'s)."""
+        positive number: ``0.1``, ``1/10``), ``start`` (``zero``, ``ones``, a
+        number, or one per weight joined by ``+``) and ``intercept_start`` (a
+        number); a key not given keeps its default (``Profile()``'s)."""
         fields: dict[str, Any] = {}
         for item in filter(None, (part.strip() for part in str(text).split(","))):
             key, sep, value = item.partition("=")
             key = key.strip()
             if not sep or key not in _KEYS:
                 raise ValueError(
-                    f"--profile: {item!r} is not KEY=VALUE with KEY one of arithmetic, "
-                    "variants, tasks, intercept, rate (e.g. --profile "
-                    "arithmetic=float64,variants=last+averaged,rate=0.1).")
+                    f"--profile: {item!r} is not KEY=VALUE with KEY one of "
+                    f"{', '.join(_KEYS)} (e.g. --profile "
+                    "arithmetic=float64,variants=last+averaged,rate=0.1,start=0.01).")
             fields[key] = value.strip()
         return cls.from_json({k: (v.split("+") if k in ("variants", "tasks") else v)
                               for k, v in fields.items()})
@@ -107,15 +145,17 @@ class Profile:
     @classmethod
     def from_json(cls, doc: Any) -> Profile:
         """A profile from its JSON form (``{"arithmetic": "float64", "variants":
-        ["last"], "tasks": ["binary"], "intercept": true, "rate": "1/10"}``; keys
-        may be left out; ``rate`` a number or a string)."""
+        ["last"], "tasks": ["binary"], "intercept": true, "rate": "1/10", "start":
+        "0.01", "intercept_start": 0}``; keys may be left out; ``rate`` a number or a
+        string; ``start`` one of those or a list of them, one per weight)."""
         if not isinstance(doc, dict):
             raise ValueError(f"a profile is a JSON object, got {type(doc).__name__}.")
         unknown = sorted(set(doc) - set(_KEYS))
         if unknown:
             raise ValueError(f"a profile has no field {unknown[0]!r} (fields: "
-                             "arithmetic, variants, tasks, intercept, rate).")
-        fields: dict[str, Any] = {k: doc[k] for k in ("arithmetic", "rate") if k in doc}
+                             f"{', '.join(_KEYS)}).")
+        fields: dict[str, Any] = {k: doc[k] for k in ("arithmetic", "rate", "start",
+                                                      "intercept_start") if k in doc}
         for name in ("variants", "tasks"):
             if name in doc:
                 values = doc[name]
@@ -132,19 +172,56 @@ class Profile:
         """The JSON form (what :meth:`from_json` reads)."""
         return {"arithmetic": self.arithmetic, "variants": list(self.variants),
                 "tasks": list(self.tasks), "intercept": self.intercept,
-                "rate": show_rate(self.rate)}
+                "rate": show_rate(self.rate),
+                "start": (show_start(self.start).split("+")
+                          if isinstance(self.start, tuple) else show_start(self.start)),
+                "intercept_start": None if self.intercept_start is None
+                else show_start(self.intercept_start)}
 
     def describe(self) -> str:
-        """The profile as ``--profile`` writes it (``rate`` only when it is not 1)."""
+        """The profile as ``--profile`` writes it (``rate`` only when it is not 1,
+        ``start`` and ``intercept_start`` only when declared)."""
         rate = f",rate={show_rate(self.rate)}" if self.rate != 1 else ""
+        start = f",start={show_start(self.start)}" if self.start != 0 else ""
+        if self.intercept_start is not None:
+            start += f",intercept_start={show_start(self.intercept_start)}"
         return (f"arithmetic={self.arithmetic},variants={'+'.join(self.variants)},"
                 f"tasks={'+'.join(self.tasks)},intercept={'yes' if self.intercept else 'no'}"
-                + rate)
+                + rate + start)
+
+    def start_for(self, case: JSONDict) -> list[Fraction] | None:
+        """The weights ``case`` starts from under this profile (the intercept's
+        last), or None for the zero start (and for the kernel task, which has no
+        weights: its dual counts start at 0)."""
+        if not self.has_start or case["task"] == "kernel":
+            return None
+        problem = case["problem"]
+        width = len(problem["X"][0]) + int(bool(problem["intercept"]))
+        return start_vector(self.start, self.intercept_start, width,
+                            bool(problem["intercept"]))
+
+    def posed(self, case: JSONDict) -> JSONDict:
+        """``case`` as it is posed to an implementation of this profile: its problem
+        carries the declared start (``"start"``, exact strings) when it is not zero
+        (the case itself otherwise).
+
+        >>> case = {"task": "binary", "problem": {"X": [[1, 2]], "intercept": True}}
+        >>> Profile.parse("start=1,intercept_start=0").posed(case)["problem"]["start"]
+        ['1', '1', '0']
+        """
+        from verify.conformance.start import with_start
+
+        vector = self.start_for(case)
+        if vector is None:
+            return case
+        return dict(case, problem=with_start(case["problem"], vector))
 
     def expected_case(self, case: JSONDict) -> JSONDict:
-        """``case`` with the answers expected of an implementation of this profile's
-        rate (the case itself when the rate is 1; see the module's docstring)."""
-        if self.rate == 1:
+        """``case`` (:meth:`posed`) with the answers expected of an implementation
+        of this profile's rate and start (the case itself when the rate is 1 and the
+        start zero; see the module's docstring)."""
+        case = self.posed(case)
+        if self.rate == 1 and "start" not in case["problem"]:
             return case
         from verify.conformance.rate import expected_with_rate
 
@@ -154,7 +231,8 @@ class Profile:
         """``case`` as this profile judges it: the answers its rate expects
         (:meth:`expected_case`), the tolerance its arithmetic needs
         (:meth:`tolerance`), and ``"declared"``: the arithmetic and rate the
-        diagnoses replay with (:func:`verify.conformance.rate.reference_run`).
+        diagnoses replay with (:func:`verify.conformance.rate.reference_run`; the
+        declared start rides in the problem, :meth:`posed`).
 
         >>> Profile.parse("rate=1/2").judged_case(
         ...     {"task": "kernel", "expected": {}, "tolerance": 0})["declared"]
@@ -183,7 +261,39 @@ class Profile:
             return ("float32 rounding or range changes this case's answer (a correct "
                     "float32 implementation cannot pass it); the profile declares "
                     "float32")
+        return self._excludes_start(case)
+
+    def _excludes_start(self, case: JSONDict) -> str | None:
+        """Why the declared start does not apply to ``case``, or None."""
+        if not self.has_start or case["task"] == "kernel":
+            return None
+        problem = case["problem"]
+        misfit = start_misfit(self.start, len(problem["X"][0]) + int(bool(
+            problem["intercept"])))
+        if misfit is not None:
+            return f"{misfit} (start={show_start(self.start)})"
+        why = ZERO_START_CLAIMS.get(case["property"])
+        if why is not None and self.start_for(case) is not None:
+            return (f"the case's claim needs the zero start ({why}); the profile "
+                    f"declares start={show_start(self.start)}"
+                    + (f",intercept_start={show_start(self.intercept_start)}"
+                       if self.intercept_start is not None else ""))
         return None
+
+    def check_start(self, cases: Sequence[JSONDict]) -> None:
+        """ValueError when a per-weight start fits none of ``cases`` (no case has
+        that many weights): the start is of the wrong length."""
+        if not isinstance(self.start, tuple):
+            return
+        widths = sorted({len(c["problem"]["X"][0]) + int(bool(c["problem"]["intercept"]))
+                         for c in cases if c["task"] != "kernel"})
+        if widths and len(self.start) not in widths:
+            raise ValueError(
+                f"profile start: {len(self.start)} weights are declared "
+                f"(start={show_start(self.start)}), but no case run has "
+                f"{len(self.start)} (they have {', '.join(map(str, widths))}, the "
+                "intercept's included); give one number per weight of a case, or one "
+                "number for every weight (start=0.5).")
 
     def tolerance(self, case: JSONDict) -> float:
         """The relative tolerance on weights this profile's arithmetic needs."""
@@ -191,7 +301,8 @@ class Profile:
         return max(tol, FLOAT32_TOLERANCE) if self.arithmetic == "float32" else tol
 
 
-_KEYS = ("arithmetic", "variants", "tasks", "intercept", "rate")
+_KEYS = ("arithmetic", "variants", "tasks", "intercept", "rate", "start",
+         "intercept_start")
 #: The most digits a rate may have written out in full (every float64 has fewer).
 _RATE_MAX_DIGITS = 2000
 _RATE_HELP = ("the learning rate is a positive finite number, e.g. rate=0.1 or "
@@ -246,6 +357,18 @@ def show_rate(rate: Fraction) -> str:
     return f"{rate.numerator}/{rate.denominator}"
 
 
+def show_start(start: Start) -> str:
+    """A start as ``--profile`` writes it.
+
+    >>> show_start(Fraction(1, 100)), show_start((Fraction(1, 2), Fraction(-1, 3)))
+    ('0.01', '0.5+-1/3')
+    """
+    def one(v: Fraction) -> str:
+        return "0" if v == 0 else ("-" if v < 0 else "") + show_rate(abs(v))
+
+    return "+".join(one(v) for v in start) if isinstance(start, tuple) else one(start)
+
+
 def _one_of(name, value, allowed):
     if value not in allowed:
         raise ValueError(f"profile {name}: {value!r} is not one of "
@@ -284,6 +407,6 @@ def handshake_problem() -> JSONDict:
     return {"format": HANDSHAKE_FORMAT,
             "answer": "{\"profile\": {\"arithmetic\": \"exact|float64|float32\", "
                       "\"variants\": [...], \"tasks\": [...], \"intercept\": true, "
-                      "\"rate\": \"1\"}}",
+                      "\"rate\": \"1\", \"start\": \"0\"}}",
             "arithmetics": list(ARITHMETICS), "variants": list(VARIANTS),
             "tasks": list(TASKS)}

@@ -304,6 +304,7 @@ def _problem_schema() -> JSONDict:
             "queries": _MAT,
             "n_classes": {"type": "integer", "minimum": 2},
             "gram": _MAT,
+            "start": _VEC,
         },
         "additionalProperties": False,
     }

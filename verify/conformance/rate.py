@@ -1,10 +1,14 @@
-"""The answers a case expects of an implementation with a learning rate other than 1.
+"""The answers a case expects of an implementation with a learning rate other than 1,
+or a start other than zero.
 
 In exact arithmetic, from a zero start, ``w += rate * y * x`` makes the rule's
 decisions and weights scaled by ``rate``; in float64 the rounding of ``rate * x``
 may turn a tie into a score of 3.3e-16, so the reference replays the update in IEEE
 float64 (:func:`verify.conformance.rule_runs.binary_run` with ``rate``) and expects what
-that replay gives. A kernel perceptron's dual counts do not depend on the rate.
+that replay gives. From a declared start (the problem's ``"start"``,
+:mod:`verify.conformance.start`) a rate changes decisions too: the reference replays
+the rule from it, exactly or in IEEE float64. A kernel perceptron's dual counts
+depend on neither.
 
 >>> case = {"task": "binary", "variant": "last",
 ...         "problem": {"task": "binary", "variant": "last", "intercept": False,
@@ -15,6 +19,9 @@ that replay gives. A kernel perceptron's dual counts do not depend on the rate.
 >>> w = expected_with_rate(case, Fraction(1, 10), "float64")["expected"]["w"]
 >>> [float(Fraction(v)) for v in w]        # the doubles 0 and -0.1, exactly
 [0.0, -0.1]
+>>> case["problem"]["start"] = ["1/2", "1/2"]   # example 0 scores 1/2 now: correct
+>>> expected_with_rate(case, Fraction(1, 10), "exact")["expected"]
+{'mistakes': 1, 'w': ['2/5', '2/5']}
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from verify.conformance.rule_runs import (
     binary_run,
     exact_rows,
     multiclass_run,
+    start_weights,
     variant_answer,
 )
 
@@ -36,17 +44,17 @@ __all__ = ["expected_with_rate", "declared", "reference_run"]
 
 def expected_with_rate(case: JSONDict, rate: Fraction, arithmetic: str) -> JSONDict:
     """``case`` with its ``expected`` answers for an implementation of learning rate
-    ``rate`` in ``arithmetic`` (``"exact"`` or ``"float64"``); the case is not
-    changed."""
+    ``rate`` in ``arithmetic`` (``"exact"`` or ``"float64"``), from the start its
+    problem declares (zero when it has no ``"start"``); the case is not changed."""
     want, task = case["expected"], case["task"]
     if task == "kernel":
         return case
-    if arithmetic == "exact":
+    if arithmetic == "exact" and "start" not in case["problem"]:
         expected = _scaled(want, rate)
     elif task == "multiclass":
-        expected = _multiclass_float64(case["problem"], rate)
+        expected = _multiclass_replayed(case["problem"], rate, arithmetic)
     else:
-        expected = _binary_float64(case["problem"], want, rate)
+        expected = _binary_replayed(case["problem"], want, rate, arithmetic)
     return dict(case, expected=expected)
 
 
@@ -64,17 +72,19 @@ def declared(case: JSONDict) -> tuple[str, Fraction]:
 def reference_run(problem: JSONDict, case: JSONDict, **misreading: Any) -> BinaryRun:
     """:func:`verify.conformance.rule_runs.binary_run` of ``problem`` under the settings
     ``case`` declares (:func:`declared`) and one ``misreading`` (``rule=``,
-    ``step=``, ``extra_constants=``, ``arithmetic=``): the rate applied; in IEEE float64,
-    as the reference expects, when float64 is declared with a rate other than 1 and
-    the misreading does not name its own arithmetic or step (a float replay's numbers
-    read back as Fractions).
+    ``step=``, ``extra_constants=``, ``arithmetic=``): the rate applied, from the
+    problem's start; in IEEE float64, as the reference expects, when float64 is
+    declared with a rate other than 1 or a start (``case``'s problem carries one)
+    and the misreading does not name its own arithmetic or step (a float replay's
+    numbers read back as Fractions).
 
     >>> p = {"intercept": False, "X": [[1, 1]], "y": [1], "order": [0]}
     >>> reference_run(p, {"declared": {"rate": "1/2"}}).w
     [Fraction(1, 2), Fraction(1, 2)]
     """
     arithmetic, rate = declared(case)
-    if (arithmetic == "float64" and rate != 1 and misreading.get("step", "unit") == "unit"
+    convention = rate != 1 or "start" in case.get("problem", {})
+    if (arithmetic == "float64" and convention and misreading.get("step", "unit") == "unit"
             and "arithmetic" not in misreading):
         misreading["arithmetic"] = "float64"
     run = binary_run(problem, rate=rate, **misreading)
@@ -99,9 +109,13 @@ def _scaled(want: JSONDict, rate: Fraction) -> JSONDict:
     return out
 
 
-def _binary_float64(problem: JSONDict, want: JSONDict, rate: Fraction) -> JSONDict:
-    """The answers of the float64 replay with ``rate`` (its checkpoints too)."""
-    run = binary_run(problem, arithmetic="float64", rate=rate).as_fractions()
+def _binary_replayed(problem: JSONDict, want: JSONDict, rate: Fraction,
+                     arithmetic: str) -> JSONDict:
+    """The answers of the replay with ``rate`` in ``arithmetic`` (exact or float64),
+    from the problem's start (its checkpoints too)."""
+    run = binary_run(problem, arithmetic=arithmetic, rate=rate)
+    if arithmetic != "exact":
+        run = run.as_fractions()
     answer = variant_answer(run, problem)
     out: JSONDict = {"mistakes": answer["mistakes"]}
     if "predictions" in answer:
@@ -114,16 +128,27 @@ def _binary_float64(problem: JSONDict, want: JSONDict, rate: Fraction) -> JSONDi
         out["checkpoints"] = []
         for cp in want["checkpoints"]:
             t = cp["after"]
-            w = run.iterates[t - 1] if t else [Fraction(0)] * len(run.w)
+            w = run.iterates[t - 1] if t else _start(problem, len(run.w), arithmetic)
             mistakes = sum(not c for c in run.correct[:t])
             out["checkpoints"].append({"after": t, "mistakes": mistakes, "w": _text(w)})
     return out
 
 
-def _multiclass_float64(problem: JSONDict, rate: Fraction) -> JSONDict:
-    """The argmax rule replayed in float64 with ``rate``: ``W``, mistakes and the
-    predictions on the queries."""
-    W, mistakes, argmax = multiclass_run(problem, arithmetic="float64", rate=rate)
+def _start(problem: JSONDict, width: int, arithmetic: str) -> list[Fraction]:
+    """The weights before the first presentation, as ``arithmetic`` holds them."""
+    start = start_weights(problem, width) or [Fraction(0)] * width
+    return start if arithmetic == "exact" else [Fraction(float(v)) for v in start]
+
+
+def _multiclass_replayed(problem: JSONDict, rate: Fraction, arithmetic: str
+                         ) -> JSONDict:
+    """The argmax rule replayed in ``arithmetic`` (exact or float64) with ``rate``,
+    from the problem's start: ``W``, mistakes and the predictions on the queries."""
+    W, mistakes, argmax = multiclass_run(problem, arithmetic=arithmetic, rate=rate)
     queries = exact_rows({"X": problem["queries"], "intercept": problem["intercept"]})
-    return {"mistakes": mistakes, "W": [_text(float(v) for v in row) for row in W],
+    return {"mistakes": mistakes, "W": [_text(_exact(v) for v in row) for row in W],
             "predictions": [argmax(q) for q in queries]}
+
+
+def _exact(v: Any) -> Fraction:
+    return v if isinstance(v, Fraction) else Fraction(float(v))

@@ -25,7 +25,7 @@ from markone.variants import VARIANTS
 
 __all__ = ["RULES", "UPDATE_ALWAYS", "TIE_TOLERANCES", "STEPS", "KERNEL_SLIPS", "FLOAT_MODES", "BinaryRun",
            "binary_run", "multiclass_run", "kernel_run", "exact_rows", "variant_answer",
-           "one_vs_rest_run"]
+           "one_vs_rest_run", "start_weights"]
 
 #: When is a presentation a mistake? (``s`` is the score w.x, ``y`` the label)
 RULES = {
@@ -84,6 +84,21 @@ def exact_rows(problem: JSONDict, *, extra_constants: int | None = None
     return [[Fraction(v) for v in r] + [Fraction(1)] * k for r in rows]
 
 
+def start_weights(problem: JSONDict, width: int) -> list[Fraction] | None:
+    """The weights a replay of ``problem`` starts from: its ``"start"`` (a declared
+    start, :mod:`verify.conformance.start`), or None for the zero start. A replay
+    of another width (a misreading's extra constant) repeats the start's last
+    weight, or drops the weights beyond ``width``.
+
+    >>> start_weights({"start": ["1/2", "1"]}, 3), start_weights({}, 2)
+    ([Fraction(1, 2), Fraction(1, 1), Fraction(1, 1)], None)
+    """
+    start = [Fraction(v) for v in problem.get("start") or ()]
+    if not any(start):
+        return None
+    return (start + start[-1:] * width)[:width]
+
+
 @dataclass(frozen=True)
 class BinaryRun:
     """A run: final ``w``, ``mistakes``, the iterate after every presentation and
@@ -121,7 +136,9 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
     run's step has no exact value; a float run computes it in its type, the
     norm by ``sqrt``) times the learning rate ``rate`` (a float run
     adds ``y * (rate * x[j])`` to ``w[j]``, ``rate`` rounded once to the float type:
-    what ``w += rate * y * x`` computes, whatever the order of the two products).
+    what ``w += rate * y * x`` computes, whatever the order of the two products),
+    from the problem's ``"start"`` (:func:`start_weights`; rounded once to the
+    weights' type) or from zero.
 
     >>> p = {"intercept": False, "X": [[2.0**100, 2.0**100], [2.0**100, -2.0**101]],
     ...      "y": [1, 1], "order": [0, 1]}
@@ -134,10 +151,11 @@ def binary_run(problem: JSONDict, *, rule: str = "textbook", arithmetic: str = "
     ys = [int(v) for v in problem["y"]]
     if arithmetic != "exact":
         return _float_run(problem["order"], rows, ys, mistake, arithmetic, rate, step,
-                          always=rule == UPDATE_ALWAYS)
+                          always=rule == UPDATE_ALWAYS,
+                          start=start_weights(problem, len(rows[0])))
     scale = STEPS[step]
     iterates, correct, mistakes = [], [], 0
-    w = [Fraction(0)] * len(rows[0])
+    w = start_weights(problem, len(rows[0])) or [Fraction(0)] * len(rows[0])
     for i in problem["order"]:
         x, y = rows[i], ys[i]
         wrong = mistake(y, sum((a * b for a, b in zip(w, x)), Fraction(0)))
@@ -169,19 +187,18 @@ FLOAT_STEPS: dict[str, Callable[[list[Any]], Any]] = {
 
 
 def _float_run(order, rows, ys, mistake, arithmetic, rate=Fraction(1), step="unit", *,
-               always=False):
+               always=False, start=None):
     """:func:`binary_run` in one of :data:`FLOAT_MODES`, noting overflow and
-    underflow; the iterates are kept in the computing type (a running sum's)."""
+    underflow; the iterates are kept in the computing type (a running sum's); the
+    weights start from ``start`` rounded to the weights' type (zero when None)."""
     itype, ctype, wtype = FLOAT_MODES[arithmetic]
     scale = FLOAT_STEPS[step]
     eta = _rounded(Fraction(rate), ctype)
     with np.errstate(all="ignore"):
         frows = [[ctype(_rounded(v, itype)) for v in r] for r in rows]
-        flags = {"overflow": not all(np.isfinite(v) for r in frows for v in r),
-                 "underflow": any(v != 0 and f == 0 for r, fr in zip(rows, frows)
-                                  for v, f in zip(r, fr))}
+        flags = _input_flags(rows, frows)
         iterates, correct, mistakes = [], [], 0
-        w = [wtype(0)] * len(frows[0])
+        w = [wtype(_rounded(v, wtype)) for v in start or [Fraction(0)] * len(frows[0])]
         for i in order:
             x, y = frows[i], ys[i]
             wrong = mistake(y, _float_score(w, x, ctype(0), flags))
@@ -193,6 +210,14 @@ def _float_run(order, rows, ys, mistake, arithmetic, rate=Fraction(1), step="uni
             iterates.append([ctype(v) for v in w])
     return BinaryRun(w=w, mistakes=mistakes, iterates=iterates, correct=correct,
                      **flags)
+
+
+def _input_flags(rows, frows):
+    """Did an input leave the float type's range (``overflow``) or fall below it
+    (``underflow``: a nonzero input became 0)?"""
+    return {"overflow": not all(np.isfinite(v) for r in frows for v in r),
+            "underflow": any(v != 0 and f == 0 for r, fr in zip(rows, frows)
+                             for v, f in zip(r, fr))}
 
 
 def _float_score(w, x, zero, flags):
@@ -219,14 +244,53 @@ def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
     """The answer a run gives for the problem's variant (its definition in
     :data:`markone.variants.VARIANTS`): ``{"w"}``, or ``{"predictions"}`` on the
     problem's queries for a variant that votes, with ``"mistakes"``; ``"pocket-ties"``
-    is the misreading of pocket in which a run as long as the best replaces it."""
+    is the misreading of pocket in which a run as long as the best replaces it.
+
+    From a declared start (the problem's ``"start"``) a variant is read on the run
+    less its start, which starts at zero, and the start is added back to each
+    vector it gives: every variant picks iterates or averages them, so this is its
+    definition from that start (the pocket holds the start until a run beats it;
+    the start votes first). Such an answer says ``"scale": False``: another rate
+    changes its decisions, so no factor relates it to an answer at that rate
+    (:func:`verify.conformance.compare.reproduces`).
+    """
+    start = start_weights(problem, len(run.w))
+    if start is None:
+        return _defined_answer(run, problem, None)
+    # from a start, another rate is not a scale of the weights: no factor to find
+    return dict(_defined_answer(_less(run, start), problem, start), scale=False)
+
+
+def _defined_answer(run: BinaryRun, problem: JSONDict, start: list[Fraction] | None
+                    ) -> JSONDict:
+    """:func:`variant_answer` of a run that starts at zero, ``start`` added back."""
     if problem["variant"] == "pocket-ties":
-        return {"w": _pocket(run, ties=True), "mistakes": run.mistakes}
+        return {"w": _plus(_pocket(run, ties=True), start), "mistakes": run.mistakes}
     variant = VARIANTS[problem["variant"]]
     defined = variant.defined(run.w, run.iterates, run.correct)
     if not variant.votes:
-        return {"w": defined, "mistakes": run.mistakes}
-    return {"predictions": _votes(defined, problem), "mistakes": run.mistakes}
+        return {"w": _plus(defined, start), "mistakes": run.mistakes}
+    vectors, counts = defined
+    return {"predictions": _votes(([_plus(v, start) for v in vectors], counts), problem),
+            "mistakes": run.mistakes}
+
+
+def _exact(v: Any) -> Fraction:
+    return v if isinstance(v, Fraction) else Fraction(float(v))
+
+
+def _less(run: BinaryRun, start: list[Fraction]) -> BinaryRun:
+    """``run`` less ``start`` (exactly): a run that starts at zero."""
+    def less(vec):
+        return [_exact(a) - b for a, b in zip(vec, start)]
+
+    return BinaryRun(w=less(run.w), mistakes=run.mistakes, correct=run.correct,
+                     iterates=[less(v) for v in run.iterates])
+
+
+def _plus(vector: Any, start: list[Fraction] | None) -> Any:
+    """``vector`` plus ``start`` (the vector itself when None)."""
+    return vector if start is None else [a + b for a, b in zip(vector, start)]
 
 
 def _pocket(run: BinaryRun, ties: bool = False) -> list:
@@ -261,7 +325,8 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
     ``"true-only"`` (the rule's ties, but a mistake updates the true class only); in
     ``"exact"``, ``"float64"`` or ``"float32"`` arithmetic (the inputs rounded, each
     score summed in index order from 0, every product and sum rounded), a mistake
-    adding and subtracting ``rate * x`` (``rate`` rounded once to the float type).
+    adding and subtracting ``rate * x`` (``rate`` rounded once to the float type);
+    every row starts from the problem's ``"start"`` (rounded once), else from 0.
     Returns ``(W, mistakes, argmax)`` with ``argmax(x)`` the rule's prediction (``x``
     augmented, as exact numbers).
 
@@ -273,7 +338,8 @@ def multiclass_run(problem: JSONDict, *, ties: str = "lowest",
     number = _number_in(arithmetic)
     rows = [[number(v) for v in r] for r in exact_rows(problem)]
     K = int(problem["n_classes"])
-    W = [[number(0)] * len(rows[0]) for _ in range(K)]
+    start = start_weights(problem, len(rows[0])) or [Fraction(0)] * len(rows[0])
+    W = [[number(v) for v in start] for _ in range(K)]
     eta = number(rate)
 
     def scores(x):

@@ -196,7 +196,7 @@ def run_case(case: JSONDict, adapter: Adapter, profile: Profile | None = None, *
     reason = profile.excludes(case)
     if reason is not None:
         return CaseResult(status="n/a", details=(reason,), **base)
-    problem = problem_of(case)
+    problem = problem_of(profile.posed(case))     # with the declared start, if any
     try:
         answer = _supported(adapter.answer(problem))
         checkpoints = {cp["after"]: _supported(adapter.answer(_truncated(problem,
@@ -276,9 +276,12 @@ def run_suite(cases: Iterable[JSONDict], adapter: Adapter, *,
     """Run ``adapter`` on every case under ``profile`` (None: ``Profile()``, every
     variant registered now; ``divergence``: see :func:`run_case`); returns the list of CaseResults, with the causes that a
     passed case rules out removed from the diagnoses
-    (:func:`verify.conformance.refutation.drop_ruled_out`)."""
+    (:func:`verify.conformance.refutation.drop_ruled_out`). ValueError when the
+    profile declares one starting weight per weight and no case has that many
+    (:meth:`verify.conformance.profile.Profile.check_start`)."""
     cases, results = list(cases), []
     profile = Profile() if profile is None else profile
+    profile.check_start(cases)
     for case in cases:
         results.append(run_case(case, adapter, profile, divergence=divergence))
         if progress is not None:
