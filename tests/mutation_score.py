@@ -399,6 +399,7 @@ def score_node(node, mutant_list=None, cases=None):
     import tempfile
 
     from verify import conformance as C
+    from verify.errors import ImplementationError
 
     mutant_list = mutation_node.node_mutants() if mutant_list is None else mutant_list
     cases = C.build_cases() if cases is None else cases
@@ -415,7 +416,7 @@ def score_node(node, mutant_list=None, cases=None):
             adapter = C.CommandAdapter(f"{node} {path}")
             try:
                 profile = adapter.declared_profile() or C.Profile()
-            except (ValueError, C.ImplementationError):
+            except (ValueError, ImplementationError):
                 out.append(Outcome(mut, False, True, False, False))
                 continue
             results = _judged(mut, cases, adapter, profile)
