@@ -49,6 +49,7 @@ from verify.conformance.judge import (
 )
 from verify.conformance.misreadings import float_gives, labels01_answer, step_answer
 from verify.conformance.rate import declared, reference_run
+from verify.conformance.start import start_gives
 from verify.conformance.rule_runs import (
     kernel_run,
     multiclass_run,
@@ -151,13 +152,19 @@ def _constant(name, case, want, tol):
     return constant_gives(case, Fraction(name), want, tol)
 
 
+def _start(name, case, want, tol):
+    if case["problem"]["task"] != "binary":
+        return True
+    return start_gives(f"start:{name}", case, want, tol)
+
+
 #: The replay of each kind of key: would an implementation with that misreading
 #: alone pass the case? (True when the case cannot tell.)
 _REPLAYS: dict[str, Callable[[str, JSONDict, dict, float], bool]] = {
     "rule": _rule, "stream": _stream, "step": _step, "rate": _rate,
     "arithmetic": float_gives, "overflow": float_gives,
     "multiclass": _multiclass, "kernel": _kernel, "variant": _variant,
-    "constant": _constant, "stop": _stop, "labels": _labels,
+    "constant": _constant, "stop": _stop, "labels": _labels, "start": _start,
 }
 
 

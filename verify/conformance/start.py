@@ -156,8 +156,9 @@ def _other_starts(problem: JSONDict) -> dict[str, tuple[str, list[Fraction] | No
     width = len(problem["X"][0]) + int(bool(problem["intercept"]))
     start = [Fraction(v) for v in problem.get("start") or ()]
     if not start:
-        return {"start:ones": ("starting weights w = 1 (every weight), not the "
-                               "rule's w = 0", [Fraction(1)] * width)}
+        return {("start:ones" if c == 1 else f"start:{c}"): (
+            f"starting weights w = {c} (every weight), not the rule's w = 0", [c] * width)
+            for c in COMMON_STARTS}
     declared = f"the declared start {_shown(start)}"
     out: dict[str, tuple[str, list[Fraction] | None]] = {
         "start:zero": (f"starting weights w = 0, not {declared}", None)}

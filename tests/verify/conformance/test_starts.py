@@ -217,3 +217,20 @@ def test_a_start_round_trips_through_json_describe_and_the_handshake():
     assert Profile.from_json({"start": [0.5, "1/4"]}).start == (Fraction(1, 2),
                                                                Fraction(1, 4))
     assert Profile.parse("start=1e+2").start == 100
+
+
+def test_an_undeclared_start_of_one_half_is_named_and_never_another_start(cases):
+    """A cause is named only when true: an implementation from w = 1/2 with no start
+    declared was told "w = 1" on the cases where that start happens to give its
+    answers (extreme-large, exact-averaged-sum, ...), because no passed case was
+    asked whether it rules that start out. Every failed case now names 1/2 alone."""
+    results = _run(cases, lambda p: solve(p, start=Fraction(1, 2)), "arithmetic=exact")
+    failed = [r for r in results if r.status == "fail"]
+    assert failed
+    for r in failed:
+        starts = [d for d in r.diagnosis if d.startswith("starting weights")]
+        assert starts == [] or (len(starts) == 1 and starts[0].startswith(
+            "starting weights w = 1/2 (every weight), not the rule's w = 0")), \
+            (r.id, r.diagnosis)
+    assert any(r.diagnosis and r.diagnosis[0].startswith("starting weights w = 1/2")
+               for r in failed)
