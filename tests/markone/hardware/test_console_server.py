@@ -235,11 +235,20 @@ def test_close_lets_a_save_under_way_finish_and_refuses_later_calls(tmp_path):
 
 
 # ------------------------------------------------------------------ the command
+def _as_from_a_shell():
+    """In the child, before it runs: Ctrl-C's signal delivered and handled as a
+    terminal's would be (not ignored, not blocked), whatever this test process
+    inherited or was left with by earlier tests in the same worker."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT, signal.SIGTERM])
+
+
 def start_console(tmp_path, *extra):
     proc = subprocess.Popen(
         [sys.executable, "-m", "markone", "machine", "console", "--no-browser",
          "--out", str(tmp_path / "run.json"), *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        preexec_fn=_as_from_a_shell)
     line = proc.stdout.readline()
     url = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     assert url, (line, proc.stderr.read() if proc.poll() is not None else "")
@@ -276,7 +285,15 @@ def test_console_command_stops_cleanly_and_leaves_whole_files(tmp_path, sig, wor
                     {"image": figure("A"), "label": "A", "reinforce": True}) == 200
         assert post(port, token, "/api/save", {}) == 200
         proc.send_signal(sig)
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:   # say what the child was doing
+            status = open(f"/proc/{proc.pid}/status").read()
+            stack = subprocess.run(["cat", f"/proc/{proc.pid}/wchan"], text=True,
+                                   capture_output=True).stdout
+            raise AssertionError("the console did not stop within 60 s: " + " ".join(
+                ln for ln in status.splitlines() if ln.startswith(("State", "Sig")))
+                + f" wchan={stack}") from None
     finally:
         proc.kill() if proc.poll() is None else None
     assert proc.returncode == 0, err
