@@ -51,7 +51,7 @@ def test_results_show_their_message_as_a_headline(executed, call, headline):
 
 
 def test_the_notebook_extra_installs_jupyter_and_the_docs_say_how():
-    """Issue 29: ``pip install ".[notebook]"`` gives ``jupyter notebook`` (Notebook 7)
+    """Issue 29: ``pip install -e ".[notebook]"`` gives ``jupyter notebook`` (Notebook 7)
     and a Python kernel, and the teaching page and the README say to run it."""
     import tomllib
 
@@ -64,4 +64,4 @@ def test_the_notebook_extra_installs_jupyter_and_the_docs_say_how():
     assert "7" in wanted["notebook"] and "6.99" not in wanted["notebook"]
     for page in ("README.md", "docs/teaching.md"):
         text = (ROOT / page).read_text()
-        assert 'pip install ".[notebook]"' in text and "jupyter notebook" in text, page
+        assert 'pip install -e ".[notebook]"' in text and "jupyter notebook" in text, page

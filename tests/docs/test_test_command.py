@@ -9,7 +9,7 @@ from _paths import ROOT, TESTS
 tomllib = pytest.importorskip("tomllib")
 
 #: The README's second command, the one ``.ci/run`` ends with.
-TEST_COMMAND = 'pip install ".[test]" && python -m pytest'
+TEST_COMMAND = 'pip install -e ".[test]" && python -m pytest'
 #: Requirements of the test extra that no test imports, with why they are there.
 NOT_IMPORTED = {"mypy": ".ci/run type-checks the packages before the tests",
                 "pytest-xdist": "pyproject.toml's addopts run the suite on every core "
