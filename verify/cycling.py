@@ -63,7 +63,7 @@ from verify._internal.budget import (BUDGET, MEMORY, TIMEOUT, deadline_after, ex
                             stopped_phrase, to_raise)
 
 __all__ = ["CyclingReport", "check_cycling", "integer_yx", "cyclic_bytes",
-           "deadline_after", "stopped_phrase"]
+           "cycle_bound", "is_closed", "deadline_after", "stopped_phrase"]
 
 _RULES = ("nonstrict", "strict")
 
@@ -277,6 +277,73 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         max_norm_sq=int(norms[k]), max_norm_state=_as_tuple(reach.states[k]),
         complete=reach.complete, scale=scale, message=msg, stopped_by=reach.stopped_by,
     )
+
+
+def cycle_bound(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
+                intercept_scale: Rational = 1, budget: int = 1_000_000,
+                timeout_s: float | None = None,
+                max_memory_gb: float | None = None) -> int | None:
+    """The cycling theorem's bound on a cyclic run, in passes: ``transient_epochs +
+    period_epochs`` of :func:`check_cycling` (markone's rule, any order of the rows)
+    is at most this number, or None when no bound was found.
+
+    It is the number of weight vectors reachable from zero in any order
+    (:func:`reachable_states`), once that set is re-checked closed under the updates
+    (:func:`is_closed`): for a closed set ``S`` holding zero, the Coq theorem
+    ``cycling_closed`` (``verify/coq/Cycling.v``) proves that the weights at the starts
+    of two passes ``i < j <= |S|`` coincide and every later pass repeats, and
+    ``closed_bounded`` that every run, in every order, stays in ``S``. The search takes
+    ``budget``, ``timeout_s`` and ``max_memory_gb`` as :func:`check_cycling` does with
+    ``order="all"``; when the budget or the timeout stops it, the set found is not
+    known to be closed and the answer is None.
+
+    >>> X = [[-1, -1], [-1, 1], [1, -1], [1, 1]]; y = [-1, 1, 1, -1]
+    >>> r = check_cycling(X, y)
+    >>> r.transient_epochs + r.period_epochs, cycle_bound(X, y)
+    (1, 15)
+    >>> cycle_bound(X, y, budget=10) is None
+    True
+    """
+    budget = check_int_at_least(budget, "budget", 1)
+    YX, _ = integer_yx(X, y, intercept=intercept, intercept_scale=intercept_scale)
+    reach = reachable_states(YX, budget=budget, deadline=deadline_after(timeout_s),
+                             max_memory_gb=max_memory_gb)
+    if not reach.complete:
+        return None
+    if not is_closed(YX, reach.states):
+        raise RuntimeError(f"BUG: the {len(reach.states)} weight vectors reachable from "
+                           "zero are not closed under the updates; please report it "
+                           "with the data.")
+    return len(reach.states)
+
+
+def is_closed(YX: ArrayLike, states: ArrayLike) -> bool:
+    """Whether ``states`` is closed under markone's updates on the rows ``YX``
+    (``y_i [x_i, c]``, integers): each ``w`` of it that errs on a row ``z``
+    (``w.z <= 0``) has ``w + z`` in it too. This is the hypothesis ``closed Z S`` of the
+    Coq theorems in ``verify/coq/Cycling.v``, checked in exact integer arithmetic.
+
+    >>> YX = [[1, 0], [-1, 0]]
+    >>> is_closed(YX, [[0, 0], [1, 0], [-1, 0]])     # 0 +- z, and back to 0
+    True
+    >>> is_closed(YX, [[0, 0], [1, 0]])              # 0 errs on (-1, 0) too
+    False
+    """
+    YX, W = np.asarray(YX), np.asarray(states)
+    if W.size == 0:
+        return True
+    worst = (int(np.abs(YX).max(initial=0)) + 1) * (int(np.abs(W).max(initial=0)) + 1)
+    wide = YX.dtype == object or W.dtype == object or worst * (YX.shape[1] + 1) >= 2**62
+    YX, W = (YX.astype(object), W.astype(object)) if wide else (YX.astype(np.int64),
+                                                              W.astype(np.int64))
+    keys = {_key(w) for w in W}
+    chunk = max(1, _EXPAND_BYTES // (8 * len(YX) * (YX.shape[1] + 1)))
+    for lo in range(0, len(W), chunk):
+        part = W[lo:lo + chunk]
+        r, c = np.nonzero(_mistakes(part @ YX.T, "nonstrict"))
+        if any(_key(v) not in keys for v in part[r] + YX[c]):
+            return False
+    return True
 
 
 def _as_tuple(w):

@@ -73,7 +73,31 @@ def _cycling(args):
         print(f"the cycle{scale}: each weight vector, then the example it errs on")
         for w, i in zip(r.cycle, r.cycle_indices):
             print(f"  w = {list(w)}  -> update on {counted(i)}")
+    if r.order == "cyclic" and r.rule == "nonstrict" and r.complete:
+        print(_bound_line(X, y, r, args))
     return EXIT_OK if r.complete else EXIT_UNDECIDED
+
+
+def _bound_line(X, y, r, args):
+    """The cycling theorem's bound on the cyclic run (``cycle_bound``), compared."""
+    from verify.cycling import cycle_bound
+    from verify.errors import MemoryLimitError
+
+    try:
+        bound = cycle_bound(X, y, intercept=not args.no_intercept, budget=args.budget,
+                            timeout_s=timeout_left(args), max_memory_gb=args.max_memory)
+    except MemoryLimitError as exc:
+        return f"no bound from the cycling theorem: {cli_terms(str(exc))}"
+    if bound is None:
+        return ("no bound from the cycling theorem: the search of every order stopped "
+                "before the end (raise --budget or --timeout)")
+    passes = r.transient_epochs + r.period_epochs
+    if passes > bound:
+        raise RuntimeError(f"BUG: transient + period = {passes} passes, more than the "
+                           f"{bound} the cycling theorem allows; please report it.")
+    return (f"the cycling theorem (Coq: cycling_closed): transient + period = "
+            f"{plural(passes, 'pass', 'passes')} <= {bound}, the weight vectors "
+            "reachable from zero in any order")
 
 
 PROOFS_EXAMPLES = """\
