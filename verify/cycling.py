@@ -329,7 +329,10 @@ def is_closed(YX: ArrayLike, states: ArrayLike) -> bool:
     >>> is_closed(YX, [[0, 0], [1, 0]])              # 0 errs on (-1, 0) too
     False
     """
-    YX, W = np.asarray(YX), np.asarray(states)
+    YX, W = _integer_matrix(YX, "YX"), _integer_matrix(states, "states")
+    if W.shape[1] != YX.shape[1]:
+        raise ValueError(f"states has {W.shape[1]} columns and YX {YX.shape[1]}: give "
+                         "weight vectors as wide as the rows.")
     if W.size == 0:
         return True
     worst = (int(np.abs(YX).max(initial=0)) + 1) * (int(np.abs(W).max(initial=0)) + 1)
@@ -344,6 +347,18 @@ def is_closed(YX: ArrayLike, states: ArrayLike) -> bool:
         if any(_key(v) not in keys for v in part[r] + YX[c]):
             return False
     return True
+
+
+def _integer_matrix(A, name):
+    """``A`` as a 2-D integer array (int64 or Python ints), or a ValueError naming it."""
+    arr = np.asarray(A)
+    exact = arr.dtype.kind in "iu" or (arr.dtype == object and all(
+        type(v) is int or isinstance(v, np.integer) for v in arr.flat))
+    if arr.ndim != 2 or not exact:
+        raise ValueError(f"{name} must be a 2-D array of integers (got {arr.ndim} "
+                         f"dimensions of {arr.dtype}); scale rational data with "
+                         "integer_yx first.")
+    return arr
 
 
 def _as_tuple(w):

@@ -73,3 +73,14 @@ def test_the_theorems_back_cycle_bound():
     rows = {t.name: t for t in THEOREMS if t.module == "Cycling"}
     assert rows["cycling_closed"].used_by == "verify.cycling.cycle_bound"
     assert rows["closed_bounded"].used_by == "verify.cycling.cycle_bound"
+
+
+@pytest.mark.parametrize("YX, states, match", [
+    ([[1, 0]], [[0.5, 0]], "states must be a 2-D array of integers"),
+    ([[1.0, 0]], [[0, 0]], "YX must be a 2-D array of integers"),
+    ([1, 0], [[0, 0]], "YX must be a 2-D array of integers"),
+    ([[1, 0]], [[0, 0, 0]], "states has 3 columns and YX 2"),
+])
+def test_is_closed_refuses_what_it_cannot_check_exactly(YX, states, match):
+    with pytest.raises(ValueError, match=match):
+        is_closed(YX, states)
