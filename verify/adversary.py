@@ -44,7 +44,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -60,10 +60,14 @@ from verify._internal.exact import dense_rows
 from verify._internal.novikoff import novikoff_bound
 from verify._internal.budget import (BUDGET, TIMEOUT, deadline_after, expired, seconds_left,
                             stopped_phrase, to_raise)
+from markone import engine
+from markone._internal.checks import FloatRangeError
+from markone.datasets import orthonormal
+from markone.engine import TrainResult
 from verify.cycling import integer_yx, reachable_states
-
-if TYPE_CHECKING:
-    from markone.engine import TrainResult
+from verify.margin import _row_sq_norms, max_margin, scaled_data
+from verify.proofs import save_smt2
+from verify.smt import SOLVERS, Eq, If, Int, Session, Sum
 
 __all__ = [
     "AdversarialOrder",
@@ -150,8 +154,6 @@ def novikoff_terms(X: ArrayLike, y: ArrayLike, *, intercept: bool = True
     >>> R, round(gamma, 9), round(bound, 9), bound >= (R / gamma) ** 2
     (3.0, 3.0, 1.0, True)
     """
-    from verify.margin import max_margin
-
     m = max_margin(X, y, intercept=intercept)
     if not m.separable:
         return float(m.R), 0.0, math.inf
@@ -166,11 +168,9 @@ def run_order(X: ArrayLike, y: ArrayLike, order: Sequence[int], *,
     >>> run_order([[1.0], [-1.0]], [1, -1], [0, 1, 0], intercept=False).mistakes
     1
     """
-    from markone.engine import train
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return train(X, y, intercept=intercept, order=list(order), max_epochs=1,
+        return engine.train(X, y, intercept=intercept, order=list(order), max_epochs=1,
                      record=True, exact=exact)
 
 
@@ -245,8 +245,6 @@ def worst_order(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     >>> g.mistakes <= e.mistakes <= e.bound, e.complete
     (True, True)
     """
-    from verify.smt import SOLVERS
-
     check_choice(method, "method", _METHODS)
     check_choice(solver, "solver", SOLVERS)
     budget = _DEFAULT_BUDGET[method] if budget is None else check_int_at_least(
@@ -312,8 +310,6 @@ def _finish(data, intercept, order, method, explored, complete_hint, *,
 def _confirmed(data, intercept, order, bound):
     """``(run, order)``: the float run of ``order`` when it confirms every step
     within ``bound``, else the exact one of its prefix of genuine mistakes."""
-    from markone._internal.checks import FloatRangeError
-
     try:
         res = None if data.exact_floats is None else run_order(data, None, order,
                                                                intercept=intercept)
@@ -369,8 +365,6 @@ DENSE_WALK_ENTRIES = 1_000_000
 
 def _greedy(data, intercept, budget, deadline=None, bar=None):
     """The longest stream of the greedy rules; ``(order, steps, stopped_by)``."""
-    from verify.margin import scaled_data
-
     # a power-of-two rescaling changes no decision and keeps the scores in range
     YX = scaled_data(data, None, intercept)[0]  # dense C-contiguous, or CSR
     if not isinstance(YX, np.ndarray) and YX.shape[0] * YX.shape[1] <= DENSE_WALK_ENTRIES:
@@ -393,8 +387,6 @@ def _greedy(data, intercept, budget, deadline=None, bar=None):
 
 def _direction(YX):
     """A unit separating direction (the max-margin one), or None if not separable."""
-    from verify.margin import max_margin
-
     m = max_margin(Dataset.of_rows(YX), None, intercept=False)
     if not m.separable:
         return None
@@ -409,8 +401,6 @@ def _greedy_run(YX, rule, u, budget):
 def _greedy_walk(YX, rule, u, budget, deadline=None, bar=None):
     """``(order, stopped_by)``: the greedy stream of ``rule``, and ``"budget"`` or
     ``"timeout"`` when one of them ended it before every example was correct."""
-    from verify.margin import _row_sq_norms
-
     norms = _row_sq_norms(YX)
     gain = YX @ u if u is not None else None
     w = np.zeros(YX.shape[1])
@@ -529,8 +519,6 @@ def _bmc_search(YX, budget, deadline=None, progress=None, solver="z3", smt2_dir=
     stream, :data:`_GAVE_UP` when it answered unknown by itself. One incremental QF_LIA session: step ``k`` chooses an example ``c_k`` whose
     score under ``w_{k-1}`` is ``<= 0`` and defines ``w_k`` (fresh integer unknowns) by
     the update."""
-    from verify.smt import Session
-
     rows = [[int(v) for v in r] for r in YX]
     session = Session("QF_LIA", solver=solver, comment=(
         f"markone worst_order: bounded model checking, {len(rows)} examples; "
@@ -554,16 +542,12 @@ def _bmc_search(YX, budget, deadline=None, progress=None, solver="z3", smt2_dir=
             model = session.model()
             best = [int(model[f"c{j}"]) for j in range(1, k + 1)]
     if smt2_dir is not None:
-        from verify.proofs import save_smt2
-
         save_smt2(smt2_dir, "worst_order.smt2", session.smt2())
     return best, queries, stopped_by
 
 
 def _bmc_step(session, rows, w, k):
     """Assert step ``k``; return the integer unknowns of ``w_k``."""
-    from verify.smt import Eq, If, Int, Sum
-
     c = Int(f"c{k}")
     dot = [Sum([r[j] * w[j] for j in range(len(r)) if r[j] and not _zero(w[j])], "Int")
            for r in rows]
@@ -603,8 +587,6 @@ def small_margin_lattice(n: int = 8, d: int = 3, k: int = 5, *, draws: int = 500
     >>> X.shape, sorted(set(y.tolist())), int(abs(X).max()) <= 3
     ((6, 2), [-1, 1], True)
     """
-    from verify.margin import max_margin
-
     n = check_int_at_least(n, "n", 2)
     d = check_int_at_least(d, "d", 1)
     k = check_int_at_least(k, "k", 1)
@@ -645,8 +627,6 @@ def orthonormal_case(m: int, labels: ArrayLike | None = None) -> AdversarialOrde
     >>> c.mistakes, c.bound, c.order
     (3, 3.0, (0, 1, 2))
     """
-    from markone.datasets import orthonormal
-
     X, y = orthonormal(m, labels=labels)
     m = len(X)
     return _finish(as_dataset(X, y), False, list(range(m)), "orthonormal", 0, True,

@@ -48,8 +48,11 @@ from markone._internal.validation import (
     child_seeds,
     sparse_refused,
 )
+from markone import engine
+from markone.engine import augment
 from verify._internal.novikoff import novikoff_bound
 from verify.errors import BoundViolation
+from verify.margin import _radius, max_margin, scaled_data
 
 __all__ = [
     "MistakeBoundReport",
@@ -144,11 +147,9 @@ def _margin_of(u, Z, name="u"):
 
 def _train(data, **kw):
     """:func:`markone.train` on checked data, its convergence warning silenced."""
-    from markone.engine import train
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return train(data, None, **kw)
+        return engine.train(data, None, **kw)
 
 
 def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
@@ -203,8 +204,6 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
     >>> r.mistakes, round(r.bound, 9), round(r.ratio, 9)   # the bound is met
     ((6,), 6.0, 1.0)
     """
-    from verify.margin import _radius, scaled_data
-
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)
     data = as_dataset(X, y)
@@ -223,8 +222,6 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
                 f"at {counted(np.argmin(margins))}); pass a separating u or omit it.")
         g, bound = _pow2(gs, -k), novikoff_bound(Rs, gs)
     else:
-        from verify.margin import max_margin
-
         m = max_margin(data, None, intercept=intercept)
         if not m.separable:
             raise ValueError(
@@ -306,8 +303,6 @@ def freund_schapire_bound(X: ArrayLike, y: ArrayLike, u: ArrayLike, gamma: float
     """
     runs = check_int_at_least(runs, "runs", 1)
     g = check_positive(gamma, "gamma")
-    from markone.engine import augment
-
     data = as_dataset(X, y)
     Z0 = augment(data, intercept)
     ypm = data.y
@@ -493,8 +488,6 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
     (True, 3, True)
     """
     from markone.multiclass import MulticlassPerceptron, kesler_expand
-    from markone.engine import augment
-    from verify.margin import max_margin
 
     runs = check_int_at_least(runs, "runs", 1)
     max_epochs = check_int_at_least(max_epochs, "max_epochs", 1)

@@ -43,6 +43,7 @@ True
 from __future__ import annotations
 
 import bisect
+import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -56,6 +57,7 @@ from markone._internal.exact import fits_int64, int_text
 from markone._internal.io import plural
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Rational
+from markone import engine
 from markone.online import is_mistake
 from markone._internal.validation import check_choice, check_int_at_least
 from verify._internal.memory import check_memory, memory_limit
@@ -577,16 +579,12 @@ def _cycle_entry(weights, times, first, last, period_steps):
 def _replay(data, intercept, intercept_scale, steps, trajectory, scale):
     """Replay the first ``steps`` cyclic presentations with :func:`markone.train`
     (exact) and raise if its updates or weights differ from ``trajectory``."""
-    import warnings
-
-    from markone.engine import train
-
     positions, weights = trajectory
     stream = np.arange(steps, dtype=np.int64)
     np.remainder(stream, data.shape[0], out=stream)   # cyclic: one array, in place
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = train(data, None, intercept=intercept, intercept_scale=intercept_scale,
+        res = engine.train(data, None, intercept=intercept, intercept_scale=intercept_scale,
                     exact=True, order=stream, max_epochs=1, record=True)
     del stream
     ours = (tuple(int(v) for v in w) for w in weights[1:])

@@ -58,6 +58,7 @@ from markone._internal.typing import ArrayLike
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.validation import check_positive, is_sparse, sparse_refused
 from markone._internal.rows import signed_rows
+from verify._internal import wolfe_exact
 from verify._internal.exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
 from verify._internal.novikoff import float_up, novikoff_bound, novikoff_exact
 from verify.separability import check_separable
@@ -706,9 +707,7 @@ def _exact_interval(Z, support, delta, separable=None, max_iter=None):
         Z = Z.toarray()
     found = _interval_on(Z, support, delta)
     if (found is None or not found[3]) and separable is not None and separable():
-        from verify._internal.wolfe_exact import exact_support
-
-        found = _interval_on(Z, exact_support(Z, max_iter), delta) or found
+        found = _interval_on(Z, wolfe_exact.exact_support(Z, max_iter), delta) or found
     return None if found is None else found[:3]
 
 

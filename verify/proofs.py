@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from markone._internal.io import atomic_write
 from markone._internal.validation import check_choice, check_int_at_least
 from markone._internal.typing import PathLike
 from verify._internal.budget import check_timeout
@@ -556,8 +557,6 @@ def prove(name: str, *, wrong: bool = False, solver: str = "z3",
 
 def save_smt2(directory: PathLike, filename: str, text: str) -> Path:
     """Write one SMT-LIB 2 script into ``directory`` (created), atomically."""
-    from markone._internal.io import atomic_write
-
     path = Path(directory)
     path.mkdir(parents=True, exist_ok=True)
     atomic_write(path / filename, text)

@@ -44,13 +44,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+import warnings
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from markone._internal.html import ShownInJupyter, result_repr
-from markone._internal.checks import zero_rows
+from markone import engine
+from markone._internal.checks import FloatRangeError, zero_rows
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import signed_integer_rows
 from markone._internal.io import counted
@@ -58,11 +60,17 @@ from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
 from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
 from markone._internal.rows import signed_rows
+from verify._internal.basis import exact_duals, exact_vertex, gordan_from_duals, solve_exact
 from verify._internal.budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
+from verify._internal.cuts import REPAIR_TOLERANCES, CutLP, row_scaled
+from verify._internal.leastsq import exact_completion, integer_rows_fit, positive_weights
 from verify._internal.memory import check_memory, memory_limit
 from verify._internal.exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
 from verify.certificate import check_certificate
+from verify.errors import LPStopped
+from verify.proofs import save_smt2
+from verify.smt import RLIMIT, SOLVERS, Eq, Real, Session, Sum
 
 __all__ = ["SeparabilityVerdict", "check_separable", "check_certificate", "METHODS",
            "labels_pm1"]
@@ -386,8 +394,6 @@ def check_separable(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     ...                 solver="cvc5").method
     'cvc5'
     """
-    from verify.smt import SOLVERS
-
     t0 = time.perf_counter()
     check_choice(method, "method", METHODS)
     check_choice(solver, "solver", SOLVERS)
@@ -593,11 +599,6 @@ def _perceptron(prob, deadline=None, small_first=False):
     no warm start, so at most the probe's passes are spent twice). A run that cannot
     fit is skipped, and the deadline then ends the search with "unknown".
     """
-    import warnings
-
-    from markone._internal.checks import FloatRangeError
-    from markone.engine import train
-
     Z = prob.Zf
     size = Z.nnz if is_sparse(Z) else Z.size
     epochs = (_auto_epochs(size, prob.d, prob.n) if small_first
@@ -607,7 +608,7 @@ def _perceptron(prob, deadline=None, small_first=False):
         _stage(prob, f"check_separable: perceptron ({max_epochs} epochs at most)")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # not converging is an answer here
-            return train(Dataset.of_rows(Z), None, intercept=False, max_epochs=max_epochs)
+            return engine.train(Dataset.of_rows(Z), None, intercept=False, max_epochs=max_epochs)
 
     try:
         if deadline is None or epochs <= _PROBE_EPOCHS:
@@ -647,8 +648,6 @@ def _least_squares(prob, deadline):
     wide integer data with at least twice as many rows as columns, or None (the LP
     decides). With a ``deadline``, an exact solve predicted to overrun it is not
     started (:func:`_exact_solve_fits`)."""
-    from verify._internal.leastsq import exact_completion, integer_rows_fit, positive_weights
-
     if (prob.d < LEAST_SQUARES_COLUMNS or prob.n < 2 * prob.d or not prob.float_exact
             or expired(deadline) or not integer_rows_fit(prob.Zf)):
         return None
@@ -680,8 +679,6 @@ def _exact_solve_fits(ZB, deadline):
     pushed away from 0 by the largest magnitude (a sparse block is often singular,
     and a singular solve ends early, which would predict too little). Only with the
     user's ``timeout_s``: without it nothing is timed."""
-    from verify._internal.basis import solve_exact
-
     k = max(1, ZB.shape[0] // _PROBE_FRACTION)
     block = np.array(ZB[:k, :k], dtype=np.int64)
     diagonal = block.diagonal()
@@ -707,9 +704,6 @@ def _lp(prob, deadline):
     rounded (:func:`_exact_gordan`); when all three fail, a re-solve with tighter
     tolerances from the same basis (:data:`verify._internal.cuts.REPAIR_TOLERANCES`), and
     last an SMT solver, on small cores only (:data:`SMT_CORE_ENTRIES`)."""
-    from verify._internal.cuts import REPAIR_TOLERANCES, CutLP
-    from verify.errors import LPStopped
-
     def round_done(rows):
         _stage(prob, f"check_separable: LP, {len(rows)} of {prob.n} rows")
 
@@ -761,8 +755,6 @@ def _exact_basis(prob, basis, rows, t):
     """HiGHS's optimal basis solved exactly (:mod:`verify._internal.basis`): its duals as a
     Gordan certificate (tried first when the LP's optimum is about 0), its vertex as a
     witness; None when neither is a proof."""
-    from verify._internal.basis import exact_duals, exact_vertex, gordan_from_duals
-
     if basis is None or not basis.square:
         return None
     idx = rows[list(basis.tight)]
@@ -795,8 +787,6 @@ def _exact_gordan(prob, support, lam):
     Reduces the support numerically to an affinely minimal one (Caratheodory: a
     one-dimensional kernel), then solves that small integer system exactly.
     """
-    from verify._internal.cuts import row_scaled
-
     rows = row_scaled(prob.Zf, support)   # the rows the LP's duals ``lam`` weigh
     idx, lam = _caratheodory(dense_rows(rows, range(len(support))), support, lam)
     if not idx.size:   # rounding dropped every example: no certificate here
@@ -846,8 +836,6 @@ def _smt_rlimit(solver: str, entries: int) -> int:
     >>> _smt_rlimit("z3", 2200)
     60000000
     """
-    from verify.smt import RLIMIT
-
     return RLIMIT[solver] * (1 + entries // 1000)
 
 
@@ -860,8 +848,6 @@ SMT_CORE_ENTRIES = 100_000
 
 
 def _smt_session(prob, deadline, what, rows):
-    from verify.smt import Session
-
     if prob.smt_entries is not None and rows * prob.d > prob.smt_entries:
         raise _Stopped(BUDGET, f"exact rounding of the LP's answer (an SMT query on "
                        f"{rows} x {prob.d} entries is beyond SMT_CORE_ENTRIES="
@@ -878,8 +864,6 @@ def _smt_solve(prob, session, unknowns):
     _stage(prob, f"check_separable: {prob.solver} (exact)")
     answer = session.check()
     if prob.smt2_dir is not None:
-        from verify.proofs import save_smt2
-
         prob.queries += 1
         save_smt2(prob.smt2_dir, f"separability-{prob.queries}.smt2", session.smt2())
     if answer == "unknown":
@@ -892,8 +876,6 @@ def _smt_solve(prob, session, unknowns):
 
 def _smt_witness(prob, ints, deadline):
     """A rational ``w`` with ``r . w >= 1`` for each integer row ``r``, or None."""
-    from verify.smt import Real, Sum
-
     s = _smt_session(prob, deadline, f"a witness w with r.w >= 1 on {len(ints)} rows "
                      "(sat: separable)", len(ints))
     w = [Real(f"w{j}") for j in range(prob.d)]
@@ -903,8 +885,6 @@ def _smt_witness(prob, ints, deadline):
 
 def _smt_gordan(prob, ints, deadline):
     """Rational ``mu >= 0`` summing to 1 with ``sum mu_k ints[k] = 0``, or None."""
-    from verify.smt import Eq, Real, Sum
-
     s = _smt_session(prob, deadline, f"a Gordan certificate on {len(ints)} rows "
                      "(sat: not separable)", len(ints))
     mu = [Real(f"l{k}") for k in range(len(ints))]

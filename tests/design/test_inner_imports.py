@@ -18,10 +18,9 @@ from _paths import ROOT
 
 #: The packages whose modules import inside functions.
 PACKAGES = ("markone", "verify", "sims")
-#: The modules held to the rule (globs from the repository's root); more join as
-#: their imports are sorted, until every module of :data:`PACKAGES` is held.
-HELD = ("markone/**/*.py", "verify/_internal/*.py", "verify/certificate/*.py",
-        "verify/cli/*.py", "verify/coq/*.py", "verify/machine/**/*.py", "sims/**/*.py")
+#: The modules held to the rule (globs from the repository's root): every module of
+#: :data:`PACKAGES`.
+HELD = tuple(f"{package}/**/*.py" for package in PACKAGES)
 #: A command module is imported to build its parser (``markone CMD --help``, and
 #: ``markone verify`` for each action); its handler imports the work.
 _COMMAND_REASON = ("a command module is imported to build its parser; its handler "
@@ -32,6 +31,10 @@ _COMMANDS = {"markone.cli.*": ("markone.*", "numpy"),
              "sims.cli.*": ("markone.*", "verify.*", "sims.*")}
 #: What an experiment needs only when it runs: each brings numba, SciPy or SimPy.
 _SIMS_HEAVY = ("markone.batch", "markone.hardware", "verify.machine", "sims._certified")
+#: The estimators derive from scikit-learn's, which only a multiclass or kernel
+#: question needs: a binary bound, a case file, or a suite's binary cases stay light.
+_ESTIMATORS_REASON = ("it brings scikit-learn, which only the multiclass and kernel "
+                      "questions need; the binary ones and the other cases stay light")
 #: ``(importing module, imported module): reason``. A name ending in ``.*`` stands for
 #: a package and every module in it; ``*`` for any module.
 ALLOWED = {
@@ -52,6 +55,9 @@ ALLOWED = {
     ("*", "fcntl"): "Unix only: imported where a file lock is taken",
     ("verify.machine.claims.*", "verify.margin"):
         "it brings the LP solver, which one machine claim needs",
+    ("verify.bounds", "markone.multiclass"): _ESTIMATORS_REASON,
+    ("verify.conformance.cases", "markone.multiclass"): _ESTIMATORS_REASON,
+    ("verify.conformance.cases", "markone.kernel"): _ESTIMATORS_REASON,
     **{("sims.*", heavy): "it brings numba, SciPy or SimPy, and `markone sim list` "
        "imports every experiment to show its settings" for heavy in _SIMS_HEAVY},
     **{(cmd, pkg): _COMMAND_REASON for cmd, pkgs in _COMMANDS.items() for pkg in pkgs},

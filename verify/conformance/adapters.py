@@ -44,6 +44,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from markone._internal.exact import int_of_digits
+from markone.engine import augment
 from markone._internal.typing import JSONDict
 from verify._internal.budget import check_timeout
 from verify.conformance.command import OutputLimits, run_bounded
@@ -152,8 +153,6 @@ class CallableAdapter:
             raise NotApplicable(
                 "f(X, y, order) computes the last iterate of the binary rule; write "
                 "f(problem) to be tested on the variant, multiclass and kernel cases")
-        from markone.engine import augment
-
         X = augment(_float_X(problem), problem["intercept"])
         y = np.asarray(problem["y"], dtype=np.int64)
         order = np.asarray(problem["order"], dtype=np.int64)

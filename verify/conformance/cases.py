@@ -22,8 +22,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from markone import engine
 from markone._internal.typing import JSONDict
+from markone.datasets import orthonormal, separable, xor
 from markone.variants import VARIANTS
+from verify.adversary import small_margin_lattice, worst_order
 from verify.conformance.protocol import (
     CASE_FORMAT,
     PROBLEM_FORMAT,
@@ -31,6 +34,7 @@ from verify.conformance.protocol import (
     exact_vector,
     rule_text,
 )
+from verify.conformance.rule_runs import exact_rows, multiclass_run
 
 __all__ = ["build_cases", "TOLERANCE"]
 
@@ -56,22 +60,18 @@ def _case(cid, title, prop, pins, problem, expected, *, task="binary", variant="
 
 
 def _train(X, y, order, intercept, variant="last"):
-    from markone.engine import train
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return train(X, y, intercept=intercept, order=list(order), max_epochs=1,
+        return engine.train(X, y, intercept=intercept, order=list(order), max_epochs=1,
                      variant=variant, exact=True, record=True)
 
 
 def _until_converged(X, y, intercept, epochs_cap=200):
     """The given order repeated for as many passes as markone needs, plus the clean
     pass that shows convergence (or ``epochs_cap`` passes)."""
-    from markone.engine import train
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        r = train(X, y, intercept=intercept, max_epochs=epochs_cap, exact=True)
+        r = engine.train(X, y, intercept=intercept, max_epochs=epochs_cap, exact=True)
     return list(range(len(X))) * r.epochs
 
 
@@ -118,8 +118,6 @@ def _binary(cid, title, prop, pins, X, y, order, intercept, *, variant="last",
 # ---- the cases ----------------------------------------------------------------------
 
 def _zero_score():
-    from markone.datasets import orthonormal
-
     labels = [1, -1, 1, 1, -1, -1, 1, -1]
     X, y = orthonormal(8, labels=labels)
     return _binary(
@@ -132,8 +130,6 @@ def _zero_score():
 
 
 def _lattice():
-    from verify.adversary import small_margin_lattice, worst_order
-
     X, y = small_margin_lattice(7, 2, 4, draws=60, seed=5)
     a = worst_order(X, y, method="exhaustive", progress=False)
     return _binary(
@@ -145,9 +141,6 @@ def _lattice():
 
 
 def _greedy():
-    from markone.datasets import separable
-    from verify.adversary import worst_order
-
     X, y, _ = separable(600, 6, 0.01, seed=11)
     a = worst_order(X, y, method="greedy", progress=False)
     return _binary(
@@ -206,8 +199,6 @@ def _cancellation():
 
 
 def _extreme(scale, cid, what):
-    from verify.adversary import worst_order
-
     base = [[1, 0], [0, 1], [1, 1], [2, -1]]
     y = [1, 1, 1, -1]
     X_exact = [[Fraction(v) * scale for v in r] for r in base]
@@ -222,8 +213,6 @@ def _extreme(scale, cid, what):
 
 
 def _xor():
-    from markone.datasets import xor
-
     X, y = xor()
     order = list(range(4)) * 3
     return _binary(
@@ -273,8 +262,6 @@ def _pocket_ties():
 
 
 def _pocket_no_run():
-    from markone.datasets import xor
-
     X, y = xor()
     return _binary("variant-pocket-no-run", "pocket: a stream with no correct "
                    "presentation", "variant-pocket", "when no presentation is ever "
@@ -378,8 +365,6 @@ def _multiclass_exact():
     """A multiclass case in exact arithmetic: its answer is the argmax rule replayed
     in Fractions, independently of markone's ``MulticlassPerceptron(exact=True)``
     (which passes it: ``tests/verify/conformance/test_conformance.py``)."""
-    from verify.conformance.rule_runs import exact_rows, multiclass_run
-
     X = [[_N, 1, _N], [1, 1, -1], [0, 1, 0]]
     problem = {"intercept": False, "X": [[float(v) for v in r] for r in X],
                "y": [1, 1, 2], "order": [0, 1, 1, 2], "n_classes": 3,
@@ -453,8 +438,6 @@ def _kernel_case(cid, title, pins, X, y, order):
 
 
 def _kernel():
-    from markone.datasets import xor
-
     X, y = xor()
     return _kernel_case("kernel-dual-counts",
                         "XOR with the kernel (x.z + 1)^2 (+1 intercept)",

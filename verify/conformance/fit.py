@@ -27,6 +27,7 @@ from verify.conformance.judge import CaseResult, judge
 from verify.conformance.profile import Profile, show_rate
 from verify.conformance.protocol import parse_vector, problem_of
 from verify.conformance.rule_runs import exact_rows
+from verify.conformance.suite import run_suite
 
 __all__ = ["fitting_profile", "revealed_rate", "explained", "suggestion", "fit_report"]
 
@@ -86,8 +87,6 @@ def fitting_profile(cases: Sequence[JSONDict], results: Sequence[CaseResult],
     when None), other than ``declared`` itself, under which the answers pass every
     applicable case, confirmed by running the suite under it (checkpoints included);
     None when none does."""
-    from verify.conformance.suite import run_suite
-
     declared = Profile() if declared is None else declared
     rates = [declared.rate]
     rate = revealed_rate(cases, adapter)

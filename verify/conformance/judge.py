@@ -29,10 +29,13 @@ from __future__ import annotations
 
 import builtins
 import math
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+import numpy as np
 
 from markone._internal.typing import JSONDict
 from verify.conformance.compare import close as _close
@@ -504,10 +507,6 @@ STREAMS = {
 def _shuffled(how, seed):
     """``order`` shuffled once, as ``how`` shuffles a list with ``seed``."""
     def shuffle(order, n):
-        import random
-
-        import numpy as np
-
         if how == "random":
             random.Random(seed).shuffle(order)
             return order

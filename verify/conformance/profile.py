@@ -46,7 +46,10 @@ from typing import Any
 
 from markone._internal.exact import NumberTooLong, parse_number, text_shown
 from markone._internal.typing import JSONDict
+from verify.conformance.compare import close
 from verify.conformance.protocol import TASKS, VARIANTS
+from verify.conformance.rate import expected_with_rate
+from verify.conformance.rule_runs import binary_run, variant_answer
 from verify.conformance.start import (
     ZERO_START_CLAIMS,
     Start,
@@ -54,6 +57,7 @@ from verify.conformance.start import (
     parse_start_number,
     start_misfit,
     start_vector,
+    with_start,
 )
 
 __all__ = ["Profile", "parse_rate", "show_rate", "show_start", "ARITHMETICS",
@@ -209,8 +213,6 @@ class Profile:
         >>> Profile.parse("start=1,intercept_start=0").posed(case)["problem"]["start"]
         ['1', '1', '0']
         """
-        from verify.conformance.start import with_start
-
         vector = self.start_for(case)
         if vector is None:
             return case
@@ -223,8 +225,6 @@ class Profile:
         case = self.posed(case)
         if self.rate == 1 and "start" not in case["problem"]:
             return case
-        from verify.conformance.rate import expected_with_rate
-
         return expected_with_rate(case, self.rate, self.arithmetic)
 
     def judged_case(self, case: JSONDict) -> JSONDict:
@@ -379,9 +379,6 @@ def _float32_can_pass(case):
     """Do float32 replays of a binary case make the expected decisions?"""
     if case["task"] != "binary":
         return True
-    from verify.conformance.compare import close
-    from verify.conformance.rule_runs import binary_run, variant_answer
-
     problem, want = case["problem"], case["expected"]
     run = binary_run(problem, arithmetic="float32")
     if not all(abs(float(v)) < float("inf") for vec in [run.w, *run.iterates]

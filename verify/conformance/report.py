@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from markone._internal.io import plural
+from markone._internal.io import plural, to_jsonable
 from verify.conformance.fixes import UNEXPLAINED_FIX, fix_for
 from verify.conformance.judge import CaseResult
 
@@ -157,8 +157,6 @@ def _case_lines(r: CaseResult, show_errors: bool) -> list[str]:
 
 
 def _jsonable_answer(answer):
-    from markone._internal.io import to_jsonable
-
     return to_jsonable(answer)
 
 

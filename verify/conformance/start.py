@@ -39,6 +39,8 @@ from typing import Any, Union
 from markone._internal.typing import JSONDict
 from verify.conformance.compare import reproduces
 from verify.conformance.protocol import LimitExceeded, parse_number
+from verify.conformance.rate import reference_run
+from verify.conformance.rule_runs import variant_answer
 
 __all__ = ["Start", "parse_start", "parse_start_number", "start_vector",
            "start_misfit", "ZERO_START_CLAIMS", "START_HELP", "START_FIX",
@@ -178,9 +180,6 @@ def _other_starts(problem: JSONDict) -> dict[str, tuple[str, list[Fraction] | No
 
 
 def _replayed(case: JSONDict, problem: JSONDict, **misreading: Any) -> JSONDict:
-    from verify.conformance.rate import reference_run
-    from verify.conformance.rule_runs import variant_answer
-
     return variant_answer(reference_run(problem, case, **misreading), problem)
 
 

@@ -27,7 +27,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from markone._internal.io import temporary_beside
+from markone import __version__
+from markone._internal.io import read_json, temporary_beside, to_jsonable
 from markone._internal.typing import JSONDict, PathLike
 from verify.conformance.adapters import Adapter
 from verify.errors import ImplementationError, NotApplicable
@@ -52,8 +53,6 @@ __all__ = ["write_suite", "load_cases", "run_case", "run_suite", "validate",
 
 
 def _dumps(doc):
-    from markone._internal.io import to_jsonable
-
     return json.dumps(to_jsonable(doc), indent=1, sort_keys=True) + "\n"
 
 
@@ -99,8 +98,6 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
 
 def _suite_files(cases):
     """``({file name: text}, manifest)`` of a suite of ``cases``, each validated."""
-    from markone import __version__
-
     files, entries = {}, []
     for case in cases:
         validate(case, "case")
@@ -120,8 +117,6 @@ def _suite_files(cases):
 
 
 def _read(path):
-    from markone._internal.io import read_json
-
     return read_json(path)
 
 
