@@ -38,7 +38,7 @@ from markone._internal.validation import as_generator, check_choice, check_int_a
 __all__ = ["letters", "shapes", "glyph", "render_ascii", "TYPEFACES", "SHAPE_KINDS"]
 
 TYPEFACES = ("block", "serif")
-SHAPE_KINDS = ("disc", "square", "triangle")
+SHAPE_KINDS = ("disc", "square", "triangle", "diamond")
 GLYPH_ROWS, GLYPH_COLS = 9, 7
 
 _BLOCK = """
@@ -241,7 +241,10 @@ def shapes(n, *, kinds=("disc", "square"), size=20, diameter=None, rotate=True,
     n : int
         Number of figures; the kinds are balanced (they differ by at most one) and
         shuffled.
-    kinds : sequence of {"disc", "square", "triangle"}
+    kinds : sequence of {"disc", "square", "triangle", "diamond"}
+        A diamond is a square of side ``diameter`` standing on a corner (turned by
+        45 degrees; with ``rotate`` it is turned further, so it is a square at a
+        random angle).
     size : int
         Retina side in pixels.
     diameter : (lo, hi), optional
@@ -302,6 +305,8 @@ def _reach(kind, d, angle):
 def _corners(kind, d, angle):
     if kind == "square":
         base = np.array([[1, 1], [1, -1], [-1, -1], [-1, 1]]) * d / 2
+    elif kind == "diamond":  # the square turned by 45 degrees: corners on the axes
+        base = np.array([[1, 0], [0, -1], [-1, 0], [0, 1]]) * d / np.sqrt(2)
     else:  # equilateral triangle of side d around its centroid
         t = np.pi / 2 + np.arange(3) * 2 * np.pi / 3
         base = np.stack([np.sin(t), np.cos(t)], axis=1) * d / np.sqrt(3)

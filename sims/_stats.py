@@ -20,10 +20,12 @@ it stays inside [0, 1], and it is not empty at 0 or n successes: with no success
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 import numbers
 from statistics import NormalDist
 
-__all__ = ["wilson_interval", "clopper_pearson_interval", "normal_quantile"]
+__all__ = ["wilson_interval", "clopper_pearson_interval", "median_interval",
+           "normal_quantile"]
 
 
 def normal_quantile(confidence: float) -> float:
@@ -117,3 +119,45 @@ def clopper_pearson_interval(successes: int, trials: int, confidence: float = 0.
     ci = binomtest(int(successes), int(trials)).proportion_ci(
         confidence_level=float(confidence), method="exact")
     return float(ci.low), float(ci.high)
+
+
+def median_interval(values: Sequence[float], confidence: float = 0.95
+                    ) -> tuple[float, float]:
+    """The exact distribution-free interval ``(low, high)`` of the median of the
+    distribution ``values`` were drawn from: the order statistics ``x_(l)`` and
+    ``x_(n+1-l)`` of the ``n`` sorted values, with ``l`` the largest such that a
+    binomial ``B(n, 1/2)`` is at most ``l - 1`` with probability at most
+    ``(1 - confidence) / 2``. As many values lie below the median as above it, so the
+    interval covers it with probability at least ``confidence``, whatever the
+    distribution (the binomial order-statistic interval; ties only widen it).
+
+    Raises
+    ------
+    ValueError
+        For too few values (at 95%, fewer than 6) or a level outside (0, 1).
+
+    Examples
+    --------
+    >>> median_interval([5, 1, 4, 2, 3, 6])       # six values: min and max, 96.9%
+    (1, 6)
+    >>> median_interval(range(20))                # l = 6 at 95% (P(B <= 5) = 2.1%)
+    (5, 14)
+    >>> median_interval([1, 2, 3])
+    Traceback (most recent call last):
+    ...
+    ValueError: 3 values are too few for a 0.95 interval of their median: give at least 6.
+    """
+    normal_quantile(confidence)          # the same check of the level
+    x = sorted(values)
+    n = len(x)
+    tail, low_index = 0, 0
+    for k in range(n):                   # P(B <= k), in exact integers over 2**n
+        tail += math.comb(n, k)
+        if tail * 2 > (1 - confidence) * 2 ** n:
+            break
+        low_index = k + 1
+    if low_index == 0:
+        need = next(m for m in range(1, 64) if 2 <= (1 - confidence) * 2 ** m)
+        raise ValueError(f"{n} values are too few for a {confidence:g} interval of "
+                         f"their median: give at least {need}.")
+    return x[low_index - 1], x[n - low_index]

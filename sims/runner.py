@@ -117,6 +117,7 @@ EXPERIMENTS = (
     "mark1_letters",
     "damage",
     "yield",
+    "published",
 )
 
 TASK_LOG = "tasks.jsonl"

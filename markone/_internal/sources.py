@@ -193,14 +193,36 @@ _ENTRIES = (
            "F. Rosenblatt, \"Perceptron simulation experiments\", *Proceedings of the "
            "IRE* 48(3), 301–309 (March 1960)",
            "doi:10.1109/JRPROC.1960.287598",
-           "the IBM 704 simulation programme at CAL since 1957 (listed; markone uses "
-           "none of its figures yet)",
-           "the paper itself was not read: the simulation figures secondary sources "
-           "attribute to it (99.8% square against circle, 100% square against diamond "
-           "after 60 images, over 80% E against F) are not confirmed here",
+           "the IBM 704 simulation programme at CAL since 1957, its experiments on "
+           "\"forced\" and \"spontaneous\" learning (its abstract)",
+           "the paper itself was not read: the simulation figures an encyclopaedia "
+           "attributes to Rosenblatt's experiments [WikipediaMarkI2026] (99.8% square "
+           "against circle, 100% square against diamond after 60 images, over 80% E "
+           "against F) are not confirmed here, and markone reproduces them marked "
+           "secondary, unconfirmed",
            confirmed_at=f"four {_BIBLIOGRAPHIES} give this DOI with this title, volume, "
                         "issue and pages, one with IEEE Xplore document 4066017 and the "
-                        f"paper's abstract; {_NOT_REACHED}"),
+                        f"paper's abstract; {_NOT_REACHED}",
+           searched="the paper's text, for the three figures: stored web pages (by the "
+                    "figures, the shapes and the paper's title) and GitHub files (exact "
+                    "strings \"Perceptron simulation experiments\", \"500 A-units\", "
+                    "\"square and diamond\", \"99.8%\") gave its abstract and "
+                    "citations, never its text or a scan"),
+    Source("WikipediaMarkI2026",
+           "Wikipedia, article \"Mark I Perceptron\", section \"Capabilities\" (read "
+           "in 2026)",
+           "en.wikipedia.org/wiki/Mark_I_Perceptron",
+           "the figures attributed to Rosenblatt's experiments: square against circle "
+           "(perfect figures of fixed size, varied in position and rotation) 99.8% on "
+           "a test set with 500 A-units (\"neurons in a single layer\") after 10,000 "
+           "training images; square against diamond 100% after 60 training images "
+           "with 1,000; E against F over 80% after 60 images with the same 1,000",
+           "an encyclopaedia, a secondary source: it credits these figures to the Mark I "
+           "and cites Rosenblatt's papers for them, which were not read here "
+           "[Rosenblatt1960]; the revision read was not recorded",
+           confirmed_at="the article, read in stored copies of the page "
+                        "(wikimili.com/en/Mark_I_Perceptron and two other mirrors), which "
+                        "agree on these figures"),
     Source("Rosenblatt1962",
            "F. Rosenblatt, *Principles of Neurodynamics: Perceptrons and the Theory of "
            "Brain Mechanisms*, Spartan Books, Washington DC (1962); first issued as a "
@@ -287,7 +309,11 @@ _ENTRIES = (
            "years too soon\" (September 2019)",
            "news.cornell.edu/stories/2019/09/professors-perceptron-paved-way-ai-60-"
            "years-too-soon",
-           "Rosenblatt's career at CAL and Cornell, and his death in 1971",
+           "Rosenblatt's career at CAL and Cornell, and his death in 1971; the 1958 "
+           "IBM 704 demonstration, in which the computer taught itself after 50 trials "
+           "to tell cards marked on the left from cards marked on the right",
+           "a secondary source (a university's news story, 2019); the 50 trials is its "
+           "own sentence, read in a stored copy of the story",
            confirmed_at="the address as linked by a public page; the article read in "
                         "its copy at as.cornell.edu/news/professors-perceptron-paved-"
                         "way-ai-60-years-too-soon"),

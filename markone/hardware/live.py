@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from markone._figures import SHAPE_KINDS, letters, shapes
+from markone._figures import letters, shapes
 from markone._internal.io import plural, to_jsonable
 from markone._internal.typing import ArrayLike, JSONDict, PathLike
 from markone._version import __version__
@@ -52,6 +52,8 @@ __all__ = ["LiveSession", "figure_catalogue"]
 
 #: The run's fields that stay the same all session long.
 _FIXED = ("params", "wiring", "weights_initial", "weight_mask")
+# the easel's shapes (a diamond is the square turned, so the easel leaves it out)
+CATALOGUE_SHAPES = ("disc", "square", "triangle")
 
 
 def figure_catalogue(retina_shape: tuple[int, int]) -> dict[str, np.ndarray]:
@@ -71,7 +73,7 @@ def figure_catalogue(retina_shape: tuple[int, int]) -> dict[str, np.ndarray]:
         return {}
     images, labels = letters(string.ascii_uppercase, per_class=1, jitter=0, size=rows)
     found = dict(zip(labels.tolist(), images))
-    images, labels = shapes(len(SHAPE_KINDS), kinds=SHAPE_KINDS, size=rows,
+    images, labels = shapes(len(CATALOGUE_SHAPES), kinds=CATALOGUE_SHAPES, size=rows,
                             rotate=False, seed=0)
     found.update(sorted(zip(labels.tolist(), images)))
     return found
