@@ -25,7 +25,7 @@ from markone.cli import add_command, nonnegative_int, output_folder
 from markone.cli import purpose
 from markone.cli import JOB_EXITS
 
-__all__ = ["register", "run_demo", "generalisation_note"]
+__all__ = ["register", "run_demo", "generalisation_note", "PUBLISHED_PAGE"]
 
 
 def register(sub: Any) -> None:
@@ -197,6 +197,11 @@ def _machine_section(rep, seed):
         "What 1960 reported: the US Navy's caption of June 1960 says the machine "
         "eventually recognised letters in one typeface without error, and 85% once a "
         "second typeface was added [Navy1960]. Our emulation of the first task is below.",
+        f"Every number published about the machine and the IBM 704 simulations before "
+        f"it, beside markone's reproduction with its exact interval and each difference "
+        f"explained, is on the documentation's page \"{PUBLISHED_PAGE[0]}\" "
+        f"(docs/{PUBLISHED_PAGE[1]}; markone sim run published makes its numbers) "
+        f"[Navy1960; CornellChronicle2019; WikipediaMarkI2026].",
     ], [
         f"The machine learned {len(info['chars'])} letters ({info['chars']}) from "
         f"{plural(n, 'figure')} in {plural(info['epochs'], 'pass', 'passes')}, reading "
@@ -372,6 +377,10 @@ def _xor_section(rep):
             "period_updates": cyc.period_updates, "reachable": reach.states,
             "max_norm_sq": reach.max_norm_sq}
 
+
+#: The documentation's page of every published number, reproduced (title, file),
+#: which the Mark I section names.
+PUBLISHED_PAGE = ("What the Mark I did, and what markone does", "history-published.md")
 
 #: The page's opening, before the numbers of this run.
 _INTRO = ("In 1960 Frank Rosenblatt's Mark I Perceptron learned to tell printed letters "

@@ -29,7 +29,8 @@ DOCS = ROOT / "docs"
 DEMO = ROOT / "sims" / "cli" / "demo.py"
 #: The pages whose historical passages must cite a source.
 HISTORY_PAGES = [ROOT / "README.md", *(DOCS / name for name in (
-    "index.md", "history.md", "history-context.md", "teaching.md", "getting-started.md",
+    "index.md", "history.md", "history-published.md", "history-context.md", "teaching.md",
+    "getting-started.md",
     "user-guide.md", "machine.md", "verify-machine.md", "multiclass-kernel.md"))]
 ALL_MARKDOWN = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 #: The modules whose strings markone prints (help texts, reports, figure labels, pages):

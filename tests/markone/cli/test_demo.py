@@ -197,3 +197,19 @@ def test_getting_started_describes_what_the_demo_prints(demo):
     for claim, shown in claims.items():
         if claim in tour:
             assert re.search(shown, printed), f"getting-started.md: the tour prints {claim!r}?"
+
+
+def test_the_page_names_the_published_numbers_page(demo):
+    """The Mark I section points to the page of every published number, by the title
+    and file the documentation's navigation gives it."""
+    from sims.cli.demo import PUBLISHED_PAGE
+    from _paths import ROOT
+
+    out, _, _ = demo
+    title, name = PUBLISHED_PAGE
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert f'"{title}": {name}' in nav
+    assert (ROOT / "docs" / name).exists()
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert f"&quot;{title}&quot;" in page or f'"{title}"' in page
+    assert f"docs/{name}" in page
