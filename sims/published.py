@@ -52,7 +52,7 @@ import dataclasses
 import string
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -61,12 +61,12 @@ from markone._internal.style import styled
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_int_at_least, child_seeds
 from markone.datasets import letters, shapes
-from markone.hardware.demo import navy_comparison
-from markone.hardware.params import MarkIParams, ParamRow
-from markone.hardware.plugboard import calibrate_theta, fire, wire
 from markone.online import predict_sign
 from sims._common import check_between, check_letters, inline, new_figure, save_figure
 from sims._stats import clopper_pearson_interval, median_interval
+
+if TYPE_CHECKING:
+    from markone.hardware.params import ParamRow
 
 __all__ = ["NAME", "DEFAULTS", "SMALL", "CLAIMS", "Claim", "tasks", "run_task",
            "combine", "plot", "run", "simulate", "cards", "settings", "claims_table",
@@ -197,6 +197,8 @@ def run_task(spec: JSONDict) -> JSONDict:
 
 
 def _navy(spec):
+    from markone.hardware.demo import navy_comparison
+
     res = navy_comparison(seed=spec["seed"], chars=spec["navy_chars"],
                           per_class=spec["navy_per_class"],
                           max_epochs=spec["navy_max_epochs"])
@@ -246,6 +248,9 @@ def simulate(train_images: np.ndarray, train_labels: np.ndarray,
     >>> answers.shape, len(mistakes) <= 40
     ((40,), True)
     """
+    from markone.hardware.params import MarkIParams
+    from markone.hardware.plugboard import calibrate_theta, fire, wire
+
     params = MarkIParams(retina_shape=train_images.shape[1:], n_a_units=n_a_units)
     wiring = wire(params, seed=seed)
     s_train = train_images.reshape(len(train_images), -1)
@@ -381,34 +386,43 @@ def settings(key: str, config: JSONDict) -> list[ParamRow]:
     [('training images', 60, 'documented'), ('A-units', 1000, 'documented')]
     """
     work = next(w for w, keys in _WORK.items() if key in keys)
-    rows = [ParamRow("runs", config["runs"], "machines or simulations", "assumed",
+    rows = [_row("runs", config["runs"], "machines or simulations", "assumed",
                      "each with its own seed; enough for an interval, within the "
                      "experiment's 2 minutes of CPU")]
     return _SETTINGS[work](config) + rows
 
 
+def _row(name: str, value: Any, unit: str, provenance: str, note: str) -> ParamRow:
+    """One setting as a row of ``markone machine params``' table."""
+    from markone.hardware.params import ParamRow
+
+    return ParamRow(name, value, unit, provenance, note)
+
+
 def _stated(name, value, stated, unit, source):
     """A setting the source states: documented, unless ``--set`` changed it."""
     if value == stated:
-        return ParamRow(name, value, unit, "documented", f"stated {source}")
-    return ParamRow(name, value, unit, "assumed",
+        return _row(name, value, unit, "documented", f"stated {source}")
+    return _row(name, value, unit, "assumed",
                     f"changed by a setting; the source states {stated} {source}")
 
 
 def _simulation_rows(spec_rows):
+    from markone.hardware.params import MarkIParams
+
     wiring = MarkIParams()
     return spec_rows + [
-        ParamRow("retina", "20 x 20", "S-units", "assumed",
+        _row("retina", "20 x 20", "S-units", "assumed",
                  "the Mark I's; the simulations' retina is not given in the accounts"),
-        ParamRow("S-to-A wiring", f"{wiring.n_excitatory} + {wiring.n_inhibitory}",
+        _row("S-to-A wiring", f"{wiring.n_excitatory} + {wiring.n_inhibitory}",
                  "connections per A-unit", "assumed",
                  "the Mark I emulation's defaults (markone machine params)"),
-        ParamRow("A-unit threshold", "5-20% firing", "of the training images",
+        _row("A-unit threshold", "5-20% firing", "of the training images",
                  "assumed", "the Mark I emulation's theta='auto'"),
-        ParamRow("rule", "error correction, each training image shown once", "",
+        _row("rule", "error correction, each training image shown once", "",
                  "assumed", "the learner core's rule; 1960 also studied forced "
                  "(S-controlled) learning [Rosenblatt1960, abstract]"),
-        ParamRow("R-unit", "one, with an adjustable threshold", "", "assumed",
+        _row("R-unit", "one, with an adjustable threshold", "", "assumed",
                  "markone.train's intercept, so that a figure that fires no A-unit "
                  "is still answered"),
     ]
@@ -416,26 +430,28 @@ def _simulation_rows(spec_rows):
 
 def _cards_rows(config):
     return _simulation_rows([
-        ParamRow("cards", config["cards"], "trials", "assumed",
+        _row("cards", config["cards"], "trials", "assumed",
                  "a stream eight times the published 50, so that a run's last mistake "
                  "is seen"),
-        ParamRow("mark", "4 x 4 square", "cells", "assumed",
+        _row("mark", "4 x 4 square", "cells", "assumed",
                  "the accounts say only that a card was marked on one side"),
-        ParamRow("A-units", config["cards_a_units"], "A-units", "assumed",
+        _row("A-units", config["cards_a_units"], "A-units", "assumed",
                  "the Mark I's count [Nagy2011]; the 1958 programme's is not given")])
 
 
 def _navy_rows(config):
+    from markone.hardware.params import MarkIParams
+
     counts = MarkIParams().provenance_counts()
     return [
-        ParamRow("letters", f"{config['navy_chars']}: block typeface; then block and "
+        _row("letters", f"{config['navy_chars']}: block typeface; then block and "
                  "serif", "", "assumed",
                  "the caption names no letters or typefaces [Navy1960]"),
-        ParamRow("figures", config["navy_per_class"], "per letter and typeface",
+        _row("figures", config["navy_per_class"], "per letter and typeface",
                  "assumed", "placed within one pixel; the caption gives no count"),
-        ParamRow("passes", config["navy_max_epochs"], "at most", "assumed",
+        _row("passes", config["navy_max_epochs"], "at most", "assumed",
                  "training stops at an error-free pass; the caption gives no limit"),
-        ParamRow("machine", "MarkIParams()", "", "assumed",
+        _row("machine", "MarkIParams()", "", "assumed",
                  f"{sum(counts.values())} parameters: {counts['documented']} documented, "
                  f"{counts['disputed']} disputed, {counts['assumed']} assumed "
                  "(markone machine params)"),
@@ -448,28 +464,28 @@ def _shape_rows(work):
         n_train, stated_train, a_units, stated_units = _SIZES[work]
         first = [_stated("training images", config[n_train], stated_train, "images", src),
                  _stated("A-units", config[a_units], stated_units, "A-units", src),
-                 ParamRow("test figures", config["test_figures"], "per run", "assumed",
+                 _row("test figures", config["test_figures"], "per run", "assumed",
                           "the source gives no size of its test set")]
-        return _simulation_rows(first + _FIGURE_ROWS[work])
+        return _simulation_rows(first + [_row(*r) for r in _FIGURE_ROWS[work]])
     return rows
 
 
 _FIGURE_ROWS = {
-    "square_circle": [ParamRow("figures", "a square of side 8 cells and a disc of equal "
-                               "area", "", "assumed",
-                               "fixed sizes are stated [WikipediaMarkI2026], not which; "
-                               "equal areas, so that the count of lit cells does not tell "
-                               "them apart"),
-                      ParamRow("variation", "position and rotation", "", "documented",
-                               "stated [WikipediaMarkI2026]")],
-    "square_diamond": [ParamRow("figures", "a square of side 8 cells, and turned by 45 "
-                                "degrees", "", "assumed", "the source gives no size"),
-                       ParamRow("variation", "position", "", "assumed",
-                                "not stated; a turned square would be a diamond")],
-    "e_f": [ParamRow("figures", "E and F, block typeface", "", "assumed",
-                     "markone's letters; the source gives no typeface"),
-            ParamRow("variation", "position, within one pixel", "", "assumed",
-                     "not stated")],
+    "square_circle": [
+        ("figures", "a square of side 8 cells and a disc of equal area", "", "assumed",
+         "fixed sizes are stated [WikipediaMarkI2026], not which; equal areas, so that "
+         "the count of lit cells does not tell them apart"),
+        ("variation", "position and rotation", "", "documented",
+         "stated [WikipediaMarkI2026]")],
+    "square_diamond": [
+        ("figures", "a square of side 8 cells, and turned by 45 degrees", "", "assumed",
+         "the source gives no size"),
+        ("variation", "position", "", "assumed",
+         "not stated; a turned square would be a diamond")],
+    "e_f": [
+        ("figures", "E and F, block typeface", "", "assumed",
+         "markone's letters; the source gives no typeface"),
+        ("variation", "position, within one pixel", "", "assumed", "not stated")],
 }
 
 _SETTINGS: dict[str, Callable[[JSONDict], list[ParamRow]]] = {
