@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from markone.cli import main
+from markone.cli import build_parser, main
 from verify.coq import THEOREMS
 from verify.cycling import check_cycling, cycle_bound, integer_yx, is_closed, reachable_states
 
@@ -65,8 +65,24 @@ def test_verify_cycling_compares_the_cycle_with_the_bound(capsys):
     out = capsys.readouterr().out
     assert ("the cycling theorem (Coq: cycling_closed): transient + period = 1 pass "
             "<= 15, the weight vectors reachable from zero in any order") in out
-    assert main(["verify", "cycling", "xor", "--budget", "10"]) == 0
-    assert "no bound from the cycling theorem" in capsys.readouterr().out
+    assert main(["verify", "cycling", "xor", "--bound-states", "10"]) == 0
+    assert ("no bound from the cycling theorem: the search of every order stopped at "
+            "10 states (raise --bound-states or --timeout)") in capsys.readouterr().out
+    assert main(["verify", "cycling", "xor", "--bound-states", "0"]) == 0
+    assert "cycling theorem" not in capsys.readouterr().out
+
+
+def test_the_default_bound_search_stays_small_and_uncompiled():
+    """The bound's search is its own budget of states, not the cycle's --budget of
+    updates: on 40 rows of 6 small integers the search of every order would reach a
+    million states (seconds of numba's compiler, a quarter GB) where the cyclic run is
+    done at once. The default stays within the numpy search."""
+    from verify.cli._theory import BOUND_STATES
+    from verify.cycling import _PLAIN_STATES
+
+    assert 48_562 <= BOUND_STATES <= _PLAIN_STATES        # parity3's set fits
+    args = build_parser().parse_args(["verify", "cycling", "xor"])
+    assert args.bound_states == BOUND_STATES
 
 
 def test_the_theorems_back_cycle_bound():
