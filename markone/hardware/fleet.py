@@ -38,6 +38,7 @@ from markone._internal.typing import ArrayLike
 from markone._internal.validation import check_consistent_length, check_int_at_least
 from markone.hardware._packed import pack, unpack
 from markone.hardware.faults import FaultPlan, apply_faults, faults_for, random_faults
+from markone.hardware.lockstep import lockstep_groups, train_side_by_side
 from markone.hardware.machine import DEFAULT_EPOCHS, MarkI
 from markone.hardware.params import MarkIParams
 from markone.hardware.trial import PLAIN
@@ -147,20 +148,31 @@ class FleetRun:
 
 
 def _train_machines(task):
-    """Train every machine of one chunk of a fleet (a top-level function: picklable)."""
+    """Train every machine of one chunk of a fleet (a top-level function: picklable):
+    groups of many machines of one parameter set side by side
+    (:mod:`markone.hardware.lockstep`), the others one by one."""
     keep_freed_memory()   # else each machine's arrays fault in fresh pages again
     specs, images, labels, train = task
     images = unpack(images)
+    trained: dict[int, tuple[MarkI, Any]] = {}
+    for group in lockstep_groups(specs, train):
+        machines, runs = train_side_by_side(
+            specs[group[0]].params, [specs[i].seed for i in group], images, labels, train)
+        trained.update((i, (machine, run)) for i, machine, run in zip(
+            group, machines, runs) if run is not None)
+    alone = [i for i in range(len(specs)) if i not in trained]
     # a large task runs compiled from its first trial (the same runs, bit for bit)
-    PLAIN.expect(len(specs) * (train.get("presentations") or len(images) * train.get(
+    PLAIN.expect(len(alone) * (train.get("presentations") or len(images) * train.get(
         "max_epochs", DEFAULT_EPOCHS)))
+    for i in alone:
+        machine = MarkI(specs[i].params, seed=specs[i].seed)
+        if specs[i].faults is not None:
+            apply_faults(machine, faults_for(machine, specs[i].faults))
+        trained[i] = machine, machine.train(images, labels, **train)
     out = []
     checked = {}   # the figures as MarkI._images gives them, per retina shape
-    for spec in specs:
-        machine = MarkI(spec.params, seed=spec.seed)
-        if spec.faults is not None:
-            apply_faults(machine, faults_for(machine, spec.faults))
-        run = machine.train(images, labels, **train)
+    for i, spec in enumerate(specs):
+        machine, run = trained[i]
         shape = spec.params.retina_shape
         if shape not in checked:
             checked[shape] = machine._images(images)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import numbers
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import simpy
@@ -52,7 +52,7 @@ from markone.hardware.segments import Segments, _active_csr, _decode_unique, _ne
 from markone.hardware.trainer import Trainer
 from markone.hardware.trial import PLAIN, score_figures, score_rows, trials_of
 
-__all__ = ["MarkI", "class_codes", "nearest_class"]
+__all__ = ["MarkI", "class_codes", "nearest_class", "machine_seeds"]
 
 #: Passes over the training set when neither ``max_epochs`` nor ``presentations`` is
 #: given.
@@ -161,10 +161,24 @@ class MarkI:
             )
         self.params = params
         self.seed = int(seed) if isinstance(seed, numbers.Integral) else None
-        wiring_seed, runit_seed, self._physics_seed = child_seeds(
-            seed if not isinstance(seed, np.random.Generator)
-            else int(seed.integers(2**63)), 3)
-        self.wiring = plugboard.wire(params, wiring_seed)
+        wiring_seed, runit_seed, self._physics_seed = machine_seeds(seed)
+        self._assemble(plugboard.wire(params, wiring_seed), runit_seed)
+
+    @classmethod
+    def _wired(cls, params: MarkIParams, seed: int, wiring: plugboard.Wiring) -> MarkI:
+        """``MarkI(params, seed)`` given the wiring it draws (``plugboard.wire(params,
+        machine_seeds(seed)[0])``, e.g. drawn for a fleet by
+        :func:`~markone.hardware.plugboard.wire_many`)."""
+        self = cls.__new__(cls)
+        self.segments, self.params, self.seed = True, params, int(seed)
+        _, runit_seed, self._physics_seed = machine_seeds(seed)
+        self._assemble(wiring, runit_seed)
+        return self
+
+    def _assemble(self, wiring, runit_seed):
+        """The parts of a new machine around its ``wiring``."""
+        params = self.params
+        self.wiring = wiring
         self._patterns = plugboard.PatternCache(self.wiring)
         #: (n_classes, response bytes) -> nearest class indices
         self._nearest: dict[tuple[int, bytes], np.ndarray] = {}
@@ -628,6 +642,24 @@ class MarkI:
         -------
         MachineRun
         """
+        s = self._begin(images, labels, max_epochs, presentations, rule, order, seed,
+                        log, warm_start)
+        build_segments = functools.partial(
+            Segments.for_session, self, s.X, s.trainer, s.stats, s.records, s.n_total)
+        with progress_bar(s.n_passes, "Mark I passes", enabled=progress) as bar:
+            session = self.env.process(self._session(
+                s.X, s.codes[s.label_idx], s.label_idx, _ticking(s.passes, bar),
+                presentations is None, s.trainer, s.stats, s.records, build_segments))
+            with collector_paused(log):
+                self.env.run(until=session)
+        return self._result(s.trainer, s.codes, s.w0, float(self.env.now - s.start),
+                            s.stats, self.retina.settled(s.X) if log else None,
+                            s.records)
+
+    def _begin(self, images, labels, max_epochs, presentations, rule, order, seed, log,
+               warm_start):
+        """Check :meth:`train`'s arguments and start its session: a :class:`_Session`
+        (the session's passes are drawn as they are taken)."""
         X = self._images(images)
         check_label_values(labels, name="labels")   # before NumPy makes [1, "a"] text
         labels = np.asarray(labels)
@@ -639,23 +671,13 @@ class MarkI:
         label_idx = self._prepare(X, labels, warm_start)
         codes = self.codes_
         assert codes is not None and self.theta is not None   # the labels' classes
-        stats = self._new_stats()
-        records = PresentationLog() if log else None
-        start, w0 = self.env.now, self.weights
-        passes = self._passes(len(X), max_epochs, presentations, order,
-                              self._rng if rng is None else rng)
-        n_passes = max_epochs if presentations is None else -(-presentations // len(X))
-        build_segments = functools.partial(
-            Segments.for_session, self, X, trainer, stats, records,
+        return _Session(
+            X, label_idx, codes, trainer, self._new_stats(),
+            PresentationLog() if log else None, self.env.now, self.weights,
+            self._passes(len(X), max_epochs, presentations, order,
+                         self._rng if rng is None else rng),
+            max_epochs if presentations is None else -(-presentations // len(X)),
             max_epochs * len(X) if presentations is None else presentations)
-        with progress_bar(n_passes, "Mark I passes", enabled=progress) as bar:
-            session = self.env.process(self._session(
-                X, codes[label_idx], label_idx, _ticking(passes, bar),
-                presentations is None, trainer, stats, records, build_segments))
-            with collector_paused(log):
-                self.env.run(until=session)
-        return self._result(trainer, codes, w0, float(self.env.now - start), stats,
-                            self.retina.settled(X) if log else None, records)
 
     def _prepare(self, X, labels, warm_start):
         """Start a session on ``X``: a fresh machine unless ``warm_start``, ``theta``
@@ -713,6 +735,37 @@ class MarkI:
                                              exposure_s))
         self.env.run(until=trial)
         return records[0]
+
+
+class _Session(NamedTuple):
+    """A training session as :meth:`MarkI._begin` starts it: the checked figures
+    ``X``, their class indices and the class ``codes``, the ``trainer``, the
+    ``stats`` and log ``records`` to fill, the clock and weights at the ``start``,
+    the ``passes`` (their number, ``n_passes``) and the most figures they show,
+    ``n_total``."""
+
+    X: np.ndarray
+    label_idx: np.ndarray
+    codes: np.ndarray
+    trainer: Trainer
+    stats: dict
+    records: PresentationLog | None
+    start: float
+    w0: np.ndarray
+    passes: Any
+    n_passes: int
+    n_total: int
+
+
+def machine_seeds(seed: Seed) -> list[int]:
+    """The seeds of ``MarkI(params, seed)``'s wiring, R-units and physics.
+
+    >>> a, b = machine_seeds(0), machine_seeds(0)
+    >>> a == b, len(a)
+    (True, 3)
+    """
+    return child_seeds(seed if not isinstance(seed, np.random.Generator)
+                       else int(seed.integers(2**63)), 3)
 
 
 def _check_length(max_epochs, presentations):

@@ -36,7 +36,7 @@ from markone.hardware.trial import STEP_OPS, PLAIN, score, trials_of
 if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
-__all__ = ["Wiring", "wire", "net_input", "fire", "calibrate_theta", "theta_for",
+__all__ = ["Wiring", "wire", "wire_many", "net_input", "fire", "calibrate_theta", "theta_for",
            "connection_matrix", "Pattern", "PatternCache"]
 
 
@@ -106,6 +106,104 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
         a, used, n_free = draw(words, room, picks, a)
     return Wiring(picks[:, :params.n_excitatory].copy(),
                   picks[:, params.n_excitatory:].copy(), n_s)
+
+
+def wire_many(params: MarkIParams, seeds: Sequence[int]) -> list[Wiring]:
+    """``[wire(params, seed) for seed in seeds]``, drawn for all the seeds at once.
+
+    The machines of a fleet draw their wirings side by side: each A-unit's picks are
+    made for every seed by one numpy step (:func:`_draw_side_by_side`), the same
+    picks from the same random words as :func:`wire`'s loop, so that many wirings
+    cost about what one costs and no compiler is needed. A seed whose draw this
+    cannot follow (a retina large enough for numpy's tail shuffle, an S-unit with
+    too little room left, words beyond those drawn ahead) is drawn by :func:`wire`.
+
+    >>> from markone.hardware.params import MarkIParams
+    >>> p = MarkIParams(retina_shape=(2, 3), n_a_units=4, n_excitatory=2,
+    ...                 n_inhibitory=1, max_fanout=3)
+    >>> [w.excitatory.tolist() for w in wire_many(p, [1, 2])] == [
+    ...     wire(p, s).excitatory.tolist() for s in (1, 2)]
+    True
+    """
+    seeds = list(seeds)
+    n_s = params.retina_shape[0] * params.retina_shape[1]
+    k = params.n_excitatory + params.n_inhibitory
+    if not seeds or n_s > _TAIL_SHUFFLE_ABOVE or k < 1:
+        return [wire(params, seed) for seed in seeds]
+    # every A-unit takes 2k - 1 words but for the rare rejected one: some to spare
+    need = params.n_a_units * (2 * k - 1) + 64
+    words = np.array([_random_words(as_generator(seed), need) for seed in seeds])
+    picks, good = _draw_side_by_side(words, np.full(n_s, params.max_fanout), k,
+                                     params.n_a_units)
+    return [Wiring(picks[m, :, :params.n_excitatory].copy(),
+                   picks[m, :, params.n_excitatory:].copy(), n_s)
+            if good[m] else wire(params, seed) for m, seed in enumerate(seeds)]
+
+
+def _draw_side_by_side(words, room0, k, n_a):
+    """:func:`_draw_picks` for every row of ``words`` (one machine's random words
+    each) at once, Floyd's algorithm only (no tail shuffle): ``(picks (M, n_a, k),
+    good (M,))``, ``good[m]`` False where machine ``m``'s draw needed more words
+    than its row holds or met an S-unit set with fewer than ``k`` free (its picks
+    are then not its wiring)."""
+    n_m = len(words)
+    rows = np.arange(n_m)
+    room = np.tile(room0, (n_m, 1))
+    free = np.tile(np.flatnonzero(room0 > 0), (n_m, 1))
+    n_free = np.full(n_m, free.shape[1])
+    cursor = np.zeros(n_m, dtype=np.int64)
+    good = n_free >= k
+    picks = np.zeros((n_m, n_a, k), dtype=np.int64)
+    shuffle_highs = np.arange(k - 1, 0, -1)
+    for a in range(n_a):
+        # the bounds of its 2k - 1 draws: Floyd's j = n-k .. n-1, then the shuffle's
+        highs = np.hstack([n_free[:, None] - k + np.arange(k),
+                           np.broadcast_to(shuffle_highs, (n_m, k - 1))])
+        draws = _below_rows(words, cursor, highs, good)
+        idx = np.empty((n_m, k), dtype=np.int64)
+        for t in range(k):   # Floyd: a value seen already is replaced by j itself
+            seen = (idx[:, :t] == draws[:, t, None]).any(axis=1)
+            idx[:, t] = np.where(seen, highs[:, t], draws[:, t])
+        for s, i in enumerate(shuffle_highs):   # numpy's _shuffle_int of the k picks
+            j = draws[:, k + s]
+            idx[:, i], idx[rows, j] = idx[rows, j], idx[:, i].copy()
+        picks[:, a] = np.take_along_axis(free, idx, axis=1)
+        room[rows[:, None], picks[:, a]] -= 1   # k distinct S-units a machine
+        for m in np.flatnonzero((room[rows[:, None], picks[:, a]] == 0).any(axis=1)):
+            open_ = np.flatnonzero(room[m] > 0)   # an S-unit ran out of room
+            free[m, :open_.size], n_free[m] = open_, open_.size
+        good &= n_free >= k
+    return picks, good
+
+
+def _below_rows(words, cursor, highs, good):
+    """:func:`_below` of each bound ``highs[m, t]`` in turn, row ``m`` from its
+    words ``words[m, cursor[m]:]`` (``cursor`` advanced past the words taken): one
+    word per draw for every row at once, and the scalar loop for a row where a word
+    was rejected (once in some ten million draws). A row that runs out of words is
+    marked not ``good`` (its numbers are then 0)."""
+    n_m, n_t = highs.shape
+    out = np.zeros((n_m, n_t), dtype=np.int64)
+    fits = good & (cursor + n_t <= words.shape[1])
+    high = np.where(fits[:, None] & (highs > 0), highs, 0).astype(np.uint64)
+    span = high + np.uint64(1)
+    taken = words[np.arange(n_m)[:, None], np.minimum(
+        cursor[:, None] + np.arange(n_t), words.shape[1] - 1)].astype(np.uint64)
+    product = taken * span
+    low = product & np.uint64(0xFFFFFFFF)
+    # a bound of 0 takes no word: those rows' later words shift, the scalar loop
+    plain = fits & ((low < (np.uint64(0xFFFFFFFF) - high) % span)
+                    | (highs == 0)).any(axis=1)
+    out[:] = (product >> np.uint64(32)).astype(np.int64)
+    cursor[fits & ~plain] += n_t
+    for m in np.flatnonzero(plain | (good & ~fits)):
+        at = cursor[m:m + 1]
+        for t in range(n_t):
+            out[m, t] = _below(words[m], at, highs[m, t])
+            if out[m, t] < 0:
+                good[m] = False
+                break
+    return out
 
 
 def _random_words(rng, n):

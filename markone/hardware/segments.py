@@ -53,8 +53,8 @@ import numpy as np
 
 from markone._internal.jit import compiled, kernel, plain_form
 from markone.hardware.run import adopt
-from markone.hardware.trial import (decide, look, motor_seconds, physics_of, score,
-                                    settle, settle_wait, turn_units)
+from markone.hardware.trial import (PLAIN, decide, look, motor_seconds, physics_of,
+                                    score, settle, settle_wait, trials_of, turn_units)
 
 __all__ = ["Segments", "run_segment", "Machine", "Figures", "Rule", "Tally", "LogBuffers"]
 
@@ -616,7 +616,8 @@ def _whole_steps(machine, trainer, n_total):
     stops = [v for v in (lo, hi) if np.isfinite(v)]
     if not all(v.is_integer() and not (v == 0 and np.signbit(v)) for v in stops):
         return False
-    largest = compiled(_largest_whole)(np.ascontiguousarray(W, dtype=np.float64), lo, hi)
+    largest = PLAIN.kernel(_largest_whole, trials_of(W.size))(
+        np.ascontiguousarray(W, dtype=np.float64), lo, hi)
     if largest < 0:   # a weight not whole, -0, NaN or outside the stops
         return False
     top = largest + abs(float(trainer.eta)) * n_total
@@ -639,6 +640,15 @@ def _largest_whole(W, lo, hi):
                 return -1.0
             largest = max(largest, abs(w))
     return largest
+
+
+@plain_form(_largest_whole)
+def _largest_whole_plain(W, lo, hi):
+    with np.errstate(invalid="ignore"):
+        whole = (W == np.floor(W)) & (lo <= W) & (W <= hi)
+    if not whole.all() or ((W == 0) & np.signbit(W)).any():
+        return -1.0
+    return float(np.abs(W).max(initial=0.0))
 
 
 class _Figures:
