@@ -152,18 +152,18 @@ def _train_machines(task):
     groups of many machines of one parameter set side by side
     (:mod:`markone.hardware.lockstep`), the others one by one."""
     keep_freed_memory()   # else each machine's arrays fault in fresh pages again
-    specs, images, labels, train = task
+    specs, images, labels, train, *fleet_trials = task   # (the fleet's, if given)
     images = unpack(images)
+    trials = _trials(len(specs), len(images), train)
     trained: dict[int, tuple[MarkI, Any]] = {}
-    for group in lockstep_groups(specs, train):
+    for group in lockstep_groups(specs, train, max([trials, *fleet_trials])):
         machines, runs = train_side_by_side(
             specs[group[0]].params, [specs[i].seed for i in group], images, labels, train)
         trained.update((i, (machine, run)) for i, machine, run in zip(
             group, machines, runs) if run is not None)
     alone = [i for i in range(len(specs)) if i not in trained]
     # a large task runs compiled from its first trial (the same runs, bit for bit)
-    PLAIN.expect(len(alone) * (train.get("presentations") or len(images) * train.get(
-        "max_epochs", DEFAULT_EPOCHS)))
+    PLAIN.expect(_trials(len(alone), len(images), train))
     for i in alone:
         machine = MarkI(specs[i].params, seed=specs[i].seed)
         if specs[i].faults is not None:
@@ -179,6 +179,13 @@ def _train_machines(task):
         # machine.score(images, labels), the figures checked once per task
         out.append(FleetRun(spec, run, machine._accuracy(checked[shape], labels)))
     return out
+
+
+def _trials(machines, figures, train):
+    """The most trials ``machines`` machines make with training arguments ``train``
+    on ``figures`` figures."""
+    return machines * (train.get("presentations") or figures * (
+        train.get("max_epochs") or DEFAULT_EPOCHS))
 
 
 def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike, *,
@@ -219,7 +226,11 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
     keeps the memory it frees for its next machines
     (:func:`markone._internal.parallel.keep_freed_memory`, glibc only), and a task
     of more trials than the process's plain allowance runs compiled from its first
-    trial; neither changes a run.
+    trial; neither changes a run. Many machines of one parameter set (at least
+    :data:`~markone.hardware.lockstep.LOCKSTEP_MACHINES`, in a fleet of at most
+    :data:`~markone.hardware.lockstep.LOCKSTEP_TRIALS` trials) train side by side,
+    one numpy step per figure for all of them, without a compiler
+    (:mod:`markone.hardware.lockstep`): the same runs too.
     """
     specs = list(specs)
     if not specs:
@@ -246,7 +257,8 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
     chunks = min(check_int_at_least(chunks, "chunks", 1), len(specs))
     parts = [specs[k::chunks] for k in range(chunks)]   # balanced: mixed parameters
     shared = pack(images)   # 0/1 figures travel as int8: 1/8 of the bytes per task
-    tasks = [(part, shared, labels, train) for part in parts]
+    trials = _trials(len(specs), len(images), train)   # the fleet's: one rule for all
+    tasks = [(part, shared, labels, train, trials) for part in parts]
     runs: list[Any] = [None] * len(specs)
     for k, part_runs in run_each(_train_machines, tasks, workers=workers, dask=dask):
         runs[k::chunks] = part_runs

@@ -55,7 +55,7 @@ from markone.hardware.segments import _whole_steps
 from markone.hardware.trial import _lagged, _stopped, physics_of, remains
 from markone.online import signed_mistake
 
-__all__ = ["LOCKSTEP_MACHINES", "LOCKSTEP_BATCH", "lockstep_groups",
+__all__ = ["LOCKSTEP_MACHINES", "LOCKSTEP_TRIALS", "LOCKSTEP_BATCH", "lockstep_groups",
            "train_side_by_side"]
 
 #: The fewest machines of one parameter set that train in lockstep: a lockstep trial
@@ -64,25 +64,34 @@ __all__ = ["LOCKSTEP_MACHINES", "LOCKSTEP_BATCH", "lockstep_groups",
 #: than a compiled one, and no compiler is waited for.
 LOCKSTEP_MACHINES = 16
 
+#: The most trials (machines x presentations) of a fleet in lockstep: a lockstep
+#: trial costs a few microseconds more than a compiled one, which over this many
+#: trials is about what compiling the segment loop costs (some 6 to 10 s of CPU).
+#: A larger fleet compiles (and with a warm cache runs faster).
+LOCKSTEP_TRIALS = 2**19
+
 #: The most machines in one lockstep batch (their arrays: some 50 KB a machine of
 #: the default 8 x 512 weights, several times over in a step's temporaries).
 LOCKSTEP_BATCH = 256
 
 
-def lockstep_groups(specs: Sequence[Any], train: dict) -> list[list[int]]:
+def lockstep_groups(specs: Sequence[Any], train: dict, trials: int = 0
+                    ) -> list[list[int]]:
     """The positions in ``specs`` (a fleet's :class:`~markone.hardware.fleet.MachineSpec`)
     of the machines to train in lockstep with ``train`` (the :meth:`MarkI.train`
     arguments), in groups of one parameter set, each of at least
-    :data:`LOCKSTEP_MACHINES` and at most :data:`LOCKSTEP_BATCH` machines.
+    :data:`LOCKSTEP_MACHINES` and at most :data:`LOCKSTEP_BATCH` machines; none when
+    the fleet's ``trials`` in all exceed :data:`LOCKSTEP_TRIALS` (compiling pays).
 
     >>> from markone.hardware.fleet import MachineSpec
     >>> specs = MachineSpec.grid(range(20))
-    >>> [len(g) for g in lockstep_groups(specs, {"presentations": 100})]
+    >>> [len(g) for g in lockstep_groups(specs, {"presentations": 100}, 2000)]
     [20]
-    >>> lockstep_groups(specs[:3], {})   # too few to share a step
-    []
+    >>> lockstep_groups(specs[:3], {}), lockstep_groups(specs, {}, 10**7)
+    ([], [])
     """
-    if isinstance(train.get("seed"), np.random.Generator) or train.get("progress"):
+    if isinstance(train.get("seed"), np.random.Generator) or train.get("progress") \
+            or trials > LOCKSTEP_TRIALS:
         return []   # one generator shared in turn / a bar per machine: one by one
     by_params: dict[MarkIParams, list[int]] = {}
     for i, spec in enumerate(specs):

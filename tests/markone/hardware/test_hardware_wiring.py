@@ -49,7 +49,7 @@ def test_default_plugboard_draws_as_the_choice_loop(seed):
     assert_same_draws(MarkIParams(), seed)
 
 
-@pytest.mark.parametrize("fields", [
+EDGE_PLUGBOARDS = [
     dict(retina_shape=(2, 3), n_a_units=4, n_excitatory=2, n_inhibitory=1,
          max_fanout=3),                        # S-units run out of room on the way
     dict(retina_shape=(1, 3), n_a_units=3, n_excitatory=2, n_inhibitory=1,
@@ -57,7 +57,10 @@ def test_default_plugboard_draws_as_the_choice_loop(seed):
     dict(retina_shape=(3, 3), n_a_units=9, n_excitatory=1, n_inhibitory=0,
          max_fanout=1),                        # k == 1, down to the last free S-unit
     dict(retina_shape=(101, 101), n_a_units=3, n_excitatory=150, n_inhibitory=60),
-])  # the last: over 10,000 S-units and k > n // 50, numpy's tail-shuffle branch
+]  # the last: over 10,000 S-units and k > n // 50, numpy's tail-shuffle branch
+
+
+@pytest.mark.parametrize("fields", EDGE_PLUGBOARDS)
 def test_edge_plugboards_draw_as_the_choice_loop(fields):
     for seed in range(4):
         assert_same_draws(MarkIParams(**fields), seed)

@@ -22,7 +22,8 @@ from markone._internal.io import to_jsonable
 from markone._internal.jit import compiled, uncompiled
 from markone.datasets import letters
 from markone.hardware import MachineSpec, MarkI, MarkIParams, lockstep, plugboard, run_fleet
-from markone.hardware import segments
+from markone.hardware import fleet, segments
+from test_hardware_wiring import EDGE_PLUGBOARDS
 
 
 def exact(run, accuracy):
@@ -114,20 +115,24 @@ def test_the_work_rule_groups_many_machines_of_one_parameter_set():
     big = MachineSpec.grid(range(lockstep.LOCKSTEP_BATCH + 2))
     assert [len(g) for g in lockstep.lockstep_groups(big, {})] == [
         lockstep.LOCKSTEP_BATCH // 2 + 1] * 2
+    # a fleet of more trials in all compiles: the work rule, not the machines
+    assert len(lockstep.lockstep_groups(specs, {}, lockstep.LOCKSTEP_TRIALS)) == 2
+    assert lockstep.lockstep_groups(specs, {}, lockstep.LOCKSTEP_TRIALS + 1) == []
 
 
-@pytest.mark.parametrize("fields", [
-    {},
-    dict(retina_shape=(2, 3), n_a_units=4, n_excitatory=2, n_inhibitory=1,
-         max_fanout=3),                        # S-units run out of room on the way
-    dict(retina_shape=(1, 3), n_a_units=3, n_excitatory=2, n_inhibitory=1,
-         max_fanout=3),                        # every A-unit takes every S-unit (n == k)
-    dict(retina_shape=(3, 3), n_a_units=9, n_excitatory=1, n_inhibitory=0,
-         max_fanout=1),                        # k == 1, down to the last free S-unit
-    dict(retina_shape=(4, 4), n_a_units=50, n_excitatory=3, n_inhibitory=2,
-         max_fanout=16),                       # some seeds refuse: wire's error
-    dict(retina_shape=(101, 101), n_a_units=3, n_excitatory=150, n_inhibitory=60),
-])  # the last: numpy's tail shuffle, which wire_many leaves to wire
+def test_a_fleet_counts_its_trials_in_all_for_the_rule(monkeypatch):
+    seen = []
+    monkeypatch.setattr(fleet, "lockstep_groups",
+                        lambda specs, train, trials: seen.append(trials) or [])
+    images, labels = letters("ABC", per_class=1, seed=0)
+    run_fleet(MachineSpec.grid(range(4)), images, labels, workers=1, chunks=2,
+              max_epochs=2)
+    assert seen == [4 * 3 * 2] * 2   # each task: the fleet's 4 machines x 3 x 2
+
+
+@pytest.mark.parametrize("fields", [{}, *EDGE_PLUGBOARDS, dict(
+    retina_shape=(4, 4), n_a_units=50, n_excitatory=3, n_inhibitory=2, max_fanout=16)])
+# the last: some seeds refuse, with wire's error; a tail shuffle is left to wire
 def test_wirings_drawn_together_are_those_drawn_one_by_one(fields):
     params = MarkIParams(**fields)
     seeds = list(range(12)) + [2**40 + 3]
