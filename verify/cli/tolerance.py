@@ -136,13 +136,18 @@ def _tolerance(args):
 
     machine, images, labels = _task(args)
     if args.recheck is not None:
-        return _recheck(args.recheck, machine, images, labels)
+        code = _recheck(args.recheck, machine, images, labels)
+        if args.checker == "coq":
+            code = max(code, _coq_report(args.recheck, machine, images, labels))
+        return code
     try:
         units = worst_case(machine, images, labels)
     except ValueError as exc:
         print(str(exc))
         return EXIT_NO
     print(table_text(units))
+    if args.checker == "coq" and _coq_check(machine, images, labels, units) != EXIT_OK:
+        return EXIT_NO
     if args.json:
         from verify.machine import check_machine
 
@@ -151,6 +156,44 @@ def _tolerance(args):
         print(f"report written to {args.json} (its worst_case claim holds these "
               "numbers and witnesses)")
     return EXIT_OK
+
+
+def _coq_check(machine, images, labels, r_units) -> int:
+    """Check ``r_units`` (the answers computed, or a report's evidence) with the
+    checker extracted from the Coq proofs: EXIT_OK accepted, EXIT_NO refuted."""
+    from verify.coq import build
+    from verify.coq.tolerance import check_tolerance_with_coq
+    from verify.errors import CertificateError, CoqUnavailable
+    from verify.machine.task import machine_task
+    from verify.machine.theory.worst_case import wired_potentiometers
+
+    try:
+        built = build()
+    except CoqUnavailable as exc:
+        raise CommandError(f"--checker coq: {exc}") from None
+    task = machine_task(machine, images, labels)
+    try:
+        check_tolerance_with_coq(machine.weights, task.patterns, task.targets,
+                                 wired_potentiometers(machine), r_units, built=built)
+    except CertificateError as exc:
+        print(f"refuted: {exc}")
+        return EXIT_NO
+    print("confirmed by the checker extracted from the Coq proofs (verify/coq/"
+          "Tolerance.v): every tolerance, number of dead and stuck A-units, line of the "
+          "table and witness")
+    return EXIT_OK
+
+
+def _coq_report(path, machine, images, labels) -> int:
+    """The Coq checker on a saved report's worst_case claim (already re-checked)."""
+    from verify.machine import load_report
+
+    claim = load_report(path).get("worst_case")
+    if not isinstance(claim, dict) or claim.get("holds") is not True:
+        print("--checker coq: the report's worst_case claim does not hold, so there is "
+              "no worst case for the Coq checker to check")
+        return EXIT_OK
+    return _coq_check(machine, images, labels, claim["evidence"]["r_units"])
 
 
 def add_tolerance(verify_subparsers: Any) -> ArgumentParser:
@@ -195,4 +238,9 @@ def add_tolerance(verify_subparsers: Any) -> ArgumentParser:
                    "witnesses replayed, every bound recomputed exactly; exit 1 if a "
                    "claim is refuted, 2 if the report is malformed or about other "
                    "weights")
+    t.add_argument("--checker", choices=("python", "coq"), default="python",
+                   help="coq: also check the worst case (the one computed, or with "
+                   "--recheck the report's) with the checker extracted from the Coq "
+                   "proofs (verify/coq/Tolerance.v), proved sound; exit 1 if it refutes "
+                   "it. python (default): markone's exact computation and re-check only")
     return t

@@ -35,7 +35,7 @@ import os
 import resource
 import subprocess
 import tempfile
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from verify.certificate.kernel import (CertificateError, csr_lists, decimal_int,
                                        labels_pm1, number, plain)
@@ -43,7 +43,7 @@ from verify._internal.memory import GB, memory_limit
 from verify.coq.build import CoqBuild, build
 from verify.errors import CoqUnavailable, CoqUndecided
 
-__all__ = ["certificate_text", "check_with_coq", "MAX_DENSE_ENTRIES",
+__all__ = ["certificate_text", "check_with_coq", "run_checker", "MAX_DENSE_ENTRIES",
            "MAX_COLUMNS",
            "MIN_MEMORY_GB",
            "DECIMAL_BITS"]
@@ -232,11 +232,25 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
     CoqUnavailable
         When Coq or OCaml is missing (the message says what to install).
     """
+    lines = _lines(X, y, claim)
+    if run_checker(lines, built=built, budget=budget, timeout=timeout,
+                   max_memory_gb=max_memory_gb):
+        return True
+    what = "witness" if claim.separable else "certificate"
+    raise CertificateError(f"the checker extracted from the Coq proofs "
+                           f"(verify/coq/Checker.v) refutes the {what}.")
+
+
+def run_checker(lines: Iterable[str], *, built: CoqBuild | None = None,
+                budget: int | None = None, timeout: float | None = None,
+                max_memory_gb: float | None = None) -> bool:
+    """Run the extracted checker on a certificate in its text form (``lines``, each
+    ending in a newline): True VALID, False INVALID. ``budget``, ``timeout`` and
+    ``max_memory_gb`` as :func:`check_with_coq` takes them (the same errors)."""
     if max_memory_gb is not None and max_memory_gb < MIN_MEMORY_GB:
         raise ValueError(f"max_memory_gb={max_memory_gb:g} is below the {MIN_MEMORY_GB} GB "
                          "the Coq checker needs to start; raise it.")
     limit = int(memory_limit(max_memory_gb))
-    lines = _lines(X, y, claim)
     built = build() if built is None else built
     fd, path = tempfile.mkstemp(prefix="markone-coq-", suffix=".txt")
     budget_args = [] if budget is None else ["--budget", str(int(budget))]
@@ -256,7 +270,7 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
         raise CoqUndecided(f"the checker extracted from the Coq proofs did not decide "
                            f"within --max-memory {limit / GB:g} GB of memory; raise it.",
                            "memory")
-    return _verdict(done, claim, budget)
+    return _verdict(done, budget)
 
 
 def _address_space(limit: int) -> Any:
@@ -276,13 +290,11 @@ def _out_of_memory(done: subprocess.CompletedProcess) -> bool:
         words in (done.stderr or "") for words in _MEMORY_WORDS)
 
 
-def _verdict(done: subprocess.CompletedProcess, claim: Any, budget: int | None) -> bool:
+def _verdict(done: subprocess.CompletedProcess, budget: int | None) -> bool:
     if done.returncode == 0 and done.stdout.strip() == "VALID":
         return True
     if done.returncode == 1 and done.stdout.strip() == "INVALID":
-        what = "witness" if claim.separable else "certificate"
-        raise CertificateError(f"the checker extracted from the Coq proofs "
-                               f"(verify/coq/Checker.v) refutes the {what}.")
+        return False
     if done.returncode == _OVER_BUDGET:
         raise CoqUndecided(f"the checker extracted from the Coq proofs did not decide "
                            f"within --budget {budget:,} words of work; raise it.")

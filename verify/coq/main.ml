@@ -1,6 +1,7 @@
 (* The command line around the extracted checker (checker.ml, from Checker.v).
-   Reads a certificate in markone's text form (written by verify.coq.certificate_text)
-   and prints VALID (exit 0) or INVALID (exit 1); input it cannot read: a message, exit
+   Reads a certificate in markone's text form (written by verify.coq.certificate_text,
+   or of a tolerance by verify.coq.tolerance.tolerance_text: below) and prints VALID
+   (exit 0) or INVALID (exit 1); input it cannot read: a message, exit
    2; a check that needs more work than --budget WORDS: a message, exit 4; out of
    memory (the caller bounds it: setrlimit): a message, exit 5; anything else: a
    message, exit 3. This file only parses, counts and renumbers the columns of sparse
@@ -15,6 +16,21 @@
      Y K J_1 X_1 ... J_K X_K            (N lines: K entries, columns rising, < D)
      witness M W_1 ... W_M              or
      certificate K  I_1 L_1 ... I_K L_K   (indices rising: Checker.check's walk)
+
+   A tolerance certificate (Tolerance.v; decided by Checker.check_units):
+
+     markone-coq-tolerance 1
+     units R
+     then per R-unit:
+     unit D N                           (D potentiometers, N figures)
+     weights W_1 ... W_D
+     Y X_1 ... X_D                      (N lines)
+     tolerance DELTA I
+     dead K I M J_1 ... J_M  T_1 ... T_N
+     stuck any                          or
+     stuck K I M J_1 ... J_M  T_1 ... T_N
+     table L                            (L lines:)
+     DELTA I M J_1 ... J_M  S_1 ... S_N
 
    A number is P or P/Q, each an integer in decimal or hexadecimal ("-0x1f"), of any
    size; so is an index. A count is at most OCaml's max_int; an index over it is read
@@ -176,8 +192,8 @@ let compress_witness intercept cols d w =
   end
 
 (* Certificate indices must rise for Checker.check's walk; the writer sorts them. *)
-let read ic =
-  expect ic "markone-coq-certificate"; expect ic "1";
+let read_separability ic =
+  expect ic "1";
   expect ic "intercept";
   let intercept = match token ic with "0" -> false | "1" -> true
                                       | t -> bad "intercept: %S is not 0 or 1" t in
@@ -203,9 +219,75 @@ let read ic =
           let i = index ic "certificate index" in
           (i, rational ic "certificate weight")))
     | t -> bad "expected \"witness\" or \"certificate\", read %S" t in
+  (intercept, data, proof)
+
+(* ---- a tolerance certificate ---- *)
+
+(* [M] A-unit positions, then [n] numbers. *)
+let positions ic what = let m = count ic what in read_list m (fun _ -> count ic what)
+let numbers ic n what = read_list n (fun _ -> rational ic what)
+
+(* I M J_1 ... J_M T_1 ... T_N after the count K: a witness figure and set, the
+   thresholds. *)
+let forced ic n what k =
+  let i = count ic (what ^ " figure") in
+  let units = positions ic (what ^ " units") in
+  (k, i, units, numbers ic n (what ^ " thresholds"))
+
+let table_line ic n =
+  let delta = rational ic "table" in
+  let i = count ic "table figure" in
+  let units = positions ic "table units" in
+  (((delta, numbers ic n "table thresholds"), i), units)
+
+let read_unit ic =
+  expect ic "unit";
+  let d = count ic "potentiometers" in
+  let n = count ic "figures" in
+  expect ic "weights";
+  let weights = numbers ic d "weights" in
+  let figures = read_list n (fun i ->
+      let what = Printf.sprintf "figure %d" i in
+      let y = rational ic what in
+      (y, numbers ic d what)) in
+  expect ic "tolerance";
+  let tolerance = rational ic "tolerance" in
+  let tolerance_figure = count ic "tolerance figure" in
+  expect ic "dead";
+  let (dead, dead_figure, dead_units, dead_thresholds) =
+    forced ic n "dead" (count ic "dead") in
+  expect ic "stuck";
+  let stuck = match token ic with
+    | "any" -> None
+    | t -> (match int_of_string_opt t with
+        | Some k when k >= 0 && digits t ->
+          let (k, i, units, ts) = forced ic n "stuck" k in Some (((k, i), units), ts)
+        | _ -> bad "stuck: %S is not a count or \"any\"" t) in
+  expect ic "table";
+  let lines = count ic "table" in
+  let table = read_list lines (fun _ -> table_line ic n) in
+  { Checker.weights; figures; tolerance; tolerance_figure; dead; dead_figure;
+    dead_units; dead_thresholds; stuck; table }
+
+let read_tolerance ic =
+  expect ic "1"; expect ic "units";
+  let r = count ic "units" in
+  read_list r (fun _ -> read_unit ic)
+
+type certificate =
+  | Separability of bool * (Checker.q * Checker.q list) list * Checker.proof
+  | Tolerance of Checker.unit_cert list
+
+let read ic =
+  let cert = match token ic with
+    | "markone-coq-certificate" ->
+      let (intercept, data, proof) = read_separability ic in
+      Separability (intercept, data, proof)
+    | "markone-coq-tolerance" -> Tolerance (read_tolerance ic)
+    | t -> bad "expected \"markone-coq-certificate\" or \"markone-coq-tolerance\", read %S" t in
   (match token_or_end ic with
    | "" -> () | t -> bad "unexpected %S after the proof" t);
-  (intercept, data, proof)
+  cert
 
 (* ---- the budget: words allocated, compared at every minor collection ---- *)
 
@@ -245,8 +327,10 @@ let () =
   let verdict () =
     match read (open_in_bin path) with
     | exception (Bad msg | Sys_error msg) -> prerr_endline ("unreadable: " ^ msg); 2
-    | (intercept, data, proof) ->
-      let valid = Checker.check intercept data proof in
+    | cert ->
+      let valid = match cert with
+        | Separability (intercept, data, proof) -> Checker.check intercept data proof
+        | Tolerance units -> Checker.check_units units in
       over_budget ();
       budget := infinity;  (* decided: no check after this one *)
       if valid then (print_endline "VALID"; 0) else (print_endline "INVALID"; 1) in
