@@ -25,7 +25,7 @@ import numbers
 from statistics import NormalDist
 
 __all__ = ["wilson_interval", "clopper_pearson_interval", "median_interval",
-           "normal_quantile"]
+           "median_values_needed", "normal_quantile"]
 
 
 def normal_quantile(confidence: float) -> float:
@@ -157,7 +157,17 @@ def median_interval(values: Sequence[float], confidence: float = 0.95
             break
         low_index = k + 1
     if low_index == 0:
-        need = next(m for m in range(1, 64) if 2 <= (1 - confidence) * 2 ** m)
         raise ValueError(f"{n} values are too few for a {confidence:g} interval of "
-                         f"their median: give at least {need}.")
+                         f"their median: give at least {median_values_needed(confidence)}.")
     return x[low_index - 1], x[n - low_index]
+
+
+def median_values_needed(confidence: float = 0.95) -> int:
+    """The fewest values whose :func:`median_interval` exists at ``confidence``: the
+    least ``n`` with ``P(B(n, 1/2) = 0) = 2**-n <= (1 - confidence) / 2``.
+
+    >>> median_values_needed(0.95), median_values_needed(0.99)
+    (6, 8)
+    """
+    normal_quantile(confidence)
+    return next(m for m in range(1, 64) if 2 <= (1 - confidence) * 2 ** m)

@@ -63,7 +63,7 @@ from markone._internal.validation import check_int_at_least, child_seeds
 from markone.datasets import letters, shapes
 from markone.online import predict_sign
 from sims._common import check_between, check_letters, inline, new_figure, save_figure
-from sims._stats import clopper_pearson_interval, median_interval
+from sims._stats import clopper_pearson_interval, median_interval, median_values_needed
 
 if TYPE_CHECKING:
     from markone.hardware.params import ParamRow
@@ -82,8 +82,6 @@ SMALL = {"runs": 6, "navy_chars": "ABCD", "navy_per_class": 1, "navy_max_epochs"
          "cards": 100, "cards_a_units": 100, "shapes_train": 200, "shapes_a_units": 100,
          "few_a_units": 200, "test_figures": 50}
 
-#: The least runs: six give a median interval at 95% (the smallest and largest value).
-MIN_RUNS = 6
 _UNCONFIRMED = "secondary, unconfirmed"
 _SIMULATED = "simulated perceptron (IBM 704-style: random S-to-A wiring, markone.train)"
 
@@ -179,8 +177,13 @@ _SIZES = {"cards": ("cards", None, "cards_a_units", None),
 
 def tasks(config: JSONDict, seed: int) -> list[JSONDict]:
     """One task per (kind of work, run), each with its own seed."""
-    check_int_at_least(config["runs"], "runs", MIN_RUNS)
     check_between(config["confidence"], "confidence", 0, 1)
+    need = median_values_needed(config["confidence"])
+    check_int_at_least(config["runs"], "runs", 1)
+    if config["runs"] < need:
+        raise ValueError(f"runs(={config['runs']}) is too few: the exact "
+                         f"{config['confidence']:g} interval of the cards' median "
+                         f"needs at least {need} runs; use --set runs={need} or more.")
     check_letters(config["navy_chars"])
     keys = [k for k in DEFAULTS if k not in ("runs", "confidence")]
     seeds = child_seeds(seed, len(_WORK) * config["runs"])

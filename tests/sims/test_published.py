@@ -97,9 +97,12 @@ def test_the_sweep_resumes_to_identical_results(sweep, tmp_path):
     assert again.results_path.read_bytes() == sweep.results_path.read_bytes()
 
 
-def test_too_few_runs_for_a_median_are_refused():
-    with pytest.raises(ValueError, match="runs"):
-        pub.tasks({**pub.DEFAULTS, "runs": 5}, 0)
+@pytest.mark.parametrize("runs, confidence, need", [(5, 0.95, 6), (6, 0.99, 8)])
+def test_too_few_runs_for_a_median_are_refused_before_any_task(runs, confidence, need):
+    # the median interval of the cards needs 2**-runs <= (1 - confidence) / 2
+    with pytest.raises(ValueError, match=rf"runs\(={runs}\) is too few.*--set runs={need}"):
+        pub.tasks({**pub.DEFAULTS, "runs": runs, "confidence": confidence}, 0)
+    assert len(pub.tasks({**pub.DEFAULTS, "runs": need, "confidence": confidence}, 0))
 
 
 @pytest.mark.parametrize("n", range(6, 40))
