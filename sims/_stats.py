@@ -25,7 +25,14 @@ import numbers
 from statistics import NormalDist
 
 __all__ = ["wilson_interval", "clopper_pearson_interval", "median_interval",
-           "median_values_needed", "normal_quantile"]
+           "median_values_needed", "normal_quantile", "clopper_pearson_low",
+           "samples_to_match"]
+
+#: The most samples :func:`samples_to_match` searches (a count past it is reported
+#: as None, as one that never matches).
+MAX_SAMPLES = 10**9
+#: The relative slack of :func:`samples_to_match`'s comparison.
+MATCH_RTOL = 1e-12
 
 
 def normal_quantile(confidence: float) -> float:
@@ -171,3 +178,58 @@ def median_values_needed(confidence: float = 0.95) -> int:
     """
     normal_quantile(confidence)
     return next(m for m in range(1, 64) if 2 <= (1 - confidence) * 2 ** m)
+
+
+def clopper_pearson_low(rate: float, trials: int, confidence: float = 0.95) -> float:
+    """The lower end of the Clopper-Pearson interval of ``trials`` samples of which a
+    fraction ``rate`` succeeded, ``B^-1((1 - confidence) / 2; rate n, (1 - rate) n + 1)``
+    (the beta quantile; ``rate n`` need not be a whole number; 0 when it is 0): at
+    whole counts, the ``low`` of :func:`clopper_pearson_interval`.
+
+    >>> round(clopper_pearson_low(0.5, 10), 4), clopper_pearson_low(0.0, 10)
+    (0.1871, 0.0)
+    """
+    from scipy.stats import beta   # heavy: only the yield experiment needs it
+
+    normal_quantile(confidence)
+    if not 0 <= rate <= 1 or trials < 1:
+        raise ValueError(f"need 0 <= rate <= 1 and trials >= 1; got rate={rate}, "
+                         f"trials={trials}.")
+    k = rate * trials
+    if k == 0:
+        return 0.0
+    return float(beta.ppf((1 - confidence) / 2, k, trials - k + 1))
+
+
+def samples_to_match(rate: float, bound: float, confidence: float = 0.95) -> int | None:
+    """The fewest samples ``n`` at which an estimate succeeding at ``rate`` has a
+    Clopper-Pearson lower end (:func:`clopper_pearson_low`) of at least ``bound``
+    (less :data:`MATCH_RTOL` of it: bounds computed alike in floats may differ in
+    their last bits);
+    None when no number does (``rate <= bound < 1``: the lower end stays below the rate
+    it estimates) or only more than :data:`MAX_SAMPLES`. The lower end grows with
+    ``n``, so the search doubles ``n`` and then bisects.
+
+    >>> samples_to_match(1.0, clopper_pearson_low(1.0, 30)), samples_to_match(0.8, 0.9)
+    (30, None)
+    >>> samples_to_match(0.9, 0.8)
+    65
+    """
+    if bound <= 0:
+        return 1
+    if rate <= bound:
+        return None
+
+    def enough(n: int) -> bool:
+        return clopper_pearson_low(rate, n, confidence) >= bound * (1 - MATCH_RTOL)
+
+    hi = 1
+    while not enough(hi):
+        if hi > MAX_SAMPLES:
+            return None
+        hi *= 2
+    lo = hi // 2            # not enough (or 0)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if enough(mid) else (mid, hi)
+    return hi

@@ -20,7 +20,7 @@ from verify.certificate import check_certificate_file, data_sha256
 from verify.errors import CertificateError
 
 __all__ = ["FILE_CLAIMS", "machine_and_task", "claim_parts", "decide_machine",
-           "recheck_machine"]
+           "recheck_machine", "train_machine"]
 
 #: The certificate files of a machine, by the last word of their names: the plan
 #: each is about.
@@ -100,6 +100,17 @@ def decide_machine(spec: JSONDict, run: int, seed: int) -> JSONDict:
             certificates[f"{stem}-{which}.json"] = certificate(
                 sub, sub_verdict, {**source, "plan": FILE_CLAIMS[which]})
     return out
+
+
+def train_machine(spec: JSONDict, seed: int) -> JSONDict:
+    """Monte Carlo's verdict on machine ``seed`` of ``spec``: trained once from zero,
+    a fresh seeded permutation of the figures each pass (its own seed, the third child
+    of ``seed``), at most ``spec["mc_epochs"]`` passes; ``trained`` when a pass ends
+    without a mistake (then the machine can learn; otherwise Monte Carlo cannot tell)."""
+    machine, _, images, labels = machine_and_task(spec, seed)
+    run = machine.train(images, labels, max_epochs=spec["mc_epochs"], order="shuffle",
+                        seed=child_seeds(seed, 3)[2])
+    return {"trained": bool(run.converged), "trained_epochs": int(run.epochs)}
 
 
 def recheck_machine(files_dir: PathLike, record: JSONDict, spec: JSONDict,

@@ -34,7 +34,8 @@ def test_list_names_each_setting_with_its_default_and_small_value():
     assert status == 0
     rows = {line.split()[0]: line for line in out.splitlines()[1:]}
     assert set(rows) == {"chars", "per_class", "n_a_units", "n_r_units", "kinds", "rates",
-                         "runs", "batch", "confidence", "max_tests"}
+                         "runs", "batch", "confidence", "max_tests", "compare",
+                         "mc_epochs"}
     assert rows["runs"].split() == ["runs", "30", "(--size", "small:", "4)"]
     assert rows["confidence"].split() == ["confidence", "0.95"]
 
