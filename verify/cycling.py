@@ -110,6 +110,10 @@ class CyclingReport(ShownInJupyter):
     stopped_by : str
         What stopped an incomplete search: ``"budget"``, ``"timeout"`` or
         ``"memory"`` (``""`` when complete; see :data:`verify._internal.budget.STOPPED_BY`).
+    transient_presentations : int or None
+        ``order="cyclic"`` with a cycle: the presentations made before the cycle is
+        entered (the cycle starts at example ``transient_presentations % n``); what a
+        cycling certificate states (:func:`verify.certificate.cycle_document`).
     """
 
     __repr__ = result_repr  # numbers of any size
@@ -131,6 +135,7 @@ class CyclingReport(ShownInJupyter):
     scale: Fraction
     message: str
     stopped_by: str = field(default="", repr=False)
+    transient_presentations: int | None = field(default=None, repr=False)
 
 
 def integer_yx(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
@@ -520,7 +525,8 @@ def _cyclic_cycle_report(walk, common):
     report = CyclingReport(
         converged=False, transient=transient, transient_epochs=entered // n,
         period_updates=period, period_epochs=period_steps // n, cycle=cycle,
-        cycle_indices=idx, complete=True, message=msg, **common)
+        cycle_indices=idx, complete=True, message=msg, transient_presentations=entered,
+        **common)
     return report, step, (walk.positions, walk.weights)
 
 

@@ -12,8 +12,10 @@ kernel, at most 300 lines, standard library only. Around it, outside the trusted
   (:data:`~verify.certificate.reading.FIELDS`), :func:`read_certificate` and
   :func:`check_certificate_file`;
 * :mod:`verify.certificate.sparse`: :class:`SparseData`, the sparse layout of a file;
-* :mod:`verify.certificate.writing`: :func:`certificate_document` and
-  :func:`certificate_json`.
+* :mod:`verify.certificate.writing`: :func:`certificate_document`,
+  :func:`cycle_document` and :func:`certificate_json`;
+* :mod:`verify.certificate.cycles`: :func:`check_cycle`, the trusted re-run of a
+  cycling certificate (standard library only, as the kernel).
 
 :func:`check_certificate` here is the kernel's, run with the cyclic garbage collector
 paused (10^5 rows of ints hold no cycles, and the collector would traverse them again
@@ -47,12 +49,15 @@ _EXPORTS = {
     "SparseData": "verify.certificate.sparse",
     "certificate_document": "verify.certificate.writing",
     "certificate_json": "verify.certificate.writing",
+    "cycle_document": "verify.certificate.writing",
+    "CycleClaim": "verify.certificate.reading",
+    "check_cycle": "verify.certificate.cycles",
 }
-_SUBMODULES = {"kernel", "hashing", "rawfile", "reading", "sparse", "writing"}
+_SUBMODULES = {"kernel", "cycles", "hashing", "rawfile", "reading", "sparse", "writing"}
 
 __all__ = ["check_certificate", "check_certificate_file", "read_certificate",
            "certificate_document", "certificate_json", "data_sha256", "file_sha256",
-           "CertificateClaim", "SparseData",
+           "CertificateClaim", "SparseData", "cycle_document", "CycleClaim", "check_cycle",
            "exact_rows", "labels_pm1", "CERTIFICATE_FORMAT", "ReadLimits",
            "MAX_NUMBER_CHARS", "MAX_EXPONENT"]
 

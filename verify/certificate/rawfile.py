@@ -48,7 +48,9 @@ MAX_DEPTH_CEILING = 400
 class ReadLimits:
     """How much of a certificate file is read: ``max_bytes`` of file, arrays and objects
     nested at most ``max_depth`` levels deep (at most :data:`MAX_DEPTH_CEILING`), and
-    per number string ``max_number_chars`` characters and ``|exponent| <= max_exponent``.
+    per number string ``max_number_chars`` characters and ``|exponent| <= max_exponent``;
+    a cycling certificate whose re-run takes more than ``max_presentations``
+    presentations (its transient and its period, each twice) is refused.
 
     >>> ReadLimits(max_bytes=2 ** 31).max_bytes
     2147483648
@@ -60,6 +62,7 @@ class ReadLimits:
     max_number_chars: int = MAX_NUMBER_CHARS
     max_exponent: int = MAX_EXPONENT
     max_depth: int = 100
+    max_presentations: int = 10**8
 
     def __post_init__(self) -> None:
         for name, value in dataclasses.asdict(self).items():

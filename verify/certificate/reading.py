@@ -23,6 +23,7 @@ import stat
 from typing import Any, Callable
 
 from verify.certificate._gc import gc_paused
+from verify.certificate.cycles import check_cycle
 from verify.certificate.hashing import data_sha256, file_sha256
 from verify.certificate.kernel import (CertificateError, check_certificate, decimal_int,
                                        exact_number, labels_pm1)
@@ -31,7 +32,7 @@ from verify.errors import CertificateUnreadable
 from verify.certificate.sparse import SparseData
 
 __all__ = ["CERTIFICATE_FORMAT", "FORMATS", "FIELDS", "Field", "PRESENT",
-           "CertificateClaim",
+           "CYCLING_FORMAT", "CYCLING_FIELDS", "CertificateClaim", "CycleClaim",
            "read_certificate", "check_certificate_file", "plain_numbers"]
 
 #: The ``format`` tag of certificate files (``markone verify separable --certificate``).
@@ -41,6 +42,11 @@ CERTIFICATE_FORMAT = "markone.verify.separability/3"
 
 #: The formats this reader reads, each with the version of its data hash.
 FORMATS = {"markone.verify.separability/2": 1, CERTIFICATE_FORMAT: 2}
+
+#: The ``format`` tag of cycling certificates (``markone verify cycling
+#: --certificate``); their data are named by :func:`~verify.certificate.data_sha256`
+#: version 2.
+CYCLING_FORMAT = "markone.verify.cycling/1"
 
 #: Certificates written before they named their data (no ``data_sha256``).
 _OLD_FORMATS = ("markone.verify.separability/1",)
@@ -77,6 +83,30 @@ class CertificateClaim:
     def data_version(self) -> int:
         """The version of :func:`~verify.certificate.data_sha256` naming these data."""
         return FORMATS[self.fields["format"]]
+
+
+@dataclasses.dataclass(frozen=True)
+class CycleClaim:
+    """What a cycling certificate claims (:mod:`verify.certificate.cycles` checks it):
+    the cyclic run from zero has a transient of ``transient_presentations``
+    presentations (``transient_updates`` updates), then a period of ``period_passes``
+    passes whose updates are on the examples ``cycle_updates``, in order. ``fields``
+    and the ``source_*`` attributes as :class:`CertificateClaim`'s."""
+
+    intercept: bool
+    transient_presentations: int
+    transient_updates: int
+    period_passes: int
+    cycle_updates: list
+    fields: dict
+    source_checked: bool = False
+    source_file: object = None
+    source_note: str = ""
+
+    @property
+    def data_version(self) -> int:
+        """The version of :func:`~verify.certificate.data_sha256` naming these data."""
+        return 2
 
 
 # --------------------------------------------------------------------------------------
@@ -130,6 +160,18 @@ def _weights(v, where, limits):
 def _ints(v, where, limits):
     if not isinstance(v, list) or not set(map(type, v)) <= {int}:
         raise _Refused(f"{where} must be a list of integers")
+    return v
+
+
+def _count(v, where, limits):
+    if type(v) is not int or v < 0:
+        raise _Refused(f"{where} is {_brief.repr(v)}; it must be an integer >= 0")
+    return v
+
+
+def _counts(v, where, limits):
+    if not isinstance(v, list) or not all(type(k) is int and k >= 0 for k in v):
+        raise _Refused(f"{where} must be a list of integers >= 0")
     return v
 
 
@@ -206,6 +248,20 @@ class Field:
 _SEPARABLE, _NOT_SEPARABLE = ("separable", True), ("separable", False)
 _DENSE, _CSR = ("data.layout", "dense"), ("data.layout", "csr")
 
+#: Where the data came from (both formats): a file and its hash, or a built-in set.
+_SOURCE_FIELDS = (
+    Field("source", _OBJECT, required=False),
+    Field("source.path", _TEXT, required=False),
+    Field("source.sha256", _sha256, when=("source.path", PRESENT)),
+    Field("source.builtin", _TEXT, required=False),
+    Field("source.label", _of_type(int, str, type(None), what="a column (a number or "
+                                   "a name) or null"), required=False),
+    Field("source.delimiter", _of_type(str, type(None), what="a string or null"),
+          required=False),
+    Field("source.header", _of_type(bool, type(None), what="true, false or null"),
+          required=False),
+)
+
 #: Every field of a certificate file, in the order they are read (a ``when`` names an
 #: earlier field). The document and ``data`` hold no other fields; ``source`` may (it
 #: describes where the data came from, in the writer's words).
@@ -229,39 +285,47 @@ FIELDS = (
     Field("data.indices", _ints, when=_CSR),
     Field("data.values", _numbers, when=_CSR),
     Field("data.y", _labels),
-    Field("source", _OBJECT, required=False),
-    Field("source.path", _TEXT, required=False),
-    Field("source.sha256", _sha256, when=("source.path", PRESENT)),
-    Field("source.builtin", _TEXT, required=False),
-    Field("source.label", _of_type(int, str, type(None), what="a column (a number or "
-                                   "a name) or null"), required=False),
-    Field("source.delimiter", _of_type(str, type(None), what="a string or null"),
-          required=False),
-    Field("source.header", _of_type(bool, type(None), what="true, false or null"),
-          required=False),
-)
+) + _SOURCE_FIELDS
+
+#: Every field of a cycling certificate, read as :data:`FIELDS` (its data dense).
+CYCLING_FIELDS = (
+    Field("format", _one_of(CYCLING_FORMAT)),
+    Field("data", _OBJECT),
+    Field("data_sha256", _sha256),
+    Field("intercept", _BOOLEAN),
+    Field("rule", _one_of("nonstrict")),
+    Field("transient_presentations", _count),
+    Field("transient_updates", _count),
+    Field("period_passes", _count),
+    Field("cycle_updates", _counts),
+    Field("message", _TEXT, required=False),
+    Field("data.X", _rows),
+    Field("data.y", _labels),
+) + _SOURCE_FIELDS
+
 
 #: The objects that hold no field outside :data:`FIELDS`.
 _CLOSED = ("", "data")
 
 
-def _belongs(field, found):
+def _belongs(field, found, fields=FIELDS):
     """Whether ``field`` belongs, given the fields ``found`` so far (path -> value)."""
     if field.when is None:
         return True
     path, want = field.when
-    value = found.get(path, next((f.default for f in FIELDS if f.path == path), None))
+    value = found.get(path, next((f.default for f in fields if f.path == path), None))
     return path in found if want is PRESENT else value == want
 
 
-def _read_fields(doc, limits):
-    """The fields of ``doc`` by :data:`FIELDS`: path -> exact value; _Refused names the
-    first field that is missing, misplaced or of the wrong kind."""
+def _read_fields(doc, limits, fields=FIELDS):
+    """The fields of ``doc`` by ``fields`` (:data:`FIELDS`, :data:`CYCLING_FIELDS`):
+    path -> exact value; _Refused names the first field that is missing, misplaced or
+    of the wrong kind."""
     found: dict[str, Any] = {"": doc}
-    for field in FIELDS:
+    for field in fields:
         parent, _, name = field.path.rpartition(".")
         holder = found.get(parent)
-        if not isinstance(holder, dict) or not _belongs(field, found):
+        if not isinstance(holder, dict) or not _belongs(field, found, fields):
             continue
         if name in holder:
             found[field.path] = field.kind(holder[name], field.path, limits)
@@ -270,8 +334,8 @@ def _read_fields(doc, limits):
         elif field.default is not None:
             found[field.path] = field.default
     for parent in _CLOSED:
-        known = {f.path.rpartition(".")[2] for f in FIELDS
-                 if f.path.rpartition(".")[0] == parent and _belongs(f, found)}
+        known = {f.path.rpartition(".")[2] for f in fields
+                 if f.path.rpartition(".")[0] == parent and _belongs(f, found, fields)}
         extra = sorted(set(found[parent]) - known)
         if extra:
             raise _Refused(f"{parent or 'the document'} has the field {extra[0]!r}, which "
@@ -321,10 +385,15 @@ def read_certificate(path: str | os.PathLike[str], *,
     if fmt in _OLD_FORMATS:
         raise CertificateUnreadable(f"{path} is in the old format {fmt!r}, which does not "
                                     f"name its data (no data_sha256); {REWRITE}.")
-    if fmt not in FORMATS:
+    if fmt not in FORMATS and fmt != CYCLING_FORMAT:
         raise CertificateUnreadable(f"{path} is not a markone certificate (expected "
-                                    f"format {CERTIFICATE_FORMAT!r}); {REWRITE}.")
+                                    f"format {CERTIFICATE_FORMAT!r} or "
+                                    f"{CYCLING_FORMAT!r}); {REWRITE}.")
     try:
+        if fmt == CYCLING_FORMAT:
+            found = _read_fields(doc, limits, CYCLING_FIELDS)
+            X, y = _data(found)
+            return X, y, _cycle_claim(found, len(X), limits)
         found = _read_fields(doc, limits)
         X, y = _data(found)
     except (_Refused, ValueError) as exc:
@@ -332,6 +401,20 @@ def read_certificate(path: str | os.PathLike[str], *,
     claim = CertificateClaim(found["separable"], found["intercept"], found["witness"],
                   found["certificate"], doc)
     return X, y, claim
+
+
+def _cycle_claim(found, n, limits):
+    """The :class:`CycleClaim` of a cycling certificate's fields, whose re-run (the
+    transient, and the period twice) is within ``limits.max_presentations``."""
+    T, q = found["transient_presentations"], found["period_passes"]
+    if q < 1:
+        raise _Refused("period_passes is 0; a period is at least one pass")
+    if 2 * T + 2 * q * n > limits.max_presentations:
+        raise _Refused(f"re-running it takes {2 * T + 2 * q * n:,} presentations, over "
+                       f"the limit of {limits.max_presentations:,} (raise it with "
+                       "ReadLimits(max_presentations=...))")
+    return CycleClaim(found["intercept"], T, found["transient_updates"], q,
+                      found["cycle_updates"], found[""])
 
 
 def _data(found):
@@ -408,7 +491,9 @@ def check_certificate_file(path: str | os.PathLike[str], *,
                                        "the certificate was written (its SHA-256 differs "
                                        "from source.sha256).")
             checked = True
-    (check_certificate if kernel is None else kernel)(X, y, claim)
+    if kernel is None:
+        kernel = check_cycle if isinstance(claim, CycleClaim) else check_certificate
+    kernel(X, y, claim)
     return dataclasses.replace(claim, source_checked=checked, source_file=found,
                                source_note=note)
 

@@ -19,10 +19,10 @@ from typing import Any
 
 from verify.certificate.hashing import data_sha256, file_sha256, fraction_text, int_text
 from verify.certificate.kernel import csr_lists, number, plain, sparse_rows
-from verify.certificate.reading import CERTIFICATE_FORMAT, plain_numbers
+from verify.certificate.reading import CERTIFICATE_FORMAT, CYCLING_FORMAT, plain_numbers
 from verify.certificate.sparse import SparseData
 
-__all__ = ["certificate_document", "certificate_json"]
+__all__ = ["certificate_document", "certificate_json", "cycle_document"]
 
 #: Integers of more bits than this are written as strings of digits (read back exactly):
 #: a JSON integer over ``sys.get_int_max_str_digits()`` digits (4,300) fails in Python.
@@ -78,6 +78,46 @@ def certificate_document(X: Any, y: Any, verdict: Any, *,
         "method": str(getattr(verdict, "method", "")),
         "message": str(getattr(verdict, "message", "")),
     }
+    if source is not None:
+        doc["source"] = dict(source)
+    return doc
+
+
+def cycle_document(X: Any, y: Any, report: Any, *,
+                   source: str | os.PathLike[str] | dict[str, Any] | None = None
+                   ) -> dict[str, Any]:
+    """The cycling certificate's content (format ``markone.verify.cycling/1``) for a
+    cycle that :func:`verify.check_cycling` found (``order="cyclic"``, markone's rule).
+
+    The data are embedded exactly and named as in :func:`certificate_document` (dense
+    layout); then the transient (presentations and updates), the period in passes and
+    the example of each update on the cycle: what a checker needs to run it again
+    (:func:`verify.certificate.cycles.check_cycle`). Write it with
+    :func:`certificate_json`.
+
+    >>> from verify import check_cycling
+    >>> X, y = [[-1, -1], [-1, 1], [1, -1], [1, 1]], [-1, 1, 1, -1]
+    >>> doc = cycle_document(X, y, check_cycling(X, y))
+    >>> [doc[k] for k in ("format", "transient_presentations", "period_passes",
+    ...                   "cycle_updates")]
+    ['markone.verify.cycling/1', 0, 1, [0, 1, 2, 3]]
+    """
+    if report.order != "cyclic" or report.rule != "nonstrict" or \
+            report.transient_presentations is None or not report.cycle_indices:
+        raise ValueError("only a cycle of the cyclic order under markone's rule (a run "
+                         "that neither converged nor was stopped) has a cycling "
+                         "certificate.")
+    data, named = _json_data(X, [_json_label(v) for v in plain(y)], "dense")
+    doc = {"format": CYCLING_FORMAT, "data": data,
+           "data_sha256": data_sha256(named, data["y"]),
+           "intercept": bool(report.intercept), "rule": report.rule,
+           "transient_presentations": int(report.transient_presentations),
+           "transient_updates": int(report.transient),
+           "period_passes": int(report.period_epochs),
+           "cycle_updates": [int(i) for i in report.cycle_indices],
+           "message": str(report.message)}
+    if isinstance(source, (str, os.PathLike)):
+        source = {"path": str(source), "sha256": file_sha256(source)}
     if source is not None:
         doc["source"] = dict(source)
     return doc
@@ -177,6 +217,8 @@ def certificate_json(doc: dict[str, Any]) -> str:
                     text = compact(v)
                 items.append(f"    {compact(k)}: {text}")
             text = "{\n" + ",\n".join(items) + "\n  }"
+        elif isinstance(value, list) and set(map(type, value)) <= {int}:
+            text = compact(value)   # a cycle's updates: one line
         else:
             text = indented(value)
         parts.append(f"  {compact(key)}: {text}")

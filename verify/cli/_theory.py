@@ -13,7 +13,8 @@ from typing import Any
 from pathlib import Path
 
 from markone.cli import (CommandError, add_command, budget_and_timeout, cli_terms,
-                         data_options, load_data, memory_option, needs_exact, nonnegative_int, output_folder,
+                         data_options, load_data, memory_option, needs_exact, nonnegative_int,
+                         output_file, output_folder,
                          plural,
                          positive_float, positive_int, timeout_left)
 from markone.cli import purpose
@@ -35,7 +36,9 @@ CYCLING_EXAMPLES = """\
   markone verify cycling xor --encoding 01 --order all  every order at once
   markone verify cycling parity3 --rule strict          the strict rule never moves
   markone verify cycling data.csv --budget 100000
-  markone verify cycling data.csv --budget 10000000 --max-memory 16   a long cycle"""
+  markone verify cycling data.csv --budget 10000000 --max-memory 16   a long cycle
+  markone verify cycling xor --certificate cycle.json   save the cycle
+  markone verify check cycle.json                       run it again from scratch"""
 
 
 def _bound(args):
@@ -63,6 +66,9 @@ def _cycling(args):
     from markone._internal.io import counted
     from verify.cycling import check_cycling
 
+    if args.certificate and args.order != "cyclic":
+        raise CommandError("--certificate applies to --order cyclic (the cycle of one "
+                           "run); drop --order all or --certificate.")
     if args.encoding != "pm1":
         if Path(args.file).exists() or args.file not in ("xor", "parity3"):
             raise CommandError("--encoding applies to the built-in data sets xor and "
@@ -80,6 +86,8 @@ def _cycling(args):
             print(f"  w = {list(w)}  -> update on {counted(i)}")
     if r.order == "cyclic" and r.rule == "nonstrict" and r.complete and args.bound_states:
         print(_bound_line(X, y, r, args))
+    if args.certificate:
+        _write_cycle(args, X, y, r)
     return EXIT_OK if r.complete else EXIT_UNDECIDED
 
 
@@ -103,6 +111,22 @@ def _bound_line(X, y, r, args):
     return (f"the cycling theorem (Coq: cycling_closed): transient + period = "
             f"{plural(passes, 'pass', 'passes')} <= {bound}, the weight vectors "
             "reachable from zero in any order")
+
+
+def _write_cycle(args, X, y, r):
+    """Write the cycle's certificate to ``--certificate``, or say why there is none."""
+    from markone._internal.io import atomic_write
+    from verify.certificate import certificate_json, cycle_document
+    from verify.cli.verify import _source
+
+    if r.converged or not r.complete:
+        why = "the run converged" if r.converged else "no cycle was found"
+        print(f"no certificate written to {args.certificate}: {why}")
+        return
+    atomic_write(args.certificate, certificate_json(
+        cycle_document(X, y, r, source=_source(args))))
+    print(f"certificate written to {args.certificate} (check it: markone verify check "
+          f"{args.certificate})")
 
 
 PROOFS_EXAMPLES = """\
@@ -231,6 +255,9 @@ def add_cycling(verify_subparsers: Any) -> ArgumentParser:
                    help="stop the search after about this long (exit 4, what was found "
                    "so far)")
     c.add_argument("--no-intercept", action="store_true", help="no constant input")
+    c.add_argument("--certificate", type=output_file, default=None, metavar="OUT.json",
+                   help="--order cyclic: write the cycle (the data, the transient, the "
+                   "period and its updates) for `markone verify check` to run again")
     memory_option(c, text="the memory the search may keep (default 4). --order all: "
                   "a --budget whose states could need more is refused before starting "
                   "(exit 2). cyclic: the states kept (their digits counted) and the "

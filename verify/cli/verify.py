@@ -128,7 +128,8 @@ def _check(args):
     from verify.errors import CertificateError, CertificateUnreadable
 
     limits = ReadLimits(max_bytes=args.max_bytes, max_number_chars=args.max_number_chars,
-                        max_exponent=args.max_exponent, max_depth=args.max_depth)
+                        max_exponent=args.max_exponent, max_depth=args.max_depth,
+                        max_presentations=args.max_presentations)
     kernel, undecided = _checker(args)
     try:
         claim = check_certificate_file(args.cert, limits=limits, kernel=kernel)
@@ -149,20 +150,41 @@ def _check(args):
               f"{again[:12]}..., not {doc['data_sha256'][:12]}...): the certificate "
               "speaks about other data than its source.")
         return EXIT_NO
-    if "path" in src:
-        where = (f"source {src['path']} present, sha256 matches, its data are the "
-                 "embedded data" if claim.source_checked
-                 else f"source {src['path']} {claim.source_note}: not compared")
-    elif again is not None:
-        where = f"built-in data {src['builtin']}, read again: the embedded data"
-    else:
-        where = "no source file"
-    what = "witness" if claim.separable else "certificate"
+    where = _where(claim, src, again)
     by = " (checked by the checker extracted from the Coq proofs)" * (args.checker == "coq")
+    if not hasattr(claim, "separable"):   # a cycling certificate
+        print(f"OK{by}: {_cycle_words(claim)} ({plural(len(doc['data']['y']), 'example')}, "
+              f"{'with' if claim.intercept else 'without'} intercept; data sha256 "
+              f"{doc['data_sha256'][:12]} recomputed; {where})")
+        return 0
+    what = "witness" if claim.separable else "certificate"
     print(f"OK{by}: the {what} proves the data {'are' if claim.separable else 'are not'} "
           f"linearly separable ({plural(len(doc['data']['y']), 'example')}, "
           f"{'with' if claim.intercept else 'without'} intercept; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
     return 0
+
+
+def _where(claim, src, again):
+    """What was compared of the certificate's source, in words."""
+    if "path" in src:
+        return (f"source {src['path']} present, sha256 matches, its data are the "
+                "embedded data" if claim.source_checked
+                else f"source {src['path']} {claim.source_note}: not compared")
+    if again is not None:
+        return f"built-in data {src['builtin']}, read again: the embedded data"
+    return "no source file"
+
+
+def _cycle_words(claim):
+    """What a cycling certificate that was re-run proves, in words."""
+    from markone._internal.io import plural
+
+    return (f"the perceptron from zero, in the cyclic order, enters a cycle after "
+            f"{plural(claim.transient_presentations, 'presentation')} "
+            f"({plural(claim.transient_updates, 'update')}) and comes back every "
+            f"{plural(claim.period_passes, 'pass', 'passes')} with "
+            f"{plural(len(claim.cycle_updates), 'update')}: it never converges in "
+            "this order")
 
 
 def _checker(args):
@@ -229,9 +251,10 @@ def add_check(group: Any) -> ArgumentParser:
     """Add ``markone verify check`` to the ``verify`` group's ``group``."""
     c = add_command(group, "check", help=purpose("verify check"),
                     description="Exact re-check of a file written by `markone verify "
-                    "separable --certificate`: its schema, the hash of its embedded "
-                    "data, the source file's hash when that file is present, and the "
-                    "proof. A file that cannot be read as a certificate is bad input.",
+                    "separable --certificate` or `markone verify cycling --certificate`: "
+                    "its schema, the hash of its embedded data, the source file's hash "
+                    "when that file is present, and the proof (a cycle: run again). A "
+                    "file that cannot be read as a certificate is bad input.",
                     example="markone verify check cert.json", func=_check,
                     exits={EXIT_OK: "valid (whichever verdict it proves)",
                            EXIT_NO: "the certificate is wrong (a proof that fails, data "
@@ -265,7 +288,10 @@ def _limit_args(p):
                        ("--max-number-chars", "longest number string, in characters"),
                        ("--max-exponent", "largest |exponent| of a number string"),
                        ("--max-depth", "deepest nesting of arrays and objects, checked "
-                        "before parsing (a certificate nests 4; at most 400)")):
+                        "before parsing (a certificate nests 4; at most 400)"),
+                       ("--max-presentations", "most presentations a cycling "
+                        "certificate's re-run may take (its transient and period, "
+                        "each twice)")):
         group.add_argument(flag, type=positive_int, metavar="N", help=what,
                            default=getattr(default, flag[2:].replace("-", "_")))
 

@@ -1,5 +1,5 @@
 (** Extraction of the checker to OCaml: integers as Zarith's, indices as OCaml ints. *)
-From Markone Require Import Checker Tolerance.
+From Markone Require Import Checker CycleCheck Tolerance.
 Require Import ZArith ExtrOcamlBasic ExtrOcamlNatInt ExtrOcamlZBigInt.
 (** [Qred] divides by a gcd: Zarith's (GMP's), as Zarith already does [+], [*] and the
     comparisons (ExtrOcamlZBigInt). Coq's [Z.ggcd] is a binary gcd that recurses once
@@ -13,4 +13,4 @@ Extract Constant Z.ggcd =>
 (** [qadd_lcm] divides by the gcd of two denominators: Zarith's too ([>= 0], and
     [0] for [0, 0], as Coq's [Z.gcd]). *)
 Extract Constant Z.gcd => "Big_int_Z.gcd_big_int".
-Extraction "checker.ml" check Witness Certificate check_units UnitCert.
+Extraction "checker.ml" check Witness Certificate check_cycle check_units UnitCert.

@@ -116,4 +116,16 @@ THEOREMS = (
             "0 < y * dot (vadd (weights c) dw) (force 0 K x)",
             "verify.coq.tolerance.check_tolerance_with_coq",
             condition="nth_error (table c) k = Some (delta, ss, i, Ks)"),
+    Theorem("check_cycle_periodic", "CycleCheck",
+            "forall k s, qrun w0 (pre ++ concat (repeat per k) ++ s) =",
+            "verify.certificate.cycles.check_cycle",
+            condition="check_cycle intercept data a r q tu ups = true"),
+    Theorem("check_cycle_diverges", "CycleCheck",
+            "forall k, Nat.le k (snd (qrun (repeat 0 (width (rows intercept data)))",
+            "verify.coq.check_with_coq",
+            condition="check_cycle intercept data a r q tu ups = true"),
+    Theorem("check_cycle_unbounded", "CycleCheck",
+            "~ exists B, forall p, Nat.le (snd (qrun (repeat 0 (width (rows intercept "
+            "data)))", "verify.coq.check_with_coq",
+            condition="check_cycle intercept data a r q tu ups = true"),
 )

@@ -21,6 +21,11 @@ rising order (the checker walks the rows once)::
     ...
     certificate 4 0 1 1 1 2 1 3 1        (or: witness 3 -2 2 3)
 
+A cycling certificate (:class:`verify.certificate.CycleClaim`) is written as
+``markone-coq-cycle 1``, its data dense, then ``cycle A R Q TU`` and ``updates M I_1
+... I_M`` (``main.ml`` reads it, ``verify/coq/CycleCheck.v``'s ``check_cycle``
+decides it).
+
 Sparse data (scipy.sparse, :class:`verify.certificate.SparseData`) are never made dense
 here: ``sparse-examples N D``, then per example its label, its number of entries and
 each column (rising) and value. ``main.ml`` hands the proven checker the rows over the
@@ -143,6 +148,9 @@ def certificate_text(X: Any, y: Any, claim: Any) -> str:
 def _lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
     """The lines of :func:`certificate_text`, each ending in a newline (one per example:
     a file of 10^8 entries is written without holding its text)."""
+    if not hasattr(claim, "separable"):
+        yield from _cycle_lines(X, y, claim)
+        return
     if claim.separable is None:
         raise ValueError("the verdict is unknown (separable=None): nothing to check.")
     if claim.separable not in (True, False):
@@ -159,6 +167,24 @@ def _lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
     for i, (s, row) in enumerate(zip(signs, rows)):
         yield f"{s} {(_sparse_text if sparse else _row_text)(row, i)}\n"
     yield proof
+
+
+def _cycle_lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
+    """The text form of a cycling certificate (``markone-coq-cycle 1``; ``main.ml``):
+    the data, then ``cycle A R Q TU`` (the transient as ``A`` passes and ``R``
+    presentations, ``TU`` updates in it; the period ``Q`` passes) and ``updates M I_1
+    ... I_M``, the example of each update on the cycle."""
+    rows, signs = _dense_rows(X), labels_pm1(y)
+    if len(rows) != len(signs):
+        raise ValueError(f"X has {len(rows)} samples but y has {len(signs)}.")
+    a, r = divmod(claim.transient_presentations, len(rows))
+    yield (f"markone-coq-cycle 1\nintercept {int(bool(claim.intercept))}\n"
+           f"examples {len(rows)} {len(rows[0])}\n")
+    for i, (s, row) in enumerate(zip(signs, rows)):
+        yield f"{s} {_row_text(row, i)}\n"
+    yield (f"cycle {a} {r} {claim.period_passes} {claim.transient_updates}\n"
+           + " ".join(map(str, ["updates", len(claim.cycle_updates),
+                                *claim.cycle_updates])) + "\n")
 
 
 def _row_text(row: list, i: int) -> str:
@@ -236,9 +262,10 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
     if run_checker(lines, built=built, budget=budget, timeout=timeout,
                    max_memory_gb=max_memory_gb):
         return True
-    what = "witness" if claim.separable else "certificate"
+    what, where = ("cycle", "CycleCheck.v") if not hasattr(claim, "separable") else \
+        ("witness" if claim.separable else "certificate", "Checker.v")
     raise CertificateError(f"the checker extracted from the Coq proofs "
-                           f"(verify/coq/Checker.v) refutes the {what}.")
+                           f"(verify/coq/{where}) refutes the {what}.")
 
 
 def run_checker(lines: Iterable[str], *, built: CoqBuild | None = None,

@@ -17,6 +17,16 @@
      witness M W_1 ... W_M              or
      certificate K  I_1 L_1 ... I_K L_K   (indices rising: Checker.check's walk)
 
+   A cycling certificate (CycleCheck.v; decided by Checker.check_cycle):
+
+     markone-coq-cycle 1
+     intercept 0|1
+     examples N D
+     Y X_1 ... X_D                      (N lines)
+     cycle A R Q TU                     (A passes and R presentations of transient,
+                                         TU updates in it; a period of Q passes)
+     updates M I_1 ... I_M              (the example of each update on the cycle)
+
    A tolerance certificate (Tolerance.v; decided by Checker.check_units):
 
      markone-coq-tolerance 1
@@ -191,21 +201,27 @@ let compress_witness intercept cols d w =
                      (if intercept then [| wa.(d) |] else [||]))
   end
 
+let read_intercept ic =
+  expect ic "intercept";
+  match token ic with "0" -> false | "1" -> true
+                    | t -> bad "intercept: %S is not 0 or 1" t
+
+(* [n] dense examples of [d] features: a label, then the features. *)
+let read_dense ic n d = read_list n (fun i ->
+    let what = Printf.sprintf "example %d" i in
+    let y = rational ic what in
+    (y, read_list d (fun _ -> rational ic what)))
+
 (* Certificate indices must rise for Checker.check's walk; the writer sorts them. *)
 let read_separability ic =
   expect ic "1";
-  expect ic "intercept";
-  let intercept = match token ic with "0" -> false | "1" -> true
-                                      | t -> bad "intercept: %S is not 0 or 1" t in
+  let intercept = read_intercept ic in
   let layout = token ic in
   if layout <> "examples" && layout <> "sparse-examples" then
     bad "expected \"examples\" or \"sparse-examples\", read %S" layout;
   let n = count ic "examples" in
   let d = count ic "features" in
-  let cols, data = if layout = "examples" then None, read_list n (fun i ->
-      let what = Printf.sprintf "example %d" i in
-      let y = rational ic what in
-      (y, read_list d (fun _ -> rational ic what)))
+  let cols, data = if layout = "examples" then None, read_dense ic n d
     else let cols, data = read_sparse ic n d in Some cols, data in
   let proof = match token ic with
     | "witness" ->
@@ -220,6 +236,24 @@ let read_separability ic =
           (i, rational ic "certificate weight")))
     | t -> bad "expected \"witness\" or \"certificate\", read %S" t in
   (intercept, data, proof)
+
+(* ---- a cycling certificate (dense examples only) ---- *)
+
+let read_cycle ic =
+  expect ic "1";
+  let intercept = read_intercept ic in
+  expect ic "examples";
+  let n = count ic "examples" in
+  let d = count ic "features" in
+  let data = read_dense ic n d in
+  expect ic "cycle";
+  let a = count ic "cycle: passes" in
+  let r = count ic "cycle: presentations" in
+  let q = count ic "cycle: period" in
+  let tu = count ic "cycle: transient updates" in
+  expect ic "updates";
+  let m = count ic "updates" in
+  (intercept, data, a, r, q, tu, read_list m (fun _ -> count ic "an update's example"))
 
 (* ---- a tolerance certificate ---- *)
 
@@ -277,6 +311,7 @@ let read_tolerance ic =
 type certificate =
   | Separability of bool * (Checker.q * Checker.q list) list * Checker.proof
   | Tolerance of Checker.unit_cert list
+  | Cycle of bool * (Checker.q * Checker.q list) list * int * int * int * int * int list
 
 let read ic =
   let cert = match token ic with
@@ -284,7 +319,9 @@ let read ic =
       let (intercept, data, proof) = read_separability ic in
       Separability (intercept, data, proof)
     | "markone-coq-tolerance" -> Tolerance (read_tolerance ic)
-    | t -> bad "expected \"markone-coq-certificate\" or \"markone-coq-tolerance\", read %S" t in
+    | "markone-coq-cycle" -> Cycle (read_cycle ic)
+    | t -> bad "expected \"markone-coq-certificate\", \"markone-coq-tolerance\" or \
+                \"markone-coq-cycle\", read %S" t in
   (match token_or_end ic with
    | "" -> () | t -> bad "unexpected %S after the proof" t);
   cert
@@ -330,7 +367,9 @@ let () =
     | cert ->
       let valid = match cert with
         | Separability (intercept, data, proof) -> Checker.check intercept data proof
-        | Tolerance units -> Checker.check_units units in
+        | Tolerance units -> Checker.check_units units
+        | Cycle (intercept, data, a, r, q, tu, ups) ->
+          Checker.check_cycle intercept data a r q tu ups in
       over_budget ();
       budget := infinity;  (* decided: no check after this one *)
       if valid then (print_endline "VALID"; 0) else (print_endline "INVALID"; 1) in
