@@ -157,6 +157,8 @@ def _recipes(i):
         "train": ([data, "--json", "{out}"], "t.json", _check_keys("last_w", "converged")),
         "verify separable": ([data, "--certificate", "{out}"], "c.json",
                              _check_certificate),
+        "verify cycling": (["xor", "--certificate", "{out}"], "cy.json",
+                           _check_certificate),
         "verify drift": ([run, "--rate", "0.01", "--json", "{out}"], "d.json", _json),
         "verify machine": (["letters", "--chars", "AB", "--per-class", "1",
                             "--weight-range", "3", "--json", "{out}"], "m.json", _json),
