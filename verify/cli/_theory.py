@@ -66,15 +66,7 @@ def _cycling(args):
     from markone._internal.io import counted
     from verify.cycling import check_cycling
 
-    if args.certificate and args.order != "cyclic":
-        raise CommandError("--certificate applies to --order cyclic (the cycle of one "
-                           "run); drop --order all or --certificate.")
-    if args.encoding != "pm1":
-        if Path(args.file).exists() or args.file not in ("xor", "parity3"):
-            raise CommandError("--encoding applies to the built-in data sets xor and "
-                               f"parity3, not to {args.file}.")
-        args.file = f"{args.file}:{args.encoding}"
-    X, y = load_data(args, exact=True)
+    X, y = _cycling_data(args)
     r = check_cycling(X, y, intercept=not args.no_intercept, order=args.order,
                       rule=args.rule, budget=args.budget, timeout_s=timeout_left(args),
                       max_memory_gb=args.max_memory)
@@ -89,6 +81,19 @@ def _cycling(args):
     if args.certificate:
         _write_cycle(args, X, y, r)
     return EXIT_OK if r.complete else EXIT_UNDECIDED
+
+
+def _cycling_data(args):
+    """``(X, y)`` of ``verify cycling``, its flags checked together first."""
+    if args.certificate and args.order != "cyclic":
+        raise CommandError("--certificate applies to --order cyclic (the cycle of one "
+                           "run); drop --order all or --certificate.")
+    if args.encoding != "pm1":
+        if Path(args.file).exists() or args.file not in ("xor", "parity3"):
+            raise CommandError("--encoding applies to the built-in data sets xor and "
+                               f"parity3, not to {args.file}.")
+        args.file = f"{args.file}:{args.encoding}"
+    return load_data(args, exact=True)
 
 
 def _bound_line(X, y, r, args):
