@@ -61,10 +61,12 @@ from markone._internal.rows import signed_rows
 from verify._internal import wolfe_exact
 from verify._internal.exact import UNIT_ROUNDOFF, blas_single_thread, dense_rows, dot_error_bound
 from verify._internal.novikoff import float_up, novikoff_bound, novikoff_exact
+from verify.certificate.cycles import signed_integer_rows
+from verify.certificate.kernel import exact_number
 from verify.separability import check_separable
 
 __all__ = ["Margin", "max_margin", "min_norm_point", "scaled_data", "novikoff_bound",
-           "intercept_theorem_bound", "float_up"]
+           "intercept_theorem_bound", "float_up", "WitnessNovikoff", "witness_novikoff"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -597,6 +599,49 @@ def intercept_theorem_bound(R: float, lower: float, u: np.ndarray, b: float, k: 
     21.25
     """
     return float_up(_intercept_exact(R, lower, u, b, k))
+
+
+@dataclasses.dataclass(frozen=True)
+class WitnessNovikoff:
+    """Novikoff's bound with a witness's own margin (:func:`witness_novikoff`): its
+    least score ``gamma``, the largest squared norm ``R2`` of the signed rows, the
+    witness's squared norm ``norm_sq``, and ``mistakes``, the most mistakes the theorem
+    allows, ``floor(R2 * norm_sq / gamma**2)`` (all exact)."""
+
+    gamma: Fraction
+    R2: Fraction
+    norm_sq: Fraction
+    mistakes: int
+
+
+def witness_novikoff(X: ArrayLike, y: ArrayLike, witness: Any, *,
+                     intercept: bool = True) -> WitnessNovikoff:
+    """Novikoff's bound from a separating witness ``w`` itself, exactly: with
+    ``gamma = min_i y_i w.[x_i, 1]`` and ``R2 = max_i ||[x_i, 1]||**2``, the perceptron
+    from zero makes at most ``R2 ||w||**2 / gamma**2`` mistakes on every stream of the
+    data (Coq: ``check_witness_novikoff``, whose conclusion is this formula times
+    ``gamma**2``; it starts from the extracted checker's acceptance of ``w``).
+
+    >>> b = witness_novikoff([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1], [2, 2, -3])
+    >>> b.gamma, b.R2, b.norm_sq, b.mistakes                 # AND: 3 * 17 / 1
+    (Fraction(1, 1), Fraction(3, 1), Fraction(17, 1), 51)
+
+    Raises ValueError when ``w`` does not separate the data (``gamma <= 0``).
+    """
+    zs, den = signed_integer_rows(X, y, intercept=intercept)
+    w = [exact_number(v, "the witness") if isinstance(v, str) else Fraction(v)
+         for v in witness]
+    if len(w) != len(zs[0]):
+        raise ValueError(f"the witness has {len(w)} entries, the rows {len(zs[0])}.")
+    wden = math.lcm(*(v.denominator for v in w))
+    wi = [int(v * wden) for v in w]
+    gamma = Fraction(min(sum(map(int.__mul__, wi, z)) for z in zs), wden * den)
+    if gamma <= 0:
+        raise ValueError(f"the witness does not separate the data: its least score is "
+                         f"{gamma}, not > 0.")
+    R2 = Fraction(max(sum(v * v for v in z) for z in zs), den * den)
+    norm_sq = sum(v * v for v in w)
+    return WitnessNovikoff(gamma, R2, norm_sq, math.floor(R2 * norm_sq / gamma ** 2))
 
 
 def _intercept_exact(R, lower, u, b, k=0):

@@ -31,12 +31,14 @@ from verify.certificate.kernel import CertificateError, exact_rows, labels_pm1
 __all__ = ["check_cycle", "signed_integer_rows"]
 
 
-def signed_integer_rows(X: Any, y: Any, *, intercept: bool) -> list[list[int]]:
-    """The rows ``y_i [x_i, 1]`` (or ``y_i x_i``) times the least common denominator of
-    all of them: integers, the same run up to one positive factor.
+def signed_integer_rows(X: Any, y: Any, *, intercept: bool
+                        ) -> tuple[list[list[int]], int]:
+    """``(rows, den)``: the rows ``y_i [x_i, 1]`` (or ``y_i x_i``) times ``den``, the
+    least common denominator of all of them: integers, the same run up to one positive
+    factor.
 
     >>> signed_integer_rows([["1/2", 1], [0, "1/3"]], [1, -1], intercept=True)
-    [[3, 6, 6], [0, -2, -6]]
+    ([[3, 6, 6], [0, -2, -6]], 6)
     """
     rows, scales = exact_rows(X, intercept=intercept)
     signs = labels_pm1(y)
@@ -44,7 +46,7 @@ def signed_integer_rows(X: Any, y: Any, *, intercept: bool) -> list[list[int]]:
         raise ValueError(f"X has {len(rows)} samples but y has {len(signs)}.")
     den = math.lcm(*(s.denominator for s in scales))
     return [[s * (den // sc.denominator) * v for v in row]
-            for row, s, sc in zip(rows, signs, scales)]
+            for row, s, sc in zip(rows, signs, scales)], den
 
 
 class _Run:
@@ -84,7 +86,7 @@ def check_cycle(X: Any, y: Any, claim: Any) -> bool:
     ...
     verify.certificate.kernel.CertificateError: the period is not the least: the weights come back after 1 pass of the 2 claimed.
     """
-    zs = signed_integer_rows(X, y, intercept=bool(claim.intercept))
+    zs, _ = signed_integer_rows(X, y, intercept=bool(claim.intercept))
     n, T, q = len(zs), claim.transient_presentations, claim.period_passes
     if not (type(T) is int and T >= 0 and type(q) is int and q >= 1):
         raise CertificateError(f"transient_presentations={T!r} and period_passes={q!r} "

@@ -97,6 +97,8 @@ def _separable(args):
     if v.separable and len(v.witness) <= 10:  # numbers of any length (no 4,300 limit)
         print(f"witness (w{', intercept' if v.intercept else ''}):",
               ", ".join(map(fraction_text, v.witness)))
+    if v.separable and not hasattr(X, "tocsr"):
+        print(_witness_bound_line(X, y, v.witness, v.intercept))
     if args.certificate:
         if v.separable is None:
             print(f"no certificate written to {args.certificate}: the verdict is unknown")
@@ -157,11 +159,33 @@ def _check(args):
               f"{'with' if claim.intercept else 'without'} intercept; data sha256 "
               f"{doc['data_sha256'][:12]} recomputed; {where})")
         return 0
+    _print_verdict(claim, by, where, doc)
+    return 0
+
+
+def _witness_bound_line(X, y, witness, intercept):
+    """Novikoff's bound with the witness's own margin, in words (Coq:
+    ``check_witness_novikoff``, over exactly these numbers)."""
+    from markone._internal.exact import int_text
+    from verify.margin import witness_novikoff
+
+    b = witness_novikoff(X, y, witness, intercept=intercept)
+    return (f"Novikoff with the witness's own margin (Coq: check_witness_novikoff): at "
+            f"most floor(R^2 ||w||^2 / gamma^2) = {int_text(b.mistakes)} mistakes in "
+            "any order, gamma = min y w.[x, 1] and R^2 = max ||[x, 1]||^2 exactly")
+
+
+def _print_verdict(claim, by, where, doc):
+    """The OK lines of a separability certificate that holds."""
+    from markone._internal.io import plural
+
     what = "witness" if claim.separable else "certificate"
     print(f"OK{by}: the {what} proves the data {'are' if claim.separable else 'are not'} "
           f"linearly separable ({plural(len(doc['data']['y']), 'example')}, "
           f"{'with' if claim.intercept else 'without'} intercept; data sha256 {doc['data_sha256'][:12]} recomputed; {where})")
-    return 0
+    if claim.separable and "X" in doc["data"]:
+        print(_witness_bound_line(doc["data"]["X"], doc["data"]["y"], claim.witness,
+                                  claim.intercept))
 
 
 def _where(claim, src, again):

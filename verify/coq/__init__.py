@@ -90,7 +90,7 @@ THEOREMS = (
             "verify.coq.check_with_coq",
             condition="check intercept data (Certificate cert) = true"),
     Theorem("check_witness_novikoff", "CheckerRuns",
-            "<= radius2 (rows intercept data) * dot w w", "verify.coq.check_with_coq",
+            "<= radius2 (rows intercept data) * dot w w", "verify.margin.witness_novikoff",
             condition="check intercept data (Witness w) = true"),
     Theorem("box_worst_at_witness", "Tolerance",
             "y * dot (vadd w (push e y x)) x <= y * dot (vadd w dw) x",
