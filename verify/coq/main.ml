@@ -319,7 +319,9 @@ let read ic =
       let (intercept, data, proof) = read_separability ic in
       Separability (intercept, data, proof)
     | "markone-coq-tolerance" -> Tolerance (read_tolerance ic)
-    | "markone-coq-cycle" -> Cycle (read_cycle ic)
+    | "markone-coq-cycle" ->
+      let (intercept, data, a, r, q, tu, ups) = read_cycle ic in
+      Cycle (intercept, data, a, r, q, tu, ups)
     | t -> bad "expected \"markone-coq-certificate\", \"markone-coq-tolerance\" or \
                 \"markone-coq-cycle\", read %S" t in
   (match token_or_end ic with
