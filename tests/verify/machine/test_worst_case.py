@@ -183,3 +183,71 @@ def test_every_r_unit_of_a_machine():
     W[1, 0] = 0
     part = trained_worst_case(W, X, T, mask)
     assert 0 not in part[1].dead_units
+
+
+def _stuck_margins(w, X, y, sets):
+    """Every figure's margin (rows) with each set of A-units (a row of ``sets``,
+    repeats allowed) stuck at 1: exact, the weights being halves."""
+    stuck = np.zeros((len(sets), X.shape[1]), bool)
+    np.put_along_axis(stuck, sets, True, axis=1)
+    W = np.round(np.asarray(w) * 2).astype(np.int64)
+    return y[:, None] * ((X[:, None, :].astype(bool) | stuck[None, :, :]) @ W)
+
+
+def test_ten_thousand_random_stuck_sets_inside_the_bound_never_flip():
+    """Seeded: any set of at most ``stuck`` A-units stuck at 1 leaves every figure
+    right (and any set at all when ``stuck`` is None); the witness set breaks its."""
+    rng = np.random.default_rng(11)
+    seen = {"bounded": 0, "any": 0}
+    while min(seen.values()) < 2:
+        w, X, y = task(rng, d=10, n=6, half=True)
+        wc = r_unit_worst_case(w, X, y)
+        if wc.stuck == 0:
+            continue
+        k = 10 if wc.stuck is None else wc.stuck
+        sets = rng.integers(0, 10, (10_000, k))
+        assert (_stuck_margins(w, X, y, sets) > 0).all()
+        if wc.stuck is not None:
+            witness = np.array([list(wc.stuck_units)])
+            assert _stuck_margins(w, X, y, witness)[wc.stuck_figure, 0] <= 0
+        seen["any" if wc.stuck is None else "bounded"] += 1
+
+
+def test_a_trained_mark_one_keeps_its_answers_inside_every_bound():
+    """The Mark I's size (512 A-units, 8 R-units), trained: 10,000 seeded random
+    errors of each R-unit's potentiometers within 0.999 of its tolerance, and 10,000
+    random sets of ``dead`` A-units dead and of ``stuck`` stuck at 1, never change an
+    answer; each witness does."""
+    from markone.datasets import letters
+    from markone.hardware import MarkI
+    from verify.machine.task import machine_task
+    from verify.machine.theory.worst_case import wired_potentiometers, worst_case
+
+    images, labels = letters("ABCD", per_class=2, seed=0)
+    machine = MarkI(seed=0)
+    machine.train(images, labels)
+    task_ = machine_task(machine, images, labels)
+    wired = wired_potentiometers(machine)
+    rng = np.random.default_rng(5)
+    for u in worst_case(machine, images, labels):
+        cols = np.flatnonzero(wired[u.r_unit])
+        w, X = machine.weights[u.r_unit][cols], task_.patterns[:, cols].astype(float)
+        y = task_.targets[:, u.r_unit].astype(float)
+        errors = rng.uniform(-1, 1, (10_000, len(w))) * float(u.tolerance) * 0.999
+        assert (y[:, None] * (X @ (w + errors).T) > 0).all()
+        pos = {a: p for p, a in enumerate(cols)}
+        dead = rng.integers(0, len(w), (10_000, u.dead))
+        alive = np.ones((10_000, len(w)))
+        np.put_along_axis(alive, dead, 0, axis=1)
+        assert (y[:, None] * (X @ (w * alive).T) > 0).all()
+        killed = X[u.dead_figure].copy()
+        killed[[pos[a] for a in u.dead_units]] = 0
+        assert y[u.dead_figure] * (killed @ w) <= 0
+        k = len(w) if u.stuck is None else u.stuck
+        stuck = np.zeros((10_000, len(w)), bool)
+        np.put_along_axis(stuck, rng.integers(0, len(w), (10_000, k)), True, axis=1)
+        for i in range(len(y)):
+            assert (y[i] * ((X[i].astype(bool) | stuck) @ w) > 0).all()
+        i = u.tolerance_figure
+        pushed = w - float(u.tolerance) * y[i]
+        assert y[i] * (X[i] @ pushed) <= 1e-9 * np.abs(w).sum()
