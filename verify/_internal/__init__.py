@@ -10,6 +10,9 @@ Modules
     work budgets, timeouts and the words of a stopped search.
 ``cuts``
     the cutting-plane LP of :mod:`verify.separability`.
+``dixon``
+    square integer systems solved exactly by p-adic lifting on float BLAS (FLINT as
+    the fallback).
 ``exact``
     floats taken as the exact numbers they are: exact dot products, error bounds.
 ``leastsq``

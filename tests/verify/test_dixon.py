@@ -1,0 +1,232 @@
+"""Tests of verify._internal.dixon: the p-adic solver on float BLAS against FLINT's
+``fmpq_mat.solve``, on random, degenerate (the prime divides det A), singular, huge and
+adversarial systems; a wrong candidate is never returned."""
+
+from fractions import Fraction
+
+import flint
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import verify._internal.dixon as D
+from verify._internal.dixon import default_primes, dixon_solve
+
+
+def _flint(A, b):
+    """The reference: FLINT's rational solve, None when singular."""
+    d = len(A)
+    if not d:
+        return []
+    M = flint.fmpq_mat(d, d, [int(v) for r in A for v in r])
+    if M.rank() < d:
+        return None
+    x = M.solve(flint.fmpq_mat(d, 1, [int(v) for v in b]))
+    return [Fraction(int(x[i, 0].p), int(x[i, 0].q)) for i in range(d)]
+
+
+def _det(A):
+    return int(flint.fmpz_mat([[int(v) for v in r] for r in A]).det()) if len(A) else 1
+
+
+@pytest.fixture
+def no_flint(monkeypatch):
+    """The FLINT fallback made to fail: the p-adic route must answer by itself."""
+    def refuse(A, b):
+        raise AssertionError("fell back to FLINT")
+    monkeypatch.setattr(D, "flint_solve", refuse)
+
+
+@pytest.fixture
+def flint_calls(monkeypatch):
+    """Count the FLINT fallbacks (they still answer)."""
+    calls = []
+    real = D.flint_solve
+
+    def spy(A, b):
+        calls.append(len(b))
+        return real(A, b)
+    monkeypatch.setattr(D, "flint_solve", spy)
+    return calls
+
+
+def systems(max_d=7, entries=st.integers(-9, 9), rhs=st.integers(-10**6, 10**6)):
+    return st.integers(1, max_d).flatmap(lambda d: st.tuples(
+        st.lists(st.lists(entries, min_size=d, max_size=d), min_size=d, max_size=d),
+        st.lists(rhs, min_size=d, max_size=d)))
+
+
+@settings(max_examples=60)
+@given(systems())
+def test_random_systems_agree_with_flint(system):
+    A, b = system
+    expected = _flint(A, b)
+    assert dixon_solve(A, b) == expected
+    assert dixon_solve(np.array(A, dtype=np.int64), np.array(b)) == expected
+
+
+@settings(max_examples=40)
+@given(systems(max_d=6))
+def test_nonsingular_systems_are_solved_without_flint(system):
+    """When the prime does not divide det A, the lifting answers by itself (a test
+    that FLINT answered would prove nothing about the p-adic route)."""
+    A, b = system
+    p = default_primes(1)[0]
+    if _det(A) % p == 0:
+        return
+    real = D.flint_solve
+    D.flint_solve = _refuse
+    try:
+        got = dixon_solve(A, b)
+    finally:
+        D.flint_solve = real
+    assert got == _flint(A, b)
+
+
+def _refuse(A, b):
+    raise AssertionError("fell back to FLINT")
+
+
+@settings(max_examples=40)
+@given(systems(max_d=5, entries=st.integers(-3, 3)), st.sampled_from([2, 3, 5, 7]))
+def test_small_forced_prime(system, p):
+    """A tiny prime often divides det A: then the next prime, then FLINT; the answer
+    is FLINT's either way."""
+    A, b = system
+    assert dixon_solve(A, b, primes=[p]) == _flint(A, b)
+    assert dixon_solve(A, b, primes=[p, 11]) == _flint(A, b)
+
+
+def test_prime_dividing_det_moves_to_the_next(no_flint):
+    A, b = [[3, 0], [0, 5]], [1, 1]          # det 15
+    assert dixon_solve(A, b, primes=[3, 5, 7]) == [Fraction(1, 3), Fraction(1, 5)]
+
+
+def test_every_prime_dividing_det_goes_to_flint(flint_calls):
+    A, b = [[3, 0], [0, 5]], [1, 2]
+    assert dixon_solve(A, b, primes=[3, 5]) == [Fraction(1, 3), Fraction(2, 5)]
+    assert flint_calls == [2]
+
+
+@settings(max_examples=30)
+@given(systems(max_d=6), st.integers(0, 5))
+def test_singular_systems_give_none(system, which):
+    """A repeated row (or a zero row) makes A singular: None, as the FLINT route."""
+    A, b = system
+    d = len(A)
+    if d == 1:
+        A = [[0]]
+    else:
+        A[which % d] = list(A[(which + 1) % d])
+    assert _flint(A, b) is None
+    assert dixon_solve(A, b) is None
+
+
+def test_empty_and_one_by_one(no_flint):
+    assert dixon_solve([], []) == []
+    assert dixon_solve([[7]], [3]) == [Fraction(3, 7)]
+    assert dixon_solve([[-7]], [0]) == [Fraction(0)]
+
+
+@settings(max_examples=25)
+@given(systems(max_d=4, entries=st.integers(-10**40, 10**40),
+               rhs=st.integers(-10**60, 10**60)))
+def test_huge_entries(system):
+    """Entries beyond int64 take the Python-integer products; b beyond int64 starts
+    the residual in Python integers."""
+    A, b = system
+    assert dixon_solve(A, b) == _flint(A, b)
+
+
+def test_entries_needing_split_products(no_flint):
+    """Rows whose sums times p pass 2**53 (the halves of the digits) and b beyond int64."""
+    rng = np.random.default_rng(3)
+    A = rng.integers(-2**33, 2**33, size=(6, 6))
+    b = [int(v) * 10**25 for v in rng.integers(-100, 100, size=6)]
+    assert dixon_solve(A, b) == _flint(A.tolist(), b)
+
+
+def test_sparse_system_uses_the_sparse_product(no_flint):
+    rng = np.random.default_rng(4)
+    d = 40
+    A = np.diag(rng.integers(1, 4, size=d)) * rng.choice([-1, 1], size=d)
+    A[rng.integers(0, d, size=60), rng.integers(0, d, size=60)] = rng.integers(-3, 4, 60)
+    A[np.arange(d), np.arange(d)] += 20            # keep it nonsingular
+    b = rng.integers(-50, 50, size=d)
+    assert D._Product(A, D._row_abs_sum(A), default_primes(1)[0]).A.__class__ is not np.ndarray
+    assert dixon_solve(A, b) == _flint(A.tolist(), b.tolist())
+
+
+def test_adversarial_hilbert_and_distinct_denominators(no_flint):
+    """A scaled Hilbert matrix (ill conditioned: huge numerators and denominators), and
+    a diagonal whose components have pairwise different denominators (each needs its
+    own factor of the common denominator)."""
+    import math
+
+    d = 12
+    L = math.lcm(*range(1, 2 * d))
+    H = [[L // (i + j + 1) for j in range(d)] for i in range(d)]
+    b = [1] * d
+    assert dixon_solve(H, b) == _flint(H, b)
+    primes = [101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157]
+    diag = [[primes[i] if i == j else 0 for j in range(d)] for i in range(d)]
+    assert dixon_solve(diag, [1] * d) == [Fraction(1, q) for q in primes]
+
+
+def test_a_wrong_reconstruction_is_never_returned(monkeypatch, flint_calls):
+    """Rational reconstruction made to lie: no candidate passes the proof, and the
+    answer (FLINT's, after the guaranteed steps) is still exact."""
+    monkeypatch.setattr(D, "_ratrecon", lambda y, M, bound: (1, 1))
+    A, b = [[2, 1], [1, 3]], [1, 1]
+    assert dixon_solve(A, b) == [Fraction(2, 5), Fraction(1, 5)]
+    assert flint_calls == [2]
+
+
+def test_a_broken_step_falls_back(monkeypatch, flint_calls):
+    """A residual that does not divide by p (a broken product) stops the lifting."""
+    monkeypatch.setattr(D._Product, "__call__", lambda self, x: np.full(len(x), 2, np.int64))
+    assert dixon_solve([[2, 1], [1, 3]], [1, 1]) == [Fraction(2, 5), Fraction(1, 5)]
+    assert flint_calls == [2]
+
+
+@pytest.mark.parametrize("A, b, match", [
+    ([[1.5]], [1], "integers only"),
+    ([[1, 2]], [1], "square"),
+    ([[1]], [1, 2], "square"),
+])
+def test_bad_input_is_refused(A, b, match):
+    with pytest.raises(ValueError, match=match):
+        dixon_solve(A, b)
+
+
+def test_bad_primes_are_refused():
+    with pytest.raises(ValueError, match="primes below"):
+        dixon_solve([[1]], [1], primes=[4])
+    with pytest.raises(ValueError, match="primes below"):
+        dixon_solve([[1]], [1], primes=[2**31 - 1])
+
+
+def test_modular_products_are_exact():
+    """The blocked products modulo p equal Python's exact ones, for a prime near the
+    top of the range and one that needs the split into halves."""
+    rng = np.random.default_rng(5)
+    for p in (default_primes(1)[0], default_primes(1, 26)[0]):
+        X = rng.integers(0, p, size=(7, 3000)).astype(np.float64)
+        Y = rng.integers(0, p, size=(3000, 2)).astype(np.float64)
+        exact = (X.astype(np.int64).astype(object) @ Y.astype(np.int64).astype(object)) % p
+        assert (D._mulmod(X, Y, p).astype(np.int64) == exact.astype(np.int64)).all()
+
+
+@pytest.mark.slow
+def test_larger_sparse_system_agrees_with_flint(no_flint):
+    rng = np.random.default_rng(6)
+    d = 300
+    A = np.zeros((d, d), dtype=np.int64)
+    for i in range(d):
+        A[i, rng.choice(d, 10, replace=False)] = rng.integers(1, 4, 10)
+    A[:, -1] = rng.choice([-1, 1], size=d)
+    b = [int(v) << 30 for v in rng.integers(-2**30, 2**30, size=d)]
+    if _det(A.tolist()) % default_primes(1)[0] == 0:
+        pytest.skip("the prime divides det A")
+    assert dixon_solve(A, b) == _flint(A.tolist(), b)

@@ -1,0 +1,522 @@
+"""Exact solutions of square integer systems by p-adic (Dixon) lifting on float BLAS.
+
+``A x = b`` with ``A`` an integer ``d x d`` matrix and ``b`` an integer vector has the
+rational solution ``x = A^{-1} b``, whose numerators and denominator are determinants
+(Cramer's rule), thousands of digits long on the wide bases of
+:mod:`verify._internal.leastsq`. :func:`dixon_solve` finds it without big-number linear
+algebra:
+
+1. **one inverse modulo a prime** ``p < 2**26`` (:data:`PRIME_BITS`): a recursive LU with
+   row pivoting, then two triangular solves, every product a float64 matrix product
+   (BLAS) whose inputs are residues in ``[0, p)``. A product of two residues is below
+   ``2**52``, exact in float64; the second factor is split into 13-bit halves and the
+   inner dimension into blocks (:func:`_plan`), so that every partial sum stays below
+   ``2**53`` and is exact whatever order BLAS adds in; ``np.fmod`` reduces between
+   blocks;
+2. **Hensel lifting**: ``x_i = C r_i mod p`` (``C = A^{-1} mod p``, one product with
+   ``C`` a step) and ``r_{i+1} = (r_i - A x_i) / p``, the division checked exact in
+   integers, so that ``A (x_0 + p x_1 + ... + p^{k-1} x_{k-1}) = b - p^k r_k`` holds
+   exactly;
+3. **rational reconstruction** with a common denominator: two tracked components are
+   reconstructed (extended Euclid) every few steps; when they look converged, every
+   component is, ``num_j = den X_j mod p^k`` (symmetric), and the candidate is **proved**:
+   ``A num - den b`` is a multiple of ``p^k`` by the identity above, and smaller than
+   ``p^k`` in absolute value by a bound computed in exact integers
+   (``max row sum |A| * max |num| + max |b| * den``), hence zero. A candidate that
+   fails the proof is not returned; the lifting goes on, up to the number of steps
+   Hadamard's bound guarantees (:func:`_steps_needed`).
+
+Whenever a step cannot prove itself (``p`` divides ``det A``: the next prime; a failed
+division or a candidate still unproved after the guaranteed number of steps: FLINT),
+:func:`flint_solve` answers; a singular ``A`` gives None, as FLINT's route does.
+
+Examples
+--------
+>>> dixon_solve([[1, 4], [8, 3]], [1, 2])
+[Fraction(5, 29), Fraction(6, 29)]
+>>> dixon_solve([[2, 0], [0, 4]], [1, 1], primes=[2, 3])    # 2 divides det: next prime
+[Fraction(1, 2), Fraction(1, 4)]
+>>> dixon_solve([[1, 2], [2, 4]], [1, 1]) is None             # singular
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from verify._internal.exact import blas_single_thread
+
+__all__ = ["dixon_solve", "flint_solve", "default_primes", "PRIME_BITS", "PRIMES_TRIED"]
+
+#: The primes are the largest below ``2**PRIME_BITS``: a product of two residues is
+#: below ``2**52``, exact in float64.
+PRIME_BITS = 21
+#: Primes tried before FLINT when each divides ``det A`` (a singular ``A`` is singular
+#: modulo every prime: FLINT then says so).
+PRIMES_TRIED = 2
+#: Below this width the recursive LU and triangular solves loop over columns.
+_LEAF = 16
+#: Triangular blocks up to this size are inverted by substitution, then applied as one
+#: product.
+_TRIANGLE_LEAF = 64
+#: Entries of float64 integers are exact below this.
+_EXACT = 2.0**53
+#: Reconstruction attempts over the guaranteed number of steps (each costs an extended
+#: Euclid on two tracked components).
+_ATTEMPTS = 24
+#: Components rebuilt at once in a full attempt (it stops at the first failing batch).
+_BATCH = 64
+#: A tracked component counts as converged when its numerator's and denominator's bits
+#: leave this many bits of ``p^k`` spare (random residues reconstruct to about none).
+_SPARE_BITS = 20
+#: Components of a non-final attempt allowed their own reconstruction (a denominator
+#: factor the tracked ones lack) before the attempt is given up.
+_EXTRA_FACTORS = 8
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    return all(n % f for f in range(2, math.isqrt(n) + 1))
+
+
+def default_primes(count: int = PRIMES_TRIED, bits: int = PRIME_BITS) -> list[int]:
+    """The ``count`` largest primes below ``2**bits``, largest first.
+
+    >>> default_primes(2, 5)
+    [31, 29]
+    """
+    out: list[int] = []
+    n = 2**bits - 1
+    while len(out) < count and n > 1:
+        if _is_prime(n):
+            out.append(n)
+        n -= 1
+    return out
+
+
+def flint_solve(A: Any, b: Sequence[int]) -> list[Fraction] | None:
+    """The exact solution of ``A x = b`` by FLINT (:meth:`flint.fmpz_mat.solve`), or None
+    when ``A`` is singular.
+
+    >>> flint_solve([[2]], [1])
+    [Fraction(1, 2)]
+    """
+    import flint
+
+    if not len(A):
+        return []
+    rows = A.tolist() if isinstance(A, np.ndarray) else A
+    try:
+        x: Any = flint.fmpz_mat([list(map(int, r)) for r in rows]).solve(
+            flint.fmpz_mat([[int(v)] for v in b]))
+    except ZeroDivisionError:   # FLINT: "singular matrix in solve()"
+        return None
+    num, den = x.numer_denom()
+    den = int(den)
+    return [Fraction(int(num[i, 0]), den) for i in range(len(b))]
+
+
+# --------------------------------------------------------------------------------------
+# arithmetic modulo p on float64 arrays (residues in [0, p), every sum exact)
+
+
+def _plan(p: int) -> tuple[int, int]:
+    """``(limb_bits, chunk)`` for products modulo ``p``: the right factor is split into
+    limbs of ``limb_bits`` bits (0: not split) and the inner dimension into blocks of
+    ``chunk``, so that a block's sum plus a reduced residue stays below ``2**53``."""
+    if (p - 1) ** 2 * 2048 < 2**53:
+        return 0, max(1, (2**53 - p) // max(1, (p - 1) ** 2))
+    bits = (p - 1).bit_length()
+    limb = (bits + 1) // 2
+    return limb, (2**53 - p) // ((p - 1) * (2**limb - 1))
+
+
+def _mulmod(X: np.ndarray, Y: np.ndarray, p: int) -> np.ndarray:
+    """``(X @ Y) mod p`` exactly, for float64 residues ``X`` (m x k), ``Y`` (k x n)."""
+    limb, chunk = _plan(p)
+    n = Y.shape[1]
+    if limb:
+        high = np.floor(Y * (1.0 / 2**limb))
+        Y = np.concatenate([Y - high * 2**limb, high], axis=1)
+    acc = np.fmod(X[:, :chunk] @ Y[:chunk], p)
+    for s in range(chunk, X.shape[1], chunk):
+        acc += X[:, s:s + chunk] @ Y[s:s + chunk]
+        np.fmod(acc, p, out=acc)
+    if limb:
+        return np.fmod(acc[:, n:] * 2**limb + acc[:, :n], p)
+    return acc
+
+
+def _submod(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
+    """``(a - b) mod p`` for residues."""
+    r = a - b
+    np.add(r, p, out=r, where=r < 0)
+    return r
+
+
+def _lu_leaf(M: np.ndarray, p: int) -> np.ndarray | None:
+    """Column-by-column LU of a narrow panel, rows pivoted (first nonzero)."""
+    m, n = M.shape
+    perm = np.arange(m)
+    for j in range(n):
+        nonzero = np.flatnonzero(M[j:, j])
+        if nonzero.size == 0:
+            return None
+        i = j + int(nonzero[0])
+        if i != j:
+            M[[j, i]] = M[[i, j]]
+            perm[[j, i]] = perm[[i, j]]
+        col = np.fmod(M[j + 1:, j] * pow(int(M[j, j]), -1, p), p)
+        M[j + 1:, j] = col
+        if j + 1 < n:
+            M[j + 1:, j + 1:] = _submod(M[j + 1:, j + 1:],
+                                        np.fmod(np.outer(col, M[j, j + 1:]), p), p)
+    return perm
+
+
+def _lu(M: np.ndarray, p: int) -> np.ndarray | None:
+    """In-place LU modulo ``p`` of the ``m x n`` panel ``M`` (``m >= n``) with row
+    pivoting (Toledo's recursion: the work is in :func:`_mulmod`): returns the row
+    order, or None when the columns are dependent modulo ``p``."""
+    n = M.shape[1]
+    if n <= _LEAF:
+        return _lu_leaf(M, p)
+    h = n // 2
+    first = _lu(M[:, :h], p)
+    if first is None:
+        return None
+    M[:, h:] = M[first, h:]
+    _lower_solve(M[:h, :h], M[:h, h:], p)
+    M[h:, h:] = _submod(M[h:, h:], _mulmod(M[h:, :h], M[:h, h:], p), p)
+    second = _lu(M[h:, h:], p)
+    if second is None:
+        return None
+    M[h:, :h] = M[h:, :h][second]
+    return np.concatenate([first[:h], first[h:][second]])
+
+
+def _lower_solve(L: np.ndarray, B: np.ndarray, p: int) -> None:
+    """``B <- L^{-1} B mod p`` in place, ``L`` unit lower triangular (its strict lower
+    part is read)."""
+    k = L.shape[0]
+    if k <= _TRIANGLE_LEAF:
+        B[:] = _mulmod(_small_inverse(L, p, lower=True), B, p)
+        return
+    h = k // 2
+    _lower_solve(L[:h, :h], B[:h], p)
+    B[h:] = _submod(B[h:], _mulmod(L[h:, :h], B[:h], p), p)
+    _lower_solve(L[h:, h:], B[h:], p)
+
+
+def _upper_solve(U: np.ndarray, B: np.ndarray, p: int) -> None:
+    """``B <- U^{-1} B mod p`` in place, ``U`` upper triangular, invertible mod p."""
+    k = U.shape[0]
+    if k <= _TRIANGLE_LEAF:
+        B[:] = _mulmod(_small_inverse(U, p, lower=False), B, p)
+        return
+    h = k // 2
+    _upper_solve(U[h:, h:], B[h:], p)
+    B[:h] = _submod(B[:h], _mulmod(U[:h, h:], B[h:], p), p)
+    _upper_solve(U[:h, :h], B[:h], p)
+
+
+def _small_inverse(T: np.ndarray, p: int, *, lower: bool) -> np.ndarray:
+    """The inverse modulo ``p`` of a small triangular block: unit lower (its strict
+    lower part) or upper, by substitution on the identity."""
+    k = T.shape[0]
+    B = np.eye(k)
+    if lower:
+        for j in range(k - 1):
+            B[j + 1:] = _submod(B[j + 1:], np.fmod(np.outer(T[j + 1:, j], B[j]), p), p)
+        return B
+    for j in range(k - 1, -1, -1):
+        B[j] = np.fmod(B[j] * pow(int(T[j, j]), -1, p), p)
+        if j:
+            B[:j] = _submod(B[:j], np.fmod(np.outer(T[:j, j], B[j]), p), p)
+    return B
+
+
+def _inverse_mod(A: np.ndarray, p: int) -> np.ndarray | None:
+    """``A^{-1} mod p`` as float64 residues, or None when ``p`` divides ``det A``."""
+    M = np.mod(A, p).astype(np.float64)
+    perm = _lu(M, p)
+    if perm is None:
+        return None
+    d = M.shape[0]
+    C = np.zeros((d, d))
+    C[np.arange(d), perm] = 1.0
+    _lower_solve(M, C, p)
+    _upper_solve(M, C, p)
+    return C
+
+
+# --------------------------------------------------------------------------------------
+# exact products with A, the lifting, the reconstruction
+
+
+def _row_abs_sum(A: np.ndarray) -> int:
+    """``max_i sum_j |A_ij|`` exactly."""
+    if A.dtype != object and np.abs(A.astype(np.float64)).sum(axis=1).max(initial=0) < 2.0**61:
+        return int(np.abs(A).sum(axis=1).max(initial=0))
+    return max((sum(abs(int(v)) for v in r) for r in A.tolist()), default=0)
+
+
+class _Product:
+    """Exact ``A @ x`` for residue vectors ``x`` (entries below ``p``): float64 (CSR
+    when sparse), ``x`` split into halves when a row's sum could reach ``2**53``;
+    Python integers when even that is not exact."""
+
+    def __init__(self, A: np.ndarray, S: int, p: int):
+        self.limb = 0
+        self.exact_int64 = S * p < 2**62
+        if S * (p - 1) < _EXACT:
+            self.limb = 0
+        elif S * 2**13 < _EXACT and p <= 2**26:
+            self.limb = 13
+        else:
+            self.exact_int64 = False
+        if not self.exact_int64:
+            self.A = A.astype(object)
+            return
+        F = A.astype(np.float64)
+        if np.count_nonzero(F) <= 0.2 * F.size:
+            import scipy.sparse as sp
+
+            F = sp.csr_array(F)
+        self.A = F
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        if not self.exact_int64:
+            return self.A.dot(x.astype(np.int64).astype(object))
+        if not self.limb:
+            return (self.A @ x).astype(np.int64)
+        high = np.floor(x * (1.0 / 2**self.limb))
+        low = x - high * 2**self.limb
+        both = self.A @ np.stack([low, high], axis=1)
+        return (both[:, 1].astype(np.int64) << self.limb) + both[:, 0].astype(np.int64)
+
+
+def _steps_needed(A: np.ndarray, b: np.ndarray, S: int, p: int) -> int:
+    """Lifting steps after which reconstruction must succeed and its proof hold:
+    ``p^k > 2 H^2 (S + max|b| + 1)`` with ``H`` Hadamard's bound on every numerator and
+    the denominator (``prod_i sqrt(|A_i|^2 + b_i^2)``), plus 8 bits for the rounding
+    of the logarithms."""
+    if A.dtype == object or b.dtype == object:
+        rows = [sum(v * v for v in r) + int(bi) ** 2 for r, bi in zip(A.tolist(), b.tolist())]
+        log_h = sum(_log2(v) for v in rows) / 2
+    else:
+        F = A.astype(np.float64)
+        log_h = float(np.log2((F * F).sum(axis=1) + b.astype(np.float64) ** 2 + 1).sum()) / 2
+    bmax = max((abs(int(v)) for v in b.tolist()), default=0)
+    bits = 2 * log_h + 1 + _log2(S + bmax + 1) + 8
+    return max(1, math.ceil(bits / math.log2(p)))
+
+
+def _log2(v: int) -> float:
+    """``log2`` of a positive integer of any size (0 for 0)."""
+    if v <= 0:
+        return 0.0
+    shift = max(0, v.bit_length() - 60)
+    return math.log2(v >> shift) + shift
+
+
+def _ratrecon(y: int, M: int, bound: int) -> tuple[int, int] | None:
+    """``(n, e)`` with ``n = e y mod M``, ``|n| <= bound``, ``0 < e <= bound`` (extended
+    Euclid, stopped at the first remainder within the bound), or None."""
+    r0, r1 = M, y % M
+    t0, t1 = 0, 1
+    while r1 > bound:
+        q = r0 // r1
+        r0, r1 = r1, r0 - q * r1
+        t0, t1 = t1, t0 - q * t1
+    if t1 == 0 or abs(t1) > bound:
+        return None
+    return (-r1, -t1) if t1 < 0 else (r1, t1)
+
+
+def _assemble(D: np.ndarray, p: int) -> list[int]:
+    """``sum_i D[i, j] p^i`` for every column ``j`` of the digit matrix ``D``: pairs of
+    digits in int64, then halving rounds in Python integers."""
+    if D.shape[0] % 2:
+        D = np.concatenate([D, np.zeros((1, D.shape[1]), dtype=D.dtype)])
+    vals: Any = (D[0::2].astype(np.int64) + D[1::2].astype(np.int64) * p).astype(object)
+    q = p * p
+    while vals.shape[0] > 1:
+        if vals.shape[0] % 2:
+            vals = np.concatenate([vals, np.zeros((1, vals.shape[1]), dtype=object)])
+        vals = vals[0::2] + vals[1::2] * q
+        q *= q
+    return [int(v) for v in vals[0]]
+
+
+class _Lifting:
+    """The p-adic digits of ``A^{-1} b`` so far, and the residual of the identity
+    ``A X = b - p^k r``."""
+
+    def __init__(self, A, b, C, p, steps, S):
+        self.A, self.b, self.C, self.p, self.S = A, b, C, p, S
+        self.product = _Product(A, S, p)
+        self.digits = np.zeros((steps, A.shape[0]), dtype=np.int32)
+        self.k = 0
+        self.r = self._narrow(b.astype(object))
+        d = A.shape[0]
+        self.tracked = sorted({0, d // 2})
+        self.values = [0] * len(self.tracked)
+        self.pk = 1
+
+    def _narrow(self, r: np.ndarray) -> np.ndarray:
+        """``r`` as int64 when it and the next step's sums fit."""
+        if r.dtype == object and self.product.exact_int64 and all(
+                abs(v) < 2**62 - self.S * self.p for v in r.tolist()):
+            return r.astype(np.int64)
+        return r
+
+    def step(self) -> bool:
+        """One digit; False when the residual's division by ``p`` is not exact (a
+        broken step: the caller falls back)."""
+        p = self.p
+        x = _mulmod(self.C, np.mod(self.r, p).astype(np.float64)[:, None], p)[:, 0]
+        t = self.r - self.product(x)
+        q = t // p
+        if not (q * p == t).all():
+            return False
+        self.r = self._narrow(q) if q.dtype == object else q
+        xi = x.astype(np.int64)
+        self.digits[self.k] = xi
+        for n, j in enumerate(self.tracked):
+            self.values[n] += int(xi[j]) * self.pk
+        self.pk *= p
+        self.k += 1
+        return True
+
+    def candidate(self, final: bool) -> list[Fraction] | None:
+        """The solution, proved, or None (not converged, or unproved)."""
+        M = self.pk
+        bound = math.isqrt(M // 2)
+        den = 1
+        for v in self.values:
+            got = _ratrecon(v * den, M, bound)
+            if got is None:
+                return None
+            n, e = got
+            if not final and n.bit_length() + e.bit_length() > M.bit_length() - _SPARE_BITS:
+                return None
+            den *= e
+        nums = self._numerators(den, M, bound, final)
+        return None if nums is None else self._proved(nums[0], nums[1], M)
+
+    def _numerators(self, den, M, bound, final):
+        """``(nums, den)`` with ``nums[j] = den X_j mod M`` (symmetric), ``den`` grown
+        where a component needs its own factor, or None."""
+        half, nums, extra = M // 2, [], 0
+        for s in range(0, self.A.shape[0], _BATCH):
+            for X in _assemble(self.digits[:self.k, s:s + _BATCH], self.p):
+                z = den * X % M
+                z = z - M if z > half else z
+                if abs(z) > bound:
+                    extra += 1
+                    got = _ratrecon(z, M, bound)
+                    if got is None or (extra > _EXTRA_FACTORS and not final):
+                        return None
+                    if got[1] <= 0 or (got[0] - got[1] * z) % M:   # n = e z (mod M)
+                        return None
+                    z, e = got
+                    nums = [v * e for v in nums]
+                    den *= e
+                nums.append(z)
+        return nums, den
+
+    def _proved(self, nums, den, M):
+        """``nums / den`` when ``|A nums - den b| < M`` (it is a multiple of ``M``)."""
+        bmax = max((abs(int(v)) for v in self.b.tolist()), default=0)
+        if den <= 0 or self.S * max(map(abs, nums), default=0) + bmax * den >= M:
+            return None
+        return [Fraction(n, den) for n in nums]
+
+
+def _integer_array(v: Any, what: str) -> np.ndarray:
+    """``v`` as an int64 array, or an object array of Python ints when an entry reaches
+    ``2**62``; a non-integer entry is refused."""
+    arr = v if isinstance(v, np.ndarray) else np.array(v, dtype=object)
+    if arr.dtype.kind in "iu":
+        if not (arr.size and np.abs(arr.astype(np.float64)).max() >= 2.0**62):
+            return arr.astype(np.int64)
+        arr = arr.astype(object)
+    flat = arr.ravel().tolist()
+    if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in flat):
+        raise ValueError(f"dixon_solve: {what} must hold integers only; "
+                         "scale rationals to integers first.")
+    ints = [int(x) for x in flat]
+    conv = np.empty(len(ints), dtype=np.int64 if all(abs(x) < 2**62 for x in ints)
+                    else object)
+    conv[:] = ints
+    return conv.reshape(arr.shape)
+
+
+def _as_integers(A: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``A`` (square) and ``b`` as integer arrays (:func:`_integer_array`); a wrong
+    shape is refused."""
+    A2, b2 = _integer_array(A, "A"), _integer_array(b, "b")
+    if A2.ndim != 2 or A2.shape[0] != A2.shape[1] or b2.shape != (A2.shape[0],):
+        raise ValueError(f"dixon_solve: A must be square and b as long as its side; got "
+                         f"A of shape {A2.shape} and b of shape {b2.shape}.")
+    return A2, b2
+
+
+def dixon_solve(A: Any, b: Any, *, primes: Iterable[int] | None = None
+                ) -> list[Fraction] | None:
+    """The exact solution of the square integer system ``A x = b``, or None when ``A``
+    is singular, by p-adic lifting modulo a prime (module docstring).
+
+    Parameters
+    ----------
+    A, b : integer arrays or nested lists (Python ints of any size)
+    primes : the primes to try, in order (default :func:`default_primes`); each must
+        be a prime below ``2**PRIME_BITS``. When every one divides ``det A``, or a
+        step cannot be proved, FLINT solves (:func:`flint_solve`).
+
+    Returns
+    -------
+    list of Fraction or None
+        Always exact: the candidate is proved before it is returned.
+
+    >>> dixon_solve([[3]], [-6])
+    [Fraction(-2, 1)]
+    """
+    if not len(A) and not len(b):
+        return []
+    A, b = _as_integers(A, b)
+    chosen = default_primes() if primes is None else list(primes)
+    for p in chosen:
+        if not (2 <= p < 2**PRIME_BITS and _is_prime(p)):
+            raise ValueError(f"dixon_solve: primes must be primes below 2**{PRIME_BITS}; "
+                             f"got {p}.")
+    with blas_single_thread():
+        for p in chosen:
+            C = _inverse_mod(A, p)
+            if C is None:
+                continue
+            return _lift(A, b, C, p)
+    return flint_solve(A, b.tolist())
+
+
+def _lift(A: np.ndarray, b: np.ndarray, C: np.ndarray, p: int) -> list[Fraction] | None:
+    """Lift until a candidate is proved; FLINT when the guaranteed steps do not."""
+    S = _row_abs_sum(A)
+    steps = _steps_needed(A, b, S, p)
+    lifting = _Lifting(A, b, C, p, steps, S)
+    stride = max(1, steps // _ATTEMPTS)
+    while lifting.k < steps:
+        if not lifting.step():
+            break
+        if lifting.k % stride == 0 or lifting.k == steps:
+            x = lifting.candidate(final=lifting.k == steps)
+            if x is not None:
+                return x
+    return flint_solve(A, b.tolist())
