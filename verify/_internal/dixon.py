@@ -6,17 +6,18 @@ rational solution ``x = A^{-1} b``, whose numerators and denominator are determi
 :mod:`verify._internal.leastsq`. :func:`dixon_solve` finds it without big-number linear
 algebra:
 
-1. **one inverse modulo a prime** ``p < 2**26`` (:data:`PRIME_BITS`): a recursive LU with
-   row pivoting, then two triangular solves, every product a float64 matrix product
-   (BLAS) whose inputs are residues in ``[0, p)``. A product of two residues is below
-   ``2**52``, exact in float64; the second factor is split into 13-bit halves and the
-   inner dimension into blocks (:func:`_plan`), so that every partial sum stays below
-   ``2**53`` and is exact whatever order BLAS adds in; ``np.fmod`` reduces between
-   blocks;
-2. **Hensel lifting**: ``x_i = C r_i mod p`` (``C = A^{-1} mod p``, one product with
-   ``C`` a step) and ``r_{i+1} = (r_i - A x_i) / p``, the division checked exact in
-   integers, so that ``A (x_0 + p x_1 + ... + p^{k-1} x_{k-1}) = b - p^k r_k`` holds
-   exactly;
+1. **one LU modulo a prime** ``p < 2**21`` (:data:`PRIME_BITS`): a recursive LU with
+   row pivoting, every product a float64 matrix product (BLAS) whose inputs are
+   residues in ``[0, p)``. A product of two residues is below ``2**42``; the inner
+   dimension is cut into blocks of 2,048 (:func:`_plan`), so that every partial sum
+   stays below ``2**53`` and is exact whatever order BLAS adds in; ``np.fmod`` reduces
+   between blocks. (A prime near ``2**26`` needs the second factor split into 13-bit
+   halves: measured here, a matrix-vector step then took 6 times as long, for 24 %
+   more bits a step);
+2. **Hensel lifting**: ``x_i = A^{-1} r_i mod p`` (one pass over the LU factors a step,
+   blocked triangular solves with the diagonal blocks inverted once) and
+   ``r_{i+1} = (r_i - A x_i) / p``, the division checked exact in integers, so that
+   ``A (x_0 + p x_1 + ... + p^{k-1} x_{k-1}) = b - p^k r_k`` holds exactly;
 3. **rational reconstruction** with a common denominator: two tracked components are
    reconstructed (extended Euclid) every few steps; when they look converged, every
    component is, ``num_j = den X_j mod p^k`` (symmetric), and the candidate is **proved**:
@@ -64,11 +65,13 @@ _LEAF = 16
 #: Triangular blocks up to this size are inverted by substitution, then applied as one
 #: product.
 _TRIANGLE_LEAF = 64
+#: Width of the diagonal blocks of a lifting step's triangular solves.
+_SOLVE_BLOCK = 256
 #: Entries of float64 integers are exact below this.
 _EXACT = 2.0**53
 #: Reconstruction attempts over the guaranteed number of steps (each costs an extended
 #: Euclid on two tracked components).
-_ATTEMPTS = 24
+_ATTEMPTS = 32
 #: Components rebuilt at once in a full attempt (it stops at the first failing batch).
 _BATCH = 64
 #: A tracked component counts as converged when its numerator's and denominator's bits
@@ -242,18 +245,41 @@ def _small_inverse(T: np.ndarray, p: int, *, lower: bool) -> np.ndarray:
     return B
 
 
-def _inverse_mod(A: np.ndarray, p: int) -> np.ndarray | None:
-    """``A^{-1} mod p`` as float64 residues, or None when ``p`` divides ``det A``."""
+class _Factors:
+    """``P A = L U`` modulo ``p`` (in one array), with the inverses of the diagonal
+    blocks of ``L`` and ``U`` (:data:`_SOLVE_BLOCK` wide): :meth:`solve` then reads ``L``
+    and ``U`` once, as blocked products."""
+
+    def __init__(self, M: np.ndarray, perm: np.ndarray, p: int):
+        self.M, self.perm, self.p = M, perm, p
+        d = M.shape[0]
+        cuts = [*range(0, d, _SOLVE_BLOCK), d]
+        self.blocks = list(zip(cuts[:-1], cuts[1:]))
+        self.lower, self.upper = [], []
+        for s, e in self.blocks:
+            for solve, out in ((_lower_solve, self.lower), (_upper_solve, self.upper)):
+                eye = np.eye(e - s)
+                solve(M[s:e, s:e], eye, p)
+                out.append(eye)
+
+    def solve(self, R: np.ndarray) -> np.ndarray:
+        """``A^{-1} R mod p`` for residues ``R`` (d x n)."""
+        M, p, d = self.M, self.p, self.M.shape[0]
+        y = R[self.perm]
+        for (s, e), inverse in zip(self.blocks, self.lower):
+            rhs = _submod(y[s:e], _mulmod(M[s:e, :s], y[:s], p), p) if s else y[s:e]
+            y[s:e] = _mulmod(inverse, rhs, p)
+        for (s, e), inverse in zip(reversed(self.blocks), reversed(self.upper)):
+            rhs = _submod(y[s:e], _mulmod(M[s:e, e:], y[e:], p), p) if e < d else y[s:e]
+            y[s:e] = _mulmod(inverse, rhs, p)
+        return y
+
+
+def _factor(A: np.ndarray, p: int) -> _Factors | None:
+    """The LU of ``A`` modulo ``p``, or None when ``p`` divides ``det A``."""
     M = np.mod(A, p).astype(np.float64)
     perm = _lu(M, p)
-    if perm is None:
-        return None
-    d = M.shape[0]
-    C = np.zeros((d, d))
-    C[np.arange(d), perm] = 1.0
-    _lower_solve(M, C, p)
-    _upper_solve(M, C, p)
-    return C
+    return None if perm is None else _Factors(M, perm, p)
 
 
 # --------------------------------------------------------------------------------------
@@ -304,17 +330,22 @@ class _Product:
 
 def _steps_needed(A: np.ndarray, b: np.ndarray, S: int, p: int) -> int:
     """Lifting steps after which reconstruction must succeed and its proof hold:
-    ``p^k > 2 H^2 (S + max|b| + 1)`` with ``H`` Hadamard's bound on every numerator and
-    the denominator (``prod_i sqrt(|A_i|^2 + b_i^2)``), plus 8 bits for the rounding
-    of the logarithms."""
-    if A.dtype == object or b.dtype == object:
-        rows = [sum(v * v for v in r) + int(bi) ** 2 for r, bi in zip(A.tolist(), b.tolist())]
-        log_h = sum(_log2(v) for v in rows) / 2
-    else:
-        F = A.astype(np.float64)
-        log_h = float(np.log2((F * F).sum(axis=1) + b.astype(np.float64) ** 2 + 1).sum()) / 2
+    ``p^k > 2 N D (S + max|b| + 1)``, with Hadamard's bounds ``D`` on ``|det A|`` (the
+    product of the column norms, or of the row norms) and ``N`` on every numerator
+    (Cramer: ``b`` replaces a column, so ``|b| D / min column norm``), plus 8 bits for
+    the rounding of the logarithms."""
+    logs = []
+    for axis in (0, 1):
+        if A.dtype == object:
+            sq = [sum(int(v) * int(v) for v in r) for r in (A.T if axis == 0 else A).tolist()]
+            logs.append([_log2(v) / 2 for v in sq])
+        else:
+            F = A.astype(np.float64)
+            logs.append((np.log2(np.maximum((F * F).sum(axis=axis), 1.0)) / 2).tolist())
+    log_d = min(sum(logs[0]), sum(logs[1]))
+    log_n = _log2(sum(int(v) * int(v) for v in b.tolist())) / 2 + sum(logs[0]) - min(logs[0])
     bmax = max((abs(int(v)) for v in b.tolist()), default=0)
-    bits = 2 * log_h + 1 + _log2(S + bmax + 1) + 8
+    bits = max(log_n, log_d) * 2 + 1 + _log2(S + bmax + 1) + 8
     return max(1, math.ceil(bits / math.log2(p)))
 
 
@@ -359,8 +390,8 @@ class _Lifting:
     """The p-adic digits of ``A^{-1} b`` so far, and the residual of the identity
     ``A X = b - p^k r``."""
 
-    def __init__(self, A, b, C, p, steps, S):
-        self.A, self.b, self.C, self.p, self.S = A, b, C, p, S
+    def __init__(self, A, b, factors, p, steps, S):
+        self.A, self.b, self.factors, self.p, self.S = A, b, factors, p, S
         self.product = _Product(A, S, p)
         self.digits = np.zeros((steps, A.shape[0]), dtype=np.int32)
         self.k = 0
@@ -381,7 +412,7 @@ class _Lifting:
         """One digit; False when the residual's division by ``p`` is not exact (a
         broken step: the caller falls back)."""
         p = self.p
-        x = _mulmod(self.C, np.mod(self.r, p).astype(np.float64)[:, None], p)[:, 0]
+        x = self.factors.solve(np.mod(self.r, p).astype(np.float64)[:, None])[:, 0]
         t = self.r - self.product(x)
         q = t // p
         if not (q * p == t).all():
@@ -499,18 +530,19 @@ def dixon_solve(A: Any, b: Any, *, primes: Iterable[int] | None = None
                              f"got {p}.")
     with blas_single_thread():
         for p in chosen:
-            C = _inverse_mod(A, p)
-            if C is None:
+            factors = _factor(A, p)
+            if factors is None:
                 continue
-            return _lift(A, b, C, p)
+            return _lift(A, b, factors, p)
     return flint_solve(A, b.tolist())
 
 
-def _lift(A: np.ndarray, b: np.ndarray, C: np.ndarray, p: int) -> list[Fraction] | None:
+def _lift(A: np.ndarray, b: np.ndarray, factors: _Factors, p: int
+          ) -> list[Fraction] | None:
     """Lift until a candidate is proved; FLINT when the guaranteed steps do not."""
     S = _row_abs_sum(A)
     steps = _steps_needed(A, b, S, p)
-    lifting = _Lifting(A, b, C, p, steps, S)
+    lifting = _Lifting(A, b, factors, p, steps, S)
     stride = max(1, steps // _ATTEMPTS)
     while lifting.k < steps:
         if not lifting.step():
