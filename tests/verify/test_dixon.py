@@ -230,3 +230,37 @@ def test_larger_sparse_system_agrees_with_flint(no_flint):
     if _det(A.tolist()) % default_primes(1)[0] == 0:
         pytest.skip("the prime divides det A")
     assert dixon_solve(A, b) == _flint(A.tolist(), b)
+
+
+def test_solve_exact_lifts_from_the_threshold_on(monkeypatch):
+    """The least-squares and basis routes' one solver: FLINT below DIXON_MIN_SIZE, the
+    p-adic route from it on."""
+    import verify._internal.basis as B
+
+    used = []
+    monkeypatch.setattr(B, "dixon_solve", lambda A, b: used.append("dixon") or [])
+    monkeypatch.setattr(B, "flint_solve", lambda A, b: used.append("flint") or [])
+    B.solve_exact([[1]] * (B.DIXON_MIN_SIZE - 1), [1] * (B.DIXON_MIN_SIZE - 1))
+    B.solve_exact([[1]] * B.DIXON_MIN_SIZE, [1] * B.DIXON_MIN_SIZE)
+    assert used == ["flint", "dixon"]
+
+
+def test_least_squares_certificate_through_the_p_adic_route(monkeypatch, no_flint):
+    """exact_completion's basis solved by the p-adic route (threshold lowered): the
+    certificate is exact, and the trusted checker accepts it."""
+    from types import SimpleNamespace
+
+    import verify._internal.basis as B
+    from verify import check_certificate
+    from verify._internal.leastsq import exact_completion, positive_weights
+
+    monkeypatch.setattr(B, "DIXON_MIN_SIZE", 2)
+    rng = np.random.default_rng(7)
+    X = rng.integers(-3, 4, size=(120, 8)).astype(float)
+    y = rng.choice([-1, 1], size=120)
+    Z = np.hstack([X, np.ones((120, 1))]) * y[:, None]
+    cert = exact_completion(Z, positive_weights(Z))
+    assert cert is not None and all(v > 0 for v in cert.values())
+    verdict = SimpleNamespace(separable=False, intercept=True, witness=None,
+                              certificate=cert)
+    assert check_certificate(X, y, verdict)

@@ -19,7 +19,8 @@ The float weights become an exact certificate as the LP's duals do
 (:func:`exact_completion`): the weights of all rows but a basis ``B`` of ``d`` rows
 are fixed at ``c_i`` rounded to a multiple of ``2**-FRACTION_BITS`` (exact dyadic
 rationals), and ``Z_B^T c_B = -sum_{i not in B} c_i z_i`` is solved exactly
-(:func:`verify._internal.basis.solve_exact`). The certificate holds when every ``c_B`` is
+(:func:`verify._internal.basis.solve_exact`: p-adic lifting on float BLAS from
+:data:`verify._internal.basis.DIXON_MIN_SIZE` columns on). The certificate holds when every ``c_B`` is
 positive, which the exact solve decides; otherwise the caller falls back to the LP.
 The basis is a maximum matching of columns to rows kept (all of weight at least
 :data:`FLOOR`): structurally nonsingular; a solve that finds it singular gives None.
@@ -152,7 +153,7 @@ def exact_completion(Z: Any, c: np.ndarray, *,
     A = np.ascontiguousarray(dense_rows(Z, basis).astype(np.int64).T)
     if probe is not None:
         probe(A)
-    u = solve_exact(A.tolist(), rhs)
+    u = solve_exact(A, rhs)
     if u is None or any(v <= 0 for v in u):
         return None
     scale = Fraction(1, 2**FRACTION_BITS)
