@@ -156,7 +156,8 @@ def _train_machines(task):
     images = unpack(images)
     trials = _trials(len(specs), len(images), train)
     trained: dict[int, tuple[MarkI, Any]] = {}
-    for group in lockstep_groups(specs, train, max([trials, *fleet_trials])):
+    for group in lockstep_groups(specs, train, max([trials, *fleet_trials]),
+                                 len(images)):
         machines, runs = train_side_by_side(
             specs[group[0]].params, [specs[i].seed for i in group], images, labels, train)
         trained.update((i, (machine, run)) for i, machine, run in zip(

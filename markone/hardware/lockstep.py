@@ -55,7 +55,7 @@ from markone.hardware.segments import _whole_steps
 from markone.hardware.trial import _lagged, _stopped, physics_of, remains
 from markone.online import signed_mistake
 
-__all__ = ["LOCKSTEP_MACHINES", "LOCKSTEP_TRIALS", "LOCKSTEP_BATCH", "lockstep_groups",
+__all__ = ["LOCKSTEP_MACHINES", "LOCKSTEP_TRIALS", "LOCKSTEP_BATCH", "LOCKSTEP_BYTES", "lockstep_groups",
            "train_side_by_side"]
 
 #: The fewest machines of one parameter set that train in lockstep: a lockstep trial
@@ -70,18 +70,25 @@ LOCKSTEP_MACHINES = 16
 #: A larger fleet compiles (and with a warm cache runs faster).
 LOCKSTEP_TRIALS = 2**19
 
+#: The most bytes of A-unit patterns (machines x figures x A-units) a lockstep batch
+#: holds: a fleet of many figures trains fewer machines at a time, or (fewer than
+#: :data:`LOCKSTEP_MACHINES` a batch) one by one.
+LOCKSTEP_BYTES = 2**26
+
 #: The most machines in one lockstep batch (their arrays: some 50 KB a machine of
 #: the default 8 x 512 weights, several times over in a step's temporaries).
 LOCKSTEP_BATCH = 256
 
 
-def lockstep_groups(specs: Sequence[Any], train: dict, trials: int = 0
-                    ) -> list[list[int]]:
+def lockstep_groups(specs: Sequence[Any], train: dict, trials: int = 0,
+                    figures: int = 0) -> list[list[int]]:
     """The positions in ``specs`` (a fleet's :class:`~markone.hardware.fleet.MachineSpec`)
     of the machines to train in lockstep with ``train`` (the :meth:`MarkI.train`
-    arguments), in groups of one parameter set, each of at least
-    :data:`LOCKSTEP_MACHINES` and at most :data:`LOCKSTEP_BATCH` machines; none when
-    the fleet's ``trials`` in all exceed :data:`LOCKSTEP_TRIALS` (compiling pays).
+    arguments) on ``figures`` figures, in groups of one parameter set, each of at
+    least :data:`LOCKSTEP_MACHINES` and at most :data:`LOCKSTEP_BATCH` machines, and
+    at most as many as hold their A-unit patterns in :data:`LOCKSTEP_BYTES`; none
+    when the fleet's ``trials`` in all exceed :data:`LOCKSTEP_TRIALS` (compiling
+    pays).
 
     >>> from markone.hardware.fleet import MachineSpec
     >>> specs = MachineSpec.grid(range(20))
@@ -99,9 +106,10 @@ def lockstep_groups(specs: Sequence[Any], train: dict, trials: int = 0
         if spec.faults is None and p.photocell_noise_sd == 0 and not p.variation:
             by_params.setdefault(p, []).append(i)
     groups = []
-    for members in by_params.values():
-        if len(members) >= LOCKSTEP_MACHINES:
-            n_batches = -(-len(members) // LOCKSTEP_BATCH)
+    for params, members in by_params.items():
+        most = min(LOCKSTEP_BATCH, LOCKSTEP_BYTES // max(figures * params.n_a_units, 1))
+        if len(members) >= LOCKSTEP_MACHINES and most >= LOCKSTEP_MACHINES:
+            n_batches = -(-len(members) // most)
             groups += [members[k::n_batches] for k in range(n_batches)]
     return groups
 

@@ -118,16 +118,24 @@ def test_the_work_rule_groups_many_machines_of_one_parameter_set():
     # a fleet of more trials in all compiles: the work rule, not the machines
     assert len(lockstep.lockstep_groups(specs, {}, lockstep.LOCKSTEP_TRIALS)) == 2
     assert lockstep.lockstep_groups(specs, {}, lockstep.LOCKSTEP_TRIALS + 1) == []
+    # many figures: fewer machines a batch, their patterns within LOCKSTEP_BYTES
+    n_a = MarkIParams().n_a_units
+    many = lockstep.LOCKSTEP_BYTES // (n * 2 * n_a)   # figures: n machines fit twice
+    sizes = [len(g) for g in lockstep.lockstep_groups(big, {}, 0, many)]
+    assert max(sizes) <= n * 2 and sum(sizes) == len(big) and \
+        len(sizes) == -(-len(big) // (n * 2))
+    assert lockstep.lockstep_groups(big, {}, 0, many * 3) == []   # n / 1.5 fit
 
 
 def test_a_fleet_counts_its_trials_in_all_for_the_rule(monkeypatch):
     seen = []
     monkeypatch.setattr(fleet, "lockstep_groups",
-                        lambda specs, train, trials: seen.append(trials) or [])
+                        lambda specs, train, trials, figures: seen.append(
+                            (trials, figures)) or [])
     images, labels = letters("ABC", per_class=1, seed=0)
     run_fleet(MachineSpec.grid(range(4)), images, labels, workers=1, chunks=2,
               max_epochs=2)
-    assert seen == [4 * 3 * 2] * 2   # each task: the fleet's 4 machines x 3 x 2
+    assert seen == [(4 * 3 * 2, 3)] * 2   # each task: the fleet's 4 machines x 3 x 2
 
 
 @pytest.mark.parametrize("fields", [{}, *EDGE_PLUGBOARDS, dict(
