@@ -35,7 +35,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from markone._internal.checks import (
     check_order,
     epoch_indices,
-    is_replay,
+    is_stream_run,
     run_epochs,
     warn_not_converged,
 )
@@ -244,7 +244,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         per_epoch = run_epochs(lambda idx: self._pass(prepared, idx), order, n,
                                self.max_epochs, self._rng)
         self._record_passes(per_epoch)
-        if per_epoch[-1] and not is_replay(order, self.max_epochs):
+        if per_epoch[-1] and not is_stream_run(order, self.max_epochs):
             warn_not_converged(self.max_epochs, stacklevel=4)
 
     def _record_passes(self, per_epoch) -> None:

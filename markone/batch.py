@@ -10,7 +10,7 @@ draws them, so every run equals ``markone.train(X, y, ..., seed=seed)`` with the
 arguments, bit for bit.
 
 * :func:`train_many` trains each dataset to convergence (or ``max_epochs``).
-* :func:`trace_many` replays one online stream per run and records the last and the
+* :func:`trace_many` runs one online stream per run and records the last and the
   averaged iterate every ``record_every`` presentations.
 
 Examples
@@ -103,7 +103,7 @@ def _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b):
 
 @cached_njit(nogil=True)
 def _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r):
-    """Replay ``orders[r]`` on dataset ``r`` one presentation at a time, recording."""
+    """Run ``orders[r]`` on dataset ``r`` one presentation at a time, recording."""
     D = X3.shape[2] + 1
     w = np.zeros(D)
     total = np.zeros(D)
@@ -370,7 +370,7 @@ def trace_many(Xs: Sequence[ArrayLike], ys: Sequence[ArrayLike], orders: ArrayLi
                intercept: bool = True, intercept_scale: float = 1.0, eta: float = 1.0,
                record_every: int = 1, parallel: bool = False
                ) -> tuple[np.ndarray, np.ndarray]:
-    """Replay one online stream per run and record its iterates along the way.
+    """Run one online stream per run and record its iterates along the way.
 
     Parameters
     ----------

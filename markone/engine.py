@@ -43,7 +43,7 @@ from markone._internal.checks import (
     ConvergenceWarning,
     check_order,
     float_range_error,
-    is_replay,
+    is_stream_run,
     raise_bad_row,
     run_epochs,
     warn_not_converged,
@@ -426,7 +426,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         Presentation order per pass: as given, a fresh seeded permutation each pass,
         or an explicit online stream of example indices (repeats allowed) presented
         once per pass. A single pass of an explicit stream (``max_epochs=1``) is a
-        replay and does not warn about convergence.
+        run of that stream and does not warn about convergence.
     seed : int, Generator or None
         For ``order="shuffle"``.
     variant : "last", "averaged", "voted" or "pocket"
@@ -483,7 +483,7 @@ def train(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     order = check_order(order, n)
     engine, per_epoch = _run_guarded(yx, order, seed, run_eta, max_epochs, variant, record,
                                      exact)
-    if per_epoch[-1] and not is_replay(order, max_epochs):
+    if per_epoch[-1] and not is_stream_run(order, max_epochs):
         warn_not_converged(max_epochs)
     unit = (to_fraction(eta, where="eta ") / scale) if exact else None
     return _result(engine, per_epoch, variant, exact, unit, c, data.classes, record)

@@ -16,7 +16,7 @@ W[k].x``, and a multiclass mistake with prediction ``p`` is exactly a binary mis
 update ``w += eta * psi(x, c, p)``. So:
 
 * **always exact**: the argmax run equals :func:`markone.train` on the Kesler vectors
-  ``psi(x_t, c_t, p_t)`` of its own mistakes, replayed once (``order`` = that stream,
+  ``psi(x_t, c_t, p_t)`` of its own mistakes, run once again (``order`` = that stream,
   ``max_epochs=1``, ``intercept=False``, every label +1): the binary perceptron errs on
   every one of them and ends with the same ``w``. Hence Novikoff's bound applies with
   ``R_psi = sqrt(2) R`` and the Kesler margin: at most ``2 (R / gamma)^2`` mistakes on
@@ -66,7 +66,7 @@ from sklearn.utils.validation import check_is_fitted
 from markone import online
 from markone._internal.checks import (
     ConvergenceWarning,
-    is_replay,
+    is_stream_run,
     warn_not_converged,
     zero_rows,
     zero_rows_error,
@@ -337,7 +337,7 @@ class MulticlassPerceptron(OnlineClassifier):
         self._record_passes([sum(r.mistakes_per_epoch[e] for r in results
                                  if e < r.epochs) for e in range(longest)])
         stuck = [self.classes_[k].item() for k, r in enumerate(results) if not r.converged]
-        if stuck and not is_replay(self.order, self.max_epochs):
+        if stuck and not is_stream_run(self.order, self.max_epochs):
             warn_not_converged(self.max_epochs, f"the one-vs-rest problems of classes "
                                                 f"{stuck}", stacklevel=4)
 

@@ -159,7 +159,7 @@ KERNEL_CAUSES = {"add 2": "a mistake adds 2 to alpha_i",
 
 
 #: The cause of a mutant that keeps inputs or weights in a ``Float32Array``: the words
-#: the checker's float32 diagnosis starts with (a float32 replay reproduces it where
+#: the checker's float32 diagnosis starts with (a float32 re-run reproduces it where
 #: float32's range or rounding decides a case).
 FLOAT32_CAUSE = "float32 arithmetic"
 

@@ -88,7 +88,7 @@ _TEXT_EDITS = [
 #: The cause of a mutant that computes part of the rule in float64 (the reference
 #: declares exact arithmetic): the words the checker's float64 diagnosis starts with.
 FLOAT64_CAUSE = "float64 arithmetic"
-#: ... and of one that keeps its weights in float32 (a float32 replay reproduces it).
+#: ... and of one that keeps its weights in float32 (a float32 re-run reproduces it).
 FLOAT32_CAUSE = mutation_node.FLOAT32_CAUSE
 
 

@@ -34,11 +34,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 __all__ = ["Peer", "PEERS", "PROBES", "C_FLAGS", "WINK", "WINK_QUIRKS", "mlxtend_solve",
-           "vw_solve", "vw_line", "hinge_replay", "explain_vw", "mlxtend_replay",
-           "explain_mlxtend", "wink_replay",
+           "vw_solve", "vw_line", "hinge_rerun", "explain_vw", "mlxtend_rerun",
+           "explain_mlxtend", "wink_rerun",
            "explain_wink", "snippet_of", "missing"]
 
-#: How the C example is compiled (no fused multiply-add: its sums are the replay's).
+#: How the C example is compiled (no fused multiply-add: its sums are the re-run's).
 C_FLAGS = ["-std=c99", "-O2", "-ffp-contract=off"]
 #: The driver of wink-perceptron (its ``node_modules`` beside it).
 WINK = ROOT / "benchmarks" / "wink_peer.js"
@@ -150,7 +150,7 @@ def _close(got: list, want: list) -> bool:
     return all(abs(Fraction(a) - Fraction(b)) <= scale / 10**9 for a, b in zip(got, want))
 
 
-def hinge_replay(problem: dict) -> dict:
+def hinge_rerun(problem: dict) -> dict:
     """The perceptron's loop with the hinge loss's test, exactly: ``w += y x`` when
     ``y w.x < 1`` (the rule: ``<= 0``)."""
     k = int(problem["intercept"])
@@ -165,20 +165,20 @@ def hinge_replay(problem: dict) -> dict:
 
 
 def explain_vw(problem: dict, answer: dict) -> str | None:
-    """Why Vowpal Wabbit gave ``answer``, when a replay of the hinge test gives it."""
+    """Why Vowpal Wabbit gave ``answer``, when a re-run of the hinge test gives it."""
     if problem["task"] != "binary" or problem["variant"] != "last":
         return None
-    want = hinge_replay(problem)
+    want = hinge_rerun(problem)
     if not (_close(answer.get("w", []), want["w"])
             and answer.get("mistakes") == want["mistakes"]):
         return None
-    return ("the hinge loss's test, reproduced by a replay (`hinge_replay` in "
+    return ("the hinge loss's test, reproduced by a re-run (`hinge_rerun` in "
             "`tests/peer_adapters.py`): w moves by y x whenever y w.x < 1, so a "
             "correct example with a score between 0 and 1 is still an update; "
             "Rosenblatt's rule moves w only on a mistake, y w.x <= 0")
 
 
-def mlxtend_replay(problem: dict, *, zero_positive: bool = True,
+def mlxtend_rerun(problem: dict, *, zero_positive: bool = True,
                    intercept: bool = True) -> dict:
     """mlxtend's loop in float64, as the adapter reads it: a zero score predicts +1
     and only a wrong prediction updates (``zero_positive``), and an intercept is
@@ -196,13 +196,13 @@ def mlxtend_replay(problem: dict, *, zero_positive: bool = True,
 
 
 def explain_mlxtend(problem: dict, answer: dict) -> str | None:
-    """Why mlxtend gave ``answer``, when :func:`mlxtend_replay` gives it: the
-    conventions without which the replay no longer does."""
+    """Why mlxtend gave ``answer``, when :func:`mlxtend_rerun` gives it: the
+    conventions without which the re-run no longer does."""
     if problem["task"] != "binary" or problem["variant"] != "last":
         return None
 
     def gives(**switches):
-        want = mlxtend_replay(problem, **switches)
+        want = mlxtend_rerun(problem, **switches)
         return (_close(answer.get("w", []), want["w"])
                 and answer.get("mistakes") == want["mistakes"])
 
@@ -214,12 +214,12 @@ def explain_mlxtend(problem: dict, answer: dict) -> str | None:
              "intercept": "it always learns an intercept b, with no switch to turn "
                           "it off"}
     needed = [w for key, w in words.items() if not gives(**{key: False})]
-    return ("a replay of mlxtend's loop in float64 (`mlxtend_replay` in "
+    return ("a re-run of mlxtend's loop in float64 (`mlxtend_rerun` in "
             "`tests/peer_adapters.py`) gives exactly this answer"
             + (", and no longer does without: " + "; ".join(needed) if needed else ""))
 
 
-#: What wink-perceptron does differently from the averaged rule (``wink_replay``'s
+#: What wink-perceptron does differently from the averaged rule (``wink_rerun``'s
 #: switches), in words.
 WINK_QUIRKS = {
     "averaged": "it averages the weights held before each of its M updates (divided by "
@@ -245,7 +245,7 @@ def _wink_predict(W, B, x, present):
     return max(scores, key=lambda c: (scores[c], c))
 
 
-def wink_replay(problem: dict, off: tuple[str, ...] = ()) -> dict:
+def wink_rerun(problem: dict, off: tuple[str, ...] = ()) -> dict:
     """wink-perceptron's learning loop on a binary averaged problem (labels pos/neg,
     the answer as ``benchmarks/wink_peer.js`` reads it), exactly, with the quirks
     named in ``off`` (keys of :data:`WINK_QUIRKS`) replaced by the rule's."""
@@ -305,15 +305,15 @@ def _wink_answer(total, count, problem, rounded):
 
 
 def explain_wink(problem: dict, answer: dict) -> str | None:
-    """Why wink-perceptron gave ``answer``, when :func:`wink_replay` gives it: the
-    quirks without which the replay no longer does."""
+    """Why wink-perceptron gave ``answer``, when :func:`wink_rerun` gives it: the
+    quirks without which the re-run no longer does."""
     if problem["task"] != "binary" or problem["variant"] != "averaged":
         return None
     got = answer.get("w", [])
-    if not _close(got, wink_replay(problem)["w"]):
+    if not _close(got, wink_rerun(problem)["w"]):
         return None
-    needed = [q for q in WINK_QUIRKS if not _close(got, wink_replay(problem, (q,))["w"])]
-    head = ("a replay of wink-perceptron's learning loop (`wink_replay` in "
+    needed = [q for q in WINK_QUIRKS if not _close(got, wink_rerun(problem, (q,))["w"])]
+    head = ("a re-run of wink-perceptron's learning loop (`wink_rerun` in "
             "`tests/peer_adapters.py`) gives exactly this answer")
     if not needed:
         return head + " (what it does differently: " + "; ".join(

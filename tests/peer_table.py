@@ -261,7 +261,7 @@ def difference(case, result, adapter, profile, peer):
             "problem": shown, "expected": _plain(small["expected"]),
             "got": _plain(got.answer or {}),
             "first_step": first_step(small, adapter, profile),
-            "replay": _replayed(peer, small, got, case, result),
+            "rerun": _rerun(peer, small, got, case, result),
             "snippet": snippet_of(peer.name, problem) or ""}
 
 
@@ -273,8 +273,8 @@ def _fixes(result):
     return list(dict.fromkeys(fix_for(key) for key in result.rules if key))
 
 
-def _replayed(peer, small, got, case, result):
-    """The peer's own replay of what it does (``Peer.explain``), when it gives the
+def _rerun(peer, small, got, case, result):
+    """The peer's own re-run of what it does (``Peer.explain``), when it gives the
     answer on the minimal case and on the case it was cut from; else ""."""
     if peer.explain is None or not got.answer or not result.answer:
         return ""
@@ -307,11 +307,11 @@ _CELL = {"pass": "pass", "fail": "**fail**", "error": "**error**", "n/a": "n/a"}
 
 def unexplained(record):
     """``(peer, case)`` of every failure whose cause neither the checker nor the
-    peer's replay reproduces."""
-    replayed = {(p["name"], d["case"]) for p in record["peers"]
-                for d in p["differences"] if d["replay"]}
+    peer's re-run reproduces."""
+    rerun = {(p["name"], d["case"]) for p in record["peers"]
+             for d in p["differences"] if d["rerun"]}
     return [(p["name"], c["id"]) for p in record["peers"] for c in p["cases"]
-            if c["status"] in ("fail", "error") and (p["name"], c["id"]) not in replayed
+            if c["status"] in ("fail", "error") and (p["name"], c["id"]) not in rerun
             and (not c["why"] or c["why"][0].startswith("unexplained"))]
 
 
@@ -377,10 +377,10 @@ def _peer_section(peer):
     failed = [c for c in peer["cases"] if c["status"] in ("fail", "error")]
     if not failed:
         lines += ["Passes every case it can express.", ""]
-    replayed = {d["case"] for d in peer["differences"] if d["replay"]}
+    rerun = {d["case"] for d in peer["differences"] if d["rerun"]}
     lines += [f"* `{c['id']}`: {'; '.join(c['why'])}"
-              + ("; a replay of the peer reproduces it (see [peer differences]"
-                 "(peer-differences.md))" if c["id"] in replayed else "") + "."
+              + ("; a re-run of the peer reproduces it (see [peer differences]"
+                 "(peer-differences.md))" if c["id"] in rerun else "") + "."
               for c in failed]
     reasons = {}
     for c in peer["cases"]:
@@ -429,8 +429,8 @@ def _difference_lines(ds):
     if d["fixes"]:
         lines.append(f"* **What to change** (the checker's words): "
                      f"{'; '.join(d['fixes'])}.")
-    if d["replay"]:
-        lines.append(f"* **Reproduced by a replay of the peer**: {d['replay']} (on this "
+    if d["rerun"]:
+        lines.append(f"* **Reproduced by a re-run of the peer**: {d['rerun']} (on this "
                      f"case and on `{d['case']}`).")
     if d["snippet"]:
         js = d["snippet"].startswith("const")
@@ -455,7 +455,7 @@ def render_differences(record):
         "`y`, the stream `order` (indices into `X`, from 0), and `intercept` (a "
         "constant 1 appended last to every row). The causes are the checker's: a "
         "misreading of the rule that, re-run on the case, gives exactly the peer's "
-        "answer; where the checker has none, a replay of the peer's own loop "
+        "answer; where the checker has none, a re-run of the peer's own loop "
         "(`tests/peer_adapters.py`) says what it does, checked the same way. "
         "The slow test `tests/verify/conformance/test_peer_table.py` runs every "
         "Python snippet below.", ""]

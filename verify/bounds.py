@@ -14,7 +14,7 @@ an intercept, the multiclass (Kesler) bound, and sample compression.
 * :func:`check_multiclass_bound`: the argmax multiclass perceptron is the binary
   perceptron on Kesler's construction (``psi`` with ``x`` in the true class's block and
   ``-x`` in the predicted one's), so it makes at most ``2 (R/gamma)^2`` mistakes.
-* :func:`check_compression`: replaying only the mistakes, in the order they happened,
+* :func:`check_compression`: re-running only the mistakes, in the order they happened,
   rebuilds the final weight vector exactly (the perceptron is a compression scheme).
 
 Examples
@@ -534,7 +534,7 @@ class CompressionReport:
     support: tuple
     mistake_indices: tuple = field(repr=False)
     reproduced: bool
-    replay_mistakes: int
+    rerun_mistakes: int
     w: object = field(repr=False)
 
 
@@ -568,11 +568,11 @@ def check_compression(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     idx = tuple(int(i) for i in full.mistake_indices)
     if not idx:
         return CompressionReport(mistakes=0, support=(), mistake_indices=(),
-                                 reproduced=True, replay_mistakes=0, w=full.last_w)
+                                 reproduced=True, rerun_mistakes=0, w=full.last_w)
     again = _train(data, order=list(idx), max_epochs=1, **kw)
     same = (tuple(again.last_w) == tuple(full.last_w)) if exact else \
         bool(np.array_equal(again.last_w, full.last_w))
     return CompressionReport(mistakes=full.mistakes, support=tuple(sorted(set(idx))),
                              mistake_indices=idx,
                              reproduced=same and again.mistakes == len(idx),
-                             replay_mistakes=again.mistakes, w=full.last_w)
+                             rerun_mistakes=again.mistakes, w=full.last_w)

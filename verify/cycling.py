@@ -213,7 +213,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         :data:`verify._internal.memory.DEFAULT_MAX_MEMORY_GB`, 4 GB). ``order="all"``: a search
         whose ``budget`` states could need more is refused before allocating any of
         it. ``order="cyclic"``: the states on the trajectory (their entries, as many
-        bits as they hold) and the presentations that the core replays are counted as
+        bits as they hold) and the presentations that the core re-runs are counted as
         they are kept (:func:`cyclic_bytes`), and the search stops
         (``stopped_by="memory"``) before one more state could take them past it. The
         count is of what is kept, not a measurement, so it too gives the same answer
@@ -230,16 +230,16 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         :class:`verify.errors.MemoryLimitError` (a ``ValueError``) when
         ``order="all"`` could need more than ``max_memory_gb``.
     RuntimeError
-        If replaying the cyclic run through :func:`markone.train` (exact, the same
+        If re-running the cyclic run through :func:`markone.train` (exact, the same
         stream) gives other updates or weights: a bug, reported as such.
 
     Notes
     -----
-    Under ``rule="nonstrict"`` the cyclic run (transient and period) is replayed through
+    Under ``rule="nonstrict"`` the cyclic run (transient and period) is re-run through
     the public core, ``markone.train(exact=True, order=stream, max_epochs=1,
     record=True)``, and every update and weight vector must agree: the cycle reported
     is the one the core's own perceptron goes through. (The strict rule is not the
-    core's, so it is not replayed.)
+    core's, so it is not re-run.)
 
     Examples
     --------
@@ -262,7 +262,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
             report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept,
                                                  deadline, timeout_s, bar, max_memory_gb)
         if rule == "nonstrict":
-            _replay(data, intercept, intercept_scale, stream, trajectory, scale)
+            _rerun_on_core(data, intercept, intercept_scale, stream, trajectory, scale)
         return report
     with search_bar(budget, "check_cycling: reachable states", progress,
                     unit=" states") as bar:
@@ -534,8 +534,8 @@ def _cyclic_cycle_report(walk, common):
 #: test_memory_budgets.py`` measures the search against it): per state, the search's
 #: key, weight vector, norm, position and time and the core's record of it, with
 #: ``_STATE_ENTRY`` bytes per entry besides ``_ENTRY_COPIES`` copies of the integer
-#: itself (as a Python int: the replay's Fractions, the search's own); per
-#: presentation, the replay's stream and its record (index, run, and a row of
+#: itself (as a Python int: the re-run's Fractions, the search's own); per
+#: presentation, the re-run's stream and its record (index, run, and a row of
 #: ``d`` integers).
 _STATE_BYTES, _STATE_ENTRY, _ENTRY_COPIES = 400, 24, 4
 _STEP_BYTES, _STEP_ENTRY = 40, 8
@@ -545,7 +545,7 @@ def cyclic_bytes(d: int, states: int, presentations: int, bits: int = 0) -> int:
     """The memory :func:`check_cycling` (``order="cyclic"``) keeps, from above, for
     ``states`` weight vectors of ``d`` integers of at most ``bits`` bits and
     ``presentations`` presentations: the trajectory it searches for a repeat and the
-    core's replay of it (see the Notes of :func:`check_cycling`). The search stops
+    core's re-run of it (see the Notes of :func:`check_cycling`). The search stops
     before this passes ``max_memory_gb``.
 
     >>> cyclic_bytes(3, 10**6, 4 * 10**6)      # XOR's width: about 1.2 GB
@@ -582,8 +582,8 @@ def _cycle_entry(weights, times, first, last, period_steps):
     return (first - 1 if entered < times[first] else first), entered
 
 
-def _replay(data, intercept, intercept_scale, steps, trajectory, scale):
-    """Replay the first ``steps`` cyclic presentations with :func:`markone.train`
+def _rerun_on_core(data, intercept, intercept_scale, steps, trajectory, scale):
+    """Re-run the first ``steps`` cyclic presentations with :func:`markone.train`
     (exact) and raise if its updates or weights differ from ``trajectory``."""
     positions, weights = trajectory
     stream = np.arange(steps, dtype=np.int64)
@@ -599,7 +599,7 @@ def _replay(data, intercept, intercept_scale, steps, trajectory, scale):
     if list(res.mistake_indices) != positions[1:] or k is not None:
         k = min(len(res.mistake_indices), len(positions) - 1) if k is None else k
         raise RuntimeError(
-            f"BUG: check_cycling's run and markone.train's replay of the same {steps} "
+            f"BUG: check_cycling's run and markone.train's re-run of the same {steps} "
             f"presentations differ at update {k} ({len(positions) - 1} updates here, "
             f"{res.mistakes} in the core); please report it with the data.")
 

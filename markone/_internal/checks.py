@@ -22,7 +22,7 @@ from markone._internal.validation import check_choice, refuse_nonfinite
 from markone.errors import ConvergenceWarning, MarkoneError, convergence_warning
 
 __all__ = ["ConvergenceWarning", "NotFittedError", "FloatRangeError", "float_range_error",
-           "check_order", "epoch_indices", "run_epochs", "is_replay",
+           "check_order", "epoch_indices", "run_epochs", "is_stream_run",
            "warn_not_converged", "zero_rows", "zero_rows_error", "raise_bad_row"]
 
 def __getattr__(name):
@@ -100,8 +100,8 @@ def run_epochs(one_pass, order, n, max_epochs, rng):
     return per_epoch
 
 
-def is_replay(order, max_epochs):
-    """A single pass of an explicit stream replays it: it is not asked to converge."""
+def is_stream_run(order, max_epochs):
+    """A single pass of an explicit stream runs it once: it is not asked to converge."""
     return not isinstance(order, str) and max_epochs == 1
 
 

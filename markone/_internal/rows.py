@@ -3,7 +3,7 @@
 Both are exact in float64 (an appended constant and sign flips). The inputs are a
 checked float64 array or canonical CSR matrix (:attr:`markone._internal.data.Dataset.floats`);
 :meth:`markone._internal.data.Dataset.signed_floats` keeps the signed rows it made, so
-the functions of one call that need them (the margin, the replay) share one copy.
+the functions of one call that need them (the margin, the re-run) share one copy.
 
 >>> import numpy as np
 >>> append_constant(np.array([[1.0, 2.0]]), True, 0.5).tolist()

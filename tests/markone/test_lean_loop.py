@@ -165,5 +165,5 @@ def test_identical_weights_to_scikit_learn(n, intercept):
     # an explicit order that leaves the in-order loop gives the run of that order
     order = swapped(n, n // 2)
     listed = train(X, y, max_epochs=4, intercept=intercept, order=order)
-    replay = train(X[order], y[order], max_epochs=4, intercept=intercept)
-    assert listed.w.tobytes() == replay.w.tobytes()
+    rerun = train(X[order], y[order], max_epochs=4, intercept=intercept)
+    assert listed.w.tobytes() == rerun.w.tobytes()

@@ -114,7 +114,7 @@ def test_argmax_is_train_on_kesler_vectors_of_its_mistakes_hypo(data, epochs):
     X, c, K = data
     clf = MulticlassPerceptron(max_epochs=epochs, order="given")
     quiet_fit(clf, X, c)
-    # replay one example at a time, noting each mistake and the class predicted there
+    # re-run one example at a time, noting each mistake and the class predicted there
     online = MulticlassPerceptron()
     rows, rivals = [], []
     for _ in range(clf.n_epochs_):
@@ -275,7 +275,7 @@ def test_iris_warns_and_averaging_helps():
     assert averaged.score(X, y) >= 0.95   # 0.973 with this seed
 
 
-def test_no_warning_when_converged_or_replaying_a_stream():
+def test_no_warning_when_converged_or_rerunning_a_stream():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         MulticlassPerceptron().fit([[1.0], [-1.0], [3.0]], [1, 0, 1])

@@ -481,7 +481,7 @@ def test_every_representation_trains_exactly_or_is_refused_by_name(problem, eta)
 @given(mixed_problems(d=2, n_max=3, k=2))
 def test_every_representation_adversary_is_exact(problem):
     """``worst_order`` keeps the data exactly (``AdversarialOrder.X``), its stream is
-    the longest any order can force (exhaustive), its ``w`` is the exact replay, and
+    the longest any order can force (exhaustive), its ``w`` is the exact re-run, and
     the case file written from it reads back to the same numbers."""
     import json
 

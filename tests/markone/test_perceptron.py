@@ -214,7 +214,7 @@ def test_eta_changes_no_decision(data, k, eta):
 
 
 @given(int_datasets(max_n=6), st.lists(st.integers(0, 5), min_size=1, max_size=25))
-def test_stream_replay_matches_online_rule(data, stream):
+def test_stream_rerun_matches_online_rule(data, stream):
     X, y = data
     stream = [i % len(X) for i in stream]
     res = quiet_train(X.astype(float), y, order=stream, max_epochs=1, record=True)

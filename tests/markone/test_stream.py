@@ -1,6 +1,6 @@
 """One example at a time: learn_one/predict_one run the core's update in O(d).
 
-A stream of learn_one calls is a replay of ``train(X, y, order=stream, max_epochs=1)``
+A stream of learn_one calls is a re-run of ``train(X, y, order=stream, max_epochs=1)``
 (the same weights and mistakes, for every variant); a learn_one is not an epoch; the
 state does not grow with the stream unless the variant keeps history ("voted")."""
 
@@ -43,7 +43,7 @@ def streams(draw, max_classes=2):
 
 
 @given(streams(), st.sampled_from(markone.perceptron.VARIANTS), st.booleans())
-def test_learn_one_stream_equals_train_replay_hypo(data, variant, intercept):
+def test_learn_one_stream_equals_train_rerun_hypo(data, variant, intercept):
     X, y, stream = data
     if not intercept:
         X[~X.any(axis=1), 0] = 1.0  # a zero row without intercept is refused
@@ -59,16 +59,16 @@ def test_learn_one_stream_equals_train_replay_hypo(data, variant, intercept):
 
 
 @given(streams(max_classes=4), st.sampled_from(["last", "averaged"]))
-def test_multiclass_learn_one_stream_equals_fit_replay_hypo(data, variant):
+def test_multiclass_learn_one_stream_equals_fit_rerun_hypo(data, variant):
     X, y, stream = data
     classes = [0, 1, 2, 3]
     clf = MulticlassPerceptron(variant=variant)
     for i in stream:
         clf.learn_one(X[i], y[i], classes=classes)
-    replay = MulticlassPerceptron(variant=variant, order=stream, max_epochs=1)
-    replay.partial_fit(X, y, classes=classes)
-    assert clf.n_mistakes_ == replay.n_mistakes_
-    assert np.array_equal(clf.w_, replay.w_)
+    rerun = MulticlassPerceptron(variant=variant, order=stream, max_epochs=1)
+    rerun.partial_fit(X, y, classes=classes)
+    assert clf.n_mistakes_ == rerun.n_mistakes_
+    assert np.array_equal(clf.w_, rerun.w_)
     assert [clf.predict_one(x) for x in X] == clf.predict(X).tolist()
 
 
@@ -115,9 +115,9 @@ def test_kernel_learn_one_stores_only_mistakes_and_is_no_epoch():
 
 
 @given(streams(), st.booleans(), st.sampled_from(["linear", "poly", "rbf"]))
-def test_kernel_learn_one_stream_equals_replay_hypo(data, intercept, kernel):
+def test_kernel_learn_one_stream_equals_rerun_hypo(data, intercept, kernel):
     # the linear kernel scores with its primal vector, the others with the support
-    # set; either way the stream is one replayed pass (the same mistakes), and for the
+    # set; either way the stream is one re-run pass (the same mistakes), and for the
     # linear kernel exactly train(order=stream, max_epochs=1), scores bit for bit
     X, y, stream = data
     if not intercept:
@@ -125,12 +125,12 @@ def test_kernel_learn_one_stream_equals_replay_hypo(data, intercept, kernel):
     clf = KernelPerceptron(kernel=kernel, intercept=intercept)
     for i in stream:
         clf.learn_one(X[i], y[i], classes=[0, 1])
-    replay = KernelPerceptron(kernel=kernel, intercept=intercept, order=stream,
+    rerun = KernelPerceptron(kernel=kernel, intercept=intercept, order=stream,
                               max_epochs=1).partial_fit(X, y, classes=[0, 1])
-    assert clf.n_mistakes_ == replay.n_mistakes_ == len(clf.dual_coef_)
-    # the stream stores a row per mistake, the replay one per example with its count,
+    assert clf.n_mistakes_ == rerun.n_mistakes_ == len(clf.dual_coef_)
+    # the stream stores a row per mistake, the re-run one per example with its count,
     # so non-linear kernels sum the same terms grouped otherwise: equal to rounding
-    np.testing.assert_allclose(clf.decision_function(X), replay.decision_function(X),
+    np.testing.assert_allclose(clf.decision_function(X), rerun.decision_function(X),
                                rtol=1e-12, atol=1e-12)
     if kernel == "linear":
         res = markone.train(X, np.where(y == 1, 1, -1), order=stream, max_epochs=1,

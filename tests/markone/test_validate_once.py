@@ -111,7 +111,7 @@ def test_one_call_checks_its_inputs_once(call, kind, monkeypatch):
 @pytest.mark.parametrize("kind", ["float64", "csr"])
 def test_one_call_makes_the_signed_rows_of_its_data_once(call, kind, monkeypatch):
     """worst_order made y_i [x_i, 1] three times (for its search, the margin of
-    Novikoff's bound, and the replay); the Dataset keeps the one copy."""
+    Novikoff's bound, and the re-run); the Dataset keeps the one copy."""
     from markone._internal import rows
 
     X = X_FLOAT if kind == "float64" else sp.csr_array(X_FLOAT)

@@ -53,7 +53,7 @@ def test_small_case_exact_value_all_methods():
     assert g.mistakes <= 10
 
 
-def test_replay_makes_exactly_the_reported_mistakes():
+def test_rerun_makes_exactly_the_reported_mistakes():
     a = worst_order(*SMALL, intercept=False, method="exhaustive")
     res = markone.train(*SMALL, intercept=False, order=a.order, max_epochs=1, record=True)
     assert res.mistakes == a.mistakes == len(a.order)

@@ -175,7 +175,7 @@ def test_multiclass_not_separable_is_an_error():
 
 def test_compression_on_and():
     r = check_compression(*AND)
-    assert r.reproduced and r.mistakes == 18 and r.replay_mistakes == 18
+    assert r.reproduced and r.mistakes == 18 and r.rerun_mistakes == 18
 
 
 def test_compression_exact_and_on_xor_prefix():

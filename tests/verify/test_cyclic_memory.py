@@ -1,7 +1,7 @@
 """The cyclic search's memory: counted as it is kept, stopped at ``max_memory_gb``.
 
 ``check_cycling(order="cyclic")`` keeps every state on its trajectory (to find the one
-that comes back) and the core replays every presentation; only its budget of updates
+that comes back) and the core re-runs every presentation; only its budget of updates
 limited it, so a long cycle of wide rows, of huge numbers or over many rows could grow
 without bound (a 200 x 21 run at the default budget kept about 10 GB). The states and
 presentations are now counted (:func:`verify.cycling.cyclic_bytes`) and the search
@@ -41,8 +41,8 @@ def many_rows(n=5000):
 
 
 @pytest.fixture
-def replayed(monkeypatch):
-    """The length of each stream the core replays."""
+def rerun(monkeypatch):
+    """The length of each stream the core re-runs."""
     lengths, real = [], core.train
 
     def spy(*a, **kw):
@@ -58,7 +58,7 @@ def _bits(report):
 
 
 @pytest.mark.parametrize("scale", [1, 2**70, 2**3000], ids=["int64", "2^70", "2^3000"])
-def test_a_long_cycle_stops_at_the_memory_limit(scale, replayed):
+def test_a_long_cycle_stops_at_the_memory_limit(scale, rerun):
     X, y = long_cycle(scale=scale)
     free = check_cycling(X, y, budget=400, intercept=False)
     assert (free.states, free.stopped_by) == (401, "budget")   # it would keep going
@@ -69,8 +69,8 @@ def test_a_long_cycle_stops_at_the_memory_limit(scale, replayed):
                          "(max_memory_gb=0.001) stopped the search; raise max_memory_gb "
                          "to search further")
     # stopped at the first state after which one more (and up to a pass) might not fit
-    kept = cyclic_bytes(21, r.states, replayed[-1], _bits(r))
-    assert kept <= 0.001e9 < cyclic_bytes(21, r.states + 1, replayed[-1] + 200, _bits(r))
+    kept = cyclic_bytes(21, r.states, rerun[-1], _bits(r))
+    assert kept <= 0.001e9 < cyclic_bytes(21, r.states + 1, rerun[-1] + 200, _bits(r))
     more = check_cycling(X, y, budget=400, intercept=False, max_memory_gb=0.002)
     assert r.states < more.states
 
@@ -84,14 +84,14 @@ def test_huge_numbers_cost_more_and_stop_sooner():
     assert 5 * huge.states < small.states
 
 
-def test_many_rows_stop_on_their_presentations(replayed):
-    """Five updates in 75,000 presentations: the stream replayed, not the states,
+def test_many_rows_stop_on_their_presentations(rerun):
+    """Five updates in 75,000 presentations: the stream re-run, not the states,
     is what reaches the limit."""
     X, y = many_rows()
     r = check_cycling(X, y, budget=10**6, intercept=False, max_memory_gb=0.005)
     assert (r.stopped_by, r.complete) == ("memory", False)
     assert cyclic_bytes(3, r.states, 0) < 0.0002e9
-    assert cyclic_bytes(3, r.states, replayed[-1]) <= 0.005e9
+    assert cyclic_bytes(3, r.states, rerun[-1]) <= 0.005e9
 
 
 def test_the_limit_changes_no_answer_it_lets_finish():
@@ -109,7 +109,7 @@ CASES = {"int64": (long_cycle(), 800), "Python ints": (long_cycle(scale=2**1000)
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_what_is_kept_stays_within_the_count(case, replayed):
+def test_what_is_kept_stays_within_the_count(case, rerun):
     """tracemalloc's peak beyond the data (the same call with a budget of one update)
     is within :func:`cyclic_bytes` of the states and presentations kept."""
     (X, y), budget = CASES[case]
@@ -125,7 +125,7 @@ def test_what_is_kept_stays_within_the_count(case, replayed):
 
     _, base = peak(1)
     r, top = peak(budget)
-    assert top - base <= cyclic_bytes(X.shape[1], r.states, replayed[-1], _bits(r))
+    assert top - base <= cyclic_bytes(X.shape[1], r.states, rerun[-1], _bits(r))
 
 
 def test_the_command_stops_with_exit_4_and_names_the_flag(tmp_path, capsys):
@@ -144,7 +144,7 @@ def test_the_help_says_what_the_limit_does(capsys):
         main(["verify", "cycling", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "cyclic: the states kept (their digits counted) and the presentations " \
-           "replayed are counted as the search goes" in text
+           "re-run are counted as the search goes" in text
     assert "4 --budget, --timeout or --max-memory stopped the search" in text
 
 

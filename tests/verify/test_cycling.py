@@ -293,7 +293,7 @@ def test_random_non_separable_examples_exist():
     assert found >= 5
 
 
-def test_the_cycle_is_replayed_through_the_core(monkeypatch):
+def test_the_cycle_is_rerun_through_the_core(monkeypatch):
     import dataclasses
 
     import markone.engine as core
@@ -323,7 +323,7 @@ def test_the_cycle_is_replayed_through_the_core(monkeypatch):
 
     with pytest.raises(RuntimeError, match="BUG: check_cycling's run and markone.train"):
         check(X, y)
-    check(X, y, rule="strict")   # not the core's rule: not replayed
+    check(X, y, rule="strict")   # not the core's rule: not re-run
 
 
 # ---- large integers: int64 while the scores fit, Python ints after, the same answers --

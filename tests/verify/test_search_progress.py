@@ -5,7 +5,7 @@
   (``progress=None``) prints nothing.
 * every search stops at its budget or ``timeout_s`` and says so (``complete=False``,
   ``stopped_by``, the parameter named in the message), and what it reports then is
-  still true (the states found are reachable, the stream replays).
+  still true (the states found are reachable, the stream re-runs).
 """
 
 from __future__ import annotations

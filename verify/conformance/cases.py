@@ -4,7 +4,7 @@ Every case pins down one convention or definition of the perceptron and stores t
 expected answer computed by markone itself (:func:`markone.train` in exact mode, the
 multiclass and kernel estimators on integer data, which are exact in float64), so the
 suite is exactly what markone does. The one multiclass case that needs exact
-arithmetic (``exact-multiclass-scores``) has the argmax rule replayed in Fractions
+arithmetic (``exact-multiclass-scores``) has the argmax rule run in Fractions
 (:func:`verify.conformance.rule_runs.multiclass_run`) as its answer, an oracle
 independent of the estimator (``MulticlassPerceptron(exact=True)`` gives the same).
 A multi-pass run is written as one explicit stream (``order``) presented once, so
@@ -323,7 +323,7 @@ def _steps():
         "step-size", "inputs of different lengths (1, 3, 10, 13)", "step-size",
         "the step is y x, whatever the length of x: a step normalised to unit length "
         "(y x / ||x||) or scaled by 1 / ||x||^2 makes other decisions here (the norms "
-        "are integers, so both misreadings replay exactly)",
+        "are integers, so both misreadings run exactly)",
         [[0, 3], [8, -6], [-12, 5], [5, 12], [0, -1]], [-1, -1, -1, 1, -1],
         [0, 1, 4, 0, 2, 0, 2, 3, 4], False)
 
@@ -362,7 +362,7 @@ def _averaged_sum():
 
 
 def _multiclass_exact():
-    """A multiclass case in exact arithmetic: its answer is the argmax rule replayed
+    """A multiclass case in exact arithmetic: its answer is the argmax rule run
     in Fractions, independently of markone's ``MulticlassPerceptron(exact=True)``
     (which passes it: ``tests/verify/conformance/test_conformance.py``)."""
     X = [[_N, 1, _N], [1, 1, -1], [0, 1, 0]]

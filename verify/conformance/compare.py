@@ -1,4 +1,4 @@
-"""Comparing an answer with a replay: exactly, within a relative tolerance, or up to
+"""Comparing an answer with a run: exactly, within a relative tolerance, or up to
 a positive factor (a learning rate other than 1 scales the weights, not the
 decisions).
 
@@ -44,9 +44,9 @@ def scale_factor(got: Sequence[Any], want: Sequence[Any], tol: float) -> Fractio
 
 def reproduces(candidate: Mapping[str, Any], got: Mapping[str, Any], tol: float, *,
                scale: bool = True) -> Fraction | None:
-    """None, or the positive factor k with which ``candidate`` (a replay's answer:
+    """None, or the positive factor k with which ``candidate`` (a run's answer:
     ``w`` or ``predictions``, with ``mistakes``) gives ``got`` (parsed numbers; a
-    count or weights alone are compared alone). A replay from a start other than
+    count or weights alone are compared alone). A run from a start other than
     zero (its ``"scale"`` is False) gives it with the factor 1 only.
 
     >>> reproduces({"w": [2], "mistakes": 1, "scale": False}, {"w": [1],

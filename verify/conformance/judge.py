@@ -3,7 +3,7 @@
 A case passes when every checked quantity matches: the number of mistakes, the
 predictions and the dual counts exactly; weights within the case's relative
 ``tolerance`` (0 differences for exact implementations, rounding for float ones).
-When something differs, :func:`diagnose` replays the case under the usual misreadings
+When something differs, :func:`diagnose` runs the case under the usual misreadings
 of the rule (:mod:`verify.conformance.rule_runs`) and names those that reproduce the
 answer: the strict rule ``< 0``, a zero score counted as correct, a learning rate
 other than 1 (same decisions, weights scaled by a positive factor), an intercept of
@@ -349,8 +349,8 @@ def diagnose(case: JSONDict, got: JSONDict) -> list[str]:
 def causes(case: JSONDict, got: JSONDict) -> list[tuple[str, str]]:
     """:func:`diagnose`'s causes as ``(words, key)``: ``key`` names the misreading
     (:data:`verify.conformance.fixes.FIXES` says what to change for each kind; the
-    kinds :mod:`verify.conformance.refutation` can replay on another case are ruled
-    out by the cases the implementation passed). The replays follow the arithmetic
+    kinds :mod:`verify.conformance.refutation` can run on another case are ruled
+    out by the cases the implementation passed). The runs follow the arithmetic
     and rate the case was declared with
     (:func:`verify.conformance.rate.reference_run`)."""
     problem = case["problem"]
@@ -456,7 +456,7 @@ def _early_stops(case, got, tol):
 
 
 def _rule_misreadings(case, got, tol):
-    """The misread mistake tests whose replay gives the answer (with any rate)."""
+    """The misread mistake tests whose run gives the answer (with any rate)."""
     problem, out = case["problem"], []
     for rule, words in _RULE_WORDS.items():
         k = _reproduces(variant_answer(rule_run(problem, case, rule), problem), got,
@@ -580,7 +580,7 @@ def _diagnose_vector(case, got, truth, tol):
 
 def _constant_misreading(case, c, got, tol):
     """The constant input ``c`` (the ratio of the intercept weights: a -1 flips its
-    sign, a 2 doubles it) instead of 1, when its replay gives ``got``."""
+    sign, a 2 doubles it) instead of 1, when its run gives ``got``."""
     if not constant_gives(case, c, got, tol):
         return []
     return [(f"the constant input is {_fmt(c)}, not 1 (the intercept takes a step of "

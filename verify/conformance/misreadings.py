@@ -2,11 +2,11 @@
 float32 rounding, float32's range), the size of the step, and slips in keeping a
 kernel perceptron's dual counts.
 
-Each function replays the case under one misreading at a time
+Each function runs the case under one misreading at a time
 (:mod:`verify.conformance.rule_runs`) and returns the words of those that give the
 implementation's answer exactly (``got``, parsed numbers), with the positive factor
 ``k`` by which the weights differ (a learning rate other than 1, which changes no
-decision). Nothing is named that its replay does not reproduce.
+decision). Nothing is named that its run does not reproduce.
 
 >>> problem = {"task": "binary", "variant": "last", "intercept": False,
 ...            "X": [[3, 4], [1, 0]], "y": [1, -1], "order": [0, 1]}
@@ -52,7 +52,7 @@ RANGE_WORDS = {
                  "about 1.4e-45, became 0: a tie where the exact score is not 0)",
 }
 
-#: The float replays that store inputs or weights in float32 and sum in float64.
+#: The float runs that store inputs or weights in float32 and sum in float64.
 _ARITHMETIC_NAMES = {
     "float32 inputs": "float32 arithmetic (the inputs stored in float32, rounded; the "
                       "scores and updates in float64)",
@@ -85,14 +85,14 @@ SLIP_WORDS = {
 
 def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
                            ) -> list[tuple[str, Fraction, str]]:
-    """Does a float64 (or float32) replay of the rule (with the rate the case
+    """Does a float64 (or float32) run of the rule (with the rate the case
     declares) reproduce the answer? ``(words, k, key)``: the words say when float32's
     range, not its rounding, changed a decision, and when only the weights changed
     (the averaged variant's running sum, kept in that arithmetic: key
     ``arithmetic-sum:MODE``, else ``arithmetic:MODE``; ``float64-part:float64`` on a
     case that needs exact arithmetic, where float64 in one part of the loop is
     enough, so cases float64 passes do not rule it out). The first of float64 and
-    float32 that does is named; else every replay with inputs or weights stored in
+    float32 that does is named; else every run with inputs or weights stored in
     float32 that does (one case may not tell them apart)."""
     problem, out = case["problem"], []
     own, rate = declared(case)
@@ -115,7 +115,7 @@ def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
 
 
 def _float_answer(problem, run, got, bound):
-    """``(k, what)`` when a float replay ``run`` gives ``got`` (up to a factor ``k``),
+    """``(k, what)`` when a float run ``run`` gives ``got`` (up to a factor ``k``),
     ``what`` saying what rounding changed; None when it does not."""
     answer = variant_answer(run.as_fractions(), problem)
     k = reproduces(answer, got, bound)
@@ -131,7 +131,7 @@ def _float_answer(problem, run, got, bound):
 
 
 def float_gives(mode: str, case: JSONDict, want: JSONDict, tol: float) -> bool:
-    """Does the rule replayed in the float arithmetic ``mode`` (a key of
+    """Does the rule run in the float arithmetic ``mode`` (a key of
     :data:`verify.conformance.rule_runs.FLOAT_MODES`; the declared rate) give ``want``
     (parsed numbers) on a binary or multiclass case, with any rate? True for a
     kernel case (its counts do not round)."""
@@ -174,7 +174,7 @@ def rounding_words(case: JSONDict, arith: str, what: str = "a decision",
 
 def multiclass_arithmetic(case: JSONDict, got: JSONDict, tol: float
                           ) -> list[tuple[str, str]]:
-    """Does the argmax rule replayed in float64 (or float32, with the declared rate)
+    """Does the argmax rule run in float64 (or float32, with the declared rate)
     give the answer's ``W`` and mistakes? ``[(words, "arithmetic:MODE")]``."""
     problem, rate = case["problem"], declared(case)[1]
     for arith in ("float64", "float32"):
@@ -190,12 +190,12 @@ def multiclass_arithmetic(case: JSONDict, got: JSONDict, tol: float
 
 
 def _finite(rows: Sequence[Sequence[Any]]) -> bool:
-    """Is every number of a float replay's ``rows`` finite (no inf, no NaN)?"""
+    """Is every number of a float run's ``rows`` finite (no inf, no NaN)?"""
     return all(math.isfinite(v) for row in rows for v in row)
 
 
 def _tolerance(tol: float, arith: str) -> float:
-    """The tolerance to compare a float replay's answer with: at least a part in
+    """The tolerance to compare a float run's answer with: at least a part in
     10^6 for float32 (its rounding); ``tol`` when the sums are float64 (inputs or
     weights stored in float32 are exact in float64)."""
     return max(tol, 1e-6) if arith == "float32" else tol
@@ -217,7 +217,7 @@ def step_misreadings(case: JSONDict, got: JSONDict, tol: float
 def step_answer(case: JSONDict, step: str) -> JSONDict:
     """The answer of the rule with ``step`` (a key of
     :data:`verify.conformance.rule_runs.STEPS`, the declared rate) on a binary case:
-    replayed in the declared float arithmetic (an implementation that declares
+    run in the declared float arithmetic (an implementation that declares
     float64 rounds its steps so, and a tie may come out of it as 3.3e-16), else
     exactly, or in float64 when the step has no exact value (an irrational norm)."""
     problem, (arithmetic, rate) = case["problem"], declared(case)
@@ -286,7 +286,7 @@ def kernel_slips(problem: JSONDict, got: JSONDict) -> list[tuple[str, str]]:
 
 # ---- overflow: weights that are not numbers ------------------------------------------
 
-#: The largest finite number of each float replay's weights (what overflows past it).
+#: The largest finite number of each float run's weights (what overflows past it).
 _RANGE = {"float64": "float64's range (about 1.8e308)",
           "float32": "float32's range (about 3.4e38)",
           "float32 inputs": "float32's range (about 3.4e38)",
@@ -345,10 +345,10 @@ def nonfinite_json(text: str) -> Any:
 def overflow_causes(case: JSONDict, answer: Any, written: str = ""
                     ) -> list[tuple[str, str]]:
     """Float overflow, reproduced: a binary case's answer whose weights hold entries
-    that are not finite (:func:`nonfinite_pattern`), where a float replay (any of
+    that are not finite (:func:`nonfinite_pattern`), where a float run (any of
     :data:`verify.conformance.rule_runs.FLOAT_MODES`, with the declared rate) overflows
     to inf or NaN at exactly those entries and gives the others (and the mistakes).
-    ``[(words, "overflow:MODE")]``, the first replay that does; ``written`` overrides
+    ``[(words, "overflow:MODE")]``, the first run that does; ``written`` overrides
     how the answer wrote them (``"text"``: bare ``inf`` tokens).
 
     >>> case = {"problem": {"task": "binary", "variant": "last", "intercept": False,
@@ -375,7 +375,7 @@ def overflow_causes(case: JSONDict, answer: Any, written: str = ""
 
 
 def _same_pattern(pattern, w, tol):
-    """Are the replay's weights ``w`` not finite exactly where ``pattern`` has None,
+    """Are the run's weights ``w`` not finite exactly where ``pattern`` has None,
     and the others within ``tol``?"""
     if len(pattern) != len(w) or all(math.isfinite(v) for v in w):
         return False

@@ -19,9 +19,9 @@ of :data:`markone.variants.VARIANTS` at that moment (one added with
 
 A declared rate changes the expected answers (:meth:`Profile.expected_case`): in
 exact arithmetic the weights scale by the rate (from a zero start the decisions are
-the same); in float64 the reference replays the textbook update in IEEE float64 with
+the same); in float64 the reference runs the textbook update in IEEE float64 with
 the rate rounded once to a double, so ``w += 0.1 * y * x`` passes although a tie's
-score comes out as 3.3e-16. A declared start is replayed likewise, exactly or in
+score comes out as 3.3e-16. A declared start is run likewise, exactly or in
 IEEE float64 (a start and a rate together change decisions), and sent with each
 case's problem (:meth:`Profile.posed`).
 
@@ -105,8 +105,8 @@ class Profile:
         self._check_start()
 
     def _check_start(self) -> None:
-        """Read ``start`` and ``intercept_start`` exactly; refuse what cannot be
-        replayed."""
+        """Read ``start`` and ``intercept_start`` exactly; refuse what no rule
+        run can start from."""
         object.__setattr__(self, "start", parse_start(self.start))
         if self.intercept_start is not None:
             object.__setattr__(self, "intercept_start", parse_start_number(
@@ -231,7 +231,7 @@ class Profile:
         """``case`` as this profile judges it: the answers its rate expects
         (:meth:`expected_case`), the tolerance its arithmetic needs
         (:meth:`tolerance`), and ``"declared"``: the arithmetic and rate the
-        diagnoses replay with (:func:`verify.conformance.rate.reference_run`; the
+        diagnoses run with (:func:`verify.conformance.rate.reference_run`; the
         declared start rides in the problem, :meth:`posed`).
 
         >>> Profile.parse("rate=1/2").judged_case(
@@ -376,7 +376,7 @@ def _one_of(name, value, allowed):
 
 
 def _float32_can_pass(case):
-    """Do float32 replays of a binary case make the expected decisions?"""
+    """Do float32 runs of a binary case make the expected decisions?"""
     if case["task"] != "binary":
         return True
     problem, want = case["problem"], case["expected"]

@@ -3,10 +3,10 @@ or a start other than zero.
 
 In exact arithmetic, from a zero start, ``w += rate * y * x`` makes the rule's
 decisions and weights scaled by ``rate``; in float64 the rounding of ``rate * x``
-may turn a tie into a score of 3.3e-16, so the reference replays the update in IEEE
+may turn a tie into a score of 3.3e-16, so the reference runs the update in IEEE
 float64 (:func:`verify.conformance.rule_runs.binary_run` with ``rate``) and expects what
-that replay gives. From a declared start (the problem's ``"start"``,
-:mod:`verify.conformance.start`) a rate changes decisions too: the reference replays
+that run gives. From a declared start (the problem's ``"start"``,
+:mod:`verify.conformance.start`) a rate changes decisions too: the reference runs
 the rule from it, exactly or in IEEE float64. A kernel perceptron's dual counts
 depend on neither.
 
@@ -52,9 +52,9 @@ def expected_with_rate(case: JSONDict, rate: Fraction, arithmetic: str) -> JSOND
     if arithmetic == "exact" and "start" not in case["problem"]:
         expected = _scaled(want, rate)
     elif task == "multiclass":
-        expected = _multiclass_replayed(case["problem"], rate, arithmetic)
+        expected = _multiclass_rule_run(case["problem"], rate, arithmetic)
     else:
-        expected = _binary_replayed(case["problem"], want, rate, arithmetic)
+        expected = _binary_rule_run(case["problem"], want, rate, arithmetic)
     return dict(case, expected=expected)
 
 
@@ -75,7 +75,7 @@ def reference_run(problem: JSONDict, case: JSONDict, **misreading: Any) -> Binar
     ``step=``, ``extra_constants=``, ``arithmetic=``): the rate applied, from the
     problem's start; in IEEE float64, as the reference expects, when float64 is
     declared with a rate other than 1 or a start (``case``'s problem carries one)
-    and the misreading does not name its own arithmetic or step (a float replay's
+    and the misreading does not name its own arithmetic or step (a float run's
     numbers read back as Fractions).
 
     >>> p = {"intercept": False, "X": [[1, 1]], "y": [1], "order": [0]}
@@ -109,9 +109,9 @@ def _scaled(want: JSONDict, rate: Fraction) -> JSONDict:
     return out
 
 
-def _binary_replayed(problem: JSONDict, want: JSONDict, rate: Fraction,
+def _binary_rule_run(problem: JSONDict, want: JSONDict, rate: Fraction,
                      arithmetic: str) -> JSONDict:
-    """The answers of the replay with ``rate`` in ``arithmetic`` (exact or float64),
+    """The answers of the run with ``rate`` in ``arithmetic`` (exact or float64),
     from the problem's start (its checkpoints too)."""
     run = binary_run(problem, arithmetic=arithmetic, rate=rate)
     if arithmetic != "exact":
@@ -140,9 +140,9 @@ def _start(problem: JSONDict, width: int, arithmetic: str) -> list[Fraction]:
     return start if arithmetic == "exact" else [Fraction(float(v)) for v in start]
 
 
-def _multiclass_replayed(problem: JSONDict, rate: Fraction, arithmetic: str
+def _multiclass_rule_run(problem: JSONDict, rate: Fraction, arithmetic: str
                          ) -> JSONDict:
-    """The argmax rule replayed in ``arithmetic`` (exact or float64) with ``rate``,
+    """The argmax rule run in ``arithmetic`` (exact or float64) with ``rate``,
     from the problem's start: ``W``, mistakes and the predictions on the queries."""
     W, mistakes, argmax = multiclass_run(problem, arithmetic=arithmetic, rate=rate)
     queries = exact_rows({"X": problem["queries"], "intercept": problem["intercept"]})

@@ -1,7 +1,7 @@
 """Causes that another case rules out: a misreading named on a failed case is
 dropped when a case the implementation *passed* would have failed under it.
 
-A diagnosis names a misreading only when its replay gives the implementation's
+A diagnosis names a misreading only when its run gives the implementation's
 answer on the failed case, but one case cannot always tell two misreadings apart:
 on inputs float32 cannot hold, a float32 implementation never updates, as the
 strict rule never does from a zero start; a stream read in reverse may happen to
@@ -16,9 +16,9 @@ and variant: were it the misreading, it would have failed the passed case. So on
 a passed case of the failed case's task and variant rules a cause out (an
 implementation may well have one loop for binary cases and another for its kernel).
 
-Each cause's key (:func:`verify.conformance.judge.causes`) says which replay to
-run; a kind no replay covers (``dimension:...``, ``constant``...) is never ruled
-out, nor is a step that has no exact replay on a passed case (an irrational norm).
+Each cause's key (:func:`verify.conformance.judge.causes`) says which rule run to
+make; a kind no rule run covers (``dimension:...``, ``constant``...) is never ruled
+out, nor is a step that has no exact run on a passed case (an irrational norm).
 
 >>> from verify import conformance as C
 >>> cases = [C.Profile().judged_case(c) for c in C.build_cases()
@@ -158,9 +158,9 @@ def _start(name, case, want, tol):
     return start_gives(f"start:{name}", case, want, tol)
 
 
-#: The replay of each kind of key: would an implementation with that misreading
+#: The run of each kind of key: would an implementation with that misreading
 #: alone pass the case? (True when the case cannot tell.)
-_REPLAYS: dict[str, Callable[[str, JSONDict, dict, float], bool]] = {
+_RULE_RUNS: dict[str, Callable[[str, JSONDict, dict, float], bool]] = {
     "rule": _rule, "stream": _stream, "step": _step, "rate": _rate,
     "arithmetic": float_gives, "overflow": float_gives,
     "multiclass": _multiclass, "kernel": _kernel, "variant": _variant,
@@ -171,12 +171,12 @@ _REPLAYS: dict[str, Callable[[str, JSONDict, dict, float], bool]] = {
 def consistent(key: str, case: JSONDict, want: JSONDict | None = None) -> bool:
     """Would an implementation with the misreading ``key`` alone (the settings the
     judged ``case`` declares otherwise) answer ``want`` (parsed numbers; the answers
-    the case expects when None) on ``case``? True when no replay can say."""
+    the case expects when None) on ``case``? True when no run can say."""
     kind, _, name = key.partition(":")
-    replay = _REPLAYS.get(kind)
-    if replay is None:
+    rule_run = _RULE_RUNS.get(kind)
+    if rule_run is None:
         return True
-    return replay(name, case, _expected(case) if want is None else want,
+    return rule_run(name, case, _expected(case) if want is None else want,
                   case.get("tolerance", 0))
 
 

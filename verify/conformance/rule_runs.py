@@ -85,8 +85,8 @@ def exact_rows(problem: JSONDict, *, extra_constants: int | None = None
 
 
 def start_weights(problem: JSONDict, width: int) -> list[Fraction] | None:
-    """The weights a replay of ``problem`` starts from: its ``"start"`` (a declared
-    start, :mod:`verify.conformance.start`), or None for the zero start. A replay
+    """The weights a run of ``problem`` starts from: its ``"start"`` (a declared
+    start, :mod:`verify.conformance.start`), or None for the zero start. A run
     of another width (a misreading's extra constant) repeats the start's last
     weight, or drops the weights beyond ``width``.
 

@@ -16,7 +16,7 @@ start in its profile (``--profile start=0.01``), as it declares its learning rat
 Each case's problem then carries its start as ``"start"`` (exact strings, the
 intercept's weight last; for the multiclass task, the row every class starts
 from), so a program may read it instead of hard-coding it; the kernel task has no
-weights and keeps alpha = 0. The reference replays the rule from that start
+weights and keeps alpha = 0. The reference runs the rule from that start
 (:mod:`verify.conformance.rule_runs`), exactly or in IEEE float64 with the start
 rounded once to doubles. A case whose claim needs the zero start
 (:data:`ZERO_START_CLAIMS`: every score of the orthonormal stream is 0, a stream
@@ -179,14 +179,14 @@ def _other_starts(problem: JSONDict) -> dict[str, tuple[str, list[Fraction] | No
     return out
 
 
-def _replayed(case: JSONDict, problem: JSONDict, **misreading: Any) -> JSONDict:
+def _rule_run(case: JSONDict, problem: JSONDict, **misreading: Any) -> JSONDict:
     return variant_answer(reference_run(problem, case, **misreading), problem)
 
 
 def start_misreadings(case: JSONDict, got: JSONDict, tol: float
                       ) -> list[tuple[str, Fraction, str]]:
     """The starts other than the declared one (zero and :data:`COMMON_STARTS`, when
-    one is declared; ones, when none is) whose replay (the declared rate and arithmetic, every other
+    one is declared; ones, when none is) whose run (the declared rate and arithmetic, every other
     convention the rule's) gives the answer ``got`` of a binary case: ``(words, k,
     key)`` as :mod:`verify.conformance.misreadings` gives them (``k`` a learning
     rate that scales the weights, from a zero start only; ``key`` ``start:NAME``).
@@ -201,7 +201,7 @@ def start_misreadings(case: JSONDict, got: JSONDict, tol: float
     problem, out = case["problem"], []
     for key, (words, vector) in _other_starts(problem).items():
         other = with_start(problem, vector)
-        k = reproduces(_replayed(case, other), got, tol)
+        k = reproduces(_rule_run(case, other), got, tol)
         if k is not None:
             out.append((words, k, key))
     return out
@@ -216,4 +216,4 @@ def start_gives(key: str, case: JSONDict, want: JSONDict, tol: float) -> bool:
     if key not in starts:
         return True
     other = with_start(case["problem"], starts[key][1])
-    return reproduces(_replayed(case, other), want, tol) is not None
+    return reproduces(_rule_run(case, other), want, tol) is not None

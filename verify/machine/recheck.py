@@ -20,9 +20,9 @@ claim's verdict must be the one its evidence implies:
 * **end stops** and **converges** of the error-correction rule
   (:mod:`verify.machine.claims._end_stops_recheck`, :mod:`verify.machine.claims._converges_recheck`):
   margins, bounds and reachable sets are recomputed from their certificates, streams
-  and cycles replayed exactly and on a copy of the machine.
+  and cycles re-run exactly and on a copy of the machine.
 * **timing** (:mod:`verify.machine.claims.timing`): a fixed exposure's limits are recomputed
-  in closed form and its blend of figures replayed for the one pair it names.
+  in closed form and its blend of figures re-run for the one pair it names.
 * claims that follow from others or from an exact deterministic analysis (the
   forced and gamma rules, "equals the ideal perceptron", the claims of an R-unit that
   is not learnable: :mod:`verify.machine.claims._derived`; settling, quantisation, the

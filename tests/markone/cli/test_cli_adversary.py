@@ -60,7 +60,7 @@ def test_orthonormal_case_file_and_check(work, capsys):
 
 
 @pytest.mark.parametrize("method", ["exhaustive", "z3", "greedy"])
-def test_search_cases_replay_in_an_independent_implementation(work, method):
+def test_search_cases_rerun_in_an_independent_implementation(work, method):
     assert main(["adversary", method, "small.csv", "--no-intercept",
                  "--out", f"{method}.json"]) == 0
     doc = json.loads((work / f"{method}.json").read_text())

@@ -9,7 +9,7 @@ real pipe, its reader ``head -c 0``, ``grep -q .`` or a read end closed before t
 command starts; stdout is unbuffered (``PYTHONUNBUFFERED=1``), so the first line
 printed already fails. The command must end quietly (no traceback, no "bug") and the
 file must be complete: parsed, and re-checked where it can be (a certificate by the
-checker, a case by replaying its stream on the textbook loop, a run by loading it).
+checker, a case by re-running its stream on the textbook loop, a run by loading it).
 
 The fast test runs each recipe once, the readers taken in turn; the slow one runs
 every recipe through every reader, and the recipes that take long (a whole demo, the
@@ -76,7 +76,7 @@ def _number(v):
 
 
 def _check_case(path):
-    """Replay the case's stream on the textbook loop (plain Fractions): its mistakes
+    """Re-run the case's stream on the textbook loop (plain Fractions): its mistakes
     and final weights are the ones the file expects."""
     doc = _json(path)
     rows = [[_number(v) for v in row] + [Fraction(1)] * doc["intercept"]

@@ -31,7 +31,7 @@ def test_the_table_and_the_report(report, capsys):
 
 def test_recheck_confirms(report, capsys):
     assert main(["verify", "tolerance", *TASK, "--recheck", str(report)]) == 0
-    assert "worst_case    confirmed  every witness replayed" in capsys.readouterr().out
+    assert "worst_case    confirmed  every witness re-run" in capsys.readouterr().out
 
 
 def forge(report, tmp_path, change):

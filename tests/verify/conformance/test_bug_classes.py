@@ -2,7 +2,7 @@
 steps whose size depends on the example, slips in a kernel perceptron's dual counts,
 and the pocket and voted definitions at their edges. For each: a correct
 implementation of the declared arithmetic passes, the bug fails, no float64 rounding
-explains it, and the diagnosis names exactly the planted cause (its replay gives the
+explains it, and the diagnosis names exactly the planted cause (its re-run gives the
 bug's answer)."""
 
 import math
@@ -116,7 +116,7 @@ def test_a_step_that_depends_on_the_example_is_named(cases, step):
 
 
 def slipped_kernel(slip):
-    """The dual perceptron with one slip, written independently of the replay."""
+    """The dual perceptron with one slip, written independently of the re-run."""
     def perceptron(problem):
         G, ys = problem["gram"], problem["y"]
         alpha = [1 if slip == "start at 1" else 0] * len(ys)
@@ -243,7 +243,7 @@ STORAGE_PROBLEM = {"task": "binary", "variant": "last", "intercept": False,
 @pytest.mark.parametrize("part", ["inputs", "weights"])
 def test_inputs_or_weights_stored_in_float32_are_named_as_such(part):
     """float32 storage with float64 sums is neither float64 nor float32 arithmetic;
-    its own replay names it, and only it (the other part's replay does not give the
+    its own re-run names it, and only it (the other part's re-run does not give the
     answer)."""
     exact = binary_run(STORAGE_PROBLEM)
     case = {"id": "storage", "property": "float64-rounding", "task": "binary",

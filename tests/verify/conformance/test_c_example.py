@@ -13,7 +13,7 @@ from verify import conformance as C
 
 EXAMPLE = ROOT / "examples" / "perceptron.c"
 COMPILER = shutil.which("cc") or shutil.which("gcc")
-#: How the docs say to build it (no fused multiply-add: sums as the replay's).
+#: How the docs say to build it (no fused multiply-add: sums as the re-run's).
 FLAGS = ["-std=c99", "-O2", "-ffp-contract=off", "-Wall", "-Wextra"]
 
 pytestmark = pytest.mark.skipif(

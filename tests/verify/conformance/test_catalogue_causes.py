@@ -23,9 +23,9 @@ def _right(name, ids, tmp_path):
     assert (verdict.outcome, verdict.others) == ("right", ()), (name, verdict)
 
 
-def test_a_step_scaled_by_the_squared_norm_is_replayed_in_the_declared_float64(
+def test_a_step_scaled_by_the_squared_norm_is_rerun_in_the_declared_float64(
         tmp_path):
-    """w += y x / ||x||^2 in float64: its exact replay makes other decisions where
+    """w += y x / ||x||^2 in float64: its exact re-run makes other decisions where
     float64 turns a tie into 1e-17, so it was unexplained."""
     _right("py-squared-norm", ["intercept-convention", "extreme-large",
                                "zero-score-orthonormal"], tmp_path)
@@ -55,7 +55,7 @@ def test_the_rule_for_0_1_labels_given_plus_minus_1_is_named(tmp_path):
 
 
 def test_a_seeded_shuffle_of_the_stream_is_named(tmp_path):
-    """random.Random(0).shuffle(order): replayed with the shuffles and seeds users
+    """random.Random(0).shuffle(order): re-run with the shuffles and seeds users
     write, and named with the one that gives the answers."""
     _right("py-shuffle", ["intercept-convention", "xor-cycle", "extreme-large"],
            tmp_path)
@@ -70,10 +70,10 @@ def test_an_undeclared_rate_of_0_1_is_the_profile_to_declare_not_a_tie_tolerance
     _right("js-rate-tenth", ["variant-pocket", "zero-score-orthonormal"], tmp_path)
 
 
-def test_a_hinge_margin_is_named_replayed_in_the_declared_float64(tmp_path):
+def test_a_hinge_margin_is_named_rerun_in_the_declared_float64(tmp_path):
     """if y * s <= 1 (SGD with the hinge loss): an update on a correct score of 1, or
     of 2^-279 that float64 rounds otherwise than exact arithmetic (the misread test
-    is replayed in the declared arithmetic)."""
+    is re-run in the declared arithmetic)."""
     _right("py-hinge", ["intercept-convention", "float32-underflow",
                         "zero-score-orthonormal"], tmp_path)
 

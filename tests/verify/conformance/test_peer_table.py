@@ -39,39 +39,39 @@ def test_record_covers_six_third_party_peers_with_their_differences():
             assert d["snippet"] or "example" in peer["name"]
 
 
-def test_every_failure_is_explained_by_the_checker_or_a_replay_of_the_peer():
+def test_every_failure_is_explained_by_the_checker_or_a_rerun_of_the_peer():
     record = json.loads(RECORD.read_text())
     assert peer_table.unexplained(record) == []
 
 
-def test_hinge_replay_updates_a_correct_example_scoring_below_one():
+def test_hinge_rerun_updates_a_correct_example_scoring_below_one():
     adapters = peer_adapters
     [probe] = [p for p in adapters.PROBES if p["id"] == "probe-fractional-score"]
     # w = (1/2, 1/4, 1), then (1/4, 3/4, 0); the third presentation scores 5/16:
     # correct for the rule (2 mistakes), below 1 for the hinge (w = (3/4, 1, 1), 3)
-    out = adapters.hinge_replay(probe["problem"])
+    out = adapters.hinge_rerun(probe["problem"])
     assert out == {"w": [Fraction(3, 4), Fraction(1), Fraction(1)], "mistakes": 3}
     assert adapters.explain_vw(probe["problem"], {"w": [0.75, 1.0, 1.0], "mistakes": 3})
     assert adapters.explain_vw(probe["problem"], {"w": [0.25, 0.75, 0.0],
                                                   "mistakes": 2}) is None
 
 
-def test_mlxtend_replay_counts_a_zero_score_on_a_positive_example_as_correct():
+def test_mlxtend_rerun_counts_a_zero_score_on_a_positive_example_as_correct():
     adapters = peer_adapters
     problem = {"task": "binary", "variant": "last", "intercept": True,
                "X": [[3.0], [1.0]], "y": [1, -1], "order": [0, 1]}
     # the rule: (3, 1) scores 0, a mistake, w = (3, 1); (1, 1) scores 4, label -1, a
     # mistake, w = (2, 0). mlxtend: 0 predicts +1, no update; then (1, 1) scores 0,
     # predicted +1, wrong: w = (-1, -1)
-    assert adapters.mlxtend_replay(problem) == {"w": [-1.0, -1.0], "mistakes": 1}
-    assert adapters.mlxtend_replay(problem, zero_positive=False) == {
+    assert adapters.mlxtend_rerun(problem) == {"w": [-1.0, -1.0], "mistakes": 1}
+    assert adapters.mlxtend_rerun(problem, zero_positive=False) == {
         "w": [2.0, 0.0], "mistakes": 2}
     words = adapters.explain_mlxtend(problem, {"w": [-1.0, -1.0], "mistakes": 1})
     assert "a zero score predicts +1" in words and "always learns" not in words
     assert adapters.explain_mlxtend(problem, {"w": [2.0, 0.0], "mistakes": 2}) is None
 
 
-def test_wink_replay_is_the_rule_with_its_quirks_off_and_its_own_with_them():
+def test_wink_rerun_is_the_rule_with_its_quirks_off_and_its_own_with_them():
     from verify.conformance.rule_runs import binary_run, variant_answer
 
     adapters = peer_adapters
@@ -79,12 +79,12 @@ def test_wink_replay_is_the_rule_with_its_quirks_off_and_its_own_with_them():
                "X": [[2.0, 1.0], [-1.0, 2.0], [1.0, -2.0], [-2.0, -1.0], [1.0, 1.0]],
                "y": [1, 1, -1, -1, -1], "order": [0, 1, 2, 3, 4] * 3}
     rule = variant_answer(binary_run(problem), problem)["w"]
-    assert adapters.wink_replay(problem, tuple(adapters.WINK_QUIRKS))["w"] == rule
+    assert adapters.wink_rerun(problem, tuple(adapters.WINK_QUIRKS))["w"] == rule
     # two presentations, by hand: the first update moves only pos (w_pos = (2, 1),
     # b_pos = 1); then pos scores 1 > nothing and is wrong: pos -= x, neg += x. The
     # averages are over the weights before each update: pos (1, 1/2, 1/2), neg 0
     small = dict(problem, X=[[2.0, 1.0], [1.0, -2.0]], y=[1, -1], order=[0, 1])
-    assert adapters.wink_replay(small)["w"] == [Fraction(1, 2), Fraction(1, 4),
+    assert adapters.wink_rerun(small)["w"] == [Fraction(1, 2), Fraction(1, 4),
                                                 Fraction(1, 4)]
     assert "averages the weights held before" in adapters.explain_wink(
         small, {"w": [0.5, 0.25, 0.25]})

@@ -1,5 +1,5 @@
 """A declared learning rate (``--profile ...,rate=R``): the reference scales the
-exact answers, or replays the update in IEEE float64 with the rate, so a correct
+exact answers, or re-runs the update in IEEE float64 with the rate, so a correct
 implementation with ``w += 0.1 * y * x`` passes; a bad rate is refused."""
 
 from fractions import Fraction
@@ -67,7 +67,7 @@ def test_a_rate_round_trips_through_json_and_describe():
         Profile.parse("arithmetic=float32,rate=0.5")
 
 
-def test_the_float64_reference_replays_the_rounding_of_0_1():
+def test_the_float64_reference_reruns_the_rounding_of_0_1():
     """After w = 0.1 * (1, 1, 1), the score of (-2, 3, -1) is 0 exactly but
     -0.2 + 0.30000000000000004 - 0.1 = +2.8e-17 in float64: the float64 reference
     counts it correct (1 mistake), the exact one a mistake (2), as the textbook loop

@@ -1,4 +1,4 @@
-"""Declared starting weights (``--profile ...,start=S``): the reference replays the
+"""Declared starting weights (``--profile ...,start=S``): the reference re-runs the
 rule from the declared start, exactly or in IEEE float64, so a correct
 implementation that starts there passes; one that starts elsewhere fails with the
 start named as the cause; a case whose claim needs the zero start is not
@@ -91,9 +91,9 @@ def test_every_task_from_one_half_in_float64_passes(cases):
     assert "kernel-dual-counts" in got["pass"]       # the dual counts start at 0 still
 
 
-def test_a_start_and_a_rate_together_are_replayed_in_float64(cases):
+def test_a_start_and_a_rate_together_are_rerun_in_float64(cases):
     """From w = 0.1 with w += 0.1 * y * x (every task, float64): the reference is
-    the IEEE float64 replay of both; declaring either alone fails."""
+    the IEEE float64 re-run of both; declaring either alone fails."""
     def impl(p):
         return solve(p, "rate_tenth", "all", start=0.1)
 
@@ -106,7 +106,7 @@ def test_a_start_and_a_rate_together_are_replayed_in_float64(cases):
 def test_a_rate_changes_decisions_from_a_start():
     """From the zero start a rate only scales w (4 mistakes at either rate); from
     w = (-1/2, 1/4) the rate 1 makes 3 mistakes here, the rate 1/10 two: the
-    reference replays a start, it does not scale an answer."""
+    reference re-runs a start, it does not scale an answer."""
     problem = {"intercept": False, "X": [[1, 0], [-1, 1]], "y": [1, 1],
                "order": [0, 1, 0, 1]}
     zero = [binary_run(problem, rate=r).mistakes for r in (1, Fraction(1, 10))]

@@ -1,6 +1,6 @@
 """A cause is named only when it is true (issue 39, items 2 and 3): the misreading
 alone, re-run on this case and on every other case of its task and variant, gives
-the implementation's answers there; under a declared rate the replays use it; float
+the implementation's answers there; under a declared rate the re-runs use it; float
 overflow (JSON's null, a bare inf) is diagnosed as overflow; and every report ends
 with one summary of the causes, in table, JSON and JUnit alike."""
 
@@ -52,7 +52,7 @@ def test_float64_rounding_is_not_called_a_reversed_stream():
         C.build_cases(["exact-rational-tie"])[0], "float64"),)
 
 
-def test_a_declared_rate_is_the_rate_of_every_replay():
+def test_a_declared_rate_is_the_rate_of_every_rerun():
     """The strict rule at a declared rate of 0.1 is named alone, without "a learning
     rate of 1/10", and the first divergent step shows the reference at that rate."""
     results = _run(["zero-score-orthonormal", "intercept-convention"],
@@ -68,7 +68,7 @@ LONG = ("worst-order-greedy",)
 
 
 def test_a_normalised_step_is_named_and_never_called_a_rate():
-    """w += y x / ||x||: once the float64 step is replayed (the norms are
+    """w += y x / ||x||: once the float64 step is re-run (the norms are
     irrational), it is named on the failed cases, and a rate that one case shows
     (0.577, or 9.86e41 on float32-underflow) is ruled out by the others."""
     ids = [c["id"] for c in C.build_cases() if c["task"] == "binary"

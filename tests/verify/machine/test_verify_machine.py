@@ -2,7 +2,7 @@
 
 Exact values on hand-built machines whose A-unit patterns are known, and soundness on
 random tiny machines: every "end stops never bite" is checked against random orders
-and the greedy adversary on the machine itself, every reported stream is replayed with
+and the greedy adversary on the machine itself, every reported stream is re-run with
 ``MarkI.train``.
 """
 
@@ -154,7 +154,7 @@ def test_greedy_adversary_never_saturates_when_certified():
         assert run.saturated[r.r_unit] == 0
 
 
-def test_letters_with_tight_stops_give_replayable_streams():
+def test_letters_with_tight_stops_give_rerunnable_streams():
     images, labels = letters("ABCDEF", per_class=2, seed=0)
     machine = MarkI(MarkIParams(weight_range=(-2, 2)), seed=0)
     rep = check_machine(machine, images, labels, orders=5)
@@ -232,7 +232,7 @@ def test_gamma_rule_quantisation_is_refuted():
     images, labels = letters("AB", per_class=2, seed=0)
     rep = check_machine(MarkI(MarkIParams(rule="gamma"), seed=0), images, labels)
     assert rep.quantisation.holds is False
-    # a rounding branch reaches a stop (tests/verify/machine/test_verify_machine_gamma.py replays it)
+    # a rounding branch reaches a stop (test_verify_machine_gamma.py re-runs it)
     assert rep.r_units[0].end_stops.holds is False
     assert rep.r_units[0].converges.holds is None
 

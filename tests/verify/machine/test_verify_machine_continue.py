@@ -2,7 +2,7 @@
 
 Each continuation (the stream, then a fixed fair order pass after pass) is decided
 exactly by the clipped update: a pass without a mistake, or a pass-boundary state that
-recurs. Every decision here is replayed on ``MarkI.train`` itself, pass by pass, as
+recurs. Every decision here is re-run on ``MarkI.train`` itself, pass by pass, as
 the independent oracle; on tiny tasks it is also checked against the exact all-streams
 decision.
 """
@@ -47,7 +47,7 @@ def passes_on_machine(machine, images, labels, r, prefix, order, n):
 
 
 def check_on_machine(machine, images, labels, r, prefix, c):
-    """Replay one reported continuation ``c`` of R-unit ``r`` on the machine."""
+    """Re-run one reported continuation ``c`` of R-unit ``r`` on the machine."""
     order = c["order_indices"]
     assert sorted(order) == list(range(len(images)))          # a fair order
     if c["outcome"] == "converges":
@@ -134,7 +134,7 @@ def continuation_cell(c):
 
 
 @pytest.mark.slow
-def test_26_letters_continuations_replay_on_the_machine():
+def test_26_letters_continuations_rerun_on_the_machine():
     # at +/-50 the clipped Novikoff ball proves learning without continuations; at +/-5
     # no centre exists and the continuations are the evidence
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)

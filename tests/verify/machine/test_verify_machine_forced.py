@@ -1,6 +1,6 @@
 """The forced rule with and without end stops (verify.machine.theory._forced): the bounds for every
 stream of whole passes against brute force over every such stream, the exact
-fixed-order decision against MarkI.train, and the report's claims replayed."""
+fixed-order decision against MarkI.train, and the report's claims re-run."""
 
 import itertools
 
@@ -138,7 +138,7 @@ def test_two_figures_by_hand():
     assert every_stream(X, y, 1, None, None)["clean_from"] == 2
 
 
-def test_report_claims_replay_on_the_machine():
+def test_report_claims_rerun_on_the_machine():
     images, labels = letters("ABCD", per_class=3, seed=0)
     machine = MarkI(MarkIParams(rule="forced", weight_range=(-5, 5)), seed=0)
     rep = check_machine(machine, images, labels)

@@ -1,5 +1,5 @@
 """The gamma rule with whole motor steps (verify.machine.theory.rules.gamma_steps_verdict): each
-rounding branch the verdict names is replayed on MarkI.train by steering the machine's
+rounding branch the verdict names is re-run on MarkI.train by steering the machine's
 own stochastic rounding (runits.plan draws floor(move + U); the tests choose U)."""
 
 
@@ -61,7 +61,7 @@ def toward_zero(move, figure):
 # two figures that ask for the same move: the steering must follow the figure
 @example(task=(np.array([[0, 1], [1, 0]]), np.array([0, 1])), eta=1, stops=(-2, 2))
 @given(binary_tasks(n_max=5), st.sampled_from([1, 2, 3]), st.sampled_from([(-2, 2), (-1, 3), (0, 2)]))
-def test_rounding_branches_replay_on_the_machine_hypo(task, eta, stops):
+def test_rounding_branches_rerun_on_the_machine_hypo(task, eta, stops):
     X, labels = task
     kw = dict(rule="gamma", quantize=True, increment_steps=eta, weight_range=stops)
     machine = identity_machine(X.shape[1], **kw)

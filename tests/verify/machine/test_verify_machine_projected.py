@@ -4,7 +4,7 @@ The certificate claims that the clipped update makes at most ``mistakes`` mistak
 *any* stream. The oracle is the exhaustive clipped mistake graph of
 ``verify.machine.theory._clipped.reachable`` (every setting any stream reaches, every mistake edge):
 a certified task's graph must have no cycle, and its longest path (the most mistakes
-any stream makes) must not exceed the bound. Machine runs replay the claim on
+any stream makes) must not exceed the bound. Machine runs re-run the claim on
 ``MarkI.train``. Two deliberately weakened conditions (a centre outside the stops, and
 ``e r / 4`` instead of ``e r / 2``) are shown to accept tasks on which the machine
 cycles, so the oracle can tell a sound condition from an unsound one.
@@ -174,7 +174,7 @@ def two_letter_machines(draw):
     return MarkI(params, seed=draw(st.integers(0, 99))), images, labels
 
 
-def _report_replays_on_the_machine(task):
+def _report_reruns_on_the_machine(task):
     """A certified bound holds on the machine's own runs, from shuffles and after a
     stream that hits a stop."""
     machine, images, labels = task
@@ -200,16 +200,16 @@ def _report_replays_on_the_machine(task):
         assert int(first.reinforcements[0]) + int(run.reinforcements[0]) <= bound
 
 
-_REPLAY_TASKS = given(st.one_of(machines_with_a_centre(), two_letter_machines()))
-_REPLAY_HEALTH = [HealthCheck.filter_too_much]
+_RERUN_TASKS = given(st.one_of(machines_with_a_centre(), two_letter_machines()))
+_RERUN_HEALTH = [HealthCheck.filter_too_much]
 # 50 examples by default (about 9 reach a stop); the slow test runs the 150 this
 # property had before, and stands behind it.
-test_report_replays_on_the_machine_hypo = settings(
-    max_examples=50, suppress_health_check=_REPLAY_HEALTH)(
-    _REPLAY_TASKS(_report_replays_on_the_machine))
-test_report_replays_on_the_machine_many_tasks_hypo = pytest.mark.slow(settings(
-    max_examples=150, suppress_health_check=_REPLAY_HEALTH)(
-    _REPLAY_TASKS(_report_replays_on_the_machine)))
+test_report_reruns_on_the_machine_hypo = settings(
+    max_examples=50, suppress_health_check=_RERUN_HEALTH)(
+    _RERUN_TASKS(_report_reruns_on_the_machine))
+test_report_reruns_on_the_machine_many_tasks_hypo = pytest.mark.slow(settings(
+    max_examples=150, suppress_health_check=_RERUN_HEALTH)(
+    _RERUN_TASKS(_report_reruns_on_the_machine)))
 
 
 def test_26_letters_default_machine_learns_for_every_order(letters26):
@@ -300,11 +300,11 @@ def test_a_mixed_column_lets_a_weight_move_twice():
 
 
 # R1-R3's refuting streams are a few thousand presentations; R4's and R5's are 0.1 and
-# 1.2 million, which take most of a minute to replay: they are replayed under `slow`.
+# 1.2 million, which take most of a minute to re-run: they are re-run under `slow`.
 _SHORT_STREAMS = 3
 
 
-def _replays_its_refutation(machine, images, labels, r):
+def _reruns_its_refutation(machine, images, labels, r):
     from verify.machine import retrain_on_stream
 
     ev = r.converges.evidence
@@ -316,10 +316,10 @@ def _replays_its_refutation(machine, images, labels, r):
 
 def test_tight_stops_on_the_letters_task():
     """At +/-1 step: R6-R8 (-1 for all 26 letters) never reach a stop (one-signed), and
-    R1-R5 are refuted with streams the machine replays (as docs/verify-machine.md says).
+    R1-R5 are refuted with streams the machine re-runs (as docs/verify-machine.md says).
 
-    Replays the short streams of R1-R3; it stands for
-    `test_the_long_refutations_on_the_letters_task_replay` (R4, R5) by default."""
+    Re-runs the short streams of R1-R3; it stands for
+    `test_the_long_refutations_on_the_letters_task_rerun` (R4, R5) by default."""
     from verify.machine import retrain_on_stream
 
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
@@ -329,7 +329,7 @@ def test_tight_stops_on_the_letters_task():
         assert r.end_stops.holds and r.end_stops.method == "one-signed columns"
     assert [r.converges.holds for r in rep.r_units[:5]] == [False] * 5
     for r in rep.r_units[:_SHORT_STREAMS]:
-        _replays_its_refutation(machine, images, labels, r)
+        _reruns_its_refutation(machine, images, labels, r)
     # the whole machine need not return: the other R-units are on their own course
     ev = rep.r_units[0].converges.evidence
     assert not retrain_on_stream(machine, images, labels, ev["prefix"], ev["cycle"])[
@@ -343,7 +343,7 @@ def test_tight_stops_on_the_letters_task():
 
 
 @pytest.mark.slow
-def test_the_long_refutations_on_the_letters_task_replay():
+def test_the_long_refutations_on_the_letters_task_rerun():
     """R4's and R5's refuting streams at +/-1 step (0.1 and 1.2 million presentations)
     return on the machine without converging."""
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
@@ -351,7 +351,7 @@ def test_the_long_refutations_on_the_letters_task_replay():
     rep = check_machine(machine, images, labels, orders=2)
     assert [r.converges.holds for r in rep.r_units[:5]] == [False] * 5
     for r in rep.r_units[_SHORT_STREAMS:5]:
-        _replays_its_refutation(machine, images, labels, r)
+        _reruns_its_refutation(machine, images, labels, r)
 
 
 def figure_script():

@@ -102,7 +102,7 @@ def test_gram_matrix_is_exact():
     assert gram_matrix(Z).tolist() == (Z @ Z.T).tolist()
 
 
-def replay_saturates(machine, images, labels, stream, r):
+def rerun_saturates(machine, images, labels, stream, r):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)   # "did not converge"
         run = machine.train(images, labels, order=stream, max_epochs=1)
@@ -117,9 +117,9 @@ def test_beam_stream_saturates_the_machine():
     assert beams
     for r in beams:
         stream = r.end_stops.evidence["stream"]
-        assert replay_saturates(machine, images, labels, stream, r.r_unit)
+        assert rerun_saturates(machine, images, labels, stream, r.r_unit)
         # cut one presentation short, the stream does not reach a stop yet
-        assert not replay_saturates(machine, images, labels, stream[:-1], r.r_unit)
+        assert not rerun_saturates(machine, images, labels, stream[:-1], r.r_unit)
 
 
 def test_ball_proof_holds_on_the_machine_for_random_orders():
@@ -154,14 +154,14 @@ def test_undecided_claim_says_what_was_tried():
 
 
 @pytest.mark.slow
-def test_26_letters_beam_streams_replay_on_the_machine():
+def test_26_letters_beam_streams_rerun_on_the_machine():
     images, labels = letters(string.ascii_uppercase, per_class=10, seed=0)
     machine = MarkI(seed=0)
     report = check_machine(machine, images, labels)
     hits = [r for r in report.r_units if r.end_stops.holds is False]
     assert len(hits) >= 4
     for r in hits:
-        assert replay_saturates(machine, images, labels,
+        assert rerun_saturates(machine, images, labels,
                                 r.end_stops.evidence["stream"], r.r_unit)
     t = machine_task(machine, images, labels)
     assert t.patterns.shape == (260, 512)

@@ -3,7 +3,7 @@ machine itself or is "not decided" (verify/machine/claims/_variation.py).
 
 The learnable, timing and fault claims are the variation-free machine's; the
 end-stop, convergence and quantisation claims are undecided under variation that
-breaks the whole-step arithmetic, exact (and replayed) when no potentiometer can ever
+breaks the whole-step arithmetic, exact (and re-run) when no potentiometer can ever
 move, and the variation-free machine's when nothing can stick."""
 
 from __future__ import annotations

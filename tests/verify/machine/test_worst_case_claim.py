@@ -1,6 +1,6 @@
 """The worst-case claim of a machine report (issue 42): proven by check_machine on a
 trained machine, written to the report, confirmed by recheck_report (the witnesses
-replayed on the machine, the bounds recomputed), and refuted once tampered with:
+re-run on the machine, the bounds recomputed), and refuted once tampered with:
 forged tolerances and forged witness sets; malformed evidence is refused."""
 
 import copy
@@ -54,7 +54,7 @@ def test_proven_written_and_confirmed(trained):
     units = claim["evidence"]["r_units"]
     assert [u["r_unit"] for u in units] == [0, 1]
     check = status(report, machine)
-    assert check.status == "confirmed" and "witness replayed" in check.why
+    assert check.status == "confirmed" and "witness re-run" in check.why
 
 
 def test_an_untrained_machine_is_not_assessed():
@@ -153,9 +153,9 @@ def test_a_format_2_report_is_read_without_the_slot(trained):
     assert SLOT not in names
 
 
-def test_dead_witness_replays_with_the_machines_own_faults():
+def test_dead_witness_reruns_with_the_machines_own_faults():
     """A machine already missing an A-unit: the witness and bounds are about the
-    damaged patterns, and its dead units are replayed on top of the fault."""
+    damaged patterns, and its dead units are re-run on top of the fault."""
     machine = MarkI(MarkIParams(**P), seed=1)
     apply_faults(machine, FaultPlan((AUnitStuck(0, value=0),)))
     machine.train(FIGURES, LABELS, max_epochs=50)

@@ -84,7 +84,7 @@ def recheck_converges(ctx: Any, claim: dict) -> str | None:
 
 
 def _blocking(ctx, ev, hit):
-    """The continuations run again, and a prefix and cycle replayed:
+    """The continuations run again, and a prefix and cycle re-run:
     ``[(False, why), ...]`` for each that shows a stream that never learns."""
     units, (X, y, red) = ctx.units, ctx.r_unit()
     implied = []
@@ -106,7 +106,7 @@ def _blocking(ctx, ev, hit):
 def _blocks(ctx, X, y, prefix, cycle):
     """The cycle brings the weights back after a pass with mistakes, exactly and on
     the machine, and shows every figure."""
-    units, replay = ctx.units, ctx.replay
+    units, rerun = ctx.units, ctx.rerun
     if sorted(set(cycle)) != list(range(len(y))):
         raise Refuted("the cycle does not show every figure, so it is no fair stream")
     w, _, _ = clipped_run(X, y, units.e, units.lo, units.hi, prefix + cycle)
@@ -115,10 +115,10 @@ def _blocks(ctx, X, y, prefix, cycle):
         if mistakes == 0 or (again != w).any():
             raise Refuted("the cycle does not bring the weights back after a pass "
                           "with mistakes")
-    out = replay(lambda m: retrain_on_stream(m, replay.images, replay.labels, prefix,
+    out = rerun(lambda m: retrain_on_stream(m, rerun.images, rerun.labels, prefix,
                                          cycle, r_unit=ctx.r))
     if not out["returns"] or out["converged"]:
-        raise Refuted("the machine does not replay the cycle")
+        raise Refuted("the machine does not repeat the cycle")
 
 
 def _continuations(red, units, conts, hit):

@@ -14,7 +14,7 @@ faults that change the task over time) they are not assessed (:func:`not_analyse
 
 :func:`derived_claims` runs those same provers again for the re-check, on the
 report's learnable claim and the machine: :func:`recheck_derived` compares a claim with
-what they give (and replays the forced rule's streams), and the error-correction
+what they give (and re-runs the forced rule's streams), and the error-correction
 re-checks refuse a claim of theirs where a derived one is due
 (:func:`require_error_correction`). A new prover placed below 100 takes part in both
 without another edit.
@@ -36,7 +36,7 @@ from verify.machine.claims._end_stops import EndStops
 from verify.machine.claims._evidence import claim_of, same_claim
 from verify.errors import Refuted
 from verify.machine.claims._learnable import SEPARABLE, after_learnable, not_assessed
-from verify.machine.claims._rules import RULE_KINDS, analyses, replay_forced, rule_claims
+from verify.machine.claims._rules import RULE_KINDS, analyses, rerun_forced, rule_claims
 from verify.machine.claims.methods import Method
 from verify.machine.claims.registry import add_kind, decide, proves, rechecks
 from verify.machine.report import Claim
@@ -163,9 +163,9 @@ def require_error_correction(ctx: Any, claim: dict) -> None:
 @rechecks(*RULE_KINDS["converges"], slot="converges")
 @rechecks(*RULE_KINDS["end_stops"], slot="end_stops")
 def recheck_derived(ctx: Any, claim: dict) -> Any:
-    """Derive the claim again (:func:`derived_claims`) and compare; replay the
+    """Derive the claim again (:func:`derived_claims`) and compare; re-run the
     forced rule's streams. Confirmed when it follows from a confirmed learnable
-    claim or a replayed stream; the rules' other claims are recomputed but stay
+    claim or a re-run stream; the rules' other claims are recomputed but stay
     unchecked (no certificate to check independently)."""
     want = derived_claims(ctx)
     if want is None:
@@ -177,9 +177,9 @@ def recheck_derived(ctx: Any, claim: dict) -> Any:
     rule = rule[0] if rule is not None else None
     learnable = ctx.claim("learnable")["holds"]
     if rule == "forced" and learnable:
-        replayed = replay_forced(ctx, claim)
-        if replayed is not None:
-            return replayed
+        rerun = rerun_forced(ctx, claim)
+        if rerun is not None:
+            return rerun
     if claim["holds"] is not None and learnable is not True and \
             ctx.confirmed("learnable"):
         return "follows from the learnable claim (confirmed): recomputed, the same claim"

@@ -383,6 +383,8 @@ def _hit_claim(red, units, stream, how, ev):
                            "report it with the data.")
     stream = stream[:run.first_clip + 1]
     ev = dict(ev, stream=stream)
+    # "replay:" below is report text, which a re-check compares:
+    # kept as written, so saved reports still re-check (docs/architecture.md)
     return Claim(False, how, f"an end stop cuts a move short after {len(stream)} "
                  f"presentations of a stream found by the {how} search (replay: "
                  "MarkI.train(images, labels, order=stream, max_epochs=1) has "

@@ -71,7 +71,7 @@ def recheck_end_stops(ctx: Any, claim: dict) -> str | None:
     fits = bound is not None and bound[0] <= units.hi and bound[1] >= units.lo
     if "stream" in ev:
         stream = stream_of(ev, "stream", len(y))
-        check_hits(X, y, units, stream, ctx.replay, ctx.r)
+        check_hits(X, y, units, stream, ctx.rerun, ctx.r)
         if fits:
             raise Refuted("its stream reaches an end stop inside the bound it states")
         return verdict(claim, False, f"the stream of {len(stream)} presentations has "

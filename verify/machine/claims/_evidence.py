@@ -39,7 +39,7 @@ from verify.machine.schema import EVIDENCE_TYPES, MAX_DIGITS, check_value
 from verify.machine.task import MachineTask, Reduced, Units
 from verify.errors import Refuted
 
-__all__ = ["RecheckContext", "Replay", "fraction", "evidence", "verdict",
+__all__ = ["RecheckContext", "Rerun", "fraction", "evidence", "verdict",
            "same_claim", "same_shape", "claim_of", "expect", "stream_of",
            "registered_kind", "a_units_of",
            "RECOMPUTED", "RECOMPUTED_FIELDS"]
@@ -57,7 +57,7 @@ RECOMPUTED_FIELDS = ("mu", "passes", "max_weight", "stream", "hit_stream", "lear
                      "culprits", "minimal")
 
 
-class Replay:
+class Rerun:
     """Runs a function on a fresh copy of the machine (the original is not
     changed)."""
 
@@ -75,7 +75,7 @@ class Replay:
 @dataclasses.dataclass
 class RecheckContext:
     """What the re-checks of one report share: the machine, its figures and labels,
-    their task, the integer units, the report (a checked dict), a :class:`Replay`;
+    their task, the integer units, the report (a checked dict), a :class:`Rerun`;
     and which claim is re-checked: its ``slot``, its R-unit ``r`` (None for a claim
     about the whole machine), its label ``where`` and the re-checks of the claims
     before it (``done``, by slot, for an R-unit's claims)."""
@@ -93,9 +93,9 @@ class RecheckContext:
     memo: dict = dataclasses.field(default_factory=dict)
 
     @property
-    def replay(self) -> Replay:
+    def rerun(self) -> Rerun:
         """Runs a function on a fresh copy of the machine."""
-        return Replay(self.machine, self.images, self.labels)
+        return Rerun(self.machine, self.images, self.labels)
 
     @property
     def plan(self) -> Any:

@@ -52,13 +52,13 @@ def clipped_run(X: np.ndarray, y: np.ndarray, e: int, lo: int, hi: int, stream: 
 
 
 def check_hits(X: np.ndarray, y: np.ndarray, units: Units, stream: list[int],
-               replay: Any, r: int, forced: bool = False) -> None:
+               rerun: Any, r: int, forced: bool = False) -> None:
     """Refute unless the stream's last move is cut short by an end stop, exactly and
-    on the machine (``replay``: a :class:`~verify.machine.claims._evidence.Replay`)."""
+    on the machine (``rerun``: a :class:`~verify.machine.claims._evidence.Rerun`)."""
     _, _, cut = clipped_run(X, y, units.e, units.lo, units.hi, stream, forced=forced)
     if cut is None or cut != len(stream) - 1:
         raise Refuted("the stream does not end with a move cut short by an end stop")
-    run = replay(lambda m: m.train(replay.images, replay.labels, order=stream,
+    run = rerun(lambda m: m.train(rerun.images, rerun.labels, order=stream,
                                    max_epochs=1))
     if not run.saturated[r] > 0:
         raise Refuted("on the machine the stream reaches no end stop")

@@ -1,6 +1,6 @@
 """End-stop and convergence claims for the forced and gamma rules, from the verdicts
-of :mod:`verify.machine.theory.rules`, and the forced rule's streams replayed for their
-re-check (:func:`replay_forced`).
+of :mod:`verify.machine.theory.rules`, and the forced rule's streams re-run for their
+re-check (:func:`rerun_forced`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from verify.machine.claims.methods import Method
 from verify.machine.faults import static_fault
 from verify.machine.report import Claim
 
-__all__ = ["analyses", "rule_claims", "forced_machine_passes", "replay_forced",
+__all__ = ["analyses", "rule_claims", "forced_machine_passes", "rerun_forced",
            "RULE_KINDS", "GAMMA_CHAIN_STATES"]
 
 M = Method
@@ -126,6 +126,8 @@ def _gamma_steps_claims(g, v, ev, wr, chain=None):
     if wr is None:
         end_stops = Claim(True, how, "the machine has no end stops", ev)
     elif hit is not None:
+        # "replayed" is report text, which a re-check compares: kept as written, so
+        # saved reports still re-check (docs/architecture.md)
         end_stops = Claim(False, how, (
             f"not for every rounding: while every other move rounds to 0 (each with "
             f"probability at least 10^{g['stall_log10']:.1f}), "
@@ -202,15 +204,15 @@ def _static(plan):
     return all(static_fault(f) for f in plan.faults)
 
 
-def replay_forced(ctx, claim) -> str | None:
-    """The forced rule's streams, replayed exactly and on the machine: the stream
+def rerun_forced(ctx, claim) -> str | None:
+    """The forced rule's streams, re-run exactly and on the machine: the stream
     that reaches a stop (end stops false) and the order that never learns
-    (converges false); why, or None when the claim has no stream to replay."""
+    (converges false); why, or None when the claim has no stream to run again."""
     ev = claim["evidence"]
     units, (X, y, _) = ctx.units, ctx.r_unit()
     if ctx.slot == "end_stops" and "hit_stream" in ev and claim["holds"] is False:
         stream = stream_of(ev, "hit_stream", len(y))
-        check_hits(X, y, units, stream, ctx.replay, ctx.r, forced=True)
+        check_hits(X, y, units, stream, ctx.rerun, ctx.r, forced=True)
         return (f"the stream of {len(stream)} presentations has its last move cut "
                 "short, in exact arithmetic and on the machine")
     if ctx.slot == "converges" and claim["holds"] is False:
@@ -222,11 +224,11 @@ def _forced_never(ctx, X, y, order):
     """The forced rule shown ``order`` every pass never has a clean pass: with end
     stops every pass starts where a pass with a mistake left off, until a pass ends
     where it began (then every later pass repeats it)."""
-    units, replay, r = ctx.units, ctx.replay, ctx.r
+    units, rerun, r = ctx.units, ctx.rerun, ctx.r
     if sorted(order) != list(range(len(y))):
         raise Refuted("the stream is not a pass showing every figure once")
     if not units.stops:
-        return None   # decided in closed form (P e mu_i + c_i), not a replayable cycle
+        return None   # decided in closed form (P e mu_i + c_i), not a re-runnable cycle
     w = np.zeros(X.shape[1], np.int64)
     for passes in range(1, units.hi - units.lo + 3):
         after, mistakes, _ = clipped_run(X, y, units.e, units.lo, units.hi, order, w,
@@ -240,10 +242,10 @@ def _forced_never(ctx, X, y, order):
         raise Refuted("the passes do not come to a fixed point")
 
     def per_pass(m):     # one train call per pass: this R-unit's own mistakes
-        return [int(m.train(replay.images, replay.labels, order=order, max_epochs=1,
+        return [int(m.train(rerun.images, rerun.labels, order=order, max_epochs=1,
                             warm_start=k > 0).mistakes[r]) for k in range(passes + 1)]
 
-    if min(replay(per_pass)) == 0:
+    if min(rerun(per_pass)) == 0:
         raise Refuted("on the machine this R-unit has a clean pass on the stream")
     return (f"shown every pass, the order has a mistake in each of {passes} passes "
             "and the last ends where it began, exactly and on the machine")

@@ -155,7 +155,7 @@ def under_variation(ctx: Any) -> Claim | None:
 @rechecks(Method.VARIATION_FROZEN, Method.VARIATION)
 def recheck_variation(ctx: Any, claim: dict) -> Any:
     """Derive the claim again from the machine's variation and compare; a frozen
-    machine's witness stream is replayed on it (no pass clean, nothing moved)."""
+    machine's witness stream is re-run on it (no pass clean, nothing moved)."""
     pair = variation_claims(ctx.machine.params, ctx.plan, len(ctx.task.patterns))
     if pair is None:
         raise Refuted(f"its method {claim['method']!r} is for a machine whose "
@@ -164,9 +164,9 @@ def recheck_variation(ctx: Any, claim: dict) -> Any:
     if claim["holds"] is None:
         return None
     stream = _slot_of(pair, "converges").evidence["stream"]
-    run = ctx.replay(lambda m: m.train(ctx.images, ctx.labels, order=stream,
+    run = ctx.rerun(lambda m: m.train(ctx.images, ctx.labels, order=stream,
                                        max_epochs=3))
     if run.converged or run.weights.any() or run.saturated.any():
-        raise Refuted("replayed, a potentiometer moved or a pass was clean")
-    return ("replayed on the machine: three passes of the given order, no "
+        raise Refuted("re-run, a potentiometer moved or a pass was clean")
+    return ("re-run on the machine: three passes of the given order, no "
             "potentiometer moved and no pass was clean")

@@ -5,7 +5,7 @@ machine's present weights, per R-unit, the largest potentiometer error ``delta``
 keeps every figure right, the most A-units that may die or stick at 1, and the table
 of ``delta`` against the number of dead A-units
 (:mod:`verify.machine.theory.worst_case`). Its evidence holds each R-unit's numbers
-and witnesses and the SHA-256 of the weights they are about; the re-check replays
+and witnesses and the SHA-256 of the weights they are about; the re-check re-runs
 every witness on the machine (the perturbation ties or flips its figure exactly; the
 dead or stuck A-units, as faults of the machine, break theirs) and recomputes every
 number exactly. An untrained machine (every weight 0) is not assessed.
@@ -131,8 +131,8 @@ def _well_formed(u, k, where):
                          f"\"7/2\", got {u['tolerance'][:40]!r}") from None
 
 
-def _replay(machine, task, u):
-    """Replay one R-unit's witnesses (its evidence ``u``, types checked) on the
+def _rerun_witnesses(machine, task, u):
+    """Re-run one R-unit's witnesses (its evidence ``u``, types checked) on the
     machine: each must tie or flip its figure (Refuted else)."""
     r, n, n_a = u["r_unit"], len(task.patterns), machine.params.n_a_units
     if not 0 <= r < machine.params.n_r_units:
@@ -166,7 +166,7 @@ def _replay(machine, task, u):
 
 @rechecks(EXACT, UNTRAINED, slot=SLOT)
 def recheck_worst_case(ctx, claim) -> str | None:
-    """The witnesses replayed on the machine, then the claim recomputed exactly: the
+    """The witnesses re-run on the machine, then the claim recomputed exactly: the
     same claim (ValueError when it is about other weights or malformed)."""
     machine = ctx.machine
     ev = claim["evidence"]
@@ -182,9 +182,9 @@ def recheck_worst_case(ctx, claim) -> str | None:
                           f"machine has {machine.params.n_r_units}")
         for k, u in enumerate(ev["r_units"]):
             _well_formed(u, k, ctx.where)
-            _replay(machine, ctx.task, u)
+            _rerun_witnesses(machine, ctx.task, u)
     same_claim(claim, expected, ctx.where)
     if claim["holds"] is not True:
         return None if claim["holds"] is None else RECOMPUTED
-    return ("every witness replayed on the machine (each ties or flips its figure) "
+    return ("every witness re-run on the machine (each ties or flips its figure) "
             "and every bound recomputed exactly from its weights and figures")

@@ -18,7 +18,7 @@ ordering of the candidates (the best ``POOL * width`` found by a partition first
 a state already kept through an open-addressing set of their hashes, so a step costs
 O(width n) (plus the sort of ``POOL * width`` keys), and beams of 65,536 states run.
 
-The search only proposes: a stream it returns is replayed with the clipped update
+The search only proposes: a stream it returns is re-run with the clipped update
 (and on the machine) before any claim is made.
 
 >>> import numpy as np

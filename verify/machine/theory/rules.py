@@ -179,6 +179,8 @@ def _forced_end_stops(X, y, units, runs, names, machine_passes, floats_exact):
         o, r = hits[0]
         t = r["first_block"]
         stream = (o * (t // len(y) + 1))[:t + 1]
+        # "replay:" is report text, which a re-check compares: kept as written, so
+        # saved reports still re-check (docs/architecture.md)
         return dict(out, end_stops=False, hit_stream=stream,
                     end_why=f"shown in {names[tuple(o)]} every pass, an end stop cuts a "
                     f"move short at presentation {t + 1}, before this R-unit has a "
