@@ -144,7 +144,7 @@ def test_the_help_says_what_the_limit_does(capsys):
         main(["verify", "cycling", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "cyclic: the states kept (their digits counted) and the presentations " \
-           "re-run are counted as the search goes" in text
+           "run again are counted as the search goes" in text
     assert "4 --budget, --timeout or --max-memory stopped the search" in text
 
 

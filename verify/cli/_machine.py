@@ -308,7 +308,7 @@ def add_machine(verify_subparsers: Any) -> ArgumentParser:
                     "stops never reached for any order (Novikoff or exact search) or a "
                     "stream that reaches them, and whether end stops then block "
                     "learning (the clipped Novikoff ball proves they never do, or a "
-                    "stream re-run on the machine shows that they do); timing and quantisation.",
+                    "stream run on the machine shows that they do); timing and quantisation.",
                     example=EXAMPLES, func=_machine,
                     exits={EXIT_OK: "learns for every order (--recheck: nothing refuted)",
                            EXIT_NO: "does not (--recheck: a claim refuted)",

@@ -266,7 +266,7 @@ def add_cycling(verify_subparsers: Any) -> ArgumentParser:
     memory_option(c, text="the memory the search may keep (default 4). --order all: "
                   "a --budget whose states could need more is refused before starting "
                   "(exit 2). cyclic: the states kept (their digits counted) and the "
-                  "presentations re-run are counted as the search goes, and it stops "
+                  "presentations run again are counted as the search goes, and it stops "
                   "before they would need more (exit 4, what was found so far); raise "
                   "it, e.g. --max-memory 16, for long cycles of wide or huge numbers")
     return c

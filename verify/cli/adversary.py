@@ -309,7 +309,7 @@ def _add_searches(sub):
                           "integer data)"),
                          ("z3", "bounded model checking with Z3 (small integer data)")):
         q = add_command(sub, method, help=f"worst stream on a data file: {what}",
-                        description="The stream is re-run by the core to count "
+                        description="The stream is run again by the core to count "
                         "mistakes; the result is checked against Novikoff's bound.",
                         example=f"markone adversary {method} "
                         f"{'data' if method == 'greedy' else 'small'}.csv --out case.json",

@@ -235,7 +235,7 @@ def add_tolerance(verify_subparsers: Any) -> ArgumentParser:
                    "worst_case claim) as JSON; it runs `verify machine`'s searches too")
     t.add_argument("--recheck", default=None, metavar="REPORT.json",
                    help="instead, re-check a saved report on this trained machine: the "
-                   "witnesses re-run, every bound recomputed exactly; exit 1 if a "
+                   "witnesses run again, every bound recomputed exactly; exit 1 if a "
                    "claim is refuted, 2 if the report is malformed or about other "
                    "weights")
     t.add_argument("--checker", choices=("python", "coq"), default="python",
