@@ -28,11 +28,20 @@ weights, their exact completion by FLINT, the ``check_certificate`` re-check), t
 certificate's digits, the exponents fitted on them and their extrapolation to
 d = 10,000. With ``--write-docs`` it writes the block ``bench_lp_exact_wide``.
 
+``--dixon`` (alone) measures the exact solver of the least-squares and basis routes
+(:func:`verify._internal.dixon.dixon_solve`, p-adic lifting on float BLAS) on square
+systems of :data:`DIXON_DS` unknowns, 100 stored entries a row in 1..3, against
+FLINT's ``fmpz_mat.solve`` and against the floor, one float64 LU of the same size
+(CPU seconds, BLAS on one thread); then the 12,000 x 2,500 random-label case
+(n x d, 1 % non-zeros) decided by least squares and one exact solve, against its
+float floor (the same float least squares plus one float64 LU of the basis). With
+``--write-docs`` it writes the block ``bench_lp_exact_dixon``.
+
 With ``--write-docs`` everything printed replaces the measured block of
 ``docs/sparse-large.md`` (``<!-- bench_lp_exact: begin -->`` ... ``end -->``).
 
 Run: ``python benchmarks/bench_lp_exact.py [--quick] [--budget SECONDS] [--sparse]
-[--wide-scaling] [--write-docs]``
+[--wide-scaling] [--dixon] [--write-docs]``
 """
 
 from __future__ import annotations
@@ -68,6 +77,9 @@ REPEAT = 3
 #: Widths of ``--wide-scaling`` (n = 10 d rows, d / 100 stored a row), and the goal's.
 WIDE_DS = (500, 1000, 2000, 4000)
 WIDE_GOAL = 10_000
+#: Sizes of ``--dixon``'s square systems (100 stored entries a row), and its n x d case.
+DIXON_DS = (1000, 2000, 4000)
+DIXON_CASE = (12_000, 2_500)
 #: The goal: 100,000 x 10,000 sparse, random labels, decided within 2 minutes.
 GOAL_S = 120.0
 #: Every line printed, for ``--write-docs``.
@@ -335,7 +347,7 @@ def wide_scaling(rng, budget):
     say(f"  fitted on the last two widths, extrapolated to d = {WIDE_GOAL:,} "
         f"(n = {10 * WIDE_GOAL:,}):")
     for key, name in (("lp", "HiGHS LP (dual simplex)"), ("lsq", "least-squares weights"),
-                      ("exact", "exact completion (FLINT)"), ("recheck", "re-check")):
+                      ("exact", "exact completion"), ("recheck", "re-check")):
         ts = [r[key] for r in rows]
         b = _slope(ds, ts)
         last = max((i for i, t in enumerate(ts) if t is not None), default=None)
@@ -355,6 +367,66 @@ def wide_scaling(rng, budget):
         f"{(WIDE_GOAL + 1) * digits * math.log2(10) / 8 / 2**20:,.0f} MB")
 
 
+def _float_lu(A):
+    """CPU seconds of one float64 LU of the square ``A`` (BLAS on one thread): the floor."""
+    import scipy.linalg
+
+    from verify._internal.exact import blas_single_thread
+
+    F = np.asarray(A, dtype=np.float64)
+    with blas_single_thread():
+        return _cpu(lambda: scipy.linalg.lu_factor(F, check_finite=False))[1]
+
+
+def dixon_scaling(rng, budget):
+    """The p-adic solver against FLINT and the float LU at :data:`DIXON_DS`, then the
+    12,000 x 2,500 random-label case against its float floor."""
+    from verify._internal.dixon import dixon_solve, flint_solve
+
+    say(f"\n4. exact solves of square systems, 100 stored entries a row in 1..3, b in "
+        f"1..3: CPU seconds (BLAS on one thread); load {load()} on {os.cpu_count()} cores")
+    say(f"  {'d':>6} {'float LU':>9} {'p-adic':>8} {'FLINT':>9} {'FLINT/p-adic':>13} "
+        f"{'p-adic/LU':>10}  load")
+    done = []
+    for d in DIXON_DS:
+        A = sparse_matrix(d, d, 100, rng).toarray().astype(np.int64)
+        b = rng.integers(1, 4, size=d)
+        floor = _float_lu(A)
+        x, padic = _cpu(lambda: dixon_solve(A, b))
+        predicted = done[-1][1] * (d / done[-1][0]) ** 3 if done else 0.0
+        if predicted > budget:
+            flint, ratio = f"(~{predicted:,.0f})", "-"
+        else:
+            y, t = _cpu(lambda: flint_solve(A, b.tolist()))
+            assert x == y, "the p-adic solver and FLINT disagree"
+            done.append((d, t))
+            flint, ratio = f"{t:9.2f}", f"{t / padic:13.2f}"
+        say(f"  {d:>6} {floor:9.2f} {padic:8.2f} {flint:>9} {ratio:>13} "
+            f"{padic / floor:10.1f}  {load()}")
+    dixon_case(rng)
+
+
+def dixon_case(rng):
+    """The 12,000 x 2,500 random-label case: least squares and one exact solve (as
+    ``method="leastsq"`` decides it), against the float least squares plus one float
+    LU of the same basis."""
+    from verify._internal.leastsq import exact_completion, positive_weights
+
+    n, d = DIXON_CASE
+    A = sparse_matrix(n, d, d // 100, rng)
+    y = rng.choice([-1, 1], size=n)
+    Z = sp_hstack_ones(A).multiply(y[:, None]).tocsr()
+    c, lsq = _cpu(lambda: positive_weights(Z))
+    basis = []
+    cert, exact = _cpu(lambda: exact_completion(Z, c, probe=basis.append))
+    assert cert is not None, "random labels: the least-squares weights should complete"
+    floor = lsq + _float_lu(basis[0])
+    say(f"  {n:,} x {d:,} random labels (d / 100 stored a row): least squares "
+        f"{lsq:.2f} s + exact completion {exact:.2f} s = {lsq + exact:.2f} s; float "
+        f"floor (least squares + one float LU of the {d + 1:,} x {d + 1:,} basis) "
+        f"{floor:.2f} s: {(lsq + exact) / floor:.1f}x the floor; load {load()}")
+
+
 def sp_hstack_ones(A):
     """``[A, 1]`` as CSR (the intercept column)."""
     import scipy.sparse as sp
@@ -370,10 +442,17 @@ def main(argv=None):
     p.add_argument("--sparse", action="store_true", help="add the 100k x 10k sparse run")
     p.add_argument("--wide-scaling", action="store_true",
                    help="only the scaling of sparse random labels (d = 500..4000)")
+    p.add_argument("--dixon", action="store_true",
+                   help="only the p-adic exact solver against FLINT and the float LU")
     p.add_argument("--write-docs", action="store_true",
                    help="write what is printed into docs/sparse-large.md")
     a = p.parse_args(argv)
     rng = np.random.default_rng(SEED)
+    if a.dixon:
+        dixon_scaling(rng, a.budget)
+        if a.write_docs:
+            _write_docs("bench_lp_exact_dixon", argv)
+        return
     if a.wide_scaling:
         wide_scaling(rng, a.budget)
         if a.write_docs:

@@ -9,7 +9,8 @@ busy one is reported, not refused.
 
 Usage: ``python benchmarks/run_all.py [--lp] [--only NAME ...] [--no-docs]``
 (``--lp`` adds the full verdict table of ``bench_lp_exact.py``, 20 to 60 minutes, and
-its ``--wide-scaling``, about 5).
+its ``--wide-scaling``, about 5, and ``--dixon``, the p-adic solver against FLINT,
+about 10 on an idle machine).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ RUNS = (
 LP = ("bench_lp_exact.py", ["--budget", "1500"])
 #: Why the 100k x 10k sparse random-label case misses its 2 minutes (about 5 minutes).
 WIDE = ("bench_lp_exact.py", ["--wide-scaling"])
+DIXON = ("bench_lp_exact.py", ["--dixon"])
 #: A printed line worth repeating in the summary.
 RATIO = re.compile(r"ratio|target|\[>=|\[<=|[0-9.]+x\b", re.I)
 
@@ -67,12 +69,13 @@ def run(script: str, args: list[str], docs: bool) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--lp", action="store_true",
-                   help="add the LP verdict table and its wide scaling (slow)")
+                   help="add the LP verdict table, its wide scaling and the p-adic "
+                        "solver's measurement (slow)")
     p.add_argument("--only", nargs="+", metavar="NAME", default=None,
                    help="run only these benchmarks (e.g. bench_core bench_stream)")
     p.add_argument("--no-docs", action="store_true", help="leave docs/ as it is")
     a = p.parse_args(argv)
-    runs = [*RUNS, WIDE, LP] if a.lp else list(RUNS)
+    runs = [*RUNS, WIDE, DIXON, LP] if a.lp else list(RUNS)
     if a.only:
         runs = [r for r in runs if r[0].removesuffix(".py") in a.only]
     print(f"run_all: {len(runs)} benchmarks; {load()}")
