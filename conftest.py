@@ -24,7 +24,8 @@ shared fixtures (a browser, a server) are set up once, and the tests that share 
 costly session fixture (:data:`SHARED_SETUPS`: the Coq build, the documentation site,
 the 26-letter machine) go to one worker together, so it is built once; the tests that
 open a browser share one worker too, with the Coq build, so that the largest processes
-the suite starts (a Chromium, a ``coqc``: about half a GB each) run one at a time. Under
+the suite starts (a Chromium, a ``coqc``: about half a GB each) run one at a time; that
+group is handed out first and the others from the costliest (:func:`start_order`). Under
 xdist, the workers take turns compiling numba kernels (:func:`pytest_configure`), and
 ``--record-durations`` gathers each worker's figures and the controller writes the
 report once.
@@ -175,11 +176,46 @@ def xdist_group(item):
     return item.nodeid.split("::", 1)[0]
 
 
+#: The measured report of what each test costs (``--record-durations``), read to hand
+#: out the costliest groups first.
+DURATIONS = os.path.join(os.path.dirname(__file__), "tests", "data", "durations.json")
+#: What a test missing from :data:`DURATIONS` is taken to cost, in CPU seconds.
+UNRECORDED = 0.1
+
+
+def start_order(items, seconds):
+    """``items`` in the order their groups are handed out to the workers (pytest-xdist
+    in the order of collection, with ``--no-loadscope-reorder``): the browsers' group
+    first, its tests of the Coq build first, then the other groups from the costliest
+    (by ``seconds``: test id -> recorded CPU seconds) to the cheapest, each group's
+    tests in their order.
+
+    The largest processes the suite starts (``coqc``, then Chromium) then run at the
+    start, beside workers that are still small (a worker grows as it runs: native
+    libraries, compiled kernels), not near the end beside two grown ones; and with the
+    costliest groups first, no long group is left to run alone at the end (issue 37).
+    """
+    groups: dict[str, list] = {}
+    for item in items:
+        groups.setdefault(xdist_group(item), []).append(item)
+    cost = {name: sum(seconds.get(item.nodeid, UNRECORDED) for item in members)
+            for name, members in groups.items()}
+    order = sorted(groups, key=lambda name: (name != "browser", -cost[name]))
+    browser = groups.get("browser", [])
+    browser.sort(key=lambda item: "coq_build" not in getattr(item, "fixturenames", ()))
+    return [item for name in order for item in groups[name]]
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
     if getattr(config.option, "loadgroup", False):
         for item in items:
             item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+        seconds = {}
+        if os.path.exists(DURATIONS):
+            with open(DURATIONS) as file:
+                seconds = json.load(file)
+        items[:] = start_order(items, seconds)
 
 
 _FROM_WORKERS: dict[str, float] = {}

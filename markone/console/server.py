@@ -433,7 +433,9 @@ def _bind(address: str, port: int, console: ConsoleServer, timeout_s: float,
 
 class _Until(io.RawIOBase):
     """A socket read until a deadline: a client that trickles its request a byte at a
-    time still runs out of time (a socket timeout alone restarts at every byte)."""
+    time still runs out of time (a socket timeout alone restarts at every byte). Bytes
+    that arrived before the deadline are read after it too: a request sent in time is
+    answered even when a handler thread comes to it late (a busy machine)."""
 
     def __init__(self, sock: socket.socket, deadline: float) -> None:
         super().__init__()
@@ -444,8 +446,12 @@ class _Until(io.RawIOBase):
 
     def readinto(self, buffer) -> int:
         left = self._deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the request took too long to arrive")
+        if left <= 0:   # time is up: what arrived in time is still read, nothing more
+            self._sock.settimeout(0)
+            try:
+                return self._sock.recv_into(buffer)
+            except BlockingIOError:
+                raise TimeoutError("the request took too long to arrive") from None
         self._sock.settimeout(left)
         return self._sock.recv_into(buffer)
 

@@ -63,3 +63,34 @@ def test_a_worker_compiles_only_while_it_holds_the_lock_the_workers_share(
     assert seen == [("outer", True), ("inner", True)]
     assert not _held(root_conftest.compile_lock(tmp_path))  # released after
     assert root_conftest.compile_lock(tmp_path) != root_conftest.compile_lock(ROOT)
+
+
+def test_the_coq_build_then_the_browsers_start_and_costly_groups_come_first(root_conftest):
+    items = [_item("tests/a.py::cheap"), _item("tests/b.py::costly_1"),
+             _item("tests/docs/test_docs_offline.py::page", ["site"]),
+             _item("tests/b.py::costly_2"),
+             _item("tests/markone/hardware/test_replay_browser.py::t", browser=True),
+             _item("tests/verify/coq/test_coq_limits.py::t", ["coq_build"]),
+             _item("tests/c.py::unrecorded")]
+    seconds = {"tests/a.py::cheap": 0.5, "tests/b.py::costly_1": 3.0,
+               "tests/b.py::costly_2": 0.01}
+    order = [item.nodeid for item in root_conftest.start_order(items, seconds)]
+    assert order == ["tests/verify/coq/test_coq_limits.py::t",
+                     "tests/docs/test_docs_offline.py::page",
+                     "tests/markone/hardware/test_replay_browser.py::t",
+                     "tests/b.py::costly_1", "tests/b.py::costly_2",
+                     "tests/a.py::cheap", "tests/c.py::unrecorded"]
+
+
+def test_the_workers_of_a_run_share_its_folder_and_take_turns_for_its_locks(
+        tmp_path, monkeypatch):
+    from _run import run_folder, run_lock
+
+    factory = SimpleNamespace(getbasetemp=lambda: tmp_path / "popen-gw1")
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    assert run_folder(factory) == tmp_path
+    monkeypatch.delenv("PYTEST_XDIST_WORKER")
+    assert run_folder(factory) == tmp_path / "popen-gw1"
+    with run_lock(tmp_path, "coq"):
+        assert _held(tmp_path / "coq.lock")
+    assert not _held(tmp_path / "coq.lock")

@@ -265,6 +265,25 @@ def test_a_connection_past_descriptor_1023_is_looked_at(tmp_path):
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+def test_a_request_sent_in_time_is_read_after_its_deadline():
+    """A handler thread that comes late to a connection (a busy machine: the request
+    waited its whole time in the queue) still reads what arrived in time, and only
+    that: then the time is up. (A request after a flood of idle connections, below,
+    was dropped this way under load though it had been sent.)"""
+    import time
+
+    from markone.console.server import _Until
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(b"GET / HTTP/1.1\r\n")
+        late = _Until(ours, deadline=time.monotonic() - 1.0)
+        buffer = bytearray(64)
+        assert buffer[:late.readinto(buffer)] == b"GET / HTTP/1.1\r\n"
+        with pytest.raises(TimeoutError, match="too long to arrive"):
+            late.readinto(buffer)   # nothing more came: no waiting past the deadline
+
+
 def test_a_request_after_a_flood_of_idle_connections_is_answered(tmp_path, monkeypatch):
     """More idle connections than may wait (here 50): the oldest idle ones make room,
     so a request sent after the flood is answered rather than closed."""
