@@ -476,6 +476,81 @@ def _averaged_partial_pass():
         [[1, 0], [1, 1]], [1, -1], [0, 1, 1, 0, 0], False, variant="averaged")
 
 
+def _fractional_score():
+    return _binary(
+        "fractional-score", "a correct score between 0 and 1", "no-margin",
+        "only a mistake (y w.x <= 0) moves w: after w = (1/2, 1/4, 1) - (1/4, -1/2, 1) = "
+        "(1/4, 3/4, 0), example 0 (1/2, 1/4) of label +1 scores 5/16 > 0, so w stays; a "
+        "margin (an update when y w.x < 1 or <= 1, the hinge loss's test) moves it "
+        "again. The numbers are powers of two: float64 and float32 compute them exactly",
+        [[0.5, 0.25], [0.25, -0.5]], [1, -1], [0, 1, 0], True)
+
+
+_BOUNDARY_PINS = ("every presentation of `order` counts once: the stream is chosen so "
+                  "that a loop that presents its first example again at the end, its "
+                  "last twice, or the first or the last of each pass of 4 twice counts "
+                  "another mistake (presenting the first twice cannot: from the zero "
+                  "start, its update makes it correct)")
+
+
+def _kernel_boundaries():
+    return _kernel_case("kernel-pass-boundaries", "the dual rule where a second "
+                        "presentation would count again", _BOUNDARY_PINS,
+                        [[1, 0], [2, 2], [-2, 0], [-1, 0]], [1, -1, 1, -1],
+                        [3, 0, 1, 3, 2, 3, 2, 2, 3, 2, 0, 3])
+
+
+def _multiclass_boundaries():
+    return _multiclass_case(
+        "multiclass-pass-boundaries", "three classes where a second presentation "
+        "would count again", _BOUNDARY_PINS,
+        [[0, -1], [0, -2], [-1, 0], [-2, 0]], [1, 0, 2, 1],
+        [2, 2, 1, 3, 2, 3, 2, 2, 3, 0, 0, 2], [[1, 1], [-1, 0], [0, -1], [2, -1]])
+
+
+def _multiclass_exact_answer(problem):
+    """The argmax rule's answer to a multiclass problem, replayed in Fractions."""
+    from verify.conformance.rule_runs import exact_rows, multiclass_run
+
+    W, mistakes, argmax = multiclass_run(problem)
+    queries = exact_rows({"X": problem["queries"], "intercept": problem["intercept"]})
+    return {"mistakes": mistakes, "W": [exact_vector(row) for row in W],
+            "predictions": [argmax(q) for q in queries]}
+
+
+# 2**-30: float64 holds it and its square 2**-60, not 1 + 2**-60
+_S = 2.0**-30
+
+
+def _exact_multiclass_queries():
+    problem = {"intercept": True, "X": [[1.0, -_S]], "y": [1], "order": [0, 0],
+               "n_classes": 3, "queries": [[-1.0, -_S], [1.0, 0.0]]}
+    return _case(
+        "exact-multiclass-query-scores", "a query whose class scores float64 rounds "
+        "to a tie", "exact-arithmetic",
+        "exact arithmetic in the predictions: after one mistake on (1, -2^-30), class 1 "
+        "holds (1, -2^-30, 1) and class 0 its negative; the query (-1, -2^-30) scores "
+        "-1 + 2^-60 + 1 = 2^-60 for class 1, -2^-60 for class 0 and 0 for class 2, so "
+        "class 1 is predicted; float64 rounds -1 + 2^-60 to -1, every class scores 0, "
+        "and the tie goes to class 0",
+        problem, _multiclass_exact_answer(problem), task="multiclass",
+        float64_can_pass=False,
+        notes="float64 cannot pass: the query's scores round to a tie.")
+
+
+def _exact_voted_queries():
+    return _binary(
+        "exact-voted-query-scores", "a vote whose exact score float64 rounds to 0",
+        "exact-arithmetic",
+        "exact arithmetic in the vote: the iterate w = (1, -2^-30, 1) has one vote (the "
+        "zero start none) and scores the query (-1, 2^-30) exactly -1 - 2^-60 + 1 = "
+        "-2^-60 < 0: the prediction is -1; float64 rounds -1 - 2^-60 to -1 and scores "
+        "0, which votes +1",
+        [[1.0, -_S]], [1], [0, 0], True, variant="voted",
+        queries=[[-1.0, _S], [1.0, 0.0]], float64_can_pass=False,
+        notes="float64 cannot pass: the query's score rounds to 0.")
+
+
 def _builders():
     """Each case's id and the function that builds it, in the suite's order."""
     def variant(name):
@@ -500,6 +575,11 @@ def _builders():
         "exact-intercept-rounding": _intercept_rounding,
         "exact-averaged-sum": _averaged_sum, "exact-multiclass-scores": _multiclass_exact,
         "variant-averaged-partial-pass": _averaged_partial_pass,
+        "fractional-score": _fractional_score,
+        "kernel-pass-boundaries": _kernel_boundaries,
+        "multiclass-pass-boundaries": _multiclass_boundaries,
+        "exact-multiclass-query-scores": _exact_multiclass_queries,
+        "exact-voted-query-scores": _exact_voted_queries,
     }
 
 

@@ -402,7 +402,7 @@ def test_cli_reports_and_exit_statuses(suite, cases, tmp_path, capsys):
     take seconds per failure, in the slow test below)."""
     impl = f"{HERE / 'conformance_impls.py'}"
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:correct"]) == 0
-    assert "29 passed, 0 failed" in capsys.readouterr().out
+    assert "34 passed, 0 failed" in capsys.readouterr().out
     few = tmp_path / "few"
     C.write_suite(few, cases=[by_id(cases, cid) for cid in (
         "zero-score-orthonormal", "exact-intercept-rounding", "exact-averaged-sum")])
@@ -475,10 +475,10 @@ def test_cli_node_example(suite, capsys):
     1 before profiles existed, with those two cases 'FAIL (float64: expected)')."""
     status = main(["adversary", "check", str(suite), "--cmd", f"node {NODE_EXAMPLE}"])
     out = capsys.readouterr().out
-    assert status == 0 and "24 passed, 0 failed, 0 errors, 5 not applicable" in out
+    assert status == 0 and "27 passed, 0 failed, 0 errors, 7 not applicable" in out
     assert "profile arithmetic=float64," in out and "declared in the handshake" in out
     assert out.count("the case needs exact arithmetic (float64 rounding changes its "
-                     "answer); the profile declares float64") == 5
+                     "answer); the profile declares float64") == 7
 
 
 def test_docs_show_the_complete_node_example():

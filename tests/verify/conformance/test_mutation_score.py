@@ -165,3 +165,71 @@ def test_the_average_over_whole_passes_only_is_killed_by_the_partial_pass_case(s
     for m in rotated:
         line = script._reference_lines()[int(m.where.split()[1].split(":")[0]) - 1]
         assert script.why_equivalent(line.strip(), m.what) == script._SAME_LENGTH
+
+
+def _line_of(script, mutant):
+    return script._reference_lines()[int(mutant.where.split()[1].split(":")[0]) - 1]
+
+
+def test_the_query_fraction_to_float_mutants_are_killed_by_the_query_score_cases(script):
+    """The queries read as floats (their coordinates or the intercept's constant), in
+    the multiclass and the voted answers, survived every case: the query-score cases
+    kill all four (a score of +-2^-60 that float64 rounds to 0)."""
+    from verify import conformance as C
+
+    mutants = [m for m in script.mutants() if m.what == "Fraction -> float" and
+               _line_of(script, m).strip().startswith("queries = ")]
+    assert len(mutants) == 4
+    cases = C.build_cases(["exact-multiclass-query-scores", "exact-voted-query-scores"])
+    for outcome in script.score(mutants, cases):
+        assert outcome.killed, outcome.mutant.where
+
+
+DOUBLED = ("order read with the first again at the end", "order read with the last "
+           "twice", "order read with the first of each pass twice",
+           "order read with the last of each pass twice")
+
+
+def _loop_mutants(mutants, lines, tasks, whats):
+    """The mutants ``whats`` of the ``for`` loops over ``order`` in the kernel and
+    multiclass branches (the first and the second such loop of the source)."""
+    loops = sorted({m.where.split(":")[0] for m in mutants if m.what in whats
+                    and "order" in lines(m)}, key=lambda w: int(w.split()[1]))[:tasks]
+    return [m for m in mutants if m.what in whats and m.where.split(":")[0] in loops]
+
+
+def test_the_doubled_presentations_of_the_dual_and_argmax_loops_are_killed(script):
+    """A kernel or multiclass loop that presents the first example again at the end,
+    the last twice, or the first or last of a pass twice survived every case until
+    the pass-boundary cases; the first twice is equivalent (argued)."""
+    from verify import conformance as C
+
+    mutants = script.mutants()
+    loops = _loop_mutants(mutants, lambda m: _line_of(script, m), 2, DOUBLED)
+    assert len(loops) == 8
+    cases = C.build_cases(["kernel-pass-boundaries", "multiclass-pass-boundaries"])
+    for outcome in script.score(loops, cases):
+        assert outcome.killed, (outcome.mutant.where, outcome.mutant.what)
+    first = _loop_mutants(mutants, lambda m: _line_of(script, m), 2,
+                          ("order read with the first twice",))
+    assert len(first) == 2
+    for outcome in script.score(first, cases):
+        assert outcome.equivalent
+        assert script.why_equivalent(_line_of(script, outcome.mutant).strip(),
+                                     outcome.mutant.what) == script._FIRST_TWICE
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_doubled_presentations_of_the_node_example_loops_are_killed(script):
+    """The same for the Node example's kernel and multiclass loops."""
+    from verify import conformance as C
+
+    node = script.mutation_node
+    lines = node.EXAMPLE.read_text().splitlines()
+    mutants = node.node_mutants()
+    loops = _loop_mutants(mutants, lambda m: lines[int(m.where.split()[1].split(":")[0])
+                                                   - 1], 2, DOUBLED)
+    assert len(loops) == 8
+    cases = C.build_cases(["kernel-pass-boundaries", "multiclass-pass-boundaries"])
+    for outcome in script.score_node(NODE, loops, cases):
+        assert outcome.killed, (outcome.mutant.where, outcome.mutant.what)

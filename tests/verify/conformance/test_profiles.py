@@ -47,7 +47,7 @@ def test_a_correct_float64_implementation_exits_0_under_its_profile(suite, impls
     assert main(["adversary", "check", str(suite), *impl,
                  "--profile", "arithmetic=float64"]) == 0
     out = capsys.readouterr().out
-    assert "11 passed, 0 failed, 0 errors, 18 not applicable (of 29 cases)" in out
+    assert "12 passed, 0 failed, 0 errors, 22 not applicable (of 34 cases)" in out
     assert "[profile arithmetic=float64,variants=last+averaged+voted+pocket," in out
 
 
@@ -67,7 +67,7 @@ def test_junit_skips_what_does_not_apply(suite, impls, tmp_path):
                  "--format", "junit", "--report", str(report)]) == 0
     root = ET.parse(report).getroot()
     assert (root.get("tests"), root.get("failures"), root.get("errors"),
-            root.get("skipped")) == ("29", "0", "0", "18")
+            root.get("skipped")) == ("34", "0", "0", "22")
     skipped = root.find("testcase[@name='exact-cancellation']/skipped")
     assert "needs exact arithmetic" in skipped.get("message")
 
@@ -132,7 +132,8 @@ def test_cases_select_by_id_or_tag(suite, impls, capsys):
         "variant-averaged-partial-pass"]
     assert {c["id"] for c in select_cases(cases, "exact-only")} == {
         "exact-rational-tie", "exact-cancellation", "exact-intercept-rounding",
-        "exact-averaged-sum", "exact-multiclass-scores"}
+        "exact-averaged-sum", "exact-multiclass-scores", "exact-multiclass-query-scores",
+        "exact-voted-query-scores"}
     assert all("intercept" in case_tags(c) for c in select_cases(cases, "intercept"))
     assert main(["adversary", "check", str(suite), "--impl",
                  f"{impls}:float64_perceptron", "--cases", "zero-*,xor-*"]) == 0
