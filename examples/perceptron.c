@@ -7,6 +7,8 @@
  * Options (to see the checker's diagnoses): --rule strict  (update only when y w.x < 0)
  *                                           --rule zero-correct  (0 predicts +1)
  *                                           --eta 0.5  (a learning rate other than 1)
+ * Convention: --start 0.5  (every weight starts at 0.5, not 0; declare it with
+ *                          --profile arithmetic=float64,start=0.5)
  * C doubles are float64, so it declares arithmetic float64 when markone's handshake
  * asks what it claims. Every sum runs in index order from 0 (-ffp-contract=off: no
  * fused multiply-add), as the checker's float64 replay does. */
@@ -80,6 +82,7 @@ static J *get(const J *o, const char *k) {
 
 static const char *rule = "textbook";
 static double eta = 1;
+static double start = 0;   /* --start: every weight's first value */
 static int mistake(double y, double s) {
   if (!strcmp(rule, "strict")) return y * s < 0;
   if (!strcmp(rule, "zero-correct")) return (s >= 0 ? 1 : -1) != y;
@@ -116,11 +119,19 @@ static void kernel(const J *pr) {
   printf("], \"mistakes\": %d}\n", m);
 }
 
+/* d weights, each starting at v */
+static double *filled(int d, double v) {
+  double *w = calloc((size_t)d, sizeof *w);
+  if (!w) die("out of memory");
+  for (int j = 0; j < d; j++) w[j] = v;
+  return w;
+}
+
 static void multiclass(const J *pr, double **X, int d) {
   J *y = get(pr, "y"), *order = get(pr, "order"), *q = get(pr, "queries");
   int K = (int)get(pr, "n_classes")->num, m = 0;
   double **W = calloc((size_t)K, sizeof *W);
-  for (int k = 0; k < K; k++) W[k] = calloc((size_t)d, sizeof **W);
+  for (int k = 0; k < K; k++) W[k] = filled(d, start);
   for (int t = 0; t < order->n; t++) {
     int i = (int)order->item[t]->num, c = (int)y->item[i]->num, best = 0;
     for (int k = 1; k < K; k++) if (dot(W[k], X[i], d) > dot(W[best], X[i], d)) best = k;
@@ -145,10 +156,10 @@ static void binary(const J *pr, double **X, int d) {
   J *y = get(pr, "y"), *order = get(pr, "order"), *q = get(pr, "queries");
   const char *variant = get(pr, "variant")->str;
   int T = order->n, m = 0, run = 0, best = 0, last = 0;
-  double *w = calloc((size_t)d, sizeof *w), *pocket = calloc((size_t)d, sizeof *w);
+  double *w = filled(d, start), *pocket = filled(d, start);
   double *sum = calloc((size_t)d, sizeof *w), **iterate = calloc((size_t)T + 1, sizeof *iterate);
   int *votes = calloc((size_t)T + 1, sizeof *votes);
-  iterate[0] = calloc((size_t)d, sizeof *w);  /* the zero start, with 0 votes so far */
+  iterate[0] = filled(d, start);  /* the start, with 0 votes so far */
   for (int t = 0; t < T; t++) {
     int i = (int)order->item[t]->num;
     double yi = y->item[i]->num;
@@ -182,7 +193,8 @@ int main(int argc, char **argv) {
   for (int a = 1; a + 1 < argc; a += 2) {
     if (!strcmp(argv[a], "--rule")) rule = argv[a + 1];
     else if (!strcmp(argv[a], "--eta")) eta = strtod(argv[a + 1], NULL);
-    else die("options: --rule textbook|strict|zero-correct, --eta NUMBER");
+    else if (!strcmp(argv[a], "--start")) start = strtod(argv[a + 1], NULL);
+    else die("options: --rule textbook|strict|zero-correct, --eta NUMBER, --start NUMBER");
   }
   size_t n = 0, cap = 1 << 16;
   char *text = malloc(cap);

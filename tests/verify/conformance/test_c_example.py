@@ -68,3 +68,28 @@ def test_its_planted_bugs_are_named(binary):
     exact = exact[1:]
     assert all(len(r.diagnosis) == 1 and r.diagnosis[0].startswith(
         "float64 arithmetic: rounding changes") for r in exact)
+
+
+def test_the_c_example_with_a_start_passes_declared_and_fails_otherwise(binary):
+    """--start 0.5, as the Node example has it: every weight (each class's row, the
+    pocket's and the voted start's) starts at 1/2; declared, every task's cases
+    pass; declared otherwise, the start it used is named."""
+    adapter = C.CommandAdapter(f"{binary} --start 0.5")
+    ids = ["intercept-convention", "variant-averaged", "variant-voted-ties",
+           "variant-pocket-ties", "multiclass-argmax-ties", "kernel-dual-counts"]
+    results = C.run_suite(C.build_cases(ids), adapter,
+                          profile=C.Profile.parse("arithmetic=float64,start=0.5"))
+    assert {r.id: r.status for r in results} == dict.fromkeys(ids, "pass")
+    [wrong] = C.run_suite(C.build_cases(["intercept-convention"]), adapter,
+                          profile=C.Profile.parse("arithmetic=float64,start=0.1"))
+    assert wrong.status == "fail"
+    assert any(d.startswith("starting weights w = 1/2 (every weight), not the declared "
+                            "start") for d in wrong.diagnosis), wrong.diagnosis
+
+
+def test_the_c_example_refuses_an_unknown_option_in_one_line(binary):
+    out = subprocess.run([str(binary), "--begin", "1"], input="{}", capture_output=True,
+                         text=True, check=False)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.splitlines() == ["perceptron: options: --rule textbook|strict|"
+                                       "zero-correct, --eta NUMBER, --start NUMBER"]
