@@ -256,3 +256,34 @@ def test_inputs_or_weights_stored_in_float32_are_named_as_such(part):
     assert r.status == "fail" and r.details[0] == "mistakes: expected 3, got 2"
     assert r.diagnosis == (rounding_words(case, f"float32 {part}"),)
     assert r.diagnosis[0].startswith(f"float32 arithmetic (the {part} stored in float32")
+
+
+def _hinge(dtype, test):
+    """A perceptron in ``dtype`` that updates when ``test(y w.x)`` (the hinge loss's
+    margin: y w.x < 1, as Vowpal Wabbit's --loss_function hinge does)."""
+    def fit(X, y, order):
+        X = np.asarray(X, dtype=dtype)
+        w, m = np.zeros(X.shape[1], dtype=dtype), 0
+        for i in order:
+            if test(y[i] * float(w @ X[i])):
+                w, m = w + dtype(y[i]) * X[i], m + 1
+        return w.tolist(), m
+    return fit
+
+
+@pytest.mark.parametrize("dtype,arithmetic", [(np.float32, "float32"),
+                                              (np.float64, "float64")])
+def test_a_hinge_margin_fails_the_fractional_score_case(cases, dtype, arithmetic):
+    """On whole numbers y w.x < 1 is y w.x <= 0: in float32 a hinge margin passed every
+    case the profile applies to, until fractional-score (a correct score of 5/16);
+    the rule's own loop passes it in both arithmetics."""
+    profile = Profile.parse(f"arithmetic={arithmetic}")
+    ids = [i for i, c in cases.items() if profile.excludes(c) is None
+           and c["task"] == "binary" and c["variant"] == "last"]
+    assert "fractional-score" in ids
+    results = run(cases, ids, _hinge(dtype, lambda s: s < 1), profile=profile)
+    failed = {i for i, r in results.items() if r.status != "pass"}
+    assert "fractional-score" in failed
+    rule = run(cases, ["fractional-score"], _hinge(dtype, lambda s: s <= 0),
+               profile=profile)
+    assert rule["fractional-score"].status == "pass"
