@@ -84,6 +84,9 @@ CAUSES = {
     "pass first skipped": "the first presentation of every pass was skipped",
     "pocket on ties": "the pocket replaced on a tie",
     "true class only": "only the true class's weights updated",
+    # starting weights, undeclared or beside an undeclared rate
+    "start ones": "starting weights w = 1 (every weight)",
+    "start half": "starting weights w = 1/2 (every weight)",
 }
 
 
@@ -264,6 +267,15 @@ NODE_BUGS = [
           "last skipped", _JS_LOOP,
           "  for (let t = 0; t < p.order.length - 1; t++) {\n    const i = p.order[t];\n"
           "    if (mistake("),
+    _node("js-multiclass-start-ones", "every class's row starts at 1 (`X[0].map(() => "
+          "1)`)", "start ones", "() => X[0].map(() => start))",
+          "() => X[0].map(() => 1))"),
+    _node("js-start-rate-tenth", "declares `start: 0.5` in the handshake and starts "
+          "there, but `--eta` defaults to 0.1 (not declared)", "rate 1/10",
+          'profile: { arithmetic: "float64" }',
+          'profile: { arithmetic: "float64", start: 0.5 }',
+          ('opt("--start", "0")', 'opt("--start", "0.5")'),
+          ('opt("--eta", "1")', 'opt("--eta", "0.1")')),
 ]
 
 
@@ -322,6 +334,9 @@ C_BUGS = [
        "alpha[i] += 1, m++", "alpha[i] += 2, m++"),
     _c("c-pocket-ties", "the pocket is replaced when a run ties the best "
        "(`run >= best`)", "pocket on ties", "if (run > best)", "if (run >= best)"),
+    _c("c-start-half", "every weight starts at 0.5 (`static double start = 0.5;`), "
+       "not declared", "start half", "static double start = 0;",
+       "static double start = 0.5;"),
 ]
 
 #: The whole catalogue, Python then Node then C.

@@ -24,7 +24,7 @@ from verify.conformance.adapters import Adapter
 from verify.conformance.compare import simple_fraction
 from verify.errors import ImplementationError, NotApplicable
 from verify.conformance.judge import CaseResult, judge
-from verify.conformance.profile import Profile, show_rate
+from verify.conformance.profile import Profile, show_rate, show_start
 from verify.conformance.protocol import parse_vector, problem_of
 from verify.conformance.rule_runs import exact_rows
 from verify.conformance.suite import run_suite
@@ -32,18 +32,46 @@ from verify.conformance.suite import run_suite
 __all__ = ["fitting_profile", "revealed_rate", "explained", "suggestion", "fit_report"]
 
 
-def revealed_rate(cases: Sequence[JSONDict], adapter: Adapter) -> Fraction | None:
+def revealed_rate(cases: Sequence[JSONDict], adapter: Adapter,
+                  declared: Profile | None = None) -> Fraction | None:
     """The learning rate of the implementation's first update, or None: its answer
-    to the first binary last-iterate case cut to one presentation (from a zero start,
-    always a mistake, so ``w = rate * y * x``), read on the largest entry of ``x``
-    and written as the simple fraction it is within a part in 10^9 (a float
-    implementation's 0.1)."""
-    case = next((c for c in cases if c["task"] == "binary" and c["variant"] == "last"),
-                None)
-    if case is None:
-        return None
-    problem = problem_of(case)
-    problem = dict(problem, order=problem["order"][:1])
+    to the first binary last-iterate case ``declared`` applies to whose first
+    presentation is a mistake from the declared start (always, from the zero start),
+    cut to that presentation (``w = start + rate * y * x``), read on the largest
+    entry of ``x`` and written as the simple fraction it is within a part in 10^9 (a
+    float implementation's 0.1).
+
+    >>> from verify.conformance.adapters import adapter_for
+    >>> from verify.conformance.cases import build_cases
+    >>> def fit(X, y, order):        # from w = -1/2, at a rate of 1/10
+    ...     w = [-0.5] * len(X[0])
+    ...     for i in order:
+    ...         if y[i] * sum(a * b for a, b in zip(w, X[i])) <= 0:
+    ...             w = [a + 0.1 * y[i] * b for a, b in zip(w, X[i])]
+    ...     return w, 0
+    >>> cases = build_cases(["intercept-convention"])
+    >>> revealed_rate(cases, adapter_for(fit), Profile.parse("start=-0.5"))
+    Fraction(1, 10)
+    """
+    declared = Profile() if declared is None else declared
+    for case in cases:
+        if case["task"] != "binary" or case["variant"] != "last" or \
+                declared.excludes(case) is not None:
+            continue
+        problem = problem_of(declared.posed(case))
+        i = problem["order"][0]
+        x, y = exact_rows(problem)[i], int(problem["y"][i])
+        start = declared.start_for(case) or [Fraction(0)] * len(x)
+        if y * sum((a * b for a, b in zip(start, x)), Fraction(0)) > 0:
+            continue            # not a mistake from this start: no step to read
+        return _first_step(adapter, dict(problem, order=[i]), x, y, start)
+    return None
+
+
+def _first_step(adapter: Adapter, problem: JSONDict, x: list[Fraction], y: int,
+                start: list[Fraction]) -> Fraction | None:
+    """The rate of the implementation's one update on ``problem`` (one presentation
+    of ``x``, label ``y``, a mistake from ``start``), or None."""
     try:
         answer = adapter.answer(problem)
         if answer is None:
@@ -51,12 +79,10 @@ def revealed_rate(cases: Sequence[JSONDict], adapter: Adapter) -> Fraction | Non
         w = parse_vector(answer["w"], where="w")
     except (ImplementationError, NotApplicable, ValueError, TypeError, KeyError):
         return None
-    i = problem["order"][0]
-    x, y = exact_rows(problem)[i], int(problem["y"][i])
     j = max(range(len(x)), key=lambda k: abs(x[k]))
     if len(w) != len(x) or x[j] == 0:
         return None
-    k = simple_fraction(Fraction(w[j]) / (y * x[j]))
+    k = simple_fraction((Fraction(w[j]) - start[j]) / (y * x[j]))
     return k if k > 0 else None
 
 
@@ -89,7 +115,7 @@ def fitting_profile(cases: Sequence[JSONDict], results: Sequence[CaseResult],
     None when none does."""
     declared = Profile() if declared is None else declared
     rates = [declared.rate]
-    rate = revealed_rate(cases, adapter)
+    rate = revealed_rate(cases, adapter, declared)
     if rate is not None and rate not in rates:
         rates.append(rate)
     arithmetics = ("exact", "float64", "float32") if declared == Profile() else (
@@ -113,6 +139,8 @@ def suggestion(profile: Profile) -> str:
     '--profile arithmetic=float64,rate=0.1'
     >>> suggestion(Profile(arithmetic="float64", tasks=("binary",), intercept=False))
     '--profile arithmetic=float64,tasks=binary,intercept=no'
+    >>> suggestion(Profile.parse("arithmetic=float64,rate=0.1,start=1,intercept_start=0"))
+    '--profile arithmetic=float64,rate=0.1,start=1,intercept_start=0'
     """
     given, full = [f"arithmetic={profile.arithmetic}"], Profile()
     for name in ("variants", "tasks"):
@@ -122,6 +150,10 @@ def suggestion(profile: Profile) -> str:
         given.append(f"intercept={'yes' if profile.intercept else 'no'}")
     if profile.rate != 1:
         given.append(f"rate={show_rate(profile.rate)}")
+    if profile.start != 0:
+        given.append(f"start={show_start(profile.start)}")
+    if profile.intercept_start is not None:
+        given.append(f"intercept_start={show_start(profile.intercept_start)}")
     return "--profile " + ",".join(given)
 
 

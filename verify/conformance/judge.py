@@ -744,6 +744,7 @@ def _diagnose_multiclass(case, got):
                     "the rest), each updated on every example, instead of the argmax "
                     "rule (a different multiclass reduction)", "multiclass:one-vs-rest"))
     out += multiclass_arithmetic(case, got, tol) + _multiclass_constant(case, got, tol)
+    out += [(words, key) for words, _, key in start_misreadings(case, got, tol)]
     return out + _stream_misreadings(case, got, tol)
 
 

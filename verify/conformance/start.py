@@ -37,9 +37,9 @@ from fractions import Fraction
 from typing import Any, Union
 
 from markone._internal.typing import JSONDict
-from verify.conformance.compare import reproduces
+from verify.conformance.compare import close, reproduces
 from verify.conformance.protocol import LimitExceeded, parse_number
-from verify.conformance.rate import reference_run
+from verify.conformance.rate import _multiclass_rule_run, declared, reference_run
 from verify.conformance.rule_runs import variant_answer
 
 __all__ = ["Start", "parse_start", "parse_start_number", "start_vector",
@@ -179,15 +179,26 @@ def _other_starts(problem: JSONDict) -> dict[str, tuple[str, list[Fraction] | No
     return out
 
 
-def _rule_run(case: JSONDict, problem: JSONDict, **misreading: Any) -> JSONDict:
-    return variant_answer(reference_run(problem, case, **misreading), problem)
+def _rule_run(case: JSONDict, problem: JSONDict) -> JSONDict:
+    """The rule's answer to ``problem`` (``case``'s, from another start) under the
+    rate and arithmetic ``case`` declares: a binary variant's, or the argmax rule's
+    (replayed in float64 when float64 is declared with a rate or a start, as
+    :func:`verify.conformance.rate.reference_run` does)."""
+    if problem["task"] != "multiclass":
+        return variant_answer(reference_run(problem, case), problem)
+    arithmetic, rate = declared(case)
+    convention = rate != 1 or "start" in case["problem"]
+    answer = _multiclass_rule_run(problem, rate, "float64" if arithmetic == "float64"
+                                  and convention else "exact")
+    return dict(answer, scale=False) if "start" in problem else answer
 
 
 def start_misreadings(case: JSONDict, got: JSONDict, tol: float
                       ) -> list[tuple[str, Fraction, str]]:
     """The starts other than the declared one (zero and :data:`COMMON_STARTS`, when
-    one is declared; ones, when none is) whose run (the declared rate and arithmetic, every other
-    convention the rule's) gives the answer ``got`` of a binary case: ``(words, k,
+    one is declared; ones, when none is) whose replay (the declared rate and arithmetic,
+    every other convention the rule's) gives the answer ``got`` of a binary or
+    multiclass case (every class's row starts from it): ``(words, k,
     key)`` as :mod:`verify.conformance.misreadings` gives them (``k`` a learning
     rate that scales the weights, from a zero start only; ``key`` ``start:NAME``).
 
@@ -201,19 +212,33 @@ def start_misreadings(case: JSONDict, got: JSONDict, tol: float
     problem, out = case["problem"], []
     for key, (words, vector) in _other_starts(problem).items():
         other = with_start(problem, vector)
-        k = reproduces(_rule_run(case, other), got, tol)
+        k = _gives(_rule_run(case, other), got, tol)
         if k is not None:
             out.append((words, k, key))
     return out
 
 
+def _gives(candidate: JSONDict, got: JSONDict, tol: float) -> Fraction | None:
+    """:func:`verify.conformance.compare.reproduces`, and for a multiclass answer
+    (``W``): 1 when its mistakes, predictions and every row of ``W`` (within ``tol``)
+    are ``got``'s, else None."""
+    if "W" not in candidate:
+        return reproduces(candidate, got, tol)
+    same = (got.get("mistakes") == candidate["mistakes"]
+            and got.get("predictions", candidate["predictions"]) == candidate["predictions"]
+            and len(got.get("W", ())) == len(candidate["W"])
+            and all(close(g, [Fraction(v) for v in e], tol)
+                    for g, e in zip(got["W"], candidate["W"])))
+    return Fraction(1) if same else None
+
+
 def start_gives(key: str, case: JSONDict, want: JSONDict, tol: float) -> bool:
     """Does the start misreading ``key`` (``start:NAME``) give ``want`` on the binary
-    ``case``? (For :mod:`verify.conformance.refutation`: a passed case whose answer
+    or multiclass ``case``? (For :mod:`verify.conformance.refutation`: a passed case whose answer
     another start would change rules that start out.) A start the case does not
     suggest gives it (it is not ruled out by this case)."""
     starts = _other_starts(case["problem"])
     if key not in starts:
         return True
     other = with_start(case["problem"], starts[key][1])
-    return reproduces(_rule_run(case, other), want, tol) is not None
+    return _gives(_rule_run(case, other), want, tol) is not None

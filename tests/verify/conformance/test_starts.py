@@ -234,3 +234,51 @@ def test_an_undeclared_start_of_one_half_is_named_and_never_another_start(cases)
             (r.id, r.diagnosis)
     assert any(r.diagnosis and r.diagnosis[0].startswith("starting weights w = 1/2")
                for r in failed)
+
+
+# ---- a start beside an undeclared rate, and the multiclass task ----------------------
+
+
+def _float64_from(start, rate):
+    """A float64 perceptron from w = ``start`` (every weight) at ``rate``."""
+    def fit(X, y, order):
+        w, m = [start] * len(X[0]), 0
+        for i in order:
+            if y[i] * sum(a * b for a, b in zip(w, X[i])) <= 0:
+                w, m = [a + rate * y[i] * b for a, b in zip(w, X[i])], m + 1
+        return w, m
+    return fit
+
+
+def test_a_declared_start_is_kept_in_the_suggested_profile_beside_the_rate(cases):
+    """A float64 loop from w = -1/2 at a rate of 1/10 that declares its start but not
+    its rate: the rate its first update reveals is read from the declared start (not
+    from zero), and the suggested --profile keeps the start."""
+    from verify.conformance.fit import fit_report, revealed_rate
+
+    binary = [c for c in cases if c["task"] == "binary" and c["variant"] == "last"]
+    adapter = C.adapter_for(_float64_from(-0.5, 0.1))
+    declared = Profile.parse("arithmetic=float64,start=-0.5")
+    assert revealed_rate(binary, adapter, declared) == Fraction(1, 10)
+    results = C.run_suite(binary, adapter, profile=declared, divergence=False)
+    assert any(r.status == "fail" for r in results)
+    _, lines = fit_report(binary, results, adapter, declared, "from --profile")
+    assert "\n  --profile arithmetic=float64,rate=0.1,start=-0.5\n" in lines, lines
+
+
+def test_a_multiclass_implementation_from_another_start_is_told_its_start(cases):
+    """Every class's row from w = 1, undeclared (or from 0, when 1/2 is declared): each
+    multiclass case it fails names that start, and nothing else."""
+    multiclass = [c for c in cases if c["task"] == "multiclass"]
+    for profile, start, words in (
+            ("arithmetic=exact", Fraction(1),
+             "starting weights w = 1 (every weight), not the rule's w = 0"),
+            ("arithmetic=exact,start=0.5", Fraction(0),
+             "starting weights w = 0, not the declared start (1/2, 1/2, 1/2)")):
+        results = _run(multiclass, lambda p, s=start: solve(p, start=s), profile)
+        failed = [r for r in results if r.status == "fail"]
+        assert len(failed) >= 3, profile
+        for r in failed:
+            assert r.diagnosis == (words,) or (
+                r.diagnosis == (words.replace("1/2, 1/2, 1/2", "1/2, 1/2"),)), \
+                (profile, r.id, r.diagnosis)
