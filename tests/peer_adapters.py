@@ -49,16 +49,9 @@ VW_CONSTANT = 11650396
 
 #: Problems beyond the suite, asked of every peer like its cases: each reaches a
 #: difference a peer shows and no case of the suite does (``pins``: what the rule
-#: does on it).
-PROBES = [
-    {"id": "probe-fractional-score",
-     "pins": "a correct example with a score between 0 and 1 is not a mistake: after "
-             "w = (1/2, 1/4, 1) - (1/4, -1/2, 1) = (1/4, 3/4, 0), the example (1/2, 1/4) "
-             "of label +1 scores 5/16 > 0, so w stays (a hinge loss, max(0, 1 - y w.x), "
-             "still moves it)",
-     "problem": {"task": "binary", "variant": "last", "intercept": True,
-                 "X": [[0.5, 0.25], [0.25, -0.5]], "y": [1, -1], "order": [0, 1, 0]}},
-]
+#: does on it). None today: the one there was, a correct score between 0 and 1 that
+#: showed Vowpal Wabbit's hinge margin, is the suite's case ``fractional-score``.
+PROBES: list[dict] = []
 
 
 @dataclass(frozen=True)

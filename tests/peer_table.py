@@ -359,11 +359,13 @@ def render_table(record):
             for k, cid in enumerate(ids)}
     lines += [f"| `{cid}` | {rows[cid]} |" for cid in ids if not _is_probe(cid)]
     lines.append("| **passed** | " + " | ".join(_passed(p) for p in peers) + " |")
-    lines += [f"| `{cid}` (probe) | {rows[cid]} |" for cid in ids if _is_probe(cid)]
-    lines += ["", "A *probe* is a problem beyond the suite (`PROBES` in "
-              "`tests/peer_adapters.py`), asked of every peer under the same "
-              "profile: it reaches a difference that no case of the suite reaches, "
-              "and does not count in *passed*."]
+    probes = [f"| `{cid}` (probe) | {rows[cid]} |" for cid in ids if _is_probe(cid)]
+    if probes:
+        lines += probes + [
+            "", "A *probe* is a problem beyond the suite (`PROBES` in "
+            "`tests/peer_adapters.py`), asked of every peer under the same profile: it "
+            "reaches a difference that no case of the suite reaches, and does not count "
+            "in *passed*."]
     lines += ["", "## Settings and reasons", ""]
     for p in peers:
         lines += _peer_section(p)

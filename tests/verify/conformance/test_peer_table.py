@@ -13,6 +13,8 @@ from _paths import ROOT
 import peer_adapters
 import peer_table
 
+from verify import conformance as C
+
 RECORD = ROOT / "docs" / "figures" / "peer_results.json"
 
 
@@ -46,7 +48,7 @@ def test_every_failure_is_explained_by_the_checker_or_a_rerun_of_the_peer():
 
 def test_hinge_rerun_updates_a_correct_example_scoring_below_one():
     adapters = peer_adapters
-    [probe] = [p for p in adapters.PROBES if p["id"] == "probe-fractional-score"]
+    [probe] = C.build_cases(["fractional-score"])
     # w = (1/2, 1/4, 1), then (1/4, 3/4, 0); the third presentation scores 5/16:
     # correct for the rule (2 mistakes), below 1 for the hinge (w = (3/4, 1, 1), 3)
     out = adapters.hinge_rerun(probe["problem"])
