@@ -509,9 +509,7 @@ def _multiclass_boundaries():
 
 
 def _multiclass_exact_answer(problem):
-    """The argmax rule's answer to a multiclass problem, replayed in Fractions."""
-    from verify.conformance.rule_runs import exact_rows, multiclass_run
-
+    """The argmax rule's answer to a multiclass problem, run in Fractions."""
     W, mistakes, argmax = multiclass_run(problem)
     queries = exact_rows({"X": problem["queries"], "intercept": problem["intercept"]})
     return {"mistakes": mistakes, "W": [exact_vector(row) for row in W],

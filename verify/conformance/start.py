@@ -182,7 +182,7 @@ def _other_starts(problem: JSONDict) -> dict[str, tuple[str, list[Fraction] | No
 def _rule_run(case: JSONDict, problem: JSONDict) -> JSONDict:
     """The rule's answer to ``problem`` (``case``'s, from another start) under the
     rate and arithmetic ``case`` declares: a binary variant's, or the argmax rule's
-    (replayed in float64 when float64 is declared with a rate or a start, as
+    (run in float64 when float64 is declared with a rate or a start, as
     :func:`verify.conformance.rate.reference_run` does)."""
     if problem["task"] != "multiclass":
         return variant_answer(reference_run(problem, case), problem)
@@ -196,7 +196,7 @@ def _rule_run(case: JSONDict, problem: JSONDict) -> JSONDict:
 def start_misreadings(case: JSONDict, got: JSONDict, tol: float
                       ) -> list[tuple[str, Fraction, str]]:
     """The starts other than the declared one (zero and :data:`COMMON_STARTS`, when
-    one is declared; ones, when none is) whose replay (the declared rate and arithmetic,
+    one is declared; ones, when none is) whose run (the declared rate and arithmetic,
     every other convention the rule's) gives the answer ``got`` of a binary or
     multiclass case (every class's row starts from it): ``(words, k,
     key)`` as :mod:`verify.conformance.misreadings` gives them (``k`` a learning
