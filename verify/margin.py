@@ -636,11 +636,11 @@ def witness_novikoff(X: ArrayLike, y: ArrayLike, witness: Any, *,
     wden = math.lcm(*(v.denominator for v in w))
     wi = [int(v * wden) for v in w]
     gamma = Fraction(min(sum(map(int.__mul__, wi, z)) for z in zs), wden * den)
+    norm_sq = Fraction(sum(v * v for v in w))
     if gamma <= 0:
         raise ValueError(f"the witness does not separate the data: its least score is "
                          f"{gamma}, not > 0.")
     R2 = Fraction(max(sum(v * v for v in z) for z in zs), den * den)
-    norm_sq = sum(v * v for v in w)
     return WitnessNovikoff(gamma, R2, norm_sq, math.floor(R2 * norm_sq / gamma ** 2))
 
 

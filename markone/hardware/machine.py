@@ -160,7 +160,7 @@ class MarkI:
                 "with MarkIParams(...) or MarkIParams.ideal()."
             )
         self.params = params
-        self.seed = int(seed) if isinstance(seed, numbers.Integral) else None
+        self.seed: int | None = int(seed) if isinstance(seed, numbers.Integral) else None
         wiring_seed, runit_seed, self._physics_seed = machine_seeds(seed)
         self._assemble(plugboard.wire(params, wiring_seed), runit_seed)
 

@@ -255,7 +255,8 @@ class _Factors:
         d = M.shape[0]
         cuts = [*range(0, d, _SOLVE_BLOCK), d]
         self.blocks = list(zip(cuts[:-1], cuts[1:]))
-        self.lower, self.upper = [], []
+        self.lower: list[np.ndarray] = []
+        self.upper: list[np.ndarray] = []
         for s, e in self.blocks:
             for solve, out in ((_lower_solve, self.lower), (_upper_solve, self.upper)):
                 eye = np.eye(e - s)

@@ -54,7 +54,8 @@ class _Run:
     examples of the updates made (``updates``)."""
 
     def __init__(self, zs: list[list[int]], w: list[int], t: int) -> None:
-        self.zs, self.w, self.t, self.updates = zs, w, t, []
+        self.zs, self.w, self.t = zs, w, t
+        self.updates: list[int] = []
 
     def present(self, k: int) -> None:
         """Make ``k`` more presentations in the cyclic order."""
