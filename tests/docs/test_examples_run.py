@@ -94,9 +94,8 @@ def is_slow(example):
 
 
 def _params():
-    for example in RUN:
-        marks = [pytest.mark.slow] if is_slow(example) else []
-        yield pytest.param(example, marks=marks, id=example.where)
+    return [pytest.param(example, marks=[pytest.mark.slow] if is_slow(example) else [],
+                         id=example.where) for example in RUN]
 
 
 def _written(example):

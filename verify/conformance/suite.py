@@ -239,7 +239,7 @@ def select_cases(cases: Iterable[JSONDict], patterns: str) -> list[JSONDict]:
     >>> ids = [c["id"] for c in select_cases(build_cases(), "kernel,*-tie")]
     >>> ids      # doctest: +NORMALIZE_WHITESPACE
     ['exact-rational-tie', 'float64-near-tie', 'kernel-dual-counts', 'kernel-stream-order',
-     'kernel-dual-count-slips']
+     'kernel-dual-count-slips', 'kernel-pass-boundaries']
     """
     wanted = [p.strip() for p in patterns.split(",") if p.strip()]
     cases = list(cases)
