@@ -186,10 +186,18 @@ def _ask(built, theorems, commands, names):
     """Run ``commands`` after requiring the theorems' modules; parse one answer of
     ``Print Assumptions`` for each of ``names``."""
     lines = [f"From Markone Require {module}." for module in sorted(set(theorems.values()))]
-    probe = built.directory / "PrintAssumptions.v"
-    probe.write_text("\n".join(lines + commands) + "\n")
-    done = subprocess.run(["coqc", *built.coq_args, probe.name], cwd=built.directory,
-                          capture_output=True, text=True, check=False)
+    # a file of its own: processes that share one build (the test workers) ask at once
+    with tempfile.NamedTemporaryFile("w", dir=built.directory, prefix="PrintAssumptions_",
+                                     suffix=".v", delete=False) as file:
+        file.write("\n".join(lines + commands) + "\n")
+    probe = Path(file.name)
+    try:
+        done = subprocess.run(["coqc", *built.coq_args, probe.name], cwd=built.directory,
+                              capture_output=True, text=True, check=False)
+    finally:
+        for output in built.directory.glob(f"{probe.stem}.*"):
+            output.unlink(missing_ok=True)
+        built.directory.joinpath(f".{probe.stem}.aux").unlink(missing_ok=True)
     if done.returncode:
         raise CoqUnavailable(f"Print Assumptions failed: {done.stderr[-2000:]}")
     return _parse_assumptions(done.stdout, names)

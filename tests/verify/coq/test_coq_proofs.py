@@ -226,3 +226,29 @@ def test_orthonormal_case_makes_the_mistakes_orthogonal_mistakes_counts(m):
 
     case = orthonormal_case(m)
     assert case.mistakes == m == case.bound
+
+
+def test_print_assumptions_asks_in_a_file_of_its_own(tmp_path, monkeypatch):
+    """The test workers share one build (issue 37): each question goes in a file of its
+    own, removed with what coqc wrote beside it, so two workers asking at once never
+    compile each other's half-written question (one CI run failed on a shared
+    ``PrintAssumptions.v``: "Syntax error: illegal begin of vernac")."""
+    import importlib
+    import subprocess
+
+    coq = importlib.import_module("verify.coq.build")   # the module, not the function
+    asked = []
+
+    def fake_coqc(argv, cwd, **kwargs):
+        probe = cwd / argv[-1]
+        asked.append((probe.name, probe.read_text()))
+        (cwd / f"{probe.stem}.vo").write_bytes(b"")
+        return subprocess.CompletedProcess(argv, 0, "Closed under the global context\n", "")
+
+    monkeypatch.setattr(coq.subprocess, "run", fake_coqc)
+    built = coq.CoqBuild(tmp_path, (), tmp_path / "checker")
+    for _ in range(2):
+        assert coq.print_assumptions(built, {"novikoff": "Novikoff"}) == {"novikoff": []}
+    assert len({name for name, _ in asked}) == 2
+    assert all("Print Assumptions" in text for _, text in asked)
+    assert list(tmp_path.iterdir()) == []
