@@ -3,13 +3,11 @@ agrees with the Python kernel on every certificate of the certificate-file tests
 the valid ones, every readable forgery, and the perturbed witnesses (issue 30)."""
 
 import copy
-import importlib.util
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from _paths import load_test_module
 
 from markone.cli import main
 from verify.certificate import read_certificate
@@ -21,18 +19,7 @@ MISSING = missing_tools()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"Coq is absent: {MISSING}")
 
 
-def _certificate_tests():
-    """tests/verify/certificate/test_certificate_files.py: its forgeries and fixtures."""
-    name = "test_certificate_files"
-    if name not in sys.modules:
-        path = Path(__file__).parents[1] / "certificate" / f"{name}.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-FILES = _certificate_tests()
+FILES = load_test_module("verify/certificate/test_certificate_files.py")
 certs, sparse_certs = FILES.certs, FILES.sparse_certs  # the same fixtures
 
 

@@ -4,13 +4,11 @@ the certificates ``verify cycling --certificate`` writes are accepted, and every
 of ``tests/verify/certificate/test_cycle_certificate.py`` is refused, as the Python
 check refuses it."""
 
-import importlib.util
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from _paths import load_test_module
 
 from markone.cli import main
 from verify.coq import missing_tools
@@ -19,18 +17,7 @@ MISSING = missing_tools()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"Coq is absent: {MISSING}")
 
 
-def _python_tests():
-    """The Python check's tests: their data, fixture and forgeries."""
-    name = "test_cycle_certificate"
-    if name not in sys.modules:
-        path = Path(__file__).parents[1] / "certificate" / f"{name}.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-CYCLES = _python_tests()
+CYCLES = load_test_module("verify/certificate/test_cycle_certificate.py")
 cycle_cert = CYCLES.cycle_cert   # the same fixture
 
 

@@ -5,16 +5,14 @@ numbers over Python's 4,300-digit ``str(int)`` limit up to the reader's own limi
 kernel on every file of the hostile corpora, and a budget of counted work
 (``--budget``) and a ``--timeout`` (exit 4)."""
 
-import importlib.util
 import json
 import os
 import stat
 from fractions import Fraction
-import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from _paths import load_test_module
 
 from markone.cli import main
 from verify.certificate import (SparseData, certificate_document, certificate_json,
@@ -29,18 +27,8 @@ MISSING = missing_tools()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"Coq is absent: {MISSING}")
 
 
-def _sibling(name, folder):
-    """The test module ``name`` of ``tests/verify/folder`` (its corpora and fixtures)."""
-    if name not in sys.modules:
-        path = Path(__file__).parents[1] / folder / f"{name}.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-HOSTILE = _sibling("test_certificate_hostile", "certificate")
-CHECKER = _sibling("test_coq_checker", "coq")
+HOSTILE = load_test_module("verify/certificate/test_certificate_hostile.py")
+CHECKER = load_test_module("verify/coq/test_coq_checker.py")
 certs, sparse_certs = CHECKER.certs, CHECKER.sparse_certs  # the same fixtures
 
 WITNESS = SimpleNamespace(separable=True, intercept=True, witness=None, certificate=None)
