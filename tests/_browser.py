@@ -106,3 +106,31 @@ def figure_display_problems(page, *, text_share=1.0):
                                 f"smaller than {need:g} px ({text_share:g} of the "
                                 f"{img['body']:g} px body text)")
     return problems
+
+
+#: Where a console page must not scroll sideways (issue 44): a common laptop, a room's
+#: projector and a notebook cell 1,000 px wide.
+CONSOLE_SCREENS = [pytest.param(LAPTOP_VIEWPORT, id="laptop-1366x768"),
+                   pytest.param(ROOM_VIEWPORT, id="room-1920x1080"),
+                   pytest.param({"width": 1000, "height": 800}, id="notebook-1000")]
+
+_SIDEWAYS = """() => {
+  const wide = (e) => e.scrollWidth - e.clientWidth;
+  const found = [];
+  const page = document.documentElement.scrollWidth - innerWidth;
+  if (page > 0) found.push(`the page scrolls sideways by ${page} px`);
+  for (const e of document.body.querySelectorAll('*')) {
+    const x = getComputedStyle(e).overflowX;
+    if ((x === 'auto' || x === 'scroll') && e.getClientRects().length && wide(e) > 1) {
+      found.push(`#${e.id || e.tagName.toLowerCase()} scrolls sideways by ${wide(e)} px`);
+    }
+  }
+  return found;
+}"""
+
+
+def sideways_scrolls(page):
+    """What scrolls sideways in the open ``page``, as sentences (empty when nothing
+    does): the page itself (``document.documentElement.scrollWidth`` beyond
+    ``innerWidth``), or a box on it that scrolls its content sideways."""
+    return page.evaluate(_SIDEWAYS)
