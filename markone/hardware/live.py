@@ -136,6 +136,7 @@ class LiveSession:
         self._corrections = 0   # R-units reinforced
         self._taught = set(range(len(machine.classes_)))   # classes it can answer
         self._verdicts: list[JSONDict] = []   # the log's verdicts (:meth:`_verdict`)
+        self._figures_upto: list[int] = []    # figures the first k+1 records show
         self._pending: tuple | None = None
         self._json: list[JSONDict] = []       # the log's records, JSON-ready
         self._fixed: JSONDict | None = None   # the run's _FIXED fields, JSON-ready
@@ -207,15 +208,21 @@ class LiveSession:
     def run(self) -> MachineRun:
         """Everything shown so far as one run (one pass), the figure on show as not
         reinforced."""
+        return self._run(figures=True)
+
+    def _run(self, *, figures):
+        """:meth:`run`; without its settled figures unless ``figures`` (a console's
+        answer sends only the new ones, and copying them all costs a click O(n))."""
         m, log, stats, counts = self.machine, self._log, self._stats, self._counts
         if self._pending is not None:
             stats, log = self._pending[3], log + self._pending[4]
             counts = self._tally(counts, self._pending[5])
         stats = dict(stats, errors_per_epoch=[counts[1]], mistakes_per_epoch=[counts[0]],
                      end_s_per_epoch=[m.now_s], converged=False)
-        figures = np.array(self._settled, dtype=np.uint8) if self._settled else None
+        settled = (np.array(self._settled, dtype=np.uint8)
+                   if figures and self._settled else None)
         return m._result(self._trainer, m.codes_, self._w0, m.now_s - self._start_s,
-                         stats, figures, log)
+                         stats, settled, log)
 
     def save(self, path: PathLike) -> Path:
         """Write :meth:`run` to ``path`` (JSON, atomically); at least one figure must
@@ -251,13 +258,13 @@ class LiveSession:
         (0, 0, 1, True)
         """
         self.check_since(since)
-        run = self.run()
+        run = self._run(figures=False)
         state: JSONDict = {"pending": self._pending is not None,
                            "now_s": self.machine.now_s, "rule": self._trainer.rule}
         if since is None:
             head = self._head(run, 0, full=True)
         else:
-            first = 1 + max((rec.figure for rec in self._log[:since]), default=-1)
+            first = self._figures_upto[since - 1] if since else 0
             head = self._head(run, first, full=False)
             state.update(since=since, figures_from=first)
         head["presentations"] = self._jsonable(since or 0)
@@ -288,7 +295,7 @@ class LiveSession:
     def _head(self, run, first_figure, *, full):
         """The run's fields but its presentations, JSON-ready: its figures from
         ``first_figure`` on; ``full``: with its parameters, wiring and weights too."""
-        head = dataclasses.replace(run, log=None, figures=None).to_dict()
+        head = dataclasses.replace(run, log=None).to_dict()
         fixed = {key: head.pop(key) for key in _FIXED}
         weights = head.pop("weights_final")
         head = to_jsonable(head)
@@ -296,7 +303,7 @@ class LiveSession:
             if self._fixed is None:   # the same all session long
                 self._fixed = to_jsonable(fixed)
             head.update(self._fixed, weights_final=weights.tolist())
-        head["figures"] = [] if run.figures is None else run.figures[first_figure:].tolist()
+        head["figures"] = [figure.tolist() for figure in self._settled[first_figure:]]
         head["logged"] = True
         return head
 
@@ -355,6 +362,7 @@ class LiveSession:
         """Count the record just logged, and keep its verdict."""
         self._counts = self._tally(self._counts, outcome)
         self._corrections += sum(self._log[-1].reinforced)
+        self._figures_upto.append(max(self._figures_upto[-1:] + [self._log[-1].figure + 1]))
         self._verdicts.append(_verdict(self._log[-1], answer, self._counts[1],
                                        self._corrections))
 

@@ -11,7 +11,9 @@ import json
 import select
 import socket
 import threading
+import tracemalloc
 
+import numpy as np
 import pytest
 
 from markone.hardware import MarkI
@@ -348,6 +350,46 @@ def test_state_since_n_merges_into_the_full_state():
     for bad in (-1, len(names), 1.5, True, "2"):
         with pytest.raises(ValueError, match=r"since\(=.*\) must be the number"):
             session.to_dict(bad)
+
+
+def distinct_session(n, seed=0):
+    """A session of ``n`` distinct random figures, each presented and reinforced,
+    and shown on a page."""
+    rng = np.random.default_rng(seed)
+    session = LiveSession(MarkI(seed=0))
+    for k in range(n):
+        session.present((rng.random(400) < 0.15).astype(float), "AB"[k % 2])
+        session.reinforce()
+    session.to_dict(n)   # a page loaded: each presentation is made JSON-ready once
+    return session, rng
+
+
+def click(session, rng):
+    """A click's answer (present a new figure, the trainer on, as the page asks
+    ``?since=N``): its run, its JSON bytes but the new presentation's, and the most
+    memory it took (bytes, traced)."""
+    since = len(session.run().log)
+    tracemalloc.start()
+    session.present((rng.random(400) < 0.15).astype(float), "A")
+    session.reinforce()
+    answer = session.to_dict(since)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    shown = answer["run"].pop("presentations")   # one, as large as the figure made it
+    return dict(answer["run"], presentations=shown), len(json.dumps(answer)), peak
+
+
+def test_a_click_costs_the_same_late_in_a_long_session():
+    """Issue 44: the answer to a click holds what changed, whatever the session's
+    length: its bytes and the memory made to answer it (each answer copied every
+    figure of the session: 400 bytes a figure) are those of a short session."""
+    short, rng = distinct_session(30)
+    long, rng_long = distinct_session(1000)
+    small, small_bytes, small_peak = click(short, rng)
+    large, large_bytes, large_peak = click(long, rng_long)
+    assert len(large["presentations"]) == len(large["figures"]) == 1
+    assert large_bytes < 1.2 * small_bytes
+    assert large_peak < 1.2 * small_peak + 50_000, (small_peak, large_peak)
 
 
 def test_state_since_over_http(tmp_path):
