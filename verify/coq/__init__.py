@@ -31,7 +31,8 @@ class Theorem:
     """One kernel-checked theorem: ``name`` in ``module`` (``module.v``), the formula it
     proves (``conclusion``, verbatim from the statement) and, when the code uses its
     constants too, one hypothesis (``condition``, verbatim), the Python function that
-    relies on it (``used_by``), and the axioms it may use."""
+    relies on it (``used_by``; empty for a step toward a theorem that no code relies
+    on yet), and the axioms it may use."""
 
     name: str
     module: str
@@ -85,6 +86,16 @@ THEOREMS = (
             "exists i j, [/\\ (i < j)%N, (j <= size (undup S))%N &\n"
             "    forall k, epochs Z (k + i) = epochs Z (k + j)]",
             "verify.cycling.cycle_bound", condition="closed Z S -> 0 \\in S ->"),
+    # Steps toward the cycling theorem (Block-Levin): no Python number rests on them yet.
+    Theorem("dominated_run", "Bounded",
+            "normsq ((run perceptron_update w s).1 - a) <= normsq (w - a)", "",
+            condition="(forall z, z \\in s -> normsq z <= 2 * dot a z)"),
+    Theorem("separable_bounded", "Bounded",
+            "normsq (run perceptron_update w s).1 <= (B + 2 * M) ^+ 2", "",
+            condition="R2 ^+ 2 * normsq u <= (M * gamma) ^+ 2"),
+    Theorem("line_bounded", "Bounded",
+            "forall w, normsq w <= C -> normsq (run perceptron_update w s).1 <= C", "",
+            condition="(forall z, z \\in s -> normsq z <= C)"),
     Theorem("check_certificate_cycles", "CheckerRuns",
             "forall w p, (p <= snd (qrun w (concat (repeat (rows intercept data) p))))%nat",
             "verify.coq.check_with_coq",

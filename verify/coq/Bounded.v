@@ -1,0 +1,145 @@
+(** Steps toward the perceptron cycling theorem: bounds on the weights from ANY start,
+    in the additive form the induction of Block and Levin (1970) needs. *)
+From Markone Require Import Perceptron.
+Local Open Scope ring_scope.
+
+Section Bounded.
+
+Variables (F : realFieldType) (n : nat).
+Notation vec := 'rV[F]_n.
+
+Lemma dotNr (u v : vec) : dot u (- v) = - dot u v.
+Proof. by rewrite dotC dotNl dotC. Qed.
+
+Lemma normsqN (u : vec) : normsq (- u) = normsq u.
+Proof. by rewrite /normsq dotNl dotNr opprK. Qed.
+
+Lemma normsq0 : normsq (0 : vec) = 0.
+Proof. exact: dot0l. Qed.
+
+(** Cauchy-Schwarz, squared (no square roots in an ordered field). *)
+Lemma cauchy_schwarz (u v : vec) : dot u v ^+ 2 <= normsq u * normsq v.
+Proof.
+have [Hv|Hv] := boolP (0 < normsq v); last first.
+  have /normsq_eq0 -> : normsq v = 0.
+    by apply/le_anti; rewrite normsq_ge0 andbT leNgt.
+  by rewrite dotC dot0l normsq0 expr2 !mulr0.
+have E : normsq (normsq v *: u - dot u v *: v) =
+    normsq v * (normsq v * normsq u - dot u v ^+ 2).
+  rewrite normsqD normsqN !normsqZ dotNr dotZl dotZr /normsq; ring.
+have := normsq_ge0 (normsq v *: u - dot u v *: v).
+by rewrite E (pmulr_rge0 _ Hv) subr_ge0 mulrC.
+Qed.
+
+(** The triangle inequality, squared: [||x|| <= B] and [||y|| <= M] give
+    [||x + y|| <= B + M]. *)
+Lemma normsq_add_le (x y : vec) (B M : F) :
+  0 <= B -> 0 <= M -> normsq x <= B ^+ 2 -> normsq y <= M ^+ 2 ->
+  normsq (x + y) <= (B + M) ^+ 2.
+Proof.
+move=> HB HM Hx Hy.
+have Hxy : dot x y <= B * M.
+  have [Hn|Hp] := lerP (dot x y) 0; first exact: le_trans Hn (mulr_ge0 HB HM).
+  rewrite -(ler_sqr (ltW Hp)) ?nnegrE ?mulr_ge0 // exprMn.
+  apply: le_trans (cauchy_schwarz x y) _.
+  by apply: ler_pmul => //; apply: normsq_ge0.
+rewrite normsqD sqrrD -mulr_natl.
+apply: ler_add => //; apply: ler_add => //.
+by rewrite ler_pmul2l ?ltr0n.
+Qed.
+
+(** The ball lemma with no decrease: if every example [z] of the stream has
+    [||z||^2 <= 2 a . z], then no mistake moves the weights away from [a], from any
+    start, in any order. *)
+Theorem dominated_run (a : vec) (s : seq vec) :
+  (forall z, z \in s -> normsq z <= 2 * dot a z) ->
+  forall w, normsq ((run perceptron_update w s).1 - a) <= normsq (w - a).
+Proof.
+move=> Ha w.
+have Hdec : forall w z, z \in s -> mistake w z ->
+    normsq (perceptron_update w z - a) + 0 <= normsq (w - a).
+  move=> v z Hz Hm; rewrite addr0 /perceptron_update addrAC normsqD dotBl.
+  rewrite -subr_ge0.
+  have -> : normsq (v - a) - (normsq (v - a) + 2 * (dot v z - dot a z) + normsq z)
+    = 2 * - dot v z + (2 * dot a z - normsq z) by ring.
+  apply: addr_ge0; last by rewrite subr_ge0 Ha.
+  by apply: mulr_ge0; rewrite ?ler0n // oppr_ge0.
+by have := ball_decrease Hdec w; rewrite mulr0 add0r.
+Qed.
+
+(** The separable case from any start, in the additive form: if [u . z >= gamma > 0]
+    and [||z||^2 <= R2] for every example of the stream, the weights stay within
+    [2 M] of the start's norm, [M >= R2 ||u|| / gamma]: [||w_t|| <= ||w_0|| + 2 M]. *)
+Theorem separable_bounded (u w : vec) (gamma R2 B M : F) (s : seq vec) :
+  0 < gamma ->
+  (forall z, z \in s -> gamma <= dot u z) ->
+  (forall z, z \in s -> normsq z <= R2) ->
+  0 <= B -> 0 <= M -> R2 ^+ 2 * normsq u <= (M * gamma) ^+ 2 ->
+  normsq w <= B ^+ 2 ->
+  normsq (run perceptron_update w s).1 <= (B + 2 * M) ^+ 2.
+Proof.
+move=> Hg Hmargin Hradius HB HM HuM Hw.
+set a := (R2 / gamma) *: u.
+have Hdom : forall z, z \in s -> normsq z <= 2 * dot a z.
+  move=> z Hz; have HR := Hradius z Hz.
+  have HR0 : 0 <= R2 := le_trans (normsq_ge0 z) HR.
+  apply: le_trans HR _; rewrite /a dotZl.
+  have H1 : R2 / gamma * gamma <= R2 / gamma * dot u z.
+    by apply: ler_wpmul2l; [rewrite divr_ge0 // ltW | exact: Hmargin].
+  rewrite divfK ?gt_eqF // in H1.
+  have -> : 2 * (R2 / gamma * dot u z) = R2 / gamma * dot u z + R2 / gamma * dot u z.
+    by ring.
+  by apply: (le_trans H1); rewrite ler_addl; apply: (le_trans HR0 H1).
+have Ha : normsq a <= M ^+ 2.
+  rewrite /a normsqZ expr_div_n -(ler_pmul2r (exprn_gt0 2 Hg)) -exprMn.
+  by rewrite mulrAC divfK ?gt_eqF ?exprn_gt0.
+have H1 : normsq (w - a) <= (B + M) ^+ 2 by apply: normsq_add_le; rewrite ?normsqN.
+have H2 : normsq ((run perceptron_update w s).1 - a) <= (B + M) ^+ 2.
+  exact: le_trans (@dominated_run a s Hdom w) H1.
+have -> : (run perceptron_update w s).1 = ((run perceptron_update w s).1 - a) + a.
+  by rewrite subrK.
+rewrite mulr_natl mulr2n addrA; apply: normsq_add_le => //.
+by rewrite addr_ge0.
+Qed.
+
+End Bounded.
+
+Section Line.
+
+Variable F : realFieldType.
+Notation vec := 'rV[F]_1.
+
+Lemma dot1 (u v : vec) : dot u v = u 0 0 * v 0 0.
+Proof. by rewrite /dot big_ord1. Qed.
+
+Lemma mistake_line (p q C : F) :
+  p * q <= 0 -> p ^+ 2 <= C -> q ^+ 2 <= C -> (p + q) ^+ 2 <= C.
+Proof.
+wlog Hqp : p q / q ^+ 2 <= p ^+ 2.
+  move=> Hw Hpq Hp Hq; have [H|Hlt] := lerP (q ^+ 2) (p ^+ 2); first exact: (Hw p q).
+  by rewrite addrC; apply: (Hw q p) => //; [exact: ltW | rewrite mulrC].
+move=> Hpq Hp _; apply: le_trans Hp.
+have Hq : q ^+ 2 <= - (p * q).
+  rewrite -ler_sqr ?nnegrE ?sqr_ge0 ?oppr_ge0 //.
+  have -> : (- (p * q)) ^+ 2 = p ^+ 2 * q ^+ 2 by ring.
+  by apply: ler_wpmul2r; rewrite ?sqr_ge0.
+rewrite sqrrD -subr_ge0.
+have -> : p ^+ 2 - (p ^+ 2 + p * q *+ 2 + q ^+ 2) = - (p * q) + (- (p * q) - q ^+ 2) by ring.
+by rewrite addr_ge0 ?subr_ge0 ?oppr_ge0.
+Qed.
+
+(** On a line, every ball around zero that holds the start and every example holds the
+    whole run: [|w_t| <= max(|w_0|, max |z|)], whatever the data and the order. *)
+Theorem line_bounded (C : F) (s : seq vec) :
+  (forall z, z \in s -> normsq z <= C) ->
+  forall w, normsq w <= C -> normsq (run perceptron_update w s).1 <= C.
+Proof.
+elim: s => [|z s IH] Hs w Hw //=.
+have Hs' : forall z', z' \in s -> normsq z' <= C.
+  by move=> z' Hz'; apply: Hs; rewrite inE Hz' orbT.
+case: ifP => Hm /=; apply: IH => //.
+move: Hm Hw (Hs z (mem_head _ _)); rewrite /mistake /normsq !dot1 /perceptron_update mxE.
+by rewrite -!expr2; apply: mistake_line.
+Qed.
+
+End Line.
