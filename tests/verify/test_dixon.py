@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verify._internal.dixon as D
+from markone._internal.jit import is_compiled
 from verify._internal.dixon import default_primes, dixon_solve
 
 
@@ -264,3 +265,62 @@ def test_least_squares_certificate_through_the_p_adic_route(monkeypatch, no_flin
     verdict = SimpleNamespace(separable=False, intercept=True, witness=None,
                               certificate=cert)
     assert check_certificate(X, y, verdict)
+
+
+# --------------------------------------------------------------------------------------
+# the BLAS-grade LU (issue 45): compiled leaves, fused reductions, exact big-number steps
+
+
+@settings(max_examples=15, deadline=None)
+@given(systems(max_d=9, entries=st.integers(-3, 3)))
+def test_compiled_kernels_agree_with_flint(system):
+    """From COMPILE_FROM unknowns the leaves and small triangular inverses run as numba
+    machine code: forced here on small systems, the answer is still FLINT's."""
+    A, b = system
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(D, "COMPILE_FROM", 0)
+        assert dixon_solve(A, b) == _flint(A, b)
+    assert is_compiled(D._leaf_lu) and is_compiled(D._triangle_inverse)
+
+
+@pytest.mark.parametrize("d, seed", [(13, 0), (17, 1), (24, 2)])
+@pytest.mark.parametrize("compiled", [False, True])
+def test_blocking_edges_on_small_systems(monkeypatch, no_flint, d, seed, compiled):
+    """Tiny leaves, triangle leaves, solve blocks and product blocks (the inner
+    dimension cut every 3 entries, with a reduction after each block), at sizes that
+    are not multiples of them: every edge of the blocking is crossed, and the answer is
+    FLINT's without FLINT."""
+    for name, value in (("_LEAF", 2), ("_TRIANGLE_LEAF", 2), ("_SOLVE_BLOCK", 5),
+                        ("_CHUNK_CAP", 3), ("COMPILE_FROM", 0 if compiled else 10**9)):
+        monkeypatch.setattr(D, name, value)
+    rng = np.random.default_rng(seed)
+    A = rng.integers(-5, 6, size=(d, d))
+    A[:, 0] = 0
+    A[0, 0] = 1                     # the first column's pivot only in row 0 ...
+    A[[0, d - 1]] = A[[d - 1, 0]]   # ... moved to the last row: a row swap is needed
+    b = rng.integers(-100, 100, size=d)
+    expected = _flint(A.tolist(), b.tolist())
+    assert expected is not None
+    assert dixon_solve(A, b) == expected
+
+
+@pytest.mark.parametrize("p", [2, 3, 7, 2**21 - 9])
+@settings(max_examples=30)
+@given(st.lists(st.integers(-2**53, 2**53), min_size=1, max_size=40))
+def test_reduce_gives_the_residues(p, values):
+    x = np.array([v for v in values if abs(v) <= 2**53 - 2 * p], dtype=np.float64)
+    got = D._reduce(x, p, np.empty_like(x))
+    assert got.tolist() == [float(int(v) % p) for v in x.tolist()]
+
+
+@settings(max_examples=60)
+@given(st.integers(-10**80, 10**80), st.integers(1, 10**80), st.booleans())
+def test_fraction_from_gmp_is_reduced(n, den, as_fmpz):
+    """The reconstruction's fractions (reduced by GMP's gcd) equal, hash and print as
+    Fraction's own."""
+    if as_fmpz:
+        n, den = flint.fmpz(n), flint.fmpz(den)
+    got = D._fraction(n, den)
+    want = Fraction(int(n), int(den))
+    assert (got.numerator, got.denominator) == (want.numerator, want.denominator)
+    assert type(got.numerator) is int and hash(got) == hash(want) and got == want
