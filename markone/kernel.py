@@ -54,7 +54,8 @@ from typing import Any
 from sklearn.utils.validation import check_is_fitted
 
 from markone._loops import linear_scores, pass_kernel
-from markone._internal.jit import kernel as compiled_kernel, plain_form, uncompiled
+from markone.online import _dual_epoch
+from markone._internal.jit import uncompiled
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, Interval, PositiveReal, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
@@ -122,39 +123,6 @@ def _dots(A, B):
     layout whatever the operands, so that the scores summed from it are too)."""
     K = A @ B.T
     return K.toarray() if is_sparse(K) else np.ascontiguousarray(K)
-
-
-@compiled_kernel()
-def _dual_epoch(G, y, idx, alpha, f):
-    """One pass over ``idx``: a mistake on ``i`` when ``y[i] f[i] <= 0``; then
-    ``alpha[i] += 1`` and every score moves by ``y[i] G[i, :]``. Returns the mistakes.
-
-    ``f[j] = sum_i alpha[i] y[i] G[i, j]`` is kept up to date in place.
-    """
-    n = G.shape[1]
-    mistakes = 0
-    for t in range(idx.shape[0]):
-        i = idx[t]
-        if y[i] * f[i] <= 0:
-            alpha[i] += 1
-            yi = y[i]
-            for j in range(n):
-                f[j] += yi * G[i, j]
-            mistakes += 1
-    return mistakes
-
-
-@plain_form(_dual_epoch)
-def _dual_epoch_plain(G, y, idx, alpha, f):
-    # the same products and sums as the loop, each score's update one numpy row
-    # operation (elementwise: the same IEEE results bit for bit)
-    mistakes = 0
-    for i in idx.tolist():
-        if y[i] * f[i] <= 0:
-            alpha[i] += 1
-            f += y[i] * G[i]
-            mistakes += 1
-    return mistakes
 
 
 class KernelPerceptron(OnlineClassifier):

@@ -64,6 +64,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from markone import online
+from markone.online import _argmax_epoch, _quiet_argmax
 from markone._internal.checks import (
     ConvergenceWarning,
     is_stream_run,
@@ -73,8 +74,7 @@ from markone._internal.checks import (
 )
 from markone._internal.data import Dataset
 from markone._internal.exact import to_fraction
-from markone._internal.jit import kernel
-from markone._loops import kernel_rows, linear_scores, pass_kernel, row_dot, row_update
+from markone._loops import kernel_rows, linear_scores, pass_kernel
 from markone._estimator import OnlineClassifier, refuse_non_finite
 from markone._params import CORE_CONSTRAINTS, StrOptions, as_float
 from markone._internal.typing import ArrayLike, Order, Rational, Seed
@@ -92,43 +92,6 @@ __all__ = ["MulticlassPerceptron", "kesler_expand", "STRATEGIES"]
 
 #: The multiclass reductions :class:`MulticlassPerceptron` offers.
 STRATEGIES = ("argmax", "ovr")
-
-
-@kernel(fastmath={"reassoc", "contract"})
-def _argmax_epoch(X, cls, idx, eta, W, acc, T):
-    """One pass of the argmax rule over rows ``idx`` of ``X`` (dense, or a CSR triple:
-    the row operations of :mod:`markone._loops`); returns the mistakes.
-
-    ``W`` (K, d) is updated in place; ``acc`` accumulates ``step * Delta`` for the
-    average (as in :func:`markone._loops.epoch_general`); ``T[0]`` counts
-    presentations. Ties go to the lowest class index. The dot products may be summed
-    in any order (SIMD, about 3x faster); on integer-valued data (exact in float64)
-    that changes nothing, and NaN/inf never get here (inputs are checked first).
-    """
-    K = W.shape[0]
-    mistakes = 0
-    for t in range(idx.shape[0]):
-        i = idx[t]
-        best = 0
-        top = 0.0
-        for k in range(K):
-            s = row_dot(X, i, W[k])
-            if k == 0 or s > top:
-                best = k
-                top = s
-        step = T[0] + 1
-        c = cls[i]
-        if best != c:
-            row_update(X, i, eta, step, W[c], acc[c])
-            row_update(X, i, -eta, step, W[best], acc[best])
-            mistakes += 1
-        T[0] = step
-    return mistakes
-
-
-#: The plain argmax pass, with numpy's overflow warnings off as the compiled pass has
-#: them (an overflowing score is inf either way).
-_quiet_argmax = np.errstate(over="ignore", invalid="ignore")(_argmax_epoch)
 
 
 def kesler_expand(X: ArrayLike, y: ArrayLike, n_classes: int,

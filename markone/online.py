@@ -39,9 +39,14 @@ from typing import Any
 
 import numpy as np
 
+from markone._internal.checks import check_order
+from markone._internal.jit import kernel, plain_form, uncompiled
 from markone._internal.typing import ArrayLike
+from markone._internal.validation import check_int_at_least, check_matrix, check_vector
+from markone._loops import FASTMATH, pass_kernel, row_dot, row_update
 
-__all__ = ["score", "is_mistake", "signed_mistake", "increment", "update", "predict_sign"]
+__all__ = ["score", "is_mistake", "signed_mistake", "increment", "update", "predict_sign",
+           "argmax_run", "dual_run"]
 
 
 def score(w: ArrayLike, x: ArrayLike) -> Any:
@@ -101,3 +106,144 @@ def predict_sign(s: ArrayLike, zero: int = 1) -> np.ndarray:
     """Map scores to -1/+1, sending an exact zero to ``zero`` (default +1)."""
     s = np.asarray(s)
     return np.where(s > 0, 1, np.where(s < 0, -1, zero)).astype(np.int64)
+
+
+def argmax_run(X: ArrayLike, classes: ArrayLike, order: ArrayLike,
+               n_classes: int) -> tuple[np.ndarray, int]:
+    """The argmax rule run once over the stream ``order`` from ``W = 0``, step 1:
+    ``(W, mistakes)``, ``W`` of shape ``(n_classes, d)``.
+
+    Each presentation of row ``i`` predicts the class of highest score ``W[k] . X[i]``
+    (ties to the lowest index); a mistake adds ``X[i]`` to the row of its class
+    ``classes[i]`` and subtracts it from the predicted one. ``X`` are the rows as
+    given (append the intercept's constant column yourself). It is the pass
+    :class:`markone.MulticlassPerceptron` runs (``max_epochs=1, order=order``),
+    without scikit-learn: ``verify``'s conformance cases take their answers from it.
+
+    >>> W, mistakes = argmax_run([[1, 0], [0, 1]], [0, 1], [0, 1, 0], 2)
+    >>> W.tolist(), mistakes
+    ([[0.0, -1.0], [0.0, 1.0]], 1)
+    """
+    X = np.ascontiguousarray(check_matrix(X))
+    n_classes = check_int_at_least(n_classes, "n_classes", 1)
+    cls = _class_codes(classes, X.shape[0], n_classes)
+    idx = check_order(order, X.shape[0])
+    W, T = np.zeros((n_classes, X.shape[1])), np.zeros(1, dtype=np.int64)
+    work = idx.shape[0] * n_classes  # a presentation scores every class
+    epoch = pass_kernel(_argmax_epoch, 0, work, work)
+    epoch = _quiet_argmax if epoch is _argmax_epoch else epoch
+    mistakes = epoch(X, cls, idx, 1.0, W, np.zeros_like(W), T)
+    return W, int(mistakes)
+
+
+def _class_codes(classes, n, n_classes):
+    """``classes`` checked: one class index in ``[0, n_classes)`` per row."""
+    cls = np.asarray(classes)
+    if cls.shape != (n,) or cls.dtype.kind not in "iu" or (
+            n and (cls.min() < 0 or cls.max() >= n_classes)):
+        raise ValueError(f"classes must hold one class index in [0, {n_classes}) per "
+                         f"row of X ({n}), got {classes!r}; encode the labels as 0, 1, ...")
+    return cls.astype(np.int64)
+
+
+def dual_run(G: ArrayLike, y: ArrayLike, order: ArrayLike) -> tuple[np.ndarray, int]:
+    """The perceptron in dual form run once over the stream ``order`` from
+    ``alpha = 0``: ``(alpha, mistakes)``.
+
+    ``G`` is the kernel matrix of the examples (the intercept's ``c**2`` added, when
+    there is one), ``y`` their -1/+1 labels. A presentation of ``i`` is a mistake when
+    ``y_i sum_j alpha_j y_j G[j, i] <= 0``; then ``alpha_i += 1``. It is the pass
+    :class:`markone.KernelPerceptron` runs on its kernel matrix (``max_epochs=1,
+    order=order``), without scikit-learn: ``verify``'s conformance cases take their
+    answers from it.
+
+    >>> alpha, mistakes = dual_run([[2.0, 1.0], [1.0, 2.0]], [1, -1], [0, 1, 0, 1])
+    >>> alpha.tolist(), mistakes
+    ([1, 1], 2)
+    """
+    G = np.ascontiguousarray(check_matrix(G, name="G"))
+    n = G.shape[0]
+    if G.shape != (n, n):
+        raise ValueError(f"G must be the square kernel matrix of the examples, got shape "
+                         f"{G.shape}.")
+    labels = check_vector(y, name="y", n_features=n)
+    if not np.isin(labels, (-1.0, 1.0)).all():
+        raise ValueError("y must hold -1/+1 labels, one per row of G.")
+    idx = check_order(order, n)
+    alpha = np.zeros(n, dtype=np.int64)
+    epoch = pass_kernel(_dual_epoch, 0, idx.shape[0], idx.shape[0])
+    mistakes = uncompiled(epoch)(G, labels, idx, alpha, np.zeros(n))
+    return alpha, int(mistakes)
+
+
+# The passes of the multiclass and kernel learners (written once, plain Python, run
+# plain or compiled by :func:`markone._loops.pass_kernel`'s rule on the work).
+
+@kernel(fastmath=FASTMATH)
+def _argmax_epoch(X, cls, idx, eta, W, acc, T):
+    """One pass of the argmax rule over rows ``idx`` of ``X`` (dense, or a CSR triple:
+    the row operations of :mod:`markone._loops`); returns the mistakes.
+
+    ``W`` (K, d) is updated in place; ``acc`` accumulates ``step * Delta`` for the
+    average (as in :func:`markone._loops.epoch_general`); ``T[0]`` counts
+    presentations. Ties go to the lowest class index. The dot products may be summed
+    in any order (SIMD, about 3x faster); on integer-valued data (exact in float64)
+    that changes nothing, and NaN/inf never get here (inputs are checked first).
+    """
+    K = W.shape[0]
+    mistakes = 0
+    for t in range(idx.shape[0]):
+        i = idx[t]
+        best = 0
+        top = 0.0
+        for k in range(K):
+            s = row_dot(X, i, W[k])
+            if k == 0 or s > top:
+                best = k
+                top = s
+        step = T[0] + 1
+        c = cls[i]
+        if best != c:
+            row_update(X, i, eta, step, W[c], acc[c])
+            row_update(X, i, -eta, step, W[best], acc[best])
+            mistakes += 1
+        T[0] = step
+    return mistakes
+
+
+#: The plain argmax pass, with numpy's overflow warnings off as the compiled pass has
+#: them (an overflowing score is inf either way).
+_quiet_argmax = np.errstate(over="ignore", invalid="ignore")(_argmax_epoch)
+
+
+@kernel()
+def _dual_epoch(G, y, idx, alpha, f):
+    """One pass over ``idx``: a mistake on ``i`` when ``y[i] f[i] <= 0``; then
+    ``alpha[i] += 1`` and every score moves by ``y[i] G[i, :]``. Returns the mistakes.
+
+    ``f[j] = sum_i alpha[i] y[i] G[i, j]`` is kept up to date in place.
+    """
+    n = G.shape[1]
+    mistakes = 0
+    for t in range(idx.shape[0]):
+        i = idx[t]
+        if y[i] * f[i] <= 0:
+            alpha[i] += 1
+            yi = y[i]
+            for j in range(n):
+                f[j] += yi * G[i, j]
+            mistakes += 1
+    return mistakes
+
+
+@plain_form(_dual_epoch)
+def _dual_epoch_plain(G, y, idx, alpha, f):
+    # the same products and sums as the loop, each score's update one numpy row
+    # operation (elementwise: the same IEEE results bit for bit)
+    mistakes = 0
+    for i in idx.tolist():
+        if y[i] * f[i] <= 0:
+            alpha[i] += 1
+            f += y[i] * G[i]
+            mistakes += 1
+    return mistakes

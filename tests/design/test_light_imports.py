@@ -121,3 +121,31 @@ def test_a_verify_action_imports_no_other_actions_module(argv, tmp_path):
 
 def test_the_probe_sees_a_heavy_import():
     assert heavy_modules_after("import tqdm") == ["tqdm"]
+
+
+#: What no main job imports unless it needs it (issue 38): scikit-learn pulls in
+#: ``scipy.stats`` and pandas, seconds of a cold start.
+ESTIMATOR_STACK = ("sklearn", "pandas", "scipy.stats", "matplotlib", "dask")
+
+_STACK_REPORT = """
+import json, sys
+print(json.dumps(sorted(m for m in {stack!r} if m in sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("argv", [
+    ["adversary", "suite", "--out", "suite"],
+    ["machine", "train", "--chars", "AE", "--per-class", "2"],
+    ["machine", "fleet", "--machines", "3", "--chars", "AE", "--per-class", "2",
+     "--presentations", "20"],
+])
+def test_a_main_job_imports_no_estimator_stack(argv, tmp_path):
+    # issue 38: the conformance suite trained markone's scikit-learn estimators for
+    # its multiclass and kernel cases (4 s of imports); it runs their passes instead
+    report = _STACK_REPORT.format(stack=ESTIMATOR_STACK)
+    assert _modules_after(_COMMAND.format(argv=argv), report, tmp_path) == []
+
+
+def test_the_stack_probe_sees_scipy_stats():
+    report = _STACK_REPORT.format(stack=ESTIMATOR_STACK)
+    assert _modules_after("import scipy.stats", report) == ["scipy.stats"]

@@ -25,6 +25,7 @@ import numpy as np
 from markone import engine
 from markone._internal.typing import JSONDict
 from markone.datasets import orthonormal, separable, xor
+from markone.online import argmax_run, dual_run
 from markone.variants import VARIANTS
 from verify.adversary import small_margin_lattice, worst_order
 from verify.conformance.protocol import (
@@ -385,20 +386,16 @@ def _multiclass_exact():
 
 
 def _multiclass_case(cid, title, pins, X, y, order, queries):
-    from markone.multiclass import MulticlassPerceptron
-
-    clf = MulticlassPerceptron(intercept=True, order=order, max_epochs=1)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        clf.fit(X, y)
-    W = np.hstack([clf.coef_, clf.intercept_[:, None]])
-    pred = clf.predict(queries)
+    # markone's argmax pass (what MulticlassPerceptron(max_epochs=1) runs), on the
+    # rows with the intercept's constant 1 appended; integers: exact in float64
+    W, mistakes = argmax_run(np.hstack([X, np.ones((len(X), 1))]), y, order, 3)
+    scores = np.hstack([queries, np.ones((len(queries), 1))]) @ W.T
     problem = {"intercept": True, "X": [[float(v) for v in r] for r in X], "y": y,
                "order": order, "n_classes": 3,
                "queries": [[float(v) for v in q] for q in queries]}
-    expected = {"mistakes": int(clf.n_mistakes_),
+    expected = {"mistakes": mistakes,
                 "W": [exact_vector(Fraction(float(v)) for v in row) for row in W],
-                "predictions": [int(p) for p in pred]}
+                "predictions": [int(k) for k in np.argmax(scores, axis=1)]}
     return _case(cid, title, "multiclass-tie-breaking", pins, problem, expected,
                  task="multiclass")
 
@@ -423,16 +420,14 @@ def _multiclass_stream():
 
 
 def _kernel_case(cid, title, pins, X, y, order):
-    from markone.kernel import KernelPerceptron, kernel_matrix
-
+    # markone's dual pass (what KernelPerceptron(max_epochs=1) runs) on the Gram
+    # matrix of (x.z + 1)^2 with the intercept's 1 added; integers: exact in float64
     X, y = np.asarray(X, dtype=float), np.asarray(y)
-    clf = KernelPerceptron(kernel="poly", degree=2, gamma=1.0, coef0=1.0,
-                           order=order, max_epochs=1).fit(X, y)
-    G = kernel_matrix(X, X, "poly", degree=2, gamma=1.0, coef0=1.0) + 1.0
+    G = (X @ X.T + 1.0) ** 2 + 1.0
+    alpha, mistakes = dual_run(G, y, order)
     problem = {"intercept": True, "X": X.tolist(), "y": [int(v) for v in y],
                "order": order, "gram": G.tolist()}
-    expected = {"mistakes": int(clf.n_mistakes_),
-                "alpha": [int(a) for a in clf.alpha_]}
+    expected = {"mistakes": mistakes, "alpha": [int(a) for a in alpha]}
     return _case(cid, title, "kernel-dual-counts", pins, problem, expected,
                  task="kernel")
 
