@@ -168,7 +168,9 @@ def dual_run(G: ArrayLike, y: ArrayLike, order: ArrayLike) -> tuple[np.ndarray, 
                          f"{G.shape}.")
     labels = check_vector(y, name="y", n_features=n)
     if not np.isin(labels, (-1.0, 1.0)).all():
-        raise ValueError("y must hold -1/+1 labels, one per row of G.")
+        raise ValueError(f"y must hold -1/+1 labels, one per row of G, got "
+                         f"{sorted(set(labels.tolist()))}; encode the two classes as -1 "
+                         "and +1.")
     idx = check_order(order, n)
     alpha = np.zeros(n, dtype=np.int64)
     epoch = pass_kernel(_dual_epoch, 0, idx.shape[0], idx.shape[0])

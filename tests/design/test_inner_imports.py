@@ -56,8 +56,6 @@ ALLOWED = {
     ("verify.machine.claims.*", "verify.margin"):
         "it brings the LP solver, which one machine claim needs",
     ("verify.bounds", "markone.multiclass"): _ESTIMATORS_REASON,
-    ("verify.conformance.cases", "markone.multiclass"): _ESTIMATORS_REASON,
-    ("verify.conformance.cases", "markone.kernel"): _ESTIMATORS_REASON,
     **{("sims.*", heavy): "it brings numba, SciPy or SimPy, and `markone sim list` "
        "imports every experiment to show its settings" for heavy in _SIMS_HEAVY},
     **{(cmd, pkg): _COMMAND_REASON for cmd, pkgs in _COMMANDS.items() for pkg in pkgs},

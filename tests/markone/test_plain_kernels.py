@@ -324,7 +324,7 @@ def test_a_small_multiclass_fit_runs_plain_and_a_big_one_compiled(monkeypatch):
 @given(st.integers(1, 40), st.integers(0, 2**32 - 1))
 def test_the_dual_pass_is_the_same_plain_and_compiled_hypo(n, seed):
     # elementwise updates: the same IEEE results bit for bit, on any floats
-    from markone.kernel import _dual_epoch
+    from markone.online import _dual_epoch
 
     rng = np.random.default_rng(seed)
     G = rng.standard_normal((n, n))

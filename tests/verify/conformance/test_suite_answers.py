@@ -74,7 +74,7 @@ def test_the_passes_are_the_estimators_on_random_streams():
     (lambda: argmax_run([[1.0]], [2], [0], 2), "classes must hold one class index"),
     (lambda: argmax_run([[1.0]], [0], [1], 2), "order has index 1"),
     (lambda: dual_run([[1.0, 0.0]], [1], [0]), "square kernel matrix"),
-    (lambda: dual_run([[1.0]], [2], [0]), "-1/+1 labels"),
+    (lambda: dual_run([[1.0]], [2], [0]), r"-1/\+1 labels"),
 ])
 def test_bad_input_is_refused_by_name(call, words):
     with pytest.raises(ValueError, match=words):
