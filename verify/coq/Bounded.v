@@ -1,6 +1,8 @@
 (** Steps toward the perceptron cycling theorem: bounds on the weights from ANY start,
-    in the additive form the induction of Block and Levin (1970) needs. *)
-From Markone Require Import Perceptron.
+    in the additive form the induction of Block and Levin (1970) needs; and the theorem
+    with its integer corollary in dimension one. *)
+From Markone Require Import Perceptron Cycling.
+From mathcomp Require Import zify.
 Local Open Scope ring_scope.
 
 Section Bounded.
@@ -143,3 +145,61 @@ by rewrite -!expr2; apply: mistake_line.
 Qed.
 
 End Line.
+
+Section LineCycles.
+
+Variable F : realFieldType.
+Notation vec := 'rV[F]_1.
+
+(** The integer [k] as a vector of the line. *)
+Definition iv (k : int) : vec := const_mx (k%:~R).
+
+Lemma ivD k m : iv k + iv m = iv (k + m).
+Proof. by apply/rowP => j; rewrite !mxE rmorphD. Qed.
+
+Lemma iv_mistake k m : mistake (iv k) (iv m) -> k * m <= 0.
+Proof. by rewrite /mistake dot1 !mxE -intrM lerz0. Qed.
+
+(** The [2R + 1] integer vectors of the line within [R] of zero. *)
+Definition line_ints (R : nat) : seq vec := [seq iv (i%:Z - R%:Z) | i <- iota 0 R.*2.+1].
+
+Lemma mem_line_ints (R : nat) k : - (R%:Z) <= k <= R%:Z -> iv k \in line_ints R.
+Proof.
+move=> Hk; apply/mapP; exists (absz (k + R%:Z)); last by congr iv; lia.
+by rewrite mem_iota; lia.
+Qed.
+
+Lemma line_ints_bound (R : nat) w :
+  w \in line_ints R -> exists k, w = iv k /\ - (R%:Z) <= k <= R%:Z.
+Proof.
+case/mapP => i; rewrite mem_iota => Hi ->; exists (i%:Z - R%:Z); split => //; lia.
+Qed.
+
+(** Integer examples of size at most [R] on a line: the integer vectors within [R] of
+    zero are closed under the updates. *)
+Lemma line_closed (M : seq int) (R : nat) :
+  (forall m, m \in M -> - (R%:Z) <= m <= R%:Z) ->
+  @closed F 1 [seq iv m | m <- M] (line_ints R).
+Proof.
+move=> HM w z /line_ints_bound [k [-> Hk]] /mapP [m Hm ->] /iv_mistake Hkm.
+rewrite /perceptron_update ivD; apply: mem_line_ints.
+by have := HM m Hm; move: Hk Hkm; nia.
+Qed.
+
+(** The cycling theorem and its corollary on a line, for integer data: in the cyclic
+    order, two passes [i < j <= 2R + 1] start from the same weights, and every later
+    pass repeats: transient plus period is at most [2R + 1] passes. *)
+Theorem line_cycles (M : seq int) (R : nat) :
+  (forall m, m \in M -> - (R%:Z) <= m <= R%:Z) ->
+  exists i j, [/\ (i < j)%N, (j <= R.*2.+1)%N &
+    forall k, @epochs F 1 [seq iv m | m <- M] (k + i) = @epochs F 1 [seq iv m | m <- M] (k + j)].
+Proof.
+move=> HM; have H0 : (0 : vec) \in line_ints R.
+  have -> : (0 : vec) = iv 0 by apply/rowP => j; rewrite !mxE.
+  by apply: (mem_line_ints R); lia.
+have [i [j [Hij Hj Hper]]] := @cycling_closed F 1 _ _ (line_closed M R HM) H0.
+exists i, j; split => //; apply: leq_trans Hj _.
+by rewrite (leq_trans (size_undup _)) // size_map size_iota.
+Qed.
+
+End LineCycles.

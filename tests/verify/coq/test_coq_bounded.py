@@ -8,6 +8,7 @@ import math
 import random
 
 import markone
+from verify.cycling import check_cycling, cycle_bound
 from _paths import load_test_module
 from verify.coq import THEOREMS
 
@@ -37,7 +38,7 @@ def test_the_steps_are_listed_as_steps():
     """No Python number rests on them yet: ``used_by`` is empty, and they are in
     Bounded.v, not in Cycling.v (whose rows back ``cycle_bound``)."""
     rows = {t.name: t for t in THEOREMS if t.module == "Bounded"}
-    assert set(rows) == {"dominated_run", "separable_bounded", "line_bounded"}
+    assert set(rows) == {"dominated_run", "separable_bounded", "line_bounded", "line_cycles"}
     assert all(t.used_by == "" for t in rows.values())
 
 
@@ -74,3 +75,22 @@ def test_line_bounded_holds_for_any_data_and_start():
         assert max(seen) <= C
         reached |= max(seen[1:]) == C
     assert reached
+
+
+def test_line_cycles_bounds_what_verify_cycling_finds_on_a_line():
+    """line_cycles: integer examples on a line within ``R`` of zero, cyclic order: the
+    starts of two passes ``i < j <= 2R + 1`` repeat. The cycle ``verify`` finds and the
+    bound it prints (the weights reachable in any order) are within that ``2R + 1``, and
+    the bound is reached: with the examples 1, -1, R and -R, every weight from -R to R
+    is reachable."""
+    rng = random.Random(2)
+    for _ in range(20):
+        X = [[rng.choice([-1, 1]) * rng.randint(1, 7)] for _ in range(rng.randint(2, 5))]
+        y = [rng.choice([-1, 1]) for _ in X]
+        if len({yi * x[0] > 0 for x, yi in zip(X, y)}) == 1:
+            continue                                    # one sign: it converges
+        R = max(abs(x[0]) for x in X)
+        r = check_cycling(X, y, intercept=False)
+        assert r.transient_epochs + r.period_epochs <= 2 * R + 1
+        assert cycle_bound(X, y, intercept=False) <= 2 * R + 1
+    assert cycle_bound([[1], [1], [5], [5]], [1, -1, 1, -1], intercept=False) == 2 * 5 + 1
