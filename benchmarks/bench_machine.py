@@ -355,7 +355,8 @@ def _warm_worker(images, labels, train):
     compiled kernels loaded, as in a running cluster after its first fleet."""
     from markone.hardware.fleet import _train_machines
 
-    _train_machines(([MachineSpec(seed=0)], images, labels, train))
+    # as a task of a large fleet: compiled (its kernels loaded), not plain
+    _train_machines(([MachineSpec(seed=0)], images, labels, train, [], 2**30))
 
 
 def _dask_fleets(specs, images, labels, train, workers):
@@ -386,10 +387,12 @@ from markone.hardware import MachineSpec
 from markone.hardware.fleet import _train_machines
 from markone.datasets import letters
 images, labels = letters({chars!r}, per_class=2, seed=0, typeface=("block", "serif"))
-_train_machines(([MachineSpec(seed=0)], images, labels, {train!r}))
+# tasks of a large fleet (no lockstep, 2**30 trials alone): compiled, as a worker's
+_train_machines(([MachineSpec(seed=0)], images, labels, {train!r}, [], 2**30))
 t1 = time.perf_counter()
-_train_machines(([MachineSpec(seed=s) for s in range(1, 21)], images, labels, {train!r}))
-print(t1 - t0, (time.perf_counter() - t1) / 20)
+_train_machines(([MachineSpec(seed=s) for s in range(1, 101)], images, labels, {train!r},
+                 [], 2**30))
+print(t1 - t0, (time.perf_counter() - t1) / 100)
 """
 
 

@@ -150,21 +150,25 @@ class FleetRun:
 def _train_machines(task):
     """Train every machine of one chunk of a fleet (a top-level function: picklable):
     groups of many machines of one parameter set side by side
-    (:mod:`markone.hardware.lockstep`), the others one by one."""
+    (:mod:`markone.hardware.lockstep`), the others one by one. A task of
+    :func:`run_fleet` holds the fleet's plan as well: the task's lockstep groups and
+    the trials of the fleet's machines trained one by one, in all."""
     keep_freed_memory()   # else each machine's arrays fault in fresh pages again
-    specs, images, labels, train, *fleet_trials = task   # (the fleet's, if given)
+    specs, images, labels, train, *fleet = task   # (the fleet's plan, if given)
     images = unpack(images)
-    trials = _trials(len(specs), len(images), train)
+    groups, fleet_alone = fleet if fleet else (lockstep_groups(
+        specs, train, _trials(len(specs), len(images), train), len(images)), None)
     trained: dict[int, tuple[MarkI, Any]] = {}
-    for group in lockstep_groups(specs, train, max([trials, *fleet_trials]),
-                                 len(images)):
+    for group in groups:
         machines, runs = train_side_by_side(
             specs[group[0]].params, [specs[i].seed for i in group], images, labels, train)
         trained.update((i, (machine, run)) for i, machine, run in zip(
             group, machines, runs) if run is not None)
     alone = [i for i in range(len(specs)) if i not in trained]
-    # a large task runs compiled from its first trial (the same runs, bit for bit)
-    PLAIN.expect(_trials(len(alone), len(images), train))
+    # a large fleet runs compiled from its first trial (the same runs, bit for bit):
+    # its trials of machines alone in all, not this task's (a worker takes many tasks)
+    PLAIN.expect(_trials(len(alone), len(images), train) if fleet_alone is None
+                 else fleet_alone)
     for i in alone:
         machine = MarkI(specs[i].params, seed=specs[i].seed)
         if specs[i].faults is not None:
@@ -225,9 +229,10 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
     -----
     Every process that trains machines (this one included, with ``workers=1``)
     keeps the memory it frees for its next machines
-    (:func:`markone._internal.parallel.keep_freed_memory`, glibc only), and a task
-    of more trials than the process's plain allowance runs compiled from its first
-    trial; neither changes a run. Many machines of one parameter set (at least
+    (:func:`markone._internal.parallel.keep_freed_memory`, glibc only), and a fleet
+    whose machines trained one by one make more trials in all than a process's plain
+    allowance runs compiled from the first trial of every task, however small the
+    task (each worker takes many); neither changes a run. Many machines of one parameter set (at least
     :data:`~markone.hardware.lockstep.LOCKSTEP_MACHINES`, in a fleet of at most
     :data:`~markone.hardware.lockstep.LOCKSTEP_TRIALS` trials) train side by side,
     one numpy step per figure for all of them, without a compiler
@@ -259,7 +264,11 @@ def run_fleet(specs: Sequence[MachineSpec], images: ArrayLike, labels: ArrayLike
     parts = [specs[k::chunks] for k in range(chunks)]   # balanced: mixed parameters
     shared = pack(images)   # 0/1 figures travel as int8: 1/8 of the bytes per task
     trials = _trials(len(specs), len(images), train)   # the fleet's: one rule for all
-    tasks = [(part, shared, labels, train, trials) for part in parts]
+    groups = [lockstep_groups(part, train, trials, len(images)) for part in parts]
+    alone = _trials(len(specs) - sum(len(g) for part in groups for g in part),
+                    len(images), train)
+    tasks = [(part, shared, labels, train, part_groups, alone)
+             for part, part_groups in zip(parts, groups)]
     runs: list[Any] = [None] * len(specs)
     for k, part_runs in run_each(_train_machines, tasks, workers=workers, dask=dask):
         runs[k::chunks] = part_runs

@@ -241,3 +241,33 @@ def test_packing_restores_dtype_order_and_bits(array):
     back = packing.unpack(pickle.loads(pickle.dumps(packed)))
     assert (back.dtype, back.shape, back.tobytes("A"), back.flags.f_contiguous) == \
         (array.dtype, array.shape, array.tobytes("A"), array.flags.f_contiguous)
+
+
+class _FirstMachine(Exception):
+    """Raised by a spy at a fleet's first training call."""
+
+
+@pytest.mark.parametrize("machines, plain_left", [(40, 0), (30, "all")])
+def test_a_large_fleet_in_small_tasks_compiles_from_its_first_task(
+        machines, plain_left, monkeypatch):
+    # 40 machines x 1,000 presentations (40,000 trials) exceed the plain allowance
+    # (32,768): the fleet compiles from its first trial, although each of its tasks
+    # (one machine: 1,000 trials) fits the allowance (before: every worker ran its
+    # first 32 tasks plain, some 30 times slower); 30 machines (30,000) stay plain
+    from markone._internal.jit import PlainWork
+    from markone.hardware import fleet as fleet_module
+    from markone.hardware.trial import PLAIN_TRIALS
+    plain = PlainWork(PLAIN_TRIALS)
+    monkeypatch.setattr(fleet_module, "PLAIN", plain)
+    seen = []
+
+    def first_train(*args, **kwargs):
+        seen.append(plain.left)
+        raise _FirstMachine
+
+    monkeypatch.setattr(MarkI, "train", first_train)
+    images, labels = letters("AB", per_class=1, seed=0)
+    with pytest.raises(_FirstMachine):
+        run_fleet(MachineSpec.grid(range(machines)), images, labels,
+                  presentations=1000, chunks=machines)
+    assert seen == [PLAIN_TRIALS if plain_left == "all" else plain_left]
