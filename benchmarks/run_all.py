@@ -34,6 +34,7 @@ RUNS = (
     ("bench_sparse_floor.py", []),
     ("bench_stream.py", []),
     ("bench_machine.py", []),
+    ("bench_cluster.py", []),
 )
 LP = ("bench_lp_exact.py", ["--budget", "1500"])
 #: Why the 100k x 10k sparse random-label case misses its 2 minutes (about 5 minutes).
