@@ -23,9 +23,13 @@ a time (``--dist loadgroup``): the tests of one file go to one worker, so a modu
 shared fixtures (a browser, a server) are set up once, and the tests that share a
 costly session fixture (:data:`SHARED_SETUPS`: the Coq build, the documentation site,
 the 26-letter machine) go to one worker together, so it is built once; the tests that
-open a browser share one worker too, with the Coq build, so that the largest processes
-the suite starts (a Chromium, a ``coqc``: about half a GB each) run one at a time; that
-group is handed out first and the others from the costliest (:func:`start_order`). Under
+open a browser (marked ``browser``, with the other tests of their files) share one
+worker too, with the Coq build, so that the largest processes the suite starts (a
+Chromium, a ``coqc``: about half a GB each) run one at a time; that group is handed out
+first and the others from the costliest (:func:`start_order`). The browser tests share
+one Chromium (``tests/_browser.py``), which only they can ask for (the ``browser``
+fixture of ``tests/conftest.py`` fails any other test) and which is closed when the
+worker leaves them (:func:`close_the_shared_browser`): one Chromium per run. Under
 xdist, the workers take turns compiling numba kernels (:func:`pytest_configure`), and
 ``--record-durations`` gathers each worker's figures and the controller writes the
 report once.
@@ -34,6 +38,8 @@ report once.
 import json
 import os
 import re
+import sys
+import time
 
 import matplotlib
 import pytest
@@ -44,6 +50,8 @@ _CPU: dict[str, float] = {}
 _GROUP_SUFFIX = re.compile(r"@[^@\[\]]*$")  # a group: a file's path or a fixture's name
 _STARTED: list[float] = []
 _SHARING: list[bool] = []  # the fixtures being set up, outermost first: shared or not
+_WALL: list[float] = []  # when the running test started (seconds since the epoch)
+_TIMELINE: dict[str, list] = {}  # test id -> [worker, start, wall, CPU]
 
 
 def _cpu_seconds():
@@ -108,15 +116,24 @@ def pytest_addoption(parser):
         help="merge each test's CPU seconds (setup to teardown, with the processes it "
              "waited for) into the JSON report PATH (test id -> seconds), e.g. "
              "tests/data/durations.json")
+    parser.addoption(
+        "--record-timeline", metavar="PATH", default=None,
+        help="write where and when each test ran into the JSON file PATH (test id -> "
+             "[worker, start in seconds since the epoch, wall seconds, CPU seconds]): "
+             "the time a test waits (wall - CPU) and a worker's idle end of the run")
 
 
 def pytest_runtest_logstart(nodeid, location):
     _STARTED[:] = [_cpu_seconds(), 0.0]  # [start, seconds of shared fixtures since]
+    _WALL[:] = [time.time()]
 
 
 def pytest_runtest_logfinish(nodeid, location):
     nodeid = _GROUP_SUFFIX.sub("", nodeid)  # xdist's loadgroup appends "@GROUP"
     _CPU[nodeid] = _cpu_seconds() - _STARTED[0] - _STARTED[1]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    _TIMELINE[nodeid] = [worker, round(_WALL[0], 2), round(time.time() - _WALL[0], 3),
+                         round(_CPU[nodeid], 3)]
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -124,6 +141,28 @@ def pytest_runtest_teardown(item, nextitem):
     _STARTED.append(_cpu_seconds())  # [start, shared, since the last fixture ended]
     yield
     del _STARTED[2:]
+    if nextitem is None or not _in_browser_group(nextitem):
+        close_the_shared_browser()
+
+
+def _in_browser_group(item):
+    """Whether ``item`` is a browser test or, under xdist, of the browser group."""
+    group = item.get_closest_marker("xdist_group")
+    return (item.get_closest_marker("browser") is not None
+            or group is not None and group.args[:1] == ("browser",))
+
+
+def close_the_shared_browser():
+    """Close the run's one Chromium (``tests/_browser.py``: ``SHARED``, launched by the
+    ``browser`` fixture) when the worker leaves the browser group; its CPU
+    (the Chromium's own, counted when it ends) is the shared browser's, not the last
+    test's."""
+    shared = getattr(sys.modules.get("_browser"), "SHARED", None)
+    if shared is None or not shared.running:
+        return
+    start = _cpu_seconds()
+    shared.close()
+    _share_as("tests::browser (shared browser)", _cpu_seconds() - start)
 
 
 def pytest_fixture_post_finalizer(fixturedef, request):
@@ -138,8 +177,14 @@ def pytest_fixture_post_finalizer(fixturedef, request):
 def _share(fixturedef, seconds):
     """Count ``seconds`` spent setting up or ending a shared fixture for it, not for
     the test that happened to be running."""
-    _STARTED[1] += seconds
-    name = f"{fixturedef.baseid or '.'}::{fixturedef.argname} (shared {fixturedef.scope} fixture)"
+    _share_as(f"{fixturedef.baseid or '.'}::{fixturedef.argname} "
+              f"(shared {fixturedef.scope} fixture)", seconds)
+
+
+def _share_as(name, seconds):
+    """Count ``seconds`` for the shared thing ``name``, not for the running test."""
+    if _STARTED:
+        _STARTED[1] += seconds
     _CPU[name] = _CPU.get(name, 0.0) + seconds
 
 
@@ -165,15 +210,34 @@ def pytest_fixture_setup(fixturedef, request):
 SHARED_SETUPS = {"coq_build": "browser", "site": "browser", "letters26": "letters26"}
 
 
-def xdist_group(item):
-    """The worker group of a test: a browser's, its costly shared fixture's, else its
-    file's."""
-    if item.get_closest_marker("browser") is not None:
+def xdist_group(item, browser_files=frozenset()):
+    """The worker group of a test: a browser's (a test marked ``browser``, or any test
+    of a file in ``browser_files``: one with a browser test, so that its module
+    fixtures are built once), its costly shared fixture's, else its file's."""
+    if item.get_closest_marker("browser") is not None or _file(item) in browser_files:
         return "browser"
     for fixture in getattr(item, "fixturenames", ()):
         if fixture in SHARED_SETUPS:
             return SHARED_SETUPS[fixture]
+    return _file(item)
+
+
+def _file(item):
     return item.nodeid.split("::", 1)[0]
+
+
+def browser_files(items):
+    """The files of ``items`` that hold a test marked ``browser``."""
+    return frozenset(_file(item) for item in items
+                     if item.get_closest_marker("browser") is not None)
+
+
+def _browser_group_order(members):
+    """The browser group's tests in the order they run: the Coq build's first (while
+    the worker is small, and so that ``coqc`` has ended before the browser starts),
+    then the others in their order; the one browser (``tests/_browser.py``) is launched
+    by the first test that asks for it and stays open to the end of the group."""
+    members.sort(key=lambda item: "coq_build" not in getattr(item, "fixturenames", ()))
 
 
 #: The measured report of what each test costs (``--record-durations``), read to hand
@@ -186,7 +250,8 @@ UNRECORDED = 0.1
 def start_order(items, seconds):
     """``items`` in the order their groups are handed out to the workers (pytest-xdist
     in the order of collection, with ``--no-loadscope-reorder``): the browsers' group
-    first, its tests of the Coq build first, then the other groups from the costliest
+    first, its tests of the Coq build first and its browser tests together
+    (:func:`_browser_group_order`), then the other groups from the costliest
     (by ``seconds``: test id -> recorded CPU seconds) to the cheapest, each group's
     tests in their order.
 
@@ -196,21 +261,22 @@ def start_order(items, seconds):
     costliest groups first, no long group is left to run alone at the end (issue 37).
     """
     groups: dict[str, list] = {}
+    files = browser_files(items)
     for item in items:
-        groups.setdefault(xdist_group(item), []).append(item)
+        groups.setdefault(xdist_group(item, files), []).append(item)
     cost = {name: sum(seconds.get(item.nodeid, UNRECORDED) for item in members)
             for name, members in groups.items()}
     order = sorted(groups, key=lambda name: (name != "browser", -cost[name]))
-    browser = groups.get("browser", [])
-    browser.sort(key=lambda item: "coq_build" not in getattr(item, "fixturenames", ()))
+    _browser_group_order(groups.get("browser", []))
     return [item for name in order for item in groups[name]]
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
     if getattr(config.option, "loadgroup", False):
+        files = browser_files(items)
         for item in items:
-            item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
+            item.add_marker(pytest.mark.xdist_group(xdist_group(item, files)))
         seconds = {}
         if os.path.exists(DURATIONS):
             with open(DURATIONS) as file:
@@ -224,7 +290,9 @@ _FROM_WORKERS: dict[str, float] = {}
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error):
     """Under xdist, the controller gathers what each worker recorded."""
-    _FROM_WORKERS.update(json.loads(getattr(node, "workeroutput", {}).get("cpu", "{}")))
+    output = getattr(node, "workeroutput", {})
+    _FROM_WORKERS.update(json.loads(output.get("cpu", "{}")))
+    _TIMELINE.update(json.loads(output.get("timeline", "{}")))
 
 
 def pytest_sessionfinish(session):
@@ -232,8 +300,14 @@ def pytest_sessionfinish(session):
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: the controller writes the report
         workeroutput["cpu"] = json.dumps(_CPU)
+        workeroutput["timeline"] = json.dumps(_TIMELINE)
         return
     _CPU.update(_FROM_WORKERS)
+    timeline = session.config.getoption("record_timeline")
+    if timeline is not None and _TIMELINE:
+        from markone._internal.io import write_json
+
+        write_json(timeline, _TIMELINE)
     if path is None or not _CPU:
         return
     from pathlib import Path

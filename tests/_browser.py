@@ -20,21 +20,68 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
-def headless_chromium():
-    """Generator for a browser fixture: yields a launched browser, closes it after."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed: pip install playwright (or "
-                    "pip install '.[test]'); do not run 'playwright install', the test "
-                    "uses Debian's chromium")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed: apt-get install -y chromium (Debian; "
-                    ".ci/run does this), or point MARKONE_CHROMIUM at a Chromium binary")
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
+class SharedBrowser:
+    """The run's one headless Chromium (issue 37: a Chromium holds about half a GB; two
+    at once made the suite's peak). Launched when a test of the ``browser`` group first
+    asks for it (the ``browser`` fixture of ``tests/conftest.py``), shared by the
+    group's tests, each test's pages closed after it, and closed when the worker moves
+    on to a test outside the group (:meth:`close`); a later browser test launches it
+    again. Skips, saying how to install, when chromium or playwright is missing."""
+
+    def __init__(self):
+        self._playwright = None
+        self._browser = None
+        self.launches = 0
+
+    @property
+    def running(self):
+        """Whether a browser is open."""
+        return self._browser is not None
+
+    def get(self, item):
+        """The running browser (launched if need be) for the test ``item``, which must
+        be marked ``browser`` (the tests so marked run on one worker, one after the
+        other); fails the test, launching nothing, if it is not."""
+        if item.get_closest_marker("browser") is None:
+            pytest.fail(f"{item.nodeid} asks for the browser but is not marked "
+                        "@pytest.mark.browser: mark it (or its module) so that it runs "
+                        "with the other browser tests, on one worker", pytrace=False)
+        if self._browser is None:
+            try:
+                from playwright.sync_api import sync_playwright
+            except ImportError:
+                pytest.skip("playwright is not installed: pip install playwright (or "
+                            "pip install '.[test]'); do not run 'playwright install', the "
+                            "test uses Debian's chromium")
+            if not os.path.exists(CHROMIUM):
+                pytest.skip("chromium is not installed: apt-get install -y chromium "
+                            "(Debian; .ci/run does this), or point MARKONE_CHROMIUM at a "
+                            "Chromium binary")
+            self._playwright = sync_playwright().start()
+            self._browser = launch(self._playwright)
+            self.launches += 1
+        return self._browser
+
+    def close_pages(self):
+        """Close what a test opened (its contexts and their pages), so that pages do
+        not pile up in the browser the next tests share."""
+        if self._browser is not None:
+            for context in self._browser.contexts:
+                context.close()
+
+    def close(self):
+        """Close the browser and Playwright's driver (nothing if none is running)."""
+        if self._browser is not None:
+            browser, self._browser = self._browser, None
+            try:
+                browser.close()
+            finally:
+                self._playwright.stop()
+                self._playwright = None
+
+
+#: The one browser of a worker, used only through the ``browser`` fixture.
+SHARED = SharedBrowser()
 
 
 #: The screen of a room: a full-HD projector.

@@ -7,6 +7,8 @@ locally), ``thorough`` (many examples; select with HYPOTHESIS_PROFILE=thorough).
 import os
 
 import matplotlib
+import pytest
+from _browser import SHARED
 from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
@@ -33,3 +35,16 @@ settings.load_profile(
 import markone._internal.style  # noqa: E402
 
 markone._internal.style.STRICT = True
+
+
+@pytest.fixture
+def browser(request):
+    """The run's one headless Chromium (``_browser.SHARED``), for the tests marked
+    ``browser`` only: they run on one worker, one after the other (the root
+    ``conftest.py`` puts them in one group), so that a run never holds two Chromiums
+    at once (issue 37: about half a GB each). What the test opened is closed after it;
+    the browser itself when the worker moves on to a test that is not marked (the root
+    ``conftest.py``, :func:`close_the_shared_browser`)."""
+    yield SHARED.get(request.node)
+    SHARED.close_pages()
+

@@ -6,11 +6,8 @@ nothing is fetched from the network."""
 
 import pytest
 
-from _browser import headless_chromium
-
 
 pytestmark = pytest.mark.browser
-browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 def test_every_nav_link_opens_a_page_from_disk(browser, site):

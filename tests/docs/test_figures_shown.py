@@ -10,10 +10,9 @@ import re
 
 import pytest
 
-from _browser import SCREENS, figure_display_problems, headless_chromium
+from _browser import SCREENS, figure_display_problems
 
 pytestmark = pytest.mark.browser
-browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 def _pages_with_figures(site):

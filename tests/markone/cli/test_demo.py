@@ -8,11 +8,9 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from _browser import SCREENS, figure_display_problems, headless_chromium
+from _browser import SCREENS, figure_display_problems
 
 from markone.cli import main
-
-browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 class _Refs(HTMLParser):

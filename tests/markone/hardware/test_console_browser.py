@@ -20,15 +20,13 @@ from markone.hardware import MachineRun, MarkI
 from markone.console.server import ConsoleServer
 from markone.hardware.live import LiveSession
 from markone.hardware.replay import write_replay_html
-from _browser import headless_chromium, launch
+from _browser import launch
 from test_replay_browser import assert_knobs_turn_at_motor_pace
 from _paths import ROOT
 
 pytestmark = pytest.mark.browser
 
 DOCS_SCREENSHOT = ROOT / "docs" / "figures" / "console-live.png"
-
-browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 def serve(out):

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from markone.hardware.replay import console_html, render_replay_html, write_replay_html
-from _browser import headless_chromium, launch
+from _browser import launch
 from test_replay import BAD_RUNS, as_json, machine_run, make_run
 from _paths import ROOT
 
@@ -25,9 +25,6 @@ pytestmark = pytest.mark.browser
 
 CONSOLE_HTML = ROOT / "markone" / "hardware" / "console" / "console.html"
 DOCS_SCREENSHOT = ROOT / "docs" / "figures" / "console.png"
-
-
-browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 @pytest.fixture
