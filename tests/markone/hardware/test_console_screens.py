@@ -8,13 +8,11 @@ accessibility rules (vendored in tests/data/axe-core, injected by the test only)
 import pytest
 
 from _axe import axe_violations
-from _browser import CONSOLE_SCREENS, headless_chromium, sideways_scrolls
+from _browser import CONSOLE_SCREENS, sideways_scrolls
 from test_console_browser import new_page, serve, settled
 from test_replay_browser import open_replay, recording
 
 pytestmark = pytest.mark.browser
-
-browser = pytest.fixture(scope="module")(headless_chromium)
 
 #: An 1,800 px wide figure put in each panel of the console (a picture, a drawing and
 #: a canvas), as the playground's own figures and exports are.
@@ -47,19 +45,13 @@ def console(tmp_path):
     server.close()
 
 
-def test_axe_finds_what_it_should():
+def test_axe_finds_what_it_should(browser):
     """The audit is not blind: axe-core, injected, names a page's serious faults."""
-    pytest.importorskip("playwright")
-    gen = headless_chromium()
-    browser_ = next(gen)
-    try:
-        page = browser_.new_page()
-        page.set_content("<html><body><button></button><img src='x.png'></body></html>")
-        found = axe_violations(page)
-        assert [line.split(" ")[0] for line in found] == ["button-name", "document-title",
-                                                          "html-has-lang", "image-alt"]
-    finally:
-        next(gen, None)
+    page = browser.new_page()
+    page.set_content("<html><body><button></button><img src='x.png'></body></html>")
+    found = axe_violations(page)
+    assert [line.split(" ")[0] for line in found] == ["button-name", "document-title",
+                                                      "html-has-lang", "image-alt"]
 
 
 @pytest.mark.parametrize("viewport", CONSOLE_SCREENS)
