@@ -14,7 +14,7 @@ def residues(x, p):
     return [f.numerator * pow(f.denominator, -1, p) % p for f in x]
 
 
-@pytest.mark.parametrize("d, seed", [(1, 0), (7, 1), (40, 2), (300, 3)])
+@pytest.mark.parametrize("d, seed", [(1, 0), (7, 1), (40, 2), (100, 3)])   # plain LU
 def test_the_residues_are_the_exact_solution_modulo_p(d, seed):
     rng = np.random.default_rng(seed)
     A = rng.integers(-9, 10, size=(d, d))
