@@ -42,8 +42,8 @@ from markone._internal.exact import NumberTooLong, parse_number
 from markone._internal.io import plural
 from markone.errors import MarkoneError
 
-__all__ = ["load_table", "read_npz", "read_text_table", "READERS", "BUILTIN_TABLES",
-           "DELIMITERS", "InexactCell"]
+__all__ = ["load_table", "read_npz", "read_text_table", "parse_text_table", "READERS",
+           "BUILTIN_TABLES", "DELIMITERS", "InexactCell"]
 
 #: Delimiters the loader recognises by itself (``delimiter=None``), in order of trial:
 #: a tab or a semicolon on every line wins over commas (which may be decimal commas).
@@ -230,15 +230,28 @@ def _exact_builtin(X):
 
 def read_text_table(path, *, label=None, delimiter=None, header=None, exact=False):
     """``(X, y)`` from a delimited text file (see :func:`load_table`)."""
-    lines = _read_lines(path)
-    delim = _delimiter(path, lines, delimiter)
-    rows = [(n, _split(text, delim)) for n, text in lines]
+    return parse_text_table(_read_text(path), path, label=label, delimiter=delimiter,
+                            header=header, exact=exact)
+
+
+def parse_text_table(text: str, name: object = "the table", *, label=None,
+                     delimiter=None, header=None, exact=None):
+    """``(X, y)`` from the text of a delimited table (pasted, or sent by a page), read
+    as :func:`load_table` reads a file; messages call it ``name``.
+
+    >>> X, y = parse_text_table("x,y,class\\n0.5,1,a\\n-1/3,2,b\\n", "pasted")
+    >>> X.tolist(), y.tolist()
+    ([['0.5', '1'], ['-1/3', '2']], ['a', 'b'])
+    """
+    lines = _text_lines(text, name)
+    delim = _delimiter(name, lines, delimiter)
+    rows = [(n, _split(line, delim)) for n, line in lines]
     try:
-        return _read_rows(path, rows, delim, label, header, exact)
+        return _read_rows(name, rows, delim, label, header, exact)
     except NumberTooLong as exc:  # name the cell where the number is
         n, j = next((n, j) for n, cells in rows for j, c in enumerate(cells)
                     if c == exc.text)
-        raise NumberTooLong(f"{path}, line {n}, column {j + 1}: {exc}", exc.text) \
+        raise NumberTooLong(f"{name}, line {n}, column {j + 1}: {exc}", exc.text) \
             from None
 
 
@@ -288,13 +301,17 @@ def _refuse_mixed_labels(path, rows, col, ys):
                          "every label as a number.")
 
 
-def _read_lines(path):
-    """Non-blank lines (``#`` comments dropped) with their 1-based line numbers."""
+def _read_text(path):
+    """The text of the file ``path`` (UTF-8, a byte-order mark dropped)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        return Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path} is not a text file (byte {exc.start} is not UTF-8); "
                          "a table is text, one sample per line.") from None
+
+
+def _text_lines(text, path):
+    """Non-blank lines (``#`` comments dropped) with their 1-based line numbers."""
     if "\x00" in text:
         raise ValueError(f"{path} is not a text file (it holds NUL bytes); a table is "
                          "text, one sample per line.")
