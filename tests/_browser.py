@@ -6,6 +6,8 @@ it with apt-get) and skip, saying how to install, when it or playwright is missi
 
 import os
 import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +183,26 @@ def sideways_scrolls(page):
     does): the page itself (``document.documentElement.scrollWidth`` beyond
     ``innerWidth``), or a box on it that scrolls its content sideways."""
     return page.evaluate(_SIDEWAYS)
+
+
+def refresh_docs_screenshot(new_page, serve, save_screenshot, out):
+    """Refresh a docs figure of the console: in a fresh headless chromium, a page from
+    ``new_page(browser)`` and a console from ``serve(run_file)`` make a full-page PNG
+    by ``save_screenshot(page, server, png)``, written to ``out`` at two thirds of its
+    size, in 256 colours."""
+    from PIL import Image
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
+        browser = launch(pw)
+        page, _ = new_page(browser)
+        server = serve(Path(tmp) / "run.json")
+        try:
+            shot = save_screenshot(page, server, Path(tmp) / "shot.png")
+        finally:
+            server.close()
+            browser.close()
+        img = Image.open(shot).convert("RGB")
+        img = img.resize((img.width * 2 // 3, img.height * 2 // 3), Image.LANCZOS)
+        img.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(out, optimize=True)
+    print(out, Path(out).stat().st_size, "bytes")

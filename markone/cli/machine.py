@@ -271,6 +271,7 @@ def _port(text: str) -> int:
 def _console(args):
     from markone.cli._errors import Terminated
     from markone.hardware import MarkI
+    from markone.console.playground import ANALYST
     from markone.console.server import ConsoleServer
     from markone.hardware.live import LiveSession, figure_catalogue
 
@@ -280,9 +281,12 @@ def _console(args):
                            "need a square retina of at least 9 rows; give the threshold "
                            "for this retina with --set theta=N.")
     session = LiveSession(MarkI(params, seed=args.seed))
-    with ConsoleServer(session, args.out, host=args.host, port=args.port) as server:
+    with ConsoleServer(session, args.out, host=args.host, port=args.port,
+                       analyst=ANALYST) as server:
         try:   # from the first line on: a Ctrl-C as soon as it shows is a stop too
             print(f"Mark I console, live: {server.url}", flush=True)
+            print(f"Your own data, with exact answers: {server.url}playground",
+                  flush=True)
             print(f"Save writes {server.out}; Ctrl-C stops the console.", flush=True)
             if not args.no_browser:
                 webbrowser.open(server.url)

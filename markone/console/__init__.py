@@ -13,6 +13,10 @@ Modules
 ``server``
     :class:`~markone.console.server.ConsoleServer`: the JSON API of a live session and
     the page, on this computer only (``docs/console.md``).
+``playground``
+    :class:`~markone.console.playground.Playground`: your own data, the core and the
+    Mark I side by side, and a live panel of exact answers from an analyst that
+    ``verify`` provides, named by a string (``docs/architecture.md``).
 """
 
 __all__ = []  # type: list[str]

@@ -19,6 +19,10 @@ shows and asks:
 ``POST /api/save``        ``{}``: the run to the file named when the server started
 =======================  ==========================================================
 
+``GET /playground`` is the playground page, and ``/api/playground...`` its API
+(:mod:`markone.console.playground`): your own data and the live panel of exact
+answers, guarded as the rest.
+
 Each call answers with the state, or ``{"error": message}`` (400 bad request, 403
 refused, 404, 405, 408 too slow, 413 too large). :func:`refusal` guards every request:
 the peer must be a loopback address, the ``Host`` header (exactly one) this server's
@@ -66,6 +70,7 @@ import numpy as np
 from markone._internal.io import check_output_file, nesting_depth_over
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_int_at_least, check_positive
+from markone.console.playground import PAGE, Answer, Playground
 from markone.hardware.faults import FaultPlan
 from markone.hardware.live import LiveSession, figure_catalogue
 from markone.hardware.replay import render_live_html
@@ -217,6 +222,10 @@ class ConsoleServer:
         :data:`TIMEOUT_S`); a slower one is answered 408 or closed.
     workers : int
         Handler threads (default :data:`WORKERS`): the most requests answered at once.
+    analyst : str, optional
+        ``"module:function"`` of the playground's analyst of exact answers
+        (:data:`markone.console.playground.ANALYST`); None (default): its panel says
+        it is unavailable. The playground (``/playground``) is :attr:`playground`.
 
     Attributes
     ----------
@@ -238,7 +247,7 @@ class ConsoleServer:
 
     def __init__(self, session: LiveSession, out: PathLike, *, host: str = "127.0.0.1",
                  port: int = 0, timeout_s: float = TIMEOUT_S,
-                 workers: int = WORKERS) -> None:
+                 workers: int = WORKERS, analyst: str | None = None) -> None:
         if not isinstance(session, LiveSession):
             raise TypeError(f"session must be a LiveSession, got "
                             f"{type(session).__name__}.")
@@ -266,6 +275,11 @@ class ConsoleServer:
             "/api/fault": ("POST", lambda body: self.session.break_part(_fault(body))),
             "/api/save": ("POST", self._save),
         }
+        machine = session.machine
+        self.playground = Playground(machine.params, machine.seed or 0, analyst)
+        self._routes.update(self.playground.routes())
+        self.pages: dict[str, Callable[[], str]] = {
+            "/": self.page, "/index.html": self.page, PAGE: self._playground_page}
 
     def __repr__(self) -> str:
         return f"ConsoleServer({self.url!r}, {self.session!r})"
@@ -309,6 +323,10 @@ class ConsoleServer:
             "catalogue": {name: image.ravel().tolist()
                           for name, image in catalogue.items()}})
 
+    def _playground_page(self) -> str:
+        with self._lock:
+            return self.playground.page(self.token)
+
     def state(self, since: int | None = None) -> JSONDict:
         """What ``GET /api/state`` answers (JSON-ready); ``since``: as
         :meth:`LiveSession.to_dict <markone.hardware.live.LiveSession.to_dict>`."""
@@ -331,8 +349,8 @@ class ConsoleServer:
             if self._closed:
                 raise _Refused(503, "the console is stopping")
             self.session.check_since(since)   # before the call changes anything
-            route[1](body or {})
-            return self.state(since)
+            answer = route[1](body or {})
+            return answer if isinstance(answer, Answer) else self.state(since)
 
     def _present(self, body):
         self.session.present(_image(body), _label(body))
@@ -493,7 +511,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self._unread = int(length) if length.isdigit() else 0   # until the body is read
         console = self.server.console
         url = urlsplit(self.path)
-        public = method == "GET" and url.path in ("/", "/index.html", "/favicon.ico")
+        public = method == "GET" and (url.path in console.pages
+                                      or url.path == "/favicon.ico")
         why = refusal(self.client_address[0], dict(self.headers.items()), console.hosts,
                       None if public else console.token)
         try:
@@ -503,7 +522,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if url.path == "/favicon.ico":   # the browser asks; the console has none
                 return self._send(204, "", "image/x-icon")
             if public:
-                return self._send(200, console.page(), "text/html; charset=utf-8")
+                return self._send(200, console.pages[url.path](),
+                                  "text/html; charset=utf-8")
             since = _since(url.query)
             self._send(200, console.call(url.path, method, self._body(method), since))
         except _Refused as exc:

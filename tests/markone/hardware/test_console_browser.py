@@ -20,7 +20,7 @@ from markone.hardware import MachineRun, MarkI
 from markone.console.server import ConsoleServer
 from markone.hardware.live import LiveSession
 from markone.hardware.replay import write_replay_html
-from _browser import launch
+from _browser import refresh_docs_screenshot
 from test_replay_browser import assert_knobs_turn_at_motor_pace
 from _paths import ROOT
 
@@ -29,8 +29,8 @@ pytestmark = pytest.mark.browser
 DOCS_SCREENSHOT = ROOT / "docs" / "figures" / "console-live.png"
 
 
-def serve(out):
-    server = ConsoleServer(LiveSession(MarkI(seed=0)), out)
+def serve(out, **options):
+    server = ConsoleServer(LiveSession(MarkI(seed=0)), out, **options)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -422,20 +422,4 @@ def test_screenshot(page, console, tmp_path):
 
 
 if __name__ == "__main__":  # refresh the docs figure
-    import tempfile
-
-    from PIL import Image
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
-        b = launch(pw)
-        pg, _ = new_page(b)
-        srv = serve(Path(tmp) / "run.json")
-        shot = save_screenshot(pg, srv, Path(tmp) / "shot.png")
-        srv.close()
-        b.close()
-        img = Image.open(shot).convert("RGB")
-        img = img.resize((img.width * 2 // 3, img.height * 2 // 3), Image.LANCZOS)
-        img.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(DOCS_SCREENSHOT,
-                                                                       optimize=True)
-    print(DOCS_SCREENSHOT, DOCS_SCREENSHOT.stat().st_size, "bytes")
+    refresh_docs_screenshot(new_page, serve, save_screenshot, DOCS_SCREENSHOT)
