@@ -29,15 +29,19 @@ that cannot be written only means compiling again.
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from markone._internal.jit_cache import function_cache
 from markone._internal.progress import slow_step
 
 __all__ = ["kernel", "plain_form", "uncompiled", "compiled", "cached_njit", "entry_point",
-           "on_first_compile", "load_numba", "is_compiled", "PLAIN_PRESENTATIONS",
-           "PlainWork"]
+           "on_first_compile", "load_numba", "import_numba", "is_compiled",
+           "PLAIN_PRESENTATIONS", "PlainWork"]
 
 #: A perceptron run's passes run uncompiled (plain Python, numpy row operations) while
 #: the presentations it has made, the coming pass included, number at most this many:
@@ -120,7 +124,7 @@ def on_first_compile(hook: Callable[[Any], None]) -> Callable[[Any], None]:
 def load_numba() -> Any:
     """Import numba, with every kernel and hook registered; returns the module."""
     if not _LOADED:
-        import numba
+        numba = import_numba()
         import numba.core.event
 
         _LOADED.append(numba)
@@ -131,6 +135,80 @@ def load_numba() -> Any:
         _HOOKS_RUN[0] += 1
         _HOOKS[_HOOKS_RUN[0] - 1](_LOADED[0])
     return _LOADED[0]
+
+
+#: The one module of ``scipy.linalg`` that numba's import asks for.
+BLAS = "scipy.linalg.cython_blas"
+
+
+def import_numba() -> Any:
+    """``import numba`` (the compiler: imported by the first compile), without the
+    rest of ``scipy.linalg``.
+
+    numba checks at import that SciPy's BLAS is there (``numba.np.arraymath``
+    imports ``scipy.linalg.cython_blas``, whatever the kernels use), and importing
+    that module first runs ``scipy/linalg/__init__.py``: all of ``scipy.linalg``
+    and SciPy's array-API layer, some 0.3 s of CPU, a third of a first compiled
+    call's cost. So the extension module is loaded alone first, under its own name
+    (numba and compiled calls of BLAS find it in ``sys.modules``); when something
+    imports ``scipy.linalg`` later, the package is bound to it as the import system
+    binds a submodule (:class:`_BindBlas`). Where SciPy cannot be found so, numba
+    imports it its own way.
+
+    >>> import_numba().__name__
+    'numba'
+    """
+    if "numba" not in sys.modules:
+        _load_blas_alone()
+    import numba
+
+    return numba
+
+
+def _load_blas_alone() -> None:
+    """Load :data:`BLAS` from its file, unless ``scipy.linalg`` is loaded already."""
+    if "scipy.linalg" in sys.modules or BLAS in sys.modules:
+        return
+    try:
+        import scipy   # the package alone: a few milliseconds
+    except ImportError:
+        return   # numba's own check then finds no BLAS, as it would have
+    folder = Path(scipy.__file__).parent / "linalg"
+    found = [folder / f"cython_blas{suffix}" for suffix in
+             importlib.machinery.EXTENSION_SUFFIXES if (folder / f"cython_blas{suffix}").is_file()]
+    spec = importlib.util.spec_from_file_location(BLAS, found[0]) if found else None
+    if spec is None or spec.loader is None:
+        return
+    try:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[BLAS] = module
+        spec.loader.exec_module(module)
+    except Exception:   # an unusual SciPy: let numba import it its own way
+        sys.modules.pop(BLAS, None)
+        return
+    sys.meta_path.insert(0, _BindBlas())
+
+
+class _BindBlas(importlib.machinery.PathFinder):
+    """Finds ``scipy.linalg`` as the path finder does, once, and binds :data:`BLAS`
+    (loaded alone) to the package as its attribute ``cython_blas`` when it has run,
+    as importing the submodule normally would; then leaves ``sys.meta_path``."""
+
+    def find_spec(self, name, path=None, target=None):   # type: ignore[override]
+        if name != "scipy.linalg":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        loader = None if spec is None else spec.loader
+        if loader is not None:
+            run = loader.exec_module
+
+            def exec_module(module: Any) -> None:
+                run(module)
+                module.cython_blas = sys.modules[BLAS]
+
+            loader.exec_module = exec_module   # type: ignore[method-assign]
+        return spec
 
 
 #: What a compile that takes long says on a terminal (:func:`~markone._internal.progress.slow_step`).
@@ -189,9 +267,7 @@ def cached_njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     """
 
     def build(fn: Callable[..., Any]) -> Any:
-        import numba  # the compiler: imported by the first compile
-
-        dispatcher = numba.njit(**options)(fn)
+        dispatcher = import_numba().njit(**options)(fn)
         cache = function_cache(fn)
         if cache is not None:   # what numba's cache=True does, with markone's folder
             dispatcher._cache = cache
