@@ -50,23 +50,49 @@ apply: ler_add => //; apply: ler_add => //.
 by rewrite ler_pmul2l ?ltr0n.
 Qed.
 
-(** The ball lemma with no decrease: if every example [z] of the stream has
-    [||z||^2 <= 2 a . z], then no mistake moves the weights away from [a], from any
-    start, in any order. *)
+(** The ball lemma for a dominating centre: if every example [z] of the stream has
+    [||z||^2 + delta <= 2 a . z], every mistake brings the weights [delta] closer to
+    [a] (in squared distance), from any start, in any order. *)
+Lemma dominated_decrease (a : vec) (delta : F) (s : seq vec) :
+  (forall z, z \in s -> normsq z + delta <= 2 * dot a z) ->
+  forall w, (run perceptron_update w s).2%:R * delta +
+    normsq ((run perceptron_update w s).1 - a) <= normsq (w - a).
+Proof.
+move=> Ha; apply: ball_decrease => v z Hz Hm.
+rewrite /perceptron_update addrAC normsqD dotBl -subr_ge0.
+have -> : normsq (v - a) - (normsq (v - a) + 2 * (dot v z - dot a z) + normsq z + delta)
+  = 2 * - dot v z + (2 * dot a z - (normsq z + delta)) by ring.
+apply: addr_ge0; last by rewrite subr_ge0 Ha.
+by apply: mulr_ge0; rewrite ?ler0n // oppr_ge0.
+Qed.
+
+(** With no decrease: no mistake moves the weights away from such a centre. *)
 Theorem dominated_run (a : vec) (s : seq vec) :
   (forall z, z \in s -> normsq z <= 2 * dot a z) ->
   forall w, normsq ((run perceptron_update w s).1 - a) <= normsq (w - a).
 Proof.
-move=> Ha w.
-have Hdec : forall w z, z \in s -> mistake w z ->
-    normsq (perceptron_update w z - a) + 0 <= normsq (w - a).
-  move=> v z Hz Hm; rewrite addr0 /perceptron_update addrAC normsqD dotBl.
-  rewrite -subr_ge0.
-  have -> : normsq (v - a) - (normsq (v - a) + 2 * (dot v z - dot a z) + normsq z)
-    = 2 * - dot v z + (2 * dot a z - normsq z) by ring.
-  apply: addr_ge0; last by rewrite subr_ge0 Ha.
-  by apply: mulr_ge0; rewrite ?ler0n // oppr_ge0.
-by have := ball_decrease Hdec w; rewrite mulr0 add0r.
+move=> Ha w; have := @dominated_decrease a 0 s _ w; rewrite mulr0 add0r; apply.
+by move=> z Hz; rewrite addr0 Ha.
+Qed.
+
+(** Novikoff's centre [(R2 / gamma) u] dominates separable data, with [delta = R2]. *)
+Lemma separable_centre (u z : vec) (gamma R2 : F) :
+  0 < gamma -> gamma <= dot u z -> normsq z <= R2 ->
+  normsq z + R2 <= 2 * dot ((R2 / gamma) *: u) z.
+Proof.
+move=> Hg Huz HR; have HR0 : 0 <= R2 := le_trans (normsq_ge0 z) HR.
+rewrite dotZl; have H1 : R2 / gamma * gamma <= R2 / gamma * dot u z.
+  by apply: ler_wpmul2l; rewrite // divr_ge0 // ltW.
+rewrite divfK ?gt_eqF // in H1.
+have -> : 2 * (R2 / gamma * dot u z) = R2 / gamma * dot u z + R2 / gamma * dot u z by ring.
+exact: ler_add (le_trans HR H1) H1.
+Qed.
+
+Lemma centre_le (u : vec) (gamma R2 M : F) :
+  0 < gamma -> R2 ^+ 2 * normsq u <= (M * gamma) ^+ 2 -> normsq ((R2 / gamma) *: u) <= M ^+ 2.
+Proof.
+move=> Hg HuM; rewrite normsqZ expr_div_n -(ler_pmul2r (exprn_gt0 2 Hg)) -exprMn.
+by rewrite mulrAC divfK ?gt_eqF ?exprn_gt0.
 Qed.
 
 (** The separable case from any start, in the additive form: if [u . z >= gamma > 0]
@@ -83,18 +109,9 @@ Proof.
 move=> Hg Hmargin Hradius HB HM HuM Hw.
 set a := (R2 / gamma) *: u.
 have Hdom : forall z, z \in s -> normsq z <= 2 * dot a z.
-  move=> z Hz; have HR := Hradius z Hz.
-  have HR0 : 0 <= R2 := le_trans (normsq_ge0 z) HR.
-  apply: le_trans HR _; rewrite /a dotZl.
-  have H1 : R2 / gamma * gamma <= R2 / gamma * dot u z.
-    by apply: ler_wpmul2l; [rewrite divr_ge0 // ltW | exact: Hmargin].
-  rewrite divfK ?gt_eqF // in H1.
-  have -> : 2 * (R2 / gamma * dot u z) = R2 / gamma * dot u z + R2 / gamma * dot u z.
-    by ring.
-  by apply: (le_trans H1); rewrite ler_addl; apply: (le_trans HR0 H1).
-have Ha : normsq a <= M ^+ 2.
-  rewrite /a normsqZ expr_div_n -(ler_pmul2r (exprn_gt0 2 Hg)) -exprMn.
-  by rewrite mulrAC divfK ?gt_eqF ?exprn_gt0.
+  move=> z Hz; apply: (le_trans _ (@separable_centre u z gamma R2 Hg (Hmargin z Hz) (Hradius z Hz))).
+  by rewrite ler_addl (le_trans (normsq_ge0 z) (Hradius z Hz)).
+have Ha : normsq a <= M ^+ 2 by apply: (@centre_le u gamma R2 M).
 have H1 : normsq (w - a) <= (B + M) ^+ 2 by apply: normsq_add_le; rewrite ?normsqN.
 have H2 : normsq ((run perceptron_update w s).1 - a) <= (B + M) ^+ 2.
   exact: le_trans (@dominated_run a s Hdom w) H1.
@@ -102,6 +119,43 @@ have -> : (run perceptron_update w s).1 = ((run perceptron_update w s).1 - a) + 
   by rewrite subrK.
 rewrite mulr_natl mulr2n addrA; apply: normsq_add_le => //.
 by rewrite addr_ge0.
+Qed.
+
+(** Novikoff from any start: under the same hypotheses, the number of mistakes times
+    [R2] is at most [(B + M)^2], [||w_0|| + R2 ||u|| / gamma] squared. *)
+Theorem separable_mistakes (u w : vec) (gamma R2 B M : F) (s : seq vec) :
+  0 < gamma ->
+  (forall z, z \in s -> gamma <= dot u z) ->
+  (forall z, z \in s -> normsq z <= R2) ->
+  0 <= B -> 0 <= M -> R2 ^+ 2 * normsq u <= (M * gamma) ^+ 2 ->
+  normsq w <= B ^+ 2 ->
+  (run perceptron_update w s).2%:R * R2 <= (B + M) ^+ 2.
+Proof.
+move=> Hg Hmargin Hradius HB HM HuM Hw.
+have Hdom : forall z, z \in s -> normsq z + R2 <= 2 * dot ((R2 / gamma) *: u) z.
+  by move=> z Hz; apply: separable_centre; rewrite ?Hmargin ?Hradius.
+have Hc := @centre_le u gamma R2 M Hg HuM.
+have H1 : normsq (w + - ((R2 / gamma) *: u)) <= (B + M) ^+ 2.
+  by apply: normsq_add_le; rewrite ?normsqN.
+apply: (le_trans _ H1); apply: (le_trans _ (@dominated_decrease _ _ s Hdom w)).
+by rewrite ler_addl normsq_ge0.
+Qed.
+
+(** Directions orthogonal to every example change no decision: the run from [w + v]
+    is the run from [w], shifted by [v]. (The lower-dimensional part of a run, in an
+    induction on the dimension, is a run of its own.) *)
+Lemma run_shift (v : vec) (s : seq vec) :
+  (forall z, z \in s -> dot v z = 0) ->
+  forall w, run perceptron_update (w + v) s =
+    ((run perceptron_update w s).1 + v, (run perceptron_update w s).2).
+Proof.
+elim: s => [|z s IH] Hv w //=.
+have Hv' : forall z', z' \in s -> dot v z' = 0.
+  by move=> z' Hz'; apply: Hv; rewrite inE Hz' orbT.
+have -> : mistake (w + v) z = mistake w z.
+  by rewrite /mistake dotDl (Hv z (mem_head _ _)) addr0.
+case: ifP => _; last exact: IH.
+by rewrite /perceptron_update addrAC IH.
 Qed.
 
 End Bounded.

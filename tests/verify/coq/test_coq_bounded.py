@@ -24,6 +24,12 @@ def walk(w, stream):
         yield w
 
 
+def mistakes(w, stream):
+    """``(run perceptron_update w stream).2``: the number of updates."""
+    ws = list(walk(w, stream))
+    return sum(a != b for a, b in zip(ws, ws[1:]))
+
+
 def normsq(v):
     return sum(a * a for a in v)
 
@@ -38,7 +44,8 @@ def test_the_steps_are_listed_as_steps():
     """No Python number rests on them yet: ``used_by`` is empty, and they are in
     Bounded.v, not in Cycling.v (whose rows back ``cycle_bound``)."""
     rows = {t.name: t for t in THEOREMS if t.module == "Bounded"}
-    assert set(rows) == {"dominated_run", "separable_bounded", "line_bounded", "line_cycles"}
+    assert set(rows) == {"dominated_run", "separable_bounded", "separable_mistakes",
+                         "run_shift", "line_bounded", "line_cycles"}
     assert all(t.used_by == "" for t in rows.values())
 
 
@@ -60,6 +67,36 @@ def test_separable_bounded_holds_from_every_start():
                       record=True)
     assert max(normsq(v) for v in r.weights_after) <= PROOFS.coq_formula(
         "separable_bounded", B=0, M=M)
+
+
+def test_separable_mistakes_holds_from_every_start():
+    """separable_mistakes: the same data and constants as above; from every integer
+    start, the updates times R2 are at most ``(B + M)^2``; from far starts against
+    ``u`` there are many (the bound grows with the start, as it must)."""
+    Z = [(1, 2), (2, -1), (1, 0), (3, 1), (1, -3)]
+    R2, M = max(map(normsq, Z)), 10
+    rng = random.Random(3)
+    most = 0
+    for _ in range(300):
+        w = [rng.randint(-40, 40), rng.randint(-40, 40)]
+        stream = [rng.choice(Z) for _ in range(300)]
+        k = mistakes(w, stream)
+        assert k * R2 <= PROOFS.coq_formula("separable_mistakes", B=ceil_norm(w), M=M)
+        most = max(most, k)
+    assert most >= 10
+
+
+def test_run_shift_moves_the_run_and_changes_no_decision():
+    """run_shift: v = (0, 0, 5) is orthogonal to every example: the run from w + v is
+    the run from w plus v, with the same updates."""
+    Z = [(1, -2, 0), (-3, 1, 0), (2, 2, 0), (-1, -1, 0)]
+    v = (0, 0, 5)
+    rng = random.Random(4)
+    for _ in range(100):
+        w = [rng.randint(-9, 9) for _ in range(3)]
+        stream = [rng.choice(Z) for _ in range(60)]
+        shifted = list(walk([a + b for a, b in zip(w, v)], stream))
+        assert shifted == [[a + b for a, b in zip(x, v)] for x in walk(w, stream)]
 
 
 def test_line_bounded_holds_for_any_data_and_start():
