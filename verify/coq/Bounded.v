@@ -121,23 +121,18 @@ rewrite mulr_natl mulr2n addrA; apply: normsq_add_le => //.
 by rewrite addr_ge0.
 Qed.
 
-(** Novikoff from any start: under the same hypotheses, the number of mistakes times
-    [R2] is at most [(B + M)^2], [||w_0|| + R2 ||u|| / gamma] squared. *)
-Theorem separable_mistakes (u w : vec) (gamma R2 B M : F) (s : seq vec) :
-  0 < gamma ->
-  (forall z, z \in s -> gamma <= dot u z) ->
+(** Novikoff from any start: the number of mistakes times [R2] is at most the squared
+    distance from the start to the centre [(R2 / gamma) u], so at most
+    [(||w_0|| + R2 ||u|| / gamma)^2 / R2] (with [normsq_add_le]). *)
+Theorem separable_mistakes (u w : vec) (gamma R2 : F) (s : seq vec) :
+  0 < gamma -> (forall z, z \in s -> gamma <= dot u z) ->
   (forall z, z \in s -> normsq z <= R2) ->
-  0 <= B -> 0 <= M -> R2 ^+ 2 * normsq u <= (M * gamma) ^+ 2 ->
-  normsq w <= B ^+ 2 ->
-  (run perceptron_update w s).2%:R * R2 <= (B + M) ^+ 2.
+  (run perceptron_update w s).2%:R * R2 <= normsq (w - (R2 / gamma) *: u).
 Proof.
-move=> Hg Hmargin Hradius HB HM HuM Hw.
+move=> Hg Hmargin Hradius.
 have Hdom : forall z, z \in s -> normsq z + R2 <= 2 * dot ((R2 / gamma) *: u) z.
   by move=> z Hz; apply: separable_centre; rewrite ?Hmargin ?Hradius.
-have Hc := @centre_le u gamma R2 M Hg HuM.
-have H1 : normsq (w + - ((R2 / gamma) *: u)) <= (B + M) ^+ 2.
-  by apply: normsq_add_le; rewrite ?normsqN.
-apply: (le_trans _ H1); apply: (le_trans _ (@dominated_decrease _ _ s Hdom w)).
+apply: (le_trans _ (@dominated_decrease _ _ s Hdom w)).
 by rewrite ler_addl normsq_ge0.
 Qed.
 

@@ -6,6 +6,7 @@ statements compile with no axiom is ``test_coq_proofs.py``'s to check."""
 
 import math
 import random
+from fractions import Fraction
 
 import markone
 from verify.cycling import check_cycling, cycle_bound
@@ -70,18 +71,17 @@ def test_separable_bounded_holds_from_every_start():
 
 
 def test_separable_mistakes_holds_from_every_start():
-    """separable_mistakes: the same data and constants as above; from every integer
-    start, the updates times R2 are at most ``(B + M)^2``; from far starts against
-    ``u`` there are many (the bound grows with the start, as it must)."""
+    """separable_mistakes: the same data, u = (1, 0), gamma = 1, R2 = 10; from every
+    integer start the updates times R2 are at most ``||w - (R2/gamma) u||^2``; from far
+    starts against ``u`` there are many (the bound grows with the start, as it must)."""
     Z = [(1, 2), (2, -1), (1, 0), (3, 1), (1, -3)]
-    R2, M = max(map(normsq, Z)), 10
+    R2, gamma = max(map(normsq, Z)), 1
     rng = random.Random(3)
     most = 0
     for _ in range(300):
         w = [rng.randint(-40, 40), rng.randint(-40, 40)]
-        stream = [rng.choice(Z) for _ in range(300)]
-        k = mistakes(w, stream)
-        assert k * R2 <= PROOFS.coq_formula("separable_mistakes", B=ceil_norm(w), M=M)
+        k = mistakes(w, [rng.choice(Z) for _ in range(300)])
+        assert k * R2 <= normsq([w[0] - Fraction(R2, gamma), w[1]])
         most = max(most, k)
     assert most >= 10
 
