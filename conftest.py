@@ -30,7 +30,7 @@ first and the others from the costliest (:func:`start_order`). The browser tests
 one Chromium (``tests/_browser.py``), which only they can ask for (the ``browser``
 fixture of ``tests/conftest.py`` fails any other test) and which is closed when the
 worker leaves them (:func:`close_the_shared_browser`): one Chromium per run. Under
-xdist, the workers take turns compiling numba kernels (:func:`pytest_configure`), and
+xdist, the workers take turns compiling each numba kernel (:func:`pytest_configure`), and
 ``--record-durations`` gathers each worker's figures and the controller writes the
 report once.
 """
@@ -61,33 +61,41 @@ def _cpu_seconds():
 
 def pytest_configure(config):
     """An xdist worker compiles a numba kernel only while holding a lock the workers
-    share (:func:`_one_compile_at_a_time`)."""
+    share for that kernel (:func:`_one_compile_at_a_time`)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         from markone._internal.jit import on_first_compile
 
         on_first_compile(_one_compile_at_a_time(config.rootpath))
 
 
-def compile_lock(root):
-    """The lock file that the workers of a run of the suite in ``root`` share."""
+def compile_lock(root, kernel=""):
+    """The lock file that the workers of a run of the suite in ``root`` share for
+    compiling the numba kernel named ``kernel`` (module and qualified name), in a
+    folder of the temporary folder, one for each checkout."""
     import hashlib
     import tempfile
 
-    digest = hashlib.sha256(str(root).encode()).hexdigest()[:12]
-    return os.path.join(tempfile.gettempdir(), f"markone-tests-numba-{digest}.lock")
+    folder = os.path.join(tempfile.gettempdir(), "markone-tests-numba-"
+                          + hashlib.sha256(str(root).encode()).hexdigest()[:12])
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, hashlib.sha256(kernel.encode()).hexdigest()[:16] + ".lock")
 
 
 def _one_compile_at_a_time(root):
-    """A hook for :func:`markone._internal.jit.on_first_compile` that makes numba's
-    compiles (and loads from its disk cache) of all the workers of one run take turns.
+    """A hook for :func:`markone._internal.jit.on_first_compile` that makes the
+    workers of one run take turns at compiling (or loading from numba's disk cache)
+    each kernel.
 
     On a fresh clone the two workers need the same kernels at about the same time and
     would each compile them (seconds of CPU per kernel); taking turns, the second one
-    waits and then loads what the first wrote to numba's cache."""
+    waits and then loads what the first wrote to numba's cache. Only for the same
+    kernel: while one worker compiles a kernel the other compiles another (a lock for
+    all kernels made it wait for compiles it did not need, issue 37). A kernel that
+    calls others compiles them under its own lock, so that a worker holds one lock at
+    a time and two cannot wait for each other."""
     import fcntl
     import threading
 
-    lock = compile_lock(root)
     held = threading.local()
 
     def install(numba):
@@ -97,7 +105,8 @@ def _one_compile_at_a_time(root):
         def compile_in_turn(self, sig):
             if getattr(held, "lock", False):  # a kernel compiling those it calls
                 return plain(self, sig)
-            with open(lock, "a") as file:
+            kernel = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
+            with open(compile_lock(root, kernel), "a") as file:
                 fcntl.flock(file, fcntl.LOCK_EX)  # released when the file closes
                 held.lock = True
                 try:
