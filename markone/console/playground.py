@@ -78,7 +78,7 @@ MAX_POINTS = 2000
 #: Most features a point has (a figure has one per photocell, whatever this is).
 MAX_FEATURES = 400
 #: Most passes a training asks for.
-MAX_EPOCHS = 1000
+MAX_EPOCHS = 200
 #: Most updates of the core's run kept for the replay.
 MAX_UPDATES_KEPT = 5000
 #: The session file's format and version.

@@ -18,7 +18,7 @@ import pytest
 
 from markone.cli import main
 from markone.console.playground import ANALYST
-from _browser import refresh_docs_screenshot
+from _browser import CONSOLE_SCREENS, refresh_docs_screenshot, sideways_scrolls
 from test_console_browser import new_page, serve
 from _paths import ROOT
 
@@ -224,3 +224,13 @@ def save_screenshot(page, console, out):
 
 if __name__ == "__main__":  # refresh the docs figure
     refresh_docs_screenshot(new_page, serve_playground, save_screenshot, DOCS_SCREENSHOT)
+
+
+@pytest.mark.parametrize("screen", [p.values[0] for p in CONSOLE_SCREENS],
+                         ids=[p.id for p in CONSOLE_SCREENS])
+def test_the_playground_fits_every_screen(page, console, screen):
+    page.set_viewport_size(screen)
+    page.goto(console.url + "playground")
+    use_table(page, "a,b,c,d,class\n" + "12345.678,-0.5,3,1/3,long-class-name\n" * 3
+              + "1,2,3,4,other\n")
+    assert sideways_scrolls(page) == []
