@@ -37,11 +37,15 @@ FLINT's ``fmpz_mat.solve`` and against the floor, one float64 LU of the same siz
 float floor (the same float least squares plus one float64 LU of the basis). With
 ``--write-docs`` it writes the block ``bench_lp_exact_dixon``.
 
+``--wide-goal`` (alone) runs the goal's 100,000 x 10,000 case itself the same way
+(no LP), with the exact solve's CPU profile; ``--write-docs`` writes the block
+``bench_lp_exact_goal``.
+
 With ``--write-docs`` everything printed replaces the measured block of
 ``docs/sparse-large.md`` (``<!-- bench_lp_exact: begin -->`` ... ``end -->``).
 
 Run: ``python benchmarks/bench_lp_exact.py [--quick] [--budget SECONDS] [--sparse]
-[--wide-scaling] [--dixon] [--write-docs]``
+[--wide-scaling] [--wide-goal] [--dixon] [--write-docs]``
 """
 
 from __future__ import annotations
@@ -289,19 +293,22 @@ def _wide_lp(Z, d, budget, done):
     return cpu, None
 
 
-def _wide_row(rng, d, budget, lp_done):
-    """One width of :func:`wide_scaling`: its stage times and certificate digits."""
+def _wide_row(rng, d, budget, lp_done, profile=None):
+    """One width of :func:`wide_scaling`: its stage times and certificate digits (no
+    LP when ``budget`` is None; the exact completion run under the ``profile``
+    given)."""
     from verify._internal.leastsq import exact_completion, positive_weights
 
     n = 10 * d
     A = sparse_matrix(n, d, d // 100, rng)
     y = rng.choice([-1, 1], size=n)
     Z = sp_hstack_ones(A).multiply(y[:, None]).tocsr()
-    lp, predicted = _wide_lp(Z, d, budget, lp_done)
+    lp, predicted = _wide_lp(Z, d, budget, lp_done) if budget is not None else (None, 0.0)
     if lp is not None:
         lp_done.append((d, lp))
     c, lsq = _cpu(lambda: positive_weights(Z))
-    cert, exact = _cpu(lambda: exact_completion(Z, c))
+    run = profile.runcall if profile is not None else (lambda f: f())
+    cert, exact = _cpu(lambda: run(lambda: exact_completion(Z, c)))
     assert cert is not None, "random labels: the least-squares weights should complete"
     verdict = SimpleNamespace(separable=False, intercept=True, witness=None,
                               certificate=cert)
@@ -365,6 +372,33 @@ def wide_scaling(rng, budget):
         f"d = {ds[-1]:,}, so about {digits:,.0f} digits at d = {WIDE_GOAL:,}: "
         f"{WIDE_GOAL + 1:,} weights of that size, about "
         f"{(WIDE_GOAL + 1) * digits * math.log2(10) / 8 / 2**20:,.0f} MB")
+
+
+def wide_goal(rng):
+    """The goal's case itself, 100,000 x 10,000 with random labels, decided as the
+    least-squares route decides it (no LP: ``--wide-scaling`` predicts it far beyond
+    the goal), CPU seconds a stage, and where the exact solve's time goes (cProfile
+    on CPU time, the solver's functions)."""
+    import cProfile
+    import pstats
+
+    d = WIDE_GOAL
+    say(f"\n5. the goal: {10 * d:,} x {d:,} sparse random labels ({d // 100} stored a "
+        f"row, values 1..3), decided by least squares and one exact solve of the "
+        f"{d + 1:,} x {d + 1:,} basis; CPU seconds; load {load()} on {os.cpu_count()} cores")
+    profile = cProfile.Profile(time.process_time)
+    r = _wide_row(rng, d, None, [], profile=profile)
+    total = r["lsq"] + r["exact"]
+    say(f"  least squares {r['lsq']:.2f} s + exact completion {r['exact']:.2f} s = "
+        f"{total:.2f} s ({total / GOAL_S:.2f}x the goal's {GOAL_S:g} s); re-check "
+        f"{r['recheck']:.2f} s; certificate of {r['digits']:,} digits on "
+        f"{r['support']:,} points; load {r['load']}")
+    say("  the exact solve's CPU by function (cProfile, own time):")
+    stats = pstats.Stats(profile)
+    rows = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:12]   # type: ignore[attr-defined]
+    for (file, line, name), (_, calls, own, cum, _) in rows:
+        say(f"    {own:8.2f} s own {cum:8.2f} s cum {calls:>8,} calls  "
+            f"{Path(file).name}:{name}")
 
 
 def _float_lu(A):
@@ -444,6 +478,8 @@ def main(argv=None):
                    help="only the scaling of sparse random labels (d = 500..4000)")
     p.add_argument("--dixon", action="store_true",
                    help="only the p-adic exact solver against FLINT and the float LU")
+    p.add_argument("--wide-goal", action="store_true",
+                   help="only the 100,000 x 10,000 random-label case, stage by stage")
     p.add_argument("--write-docs", action="store_true",
                    help="write what is printed into docs/sparse-large.md")
     a = p.parse_args(argv)
@@ -452,6 +488,11 @@ def main(argv=None):
         dixon_scaling(rng, a.budget)
         if a.write_docs:
             _write_docs("bench_lp_exact_dixon", argv)
+        return
+    if a.wide_goal:
+        wide_goal(rng)
+        if a.write_docs:
+            _write_docs("bench_lp_exact_goal", argv)
         return
     if a.wide_scaling:
         wide_scaling(rng, a.budget)

@@ -174,13 +174,34 @@ def _reduce(x: np.ndarray, p: int, out: np.ndarray) -> np.ndarray:
 
 def _mulmod(X: np.ndarray, Y: np.ndarray, p: int) -> np.ndarray:
     """``(X @ Y) mod p`` exactly, for float64 residues ``X`` (m x k), ``Y`` (k x n)."""
+    return _dot_sum([(X, Y)], p)
+
+
+def _dot_sum(pairs: Sequence[tuple[np.ndarray, np.ndarray]], p: int) -> np.ndarray:
+    """``(sum_i X_i @ Y_i) mod p`` for residues, the inner dimensions cut into blocks
+    and the sum reduced whenever the products added since the last reduction would
+    pass :func:`_plan`'s count.
+
+    >>> _dot_sum([(np.array([[3.0]]), np.array([[4.0]])), (np.ones((1, 2)), np.ones((2, 1)))], 5)
+    array([[4.]])
+    """
     chunk = min(_plan(p), _CHUNK_CAP)
-    acc = X[:, :chunk] @ Y[:chunk]
-    _reduce(acc, p, acc)
-    for s in range(chunk, X.shape[1], chunk):
-        acc += X[:, s:s + chunk] @ Y[s:s + chunk]
-        _reduce(acc, p, acc)
-    return acc
+    acc: np.ndarray | None = None
+    used = 0
+    for X, Y in pairs:
+        for s in range(0, X.shape[1], chunk):
+            part = X[:, s:s + chunk] @ Y[s:s + chunk]
+            width = min(chunk, X.shape[1] - s)
+            if acc is None:
+                acc, used = part, width
+                continue
+            if used + width > chunk:
+                _reduce(acc, p, acc)
+                used = 0
+            acc += part
+            used += width
+    assert acc is not None, "an empty product"
+    return _reduce(acc, p, acc)
 
 
 def _mulsub(C: np.ndarray, X: np.ndarray, Y: np.ndarray, p: int) -> None:
@@ -333,9 +354,12 @@ def _small_inverse(T: np.ndarray, p: int, kern: _Kernels, *, lower: bool) -> np.
 
 
 class _Factors:
-    """``P A = L U`` modulo ``p`` (in one array), with the inverses of the diagonal
-    blocks of ``L`` and ``U`` (:data:`_SOLVE_BLOCK` wide): :meth:`solve` then reads ``L``
-    and ``U`` once, as blocked products."""
+    """``P A = L U`` modulo ``p``, kept for :meth:`solve` as block rows
+    (:data:`_SOLVE_BLOCK` high): the inverses ``Li_k``, ``Ui_k`` of the diagonal blocks of
+    ``L`` and ``U``, and, in place of the off-diagonal parts, ``-Li_k L_k,<k`` and
+    ``-Ui_k U_k,>k`` (mod p). A block of the solution is then one sum of two products,
+    reduced once: ``y_k = Li_k r_k + (-Li_k L_k,<k) y_<k``, then
+    ``x_k = Ui_k y_k + (-Ui_k U_k,>k) x_>k``."""
 
     def __init__(self, M: np.ndarray, perm: np.ndarray, p: int, kern: _Kernels):
         self.M, self.perm, self.p = M, perm, p
@@ -349,19 +373,20 @@ class _Factors:
                 eye = np.eye(e - s)
                 solve(M[s:e, s:e], eye, p, kern)
                 out.append(eye)
+        for (s, e), low, up in zip(self.blocks, self.lower, self.upper):
+            for part, inverse in ((M[s:e, :s], low), (M[s:e, e:], up)):
+                if part.size:
+                    part[:] = _mulmod(inverse, part, p)
+                    np.subtract(p, part, out=part, where=part != 0)
 
     def solve(self, R: np.ndarray) -> np.ndarray:
         """``A^{-1} R mod p`` for residues ``R`` (d x n)."""
-        M, p, d = self.M, self.p, self.M.shape[0]
+        M, p = self.M, self.p
         y = R[self.perm]
         for (s, e), inverse in zip(self.blocks, self.lower):
-            if s:
-                _mulsub(y[s:e], M[s:e, :s], y[:s], p)
-            y[s:e] = _mulmod(inverse, y[s:e], p)
+            y[s:e] = _dot_sum([(inverse, y[s:e]), (M[s:e, :s], y[:s])], p)
         for (s, e), inverse in zip(reversed(self.blocks), reversed(self.upper)):
-            if e < d:
-                _mulsub(y[s:e], M[s:e, e:], y[e:], p)
-            y[s:e] = _mulmod(inverse, y[s:e], p)
+            y[s:e] = _dot_sum([(inverse, y[s:e]), (M[s:e, e:], y[e:])], p)
         return y
 
 
