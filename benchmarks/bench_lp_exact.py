@@ -412,21 +412,56 @@ def _float_lu(A):
         return _cpu(lambda: scipy.linalg.lu_factor(F, check_finite=False))[1]
 
 
+def machine_floor(d):
+    """This machine's rates on one thread at size ``d``: ``(GFLOP/s of a float64 GEMM,
+    GB/s of a float64 GEMV (the matrix read once), GB/s of a numpy copy (read and
+    write))``, CPU time, best of 3."""
+    from verify._internal.exact import blas_single_thread
+
+    rng = np.random.default_rng(1)
+    X, Y, v = rng.random((d, d)), rng.random((d, d)), rng.random(d)
+    big = rng.random(2**25)
+    out = np.empty_like(big)
+    with blas_single_thread():
+        gemm = min(_cpu(lambda: X @ Y)[1] for _ in range(3))
+        gemv = min(_cpu(lambda: [X @ v for _ in range(10)])[1] for _ in range(3)) / 10
+        copy = min(_cpu(lambda: np.copyto(out, big))[1] for _ in range(3))
+    return 2 * d**3 / gemm / 1e9, 8 * d * d / gemv / 1e9, 2 * big.nbytes / copy / 1e9
+
+
+def padic_floor(d, x, rates):
+    """The p-adic solve's floor at ``d`` unknowns for the solution ``x``: the LU's
+    ``2 d^3 / 3`` flops at the GEMM rate, plus the lifting steps its size needs
+    (``bits(max |num|) + bits(den) + 1`` over ``log2 p``), each a read of the ``d^2``
+    factors at the GEMV rate; and that step count."""
+    from verify._internal.dixon import default_primes
+
+    bits = max(abs(v.numerator).bit_length() for v in x) + x[0].denominator.bit_length() + 1
+    steps = math.ceil(bits / math.log2(default_primes(1)[0]))
+    gflops, gemv_gbs, _ = rates
+    return 2 * d**3 / 3 / gflops / 1e9 + steps * 8 * d * d / gemv_gbs / 1e9, steps
+
+
 def dixon_scaling(rng, budget):
     """The p-adic solver against FLINT and the float LU at :data:`DIXON_DS`, then the
     12,000 x 2,500 random-label case against its float floor."""
     from verify._internal.dixon import dixon_solve, flint_solve
 
+    rates = machine_floor(max(DIXON_DS))
     say(f"\n4. exact solves of square systems, 100 stored entries a row in 1..3, b in "
         f"1..3: CPU seconds (BLAS on one thread); load {load()} on {os.cpu_count()} cores")
-    say(f"  {'d':>6} {'float LU':>9} {'p-adic':>8} {'FLINT':>9} {'FLINT/p-adic':>13} "
-        f"{'p-adic/LU':>10}  load")
+    say(f"  this machine, one thread, n = {max(DIXON_DS):,}: float64 GEMM "
+        f"{rates[0]:.1f} GFLOP/s, GEMV {rates[1]:.1f} GB/s, numpy copy {rates[2]:.1f} GB/s; "
+        f"floor = LU flops at the GEMM rate + steps x d^2 x 8 bytes at the GEMV rate")
+    say(f"  {'d':>6} {'float LU':>9} {'p-adic':>8} {'floor':>7} {'steps':>6} {'FLINT':>9} "
+        f"{'FLINT/p-adic':>13} {'p-adic/floor':>13}  load")
     done = []
     for d in DIXON_DS:
         A = sparse_matrix(d, d, 100, rng).toarray().astype(np.int64)
         b = rng.integers(1, 4, size=d)
-        floor = _float_lu(A)
+        lu = _float_lu(A)
         x, padic = _cpu(lambda: dixon_solve(A, b))
+        floor, steps = padic_floor(d, x, rates)
         predicted = done[-1][1] * (d / done[-1][0]) ** 3 if done else 0.0
         if predicted > budget:
             flint, ratio = f"(~{predicted:,.0f})", "-"
@@ -435,8 +470,8 @@ def dixon_scaling(rng, budget):
             assert x == y, "the p-adic solver and FLINT disagree"
             done.append((d, t))
             flint, ratio = f"{t:9.2f}", f"{t / padic:13.2f}"
-        say(f"  {d:>6} {floor:9.2f} {padic:8.2f} {flint:>9} {ratio:>13} "
-            f"{padic / floor:10.1f}  {load()}")
+        say(f"  {d:>6} {lu:9.2f} {padic:8.2f} {floor:7.2f} {steps:>6} {flint:>9} {ratio:>13} "
+            f"{padic / floor:13.1f}  {load()}")
     dixon_case(rng)
 
 

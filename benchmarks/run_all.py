@@ -7,10 +7,12 @@ The load is printed before each, and at the end the lines that carry a ratio or 
 target, so the issue's goals can be read off one run. Run it on an idle machine; a
 busy one is reported, not refused.
 
-Usage: ``python benchmarks/run_all.py [--lp] [--only NAME ...] [--no-docs]``
-(``--lp`` adds the full verdict table of ``bench_lp_exact.py``, 20 to 60 minutes, and
-its ``--wide-scaling``, about 5, and ``--dixon``, the p-adic solver against FLINT,
-about 10 on an idle machine).
+Usage: ``python benchmarks/run_all.py [--lp] [--exact] [--only NAME ...] [--no-docs]``
+(``--exact`` runs only the exact solver's three blocks of ``docs/sparse-large.md``:
+``bench_lp_exact.py``'s ``--wide-scaling``, about 5 minutes, ``--dixon``, the p-adic
+solver against FLINT and the machine's floor, about 5, and ``--wide-goal``, the
+100,000 x 10,000 case, about 5 to 10, on an idle machine; ``--lp`` adds them and the
+full verdict table of ``bench_lp_exact.py``, 20 to 60 minutes).
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ LP = ("bench_lp_exact.py", ["--budget", "1500"])
 #: Why the 100k x 10k sparse random-label case misses its 2 minutes (about 5 minutes).
 WIDE = ("bench_lp_exact.py", ["--wide-scaling"])
 DIXON = ("bench_lp_exact.py", ["--dixon"])
+#: The 100k x 10k random-label case itself, stage by stage, with the exact solve's
+#: profile (one exact solve of 10,001 unknowns: several minutes of CPU).
+GOAL = ("bench_lp_exact.py", ["--wide-goal"])
 #: A printed line worth repeating in the summary.
 RATIO = re.compile(r"ratio|target|\[>=|\[<=|[0-9.]+x\b", re.I)
 
@@ -72,11 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lp", action="store_true",
                    help="add the LP verdict table, its wide scaling and the p-adic "
                         "solver's measurement (slow)")
+    p.add_argument("--exact", action="store_true",
+                   help="only the exact solver's blocks: wide scaling, the p-adic solver "
+                        "against FLINT, the 100k x 10k case")
     p.add_argument("--only", nargs="+", metavar="NAME", default=None,
                    help="run only these benchmarks (e.g. bench_core bench_stream)")
     p.add_argument("--no-docs", action="store_true", help="leave docs/ as it is")
     a = p.parse_args(argv)
-    runs = [*RUNS, WIDE, DIXON, LP] if a.lp else list(RUNS)
+    runs = ([WIDE, DIXON, GOAL] if a.exact else
+            [*RUNS, WIDE, DIXON, GOAL, LP] if a.lp else list(RUNS))
     if a.only:
         runs = [r for r in runs if r[0].removesuffix(".py") in a.only]
     print(f"run_all: {len(runs)} benchmarks; {load()}")
