@@ -1,6 +1,6 @@
 """Perceptron implementations for the conformance tests: a correct one in every
-adapter shape, three deliberately wrong ones (the strict rule, a zero score counted
-as correct, learning rate 0.5), the textbook loop in float64 and in float32, and the
+adapter shape, deliberately wrong ones (the strict rule, a zero score counted
+as correct, learning rate 0.5, a hinge margin y w.x <= 1 or < 1), the textbook loop in float64 and in float32, and the
 correct one with some of its numbers in float64 (all of them, or one part: the
 intercept's constant, the averaged variant's running sum, the multiclass start).
 Independent of markone: plain Fraction (or numpy float) loops. numpy is imported only
@@ -11,7 +11,8 @@ from fractions import Fraction
 
 RULES = {"correct": lambda y, s: y * s <= 0, "strict": lambda y, s: y * s < 0,
          "zero_correct": lambda y, s: (1 if s >= 0 else -1) != y,
-         "half_rate": lambda y, s: y * s <= 0, "rate_tenth": lambda y, s: y * s <= 0}
+         "half_rate": lambda y, s: y * s <= 0, "rate_tenth": lambda y, s: y * s <= 0,
+         "margin": lambda y, s: y * s <= 1, "strict_margin": lambda y, s: y * s < 1}
 STEP = {"half_rate": Fraction(1, 2), "rate_tenth": 0.1}
 
 

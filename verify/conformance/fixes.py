@@ -24,6 +24,8 @@ _ORDER = ("present order[0], order[1], ... in that order: for t in range(len(ord
 _FLOAT32 = ("keep the inputs, the weights and the scores in float64 (double, a "
             "JavaScript Number, numpy's float64), or declare --profile "
             "arithmetic=float32 (the cases float32 cannot pass then do not apply)")
+_MARGIN = ("update only on a mistake, y * (w . x) <= 0: a correct score up to 1 "
+           "is no reason to update (that is the hinge loss, not the perceptron)")
 
 #: The change for each key (or kind: the part before the colon).
 FIXES = {
@@ -31,9 +33,8 @@ FIXES = {
                    "not < 0",
     "rule:zero-positive": _TIES,
     "rule:zero-negative": _TIES,
-    "rule:margin": "update only on a mistake, y * (w . x) <= 0: a correct score "
-                   "below 1 is no reason to update (that is the hinge loss, not the "
-                   "perceptron)",
+    "rule:margin": _MARGIN,
+    "rule:strict-margin": _MARGIN,
     "rule:update-always": "update inside the `if`: w += y x only when "
                           "y * (w . x) <= 0",
     "stream:wrap-around": "loop exactly len(order) times: for t in "

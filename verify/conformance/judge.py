@@ -81,6 +81,10 @@ _RULE_WORDS = {
 _RULE_WORDS["margin"] = (
     "a margin: an update whenever y w.x <= 1 (the hinge loss's rule, as SGD with "
     "loss='hinge' does; the perceptron updates only when y w.x <= 0)")
+_RULE_WORDS["strict-margin"] = (
+    "a strict margin: an update whenever y w.x < 1 (the hinge loss's test where a "
+    "score of 1 has zero loss, as Vowpal Wabbit's --loss_function hinge applies it; "
+    "the perceptron updates only when y w.x <= 0)")
 _RULE_WORDS[UPDATE_ALWAYS] = (
     "an update on every presentation (w += y x whether or not y w.x <= 0; the rule "
     "updates on a mistake only)")
@@ -456,11 +460,14 @@ def _early_stops(case, got, tol):
 
 
 def _rule_misreadings(case, got, tol):
-    """The misread mistake tests whose run gives the answer (with any rate)."""
+    """The misread mistake tests whose run gives the answer (with any rate), but
+    not one that gives the rule's own answer on this case: it changes nothing here
+    (y w.x < 1 on whole scores is y w.x <= 0), so it is not what differs."""
     problem, out = case["problem"], []
+    same = variant_answer(rule_run(problem, case, "textbook"), problem)
     for rule, words in _RULE_WORDS.items():
-        k = _reproduces(variant_answer(rule_run(problem, case, rule), problem), got,
-                        tol)
+        answer = variant_answer(rule_run(problem, case, rule), problem)
+        k = None if answer == same else _reproduces(answer, got, tol)
         if k is not None:
             out.append((words + _step_words(k), f"rule:{rule}"))
     return out

@@ -53,8 +53,11 @@ for _eps in TIE_TOLERANCES:
 #: test (the update written outside the ``if``).
 UPDATE_ALWAYS = "update-always"
 RULES[UPDATE_ALWAYS] = RULES["textbook"]
-#: The hinge loss's rule: an update (counted as a mistake) whenever y w.x <= 1.
+#: The hinge loss's rule: an update (counted as a mistake) whenever y w.x <= 1;
+#: "strict-margin", whenever y w.x < 1 (the hinge loss's zero loss at a score of 1
+#: exactly, as Vowpal Wabbit's ``--loss_function hinge`` tests it).
 RULES["margin"] = lambda y, s: y * s <= 1
+RULES["strict-margin"] = lambda y, s: y * s < 1
 
 
 def _unit_step(x: list[Fraction]) -> Fraction:

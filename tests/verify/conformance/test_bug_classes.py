@@ -14,6 +14,7 @@ import pytest
 from conformance_impls import float32_perceptron, float64_perceptron, solve
 
 from verify import conformance as C
+from verify.conformance.fixes import UNEXPLAINED_FIX, fix_for
 from verify.conformance.misreadings import RANGE_WORDS, SLIP_WORDS, STEP_WORDS, rounding_words
 from verify.conformance.profile import Profile
 from verify.conformance.rule_runs import binary_run, kernel_run
@@ -287,3 +288,64 @@ def test_a_hinge_margin_fails_the_fractional_score_case(cases, dtype, arithmetic
     rule = run(cases, ["fractional-score"], _hinge(dtype, lambda s: s <= 0),
                profile=profile)
     assert rule["fractional-score"].status == "pass"
+
+
+#: The two margins a hinge loss tests, as ``conformance_impls`` kinds, and their keys.
+MARGINS = {"margin": "rule:margin", "strict_margin": "rule:strict-margin"}
+
+
+def _rerun_gives(case, rule, answer):
+    """Does the run of ``case`` under the mistake test ``rule`` give ``answer``?"""
+    problem = case["problem"]
+    if problem["task"] == "kernel":
+        return list(kernel_run(problem, rule=rule)) == [answer["alpha"],
+                                                        answer["mistakes"]]
+    out = binary_run(problem, rule=rule)
+    return [Fraction(v) for v in answer["w"]] == out.w and \
+        answer["mistakes"] == out.mistakes
+
+
+@pytest.mark.parametrize("kind", list(MARGINS))
+def test_a_margin_is_named_exactly_where_its_rerun_gives_the_answers(cases, kind):
+    """y w.x <= 1 (SGD's hinge) and y w.x < 1 (Vowpal Wabbit's, a score of 1 having
+    zero loss): every failed case names its own margin, and that
+    margin is reproduced: its re-run gives the answer on each failed case and the
+    expected answer on each passed case of a task and variant that failed; the
+    other margin is never offered; each has a fix of its own."""
+    results = run(cases, list(cases), lambda p: solve(p, kind), divergence=False)
+    failed = [r for r in results.values() if r.status == "fail"]
+    assert "fractional-score" in {r.id for r in failed}
+    other = set(MARGINS.values()) - {MARGINS[kind]}
+    for r in failed:
+        assert MARGINS[kind] in r.rules and not other & set(r.rules), r.id
+    rule = MARGINS[kind].split(":")[1]
+    shapes = {(r.task, r.variant) for r in failed}
+    for r in results.values():
+        case = cases[r.id]
+        if (r.task, r.variant) not in shapes or r.status not in ("pass", "fail") or \
+                r.variant != "last":
+            continue
+        want = r.answer if r.status == "fail" else {
+            k: v for k, v in case["expected"].items() if k in ("w", "alpha", "mistakes")}
+        assert _rerun_gives(case, rule, want), r.id
+    assert fix_for(MARGINS[kind]) != UNEXPLAINED_FIX
+
+
+#: Implementations of ``conformance_impls`` and the one misread mistake test each has.
+OWN_RULE = {"correct": None, "strict": "rule:strict", "zero_correct": "rule:zero-positive",
+            "half_rate": None}
+
+
+@pytest.mark.parametrize("kind", list(OWN_RULE))
+def test_no_other_mistake_test_is_offered(cases, kind):
+    """Exactly and in float64, the rule, the strict rule, a zero score counted as
+    correct and a learning rate of 1/2 are told of no misread mistake test but their
+    own: not a margin, nor (at rate 1/2) a test that decides as the rule does on the
+    case, and so reproduces it only through the rate (a zero score counted as correct
+    for -1 was named on the averaged cases, y w.x < 1 on every whole-number case)."""
+    exact = run(cases, list(cases), lambda p: solve(p, kind), divergence=False)
+    f64 = run(cases, list(cases), lambda p: solve(p, kind, "all"),
+              profile=Profile(arithmetic="float64"), divergence=False)
+    named = {key for r in [*exact.values(), *f64.values()] for key in r.rules
+             if key.startswith("rule:")}
+    assert named <= {OWN_RULE[kind]}
