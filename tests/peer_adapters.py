@@ -19,6 +19,7 @@ import numpy as np
 
 from __future__ import annotations
 
+import functools
 import math
 import shutil
 import subprocess
@@ -34,7 +35,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 __all__ = ["Peer", "PEERS", "PROBES", "C_FLAGS", "WINK", "WINK_QUIRKS", "mlxtend_solve",
-           "vw_solve", "vw_line", "hinge_rerun", "explain_vw", "mlxtend_rerun",
+           "vw_solve", "vw_line", "vw_parsed", "VW_QUIRKS", "hinge_rerun", "explain_vw",
+           "mlxtend_rerun",
            "explain_mlxtend", "wink_rerun",
            "explain_wink", "snippet_of", "missing"]
 
@@ -136,39 +138,104 @@ def vw_solve(problem: dict) -> dict:
 
 
 def _close(got: list, want: list) -> bool:
-    """Are two weight vectors equal to a part in 10^9 of the largest entry?"""
+    """Are two weight vectors equal to a part in 10^9 of the largest entry (an inf or
+    NaN entry equal only to itself)?"""
     if len(got) != len(want):
         return False
+    if not all(math.isfinite(float(v)) for v in [*got, *want]):
+        return all(float(a) == float(b) or math.isnan(float(a)) and math.isnan(float(b))
+                   for a, b in zip(got, want))
     scale = max([abs(Fraction(v)) for v in want] + [Fraction(1)])
     return all(abs(Fraction(a) - Fraction(b)) <= scale / 10**9 for a, b in zip(got, want))
 
 
-def hinge_rerun(problem: dict) -> dict:
-    """The perceptron's loop with the hinge loss's test, exactly: ``w += y x`` when
-    ``y w.x < 1`` (the rule: ``<= 0``)."""
-    k = int(problem["intercept"])
-    rows = [[Fraction(v) for v in r] + [Fraction(1)] * k for r in problem["X"]]
-    w, mistakes = [Fraction(0)] * len(rows[0]), 0
-    for i in problem["order"]:
-        y = int(problem["y"][i])
-        if y * sum((a * b for a, b in zip(w, rows[i])), Fraction(0)) < 1:
-            w = [a + y * b for a, b in zip(w, rows[i])]
-            mistakes += 1
-    return {"w": w, "mistakes": mistakes}
+#: What Vowpal Wabbit's loop does differently from the rule (``hinge_rerun``'s
+#: switches), in words.
+VW_QUIRKS = {
+    "margin": "it updates whenever y w.x < 1 (the hinge loss), so a correct example "
+              "scoring between 0 and 1 is an update (the rule: only a mistake, "
+              "y w.x <= 0)",
+    "float32": "it computes in float32 (inputs, weights, scores)",
+    "parser": "its text format's parser does not read a decimal as the nearest "
+              "float32 (0.7333333333333333 as 0.73333329, not 0.73333335; "
+              "3.054936363499605e-151 as inf)",
+    "nan": "a NaN score counts as 0, so it updates",
+    "infinite": "an update leaves the weight of an infinite input as it is",
+}
+
+
+@functools.cache
+def _vw_parser():
+    from vowpalwabbit import Workspace
+
+    return Workspace("--quiet --noconstant")
+
+
+def vw_parsed(v: float) -> float:
+    """The number Vowpal Wabbit's text parser reads for ``v`` (written as
+    :func:`vw_line` writes it; 0 when it drops the feature)."""
+    vw = _vw_parser()
+    ex = vw.parse(vw_line([v], 1))
+    ns = ex.get_ns(0) if ex.num_namespaces() else None
+    out = ex.feature_weight(ns, 0) if ns is not None and ex.num_features_in(ns) else 0.0
+    vw.finish_example(ex)
+    return out
+
+
+def hinge_rerun(problem: dict, off: tuple[str, ...] = ()) -> dict:
+    """Vowpal Wabbit's loop as the adapter drives it: ``w += y x`` when ``y w.x < 1``
+    in float32 on the inputs its parser reads, with the quirks named in ``off``
+    (keys of :data:`VW_QUIRKS`) replaced by the rule's (float64 for float32); a
+    mistake is a presentation that moved a weight, as :func:`vw_solve` counts."""
+    ftype = np.float64 if "float32" in off else np.float32
+    read = float if "parser" in off else vw_parsed
+    one = [ftype(1)] * int(problem["intercept"])
+    with np.errstate(all="ignore"):
+        rows = [[ftype(read(float(v))) for v in r] + one for r in problem["X"]]
+        w, moved = [ftype(0)] * len(rows[0]), 0
+        for i in problem["order"]:
+            x, y = rows[i], int(problem["y"][i])
+            s = ftype(0)
+            for a, b in zip(w, x):
+                s = ftype(s + a * b)
+            s = ftype(0) if np.isnan(s) and "nan" not in off else s
+            if (y * s <= 0) if "margin" in off else (y * s < 1):
+                new = [a if np.isinf(b) and "infinite" not in off else ftype(a + y * b)
+                       for a, b in zip(w, x)]
+                moved += [float(v) for v in new] != [float(v) for v in w]
+                w = new
+    return {"w": [float(v) for v in w], "mistakes": moved}
+
+
+def _explained(head: str, quirks: dict[str, str], gives: Callable[..., bool]
+               ) -> str | None:
+    """A re-run's explanation: ``head`` when ``gives()`` (the re-run gives the
+    answer), with the quirks without which it no longer does (``gives((key,))``
+    false), or all of them when it gives it without any one; None when it does not
+    give the answer."""
+    if not gives():
+        return None
+    needed = [q for q in quirks if not gives((q,))]
+    if not needed:
+        return head + " (what it does differently: " + "; ".join(quirks.values()) + ")"
+    return (head + ", and no longer does when any of these is replaced by the rule's: "
+            + "; ".join(quirks[q] for q in needed))
 
 
 def explain_vw(problem: dict, answer: dict) -> str | None:
-    """Why Vowpal Wabbit gave ``answer``, when a re-run of the hinge test gives it."""
+    """Why Vowpal Wabbit gave ``answer``, when :func:`hinge_rerun` gives it: the
+    quirks without which the re-run no longer does."""
     if problem["task"] != "binary" or problem["variant"] != "last":
         return None
-    want = hinge_rerun(problem)
-    if not (_close(answer.get("w", []), want["w"])
-            and answer.get("mistakes") == want["mistakes"]):
-        return None
-    return ("the hinge loss's test, reproduced by a re-run (`hinge_rerun` in "
-            "`tests/peer_adapters.py`): w moves by y x whenever y w.x < 1, so a "
-            "correct example with a score between 0 and 1 is still an update; "
-            "Rosenblatt's rule moves w only on a mistake, y w.x <= 0")
+
+    def gives(off=()):
+        want = hinge_rerun(problem, off)
+        return (_close(answer.get("w", []), want["w"])
+                and answer.get("mistakes") == want["mistakes"])
+
+    return _explained("a re-run of Vowpal Wabbit's loop (`hinge_rerun` in "
+                      "`tests/peer_adapters.py`) gives exactly this answer",
+                      VW_QUIRKS, gives)
 
 
 def mlxtend_rerun(problem: dict, *, zero_positive: bool = True,
@@ -303,16 +370,9 @@ def explain_wink(problem: dict, answer: dict) -> str | None:
     if problem["task"] != "binary" or problem["variant"] != "averaged":
         return None
     got = answer.get("w", [])
-    if not _close(got, wink_rerun(problem)["w"]):
-        return None
-    needed = [q for q in WINK_QUIRKS if not _close(got, wink_rerun(problem, (q,))["w"])]
-    head = ("a re-run of wink-perceptron's learning loop (`wink_rerun` in "
-            "`tests/peer_adapters.py`) gives exactly this answer")
-    if not needed:
-        return head + " (what it does differently: " + "; ".join(
-            WINK_QUIRKS.values()) + ")"
-    return (head + ", and no longer does when any of these is replaced by the rule's: "
-            + "; ".join(WINK_QUIRKS[q] for q in needed))
+    return _explained("a re-run of wink-perceptron's learning loop (`wink_rerun` in "
+                      "`tests/peer_adapters.py`) gives exactly this answer", WINK_QUIRKS,
+                      lambda off=(): _close(got, wink_rerun(problem, off)["w"]))
 
 
 def _sk_snippet(make: str) -> Callable[[dict], str]:
@@ -491,8 +551,11 @@ PEERS = [
          "named `x0, x1, ...`; a mistake is a presentation that moved a weight",
          "The hinge loss, `max(0, 1 - y w.x)`, moves w by `y x` whenever `y w.x < 1`, "
          "where the perceptron moves it when `y w.x <= 0`: on whole numbers the two "
-         "agree, on fractions they do not. Vowpal Wabbit stores its weights in "
-         "float32.", _callable(vw_solve, "Vowpal Wabbit"), _SNIPPETS["Vowpal Wabbit"],
+         "agree, on fractions they do not. Vowpal Wabbit computes in float32, its "
+         "text parser reads some decimals off the nearest float32, a NaN score counts "
+         "as 0 and an update leaves the weight of an infinite input alone: "
+         "`hinge_rerun` re-runs all of it.", _callable(vw_solve, "Vowpal Wabbit"),
+         _SNIPPETS["Vowpal Wabbit"],
          explain_vw),
     Peer("wink-perceptron",
          "npm `wink-perceptron` 2.0.0 through `--cmd \"node benchmarks/wink_peer.js\"`: "

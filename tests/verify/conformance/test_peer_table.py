@@ -5,8 +5,10 @@ record is what the peers answer today: every failure's cause reproduced by the
 checker or said to be unexplained, no hand edits."""
 
 import json
+import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from _paths import ROOT
 
@@ -50,10 +52,44 @@ def test_hinge_rerun_updates_a_correct_example_scoring_below_one():
     adapters = peer_adapters
     [probe] = C.build_cases(["fractional-score"])
     # w = (1/2, 1/4, 1), then (1/4, 3/4, 0); the third presentation scores 5/16:
-    # correct for the rule (2 mistakes), below 1 for the hinge (w = (3/4, 1, 1), 3)
-    out = adapters.hinge_rerun(probe["problem"])
-    assert out == {"w": [Fraction(3, 4), Fraction(1), Fraction(1)], "mistakes": 3}
-    assert adapters.explain_vw(probe["problem"], {"w": [0.75, 1.0, 1.0], "mistakes": 3})
+    # correct for the rule (2 mistakes), below 1 for the hinge (w = (3/4, 1, 1), 3);
+    # every number is a float32 (the parser's reading is the other test's)
+    off = ("parser",)
+    assert adapters.hinge_rerun(probe["problem"], off) == {"w": [0.75, 1.0, 1.0],
+                                                           "mistakes": 3}
+    assert adapters.hinge_rerun(probe["problem"], ("margin", *off)) == {
+        "w": [0.25, 0.75, 0.0], "mistakes": 2}
+
+
+def test_hinge_rerun_counts_a_nan_score_as_0_and_leaves_an_infinite_input_alone():
+    """Two streams Vowpal Wabbit answers so (its weights read after learning them)."""
+    hinge = peer_adapters.hinge_rerun
+    off = ("parser",)          # every input is its float32 (1e39 is inf)
+    # (0.5, 0.25) label -1 scores 0: w = (-0.5, -0.25); (inf, 1) label +1 scores
+    # -inf: an update, which leaves w[0] alone: w = (-0.5, 0.75)
+    p = {"intercept": False, "X": [[0.5, 0.25], [1e39, 1.0]], "y": [-1, 1],
+         "order": [0, 1]}
+    assert hinge(p, off) == {"w": [-0.5, 0.75], "mistakes": 2}
+    assert hinge(p, ("infinite", *off))["w"] == [math.inf, 0.75]
+    # w = (2e38, 2e38), then x = (2e38, -2e38) scores inf - inf = NaN, taken as 0:
+    # label -1, an update: w = (0, inf); with a NaN no update (y * NaN < 1 is false)
+    p = {"intercept": False, "X": [[2e38, 2e38], [2e38, -2e38]], "y": [1, -1],
+         "order": [0, 1]}
+    assert hinge(p, off) == {"w": [0.0, math.inf], "mistakes": 2}
+    w38 = float(np.float32(2e38))
+    assert hinge(p, ("nan", *off)) == {"w": [w38, w38], "mistakes": 1}
+
+
+def test_vowpal_wabbits_parser_is_the_rerun_s_reading_of_a_decimal():
+    pytest.importorskip("vowpalwabbit")
+    adapters = peer_adapters
+    # 0.7333333333333333 (11/15's double) is 0.73333335 as the nearest float32
+    parsed = adapters.vw_parsed(0.7333333333333333)
+    assert parsed == float(np.float32(parsed)) != float(np.float32(0.7333333333333333))
+    assert math.isinf(adapters.vw_parsed(3.054936363499605e-151))
+    [probe] = C.build_cases(["fractional-score"])
+    words = adapters.explain_vw(probe["problem"], {"w": [0.75, 1.0, 1.0], "mistakes": 3})
+    assert "y w.x < 1" in words and "float32" not in words
     assert adapters.explain_vw(probe["problem"], {"w": [0.25, 0.75, 0.0],
                                                   "mistakes": 2}) is None
 
