@@ -397,10 +397,26 @@ def _groups(peer):
     """The peer's differences grouped by their causes, the smallest case first."""
     groups = {}
     for d in peer["differences"]:
-        groups.setdefault(tuple(d["causes"]), []).append(d)
+        groups.setdefault((tuple(d["causes"]), _needs(d)), []).append(d)
     return [sorted(ds, key=lambda d: (len(d["problem"]["order"]),
                                       len(json.dumps(d["problem"])), d["case"]))
             for ds in groups.values()]
+
+
+#: How a peer's re-run (``Peer.explain``) introduces what the answer needs.
+_NEEDS = ("replaced by the rule's: ", "no longer does without: ")
+
+
+def _needs(d):
+    """What the peer's re-run says the answer of a difference the checker leaves
+    unexplained needs ("" when the checker names a cause, or the re-run names all
+    it does): differences with other needs are grouped apart."""
+    if not d["rerun"] or not d["causes"][0].startswith("unexplained"):
+        return ""
+    for words in _NEEDS:
+        if words in d["rerun"]:
+            return d["rerun"].split(words, 1)[1]
+    return ""
 
 
 def _count(n, word):
@@ -416,7 +432,10 @@ def _difference_lines(ds):
     d = ds[0]
     p = d["problem"]
     cases = ", ".join(f"`{x['case']}`" for x in ds)
-    lines = [f"#### {'; '.join(d['causes'])}", "",
+    needs = _needs(d)
+    heading = (f"unexplained by the checker; the peer's re-run needs: {needs}" if needs
+               else "; ".join(d["causes"]))
+    lines = [f"#### {heading}", "",
              f"Seen on {cases}. Minimal case (cut down from `{d['case']}`: "
              f"{_count(len(p['X']), 'row')}, "
              f"{_count(len(p['order']), 'presentation')}):", ""]
