@@ -170,8 +170,10 @@ def _train_machines(task):
     PLAIN.expect(_trials(len(alone), len(images), train) if fleet_alone is None
                  else fleet_alone)
     for i in alone:
-        machine = MarkI(specs[i].params, seed=specs[i].seed)
-        if specs[i].faults is not None:
+        if specs[i].faults is None:   # train() sets the machine up: once, not twice
+            machine = MarkI._to_train(specs[i].params, specs[i].seed)
+        else:
+            machine = MarkI(specs[i].params, seed=specs[i].seed)
             apply_faults(machine, faults_for(machine, specs[i].faults))
         trained[i] = machine, machine.train(images, labels, **train)
     out = []

@@ -163,6 +163,18 @@ class MarkI:
         self.seed: int | None = int(seed) if isinstance(seed, numbers.Integral) else None
         wiring_seed, runit_seed, self._physics_seed = machine_seeds(seed)
         self._assemble(plugboard.wire(params, wiring_seed), runit_seed)
+        self.reset()
+
+    @classmethod
+    def _to_train(cls, params: MarkIParams, seed: int) -> MarkI:
+        """``MarkI(params, seed)`` for a caller that trains it at once from scratch
+        (a fleet): its clock, retina and weights are not set up here, since
+        :meth:`train` (without ``warm_start``) sets them up anew, the same way."""
+        self = cls.__new__(cls)
+        self.segments, self.params, self.seed = True, params, int(seed)
+        wiring_seed, runit_seed, self._physics_seed = machine_seeds(seed)
+        self._assemble(plugboard.wire(params, wiring_seed), runit_seed)
+        return self
 
     @classmethod
     def _wired(cls, params: MarkIParams, seed: int, wiring: plugboard.Wiring) -> MarkI:
@@ -173,10 +185,12 @@ class MarkI:
         self.segments, self.params, self.seed = True, params, int(seed)
         _, runit_seed, self._physics_seed = machine_seeds(seed)
         self._assemble(wiring, runit_seed)
+        self.reset()
         return self
 
     def _assemble(self, wiring, runit_seed):
-        """The parts of a new machine around its ``wiring``."""
+        """The parts of a new machine around its ``wiring`` (:meth:`reset` then sets
+        up its clock, retina and weights)."""
         params = self.params
         self.wiring = wiring
         self._patterns = plugboard.PatternCache(self.wiring)
@@ -189,7 +203,6 @@ class MarkI:
         self._codes: np.ndarray | None = None
         #: hardware faults attached by :func:`markone.hardware.faults.apply_faults`
         self.faults = None
-        self.reset()
 
     def __repr__(self):
         classes = None if self.classes_ is None else self.classes_.tolist()

@@ -431,6 +431,9 @@ class PatternCache:
     and a training set has few distinct settled images: the machine looks each one up
     instead of summing 512 A-units per presentation. A change of ``theta`` empties the
     cache; so does reaching ``limit`` entries (noisy photocells make every S-state new).
+A primed S-state's :class:`Pattern` is made when it is first asked for (a fleet's
+machine that runs in segments asks for none), and the outputs of the states primed
+last are kept whole for :meth:`lookup`.
 
     >>> from markone.hardware.params import MarkIParams
     >>> p = MarkIParams(retina_shape=(2, 2), n_a_units=3, n_excitatory=1, n_inhibitory=1)
@@ -453,7 +456,10 @@ class PatternCache:
         self.wiring = wiring
         self.limit = limit
         self._theta: int | None = None
-        self._patterns: dict[bytes, Pattern] = {}
+        #: each S-state's Pattern, or its outputs (a row) until one is asked for
+        self._patterns: dict[bytes, Pattern | np.ndarray] = {}
+        #: ``(theta, states, outputs)`` of the states :meth:`prime` had last, whole
+        self._primed: tuple[int, np.ndarray, np.ndarray] | None = None
 
     def __len__(self):
         return len(self._patterns)
@@ -467,6 +473,8 @@ class PatternCache:
             self._patterns.clear()
             self._theta = theta
         states = np.asarray(states, dtype=bool)
+        if net is not None:   # every state's outputs, kept whole for lookup()
+            self._primed = (theta, states.copy(), (net >= theta).view(np.uint8))
         keys: dict[bytes, int] = {}
         for i, key in enumerate(_keys(states)):
             keys.setdefault(key, i)
@@ -476,12 +484,11 @@ class PatternCache:
             rows = [i for _, i in todo]
             if net is None:
                 patterns = fire(self.wiring, states[rows], theta)
-            else:   # the 0/1 bytes of fire(), rows picked after comparing (if at all)
-                fired = net >= theta
-                patterns = (fired if len(rows) == len(net) else fired[rows]).view(
-                    np.uint8)
-            for (key, _), a in zip(todo, patterns):   # rows of one array, shared
-                self._patterns[key] = Pattern(a)
+            else:   # the 0/1 bytes of fire(), rows picked (if at all)
+                fired = self._primed[2]
+                patterns = fired if len(rows) == len(net) else fired[rows]
+            patterns.setflags(write=False)   # rows of one array, shared
+            self._patterns.update(zip([key for key, _ in todo], patterns))
 
     def patterns(self, states: np.ndarray, theta: int) -> list[Pattern]:
         """The :class:`Pattern` of each S-state of ``states`` ``(n, n_s)``, in order
@@ -489,9 +496,17 @@ class PatternCache:
         states = np.asarray(states, dtype=bool)
         if theta != self._theta:
             return [self.get(s, theta) for s in states]
-        found = [self._patterns.get(key) for key in _keys(states)]
+        found = [self._found(key) for key in _keys(states)]
         return [self.get(s, theta) if pattern is None else pattern
                 for s, pattern in zip(states, found)]
+
+    def _found(self, key: bytes) -> Pattern | None:
+        """The cached :class:`Pattern` of the S-state of bytes ``key`` (made now if
+        only its outputs were primed), or None."""
+        pattern = self._patterns.get(key)
+        if isinstance(pattern, np.ndarray):
+            pattern = self._patterns[key] = Pattern(pattern)
+        return pattern
 
     def lookup(self, states: np.ndarray, theta: int) -> np.ndarray | None:
         """The A-unit outputs ``(n, n_a)`` (uint8) of S-states ``(n, n_s)`` when every
@@ -499,12 +514,17 @@ class PatternCache:
         the same outputs as :func:`fire`, without summing the A-units again."""
         if theta != self._theta or not len(states):
             return None
+        states = np.asarray(states, dtype=bool)
+        primed = self._primed
+        if primed is not None and primed[0] == theta and primed[1].shape == \
+                states.shape and np.array_equal(primed[1], states):
+            return primed[2].copy()   # the states primed last (a fleet's figures)
         rows = []
-        for key in _keys(np.asarray(states, dtype=bool)):
+        for key in _keys(states):
             pattern = self._patterns.get(key)
             if pattern is None:
                 return None
-            rows.append(pattern.a)
+            rows.append(pattern if isinstance(pattern, np.ndarray) else pattern.a)
         return np.array(rows)
 
     def get(self, s: np.ndarray, theta: int) -> Pattern:
@@ -514,7 +534,7 @@ class PatternCache:
             self._theta = theta
         s = np.asarray(s)
         key = (s if s.dtype == bool else s.astype(bool)).tobytes()
-        pattern = self._patterns.get(key)
+        pattern = self._found(key)
         if pattern is None:
             if len(self._patterns) >= self.limit:
                 self._patterns.clear()

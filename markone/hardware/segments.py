@@ -444,11 +444,15 @@ class Segments:
         p = machine.params
         self.machine = machine
         S = machine.retina.settled(X)
-        self.patterns = machine._patterns.patterns(S, machine.theta)
+        A = machine._patterns.lookup(S, machine.theta)   # primed: no Pattern objects
+        #: the figures' A-unit patterns, for the log (none without one)
+        self.patterns = None if log is None and A is not None else \
+            machine._patterns.patterns(S, machine.theta)
         #: each figure's active A-units, target and label as the log records them
         self.records: _Figures | None = None
-        self.figures = _figures_ahead(X, S, self.patterns, machine.runits.mask,
-                                      machine.codes_, p.n_r_units)
+        self.figures = _figures_ahead(
+            X, S, np.array([pat.a for pat in self.patterns]) if A is None else A,
+            machine.runits.mask, machine.codes_, p.n_r_units)
         self.physics = physics_of(p)
         self.rule = Rule(float(trainer.eta), trainer.rule == "forced")
         self.stats = stats
@@ -507,10 +511,11 @@ class Segments:
             buf.chg_v[:ptr[-1]].copy(), self.records))
 
 
-def _figures_ahead(X, S, patterns, mask, codes, n_r):
-    """The :class:`Figures` of a session (targets and labels still empty): the
-    patterns' active A-units and their source-set parts as CSR, the nearest classes."""
-    A = np.array([pat.a for pat in patterns], dtype=bool)
+def _figures_ahead(X, S, A, mask, codes, n_r):
+    """The :class:`Figures` of a session (targets and labels still empty): the active
+    A-units of its A-unit outputs ``A`` (0/1, a row per figure) and their source-set
+    parts as CSR, the nearest classes."""
+    A = A.astype(bool)
     pat_ptr, pat_idx = _active_csr(A)
     if mask is None:   # every R-unit sees every A-unit
         mask = np.ones((n_r, A.shape[1]), dtype=bool)
