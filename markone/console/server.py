@@ -16,6 +16,8 @@ shows and asks:
 ``POST /api/fault``       a fault as in a fault-plan file, without ``at_s`` (it
                           happens now): ``{"kind": "AUnitStuck", "a_unit": 5}``,
                           ``{"kind": "CutWire", "a_unit": 5, "s_unit": 17}``
+``POST /api/knob``        ``{"name": "motor_step_s", "value": 0.5}``: turn a knob of
+                          the machine now (one of ``RETUNABLE``), recorded in the run
 ``POST /api/save``        ``{}``: the run to the file named when the server started
 =======================  ==========================================================
 
@@ -72,7 +74,7 @@ from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_int_at_least, check_positive
 from markone.console.playground import PAGE, Answer, Playground
 from markone.hardware.faults import FaultPlan
-from markone.hardware.live import LiveSession, figure_catalogue
+from markone.hardware.live import LiveSession, console_controls, figure_catalogue
 from markone.hardware.replay import render_live_html
 
 __all__ = ["ConsoleServer", "refusal", "allowed_hosts", "check_host", "MAX_BODY",
@@ -203,6 +205,14 @@ def _fault(body):
     return FaultPlan.from_dict({"faults": [dict(body)]}).faults[0]
 
 
+def _knob(body):
+    name = body.get("name")
+    if not isinstance(name, str) or "value" not in body or set(body) != {"name", "value"}:
+        raise ValueError('a knob is turned with {"name": "motor_step_s", "value": 0.5}: '
+                         "the parameter's name and its new value, nothing else.")
+    return name, body["value"]
+
+
 class ConsoleServer:
     """One live Mark I session served on a loopback address.
 
@@ -273,6 +283,7 @@ class ConsoleServer:
             "/api/reinforce": ("POST", lambda body: self.session.reinforce(
                 _label(body, required=False))),
             "/api/fault": ("POST", lambda body: self.session.break_part(_fault(body))),
+            "/api/knob": ("POST", lambda body: self.session.turn_knob(*_knob(body))),
             "/api/save": ("POST", self._save),
         }
         machine = session.machine
@@ -320,6 +331,7 @@ class ConsoleServer:
         catalogue = figure_catalogue(self.session.machine.params.retina_shape)
         return render_live_html(state, {
             "token": self.token, "out": str(self.out),
+            "controls": console_controls(self.session.machine.params),
             "catalogue": {name: image.ravel().tolist()
                           for name, image in catalogue.items()}})
 

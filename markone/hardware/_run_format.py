@@ -3,10 +3,14 @@
 (:mod:`markone.hardware.replay`, which checks it) without either importing the other.
 """
 
-__all__ = ["FORMAT", "VERSION"]
+__all__ = ["FORMAT", "VERSION", "KNOBS_VERSION"]
 
 FORMAT = "markone-machine-run"
 #: Version 2 names the per-pass series ``mistakes_per_epoch``, ``errors_per_epoch`` and
 #: ``end_s_per_epoch`` (version 1: ``epoch_mistakes``, ``epoch_errors``,
-#: ``epoch_end_s``); :meth:`MachineRun.load` reads both.
-VERSION = 2
+#: ``epoch_end_s``); :meth:`MachineRun.load` reads both. Version 3 adds
+#: ``knob_changes``, the knobs turned during the run; a run with none is written as
+#: version 2, which every older reader takes.
+VERSION = 3
+#: The first version with ``knob_changes``.
+KNOBS_VERSION = 3

@@ -43,12 +43,13 @@ from markone._figures import letters, shapes
 from markone._internal.io import plural, to_jsonable
 from markone._internal.typing import ArrayLike, JSONDict, PathLike
 from markone._version import __version__
-from markone.hardware.faults import FaultPlan, break_now
+from markone.hardware.faults import FAULT_KINDS, FaultPlan, break_now
 from markone.hardware.machine import MarkI, nearest_class
-from markone.hardware.run import MachineRun, Presentation
+from markone.hardware.params import CLASS_CODES, RETUNABLE, RULES, TOPOLOGIES, MarkIParams
+from markone.hardware.run import KnobChange, MachineRun, Presentation
 from markone.hardware.trainer import Trainer
 
-__all__ = ["LiveSession", "figure_catalogue"]
+__all__ = ["LiveSession", "figure_catalogue", "console_controls"]
 
 #: The run's fields that stay the same all session long.
 _FIXED = ("params", "wiring", "weights_initial", "weight_mask")
@@ -77,6 +78,64 @@ def figure_catalogue(retina_shape: tuple[int, int]) -> dict[str, np.ndarray]:
                             rotate=False, seed=0)
     found.update(sorted(zip(labels.tolist(), images)))
     return found
+
+
+#: The knobs whose value is one of a few words, with those words.
+_CHOICES = {"topology": TOPOLOGIES, "class_code": CLASS_CODES, "rule": RULES}
+
+
+def console_controls(params: MarkIParams) -> JSONDict:
+    """The console's controls, made from the registries: one per fault kind of
+    :data:`~markone.hardware.faults.FAULT_KINDS` (its fields but ``at_s``: a fault
+    from the console happens now) and one per field of
+    :class:`~markone.hardware.MarkIParams` (``--set`` takes each), with its value in
+    ``params``, unit, provenance and note (its source), whether it can be turned
+    mid-run (:data:`~markone.hardware.params.RETUNABLE`) and how it is entered.
+
+    >>> controls = console_controls(MarkIParams())
+    >>> [f["kind"] for f in controls["faults"]][:2], controls["faults"][0]["fields"]
+    (['PhotocellStuck', 'CutWire'], [{'name': 'cell', 'type': 'int', 'default': None}, {'name': 'value', 'type': 'int', 'default': 0}])
+    >>> knob = controls["knobs"][-1]
+    >>> knob["name"], knob["provenance"], knob["retunable"], knob["input"]
+    ('sticky_prob', 'assumed', True, 'number')
+    """
+    faults = [{"kind": name, "words": _first_paragraph(cls.__doc__ or name),
+               "fields": [_fault_field(f) for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+                          if f.name != "at_s"]}
+              for name, cls in FAULT_KINDS.items()]
+    values = params.to_dict()
+    knobs = [{"name": row.name, "value": values[row.name], "unit": row.unit,
+              "provenance": row.provenance, "note": row.note,
+              "retunable": row.name in RETUNABLE, "input": _input_of(row.name, row.value),
+              "choices": list(_CHOICES.get(row.name, ()))}
+             for row in params.describe()]
+    return {"faults": faults, "knobs": knobs}
+
+
+def _first_paragraph(doc):
+    """A docstring's first paragraph on one line, without its literal quotes."""
+    return " ".join(doc.strip().split("\n\n")[0].split()).replace("``", "")
+
+
+def _fault_field(field):
+    """A fault record's field as the console enters it: its name, ``int`` or
+    ``float``, and its default (None: it must be given)."""
+    kind = field.type if isinstance(field.type, str) else field.type.__name__
+    default = None if field.default is dataclasses.MISSING else field.default
+    return {"name": field.name, "type": "float" if "float" in kind else "int",
+            "default": default}
+
+
+def _input_of(name, value):
+    """How a knob is entered: ``choice`` (a few words), ``bool``, ``number``, or
+    ``json`` (a pair, ``null``, or a number or ``"auto"``)."""
+    if name in _CHOICES:
+        return "choice"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)) and name != "theta":
+        return "number"
+    return "json"
 
 
 class _Watch(Trainer):
@@ -128,6 +187,9 @@ class LiveSession:
         if machine.classes_ is None:   # classes come as the person names them
             machine.classes_ = np.array([], dtype=str)
         self._start_s, self._w0 = machine.now_s, machine.weights
+        # the run's params, theta and rule: the machine's at the start
+        self._start = (machine.params, machine.theta, self._trainer.rule)
+        self._knobs: list[KnobChange] = []
         self._stats = machine._new_stats()
         self._log: list[Presentation] = []
         self._figures: dict[bytes, int] = {}
@@ -205,6 +267,31 @@ class LiveSession:
         The figure on show keeps the answer it gave."""
         return break_now(self.machine, fault)
 
+    def turn_knob(self, name: str, value: Any) -> KnobChange:
+        """Turn the machine's knob ``name`` to ``value`` now, between two figures
+        (:meth:`MarkI.retune <markone.hardware.MarkI.retune>`); the run records it
+        (:attr:`MachineRun.knob_changes <markone.hardware.MachineRun.knob_changes>`).
+        Not while a figure awaits the trainer: reinforce it, or present the next.
+
+        >>> from markone.hardware import MarkI
+        >>> session = LiveSession(MarkI(seed=0))
+        >>> session.turn_knob("motor_step_s", 0.5)
+        KnobChange(presentation=0, at_s=0.0, name='motor_step_s', old=0.2, new=0.5)
+        """
+        if self._pending is not None:
+            raise ValueError("a figure awaits the trainer: reinforce it (or present the "
+                             "next one) before turning a knob, so that each figure meets "
+                             "one setting.")
+        old = self.machine.params.to_dict().get(name) if isinstance(name, str) else None
+        params = self.machine.retune(name, value)
+        if name in ("rule", "increment_steps"):
+            self._trainer = self.machine._trainer(params.rule if name == "rule"
+                                                  else self._trainer.rule)
+        change = KnobChange(len(self._log), self.machine.now_s, name, old,
+                            params.to_dict()[name])
+        self._knobs.append(change)
+        return change
+
     def run(self) -> MachineRun:
         """Everything shown so far as one run (one pass), the figure on show as not
         reinforced."""
@@ -221,8 +308,13 @@ class LiveSession:
                      end_s_per_epoch=[m.now_s], converged=False)
         settled = (np.array(self._settled, dtype=np.uint8)
                    if figures and self._settled else None)
-        return m._result(self._trainer, m.codes_, self._w0, m.now_s - self._start_s,
-                         stats, settled, log)
+        run = m._result(self._trainer, m.codes_, self._w0, m.now_s - self._start_s,
+                        stats, settled, log)
+        if not self._knobs:
+            return run
+        params, theta, rule = self._start
+        return dataclasses.replace(run, params=params, theta=theta, rule=rule,
+                                   knob_changes=tuple(self._knobs))
 
     def save(self, path: PathLike) -> Path:
         """Write :meth:`run` to ``path`` (JSON, atomically); at least one figure must
@@ -260,7 +352,8 @@ class LiveSession:
         self.check_since(since)
         run = self._run(figures=False)
         state: JSONDict = {"pending": self._pending is not None,
-                           "now_s": self.machine.now_s, "rule": self._trainer.rule}
+                           "now_s": self.machine.now_s, "rule": self._trainer.rule,
+                           "params_now": self.machine.params.to_dict()}
         if since is None:
             head = self._head(run, 0, full=True)
         else:

@@ -43,14 +43,15 @@ from markone._internal.validation import (as_generator, check_consistent_length,
                                           check_matrix, child_seeds)
 from markone.hardware import plugboard
 from markone.hardware.motors import Motors
-from markone.hardware.params import MarkIParams
+from markone.hardware.devices import Devices
+from markone.hardware.params import RETUNABLE, MarkIParams
 from markone.hardware.retina import Retina
 from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
                                    collector_paused, record)
 from markone.hardware.runits import RUnits
 from markone.hardware.segments import Segments, _active_csr, _decode_unique, _nearest
 from markone.hardware.trainer import Trainer
-from markone.hardware.trial import PLAIN, score_figures, score_rows, trials_of
+from markone.hardware.trial import PLAIN, physics_of, score_figures, score_rows, trials_of
 
 __all__ = ["MarkI", "class_codes", "nearest_class", "machine_seeds"]
 
@@ -223,6 +224,43 @@ class MarkI:
             self.runits.devices.last_s = 0.0
         if self.faults is not None:
             self.faults.arm(self.env)
+
+    def retune(self, name: str, value: Any) -> MarkIParams:
+        """Turn the knob ``name`` (a field of :data:`~markone.hardware.params.RETUNABLE`)
+        to ``value`` now, between two figures: the weights, the clock, the retina's
+        light and the wiring stay; the next figure meets the new setting. Returns
+        the new parameters (validated as ``params.replace`` does).
+
+        >>> machine = MarkI(seed=0)
+        >>> machine.retune("motor_step_s", 0.5).motor_step_s, machine.motors.motor_step_s
+        (0.5, 0.5)
+        >>> machine.retune("n_a_units", 256)
+        Traceback (most recent call last):
+        ...
+        ValueError: n_a_units is fixed when the machine is wired; build a machine with it (markone machine console --set n_a_units=256).
+        """
+        if name not in RETUNABLE:
+            if name not in MarkIParams.__dataclass_fields__:
+                raise ValueError(f"{name!r} is not a parameter of the Mark I; "
+                                 f"`markone machine params` lists them.")
+            raise ValueError(f"{name} is fixed when the machine is wired; build a machine "
+                             f"with it (markone machine console --set {name}={value}).")
+        params = self.params.replace(**{name: value})
+        if name == "theta" and params.theta == "auto":
+            raise ValueError("theta can be turned to a threshold only (an integer), not "
+                             "to 'auto' mid-run: the machine calibrated it already.")
+        self.params = self.retina.params = self.runits.params = params
+        self.retina.physics = physics_of(params)
+        self.motors.motor_step_s = float(params.motor_step_s)
+        if name == "theta":
+            self.theta = int(params.theta)
+        devices = self.runits.devices
+        if devices is None and params.variation:
+            devices = self.runits.devices = Devices.of(params, self.runits.rng)
+            devices.last_s = self.env.now   # no creep before the knob was turned
+        if devices is not None:
+            devices.params = params
+        return params
 
     @property
     def weights(self) -> np.ndarray:

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 from markone._internal.validation import check_choice, check_int_at_least, check_positive
 
 __all__ = ["MarkIParams", "ParamRow", "RULES", "TOPOLOGIES", "CLASS_CODES",
-           "VARIATION_FIELDS"]
+           "VARIATION_FIELDS", "RETUNABLE"]
 
 RULES = ("error_correction", "forced", "gamma")
 TOPOLOGIES = ("full", "source_sets")
@@ -41,6 +41,15 @@ CLASS_CODES = ("binary", "one_hot")
 #: The fields of device variation (:attr:`MarkIParams.variation`), all off by default.
 VARIATION_FIELDS = ("step_dtod", "step_std", "up_down", "drift_rate", "sticky_steps",
                     "sticky_prob")
+#: The knobs that can be turned between two figures of a run
+#: (:meth:`markone.hardware.MarkI.retune`): the photocells, the threshold, the logic's
+#: and the motors' times, the potentiometers and the rule. The others are fixed when
+#: the machine is wired: the retina's and the units' counts, the wiring, the class
+#: code, the calibration's target, and each potentiometer's step (drawn once).
+RETUNABLE = ("s_threshold", "photocell_rise_s", "photocell_decay_s", "settle_tolerance",
+             "photocell_noise_sd", "exposure_s", "theta", "weight_range", "quantize",
+             "increment_steps", "motor_step_s", "logic_s", "rule", "step_std", "up_down",
+             "drift_rate", "sticky_steps", "sticky_prob")
 
 
 class ParamRow(NamedTuple):

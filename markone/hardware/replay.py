@@ -12,7 +12,7 @@ The page itself is plain HTML, CSS and JavaScript kept next to this module
 (``console/console.html``, ``console.css``, ``console.js``); opening the bare
 ``console.html`` gives an empty console that can open run files.
 
-The run format (``"markone-machine-run"``, versions 1 and 2) is the one
+The run format (``"markone-machine-run"``, versions 1 to 3) is the one
 ``MachineRun.save`` writes; :func:`check_run` checks a run against it in Python, and the page repeats the
 checks so that a bad file shows a clear message instead of a blank screen.
 
@@ -37,7 +37,7 @@ True
 >>> check_run(dict(run, version=9))
 Traceback (most recent call last):
 ...
-ValueError: run uses format version 9, but this markone reads version 2 or older; replay it with the newer markone that wrote it.
+ValueError: run uses format version 9, but this markone reads version 3 or older; replay it with the newer markone that wrote it.
 """
 
 from __future__ import annotations
@@ -145,6 +145,12 @@ def _check_contents(run):
              "MarkI(...).train(..., log=True)")
     for i, p in enumerate(run["presentations"]):
         _check_presentation(p, i, run, n_a, n_r)
+    n = len(run["presentations"])
+    _require(all(isinstance(c, Mapping) and isinstance(c["name"], str) and "new" in c
+                 and isinstance(c["presentation"], int) and 0 <= c["presentation"] <= n
+                 for c in run.get("knob_changes", ())),
+             "knob_changes must list {presentation, at_s, name, old, new} changes, each "
+             f"before a presentation of the run (0..{n})")
 
 
 def _check_presentation(p, i, run, n_a, n_r):
@@ -222,7 +228,7 @@ def render_replay_html(run_or_path: Any, *, speed: float = 1.0) -> str:
     >>> render_replay_html({"format": "markone-machine-run", "version": 9})
     Traceback (most recent call last):
     ...
-    ValueError: run uses format version 9, but this markone reads version 2 or older; replay it with the newer markone that wrote it.
+    ValueError: run uses format version 9, but this markone reads version 3 or older; replay it with the newer markone that wrote it.
     """
     speed = check_positive(speed, "speed")
     run = check_run(_as_run_dict(run_or_path))
@@ -239,7 +245,8 @@ def render_live_html(state: Mapping[str, Any], live: Mapping[str, Any]) -> str:
         (JSON-ready); its ``"run"`` may have no presentation yet.
     live : dict
         What the page needs to ask the server: ``"token"``, ``"out"`` (where a save
-        goes) and ``"catalogue"`` (figure name -> flat 0/1 image).
+        goes), ``"catalogue"`` (figure name -> flat 0/1 image) and ``"controls"``
+        (:func:`~markone.hardware.live.console_controls`; none when left out).
 
     Examples
     --------
@@ -251,7 +258,8 @@ def render_live_html(state: Mapping[str, Any], live: Mapping[str, Any]) -> str:
     True
     """
     return _page(to_jsonable(state["run"]), {"speed": 1.0, "live": dict(
-        live, pending=bool(state.get("pending", False)), view=state.get("view"))})
+        live, pending=bool(state.get("pending", False)), view=state.get("view"),
+        params_now=state.get("params_now"))})
 
 
 def _page(run, options):

@@ -41,14 +41,44 @@ from markone.hardware._packed import pack, unpack
 from markone.hardware.faults import FaultPlan
 from markone.hardware.params import MarkIParams
 from markone.hardware.replay import console_html
-from markone.hardware._run_format import FORMAT, VERSION
+from markone.hardware._run_format import FORMAT, KNOBS_VERSION, VERSION
 
-__all__ = ["MachineRun", "Presentation", "PresentationLog", "FORMAT", "VERSION"]
+__all__ = ["MachineRun", "Presentation", "PresentationLog", "KnobChange", "FORMAT",
+           "VERSION"]
 
 
 #: The version 1 names of the per-pass series, by their names now.
 _V1_NAMES = {"mistakes_per_epoch": "epoch_mistakes", "errors_per_epoch": "epoch_errors",
              "end_s_per_epoch": "epoch_end_s"}
+
+
+@dataclasses.dataclass(frozen=True)
+class KnobChange:
+    """A knob of the machine turned during a run: parameter ``name`` of
+    :class:`~markone.hardware.MarkIParams` went from ``old`` to ``new`` at machine time
+    ``at_s``, before presentation ``presentation`` (0-based; the run's length when the
+    change came after its last figure). Values are as ``MarkIParams.to_dict`` gives
+    them (lists for tuples).
+
+    >>> KnobChange(3, 1.25, "motor_step_s", 0.2, 0.5).to_dict()["new"]
+    0.5
+    """
+
+    presentation: int
+    at_s: float
+    name: str
+    old: Any
+    new: Any
+
+    def to_dict(self) -> JSONDict:
+        """The change as JSON-ready fields."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> KnobChange:
+        """Inverse of :meth:`to_dict`."""
+        return cls(int(data["presentation"]), float(data["at_s"]), str(data["name"]),
+                   data["old"], data["new"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -226,6 +256,10 @@ class MachineRun:
     faults : FaultPlan or None
         The hardware faults the machine had (:func:`markone.hardware.faults.apply_faults`),
         None for a healthy machine.
+    knob_changes : tuple of KnobChange
+        The knobs turned during the run (:meth:`MarkI.retune
+        <markone.hardware.MarkI.retune>`, the live console's knobs), in order;
+        ``params`` and ``theta`` are the machine's at the start (:meth:`params_at`).
     """
 
     params: MarkIParams
@@ -252,6 +286,7 @@ class MachineRun:
     figures: np.ndarray | None = None
     log: Sequence | None = None
     faults: FaultPlan | None = None
+    knob_changes: tuple = ()
 
     def __getstate__(self) -> dict:
         """The state pickle sends (a fleet's runs travel from its workers): arrays of
@@ -267,6 +302,12 @@ class MachineRun:
         return (f"MachineRun(presentations={self.n_presentations}, epochs={self.epochs}, "
                 f"converged={self.converged}, sim_time_s={self.sim_time_s:.1f}, "
                 f"mistakes={self.mistakes.tolist()}, saturated={int(self.saturated.sum())})")
+
+    def params_at(self, step: int) -> MarkIParams:
+        """The machine's parameters when presentation ``step`` (0-based) went up:
+        ``params`` with the :attr:`knob_changes` made before it."""
+        changes = {c.name: c.new for c in self.knob_changes if c.presentation <= step}
+        return MarkIParams.from_dict(dict(self.params.to_dict(), **changes))
 
     def weights_at(self, step: int) -> np.ndarray:
         """Weights after presentation ``step`` (0-based), rebuilt from the log's
@@ -286,10 +327,11 @@ class MachineRun:
         return w
 
     def to_dict(self) -> JSONDict:
-        """The run as a dict in the ``markone-machine-run`` format (:data:`VERSION`)."""
+        """The run as a dict in the ``markone-machine-run`` format (:data:`VERSION`;
+        a run without knob changes as version 2)."""
         p = self.params
         return {
-            "format": FORMAT, "version": VERSION, "markone_version": __version__,
+            "format": FORMAT, "markone_version": __version__,
             "params": p.to_dict(), "seed": self.seed,
             "retina_shape": list(p.retina_shape), "n_a_units": p.n_a_units,
             "n_r_units": p.n_r_units, "topology": p.topology,
@@ -311,7 +353,14 @@ class MachineRun:
             "errors_per_epoch": self.errors_per_epoch,
             "end_s_per_epoch": self.end_s_per_epoch,
             "faults": None if self.faults is None else self.faults.to_dict(),
-        }
+        } | self._knobs_dict()
+
+    def _knobs_dict(self):
+        """The version a run is written as: with knobs turned, :data:`VERSION` and its
+        ``knob_changes``; without, the version before (every older reader takes it)."""
+        if not self.knob_changes:
+            return {"version": KNOBS_VERSION - 1}
+        return {"version": VERSION, "knob_changes": [c.to_dict() for c in self.knob_changes]}
 
     def save(self, path: PathLike) -> Path:
         """Write the run as JSON to ``path`` atomically; return the path."""
@@ -368,6 +417,8 @@ class MachineRun:
             figures=np.array(d["figures"], dtype=np.uint8) if d["figures"] else None,
             log=log,
             faults=FaultPlan.from_dict(d["faults"]) if d.get("faults") else None,
+            knob_changes=tuple(KnobChange.from_dict(c)
+                               for c in d.get("knob_changes", ())),
         )
 
     def _repr_html_(self):

@@ -1,6 +1,6 @@
 /* Mark I console: replays a recorded Mark I training run in the browser.
  *
- * Reads the run (JSON format "markone-machine-run", version 1 or 2) embedded in the page,
+ * Reads the run (JSON format "markone-machine-run", version 1 to 3) embedded in the page,
  * checks it, and shows the machine at any machine time t: the figure on the retina,
  * the A-units that fired, each R-unit's answer, the potentiometers (knobs) turning
  * while the motors run, and the running count of mistakes. Plain JavaScript, no
@@ -18,7 +18,7 @@
   };
 
   const FORMAT = "markone-machine-run";
-  const VERSION = 2; // the newest version read (every older one too)
+  const VERSION = 3; // the newest version read (every older one too)
   const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 30, 100, 1000];
   const SNAPSHOT_EVERY = 32; // presentations between stored weight snapshots
   const HOW_TO = "Make a replay with: markone machine replay RUN.json --html OUT.html";
@@ -68,6 +68,12 @@
     need(isArr(run.presentations) && (live || run.presentations.length > 0),
       `This run has no presentations to replay: it was recorded without its log. ` +
       `Record it with MarkI(...).train(..., log=True).`);
+    const knobs = run.knob_changes === undefined ? [] : run.knob_changes;
+    need(isArr(knobs) && knobs.every((c) => c !== null && typeof c === "object" &&
+      isInt(c.presentation) && c.presentation >= 0 && c.presentation <= run.presentations.length &&
+      typeof c.name === "string" && "new" in c),
+    `"knob_changes" must list {presentation, at_s, name, old, new} changes, each before ` +
+    `a presentation of the run.`);
     if (problems.length) return problems;
     const matrix = (m, name) => need(isArr(m) && m.length === nR &&
       m.every((row) => isArr(row) && row.length === nA && row.every(isNum)),
@@ -163,6 +169,11 @@
     }
 
     decisionTime(i) { return this.pres[i].end_t_s - this.pres[i].motor_s; }
+
+    /** The knobs turned (as MachineRun.knob_changes) before presentation i went up. */
+    knobsBefore(i) {
+      return (this.run.knob_changes || []).filter((c) => c.presentation <= i);
+    }
 
     /** The faults of the run (as FaultPlan.to_dict writes them) that happened by t. */
     faultsAt(t) {
@@ -713,7 +724,10 @@
           "Press Space to play or the right arrow to step.";
       }
       const p = replay.pres[frame.i];
-      let text = `Presentation ${frame.i + 1} of ${n}: figure ${p.figure + 1}, class ` +
+      const turned = replay.knobsBefore(frame.i).filter((c) => c.presentation === frame.i)
+        .map((c) => `${c.name} from ${JSON.stringify(c.old)} to ${JSON.stringify(c.new)}`);
+      let text = (turned.length ? `Knobs turned before this figure: ${turned.join("; ")}. ` : "") +
+        `Presentation ${frame.i + 1} of ${n}: figure ${p.figure + 1}, class ` +
         `“${run.classes[p.label]}”; ${p.active_a.length} A-units fired. `;
       if (!frame.decided) return `${text}The R-units are answering.`;
       text += `The machine answered ${replay.answerText(frame.i)}: ` +
@@ -735,7 +749,8 @@
       return { loaded: true, error: null, step: f.step, presentation: f.i, phase: f.phase,
         answer: f.i >= 0 && f.decided ? this.replay.decoded(f.i) : null,
         t: this.t, playing: this.playing, speed: this.speed, unit: this.unit,
-        mistakes: f.mistakes, corrections: f.corrections, moving: f.moving.length, weights };
+        mistakes: f.mistakes, corrections: f.corrections, moving: f.moving.length, weights,
+        knobs: Object.fromEntries(this.replay.knobsBefore(f.i).map((c) => [c.name, c.new])) };
     }
   }
 

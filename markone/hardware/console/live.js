@@ -30,6 +30,8 @@
   let busy = false;        // a request is under way
   let selected = null;     // the A-unit chosen for a fault
   let message = "";
+  let paramsNow = live.params_now || {}; // the machine's knobs as they are now
+  const controls = live.controls || { faults: [], knobs: [] };
 
   /* ---- talking to the machine ------------------------------------------------------ */
 
@@ -79,6 +81,8 @@
   function show(state, from) {
     [run, view] = merge(state);
     pending = state.pending;
+    paramsNow = state.params_now || paramsNow;
+    syncKnobs();
     mc.load(run, true, view);
     const n = run.presentations.length;
     if (n && from) {
@@ -138,6 +142,131 @@
       return tell("Choose an A-unit, then one of its wires (or click its photocell).", true);
     }
     return fault({ kind: "CutWire", a_unit: a, s_unit: s }, `Wire from S-unit ${s + 1} to A-unit ${a + 1} cut`);
+  }
+
+  /* ---- every fault kind and knob, built from the registries (console_controls) ---- */
+
+  /** A fault of any registered kind, its fields read from its row; a required whole
+   *  number is a part, counted from 1 as people count (A-unit 1 is a_unit 0). */
+  function breakKind(kind) {
+    const body = { kind: kind.kind };
+    for (const f of kind.fields) {
+      const text = $(`fault-${kind.kind}-${f.name}`).value.trim();
+      if (text === "") return tell(`${kind.kind}: give its ${f.name}.`, true);
+      const v = Number(text);
+      if (!Number.isFinite(v)) return tell(`${kind.kind}: ${f.name} must be a number, got “${text}”.`, true);
+      body[f.name] = f.type === "int" && f.default === null ? v - 1 : v;
+    }
+    return fault(body, `${kind.kind} (${kind.words.replace(/\.$/, "")}) happened`);
+  }
+
+  function knobValue(knob, el) {
+    if (knob.input === "bool") return el.checked;
+    if (knob.input === "number") {
+      const v = Number(el.value);
+      if (el.value.trim() === "" || !Number.isFinite(v)) throw new Error(`${knob.name} must be a number, got “${el.value}”.`);
+      return v;
+    }
+    if (knob.input === "json") {
+      try { return JSON.parse(el.value); } catch (err) {
+        throw new Error(`${knob.name} must be written as JSON (e.g. ${JSON.stringify(knob.value)}), got “${el.value}”.`);
+      }
+    }
+    return el.value;
+  }
+
+  function turn(knob) {
+    const el = $(`knob-${knob.name}`);
+    if (el.readOnly) return;
+    let value;
+    try { value = knobValue(knob, el); } catch (err) { syncKnobs(); return tell(err.message, true); }
+    if (JSON.stringify(value) === JSON.stringify(paramsNow[knob.name])) return;
+    const old = paramsNow[knob.name];
+    return act("/api/knob", { name: knob.name, value }, null,
+      () => `Turned ${knob.name} from ${JSON.stringify(old)} to ${JSON.stringify(value)} at ${run.sim_time_s.toFixed(2)} s of machine time.`)
+      .then(syncKnobs);
+  }
+
+  /** Each knob's input shows the machine's value now (after an answer or a refusal). */
+  function syncKnobs() {
+    for (const knob of controls.knobs) {
+      const el = $(`knob-${knob.name}`), v = paramsNow[knob.name];
+      if (!el || v === undefined || document.activeElement === el && busy) continue;
+      if (knob.input === "bool") el.checked = Boolean(v);
+      else el.value = knob.input === "json" ? JSON.stringify(v) : String(v);
+    }
+  }
+
+  function tip(knob) {
+    const unit = knob.unit ? ` (${knob.unit})` : "";
+    return `${knob.name}${unit}: ${knob.provenance}. ${knob.note}.` + (knob.retunable
+      ? " Turn it between figures; the saved run records the change."
+      : ` Fixed when the machine is wired: start the console with --set ${knob.name}=VALUE.`);
+  }
+
+  function knobInput(knob) {
+    let el;
+    if (knob.input === "choice" && knob.retunable) {
+      el = document.createElement("select");
+      for (const c of knob.choices) el.add(new Option(c, c));
+    } else {
+      el = document.createElement("input");
+      el.type = knob.input === "bool" ? "checkbox" : knob.input === "number" ? "number" : "text";
+      if (knob.input === "number") el.step = "any";
+      el.readOnly = !knob.retunable;
+      if (!knob.retunable && knob.input === "bool") el.disabled = true;
+    }
+    el.id = `knob-${knob.name}`;
+    el.title = tip(knob);
+    el.dataset.provenance = knob.provenance;
+    el.addEventListener("change", () => turn(knob));
+    el.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); turn(knob); } });
+    return el;
+  }
+
+  function buildControls() {
+    const faults = $("live-faults"), knobs = $("live-knobs");
+    for (const kind of controls.faults) {
+      const row = document.createElement("div");
+      row.className = "control";
+      row.title = kind.words;
+      for (const f of kind.fields) {
+        const label = document.createElement("label"), input = document.createElement("input");
+        input.type = "number";
+        input.id = `fault-${kind.kind}-${f.name}`;
+        input.step = f.type === "int" ? "1" : "any";
+        const part = f.type === "int" && f.default === null;
+        if (part) input.min = "1";
+        if (f.default !== null) input.value = String(f.default);
+        label.append(`${f.name}${part ? " (from 1)" : ""}`, input);
+        row.append(label);
+      }
+      const button = document.createElement("button");
+      button.type = "button";
+      button.id = `fault-${kind.kind}`;
+      button.className = "fault-button";
+      button.textContent = kind.kind;
+      button.title = `${kind.words} Breaks it now.`;
+      button.setAttribute("aria-label", `Break: ${kind.kind}, ${kind.words}`);
+      button.addEventListener("click", () => breakKind(kind));
+      row.prepend(button);
+      faults.append(row);
+    }
+    for (const knob of controls.knobs) {
+      const row = document.createElement("div"), label = document.createElement("label");
+      row.className = "control";
+      label.title = tip(knob);
+      label.append(knob.name, knobInput(knob));
+      row.append(label);
+      if (!knob.retunable) {
+        const fixed = document.createElement("span");
+        fixed.className = "fixed";
+        fixed.textContent = "fixed";
+        row.append(fixed);
+      }
+      knobs.append(row);
+    }
+    syncKnobs();
   }
 
   function save() {
@@ -291,6 +420,7 @@
 
   function refresh() {
     for (const id of ["live-present", "live-kill", "live-cut", "live-save"]) $(id).disabled = busy;
+    for (const b of document.querySelectorAll(".fault-button")) b.disabled = busy;
     $("live-reinforce").disabled = busy || !pending;
     document.body.dataset.busy = String(busy);
   }
@@ -343,6 +473,7 @@
   document.title = "Mark I Perceptron console: live";
   $("live-out").textContent = `saves to ${live.out}`;
   bind();
+  buildControls();
   drawEasel();
   refresh();
   mc.seek(Number.MAX_VALUE); // a page (re)loaded shows the machine as it is now
@@ -352,5 +483,13 @@
       easel: Array.from(easel), label: $("live-label").value }),
     setEasel: (cells) => setEasel(cells),
     present, reinforce, kill, cut, save, select,
+    controls: () => ({
+      faults: [...document.querySelectorAll("#live-faults .fault-button")].map((b) => b.id.slice(6)),
+      knobs: [...document.querySelectorAll("#live-knobs [id^=knob-]")].map((e) => ({
+        name: e.id.slice(5), title: e.title, readonly: e.readOnly || e.disabled,
+        value: e.type === "checkbox" ? e.checked : e.value })),
+    }),
+    params: () => paramsNow,
+    run: () => run,
   };
 }());

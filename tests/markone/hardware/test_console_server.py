@@ -155,6 +155,22 @@ def test_api_present_reinforce_fault_save(console, tmp_path):
     ("POST", "/api/fault", {"kind": "AUnitStuck", "a_unit": 1, "at_s": 5}, 400,
      "leave out at_s"),
     ("POST", "/api/save", {}, 400, "nothing has been presented yet"),
+    ("POST", "/api/knob", {"name": "n_a_units", "value": 256}, 400,
+     "n_a_units is fixed when the machine is wired"),
+    ("POST", "/api/knob", {"name": "motor_step_s", "value": -1}, 400,
+     "motor_step_s(=-1) must be a finite number >= 0"),
+    ("POST", "/api/knob", {"name": "motor_step_s", "value": [[0.5]]}, 400,
+     "motor_step_s must be a number, got [[0.5]]"),
+    ("POST", "/api/knob", {"name": "../../etc/passwd", "value": 1}, 400,
+     "is not a parameter of the Mark I"),
+    ("POST", "/api/knob", {"name": "theta", "value": "auto"}, 400,
+     "not to 'auto' mid-run"),
+    ("POST", "/api/knob", {"name": "rule"}, 400, "a knob is turned with"),
+    ("POST", "/api/knob", {"name": "rule", "value": "forced", "at_s": 3}, 400,
+     "a knob is turned with"),
+    ("POST", "/api/knob", {"name": ["rule"], "value": "forced"}, 400,
+     "a knob is turned with"),
+    ("GET", "/api/knob", None, 405, "answers POST requests, not GET"),
     ("POST", "/api/state", {}, 405, "answers GET requests, not POST"),
     ("GET", "/api/present", None, 405, "answers POST requests, not GET"),
     ("GET", "/etc/passwd", None, 404, "no such page"),
@@ -165,6 +181,21 @@ def test_bad_requests_get_clear_errors(console, tmp_path, method, path, body, st
     got, answer = ask(console, method, path, body)
     assert (got, words in answer["error"]) == (status, True), answer
     assert not (tmp_path / "run.json").exists()
+
+
+def test_a_knob_turned_over_http_is_in_the_run(console):
+    got, state = ask(console, "POST", "/api/knob", {"name": "motor_step_s", "value": 0.5})
+    assert got == 200 and state["params_now"]["motor_step_s"] == 0.5
+    assert state["run"]["knob_changes"] == [{"presentation": 0, "at_s": 0.0,
+                                             "name": "motor_step_s", "old": 0.2,
+                                             "new": 0.5}]
+    assert state["run"]["params"]["motor_step_s"] == 0.2   # the machine at the start
+    assert ask(console, "POST", "/api/knob", {"name": "motor_step_s", "value": 1},
+               token=False)[0] == 403
+    ask(console, "POST", "/api/present", {"image": figure("A"), "label": "A"})
+    got, answer = ask(console, "POST", "/api/knob", {"name": "logic_s", "value": 0.1})
+    assert got == 400 and "a figure awaits the trainer" in answer["error"]
+    assert console.session.machine.params.logic_s == 0.05
 
 
 def test_refused_requests_change_nothing(console):

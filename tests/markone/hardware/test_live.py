@@ -5,6 +5,9 @@ The oracle is the machine's own one-figure path: presenting and reinforcing a fi
 in a session must leave the machine exactly where ``MarkI.learn_one`` leaves a twin.
 """
 
+import json
+import re
+
 import numpy as np
 import pytest
 
@@ -212,3 +215,70 @@ def test_one_view_of_verdicts_counts_and_header():
     assert view["header"].startswith(
         f"{len(steps)} presentations · 4 classes (T, A, disc, B) · 512 A-units, 8 R-units")
     assert live.to_dict(since=4)["view"]["verdicts"] == view["verdicts"][4:]
+
+
+# ------------------------------------------------------------- knobs turned mid-run
+def test_a_knob_turned_between_figures_is_met_by_the_next_and_recorded(tmp_path):
+    """Issue 44: motor_step_s turned after the first figure: the second figure's motors
+    run at the new pace, and the saved run (version 3) says when and what, with the
+    machine's parameters at the start; a run without a knob turned stays version 2."""
+    live = session()
+    live.present(FIGURES["A"], "A")
+    first = live.reinforce()
+    change = live.turn_knob("motor_step_s", 0.5)
+    live.present(FIGURES["B"], "B")
+    second = live.reinforce()
+    assert (first.motor_s, second.motor_s) == (0.2, 0.5)
+    assert (change.presentation, change.old, change.new) == (1, 0.2, 0.5)
+    path = live.save(tmp_path / "knobs.json")
+    data = json.loads(path.read_text())
+    assert data["version"] == 3 and data["params"]["motor_step_s"] == 0.2
+    assert check_run(data) is data
+    run = MachineRun.load(path)
+    assert run.knob_changes == (change,)
+    assert [run.params_at(k).motor_step_s for k in (0, 1)] == [0.2, 0.5]
+    plain = session()
+    plain.present(FIGURES["A"], "A")
+    assert json.loads(plain.save(tmp_path / "plain.json").read_text())["version"] == 2
+
+
+def test_retune_changes_what_the_machine_does():
+    """Each part that reads a knob meets the new value: the rule and the increment
+    (the trainer), the threshold (the A-units), the potentiometers' end stops and the
+    device variation (created mid-run, with no creep before the knob was turned)."""
+    live = session()
+    live.present(FIGURES["A"], "A")
+    live.reinforce()
+    live.turn_knob("rule", "forced")
+    live.turn_knob("increment_steps", 2)
+    live.turn_knob("weight_range", [-1, 1])
+    shown = live.present(FIGURES["A"], "A")
+    done = live.reinforce()
+    assert live.run().rule == "error_correction"   # the run's rule at the start
+    assert all(done.reinforced) and np.abs(live.machine.weights).max() == 1
+    theta = live.machine.theta
+    live.turn_knob("theta", theta + 1)
+    fewer = live.present(FIGURES["A"], "A")
+    assert len(fewer.active_a) < len(shown.active_a)
+    live.reinforce()
+    now = live.machine.now_s
+    live.turn_knob("drift_rate", 0.5)
+    assert live.machine.runits.devices.last_s == now
+
+
+@pytest.mark.parametrize("name, value, words", [
+    ("n_a_units", 256, "n_a_units is fixed when the machine is wired"),
+    ("step_dtod", 0.1, "step_dtod is fixed when the machine is wired"),
+    ("theta", "auto", "not to 'auto' mid-run"),
+    ("weight_range", [1, 2], "must satisfy lo <= 0 <= hi"),
+    ("volume", 11, "'volume' is not a parameter of the Mark I"),
+])
+def test_a_knob_that_cannot_turn_says_why_and_changes_nothing(name, value, words):
+    live = session()
+    before = live.machine.params
+    with pytest.raises(ValueError, match=re.escape(words)):
+        live.turn_knob(name, value)
+    assert live.machine.params is before and live.run().knob_changes == ()
+    live.present(FIGURES["A"], "A")
+    with pytest.raises(ValueError, match="a figure awaits the trainer"):
+        live.turn_knob("logic_s", 0.1)
