@@ -59,6 +59,7 @@ def test_live_console_fits_every_screen(browser, console, viewport):
     page, errors = new_page(browser)
     page.set_viewport_size(viewport)
     page.goto(console.url)
+    page.click("#live-more summary")   # every fault and knob shown too
     page.select_option("#live-pick", "W")
     page.click("#live-present")
     settled(page)
@@ -85,6 +86,7 @@ def test_live_console_passes_axe(browser, console):
     page, errors = new_page(browser)
     page.goto(console.url)
     assert axe_violations(page) == []          # as loaded: nothing presented
+    page.click("#live-more summary")
     page.select_option("#live-pick", "A")
     page.check("#live-trainer")
     page.click("#live-present")
@@ -106,15 +108,16 @@ def test_replay_passes_axe(browser, tmp_path):
 
 _CONTROLS = """() => [...document.querySelectorAll(
     'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])')]
-  .filter((e) => e.getClientRects().length && !e.disabled)
+  .filter((e) => e.checkVisibility() && !e.disabled)
   .map((e) => e.id || e.getAttribute('aria-label') || e.textContent.trim())"""
 
 
 def test_tab_reaches_every_control(browser, console):
-    """Keyboard alone: Tab visits every control the page shows, each once, and
-    Shift+Tab comes back."""
+    """Keyboard alone: Tab visits every control the page shows (every fault and
+    knob too), each once."""
     page, errors = new_page(browser)
     page.goto(console.url)
+    page.click("#live-more summary")
     page.select_option("#live-pick", "A")
     page.click("#live-present")
     settled(page)
