@@ -1,22 +1,22 @@
 """Every fault kind and every knob a control of the live console (issue 44, item 3),
-in a real headless Chromium: the page's controls are the registries (a fault kind
-registered in this file appears with no page edit), each knob's tooltip says its
-provenance and source, every control is operated from the keyboard alone, a knob
-turned mid-run is in the saved run and its replay at the right presentation, and the
-page after many incremental answers equals the page loaded anew.
+in a real headless Chromium: the page's controls are the registries (the toy fault
+kind of test_toy_fault, registered first, appears with no page edit), each knob's
+tooltip says its provenance and source, every control is operated from the keyboard
+alone, a knob turned mid-run is in the saved run and its replay at the right
+presentation, and the page after many incremental answers equals the page loaded
+anew.
 """
-
-import dataclasses
 
 import pytest
 
 from markone.hardware import MachineRun, MarkIParams
-from markone.hardware.faults import FAULT_KINDS, Fault, fault_kind, remove_fault_kind
+from markone.hardware.faults import FAULT_KINDS
 from markone.hardware.params import RETUNABLE
 from markone.hardware.replay import write_replay_html
 from _axe import axe_violations
 from _browser import headless_chromium
 from test_console_browser import live, new_page, serve, settled
+from test_toy_fault import row_dead  # noqa: F401 (the fixture: a kind this test adds)
 
 pytestmark = pytest.mark.browser
 
@@ -24,30 +24,7 @@ browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 @pytest.fixture
-def row_dead():
-    """A fault kind this file alone defines, registered before the console starts."""
-
-    @fault_kind
-    @dataclasses.dataclass(frozen=True)
-    class PhotocellRowDead(Fault):
-        """Every photocell of retina row ``row`` reads 0."""
-
-        row: int
-        at_s: float = 0.0
-
-        def happen(self, damage):
-            width = damage.machine.params.retina_shape[1]
-            damage.cell[self.row * width:(self.row + 1) * width] = 0
-
-        def words(self):
-            return f"photocell row {self.row + 1} dead"
-
-    yield PhotocellRowDead
-    remove_fault_kind("PhotocellRowDead")
-
-
-@pytest.fixture
-def console(tmp_path, row_dead):
+def console(tmp_path, row_dead):   # noqa: F811 (a fault kind registered first)
     server = serve(tmp_path / "lesson.json")
     yield server
     server.close()
