@@ -367,11 +367,11 @@ def distinct_session(n, seed=0):
 def click(session, rng):
     """A click's answer (present a new figure, the trainer on, as the page asks
     ``?since=N``): its run, its JSON bytes but the new presentation's, and the most
-    memory it took (bytes, traced)."""
+    memory its making took (bytes, traced)."""
     since = len(session.run().log)
-    tracemalloc.start()
     session.present((rng.random(400) < 0.15).astype(float), "A")
     session.reinforce()
+    tracemalloc.start()   # the answer's making (the machine's work is the figure's)
     answer = session.to_dict(since)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
