@@ -10,6 +10,7 @@ import pytest
 from _axe import axe_violations
 from _browser import CONSOLE_SCREENS, sideways_scrolls
 from test_console_browser import new_page, serve, settled
+from test_playground_browser import XOR, serve_playground, use_table
 from test_replay_browser import open_replay, recording
 
 pytestmark = pytest.mark.browser
@@ -107,9 +108,10 @@ def test_replay_passes_axe(browser, tmp_path):
 
 
 _CONTROLS = """() => [...document.querySelectorAll(
-    'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])')]
-  .filter((e) => e.checkVisibility() && !e.disabled)
-  .map((e) => e.id || e.getAttribute('aria-label') || e.textContent.trim())"""
+    'button, input, select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])')]
+  .filter((e) => e.checkVisibility() && !e.disabled && !(e.type === 'radio' && !e.checked))
+  .map((e, k) => { e.dataset.control = String(k); return k; })"""
+# (a group of radio buttons is one Tab stop, its checked one; arrows move within it)
 
 
 def test_tab_reaches_every_control(browser, console):
@@ -121,14 +123,51 @@ def test_tab_reaches_every_control(browser, console):
     page.select_option("#live-pick", "A")
     page.click("#live-present")
     settled(page)
+    assert_tab_reaches_every_control(page)
+    page.context.close()
+    assert errors == []
+
+
+def assert_tab_reaches_every_control(page):
+    """Tab from the top visits every enabled control the open ``page`` shows."""
     page.focus("body")
     controls = page.evaluate(_CONTROLS)
     seen = []
     for _ in range(len(controls) + 5):
         page.keyboard.press("Tab")
-        seen.append(page.evaluate("(e => e.id || e.getAttribute('aria-label') || "
-                                  "e.textContent.trim())(document.activeElement)"))
+        seen.append(page.evaluate("Number(document.activeElement.dataset.control)"))
     visited = seen[:seen.index(seen[0], 1)] if seen[0] in seen[1:] else seen
     assert sorted(set(visited) & set(controls)) == sorted(controls)
+
+
+@pytest.fixture
+def playground(tmp_path):
+    with serve_playground(tmp_path / "run.json") as server:
+        yield server
+
+
+def open_playground(browser, playground, viewport=None):
+    page, errors = new_page(browser)
+    if viewport:
+        page.set_viewport_size(viewport)
+    page.goto(playground.url + "playground")
+    use_table(page, XOR)
+    return page, errors
+
+
+@pytest.mark.parametrize("viewport", CONSOLE_SCREENS)
+def test_playground_fits_every_screen(browser, playground, viewport):
+    page, errors = open_playground(browser, playground, viewport)
+    assert sideways_scrolls(page) == []
+    page.evaluate(WIDE_FIGURES.replace(".panel:not([hidden])", "section:not([hidden])"))
+    assert sideways_scrolls(page) == []
+    page.context.close()
+    assert errors == []
+
+
+def test_playground_passes_axe_and_tab(browser, playground):
+    page, errors = open_playground(browser, playground)
+    assert axe_violations(page) == []
+    assert_tab_reaches_every_control(page)
     page.context.close()
     assert errors == []
