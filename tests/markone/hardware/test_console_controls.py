@@ -14,13 +14,10 @@ from markone.hardware.faults import FAULT_KINDS
 from markone.hardware.params import RETUNABLE
 from markone.hardware.replay import write_replay_html
 from _axe import axe_violations
-from _browser import headless_chromium
 from test_console_browser import live, new_page, serve, settled
 from test_toy_fault import row_dead  # noqa: F401 (the fixture: a kind this test adds)
 
 pytestmark = pytest.mark.browser
-
-browser = pytest.fixture(scope="module")(headless_chromium)
 
 
 @pytest.fixture
