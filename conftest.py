@@ -171,7 +171,7 @@ def close_the_shared_browser():
         return
     start = _cpu_seconds()
     shared.close()
-    _share_as("tests::browser (shared browser)", _cpu_seconds() - start)
+    _share_as("tests::browser (shared session fixture)", _cpu_seconds() - start)
 
 
 def pytest_fixture_post_finalizer(fixturedef, request):
