@@ -189,15 +189,17 @@ def _load_blas_alone() -> None:
     sys.meta_path.insert(0, _BindBlas())
 
 
-class _BindBlas(importlib.machinery.PathFinder):
+class _BindBlas:
     """Finds ``scipy.linalg`` as the path finder does, once, and binds :data:`BLAS`
     (loaded alone) to the package as its attribute ``cython_blas`` when it has run,
     as importing the submodule normally would; then leaves ``sys.meta_path``."""
 
-    def find_spec(self, name, path=None, target=None):   # type: ignore[override]
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        """The spec of ``scipy.linalg``, its loader binding :data:`BLAS`; else None."""
         if name != "scipy.linalg":
             return None
-        sys.meta_path.remove(self)
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
         spec = importlib.machinery.PathFinder.find_spec(name, path, target)
         loader = None if spec is None else spec.loader
         if loader is not None:
