@@ -72,8 +72,9 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
     ``rng.choice(free, size=k, replace=False)`` would draw them: the random words
     are taken from the generator in a few large draws (:func:`_random_words`) and
     turned into picks by a compiled loop (:func:`_draw_picks`) that repeats
-    numpy's algorithm, so a seed gives the same wiring, and leaves the generator in
-    the same state, as one ``choice`` call per A-unit would.
+    numpy's algorithm, so a seed gives the same wiring, and leaves a given
+    generator in the same state, as one ``choice`` call per A-unit would (from a
+    seed, the words are drawn ahead in one draw: the same picks).
 
     >>> from markone.hardware.params import MarkIParams
     >>> p = MarkIParams(retina_shape=(2, 3), n_a_units=4, n_excitatory=2,
@@ -85,6 +86,10 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
     3
     """
     rng = as_generator(seed)
+    # a generator of its own (from a seed) is left where nobody reads it: its words
+    # are drawn ahead, so that one draw of them usually serves every A-unit
+    ahead = 0 if isinstance(seed, np.random.Generator) else \
+        params.n_excitatory + params.n_inhibitory
     n_s = params.retina_shape[0] * params.retina_shape[1]
     k = params.n_excitatory + params.n_inhibitory
     room = np.full(n_s, params.max_fanout, dtype=np.int64)
@@ -102,7 +107,7 @@ def wire(params: MarkIParams, seed: Seed = None) -> Wiring:
             )
         words = words[used:]   # the words of A-unit a on, and as many more as
         words = np.concatenate([words, _random_words(    # the rest surely take
-            rng, (len(picks) - a) * _fewest_words(n_free, k) - len(words))])
+            rng, (len(picks) - a) * (_fewest_words(n_free, k) + ahead) - len(words))])
         a, used, n_free = draw(words, room, picks, a)
     return Wiring(picks[:, :params.n_excitatory].copy(),
                   picks[:, params.n_excitatory:].copy(), n_s)

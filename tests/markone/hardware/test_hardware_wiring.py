@@ -60,6 +60,17 @@ EDGE_PLUGBOARDS = [
 ]  # the last: over 10,000 S-units and k > n // 50, numpy's tail-shuffle branch
 
 
+@pytest.mark.parametrize("seed", [0, 7, 2**40 + 3])
+def test_a_seed_draws_as_the_choice_loop_on_its_generator(seed):
+    # from a seed, wire() draws its words ahead (its generator is its own): the
+    # wiring is still the one the choice loop draws from default_rng(seed)
+    for params in [MarkIParams()] + [MarkIParams(**f) for f in EDGE_PLUGBOARDS]:
+        board = plugboard.wire(params, seed)
+        np.testing.assert_array_equal(
+            np.hstack([board.excitatory, board.inhibitory]),
+            choice_loop_wire(params, np.random.default_rng(seed)))
+
+
 @pytest.mark.parametrize("fields", EDGE_PLUGBOARDS)
 def test_edge_plugboards_draw_as_the_choice_loop(fields):
     for seed in range(4):
