@@ -25,13 +25,20 @@
 
   /* ---- checking a run ----------------------------------------------------------- */
 
+  /** Presentations checked and folded into a replay, and full loads and merged
+   *  answers, since the page opened: a live answer costs the presentations it
+   *  brings, not the session's length (issue 44; read by the browser test). */
+  const work = { checked: 0, replayed: 0, loads: 0, updates: 0 };
+
   const isInt = (v) => Number.isInteger(v);
   const isNum = (v) => typeof v === "number" && Number.isFinite(v);
   const isArr = Array.isArray;
 
   /** Return a list of problems (strings) with `run`; empty when it can be replayed.
-   *  `live`: a session still under way, which may have no presentation (or class) yet. */
-  function checkRun(run, live = false) {
+   *  `live`: a session still under way, which may have no presentation (or class) yet.
+   *  `from`, `figuresFrom` (a live answer merged in): the presentations and figures
+   *  before these were checked already; only the later ones are. */
+  function checkRun(run, live = false, from = 0, figuresFrom = 0) {
     if (run === null || typeof run !== "object" || isArr(run)) {
       return ["The data is not a JSON object, so it cannot be a Mark I run."];
     }
@@ -84,16 +91,17 @@
       run.codes.every((c) => isArr(c) && c.length === nR),
     `"codes" must hold one code of ${nR} values per class.`);
     const nPix = shape[0] * shape[1];
-    need(isArr(run.figures) && run.figures.every((f) => isArr(f) && f.length === nPix),
+    need(isArr(run.figures) && run.figures.slice(figuresFrom).every((f) => isArr(f) && f.length === nPix),
       `"figures" must be lists of ${nPix} retina cells each.`);
     const fields = ["t_s", "end_t_s", "figure", "label", "active_a", "scores", "response",
       "target", "reinforced", "changes", "saturated", "motor_s", "figure_correct"];
-    run.presentations.forEach((p, i) => {
-      if (problems.length >= 6) return;
+    for (let i = from; i < run.presentations.length && problems.length < 6; i++) {
+      const p = run.presentations[i];
+      work.checked += 1;
       const at = `presentations[${i}]`;   // the run file's JSON index, from 0
-      if (p === null || typeof p !== "object") { need(false, `${at} is not an object.`); return; }
+      if (p === null || typeof p !== "object") { need(false, `${at} is not an object.`); continue; }
       const lost = fields.filter((k) => !(k in p));
-      if (lost.length) { need(false, `${at} is missing the field(s) ${lost.join(", ")}.`); return; }
+      if (lost.length) { need(false, `${at} is missing the field(s) ${lost.join(", ")}.`); continue; }
       need(isNum(p.t_s) && isNum(p.end_t_s) && p.end_t_s >= p.t_s && isNum(p.motor_s) &&
         p.motor_s >= 0 && p.motor_s <= p.end_t_s - p.t_s + 1e-9,
       `${at}: times must satisfy t_s <= end_t_s and 0 <= motor_s <= end_t_s - t_s.`);
@@ -109,7 +117,7 @@
       need(isArr(p.changes) && p.changes.every((c) => isArr(c) && c.length === 3 &&
         isInt(c[0]) && c[0] >= 0 && c[0] < nR && isInt(c[1]) && c[1] >= 0 && c[1] < nA &&
         isNum(c[2])), `${at}: "changes" must be [r, a, new_value] triples with r < ${nR}, a < ${nA}.`);
-    });
+    }
     return problems;
   }
 
@@ -121,17 +129,30 @@
      *  come: the page computes none of them. A replay of a file computes them. */
     constructor(run, verdicts = null) {
       this.run = run;
-      this.verdicts = verdicts;
       this.nA = run.n_a_units;
       this.nR = run.n_r_units;
       this.pres = run.presentations;
-      const w = Float64Array.from(run.weights_initial.flat());
-      this.snapshots = [w.slice()];
+      this.snapshots = [Float64Array.from(run.weights_initial.flat())];
+      this.scale0 = this.snapshots[0].reduce((m, v) => Math.max(m, Math.abs(v)), 0);
       this.wrongUpTo = [];
       this.correctionsUpTo = [];
-      let wrong = 0, corrections = 0, scale = 0;
-      for (const v of w) scale = Math.max(scale, Math.abs(v));
-      this.pres.forEach((p, i) => {
+      this.scaleUpTo = [];
+      this.extend(0, verdicts);
+    }
+
+    /** Keep presentations 0..since-1 as they were and fold in the later ones of
+     *  this.pres (a live answer: they replace the figure that was on show). */
+    extend(since, verdicts = this.verdicts) {
+      this.verdicts = verdicts;
+      for (const arr of [this.wrongUpTo, this.correctionsUpTo, this.scaleUpTo]) arr.length = since;
+      this.snapshots.length = Math.floor(since / SNAPSHOT_EVERY) + 1;
+      const w = this.weightsAfter(since - 1);
+      let wrong = since ? this.wrongUpTo[since - 1] : 0;
+      let corrections = since ? this.correctionsUpTo[since - 1] : 0;
+      let scale = since ? this.scaleUpTo[since - 1] : this.scale0;
+      for (let i = since; i < this.pres.length; i++) {
+        const p = this.pres[i];
+        work.replayed += 1;
         this.apply(w, i);
         for (const c of p.changes) scale = Math.max(scale, Math.abs(c[2]));
         if ((i + 1) % SNAPSHOT_EVERY === 0) this.snapshots.push(w.slice());
@@ -139,10 +160,11 @@
         corrections += p.reinforced.filter(Boolean).length;
         this.wrongUpTo.push(verdicts ? verdicts[i].wrong_so_far : wrong);
         this.correctionsUpTo.push(verdicts ? verdicts[i].corrections_so_far : corrections);
-      });
+        this.scaleUpTo.push(scale);
+      }
       this.scale = scale || 1;
       const last = this.pres.length ? this.pres[this.pres.length - 1].end_t_s : 0;
-      this.end = Math.max(run.sim_time_s, last);
+      this.end = Math.max(this.run.sim_time_s, last);
       this.cache = { i: -2 };
     }
 
@@ -423,18 +445,38 @@
      *  shown as they are. */
     load(run, live = false, view = null) {
       this.pause();
+      work.loads += 1;
       const problems = checkRun(run, live);
       if (problems.length) return this.fail(problems.join("\n"));
       this.error = null;
       this.view = view;
       this.replay = new Replay(run, view ? view.verdicts : null);
-      this.t = 0;
       if (!live || this.unit >= this.replay.nR) this.unit = 0;
       $("error").hidden = true;
       $("machine").hidden = false;
       $("controls").hidden = false;
-      $("slider").max = String(run.presentations.length);
       this.buildUnitButtons();
+      return this.shown();
+    }
+
+    /** A live answer merged into the run shown (its arrays changed in place from
+     *  presentation `since` and figure `figuresFrom` on): checked and replayed from
+     *  there only, so a click costs what it changed, not the session's length. */
+    update(run, view, since, figuresFrom) {
+      if (!this.replay || this.replay.run !== run) return this.load(run, true, view);
+      this.pause();
+      work.updates += 1;
+      const problems = checkRun(run, true, since, figuresFrom);
+      if (problems.length) return this.fail(problems.join("\n"));
+      this.view = view;
+      this.replay.extend(since, view.verdicts);
+      return this.shown();
+    }
+
+    /** Show the replay from its start after a load or an update. */
+    shown() {
+      this.t = 0;
+      $("slider").max = String(this.replay.pres.length);
       $("summary").textContent = this.summaryText();
       this.render(true);
       return true;
@@ -770,6 +812,9 @@
   window.markoneConsole = {
     state: () => app.state(),
     load: (run, live, view) => app.load(run, live, view),
+    update: (run, view, since, figuresFrom) => app.update(run, view, since, figuresFrom),
+    work: () => Object.assign({}, work),
+    run: () => (app.replay ? app.replay.run : null),
     onRender: (hook) => app.hooks.push(hook),
     options: () => options,
     aUnitColumns,

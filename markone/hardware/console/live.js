@@ -19,7 +19,7 @@
   const live = options.live;
   const $ = (id) => document.getElementById(id);
 
-  let run = JSON.parse($("markone-run").textContent);
+  let run = mc.run() || JSON.parse($("markone-run").textContent); // the run shown
   let view = live.view; // the server's header and verdicts: the page computes none
   const [rows, cols] = run.retina_shape;
   const nA = run.n_a_units;
@@ -67,23 +67,31 @@
     }
   }
 
-  /** The run after an answer that sent only what came after `state.since`
-   *  presentations (and `state.figures_from` figures); the rest stays as it was. */
+  /** Fold an answer into the run and view shown. A full state (a load) replaces
+   *  them; an answer with only what came after `state.since` presentations (and
+   *  `state.figures_from` figures) changes their arrays in place from there, so the
+   *  page's work is what changed (issue 44). Returns whether it was such a delta. */
   function merge(state) {
-    if (state.since === undefined) return [state.run, state.view];
-    return [Object.assign({}, run, state.run, {
-      presentations: run.presentations.slice(0, state.since).concat(state.run.presentations),
-      figures: run.figures.slice(0, state.figures_from).concat(state.run.figures),
-    }), { header: state.view.header,
-      verdicts: view.verdicts.slice(0, state.since).concat(state.view.verdicts) }];
+    if (state.since === undefined) {
+      [run, view] = [state.run, state.view];
+      return false;
+    }
+    const { presentations, figures, ...rest } = state.run;
+    Object.assign(run, rest);
+    const cut = (arr, n, tail) => { arr.length = n; for (const x of tail) arr.push(x); };
+    cut(run.presentations, state.since, presentations);
+    cut(run.figures, state.figures_from, figures);
+    cut(view.verdicts, state.since, state.view.verdicts);
+    view.header = state.view.header;
+    return true;
   }
 
   function show(state, from) {
-    [run, view] = merge(state);
+    if (merge(state)) mc.update(run, view, state.since, state.figures_from);
+    else mc.load(run, true, view);
     pending = state.pending;
     paramsNow = state.params_now || paramsNow;
     syncKnobs();
-    mc.load(run, true, view);
     const n = run.presentations.length;
     if (n && from) {
       const p = run.presentations[n - 1];
