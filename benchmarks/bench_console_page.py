@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
 from bench_console import SIZES, TOLERANCE, _figure, session_of  # noqa: E402
 
-__all__ = ["main", "open_page", "click"]
+__all__ = ["main", "served", "open_page", "click", "measure"]
 
 TIMED_CLICK = """async (cells) => {
   const L = window.markoneLive, mc = window.markoneConsole;
@@ -84,15 +84,20 @@ def measure(servers, clicks):
     return times
 
 
+def served(n):
+    """``bench_console.session_of(n)``, its console serving in a thread."""
+    server, rng = session_of(n)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, rng
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clicks", type=int, default=30)
-    args = ap.parse_args(argv)
+    clicks = ap.parse_args(argv).clicks
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    servers = {n: session_of(n) for n in SIZES}
-    for server, _ in servers.values():
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-    times = measure(servers, args.clicks)
+    servers = {n: served(n) for n in SIZES}
+    times = measure(servers, clicks)
     medians = {}
     for n, (total, own) in times.items():
         medians[n] = statistics.median(total)
