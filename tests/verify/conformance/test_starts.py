@@ -20,6 +20,7 @@ from verify.conformance.rule_runs import binary_run
 IMPLS = TESTS / "conformance_impls.py"
 EXAMPLES = ROOT / "examples"
 NODE = shutil.which("node")
+SHORT_BINARY = ("intercept-convention", "float64-near-tie", "extreme-large")
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +100,11 @@ def test_a_start_and_a_rate_together_are_rerun_in_float64(cases):
 
     both = _statuses(_run(cases, impl, "arithmetic=float64,start=0.1,rate=0.1"))
     assert "fail" not in both and "error" not in both
-    assert "fail" in _statuses(_run(cases, impl, "arithmetic=float64,start=0.1"))
-    assert "fail" in _statuses(_run(cases, impl, "arithmetic=float64,rate=0.1"))
+    # Either alone, on three short cases that both fail (the whole suite would spend
+    # 7 s of CPU diagnosing worst-order-greedy's 2,830 presentations for one "fail").
+    short = [c for c in cases if c["id"] in SHORT_BINARY]
+    for alone in ("arithmetic=float64,start=0.1", "arithmetic=float64,rate=0.1"):
+        assert set(_statuses(_run(short, impl, alone))) == {"fail"}, alone
 
 
 def test_a_rate_changes_decisions_from_a_start():
@@ -167,7 +171,8 @@ def test_the_node_example_with_a_start_passes_declared_and_fails_otherwise(suite
     cmd = f"node {EXAMPLES / 'perceptron.js'} --start 0.5"
     status, out = _check(suite, capsys, "--cmd", cmd, "--profile",
                          "arithmetic=float64,start=0.5", "--cases",
-                         "binary,multiclass-argmax-ties,kernel-dual-counts")
+                         ",".join((*SHORT_BINARY, "multiclass-argmax-ties",
+                                   "kernel-dual-counts")))   # a Node start each: 0.1 s
     assert status == 0, out.out
     status, out = _check(suite, capsys, "--cmd", cmd, "--profile",
                          "arithmetic=float64,start=0.1", "--cases",
@@ -224,7 +229,10 @@ def test_an_undeclared_start_of_one_half_is_named_and_never_another_start(cases)
     declared was told "w = 1" on the cases where that start happens to give its
     answers (extreme-large, exact-averaged-sum, ...), because no passed case was
     asked whether it rules that start out. Every failed case now names 1/2 alone."""
-    results = _run(cases, lambda p: solve(p, start=Fraction(1, 2)), "arithmetic=exact")
+    # worst-order-greedy left out: its 2,830 presentations cost the diagnosis 4 s of
+    # CPU, and its cause comes from the same start misreading on a longer stream.
+    results = _run([c for c in cases if c["id"] != "worst-order-greedy"],
+                   lambda p: solve(p, start=Fraction(1, 2)), "arithmetic=exact")
     failed = [r for r in results if r.status == "fail"]
     assert failed
     for r in failed:
