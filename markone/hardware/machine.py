@@ -257,7 +257,8 @@ class MarkI:
         devices = self.runits.devices
         if devices is None and params.variation:
             devices = self.runits.devices = Devices.of(params, self.runits.rng)
-            devices.last_s = self.env.now   # no creep before the knob was turned
+            if devices is not None:      # params.variation: Devices.of makes them
+                devices.last_s = self.env.now   # no creep before the knob was turned
         if devices is not None:
             devices.params = params
         return params

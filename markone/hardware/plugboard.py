@@ -490,6 +490,7 @@ last are kept whole for :meth:`lookup`.
             if net is None:
                 patterns = fire(self.wiring, states[rows], theta)
             else:   # the 0/1 bytes of fire(), rows picked (if at all)
+                assert self._primed is not None   # net comes from the primed figures
                 fired = self._primed[2]
                 patterns = fired if len(rows) == len(net) else fired[rows]
             patterns.setflags(write=False)   # rows of one array, shared

@@ -451,7 +451,7 @@ class Segments:
         #: each figure's active A-units, target and label as the log records them
         self.records: _Figures | None = None
         self.figures = _figures_ahead(
-            X, S, np.array([pat.a for pat in self.patterns]) if A is None else A,
+            X, S, np.array([pat.a for pat in self.patterns or ()]) if A is None else A,
             machine.runits.mask, machine.codes_, p.n_r_units)
         self.physics = physics_of(p)
         self.rule = Rule(float(trainer.eta), trainer.rule == "forced")
