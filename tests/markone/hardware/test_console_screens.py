@@ -9,7 +9,7 @@ import pytest
 
 from _axe import axe_violations
 from _browser import CONSOLE_SCREENS, sideways_scrolls
-from test_console_browser import new_page, serve, settled
+from test_console_browser import console, new_page, settled  # noqa: F401 (console: the fixture)
 from test_playground_browser import XOR, serve_playground, use_table
 from test_replay_browser import open_replay, recording
 
@@ -37,13 +37,6 @@ WIDE_FIGURES = """() => {
   }
   return made;
 }"""
-
-
-@pytest.fixture
-def console(tmp_path):
-    server = serve(tmp_path / "lesson.json")
-    yield server
-    server.close()
 
 
 def test_axe_finds_what_it_should(browser):
