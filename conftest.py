@@ -50,8 +50,22 @@ _CPU: dict[str, float] = {}
 _GROUP_SUFFIX = re.compile(r"@[^@\[\]]*$")  # a group: a file's path or a fixture's name
 _STARTED: list[float] = []
 _SHARING: list[bool] = []  # the fixtures being set up, outermost first: shared or not
-_WALL: list[float] = []  # when the running test started (seconds since the epoch)
+_WALL: list[float] = []  # [when the running test started (epoch s), its run-queue wait]
 _TIMELINE: dict[str, list] = {}  # test id -> [worker, start, wall, CPU]
+
+
+def _queued_seconds():
+    """Seconds this process's threads have waited, runnable, for a core (Linux
+    ``/proc/self/task/*/schedstat``; 0 elsewhere): the part of a test's wall time that
+    is the machine's load, not the test sleeping."""
+    total = 0
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/schedstat") as file:
+                total += int(file.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return total / 1e9
 
 
 def _cpu_seconds():
@@ -128,13 +142,14 @@ def pytest_addoption(parser):
     parser.addoption(
         "--record-timeline", metavar="PATH", default=None,
         help="write where and when each test ran into the JSON file PATH (test id -> "
-             "[worker, start in seconds since the epoch, wall seconds, CPU seconds]): "
-             "the time a test waits (wall - CPU) and a worker's idle end of the run")
+             "[worker, start in seconds since the epoch, wall seconds, CPU seconds, "
+             "seconds the worker waited for a core]): wall - CPU - waited is the time a "
+             "test sleeps or waits on something else (a browser, a server)")
 
 
 def pytest_runtest_logstart(nodeid, location):
     _STARTED[:] = [_cpu_seconds(), 0.0]  # [start, seconds of shared fixtures since]
-    _WALL[:] = [time.time()]
+    _WALL[:] = [time.time(), _queued_seconds()]
 
 
 def pytest_runtest_logfinish(nodeid, location):
@@ -142,7 +157,7 @@ def pytest_runtest_logfinish(nodeid, location):
     _CPU[nodeid] = _cpu_seconds() - _STARTED[0] - _STARTED[1]
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     _TIMELINE[nodeid] = [worker, round(_WALL[0], 2), round(time.time() - _WALL[0], 3),
-                         round(_CPU[nodeid], 3)]
+                         round(_CPU[nodeid], 3), round(_queued_seconds() - _WALL[1], 3)]
 
 
 @pytest.hookimpl(hookwrapper=True)
