@@ -81,6 +81,7 @@ import tempfile
 from markone._internal.io import read_json, to_jsonable, write_json, atomic_write
 from markone._internal.parallel import check_dask, run_each
 from markone._internal.progress import progress_bar
+from markone._internal.signals import raise_if_terminated
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_choice, check_int_at_least
 from markone import __version__
@@ -620,6 +621,7 @@ def write_files(folder: PathLike, contents: dict[str, str]) -> Path:
     try:
         for name, text in contents.items():
             (new / name).write_text(text)
+        raise_if_terminated()   # a SIGTERM whose exception a finaliser swallowed
         old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
         if folder.exists():
             os.replace(folder, old)

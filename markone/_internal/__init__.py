@@ -22,6 +22,8 @@ Modules, one concern each:
 - :mod:`~markone._internal.typing`: the shared type aliases (``ArrayLike``, ``Seed``, ...).
 - :mod:`~markone._internal.io`: atomic writes, JSON with Fractions, all-or-nothing folders.
 - :mod:`~markone._internal.progress`: tqdm progress bars, quiet off a terminal.
+- :mod:`~markone._internal.signals`: SIGTERM as an exception that cannot be lost
+  (``sigterm_raises``, and ``raise_if_terminated`` before output is committed).
 - :mod:`~markone._internal.style`: the one figure style and its auditor.
 - :mod:`~markone._internal.parallel`: the process/Dask executor for sweeps and fleets.
 - :mod:`~markone._internal.html`: rich notebook display of results.

@@ -31,6 +31,7 @@ import io
 import numpy as np
 
 from markone._internal.exact import STR_BITS, fraction_text, int_text
+from markone._internal.signals import raise_if_terminated
 from markone.errors import MarkoneError
 
 __all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
@@ -100,6 +101,7 @@ def atomic_write(path, data, *, mode="w"):
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        raise_if_terminated()   # a SIGTERM whose exception a finaliser swallowed
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -226,6 +228,7 @@ def staged_output(out):
         raise OSError(f"cannot write {out}: {exc.strerror or exc}") from None
     try:
         yield stage
+        raise_if_terminated()   # a SIGTERM whose exception a finaliser swallowed
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         unmake()

@@ -35,13 +35,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pathlib import Path
 
 from markone._internal.lazy import lazy_exports
+from markone._internal.signals import Terminated, sigterm_raises
 from markone._version import __version__
 from markone.cli._commands import COMMANDS, add_commands, purpose
 from markone.cli._errors import (EXIT_NO, EXIT_OK, EXIT_PIPE,  # noqa: F401
                                  EXIT_STATUS_HELP, EXIT_TERMINATED, EXIT_UNDECIDED,
-                                 EXIT_USAGE, JOB_EXITS, USER_ERRORS, CommandError, Terminated,
+                                 EXIT_USAGE, JOB_EXITS, USER_ERRORS, CommandError,
                                  UserCodeError, call_user_code, cli_terms, exit_line,
-                                 one_line, report_bug, report_user_code, sigterm_raises)
+                                 one_line, report_bug, report_user_code)
 from markone.cli._stdout import guarded_stdout, stdout_failure_status
 
 if TYPE_CHECKING:

@@ -17,21 +17,18 @@ own traceback, marked as the user's, instead of being taken for a bug in markone
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import signal
 import sys
 import tempfile
 import textwrap
-import threading
 import time
 import traceback
 
 from markone.errors import MarkoneError
 
 __all__ = ["EXIT_OK", "EXIT_NO", "EXIT_USAGE", "EXIT_BUG", "EXIT_UNDECIDED", "EXIT_PIPE",
-           "EXIT_TERMINATED", "EXIT_STATUSES", "EXIT_STATUS_HELP", "sigterm_raises", "JOB_EXITS", "TRAINING_EXITS", "exit_line", "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
+           "EXIT_TERMINATED", "EXIT_STATUSES", "EXIT_STATUS_HELP", "JOB_EXITS", "TRAINING_EXITS", "exit_line", "CommandError", "UserCodeError", "call_user_code", "cli_terms", "USER_ERRORS",
            "report_bug", "report_user_code"]
 
 EXIT_OK = 0     #: the claim holds / the job finished
@@ -104,40 +101,6 @@ def exit_line(own=None):
     words = {**own, EXIT_USAGE: short[EXIT_USAGE], EXIT_BUG: short[EXIT_BUG]}
     return ("exit status: " + ", ".join(f"{s} {words[s]}" for s in sorted(words))
             + " (see markone --help)")
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived: raised (by :func:`sigterm_raises`) wherever the command was, so
-    that its cleanup runs (staging folders, temporary files), as for Ctrl-C. Like
-    ``KeyboardInterrupt`` it is no error of markone's (not a ``MarkoneError``, not in
-    ``__all__``): only :func:`markone.cli.main` catches it."""
-
-
-@contextlib.contextmanager
-def sigterm_raises():
-    """Within the block, SIGTERM raises :class:`Terminated` in this process instead of
-    ending it at once, so that a command killed by ``kill`` or a CI timeout removes
-    what it had half written (``staged_output``, ``atomic_write``). A process forked
-    from this one (a worker) keeps the default: it ends. Outside the main thread
-    (where signals cannot be handled) the block runs as it is.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    pid = os.getpid()
-
-    def handler(signum, frame):
-        if os.getpid() != pid:            # a forked worker: end as it would have
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 class CommandError(MarkoneError):

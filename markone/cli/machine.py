@@ -269,7 +269,7 @@ def _port(text: str) -> int:
 
 
 def _console(args):
-    from markone.cli._errors import Terminated
+    from markone._internal.signals import Terminated
     from markone.hardware import MarkI
     from markone.console.playground import ANALYST
     from markone.console.server import ConsoleServer

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from markone._internal.signals import raise_if_terminated
 from markone._internal.style import DPI, legend_outside, new_figure, save_figure, styled
 from markone._internal.typing import ArrayLike, PathLike
 from markone.hardware.plugboard import Wiring, connection_matrix
@@ -230,6 +231,7 @@ def animate_training(run: MachineRun, path: PathLike, *, frames: int = 36, fps: 
     part = path.with_name(f".{path.stem}.part{path.suffix}")  # Pillow reads the suffix
     try:
         anim.save(str(part), writer=animation.PillowWriter(fps=fps), dpi=DPI)
+        raise_if_terminated()   # a SIGTERM whose exception a finaliser swallowed
     except BaseException:
         part.unlink(missing_ok=True)
         raise

@@ -29,6 +29,7 @@ from typing import Any
 
 from markone import __version__
 from markone._internal.io import read_json, temporary_beside, to_jsonable
+from markone._internal.signals import raise_if_terminated
 from markone._internal.typing import JSONDict, PathLike
 from verify.conformance.adapters import Adapter
 from verify.errors import ImplementationError, NotApplicable
@@ -87,6 +88,7 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
         files, manifest = _suite_files(build_cases() if cases is None else cases)
         for name, text in files.items():
             (tmp / name).write_text(text)
+        raise_if_terminated()   # a SIGTERM whose exception a finaliser swallowed
         if out.exists():
             out.rmdir()
         os.replace(tmp, out)
