@@ -26,7 +26,11 @@ The API (:meth:`Playground.routes`; the console's own guards apply: loopback, ``
 ``POST /api/playground/point``       ``{"x": [0.25, -0.5], "label": 1}`` adds a point
                                      (2-D data); ``{"remove": i}`` removes one
 ``POST /api/playground/clear``       no data
-``POST /api/playground/cycle``       the perceptron's exact cycle (non-separable 2-D)
+``POST /api/playground/cycle``       the perceptron's exact cycle (non-separable 2-D),
+                                     searched outside the console's lock:
+                                     ``{"generation": g}`` (the state's) asks for
+                                     those data's; a change meanwhile answers
+                                     ``{"cycle": null, "superseded": true}``
 ``POST /api/playground/train``       ``{"max_epochs": 50}``: the core and the Mark I
 ``POST /api/playground/session``     ``{"text": saved session}``: load it
 ``GET  /api/playground/saved``       the session file's content, to save
@@ -49,6 +53,7 @@ import hashlib
 import importlib
 import json
 import re
+import threading
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -65,7 +70,7 @@ from markone.errors import ConvergenceWarning
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware.replay import _asset, _script_safe_json
 
-__all__ = ["Playground", "Answer", "load_analyst", "render_playground_html",
+__all__ = ["Playground", "Answer", "Later", "load_analyst", "render_playground_html",
            "ANALYST", "PAGE", "MAX_POINTS", "MAX_FEATURES", "MAX_EPOCHS",
            "SESSION_FORMAT", "SESSION_VERSION"]
 
@@ -102,6 +107,49 @@ class Analyst(Protocol):
 
 class Answer(dict):
     """A route's own JSON answer (the console sends it instead of its state)."""
+
+
+class Later:
+    """A route's answer that needs long work: the console runs ``wait()`` outside its
+    lock (a click meanwhile is answered at once), then ``finish(result)`` under it,
+    which makes the :class:`Answer`.
+
+    >>> later = Later(lambda: 2, lambda r: Answer(twice=2 * r))
+    >>> later.finish(later.wait())
+    {'twice': 4}
+    """
+
+    def __init__(self, wait: Callable[[], Any], finish: Callable[[Any], Answer]) -> None:
+        self.wait, self.finish = wait, finish
+
+
+class _CycleSearch:
+    """One cycle search, on the data of one generation, run in a thread of its own
+    (one search at a time: ``turn``); :meth:`supersede` lets its waiters go at once,
+    and one not started yet never starts."""
+
+    def __init__(self, generation: int, ask: Callable[[], JSONDict],
+                 turn: threading.Lock) -> None:
+        self.generation, self.ask, self.turn = generation, ask, turn
+        self.result: JSONDict | None = None
+        self.superseded = False
+        self.done = threading.Event()
+        threading.Thread(target=self._run, daemon=True,
+                         name=f"markone-cycle-{generation}").start()
+
+    def _run(self):
+        with self.turn:
+            if not self.superseded:
+                self.result = self.ask()
+        self.done.set()
+
+    def supersede(self):
+        self.superseded = True
+        self.done.set()
+
+    def wait(self) -> JSONDict | None:
+        self.done.wait()
+        return None if self.superseded else self.result
 
 
 def load_analyst(spec: str | None) -> tuple[Analyst | None, str]:
@@ -240,6 +288,7 @@ class Playground:
         self.analyst_spec = analyst
         self.analyst, self.unavailable = load_analyst(analyst)
         self.shape = tuple(params.retina_shape)
+        self._turn = threading.Lock()   # one cycle search at a time
         self.clear()
 
     def __repr__(self) -> str:
@@ -264,6 +313,11 @@ class Playground:
         self.run = None
         self._panel: JSONDict | None = None
         self._cycle: JSONDict | None = None
+        self.generation = getattr(self, "generation", -1) + 1
+        search = getattr(self, "_search", None)
+        if search is not None:   # its cycle is of other data: never shown
+            search.supersede()
+        self._search: _CycleSearch | None = None
 
     def load_csv(self, text: str) -> Answer:
         """New data from the text of a table (the last column the class)."""
@@ -348,25 +402,55 @@ class Playground:
             self._panel = self._ask("panel")
         return self._panel
 
-    def _ask(self, question):
+    def _ask(self, question, X=None, y=None):
+        """The analyst's answer to ``question`` on the data (or on ``X``, ``y``)."""
         if self.analyst is None:
             return {"available": False, "why": self.unavailable}
-        if not self.X:
+        X, y = (self.X, self.signs()) if X is None else (X, y)
+        if not X:
             return {"available": True, "empty": True}
         try:
-            answer = getattr(self.analyst, question)(self.X, self.signs())
+            answer = getattr(self.analyst, question)(X, y)
         except ValueError as exc:   # data the analyst refuses: said on the panel
             return {"available": True, "error": str(exc)}
         return dict(answer, available=True)
 
     def cycle(self, body: Mapping[str, Any] | None = None) -> Answer:
-        """``POST /api/playground/cycle``: the exact cycle on non-separable 2-D data."""
+        """The exact cycle on non-separable 2-D data, waited for (for a caller of
+        this class; the console's route is :meth:`cycle_later`)."""
+        later = self.cycle_later(body)
+        return later if isinstance(later, Answer) else later.finish(later.wait())
+
+    def cycle_later(self, body: Mapping[str, Any] | None = None) -> Answer | Later:
+        """``POST /api/playground/cycle``: the exact cycle on non-separable 2-D data.
+
+        The search (limited by a count of updates, so the same data give the same
+        cycle) runs in a thread of its own, outside the console's lock: a click
+        meanwhile is answered at once, and supersedes it (a search for data that
+        changed is answered ``{"cycle": None, "superseded": True}``, its cycle never
+        shown). ``body["generation"]``, when given, is the generation of the data
+        the page shows (its state's ``generation``)."""
+        asked = (body or {}).get("generation", self.generation)
+        if asked != self.generation:
+            return Answer(cycle=None, superseded=True, generation=self.generation)
         if self.d != 2 or self.panel().get("separable") is not False:
             raise ValueError("the cycle is looked for on 2-D data that no line "
                              "separates; these data are not such.")
-        if self._cycle is None:
-            self._cycle = self._ask("cycle")
-        return Answer(cycle=self._cycle)
+        if self._cycle is not None:
+            return Answer(cycle=self._cycle, generation=self.generation)
+        if self._search is None:
+            X, y = list(self.X), self.signs()
+            self._search = _CycleSearch(self.generation, lambda: self._ask("cycle", X, y),
+                                        self._turn)
+        return Later(self._search.wait, lambda found: self._found(asked, found))
+
+    def _found(self, generation, cycle):
+        """Under the console's lock: the search's answer, kept if its data are still
+        the playground's."""
+        if cycle is None or generation != self.generation:
+            return Answer(cycle=None, superseded=True, generation=self.generation)
+        self._cycle = cycle
+        return Answer(cycle=cycle, generation=generation)
 
     def certificate(self, body: Mapping[str, Any] | None = None) -> Answer:
         """``GET /api/playground/certificate``: the certificate file's content."""
@@ -384,7 +468,8 @@ class Playground:
         return Answer(data={"kind": self.kind, "classes": self.classes, "n": len(X),
                             "d": self.d, "X": X.tolist(), "labels": self.labels,
                             "retina": list(self.shape)},
-                      panel=self.panel(), run=self.run, machine=self.machine_info())
+                      panel=self.panel(), run=self.run, machine=self.machine_info(),
+                      generation=self.generation)
 
     def machine_info(self) -> JSONDict:
         """The Mark I's seed and what it sees of the data."""
@@ -519,7 +604,7 @@ class Playground:
                 "/api/playground/data": ("POST", self.load_data),
                 "/api/playground/point": ("POST", self.add_point),
                 "/api/playground/clear": ("POST", self.clear),
-                "/api/playground/cycle": ("POST", self.cycle),
+                "/api/playground/cycle": ("POST", self.cycle_later),
                 "/api/playground/train": ("POST", self.train),
                 "/api/playground/session": ("POST", self.load_session),
                 "/api/playground/saved": ("GET", self.session),

@@ -72,7 +72,7 @@ import numpy as np
 from markone._internal.io import check_output_file, nesting_depth_over
 from markone._internal.typing import JSONDict, PathLike
 from markone._internal.validation import check_int_at_least, check_positive
-from markone.console.playground import PAGE, Answer, Playground
+from markone.console.playground import PAGE, Answer, Later, Playground
 from markone.hardware.faults import FaultPlan
 from markone.hardware.live import LiveSession, console_controls, figure_catalogue
 from markone.hardware.replay import render_live_html
@@ -362,7 +362,11 @@ class ConsoleServer:
                 raise _Refused(503, "the console is stopping")
             self.session.check_since(since)   # before the call changes anything
             answer = route[1](body or {})
-            return answer if isinstance(answer, Answer) else self.state(since)
+            if not isinstance(answer, Later):
+                return answer if isinstance(answer, Answer) else self.state(since)
+        result = answer.wait()   # long work (a cycle search), the lock left free
+        with self._lock:
+            return answer.finish(result)
 
     def _present(self, body):
         self.session.present(_image(body), _label(body))

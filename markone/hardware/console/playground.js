@@ -48,9 +48,14 @@
     } catch (e) { fail(e); return false; } finally { pending--; }
   }
   async function findCycle(mine) {
+    // searched outside the console's lock: a click meanwhile is answered at once, and
+    // a search for data changed since is answered superseded (its cycle never shown)
     $("cycle").textContent = "Looking for the perceptron's cycle…";
-    const answer = await api("/api/playground/cycle", {});
-    if (mine === seq) { cycle = answer.cycle; render(); }
+    const generation = state.generation;
+    const answer = await api("/api/playground/cycle", {generation});
+    if (mine === seq && !answer.superseded && answer.generation === state.generation) {
+      cycle = answer.cycle; render();
+    }
   }
 
   // ------------------------------------------------------------------ geometry

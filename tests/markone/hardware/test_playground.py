@@ -8,6 +8,7 @@ file's tampering is refused; the exported certificate passes ``markone verify ch
 
 import json
 import tempfile
+import threading
 from fractions import Fraction
 
 import numpy as np
@@ -130,6 +131,70 @@ def test_the_cycle_is_found_on_xor_only(ground):
     ground.load_csv(AND)
     with pytest.raises(ValueError, match="no line separates"):
         ground.cycle()
+
+
+class GatedAnalyst:
+    """The real analyst, whose cycle search waits at a gate: ``started`` is set once
+    a search is under way, and it ends when ``release`` is set."""
+
+    def __init__(self, real):
+        self.real, self.started, self.release = real, threading.Event(), threading.Event()
+        self.searched = []
+
+    def panel(self, X, y):
+        return self.real.panel(X, y)
+
+    def cycle(self, X, y):
+        self.started.set()
+        self.release.wait()
+        self.searched.append(len(X))
+        return self.real.cycle(X, y)
+
+
+def test_a_click_during_a_cycle_search_is_answered_and_supersedes_it(tmp_path):
+    session = LiveSession(MarkI(seed=0))
+    with ConsoleServer(session, tmp_path / "r.json", analyst=ANALYST) as server:
+        ground = server.playground
+        gate = ground.analyst = GatedAnalyst(ground.analyst)
+        state = server.call("/api/playground/data", "POST", {"csv": XOR})
+        asked = {}
+        search = threading.Thread(target=lambda: asked.update(server.call(
+            "/api/playground/cycle", "POST", {"generation": state["generation"]})))
+        search.start()
+        try:
+            gate.started.wait()
+            # the search is under way and the console's lock is free: a click now is
+            # answered before the search ends (on old main the lock was held)
+            assert not server._lock.locked()
+            clicked = server.call("/api/playground/point", "POST",
+                                  {"x": ["1/2", "1/2"], "label": 1})
+            assert not gate.release.is_set() and clicked["data"]["n"] == 5
+            assert clicked["generation"] == state["generation"] + 1
+        finally:
+            gate.release.set()
+            search.join()
+        # the search for the four points is answered superseded, its cycle shown nowhere
+        assert asked == {"cycle": None, "superseded": True,
+                         "generation": clicked["generation"]}
+        assert ground._cycle is None
+        # the page asks again for the data it shows: their own cycle, searched anew
+        found = server.call("/api/playground/cycle", "POST",
+                            {"generation": clicked["generation"]})
+        assert found["cycle"] == dict(gate.real.cycle(ground.X, ground.signs()), available=True)
+        assert gate.searched == [4, 5]   # the superseded one ran on; its cycle was dropped
+        # a page still showing older data is told so, with no search
+        stale = server.call("/api/playground/cycle", "POST",
+                            {"generation": state["generation"]})
+        assert stale["superseded"] and stale["cycle"] is None and gate.searched == [4, 5]
+
+
+def test_one_search_a_generation_and_the_same_cycle_for_the_same_data(ground):
+    ground.load_csv(XOR)
+    first = ground.cycle()
+    assert ground.cycle() == first   # kept, not searched again
+    ground.add_point({"x": [0, 0], "label": 0})
+    ground.add_point({"remove": 4})
+    assert ground.cycle()["cycle"] == first["cycle"]   # a count, never the clock
 
 
 @pytest.mark.parametrize("analyst, why", [
