@@ -17,8 +17,15 @@ def script():
     return mutation_score
 
 
-def test_at_least_200_distinct_mutants_of_every_kind(script):
-    mutants = script.mutants()
+@pytest.fixture(scope="module")
+def mutants(script):
+    """The reference's mutants, made once for the module (3 s of CPU each time: an
+    AST copied and unparsed per mutant); a tuple of frozen mutants, so no test can
+    change another's."""
+    return tuple(script.mutants())
+
+
+def test_at_least_200_distinct_mutants_of_every_kind(script, mutants):
     assert len(mutants) >= 200 and len({m.source for m in mutants}) == len(mutants)
     kinds = " ".join(m.what for m in mutants)
     for kind in ("<= -> <", "1 -> 2", "0 -> 1e-9", "+ -> -", "* -> /", "+= -> -=",
@@ -38,7 +45,7 @@ def test_at_least_200_distinct_mutants_of_every_kind(script):
 
 
 @pytest.mark.slow
-def test_planted_causes_are_named_on_a_few_mutants(script):
+def test_planted_causes_are_named_on_a_few_mutants(script, mutants):
     from verify import conformance as C
 
     cases = [c for c in C.build_cases() if c["id"] in (
@@ -47,7 +54,7 @@ def test_planted_causes_are_named_on_a_few_mutants(script):
     # one mutant per known cause: the last in the source (the binary loop's)
     # (the tie tolerances need the cases with tiny scores: in the slow page test)
     # (the float64 cause needs the exact-only cases: the fast test below)
-    known = list({m.cause: m for m in script.mutants()
+    known = list({m.cause: m for m in mutants
                   if m.cause and not m.cause.startswith("a score up to")
                   and m.cause != script.FLOAT64_CAUSE}.values())
     for outcome in script.score(known, cases):
@@ -62,7 +69,8 @@ FLOAT_SURVIVORS = (("rows = ", "Fraction(1)"), ("W = ", "Fraction(0)"),
 
 
 @pytest.mark.slow
-def test_the_fraction_to_float_survivors_are_killed_with_float64_named(script):
+def test_the_fraction_to_float_survivors_are_killed_with_float64_named(
+        script, mutants):
     """(Its fast sibling, on implementations of its own:
     tests/verify/conformance/test_exact_only.py.)"""
     from verify import conformance as C
@@ -70,12 +78,12 @@ def test_the_fraction_to_float_survivors_are_killed_with_float64_named(script):
     lines = script._reference_lines()
     where = {f"line {n + 1}:{line.index(call)}" for n, line in enumerate(lines)
              for start, call in FLOAT_SURVIVORS if line.strip().startswith(start)}
-    mutants = [m for m in script.mutants() if m.what == "Fraction -> float" and
-               m.where in where]
-    assert len(mutants) == 3
+    floats = [m for m in mutants if m.what == "Fraction -> float" and
+              m.where in where]
+    assert len(floats) == 3
     cases = C.build_cases(["exact-intercept-rounding", "exact-averaged-sum",
                            "exact-multiclass-scores"])
-    for outcome in script.score(mutants, cases):
+    for outcome in script.score(floats, cases):
         assert outcome.mutant.cause == script.FLOAT64_CAUSE
         assert not outcome.equivalent and outcome.killed, outcome.mutant.where
         assert outcome.named and not outcome.wrong, outcome.mutant.where
@@ -146,13 +154,14 @@ def test_the_float32array_node_mutants_are_named_float32_arithmetic(script):
         assert outcome.killed and outcome.named and not outcome.wrong, outcome.mutant.what
 
 
-def test_the_average_over_whole_passes_only_is_killed_by_the_partial_pass_case(script):
+def test_the_average_over_whole_passes_only_is_killed_by_the_partial_pass_case(
+        script, mutants):
     """A loop over whole passes of len(y) presentations drops the short last one: the
     averaged variant's divisor (its len(order)) survived every case until
     variant-averaged-partial-pass; a rotated stream has the same length (equivalent)."""
     from verify import conformance as C
 
-    at_average = [m for m in script.mutants() if m.what.startswith("order read") and
+    at_average = [m for m in mutants if m.what.startswith("order read") and
                   "a / len(order)" in script._reference_lines()[
                       int(m.where.split()[1].split(":")[0]) - 1]]
     whole = [m for m in at_average if m.what == "order read in whole passes only"]
@@ -171,17 +180,18 @@ def _line_of(script, mutant):
     return script._reference_lines()[int(mutant.where.split()[1].split(":")[0]) - 1]
 
 
-def test_the_query_fraction_to_float_mutants_are_killed_by_the_query_score_cases(script):
+def test_the_query_fraction_to_float_mutants_are_killed_by_the_query_score_cases(
+        script, mutants):
     """The queries read as floats (their coordinates or the intercept's constant), in
     the multiclass and the voted answers, survived every case: the query-score cases
     kill all four (a score of +-2^-60 that float64 rounds to 0)."""
     from verify import conformance as C
 
-    mutants = [m for m in script.mutants() if m.what == "Fraction -> float" and
+    queries = [m for m in mutants if m.what == "Fraction -> float" and
                _line_of(script, m).strip().startswith("queries = ")]
-    assert len(mutants) == 4
+    assert len(queries) == 4
     cases = C.build_cases(["exact-multiclass-query-scores", "exact-voted-query-scores"])
-    for outcome in script.score(mutants, cases):
+    for outcome in script.score(queries, cases):
         assert outcome.killed, outcome.mutant.where
 
 
@@ -198,13 +208,13 @@ def _loop_mutants(mutants, lines, tasks, whats):
     return [m for m in mutants if m.what in whats and m.where.split(":")[0] in loops]
 
 
-def test_the_doubled_presentations_of_the_dual_and_argmax_loops_are_killed(script):
+def test_the_doubled_presentations_of_the_dual_and_argmax_loops_are_killed(
+        script, mutants):
     """A kernel or multiclass loop that presents the first example again at the end,
     the last twice, or the first or last of a pass twice survived every case until
     the pass-boundary cases; the first twice is equivalent (argued)."""
     from verify import conformance as C
 
-    mutants = script.mutants()
     loops = _loop_mutants(mutants, lambda m: _line_of(script, m), 2, DOUBLED)
     assert len(loops) == 8
     cases = C.build_cases(["kernel-pass-boundaries", "multiclass-pass-boundaries"])
