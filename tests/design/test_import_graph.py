@@ -142,7 +142,14 @@ def layering_violations(graph: dict[str, set[str]]) -> list[str]:
     return bad
 
 
-def test_the_walker_sees_every_kind_of_import(tmp_path):
+@pytest.fixture(scope="module")
+def graph():
+    """The source tree's import graph, walked once for the module (1.5 s of CPU each
+    time); frozen, so that no test changes another's."""
+    return {name: frozenset(targets) for name, targets in import_graph().items()}
+
+
+def test_the_walker_sees_every_kind_of_import(tmp_path, graph):
     """A function-level import is an edge like any other; relative imports resolve."""
     path = tmp_path / "mod.py"
     path.write_text("import numpy\nfrom . import b\nfrom .c import f\n"
@@ -150,7 +157,7 @@ def test_the_walker_sees_every_kind_of_import(tmp_path):
     known = {"pkg.b", "pkg.c", "verify.margin", "sims.x", "pkg.mod"}
     assert imported_modules("pkg.mod", path, known) == {"pkg.b", "pkg.c", "verify.margin",
                                                         "sims.x"}
-    assert "markone.cli" in import_graph()["markone.__main__"]
+    assert "markone.cli" in graph["markone.__main__"]
 
 
 def test_cycle_finder_finds_a_cycle():
@@ -158,14 +165,14 @@ def test_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_import_cycles():
-    found = cycles(import_graph())
+def test_no_import_cycles(graph):
+    found = cycles(graph)
     assert not found, "import cycles (function-level imports count):\n" + "\n".join(
         " <-> ".join(c) for c in found)
 
 
-def test_layers():
-    bad = layering_violations(import_graph())
+def test_layers(graph):
+    bad = layering_violations(graph)
     assert not bad, "\n".join(bad)
 
 
