@@ -17,7 +17,9 @@ shows and asks:
                           happens now): ``{"kind": "AUnitStuck", "a_unit": 5}``,
                           ``{"kind": "CutWire", "a_unit": 5, "s_unit": 17}``
 ``POST /api/knob``        ``{"name": "motor_step_s", "value": 0.5}``: turn a knob of
-                          the machine now (one of ``RETUNABLE``), recorded in the run
+                          the machine now, recorded in the run; a knob of the
+                          wiring (``WIRED``) rebuilds the machine, and the answer
+                          is the whole state of the new run
 ``POST /api/save``        ``{}``: the run to the file named when the server started
 =======================  ==========================================================
 
@@ -361,7 +363,10 @@ class ConsoleServer:
             if self._closed:
                 raise _Refused(503, "the console is stopping")
             self.session.check_since(since)   # before the call changes anything
+            machine = self.session.machine
             answer = route[1](body or {})
+            if self.session.machine is not machine:   # rewired: a new run, sent whole
+                since = None
             if not isinstance(answer, Later):
                 return answer if isinstance(answer, Answer) else self.state(since)
         result = answer.wait()   # long work (a cycle search), the lock left free

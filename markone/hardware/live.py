@@ -45,13 +45,18 @@ from markone._internal.typing import ArrayLike, JSONDict, PathLike
 from markone._version import __version__
 from markone.hardware.faults import FAULT_KINDS, FaultPlan, break_now
 from markone.hardware.machine import MarkI, nearest_class
-from markone.hardware.params import CLASS_CODES, RETUNABLE, RULES, TOPOLOGIES, MarkIParams
+from markone.hardware._run_format import REWIRED_VERSION
+from markone.hardware.params import (CLASS_CODES, RETUNABLE, RULES, TOPOLOGIES, WIRED,
+                                     MarkIParams)
 from markone.hardware.run import KnobChange, MachineRun, Presentation
 from markone.hardware.trainer import Trainer
 
-__all__ = ["LiveSession", "figure_catalogue", "console_controls"]
+__all__ = ["LiveSession", "figure_catalogue", "console_controls", "REWIRE_LIMITS"]
 
-#: The run's fields that stay the same all session long.
+#: The largest machine a live session rebuilds when a knob of the wiring is turned
+#: (:meth:`LiveSession.turn_knob`): the retina's cells, the A-units, the R-units.
+REWIRE_LIMITS = {"retina_cells": 4096, "n_a_units": 4096, "n_r_units": 64}
+#: The run's fields that stay the same as long as the machine does.
 _FIXED = ("params", "wiring", "weights_initial", "weight_mask")
 # the easel's shapes (a diamond is the square turned, so the easel leaves it out)
 CATALOGUE_SHAPES = ("disc", "square", "triangle")
@@ -172,18 +177,17 @@ class LiveSession:
                  rule: str | None = None) -> None:
         if not isinstance(machine, MarkI):
             raise TypeError(f"machine must be a MarkI, got {type(machine).__name__}.")
+        self._calibrate_on = calibrate_on
+        self._earlier: list[MachineRun] = []   # the runs of the machines rewired away
+        self._earlier_json: list[JSONDict] = []
+        _calibrate(machine, calibrate_on)
+        self._begin(machine, rule)
+
+    def _begin(self, machine, rule):
+        """Operate ``machine`` (calibrated) from now on: a new run starts."""
         self.machine = machine
         self._trainer = machine._trainer(rule)
         self._watch = _Watch(mask=machine.runits.mask)
-        if machine.theta is None:
-            figures = (list(figure_catalogue(machine.params.retina_shape).values())
-                       if calibrate_on is None else calibrate_on)
-            if len(figures) == 0:
-                raise ValueError(
-                    "theta='auto' needs typical figures to calibrate on and this retina "
-                    "has no built-in ones; pass calibrate_on=images or set "
-                    "MarkIParams(theta=...).")
-            machine.calibrate(figures)
         if machine.classes_ is None:   # classes come as the person names them
             machine.classes_ = np.array([], dtype=str)
         self._start_s, self._w0 = machine.now_s, machine.weights
@@ -273,15 +277,34 @@ class LiveSession:
         (:attr:`MachineRun.knob_changes <markone.hardware.MachineRun.knob_changes>`).
         Not while a figure awaits the trainer: reinforce it, or present the next.
 
+        A knob fixed when the machine is wired (:data:`~markone.hardware.params.WIRED`)
+        *rewires*: a new machine is built with the setting from the same seed (as
+        ``markone machine train --set`` builds one), calibrated as this session's
+        first was, healthy, its weights at zero and its clock at 0 s, and the session
+        goes on with it. The run so far, ended by this change (``rewired``), becomes
+        one of the run's :attr:`~markone.hardware.MachineRun.earlier` runs (none when
+        nothing was shown on it). A machine too large to rebuild live
+        (:data:`REWIRE_LIMITS`) is refused.
+
         >>> from markone.hardware import MarkI
         >>> session = LiveSession(MarkI(seed=0))
         >>> session.turn_knob("motor_step_s", 0.5)
         KnobChange(presentation=0, at_s=0.0, name='motor_step_s', old=0.2, new=0.5)
+        >>> _ = session.present(figure_catalogue((20, 20))["A"], "A")
+        >>> _ = session.reinforce()
+        >>> change = session.turn_knob("n_a_units", 256)
+        >>> change.presentation, change.old, change.new, change.rewired
+        (1, 512, 256, True)
+        >>> run = session.run()
+        >>> run.params.n_a_units, run.n_presentations, [r.n_presentations for r in run.earlier]
+        (256, 0, [1])
         """
         if self._pending is not None:
             raise ValueError("a figure awaits the trainer: reinforce it (or present the "
                              "next one) before turning a knob, so that each figure meets "
                              "one setting.")
+        if isinstance(name, str) and name in WIRED:
+            return self._rewire(name, value)
         old = self.machine.params.to_dict().get(name) if isinstance(name, str) else None
         params = self.machine.retune(name, value)
         if name in ("rule", "increment_steps"):
@@ -292,10 +315,36 @@ class LiveSession:
         self._knobs.append(change)
         return change
 
+    def _rewire(self, name, value):
+        """:meth:`turn_knob` of a knob of :data:`WIRED`: the session goes on with a new
+        machine built with it; nothing changes when it cannot be built."""
+        m = self.machine
+        if m.seed is None:
+            raise ValueError(f"{name} is fixed when the machine is wired, and turning it "
+                             "builds a new machine from the same seed: this machine has "
+                             "no integer seed; build it with MarkI(params, seed=0).")
+        old = m.params.to_dict()[name]
+        params = m.params.replace(**{name: value})   # the knob's own message
+        _check_live_size(params)
+        machine = MarkI(params, seed=m.seed, segments=m.segments)
+        same_retina = params.retina_shape == m.params.retina_shape
+        _calibrate(machine, self._calibrate_on if same_retina else None)
+        change = KnobChange(len(self._log), m.now_s, name, old, params.to_dict()[name],
+                            rewired=True)
+        if self._log:
+            run = self._run(figures=True)
+            run = dataclasses.replace(run, knob_changes=run.knob_changes + (change,))
+            self._earlier.append(run)
+            self._earlier_json.append(to_jsonable(run.to_dict()))
+        self._begin(machine, self._trainer.rule)
+        return change
+
     def run(self) -> MachineRun:
         """Everything shown so far as one run (one pass), the figure on show as not
-        reinforced."""
-        return self._run(figures=True)
+        reinforced; the runs of the machines rewired away are its ``earlier``."""
+        run = self._run(figures=True)
+        return dataclasses.replace(run, earlier=tuple(self._earlier)) if self._earlier \
+            else run
 
     def _run(self, *, figures):
         """:meth:`run`; without its settled figures unless ``figures`` (a console's
@@ -319,7 +368,7 @@ class LiveSession:
     def save(self, path: PathLike) -> Path:
         """Write :meth:`run` to ``path`` (JSON, atomically); at least one figure must
         have been shown."""
-        if not self._log and self._pending is None:
+        if not self._log and self._pending is None and not self._earlier:
             raise ValueError("nothing has been presented yet, so there is no run to "
                              "save; present a figure first.")
         return self.run().save(path)
@@ -392,10 +441,14 @@ class LiveSession:
         fixed = {key: head.pop(key) for key in _FIXED}
         weights = head.pop("weights_final")
         head = to_jsonable(head)
+        if self._earlier:   # kept JSON-ready since the rewire, sent in a full state
+            head["version"] = REWIRED_VERSION
         if full:
-            if self._fixed is None:   # the same all session long
+            if self._fixed is None:   # the same as long as the machine is
                 self._fixed = to_jsonable(fixed)
             head.update(self._fixed, weights_final=weights.tolist())
+            if self._earlier:
+                head["earlier"] = self._earlier_json
         head["figures"] = [figure.tolist() for figure in self._settled[first_figure:]]
         head["logged"] = True
         return head
@@ -471,6 +524,33 @@ class LiveSession:
             self._figures[key] = len(self._settled)
             self._settled.append(settled.astype(np.uint8))
         return self._figures[key]
+
+
+def _calibrate(machine, figures):
+    """Calibrate ``theta="auto"`` of a machine that has no threshold yet, on
+    ``figures`` (default: :func:`figure_catalogue`)."""
+    if machine.theta is not None:
+        return
+    if figures is None:
+        figures = list(figure_catalogue(machine.params.retina_shape).values())
+    if len(figures) == 0:
+        raise ValueError(
+            "theta='auto' needs typical figures to calibrate on and this retina "
+            "has no built-in ones; pass calibrate_on=images or set "
+            "MarkIParams(theta=...).")
+    machine.calibrate(figures)
+
+
+def _check_live_size(params):
+    """Refuse a machine larger than :data:`REWIRE_LIMITS` (a request rebuilds it)."""
+    rows, cols = params.retina_shape
+    sizes = {"retina_cells": rows * cols, "n_a_units": params.n_a_units,
+             "n_r_units": params.n_r_units}
+    for what, size in sizes.items():
+        if size > REWIRE_LIMITS[what]:
+            raise ValueError(f"{what}(={size}) is over {REWIRE_LIMITS[what]}, the most "
+                             "a live session rebuilds its machine with; start the "
+                             "console with --set for a larger machine.")
 
 
 def _verdict(rec, answer, wrong_so_far, corrections_so_far):

@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 from markone._internal.validation import check_choice, check_int_at_least, check_positive
 
 __all__ = ["MarkIParams", "ParamRow", "RULES", "TOPOLOGIES", "CLASS_CODES",
-           "VARIATION_FIELDS", "RETUNABLE"]
+           "VARIATION_FIELDS", "RETUNABLE", "WIRED"]
 
 RULES = ("error_correction", "forced", "gamma")
 TOPOLOGIES = ("full", "source_sets")
@@ -493,6 +493,12 @@ class MarkIParams:
         widths = [max(len(x[i]) for x in [head, *rows]) for i in range(4)]
         fmt_row = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
         return "\n".join(fmt_row.format(*r).rstrip() for r in [head, *rows])
+
+
+#: The knobs fixed when the machine is wired (every field not in :data:`RETUNABLE`):
+#: a live session that turns one builds a new machine with it
+#: (:meth:`markone.hardware.live.LiveSession.turn_knob`).
+WIRED = tuple(f.name for f in dataclasses.fields(MarkIParams) if f.name not in RETUNABLE)
 
 
 def _check_time(value, name):

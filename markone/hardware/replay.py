@@ -151,6 +151,22 @@ def _check_contents(run):
                  for c in run.get("knob_changes", ())),
              "knob_changes must list {presentation, at_s, name, old, new} changes, each "
              f"before a presentation of the run (0..{n})")
+    _check_earlier(run.get("earlier", []))
+
+
+def _check_earlier(earlier):
+    """A run's ``earlier`` runs (format 4): each a whole run of one machine, ended by
+    a rewired knob change."""
+    _require(isinstance(earlier, list), "earlier must be a list of runs")
+    for k, part in enumerate(earlier):
+        try:
+            check_run(part)
+        except ValueError as exc:
+            raise ValueError(f"earlier[{k}]: {exc}") from None
+        knobs = part.get("knob_changes") or [{}]
+        _require("earlier" not in part and knobs[-1].get("rewired") is True,
+                 f"earlier[{k}] must be the run of one machine that a rewired knob "
+                 "change ended, with no earlier runs of its own")
 
 
 def _check_presentation(p, i, run, n_a, n_r):

@@ -3,7 +3,8 @@
 A run holds the final weights, the machine time, the mistakes and end-stop saturations
 of each R-unit, per-pass learning numbers, and (when ``log=True`` was asked) one
 :class:`Presentation` record per figure shown. It saves to and loads from the JSON
-format ``markone-machine-run`` version 2 (it reads version 1 files too), which the
+format ``markone-machine-run`` version 2 (3 with knobs turned, 4 with the machine
+rewired; it reads version 1 files too), which the
 browser replay reads;
 :meth:`MachineRun.weights_at` rebuilds the weights after any presentation from the
 logged changes, as the replay does.
@@ -41,7 +42,7 @@ from markone.hardware._packed import pack, unpack
 from markone.hardware.faults import FaultPlan
 from markone.hardware.params import MarkIParams
 from markone.hardware.replay import console_html
-from markone.hardware._run_format import FORMAT, KNOBS_VERSION, VERSION
+from markone.hardware._run_format import FORMAT, KNOBS_VERSION, REWIRED_VERSION, VERSION
 
 __all__ = ["MachineRun", "Presentation", "PresentationLog", "KnobChange", "FORMAT",
            "VERSION"]
@@ -60,8 +61,17 @@ class KnobChange:
     change came after its last figure). Values are as ``MarkIParams.to_dict`` gives
     them (lists for tuples).
 
+    ``rewired``: a knob fixed when the machine is wired (not in
+    :data:`~markone.hardware.params.RETUNABLE`) was turned, so a new machine was built
+    with it and the session went on with that one, its weights starting again: such a
+    change is the last of its run, which is one of the :attr:`MachineRun.earlier` runs
+    of the session's run (:meth:`LiveSession.turn_knob
+    <markone.hardware.live.LiveSession.turn_knob>`).
+
     >>> KnobChange(3, 1.25, "motor_step_s", 0.2, 0.5).to_dict()["new"]
     0.5
+    >>> KnobChange(3, 1.25, "n_a_units", 512, 256, rewired=True).to_dict()["rewired"]
+    True
     """
 
     presentation: int
@@ -69,16 +79,29 @@ class KnobChange:
     name: str
     old: Any
     new: Any
+    rewired: bool = False
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
+        return f"KnobChange({shown})"
 
     def to_dict(self) -> JSONDict:
-        """The change as JSON-ready fields."""
-        return dataclasses.asdict(self)
+        """The change as JSON-ready fields (``rewired`` only when true, so that a run
+        of knobs turned between figures is written as before)."""
+        data = dataclasses.asdict(self)
+        if not self.rewired:
+            del data["rewired"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> KnobChange:
         """Inverse of :meth:`to_dict`."""
+        rewired = data.get("rewired", False)
+        if not isinstance(rewired, bool):
+            raise ValueError(f"a knob change's rewired must be true or false, got "
+                             f"{rewired!r}.")
         return cls(int(data["presentation"]), float(data["at_s"]), str(data["name"]),
-                   data["old"], data["new"])
+                   data["old"], data["new"], rewired)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -260,6 +283,12 @@ class MachineRun:
         The knobs turned during the run (:meth:`MarkI.retune
         <markone.hardware.MarkI.retune>`, the live console's knobs), in order;
         ``params`` and ``theta`` are the machine's at the start (:meth:`params_at`).
+    earlier : tuple of MachineRun
+        A live session's runs on the machines it had before this one, oldest first:
+        each ended when a knob fixed by the wiring was turned (its last knob change,
+        ``rewired``) and a new machine was built with it, on which this run (or the
+        next earlier one) went on, its weights starting again. Empty for a run of one
+        machine. The earlier runs have no ``earlier`` of their own.
     """
 
     params: MarkIParams
@@ -287,6 +316,7 @@ class MachineRun:
     log: Sequence | None = None
     faults: FaultPlan | None = None
     knob_changes: tuple = ()
+    earlier: tuple = ()
 
     def __getstate__(self) -> dict:
         """The state pickle sends (a fleet's runs travel from its workers): arrays of
@@ -356,11 +386,18 @@ class MachineRun:
         } | self._knobs_dict()
 
     def _knobs_dict(self):
-        """The version a run is written as: with knobs turned, :data:`VERSION` and its
-        ``knob_changes``; without, the version before (every older reader takes it)."""
-        if not self.knob_changes:
+        """The version a run is written as, the oldest that holds it (every older
+        reader takes a run of one machine and no knob turned): with earlier machines
+        or a rewired knob, :data:`VERSION`, with ``earlier`` (each earlier run's whole
+        dict); with knobs turned, version 3 and ``knob_changes``; else version 2."""
+        if not self.knob_changes and not self.earlier:
             return {"version": KNOBS_VERSION - 1}
-        return {"version": VERSION, "knob_changes": [c.to_dict() for c in self.knob_changes]}
+        rewired = self.earlier or any(c.rewired for c in self.knob_changes)
+        data: JSONDict = {"version": REWIRED_VERSION if rewired else KNOBS_VERSION,
+                          "knob_changes": [c.to_dict() for c in self.knob_changes]}
+        if self.earlier:
+            data["earlier"] = [run.to_dict() for run in self.earlier]
+        return data
 
     def save(self, path: PathLike) -> Path:
         """Write the run as JSON to ``path`` atomically; return the path."""
@@ -419,6 +456,7 @@ class MachineRun:
             faults=FaultPlan.from_dict(d["faults"]) if d.get("faults") else None,
             knob_changes=tuple(KnobChange.from_dict(c)
                                for c in d.get("knob_changes", ())),
+            earlier=tuple(_earlier(run) for run in d.get("earlier", ())),
         )
 
     def _repr_html_(self):
@@ -428,6 +466,19 @@ class MachineRun:
             return result_html(self, headline=repr(self) + "; train with log=True to "
                                "replay it here", skip=("excitatory", "inhibitory"))
         return console_html(self)
+
+
+def _earlier(data):
+    """One of a run's :attr:`MachineRun.earlier` runs from its JSON dict: a whole run
+    of one machine, ended by a rewired knob."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError("each of earlier must be a whole Mark I run (a JSON object of "
+                         f"format {FORMAT!r})")
+    run = MachineRun._from_json(data)
+    if run.earlier or not run.knob_changes or not run.knob_changes[-1].rewired:
+        raise ValueError("each of earlier must be the run of one machine ended by a "
+                         "rewired knob change (and have no earlier runs of its own)")
+    return run
 
 
 def _presentation(rec):

@@ -267,8 +267,8 @@ def test_retune_changes_what_the_machine_does():
 
 
 @pytest.mark.parametrize("name, value, words", [
-    ("n_a_units", 256, "n_a_units is fixed when the machine is wired"),
-    ("step_dtod", 0.1, "step_dtod is fixed when the machine is wired"),
+    ("n_a_units", 0, "n_a_units(=0) must be >= 1"),
+    ("step_dtod", -0.1, "step_dtod(=-0.1) must be >= 0"),
     ("theta", "auto", "not to 'auto' mid-run"),
     ("weight_range", [1, 2], "must satisfy lo <= 0 <= hi"),
     ("volume", 11, "'volume' is not a parameter of the Mark I"),
@@ -279,6 +279,7 @@ def test_a_knob_that_cannot_turn_says_why_and_changes_nothing(name, value, words
     with pytest.raises(ValueError, match=re.escape(words)):
         live.turn_knob(name, value)
     assert live.machine.params is before and live.run().knob_changes == ()
+    assert live.run().earlier == ()
     live.present(FIGURES["A"], "A")
     with pytest.raises(ValueError, match="a figure awaits the trainer"):
         live.turn_knob("logic_s", 0.1)
