@@ -1,6 +1,6 @@
 /* Mark I console: replays a recorded Mark I training run in the browser.
  *
- * Reads the run (JSON format "markone-machine-run", version 1 to 3) embedded in the page,
+ * Reads the run (JSON format "markone-machine-run", version 1 to 4) embedded in the page,
  * checks it, and shows the machine at any machine time t: the figure on the retina,
  * the A-units that fired, each R-unit's answer, the potentiometers (knobs) turning
  * while the motors run, and the running count of mistakes. Plain JavaScript, no
@@ -18,7 +18,7 @@
   };
 
   const FORMAT = "markone-machine-run";
-  const VERSION = 3; // the newest version read (every older one too)
+  const VERSION = 4; // the newest version read (every older one too)
   const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 30, 100, 1000];
   const SNAPSHOT_EVERY = 32; // presentations between stored weight snapshots
   const HOW_TO = "Make a replay with: markone machine replay RUN.json --html OUT.html";
@@ -78,9 +78,12 @@
     const knobs = run.knob_changes === undefined ? [] : run.knob_changes;
     need(isArr(knobs) && knobs.every((c) => c !== null && typeof c === "object" &&
       isInt(c.presentation) && c.presentation >= 0 && c.presentation <= run.presentations.length &&
-      typeof c.name === "string" && "new" in c),
+      typeof c.name === "string" && "new" in c &&
+      (c.rewired === undefined || typeof c.rewired === "boolean")),
     `"knob_changes" must list {presentation, at_s, name, old, new} changes, each before ` +
     `a presentation of the run.`);
+    if (problems.length) return problems;
+    checkEarlier(run.earlier, need);
     if (problems.length) return problems;
     const matrix = (m, name) => need(isArr(m) && m.length === nR &&
       m.every((row) => isArr(row) && row.length === nA && row.every(isNum)),
@@ -121,6 +124,30 @@
     return problems;
   }
 
+  /** A run's `earlier` runs (format 4: the machines a live session had before a knob
+   *  of the wiring rebuilt it): each a whole run, ended by a rewired knob change. */
+  function checkEarlier(earlier, need) {
+    if (earlier === undefined) return;
+    need(isArr(earlier), `"earlier" must be a list of runs.`);
+    (isArr(earlier) ? earlier : []).forEach((part, k) => {
+      const problems = checkRun(part);
+      need(!problems.length, `earlier[${k}]: ${problems[0]}`);
+      const knobs = part && isArr(part.knob_changes) ? part.knob_changes : [];
+      need(!problems.length && !("earlier" in part) && knobs.length > 0 &&
+        knobs[knobs.length - 1].rewired === true,
+      `earlier[${k}] must be the run of one machine that a rewired knob change ended.`);
+    });
+  }
+
+  /** The rewired knob change that ended `run` (one of a run's earlier ones), or null. */
+  function rewireOf(run) {
+    const knobs = run.knob_changes || [];
+    const last = knobs[knobs.length - 1];
+    return last && last.rewired ? last : null;
+  }
+
+  const turnedText = (c) => `${c.name} from ${JSON.stringify(c.old)} to ${JSON.stringify(c.new)}`;
+
   /* ---- the replay model: the machine's state at any machine time -------------------- */
 
   class Replay {
@@ -137,7 +164,18 @@
       this.wrongUpTo = [];
       this.correctionsUpTo = [];
       this.scaleUpTo = [];
+      this.marks = []; // the timeline's markers: where the machine was rewired
       this.extend(0, verdicts);
+    }
+
+    /** Mark the timeline: `from` (the change that wired this machine anew, at 0 s)
+     *  and this run's own rewire (at its end), when there are. */
+    markRewires(from) {
+      this.from = from;
+      this.marks = [];
+      if (from) this.marks.push({ at_s: 0, label: `wired anew: ${from.name}`, change: from });
+      const to = rewireOf(this.run);
+      if (to) this.marks.push({ at_s: Math.min(to.at_s, this.end), label: `rewired: ${to.name}`, change: to });
     }
 
     /** Keep presentations 0..since-1 as they were and fold in the later ones of
@@ -408,6 +446,21 @@
     };
     path(replay.end, "#555", 2);
     path(t, COLORS.wrong, 3.5);
+    for (const mark of replay.marks) { // where the machine was rewired
+      const x = X(mark.at_s);
+      ctx.save();
+      ctx.setLineDash([6, 4]);
+      ctx.strokeStyle = COLORS.moving;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(x, T); ctx.lineTo(x, H - B);
+      ctx.stroke();
+      ctx.restore();
+      ctx.fillStyle = COLORS.moving;
+      ctx.font = "16px system-ui, sans-serif";
+      ctx.textAlign = x > W / 2 ? "right" : "left";
+      ctx.fillText(mark.label, x + (x > W / 2 ? -6 : 6), H - B - 8);
+    }
     ctx.strokeStyle = COLORS.lit;
     ctx.lineWidth = 2;
     ctx.beginPath();
@@ -435,6 +488,8 @@
       this.error = null;
       this.lastKey = "";
       this.hooks = []; // called after every render with the frame shown (live mode)
+      this.chain = []; // the machines of the session: its earlier runs, then the run
+      this.part = 0;   // the one shown
       this.bindControls();
     }
 
@@ -449,14 +504,39 @@
       const problems = checkRun(run, live);
       if (problems.length) return this.fail(problems.join("\n"));
       this.error = null;
-      this.view = view;
-      this.replay = new Replay(run, view ? view.verdicts : null);
-      if (!live || this.unit >= this.replay.nR) this.unit = 0;
+      this.top = { live, view };
+      this.chain = isArr(run.earlier) ? [...run.earlier, run] : [run];
+      this.buildWiring();
+      return this.showPart(this.chain.length - 1);
+    }
+
+    /** Show machine k of the session (its earlier runs first, the run itself last):
+     *  a rewire built each next one. */
+    showPart(k) {
+      this.pause();
+      this.part = k;
+      const last = k === this.chain.length - 1;
+      this.view = last ? this.top.view : null;
+      this.replay = new Replay(this.chain[k], this.view ? this.view.verdicts : null);
+      this.replay.markRewires(k > 0 ? rewireOf(this.chain[k - 1]) : null);
+      if (!this.top.live || this.unit >= this.replay.nR) this.unit = 0;
       $("error").hidden = true;
       $("machine").hidden = false;
       $("controls").hidden = false;
+      $("wiring").value = String(k);
       this.buildUnitButtons();
       return this.shown();
+    }
+
+    /** The machine chooser: one entry per machine of the session (hidden for one). */
+    buildWiring() {
+      const select = $("wiring");
+      select.replaceChildren(...this.chain.map((part, k) => {
+        const to = rewireOf(part), n = this.chain.length;
+        const what = to ? `until ${turnedText(to)}` : k ? "as it is now" : "";
+        return new Option(`machine ${k + 1} of ${n}${what ? `, ${what}` : ""}`, String(k));
+      }));
+      $("wiring-box").hidden = this.chain.length < 2;
     }
 
     /** A live answer merged into the run shown (its arrays changed in place from
@@ -468,8 +548,9 @@
       work.updates += 1;
       const problems = checkRun(run, true, since, figuresFrom);
       if (problems.length) return this.fail(problems.join("\n"));
-      this.view = view;
+      this.view = this.top.view = view;
       this.replay.extend(since, view.verdicts);
+      this.replay.markRewires(this.replay.from);
       return this.shown();
     }
 
@@ -485,6 +566,8 @@
     fail(message) {
       this.pause();
       this.replay = null;
+      this.chain = [];
+      $("wiring-box").hidden = true;
       this.error = message;
       $("error").textContent = message;
       $("error").hidden = false;
@@ -523,6 +606,7 @@
       for (const s of SPEEDS) speed.add(new Option(`×${s}`, String(s)));
       speed.addEventListener("change", (e) => this.setSpeed(Number(e.target.value)));
       $("open-file").addEventListener("change", (e) => this.openFile(e.target.files[0]));
+      $("wiring").addEventListener("change", (e) => this.showPart(Number(e.target.value)));
       document.addEventListener("keydown", (e) => this.onKey(e));
     }
 
@@ -761,10 +845,16 @@
 
     narrate(frame) {
       const replay = this.replay, run = replay.run, n = replay.pres.length;
+      const from = replay.from, to = rewireOf(run);
       if (frame.i < 0) {
-        return `Machine at rest before the first figure; ${n} presentations recorded. ` +
+        return (from ? `Machine ${this.part + 1} of ${this.chain.length}: wired anew when ` +
+          `${turnedText(from)} was turned; its weights start again at zero. ` : "") +
+          `Machine at rest before the first figure; ${n} presentations recorded. ` +
           "Press Space to play or the right arrow to step.";
       }
+      const after = to && frame.i === n - 1 && frame.phase === "done"
+        ? ` Then ${turnedText(to)} was turned: the machine was rewired, and the session ` +
+          `went on with a new one (machine ${this.part + 2}).` : "";
       const p = replay.pres[frame.i];
       const turned = replay.knobsBefore(frame.i).filter((c) => c.presentation === frame.i)
         .map((c) => `${c.name} from ${JSON.stringify(c.old)} to ${JSON.stringify(c.new)}`);
@@ -779,7 +869,7 @@
         text += `Motors stopped: ${p.changes.length} potentiometers moved` +
           (p.saturated ? `, ${p.saturated} moves blocked by end stops. ` : ". ");
       } else text += "No potentiometer moved. ";
-      return `${text}Figures wrong so far: ${frame.mistakes}.`;
+      return `${text}Figures wrong so far: ${frame.mistakes}.${after}`;
     }
 
     /** A plain snapshot of what the page shows (for tests and scripts). */
@@ -792,7 +882,9 @@
         answer: f.i >= 0 && f.decided ? this.replay.decoded(f.i) : null,
         t: this.t, playing: this.playing, speed: this.speed, unit: this.unit,
         mistakes: f.mistakes, corrections: f.corrections, moving: f.moving.length, weights,
-        knobs: Object.fromEntries(this.replay.knobsBefore(f.i).map((c) => [c.name, c.new])) };
+        knobs: Object.fromEntries(this.replay.knobsBefore(f.i).map((c) => [c.name, c.new])),
+        machine: this.part, machines: this.chain.length,
+        marks: this.replay.marks.map((m) => m.label) };
     }
   }
 
@@ -827,6 +919,7 @@
     home: () => app.home(),
     end: () => app.end(),
     jump: (step) => app.jump(step),
+    showMachine: (k) => app.showPart(k),
     seek: (t) => app.seek(t),
     setSpeed: (s) => app.setSpeed(s),
     selectUnit: (r) => app.selectUnit(r),

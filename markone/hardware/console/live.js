@@ -51,16 +51,19 @@
     return data;
   }
 
-  /** Ask the machine; show its answer from `from` ("present", "reinforce" or null). */
+  /** Ask the machine; show its answer from `from` ("present", "reinforce" or null).
+   *  Resolves to whether the machine took it. */
   async function act(path, body, from, said) {
-    if (busy) return;
+    if (busy) return false;
     busy = true;
     refresh();
     try {
       show(await api(path, body), from);
       tell(said(), false);
+      return true;
     } catch (err) {
       tell(err.message, true);
+      return false;
     } finally {
       busy = false;
       refresh();
@@ -192,7 +195,11 @@
     const old = paramsNow[knob.name];
     return act("/api/knob", { name: knob.name, value }, null,
       () => `Turned ${knob.name} from ${JSON.stringify(old)} to ${JSON.stringify(value)} at ${run.sim_time_s.toFixed(2)} s of machine time.`)
-      .then(syncKnobs);
+      .then((took) => {
+        // a knob of the wiring built a new machine: the page is built anew for it
+        if (took && !knob.retunable) window.location.reload();
+        else syncKnobs();
+      });
   }
 
   /** Each knob's input shows the machine's value now (after an answer or a refusal). */
@@ -209,20 +216,20 @@
     const unit = knob.unit ? ` (${knob.unit})` : "";
     return `${knob.name}${unit}: ${knob.provenance}. ${knob.note}.` + (knob.retunable
       ? " Turn it between figures; the saved run records the change."
-      : ` Fixed when the machine is wired: start the console with --set ${knob.name}=VALUE.`);
+      : " Fixed when the machine is wired: turning it rewires, building a new machine " +
+        "with it from the same seed; its weights start again at zero (and its faults " +
+        "are gone). The saved run keeps the earlier machine's run.");
   }
 
   function knobInput(knob) {
     let el;
-    if (knob.input === "choice" && knob.retunable) {
+    if (knob.input === "choice") {
       el = document.createElement("select");
       for (const c of knob.choices) el.add(new Option(c, c));
     } else {
       el = document.createElement("input");
       el.type = knob.input === "bool" ? "checkbox" : knob.input === "number" ? "number" : "text";
       if (knob.input === "number") el.step = "any";
-      el.readOnly = !knob.retunable;
-      if (!knob.retunable && knob.input === "bool") el.disabled = true;
     }
     el.id = `knob-${knob.name}`;
     el.title = tip(knob);
@@ -269,7 +276,7 @@
       if (!knob.retunable) {
         const fixed = document.createElement("span");
         fixed.className = "fixed";
-        fixed.textContent = "fixed";
+        fixed.textContent = "rewires";
         row.append(fixed);
       }
       knobs.append(row);
@@ -485,6 +492,13 @@
   drawEasel();
   refresh();
   mc.seek(Number.MAX_VALUE); // a page (re)loaded shows the machine as it is now
+  const rewired = (run.earlier || []).map((part) => part.knob_changes[part.knob_changes.length - 1]);
+  if (rewired.length) {
+    const c = rewired[rewired.length - 1];
+    tell(`Rewired: ${c.name} from ${JSON.stringify(c.old)} to ${JSON.stringify(c.new)} built a ` +
+      "new machine from the same seed; its weights start again at zero. The run keeps " +
+      `the earlier machine${rewired.length > 1 ? "s" : ""}: choose one under “machine”.`, false);
+  }
 
   window.markoneLive = {
     state: () => ({ pending, busy, message, selected, presentations: run.presentations.length,
@@ -495,6 +509,7 @@
       faults: [...document.querySelectorAll("#live-faults .fault-button")].map((b) => b.id.slice(6)),
       knobs: [...document.querySelectorAll("#live-knobs [id^=knob-]")].map((e) => ({
         name: e.id.slice(5), title: e.title, readonly: e.readOnly || e.disabled,
+        rewires: e.parentElement.parentElement.querySelector(".fixed") !== null,
         value: e.type === "checkbox" ? e.checked : e.value })),
     }),
     params: () => paramsNow,

@@ -41,7 +41,7 @@ def test_the_controls_are_the_registries(browser, console):
     assert [k["name"] for k in controls["knobs"]] == [r.name for r in rows]
     for knob, row in zip(controls["knobs"], rows):
         assert f": {row.provenance}. {row.note}." in knob["title"], knob
-        assert knob["readonly"] == (row.name not in RETUNABLE), knob
+        assert not knob["readonly"] and knob["rewires"] == (row.name not in RETUNABLE), knob
     assert "[Nagy2011]" in controls["knobs"][7]["title"]   # n_a_units: its source
     assert axe_violations(page) == []
     page.context.close()
@@ -105,11 +105,9 @@ def test_every_control_by_keyboard_alone(browser, console):
     tab_to(page, "knob-rule")
     page.keyboard.press("ArrowDown")
     settled(page)
-    type_into(page, "knob-n_a_units", "256")      # fixed: typing changes nothing
-    page.keyboard.press("Enter")
     p = machine.params
-    assert (p.motor_step_s, p.weight_range, p.quantize, p.rule, p.n_a_units) == \
-        (0.5, (-3, 3), False, "forced", 512)
+    assert (p.motor_step_s, p.weight_range, p.quantize, p.rule) == \
+        (0.5, (-3, 3), False, "forced")
     assert [c.name for c in console.session.run().knob_changes] == [
         "motor_step_s", "weight_range", "quantize", "rule"]
 

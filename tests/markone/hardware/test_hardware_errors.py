@@ -137,7 +137,7 @@ def test_loading_other_formats_and_newer_versions(tmp_path, trained):
     data = json.loads(path.read_text())
     for change, match in [({"format": "markone-certificate"},
                            "format is 'markone-certificate', expected 'markone-machine-run'"),
-                          ({"version": 4}, "format version 4, but this markone reads versions up to 3")]:
+                          ({"version": 5}, "format version 5, but this markone reads versions up to 4")]:
         bad = tmp_path / "bad.json"
         bad.write_text(json.dumps({**data, **change}))
         with pytest.raises(ValueError, match=match):

@@ -247,7 +247,7 @@ def _page_with_embedded(run_text, tmp_path, good_run):
 BAD = {
     "format": (lambda r: r.update(format="markone-certificate"),
                'its "format" is "markone-certificate", expected "markone-machine-run"'),
-    "newer version": (lambda r: r.update(version=4), "uses format version 4"),
+    "newer version": (lambda r: r.update(version=5), "uses format version 5"),
     "missing fields": (lambda r: (r.pop("figures"), r.pop("presentations")),
                        "missing the field(s) figures, presentations"),
     "missing presentation field": (lambda r: r["presentations"][2].pop("changes"),
