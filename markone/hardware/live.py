@@ -183,7 +183,7 @@ class LiveSession:
         _calibrate(machine, calibrate_on)
         self._begin(machine, rule)
 
-    def _begin(self, machine, rule):
+    def _begin(self, machine: MarkI, rule: str | None) -> None:
         """Operate ``machine`` (calibrated) from now on: a new run starts."""
         self.machine = machine
         self._trainer = machine._trainer(rule)

@@ -8,18 +8,16 @@ too large to rebuild on a request, are refused and change nothing, over HTTP too
 
 import dataclasses
 import json
-import threading
 
 import numpy as np
 import pytest
 
-from markone.console.server import ConsoleServer
 from markone.hardware import MachineRun, MarkI, MarkIParams
 from markone.hardware.faults import AUnitStuck
 from markone.hardware.live import LiveSession, figure_catalogue
 from markone.hardware.params import RETUNABLE, WIRED
 from markone.hardware.replay import check_run
-from test_console_server import ask, figure
+from test_console_server import ask, console, figure  # noqa: F401 (console: a fixture)
 
 FIGURES = figure_catalogue((20, 20))
 TYPICAL = list(FIGURES.values())
@@ -191,16 +189,6 @@ def test_a_damaged_earlier_run_is_refused(tmp_path, damage, words):
 
 
 # ----------------------------------------------------------------------- over HTTP
-@pytest.fixture
-def console(tmp_path):
-    server = ConsoleServer(LiveSession(MarkI(seed=0)), tmp_path / "run.json")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.close()
-    thread.join()
-
-
 def test_a_rewire_over_http_answers_the_new_run_whole(console):
     for name in "AB":
         ask(console, "POST", "/api/present?since=0", {"image": figure(name), "label": name,
