@@ -68,6 +68,7 @@ from markone._internal.typing import JSONDict
 from markone._table import parse_text_table
 from markone.errors import ConvergenceWarning
 from markone.hardware import MarkI, MarkIParams
+from markone.hardware.live import check_live_size
 from markone.hardware.replay import _asset, _script_safe_json
 
 __all__ = ["Playground", "Answer", "Later", "load_analyst", "render_playground_html",
@@ -553,30 +554,23 @@ class Playground:
             raise ValueError(f"this session file lacks or garbles {exc}; save it again "
                              "from the playground.") from None
         _check_session_data(kind, classes, X, labels)
-        self._check_machine(params, seed)
-        before = (self.kind, self.classes, self.X, self.labels, self.seed)
-        self.seed = seed
+        params = _session_machine(params, seed, kind, X)
+        before = (self.kind, self.classes, self.X, self.labels, self.params, self.seed)
+        self._use_machine(params, seed)
         self._set(kind, classes, X, labels)
         try:
             if doc["run"] is not None:
                 self._check_run(doc["run"])
         except ValueError:   # the playground stays as it was
-            self.seed = before[-1]
-            self._set(*before[:-1])
+            self._use_machine(*before[-2:])
+            self._set(*before[:-2])
             raise
         return self.state()
 
-    def _check_machine(self, params, seed):
-        if params != self.params.to_dict():
-            differ = sorted(k for k, v in self.params.to_dict().items()
-                            if not isinstance(params, dict) or params.get(k) != v)
-            shown = ", ".join(differ[:3]) or "unknown ones"
-            raise ValueError(f"this session's Mark I has other parameters ({shown}) "
-                             "than this console's; start the console with the "
-                             "session's --set options to load it.")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
-            raise ValueError(f"this session's machine seed must be a whole number from 0 "
-                             f"to 2**32 - 1, got {seed!r}.")
+    def _use_machine(self, params, seed):
+        """Train the Mark I with ``params`` (a session's, applied) and ``seed``."""
+        self.params, self.seed = params, seed
+        self.shape = tuple(params.retina_shape)
 
     def _check_run(self, saved):
         """Train again as the session says and refuse a run that differs."""
@@ -633,6 +627,28 @@ def _read_session(text: str) -> JSONDict:
     if lost:
         raise ValueError(f"this session file lacks {', '.join(lost)}; save it again.")
     return doc
+
+
+def _session_machine(params, seed, kind, X):
+    """A session's Mark I parameters (its settings applied, however they differ from
+    the console's), checked as ``--set`` checks them, no larger than a request may
+    build (:data:`~markone.hardware.live.REWIRE_LIMITS`), and its seed."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+        raise ValueError(f"this session's machine seed must be a whole number from 0 "
+                         f"to 2**32 - 1, got {seed!r}.")
+    if not isinstance(params, dict):
+        raise ValueError("this session's machine parameters must be an object of "
+                         "MarkIParams fields; save it again from the playground.")
+    try:
+        made = MarkIParams.from_dict(params)
+        check_live_size(made)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"this session's Mark I parameters are refused: {exc}") from None
+    rows, cols = made.retina_shape
+    if kind == "figures" and X and len(X[0]) != rows * cols:
+        raise ValueError(f"this session's figures have {len(X[0])} photocells but its "
+                         f"Mark I's retina {rows} x {cols}; save it again.")
+    return made
 
 
 def _check_session_data(kind, classes, X, labels):

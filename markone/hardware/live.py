@@ -51,7 +51,8 @@ from markone.hardware.params import (CLASS_CODES, RETUNABLE, RULES, TOPOLOGIES, 
 from markone.hardware.run import KnobChange, MachineRun, Presentation
 from markone.hardware.trainer import Trainer
 
-__all__ = ["LiveSession", "figure_catalogue", "console_controls", "REWIRE_LIMITS"]
+__all__ = ["LiveSession", "figure_catalogue", "console_controls", "REWIRE_LIMITS",
+           "check_live_size"]
 
 #: The largest machine a live session rebuilds when a knob of the wiring is turned
 #: (:meth:`LiveSession.turn_knob`): the retina's cells, the A-units, the R-units.
@@ -325,7 +326,7 @@ class LiveSession:
                              "no integer seed; build it with MarkI(params, seed=0).")
         old = m.params.to_dict()[name]
         params = m.params.replace(**{name: value})   # the knob's own message
-        _check_live_size(params)
+        check_live_size(params)
         machine = MarkI(params, seed=m.seed, segments=m.segments)
         same_retina = params.retina_shape == m.params.retina_shape
         _calibrate(machine, self._calibrate_on if same_retina else None)
@@ -541,8 +542,15 @@ def _calibrate(machine, figures):
     machine.calibrate(figures)
 
 
-def _check_live_size(params):
-    """Refuse a machine larger than :data:`REWIRE_LIMITS` (a request rebuilds it)."""
+def check_live_size(params: MarkIParams) -> None:
+    """Refuse a machine larger than :data:`REWIRE_LIMITS`: one that a request (a
+    rewire, a playground session loaded) would build.
+
+    >>> check_live_size(MarkIParams(n_r_units=100))
+    Traceback (most recent call last):
+    ...
+    ValueError: n_r_units(=100) is over 64, the most a live session rebuilds its machine with; start the console with --set for a larger machine.
+    """
     rows, cols = params.retina_shape
     sizes = {"retina_cells": rows * cols, "n_a_units": params.n_a_units,
              "n_r_units": params.n_r_units}

@@ -266,7 +266,17 @@ def edited(doc, change, *, resign=True):
      "its format is 'markone-machine-run'"),
     (lambda d: d.__setitem__("version", 2), True, "this markone reads version 1"),
     (lambda d: d["machine"]["params"].__setitem__("n_a_units", 10**9), True,
-     "other parameters (n_a_units)"),
+     "Mark I parameters are refused: max_fanout(=40) is too small"),
+    (lambda d: d["machine"]["params"].update(n_a_units=5000, max_fanout=10**6), True,
+     "n_a_units(=5000) is over 4096"),
+    (lambda d: d["machine"]["params"].__setitem__("volume", 11), True,
+     "unknown MarkIParams fields ['volume']"),
+    (lambda d: d["machine"].__setitem__("params", [1]), True,
+     "parameters must be an object of MarkIParams fields"),
+    (lambda d: d["machine"]["params"].__setitem__("theta", 9), True,
+     "theta(=9) is out of range"),
+    (lambda d: d["machine"]["params"].__setitem__("motor_step_s", 5), True,
+     "the file was edited"),   # other settings than the run was trained with
     (lambda d: d["machine"].__setitem__("seed", -1), True, "seed must be a whole number"),
     (lambda d: d["data"]["labels"].append(0), True, "data are inconsistent"),
     (lambda d: d["data"].pop("X"), True, "lacks or garbles 'X'"),
@@ -281,6 +291,38 @@ def test_a_tampered_session_is_refused_and_changes_nothing(ground, change, resig
         other.load_session({"text": text})
     assert words in str(caught.value)
     assert other.classes == ["no", "yes"] and len(other.X) == 4 and other.run is None
+    assert other.params == MarkIParams() and other.seed == 0
+
+
+@pytest.mark.parametrize("params, seed, table", [
+    (MarkIParams(n_a_units=64, topology="source_sets", motor_step_s=0.5), 7, XOR),
+    (MarkIParams(retina_shape=(12, 12), n_a_units=100, class_code="one_hot"), 2, None),
+])
+def test_a_session_of_another_machine_loads_with_its_settings(params, seed, table):
+    """Issue 44, item 5: a session saved by a console with other --set options and
+    --seed is loaded with them (its Mark I rebuilt and trained again, agreeing with
+    the file), not refused; the figures of a 12 x 12 retina too."""
+    saved = Playground(params, seed=seed, analyst=None)
+    if table:
+        saved.load_csv(table)
+    else:
+        bar = "\n".join("#" * 12 if r == 5 else "." * 12 for r in range(12))
+        dot = "\n".join("...##......." if r in (3, 4) else "." * 12 for r in range(12))
+        saved.load_figures([{"name": "bar/1.txt", "text": bar},
+                            {"name": "dot/1.txt", "text": dot}])
+    saved.train({"max_epochs": 9})
+    text = json.dumps(saved.session())
+    other = Playground(MarkIParams(), seed=0, analyst=None)
+    state = other.load_session({"text": text})
+    assert other.params == params and other.seed == seed
+    assert state["run"] == json.loads(json.dumps(saved.run))
+    assert state["data"]["retina"] == list(params.retina_shape)
+    assert other.session() == saved.session()
+    edited_run = edited(saved.session(),
+                        lambda d: d["run"]["machine"].__setitem__("right", -1))
+    with pytest.raises(ValueError, match="the file was edited"):
+        other.load_session({"text": edited_run})
+    assert (other.params, other.seed, other.X) == (params, seed, saved.X)   # as it was
 
 
 @pytest.mark.parametrize("text", ['{"format": 1, "format": 2}', "[NaN]", "{", "[" * 50])

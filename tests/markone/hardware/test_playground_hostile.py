@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from markone.console.playground import ANALYST
+from markone.console.playground import ANALYST, _digest
 from markone.console.server import MAX_BODY
 from test_console_hostile import parse, raw, request, serve, token
 
@@ -98,6 +98,25 @@ def test_a_tampered_session_over_http_is_a_4xx(console):
     status, _, data = answer(console, "POST", "/api/playground/session",
                              json.dumps({"text": json.dumps(saved)}).encode())
     assert status == 400 and "changed after it was saved" in data["error"]
+
+
+@pytest.mark.parametrize("params, words", [
+    ({"n_a_units": 4000, "max_fanout": 10 ** 6, "n_r_units": 10 ** 4},
+     "n_r_units(=10000) is over 64"),
+    ({"retina_shape": [10 ** 5, 10 ** 5]}, "retina_cells(=10000000000) is over 4096"),
+    ({"__class__": 1}, "unknown MarkIParams fields ['__class__']"),
+])
+def test_a_signed_session_of_a_huge_machine_is_refused(console, params, words):
+    """A session's machine settings are applied on loading: one signed anew with a
+    machine no request may build is refused before anything is built."""
+    answer(console, "POST", "/api/playground/data", ENDPOINTS[1][2])
+    _, _, saved = answer(console, "GET", "/api/playground/saved")
+    saved["machine"]["params"].update(params)
+    saved["sha256"] = _digest(saved)
+    status, _, data = answer(console, "POST", "/api/playground/session",
+                             json.dumps({"text": json.dumps(saved)}).encode())
+    assert status == 400 and words in data["error"], data
+    assert console.playground.params == console.session.machine.params
 
 
 def test_no_name_from_a_request_reaches_the_filesystem(console, monkeypatch):
