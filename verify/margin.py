@@ -305,6 +305,8 @@ class _ScaledProblem:
     k: int
     delta: float
     data: Dataset
+    #: the exact verdicts on ``data`` decided so far, by intercept (decided once)
+    verdicts: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
 
 def _scaled_problem(data, intercept, svm):
@@ -336,22 +338,41 @@ def _scaled_floats(data, intercept, svm):
 
 
 def _scaled_fractions(data, intercept, svm):
-    """:func:`_scaled_problem` of exact data (scaled exactly, rounded once)."""
+    """:func:`_scaled_problem` of exact data (scaled exactly, rounded once).
+
+    In integers: an entry ``p / q`` scaled by ``2**k`` rounds to the float
+    ``(p 2**k) / q`` (Python's integer division is correctly rounded, as
+    ``float(Fraction)`` is), and its rounding error is summed per row over a common
+    denominator: the same numbers as in Fractions, without a gcd per operation."""
     F, y_pm1 = data.fractions, data.y
     if svm:
-        rows = F
+        rows = [[(v.numerator, v.denominator) for v in r] for r in F]
     else:
-        rows = [[v * int(t) for v in r] + ([Fraction(int(t))] if intercept else [])
-                for r, t in zip(F, y_pm1)]
-    top = max(abs(v) for r in rows for v in r)
+        rows = [[(v.numerator * int(t), v.denominator) for v in r]
+                + ([(int(t), 1)] if intercept else []) for r, t in zip(F, y_pm1)]
+    top = max((abs(v) for r in F for v in r), default=Fraction(0))
+    if intercept and not svm:
+        top = max(top, Fraction(1))
     k = 0 if top == 0 else -_floor_log2(top) - 1
-    two_k = Fraction(2) ** k
-    Zs = np.array([[float(v * two_k) for v in r] for r in rows])
+    up, down = (1 << k, 1) if k >= 0 else (1, 1 << -k)
+    Zs = np.array([[(p * up) / (q * down) for p, q in r] for r in rows])
     # the rounding of each row, exactly: only the entries float64 could not hold count
     # (an exact constant 1 beside entries of 1e-21 adds nothing)
-    error_sq = max(sum((Fraction(f) - v * two_k) ** 2 for v, f in zip(r, fr))
-                   for r, fr in zip(rows, Zs.tolist()))
+    error_sq = max((_rounding_sq(r, fr, up, down) for r, fr in zip(rows, Zs.tolist())),
+                   default=Fraction(0))
     return _ScaledProblem(Zs, k, _sqrt_up(error_sq), data)
+
+
+def _rounding_sq(row, floats, up, down):
+    """``sum((f - p up / (q down))**2)`` over a row's entries ``(p, q)`` and their
+    floats ``f``, exactly (a Fraction)."""
+    num, den = 0, 1
+    for (p, q), f in zip(row, floats):
+        fn, fd = f.as_integer_ratio()
+        e_num, e_den = fn * q * down - p * up * fd, fd * q * down
+        if e_num:
+            num, den = num * e_den * e_den + e_num * e_num * den, den * e_den * e_den
+    return Fraction(num, den)
 
 
 def _sqrt_up(q):
@@ -535,7 +556,7 @@ def _separable_margin(u, lower, upper, R, support, lam, intercept, iters, t0, *,
 def _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam, iters, t0, *,
                  svm, offset):
     """Decide exactly when the float margin is not positive."""
-    verdict = check_separable(prob.data, None, intercept=intercept, progress=False)
+    verdict = _verdict(prob, intercept)
     if verdict.separable is None:  # pragma: no cover - needs a solver timeout
         raise RuntimeError(f"could not decide separability: {verdict.message}")
     if verdict.separable:
@@ -758,8 +779,16 @@ def _exact_interval(Z, support, delta, separable=None, max_iter=None):
 
 def _separable(prob, intercept):
     """The exact verdict on the problem's data (True, False, or None if undecided)."""
-    return check_separable(prob.data, None, intercept=intercept,
-                           progress=False).separable
+    return _verdict(prob, intercept).separable
+
+
+def _verdict(prob, intercept):
+    """:func:`check_separable` on the problem's data, decided once a problem (the
+    bounds and the not-separable margin both ask for it)."""
+    if intercept not in prob.verdicts:
+        prob.verdicts[intercept] = check_separable(prob.data, None, intercept=intercept,
+                                                   progress=False)
+    return prob.verdicts[intercept]
 
 
 def _interval_on(Z, support, delta):

@@ -34,6 +34,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from markone._internal.data import as_dataset
 from markone._internal.typing import ArrayLike, JSONDict
 from verify.certificate.writing import certificate_document
 from verify.cycling import check_cycling
@@ -81,8 +82,9 @@ class PanelAnalyst:
         >>> PanelAnalyst().panel([[0], [2]], [-1, 1])["witness"]
         ['2', '-1']
         """
-        verdict = check_separable(X, y)
-        margin = max_margin(X, y)
+        data = as_dataset(X, y)   # checked once; its exact rows made once
+        verdict = check_separable(data, None)
+        margin = max_margin(data, None)
         answer: JSONDict = {
             "separable": verdict.separable, "method": verdict.method,
             "message": verdict.message,

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from verify.certificate import check_certificate_file
 from verify.cycling import check_cycling
+import verify.margin
 from verify.margin import max_margin
 from verify.panel import PanelAnalyst, analyst
 
@@ -42,3 +43,15 @@ def test_the_certificate_file_is_checked_by_the_kernel(tmp_path):
         path = tmp_path / "cert.json"
         path.write_text(json.dumps(PanelAnalyst().certificate(X, y)))
         assert check_certificate_file(path).separable is separable   # raises if wrong
+
+
+def test_the_panel_decides_separability_twice_at_most(monkeypatch):
+    """The panel's verdict, then the margin's: max_margin decides its data once, not
+    once for its bounds and once more for its not-separable answer."""
+    calls = []
+    real = verify.margin.check_separable
+    monkeypatch.setattr(verify.margin, "check_separable",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    X = [["1/10", "0"], ["0", "1/10"], ["1/10", "1/10"], ["0", "0"], ["1/20", "1/20"]]
+    answer = PanelAnalyst().panel(X, [1, 1, -1, -1, 1])
+    assert answer["separable"] is False and len(calls) == 1
