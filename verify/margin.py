@@ -344,12 +344,8 @@ def _scaled_fractions(data, intercept, svm):
     ``(p 2**k) / q`` (Python's integer division is correctly rounded, as
     ``float(Fraction)`` is), and its rounding error is summed per row over a common
     denominator: the same numbers as in Fractions, without a gcd per operation."""
-    F, y_pm1 = data.fractions, data.y
-    if svm:
-        rows = [[(v.numerator, v.denominator) for v in r] for r in F]
-    else:
-        rows = [[(v.numerator * int(t), v.denominator) for v in r]
-                + ([(int(t), 1)] if intercept else []) for r, t in zip(F, y_pm1)]
+    F = data.fractions
+    rows = _ratios(F, data.y, intercept, svm)
     top = max((abs(v) for r in F for v in r), default=Fraction(0))
     if intercept and not svm:
         top = max(top, Fraction(1))
@@ -361,6 +357,15 @@ def _scaled_fractions(data, intercept, svm):
     error_sq = max((_rounding_sq(r, fr, up, down) for r, fr in zip(rows, Zs.tolist())),
                    default=Fraction(0))
     return _ScaledProblem(Zs, k, _sqrt_up(error_sq), data)
+
+
+def _ratios(F, y_pm1, intercept, svm):
+    """The rows :func:`_scaled_fractions` scales, as ``(numerator, denominator)``
+    pairs: the signed, augmented examples (the plain inputs for the SVM)."""
+    if svm:
+        return [[(v.numerator, v.denominator) for v in r] for r in F]
+    return [[(v.numerator * int(t), v.denominator) for v in r]
+            + ([(int(t), 1)] if intercept else []) for r, t in zip(F, y_pm1)]
 
 
 def _rounding_sq(row, floats, up, down):
