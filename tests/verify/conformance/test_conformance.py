@@ -189,6 +189,13 @@ ADAPTERS = {
 EXPECT = {"correct": None, "strict": STRICT, "zero_correct": ZERO, "half_rate": RATE}
 PROBE = ("zero-score-orthonormal", "intercept-convention", "worst-order-lattice",
          "extreme-small")
+#: The adapters that start a process per answer (five to eight per case): a wrong
+#: implementation through them is judged on two of the probe cases (the zero score
+#: and the tiny numbers, what a program's own JSON can get wrong); the correct one on
+#: every probe case, and every wrong one on every probe case in-process (the same
+#: diagnosis on the same answers).
+PROCESS_ADAPTERS = ("cmd-python", "cmd-node")
+PROCESS_PROBE = ("zero-score-orthonormal", "extreme-small")
 
 
 @pytest.mark.parametrize("kind", list(EXPECT))
@@ -197,7 +204,8 @@ def test_adapter_verdicts_and_diagnoses(how, kind, cases, tmp_path):
     if how == "cmd-node" and NODE is None:
         pytest.skip("node is not installed")
     adapter = ADAPTERS[how](kind, tmp_path)
-    for cid in PROBE:
+    probe = PROCESS_PROBE if how in PROCESS_ADAPTERS and kind != "correct" else PROBE
+    for cid in probe:
         r = C.run_case(by_id(cases, cid), adapter)
         assert r.status == ("pass" if kind == "correct" else "fail"), (how, cid, r)
         if kind == "correct":
