@@ -464,6 +464,25 @@ def test_other_dtypes_compile_nothing_more():
     assert len(compiled(markone._loops.one_index).signatures) == 1
 
 
+def test_the_compiled_step_calls_no_pass():
+    """counted_step has its one presentation compiled into it (a call of the pass,
+    epoch_last_xy, cost a compiled learn_one about 0.06 µs of some 0.6, issue 38):
+    its machine code calls no pass (epoch_last_xy, nor the loops it runs). Compiled
+    afresh, since numba shows no code loaded from its cache."""
+    import re
+
+    from markone._internal.jit import load_numba
+
+    numba = load_numba()
+    step = markone._loops.counted_step
+    fresh = numba.njit(fastmath=markone._loops.FASTMATH, nogil=False, _nrt=False)(step)
+    fresh.compile(markone._loops.COUNTED_STEP)
+    ir = fresh.inspect_llvm(fresh.signatures[0])
+    body = re.search(r'^define [^@]*@"?_ZN7markone6_loops12counted_step(?s:.*?)^}', ir, re.M)
+    calls = re.findall(r'call [^@\n]*@"?_ZN7markone6_loops\d+(\w+?)B', body.group(0))
+    assert not {"epoch_last_xy", "rows_in_order", "listed_rows"} & set(calls)
+
+
 def test_partial_fit_and_learn_one_interleave_on_the_compiled_path():
     lean, general, X, y = _twins()
     for k in range(0, 300, 50):
