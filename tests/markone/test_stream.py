@@ -464,6 +464,16 @@ def test_other_dtypes_compile_nothing_more():
     assert len(compiled(markone._loops.one_index).signatures) == 1
 
 
+def test_the_compiled_step_has_its_presentation_inlined():
+    """The fast sibling of the next test: counted_step names the inlined in-order
+    loop, not the pass."""
+    step = markone._loops.counted_step
+    assert "epoch_last_xy" not in step.__code__.co_names
+    assert "_step_rows" in step.__code__.co_names
+    assert markone._loops._step_rows.__jit_options__["inline"] == "always"
+
+
+@pytest.mark.slow   # compiles counted_step afresh: some 3 s of CPU, more under load
 def test_the_compiled_step_calls_no_pass():
     """counted_step has its one presentation compiled into it (a call of the pass,
     epoch_last_xy, cost a compiled learn_one about 0.06 µs of some 0.6, issue 38):
