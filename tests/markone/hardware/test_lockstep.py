@@ -22,7 +22,7 @@ from markone._internal.io import to_jsonable
 from markone._internal.jit import compiled, uncompiled
 from markone.datasets import letters
 from markone.hardware import MachineSpec, MarkI, MarkIParams, lockstep, plugboard, run_fleet
-from markone.hardware import fleet, segments
+from markone.hardware import fleet, segments, trial
 from test_hardware_wiring import EDGE_PLUGBOARDS
 
 
@@ -81,6 +81,10 @@ def test_a_machine_whose_figure_leaves_a_segment_leaves_the_lockstep():
 
 
 def test_a_fleet_in_lockstep_is_the_fleet_trained_one_by_one(monkeypatch):
+    # a fresh plain allowance: in a worker whose earlier tests spent it, the fleet
+    # trained one by one compiled the segment loop (15 s of CPU with a fresh numba
+    # cache, issue 37); plain and compiled runs are the same (test_plain_trials.py)
+    monkeypatch.setattr(trial.PLAIN, "left", trial.PLAIN_TRIALS)
     images, labels = letters("ABCDE", per_class=1, seed=0)
     specs = MachineSpec.grid([0, 1, 2], weight_range=[(-50, 50), (-1, 1)]) + [
         MachineSpec(MarkIParams(), seed=4, faults={"dead_a_units": 0.1, "seed": 1}),
