@@ -104,6 +104,9 @@ FRAMING = (("Content-Security-Policy", "default-src 'self' 'unsafe-inline' data:
 SINGLE = ("Host", "Origin", "X-Markone-Token", "Content-Length", "Content-Type")
 #: Longest class name accepted from the page.
 MAX_LABEL = 40
+#: Seconds between two looks of the serving loop at a :meth:`ConsoleServer.close`
+#: (socketserver's default, 0.5 s, made every close wait up to half a second).
+STOP_POLL_S = 0.05
 
 
 def check_host(host: str) -> str:
@@ -310,7 +313,7 @@ class ConsoleServer:
                 return
             self._serving = True
         try:
-            self._httpd.serve_forever()
+            self._httpd.serve_forever(poll_interval=STOP_POLL_S)
         finally:
             self._serving = False
 
