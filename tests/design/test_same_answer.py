@@ -282,6 +282,8 @@ WAITS = {
     "TIMEOUT_S": "how long the console's server waits for a connection's request "
                  "(markone.console.server; it served from markone.hardware before)",
     "_POLL_S": "the pace of the reads of a program's output",
+    "STOP_POLL_S": "how soon the console's serving loop sees a close (no answer depends "
+                   "on it)",
     "_LEAST_TIMEOUT_S": "the least left of a --timeout the user gave (no limit of its own)",
 }
 SECONDS = re.compile(r"[A-Z0-9_]+_S(ECONDS)?|\w+_s|timeout\w*")
