@@ -60,16 +60,15 @@ class SharedBrowser:
                             "(Debian; .ci/run does this), or point MARKONE_CHROMIUM at a "
                             "Chromium binary")
             self._playwright = sync_playwright().start()
-            self._browser = launch(self._playwright)
+            self._browser = KeptContexts(launch(self._playwright))
             self.launches += 1
         return self._browser
 
     def close_pages(self):
-        """Close what a test opened (its contexts and their pages), so that pages do
-        not pile up in the browser the next tests share."""
+        """Close what a test opened (its pages, and the contexts it made itself), so
+        that pages do not pile up in the browser the next tests share."""
         if self._browser is not None:
-            for context in self._browser.contexts:
-                context.close()
+            self._browser.close_pages()
 
     def close(self):
         """Close the browser and Playwright's driver (nothing if none is running)."""
@@ -80,6 +79,51 @@ class SharedBrowser:
             finally:
                 self._playwright.stop()
                 self._playwright = None
+
+
+class KeptContexts:
+    """A Playwright ``Browser`` whose :meth:`new_page` opens the page in a context kept
+    for the run, one for each set of context options (issue 37: the first page of a
+    fresh context costs about half a second of Chromium's work, a page in a kept one a
+    third of it). Everything else (``new_context`` for a test that needs a context of
+    its own: routes, downloads, an offline network) is the browser's. A kept context
+    holds no state a test relies on: the pages tested keep nothing in cookies or
+    storage, and each test's pages are closed after it (:meth:`close_pages`)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+        self._kept = {}
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def new_page(self, *, viewport=None, **options):
+        """A new page in the kept context for ``options`` (``viewport`` is the page's:
+        Playwright's default, 1280 x 720, when not given)."""
+        key = repr(sorted(options.items()))
+        context = self._kept.get(key)
+        if context is None:
+            context = self._kept[key] = self._browser.new_context(**options)
+            context.on("close", lambda _: self._kept.pop(key, None))
+        page = context.new_page()
+        if viewport is not None:
+            page.set_viewport_size(viewport)
+        return page
+
+    def close_pages(self):
+        """Close the pages of the kept contexts and every other context."""
+        kept = list(self._kept.values())
+        for context in self._browser.contexts:
+            if any(context is k for k in kept):
+                for page in context.pages:
+                    page.close()
+            else:
+                context.close()
+
+    def close(self):
+        """Close the browser."""
+        self._kept.clear()
+        self._browser.close()
 
 
 #: The one browser of a worker, used only through the ``browser`` fixture.
@@ -183,6 +227,42 @@ def sideways_scrolls(page):
     does): the page itself (``document.documentElement.scrollWidth`` beyond
     ``innerWidth``), or a box on it that scrolls its content sideways."""
     return page.evaluate(_SIDEWAYS)
+
+
+#: The elements of the open page that a press of Tab stops at, in their order, as a
+#: JavaScript expression (a group of radio buttons is one stop, its checked button;
+#: the arrows move within it).
+TAB_STOPS = """[...document.querySelectorAll(
+    'button, input, select, textarea, summary, a[href], [tabindex]:not([tabindex="-1"])')]
+  .filter((e) => e.checkVisibility() && !e.disabled && !(e.type === 'radio' && !e.checked))"""
+
+_TAB_PLAN = f"""(target) => {{
+  const stops = {TAB_STOPS};
+  return [stops.indexOf(document.activeElement), stops.findIndex((e) => e.id === target),
+          stops.length];
+}}"""
+
+
+def tab_to(page, element_id, limit=150):
+    """Move the focus of the open ``page`` to ``element_id`` with the keyboard alone:
+    Tab, or Shift+Tab when that is the shorter way, as many times as the page's order
+    of :data:`TAB_STOPS` says (one round trip to the browser per press, none to look
+    in between: issue 37), then one press at a time, looking after each, until it has
+    the focus (``limit`` presses at most); fails if it never does."""
+    at, goal, n = page.evaluate(_TAB_PLAN, element_id)
+    key, presses = "Tab", 0
+    if goal >= 0 and at < 0:   # from the page itself: the first press goes to stop 0
+        presses = goal + 1
+    elif goal >= 0:   # round the end of the page it may take one press more, never less
+        ahead = (goal - at) % n
+        key, presses = ("Tab", ahead) if ahead <= n - ahead else ("Shift+Tab", n - ahead)
+    for _ in range(presses):
+        page.keyboard.press(key)
+    for _ in range(limit + 1):
+        if page.evaluate("document.activeElement.id") == element_id:
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached #{element_id}")
 
 
 def refresh_docs_screenshot(new_page, serve, save_screenshot, out):

@@ -20,16 +20,17 @@ def _pages_with_figures(site):
                   if re.search(r'<img[^>]+src="[^"]*figures/', p.read_text()))
 
 
-@pytest.mark.parametrize(("viewport", "text_share"), SCREENS)
-def test_every_page_shows_its_figures_whole_and_readable(browser, site, viewport,
-                                                         text_share):
+def test_every_page_shows_its_figures_whole_and_readable(browser, site):
     pages = _pages_with_figures(site)
     assert site / "gallery.html" in pages and len(pages) >= 5
-    page = browser.new_page(viewport=viewport)
+    page = browser.new_page()
     problems = []
     for path in pages:
         page.goto(path.as_uri(), wait_until="load")
-        problems += [f"{path.relative_to(site)}: {p}"
-                     for p in figure_display_problems(page, text_share=text_share)]
+        for screen in SCREENS:   # each page loaded once, laid out on each screen
+            viewport, text_share = screen.values
+            page.set_viewport_size(viewport)
+            problems += [f"{path.relative_to(site)} on {screen.id}: {p}"
+                         for p in figure_display_problems(page, text_share=text_share)]
     page.close()
     assert problems == []

@@ -45,8 +45,7 @@ def console(tmp_path):
 def new_page(browser):
     # bypass_csp: Playwright's wait_for_function evaluates strings, which the
     # console's Content-Security-Policy forbids to the page itself
-    page = browser.new_context(bypass_csp=True,
-                               viewport={"width": 1400, "height": 1000}).new_page()
+    page = browser.new_page(bypass_csp=True, viewport={"width": 1400, "height": 1000})
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -57,7 +56,7 @@ def new_page(browser):
 def page(browser):
     pg, errors = new_page(browser)
     yield pg
-    pg.context.close()
+    pg.close()
     assert errors == [], f"the page logged errors: {errors}"
 
 
@@ -236,7 +235,7 @@ def test_reinforce_without_a_figure_and_a_nameless_figure_say_why(browser, conso
     settled(page)
     assert "nothing has been presented yet" in page.inner_text("#live-status")
     assert console.session.machine.now_s == 0
-    page.context.close()
+    page.close()
     assert errors == ["Failed to load resource: the server responded with a status of "
                       "400 (Bad Request)"]                     # the refused save
 
@@ -263,7 +262,7 @@ def test_another_site_cannot_drive_the_console(browser, console, tmp_path):
             return 'sent';
         } catch (e) { return 'blocked'; }
     }""", console.url)
-    page.context.close()
+    page.close()
     assert result == "blocked" and simple in ("sent", "blocked")
     assert console.session.pending is None and console.session.machine.now_s == 0
     assert not console.out.exists()

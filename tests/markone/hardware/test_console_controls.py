@@ -14,6 +14,7 @@ from markone.hardware.faults import FAULT_KINDS
 from markone.hardware.params import RETUNABLE
 from markone.hardware.replay import write_replay_html
 from _axe import axe_violations
+from _browser import tab_to
 from test_console_browser import live, new_page, serve, settled
 from test_toy_fault import row_dead  # noqa: F401 (the fixture: a kind this test adds)
 
@@ -44,17 +45,8 @@ def test_the_controls_are_the_registries(browser, console):
         assert not knob["readonly"] and knob["rewires"] == (row.name not in RETUNABLE), knob
     assert "[Nagy2011]" in controls["knobs"][7]["title"]   # n_a_units: its source
     assert axe_violations(page) == []
-    page.context.close()
+    page.close()
     assert errors == []
-
-
-def tab_to(page, element_id, limit=150):
-    """Press Tab until ``element_id`` has the focus (the keyboard's way there)."""
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.id") == element_id:
-            return
-    raise AssertionError(f"Tab never reached #{element_id}")
 
 
 def type_into(page, element_id, text):
@@ -121,7 +113,7 @@ def test_every_control_by_keyboard_alone(browser, console):
     page.keyboard.press("Enter")
     s = settled(page)
     assert console.session.run().n_presentations == 1 and s["weights"][0]
-    page.context.close()
+    page.close()
     assert errors == []
 
 
@@ -176,5 +168,5 @@ def test_a_knob_turned_mid_run_is_saved_and_replayed(browser, console, tmp_path)
         turned = "Knobs turned before this figure: motor_step_s from 0.2 to 0.5."
         assert (turned in page.inner_text("#narration")) == (step == 1)
     assert knobs == [{}, {"motor_step_s": 0.5}, {"motor_step_s": 0.5}]
-    page.context.close()
+    page.close()
     assert errors == []

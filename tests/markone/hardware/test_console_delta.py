@@ -58,7 +58,7 @@ def test_an_answer_costs_what_it_changed_not_the_session(browser, tmp_path):
             work_of(page, lambda: (page.click("#live-reinforce"), settled(page))),
         ]
         assert live(page)["presentations"] == n + 2 and not live(page)["pending"]
-        page.context.close()
+        page.close()
         server.close()
         assert errors == []
     # one new presentation each; the reinforce replaces the figure on show
@@ -91,6 +91,6 @@ def test_many_incremental_answers_equal_the_page_loaded_anew(browser, tmp_path):
         got[0].pop("weights_final")   # follows from the presentations' changes
     assert after == before
     assert len(after[0]["presentations"]) == 66 and after[0]["faults"]["faults"]
-    page.context.close()
+    page.close()
     server.close()
     assert errors == []

@@ -43,7 +43,7 @@ def console(tmp_path):
 def page(browser):
     pg, errors = new_page(browser)
     yield pg
-    pg.context.close()
+    pg.close()
     refused = "the server responded with a status of 400"   # a bad upload, on purpose
     assert not [e for e in errors if refused not in e], f"the page logged errors: {errors}"
 
