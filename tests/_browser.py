@@ -250,10 +250,11 @@ def tab_to(page, element_id, limit=150):
     in between: issue 37), then one press at a time, looking after each, until it has
     the focus (``limit`` presses at most); fails if it never does."""
     at, goal, n = page.evaluate(_TAB_PLAN, element_id)
+    if at < 0 and goal >= 0:   # the page has the focus: Tab goes on from where the
+        page.keyboard.press("Tab")   # browser last was (a removed element, the top)
+        at, goal, n = page.evaluate(_TAB_PLAN, element_id)
     key, presses = "Tab", 0
-    if goal >= 0 and at < 0:   # from the page itself: the first press goes to stop 0
-        presses = goal + 1
-    elif goal >= 0:   # round the end of the page it may take one press more, never less
+    if at >= 0 and goal >= 0:   # round the end of the page one press more, never less
         ahead = (goal - at) % n
         key, presses = ("Tab", ahead) if ahead <= n - ahead else ("Shift+Tab", n - ahead)
     for _ in range(presses):

@@ -63,21 +63,32 @@ def wrong_up_to(run, step):
     return sum(not p["figure_correct"] for p in run["presentations"][: step + 1])
 
 
+#: What the page shows, read in one round trip to the browser (issue 37).
+_SHOWN = """() => { const text = (id) => document.getElementById(id).innerText;
+  return {state: window.markoneConsole.state(), mistakes: text('mistakes'),
+          mistakesValue: document.getElementById('mistakes').getAttribute('data-value'),
+          bodyStep: document.body.getAttribute('data-step'), verdict: text('verdict'),
+          narration: text('narration')}; }"""
+
+
 def assert_shows_step(page, run, history, step):
-    s = state(page)
+    """The open page shows the run at ``step``; returns what it shows (``_SHOWN``)."""
+    shown = page.evaluate(_SHOWN)
+    s = shown["state"]
     assert (s["step"], s["phase"]) == (step, "done" if step >= 0 else "rest")
     expected = history[step] if step >= 0 else np.array(run["weights_initial"])
     np.testing.assert_array_equal(np.array(s["weights"]), expected)
     mistakes = wrong_up_to(run, step)
     assert s["mistakes"] == mistakes
-    assert page.inner_text("#mistakes") == str(mistakes)
-    assert page.get_attribute("#mistakes", "data-value") == str(mistakes)
-    assert page.get_attribute("body", "data-step") == str(step)
+    assert shown["mistakes"] == str(mistakes)
+    assert shown["mistakesValue"] == str(mistakes)
+    assert shown["bodyStep"] == str(step)
     if step >= 0:  # the answer shown decodes as the machine did
         p = run["presentations"][step]
         assert (s["answer"] == p["label"]) == p["figure_correct"]
-        assert page.inner_text("#verdict").endswith("right" if p["figure_correct"] else "wrong")
-        assert f'“{run["classes"][s["answer"]]}”' in page.inner_text("#verdict")
+        assert shown["verdict"].endswith("right" if p["figure_correct"] else "wrong")
+        assert f'“{run["classes"][s["answer"]]}”' in shown["verdict"]
+    return shown
 
 
 def test_keyboard_steps_show_the_runs_weights_and_mistakes(page, recorded, tmp_path):
@@ -90,8 +101,7 @@ def test_keyboard_steps_show_the_runs_weights_and_mistakes(page, recorded, tmp_p
     page.locator("body").click(position={"x": 5, "y": 5})
     for step in range(8):
         page.keyboard.press("ArrowRight")
-        assert_shows_step(page, run, history, step)
-        narration = page.inner_text("#narration")
+        narration = assert_shows_step(page, run, history, step)["narration"]
         assert f"Presentation {step + 1} of {n}" in narration
         assert f"Figures wrong so far: {wrong_up_to(run, step)}." in narration
     for _ in range(3):
@@ -129,6 +139,10 @@ def test_knobs_turn_at_the_motors_pace(page, recorded, tmp_path):
     assert_knobs_turn_at_motor_pace(page, run, history, i)
 
 
+#: Seek the open page to a time and return its state, in one round trip (issue 37).
+_SEEK = "(t) => { window.markoneConsole.seek(t); return window.markoneConsole.state(); }"
+
+
 def assert_knobs_turn_at_motor_pace(page, run, history, i):
     p = run["presentations"][i]
     before, after = history[i - 1], history[i]
@@ -136,8 +150,7 @@ def assert_knobs_turn_at_motor_pace(page, run, history, i):
     step_time = p["motor_s"] / np.abs(after - before).max()  # all motors, one speed
     for frac in (0.0, 0.3, 0.7):
         elapsed = frac * p["motor_s"]
-        page.evaluate("(t) => window.markoneConsole.seek(t)", start + elapsed)
-        s = state(page)
+        s = page.evaluate(_SEEK, start + elapsed)
         assert (s["presentation"], s["step"], s["phase"]) == (i, i - 1, "motors")
         delta = after - before
         moved = np.minimum(np.abs(delta), elapsed / step_time)
@@ -145,8 +158,7 @@ def assert_knobs_turn_at_motor_pace(page, run, history, i):
                                    atol=1e-9)
         assert s["moving"] == int((np.abs(delta) > elapsed / step_time).sum())
         assert s["mistakes"] == wrong_up_to(run, i)  # the trainer decided at `start`
-    page.evaluate("(t) => window.markoneConsole.seek(t)", (p["t_s"] + start) / 2)
-    s = state(page)
+    s = page.evaluate(_SEEK, (p["t_s"] + start) / 2)
     if start > p["t_s"]:
         assert s["phase"] == "sensing" and s["mistakes"] == wrong_up_to(run, i - 1)
         np.testing.assert_array_equal(np.array(s["weights"]), before)
