@@ -79,5 +79,5 @@ def test_a_wiring_knob_turned_mid_run_is_saved_and_replayed(browser, console, tm
     assert state["marks"] == ["rewired: n_a_units"]
     assert "Then n_a_units from 512 to 128 was turned: the machine was rewired" in \
         page.inner_text("#narration")
-    page.context.close()
+    page.close()
     assert errors == []
