@@ -71,7 +71,7 @@ from markone.hardware import MarkI, MarkIParams
 from markone.hardware.live import check_live_size
 from markone.hardware.replay import _asset, _script_safe_json
 
-__all__ = ["Playground", "Answer", "Later", "load_analyst", "render_playground_html",
+__all__ = ["Playground", "Answer", "Later", "load_analyst", "bar_images", "render_playground_html",
            "ANALYST", "PAGE", "MAX_POINTS", "MAX_FEATURES", "MAX_EPOCHS",
            "SESSION_FORMAT", "SESSION_VERSION"]
 
@@ -239,6 +239,42 @@ def _retina_images(X: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     images = np.zeros((len(X), rows, cols))
     for k, (i, j) in enumerate(zip(row, col)):
         images[k, i:i + 2, j:j + 2] = 1.0
+    return images
+
+
+def bar_images(X: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Points of any number of features as figures on the retina: one bar (a
+    thermometer code) per feature.
+
+    The retina's ``cols`` columns are shared out among the ``d`` features, ``cols //
+    d`` adjacent columns each from the left (the columns left over stay dark).
+    Feature ``j``'s value ``x``, placed in the data's range ``[low, high]`` of that
+    feature, lights the bottom ``1 + floor((x - low) / (high - low) * (rows - 1))``
+    photocells of its columns: one at the lowest value, the whole column at the
+    highest (a feature of one value lights one). So at most ``cols`` features fit (20
+    on the 20 x 20 retina), each read to ``rows`` levels; more are refused.
+
+    >>> bar_images(np.array([[0.0, 3.0], [3.0, 0.0], [1.0, 2.0]]), (4, 4))[2].astype(int)
+    array([[0, 0, 0, 0],
+           [0, 0, 1, 1],
+           [1, 1, 1, 1],
+           [1, 1, 1, 1]])
+    """
+    rows, cols = shape
+    X = np.asarray(X, dtype=float)
+    if X.shape[1] > cols:
+        raise ValueError(f"the Mark I's retina has {cols} columns, one bar of at least "
+                         f"one column a feature: it takes at most {cols} features, and "
+                         f"these points have {X.shape[1]}; keep at most {cols} features "
+                         "for the Mark I (the core takes them all).")
+    low, high = X.min(axis=0), X.max(axis=0)
+    span = np.where(high > low, high - low, 1.0)
+    heights = 1 + np.floor((X - low) / span * (rows - 1) + 1e-9).astype(int)
+    width = cols // X.shape[1]
+    images = np.zeros((len(X), rows, cols))
+    for j in range(X.shape[1]):
+        lit = np.arange(rows)[None, :] >= rows - heights[:, j:j + 1]
+        images[:, :, j * width:(j + 1) * width] = lit[:, :, None]
     return images
 
 
@@ -477,9 +513,13 @@ class Playground:
         return {"seed": self.seed, "sees": self._machine_sees()}
 
     def _machine_sees(self) -> str:
+        """How the Mark I sees the data: ``figures``, 2-D points as ``spots``, others
+        as ``bars`` (:func:`bar_images`), or ``""``: too many features for bars."""
         if self.kind == "figures":
             return "figures"
-        return "spots" if self.d == 2 else ""
+        if self.d == 2:
+            return "spots"
+        return "bars" if self.d <= self.shape[1] else ""
 
     # ------------------------------------------------------------------ training
     def train(self, body: Mapping[str, Any] | None = None) -> Answer:
@@ -510,10 +550,13 @@ class Playground:
         sees = self._machine_sees()
         if not sees:
             return {"unavailable": f"the Mark I sees {self.shape[0]} x {self.shape[1]} "
-                                   f"figures; {self.d}-D points have no picture (2-D "
-                                   "points are shown to it as spots)"}
-        images = (self.floats().reshape(-1, *self.shape) if sees == "figures"
-                  else _retina_images(self.floats(), self.shape))
+                                   f"figures, a point one bar a feature on its "
+                                   f"{self.shape[1]} columns: at most {self.shape[1]} "
+                                   f"features, and these points have {self.d} (keep at "
+                                   f"most {self.shape[1]} features to show it them)"}
+        X = self.floats()
+        images = (X.reshape(-1, *self.shape) if sees == "figures"
+                  else (_retina_images if sees == "spots" else bar_images)(X, self.shape))
         names = np.array([self.classes[k] for k in self.labels])
         machine = MarkI(self.params, seed=self.seed)
         run = machine.train(images, names, max_epochs=max_epochs)

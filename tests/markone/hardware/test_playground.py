@@ -17,7 +17,7 @@ import pytest
 import markone
 from markone.cli import main
 from markone.console.playground import (ANALYST, MAX_POINTS, Answer, Playground,
-                                        _retina_images)
+                                        _retina_images, bar_images)
 from markone.console.server import ConsoleServer
 from markone.hardware import MarkI, MarkIParams
 from markone.hardware.live import LiveSession
@@ -227,12 +227,32 @@ def test_the_core_and_the_mark_i_learn_side_by_side(ground):
     assert run["machine"]["sees"] == "spots"
 
 
-def test_the_mark_i_does_not_see_3d_points(ground):
-    ground.load_csv("a,b,c,class\n1,2,3,x\n4,5,6,y\n")
+def test_the_mark_i_sees_points_of_any_dimension_as_bars(ground):
+    ground.load_csv("a,b,c,class\n1,2,3,x\n4,5,6,y\n2,5,3,x\n4,0,9,y\n")
     run = ground.train({"max_epochs": 5})["run"]
-    assert "3-D points have no picture" in run["machine"]["unavailable"]
+    images = bar_images(ground.floats(), (20, 20))
+    machine = MarkI(MarkIParams(), seed=0)
+    mrun = machine.train(images, np.array(["x", "y", "x", "y"]), max_epochs=5)
+    assert run["machine"]["sees"] == "bars" and run["core"]["epochs"] >= 1
+    assert run["machine"]["errors_per_epoch"] == list(mrun.errors_per_epoch)
+    # three bars of 6 columns (2 dark at the right); b = 5 of [0, 5] fills its column
+    assert images.shape == (4, 20, 20) and not images[:, :, 18:].any()
+    assert images[1, :, 6:12].all() and images[1].sum(axis=0)[:6].tolist() == [20] * 6
+    assert images[0].sum(axis=0)[[0, 6, 12]].tolist() == [1, 1 + int(2 / 5 * 19), 1]
     with pytest.raises(ValueError, match="max_epochs must be a whole number"):
         ground.train({"max_epochs": 0})
+
+
+def test_the_encoding_takes_one_bar_a_column_and_refuses_more(ground):
+    one_each = bar_images(np.array([[0.0] * 20, [1.0] * 20]), (20, 20))
+    assert one_each[0].sum(axis=0).tolist() == [1] * 20 and one_each[1].all()
+    header = ",".join(f"f{k}" for k in range(21)) + ",class\n"
+    ground.load_csv(header + ",".join(["1"] * 21) + ",a\n" + ",".join(["2"] * 21) + ",b\n")
+    run = ground.train({"max_epochs": 2})["run"]
+    assert run["core"]["epochs"] >= 1 and "sees" not in run["machine"]
+    assert "at most 20 features, and these points have 21" in run["machine"]["unavailable"]
+    with pytest.raises(ValueError, match="takes at most 20 features, and these points have 21"):
+        bar_images(np.zeros((1, 21)), (20, 20))
 
 
 # ------------------------------------------------------------------ sessions
