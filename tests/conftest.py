@@ -8,6 +8,8 @@ import os
 
 import pytest
 from _browser import SHARED
+from _rewrites import files_to_collect, share_rewrites
+from _run import run_folder
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -38,3 +40,15 @@ def browser(request):
     yield SHARED.get(request.node)
     SHARED.close_pages()
 
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session):
+    """Under xdist, the workers share their rewriting of the test modules' asserts
+    (``_rewrites.py``): each rewrites its share of the files, then collects."""
+    config = session.config
+    worker = getattr(config, "workerinput", None)
+    if worker is None:
+        return
+    files = files_to_collect(config.args, config.invocation_params.dir)
+    mine = files[int(worker["workerid"][2:])::worker["workercount"]]
+    share_rewrites(config, run_folder(config._tmp_path_factory) / "rewritten", mine)

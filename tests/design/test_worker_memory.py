@@ -2,12 +2,17 @@
 which hands the tests out and runs none, imports neither matplotlib nor markone (about
 40 MB of the run's peak); a process that runs tests draws with a non-GUI backend and
 audits each figure (``runs_tests`` and ``pytest_configure`` of the root
-``conftest.py``)."""
+``conftest.py``); the workers share the rewriting of the test modules' asserts
+(``tests/_rewrites.py``)."""
 
 import importlib.util
 import subprocess
 import sys
 from types import SimpleNamespace
+
+import _rewrites
+import pytest
+from _pytest.assertion import rewrite
 
 from _paths import ROOT
 
@@ -47,3 +52,36 @@ def test_the_controller_imports_neither_matplotlib_nor_markone():
     out = subprocess.run([sys.executable, "-c", _CONFIGURE], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_module_rewritten_by_one_worker_is_loaded_by_the_other(
+        tmp_path, request, monkeypatch):
+    # issue 37: each xdist worker rewrote the asserts of every test module (half of
+    # its collection's CPU); now one worker rewrites a module and the others load it
+    rewritten = []
+
+    def counted(fn, config, plain=rewrite._rewrite_test):
+        rewritten.append(fn.name)
+        return plain(fn, config)
+
+    monkeypatch.setattr(rewrite, "_rewrite_test", counted)  # restored after the test
+    module = tmp_path / "test_sample.py"
+    module.write_text("def check():\n    x = 2\n    assert x == 3\n")
+    folder = tmp_path / "rewritten"
+    _rewrites.share_rewrites(request.config, folder, [module])  # the first worker
+    monkeypatch.setattr(rewrite, "_rewrite_test", counted)
+    load = _rewrites.share_rewrites(request.config, folder)  # the second one
+    namespace = {}
+    exec(load(module, request.config)[1], namespace)
+    assert rewritten == ["test_sample.py"]
+    with pytest.raises(AssertionError, match="assert 2 == 3"):  # rewritten
+        namespace["check"]()
+
+
+def test_the_workers_share_out_the_files_a_run_collects(tmp_path):
+    for name in ("a/test_x.py", "a/b/test_y.py", "a/helper.py", "c/test_z.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    found = _rewrites.files_to_collect(["a", "c/test_z.py::test_one"], tmp_path)
+    assert found == [tmp_path / "a/b/test_y.py", tmp_path / "a/test_x.py",
+                     tmp_path / "c/test_z.py"]
