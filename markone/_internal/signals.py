@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 #: ``Terminated`` is left out on purpose: like ``KeyboardInterrupt`` it is not an error
 #: of markone's, and only :func:`markone.cli.main` catches it.
-__all__ = ["sigterm_raises", "raise_if_terminated"]
+__all__ = ["sigterm_raises", "raise_if_terminated", "termination_handled"]
 
 #: ``[True]`` once SIGTERM has arrived within :func:`sigterm_raises` (reset when the
 #: block is entered and when it is left).
@@ -47,6 +47,17 @@ def raise_if_terminated() -> None:
     """
     if _RECEIVED[0]:
         raise Terminated
+
+
+def termination_handled() -> None:
+    """Say that a caught :class:`Terminated` has been dealt with: code that takes
+    SIGTERM as its way to stop (``markone machine console`` saves and ends cleanly)
+    calls this, so that the block and the writes after it go on.
+
+    >>> termination_handled()    # nothing was recorded: nothing changes
+    >>> raise_if_terminated()
+    """
+    _RECEIVED[0] = False
 
 
 @contextlib.contextmanager

@@ -269,7 +269,7 @@ def _port(text: str) -> int:
 
 
 def _console(args):
-    from markone._internal.signals import Terminated
+    from markone._internal.signals import Terminated, termination_handled
     from markone.hardware import MarkI
     from markone.console.playground import ANALYST
     from markone.console.server import ConsoleServer
@@ -294,6 +294,7 @@ def _console(args):
         except KeyboardInterrupt:
             why = "Ctrl-C"
         except Terminated:
+            termination_handled()   # SIGTERM is the console's way to stop: a clean stop
             why = "SIGTERM"
     saved = (f"the run was last saved to {server.saved}" if server.saved
              else "nothing was saved")

@@ -14,7 +14,8 @@ import pytest
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
 from markone._internal.io import atomic_write, staged_output
-from markone._internal.signals import Terminated, raise_if_terminated, sigterm_raises
+from markone._internal.signals import (Terminated, raise_if_terminated, sigterm_raises,
+                                      termination_handled)
 from markone.cli import main
 from markone.cli._errors import EXIT_TERMINATED
 
@@ -88,3 +89,16 @@ def test_without_sigterm_everything_is_written(tmp_path):
             (stage / "b.txt").write_text("b")
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.txt", "b.txt", "run"]
     assert signal.getsignal(signal.SIGTERM) == before  # the handler is put back
+
+
+def test_a_sigterm_handled_as_a_stop_lets_the_block_end_and_write(tmp_path):
+    """``markone machine console`` takes SIGTERM as its way to stop: it catches
+    ``Terminated``, says so, and still saves; the block must not end terminated then."""
+    with sigterm_raises():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            sum(range(10))
+        except Terminated:
+            termination_handled()
+        atomic_write(tmp_path / "run.json", "{}")
+    assert (tmp_path / "run.json").read_text() == "{}"
