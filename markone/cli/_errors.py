@@ -148,6 +148,10 @@ def call_user_code(what, func, *args, status=EXIT_NO, **kwargs):
 
 # (pattern, replacement): Python phrasing in library messages -> command-line phrasing
 _CLI_TERMS: list = [
+    # an OSError as Python words it -> as a Unix tool does ("FILE: No such file ...")
+    (r"\[Errno \d+\] ([^'\[\]]+?): '([^']+)'(?! ->)", r"\2: \1"),
+    (r"\bsee verify\.check_cycling \(bounded weights\) or freund_schapire_bound\b",
+     "see `markone verify cycling` (the weights stay bounded)"),
     (r"`markone verify separable` or verify\.check_separable", "`markone verify separable`"),
     (r"MarkI\(\.\.\.\)\.train\(\.\.\., log=True\)( and save it with run\.save\(path\))?",
      "`markone machine train --log --out RUN.json`"),
@@ -210,6 +214,8 @@ def cli_terms(message):
     'more than --max-memory 4 allows; lower --budget, or raise --max-memory.'
     >>> cli_terms("replay: MarkI.train(images, labels, order=stream, max_epochs=1)")
     'replay: one pass of the stream (saved by --json) on the machine'
+    >>> cli_terms("[Errno 2] No such file or directory: 'run.json'")
+    'run.json: No such file or directory'
     """
     text = str(message)
     for pattern, repl in _CLI_TERMS:

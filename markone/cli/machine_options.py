@@ -196,3 +196,6 @@ def _read_plan(path):
         return FaultPlan.from_dict(read_json(path))
     except ValueError as exc:
         raise CommandError(f"--faults {path}: {exc}") from None
+    except OSError as exc:
+        raise CommandError(f"--faults {path}: {exc.strerror or exc}; give the path of a "
+                           "fault-plan JSON file") from None

@@ -82,7 +82,8 @@ def fleet_tables(fleet: Sequence[Any], varied: Sequence[str] = ()) -> str:
     """One table per varied parameter of a fleet (:func:`markone.hardware.run_fleet`):
     for each of its values, the mean over the machines that have it of the accuracy,
     the R-unit mistakes, the moves blocked by end stops and the machine time; then
-    which of these differ with the parameter. No parameter: one row for all machines.
+    which of these differ with the parameter. No parameter: one row, ``all``, for the
+    whole fleet.
 
     >>> from markone._figures import letters
     >>> from markone.hardware import MachineSpec, run_fleet
@@ -96,7 +97,7 @@ def fleet_tables(fleet: Sequence[Any], varied: Sequence[str] = ()) -> str:
     differs with motor_step_s: machine time (s)
     """
     tables = []
-    for name in varied or ("machines",):
+    for name in varied or ("fleet",):
         groups: dict[Any, list[Any]] = {}
         for f in fleet:
             key = getattr(f.spec.params, name) if varied else "all"

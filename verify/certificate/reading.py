@@ -35,6 +35,10 @@ __all__ = ["CERTIFICATE_FORMAT", "FORMATS", "FIELDS", "Field", "PRESENT",
            "CYCLING_FORMAT", "CYCLING_FIELDS", "CertificateClaim", "CycleClaim",
            "read_certificate", "check_certificate_file", "plain_numbers"]
 
+#: ``format`` prefixes of the files ``markone adversary`` writes (one worst case, or a
+#: case of the conformance suite): cases to run a perceptron on, not certificates.
+_CASE_FORMATS = ("markone.adversary/", "markone.conformance.case/")
+
 #: The ``format`` tag of certificate files (``markone verify separable --certificate``).
 #: Format ``/3`` adds the sparse data layout and hashes the data by their non-zero
 #: entries (:func:`~verify.certificate.data_sha256` version 2); ``/2`` files still read.
@@ -385,6 +389,11 @@ def read_certificate(path: str | os.PathLike[str], *,
     if fmt in _OLD_FORMATS:
         raise CertificateUnreadable(f"{path} is in the old format {fmt!r}, which does not "
                                     f"name its data (no data_sha256); {REWRITE}.")
+    if isinstance(fmt, str) and fmt.startswith(_CASE_FORMATS):
+        raise CertificateUnreadable(
+            f"{path} is a test case for a perceptron (format {fmt!r}), not a "
+            f"certificate: run a perceptron on it with `markone adversary check {path} "
+            "--impl MODULE:FUNCTION` (or --cmd PROGRAM).")
     if fmt not in FORMATS and fmt != CYCLING_FORMAT:
         raise CertificateUnreadable(f"{path} is not a markone certificate (expected "
                                     f"format {CERTIFICATE_FORMAT!r} or "

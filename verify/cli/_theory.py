@@ -8,6 +8,7 @@ and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 
 from __future__ import annotations
 
+import math
 from argparse import ArgumentParser
 from typing import Any
 from pathlib import Path
@@ -31,6 +32,10 @@ BOUND_EXAMPLES = """\
 #: bound never waits for numba's compiler.
 BOUND_STATES = 1 << 16
 
+#: Passes of each run of ``verify bound`` and of its compression check at most (the
+#: same run must be judged by both): ``check_mistake_bound``'s default budget.
+BOUND_PASSES = 100_000
+
 CYCLING_EXAMPLES = """\
   markone verify cycling xor                            the XOR cycle, exactly
   markone verify cycling xor --encoding 01 --order all  every order at once
@@ -50,16 +55,30 @@ def _bound(args):
         print(f"note: {why}; the runs are exact (rational arithmetic).")
     intercept, order, exact = not args.no_intercept, args.order, why is not None
     r = check_mistake_bound(X, y, order=order, runs=args.runs, seed=args.seed,
-                            intercept=intercept, exact=exact)
-    print(f"Novikoff: R = {r.R:.6g}, gamma = {r.gamma:.6g} ({r.gamma_source}), "
-          f"bound (R/gamma)^2 = {r.bound:.6g}")
-    print(f"mistakes over {plural(len(r.mistakes), 'run')}: max {max(r.mistakes)}, min "
-          f"{min(r.mistakes)}; ratio to the bound {r.ratio:.4f}; held: {r.held}")
+                            intercept=intercept, exact=exact, max_epochs=BOUND_PASSES)
+    print(_novikoff_line(r))
+    counts = (f"mistakes over {plural(len(r.mistakes), 'run')}: max {max(r.mistakes)}, "
+              f"min {min(r.mistakes)}")
+    if not r.converged:
+        print(f"{counts} so far; not decided: a run stopped at {BOUND_PASSES:,} passes "
+              "without an error-free pass, so its total of mistakes is not known")
+        return EXIT_UNDECIDED
+    print(f"{counts}; ratio to the bound {r.ratio:.4f}; held: {r.held}")
     c = check_compression(X, y, order=order, seed=args.seed, intercept=intercept,
-                          exact=exact)
+                          exact=exact, max_epochs=BOUND_PASSES)
     print(f"compression: the {c.mistakes} mistakes ({len(c.support)} distinct examples) "
           f"re-run alone rebuild w: {c.reproduced}")
     return EXIT_OK if (r.held and c.reproduced) else EXIT_NO
+
+
+def _novikoff_line(r):
+    """R, gamma and the bound of a :class:`verify.bounds.MistakeBoundReport`, or
+    that they lie beyond float64's range (they are never printed as inf or 0)."""
+    if math.isfinite(r.bound) and r.gamma > 0:
+        return (f"Novikoff: R = {r.R:.6g}, gamma = {r.gamma:.6g} ({r.gamma_source}), "
+                f"bound (R/gamma)^2 = {r.bound:.6g}")
+    return ("Novikoff: R or gamma lies beyond float64's range, so the bound (R/gamma)^2 "
+            "is too large for it (`markone verify separable` gives an exact bound)")
 
 
 def _cycling(args):
@@ -220,7 +239,9 @@ def add_bound(verify_subparsers: Any) -> ArgumentParser:
                     "within the bound (a violation is reported as a bug), and the "
                     "mistakes alone must rebuild the weights.",
                     example=BOUND_EXAMPLES, func=_bound,
-                    exits={EXIT_OK: "both hold", EXIT_NO: "the weights are not rebuilt"})
+                    exits={EXIT_OK: "both hold", EXIT_NO: "the weights are not rebuilt",
+                           EXIT_UNDECIDED: f"a run did not converge within {BOUND_PASSES:,} "
+                           "passes"})
     data_options(b)
     b.add_argument("--order", choices=("given", "shuffle"), default="given",
                    help="presentation order of each pass")

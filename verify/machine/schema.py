@@ -180,7 +180,8 @@ def load_report(path: Any) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read the report {path}: {exc}") from exc
+        why = getattr(exc, "strerror", None) or exc   # not Python's "[Errno 2] ..."
+        raise ValueError(f"cannot read the report {path}: {why}") from exc
     try:
         return read_json_text(text)
     except json.JSONDecodeError as exc:

@@ -1,0 +1,61 @@
+"""Messages a new user met on the first hour walked again (issue 37): a missing file
+named as a Unix tool names it, a command line that names commands (not Python
+functions), and ``verify bound`` that judges one run, and only a finished one."""
+
+from __future__ import annotations
+
+import pytest
+
+import verify.cli._theory as theory
+from markone.cli import main
+
+MISSING = [
+    ["machine", "show", "missing.json"],
+    ["verify", "drift", "missing.json", "--rate", "0.01"],
+    ["verify", "machine", "letters", "--recheck", "missing.json"],
+    ["machine", "train", "--faults", "missing.json"],
+]
+
+
+@pytest.mark.parametrize("argv", MISSING, ids=lambda a: " ".join(a[:2]))
+def test_a_missing_file_is_named_without_python_errno(argv, tmp_path, monkeypatch,
+                                                     capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1
+    assert "[Errno" not in err
+    assert "missing.json: No such file or directory" in err
+    if "--faults" in argv:
+        assert "--faults missing.json: No such file or directory" in err
+
+
+def test_bound_on_inseparable_data_points_to_the_command(capsys):
+    assert main(["verify", "bound", "xor"]) == 2
+    err = capsys.readouterr().err
+    assert "`markone verify cycling`" in err
+    assert "verify.check_cycling" not in err and "freund_schapire_bound" not in err
+
+
+def test_bound_and_compression_judge_the_same_run(tmp_path, capsys):
+    # a thin margin: the run takes 2,000 passes (4,000 mistakes), more than the
+    # compression check's own default of 1,000 passes
+    data = tmp_path / "thin.csv"
+    data.write_text("1,1\n1.002,-1\n")
+    assert main(["verify", "bound", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "mistakes over 1 run: max 4000, min 4000;" in out
+    assert "compression: the 4000 mistakes" in out
+
+
+def test_bound_not_reached_is_not_decided(tmp_path, monkeypatch, capsys):
+    # R = 1e400 is beyond float64 and the margin too thin for it: the run cannot
+    # converge within the budget, so the bound is neither met nor broken
+    monkeypatch.setattr(theory, "BOUND_PASSES", 500, raising=False)
+    data = tmp_path / "huge.csv"
+    data.write_text("1,2,1\n1e400,4,-1\n")
+    assert main(["verify", "bound", str(data)]) == 4
+    out = capsys.readouterr().out
+    assert "held: True" not in out and "compression" not in out
+    assert "= inf" not in out and "gamma = 0 " not in out
+    assert "not decided: a run stopped at 500 passes" in out
