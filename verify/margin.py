@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from markone._internal.io import plural
 from markone._internal.html import ShownInJupyter
 from markone._internal.typing import ArrayLike
 from markone._internal.data import Dataset, as_dataset
@@ -476,7 +477,8 @@ def _message(m, *, thin):
     theorem it instantiates."""
     if not m.separable:
         return (f"not separable: the convex hull of the signed examples contains the "
-                f"origin (exact certificate on {len(m.certificate)} examples); "
+                "origin (exact certificate on "
+                f"{plural(len(m.certificate), 'example')}); "
                 "gamma <= 0")
     what = "SVM margin" if m.svm else "margin"
     interval = f"certified within [{m.lower!r}, {m.upper!r}]"

@@ -55,7 +55,7 @@ from markone import engine
 from markone._internal.checks import FloatRangeError, zero_rows
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.exact import signed_integer_rows
-from markone._internal.io import counted
+from markone._internal.io import counted, plural
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, PathLike
 from markone._internal.validation import check_choice, is_sparse, labels_to_pm1
@@ -462,7 +462,7 @@ def _sep(how, w, prob, detail):
 
 def _notsep(how, cert, detail):
     return (how, None, cert, f"not separable: {detail}; exact certificate on "
-            f"{len(cert)} examples (sum of lambda_i y_i x_i is 0)")
+            f"{plural(len(cert), 'example')} (sum of lambda_i y_i x_i is 0)")
 
 
 def _trivial(prob):

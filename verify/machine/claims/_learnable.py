@@ -101,8 +101,9 @@ def learnable_claim(v, cols, stuck=frozenset()):
                      "cannot learn: no A-unit reaches it (every motor stopped or every "
                      "input cut), so its sum is 0 on every figure, a mistake" if n == 0
                      else f"not separable on {units}: an exact certificate on "
-                     f"{len(v.certificate)} figures shows that no setting of the "
-                     "potentiometers answers all of them",
+                     f"{plural(len(v.certificate), 'figure')} shows that no setting of "
+                     "the potentiometers answers "
+                     + ("it" if len(v.certificate) == 1 else "all of them"),
                      {"certificate": {str(i): str(c) for i, c in v.certificate.items()},
                       "a_units": [int(c) for c in cols]})
     if v.method == "timeout":  # cut by check_machine's own limit, named as such
