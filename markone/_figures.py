@@ -203,6 +203,10 @@ def letters(chars=string.ascii_uppercase, per_class=10, seed=None, jitter=1,
         raise ValueError("chars is empty; give at least one letter, e.g. chars='ABC'.")
     for c in chars:
         glyph(c)
+    twice = sorted({c for c in chars if chars.count(c) > 1})
+    if twice:   # one class per letter: a repeat would be a second name for one class
+        raise ValueError(f"chars='{''.join(chars)}' names {', '.join(map(repr, twice))} "
+                         "more than once; give each letter once.")
     faces = [typeface] if isinstance(typeface, str) else list(typeface)
     for face in faces:
         check_choice(face, "typeface", TYPEFACES)

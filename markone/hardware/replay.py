@@ -140,9 +140,10 @@ def _check_contents(run):
              f"{len(run['classes'])} classes")
     _require(all(len(f) == rows * cols for f in run["figures"]),
              f"every figure must have {rows * cols} retina cells ({rows} x {cols})")
-    _require(len(run["presentations"]) > 0,
-             "it has no presentations to replay; record the run with "
-             "MarkI(...).train(..., log=True)")
+    if not run["presentations"]:   # a whole run, saved without its log: not malformed
+        raise ValueError("this run has no presentations to replay: it was recorded "
+                         "without its log; record it with "
+                         "MarkI(...).train(..., log=True).")
     for i, p in enumerate(run["presentations"]):
         _check_presentation(p, i, run, n_a, n_r)
     n = len(run["presentations"])

@@ -59,3 +59,11 @@ def test_bound_not_reached_is_not_decided(tmp_path, monkeypatch, capsys):
     assert "held: True" not in out and "compression" not in out
     assert "= inf" not in out and "gamma = 0 " not in out
     assert "not decided: a run stopped at 500 passes" in out
+
+
+@pytest.mark.parametrize("command", [["machine", "train"], ["machine", "fleet"]])
+def test_a_letter_given_twice_is_refused(command, capsys):
+    # `--chars AA` trained one class and called it "2 letters (AA)" in the fleet
+    assert main([*command, "--chars", "ABA"]) == 2
+    err = capsys.readouterr().err
+    assert "--chars ABA names 'A' more than once; give each letter once." in err

@@ -218,9 +218,12 @@ def test_machine_run_object_file_and_loaded_run_give_the_same_page(tmp_path):
 def test_run_without_log_is_refused(tmp_path):
     images, labels = letters("AB", per_class=2, seed=0)
     run = MarkI(MarkIParams(), seed=0).train(images, labels, presentations=3)
-    with pytest.raises(ValueError, match=r"no presentations to replay.*log=True"):
+    with pytest.raises(ValueError, match=r"no presentations to replay.*log=True") as exc:
         write_replay_html(run, tmp_path / "r.html")
     assert not (tmp_path / "r.html").exists()
+    # a whole run saved without its log is not "malformed" (the walk of issue 37)
+    assert "recorded without its log" in str(exc.value)
+    assert "malformed" not in str(exc.value)
 
 
 def test_check_run_accepts_source_sets_and_returns_the_run():
