@@ -116,12 +116,12 @@ positive_int = _number_type(int, "a whole number", lambda v: 1 <= v <= _INT_MAX,
                             f"at least 1 and at most {_INT_MAX}")
 nonnegative_int = _number_type(int, "a whole number", lambda v: 0 <= v <= _INT_MAX,
                                f"0 or more and at most {_INT_MAX}")
-positive_float = _number_type(_finite_float, "a number", lambda v: v > 0,
+positive_float = _number_type(_finite_float, "a finite number", lambda v: v > 0,
                               "greater than 0")
-nonnegative_float = _number_type(_finite_float, "a number", lambda v: v >= 0,
+nonnegative_float = _number_type(_finite_float, "a finite number", lambda v: v >= 0,
                                  "0 or more")
 #: argparse type: a probability strictly between 0 and 1.
-probability = _number_type(_finite_float, "a number", lambda v: 0 < v < 1,
+probability = _number_type(_finite_float, "a finite number", lambda v: 0 < v < 1,
                            "strictly between 0 and 1")
 
 

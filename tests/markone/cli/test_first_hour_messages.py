@@ -67,3 +67,13 @@ def test_a_letter_given_twice_is_refused(command, capsys):
     assert main([*command, "--chars", "ABA"]) == 2
     err = capsys.readouterr().err
     assert "--chars ABA names 'A' more than once; give each letter once." in err
+
+
+@pytest.mark.parametrize("value", ["1e400", "inf", "nan"])
+def test_an_infinite_float_option_is_called_not_finite(value, capsys):
+    # '1e400' is a number, only not a finite one: the message said "is not a number"
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "separable", "xor", "--timeout", value])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --timeout: '{value}' is not a finite number" in err
