@@ -375,3 +375,29 @@ print(compiled(_loops.epoch_last_xy)(X, np.array([1.0, -1.0]), 1.0, np.arange(2)
                           env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT)
     assert done.returncode == 0, done.stderr[-400:]
     assert done.stdout.split() == ["2", "[1.0,", "-1.0,", "0.0]"]
+
+
+def test_the_plain_underflow_check_is_the_numpy_form(monkeypatch):
+    """A plain run's first presentation (all weights zero) asks whether the score
+    underflows; the plain path answers with the numpy form, not the scalar loop."""
+    assert jit.uncompiled(_loops.score_underflows) is not _loops.score_underflows
+    calls = []
+    real = _loops.score_underflows
+    monkeypatch.setattr(_loops, "score_underflows", lambda *a: calls.append(a) or real(*a))
+    markone.train(np.arange(1.0, 101.0)[None, :], np.array([1]))
+    assert calls == []
+
+
+_tiny = st.sampled_from([0.0, -0.0, 1.0, -3.0, 2.0**-600, -(2.0**-540), 2.0**-1074,
+                         np.inf, np.nan])
+
+
+@settings(max_examples=200, deadline=None)
+@given(w=hnp.arrays(np.float64, st.integers(1, 6), elements=_tiny),
+       row_values=st.data(), c=_tiny)
+def test_the_underflow_check_is_the_same_plain_and_scalar_hypo(w, row_values, c):
+    row = row_values.draw(hnp.arrays(np.float64, w.shape[0] - 1, elements=_tiny)) \
+        if w.shape[0] > 1 else np.zeros(0)
+    with np.errstate(all="ignore"):
+        plain = jit.uncompiled(_loops.score_underflows)(w, row, c)
+        assert plain == bool(_loops.score_underflows(w, row, c))
