@@ -37,7 +37,7 @@ True
 >>> check_run(dict(run, version=9))
 Traceback (most recent call last):
 ...
-ValueError: run uses format version 9, but this markone reads version 3 or older; replay it with the newer markone that wrote it.
+ValueError: run uses format version 9, but this markone reads version 4 or older; replay it with the newer markone that wrote it.
 """
 
 from __future__ import annotations
@@ -245,7 +245,7 @@ def render_replay_html(run_or_path: Any, *, speed: float = 1.0) -> str:
     >>> render_replay_html({"format": "markone-machine-run", "version": 9})
     Traceback (most recent call last):
     ...
-    ValueError: run uses format version 9, but this markone reads version 3 or older; replay it with the newer markone that wrote it.
+    ValueError: run uses format version 9, but this markone reads version 4 or older; replay it with the newer markone that wrote it.
     """
     speed = check_positive(speed, "speed")
     run = check_run(_as_run_dict(run_or_path))

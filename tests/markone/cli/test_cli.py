@@ -204,7 +204,7 @@ def test_usage_errors_are_one_line(capsys):
     for argv, match in ([["train", "x.csv", "--max-epochs", "0"], "at least 1 and at most"],
                         [["demo", "--seed", "-1"], "'-1' must be 0 or more"],
                         [["sim", "run", "novikoff", "--workers", "two"], "whole number"],
-                        [["verify", "separable", "x", "--timeout", "nan"], "not a number"]):
+                        [["verify", "separable", "x", "--timeout", "nan"], "not a finite number"]):
         with pytest.raises(SystemExit) as exc:
             main(argv)
         err = capsys.readouterr().err
