@@ -468,6 +468,9 @@ class Playground:
         shown). ``body["generation"]``, when given, is the generation of the data
         the page shows (its state's ``generation``)."""
         asked = (body or {}).get("generation", self.generation)
+        if isinstance(asked, bool) or not isinstance(asked, int) or asked < 0:
+            raise ValueError(f"generation must be the whole number the playground's "
+                             f"state gave (0 or more), got {asked!r}.")
         if asked != self.generation:
             return Answer(cycle=None, superseded=True, generation=self.generation)
         if self.d != 2 or self.panel().get("separable") is not False:

@@ -148,3 +148,12 @@ def test_the_playground_page_is_guarded_like_the_console_page(console):
     status, _, _ = parse(raw(console, request(console, "GET", "/playground",
                                               headers=["Host: evil.example"])))
     assert status == 403
+
+
+@pytest.mark.parametrize("value", ["1", 1.0, -1, True, None, [0], {"g": 0}, 1e400])
+def test_a_cycle_request_with_a_bad_generation_is_refused(console, value):
+    """The cycle request names the data it asks about by their generation, a whole
+    number: anything else is refused with a message, not taken for superseded data."""
+    body = json.dumps({"generation": value}).encode()
+    status, _, data = answer(console, "POST", "/api/playground/cycle", body)
+    assert status == 400 and "generation must be the whole number" in data["error"]
