@@ -48,7 +48,7 @@ _GROUP_SUFFIX = re.compile(r"@[^@\[\]]*$")  # a group: a file's path or a fixtur
 _STARTED: list[float] = []
 _SHARING: list[bool] = []  # the fixtures being set up, outermost first: shared or not
 _WALL: list[float] = []  # [when the running test started (epoch s), its run-queue wait]
-_TIMELINE: dict[str, list] = {}  # test id -> [worker, start, wall, CPU]
+_TIMELINE: dict[str, list] = {}  # test id -> [worker, start, wall, CPU, waited for a core]
 
 
 def _queued_seconds():
