@@ -29,10 +29,11 @@ Chromium, a ``coqc``: about half a GB each) run one at a time; that group is han
 first and the others from the costliest (:func:`start_order`). The browser tests share
 one Chromium (``tests/_browser.py``), which only they can ask for (the ``browser``
 fixture of ``tests/conftest.py`` fails any other test) and which is closed when the
-worker leaves them (:func:`close_the_shared_browser`): one Chromium per run. Under
-xdist, the workers take turns compiling each numba kernel (:func:`pytest_configure`), and
-``--record-durations`` gathers each worker's figures and the controller writes the
-report once.
+worker leaves them (:func:`close_the_shared_browser`): one Chromium per run. The
+workers (and the commands the tests start) compile each numba kernel once: one
+compiles, the others wait and load it (:func:`markone._internal.jit_cache.compile_lock`);
+under xdist ``--record-durations`` gathers each worker's figures and the controller
+writes the report once.
 """
 
 import json
@@ -83,9 +84,7 @@ def pytest_configure(config):
     """A process that runs tests draws with a non-GUI backend, audits every figure
     markone draws for a room (issue 15: text under 10 pt, text cut off at the figure's
     edge or a legend over the data fails the test that drew it:
-    ``markone._internal.style.save_figure`` raises ``FigureAuditError``); an xdist
-    worker compiles a numba kernel only while holding a lock the workers share for
-    that kernel (:func:`_one_compile_at_a_time`)."""
+    ``markone._internal.style.save_figure`` raises ``FigureAuditError``)."""
     if not runs_tests(config):
         return
     import matplotlib
@@ -94,61 +93,6 @@ def pytest_configure(config):
 
     matplotlib.use("Agg")
     markone._internal.style.STRICT = True
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        from markone._internal.jit import on_first_compile
-
-        on_first_compile(_one_compile_at_a_time(config.rootpath))
-
-
-def compile_lock(root, kernel=""):
-    """The lock file that the workers of a run of the suite in ``root`` share for
-    compiling the numba kernel named ``kernel`` (module and qualified name), in a
-    folder of the temporary folder, one for each checkout."""
-    import hashlib
-    import tempfile
-
-    folder = os.path.join(tempfile.gettempdir(), "markone-tests-numba-"
-                          + hashlib.sha256(str(root).encode()).hexdigest()[:12])
-    os.makedirs(folder, exist_ok=True)
-    return os.path.join(folder, hashlib.sha256(kernel.encode()).hexdigest()[:16] + ".lock")
-
-
-def _one_compile_at_a_time(root):
-    """A hook for :func:`markone._internal.jit.on_first_compile` that makes the
-    workers of one run take turns at compiling (or loading from numba's disk cache)
-    each kernel.
-
-    On a fresh clone the two workers need the same kernels at about the same time and
-    would each compile them (seconds of CPU per kernel); taking turns, the second one
-    waits and then loads what the first wrote to numba's cache. Only for the same
-    kernel: while one worker compiles a kernel the other compiles another (a lock for
-    all kernels made it wait for compiles it did not need, issue 37). A kernel that
-    calls others compiles them under its own lock, so that a worker holds one lock at
-    a time and two cannot wait for each other."""
-    import fcntl
-    import threading
-
-    held = threading.local()
-
-    def install(numba):
-        dispatcher = numba.core.dispatcher.Dispatcher
-        plain = dispatcher.compile
-
-        def compile_in_turn(self, sig):
-            if getattr(held, "lock", False):  # a kernel compiling those it calls
-                return plain(self, sig)
-            kernel = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
-            with open(compile_lock(root, kernel), "a") as file:
-                fcntl.flock(file, fcntl.LOCK_EX)  # released when the file closes
-                held.lock = True
-                try:
-                    return plain(self, sig)
-                finally:
-                    held.lock = False
-
-        dispatcher.compile = compile_in_turn
-
-    return install
 
 
 def pytest_addoption(parser):

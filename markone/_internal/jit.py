@@ -18,7 +18,10 @@ compiled already: the same input gives the same answer. The compiled machine cod
 cached on disk in the user's cache folder, keyed on the sources' content, never next
 to the installed modules (:mod:`markone._internal.jit_cache`: ``$NUMBA_CACHE_DIR``,
 else ``$XDG_CACHE_HOME/markone/numba``, else ``~/.cache/markone/numba``); a folder
-that cannot be written only means compiling again.
+that cannot be written only means compiling again. Processes that need a kernel at
+the same time (a fleet's workers, the test suite's) compile it once: one compiles
+under the kernel's lock (:func:`~markone._internal.jit_cache.compile_lock`), the
+others wait, then load it from the cache.
 
 >>> @kernel()
 ... def add_one(x):
@@ -29,6 +32,7 @@ that cannot be written only means compiling again.
 
 from __future__ import annotations
 
+import functools
 import importlib.machinery
 import importlib.util
 import sys
@@ -36,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from markone._internal.jit_cache import function_cache
+from markone._internal.jit_cache import compile_lock, function_cache, lock_path
 from markone._internal.progress import slow_step
 
 __all__ = ["kernel", "plain_form", "uncompiled", "compiled", "cached_njit", "entry_point",
@@ -269,13 +273,42 @@ def cached_njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     """
 
     def build(fn: Callable[..., Any]) -> Any:
-        dispatcher = import_numba().njit(**options)(fn)
+        numba = import_numba()
+        dispatcher = numba.njit(**options)(fn)
         cache = function_cache(fn)
-        if cache is not None:   # what numba's cache=True does, with markone's folder
-            dispatcher._cache = cache
+        if cache is not None and isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
+            dispatcher._cache = cache   # what numba's cache=True does, with markone's folder
+            dispatcher.__class__ = _taking_turns(type(dispatcher))
         return dispatcher
 
     return build
+
+
+@functools.lru_cache(maxsize=None)
+def _taking_turns(base: type) -> type:
+    """numba's dispatcher class ``base``, compiling each new signature under its
+    kernel's inter-process lock (:func:`~markone._internal.jit_cache.compile_lock`):
+    processes that need a kernel at once compile it once, the others load it from the
+    cache. It pickles as ``base`` (the disk cache is not part of a pickle)."""
+    # numba's compiler lock and signature parser: numba is loaded when this is built
+    from numba.core import sigutils
+    from numba.core.compiler_lock import global_compiler_lock
+
+    class Dispatcher(base):  # type: ignore[valid-type,misc]
+        def compile(self, sig):
+            # numba's lock first, as numba's compile takes it: a thread holding a
+            # kernel's file lock never waits for another thread of this process
+            with global_compiler_lock:
+                if tuple(sigutils.normalize_signature(sig)[0]) in self.overloads:
+                    return super().compile(sig)   # compiled already: no lock
+                with compile_lock(lock_path(self._cache), self.py_func.__qualname__):
+                    return super().compile(sig)
+
+        def _reduce_class(self):
+            return base
+
+    Dispatcher.__name__ = Dispatcher.__qualname__ = base.__name__   # its repr unchanged
+    return Dispatcher
 
 
 def entry_point(fn: Callable[..., Any], signature: str) -> Callable[..., Any]:

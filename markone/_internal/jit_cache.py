@@ -27,6 +27,11 @@ in another module, changed (numba does not follow calls across files).
   goes on; :func:`cache_notice` says so once on stderr, when it is a terminal or
   with ``markone --verbose``. A damaged index reads as empty: the kernel compiles,
   and its save mends the index.
+- **Compiled once, by one process**: :func:`compile_lock`. Processes that need a
+  kernel at the same time (a fleet's workers, Dask's, the test suite's, two runs of
+  a command) take turns: one compiles and saves, the others wait, then load what it
+  saved. The lock is the kernel's file in its folder; a process that dies holding
+  it releases it, and a lock that cannot be taken only means compiling.
 
 Which path a call takes never depends on the cache: a hit only saves the compile.
 
@@ -44,14 +49,19 @@ import hashlib
 import os
 import pickle
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from markone._internal.progress import notice
+from markone._internal.progress import notice, slow_step
+
+try:
+    import fcntl
+except ImportError:   # not a POSIX system: kernels compile without taking turns
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["cache_folder", "source_stamp", "sources_version", "function_cache",
-           "cache_notice"]
+           "cache_notice", "compile_lock", "lock_path"]
 
 #: markone's own package folder: its modules' content is in every kernel's stamp
 _MARKONE = Path(__file__).resolve().parent.parent
@@ -137,6 +147,78 @@ def cache_notice(folder: os.PathLike[str] | str, error: BaseException) -> None:
            "folder")
 
 
+#: the kernels' lock files this process holds (while it compiles them): a kernel
+#: that compiles one it calls, or itself, does not wait for its own lock
+_HELD: set[str] = set()
+
+
+def lock_path(cache: Any) -> str | None:
+    """The lock file of the kernel whose numba cache is ``cache``: beside its index
+    (``NAME.nbi`` -> ``NAME.lock``); None for a cache that is not markone's
+    (:func:`function_cache`: e.g. none, the folder being refused).
+
+    >>> lock_path(None) is None
+    True
+    """
+    folder, name = getattr(cache, "_cache_path", None), getattr(cache, "_lock_name", None)
+    return None if folder is None or name is None else os.path.join(folder, name)
+
+
+@contextlib.contextmanager
+def compile_lock(path: str | None, kernel: str = "a kernel") -> Iterator[bool]:
+    """Hold the inter-process lock file ``path`` (:func:`lock_path` of a kernel's
+    cache; None: no lock) while the kernel compiles and saves: a process that needs
+    it meanwhile waits, then loads the saved machine code instead of compiling it too.
+    Yields whether the lock is held. The lock is a POSIX record lock (``lockf``), so
+    that a wait that would close a cycle is refused by the system, not endless.
+
+    Never in the way: no lock file, one that cannot be opened, a file system
+    without locks, or a wait that would close a cycle (two processes each holding
+    what the other needs) only means compiling without the lock. A process that
+    ends, even killed, releases its locks. A wait that lasts says so on a terminal
+    (``markone: waiting for another process compiling KERNEL...``). The compiles of
+    one process run one at a time (numba's compiler lock), so one set of held locks
+    serves its threads; a lock it holds already is not taken again.
+
+    >>> with compile_lock(None) as held:
+    ...     held
+    False
+    """
+    if path is None or fcntl is None or path in _HELD:
+        yield path in _HELD
+        return
+    try:
+        file = open(path, "a")
+    except OSError:   # a read-only cache, a folder gone: compile
+        yield False
+        return
+    with file:   # closing it releases the lock
+        held = _lock(file, kernel)
+        if held:
+            _HELD.add(path)
+        try:
+            yield held
+        finally:
+            _HELD.discard(path)
+
+
+def _lock(file: Any, kernel: str) -> bool:
+    """Take the exclusive lock of the open lock ``file``, waiting while another
+    process holds it; False where it cannot be taken (no locks here, a deadlock)."""
+    try:
+        fcntl.lockf(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:   # held by another process (or no locks here: try waiting)
+        pass
+    try:
+        with slow_step(f"waiting for another process compiling {kernel} (this one "
+                       "then loads it from the cache)"):
+            fcntl.lockf(file, fcntl.LOCK_EX)
+        return True
+    except OSError:   # EDEADLK: waiting would never end; ENOLCK: no locks here
+        return False
+
+
 def function_cache(py_func: Callable[..., Any]) -> Any:
     """numba's cache object for kernel ``py_func``, kept in :func:`cache_folder` and
     keyed by :func:`source_stamp`; None when that folder cannot be made or written
@@ -211,6 +293,7 @@ def _cache_class() -> Any:
             super().__init__(py_func)
             self._cache_file = Index(self._cache_path, self._impl.filename_base,
                                      self._impl.locator.get_source_stamp())
+            self._lock_name = self._impl.filename_base + ".lock"
 
         @contextlib.contextmanager
         def _guard_against_spurious_io_errors(self):

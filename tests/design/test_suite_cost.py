@@ -118,43 +118,6 @@ def _held(path):
         return False
 
 
-def _kernel(name):
-    def py_func():
-        pass
-    py_func.__module__, py_func.__qualname__ = "markone.fake", name
-    return py_func
-
-
-def test_a_worker_compiles_a_kernel_only_while_it_holds_that_kernels_lock(
-        root_conftest, tmp_path):
-    seen = []
-
-    def lock(name):
-        return root_conftest.compile_lock(tmp_path, f"markone.fake.{name}")
-
-    class Dispatcher:  # numba's, as far as the hook uses it
-        def __init__(self, name):
-            self.py_func = _kernel(name)
-
-        def compile(self, sig):
-            seen.append((sig, _held(lock("outer")), _held(lock("inner")),
-                         _held(lock("other"))))
-            if sig == "outer":  # a kernel that compiles one it calls: no deadlock
-                Dispatcher("inner").compile("inner")
-            return sig
-
-    numba = SimpleNamespace(core=SimpleNamespace(dispatcher=SimpleNamespace(
-        Dispatcher=Dispatcher)))
-    root_conftest._one_compile_at_a_time(tmp_path)(numba)
-    assert Dispatcher("outer").compile("outer") == "outer"
-    # the outer kernel's lock held (its callee compiled under it); another kernel's
-    # free, for the other worker to compile it meanwhile (issue 37)
-    assert seen == [("outer", True, False, False), ("inner", True, False, False)]
-    assert not _held(lock("outer"))  # released after
-    assert len({lock("outer"), lock("inner"), lock("other"),
-                root_conftest.compile_lock(ROOT, "markone.fake.outer")}) == 4
-
-
 def test_the_coq_build_then_the_browsers_start_and_costly_groups_come_first(root_conftest):
     items = [_item("tests/a.py::cheap"), _item("tests/b.py::costly_1"),
              _item("tests/docs/test_docs_offline.py::page", ["site"]),
