@@ -260,7 +260,12 @@ def test_recheck_refuses_a_missing_file_and_a_count_that_does_not_follow(sweep, 
         Y.recheck(folder)
 
 
-def test_a_resumed_sweep_writes_the_same_files(sweep, tmp_path, monkeypatch):
+def test_a_sweep_resumed_on_a_dask_cluster_writes_the_same_files(sweep, tmp_path,
+                                                                 monkeypatch):
+    """A sweep cut after two tasks, resumed on a Dask cluster: the two are reused, the
+    rest run on Dask, and the files are the uninterrupted local sweep's (one
+    interrupted sweep for the resume and for Dask, which ran the sweep again each)."""
+    distributed = pytest.importorskip("dask.distributed")
     real, calls = Y.run_task, []
 
     def crashing(spec):
@@ -274,24 +279,17 @@ def test_a_resumed_sweep_writes_the_same_files(sweep, tmp_path, monkeypatch):
         run_experiment("yield", out=tmp_path, **SMALL)
     assert not (tmp_path / "yield" / Y.FILES).exists()
     monkeypatch.setattr(Y, "run_task", real)
-    again = run_experiment("yield", out=tmp_path, **SMALL)
+    with distributed.LocalCluster(n_workers=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        again = run_experiment("yield", out=tmp_path, dask=cluster.scheduler_address,
+                               **SMALL)
     assert (again.n_reused, again.n_run) == (2, sweep.n_tasks - 2)
     assert again.results_path.read_bytes() == sweep.results_path.read_bytes()
     assert _files(again) == _files(sweep)
 
 
-def test_on_a_dask_cluster_the_same_files(sweep, tmp_path):
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=1, processes=False,
-                                  dashboard_address=None) as cluster:
-        res = run_experiment("yield", out=tmp_path, dask=cluster.scheduler_address,
-                             **SMALL)
-    assert res.results_path.read_bytes() == sweep.results_path.read_bytes()
-    assert _files(res) == _files(sweep)
-
-
 def test_another_sweep_leaves_no_stale_certificate(sweep, tmp_path):
-    run_experiment("yield", out=tmp_path, **SMALL)
+    _copy(sweep, tmp_path)          # a finished sweep of every rate in the folder
     fewer = run_experiment("yield", out=tmp_path, overrides={"rates": [0.0]},
                            overwrite=True, **SMALL)
     assert set(_files(fewer)) == {f"dead_a_units-r0-m{r:03d}-machine.json"
