@@ -8,7 +8,10 @@ callback; it prints "Exception ignored in ..." and goes on), and a signal handle
 runs inside one whenever the signal arrives while a finaliser's code runs. The
 handler therefore also records that SIGTERM arrived, and every place that commits
 output the user asked for calls :func:`raise_if_terminated` first: a command whose
-``Terminated`` was lost still writes nothing and ends as terminated.
+``Terminated`` was lost still writes nothing and ends as terminated. The moments the
+handler is put in and taken out are guarded too: a SIGTERM then is noted, never
+dropped, and the block ends as terminated (after its work, when it came as the block
+was left: what the work wrote stays, whole).
 
 >>> with sigterm_raises():
 ...     raise_if_terminated()        # no SIGTERM: nothing happens
@@ -19,8 +22,11 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
+import sys
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 #: ``Terminated`` is left out on purpose: like ``KeyboardInterrupt`` it is not an error
 #: of markone's, and only :func:`markone.cli.main` catches it.
@@ -67,7 +73,10 @@ def sigterm_raises() -> Iterator[None]:
     what it had half written (``staged_output``, ``atomic_write``). If that exception
     is lost (raised inside a finaliser, which Python ignores), the block still ends
     with :class:`Terminated`, and nothing is committed meanwhile
-    (:func:`raise_if_terminated`). A process forked from this one (a worker) keeps the
+    (:func:`raise_if_terminated`). A SIGTERM that arrives while the block puts the
+    previous handler back is not lost either (:func:`_put_back`): the block's work is
+    done by then, so what it wrote stays, whole, and the block ends with
+    :class:`Terminated`. A process forked from this one (a worker) keeps the
     default: it ends. Outside the main thread (where signals cannot be handled) the
     block runs as it is.
 
@@ -79,6 +88,7 @@ def sigterm_raises() -> Iterator[None]:
         yield
         return
     pid = os.getpid()
+    raising = [False]                     # False while the handler is swapped: noted only
 
     def handler(signum, frame):
         if os.getpid() != pid:            # a forked worker: end as it would have
@@ -86,13 +96,89 @@ def sigterm_raises() -> Iterator[None]:
             os.kill(os.getpid(), signum)
             return
         _RECEIVED[0] = True
-        raise Terminated
+        if raising[0]:
+            raise Terminated
 
     _RECEIVED[0] = False
     previous = signal.signal(signal.SIGTERM, handler)
+    closed = False
     try:
+        raising[0] = True
+        raise_if_terminated()             # it came as the handler was put in
         yield
         raise_if_terminated()             # its raise was lost: end as terminated
+    except GeneratorExit:                 # never entered: the raise reached the caller
+        closed = True
+        raise
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        raising[0] = False                # no call before this line: nothing raises
+        came = _put_back(previous) or _RECEIVED[0]
         _RECEIVED[0] = False
+        if came and not closed:
+            raise Terminated
+
+
+def _put_back(previous: Any) -> bool:
+    """Make ``previous`` SIGTERM's handler again; return whether a SIGTERM arrived
+    meanwhile (the caller's handler, which only notes it now, may also have run).
+
+    CPython runs a signal's Python handler later than the signal arrives: its C
+    handler notes the signal, and the note is read at the next safe point. A note
+    still unread when ``signal.signal`` has put the default action back is dropped
+    ("Signal 15 ignored due to race condition"). The C handler also writes the
+    signal's number to the wakeup file descriptor, on whatever thread it ran: one of
+    ours is set for the swap, and read after it. Once the swap is done, a SIGTERM goes
+    to ``previous`` (the default action ends the process) and nothing more is noted.
+
+    >>> _put_back(signal.getsignal(signal.SIGTERM))
+    False
+    """
+    reader, writer = socket.socketpair()
+    with reader, writer:
+        writer.setblocking(False)
+        reader.setblocking(False)
+        other = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+        try:
+            with _race_unsaid():
+                signal.signal(signal.SIGTERM, previous)
+        finally:
+            signal.set_wakeup_fd(other)
+        noted = _drain(reader)
+    if other != -1 and noted:             # the wakeups were another reader's too
+        with contextlib.suppress(OSError):
+            os.write(other, noted)
+    return signal.SIGTERM in noted
+
+
+@contextlib.contextmanager
+def _race_unsaid() -> Iterator[None]:
+    """Within the block, CPython's report of a SIGTERM it dropped ("Exception ignored
+    ... Signal 15 ignored due to race condition", printed on stderr) is not printed:
+    :func:`_put_back` sees that SIGTERM and the command ends as terminated, saying so
+    in one line. Every other unraisable exception is reported as before.
+
+    >>> with _race_unsaid():
+    ...     pass
+    """
+    said = f"Signal {int(signal.SIGTERM)} ignored due to race condition"
+    report = sys.unraisablehook
+
+    def unless_the_race(unraisable: Any) -> None:
+        if not (isinstance(unraisable.exc_value, OSError)
+                and str(unraisable.exc_value) == said):
+            report(unraisable)
+
+    sys.unraisablehook = unless_the_race
+    try:
+        yield
+    finally:
+        sys.unraisablehook = report
+
+
+def _drain(reader: socket.socket) -> bytes:
+    """Every byte waiting in ``reader`` (a non-blocking socket)."""
+    chunks = []
+    with contextlib.suppress(BlockingIOError):
+        while chunk := reader.recv(4096):
+            chunks.append(chunk)
+    return b"".join(chunks)
