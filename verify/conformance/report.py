@@ -23,7 +23,8 @@ from verify.conformance.fixes import UNEXPLAINED_FIX, fix_for
 from verify.conformance.judge import CaseResult
 
 __all__ = ["as_table", "as_json", "as_junit", "summary", "exit_status", "cause_lines",
-           "failure_lines", "xml_text", "cause_summary", "summary_lines", "UNEXPLAINED"]
+           "failure_lines", "xml_text", "cause_summary", "summary_lines", "UNEXPLAINED",
+           "unjudged_line"]
 
 
 def cause_lines(result: CaseResult) -> list[str]:
@@ -139,7 +140,42 @@ def as_table(results: Sequence[CaseResult], impl_name: str, *, show_errors: bool
     lines.append(f"{impl_name}: {s['passed']} passed, {s['failed']} failed, "
                  f"{plural(s['errors'], 'error')}, {s['not_applicable']} not applicable "
                  f"(of {plural(s['total'], 'case')})")
+    lines.extend(unjudged_line(results))
     return "\n".join(lines + summary_lines(results))
+
+
+def unjudged_line(results: Sequence[CaseResult]) -> list[str]:
+    """The line under a table's totals that names each variant and task none of
+    whose cases was judged (every one not applicable), with the reason when they
+    share one, so a profile that lists them is not read as having passed them; no
+    line when each was judged at least once.
+
+    >>> r = [CaseResult(id=i, property="p", task=t, variant=v, status=s,
+    ...                 details=("f(X, y, order) is binary",) if s == "n/a" else ())
+    ...      for i, t, v, s in [("a", "binary", "last", "pass"),
+    ...                         ("b", "binary", "voted", "n/a"),
+    ...                         ("c", "kernel", "last", "n/a")]]
+    >>> print(unjudged_line(r)[0])
+    not judged, each of its cases not applicable: the voted variant, the kernel task (f(X, y, order) is binary)
+    """
+    names, unjudged = [], []
+    for field in ("variant", "task"):
+        values = dict.fromkeys(getattr(r, field) for r in results)
+        out = [v for v in values
+               if all(r.status == "n/a" for r in results if getattr(r, field) == v)]
+        if out:
+            names.append(f"the {_and(out)} {field if len(out) == 1 else field + 's'}")
+            unjudged += [r for r in results if getattr(r, field) in out]
+    if not names:
+        return []
+    reasons = {r.details[0] for r in unjudged if r.details}
+    why = f" ({reasons.pop()})" if len(reasons) == 1 else " (reasons above)"
+    return ["not judged, each of its cases not applicable: " + ", ".join(names) + why]
+
+
+def _and(words: list[str]) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _case_lines(r: CaseResult, show_errors: bool) -> list[str]:

@@ -51,6 +51,20 @@ def test_a_correct_float64_implementation_exits_0_under_its_profile(suite, impls
     assert "[profile arithmetic=float64,variants=last+averaged+voted+pocket," in out
 
 
+def test_the_summary_names_the_variants_it_could_not_judge(suite, impls, capsys):
+    # the profile lists every variant and task, but f(X, y, order) answers only the
+    # binary last iterate: the summary says plainly which it did not judge
+    assert main(["adversary", "check", str(suite), "--impl",
+                 f"{impls}:float64_perceptron", "--profile", "arithmetic=float64"]) == 0
+    out = capsys.readouterr().out
+    assert ("not judged, each of its cases not applicable: the averaged, voted and "
+            "pocket variants, the multiclass and kernel tasks") in out
+    assert main(["adversary", "check", str(suite), "--impl",
+                 f"{impls}:float64_perceptron", "--profile", "arithmetic=float64",
+                 "--cases", "zero-score-orthonormal,intercept-convention"]) == 0
+    assert "not judged" not in capsys.readouterr().out
+
+
 def test_a_correct_float32_implementation_passes_under_float32(suite, impls, capsys):
     status = main(["adversary", "check", str(suite), "--impl",
                    f"{impls}:float32_perceptron", "--profile",
