@@ -27,6 +27,7 @@ shows every traceback instead.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
@@ -138,7 +139,27 @@ def output_file(text: str) -> str:
         check_output_file(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    _takes_new_files(text, Path(text).absolute().parent)
     return text
+
+
+def _takes_new_files(text: str, folder: Path) -> None:
+    """Refuse the output ``text`` (argparse's error) when ``folder``, or the nearest
+    folder above it that exists, takes no new file (read-only, not the user's, a
+    pseudo file system such as ``/proc``): tried by creating and removing an empty
+    hidden file there when the options are read, so no work is done only to be lost
+    at the end. The atomic write at the end stays: this is only the early check.
+    """
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    probe = folder / f".markone-write-check-{os.getpid()}"
+    try:
+        os.close(os.open(probe, os.O_CREAT | os.O_WRONLY, 0o600))
+        os.unlink(probe)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(
+            f"cannot write {text}: the folder {folder} takes no new file "
+            f"({exc.strerror or exc}); give a path in a folder you can write.") from None
 
 
 def output_folder(text: str) -> str:
@@ -159,6 +180,7 @@ def output_folder(text: str) -> str:
                     f"cannot write into {text}: {folder} is a file, not a folder; give "
                     "a folder (new or existing).")
             break
+    _takes_new_files(text, path.absolute())
     return text
 
 

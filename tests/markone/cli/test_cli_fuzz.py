@@ -478,15 +478,18 @@ def test_a_broken_cmd_is_the_implementations_error(tmp_path, program):
     assert status == 1 and "(of 1 case)" in out
 
 
-@pytest.mark.parametrize("argv", [
+#: A command of each kind that writes a file named by an option.
+OUTPUT_FILES = [
     ["verify", "separable", "xor", "--certificate", "{out}"],
     ["train", "xor", "--json", "{out}"],
     ["adversary", "orthonormal", "--m", "2", "--out", "{out}"],
     ["machine", "train", "--chars", "A", "--per-class", "1", "--max-epochs", "1",
      "--out", "{out}"],
     ["machine", "replay", "run.json", "--html", "{out}"],
-    ["adversary", "check", "case.json", "--impl", "m:f", "--report", "{out}"]],
-    ids=lambda a: " ".join(a[:2]))
+    ["adversary", "check", "case.json", "--impl", "m:f", "--report", "{out}"]]
+
+
+@pytest.mark.parametrize("argv", OUTPUT_FILES, ids=lambda a: " ".join(a[:2]))
 @pytest.mark.parametrize("where", ["folder", "under_a_file", "empty"])
 def test_an_output_file_that_cannot_be_written_is_refused_first(tmp_path, monkeypatch,
                                                               argv, where):
@@ -501,3 +504,18 @@ def test_an_output_file_that_cannot_be_written_is_refused_first(tmp_path, monkey
     assert_clean(status, o, err)
     assert status == 2 and o == "" and "argument --" in err, err
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("argv", OUTPUT_FILES + [
+    ["adversary", "suite", "--out", "{out}"], ["demo", "--out", "{out}"]],
+    ids=lambda a: " ".join(a[:2]))
+def test_an_output_in_a_folder_that_takes_no_file_is_refused_first(argv):
+    """/proc exists and is a folder, but takes no new file: refused when the options
+    are read (one line, naming the folder), not after the work (the Mark I trained
+    fully, then the write failed)."""
+    out = "/proc/markone-walk-check"
+    status, o, err = run_cli([a.replace("{out}", out) for a in argv])
+    assert_clean(status, o, err)
+    assert status == 2 and o == "", (o, err)
+    assert f"cannot write {out}: the folder /proc takes no new file" in err
