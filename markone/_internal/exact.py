@@ -63,7 +63,7 @@ __all__ = ["to_fraction", "to_fraction_matrix", "fraction_array", "signed_intege
            "exactly_float64", "first_inexact", "float64_of", "exact_float",
            "describe_number", "inexact_entry", "parse_number", "digit_limit",
            "NumberTooLong", "MAX_DIGITS", "int_text", "fraction_text", "STR_BITS",
-           "text_shown", "int_of_digits", "fraction_g", "fraction_pow10"]
+           "text_shown", "int_of_digits", "fraction_g", "fraction_pow10", "int_shown"]
 
 #: The default limit on the size of a number written as text (a string, a table
 #: cell, a Decimal): its digits plus its exponent, that is the digits it has when
@@ -187,6 +187,21 @@ def int_text(n: int) -> str:
     half = n.bit_length() * 3 // 20  # about half of its digits (log10(2) > 0.3)
     high, low = divmod(n, 10**half)
     return int_text(high) + int_text(low).rjust(half, "0")
+
+
+def int_shown(n: int, longest: int = 15) -> str:
+    """An integer as a person reads it in a message: all its digits when it has at
+    most ``longest``, else about its value in six significant digits and how many
+    digits it has (an exact Novikoff bound on data of 1e400 has 800: its digits
+    help no one; a file or the Python API keeps the exact value).
+
+    >>> int_shown(123456), int_shown(75 * 10**798)
+    ('123456', 'about 7.5e+799 (an integer of 800 digits)')
+    """
+    text = int_text(n)
+    if len(text.lstrip("-")) <= longest:
+        return text
+    return f"about {fraction_g(int(n))} (an integer of {len(text.lstrip('-'))} digits)"
 
 
 def fraction_text(q: Any) -> str:

@@ -166,12 +166,12 @@ def _check(args):
 def _witness_bound_line(X, y, witness, intercept):
     """Novikoff's bound with the witness's own margin, in words (Coq:
     ``check_witness_novikoff``, over exactly these numbers)."""
-    from markone._internal.exact import int_text
+    from markone._internal.exact import int_shown
     from verify.margin import witness_novikoff
 
     b = witness_novikoff(X, y, witness, intercept=intercept)
     return (f"Novikoff with the witness's own margin (Coq: check_witness_novikoff): at "
-            f"most floor(R^2 ||w||^2 / gamma^2) = {int_text(b.mistakes)} mistakes in "
+            f"most floor(R^2 ||w||^2 / gamma^2) = {int_shown(b.mistakes)} mistakes in "
             "any order, gamma = min y w.[x, 1] and R^2 = max ||[x, 1]||^2 exactly")
 
 

@@ -118,6 +118,20 @@ def test_huge_numbers_leave_no_numpy_warning_on_stderr(tmp_path, capsys):
         assert "warning" not in capsys.readouterr().err, command
 
 
+def test_a_bound_of_800_digits_is_shown_readably(tmp_path, capsys):
+    # witness (1, 1, 1): gamma = min(1e400 + 2, 2) = 2, ||w||^2 = 3, R^2 = 1e800 + 2,
+    # so floor(R^2 ||w||^2 / gamma^2) = 75 * 10**798 exactly: 800 digits
+    data = tmp_path / "big.csv"
+    data.write_text("1e400,1,1\n-1,-2,-1\n")
+    cert = tmp_path / "c.json"
+    assert main(["verify", "separable", str(data), "--certificate", str(cert)]) == 0
+    assert main(["verify", "check", str(cert)]) == 0
+    for out in capsys.readouterr().out.split("OK:"):
+        line = next(t for t in out.splitlines() if t.startswith("Novikoff"))
+        assert "= about 7.5e+799 (an integer of 800 digits) mistakes" in line
+        assert len(line) < 300
+
+
 @pytest.mark.parametrize("value, words", [("", "the output folder name is empty"),
                                           ("AND.csv", "is a file, not a folder")])
 def test_proofs_smt2_folder_is_checked_before_any_work(tmp_path, monkeypatch, capsys,
