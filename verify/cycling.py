@@ -207,7 +207,8 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
     progress : bool, optional
         Show a progress bar of the updates (cyclic) or states (all) found (tqdm, on
         stderr; ``None``: only on a terminal, once the search takes more than half a
-        second). It changes no result.
+        second), then, cyclic under markone's rule, that the presentations are run
+        again on the core (about as long again). It changes no result.
     max_memory_gb : float, optional
         The memory the search may keep (default
         :data:`verify._internal.memory.DEFAULT_MAX_MEMORY_GB`, 4 GB). ``order="all"``: a search
@@ -261,8 +262,10 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
                         unit=" updates") as bar:
             report, stream, trajectory = _cyclic(YX, scale, rule, budget, intercept,
                                                  deadline, timeout_s, bar, max_memory_gb)
-        if rule == "nonstrict":
-            _rerun_on_core(data, intercept, intercept_scale, stream, trajectory, scale)
+            if rule == "nonstrict":   # as long again as the search: the bar says so
+                bar.set_description(f"check_cycling: re-run of {stream:,} presentations "
+                                    "on markone.train")
+                _rerun_on_core(data, intercept, intercept_scale, stream, trajectory, scale)
         return report
     with search_bar(budget, "check_cycling: reachable states", progress,
                     unit=" states") as bar:

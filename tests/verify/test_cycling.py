@@ -386,3 +386,13 @@ def test_a_small_search_keeps_to_numpy_a_large_one_starts_again_packed(
     assert reference.states.shape[0] == 2542 and reference.complete
     _assert_same_graph(reachable_states(YX, edges=True), reference)
     assert packed == ([1] if plain_states < 2542 else [])
+
+
+def test_the_bar_says_when_the_run_is_confirmed_on_the_core(capsys):
+    # the re-run on markone.train takes about as long as the search: on a terminal it
+    # showed a bar at 100 % and then nothing for as long again (1e400 data: over 60 s)
+    X, y = [[-1, -1], [-1, 1], [1, -1], [1, 1]], [-1, 1, 1, -1]
+    check_cycling(X, y, progress=True)
+    assert "presentations on markone.train" in capsys.readouterr().err
+    check_cycling(X, y, progress=True, rule="strict")     # not the core's rule: no re-run
+    assert "markone.train" not in capsys.readouterr().err
