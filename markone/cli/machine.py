@@ -89,7 +89,7 @@ def _train(args):
           f"{plural(int(run.mistakes.sum()), 'mistake')} of the R-units, "
           f"{plural(int(run.saturated.sum()), 'weight move')} blocked by end stops")
     print(f"training accuracy {100 * machine.score(images, labels):.1f}% on "
-          f"{len(images)} figures ({', '.join(map(str, np.unique(labels)))}); "
+          f"{plural(len(images), 'figure')} ({', '.join(map(str, np.unique(labels)))}); "
           f"machine time {format_minutes(run.sim_time_s)}")
     if not run.converged:
         for why in _unclean_lines(machine, run, images):
@@ -217,7 +217,8 @@ def _fleet(args):
     fleet = run_fleet(specs, images, labels, workers=args.workers, dask=args.dask,
                       presentations=args.presentations)
     print(f"{plural(len(fleet), 'machine')}, {plural(args.presentations, 'presentation')} "
-          f"each of {len(images)} letters ({args.chars}):")
+          f"each, of {plural(len(images), 'figure')} of "
+          f"{plural(len(args.chars), 'letter')} ({args.chars}):")
     if faults is not None:
         print(f"faults on every machine: {_fault_words(faults)}")
     print(fleet_tables(fleet, list(vary)))

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from markone.datasets import letters
+from markone._internal.io import plural
 from markone._internal.typing import JSONDict, PathLike
 from markone.hardware import plots
 from markone.hardware.faults import FaultPlan, apply_faults, faults_for
@@ -140,8 +141,9 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
 
 def _report(s):
     lines = [
-        f"Mark I: learned {len(s['chars'])} letters ({s['chars']}, {s['typeface']} "
-        f"typeface) from {s['n_figures']} figures in {s['epochs']} passes"
+        f"Mark I: learned {plural(len(s['chars']), 'letter')} ({s['chars']}, {s['typeface']} "
+        f"typeface) from {plural(s['n_figures'], 'figure')} in "
+        f"{plural(s['epochs'], 'pass', 'passes')}"
         + ("." if s["converged"] else " (stopped before an error-free pass)."),
         f"  accuracy: {100 * s['train_accuracy']:.0f}% on the training figures, "
         f"{100 * s['test_accuracy']:.0f}% on freshly placed ones",

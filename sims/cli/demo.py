@@ -203,10 +203,10 @@ def _machine_section(rep, seed):
         f"(docs/{PUBLISHED_PAGE[1]}; markone sim run published makes its numbers) "
         f"[Navy1960; CornellChronicle2019; WikipediaMarkI2026].",
     ], [
-        f"The machine learned {len(info['chars'])} letters ({info['chars']}) from "
+        f"The machine learned {plural(len(info['chars']), 'letter')} ({info['chars']}) from "
         f"{plural(n, 'figure')} in {plural(info['epochs'], 'pass', 'passes')}, reading "
         f"every training figure right at the end." if info["converged"] else
-        f"The machine saw {plural(n, 'figure')} of {len(info['chars'])} letters for "
+        f"The machine saw {plural(n, 'figure')} of {plural(len(info['chars']), 'letter')} for "
         f"{plural(info['epochs'], 'pass', 'passes')} without reading all of them right.",
         f"On {plural(n, 'new figure')}, placed afresh in front of the camera, it misread "
         f"{misread} of {n}." + generalisation_note(info),

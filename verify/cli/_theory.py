@@ -66,8 +66,9 @@ def _bound(args):
     print(f"{counts}; ratio to the bound {r.ratio:.4f}; held: {r.held}")
     c = check_compression(X, y, order=order, seed=args.seed, intercept=intercept,
                           exact=exact, max_epochs=BOUND_PASSES)
-    print(f"compression: the {c.mistakes} mistakes ({len(c.support)} distinct examples) "
-          f"re-run alone rebuild w: {c.reproduced}")
+    print(f"compression: the {plural(c.mistakes, 'mistake')} "
+          f"({plural(len(c.support), 'distinct example')}) "
+          f"re-run alone {'rebuilds' if c.mistakes == 1 else 'rebuild'} w: {c.reproduced}")
     return EXIT_OK if (r.held and c.reproduced) else EXIT_NO
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import os
 
 from markone.cli import (EXIT_NO, EXIT_OK, CommandError, add_command, nonnegative_int,
-                         output_file, positive_int, purpose)
+                         output_file, plural, positive_int, purpose)
 from markone.cli.machine_options import (add_fault_options, add_physics_options,
                                           fault_request)
 
@@ -103,7 +103,7 @@ def _trained_letters(args):
     machine, images, labels = _letters_task(args)
     _break(machine, args)
     run = machine.train(images, labels, max_epochs=args.max_epochs)
-    print(f"trained {run.epochs} pass(es) on {len(images)} figures: "
+    print(f"trained {plural(run.epochs, 'pass', 'passes')} on {plural(len(images), 'figure')}: "
           f"{'converged' if run.converged else 'not converged'}")
     return machine, images, labels
 

@@ -77,3 +77,19 @@ def test_an_infinite_float_option_is_called_not_finite(value, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert f"argument --timeout: '{value}' is not a finite number" in err
+
+
+def test_one_of_a_kind_is_counted_in_the_singular(tmp_path, capsys):
+    # the fleet said "each of 1 letters (A)", verify bound "the 1 mistakes (1 distinct
+    # examples)"
+    assert main(["machine", "fleet", "--chars", "A", "--machines", "1",
+                 "--presentations", "2"]) == 0
+    assert "1 machine, 2 presentations each, of 1 figure of 1 letter (A):" in \
+        capsys.readouterr().out
+    data = tmp_path / "one.csv"
+    data.write_text("1,1,1\n-1,-2,-1\n")       # the first presentation is the one mistake
+    assert main(["verify", "bound", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "compression: the 1 mistake (1 distinct example) re-run alone rebuilds w" in out
+    assert main(["machine", "train", "--chars", "A", "--per-class", "1"]) == 0
+    assert "on 1 figure (A)" in capsys.readouterr().out
