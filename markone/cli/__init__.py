@@ -192,12 +192,28 @@ unit_fraction = _number_type(_finite_float, "a number", lambda v: 0 <= v <= 1,
 class HelpFormatter(argparse.RawDescriptionHelpFormatter,
                     argparse.ArgumentDefaultsHelpFormatter):
     """Keeps hand-written examples as they are and shows defaults that say something
-    (not None, False or a required argument's)."""
+    (not None, False or a required argument's; a default of 0 is shown), and names a
+    whole number's value ``N`` where no metavar was given (``--seed SEED`` keeps its
+    name), as the options that give one do.
+
+    >>> p = argparse.ArgumentParser(prog="p", formatter_class=HelpFormatter)
+    >>> _ = p.add_argument("--per-class", type=positive_int, default=5)
+    >>> _ = p.add_argument("--seed", type=nonnegative_int, default=0, help="seed")
+    >>> print(p.format_usage(), end="")
+    usage: p [-h] [--per-class N] [--seed SEED]
+    >>> "(default: 0)" in p.format_help()
+    True
+    """
 
     def _get_help_string(self, action):
-        if action.default in (None, False) or action.required:
+        if action.default is None or action.default is False or action.required:
             return action.help
         return super()._get_help_string(action)
+
+    def _get_default_metavar_for_optional(self, action):
+        if action.type in (positive_int, nonnegative_int) and action.dest != "seed":
+            return "N"
+        return super()._get_default_metavar_for_optional(action)
 
 
 def build_parser(only: str | Sequence[str] | None = None) -> Parser:

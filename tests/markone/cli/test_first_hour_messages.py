@@ -93,3 +93,38 @@ def test_one_of_a_kind_is_counted_in_the_singular(tmp_path, capsys):
     assert "compression: the 1 mistake (1 distinct example) re-run alone rebuilds w" in out
     assert main(["machine", "train", "--chars", "A", "--per-class", "1"]) == 0
     assert "on 1 figure (A)" in capsys.readouterr().out
+
+
+def _options(parser, path=("markone",)):
+    """``(command words, action, the command's parser)`` of every option, every command."""
+    import argparse
+
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for name, sub in a.choices.items():
+                yield from _options(sub, (*path, name))
+        elif a.option_strings:
+            yield " ".join(path), a, parser
+
+
+def test_whole_numbers_show_one_metavar_and_a_default_of_0_is_stated(capsys):
+    # `--per-class PER_CLASS` and `--max-epochs MAX_EPOCHS` beside `--shapes N`, and
+    # `machine train --seed`'s default 0 unstated (0 was taken for "no default")
+    from markone.cli import build_parser, nonnegative_int, positive_int
+
+    seen = 0
+    for command, a, parser in _options(build_parser()):
+        if a.type not in (positive_int, nonnegative_int) or a.choices:
+            continue
+        seen += 1
+        formatter = parser._get_formatter()
+        metavar = a.metavar or formatter._get_default_metavar_for_optional(a)
+        if a.dest != "seed" and len(a.dest) > 1:   # --m M, --k K name themselves
+            assert metavar != a.dest.upper(), (command, a.option_strings, metavar)
+        if a.default == 0 and a.default is not False and a.help:
+            assert "default: 0" in formatter._expand_help(a), (command, a.option_strings)
+    assert seen > 50
+    with pytest.raises(SystemExit):
+        main(["machine", "train", "--help"])
+    out = capsys.readouterr().out
+    assert "[--per-class N]" in out and "[--max-epochs N]" in out and "[--seed SEED]" in out
