@@ -49,9 +49,7 @@ def real(p, Z, j, sign):
     return p.bound
 
 
-@settings(max_examples=80, deadline=None)
-@given(tiny_tasks())
-def test_push_bound_never_below_the_reachable_maximum_hypo(task):
+def _push_bound_never_below_the_reachable_maximum(task):
     X, y = task
     Z = y[:, None] * X
     states = exact_reach(X, y)
@@ -68,6 +66,16 @@ def test_push_bound_never_below_the_reachable_maximum_hypo(task):
         # the cut costs at most the one increment of the push over the ball
         assert p.bound <= ball + 1
     assert violations({"real": real}, Z, states) == {"real": []}
+
+
+# 40 examples by default (they catch a bound without the push's increment and caps one
+# short); the slow test runs the 80 this property had before, and stands behind it.
+test_push_bound_never_below_the_reachable_maximum_hypo = settings(
+    max_examples=40, deadline=None)(given(tiny_tasks())(
+        _push_bound_never_below_the_reachable_maximum))
+test_push_bound_never_below_the_reachable_maximum_many_hypo = pytest.mark.slow(settings(
+    max_examples=80, deadline=None)(given(tiny_tasks())(
+        _push_bound_never_below_the_reachable_maximum)))
 
 
 def tasks_family():

@@ -62,9 +62,7 @@ def clipped_tasks(draw):
     return X, y, draw(st.sampled_from([1, 1, 2])), lo, hi
 
 
-@settings(max_examples=300)
-@given(clipped_tasks())
-def test_certified_tasks_never_cycle_and_respect_the_bound_hypo(task):
+def _certified_tasks_never_cycle_and_respect_the_bound(task):
     X, y, e, lo, hi = task
     c = projected_ball(X, y, e=e, lo=lo, hi=hi)
     event("certified" if c is not None else "no centre")
@@ -75,6 +73,16 @@ def test_certified_tasks_never_cycle_and_respect_the_bound_hypo(task):
     assert worst <= c.mistakes
     assert check_projected_ball(X, y, e, lo, hi, c.numerators, c.denominator) == (
         c.mistakes, c.min_decrease)
+
+
+# 100 examples by default (they catch a bound one short and the e r / 4 condition);
+# the slow test runs the 300 this property had before, and stands behind it.
+test_certified_tasks_never_cycle_and_respect_the_bound_hypo = settings(
+    max_examples=100)(given(clipped_tasks())(
+        _certified_tasks_never_cycle_and_respect_the_bound))
+test_certified_tasks_never_cycle_and_respect_the_bound_many_hypo = pytest.mark.slow(
+    settings(max_examples=300)(given(clipped_tasks())(
+        _certified_tasks_never_cycle_and_respect_the_bound)))
 
 
 def test_exact_bound_on_orthogonal_figures():
