@@ -396,9 +396,12 @@ def settled(mut, results):
     return outcome if outcome.killed else Outcome(mut, True, False, False, False)
 
 
-def score_node(node, mutant_list=None, cases=None):
+def score_node(node, mutant_list=None, cases=None, *, equivalence=True):
     """Run every mutant of the Node example through ``--cmd "node FILE"`` under the
-    profile it declares in the handshake; a list of :class:`Outcome`."""
+    profile it declares in the handshake; a list of :class:`Outcome`. Without
+    ``equivalence`` the mutants are not compared with the example on the random
+    problems (one Node process each): a mutant no case kills is then not killed, never
+    equivalent (for a test that asks only what the cases kill)."""
     import tempfile
 
     from verify import conformance as C
@@ -406,14 +409,15 @@ def score_node(node, mutant_list=None, cases=None):
 
     mutant_list = mutation_node.node_mutants() if mutant_list is None else mutant_list
     cases = C.build_cases() if cases is None else cases
-    problems = random_problems()
+    problems = random_problems() if equivalence else []
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         reference = mutation_node.batch_answers(
-            node, mutation_node.EXAMPLE.read_text(), problems, work)
+            node, mutation_node.EXAMPLE.read_text(), problems, work) if equivalence else ()
         for mut in mutant_list:
-            answers = mutation_node.batch_answers(node, mut.source, problems, work)
+            answers = mutation_node.batch_answers(
+                node, mut.source, problems, work) if equivalence else None
             path = work / "mutant.js"
             path.write_text(mut.source)
             adapter = C.CommandAdapter(f"{node} {path}")
@@ -423,8 +427,8 @@ def score_node(node, mutant_list=None, cases=None):
                 out.append(Outcome(mut, False, True, False, False))
                 continue
             results = _judged(mut, cases, adapter, profile)
-            out.append(settled(mut, results) if answers == reference else
-                       _outcome(mut, results))
+            out.append(settled(mut, results) if equivalence and answers == reference
+                       else _outcome(mut, results))
     return out
 
 

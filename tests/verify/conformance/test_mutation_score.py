@@ -130,7 +130,7 @@ def test_a_node_mutant_runs_through_cmd_and_its_cause_is_named(script, tmp_path)
                                                         tmp_path)
     assert not all(script.agree(a, b) for a, b in zip(strict_answers, answers))
     cases = [c for c in C.build_cases() if c["id"] == "zero-score-orthonormal"]
-    [outcome] = script.score_node(NODE, [strict], cases)
+    [outcome] = script.score_node(NODE, [strict], cases, equivalence=False)
     assert outcome.killed and outcome.named and not outcome.wrong
 
 
@@ -152,7 +152,7 @@ def test_the_float32array_node_mutants_are_named_float32_arithmetic(script):
     mutants = [m for m in script.mutation_node.node_mutants() if "Float32Array" in m.what]
     assert [m.cause for m in mutants] == [script.mutation_node.FLOAT32_CAUSE] * 2
     cases = C.build_cases(["float64-near-tie", "extreme-small"])
-    for outcome in script.score_node(NODE, mutants, cases):
+    for outcome in script.score_node(NODE, mutants, cases, equivalence=False):
         assert outcome.killed and outcome.named and not outcome.wrong, outcome.mutant.what
 
 
@@ -243,5 +243,5 @@ def test_the_doubled_presentations_of_the_node_example_loops_are_killed(script):
                                                    - 1], 2, DOUBLED)
     assert len(loops) == 8
     cases = C.build_cases(["kernel-pass-boundaries", "multiclass-pass-boundaries"])
-    for outcome in script.score_node(NODE, loops, cases):
+    for outcome in script.score_node(NODE, loops, cases, equivalence=False):
         assert outcome.killed, (outcome.mutant.where, outcome.mutant.what)
