@@ -15,12 +15,22 @@ The folder starts with the files the examples use, made by the block under "File
 the examples use" of ``docs/command-line.md`` (run once per session; see
 :func:`example_files`), and ``examples/`` of the checkout. Installing (``pip``,
 ``apt-get``) and commands other tests run (``python -m pytest``, ``mkdocs``,
-``jupyter``) are not repeated here; every other line runs for real, ``markone``
-as ``python -m markone`` of this checkout.
+``jupyter``) are not repeated here; every other line runs for real.
+
+A line that is one plain ``markone`` command (no pipe, redirection, list, variable,
+substitution or glob: :func:`markone_argv`) runs in this process, through
+:func:`markone.cli.main`, whose return value is the exit status ``python -m
+markone`` ends with (``markone/__main__.py`` is ``sys.exit(main())``): what the
+shell sees, without a Python start and its imports and compiles per line (issue 37).
+Any other line runs with bash, ``markone`` as ``python -m markone`` of this checkout
+(``tests/markone/cli/test_closed_pipe.py`` runs every writing command so, through
+real pipes).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import shlex
@@ -34,7 +44,7 @@ from _paths import ROOT
 
 __all__ = ["FENCE", "SHELL", "MARKDOWN", "Line", "Example", "fenced_blocks", "command_lines",
            "shell_commands", "expected_status", "doc_examples", "help_examples",
-           "run_line", "SKIPPED"]
+           "markone_argv", "run_line", "run_in_bash", "SKIPPED"]
 
 DOCS = ROOT / "docs"
 MARKDOWN = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
@@ -249,14 +259,83 @@ def prepare(folder: Path, files: Path | None) -> None:
         (folder / "examples").symlink_to(ROOT / "examples")
 
 
+#: What makes a line the shell's to run, outside quotes: pipes, redirections, lists,
+#: variables, substitutions, globs, brace and tilde expansion, escapes.
+_SHELL_SYNTAX = set("|&;<>$`*?~(){}[]\\")
+
+
+def markone_argv(text: str) -> list[str] | None:
+    """The arguments of a line that is one plain ``markone`` command, else None.
+
+    >>> markone_argv("markone verify separable xor   # exits 1: no line")
+    ['verify', 'separable', 'xor']
+    >>> markone_argv("markone machine train --set 'weight_range=[-3, 3]'")
+    ['machine', 'train', '--set', 'weight_range=[-3, 3]']
+    >>> [markone_argv(t) for t in ("markone train data.csv | head -1",
+    ...                            "markone sim list > out.txt", "X=1 markone sim list",
+    ...                            'markone train "$DATA"', "python -m markone sim list")]
+    [None, None, None, None, None]
+    """
+    comment = _comment(text)
+    command = text[:len(text) - len(comment)] if comment else text
+    if "$" in command or "`" in command or \
+            _outside_quotes(command, lambda i: command[i] in _SHELL_SYNTAX) is not None:
+        return None
+    try:
+        words = shlex.split(command)
+    except ValueError:   # an unbalanced quote: bash's to report
+        return None
+    return words[1:] if words and words[0] == "markone" else None
+
+
 def run_line(line: Line, folder: Path, timeout: float = 900) -> subprocess.CompletedProcess:
-    """Run one command line with bash in ``folder``; a ``machine console`` (a server
-    that runs until stopped) is stopped with SIGTERM once it prints its address."""
+    """Run one command line in ``folder``: a plain ``markone`` command in this process
+    (:func:`markone_argv`), any other with bash; a ``machine console`` (a server that
+    runs until stopped) in its own process, stopped with SIGTERM once it prints its
+    address."""
     if re.search(r"\bmachine console\b", line.text):
         return _run_server(line, folder, timeout)
+    argv = markone_argv(line.text)
+    if argv is not None:
+        return _run_here(argv, folder)
+    return run_in_bash(line, folder, timeout)
+
+
+def run_in_bash(line: Line, folder: Path, timeout: float = 900
+                ) -> subprocess.CompletedProcess:
+    """Run one command line with bash in ``folder``, ``markone`` as ``python -m
+    markone``."""
     return subprocess.run(["bash", "-c", _PRELUDE + line.text], cwd=folder,
                           env=environment(), capture_output=True, text=True,
                           timeout=timeout)
+
+
+def _run_here(argv, folder):
+    """``markone ARGV`` run by :func:`markone.cli.main` in this process, in ``folder``
+    with :func:`environment`'s variables (all put back after): its exit status and
+    output, as a :class:`subprocess.CompletedProcess`."""
+    from markone._internal.progress import VERBOSE
+    from markone.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd, saved_verbose = dict(os.environ), os.getcwd(), VERBOSE[0]
+    try:
+        os.environ.clear()
+        os.environ.update(environment())
+        os.chdir(folder)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(argv)
+            except SystemExit as exc:   # argparse: --help (0), a usage error (2)
+                code = exc.code
+                status = code if isinstance(code, int) else int(code is not None)
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        VERBOSE[0] = saved_verbose
+    return subprocess.CompletedProcess(["markone", *argv], status, out.getvalue(),
+                                       err.getvalue())
 
 
 def _run_server(line, folder, timeout):

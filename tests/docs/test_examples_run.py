@@ -16,7 +16,7 @@ import shutil
 
 import pytest
 from _examples import (Example, Line, command_lines, doc_examples, expected_status,
-                       help_examples, prepare, run_line)
+                       help_examples, markone_argv, prepare, run_in_bash, run_line)
 from _paths import ROOT
 
 EXAMPLES = doc_examples() + help_examples()
@@ -139,6 +139,23 @@ def test_example_runs_as_promised(example, example_files, tmp_path, request):
             f"{line.where}: `{line.text}` ended with exit status {done.returncode}, "
             f"but the text promises {line.expect} (say `# exits N` when that is "
             f"meant).\nstdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}")
+
+
+@pytest.mark.parametrize("text", [
+    "markone verify separable xor   # exits 1",   # a verdict: main's return value
+    "markone train --no-such-option",             # argparse's SystemExit(2)
+    "markone machine params --markdown",          # 0, and a table on stdout
+])
+def test_a_plain_line_run_here_ends_as_in_bash(text, tmp_path):
+    # the default examples run their plain `markone` lines in this process: the status
+    # (and output) must be what `python -m markone` gives the shell
+    line = Line(text, expected_status(text), "x")
+    assert markone_argv(text) is not None
+    here, bash = run_line(line, tmp_path), run_in_bash(line, tmp_path)
+    seconds = functools.partial(re.sub, r"\d+\.\d+ s\b", "(time) s")   # a run's time
+    assert here.returncode == bash.returncode in (0, 1, 2), bash.stderr
+    assert seconds(here.stdout) == seconds(bash.stdout)
+    assert here.stderr == bash.stderr
 
 
 def test_every_command_shows_an_example_that_runs():
