@@ -3,7 +3,10 @@ the sources' content, never written next to the installed modules, never in a jo
 way (issue 38).
 
 Each test runs a small package of two kernel modules (``pkgx.outer`` calls
-``pkgx.inner``'s kernel) in new processes, as an installed package would run."""
+``pkgx.inner``'s kernel) in new processes, as an installed package would run. The
+first compile, into an empty cache, is made once (:func:`compiled_once`); a test that
+starts from a filled cache takes a copy of it (each child imports numba and compiles:
+some 1.5 s of CPU, issue 37)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from _paths import ROOT
 
 from markone._internal.jit_cache import cache_folder
@@ -75,21 +79,38 @@ def test_the_cache_folder_is_the_users_not_the_installed_modules():
     assert home.parts[-3:] == (".cache", "markone", "numba")
 
 
-def test_a_reinstalled_copy_finds_the_cache_and_leaves_no_files_beside_it(tmp_path):
-    cache = tmp_path / "cache"
-    first = _package(tmp_path / "site1")
-    assert _run(tmp_path / "site1", cache, tmp_path)[0] == ["7.0", "0", "1"]
+@pytest.fixture(scope="module")
+def compiled_once(tmp_path_factory):
+    """``(site, cache)``: the package compiled once into an empty cache (a miss) by a
+    child process; tests copy both before they change anything."""
+    top = tmp_path_factory.mktemp("compiled-once")
+    _package(top / "site")
+    assert _run(top / "site", top / "cache", top)[0] == ["7.0", "0", "1"]
+    return top / "site", top / "cache"
+
+
+def _copy(compiled_once, tmp_path):
+    """A copy of :func:`compiled_once`'s package (times kept) and filled cache."""
+    site, cache = compiled_once
+    shutil.copytree(site, tmp_path / "site")
+    shutil.copytree(cache, tmp_path / "cache")
+    return tmp_path / "site" / "pkgx", tmp_path / "cache"
+
+
+def test_a_reinstalled_copy_finds_the_cache_and_leaves_no_files_beside_it(
+        compiled_once, tmp_path):
+    first, cache = compiled_once[0] / "pkgx", tmp_path / "cache"
+    shutil.copytree(compiled_once[1], cache)
     # the same sources installed elsewhere (new path, new times): loaded, not compiled
     shutil.copytree(first, tmp_path / "site2" / "pkgx")
     assert _run(tmp_path / "site2", cache, tmp_path)[0] == ["7.0", "1", "0"]
-    assert _cache_files(tmp_path / "site1") == _cache_files(tmp_path / "site2") == []
+    assert _cache_files(first.parent) == _cache_files(tmp_path / "site2") == []
     assert _cache_files(next(cache.glob("*/pkgx.outer")))
 
 
-def test_an_edit_of_a_called_kernel_in_another_module_is_compiled_again(tmp_path):
-    pkg = _package(tmp_path / "site")
-    cache = tmp_path / "cache"
-    assert _run(tmp_path / "site", cache, tmp_path)[0] == ["7.0", "0", "1"]
+def test_an_edit_of_a_called_kernel_in_another_module_is_compiled_again(compiled_once,
+                                                                        tmp_path):
+    pkg, cache = _copy(compiled_once, tmp_path)   # a cache that has the unedited kernel
     inner = pkg / "inner.py"
     stat = inner.stat()
     inner.write_text(INNER.replace("2.0 * x", "3.0 * x"))   # same size
@@ -109,10 +130,8 @@ def test_a_cache_folder_that_cannot_be_made_only_costs_a_compile(tmp_path):
     assert _cache_files(tmp_path) == []
 
 
-def test_a_damaged_index_is_a_miss_and_is_mended(tmp_path):
-    _package(tmp_path / "site")
-    cache = tmp_path / "cache"
-    _run(tmp_path / "site", cache, tmp_path)
+def test_a_damaged_index_is_a_miss_and_is_mended(compiled_once, tmp_path):
+    _, cache = _copy(compiled_once, tmp_path)
     (index,) = cache.glob("*/pkgx.outer/*.nbi")
     damaged = index.read_bytes()[:40] + b"\0damaged"
     index.write_bytes(damaged)
