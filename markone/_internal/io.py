@@ -130,8 +130,22 @@ def to_jsonable(obj):
     if isinstance(obj, (list, tuple)):
         return [to_jsonable(v) for v in obj]
     if isinstance(obj, np.ndarray):
+        if _plain_array(obj):
+            return obj.tolist()   # bools, ints, finite floats: JSON-ready as they come
         return to_jsonable(obj.tolist())
     return _scalar_jsonable(obj)
+
+
+def _plain_array(a):
+    """Whether ``a.tolist()`` is JSON-ready as it is (what :func:`to_jsonable` makes of
+    each element): bools, integers of at most 64 bits, finite floats of at most 64.
+
+    >>> _plain_array(np.zeros(3)), _plain_array(np.array([1.0, np.inf]))
+    (True, False)
+    """
+    kind, size = a.dtype.kind, a.dtype.itemsize
+    return kind in "biu" and size <= 8 or kind == "f" and size <= 8 and \
+        bool(np.isfinite(a).all())
 
 
 def _scalar_jsonable(obj):

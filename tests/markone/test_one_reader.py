@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from markone._internal.exact import NumberTooLong, parse_number
-from markone._internal.io import JSONRefused, read_strict_json
+from markone._internal.io import JSONRefused, read_strict_json, to_jsonable
 from sims.check import read_results
 from sims.errors import MalformedResults
 from verify.conformance.profile import parse_rate
@@ -122,3 +123,21 @@ def test_machine_evidence_numbers_are_read_by_the_one_reader():
     assert fraction("-7/2") == Fraction(-7, 2) and fraction("12") == 12
     with pytest.raises(NumberTooLong):
         fraction("1" * 4001)
+
+
+# ---- the writer's arrays ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("array", [
+    np.array([True, False]), np.arange(6, dtype=np.int32).reshape(2, 3),
+    np.array([2**63 - 1, -2**63]), np.array([2**64 - 1], dtype=np.uint64),
+    np.array([0.1, -0.0, 1e308, 5e-324]), np.array([1.1], dtype=np.float32),
+    np.array([1.0, np.nan, -np.inf]), np.array([[np.inf], [1.0]], dtype=np.float32),
+    np.array([1.25], dtype=np.longdouble), np.array([Fraction(1, 3), 2], dtype=object),
+    np.zeros((0, 3)), np.array(2.5), np.array([1 + 2j, 3j])],
+    ids=lambda a: f"{a.dtype}{a.shape}")
+def test_an_array_is_written_as_its_elements_are(array):
+    # the shortcut for plain arrays (a run's weights: 4,096 floats) changes no byte
+    def typed(v):
+        return [typed(x) for x in v] if isinstance(v, list) else (type(v), repr(v))
+    assert typed(to_jsonable(array)) == typed(to_jsonable(array.tolist()))
