@@ -9,9 +9,11 @@ is tested never depends on how long a compile takes here (no test asserts a time
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
+import pytest
 from _terminal import on_a_terminal
 from markone._internal.jit import COMPILING
 
@@ -37,8 +39,9 @@ print(compiled(first_run_probe)(1), compiled(second_probe)(2.5))
 
 
 def _run(tmp_path, *, terminal, verbose=False, cache="numba"):
-    """Run the child with a pty (``terminal``) or pipes; what its stderr showed (on a
-    terminal, with its stdout)."""
+    """Run the child (written in ``tmp_path``) with a pty (``terminal``) or pipes and
+    numba's cache in ``tmp_path / cache``; what its stderr showed (on a terminal, with
+    its stdout)."""
     script = tmp_path / "child.py"   # a file: numba caches only functions of files
     script.write_text(CHILD)
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / cache))
@@ -57,15 +60,26 @@ def test_a_compile_on_a_terminal_says_so_once(tmp_path):
     assert said.count(f"markone: {COMPILING}...") == 1, said
 
 
-def test_a_compile_off_a_terminal_is_silent_unless_verbose(tmp_path):
-    assert _run(tmp_path, terminal=False) == ""
+@pytest.fixture(scope="module")
+def quiet_compile(tmp_path_factory):
+    """``(folder, stderr)`` of a child run off a terminal, not verbose, that compiled
+    into an empty cache (``folder / "numba"``); tests copy the cache they change."""
+    folder = tmp_path_factory.mktemp("quiet-compile")
+    return folder, _run(folder, terminal=False)
+
+
+def test_a_compile_off_a_terminal_is_silent_unless_verbose(quiet_compile, tmp_path):
+    assert quiet_compile[1] == ""
     said = _run(tmp_path, terminal=False, verbose=True, cache="other")
     assert said == f"markone: {COMPILING}...\n"
 
 
-def test_kernels_loaded_from_the_cache_say_nothing(tmp_path):
-    _run(tmp_path, terminal=False)   # compiles, fills the cache
-    assert "markone:" not in _run(tmp_path, terminal=True)
+def test_kernels_loaded_from_the_cache_say_nothing(quiet_compile, tmp_path):
+    # the same child file (a script's kernels are cached by its path), a copy of the
+    # cache its first run filled (a child compile fewer, issue 37)
+    folder, _ = quiet_compile
+    cache = shutil.copytree(folder / "numba", tmp_path / "numba")
+    assert "markone:" not in _run(folder, terminal=True, cache=cache)
 
 
 def test_the_cli_verbose_flag_turns_it_on(tmp_path):
