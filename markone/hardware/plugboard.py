@@ -331,24 +331,34 @@ def net_input(wiring: Wiring, s: np.ndarray) -> np.ndarray:
 
 
 def _net(wiring, s, dtype=np.float64):
-    # small integers summed in float64: exact, in any order (and stored as ``dtype``)
+    # small integers summed in float64: exact, in any order (and stored as ``dtype``);
+    # summed figure-minor (the states transposed), so that the kernel's inner loop
+    # runs over independent figures: no chain of dependent additions per A-unit
     s = np.asarray(s)
-    flat = np.ascontiguousarray(s.reshape(-1, s.shape[-1]), dtype=np.float64)
-    out = np.empty((flat.shape[0], wiring.inputs.shape[0]), dtype=dtype)
+    flat = s.reshape(-1, s.shape[-1])
+    states = np.empty((flat.shape[1], flat.shape[0]))
+    states[:] = flat.T   # (n_s, n) float64, C order
+    out = np.empty((wiring.inputs.shape[0], flat.shape[0]))
     PLAIN.kernel(_net_rows, trials_of(out.size * wiring.inputs.shape[1]))(
-        flat, wiring.inputs, wiring.signs, out)
-    return out.reshape(s.shape[:-1] + (wiring.inputs.shape[0],))
+        states, wiring.inputs, wiring.signs, out)
+    return np.ascontiguousarray(out.T, dtype=dtype).reshape(
+        s.shape[:-1] + (wiring.inputs.shape[0],))
 
 
 @kernel()
-def _net_rows(s, inputs, signs, out):
-    """``out[n, a] = sum_k s[n, inputs[a, k]] * signs[k]``: every A-unit's net input."""
-    for n in range(s.shape[0]):
-        for a in range(inputs.shape[0]):
-            total = 0.0
-            for k in range(inputs.shape[1]):
-                total += s[n, inputs[a, k]] * signs[k]
-            out[n, a] = total
+def _net_rows(states, inputs, signs, out):
+    """``out[a, n] = sum_k states[inputs[a, k], n] * signs[k]``, summed over ``k``
+    in order from +0.0: every A-unit's net input on figures ``n``, given the S-states
+    transposed (``(n_s, n)``). The inner loop runs over the figures: independent
+    sums, where a loop over ``k`` waits for each addition (about 3x slower)."""
+    for a in range(inputs.shape[0]):
+        row = out[a]
+        for n in range(row.size):
+            row[n] = 0.0
+        for k in range(inputs.shape[1]):
+            cells, sign = states[inputs[a, k]], signs[k]
+            for n in range(row.size):
+                row[n] += cells[n] * sign
 
 
 #: figures whose net inputs the plain :func:`_net_rows` sums per numpy call (its
@@ -357,9 +367,10 @@ _NET_CHUNK = 128
 
 
 @plain_form(_net_rows)
-def _net_rows_plain(s, inputs, signs, out):
-    for n in range(0, s.shape[0], _NET_CHUNK):
-        out[n:n + _NET_CHUNK] = running_sums(s[n:n + _NET_CHUNK, inputs] * signs)
+def _net_rows_plain(states, inputs, signs, out):
+    for n in range(0, states.shape[1], _NET_CHUNK):
+        part = states[:, n:n + _NET_CHUNK].T
+        out[:, n:n + _NET_CHUNK] = running_sums(part[:, inputs] * signs).T
 
 
 def fire(wiring: Wiring, s: np.ndarray, theta: int) -> np.ndarray:

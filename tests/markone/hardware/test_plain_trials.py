@@ -111,11 +111,11 @@ STEPS = {
         rng.normal(size=(3, 10)), rng.random((3, 10)) < 0.5, float(rng.normal()),
         -1.5, 2.0)),
     "net_rows": (plugboard._net_rows, lambda rng, ph: (
-        rng.integers(0, 2, (5, 36)).astype(float), rng.integers(0, 36, (20, 4)),
-        np.array([1.0, 1.0, -1.0, -1.0]), np.empty((5, 20)))),
+        rng.integers(0, 2, (36, 5)).astype(float), rng.integers(0, 36, (20, 4)),
+        np.array([1.0, 1.0, -1.0, -1.0]), np.empty((20, 5)))),
     "net_rows_fractions": (plugboard._net_rows, lambda rng, ph: (
-        _signed_zeros(rng, rng.normal(size=(130, 36)) / 3), rng.integers(0, 36, (20, 5)),
-        np.array([1.0, 1.0, 1.0, -1.0, -1.0]), np.empty((130, 20)))),
+        _signed_zeros(rng, rng.normal(size=(36, 130)) / 3), rng.integers(0, 36, (20, 5)),
+        np.array([1.0, 1.0, 1.0, -1.0, -1.0]), np.empty((20, 130)))),
     "draw_picks": (plugboard._draw_picks, lambda rng, ph: (
         rng.integers(0, 2**32, 400, dtype=np.uint32), np.full(36, 3, np.int64),
         np.zeros((20, 5), np.int64), 0)),
