@@ -192,7 +192,7 @@ unit_fraction = _number_type(_finite_float, "a number", lambda v: 0 <= v <= 1,
 class HelpFormatter(argparse.RawDescriptionHelpFormatter,
                     argparse.ArgumentDefaultsHelpFormatter):
     """Keeps hand-written examples as they are and shows defaults that say something
-    (not None, False or a required argument's; a default of 0 is shown), and names a
+    (not None, False, ``[]`` or a required argument's; a default of 0 is shown), and names a
     whole number's value ``N`` where no metavar was given (``--seed SEED`` keeps its
     name), as the options that give one do.
 
@@ -206,7 +206,8 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter,
     """
 
     def _get_help_string(self, action):
-        if action.default is None or action.default is False or action.required:
+        if action.default is None or action.default is False or action.required or \
+                action.default == []:        # a repeatable option given no value
             return action.help
         return super()._get_help_string(action)
 

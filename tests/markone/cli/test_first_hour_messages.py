@@ -124,6 +124,9 @@ def test_whole_numbers_show_one_metavar_and_a_default_of_0_is_stated(capsys):
         if a.default == 0 and a.default is not False and a.help:
             assert "default: 0" in formatter._expand_help(a), (command, a.option_strings)
     assert seen > 50
+    for command, a, parser in _options(build_parser()):
+        # `--set NAME=VALUE ... (default: [])`: a repeatable option's empty list
+        assert "(default: [])" not in parser._get_formatter()._expand_help(a), command
     with pytest.raises(SystemExit):
         main(["machine", "train", "--help"])
     out = capsys.readouterr().out
