@@ -326,7 +326,9 @@ def _confirmed(data, intercept, order, bound):
 def _finish_message(mistakes, method, bound, complete, stopped):
     """The one-line message of an adversarial order."""
     stopped_by, why = stopped
-    return (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {bound:.6g}; "
+    shown = (f"{bound:.6g}" if bound != float("inf") else "beyond float64's range "
+             "(`markone verify separable` gives an exact one)")
+    return (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {shown}; "
             + ("the maximum over all streams" if complete else "a lower bound on the maximum")
             + (f" ({why}; raise {to_raise(stopped_by)} to search further)"
                if stopped_by and not complete else

@@ -24,7 +24,7 @@ from typing import Any
 from markone.cli import (CommandError, add_command, budget_and_timeout,
                          cli_terms, data_options, load_data, memory_option, output_file,
                          positive_float, positive_int, timeout_left)
-from markone.cli import purpose
+from markone.cli import plural, purpose
 from markone.cli import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["add_separable", "add_margin", "add_check"]
@@ -118,7 +118,7 @@ def _margin(args):
     m = max_margin(X, y, intercept=not args.no_intercept, svm=args.svm)
     kind = "SVM margin (free intercept)" if args.svm else "max margin"
     print(f"{kind}: certified in [{m.lower!r}, {m.upper!r}]")
-    print(f"R = {m.R_shown} (rounded up), {len(m.support)} support examples, "
+    print(f"R = {m.R_shown} (rounded up), {plural(len(m.support), 'support example')}, "
           f"{m.time_s:.3g} s")
     print(cli_terms(m.message))
     return _status(m.separable)

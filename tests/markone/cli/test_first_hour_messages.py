@@ -131,3 +131,17 @@ def test_whole_numbers_show_one_metavar_and_a_default_of_0_is_stated(capsys):
         main(["machine", "train", "--help"])
     out = capsys.readouterr().out
     assert "[--per-class N]" in out and "[--max-epochs N]" in out and "[--seed SEED]" in out
+
+
+def test_a_bound_beyond_float64_is_not_called_inf(tmp_path, capsys):
+    # 1e400 data: `adversary exhaustive` said "Novikoff's bound inf" (the bound is
+    # finite, float64 cannot hold it) and `verify margin` "1 support examples"
+    data = tmp_path / "big.csv"
+    data.write_text("1e400,1,1\n-1,-2,-1\n")
+    assert main(["adversary", "exhaustive", str(data), "--out",
+                 str(tmp_path / "case.json")]) == 0
+    out = capsys.readouterr().out
+    assert "bound inf" not in out
+    assert "Novikoff's bound beyond float64's range (`markone verify separable`" in out
+    assert main(["verify", "margin", str(data)]) == 0
+    assert "(rounded up), 1 support example, " in capsys.readouterr().out
