@@ -185,7 +185,7 @@ def output_folder(text: str) -> str:
 
 
 #: argparse type: a number in [0, 1] (a fraction of parts, a probability).
-unit_fraction = _number_type(_finite_float, "a number", lambda v: 0 <= v <= 1,
+unit_fraction = _number_type(_finite_float, "a finite number", lambda v: 0 <= v <= 1,
                              "a fraction in [0, 1]")
 
 

@@ -70,6 +70,16 @@ def test_a_letter_given_twice_is_refused(command, capsys):
 
 
 @pytest.mark.parametrize("value", ["1e400", "inf", "nan"])
+def test_an_infinite_fraction_option_is_called_not_finite(value, capsys):
+    # `--dead-a-units 1e400` was "not a number" (it is one, only not a finite one)
+    with pytest.raises(SystemExit) as exc:
+        main(["machine", "train", "--dead-a-units", value])
+    assert exc.value.code == 2
+    assert f"argument --dead-a-units: '{value}' is not a finite number" in \
+        capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["1e400", "inf", "nan"])
 def test_an_infinite_float_option_is_called_not_finite(value, capsys):
     # '1e400' is a number, only not a finite one: the message said "is not a number"
     with pytest.raises(SystemExit) as exc:
