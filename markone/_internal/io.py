@@ -21,6 +21,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import tempfile
 from fractions import Fraction
 from collections.abc import Callable
@@ -29,6 +30,11 @@ from typing import Any
 import io
 
 import numpy as np
+
+try:
+    import fcntl
+except ImportError:                       # Windows: no locks, no cleaning
+    fcntl = None  # type: ignore[assignment]
 
 from markone._internal.exact import STR_BITS, fraction_text, int_text
 from markone._internal.signals import raise_if_terminated
@@ -91,10 +97,17 @@ def temporary_beside(target, *, folder=False, suffix=""):
 
 
 def atomic_write(path, data, *, mode="w"):
-    """Write ``data`` (str, or bytes with ``mode="wb"``) to ``path`` atomically."""
+    """Write ``data`` (str, or bytes with ``mode="wb"``) to ``path`` atomically.
+
+    The temporary file is locked (``flock``) from before its first byte until it is
+    renamed over ``path``; the temporary files of earlier writes of ``path`` that a
+    ``kill -9`` or a power cut abandoned are removed first (:func:`_remove_abandoned`).
+    """
     path = check_output_file(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(path)
     fd, tmp = temporary_beside(path, suffix=".tmp")
+    held = _hold(fd)
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         with os.fdopen(fd, mode) as fh:
@@ -109,7 +122,65 @@ def atomic_write(path, data, *, mode="w"):
         except FileNotFoundError:
             pass
         raise
+    finally:
+        if held is not None:
+            os.close(held)
     return path
+
+
+def _hold(fd: int) -> int | None:
+    """Lock the new temporary file ``fd`` for as long as it is written and renamed:
+    the returned descriptor (its own copy of ``fd``, closed by the caller once the
+    file is renamed) holds the lock; None where files cannot be locked."""
+    if fcntl is None:
+        return None
+    held = os.dup(fd)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    return held
+
+
+def _remove_abandoned(target: Path) -> list[str]:
+    """Remove the temporary files that earlier writes of ``target`` left beside it
+    when killed (``.NAME.XXXXXXXX.tmp``); return their names. A file is abandoned when
+    it holds data and no process holds its lock: a live writer locks its file before
+    the first byte and until the rename (an empty one may be a writer's, just made).
+
+    >>> import tempfile, os
+    >>> top = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(top, ".r.json.k1ll3d_9.tmp"), "w").write('{"half')
+    >>> _remove_abandoned(os.path.join(top, "r.json"))
+    ['.r.json.k1ll3d_9.tmp']
+    >>> os.listdir(top)
+    []
+    """
+    target = Path(target)
+    if fcntl is None:
+        return []
+    ours = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}\.tmp")
+    try:
+        names = sorted(n for n in os.listdir(target.absolute().parent)
+                       if ours.fullmatch(n))
+    except OSError:
+        return []
+    return [n for n in names if _remove_if_abandoned(target.absolute().parent / n)]
+
+
+def _remove_if_abandoned(tmp: Path) -> bool:
+    """Remove ``tmp`` if it holds data and its lock is free; say whether it did."""
+    try:
+        fd = os.open(tmp, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False                      # gone already, or not ours to open
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or os.fstat(fd).st_size == 0:
+            return False
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.unlink(tmp)
+        return True
+    except OSError:                       # locked: a writer is at work
+        return False
+    finally:
+        os.close(fd)
 
 
 def _umask():
