@@ -65,6 +65,7 @@ __all__ = ["epoch_last_xy", "step_last_xy", "counted_step", "COUNTED_STEP", "one
            "ONE_INDEX", "epoch_general", "score_underflows", "INT64_LIMIT",
            "UNDERFLOW_ZONE", "csr_rows", "row_dot", "row_axpy", "row_nonzero", "row_update",
            "row_underflows", "row_prefetch", "kernel_rows", "linear_scores", "one_score",
+           "one_row",
            "PLAIN_PRESENTATIONS", "PLAIN_RUN", "pass_kernel", "running_sums", "PLAIN_SCORE_OPS"]
 
 #: Largest magnitude allowed for any int64 intermediate in exact runs (2**62 leaves a
@@ -205,7 +206,20 @@ def one_score(x, w, offset):
     >>> bool(one_score(X[0], w, -0.3) == linear_scores(X, w[None, :2], [-0.3])[0, 0])
     True
     """
-    return compiled(_one_score)(x, w, offset)
+    return compiled(_one_score)(one_row(x), w, offset)
+
+
+def one_row(x):
+    """``x`` (a float64 row) as the one layout the compiled one-row kernels are
+    compiled for, C-contiguous and writeable: ``x`` itself, or a copy of a strided or
+    read-only row (a copy of a row costs less than a compile for each layout).
+
+    >>> import numpy as np
+    >>> x = np.arange(4.0)
+    >>> one_row(x) is x, one_row(x[::2]).tolist()
+    (True, [0.0, 2.0])
+    """
+    return x if x.flags.c_contiguous and x.flags.writeable else np.array(x, order="C")
 
 
 @kernel()

@@ -132,8 +132,8 @@ def _train_serial(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status):
 
 @cached_njit(parallel=True)
 def _train_parallel(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status):
-    for b in prange(X3.shape[0]):
-        _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b)
+    for b in prange(X3.shape[0]):   # prange counts in uint64: the serial loop's int64
+        _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, np.int64(b))
 
 
 @cached_njit(nogil=True)
@@ -144,8 +144,8 @@ def _trace_serial(X3, y2, c, orders, eta, record_every, last, avg, status):
 
 @cached_njit(parallel=True)
 def _trace_parallel(X3, y2, c, orders, eta, record_every, last, avg, status):
-    for r in prange(X3.shape[0]):
-        _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r)
+    for r in prange(X3.shape[0]):   # as an int64, the serial loop's (one compile)
+        _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, np.int64(r))
 
 
 def _prepare(X, y, name):

@@ -293,8 +293,8 @@ class _Engine:
         """Present one float example ``x`` of label ``sign`` (constant ``c``, 0 for
         none) with the same compiled rule as a pass; returns 1 on an update, else 0."""
         if self.lean:
-            m = self._pass(_loops.step_last_xy, _ONE, x, sign, c, eta, self.w,
-                           self._status)
+            m = self._pass(_loops.step_last_xy, _ONE, _loops.one_row(x), sign, c, eta,
+                           self.w, self._status)
             if self._status[0]:
                 self._raise_bad_row(x.reshape(1, -1), _ONE)
             return int(m)

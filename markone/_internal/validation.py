@@ -287,14 +287,21 @@ def _canonical_layout(X):
     return A
 
 
+#: The largest count (stored entries, columns) a CSR matrix indexes in int32.
+_INT32_INDEX = 2**31 - 1
+
+
 def _one_index_type(A):
-    """A CSR matrix whose ``indptr`` and ``indices`` share one integer type (the
-    compiled loops need one)."""
-    if A.indptr.dtype != A.indices.dtype:
+    """A CSR matrix whose ``indptr`` and ``indices`` share one integer type: int32
+    where the matrix fits (scipy's own choice), else int64. The compiled loops need
+    one, and with one per size a kernel is compiled once for both (a matrix that came
+    with int64 indices it does not need costs a copy of them, not a compile)."""
+    index = np.int32 if max(A.nnz, A.shape[1]) <= _INT32_INDEX else np.int64
+    if A.indptr.dtype != index or A.indices.dtype != index:
         import scipy.sparse
 
-        A = scipy.sparse.csr_matrix((A.data, A.indices.astype(np.int64),
-                                     A.indptr.astype(np.int64)), shape=A.shape)
+        A = scipy.sparse.csr_matrix((A.data, A.indices.astype(index),
+                                     A.indptr.astype(index)), shape=A.shape)
     return A
 
 

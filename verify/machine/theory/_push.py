@@ -111,7 +111,7 @@ def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent, example,
     while size < 4 * width:
         size *= 2
     seen = (np.zeros(size, np.int64), np.zeros(size, np.int64))
-    alive, best = 1, 0
+    alive, best = np.int64(1), np.int64(0)   # int64, not literals: one compile of the callees
     for t in range(depth):
         m = _candidates(Z, g, sign, beam, alive, dphi, hG, cand)
         if m == 0:
@@ -172,7 +172,7 @@ def _select(Z, G, lo, hi, width, pool, t, m, key, cand, beam, spare, seen, paren
         cut = np.partition(key[:m].copy(), pool * width)[pool * width]
         order = np.flatnonzero(key[:m] <= cut)
     order = order[np.argsort(key[order], kind="mergesort")]
-    kept, full = 0, order.shape[0] == m
+    kept, full = np.int64(0), order.shape[0] == m   # not a literal 0: one compile of _extend
     while True:
         for q in range(order.shape[0]):
             c = order[q]

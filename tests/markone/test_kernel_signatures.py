@@ -1,0 +1,64 @@
+"""A kernel is compiled once for the inputs it serves, not once per layout, index type
+or literal constant it happens to meet (issue 37: each extra signature is a compile of
+one to several seconds of CPU on a new user's first run, and in the test suite)."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from markone import batch
+from markone._internal.jit import compiled
+from markone._internal.validation import check_sparse
+from markone._loops import PLAIN_PRESENTATIONS, one_score, step_last_xy, _one_score
+from markone.engine import _Engine
+
+def _rows():
+    """One float64 row as C-contiguous, strided and read-only arrays."""
+    base = np.array([1.0, -2.0, 0.5, 3.0, 0.25, -1.0])
+    frozen = base[:3].copy()
+    frozen.flags.writeable = False
+    return [base[:3].copy(), base[::2], frozen]
+
+
+def test_one_score_is_compiled_for_one_row_layout():
+    w = np.array([0.5, 1.0, -1.0, 2.0])
+    scores = [one_score(x, w, 0.25) for x in _rows()]
+    assert scores == [float(x @ w[:3]) + 0.25 for x in _rows()]
+    assert len(compiled(_one_score).signatures) == 1
+
+
+def test_the_engines_compiled_step_is_compiled_for_one_row_layout():
+    engine = _Engine(4, np.float64, lean=True, keep_history=False)
+    engine.presented = PLAIN_PRESENTATIONS   # the plain steps are made: compiled now
+    updates = [engine.step(x, -1, 1.0, 1.0) for x in _rows()]
+    assert updates == [1, 0, 0] and engine.w.tolist() == [-1.0, 2.0, -0.5, -1.0]
+    assert len(compiled(step_last_xy).signatures) == 1
+
+
+def test_a_sparse_matrix_reaches_the_kernels_with_one_index_type():
+    A = sp.csr_array(np.array([[0.0, 2.0, 0.0], [1.0, 0.0, -1.0]]))
+    wide = sp.csr_array((A.data, A.indices.astype(np.int64), A.indptr.astype(np.int64)),
+                        shape=A.shape)
+    for matrix in (A, wide):
+        checked = check_sparse(matrix)
+        assert checked.indices.dtype == checked.indptr.dtype == np.int32
+        assert checked.toarray().tolist() == A.toarray().tolist()
+
+
+def test_the_serial_and_parallel_batches_compile_one_run_of_a_dataset():
+    X, y = np.array([[1.0, 2.0], [-1.0, -1.5], [2.0, 0.5]]), np.array([1, -1, 1])
+    runs = [batch.train_many([X] * 2, [y] * 2, parallel=parallel)
+            for parallel in (False, True)]
+    serial, parallel = (np.asarray(run.w).tolist() for run in runs)
+    assert serial == parallel and runs[0].converged.all()
+    # prange's uint64 index is not a second signature (the callee of a kernel loaded
+    # from the disk cache is not loaded in this process: its index says what was made)
+    assert len(cached_signatures(batch._train_one)) == 1
+
+
+def cached_signatures(dispatcher):
+    """The signatures the disk cache holds for ``dispatcher`` (this version of the
+    sources): every one compiled, in any process."""
+    return [key[0] for key in dispatcher._cache._cache_file._load_index()]
+
