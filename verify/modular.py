@@ -67,5 +67,5 @@ def solve_modulo(A: Any, b: Any, p: int) -> np.ndarray | None:
         factors = _factor(A, p)
         if factors is None:
             return None
-        rhs = np.array([int(v) % p for v in b.tolist()], dtype=np.float64)[:, None]
-        return factors.solve(rhs)[:, 0].astype(np.int64)
+        rhs = np.array([int(v) % p for v in b.tolist()], dtype=np.int64)
+        return factors.solve(rhs).astype(np.int64)
