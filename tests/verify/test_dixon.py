@@ -325,3 +325,119 @@ def test_fraction_from_gmp_is_reduced(n, den, as_fmpz):
     want = Fraction(int(n), int(den))
     assert (got.numerator, got.denominator) == (want.numerator, want.denominator)
     assert type(got.numerator) is int and hash(got) == hash(want) and got == want
+
+
+# --------------------------------------------------------------------------------------
+# the lifting at memory speed (issue 45): compact factors, compiled substitution and
+# residual, checked against exact Python integers, compiled and plain
+
+
+def _exact_substitute(LU, perm, dinv, p, r):
+    """The reference: forward and back substitution in Python integers."""
+    d = len(LU)
+    L = [[int(v) for v in row] for row in LU.tolist()]
+    y = [0] * d
+    for i in range(d):
+        y[i] = (int(r[perm[i]]) - sum(L[i][j] * y[j] for j in range(i))) % p
+    for i in range(d - 1, -1, -1):
+        y[i] = (y[i] - sum(L[i][j] * y[j] for j in range(i + 1, d))) * int(dinv[i]) % p
+    return y
+
+
+def _both(fn):
+    """The plain and the compiled form of kernel ``fn``."""
+    from markone._internal.jit import compiled, uncompiled
+    return uncompiled(fn), compiled(fn)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 13), st.sampled_from([5, 65521, 2**21 - 9]), st.integers(1, 5),
+       st.integers(0, 2**32))
+def test_substitution_is_exact_compiled_and_plain(d, p, chunk, seed):
+    """Every row count around the four-row blocks, every block of the sums (``chunk``
+    lowered), uint16 and uint32 factors, any int64 right-hand side: both forms give
+    Python's residues."""
+    rng = np.random.default_rng(seed)
+    LU = rng.integers(0, p, size=(d, d)).astype(np.uint16 if p <= 2**16 else np.uint32)
+    perm = rng.permutation(d).astype(np.int64)
+    dinv = rng.integers(1, p, size=d)
+    r = rng.integers(-2**62, 2**62, size=d)
+    want = _exact_substitute(LU, perm, dinv, p, r)
+    for form in _both(D._substitute):
+        y = np.empty(d)
+        form(LU, perm, dinv, p, chunk, r, y)
+        assert y.tolist() == want
+
+
+@pytest.mark.parametrize("p, dtype", [(65521, np.uint16), (2**21 - 9, np.uint32)])
+@pytest.mark.parametrize("value", ["p-1", "p-2"])
+def test_row_sums_exact_at_the_accumulation_bound(p, dtype, value):
+    """Rows of the largest residues (p - 1; p - 2 makes every product odd, so a sum
+    past 2**53 would lose its last bit) over more than one block: near 2**21, 2,048
+    products of (p - 1)^2 fill a block to just under 2**53 (the bound _plan states);
+    compiled and plain, one row and four, equal Python's sums."""
+    v = p - 1 if value == "p-1" else p - 2
+    chunk = D._plan(p)
+    n = 2 * chunk + 5 if chunk < 5000 else 5000
+    assert chunk * (p - 1) ** 2 < 2**53
+    row, y = np.full(n, v, dtype=dtype), np.full(n, float(v))
+    want = n * v * v % p
+    for one, four in zip(_both(D._row_sum), _both(D._row_sums4)):
+        assert one(row, y, p, chunk) == want
+        assert tuple(four(row, row, row, row, y, p, chunk)) == (want,) * 4
+    if p > 2**16 and value == "p-2":     # the bound is tight: two blocks' running sum is not exact
+        assert np.cumsum(row[:2 * chunk].astype(np.float64) * y[:2 * chunk])[-1] \
+            != 2 * chunk * v * v
+
+
+def _exact_residual(A, x, r, p):
+    t = [int(ri) - sum(int(a) * int(xi) for a, xi in zip(row, x)) for row, ri in zip(A, r)]
+    return [v // p for v in t] if all(v % p == 0 for v in t) else None
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.sampled_from([np.int8, np.int16, np.int32, np.int64]),
+       st.integers(0, 2**32), st.booleans())
+def test_residual_update_at_the_dtype_limits(d, dtype, seed, exact):
+    """``r <- (r - A x) / p`` in int64 from A in its narrow type (entries at the type's
+    limits), CSR and dense, compiled and plain: Python's quotients, or False when a
+    division is not exact."""
+    p = 65521
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(seed)
+    A = rng.choice([info.min, info.max, 0, -1, 1], size=(d, d)).astype(np.int64)
+    if dtype == np.int64:       # keep |r| + S (p - 1) < 2**63, as _Residual demands
+        A = A // (d * p * 4)
+    x = rng.integers(0, p, size=d).astype(np.float64)
+    r = rng.integers(-2**40, 2**40, size=d) * p
+    if exact:                   # make every division exact
+        r = r + (A @ x.astype(np.int64)) % p
+    want = _exact_residual(A.tolist(), x.tolist(), r.tolist(), p)
+    rows, cols = np.nonzero(A)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=d))]).astype(np.int64)
+    csr = (indptr, cols.astype(np.int32), D._narrowest(A[rows, cols]))
+    for csr_form, dense_form in zip(_both(D._residual_csr), _both(D._residual_dense)):
+        for call in (lambda rr: csr_form(*csr, x, rr, p),
+                     lambda rr: dense_form(D._narrowest(A), x, rr, p)):
+            rr = r.copy()
+            ok = call(rr)
+            assert ok == (want is not None)
+            if ok:
+                assert rr.tolist() == want
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("top", [127, 32767, 2**31 - 1])
+def test_systems_at_the_narrow_types_limits(monkeypatch, no_flint, compiled, top):
+    """Entries at the limits of int8, int16 and int32 (A stored narrow, sparse and
+    dense), b at +-2**40: FLINT's answer without FLINT."""
+    monkeypatch.setattr(D, "COMPILE_FROM", 0 if compiled else 10**9)
+    rng = np.random.default_rng(top % 1000)
+    d = 14
+    for density in (0.1, 0.9):
+        A = np.where(rng.random((d, d)) < density, rng.choice([-top - 1, top], size=(d, d)), 0)
+        A[np.arange(d), np.arange(d)] = top
+        b = rng.choice([-2**40, 2**40, 1], size=d)
+        if _det(A.tolist()) % default_primes(1, D.LIFT_PRIME_BITS)[0] == 0:
+            continue
+        assert dixon_solve(A, b) == _flint(A.tolist(), b.tolist())
