@@ -432,14 +432,17 @@ def machine_floor(d):
 def padic_floor(d, x, rates):
     """The p-adic solve's floor at ``d`` unknowns for the solution ``x``: the LU's
     ``2 d^3 / 3`` flops at the GEMM rate, plus the lifting steps its size needs
-    (``bits(max |num|) + bits(den) + 1`` over ``log2 p``), each a read of the ``d^2``
-    factors at the GEMV rate; and that step count."""
-    from verify._internal.dixon import default_primes
+    (``bits(max |num|) + bits(den) + 1`` over ``log2 p``, ``p`` the lifting's prime),
+    each a read of the ``d^2`` compact factors (2 bytes an entry below ``2**16``) at
+    the GEMV rate; and that step count."""
+    from verify._internal.dixon import LIFT_PRIME_BITS, default_primes
 
+    p = default_primes(1, LIFT_PRIME_BITS)[0]
     bits = max(abs(v.numerator).bit_length() for v in x) + x[0].denominator.bit_length() + 1
-    steps = math.ceil(bits / math.log2(default_primes(1)[0]))
+    steps = math.ceil(bits / math.log2(p))
     gflops, gemv_gbs, _ = rates
-    return 2 * d**3 / 3 / gflops / 1e9 + steps * 8 * d * d / gemv_gbs / 1e9, steps
+    entry = 2 if p <= 2**16 else 4
+    return 2 * d**3 / 3 / gflops / 1e9 + steps * entry * d * d / gemv_gbs / 1e9, steps
 
 
 def dixon_scaling(rng, budget):
@@ -452,7 +455,7 @@ def dixon_scaling(rng, budget):
         f"1..3: CPU seconds (BLAS on one thread); load {load()} on {os.cpu_count()} cores")
     say(f"  this machine, one thread, n = {max(DIXON_DS):,}: float64 GEMM "
         f"{rates[0]:.1f} GFLOP/s, GEMV {rates[1]:.1f} GB/s, numpy copy {rates[2]:.1f} GB/s; "
-        f"floor = LU flops at the GEMM rate + steps x d^2 x 8 bytes at the GEMV rate")
+        f"floor = LU flops at the GEMM rate + steps x d^2 x 2 bytes (uint16 factors) at the GEMV rate")
     say(f"  {'d':>6} {'float LU':>9} {'p-adic':>8} {'floor':>7} {'steps':>6} {'FLINT':>9} "
         f"{'FLINT/p-adic':>13} {'p-adic/floor':>13}  load")
     done = []
