@@ -53,9 +53,11 @@ class Wiring:
 
     def __post_init__(self):
         # every A-unit's inputs side by side, and their signs: net = s[inputs] @ signs
-        object.__setattr__(self, "inputs", np.hstack([self.excitatory, self.inhibitory]))
-        object.__setattr__(self, "signs", np.r_[np.ones(self.excitatory.shape[1]),
-                                                -np.ones(self.inhibitory.shape[1])])
+        object.__setattr__(self, "inputs", np.concatenate(
+            (self.excitatory, self.inhibitory), axis=1))
+        signs = np.ones(self.excitatory.shape[1] + self.inhibitory.shape[1])
+        signs[self.excitatory.shape[1]:] = -1.0
+        object.__setattr__(self, "signs", signs)
 
     @property
     def fanout(self) -> np.ndarray:

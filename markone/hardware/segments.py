@@ -462,6 +462,9 @@ class Segments:
         self._shared = False
         self.buffers = _log_buffers(self.LOG_CHUNK if log is not None else 0,
                                     p.n_r_units, p.n_a_units)
+        #: one figure's scratch, shared by the session's segments (run_segment
+        #: leaves its ``moved`` all False again)
+        self.work = _new_work(X.shape[1], p.n_r_units, p.n_a_units)
 
     def run(self, order: np.ndarray, pos: int, targets: np.ndarray,
             labels: np.ndarray) -> tuple[int, np.ndarray, float]:
@@ -488,8 +491,7 @@ class Segments:
         end = compiled(run_segment)(
             np.ascontiguousarray(order, dtype=np.int64), pos, horizon, state,
             self.figures._replace(targets=targets, labels=labels), self.physics,
-            self.rule, tally, self.buffers,
-            _new_work(state.level.size, *state.weights.shape))
+            self.rule, tally, self.buffers, self.work)
         if end > pos:
             retina.light, retina._t = state.light, float(state.clock[1])
             stats["shown"] += end - pos
