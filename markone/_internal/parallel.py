@@ -164,7 +164,10 @@ def _local_each(fn, items, workers):
     one. The spawned workers take items from the front, but only once they have
     started (each is sent at most :data:`_QUEUED_PER_WORKER` at a time), so none
     waits in a process still importing; this process, already started, takes them
-    from the back meanwhile."""
+    from the back meanwhile. Near the end (no more items left than the workers
+    would hold queued) each worker holds one item at a time: the last items go to
+    whichever process is free first, and the fleet ends within one item of all of
+    them finishing."""
     n_spawned = min(workers - 1, len(items) - 1)
     # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
     pool = ProcessPoolExecutor(max_workers=n_spawned,
@@ -176,8 +179,12 @@ def _local_each(fn, items, workers):
         started, todo, mine = 0, collections.deque(range(len(items))), None
         running: dict[Future, int] = {}   # future -> its item's index
         while todo or running:
-            while todo and len(running) - (mine is not None) < \
-                    _QUEUED_PER_WORKER * started:   # the front, to started workers
+            # the front, to started workers: each one running and one waiting, but
+            # near the end one at a time, so that none holds an item waiting while
+            # this process, done with its own, could run it
+            ahead = _QUEUED_PER_WORKER if len(todo) > _QUEUED_PER_WORKER * started \
+                else 1
+            while todo and len(running) - (mine is not None) < ahead * started:
                 i = todo.popleft()
                 running[pool.submit(fn, items[i])] = i
             if mine is None and todo:   # the back, here
