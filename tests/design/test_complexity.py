@@ -15,7 +15,7 @@ import textwrap
 
 import pytest
 from _paths import ROOT
-from radon.complexity import cc_visit
+from radon.complexity import cc_visit, cc_visit_ast
 from radon.raw import analyze
 
 
@@ -42,8 +42,9 @@ def functions(source):
             note(getattr(block, "methods", ()) or getattr(block, "closures", ()))
             complexity[block.lineno] = block.complexity
 
-    note(cc_visit(source))
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)            # once: radon's cc_visit would parse it again
+    note(cc_visit_ast(tree))
+    for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             body = textwrap.dedent("\n".join(lines[node.lineno - 1:node.end_lineno]))
             if node.lineno not in complexity:   # a method of a class inside a function
