@@ -114,9 +114,9 @@ _INT_MAX = 2**63 - 1
 
 #: argparse types: whole numbers >= 1 / >= 0 (below 2**63), finite numbers > 0 / >= 0.
 positive_int = _number_type(int, "a whole number", lambda v: 1 <= v <= _INT_MAX,
-                            f"at least 1 and at most {_INT_MAX}")
+                            "at least 1 and below 2**63")
 nonnegative_int = _number_type(int, "a whole number", lambda v: 0 <= v <= _INT_MAX,
-                               f"0 or more and at most {_INT_MAX}")
+                               "0 or more and below 2**63")
 positive_float = _number_type(_finite_float, "a finite number", lambda v: v > 0,
                               "greater than 0")
 nonnegative_float = _number_type(_finite_float, "a finite number", lambda v: v >= 0,

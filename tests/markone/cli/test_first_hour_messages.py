@@ -155,3 +155,15 @@ def test_a_bound_beyond_float64_is_not_called_inf(tmp_path, capsys):
     assert "Novikoff's bound beyond float64's range (`markone verify separable`" in out
     assert main(["verify", "margin", str(data)]) == 0
     assert "(rounded up), 1 support example, " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--per-class", "0", "'0' must be at least 1 and below 2**63"),
+    ("--seed", "-1", "'-1' must be 0 or more and below 2**63")])
+def test_a_whole_number_out_of_range_is_told_without_19_digits(option, value, words,
+                                                               capsys):
+    # "'0' must be at least 1 and at most 9223372036854775807"
+    with pytest.raises(SystemExit):
+        main(["machine", "train", option, value])
+    err = capsys.readouterr().err
+    assert words in err and "9223372036854775807" not in err
