@@ -201,7 +201,7 @@ def test_no_help_text_gives_another_status_for_undecided():
 
 
 def test_usage_errors_are_one_line(capsys):
-    for argv, match in ([["train", "x.csv", "--max-epochs", "0"], "at least 1 and at most"],
+    for argv, match in ([["train", "x.csv", "--max-epochs", "0"], "at least 1 and below 2**63"],
                         [["demo", "--seed", "-1"], "'-1' must be 0 or more"],
                         [["sim", "run", "novikoff", "--workers", "two"], "whole number"],
                         [["verify", "separable", "x", "--timeout", "nan"], "not a finite number"]):
