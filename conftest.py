@@ -48,22 +48,40 @@ _CPU: dict[str, float] = {}
 _GROUP_SUFFIX = re.compile(r"@[^@\[\]]*$")  # a group: a file's path or a fixture's name
 _STARTED: list[float] = []
 _SHARING: list[bool] = []  # the fixtures being set up, outermost first: shared or not
-_WALL: list[float] = []  # [when the running test started (epoch s), its run-queue wait]
+_WALL: list = []  # [when the running test started (epoch s), its threads' run-queue waits]
 _TIMELINE: dict[str, list] = {}  # test id -> [worker, start, wall, CPU, waited for a core]
 
 
-def _queued_seconds():
-    """Seconds this process's threads have waited, runnable, for a core (Linux
-    ``/proc/self/task/*/schedstat``; 0 elsewhere): the part of a test's wall time that
-    is the machine's load, not the test sleeping."""
-    total = 0
+def _queued_by_thread():
+    """Nanoseconds each thread of this process has waited, runnable, for a core, by
+    thread id (Linux ``/proc/self/task/*/schedstat``; empty elsewhere): the part of a
+    test's wall time that is the machine's load, not the test sleeping. A thread that
+    ends while it is read is left out, not the whole reading (issue 37: a server's
+    threads ending during a test made its waited seconds jump by the worker's total,
+    about 80 s of sleep that never happened)."""
+    waited = {}
     try:
-        for task in os.listdir("/proc/self/task"):
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return waited
+    for task in tasks:
+        try:
             with open(f"/proc/self/task/{task}/schedstat") as file:
-                total += int(file.read().split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0.0
-    return total / 1e9
+                waited[task] = int(file.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return waited
+
+
+def waited_seconds(before, after):
+    """Seconds waited for a core between two readings of :func:`_queued_by_thread`:
+    the growth of each thread alive at the second, from zero for a thread started in
+    between (a thread that ended in between is not counted: never less than zero).
+
+    >>> waited_seconds({"1": 5_000_000_000, "2": 7}, {"1": 6_500_000_000, "3": 10**9})
+    2.5
+    """
+    return sum(max(0, ns - before.get(task, 0)) for task, ns in after.items()) / 1e9
 
 
 def _cpu_seconds():
@@ -111,15 +129,16 @@ def pytest_addoption(parser):
 
 def pytest_runtest_logstart(nodeid, location):
     _STARTED[:] = [_cpu_seconds(), 0.0]  # [start, seconds of shared fixtures since]
-    _WALL[:] = [time.time(), _queued_seconds()]
+    _WALL[:] = [time.time(), _queued_by_thread()]
 
 
 def pytest_runtest_logfinish(nodeid, location):
     nodeid = _GROUP_SUFFIX.sub("", nodeid)  # xdist's loadgroup appends "@GROUP"
     _CPU[nodeid] = _cpu_seconds() - _STARTED[0] - _STARTED[1]
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    waited = waited_seconds(_WALL[1], _queued_by_thread())
     _TIMELINE[nodeid] = [worker, round(_WALL[0], 2), round(time.time() - _WALL[0], 3),
-                         round(_CPU[nodeid], 3), round(_queued_seconds() - _WALL[1], 3)]
+                         round(_CPU[nodeid], 3), round(waited, 3)]
 
 
 @pytest.hookimpl(hookwrapper=True)
