@@ -211,3 +211,31 @@ def test_level_counts_are_bincount_of_the_shifted_net(monkeypatch, left):
     assert plugboard._level_counts(net[:0], -5, 11).tolist() == [0] * 11
     assert plugboard._level_counts(net[::2, ::3], -5, 11).tolist() == \
         np.bincount((net[::2, ::3] + 5).ravel(), minlength=11).tolist()
+
+
+@pytest.mark.parametrize("left", [0, 10**6])   # compiled, then plain
+def test_net_input_is_each_a_units_sum_in_input_order(monkeypatch, left):
+    """The net input (summed figure-minor since issue 45) is, per A-unit and figure,
+    the running sum of its inputs times their signs from +0.0, in input order: exact
+    integers on 0/1 states (also one state alone, and bool states), the same floats
+    on fractional ones, and truncated to int64 by ``net_input``."""
+    monkeypatch.setattr(plugboard.PLAIN, "left", left)
+    p = MarkIParams(retina_shape=(6, 7), n_a_units=30, n_excitatory=3, n_inhibitory=2,
+                    max_fanout=8)
+    board = plugboard.wire(p, seed=3)
+    rng = np.random.default_rng(0)
+    for states in (rng.random((9, 42)) < 0.4, rng.random((140, 42)) / 3,
+                   (rng.random(42) < 0.5).astype(np.uint8)):
+        flat = np.atleast_2d(states).astype(np.float64)
+        want = np.zeros((len(flat), 30))
+        for n in range(len(flat)):
+            for a in range(30):
+                total = 0.0
+                for k, sign in enumerate(board.signs):
+                    total += flat[n, board.inputs[a, k]] * sign
+                want[n, a] = total
+        want = want.reshape(np.shape(states)[:-1] + (30,))
+        floats = plugboard._net(board, states)
+        assert floats.flags.c_contiguous and floats.tobytes() == want.tobytes()
+        ints = plugboard.net_input(board, states)
+        assert ints.dtype == np.int64 and ints.tolist() == want.astype(np.int64).tolist()
