@@ -396,7 +396,7 @@ def _exact_residual(A, x, r, p):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(1, 9), st.sampled_from([np.int8, np.int16, np.int32, np.int64]),
+@given(st.integers(1, 9), st.sampled_from([np.int8, np.int32, np.int64]),
        st.integers(0, 2**32), st.booleans())
 def test_residual_update_at_the_dtype_limits(d, dtype, seed, exact):
     """``r <- (r - A x) / p`` in int64 from A in its narrow type (entries at the type's
@@ -429,8 +429,8 @@ def test_residual_update_at_the_dtype_limits(d, dtype, seed, exact):
 @pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("top", [127, 32767, 2**31 - 1])
 def test_systems_at_the_narrow_types_limits(monkeypatch, no_flint, compiled, top):
-    """Entries at the limits of int8, int16 and int32 (A stored narrow, sparse and
-    dense), b at +-2**40: FLINT's answer without FLINT."""
+    """Entries at the limits of int8, int16 and int32 (A stored as int8 or int32,
+    sparse and dense), b at +-2**40: FLINT's answer without FLINT."""
     monkeypatch.setattr(D, "COMPILE_FROM", 0 if compiled else 10**9)
     rng = np.random.default_rng(top % 1000)
     d = 14
