@@ -106,8 +106,7 @@ def atomic_write(path, data, *, mode="w"):
     path = check_output_file(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_abandoned(path)
-    fd, tmp = temporary_beside(path, suffix=".tmp")
-    held = _hold(fd)
+    (fd, tmp), held = _claimed(path, suffix=".tmp")
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         with os.fdopen(fd, mode) as fh:
@@ -128,22 +127,63 @@ def atomic_write(path, data, *, mode="w"):
     return path
 
 
-def _hold(fd: int) -> int | None:
-    """Lock the new temporary file ``fd`` for as long as it is written and renamed:
-    the returned descriptor (its own copy of ``fd``, closed by the caller once the
-    file is renamed) holds the lock; None where files cannot be locked."""
+#: How many times a temporary file is made again when another process removed it as
+#: abandoned between its making and its locking (:func:`_claimed`).
+_CLAIMS = 100
+
+
+def _claimed(target: Path, *, folder: bool = False, suffix: str = "") -> tuple[Any, int | None]:
+    """:func:`temporary_beside`'s new file (``(fd, path)``) or folder, and a descriptor
+    that holds its lock (``flock``) until the caller closes it, once the temporary is
+    renamed or moved in (None where files cannot be locked). Another process may
+    remove a temporary that is not locked yet (:func:`_remove_abandoned` takes its lock
+    first): one found gone once locked is made again.
+
+    >>> import tempfile, os
+    >>> (fd, path), held = _claimed(os.path.join(tempfile.mkdtemp(), "r.json"))
+    >>> os.path.basename(path).startswith(".r.json."), os.close(fd), os.close(held)
+    (True, None, None)
+    """
+    for _ in range(_CLAIMS):
+        made = temporary_beside(target, folder=folder, suffix=suffix)
+        path, fd = (made, None) if folder else (made[1], made[0])
+        try:
+            held = _hold(path, fd)
+        except FileNotFoundError:         # removed already: make another
+            continue
+        if held is None or _same_file(path, held):
+            return made, held
+        os.close(held)
+        if fd is not None:
+            os.close(fd)
+    raise OSError(f"cannot write {target}: its temporary file was removed as soon as "
+                  f"made, {_CLAIMS} times (another process cleaning that folder?)")
+
+
+def _hold(path: Path, fd: int | None) -> int | None:
+    """A new descriptor of ``path`` (a copy of ``fd`` if given) holding its lock."""
     if fcntl is None:
         return None
-    held = os.dup(fd)
+    held = os.open(path, os.O_RDONLY) if fd is None else os.dup(fd)
     fcntl.flock(held, fcntl.LOCK_EX)
     return held
 
 
-def _remove_abandoned(target: Path) -> list[str]:
-    """Remove the temporary files that earlier writes of ``target`` left beside it
-    when killed (``.NAME.XXXXXXXX.tmp``); return their names. A file is abandoned when
-    it holds data and no process holds its lock: a live writer locks its file before
-    the first byte and until the rename (an empty one may be a writer's, just made).
+def _same_file(path: Path, fd: int) -> bool:
+    """Whether ``path`` still names the file open as ``fd``."""
+    try:
+        here, there = os.stat(path), os.fstat(fd)
+    except FileNotFoundError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _remove_abandoned(target: Path, suffix: str = ".tmp") -> list[str]:
+    """Remove the temporary files (``.NAME.XXXXXXXX.tmp``) or staging folders
+    (``suffix=".staging"``) that earlier writes of ``target`` left beside it when
+    killed; return their names. One is abandoned when no process holds its lock: a
+    live writer locks it before the first byte and until the end, and makes it again
+    if it was removed before it locked it (:func:`_claimed`).
 
     >>> import tempfile, os
     >>> top = tempfile.mkdtemp()
@@ -156,7 +196,7 @@ def _remove_abandoned(target: Path) -> list[str]:
     target = Path(target)
     if fcntl is None:
         return []
-    ours = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}\.tmp")
+    ours = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(suffix))
     try:
         names = sorted(n for n in os.listdir(target.absolute().parent)
                        if ours.fullmatch(n))
@@ -166,16 +206,17 @@ def _remove_abandoned(target: Path) -> list[str]:
 
 
 def _remove_if_abandoned(tmp: Path) -> bool:
-    """Remove ``tmp`` if it holds data and its lock is free; say whether it did."""
+    """Remove ``tmp`` (a file or a folder) if its lock is free; say whether it did."""
     try:
         fd = os.open(tmp, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return False                      # gone already, or not ours to open
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode) or os.fstat(fd).st_size == 0:
+        folder = stat.S_ISDIR(os.fstat(fd).st_mode)
+        if not (folder or stat.S_ISREG(os.fstat(fd).st_mode)):
             return False
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        os.unlink(tmp)
+        shutil.rmtree(tmp) if folder else os.unlink(tmp)
         return True
     except OSError:                       # locked: a writer is at work
         return False
@@ -307,27 +348,38 @@ def staged_output(out):
             if not parent.exists():
                 parent.mkdir()
                 made.append(parent)
-        stage = temporary_beside(out, folder=True, suffix=".staging")
+        _remove_abandoned(out, ".staging")   # what a kill -9 left of earlier runs
+        stage, held = _claimed(out, folder=True, suffix=".staging")
     except OSError as exc:
         unmake()
         raise OSError(f"cannot write {out}: {exc.strerror or exc}") from None
-    try:
-        yield stage
-        raise_if_terminated()   # a SIGTERM whose exception a finaliser swallowed
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        unmake()
-        raise
-    try:
-        out.mkdir(exist_ok=True)
-        for src in sorted(stage.rglob("*")):
-            dest = out / src.relative_to(stage)
-            if src.is_dir():
-                dest.mkdir(exist_ok=True)
-            else:
-                os.replace(src, dest)
+    try:                        # locked until moved in or removed (_remove_abandoned)
+        try:
+            yield stage
+            raise_if_terminated()   # a SIGTERM whose exception a finaliser swallowed
+        except BaseException:
+            shutil.rmtree(stage, ignore_errors=True)
+            unmake()
+            raise
+        try:
+            _move_in(stage, out)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
     finally:
-        shutil.rmtree(stage, ignore_errors=True)
+        if held is not None:
+            os.close(held)
+
+
+def _move_in(stage: Path, out: Path) -> None:
+    """Move every file of the staging folder ``stage`` into ``out``, each replacing the
+    file of its name."""
+    out.mkdir(exist_ok=True)
+    for src in sorted(stage.rglob("*")):
+        dest = out / src.relative_to(stage)
+        if src.is_dir():
+            dest.mkdir(exist_ok=True)
+        else:
+            os.replace(src, dest)
 
 
 def counted(i, word="example", array="X"):
