@@ -66,7 +66,8 @@ __all__ = ["every_stream", "fixed_order"]
 
 
 def _moves(X, y):
-    Z = np.asarray(y, np.int64)[:, None] * np.asarray(X, np.int64)
+    # C order whatever X's: the compiled pass is compiled for that one layout
+    Z = np.ascontiguousarray(np.asarray(y, np.int64)[:, None] * np.asarray(X, np.int64))
     up, down = (Z > 0).astype(np.int64), (Z < 0).astype(np.int64)
     return Z, up, down
 
