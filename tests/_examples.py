@@ -35,6 +35,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -304,10 +305,18 @@ def run_line(line: Line, folder: Path, timeout: float = 900) -> subprocess.Compl
 def run_in_bash(line: Line, folder: Path, timeout: float = 900
                 ) -> subprocess.CompletedProcess:
     """Run one command line with bash in ``folder``, ``markone`` as ``python -m
-    markone``."""
-    return subprocess.run(["bash", "-c", _PRELUDE + line.text], cwd=folder,
-                          env=environment(), capture_output=True, text=True,
-                          timeout=timeout)
+    markone``. Past ``timeout`` seconds every process the line started is killed
+    (its own session), not only bash: a sweep left running would go on writing."""
+    proc = subprocess.Popen(["bash", "-c", _PRELUDE + line.text], cwd=folder,
+                            env=environment(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def _run_here(argv, folder):

@@ -13,6 +13,9 @@ from __future__ import annotations
 import functools
 import re
 import shutil
+import subprocess
+import time
+from pathlib import Path
 
 import pytest
 from _examples import (Example, Line, command_lines, doc_examples, expected_status,
@@ -305,3 +308,17 @@ def test_a_placeholder_cluster_runs_on_a_local_one(dask_address, tmp_path, reque
     done = run_line(_runnable(line, request), tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "sim-out" / "novikoff" / "results.json").is_file()
+
+
+def test_a_line_past_its_timeout_leaves_no_process_running(tmp_path):
+    """A line killed for its time (a sweep on a loaded host) must not leave its
+    commands running: they went on writing into the test's folder for minutes."""
+    line = Line("sleep 600 & echo $! > pid; wait", 0, "test")
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_in_bash(line, tmp_path, timeout=5)
+    status = Path(f"/proc/{int((tmp_path / 'pid').read_text())}/status")
+    for _ in range(200):                  # SIGKILL lands at once; its reaping may lag
+        if not status.exists() or "State:\tZ" in status.read_text():
+            break
+        time.sleep(0.05)
+    assert not status.exists() or "State:\tZ" in status.read_text()
