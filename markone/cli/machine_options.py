@@ -70,8 +70,22 @@ def parse_setting(text: str, option: str = "--set") -> tuple[str, Any]:
         try:
             value = ast.literal_eval(raw)
         except (ValueError, SyntaxError):
-            value = raw
+            value = _float_or_word(raw)
     return name.strip(), _tuples(value)
+
+
+def _float_or_word(raw: str) -> Any:
+    """``raw`` as a float when Python reads it as one although no literal spells it
+    (``nan``, ``inf``, ``-Infinity``: refused later as not finite, as ``1e400`` is),
+    else the word itself.
+
+    >>> _float_or_word("nan"), _float_or_word("source_sets")
+    (nan, 'source_sets')
+    """
+    try:
+        return float(raw)
+    except ValueError:
+        return raw
 
 
 def _tuples(value):

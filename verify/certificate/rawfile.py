@@ -100,6 +100,24 @@ def _read_bytes(path, limits):
     return raw
 
 
+def _not_json(raw: bytes, path: Any, exc: json.JSONDecodeError) -> str:
+    """The message for a file that is not JSON: one that starts as a JSON document
+    may be truncated; any other (a CSV of data, say) is not a certificate at all.
+
+    >>> _not_json(b"1,0,1\\n", "d.csv", json.JSONDecodeError("Extra data", "1,0", 1))
+    'd.csv is not a certificate: it does not start as a JSON document ({ or [) but with "1,0,1"; verify check reads certificates; to decide a data file run `markone verify separable d.csv` (add --certificate OUT.json to keep one).'
+    """
+    start = raw.lstrip()[:1]
+    if start in (b"{", b"["):
+        return (f"{path} is not valid JSON ({exc}); is it truncated? "
+                f"{REWRITE[0].upper()}{REWRITE[1:]}.")
+    first = raw.lstrip().split(b"\n", 1)[0][:20].decode("utf-8", "replace")
+    return (f"{path} is not a certificate: it does not start as a JSON document ({{ or [) "
+            f'but with "{first}"; verify check reads certificates; to decide a data '
+            f"file run `markone verify separable {path}` (add --certificate OUT.json to "
+            "keep one).")
+
+
 def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
     """The JSON document of the certificate file at ``path``, read within ``limits``:
     a regular file, its size checked before reading; nesting deeper than
@@ -117,8 +135,7 @@ def load_document(path: str | os.PathLike[str], limits: ReadLimits) -> Any:
     except JSONRefused as exc:
         raise CertificateUnreadable(_refusal(exc, path, limits)) from None
     except json.JSONDecodeError as exc:
-        raise CertificateUnreadable(f"{path} is not valid JSON ({exc}); is it truncated? "
-                                    f"{REWRITE[0].upper()}{REWRITE[1:]}.") from None
+        raise CertificateUnreadable(_not_json(raw, path, exc)) from None
     except UnicodeDecodeError:
         raise CertificateUnreadable(f"{path} is not a text file; {REWRITE}.") from None
     except ValueError:  # json's int(): more digits than sys.get_int_max_str_digits()

@@ -87,6 +87,9 @@ def test_set_validates_as_markiparams_and_combines():
      "None."),
     ("--set theta=x", "--set: theta must be an integer or 'auto', got 'x'."),
     ("--set motor_step_s=-1", "--set: motor_step_s(=-1) must be a finite number >= 0."),
+    # nan and inf are read as numbers and refused as 1e400 is, not as words
+    ("--set motor_step_s=nan", "--set: motor_step_s(=nan) must be a finite number >= 0."),
+    ("--set motor_step_s=-inf", "--set: motor_step_s(=-inf) must be a finite number >= 0."),
     ("--set quantize=yes", "--set: quantize must be True or False, got 'yes'."),
     ("--set motor_step_s", "--set 'motor_step_s' must be NAME=VALUE, e.g. --set "
      "motor_step_s=0.5 or --set 'weight_range=[-3, 3]'."),
