@@ -278,14 +278,15 @@ def cached_njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
         cache = function_cache(fn)
         if cache is not None and isinstance(dispatcher, numba.core.dispatcher.Dispatcher):
             dispatcher._cache = cache   # what numba's cache=True does, with markone's folder
-            dispatcher.__class__ = _taking_turns(type(dispatcher))
+            numba_class: Any = type(dispatcher)   # (typeshed: a class is not Hashable)
+            dispatcher.__class__ = _taking_turns(numba_class)
         return dispatcher
 
     return build
 
 
 @functools.lru_cache(maxsize=None)
-def _taking_turns(base: type) -> type:
+def _taking_turns(base: Any) -> Any:
     """numba's dispatcher class ``base``, compiling each new signature under its
     kernel's inter-process lock (:func:`~markone._internal.jit_cache.compile_lock`):
     processes that need a kernel at once compile it once, the others load it from the
@@ -294,7 +295,7 @@ def _taking_turns(base: type) -> type:
     from numba.core import sigutils
     from numba.core.compiler_lock import global_compiler_lock
 
-    class Dispatcher(base):  # type: ignore[valid-type,misc]
+    class Dispatcher(base):
         def compile(self, sig):
             # numba's lock first, as numba's compile takes it: a thread holding a
             # kernel's file lock never waits for another thread of this process
