@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from markone._internal.typing import JSONDict
+from markone.variants import VARIANTS
 from verify.conformance.compare import close, is_one, reproduces
 from verify.conformance.rate import declared
 from verify.conformance.rule_runs import (
@@ -102,7 +103,7 @@ def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
         run = binary_run(problem, arithmetic=arith, rate=rate)
         if not _finite([run.w, *run.iterates]):
             continue
-        found = _float_answer(problem, run, got, _tolerance(tol, arith))
+        found = _float_answer(problem, run, got, _tolerance(tol, arith), arith)
         if found is None:
             continue
         k, what = found
@@ -114,9 +115,11 @@ def arithmetic_misreadings(case: JSONDict, got: JSONDict, tol: float
     return out
 
 
-def _float_answer(problem, run, got, bound):
-    """``(k, what)`` when a float run ``run`` gives ``got`` (up to a factor ``k``),
-    ``what`` saying what rounding changed; None when it does not."""
+def _float_answer(problem, run, got, bound, mode):
+    """``(k, what)`` when a float run ``run`` (of the arithmetic ``mode``) gives
+    ``got`` (up to a factor ``k``), ``what`` saying what rounding changed; None when
+    it does not. A vote's queries are scored exactly, then in ``mode`` (a query's
+    score rounds as the run's did: a decision too)."""
     answer = variant_answer(run.as_fractions(), problem)
     k = reproduces(answer, got, bound)
     if k is not None:
@@ -127,6 +130,11 @@ def _float_answer(problem, run, got, bound):
         k = reproduces(answer, got, bound)
         if k is not None:
             return k, AVERAGE_WORDS
+    if problem["variant"] in VARIANTS and VARIANTS[problem["variant"]].votes:
+        k = reproduces(variant_answer(run.as_fractions(), problem, scores_in=mode), got,
+                       bound)
+        if k is not None:
+            return k, "a decision"
     return None
 
 
@@ -147,7 +155,7 @@ def float_gives(mode: str, case: JSONDict, want: JSONDict, tol: float) -> bool:
         return True
     run = binary_run(problem, arithmetic=mode, rate=rate)
     return _finite([run.w, *run.iterates]) and _float_answer(
-        problem, run, want, _tolerance(tol, mode)) is not None
+        problem, run, want, _tolerance(tol, mode), mode) is not None
 
 
 def rounding_words(case: JSONDict, arith: str, what: str = "a decision",

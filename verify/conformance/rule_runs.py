@@ -288,7 +288,8 @@ def _rounded(v: Fraction, ftype: type) -> Any:
     return ftype(float(v)) if abs(v) < 2**1024 else ftype(math.copysign(math.inf, v))
 
 
-def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
+def variant_answer(run: BinaryRun, problem: JSONDict, *, scores_in: str | None = None
+                   ) -> JSONDict:
     """The answer a run gives for the problem's variant (its definition in
     :data:`markone.variants.VARIANTS`): ``{"w"}``, or ``{"predictions"}`` on the
     problem's queries for a variant that votes, with ``"mistakes"``; ``"pocket-ties"``
@@ -301,16 +302,21 @@ def variant_answer(run: BinaryRun, problem: JSONDict) -> JSONDict:
     the start votes first). Such an answer says ``"scale": False``: another rate
     changes its decisions, so no factor relates it to an answer at that rate
     (:func:`verify.conformance.compare.reproduces`).
+
+    A variant that votes scores its queries exactly, or with ``scores_in`` (a key of
+    :data:`FLOAT_MODES`) in that float arithmetic: each query stored in its input
+    type, each product and sequential sum rounded to its compute type.
     """
     start = start_weights(problem, len(run.w))
     if start is None:
-        return _defined_answer(run, problem, None)
+        return _defined_answer(run, problem, None, scores_in)
     # from a start, another rate is not a scale of the weights: no factor to find
-    return dict(_defined_answer(_less(run, start), problem, start), scale=False)
+    return dict(_defined_answer(_less(run, start), problem, start, scores_in),
+                scale=False)
 
 
-def _defined_answer(run: BinaryRun, problem: JSONDict, start: list[Fraction] | None
-                    ) -> JSONDict:
+def _defined_answer(run: BinaryRun, problem: JSONDict, start: list[Fraction] | None,
+                    scores_in: str | None = None) -> JSONDict:
     """:func:`variant_answer` of a run that starts at zero, ``start`` added back."""
     if problem["variant"] == "pocket-ties":
         return {"w": _plus(_pocket(run, ties=True), start), "mistakes": run.mistakes}
@@ -319,7 +325,8 @@ def _defined_answer(run: BinaryRun, problem: JSONDict, start: list[Fraction] | N
     if not variant.votes:
         return {"w": _plus(defined, start), "mistakes": run.mistakes}
     vectors, counts = defined
-    return {"predictions": _votes(([_plus(v, start) for v in vectors], counts), problem),
+    return {"predictions": _votes(([_plus(v, start) for v in vectors], counts), problem,
+                                  scores_in),
             "mistakes": run.mistakes}
 
 
@@ -356,13 +363,35 @@ def _sign(s: Any) -> int:
     return 1 if s >= 0 else -1
 
 
-def _votes(vote: tuple[list, list[int]], problem: JSONDict) -> list[int]:
-    """The predictions of a vote ``(vectors, counts)`` on the problem's queries."""
+def _votes(vote: tuple[list, list[int]], problem: JSONDict,
+           scores_in: str | None = None) -> list[int]:
+    """The predictions of a vote ``(vectors, counts)`` on the problem's queries, each
+    vector's score exact or in the float arithmetic ``scores_in``."""
     vectors, counts = vote
     k = int(bool(problem["intercept"]))
     queries = [[Fraction(v) for v in q] + [Fraction(1)] * k for q in problem["queries"]]
-    return [_sign(sum(c * _sign(sum(a * b for a, b in zip(v, q))) for v, c in
+    return [_sign(sum(c * _sign(_score(v, q, scores_in)) for v, c in
                       zip(vectors, counts))) for q in queries]
+
+
+def _score(v: list[Any], q: list[Fraction], arithmetic: str | None) -> Any:
+    """``v . q`` exactly (``arithmetic`` None), or as a float run of that arithmetic
+    (a key of :data:`FLOAT_MODES`) computes it: ``q`` stored in the input type, every
+    product and sum, in index order from 0, rounded to the compute type.
+
+    >>> e = Fraction(1, 2**30)
+    >>> v, q = [Fraction(1), -e, Fraction(1)], [Fraction(-1), e, Fraction(1)]
+    >>> _score(v, q, None) == -e * e, _score(v, q, "float64")   # -1 - 2^-60 rounds to -1
+    (True, 0.0)
+    """
+    if arithmetic is None:
+        return sum(a * b for a, b in zip(v, q))
+    stored, ftype = FLOAT_MODES[arithmetic][:2]
+    s = ftype(0)
+    for a, b in zip(v, q):
+        s = ftype(s + ftype(ftype(_rounded(Fraction(a), ftype))
+                            * ftype(_rounded(b, stored))))
+    return float(s)
 
 
 def multiclass_run(problem: JSONDict, *, ties: str = "lowest",

@@ -221,7 +221,8 @@ def test_adapter_verdicts_and_diagnoses(how, kind, cases, tmp_path):
 #: four it cannot (a decision, an average, a multiclass score, an intercept); every
 #: case, one Node process per answer, in the slow suite.
 FLOAT_PROBE = ("zero-score-orthonormal", "variant-averaged", "exact-rational-tie",
-               "exact-averaged-sum", "exact-multiclass-scores", "exact-intercept-rounding")
+               "exact-averaged-sum", "exact-multiclass-scores", "exact-intercept-rounding",
+               "exact-voted-query-scores")   # a vote's query score rounds: float64 named
 
 
 @pytest.mark.parametrize("which", ["probe", pytest.param("all", marks=pytest.mark.slow)])
