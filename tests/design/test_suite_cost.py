@@ -6,21 +6,12 @@ other, through markone's own lock: ``tests/markone/test_compile_lock.py``.)"""
 
 import ast
 import fcntl
-import importlib.util
 from types import SimpleNamespace
 
 import _browser
 import pytest
 
 from _paths import ROOT
-
-
-@pytest.fixture(scope="module")
-def root_conftest():
-    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _item(nodeid, fixtures=(), browser=False):

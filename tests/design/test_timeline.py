@@ -4,20 +4,7 @@ ends while the waits are read (a test's server answering requests) is left out o
 the reading, not the whole reading, which made a test's waited seconds jump by the
 worker's total and its sleep (wall - CPU - waited) by as much (81 s in a file of 4 s)."""
 
-import importlib.util
 import threading
-
-import pytest
-
-from _paths import ROOT
-
-
-@pytest.fixture(scope="module")
-def root_conftest():
-    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_threads_ending_while_the_waits_are_read_lose_only_themselves(root_conftest):
