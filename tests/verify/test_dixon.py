@@ -351,10 +351,10 @@ def _both(fn):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(1, 13), st.sampled_from([5, 65521, 2**21 - 9]), st.integers(1, 5),
+@given(st.integers(1, 27), st.sampled_from([5, 65521, 2**21 - 9]), st.integers(1, 5),
        st.integers(0, 2**32))
 def test_substitution_is_exact_compiled_and_plain(d, p, chunk, seed):
-    """Every row count around the four-row blocks, every block of the sums (``chunk``
+    """Every row count around the eight-row groups, every block of the sums (``chunk``
     lowered), uint16 and uint32 factors, any int64 right-hand side: both forms give
     Python's residues."""
     rng = np.random.default_rng(seed)
@@ -375,16 +375,20 @@ def test_row_sums_exact_at_the_accumulation_bound(p, dtype, value):
     """Rows of the largest residues (p - 1; p - 2 makes every product odd, so a sum
     past 2**53 would lose its last bit) over more than one block: near 2**21, 2,048
     products of (p - 1)^2 fill a block to just under 2**53 (the bound _plan states);
-    compiled and plain, one row and four, equal Python's sums."""
+    compiled and plain, one row and eight, equal Python's sums."""
     v = p - 1 if value == "p-1" else p - 2
     chunk = D._plan(p)
     n = 2 * chunk + 5 if chunk < 5000 else 5000
     assert chunk * (p - 1) ** 2 < 2**53
     row, y = np.full(n, v, dtype=dtype), np.full(n, float(v))
     want = n * v * v % p
-    for one, four in zip(_both(D._row_sum), _both(D._row_sums4)):
+    rows = np.tile(row, (9, 1))
+    for one, eight in zip(_both(D._row_sum), _both(D._row_sums8)):
         assert one(row, y, p, chunk) == want
-        assert tuple(four(row, row, row, row, y, p, chunk)) == (want,) * 4
+        for first, step in ((0, 1), (8, -1)):
+            out = np.full(8, -1, dtype=np.int64)
+            eight(rows, first, step, 0, y, p, chunk, out)
+            assert out.tolist() == [want] * 8
     if p > 2**16 and value == "p-2":     # the bound is tight: two blocks' running sum is not exact
         assert np.cumsum(row[:2 * chunk].astype(np.float64) * y[:2 * chunk])[-1] \
             != 2 * chunk * v * v

@@ -22,8 +22,8 @@ algebra:
 2. **Hensel lifting**: ``x_i = A^{-1} r_i mod p`` and ``r_{i+1} = (r_i - A x_i) / p``,
    the division checked exact in int64 (Python integers when the entries are too
    large), so that ``A (x_0 + p x_1 + ... + p^{k-1} x_{k-1}) = b - p^k r_k`` holds
-   exactly. A step is two compiled calls and no allocation: :func:`_substitute` reads
-   the compact factors once (forward and back substitution, four rows at a time,
+   exactly. A step is two compiled calls: :func:`_substitute` reads
+   the compact factors once (forward and back substitution, eight rows at a time,
    float64 sums of uint16 x float64 products, exact by :func:`_plan`'s bound), and
    :func:`_residual_csr` (or :func:`_residual_dense`) updates the residual from ``A``
    stored in its narrowest integer type. The lifting is bound by the bytes it
@@ -315,28 +315,47 @@ def _row_sum(row: np.ndarray, y: np.ndarray, p: int, chunk: int) -> int:
 
 
 @kernel(fastmath=_EXACT_SUMS)
-def _row_sums4(a: np.ndarray, b: np.ndarray, c: np.ndarray, e: np.ndarray, y: np.ndarray,
-               p: int, chunk: int) -> tuple[int, int, int, int]:
-    """:func:`_row_sum` of four rows at once (each entry of ``y`` loaded once for the
-    four: a step ran 1.3 times faster than row by row); the same exact blocks.
+def _row_sums8(M: np.ndarray, first: int, step: int, lo: int, y: np.ndarray, p: int,
+               chunk: int, out: np.ndarray) -> None:
+    """``out[q] <- sum_j M[first + q step, lo + j] y[j] mod p`` for the eight rows ``q =
+    0 .. 7`` (``step`` 1 or -1): :func:`_row_sum`'s exact blocks, each entry of ``y``
+    loaded once for the eight rows. Near one core's memory speed: a step at d = 4,000
+    took 2.3 ms of CPU, against 3.4 ms four rows at a time.
 
-    >>> _row_sums4(*np.eye(4, dtype=np.uint16), np.array([1.0, 2.0, 3.0, 4.0]), 3, 2)
-    (1, 2, 0, 1)
+    >>> out = np.zeros(8, dtype=np.int64)
+    >>> _row_sums8(np.eye(9, dtype=np.uint16), 0, 1, 1, np.arange(1.0, 9.0), 5, 2, out)
+    >>> out.tolist()         # rows 0..7 from column 1: row q has its 1 at column q
+    [0, 1, 2, 3, 4, 0, 1, 2]
     """
-    t0, t1, t2, t3 = 0, 0, 0, 0
-    for s in range(0, y.size, chunk):
-        ys, pa, pb, pc, pe = (y[s:s + chunk], a[s:s + chunk], b[s:s + chunk],
-                              c[s:s + chunk], e[s:s + chunk])
-        s0, s1, s2, s3 = 0.0, 0.0, 0.0, 0.0
+    out[:] = 0
+    n = y.size
+    for s in range(0, n, chunk):
+        e = min(s + chunk, n)
+        ys = y[s:e]
+        a0, a1 = M[first, lo + s:lo + e], M[first + step, lo + s:lo + e]
+        a2, a3 = M[first + 2 * step, lo + s:lo + e], M[first + 3 * step, lo + s:lo + e]
+        a4, a5 = M[first + 4 * step, lo + s:lo + e], M[first + 5 * step, lo + s:lo + e]
+        a6, a7 = M[first + 6 * step, lo + s:lo + e], M[first + 7 * step, lo + s:lo + e]
+        s0, s1, s2, s3, s4, s5, s6, s7 = 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
         for j in range(ys.size):
             v = ys[j]
-            s0 += pa[j] * v
-            s1 += pb[j] * v
-            s2 += pc[j] * v
-            s3 += pe[j] * v
-        t0, t1 = (t0 + int(s0)) % p, (t1 + int(s1)) % p
-        t2, t3 = (t2 + int(s2)) % p, (t3 + int(s3)) % p
-    return t0, t1, t2, t3
+            s0 += a0[j] * v
+            s1 += a1[j] * v
+            s2 += a2[j] * v
+            s3 += a3[j] * v
+            s4 += a4[j] * v
+            s5 += a5[j] * v
+            s6 += a6[j] * v
+            s7 += a7[j] * v
+        out[0], out[1] = (out[0] + int(s0)) % p, (out[1] + int(s1)) % p
+        out[2], out[3] = (out[2] + int(s2)) % p, (out[3] + int(s3)) % p
+        out[4], out[5] = (out[4] + int(s4)) % p, (out[5] + int(s5)) % p
+        out[6], out[7] = (out[6] + int(s6)) % p, (out[7] + int(s7)) % p
+
+
+#: Rows of a lifting step's substitution that share one pass over the solved part
+#: (:func:`_row_sums8`).
+_GROUP = 8
 
 
 @kernel(fastmath=_EXACT_SUMS)
@@ -344,9 +363,9 @@ def _substitute(LU: np.ndarray, perm: np.ndarray, dinv: np.ndarray, p: int, chun
                 r: np.ndarray, y: np.ndarray) -> None:
     """``y <- A^{-1} r mod p`` from ``P A = L U`` modulo ``p`` in one compact matrix
     (``L``'s strict lower part, unit diagonal implied, and ``U``; uint16 or uint32):
-    forward then back substitution, one read of the factors, four rows at a time
-    (:func:`_row_sums4` over the solved part they share, then the few products
-    inside the four, each below ``p^2``); ``dinv`` holds the inverses of ``U``'s
+    forward then back substitution, one read of the factors, eight rows at a time
+    (:func:`_row_sums8` over the solved part they share, then the few products
+    inside the eight, each below ``p^2``); ``dinv`` holds the inverses of ``U``'s
     diagonal, ``r`` any int64 values (reduced here), ``y`` float64 residues on return.
 
     >>> LU = np.array([[2, 1], [3, 2]], dtype=np.uint16)    # L = [[1, 0], [3, 1]], U = [[2, 1], [0, 2]]
@@ -356,14 +375,15 @@ def _substitute(LU: np.ndarray, perm: np.ndarray, dinv: np.ndarray, p: int, chun
     [1.0, 4.0]
     """
     d = LU.shape[0]
+    g = _GROUP
+    sums = np.zeros(g, dtype=np.int64)
     i = 0
     while i < d:            # rows i .. i + n - 1 of L
-        n = 4 if i + 4 <= d else 1
-        if n == 4:
-            sums = _row_sums4(LU[i, :i], LU[i + 1, :i], LU[i + 2, :i], LU[i + 3, :i], y[:i],
-                              p, chunk)
+        n = g if i + g <= d else 1
+        if n == g:
+            _row_sums8(LU, i, 1, 0, y[:i], p, chunk, sums)
         else:
-            sums = (_row_sum(LU[i, :i], y[:i], p, chunk), 0, 0, 0)
+            sums[0] = _row_sum(LU[i, :i], y[:i], p, chunk)
         for q in range(n):
             acc = sums[q]
             for t in range(q):
@@ -372,12 +392,11 @@ def _substitute(LU: np.ndarray, perm: np.ndarray, dinv: np.ndarray, p: int, chun
         i += n
     i = d
     while i > 0:            # rows i - 1 down to i - n of U
-        n = 4 if i >= 4 else 1
-        if n == 4:
-            sums = _row_sums4(LU[i - 1, i:], LU[i - 2, i:], LU[i - 3, i:], LU[i - 4, i:], y[i:],
-                              p, chunk)
+        n = g if i >= g else 1
+        if n == g:
+            _row_sums8(LU, i - 1, -1, i, y[i:], p, chunk, sums)
         else:
-            sums = (_row_sum(LU[i - 1, i:], y[i:], p, chunk), 0, 0, 0)
+            sums[0] = _row_sum(LU[i - 1, i:], y[i:], p, chunk)
         for q in range(n):
             row = i - 1 - q
             acc = sums[q]
