@@ -117,7 +117,10 @@ def _beam(Z, G, dphi, g, sign, lo, hi, width, depth, coef, parent, example,
         if m == 0:
             return -1, -1, best
         value, phi = cand[0], cand[1]
-        scale = 1.0 + np.abs(phi[:m]).max()
+        top = 0.0   # the largest |phi|: a loop compiles in a fraction of np.abs().max()
+        for q in range(m):
+            top = max(top, abs(phi[q]))
+        scale = 1.0 + top
         for q in range(m):
             key[q] = -(value[q] + 0.5 * phi[q] / scale)
         kept, out, best = _select(Z, G, lo, hi, width, pool, t, m, key, cand, beam,
@@ -167,11 +170,7 @@ def _select(Z, G, lo, hi, width, pool, t, m, key, cand, beam, spare, seen, paren
     ``pool * width`` in stable order first, then (when duplicates leave the beam
     short) all of them, the same order as one stable sort of all. Returns
     ``(kept, out, best)``, ``out`` when the last kept state left ``[lo, hi]``."""
-    order = np.arange(m)
-    if m > pool * width:
-        cut = np.partition(key[:m].copy(), pool * width)[pool * width]
-        order = np.flatnonzero(key[:m] <= cut)
-    order = order[np.argsort(key[order], kind="mergesort")]
+    order = _best_first(key, m, pool * width)
     kept, full = np.int64(0), order.shape[0] == m   # not a literal 0: one compile of _extend
     while True:
         for q in range(order.shape[0]):
@@ -189,8 +188,72 @@ def _select(Z, G, lo, hi, width, pool, t, m, key, cand, beam, spare, seen, paren
                 break
         if kept == width or full:
             return kept, False, best
-        order = np.argsort(key[:m], kind="mergesort")   # kept ones are dups now
+        order = _best_first(key, m, m)   # all of them: the kept ones are dups now
         full = True
+
+
+@cached_njit()
+def _best_first(key, m, count):  # pragma: no cover - compiled
+    """Indices of the ``count + 1`` smallest of ``key[:m]`` and of those equal to the
+    largest of them (all ``m`` when ``count >= m``), in one stable order of their keys:
+    what ``np.partition`` and a stable ``np.argsort`` give, written as loops (numba's
+    partition, sort and fancy indexing took most of the search's compile, issue 37)."""
+    order = np.empty(m, np.int64)
+    n = 0
+    cut = _kth_smallest(key[:m], count) if m > count else np.inf
+    for q in range(m):
+        if key[q] <= cut:
+            order[n] = q
+            n += 1
+    return _stable_order(key, order[:n])
+
+
+@cached_njit()
+def _kth_smallest(values, k):  # pragma: no cover - compiled
+    """The ``k``-th smallest of ``values`` (from 0), by quickselect on a copy."""
+    a = values.copy()
+    lo, hi = 0, a.shape[0] - 1
+    while lo < hi:
+        pivot = a[(lo + hi) // 2]
+        i, j = lo, hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                a[i], a[j] = a[j], a[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            break
+    return a[k]
+
+
+@cached_njit()
+def _stable_order(key, order):  # pragma: no cover - compiled
+    """``order`` sorted by ``key[order]``, equal keys in their order (a merge sort)."""
+    n = order.shape[0]
+    src, dst = order.copy(), np.empty_like(order)
+    run = 1
+    while run < n:
+        for start in range(0, n, 2 * run):
+            mid, end = min(start + run, n), min(start + 2 * run, n)
+            i, j = start, mid
+            for o in range(start, end):
+                if j >= end or (i < mid and key[src[i]] <= key[src[j]]):
+                    dst[o] = src[i]
+                    i += 1
+                else:
+                    dst[o] = src[j]
+                    j += 1
+        src, dst = dst, src
+        run *= 2
+    return src
 
 
 @cached_njit()
