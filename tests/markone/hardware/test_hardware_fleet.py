@@ -6,6 +6,8 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from markone.datasets import letters
 from markone._internal.io import to_jsonable
@@ -241,6 +243,37 @@ def test_packing_restores_dtype_order_and_bits(array):
     back = packing.unpack(pickle.loads(pickle.dumps(packed)))
     assert (back.dtype, back.shape, back.tobytes("A"), back.flags.f_contiguous) == \
         (array.dtype, array.shape, array.tobytes("A"), array.flags.f_contiguous)
+
+
+#: values at and beyond the bounds of the packed types, fractions, -0.0, NaN, inf
+_EDGES = [0.0, -0.0, 0.5, -1.5, 127.0, 128.0, -128.0, -129.0, 32767.0, 32768.0,
+          -32769.0, 2.0**31 - 1, 2.0**31, -(2.0**31), -(2.0**31) - 1, 2.0**53,
+          np.nan, np.inf, -np.inf]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(-300, 300).map(float), st.sampled_from(_EDGES)),
+                min_size=1, max_size=12), st.booleans())
+def test_packing_is_exact_bit_for_bit_and_only_for_whole_numbers(values, as_int):
+    """pack/unpack of any float64 array (and of the int64 array of its whole numbers)
+    restores it bit for bit, and packs exactly the arrays of whole numbers without
+    -0.0 that int32 holds, in the smallest type that holds them."""
+    array = np.array(values)
+    if as_int:
+        array = np.array([int(v) for v in values if np.isfinite(v)] or [0],
+                         dtype=np.int64)
+    packed = packing.pack(array)
+    back = packing.unpack(pickle.loads(pickle.dumps(packed)))
+    assert (back.dtype, back.shape, back.tobytes()) == \
+        (array.dtype, array.shape, array.tobytes())
+    whole = bool(np.isfinite(array).all() and (array == np.round(array)).all()
+                 and not np.signbit(array[array == 0]).any()
+                 and -(2**31) <= array.min() and array.max() <= 2**31 - 1)
+    assert isinstance(packed, packing.Packed) == whole
+    if whole:
+        small = next(t for t in (np.int8, np.int16, np.int32)
+                     if np.iinfo(t).min <= array.min() and array.max() <= np.iinfo(t).max)
+        assert packed.values.dtype == small
 
 
 class _FirstMachine(Exception):
