@@ -63,7 +63,8 @@ __all__ = ["to_fraction", "to_fraction_matrix", "fraction_array", "signed_intege
            "exactly_float64", "first_inexact", "float64_of", "exact_float",
            "describe_number", "inexact_entry", "parse_number", "digit_limit",
            "NumberTooLong", "MAX_DIGITS", "int_text", "fraction_text", "STR_BITS",
-           "text_shown", "int_of_digits", "fraction_g", "fraction_pow10", "int_shown"]
+           "text_shown", "int_of_digits", "fraction_g", "fraction_pow10", "int_shown",
+           "fraction_shown"]
 
 #: The default limit on the size of a number written as text (a string, a table
 #: cell, a Decimal): its digits plus its exponent, that is the digits it has when
@@ -257,8 +258,8 @@ def fraction_pow10(q: Any) -> str:
 
     >>> fraction_pow10(Fraction(3, 158 * 10**298)), fraction_pow10(Fraction(10**320, 8))
     ('3/158 * 10**-298', '125 * 10**317')
-    >>> fraction_pow10(Fraction(3, 4)), fraction_pow10(Fraction(1, 10**320))
-    ('3/4', '10**-320')
+    >>> fraction_pow10(Fraction(3, 4)), fraction_pow10(Fraction(-1, 10**320))
+    ('3/4', '-10**-320')
     """
     q = Fraction(q)
     plain_text = fraction_text(q)
@@ -272,9 +273,26 @@ def fraction_pow10(q: Any) -> str:
             break
     if k == 0:
         return plain_text
-    short = (f"10**{k}" if num == den == 1 else
+    short = (f"{'-' if num < 0 else ''}10**{k}" if abs(num) == den == 1 else
              f"{fraction_text(Fraction(num, den))} * 10**{k}")
     return short if len(short) < len(plain_text) else plain_text
+
+
+def fraction_shown(q: Any, longest: int = 24) -> str:
+    """A rational as a person reads it in a message: exactly when that is short
+    (``p/q``, its powers of ten taken out as :func:`fraction_pow10` does), else
+    ``about`` its value in six significant digits. A weight of 401 digits helps no
+    one on a screen; a file (``markone train --json``) or the Python API keeps the
+    exact value. The caller says where the exact values are when it shows an
+    ``about``.
+
+    >>> fraction_shown(Fraction(-2, 5)), fraction_shown(Fraction(-103, 5 * 10**400))
+    ('-2/5', '-103/5 * 10**-400')
+    >>> fraction_shown(Fraction(1, 3**700))
+    'about 1.03543e-334'
+    """
+    text = fraction_pow10(q)
+    return text if len(text) <= longest else f"about {fraction_g(q)}"
 
 
 def text_shown(text: str) -> str:

@@ -40,15 +40,16 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=nonnegative_int, default=None,
                    help="seed for --order shuffle")
     p.add_argument("--exact", action="store_true",
-                   help="exact rational arithmetic (weights printed as fractions); "
-                   "chosen by itself when a cell is not exactly a float64")
+                   help="exact rational arithmetic (weights printed as fractions, "
+                   "rounded when too long to read: --json keeps them exact); chosen by "
+                   "itself when a cell is not exactly a float64")
     p.add_argument("--json", type=output_file, metavar="OUT", default=None,
                    help="also write the full result as JSON (atomically)")
 
 
 def run(args: Namespace) -> int:
     import markone
-    from markone._internal.exact import fraction_text
+    from markone._internal.exact import fraction_shown
     from markone._internal.io import write_json
 
     X, y = load_data(args, exact=True if args.exact else None)
@@ -59,20 +60,24 @@ def run(args: Namespace) -> int:
         res = markone.train(X, y, intercept=not args.no_intercept, variant=args.variant,
                             max_epochs=args.max_epochs, order=args.order, seed=args.seed,
                             exact=exact)
-    number = fraction_text if exact else (lambda v: repr(float(v)))
+    number = fraction_shown if exact else (lambda v: repr(float(v)))
+    coef, intercept = [number(v) for v in res.coef], number(res.intercept)
     print(f"data: {plural(len(y), 'sample')} x {plural(X.shape[1], 'feature')}; "
           f"{_classes(y, res.classes)}")
     if why is not None:
-        print(f"note: {why}; trained in exact arithmetic (as with --exact), weights as "
-              "fractions.")
+        print(f"note: {why}; trained in exact arithmetic (as with --exact).")
     if res.converged:
         print(f"converged after {plural(res.epochs, 'pass', 'passes')} with "
               f"{plural(res.mistakes, 'mistake')}")
     else:
         print(f"not converged: {plural(res.mistakes, 'mistake')} in "
               f"{plural(res.epochs, 'pass', 'passes')} (--max-epochs {args.max_epochs})")
-    print(f"coef: {', '.join(number(v) for v in res.coef) or '(none)'}")
-    print(f"intercept: {number(res.intercept)}")
+    print(f"coef: {', '.join(coef) or '(none)'}")
+    print(f"intercept: {intercept}")
+    if any(text.startswith("about ") for text in (*coef, intercept)):
+        where = f"{args.json} holds" if args.json else "--json OUT writes"
+        print(f"note: a weight too long to read is shown rounded to 6 significant digits "
+              f"('about ...'); {where} every weight exactly.")
     _notes(args, caught, markone.ConvergenceWarning)
     if args.json:
         write_json(args.json, res)

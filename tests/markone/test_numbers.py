@@ -561,13 +561,17 @@ CELLS = st.one_of(
 @given(st.lists(st.tuples(CELLS, st.sampled_from(["a", "b"])), min_size=1, max_size=4))
 def test_tables_and_commands_never_round_a_cell(rows):
     """``load_table`` keeps every cell's value; ``exact=False`` refuses the first cell
-    float64 cannot hold, by line and column; ``markone train`` prints the exact
-    weights (choosing exact arithmetic by itself) and ``verify separable`` the exact
+    float64 cannot hold, by line and column; ``markone train`` writes the exact
+    weights to its --json file (choosing exact arithmetic by itself) and prints them
+    as ``fraction_shown`` shows them, and ``verify separable`` gives the exact
     verdict, through the command line's own entry point."""
     import contextlib
     import io
+    import json
     import os
     import tempfile
+
+    from markone._internal.exact import fraction_shown
 
     from markone.cli import main
     from markone.datasets import load_table
@@ -586,18 +590,21 @@ def test_tables_and_commands_never_round_a_cell(rows):
             with pytest.raises(ValueError, match=f"line {unfit[0] + 2}, column 1 \\(x\\): "
                                f"'{rows[unfit[0]][0]}'"):
                 load_table(path, exact=False)
-        out = io.StringIO()
+        out, saved = io.StringIO(), os.path.join(tmp, "run.json")
         with contextlib.redirect_stdout(out):
-            status = main(["train", path, "--max-epochs", "50"])
+            status = main(["train", path, "--max-epochs", "50", "--json", saved])
         w, _, _, converged = oracle_train(exact, y, c=Fraction(1), max_epochs=50)
         if len(set(y)) == 2:  # (one class: the labels map to -1 or +1 by name)
             text = out.getvalue()
             printed = [ln.split(": ", 1)[1] for ln in text.splitlines()
                        if ln.startswith(("coef: ", "intercept: "))]
-            read = Fraction if unfit else (lambda s: Fraction(float(s)))
+            with open(saved) as fh:
+                written = [Fraction(v) for v in json.load(fh)["w"]]
+            if unfit:
+                assert ", ".join(printed) == ", ".join(map(fraction_shown, w)), text
             if unfit or all(q.denominator == 1 and abs(q) <= 2**20 for r in exact
                             for q in r):  # (small integers: float arithmetic is exact)
-                assert [read(s) for s in printed] == w, text
+                assert written == w, text
             assert status == (0 if converged else 1)
             assert ("exact arithmetic" in text) is bool(unfit)
         else:
@@ -651,6 +658,8 @@ def test_every_command_computes_exactly_on_cells_float64_cannot_hold(command, tm
     tiny.write_text("x1,x2,label\n1e-400,1e-401,a\n-3e-400,1e-401,b\n2e-400,-1e-401,b\n")
     ints.write_text("x1,x2,label\n10,1,a\n-30,1,b\n20,-1,b\n")
     argv = command + ["--no-intercept"]
+    if command == ["train"]:
+        argv += ["--json", str(tmp_path / "run.json")]
     status, out, err = _run(argv + [str(tiny)], tmp_path, capsys)
     if command == ["adversary", "greedy"]:
         assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
@@ -661,14 +670,14 @@ def test_every_command_computes_exactly_on_cells_float64_cannot_hold(command, tm
     assert status in (0, 1, 4) and err == "", err   # 4: z3's query budget, as on `ints`
     case = json.loads((tmp_path / "case.json").read_text()) if argv[0] == "adversary" \
         else None
+    run = json.loads((tmp_path / "run.json").read_text()) if argv[0] == "train" else None
     ref_status, ref_out, _ = _run(argv + [str(ints)], tmp_path, capsys)
     assert status == ref_status
-    if command == ["train"]:
+    if run is not None:
         assert "trained in exact arithmetic (as with --exact)" in out
-        coef = [Fraction(v) for v in out.split("coef: ")[1].split("\n")[0].split(", ")]
-        ref = [Fraction(float(v)) for v in
-               ref_out.split("coef: ")[1].split("\n")[0].split(", ")]
-        assert coef == [v / 10**401 for v in ref]
+        ref = json.loads((tmp_path / "run.json").read_text())
+        assert [Fraction(v) for v in run["w"]] == [Fraction(v) / 10**401 for v in ref["w"]]
+        assert out.split("coef: ")[1].split("\n")[0] == "-10**-400, -201 * 10**-401"
     elif command == ["verify", "bound"]:
         assert "the runs are exact" in out and "held: True" in out
     if case is not None:
@@ -676,6 +685,26 @@ def test_every_command_computes_exactly_on_cells_float64_cannot_hold(command, tm
         assert case["expected_mistakes"] == ref_case["expected_mistakes"]  # (any stream)
         assert [[Fraction(v) for v in r] for r in case["X"]] == \
             [[Fraction(v) / 10**401 for v in r] for r in ref_case["X"]]
+
+
+def test_train_rounds_a_weight_too_long_to_read_and_writes_it_exactly(tmp_path, capsys):
+    """Weights of 40 digits are printed 'about' their six significant digits, with a
+    note naming where they are exact (the --json file, or the flag when none was
+    asked for); the exact weights are in that file."""
+    import json
+
+    path, saved = tmp_path / "long.csv", tmp_path / "run.json"
+    path.write_text(f"x1,x2,label\n1/{3**40},2,b\n3,1/{7**20},a\n")
+    w = [Fraction(1, 3**40) - 3, 2 - Fraction(1, 7**20)]   # two mistakes, then none
+    status, out, err = _run(["train", "--no-intercept", str(path)], tmp_path, capsys)
+    assert status == 0 and err == ""
+    assert "\ncoef: about -3, about 2\nintercept: 0\nnote: a weight too long to read is " \
+        "shown rounded to 6 significant digits ('about ...'); --json OUT writes every " \
+        "weight exactly.\n" in out
+    status, out, err = _run(["train", "--no-intercept", str(path), "--json", str(saved)],
+                            tmp_path, capsys)
+    assert status == 0 and f"; {saved} holds every weight exactly.\n" in out
+    assert [Fraction(v) for v in json.loads(saved.read_text())["w"]] == w
 
 
 # ------------------------------------------------------------------------------------

@@ -48,11 +48,12 @@ def saved_run(tmp_path_factory):
 
 def exact_value(text):
     """The rational that fraction_pow10 wrote (``a/b * 10**k``, ``10**k`` or ``p/q``)."""
-    m = re.fullmatch(r"(?:(-?\d+(?:/\d+)?) \* )?(?:10\*\*(-?\d+))?|(-?\d+(?:/\d+)?)", text)
+    m = re.fullmatch(r"(?:(-?\d+(?:/\d+)?) \* )?(-?)(?:10\*\*(-?\d+))?|(-?\d+(?:/\d+)?)",
+                     text)
     assert m, text
-    if m[3]:
-        return Fraction(m[3])
-    return Fraction(m[1] or 1) * Fraction(10) ** int(m[2] or 0)
+    if m[4]:
+        return Fraction(m[4])
+    return Fraction(m[1] or 1) * Fraction(10) ** int(m[3] or 0) * (-1 if m[2] else 1)
 
 
 # ---- the numbers written without floats ---------------------------------------------
@@ -74,9 +75,10 @@ def test_fraction_g_writes_what_float_formatting_writes_at_any_size():
 
 def test_fraction_pow10_is_exact_and_short():
     for q in (Fraction(3, 158 * 10**298), Fraction(10**320, 7), Fraction(1, 10**320),
-              Fraction(22, 7), Fraction(-5, 10**400), Fraction(0)):
+              Fraction(22, 7), Fraction(-5, 10**400), Fraction(-1, 10**400), Fraction(0)):
         text = fraction_pow10(q)
         assert exact_value(text) == q and len(text) < 40
+    assert fraction_pow10(Fraction(-1, 10**400)) == "-10**-400"   # not -1 * 10**-400
 
 
 # ---- the library at the extremes ------------------------------------------------------
