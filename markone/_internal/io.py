@@ -41,7 +41,7 @@ from markone._internal.signals import raise_if_terminated
 from markone.errors import MarkoneError
 
 __all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
-           "plural", "counted", "write_figure", "temporary_beside", "check_output_file",
+           "plural", "percent", "counted", "write_figure", "temporary_beside", "check_output_file",
            "nesting_depth_over", "read_strict_json", "JSONRefused"]
 
 
@@ -401,6 +401,23 @@ def plural(n, word, words=None):
     ('1 pass', '0 mistakes')
     """
     return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def percent(x):
+    """A fraction (an accuracy, a share) as a person reads it: a whole percent, with
+    more digits only where a whole percent would say 0% or 100% of a value that is
+    neither (100% claims no error). Every message and table of one number uses it,
+    so a command and the page that quotes it say the same.
+
+    >>> percent(96 / 520), percent(0.9308), percent(1), percent(1039 / 1040), percent(0)
+    ('18%', '93%', '100%', '99.9%', '0%')
+    """
+    text = f"{100 * x:.0f}%"
+    for digits in range(1, 8):
+        if not 0 < x < 1 or float(text[:-1]) not in (0, 100):
+            break
+        text = f"{100 * x:.{digits}f}%"
+    return text
 
 
 #: A JSON string (escapes included), and the bytes that are not brackets (or quotes).

@@ -147,6 +147,7 @@ def _silent_line(machine: Any, silent: Any, shown: int = 6) -> str | None:
 
 
 def _navy(args):
+    from markone._internal.io import percent
     from markone.hardware.demo import format_minutes, navy_comparison
 
     res = navy_comparison(seed=args.seed, per_class=args.per_class,
@@ -156,12 +157,12 @@ def _navy(args):
           "a second typeface was added [Navy1960].")
     for name in ("one_typeface", "two_typefaces"):
         r = res[name]
-        print(f"emulator, {name.replace('_', ' ')}: {100 * r['train_accuracy']:.1f}% of "
-              f"the training figures, {100 * r['test_accuracy']:.1f}% of freshly placed "
+        print(f"emulator, {name.replace('_', ' ')}: {percent(r['train_accuracy'])} of "
+              f"the training figures, {percent(r['test_accuracy'])} of freshly placed "
               f"ones after {plural(r['epochs'], 'pass', 'passes')} "
               f"({'converged' if r['converged'] else 'not converged'}, "
               f"{format_minutes(r['sim_time_s'])} of machine time)")
-    print(f"trained on block letters only, it reads {100 * res['block_only_on_serif']:.1f}% "
+    print(f"trained on block letters only, it reads {percent(res['block_only_on_serif'])} "
           "of serif letters")
     return 0
 

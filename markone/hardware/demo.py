@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from markone.datasets import letters
-from markone._internal.io import plural
+from markone._internal.io import percent, plural
 from markone._internal.typing import JSONDict, PathLike
 from markone.hardware import plots
 from markone.hardware.faults import FaultPlan, apply_faults, faults_for
@@ -145,8 +145,8 @@ def _report(s):
         f"typeface) from {plural(s['n_figures'], 'figure')} in "
         f"{plural(s['epochs'], 'pass', 'passes')}"
         + ("." if s["converged"] else " (stopped before an error-free pass)."),
-        f"  accuracy: {100 * s['train_accuracy']:.0f}% on the training figures, "
-        f"{100 * s['test_accuracy']:.0f}% on freshly placed ones",
+        f"  accuracy: {percent(s['train_accuracy'])} on the training figures, "
+        f"{percent(s['test_accuracy'])} on freshly placed ones",
         "  R-unit mistakes: " + ", ".join(f"{r_unit_name(k)} {m}" for k, m in
                                           enumerate(s["mistakes"]))
         + f" (total {sum(s['mistakes'])})",
@@ -218,8 +218,8 @@ def navy_table(sweep: Mapping[str, JSONDict]) -> str:
         one, two = r["one_typeface"], r["two_typefaces"]
         cells = [name]
         for x in (one, two):
-            cells.append(f"{100 * x['train_accuracy']:.0f}% / {100 * x['test_accuracy']:.0f}%")
+            cells.append(f"{percent(x['train_accuracy'])} / {percent(x['test_accuracy'])}")
             cells.append(f"{x['epochs']}" + ("" if x["converged"] else " (cut)"))
-        cells.append(f"{100 * r['block_only_on_serif']:.0f}%")
+        cells.append(percent(r['block_only_on_serif']))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -30,3 +30,62 @@ def test_the_page_counts_the_parameters_and_says_what_would_settle_each():
 def test_navy_table_is_what_the_emulator_gives():
     from markone.hardware.demo import navy_sweep, navy_table
     assert block("navy-table") == navy_table(navy_sweep())
+
+
+def navy_row(name):
+    """The cells of the navy table's row ``name``."""
+    rows = [line.strip("| ").split(" | ") for line in block("navy-table").splitlines()]
+    return next(cells for cells in rows if cells[0] == name)
+
+
+def printed_navy_row(out):
+    """The navy table's cells that ``markone machine navy`` printed in ``out``."""
+    runs = re.findall(r"emulator, (?:one|two) typefaces?: (\S+) of the training figures, "
+                      r"(\S+) of freshly placed ones after (\d+) pass(?:es)? \((not )?conv",
+                      out)
+    serif = re.search(r"it reads (\S+) of serif letters", out)
+    assert len(runs) == 2 and serif, out
+    cells = []
+    for train, fresh, passes, cut in runs:
+        cells += [f"{train} / {fresh}", passes + (" (cut)" if cut else "")]
+    return cells + [serif[1]]
+
+
+def test_the_page_quotes_the_navy_table():
+    """The prose says the numbers of the table's rows (as the table writes them)."""
+    text = " ".join(PAGE.read_text().split())
+    default, noise = navy_row("default physics"), navy_row("photocell noise 0.3")
+    assert f"reads only {default[5]} of serif letters" in text
+    assert f"error-free pass over all 520 figures ({default[2]} passes" in text
+    assert f"learns both typefaces without error ({default[4]} passes" in text
+    assert default[1].startswith("100% /") and default[3].startswith("100% /")
+    assert (f"brings the emulator to {noise[1].split(' / ')[0]} on one typeface and "
+            f"{noise[3].split(' / ')[0]} on two") in text
+
+
+def test_markone_machine_navy_prints_its_numbers_as_the_table_writes_them(monkeypatch,
+                                                                          capsys):
+    """One result, printed by the command and written as a table row: the same
+    cells (96 of 520 serif figures is 18% in both, where the command said 18.5%)."""
+    from markone.cli import main
+    from markone.hardware import demo
+
+    result = {"one_typeface": {"train_accuracy": 1.0, "test_accuracy": 484 / 520,
+                               "epochs": 13, "converged": True, "sim_time_s": 2580.0},
+              "two_typefaces": {"train_accuracy": 1039 / 1040, "test_accuracy": 0.94,
+                                "epochs": 30, "converged": False, "sim_time_s": 7560.0},
+              "block_only_on_serif": 96 / 520}
+    monkeypatch.setattr(demo, "navy_comparison", lambda **kw: result)
+    assert main(["machine", "navy"]) == 0
+    cells = printed_navy_row(capsys.readouterr().out)
+    assert cells == demo.navy_table({"default physics": result}).splitlines()[2] \
+        .strip("| ").split(" | ")[1:]
+    assert cells == ["100% / 93%", "13", "99.9% / 94%", "30 (cut)", "18%"]
+
+
+@pytest.mark.slow
+def test_markone_machine_navy_prints_the_first_row_of_the_page(capsys):
+    from markone.cli import main
+
+    assert main(["machine", "navy"]) == 0
+    assert printed_navy_row(capsys.readouterr().out) == navy_row("default physics")[1:]
