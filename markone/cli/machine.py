@@ -289,7 +289,8 @@ def _console(args):
             print(f"Mark I console, live: {server.url}", flush=True)
             print(f"Your own data, with exact answers: {server.url}playground",
                   flush=True)
-            print(f"Save writes {server.out}; Ctrl-C stops the console.", flush=True)
+            print(f"save run (key S) writes {server.out}; Ctrl-C saves what is not saved "
+                  "yet and stops the console.", flush=True)
             if not args.no_browser:
                 webbrowser.open(server.url)
             server.serve_forever()
@@ -298,9 +299,7 @@ def _console(args):
         except Terminated:
             termination_handled()   # SIGTERM is the console's way to stop: a clean stop
             why = "SIGTERM"
-    saved = (f"the run was last saved to {server.saved}" if server.saved
-             else "nothing was saved")
-    print(f"stopped ({why}); {saved}.", flush=True)
+    print(f"stopped ({why}); {server.save_unsaved()}.", flush=True)
     return EXIT_OK
 
 
@@ -438,7 +437,7 @@ def _add_console(sub):
                     description="Starts a local server on this computer only (a "
                     "loopback address) and opens the console page; the Python MarkI "
                     "does the work, the page shows it at the machine's pace. Ctrl-C "
-                    "stops it.", example=CONSOLE_EXAMPLES, func=_console,
+                    "(or SIGTERM) saves the run if it is not saved yet, and stops it.", example=CONSOLE_EXAMPLES, func=_console,
                     exits={0: "stopped (Ctrl-C or SIGTERM)"})
     c.add_argument("--host", default="127.0.0.1",
                    help="a loopback address to listen on (127.0.0.1, ::1 or localhost); "
@@ -448,7 +447,8 @@ def _add_console(sub):
     c.add_argument("--no-browser", action="store_true",
                    help="do not open a browser; open the printed address yourself")
     c.add_argument("--out", type=output_file, default="machine-live.json",
-                   help="where the page's Save writes the run (JSON)")
+                   help="where the page's save run (and Ctrl-C, if the run is not saved yet) "
+                   "writes the run (JSON)")
     c.add_argument("--seed", type=nonnegative_int, default=0,
                    help="seed of the wiring")
     add_physics_options(c)

@@ -58,6 +58,7 @@ import hmac
 import http.server
 import io
 import ipaddress
+import itertools
 import json
 import queue
 import secrets
@@ -218,6 +219,11 @@ def _knob(body):
     return name, body["value"]
 
 
+#: The API calls that change the session's run (what a save would write).
+_CHANGES_THE_RUN = frozenset({"/api/present", "/api/reinforce", "/api/fault",
+                              "/api/knob"})
+
+
 class ConsoleServer:
     """One live Mark I session served on a loopback address.
 
@@ -275,6 +281,8 @@ class ConsoleServer:
         self.session, self.out = session, check_output_file(out)
         self.token = secrets.token_urlsafe(24)
         self.saved: str | None = None
+        self._out_was_there = self.out.exists()   # a run from before: only Save replaces it
+        self._changes = self._saved_changes = 0   # calls that changed the session
         self._lock = threading.Lock()
         self._closed = False
         self._serving = False
@@ -368,6 +376,8 @@ class ConsoleServer:
             self.session.check_since(since)   # before the call changes anything
             machine = self.session.machine
             answer = route[1](body or {})
+            if path in _CHANGES_THE_RUN:
+                self._changes += 1
             if self.session.machine is not machine:   # rewired: a new run, sent whole
                 since = None
             if not isinstance(answer, Later):
@@ -383,6 +393,35 @@ class ConsoleServer:
 
     def _save(self, body):
         self.saved = str(self.session.save(self.out))
+        self._saved_changes = self._changes
+
+    def save_unsaved(self) -> str:
+        """Once stopped (:meth:`close`): save the run if it changed since it was last
+        saved, so that a Ctrl-C or SIGTERM loses nothing, and say where the run is, in
+        words for the person at the console. It is saved to ``out``, unless ``out``
+        held a file when the console started and no Save of this console replaced it:
+        then beside it (``machine-live-2.json``), which leaves that file as it was.
+
+        >>> import tempfile
+        >>> from markone.hardware import MarkI
+        >>> server = ConsoleServer(LiveSession(MarkI(seed=0)), tempfile.mkdtemp() + "/r.json")
+        >>> server.close()
+        >>> server.save_unsaved()
+        'nothing to save: no figure was presented'
+        """
+        if self.session.empty:
+            return "nothing to save: no figure was presented"
+        if self.saved and self._changes == self._saved_changes:
+            return f"the run is saved in {self.saved}"
+        target = self.out
+        if self._out_was_there and not self.saved:
+            target = next(path for k in itertools.count(2) if not (
+                path := self.out.with_name(f"{self.out.stem}-{k}{self.out.suffix}")).exists())
+        self.saved, self._saved_changes = str(self.session.save(target)), self._changes
+        if target == self.out:
+            return f"saved the run to {target}"
+        return (f"saved the run to {target}, beside {self.out}, which held a run from "
+                "before this console started (only save run, key S, replaces it)")
 
 
 class _HTTPServer(http.server.HTTPServer):

@@ -366,10 +366,15 @@ class LiveSession:
         return dataclasses.replace(run, params=params, theta=theta, rule=rule,
                                    knob_changes=tuple(self._knobs))
 
+    @property
+    def empty(self) -> bool:
+        """Whether no figure has been shown yet (there is no run to save)."""
+        return not self._log and self._pending is None and not self._earlier
+
     def save(self, path: PathLike) -> Path:
         """Write :meth:`run` to ``path`` (JSON, atomically); at least one figure must
         have been shown."""
-        if not self._log and self._pending is None and not self._earlier:
+        if self.empty:
             raise ValueError("nothing has been presented yet, so there is no run to "
                              "save; present a figure first.")
         return self.run().save(path)

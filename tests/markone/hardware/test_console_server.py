@@ -265,6 +265,50 @@ def test_close_lets_a_save_under_way_finish_and_refuses_later_calls(tmp_path):
     server.close()                                     # twice is harmless
 
 
+def _stopped_after(tmp_path, steps, *, there_before=False):
+    """A console whose API got ``steps`` (``"present"`` reinforced, or ``"save"``),
+    then stopped: what it says, and the runs on disk (name -> presentations)."""
+    out = tmp_path / "run.json"
+    if there_before:
+        out.write_text("a run from before")
+    server = ConsoleServer(LiveSession(MarkI(seed=0)), out)
+    for step in steps:
+        if step == "present":
+            server.call("/api/present", "POST",
+                        {"image": figure("A"), "label": "A", "reinforce": True})
+        else:
+            server.call("/api/save", "POST", {})
+    server.close()
+    said = server.save_unsaved()
+    runs = {path.name: (MachineRun.load(path).n_presentations
+                        if path.read_text() != "a run from before" else "before")
+            for path in tmp_path.iterdir()}
+    return said, runs
+
+
+@pytest.mark.parametrize("steps, there_before, said, runs", [
+    ([], False, "nothing to save: no figure was presented", {}),
+    ([], True, "nothing to save: no figure was presented", {"run.json": "before"}),
+    (["present"], False, "saved the run to {out}", {"run.json": 1}),
+    (["present", "save"], False, "the run is saved in {out}", {"run.json": 1}),
+    (["present", "save", "present"], False, "saved the run to {out}", {"run.json": 2}),
+    (["present"], True, "saved the run to {beside}, beside {out}, which held a run from "
+     "before this console started (only save run, key S, replaces it)",
+     {"run.json": "before", "run-2.json": 1}),
+    (["present", "save", "present"], True, "saved the run to {out}", {"run.json": 2}),
+])
+def test_a_stopped_console_saves_what_is_not_saved_and_says_where(tmp_path, steps,
+                                                                 there_before, said, runs):
+    """Ctrl-C or SIGTERM loses no figure shown: the run is saved if it changed since
+    the last save, never over a file from before the console that no save of it
+    replaced; the words say which happened (it said "nothing was saved", whether or
+    not a figure had been shown)."""
+    got, on_disk = _stopped_after(tmp_path, steps, there_before=there_before)
+    assert got == said.format(out=tmp_path / "run.json", beside=tmp_path / "run-2.json")
+    assert on_disk == runs
+
+
+# ------------------------------------------------------------------ the command
 # ------------------------------------------------------------------ the command
 def _as_from_a_shell():
     """In the child, before it runs: Ctrl-C's signal delivered and handled as a
@@ -315,6 +359,8 @@ def test_console_command_stops_cleanly_and_leaves_whole_files(tmp_path, sig, wor
         assert post(port, token, "/api/present",
                     {"image": figure("A"), "label": "A", "reinforce": True}) == 200
         assert post(port, token, "/api/save", {}) == 200
+        assert post(port, token, "/api/present",   # shown after the save: not lost
+                    {"image": figure("B"), "label": "B", "reinforce": True}) == 200
         proc.send_signal(sig)
         try:
             out, err = proc.communicate(timeout=60)
@@ -328,9 +374,9 @@ def test_console_command_stops_cleanly_and_leaves_whole_files(tmp_path, sig, wor
     finally:
         proc.kill() if proc.poll() is None else None
     assert proc.returncode == 0, err
-    assert words in out and f"last saved to {tmp_path / 'run.json'}" in out
+    assert f"{words}; saved the run to {tmp_path / 'run.json'}.\n" in out
     assert sorted(os.listdir(tmp_path)) == ["run.json"]    # no temporary file left
-    assert MachineRun.load(tmp_path / "run.json").n_presentations == 1
+    assert MachineRun.load(tmp_path / "run.json").n_presentations == 2
 
 
 @pytest.mark.parametrize("options, words", [
