@@ -125,6 +125,45 @@ class SharedBrowser:
                 self._playwright = None
 
 
+#: The most documents one page loads (issue 37): a page's renderer process keeps much of
+#: what each document it showed allocated, page closed or not, until the page closes
+#: (the 48 pages of the documentation site walked in one page grew it to 0.3-0.48 GB,
+#: its largest page alone takes 0.15 GB). A test that walks more documents opens them a
+#: few at a time in fresh pages (:func:`pages_in_turn`); :meth:`KeptContexts.close_pages`
+#: fails a test whose page loaded more.
+DOCUMENTS_PER_PAGE = 4
+
+
+def pages_in_turn(browser, urls, *, wait_until="load", **options):
+    """``(page, url)`` for each of ``urls``, loaded in turn: each page (from
+    ``browser.new_page(**options)``, a renderer process of its own) loads
+    :data:`DOCUMENTS_PER_PAGE` of them, then is closed and a fresh one takes over.
+
+    >>> from types import SimpleNamespace
+    >>> class Shown(SimpleNamespace):
+    ...     def goto(self, url, wait_until): self.urls.append(url)
+    ...     def close(self): self.closed = True
+    >>> opened = []
+    >>> fake = SimpleNamespace(new_page=lambda: opened.append(Shown(urls=[])) or opened[-1])
+    >>> [url for _, url in pages_in_turn(fake, "abcdefghij")] == list("abcdefghij")
+    True
+    >>> [("".join(p.urls), getattr(p, "closed", False)) for p in opened]
+    [('abcd', True), ('efgh', True), ('ij', True)]
+    """
+    page = None
+    try:
+        for i, url in enumerate(urls):
+            if i % DOCUMENTS_PER_PAGE == 0:
+                if page is not None:
+                    page.close()
+                page = browser.new_page(**options)
+            page.goto(url, wait_until=wait_until)
+            yield page, url
+    finally:
+        if page is not None:
+            page.close()
+
+
 class KeptContexts:
     """A Playwright ``Browser`` whose :meth:`new_page` opens the page in a context kept
     for the run, one for each set of context options (issue 37: the first page of a
@@ -137,6 +176,7 @@ class KeptContexts:
     def __init__(self, browser):
         self._browser = browser
         self._kept = {}
+        self._opened = []  # the pages of new_page since close_pages, closed or not
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
@@ -150,12 +190,17 @@ class KeptContexts:
             context = self._kept[key] = self._browser.new_context(**options)
             context.on("close", lambda _: self._kept.pop(key, None))
         page = context.new_page()
+        page.documents_loaded = 0
+        page.on("load", _count_a_document)
+        self._opened.append(page)
         if viewport is not None:
             page.set_viewport_size(viewport)
         return page
 
     def close_pages(self):
-        """Close the pages of the kept contexts and every other context."""
+        """Close the pages of the kept contexts and every other context; then fail the
+        test if one of the pages it opened with :meth:`new_page` loaded more than
+        :data:`DOCUMENTS_PER_PAGE` documents."""
         kept = list(self._kept.values())
         for context in self._browser.contexts:
             if any(context is k for k in kept):
@@ -163,11 +208,22 @@ class KeptContexts:
                     page.close()
             else:
                 context.close()
+        loaded = [page.documents_loaded for page in self._opened]
+        self._opened.clear()
+        if max(loaded, default=0) > DOCUMENTS_PER_PAGE:
+            pytest.fail(f"one page loaded {max(loaded)} documents, more than "
+                        f"{DOCUMENTS_PER_PAGE}: its renderer process keeps much of each "
+                        "(issue 37); open them a few at a time with "
+                        "_browser.pages_in_turn", pytrace=False)
 
     def close(self):
         """Close the browser."""
         self._kept.clear()
         self._browser.close()
+
+
+def _count_a_document(page):
+    page.documents_loaded += 1
 
 
 #: The one browser of a worker, used only through the ``browser`` fixture.
