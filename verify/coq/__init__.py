@@ -105,6 +105,16 @@ THEOREMS = (
     Theorem("line_cycles", "Bounded",
             "exists i j, [/\\ (i < j)%N, (j <= R.*2.+1)%N &", "",
             condition="(forall m, m \\in M -> - (R%:Z) <= m <= R%:Z)"),
+    # The cycling theorem itself (Block-Levin), over any ordered field: the existence
+    # of the bound; verify cycling's number is still the closed set its search finds.
+    Theorem("proj_bound", "Span",
+            "exists2 C, 0 <= C & forall x, normsq (proj N x) <= C * sumsq N x", ""),
+    Theorem("cycling_bounded", "BlockLevin",
+            "forall w s, {subset s <= Z} -> normsq (run perceptron_update w s).1 <= "
+            "normsq w + K", ""),
+    Theorem("cycling_theorem", "BlockLevin",
+            "forall s t, {subset s <= Z} -> normsq (run perceptron_update 0 (take t s)).1 "
+            "<= K", "verify.cycling.check_cycling"),
     Theorem("check_certificate_cycles", "CheckerRuns",
             "forall w p, (p <= snd (qrun w (concat (repeat (rows intercept data) p))))%nat",
             "verify.coq.check_with_coq",

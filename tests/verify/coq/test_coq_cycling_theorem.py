@@ -1,0 +1,31 @@
+"""The perceptron cycling theorem checked by Coq's kernel (verify/coq/BlockLevin.v,
+issue 41 item 1): its rows in ``verify.coq.THEOREMS``, and statements that assume
+nothing but a finite set of examples over an ordered field. That they compile with no
+axiom is ``test_coq_proofs.py``'s to check (it asks ``Print Assumptions`` of every row)."""
+
+from _paths import load_test_module
+from verify.coq import THEOREMS
+from verify.coq.build import SOURCE_DIR
+
+PROOFS = load_test_module("verify/coq/test_coq_proofs.py")
+
+
+def test_the_theorem_and_its_zero_start_form_are_registered():
+    rows = {t.name: t for t in THEOREMS if t.module == "BlockLevin"}
+    assert set(rows) == {"cycling_bounded", "cycling_theorem"}
+    assert rows["cycling_theorem"].used_by == "verify.cycling.check_cycling"
+    assert all(t.axioms == () for t in rows.values())
+    assert {t.name for t in THEOREMS if t.module == "Span"} == {"proj_bound"}
+
+
+def test_the_statements_assume_only_the_examples():
+    """No hypothesis on the data (no separability, no integrality, no bound given in
+    advance): the constant is the theorem's to produce, over any ordered field."""
+    for name in ("cycling_bounded", "cycling_theorem"):
+        stated = PROOFS.statement(name, "BlockLevin")
+        assert stated.startswith("(Z : seq vec) : exists2 K, 0 <= K & forall "), stated
+        assert stated.count("->") == stated.count("{subset s <= Z} ->") == 1, stated
+    source = (SOURCE_DIR / "BlockLevin.v").read_text()
+    main = source[source.index("Section Main."):]
+    assert "Variables (F : realFieldType) (n : nat)." in main
+    assert "Hypothes" not in main
