@@ -18,8 +18,8 @@ compiled core (``markone.train`` on the machine's own A-unit outputs, 8 R-units 
 runs over the same stream) measured in the same run, so that the machine/core ratio
 is meaningful on a busy machine, and fleets (issue 32): 2,000 machines x 500
 presentations of the letters here (1 worker), on 2 local workers (this process and one
-spawned, which starts within the clock) and on a Dask ``LocalCluster`` of 1 and of 2
-worker processes (started, and each worker warmed by one machine, before the clock
+forked, or spawned where forking is not safe: ``start_method``; it starts within the
+clock) and on a Dask ``LocalCluster`` of 1 and of 2 worker processes (started, and each worker warmed by one machine, before the clock
 runs, as a running cluster's workers are after their first fleet), with the
 speed-ups [>= 1.7], the fleet's presentations per second against one machine's (the
 main table's default rate) [within 2x], the CPU seconds of the workers and of this
@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 import markone  # noqa: E402
 from markone import _loops  # noqa: E402
+from markone._internal.parallel import start_method  # noqa: E402
 from markone.datasets import letters  # noqa: E402
 from markone.hardware import MachineSpec, MarkI, MarkIParams, run_fleet  # noqa: E402
 from markone.hardware import trial  # noqa: E402
@@ -270,6 +271,7 @@ def fleet_run(images, labels, a, single):
     train = {"presentations": a.fleet_presentations}
     runs = {"1 worker (here)": _timed_fleet(specs, images, labels, train)}
     local = f"{a.workers} local workers"
+    a.local_start = start_method()   # how the local workers start: forked or spawned
     runs[local] = _timed_fleet(specs, images, labels, train, workers=a.workers)
     if not a.no_dask:
         runs.update(_dask_fleets(specs, images, labels, train, a.workers))
@@ -279,6 +281,7 @@ def fleet_run(images, labels, a, single):
     print(f"fleet: {a.fleet} machines x {a.fleet_presentations} presentations, mean "
           f"accuracy {100 * acc:.1f}%, every machine's weights and accuracy the same "
           f"in every run: {same}. {load()}")
+    print(f"  (the local workers were {a.local_start}ed)")
     for name, (secs, cpu, _) in runs.items():
         print(f"  {name:<28} {secs:6.1f} s {shown / secs:>9,.0f} presentations/s   "
               f"CPU s per process: {', '.join(f'{c:.1f}' for c in cpu)}")
@@ -327,7 +330,8 @@ def _fleet_block(a, runs, ratios, single, start, per_machine, shown, same):
              f"104 letters, every machine's weights and accuracy the same in every "
              f"run: {'yes' if same else 'NO'} (Dask workers warmed "
              "before the clock, as a running cluster's are after its first fleet; "
-             f"the spawned local worker starts within the clock); {load()}.", "",
+             f"the local worker, {a.local_start}ed, starts within the clock); {load()}.",
+             "",
              "| measure | value | target |", "|---|---|---|"]
     lines += [f"| {label} | {value:.2f} | {target} |" for label, value, target in ratios]
     lines += [f"| {name}, presentations/s | {shown / secs:,.0f} | |"
@@ -359,7 +363,7 @@ def _autogroup():
 
 def _timed_fleet(specs, images, labels, train, **where):
     """``(seconds, CPU seconds per process, fleet)`` of one run here or on local
-    workers (this process, then the spawned ones together)."""
+    workers (this process, then the started ones together)."""
     own0, kids0 = _cpu_seconds()
     t0 = time.perf_counter()
     fleet = run_fleet(specs, images, labels, **where, **train)

@@ -34,7 +34,7 @@ from concurrent.futures import (FIRST_COMPLETED, Future, ProcessPoolExecutor,
 
 from markone._internal.validation import check_int_at_least
 
-__all__ = ["run_each", "check_dask", "distributed", "die_with_parent",
+__all__ = ["run_each", "start_method", "check_dask", "distributed", "die_with_parent",
            "probe_scheduler", "keep_freed_memory", "CONNECT_TIMEOUT_S"]
 
 _PR_SET_PDEATHSIG = 1
@@ -140,7 +140,8 @@ def run_each(fn, items, *, workers=1, dask=None):
     items : sequence
     workers : int
         1 runs here, in order. More runs on that many processes: this one (a
-        thread of it) and ``workers - 1`` started with ``spawn``. Once started,
+        thread of it) and ``workers - 1`` started by :func:`start_method` (forked
+        where that is safe, else spawned). Once started,
         they take the items from the front; this process takes them from the back,
         from the start.
     dask : str, optional
@@ -160,22 +161,21 @@ def run_each(fn, items, *, workers=1, dask=None):
 
 
 def _local_each(fn, items, workers):
-    """Run the items on ``workers - 1`` spawned processes and on a thread of this
-    one. The spawned workers take items from the front, but only once they have
+    """Run the items on ``workers - 1`` started processes and on a thread of this
+    one. The other workers take items from the front, but only once they have
     started (each is sent at most :data:`_QUEUED_PER_WORKER` at a time), so none
     waits in a process still importing; this process, already started, takes them
     from the back meanwhile. Near the end (no more items left than the workers
     would hold queued) each worker holds one item at a time: the last items go to
     whichever process is free first, and the fleet ends within one item of all of
     them finishing."""
-    n_spawned = min(workers - 1, len(items) - 1)
-    # spawn, not fork: numba's OpenMP threads make fork() unsafe in the parent
-    pool = ProcessPoolExecutor(max_workers=n_spawned,
-                               mp_context=multiprocessing.get_context("spawn"),
+    n_started = min(workers - 1, len(items) - 1)
+    pool = ProcessPoolExecutor(max_workers=n_started,
+                               mp_context=multiprocessing.get_context(start_method()),
                                initializer=die_with_parent, initargs=(os.getpid(),))
     here = ThreadPoolExecutor(max_workers=1, thread_name_prefix="run-each-here")
     try:
-        probes = {pool.submit(os.getpid) for _ in range(n_spawned)}  # back: started
+        probes = {pool.submit(os.getpid) for _ in range(n_started)}  # back: started
         started, todo, mine = 0, collections.deque(range(len(items))), None
         running: dict[Future, int] = {}   # future -> its item's index
         while todo or running:
@@ -200,6 +200,31 @@ def _local_each(fn, items, workers):
     finally:  # on an error or Ctrl-C, do not start the tasks still queued
         here.shutdown(wait=True, cancel_futures=True)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def start_method():
+    """How :func:`run_each` starts its local worker processes: ``"fork"`` where that is
+    safe, else ``"spawn"``.
+
+    A forked worker starts in milliseconds with everything this process has imported
+    and every compiled kernel it has loaded; a spawned one imports markone and loads
+    the kernels from numba's cache first (about 0.9 s idle, during which it trains
+    nothing). Forking is safe on Linux when this thread is the process's only one (no
+    lock another thread holds is copied into the worker) and numba has not started
+    its parallel threads (whose pool a forked worker would inherit but not own);
+    elsewhere, and whenever another thread runs (a notebook's kernel, a Dask client,
+    a progress bar's monitor), workers are spawned. Either way the tasks are the same
+    and so are their results.
+
+    >>> start_method() in ("fork", "spawn")
+    True
+    """
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
+        return "spawn"
+    numba_parallel = sys.modules.get("numba.np.ufunc.parallel")
+    if numba_parallel is not None and getattr(numba_parallel, "_is_initialized", True):
+        return "spawn"
+    return "fork"
 
 
 #: Items sent ahead to each started worker process: one running, one waiting, so a

@@ -1,15 +1,19 @@
 """markone._internal.parallel.run_each: every item once, wherever it ran.
 
 With ``workers=N`` the caller's process is one of the N: it takes items from the back
-while the ``N - 1`` spawned processes start and take them from the front.
+while the ``N - 1`` other processes (forked or spawned: ``start_method``) start and
+take them from the front.
 """
 
 import os
+import sys
+import threading
 import time
 
 import pytest
 
-from markone._internal.parallel import run_each
+from markone._internal import parallel
+from markone._internal.parallel import run_each, start_method
 
 
 def pid_and_square(x):
@@ -27,7 +31,8 @@ def test_two_workers_are_this_process_and_one_more():
     assert len({pid for pid, _ in out.values()}) <= 2
 
 
-def test_no_item_waits_for_a_worker_that_is_starting():
+def test_no_item_waits_for_a_worker_that_is_starting(monkeypatch):
+    monkeypatch.setattr(parallel, "start_method", lambda: "spawn")
     # the spawned worker is sent items only once it has started (spawn, imports:
     # a large fraction of a second); three trivial items are done here long before,
     # where a pool sent items up front would hold the first two in the starting one
@@ -77,3 +82,46 @@ def test_a_worker_keeps_the_memory_it_frees():
     # glibc on Linux takes the setting (mallopt says 1); asked again, the answer stands
     [(_, answer)] = run_each(freed_memory_setting, [0], workers=1)
     assert answer == (True, True)
+
+
+#: Set by a test in this process only: a spawned worker imports this module afresh
+#: (the list empty), a forked one starts with this process's memory.
+MARKS: list = []
+
+
+def pid_and_marks(item):
+    """``(pid, MARKS)``, slower in the caller's process so that the worker takes
+    items too (``item = (caller's pid, x)``)."""
+    caller, _ = item
+    if os.getpid() == caller:
+        time.sleep(0.05)
+    return os.getpid(), tuple(MARKS)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork: Linux only")
+def test_a_worker_forked_here_starts_with_what_this_process_loaded():
+    if "numba.np.ufunc.parallel" in sys.modules and \
+            sys.modules["numba.np.ufunc.parallel"]._is_initialized:
+        pytest.skip("numba's parallel threads run in this process: workers spawn")
+    assert threading.active_count() == 1 and start_method() == "fork"
+    MARKS.append("loaded here")
+    try:
+        out = [answer for _, answer in run_each(
+            pid_and_marks, [(os.getpid(), x) for x in range(40)], workers=2)]
+    finally:
+        MARKS.clear()
+    elsewhere = [marks for pid, marks in out if pid != os.getpid()]
+    assert elsewhere and all(marks == ("loaded here",) for marks in elsewhere)
+
+
+def test_workers_are_spawned_while_another_thread_runs():
+    # a lock held by another thread would be copied into a forked worker, held for
+    # ever: with any other thread running, workers are spawned
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert start_method() == "spawn"
+    finally:
+        stop.set()
+        other.join()

@@ -13,6 +13,7 @@ from markone.datasets import letters
 from markone._internal.io import to_jsonable
 from markone.cli import main
 from markone.hardware import FleetRun, MachineSpec, MarkI, MarkIParams, run_fleet
+from markone._internal import parallel
 from markone.hardware import _packed as packing
 from markone.hardware.faults import (AUnitStuck, FaultPlan, MotorStopped, apply_faults,
                                      random_faults)
@@ -68,13 +69,17 @@ def test_a_task_scores_its_machines_as_score_does_whatever_the_figures_layout():
             assert f.accuracy == machine.score(figures, labels)
 
 
-def test_fleet_is_the_same_here_on_two_processes_and_on_dask():
+def test_fleet_is_the_same_here_on_two_processes_and_on_dask(monkeypatch):
     pytest.importorskip("dask.distributed")
     images, labels = data()
     here = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3)]
     assert len(set(here)) == len(SPECS)   # different machines, different runs
-    two = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3, workers=2)]
-    assert two == here
+    for start in ("fork", "spawn"):   # a forked worker inherits this process's state
+        monkeypatch.setattr(parallel, "start_method", lambda start=start: start)
+        two = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3,
+                                           workers=2)]
+        assert two == here, start
+    monkeypatch.undo()
     on_dask = [exact(f) for f in run_fleet(SPECS, images, labels, max_epochs=3,
                                            dask="local", chunks=3)]
     assert on_dask == here
