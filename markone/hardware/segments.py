@@ -565,7 +565,10 @@ def _log_buffers(cap, n_r, n_a):
 
 def _active_csr(A):
     """``(ptr, idx)``: the CSR of the True entries of the bool ``(n, m)`` array ``A``,
-    row by row, ascending (as ``np.nonzero``), by the compiled :func:`_active_units`."""
+    row by row, ascending (as ``np.nonzero``), by the compiled :func:`_active_units`,
+    compiled for C order only (a Fortran-ordered ``A``, e.g. from a transposed
+    product, is copied: less than a second compile, issue 37)."""
+    A = np.ascontiguousarray(A, dtype=np.bool_)
     ptr = np.zeros(len(A) + 1, dtype=np.int64)
     idx = np.empty(np.count_nonzero(A) + 1, dtype=np.int64)
     compiled(_active_units)(A, ptr, idx)

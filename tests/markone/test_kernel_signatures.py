@@ -12,6 +12,7 @@ from markone._internal.jit import compiled
 from markone._internal.validation import check_sparse
 from markone._loops import PLAIN_PRESENTATIONS, one_row, one_score, step_last_xy, _one_score
 from markone.engine import _Engine
+from markone.hardware import segments
 
 def _rows():
     """One float64 row as C-contiguous, strided and read-only arrays."""
@@ -87,3 +88,15 @@ def cached_signatures(dispatcher):
     sources): every one compiled, in any process."""
     return [key[0] for key in dispatcher._cache._cache_file._load_index()]
 
+
+
+def test_the_active_units_csr_is_compiled_for_c_ordered_figures_only():
+    # a session's A-unit outputs may come Fortran-ordered (a transposed product):
+    # the CSR kernel was compiled a second time for them
+    A = np.random.default_rng(0).random((6, 9)) < 0.4
+    for figures in (A, np.asfortranarray(A), A.astype(np.int8) != 0):
+        ptr, idx = segments._active_csr(figures)
+        assert [idx[ptr[i]:ptr[i + 1]].tolist() for i in range(6)] == \
+            [np.flatnonzero(row).tolist() for row in A]
+    assert {(sig[0].dtype.name, sig[0].layout)
+            for sig in compiled(segments._active_units).signatures} == {("bool", "C")}
