@@ -893,11 +893,17 @@ def _packed_child(states, head, YX, i, child, bits, off, lim):
 
 @kernel()
 def _room_for_one_more(states, count, budget):
-    """``states`` with a free row at ``count`` (doubled, to at most ``budget`` rows)."""
+    """``states`` with a free row at ``count`` (doubled, to at most ``budget`` rows).
+
+    The packed search's kernels copy arrays with loops: an assignment of an array to
+    a slice makes numba compile its shape-mismatch message too (string formatting,
+    some 3 s of CPU in each process that compiles the search, issue 37)."""
     if count < states.shape[0]:
         return states
     bigger = np.zeros((min(2 * count, budget), states.shape[1]), np.int64)
-    bigger[:count] = states
+    for i in range(count):
+        for j in range(states.shape[1]):
+            bigger[i, j] = states[i, j]
     return bigger
 
 
@@ -909,9 +915,8 @@ def _edge_added(src, dst, ex, ne, a, b, i):
         src2 = np.empty(2 * ne, np.int64)
         dst2 = np.empty(2 * ne, np.int64)
         ex2 = np.empty(2 * ne, np.int64)
-        src2[:ne] = src
-        dst2[:ne] = dst
-        ex2[:ne] = ex
+        for q in range(ne):   # loops: see _room_for_one_more
+            src2[q], dst2[q], ex2[q] = src[q], dst[q], ex[q]
         src, dst, ex = src2, dst2, ex2
     src[ne] = a
     dst[ne] = b
@@ -948,7 +953,8 @@ def _bfs_packed(YX, strict, budget, bits, want_edges, index, states, src, dst, e
                     j_id = count
                     index[key] = count
                     states = _room_for_one_more(states, count, budget)
-                    states[count] = child
+                    for j in range(d):   # loops, not slices from arrays: below
+                        states[count, j] = child[j]
                     count += 1
                 if want_edges:
                     src, dst, ex = _edge_added(src, dst, ex, ne, head, j_id, i)
