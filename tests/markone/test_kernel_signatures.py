@@ -100,3 +100,15 @@ def test_the_active_units_csr_is_compiled_for_c_ordered_figures_only():
             [np.flatnonzero(row).tolist() for row in A]
     assert {(sig[0].dtype.name, sig[0].layout)
             for sig in compiled(segments._active_units).signatures} == {("bool", "C")}
+
+
+def test_no_caller_compiles_the_lean_pass_for_strided_rows():
+    # training hands the pass C-ordered rows and the engine's step one_row's: a strided
+    # ('A' layout) signature of either is the compile of a second pass (about 1.5 s,
+    # issue 37). The signatures this process compiled or loaded (a test of the same
+    # worker that compiled them for strided rows before this one fails it; the disk
+    # cache's index is not read: a stale checkout sharing it would fail every later run)
+    for kernel in (_loops.epoch_last_xy, step_last_xy):
+        layouts = [sig[0].layout for sig in compiled(kernel).signatures
+                   if hasattr(sig[0], "layout")]
+        assert set(layouts) <= {"C"}

@@ -24,6 +24,7 @@ import pytest
 import markone
 from markone import _loops
 from markone._internal import jit
+from markone._internal.validation import float64_matrix
 
 #: Rows of the compiled case: with :func:`small_allowance`, a run of more than
 #: PLAIN_PRESENTATIONS presentations in all compiles after its first
@@ -117,7 +118,9 @@ def test_a_row_an_explicit_order_never_reaches_is_refused_too():
 @pytest.mark.parametrize("strided", [False, True])
 def test_the_compiled_pass_equals_the_plain_pass_bit_for_bit(make_idx, c, strided):
     # on exact data (quarters) the paths make the same sums; three passes, weights
-    # kept; rows with gaps between their entries too (the prefetch hint reads none)
+    # kept; rows with gaps between their entries too (the prefetch hint reads none),
+    # which the compiled pass gets as training hands them over: C-ordered
+    # (float64_matrix), the one layout it is compiled for (issue 37)
     rng = np.random.default_rng(8)
     n, d = 300, 37
     X = rng.integers(-9, 10, (n, d)) / 4
@@ -126,9 +129,10 @@ def test_the_compiled_pass_equals_the_plain_pass_bit_for_bit(make_idx, c, stride
     y = np.where(rng.standard_normal(n) > 0, 1.0, -1.0)
     idx = make_idx(n)
     outcomes = []
-    for fn in (_loops.epoch_last_xy, jit.compiled(_loops.epoch_last_xy)):
+    for fn, rows in ((_loops.epoch_last_xy, X),
+                     (jit.compiled(_loops.epoch_last_xy), float64_matrix(X))):
         w, status = np.zeros(d + 1), np.zeros(2, dtype=np.int64)
-        runs = [fn(X, y, c, idx, 0.5, w, status) for _ in range(3)]
+        runs = [fn(rows, y, c, idx, 0.5, w, status) for _ in range(3)]
         outcomes.append((runs, w.tobytes(), status.tolist()))
     assert outcomes[0] == outcomes[1]
     assert outcomes[0][0][0] > 0 and outcomes[0][2] == [0, 0]
