@@ -115,6 +115,10 @@ THEOREMS = (
     Theorem("cycling_theorem", "BlockLevin",
             "forall s t, {subset s <= Z} -> normsq (run perceptron_update 0 (take t s)).1 "
             "<= K", "verify.cycling.check_cycling"),
+    Theorem("integer_cycles", "CyclingIntegers",
+            "exists R : nat, exists i j, [/\\ (i < j)%N, (j <= R.*2.+1 ^ n)%N &\n"
+            "    forall k, ep Z (k + i) = ep Z (k + j)]", "verify.cycling.check_cycling",
+            condition="(forall z, z \\in Z -> intvec z)"),
     Theorem("check_certificate_cycles", "CheckerRuns",
             "forall w p, (p <= snd (qrun w (concat (repeat (rows intercept data) p))))%nat",
             "verify.coq.check_with_coq",

@@ -16,6 +16,20 @@ def test_the_theorem_and_its_zero_start_form_are_registered():
     assert rows["cycling_theorem"].used_by == "verify.cycling.check_cycling"
     assert all(t.axioms == () for t in rows.values())
     assert {t.name for t in THEOREMS if t.module == "Span"} == {"proj_bound"}
+    corollary, = (t for t in THEOREMS if t.module == "CyclingIntegers")
+    assert corollary.name == "integer_cycles"
+    assert corollary.used_by == "verify.cycling.check_cycling"
+
+
+def test_the_integer_corollary_assumes_only_integer_coordinates():
+    """Over the rationals, for examples with integer coordinates, in every dimension:
+    the cyclic run from zero repeats within ``(2R + 1)^n`` passes for some ``R``."""
+    stated = PROOFS.statement("integer_cycles", "CyclingIntegers")
+    assert stated.startswith("(Z : seq vec) : (forall z, z \\in Z -> intvec z) ->"), stated
+    assert stated.count("->") == 2, stated
+    source = (SOURCE_DIR / "CyclingIntegers.v").read_text()
+    assert "Notation vec := 'rV[rat]_n." in source
+    assert "Definition intvec (v : vec) : bool := [forall i, v 0 i \\is a Qint]." in source
 
 
 def test_the_statements_assume_only_the_examples():
