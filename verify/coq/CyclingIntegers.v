@@ -105,4 +105,26 @@ rewrite !nth_mkseq // => [Heq|]; last exact: ltn_trans Hij Hj.
 exists R, i, j; split => //; last by move=> k; apply: epochs_periodic; apply: Hinj.
 Qed.
 
+(** Over all orders at once: the weights reachable from zero (every [run] over [Z], in any
+    order) are at most [(2R + 1)^n] distinct vectors, for some [R]. *)
+Theorem integer_reachable (Z : seq vec) : (forall z, z \in Z -> intvec z) ->
+  exists R : nat, forall S : seq vec, uniq S ->
+    (forall v, v \in S -> exists2 s, {subset s <= Z} & v = (run perceptron_update 0 s).1) ->
+    (size S <= R.*2.+1 ^ n)%N.
+Proof.
+move=> HZ; have [K HK0 HK] := @cycling_theorem _ n Z.
+set R := Num.bound K; have HR : K < R%:R := archi_boundP HK0.
+exists R => S HS Hreach.
+have Hgood : forall v, v \in S -> intvec v && (normsq v <= K).
+  move=> v /Hreach [s Hs ->]; rewrite run_foldl.
+  rewrite (foldl_intvec Z _ _ HZ Hs intvec0) /=.
+  by have := HK s (size s) Hs; rewrite take_size run_foldl.
+have Hinj : {in S &, injective (code R)}.
+  move=> u v /Hgood /andP [Hu Ku] /Hgood /andP [Hv Kv].
+  apply: (code_inj _ _ _ Hu Hv) => i;
+    [exact: (coord_bound _ _ _ _ Hu Ku HR) | exact: (coord_bound _ _ _ _ Hv Kv HR)].
+rewrite -(size_map (code R)); move: (map_inj_in_uniq Hinj); rewrite HS => /card_uniqP <-.
+by apply: leq_trans (max_card _) _; rewrite card_ffun !card_ord.
+Qed.
+
 End IntegerCycles.

@@ -119,6 +119,10 @@ THEOREMS = (
             "exists R : nat, exists i j, [/\\ (i < j)%N, (j <= R.*2.+1 ^ n)%N &\n"
             "    forall k, ep Z (k + i) = ep Z (k + j)]", "verify.cycling.check_cycling",
             condition="(forall z, z \\in Z -> intvec z)"),
+    Theorem("integer_reachable", "CyclingIntegers",
+            "(size S <= R.*2.+1 ^ n)%N", "verify.cycling.check_cycling",
+            condition="(forall v, v \\in S -> exists2 s, {subset s <= Z} & "
+            "v = (run perceptron_update 0 s).1)"),
     Theorem("check_certificate_cycles", "CheckerRuns",
             "forall w p, (p <= snd (qrun w (concat (repeat (rows intercept data) p))))%nat",
             "verify.coq.check_with_coq",

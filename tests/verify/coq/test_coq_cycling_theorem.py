@@ -16,17 +16,21 @@ def test_the_theorem_and_its_zero_start_form_are_registered():
     assert rows["cycling_theorem"].used_by == "verify.cycling.check_cycling"
     assert all(t.axioms == () for t in rows.values())
     assert {t.name for t in THEOREMS if t.module == "Span"} == {"proj_bound"}
-    corollary, = (t for t in THEOREMS if t.module == "CyclingIntegers")
-    assert corollary.name == "integer_cycles"
-    assert corollary.used_by == "verify.cycling.check_cycling"
+    corollaries = {t.name: t for t in THEOREMS if t.module == "CyclingIntegers"}
+    assert set(corollaries) == {"integer_cycles", "integer_reachable"}
+    assert {t.used_by for t in corollaries.values()} == {"verify.cycling.check_cycling"}
 
 
 def test_the_integer_corollary_assumes_only_integer_coordinates():
     """Over the rationals, for examples with integer coordinates, in every dimension:
-    the cyclic run from zero repeats within ``(2R + 1)^n`` passes for some ``R``."""
+    the cyclic run from zero repeats within ``(2R + 1)^n`` passes, and the weights
+    reachable from zero in every order are at most ``(2R + 1)^n``, for some ``R``."""
     stated = PROOFS.statement("integer_cycles", "CyclingIntegers")
     assert stated.startswith("(Z : seq vec) : (forall z, z \\in Z -> intvec z) ->"), stated
     assert stated.count("->") == 2, stated
+    reachable = PROOFS.statement("integer_reachable", "CyclingIntegers")
+    assert reachable.startswith("(Z : seq vec) : (forall z, z \\in Z -> intvec z) -> "
+                                "exists R : nat, forall S : seq vec, uniq S ->"), reachable
     source = (SOURCE_DIR / "CyclingIntegers.v").read_text()
     assert "Notation vec := 'rV[rat]_n." in source
     assert "Definition intvec (v : vec) : bool := [forall i, v 0 i \\is a Qint]." in source
