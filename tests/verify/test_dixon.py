@@ -314,6 +314,27 @@ def test_reduce_gives_the_residues(p, values):
     assert got.tolist() == [float(int(v) % p) for v in x.tolist()]
 
 
+@pytest.mark.parametrize("p", [2, 3, 65521, 2**21 - 9])
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_schur_update_gives_the_residues(p, data):
+    """``C <- (C - P) mod p`` (the LU's Schur update), compiled and plain, on a strided
+    view of residues ``C`` and products ``P`` up to the bound of :func:`_plan`
+    (``2**53 - 3 p``, the extremes drawn): Python's residues."""
+    top = 2**53 - 3 * p
+    m, n = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 5))
+    Cv = data.draw(st.lists(st.integers(0, p - 1), min_size=m * n, max_size=m * n))
+    Pv = data.draw(st.lists(st.one_of(st.integers(0, top), st.sampled_from([0, top, top - 1])),
+                            min_size=m * n, max_size=m * n))
+    want = [float((c - q) % p) for c, q in zip(Cv, Pv)]
+    for form in _both(D._subtract_reduce):
+        big = np.zeros((m, n + 1))
+        C = big[:, 1:]                       # a view whose rows are not contiguous
+        C[:] = np.array(Cv, dtype=np.float64).reshape(m, n)
+        form(C, np.array(Pv, dtype=np.float64).reshape(m, n), p)
+        assert C.ravel().tolist() == want and (big[:, 0] == 0).all()
+
+
 @settings(max_examples=60)
 @given(st.integers(-10**80, 10**80), st.integers(1, 10**80), st.booleans())
 def test_fraction_from_gmp_is_reduced(n, den, as_fmpz):
