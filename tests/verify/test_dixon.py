@@ -314,6 +314,31 @@ def test_reduce_gives_the_residues(p, values):
     assert got.tolist() == [float(int(v) % p) for v in x.tolist()]
 
 
+@pytest.mark.parametrize("p", [2, 7, 65521])
+@settings(max_examples=30)
+@given(st.lists(st.integers(-2**63, 2**63 - 1), min_size=1, max_size=12), st.integers(0, 2))
+def test_residues_of_A_at_the_edges(p, values, edge):
+    """``A mod p`` (the LU's input) equals Python's on int64 entries, on entries at
+    ``-p``, ``-p + 1``, ``p - 1``, ``p`` (the edges of the fast path) and on Python
+    integers beyond int64."""
+    values = values + [[-p, -p + 1, p - 1, p][edge], [-p + 1, p - 1][edge % 2]]
+    want = [float(v % p) for v in values]
+    assert D._residues(np.array([values], dtype=np.int64), p).ravel().tolist() == want
+    huge = np.array([values + [2**70]], dtype=object)
+    assert D._residues(huge, p).ravel().tolist() == want + [float(2**70 % p)]
+
+
+def test_row_permutation_moves_the_rows():
+    """:func:`_permute_rows` gives ``B[perm]`` for every permutation of a few rows,
+    fixed rows included, on a strided view."""
+    import itertools
+    for perm in itertools.permutations(range(4)):
+        big = np.arange(20.0).reshape(4, 5)
+        want = big[list(perm), 1:].copy()
+        D._permute_rows(big[:, 1:], np.array(perm))
+        assert (big[:, 1:] == want).all() and (big[:, 0] == np.arange(0.0, 20.0, 5)).all()
+
+
 @pytest.mark.parametrize("p", [2, 3, 65521, 2**21 - 9])
 @settings(max_examples=30, deadline=None)
 @given(st.data())

@@ -572,14 +572,30 @@ def _lu(M: np.ndarray, p: int, kern: _Kernels) -> np.ndarray | None:
     first = _lu(M[:, :h], p, kern)
     if first is None:
         return None
-    M[:, h:] = M[first, h:]
+    _permute_rows(M[:, h:], first)
     _lower_solve(M[:h, :h], M[:h, h:], p, kern)
     _mulsub(M[h:, h:], M[h:, :h], M[:h, h:], p, kern)
     second = _lu(M[h:, h:], p, kern)
     if second is None:
         return None
-    M[h:, :h] = M[h:, :h][second]
+    _permute_rows(M[h:, :h], second)
     return np.concatenate([first[:h], first[h:][second]])
+
+
+def _permute_rows(B: np.ndarray, perm: np.ndarray) -> None:
+    """``B <- B[perm]`` in place, copying only the rows that move: a leaf's pivoting
+    moves at most twice its width of rows, so the deep levels of :func:`_lu` move a
+    few rows of thousands (copying them all took 3.9 s of the LU's 25 s at d =
+    10,000).
+
+    >>> B = np.arange(8.0).reshape(4, 2)
+    >>> _permute_rows(B, np.array([0, 2, 1, 3]))
+    >>> B.tolist()
+    [[0.0, 1.0], [4.0, 5.0], [2.0, 3.0], [6.0, 7.0]]
+    """
+    moved = np.flatnonzero(perm != np.arange(perm.size))
+    if moved.size:
+        B[moved] = B[perm[moved]]
 
 
 def _lower_solve(L: np.ndarray, B: np.ndarray, p: int, kern: _Kernels) -> None:
@@ -625,9 +641,27 @@ class _Factors:
         return self.y
 
 
+def _residues(A: np.ndarray, p: int) -> np.ndarray:
+    """``A mod p`` as float64 residues: ``p`` added to the negative entries when every
+    entry is above ``-p`` and below ``p`` (the usual small entries; int64's division
+    took 1.9 s at d = 10,000, numpy's float reduction with its temporaries as long),
+    else by ``np.mod`` (Python integers too).
+
+    >>> _residues(np.array([[-1, 6], [0, -6]]), 7).tolist()
+    [[6.0, 6.0], [0.0, 1.0]]
+    >>> _residues(np.array([[-7, 2**60]]), 7).tolist()
+    [[0.0, 1.0]]
+    """
+    if A.dtype != object and A.size and -p < int(A.min()) and int(A.max()) < p:
+        M = A.astype(np.float64)
+        np.add(M, p, out=M, where=M < 0)
+        return M
+    return np.mod(A, p).astype(np.float64)
+
+
 def _factor(A: np.ndarray, p: int) -> _Factors | None:
     """The LU of ``A`` modulo ``p``, or None when ``p`` divides ``det A``."""
-    M = np.mod(A, p).astype(np.float64)
+    M = _residues(A, p)
     kern = _kernels(M.shape[0])
     perm = _lu(M, p, kern)
     return None if perm is None else _Factors(M, perm, p, kern)
