@@ -1,7 +1,7 @@
 """Where one machine is not enough: a fleet sweep and the exact solve's LUs on Dask.
 
-Starts a Dask ``LocalCluster`` of 1 worker process, then one of ``--workers`` (each
-worker one process, one thread), warms every worker (markone and verify imported, the
+Starts a Dask ``LocalCluster`` of 1 worker process, then one of each ``--workers``
+count (default 2 and 4; each worker one process, one thread), warms every worker (markone and verify imported, the
 Mark I's compiled kernels loaded from numba's cache, one small LU modulo a prime, as
 a running cluster's workers are after their first job), and times on each
 
@@ -11,14 +11,14 @@ a running cluster's workers are after their first job), and times on each
   ``--d`` x ``--d`` integer system (entries in [-9, 9]) modulo ``--primes`` primes
   below 2**21, one LU modulo a prime per task,
 
-and prints the speed-ups from 1 worker to ``--workers`` by the clock and by the
+and prints the speed-ups from 1 worker to each count by the clock and by the
 busiest worker's CPU seconds (Linux shares the CPU between sessions, so on a machine
 loaded by other sessions the clock understates what a core of its own gives), with
-the load. Every answer must be the same on both clusters (fleet: every machine's
+the load. Every answer must be the same on every cluster (fleet: every machine's
 weights and accuracy; primes: every residue). ``--write-docs`` writes the block
 ``bench_cluster`` of ``docs/sims.md``. No timing here is asserted by a test.
 Usage: ``python benchmarks/bench_cluster.py [--machines 1000] [--presentations 500]
-[--d 1500] [--primes 4] [--workers 2] [--write-docs]``.
+[--d 1500] [--primes 4] [--workers 2 4] [--write-docs]``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 from markone.datasets import letters  # noqa: E402
 from markone.hardware import MachineSpec, run_fleet  # noqa: E402
 from sims.cluster import solve_over_primes  # noqa: E402
+from verify._internal.dixon import COMPILE_FROM  # noqa: E402
 from verify.modular import default_primes, solve_modulo  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,11 +50,15 @@ DOCS = ROOT / "docs" / "sims.md"
 
 def _warm(images, labels, train):
     """In a worker: one machine trained as a task of a large fleet (compiled kernels
-    loaded) and one small LU modulo a prime."""
+    loaded) and one LU modulo a prime of the smallest system whose LU runs compiled
+    (``COMPILE_FROM`` unknowns: a smaller one runs plain and leaves numba's import and
+    the LU's kernels to the first timed task, which made one worker look slower)."""
     from markone.hardware.fleet import _train_machines
 
     _train_machines(([MachineSpec(seed=0)], images, labels, train, [], 2**30))
-    solve_modulo([[2, 1], [1, 1]], [1, 0], default_primes(1)[0])
+    rng = np.random.default_rng(1)
+    solve_modulo(rng.integers(-9, 10, size=(COMPILE_FROM, COMPILE_FROM)),
+                 rng.integers(-9, 10, size=COMPILE_FROM), default_primes(1)[0])
 
 
 def _timed(client, job):
@@ -95,7 +100,8 @@ def main(argv=None):
     p.add_argument("--presentations", type=int, default=500)
     p.add_argument("--d", type=int, default=1500)
     p.add_argument("--primes", type=int, default=4)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--workers", type=int, nargs="+", default=[2, 4],
+                   help="the worker counts to compare with 1 worker")
     p.add_argument("--write-docs", action="store_true",
                    help="write the results into docs/sims.md")
     a = p.parse_args(argv)
@@ -110,20 +116,22 @@ def main(argv=None):
     primes = default_primes(a.primes)
     jobs = {"fleet": lambda where: run_fleet(specs, images, labels, dask=where, **train),
             "primes": lambda where: solve_over_primes(A, b, primes, dask=where)}
-    print(f"Dask LocalClusters of 1 and {a.workers} worker processes: a fleet of "
+    counts = ", ".join(map(str, a.workers))
+    print(f"Dask LocalClusters of 1 and of {counts} worker processes: a fleet of "
           f"{a.machines} machines x {a.presentations} presentations; {a.d} x {a.d} "
           f"modulo {a.primes} primes, one LU a task. {load()}", flush=True)
     one = on_cluster(1, jobs, (images, labels, train))
-    many = on_cluster(a.workers, jobs, (images, labels, train))
     rows = []
-    for name in jobs:
-        (t1, c1, x1), (tn, cn, xn) = one[name], many[name]
-        same = _same(name, x1, xn)
-        rows.append((name, t1, tn, t1 / tn, max(c1) / max(cn), sum(cn), same))
-        print(f"  {name:<7} 1 worker {t1:7.2f} s, {a.workers} workers {tn:7.2f} s: "
-              f"speed-up by the clock {t1 / tn:5.2f}, by the busiest worker's CPU "
-              f"seconds {max(c1) / max(cn):5.2f} [target >= 1.7 for 2]; the same "
-              f"answers: {same}")
+    for n in a.workers:
+        many = on_cluster(n, jobs, (images, labels, train))
+        for name in jobs:
+            (t1, c1, x1), (tn, cn, xn) = one[name], many[name]
+            same = _same(name, x1, xn)
+            rows.append((name, n, t1, tn, t1 / tn, max(c1) / max(cn), same))
+            print(f"  {name:<7} 1 worker {t1:7.2f} s, {n} workers {tn:7.2f} s: "
+                  f"speed-up by the clock {t1 / tn:5.2f}, by the busiest worker's CPU "
+                  f"seconds {max(c1) / max(cn):5.2f} [target >= 1.7 for 2]; the same "
+                  f"answers: {same}", flush=True)
     print(f"({load()})")
     if a.write_docs:
         write_block(DOCS, "bench_cluster", _block(command, a, rows))
@@ -131,19 +139,20 @@ def main(argv=None):
 
 
 def _block(command, a, rows):
-    """The Markdown lines of docs/sims.md's cluster block."""
+    """The Markdown lines of docs/sims.md's cluster block: a row per job and count."""
     what = {"fleet": f"fleet sweep, {a.machines:,} machines x {a.presentations} "
                      "presentations",
             "primes": f"{a.d:,} x {a.d:,} system modulo {a.primes} primes "
                       "(one LU a task)"}
-    lines = [f"`{command}`: Dask `LocalCluster`s of 1 and {a.workers} worker "
+    counts = ", ".join(map(str, a.workers))
+    lines = [f"`{command}`: Dask `LocalCluster`s of 1 and of {counts} worker "
              f"processes, warmed before the clock; {load()}.", "",
-             f"| job | 1 worker, s | {a.workers} workers, s | speed-up, clock | "
+             "| job | workers | 1 worker, s | n workers, s | speed-up, clock | "
              "speed-up, busiest worker's CPU | same answers |",
-             "|---|---:|---:|---:|---:|---|"]
-    lines += [f"| {what[name]} | {t1:.2f} | {tn:.2f} | {r:.2f} | {rc:.2f} | "
+             "|---|---:|---:|---:|---:|---:|---|"]
+    lines += [f"| {what[name]} | {n} | {t1:.2f} | {tn:.2f} | {r:.2f} | {rc:.2f} | "
               f"{'yes' if same else 'NO'} |"
-              for name, t1, tn, r, rc, _, same in rows]
+              for name, n, t1, tn, r, rc, same in sorted(rows, key=lambda row: row[0])]
     return lines
 
 
