@@ -39,7 +39,7 @@ from markone._internal.validation import check_consistent_length, check_int_at_l
 from markone.hardware._packed import pack, unpack
 from markone.hardware.faults import FaultPlan, apply_faults, faults_for, random_faults
 from markone.hardware.lockstep import lockstep_groups, train_side_by_side
-from markone.hardware.machine import DEFAULT_EPOCHS, MarkI
+from markone.hardware.machine import DEFAULT_EPOCHS, MarkI, TrainingSet
 from markone.hardware.params import MarkIParams
 from markone.hardware.trial import PLAIN
 
@@ -169,13 +169,16 @@ def _train_machines(task):
     # its trials of machines alone in all, not this task's (a worker takes many tasks)
     PLAIN.expect(_trials(len(alone), len(images), train) if fleet_alone is None
                  else fleet_alone)
+    known: dict[MarkIParams, TrainingSet] = {}   # the figures checked once per params
     for i in alone:
         if specs[i].faults is None:   # train() sets the machine up: once, not twice
             machine = MarkI._to_train(specs[i].params, specs[i].seed)
         else:
             machine = MarkI(specs[i].params, seed=specs[i].seed)
             apply_faults(machine, faults_for(machine, specs[i].faults))
-        trained[i] = machine, machine.train(images, labels, **train)
+        if specs[i].params not in known:
+            known[specs[i].params] = machine._training_set(images, labels)
+        trained[i] = machine, machine.train(known[specs[i].params], None, **train)
     out = []
     checked = {}   # the figures as MarkI._images gives them, per retina shape
     for i, spec in enumerate(specs):

@@ -189,6 +189,22 @@ class MarkI:
         self.reset()
         return self
 
+    def _training_set(self, images, labels) -> TrainingSet:
+        """``images`` and ``labels`` checked as :meth:`train` checks them, with the
+        classes a fresh machine of these params finds on them (this machine's own
+        classes are left as they were)."""
+        X = self._images(images)
+        check_label_values(labels, name="labels")
+        labels = np.asarray(labels)
+        check_consistent_length(X, labels, names=("images", "labels"))
+        kept = self.classes_, self._index
+        self.classes_, self._index = None, {}
+        try:
+            label_idx = self._label_indices(labels, grow=True)
+            return TrainingSet(X, labels, self.classes_, self._index, label_idx)
+        finally:
+            self.classes_, self._index = kept
+
     def _assemble(self, wiring, runit_seed):
         """The parts of a new machine around its ``wiring`` (:meth:`reset` then sets
         up its clock, retina and weights)."""
@@ -711,16 +727,22 @@ class MarkI:
     def _begin(self, images, labels, max_epochs, presentations, rule, order, seed, log,
                warm_start):
         """Check :meth:`train`'s arguments and start its session: a :class:`_Session`
-        (the session's passes are drawn as they are taken)."""
-        X = self._images(images)
-        check_label_values(labels, name="labels")   # before NumPy makes [1, "a"] text
-        labels = np.asarray(labels)
-        check_consistent_length(X, labels, names=("images", "labels"))
+        (the session's passes are drawn as they are taken). ``images`` may be the
+        :class:`TrainingSet` of a fleet (``labels`` then None): its figures and
+        labels were checked once for all the fleet's machines of these params."""
+        known = images if isinstance(images, TrainingSet) else None
+        if known is None:
+            X = self._images(images)
+            check_label_values(labels, name="labels")   # before NumPy: [1, "a"] text
+            labels = np.asarray(labels)
+            check_consistent_length(X, labels, names=("images", "labels"))
+        else:
+            X, labels = known.X, known.labels
         max_epochs = _check_length(max_epochs, presentations)
         order = check_order(order, len(X))
         rng = None if seed is None else as_generator(seed)
         trainer = self._trainer(rule)
-        label_idx = self._prepare(X, labels, warm_start)
+        label_idx = self._prepare(X, labels, warm_start, known)
         codes = self.codes_
         assert codes is not None and self.theta is not None   # the labels' classes
         return _Session(
@@ -731,10 +753,11 @@ class MarkI:
             max_epochs if presentations is None else -(-presentations // len(X)),
             max_epochs * len(X) if presentations is None else presentations)
 
-    def _prepare(self, X, labels, warm_start):
+    def _prepare(self, X, labels, warm_start, known=None):
         """Start a session on ``X``: a fresh machine unless ``warm_start``, ``theta``
         calibrated when it must be, the patterns primed; returns the labels' class
-        indices (new classes added)."""
+        indices (new classes added; a fresh machine given the :class:`TrainingSet`
+        ``known`` takes its classes and indices, the ones it would find)."""
         if not warm_start:
             self.classes_, self._index = None, {}
             self.reset()
@@ -744,6 +767,9 @@ class MarkI:
         assert self.theta is not None
         if self.faults is None:   # the settled figures' patterns, in one pass
             self._patterns.prime(settled, self.theta, net)
+        if known is not None and not warm_start:
+            self.classes_, self._index = known.classes, dict(known.index)
+            return known.label_idx.copy()
         return self._label_indices(labels, grow=True)
 
     def _result(self, trainer, codes, w0, sim_time_s, stats, figures, records):
@@ -787,6 +813,21 @@ class MarkI:
                                              exposure_s))
         self.env.run(until=trial)
         return records[0]
+
+
+class TrainingSet(NamedTuple):
+    """A fleet's figures and labels checked once for all its machines of one
+    :class:`MarkIParams` (:meth:`MarkI._training_set`): the checked figures ``X``,
+    the ``labels`` as an array, and the ``classes``, their ``index`` and the labels'
+    class indices ``label_idx`` that a fresh machine finds on them. Passed to
+    :meth:`MarkI.train` in place of the images (with labels None), it spares each
+    machine the checks and the search for classes; read it only."""
+
+    X: np.ndarray
+    labels: np.ndarray
+    classes: np.ndarray
+    index: dict
+    label_idx: np.ndarray
 
 
 class _Session(NamedTuple):

@@ -49,6 +49,24 @@ def test_fleet_machine_equals_the_machine_trained_alone():
         assert f.run.log is None
 
 
+@pytest.mark.parametrize("relabel", [lambda y: y, lambda y: 10 - np.searchsorted(
+    np.unique(y), y)])
+def test_machines_given_the_figures_checked_once_run_as_each_alone(relabel):
+    # a task checks the figures and finds the classes once per params (TrainingSet);
+    # every machine's whole run, classes and predictions are those it makes alone
+    from markone.hardware.fleet import _train_machines
+    images, labels = data()
+    labels = relabel(labels)[::-1]   # classes met out of order, strings or numbers
+    specs = [MachineSpec(seed=s) for s in (0, 1, 2)] + [
+        MachineSpec(MarkIParams(n_r_units=3, weight_range=(-2, 2)), seed=4)]
+    fleet = _train_machines((specs, packing.pack(np.asarray(images, float)), labels,
+                             {"presentations": 25}, [], 2**30))
+    for spec, f in zip(specs, fleet):
+        machine = MarkI(spec.params, seed=spec.seed)
+        run = machine.train(images, labels, presentations=25)
+        assert exact(f) == exact(FleetRun(spec, run, machine.score(images, labels)))
+
+
 def test_a_task_scores_its_machines_as_score_does_whatever_the_figures_layout():
     # a worker checks the figures once per retina shape for the accuracies: figures
     # as (n, rows, cols), flat, or on machines of two retina shapes give score()'s
