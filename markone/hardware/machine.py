@@ -189,7 +189,7 @@ class MarkI:
         self.reset()
         return self
 
-    def _training_set(self, images, labels) -> TrainingSet:
+    def _training_set(self, images, labels):
         """``images`` and ``labels`` checked as :meth:`train` checks them, with the
         classes a fresh machine of these params finds on them (this machine's own
         classes are left as they were)."""
@@ -768,7 +768,7 @@ class MarkI:
         if self.faults is None:   # the settled figures' patterns, in one pass
             self._patterns.prime(settled, self.theta, net)
         if known is not None and not warm_start:
-            self.classes_, self._index = known.classes, dict(known.index)
+            self.classes_, self._index = known.classes, dict(known.class_index)
             return known.label_idx.copy()
         return self._label_indices(labels, grow=True)
 
@@ -818,15 +818,15 @@ class MarkI:
 class TrainingSet(NamedTuple):
     """A fleet's figures and labels checked once for all its machines of one
     :class:`MarkIParams` (:meth:`MarkI._training_set`): the checked figures ``X``,
-    the ``labels`` as an array, and the ``classes``, their ``index`` and the labels'
-    class indices ``label_idx`` that a fresh machine finds on them. Passed to
+    the ``labels`` as an array, and the ``classes``, their ``class_index`` and the
+    labels' class indices ``label_idx`` that a fresh machine finds on them. Passed to
     :meth:`MarkI.train` in place of the images (with labels None), it spares each
     machine the checks and the search for classes; read it only."""
 
     X: np.ndarray
     labels: np.ndarray
     classes: np.ndarray
-    index: dict
+    class_index: dict
     label_idx: np.ndarray
 
 
