@@ -649,9 +649,9 @@ def labels_to_pm1(y, *, name="y"):
     first = arr[0]
     if (arr == first).all():  # one class of another value: which side is it on?
         raise ValueError(
-            f"{name} has only one class ({_plain(first)!r}), which has no side of its "
-            "own; pass samples of two classes, or -1/+1 labels (all +1 or all -1: then "
-            "one class is a question too).")
+            f"{name} has only one class ({_plain(first)!r}), which has no side (+1 or "
+            "-1) of its own; pass samples of two classes, or label every sample +1 (or "
+            "-1), which asks whether one side holds them all.")
     return encode_binary_labels(arr, name=name)
 
 

@@ -88,6 +88,19 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see "
                   f"`{self.prog} --help`)\n")
 
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """As argparse's, but an argument no option takes is refused by the command
+        it was given to (``markone train: error: unrecognized arguments: --out o.json
+        (see `markone train --help`)``), not by ``markone`` itself."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command: argparse.ArgumentParser = self
+            for word in getattr(parsed, "prog", self.prog).split()[1:]:
+                command = next(a for a in command._actions if isinstance(
+                    a, argparse._SubParsersAction)).choices[word]
+            command.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
 
 def _number_type(convert: Callable[[str], Any], name: str, ok: Callable[[Any], bool],
                  rule: str) -> Callable[[str], Any]:

@@ -188,6 +188,7 @@ _CLI_TERMS: list = [
     (r"\bdelimiter=('[^']*')", r"--delimiter \1"),
     (r"; use MulticlassPerceptron for more\.",
      "; if another column holds the labels, name it with --label."),
+    (r"^y has (\d+|only one) class", r"the labels have \1 class"),  # y: the Python name
     (r"\bheader=True\b", "--header"),
     (r"\bheader=False\b", "--no-header"),
     (r"\bchar\(='(.)'\) has no glyph", r"--chars: '\1' has no glyph"),
@@ -209,7 +210,7 @@ def cli_terms(message):
     >>> cli_terms("Remove it or use intercept=True.")
     'Remove it or drop --no-intercept.'
     >>> cli_terms("y has only one class (np.int64(5))")
-    'y has only one class (5)'
+    'the labels have only one class (5)'
     >>> cli_terms("more than max_memory_gb=4 allows; lower budget, or raise max_memory_gb.")
     'more than --max-memory 4 allows; lower --budget, or raise --max-memory.'
     >>> cli_terms("replay: MarkI.train(images, labels, order=stream, max_epochs=1)")

@@ -249,6 +249,30 @@ def test_single_class_file_says_so(tmp_path, capsys):
     assert main(["train", str(data)]) == 2
     err = capsys.readouterr().err
     assert "only one class (5)" in err and "np." not in err and "partial_fit" not in err
+    # the labels, not Python's y (a column may be named y, and be another one)
+    assert err.startswith("markone train: error: the labels have only one class (5), "
+                          "which has no side (+1 or -1) of its own; pass samples of two "
+                          "classes, or label every sample +1 (or -1)"), err
+    data.write_text("y,x,label\n1,2,a\n3,4,b\n5,6,c\n")
+    assert main(["train", str(data)]) == 2
+    assert capsys.readouterr().err.startswith(
+        "markone train: error: the labels have 3 classes ['a', 'b', 'c'], but")
+
+
+@pytest.mark.parametrize("argv, command, extra", [
+    (["train", "xor", "--out", "o.json"], "train", "--out o.json"),
+    (["verify", "separable", "xor", "extra"], "verify separable", "extra"),
+    (["machine", "navy", "--bogus"], "machine navy", "--bogus"),
+    (["verify", "--bogus"], "verify", "--bogus")])
+def test_an_argument_no_option_takes_is_refused_by_its_command(argv, command, extra,
+                                                               capsys):
+    """``markone train data.csv --out o.json`` (train has --json, not --out): the
+    command that got it refuses it, with its own --help, not ``markone``."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2 and capsys.readouterr().err == (
+        f"markone {command}: error: unrecognized arguments: {extra} (see `markone "
+        f"{command} --help`)\n")
 
 
 def test_an_internal_error_is_reported_as_a_bug(monkeypatch, tmp_path, capsys):

@@ -286,8 +286,8 @@ def test_bad_arguments_of_every_command_are_refused(tmp_path, monkeypatch, argv)
     (["train", "iris", "--delimiter", ";"], "--delimiter ';' applies to data files"),
     (["verify", "margin", "parity3", "--no-header"], "--no-header applies to data files"),
     (["verify", "separable", "LABEL_FIRST.tsv"],
-     "y has 3 classes [-1, 1, 2], but a binary perceptron needs exactly two; if another "
-     "column holds the labels, name it with --label."),
+     "the labels have 3 classes [-1, 1, 2], but a binary perceptron needs exactly two; if "
+     "another column holds the labels, name it with --label."),
     (["machine", "navy", "--jitter", "6"], "use --jitter <= 5"),
     (["machine", "train", "--chars", "", "--out", "r.json"], "--chars is empty"),
     (["verify", "machine", "letters", "--chars", "a"], "--chars: 'a' has no glyph")])
