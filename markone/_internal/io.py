@@ -297,13 +297,34 @@ def write_json(path, obj):
 
 
 def read_json(path):
-    """Read a JSON file, naming the file and the position of a parse error."""
+    """Read a JSON file, naming the file and where a parse error is, as an editor
+    numbers lines and columns (from 1), or what the file starts with when it is not
+    JSON at all (a CSV, say).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.json")
+    >>> for text in ("x1,x2,label\\n0,1,a\\n", '{"a": [1, 2'):
+    ...     _ = open(path, "w").write(text)
+    ...     try:
+    ...         read_json(path)
+    ...     except ValueError as exc:
+    ...         print(str(exc).replace(path, "run.json"))
+    run.json is not valid JSON: it starts with 'x1,x2,label', not { or [
+    run.json is not valid JSON: it ends inside a value, an array or an object (is it truncated?)
+    """
     path = Path(path)
     try:
         with open(path) as fh:
             return json.load(fh)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not valid JSON: {exc}") from exc
+        text = exc.doc.lstrip()
+        if text and exc.pos == len(exc.doc) - len(text) and text[0] not in "{[":
+            why = f"it starts with {text.splitlines()[0][:40]!r}, not {{ or ["
+        elif exc.pos >= len(exc.doc.rstrip()) - 1 or exc.msg.startswith("Unterminated"):
+            why = "it ends inside a value, an array or an object (is it truncated?)"
+        else:
+            why = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+        raise ValueError(f"{path} is not valid JSON: {why}") from exc
 
 
 @contextlib.contextmanager

@@ -189,6 +189,8 @@ _CLI_TERMS: list = [
     (r"; use MulticlassPerceptron for more\.",
      "; if another column holds the labels, name it with --label."),
     (r"^y has (\d+|only one) class", r"the labels have \1 class"),  # y: the Python name
+    (r"MarkI\(\.\.\.\)\.train\(\.\.\.\)\.save\(path\) writes",
+     "`markone machine train --out RUN.json` writes (the demo's is machine-run.json)"),
     (r"\bheader=True\b", "--header"),
     (r"\bheader=False\b", "--no-header"),
     (r"\bchar\(='(.)'\) has no glyph", r"--chars: '\1' has no glyph"),

@@ -11,6 +11,7 @@ import json
 import dataclasses
 import webbrowser
 
+from markone._internal.io import percent
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int,
                          output_file, output_folder, plural, positive_int)
 from markone.cli._commands import purpose
@@ -88,7 +89,7 @@ def _train(args):
           f"{plural(run.n_presentations, 'presentation')}, "
           f"{plural(int(run.mistakes.sum()), 'mistake')} of the R-units, "
           f"{plural(int(run.saturated.sum()), 'weight move')} blocked by end stops")
-    print(f"training accuracy {100 * machine.score(images, labels):.1f}% on "
+    print(f"training accuracy {percent(machine.score(images, labels))} on "
           f"{plural(len(images), 'figure')} ({', '.join(map(str, np.unique(labels)))}); "
           f"machine time {format_minutes(run.sim_time_s)}")
     if not run.converged:
@@ -147,7 +148,6 @@ def _silent_line(machine: Any, silent: Any, shown: int = 6) -> str | None:
 
 
 def _navy(args):
-    from markone._internal.io import percent
     from markone.hardware.demo import format_minutes, navy_comparison
 
     res = navy_comparison(seed=args.seed, per_class=args.per_class,

@@ -213,7 +213,10 @@ def _as_run_dict(run_or_path):
         path = Path(run_or_path)
         if not path.exists():
             raise FileNotFoundError(f"no such run file: {path}; {_HOW_TO}.")
-        return read_json(path)
+        try:
+            return read_json(path)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; {_HOW_TO}.") from exc
     if isinstance(run_or_path, Mapping):
         return to_jsonable(dict(run_or_path))
     if callable(getattr(run_or_path, "to_dict", None)):

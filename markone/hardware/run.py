@@ -47,6 +47,9 @@ from markone.hardware._run_format import FORMAT, KNOBS_VERSION, REWIRED_VERSION,
 __all__ = ["MachineRun", "Presentation", "PresentationLog", "KnobChange", "FORMAT",
            "VERSION"]
 
+#: What a file that is not a run is told: where runs come from.
+_SAVED_BY = "a Mark I run is what MarkI(...).train(...).save(path) writes"
+
 
 #: The version 1 names of the per-pass series, by their names now.
 _V1_NAMES = {"mistakes_per_epoch": "epoch_mistakes", "errors_per_epoch": "epoch_errors",
@@ -407,12 +410,16 @@ class MachineRun:
     def load(cls, path: PathLike) -> MachineRun:
         """Read a run saved by :meth:`save` (classes come back as strings), in any
         format version up to :data:`VERSION`."""
-        data = read_json(path)
+        if not Path(path).exists():
+            raise FileNotFoundError(f"no such run file: {path}; {_SAVED_BY}.")
+        try:
+            data = read_json(path)
+        except ValueError as exc:
+            raise ValueError(f"{exc}; {_SAVED_BY}.") from exc
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             got = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise ValueError(
-                f"{path} is not a Mark I run: format is {got!r}, expected {FORMAT!r}."
-            )
+            raise ValueError(f"{path} is not a Mark I run: format is {got!r}, expected "
+                             f"{FORMAT!r}; {_SAVED_BY}.")
         version = data.get("version")
         if not isinstance(version, int) or version > VERSION:
             raise ValueError(

@@ -50,19 +50,32 @@ def test_show_prints_the_saved_run(saved, capsys):
                         "shows them)"
 
 
+SAVED_BY = ("; a Mark I run is what `markone machine train --out RUN.json` writes (the "
+            "demo's is machine-run.json).")
+
+
 @pytest.mark.parametrize("content, message", [
-    (None, "No such file"),
-    ("{", "is not valid JSON"),
+    (None, "no such run file: {path}" + SAVED_BY),
+    ("{", "{path} is not valid JSON: it ends inside a value, an array or an object (is "
+     "it truncated?)" + SAVED_BY),
+    ('{"codes": [\n  [\n    -', "(is it truncated?)" + SAVED_BY),
+    ("x1,x2,label\n0,1,a\n", "{path} is not valid JSON: it starts with 'x1,x2,label', "
+     "not { or [" + SAVED_BY),     # it said "... line 1 column 1 (char 0)"
+    ('{"a": 1,, "b": 2}', "{path} is not valid JSON: Expecting property name enclosed in "
+     "double quotes at line 1, column 9" + SAVED_BY),
     ('{"format": "markone-certificate"}', "is not a Mark I run: format is "
-     "'markone-certificate', expected 'markone-machine-run'."),
+     "'markone-certificate', expected 'markone-machine-run'" + SAVED_BY),
 ])
 def test_show_refuses_what_is_not_a_run(content, message, tmp_path, capsys):
+    """One line naming the file, what is wrong with it (lines and columns from 1)
+    and where runs come from."""
     path = tmp_path / "x.json"
     if content is not None:
         path.write_text(content)
     assert main(["machine", "show", str(path)]) == 2
     err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    assert message.replace("{path}", str(path)) in err and err.count("\n") == 1
+    assert "char" not in err
 
 
 def test_show_names_the_missing_field_of_a_damaged_run(saved, tmp_path, capsys):
