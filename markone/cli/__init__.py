@@ -448,6 +448,21 @@ def load_data(args: argparse.Namespace, *, exact: bool | None = None,
         raise (exc.with_fix(fix) if fix else exc) from None
 
 
+def rounded_note(texts: Any, *, what: str, where: str) -> str | None:
+    """The note that follows numbers written by
+    :func:`~markone._internal.exact.fraction_shown` when one is too long to read and
+    shown rounded (``about ...``): ``where`` (``--json OUT writes``, or the file that
+    holds them) has every ``what`` exactly. None when every one is exact.
+
+    >>> rounded_note(["-2/5", "about 1.03543e-334"], what="weight", where="--json OUT writes")
+    "note: a weight too long to read is shown rounded to 6 significant digits ('about ...'); --json OUT writes every weight exactly."
+    """
+    if not any(text.startswith("about ") for text in texts):
+        return None
+    return (f"note: a {what} too long to read is shown rounded to 6 significant digits "
+            f"('about ...'); {where} every {what} exactly.")
+
+
 def needs_exact(X: Any) -> str | None:
     """A note when ``X`` (as :func:`load_data` read it) holds numbers that float64
     cannot hold exactly, so a float command must compute exactly; else None."""

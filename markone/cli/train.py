@@ -7,7 +7,8 @@ from typing import Any
 import warnings
 
 from markone.cli import (add_command, cli_terms, data_options, load_data, needs_exact,
-                         nonnegative_int, one_line, output_file, plural, positive_int)
+                         nonnegative_int, one_line, output_file, plural, positive_int,
+                         rounded_note)
 from markone.cli._commands import purpose
 from markone.cli._errors import EXIT_NO, EXIT_OK, TRAINING_EXITS
 from markone.variants import VARIANTS
@@ -74,10 +75,10 @@ def run(args: Namespace) -> int:
               f"{plural(res.epochs, 'pass', 'passes')} (--max-epochs {args.max_epochs})")
     print(f"coef: {', '.join(coef) or '(none)'}")
     print(f"intercept: {intercept}")
-    if any(text.startswith("about ") for text in (*coef, intercept)):
-        where = f"{args.json} holds" if args.json else "--json OUT writes"
-        print(f"note: a weight too long to read is shown rounded to 6 significant digits "
-              f"('about ...'); {where} every weight exactly.")
+    note = rounded_note([*coef, intercept], what="weight", where=f"{args.json} holds"
+                        if args.json else "--json OUT writes")
+    if note:
+        print(note)
     _notes(args, caught, markone.ConvergenceWarning)
     if args.json:
         write_json(args.json, res)

@@ -24,7 +24,7 @@ from typing import Any
 from markone.cli import (CommandError, add_command, budget_and_timeout,
                          cli_terms, data_options, load_data, memory_option, output_file,
                          positive_float, positive_int, timeout_left)
-from markone.cli import plural, purpose
+from markone.cli import plural, purpose, rounded_note
 from markone.cli import EXIT_NO, EXIT_OK, EXIT_UNDECIDED
 
 __all__ = ["add_separable", "add_margin", "add_check"]
@@ -82,7 +82,7 @@ def _separable(args):
     from markone._internal.io import atomic_write
     from verify import check_separable
     from verify.certificate import certificate_document, certificate_json
-    from verify.certificate.hashing import fraction_text
+    from markone._internal.exact import fraction_shown
 
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
@@ -91,12 +91,18 @@ def _separable(args):
     print(f"{word} (method {v.method}, {'exact' if v.exact else 'not decided'}, "
           f"{v.time_s:.3g} s)")
     print(cli_terms(v.message))
+    shown: list[str] = []   # exact, or rounded when too long to read (and noted)
     if v.separable is False and len(v.certificate) <= 10:
-        print("certificate:", ", ".join(f"lambda[{i}] = {fraction_text(lam)}"
-                                        for i, lam in v.certificate.items()))
-    if v.separable and len(v.witness) <= 10:  # numbers of any length (no 4,300 limit)
-        print(f"witness (w{', intercept' if v.intercept else ''}):",
-              ", ".join(map(fraction_text, v.witness)))
+        shown = [fraction_shown(lam) for lam in v.certificate.values()]
+        print("certificate:", ", ".join(f"lambda[{i}] = {text}"
+                                        for i, text in zip(v.certificate, shown)))
+    if v.separable and len(v.witness) <= 10:
+        shown = [fraction_shown(value) for value in v.witness]
+        print(f"witness (w{', intercept' if v.intercept else ''}):", ", ".join(shown))
+    note = rounded_note(shown, what="number", where=f"{args.certificate} holds"
+                        if args.certificate else "--certificate OUT writes")
+    if note:
+        print(note)
     if v.separable and not hasattr(X, "tocsr"):
         print(_witness_bound_line(X, y, v.witness, v.intercept))
     if args.certificate:

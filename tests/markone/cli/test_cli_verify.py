@@ -26,6 +26,35 @@ def files(tmp_path):
     }
 
 
+def test_a_witness_too_long_to_read_is_printed_rounded_and_written_exactly(files, capsys):
+    """A witness of 59-digit integers (the perceptron's, on cells of 1/3**70 and
+    1/7**30) is printed 'about' its six digits with a note naming --certificate; the
+    certificate holds it exactly. Powers of ten stay exact and short: 3/4 * 10**-401.
+    It printed every digit (401 of them on cells of 1e-400)."""
+    from fractions import Fraction
+
+    from markone._internal.exact import fraction_g
+
+    path, cert = files["dir"] / "long.csv", files["dir"] / "c.json"
+    path.write_text(f"x1,x2,label\n1/{3**70},1/{7**30},b\n-1,1/3,a\n")
+    assert main(["verify", "separable", str(path)]) == 0
+    out = capsys.readouterr().out
+    witness = out.split("witness (w, intercept): ")[1].split("\n")[0].split(", ")
+    assert all(text.startswith("about ") for text in witness), out
+    assert "\nnote: a number too long to read is shown rounded to 6 significant digits " \
+        "('about ...'); --certificate OUT writes every number exactly.\n" in out
+    assert main(["verify", "separable", str(path), "--certificate", str(cert)]) == 0
+    assert f"; {cert} holds every number exactly.\n" in capsys.readouterr().out
+    exact = [Fraction(v) for v in read_json(cert)["witness"]]
+    assert witness == [f"about {fraction_g(v)}" for v in exact] and exact[0] > 10**58
+    (files["dir"] / "tiny.csv").write_text(
+        "x1,x2,label\n1e-400,1e-401,a\n-3e-400,1e-401,b\n2e-400,-1e-401,b\n")
+    assert main(["verify", "separable", str(files["dir"] / "tiny.csv")]) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.split("witness (w, intercept): ")[1].split("\n")[0]
+                   .split(", "))) < 25 and "note: a number" not in out
+
+
 def test_separable_writes_certificate_and_check_accepts_it(files, capsys):
     cert = str(files["dir"] / "c.json")
     assert main(["verify", "separable", files["and"], "--certificate", cert]) == 0
