@@ -97,9 +97,18 @@ def read_npz(path):
     ('csr', [[0, 2], [1, 0]], [1, 0])
     """
     try:
+        with open(path, "rb") as fh:
+            start = fh.read(4)
+        if start != b"PK\x03\x04":   # numpy would take it for a pickle, and say so
+            raise ValueError(f"{path} is not a .npz file: it is not a zip archive of arrays "
+                             "(np.savez writes one); a table is read from a text file, "
+                             "named anything but .npz.")
         data = np.load(path, allow_pickle=False)
-    except (ValueError, OSError) as exc:
+    except OSError as exc:
         raise ValueError(f"{path} is not a readable .npz file ({exc}).") from None
+    except ValueError as exc:
+        raise ValueError(str(exc) if str(exc).startswith(str(path)) else
+                         f"{path} is not a readable .npz file ({exc}).") from None
     with data:
         if {"X", "y"} - set(data.files) and SPARSE_NPZ_KEYS <= set(data.files):
             return _read_sparse_npz(path)
@@ -108,10 +117,17 @@ def read_npz(path):
             raise ValueError(f"{path} must hold arrays named 'X' and 'y'; it has "
                              f"{', '.join(data.files) or 'none'} (or save [X, y], "
                              "labels last, with scipy.sparse.save_npz).")
-        try:
-            return data["X"], data["y"]
-        except ValueError as exc:  # object arrays need pickle: refused
-            raise ValueError(f"{path}: {exc}") from None
+        arrays = []
+        for name in ("X", "y"):
+            try:
+                arrays.append(data[name])
+            except ValueError:  # an object array needs pickle: refused
+                raise ValueError(
+                    f"{path}: its array {name} holds Python objects (dtype object), which "
+                    "are not loaded (loading them could run code the file holds); save it "
+                    "as numbers or strings (np.savez(path, X=..., y=...) with X.astype("
+                    "float), say).") from None
+        return arrays[0], arrays[1]
 
 
 def _read_sparse_npz(path):

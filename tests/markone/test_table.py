@@ -135,6 +135,27 @@ def test_npz_and_builtins(tmp_path):
     assert load_table("parity3:01")[0].tolist()[-1] == [1, 1, 1]
 
 
+@pytest.mark.parametrize("content, says", [
+    (b"x,label\n0,a\n", "is not a .npz file: it is not a zip archive of arrays (np.savez "
+     "writes one); a table is read from a text file, named anything but .npz."),
+    (b"", "is not a .npz file: it is not a zip archive"),
+    ("objects", "its array y holds Python objects (dtype object), which are not loaded "
+     "(loading them could run code the file holds); save it as numbers or strings"),
+])
+def test_an_npz_file_that_cannot_be_read_says_why_truly(tmp_path, content, says):
+    """A text file named .npz is not 'pickled (object) data' (numpy's guess, which
+    it said), and an object array is refused by name, with what to do."""
+    path = tmp_path / "d.npz"
+    if content == "objects":
+        np.savez(path, X=np.eye(2), y=np.array([None, 1], dtype=object))
+    else:
+        path.write_bytes(content)
+    with pytest.raises(ValueError) as refused:
+        load_table(path)
+    assert str(refused.value).startswith(f"{path}") and says in str(refused.value)
+    assert "pickle" not in str(refused.value) and "allow_pickle" not in str(refused.value)
+
+
 def test_a_file_wins_over_a_builtin_name(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "5,5,1\n6,6,0\n", name="xor")
