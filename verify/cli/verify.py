@@ -82,8 +82,6 @@ def _separable(args):
     from markone._internal.io import atomic_write
     from verify import check_separable
     from verify.certificate import certificate_document, certificate_json
-    from markone._internal.exact import fraction_shown
-
     X, y = load_data(args, exact=True)
     v = check_separable(X, y, intercept=not args.no_intercept, method=args.method,
                         timeout_s=timeout_left(args), max_memory_gb=args.max_memory)
@@ -91,18 +89,7 @@ def _separable(args):
     print(f"{word} (method {v.method}, {'exact' if v.exact else 'not decided'}, "
           f"{v.time_s:.3g} s)")
     print(cli_terms(v.message))
-    shown: list[str] = []   # exact, or rounded when too long to read (and noted)
-    if v.separable is False and len(v.certificate) <= 10:
-        shown = [fraction_shown(lam) for lam in v.certificate.values()]
-        print("certificate:", ", ".join(f"lambda[{i}] = {text}"
-                                        for i, text in zip(v.certificate, shown)))
-    if v.separable and len(v.witness) <= 10:
-        shown = [fraction_shown(value) for value in v.witness]
-        print(f"witness (w{', intercept' if v.intercept else ''}):", ", ".join(shown))
-    note = rounded_note(shown, what="number", where=f"{args.certificate} holds"
-                        if args.certificate else "--certificate OUT writes")
-    if note:
-        print(note)
+    _print_numbers(v, args.certificate)
     if v.separable and not hasattr(X, "tocsr"):
         print(_witness_bound_line(X, y, v.witness, v.intercept))
     if args.certificate:
@@ -114,6 +101,26 @@ def _separable(args):
                 certificate_document(X, y, v, source=_source(args))))
             print(f"certificate written to {args.certificate}")
     return _status(v.separable)
+
+
+def _print_numbers(v, certificate):
+    """Print the verdict ``v``'s certificate (lambdas) or witness when it has at most
+    10 numbers: exactly, or rounded when too long to read, with a note that the file
+    ``certificate`` (or the --certificate flag) holds them exactly."""
+    from markone._internal.exact import fraction_shown
+
+    shown: list[str] = []
+    if v.separable is False and len(v.certificate) <= 10:
+        shown = [fraction_shown(lam) for lam in v.certificate.values()]
+        print("certificate:", ", ".join(f"lambda[{i}] = {text}"
+                                        for i, text in zip(v.certificate, shown)))
+    if v.separable and len(v.witness) <= 10:
+        shown = [fraction_shown(value) for value in v.witness]
+        print(f"witness (w{', intercept' if v.intercept else ''}):", ", ".join(shown))
+    note = rounded_note(shown, what="number", where=f"{certificate} holds"
+                        if certificate else "--certificate OUT writes")
+    if note:
+        print(note)
 
 
 def _margin(args):
