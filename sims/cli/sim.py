@@ -133,12 +133,33 @@ def _settings(name):
     return 0
 
 
+def _no_such_experiment(name: str, action: str) -> CommandError:
+    """The refusal of ``markone sim ACTION NAME`` when no experiment is called
+    ``name``: the names there are, and, when ``name`` is the folder of a sweep
+    (``sim-out/iris``, or its ``results.json``), the command that was meant.
+
+    >>> print(_no_such_experiment("sim-out/iris", "check"))  # doctest: +ELLIPSIS
+    no experiment named 'sim-out/iris'; for the sweep in that folder run `markone sim check iris --out sim-out`; choose one of novikoff, ...
+    """
+    from pathlib import PurePath
+
+    from sims.runner import EXPERIMENTS
+
+    parts = PurePath(name).parts
+    parts = parts[:-1] if parts and parts[-1] == "results.json" else parts
+    meant = (f"; for the sweep in that folder run `markone sim {action} {parts[-1]} --out "
+             f"{PurePath(*parts[:-1])}`" if len(parts) > 1 and parts[-1] in EXPERIMENTS
+             else "")
+    also = ", or 'all'" if action == "run" else ""
+    return CommandError(f"no experiment named {name!r}{meant}; choose one of "
+                        f"{', '.join(EXPERIMENTS)}{also} (see `markone sim list`).")
+
+
 def _run(args):
     from sims.runner import EXPERIMENTS, load_experiment, run_experiment
 
     if args.name != "all" and args.name not in EXPERIMENTS:
-        raise CommandError(f"no experiment named {args.name!r}; choose one of "
-                           f"{', '.join(EXPERIMENTS)}, or 'all' (see `markone sim list`).")
+        raise _no_such_experiment(args.name, "run")
     names = EXPERIMENTS if args.name == "all" else (args.name,)
     overrides = dict(parse_setting(text) for text in args.set or ())
     if overrides and args.name == "all":
@@ -166,8 +187,7 @@ def _check(args):
     from verify.errors import CertificateError
 
     if args.name not in EXPERIMENTS:
-        raise CommandError(f"no experiment named {args.name!r}; choose one of "
-                           f"{', '.join(EXPERIMENTS)} (see `markone sim list`).")
+        raise _no_such_experiment(args.name, "check")
     try:
         got = check_sweep(args.name, args.out)
     except MalformedResults as exc:

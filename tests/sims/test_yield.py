@@ -381,6 +381,9 @@ def test_sim_check_rechecks_a_sweep_and_names_what_fails(sweep, tmp_path, capsys
 
 @pytest.mark.parametrize("argv, match", [
     (["melted"], "no experiment named 'melted'"),
+    (["sim-out/yield"], "no experiment named 'sim-out/yield'; for the sweep in that "
+     "folder run `markone sim check yield --out sim-out`; choose one of novikoff,"),
+    (["out/damage/results.json"], "run `markone sim check damage --out out`; choose"),
     (["yield", "--out", "nowhere"], "no finished sweep"),
     (["damage", "--out", "nowhere"], "no finished sweep"),
 ])
