@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from argparse import ArgumentParser
+from pathlib import PurePath
 from typing import Any
 import json
 import re
@@ -141,8 +142,6 @@ def _no_such_experiment(name: str, action: str) -> CommandError:
     >>> print(_no_such_experiment("sim-out/iris", "check"))  # doctest: +ELLIPSIS
     no experiment named 'sim-out/iris'; for the sweep in that folder run `markone sim check iris --out sim-out`; choose one of novikoff, ...
     """
-    from pathlib import PurePath
-
     from sims.runner import EXPERIMENTS
 
     parts = PurePath(name).parts
