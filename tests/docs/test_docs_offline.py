@@ -5,31 +5,20 @@ nothing is fetched from the network."""
 
 
 import pytest
-from _browser import pages_in_turn
+
 
 pytestmark = pytest.mark.browser
 
 
-def test_every_nav_link_opens_a_page_from_disk(browser, site):
-    # without JavaScript: what is checked is the page each link opens, and the theme's
-    # scripts (the search index built anew on every page, about half of Chromium's work
-    # per page; issue 37) change neither the links nor the pages' headings; the search
-    # and the pages' scripts are checked by the tests below
-    # a few pages at a time in a fresh page (issue 37: the 48 in one grew its renderer
-    # process to 0.3-0.48 GB, the suite's largest process)
-    page = browser.new_page(java_script_enabled=False)
-    page.goto((site / "index.html").as_uri())
-    links = page.eval_on_selector_all(
-        "nav.md-nav--primary a.md-nav__link[href]", "els => els.map(e => e.href)")
-    page.close()
-    targets = sorted({h.split("#")[0] for h in links if h.startswith("file:")})
-    assert len(targets) >= 20, targets          # every page of the nav
-    folders = [url for url in targets if not url.endswith(".html")]
+def test_every_nav_link_opens_a_page_from_disk(site_tour):
+    # each page opened without JavaScript (conftest.py's tour_site): the search and the
+    # pages' scripts are checked by the tests below
+    assert len(site_tour.nav) >= 20, site_tour.nav          # every page of the nav
+    folders = [url for url in site_tour.nav if not url.endswith(".html")]
     assert folders == [], "folders, which open as listings"
-    for page, url in pages_in_turn(browser, targets, wait_until="load",
-                                   java_script_enabled=False):
-        assert "Index of" not in page.title()
-        assert page.locator("article h1").count() >= 1, url
+    for url in site_tour.nav:
+        assert "Index of" not in site_tour.shown[url].title
+        assert site_tour.shown[url].headings >= 1, url
 
 
 def test_clicking_through_the_nav_stays_on_pages(browser, site):
