@@ -103,7 +103,11 @@ def _train_one(X3, y2, c, orders, eta, n_epochs, W, mpe, active, status, b):
 
 @cached_njit(nogil=True)
 def _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r):
-    """Run ``orders[r]`` on dataset ``r`` one presentation at a time, recording."""
+    """Run ``orders[r]`` on dataset ``r`` one presentation at a time, recording.
+
+    The records are copied entry by entry: assigning an array to a row makes numba
+    compile its shape-mismatch message too (string formatting: about 2 s of CPU in
+    each process that compiles this, issue 37)."""
     D = X3.shape[2] + 1
     w = np.zeros(D)
     total = np.zeros(D)
@@ -116,8 +120,9 @@ def _trace_one(X3, y2, c, orders, eta, record_every, last, avg, status, r):
             return
         total += w
         if (t + 1) % record_every == 0:
-            last[r, k] = w
-            avg[r, k] = total / (t + 1)
+            for j in range(D):   # a loop, not rows assigned (see below)
+                last[r, k, j] = w[j]
+                avg[r, k, j] = total[j] / (t + 1)
             k += 1
 
 
