@@ -119,10 +119,13 @@ def _move(weights, rows, request, lo, hi, old, new, blocked, steps):
     """Fill ``old``/``new`` (the rows' weights before and after the end stops),
     ``blocked`` (requested moves an end stop cut short) and ``steps`` (each row's
     largest move): the trial kernel's :func:`~markone.hardware.trial.turn_units` on
-    every potentiometer of each row."""
+    every potentiometer of each row. The old weights are copied entry by entry:
+    assigning a row makes numba compile its shape-mismatch message too (string
+    formatting, some 2 s in each process compiling it, issue 37)."""
     units = np.arange(weights.shape[1])
     for k in range(rows.size):
-        old[k] = weights[rows[k]]
+        for j in range(weights.shape[1]):
+            old[k, j] = weights[rows[k], j]
         blocked[k], steps[k] = turn_units(weights[rows[k]], units, request[k], lo, hi,
                                           new[k])
 
