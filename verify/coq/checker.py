@@ -40,6 +40,7 @@ import os
 import resource
 import subprocess
 import tempfile
+from itertools import chain
 from typing import Any, Iterable, Iterator
 
 from verify.certificate.kernel import (CertificateError, csr_lists, decimal_int,
@@ -164,9 +165,32 @@ def _lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
     yield (f"markone-coq-certificate 1\nintercept {int(bool(claim.intercept))}\n"
            f"{'sparse-examples' if sparse else 'examples'} {len(rows)} "
            f"{d if sparse else len(rows[0])}\n")
-    for i, (s, row) in enumerate(zip(signs, rows)):
-        yield f"{s} {(_sparse_text if sparse else _row_text)(row, i)}\n"
+    yield from _example_lines(signs, rows, _sparse_text if sparse else _row_text)
     yield proof
+
+
+def _example_lines(signs: list[int], rows: list, row_text: Any) -> Iterator[str]:
+    """One line per example: its label and ``row_text(row, i)``; dense rows of ints of
+    at most :data:`DECIMAL_BITS` bits (most data), found so by one look at all of them,
+    by one ``join`` each (a row looked at on its own cost twice the writing)."""
+    if row_text is _row_text and _small_ints(rows):
+        for s, row in zip(signs, rows):
+            yield f"{s} {' '.join(map(str, row))}\n"
+        return
+    for i, (s, row) in enumerate(zip(signs, rows)):
+        yield f"{s} {row_text(row, i)}\n"
+
+
+def _small_ints(rows: list[list[Any]]) -> bool:
+    """Whether every entry of ``rows`` is an ``int`` of at most :data:`DECIMAL_BITS`
+    bits (not a bool, nor a NumPy integer: those are written one by one).
+
+    >>> _small_ints([[1, -2], [3, 4]]), _small_ints([[1, 2.0]]), _small_ints([[2**4001]])
+    (True, False, False)
+    """
+    return set(map(type, chain.from_iterable(rows))) <= {int} and \
+        -_DECIMAL_LIMIT < min(chain.from_iterable(rows)) and \
+        max(chain.from_iterable(rows)) < _DECIMAL_LIMIT
 
 
 def _cycle_lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
@@ -180,8 +204,7 @@ def _cycle_lines(X: Any, y: Any, claim: Any) -> Iterator[str]:
     a, r = divmod(claim.transient_presentations, len(rows))
     yield (f"markone-coq-cycle 1\nintercept {int(bool(claim.intercept))}\n"
            f"examples {len(rows)} {len(rows[0])}\n")
-    for i, (s, row) in enumerate(zip(signs, rows)):
-        yield f"{s} {_row_text(row, i)}\n"
+    yield from _example_lines(signs, rows, _row_text)
     yield (f"cycle {a} {r} {claim.period_passes} {claim.transient_updates}\n"
            + " ".join(map(str, ["updates", len(claim.cycle_updates),
                                 *claim.cycle_updates])) + "\n")
