@@ -266,6 +266,17 @@ def _command_words(argv: Sequence[str]) -> list[str]:
     return [str(a) for a in argv if not str(a).startswith("-")]
 
 
+def _stopped(prog: str, args: argparse.Namespace, exc: BaseException) -> int:
+    """Say on stderr that Ctrl-C (``exc`` a KeyboardInterrupt, status 130) or SIGTERM
+    (status 143) stopped the command, that no file was left half written, and what
+    the command's ``when_stopped`` default adds (how to resume); return the status."""
+    why, status = (("interrupted (Ctrl-C)", 130) if isinstance(exc, KeyboardInterrupt)
+                   else ("terminated (SIGTERM)", EXIT_TERMINATED))
+    print(f"{prog}: {why}; nothing half written was left behind"
+          f"{getattr(args, 'when_stopped', '')}", file=sys.stderr)
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``markone`` console script; returns the exit status."""
     parser = build_parser(_command_words(sys.argv[1:] if argv is None else argv))
@@ -287,13 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 digit_limit(getattr(args, "max_digits", None) or MAX_DIGITS):
             warnings.showwarning = _warning_printer(prog)
             status = args.func(args)
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr)
-        return 130
-    except Terminated:
-        print(f"{prog}: terminated (SIGTERM); nothing half written was left behind",
-              file=sys.stderr)
-        return EXIT_TERMINATED
+    except (KeyboardInterrupt, Terminated) as exc:
+        return _stopped(prog, args, exc)
     except UserCodeError as exc:
         return report_user_code(prog, exc)
     except USER_ERRORS as exc:

@@ -225,6 +225,8 @@ def register(subparsers: Any) -> ArgumentParser:
                     description="Tasks are seeded up front from --seed, so results do "
                     "not depend on --workers or --dask.", example=RUN_EXAMPLES,
                     func=_run, exits=JOB_EXITS)
+    r.set_defaults(when_stopped="; the same command again runs only the tasks not done "
+                   "yet")
     r.add_argument("name", help="experiment name (see `markone sim list`) or 'all'")
     r.add_argument("--out", type=output_folder, default="sim-out", help="output folder")
     r.add_argument("--runs", type=positive_int, default=None,

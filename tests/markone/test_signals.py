@@ -85,6 +85,28 @@ def test_a_command_whose_sigterm_was_lost_ends_terminated(tmp_path, monkeypatch,
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("argv, then", [
+    (["adversary", "orthonormal", "--m", "3"], ""),
+    (["sim", "run", "novikoff"], "; the same command again runs only the tasks not done yet")])
+def test_ctrl_c_says_what_it_stopped_and_how_to_go_on(argv, then, tmp_path, monkeypatch,
+                                                      capsys):
+    """Ctrl-C ends with 130 and says, as SIGTERM does, that no file is half written
+    (and how a sweep resumes); it said only "interrupted"."""
+    import sims.runner
+    import verify.adversary
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(verify.adversary, "orthonormal_case", interrupted)
+    monkeypatch.setattr(sims.runner, "run_experiment", interrupted)
+    assert main([*argv, "--out", str(tmp_path / "out")]) == 130
+    assert capsys.readouterr().err == (f"markone {' '.join(argv[:2])}: interrupted "
+                                       f"(Ctrl-C); nothing half written was left behind"
+                                       f"{then}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_without_sigterm_everything_is_written(tmp_path):
     before = signal.getsignal(signal.SIGTERM)
     with sigterm_raises():
