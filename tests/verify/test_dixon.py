@@ -2,6 +2,7 @@
 ``fmpq_mat.solve``, on random, degenerate (the prime divides det A), singular, huge and
 adversarial systems; a wrong candidate is never returned."""
 
+import math
 from fractions import Fraction
 
 import flint
@@ -326,6 +327,27 @@ def test_residues_of_A_at_the_edges(p, values, edge):
     assert D._residues(np.array([values], dtype=np.int64), p).ravel().tolist() == want
     huge = np.array([values + [2**70]], dtype=object)
     assert D._residues(huge, p).ravel().tolist() == want + [float(2**70 % p)]
+
+
+@settings(max_examples=40)
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_squared_norms_exact_up_to_int64(m, n, data):
+    """Hadamard's norms (the guaranteed steps): Python's exact sums of squares while
+    ``max|A|^2 max(m, n)`` is below ``2**63`` (entries drawn up to that edge), within
+    float rounding beyond it."""
+    edge = math.isqrt((2**63 - 1) // max(m, n))
+    top = data.draw(st.sampled_from([3, edge, edge + 1, 2**40]))
+    A = np.array(data.draw(st.lists(st.lists(st.integers(-top, top), min_size=n, max_size=n),
+                                    min_size=m, max_size=m)), dtype=np.int64)
+    A[0, 0] = data.draw(st.sampled_from([top, -top]))      # the edge itself
+    big = max(abs(int(v)) for v in A.ravel()) ** 2 * max(m, n) >= 2**63
+    for axis, rows in ((0, A.T.tolist()), (1, A.tolist())):
+        want = [sum(v * v for v in r) for r in rows]
+        got = D._squared_norms(A, axis).tolist()
+        if big:
+            assert got == pytest.approx(want, rel=1e-12)
+        else:
+            assert got == want
 
 
 def test_row_permutation_moves_the_rows():
