@@ -382,6 +382,26 @@ def test_schur_update_gives_the_residues(p, data):
         assert C.ravel().tolist() == want and (big[:, 0] == 0).all()
 
 
+_FACTORS = [2, 3, 65521, 65537, 2**61 - 1, 10**40 + 121]   # primes each side of 2**16
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(_FACTORS), max_size=6), st.lists(st.tuples(
+    st.integers(-10**30, 10**30), st.lists(st.sampled_from(_FACTORS), max_size=3)),
+    min_size=1, max_size=8), st.booleans())
+def test_fractions_reduced_with_one_big_gcd(den_factors, parts, as_fmpz):
+    """Every component reduced, as Fraction would, whether the denominator's large
+    primes (above 2**16) divide no numerator (one gcd for all) or some (every gcd):
+    numerators and denominator built from primes each side of 2**16, zeros too."""
+    den = math.prod(den_factors)
+    nums = [v * math.prod(f) for v, f in parts]
+    got = D._fractions([flint.fmpz(n) for n in nums] if as_fmpz else nums, den)
+    want = [Fraction(n, den) for n in nums]
+    assert [(g.numerator, g.denominator) for g in got] == \
+        [(w.numerator, w.denominator) for w in want]
+    assert all(type(g.numerator) is int and g == w for g, w in zip(got, want))
+
+
 @settings(max_examples=60)
 @given(st.integers(-10**80, 10**80), st.integers(1, 10**80), st.booleans())
 def test_fraction_from_gmp_is_reduced(n, den, as_fmpz):
