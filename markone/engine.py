@@ -41,6 +41,7 @@ import numpy as np
 from markone import _loops
 from markone._internal.checks import (
     ConvergenceWarning,
+    average_range_error,
     check_order,
     float_range_error,
     is_stream_run,
@@ -561,14 +562,15 @@ def _run(yx, order, rng, eta, max_epochs, variant, record, checks):
 
 def _checked_pass(engine, yx, idx, eta, checks, epoch, max_epochs):
     """One pass. The lean loop checks every score itself; the general float loop
-    (variants, records) checks its range after passes 16, 64, 256, ... and the last
-    that made mistakes (:func:`_check_float_range`, one matrix-vector product each),
-    so no run reports a result that float64 underflow decided."""
+    (variants, records) checks its range after passes 16, 64, 256, ..., the last pass
+    and the pass that converges (:func:`_check_float_range`, one matrix-vector product
+    each), so no run reports a result that float64 overflow or underflow decided: a
+    score of -inf judged "right" ends a run as surely as a real one."""
     if epoch == 1:   # the whole run's work bounds the path (pass_kernel)
         engine.at_most = max_epochs * idx.shape[0]
     m = engine.run_pass(yx, idx, eta, checks)
-    if m and engine.dtype == np.float64 and not engine.lean and (
-            epoch in _RANGE_CHECKS or epoch == max_epochs):
+    if engine.dtype == np.float64 and not engine.lean and (
+            epoch in _RANGE_CHECKS or epoch == max_epochs or m == 0):
         _check_float_range(yx, engine.w)
     return m
 
@@ -612,6 +614,26 @@ def _check_float_range(yx, w):
             raise float_range_error(int(small[np.flatnonzero(live)[0]]), "underflow")
 
 
+def _rounded_average(engine, variant):
+    """The averaged or voted weights of a float run whose formula overflowed on the way
+    (``(T + 1) w - acc``, or a count times a vector) although the weights it averages did
+    not: the same formula on the same floats in exact rationals, rounded once. Raise
+    :class:`FloatRangeError` when the average itself is beyond float64."""
+    if VARIANTS[variant].votes:
+        vectors, counts, _ = engine.voted()
+        total = sum(counts)
+        exact = [sum(c * Fraction(float(v[j])) for c, v in zip(counts, vectors)) / total
+                 for j in range(len(engine.w))]
+    else:
+        T = int(engine.ctr[0])
+        exact = [((T + 1) * Fraction(float(a)) - Fraction(float(b))) / T
+                 for a, b in zip(engine.w, engine.acc)]
+    try:
+        return np.array([float(q) for q in exact])
+    except (OverflowError, ValueError):  # beyond float64, or an inf/nan accumulated
+        raise average_range_error(variant) from None
+
+
 def _result(engine, per_epoch, variant, exact, unit, c, classes, record, drop_last=None):
     """The :class:`TrainResult` of ``engine`` (which stays usable: nothing is moved).
 
@@ -638,11 +660,14 @@ def _result(engine, per_epoch, variant, exact, unit, c, classes, record, drop_la
                 else np.empty((0, len(engine.w[cut])))
 
     vote_vectors = vote_counts = None
-    if VARIANTS[variant].votes:
-        vectors, counts, w = engine.voted()
-        vote_vectors, vote_counts = conv_rows(vectors), tuple(int(k) for k in counts)
-    else:
-        w = engine.prediction(variant)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow: _rounded_average
+        if VARIANTS[variant].votes:
+            vectors, counts, w = engine.voted()
+            vote_vectors, vote_counts = conv_rows(vectors), tuple(int(k) for k in counts)
+        else:
+            w = engine.prediction(variant)
+        if not exact and not np.isfinite(np.asarray(w, dtype=float)).all():
+            w = _rounded_average(engine, variant)
     return TrainResult(
         w=conv(w),
         last_w=conv(engine.w),

@@ -46,10 +46,23 @@ def float_range_error(i, kind):
             if kind == "overflow" else
             "its score underflows float64: the terms x_j * w_j are below ~1e-292, "
             "where rounding to zero would decide the update, not the data")
-    return FloatRangeError(
-        f"{counted(i)}: {what}. Train with exact=True (exact rationals, any magnitude), "
-        "or rescale X (multiplying every input, and intercept_scale, by one positive "
-        "number does not change a perceptron's decisions).")
+    return FloatRangeError(f"{counted(i)}: {what}. {_RANGE_ADVICE}")
+
+
+def average_range_error(variant):
+    """The :class:`FloatRangeError` for a run whose last weights float64 carries but
+    whose ``variant`` weights (an average) it does not.
+
+    >>> str(average_range_error("averaged")).split(".")[0]
+    'the averaged weights overflowed float64 (beyond ~1'
+    """
+    return FloatRangeError(f"the {variant} weights overflowed float64 (beyond ~1.8e308) "
+                           f"although the last weights did not. {_RANGE_ADVICE}")
+
+
+_RANGE_ADVICE = ("Train with exact=True (exact rationals, any magnitude), or rescale X "
+                 "(multiplying every input, and intercept_scale, by one positive number "
+                 "does not change a perceptron's decisions).")
 
 
 def check_order(order, n):

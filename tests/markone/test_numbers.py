@@ -769,3 +769,25 @@ def test_the_estimators_one_example_at_a_time_take_numbers_exactly_or_refuse():
             clf.learn_one(bad, 1)
         with pytest.raises(ValueError, match=where.replace("x", "X") + ".*exact=True"):
             clf.predict([bad])
+
+
+@pytest.mark.parametrize("variant", ["last", "averaged", "voted", "pocket"])
+def test_a_score_of_minus_inf_judged_right_is_refused_in_every_variant(variant):
+    # X[1]'s score is -inf (both terms -inf, never nan), which a run judges "right": a
+    # converged run whose decisions float64 overflow made, refused on the pass that
+    # converges whatever the compiler makes of the sum (it was returned as converged,
+    # with averaged weights of inf, when the range was checked only after mistakes)
+    with pytest.raises(FloatRangeError, match="overflowed.*exact=True"):
+        markone.train([[1e308, 1e308], [-1e308, -1e308]], [1, 0], variant=variant)
+
+
+@pytest.mark.parametrize("variant", ["averaged", "voted"])
+@pytest.mark.parametrize("eta", [1e308, 1.7e308])
+def test_an_average_of_weights_in_range_is_in_range(variant, eta):
+    # (T + 1) w - acc and count * w overflow, the average (here w itself) does not:
+    # the same formula in exact rationals, rounded once, without a RuntimeWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = markone.train([[1.0], [-1.0]], [1, 0], eta=eta, intercept=False,
+                          variant=variant)
+    assert r.converged and r.w.tolist() == r.last_w.tolist() == [eta]
