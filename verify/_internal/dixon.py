@@ -12,11 +12,13 @@ algebra:
    inputs are residues in ``[0, p)``. The inner dimension is cut into blocks
    (:func:`_plan`: 2,048 near ``2**21``, none needed below ``2**16`` for ``d`` up to
    ``2**21``) so that every partial sum stays below ``2**53`` and is exact whatever
-   order BLAS adds in. A Schur update ``C - X Y`` is computed as ``C + X (p - Y)``
-   (every term non-negative) and reduced once a block by :func:`_reduce`
-   (``x - floor(x / p) p``, fixed up: ``np.fmod`` took 30 times as long on sums near
-   ``2**53``). The narrow leaves (16 columns) and the small triangular inverses (64)
-   are scalar loops that numba compiles from :data:`COMPILE_FROM` unknowns. The
+   order BLAS adds in. A Schur update ``C - X Y`` is subtracted and reduced in one
+   compiled pass a block (:func:`_subtract_reduce`: ``x - floor(x / p) p``, fixed up,
+   as :func:`_reduce` does with numpy; ``np.fmod`` took 30 times as long on sums near
+   ``2**53``), and only the rows that the pivots moved are copied
+   (:func:`_permute_rows`). The narrow leaves (16 columns) and the small triangular
+   inverses (64) are scalar loops that numba compiles from :data:`COMPILE_FROM`
+   unknowns. The
    factors are then kept in the narrowest exact type, one ``d x d`` uint16 matrix
    (uint32 for ``p > 2**16``) with the inverses of ``U``'s diagonal;
 2. **Hensel lifting**: ``x_i = A^{-1} r_i mod p`` and ``r_{i+1} = (r_i - A x_i) / p``,
@@ -42,7 +44,9 @@ algebra:
    (:func:`_steps_needed`). The numbers of thousands of digits (the p-adic expansions,
    the remainders, the gcds) are :class:`flint.fmpz` (GMP), several times faster than
    Python's integers at that size; a component's expansion is FLINT's evaluation of
-   the polynomial of its digits at ``p``.
+   the polynomial of its digits at ``p``. The proved fractions are reduced with one
+   gcd of the denominator's size for all of them when a product of the numerators
+   shows it is enough (:func:`_fractions`).
 
 Whenever a step cannot prove itself (``p`` divides ``det A``: the next prime; a failed
 division or a candidate still unproved after the guaranteed number of steps: FLINT),
