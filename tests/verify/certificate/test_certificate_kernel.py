@@ -170,3 +170,34 @@ def test_a_dataframe_is_read_by_its_values(columns):
         with pytest.raises(CertificateError, match=r"fails on example 1 \(X\[0\]\)"):
             verify.check_certificate(X, [1, 0], proof)
     assert data_sha256(frame, [0, 1]) == data_sha256(rows, [0, 1])
+
+
+INTEGER_TEXTS = ["0", "-0", "007", "-12", "9" * 640, "-" + "9" * 639, "9" * 641, "+7", " 5",
+                 "5 ", "-", "--1", "\u0663", "\u00b2", "1_000", "12345"]
+
+
+@pytest.mark.parametrize("text", INTEGER_TEXTS)
+@pytest.mark.parametrize("max_chars", [4, 100_000])
+def test_the_file_reader_reads_integer_strings_as_the_kernel(text, max_chars):
+    """The reader takes an integer's digits by ``int`` (a shortcut past
+    :func:`exact_number`): the same value, or refused alike (not digits, past
+    ``max_number_chars``)."""
+    from verify.certificate.rawfile import ReadLimits
+    from verify.certificate.reading import _exact
+
+    limits = ReadLimits(max_number_chars=max_chars)
+    try:
+        expected = exact_number(text, "x", max_number_chars=max_chars)
+    except ValueError:
+        with pytest.raises(Exception, match="not a number|characters"):
+            _exact(text, "x", limits)
+        return
+    assert _exact(text, "x", limits) == expected
+
+
+@given(st.integers(-10**700, 10**700))
+def test_the_file_reader_reads_every_int_text_exactly_hypo(n):
+    from verify.certificate.rawfile import ReadLimits
+    from verify.certificate.reading import _exact
+
+    assert _exact(str(n), "x", ReadLimits()) == Fraction(n)
