@@ -82,7 +82,9 @@ class Devices:
         ``request`` steps (one row per R-unit of ``rows``), before the end stops; the
         per-move noise and stiction are drawn from ``rng`` (only when they are on)."""
         p = self.params
-        request = np.ascontiguousarray(request, dtype=np.float64)
+        # C-ordered and writeable: the one layout the kernel is compiled for (a read-only
+        # request, e.g. a caller's frozen array, was a second compile, issue 37)
+        request = np.require(request, np.float64, ["C", "W"])
         noise = (rng.standard_normal(request.shape) if p.step_std > 0
                  else np.zeros(request.shape))
         stuck = (rng.random(request.shape) < p.sticky_prob if p.sticky_prob > 0

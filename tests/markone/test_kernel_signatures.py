@@ -112,3 +112,18 @@ def test_no_caller_compiles_the_lean_pass_for_strided_rows():
         layouts = [sig[0].layout for sig in compiled(kernel).signatures
                    if hasattr(sig[0], "layout")]
         assert set(layouts) <= {"C"}
+
+
+def test_the_devices_moves_are_compiled_for_writeable_requests(monkeypatch):
+    # a read-only request (a caller's frozen array) compiled the moves a second time
+    from markone.hardware import trial
+    from markone.hardware.devices import Devices
+    from markone.hardware.params import MarkIParams
+    devices = Devices(MarkIParams(n_r_units=2, n_a_units=3, up_down=0.5), np.ones((2, 3)))
+    request = np.array([[1.0, -1.0, 0.0], [2.0, 0.0, -2.0]])
+    request.flags.writeable = False
+    plain = devices.moves(np.array([0, 1]), request, np.random.default_rng(0))
+    monkeypatch.setattr(trial.PLAIN, "left", 0)   # the compiled kernel
+    moves = devices.moves(np.array([0, 1]), request, np.random.default_rng(0))
+    assert moves.tolist() == plain.tolist() and moves[0, 0] != 1.0   # up_down acted
+    assert all(sig[0].mutable for sig in compiled(trial.device_moves).signatures)
