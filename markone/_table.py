@@ -127,6 +127,12 @@ def read_npz(path):
                     "are not loaded (loading them could run code the file holds); save it "
                     "as numbers or strings (np.savez(path, X=..., y=...) with X.astype("
                     "float), say).") from None
+        if arrays[0].dtype.kind == "c":
+            raise ValueError(
+                f"{path}: its array X holds complex numbers (dtype {arrays[0].dtype}): "
+                "a perceptron needs real inputs; save X.real as X if every imaginary "
+                "part is 0, or the two parts as features of their own "
+                "(np.hstack([X.real, X.imag])).")
         return arrays[0], arrays[1]
 
 
@@ -280,6 +286,7 @@ def _read_rows(path, rows, delim, label, header, exact):
     if width < 2:
         raise ValueError(f"{path} has a single column{_delimiter_hint(delim)}; a table "
                          "needs at least one feature column and a label column.")
+    _refuse_decimal_commas(path, rows, delim)
     names = None
     if _has_header(rows, header):
         names = rows[0][1]
@@ -299,6 +306,35 @@ def _read_rows(path, rows, delim, label, header, exact):
         X = _exact_matrix(path, feats, names, col)
     _refuse_mixed_labels(path, rows, col, ys)
     return X, np.array(ys)
+
+
+#: A number written with a decimal comma (``1,5``, ``-0,25``).
+_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")
+
+
+def _refuse_decimal_commas(path, rows, delim):
+    """Refuse a table whose numbers have decimal commas (``x;label`` then ``1,5;a``,
+    as spreadsheets write it in many locales) before its header is looked for: the
+    header would be taken for data and its first word refused with a wrong remedy.
+
+    >>> _refuse_decimal_commas("t.csv", [(1, ["x", "label"]), (2, ["1,5", "a"])], ";")
+    Traceback (most recent call last):
+    ...
+    ValueError: t.csv, line 2, column 1: '1,5' is a number with a decimal comma, in a table separated by ';' (a spreadsheet's export in many locales); markone reads decimals with a point: convert the file to decimal points and comma separators (1.5,a), e.g. export it with '.' as the decimal separator.
+    """
+    if delim == ",":
+        return
+    for n, cells in rows:
+        for j, cell in enumerate(cells):
+            if _DECIMAL_COMMA.fullmatch(cell):
+                shown = {None: "whitespace", "\t": "tabs"}.get(delim, repr(delim))
+                example = ",".join(c.replace(",", ".") for c in cells)
+                raise ValueError(
+                    f"{path}, line {n}, column {j + 1}: {cell!r} is a number with a "
+                    f"decimal comma, in a table separated by {shown} (a spreadsheet's "
+                    "export in many locales); markone reads decimals with a point: "
+                    "convert the file to decimal points and comma separators "
+                    f"({example}), e.g. export it with '.' as the decimal separator.")
 
 
 def _refuse_mixed_labels(path, rows, col, ys):
@@ -458,9 +494,7 @@ def _bad_cell(path, n, j, cell, names, col):
         return ValueError(f"{where}: {cell!r} is not a finite number; remove or "
                           "replace it.")
     hint = ""
-    if re.fullmatch(r"[+-]?\d+,\d+", cell):
-        hint = "; write decimals with a point (1.5, not 1,5)"
-    elif names is None or j != col:
+    if names is None or j != col:
         hint = (f"; if column {j + 1} holds the labels, pass label={j}"
                 f"{f' or label={names[j]!r}' if names else ''}")
     return ValueError(f"{where}: {cell!r} is not a number{hint}.")

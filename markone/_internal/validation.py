@@ -135,11 +135,28 @@ def dense_array(X, *, name="X", allow_empty=False):
             "one feature is needed."
         )
     if arr.dtype.kind not in "biufOUS":
+        _refuse_complex_inputs(arr, name)
         raise TypeError(
             f"{name} must hold numbers, got dtype {arr.dtype}; convert it with "
             "np.asarray(X, dtype=float) or use exact=True for rational strings."
         )
     return arr
+
+
+def _refuse_complex_inputs(arr, name):
+    """Refuse an array of complex numbers by name (exact=True, the remedy for other
+    dtypes, does not apply to them).
+
+    >>> _refuse_complex_inputs(np.array([[1 + 2j]]), "X")
+    Traceback (most recent call last):
+    ...
+    TypeError: X holds complex numbers (dtype complex128): a perceptron needs real inputs; pass X.real if every imaginary part is 0, or the two parts as features of their own (np.hstack([X.real, X.imag])).
+    """
+    if arr.dtype.kind == "c":
+        raise TypeError(
+            f"{name} holds complex numbers (dtype {arr.dtype}): a perceptron needs real "
+            f"inputs; pass {name}.real if every imaginary part is 0, or the two parts as "
+            f"features of their own (np.hstack([{name}.real, {name}.imag])).")
 
 
 def float64_matrix(arr, *, name="X", dtype=np.float64, check_finite=True,
@@ -157,6 +174,7 @@ def float64_matrix(arr, *, name="X", dtype=np.float64, check_finite=True,
             "of numbers (use exact=True for Fractions or strings like '3/4')."
         )
     if arr.dtype.kind not in "biuf":
+        _refuse_complex_inputs(arr, name)
         raise TypeError(
             f"{name} must hold numbers, got dtype {arr.dtype}; convert it with "
             "np.asarray(X, dtype=float) or use exact=True for rational strings."

@@ -64,7 +64,7 @@ def test_label_name_not_in_header(tmp_path):
     ("1\n2\n", r"single column .* whitespace"),
     ("\n# only a comment\n\n", "no data lines"),
     ("a,b,y\n", "header line but no data lines"),
-    ('1;2,5;0\n3;4,5;1\n', r"'2,5' is not a number; write decimals with a point"),
+    ('1;2,5;0\n3;4,5;1\n', r"line 1, column 2: '2,5' is a number with a decimal comma"),
 ])
 def test_bad_tables_name_line_and_column(tmp_path, text, match):
     with pytest.raises(ValueError, match=match):
@@ -154,6 +154,43 @@ def test_an_npz_file_that_cannot_be_read_says_why_truly(tmp_path, content, says)
         load_table(path)
     assert str(refused.value).startswith(f"{path}") and says in str(refused.value)
     assert "pickle" not in str(refused.value) and "allow_pickle" not in str(refused.value)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("x;label\n1,5;a\n2,5;b\n", "line 2, column 1: '1,5'"),
+    ("x\ty\tlabel\n1\t-0,25\ta\n2\t3\tb\n", "line 2, column 2: '-0,25'"),
+    ("a;b;label\n1;2;x\n3;4,5e3;y\n", "line 3, column 2: '4,5e3'"),
+])
+def test_decimal_commas_are_named_before_the_header_is_looked_for(tmp_path, text, where):
+    """A spreadsheet's export with decimal commas and ';' between cells is refused
+    for its decimal commas, with how to convert it; not for its header word with
+    advice to pass label= (the header was taken for data: '1,5' is no number)."""
+    with pytest.raises(ValueError) as refused:
+        load_table(write(tmp_path, text))
+    said = str(refused.value)
+    assert where in said and "is a number with a decimal comma" in said
+    assert "convert the file to decimal points and comma separators" in said
+    assert "label=" not in said
+
+
+def test_a_complex_npz_is_refused_by_name(tmp_path):
+    """Complex inputs are refused as such, not with the remedy for rational strings
+    (exact=True), which does not apply."""
+    path = tmp_path / "c.npz"
+    np.savez(path, X=np.array([[1 + 2j, 1], [2, 3]]), y=np.array([0, 1]))
+    with pytest.raises(ValueError) as refused:
+        load_table(path)
+    said = str(refused.value)
+    assert said.startswith(f"{path}: its array X holds complex numbers")
+    assert "a perceptron needs real inputs" in said and "rational" not in said
+
+
+def test_complex_arrays_are_refused_by_name():
+    X = np.array([[1 + 2j], [-1 + 0j]])
+    for exact in (None, True):
+        with pytest.raises(TypeError, match=r"X holds complex numbers \(dtype complex128\): "
+                           r"a perceptron needs real inputs; pass X\.real"):
+            markone.train(X, [0, 1], exact=exact)
 
 
 def test_a_file_wins_over_a_builtin_name(tmp_path, monkeypatch):
