@@ -5,6 +5,7 @@ audits each figure (``runs_tests`` and ``pytest_configure`` of the root
 ``conftest.py``); the workers share the rewriting of the test modules' asserts
 (``tests/_rewrites.py``)."""
 
+import ast
 import importlib.util
 import subprocess
 import sys
@@ -85,3 +86,43 @@ def test_the_workers_share_out_the_files_a_run_collects(tmp_path):
     found = _rewrites.files_to_collect(["a", "c/test_z.py::test_one"], tmp_path)
     assert found == [tmp_path / "a/b/test_y.py", tmp_path / "a/test_x.py",
                      tmp_path / "c/test_z.py"]
+
+
+#: Modules some tests need that no worker should hold for the whole run just because
+#: it collected a test module (issue 37: dask and distributed, 18 MB in each worker).
+ON_DEMAND = ("dask", "distributed", "playwright", "z3", "cvc5", "nbclient", "river")
+
+
+def _imported_at_collection(source):
+    """``(line, module)`` of the ``ON_DEMAND`` modules a test module imports when it
+    is collected: at its top level (a plain import, or ``pytest.importorskip``), its
+    ``if __name__ == "__main__":`` block aside."""
+    found = []
+    for node in ast.parse(source).body:
+        if (isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+                or isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)):
+            continue
+        for sub in ast.walk(node):
+            names = []
+            if isinstance(sub, ast.Import):
+                names = [alias.name for alias in sub.names]
+            elif isinstance(sub, ast.ImportFrom) and sub.module and not sub.level:
+                names = [sub.module]
+            elif (isinstance(sub, ast.Call) and ast.unparse(sub.func).endswith("importorskip")
+                  and sub.args and isinstance(sub.args[0], ast.Constant)):
+                names = [sub.args[0].value]
+            found += [(sub.lineno, name) for name in names
+                      if name.split(".")[0] in ON_DEMAND]
+    return found
+
+
+def test_collecting_the_suite_imports_no_on_demand_module():
+    found = {path.relative_to(ROOT).as_posix(): lines
+             for path in sorted((ROOT / "tests").rglob("test_*.py"))
+             if (lines := _imported_at_collection(path.read_text()))}
+    assert found == {}, ("import these in the tests (or a fixture) that use them, "
+                         f"not when the module is collected: {found}")
+    assert _imported_at_collection(
+        'import dask\npytest.importorskip("dask.distributed")\n'
+        'def test():\n    import z3\nif __name__ == "__main__":\n    import z3\n'
+        ) == [(1, "dask"), (2, "dask.distributed")]

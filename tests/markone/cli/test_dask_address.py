@@ -10,7 +10,12 @@ import pytest
 import markone._internal.parallel as parallel
 from markone.cli import main
 
-pytest.importorskip("dask.distributed")
+
+@pytest.fixture(autouse=True, scope="module")
+def _dask_installed():
+    # skipped when Dask is absent; imported when the tests run, not when the suite is
+    # collected (issue 37: 18 MB in each worker, though one of them runs these tests)
+    pytest.importorskip("dask.distributed")
 
 
 class _Garbage:
