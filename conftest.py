@@ -148,6 +148,23 @@ def pytest_runtest_teardown(item, nextitem):
     del _STARTED[2:]
     if nextitem is None or not _in_browser_group(nextitem):
         close_the_shared_browser()
+    if nextitem is None or _file(nextitem) != _file(item):
+        give_back_freed_memory()
+
+
+def give_back_freed_memory():
+    """Hand the memory that C ``free`` kept for reuse back to the system (glibc's
+    ``malloc_trim``; nothing elsewhere): done when a worker moves on to another file,
+    about a millisecond each. Issue 37: a worker's heap keeps the pages a file's tests
+    freed (arrays, compiled kernels, parsed data), and the two workers are most of the
+    suite's peak; four heavy files run in one process ended at 385 MB of RSS instead
+    of 414 MB."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 def _in_browser_group(item):

@@ -126,3 +126,38 @@ def test_collecting_the_suite_imports_no_on_demand_module():
         'import dask\npytest.importorskip("dask.distributed")\n'
         'def test():\n    import z3\nif __name__ == "__main__":\n    import z3\n'
         ) == [(1, "dask"), (2, "dask.distributed")]
+
+
+def test_a_worker_gives_back_freed_memory_when_it_moves_to_another_file(
+        root_conftest, monkeypatch):
+    import _browser
+
+    monkeypatch.setattr(_browser, "SHARED", SimpleNamespace(running=False))
+    given = []
+    monkeypatch.setattr(root_conftest, "give_back_freed_memory", lambda: given.append(1))
+    here = SimpleNamespace(nodeid="tests/a.py::t", get_closest_marker=lambda name: None)
+    same = SimpleNamespace(nodeid="tests/a.py::u", get_closest_marker=lambda name: None)
+    other = SimpleNamespace(nodeid="tests/b.py::t", get_closest_marker=lambda name: None)
+    for nextitem, gives in [(same, False), (other, True), (None, True)]:
+        given.clear()
+        hook = root_conftest.pytest_runtest_teardown(here, nextitem)
+        next(hook)
+        with pytest.raises(StopIteration):
+            next(hook)
+        assert given == ([1] if gives else [])
+
+
+def _rss_kib():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
+def test_giving_back_freed_memory_lowers_the_resident_set(root_conftest):
+    # 40 MB in small blocks, all freed but the last, which holds the heap's top: free
+    # alone keeps the pages, malloc_trim returns them
+    blocks = [bytearray(2000) for _ in range(20_000)]
+    del blocks[:-1]
+    before = _rss_kib()
+    root_conftest.give_back_freed_memory()
+    assert before - _rss_kib() > 20_000
