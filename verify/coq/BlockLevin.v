@@ -56,19 +56,13 @@ move=> Hh Hx; rewrite -(ler_sqr (normr_ge0 _)) ?nnegrE //.
 by rewrite real_normK ?num_real.
 Qed.
 
-(** Finitely many choices: a constant good for each is good for all (a sum). *)
-Lemma finite_choice (T : eqType) (L : seq T) (Q : T -> F -> Prop) :
-  (forall t a b, a <= b -> Q t a -> Q t b) ->
-  (forall t, t \in L -> exists2 a, 0 <= a & Q t a) ->
-  exists2 a, 0 <= a & forall t, t \in L -> Q t a.
+(** A term of a sum of nonnegative terms is at most the sum. *)
+Lemma sum_le_mem (T : eqType) (L : seq T) (g : T -> F) t :
+  (forall x, 0 <= g x) -> t \in L -> g t <= \sum_(x <- L) g x.
 Proof.
-move=> Hmono; elim: L => [|t L IH] H; first by exists 0.
-have [a Ha Hta] := H t (mem_head _ _).
-have [b Hb HL] : exists2 b, 0 <= b & forall t, t \in L -> Q t b.
-  by apply: IH => t' Ht'; apply: H; rewrite inE Ht' orbT.
-exists (a + b); first exact: addr_ge0.
-move=> t'; rewrite inE => /orP [/eqP ->|Ht']; first by apply: Hmono Hta; rewrite ler_addl.
-by apply: (Hmono _ b); [rewrite ler_addr | apply: HL].
+move=> Hg; elim: L => [|x L IH] //; rewrite big_cons inE => /orP [/eqP ->|Ht].
+  by rewrite ler_addl sumr_ge0.
+by apply: le_trans (IH Ht) _; rewrite ler_addr.
 Qed.
 
 (** Every boolean mask of a given length: the subsets of a sequence. *)
@@ -82,17 +76,20 @@ elim: bs => [|b bs IH] //; have -> : masks (size (b :: bs)) =
 by apply: allpairs_f => //; case: b.
 Qed.
 
-(** A property with a monotone constant, holding with some constant for every sequence:
-    one constant for all the subsets of [Z]. *)
-Lemma subsets_choice (Z : seq vec) (Q : seq vec -> F -> Prop) :
-  (forall N a b, a <= b -> Q N a -> Q N b) ->
-  (forall N, exists2 a, 0 <= a & Q N a) ->
-  exists2 a, 0 <= a & forall P : pred vec, Q (filter P Z) a.
+(** The sum of [f] over the [2^m] subsets of [Z] (with repeats): a bound on [f] at every
+    subset when [f] is nonnegative. *)
+Definition subsets_sum (Z : seq vec) (f : seq vec -> F) : F :=
+  \sum_(bs <- masks (size Z)) f (mask bs Z).
+
+Lemma subsets_sum_ge0 Z f : (forall N, 0 <= f N) -> 0 <= subsets_sum Z f.
+Proof. by move=> Hf; apply: sumr_ge0. Qed.
+
+Lemma subsets_sum_le Z f : (forall N, 0 <= f N) ->
+  forall P : pred vec, f (filter P Z) <= subsets_sum Z f.
 Proof.
-move=> Hmono H.
-have [a Ha HL] := @finite_choice _ (masks (size Z)) (fun bs => Q (mask bs Z))
-  (fun bs => Hmono (mask bs Z)) (fun bs _ => H (mask bs Z)).
-by exists a => // P; rewrite filter_mask; apply: HL; rewrite -(size_map P); apply: mem_masks.
+move=> Hf P; rewrite filter_mask /subsets_sum.
+apply: (sum_le_mem _ _ (fun bs => f (mask bs Z))) => //.
+by rewrite -(size_map P); apply: mem_masks.
 Qed.
 
 (** Three inequalities of the run argument, in the field. *)
@@ -162,8 +159,10 @@ Arguments foldl_inspan {F n Z s w}.
 Arguments normsq_add2 {F n}.
 Arguments sq_le {F}.
 Arguments abs_le_sq {F}.
-Arguments finite_choice {F}.
-Arguments subsets_choice {F n}.
+Arguments sum_le_mem {F T}.
+Arguments subsets_sum {F n}.
+Arguments subsets_sum_ge0 {F n}.
+Arguments subsets_sum_le {F n}.
 Arguments drift_pos {F a b h L}.
 Arguments drift_neg {F a b h L}.
 Arguments repay {F nv nw z2 vz K R h L}.
@@ -387,11 +386,10 @@ Lemma span_start (Z : seq vec) (C K R2 : F) :
   (forall P : pred vec, (size (filter P Z) < size Z)%N ->
     forall w s, {subset s <= filter P Z} -> normsq (foldl step w s) <= normsq w + K) ->
   (forall z, z \in Z -> normsq z <= R2) ->
-  exists2 K', 0 <= K' & forall w s, inspan Z w -> {subset s <= Z} ->
-    normsq (foldl step w s) <= normsq w + K'.
+  forall w s, inspan Z w -> {subset s <= Z} ->
+    normsq (foldl step w s) <= normsq w + (Q0 Z C K R2 + K).
 Proof.
 move=> HC0 HK0 HR0 HC HK HR; have HQ := Q0_ge0 _ _ Z C K R2 HC0 HR0.
-exists (Q0 Z C K R2 + K); first exact: addr_ge0.
 move=> w s Hw Hs; rewrite addrA.
 apply: (bounded_span HC0 HK0 HR0 HC HK HR (size s) s (leqnn _) Hs w) => //.
   by rewrite ler_addl.
@@ -413,51 +411,82 @@ rewrite normsqD (dotC p) (inspan_perp (proj_perp Z w) (inspan_proj Z w)) mulr0 a
 by rewrite addrAC ler_add2r; apply: H => //; apply: inspan_proj.
 Qed.
 
-Lemma bounded_foldl (Z : seq vec) : exists2 K, 0 <= K &
-  forall w s, {subset s <= Z} -> normsq (foldl step w s) <= normsq w + K.
+(** The constants of the proof, as definitions. [R2]: above every [||z||^2]; [span_C]:
+    the Gram-Schmidt constant [proj_C] summed over the subsets of [Z]. *)
+Definition sqnorms (Z : seq vec) : F := \sum_(z <- Z) normsq z.
+Definition span_C (Z : seq vec) : F := subsets_sum Z proj_C.
+
+(** [cycK k Z], with fuel [k > size Z]: the constants [K] of the proper subsets summed,
+    then [Q0 + K] as [span_start] proves. *)
+Fixpoint cycK (k : nat) (Z : seq vec) : F :=
+  if k is k'.+1 then
+    let K := subsets_sum Z (fun N => if (size N < size Z)%N then cycK k' N else 0) in
+    Q0 Z (span_C Z) K (sqnorms Z) + K
+  else 0.
+
+(** The cycling theorem's constant [K] of a finite set of examples [Z]. *)
+Definition cycling_K (Z : seq vec) : F := cycK (size Z).+1 Z.
+
+Lemma sqnorms_ge0 Z : 0 <= sqnorms Z.
+Proof. by apply: sumr_ge0 => z _; apply: normsq_ge0. Qed.
+
+Lemma span_C_ge0 Z : 0 <= span_C Z.
+Proof. by apply: subsets_sum_ge0 => N; apply: proj_C_ge0. Qed.
+
+Lemma cycK_ge0 k Z : 0 <= cycK k Z.
 Proof.
-move: {2}(size Z).+1 (ltnSn (size Z)) => k; elim: k Z => [|k IHk] Z // HZ.
-have [K HK0 HK] : exists2 K, 0 <= K & forall P : pred vec, (size (filter P Z) < size Z)%N ->
+elim: k Z => [|k IH] Z //=.
+have HK : 0 <= subsets_sum Z (fun N => if (size N < size Z)%N then cycK k N else 0).
+  by apply: subsets_sum_ge0 => N; case: ifP.
+by rewrite addr_ge0 // Q0_ge0 ?span_C_ge0 ?sqnorms_ge0.
+Qed.
+
+Lemma cycling_K_ge0 Z : 0 <= cycling_K Z.
+Proof. exact: cycK_ge0. Qed.
+
+Lemma bounded_cycK k (Z : seq vec) : (size Z < k)%N ->
+  forall w s, {subset s <= Z} -> normsq (foldl step w s) <= normsq w + cycK k Z.
+Proof.
+elim: k Z => [|k IHk] Z // HZ /=.
+set f := fun N => if (size N < size Z)%N then cycK k N else 0.
+have Hf : forall N, 0 <= f N by move=> N; rewrite /f; case: ifP => // _; apply: cycK_ge0.
+set K := subsets_sum Z f.
+have HK0 : 0 <= K := subsets_sum_ge0 Z f Hf.
+have HK : forall P : pred vec, (size (filter P Z) < size Z)%N ->
     forall w s, {subset s <= filter P Z} -> normsq (foldl step w s) <= normsq w + K.
-  apply: (subsets_choice Z (fun N K => (size N < size Z)%N ->
-    forall w s, {subset s <= N} -> normsq (foldl step w s) <= normsq w + K)).
-    move=> N a b Hab H HN w s Hs; apply: le_trans (H HN w s Hs) _.
-    by rewrite ler_add2l.
-  move=> N; have [HN|HN] := ltnP (size N) (size Z).
-    have [K HK0 HK] := IHk N (leq_trans HN HZ).
-    by exists K => // _.
-  by exists 0 => //; rewrite ltnNge HN.
-have [C HC0 HC] : exists2 C, 0 <= C & forall (P : pred vec) x,
-    normsq (proj (filter P Z) x) <= C * sumsq (filter P Z) x.
-  apply: (subsets_choice Z (fun N C => forall x, normsq (proj N x) <= C * sumsq N x)).
-    by move=> N a b Hab H x; apply: le_trans (H x) _; apply: ler_wpmul2r Hab; apply: sumsq_ge0.
-  exact: proj_bound.
-have [R2 HR0 HR] : exists2 R2, 0 <= R2 & forall z, z \in Z -> normsq z <= R2.
-  apply: (finite_choice _ Z (fun z R => normsq z <= R)).
-    by move=> z a b Hab Hz; apply: le_trans Hab.
-  by move=> z _; exists (normsq z); rewrite ?normsq_ge0.
-have [K' HK'0 HK'] := span_start Z C K R2 HC0 HK0 HR0 HC HK HR.
-by exists K' => //; apply: any_start.
+  move=> P HP w s Hs; apply: le_trans (IHk _ (leq_trans HP HZ) w s Hs) _.
+  rewrite ler_add2l; have := subsets_sum_le Z f Hf P.
+  by rewrite /f HP.
+have HC : forall (P : pred vec) x,
+    normsq (proj (filter P Z) x) <= span_C Z * sumsq (filter P Z) x.
+  move=> P x; apply: le_trans (proj_bound _ x) _; apply: ler_wpmul2r; first exact: sumsq_ge0.
+  exact: (subsets_sum_le Z proj_C proj_C_ge0 P).
+have HR : forall z, z \in Z -> normsq z <= sqnorms Z.
+  by move=> z Hz; apply: (sum_le_mem Z normsq z) => // x; apply: normsq_ge0.
+apply: any_start => w s; apply: (span_start Z) => //; rewrite ?span_C_ge0 ?sqnorms_ge0 //.
 Qed.
 
 (** The perceptron cycling theorem (Minsky-Papert 1969, Block-Levin 1970), over any
-    ordered field, for any finite set of examples [Z] (any signs: [z = y x]): there is
-    a [K >= 0] with [||w_t||^2 <= ||w_0||^2 + K] for every run over [Z], in any order
-    and from any start. *)
-Theorem cycling_bounded (Z : seq vec) : exists2 K, 0 <= K &
-  forall w s, {subset s <= Z} -> normsq (run perceptron_update w s).1 <= normsq w + K.
-Proof.
-have [K HK0 HK] := bounded_foldl Z.
-by exists K => // w s Hs; rewrite run_foldl; apply: HK.
-Qed.
+    ordered field, for any finite set of examples [Z] (any signs: [z = y x]):
+    [||w_t||^2 <= ||w_0||^2 + cycling_K Z] for every run over [Z], in any order and
+    from any start. *)
+Theorem cycling_bounded (Z : seq vec) w s :
+  {subset s <= Z} -> normsq (run perceptron_update w s).1 <= normsq w + cycling_K Z.
+Proof. by move=> Hs; rewrite run_foldl; apply: bounded_cycK. Qed.
 
-(** From a zero start: every step of every run over [Z] stays in the ball [||w||^2 <= K]. *)
-Corollary cycling_theorem (Z : seq vec) : exists2 K, 0 <= K &
-  forall s t, {subset s <= Z} -> normsq (run perceptron_update 0 (take t s)).1 <= K.
+(** From a zero start: every step of every run over [Z] stays in the ball
+    [||w||^2 <= cycling_K Z]. *)
+Corollary cycling_theorem (Z : seq vec) s t :
+  {subset s <= Z} -> normsq (run perceptron_update 0 (take t s)).1 <= cycling_K Z.
 Proof.
-have [K HK0 HK] := cycling_bounded Z.
-exists K => // s t Hs; apply: le_trans (HK 0 _ _) _; first by move=> z /mem_take /Hs.
+move=> Hs; apply: le_trans (cycling_bounded Z 0 _ _) _; first by move=> z /mem_take /Hs.
 by rewrite /normsq dot0l add0r.
 Qed.
 
 End Main.
+
+Arguments sqnorms {F n}.
+Arguments span_C {F n}.
+Arguments cycK {F n}.
+Arguments cycling_K {F n}.
+Arguments cycling_K_ge0 {F n}.

@@ -76,14 +76,29 @@ Qed.
 
 Notation ep := (@epochs rat_realFieldType n).
 
+(** A natural number above a rational: one more than its numerator's absolute value. *)
+Lemma numq_bound (x : rat) : x < ((absz (numq x)).+1)%:R.
+Proof.
+have Hd := denq_gt0 x; rewrite -[x in x < _]divq_num_den ltr_pdivr_mulr ?ltr0z //.
+have -> : (((absz (numq x)).+1)%:R : rat) = ((absz (numq x)).+1)%:Z%:~R by [].
+by rewrite -intrM ltr_int; nia.
+Qed.
+
+(** The natural bound of the corollaries: [cycling_K Z < cycling_R Z], so every integer
+    coordinate of a reachable weight vector lies in [[-R, R]]. *)
+Definition cycling_R (Z : seq vec) : nat := (absz (numq (cycling_K Z))).+1.
+
+Lemma cycling_RP (Z : seq vec) : cycling_K Z < (cycling_R Z)%:R.
+Proof. exact: numq_bound. Qed.
+
 (** The corollary: integer examples, the cyclic order, a zero start. Two passes
     [i < j <= (2R + 1)^n] start from the same weights, and every later pass repeats. *)
 Theorem integer_cycles (Z : seq vec) : (forall z, z \in Z -> intvec z) ->
-  exists R : nat, exists i j, [/\ (i < j)%N, (j <= R.*2.+1 ^ n)%N &
+  exists i j, [/\ (i < j)%N, (j <= (cycling_R Z).*2.+1 ^ n)%N &
     forall k, ep Z (k + i) = ep Z (k + j)].
 Proof.
-move=> HZ; have [K HK0 HK] := @cycling_theorem _ n Z.
-set R := Num.bound K; have HR : K < R%:R := archi_boundP HK0.
+move=> HZ; have HK := @cycling_theorem _ n Z; set K := cycling_K Z in HK.
+set R := cycling_R Z; have HR : K < R%:R := cycling_RP Z.
 have Hball : forall k, normsq (ep Z k) <= K.
   move=> k; rewrite epochs_foldl; set s := flatten (nseq k Z).
   have Hs : {subset s <= Z}.
@@ -102,19 +117,19 @@ have : ~~ uniq (mkseq f (R.*2.+1 ^ n).+1).
   by rewrite Hc card_ffun !card_ord ltnn.
 case/(uniqPn (f 0%N)) => i [j [Hij Hj]]; rewrite size_mkseq in Hj.
 rewrite !nth_mkseq // => [Heq|]; last exact: ltn_trans Hij Hj.
-exists R, i, j; split => //; last by move=> k; apply: epochs_periodic; apply: Hinj.
+exists i, j; split => //; last by move=> k; apply: epochs_periodic; apply: Hinj.
 Qed.
 
 (** Over all orders at once: the weights reachable from zero (every [run] over [Z], in any
     order) are at most [(2R + 1)^n] distinct vectors, for some [R]. *)
 Theorem integer_reachable (Z : seq vec) : (forall z, z \in Z -> intvec z) ->
-  exists R : nat, forall S : seq vec, uniq S ->
+  forall S : seq vec, uniq S ->
     (forall v, v \in S -> exists2 s, {subset s <= Z} & v = (run perceptron_update 0 s).1) ->
-    (size S <= R.*2.+1 ^ n)%N.
+    (size S <= (cycling_R Z).*2.+1 ^ n)%N.
 Proof.
-move=> HZ; have [K HK0 HK] := @cycling_theorem _ n Z.
-set R := Num.bound K; have HR : K < R%:R := archi_boundP HK0.
-exists R => S HS Hreach.
+move=> HZ; have HK := @cycling_theorem _ n Z; set K := cycling_K Z in HK.
+set R := cycling_R Z; have HR : K < R%:R := cycling_RP Z.
+move=> S HS Hreach.
 have Hgood : forall v, v \in S -> intvec v && (normsq v <= K).
   move=> v /Hreach [s Hs ->]; rewrite run_foldl.
   rewrite (foldl_intvec Z _ _ HZ Hs intvec0) /=.

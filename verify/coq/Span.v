@@ -153,26 +153,40 @@ apply: addr_ge0; last by rewrite mulr_ge0 ?ler0n.
 by rewrite mulr_ge0 ?sqr_ge0 // mulr_ge0 // addr_ge0 ?mulr_ge0 ?ler0n ?(ltW Hr).
 Qed.
 
-(** A vector of the span of [N] is determined by its products with [N]: there is a
-    [C >= 0] with [||proj N x||^2 <= C * sum_(z in N) (x . z)^2] for every [x]. *)
-Lemma proj_bound N : exists2 C, 0 <= C & forall x, normsq (proj N x) <= C * sumsq N x.
+(** The constant of [proj_bound], step by step of Gram-Schmidt: a new direction [r]
+    (the residue of [z]) turns [C] into [(C (||r||^2 + 2 ||proj z||^2) + 2) / ||r||^2]. *)
+Fixpoint proj_C (N : seq vec) : F :=
+  if N is z :: N' then
+    let r := z - proj N' z in
+    if normsq r == 0 then proj_C N'
+    else (proj_C N' * (normsq r + 2 * normsq (proj N' z)) + 2) / normsq r
+  else 0.
+
+Lemma proj_C_ge0 N : 0 <= proj_C N.
 Proof.
-elim: N => [|z N [C HC IH]]; first by exists 0 => // x; rewrite /= /normsq dot0l mul0r.
+elim: N => [|z N IH] //=; case: ifP => // Hne.
+have Hr : 0 < normsq (z - proj N z) by rewrite lt_def Hne normsq_ge0.
+by rewrite divr_ge0 ?(ltW Hr) // addr_ge0 ?ler0n // mulr_ge0 // addr_ge0 ?normsq_ge0 //
+  mulr_ge0 ?ler0n ?normsq_ge0.
+Qed.
+
+(** A vector of the span of [N] is determined by its products with [N]:
+    [||proj N x||^2 <= proj_C N * sum_(z in N) (x . z)^2] for every [x]. *)
+Lemma proj_bound N x : normsq (proj N x) <= proj_C N * sumsq N x.
+Proof.
+elim: N x => [|z N IH] x; first by rewrite /= /normsq dot0l mul0r.
 set r := z - proj N z; have [H0|Hne] := boolP (normsq r == 0).
-  exists C => // x; rewrite /= -/r H0; apply: le_trans (IH x) _.
-  by rewrite sumsq_cons ler_wpmul2l // ler_addr sqr_ge0.
+  rewrite /= -/r H0; apply: le_trans (IH x) _.
+  by rewrite sumsq_cons ler_wpmul2l ?proj_C_ge0 // ler_addr sqr_ge0.
 have Hr : 0 < normsq r by rewrite lt_def Hne normsq_ge0.
-exists ((C * (normsq r + 2 * normsq (proj N z)) + 2) / normsq r).
-  by rewrite divr_ge0 ?(ltW Hr) // addr_ge0 ?ler0n // mulr_ge0 // addr_ge0 ?normsq_ge0 //
-    mulr_ge0 ?ler0n ?normsq_ge0.
-move=> x; rewrite /= -/r (negbTE Hne) sumsq_cons normsqD dotZr.
+rewrite /= -/r (negbTE Hne) sumsq_cons normsqD dotZr.
 rewrite (dotC (proj N x)) (proj_orth _ (proj_perp N z)) mulr0 mulr0 addr0 normsqZ.
 have -> : (dot x r / normsq r) ^+ 2 * normsq r = dot x r ^+ 2 / normsq r.
   by field.
 have -> : dot x r = dot x z - dot (proj N x) (proj N z).
   rewrite dotBr; congr (_ - _); apply/eqP; rewrite -subr_eq0 -dotBl.
   by rewrite (proj_orth _ (proj_perp N x)).
-apply: gs_step; rewrite ?normsq_ge0 ?sumsq_ge0 //; exact: cauchy_schwarz.
+apply: gs_step; rewrite ?normsq_ge0 ?sumsq_ge0 ?proj_C_ge0 //; exact: cauchy_schwarz.
 Qed.
 
 End Span.
@@ -201,4 +215,6 @@ Arguments sumsq_ge0 {F n}.
 Arguments sumsq_cons {F n}.
 Arguments sumsq_le {F n}.
 Arguments gs_step {F}.
+Arguments proj_C {F n}.
+Arguments proj_C_ge0 {F n}.
 Arguments proj_bound {F n}.

@@ -105,22 +105,23 @@ THEOREMS = (
     Theorem("line_cycles", "Bounded",
             "exists i j, [/\\ (i < j)%N, (j <= R.*2.+1)%N &", "",
             condition="(forall m, m \\in M -> - (R%:Z) <= m <= R%:Z)"),
-    # The cycling theorem itself (Block-Levin), over any ordered field: the existence
-    # of the bound; verify cycling's number is still the closed set its search finds.
+    # The cycling theorem itself (Block-Levin), over any ordered field, with its
+    # constant a definition (cycling_K, cycling_R); verify cycling's number is still
+    # the closed set its search finds.
     Theorem("proj_bound", "Span",
-            "exists2 C, 0 <= C & forall x, normsq (proj N x) <= C * sumsq N x", ""),
+            "normsq (proj N x) <= proj_C N * sumsq N x", ""),
     Theorem("cycling_bounded", "BlockLevin",
-            "forall w s, {subset s <= Z} -> normsq (run perceptron_update w s).1 <= "
-            "normsq w + K", ""),
+            "{subset s <= Z} -> normsq (run perceptron_update w s).1 <= "
+            "normsq w + cycling_K Z", ""),
     Theorem("cycling_theorem", "BlockLevin",
-            "forall s t, {subset s <= Z} -> normsq (run perceptron_update 0 (take t s)).1 "
-            "<= K", "verify.cycling.check_cycling"),
+            "{subset s <= Z} -> normsq (run perceptron_update 0 (take t s)).1 "
+            "<= cycling_K Z", "verify.cycling.check_cycling"),
     Theorem("integer_cycles", "CyclingIntegers",
-            "exists R : nat, exists i j, [/\\ (i < j)%N, (j <= R.*2.+1 ^ n)%N &\n"
+            "exists i j, [/\\ (i < j)%N, (j <= (cycling_R Z).*2.+1 ^ n)%N &\n"
             "    forall k, ep Z (k + i) = ep Z (k + j)]", "verify.cycling.check_cycling",
             condition="(forall z, z \\in Z -> intvec z)"),
     Theorem("integer_reachable", "CyclingIntegers",
-            "(size S <= R.*2.+1 ^ n)%N", "verify.cycling.check_cycling",
+            "(size S <= (cycling_R Z).*2.+1 ^ n)%N", "verify.cycling.check_cycling",
             condition="(forall v, v \\in S -> exists2 s, {subset s <= Z} & "
             "v = (run perceptron_update 0 s).1)"),
     Theorem("check_certificate_cycles", "CheckerRuns",

@@ -28,22 +28,27 @@ def test_the_integer_corollary_assumes_only_integer_coordinates():
     stated = PROOFS.statement("integer_cycles", "CyclingIntegers")
     assert stated.startswith("(Z : seq vec) : (forall z, z \\in Z -> intvec z) ->"), stated
     assert stated.count("->") == 2, stated
+    assert "exists R" not in stated, stated
     reachable = PROOFS.statement("integer_reachable", "CyclingIntegers")
     assert reachable.startswith("(Z : seq vec) : (forall z, z \\in Z -> intvec z) -> "
-                                "exists R : nat, forall S : seq vec, uniq S ->"), reachable
+                                "forall S : seq vec, uniq S ->"), reachable
     source = (SOURCE_DIR / "CyclingIntegers.v").read_text()
     assert "Notation vec := 'rV[rat]_n." in source
     assert "Definition intvec (v : vec) : bool := [forall i, v 0 i \\is a Qint]." in source
+    assert ("Definition cycling_R (Z : seq vec) : nat := (absz (numq (cycling_K Z))).+1."
+            in source)
 
 
 def test_the_statements_assume_only_the_examples():
     """No hypothesis on the data (no separability, no integrality, no bound given in
-    advance): the constant is the theorem's to produce, over any ordered field."""
+    advance): the constant is a definition on the examples, over any ordered field."""
     for name in ("cycling_bounded", "cycling_theorem"):
         stated = PROOFS.statement(name, "BlockLevin")
-        assert stated.startswith("(Z : seq vec) : exists2 K, 0 <= K & forall "), stated
+        assert stated.startswith("(Z : seq vec) "), stated
+        assert "exists" not in stated and stated.endswith("cycling_K Z."), stated
         assert stated.count("->") == stated.count("{subset s <= Z} ->") == 1, stated
     source = (SOURCE_DIR / "BlockLevin.v").read_text()
     main = source[source.index("Section Main."):]
     assert "Variables (F : realFieldType) (n : nat)." in main
     assert "Hypothes" not in main
+    assert "Definition cycling_K (Z : seq vec) : F := cycK (size Z).+1 Z." in main
