@@ -478,40 +478,60 @@ last are kept whole for :meth:`lookup`.
         self._patterns: dict[bytes, Pattern | np.ndarray] = {}
         #: ``(theta, states, outputs)`` of the states :meth:`prime` had last, whole
         self._primed: tuple[int, np.ndarray, np.ndarray] | None = None
+        #: ``(states, outputs)`` primed with their net inputs and not yet entered in
+        #: the cache: entered (:meth:`_admit`) before anything reads or changes it,
+        #: so a fleet's machine, which only looks its figures up, never pays for it
+        self._pending: tuple[np.ndarray, np.ndarray] | None = None
 
     def __len__(self):
+        self._admit()
         return len(self._patterns)
 
     def prime(self, states: np.ndarray, theta: int, net: np.ndarray | None = None
               ) -> None:
         """Compute the patterns of many S-states ``(n, n_s)`` in one pass (those not
         cached yet, as many as fit); ``net``, the states' :func:`net_input` when the
-        caller has it already (calibration computes it), saves computing it again."""
+        caller has it already (calibration computes it), saves computing it again:
+        their outputs are then kept whole for :meth:`lookup` and enter the cache
+        when it is next read (the same entries as entered now)."""
+        self._admit()
         if theta != self._theta:
             self._patterns.clear()
             self._theta = theta
         states = np.asarray(states, dtype=bool)
-        if net is not None:   # every state's outputs, kept whole for lookup()
-            self._primed = (theta, states.copy(), (net >= theta).view(np.uint8))
+        if net is None:
+            self._enter(states, lambda rows: fire(self.wiring, states[rows], theta))
+            return
+        fired = (net >= theta).view(np.uint8)   # every state's outputs
+        self._primed = (theta, states.copy(), fired)
+        self._pending = (self._primed[1], fired)
+
+    def _admit(self) -> None:
+        """Enter the states primed with their net inputs (:meth:`prime`) in the
+        cache, if they wait: their rows of the outputs kept whole, picked (if at
+        all), as :func:`fire` gives them."""
+        if self._pending is not None:
+            (states, fired), self._pending = self._pending, None
+            self._enter(states, lambda rows: fired if len(rows) == len(fired)
+                        else fired[rows])
+
+    def _enter(self, states, outputs_of):
+        """Cache the distinct states of ``states`` not cached yet (as many as fit),
+        their outputs ``outputs_of(rows)`` (the rows of their first occurrences)."""
         keys: dict[bytes, int] = {}
         for i, key in enumerate(_keys(states)):
             keys.setdefault(key, i)
         todo = [(k, i) for k, i in keys.items() if k not in self._patterns]
         todo = todo[:max(self.limit - len(self._patterns), 0)]
         if todo:
-            rows = [i for _, i in todo]
-            if net is None:
-                patterns = fire(self.wiring, states[rows], theta)
-            else:   # the 0/1 bytes of fire(), rows picked (if at all)
-                assert self._primed is not None   # net comes from the primed figures
-                fired = self._primed[2]
-                patterns = fired if len(rows) == len(net) else fired[rows]
+            patterns = outputs_of([i for _, i in todo])
             patterns.setflags(write=False)   # rows of one array, shared
             self._patterns.update(zip([key for key, _ in todo], patterns))
 
     def patterns(self, states: np.ndarray, theta: int) -> list[Pattern]:
         """The :class:`Pattern` of each S-state of ``states`` ``(n, n_s)``, in order
         (:meth:`get` of each)."""
+        self._admit()
         states = np.asarray(states, dtype=bool)
         if theta != self._theta:
             return [self.get(s, theta) for s in states]
@@ -538,6 +558,7 @@ last are kept whole for :meth:`lookup`.
         if primed is not None and primed[0] == theta and primed[1].shape == \
                 states.shape and np.array_equal(primed[1], states):
             return primed[2].copy()   # the states primed last (a fleet's figures)
+        self._admit()
         rows = []
         for key in _keys(states):
             pattern = self._patterns.get(key)
@@ -548,6 +569,7 @@ last are kept whole for :meth:`lookup`.
 
     def get(self, s: np.ndarray, theta: int) -> Pattern:
         """The :class:`Pattern` of S-state ``s`` (bool or 0/1, ``(n_s,)``)."""
+        self._admit()
         if theta != self._theta:
             self._patterns.clear()
             self._theta = theta

@@ -196,6 +196,59 @@ def test_pattern_cache_answers_in_bulk_as_one_by_one():
     assert not any(pat.a.flags.writeable for pat in fresh.patterns(distinct, 1))
 
 
+def _entries(cache):
+    """A pattern cache's entries, in order: (S-state bytes, A-unit outputs)."""
+    return [(key, (pat if isinstance(pat, np.ndarray) else pat.a).tolist())
+            for key, pat in cache._patterns.items()]
+
+
+def test_states_primed_with_their_net_enter_the_cache_only_when_it_is_read():
+    # a fleet's machine primes its figures with their net inputs and only looks them
+    # up (lookup of the states primed last): that leaves the cache's dict unbuilt
+    p = MarkIParams(retina_shape=(4, 5), n_a_units=30, n_excitatory=3, n_inhibitory=2)
+    board = plugboard.wire(p, seed=3)
+    states = np.random.default_rng(0).random((12, 20)) < 0.3
+    cache = plugboard.PatternCache(board)
+    cache.prime(states, 1, plugboard.net_input(board, states))
+    assert cache.lookup(states, 1).tolist() == plugboard.fire(board, states, 1).tolist()
+    assert cache._patterns == {}   # nothing entered yet
+    assert len(cache) == len({s.tobytes() for s in states})   # entered when read
+
+
+@pytest.mark.parametrize("net_later", [False, True])
+def test_states_primed_with_their_net_enter_the_cache_as_if_entered_at_once(net_later):
+    # whatever reads or changes the cache after a prime with net inputs (another
+    # prime, another threshold, a get past the limit) sees the entries an eager prime
+    # (fire() of the new states, entered at once) would have left, in the same order
+    p = MarkIParams(retina_shape=(4, 5), n_a_units=30, n_excitatory=3, n_inhibitory=2)
+    board = plugboard.wire(p, seed=3)
+    rng = np.random.default_rng(4)
+    first, second = rng.random((9, 20)) < 0.3, rng.random((7, 20)) < 0.3
+    second[:3] = first[:3]
+    one = np.zeros(20, dtype=bool)
+    steps = [("prime", first, 1), ("prime", second, 1), ("get", one, 1),
+             ("prime", first, 2), ("get", one, 1), ("prime", second, 1),
+             ("patterns", first, 1), ("prime", first, 1), ("lookup", second, 1)]
+    lazy, eager = plugboard.PatternCache(board, limit=12), \
+        plugboard.PatternCache(board, limit=12)
+    for step, states, theta in steps:
+        if step == "prime":
+            lazy.prime(states, theta, plugboard.net_input(board, states))
+            eager.prime(states, theta)
+            if net_later:   # read right away: entered before the next step
+                assert len(lazy) == len(eager)
+        elif step == "get":
+            assert lazy.get(states, theta).a.tolist() == eager.get(states, theta).a.tolist()
+        elif step == "patterns":
+            assert [pat.a.tolist() for pat in lazy.patterns(states, theta)] == \
+                [pat.a.tolist() for pat in eager.patterns(states, theta)]
+        else:
+            got, want = lazy.lookup(states, theta), eager.lookup(states, theta)
+            assert (got is None and want is None) or got.tolist() == want.tolist()
+        if step != "prime" or net_later:   # read: entered by now
+            assert _entries(lazy) == _entries(eager) and lazy._theta == eager._theta
+
+
 @pytest.mark.parametrize("left", [0, 10**6])   # compiled, then plain (numpy's bincount)
 def test_level_counts_are_bincount_of_the_shifted_net(monkeypatch, left):
     monkeypatch.setattr(plugboard.PLAIN, "left", left)
