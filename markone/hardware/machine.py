@@ -49,7 +49,8 @@ from markone.hardware.retina import Retina
 from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
                                    collector_paused, record)
 from markone.hardware.runits import RUnits
-from markone.hardware.segments import Segments, _active_csr, _decode_unique, _nearest
+from markone.hardware.plugboard import _active_csr
+from markone.hardware.segments import Segments, _decode_unique, _nearest
 from markone.hardware.trainer import Trainer
 from markone.hardware.trial import PLAIN, physics_of, score_figures, score_rows, trials_of
 
@@ -475,14 +476,22 @@ class MarkI:
 
     def _scores(self, X):
         """:meth:`decision_function` of figures ``X`` checked by :meth:`_images`."""
-        A = self._features(X)
-        scores = np.empty((len(A), self.params.n_r_units))
-        step = PLAIN.kernel(score_figures, trials_of(scores.size * A.shape[1]))
+        scores = np.empty((len(X), self.params.n_r_units))
+        step = PLAIN.kernel(score_figures, trials_of(scores.size * self.params.n_a_units))
         if step is uncompiled(score_figures):   # plain: numpy's whole-array sums
-            step(self.runits.weights, A, scores)
+            step(self.runits.weights, self._features(X), scores)
         else:   # compiled: found in one pass without a branch per entry, same sums
-            compiled(score_rows)(self.runits.weights, *_active_csr(A != 0), scores)
+            compiled(score_rows)(self.runits.weights, *self._active_features(X), scores)
         return scores
+
+    def _active_features(self, X):
+        """The CSR ``(ptr, idx)`` of the active A-units of :meth:`_features` of
+        ``X``: the figures primed last (a fleet's, trained on) share theirs."""
+        if self.faults is None and self.theta is not None:
+            active = self._patterns.active(self.retina.settled(X), self.theta)
+            if active is not None:
+                return active
+        return _active_csr(self._features(X) != 0)
 
     def predict(self, images: ArrayLike) -> np.ndarray:
         """Decoded class label of each figure (settled, noise-free; no machine time)."""

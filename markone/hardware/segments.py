@@ -52,6 +52,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from markone._internal.jit import compiled, kernel, plain_form
+from markone.hardware.plugboard import _active_csr
 from markone.hardware.run import adopt
 from markone.hardware.trial import (PLAIN, decide, look, motor_seconds, physics_of,
                                     score, settle, settle_wait, trials_of, turn_units)
@@ -444,15 +445,19 @@ class Segments:
         p = machine.params
         self.machine = machine
         S = machine.retina.settled(X)
-        A = machine._patterns.lookup(S, machine.theta)   # primed: no Pattern objects
+        # primed (a fleet's figures): their active A-units' CSR, computed once
+        active = machine._patterns.active(S, machine.theta)
+        A = None if active is not None else machine._patterns.lookup(S, machine.theta)
         #: the figures' A-unit patterns, for the log (none without one)
-        self.patterns = None if log is None and A is not None else \
-            machine._patterns.patterns(S, machine.theta)
+        self.patterns = None if log is None and not (active is None and A is None) \
+            else machine._patterns.patterns(S, machine.theta)
         #: each figure's active A-units, target and label as the log records them
         self.records: _Figures | None = None
-        self.figures = _figures_ahead(
-            X, S, np.array([pat.a for pat in self.patterns or ()]) if A is None else A,
-            machine.runits.mask, machine.codes_, p.n_r_units)
+        if active is None:   # no Pattern objects when looked up
+            active = _active_csr(np.array([pat.a for pat in self.patterns or ()])
+                                 if A is None else A)
+        self.figures = _figures_ahead(X, S, active, p.n_a_units, machine.runits.mask,
+                                      machine.codes_, p.n_r_units)
         self.physics = physics_of(p)
         self.rule = Rule(float(trainer.eta), trainer.rule == "forced")
         self.stats = stats
@@ -513,14 +518,13 @@ class Segments:
             buf.chg_v[:ptr[-1]].copy(), self.records))
 
 
-def _figures_ahead(X, S, A, mask, codes, n_r):
+def _figures_ahead(X, S, active, n_a, mask, codes, n_r):
     """The :class:`Figures` of a session (targets and labels still empty): the active
-    A-units of its A-unit outputs ``A`` (0/1, a row per figure) and their source-set
-    parts as CSR, the nearest classes."""
-    A = A.astype(bool)
-    pat_ptr, pat_idx = _active_csr(A)
+    A-units of its figures (``active``, the CSR ``(ptr, idx)`` of their ``n_a``
+    A-units' outputs) and their source-set parts as CSR, the nearest classes."""
+    pat_ptr, pat_idx = active
     if mask is None:   # every R-unit sees every A-unit
-        mask = np.ones((n_r, A.shape[1]), dtype=bool)
+        mask = np.ones((n_r, n_a), dtype=bool)
     own_ptr = np.zeros(len(X) * n_r + 1, dtype=np.int64)
     own_idx = np.empty(pat_idx.size * n_r, dtype=np.int64)
     compiled(_own)(pat_ptr, pat_idx, mask, own_ptr, own_idx)
@@ -561,33 +565,6 @@ def _log_buffers(cap, n_r, n_a):
                       np.zeros((rows, n_r), dtype=np.bool_), np.zeros((rows, n_r)),
                       np.zeros(rows + 1, dtype=np.int64), np.zeros(n_chg, dtype=np.int64),
                       np.zeros(n_chg, dtype=np.int64), np.zeros(n_chg))
-
-
-def _active_csr(A):
-    """``(ptr, idx)``: the CSR of the True entries of the bool ``(n, m)`` array ``A``,
-    row by row, ascending (as ``np.nonzero``), by the compiled :func:`_active_units`,
-    compiled for C order only (a Fortran-ordered ``A``, e.g. from a transposed
-    product, is copied: less than a second compile, issue 37)."""
-    A = np.ascontiguousarray(A, dtype=np.bool_)
-    ptr = np.zeros(len(A) + 1, dtype=np.int64)
-    idx = np.empty(np.count_nonzero(A) + 1, dtype=np.int64)
-    compiled(_active_units)(A, ptr, idx)
-    return ptr, idx[:-1]
-
-
-@kernel()
-def _active_units(A, pat_ptr, pat_idx):
-    """Fill the CSR ``pat_ptr``/``pat_idx`` (``pat_ptr[0]`` is 0) of the bool ``A``:
-    row ``i`` lists the columns where ``A[i]`` is True, ascending (``np.nonzero(A)``,
-    row by row). ``pat_idx`` has room for one more than the True entries: every
-    column is written and kept only when True (no branch to mispredict: a third of
-    the time of branching on each entry of a fleet machine's 104 x 512 patterns)."""
-    n = 0
-    for i in range(A.shape[0]):
-        for j in range(A.shape[1]):
-            pat_idx[n] = j
-            n += A[i, j]
-        pat_ptr[i + 1] = n
 
 
 @kernel()

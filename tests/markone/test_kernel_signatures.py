@@ -12,7 +12,7 @@ from markone._internal.jit import compiled
 from markone._internal.validation import check_sparse
 from markone._loops import PLAIN_PRESENTATIONS, one_row, one_score, step_last_xy, _one_score
 from markone.engine import _Engine
-from markone.hardware import segments
+from markone.hardware import plugboard
 
 def _rows():
     """One float64 row as C-contiguous, strided and read-only arrays."""
@@ -95,11 +95,11 @@ def test_the_active_units_csr_is_compiled_for_c_ordered_figures_only():
     # the CSR kernel was compiled a second time for them
     A = np.random.default_rng(0).random((6, 9)) < 0.4
     for figures in (A, np.asfortranarray(A), A.astype(np.int8) != 0):
-        ptr, idx = segments._active_csr(figures)
+        ptr, idx = plugboard._active_csr(figures)
         assert [idx[ptr[i]:ptr[i + 1]].tolist() for i in range(6)] == \
             [np.flatnonzero(row).tolist() for row in A]
     assert {(sig[0].dtype.name, sig[0].layout)
-            for sig in compiled(segments._active_units).signatures} == {("bool", "C")}
+            for sig in compiled(plugboard._active_units).signatures} == {("bool", "C")}
 
 
 def test_no_caller_compiles_the_lean_pass_for_strided_rows():

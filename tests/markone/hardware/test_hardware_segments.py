@@ -265,7 +265,7 @@ def test_active_units_and_own_sets_are_nonzero_row_by_row(mask_kind):
     # row i * n_r + r of own_* the part of it in R-unit r's source set (every R-unit
     # seeing every A-unit copies rows, the same lists); empty rows included
     from markone._internal.jit import compiled
-    from markone.hardware import segments
+    from markone.hardware import plugboard, segments
     rng = np.random.default_rng(2)
     A = rng.random((9, 40)) < 0.3
     A[3] = False
@@ -273,7 +273,7 @@ def test_active_units_and_own_sets_are_nonzero_row_by_row(mask_kind):
             "source_sets": rng.random((4, 40)) < 0.5}[mask_kind]
     pat_ptr = np.zeros(10, dtype=np.int64)
     pat_idx = np.full(np.count_nonzero(A) + 1, -1, dtype=np.int64)
-    compiled(segments._active_units)(A, pat_ptr, pat_idx)
+    compiled(plugboard._active_units)(A, pat_ptr, pat_idx)
     pat_idx = pat_idx[:-1]
     assert [pat_idx[pat_ptr[i]:pat_ptr[i + 1]].tolist() for i in range(9)] == \
         [np.flatnonzero(row).tolist() for row in A] and pat_ptr[0] == 0

@@ -215,6 +215,48 @@ def test_states_primed_with_their_net_enter_the_cache_only_when_it_is_read():
     assert len(cache) == len({s.tobytes() for s in states})   # entered when read
 
 
+def _csr_rows(active, n):
+    ptr, idx = active
+    return [idx[ptr[i]:ptr[i + 1]].tolist() for i in range(n)]
+
+
+def test_the_primed_states_active_units_are_found_once_and_only_for_them():
+    # a fleet machine's session and its accuracy share the CSR of its primed figures'
+    # active A-units: np.nonzero of fire(), row by row, for those states and theta only
+    p = MarkIParams(retina_shape=(4, 5), n_a_units=30, n_excitatory=3, n_inhibitory=2)
+    board = plugboard.wire(p, seed=3)
+    rng = np.random.default_rng(5)
+    first, second = rng.random((9, 20)) < 0.3, rng.random((6, 20)) < 0.3
+    cache = plugboard.PatternCache(board)
+    assert cache.active(first, 1) is None   # nothing primed
+    for states in (first, second):   # primed again: the new states' units
+        cache.prime(states, 1, plugboard.net_input(board, states))
+        active = cache.active(states.copy(), 1)
+        assert _csr_rows(active, len(states)) == [
+            np.flatnonzero(row).tolist() for row in plugboard.fire(board, states, 1)]
+        assert cache.active(states, 1) is active   # found once
+        assert cache.active(states, 2) is None and cache.active(states[:-1], 1) is None
+    assert cache.active(first, 1) is None   # not the states primed last
+    cache.get(first[0], 2)   # another threshold empties the cache
+    assert cache.active(second, 1) is None
+
+
+def test_a_trained_machine_scores_its_primed_figures_as_any_others():
+    # the scores of the figures trained on (their active A-units shared with the
+    # session) are those of the same figures not primed, bit for bit
+    from markone.datasets import letters
+    from markone.hardware import MarkI
+    images, labels = letters("ABCD", per_class=3, seed=0)
+    machine = MarkI(seed=1)   # theta calibrated: the figures primed with their net
+    machine.train(images, labels, presentations=40)
+    assert machine._patterns.active(machine.retina.settled(
+        machine._images(images)), machine.theta) is not None
+    primed = machine.decision_function(images)
+    alone = np.concatenate([machine.decision_function(images[i:i + 1])
+                            for i in range(len(images))])
+    assert primed.tolist() == alone.tolist() and np.abs(primed).sum() > 0
+
+
 @pytest.mark.parametrize("net_later", [False, True])
 def test_states_primed_with_their_net_enter_the_cache_as_if_entered_at_once(net_later):
     # whatever reads or changes the cache after a prime with net inputs (another
