@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from markone._internal.exact import fraction_shown
 from markone._internal.io import plural
 from markone._internal.html import ShownInJupyter
 from markone._internal.typing import ArrayLike
@@ -288,7 +289,45 @@ def _max_margin(X, y, intercept, svm, rtol, max_iter, t0):
         else:
             m = _unseparated(prob, y_pm1, intercept, u, lower, upper, R, support, lam,
                              iters, t0, svm=False, offset=offset)
+        if m.separable and m.message == "thin" and prob.delta:
+            return _at_the_data_scale(_unscaled(m, prob, t0), prob, max_iter, t0)
     return _unscaled(m, prob, t0)
+
+
+#: Why a margin of exact data is found again in rationals at the data's own scale.
+_FAR_APART = ("the exact data are beyond float64's range at any one scale (their "
+              "largest cell and their margin are too far apart)")
+
+
+def _at_the_data_scale(m, prob, max_iter, t0):
+    """The margin ``m`` of exact data that no one float64 scale holds (cells of 1e400
+    beside the intercept's 1: scaled into range, the 1 underflows), found again in
+    rationals on the exact data when they are small: its interval, and ``gamma**2``
+    exactly in the message. ``m`` as it was when the data are large or the exact
+    nearest point is not found."""
+    F, y = prob.data.fractions, prob.data.y
+    found = None
+    if len(F) * (len(F[0]) + 1) <= _EXACT_ENTRIES:
+        Z = np.empty((len(F), len(F[0]) + int(m.intercept)), dtype=object)
+        Z[:] = [[v * int(t) for v in r] + ([Fraction(int(t))] if m.intercept else [])
+                for r, t in zip(F, y)]
+        found = _interval_on(Z, wolfe_exact.exact_support(Z, max_iter), 0.0, exact=True)
+    if found is None or not found[3]:
+        return dataclasses.replace(m, message=(
+            f"{m.message}; {_FAR_APART}, and too many to find the margin in exact "
+            "rationals here: `markone verify separable` decides separability exactly, "
+            "with an exact witness"))
+    u, lower, upper, _, gamma_sq = found
+    bound = (m.R_exact / Fraction(lower)) ** 2 if m.R_exact and lower > 0 else None
+    out = dataclasses.replace(
+        m, u=u, offset=float(u[-1]) if m.intercept else 0.0, lower=lower, upper=upper,
+        gamma=0.5 * (lower + upper) if math.isfinite(upper) else lower,
+        bound=float_up(bound) if bound else float("inf"), bound_exact=bound)
+    shown = fraction_shown(gamma_sq)
+    message = (f"{_message(out, thin=False)}; {_FAR_APART}, so the margin was found in "
+               f"exact rationals: gamma^2 = {shown}"
+               f"{' (its exact fraction is too long to show)' if 'about' in shown else ''}")
+    return dataclasses.replace(out, message=message, time_s=time.perf_counter() - t0)
 
 
 # --------------------------------------------------------------------------------------
@@ -798,10 +837,11 @@ def _verdict(prob, intercept):
     return prob.verdicts[intercept]
 
 
-def _interval_on(Z, support, delta):
+def _interval_on(Z, support, delta, exact=False):
     """:func:`_exact_interval` on the given support (dense ``Z``), and whether its
     point is the nearest point of the hull (no row below it: ``min z . p >= ||p||**2``;
-    the interval then is as narrow as the roundings of its ends)."""
+    the interval then is as narrow as the roundings of its ends); with ``exact``
+    also ``||p||**2``, the squared margin when the point is the nearest."""
     every = [[Fraction(v) for v in row] for row in Z.tolist()]
     p = _hull_point([every[i] for i in support], Z.shape[1])
     if p is None:
@@ -814,7 +854,8 @@ def _interval_on(Z, support, delta):
                             _sqrt_bounds(norm_sq)[1], delta)
     top = max(abs(v) for v in p)
     u = np.array([float(v / top) for v in p])
-    return u / np.linalg.norm(u), lower, upper, worst >= norm_sq
+    found = u / np.linalg.norm(u), lower, upper, worst >= norm_sq
+    return (*found, norm_sq) if exact else found
 
 
 def _widened(lower, upper, delta):

@@ -192,3 +192,44 @@ def test_R_keeps_its_digits_on_subnormal_data(scale, tmp_path, capsys):
     printed = Fraction(re.search(r"R = (\S+) \(rounded up\)", capsys.readouterr().out)[1])
     exact = max(sum(Fraction(v) ** 2 for v in r) for r in cells)
     assert printed ** 2 >= exact and (printed * (1 - Fraction(1, 10**15))) ** 2 < exact
+
+
+@pytest.mark.parametrize("cells, y, intercept", [
+    ([["1e400"], ["2e400"]], [-1, 1], True),
+    ([["1e400", "1"], ["1e400", "2"]], [-1, 1], True),
+    ([["1e400", "-1"], ["1e400", "3"]], [-1, 1], False),
+    ([["1e-400", "1e400"], ["3e-400", "1e400"], ["2e-400", "-1e400"]], [-1, 1, 1], True),
+])
+def test_data_beyond_float64_at_any_one_scale_get_their_exact_margin(cells, y, intercept):
+    """Cells of 1e400 beside the intercept's 1 (or beside a 1 of their own): scaled
+    into float64's range the 1 underflows, and the certified interval was [0.0, inf]
+    (true, useless). The margin is found again in rationals at the data's own scale:
+    an interval around the exact margin (the oracle tries every face), resolved, the
+    exact bound, and gamma^2 in the message."""
+    m = max_margin(cells, y, intercept=intercept)
+    gamma_sq, exact = exact_novikoff(cells, y, intercept)
+    assert m.separable and Fraction(m.lower) ** 2 <= gamma_sq <= Fraction(m.upper) ** 2
+    assert "beyond float64's range at any one scale" in m.message
+    shown = re.search(r"found in exact rationals: gamma\^2 = (about )?(\S+)", m.message)
+    assert shown and math.isclose(float(Fraction(shown[2]) / gamma_sq), 1.0, rel_tol=1e-5)
+    if gamma_sq < Fraction(2.0**-1074) ** 2:   # the margin itself is below float64
+        assert (m.lower, m.upper) == (0.0, 2.0**-1074)
+        return
+    assert 0 < m.lower and m.upper - m.lower <= 1e-12 * m.upper
+    assert m.bound_exact is not None and exact <= m.bound_exact <= exact * (1 + Fraction(1, 10**6))
+
+
+def test_data_beyond_float64_too_many_for_rationals_say_what_to_do(monkeypatch, tmp_path,
+                                                                   capsys):
+    """Too many for the rational run: the interval stays wide, and the message says
+    why and which command decides exactly."""
+    from markone.cli import main
+
+    monkeypatch.setattr("verify.margin._EXACT_ENTRIES", 0)
+    path = tmp_path / "far.csv"
+    path.write_text("a,label\n1e400,0\n2e400,1\n")
+    assert main(["verify", "margin", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "certified in [0.0, inf]" in out
+    assert "too many to find the margin in exact rationals here" in out
+    assert "`markone verify separable` decides separability exactly" in out

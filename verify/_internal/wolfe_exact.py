@@ -14,6 +14,7 @@ only for small data whose float interval stayed unresolved.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,7 @@ def exact_support(Z: np.ndarray, max_iter: int) -> list[int]:
     import flint
 
     n, d = Z.shape
-    rows = [[flint.fmpq(*float(v).as_integer_ratio()) for v in r] for r in Z.tolist()]
+    rows = [[flint.fmpq(*Fraction(v).as_integer_ratio()) for v in r] for r in Z.tolist()]
     matrix = flint.fmpq_mat(n, d, [v for r in rows for v in r])
     norms = [sum((v * v for v in r), flint.fmpq(0)) for r in rows]
     keys = [min(range(n), key=norms.__getitem__)]
