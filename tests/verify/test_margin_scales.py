@@ -233,3 +233,21 @@ def test_data_beyond_float64_too_many_for_rationals_say_what_to_do(monkeypatch, 
     assert "certified in [0.0, inf]" in out
     assert "too many to find the margin in exact rationals here" in out
     assert "`markone verify separable` decides separability exactly" in out
+
+
+@pytest.mark.parametrize("text, flags, says", [
+    ("a,label\n1e400,1\n-1e400,0\n", [], r"gamma = 0\.853366838953\d* \* 2\*\*1329"),
+    ("a,label\n1e-400,1\n-1e-400,0\n", ["--no-intercept"], r"\* 2\*\*-1328"),
+])
+def test_a_margin_beyond_float64_points_to_its_full_form(text, flags, says, tmp_path,
+                                                         capsys):
+    """``markone verify margin``'s first line shows float64's ends ([1.8e308, inf],
+    [0.0, 5e-324]) and says the margin lies beyond them and where it is in full."""
+    from markone.cli import main
+
+    path = tmp_path / "far.csv"
+    path.write_text(text)
+    assert main(["verify", "margin", str(path), *flags]) == 0
+    first, *rest = capsys.readouterr().out.splitlines()
+    assert first.endswith("(beyond float64's range: the last line gives it in full)")
+    assert re.search(says, rest[-1])

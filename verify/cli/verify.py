@@ -130,7 +130,10 @@ def _margin(args):
     X, y = load_data(args, exact=True)  # exact cells: rounded once, said in the message
     m = max_margin(X, y, intercept=not args.no_intercept, svm=args.svm)
     kind = "SVM margin (free intercept)" if args.svm else "max margin"
-    print(f"{kind}: certified in [{m.lower!r}, {m.upper!r}]")
+    beyond = (m.separable and not 0 < m.lower <= m.upper < float("inf")
+              and "float64's range" in m.message)   # not when merely too thin
+    note = " (beyond float64's range: the last line gives it in full)" if beyond else ""
+    print(f"{kind}: certified in [{m.lower!r}, {m.upper!r}]{note}")
     print(f"R = {m.R_shown} (rounded up), {plural(len(m.support), 'support example')}, "
           f"{m.time_s:.3g} s")
     print(cli_terms(m.message))
