@@ -202,7 +202,10 @@ def test_longdouble_is_exact_or_refused():
     with pytest.raises(ValueError, match=r"X\[1, 0\] = 1.0000000000000000009.*exact=True"):
         markone.train(a, [0, 1])
     m = verify.max_margin(a, [0, 1], intercept=True)
-    assert m.separable and m.lower >= 0 and "rounded to float64 once" in m.message
+    # float64 rounds the two rows to one point: the margin is found in exact rationals
+    # (2**-61 / sqrt(2) for rows 2**-60 apart, the constant 1 beside them)
+    assert m.separable and "found in exact rationals" in m.message
+    assert m.lower <= 2**-61 / np.sqrt(2) <= m.upper and 0 < m.lower
 
 
 def test_check_matrix_refuses_integers_that_float64_would_round():

@@ -129,7 +129,7 @@ def test_bad_arguments():
         worst_order(*SMALL, method="random")
     with pytest.raises(ValueError, match="budget"):
         worst_order(*SMALL, budget=0)
-    with pytest.raises(ValueError, match=r"only one class \(2\).*or -1/\+1 labels"):
+    with pytest.raises(ValueError, match=r"only one class \(2\).*label every sample \+1"):
         worst_order([[1, 0]], [2])
 
 
