@@ -79,3 +79,10 @@ def test_digits_and_xor_prefix():
 def test_ragged_rows_are_refused():
     with pytest.raises(ValueError, match="different lengths"):
         cycling_constant([[1], [1, 2]])
+
+
+def test_more_examples_than_can_be_computed_are_refused_at_once():
+    # five examples would need billions of digits: refused before any work, naming
+    # the limit and the command that finds a cycle instead
+    with pytest.raises(ValueError, match=r"5 examples: .* at most 4 .*check_cycling"):
+        cycling_constant([[1], [2], [3], [4], [5]])
