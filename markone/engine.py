@@ -362,7 +362,12 @@ class _Engine:
             return self.w.copy()
         if self.dtype == object or self.dtype == np.int64:
             return [Fraction((T + 1) * int(a) - int(b), T) for a, b in zip(self.w, self.acc)]
-        return ((T + 1) * self.w - self.acc) / T
+        avg = _quiet(_averaged_floats)(T, self.w, self.acc)
+        if np.isfinite(avg).all():
+            return avg
+        return _rounded_once("averaged", lambda: [  # the same formula, exactly
+            ((T + 1) * Fraction(float(a)) - Fraction(float(b))) / T
+            for a, b in zip(self.w, self.acc)])
 
     def voted(self):
         """Return (vectors, counts, weighted average) of the vote."""
@@ -372,11 +377,37 @@ class _Engine:
         if total == 0:
             return vectors, counts, self.w.copy()
         if self.dtype == np.float64:
-            avg = sum(c * v for c, v in zip(counts, vectors)) / total
+            avg = _quiet(_voted_floats)(counts, vectors, total)
+            if not np.isfinite(avg).all():
+                avg = _rounded_once("voted", lambda: [  # the same formula, exactly
+                    sum(c * Fraction(float(v[j])) for c, v in zip(counts, vectors)) / total
+                    for j in range(len(self.w))])
         else:
             avg = [Fraction(sum(int(c) * int(v[j]) for c, v in zip(counts, vectors)), total)
                    for j in range(len(self.w))]
         return vectors, counts, avg
+
+
+def _averaged_floats(T, w, acc):
+    """The averaged weights in float64: ``((T + 1) w - acc) / T``."""
+    return ((T + 1) * w - acc) / T
+
+
+def _voted_floats(counts, vectors, total):
+    """The vote's weighted average in float64."""
+    return sum(c * v for c, v in zip(counts, vectors)) / total
+
+
+def _rounded_once(variant, rationals):
+    """The float64 vector of ``rationals()``: an average whose float formula overflowed
+    on the way (``(T + 1) w``, a count times a vector) although the weights it
+    averages did not, computed again in exact rationals of the same floats and rounded
+    once. Raise :class:`FloatRangeError` when the average itself is beyond float64 (or
+    an inf accumulated)."""
+    try:
+        return np.array([float(q) for q in rationals()])
+    except (OverflowError, ValueError):
+        raise average_range_error(variant) from None
 
 
 @functools.cache
@@ -614,26 +645,6 @@ def _check_float_range(yx, w):
             raise float_range_error(int(small[np.flatnonzero(live)[0]]), "underflow")
 
 
-def _rounded_average(engine, variant):
-    """The averaged or voted weights of a float run whose formula overflowed on the way
-    (``(T + 1) w - acc``, or a count times a vector) although the weights it averages did
-    not: the same formula on the same floats in exact rationals, rounded once. Raise
-    :class:`FloatRangeError` when the average itself is beyond float64."""
-    if VARIANTS[variant].votes:
-        vectors, counts, _ = engine.voted()
-        total = sum(counts)
-        exact = [sum(c * Fraction(float(v[j])) for c, v in zip(counts, vectors)) / total
-                 for j in range(len(engine.w))]
-    else:
-        T = int(engine.ctr[0])
-        exact = [((T + 1) * Fraction(float(a)) - Fraction(float(b))) / T
-                 for a, b in zip(engine.w, engine.acc)]
-    try:
-        return np.array([float(q) for q in exact])
-    except (OverflowError, ValueError):  # beyond float64, or an inf/nan accumulated
-        raise average_range_error(variant) from None
-
-
 def _result(engine, per_epoch, variant, exact, unit, c, classes, record, drop_last=None):
     """The :class:`TrainResult` of ``engine`` (which stays usable: nothing is moved).
 
@@ -660,14 +671,11 @@ def _result(engine, per_epoch, variant, exact, unit, c, classes, record, drop_la
                 else np.empty((0, len(engine.w[cut])))
 
     vote_vectors = vote_counts = None
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow: _rounded_average
-        if VARIANTS[variant].votes:
-            vectors, counts, w = engine.voted()
-            vote_vectors, vote_counts = conv_rows(vectors), tuple(int(k) for k in counts)
-        else:
-            w = engine.prediction(variant)
-        if not exact and not np.isfinite(np.asarray(w, dtype=float)).all():
-            w = _rounded_average(engine, variant)
+    if VARIANTS[variant].votes:
+        vectors, counts, w = engine.voted()
+        vote_vectors, vote_counts = conv_rows(vectors), tuple(int(k) for k in counts)
+    else:
+        w = engine.prediction(variant)
     return TrainResult(
         w=conv(w),
         last_w=conv(engine.w),
