@@ -131,8 +131,10 @@ class Margin(ShownInJupyter):
         (with its intercept as the theorem has it) and which ends it uses.
     bound_exact : Fraction or None
         ``bound`` before rounding up: the theorem's expression evaluated exactly at
-        the floats it uses (a bound beyond float64's range, where ``bound`` is inf,
-        is still a number here); None when not separable.
+        the floats it uses, or at the exact ``R**2`` and ``gamma**2`` when the margin
+        was found in exact rationals (``bound_theorem`` says which; a bound beyond
+        float64's range, where ``bound`` is inf, is still a number here, and printed
+        rounded up to 17 digits); None when not separable.
     R_exact : Fraction or None
         ``R`` before rounding to float64: the radius rounded up to 53 significant
         bits at the data's own scale, exactly. Equal to ``R`` on data of ordinary
@@ -318,11 +320,14 @@ def _at_the_data_scale(m, prob, max_iter, t0):
             "rationals here: `markone verify separable` decides separability exactly, "
             "with an exact witness"))
     u, lower, upper, _, gamma_sq = found
-    bound = (m.R_exact / Fraction(lower)) ** 2 if m.R_exact and lower > 0 else None
+    # the nearest point is exact, so gamma^2 is: (R/gamma)^2 exactly, even when gamma
+    # is below float64's range and its lower end rounds to 0.0
+    bound = max(sum(v * v for v in row) for row in Z) / gamma_sq
     out = dataclasses.replace(
         m, u=u, offset=float(u[-1]) if m.intercept else 0.0, lower=lower, upper=upper,
         gamma=0.5 * (lower + upper) if math.isfinite(upper) else lower,
-        bound=float_up(bound) if bound else float("inf"), bound_exact=bound)
+        bound=float_up(bound), bound_exact=bound,
+        bound_theorem=_bound_theorem(m, ends=_EXACT_ENDS))
     shown = fraction_shown(gamma_sq)
     message = (f"{_message(out, thin=False)}; {_FAR_APART}, so the margin was found in "
                f"exact rationals: gamma^2 = {shown}"
@@ -549,9 +554,12 @@ def _digits_up(exact):
     return f"{q:e}".lower()
 
 
-def _bound_theorem(m):
-    """The theorem that ``m.bound`` instantiates, in words."""
-    ends = "R rounded up, gamma the lower end of its interval"
+#: The ends a mistake bound is taken at when the margin was found in exact rationals.
+_EXACT_ENDS = "R^2 and gamma^2 exact, the quotient rounded up"
+
+
+def _bound_theorem(m, ends="R rounded up, gamma the lower end of its interval"):
+    """The theorem that ``m.bound`` instantiates, in words, at the ``ends`` it uses."""
     if m.svm:
         return ("the intercept theorem with c = 1 (Novikoff in the augmented space "
                 "[x, 1], the SVM's (u, b) as comparator): the perceptron that learns its "

@@ -212,11 +212,34 @@ def test_data_beyond_float64_at_any_one_scale_get_their_exact_margin(cells, y, i
     assert "beyond float64's range at any one scale" in m.message
     shown = re.search(r"found in exact rationals: gamma\^2 = (about )?(\S+)", m.message)
     assert shown and math.isclose(float(Fraction(shown[2]) / gamma_sq), 1.0, rel_tol=1e-5)
+    assert m.bound_exact == exact and m.bound == float_up(exact)   # (R/gamma)^2 exactly
     if gamma_sq < Fraction(2.0**-1074) ** 2:   # the margin itself is below float64
         assert (m.lower, m.upper) == (0.0, 2.0**-1074)
         return
     assert 0 < m.lower and m.upper - m.lower <= 1e-12 * m.upper
-    assert m.bound_exact is not None and exact <= m.bound_exact <= exact * (1 + Fraction(1, 10**6))
+
+
+@pytest.mark.parametrize("text, flags, exact", [
+    ("a,b,label\n1e-400,0,1\n-1e-400,0,0\n", [], 10**800 + 1),
+    ("a,b,label\n1e-400,1,1\n-1e-400,1,0\n", [], 2 * 10**800 + 1),
+    ("a,b,label\n1e-400,1,1\n-1e-400,1,0\n", ["--no-intercept"], 10**800 + 1),
+])
+def test_a_margin_below_float64_gets_its_exact_mistake_bound(text, flags, exact, tmp_path,
+                                                             capsys):
+    """Issue 37 (walk): a margin below float64's range (1e-400 beside a 1) was found in
+    exact rationals, gamma^2 = 10**-800 exactly, yet ``markone verify margin`` printed
+    ``mistake bound inf``. The bound (R/gamma)^2 is exact too: printed rounded up to 17
+    digits, saying so, never inf."""
+    from markone.cli import main
+
+    path = tmp_path / "tiny.csv"
+    path.write_text(text)
+    assert main(["verify", "margin", str(path), *flags]) == 0
+    out = capsys.readouterr().out
+    printed = Fraction(re.search(r"mistake bound (\S+): ", out)[1])
+    assert exact <= printed <= exact * (1 + Fraction(1, 10**16))
+    assert "gamma^2 = 10**-800" in out and "(R^2 and gamma^2 exact, the quotient " \
+        "rounded up)" in out
 
 
 def test_data_beyond_float64_too_many_for_rationals_say_what_to_do(monkeypatch, tmp_path,
