@@ -378,6 +378,15 @@ def _delimiter(path, lines, delimiter):
     if delimiter is not None:
         return _given_delimiter(delimiter)
     sample = [text for _, text in lines[:_SNIFF_LINES]]
+    found = _sniffed(sample)
+    if found == "," and _whitespace_with_decimal_commas(sample):
+        return None   # refused by _refuse_decimal_commas, with the right diagnosis
+    return found
+
+
+def _sniffed(sample):
+    """The delimiter of the lines ``sample``: the first of :data:`DELIMITERS` on every
+    line the same number of times, else the one on the most lines, else whitespace."""
     for d in DELIMITERS:
         counts = {text.count(d) for text in sample}
         if len(counts) == 1 and counts != {0}:
@@ -387,6 +396,26 @@ def _delimiter(path, lines, delimiter):
     if max(on_lines):
         return DELIMITERS[on_lines.index(max(on_lines))]
     return None
+
+
+def _whitespace_with_decimal_commas(sample):
+    """Whether the lines ``sample`` are a whitespace-separated table with decimal
+    commas (``1,5 2,0 a``): split at whitespace, every line has the same number of
+    cells (at least two), and some cell is a number with a decimal comma. Split at
+    its commas such a table looks like a comma-separated one, whose cells ``5 2``
+    would be refused as no numbers, with the wrong remedy.
+
+    >>> _whitespace_with_decimal_commas(["1,5 2,0 a", "2,5 -1 b"])
+    True
+    >>> _whitespace_with_decimal_commas(["1,5,a", "2,5,b"])       # a comma table
+    False
+    >>> _whitespace_with_decimal_commas(["1, 5, a", "2, 5, b"])   # spaces after commas
+    False
+    """
+    widths = {len(text.split()) for text in sample}
+    return (len(widths) == 1 and widths != {1}
+            and any(_DECIMAL_COMMA.fullmatch(cell) for text in sample
+                    for cell in text.split()))
 
 
 def _given_delimiter(delimiter):

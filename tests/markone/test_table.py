@@ -160,6 +160,10 @@ def test_an_npz_file_that_cannot_be_read_says_why_truly(tmp_path, content, says)
     ("x;label\n1,5;a\n2,5;b\n", "line 2, column 1: '1,5'"),
     ("x\ty\tlabel\n1\t-0,25\ta\n2\t3\tb\n", "line 2, column 2: '-0,25'"),
     ("a;b;label\n1;2;x\n3;4,5e3;y\n", "line 3, column 2: '4,5e3'"),
+    # whitespace between cells: split at the commas, '5 2' was refused as no number
+    ("1,5 2,0 a\n2,5 1,0 b\n", "line 1, column 1: '1,5'"),
+    ("x y label\n1,5 2,0 a\n2,5 1,0 b\n", "line 2, column 1: '1,5'"),
+    ("x y label\n1 2,0 a\n2 1 b\n", "line 2, column 2: '2,0'"),
 ])
 def test_decimal_commas_are_named_before_the_header_is_looked_for(tmp_path, text, where):
     """A spreadsheet's export with decimal commas and ';' between cells is refused
@@ -170,7 +174,14 @@ def test_decimal_commas_are_named_before_the_header_is_looked_for(tmp_path, text
     said = str(refused.value)
     assert where in said and "is a number with a decimal comma" in said
     assert "convert the file to decimal points and comma separators" in said
-    assert "label=" not in said
+    assert "label=" not in said and "columns, but line" not in said
+
+
+def test_comma_tables_with_spaces_stay_comma_tables(tmp_path):
+    """Spaces after the commas, or inside a label, do not make a comma table a
+    whitespace table with decimal commas."""
+    X, y = load_table(write(tmp_path, "1, 5, a b\n2, 5, c d\n"))
+    assert X.tolist() == [[1, 5], [2, 5]] and y.tolist() == ["a b", "c d"]
 
 
 def test_a_complex_npz_is_refused_by_name(tmp_path):
