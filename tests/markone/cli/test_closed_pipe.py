@@ -11,13 +11,19 @@ printed already fails. The command must end quietly (no traceback, no "bug") and
 file must be complete: parsed, and re-checked where it can be (a certificate by the
 checker, a case by re-running its stream on the textbook loop, a run by loading it).
 
-The fast test runs each recipe once, the readers taken in turn; the slow one runs
-every recipe through every reader, and the recipes that take long (a whole demo, the
-whole suite, an experiment).
+The fast test runs each recipe once, the readers taken in turn, in this process
+(:func:`markone.cli.main` with ``sys.stdout`` an unbuffered stream on the pipe's write
+end, as ``python -u`` makes it); one real ``python -m markone`` process per reader
+runs beside it (issue 37: a process per recipe cost some 10 s of CPU, mostly loading
+numpy, numba and the kernels again). The slow test runs every recipe through every
+reader in a real process, and the recipes that take long (a whole demo, the whole
+suite, an experiment).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -28,7 +34,7 @@ from pathlib import Path
 import pytest
 from _paths import ROOT
 from conformance_impls import perceptron
-from markone.cli import build_parser, output_file, output_folder
+from markone.cli import build_parser, main, output_file, output_folder
 from markone.cli._errors import EXIT_PIPE
 
 ITER_COMMANDS = __import__("runpy").run_path(str(ROOT / "docs" / "hooks.py"))["iter_commands"]
@@ -197,8 +203,42 @@ SLOW_RECIPES = {
 READERS = ("closed at once", "head -c 0", "grep -q .")
 
 
+def _reader_of(reader):
+    """The read end of a new pipe and the process reading it (``None`` for a read end
+    closed at once); ``(reader process, write end)``."""
+    read_end, write_end = os.pipe()
+    other = None
+    if reader != "closed at once":
+        other = subprocess.Popen(reader.split(), stdin=read_end,
+                                 stdout=subprocess.DEVNULL)
+    os.close(read_end)
+    return other, write_end
+
+
+def run_in_process(reader, argv, cwd):
+    """Run ``markone ARGV`` in this process (:func:`markone.cli.main`, working folder
+    ``cwd``) with ``sys.stdout`` unbuffered on a pipe to ``reader``;
+    ``(status, stderr)``."""
+    other, write_end = _reader_of(reader)
+    err = io.StringIO()
+    here = os.getcwd()
+    with io.TextIOWrapper(io.FileIO(write_end, "w"), write_through=True) as pipe:
+        os.chdir(cwd)
+        try:
+            with contextlib.redirect_stdout(pipe), contextlib.redirect_stderr(err):
+                status = main(argv)
+        finally:
+            os.chdir(here)
+            with contextlib.suppress(OSError):  # its buffer was sent to the null device
+                pipe.flush()
+    if other is not None:
+        other.wait(timeout=300)
+    return status, err.getvalue()
+
+
 def run_through(reader, argv, cwd):
-    """Run ``markone ARGV`` with stdout a pipe to ``reader``; ``(status, stderr)``."""
+    """Run ``markone ARGV`` in a new process with stdout a pipe to ``reader``;
+    ``(status, stderr)``."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-m", "markone", *argv]
     if reader == "closed at once":
@@ -207,9 +247,7 @@ def run_through(reader, argv, cwd):
         proc.stdout.close()  # before the command has printed anything
         err = proc.stderr.read().decode()
         return proc.wait(timeout=300), err
-    read_end, write_end = os.pipe()
-    other = subprocess.Popen(reader.split(), stdin=read_end, stdout=subprocess.DEVNULL)
-    os.close(read_end)
+    other, write_end = _reader_of(reader)
     try:
         proc = subprocess.Popen(cmd, stdout=write_end, stderr=subprocess.PIPE, cwd=cwd,
                                 env=env)
@@ -220,11 +258,13 @@ def run_through(reader, argv, cwd):
     return proc.wait(timeout=300), err
 
 
-def check_recipe(command, recipe, reader, tmp_path):
+def check_recipe(command, recipe, reader, tmp_path, run=run_through):
+    """Run ``markone COMMAND`` with ``recipe`` through ``reader`` (by ``run``: in a new
+    process or in this one); it ends quietly and its file is whole."""
     arguments, name, check = recipe
     out = tmp_path / name
-    status, err = run_through(reader, [*command.split(),
-                                       *(a.format(out=out) for a in arguments)], tmp_path)
+    status, err = run(reader, [*command.split(), *(a.format(out=out) for a in arguments)],
+                      tmp_path)
     assert "Traceback" not in err and "internal error" not in err, err
     if reader == "closed at once":  # every command prints: its first line fails
         assert status == EXIT_PIPE, (status, err)
@@ -259,7 +299,16 @@ FAST = sorted(_recipes(Path(".")))
 @pytest.mark.parametrize("command", FAST)
 def test_no_file_is_lost_to_a_closed_pipe(command, inputs, tmp_path):
     reader = READERS[FAST.index(command) % len(READERS)]
-    check_recipe(command, _recipes(inputs)[command], reader, tmp_path)
+    check_recipe(command, _recipes(inputs)[command], reader, tmp_path, run_in_process)
+
+
+#: The recipe run in a real process through each reader by the fast tests.
+IN_A_PROCESS = "verify separable"
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_no_file_is_lost_to_a_closed_pipe_in_a_real_process(reader, inputs, tmp_path):
+    check_recipe(IN_A_PROCESS, _recipes(inputs)[IN_A_PROCESS], reader, tmp_path)
 
 
 @pytest.mark.slow
