@@ -60,8 +60,8 @@ def _run_task(path):
     if run.log is None or run.figures is None:
         raise CommandError(f"{path} has no per-presentation log, so its figures and "
                            "labels are unknown; record the run with "
-                           "MarkI(...).train(..., log=True) (or `markone machine train "
-                           "--log`).")
+                           "MarkI(...).train(..., log=True) and save it with "
+                           "run.save(path).")
     label_of = {}
     for rec in run.log:
         label_of.setdefault(rec.figure, rec.label)

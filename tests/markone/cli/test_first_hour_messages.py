@@ -170,3 +170,21 @@ def test_a_whole_number_out_of_range_is_told_without_19_digits(option, value, wo
         main(["machine", "train", option, value])
     err = capsys.readouterr().err
     assert words in err and "9223372036854775807" not in err
+
+
+@pytest.mark.parametrize("command", [["verify", "drift"], ["verify", "tolerance"],
+                                     ["verify", "machine"]])
+def test_a_run_without_its_log_names_a_command_that_records_it(command, tmp_path,
+                                                               monkeypatch, capsys):
+    """Issue 37 (walk): the remedy was "`markone machine train --log --out RUN.json`
+    (or `markone machine train --log`)", whose second half saves no run at all."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["machine", "train", "--chars", "AB", "--per-class", "1",
+                 "--out", "nolog.json"]) == 0
+    capsys.readouterr()
+    assert main([*command, "nolog.json", *(["--rate", "0.01"] if "drift" in command
+                                            else [])]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().endswith("has no per-presentation log, so its figures and labels "
+                                "are unknown; record the run with `markone machine train "
+                                "--log --out RUN.json`.")
