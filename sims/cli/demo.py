@@ -363,8 +363,8 @@ def _xor_section(rep):
         "[MinskyPapert1969].",
     ], [
         f"markone.train on XOR did not converge: after "
-        f"{plural(run.epochs, 'pass', 'passes')} it still made at least {plural(min(run.mistakes_per_epoch), 'mistake')} in every "
-        f"pass.",
+        f"{plural(run.epochs, 'pass', 'passes')} it still "
+        f"{_wrong_in_every_pass(run.mistakes_per_epoch, len(y))}.",
         f"In the given order, the weights (w₁, w₂, b) visit {states} and come back: a "
         f"cycle of {plural(cyc.period_updates, 'update')}, found exactly.",
         f"Over every possible order of presentation, only "
@@ -376,6 +376,21 @@ def _xor_section(rep):
     return {"converged": run.converged, "epochs": run.epochs,
             "period_updates": cyc.period_updates, "reachable": reach.states,
             "max_norm_sq": reach.max_norm_sq}
+
+
+def _wrong_in_every_pass(mistakes_per_pass, n):
+    """The fewest mistakes of any pass over ``n`` examples, in words: "all" when
+    every pass got every example wrong (not "at least 4" of 4).
+
+    >>> _wrong_in_every_pass([4, 4, 4], 4), _wrong_in_every_pass([3, 2, 4], 4)
+    ('got all 4 examples wrong in every pass', 'made at least 2 mistakes in every pass')
+    """
+    from markone._internal.io import plural
+
+    least = min(mistakes_per_pass)
+    if least == n:
+        return f"got all {plural(n, 'example')} wrong in every pass"
+    return f"made at least {plural(least, 'mistake')} in every pass"
 
 
 #: The documentation's page of every published number, reproduced (title, file),

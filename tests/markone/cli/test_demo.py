@@ -55,6 +55,8 @@ def test_demo_numbers_follow_theory(demo):
     assert s["xor"]["period_updates"] == 4 and s["xor"]["converged"] is False
     assert s["xor"]["epochs"] == 1000
     assert "XOR" in text and "Mark I" in text
+    # every pass of XOR's cycle gets all four wrong: said so, not "at least 4" of 4
+    assert "after 1000 passes it still got all 4 examples wrong in every pass." in text
 
 
 def test_index_references_only_files_that_exist(demo):
