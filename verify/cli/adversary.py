@@ -129,11 +129,29 @@ def _write(args, a, name):
 def _orthonormal(args):
     from verify.adversary import orthonormal_case
 
-    labels = None if args.labels is None else [1 if c == "+" else -1 for c in args.labels]
-    if labels is not None and (len(labels) != args.m or set(args.labels) - {"+", "-"}):
-        raise ValueError(f"--labels must be {args.m} characters of + and -, "
-                         f"got {args.labels!r}.")
+    labels = None if args.labels is None else _signs(args.labels, args.m)
     return _write(args, orthonormal_case(args.m, labels=labels), "orthonormal")
+
+
+def _signs(text, m):
+    """The labels ``--labels`` writes as ``+`` and ``-``, one per example of ``--m``.
+
+    >>> _signs("+-+", 3)
+    [1, -1, 1]
+    >>> _signs("+-", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: --labels has 2 labels, but --m 3 asks for 3 examples: give one + or - per example (3 characters), or --m 2.
+    """
+    bad = next((k for k, c in enumerate(text) if c not in "+-"), None)
+    if bad is not None:
+        raise ValueError(f"--labels holds {text[bad]!r} (character {bad + 1}): write "
+                         "each label as + or -, e.g. --labels +-+.")
+    if len(text) != m:
+        raise ValueError(f"--labels has {len(text)} labels, but --m {m} asks for {m} "
+                         f"examples: give one + or - per example ({m} characters), or "
+                         f"--m {len(text)}.")
+    return [1 if c == "+" else -1 for c in text]
 
 
 #: What ``adversary greedy`` says to do with a cell that float64 cannot hold.

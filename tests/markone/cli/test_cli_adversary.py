@@ -98,6 +98,20 @@ def test_check_errors(work, capsys):
     assert "not a markone conformance case" in err and "module:function" in err
 
 
+@pytest.mark.parametrize("labels, said", [
+    ("+x+", "--labels holds 'x' (character 2): write each label as + or -"),
+    ("+-+-", "--labels has 4 labels, but --m 3 asks for 3 examples: give one + or - per "
+             "example (3 characters), or --m 4."),
+])
+def test_orthonormal_labels_say_what_is_wrong(labels, said, work, capsys):
+    """Issue 37 (walk): four labels for --m 3 (or ten, the default) were told "must be
+    3 characters of + and -", not that --m asks for another count, nor how to change
+    it; a wrong character was not named."""
+    assert main(["adversary", "orthonormal", "--m", "3", "--labels", labels,
+                 "--out", "bad.json"]) == 2
+    assert said in capsys.readouterr().err and not (work / "bad.json").exists()
+
+
 def test_verify_cycling_builtin_and_file(work, capsys):
     assert main(["verify", "cycling", "xor"]) == 0
     out = capsys.readouterr().out
