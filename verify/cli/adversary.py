@@ -320,6 +320,14 @@ def _add_orthonormal(sub):
     _out_arg(o)
 
 
+#: What ``--budget`` counts in each search, and its default (verify.worst_order's).
+SEARCH_BUDGETS = {
+    "greedy": "most updates of each greedy rule's stream (default: 100000)",
+    "exhaustive": "most weight vectors (states) to explore (default: 2000000)",
+    "z3": "the longest stream asked about, one query per length (default: 40)",
+}
+
+
 def _add_searches(sub):
     """``markone adversary greedy|exhaustive|z3``: the worst stream on a data file."""
     for method, what in (("greedy", "fast heuristics, thousands of points"),
@@ -337,7 +345,7 @@ def _add_searches(sub):
         q.add_argument("--no-intercept", action="store_true",
                        help="no constant input (separator through the origin)")
         q.add_argument("--budget", type=positive_int, default=None,
-                       help="greedy: updates; exhaustive: states; z3: longest stream")
+                       help=SEARCH_BUDGETS[method])
         if method == "greedy":
             q.add_argument("--exact", action="store_true",
                            help="accept cells that float64 cannot hold exactly (0.1, "

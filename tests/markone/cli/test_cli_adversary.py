@@ -112,6 +112,20 @@ def test_orthonormal_labels_say_what_is_wrong(labels, said, work, capsys):
     assert said in capsys.readouterr().err and not (work / "bad.json").exists()
 
 
+@pytest.mark.parametrize("method", ["greedy", "exhaustive", "z3"])
+def test_each_search_says_what_its_budget_counts(method, capsys):
+    """Issue 37 (walk): every search's --help said "greedy: updates; exhaustive:
+    states; z3: longest stream", with no default; each now says its own, and the
+    default it states is the one worst_order uses."""
+    from verify.adversary import _DEFAULT_BUDGET
+
+    with pytest.raises(SystemExit):
+        main(["adversary", method, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"(default: {_DEFAULT_BUDGET[method]})" in text
+    assert "greedy: updates" not in text
+
+
 def test_verify_cycling_builtin_and_file(work, capsys):
     assert main(["verify", "cycling", "xor"]) == 0
     out = capsys.readouterr().out
