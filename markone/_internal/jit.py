@@ -394,10 +394,19 @@ class PlainWork:
         if units > self.left:
             self.left = 0
 
+    def covers(self, units: int) -> bool:
+        """Whether the allowance covers ``units`` more work: :meth:`kernel` would
+        give the plain function (nothing is spent here).
+
+        >>> PlainWork(3).covers(3), PlainWork(3).covers(4), PlainWork(0).covers(0)
+        (True, False, False)
+        """
+        return 0 < self.left and units <= self.left
+
     def kernel(self, fn: Callable[..., Any], units: int = 0) -> Any:
         """``fn`` uncompiled (:func:`uncompiled`) while the allowance covers ``units``
         more work (which are spent), else ``compiled(fn)`` (and nothing is left)."""
-        if 0 < self.left and units <= self.left:
+        if self.covers(units):
             self.left -= units
             return uncompiled(fn)
         self.left = 0

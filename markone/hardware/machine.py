@@ -365,12 +365,13 @@ class MarkI:
         return self.theta
 
     def _calibrate(self, settled):
-        """Set ``theta`` from the ``settled`` S-states; return their net inputs."""
+        """Set ``theta`` from the ``settled`` S-states; return the
+        :class:`~markone.hardware.plugboard.Calibration` (their A-unit outputs at it)."""
         p = self.params
-        net = plugboard.net_input(self.wiring, settled)
-        self.theta = plugboard.theta_for(net, p.theta_target_rate, p.n_excitatory,
-                                         p.n_inhibitory)
-        return net
+        found = plugboard.calibration(self.wiring, settled, p.theta_target_rate,
+                                      p.n_excitatory, p.n_inhibitory)
+        self.theta = found.theta
+        return found
 
     def a_features(self, images: ArrayLike) -> np.ndarray:
         """A-unit outputs ``(n, n_a_units)`` (uint8 0/1) for settled, noise-free
@@ -770,12 +771,14 @@ class MarkI:
         if not warm_start:
             self.classes_, self._index = None, {}
             self.reset()
-        settled, net = self.retina.settled(X), None
+        settled, found = self.retina.settled(X), None
         if self.theta is None or (not warm_start and self.params.theta == "auto"):
-            net = self._calibrate(settled)
+            found = self._calibrate(settled)
         assert self.theta is not None
         if self.faults is None:   # the settled figures' patterns, in one pass
-            self._patterns.prime(settled, self.theta, net)
+            self._patterns.prime(settled, self.theta,
+                                 outputs=None if found is None else found.outputs,
+                                 active=None if found is None else found.active)
         if known is not None and not warm_start:
             self.classes_, self._index = known.classes, dict(known.class_index)
             return known.label_idx.copy()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from markone.hardware.params import MarkIParams
 
 __all__ = ["Wiring", "wire", "wire_many", "net_input", "fire", "calibrate_theta", "theta_for",
-           "connection_matrix", "Pattern", "PatternCache"]
+           "connection_matrix", "Pattern", "PatternCache", "calibration", "Calibration"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -489,24 +489,26 @@ last are kept whole for :meth:`lookup`.
         self._admit()
         return len(self._patterns)
 
-    def prime(self, states: np.ndarray, theta: int, net: np.ndarray | None = None
-              ) -> None:
+    def prime(self, states: np.ndarray, theta: int, *,
+              outputs: np.ndarray | None = None,
+              active: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         """Compute the patterns of many S-states ``(n, n_s)`` in one pass (those not
-        cached yet, as many as fit); ``net``, the states' :func:`net_input` when the
-        caller has it already (calibration computes it), saves computing it again:
-        their outputs are then kept whole for :meth:`lookup` and enter the cache
-        when it is next read (the same entries as entered now)."""
+        cached yet, as many as fit); ``outputs``, the states' A-unit outputs at
+        ``theta`` ((n, n_a) uint8, as :func:`fire` gives them) when the caller has
+        them already (calibration computes them, :func:`calibration`), saves
+        computing them again: they are then kept whole for :meth:`lookup` and enter
+        the cache when it is next read (the same entries as entered now), and
+        ``active``, their CSR when the caller found it too, is :meth:`active`'s."""
         self._admit()
         if theta != self._theta:
             self._patterns.clear()
             self._theta = theta
         states = np.asarray(states, dtype=bool)
-        if net is None:
+        if outputs is None:
             self._enter(states, lambda rows: fire(self.wiring, states[rows], theta))
             return
-        fired = (net >= theta).view(np.uint8)   # every state's outputs
-        self._primed = (theta, states.copy(), fired)
-        self._pending, self._active = (self._primed[1], fired), None
+        self._primed = (theta, states.copy(), outputs)
+        self._pending, self._active = (self._primed[1], outputs), active
 
     def _admit(self) -> None:
         """Enter the states primed with their net inputs (:meth:`prime`) in the
@@ -664,18 +666,147 @@ def theta_for(net: np.ndarray, target_rate: Sequence[float], n_excitatory: int,
     # how many outputs reach each net input v: at_least[v + n_inhibitory], so that
     # each rate is the count over the total, as np.mean(net >= theta) divides them
     counts = _level_counts(net, -n_inhibitory, n_excitatory + n_inhibitory + 1)
-    at_least = counts[::-1].cumsum()[::-1]
+    return _best_theta(counts[::-1].cumsum()[::-1], net.size, target_rate,
+                       n_excitatory, n_inhibitory)
+
+
+def _best_theta(at_least, size, target_rate, n_excitatory, n_inhibitory):
+    """The threshold of :func:`theta_for`, given ``at_least[v + n_inhibitory]``, how
+    many of the ``size`` net inputs reach each level ``v``."""
     lo, hi = target_rate
     mid = (lo + hi) / 2
     best = -n_inhibitory + 1
     best_key: tuple[float, float] | None = None
     for theta in range(-n_inhibitory + 1, n_excitatory + 1):
-        rate = float(at_least[theta + n_inhibitory] / net.size)
+        rate = float(at_least[theta + n_inhibitory] / size)
         outside = max(lo - rate, rate - hi, 0.0)
         key = (outside, abs(rate - mid))
         if best_key is None or key < best_key:
             best, best_key = theta, key
     return best
+
+
+class Calibration(NamedTuple):
+    """What calibrating ``theta="auto"`` on S-states finds (:func:`calibration`):
+    the threshold ``theta``, the states' A-unit ``outputs`` at it ((n, n_a) uint8,
+    as :func:`fire` gives them) and their CSR ``active`` (``(ptr, idx)``, as
+    :func:`_active_csr` finds it), or None when not found."""
+
+    theta: int
+    outputs: np.ndarray
+    active: tuple[np.ndarray, np.ndarray] | None
+
+
+#: The most connections per A-unit whose net input on 8-bit S-states the compiled
+#: calibration sums in int16 (255 times this stays below 2**15).
+_INT16_INPUTS = 128
+
+
+def calibration(wiring: Wiring, s: np.ndarray, target_rate: Sequence[float],
+                n_excitatory: int, n_inhibitory: int) -> Calibration:
+    """:func:`calibrate_theta` of S-states ``s`` ``(n, n_s)``, with their A-unit
+    outputs at the threshold and the CSR of the active ones: what a machine's
+    training session needs of its figures, found without keeping the net input.
+
+    Compiled (once the process's plain work is spent,
+    :data:`~markone.hardware.trial.PLAIN`), on 0/1 states, this is two passes:
+    :func:`_net_levels` sums every net input in int16, figure-minor, and counts
+    the levels; :func:`_fire_active` then reads the outputs and their CSR off the
+    summed inputs. The net inputs are small integers, so the threshold and the
+    outputs are those of :func:`net_input`, :func:`theta_for` and :func:`fire`,
+    which give them on other states (and while the plain work lasts).
+
+    >>> w = Wiring(np.array([[0, 1], [1, 2], [2, 3], [3, 0]]), np.zeros((4, 0), int), 4)
+    >>> found = calibration(w, np.array([[1, 0, 0, 0], [1, 1, 1, 1]]), (0.05, 0.6), 2, 0)
+    >>> found.theta, found.outputs.tolist()
+    (2, [[0, 0, 0, 0], [1, 1, 1, 1]])
+    """
+    s = np.asarray(s)
+    n_a, k = wiring.inputs.shape
+    low, levels = -n_inhibitory, n_excitatory + n_inhibitory + 1
+    found = None
+    units = trials_of(len(s) * n_a * k) if s.ndim == 2 else 0   # as net_input's
+    if s.ndim == 2 and len(s) and s.dtype in (np.uint8, np.bool_) and \
+            k <= _INT16_INPUTS and not PLAIN.covers(units):
+        found = _calibrated(PLAIN.kernel(_net_levels, units), wiring,
+                            np.ascontiguousarray(s).view(np.uint8), low, levels,
+                            target_rate, n_excitatory, n_inhibitory)
+    if found is None:   # as theta_for and fire find them
+        net = net_input(wiring, s)
+        theta = theta_for(net, target_rate, n_excitatory, n_inhibitory)
+        found = Calibration(theta, (net >= theta).view(np.uint8), None)
+    return found
+
+
+def _calibrated(net_levels, wiring, s, low, levels, target_rate, n_excitatory,
+                n_inhibitory):
+    """:func:`calibration` of the uint8 S-states ``s`` by the compiled
+    ``net_levels`` (:func:`_net_levels`); None when a net input lies outside the
+    ``levels`` from ``low`` (states that are not 0/1)."""
+    n, n_a = len(s), wiring.inputs.shape[0]
+    net = np.empty((n_a, n), dtype=np.int16)
+    counts = np.zeros(levels, dtype=np.int64)
+    if not net_levels(s, wiring.inputs, wiring.signs,
+                      np.empty((s.shape[1], n), dtype=np.int16), net, counts, low):
+        return None
+    at_least = counts[::-1].cumsum()[::-1]
+    theta = _best_theta(at_least, n * n_a, target_rate, n_excitatory, n_inhibitory)
+    outputs = np.empty((n, n_a), dtype=np.uint8)
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    idx = np.empty(int(at_least[theta - low]) + 1, dtype=np.int64)
+    compiled(_fire_active)(net, theta, outputs, ptr, idx)
+    return Calibration(theta, outputs, (ptr, idx[:-1]))
+
+
+@kernel()
+def _net_levels(s, inputs, signs, states, net, counts, low):
+    """``net[a, i]`` = ``sum_k s[i, inputs[a, k]] * signs[k]``, the net input of
+    A-unit ``a`` on S-state ``i`` (figure-minor, in int16: the inner loop runs over
+    independent figures, 16 to a vector), the states transposed into ``states``
+    first; ``counts[v - low]`` counts the net inputs of each level ``v``. Returns
+    False (``counts`` then partial) when one lies outside ``[low, low +
+    counts.size)``."""
+    n, n_s = s.shape
+    for i in range(n):
+        for c in range(n_s):
+            states[c, i] = s[i, c]
+    inside = True
+    for a in range(inputs.shape[0]):
+        row = net[a]
+        for i in range(n):
+            row[i] = 0
+        for k in range(inputs.shape[1]):
+            cells = states[inputs[a, k]]
+            if signs[k] > 0:
+                for i in range(n):
+                    row[i] += cells[i]
+            else:
+                for i in range(n):
+                    row[i] -= cells[i]
+        for i in range(n):
+            v = np.int64(row[i]) - low
+            if v < 0 or v >= counts.size:
+                inside = False
+            else:
+                counts[v] += 1
+    return inside
+
+
+@kernel()
+def _fire_active(net, theta, outputs, ptr, idx):
+    """``outputs[i, a]`` = ``net[a, i] >= theta`` of the figure-minor net inputs
+    ``net`` ``(n_a, n)``, and the CSR ``ptr``/``idx`` of the ones, row by row,
+    ascending (``ptr[0]`` is 0; ``idx`` has room for one more: every column is
+    written and kept only when it fires, as :func:`_active_units` does)."""
+    n_a, n = net.shape
+    m = 0
+    for i in range(n):
+        for a in range(n_a):
+            on = net[a, i] >= theta
+            outputs[i, a] = on
+            idx[m] = a
+            m += on
+        ptr[i + 1] = m
 
 
 def _level_counts(net, low, levels):

@@ -178,7 +178,7 @@ def test_pattern_cache_answers_in_bulk_as_one_by_one():
     states[0] = False
     states[5] = states[2]
     cache = plugboard.PatternCache(board)
-    cache.prime(states, 1, plugboard.net_input(board, states))
+    cache.prime(states, 1, outputs=plugboard.fire(board, states, 1))
     assert len(cache) == 11
     fired = plugboard.fire(board, states, 1)
     np.testing.assert_array_equal(cache.lookup(states, 1), fired)
@@ -189,7 +189,7 @@ def test_pattern_cache_answers_in_bulk_as_one_by_one():
     assert cache.lookup(states, 2) is None   # another threshold: nothing cached
     distinct = np.delete(states, 5, axis=0)   # every state new: rows of one array
     fresh = plugboard.PatternCache(board)
-    fresh.prime(distinct, 1, plugboard.net_input(board, distinct))
+    fresh.prime(distinct, 1, outputs=plugboard.fire(board, distinct, 1))
     got = fresh.lookup(distinct, 1)
     assert got.dtype == np.uint8 and got.tolist() == plugboard.fire(
         board, distinct, 1).tolist()
@@ -209,7 +209,7 @@ def test_states_primed_with_their_net_enter_the_cache_only_when_it_is_read():
     board = plugboard.wire(p, seed=3)
     states = np.random.default_rng(0).random((12, 20)) < 0.3
     cache = plugboard.PatternCache(board)
-    cache.prime(states, 1, plugboard.net_input(board, states))
+    cache.prime(states, 1, outputs=plugboard.fire(board, states, 1))
     assert cache.lookup(states, 1).tolist() == plugboard.fire(board, states, 1).tolist()
     assert cache._patterns == {}   # nothing entered yet
     assert len(cache) == len({s.tobytes() for s in states})   # entered when read
@@ -230,7 +230,7 @@ def test_the_primed_states_active_units_are_found_once_and_only_for_them():
     cache = plugboard.PatternCache(board)
     assert cache.active(first, 1) is None   # nothing primed
     for states in (first, second):   # primed again: the new states' units
-        cache.prime(states, 1, plugboard.net_input(board, states))
+        cache.prime(states, 1, outputs=plugboard.fire(board, states, 1))
         active = cache.active(states.copy(), 1)
         assert _csr_rows(active, len(states)) == [
             np.flatnonzero(row).tolist() for row in plugboard.fire(board, states, 1)]
@@ -275,7 +275,7 @@ def test_states_primed_with_their_net_enter_the_cache_as_if_entered_at_once(net_
         plugboard.PatternCache(board, limit=12)
     for step, states, theta in steps:
         if step == "prime":
-            lazy.prime(states, theta, plugboard.net_input(board, states))
+            lazy.prime(states, theta, outputs=plugboard.fire(board, states, theta))
             eager.prime(states, theta)
             if net_later:   # read right away: entered before the next step
                 assert len(lazy) == len(eager)
@@ -334,3 +334,59 @@ def test_net_input_is_each_a_units_sum_in_input_order(monkeypatch, left):
         assert floats.flags.c_contiguous and floats.tobytes() == want.tobytes()
         ints = plugboard.net_input(board, states)
         assert ints.dtype == np.int64 and ints.tolist() == want.astype(np.int64).tolist()
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), n_exc=st.integers(0, 6), n_inh=st.integers(0, 6),
+       n=st.integers(1, 40), density=st.sampled_from([0.0, 0.1, 0.4, 1.0]),
+       kind=st.sampled_from(["uint8", "bool", "levels", "float"]),
+       compiled=st.booleans())
+def test_calibration_is_theta_for_and_fire_of_the_net_input(seed, n_exc, n_inh, n,
+                                                          density, kind, compiled):
+    """A machine's calibration (issue 45: summed in int16, the levels counted in the
+    same pass, the outputs and their CSR read off the sums, never an int64 net
+    input) finds the threshold of theta_for on net_input, the outputs of fire and
+    the CSR of np.nonzero, compiled and plain; states that are not 0/1 (8-bit levels
+    reach beyond the counted ones; floats) take the old way, with the same answers."""
+    if n_exc + n_inh == 0:
+        n_exc = 1
+    params = MarkIParams(retina_shape=(6, 8), n_a_units=37, n_excitatory=n_exc,
+                         n_inhibitory=n_inh, max_fanout=40)
+    wiring = plugboard.wire(params, seed)
+    rng = np.random.default_rng(seed)
+    s = rng.random((n, 48)) < density
+    s = {"uint8": s.astype(np.uint8), "bool": s, "float": s * 0.75,
+         "levels": s.astype(np.uint8) * rng.integers(1, 4, (n, 48)).astype(np.uint8)}[kind]
+    rate = (0.05, 0.2)
+    old = plugboard.PLAIN.left
+    plugboard.PLAIN.left = 0 if compiled else 10**9
+    try:
+        found = plugboard.calibration(wiring, s, rate, n_exc, n_inh)
+    finally:
+        plugboard.PLAIN.left = old
+    theta = plugboard.theta_for(plugboard.net_input(wiring, s), rate, n_exc, n_inh)
+    fired = plugboard.fire(wiring, s, theta)
+    assert found.theta == theta
+    assert found.outputs.dtype == np.uint8 and found.outputs.flags.c_contiguous
+    assert found.outputs.tolist() == fired.tolist()
+    if found.active is not None:
+        assert _csr_rows(found.active, n) == [np.flatnonzero(r).tolist() for r in fired]
+        assert found.active[1].size == fired.sum()
+
+
+def test_a_calibrated_machine_primes_its_figures_with_the_outputs_it_found(
+        monkeypatch):
+    # the calibration's outputs and CSR are the cache's: lookup and active give them
+    # without summing the A-units again, as fire() and np.nonzero would
+    from markone._figures import letters
+    from markone.hardware import MarkI
+
+    images, labels = letters("ABCD", per_class=2, seed=0)
+    machine = MarkI(seed=4)
+    monkeypatch.setattr(plugboard.PLAIN, "left", 0)   # compiled, as a fleet's are
+    machine.train(images, labels, presentations=20)
+    settled = machine.retina.settled(machine._images(images))
+    fired = plugboard.fire(machine.wiring, settled, machine.theta)
+    assert machine._patterns.lookup(settled, machine.theta).tolist() == fired.tolist()
+    assert _csr_rows(machine._patterns.active(settled, machine.theta), len(settled)) \
+        == [np.flatnonzero(r).tolist() for r in fired]
