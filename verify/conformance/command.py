@@ -39,6 +39,7 @@ import math
 import os
 import re
 import secrets
+import select
 import selectors
 import shutil
 import signal
@@ -361,11 +362,8 @@ class _Exchange:
             self._close(sel)
         if proc.stdin and not proc.stdin.closed:
             proc.stdin.close()
-        while not _exited(proc):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise DeadlineExceeded(timeout_words(proc), self.stderr.text())
-            time.sleep(min(left, _POLL_S))
+        if not _await_exit(proc, deadline):
+            raise DeadlineExceeded(timeout_words(proc), self.stderr.text())
 
     def _step(self, sel, key):
         if key.data == "stdin":
@@ -432,6 +430,30 @@ def timeout_words(proc: subprocess.Popen) -> str:
     return "it was still running"
 
 
+def _await_exit(proc, deadline):
+    """Wait until ``proc`` has exited (True) or ``deadline`` has passed (False), without
+    reaping it. Told at once by a pidfd (Linux 5.3 on), which turns readable when the
+    process exits, not in ``_POLL_S`` steps (the supervisor exits just after its
+    program: 50 ms of waiting in every run, issue 37)."""
+    try:
+        pidfd = os.pidfd_open(proc.pid) if not _exited(proc) else None
+    except (AttributeError, OSError):   # no pidfd_open here: poll
+        pidfd = None
+    try:
+        while not _exited(proc):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if pidfd is None:
+                time.sleep(min(left, _POLL_S))
+            else:
+                select.select([pidfd], [], [], min(left, 1.0))
+        return True
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
 def _exited(proc):
     """Has ``proc`` exited? Asked without reaping it, so its process group id stays
     its own until :func:`stop_group` has signalled the group."""
@@ -455,8 +477,10 @@ def stop_group(proc: subprocess.Popen, grace_s: float = TERM_GRACE_S, *,
     ``proc`` must have been started with ``start_new_session=True`` (its pid is its
     group's id) and not yet reaped (so the id cannot have been reused)."""
     pgid = proc.pid
-    outside = run_processes(pgid, marker) if marker else set()  # the tree still whole
-    if _signal_group(pgid, signal.SIGTERM):
+    outside, group_alive = _run_scan(pgid, marker) if marker else (set(), True)
+    if not (outside or group_alive):   # all gone (the supervisor's work): no grace to
+        _signal_group(pgid, signal.SIGKILL)  # give, and one born since the scan dies
+    elif _signal_group(pgid, signal.SIGTERM):
         _signal_each(outside, signal.SIGTERM)
         _wait_group(pgid, proc, grace_s)
         if _signal_group(pgid, signal.SIGKILL):   # cannot be ignored: gone at once
@@ -509,32 +533,40 @@ def run_processes(root: int, marker: str) -> set[int]:
     >>> run_processes(-1, "MARKONE_CMD_RUN=none")
     set()
     """
+    return _run_scan(root, marker)[0]
+
+
+def _run_scan(root, marker):
+    """``(run_processes(root, marker), is a live process in root's group?)``, by one
+    pass over ``/proc`` (``(set(), True)`` without it: the group may be alive)."""
     try:
         entries = [int(e) for e in os.listdir("/proc") if e.isdigit()]
     except OSError:
-        return set()
-    parent, marked = _live_parents(entries, marker.encode())
+        return set(), True
+    parent, marked, groups = _live_parents(entries, marker.encode())
     found = {root} | marked
     while True:  # one generation of descendants per pass (a tree is a few deep)
         born = {pid for pid, ppid in parent.items() if ppid in found} - found
         if not born:
-            return {pid for pid in found if pid in parent and pid != os.getpid()}
+            me = os.getpid()
+            return {pid for pid in found if pid in parent and pid != me}, root in groups
         found |= born
 
 
 def _live_parents(entries, mark):
-    """``({pid: parent pid}, {pids whose environment holds mark})`` of the live
-    (not zombie) processes among ``entries``."""
-    parent, marked = {}, set()
+    """``({pid: parent pid}, {pids whose environment holds mark}, {their groups})``
+    of the live (not zombie) processes among ``entries``."""
+    parent, marked, groups = {}, set(), set()
     for pid in entries:
         stat = _read_proc(pid, "stat")
         fields = stat[stat.rfind(b")") + 2:].split() if stat else [b"Z"]
         if fields[0] == b"Z":
             continue
         parent[pid] = int(fields[1])
+        groups.add(int(fields[2]))
         if mark in (_read_proc(pid, "environ") or b"").split(b"\0"):
             marked.add(pid)
-    return parent, marked
+    return parent, marked, groups
 
 
 def _wait_group(pgid, proc, seconds):
