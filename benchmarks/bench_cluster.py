@@ -34,6 +34,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from markone._internal.parallel import local_cluster  # noqa: E402
 from markone.datasets import letters  # noqa: E402
 from markone.hardware import MachineSpec, run_fleet  # noqa: E402
 from sims.cluster import solve_over_primes  # noqa: E402
@@ -74,11 +75,11 @@ def _timed(client, job):
 
 def on_cluster(n, jobs, warm_args):
     """``{name: (seconds, CPU per worker, answer)}`` of every job on a LocalCluster of
-    ``n`` worker processes, started and warmed before any clock runs."""
-    from dask.distributed import Client, LocalCluster
+    ``n`` worker processes (the cluster ``dask="local"`` starts), started and warmed
+    before any clock runs."""
+    from dask.distributed import Client
 
-    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cluster, Client(cluster) as client:
+    with local_cluster(n, processes=True) as cluster, Client(cluster) as client:
         client.run(_warm, *warm_args)
         return {name: _timed(client, lambda: job(cluster.scheduler_address))
                 for name, job in jobs.items()}

@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 import markone  # noqa: E402
 from markone import _loops  # noqa: E402
-from markone._internal.parallel import start_method  # noqa: E402
+from markone._internal.parallel import local_cluster, start_method  # noqa: E402
 from markone.datasets import letters  # noqa: E402
 from markone.hardware import MachineSpec, MarkI, MarkIParams, run_fleet  # noqa: E402
 from markone.hardware import trial  # noqa: E402
@@ -384,14 +384,14 @@ def _warm_worker(images, labels, train):
 
 def _dask_fleets(specs, images, labels, train, workers):
     """``{name: (seconds, CPU seconds per worker process, fleet)}`` on a Dask
-    LocalCluster of 1 and of ``workers`` worker processes, each cluster started and
-    its workers warmed (:func:`_warm_worker`) before the clock runs."""
-    from dask.distributed import Client, LocalCluster
+    LocalCluster of 1 and of ``workers`` worker processes (the cluster ``dask="local"``
+    starts: :func:`markone._internal.parallel.local_cluster`), each cluster started
+    and its workers warmed (:func:`_warm_worker`) before the clock runs."""
+    from dask.distributed import Client
 
     out = {}
     for n in (1, workers):
-        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+        with local_cluster(n, processes=True) as cluster, Client(cluster) as client:
             client.run(_warm_worker, images, labels, train)
             before = client.run(time.process_time)
             secs, _, fleet = _timed_fleet(specs, images, labels, train,

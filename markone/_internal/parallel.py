@@ -35,7 +35,8 @@ from concurrent.futures import (FIRST_COMPLETED, Future, ProcessPoolExecutor,
 from markone._internal.validation import check_int_at_least
 
 __all__ = ["run_each", "start_method", "check_dask", "distributed", "die_with_parent",
-           "probe_scheduler", "keep_freed_memory", "CONNECT_TIMEOUT_S"]
+           "probe_scheduler", "keep_freed_memory", "local_cluster",
+           "CONNECT_TIMEOUT_S"]
 
 _PR_SET_PDEATHSIG = 1
 #: Seconds to reach a Dask scheduler and hear its greeting (and dask's own timeout).
@@ -232,15 +233,36 @@ def start_method():
 _QUEUED_PER_WORKER = 2
 
 
-def _dask_each(fn, items, address, workers=1):
+def local_cluster(workers=1, processes=None):
+    """The ``dask.distributed.LocalCluster`` that ``dask="local"`` starts.
+
+    With ``workers=1`` two threads in this process (light on a laptop); with more,
+    that many worker processes of one thread each (the GIL would serialise threads);
+    ``processes`` chooses either way. Its workers run without Dask's statistical
+    profiler (``distributed.worker.profile.enabled``), which samples the task
+    thread's stack 100 times a second on the worker's event loop, taking the GIL
+    from the task each time, for a dashboard this cluster does not start. A cluster
+    you start yourself keeps your configuration.
+
+    >>> import dask
+    >>> dask.config.get("distributed.worker.profile.enabled", True)   # unchanged here
+    True
+    """
     dist = distributed()
-    cluster = None
-    if address == "local" and workers == 1:  # threads in this process: light
-        cluster = dist.LocalCluster(n_workers=1, threads_per_worker=2,
-                                    processes=False, dashboard_address=None)
-    elif address == "local":   # the GIL would serialise threads: processes
-        cluster = dist.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                    processes=True, dashboard_address=None)
+    import dask
+
+    processes = workers > 1 if processes is None else processes
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return dist.LocalCluster(n_workers=workers, threads_per_worker=1 if processes
+                                 else 2, processes=processes, dashboard_address=None)
+
+
+def _dask_each(fn, items, address, workers=1):
+    """Run the items on a Dask cluster: sent in one graph (one message to the
+    scheduler, not one per item), each result taken as soon as it is done and then
+    released, so that a worker does not hold every result it made until the end."""
+    dist = distributed()
+    cluster = local_cluster(workers) if address == "local" else None
     try:
         if cluster is None:
             probe_scheduler(address, CONNECT_TIMEOUT_S)
@@ -252,9 +274,14 @@ def _dask_each(fn, items, address, workers=1):
         raise OSError(f"cannot reach the Dask scheduler at {address} ({exc}); start "
                       "it first, or use --dask local.") from None
     try:
-        futures = {client.submit(fn, item, pure=False): i for i, item in enumerate(items)}
-        for fut in dist.as_completed(list(futures)):
-            yield futures[fut], fut.result()
+        futures = client.map(fn, items, pure=False)
+        index = {fut.key: i for i, fut in enumerate(futures)}
+        done = dist.as_completed(futures, with_results=True)
+        del futures   # as_completed holds each future until its result is out
+        for fut, result in done:
+            i = index[fut.key]
+            fut.release()
+            yield i, result
     finally:
         client.close()
         if cluster is not None:

@@ -126,3 +126,47 @@ def test_workers_are_spawned_while_another_thread_runs():
     finally:
         stop.set()
         other.join()
+
+
+def worker_profiles(_):
+    """Whether the Dask worker running this task samples it with Dask's profiler."""
+    from dask.distributed import get_worker
+
+    return "profile" in get_worker().periodic_callbacks
+
+
+def test_the_local_dask_cluster_runs_its_workers_without_the_profiler():
+    pytest.importorskip("dask.distributed")
+    # the profiler takes the GIL from the task 100 times a second, for a dashboard
+    # that markone's cluster does not start
+    assert [p for _, p in run_each(worker_profiles, range(2), dask="local")] == [
+        False, False]
+
+
+def test_local_dask_worker_processes_run_without_the_profiler():
+    dask = pytest.importorskip("dask")
+    dist = pytest.importorskip("dask.distributed")
+    key = "distributed.worker.profile.enabled"
+    with parallel.local_cluster(2) as cluster, dist.Client(cluster) as client:
+        assert list(client.run(dask.config.get, key).values()) == [False, False]
+    assert dask.config.get(key)   # this process's configuration: as it was
+
+
+def results_held(dask_scheduler):
+    """How many task results the cluster's workers hold (run on the scheduler)."""
+    return sum(ts.state == "memory" for ts in dask_scheduler.tasks.values())
+
+
+def test_a_dask_worker_lets_go_of_each_result_once_it_is_taken():
+    dist = pytest.importorskip("dask.distributed")
+    with dist.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as \
+            cluster, dist.Client(cluster) as watcher:
+        each = run_each(abs, range(-6, 0), dask=cluster.scheduler_address)
+        taken = [next(each) for _ in range(6)]   # every result out, the run still open
+        held, deadline = None, time.monotonic() + 30   # releases travel asynchronously
+        while held != 0 and time.monotonic() < deadline:
+            held = watcher.run_on_scheduler(results_held)
+            time.sleep(0.05)
+        each.close()
+    assert sorted(taken) == [(i, 6 - i) for i in range(6)]
+    assert held == 0
