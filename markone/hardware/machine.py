@@ -50,7 +50,7 @@ from markone.hardware.run import (MachineRun, Presentation, PresentationLog,
                                    collector_paused, record)
 from markone.hardware.runits import RUnits
 from markone.hardware.plugboard import _active_csr
-from markone.hardware.segments import Segments, _decode_unique, _nearest
+from markone.hardware.segments import PassPlan, Segments, _decode_unique, _nearest
 from markone.hardware.trainer import Trainer
 from markone.hardware.trial import PLAIN, physics_of, score_figures, score_rows, trials_of
 
@@ -723,7 +723,8 @@ class MarkI:
         s = self._begin(images, labels, max_epochs, presentations, rule, order, seed,
                         log, warm_start)
         build_segments = functools.partial(
-            Segments.for_session, self, s.X, s.trainer, s.stats, s.records, s.n_total)
+            Segments.for_session, self, s.X, s.trainer, s.stats, s.records, s.n_total,
+            s.plan)
         with progress_bar(s.n_passes, "Mark I passes", enabled=progress) as bar:
             session = self.env.process(self._session(
                 s.X, s.codes[s.label_idx], s.label_idx, _ticking(s.passes, bar),
@@ -761,7 +762,9 @@ class MarkI:
             self._passes(len(X), max_epochs, presentations, order,
                          self._rng if rng is None else rng),
             max_epochs if presentations is None else -(-presentations // len(X)),
-            max_epochs * len(X) if presentations is None else presentations)
+            max_epochs * len(X) if presentations is None else presentations,
+            PassPlan(not (isinstance(order, str) and order == "shuffle"),
+                     presentations, max_epochs))
 
     def _prepare(self, X, labels, warm_start, known=None):
         """Start a session on ``X``: a fresh machine unless ``warm_start``, ``theta``
@@ -846,8 +849,8 @@ class _Session(NamedTuple):
     """A training session as :meth:`MarkI._begin` starts it: the checked figures
     ``X``, their class indices and the class ``codes``, the ``trainer``, the
     ``stats`` and log ``records`` to fill, the clock and weights at the ``start``,
-    the ``passes`` (their number, ``n_passes``) and the most figures they show,
-    ``n_total``."""
+    the ``passes`` (their number, ``n_passes``), the most figures they show,
+    ``n_total``, and how they follow each other, ``plan``."""
 
     X: np.ndarray
     label_idx: np.ndarray
@@ -860,6 +863,7 @@ class _Session(NamedTuple):
     passes: Any
     n_passes: int
     n_total: int
+    plan: PassPlan
 
 
 def machine_seeds(seed: Seed) -> list[int]:

@@ -45,6 +45,7 @@ Examples
 
 from __future__ import annotations
 
+import collections
 import functools
 import math
 from typing import Any, NamedTuple
@@ -57,7 +58,7 @@ from markone.hardware.run import adopt
 from markone.hardware.trial import (PLAIN, decide, look, motor_seconds, physics_of,
                                     score, settle, settle_wait, trials_of, turn_units)
 
-__all__ = ["Segments", "run_segment", "Machine", "Figures", "Rule", "Tally", "LogBuffers"]
+__all__ = ["Segments", "PassPlan", "run_segment", "run_passes", "Machine", "Figures", "Rule", "Tally", "LogBuffers"]
 
 
 class Machine(NamedTuple):
@@ -411,6 +412,53 @@ def run_segment(order: np.ndarray, pos: int, horizon: float, machine: Machine,
     return k
 
 
+@kernel()
+def run_passes(order: np.ndarray, pos: int, n_passes: int, last: int, horizon: float,
+               clean_stops: bool, machine: Machine, figures: Figures,
+               physics: np.ndarray, rule: Rule, tally: Tally, log: LogBuffers,
+               work: Any, counts: np.ndarray, ends: np.ndarray) -> tuple[int, int]:
+    """Run ``order[pos:]``, then ``n_passes - 1`` more passes of ``order`` (the last
+    pass cut to its first ``last`` figures), each as :func:`run_segment` runs a
+    pass from where it starts, with the horizon a session's segment has: the
+    next other event, ``horizon``, and twice the clock at the pass's start (so
+    that the session's timeout to the pass's end lands on it exactly).
+
+    ``counts[p]`` gets pass ``p``'s ``[figures decoded wrongly, figures with a
+    mistake]`` and ``ends[p]`` the clock at its end (``tally.counts`` sums them).
+    Stops where :func:`run_segment` stops, or after a pass without a mistake
+    when ``clean_stops``. Returns ``(passes begun, the position in the order
+    where the last of them stopped)``: every pass begun before the last was run
+    whole.
+    """
+    stop = order.size
+    for p in range(n_passes):
+        stop = last if p == n_passes - 1 else order.size
+        start = pos if p == 0 else 0
+        now = machine.clock[0]
+        wrong, mistaken = tally.counts[0], tally.counts[1]
+        end = run_segment(order[:stop], start, min(horizon, 2.0 * now) if now > 0
+                          else horizon, machine, figures, physics, rule, tally, log,
+                          work)
+        counts[p, 0] = tally.counts[0] - wrong
+        counts[p, 1] = tally.counts[1] - mistaken
+        ends[p] = machine.clock[0]
+        if end < stop or (clean_stops and counts[p, 1] == 0):
+            return p + 1, end
+    return n_passes, stop
+
+
+class PassPlan(NamedTuple):
+    """How a session's passes follow each other, for segments that run several in
+    one call: ``repeats``, whether every pass shows the same order (the figures as
+    given or an explicit order: nothing drawn), and ``presentations``, the figures
+    the session shows in all (None: up to ``max_epochs`` passes, stopping after
+    the first without a mistake)."""
+
+    repeats: bool
+    presentations: int | None
+    max_epochs: int
+
+
 class Segments:
     """The compiled segments of one :meth:`MarkI.train` session (build them with
     :meth:`for_session`, which says None when the session cannot use them).
@@ -425,7 +473,8 @@ class Segments:
 
     @classmethod
     def for_session(cls, machine: Any, X: np.ndarray, trainer: Any, stats: dict,
-                    log: Any, n_total: int) -> Segments | None:
+                    log: Any, n_total: int, plan: PassPlan | None = None
+                    ) -> Segments | None:
         """Segments for a session of at most ``n_total`` figures of ``X``, or None
         when its figures cannot be computed ahead: photocell noise, hardware faults,
         device variation (``MarkIParams.variation``: moves that are not whole steps),
@@ -438,10 +487,10 @@ class Segments:
             return None
         if not _whole_steps(machine, trainer, n_total):
             return None
-        return cls(machine, X, trainer, stats, log, n_total)
+        return cls(machine, X, trainer, stats, log, n_total, plan)
 
     def __init__(self, machine: Any, X: np.ndarray, trainer: Any, stats: dict,
-                 log: Any, n_total: int) -> None:
+                 log: Any, n_total: int, plan: PassPlan | None = None) -> None:
         p = machine.params
         self.machine = machine
         S = machine.retina.settled(X)
@@ -470,11 +519,23 @@ class Segments:
         #: one figure's scratch, shared by the session's segments (run_segment
         #: leaves its ``moved`` all False again)
         self.work = _new_work(X.shape[1], p.n_r_units, p.n_a_units)
+        #: the session's passes (None: one pass a call)
+        self.plan = plan
+        #: ``(next position, counts, end)`` of the passes the last call ran ahead,
+        #: what :meth:`run` returns for each of them in turn
+        self._ahead: collections.deque = collections.deque()
 
     def run(self, order: np.ndarray, pos: int, targets: np.ndarray,
             labels: np.ndarray) -> tuple[int, np.ndarray, float]:
         """Run ``order[pos:]`` as far as one segment goes; return ``(next position,
-        [errors, mistaken], end of the segment on the clock)``."""
+        [errors, mistaken], end of the segment on the clock)``.
+
+        At the start of a pass of a session whose passes repeat one order, with
+        nothing else on the clock and no log, one compiled call runs the passes
+        that follow as well (:func:`run_passes`), segment by segment as they would
+        run call by call; the next calls return their segments in turn."""
+        if self._ahead:   # a pass the last call ran: the session is at its start
+            return self._ahead.popleft()
         machine = self.machine
         env, retina, stats = machine.env, machine.retina, self.stats
         now = float(env.now)
@@ -484,8 +545,6 @@ class Segments:
                 machine.faults is None and machine.theta == self.theta
                 and _whole_steps(machine, self.trainer, self.n_total)):
             return pos, np.zeros(2, dtype=np.int64), now
-        if now > 0:   # t_end <= 2 now: t_end - now is exact, so now + it == t_end
-            horizon = min(horizon, 2.0 * now)
         if retina.level.dtype != np.float64 or not retina.level.flags.writeable:
             retina.level = np.array(retina.level, dtype=np.float64)
         state = Machine(machine.runits.weights, retina.level,
@@ -493,16 +552,40 @@ class Segments:
                         np.array([now, retina._t], dtype=np.float64))
         tally = Tally(stats["mistakes"], stats["reinforcements"], stats["saturated"],
                       np.zeros(2, dtype=np.int64))
-        end = compiled(run_segment)(
-            np.ascontiguousarray(order, dtype=np.int64), pos, horizon, state,
+        n_passes, last = self._passes(order, pos, horizon)
+        counts = np.zeros((n_passes, 2), dtype=np.int64)
+        ends = np.empty(n_passes)
+        begun, end = compiled(run_passes)(
+            np.ascontiguousarray(order, dtype=np.int64), pos, n_passes, last, horizon,
+            self.plan is not None and self.plan.presentations is None, state,
             self.figures._replace(targets=targets, labels=labels), self.physics,
-            self.rule, tally, self.buffers, self.work)
-        if end > pos:
+            self.rule, tally, self.buffers, self.work, counts, ends)
+        # (next position, counts, end) of each pass begun: whole but the last
+        runs = [(len(order) if p < begun - 1 else end, counts[p], float(ends[p]))
+                for p in range(begun)]
+        shown = sum(reached for reached, _, _ in runs) - pos   # (later passes from 0)
+        if shown:
             retina.light, retina._t = state.light, float(state.clock[1])
-            stats["shown"] += end - pos
-            if self.log is not None:
+            stats["shown"] += shown
+            if self.log is not None:   # (one pass a call)
                 self._log(order[pos:end], targets, labels)
-        return end, tally.counts, float(state.clock[0])
+        self._ahead.extend(runs[1:])
+        return runs[0]
+
+    def _passes(self, order, pos, horizon):
+        """``(passes, figures of the last)`` that one call may run from ``pos`` in
+        the pass ``order``: the passes left in the session when it starts a pass
+        of a :class:`PassPlan` that repeats, with nothing else on the clock and no
+        log; else the rest of this pass."""
+        plan, n = self.plan, len(order)
+        if plan is None or not plan.repeats or pos or horizon < np.inf or \
+                self.log is not None:
+            return 1, n
+        if plan.presentations is None:   # the passes left, each whole
+            return max(plan.max_epochs - len(self.stats["errors_per_epoch"]), 1), n
+        left = plan.presentations - self.stats["shown"]   # this pass whole if more
+        passes = -(-left // n)
+        return passes, left - (passes - 1) * n
 
     def _log(self, shown, targets, labels):
         """Log the figures the last segment ran (``shown``): their columns, copied, as

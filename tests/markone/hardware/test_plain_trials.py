@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from markone._internal.jit import compiled, is_compiled, uncompiled
 from markone.hardware import MarkI, MarkIParams, plugboard, runits, trial
 from markone.hardware import segments
-from markone.hardware.segments import run_segment
+from markone.hardware.segments import run_passes
 from test_hardware_golden import fingerprint
 from test_hardware_segments import _images, _labels, physics
 
@@ -193,7 +193,7 @@ def test_small_runs_are_plain_and_spend_the_allowance():
         assert plain.left == start - 30 - _fixed_work(params, 4)
     with plain_left(0):
         MarkI(seed=0).train(_images[:4], _labels[:4], presentations=30)
-    assert is_compiled(run_segment)
+    assert is_compiled(run_passes)
 
 
 def test_a_small_run_in_a_new_process_does_not_import_numba():
