@@ -31,8 +31,20 @@ SHAPE_MESSAGE = "raise_with_shape_context"
 def compiled_names(code, cache):
     """The qualified names of the functions numba compiled while a fresh Python ran
     ``code`` with the empty kernel cache folder ``cache``."""
+    return compiled_names_each({"code": code}, cache)["code"]
+
+
+def compiled_names_each(codes, cache):
+    """``{name: compiled names}`` for each piece of code of ``codes`` (name -> code),
+    run one after the other by one fresh Python with the empty kernel cache folder
+    ``cache``: what each compiled that the ones before it had not (one process, one
+    numba start-up, for all of them)."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONDONTWRITEBYTECODE="1")
-    script = _LISTEN + code + "\nprint(json.dumps(_names))\n"
+    script = _LISTEN + "".join(
+        f"{code}\nprint('compiled:', json.dumps(_names))\n_names.clear()\n"
+        for code in codes.values())
     out = subprocess.run([sys.executable, "-c", script], env=env, check=True,
                          capture_output=True, text=True).stdout
-    return json.loads(out.splitlines()[-1])
+    lists = [json.loads(line.split(" ", 1)[1]) for line in out.splitlines()
+             if line.startswith("compiled: ")]
+    return dict(zip(codes, lists, strict=True))

@@ -1,13 +1,16 @@
 """Kernels that compile without numba's shape-mismatch message (issue 37): assigning
 an array to a row or a slice makes numba compile the message that names both shapes,
 some 2 s of string formatting in each process compiling such a kernel; these copy
-entry by entry instead. Each case compiles in a fresh process with an empty cache."""
+entry by entry instead. The cases compile one after the other in one fresh process
+with an empty cache (a process each cost a second more of CPU, issue 37): a message
+the first case compiled is not compiled again for the second, but then the first
+fails."""
 
 from __future__ import annotations
 
 import pytest
 
-from _compiles import SHAPE_MESSAGE, compiled_names
+from _compiles import SHAPE_MESSAGE, compiled_names_each
 
 CASES = {
     # the batch trace recorded each snapshot by assigning a row
@@ -31,8 +34,14 @@ assert old.tolist() == [[4.0, 5.0, 6.0, 7.0]]
 }
 
 
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """What each case compiled: ``{kernel: names}``."""
+    return compiled_names_each(CASES, tmp_path_factory.mktemp("kernels") / "cache")
+
+
 @pytest.mark.parametrize("kernel", sorted(CASES))
-def test_a_kernel_compiles_no_shape_mismatch_message(kernel, tmp_path):
-    names = compiled_names(CASES[kernel], tmp_path / "cache")
+def test_a_kernel_compiles_no_shape_mismatch_message(kernel, compiled):
+    names = compiled[kernel]
     assert kernel in names
     assert [name for name in names if SHAPE_MESSAGE in name] == []
