@@ -47,11 +47,17 @@ class _Garbage:
 def http_address():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
                                              http.server.SimpleHTTPRequestHandler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # a short poll: shutdown() waits for the loop's next look (0.5 s by default)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     yield f"tcp://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
 
+
+#: The connect timeout of these tests: a server that never greets runs it out, so it is
+#: waited for in full each time (0.5 s made the file's wall time 2 s longer, issue 37);
+#: a loopback greeting arrives well within it.
+TIMEOUT_S = 0.2
 
 # 0xff.. is what made dask ask for 3.07 EiB; a plausible length with a nonsense frame
 # count; a greeting that stops short
@@ -62,7 +68,7 @@ GREETINGS = {"an absurd length": b"\xff" * 64,
 
 @pytest.mark.parametrize("name", list(GREETINGS))
 def test_a_service_that_does_not_speak_dask_is_refused(name, monkeypatch):
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", TIMEOUT_S)
     server = _Garbage(GREETINGS[name])
     try:
         with pytest.raises(OSError, match="does not speak Dask"):
@@ -72,7 +78,7 @@ def test_a_service_that_does_not_speak_dask_is_refused(name, monkeypatch):
 
 
 def test_an_http_server_is_refused_within_the_connect_timeout(http_address, monkeypatch):
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", TIMEOUT_S)
     with pytest.raises(OSError, match="does not speak Dask: no greeting within the "
                                       "connect timeout"):
         list(parallel.run_each(abs, [1, -2], dask=http_address))
@@ -80,7 +86,7 @@ def test_an_http_server_is_refused_within_the_connect_timeout(http_address, monk
 
 def test_sim_run_exits_2_and_releases_the_lock(http_address, tmp_path, monkeypatch,
                                                capsys):
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", TIMEOUT_S)
     garbage = _Garbage(GREETINGS["an absurd length"])
     try:
         for address in (http_address, garbage.address):
