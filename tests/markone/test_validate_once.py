@@ -62,12 +62,16 @@ class Spy:
 
     def __init__(self, monkeypatch, X, functions):
         self.X, self.calls, self.depth = X, [], 0
-        for name, fn in functions.items():
-            wrapper = self._wrap(name, fn)
-            for module in list(sys.modules.values()):
-                for attr, value in list(getattr(module, "__dict__", {}).items()):
-                    if value is fn:
-                        monkeypatch.setattr(module, attr, wrapper)
+        # one look through every loaded module for all the functions, not one look
+        # per function (1 s of the file's 5.5 s of CPU, issue 37); by identity:
+        # ``value is fn``
+        wrappers = {id(fn): self._wrap(name, fn) for name, fn in functions.items()}
+        found = [(module, attr, wrappers[id(value)])
+                 for module in list(sys.modules.values())
+                 for attr, value in list(getattr(module, "__dict__", {}).items())
+                 if id(value) in wrappers]
+        for module, attr, wrapper in found:
+            monkeypatch.setattr(module, attr, wrapper)
 
     def _wrap(self, name, fn):
         def counted(*args, **kwargs):
