@@ -58,7 +58,7 @@ from markone._internal.io import plural
 from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Rational
 from markone import engine
-from markone.online import is_mistake
+from markone.online import is_mistake, signed_mistake
 from markone._internal.validation import check_choice, check_int_at_least
 from verify._internal.memory import check_memory, memory_limit
 from verify._internal.budget import (BUDGET, MEMORY, TIMEOUT, deadline_after, expired,
@@ -401,10 +401,10 @@ class _CyclicWalk:
         self.first = self.first_step = 0
 
     def mistake(self, i, rule):
-        """Whether presenting row ``i`` now is a mistake under ``rule``."""
-        score = np.dot(self.YX[i], self.w)
-        return _mistakes(score if self.YX.dtype != object else np.asarray(score, dtype=object),
-                         rule)
+        """Whether presenting row ``i`` now is a mistake under ``rule``: the rule on
+        the signed score itself (the rows are signed), a scalar, without the array
+        forms of :func:`_mistakes` (half the cost of a presentation, issue 37)."""
+        return signed_mistake(np.dot(self.YX[i], self.w), rule == "strict")
 
     def update(self, i, budget):
         """Add row ``i`` to ``w``; what stops the walk: ``"cycle"`` (a state seen
