@@ -203,6 +203,10 @@ def test_cli_prints_the_table_and_writes_queries(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == [
         "endstop.norm.smt2", "endstop.norm.wrong.smt2", "novikoff.step.smt2",
         "novikoff.step.wrong.smt2"]
+    assert f"queries written to {out}/ (unsat" in text
+    # the folder as typed, with its slash (issue 37, walk: it was printed 'q//')
+    assert main(["verify", "proofs", "--only", "novikoff.base", "--smt2", f"{out}/"]) == 0
+    assert f"queries written to {out}/ (unsat" in capsys.readouterr().out
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(SystemExit) as refused:  # by the parser, before any query

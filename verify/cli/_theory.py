@@ -9,6 +9,7 @@ and calls :func:`verify.check_mistake_bound`, :func:`verify.check_compression`,
 from __future__ import annotations
 
 import math
+import os
 from argparse import ArgumentParser
 from typing import Any
 from pathlib import Path
@@ -170,7 +171,8 @@ def _proofs(args):
     print(table(results))
     status = _proofs_summary(results, solvers)
     if args.smt2 is not None:
-        print(f"SMT-LIB 2 queries written to {args.smt2}/ (unsat = proved, sat = "
+        print(f"SMT-LIB 2 queries written to {os.path.join(args.smt2, '')} (unsat = "
+              "proved, sat = "
               "counterexample)")
     return status
 
