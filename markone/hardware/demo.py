@@ -33,7 +33,7 @@ from markone.hardware.params import MarkIParams
 from markone.hardware.runits import r_unit_name
 
 __all__ = ["letters_demo", "navy_comparison", "navy_sweep", "navy_table", "format_minutes",
-           "NAVY_SETTINGS"]
+           "generalisation_note", "NAVY_SETTINGS"]
 
 #: Settings compared with the Navy's 1960 result: name -> (MarkIParams changes, jitter).
 NAVY_SETTINGS: dict[str, tuple[dict[str, Any], int]] = {
@@ -146,7 +146,8 @@ def _report(s):
         f"{plural(s['epochs'], 'pass', 'passes')}"
         + ("." if s["converged"] else " (stopped before an error-free pass)."),
         f"  accuracy: {percent(s['train_accuracy'])} on the training figures, "
-        f"{percent(s['test_accuracy'])} on freshly placed ones",
+        f"{percent(s['test_accuracy'])} on freshly placed ones"
+        + (f"\n    {why.strip()}" if (why := generalisation_note(s)) else ""),
         "  R-unit mistakes: " + ", ".join(f"{r_unit_name(k)} {m}" for k, m in
                                           enumerate(s["mistakes"]))
         + f" (total {sum(s['mistakes'])})",
@@ -158,6 +159,31 @@ def _report(s):
     ]
     lines += [f"  wrote {path}" for path in s["files"].values()]
     return "\n".join(lines)
+
+
+def generalisation_note(info: JSONDict) -> str:
+    """Why the letters run read new figures worse than its training figures, in one
+    sentence (with a leading space), from that run's numbers (``n_figures``,
+    ``chars``, ``train_accuracy``, ``test_accuracy`` of
+    :func:`markone.hardware.demo.letters_demo`); '' when there is no such gap.
+
+    >>> print(generalisation_note({"n_figures": 20, "chars": "ABCD",
+    ...                            "train_accuracy": 1.0, "test_accuracy": 0.6}))
+     It read all 20 training figures right, but it learned each letter from only 5 placed figures, and a learner given fewer examples generalises worse to new ones [Bishop2006, §1.1].
+    >>> generalisation_note({"n_figures": 20, "chars": "ABCD", "train_accuracy": 1.0,
+    ...                      "test_accuracy": 1.0})
+    ''
+    """
+    n, letters = info["n_figures"], len(info["chars"])
+    right = round(info["test_accuracy"] * n)
+    if right == n or info["train_accuracy"] <= info["test_accuracy"]:
+        return ""
+    trained = (f"read all {n} training figures right" if info["train_accuracy"] == 1
+               else f"read {round(info['train_accuracy'] * n)} of its {n} training "
+               "figures right")
+    return (f" It {trained}, but it learned each letter from only {n // letters} "
+            f"placed figures, and a learner given fewer examples generalises worse to "
+            "new ones [Bishop2006, §1.1].")
 
 
 def navy_comparison(*, seed: int = 0, chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ",

@@ -25,7 +25,7 @@ from markone.cli import add_command, nonnegative_int, output_folder
 from markone.cli import purpose
 from markone.cli import JOB_EXITS
 
-__all__ = ["register", "run_demo", "generalisation_note", "PUBLISHED_PAGE"]
+__all__ = ["register", "run_demo", "PUBLISHED_PAGE"]
 
 
 def register(sub: Any) -> None:
@@ -171,7 +171,7 @@ _MACHINE_CAPTIONS = {
 
 
 def _machine_section(rep, seed):
-    from markone.hardware.demo import format_minutes, letters_demo
+    from markone.hardware.demo import format_minutes, generalisation_note, letters_demo
     from markone.hardware.plots import code_caption
     from markone.hardware.replay import write_replay_html
     from markone.hardware.run import MachineRun
@@ -220,31 +220,6 @@ def _machine_section(rep, seed):
              "run_json": run_path.name}  # relative to the output folder
     return {**{k: v for k, v in info.items() if k not in ("summary_lines", "report")},
             **names}
-
-
-def generalisation_note(info: JSONDict) -> str:
-    """Why the letters run read new figures worse than its training figures, in one
-    sentence (with a leading space), from that run's numbers (``n_figures``,
-    ``chars``, ``train_accuracy``, ``test_accuracy`` of
-    :func:`markone.hardware.demo.letters_demo`); '' when there is no such gap.
-
-    >>> print(generalisation_note({"n_figures": 20, "chars": "ABCD",
-    ...                            "train_accuracy": 1.0, "test_accuracy": 0.6}))
-     It read all 20 training figures right, but it learned each letter from only 5 placed figures, and a learner given fewer examples generalises worse to new ones [Bishop2006, §1.1].
-    >>> generalisation_note({"n_figures": 20, "chars": "ABCD", "train_accuracy": 1.0,
-    ...                      "test_accuracy": 1.0})
-    ''
-    """
-    n, letters = info["n_figures"], len(info["chars"])
-    right = round(info["test_accuracy"] * n)
-    if right == n or info["train_accuracy"] <= info["test_accuracy"]:
-        return ""
-    trained = (f"read all {n} training figures right" if info["train_accuracy"] == 1
-               else f"read {round(info['train_accuracy'] * n)} of its {n} training "
-               "figures right")
-    return (f" It {trained}, but it learned each letter from only {n // letters} "
-            f"placed figures, and a learner given fewer examples generalises worse to "
-            "new ones [Bishop2006, §1.1].")
 
 
 def _separability_section(rep):

@@ -151,7 +151,7 @@ def test_the_page_shows_figures_whole_and_readable(demo, browser, viewport, text
 def test_a_weak_result_on_new_figures_is_explained_from_the_run(demo):
     # issue 37: "misread 8 of 20" new figures, with no word on why. The reason printed
     # is derived from this run's numbers and cites the bibliography.
-    from sims.cli.demo import generalisation_note
+    from markone.hardware.demo import generalisation_note
 
     _, s, printed = demo
     m = s["machine"]
@@ -169,7 +169,7 @@ def test_a_weak_result_on_new_figures_is_explained_from_the_run(demo):
     (1.0, 1.0, None), (0.5, 0.5, None), (0.5, 0.9, None)])
 def test_generalisation_note_says_what_was_measured(train, test, said):
     from markone._internal.sources import cited_keys
-    from sims.cli.demo import generalisation_note
+    from markone.hardware.demo import generalisation_note
 
     note = generalisation_note({"n_figures": 20, "chars": "ABCD", "train_accuracy": train,
                                 "test_accuracy": test})

@@ -103,6 +103,20 @@ def test_demo_cli_prints_the_report(tmp_path, capsys, monkeypatch):
     assert json.loads((tmp_path / "machine-run.json").read_text())["classes"] == ["A", "B"]
 
 
+def test_machine_demo_explains_a_weak_result_on_new_figures(tmp_path):
+    """Issue 37 (walk): `markone machine demo letters` printed "100% on the training
+    figures, 60% on freshly placed ones" with no word on why, where `markone demo`
+    explains the same run; both now say the one sentence, from the run's numbers."""
+    from markone.hardware.demo import generalisation_note
+
+    s = letters_demo(tmp_path, figures=False)              # the command's defaults
+    assert s["train_accuracy"] > s["test_accuracy"]       # the weak result to explain
+    line = s["summary_lines"].index(next(ln for ln in s["summary_lines"]
+                                         if ln.startswith("  accuracy:")))
+    assert s["summary_lines"][line + 1] == "    " + generalisation_note(s).strip()
+    assert "from only 5 placed figures" in s["summary_lines"][line + 1]
+
+
 def test_navy_comparison_small():
     res = navy_comparison(chars="ABC", per_class=3, max_epochs=40)
     one, two = res["one_typeface"], res["two_typefaces"]
