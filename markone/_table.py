@@ -31,6 +31,7 @@ ValueError: ...and.csv has no column named 'x3'; its columns are x1, x2, label: 
 from __future__ import annotations
 
 import csv
+import decimal
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -574,7 +575,12 @@ def _cell_float(cell):
 
 
 def _rounding(cell):
-    """What float64 would make of an exact cell, in words."""
+    """What float64 would make of an exact cell, in words: the float's own value
+    to 20 significant digits (its shortest repr, ``0.1``, would hide the rounding).
+
+    >>> _rounding("0.1"), _rounding(str(2**53 + 1))
+    ('is not exactly a float64 (float64 would read it as 0.10000000000000000555...)', 'is not exactly a float64 (float64 would read it as 9007199254740992)')
+    """
     q = parse_number(cell)
     try:
         f = float(q)
@@ -582,7 +588,10 @@ def _rounding(cell):
         return "is beyond float64's range (about 1.8e308)"
     if f == 0:
         return "underflows float64 to 0"
-    return f"is not exactly a float64 (it would be read as {f!r})"
+    value = decimal.Decimal(f)              # exact: a float is a binary fraction
+    shown = f"{value:.20g}"
+    return (f"is not exactly a float64 (float64 would read it as {shown}"
+            f"{'' if decimal.Decimal(shown) == value else '...'})")
 
 
 def _exact_matrix(path, feats, names, col):

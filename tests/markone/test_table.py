@@ -88,12 +88,15 @@ def test_exact_cells_stay_exact(tmp_path):
     assert [[Fraction(c) for c in r] for r in X] == [[Fraction(1, 10), Fraction(1, 3)],
                                                      [Fraction(1, 5), Fraction(2, 3)]]
     assert load_table(path)[0].tolist() == X.tolist()  # by default too: never rounded
+    # the float's value, not its shortest repr: "(it would be read as 0.1)" said
+    # nothing about the rounding (issue 37, walk)
     with pytest.raises(ValueError, match=r"line 1, column 1: '0.1' is not exactly a "
-                       r"float64 \(it would be read as 0.1\); read the table exactly"):
+                       r"float64 \(float64 would read it as 0\.10000000000000000555\.\.\.\); "
+                       r"read the table exactly"):
         load_table(path, exact=False)
     for cell, what in [("1e999", "is beyond float64's range"),
                        ("-1e-400", "underflows float64 to 0"),
-                       (str(2**53 + 1), r"is not exactly a float64 \(it would be read as 9007199254740992.0\)")]:
+                       (str(2**53 + 1), r"is not exactly a float64 \(float64 would read it as 9007199254740992\)")]:
         with pytest.raises(ValueError, match=f"line 2, column 2: '{cell}' {what}"):
             load_table(write(tmp_path, f"1,2,0\n3,{cell},1\n"), exact=False)
     binary, _ = load_table(write(tmp_path, "0.375,3/4,0\n1e3,-2.5e-1,1\n"))
