@@ -75,8 +75,9 @@ class Machine(NamedTuple):
 class Figures(NamedTuple):
     """What a session knows of its figures ahead: ``X`` the lights and ``S`` the
     settled S-states (uint8); ``pat_ptr``/``pat_idx`` the active A-units (CSR,
-    ascending) and ``own_ptr``/``own_idx`` those in each R-unit's source set (row
-    ``i * n_r + r``); the R-units' ``targets`` and the ``labels`` (class indices); the
+    ascending) and those in each R-unit's source set, ``own_idx[start:stop]`` for
+    ``start, stop = own_span[i * n_r + r]`` (every R-unit seeing every A-unit:
+    ``own_idx`` is ``pat_idx`` and each span a figure's row); the R-units' ``targets`` and the ``labels`` (class indices); the
     class ``codes`` and ``near_ptr``/``near_idx``, the classes nearest to each
     response (as bits: bit ``r`` set when R-unit ``r`` said +1), or empty to search
     ``codes``."""
@@ -85,7 +86,7 @@ class Figures(NamedTuple):
     S: np.ndarray
     pat_ptr: np.ndarray
     pat_idx: np.ndarray
-    own_ptr: np.ndarray
+    own_span: np.ndarray
     own_idx: np.ndarray
     targets: np.ndarray
     labels: np.ndarray
@@ -224,7 +225,7 @@ def _see(level, light, clock, x, s_state, physics, out):
 
 
 @kernel()
-def _plan(weights, own_ptr, own_idx, target, ph, rule, work, n_rows):
+def _plan(weights, own_span, own_idx, target, ph, rule, work, n_rows):
     """The moves of the reinforced rows (``RUnits.plan`` of ``online.increment``, eta *
     y * x) on the A-units that are active and in the row's source set: elsewhere a
     request is +-0, which leaves a whole weight within the stops as it is, unblocked.
@@ -232,7 +233,7 @@ def _plan(weights, own_ptr, own_idx, target, ph, rule, work, n_rows):
     longest = 0.0
     for m in range(n_rows):
         r = work.rows[m]
-        units = own_idx[own_ptr[r]:own_ptr[r + 1]]
+        units = own_idx[own_span[r, 0]:own_span[r, 1]]
         work.want[:units.size] = rule.eta * target[r]
         work.blocked[m], work.steps[m] = turn_units(
             weights[r], units, work.want, ph.lo, ph.hi, work.new[r])
@@ -243,14 +244,14 @@ def _plan(weights, own_ptr, own_idx, target, ph, rule, work, n_rows):
 
 
 @kernel()
-def _turn(weights, own_ptr, own_idx, rule, tally, work, n_rows):
+def _turn(weights, own_span, own_idx, rule, tally, work, n_rows):
     """Commit the moves of the reinforced rows (A-units as :func:`_unmark` reads
     them) and count their reinforcements and blocked moves; returns the blocked
     moves."""
     n_blocked = 0
     for m in range(n_rows):
         r = work.rows[m]
-        for p in range(own_ptr[r], own_ptr[r + 1]):
+        for p in range(own_span[r, 0], own_span[r, 1]):
             j = own_idx[p]
             if work.moved[r, j]:
                 weights[r, j] = work.new[r, j]
@@ -283,12 +284,12 @@ def _count(rule, tally, work, codes, near_ptr, near_idx, label):
 
 
 @kernel()
-def _changes(chg_r, chg_a, chg_v, n_chg, own_ptr, own_idx, work, n_rows):
+def _changes(chg_r, chg_a, chg_v, n_chg, own_span, own_idx, work, n_rows):
     """Log the weight changes of the reinforced rows (A-units as :func:`_unmark`
     reads them) from ``n_chg`` on; returns the changes logged so far."""
     for m in range(n_rows):
         r = work.rows[m]
-        for p in range(own_ptr[r], own_ptr[r + 1]):
+        for p in range(own_span[r, 0], own_span[r, 1]):
             j = own_idx[p]
             if work.moved[r, j]:
                 chg_r[n_chg], chg_a[n_chg], chg_v[n_chg] = r, j, work.new[r, j]
@@ -297,12 +298,12 @@ def _changes(chg_r, chg_a, chg_v, n_chg, own_ptr, own_idx, work, n_rows):
 
 
 @kernel()
-def _unmark(own_ptr, own_idx, work, n_rows):
+def _unmark(own_span, own_idx, work, n_rows):
     """Clear the ``moved`` marks of the reinforced rows (their A-units
-    ``own_idx[own_ptr[r]:own_ptr[r + 1]]``)."""
+    ``own_idx[own_span[r, 0]:own_span[r, 1]]``)."""
     for m in range(n_rows):
         r = work.rows[m]
-        for p in range(own_ptr[r], own_ptr[r + 1]):
+        for p in range(own_span[r, 0], own_span[r, 1]):
             work.moved[r, own_idx[p]] = False
 
 
@@ -326,11 +327,11 @@ def _copy(src, dst):
 
 
 @kernel()
-def _motor_phase(weights, own_ptr, own_idx, target, ph, rule, work, n_rows, t_logic):
+def _motor_phase(weights, own_span, own_idx, target, ph, rule, work, n_rows, t_logic):
     """Plan the moves of the ``n_rows`` reinforced rows (targets ``target``, A-units
     as :func:`_unmark` reads them); returns ``(end of the trial, motor seconds)``, as
     :meth:`Motors.turn` advances the clock."""
-    seconds = motor_seconds(_plan(weights, own_ptr, own_idx, target, ph, rule, work,
+    seconds = motor_seconds(_plan(weights, own_span, own_idx, target, ph, rule, work,
                                   n_rows),
                             ph.motor_step_s)
     if seconds > 0:
@@ -373,14 +374,14 @@ def run_segment(order: np.ndarray, pos: int, horizon: float, machine: Machine,
         t_logic = t_settled + ph.logic_s
         score(machine.weights, figures.pat_idx[figures.pat_ptr[i]:figures.pat_ptr[i + 1]],
               work.scores)
-        target, own_ptr = figures.targets[i], figures.own_ptr[i * n_r:(i + 1) * n_r + 1]
+        target, own_span = figures.targets[i], figures.own_span[i * n_r:(i + 1) * n_r]
         n_rows = decide(work.scores, target, rule.forced, work.wrong, work.rows)
         end, motor_s = t_logic, 0.0
         if n_rows:
-            end, motor_s = _motor_phase(machine.weights, own_ptr, figures.own_idx, target,
+            end, motor_s = _motor_phase(machine.weights, own_span, figures.own_idx, target,
                                         ph, rule, work, n_rows, t_logic)
         if not end < horizon:   # something else happens on the clock first
-            _unmark(own_ptr, figures.own_idx, work, n_rows)
+            _unmark(own_span, figures.own_idx, work, n_rows)
             break
         t0 = machine.clock[0]
         _copy(work.level, machine.level)
@@ -389,14 +390,14 @@ def run_segment(order: np.ndarray, pos: int, horizon: float, machine: Machine,
         label = figures.labels[i]
         wrong, decoded, n_blocked = False, label, 0
         if n_rows:   # (without, every R-unit was right: nothing to move or count)
-            n_blocked = _turn(machine.weights, own_ptr, figures.own_idx, rule, tally,
+            n_blocked = _turn(machine.weights, own_span, figures.own_idx, rule, tally,
                               work, n_rows)
             wrong, decoded = _count(rule, tally, work, figures.codes, figures.near_ptr,
                                     figures.near_idx, label)
             if log.cap > 0:
-                n_chg = _changes(log.chg_r, log.chg_a, log.chg_v, n_chg, own_ptr,
+                n_chg = _changes(log.chg_r, log.chg_a, log.chg_v, n_chg, own_span,
                                  figures.own_idx, work, n_rows)
-            _unmark(own_ptr, figures.own_idx, work, n_rows)
+            _unmark(own_span, figures.own_idx, work, n_rows)
         if log.cap > 0:   # the figure's columns (LogBuffers)
             times[q, 0], times[q, 1], times[q, 2], times[q, 3] = (t0, end, settle_s,
                                                                   motor_s)
@@ -604,18 +605,22 @@ class Segments:
 def _figures_ahead(X, S, active, n_a, mask, codes, n_r):
     """The :class:`Figures` of a session (targets and labels still empty): the active
     A-units of its figures (``active``, the CSR ``(ptr, idx)`` of their ``n_a``
-    A-units' outputs) and their source-set parts as CSR, the nearest classes."""
+    A-units' outputs) and their source-set parts (the figures' own rows when the
+    ``mask`` is None: every R-unit sees every A-unit), the nearest classes."""
     pat_ptr, pat_idx = active
-    if mask is None:   # every R-unit sees every A-unit
-        mask = np.ones((n_r, n_a), dtype=bool)
-    own_ptr = np.zeros(len(X) * n_r + 1, dtype=np.int64)
-    own_idx = np.empty(pat_idx.size * n_r, dtype=np.int64)
-    compiled(_own)(pat_ptr, pat_idx, mask, own_ptr, own_idx)
+    if mask is None:   # each R-unit's part of a figure's row is the row itself
+        own_span = np.repeat(np.stack([pat_ptr[:-1], pat_ptr[1:]], axis=1), n_r, axis=0)
+        own_idx = pat_idx
+    else:
+        own_ptr = np.zeros(len(X) * n_r + 1, dtype=np.int64)
+        own_idx = np.empty(pat_idx.size * n_r, dtype=np.int64)
+        compiled(_own)(pat_ptr, pat_idx, mask, own_ptr, own_idx)
+        own_span = np.stack([own_ptr[:-1], own_ptr[1:]], axis=1)
     codes = np.ascontiguousarray(codes, dtype=np.int64)
     near_ptr, near_idx = _nearest(codes)
     none = np.zeros(0, dtype=np.int64)
-    return Figures(X, S, pat_ptr, pat_idx, own_ptr, own_idx, none.reshape(0, n_r), none,
-                   codes, near_ptr, near_idx)
+    return Figures(X, S, pat_ptr, pat_idx, own_span, own_idx, none.reshape(0, n_r),
+                   none, codes, near_ptr, near_idx)
 
 
 @kernel()

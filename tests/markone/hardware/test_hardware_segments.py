@@ -280,8 +280,18 @@ def test_active_units_and_own_sets_are_nonzero_row_by_row(mask_kind):
     own_ptr = np.zeros(9 * 4 + 1, dtype=np.int64)
     own_idx = np.full(pat_idx.size * 4, -1, dtype=np.int64)
     compiled(segments._own)(pat_ptr, pat_idx, mask, own_ptr, own_idx)
-    assert [own_idx[own_ptr[k]:own_ptr[k + 1]].tolist() for k in range(36)] == \
-        [np.flatnonzero(A[i] & mask[r]).tolist() for i in range(9) for r in range(4)]
+    want = [np.flatnonzero(A[i] & mask[r]).tolist() for i in range(9) for r in range(4)]
+    assert [own_idx[own_ptr[k]:own_ptr[k + 1]].tolist() for k in range(36)] == want
+    # a session's figures: each R-unit's part as a span of own_idx; without a mask
+    # (every R-unit sees every A-unit) the spans are the figures' rows of pat_idx
+    codes = np.array([[1, -1, 1, -1], [-1, 1, -1, 1]])
+    for given in ([mask] if mask_kind != "every" else [mask, None]):
+        figures = segments._figures_ahead(np.zeros((9, 5)), np.zeros((9, 5)),
+                                          (pat_ptr, pat_idx), 40, given, codes, 4)
+        assert figures.own_span.shape == (36, 2) and figures.own_span.dtype == np.int64
+        assert [figures.own_idx[a:b].tolist() for a, b in figures.own_span] == want
+        if given is None:
+            assert figures.own_idx is pat_idx   # shared, not copied
 
 
 def whole_steps_as_it_was(W, lo, hi, eta, n_total, n_a):
