@@ -29,7 +29,6 @@ on every run (no timing in it).
 from __future__ import annotations
 
 import ast
-import copy
 import functools
 import random
 import sys
@@ -237,13 +236,13 @@ def _text_mutants():
 def mutants() -> list[Mutant]:
     """Every single-edit mutant of the reference, in source order, then the edits of
     :data:`_TEXT_EDITS`."""
-    tree = ast.parse(REFERENCE.read_text())
+    text = REFERENCE.read_text()
     counter = _Sites()
-    counter.visit(copy.deepcopy(tree))
+    counter.visit(ast.parse(text))
     out = []
-    for k in range(counter.count):
-        editor = _Sites(k)
-        new = ast.fix_missing_locations(editor.visit(copy.deepcopy(tree)))
+    for k in range(counter.count):   # a fresh tree per mutant: parsed (C) is 5x faster
+        editor = _Sites(k)           # than copy.deepcopy of one tree (issue 37)
+        new = ast.fix_missing_locations(editor.visit(ast.parse(text)))
         line, column, what = editor.edit
         out.append(Mutant(where=f"line {line}:{column}", what=what,
                           cause=_cause(line, what),
