@@ -212,8 +212,9 @@ def make_config(module: ModuleType, *, size: str = "default", runs: int | None =
     unknown = set(extra) - set(config)
     if unknown:
         raise ValueError(
-            f"unknown setting(s) {sorted(unknown)} for experiment {module.NAME!r}; "
-            f"valid settings: {', '.join(sorted(config))}."
+            f"experiment {module.NAME!r} has no setting "
+            f"{' or '.join(repr(k) for k in sorted(unknown))}; its settings: "
+            f"{', '.join(sorted(config))}."
         )
     for key, value in extra.items():
         check_setting(module.NAME, key, value, config[key],

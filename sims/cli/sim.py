@@ -119,12 +119,11 @@ def _list(args):
 def _settings(name):
     """Print experiment ``name``'s settings: default, and the value ``--size small``
     uses where it differs."""
-    from sims.runner import load_experiment
+    from sims.runner import EXPERIMENTS, load_experiment
 
-    try:
-        module = load_experiment(name)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from exc
+    if name not in EXPERIMENTS:   # as `sim run` and `sim check` refuse it
+        raise _no_such_experiment(name, "list")
+    module = load_experiment(name)
     small = getattr(module, "SMALL", {})
     width = max(map(len, module.DEFAULTS))
     print(f"{name}: settings (change one with `markone sim run {name} --set KEY=VALUE`)")
