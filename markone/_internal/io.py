@@ -278,11 +278,15 @@ def _scalar_jsonable(obj):
     return obj
 
 
-def write_figure(fig, path, *, dpi):
+def write_figure(fig, path, *, dpi, check=None):
     """Save a matplotlib figure to ``path`` atomically (format from the suffix) and
-    close it; return the path."""
+    close it; return the path. ``check``, when given, is called with the figure once
+    the save has drawn it and before anything is written: an exception it raises
+    leaves ``path`` untouched (the figure is drawn once, for both)."""
     buf = io.BytesIO()
     fig.savefig(buf, format=Path(path).suffix[1:], dpi=dpi)
+    if check is not None:
+        check(fig)
     if hasattr(fig, "number"):  # made by pyplot: release it
         import matplotlib.pyplot as plt
 

@@ -63,3 +63,25 @@ def test_displayed_text_scales_with_the_image():
     assert displayed_text_px(1000, 450, points=72, dpi=100) == 45
     with pytest.raises(ValueError, match="natural_px=0"):
         displayed_text_px(0, 100)
+
+
+def test_a_checked_save_draws_once_and_still_finds_each_fault(tmp_path):
+    """The audit of a checked save reads the draw the save made (issue 37: it drew
+    the figure a second time), and finds each kind of fault from it."""
+    draws = []
+    fig, (ax,) = new_figure(width=2, height=2)
+    fig.canvas.mpl_connect("draw_event", draws.append)
+    save_figure(fig, tmp_path / "unchecked.png", check=False)
+    saving = len(draws)   # the draws of a save (matplotlib's layout pass and its own)
+    save_figure(fig, tmp_path / "clean.png", check=True)
+    assert len(draws) == 2 * saving
+    ax.plot([0, 1], [1, 1], "o", label="points in the upper left")
+    ax.set_xlim(0, 1), ax.set_ylim(0, 1.05)
+    ax.legend(loc="upper left")
+    ax.set_title("tiny", fontsize=7)
+    fig.text(0.9, 0.5, "a sentence far too long to fit on this figure")
+    with pytest.raises(FigureAuditError) as refused:
+        save_figure(fig, tmp_path / "bad.png", check=True)
+    assert len(draws) == 3 * saving and not (tmp_path / "bad.png").exists()
+    assert ["'tiny' is 7 pt", "cut off", "covers data"] == [
+        s for s in ["'tiny' is 7 pt", "cut off", "covers data"] if s in str(refused.value)]
