@@ -38,13 +38,6 @@ def cases():
     return C.build_cases()
 
 
-@pytest.fixture(scope="module")
-def suite(tmp_path_factory, cases):
-    out = tmp_path_factory.mktemp("conf") / "suite"
-    C.write_suite(out, cases=cases)
-    return out
-
-
 def by_id(cases, cid):
     return next(c for c in cases if c["id"] == cid)
 

@@ -26,13 +26,6 @@ HANDSHAKE = textwrap.dedent("""
 """)
 
 
-@pytest.fixture(scope="module")
-def suite(tmp_path_factory):
-    out = tmp_path_factory.mktemp("profiles") / "suite"
-    C.write_suite(out)
-    return out
-
-
 @pytest.fixture
 def impls():
     return TESTS / "conformance_impls.py"

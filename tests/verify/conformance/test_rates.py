@@ -20,13 +20,6 @@ IMPLS = TESTS / "conformance_impls.py"
 BUT_GREEDY = ",".join(c["id"] for c in C.build_cases() if c["id"] != "worst-order-greedy")
 
 
-@pytest.fixture(scope="module")
-def suite(tmp_path_factory):
-    out = tmp_path_factory.mktemp("rates") / "suite"
-    C.write_suite(out)
-    return out
-
-
 def _check(suite, impl, profile, capsys):
     status = main(["adversary", "check", str(suite), "--impl", f"{IMPLS}:{impl}",
                    "--profile", profile])

@@ -24,13 +24,6 @@ SHORT_BINARY = ("intercept-convention", "float64-near-tie", "extreme-large")
 
 
 @pytest.fixture(scope="module")
-def suite(tmp_path_factory):
-    out = tmp_path_factory.mktemp("starts") / "suite"
-    C.write_suite(out)
-    return out
-
-
-@pytest.fixture(scope="module")
 def cases():
     return C.build_cases()
 
