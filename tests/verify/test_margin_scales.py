@@ -240,6 +240,10 @@ def test_a_margin_below_float64_gets_its_exact_mistake_bound(text, flags, exact,
     assert exact <= printed <= exact * (1 + Fraction(1, 10**16))
     assert "gamma^2 = 10**-800" in out and "(R^2 and gamma^2 exact, the quotient " \
         "rounded up)" in out
+    with pytest.raises(SystemExit):             # and the help says when the ends are exact
+        main(["verify", "margin", "--help"])
+    assert "R^2 and gamma^2 exact when the margin is beyond float64" in " ".join(
+        capsys.readouterr().out.split())
 
 
 def test_data_beyond_float64_too_many_for_rationals_say_what_to_do(monkeypatch, tmp_path,

@@ -278,7 +278,8 @@ def add_margin(group: Any) -> ArgumentParser:
                     "certified in an interval: a unit vector (lower end) and a hull "
                     "point (upper end). Also R, and a mistake bound of the perceptron "
                     "from the theorem it names, at the ends that make it true (R rounded "
-                    "up, gamma the lower end).",
+                    "up, gamma the lower end; R^2 and gamma^2 exact when the margin is "
+                    "beyond float64 and found in exact rationals).",
                     example="markone verify margin data.csv --svm", func=_margin,
                     exits={EXIT_OK: "separable", EXIT_NO: "not separable"})
     _data_args(m)
