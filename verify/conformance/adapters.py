@@ -424,9 +424,32 @@ def load_impl(spec: str) -> Adapter:
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise ValueError(f"--impl: {target} has no attribute {attr!r}.")
+            raise ValueError(f"--impl: {target} has no attribute {attr!r}"
+                             f"{_callables_hint(obj, target, attr)}.")
         obj = getattr(obj, part)
     return adapter_for(obj, name=spec)
+
+
+def _callables_hint(obj: Any, target: str, attr: str) -> str:
+    """The callables ``obj`` (a module, or a class in it) defines itself, as the
+    remedy of an ``--impl`` that named another; '' when it defines none.
+
+    >>> import types
+    >>> mod = types.ModuleType("mine")
+    >>> def fit(X, y, order): pass
+    >>> fit.__module__ = "mine"
+    >>> mod.fit, mod.np = fit, types
+    >>> _callables_hint(mod, "mine.py", "fitt")
+    '; it defines fit: pass --impl mine.py:fit'
+    """
+    own = [name for name, value in vars(obj).items() if callable(value)
+           and not name.startswith("_")
+           and getattr(value, "__module__", None) == getattr(obj, "__name__", None)]
+    if not own:
+        return ""
+    if len(own) == 1:
+        return f"; it defines {own[0]}: pass --impl {target}:{own[0]}"
+    return f"; it defines {', '.join(own)}: pass --impl {target}:NAME with one of them"
 
 
 def _import_file(path: Path) -> Any:

@@ -126,6 +126,19 @@ def test_each_search_says_what_its_budget_counts(method, capsys):
     assert "greedy: updates" not in text
 
 
+def test_an_impl_that_names_no_function_of_the_file_lists_those_it_has(work, capsys):
+    """Issue 37 (walk): `--impl examples/perceptron.py:fitt` said only that the file
+    has no attribute 'fitt'; it now names the function it does define."""
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[3] / "examples" / "perceptron.py"
+    main(["adversary", "orthonormal", "--m", "3", "--out", "o.json"])
+    capsys.readouterr()
+    assert main(["adversary", "check", "o.json", "--impl", f"{example}:fitt"]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        f"has no attribute 'fitt'; it defines fit: pass --impl {example}:fit.")
+
+
 def test_verify_cycling_builtin_and_file(work, capsys):
     assert main(["verify", "cycling", "xor"]) == 0
     out = capsys.readouterr().out
