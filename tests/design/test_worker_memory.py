@@ -161,3 +161,37 @@ def test_giving_back_freed_memory_lowers_the_resident_set(root_conftest):
     before = _rss_kib()
     root_conftest.give_back_freed_memory()
     assert before - _rss_kib() > 20_000
+
+
+def _report(outcome):
+    return SimpleNamespace(passed=outcome == "passed", keywords={"test_x": 1, "slow": 1},
+                           sections=[("Captured stdout call", "lots of output\n")])
+
+
+def test_the_controller_keeps_passed_reports_without_keywords_or_output(root_conftest):
+    # issue 37: the controller's terminal keeps each of the run's 18,000 reports to the
+    # end; a passed one's keywords and captured output are read by no one there
+    slims = root_conftest.slims_passed_reports
+    assert slims(_config(reportchars="s", xmlpath=None))
+    assert not slims(_config(reportchars="sA"))  # -rA shows passed tests' output
+    assert not slims(_config(reportchars="P"))
+    assert not slims(_config(reportchars="s", xmlpath="junit.xml"))  # written there
+    passed, failed = _report("passed"), _report("failed")
+    root_conftest._SLIM_PASSED[:] = [True]  # the controller of a plain run
+    for report in (passed, failed):
+        root_conftest.pytest_runtest_logreport(report)
+    assert (passed.keywords, passed.sections) == ({}, [])
+    assert failed.keywords and failed.sections  # a failure is shown whole
+    kept = _report("passed")
+    root_conftest._SLIM_PASSED[:] = []  # a process that runs tests (-n 0, a worker)
+    root_conftest.pytest_runtest_logreport(kept)
+    assert kept.keywords and kept.sections
+
+
+def test_only_the_controller_slims_reports(root_conftest):
+    options = {"reportchars": "s", "collectonly": False}
+    root_conftest.pytest_configure(_config(tx=["popen", "popen"], **options))
+    assert root_conftest._SLIM_PASSED == [True]
+    root_conftest._SLIM_PASSED[:] = []
+    root_conftest.pytest_configure(_config(worker=True, **options))
+    assert root_conftest._SLIM_PASSED == []
