@@ -26,8 +26,7 @@ the 26-letter machine) go to one worker together, so it is built once; the tests
 open a browser (marked ``browser``, with the other tests of their files) share one
 worker too, with the Coq build, so that the largest processes the suite starts (a
 Chromium, a ``coqc``: about half a GB each) run one at a time; that group is handed out
-first, then the cheapest groups (light work for the other worker meanwhile), then the
-others from the costliest (:func:`start_order`). The browser tests share
+first and the others from the costliest (:func:`start_order`). The browser tests share
 one Chromium (``tests/_browser.py``), which only they can ask for (the ``browser``
 fixture of ``tests/conftest.py`` fails any other test) and which is closed when the
 worker leaves them (:func:`close_the_shared_browser`): one Chromium per run. The
@@ -296,73 +295,27 @@ DURATIONS = os.path.join(os.path.dirname(__file__), "tests", "data", "durations.
 UNRECORDED = 0.1
 
 
-def group_costs(groups, seconds):
-    """The CPU seconds of each group of ``groups`` (name -> its tests) by ``seconds``
-    (test id -> recorded CPU seconds; :data:`UNRECORDED` for a test not there): its
-    tests', and those of the shared fixtures its tests use, recorded as
-    ``"FOLDER_OR_FILE::NAME (shared SCOPE fixture)"`` (the Coq build, the
-    documentation site), each counted once, in the first group that uses it.
-
-    >>> from types import SimpleNamespace as Item
-    >>> site = "tests/docs::site (shared session fixture)"
-    >>> groups = {"browser": [Item(nodeid="tests/docs/test_a.py::t", fixturenames=["site"])],
-    ...           "tests/b.py": [Item(nodeid="tests/b.py::t", fixturenames=[])]}
-    >>> group_costs(groups, {"tests/docs/test_a.py::t": 1.0, site: 20.0})
-    {'browser': 21.0, 'tests/b.py': 0.1}
-    """
-    shared = {}
-    for key, value in seconds.items():
-        if key.endswith(" fixture)"):
-            base, name = key.rsplit(" (shared ", 1)[0].split("::", 1)
-            shared.setdefault(name, []).append((base, value))
-    counted = set()
-    costs = {}
-    for name, members in groups.items():
-        cost = 0.0
-        for item in members:
-            cost += seconds.get(item.nodeid, UNRECORDED)
-            for fixture in getattr(item, "fixturenames", ()):
-                for base, value in shared.get(fixture, ()):
-                    if (base, fixture) not in counted and (
-                            base == "." or item.nodeid.startswith((base + "/", base + "::"))):
-                        counted.add((base, fixture))
-                        cost += value
-        costs[name] = cost
-    return costs
-
-
 def start_order(items, seconds):
     """``items`` in the order their groups are handed out to the workers (pytest-xdist
     in the order of collection, with ``--no-loadscope-reorder``): the browsers' group
     first, its tests of the Coq build first and its browser tests together
-    (:func:`_browser_group_order`); then the cheapest groups, as many as together cost
-    about what the browsers' group costs (by ``seconds``: test id -> recorded CPU
-    seconds, :func:`group_costs`); then the others from the costliest to the cheapest,
-    each group's tests in their order.
+    (:func:`_browser_group_order`), then the other groups from the costliest
+    (by ``seconds``: test id -> recorded CPU seconds) to the cheapest, each group's
+    tests in their order.
 
     The largest processes the suite starts (``coqc``, then Chromium) then run at the
     start, beside workers that are still small (a worker grows as it runs: native
-    libraries, compiled kernels), not near the end beside two grown ones; while one
-    worker runs them, the other runs light groups, not the costliest (those grew it by
-    0.3 GB beside the browser: the suite's peak, issue 37); and with the costliest of
-    the rest first, no long group is left to run alone at the end.
+    libraries, compiled kernels), not near the end beside two grown ones; and with the
+    costliest groups first, no long group is left to run alone at the end (issue 37).
     """
     groups: dict[str, list] = {}
     files = browser_files(items)
     for item in items:
         groups.setdefault(xdist_group(item, files), []).append(item)
-    cost = group_costs(groups, seconds)
+    cost = {name: sum(seconds.get(item.nodeid, UNRECORDED) for item in members)
+            for name, members in groups.items()}
+    order = sorted(groups, key=lambda name: (name != "browser", -cost[name]))
     _browser_group_order(groups.get("browser", []))
-    beside, spent = [], 0.0
-    for name in sorted(groups, key=lambda name: cost[name]):
-        if "browser" not in groups or spent >= cost["browser"]:
-            break
-        if name != "browser":
-            beside.append(name)
-            spent += cost[name]
-    rest = sorted((name for name in groups if name not in beside and name != "browser"),
-                  key=lambda name: -cost[name])
-    order = ["browser"] * ("browser" in groups) + beside + rest
     return [item for name in order for item in groups[name]]
 
 

@@ -122,38 +122,8 @@ def test_the_coq_build_then_the_browsers_start_and_costly_groups_come_first(root
     assert order == ["tests/verify/coq/test_coq_limits.py::t",
                      "tests/docs/test_docs_offline.py::page",
                      "tests/markone/hardware/test_replay_browser.py::t",
-                     "tests/c.py::unrecorded", "tests/a.py::cheap",  # beside the browsers
-                     "tests/b.py::costly_1", "tests/b.py::costly_2"]
-
-
-def test_the_other_worker_runs_light_groups_beside_the_browsers(root_conftest):
-    """Issue 37: the costliest groups went out right after the browsers' group, so the
-    other worker ran them beside the browser and grew by 0.3 GB there (the suite's
-    peak: 0.63 + 0.41 GB of workers beside 0.55 GB of Chromium and its driver). Now
-    the cheapest groups come next, as many as cost about what the browsers' group
-    costs with its shared fixtures (the Coq build, the documentation site)."""
-    items = [_item("tests/docs/test_docs_offline.py::page", ["site", "browser"], True),
-             _item("tests/verify/coq/test_coq_limits.py::t", ["coq_build"])]
-    items += [_item(f"tests/heavy_{i}.py::t") for i in range(3)]
-    items += [_item(f"tests/light_{i}.py::t") for i in range(6)]
-    seconds = {"tests/docs/test_docs_offline.py::page": 1.0,
-               "tests/verify/coq/test_coq_limits.py::t": 1.0,
-               "tests/verify/coq::coq_build (shared session fixture)": 30.0,
-               "tests/docs::site (shared session fixture)": 10.0,
-               "tests::browser (shared session fixture)": 8.0}
-    seconds |= {f"tests/heavy_{i}.py::t": 20.0 + i for i in range(3)}
-    seconds |= {f"tests/light_{i}.py::t": 10.0 + i for i in range(6)}
-    groups = {"browser": items[:2], "tests/light_0.py": items[5:6]}
-    assert root_conftest.group_costs(groups, seconds) == {
-        "browser": 50.0, "tests/light_0.py": 10.0}
-    files = [item.nodeid.split("::")[0]
-             for item in root_conftest.start_order(items, seconds)]
-    assert files == ["tests/verify/coq/test_coq_limits.py", "tests/docs/test_docs_offline.py",
-                     "tests/light_0.py", "tests/light_1.py", "tests/light_2.py",
-                     "tests/light_3.py",  # 10 + 11 + 12 + 13 = 46 < 50: one more
-                     "tests/light_4.py",
-                     "tests/heavy_2.py", "tests/heavy_1.py", "tests/heavy_0.py",
-                     "tests/light_5.py"]
+                     "tests/b.py::costly_1", "tests/b.py::costly_2",
+                     "tests/a.py::cheap", "tests/c.py::unrecorded"]
 
 
 def test_the_workers_of_a_run_share_its_folder_and_take_turns_for_its_locks(
