@@ -27,6 +27,7 @@ shows every traceback instead.
 from __future__ import annotations
 
 import argparse
+import decimal
 import os
 import sys
 import time
@@ -125,10 +126,35 @@ def _finite_float(text):
 
 _INT_MAX = 2**63 - 1
 
+
+def _whole(text: str) -> int:
+    """``int(text)``; a whole number not written in digits (``1e3``, ``2.0``) is
+    refused with the digits to write, not called "not a whole number".
+
+    >>> _whole("12"), _whole(" 7 ")
+    (12, 7)
+    >>> _whole("1e3")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '1e3' is 1000, but whole numbers are written in digits here: write 1000
+    """
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            d = decimal.Decimal(text.strip())
+        except decimal.InvalidOperation:
+            raise ValueError(text) from None
+        if d.is_finite() and abs(d.adjusted()) <= 18 and d == d.to_integral_value():
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is {int(d)}, but whole numbers are written in digits here: "
+                f"write {int(d)}") from None
+        raise
+
 #: argparse types: whole numbers >= 1 / >= 0 (below 2**63), finite numbers > 0 / >= 0.
-positive_int = _number_type(int, "a whole number", lambda v: 1 <= v <= _INT_MAX,
+positive_int = _number_type(_whole, "a whole number", lambda v: 1 <= v <= _INT_MAX,
                             "at least 1 and below 2**63")
-nonnegative_int = _number_type(int, "a whole number", lambda v: 0 <= v <= _INT_MAX,
+nonnegative_int = _number_type(_whole, "a whole number", lambda v: 0 <= v <= _INT_MAX,
                                "0 or more and below 2**63")
 positive_float = _number_type(_finite_float, "a finite number", lambda v: v > 0,
                               "greater than 0")

@@ -188,3 +188,18 @@ def test_a_run_without_its_log_names_a_command_that_records_it(command, tmp_path
     assert err.strip().endswith("has no per-presentation log, so its figures and labels "
                                 "are unknown; record the run with `markone machine train "
                                 "--log --out RUN.json`.")
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["train", "xor", "--max-epochs", "1e3"], "'1e3' is 1000, but whole numbers are "
+                                              "written in digits here: write 1000"),
+    (["machine", "train", "--per-class", "2.0"], "'2.0' is 2, but whole numbers are "
+                                                 "written in digits here: write 2"),
+    (["train", "xor", "--seed", "1.5"], "'1.5' is not a whole number"),
+])
+def test_a_whole_number_in_another_notation_is_told_its_digits(argv, said, capsys):
+    """Issue 37 (walk): `--max-epochs 1e3` was refused as "not a whole number", which
+    1000 is; it is refused (no silent conversion) with the digits to write."""
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    assert refused.value.code == 2 and said in capsys.readouterr().err
