@@ -451,8 +451,14 @@ def test_cli_reports_on_the_whole_suite(suite, tmp_path, capsys):
     assert main(["adversary", "check", str(suite), "--impl", f"{impl}:strict",
                  "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
-    # 23 before exact-intercept-rounding and exact-averaged-sum (both start on a tie)
-    assert doc["exit_status"] == 1 and doc["summary"]["failed"] == 25
+    # the cases it fails are those where the strict rule's own answer differs from the
+    # rule's (the test's implementations, not markone's): a count written here went
+    # stale as the suite grew (25 written, 29 of 34 cases today; r15 slow run)
+    differ = {c["id"] for c in C.build_cases()
+              if impls.solve(c["problem"], "strict") != impls.solve(c["problem"])}
+    failed = {r["id"] for r in doc["cases"] if r["status"] == "fail"}
+    assert doc["exit_status"] == 1 and failed == differ
+    assert {"exact-intercept-rounding", "exact-averaged-sum"} <= failed  # start on a tie
 
 
 def test_cli_suite_writes_and_refuses(tmp_path, capsys):
