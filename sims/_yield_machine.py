@@ -93,7 +93,9 @@ def decide_machine(spec: JSONDict, run: int, seed: int) -> JSONDict:
     kept = [plan.faults[i] for i in least.faults]
     out.update(minimal=[describe_fault(f) for f in kept],
                minimal_faults=list(least.faults), minimal_complete=least.complete)
-    for which in ("minimal", "minimality")[:1 + least.complete]:
+    # with no fault kept (the machine cannot learn even unbroken) "each one repaired
+    # in turn" claims nothing: no minimality file (its stack would be empty)
+    for which in ("minimal", "minimality")[:1 + (least.complete and bool(kept))]:
         sub = claim_parts(machine, images, labels, which, kept)
         sub_verdict = decide(sub)
         if sub_verdict.separable is (which == "minimality"):
@@ -123,7 +125,8 @@ def recheck_machine(files_dir: PathLike, record: JSONDict, spec: JSONDict,
     kept = [plan.faults[j] for j in record["minimal_faults"] or ()]
     wanted = {"machine"} if record["learnable"] is not None else set()
     if record["learnable"] is False:
-        wanted |= {"minimal"} | ({"minimality"} if record["minimal_complete"] else set())
+        wanted |= {"minimal"} | ({"minimality"} if record["minimal_complete"] and kept
+                                 else set())
     names = {name[:-len(".json")].rsplit("-", 1)[1]: name
              for name in record["certificates"]}
     if not wanted <= set(names):

@@ -390,3 +390,26 @@ def test_sim_check_rechecks_a_sweep_and_names_what_fails(sweep, tmp_path, capsys
 def test_sim_check_refuses_what_it_cannot_check(argv, match, capsys):
     assert main(["sim", "check", *argv]) == 2
     assert match in capsys.readouterr().err
+
+
+def test_a_machine_that_cannot_learn_even_unbroken_gets_no_minimality_file(tmp_path):
+    """Found by the slow docs run (r15): `markone sim run yield --set rates=[0.5,0.9]
+    --set runs=100` (docs/sims.md, `sim run --help`) ended "parts is empty: there is
+    no task to stack". Machine 37 (cut wires, rate 0.5) cannot learn with none of its
+    faults: its 1-minimal set is empty, and "each fault repaired in turn" claims
+    nothing, so there is no minimality file to write, nor to ask for on re-check."""
+    from markone._internal.io import write_json
+    from sims.certified_yield import DEFAULTS, tasks
+    from sims._yield_machine import decide_machine, recheck_machine
+
+    config = dict(DEFAULTS, kinds=["cut_wires"], rates=[0.5], runs=100)
+    spec = next(s for s in tasks(config, 0) if any(r == 37 for r, _ in s["machines"]))
+    seed = dict(spec["machines"])[37]
+    record = decide_machine(spec, 37, seed)
+    assert record["learnable"] is False and record["minimal_faults"] == []
+    assert record["minimal_complete"] and sorted(record["certificates"]) == [
+        "cut_wires-r0-m037-machine.json", "cut_wires-r0-m037-minimal.json"]
+    for name, doc in record["certificates"].items():
+        write_json(tmp_path / name, doc)
+    record = dict(record, certificates=sorted(record["certificates"]))
+    assert recheck_machine(tmp_path, record, spec, seed) == 2
