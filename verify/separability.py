@@ -14,7 +14,8 @@ one of two things holds (Gordan's theorem of the alternative):
 The provers run cheapest first (``method="auto"``):
 
 1. trivial cases: -1/+1 labels of one class only, a zero vector without intercept,
-   two examples that cancel (the same point with both labels);
+   two examples that cancel (the same point with both labels, or without intercept
+   opposite points with one label);
 2. a short compiled perceptron run: on separable data with a fair margin it converges,
    and its weights are certified exactly (floating-point margins that beat a rigorous
    rounding-error bound, exact integers for the rest);
@@ -482,15 +483,20 @@ def _trivial(prob):
     pair = _opposite_pair(Z) if prob.float_exact else None
     if pair is not None:
         j, i = pair
-        return _notsep("trivial", {j: Fraction(1), i: Fraction(1)},
-                       f"examples {j + 1} and {i + 1} (X[{j}] and X[{i}]) are the same point "
-                       "with both labels")
+        both = f"examples {j + 1} and {i + 1} (X[{j}] and X[{i}])"
+        if prob.y[j] != prob.y[i]:
+            why = f"{both} are the same point with both labels"
+        else:  # only without intercept: y x cancels for opposite points, one label
+            why = (f"{both} are opposite points (X[{i}] = -X[{j}]) with the same label "
+                   "and there is no intercept, so their scores always have opposite signs")
+        return _notsep("trivial", {j: Fraction(1), i: Fraction(1)}, why)
     return None
 
 
 def _opposite_pair(Z):
     """The first pair ``(j, i)``, ``j < i``, of rows with ``Z[i] == -Z[j]`` exactly (the
-    same point with both labels), or None. Vectorised: rows are hashed by their dot
+    same point with both labels; without intercept also opposite points with one
+    label), or None. Vectorised: rows are hashed by their dot
     product with a fixed random vector after flipping each to a positive leading
     entry; candidates with equal hashes are then compared exactly (a hash that
     rounding made unequal only loses this shortcut, never a verdict)."""

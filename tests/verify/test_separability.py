@@ -61,6 +61,17 @@ def test_duplicate_point_with_both_labels():
     assert_proof(X, y, v)
 
 
+def test_opposite_points_with_one_label_are_named_so_without_intercept():
+    # y x cancels for x and -x with the same label: not "the same point with both
+    # labels", which the message said of XOR's (-1, 1) and (1, -1) (#37)
+    X = [[-1.0, -1.0], [-1.0, 1.0], [1.0, -1.0], [1.0, 1.0]]
+    v = check_separable(X, [-1, 1, 1, -1], intercept=False)
+    assert v.separable is False and v.certificate == {1: Fraction(1), 2: Fraction(1)}
+    assert "opposite points (X[2] = -X[1]) with the same label" in v.message
+    assert "same point" not in v.message
+    assert_proof(X, [-1, 1, 1, -1], v)
+
+
 def test_zero_vector_without_intercept():
     X = [[1.0, 2.0], [0.0, 0.0], [-1.0, 3.0]]
     y = [1, -1, 1]
