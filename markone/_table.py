@@ -30,6 +30,7 @@ ValueError: ...and.csv has no column named 'x3'; its columns are x1, x2, label: 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import decimal
 import re
@@ -356,11 +357,15 @@ def _refuse_mixed_labels(path, rows, col, ys):
 
 def _read_text(path):
     """The text of the file ``path`` (UTF-8, a byte-order mark dropped)."""
+    data = Path(path).read_bytes()
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{path} is not a text file (byte {exc.start} is not UTF-8); "
-                         "a table is text, one sample per line.") from None
+        at = exc.start + (3 if data.startswith(codecs.BOM_UTF8) else 0)
+        line = data.count(b"\n", 0, at) + 1
+        raise ValueError(f"{path} is not a text file (line {line}, byte {at + 1} of the "
+                         "file, is not UTF-8); a table is text, one sample per line."
+                         ) from None
 
 
 def _text_lines(text, path):

@@ -81,6 +81,19 @@ def test_binary_and_missing_files(tmp_path):
         load_table(tmp_path)
 
 
+@pytest.mark.parametrize("data, where", [
+    (b"\xff\xfe\x00", "line 1, byte 1 of the file"),
+    (b"1,2,0\n3,4,1\n5,\x8b,0\n", "line 3, byte 15 of the file"),
+    (b"\xef\xbb\xbf1,2,0\n\xff", "line 2, byte 10 of the file"),  # the BOM counts
+])
+def test_a_byte_that_is_not_utf8_is_numbered_from_1(tmp_path, data, where):
+    # "byte 0 is not UTF-8" numbered from 0 in text a person reads (#37; see
+    # docs/command-line.md, "How things are numbered"); the line helps find it
+    (tmp_path / "b.csv").write_bytes(data)
+    with pytest.raises(ValueError, match=f"not a text file \\({where}, is not UTF-8\\)"):
+        load_table(tmp_path / "b.csv")
+
+
 def test_exact_cells_stay_exact(tmp_path):
     path = write(tmp_path, "0.1,1/3,1\n0.2,2/3,0\n")
     X, y = load_table(path, exact=True)
