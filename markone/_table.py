@@ -80,8 +80,10 @@ BUILTIN_TABLES = {
 }
 
 
-#: The arrays of a :func:`scipy.sparse.save_npz` file.
-SPARSE_NPZ_KEYS = frozenset({"data", "indices", "indptr", "format", "shape"})
+#: The arrays every :func:`scipy.sparse.save_npz` file holds, whatever its format
+#: (CSR, CSC and BSR add ``indices`` and ``indptr``, COO ``row`` and ``col``, DIA
+#: ``offsets``).
+SPARSE_NPZ_KEYS = frozenset({"data", "format", "shape"})
 
 
 def read_npz(path):
@@ -218,11 +220,11 @@ def load_table(source, *, label=None, delimiter=None, header=None, exact=None):
     [-1, 1, 1, -1]
     """
     path = Path(source)
+    given = [f"{k}={v!r}" for k, v in (("label", label), ("delimiter", delimiter),
+                                       ("header", header)) if v is not None]
     if not path.exists():
         name = str(source).lower()
         if name in BUILTIN_TABLES:
-            given = [f"{k}={v!r}" for k, v in (("label", label), ("delimiter", delimiter),
-                                               ("header", header)) if v is not None]
             if given:  # nothing to apply them to: refused, not silently ignored
                 raise ValueError(f"{given[0]} applies to data files, not to the "
                                  f"built-in data set {source}; drop it.")
@@ -235,9 +237,9 @@ def load_table(source, *, label=None, delimiter=None, header=None, exact=None):
         raise ValueError(f"{source} is a folder, not a data file.")
     reader = READERS.get(path.suffix.lower())
     if reader is not None:
-        if label is not None or delimiter is not None or header is not None:
-            raise ValueError(f"{source}: label=, delimiter= and header= apply to text "
-                             f"tables, not to {path.suffix} files (they hold X and y).")
+        if given:  # refused, not silently ignored
+            raise ValueError(f"{source}: {given[0]} applies to text tables, not to "
+                             f"{path.suffix} files (they hold X and y); drop it.")
         return reader(path)
     return read_text_table(path, label=label, delimiter=delimiter, header=header,
                            exact=exact)

@@ -142,13 +142,38 @@ def test_npz_and_builtins(tmp_path):
     np.savez(tmp_path / "bad.npz", A=np.eye(2))
     with pytest.raises(ValueError, match="arrays named 'X' and 'y'; it has A"):
         load_table(tmp_path / "bad.npz")
-    with pytest.raises(ValueError, match="apply to text tables"):
+    with pytest.raises(ValueError, match="label=0 applies to text tables"):
         load_table(tmp_path / "d.npz", label=0)
     assert set(BUILTIN_TABLES) >= {"xor", "iris", "parity3"}
     X, y = load_table("xor", exact=True)
     assert X.dtype == np.int64 and y.tolist() == [-1, 1, 1, -1]
     assert load_table("iris")[0].shape == (150, 4)
     assert load_table("parity3:01")[0].tolist()[-1] == [1, 1, 1]
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "bsr", "coo", "dia"])
+def test_every_format_save_npz_writes_is_read(tmp_path, fmt):
+    # a COO matrix saved with scipy.sparse.save_npz was refused: "must hold arrays
+    # named 'X' and 'y' ... (or save [X, y], labels last, with scipy.sparse.save_npz)",
+    # which is what the user had done (#37)
+    import scipy.sparse as sp
+
+    M = np.array([[0, 2, 1], [1, 0, 0], [3, 0, 1]])
+    sp.save_npz(tmp_path / "d.npz", sp.csr_matrix(M).asformat(fmt))
+    X, y = load_table(tmp_path / "d.npz")
+    assert X.format == "csr" and X.toarray().tolist() == [[0, 2], [1, 0], [3, 0]]
+    assert y.tolist() == [1, 0, 1]
+
+
+def test_options_for_text_tables_are_refused_by_name_on_npz(tmp_path):
+    # "label=, --delimiter and header= apply" on the command line: one option named
+    # (the one given), as for a built-in name, so the CLI can say it as a flag (#37)
+    np.savez(tmp_path / "d.npz", X=np.eye(2), y=np.array([0, 1]))
+    for option, given in [({"label": 0}, "label=0"), ({"header": True}, "header=True"),
+                          ({"delimiter": ";"}, "delimiter=';'")]:
+        with pytest.raises(ValueError, match=f"d.npz: {given} applies to text tables, "
+                           r"not to .npz files \(they hold X and y\); drop it\."):
+            load_table(tmp_path / "d.npz", **option)
 
 
 @pytest.mark.parametrize("content, says", [

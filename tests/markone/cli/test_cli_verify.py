@@ -174,3 +174,16 @@ def test_proofs_smt2_folder_is_checked_before_any_work(tmp_path, monkeypatch, ca
     assert stop.value.code == 2
     assert words in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["AND.csv"]
+
+
+def test_a_table_option_on_an_npz_file_is_named_as_the_flag_given(tmp_path, capsys):
+    # "label=, --delimiter and header= apply to text tables": Python names in a
+    # command-line message, and all three whichever was given (#37)
+    data = tmp_path / "d.npz"
+    np.savez(data, X=np.eye(2), y=np.array([0, 1]))
+    for flag, said in [(["--no-header"], "--no-header"), (["--label", "1"], "--label '1'"),
+                       (["--delimiter", ";"], "--delimiter ';'")]:
+        assert main(["verify", "separable", str(data)] + flag) == 2
+        err = capsys.readouterr().err
+        assert f"d.npz: {said} applies to text tables, not to .npz files" in err, err
+        assert "=" not in err, err
