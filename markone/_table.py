@@ -137,7 +137,16 @@ def read_npz(path):
                 "a perceptron needs real inputs; save X.real as X if every imaginary "
                 "part is 0, or the two parts as features of their own "
                 "(np.hstack([X.real, X.imag])).")
+        _refuse_booleans(path, arrays[0])
         return arrays[0], arrays[1]
+
+
+def _refuse_booleans(path, X):
+    """Booleans are not numbers to the exact kernel (True is not 1 there): refused when
+    the file is read, before a command computes anything, not half way through."""
+    if X.dtype.kind == "b":
+        raise ValueError(f"{path}: its array X holds booleans (dtype bool), which are "
+                         "not read as numbers; save them as 0/1 (X.astype(np.int8)).")
 
 
 def _read_sparse_npz(path):
@@ -151,6 +160,7 @@ def _read_sparse_npz(path):
     if M.ndim != 2 or M.shape[1] < 2:
         raise ValueError(f"{path} holds a sparse matrix of shape {M.shape}; it must be "
                          "[X, y]: at least one feature column and the label column last.")
+    _refuse_booleans(path, M)
     y = M[:, [M.shape[1] - 1]].toarray().ravel()
     if y.dtype.kind == "f" and np.array_equal(y, np.round(y)):
         y = y.astype(np.int64)  # labels as written: integer-valued cells as ints
