@@ -303,6 +303,32 @@ def _stopped(prog: str, args: argparse.Namespace, exc: BaseException) -> int:
     return status
 
 
+def _stop_behind(exc: BaseException) -> BaseException | None:
+    """The Ctrl-C or SIGTERM that ``exc`` was raised while unwinding, if any: a
+    library's cleanup can fail on a stop (matplotlib's GIF writer, stopped before its
+    first frame, raises IndexError in its ``finish``), and the stop is still the cause.
+
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     finally:
+    ...         [][0]
+    ... except IndexError as exc:
+    ...     type(_stop_behind(exc)).__name__
+    'KeyboardInterrupt'
+    >>> _stop_behind(ValueError("bad input")) is None
+    True
+    """
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, (KeyboardInterrupt, Terminated)):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``markone`` console script; returns the exit status."""
     parser = build_parser(_command_words(sys.argv[1:] if argv is None else argv))
@@ -326,20 +352,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = args.func(args)
     except (KeyboardInterrupt, Terminated) as exc:
         return _stopped(prog, args, exc)
-    except UserCodeError as exc:
-        return report_user_code(prog, exc)
-    except USER_ERRORS as exc:
-        if args.debug:
-            raise
-        print(f"{prog}: error: {cli_terms(one_line(exc))}", file=sys.stderr)
-        return EXIT_USAGE
-    except Exception as exc:  # noqa: BLE001 - anything else is a bug in markone
-        if args.debug:
-            raise
-        return report_bug(prog, exc)
+    except Exception as exc:  # noqa: BLE001 - sorted out below
+        stop = _stop_behind(exc)
+        if stop is not None and not args.debug:
+            return _stopped(prog, args, stop)
+        if args.debug and not isinstance(exc, UserCodeError):
+            raise  # the full traceback, from where it was raised
+        return _failed(prog, exc)
     if stdout.failure is not None:
         return stdout_failure_status(prog, stdout.failure)
     return 0 if status is None else int(status)
+
+
+def _failed(prog: str, exc: Exception) -> int:
+    """Report ``exc``, which ended the command: the user's code's error, a user error
+    (one line, status 2) or a bug in markone (status 3)."""
+    if isinstance(exc, UserCodeError):
+        return report_user_code(prog, exc)
+    if isinstance(exc, USER_ERRORS):
+        print(f"{prog}: error: {cli_terms(one_line(exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    return report_bug(prog, exc)
 
 
 def _warning_printer(prog):

@@ -107,6 +107,31 @@ def test_ctrl_c_says_what_it_stopped_and_how_to_go_on(argv, then, tmp_path, monk
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("stop, status, said", [
+    (KeyboardInterrupt, 130, "interrupted (Ctrl-C)"),
+    (Terminated, EXIT_TERMINATED, "terminated (SIGTERM)")])
+def test_a_library_that_fails_while_unwinding_a_stop_still_ends_stopped(
+        stop, status, said, tmp_path, monkeypatch, capsys):
+    """A library's cleanup can fail on the stop it is unwinding: Ctrl-C while
+    matplotlib's GIF writer grabbed the demo's first frame made its ``finish`` raise
+    IndexError (no frames), and ``markone demo`` called that "a bug in markone" (status
+    3, a traceback file). The stop is still the cause: the command ends stopped."""
+    import verify.adversary
+
+    def stopped_then_cleanup_fails(*args, **kwargs):
+        try:
+            raise stop
+        finally:
+            [][0]  # noqa: B018 - the cleanup's own error, raised while unwinding
+
+    monkeypatch.setattr(verify.adversary, "orthonormal_case", stopped_then_cleanup_fails)
+    argv = ["adversary", "orthonormal", "--m", "3", "--out", str(tmp_path / "o.json")]
+    assert main(argv) == status
+    assert capsys.readouterr().err == (f"markone adversary orthonormal: {said}; nothing "
+                                       f"half written was left behind\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_without_sigterm_everything_is_written(tmp_path):
     before = signal.getsignal(signal.SIGTERM)
     with sigterm_raises():
