@@ -315,14 +315,39 @@ def read_json(path):
     ...         print(str(exc).replace(path, "run.json"))
     run.json is not valid JSON: it starts with 'x1,x2,label', not { or [
     run.json is not valid JSON: it ends inside a value, an array or an object (is it truncated?)
+
+    A folder, a binary file or one the system cannot read is named as such, never
+    with a bare ``[Errno ...]`` or codec message that leaves out the file:
+
+    >>> _ = open(path, "wb").write(bytes([123, 255, 125]))
+    >>> read_json(path)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...run.json is not a text file (byte 1 is not UTF-8), so not JSON
+    >>> read_json(os.path.dirname(path))
+    Traceback (most recent call last):
+    ...
+    IsADirectoryError: ... is a folder; give the path of a JSON file in it
     """
     path = Path(path)
     try:
-        with open(path) as fh:
+        with open(path, encoding="utf-8") as fh:
             return json.load(fh)
+    except IsADirectoryError:
+        raise IsADirectoryError(f"{path} is a folder; give the path of a JSON file in "
+                                "it") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not a text file (byte {exc.start} is not UTF-8), "
+                         "so not JSON") from None
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise OSError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except json.JSONDecodeError as exc:
         text = exc.doc.lstrip()
-        if text and exc.pos == len(exc.doc) - len(text) and text[0] not in "{[":
+        if not text:
+            raise ValueError(f"{path} is empty, so not JSON") from None
+        if exc.pos == len(exc.doc) - len(text) and text[0] not in "{[":
             why = f"it starts with {text.splitlines()[0][:40]!r}, not {{ or ["
         elif exc.pos >= len(exc.doc.rstrip()) - 1 or exc.msg.startswith("Unterminated"):
             why = "it ends inside a value, an array or an object (is it truncated?)"

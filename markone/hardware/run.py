@@ -421,7 +421,11 @@ class MachineRun:
             raise ValueError(f"{path} is not a Mark I run: format is {got!r}, expected "
                              f"{FORMAT!r}; {_SAVED_BY}.")
         version = data.get("version")
-        if not isinstance(version, int) or version > VERSION:
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise ValueError(f"{path} is a damaged Mark I run: its format version is "
+                             f"{version!r}, not a whole number from 1 to {VERSION}; "
+                             "save the run again (MachineRun.save).")
+        if version > VERSION:
             raise ValueError(
                 f"{path} has format version {version!r}, but this markone reads "
                 f"versions up to {VERSION}; upgrade markone to read it."
