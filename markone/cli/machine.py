@@ -68,14 +68,18 @@ def _train(args):
 
     params, faults = machine_params(args), fault_request(args)
     if args.shapes is not None:
-        if args.chars is not None:
-            raise CommandError("--shapes and --chars exclude each other: train on "
-                               "shapes or on letters.")
+        letter_options = [flag for flag, value in (("--chars", args.chars),
+                          ("--per-class", args.per_class), ("--typeface", args.typeface))
+                          if value is not None]
+        if letter_options:
+            raise CommandError(f"--shapes and {' and '.join(letter_options)} exclude "
+                               "each other: train on shapes (--shapes N draws N discs "
+                               "and squares) or on letters.")
         images, labels = shapes(args.shapes, seed=args.seed)
     else:
         images, labels = letters("ABC" if args.chars is None else args.chars,
-                                 per_class=args.per_class,
-                                 seed=args.seed, typeface=args.typeface)
+                                 per_class=args.per_class or 5, seed=args.seed,
+                                 typeface=args.typeface or "block")
     machine = MarkI(params, seed=args.seed)
     if faults is not None:
         plan = faults_for(machine, faults)
@@ -343,10 +347,11 @@ def _add_train(sub):
     r = add_command(sub, "train", help="train on letters or shapes; save the run as JSON",
                     description="Default physics unless --ideal.", example=TRAIN_EXAMPLES,
                     func=_train, exits=TRAINING_EXITS)
-    r.add_argument("--chars", default=None, help="letters to learn (default ABC)")
-    r.add_argument("--per-class", type=positive_int, default=5, help="figures per letter")
-    r.add_argument("--typeface", choices=["block", "serif"], default="block",
-                   help="the letters' typeface")
+    r.add_argument("--chars", default=None, help="letters to learn (default: ABC)")
+    r.add_argument("--per-class", type=positive_int, default=None,
+                   help="figures per letter (default: 5)")
+    r.add_argument("--typeface", choices=["block", "serif"], default=None,
+                   help="the letters' typeface (default: block)")
     r.add_argument("--shapes", type=positive_int, default=None, metavar="N",
                    help="learn N discs and squares instead of letters")
     r.add_argument("--max-epochs", type=positive_int, default=50, help="most passes")

@@ -203,3 +203,24 @@ def test_a_whole_number_in_another_notation_is_told_its_digits(argv, said, capsy
     with pytest.raises(SystemExit) as refused:
         main(argv)
     assert refused.value.code == 2 and said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given, named", [
+    (["--per-class", "3"], "--per-class"), (["--typeface", "serif"], "--typeface"),
+    (["--chars", "AB"], "--chars"),
+    (["--typeface", "block", "--per-class", "3"], "--per-class and --typeface")])
+def test_letter_options_with_shapes_are_refused_not_ignored(given, named, capsys):
+    """``machine train --shapes 4 --per-class 3`` trained on 4 shapes and said nothing
+    of the 3 (nor of --typeface): only --chars was refused."""
+    assert main(["machine", "train", "--shapes", "4", *given]) == 2
+    err = capsys.readouterr().err
+    assert f"error: --shapes and {named} exclude each other" in err
+
+
+def test_letter_defaults_are_stated_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["machine", "train", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    for said in ("letters to learn (default: ABC)", "figures per letter (default: 5)",
+                 "the letters' typeface (default: block)"):
+        assert said in help_text
