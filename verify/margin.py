@@ -226,7 +226,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, intercept: bool = True, svm: bool 
     ------
     ValueError
         On NaN/inf, empty data, mismatched lengths, labels that are not two classes,
-        or ``svm=True`` with one class only.
+        ``svm=True`` with one class only, or ``svm=True`` with ``intercept=False``.
 
     Examples
     --------
@@ -258,6 +258,9 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, intercept: bool = True, svm: bool 
     (2.0, -2.0, 21.25)
     """
     t0 = time.perf_counter()
+    if svm and not intercept:   # refused, not silently ignored
+        raise ValueError("svm=True is the hard-margin SVM's margin, whose intercept is "
+                         "free; intercept=False does not apply to it: drop one of the two.")
     with blas_single_thread():
         return _max_margin(X, y, intercept, svm, rtol, max_iter, t0)
 

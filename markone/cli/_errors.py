@@ -158,6 +158,7 @@ _CLI_TERMS: list = [
     (r"\buse intercept=True\b", "drop --no-intercept"),
     (r"\bintercept=True\b", "without --no-intercept"),
     (r"\bintercept=False\b", "--no-intercept"),
+    (r"\bsvm=True\b", "--svm"),
     (r"\bvariant='(\w+)' or '(\w+)'", r"--variant \1 or --variant \2"),
     (r"\bvariant='(\w+)'", r"--variant \1"),
     (r"\btimeout_s=([\d.eE+-]+) s\b", r"--timeout \1 s"),

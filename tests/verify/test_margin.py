@@ -121,6 +121,19 @@ def test_one_class_and_svm_errors():
     assert Fraction(m.lower) <= Fraction(1, 3) <= Fraction(m.upper)
 
 
+def test_svm_without_intercept_is_refused_not_ignored(capsys):
+    # `verify margin --svm --no-intercept` printed "SVM margin (free intercept)": the
+    # flag was dropped in silence (#37)
+    from markone.cli import main
+
+    with pytest.raises(ValueError, match="svm=True .* intercept=False does not apply"):
+        max_margin([[0.0], [4.0]], [0, 1], svm=True, intercept=False)
+    assert main(["verify", "margin", "xor:01", "--svm", "--no-intercept"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "error: --svm is the hard-margin SVM's margin, whose intercept is free; "
+        "--no-intercept does not apply to it: drop one of the two.\n")
+
+
 def test_svm_margin_of_known_sets():
     m = max_margin([[0.0, 0.0], [4.0, 0.0], [4.0, 3.0]], [0, 1, 1], svm=True)
     assert m.lower <= 2.0 <= m.upper and m.gap <= 1e-12
