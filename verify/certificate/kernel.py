@@ -110,9 +110,9 @@ def _check_gordan(rows, scales, signs, certificate, aug):
             sums[j] = sums.get(j, 0) + ci * v
     j, t = min(((j, t) for j, t in sums.items() if t), default=(0, 0))
     if t:
-        raise CertificateError(f"the certificate does not cancel: coordinate {j} of "
-                               f"sum lambda_i y_i [x_i{aug} is {_show(Fraction(t, den))}, "
-                               "not 0.")
+        raise CertificateError(f"the certificate does not cancel: coordinate {j + 1} "
+                               f"of sum lambda_i y_i [x_i{aug} (index {j}) is "
+                               f"{_show(Fraction(t, den))}, not 0.")
 
 
 def _index(key):

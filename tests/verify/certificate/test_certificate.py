@@ -282,3 +282,15 @@ def test_fractions_text_is_what_str_fraction_writes_hypo(nums, den):
     from markone._internal.datahash import fractions_text
 
     assert fractions_text(nums, den) == " ".join(str(Fraction(v, den)) for v in nums)
+
+
+def test_a_coordinate_that_does_not_cancel_is_numbered_from_1_with_its_index():
+    # "coordinate 0 of sum lambda_i y_i [x_i, 1]": a word and a number from 0 in text a
+    # person reads (#37; docs/command-line.md, "How things are numbered")
+    X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0]
+    good = check_separable(X, y)
+    forged = forge(good, certificate={0: Fraction(1), 1: Fraction(2), 2: Fraction(1),
+                                      3: Fraction(1)})   # sums to (0, 1, 1)
+    with pytest.raises(CertificateError, match=r"does not cancel: coordinate 2 of sum "
+                       r"lambda_i y_i \[x_i, 1\] \(index 1\) is 1, not 0\.$"):
+        check_certificate(X, y, forged)
