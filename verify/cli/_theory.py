@@ -109,11 +109,16 @@ def _cycling_data(args):
     if args.certificate and args.order != "cyclic":
         raise CommandError("--certificate applies to --order cyclic (the cycle of one "
                            "run); drop --order all or --certificate.")
-    if args.encoding != "pm1":
+    if args.encoding is not None:   # given: never dropped in silence (xor:01 --encoding pm1)
+        if args.file in ("xor:01", "parity3:01") and not Path(args.file).exists():
+            raise CommandError(f"--encoding {args.encoding} given with {args.file}, which "
+                               "already names 0/1 inputs; drop one of the two.")
         if Path(args.file).exists() or args.file not in ("xor", "parity3"):
-            raise CommandError("--encoding applies to the built-in data sets xor and "
-                               f"parity3, not to {args.file}.")
-        args.file = f"{args.file}:{args.encoding}"
+            raise CommandError(f"--encoding {args.encoding} applies to the built-in data "
+                               f"sets xor and parity3 (-1/+1 unless --encoding 01), not to "
+                               f"{args.file}; drop it.")
+        if args.encoding == "01":
+            args.file = f"{args.file}:01"
     return load_data(args, exact=True)
 
 
@@ -267,8 +272,9 @@ def add_cycling(verify_subparsers: Any) -> ArgumentParser:
                     exits={EXIT_OK: "decided", EXIT_UNDECIDED: "--budget, --timeout "
                            "or --max-memory stopped the search"})
     data_options(c, what="FILE|xor|parity3")
-    c.add_argument("--encoding", choices=("pm1", "01"), default="pm1",
-                   help="inputs of the built-in data sets: -1/+1 or 0/1")
+    c.add_argument("--encoding", choices=("pm1", "01"),
+                   help="inputs of the built-in data sets xor and parity3: -1/+1 (pm1, "
+                   "their default) or 0/1 (the same as xor:01, parity3:01)")
     c.add_argument("--order", choices=("cyclic", "all"), default="cyclic",
                    help="cyclic: the same order every pass; all: every order at once")
     c.add_argument("--rule", choices=("nonstrict", "strict"), default="nonstrict",

@@ -152,6 +152,20 @@ def test_verify_cycling_builtin_and_file(work, capsys):
     assert main(["verify", "cycling", "parity3", "--order", "all", "--budget", "10"]) == 4
 
 
+def test_verify_cycling_encoding_is_never_dropped_in_silence(work, capsys):
+    # `verify cycling xor:01 --encoding pm1` ran on 0/1 inputs and said nothing (#37)
+    assert main(["verify", "cycling", "xor", "--encoding", "pm1"]) == 0
+    assert "w = [1, 1, -1]" in capsys.readouterr().out   # -1/+1, as without the flag
+    for name, encoding in [("xor:01", "pm1"), ("parity3:01", "01")]:
+        assert main(["verify", "cycling", name, "--encoding", encoding]) == 2
+        assert capsys.readouterr().err.endswith(
+            f"error: --encoding {encoding} given with {name}, which already names 0/1 "
+            "inputs; drop one of the two.\n")
+    (work / "xor.csv").write_text("0,0,-1\n0,1,1\n1,0,1\n1,1,-1\n")
+    assert main(["verify", "cycling", "xor.csv", "--encoding", "pm1"]) == 2
+    assert "--encoding pm1 applies to the built-in data sets" in capsys.readouterr().err
+
+
 def test_builtin_data_parity():
     X, y = parity(3, "01")
     assert X.shape == (8, 3) and (y == np.where(X.sum(1) % 2 == 1, 1, -1)).all()
