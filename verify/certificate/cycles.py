@@ -120,8 +120,12 @@ def _same_updates(ran: list[int], claimed: list[Any]) -> None:
                                "does not cycle.")
     k = next((k for k, (a, b) in enumerate(zip(ran, claimed)) if a != b), None)
     if k is not None:
-        raise CertificateError(f"update {k} of the cycle is on example {ran[k]}, not on "
-                               f"example {claimed[k]!r} as the certificate says.")
+        said = claimed[k]
+        said = (f"example {said + 1} (X[{said}])" if type(said) is int and said >= 0
+                else repr(said))
+        raise CertificateError(f"update {k + 1} of the cycle is on example {ran[k] + 1} "
+                               f"(X[{ran[k]}]), not on {said} as the certificate's "
+                               f"cycle_updates[{k}] says.")
     if len(ran) != len(claimed):
         raise CertificateError(f"the cycle makes {len(ran)} updates; the certificate "
                                f"lists {len(claimed)}.")

@@ -98,10 +98,12 @@ FORGED = {
         "the states do not repeat"),
     "a skipped update": (lambda d: d["cycle_updates"].pop(), "the certificate lists 5"),
     "a skipped update, the next moved up": (lambda d: d["cycle_updates"].pop(2),
-                                            "update 3 of the cycle is on example 1"),
+                                            "update 4 of the cycle is on example 2 (X[1])"),
     "an update added": (lambda d: d["cycle_updates"].append(4), "the certificate lists 7"),
     "an update on another example": (lambda d: d["cycle_updates"].__setitem__(1, 4),
-                                     "update 1 of the cycle is on example 5, not"),
+                                     "update 2 of the cycle is on example 6 (X[5]), not on "
+                                     "example 5 (X[4]) as the certificate's "
+                                     "cycle_updates[1] says"),
     "states that do not repeat (the transient one short)": (
         lambda d: _retransient(d, 36), "the states do not repeat"),
     "a transient that is not the least": (lambda d: _retransient(d, 37 + 18),
