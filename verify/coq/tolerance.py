@@ -83,18 +83,18 @@ def _answers(u: Any, k: int) -> dict:
     ValueError when a field is missing or of the wrong kind."""
     d = u.to_dict() if hasattr(u, "to_dict") else u
     if not isinstance(d, dict) or any(f not in d for f in _FIELDS):
-        raise ValueError(f"R-unit entry {k} must hold the fields {list(_FIELDS)}")
+        raise ValueError(f"r_units[{k}] must hold the fields {list(_FIELDS)}")
     counts = [d["tolerance_figure"], d["dead"], d["dead_figure"], *d["dead_units"],
               *d["stuck_units"]] + ([d["stuck"], d["stuck_figure"]]
                                     if d["stuck"] is not None else [])
     if not all(type(c) is int for c in counts):
-        raise ValueError(f"R-unit entry {k}: figures, A-units and counts must be "
+        raise ValueError(f"r_units[{k}]: figures, A-units and counts must be "
                          "integers")
     try:
         d = dict(d, tolerance=Fraction(d["tolerance"]),
                  tolerance_dead=[Fraction(v) for v in d["tolerance_dead"]])
     except (TypeError, ValueError, ZeroDivisionError):
-        raise ValueError(f"R-unit entry {k}: its tolerances must be exact numbers such "
+        raise ValueError(f"r_units[{k}]: its tolerances must be exact numbers such "
                          "as \"3\" or \"7/2\"") from None
     return d
 

@@ -328,7 +328,7 @@ def _r_units(units: list, n_r_units: int, old: bool) -> list[JSONDict]:
     claims = slots(R_UNIT)
     out = []
     for k, r in enumerate(units):
-        where = f"R-unit entry {k} ({r_unit_name(k)})"
+        where = f"r_units[{k}] ({r_unit_name(k)})"
         if not isinstance(r, dict) or r.get("r_unit") != k or type(r["r_unit"]) is not int:
             raise ValueError(f"malformed machine report: {where} must be an object with "
                              f"r_unit {k}, and learnable, end_stops and converges claims "

@@ -84,7 +84,7 @@ def test_the_fields_the_recheck_recomputes_are_required_too(reach, field, tmp_pa
                for c in recheck_report(report, machine, FIGURES, LABELS))
     forged = copy.deepcopy(report)
     del forged["r_units"][0]["end_stops"]["evidence"][field]
-    with pytest.raises(ValueError, match=rf"R-unit entry 0 \(R1\)\.end_stops lacks the "
+    with pytest.raises(ValueError, match=rf"r_units\[0\] \(R1\)\.end_stops lacks the "
                                          rf"evidence field '{field}'"):
         recheck_report(forged, machine, FIGURES, LABELS)
 
@@ -102,7 +102,7 @@ def test_the_command_exits_2_naming_the_claim_and_field(tmp_path, capsys):
     assert main(task + ["--recheck", str(path)]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1
-    assert f".end_stops lacks the evidence field 'R_sq'" in err and f"entry {r} " in err
+    assert f".end_stops lacks the evidence field 'R_sq'" in err and f"r_units[{r}] " in err
 
 
 def test_a_new_kind_declares_its_evidence_with_add_kind():

@@ -166,7 +166,7 @@ def test_scaled_weights_are_exact():
 
 
 def test_an_answer_already_wrong_is_refused():
-    with pytest.raises(ValueError, match="already answers figure 1 wrong"):
+    with pytest.raises(ValueError, match="R1 already answers figure 2 wrong"):
         r_unit_worst_case(np.array([1.0, -1.0]), np.array([[1, 0], [1, 1]]),
                           np.array([1, 1]))
 

@@ -278,8 +278,8 @@ def r_unit_worst_case(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, r_unit: int =
     m = margins(W, X, y)
     if not (m > 0).all():
         i = int(np.flatnonzero(~(m > 0))[0])
-        raise ValueError(f"R-unit {r_unit} already answers figure {i} wrong (margin "
-                         f"{Fraction(int(m[i]), Q)} steps): it tolerates nothing")
+        raise ValueError(f"{r_unit_name(r_unit)} already answers figure {i + 1} wrong "
+                         f"(margin {Fraction(int(m[i]), Q)} steps): it tolerates nothing")
     count = X.sum(axis=1).astype(np.int64)
     tol, fig = exact_min(m, count)
     tol = tol / Q
