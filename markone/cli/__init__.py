@@ -507,10 +507,38 @@ def load_data(args: argparse.Namespace, *, exact: bool | None = None,
     from markone._table import InexactCell, load_table
 
     try:
-        return load_table(args.file, label=getattr(args, "label", None),
+        X, y = load_table(args.file, label=getattr(args, "label", None),
                           delimiter=args.delimiter, header=args.header, exact=exact)
     except InexactCell as exc:
         raise (exc.with_fix(fix) if fix else exc) from None
+    _two_classes_of_a_builtin(args.file, y)
+    return X, y
+
+
+#: How to save two classes of iris as a table (docs/command-line.md, "Files the
+#: examples use"): setosa against versicolor, in millimetres, labels -1/+1 last.
+IRIS_PAIR_TO_CSV = ("python -c \"from markone.datasets import iris; import numpy as np; "
+                    "X, y = iris(); np.savetxt('data.csv', np.c_[10 * X[y < 2], "
+                    "2 * y[y < 2] - 1], fmt='%.0f', delimiter=',')\"")
+
+
+def _two_classes_of_a_builtin(source: str, y: Any) -> None:
+    """Refuse a built-in data set of more than two classes (iris) naming what to do:
+    the commands learn two classes, and ``--label``, which the general message
+    suggests for a table, does not apply to a built-in name."""
+    import numpy as np
+
+    from markone._table import BUILTIN_TABLES
+
+    classes = np.unique(np.asarray(y))
+    if len(classes) <= 2 or Path(source).exists() or \
+            str(source).lower() not in BUILTIN_TABLES:
+        return
+    raise CommandError(
+        f"{source} has {len(classes)} classes ({', '.join(map(str, classes))}), but "
+        "this command learns two; save two of them as a table and give its name: "
+        f"{IRIS_PAIR_TO_CSV} writes setosa against versicolor to data.csv (in Python, "
+        "markone.MulticlassPerceptron learns all three).")
 
 
 def rounded_note(texts: Any, *, what: str, where: str) -> str | None:

@@ -186,7 +186,7 @@ _CLI_TERMS: list = [
     (r"\blabel=(-?\d+|'[^']*')", r"--label \1"),
     (r"\blabel= ", "--label "),
     (r"\bdelimiter= ", "--delimiter "),
-    (r"\bdelimiter=('[^']*')", r"--delimiter \1"),
+    (r"\bdelimiter=('[^']*')(?!\))", r"--delimiter \1"),  # not a call's last argument
     (r"; use MulticlassPerceptron for more\.",
      "; if another column holds the labels, name it with --label."),
     (r"^y has (\d+|only one) class", r"the labels have \1 class"),  # y: the Python name

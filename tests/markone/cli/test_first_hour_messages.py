@@ -224,3 +224,29 @@ def test_letter_defaults_are_stated_in_the_help(capsys):
     for said in ("letters to learn (default: ABC)", "figures per letter (default: 5)",
                  "the letters' typeface (default: block)"):
         assert said in help_text
+
+
+@pytest.mark.parametrize("argv", [["train"], ["verify", "separable"],
+                                  ["verify", "margin"], ["verify", "bound"]],
+                         ids=" ".join)
+def test_iris_by_name_says_how_to_take_two_classes(argv, tmp_path, monkeypatch, capsys):
+    """Every data command's help offers the built-in ``iris``, and each refused it with
+    "if another column holds the labels, name it with --label", which a built-in name
+    refuses in turn. The message now gives a line that makes a two-class table, the
+    one docs/command-line.md gives, and that line works."""
+    import shlex
+    import subprocess
+    import sys
+
+    from markone.cli import IRIS_PAIR_TO_CSV
+    from _paths import ROOT
+
+    monkeypatch.chdir(tmp_path)
+    assert main([*argv, "iris"]) == 2
+    err = capsys.readouterr().err
+    assert "iris has 3 classes (0, 1, 2), but this command learns two" in err
+    assert "--label" not in err and IRIS_PAIR_TO_CSV in err
+    assert IRIS_PAIR_TO_CSV in (ROOT / "docs" / "command-line.md").read_text()
+    code = shlex.split(IRIS_PAIR_TO_CSV)[2]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
+    assert main([*argv, "data.csv"]) in (0, 1)
