@@ -10,7 +10,7 @@ from markone.cli import (add_command, cli_terms, data_options, load_data, needs_
                          nonnegative_int, one_line, output_file, plural, positive_int,
                          rounded_note)
 from markone.cli._commands import purpose
-from markone.cli._errors import EXIT_NO, EXIT_OK, TRAINING_EXITS
+from markone.cli._errors import EXIT_NO, EXIT_OK, TRAINING_EXITS, CommandError
 from markone.variants import VARIANTS
 
 __all__ = ["register"]
@@ -53,6 +53,9 @@ def run(args: Namespace) -> int:
     from markone._internal.exact import fraction_shown
     from markone._internal.io import write_json
 
+    if args.seed is not None and args.order != "shuffle":
+        raise CommandError("--seed draws the order of --order shuffle, and the order is "
+                           "given: add --order shuffle, or drop --seed.")
     X, y = load_data(args, exact=True if args.exact else None)
     why = None if args.exact else needs_exact(X)
     exact = args.exact or why is not None

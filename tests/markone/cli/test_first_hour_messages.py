@@ -250,3 +250,12 @@ def test_iris_by_name_says_how_to_take_two_classes(argv, tmp_path, monkeypatch, 
     code = shlex.split(IRIS_PAIR_TO_CSV)[2]
     subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
     assert main([*argv, "data.csv"]) in (0, 1)
+
+
+def test_a_seed_without_a_shuffle_is_refused_not_ignored(capsys):
+    """``markone train and.csv --seed 3`` trained in the given order and said nothing
+    of the seed, which only --order shuffle uses."""
+    assert main(["train", "xor", "--seed", "3"]) == 2
+    assert "--seed draws the order of --order shuffle" in capsys.readouterr().err
+    assert main(["train", "xor", "--seed", "3", "--order", "shuffle",
+                 "--max-epochs", "2"]) == 1
