@@ -141,10 +141,12 @@ def letters_demo(out_dir: PathLike, *, seed: int = 0, chars: str = "ABCD",
 
 def _report(s):
     lines = [
-        f"Mark I: learned {plural(len(s['chars']), 'letter')} ({s['chars']}, {s['typeface']} "
-        f"typeface) from {plural(s['n_figures'], 'figure')} in "
-        f"{plural(s['epochs'], 'pass', 'passes')}"
-        + ("." if s["converged"] else " (stopped before an error-free pass)."),
+        f"Mark I: {'learned' if s['converged'] else 'trained on'} "
+        f"{plural(len(s['chars']), 'letter')} ({s['chars']}, {s['typeface']} "
+        f"typeface) from {plural(s['n_figures'], 'figure')} "
+        + (f"in {plural(s['epochs'], 'pass', 'passes')}." if s["converged"] else
+           f"for {plural(s['epochs'], 'pass', 'passes')}, the most allowed, and stopped "
+           "before an error-free pass."),
         f"  accuracy: {percent(s['train_accuracy'])} on the training figures, "
         f"{percent(s['test_accuracy'])} on freshly placed ones"
         + (f"\n    {why.strip()}" if (why := generalisation_note(s)) else ""),
@@ -178,12 +180,17 @@ def generalisation_note(info: JSONDict) -> str:
     right = round(info["test_accuracy"] * n)
     if right == n or info["train_accuracy"] <= info["test_accuracy"]:
         return ""
-    trained = (f"read all {n} training figures right" if info["train_accuracy"] == 1
-               else f"read {round(info['train_accuracy'] * n)} of its {n} training "
-               "figures right")
-    return (f" It {trained}, but it learned each letter from only {n // letters} "
-            f"placed figures, and a learner given fewer examples generalises worse to "
-            "new ones [Bishop2006, §1.1].")
+    trained = round(info["train_accuracy"] * n)
+    if not info.get("converged", True) and trained < n:
+        return (f" It read only {trained} of its {n} training figures right: training "
+                "stopped before an error-free pass, so it had not yet learned the "
+                "figures it was shown; allow more passes.")
+    said = ({1: "its one training figure", 2: "both training figures"}.get(
+        n, f"all {n} training figures") if trained == n
+        else f"{trained} of its {n} training figures")
+    return (f" It read {said} right, but it learned each letter from only "
+            f"{plural(n // letters, 'placed figure')}, and a learner given fewer "
+            "examples generalises worse to new ones [Bishop2006, §1.1].")
 
 
 def navy_comparison(*, seed: int = 0, chars: str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ",

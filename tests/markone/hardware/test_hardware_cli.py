@@ -220,3 +220,34 @@ def test_train_adds_no_line_when_silence_explains_every_mistake(capsys):
             "--max-epochs", "20"]
     assert main(argv) == 1
     assert "the last pass also had" not in capsys.readouterr().out
+
+
+def test_a_run_stopped_early_is_not_said_to_have_learned(tmp_path):
+    """Walk of issue 37: `machine demo letters --chars A..Z --per-class 1 --max-epochs 2`
+    printed "learned 26 letters" beside 38% on its own figures, and blamed the few
+    figures per letter ("only 1 placed figures") for what two passes left unlearned."""
+    from markone.hardware.demo import generalisation_note
+
+    s = letters_demo(tmp_path, chars="ABCDEFGH", per_class=1, max_epochs=1, figures=False)
+    assert not s["converged"] and s["train_accuracy"] < 1
+    first = s["summary_lines"][0]
+    assert first.startswith("Mark I: trained on 8 letters") and "learned" not in first
+    assert "for 1 pass, the most allowed, and stopped before an error-free pass" in first
+    note = generalisation_note(s)
+    assert "training stopped before an error-free pass" in note
+    assert "placed figure" not in note
+
+
+@pytest.mark.parametrize("n, chars, said", [
+    (1, "A", "It read its one training figure right, but it learned each letter from "
+             "only 1 placed figure,"),
+    (2, "AB", "It read both training figures right, but it learned each letter from "
+              "only 1 placed figure,"),
+    (6, "AB", "It read all 6 training figures right, but it learned each letter from "
+              "only 3 placed figures,")])
+def test_the_generalisation_note_counts_in_words(n, chars, said):
+    from markone.hardware.demo import generalisation_note
+
+    note = generalisation_note({"n_figures": n, "chars": chars, "train_accuracy": 1.0,
+                                "test_accuracy": 0.0, "converged": True})
+    assert note.startswith(" " + said)
