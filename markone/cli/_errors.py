@@ -192,6 +192,9 @@ _CLI_TERMS: list = [
     (r"^y has (\d+|only one) class", r"the labels have \1 class"),  # y: the Python name
     (r"MarkI\(\.\.\.\)\.train\(\.\.\.\)\.save\(path\) writes",
      "`markone machine train --out RUN.json` writes (the demo's is machine-run.json)"),
+    (r"\bbut class_code='(\w+)' over\b", r"but the \1 class code over"),
+    (r"\bmore R-units \(n_r_units\)", "more R-units (--set n_r_units=N)"),
+    (r"\bclass_code='(\w+)'", r"--set class_code=\1"),
     (r"\bheader=True\b", "--header"),
     (r"\bheader=False\b", "--no-header"),
     (r"\bchar\(='(.)'\) has no glyph", r"--chars: '\1' has no glyph"),
@@ -218,6 +221,10 @@ def cli_terms(message):
     'more than --max-memory 4 allows; lower --budget, or raise --max-memory.'
     >>> cli_terms("replay: MarkI.train(images, labels, order=stream, max_epochs=1)")
     'replay: one pass of the stream (saved by --json) on the machine'
+    >>> cli_terms("labels have 9 classes but class_code='one_hot' over 8 R-units "
+    ...           "represents at most 8; use fewer classes, more R-units (n_r_units) or "
+    ...           "class_code='binary'.")
+    'labels have 9 classes but the one_hot class code over 8 R-units represents at most 8; use fewer classes, more R-units (--set n_r_units=N) or --set class_code=binary.'
     >>> cli_terms("[Errno 2] No such file or directory: 'run.json'")
     'run.json: No such file or directory'
     """

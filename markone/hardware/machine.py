@@ -77,8 +77,9 @@ def class_codes(n_classes: int, n_r_units: int, code: str = "binary") -> np.ndar
     if n_classes > cap:
         raise ValueError(
             f"labels have {n_classes} classes but class_code={code!r} over "
-            f"n_r_units={n_r_units} R-units represents at most {cap}; use fewer classes, "
-            "more R-units" + (" or class_code='binary'." if code == "one_hot" else ".")
+            f"{n_r_units} R-unit{'s' if n_r_units != 1 else ''} represents at most {cap}; "
+            "use fewer classes, more R-units (n_r_units)"
+            + (" or class_code='binary'." if code == "one_hot" else ".")
         )
     idx = np.arange(n_classes)
     if code == "binary":

@@ -88,11 +88,27 @@ def test_one_image_of_wrong_shape(trained):
 def test_labels_beyond_the_class_code():
     images, labels = letters("ABCDEFGHI", per_class=1, seed=0)
     with pytest.raises(ValueError, match=r"9 classes but class_code='one_hot' over "
-                                         r"n_r_units=8 R-units represents at most 8"):
+                                         r"8 R-units represents at most 8"):
         MarkI(MarkIParams(class_code="one_hot"), seed=0).train(images, labels)
     with pytest.raises(ValueError, match=r"9 classes but class_code='binary' over "
-                                         r"n_r_units=3 R-units represents at most 8"):
+                                         r"3 R-units represents at most 8"):
         MarkI(MarkIParams(n_r_units=3), seed=0).train(images, labels)
+
+
+def test_labels_beyond_the_class_code_in_command_line_terms(capsys):
+    """The walk of issue 37 met "class_code='binary' over n_r_units=1 R-units ... use
+    fewer classes, more R-units" from `machine train --set n_r_units=1`: Python names,
+    "1 R-units", and no flag to raise them with."""
+    from markone.cli import main
+
+    assert main(["machine", "train", "--chars", "ABC", "--set", "n_r_units=1"]) == 2
+    err = capsys.readouterr().err
+    assert ("labels have 3 classes but the binary class code over 1 R-unit represents "
+            "at most 2; use fewer classes, more R-units (--set n_r_units=N).") in err
+    assert main(["machine", "train", "--chars", "ABCDEFGHI", "--set",
+                 "class_code=one_hot"]) == 2
+    assert "more R-units (--set n_r_units=N) or --set class_code=binary." in \
+        capsys.readouterr().err
 
 
 def test_labels_length_and_unknown_labels(trained):
