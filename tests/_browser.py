@@ -11,7 +11,18 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("MARKONE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+#: The Chromium the tests drive: ``MARKONE_CHROMIUM`` if set, else Debian's
+#: ``chromium-headless-shell`` (the headless-only build of the same Chromium release, the
+#: one Playwright itself runs for headless tests; ``.ci/run`` installs it), else Debian's
+#: ``chromium``. The binary itself: Debian's ``/usr/bin/chromium-headless-shell`` is a
+#: shell script that stays running as its parent. Issue 37: the headless shell has no
+#: browser window code (a 0.22 GB binary, not 0.30 GB): its browser process held 55-70 MB
+#: instead of 0.14-0.16 GB over the browser tests, with no utility process beside the
+#: network one (13-17 MB), and its browser process used 7 s of CPU, not 20 s.
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+CHROMIUM = (os.environ.get("MARKONE_CHROMIUM")
+            or (HEADLESS_SHELL if os.path.exists(HEADLESS_SHELL) else None)
+            or shutil.which("chromium") or "/usr/bin/chromium")
 #: The features Playwright (1.65) turns off in the Chromium it launches. Chromium reads
 #: only the last ``--disable-features`` of its command line, so :data:`CHROMIUM_ARGS`
 #: repeats them with ours (``test_browser_launch.py`` fails, naming them, if a
@@ -28,20 +39,31 @@ PLAYWRIGHT_DISABLED_FEATURES = [
 #: one sees it (issue 37: about 80 MB at each moment of the browser tests).
 NO_OMNIBOX_POPUP = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup",
                     "PreloadTopChromeWebUI"]
-#: ``--disable-site-isolation-trials``: the pages tested (file:// and loopback ones)
-#: need no process of their own per site (issue 37: four documentation pages opened in
-#: turn, Chromium's processes held 0.60 GB at most instead of 0.71 GB). The same-origin
-#: rules the console's tests check are the browser's either way.
+#: ``--js-flags=--lite-mode``: the pages' JavaScript (in the renderer processes) run by
+#: V8's interpreter and baseline compiler, without its optimizing compilers and their
+#: code (issue 37: a docs page with its search index built, then a full-page screenshot,
+#: held 0.18 GB instead of 0.26-0.30 GB in its renderer; the renderers used no more CPU
+#: over the browser tests, 20-24 s either way). ``--disable-site-isolation-trials``: the
+#: pages tested (file:// and loopback ones) need no process of their own per site (issue
+#: 37: four documentation pages opened in turn, Chromium's processes held 0.60 GB at
+#: most instead of 0.71 GB). The same-origin rules the console's tests check are the
+#: browser's either way.
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic",
-                 "--disable-site-isolation-trials",
+                 "--disable-site-isolation-trials", "--js-flags=--lite-mode",
                  "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES
                                                   + NO_OMNIBOX_POPUP)]
-#: Options of the Node.js process that drives the browser (Playwright's driver): young
-#: objects collected after each MB, not each 16 MB (issue 37: the driver held 0.20 GB
-#: by the end of the browser tests; with this, about 25 MB less).
-DRIVER_NODE_OPTIONS = "--max-semi-space-size=1"
+#: Options of the Node.js process that drives the browser (Playwright's driver), the
+#: only V8 options Node accepts in ``NODE_OPTIONS`` that save memory (issue 37): young
+#: objects collected after each MB, not each 16 MB (the driver held 0.20 GB by the end
+#: of the browser tests; with this, about 25 MB less); ``--jitless``, its JavaScript
+#: interpreted, no machine code made (on the console's and replay's tests the driver
+#: held 126 MB at most instead of 154 MB, for 1.7 s more of its CPU, 3.8 s instead of
+#: 2.1 s; over all the browser tests 9.6 s instead of 6.0 s). Not kept: an old
+#: generation capped at 32 MB (``--max-old-space-size=32``: 115 MB at most instead of
+#: 141 MB, but 15 s of the driver's CPU instead of 9.6 s, collecting again and again).
+DRIVER_NODE_OPTIONS = "--max-semi-space-size=1 --jitless"
 
 
 def start_playwright():
