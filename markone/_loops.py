@@ -61,7 +61,7 @@ import numpy as np
 from markone._internal.jit import (PLAIN_PRESENTATIONS, compiled, kernel, on_first_compile,
                                   plain_form, uncompiled)
 
-__all__ = ["epoch_last_xy", "step_last_xy", "counted_step", "COUNTED_STEP", "one_index",
+__all__ = ["epoch_last_xy", "counted_step", "COUNTED_STEP", "one_index",
            "ONE_INDEX", "epoch_general", "score_underflows", "INT64_LIMIT",
            "UNDERFLOW_ZONE", "csr_rows", "row_dot", "row_axpy", "row_nonzero", "row_update",
            "row_underflows", "row_prefetch", "kernel_rows", "linear_scores", "one_score",
@@ -646,19 +646,6 @@ def epoch_last_xy(X, y, c, idx, eta, w, status):
 _FIRST = np.zeros(1, dtype=np.int64)
 
 
-@kernel(fastmath=FASTMATH)
-def step_last_xy(x, sign, c, eta, w, status):
-    """:func:`epoch_last_xy` on the one example ``x`` (1-D, any strides) of label
-    ``sign``, its position 0: the lean engine's step (``learn_one``), with fewer
-    arguments to pass per call and no array made. Returns 1 on an update, else 0.
-
-    >>> w, status = np.zeros(3), np.zeros(2, dtype=np.int64)
-    >>> step_last_xy(np.array([1.0, 2.0]), -1, 1.0, 1.0, w, status), w.tolist()
-    (1, [-1.0, -2.0, -1.0])
-    """
-    return epoch_last_xy(x[None, :], (sign,), c, _FIRST, eta, w, status)
-
-
 #: The one signature :func:`counted_step` is compiled for (``x`` of any strides).
 COUNTED_STEP = "(float64[:], float64, float64, float64, float64[::1], int64[::1])"
 
@@ -671,10 +658,13 @@ _ONE_EXAMPLE = {"nogil": False, "_nrt": False}
 
 @kernel(fastmath=FASTMATH, **_ONE_EXAMPLE)
 def counted_step(x, sign, c, eta, w, status):
-    """:func:`step_last_xy` that counts its update in ``status[2]`` and returns
+    """:func:`epoch_last_xy` on the one example ``x`` (1-D, any strides) of label
+    ``sign``, its position 0, counting its update in ``status[2]``; returns
     ``status[0]``: 0, or the code of the stop (the row is then refused, nothing
-    changed): the compiled ``learn_one`` of :class:`markone.Perceptron`, called
-    through its :func:`~markone._internal.jit.entry_point` for :data:`COUNTED_STEP`.
+    changed). The lean engine's step, with fewer arguments to pass per call and no
+    array made: the compiled ``learn_one`` of :class:`markone.Perceptron` (both its
+    paths), called through its :func:`~markone._internal.jit.entry_point` for
+    :data:`COUNTED_STEP`, the one signature it is compiled for.
     It runs the in-order loop of epoch_last_xy's pass on its one row (position 0
     is in order), compiled into it: no call boundary.
 

@@ -294,11 +294,7 @@ class _Engine:
         """Present one float example ``x`` of label ``sign`` (constant ``c``, 0 for
         none) with the same compiled rule as a pass; returns 1 on an update, else 0."""
         if self.lean:
-            m = self._pass(_loops.step_last_xy, _ONE, _loops.one_row(x), sign, c, eta,
-                           self.w, self._status)
-            if self._status[0]:
-                self._raise_bad_row(x.reshape(1, -1), _ONE)
-            return int(m)
+            return self._counted_step(x, float(sign), float(c), float(eta))
         row = np.empty((1, x.shape[0] + 1))
         row[0, :-1] = x
         row[0, -1] = c
@@ -307,6 +303,25 @@ class _Engine:
             raise_bad_row(row, 0, 1)
         zero_rows_error(row)
         return self.run_pass(row, _ONE, eta, None)
+
+    def _counted_step(self, x, sign, c, eta):
+        """The lean :meth:`step`: learn_one's kernel
+        (:func:`~markone._loops.counted_step`; plain, or the machine code of its one
+        signature), its update returned (1 or 0), not counted in :attr:`step_updates`.
+        One compiled step for both paths of ``learn_one`` (a kernel of its own was a
+        second compile of the pass, about 2.5 s, for the layouts and label types its
+        callers passed; issue 37)."""
+        step = _loops.pass_kernel(_loops.counted_step, self.presented, 1, self.at_most)
+        self.presented += 1
+        step = _quiet(step) if step is _loops.counted_step else \
+            entry_point(_loops.counted_step, _loops.COUNTED_STEP)
+        status = self._status
+        counted = int(status[2])
+        stopped = step(x, sign, c, eta, self.w, status)
+        updates, status[2] = int(status[2]) - counted, counted
+        if stopped:
+            self._raise_bad_row(x.reshape(1, -1), _ONE)
+        return updates
 
     def lean_step(self):
         """``(step, w, status)`` of a lean engine (``None`` when not lean), to call as

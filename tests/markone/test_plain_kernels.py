@@ -224,40 +224,18 @@ print(sum(k.stats.cache_hits.values()), sum(k.stats.cache_misses.values()))
     assert any((tmp_path / "cache" / "markone" / "numba").rglob("*.nbi"))
 
 
-@pytest.mark.parametrize("x, sign, c, status_after", [
-    ([1.0, -2.0, 0.5], -1, 1.0, 0),         # an update
-    ([0.0, 0.0, 0.0], 1, 0.0, 2),           # a zero vector without intercept
-    ([1.0, np.nan, 0.0], 1, 1.0, 1),        # not finite
-])
-def test_step_last_xy_is_epoch_last_xy_on_one_row(x, sign, c, status_after):
-    # plain and compiled, on a strided row too: the plain step takes it as it is, the
-    # compiled one as the engine hands it over (one_row: C order, the one layout it is
-    # compiled for; learn_one's compiled step on strided rows is the next test's)
-    wide = np.repeat(np.array(x), 2)[::2]
-    w0 = np.array([0.5, 1.0, -1.0, 2.0])
-    want_w, want_s = w0.copy(), np.zeros(2, dtype=np.int64)
-    want = _loops.epoch_last_xy(np.array([x]), np.array([float(sign)]), c,
-                                  np.zeros(1, dtype=np.int64), 1.0, want_w, want_s)
-    for fn, hand_over in ((_loops.step_last_xy, lambda row: row),
-                          (jit.compiled(_loops.step_last_xy), _loops.one_row)):
-        for row in (np.array(x), hand_over(wide)):
-            w, s = w0.copy(), np.zeros(2, dtype=np.int64)
-            assert fn(row, sign, c, 1.0, w, s) == want
-            assert w.tobytes() == want_w.tobytes() and s.tolist() == want_s.tolist()
-    assert want_s[0] == status_after
-
-
 @pytest.mark.parametrize("x, sign, c, stop", [
     ([1.0, -2.0, 0.5], -1.0, 1.0, 0),         # an update
     ([0.5, 0.0, -1.0], 1.0, 1.0, 0),          # no update
     ([0.0, 0.0, 0.0], 1.0, 0.0, 2),           # a zero vector without intercept
     ([1.0, np.nan, 0.0], 1.0, 1.0, 1),        # not finite
 ])
-def test_counted_step_is_step_last_xy_counted(x, sign, c, stop):
+def test_counted_step_is_epoch_last_xy_on_one_row_counted(x, sign, c, stop):
     # plain, and the compiled entry point learn_one calls, on a strided row too
     w0 = np.array([0.5, 1.0, -1.0, 2.0])
     want_w, want_s = w0.copy(), np.zeros(2, dtype=np.int64)
-    want = _loops.step_last_xy(np.array(x), sign, c, 1.0, want_w, want_s)
+    want = _loops.epoch_last_xy(np.array([x]), np.array([sign]), c,
+                                np.zeros(1, dtype=np.int64), 1.0, want_w, want_s)
     entry = jit.entry_point(_loops.counted_step, _loops.COUNTED_STEP)
     for fn in (_loops.counted_step, entry):
         for row in (np.array(x), np.repeat(np.array(x), 2)[::2]):
