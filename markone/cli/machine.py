@@ -195,7 +195,12 @@ def _vary(texts):
                 "--vary 'weight_range=[[-50, 50], [-2, 2]]'.")
         if name in vary:
             raise CommandError(f"--vary {name} is given twice; list all its values once.")
-        vary[name] = [tuple(v) if isinstance(v, list) else v for v in values]
+        values = [tuple(v) if isinstance(v, list) else v for v in values]
+        twice = [v for i, v in enumerate(values) if v in values[:i]]
+        if twice:
+            raise CommandError(f"--vary {name} lists {json.dumps(twice[0])} twice; give "
+                               "each value once.")
+        vary[name] = values
     return vary
 
 
@@ -206,7 +211,7 @@ def _fleet(args):
     from markone.hardware.show import fleet_tables
 
     vary = _vary(args.vary)
-    base, faults = machine_params(args), fault_request(args)
+    base, faults = machine_params(args, varied=list(vary)), fault_request(args)
     fields = {f.name for f in dataclasses.fields(base)}
     unknown = sorted(set(vary) - fields)
     if unknown:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+from collections.abc import Sequence
 from typing import Any
 import dataclasses
 import difflib
@@ -128,10 +129,13 @@ def add_physics_options(p: argparse.ArgumentParser, *, shortcuts: bool = True) -
                        "photocell_noise_sd=...)")
 
 
-def machine_params(args: argparse.Namespace, **defaults: Any) -> Any:
+def machine_params(args: argparse.Namespace, *, varied: Sequence[str] = (),
+                   **defaults: Any) -> Any:
     """The :class:`~markone.hardware.MarkIParams` the options of
     :func:`add_physics_options` ask for; ``defaults`` are the command's own changes,
-    which the options override. A refusal names the option and the parameter."""
+    which the options override. A refusal names the option and the parameter; a
+    parameter in ``varied`` (``machine fleet --vary``) set by an option too is refused,
+    not overridden in silence."""
     from markone.hardware import MarkIParams
 
     changes: dict[str, Any] = dict(defaults)
@@ -149,6 +153,11 @@ def machine_params(args: argparse.Namespace, **defaults: Any) -> Any:
                                "give it once.")
         changes[name] = value
         given[name] = "--set"
+    for name in varied:
+        if name in given:
+            flag = f"--set {name}" if given[name] == "--set" else given[name]
+            raise CommandError(f"{flag} and --vary {name} both set {name}: list every "
+                               f"value in --vary, or drop {flag}.")
     try:
         return (MarkIParams.ideal(**changes) if getattr(args, "ideal", False)
                 else MarkIParams(**changes))

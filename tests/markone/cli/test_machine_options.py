@@ -232,3 +232,20 @@ def test_the_fault_plan_of_the_help_breaks_a_default_machine(tmp_path, capsys):
         main(["machine", "train", "--help"])
     shown = " ".join(capsys.readouterr().out.split())
     assert " ".join(FAULT_FILE_EXAMPLE.split()) in shown   # the plan tested is the one shown
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--vary", "motor_step_s=[0.5]", "--set", "motor_step_s=1"],
+     "--set motor_step_s and --vary motor_step_s both set motor_step_s"),
+    (["--vary", 'topology=["full"]', "--topology", "source_sets"],
+     "--topology and --vary topology both set topology"),
+    (["--vary", "motor_step_s=[0.5, 0.5]"], "--vary motor_step_s lists 0.5 twice"),
+    (["--vary", "weight_range=[null, [-2, 2], null]"],
+     "--vary weight_range lists null twice")])
+def test_a_fleet_setting_given_twice_is_refused_not_overridden(argv, said, capsys):
+    """The walk of issue 37: `--vary 'motor_step_s=[0.5]' --set motor_step_s=1` ran
+    every machine at 0.5 without a word of the 1, and a value listed twice ran its
+    machines twice in one row."""
+    assert main(["machine", "fleet", "--machines", "1", "--presentations", "2",
+                 "--chars", "AB", *argv]) == 2
+    assert said in capsys.readouterr().err
