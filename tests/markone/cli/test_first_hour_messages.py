@@ -259,3 +259,15 @@ def test_a_seed_without_a_shuffle_is_refused_not_ignored(capsys):
     assert "--seed draws the order of --order shuffle" in capsys.readouterr().err
     assert main(["train", "xor", "--seed", "3", "--order", "shuffle",
                  "--max-epochs", "2"]) == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ["machine", "fleet", "--machines", "1", "--presentations", "2", "--chars", "AB"],
+    ["sim", "run", "novikoff"]], ids=lambda a: " ".join(a[:2]))
+def test_a_dask_address_without_a_scheme_is_told_as_the_flag(argv, tmp_path, capsys):
+    """`--dask nowhere:1` was told "dask(='nowhere:1') must be ...", in Python."""
+    assert main([*argv, "--dask", "nowhere:1", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "error: --dask nowhere:1 must be 'local' or a scheduler address like " \
+           "'tcp://host:8786'" in err
+    assert not (tmp_path / "out").exists()
