@@ -196,6 +196,7 @@ _CLI_TERMS: list = [
     (r"\bmore R-units \(n_r_units\)", "more R-units (--set n_r_units=N)"),
     (r"\bclass_code='(\w+)'", r"--set class_code=\1"),
     (r"^dask\(='([^']*)'\) must be 'local'", r"--dask \1 must be 'local'"),
+    (r"^host\(='([^']*)'\) must be a loopback", r"--host '\1' must be a loopback"),
     (r"\bheader=True\b", "--header"),
     (r"\bheader=False\b", "--no-header"),
     (r"\bchar\(='(.)'\) has no glyph", r"--chars: '\1' has no glyph"),

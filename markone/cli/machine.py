@@ -273,8 +273,13 @@ CONSOLE_EXAMPLES = """\
 
 def _port(text: str) -> int:
     """A TCP port number from ``--port`` (0: a free one)."""
-    port = nonnegative_int(text)
-    if port > 65535:
+    try:
+        port = nonnegative_int(text)
+    except ArgumentTypeError:
+        port = -1   # said as for 70000 below, unless the text is no whole number
+        if not text.strip().lstrip("-").isdigit():
+            raise
+    if not 0 <= port <= 65535:
         raise ArgumentTypeError(f"{text!r} is not a port: ports go from 0 to 65535")
     return port
 

@@ -271,3 +271,17 @@ def test_a_dask_address_without_a_scheme_is_told_as_the_flag(argv, tmp_path, cap
     assert "error: --dask nowhere:1 must be 'local' or a scheduler address like " \
            "'tcp://host:8786'" in err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("port", ["-1", "70000", "99999999999999999999999"])
+def test_every_port_out_of_range_is_told_the_range(port, capsys):
+    """`--port 70000` was "not a port: ports go from 0 to 65535", but `--port -1`
+    "must be 0 or more and below 2**63"."""
+    with pytest.raises(SystemExit):
+        main(["machine", "console", "--no-browser", "--port", port])
+    assert f"'{port}' is not a port: ports go from 0 to 65535" in capsys.readouterr().err
+
+
+def test_a_host_beyond_loopback_is_told_as_the_flag(capsys):
+    assert main(["machine", "console", "--no-browser", "--host", "0.0.0.0"]) == 2
+    assert "error: --host '0.0.0.0' must be a loopback address" in capsys.readouterr().err
