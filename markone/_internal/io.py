@@ -59,16 +59,16 @@ def check_output_file(path):
     ...
     ValueError: ... is a folder; give the name of a file to write (in it or elsewhere).
     """
-    path = Path(path)
+    shown, path = os.fspath(path), Path(path)   # shown as given: out/ keeps its /
     if str(path) in ("", "."):
         raise ValueError("the output file name is empty; give one, e.g. result.json.")
     if path.is_dir():
-        raise ValueError(f"{path} is a folder; give the name of a file to write (in "
+        raise ValueError(f"{shown} is a folder; give the name of a file to write (in "
                          "it or elsewhere).")
     for parent in path.absolute().parents:
         if parent.exists():
             if not parent.is_dir():
-                raise ValueError(f"cannot write {path}: {parent} is a file, not a "
+                raise ValueError(f"cannot write {shown}: {parent} is a file, not a "
                                  "folder.")
             break
     return path

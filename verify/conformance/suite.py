@@ -78,9 +78,9 @@ def write_suite(out: PathLike, *, cases: list[JSONDict] | None = None) -> JSONDi
     ``out`` must not exist, or be an empty folder. Returns the manifest dict. A folder
     that cannot be written is refused before the cases are built (seconds of work).
     """
-    out = Path(out)
+    shown, out = os.fspath(out), Path(out)   # shown as given: suite/ keeps its /
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise ValueError(f"{out} already exists and is not an empty folder; choose a new "
+        raise ValueError(f"{shown} already exists and is not an empty folder; choose a new "
                          "folder for the suite (or remove the old one).")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = temporary_beside(out, folder=True)
@@ -127,11 +127,11 @@ def load_cases(path: PathLike) -> list[JSONDict]:
 
     Raises FileNotFoundError or ValueError (naming the file and the problem) on
     anything that is not a valid, unmodified case or suite."""
-    path = Path(path)
+    shown, path = os.fspath(path), Path(path)   # shown as given: suite/ keeps its /
     if path.is_dir():
         mpath = path / "manifest.json"
         if not mpath.is_file():
-            raise ValueError(f"{path} is a folder without manifest.json; write a suite "
+            raise ValueError(f"{shown} is a folder without manifest.json; write a suite "
                              "with `markone adversary suite --out DIR`.")
         manifest = _read(mpath)
         if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
@@ -151,7 +151,7 @@ def load_cases(path: PathLike) -> list[JSONDict]:
             cases.append(_one(cpath))
         return cases
     if not path.exists():
-        raise FileNotFoundError(f"no such case file or suite folder: {path}")
+        raise FileNotFoundError(f"no such case file or suite folder: {shown}")
     return [_one(path)]
 
 

@@ -469,6 +469,31 @@ def test_cli_suite_writes_and_refuses(tmp_path, capsys):
     assert "not an empty folder" in capsys.readouterr().err
 
 
+def test_a_folder_is_named_as_typed_with_its_trailing_slash(suite, tmp_path, capsys,
+                                                            monkeypatch):
+    # "suite already exists ..." for --out suite/: the / the user typed was dropped
+    # (Path() drops it), here and in adversary check's and --report's refusals (#37)
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(suite, "suite")
+    Path("empty").mkdir()
+    node = "node examples/perceptron.js"
+    for argv, said in [
+            (["suite", "--out", "suite/"], "suite/ already exists and is not an empty "
+             "folder"),
+            (["check", "empty/", "--cmd", node], "empty/ is a folder without "
+             "manifest.json"),
+            (["check", "nosuch/", "--cmd", node], "no such case file or suite folder: "
+             "nosuch/"),
+            (["check", "suite/", "--cmd", node, "--report", "empty/"],
+             "empty/ is a folder; give the name of a file to write")]:
+        try:
+            code = main(["adversary"] + argv)
+        except SystemExit as stop:   # argparse's refusal of --report
+            code = stop.code
+        assert code == 2
+        assert said in capsys.readouterr().err, argv
+
+
 def test_a_suite_folder_that_cannot_be_written_is_refused_before_the_cases(monkeypatch):
     """No seconds of case building lost to a bad --out: ``build_cases`` is not called."""
     import verify.conformance.suite as suite_module
