@@ -126,11 +126,22 @@ def _write(args, a, name):
     return EXIT_UNDECIDED if cut else EXIT_OK
 
 
+#: Peak bytes per entry of the ``m`` x ``m`` matrix that ``adversary orthonormal``
+#: builds and writes as JSON (measured: 2.1 GB at ``--m 4000``, 0.57 GB at 2000,
+#: about 130 bytes an entry; the file itself holds 11).
+ORTHONORMAL_BYTES_PER_ENTRY = 140
+
+
 def _orthonormal(args):
+    from verify._internal.memory import check_memory
     from verify.adversary import orthonormal_case
 
     labels = None if args.labels is None else _signs(args.labels, args.m)
-    return _write(args, orthonormal_case(args.m, labels=labels), "orthonormal")
+    m = args.m   # refused before it is built: --m 100000000 ended in a MemoryError
+    check_memory(m * m * ORTHONORMAL_BYTES_PER_ENTRY, args.max_memory,
+                 f"the case of --m {m} (X is {m} x {m}: {m * m:,} numbers, written out "
+                 f"as JSON, a file of about {m * m * 11 / 1e9:.2g} GB)", "lower --m")
+    return _write(args, orthonormal_case(m, labels=labels), "orthonormal")
 
 
 def _signs(text, m):
@@ -148,9 +159,10 @@ def _signs(text, m):
         raise ValueError(f"--labels holds {text[bad]!r} (character {bad + 1}): write "
                          "each label as + or -, e.g. --labels +-+.")
     if len(text) != m:
+        other = f", or --m {len(text)}" if text else ""   # never --m 0, which is refused
         raise ValueError(f"--labels has {len(text)} labels, but --m {m} asks for {m} "
-                         f"examples: give one + or - per example ({m} characters), or "
-                         f"--m {len(text)}.")
+                         f"examples: give one + or - per example ({m} characters)"
+                         f"{other}.")
     return [1 if c == "+" else -1 for c in text]
 
 
@@ -317,6 +329,7 @@ def _add_orthonormal(sub):
     o.add_argument("--m", type=positive_int, default=10, help="number of examples")
     o.add_argument("--labels", default=None, metavar="+-+...",
                    help="labels as + and - characters (default all +)")
+    memory_option(o)
     _out_arg(o)
 
 

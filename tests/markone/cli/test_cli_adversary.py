@@ -102,6 +102,9 @@ def test_check_errors(work, capsys):
     ("+x+", "--labels holds 'x' (character 2): write each label as + or -"),
     ("+-+-", "--labels has 4 labels, but --m 3 asks for 3 examples: give one + or - per "
              "example (3 characters), or --m 4."),
+    # not "or --m 0", which --m refuses (#37)
+    ("", "--labels has 0 labels, but --m 3 asks for 3 examples: give one + or - per "
+         "example (3 characters).\n"),
 ])
 def test_orthonormal_labels_say_what_is_wrong(labels, said, work, capsys):
     """Issue 37 (walk): four labels for --m 3 (or ten, the default) were told "must be
@@ -110,6 +113,21 @@ def test_orthonormal_labels_say_what_is_wrong(labels, said, work, capsys):
     assert main(["adversary", "orthonormal", "--m", "3", "--labels", labels,
                  "--out", "bad.json"]) == 2
     assert said in capsys.readouterr().err and not (work / "bad.json").exists()
+
+
+def test_an_orthonormal_case_too_big_for_memory_is_refused_before_it_is_built(work,
+                                                                              capsys):
+    # --m 100000000 ended in an internal error (MemoryError, exit 3) (#37)
+    assert main(["adversary", "orthonormal", "--m", "100000000", "--out", "o.json"]) == 2
+    assert "the case of --m 100000000 (X is 100000000 x 100000000" in \
+        capsys.readouterr().err
+    assert main(["adversary", "orthonormal", "--m", "200", "--max-memory", "0.001",
+                 "--out", "o.json"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "would need about 0.0056 GB of memory, more than --max-memory 0.001 allows; "
+        "lower --m, or raise --max-memory.\n")
+    assert not (work / "o.json").exists()
+    assert main(["adversary", "orthonormal", "--m", "200", "--out", "o.json"]) == 0
 
 
 @pytest.mark.parametrize("method", ["greedy", "exhaustive", "z3"])
