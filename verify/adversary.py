@@ -300,7 +300,7 @@ def _finish(data, intercept, order, method, explored, complete_hint, *,
     d = data.shape[1] + bool(intercept)
     w = _exact_vector(res.last_w if res is not None else [0] * d, floats=Xf is not None)
     stopped_by, why = stopped
-    msg = _finish_message(mistakes, method, bound, complete, stopped)
+    msg = _finish_message(mistakes, method, bound, complete, stopped, gamma > 0)
     return AdversarialOrder(
         order=tuple(int(i) for i in order), mistakes=int(mistakes), bound=float(bound),
         R=R, gamma=gamma, complete=complete, method=method, intercept=bool(intercept),
@@ -323,9 +323,19 @@ def _confirmed(data, intercept, order, bound):
     return res, order
 
 
-def _finish_message(mistakes, method, bound, complete, stopped):
-    """The one-line message of an adversarial order."""
+def _finish_message(mistakes, method, bound, complete, stopped, separable=True):
+    """The one-line message of an adversarial order.
+
+    >>> _finish_message(12, "greedy", math.inf, False, ("budget", "the budget stopped "
+    ...                 "the search"), separable=False)
+    '12 mistakes (greedy) when the budget stopped the search; no Novikoff bound: the data are not linearly separable, so some stream makes mistakes forever (`markone verify cycling` finds one)'
+    """
     stopped_by, why = stopped
+    if not separable:   # not "a bound beyond float64's range": there is none (#37)
+        return (f"{plural(mistakes, 'mistake')} ({method})"
+                + (f" when {why}" if why else "")
+                + "; no Novikoff bound: the data are not linearly separable, so some "
+                "stream makes mistakes forever (`markone verify cycling` finds one)")
     shown = (f"{bound:.6g}" if bound != float("inf") else "beyond float64's range "
              "(`markone verify separable` gives an exact one)")
     return (f"{plural(mistakes, 'mistake')} ({method}); Novikoff's bound {shown}; "
@@ -495,7 +505,7 @@ def _exhaustive(YX, budget, deadline=None, bar=None, max_memory_gb=None):
     dist, parent, n_sorted = longest(n, g.src.astype(np.int64), g.dst.astype(np.int64))
     if n_sorted < n:
         raise ValueError(
-            "the mistake graph has a cycle, so the data is not linearly separable (or "
+            "the mistake graph has a cycle, so the data are not linearly separable (or "
             "a zero input makes an update that changes nothing) and the number of "
             "mistakes is unbounded; study it with verify.check_cycling instead.")
     end = int(np.argmax(dist))

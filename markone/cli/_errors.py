@@ -201,6 +201,7 @@ _CLI_TERMS: list = [
     (r"\bheader=False\b", "--no-header"),
     (r"\bchar\(='(.)'\) has no glyph", r"--chars: '\1' has no glyph"),
     (r"\bverify\.check_separable\b", "`markone verify separable`"),
+    (r"\bverify\.check_cycling\b", "`markone verify cycling`"),
     (r"\bnp\.(?:u?int|float|str_|bool_|complex)\w*\(([^()]*)\)", r"\1"),  # numpy reprs
     (r"\s*\(pass classes=\[a, b\] to partial_fit[^)]*\)", ""),
     (r"\brerun check_separable\b", "rerun `markone verify separable`"),

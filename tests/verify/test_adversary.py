@@ -197,3 +197,22 @@ def test_bmc_with_cvc5_and_the_exported_session(tmp_path):
         assert answers == ["sat"] * 10 + ["unsat"]   # streams of 1..10 mistakes, not 11
     with pytest.raises(ValueError, match="solver"):
         worst_order(*SMALL, method="z3", solver="yices")
+
+
+@pytest.mark.parametrize("method", ["greedy", "z3"])
+def test_non_separable_data_are_said_to_have_no_bound(method):
+    # XOR: "Novikoff's bound beyond float64's range (`markone verify separable` gives an
+    # exact one)", a bound that does not exist (#37)
+    X, y = [[-1, -1], [-1, 1], [1, -1], [1, 1]], [-1, 1, 1, -1]
+    res = worst_order(X, y, method=method, budget=8)
+    assert res.gamma == 0 and res.bound == math.inf
+    assert "no Novikoff bound: the data are not linearly separable" in res.message
+    assert "Novikoff's bound" not in res.message and "float64" not in res.message
+
+
+def test_a_cycle_in_the_mistake_graph_points_to_the_command(tmp_path, capsys):
+    from markone.cli import main
+
+    assert main(["adversary", "exhaustive", "xor", "--out", str(tmp_path / "c.json")]) == 2
+    assert capsys.readouterr().err.endswith(
+        "study it with `markone verify cycling` instead.\n")
