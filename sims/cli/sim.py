@@ -163,6 +163,9 @@ def _run(args):
     if overrides and args.name == "all":
         raise CommandError("--set applies to one experiment (each has its own settings); "
                            "run `markone sim run NAME --set ...` for each.")
+    if args.runs is not None and "runs" in overrides:
+        raise CommandError(f"--runs {args.runs} and --set runs={overrides['runs']} both "
+                           "set the number of runs; give one of them.")
     for name in names:
         runs = args.runs
         if args.name == "all" and "runs" not in load_experiment(name).DEFAULTS:
@@ -173,9 +176,29 @@ def _run(args):
                                  dask=args.dask, overwrite=args.overwrite)
         except ImportError as exc:  # --dask without dask.distributed installed
             raise CommandError(str(exc)) from exc
+        except ValueError as exc:
+            raise _as_setting(exc, overrides) from None
         print(f"{name}: {plural(res.n_run, 'task')} run, {res.n_reused} reused -> "
               f"{res.results_path} ({plural(len(res.figures), 'figure')})")
     return 0
+
+
+def _as_setting(exc: ValueError, overrides: dict) -> Exception:
+    """A refusal of a setting given with ``--set``, worded as the flag: the library's
+    ``rates(=[0.5, 1.5]) must be ...`` is ``--set rates=[0.5, 1.5]: it must be ...``;
+    any other error is left as it is.
+
+    >>> print(_as_setting(ValueError("confidence(=1) must be in (0, 1)."),
+    ...                   {"confidence": 1}))
+    --set confidence=1: it must be in (0, 1).
+    >>> print(_as_setting(ValueError("confidence(=1) must be in (0, 1)."), {}))
+    confidence(=1) must be in (0, 1).
+    """
+    match = re.match(r"(\w+)\(=(.*?)\) must ", str(exc))
+    if match is None or match.group(1) not in overrides:
+        return exc
+    return CommandError(f"--set {match.group(1)}={json.dumps(overrides[match.group(1)])}: "
+                        f"it {str(exc)[match.end() - 5:]}")
 
 
 def _check(args):

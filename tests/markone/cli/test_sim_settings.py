@@ -81,6 +81,14 @@ def test_other_settings_into_the_same_folder_need_overwrite(tmp_path):
     (["yield", "--set", "=1"], "give KEY=VALUE"),
     (["yield", "--set", "runs"], "give KEY=VALUE"),
     (["all", "--set", "runs=2"], "--set applies to one experiment"),
+    # the walk of issue 37: the library's words (rates(=[2.0]) must be ...) are now
+    # the flag's, and --runs beside --set runs was settled in silence (--runs won)
+    (["yield", "--set", "rates=[0.5, 1.5]"], "error: --set rates=[0.5, 1.5]: it must be "
+                                              "a non-empty list of distinct fractions"),
+    (["yield", "--set", "confidence=1"], "error: --set confidence=1: it must be a number "
+                                         "in (0, 1)"),
+    (["novikoff", "--runs", "5", "--set", "runs=7"],
+     "--runs 5 and --set runs=7 both set the number of runs; give one of them."),
 ])
 def test_a_bad_setting_is_refused_before_anything_is_written(tmp_path, argv, says):
     status, out, err = run_cli("sim", "run", *argv, "--size", "small", "--out", tmp_path)
