@@ -393,7 +393,12 @@ def _check_log(folder, name, config, seed, specs, task_results):
     path = folder / TASK_LOG
     if not path.is_file():
         return 0
-    done, _, _ = _scan_log(path.read_bytes(), config_hash(name, config, seed))
+    done, problems, _ = _scan_log(path.read_bytes(), config_hash(name, config, seed))
+    for n, task, reason in problems[:1]:   # a finished sweep leaves none (run drops them)
+        which = f"task {task}" if isinstance(task, str) else "its task"
+        raise ResultsMismatch(f"{path}, line {n} does not verify ({reason}): the log is "
+                              f"not the one the sweep wrote, and a resumed sweep would "
+                              f"run {which} again; run the sweep again to rewrite it.")
     recomputed = {s["id"]: r for s, r in zip(specs, task_results)}
     for task, result in done.items():
         if task not in recomputed:

@@ -197,8 +197,9 @@ def _as_setting(exc: ValueError, overrides: dict) -> Exception:
     match = re.match(r"(\w+)\(=(.*?)\) must ", str(exc))
     if match is None or match.group(1) not in overrides:
         return exc
-    return CommandError(f"--set {match.group(1)}={json.dumps(overrides[match.group(1)])}: "
-                        f"it {str(exc)[match.end() - 5:]}")
+    value = overrides[match.group(1)]
+    shown = value if isinstance(value, str) else json.dumps(value)
+    return CommandError(f"--set {match.group(1)}={shown}: it {str(exc)[match.end() - 5:]}")
 
 
 def _check(args):

@@ -462,6 +462,26 @@ def test_a_forged_task_log_line_is_refused(sweeps, tmp_path, capsys):
     assert out.startswith("INVALID: ") and "tasks.jsonl" in out and "periodic" in out
 
 
+@pytest.mark.parametrize("edit, reason", [
+    (lambda line: line[:-1] + "x", "it is not JSON"),
+    (lambda line: line.replace('"id"', '"id_"', 1), "it lacks the id, key, result"),
+    (lambda line: line.replace('"check": "', '"check": "0', 1),
+     "its checksum does not match its content")])
+def test_a_log_line_that_does_not_verify_is_refused(edit, reason, sweeps, tmp_path,
+                                                    capsys):
+    """The walk of issue 37: a line edited without its checksum passed as "OK ... 2
+    task-log lines equal" (of 3), exit 0; a finished sweep leaves no such line."""
+    folder = sweeps("xor_cycling")
+    copied = Path(shutil.copytree(folder, tmp_path / "xor_cycling"))
+    lines = (copied / "tasks.jsonl").read_text().splitlines()
+    lines[0] = edit(lines[0])
+    (copied / "tasks.jsonl").write_text("\n".join(lines) + "\n")
+    assert main(["sim", "check", "xor_cycling", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("INVALID: ") and "tasks.jsonl, line 1 does not verify (" \
+        f"{reason}" in out
+
+
 def test_a_stray_certificate_file_is_refused(sweeps, tmp_path, capsys):
     folder = Path(shutil.copytree(sweeps("yield"), tmp_path / "yield"))
     certs = folder / "certificates"
@@ -506,7 +526,7 @@ def test_a_set_value_over_its_bounds_is_exit_2(value, match, tmp_path, capsys):
     ("'AB'", "the VALUE 'AB' is in single quotes"),
     ("", "'chars' of experiment 'yield' must not be empty"),   # the empty string
     ('""', "'chars' of experiment 'yield' must not be empty"),
-    ("A", "chars(='A') must be at least two capital letters A-Z"),
+    ("A", "--set chars=A: it must be at least two capital letters A-Z"),
 ])
 def test_chars_in_quotes_or_empty_is_refused(value, match, tmp_path, capsys):
     assert main(["sim", "run", "yield", "--set", f"chars={value}",
