@@ -36,7 +36,7 @@ import functools
 import importlib.machinery
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,13 +62,22 @@ _ENTRIES: dict[tuple[Callable[..., Any], str], Callable[..., Any]] = {}
 _LOADED: list[Any] = []
 
 
-def kernel(**options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def kernel(*, signatures: Sequence[str] = (),
+           **options: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare a plain Python function a kernel: :func:`compiled` builds it with
     ``options`` (besides ``nogil=True`` and markone's disk cache; e.g. ``fastmath``), and compiled
-    code may call it. The function itself is returned unchanged."""
+    code may call it. The function itself is returned unchanged.
+
+    With ``signatures`` (numba's notation, e.g. ``"(float64[:, :], int64)"``), the
+    dispatcher is compiled for those alone, when :func:`compiled` first makes it: a call
+    of other types is converted to one of them (a C-ordered array to an any-layout
+    ``[:, :]`` one) or refused (``TypeError``), never compiled again. For a kernel whose
+    callers pass the same data as slices and as whole arrays (issue 37: each layout was
+    a compile of its own, and a new one in every process that met it)."""
 
     def declare(fn: Callable[..., Any]) -> Callable[..., Any]:
         fn.__jit_options__ = dict(options)  # type: ignore[attr-defined]
+        fn.__signatures__ = tuple(signatures)  # type: ignore[attr-defined]
         _KERNELS.append(fn)
         if _LOADED:  # declared after numba was loaded: register it now
             _register_kernel(_LOADED[0], fn)
@@ -250,12 +259,19 @@ def _announcer(numba):
 def compiled(fn: Callable[..., Any]) -> Any:
     """The numba dispatcher of kernel ``fn`` (made on the first request; numba then
     compiles each signature on its first call, or loads it from the disk cache of
-    :func:`markone._internal.jit_cache.function_cache`)."""
+    :func:`markone._internal.jit_cache.function_cache`; a kernel declared with
+    ``signatures`` has them all at once, and no others: :func:`kernel`)."""
     dispatcher = _COMPILED.get(fn)
     if dispatcher is None:
         load_numba()   # every kernel registered, so that this one may call them
         options = {"nogil": True, **fn.__jit_options__}  # type: ignore[attr-defined]
-        dispatcher = _COMPILED[fn] = cached_njit(**options)(fn)
+        dispatcher = cached_njit(**options)(fn)
+        signatures = getattr(fn, "__signatures__", ())
+        for signature in signatures:   # compiled, or loaded from the disk cache
+            dispatcher.compile(signature)
+        if signatures:
+            dispatcher.disable_compile()
+        _COMPILED[fn] = dispatcher
     return dispatcher
 
 

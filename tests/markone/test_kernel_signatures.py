@@ -5,6 +5,7 @@ one to several seconds of CPU on a new user's first run, and in the test suite).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 
 from markone import _loops, batch
@@ -129,4 +130,20 @@ def test_the_devices_moves_are_compiled_for_writeable_requests(monkeypatch):
     monkeypatch.setattr(trial.PLAIN, "left", 0)   # the compiled kernel
     moves = devices.moves(np.array([0, 1]), request, np.random.default_rng(0))
     assert moves.tolist() == plain.tolist() and moves[0, 0] != 1.0   # up_down acted
-    assert all(sig[0].mutable for sig in compiled(trial.device_moves).signatures)
+    # and for the (R-units, A-units) requests Devices makes, not again for 1-D ones
+    assert all(sig[0].mutable and sig[0].ndim == 2
+               for sig in compiled(trial.device_moves).signatures)
+
+
+def test_a_kernel_declared_with_its_signatures_converts_to_them_never_compiles_more():
+    from markone._internal.jit import kernel
+
+    @kernel(signatures=["(float64[:, :],)"])
+    def corner(M):
+        return M[0, 0]
+
+    whole = np.arange(6.0).reshape(2, 3)
+    assert compiled(corner)(whole) == 0.0 and compiled(corner)(whole[:, 1:]) == 1.0
+    assert [sig[0].layout for sig in compiled(corner).signatures] == ["A"]
+    with pytest.raises(TypeError, match="No matching definition"):
+        compiled(corner)(whole.astype(np.int64))   # refused, not compiled for int64

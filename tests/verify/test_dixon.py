@@ -382,6 +382,38 @@ def test_schur_update_gives_the_residues(p, data):
         assert C.ravel().tolist() == want and (big[:, 0] == 0).all()
 
 
+def test_the_lus_kernels_are_compiled_once_for_blocks_of_any_layout():
+    """The LU's blocks are slices of a panel, seldom contiguous ones: each kernel is
+    compiled once, for any layout, and gives a whole matrix and a strided view of the
+    same values the residues of its plain form (a C-ordered block was a second compile
+    of each; issue 37)."""
+    p = 7
+    M = np.array([[2.0, 1.0, 0.0], [1.0, 1.0, 1.0], [0.0, 3.0, 1.0]])
+    T = np.array([[1.0, 0.0, 0.0], [3.0, 1.0, 0.0], [5.0, 2.0, 1.0]])
+
+    def leaf(kern, A):
+        perm = np.arange(3)
+        assert kern(A, p, perm)
+        return A.tolist(), perm.tolist()
+
+    def inverse(kern, A):
+        B = np.eye(3)
+        kern(A, p, B)
+        return B.tolist()
+
+    def schur(kern, A):
+        kern(A, np.full((3, 3), 4.0), p)
+        return A.tolist()
+
+    for fn, values, run in ((D._leaf_lu, M, leaf), (D._triangle_inverse, T, inverse),
+                            (D._subtract_reduce, M, schur)):
+        plain, kern = _both(fn)
+        big = np.zeros((3, 4))
+        big[:, 1:] = values
+        assert run(kern, values.copy()) == run(kern, big[:, 1:]) == run(plain, values.copy())
+        assert [sig[0].layout for sig in kern.signatures] == ["A"]
+
+
 _FACTORS = [2, 3, 65521, 65537, 2**61 - 1, 10**40 + 121]   # primes each side of 2**16
 
 

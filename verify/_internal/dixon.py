@@ -233,7 +233,18 @@ def _mulsub(C: np.ndarray, X: np.ndarray, Y: np.ndarray, p: int, kern: _Kernels)
         kern.subtract_reduce(C, X[:, s:s + chunk] @ Y[s:s + chunk], p)
 
 
-@kernel()
+#: The one signature each of the LU's kernels is compiled for: its matrices any
+#: layout (``[:, :]``), the blocks of a panel being slices, seldom contiguous ones (a
+#: row, a leaf at the panel's left edge, a test's whole matrix), which ran the same
+#: code compiled a second time, for C order (issue 37).
+_BLOCKS_OF_PANELS = {
+    "_subtract_reduce": "(float64[:, :], float64[:, ::1], int64)",   # C - P: P a product
+    "_leaf_lu": "(float64[:, :], int64, int64[::1])",
+    "_triangle_inverse": "(float64[:, :], int64, float64[:, :])",
+}
+
+
+@kernel(signatures=[_BLOCKS_OF_PANELS["_subtract_reduce"]])
 def _subtract_reduce(C: np.ndarray, P: np.ndarray, p: int) -> None:
     """``C <- (C - P) mod p`` for residues ``C`` and a product ``P`` of residues below
     ``2**53 - 3 p`` (:func:`_plan`): :func:`_reduce`'s arithmetic, in one pass over
@@ -281,7 +292,7 @@ def _inverse_mod(a: int, p: int) -> int:
     return t0 % p
 
 
-@kernel()
+@kernel(signatures=[_BLOCKS_OF_PANELS["_leaf_lu"]])
 def _leaf_lu(M: np.ndarray, p: int, perm: np.ndarray) -> bool:
     """Column-by-column LU modulo ``p`` of the narrow panel ``M`` in place, rows
     pivoted (the first nonzero) and swapped, ``perm`` swapped alike; False when a
@@ -307,7 +318,7 @@ def _leaf_lu(M: np.ndarray, p: int, perm: np.ndarray) -> bool:
     return True
 
 
-@kernel()
+@kernel(signatures=[_BLOCKS_OF_PANELS["_triangle_inverse"]])
 def _triangle_inverse(T: np.ndarray, p: int, B: np.ndarray) -> None:
     """``B <- T^{-1} mod p`` for a small unit lower triangular block ``T`` (its strict
     lower part is read), ``B`` the identity on entry: substitution on the identity's

@@ -104,9 +104,11 @@ STEPS = {
         rng.integers(-4, 5, (4, 30)).astype(float), np.array([0, 2]),
         rng.normal(size=(2, 30)).round(2) * 3, -3.0, 2.5, np.empty((2, 30)),
         np.empty((2, 30)), np.empty(2, np.int64), np.empty(2))),
+    # R-units by A-units, as Devices.moves passes them (1-D rows were a second
+    # compile, which no caller makes: issue 37)
     "device_moves": (trial.device_moves, lambda rng, ph: (
-        rng.normal(size=12) * 3, rng.random(12) + 0.5, 0.1, 0.3, rng.normal(size=12),
-        0.7, rng.random(12) < 0.2, np.empty(12))),
+        rng.normal(size=(3, 4)) * 3, rng.random((3, 4)) + 0.5, 0.1, 0.3,
+        rng.normal(size=(3, 4)), 0.7, rng.random((3, 4)) < 0.2, np.empty((3, 4)))),
     "creep": (trial.creep, lambda rng, ph: (
         rng.normal(size=(3, 10)), rng.random((3, 10)) < 0.5, float(rng.normal()),
         -1.5, 2.0)),
