@@ -55,6 +55,7 @@ True
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -653,7 +654,7 @@ COUNTED_STEP = "(float64[:], float64, float64, float64, float64[::1], int64[::1]
 #: 0.2 µs call that does a few dozen flops) and run without numba's reference counts
 #: (``_nrt=False``: they allocate nothing, so the counts, atomic increments and
 #: decrements of every array passed on, only cost time: 0.22 -> 0.12 µs a call).
-_ONE_EXAMPLE = {"nogil": False, "_nrt": False}
+_ONE_EXAMPLE: dict[str, Any] = {"nogil": False, "_nrt": False}
 
 
 @kernel(fastmath=FASTMATH, **_ONE_EXAMPLE)
