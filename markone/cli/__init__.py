@@ -372,6 +372,12 @@ def _failed(prog: str, exc: Exception) -> int:
     if isinstance(exc, USER_ERRORS):
         print(f"{prog}: error: {cli_terms(one_line(exc))}", file=sys.stderr)
         return EXIT_USAGE
+    if isinstance(exc, MemoryError):   # the job asked for, not a bug: say how to shrink it
+        said = f" ({one_line(exc)})" if str(exc) else ""
+        print(f"{prog}: error: out of memory{said}: the job needs more memory than this "
+              "computer has; make it smaller (fewer runs, machines or figures, smaller "
+              "settings).", file=sys.stderr)
+        return EXIT_USAGE
     return report_bug(prog, exc)
 
 

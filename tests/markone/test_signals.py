@@ -289,3 +289,23 @@ def test_blocks_under_a_hail_of_real_sigterms_lose_none_and_leak_no_handler():
     out, err = proc.communicate()
     assert (proc.returncode, err) == (0, "")
     assert int(out) > 0       # some did land inside the blocks
+
+
+def test_running_out_of_memory_is_told_as_too_large_a_job(tmp_path, monkeypatch, capsys):
+    """The walk of issue 37: `sim run novikoff --set n=1000000000` (and `sim check` of
+    results whose settings were edited so) ended "internal error (MemoryError: Unable
+    to allocate 29.8 GiB ...): this is a bug in markone" with status 3."""
+    import verify.adversary
+
+    def too_large(*args, **kwargs):
+        raise MemoryError("Unable to allocate 29.8 GiB for an array")
+
+    monkeypatch.setattr(verify.adversary, "orthonormal_case", too_large)
+    argv = ["adversary", "orthonormal", "--m", "3", "--out", str(tmp_path / "o.json")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == ("markone adversary orthonormal: error: out of memory (Unable to "
+                   "allocate 29.8 GiB for an array): the job needs more memory than this "
+                   "computer has; make it smaller (fewer runs, machines or figures, "
+                   "smaller settings).\n")
+    assert list(tmp_path.iterdir()) == []
