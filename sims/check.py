@@ -44,7 +44,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from markone._internal.io import JSONRefused, read_strict_json, read_json
+from markone._internal.io import JSONRefused, not_json, read_strict_json, read_json
 from markone._internal.progress import progress_bar
 from markone._internal.typing import JSONDict, PathLike
 from sims.errors import MalformedResults, ResultsMismatch
@@ -198,7 +198,12 @@ def read_results(path: PathLike) -> Any:
         raise MalformedResults(f"{path}: the key {exc.detail!r} appears twice in one "
                                "object (JSON readers differ on which one counts); keep "
                                "one.") from None
-    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, too many digits
+    except json.JSONDecodeError as exc:
+        raise MalformedResults(f"{path} {not_json(exc)}; run the sweep again.") from None
+    except UnicodeDecodeError as exc:
+        raise MalformedResults(f"{path} is not a text file (byte {exc.start} is not "
+                               "UTF-8), so not JSON; run the sweep again.") from None
+    except ValueError as exc:  # too many digits
         raise MalformedResults(f"{path} is not valid JSON ({exc}); run the sweep "
                                "again.") from None
 

@@ -344,16 +344,32 @@ def read_json(path):
             raise
         raise OSError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except json.JSONDecodeError as exc:
-        text = exc.doc.lstrip()
-        if not text:
-            raise ValueError(f"{path} is empty, so not JSON") from None
-        if exc.pos == len(exc.doc) - len(text) and text[0] not in "{[":
-            why = f"it starts with {text.splitlines()[0][:40]!r}, not {{ or ["
-        elif exc.pos >= len(exc.doc.rstrip()) - 1 or exc.msg.startswith("Unterminated"):
-            why = "it ends inside a value, an array or an object (is it truncated?)"
-        else:
-            why = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
-        raise ValueError(f"{path} is not valid JSON: {why}") from exc
+        raise ValueError(f"{path} {not_json(exc)}") from exc
+
+
+def not_json(exc: json.JSONDecodeError) -> str:
+    """What is wrong with a document that ``json`` could not parse, as a person says
+    it: empty, not JSON at all, cut short, or the parser's words at a line and column
+    counted from 1 (Python's own message adds ``(char 0)``, counted from 0).
+
+    >>> def why(text):
+    ...     try:
+    ...         json.loads(text)
+    ...     except json.JSONDecodeError as exc:
+    ...         return not_json(exc)
+    >>> why(""), why("   "), why("x,y"), why('{"a": [1,'), why('{"a" 1}')
+    ('is empty, so not JSON', 'is empty, so not JSON', "is not valid JSON: it starts with 'x,y', not { or [", 'is not valid JSON: it ends inside a value, an array or an object (is it truncated?)', "is not valid JSON: Expecting ':' delimiter at line 1, column 6")
+    """
+    text = exc.doc.lstrip()
+    if not text:
+        return "is empty, so not JSON"
+    if exc.pos == len(exc.doc) - len(text) and text[0] not in "{[":
+        why = f"it starts with {text.splitlines()[0][:40]!r}, not {{ or ["
+    elif exc.pos >= len(exc.doc.rstrip()) - 1 or exc.msg.startswith("Unterminated"):
+        why = "it ends inside a value, an array or an object (is it truncated?)"
+    else:
+        why = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
+    return f"is not valid JSON: {why}"
 
 
 @contextlib.contextmanager

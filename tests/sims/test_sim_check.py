@@ -438,6 +438,22 @@ def test_a_malformed_file_is_exit_2(name, sweeps, tmp_path, capsys):
     _assert_malformed(tally)
 
 
+@pytest.mark.parametrize("content, said", [
+    (b"", "results.json is empty, so not JSON; run the sweep again."),
+    (b"\xff\xfe", "results.json is not a text file (byte 0 is not UTF-8), so not JSON"),
+    (b'{"a" 1}', "results.json is not valid JSON: Expecting ':' delimiter at line 1, "
+                 "column 6; run")])
+def test_a_results_file_that_is_no_json_is_said_as_a_person_counts(content, said,
+                                                                  tmp_path, capsys):
+    """The walk of issue 37: an empty results.json was "not valid JSON (Expecting
+    value: line 1 column 1 (char 0))", counting from 1 and from 0 in one breath."""
+    (tmp_path / "novikoff").mkdir()
+    (tmp_path / "novikoff" / "results.json").write_bytes(content)
+    assert main(["sim", "check", "novikoff", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "char" not in err
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SLOW)
 def test_a_malformed_file_is_exit_2_slow(name, sweeps, tmp_path, capsys):
