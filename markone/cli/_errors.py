@@ -205,7 +205,7 @@ _CLI_TERMS: list = [
     (r"\bnp\.(?:u?int|float|str_|bool_|complex)\w*\(([^()]*)\)", r"\1"),  # numpy reprs
     (r"\s*\(pass classes=\[a, b\] to partial_fit[^)]*\)", ""),
     (r"\brerun check_separable\b", "rerun `markone verify separable`"),
-    (r"\bReadLimits[(.](max_\w+)(?:=\.\.\.\))?",  # a limit of verify check
+    (r"\b(?:ReadLimits|CommandAdapter)[(.](max_\w+)(?:=\.\.\.\))?",  # verify check's, --cmd's
      lambda m: "--" + m.group(1).replace("_", "-")),
 ]
 _CLI_TERMS = [(re.compile(p), r) for p, r in _CLI_TERMS]

@@ -105,9 +105,9 @@ class OutputLimits:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name}(={value!r}) must be a positive integer.")
         if self.max_depth > MAX_DEPTH_CEILING:
-            raise ValueError(f"max_depth(={self.max_depth}) must be at most "
-                             f"{MAX_DEPTH_CEILING} (Python's JSON reader recurses once "
-                             "per level).")
+            raise ValueError(f"CommandAdapter.max_depth is {self.max_depth}, over the "
+                             f"ceiling of {MAX_DEPTH_CEILING}: Python's JSON reader "
+                             "recurses once per level.")
 
 
 @dataclass(frozen=True)

@@ -223,3 +223,15 @@ def test_a_sparse_matrix_too_large_for_a_case_file_is_refused_before_the_search(
     assert main(["adversary", "greedy", str(tmp_path / "small.npz"), "--budget", "50",
                  "--out", str(tmp_path / "case.json")]) == 0
     assert len(json.loads((tmp_path / "case.json").read_text())["X"]) == 20
+
+
+def test_max_depth_over_its_ceiling_is_told_as_the_flag(work, capsys):
+    # "max_depth(=1000) must be at most 500": the Python name on the command line, and
+    # not the words `verify check --max-depth` uses for the same limit (#37)
+    main(["adversary", "orthonormal", "--m", "3", "--out", "o.json"])
+    capsys.readouterr()
+    assert main(["adversary", "check", "o.json", "--cmd", "cat", "--max-depth",
+                 "1000"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "error: --max-depth is 1000, over the ceiling of 500: Python's JSON reader "
+        "recurses once per level.\n")
