@@ -29,7 +29,7 @@ EXAMPLES = """\
   markone verify machine letters --chars AB --weight-range 3 --json report.json
   markone verify machine letters --exposure 0.01        can a 10 ms exposure blend figures?
   markone verify machine letters --dead-a-units 0.9      which of the dead parts broke it?
-  markone verify machine run.json                        a run saved with log=True
+  markone verify machine run.json                        a run saved with --log
   markone verify machine letters --chars AB --weight-range 3 --recheck report.json"""
 
 def _letters_task(args):
@@ -77,6 +77,21 @@ def _run_task(path):
     return machine, run.figures[shown], labels
 
 
+def saved_run(path):
+    """The machine of a saved run as it ended, its faults and trained weights on its
+    plugboard, with the run's figures and labels (``verify machine``'s and ``verify
+    tolerance``'s, so both speak of the same machine)."""
+    from markone.hardware import MachineRun
+    from markone.hardware.faults import apply_faults
+
+    machine, images, labels = _run_task(path)
+    run = MachineRun.load(path)
+    if run.faults is not None:
+        apply_faults(machine, run.faults)
+    machine.runits.weights[...] = run.weights
+    return machine, images, labels
+
+
 def _break(machine, args):
     """Apply the faults the options ask for (none: the machine as it is)."""
     from markone.hardware.faults import apply_faults, faults_for
@@ -115,7 +130,9 @@ def _machine(args):
             raise CommandError(f"{args.task} carries its machine's parameters: --set, "
                                "--ideal, --weight-range, --topology, --rule and --noise "
                                "apply to the letters task only.")
-        machine, images, labels = _run_task(args.task)
+        # as it ended: "the machine has no faults" of a run with 256 dead A-units,
+        # and "untrained" of its trained weights, were said of the run's fresh machine
+        machine, images, labels = saved_run(args.task)
     _break(machine, args)
     if args.recheck is not None:
         return _recheck(args.recheck, machine, images, labels)
@@ -314,7 +331,9 @@ def add_machine(verify_subparsers: Any) -> ArgumentParser:
                            EXIT_NO: "does not (--recheck: a claim refuted)",
                            EXIT_UNDECIDED: "not decided within the budget or time limit"})
     m.add_argument("task", metavar="letters|RUN.json",
-                   help="the letters task, or a machine run saved with log=True")
+                   help="the letters task, or a machine run saved with --log "
+                   "(`markone machine train --log --out run.json`), as it ended: its "
+                   "faults and trained weights")
     m.add_argument("--chars", default="ABCD", help="letters (classes) of the task")
     m.add_argument("--per-class", type=positive_int, default=3, help="figures per letter")
     m.add_argument("--typeface", choices=("block", "serif"), default="block",

@@ -81,21 +81,6 @@ def table_text(units: tuple) -> str:
     return "\n".join(lines + [_witness_line(u) for u in units])
 
 
-def _saved_run(path: str):
-    """The machine of a saved run with its faults and trained weights, its figures
-    and labels."""
-    from markone.hardware import MachineRun
-    from markone.hardware.faults import apply_faults
-    from verify.cli._machine import _run_task
-
-    machine, images, labels = _run_task(path)
-    run = MachineRun.load(path)
-    if run.faults is not None:
-        apply_faults(machine, run.faults)
-    machine.runits.weights[...] = run.weights
-    return machine, images, labels
-
-
 def _trained_letters(args):
     """The machine the options build, trained on the letters."""
     from verify.cli._machine import _break, _letters_task
@@ -126,7 +111,9 @@ def _task(args):
         raise CommandError(f"{args.task} carries its figures, machine, faults and "
                            "weights: the letters, machine and fault options apply "
                            "to the letters task only.")
-    return _saved_run(args.task)
+    from verify.cli._machine import saved_run
+
+    return saved_run(args.task)
 
 
 def _tolerance(args):

@@ -84,6 +84,25 @@ def test_a_saved_run(tmp_path, capsys, machine):
     assert "apply to the letters task only" in capsys.readouterr().err
 
 
+def test_verify_machine_on_a_saved_run_speaks_of_the_machine_as_it_ended(tmp_path,
+                                                                          capsys):
+    # `verify machine RUN.json` said "the machine has no faults" of a run with dead
+    # A-units, and "untrained" of its trained weights: it checked the run's fresh
+    # machine (#37); now the machine verify tolerance reads, and the same worst case
+    run = tmp_path / "run.json"
+    task = ["--chars", "AB", "--per-class", "2", "--dead-a-units", "0.3"]
+    assert main(["machine", "train", *task, "--log", "--out", str(run)]) == 0
+    capsys.readouterr()
+    main(["verify", "machine", str(run), "--json", str(tmp_path / "report.json")])
+    out = capsys.readouterr().out
+    assert "the machine has no faults" not in out and "untrained" not in out
+    assert "worst_case: yes [exact worst case" in out
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert main(["verify", "tolerance", str(run), "--recheck",
+                 str(tmp_path / "report.json")]) == 0
+    assert report["worst_case"]["holds"] is True
+
+
 def test_a_missing_run_exits_2(tmp_path, capsys):
     assert main(["verify", "tolerance", str(tmp_path / "none.json")]) == 2
     assert "is not a file" in capsys.readouterr().err
