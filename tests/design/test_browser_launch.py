@@ -2,8 +2,9 @@
 (issue 37, ``tests/_browser.py``): Debian's headless shell when it is installed (a
 browser process of about 60 MB, not 0.15 GB); no address-bar pop-up page, which headless
 Chromium otherwise renders in a process of its own for each window (about 80 MB);
-Playwright's own choice of disabled features kept (Chromium reads only the last
-``--disable-features``); the pages' JavaScript run without V8's optimizing compilers;
+Playwright's own choice of disabled and enabled features kept (Chromium reads only the
+last ``--disable-features`` and ``--enable-features``); the network service in the
+browser process, not in one of its own; the pages' JavaScript run without V8's optimizing compilers;
 the Node.js driver collecting its young objects each MB and making no machine code."""
 
 import os
@@ -35,21 +36,28 @@ def _descendants():
     return found
 
 
-def _features(args):
-    return [set(arg.split("=", 1)[1].split(",")) for arg in args
-            if arg.startswith("--disable-features=")]
+def _features(args, switch="--disable-features="):
+    return [set(arg.split("=", 1)[1].split(",")) for arg in args if arg.startswith(switch)]
 
 
-def test_chromium_keeps_playwrights_disabled_features_and_adds_ours(browser):
+@pytest.mark.parametrize(("switch", "kept", "added"), [
+    ("--disable-features=", "PLAYWRIGHT_DISABLED_FEATURES", "NO_OMNIBOX_POPUP"),
+    ("--enable-features=", "PLAYWRIGHT_ENABLED_FEATURES", "NETWORK_IN_PROCESS")])
+def test_chromium_keeps_playwrights_features_and_adds_ours(browser, switch, kept, added):
     browser.new_page()
     chromium = [args for args in _descendants().values()
                 if "--remote-debugging-pipe" in args]
     assert len(chromium) == 1
-    *theirs, ours = _features(chromium[0])
+    *theirs, ours = _features(chromium[0], switch)
     missing = set().union(*theirs) - ours
-    assert missing == set(), ("add them to PLAYWRIGHT_DISABLED_FEATURES in "
-                              f"tests/_browser.py: {sorted(missing)}")
-    assert set(_browser.NO_OMNIBOX_POPUP) <= ours
+    assert missing == set(), f"add them to {kept} in tests/_browser.py: {sorted(missing)}"
+    assert set(getattr(_browser, added)) <= ours
+
+
+def test_the_network_service_runs_in_the_browser_process(browser):
+    browser.new_page().goto("about:blank")
+    assert [args for args in _descendants().values()
+            if "--utility-sub-type=network.mojom.NetworkService" in " ".join(args)] == []
 
 
 def test_no_page_of_the_address_bar_is_rendered(browser):
