@@ -115,7 +115,8 @@ def distributed():
     except ImportError as exc:
         raise ImportError(
             "--dask needs dask.distributed, which is not installed; install it with "
-            'pip install "markone[dask]"'
+            'pip install "dask[distributed]" (in a checkout of markone, '
+            'pip install -e ".[dask]" does the same)'
         ) from exc
     return dask.distributed
 

@@ -1,6 +1,7 @@
 """sims.runner: resumable, loss-free, independent of workers and of Dask."""
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -225,14 +226,31 @@ def test_log_cut_anywhere_resumes_identically_hypo(reference, tmp_path_factory, 
 
 
 def test_missing_dask_says_how_to_install(tmp_path, monkeypatch, capsys):
+    """It said `pip install "markone[dask]"`, which asks PyPI for a package called
+    markone (this one is installed from its checkout) and would replace the editable
+    install with whatever PyPI holds under that name (walk of issue 37)."""
     import sys
 
     monkeypatch.setitem(sys.modules, "dask.distributed", None)   # import fails
-    with pytest.raises(ImportError, match=r'pip install "markone\[dask\]"'):
+    with pytest.raises(ImportError, match=r'pip install "dask\[distributed\]"'):
         run_experiment("novikoff", out=tmp_path, dask="local", **SMALL)
     assert main(["sim", "run", "novikoff", "--size", "small", "--dask", "local",
                  "--out", str(tmp_path)]) == 2
-    assert 'pip install "markone[dask]"' in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert 'pip install "dask[distributed]"' in err and 'pip install -e ".[dask]"' in err
+    assert "markone[" not in err
+
+
+def test_no_page_installs_markone_from_pypi():
+    """markone is installed from its checkout (pip install -e .): a page that says
+    `pip install markone...` fetches another package of that name, if any."""
+    from _paths import ROOT
+
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    said = [f"{page.name}: {line.strip()}" for page in pages
+            for line in page.read_text().splitlines()
+            if re.search(r"pip install [\"']?markone\b", line)]
+    assert said == []
 
 
 def _edit_log(folder, edit):
