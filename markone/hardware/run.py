@@ -251,6 +251,36 @@ class PresentationLog(Sequence):
 _PRESENTATION_FIELDS = {f.name: None for f in dataclasses.fields(Presentation)}.keys()
 
 
+def _consistent(run: MachineRun) -> MachineRun:
+    """``run`` if its numbers fit together, else a ValueError naming the first that
+    does not (a run edited by hand: weights of another shape, infinite or NaN, a
+    negative count), which :meth:`MachineRun.load` reports as damage."""
+    shape = (run.params.n_r_units, run.params.n_a_units)
+    for name, weights in (("weights_final", run.weights),
+                          ("weights_initial", run.weights_initial)):
+        if weights.shape != shape:
+            raise ValueError(f"{name} has shape {weights.shape}, but its machine has "
+                             f"{shape[0]} R-units x {shape[1]} A-units")
+        if not np.isfinite(weights).all():
+            raise ValueError(f"{name} holds a weight that is not a finite number")
+    for name in ("epochs", "n_presentations"):
+        value = getattr(run, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} is {value!r}, not a count (a whole number >= 0)")
+    if run.seed is not None and (isinstance(run.seed, bool) or not isinstance(run.seed, int)
+                                 or run.seed < 0):
+        raise ValueError(f"seed is {run.seed!r}, not a seed (a whole number >= 0)")
+    for name in ("mistakes_per_epoch", "errors_per_epoch", "end_s_per_epoch"):
+        if len(getattr(run, name)) != run.epochs:
+            raise ValueError(f"{name} has {len(getattr(run, name))} entries, one per "
+                             f"pass, but the run made {run.epochs} passes")
+    for name in ("mistakes", "reinforcements", "saturated"):
+        if np.shape(getattr(run, name)) != shape[:1]:
+            raise ValueError(f"{name} has {np.size(getattr(run, name))} entries, but "
+                             f"its machine has {shape[0]} R-units")
+    return run
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class MachineRun:
     """The result of :meth:`markone.hardware.MarkI.train`.
@@ -431,7 +461,7 @@ class MachineRun:
                 f"versions up to {VERSION}; upgrade markone to read it."
             )
         try:
-            return cls._from_json(data)
+            return _consistent(cls._from_json(data))
         except KeyError as exc:
             raise ValueError(f"{path} is a damaged Mark I run: its field {exc.args[0]!r} "
                              "is missing; save the run again (MachineRun.save).") from exc

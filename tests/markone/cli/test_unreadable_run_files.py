@@ -58,3 +58,34 @@ def test_a_tampered_version_is_damage_not_a_newer_format(version, tmp_path,
     err = _run(["machine", "show"], "run.json", monkeypatch, tmp_path, capsys)
     assert f"run.json is a damaged Mark I run: its format version is {version!r}" in err
     assert "upgrade" not in err
+
+
+def _tampered(data, field, value):
+    data = json.loads(json.dumps(data))
+    data[field] = value
+    return data
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("weights_final", [[1e400]], "weights_final has shape (1, 1), but its machine has "
+                                 "8 R-units x 512 A-units"),
+    ("weights_initial", [[float("nan")] * 512] * 8,
+     "weights_initial holds a weight that is not a finite number"),
+    ("epochs", -3, "epochs is -3, not a count"),
+    ("n_presentations", 2.5, "n_presentations is 2.5, not a count"),
+    ("seed", "abc", "seed is 'abc', not a seed"),
+    ("mistakes_per_epoch", [1], "mistakes_per_epoch has 1 entries, one per pass, but "
+                                "the run made 2 passes"),
+    ("mistakes", [1, 2], "mistakes has 2 entries, but its machine has 8 R-units")])
+def test_a_run_edited_by_hand_is_damage_not_a_table_of_nonsense(field, value, said,
+                                                                tmp_path, monkeypatch,
+                                                                capsys):
+    """The walk of issue 37: `machine show` printed "-3 passes (converged)", a seed
+    'abc', and one R-unit with weights inf..inf from a run edited by hand."""
+    images, labels = letters("AB", per_class=1, seed=0)
+    run = MarkI(seed=0).train(images, labels, max_epochs=2)
+    data = json.loads(run.save(tmp_path / "good.json").read_text())
+    assert data["epochs"] == 2
+    (tmp_path / "run.json").write_text(json.dumps(_tampered(data, field, value)))
+    err = _run(["machine", "show"], "run.json", monkeypatch, tmp_path, capsys)
+    assert f"run.json is a damaged Mark I run: {said}" in err
