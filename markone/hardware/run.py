@@ -263,13 +263,10 @@ def _consistent(run: MachineRun) -> MachineRun:
                              f"{shape[0]} R-units x {shape[1]} A-units")
         if not np.isfinite(weights).all():
             raise ValueError(f"{name} holds a weight that is not a finite number")
-    for name in ("epochs", "n_presentations"):
-        value = getattr(run, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} is {value!r}, not a count (a whole number >= 0)")
-    if run.seed is not None and (isinstance(run.seed, bool) or not isinstance(run.seed, int)
-                                 or run.seed < 0):
-        raise ValueError(f"seed is {run.seed!r}, not a seed (a whole number >= 0)")
+    _whole(run.epochs, "epochs", "a count")
+    _whole(run.n_presentations, "n_presentations", "a count")
+    if run.seed is not None:
+        _whole(run.seed, "seed", "a seed")
     for name in ("mistakes_per_epoch", "errors_per_epoch", "end_s_per_epoch"):
         if len(getattr(run, name)) != run.epochs:
             raise ValueError(f"{name} has {len(getattr(run, name))} entries, one per "
@@ -279,6 +276,12 @@ def _consistent(run: MachineRun) -> MachineRun:
             raise ValueError(f"{name} has {np.size(getattr(run, name))} entries, but "
                              f"its machine has {shape[0]} R-units")
     return run
+
+
+def _whole(value: Any, name: str, what: str) -> None:
+    """Refuse ``value`` of field ``name`` unless it is a whole number >= 0."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} is {value!r}, not {what} (a whole number >= 0)")
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
