@@ -597,7 +597,8 @@ def check_all(*, wrong: Iterable[bool] = (False, True), solvers: Sequence[str] =
 
 def table(results: Sequence[ProofResult]) -> str:
     """The results as text: obligation, dimension-free?, one column per solver, and
-    the time; a row whose solvers disagree ends in ``DISAGREE``."""
+    the time; a row whose solvers decide differently ends in ``DISAGREE`` (an
+    ``unknown`` decides nothing)."""
     rows: dict[tuple[str, str], dict[str, ProofResult]] = {}
     for r in results:
         rows.setdefault((r.name + (" (wrong)" if r.wrong else ""), r.form), {})[r.solver] = r
@@ -608,7 +609,10 @@ def table(results: Sequence[ProofResult]) -> str:
     for (name, form), by in rows.items():
         cells = " ".join(f"{by[s].status if s in by else '-':<15}" for s in solvers)
         t = sum(r.time_s for r in by.values())
-        flag = "" if len({r.status for r in by.values()}) == 1 else "  DISAGREE"
+        # an "unknown" (past the budget or time limit) decides nothing, so it is no
+        # disagreement: the summary of `verify proofs` counts them so too (#37)
+        decided = {r.status for r in by.values() if r.status != "unknown"}
+        flag = "  DISAGREE" if len(decided) > 1 else ""
         free = "yes (Gram)" if form == "gram" else "yes (scalars)"
         lines.append(f"{name:<30} {free:<15} {cells} {t:6.2f} s{flag}")
     return "\n".join(lines)
