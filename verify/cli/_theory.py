@@ -50,6 +50,11 @@ CYCLING_EXAMPLES = """\
 def _bound(args):
     from verify.bounds import check_compression, check_mistake_bound
 
+    if args.order == "given" and (args.runs > 1 or args.seed is not None):
+        # never run the one given order N times, nor drop the seed, in silence (#37)
+        given = f"--runs {args.runs}" if args.runs > 1 else f"--seed {args.seed}"
+        raise CommandError(f"{given} applies to shuffled orders: add --order shuffle "
+                           "(the given order is one run, the same every time).")
     X, y = load_data(args)
     why = needs_exact(X)
     if why is not None:

@@ -199,6 +199,17 @@ def test_verify_bound(work, capsys):
     assert "not linearly separable" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flags", [["--runs", "20"], ["--seed", "1"],
+                                   ["--order", "given", "--runs", "3"]])
+def test_verify_bound_refuses_runs_and_seed_of_the_given_order(flags, work, capsys):
+    # --runs 20 ran the one given order 20 times ("over 20 runs: max 5, min 5") and
+    # --seed was dropped, in silence (#37)
+    assert main(["verify", "bound", "small.csv", *flags]) == 2
+    err = capsys.readouterr().err
+    assert f"error: {flags[-2]} {flags[-1]} applies to shuffled orders: add --order " \
+        "shuffle (the given order is one run, the same every time).\n" in err
+
+
 def test_a_sparse_matrix_too_large_for_a_case_file_is_refused_before_the_search(
         tmp_path, capsys):
     """A case file holds dense rows: 5,000 x 5,000 (25 M entries, 10 stored) is refused
