@@ -388,7 +388,7 @@ def _add_lattice(sub):
                     help="random draws; the hardest is kept")
     lt.add_argument("--seed", type=nonnegative_int, default=0, help="seed of the draws")
     lt.add_argument("--budget", type=positive_int, default=None,
-                    help="most states to explore")
+                    help=SEARCH_BUDGETS["exhaustive"])   # its search is exhaustive's
     memory_option(lt)
     _timeout_arg(lt)
     _out_arg(lt)

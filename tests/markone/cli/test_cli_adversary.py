@@ -246,3 +246,13 @@ def test_max_depth_over_its_ceiling_is_told_as_the_flag(work, capsys):
     assert capsys.readouterr().err.endswith(
         "error: --max-depth is 1000, over the ceiling of 500: Python's JSON reader "
         "recurses once per level.\n")
+
+
+def test_lattice_help_gives_its_budget_default(capsys):
+    # "--budget N  most states to explore": the one search budget without its default
+    # in --help (it is exhaustive's, 2,000,000 weight vectors, as its message says) (#37)
+    with pytest.raises(SystemExit):
+        main(["adversary", "lattice", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--budget N most weight vectors (states) to explore (default: 2000000)" \
+        in help_text
