@@ -36,7 +36,8 @@ PLAYWRIGHT_DISABLED_FEATURES = [
     "msEdgeUpdateLaunchServicesPreferredVersion"]
 #: The features Playwright (1.65) turns on, repeated by :data:`CHROMIUM_ARGS` with ours
 #: for the same reason (Chromium reads only the last ``--enable-features``).
-PLAYWRIGHT_ENABLED_FEATURES = ["CDPScreenshotNewSurface", "SkipListAccountsWithoutGaiaCookies"]
+PLAYWRIGHT_ENABLED_FEATURES = ["CDPScreenshotNewSurface",
+                               "SkipListAccountsWithoutGaiaCookies"]
 #: ``NetworkServiceInProcess2``: Chromium's network service run in its browser process,
 #: not in a utility process of its own (issue 37: that process held 27-34 MB; the
 #: browser process holds about 10 MB more with it, the browser tests' median of
@@ -56,10 +57,15 @@ NO_OMNIBOX_POPUP = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFu
 #: pages tested (file:// and loopback ones) need no process of their own per site (issue
 #: 37: four documentation pages opened in turn, Chromium's processes held 0.60 GB at
 #: most instead of 0.71 GB). The same-origin rules the console's tests check are the
-#: browser's either way.
+#: browser's either way. ``--disable-software-rasterizer``: no SwiftShader (the GPU
+#: emulated on the CPU, which Playwright's ``--enable-unsafe-swiftshader`` allows) loaded
+#: in the GPU process, which with ``--disable-gpu`` only composites the pages' frames;
+#: the pages draw on 2D canvases, no WebGL (issue 37: the GPU process's own memory, a
+#: docs page shown and screenshot, 53 MB instead of 63 MB).
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic",
+                 "--disable-software-rasterizer", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-quic",
                  "--disable-site-isolation-trials", "--js-flags=--lite-mode",
                  "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES
                                                   + NO_OMNIBOX_POPUP),

@@ -4,8 +4,9 @@ browser process of about 60 MB, not 0.15 GB); no address-bar pop-up page, which 
 Chromium otherwise renders in a process of its own for each window (about 80 MB);
 Playwright's own choice of disabled and enabled features kept (Chromium reads only the
 last ``--disable-features`` and ``--enable-features``); the network service in the
-browser process, not in one of its own; the pages' JavaScript run without V8's optimizing compilers;
-the Node.js driver collecting its young objects each MB and making no machine code."""
+browser process, not in one of its own; no GPU emulation loaded; the pages' JavaScript
+run without V8's optimizing compilers; the Node.js driver collecting its young objects
+each MB and making no machine code."""
 
 import os
 from pathlib import Path
@@ -52,6 +53,15 @@ def test_chromium_keeps_playwrights_features_and_adds_ours(browser, switch, kept
     missing = set().union(*theirs) - ours
     assert missing == set(), f"add them to {kept} in tests/_browser.py: {sorted(missing)}"
     assert set(getattr(_browser, added)) <= ours
+
+
+def test_the_gpu_process_loads_no_gpu_emulation(browser):
+    browser.new_page().goto("about:blank")
+    gpu = [pid for pid, args in _descendants().items()
+           if "--type=gpu-process" in " ".join(args)]
+    assert gpu, "no GPU process: update this test (and tests/_browser.py's comments)"
+    maps = "".join(Path(f"/proc/{pid}/maps").read_text() for pid in gpu)
+    assert "swiftshader" not in maps, "add --disable-software-rasterizer"
 
 
 def test_the_network_service_runs_in_the_browser_process(browser):
