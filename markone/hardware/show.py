@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from markone._internal.io import percent
 from markone.hardware.demo import format_minutes
 from markone.hardware.params import MarkIParams
 from markone.hardware.run import MachineRun
@@ -92,8 +93,8 @@ def fleet_tables(fleet: Sequence[Any], varied: Sequence[str] = ()) -> str:
     ...                   labels, presentations=20)
     >>> print(fleet_tables(fleet, ["motor_step_s"]))
     motor_step_s  machines  accuracy  R-unit mistakes  blocked moves  machine time (s)
-    0.1                  2    100.0%              9.0            0.0               7.0
-    0.5                  2    100.0%              9.0            0.0               7.8
+    0.1                  2      100%              9.0            0.0               7.0
+    0.5                  2      100%              9.0            0.0               7.8
     differs with motor_step_s: machine time (s)
     """
     tables = []
@@ -103,7 +104,7 @@ def fleet_tables(fleet: Sequence[Any], varied: Sequence[str] = ()) -> str:
             key = getattr(f.spec.params, name) if varied else "all"
             groups.setdefault(key, []).append(f)
         rows = [(str(key), len(members),
-                 f"{100 * np.mean([f.accuracy for f in members]):.1f}%",
+                 percent(float(np.mean([f.accuracy for f in members]))),
                  f"{np.mean([f.run.mistakes.sum() for f in members]):.1f}",
                  f"{np.mean([f.run.saturated.sum() for f in members]):.1f}",
                  f"{np.mean([f.run.sim_time_s for f in members]):.1f}")
