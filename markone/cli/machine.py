@@ -259,9 +259,11 @@ def _show(args):
 
 
 def _replay(args):
+    from markone.hardware import MachineRun
     from markone.hardware.replay import write_replay_html
 
-    print(f"wrote {write_replay_html(args.run, args.html)}")
+    run = MachineRun.load(args.run)   # read and checked as `machine show` reads it
+    print(f"wrote {write_replay_html(run, args.html)}")
     return 0
 
 

@@ -87,5 +87,6 @@ def test_a_run_edited_by_hand_is_damage_not_a_table_of_nonsense(field, value, sa
     data = json.loads(run.save(tmp_path / "good.json").read_text())
     assert data["epochs"] == 2
     (tmp_path / "run.json").write_text(json.dumps(_tampered(data, field, value)))
-    err = _run(["machine", "show"], "run.json", monkeypatch, tmp_path, capsys)
-    assert f"run.json is a damaged Mark I run: {said}" in err
+    for command in ("show", "replay"):   # replay wrote a page of such a run
+        err = _run(["machine", command], "run.json", monkeypatch, tmp_path, capsys)
+        assert f"run.json is a damaged Mark I run: {said}" in err
