@@ -6,6 +6,7 @@
     [m + 1] nested levels, runs inside the gap's subspace, and the update that leaves
     it repaying their gain. *)
 From Markone Require Import Perceptron Bounded Span.
+From mathcomp.algebra_tactics Require Import ring.
 From mathcomp Require Import zify.
 Unset Printing Implicit Defensive.
 Local Open Scope ring_scope.

@@ -2,6 +2,7 @@
     in the additive form the induction of Block and Levin (1970) needs; and the theorem
     with its integer corollary in dimension one. *)
 From Markone Require Import Perceptron Cycling.
+From mathcomp.algebra_tactics Require Import ring.
 From mathcomp Require Import zify.
 Local Open Scope ring_scope.
 

@@ -3,6 +3,7 @@
     mistakes, on every stream, when the box holds a centre [a] with
     [y x . a > e ||x||^2 / 2] on every example. *)
 From Markone Require Import Perceptron.
+From mathcomp.algebra_tactics Require Import ring.
 Local Open Scope ring_scope.
 
 Section Clipped.

@@ -4,7 +4,7 @@
     weights stay in the ball of [cycling_theorem] (BlockLevin.v), and integer vectors
     of a ball are finitely many. *)
 From Markone Require Import Perceptron Cycling Span BlockLevin.
-From mathcomp Require Import zify.
+From mathcomp Require Import rat zify.
 Unset Printing Implicit Defensive.
 Local Open Scope ring_scope.
 

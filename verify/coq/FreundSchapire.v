@@ -3,6 +3,7 @@
     [d_z = max(0, gamma - u . z)] and [D^2 >= sum_z d_z^2], the perceptron makes at most
     [((R + D) / gamma)^2] mistakes. *)
 From Markone Require Import Perceptron.
+From mathcomp.algebra_tactics Require Import ring.
 Local Open Scope ring_scope.
 
 Section FreundSchapire.

@@ -1,5 +1,6 @@
 (** Novikoff's theorem for every stream, and its intercept form. *)
 From Markone Require Import Perceptron.
+From mathcomp.algebra_tactics Require Import ring.
 Local Open Scope ring_scope.
 
 Section Novikoff.

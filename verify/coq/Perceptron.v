@@ -1,7 +1,9 @@
 (** The perceptron over an ordered field: vectors, the update rule, the ball lemma. *)
-(* The other files import this one, and with it mathcomp, [ring] and the theories. *)
-From mathcomp Require Export all_ssreflect all_algebra.
-From mathcomp.algebra_tactics Require Export ring.
+(* The other files import this one, and with it the mathcomp theories it rests on:
+   only those (not all_ssreflect/all_algebra, nor the [ring] tactic, which the files
+   that use it require themselves): every coqc loads fewer libraries. *)
+From mathcomp Require Export ssreflect ssrfun ssrbool eqtype ssrnat seq choice fintype.
+From mathcomp Require Export finfun bigop order ssralg zmodp ssrnum ssrint matrix.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
@@ -55,8 +57,9 @@ Qed.
 
 Lemma normsqD u v : normsq (u + v) = normsq u + 2 * dot u v + normsq v.
 Proof.
-rewrite /normsq dotDl (dotC u) (dotC v) !dotDl (dotC v u).
-ring. Qed.
+rewrite /normsq dotDl (dotC u) (dotC v) !dotDl (dotC v u) mulrzl -pmulrn mulr2n.
+by rewrite !addrA.
+Qed.
 
 (** The rule markone uses: a score <= 0 is a mistake (a zero score too). *)
 Definition mistake (w z : vec) : bool := dot w z <= 0.

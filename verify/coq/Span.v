@@ -4,6 +4,7 @@
     (a vector of the span is determined by its products with [N]). Steps toward the
     cycling theorem (BlockLevin.v). *)
 From Markone Require Import Perceptron Bounded.
+From mathcomp.algebra_tactics Require Import ring.
 Unset Printing Implicit Defensive.
 Local Open Scope ring_scope.
 
