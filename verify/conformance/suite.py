@@ -139,7 +139,12 @@ def load_cases(path: PathLike) -> list[JSONDict]:
                              f"format {MANIFEST_FORMAT!r}).")
         validate(manifest, "manifest")
         cases = []
-        for entry in manifest["cases"]:
+        for k, entry in enumerate(manifest["cases"]):
+            if entry["file"] != Path(entry["file"]).name or entry["file"] in ("", ".", ".."):
+                # not "s3/../data.csv was modified after the suite was written" (#37)
+                raise ValueError(f"{mpath}: cases[{k}].file is {entry['file']!r}, not the "
+                                 "name of a file in the suite's folder; write the suite "
+                                 "again.")
             cpath = path / entry["file"]
             if not cpath.is_file():
                 raise FileNotFoundError(f"{cpath} is listed in the manifest but missing.")

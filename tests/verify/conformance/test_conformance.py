@@ -3,6 +3,7 @@ adapter against a correct and three deliberately wrong perceptrons (strict rule,
 score counted as correct, learning rate 0.5), diagnoses, reports and bad input."""
 
 import json
+import re
 import shutil
 import sys
 import textwrap
@@ -492,6 +493,21 @@ def test_a_folder_is_named_as_typed_with_its_trailing_slash(suite, tmp_path, cap
             code = stop.code
         assert code == 2
         assert said in capsys.readouterr().err, argv
+
+
+@pytest.mark.parametrize("name", ["../data.csv", "/etc/passwd", "sub/case.json", ".."])
+def test_a_manifest_entry_outside_the_suite_folder_is_refused(suite, tmp_path, name):
+    # "s3/../data.csv was modified after the suite was written": a manifest entry's
+    # file is a name in the suite's folder, nothing else (#37)
+    copy = tmp_path / "suite"
+    shutil.copytree(suite, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["cases"][1]["file"] = name
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match=rf"manifest.json: cases\[1\]\.file is "
+                       rf"'{re.escape(name)}', not the name of a file in the suite's "
+                       "folder"):
+        C.load_cases(copy)
 
 
 def test_a_suite_folder_that_cannot_be_written_is_refused_before_the_cases(monkeypatch):
