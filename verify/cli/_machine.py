@@ -118,10 +118,19 @@ def _recheck(path, machine, images, labels):
     return EXIT_NO if counts["refuted"] else EXIT_OK
 
 
+def refuse_json_with_recheck(args):
+    """``--json`` writes a new report, ``--recheck`` checks a saved one: both at once
+    is refused before any work (the file asked for was silently not written)."""
+    if args.recheck is not None and args.json:
+        raise CommandError(f"--json {args.json} writes a new report and --recheck "
+                           f"{args.recheck} checks a saved one: give one of the two.")
+
+
 def _machine(args):
     from markone._internal.io import write_json
     from verify.machine import check_machine
 
+    refuse_json_with_recheck(args)
     if args.task == "letters":
         machine, images, labels = _letters_task(args)
     else:

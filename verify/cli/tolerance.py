@@ -118,9 +118,10 @@ def _task(args):
 
 def _tolerance(args):
     from markone._internal.io import write_json
-    from verify.cli._machine import _recheck
+    from verify.cli._machine import _recheck, refuse_json_with_recheck
     from verify.machine.theory.worst_case import worst_case
 
+    refuse_json_with_recheck(args)
     machine, images, labels = _task(args)
     if args.recheck is not None:
         code = _recheck(args.recheck, machine, images, labels)

@@ -112,3 +112,16 @@ def test_an_answer_still_wrong_exits_1(capsys):
     assert main(["verify", "tolerance", "letters", "--chars", "ABCDEFGH",
                  "--max-epochs", "1"]) == 1
     assert "already answers" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["machine", "tolerance"])
+def test_json_with_recheck_is_refused_not_dropped(command, report, tmp_path, capsys):
+    # `--recheck report.json --json new.json` re-checked and never wrote new.json,
+    # without a word: a requested file lost (#37)
+    new = tmp_path / "new.json"
+    assert main(["verify", command, *TASK, "--recheck", str(report), "--json",
+                 str(new)]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"error: --json {new} writes a new report and --recheck {report} checks a "
+        "saved one: give one of the two.\n")
+    assert not new.exists()
