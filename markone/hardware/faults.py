@@ -92,9 +92,29 @@ def _check_sd(value, name):
         raise ValueError(f"{name}(={value!r}) must be a finite number > 0.")
 
 
+#: The part a fault's index field names, as messages name it (counted from 1).
+_PART = {"cell": "photocell", "a_unit": "A-unit", "s_unit": "S-unit"}
+
+
 def _out_of_range(fault, name, value, top):
-    raise ValueError(f"{type(fault).__name__}: {name}(={value}) is out of range for "
-                     f"this machine (0..{top - 1}).")
+    """Refuse index ``value`` of field ``name``, beyond the ``top`` parts there are,
+    in both numberings (docs/command-line.md, "How things are numbered").
+
+    >>> _out_of_range(AUnitStuck(512, 1), "a_unit", 512, 512)
+    Traceback (most recent call last):
+    ...
+    ValueError: AUnitStuck: a_unit=512 names A-unit 513, but this machine has A-units 1..512 (a_unit 0..511).
+    >>> _out_of_range(MotorStopped(8, 0), "r_unit", 8, 8)
+    Traceback (most recent call last):
+    ...
+    ValueError: MotorStopped: r_unit=8 names R9, but this machine has R1..R8 (r_unit 0..7).
+    """
+    if name == "r_unit":
+        part, parts = r_unit_name(value), f"{r_unit_name(0)}..{r_unit_name(top - 1)}"
+    else:
+        part, parts = numbered(_PART[name], value), f"{_PART[name]}s 1..{top}"
+    raise ValueError(f"{type(fault).__name__}: {name}={value} names {part}, but this "
+                     f"machine has {parts} ({name} 0..{top - 1}).")
 
 
 class Fault:
@@ -481,8 +501,11 @@ class _Damage:
         p = machine.params
         n_s = p.retina_shape[0] * p.retina_shape[1]
         wiring = machine.wiring
-        for f in plan.faults:
-            f.fits(p, wiring, n_s)
+        for i, f in enumerate(plan.faults):
+            try:
+                f.fits(p, wiring, n_s)
+            except ValueError as exc:   # named as a plan file's other faults are
+                raise ValueError(f"faults[{i}]: {exc}") from None
         self.plan = plan
         self.machine = machine
         self.wiring = wiring

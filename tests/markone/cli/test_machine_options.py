@@ -160,7 +160,19 @@ def test_every_fault_kind_is_in_the_fault_tables():
      "['when']."),
     ('[1]', 'a fault plan must be {"faults": ['),
     ('{"faults": [{"kind": "CutWire", "a_unit": 3, "s_unit": 9999}]}',
-     "CutWire: no wire runs from S-unit 10000 to A-unit 4 (s_unit=9999, a_unit=3)"),
+     "faults[0]: CutWire: no wire runs from S-unit 10000 to A-unit 4 (s_unit=9999, "
+     "a_unit=3)"),
+    # the walk of issue 37: "a_unit(=512) is out of range for this machine (0..511)",
+    # in the file's numbering only, and without the fault it came from
+    ('{"faults": [{"kind": "AUnitStuck", "a_unit": 1}, {"kind": "AUnitStuck", '
+     '"a_unit": 512}]}', "faults[1]: AUnitStuck: a_unit=512 names A-unit 513, but this "
+     "machine has A-units 1..512 (a_unit 0..511)."),
+    ('{"faults": [{"kind": "MotorStopped", "r_unit": 8, "a_unit": 0}]}',
+     "faults[0]: MotorStopped: r_unit=8 names R9, but this machine has R1..R8 "
+     "(r_unit 0..7)."),
+    ('{"faults": [{"kind": "PhotocellStuck", "cell": 400, "value": 1}]}',
+     "faults[0]: PhotocellStuck: cell=400 names photocell 401, but this machine has "
+     "photocells 1..400 (cell 0..399)."),
 ])
 def test_bad_plan_files_are_refused(content, message, tmp_path, capsys):
     path = tmp_path / "plan.json"

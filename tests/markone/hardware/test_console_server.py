@@ -151,7 +151,7 @@ def test_api_present_reinforce_fault_save(console, tmp_path):
     ("POST", "/api/reinforce", {}, 400, "no figure on show to reinforce"),
     ("POST", "/api/fault", {"kind": "Fire"}, 400, "kind 'Fire' is not a fault"),
     ("POST", "/api/fault", {"kind": "AUnitStuck", "a_unit": 999}, 400,
-     "a_unit(=999) is out of range"),
+     "a_unit=999 names A-unit 1000, but this machine has A-units 1..512"),
     ("POST", "/api/fault", {"kind": "AUnitStuck", "a_unit": 1, "at_s": 5}, 400,
      "leave out at_s"),
     ("POST", "/api/save", {}, 400, "nothing has been presented yet"),

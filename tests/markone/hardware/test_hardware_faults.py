@@ -147,7 +147,7 @@ def test_bad_faults():
     with pytest.raises(ValueError, match="no wire runs"):
         s = next(c for c in range(400) if c not in machine.wiring.inputs[0])
         apply_faults(machine, FaultPlan((CutWire(0, s),)))
-    with pytest.raises(ValueError, match="out of range"):
+    with pytest.raises(ValueError, match="names A-unit 513, but this machine has A-units 1..512"):
         apply_faults(machine, FaultPlan((AUnitStuck(512),)))
     with pytest.raises(ValueError, match="at_s"):
         MotorStopped(0, 0, at_s=-1)
