@@ -25,7 +25,7 @@ costly session fixture (:data:`SHARED_SETUPS`: the Coq build, the documentation 
 the 26-letter machine) go to one worker together, so it is built once; the tests that
 open a browser (marked ``browser``, with the other tests of their files) share one
 worker too, with the Coq build, so that the largest processes the suite starts (a
-Chromium, a ``coqc``: about half a GB each) run one at a time; that group is handed out
+Chromium, about half a GB; a ``coqc``, a third of one) run one at a time; that group is handed out
 first and the others from the costliest (:func:`start_order`). The browser tests share
 one Chromium (``tests/_browser.py``), which only they can ask for (the ``browser``
 fixture of ``tests/conftest.py`` fails any other test) and which is closed when the
@@ -253,7 +253,7 @@ def pytest_fixture_setup(fixturedef, request):
 #: worker of that fixture's group (name of the fixture -> name of the group).
 #: The tests that open a real browser (marked ``browser``) run on one worker, one
 #: Chromium at a time (each holds about half a GB), with the documentation site's and
-#: the Coq build's (``coqc`` holds about half a GB too): the suite's peak memory is
+#: the Coq build's (a ``coqc`` holds up to a third of a GB): the suite's peak memory is
 #: then one such process beside the two workers, never two (issue 37).
 SHARED_SETUPS = {"coq_build": "browser", "site": "browser", "letters26": "letters26"}
 

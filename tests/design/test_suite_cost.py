@@ -1,6 +1,6 @@
 """What keeps the default suite affordable on two cores (issue 37), as the root
-``conftest.py`` arranges it: the processes of half a GB that tests start (a Chromium,
-``coqc``) run on one worker, one at a time. (The workers take turns compiling numba
+``conftest.py`` arranges it: the largest processes that tests start (a Chromium, half
+a GB; ``coqc``, a third of one) run on one worker, one at a time. (The workers take turns compiling numba
 kernels, so that a kernel both need is compiled once and loaded from the cache by the
 other, through markone's own lock: ``tests/markone/test_compile_lock.py``.)"""
 
