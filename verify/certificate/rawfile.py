@@ -86,7 +86,7 @@ def _read_bytes(path, limits):
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        what = "a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO" if \
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if \
             stat.S_ISFIFO(info.st_mode) else "a device or socket"
         raise CertificateUnreadable(f"{path} is {what}, not a regular file; only "
                                     "certificate files are read.")

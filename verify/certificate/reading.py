@@ -39,6 +39,10 @@ __all__ = ["CERTIFICATE_FORMAT", "FORMATS", "FIELDS", "Field", "PRESENT",
 #: case of the conformance suite): cases to run a perceptron on, not certificates.
 _CASE_FORMATS = ("markone.adversary/", "markone.conformance.case/")
 
+#: The formats of a machine report (``verify machine --json``) and of a Mark I run
+#: (``machine train --out``), told apart from certificates by name.
+_MACHINE_FORMATS = ("markone.verify.machine/", "markone-machine-run")
+
 #: The ``format`` tag of certificate files (``markone verify separable --certificate``).
 #: Format ``/3`` adds the sparse data layout and hashes the data by their non-zero
 #: entries (:func:`~verify.certificate.data_sha256` version 2); ``/2`` files still read.
@@ -399,6 +403,14 @@ def read_certificate(path: str | os.PathLike[str], *,
             f"{path} is a test case for a perceptron (format {fmt!r}), not a "
             f"certificate: run a perceptron on it with `markone adversary check {path} "
             "--impl MODULE:FUNCTION` (or --cmd PROGRAM).")
+    if isinstance(fmt, str) and fmt.startswith(_MACHINE_FORMATS):
+        # said what it is and where it is read, as a test case is (#37)
+        what, read = (("a `markone verify machine` report", "re-check it with `markone "
+                       f"verify machine TASK --recheck {path}`")
+                      if fmt.startswith(_MACHINE_FORMATS[0]) else
+                      ("a Mark I run", f"check it with `markone verify machine {path}`"))
+        raise CertificateUnreadable(f"{path} is {what} (format {fmt!r}), not a "
+                                    f"certificate: {read}.")
     if fmt not in FORMATS and fmt != CYCLING_FORMAT:
         raise CertificateUnreadable(f"{path} is not a markone certificate (expected "
                                     f"format {CERTIFICATE_FORMAT!r} or "
@@ -513,7 +525,7 @@ def check_certificate_file(path: str | os.PathLike[str], *,
 
 
 #: What a path that is not a regular file is, by its ``stat`` mode.
-_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+_FILE_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
                (stat.S_ISSOCK, "a socket"))
 

@@ -98,7 +98,7 @@ def test_a_source_that_is_no_regular_file_is_named_for_what_it_is(certs, capsys)
                           "file: not compared") in out
     doc["source"]["path"] = "."
     code, out = status(rewrite(certs / "dot.json", doc), capsys)
-    assert code == 0 and "source . is a directory, not a regular file" in out
+    assert code == 0 and "source . is a folder, not a regular file" in out
 
 
 def test_the_certificate_names_its_data(certs):

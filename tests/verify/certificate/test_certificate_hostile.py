@@ -166,8 +166,25 @@ def test_hostile_files_exit_2_naming_the_problem(name, tmp_path, capsys):
 
 
 def test_a_directory_is_not_read(tmp_path, capsys):
+    # "is a directory": every other message calls it a folder (#37)
     code, _, err = check(tmp_path, capsys)
-    assert code == 2 and "is a directory, not a regular file" in err
+    assert code == 2 and "is a folder, not a regular file" in err
+
+
+@pytest.mark.parametrize("fmt, says", [
+    ("markone.verify.machine/3", "is a `markone verify machine` report (format "
+     "'markone.verify.machine/3'), not a certificate: re-check it with `markone verify "
+     "machine TASK --recheck "),
+    ("markone-machine-run", "is a Mark I run (format 'markone-machine-run'), not a "
+     "certificate: check it with `markone verify machine "),
+])
+def test_a_machine_report_or_run_is_named_with_its_command(fmt, says, tmp_path, capsys):
+    # "report.json is not a markone certificate ... write it again with `markone verify
+    # separable`": a file markone wrote itself, sent to the wrong command (#37)
+    path = tmp_path / "file.json"
+    path.write_text(json.dumps({"format": fmt}))
+    code, _, err = check(path, capsys)
+    assert code == 2 and says in err, err
 
 
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
