@@ -158,10 +158,12 @@ def _drift(args):
     from markone.hardware import MachineRun
     from verify.machine.drift import drift_horizon
 
-    if args.rate is not None and any(v is not None for v in (
-            args.delta, args.over, args.budget, args.max_memory)):
-        raise CommandError("--delta, --over, --budget and --max-memory are for a random "
-                           "walk (--sd); --rate has an exact horizon.")
+    walk = [f"{flag} {value:g}" for flag, value in (
+        ("--delta", args.delta), ("--over", args.over), ("--budget", args.budget),
+        ("--max-memory", args.max_memory)) if value is not None]
+    if args.rate is not None and walk:   # the flag given, not all four (#37)
+        raise CommandError(f"{walk[0]} is for a random walk (--sd); --rate has an exact "
+                           "horizon: drop one of the two.")
     if args.sd is not None and args.delta is None:
         raise CommandError("--sd needs --delta, the probability allowed that some "
                            "answer changes, e.g. --delta 0.01.")

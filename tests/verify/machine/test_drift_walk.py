@@ -156,6 +156,11 @@ def test_cli_walk(tmp_path, capsys):
     assert main(["verify", "drift", str(run), "--sd", "0.3"]) == 2
     assert "--sd needs --delta" in capsys.readouterr().err
     assert main(["verify", "drift", str(run), "--rate", "0.3", "--delta", "0.1"]) == 2
+    # the flag given, not "--delta, --over, --budget and --max-memory are for ..." (#37)
+    assert main(["verify", "drift", str(run), "--rate", "0.3", "--over", "60"]) == 2
+    assert capsys.readouterr().err.endswith(
+        "error: --over 60 is for a random walk (--sd); --rate has an exact horizon: drop "
+        "one of the two.\n")
 
 
 def test_cli_reads_the_runs_own_drift(tmp_path, capsys):
