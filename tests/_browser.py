@@ -75,11 +75,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
 #: only V8 options Node accepts in ``NODE_OPTIONS`` that save memory (issue 37): young
 #: objects collected after each MB, not each 16 MB (the driver held 0.20 GB by the end
 #: of the browser tests; with this, about 25 MB less); ``--jitless``, its JavaScript
-#: interpreted, no machine code made (on the console's and replay's tests the driver
-#: held 126 MB at most instead of 154 MB, for 1.7 s more of its CPU, 3.8 s instead of
-#: 2.1 s; over all the browser tests 9.6 s instead of 6.0 s). Not kept: an old
-#: generation capped at 32 MB (``--max-old-space-size=32``: 115 MB at most instead of
-#: 141 MB, but 15 s of the driver's CPU instead of 9.6 s, collecting again and again).
+#: interpreted, no machine code made (24 documentation pages measured: the driver's
+#: resident memory 108 MB instead of 121 MB, in each of three runs, 5 MB of it its own
+#: and 8 MB of Node's compilers' code not loaded; over all the browser tests the driver
+#: used 9.6 s of CPU instead of 6-7 s). Not kept: an old generation capped at 32 MB
+#: (``--max-old-space-size=32``: 115 MB at most instead of 141 MB, but 15 s of the
+#: driver's CPU instead of 9.6 s, collecting again and again; at 48 or 64 MB, or with
+#: ``--v8-pool-size=1`` or ``MALLOC_ARENA_MAX=1``, no less memory).
 DRIVER_NODE_OPTIONS = "--max-semi-space-size=1 --jitless"
 
 
