@@ -7,6 +7,7 @@ experiment's ``recheck`` (those that write certificates: :func:`sims.certified_y
 from __future__ import annotations
 
 import math
+import sys
 from argparse import ArgumentParser
 from pathlib import PurePath
 from typing import Any
@@ -16,7 +17,7 @@ import re
 from markone.cli import (CommandError, add_command, add_group, nonnegative_int,
                          output_folder, plural, positive_int)
 from markone.cli import purpose
-from markone.cli import EXIT_NO, EXIT_OK, JOB_EXITS
+from markone.cli import EXIT_NO, EXIT_OK, EXIT_USAGE, JOB_EXITS
 
 __all__ = ["register"]
 
@@ -203,17 +204,36 @@ def _as_setting(exc: ValueError, overrides: dict) -> Exception:
 
 
 def _check(args):
-    from sims.check import check_sweep
-    from sims.errors import MalformedResults, ResultsMismatch
-    from sims.runner import EXPERIMENTS
-    from verify.errors import CertificateError
+    from pathlib import Path
 
+    from sims.runner import EXPERIMENTS, RESULTS
+
+    if args.name == "all":   # what `sim run all` wrote: each experiment's folder there
+        names = [name for name in EXPERIMENTS if (Path(args.out) / name / RESULTS).is_file()]
+        if not names:
+            raise CommandError(f"{args.out} holds no finished sweep; run `markone sim run "
+                               f"all --out {args.out}` first.")
+        return max(_check_one(name, args.out, many=True) for name in names)
     if args.name not in EXPERIMENTS:
         raise _no_such_experiment(args.name, "check")
+    return _check_one(args.name, args.out)
+
+
+def _check_one(name, out, many=False):
+    """Check the sweep of experiment ``name`` in ``out``; print OK or INVALID and
+    return the status. A malformed file is a CommandError (``many``: said on stderr,
+    status 2, and the other sweeps are checked too)."""
+    from sims.check import check_sweep
+    from sims.errors import MalformedResults, ResultsMismatch
+    from verify.errors import CertificateError
+
     try:
-        got = check_sweep(args.name, args.out)
+        got = check_sweep(name, out)
     except MalformedResults as exc:
-        raise CommandError(str(exc)) from exc
+        if not many:
+            raise CommandError(str(exc)) from exc
+        print(f"markone sim check: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except (ResultsMismatch, CertificateError) as exc:
         print(f"INVALID: {exc}")
         return EXIT_NO
@@ -275,10 +295,13 @@ def register(subparsers: Any) -> ArgumentParser:
                     "check` does, on the patterns of the machine it names). What "
                     "cannot be recomputed is listed as unchecked.",
                     example="markone sim run yield --size small --out results\n"
-                    "markone sim check yield --out results", func=_check,
+                    "markone sim check yield --out results\n"
+                    "markone sim check all --out results   every sweep the folder holds",
+                    func=_check,
                     exits={EXIT_OK: "every value, log line and file holds",
                            EXIT_NO: "a value differs from its recomputation (named by "
                            "its JSON path), or a file does not hold"})
-    c.add_argument("name", help="experiment name (see `markone sim list`)")
+    c.add_argument("name", help="experiment name (see `markone sim list`), or 'all': every "
+                   "sweep the folder holds, as `sim run all` writes them")
     c.add_argument("--out", default="sim-out", help="the folder given to `sim run`")
     return p

@@ -590,3 +590,28 @@ def test_large_settings_show_progress_off_a_terminal(tmp_path, capsys):
     assert main(["sim", "run", "xor_cycling", "--size", "small", "--set",
                  "max_epochs=59", "--out", str(tmp_path / "b")]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_check_all_checks_every_sweep_that_run_all_wrote(sweeps, tmp_path, capsys):
+    """The walk of issue 37: `sim run all --out quick` has no `sim check all --out
+    quick` to follow it ("no experiment named 'all'"); it checks each sweep the folder
+    holds, and ends with the worst status."""
+    for name in ("xor_cycling", "orthonormal_tight"):
+        shutil.copytree(sweeps(name), tmp_path / name)
+    assert main(["sim", "check", "all", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert [line.split(":")[1].strip() for line in out.splitlines()
+            if line.startswith("OK: ")] == ["orthonormal_tight", "xor_cycling"]
+    results = tmp_path / "xor_cycling" / "results.json"
+    forged = json.loads(results.read_text())
+    forged["seed"] += 1
+    results.write_text(json.dumps(forged))
+    assert main(["sim", "check", "all", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "OK: orthonormal_tight" in out and "INVALID: " in out
+    results.write_text("")
+    assert main(["sim", "check", "all", "--out", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert "OK: orthonormal_tight" in captured.out and "is empty" in captured.err
+    assert main(["sim", "check", "all", "--out", str(tmp_path / "none")]) == 2
+    assert "holds no finished sweep; run `markone sim run all" in capsys.readouterr().err
