@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import sys
 from argparse import ArgumentParser
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 import json
 import re
@@ -204,8 +204,6 @@ def _as_setting(exc: ValueError, overrides: dict) -> Exception:
 
 
 def _check(args):
-    from pathlib import Path
-
     from sims.runner import EXPERIMENTS, RESULTS
 
     if args.name == "all":   # what `sim run all` wrote: each experiment's folder there
