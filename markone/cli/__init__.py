@@ -44,7 +44,8 @@ from markone.cli._errors import (EXIT_NO, EXIT_OK, EXIT_PIPE,  # noqa: F401
                                  EXIT_STATUS_HELP, EXIT_TERMINATED, EXIT_UNDECIDED,
                                  EXIT_USAGE, JOB_EXITS, USER_ERRORS, CommandError,
                                  UserCodeError, call_user_code, cli_terms, exit_line,
-                                 one_line, report_bug, report_user_code)
+                                 one_line, remember_timeout, report_bug,
+                                 report_user_code)
 from markone.cli._stdout import guarded_stdout, stdout_failure_status
 
 if TYPE_CHECKING:
@@ -499,7 +500,9 @@ def timeout_left(args: argparse.Namespace) -> float | None:
     if timeout is None:
         return None
     spent = time.perf_counter() - getattr(args, "started", time.perf_counter())
-    return max(timeout - spent, _LEAST_TIMEOUT_S)
+    left = max(timeout - spent, _LEAST_TIMEOUT_S)
+    remember_timeout(left, timeout)   # messages name the --timeout given, not this
+    return left
 
 
 def load_data(args: argparse.Namespace, *, exact: bool | None = None,

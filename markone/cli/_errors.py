@@ -161,7 +161,7 @@ _CLI_TERMS: list = [
     (r"\bsvm=True\b", "--svm"),
     (r"\bvariant='(\w+)' or '(\w+)'", r"--variant \1 or --variant \2"),
     (r"\bvariant='(\w+)'", r"--variant \1"),
-    (r"\btimeout_s=([\d.eE+-]+) s\b", r"--timeout \1 s"),
+    (r"\btimeout_s=([\d.eE+-]+) s\b", lambda m: f"--timeout {given_timeout(m[1])} s"),
     (r"\b(a longer |raise )timeout_s\b", r"\1--timeout"),
     (r"\bbudget=(\d+)", r"--budget \1"),
     (r"\bmax_digits=(\d+)", r"--max-digits \1"),
@@ -209,6 +209,28 @@ _CLI_TERMS: list = [
      lambda m: "--" + m.group(1).replace("_", "-")),
 ]
 _CLI_TERMS = [(re.compile(p), r) for p, r in _CLI_TERMS]
+
+
+#: The ``--timeout`` a user gave, by the ``timeout_s`` (as ``:g`` shows it) that was
+#: left of it for the library once start-up and reading were paid: a message then
+#: names the limit the user typed, not the remainder (#37).
+_TIMEOUT_GIVEN: dict[str, float] = {}
+
+
+def remember_timeout(left, given):
+    """Record that ``left`` seconds of ``--timeout given`` went to the library."""
+    _TIMEOUT_GIVEN[f"{left:g}"] = given
+
+
+def given_timeout(shown):
+    """The ``--timeout`` the user gave whose remainder a message shows as ``shown``.
+
+    >>> remember_timeout(1.02327, 2.0)
+    >>> given_timeout("1.02327"), given_timeout("7")
+    ('2', '7')
+    """
+    given = _TIMEOUT_GIVEN.get(shown)
+    return shown if given is None else f"{given:g}"
 
 
 def cli_terms(message):

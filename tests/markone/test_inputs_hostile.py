@@ -312,3 +312,18 @@ def test_timeout_counts_from_the_start_of_the_command():
     assert 0 < timeout_left(spent) <= 1.0
     gone = argparse.Namespace(timeout=5.0, started=time.perf_counter() - 60.0)
     assert timeout_left(gone) == pytest.approx(1e-3)
+
+
+def test_a_stopped_search_names_the_timeout_the_user_gave():
+    # "no verdict within --timeout 0.001 s" and "the time limit (--timeout 1.02327 s)"
+    # after --timeout 5 and --timeout 2: the remainder the search got after start-up
+    # and reading, a number the user never typed (#37)
+    import argparse
+    import time
+
+    from markone.cli import cli_terms, timeout_left
+
+    left = timeout_left(argparse.Namespace(timeout=2.0, started=time.perf_counter() - 0.9))
+    said = cli_terms(f"the time limit (timeout_s={left:g} s) stopped the search")
+    assert said == "the time limit (--timeout 2 s) stopped the search"
+    assert cli_terms("within timeout_s=0.25 s") == "within --timeout 0.25 s"  # as given
