@@ -186,9 +186,10 @@ def _witness_bound_line(X, y, witness, intercept):
     from verify.margin import witness_novikoff
 
     b = witness_novikoff(X, y, witness, intercept=intercept)
+    x = "[x, 1]" if intercept else "x"   # without intercept there is no constant 1
     return (f"Novikoff with the witness's own margin (Coq: check_witness_novikoff): at "
             f"most floor(R^2 ||w||^2 / gamma^2) = {int_shown(b.mistakes)} mistakes in "
-            "any order, gamma = min y w.[x, 1] and R^2 = max ||[x, 1]||^2 exactly")
+            f"any order, gamma = min y w.{x} and R^2 = max ||{x}||^2 exactly")
 
 
 def _print_verdict(claim, by, where, doc):

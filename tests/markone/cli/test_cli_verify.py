@@ -187,3 +187,18 @@ def test_a_table_option_on_an_npz_file_is_named_as_the_flag_given(tmp_path, caps
         err = capsys.readouterr().err
         assert f"d.npz: {said} applies to text tables, not to .npz files" in err, err
         assert "=" not in err, err
+
+
+def test_the_witness_bound_line_has_no_constant_1_without_intercept(files, capsys):
+    # "--no-intercept": the line said "gamma = min y w.[x, 1] and R^2 = max
+    # ||[x, 1]||^2", the augmented vectors the witness does not have (#37)
+    assert main(["verify", "separable", files["and"], "--no-intercept"]) == 1
+    capsys.readouterr()
+    data = files["dir"] / "through0.csv"
+    data.write_text("1,2,1\n2,1,1\n-1,-2,-1\n")
+    assert main(["verify", "separable", str(data), "--no-intercept"]) == 0
+    out = capsys.readouterr().out
+    assert "gamma = min y w.x and R^2 = max ||x||^2 exactly" in out and "[x, 1]" not in out
+    assert main(["verify", "separable", str(data)]) == 0
+    assert "gamma = min y w.[x, 1] and R^2 = max ||[x, 1]||^2 exactly" in \
+        capsys.readouterr().out
