@@ -388,7 +388,9 @@ def _text_lines(text, path):
     lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), 1)]
     lines = [(n, ln) for n, ln in lines if ln and not ln.startswith("#")]
     if not lines:
-        raise ValueError(f"{path} has no data lines.")
+        raise ValueError(f"{path} has no data lines (it is empty, or holds only blank "
+                         "and # comment lines); a table holds one sample per line, its "
+                         "numbers and then its label, e.g. 1.5,2,yes.")
     return lines
 
 

@@ -62,7 +62,10 @@ def test_label_name_not_in_header(tmp_path):
     ("1,2,3\n4\n", r"line 2: 1 column, but line 1 has 3"),
     ("1,2,\n3,4,1\n", r"line 1, column 3: the label cell is empty"),
     ("1\n2\n", r"single column .* whitespace"),
-    ("\n# only a comment\n\n", "no data lines"),
+    # what to do, not only "has no data lines." (#37)
+    ("\n# only a comment\n\n", r"no data lines \(it is empty, or holds only blank and "
+     r"# comment lines\); a table holds one sample per line, its numbers and then its "
+     r"label, e.g. 1.5,2,yes\.$"),
     ("a,b,y\n", "header line but no data lines"),
     ('1;2,5;0\n3;4,5;1\n', r"line 1, column 2: '2,5' is a number with a decimal comma"),
 ])
