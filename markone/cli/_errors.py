@@ -183,6 +183,7 @@ _CLI_TERMS: list = [
     (r"\b(raise|Raise) max_epochs\b", r"\1 --max-epochs"),
     (r"\bmethod='(\w+)'", r"--method \1"),
     (r"\bexact=True\b", "--exact"),
+    (r"\blabel='(-?\d+)'", r"--label \1"),   # as typed: --label 0, not --label '0'
     (r"\blabel=(-?\d+|'[^']*')", r"--label \1"),
     (r"\blabel= ", "--label "),
     (r"\bdelimiter= ", "--delimiter "),

@@ -282,7 +282,7 @@ def test_bad_arguments_of_every_command_are_refused(tmp_path, monkeypatch, argv)
 
 @pytest.mark.parametrize("argv, says", [
     (["verify", "separable", "xor", "--label", "1"],
-     "--label '1' applies to data files, not to the built-in data set xor; drop it"),
+     "--label 1 applies to data files, not to the built-in data set xor; drop it"),
     (["train", "iris", "--delimiter", ";"], "--delimiter ';' applies to data files"),
     (["verify", "margin", "parity3", "--no-header"], "--no-header applies to data files"),
     (["verify", "separable", "LABEL_FIRST.tsv"],

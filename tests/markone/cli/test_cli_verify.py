@@ -181,7 +181,7 @@ def test_a_table_option_on_an_npz_file_is_named_as_the_flag_given(tmp_path, caps
     # command-line message, and all three whichever was given (#37)
     data = tmp_path / "d.npz"
     np.savez(data, X=np.eye(2), y=np.array([0, 1]))
-    for flag, said in [(["--no-header"], "--no-header"), (["--label", "1"], "--label '1'"),
+    for flag, said in [(["--no-header"], "--no-header"), (["--label", "1"], "--label 1"),
                        (["--delimiter", ";"], "--delimiter ';'")]:
         assert main(["verify", "separable", str(data)] + flag) == 2
         err = capsys.readouterr().err
