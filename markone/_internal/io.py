@@ -61,7 +61,8 @@ def check_output_file(path):
     """
     shown, path = os.fspath(path), Path(path)   # shown as given: out/ keeps its /
     if str(path) in ("", "."):
-        raise ValueError("the output file name is empty; give one, e.g. result.json.")
+        raise ValueError("the output file name is empty; give the name of the file to "
+                         "write.")
     if path.is_dir():
         raise ValueError(f"{shown} is a folder; give the name of a file to write (in "
                          "it or elsewhere).")

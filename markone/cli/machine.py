@@ -262,7 +262,7 @@ def _replay(args):
     from markone.hardware import MachineRun
     from markone.hardware.replay import write_replay_html
 
-    run = MachineRun.load(args.run)   # read and checked as `machine show` reads it
+    run = MachineRun.load(args.run, for_log=True)   # read and checked as `show` does
     print(f"wrote {write_replay_html(run, args.html)}")
     return 0
 

@@ -49,6 +49,9 @@ __all__ = ["MachineRun", "Presentation", "PresentationLog", "KnobChange", "FORMA
 
 #: What a file that is not a run is told: where runs come from.
 _SAVED_BY = "a Mark I run is what MarkI(...).train(...).save(path) writes"
+#: The same for a reader that needs the run's per-presentation log (a replay, drift).
+_SAVED_WITH_LOG = ("record one with MarkI(...).train(..., log=True) and save it with "
+                   "run.save(path)")
 
 
 #: The version 1 names of the per-pass series, by their names now.
@@ -440,19 +443,22 @@ class MachineRun:
         return write_json(path, self.to_dict())
 
     @classmethod
-    def load(cls, path: PathLike) -> MachineRun:
+    def load(cls, path: PathLike, *, for_log: bool = False) -> MachineRun:
         """Read a run saved by :meth:`save` (classes come back as strings), in any
-        format version up to :data:`VERSION`."""
+        format version up to :data:`VERSION`. ``for_log``: the caller needs the
+        per-presentation log (a replay), so a file that is missing or not a run is
+        told how to record a run with its log."""
+        saved_by = _SAVED_WITH_LOG if for_log else _SAVED_BY
         if not Path(path).exists():
-            raise FileNotFoundError(f"no such run file: {path}; {_SAVED_BY}.")
+            raise FileNotFoundError(f"no such run file: {path}; {saved_by}.")
         try:
             data = read_json(path)
         except ValueError as exc:
-            raise ValueError(f"{exc}; {_SAVED_BY}.") from exc
+            raise ValueError(f"{exc}; {saved_by}.") from exc
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             got = data.get("format") if isinstance(data, dict) else type(data).__name__
             raise ValueError(f"{path} is not a Mark I run: format is {got!r}, expected "
-                             f"{FORMAT!r}; {_SAVED_BY}.")
+                             f"{FORMAT!r}; {saved_by}.")
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             raise ValueError(f"{path} is a damaged Mark I run: its format version is "

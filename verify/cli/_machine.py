@@ -56,7 +56,7 @@ def _run_task(path):
     from markone.hardware import MachineRun, MarkI
     from markone.hardware.plugboard import PatternCache, Wiring
 
-    run = MachineRun.load(path)
+    run = MachineRun.load(path, for_log=True)
     if run.log is None or run.figures is None:
         raise CommandError(f"{path} has no per-presentation log, so its figures and "
                            "labels are unknown; record the run with "
@@ -168,7 +168,7 @@ def _drift(args):
         raise CommandError("--sd needs --delta, the probability allowed that some "
                            "answer changes, e.g. --delta 0.01.")
     machine, images, labels = _run_task(args.run)
-    run = MachineRun.load(args.run)
+    run = MachineRun.load(args.run, for_log=True)
     rate, sd = args.rate, args.sd
     if rate is None and sd is None:
         rate, sd = _own_drift(run, args.delta)
