@@ -147,6 +147,11 @@ class Fault:
         """Plural words to count many faults of this kind by (None: each in full)."""
         return None
 
+    def part(self) -> tuple | None:
+        """The one part this fault sets the state of (a plan file may not name it
+        twice at one time), or None for a kind whose faults add up (drift, noise)."""
+        return None
+
     def stopped_input(self) -> tuple[int, int] | None:
         """``(r_unit, a_unit)`` when the fault cuts that input out of the R-unit from
         the start (its weight can never move), else None."""
@@ -210,6 +215,9 @@ class PhotocellStuck(Fault):
     def counted(self) -> str | None:
         return ("photocells dead", "photocells stuck lit")[self.value]
 
+    def part(self) -> tuple | None:
+        return ("photocell", self.cell)
+
 
 @fault_kind
 @dataclasses.dataclass(frozen=True)
@@ -246,6 +254,9 @@ class CutWire(Fault):
     def counted(self) -> str | None:
         return "wires cut"
 
+    def part(self) -> tuple | None:
+        return ("wire", self.s_unit, self.a_unit)
+
 
 @fault_kind
 @dataclasses.dataclass(frozen=True)
@@ -274,6 +285,9 @@ class AUnitStuck(Fault):
 
     def counted(self) -> str | None:
         return ("A-units dead", "A-units stuck on")[self.value]
+
+    def part(self) -> tuple | None:
+        return ("A-unit", self.a_unit)
 
 
 @fault_kind
@@ -306,6 +320,9 @@ class MotorStopped(Fault):
 
     def counted(self) -> str | None:
         return "motors stopped"
+
+    def part(self) -> tuple | None:
+        return ("motor", self.r_unit, self.a_unit)
 
     def stopped_input(self) -> tuple[int, int] | None:
         return (self.r_unit, self.a_unit) if self.at_s == 0 else None
@@ -439,8 +456,31 @@ class FaultPlan:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"the fault plan's seed(={seed!r}) must be an integer >= 0 "
                              "(it draws the drift and the summation noise).")
-        return cls(tuple(_fault_from_dict(i, entry)
-                         for i, entry in enumerate(data["faults"])), seed)
+        faults = tuple(_fault_from_dict(i, entry) for i, entry in enumerate(data["faults"]))
+        _check_one_state_at_a_time(faults)
+        return cls(faults, seed)
+
+
+def _check_one_state_at_a_time(faults: tuple) -> None:
+    """Refuse two entries of a plan file that set one part at one time (A-unit 5 dead
+    and stuck on at 0 s): the machine would silently keep the later one.
+
+    >>> _check_one_state_at_a_time((AUnitStuck(4), CutWire(0, 5), AUnitStuck(4, 1)))
+    Traceback (most recent call last):
+    ...
+    ValueError: faults[0] (A-unit 5 dead) and faults[2] (A-unit 5 stuck on) break the same part at the same time (at_s=0); keep one of them, or give them different at_s.
+    """
+    first: dict[tuple, int] = {}
+    for j, f in enumerate(faults):
+        part = f.part()
+        if part is None:
+            continue
+        i = first.setdefault((type(f).__name__, part, f.at_s), j)
+        if i != j:
+            raise ValueError(
+                f"faults[{i}] ({faults[i].words()}) and faults[{j}] ({f.words()}) break "
+                f"the same part at the same time (at_s={f.at_s:g}); keep one of them, "
+                "or give them different at_s.")
 
 
 def describe_fault(fault: Any) -> str:

@@ -3,6 +3,7 @@ and a remedy that works for the option or command at hand."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 
@@ -44,3 +45,29 @@ def test_the_remedy_for_a_missing_run_records_one_the_reader_can_use(
     assert main(shlex.split(remedy.replace("RUN.json", "missing.json"))[1:]) == 0
     capsys.readouterr()
     assert main(argv) == 0
+
+
+@pytest.mark.parametrize("second", [
+    {"kind": "AUnitStuck", "a_unit": 4},
+    {"kind": "AUnitStuck", "a_unit": 4, "value": 1},
+])
+def test_a_fault_plan_setting_one_part_twice_at_once_is_refused_naming_both(
+        second, capsys, tmp_path, monkeypatch):
+    """A-unit 4 stuck on and dead at 0 s was accepted, the last entry winning."""
+    monkeypatch.chdir(tmp_path)
+    plan = {"faults": [{"kind": "AUnitStuck", "a_unit": 4, "value": 1},
+                       {"kind": "CutWire", "a_unit": 0, "s_unit": 0, "at_s": 1.0},
+                       second]}
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    assert main(["machine", "train", "--faults", "plan.json"]) == 2
+    err = capsys.readouterr().err
+    assert "faults[0] (A-unit 5 stuck on) and faults[2] (" in err
+    assert "the same part at the same time" in err
+
+
+def test_one_part_broken_at_two_times_is_still_a_plan(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    plan = {"faults": [{"kind": "AUnitStuck", "a_unit": 4, "value": 1},
+                       {"kind": "AUnitStuck", "a_unit": 4, "at_s": 2.0}]}
+    (tmp_path / "plan.json").write_text(json.dumps(plan))
+    assert main(["machine", "train", "--faults", "plan.json"]) == 0
