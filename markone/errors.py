@@ -30,12 +30,18 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["MarkoneError", "MarkoneWarning", "ConvergenceWarning", "convergence_warning"]
+__all__ = ["MarkoneError", "MemoryLimitError", "MarkoneWarning", "ConvergenceWarning",
+           "convergence_warning"]
 
 
 class MarkoneError(Exception):
     """Base of every exception markone raises on purpose (bad input, a refuted claim,
     a limit reached); catch it to catch them all."""
+
+
+class MemoryLimitError(MarkoneError, ValueError):
+    """A computation would need more memory than ``max_memory_gb`` allows; refused
+    before allocating it (:func:`markone._internal.memory.check_memory`)."""
 
 
 class MarkoneWarning(UserWarning):

@@ -60,7 +60,7 @@ from markone._internal.typing import ArrayLike, Rational
 from markone import engine
 from markone.online import is_mistake, signed_mistake
 from markone._internal.validation import check_choice, check_int_at_least
-from verify._internal.memory import check_memory, memory_limit
+from markone._internal.memory import check_memory, memory_limit
 from verify._internal.budget import (BUDGET, MEMORY, TIMEOUT, deadline_after, expired,
                             stopped_phrase, to_raise)
 
@@ -211,7 +211,7 @@ def check_cycling(X: ArrayLike, y: ArrayLike, *, intercept: bool = True,
         again on the core (about as long again). It changes no result.
     max_memory_gb : float, optional
         The memory the search may keep (default
-        :data:`verify._internal.memory.DEFAULT_MAX_MEMORY_GB`, 4 GB). ``order="all"``: a search
+        :data:`markone._internal.memory.DEFAULT_MAX_MEMORY_GB`, 4 GB). ``order="all"``: a search
         whose ``budget`` states could need more is refused before allocating any of
         it. ``order="cyclic"``: the states on the trajectory (their entries, as many
         bits as they hold) and the presentations that the core re-runs are counted as

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from markone.errors import MarkoneError
+from markone.errors import MarkoneError, MemoryLimitError
 from verify.certificate.kernel import CertificateError
 
 __all__ = ["CertificateError", "CertificateUnreadable", "Refuted", "BoundViolation",
@@ -54,11 +54,6 @@ class BoundViolation(MarkoneError, AssertionError):
 
 
 # --- limits of work ------------------------------------------------------------------
-
-class MemoryLimitError(MarkoneError, ValueError):
-    """A computation would need more memory than ``max_memory_gb`` allows; refused
-    before allocating it."""
-
 
 class LPStopped(MarkoneError):
     """The LP did not finish: ``stopped_by`` is ``"budget"`` (HiGHS's iteration limit)

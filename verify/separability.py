@@ -65,7 +65,7 @@ from verify._internal.basis import exact_duals, exact_vertex, gordan_from_duals,
 from verify._internal.budget import BUDGET, TIMEOUT, deadline_after, expired, seconds_left
 from verify._internal.cuts import REPAIR_TOLERANCES, CutLP, row_scaled
 from verify._internal.leastsq import exact_completion, integer_rows_fit, positive_weights
-from verify._internal.memory import check_memory, memory_limit
+from markone._internal.memory import check_memory, memory_limit
 from verify._internal.exact import (blas_single_thread, certify_positive, dense_rows, exact_dot,
                            float_to_ints, null_vector)
 from verify.certificate import check_certificate

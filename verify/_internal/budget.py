@@ -27,7 +27,7 @@ import time
 from typing import Any
 
 from markone._internal.validation import check_positive
-from verify._internal.memory import GB, memory_limit
+from markone._internal.memory import GB, memory_limit
 
 __all__ = ["STOPPED_BY", "BUDGET", "TIMEOUT", "MEMORY", "deadline_after", "expired",
            "seconds_left", "stopped_phrase", "to_raise", "check_timeout"]

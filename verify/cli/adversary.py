@@ -133,7 +133,7 @@ ORTHONORMAL_BYTES_PER_ENTRY = 140
 
 
 def _orthonormal(args):
-    from verify._internal.memory import check_memory
+    from markone._internal.memory import check_memory
     from verify.adversary import orthonormal_case
 
     labels = None if args.labels is None else _signs(args.labels, args.m)

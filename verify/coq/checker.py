@@ -45,7 +45,7 @@ from typing import Any, Iterable, Iterator
 
 from verify.certificate.kernel import (CertificateError, csr_lists, decimal_int,
                                        labels_pm1, number, plain)
-from verify._internal.memory import GB, memory_limit
+from markone._internal.memory import GB, memory_limit
 from verify.coq.build import CoqBuild, build
 from verify.errors import CoqUnavailable, CoqUndecided
 
@@ -270,7 +270,7 @@ def check_with_coq(X: Any, y: Any, claim: Any, *, built: CoqBuild | None = None,
     max_memory_gb : float, optional
         The most memory (address space, GB of 10^9 bytes) the checker may take; it
         stops when an allocation would pass it. Default
-        :data:`verify._internal.memory.DEFAULT_MAX_MEMORY_GB` (4), the same on every
+        :data:`markone._internal.memory.DEFAULT_MAX_MEMORY_GB` (4), the same on every
         machine; at least :data:`MIN_MEMORY_GB` (else ValueError).
 
     Raises

@@ -63,7 +63,7 @@ from markone._internal.exact import fraction_text
 from markone._internal.typing import ArrayLike, JSONDict
 from markone._internal.validation import check_int_at_least
 from verify._internal.budget import BUDGET, MEMORY
-from verify._internal.memory import memory_limit
+from markone._internal.memory import memory_limit
 from verify.machine.theory._walk_search import (fewest_intervals, largest_time, listed_times,
                                          positive, probability_arg, ratio_float,
                                          scale_of, scaled_estimate, stopped_plan,

@@ -71,3 +71,17 @@ def test_one_part_broken_at_two_times_is_still_a_plan(capsys, tmp_path, monkeypa
                        {"kind": "AUnitStuck", "a_unit": 4, "at_s": 2.0}]}
     (tmp_path / "plan.json").write_text(json.dumps(plan))
     assert main(["machine", "train", "--faults", "plan.json"]) == 0
+
+
+@pytest.mark.parametrize("option", [["--shapes", "1000"], ["--per-class", "400"]])
+def test_training_that_cannot_fit_is_refused_up_front_naming_option_and_size(
+        option, capsys, tmp_path, monkeypatch):
+    """``--shapes 99999999`` grew silently towards tens of GB; the same estimate at a
+    budget of 10 MB refuses a thousand figures before one is drawn."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("markone._figures.shapes", None)   # never reached
+    monkeypatch.setattr("markone._figures.letters", None)
+    assert main(["machine", "train", *option, "--max-memory", "0.01"]) == 2
+    err = capsys.readouterr().err
+    assert f"{' '.join(option)} (training on " in err
+    assert "GB of memory, more than --max-memory 0.01 allows" in err

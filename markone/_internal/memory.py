@@ -20,7 +20,7 @@ a search of 10 states would need about 5.4 GB of memory, more than max_memory_gb
 from __future__ import annotations
 
 from markone._internal.validation import check_positive
-from verify.errors import MemoryLimitError
+from markone.errors import MemoryLimitError
 
 __all__ = ["DEFAULT_MAX_MEMORY_GB", "GB", "check_memory", "memory_limit"]
 
