@@ -61,29 +61,12 @@ def _params_table(args):
 def _train(args):
     import numpy as np
 
-    from markone._figures import letters, shapes
     from markone.hardware import MarkI
     from markone.hardware.demo import format_minutes
     from markone.hardware.faults import apply_faults, faults_for
 
     params, faults = machine_params(args), fault_request(args)
-    if args.shapes is not None:
-        letter_options = [flag for flag, value in (("--chars", args.chars),
-                          ("--per-class", args.per_class), ("--typeface", args.typeface))
-                          if value is not None]
-        if letter_options:
-            raise CommandError(f"--shapes and {' and '.join(letter_options)} exclude "
-                               "each other: train on shapes (--shapes N draws N discs "
-                               "and squares) or on letters.")
-        _check_training_memory(params, args.shapes, f"--shapes {args.shapes}",
-                               args.max_memory)
-        images, labels = shapes(args.shapes, seed=args.seed)
-    else:
-        _check_training_memory(params, len(args.chars or "ABC") * (args.per_class or 5),
-                               f"--per-class {args.per_class or 5}", args.max_memory)
-        images, labels = letters("ABC" if args.chars is None else args.chars,
-                                 per_class=args.per_class or 5, seed=args.seed,
-                                 typeface=args.typeface or "block")
+    images, labels = _training_figures(args, params)
     machine = MarkI(params, seed=args.seed)
     if faults is not None:
         plan = faults_for(machine, faults)
@@ -106,6 +89,31 @@ def _train(args):
     if args.out:
         print(f"wrote {run.save(args.out)}")
     return EXIT_OK if run.converged else EXIT_NO
+
+
+def _training_figures(args: Any, params: Any) -> tuple[Any, Any]:
+    """The figures and labels ``machine train`` asks for: ``--shapes N`` discs and
+    squares, or letters; refused before any is drawn when training on them would not
+    fit in ``--max-memory``."""
+    from markone._figures import letters, shapes
+
+    if args.shapes is not None:
+        letter_options = [flag for flag, value in (("--chars", args.chars),
+                          ("--per-class", args.per_class), ("--typeface", args.typeface))
+                          if value is not None]
+        if letter_options:
+            raise CommandError(f"--shapes and {' and '.join(letter_options)} exclude "
+                               "each other: train on shapes (--shapes N draws N discs "
+                               "and squares) or on letters.")
+        _check_training_memory(params, args.shapes, f"--shapes {args.shapes}",
+                               args.max_memory)
+        return shapes(args.shapes, seed=args.seed)
+    chars = "ABC" if args.chars is None else args.chars
+    per_class = args.per_class or 5
+    _check_training_memory(params, len(chars) * per_class, f"--per-class {per_class}",
+                           args.max_memory)
+    return letters(chars, per_class=per_class, seed=args.seed,
+                   typeface=args.typeface or "block")
 
 
 #: Peak memory of training, in bytes per figure for each retina cell and each A-unit
