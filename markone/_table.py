@@ -185,7 +185,9 @@ def load_table(source, *, label=None, delimiter=None, header=None, exact=None):
         ``"whitespace"``, or any single character. Default: found from the file.
     header : bool, optional
         Whether the first line names the columns. Default: it does when some column
-        has a word there and a number on the next line.
+        has a word there and a number on the next line. With False, a first line
+        that would be taken for a header (a word over a number in a feature column)
+        is refused, naming header=False as the cause.
     exact : bool or None
         How numbers are read; no cell is ever rounded without a word.
 
@@ -308,6 +310,8 @@ def _read_rows(path, rows, delim, label, header, exact):
         if not rows:
             raise ValueError(f"{path} has a header line but no data lines.")
     col = _label_column(path, label, names, width)
+    if header is False:
+        _refuse_a_header_read_as_data(path, rows, col)
     ys, feats = [], []
     for n, cells in rows:
         if not cells[col]:
@@ -482,6 +486,18 @@ def _has_header(rows, header):
         return all(_is_word(c) for c in first)
     second = rows[1][1]
     return any(_is_word(a) and _number(b) is not None for a, b in zip(first, second))
+
+
+def _refuse_a_header_read_as_data(path, rows, col):
+    """With ``header=False``, refuse a first line that the default would take for a
+    header (a word over a number) in a feature column: its word is no number, and
+    "pass label=" would be the wrong remedy, for header=False is the cause."""
+    n, first = rows[0]
+    if len(rows) > 1 and any(j != col and _is_word(a) and _number(b) is not None
+                             for j, (a, b) in enumerate(zip(first, rows[1][1]))):
+        raise ValueError(f"{path}, line {n} looks like a header ({', '.join(first)}), "
+                         "but header=False was given: drop header=False to read it as "
+                         "the header, or remove the line.")
 
 
 def _is_word(cell):

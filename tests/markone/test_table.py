@@ -134,8 +134,24 @@ def test_explicit_delimiter_and_header(tmp_path):
     with pytest.raises(ValueError, match="delimiter='1' is not usable"):
         load_table(path, delimiter="1")
     path = write(tmp_path, "a,b,c\n1,2,0\n")
-    with pytest.raises(ValueError, match="'a' is not a number"):
+    with pytest.raises(ValueError, match="line 1 looks like a header"):
         load_table(path, header=False)
+
+
+def test_header_false_on_a_header_line_names_the_header_not_the_label(tmp_path):
+    # "x1,x2,label" read with header=False said "'x1' is not a number; if column 1
+    # holds the labels, pass label=0": a wrong remedy, header=False was the cause (#37)
+    path = write(tmp_path, "x1,x2,label\n1,2,1\n3,4,-1\n")
+    with pytest.raises(ValueError) as err:
+        load_table(path, header=False)
+    said = str(err.value)
+    assert said == (f"{path}, line 1 looks like a header (x1, x2, label), but "
+                    "header=False was given: drop header=False to read it as the "
+                    "header, or remove the line."), said
+    assert load_table(path)[0].tolist() == [[1, 2], [3, 4]]
+    # a word in the label column only is a label, not a header
+    path = write(tmp_path, "1,2,spam\n3,4,eggs\n")
+    assert load_table(path, header=False)[1].tolist() == ["spam", "eggs"]
 
 
 def test_npz_and_builtins(tmp_path):

@@ -189,6 +189,17 @@ def test_a_table_option_on_an_npz_file_is_named_as_the_flag_given(tmp_path, caps
         assert "=" not in err, err
 
 
+def test_no_header_on_a_header_line_says_so_not_pass_label_0(tmp_path, capsys):
+    # --no-header on "x1,x2,label" suggested "pass --label 0" (#37)
+    data = tmp_path / "d.csv"
+    data.write_text("x1,x2,label\n1,2,1\n3,4,-1\n")
+    assert main(["verify", "separable", str(data), "--no-header"]) == 2
+    err = capsys.readouterr().err
+    assert "line 1 looks like a header (x1, x2, label), but --no-header was given: " \
+        "drop --no-header" in err, err
+    assert "--label" not in err, err
+
+
 def test_the_witness_bound_line_has_no_constant_1_without_intercept(files, capsys):
     # "--no-intercept": the line said "gamma = min y w.[x, 1] and R^2 = max
     # ||[x, 1]||^2", the augmented vectors the witness does not have (#37)
