@@ -158,13 +158,24 @@ def _train_machines(task):
     images = unpack(images)
     groups, fleet_alone = fleet if fleet else (lockstep_groups(
         specs, train, _trials(len(specs), len(images), train), len(images)), None)
-    trained: dict[int, tuple[MarkI, Any]] = {}
+    out: list[Any] = [None] * len(specs)
+    checked: dict = {}   # the figures as MarkI._images gives them, per retina shape
+
+    def score(i, machine, run):   # each machine scored at once, then let go (#37)
+        shape = specs[i].params.retina_shape
+        if shape not in checked:
+            checked[shape] = machine._images(images)
+        # machine.score(images, labels), the figures checked once per task
+        out[i] = FleetRun(specs[i], run, machine._accuracy(checked[shape], labels))
+
     for group in groups:
         machines, runs = train_side_by_side(
             specs[group[0]].params, [specs[i].seed for i in group], images, labels, train)
-        trained.update((i, (machine, run)) for i, machine, run in zip(
-            group, machines, runs) if run is not None)
-    alone = [i for i in range(len(specs)) if i not in trained]
+        for i, machine, run in zip(group, machines, runs):
+            if run is not None:
+                score(i, machine, run)
+        del machines
+    alone = [i for i in range(len(specs)) if out[i] is None]
     # a large fleet runs compiled from its first trial (the same runs, bit for bit):
     # its trials of machines alone in all, not this task's (a worker takes many tasks)
     PLAIN.expect(_trials(len(alone), len(images), train) if fleet_alone is None
@@ -178,16 +189,7 @@ def _train_machines(task):
             apply_faults(machine, faults_for(machine, specs[i].faults))
         if specs[i].params not in known:
             known[specs[i].params] = machine._training_set(images, labels)
-        trained[i] = machine, machine.train(known[specs[i].params], None, **train)
-    out = []
-    checked = {}   # the figures as MarkI._images gives them, per retina shape
-    for i, spec in enumerate(specs):
-        machine, run = trained[i]
-        shape = spec.params.retina_shape
-        if shape not in checked:
-            checked[shape] = machine._images(images)
-        # machine.score(images, labels), the figures checked once per task
-        out.append(FleetRun(spec, run, machine._accuracy(checked[shape], labels)))
+        score(i, machine, machine.train(known[specs[i].params], None, **train))
     return out
 
 
