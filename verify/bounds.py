@@ -39,6 +39,7 @@ import numpy as np
 
 from markone._internal.data import Dataset, as_dataset
 from markone._internal.io import counted
+from markone._internal.progress import search_bar
 from markone._internal.typing import ArrayLike, Order, Seed
 from markone._internal.validation import (
     check_choice,
@@ -46,6 +47,7 @@ from markone._internal.validation import (
     check_matrix,
     check_positive,
     child_seeds,
+    each_child_seed,
     sparse_refused,
 )
 from markone import engine
@@ -155,8 +157,8 @@ def _train(data, **kw):
 def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
                         runs: int = 1, seed: Seed = None, u: ArrayLike | None = None,
                         gamma: float | None = None, intercept: bool = True,
-                        exact: bool = False, max_epochs: int = 100_000
-                        ) -> MistakeBoundReport:
+                        exact: bool = False, max_epochs: int = 100_000,
+                        progress: bool | None = None) -> MistakeBoundReport:
     """Run the perceptron and check Novikoff's bound ``(R/gamma)^2`` on each run.
 
     Parameters
@@ -184,6 +186,9 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
         at most ``bound`` mistakes, so with a finite bound it converges within
         ``bound + 1`` passes). A run stopped by the budget is reported with
         ``converged=False``, its mistakes so far still checked.
+    progress : bool, optional
+        Show a progress bar of the runs (tqdm, on stderr; ``None``: only on a
+        terminal, once the runs take more than half a second). It changes no result.
 
     Returns
     -------
@@ -229,16 +234,21 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
                 "see verify.check_cycling (bounded weights) or freund_schapire_bound.")
         g, source = float(m.lower), "max_margin"
         bound = m.bound   # Novikoff's at R rounded up and the margin's lower end
-    seeds = child_seeds(seed, runs)
     epochs = int(min(bound + 2, max_epochs))
-    results = [_train(data, intercept=intercept, order=order, seed=s, exact=exact,
-                      max_epochs=epochs) for s in seeds]
+    mistakes, converged = [], True
+    with search_bar(runs, "check_mistake_bound: runs", progress, unit="run") as bar:
+        for s in each_child_seed(seed, runs):   # one seed at a time: --runs 10**8
+            r = _train(data, intercept=intercept, order=order, seed=s, exact=exact,
+                       max_epochs=epochs)
+            mistakes.append(r.mistakes)
+            converged = converged and r.converged
+            bar.update(1)
     bug = (f"Novikoff's bound (R/gamma)^2 with R={R:.6g}, gamma={g:.6g} from {source}"
            + (" (the given gamma may be larger than the true margin)"
               if source == "given" else ""))
-    return _judge(MistakeBoundReport, [r.mistakes for r in results], bound, bug, R=R,
+    return _judge(MistakeBoundReport, mistakes, bound, bug, R=R,
                   gamma=g, gamma_source=source, order=order, intercept=bool(intercept),
-                  converged=all(r.converged for r in results))
+                  converged=converged)
 
 
 def _pow2(v, e):
@@ -506,7 +516,7 @@ def check_multiclass_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given"
     # 2 (R/gamma)^2 rounded up: Coq's kesler_bound (verify.coq.THEOREMS) with a unit U
     bound = novikoff_bound(float(m.R), g)
     counts, converged = [], []
-    for s in child_seeds(seed, runs):
+    for s in each_child_seed(seed, runs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             clf = MulticlassPerceptron(strategy="argmax", intercept=intercept,

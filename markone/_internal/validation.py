@@ -53,6 +53,7 @@ __all__ = [
     "labels_to_pm1",
     "as_generator",
     "child_seeds",
+    "each_child_seed",
     "check_positive",
     "check_int_at_least",
     "check_choice",
@@ -715,11 +716,22 @@ def child_seeds(seed, n):
     >>> child_seeds(1, 3) == child_seeds(1, 3)
     True
     """
+    return list(each_child_seed(seed, n))
+
+
+def each_child_seed(seed, n):
+    """The seeds of :func:`child_seeds`, the same ones, drawn one at a time: a
+    request for many runs starts at once and keeps one seed, not ``n``.
+
+    >>> list(each_child_seed(1, 3)) == child_seeds(1, 3)
+    True
+    """
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(
         None if seed is None else int(seed) if isinstance(seed, numbers.Integral)
         else int(as_generator(seed).integers(2**63))
     )
-    return [int(c.generate_state(1, np.uint64)[0] >> np.uint64(1)) for c in ss.spawn(n)]
+    for _ in range(n):   # spawn(1) n times gives the children spawn(n) gives
+        yield int(ss.spawn(1)[0].generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
 def check_positive(value, name, *, allow_zero=False):

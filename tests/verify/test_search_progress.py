@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import markone
 import verify
+import verify.bounds
 import verify.cycling
 from markone.datasets import xor
 from verify import check_cycling, check_separable, worst_order
@@ -342,3 +343,60 @@ def test_cli_search_shows_a_bar_on_a_terminal_and_the_same_answer(tmp_path, caps
     assert quiet.err == ""
     assert "check_cycling: reachable states" in shown
     assert quiet.out.strip().splitlines()[-1] in shown.replace("\r\n", "\n")
+
+
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal (what the bars decide by)."""
+
+    def isatty(self):
+        return True
+
+
+def _bound_stopped_after(monkeypatch, tmp_path, stderr, runs_done=3):
+    """``markone verify bound --runs 100000000`` with ``stderr``, stopped by a Ctrl-C
+    after ``runs_done`` runs (as a user would); returns (status, what stderr got)."""
+    import verify.bounds
+    from markone._internal import progress
+    from markone.cli import main
+
+    monkeypatch.setattr(progress, "SEARCH_DELAY_S", 0.0)  # the bar's delay: not waited
+    train, done = verify.bounds._train, []
+
+    def counted_train(*args, **kw):
+        if len(done) == runs_done:
+            raise KeyboardInterrupt
+        done.append(1)
+        return train(*args, **kw)
+
+    monkeypatch.setattr(verify.bounds, "_train", counted_train)
+    data = tmp_path / "d.csv"
+    data.write_text("1,2,1\n2,1,1\n-1,-2,-1\n-2,-1,-1\n")
+    with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+        status = main(["verify", "bound", str(data), "--order", "shuffle", "--runs",
+                       "100000000", "--seed", "1"])
+    return status, stderr.getvalue()
+
+
+def test_verify_bound_shows_its_runs_on_a_terminal(monkeypatch, tmp_path):
+    # --runs 100000000 ran for hours with nothing on the terminal, the first minutes
+    # drawing all its seeds before the first run (#37)
+    status, shown = _bound_stopped_after(monkeypatch, tmp_path, _Terminal())
+    assert status == 130, shown
+    assert "check_mistake_bound: runs" in shown and "/100000000" in shown, shown
+
+
+def test_verify_bound_is_quiet_off_a_terminal(monkeypatch, tmp_path):
+    status, said = _bound_stopped_after(monkeypatch, tmp_path, io.StringIO())
+    assert status == 130
+    assert said.startswith("markone verify bound: interrupted (Ctrl-C)"), said
+
+
+def test_check_mistake_bound_progress_changes_nothing():
+    X, y = markone.datasets.orthonormal(5, labels=[1, -1, 1, -1, 1])
+    X = np.c_[X, 2 * X[:, :1]]
+    on, shown = run(verify.bounds.check_mistake_bound, X, y, order="shuffle", runs=30,
+                    seed=4, progress=True)
+    off, quiet = run(verify.bounds.check_mistake_bound, X, y, order="shuffle", runs=30,
+                     seed=4, progress=False)
+    assert on == off and quiet == ""
+    assert "check_mistake_bound: runs" in shown and "30/30" in shown
