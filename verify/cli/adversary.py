@@ -134,6 +134,7 @@ ORTHONORMAL_BYTES_PER_ENTRY = 140
 
 def _orthonormal(args):
     from markone._internal.memory import check_memory
+    from markone._internal.progress import slow_step
     from verify.adversary import orthonormal_case
 
     labels = None if args.labels is None else _signs(args.labels, args.m)
@@ -141,7 +142,10 @@ def _orthonormal(args):
     check_memory(m * m * ORTHONORMAL_BYTES_PER_ENTRY, args.max_memory,
                  f"the case of --m {m} (X is {m} x {m}: {m * m:,} numbers, written out "
                  f"as JSON, a file of about {m * m * 11 / 1e9:.2g} GB)", "lower --m")
-    return _write(args, orthonormal_case(m, labels=labels), "orthonormal")
+    # --m 4000 takes about 30 s, most of it writing m^2 numbers: say so (#37)
+    with slow_step(f"building the case of --m {m} and writing its {m * m:,} numbers "
+                   f"to {args.out}"):
+        return _write(args, orthonormal_case(m, labels=labels), "orthonormal")
 
 
 def _signs(text, m):
