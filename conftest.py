@@ -25,8 +25,10 @@ costly session fixture (:data:`SHARED_SETUPS`: the Coq build, the documentation 
 the 26-letter machine) go to one worker together, so it is built once; the tests that
 open a browser (marked ``browser``, with the other tests of their files) share one
 worker too, with the Coq build, so that the largest processes the suite starts (a
-Chromium, about half a GB; a ``coqc``, a third of one) run one at a time; that group is handed out
-first and the others from the costliest (:func:`start_order`). The browser tests share
+Chromium, about half a GB; a ``coqc``, a third of one) run one at a time; that group is
+handed out first, then the groups that reach no compiled kernel (:func:`light_groups`:
+the other worker stays small beside the Coq build and the browsers), then the others,
+from the costliest (:func:`start_order`). The browser tests share
 one Chromium (``tests/_browser.py``), which only they can ask for (the ``browser``
 fixture of ``tests/conftest.py`` fails any other test) and which is closed when the
 worker leaves them (:func:`close_the_shared_browser`): one Chromium per run. The
@@ -288,6 +290,37 @@ def _browser_group_order(members):
     members.sort(key=lambda item: "coq_build" not in getattr(item, "fixturenames", ()))
 
 
+def reached_kernels():
+    """A function that lists the kernels (numba dispatchers, by qualified name) this
+    process has compiled or loaded from the disk cache since this call: each new
+    signature a dispatcher adds (numba's ``add_overload``, which both take). Watches
+    only when numba is imported (the suite's collection imports it); else lists none."""
+    noted = _watch_kernels()
+    start = len(noted)
+    return lambda: noted[start:]
+
+
+def _watch_kernels():
+    """The list in which numba's dispatchers note each signature they add (made on
+    the first call: one for the process, however many copies of this module)."""
+    if "numba" not in sys.modules:
+        return []
+    from numba.core.dispatcher import _DispatcherBase
+
+    plain = _DispatcherBase.add_overload
+    if hasattr(plain, "noted"):
+        return plain.noted
+    noted: list[str] = []
+
+    def add_overload(self, cres):
+        noted.append(getattr(self.py_func, "__qualname__", repr(self.py_func)))
+        return plain(self, cres)
+
+    add_overload.noted = noted
+    _DispatcherBase.add_overload = add_overload
+    return noted
+
+
 #: The measured report of what each test costs (``--record-durations``), read to hand
 #: out the costliest groups first.
 DURATIONS = os.path.join(os.path.dirname(__file__), "tests", "data", "durations.json")
@@ -295,18 +328,51 @@ DURATIONS = os.path.join(os.path.dirname(__file__), "tests", "data", "durations.
 UNRECORDED = 0.1
 
 
-def start_order(items, seconds):
+#: The measured cost of each worker group in a worker's memory (group -> what it cost
+#: when a fresh worker ran it first: ``python tests/light_groups.py --write``), read to
+#: hand out the light groups (:func:`light_groups`) beside the Coq build and the browsers.
+GROUP_COSTS = os.path.join(os.path.dirname(__file__), "tests", "data", "light_groups.json")
+#: The most a light group may grow a worker, in MB of resident memory.
+LIGHT_GROWTH_MB = 20.0
+#: The largest process a light group may start (a command run, a Python), in MB.
+LIGHT_SUBPROCESS_MB = 100.0
+
+
+def light_groups(measured):
+    """The groups of ``measured`` (group -> what it cost, :data:`GROUP_COSTS`) that are
+    light: none of their tests compiled or loaded a numba kernel (a worker grows by
+    tens of MB with the compiler and each kernel's machine code), none failed while
+    measured, they grew the worker by at most :data:`LIGHT_GROWTH_MB` and started no
+    process larger than :data:`LIGHT_SUBPROCESS_MB`.
+
+    >>> sorted(light_groups({
+    ...     "tests/a.py": {"kernels": [], "failed": 0, "growth_mb": 1.5, "subprocess_mb": 0},
+    ...     "tests/b.py": {"kernels": ["pass_kernel"], "failed": 0, "growth_mb": 60,
+    ...                    "subprocess_mb": 0},
+    ...     "tests/c.py": {"kernels": [], "failed": 0, "growth_mb": 2, "subprocess_mb": 240}}))
+    ['tests/a.py']
+    """
+    return frozenset(
+        name for name, cost in measured.items()
+        if not cost.get("kernels", ["?"]) and not cost.get("failed", 1)
+        and cost.get("growth_mb", float("inf")) <= LIGHT_GROWTH_MB
+        and cost.get("subprocess_mb", float("inf")) <= LIGHT_SUBPROCESS_MB)
+
+
+def start_order(items, seconds, light=frozenset()):
     """``items`` in the order their groups are handed out to the workers (pytest-xdist
     in the order of collection, with ``--no-loadscope-reorder``): the browsers' group
     first, its tests of the Coq build first and its browser tests together
-    (:func:`_browser_group_order`), then the other groups from the costliest
-    (by ``seconds``: test id -> recorded CPU seconds) to the cheapest, each group's
-    tests in their order.
+    (:func:`_browser_group_order`), then the ``light`` groups (:func:`light_groups`),
+    then the others, each kind from the costliest (by ``seconds``: test id -> recorded
+    CPU seconds) to the cheapest, each group's tests in their order.
 
     The largest processes the suite starts (``coqc``, then Chromium) then run at the
     start, beside workers that are still small (a worker grows as it runs: native
-    libraries, compiled kernels), not near the end beside two grown ones; and with the
-    costliest groups first, no long group is left to run alone at the end (issue 37).
+    libraries, compiled kernels), not near the end beside two grown ones; the other
+    worker meanwhile runs the groups that reach no compiled kernel, and stays small;
+    and with the costliest groups first, no long group is left to run alone at the
+    end (issue 37).
     """
     groups: dict[str, list] = {}
     files = browser_files(items)
@@ -314,22 +380,59 @@ def start_order(items, seconds):
         groups.setdefault(xdist_group(item, files), []).append(item)
     cost = {name: sum(seconds.get(item.nodeid, UNRECORDED) for item in members)
             for name, members in groups.items()}
-    order = sorted(groups, key=lambda name: (name != "browser", -cost[name]))
+    order = sorted(groups, key=lambda name: (name != "browser", name not in light,
+                                             -cost[name]))
     _browser_group_order(groups.get("browser", []))
     return [item for name in order for item in groups[name]]
 
 
+_LIGHT = pytest.StashKey[str]()   # a test's group, when it is light
+_WATCH = pytest.StashKey[object]()   # the kernels a light group's test has reached
+
+
+def _read(path):
+    if not os.path.exists(path):
+        return {}
+    with open(path) as file:
+        return json.load(file)
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
+    files = browser_files(items)
+    light = light_groups(_read(GROUP_COSTS))
+    for item in items:
+        group = xdist_group(item, files)
+        if group in light:
+            item.stash[_LIGHT] = group
+        if getattr(config.option, "loadgroup", False):
+            item.add_marker(pytest.mark.xdist_group(group))
     if getattr(config.option, "loadgroup", False):
-        files = browser_files(items)
-        for item in items:
-            item.add_marker(pytest.mark.xdist_group(xdist_group(item, files)))
-        seconds = {}
-        if os.path.exists(DURATIONS):
-            with open(DURATIONS) as file:
-                seconds = json.load(file)
-        items[:] = start_order(items, seconds)
+        items[:] = start_order(items, _read(DURATIONS), light)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    if _LIGHT in item.stash:
+        item.stash[_WATCH] = reached_kernels()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A test of a light group (:func:`light_groups`) that compiles or loads a numba
+    kernel (in its setup or its call) fails: its group runs beside the Coq build and
+    the browsers, where a worker must stay small; measure it again."""
+    result = yield
+    reached = item.stash[_WATCH]() if _WATCH in item.stash else []
+    if reached:
+        group = item.stash[_LIGHT]
+        pytest.fail(
+            f"{group} is listed light in tests/data/light_groups.json (run beside the "
+            "Coq build and the browsers, it must compile or load no numba kernel) but "
+            f"this test reached {', '.join(sorted(set(reached)))}: measure the group "
+            f"again (python tests/light_groups.py --write {group.split('::')[0]})",
+            pytrace=False)
+    return result
 
 
 _FROM_WORKERS: dict[str, float] = {}
