@@ -411,17 +411,24 @@ def pytest_collection_modifyitems(config, items):
         items[:] = start_order(items, _read(DURATIONS), light)
 
 
+_ONLY_LIGHT = [True]   # whether this process has run only light groups' tests so far
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
-    if _LIGHT in item.stash:
-        item.stash[_WATCH] = reached_kernels()
+    if _LIGHT not in item.stash:
+        _ONLY_LIGHT[0] = False
+    else:
+        item.stash[_WATCH] = reached_kernels() if _ONLY_LIGHT[0] else (lambda: [])
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
     """A test of a light group (:func:`light_groups`) that compiles or loads a numba
-    kernel (in its setup or its call) fails: its group runs beside the Coq build and
-    the browsers, where a worker must stay small; measure it again."""
+    kernel (in its setup or its call) fails, in a process that has run only light
+    groups so far (as the worker beside the Coq build and the browsers does: after
+    other tests, a process-wide allowance of plain work may be spent, and kernels
+    reached may be loaded already): it must stay small there; measure it again."""
     result = yield
     reached = item.stash[_WATCH]() if _WATCH in item.stash else []
     if reached:

@@ -11,10 +11,11 @@ cache), so beside those two phases the other worker runs groups that reach no ke
 at all, and the costly ones after.
 
 Usage: ``python tests/light_groups.py [--write] [PATH...]`` collects the default
-suite (or ``PATH``...) once, then runs each group (the root ``conftest.py``'s
-:func:`xdist_group`; the browser group is not run: it is first anyway) in a process
-forked from the collected one, as a fresh worker would run it first, and prints what
-it measured; ``--write`` merges it into :data:`REPORT` (group -> measures):
+suite once (as a worker does: what the collection imports is not a group's cost),
+then runs each group (the root ``conftest.py``'s :func:`xdist_group`; the browser
+group is not run: it is first anyway), or those with a test in a file or folder
+``PATH``, in a process forked from the collected one, as a fresh worker would run it
+first, and prints what it measured; ``--write`` merges it into :data:`REPORT` (group -> measures):
 
 - ``kernels``: the kernels the group compiled or loaded from the disk cache (numba's
   dispatchers adding a signature), by qualified name; a group is stopped at its
@@ -117,8 +118,16 @@ def _root_conftest(config):
 class Measure:
     """A pytest plugin: run each worker group in a forked process and measure it."""
 
-    def __init__(self):
+    def __init__(self, only=()):
+        self.only = [path.rstrip("/") for path in only]
         self.results: dict[str, dict] = {}
+
+    def _chosen(self, members):
+        """Whether a group of ``members`` is to be measured: every group, else those
+        with a test in a file or folder of :attr:`only`."""
+        files = {item.nodeid.split("::", 1)[0] for item in members}
+        return not self.only or any(file == path or file.startswith(path + "/")
+                                    for file in files for path in self.only)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
@@ -128,6 +137,8 @@ class Measure:
         for item in session.items:
             groups.setdefault(root.xdist_group(item, files), []).append(item)
         groups.pop("browser", None)
+        groups = {name: members for name, members in groups.items()
+                  if self._chosen(members)}
         import numba  # noqa: F401  (as the suite's collection does: its watch then holds)
 
         gc.collect()
@@ -192,10 +203,10 @@ def _run_group(session, root, members):
 def main(argv):
     write = "--write" in argv
     paths = [arg for arg in argv if arg != "--write"]
-    plugin = Measure()
+    plugin = Measure(paths)
     start = time.time()
     os.chdir(ROOT)
-    code = pytest.main(["-q", "-n", "0", *paths], plugins=[plugin])
+    code = pytest.main(["-q", "-n", "0"], plugins=[plugin])
     if code not in (0, 5) and not plugin.results:
         return int(code)
     print(f"\n{len(plugin.results)} groups measured in {time.time() - start:.0f} s")

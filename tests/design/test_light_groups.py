@@ -1,0 +1,87 @@
+"""Light groups first, beside the Coq build and the browsers (issue 37).
+
+One worker builds the Coq proofs and then drives the browsers (half a GB each), the
+suite's peak; the other worker runs what is handed out next. The root ``conftest.py``
+hands out first the groups that ``tests/light_groups.py`` measured light (no numba
+kernel compiled or loaded, little growth: :func:`light_groups`), the costly ones after;
+and a test of a light group that reaches a kernel fails, so that the list cannot go
+stale in silence. This file compiles a kernel itself: it is not light.
+"""
+
+from types import SimpleNamespace
+
+import pytest
+
+from _paths import ROOT, TESTS
+
+from markone._internal.io import read_json
+
+
+def _item(nodeid, fixtures=(), browser=False):
+    return SimpleNamespace(nodeid=nodeid, fixturenames=list(fixtures), stash=pytest.Stash(),
+                           get_closest_marker=lambda name: browser or None,
+                           add_marker=lambda marker: None)
+
+
+def _light(**cost):
+    return {"kernels": [], "failed": 0, "growth_mb": 0.5, "subprocess_mb": 0, **cost}
+
+
+def test_light_groups_come_after_the_browsers_and_before_the_costly_ones(root_conftest):
+    measured = {"tests/a.py": _light(), "tests/d.py": _light(),
+                "tests/b.py": _light(kernels=["pass_kernel"]),
+                "tests/e.py": _light(subprocess_mb=400.0)}
+    items = [_item("tests/a.py::cheap_light"), _item("tests/b.py::costly"),
+             _item("tests/markone/hardware/test_replay_browser.py::t", browser=True),
+             _item("tests/d.py::light"), _item("tests/e.py::starts_a_large_process"),
+             _item("tests/c.py::unmeasured")]
+    seconds = {"tests/a.py::cheap_light": 0.1, "tests/b.py::costly": 3.0,
+               "tests/d.py::light": 2.0, "tests/e.py::starts_a_large_process": 1.0}
+    light = root_conftest.light_groups(measured)
+    assert light == {"tests/a.py", "tests/d.py"}
+    order = [item.nodeid for item in root_conftest.start_order(items, seconds, light)]
+    assert order == ["tests/markone/hardware/test_replay_browser.py::t",
+                     "tests/d.py::light", "tests/a.py::cheap_light",
+                     "tests/b.py::costly", "tests/e.py::starts_a_large_process",
+                     "tests/c.py::unmeasured"]
+
+
+def test_the_report_measures_groups_that_exist_and_lists_light_ones(root_conftest):
+    measured = read_json(TESTS / "data" / "light_groups.json")
+    gone = sorted(name for name in measured if not (ROOT / name.split("::")[0]).exists()
+                  and "/" in name)
+    assert gone == [], "measured groups whose files are gone: re-run tests/light_groups.py"
+    assert len(root_conftest.light_groups(measured)) >= 20
+
+
+def test_a_light_groups_test_that_reaches_a_kernel_fails(root_conftest):
+    numba = pytest.importorskip("numba")
+    config = SimpleNamespace(option=SimpleNamespace(loadgroup=False))
+    light = _item("tests/design/test_names.py::t")
+    costly = _item("tests/markone/test_numbers.py::t")
+    root_conftest.pytest_collection_modifyitems(config, [light, costly])
+    assert root_conftest._LIGHT in light.stash, "test_names.py is no longer measured light"
+    assert root_conftest._LIGHT not in costly.stash
+
+    def run(test, before=()):
+        root_conftest._ONLY_LIGHT[0] = True   # a fresh worker
+        for item in (*before, light):
+            root_conftest.pytest_runtest_setup(item)
+        call = root_conftest.pytest_runtest_call(light)
+        next(call)
+        test()
+        try:
+            call.send(None)
+        except StopIteration:
+            return "passed"
+
+    def compiles():
+        numba.njit(lambda x: x + 1)(1)
+
+    assert run(lambda: None) == "passed"
+    with pytest.raises(pytest.fail.Exception, match=r"test_names.py is listed light .* "
+                       r"reached .*<lambda>.*light_groups.py --write tests/design/test_names"):
+        run(compiles)
+    # after a costly group's test the claim is not the record's (kernels loaded, a
+    # process-wide allowance of plain work spent): not judged
+    assert run(compiles, before=[costly]) == "passed"
