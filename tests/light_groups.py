@@ -45,8 +45,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from _paths import ROOT, TESTS  # noqa: E402
+from pss_peak import tree_pss  # noqa: E402
 
 #: The measured report: worker group -> what it costs (see the module's docstring).
 REPORT = TESTS / "data" / "light_groups.json"
@@ -55,36 +57,6 @@ REPORT = TESTS / "data" / "light_groups.json"
 def _resident_mb():
     with open("/proc/self/statm") as file:
         return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def _pss_mb(pid):
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as file:
-            for line in file:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def _descendants(root):
-    """The ids of the processes below ``root`` (Linux ``/proc``)."""
-    children: dict[int, list[int]] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as file:
-                    parent = int(file.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(parent, []).append(int(name))
-    found, stack = [], list(children.get(root, ()))
-    while stack:
-        pid = stack.pop()
-        found.append(pid)
-        stack.extend(children.get(pid, ()))
-    return found
 
 
 class _Subprocesses(threading.Thread):
@@ -100,7 +72,8 @@ class _Subprocesses(threading.Thread):
     def run(self):
         me = os.getpid()
         while not self.done.wait(0.2):
-            self.peak_mb = max(self.peak_mb, sum(_pss_mb(p) for p in _descendants(me)))
+            below = sum(kib for kib, pid, _ in tree_pss(me) if pid != me) / 1024
+            self.peak_mb = max(self.peak_mb, below)
 
 
 def _cpu_s():
