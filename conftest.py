@@ -341,7 +341,8 @@ LIGHT_SUBPROCESS_MB = 100.0
 def light_groups(measured):
     """The groups of ``measured`` (group -> what it cost, :data:`GROUP_COSTS`) that are
     light: none of their tests compiled or loaded a numba kernel (a worker grows by
-    tens of MB with the compiler and each kernel's machine code), none failed while
+    tens of MB with the compiler and each kernel's machine code), run first in a fresh
+    worker or after the light groups handed out before them, none failed while
     measured, they grew the worker by at most :data:`LIGHT_GROWTH_MB` and started no
     process larger than :data:`LIGHT_SUBPROCESS_MB`.
 
@@ -354,7 +355,8 @@ def light_groups(measured):
     """
     return frozenset(
         name for name, cost in measured.items()
-        if not cost.get("kernels", ["?"]) and not cost.get("failed", 1)
+        if not cost.get("kernels", ["?"]) and not cost.get("kernels_after_light")
+        and not cost.get("failed", 1)
         and cost.get("growth_mb", float("inf")) <= LIGHT_GROWTH_MB
         and cost.get("subprocess_mb", float("inf")) <= LIGHT_SUBPROCESS_MB)
 

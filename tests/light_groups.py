@@ -24,7 +24,11 @@ first, and prints what it measured; ``--write`` merges it into :data:`REPORT` (g
 - ``subprocess_mb``: the largest summed PSS of the processes the group started, as
   sampled every 0.2 s (a command run, a Python that compiles, a cluster's workers);
 - ``tests``, ``failed``: tests run, tests that failed or errored;
-- ``cpu_s``: CPU seconds of the group and its processes.
+- ``cpu_s``: CPU seconds of the group and its processes;
+- ``kernels_after_light``: the kernels the group reached when the light groups ran
+  one after the other in one process, in the order they are handed out (a light
+  group may spend the process's allowance of plain work, after which the next one
+  compiles): then it is not light either.
 
 The report's figures depend on the machine (the cache warm or cold, the libraries'
 versions) but not much, and the classification not at all: a kernel reached is a
@@ -110,6 +114,7 @@ class Measure:
         for item in session.items:
             groups.setdefault(root.xdist_group(item, files), []).append(item)
         groups.pop("browser", None)
+        all_groups = groups
         groups = {name: members for name, members in groups.items()
                   if self._chosen(members)}
         import numba  # noqa: F401  (as the suite's collection does: its watch then holds)
@@ -117,31 +122,71 @@ class Measure:
         gc.collect()
         gc.freeze()   # the forked processes then copy no page for the collector's sake
         for number, (name, members) in enumerate(groups.items(), 1):
-            self.results[name] = result = self._forked(session, root, members)
+            self.results[name] = result = _forked(
+                lambda: _run_group(session, root, members),
+                {"kernels": ["(the measuring process died)"]})
             print(f"\n[{number}/{len(groups)}] {name}: {json.dumps(result)}", flush=True)
+        self._in_order(session, root, all_groups)
         return True
 
-    def _forked(self, session, root, members):
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:   # the child: run the group, send what it cost, leave at once
-            os.close(read)
-            code = 1
-            try:
-                result = _run_group(session, root, members)
-                os.write(write, json.dumps(result).encode())
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write)
-        chunks = []
-        while chunk := os.read(read, 1 << 16):
-            chunks.append(chunk)
+    def _in_order(self, session, root, groups):
+        """Run the light groups one after the other in one forked process, in the
+        order they are handed out, as the worker beside the Coq build and the browsers
+        runs them: a group that reaches a kernel there (the process-wide allowance of
+        plain work spent by those before it, ``markone._internal.jit.PlainWork``) is
+        not light (``kernels_after_light``). Twice: the order without those."""
+        from markone._internal.io import read_json
+
+        measured = {**(read_json(REPORT) if REPORT.exists() else {}), **self.results}
+        seconds = root._read(root.DURATIONS)
+        for _ in range(2):
+            light = root.light_groups(measured)
+            items = [item for name in light for item in groups.get(name, ())]
+            ordered = root.start_order(items, seconds, light)
+            reached = _forked(lambda: _run_in_order(root, ordered),
+                              {"(the measuring process died)": ["?"]})
+            print(f"\nin order, {len(light)} light groups: kernels reached by "
+                  f"{json.dumps(reached)}", flush=True)
+            if not reached:
+                return
+            for name, kernels in reached.items():
+                measured[name] = self.results[name] = {
+                    **measured.get(name, {}), "kernels_after_light": kernels}
+
+
+def _forked(run, died):
+    """``run()``'s JSON answer, run in a process forked from this one (``died`` if
+    that process ends without one)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:   # the child: run, send the answer, leave at once
         os.close(read)
-        _, status = os.waitpid(pid, 0)
-        if not chunks:
-            return {"kernels": ["(the measuring process died)"], "status": status}
-        return json.loads(b"".join(chunks))
+        code = 1
+        try:
+            os.write(write, json.dumps(run()).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    chunks = []
+    while chunk := os.read(read, 1 << 16):
+        chunks.append(chunk)
+    os.close(read)
+    os.waitpid(pid, 0)
+    return json.loads(b"".join(chunks)) if chunks else died
+
+
+def _run_in_order(root, items):
+    """Run ``items`` in this process; the kernels each group's tests reached."""
+    watch, files = root.reached_kernels(), root.browser_files(items)
+    reached: dict[str, list[str]] = {}
+    for index, item in enumerate(items):
+        after = items[index + 1] if index + 1 < len(items) else None
+        seen = len(watch())
+        item.config.hook.pytest_runtest_protocol(item=item, nextitem=after)
+        if watch()[seen:]:
+            reached.setdefault(root.xdist_group(item, files), []).extend(watch()[seen:])
+    return {name: sorted(set(kernels)) for name, kernels in reached.items()}
 
 
 def _run_group(session, root, members):
