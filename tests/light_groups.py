@@ -56,6 +56,9 @@ from pss_peak import tree_pss  # noqa: E402
 
 #: The measured report: worker group -> what it costs (see the module's docstring).
 REPORT = TESTS / "data" / "light_groups.json"
+#: The most runs of the light groups one after the other (each without the groups
+#: the one before found reaching a kernel).
+PASSES = 8
 
 
 def _resident_mb():
@@ -134,12 +137,13 @@ class Measure:
         order they are handed out, as the worker beside the Coq build and the browsers
         runs them: a group that reaches a kernel there (the process-wide allowance of
         plain work spent by those before it, ``markone._internal.jit.PlainWork``) is
-        not light (``kernels_after_light``). Twice: the order without those."""
+        not light (``kernels_after_light``). Again without those, until none does
+        (at most :data:`PASSES` times)."""
         from markone._internal.io import read_json
 
         measured = {**(read_json(REPORT) if REPORT.exists() else {}), **self.results}
         seconds = root._read(root.DURATIONS)
-        for _ in range(2):
+        for _ in range(PASSES):
             light = root.light_groups(measured)
             items = [item for name in light for item in groups.get(name, ())]
             ordered = root.start_order(items, seconds, light)

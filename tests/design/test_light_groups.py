@@ -85,3 +85,15 @@ def test_a_light_groups_test_that_reaches_a_kernel_fails(root_conftest):
     # after a costly group's test the claim is not the record's (kernels loaded, a
     # process-wide allowance of plain work spent): not judged
     assert run(compiles, before=[costly]) == "passed"
+    from markone.hardware import trial
+
+    def spends_the_allowance_and_compiles():
+        trial.PLAIN.left = 0
+        compiles()
+
+    left = trial.PLAIN.left
+    try:
+        assert run(spends_the_allowance_and_compiles) == "passed"
+        assert run(compiles) == "passed"   # spent before
+    finally:
+        trial.PLAIN.left = left
