@@ -237,6 +237,8 @@ def main(argv):
 
         merged = read_json(REPORT) if REPORT.exists() else {}
         merged.update(plugin.results)
+        merged = {name: cost for name, cost in merged.items()   # groups of removed files
+                  if "/" not in name or (ROOT / name.split("::")[0]).exists()}
         write_json(REPORT, dict(sorted(merged.items())))
         print(f"written to {REPORT.relative_to(ROOT)}")
     return 0
