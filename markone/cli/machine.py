@@ -246,7 +246,7 @@ def _vary(texts):
 def _fleet(args):
     from markone._figures import letters
     from markone._internal.io import write_json
-    from markone.hardware import MachineSpec, run_fleet
+    from markone.hardware import MachineSpec
     from markone.hardware.show import fleet_tables
 
     vary = _vary(args.vary)
@@ -263,8 +263,7 @@ def _fleet(args):
                                  faults=faults, **vary)
     except (TypeError, ValueError) as exc:
         raise CommandError(f"--vary: {exc}") from None
-    fleet = run_fleet(specs, images, labels, workers=args.workers, dask=args.dask,
-                      presentations=args.presentations)
+    fleet = _fleet_summaries(specs, images, labels, args)
     print(f"{plural(len(fleet), 'machine')}, {plural(args.presentations, 'presentation')} "
           f"each, of {plural(len(images), 'figure')} of "
           f"{plural(len(args.chars), 'letter')} ({args.chars}):")
@@ -279,6 +278,35 @@ def _fleet(args):
                  "sim_time_s": f.run.sim_time_s} for f in fleet]
         print(f"wrote {write_json(args.out, {'chars': args.chars, 'machines': rows})}")
     return 0
+
+
+#: Machines per call of ``run_fleet`` for each worker: ``machine fleet`` keeps of each
+#: machine only what its table and ``--out`` show, so its memory grows by a summary a
+#: machine, not a run (weights and wiring, some 150 KB), and its bar moves per slice.
+FLEET_SLICE = 2000
+
+
+def _fleet_summaries(specs: list, images: Any, labels: Any, args: Any) -> list:
+    """Train the fleet slice by slice (the same runs: each machine is fully
+    determined by its spec), with a bar on a terminal; per machine its ``spec``,
+    ``accuracy`` and the ``run``'s mistakes, blocked moves, convergence and time."""
+    from types import SimpleNamespace
+
+    from markone._internal.progress import progress_bar
+    from markone.hardware import run_fleet
+
+    kept = []
+    step = FLEET_SLICE * args.workers
+    with progress_bar(len(specs), "machines", unit="machine") as bar:
+        for start in range(0, len(specs), step):
+            part = run_fleet(specs[start:start + step], images, labels,
+                             workers=args.workers, dask=args.dask,
+                             presentations=args.presentations)
+            kept += [SimpleNamespace(spec=f.spec, accuracy=f.accuracy, run=SimpleNamespace(
+                mistakes=f.run.mistakes, saturated=f.run.saturated,
+                converged=f.run.converged, sim_time_s=f.run.sim_time_s)) for f in part]
+            bar.update(len(part))
+    return kept
 
 
 def _fault_words(faults):

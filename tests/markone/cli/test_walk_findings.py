@@ -114,3 +114,30 @@ def test_a_fleet_lets_each_machine_go_once_it_is_scored(monkeypatch):
     images, labels = letters("AB", per_class=2, seed=0)
     fleet = run_fleet(MachineSpec.grid(range(6)), images, labels, presentations=8)
     assert len(most) == len(fleet) == 6 and max(most) == 1
+
+
+def test_a_long_fleet_shows_progress_and_keeps_summaries_not_runs(
+        capsys, tmp_path, monkeypatch):
+    """``machine fleet --machines 20000`` ran 42 s silent, one task holding every run.
+    Trained slice by slice, it moves a bar per slice and keeps a summary a machine;
+    table and file are those of the fleet trained in one call."""
+    import markone._internal.progress as progress
+    import markone.cli.machine as machine_cli
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["machine", "fleet", "--machines", "5", "--presentations", "8",
+            "--chars", "AB"]
+    assert main([*argv, "--out", "whole.json"]) == 0
+    whole = capsys.readouterr().out
+    moves = []
+
+    class Bar(progress.QuietBar):
+        def update(self, n=1):
+            moves.append(n)
+
+    monkeypatch.setattr(progress, "progress_bar", lambda total, *a, **k: Bar())
+    monkeypatch.setattr(machine_cli, "FLEET_SLICE", 2)
+    assert main([*argv, "--out", "sliced.json"]) == 0
+    assert capsys.readouterr().out == whole.replace("whole.json", "sliced.json")
+    assert (tmp_path / "sliced.json").read_text() == (tmp_path / "whole.json").read_text()
+    assert moves == [2, 2, 1]
