@@ -6,6 +6,7 @@ Thin: parses arguments and calls :mod:`markone.hardware` (imported inside handle
 from __future__ import annotations
 
 from argparse import ArgumentParser, ArgumentTypeError
+from types import SimpleNamespace
 from typing import Any
 import json
 import dataclasses
@@ -290,8 +291,6 @@ def _fleet_summaries(specs: list, images: Any, labels: Any, args: Any) -> list:
     """Train the fleet slice by slice (the same runs: each machine is fully
     determined by its spec), with a bar on a terminal; per machine its ``spec``,
     ``accuracy`` and the ``run``'s mistakes, blocked moves, convergence and time."""
-    from types import SimpleNamespace
-
     from markone._internal.progress import progress_bar
     from markone.hardware import run_fleet
 
