@@ -309,9 +309,9 @@ def _read_rows(path, rows, delim, label, header, exact):
         rows = rows[1:]
         if not rows:
             raise ValueError(f"{path} has a header line but no data lines.")
-    col = _label_column(path, label, names, width)
     if header is False:
-        _refuse_a_header_read_as_data(path, rows, col)
+        _refuse_a_header_read_as_data(path, rows, label, width)
+    col = _label_column(path, label, names, width)
     ys, feats = [], []
     for n, cells in rows:
         if not cells[col]:
@@ -488,13 +488,19 @@ def _has_header(rows, header):
     return any(_is_word(a) and _number(b) is not None for a, b in zip(first, second))
 
 
-def _refuse_a_header_read_as_data(path, rows, col):
+def _refuse_a_header_read_as_data(path, rows, label, width):
     """With ``header=False``, refuse a first line that the default would take for a
-    header (a word over a number) in a feature column: its word is no number, and
-    "pass label=" would be the wrong remedy, for header=False is the cause."""
+    header (a word over a number) in a feature column, or that holds the column name
+    ``label``: "pass label=" or "no column named" would be the wrong remedy, for
+    header=False is the cause."""
     n, first = rows[0]
-    if len(rows) > 1 and any(j != col and _is_word(a) and _number(b) is not None
-                             for j, (a, b) in enumerate(zip(first, rows[1][1]))):
+    if isinstance(label, str) and not _INT.match(label.strip()):
+        looks = label in first
+    else:
+        col = _label_column(path, label, None, width)
+        looks = len(rows) > 1 and any(j != col and _is_word(a) and _number(b) is not None
+                                      for j, (a, b) in enumerate(zip(first, rows[1][1])))
+    if looks:
         raise ValueError(f"{path}, line {n} looks like a header ({', '.join(first)}), "
                          "but header=False was given: drop header=False to read it as "
                          "the header, or remove the line.")

@@ -149,6 +149,8 @@ def test_header_false_on_a_header_line_names_the_header_not_the_label(tmp_path):
                     "header=False was given: drop header=False to read it as the "
                     "header, or remove the line."), said
     assert load_table(path)[0].tolist() == [[1, 2], [3, 4]]
+    with pytest.raises(ValueError, match=r"line 1 looks like a header .* header=False"):
+        load_table(path, header=False, label="label")   # not "no column named"
     # a word in the label column only is a label, not a header
     path = write(tmp_path, "1,2,spam\n3,4,eggs\n")
     assert load_table(path, header=False)[1].tolist() == ["spam", "eggs"]
