@@ -298,9 +298,9 @@ def _fleet_summaries(specs: list, images: Any, labels: Any, args: Any) -> list:
     step = FLEET_SLICE * args.workers
     with progress_bar(len(specs), "machines", unit="machine") as bar:
         for start in range(0, len(specs), step):
-            part = run_fleet(specs[start:start + step], images, labels,
-                             workers=args.workers, dask=args.dask,
-                             presentations=args.presentations)
+            part: list[Any] = run_fleet(  # FleetRun.run is typed object
+                specs[start:start + step], images, labels, workers=args.workers,
+                dask=args.dask, presentations=args.presentations)
             kept += [SimpleNamespace(spec=f.spec, accuracy=f.accuracy, run=SimpleNamespace(
                 mistakes=f.run.mistakes, saturated=f.run.saturated,
                 converged=f.run.converged, sim_time_s=f.run.sim_time_s)) for f in part]
