@@ -25,8 +25,11 @@ def test_a_missing_file_is_named_without_python_errno(argv, tmp_path, monkeypatc
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1
     assert "[Errno" not in err
-    if argv[:2] in (["machine", "show"], ["verify", "drift"]):  # a run: says what one is
+    if argv[:2] == ["machine", "show"]:  # a run: says what one is
         assert "no such run file: missing.json; a Mark I run is what" in err
+    elif argv[:2] == ["verify", "drift"]:  # a run with its log: how to record one
+        assert ("no such run file: missing.json; record one with `markone machine "
+                "train --log --out RUN.json`") in err
     else:
         assert "missing.json: No such file or directory" in err
     if "--faults" in argv:
