@@ -424,9 +424,20 @@ def plain_work_spent():
     return trial is not None and trial.PLAIN.left == 0
 
 
+def examples_fixed():
+    """Whether this run's generated examples are the same in every run: Hypothesis'
+    loaded profile derandomised (``ci``, the default under ``CI=true``; see
+    ``tests/conftest.py``) or Hypothesis not in use. With random examples (the ``dev``
+    profile of a run at home) a light group's property test may draw an input large
+    enough for the compiled path, which says nothing of the code: the light check
+    (:func:`pytest_runtest_call`) judges only runs whose examples are fixed."""
+    hypothesis = sys.modules.get("hypothesis")
+    return hypothesis is None or bool(hypothesis.settings.default.derandomize)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
-    if _LIGHT not in item.stash or plain_work_spent():
+    if _LIGHT not in item.stash or plain_work_spent() or not examples_fixed():
         _ONLY_LIGHT[0] = False
     if _LIGHT in item.stash:
         item.stash[_WATCH] = reached_kernels() if _ONLY_LIGHT[0] else (lambda: [])
@@ -440,7 +451,8 @@ def pytest_runtest_call(item):
     other tests kernels reached may be loaded already) with its allowance of plain
     trials left (:func:`plain_work_spent`: ``tests/light_groups.py`` runs the light
     groups in order to find those that spend it, not always all): it must stay small
-    there; measure it again."""
+    there; measure it again. Judged only when the run's examples are fixed
+    (:func:`examples_fixed`)."""
     result = yield
     reached = item.stash[_WATCH]() if _WATCH in item.stash else []
     if reached and not plain_work_spent():   # else it compiled what it had to

@@ -55,8 +55,9 @@ def test_the_report_lists_light_groups_of_the_suite(root_conftest):
     assert len(light) >= 20
 
 
-def test_a_light_groups_test_that_reaches_a_kernel_fails(root_conftest):
+def test_a_light_groups_test_that_reaches_a_kernel_fails(root_conftest, monkeypatch):
     numba = pytest.importorskip("numba")
+    monkeypatch.setattr(root_conftest, "examples_fixed", lambda: True)   # as under CI
     config = SimpleNamespace(option=SimpleNamespace(loadgroup=False))
     light = _item("tests/design/test_names.py::t")
     costly = _item("tests/markone/test_numbers.py::t")
@@ -92,9 +93,29 @@ def test_a_light_groups_test_that_reaches_a_kernel_fails(root_conftest):
         trial.PLAIN.left = 0
         compiles()
 
+    # with random examples (Hypothesis' dev profile) a drawn input may take the
+    # compiled path: not judged
+    monkeypatch.setattr(root_conftest, "examples_fixed", lambda: False)
+    assert run(compiles) == "passed"
+    monkeypatch.setattr(root_conftest, "examples_fixed", lambda: True)
     left = trial.PLAIN.left
     try:
         assert run(spends_the_allowance_and_compiles) == "passed"
         assert run(compiles) == "passed"   # spent before
     finally:
         trial.PLAIN.left = left
+
+
+def test_the_light_check_judges_runs_whose_examples_are_fixed(root_conftest):
+    from hypothesis import settings
+
+    profile = settings._current_profile
+    settings.register_profile("fixed_examples", derandomize=True)
+    settings.register_profile("random_examples", derandomize=False)
+    try:
+        settings.load_profile("fixed_examples")
+        assert root_conftest.examples_fixed()
+        settings.load_profile("random_examples")
+        assert not root_conftest.examples_fixed()
+    finally:
+        settings.load_profile(profile)
