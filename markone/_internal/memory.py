@@ -44,6 +44,16 @@ def memory_limit(max_memory_gb: float | None) -> float:
     return gb * GB
 
 
+def _gb(n_bytes: float) -> str:
+    """``n_bytes`` in GB to two digits, written out in full (no ``1.5e+03``).
+
+    >>> _gb(4.8e9), _gb(1462e9)
+    ('4.8', '1,462')
+    """
+    gb = n_bytes / GB
+    return f"{gb:.2g}" if gb < 100 else f"{gb:,.0f}"
+
+
 def check_memory(need_bytes: float, max_memory_gb: float | None, what: str,
                  fix: str) -> None:
     """Raise :class:`MemoryLimitError` when ``need_bytes`` exceeds the limit.
@@ -54,5 +64,5 @@ def check_memory(need_bytes: float, max_memory_gb: float | None, what: str,
     limit = memory_limit(max_memory_gb)
     if need_bytes > limit:
         raise MemoryLimitError(
-            f"{what} would need about {need_bytes / GB:.2g} GB of memory, more than "
+            f"{what} would need about {_gb(need_bytes)} GB of memory, more than "
             f"max_memory_gb={limit / GB:g} allows; {fix}, or raise max_memory_gb.")

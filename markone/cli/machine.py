@@ -134,7 +134,7 @@ def _check_training_memory(params: Any, n_figures: int, option: str,
     >>> _check_training_memory(MarkIParams(), 10**8, "--shapes 100000000", None)
     Traceback (most recent call last):
     ...
-    markone.errors.MemoryLimitError: --shapes 100000000 (training on 100000000 figures) would need about 1.5e+03 GB of memory, more than max_memory_gb=4 allows; ask for fewer figures, or raise max_memory_gb.
+    markone.errors.MemoryLimitError: --shapes 100000000 (training on 100000000 figures) would need about 1,459 GB of memory, more than max_memory_gb=4 allows; ask for fewer figures, or raise max_memory_gb.
     """
     from markone._internal.memory import check_memory
 
