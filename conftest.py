@@ -338,13 +338,20 @@ LIGHT_GROWTH_MB = 20.0
 LIGHT_SUBPROCESS_MB = 100.0
 
 
+def reaches_no_kernel(cost):
+    """Whether a group's measured ``cost`` (:data:`GROUP_COSTS`) shows none of its tests
+    compiled or loaded a numba kernel (a worker grows by tens of MB with the compiler
+    and each kernel's machine code), run first in a fresh worker and after the groups
+    handed out before it, and none failed while measured."""
+    return (not cost.get("kernels", ["?"]) and not cost.get("kernels_after_light")
+            and not cost.get("failed", 1))
+
+
 def light_groups(measured):
     """The groups of ``measured`` (group -> what it cost, :data:`GROUP_COSTS`) that are
-    light: none of their tests compiled or loaded a numba kernel (a worker grows by
-    tens of MB with the compiler and each kernel's machine code), run first in a fresh
-    worker or after the light groups handed out before them, none failed while
-    measured, they grew the worker by at most :data:`LIGHT_GROWTH_MB` and started no
-    process larger than :data:`LIGHT_SUBPROCESS_MB`.
+    light: they reach no kernel (:func:`reaches_no_kernel`), grew the worker by at most
+    :data:`LIGHT_GROWTH_MB` and started no process larger than
+    :data:`LIGHT_SUBPROCESS_MB`.
 
     >>> sorted(light_groups({
     ...     "tests/a.py": {"kernels": [], "failed": 0, "growth_mb": 1.5, "subprocess_mb": 0},
@@ -355,24 +362,51 @@ def light_groups(measured):
     """
     return frozenset(
         name for name, cost in measured.items()
-        if not cost.get("kernels", ["?"]) and not cost.get("kernels_after_light")
-        and not cost.get("failed", 1)
+        if reaches_no_kernel(cost)
         and cost.get("growth_mb", float("inf")) <= LIGHT_GROWTH_MB
         and cost.get("subprocess_mb", float("inf")) <= LIGHT_SUBPROCESS_MB)
 
 
-def start_order(items, seconds, light=frozenset()):
+#: The most an early group (:func:`early_groups`) may grow a worker, in MB.
+EARLY_GROWTH_MB = 30.0
+
+
+def early_groups(measured):
+    """The groups of ``measured`` that reach no kernel (:func:`reaches_no_kernel`) and
+    grow a worker little (at most :data:`EARLY_GROWTH_MB`) but start a process larger
+    than :data:`LIGHT_SUBPROCESS_MB` (a Dask cluster, a notebook's kernel, a Python
+    compiling kernels in an empty cache): handed out first to the worker beside the Coq
+    build, the suite's lightest moment. Late in a run, beside two grown workers, such
+    a process made the peak (issue 37: 1.56 GB at load 2, a Python compiling the
+    packed search beside workers of 0.76 and 0.59 GB).
+
+    >>> sorted(early_groups({
+    ...     "tests/a.py": {"kernels": [], "failed": 0, "growth_mb": 1.5, "subprocess_mb": 0},
+    ...     "tests/c.py": {"kernels": [], "failed": 0, "growth_mb": 2, "subprocess_mb": 240},
+    ...     "tests/d.py": {"kernels": [], "failed": 0, "growth_mb": 80, "subprocess_mb": 240}}))
+    ['tests/c.py']
+    """
+    return frozenset(
+        name for name, cost in measured.items()
+        if reaches_no_kernel(cost)
+        and cost.get("growth_mb", float("inf")) <= EARLY_GROWTH_MB
+        and cost.get("subprocess_mb", 0) > LIGHT_SUBPROCESS_MB)
+
+
+def start_order(items, seconds, light=frozenset(), early=frozenset()):
     """``items`` in the order their groups are handed out to the workers (pytest-xdist
     in the order of collection, with ``--no-loadscope-reorder``): the browsers' group
     first, its tests of the Coq build first and its browser tests together
-    (:func:`_browser_group_order`), then the ``light`` groups (:func:`light_groups`),
-    then the others, each kind from the costliest (by ``seconds``: test id -> recorded
-    CPU seconds) to the cheapest, each group's tests in their order.
+    (:func:`_browser_group_order`), then the ``early`` groups (:func:`early_groups`),
+    then the ``light`` ones (:func:`light_groups`), then the others, each kind from the
+    costliest (by ``seconds``: test id -> recorded CPU seconds) to the cheapest, each
+    group's tests in their order.
 
     The largest processes the suite starts (``coqc``, then Chromium) then run at the
     start, beside workers that are still small (a worker grows as it runs: native
     libraries, compiled kernels), not near the end beside two grown ones; the other
-    worker meanwhile runs the groups that reach no compiled kernel, and stays small;
+    worker meanwhile runs the groups that reach no compiled kernel, and stays small
+    (those that start a large process first, beside the Coq build);
     and with the costliest groups first, no long group is left to run alone at the
     end (issue 37).
     """
@@ -382,13 +416,13 @@ def start_order(items, seconds, light=frozenset()):
         groups.setdefault(xdist_group(item, files), []).append(item)
     cost = {name: sum(seconds.get(item.nodeid, UNRECORDED) for item in members)
             for name, members in groups.items()}
-    order = sorted(groups, key=lambda name: (name != "browser", name not in light,
-                                             -cost[name]))
+    order = sorted(groups, key=lambda name: (name != "browser", name not in early,
+                                             name not in light, -cost[name]))
     _browser_group_order(groups.get("browser", []))
     return [item for name in order for item in groups[name]]
 
 
-_LIGHT = pytest.StashKey[str]()   # a test's group, when it is light
+_LIGHT = pytest.StashKey[str]()   # a test's group, when it is light or early
 _WATCH = pytest.StashKey[object]()   # the kernels a light group's test has reached
 
 
@@ -402,15 +436,16 @@ def _read(path):
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
 def pytest_collection_modifyitems(config, items):
     files = browser_files(items)
-    light = light_groups(_read(GROUP_COSTS))
+    measured = _read(GROUP_COSTS)
+    light, early = light_groups(measured), early_groups(measured)
     for item in items:
         group = xdist_group(item, files)
-        if group in light:
+        if group in light or group in early:
             item.stash[_LIGHT] = group
         if getattr(config.option, "loadgroup", False):
             item.add_marker(pytest.mark.xdist_group(group))
     if getattr(config.option, "loadgroup", False):
-        items[:] = start_order(items, _read(DURATIONS), light)
+        items[:] = start_order(items, _read(DURATIONS), light, early)
 
 
 _ONLY_LIGHT = [True]   # whether this process has run only light groups' tests so far
@@ -445,9 +480,9 @@ def pytest_runtest_setup(item):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
-    """A test of a light group (:func:`light_groups`) that compiles or loads a numba
-    kernel (in its setup or its call) fails, in a process that has run only light
-    groups so far (as the worker beside the Coq build and the browsers does: after
+    """A test of a light or early group (:func:`light_groups`, :func:`early_groups`)
+    that compiles or loads a numba kernel (in its setup or its call) fails, in a
+    process that has run only such groups so far (as the worker beside the Coq build and the browsers does: after
     other tests kernels reached may be loaded already) with its allowance of plain
     trials left (:func:`plain_work_spent`: ``tests/light_groups.py`` runs the light
     groups in order to find those that spend it, not always all): it must stay small
@@ -458,8 +493,9 @@ def pytest_runtest_call(item):
     if reached and not plain_work_spent():   # else it compiled what it had to
         group = item.stash[_LIGHT]
         pytest.fail(
-            f"{group} is listed light in tests/data/light_groups.json (run beside the "
-            "Coq build and the browsers, it must compile or load no numba kernel) but "
+            f"{group} is listed as reaching no kernel in tests/data/light_groups.json "
+            "(light or early: run beside the Coq build and the browsers, it must compile "
+            "or load no numba kernel) but "
             f"this test reached {', '.join(sorted(set(reached)))}: measure the group "
             f"again (python tests/light_groups.py --write {group.split('::')[0]})",
             pytrace=False)

@@ -144,13 +144,13 @@ class Measure:
         measured = {**(read_json(REPORT) if REPORT.exists() else {}), **self.results}
         seconds = root._read(root.DURATIONS)
         for _ in range(PASSES):
-            light = root.light_groups(measured)
-            items = [item for name in light for item in groups.get(name, ())]
-            ordered = root.start_order(items, seconds, light)
+            light, early = root.light_groups(measured), root.early_groups(measured)
+            items = [item for name in light | early for item in groups.get(name, ())]
+            ordered = root.start_order(items, seconds, light, early)
             reached = _forked(lambda: _run_in_order(root, ordered),
                               {"(the measuring process died)": ["?"]})
-            print(f"\nin order, {len(light)} light groups: kernels reached by "
-                  f"{json.dumps(reached)}", flush=True)
+            print(f"\nin order, {len(light)} light and {len(early)} early groups: "
+                  f"kernels reached by {json.dumps(reached)}", flush=True)
             if not reached:
                 return
             for name, kernels in reached.items():

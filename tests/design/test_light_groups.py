@@ -39,11 +39,21 @@ def test_light_groups_come_after_the_browsers_and_before_the_costly_ones(root_co
                "tests/d.py::light": 2.0, "tests/e.py::starts_a_large_process": 1.0}
     light = root_conftest.light_groups(measured)
     assert light == {"tests/a.py", "tests/d.py"}
+    early = root_conftest.early_groups(measured)
+    assert early == {"tests/e.py"}
     order = [item.nodeid for item in root_conftest.start_order(items, seconds, light)]
     assert order == ["tests/markone/hardware/test_replay_browser.py::t",
                      "tests/d.py::light", "tests/a.py::cheap_light",
                      "tests/b.py::costly", "tests/e.py::starts_a_large_process",
                      "tests/c.py::unmeasured"]
+    # a group that reaches no kernel but starts a large process goes first, beside the
+    # Coq build, not late beside two grown workers
+    order = [item.nodeid for item in
+             root_conftest.start_order(items, seconds, light, early)]
+    assert order == ["tests/markone/hardware/test_replay_browser.py::t",
+                     "tests/e.py::starts_a_large_process",
+                     "tests/d.py::light", "tests/a.py::cheap_light",
+                     "tests/b.py::costly", "tests/c.py::unmeasured"]
 
 
 def test_the_report_lists_light_groups_of_the_suite(root_conftest):
@@ -86,7 +96,7 @@ def test_a_light_groups_test_that_reaches_a_kernel_fails(root_conftest, monkeypa
         numba.njit(lambda x: x + 1)(1)
 
     assert run(lambda: None) == "passed"
-    with pytest.raises(pytest.fail.Exception, match=r"test_names.py is listed light .* "
+    with pytest.raises(pytest.fail.Exception, match=r"test_names.py is listed as reaching no kernel .* "
                        r"reached .*<lambda>.*light_groups.py --write tests/design/test_names"):
         run(compiles)
     # after a costly group's test the claim is not the record's (kernels loaded, a
