@@ -293,13 +293,23 @@ def _command_words(argv: Sequence[str]) -> list[str]:
     return [str(a) for a in argv if not str(a).startswith("-")]
 
 
+#: A stop can land while a progress bar draws its line, before the bar knows it was
+#: shown (tqdm's first display): the bar then leaves its line unfinished and the
+#: message would follow it on that line. On a terminal the message first goes back to
+#: the line's start and clears it (ANSI "erase to the end of the line"); after a bar
+#: that ended its line, that clears only the "^C" the terminal echoed.
+_LINE_CLEARED = "\r\x1b[K"
+
+
 def _stopped(prog: str, args: argparse.Namespace, exc: BaseException) -> int:
     """Say on stderr that Ctrl-C (``exc`` a KeyboardInterrupt, status 130) or SIGTERM
     (status 143) stopped the command, that no file was left half written, and what
     the command's ``when_stopped`` default adds (how to resume); return the status."""
     why, status = (("interrupted (Ctrl-C)", 130) if isinstance(exc, KeyboardInterrupt)
                    else ("terminated (SIGTERM)", EXIT_TERMINATED))
-    print(f"{prog}: {why}; nothing half written was left behind"
+    on_a_terminal = getattr(sys.stderr, "isatty", lambda: False)()
+    print(f"{_LINE_CLEARED if on_a_terminal else ''}"
+          f"{prog}: {why}; nothing half written was left behind"
           f"{getattr(args, 'when_stopped', '')}", file=sys.stderr)
     return status
 
@@ -332,19 +342,24 @@ def _stop_behind(exc: BaseException) -> BaseException | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``markone`` console script; returns the exit status."""
-    parser = build_parser(_command_words(sys.argv[1:] if argv is None else argv))
-    args = parser.parse_args(argv)
+    words = _command_words(sys.argv[1:] if argv is None else argv)
+    try:
+        # building the parser imports the command's module (numpy, numba: a second or
+        # more): Ctrl-C in there is a stop as anywhere else, not a traceback
+        parser = build_parser(words)
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt as exc:
+        return _stopped("markone", argparse.Namespace(), exc)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0 if args.command is None else EXIT_USAGE
-    from markone._internal.exact import MAX_DIGITS, digit_limit
-
     prog = getattr(args, "prog", "markone")
-    if args.verbose:
-        from markone._internal.progress import VERBOSE
-        VERBOSE[0] = True
     args.started = time.perf_counter()  # --timeout counts from here, loading included
     try:
+        from markone._internal.exact import MAX_DIGITS, digit_limit
+        if args.verbose:
+            from markone._internal.progress import VERBOSE
+            VERBOSE[0] = True
         # a failing stdout (| head, | grep -q) ends the printing, not the command:
         # every file asked for is written whole before the status below says so
         with guarded_stdout() as stdout, sigterm_raises(), warnings.catch_warnings(), \

@@ -5,14 +5,17 @@ and leaves nothing half written. (CI once saw ``markone demo`` end with 0 after 
 SIGTERM sent while it wrote its staging folder.)"""
 
 import contextlib
+import io
 import json
 import os
 import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
+from _terminal import interrupted_on_a_terminal, lines_seen
 
 # the exceptions the finalisers lose are reported to pytest as unraisable: expected here
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -308,4 +311,103 @@ def test_running_out_of_memory_is_told_as_too_large_a_job(tmp_path, monkeypatch,
                    "allocate 29.8 GiB for an array): the job needs more memory than this "
                    "computer has; make it smaller (fewer runs, machines or figures, "
                    "smaller settings).\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------- Ctrl-C typed on a real terminal
+# The walk of issue 37: each long command run as a shell's foreground job on a
+# pseudo-terminal, Ctrl-C typed on that terminal (its line discipline sends SIGINT to
+# the job, as a user's keypress does). Expected: status 130, one line and no
+# traceback, the file named by --out as it was before, the terminal's last line ended.
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_a_pty = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="a Linux pseudo-terminal")
+
+
+def _typed_ctrl_c(argv, once, cwd, run=("-m", "markone")):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return interrupted_on_a_terminal([sys.executable, *run, *argv], once, env=env,
+                                     cwd=cwd)
+
+
+def _stopped_as_a_user_expects(status, shown, prog):
+    """Status 130 and, as the terminal shows it, one line alone on the last line (no
+    bar before it on that line), which is ended."""
+    assert status == 130, shown[-500:]
+    assert "Traceback" not in shown
+    *_, said, after = lines_seen(shown)
+    assert (said, after) == (f"{prog}: interrupted (Ctrl-C); nothing half written was "
+                             "left behind", ""), shown[-500:]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_stop_while_a_bar_draws_its_line_is_said_on_a_line_of_its_own(
+        monkeypatch, tmp_path):
+    """The walk of issue 37: Ctrl-C typed as a bar was first drawn (tqdm had not yet
+    noted it was shown, so its close did not end the line) printed the message after
+    the bar, on its line: "...| 0/100000 [00:00<?, ?it/s]^Cmarkone machine train:
+    interrupted ..."."""
+    import verify.adversary
+
+    def drawn_then_stopped(*args, **kwargs):
+        sys.stderr.write("\rorthonormal: 0%|    | 0/3 [00:00<?, ?it/s]^C")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(verify.adversary, "orthonormal_case", drawn_then_stopped)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    _stopped_as_a_user_expects(
+        main(["adversary", "orthonormal", "--m", "3", "--out", str(tmp_path / "o.json")]),
+        terminal.getvalue(), "markone adversary orthonormal")
+
+
+@needs_a_pty
+@pytest.mark.parametrize("argv, once, prog", [
+    (["machine", "train", "--chars", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "--per-class", "10",
+      "--noise", "0.2", "--max-epochs", "100000"], "Mark I passes:", "markone machine train"),
+    (["verify", "bound", "data.csv", "--order", "shuffle", "--runs", "100000000",
+      "--seed", "1"], "runs:", "markone verify bound")])
+def test_ctrl_c_on_a_terminal_stops_a_long_command_and_keeps_the_old_file(
+        argv, once, prog, tmp_path):
+    (tmp_path / "data.csv").write_text("0,0,-1\n1,0,1\n0,1,-1\n2,1,1\n")
+    before = '{"an earlier run": true}\n'
+    (tmp_path / "run.json").write_text(before)
+    out = ["--out", "run.json"] if argv[0] == "machine" else []
+    status, shown = _typed_ctrl_c([*argv, *out], once, tmp_path)
+    _stopped_as_a_user_expects(status, shown, prog)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.csv", "run.json"]
+    assert (tmp_path / "run.json").read_text() == before
+
+
+#: ``python -m markone`` whose import of a command's module waits for the Ctrl-C
+#: (as a first run's imports of numpy and numba take a second or more)
+_SLOW_IMPORT = """
+import sys, time
+import markone.cli
+
+class SlowImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "markone.cli.machine":
+            print("importing the command", flush=True)
+            time.sleep(60)
+
+sys.meta_path.insert(0, SlowImport())
+sys.argv[0] = "markone"
+sys.exit(markone.cli.main())
+"""
+
+
+@needs_a_pty
+def test_ctrl_c_while_the_command_is_imported_is_a_stop_not_a_traceback(tmp_path):
+    """The walk of issue 37: Ctrl-C in the first second of ``markone machine train``
+    (while it imported numpy) printed a traceback of the import and ended killed."""
+    status, shown = _typed_ctrl_c(["machine", "train", "--out", "run.json"],
+                                  "importing the command", tmp_path,
+                                  run=("-c", _SLOW_IMPORT))
+    _stopped_as_a_user_expects(status, shown, "markone")
     assert list(tmp_path.iterdir()) == []
