@@ -53,6 +53,7 @@ import numpy as np
 from markone._internal.registry import register, unregister
 from markone._internal.validation import as_generator
 from markone._internal.typing import JSONDict, Seed
+from markone._params import InvalidParameterError
 from markone.hardware import plugboard
 from markone.hardware.runits import numbered, r_unit_name
 
@@ -148,8 +149,8 @@ class Fault:
         return None
 
     def part(self) -> tuple | None:
-        """The one part this fault sets the state of (a plan file may not name it
-        twice at one time), or None for a kind whose faults add up (drift, noise)."""
+        """The one part this fault sets the state of (no plan may name it twice at
+        one time), or None for a kind whose faults add up (drift, noise)."""
         return None
 
     def stopped_input(self) -> tuple[int, int] | None:
@@ -392,6 +393,7 @@ class FaultPlan:
             if not isinstance(f, _fault_types()):
                 raise TypeError(f"faults must be fault records ({_kind_names()}), got "
                                 f"{type(f).__name__}.")
+        _check_one_state_at_a_time(self.faults)
 
     def __len__(self):
         return len(self.faults)
@@ -457,30 +459,40 @@ class FaultPlan:
             raise ValueError(f"the fault plan's seed(={seed!r}) must be an integer >= 0 "
                              "(it draws the drift and the summation noise).")
         faults = tuple(_fault_from_dict(i, entry) for i, entry in enumerate(data["faults"]))
-        _check_one_state_at_a_time(faults)
         return cls(faults, seed)
 
 
 def _check_one_state_at_a_time(faults: tuple) -> None:
-    """Refuse two entries of a plan file that set one part at one time (A-unit 5 dead
-    and stuck on at 0 s): the machine would silently keep the later one.
+    """Refuse two faults of a plan that set one part at one time (A-unit 5 dead and
+    stuck on at 0 s): the machine would silently keep the later one. Every plan is
+    checked here, built in Python (:class:`FaultPlan`) or read from a file
+    (:meth:`FaultPlan.from_dict`); kinds whose faults add up (drift, noise) may repeat.
 
     >>> _check_one_state_at_a_time((AUnitStuck(4), CutWire(0, 5), AUnitStuck(4, 1)))
     Traceback (most recent call last):
     ...
-    ValueError: faults[0] (A-unit 5 dead) and faults[2] (A-unit 5 stuck on) break the same part at the same time (at_s=0); keep one of them, or give them different at_s.
+    markone.InvalidParameterError: faults[0] (A-unit 5 dead) and faults[2] (A-unit 5 stuck on) break the same part at the same time (at_s=0); keep one of them, or give them different at_s.
+    >>> _check_one_state_at_a_time((NoisySum(0.5), NoisySum(0.5), AUnitStuck(4, at_s=1),
+    ...                             AUnitStuck(4, 1)))       # adds up; at other times
     """
     first: dict[tuple, int] = {}
     for j, f in enumerate(faults):
-        part = f.part()
-        if part is None:
+        state = _state_set(f)
+        if state is None:
             continue
-        i = first.setdefault((type(f).__name__, part, f.at_s), j)
+        i = first.setdefault(state, j)
         if i != j:
-            raise ValueError(
+            raise InvalidParameterError(
                 f"faults[{i}] ({faults[i].words()}) and faults[{j}] ({f.words()}) break "
                 f"the same part at the same time (at_s={f.at_s:g}); keep one of them, "
                 "or give them different at_s.")
+
+
+def _state_set(fault: Any) -> tuple | None:
+    """What ``fault`` sets, a plan holding it once: its kind, part and time (None for a
+    kind whose faults add up)."""
+    part = fault.part()
+    return None if part is None else (type(fault).__name__, part, fault.at_s)
 
 
 def describe_fault(fault: Any) -> str:
@@ -574,9 +586,14 @@ class _Damage:
         self._happen(fault)
 
     def add(self, fault):
-        """One more fault, which happens at once (its ``at_s`` is the caller's)."""
+        """One more fault, which happens at once (its ``at_s`` is the caller's); it
+        replaces a fault that set the same part at the same time (the part is as it
+        was broken last, and the plan one that a plan file can hold)."""
         fault.fits(self.machine.params, self.wiring, self.n_s)
-        self.plan = FaultPlan(self.plan.faults + (fault,), self.plan.seed)
+        state = _state_set(fault)
+        kept = tuple(f for f in self.plan.faults
+                     if state is None or _state_set(f) != state)
+        self.plan = FaultPlan(kept + (fault,), self.plan.seed)
         self._happen(fault)
 
     def _happen(self, f):

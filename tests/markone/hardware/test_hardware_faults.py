@@ -11,6 +11,7 @@ from markone.hardware import MarkI, MarkIParams
 from markone.hardware.faults import (AUnitStuck, CutWire, FaultPlan, MotorStopped,
                                      NoisySum, PhotocellStuck, PotentiometerDrift,
                                      apply_faults, damaged_patterns, random_faults)
+from markone import InvalidParameterError, MarkoneError
 from test_hardware_golden import GOLDEN, case_ids, dataset, fingerprint, make_params, \
     VARIANTS
 
@@ -157,6 +158,29 @@ def test_bad_faults():
         random_faults(machine, cut_wires=1.5)
     with pytest.raises(TypeError, match="FaultPlan"):
         apply_faults(machine, [CutWire(0, 0)])
+
+
+@pytest.mark.parametrize("second", [AUnitStuck(4), AUnitStuck(4, value=1)])
+def test_a_plan_built_in_python_setting_one_part_twice_at_once_is_refused(second):
+    """``FaultPlan(...)`` accepted A-unit 5 stuck on and dead at 0 s, the last entry
+    winning, where a plan file naming both was refused (issue 37): one check, one
+    message, the project's error for bad input."""
+    faults = (AUnitStuck(4, value=1), CutWire(0, 0, at_s=1.0), second)
+    with pytest.raises(InvalidParameterError) as built:
+        FaultPlan(faults)
+    with pytest.raises(InvalidParameterError) as read:
+        FaultPlan.from_dict({"faults": [{"kind": type(f).__name__, **vars(f)}
+                                        for f in faults]})
+    assert str(built.value) == str(read.value)
+    assert str(built.value).startswith("faults[0] (A-unit 5 stuck on) and faults[2] (")
+    assert isinstance(built.value, MarkoneError)
+
+
+def test_faults_that_add_up_or_happen_at_other_times_are_still_a_plan():
+    plan = FaultPlan((NoisySum(0.5), NoisySum(0.5), PotentiometerDrift(1.0),
+                      PotentiometerDrift(1.0), AUnitStuck(4, 1), AUnitStuck(4, at_s=2.0),
+                      MotorStopped(0, 4), CutWire(4, 0)))
+    assert FaultPlan.from_dict(plan.to_dict()) == plan
 
 
 def test_drift_moves_only_the_potentiometers_that_are_wired():

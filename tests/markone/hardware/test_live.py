@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from markone.hardware import MachineRun, MarkI, MarkIParams
-from markone.hardware.faults import AUnitStuck, CutWire, break_now
+from markone.hardware.faults import (AUnitStuck, CutWire, FaultPlan, MotorStopped,
+                                     break_now)
 from markone.hardware.live import LiveSession, figure_catalogue
 from markone.hardware.replay import check_run
 from markone.hardware.show import describe_run
@@ -138,6 +139,22 @@ def test_break_now_keeps_weights_clock_and_earlier_faults():
     assert m.faults.a_value[1] == 0 and m.faults.a_value[2] == 1
     with pytest.raises(TypeError, match="fault must be a fault record"):
         break_now(m, "dead")
+
+
+def test_a_part_broken_twice_at_one_time_is_as_broken_last_and_its_plan_rereads():
+    """Dead, then stuck on, between two figures: the part is stuck on, and the plan
+    keeps that one entry (it kept both, a plan no plan file may hold, issue 37)."""
+    m = MarkI(seed=1)
+    m.calibrate(TYPICAL)
+    m.learn_one(FIGURES["A"], "A")
+    break_now(m, MotorStopped(0, 3))
+    break_now(m, AUnitStuck(a_unit=1))
+    plan = break_now(m, AUnitStuck(a_unit=1, value=1))
+    assert [f.words() for f in plan.faults] == [
+        "motor of potentiometer (R1, A-unit 4) stopped", "A-unit 2 stuck on"]
+    assert m.faults.a_value[1] == 1
+    assert FaultPlan.from_dict(plan.to_dict()) == plan
+    assert break_now(m, AUnitStuck(a_unit=1, value=1)) == plan
 
 
 def test_saved_session_is_a_run_the_replay_and_show_read(tmp_path):

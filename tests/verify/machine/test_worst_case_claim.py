@@ -164,3 +164,19 @@ def test_dead_witness_reruns_with_the_machines_own_faults():
         assert status(report, machine).status == "confirmed"
         for u in report[SLOT]["evidence"]["r_units"]:
             assert 0 not in u["dead_units"]
+
+
+def test_a_stuck_witness_on_a_unit_the_machine_killed_is_rechecked_not_crashed():
+    """A witness may stick at 1 an A-unit the machine's own plan has dead: re-run on
+    top of the fault (stuck wins), it is judged, not refused as a plan naming A-unit 1
+    twice at one time (issue 37: every FaultPlan is checked for that now)."""
+    machine = MarkI(MarkIParams(**P), seed=1)
+    apply_faults(machine, FaultPlan((AUnitStuck(0, value=0),)))
+    machine.train(FIGURES, LABELS, max_epochs=50)
+    report = json.loads(json.dumps(check_machine(machine, FIGURES, LABELS).to_dict()))
+    u = report[SLOT]["evidence"]["r_units"][0]
+    assert u["stuck"] is not None
+    stuck = [0, *(j for j in u["stuck_units"] if j != 0)][:len(u["stuck_units"])]
+    check = status(forged(report, lambda ev: ev["r_units"][0].update(stuck_units=stuck)),
+                   machine)
+    assert check.status in ("confirmed", "refuted")

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from markone.hardware.faults import AUnitStuck, FaultPlan, damaged_patterns
+from markone.hardware.faults import damaged_patterns
 from markone.hardware.runits import numbered, r_unit_name
 from verify.machine.claims._evidence import RECOMPUTED, fraction, same_claim, same_shape
 from verify.errors import Refuted
@@ -105,10 +105,9 @@ def worst_case(ctx) -> Claim:
 def _score(machine, task, units, value, figure, r):
     """The exact margin of R-unit ``r`` on ``figure`` once ``units`` are stuck at
     ``value`` (0: dead) as faults of the machine (its own faults kept)."""
-    plan = machine.faults.plan if machine.faults is not None else FaultPlan()
-    extra = tuple(AUnitStuck(int(j), value=value) for j in units)
-    A = damaged_patterns(machine, task.settled[figure:figure + 1], task.theta,
-                         FaultPlan(plan.faults + extra))[0].astype(bool)
+    A = damaged_patterns(machine, task.settled[figure:figure + 1], task.theta)[0]
+    A = A.astype(bool)
+    A[list(map(int, units))] = bool(value)   # stuck over the machine's own faults
     wired = wired_potentiometers(machine)[r]
     y = int(task.targets[figure, r])
     return y * sum((Fraction(float(v)) for v in machine.weights[r][A & wired]),
