@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,7 @@ from verify.errors import BoundViolation
 from verify.margin import _radius, max_margin, scaled_data
 
 __all__ = [
+    "MistakeTally",
     "MistakeBoundReport",
     "FreundSchapireReport",
     "InterceptCost",
@@ -74,6 +76,39 @@ _RTOL = 1e-9   # slack for a float bound against an integer count
 
 
 @dataclass(frozen=True)
+class MistakeTally:
+    """The mistakes of runs summed up as they come, in exact integers: how many runs,
+    the fewest and the most mistakes of one run, and their total. It keeps no run, so
+    its memory does not grow with the runs (``markone verify bound --runs 10**8``).
+
+    >>> t = MistakeTally.of(iter([3, 5, 4]))
+    >>> t.runs, t.fewest, t.most, t.total
+    (3, 3, 5, 12)
+    """
+
+    runs: int = 0
+    fewest: int = 0
+    most: int = 0
+    total: int = 0
+
+    def add(self, mistakes: int) -> MistakeTally:
+        """The tally with one more run, of ``mistakes`` mistakes."""
+        m = int(mistakes)
+        if not self.runs:
+            return MistakeTally(1, m, m, m)
+        return MistakeTally(self.runs + 1, min(self.fewest, m), max(self.most, m),
+                            self.total + m)
+
+    @classmethod
+    def of(cls, counts: Iterable[int]) -> MistakeTally:
+        """The tally of ``counts`` (each run's mistakes), read once, one at a time."""
+        tally = cls()
+        for c in counts:
+            tally = tally.add(c)
+        return tally
+
+
+@dataclass(frozen=True)
 class _BoundCheck:
     """Mistakes of runs against a bound (fields shared by the reports below)."""
 
@@ -83,6 +118,7 @@ class _BoundCheck:
     bound: float
     ratio: float
     held: bool
+    tally: MistakeTally
 
     @property
     def stopped_by(self) -> str:
@@ -91,15 +127,17 @@ class _BoundCheck:
         return "" if getattr(self, "converged", True) else "budget"
 
 
-def _judge(cls, counts, bound, bug, **fields):
-    """Build a report of ``cls``; raise :class:`BoundViolation` (message ``bug``) when
-    a run exceeded ``bound``."""
+def _judge(cls, counts, bound, bug, *, tally=None, **fields):
+    """Build a report of ``cls`` on the mistakes of each run (``counts``; or, when
+    only their ``tally`` was kept, ``()``); raise :class:`BoundViolation` (message
+    ``bug``) when a run exceeded ``bound``."""
     counts = tuple(int(c) for c in counts)
-    held = max(counts) <= bound * (1 + _RTOL)
-    report = cls(mistakes=counts, bound=bound, ratio=max(counts) / bound, held=held,
-                 **fields)
+    tally = MistakeTally.of(counts) if tally is None else tally
+    held = tally.most <= bound * (1 + _RTOL)
+    report = cls(mistakes=counts, bound=bound, ratio=tally.most / bound, held=held,
+                 tally=tally, **fields)
     if not held:
-        raise BoundViolation(f"BUG: a run made {max(counts)} mistakes, more than "
+        raise BoundViolation(f"BUG: a run made {tally.most} mistakes, more than "
                              f"{bug} = {bound:.6g}. Please report it with the data.",
                              report)
     return report
@@ -112,7 +150,10 @@ class MistakeBoundReport(_BoundCheck):
     Attributes
     ----------
     mistakes : tuple of int
-        Total mistakes of each run (until a clean pass).
+        Total mistakes of each run (until a clean pass); empty when the runs were
+        only tallied (``per_run=False``).
+    tally : MistakeTally
+        The runs, the fewest and most mistakes of one, and their total.
     R, gamma, bound : float
         Radius of the (augmented) data, the margin used, ``(R/gamma)^2``.
     ratio : float
@@ -158,7 +199,8 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
                         runs: int = 1, seed: Seed = None, u: ArrayLike | None = None,
                         gamma: float | None = None, intercept: bool = True,
                         exact: bool = False, max_epochs: int = 100_000,
-                        progress: bool | None = None) -> MistakeBoundReport:
+                        progress: bool | None = None, per_run: bool = True
+                        ) -> MistakeBoundReport:
     """Run the perceptron and check Novikoff's bound ``(R/gamma)^2`` on each run.
 
     Parameters
@@ -189,6 +231,9 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
     progress : bool, optional
         Show a progress bar of the runs (tqdm, on stderr; ``None``: only on a
         terminal, once the runs take more than half a second). It changes no result.
+    per_run : bool, default True
+        Keep each run's mistakes in ``mistakes``; with False only their ``tally``
+        (runs, fewest, most, total), so the memory does not grow with ``runs``.
 
     Returns
     -------
@@ -235,18 +280,20 @@ def check_mistake_bound(X: ArrayLike, y: ArrayLike, *, order: Order = "given",
         g, source = float(m.lower), "max_margin"
         bound = m.bound   # Novikoff's at R rounded up and the margin's lower end
     epochs = int(min(bound + 2, max_epochs))
-    mistakes, converged = [], True
+    mistakes, tally, converged = [], MistakeTally(), True
     with search_bar(runs, "check_mistake_bound: runs", progress, unit="run") as bar:
         for s in each_child_seed(seed, runs):   # one seed at a time: --runs 10**8
             r = _train(data, intercept=intercept, order=order, seed=s, exact=exact,
                        max_epochs=epochs)
-            mistakes.append(r.mistakes)
+            tally = tally.add(r.mistakes)
+            if per_run:
+                mistakes.append(r.mistakes)
             converged = converged and r.converged
             bar.update(1)
     bug = (f"Novikoff's bound (R/gamma)^2 with R={R:.6g}, gamma={g:.6g} from {source}"
            + (" (the given gamma may be larger than the true margin)"
               if source == "given" else ""))
-    return _judge(MistakeBoundReport, mistakes, bound, bug, R=R,
+    return _judge(MistakeBoundReport, mistakes, bound, bug, tally=tally, R=R,
                   gamma=g, gamma_source=source, order=order, intercept=bool(intercept),
                   converged=converged)
 

@@ -61,10 +61,11 @@ def _bound(args):
         print(f"note: {why}; the runs are exact (rational arithmetic).")
     intercept, order, exact = not args.no_intercept, args.order, why is not None
     r = check_mistake_bound(X, y, order=order, runs=args.runs, seed=args.seed,
-                            intercept=intercept, exact=exact, max_epochs=BOUND_PASSES)
+                            intercept=intercept, exact=exact, max_epochs=BOUND_PASSES,
+                            per_run=False)   # a tally: --runs 10**8 in constant memory
     print(_novikoff_line(r))
-    counts = (f"mistakes over {plural(len(r.mistakes), 'run')}: max {max(r.mistakes)}, "
-              f"min {min(r.mistakes)}")
+    t = r.tally
+    counts = f"mistakes over {plural(t.runs, 'run')}: max {t.most}, min {t.fewest}"
     if not r.converged:
         print(f"{counts} so far; not decided: a run stopped at {BOUND_PASSES:,} passes "
               "without an error-free pass, so its total of mistakes is not known")
