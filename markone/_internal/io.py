@@ -40,7 +40,7 @@ from markone._internal.exact import STR_BITS, fraction_text, int_text
 from markone._internal.signals import raise_if_terminated
 from markone.errors import MarkoneError
 
-__all__ = ["atomic_write", "write_json", "read_json", "to_jsonable", "staged_output",
+__all__ = ["atomic_write", "write_json", "write_json_rows", "read_json", "to_jsonable", "staged_output",
            "plural", "percent", "counted", "write_figure", "temporary_beside", "check_output_file",
            "nesting_depth_over", "read_strict_json", "JSONRefused"]
 
@@ -98,7 +98,8 @@ def temporary_beside(target, *, folder=False, suffix=""):
 
 
 def atomic_write(path, data, *, mode="w"):
-    """Write ``data`` (str, or bytes with ``mode="wb"``) to ``path`` atomically.
+    """Write ``data`` (str, or bytes with ``mode="wb"``; or an iterable of them,
+    written one after another as they come) to ``path`` atomically.
 
     The temporary file is locked (``flock``) from before its first byte until it is
     renamed over ``path``; the temporary files of earlier writes of ``path`` that a
@@ -111,7 +112,10 @@ def atomic_write(path, data, *, mode="w"):
     try:
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
         with os.fdopen(fd, mode) as fh:
-            fh.write(data)
+            if isinstance(data, (str, bytes)):
+                fh.write(data)
+            else:
+                fh.writelines(data)
             fh.flush()
             os.fsync(fh.fileno())
         raise_if_terminated()   # a SIGTERM whose exception a finaliser swallowed
@@ -299,6 +303,41 @@ def write_json(path, obj):
     """Write ``obj`` as indented, key-sorted JSON to ``path`` atomically."""
     text = json.dumps(to_jsonable(obj), indent=2, sort_keys=True) + "\n"
     return atomic_write(path, text)
+
+
+def write_json_rows(path, obj, key, bar):
+    """:func:`write_json` of the dict ``obj``, the same bytes, with its list or array
+    ``obj[key]`` encoded and written one row at a time, ``bar.update(1)`` after each
+    (a :func:`~markone._internal.progress.progress_bar` over ``len(obj[key])``): a
+    table of millions of numbers shows how far it is, and its text is never held whole.
+
+    >>> import os, tempfile
+    >>> from markone._internal.progress import QuietBar
+    >>> doc = {"X": np.eye(2), "name": "e", "y": [1, -1]}
+    >>> top = tempfile.mkdtemp()
+    >>> with QuietBar() as bar:
+    ...     rows = write_json_rows(os.path.join(top, "rows.json"), doc, "X", bar)
+    >>> whole = write_json(os.path.join(top, "whole.json"), doc)
+    >>> bar.n, rows.read_text() == whole.read_text()
+    (2, True)
+    """
+    return atomic_write(path, _json_rows(obj, key, bar))
+
+
+def _json_rows(obj, key, bar):
+    """The text of :func:`write_json_rows` in pieces: the document around
+    ``obj[key]`` (a key of the top level, so its line starts with a newline and two
+    spaces, which no string value holds), then each of its rows, as ``json.dumps``
+    indents them."""
+    text = json.dumps(to_jsonable({**obj, key: None}), indent=2, sort_keys=True) + "\n"
+    named = f"\n  {json.dumps(key)}: "
+    before, after = text.split(named + "null")
+    yield before + named + ("[\n" if len(obj[key]) else "[]")
+    for i, row in enumerate(obj[key]):
+        row_text = json.dumps(to_jsonable(row), indent=2, sort_keys=True)
+        yield (",\n" if i else "") + "    " + row_text.replace("\n", "\n    ")
+        bar.update(1)
+    yield ("\n  ]" if len(obj[key]) else "") + after
 
 
 def read_json(path):

@@ -402,44 +402,34 @@ def test_check_mistake_bound_progress_changes_nothing():
     assert "check_mistake_bound: runs" in shown and "30/30" in shown
 
 
-def _orthonormal_said(monkeypatch, tmp_path, stderr, *, verbose=False, wait=10.0):
-    """What ``markone adversary orthonormal`` says on ``stderr`` while it works, its
-    slow step due at once; the case is built only once something was said (or after
-    ``wait`` seconds), so what is said does not race the work."""
-    import time
-
-    import verify.adversary
-    from markone._internal import progress
+def _orthonormal_shown(tmp_path, stderr, m=3):
+    """What ``markone adversary orthonormal --m m`` shows on ``stderr``, and its case
+    file's text."""
     from markone.cli import main
 
-    monkeypatch.setattr(progress, "SLOW_STEP_S", 0.0)
-    monkeypatch.setattr(progress, "VERBOSE", [False])   # --verbose sets it: undone after
-    build = verify.adversary.orthonormal_case
-
-    def once_said(*args, **kw):
-        end = time.monotonic() + wait
-        while not stderr.getvalue() and time.monotonic() < end:
-            time.sleep(0.01)
-        return build(*args, **kw)
-
-    monkeypatch.setattr(verify.adversary, "orthonormal_case", once_said)
     case = tmp_path / "o.json"
-    argv = ["adversary", "orthonormal", "--m", "3", "--out", str(case)]
+    argv = ["adversary", "orthonormal", "--m", str(m), "--out", str(case)]
     with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
-        assert main((["--verbose"] if verbose else []) + argv) == 0
-    assert case.exists()
-    return stderr.getvalue()
+        assert main(argv) == 0
+    return stderr.getvalue(), case.read_text()
 
 
-def test_adversary_orthonormal_says_what_it_is_doing_on_a_terminal(monkeypatch, tmp_path):
-    # --m 4000 ran about 30 s with nothing on the terminal (#37)
-    said = _orthonormal_said(monkeypatch, tmp_path, _Terminal())
-    assert said == (f"markone: building the case of --m 3 and writing its 9 numbers "
-                    f"to {tmp_path / 'o.json'}...\n"), said
+def test_adversary_orthonormal_shows_a_bar_of_its_rows_on_a_terminal(tmp_path):
+    # --m 4000 ran about 30 s with nothing on the terminal, then a line that counted
+    # the numbers to write where the other long commands show a percentage (#37)
+    shown, _ = _orthonormal_shown(tmp_path, _Terminal(), m=40)
+    assert "adversary orthonormal:   0%|" in shown, shown
+    assert "adversary orthonormal: 100%|" in shown and "40/40" in shown, shown
 
 
-def test_adversary_orthonormal_says_it_off_a_terminal_only_when_verbose(monkeypatch,
-                                                                        tmp_path):
-    assert _orthonormal_said(monkeypatch, tmp_path, io.StringIO(), wait=0.5) == ""
-    said = _orthonormal_said(monkeypatch, tmp_path / "v", io.StringIO(), verbose=True)
-    assert said.startswith("markone: building the case of --m 3"), said
+def test_adversary_orthonormal_is_quiet_off_a_terminal_and_writes_the_same_case(
+        tmp_path):
+    from markone._internal.io import write_json
+    from verify.adversary import orthonormal_case
+    from verify.cli.adversary import case_document
+
+    shown, text = _orthonormal_shown(tmp_path, io.StringIO())
+    assert shown == ""
+    whole = write_json(tmp_path / "whole.json",
+                       case_document(orthonormal_case(3), "orthonormal"))
+    assert text == whole.read_text()

@@ -124,7 +124,7 @@ def test_an_orthonormal_case_too_big_for_memory_is_refused_before_it_is_built(wo
     assert main(["adversary", "orthonormal", "--m", "200", "--max-memory", "0.001",
                  "--out", "o.json"]) == 2
     assert capsys.readouterr().err.endswith(
-        "would need about 0.0056 GB of memory, more than --max-memory 0.001 allows; "
+        "would need about 0.0016 GB of memory, more than --max-memory 0.001 allows; "
         "lower --m, or raise --max-memory.\n")
     assert not (work / "o.json").exists()
     assert main(["adversary", "orthonormal", "--m", "200", "--out", "o.json"]) == 0
