@@ -29,14 +29,17 @@ import struct
 import sys
 import threading
 import time
+import warnings
 from concurrent.futures import (FIRST_COMPLETED, Future, ProcessPoolExecutor,
                                 ThreadPoolExecutor, wait)
 
 from markone._internal.validation import check_int_at_least
+from markone._version import __version__
 
 __all__ = ["run_each", "start_method", "check_dask", "distributed", "die_with_parent",
            "probe_scheduler", "keep_freed_memory", "local_cluster",
-           "CONNECT_TIMEOUT_S"]
+           "CONNECT_TIMEOUT_S", "on_worker", "WorkerMismatch", "worker_markone",
+           "check_workers"]
 
 _PR_SET_PDEATHSIG = 1
 #: Seconds to reach a Dask scheduler and hear its greeting (and dask's own timeout).
@@ -275,11 +278,15 @@ def _dask_each(fn, items, address, workers=1):
         raise OSError(f"cannot reach the Dask scheduler at {address} ({exc}); start "
                       "it first, or use --dask local.") from None
     try:
-        futures = client.map(fn, items, pure=False)
+        if cluster is None and not client.scheduler_info().get("workers"):
+            warnings.warn(f"the Dask scheduler at {address} has no workers yet: the "
+                          "tasks wait until one joins (Ctrl-C stops)", stacklevel=2)
+        check_workers(client)
+        futures = client.map(on_worker, items, fn=fn, version=_VERSION, pure=False)
         index = {fut.key: i for i, fut in enumerate(futures)}
         done = dist.as_completed(futures, with_results=True)
         del futures   # as_completed holds each future until its result is out
-        for fut, result in done:
+        for fut, result in _worker_problems_told(done):
             i = index[fut.key]
             fut.release()
             yield i, result
@@ -287,6 +294,94 @@ def _dask_each(fn, items, address, workers=1):
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+#: The markone this process runs, which every Dask worker must run too.
+_VERSION = __version__
+
+
+class WorkerMismatch(ImportError):
+    """A Dask worker runs another markone than the process that sent it the task."""
+
+
+def worker_markone():
+    """``(version, where)`` of the markone this process imports: what each Dask worker
+    is asked before it is sent a task (:func:`check_workers`).
+
+    >>> worker_markone()[0] == __version__
+    True
+    """
+    import markone
+
+    return getattr(markone, "__version__", None), getattr(markone, "__file__", None)
+
+
+def check_workers(client):
+    """Raise OSError, saying what to install, unless every worker of ``client``'s
+    cluster imports this process's markone: a worker without it cannot read a task
+    (and this version of Dask lets such a worker die, the tasks waiting for ever),
+    and one with another version runs other code, whose results could silently
+    differ. A worker that joins later is checked by each task (:func:`on_worker`)."""
+    for address, found in sorted(client.run(worker_markone, on_error="return").items()):
+        if isinstance(found, BaseException):
+            said = f"the Dask worker at {address} cannot run this markone ({found})"
+        elif found[0] != _VERSION:
+            said = (f"the Dask worker at {address} runs markone {found[0]} ({found[1]}), "
+                    f"this command markone {_VERSION}")
+        else:
+            continue
+        raise OSError(f"{said}: {_install_the_same()}")
+
+
+def _install_the_same():
+    return (f"install markone {_VERSION} (and its dependencies) in the environment of "
+            "the scheduler and of every worker, then restart them; results made with "
+            "other code could differ")
+
+
+def on_worker(item, fn, version):
+    """``fn(item)``, run on a Dask worker whose markone is ``version``, that of the
+    process that sent the task; :class:`WorkerMismatch` if it is another (a worker
+    that joined after :func:`check_workers`).
+
+    >>> on_worker(-3, abs, __version__)
+    3
+    >>> try:
+    ...     on_worker(-3, abs, "0.0.1")
+    ... except WorkerMismatch as exc:
+    ...     print(str(exc).split(" runs ")[0], "runs another markone")
+    a Dask worker (not in a cluster) runs another markone
+    """
+    theirs, where = worker_markone()
+    if theirs != version:
+        raise WorkerMismatch(f"a Dask worker ({_worker_address()}) runs markone {theirs} "
+                             f"({where}), this command markone {version}")
+    return fn(item)
+
+
+def _worker_address():
+    try:
+        from dask.distributed import get_worker
+        return f"at {get_worker().address}"
+    except (ImportError, ValueError):
+        return "not in a cluster"
+
+
+def _worker_problems_told(done):
+    """The results of ``done`` (Dask's ``as_completed``); a worker that runs another
+    markone, or a scheduler that cannot read the tasks (another markone, or none),
+    is told as an error of the setup (OSError) that says what to install, not as a
+    failed task (a bug in markone)."""
+    try:
+        yield from done
+    except WorkerMismatch as exc:
+        raise OSError(f"{exc}: {_install_the_same()}") from None
+    except RuntimeError as exc:
+        if "deserialization of the task graph" not in str(exc):
+            raise
+        raise OSError(f"the Dask scheduler cannot read the tasks (it runs another "
+                      f"environment: another markone, or none): {_install_the_same()}") \
+            from None
 
 
 def probe_scheduler(address, timeout_s=CONNECT_TIMEOUT_S):

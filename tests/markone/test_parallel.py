@@ -157,10 +157,19 @@ def results_held(dask_scheduler):
     return sum(ts.state == "memory" for ts in dask_scheduler.tasks.values())
 
 
-def test_a_dask_worker_lets_go_of_each_result_once_it_is_taken():
+@pytest.fixture(scope="module")
+def cluster():
+    """One Dask cluster for the tests of this file that reach a scheduler by its
+    address, as a user's cluster is reached: one worker, in this process."""
     dist = pytest.importorskip("dask.distributed")
     with dist.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as \
-            cluster, dist.Client(cluster) as watcher:
+            started:
+        yield started
+
+
+def test_a_dask_worker_lets_go_of_each_result_once_it_is_taken(cluster):
+    dist = pytest.importorskip("dask.distributed")
+    with dist.Client(cluster) as watcher:
         each = run_each(abs, range(-6, 0), dask=cluster.scheduler_address)
         taken = [next(each) for _ in range(6)]   # every result out, the run still open
         held, deadline = None, time.monotonic() + 30   # releases travel asynchronously
@@ -170,3 +179,60 @@ def test_a_dask_worker_lets_go_of_each_result_once_it_is_taken():
         each.close()
     assert sorted(taken) == [(i, 6 - i) for i in range(6)]
     assert held == 0
+
+
+# ------------------------------------- a cluster of other machines: the walk of issue 37
+# Every worker must run this markone: one with another version runs other code (its
+# results could silently differ), one without markone cannot read a task (and this
+# Dask lets it die, the tasks waiting for ever). They were sent the tasks all the same.
+
+def test_a_worker_with_another_markone_is_refused_before_any_task(cluster, monkeypatch):
+    monkeypatch.setattr(parallel, "_VERSION", "0.0.1")   # this command's, here
+    sent = []
+    monkeypatch.setattr(parallel, "on_worker", lambda *a, **k: sent.append(a))
+    with pytest.raises(OSError, match=r"the Dask worker at \w+://\S+ runs markone "
+                       rf"{parallel.__version__} \(\S+__init__.py\), this command "
+                       r"markone 0.0.1: install markone 0.0.1 .* every worker"):
+        list(run_each(abs, [-1, -2], dask=cluster.scheduler_address))
+    assert sent == []
+
+
+def cannot_import_markone():
+    raise ModuleNotFoundError("No module named 'markone'")
+
+
+def test_a_worker_without_markone_is_refused_before_any_task(cluster, monkeypatch):
+    monkeypatch.setattr(parallel, "worker_markone", cannot_import_markone)
+    with pytest.raises(OSError, match=r"the Dask worker at \w+://\S+ cannot run this "
+                       r"markone \(.*No module named 'markone'.*\): install markone"):
+        list(run_each(abs, [-1, -2], dask=cluster.scheduler_address))
+
+
+def test_a_worker_that_joined_after_the_check_is_checked_by_each_task(cluster,
+                                                                     monkeypatch):
+    monkeypatch.setattr(parallel, "check_workers", lambda client: None)
+    monkeypatch.setattr(parallel, "_VERSION", "0.0.1")
+    with pytest.raises(OSError, match=r"a Dask worker \(at \w+://\S+\) runs markone "
+                       rf"{parallel.__version__} .*this command markone 0.0.1: install"):
+        list(run_each(abs, [-1, -2], dask=cluster.scheduler_address))
+
+
+def test_a_scheduler_without_workers_is_said_not_waited_on_in_silence():
+    dist = pytest.importorskip("dask.distributed")
+    with dist.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as \
+            empty, pytest.warns(UserWarning, match="has no workers yet: the tasks wait "
+                                "until one joins"):
+        assert list(run_each(abs, [], dask=empty.scheduler_address)) == []
+
+
+def test_a_scheduler_that_cannot_read_the_tasks_is_a_setup_error():
+    """Dask's scheduler unpickles the graph: one without this markone says so in a
+    RuntimeError (seen with a scheduler started in another environment)."""
+    def done():
+        yield from ()
+        raise RuntimeError("Error during deserialization of the task graph. This "
+                           "frequently\noccurs if the Scheduler and Client have "
+                           "different environments.")
+
+    with pytest.raises(OSError, match="the Dask scheduler cannot read the tasks"):
+        list(parallel._worker_problems_told(done()))
