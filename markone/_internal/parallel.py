@@ -34,6 +34,7 @@ from concurrent.futures import (FIRST_COMPLETED, Future, ProcessPoolExecutor,
                                 ThreadPoolExecutor, wait)
 
 from markone._internal.validation import check_int_at_least
+from markone.errors import MarkoneError, MarkoneWarning
 from markone._version import __version__
 
 __all__ = ["run_each", "start_method", "check_dask", "distributed", "die_with_parent",
@@ -280,7 +281,8 @@ def _dask_each(fn, items, address, workers=1):
     try:
         if cluster is None and not client.scheduler_info().get("workers"):
             warnings.warn(f"the Dask scheduler at {address} has no workers yet: the "
-                          "tasks wait until one joins (Ctrl-C stops)", stacklevel=2)
+                          "tasks wait until one joins (Ctrl-C stops)", MarkoneWarning,
+                          stacklevel=2)
         check_workers(client)
         futures = client.map(on_worker, items, fn=fn, version=_VERSION, pure=False)
         index = {fut.key: i for i, fut in enumerate(futures)}
@@ -300,7 +302,7 @@ def _dask_each(fn, items, address, workers=1):
 _VERSION = __version__
 
 
-class WorkerMismatch(ImportError):
+class WorkerMismatch(MarkoneError, ImportError):
     """A Dask worker runs another markone than the process that sent it the task."""
 
 
@@ -311,8 +313,7 @@ def worker_markone():
     >>> worker_markone()[0] == __version__
     True
     """
-    import markone
-
+    markone = sys.modules["markone"]   # the package this module was imported from
     return getattr(markone, "__version__", None), getattr(markone, "__file__", None)
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from markone._internal import parallel
 from markone._internal.parallel import run_each, start_method
+from markone.errors import MarkoneWarning
 
 
 def pid_and_square(x):
@@ -220,7 +221,7 @@ def test_a_worker_that_joined_after_the_check_is_checked_by_each_task(cluster,
 def test_a_scheduler_without_workers_is_said_not_waited_on_in_silence():
     dist = pytest.importorskip("dask.distributed")
     with dist.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as \
-            empty, pytest.warns(UserWarning, match="has no workers yet: the tasks wait "
+            empty, pytest.warns(MarkoneWarning, match="has no workers yet: the tasks wait "
                                 "until one joins"):
         assert list(run_each(abs, [], dask=empty.scheduler_address)) == []
 
