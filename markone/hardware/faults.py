@@ -398,6 +398,20 @@ class FaultPlan:
     def __len__(self):
         return len(self.faults)
 
+    def time_order(self) -> tuple[int, ...]:
+        """The indices of the faults in the order they happen: by ``at_s``, faults
+        at one time in the order listed. A plan keeps its faults as listed (reports
+        and files index them so); whatever applies them (the running machine,
+        :func:`damaged_patterns`, :mod:`verify.machine`) takes them in this order,
+        so a part broken twice ends as its later fault says, however the plan lists
+        them.
+
+        >>> FaultPlan((AUnitStuck(4, 1, at_s=2), CutWire(0, 5), AUnitStuck(4, 0, at_s=1),
+        ...            NoisySum(0.5))).time_order()
+        (1, 3, 2, 0)
+        """
+        return tuple(sorted(range(len(self.faults)), key=lambda i: self.faults[i].at_s))
+
     def kinds(self) -> tuple[str, ...]:
         """The distinct kinds of fault in the plan, in order of appearance."""
         return tuple(dict.fromkeys(type(f).__name__ for f in self.faults))
@@ -575,7 +589,8 @@ class _Damage:
         self.rng = as_generator(self.plan.seed)
         self.last_s = 0.0 if env is None else float(env.now)
         self.env = env
-        for f in self.plan.faults:
+        for i in self.plan.time_order():
+            f = self.plan.faults[i]
             if env is None or f.at_s <= env.now:
                 self._happen(f)
             else:

@@ -192,3 +192,23 @@ def test_drift_moves_only_the_potentiometers_that_are_wired():
     machine.train(images, labels, max_epochs=3)
     mask = machine.runits.mask
     assert not machine.weights[~mask].any() and machine.weights[mask].any()
+
+
+def test_a_plan_listed_out_of_time_order_ends_as_its_later_fault_says():
+    """A-unit 5 stuck on at 2 s, listed before it dies at 1 s (issue 37): the running
+    machine ends with it on, and so does the static analysis (damaged_patterns, what
+    verify.machine analyses), as for the plan listed in time order."""
+    images, labels = letters("AB", per_class=3, seed=0)
+    machine = MarkI(MarkIParams(n_r_units=1), seed=0)
+    listed = FaultPlan((AUnitStuck(4, 1, at_s=2), AUnitStuck(4, 0, at_s=1)))
+    ordered = FaultPlan(listed.faults[::-1])
+    assert listed.time_order() == (1, 0)
+    apply_faults(machine, listed)
+    run = machine.train(images, labels, presentations=60, log=True)
+    assert run.log[-1].t_s > 2 and 4 in run.log[-1].active_a
+    running = machine.a_features(images)
+    assert running[:, 4].all()
+    settled = machine.retina.settled(machine._images(images))
+    for plan in (listed, ordered, None):   # None: the machine's own plan
+        assert np.array_equal(damaged_patterns(machine, settled, run.theta, plan),
+                              running)

@@ -38,7 +38,8 @@ class SubPlans:
 
     Only static faults (:func:`verify.machine.faults.static_fault`) enter; counts, not flags, hold the cut
     wires and stopped motors (a plan may name one part twice), and a stuck part takes
-    the value of its last fault in plan order, as :mod:`markone.hardware.faults` does.
+    the value of its last fault in time order (:meth:`~markone.hardware.faults.
+    FaultPlan.time_order`), as the machine does.
     The patterns of a kind of fault without its own update here (a kind added since)
     are rebuilt from the figures with :func:`~markone.hardware.faults.damaged_patterns`:
     slower, and as exact.
@@ -54,6 +55,7 @@ class SubPlans:
         for r, cols in enumerate(base.inputs):
             self.healthy[r, cols] = True
         self.machine, self.faults = machine, plan.faults
+        self.happens = {i: k for k, i in enumerate(plan.time_order())}  # i -> its turn
         self.cut_cols = {}      # fault -> (a_unit, columns of wiring.inputs[a_unit])
         self.stuck_a, self.stuck_cell, self.motor = {}, {}, {}
         self.other = set()      # pattern faults of other kinds: patterns rebuilt
@@ -98,7 +100,7 @@ class SubPlans:
 
     def _last(self, stuck, size, without=None):
         value = np.full(size, -1, np.int8)
-        for i in sorted(self.keep & stuck.keys()):
+        for i in sorted(self.keep & stuck.keys(), key=self.happens.__getitem__):
             if i != without:
                 value[stuck[i][0]] = stuck[i][1]
         return value
