@@ -244,6 +244,62 @@ def test_sub_plan_tasks_equal_machine_task_hypo(faults, seed, data):
             assert np.array_equal(sub.inputs(r), t.inputs[r])
 
 
+def running_patterns(m, images, plan):
+    """The A-unit patterns of machine ``m`` running ``plan``, once its own clock has
+    passed the last fault."""
+    apply_faults(m, plan)
+    m.env.run(until=max((f.at_s for f in plan.faults), default=0.0) + 1.0)
+    return m.a_features(images)
+
+
+def broken_twice(p):
+    """A part of ``p``'s machine stuck one way at 2 s and the other way at 3 s."""
+    value = st.sampled_from([0, 1])
+    return st.one_of(
+        st.builds(lambda a, v: (AUnitStuck(a, v, 2.0), AUnitStuck(a, 1 - v, 3.0)),
+                  st.integers(0, p.n_a_units - 1), value),
+        st.builds(lambda c, v: (PhotocellStuck(c, v, 2.0), PhotocellStuck(c, 1 - v, 3.0)),
+                  st.integers(0, 8), value))
+
+
+@settings(max_examples=25, deadline=None)
+@given(fault_lists(TINY, max_size=6), st.lists(broken_twice(TINY), min_size=1,
+                                               max_size=3, unique_by=lambda two: two[0].part()),
+       st.integers(0, 3), st.data())
+def test_any_order_of_a_plans_faults_breaks_the_same_parts_hypo(faults, twice, seed,
+                                                                 data):
+    """However a plan lists its faults (parts broken one way, then the other), the
+    running machine, the static analysis (machine_task) and the minimiser's
+    incremental patterns end with the damage of the plan listed in time order, sub-plan
+    by sub-plan (issue 37)."""
+    from verify.machine.theory._subplans import SubPlans
+    from verify.machine.faults import static_fault
+
+    rng = np.random.default_rng(seed)
+    images = rng.integers(0, 2, (5, 9)).astype(float)
+    labels = np.arange(5) % 3
+    m = MarkI(TINY, seed=seed)
+    faults = real_faults(m, faults) + sum(twice, ())
+    listed = FaultPlan(tuple(data.draw(st.permutations(faults))), seed=0)
+    ordered = FaultPlan(tuple(sorted(faults, key=lambda f: f.at_s)), seed=0)
+    expect = running_patterns(m, images, ordered)
+    assert np.array_equal(running_patterns(m, images, listed), expect)
+    task = machine_task(m, images, labels, plan=listed)
+    assert np.array_equal(task.patterns, expect)
+    sub = SubPlans(m, images, labels, listed)
+    keep = [i for i, f in enumerate(listed.faults) if static_fault(f)]
+    sub.set(keep)
+    for i in [None] + list(data.draw(st.permutations(keep))):
+        if i is not None:
+            sub.drop(i, sub.without(i))
+            keep.remove(i)
+        part = FaultPlan(tuple(listed.faults[k] for k in keep))
+        assert np.array_equal(sub.A, running_patterns(m, images, part))
+        for r in range(TINY.n_r_units):
+            assert np.array_equal(sub.inputs(r), machine_task(
+                m, images, labels, plan=part).inputs[r])
+
+
 @pytest.mark.parametrize("every", [8, pytest.param(1, marks=pytest.mark.slow)])
 def test_thousands_of_cut_wires_minimise_to_a_one_minimal_set(every):
     """90 % of the wires cut on a 4-letter task: the sweep drops most faults on the
