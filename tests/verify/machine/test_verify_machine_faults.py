@@ -300,6 +300,41 @@ def test_any_order_of_a_plans_faults_breaks_the_same_parts_hypo(faults, twice, s
                 m, images, labels, plan=part).inputs[r])
 
 
+def verdicts(report):
+    """What a ``verify machine`` report decides: each claim's verdict, per R-unit too,
+    and the digest of the damaged patterns it analysed."""
+    def holds(claims):
+        return {name: claim["holds"] for name, claim in claims.items()
+                if isinstance(claim, dict) and "holds" in claim}
+    return (holds(report), [holds(r) for r in report["r_units"]], report["learnable"],
+            report["converges"], report["patterns_sha256"])
+
+
+def test_verify_machine_on_a_run_whose_plan_is_listed_out_of_time_order(tmp_path):
+    """A-unit 2 dies at 1 s with A-unit 1 and is stuck on from 2 s: the saved run's
+    plan lists the 2 s fault first. ``verify machine RUN.json`` decides as for the
+    plan listed in time order (A-unit 2 on: "a" still seen, learnable); before issue
+    37 it analysed A-unit 2 dead and found the task unlearnable."""
+    import json
+
+    from markone.cli import main
+
+    dead, on = (AUnitStuck(0, 0, at_s=1.0), AUnitStuck(1, 0, at_s=1.0)), \
+        AUnitStuck(1, 1, at_s=2.0)
+    reports = []
+    for plan in (FaultPlan((on,) + dead), FaultPlan(dead + (on,))):
+        m = wired_machine()
+        apply_faults(m, plan)
+        run = m.train(FIGURES, LABELS, presentations=40, log=True)
+        assert run.sim_time_s > 2 and m.faults.a_value.tolist() == [0, 1, -1]
+        run.save(tmp_path / "run.json")
+        assert main(["verify", "machine", str(tmp_path / "run.json"), "--json",
+                     str(tmp_path / "report.json")]) == 0
+        reports.append(json.loads((tmp_path / "report.json").read_text()))
+    listed, ordered = map(verdicts, reports)
+    assert listed == ordered and ordered[0]["faults"] and ordered[2]
+
+
 @pytest.mark.parametrize("every", [8, pytest.param(1, marks=pytest.mark.slow)])
 def test_thousands_of_cut_wires_minimise_to_a_one_minimal_set(every):
     """90 % of the wires cut on a 4-letter task: the sweep drops most faults on the
