@@ -212,3 +212,23 @@ def test_a_plan_listed_out_of_time_order_ends_as_its_later_fault_says():
     for plan in (listed, ordered, None):   # None: the machine's own plan
         assert np.array_equal(damaged_patterns(machine, settled, run.theta, plan),
                               running)
+
+
+def test_a_part_broken_now_before_its_scheduled_fault_ends_as_scheduled():
+    """break_now lists its fault last, after a fault of the same part still to come:
+    that one happens later, and the machine's plan is analysed so (issue 37)."""
+    from markone.hardware.faults import break_now
+
+    images, labels = letters("AB", per_class=3, seed=0)
+    machine = MarkI(MarkIParams(n_r_units=1), seed=0)
+    apply_faults(machine, FaultPlan((AUnitStuck(4, 1, at_s=10.0),)))
+    machine.train(images, labels, presentations=4)
+    assert 0 < machine.now_s < 10
+    plan = break_now(machine, AUnitStuck(4))
+    assert plan.faults[-1] == AUnitStuck(4, 0, machine.now_s)
+    assert plan.time_order() == (1, 0)
+    run = machine.train(images, labels, presentations=60)
+    assert machine.now_s > 10 and machine.faults.a_value[4] == 1
+    settled = machine.retina.settled(machine._images(images))
+    assert np.array_equal(damaged_patterns(machine, settled, run.theta),
+                          machine.a_features(images))
