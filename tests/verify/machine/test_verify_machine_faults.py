@@ -263,8 +263,9 @@ def broken_twice(p):
 
 
 @settings(max_examples=25, deadline=None)
-@given(fault_lists(TINY, max_size=6), st.lists(broken_twice(TINY), min_size=1,
-                                               max_size=3, unique_by=lambda two: two[0].part()),
+@given(fault_lists(TINY, max_size=6),
+       st.lists(broken_twice(TINY), min_size=1, max_size=3,
+                unique_by=lambda two: two[0].part()),
        st.integers(0, 3), st.data())
 def test_any_order_of_a_plans_faults_breaks_the_same_parts_hypo(faults, twice, seed,
                                                                  data):
