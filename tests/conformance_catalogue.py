@@ -458,6 +458,9 @@ def _totals(verdicts):
 
 def render(verdicts: list[Verdict]) -> str:
     """The Markdown page: the totals, then one row per bug."""
+    from verify import conformance as C
+
+    n_cases = len(C.build_cases())
     lines = [
         "# The conformance bug catalogue",
         "",
@@ -466,14 +469,21 @@ def render(verdicts: list[Verdict]) -> str:
         "suite). Each bug is a small program a student or a library might write, with "
         "exactly one planted cause: Python `fit(X, y, order)` loops declared "
         f"`--profile {PYTHON_PROFILE}`, and the [Node and C examples]"
-        "(test-your-perceptron.md) with one edit, run through `--cmd` under the "
-        "profile they declare in the handshake (float64). Every case of the suite is "
-        "run on each, and when another profile fits the answers (an undeclared "
-        "learning rate), the causes are the fit's, as `adversary check` reports them; "
-        "the verdict is **right** when a failing case names the planted "
-        "cause and no failing case names only other causes, **wrong** when one does "
-        "(those causes are listed), **unexplained** when the cause is never named, "
-        "**missed** when no case fails. The goal (issue 39): 95 % right, none wrong.",
+        "(test-your-perceptron.md) edited (a line, or a few lines of one loop; and "
+        "the handshake, for the bug that declares where it starts), run through "
+        "`--cmd` under the "
+        "profile they declare in the handshake (float64). Every case of the suite "
+        f"({n_cases} cases, as `markone adversary suite` writes them) is run on each; "
+        "a case outside the profile or the tasks a program answers is not applicable "
+        "(a float64 program is not held to exact arithmetic, a Python `fit` answers "
+        "the binary task's last weights only), so **failed cases** counts the cases "
+        "that fail or end in an error, of those that apply. When another profile fits "
+        "the answers (an undeclared learning rate), the causes are the fit's, as "
+        "`adversary check` reports them; the verdict is **right** when a failing case "
+        "names the planted cause and no failing case names only other causes, "
+        "**wrong** when one does (those causes are listed), **unexplained** when the "
+        "cause is never named, **missed** when no case fails or ends in an error. The "
+        "goal (issue 39): 95 % right, none wrong.",
         "",
         *_totals(verdicts),
         "",
