@@ -405,8 +405,11 @@ def probe_scheduler(address, timeout_s=CONNECT_TIMEOUT_S):
         return
     host, _, port = location.rpartition(":")
     host = host.strip("[]")
-    if not host or not port.isdigit():
-        raise OSError(f"{address} does not name a host and port (tcp://HOST:PORT)")
+    # a port past 65535 is not refused by the socket layer: it wraps (99999 reaches
+    # 34463), which could be another service, or another scheduler
+    if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise OSError(f"{address} does not name a host and port (tcp://HOST:PORT, "
+                      "the port from 1 to 65535)")
     deadline = time.monotonic() + timeout_s
     with socket.create_connection((host, int(port)), timeout=timeout_s) as sock:
         try:

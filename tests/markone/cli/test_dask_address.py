@@ -77,6 +77,15 @@ def test_a_service_that_does_not_speak_dask_is_refused(name, monkeypatch):
         server.close()
 
 
+@pytest.mark.parametrize("port", ["0", "65536", "99999"])
+def test_a_port_out_of_range_is_refused_not_wrapped(port):
+    """The walk of issue 37: the socket layer takes a port modulo 65536, so
+    tcp://127.0.0.1:99999 tried port 34463 (and whatever listens there)."""
+    with pytest.raises(OSError, match="does not name a host and port .*the port from "
+                                      "1 to 65535"):
+        parallel.probe_scheduler(f"tcp://127.0.0.1:{port}", TIMEOUT_S)
+
+
 def test_an_http_server_is_refused_within_the_connect_timeout(http_address, monkeypatch):
     monkeypatch.setattr(parallel, "CONNECT_TIMEOUT_S", TIMEOUT_S)
     with pytest.raises(OSError, match="does not speak Dask: no greeting within the "
