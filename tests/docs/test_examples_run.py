@@ -262,6 +262,9 @@ def test_counts_in_the_prose_match_the_code(page, pattern, what):
 
 #: Generated pages whose counts of cases another test checks (page -> how).
 COUNTED_ELSEWHERE = {
+    "docs/conformance-catalogue.md": "rendered with the suite's case count from "
+                                     "build_cases; tests/verify/conformance/"
+                                     "test_catalogue.py checks it is",
     "docs/peer-table.md": "rendered from its record of the peers' runs; "
                           "tests/verify/conformance/test_peer_table.py checks it is",
 }
