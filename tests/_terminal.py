@@ -8,6 +8,7 @@ import os
 import pty
 import re
 import select
+import signal
 import subprocess
 import termios
 import time
@@ -37,7 +38,11 @@ def on_a_terminal(argv, env=None, timeout=120):
 
 def _controlling_terminal():
     """In the child: lead a new session, with its stdin (the pty) as the controlling
-    terminal, so the line discipline sends the terminal's SIGINT to it."""
+    terminal, so the line discipline sends the terminal's SIGINT to it, and take
+    SIGINT's default action, as a job a user starts from an interactive shell does: a
+    process started in the background of a script (``pytest &``) ignores SIGINT, and
+    so would every process it starts, this one included, if it were inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
