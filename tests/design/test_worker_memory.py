@@ -8,6 +8,7 @@ audits each figure (``runs_tests`` and ``pytest_configure`` of the root
 import ast
 import gc
 import importlib.util
+import os
 import subprocess
 import sys
 import weakref
@@ -163,6 +164,29 @@ def test_giving_back_freed_memory_lowers_the_resident_set(root_conftest):
     before = _rss_kib()
     root_conftest.give_back_freed_memory()
     assert before - _rss_kib() > 20_000
+
+
+def test_a_run_told_to_write_no_bytecode_writes_it_in_its_own_folder(
+        root_conftest, tmp_path, monkeypatch):
+    # issue 37: under PYTHONDONTWRITEBYTECODE every Python the suite started compiled
+    # markone from its source again (59 s of 539 s of CPU); now the run's processes
+    # write it in the run's folder, never beside the sources
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    factory = SimpleNamespace(getbasetemp=lambda: tmp_path)
+    session = SimpleNamespace(config=SimpleNamespace(_tmp_path_factory=factory))
+    root_conftest.pytest_sessionstart(session)  # as the controller, before the workers
+    child = subprocess.run(
+        [sys.executable, "-c", "import sys, markone._internal.io; "
+                               "print(sys.dont_write_bytecode, sys.pycache_prefix)"],
+        cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    assert child == f"False {tmp_path / 'bytecode'}\n"
+    assert [p for p in (tmp_path / "bytecode").rglob("io.*.pyc")
+            if p.parent.name == "_internal"]
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    session.config.workerinput = {"workerid": "gw0"}
+    root_conftest.pytest_sessionstart(session)  # a worker leaves it to the controller
+    assert os.environ["PYTHONDONTWRITEBYTECODE"] == "1"
 
 
 class _Node:
