@@ -438,12 +438,40 @@ def early_groups(measured):
         and cost.get("subprocess_mb", 0) > LIGHT_SUBPROCESS_MB)
 
 
-def start_order(items, seconds, light=frozenset(), early=frozenset()):
+#: What a group's source says when it runs markone's parallel kernels (numba's
+#: ``parallel=True``: its parallel loops lowered to threaded kernels), the largest compile
+#: of a run (:func:`compiles_parallel_kernels`).
+PARALLEL_KERNELS = "parallel=True"
+
+
+def compiles_parallel_kernels(group, root=os.path.dirname(__file__)):
+    """Whether the file of ``group`` (a path from the root; a shared fixture's group
+    has none) asks markone for :data:`PARALLEL_KERNELS`: such a group compiles numba's
+    parallel kernels, a worker growing by 0.13 to 0.2 GB for a few seconds. Handed out
+    first of the costly groups (:func:`start_order`), while the workers are small: late
+    in a run, beside two grown workers, it made the suite's peak (issue 37: 1.50 to
+    1.53 GB at load 2, in three runs, ``test_batch.py::test_parallel_equals_serial``).
+
+    >>> compiles_parallel_kernels("tests/markone/test_batch.py")
+    True
+    >>> compiles_parallel_kernels("tests/markone/test_table.py"), compiles_parallel_kernels("browser")
+    (False, False)
+    """
+    try:
+        with open(os.path.join(root, group.split("::")[0]), encoding="utf-8") as file:
+            return PARALLEL_KERNELS in file.read()
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def start_order(items, seconds, light=frozenset(), early=frozenset(),
+                parallel=frozenset()):
     """``items`` in the order their groups are handed out to the workers (pytest-xdist
     in the order of collection, with ``--no-loadscope-reorder``): the browsers' group
     first, its tests of the Coq build first and its browser tests together
     (:func:`_browser_group_order`), then the ``early`` groups (:func:`early_groups`),
-    then the ``light`` ones (:func:`light_groups`), then the others, each kind from the
+    then the ``light`` ones (:func:`light_groups`), then the ``parallel`` ones
+    (:func:`compiles_parallel_kernels`), then the others, each kind from the
     costliest (by ``seconds``: test id -> recorded CPU seconds) to the cheapest, each
     group's tests in their order.
 
@@ -462,7 +490,8 @@ def start_order(items, seconds, light=frozenset(), early=frozenset()):
     cost = {name: sum(seconds.get(item.nodeid, UNRECORDED) for item in members)
             for name, members in groups.items()}
     order = sorted(groups, key=lambda name: (name != "browser", name not in early,
-                                             name not in light, -cost[name]))
+                                             name not in light, name not in parallel,
+                                             -cost[name]))
     _browser_group_order(groups.get("browser", []))
     return [item for name in order for item in groups[name]]
 
@@ -490,7 +519,9 @@ def pytest_collection_modifyitems(config, items):
         if getattr(config.option, "loadgroup", False):
             item.add_marker(pytest.mark.xdist_group(group))
     if getattr(config.option, "loadgroup", False):
-        items[:] = start_order(items, _read(DURATIONS), light, early)
+        parallel = frozenset(group for group in {xdist_group(item, files) for item in items}
+                             if compiles_parallel_kernels(group))
+        items[:] = start_order(items, _read(DURATIONS), light, early, parallel)
 
 
 _ONLY_LIGHT = [True]   # whether this process has run only light groups' tests so far

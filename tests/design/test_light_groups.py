@@ -56,6 +56,21 @@ def test_light_groups_come_after_the_browsers_and_before_the_costly_ones(root_co
                      "tests/b.py::costly", "tests/c.py::unmeasured"]
 
 
+def test_groups_that_compile_parallel_kernels_come_first_of_the_costly(root_conftest):
+    # issue 37: numba's parallel kernels, compiled late beside two grown workers, made
+    # the suite's peak at load 2 (1.50 to 1.53 GB in three runs)
+    groups = ["tests/b.py", "tests/markone/test_batch.py", "tests/a.py", "letters26"]
+    parallel = {group for group in groups if root_conftest.compiles_parallel_kernels(group)}
+    assert parallel == {"tests/markone/test_batch.py"}   # it trains with parallel=True
+    items = [_item("tests/b.py::costly"), _item("tests/markone/test_batch.py::parallel"),
+             _item("tests/a.py::light")]
+    seconds = {"tests/b.py::costly": 5.0, "tests/markone/test_batch.py::parallel": 0.5}
+    order = [item.nodeid for item in root_conftest.start_order(
+        items, seconds, frozenset({"tests/a.py"}), frozenset(), parallel)]
+    assert order == ["tests/a.py::light", "tests/markone/test_batch.py::parallel",
+                     "tests/b.py::costly"]
+
+
 def test_the_report_lists_light_groups_of_the_suite(root_conftest):
     # a group of a file since removed is never handed out: left in the report until
     # tests/light_groups.py --write next runs (it drops them)
