@@ -102,7 +102,8 @@ def runs_tests(config):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
-    """A process that runs tests draws with a non-GUI backend, audits every figure
+    """A process that runs tests loads the Hypothesis profile
+    (:func:`load_hypothesis_profile`), draws with a non-GUI backend, audits every figure
     markone draws for a room (issue 15: text under 10 pt, text cut off at the figure's
     edge or a legend over the data fails the test that drew it:
     ``markone._internal.style.save_figure`` raises ``FigureAuditError``). The xdist
@@ -110,6 +111,7 @@ def pytest_configure(config):
     if not runs_tests(config):
         _SLIM_PASSED[:] = [slims_passed_reports(config)]
         return
+    load_hypothesis_profile()
     import matplotlib
 
     import markone._internal.style
@@ -148,6 +150,22 @@ def write_bytecode_in(folder, environ=os.environ):
 def pytest_sessionstart(session):
     if not hasattr(session.config, "workerinput"):
         write_bytecode_in(session.config._tmp_path_factory.getbasetemp() / "bytecode")
+
+
+def load_hypothesis_profile(environ=os.environ):
+    """Register the suite's Hypothesis profiles and load one: ``ci`` (derandomised, the
+    default under ``CI=true``), ``dev`` (the default elsewhere), ``thorough`` (many
+    examples: ``HYPOTHESIS_PROFILE=thorough``). Done by the processes that run tests
+    only: the xdist controller never imports Hypothesis (about 14 MB, issue 37)."""
+    from hypothesis import HealthCheck, settings
+
+    lenient = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+    settings.register_profile("ci", derandomize=True, max_examples=50, print_blob=True,
+                              **lenient)
+    settings.register_profile("dev", max_examples=50, **lenient)
+    settings.register_profile("thorough", max_examples=1000, **lenient)
+    settings.load_profile(environ.get("HYPOTHESIS_PROFILE",
+                                      "ci" if environ.get("CI") else "dev"))
 
 
 _SLIM_PASSED: list[bool] = []  # [whether this process slims passed tests' reports]
@@ -538,7 +556,7 @@ def plain_work_spent():
 def examples_fixed():
     """Whether this run's generated examples are the same in every run: Hypothesis'
     loaded profile derandomised (``ci``, the default under ``CI=true``; see
-    ``tests/conftest.py``) or Hypothesis not in use. With random examples (the ``dev``
+    :func:`load_hypothesis_profile`) or Hypothesis not in use. With random examples (the ``dev``
     profile of a run at home) a light group's property test may draw an input large
     enough for the compiled path, which says nothing of the code: the light check
     (:func:`pytest_runtest_call`) judges only runs whose examples are fixed."""

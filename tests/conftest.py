@@ -1,32 +1,10 @@
-"""Test configuration: hypothesis profiles and shared fixtures.
-
-Profiles: ``ci`` (derandomised, the default under CI=true), ``dev`` (the default
-locally), ``thorough`` (many examples; select with HYPOTHESIS_PROFILE=thorough).
-"""
-
-import os
+"""Test configuration: shared fixtures (the Hypothesis profiles are the root
+``conftest.py``'s: :func:`load_hypothesis_profile`)."""
 
 import pytest
 from _browser import SHARED
 from _rewrites import files_to_collect, share_rewrites
 from _run import run_folder
-from hypothesis import HealthCheck, settings
-
-settings.register_profile(
-    "ci", derandomize=True, max_examples=50, deadline=None, print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "dev", max_examples=50, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "thorough", max_examples=1000, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.load_profile(
-    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev")
-)
 
 
 @pytest.fixture

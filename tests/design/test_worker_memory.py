@@ -1,6 +1,6 @@
 """The suite's processes hold only what they use (issue 37): the xdist controller,
 which hands the tests out and runs none, imports neither matplotlib nor markone (about
-40 MB of the run's peak); a process that runs tests draws with a non-GUI backend and
+40 MB of the run's peak) nor Hypothesis (14 MB); a process that runs tests draws with a non-GUI backend and
 audits each figure (``runs_tests`` and ``pytest_configure`` of the root
 ``conftest.py``); the workers share the rewriting of the test modules' asserts
 (``tests/_rewrites.py``)."""
@@ -29,7 +29,11 @@ spec.loader.exec_module(conftest)
 options = {"collectonly": False, "tx": ["popen", "popen"]}
 config = SimpleNamespace(getoption=lambda name, default=None: options.get(name, default))
 conftest.pytest_configure(config)
-print(sorted({name.split(".")[0] for name in sys.modules} & {"matplotlib", "markone"}))
+sys.path.insert(0, "tests")
+spec = importlib.util.spec_from_file_location("tests_conftest", "tests/conftest.py")
+spec.loader.exec_module(importlib.util.module_from_spec(spec))
+print(sorted({name.split(".")[0] for name in sys.modules}
+             & {"matplotlib", "markone", "hypothesis"}))
 """
 
 
@@ -51,7 +55,7 @@ def test_only_the_xdist_controller_runs_no_tests():
     assert runs_tests(_config(collectonly=True, tx=["popen"]))  # --collect-only -n 2
 
 
-def test_the_controller_imports_neither_matplotlib_nor_markone():
+def test_the_controller_imports_neither_matplotlib_nor_markone_nor_hypothesis():
     # in a fresh interpreter: this one has imported both for the tests
     out = subprocess.run([sys.executable, "-c", _CONFIGURE], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout
