@@ -24,16 +24,19 @@ def on_a_terminal(argv, env=None, timeout=120):
                             close_fds=True, env=env)
     os.close(slave)
     shown = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
+    while chunk := _next_shown(master):
         shown += chunk
     os.close(master)
     return proc.wait(timeout=timeout), shown.decode(errors="replace")
+
+
+def _next_shown(master):
+    """What the terminal shows next (waiting for it), or ``b""`` once the child has
+    closed the terminal."""
+    try:
+        return os.read(master, 4096)
+    except OSError:  # the child closed the terminal
+        return b""
 
 
 def _controlling_terminal():
@@ -63,10 +66,7 @@ def interrupted_on_a_terminal(argv, once, env=None, cwd=None, timeout=60):
         ready, _, _ = select.select([master], [], [], 1)
         if not ready:
             continue
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # the child closed the terminal
-            break
+        chunk = _next_shown(master)
         if not chunk:
             break
         shown += chunk
