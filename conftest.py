@@ -530,15 +530,16 @@ def pytest_collection_modifyitems(config, items):
     files = browser_files(items)
     measured = _read(GROUP_COSTS)
     light, early = light_groups(measured), early_groups(measured)
+    groups = set()
     for item in items:
         group = xdist_group(item, files)
+        groups.add(group)
         if group in light or group in early:
             item.stash[_LIGHT] = group
         if getattr(config.option, "loadgroup", False):
             item.add_marker(pytest.mark.xdist_group(group))
     if getattr(config.option, "loadgroup", False):
-        parallel = frozenset(group for group in {xdist_group(item, files) for item in items}
-                             if compiles_parallel_kernels(group))
+        parallel = frozenset(filter(compiles_parallel_kernels, groups))
         items[:] = start_order(items, _read(DURATIONS), light, early, parallel)
 
 
