@@ -120,36 +120,39 @@ def pytest_configure(config):
     markone._internal.style.STRICT = True
 
 
-def write_bytecode_in(folder, environ=os.environ):
-    """If ``environ`` says ``PYTHONDONTWRITEBYTECODE``, let the processes started with
-    it write their bytecode in ``folder`` (``PYTHONPYCACHEPREFIX``) instead of nowhere;
-    return whether it did. Called by the process that starts a run's others (the xdist
-    controller, or the one process of ``-n 0``) with a folder of the run's own, so the
-    source tree stays free of ``__pycache__``, as the variable asks, and the folder goes
-    with pytest's other temporary folders.
+def write_bytecode(environ=os.environ):
+    """If ``environ`` says ``PYTHONDONTWRITEBYTECODE``, drop it, so that the processes
+    started with ``environ`` write their bytecode and share it, as Python does by
+    default (in ``__pycache__`` folders beside the sources, which git ignores); return
+    whether it did. Called by the process that starts a run's others (the xdist
+    controller, or the one process of ``-n 0``).
 
     Issue 37: with the variable set, as on this project's machines, every Python the
     suite starts (two workers, hundreds of ``python -m markone`` commands) compiled
-    markone's modules from their source again: 59 s of the suite's 539 s of CPU
-    (a fresh clone, idle: 5 min 11 s of tests, 4 min 39 s with the bytecode kept).
+    markone's modules from their source again: 59 s of the suite's 539 s of CPU.
+    A folder of the run's own (``PYTHONPYCACHEPREFIX``) kept the sources free of
+    ``__pycache__`` but cost almost as much: Python then looks for all bytecode there,
+    so each process compiled the standard library, numpy and scipy again until one
+    had saved them (5 s for one process's imports). A fresh clone, idle, cold caches:
+    449 s and 429 s of CPU in two runs with that folder, 393 s with the bytecode
+    written beside the sources.
 
     >>> environ = {"PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root"}
-    >>> write_bytecode_in("/tmp/run/bytecode", environ), environ
-    (True, {'HOME': '/root', 'PYTHONPYCACHEPREFIX': '/tmp/run/bytecode'})
-    >>> write_bytecode_in("/tmp/run/bytecode", {"HOME": "/root"})
+    >>> write_bytecode(environ), environ
+    (True, {'HOME': '/root'})
+    >>> write_bytecode({"HOME": "/root"})
     False
     """
     if not environ.get("PYTHONDONTWRITEBYTECODE"):
         return False
     del environ["PYTHONDONTWRITEBYTECODE"]
-    environ["PYTHONPYCACHEPREFIX"] = str(folder)
     return True
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist starts the workers
 def pytest_sessionstart(session):
     if not hasattr(session.config, "workerinput"):
-        write_bytecode_in(session.config._tmp_path_factory.getbasetemp() / "bytecode")
+        write_bytecode()
 
 
 def load_hypothesis_profile(environ=os.environ):
