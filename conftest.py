@@ -25,7 +25,8 @@ costly session fixture (:data:`SHARED_SETUPS`: the Coq build, the documentation 
 the 26-letter machine) go to one worker together, so it is built once; the tests that
 open a browser (marked ``browser``, with the other tests of their files) share one
 worker too, with the Coq build, so that the largest processes the suite starts (a
-Chromium, about half a GB; a ``coqc``, a third of one) run one at a time; that group is
+Chromium, about half a GB; the build's two ``coqc``, a third of one each) never run
+at the same time; that group is
 handed out first, then the groups that reach no compiled kernel (:func:`light_groups`:
 the other worker stays small beside the Coq build and the browsers), then the others,
 from the costliest (:func:`start_order`). The browser tests share
@@ -321,8 +322,9 @@ def pytest_fixture_setup(fixturedef, request):
 #: worker of that fixture's group (name of the fixture -> name of the group).
 #: The tests that open a real browser (marked ``browser``) run on one worker, one
 #: Chromium at a time (each holds about half a GB), with the documentation site's and
-#: the Coq build's (a ``coqc`` holds up to a third of a GB): the suite's peak memory is
-#: then one such process beside the two workers, never two (issue 37).
+#: the Coq build's (two ``coqc`` at once, each up to a third of a GB): the suite's peak
+#: memory is then one Chromium or one Coq build beside the two workers, never both
+#: (issue 37).
 SHARED_SETUPS = {"coq_build": "browser", "site": "browser", "letters26": "letters26"}
 
 

@@ -2,7 +2,9 @@
 fresh folder of the run (never the source tree, never the user's cache); skipped, with
 the reason, when Coq is absent. Under xdist the first worker to ask builds it while
 holding a lock of the run and the others wait, then reuse the finished build, so
-there is never more than one ``coqc`` of the suite at a time (issue 37)."""
+the suite runs at most the build's two ``coqc`` at a time (``COQC_JOBS``), on the
+worker of the browser tests, which is handed out first, while the workers are still
+small (issue 37)."""
 
 import pytest
 

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from verify.coq.build import SOURCE_DIR, project_files
+from verify.coq.build import SOURCE_DIR, project_files, required_libraries, without_comments
 
 coq = importlib.import_module("verify.coq.build")   # the module, not the function
 
@@ -19,22 +19,13 @@ COQ_MINOR_HEAP_WORDS = 32 * 2**20
 
 def source(name):
     """The text of ``name`` without its comments (which may name a library)."""
-    text = (SOURCE_DIR / name).read_text()
-    while True:
-        bare = re.sub(r"\(\*(?:(?!\(\*|\*\)).)*\*\)", " ", text, flags=re.S)
-        if bare == text:
-            return text
-        text = bare
+    return without_comments((SOURCE_DIR / name).read_text())
 
 
 def required(name):
     """The libraries a file requires: ``From mathcomp Require Import ssralg`` gives
     ``mathcomp.ssralg``; a bare ``Require Import QArith`` gives ``QArith``."""
-    found = []
-    for prefix, names in re.findall(r"(?:From\s+(\S+)\s+)?Require\s+(?:Import\s+|Export\s+)?"
-                                    r"([^.]+)\.", source(name)):
-        found += [f"{prefix}.{n}" if prefix else n for n in names.split()]
-    return found
+    return required_libraries((SOURCE_DIR / name).read_text())
 
 
 FILES = project_files()[1]
