@@ -268,7 +268,7 @@ def run_in_order(names: Sequence[str], requires: Mapping[str, frozenset[str]],
         When some name requires one that is not among ``names`` (or that requires it
         back): it could never start.
     """
-    waiting, finished = list(names), set()
+    waiting, finished = list(names), set[str]()
     with ThreadPoolExecutor(jobs) as pool:
         running: dict[Future[object], str] = {}
         while waiting or running:
@@ -285,10 +285,11 @@ def run_in_order(names: Sequence[str], requires: Mapping[str, frozenset[str]],
             ended, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in ended:
                 name = running.pop(future)
-                if future.exception() is not None:
+                error = future.exception()
+                if error is not None:
                     waiting.clear()
                     wait(running)
-                    raise future.exception()  # type: ignore[misc]
+                    raise error
                 finished.add(name)
 
 
