@@ -50,6 +50,7 @@ def midpoint():
     remove_variant(NAME)
 
 
+@pytest.mark.filterwarnings("ignore::markone.ConvergenceWarning")  # 3 passes: not yet
 def test_train_and_the_estimator_take_the_new_variant(midpoint):
     last = markone.train(X, Y, exact=True, max_epochs=3)
     averaged = markone.train(X, Y, exact=True, max_epochs=3, variant="averaged")

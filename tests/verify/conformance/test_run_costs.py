@@ -5,6 +5,8 @@ the supervisor's exit is told at once, not found by polling."""
 
 import subprocess
 import sys
+import time
+from types import SimpleNamespace
 
 import verify.conformance.command as command
 from verify.conformance.command import REAPER, OutputLimits, run_bounded
@@ -44,7 +46,10 @@ def test_a_finished_run_is_stopped_without_polling(monkeypatch):
     def no_group_scan():
         raise AssertionError("scanned /proc for the group")
 
-    monkeypatch.setattr(command.time, "sleep", no_sleep)
+    # command's own clock only: time.sleep itself is every thread's (a test's
+    # leftover watcher thread in this process would then fail instead)
+    monkeypatch.setattr(command, "time", SimpleNamespace(monotonic=time.monotonic,
+                                                         sleep=no_sleep))
     monkeypatch.setattr(command, "live_processes", no_group_scan)
     done = run_bounded([sys.executable, "-c", "print(input()[::-1])"], "abc\n",
                        limits=OutputLimits())
