@@ -232,3 +232,25 @@ def test_a_part_broken_now_before_its_scheduled_fault_ends_as_scheduled():
     settled = machine.retina.settled(machine._images(images))
     assert np.array_equal(damaged_patterns(machine, settled, run.theta),
                           machine.a_features(images))
+
+
+def test_a_part_broken_at_the_instant_its_scheduled_fault_happens_ends_as_broken_now():
+    """The scheduled fault of the same part, due at the very time of break_now, has
+    happened by then: break_now's fault replaces it in the plan (same part, same
+    time) and in the machine, and the plan still tells the machine's patterns."""
+    from markone.hardware.faults import break_now
+
+    images, labels = letters("AB", per_class=3, seed=0)
+    clock = MarkI(MarkIParams(n_r_units=1), seed=0)
+    clock.train(images, labels, presentations=4)
+    machine = MarkI(MarkIParams(n_r_units=1), seed=0)
+    apply_faults(machine, FaultPlan((AUnitStuck(4, 1, at_s=clock.now_s),)))
+    machine.train(images, labels, presentations=4)
+    assert machine.now_s == clock.now_s and machine.faults.a_value[4] == 1
+    plan = break_now(machine, AUnitStuck(4))
+    assert plan.faults == (AUnitStuck(4, 0, clock.now_s),)
+    run = machine.train(images, labels, presentations=10)
+    assert machine.now_s > clock.now_s and machine.faults.a_value[4] == 0
+    settled = machine.retina.settled(machine._images(images))
+    assert np.array_equal(damaged_patterns(machine, settled, run.theta),
+                          machine.a_features(images))
