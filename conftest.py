@@ -135,8 +135,8 @@ def write_bytecode(environ=os.environ):
     ``__pycache__`` but cost almost as much: Python then looks for all bytecode there,
     so each process compiled the standard library, numpy and scipy again until one
     had saved them (5 s for one process's imports). A fresh clone, idle, cold caches:
-    449 s and 429 s of CPU in two runs with that folder, 393 s with the bytecode
-    written beside the sources.
+    449 s of CPU with that folder, 393 s with the bytecode written beside the
+    sources.
 
     >>> environ = {"PYTHONDONTWRITEBYTECODE": "1", "HOME": "/root"}
     >>> write_bytecode(environ), environ
