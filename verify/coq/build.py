@@ -47,9 +47,9 @@ SOURCE_DIR = Path(__file__).resolve().parent
 #: (Coq: 120) keeps the major collector's extra CPU small.
 COQC_GC = "s=2M,o=200"
 
-#: How many ``coqc`` a build runs at once: two, a third of a GB each at most. The
-#: theories form a tree below ``Perceptron.v`` (``Checker.v`` starts one of its own),
-#: so two run side by side for most of the build: 15 s instead of 24 s on two idle
+#: How many ``coqc`` a build runs at once: two, a third of a GB each at most. Most
+#: theories need only ``Perceptron.v`` or one or two others (and ``Checker.v``'s family
+#: needs none of them), so two run side by side for most of the build: 15 s instead of 24 s on two idle
 #: cores, for the same CPU.
 COQC_JOBS = 2
 
